@@ -1,0 +1,42 @@
+/** `govflow validate`: config, agents, routing graph, schemas — every error with file and line. */
+import { loadConfig } from '../config/config-loader.js';
+import { ConfigError, errorMessage } from '../errors.js';
+import { loadGovernance } from '../governance/governance-loader.js';
+import { describeRoutingGraph } from '../governance/routing-graph.js';
+import type { CommandDefinition } from './command-context.js';
+
+export const validateCommand: CommandDefinition = {
+  name: 'validate',
+  usage: 'govflow validate [--root DIR]',
+  summary: 'check config, agents, routing graph and schemas',
+  options: {},
+  allowPositionals: false,
+  async run({ root, io }) {
+    let config;
+    try {
+      config = loadConfig(root, io.env);
+    } catch (error) {
+      io.stderr(`error: ${error instanceof ConfigError ? error.describe() : errorMessage(error)}\n`);
+      return 1;
+    }
+    const { snapshot, errors, warnings } = loadGovernance(config);
+    for (const warning of warnings) io.stderr(`warning: ${warning}\n`);
+    if (errors.length > 0 || !snapshot) {
+      for (const error of errors) io.stderr(`error: ${error.describe()}\n`);
+      io.stderr(`${errors.length} error(s) in ${root}\n`);
+      return 1;
+    }
+    const lines = [
+      `govflow validate: OK (${root})`,
+      `config: ${config.configFile ?? 'none (defaults)'}; provider ${config.provider.kind}; timezone ${config.timezone}`,
+      `agents: ${snapshot.agents.size} (entry: ${snapshot.entryAgent})`,
+      'routing graph:',
+      ...describeRoutingGraph(snapshot.agents).map((line) => `  ${line}`),
+      `prompt files: ${snapshot.promptFiles.map((file) => file.path).join(', ') || '(none)'}`,
+      `message schema: ${config.message.schema ?? 'built-in Sentient schema'}`,
+      `governance hash: ${snapshot.hash}`,
+    ];
+    io.stdout(`${lines.join('\n')}\n`);
+    return 0;
+  },
+};

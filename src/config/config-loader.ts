@@ -1,0 +1,205 @@
+/**
+ * Configuration: govflow.config.yaml + GOVFLOW_* environment → defaults → validation → one
+ * frozen object (STYLE, after temporalio's worker options).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { compileSchema, errorKeyPath, describeSchemaErrors } from '../message/schema-compiler.js';
+import { CONFIG_DEFAULTS, CONFIG_SCHEMA } from './config-schema.js';
+import { parseYamlSource } from './yaml-source.js';
+import { systemPaths, type SystemPaths } from './system-paths.js';
+
+export const CONFIG_FILE_NAME = 'govflow.config.yaml';
+
+export type ProviderKind =
+  | 'dry-run'
+  | 'scripted'
+  | 'openai'
+  | 'openai-compatible'
+  | 'anthropic'
+  | 'google'
+  | 'ollama';
+
+/** An agent as declared in frontmatter or under config `agents:`. */
+export interface AgentDeclaration {
+  name?: string;
+  type: 'governance' | 'operational' | 'executional';
+  description: string;
+  entry?: boolean;
+  next?: string[] | null;
+  content_type?: string;
+  output_schema?: string | Record<string, unknown>;
+  plan?: boolean;
+  on_failure?: string;
+  model?: string;
+  temperature?: number;
+  max_tokens?: number;
+  timeout_ms?: number;
+  max_retries?: number;
+  file?: string;
+}
+
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cached_input?: number;
+}
+
+/** The whole, validated, defaulted configuration. Frozen. */
+export interface GovflowConfig {
+  root: string;
+  /** Absolute path of the config file read, or null when there was none. */
+  configFile: string | null;
+  timezone: string;
+  provider: {
+    kind: ProviderKind;
+    model: string;
+    base_url: string | null;
+    api_key_env: string | null;
+    /** Scripted provider: the file of responses (relative to root). */
+    script: string | null;
+    stream: boolean;
+  };
+  llm: { max_attempts: number; timeout_ms: number; backoff_base_ms: number; backoff_max_ms: number };
+  limits: {
+    max_steps: number;
+    max_fan_out: number;
+    max_retries: number;
+    session_timeout_ms: number;
+    max_tokens_per_session: number | null;
+    max_cost_usd_per_session: number | null;
+  };
+  intake: { concurrency: number; max_bytes: number; rescan_interval_ms: number; settle_ms: number };
+  message: { schema: string | null };
+  prompt: { include: string[] };
+  daemon: { shutdown_grace_ms: number; fsync: boolean };
+  prices: Record<string, ModelPrice>;
+  agents: Record<string, AgentDeclaration>;
+  paths: SystemPaths;
+}
+
+const validateConfig = compileSchema(CONFIG_SCHEMA as unknown as Record<string, unknown>);
+
+/** True when `zone` is an IANA time zone name this Node.js knows. */
+export function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function systemTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+function environmentOverrides(env: NodeJS.ProcessEnv): Record<string, [string, string]> {
+  // key path → [value, variable name], for errors that say where a bad value came from.
+  const table: Array<[string, string]> = [
+    ['timezone', 'GOVFLOW_TIMEZONE'],
+    ['provider.kind', 'GOVFLOW_PROVIDER'],
+    ['provider.model', 'GOVFLOW_MODEL'],
+    ['provider.base_url', 'GOVFLOW_BASE_URL'],
+    ['provider.script', 'GOVFLOW_SCRIPT'],
+  ];
+  const result: Record<string, [string, string]> = {};
+  for (const [key, variable] of table) {
+    const value = env[variable];
+    if (value !== undefined && value !== '') result[key] = [value, variable];
+  }
+  return result;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Loads and validates the configuration of `root`. Throws ConfigError naming file, line and key. */
+export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): GovflowConfig {
+  const absoluteRoot = path.resolve(root);
+  const file = path.join(absoluteRoot, CONFIG_FILE_NAME);
+  let user: Record<string, unknown> = {};
+  let lineOf: (keyPath: readonly (string | number)[]) => number = () => 1;
+  const configFile = existsSync(file) ? file : null;
+  if (configFile) {
+    const source = parseYamlSource(readFileSync(configFile, 'utf8'), CONFIG_FILE_NAME);
+    if (source.value !== null && source.value !== undefined && !isPlainObject(source.value)) {
+      throw new ConfigError('the config must be a YAML mapping of keys (timezone:, provider:, ...)', CONFIG_FILE_NAME, 1);
+    }
+    user = (source.value as Record<string, unknown> | null) ?? {};
+    lineOf = source.lineOf;
+  }
+
+  if (!validateConfig(user)) {
+    const first = validateConfig.errors![0];
+    const keyPath = errorKeyPath(first);
+    const [sentence] = describeSchemaErrors([first]);
+    throw new ConfigError(
+      `${sentence.replace(/^\//, '').replace(/\//g, '.')} — see SPEC §7 for the allowed keys and values`,
+      CONFIG_FILE_NAME,
+      lineOf(keyPath),
+    );
+  }
+
+  const overrides = environmentOverrides(env);
+  const section = (name: string) => (isPlainObject(user[name]) ? (user[name] as Record<string, unknown>) : {});
+  const provider = { ...CONFIG_DEFAULTS.provider, ...section('provider') } as GovflowConfig['provider'];
+  for (const [key, [value]] of Object.entries(overrides)) {
+    if (key.startsWith('provider.')) (provider as unknown as Record<string, unknown>)[key.slice(9)] = value;
+  }
+  const validKinds = (CONFIG_SCHEMA.properties.provider.properties.kind.enum as readonly string[]);
+  if (!validKinds.includes(provider.kind)) {
+    throw new ConfigError(
+      `GOVFLOW_PROVIDER="${provider.kind}" is not a provider kind; use one of ${validKinds.join(', ')}`,
+    );
+  }
+
+  const timezone = overrides.timezone?.[0] ?? (user.timezone as string | undefined) ?? systemTimeZone();
+  if (!isValidTimeZone(timezone)) {
+    const from = overrides.timezone ? `GOVFLOW_TIMEZONE` : `${CONFIG_FILE_NAME}:${lineOf(['timezone'])}`;
+    throw new ConfigError(
+      `timezone "${timezone}" (from ${from}) is not a valid IANA time zone name; use one like "Asia/Singapore", "America/New_York" or "UTC"`,
+      overrides.timezone ? undefined : CONFIG_FILE_NAME,
+      overrides.timezone ? undefined : lineOf(['timezone']),
+    );
+  }
+
+  const messageSection = section('message');
+  const config: GovflowConfig = {
+    root: absoluteRoot,
+    configFile,
+    timezone,
+    provider,
+    llm: { ...CONFIG_DEFAULTS.llm, ...section('llm') } as GovflowConfig['llm'],
+    limits: { ...CONFIG_DEFAULTS.limits, ...section('limits') } as GovflowConfig['limits'],
+    intake: { ...CONFIG_DEFAULTS.intake, ...section('intake') } as GovflowConfig['intake'],
+    message: { schema: (messageSection.schema as string | null | undefined) ?? null },
+    prompt: { include: [...((section('prompt').include as string[] | undefined) ?? CONFIG_DEFAULTS.prompt.include)] },
+    daemon: { ...CONFIG_DEFAULTS.daemon, ...section('daemon') } as GovflowConfig['daemon'],
+    prices: (user.prices as Record<string, ModelPrice> | undefined) ?? {},
+    agents: (user.agents as Record<string, AgentDeclaration> | undefined) ?? {},
+    paths: systemPaths(absoluteRoot),
+  };
+  if (env.GOVFLOW_FSYNC === '0') config.daemon.fsync = false;
+  return deepFreeze(config);
+}
+
+/** The line of a key in the config file, for errors found after loading (agents, schema paths). */
+export function configLineOf(config: GovflowConfig, keyPath: readonly (string | number)[]): number {
+  if (!config.configFile) return 1;
+  try {
+    return parseYamlSource(readFileSync(config.configFile, 'utf8'), CONFIG_FILE_NAME).lineOf(keyPath);
+  } catch {
+    return 1;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

@@ -1,0 +1,31 @@
+/** An agent as the orchestrator uses it: declaration resolved, defaults applied, instructions read. */
+import type { AgentType } from '../message/sentient-message.js';
+
+export interface AgentDefinition {
+  name: string;
+  type: AgentType;
+  description: string;
+  entry: boolean;
+  /** Agents it may route to; empty = terminal. */
+  next: string[];
+  /** The output.content_type it must produce. */
+  contentType: string;
+  /** Compiled-from JSON Schema for output.content, or null. */
+  outputSchema: Record<string, unknown> | null;
+  plan: boolean;
+  onFailure: string | null;
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+  /** Root-relative path of the markdown file holding its instructions (null: config only). */
+  file: string | null;
+  /** Where it was declared, for errors: `governance/agents/x.md` or `govflow.config.yaml`. */
+  declaredIn: { file: string; line: number };
+  /** The markdown instructions (frontmatter removed). */
+  instructions: string;
+}
+
+/** Content type when an agent declares none. */
+export const DEFAULT_CONTENT_TYPE = 'text';

@@ -1,0 +1,284 @@
+/**
+ * Reads a governance tree into an immutable snapshot: agents (frontmatter or config `agents:`),
+ * policies and context in `prompt.include` order, output schemas and the message schema, with a
+ * content hash over every path and text that shapes behaviour. Collects every problem it finds,
+ * each naming file and line, instead of stopping at the first.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { globSync } from 'tinyglobby';
+import { CONFIG_FILE_NAME, configLineOf, type AgentDeclaration, type GovflowConfig } from '../config/config-loader.js';
+import { AGENT_DECLARATION_SCHEMA } from '../config/config-schema.js';
+import { parseYamlSource } from '../config/yaml-source.js';
+import { ConfigError, errorMessage } from '../errors.js';
+import { compileSchema, describeSchemaErrors, errorKeyPath } from '../message/schema-compiler.js';
+import { SENTIENT_MESSAGE_SCHEMA } from '../message/sentient-message.js';
+import { DEFAULT_CONTENT_TYPE, type AgentDefinition } from './agent-definition.js';
+import { FrontmatterError, splitFrontmatter } from './frontmatter.js';
+import { checkRoutingGraph } from './routing-graph.js';
+
+export interface PromptFile {
+  /** Root-relative, forward slashes. */
+  path: string;
+  content: string;
+}
+
+export interface GovernanceSnapshot {
+  /** SHA-256 over every path and content below; recorded with every message. */
+  hash: string;
+  agents: ReadonlyMap<string, AgentDefinition>;
+  entryAgent: string;
+  /** Policies and context, in prompt order. */
+  promptFiles: readonly PromptFile[];
+  messageSchema: Record<string, unknown>;
+  /** Every file the hash covers, for the content-addressed snapshot store. */
+  files: Readonly<Record<string, string>>;
+}
+
+export interface GovernanceLoadResult {
+  snapshot: GovernanceSnapshot | null;
+  errors: ConfigError[];
+  warnings: string[];
+}
+
+const validateDeclaration = compileSchema(AGENT_DECLARATION_SCHEMA as unknown as Record<string, unknown>);
+
+function toPosix(relative: string): string {
+  return relative.split(path.sep).join('/');
+}
+
+/** Loads the governance tree of `config.root`. Never throws for content problems: see `errors`. */
+export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
+  const root = config.root;
+  const errors: ConfigError[] = [];
+  const warnings: string[] = [];
+  const files: Record<string, string> = {};
+  const agents = new Map<string, AgentDefinition>();
+  const read = (relative: string): string => {
+    const text = readFileSync(path.join(root, relative), 'utf8');
+    files[relative] = text;
+    return text;
+  };
+  if (config.configFile) read(CONFIG_FILE_NAME);
+
+  const addAgent = (agent: AgentDefinition) => {
+    const existing = agents.get(agent.name);
+    if (existing) {
+      errors.push(
+        new ConfigError(
+          `agent name "${agent.name}" is already used by ${existing.declaredIn.file}:${existing.declaredIn.line}; names must be unique`,
+          agent.declaredIn.file,
+          agent.declaredIn.line,
+        ),
+      );
+      return;
+    }
+    agents.set(agent.name, agent);
+  };
+
+  // Agents declared in config first: their files are then not expected to carry frontmatter.
+  const configAgentFiles = new Set<string>();
+  for (const [name, declaration] of Object.entries(config.agents)) {
+    const line = configLineOf(config, ['agents', name]);
+    if (!/^[a-z][a-z0-9_]*$/.test(name)) {
+      errors.push(new ConfigError(`agent name "${name}" must match [a-z][a-z0-9_]*`, CONFIG_FILE_NAME, line));
+      continue;
+    }
+    let instructions = declaration.description;
+    let file: string | null = null;
+    if (declaration.file) {
+      file = toPosix(path.normalize(declaration.file));
+      configAgentFiles.add(file);
+      if (!existsSync(path.join(root, file))) {
+        errors.push(
+          new ConfigError(`agent "${name}": file "${declaration.file}" does not exist`, CONFIG_FILE_NAME, configLineOf(config, ['agents', name, 'file'])),
+        );
+        continue;
+      }
+      try {
+        instructions = splitFrontmatter(read(file)).body;
+      } catch (error) {
+        errors.push(new ConfigError(errorMessage(error), file, error instanceof FrontmatterError ? error.line : 1));
+        continue;
+      }
+    }
+    const agent = resolveAgent({ ...declaration, name }, { file: CONFIG_FILE_NAME, line }, file, instructions, config, errors, read);
+    if (agent) addAgent(agent);
+  }
+
+  const agentsFolder = path.join(root, 'governance', 'agents');
+  const agentFiles = existsSync(agentsFolder)
+    ? readdirSync(agentsFolder).filter((name) => name.endsWith('.md')).sort()
+    : [];
+  for (const fileName of agentFiles) {
+    const relative = `governance/agents/${fileName}`;
+    if (configAgentFiles.has(relative)) continue;
+    let split;
+    try {
+      split = splitFrontmatter(read(relative));
+    } catch (error) {
+      errors.push(new ConfigError(errorMessage(error), relative, error instanceof FrontmatterError ? error.line : 1));
+      continue;
+    }
+    if (split.frontmatter === null) {
+      errors.push(
+        new ConfigError(
+          'no YAML frontmatter: start the file with a "---" block (name, type, description, ...) or declare this agent under `agents:` in govflow.config.yaml with `file:`',
+          relative,
+          1,
+        ),
+      );
+      continue;
+    }
+    let source;
+    try {
+      source = parseYamlSource(split.frontmatter, relative, split.frontmatterLine);
+    } catch (error) {
+      errors.push(error instanceof ConfigError ? error : new ConfigError(errorMessage(error), relative, 1));
+      continue;
+    }
+    const declaration = source.value;
+    if (typeof declaration !== 'object' || declaration === null || Array.isArray(declaration)) {
+      errors.push(new ConfigError('frontmatter must be a YAML mapping (name: ..., type: ...)', relative, split.frontmatterLine));
+      continue;
+    }
+    if (!validateDeclaration(declaration)) {
+      for (const error of validateDeclaration.errors ?? []) {
+        if (error.keyword === 'if') continue;
+        const [sentence] = describeSchemaErrors([error]);
+        errors.push(new ConfigError(`frontmatter ${sentence.replace(/^\//, '')}`, relative, source.lineOf(errorKeyPath(error))));
+      }
+      continue;
+    }
+    const typed = declaration as AgentDeclaration & { name: string };
+    const expectedName = fileName.replace(/\.md$/, '');
+    if (typed.name !== expectedName) {
+      warnings.push(`${relative}: agent name "${typed.name}" differs from the file name "${expectedName}"`);
+    }
+    const agent = resolveAgent(typed, { file: relative, line: source.lineOf(['name']) }, relative, split.body, config, errors, read, source.lineOf);
+    if (agent) addAgent(agent);
+  }
+
+  const promptFiles = collectPromptFiles(config, read, errors);
+  const messageSchema = loadMessageSchema(config, read, errors);
+  const entryAgent = checkRoutingGraph(agents, errors, warnings);
+
+  if (agents.size === 0 && errors.length === 0) {
+    errors.push(
+      new ConfigError(
+        'no agents found: add governance/agents/<name>.md files with frontmatter, or declare `agents:` in govflow.config.yaml',
+        'governance/agents',
+      ),
+    );
+  }
+  if (errors.length > 0 || !entryAgent) return { snapshot: null, errors, warnings };
+  return {
+    snapshot: Object.freeze({
+      hash: hashFiles(files),
+      agents,
+      entryAgent,
+      promptFiles: Object.freeze(promptFiles),
+      messageSchema,
+      files: Object.freeze(files),
+    }),
+    errors,
+    warnings,
+  };
+}
+
+function resolveAgent(
+  declaration: AgentDeclaration & { name: string },
+  declaredIn: { file: string; line: number },
+  file: string | null,
+  instructions: string,
+  config: GovflowConfig,
+  errors: ConfigError[],
+  read: (relative: string) => string,
+  lineOf: (keyPath: string[]) => number = () => declaredIn.line,
+): AgentDefinition | null {
+  let outputSchema: Record<string, unknown> | null = null;
+  if (declaration.output_schema !== undefined) {
+    const line = lineOf(['output_schema']);
+    try {
+      if (typeof declaration.output_schema === 'string') {
+        const schemaPath = toPosix(path.normalize(declaration.output_schema));
+        if (!existsSync(path.join(config.root, schemaPath))) {
+          throw new Error(`output_schema file "${declaration.output_schema}" does not exist (paths are relative to the root)`);
+        }
+        outputSchema = JSON.parse(read(schemaPath)) as Record<string, unknown>;
+      } else {
+        outputSchema = declaration.output_schema;
+      }
+      compileSchema(outputSchema);
+    } catch (error) {
+      errors.push(new ConfigError(`agent "${declaration.name}": output_schema is not a usable JSON Schema: ${errorMessage(error)}`, declaredIn.file, line));
+      return null;
+    }
+  }
+  return {
+    name: declaration.name,
+    type: declaration.type,
+    description: declaration.description,
+    entry: declaration.entry ?? false,
+    next: declaration.next ?? [],
+    contentType: declaration.content_type ?? DEFAULT_CONTENT_TYPE,
+    outputSchema,
+    plan: declaration.plan ?? false,
+    onFailure: declaration.on_failure ?? null,
+    model: declaration.model,
+    temperature: declaration.temperature,
+    maxTokens: declaration.max_tokens,
+    timeoutMs: declaration.timeout_ms,
+    maxRetries: declaration.max_retries,
+    file,
+    declaredIn: { ...declaredIn, line: declaredIn.line },
+    instructions,
+  };
+}
+
+function collectPromptFiles(config: GovflowConfig, read: (relative: string) => string, errors: ConfigError[]): PromptFile[] {
+  const seen = new Set<string>();
+  const result: PromptFile[] = [];
+  for (const pattern of config.prompt.include) {
+    const matches = globSync(pattern, { cwd: config.root, onlyFiles: true, dot: false })
+      .map(toPosix)
+      .filter((match) => !match.startsWith('system/'))
+      .sort();
+    for (const match of matches) {
+      if (seen.has(match)) continue;
+      seen.add(match);
+      try {
+        result.push({ path: match, content: read(match) });
+      } catch (error) {
+        errors.push(new ConfigError(`cannot read prompt file: ${errorMessage(error)}`, match));
+      }
+    }
+  }
+  return result;
+}
+
+function loadMessageSchema(config: GovflowConfig, read: (relative: string) => string, errors: ConfigError[]): Record<string, unknown> {
+  if (!config.message.schema) return SENTIENT_MESSAGE_SCHEMA as unknown as Record<string, unknown>;
+  const relative = toPosix(path.normalize(config.message.schema));
+  const line = configLineOf(config, ['message', 'schema']);
+  try {
+    const full = path.join(config.root, relative);
+    if (!existsSync(full) || !statSync(full).isFile()) throw new Error(`file "${relative}" does not exist`);
+    const schema = JSON.parse(read(relative)) as Record<string, unknown>;
+    compileSchema(schema);
+    return schema;
+  } catch (error) {
+    errors.push(new ConfigError(`message.schema: ${errorMessage(error)}`, CONFIG_FILE_NAME, line));
+    return SENTIENT_MESSAGE_SCHEMA as unknown as Record<string, unknown>;
+  }
+}
+
+function hashFiles(files: Record<string, string>): string {
+  const hash = createHash('sha256');
+  for (const name of Object.keys(files).sort()) {
+    hash.update(`${name}\0${Buffer.byteLength(files[name])}\0`);
+    hash.update(files[name]);
+  }
+  return hash.digest('hex');
+}

@@ -1,0 +1,62 @@
+/**
+ * The small provider interface the pipeline talks to. Adapters (dry-run, scripted, the AI SDK
+ * providers) implement it; the pipeline never imports a concrete provider.
+ */
+
+/** Version of this interface; adapters state the one they implement. */
+export const PROVIDER_INTERFACE_VERSION = 1 as const;
+
+/** One call to a model: a stable system prompt (cacheable prefix) and the variable user prompt. */
+export interface LlmRequest {
+  /** Agent making the call (for scripted replay, logs and errors). */
+  agent: string;
+  /** Stable part: governance files, agent instructions, protocol block. */
+  system: string;
+  /** Variable part: the input message, repair feedback. */
+  prompt: string;
+  /** Earlier turns of a repair conversation, oldest first. */
+  history?: Array<{ role: 'user' | 'assistant'; content: string }>;
+  model: string;
+  temperature?: number;
+  maxTokens?: number;
+  /** JSON Schema of the expected message, for providers with native structured output. */
+  jsonSchema?: Record<string, unknown>;
+  /** Context for providers that fabricate answers (dry-run). */
+  expectation?: {
+    contentType: string;
+    next: string[];
+    agentType: string;
+    plan: boolean;
+    executionalAgents: string[];
+    governanceFiles: string[];
+  };
+  /** Aborts the call (per-call timeout, session deadline, shutdown). */
+  signal: AbortSignal;
+  /** Called with each streamed text chunk, where the provider streams. */
+  onChunk?: (chunk: string) => void;
+}
+
+export interface LlmUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+}
+
+export interface LlmResponse {
+  text: string;
+  usage: LlmUsage;
+  /** The model that actually answered (may differ from the one asked for). */
+  model: string;
+  provider: string;
+  finishReason?: string;
+  /** Attempts the adapter made (1 without retries). */
+  attempts?: number;
+}
+
+export interface LlmProvider {
+  readonly kind: string;
+  readonly interfaceVersion: typeof PROVIDER_INTERFACE_VERSION;
+  /** True for providers that make up their answers (dry-run); noted in audit entries. */
+  readonly synthetic?: boolean;
+  generate(request: LlmRequest): Promise<LlmResponse>;
+}

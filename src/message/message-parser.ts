@@ -1,0 +1,85 @@
+/**
+ * Finds the one JSON object in a model's answer (seed 000 §7): raw JSON, a ```json fenced block,
+ * or the text from the first `{` to the last `}`. Trailing commas, the most common slip, are
+ * removed; anything else that does not parse is reported for the repair loop.
+ */
+
+export type ParseResult =
+  | { ok: true; value: Record<string, unknown>; method: 'raw' | 'fenced' | 'braces'; repairedTrailingCommas: boolean }
+  | { ok: false; error: string };
+
+const FENCE = /```(?:json|JSON)?[ \t]*\r?\n([\s\S]*?)\r?\n?```/;
+
+/** Removes commas that directly precede `}` or `]`, outside strings. */
+export function removeTrailingCommas(text: string): string {
+  let result = '';
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (inString) {
+      result += char;
+      if (char === '\\') {
+        result += text[index + 1] ?? '';
+        index++;
+      } else if (char === '"') inString = false;
+      continue;
+    }
+    if (char === '"') inString = true;
+    if (char === ',') {
+      let look = index + 1;
+      while (look < text.length && /\s/.test(text[look])) look++;
+      if (text[look] === '}' || text[look] === ']') continue;
+    }
+    result += char;
+  }
+  return result;
+}
+
+function tryParse(text: string): { value?: unknown; error?: string; repaired: boolean } {
+  try {
+    return { value: JSON.parse(text), repaired: false };
+  } catch (error) {
+    const cleaned = removeTrailingCommas(text);
+    if (cleaned !== text) {
+      try {
+        return { value: JSON.parse(cleaned), repaired: true };
+      } catch {
+        // fall through to the original error, which points at the real position
+      }
+    }
+    return { error: error instanceof Error ? error.message : String(error), repaired: false };
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function parseModelOutput(raw: string): ParseResult {
+  const text = raw.trim();
+  if (text.length === 0) return { ok: false, error: 'the response was empty; answer with one JSON object' };
+  const candidates: Array<{ text: string; method: 'raw' | 'fenced' | 'braces' }> = [{ text, method: 'raw' }];
+  const fenced = FENCE.exec(text);
+  if (fenced) candidates.push({ text: fenced[1].trim(), method: 'fenced' });
+  const first = text.indexOf('{');
+  const last = text.lastIndexOf('}');
+  if (first !== -1 && last > first) candidates.push({ text: text.slice(first, last + 1), method: 'braces' });
+
+  let firstError: string | undefined;
+  for (const candidate of candidates) {
+    const parsed = tryParse(candidate.text);
+    if (parsed.error !== undefined) {
+      firstError ??= parsed.error;
+      continue;
+    }
+    if (isObject(parsed.value)) {
+      return { ok: true, value: parsed.value, method: candidate.method, repairedTrailingCommas: parsed.repaired };
+    }
+    firstError ??= `the response is JSON but not an object (got ${Array.isArray(parsed.value) ? 'an array' : typeof parsed.value})`;
+  }
+  if (first === -1) return { ok: false, error: 'no JSON object found in the response; answer with one JSON object and nothing else' };
+  if (last < first) {
+    return { ok: false, error: 'the JSON object is cut off (no closing "}"); the response was probably truncated — answer with a shorter, complete JSON object' };
+  }
+  return { ok: false, error: `the response is not valid JSON: ${firstError ?? 'unknown parse error'}` };
+}

@@ -1,0 +1,96 @@
+/**
+ * Stamps the fields the orchestrator owns (SPEC §4) over whatever the model wrote there, and
+ * records each value it replaced so the audit entry can say what was corrected.
+ */
+import { formatInTimeZone } from 'date-fns-tz';
+import { isDeepStrictEqual } from 'node:util';
+import type { SentientMessage } from './sentient-message.js';
+
+export interface StampContext {
+  messageId: string;
+  executedAt: Date;
+  timezone: string;
+  agent: { name: string; type: string };
+  input: { source: string; content: unknown };
+  sessionId: string;
+  requestId: string;
+  sequenceNumber: number;
+  parentMessageId: string | null;
+  retryCount: number;
+}
+
+/** ISO 8601 with the zone's offset, e.g. 2026-01-27T14:30:52.120+08:00. */
+export function isoInTimeZone(date: Date, timezone: string): string {
+  return formatInTimeZone(date, timezone, "yyyy-MM-dd'T'HH:mm:ss.SSSxxx");
+}
+
+function preview(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Returns a new message with the owned fields set from `context`. A correction is recorded when
+ * the model wrote a non-null value that differs from the stamped one (omitting a field or writing
+ * null is what the protocol asks for, so it is not a correction).
+ */
+export function stampMessage(candidate: Record<string, unknown>, context: StampContext): { message: SentientMessage; corrections: string[] } {
+  const corrections: string[] = [];
+  const message = structuredClone(candidate) as Record<string, unknown>;
+  const set = (pathName: string, written: unknown, value: unknown) => {
+    if (written !== undefined && written !== null && !isDeepStrictEqual(written, value)) {
+      corrections.push(`${pathName}: model wrote ${preview(written)}, set to ${preview(value)}`);
+    }
+  };
+  const section = (name: string): Record<string, unknown> => {
+    const existing = message[name];
+    if (isObject(existing)) return existing;
+    if (existing !== undefined && existing !== null) set(name, existing, '(object)');
+    const created: Record<string, unknown> = {};
+    message[name] = created;
+    return created;
+  };
+
+  set('message_id', message.message_id, context.messageId);
+  message.message_id = context.messageId;
+
+  const timestamp = { executed_at: isoInTimeZone(context.executedAt, context.timezone), timezone: context.timezone };
+  const writtenTimestamp = section('timestamp');
+  set('timestamp.executed_at', writtenTimestamp.executed_at, timestamp.executed_at);
+  set('timestamp.timezone', writtenTimestamp.timezone, timestamp.timezone);
+  message.timestamp = timestamp;
+
+  const writtenAgent = section('agent');
+  set('agent.name', writtenAgent.name, context.agent.name);
+  set('agent.type', writtenAgent.type, context.agent.type);
+  message.agent = { name: context.agent.name, type: context.agent.type };
+
+  const writtenInput = section('input');
+  set('input.source', writtenInput.source, context.input.source);
+  if (writtenInput.content !== undefined && writtenInput.content !== null && !isDeepStrictEqual(writtenInput.content, context.input.content)) {
+    corrections.push('input.content: model rewrote its input; replaced with the input it was given');
+  }
+  message.input = { source: context.input.source, content: context.input.content };
+
+  const metadata = {
+    session_id: context.sessionId,
+    request_id: context.requestId,
+    sequence_number: context.sequenceNumber,
+    parent_message_id: context.parentMessageId,
+  };
+  const writtenMetadata = section('metadata');
+  for (const key of Object.keys(metadata) as Array<keyof typeof metadata>) {
+    set(`metadata.${key}`, writtenMetadata[key], metadata[key]);
+  }
+  message.metadata = { ...writtenMetadata, ...metadata };
+
+  if (isObject(message.error)) {
+    set('error.retry_count', message.error.retry_count, context.retryCount);
+    message.error.retry_count = context.retryCount;
+  }
+  return { message: message as SentientMessage, corrections };
+}
