@@ -1,9 +1,11 @@
 /** The `govflow` command line: dispatches to one command, maps errors to exit codes (SPEC §8). */
+import { GovernanceInvalidError } from '../daemon/governance-source.js';
 import { ConfigError, UsageError, errorMessage } from '../errors.js';
 import { parseCommandArgs, type CommandDefinition, type CommandIo } from './command-context.js';
+import { runCommand } from './run-command.js';
 import { validateCommand } from './validate-command.js';
 
-const COMMANDS: CommandDefinition[] = [validateCommand];
+const COMMANDS: CommandDefinition[] = [runCommand, validateCommand];
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((command) => command.usage.length));
@@ -50,6 +52,10 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
     return await command.run(context);
   } catch (error) {
     if (error instanceof UsageError) {
+      io.stderr(`govflow ${name}: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof GovernanceInvalidError) {
       io.stderr(`govflow ${name}: ${error.message}\n`);
       return 2;
     }

@@ -29,6 +29,7 @@ export interface LlmRequest {
     plan: boolean;
     executionalAgents: string[];
     governanceFiles: string[];
+    outputSchema: Record<string, unknown> | null;
   };
   /** Aborts the call (per-call timeout, session deadline, shutdown). */
   signal: AbortSignal;

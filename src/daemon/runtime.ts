@@ -1,0 +1,67 @@
+/**
+ * Assembles the concrete parts one process needs to run sessions: configuration, governance,
+ * provider, audit writer and the session runner. Used by `govflow run` and `govflow start`.
+ */
+import { formatInTimeZone } from 'date-fns-tz';
+import { AuditLogWriter } from '../audit/audit-log-writer.js';
+import { loggedMessageIds } from '../audit/audit-log-reader.js';
+import { complianceViolations } from '../audit/compliance-check.js';
+import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
+import { costCalculator, createProvider } from '../llm/create-provider.js';
+import type { LlmProvider } from '../llm/provider.js';
+import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.js';
+import { GovernanceSource } from './governance-source.js';
+
+export interface Runtime {
+  config: GovflowConfig;
+  governance: GovernanceSource;
+  provider: LlmProvider;
+  audit: AuditLogWriter;
+  runner: SessionRunner;
+  warnings: string[];
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  env?: NodeJS.ProcessEnv;
+  log?: OperationalLog;
+  /** Replaces the configured provider (tests, benchmarks). */
+  provider?: LlmProvider;
+  now?: () => Date;
+}
+
+/** Throws ConfigError / GovernanceInvalidError when the root cannot run. */
+export async function openRuntime(root: string, options: RuntimeOptions = {}): Promise<Runtime> {
+  const env = options.env ?? process.env;
+  const config = loadConfig(root, env);
+  const { source: governance, warnings } = GovernanceSource.load(config);
+  const provider = options.provider ?? createProvider(config, env);
+  const audit = await AuditLogWriter.open({ logsDir: config.paths.logs, stateDir: config.paths.state, timezone: config.timezone });
+  for (const repair of audit.repairs) options.log?.warn('audit log: cut a torn entry left by a crash', { ...repair });
+  const runner = new SessionRunner({
+    config,
+    governance: () => governance.current(),
+    provider,
+    audit,
+    complianceViolations,
+    costUsd: costCalculator(config),
+    auditedMessageIds: (sinceIso) =>
+      loggedMessageIds(config.paths.logs, formatInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone, 'yyyyMMdd')),
+    now: options.now,
+    log: options.log,
+  });
+  let closed = false;
+  return {
+    config,
+    governance,
+    provider,
+    audit,
+    runner,
+    warnings,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await audit.close();
+    },
+  };
+}

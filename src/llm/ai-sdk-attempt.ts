@@ -1,0 +1,141 @@
+/**
+ * One attempt at one model call through the AI SDK, streamed (`streamText`, the default) or
+ * not (`generateText`). No retries here: the SDK's own are switched off (`maxRetries: 0`) so
+ * the adapter's loop is the only one and counts attempts honestly. Errors are thrown as the
+ * SDK raised them; `provider-error-translation.ts` makes sense of them.
+ */
+import {
+  generateText,
+  streamText,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type OutputInterface,
+} from 'ai';
+import type { LlmRequest, LlmUsage } from './provider.js';
+
+/** What one successful attempt produced; the adapter adds provider and attempt count. */
+export interface AttemptResult {
+  text: string;
+  usage: LlmUsage;
+  /** The model id the server reported, or the one asked for when it reported none. */
+  model: string;
+  finishReason?: string;
+}
+
+export interface AttemptInput {
+  model: LanguageModel;
+  modelId: string;
+  request: LlmRequest;
+  /** Ask for the provider's native JSON output (see NATIVE_JSON_MODE_BY_KIND). */
+  jsonMode: boolean;
+  stream: boolean;
+  /** The caller's signal combined with this attempt's timeout. */
+  abortSignal: AbortSignal;
+}
+
+/**
+ * JSON mode without the SDK's parsing: `responseFormat: { type: 'json' }` with no schema makes
+ * the providers send `json_object` / `application/json`, while the text is returned as it came.
+ * The SDK's own `Output.json()` would throw on invalid JSON and lose the raw text that our
+ * repair step needs.
+ */
+const RAW_JSON_OUTPUT: OutputInterface<string, string, never> = {
+  name: 'raw-json-text',
+  responseFormat: Promise.resolve({ type: 'json' }),
+  parseCompleteOutput: async ({ text }) => text,
+  parsePartialOutput: async ({ text }) => ({ partial: text }),
+  createElementStreamTransform: () => undefined,
+};
+
+/** Repair conversations replay earlier turns before the new prompt. */
+function messagesOf(request: LlmRequest): ModelMessage[] {
+  const history: ModelMessage[] = (request.history ?? []).map((turn) =>
+    turn.role === 'user'
+      ? { role: 'user', content: turn.content }
+      : { role: 'assistant', content: turn.content },
+  );
+  return [...history, { role: 'user', content: request.prompt }];
+}
+
+/**
+ * Our usage shape. Every provider counts cached tokens inside the input total (the SDK
+ * normalises Anthropic's separate `cache_read_input_tokens` into it), so `inputTokens`
+ * includes `cachedInputTokens` and pricing splits them.
+ */
+export function usageOf(usage: LanguageModelUsage | undefined): LlmUsage {
+  return {
+    inputTokens: usage?.inputTokens ?? 0,
+    outputTokens: usage?.outputTokens ?? 0,
+    cachedInputTokens: usage?.inputTokenDetails?.cacheReadTokens ?? usage?.cachedInputTokens ?? 0,
+  };
+}
+
+function callSettings(input: AttemptInput) {
+  const { request } = input;
+  return {
+    model: input.model,
+    system: request.system,
+    messages: messagesOf(request),
+    temperature: request.temperature,
+    maxOutputTokens: request.maxTokens,
+    maxRetries: 0,
+    abortSignal: input.abortSignal,
+    ...(input.jsonMode ? { output: RAW_JSON_OUTPUT } : {}),
+  };
+}
+
+/** One call. Throws whatever the SDK or the network threw, or the signal's reason on abort. */
+export async function attemptOnce(input: AttemptInput): Promise<AttemptResult> {
+  return input.stream ? attemptStreaming(input) : attemptWhole(input);
+}
+
+async function attemptWhole(input: AttemptInput): Promise<AttemptResult> {
+  const result = await generateText(callSettings(input));
+  return {
+    text: result.text,
+    usage: usageOf(result.usage),
+    model: result.response.modelId || input.modelId,
+    finishReason: result.finishReason,
+  };
+}
+
+async function attemptStreaming(input: AttemptInput): Promise<AttemptResult> {
+  const result = streamText({
+    ...callSettings(input),
+    // The default logs the raw SDK error to the console, where a server-echoed key would
+    // leak; errors reach us as stream parts and are translated (and scrubbed) by the caller.
+    onError: () => {},
+  });
+  let text = '';
+  let usage: LanguageModelUsage | undefined;
+  let finishReason: string | undefined;
+  let model = input.modelId;
+  for await (const part of result.fullStream) {
+    switch (part.type) {
+      case 'text-delta':
+        text += part.text;
+        input.request.onChunk?.(part.text);
+        break;
+      case 'finish-step':
+        if (part.response.modelId) model = part.response.modelId;
+        break;
+      case 'finish':
+        usage = part.totalUsage;
+        finishReason = part.finishReason;
+        break;
+      case 'error':
+        throw part.error;
+      case 'abort':
+        throw input.abortSignal.reason ?? new Error('The stream was aborted.');
+      default:
+        break;
+    }
+  }
+  // A stream that ends without `finish` was cut off: its text is incomplete, so it is a failure.
+  if (finishReason === undefined) {
+    if (input.abortSignal.aborted) throw input.abortSignal.reason;
+    throw new Error('The response stream ended before the model finished.');
+  }
+  return { text, usage: usageOf(usage), model, finishReason };
+}

@@ -1,0 +1,140 @@
+/**
+ * Which AI SDK provider package serves each govflow provider kind, how it is configured
+ * (base URL, key), and what each one sends for structured output. Checked once, when the
+ * adapter is created, so a missing key or base URL stops the daemon at start with a message
+ * that says which setting to fill in.
+ */
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import { ConfigError } from '../errors.js';
+
+/** The real providers this adapter speaks to (dry-run and scripted live elsewhere). */
+export const AI_SDK_PROVIDER_KINDS = [
+  'openai',
+  'openai-compatible',
+  'ollama',
+  'anthropic',
+  'google',
+] as const;
+
+export type AiSdkProviderKind = (typeof AI_SDK_PROVIDER_KINDS)[number];
+
+export function isAiSdkProviderKind(kind: string): kind is AiSdkProviderKind {
+  return (AI_SDK_PROVIDER_KINDS as readonly string[]).includes(kind);
+}
+
+/** Ollama's OpenAI-compatible endpoint on its default port. */
+export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434/v1';
+
+/** The environment variable each hosted provider's key is conventionally read from. */
+export const API_KEY_ENV_BY_KIND: Readonly<Partial<Record<AiSdkProviderKind, string>>> = Object.freeze({
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  google: 'GOOGLE_GENERATIVE_AI_API_KEY',
+});
+
+/**
+ * How each kind asks for JSON. OpenAI-style chat APIs get `response_format: json_object`
+ * (not the strict `json_schema` mode: it rejects our message schema's open `content: {}`
+ * objects); Gemini gets `responseMimeType: application/json`; Anthropic has no JSON switch
+ * without a schema (the SDK would warn and ignore it), so it relies on the prompt alone.
+ * Either way our own validation judges the text.
+ */
+export const NATIVE_JSON_MODE_BY_KIND: Readonly<Record<AiSdkProviderKind, boolean>> = Object.freeze({
+  openai: true,
+  'openai-compatible': true,
+  ollama: true,
+  anthropic: false,
+  google: true,
+});
+
+/** What `createModelFactory` needs; a subset of the adapter settings. */
+export interface ModelFactorySettings {
+  kind: AiSdkProviderKind;
+  baseUrl: string | null;
+  apiKey: string | null;
+}
+
+/** Builds the AI SDK model for a model id; the provider client is created once and reused. */
+export type ModelFactory = (modelId: string) => LanguageModel;
+
+function requireKey(settings: ModelFactorySettings): string {
+  if (settings.apiKey) return settings.apiKey;
+  const envName = API_KEY_ENV_BY_KIND[settings.kind] ?? 'GOVFLOW_API_KEY';
+  throw new ConfigError(
+    `provider.kind "${settings.kind}" needs an API key: set ${envName} (or GOVFLOW_API_KEY, ` +
+      'or name another variable in provider.api_key_env in govflow.config.yaml).',
+  );
+}
+
+/** The SDK wants no trailing slash; users paste URLs with one. */
+function normaliseBaseUrl(baseUrl: string | null): string | undefined {
+  if (baseUrl === null || baseUrl.trim() === '') return undefined;
+  const trimmed = baseUrl.trim().replace(/\/+$/, '');
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(trimmed).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  // `localhost:11434` parses as a URL with the scheme "localhost:"; only http(s) is a server.
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new ConfigError(
+      `provider.base_url "${trimmed}" is not an http(s) URL; write it in full, e.g. http://127.0.0.1:11434/v1 ` +
+        '(provider.base_url or GOVFLOW_BASE_URL).',
+    );
+  }
+  return trimmed;
+}
+
+/**
+ * The factory for `settings.kind`. Throws ConfigError for a missing key (hosted providers),
+ * a missing base URL (openai-compatible) or a malformed one.
+ */
+export function createModelFactory(settings: ModelFactorySettings): ModelFactory {
+  const baseURL = normaliseBaseUrl(settings.baseUrl);
+  switch (settings.kind) {
+    case 'openai': {
+      const openai = createOpenAI({ apiKey: requireKey(settings), baseURL });
+      // Chat Completions rather than the Responses API: every OpenAI-compatible gateway
+      // and proxy speaks it, so provider.base_url can point anywhere.
+      return (modelId) => openai.chat(modelId);
+    }
+    case 'openai-compatible': {
+      if (!baseURL) {
+        throw new ConfigError(
+          'provider.kind "openai-compatible" needs the server address: set provider.base_url ' +
+            'in govflow.config.yaml or GOVFLOW_BASE_URL (e.g. http://127.0.0.1:8000/v1).',
+        );
+      }
+      const compatible = createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL,
+        apiKey: settings.apiKey ?? undefined,
+        includeUsage: true,
+      });
+      return (modelId) => compatible.chatModel(modelId);
+    }
+    case 'ollama': {
+      // Ollama needs no key; one is still sent when given (an authenticating proxy in front).
+      const ollama = createOpenAICompatible({
+        name: 'ollama',
+        baseURL: baseURL ?? OLLAMA_DEFAULT_BASE_URL,
+        apiKey: settings.apiKey ?? undefined,
+        includeUsage: true,
+      });
+      return (modelId) => ollama.chatModel(modelId);
+    }
+    case 'anthropic': {
+      const anthropic = createAnthropic({ apiKey: requireKey(settings), baseURL });
+      return (modelId) => anthropic.messages(modelId);
+    }
+    case 'google': {
+      const google = createGoogleGenerativeAI({ apiKey: requireKey(settings), baseURL });
+      return (modelId) => google.chat(modelId);
+    }
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * Turns whatever an AI SDK call threw into our `ProviderError`: unwraps the SDK's wrappers,
+ * classifies it (HTTP status, network, our timeout, the caller's abort), reads Retry-After,
+ * and scrubs the API key from every piece of text it keeps. Servers do echo keys back
+ * ("Incorrect API key provided: sk-proj-…"), so nothing leaves here unscrubbed.
+ */
+import { APICallError, RetryError } from 'ai';
+import { ProviderError } from '../errors.js';
+import { isRetryableStatus, parseRetryAfterMs } from './backoff.js';
+
+/**
+ * The adapter's final word on a call: a `ProviderError` that also says how many attempts were
+ * made, so the audit entry can tell "failed once" from "failed after 3 tries".
+ */
+export class ProviderCallError extends ProviderError {
+  readonly attempts: number;
+  constructor(error: ProviderError, attempts: number) {
+    const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+    super(`${error.message} (after ${tries})`, {
+      provider: error.provider,
+      model: error.model,
+      status: error.status,
+      retryable: error.retryable,
+      retryAfterMs: error.retryAfterMs,
+      timedOut: error.timedOut,
+      bodyExcerpt: error.bodyExcerpt,
+      cause: error.cause,
+    });
+    this.attempts = attempts;
+  }
+}
+
+/** Longest excerpt of a response body an error carries. */
+export const BODY_EXCERPT_MAX_CHARS = 300;
+
+/** The shortest run of key characters treated as a leak (servers show partial keys). */
+const MIN_LEAKED_FRAGMENT = 8;
+
+/**
+ * Removes `secret`, and any run of at least 8 of its consecutive characters, from `text`.
+ * Partial runs matter: providers print the key's head and tail around an ellipsis.
+ */
+export function scrubSecret(text: string, secret: string | null | undefined): string {
+  if (!secret || secret.length < MIN_LEAKED_FRAGMENT) return secret ? text.split(secret).join('[redacted]') : text;
+  let result = text.split(secret).join('[redacted]');
+  for (let start = 0; start + MIN_LEAKED_FRAGMENT <= secret.length; start += 1) {
+    for (let end = secret.length; end - start >= MIN_LEAKED_FRAGMENT; end -= 1) {
+      const fragment = secret.slice(start, end);
+      if (result.includes(fragment)) {
+        result = result.split(fragment).join('[redacted]');
+        break;
+      }
+    }
+  }
+  return result;
+}
+
+/** Everything the translation needs to know about the call that failed. */
+export interface FailureContext {
+  provider: string;
+  model: string;
+  apiKey: string | null;
+  /** The caller's signal: its abort is final, never retried. */
+  callerSignal: AbortSignal;
+  /** Our per-attempt timeout signal: its abort is a retryable timeout. */
+  timeoutSignal: AbortSignal;
+  timeoutMs: number;
+}
+
+/** The SDK wraps errors in RetryError (when it retried) and sometimes in `cause` chains. */
+function unwrap(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 5; depth += 1) {
+    if (RetryError.isInstance(current)) {
+      current = current.lastError;
+      continue;
+    }
+    if (APICallError.isInstance(current)) return current;
+    const cause = current instanceof Error ? current.cause : undefined;
+    if (cause !== undefined && (APICallError.isInstance(cause) || RetryError.isInstance(cause))) {
+      current = cause;
+      continue;
+    }
+    return current;
+  }
+  return current;
+}
+
+function excerpt(body: string | undefined, apiKey: string | null): string | undefined {
+  if (!body) return undefined;
+  const compact = scrubSecret(body, apiKey).replace(/\s+/g, ' ').trim();
+  return compact.length > BODY_EXCERPT_MAX_CHARS
+    ? `${compact.slice(0, BODY_EXCERPT_MAX_CHARS - 1)}…`
+    : compact;
+}
+
+/**
+ * What the operator should do about a status that retrying cannot fix.
+ * Kept short: the message lands in result files and the audit log.
+ */
+function adviceFor(status: number, provider: string): string {
+  if (status === 401) return `check the API key for ${provider} (provider.api_key_env or GOVFLOW_API_KEY)`;
+  if (status === 403) return `the key for ${provider} is not allowed to use this model or endpoint`;
+  if (status === 404) return 'check provider.model and provider.base_url (GOVFLOW_MODEL, GOVFLOW_BASE_URL)';
+  if (status === 400) return 'the provider rejected the request; see the body excerpt';
+  if (isRetryableStatus(status)) return 'retryable; the provider is overloaded, rate-limited or failing';
+  return 'see the body excerpt';
+}
+
+/** A plain, scrubbed stand-in for the SDK error, so `cause` chains never carry the key. */
+function scrubbedCause(error: unknown, apiKey: string | null): Error {
+  const original = error instanceof Error ? error : new Error(String(error));
+  const cause = new Error(scrubSecret(original.message, apiKey));
+  cause.name = original.name;
+  return cause;
+}
+
+/**
+ * Classifies one failed attempt. The caller's abort comes first (it is final even if our
+ * timeout fired too), then our timeout, then HTTP statuses, then everything else as a network
+ * failure (DNS, refused or reset connections, a stream cut mid-body), which is retryable.
+ */
+export function translateProviderFailure(error: unknown, context: FailureContext): ProviderError {
+  const { provider, model, apiKey } = context;
+  const where = `${provider} model ${model}`;
+  const inner = unwrap(error);
+  const cause = scrubbedCause(inner, apiKey);
+
+  if (context.callerSignal.aborted) {
+    return new ProviderError(`The call to ${where} was cancelled by the caller.`, {
+      provider,
+      model,
+      retryable: false,
+      cause,
+    });
+  }
+  if (context.timeoutSignal.aborted) {
+    return new ProviderError(
+      `The call to ${where} timed out after ${context.timeoutMs} ms (llm.timeout_ms); ` +
+        'raise it for slow models, or check the provider is reachable.',
+      { provider, model, retryable: true, timedOut: true, cause },
+    );
+  }
+  if (APICallError.isInstance(inner) && inner.statusCode !== undefined) {
+    const status = inner.statusCode;
+    const body = excerpt(inner.responseBody, apiKey);
+    return new ProviderError(
+      `${where} answered HTTP ${status}: ${adviceFor(status, provider)}.` +
+        (body ? ` Body: ${body}` : ''),
+      {
+        provider,
+        model,
+        status,
+        retryable: isRetryableStatus(status),
+        retryAfterMs: parseRetryAfterMs(inner.responseHeaders),
+        bodyExcerpt: body,
+        cause,
+      },
+    );
+  }
+  const detail = scrubSecret(describeNetworkError(inner), apiKey);
+  return new ProviderError(
+    `The call to ${where} failed before a complete answer: ${detail}. ` +
+      'Retryable; check provider.base_url and the network if it persists.',
+    { provider, model, retryable: true, cause },
+  );
+}
+
+/** `fetch failed` alone says nothing; undici puts the useful code (ECONNREFUSED…) in `cause`. */
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause;
+  if (cause instanceof Error) {
+    const code = (cause as Error & { code?: unknown }).code;
+    return `${error.message} (${typeof code === 'string' ? `${code}: ` : ''}${cause.message})`;
+  }
+  return error.message;
+}

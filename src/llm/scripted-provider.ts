@@ -1,0 +1,131 @@
+/**
+ * The scripted provider (SPEC §7, for tests and benchmarks): replays responses per agent from a
+ * file, in order. It fails loudly — an unexpected call throws, and `assertAllUsed` reports
+ * responses nobody asked for (after openai-agents-js's scripted model).
+ *
+ * File (YAML or JSON):
+ *   latency_ms: 0          # optional delay before every answer
+ *   loop: false            # true: each agent's list starts over when used up (benchmarks)
+ *   responses:
+ *     objective_agent:
+ *       - '{"output": ...}'                          # raw text, exactly as a model would send it
+ *       - json: { output: ..., status: ... }         # an object, sent as JSON text
+ *       - error: { status: 429, message: slow down, retry_after_ms: 10 }
+ *       - { text: '...', delay_ms: 50, usage: { input_tokens: 10, output_tokens: 5 } }
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { ConfigError, ProviderError } from '../errors.js';
+import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
+
+export interface ScriptedResponse {
+  text?: string;
+  json?: unknown;
+  error?: { status?: number; message?: string; retry_after_ms?: number; timeout?: boolean };
+  delay_ms?: number;
+  usage?: { input_tokens?: number; output_tokens?: number; cached_input_tokens?: number };
+}
+
+export interface Script {
+  latency_ms?: number;
+  loop?: boolean;
+  responses: Record<string, Array<string | ScriptedResponse>>;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason ?? new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export class ScriptedProvider implements LlmProvider {
+  readonly kind = 'scripted';
+  readonly interfaceVersion = PROVIDER_INTERFACE_VERSION;
+  private readonly positions = new Map<string, number>();
+  /** Every call made, in order: agent and prompt (tests assert on them). */
+  readonly calls: Array<{ agent: string; system: string; prompt: string; history: number }> = [];
+
+  constructor(private readonly script: Script) {}
+
+  static fromFile(file: string): ScriptedProvider {
+    let script: Script;
+    try {
+      script = parse(readFileSync(file, 'utf8')) as Script;
+    } catch (error) {
+      throw new ConfigError(`cannot read the scripted provider's file: ${error instanceof Error ? error.message : String(error)}`, file);
+    }
+    if (!script || typeof script.responses !== 'object' || script.responses === null) {
+      throw new ConfigError('a script needs `responses:` mapping agent names to lists of responses', file);
+    }
+    return new ScriptedProvider(script);
+  }
+
+  async generate(request: LlmRequest): Promise<LlmResponse> {
+    this.calls.push({ agent: request.agent, system: request.system, prompt: request.prompt, history: request.history?.length ?? 0 });
+    const list = this.script.responses[request.agent] ?? [];
+    let position = this.positions.get(request.agent) ?? 0;
+    if (position >= list.length && this.script.loop && list.length > 0) position = 0;
+    if (position >= list.length) {
+      throw new ProviderError(
+        `scripted provider: unexpected call for agent "${request.agent}" — the script has ${list.length} response(s) for it and all were used`,
+        { provider: this.kind, model: request.model, retryable: false },
+      );
+    }
+    this.positions.set(request.agent, position + 1);
+    const entry = list[position];
+    const response: ScriptedResponse = typeof entry === 'string' ? { text: entry } : entry;
+    await sleep((this.script.latency_ms ?? 0) + (response.delay_ms ?? 0), request.signal);
+    if (request.signal.aborted) throw request.signal.reason ?? new Error('aborted');
+    if (response.error) {
+      const status = response.error.status;
+      throw new ProviderError(response.error.message ?? `scripted error${status ? ` (HTTP ${status})` : ''}`, {
+        provider: this.kind,
+        model: request.model,
+        status,
+        retryable: response.error.timeout === true || status === undefined || status === 408 || status === 409 || status === 429 || status >= 500,
+        retryAfterMs: response.error.retry_after_ms,
+        timedOut: response.error.timeout === true,
+      });
+    }
+    const text = response.text ?? JSON.stringify(response.json ?? null);
+    request.onChunk?.(text);
+    return {
+      text,
+      usage: {
+        inputTokens: response.usage?.input_tokens ?? 0,
+        outputTokens: response.usage?.output_tokens ?? 0,
+        cachedInputTokens: response.usage?.cached_input_tokens ?? 0,
+      },
+      model: request.model,
+      provider: this.kind,
+      attempts: 1,
+    };
+  }
+
+  /** Responses left unused, per agent (empty when the script was used up exactly). */
+  unusedResponses(): Record<string, number> {
+    if (this.script.loop) return {};
+    const unused: Record<string, number> = {};
+    for (const [agent, list] of Object.entries(this.script.responses)) {
+      const left = list.length - (this.positions.get(agent) ?? 0);
+      if (left > 0) unused[agent] = left;
+    }
+    return unused;
+  }
+
+  assertAllUsed(): void {
+    const unused = this.unusedResponses();
+    if (Object.keys(unused).length > 0) {
+      throw new Error(`scripted provider: responses never asked for: ${Object.entries(unused).map(([agent, count]) => `${agent} ×${count}`).join(', ')}`);
+    }
+  }
+}

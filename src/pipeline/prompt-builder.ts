@@ -1,0 +1,132 @@
+/**
+ * Builds the prompt for one agent call. The system part is stable for an agent under one
+ * governance snapshot — policies and context in `prompt.include` order, the agent's own file,
+ * then the protocol block — so providers' prompt caches hit; the variable input comes last, in
+ * the user part.
+ */
+import { createHash } from 'node:crypto';
+import type { AgentDefinition } from '../governance/agent-definition.js';
+import type { GovernanceSnapshot } from '../governance/governance-loader.js';
+import { executionalAgents } from '../governance/routing-graph.js';
+
+export interface BuiltPrompt {
+  system: string;
+  systemSha256: string;
+  /** Root-relative paths of the files in the prompt, for the compliance check. */
+  files: string[];
+}
+
+const RULE = '='.repeat(72);
+
+function fileBlock(filePath: string, content: string): string {
+  return `${RULE}\n[FILE: ${filePath}]\n${RULE}\n${content.trimEnd()}\n\n`;
+}
+
+/** The system prompt of `agent`, cached per snapshot (it only depends on the two). */
+const cache = new WeakMap<GovernanceSnapshot, Map<string, BuiltPrompt>>();
+
+export function buildSystemPrompt(snapshot: GovernanceSnapshot, agent: AgentDefinition): BuiltPrompt {
+  let perSnapshot = cache.get(snapshot);
+  if (!perSnapshot) {
+    perSnapshot = new Map();
+    cache.set(snapshot, perSnapshot);
+  }
+  const cached = perSnapshot.get(agent.name);
+  if (cached) return cached;
+
+  const parts: string[] = [];
+  const files: string[] = [];
+  for (const file of snapshot.promptFiles) {
+    parts.push(fileBlock(file.path, file.content));
+    files.push(file.path);
+  }
+  const agentPath = agent.file ?? `govflow.config.yaml#agents.${agent.name}`;
+  parts.push(fileBlock(agentPath, agent.instructions || agent.description));
+  files.push(agentPath);
+  parts.push(protocolBlock(snapshot, agent));
+  const system = parts.join('');
+  const built = { system, systemSha256: createHash('sha256').update(system).digest('hex'), files };
+  perSnapshot.set(agent.name, built);
+  return built;
+}
+
+function protocolBlock(snapshot: GovernanceSnapshot, agent: AgentDefinition): string {
+  const lines = [
+    RULE,
+    '[SYSTEM PROTOCOL: RESPONSE FORMAT]',
+    RULE,
+    `You are "${agent.name}" (${agent.type}): ${agent.description}`,
+    'Answer with exactly ONE JSON object in the Sentient message format below and nothing else: no text before or after it.',
+    '',
+    'You own these fields:',
+    `- output.content_type: "${agent.contentType}" (on success or partial).`,
+    '- output.content: your result, shaped as your instructions say.',
+    agent.next.length > 0
+      ? `- next_agent.name: one of ${agent.next.map((name) => `"${name}"`).join(', ')} on success or partial; null when failed or pending. No other agent is allowed.`
+      : '- next_agent.name: null (you are the end of your chain).',
+    '- next_agent.reason, status {code: success|partial|failed|pending, message}, error {has_error, error_code, error_message, recoverable}, audit {compliance_notes, governance_files_consulted}.',
+    '- error_code when has_error is true: OUT_OF_SCOPE, INVALID_INPUT, PROCESSING_ERROR, TIMEOUT, DEPENDENCY_ERROR or VALIDATION_ERROR; otherwise null.',
+    '- status "pending" pauses the session and asks a person: put the question in status.message.',
+    `- audit.governance_files_consulted may name only files shown above in [FILE: ...] markers: ${buildFileList(snapshot, agent)}.`,
+    '',
+    'The orchestrator owns message_id, timestamp, agent, input, metadata and error.retry_count and overwrites them; write null there.',
+  ];
+  if (agent.plan) {
+    const executors = executionalAgents(snapshot.agents).map((name) => `"${name}" (${snapshot.agents.get(name)?.description ?? ''})`);
+    lines.push(
+      '',
+      'You are a planning agent: output.content must be a plan the orchestrator executes:',
+      '{"tasks": [{"id": "t1", "agent": "<executional agent>", "instruction": "<everything the agent needs>", "depends_on": []}]}',
+      `Allowed task agents: ${executors.join(', ')}. Task ids are unique; depends_on lists ids of tasks whose results a task needs; no cycles.`,
+      `All task results then go to next_agent.${agent.next.length > 0 ? '' : ' (none: the results end the session)'}`,
+    );
+  }
+  if (agent.outputSchema) {
+    lines.push('', 'output.content must match this JSON Schema:', JSON.stringify(agent.outputSchema));
+  }
+  lines.push(
+    '',
+    'Message format (all fields required, null where they do not apply):',
+    JSON.stringify(messageTemplate(agent), null, 2),
+    '',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function buildFileList(snapshot: GovernanceSnapshot, agent: AgentDefinition): string {
+  const names = snapshot.promptFiles.map((file) => file.path);
+  names.push(agent.file ?? `govflow.config.yaml#agents.${agent.name}`);
+  return names.map((name) => `"${name}"`).join(', ');
+}
+
+function messageTemplate(agent: AgentDefinition): Record<string, unknown> {
+  return {
+    message_id: null,
+    timestamp: null,
+    agent: null,
+    input: null,
+    output: { content: '<your result>', content_type: agent.contentType },
+    next_agent: { name: agent.next[0] ?? null, reason: '<why this agent is next>' },
+    status: { code: 'success', message: '<human-readable status>' },
+    error: { has_error: false, error_code: null, error_message: null, retry_count: null, recoverable: false },
+    metadata: null,
+    audit: { compliance_notes: '<rules checked and how the result complies>', governance_files_consulted: ['<file from a [FILE: ...] marker>'] },
+  };
+}
+
+/** The variable part: the input this agent answers. */
+export function buildUserPrompt(input: { source: string; content: unknown }): string {
+  if (input.source === 'user' && typeof input.content === 'string') {
+    return `User request:\n${input.content}`;
+  }
+  return `Input from ${input.source === 'user' ? 'the user' : `"${input.source}"`} (JSON):\n${JSON.stringify(input.content, null, 2)}`;
+}
+
+/** What the model is told after an invalid answer. */
+export function buildRepairPrompt(problems: string[]): string {
+  return [
+    'Your previous answer was rejected by the orchestrator for these reasons:',
+    ...problems.map((problem) => `- ${problem}`),
+    'Answer again with the corrected, complete JSON object only.',
+  ].join('\n');
+}

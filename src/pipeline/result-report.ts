@@ -1,0 +1,78 @@
+/**
+ * The human-readable report next to each result: the final output, the path through the agents
+ * as a Mermaid diagram, timings, tokens and cost.
+ */
+import type { JournalRecord } from '../store/session-journal.js';
+import type { ResultDocument } from './session-result.js';
+import type { SessionState } from './session-state.js';
+
+function mermaidLabel(text: string): string {
+  return text.replace(/["<>]/g, "'");
+}
+
+function renderOutput(output: unknown): string {
+  if (typeof output === 'string') return output;
+  if (output && typeof output === 'object' && typeof (output as { answer?: unknown }).answer === 'string') {
+    return (output as { answer: string }).answer;
+  }
+  return `\`\`\`json\n${JSON.stringify(output, null, 2)}\n\`\`\``;
+}
+
+export function renderResultReport(result: ResultDocument, state: SessionState, records: JournalRecord[]): string {
+  const durations = new Map<string, number>();
+  for (const record of records) {
+    if (record.type === 'exchange') durations.set(record.step, (durations.get(record.step) ?? 0) + record.duration_ms);
+  }
+  const nodes = state.messages.map((record) => {
+    const message = record.message;
+    const id = `m${message.metadata.sequence_number}`;
+    const label = `${message.metadata.sequence_number}. ${message.agent.name}${record.task_id ? ` [${record.task_id}]` : ''}<br/>${message.status.code}`;
+    return { id, messageId: message.message_id, parent: message.metadata.parent_message_id, label };
+  });
+  const byMessageId = new Map(nodes.map((node) => [node.messageId, node.id]));
+  const mermaid = ['```mermaid', 'flowchart TD', '  request(["request"])'];
+  for (const node of nodes) {
+    mermaid.push(`  ${node.id}["${mermaidLabel(node.label)}"]`);
+    mermaid.push(`  ${node.parent ? byMessageId.get(node.parent) ?? 'request' : 'request'} --> ${node.id}`);
+  }
+  mermaid.push('```');
+
+  const rows = state.messages.map((record) => {
+    const message = record.message;
+    const step = `${message.metadata.sequence_number}`;
+    const ms = durations.get(step);
+    return `| ${step} | ${message.agent.name}${record.task_id ? ` (${record.task_id})` : ''} | ${message.status.code} | ${message.output.content_type} | ${ms === undefined ? '—' : `${ms} ms`} |`;
+  });
+  return [
+    `# Result ${result.request_id}: ${result.status}`,
+    '',
+    `- Session: \`${result.session_id}\``,
+    `- Source file: \`${result.source_file}\``,
+    `- Started: ${result.started_at}; finished: ${result.finished_at}`,
+    `- Messages: ${result.messages}; tokens: ${result.usage.input_tokens} in / ${result.usage.output_tokens} out; cost: $${result.usage.cost_usd.toFixed(6)}`,
+    '',
+    '## Message',
+    '',
+    result.message,
+    ...(result.error ? ['', `**Error ${String(result.error.error_code)}**: ${String(result.error.error_message)}`] : []),
+    '',
+    '## Output',
+    '',
+    renderOutput(result.output),
+    '',
+    '## Path through the agents',
+    '',
+    ...mermaid,
+    '',
+    '| # | agent | status | output type | model time |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+    '## Request',
+    '',
+    '```text',
+    state.session.request.text.replace(/```/g, '`\u200b``'),
+    '```',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,68 @@
+/**
+ * The result of a session (SPEC §9): `system/outbox/<request_id>.json`, written atomically, next
+ * to a human-readable `<request_id>.md` report.
+ */
+import path from 'node:path';
+import type { JournalRecord } from '../store/session-journal.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
+import type { SessionState } from './session-state.js';
+import { renderResultReport } from './result-report.js';
+
+/** Version of the result document. */
+export const RESULT_FORMAT = 1 as const;
+
+export type ResultStatus = 'success' | 'partial' | 'failed' | 'pending';
+
+export interface ResultDocument {
+  format: typeof RESULT_FORMAT;
+  request_id: string;
+  session_id: string;
+  source_file: string;
+  status: ResultStatus;
+  output: unknown;
+  message: string;
+  error: Record<string, unknown> | null;
+  messages: number;
+  started_at: string;
+  finished_at: string;
+  usage: { input_tokens: number; output_tokens: number; cost_usd: number };
+}
+
+/** The session's result as it stands: final, or pending while paused. */
+export function buildResult(state: SessionState, finishedAt: string): ResultDocument {
+  const final = state.final?.message;
+  const last = state.messages[state.messages.length - 1]?.message;
+  const decisive = final ?? last;
+  const status: ResultStatus = state.paused
+    ? 'pending'
+    : final
+      ? final.status.code === 'pending'
+        ? 'pending'
+        : (final.status.code as ResultStatus)
+      : 'failed';
+  const error = decisive?.error?.has_error ? { ...decisive.error } : null;
+  return {
+    format: RESULT_FORMAT,
+    request_id: state.session.request_id,
+    session_id: state.session.session_id,
+    source_file: state.session.source_file,
+    status,
+    output: decisive?.output.content ?? null,
+    message: state.paused ? state.paused.question : (decisive?.status.message ?? 'the session ended without a message'),
+    error,
+    messages: state.messages.length,
+    started_at: state.session.created_at,
+    finished_at: finishedAt,
+    usage: {
+      input_tokens: state.usage.input_tokens,
+      output_tokens: state.usage.output_tokens,
+      cost_usd: Math.round(state.usage.cost_usd * 1e6) / 1e6,
+    },
+  };
+}
+
+/** Writes `<request_id>.json` and `<request_id>.md` atomically. */
+export function writeResult(outboxDir: string, result: ResultDocument, state: SessionState, records: JournalRecord[], durable: boolean): void {
+  writeFileAtomic(path.join(outboxDir, `${result.request_id}.md`), renderResultReport(result, state, records), durable);
+  writeFileAtomic(path.join(outboxDir, `${result.request_id}.json`), `${JSON.stringify(result, null, 2)}\n`, durable);
+}

@@ -1,0 +1,592 @@
+/**
+ * Runs sessions: each step is call → parse → validate → repair → stamp → journal → audit → route,
+ * with plans run as a DAG, limits enforced, pauses for people, and recovery from the journal.
+ * The runner depends on interfaces only (provider, audit sink, governance source).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import { formatInTimeZone } from 'date-fns-tz';
+import type { GovflowConfig } from '../config/config-loader.js';
+import { ProviderError, errorMessage } from '../errors.js';
+import type { AgentDefinition } from '../governance/agent-definition.js';
+import type { GovernanceSnapshot } from '../governance/governance-loader.js';
+import { executionalAgents } from '../governance/routing-graph.js';
+import type { LlmProvider } from '../llm/provider.js';
+import { parseModelOutput } from '../message/message-parser.js';
+import { stampMessage, type StampContext } from '../message/message-stamping.js';
+import { MessageValidator } from '../message/message-validator.js';
+import { orchestratorFailureMessage, validationFallbackMessage, type OrchestratorFailure } from '../message/orchestrator-messages.js';
+import type { Plan } from '../message/plan.js';
+import type { SentientMessage } from '../message/sentient-message.js';
+import { fsyncDirectory } from '../store/append-only-file.js';
+import {
+  JOURNAL_FORMAT,
+  SessionJournal,
+  type JournalRecord,
+  type MessageRecord,
+  type RequestInfo,
+  type SessionStateName,
+} from '../store/session-journal.js';
+import { buildResult, writeResult, type ResultDocument, type ResultStatus } from './session-result.js';
+import { applyRecord, foldRecords, initialState, loopKeyOf, readyTasks, taskStep, type PendingStep, type SessionState } from './session-state.js';
+import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
+import { DRY_RUN_NOTE } from '../llm/dry-run-provider.js';
+
+/** What the audit trail receives for every committed message. */
+export interface AuditRecordInput {
+  message: SentientMessage;
+  governanceHash: string;
+  corrections: string[];
+  complianceViolations: string[];
+  notes: string[];
+}
+
+export interface AuditSink {
+  append(input: AuditRecordInput): Promise<unknown>;
+}
+
+export interface OperationalLog {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface RunnerDependencies {
+  config: GovflowConfig;
+  /** The governance snapshot for the next step (hot reload swaps it). */
+  governance: () => GovernanceSnapshot;
+  provider: LlmProvider;
+  audit: AuditSink;
+  /** Names a message gives in audit.governance_files_consulted that were not in its prompt. */
+  complianceViolations: (message: SentientMessage, filesInPrompt: string[]) => string[];
+  /** USD for one call's usage. */
+  costUsd: (model: string, usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number }) => number;
+  /** Message ids already in the audit log from `sinceIso` on (crash recovery). */
+  auditedMessageIds: (sinceIso: string) => Promise<Set<string>>;
+  now?: () => Date;
+  log?: OperationalLog;
+}
+
+export interface NewSessionRequest {
+  requestId: string;
+  sessionId?: string | null;
+  text: string;
+  user?: string | null;
+  metadata?: Record<string, unknown> | null;
+  sourceFile: string;
+  /** The claimed request file, archived when the session ends (null: leave the file alone). */
+  claimedPath: string | null;
+}
+
+export interface SessionOutcome {
+  sessionId: string;
+  requestId: string;
+  status: ResultStatus;
+  result: ResultDocument;
+}
+
+/** Thrown when a run stops because of shutdown: the journal is consistent, recovery continues it. */
+export class SessionInterruptedError extends Error {
+  override readonly name = 'SessionInterruptedError';
+}
+
+const SILENT_LOG: OperationalLog = { info() {}, warn() {}, error() {} };
+
+interface ActiveSession {
+  journal: SessionJournal;
+  state: SessionState;
+  commitQueue: Promise<void>;
+}
+
+export function generateSessionId(now: Date, timezone: string): string {
+  return `sess-${formatInTimeZone(now, timezone, 'yyyyMMdd-HHmmss')}-${randomBytes(4).toString('hex')}`;
+}
+
+export class SessionRunner {
+  private readonly now: () => Date;
+  private readonly log: OperationalLog;
+  private readonly validators = new WeakMap<GovernanceSnapshot, MessageValidator>();
+
+  constructor(private readonly deps: RunnerDependencies) {
+    this.now = deps.now ?? (() => new Date());
+    this.log = deps.log ?? SILENT_LOG;
+    for (const folder of Object.values(deps.config.paths)) mkdirSync(folder, { recursive: true });
+  }
+
+  private get config(): GovflowConfig {
+    return this.deps.config;
+  }
+
+  private get durable(): boolean {
+    return this.config.daemon.fsync;
+  }
+
+  /** True when a session with this id has a journal. */
+  sessionExists(sessionId: string): boolean {
+    return SessionJournal.exists(this.config.paths.sessions, sessionId);
+  }
+
+  /** Creates a session for a new request and runs it until it ends or pauses. */
+  async startSession(request: NewSessionRequest, signal: AbortSignal): Promise<SessionOutcome> {
+    const snapshot = this.deps.governance();
+    const createdAt = this.now();
+    const sessionId = request.sessionId ?? generateSessionId(createdAt, this.config.timezone);
+    const info: RequestInfo = { text: request.text, user: request.user ?? null, metadata: request.metadata ?? null };
+    const journal = SessionJournal.create(
+      this.config.paths.sessions,
+      {
+        v: JOURNAL_FORMAT,
+        type: 'session',
+        session_id: sessionId,
+        request_id: request.requestId,
+        request: info,
+        source_file: request.sourceFile,
+        claimed_path: request.claimedPath,
+        created_at: createdAt.toISOString(),
+        entry_agent: snapshot.entryAgent,
+      },
+      this.durable,
+    );
+    const records = SessionJournal.read(journal.directory);
+    const active: ActiveSession = { journal, state: initialState(records[0] as never), commitQueue: Promise.resolve() };
+    this.log.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
+    return this.run(active, signal);
+  }
+
+  /** Applies a person's reply to a paused session and runs it on. */
+  async replyToSession(
+    sessionId: string,
+    reply: { text: string; sourceFile: string; claimedPath: string | null },
+    signal: AbortSignal,
+  ): Promise<SessionOutcome> {
+    const active = await this.openSession(sessionId);
+    if (!active.state.paused) {
+      active.journal.close();
+      const where = active.state.final ? 'has already finished' : 'is not waiting for a reply';
+      throw new Error(`session "${sessionId}" ${where}; a reply only resumes a session whose result is pending`);
+    }
+    const record: JournalRecord = {
+      v: JOURNAL_FORMAT,
+      type: 'reply',
+      reply: reply.text,
+      source_file: reply.sourceFile,
+      claimed_path: reply.claimedPath,
+      at: this.now().toISOString(),
+    };
+    active.journal.append(record, true);
+    applyRecord(active.state, record);
+    this.log.info('session resumed by reply', { session: sessionId, source: reply.sourceFile });
+    return this.run(active, signal);
+  }
+
+  /**
+   * Continues a session after a crash or restart: appends committed messages the audit log
+   * misses, then runs on (or just rewrites the result of a finished or paused session).
+   */
+  async recoverSession(sessionId: string, signal: AbortSignal): Promise<SessionOutcome> {
+    const active = await this.openSession(sessionId);
+    const audited = await this.deps.auditedMessageIds(active.state.session.created_at);
+    for (const record of active.state.messages) {
+      if (audited.has(record.message.message_id)) continue;
+      await this.deps.audit.append({
+        message: record.message,
+        governanceHash: record.governance_hash,
+        corrections: record.corrections,
+        complianceViolations: record.violations,
+        notes: record.notes,
+      });
+      this.log.warn('re-appended a journaled message missing from the audit log', { session: sessionId, message: record.message.message_id });
+    }
+    return this.run(active, signal);
+  }
+
+  private async openSession(sessionId: string): Promise<ActiveSession> {
+    if (!/^[A-Za-z0-9._-]{1,128}$/.test(sessionId) || !this.sessionExists(sessionId)) {
+      throw new Error(`no session "${sessionId}" under ${this.config.paths.sessions}`);
+    }
+    const { journal, records } = SessionJournal.open(this.config.paths.sessions, sessionId, this.durable);
+    return { journal, state: foldRecords(records), commitQueue: Promise.resolve() };
+  }
+
+  private async run(active: ActiveSession, signal: AbortSignal): Promise<SessionOutcome> {
+    try {
+      const { state } = active;
+      if (!state.finishedRecorded) this.writeManifest(active, 'RUNNING');
+      while (!state.final && !state.paused && !state.finishedRecorded) {
+        if (signal.aborted) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`);
+        if (state.plan) await this.runPlan(active, signal);
+        else if (state.cursor) await this.runStep(active, state.cursor, signal);
+        else throw new Error(`session ${state.session.session_id} has no next step (corrupt journal?)`);
+      }
+      return this.finish(active);
+    } finally {
+      active.journal.close();
+    }
+  }
+
+  private async runPlan(active: ActiveSession, signal: AbortSignal): Promise<void> {
+    const plan = active.state.plan!;
+    const running = new Map<string, Promise<void>>();
+    const fanOut = this.config.limits.max_fan_out;
+    while (active.state.plan === plan && !active.state.final) {
+      for (const task of readyTasks(plan)) {
+        if (running.size >= fanOut) break;
+        if (running.has(task.id)) continue;
+        const promise = this.runStep(active, taskStep(plan, task), signal).finally(() => running.delete(task.id));
+        running.set(task.id, promise);
+      }
+      if (running.size === 0) throw new Error(`plan ${plan.messageId} cannot make progress`);
+      await Promise.race(running.values());
+    }
+    await Promise.allSettled(running.values());
+  }
+
+  /** The limit, if any, that stops `step` from running. */
+  private limitReached(state: SessionState, step: PendingStep, loopKey: string): { failure: OrchestratorFailure; halt: SessionStateName } | null {
+    const limits = this.config.limits;
+    if (state.messages.length >= limits.max_steps) {
+      return {
+        halt: 'HALTED_COST',
+        failure: { code: 'BUDGET_EXCEEDED', message: `session stopped: max_steps (${limits.max_steps} messages) reached before ${step.agent} could run; raise limits.max_steps if this chain is legitimately longer`, recoverable: false, notes: 'Orchestrator limit: max_steps.' },
+      };
+    }
+    if (state.loopKeys.has(loopKey)) {
+      return {
+        halt: 'FAILED',
+        failure: { code: 'LOOP_DETECTED', message: `session stopped: ${step.agent} would receive the same input a second time (routing loop)`, recoverable: false, notes: 'Orchestrator limit: the same agent with the same input twice.' },
+      };
+    }
+    if (this.now().getTime() - Date.parse(state.runStartedAt) > limits.session_timeout_ms) {
+      return {
+        halt: 'HALTED_TIME',
+        failure: { code: 'TIMEOUT', message: `session stopped: the session deadline (limits.session_timeout_ms = ${limits.session_timeout_ms} ms) passed before ${step.agent} could run`, recoverable: true, notes: 'Orchestrator limit: session deadline.' },
+      };
+    }
+    const tokens = state.usage.input_tokens + state.usage.output_tokens;
+    if (limits.max_tokens_per_session !== null && tokens >= limits.max_tokens_per_session) {
+      return {
+        halt: 'HALTED_COST',
+        failure: { code: 'BUDGET_EXCEEDED', message: `session stopped: token budget used up (${tokens} of limits.max_tokens_per_session = ${limits.max_tokens_per_session}) before ${step.agent} could run`, recoverable: false, notes: 'Orchestrator limit: token budget.' },
+      };
+    }
+    if (limits.max_cost_usd_per_session !== null && state.usage.cost_usd >= limits.max_cost_usd_per_session) {
+      return {
+        halt: 'HALTED_COST',
+        failure: { code: 'BUDGET_EXCEEDED', message: `session stopped: cost budget used up ($${state.usage.cost_usd.toFixed(4)} of limits.max_cost_usd_per_session = $${limits.max_cost_usd_per_session}) before ${step.agent} could run`, recoverable: false, notes: 'Orchestrator limit: cost budget.' },
+      };
+    }
+    return null;
+  }
+
+  private validatorFor(snapshot: GovernanceSnapshot): MessageValidator {
+    let validator = this.validators.get(snapshot);
+    if (!validator) {
+      validator = new MessageValidator(snapshot.messageSchema, executionalAgents(snapshot.agents));
+      this.validators.set(snapshot, validator);
+    }
+    return validator;
+  }
+
+  private async runStep(active: ActiveSession, step: PendingStep, signal: AbortSignal): Promise<void> {
+    const { state } = active;
+    const snapshot = this.deps.governance();
+    const loopKey = loopKeyOf(step.agent, step.input);
+    const agent = snapshot.agents.get(step.agent);
+    const fallbackAgent = { name: step.agent, type: 'operational' } as const;
+    if (!agent) {
+      await this.commit(active, step, snapshot, loopKey, null, {
+        failure: { code: 'DEPENDENCY_ERROR', message: `agent "${step.agent}" is not defined in the current governance (governance/agents/${step.agent}.md); restore it or fix the routing`, recoverable: true, notes: 'Orchestrator: unknown agent.' },
+        final: true,
+        agentIdentity: fallbackAgent,
+      });
+      return;
+    }
+    const limit = this.limitReached(state, step, loopKey);
+    if (limit) {
+      await this.commit(active, step, snapshot, loopKey, agent, { failure: limit.failure, final: true, halt: limit.halt });
+      return;
+    }
+
+    const prompt = buildSystemPrompt(snapshot, agent);
+    const userPrompt = buildUserPrompt(step.input);
+    const maxRetries = agent.maxRetries ?? this.config.limits.max_retries;
+    const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
+    let problems: string[] = [];
+    let lastRaw: string | null = null;
+    const stepLabel = step.taskId ? `task ${step.taskId}` : `step ${state.messages.length + 1}`;
+    this.log.info('agent step', { session: state.session.session_id, agent: agent.name, step: stepLabel });
+
+    for (let attempt = 0; attempt <= maxRetries; attempt++) {
+      if (attempt > 0) {
+        const again = this.limitReached(state, step, '');
+        if (again && again.failure.code !== 'LOOP_DETECTED') {
+          await this.commit(active, step, snapshot, loopKey, agent, { failure: again.failure, final: true, halt: again.halt });
+          return;
+        }
+      }
+      const started = performance.now();
+      const callTimeout = agent.timeoutMs ?? this.config.llm.timeout_ms;
+      const deadlineMs = Math.max(1, Date.parse(state.runStartedAt) + this.config.limits.session_timeout_ms - this.now().getTime());
+      const callSignal = AbortSignal.any([signal, AbortSignal.timeout(callTimeout), AbortSignal.timeout(deadlineMs)]);
+      const model = agent.model ?? this.config.provider.model;
+      const prompts = attempt === 0 ? userPrompt : history[history.length - 1].content;
+      const earlier = attempt === 0 ? [] : history.slice(0, -1);
+      const exchangeBase = {
+        v: JOURNAL_FORMAT,
+        type: 'exchange' as const,
+        agent: agent.name,
+        step: step.taskId ? `task:${step.taskId}` : String(state.messages.length + 1),
+        attempt,
+        provider: this.deps.provider.kind,
+        model,
+        temperature: agent.temperature ?? null,
+        max_tokens: agent.maxTokens ?? null,
+        system_sha256: prompt.systemSha256,
+        ...(active.journal.needsSystemText(prompt.systemSha256) ? { system: prompt.system } : {}),
+        prompt: prompts,
+        history: earlier,
+      };
+      let text: string;
+      try {
+        const response = await this.deps.provider.generate({
+          agent: agent.name,
+          system: prompt.system,
+          prompt: prompts,
+          history: earlier,
+          model,
+          temperature: agent.temperature,
+          maxTokens: agent.maxTokens,
+          jsonSchema: snapshot.messageSchema,
+          expectation: {
+            contentType: agent.contentType,
+            next: agent.next,
+            agentType: agent.type,
+            plan: agent.plan,
+            executionalAgents: executionalAgents(snapshot.agents),
+            governanceFiles: prompt.files,
+            outputSchema: agent.outputSchema,
+          },
+          signal: callSignal,
+        });
+        text = response.text;
+        const usage = response.usage;
+        const cost = this.deps.costUsd(response.model, usage);
+        active.journal.append(
+          {
+            ...exchangeBase,
+            model: response.model,
+            response: text,
+            error: null,
+            usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cached_input_tokens: usage.cachedInputTokens, cost_usd: cost },
+            duration_ms: Math.round(performance.now() - started),
+            at: this.now().toISOString(),
+          },
+          false,
+        );
+        applyRecord(state, { ...exchangeBase, response: text, error: null, usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cached_input_tokens: usage.cachedInputTokens, cost_usd: cost }, duration_ms: 0, at: '' });
+      } catch (error) {
+        if (signal.aborted) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`);
+        const timedOut = (error instanceof ProviderError && error.timedOut) || (callSignal.aborted && !signal.aborted);
+        active.journal.append(
+          {
+            ...exchangeBase,
+            response: null,
+            error: errorMessage(error),
+            usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cost_usd: 0 },
+            duration_ms: Math.round(performance.now() - started),
+            at: this.now().toISOString(),
+          },
+          false,
+        );
+        const pastDeadline = this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
+        if (pastDeadline) {
+          await this.commit(active, step, snapshot, loopKey, agent, {
+            failure: { code: 'TIMEOUT', message: `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed while ${agent.name} was running`, recoverable: true, notes: 'Orchestrator limit: session deadline.' },
+            final: true,
+            halt: 'HALTED_TIME',
+          });
+          return;
+        }
+        const code = timedOut ? 'TIMEOUT' : 'DEPENDENCY_ERROR';
+        const detail = timedOut && !(error instanceof ProviderError) ? `the call took longer than timeout_ms = ${callTimeout} ms` : errorMessage(error);
+        await this.commit(active, step, snapshot, loopKey, agent, {
+          failure: { code, message: `${agent.name}: the model call failed: ${detail}`, recoverable: true, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },
+          final: false,
+          retryCount: attempt,
+        });
+        return;
+      }
+
+      lastRaw = text;
+      const parsed = parseModelOutput(text);
+      if (parsed.ok) {
+        const provisional = stampMessage(parsed.value, this.stampContext(state, step, agent, 0, attempt));
+        const outcome = this.validatorFor(snapshot).validate(provisional.message, agent);
+        if (outcome.ok) {
+          await this.commit(active, step, snapshot, loopKey, agent, { candidate: parsed.value, plan: outcome.plan ?? null, retryCount: attempt, prompt: prompt.files });
+          return;
+        }
+        problems = outcome.problems;
+      } else {
+        problems = [parsed.error];
+      }
+      this.log.warn('invalid agent output', { session: state.session.session_id, agent: agent.name, attempt, problems });
+      history.push({ role: 'user', content: prompts }, { role: 'assistant', content: text }, { role: 'user', content: buildRepairPrompt(problems) });
+    }
+    await this.commit(active, step, snapshot, loopKey, agent, {
+      fallbackProblems: problems,
+      retryCount: maxRetries,
+      rawOutput: lastRaw,
+    });
+  }
+
+  private stampContext(state: SessionState, step: PendingStep, agent: { name: string; type: string }, sequence: number, retryCount: number): StampContext {
+    return {
+      messageId: randomUUID(),
+      executedAt: this.now(),
+      timezone: this.config.timezone,
+      agent: { name: agent.name, type: agent.type },
+      input: step.input,
+      sessionId: state.session.session_id,
+      requestId: state.session.request_id,
+      sequenceNumber: Math.max(1, sequence),
+      parentMessageId: step.parentMessageId,
+      retryCount,
+    };
+  }
+
+  /**
+   * Commits one message: sequence number, stamp, journal (durable), audit (durable), state.
+   * Serialized per session so sequence numbers follow commit order with no gap.
+   */
+  private commit(
+    active: ActiveSession,
+    step: PendingStep,
+    snapshot: GovernanceSnapshot,
+    loopKey: string,
+    agent: AgentDefinition | null,
+    what: {
+      candidate?: Record<string, unknown>;
+      plan?: Plan | null;
+      prompt?: string[];
+      failure?: OrchestratorFailure;
+      fallbackProblems?: string[];
+      rawOutput?: string | null;
+      final?: boolean;
+      halt?: SessionStateName;
+      retryCount?: number;
+      agentIdentity?: { name: string; type: string };
+    },
+  ): Promise<void> {
+    const work = active.commitQueue.then(async () => {
+      const { state } = active;
+      if (state.final) return; // another task already ended the session
+      const identity = what.agentIdentity ?? agent!;
+      const context = this.stampContext(state, step, identity, state.messages.length + 1, what.retryCount ?? 0);
+      let message: SentientMessage;
+      let corrections: string[] = [];
+      if (what.candidate) {
+        ({ message, corrections } = stampMessage(what.candidate, context));
+      } else if (what.fallbackProblems) {
+        message = validationFallbackMessage(context, what.fallbackProblems, (what.retryCount ?? 0) + 1);
+      } else {
+        message = orchestratorFailureMessage(context, what.failure!);
+      }
+      const violations = what.candidate ? this.deps.complianceViolations(message, what.prompt ?? []) : [];
+      const notes = what.candidate && this.deps.provider.synthetic ? [DRY_RUN_NOTE] : [];
+      if (what.halt) notes.push(`session state: ${what.halt}`);
+      const record: MessageRecord = {
+        v: JOURNAL_FORMAT,
+        type: 'message',
+        kind: what.final ? 'limit' : step.kind,
+        message,
+        task_id: step.taskId,
+        plan_message_id: step.planMessageId,
+        loop_key: loopKey,
+        governance_hash: snapshot.hash,
+        corrections,
+        violations,
+        notes,
+        raw_output: what.fallbackProblems ? (what.rawOutput ?? null) : null,
+        final: what.final ?? false,
+        plan: what.plan ?? null,
+        on_failure: agent?.onFailure ?? null,
+      };
+      active.journal.append(record, true);
+      await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
+      applyRecord(state, record);
+      this.writeManifest(active, what.halt ?? 'RUNNING');
+    });
+    active.commitQueue = work.catch(() => undefined);
+    return work;
+  }
+
+  private stateName(state: SessionState, halt?: SessionStateName): SessionStateName {
+    if (state.paused) return 'PAUSED';
+    if (!state.final) return halt ?? 'RUNNING';
+    const notes = state.final.notes.find((note) => note.startsWith('session state: '));
+    if (notes) return notes.slice('session state: '.length) as SessionStateName;
+    const code = state.final.message.status.code;
+    return code === 'success' ? 'SUCCESS' : code === 'partial' ? 'PARTIAL' : 'FAILED';
+  }
+
+  private writeManifest(active: ActiveSession, halt?: SessionStateName): void {
+    const { state } = active;
+    const last = state.messages[state.messages.length - 1];
+    active.journal.writeManifest({
+      v: JOURNAL_FORMAT,
+      session_id: state.session.session_id,
+      request_id: state.session.request_id,
+      state: this.stateName(state, halt === 'RUNNING' ? undefined : halt),
+      current_agent: state.cursor?.agent ?? (state.plan ? `${state.plan.agent} (plan)` : (state.paused?.agent ?? null)),
+      source_file: state.session.source_file,
+      created_at: state.session.created_at,
+      updated_at: this.now().toISOString(),
+      messages: state.messages.length,
+      usage: { ...state.usage },
+      governance_hash: last?.governance_hash ?? null,
+      question: state.paused?.question ?? null,
+    });
+  }
+
+  /** Writes the result, archives the request files and records the end (idempotent). */
+  private finish(active: ActiveSession): SessionOutcome {
+    const { state, journal } = active;
+    const records = SessionJournal.read(journal.directory);
+    const finishedRecord = records.find((record) => record.type === 'finished');
+    const finishedAt = finishedRecord?.at ?? this.now().toISOString();
+    const result = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt);
+    writeResult(this.config.paths.outbox, result, state, records, this.durable);
+    for (const record of records) {
+      if (record.type === 'reply' && record.claimed_path) this.archive(record.claimed_path, record.source_file);
+    }
+    if (!state.paused) {
+      if (!finishedRecord) journal.append({ v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt }, true);
+      if (state.session.claimed_path) this.archive(state.session.claimed_path, state.session.source_file);
+    }
+    this.writeManifest(active);
+    this.log.info(state.paused ? 'session paused for a reply' : 'session finished', {
+      session: state.session.session_id,
+      request: state.session.request_id,
+      status: result.status,
+      messages: result.messages,
+    });
+    return { sessionId: state.session.session_id, requestId: state.session.request_id, status: result.status, result };
+  }
+
+  /** Moves a processed request file to system/archive/YYYYMMDD/, never overwriting. */
+  private archive(claimedPath: string, sourceFile: string): void {
+    if (!existsSync(claimedPath)) return;
+    const folder = path.join(this.config.paths.archive, formatInTimeZone(this.now(), this.config.timezone, 'yyyyMMdd'));
+    mkdirSync(folder, { recursive: true });
+    const base = path.basename(sourceFile);
+    let target = path.join(folder, base);
+    for (let counter = 1; existsSync(target); counter++) {
+      const extension = path.extname(base);
+      target = path.join(folder, `${path.basename(base, extension)}.${counter}${extension}`);
+    }
+    renameSync(claimedPath, target);
+    if (this.durable) fsyncDirectory(folder);
+  }
+}

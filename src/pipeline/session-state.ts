@@ -1,0 +1,242 @@
+/**
+ * A session's state as a pure fold over its journal records. The live runner and crash recovery
+ * use the same fold, so a resumed session continues exactly where the committed records left it.
+ * Routing decisions are read from the records (plan, on_failure), never from the current
+ * governance, so a hot reload cannot change the past.
+ */
+import { createHash } from 'node:crypto';
+import type { Plan, PlanTask } from '../message/plan.js';
+import type { SentientMessage } from '../message/sentient-message.js';
+import type { JournalRecord, MessageRecord, SessionRecord, StepKind, UsageFigures } from '../store/session-journal.js';
+
+/** A step the session has to run next. */
+export interface PendingStep {
+  agent: string;
+  input: { source: string; content: unknown };
+  parentMessageId: string | null;
+  kind: Exclude<StepKind, 'limit'>;
+  taskId: string | null;
+  planMessageId: string | null;
+}
+
+export interface PlanState {
+  messageId: string;
+  agent: string;
+  next: string | null;
+  tasks: PlanTask[];
+  results: Map<string, SentientMessage>;
+}
+
+export interface SessionState {
+  session: SessionRecord;
+  messages: MessageRecord[];
+  cursor: PendingStep | null;
+  plan: PlanState | null;
+  paused: { agent: string; messageId: string; question: string; input: unknown } | null;
+  /** Set when the chain has ended: the message whose status is the session's. */
+  final: MessageRecord | null;
+  loopKeys: Set<string>;
+  usage: UsageFigures;
+  /** Start of the current run (creation, or the reply that resumed it): the deadline's base. */
+  runStartedAt: string;
+  finishedRecorded: boolean;
+}
+
+export function emptyUsage(): UsageFigures {
+  return { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cost_usd: 0 };
+}
+
+function isMessage(value: unknown): value is SentientMessage {
+  return typeof value === 'object' && value !== null && 'output' in value && 'agent' in value && 'status' in value;
+}
+
+/** "Same agent with the same input": a message input counts by who sent it and what it said. */
+export function loopKeyOf(agent: string, input: { source: string; content: unknown }): string {
+  const content = isMessage(input.content)
+    ? { from: input.content.agent.name, status: input.content.status.code, output: input.content.output }
+    : input.content;
+  return `${agent}:${createHash('sha256').update(`${input.source}\0${JSON.stringify(content)}`).digest('hex').slice(0, 32)}`;
+}
+
+export function initialState(session: SessionRecord): SessionState {
+  return {
+    session,
+    messages: [],
+    cursor: {
+      agent: session.entry_agent,
+      input: { source: 'user', content: session.request.text },
+      parentMessageId: null,
+      kind: 'chain',
+      taskId: null,
+      planMessageId: null,
+    },
+    plan: null,
+    paused: null,
+    final: null,
+    loopKeys: new Set(),
+    usage: emptyUsage(),
+    runStartedAt: session.created_at,
+    finishedRecorded: false,
+  };
+}
+
+/** Folds one record into the state (mutating it: states are owned by one session). */
+export function applyRecord(state: SessionState, record: JournalRecord): void {
+  switch (record.type) {
+    case 'session':
+      return;
+    case 'exchange':
+      state.usage.input_tokens += record.usage.input_tokens;
+      state.usage.output_tokens += record.usage.output_tokens;
+      state.usage.cached_input_tokens += record.usage.cached_input_tokens;
+      state.usage.cost_usd += record.usage.cost_usd;
+      return;
+    case 'reply':
+      if (state.paused) {
+        state.cursor = {
+          agent: state.paused.agent,
+          input: { source: 'user', content: { reply: record.reply, question: state.paused.question, previous_input: state.paused.input } },
+          parentMessageId: state.paused.messageId,
+          kind: 'chain',
+          taskId: null,
+          planMessageId: null,
+        };
+        state.paused = null;
+        state.runStartedAt = record.at;
+      }
+      return;
+    case 'finished':
+      state.finishedRecorded = true;
+      return;
+    case 'message':
+      applyMessage(state, record);
+  }
+}
+
+function applyMessage(state: SessionState, record: MessageRecord): void {
+  const message = record.message;
+  state.messages.push(record);
+  state.loopKeys.add(record.loop_key);
+  if (record.kind === 'task' && state.plan && record.task_id) {
+    state.plan.results.set(record.task_id, message);
+    settlePlanIfDone(state);
+    return;
+  }
+  state.cursor = null;
+  const status = message.status.code;
+  if (record.final) {
+    state.final = record;
+    state.plan = null;
+    return;
+  }
+  if (status === 'pending') {
+    state.paused = { agent: message.agent.name, messageId: message.message_id, question: message.status.message, input: message.input.content };
+    return;
+  }
+  if (status === 'failed') {
+    if (record.on_failure) state.cursor = chainStep(record.on_failure, message);
+    else state.final = record;
+    return;
+  }
+  if (record.plan) {
+    state.plan = { messageId: message.message_id, agent: message.agent.name, next: message.next_agent.name, tasks: record.plan.tasks, results: new Map() };
+    return;
+  }
+  if (message.next_agent.name) state.cursor = chainStep(message.next_agent.name, message);
+  else state.final = record;
+}
+
+function chainStep(agent: string, message: SentientMessage): PendingStep {
+  return {
+    agent,
+    input: { source: message.agent.name, content: message },
+    parentMessageId: message.message_id,
+    kind: 'chain',
+    taskId: null,
+    planMessageId: null,
+  };
+}
+
+function succeeded(message: SentientMessage | undefined): boolean {
+  return message !== undefined && (message.status.code === 'success' || message.status.code === 'partial');
+}
+
+/** Tasks that can never run because a dependency did not succeed (directly or transitively). */
+export function skippedTasks(plan: PlanState): Set<string> {
+  const skipped = new Set<string>();
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const task of plan.tasks) {
+      if (skipped.has(task.id) || plan.results.has(task.id)) continue;
+      const blocked = task.depends_on.some((id) => skipped.has(id) || (plan.results.has(id) && !succeeded(plan.results.get(id))));
+      if (blocked) {
+        skipped.add(task.id);
+        changed = true;
+      }
+    }
+  }
+  return skipped;
+}
+
+/** Tasks whose dependencies all succeeded and that have no result yet. */
+export function readyTasks(plan: PlanState): PlanTask[] {
+  return plan.tasks.filter((task) => !plan.results.has(task.id) && task.depends_on.every((id) => succeeded(plan.results.get(id))));
+}
+
+export function taskStep(plan: PlanState, task: PlanTask): PendingStep {
+  const dependencies: Record<string, unknown> = {};
+  for (const id of task.depends_on) dependencies[id] = plan.results.get(id)?.output.content ?? null;
+  return {
+    agent: task.agent,
+    input: { source: plan.agent, content: { task_id: task.id, instruction: task.instruction, dependencies } },
+    parentMessageId: plan.messageId,
+    kind: 'task',
+    taskId: task.id,
+    planMessageId: plan.messageId,
+  };
+}
+
+function settlePlanIfDone(state: SessionState): void {
+  const plan = state.plan!;
+  const skipped = skippedTasks(plan);
+  if (!plan.tasks.every((task) => plan.results.has(task.id) || skipped.has(task.id))) return;
+  const results = plan.tasks.map((task) => {
+    const result = plan.results.get(task.id);
+    if (!result) return { task_id: task.id, agent: task.agent, status: 'skipped', message: 'not run: a task it depends on did not succeed', output: null };
+    return {
+      task_id: task.id,
+      agent: task.agent,
+      status: result.status.code,
+      message: result.status.message,
+      content_type: result.output.content_type,
+      output: result.output.content,
+      message_id: result.message_id,
+    };
+  });
+  state.plan = null;
+  const planRecord = state.messages.find((record) => record.message.message_id === plan.messageId)!;
+  if (!plan.next) {
+    state.final = planRecord;
+    return;
+  }
+  state.cursor = {
+    agent: plan.next,
+    input: { source: plan.agent, content: { request: state.session.request.text, plan: planRecord.message.output.content, results } },
+    parentMessageId: plan.messageId,
+    kind: 'chain',
+    taskId: null,
+    planMessageId: null,
+  };
+}
+
+/** Rebuilds a session's state from its records. */
+export function foldRecords(records: JournalRecord[]): SessionState {
+  const session = records[0];
+  if (!session || session.type !== 'session') throw new Error('journal does not start with a session record');
+  const state = initialState(session);
+  for (const record of records.slice(1)) applyRecord(state, record);
+  return state;
+}
+
+export type { Plan };

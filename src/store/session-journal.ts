@@ -1,0 +1,229 @@
+/**
+ * The journal of one session under system/sessions/<session_id>/: `journal.jsonl`, append-only,
+ * versioned records (the request, every LLM exchange with its exact prompt and raw response,
+ * every committed message, replies, the end), and `manifest.json`, a cache of the session's
+ * state for `govflow status`. The journal is the truth: a session resumes from it after a crash.
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
+import path from 'node:path';
+import type { Plan } from '../message/plan.js';
+import type { SentientMessage } from '../message/sentient-message.js';
+import { AppendOnlyFile, fsyncDirectory } from './append-only-file.js';
+import { writeFileAtomic } from './atomic-file.js';
+
+/** Version of journal records and manifests; bump with a reader for the old one. */
+export const JOURNAL_FORMAT = 1 as const;
+
+export interface RequestInfo {
+  text: string;
+  user: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+export interface SessionRecord {
+  v: typeof JOURNAL_FORMAT;
+  type: 'session';
+  session_id: string;
+  request_id: string;
+  request: RequestInfo;
+  source_file: string;
+  claimed_path: string | null;
+  created_at: string;
+  /** The agent that receives the request (the entry agent when the session was created). */
+  entry_agent: string;
+}
+
+export interface UsageFigures {
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens: number;
+  cost_usd: number;
+}
+
+export interface ExchangeRecord {
+  v: typeof JOURNAL_FORMAT;
+  type: 'exchange';
+  agent: string;
+  step: string;
+  attempt: number;
+  provider: string;
+  model: string;
+  temperature: number | null;
+  max_tokens: number | null;
+  system_sha256: string;
+  /** The exact system prompt, written the first time its hash appears in the session. */
+  system?: string;
+  prompt: string;
+  history: Array<{ role: 'user' | 'assistant'; content: string }>;
+  response: string | null;
+  error: string | null;
+  usage: UsageFigures;
+  duration_ms: number;
+  at: string;
+}
+
+export type StepKind = 'chain' | 'task' | 'limit';
+
+export interface MessageRecord {
+  v: typeof JOURNAL_FORMAT;
+  type: 'message';
+  kind: StepKind;
+  message: SentientMessage;
+  task_id: string | null;
+  plan_message_id: string | null;
+  loop_key: string;
+  governance_hash: string;
+  corrections: string[];
+  violations: string[];
+  notes: string[];
+  /** The model's last raw output when the orchestrator recorded a fallback instead. */
+  raw_output: string | null;
+  /** The orchestrator ended the session (limits): no on_failure routing. */
+  final: boolean;
+  /** The validated plan, for `plan: true` agents that succeeded. */
+  plan: Plan | null;
+  /** Where a failed status goes (the agent's on_failure when this was committed). */
+  on_failure: string | null;
+}
+
+export interface ReplyRecord {
+  v: typeof JOURNAL_FORMAT;
+  type: 'reply';
+  reply: string;
+  source_file: string;
+  claimed_path: string | null;
+  at: string;
+}
+
+export interface FinishedRecord {
+  v: typeof JOURNAL_FORMAT;
+  type: 'finished';
+  status: string;
+  at: string;
+}
+
+export type JournalRecord = SessionRecord | ExchangeRecord | MessageRecord | ReplyRecord | FinishedRecord;
+
+/** Seed 001's job states. */
+export type SessionStateName =
+  | 'PENDING'
+  | 'RUNNING'
+  | 'PAUSED'
+  | 'SUCCESS'
+  | 'PARTIAL'
+  | 'FAILED'
+  | 'HALTED_COST'
+  | 'HALTED_TIME';
+
+export interface SessionManifest {
+  v: typeof JOURNAL_FORMAT;
+  session_id: string;
+  request_id: string;
+  state: SessionStateName;
+  current_agent: string | null;
+  source_file: string;
+  created_at: string;
+  updated_at: string;
+  messages: number;
+  usage: UsageFigures;
+  governance_hash: string | null;
+  question: string | null;
+}
+
+export class SessionJournal {
+  private readonly file: AppendOnlyFile;
+  private readonly systemHashes = new Set<string>();
+
+  private constructor(
+    readonly directory: string,
+    durable: boolean,
+    records: JournalRecord[],
+  ) {
+    this.file = new AppendOnlyFile(path.join(directory, 'journal.jsonl'), durable);
+    for (const record of records) {
+      if (record.type === 'exchange' && record.system !== undefined) this.systemHashes.add(record.system_sha256);
+    }
+  }
+
+  static directoryOf(sessionsDir: string, sessionId: string): string {
+    return path.join(sessionsDir, sessionId);
+  }
+
+  static exists(sessionsDir: string, sessionId: string): boolean {
+    return existsSync(path.join(sessionsDir, sessionId, 'journal.jsonl'));
+  }
+
+  /** Creates the session's folder and writes its first record durably. */
+  static create(sessionsDir: string, record: SessionRecord, durable: boolean): SessionJournal {
+    const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
+    mkdirSync(directory, { recursive: true });
+    const journal = new SessionJournal(directory, durable, []);
+    journal.append(record, true);
+    if (durable) fsyncDirectory(sessionsDir);
+    return journal;
+  }
+
+  /** Opens an existing journal, cutting a torn last line left by a crash. */
+  static open(sessionsDir: string, sessionId: string, durable: boolean): { journal: SessionJournal; records: JournalRecord[] } {
+    const directory = SessionJournal.directoryOf(sessionsDir, sessionId);
+    const records = SessionJournal.read(directory, true);
+    return { journal: new SessionJournal(directory, durable, records), records };
+  }
+
+  /** Reads records; with `repair`, truncates an incomplete final line. */
+  static read(directory: string, repair = false): JournalRecord[] {
+    const file = path.join(directory, 'journal.jsonl');
+    const text = readFileSync(file, 'utf8');
+    const records: JournalRecord[] = [];
+    let offset = 0;
+    while (offset < text.length) {
+      const end = text.indexOf('\n', offset);
+      if (end === -1) break;
+      const line = text.slice(offset, end);
+      try {
+        records.push(JSON.parse(line) as JournalRecord);
+      } catch {
+        break;
+      }
+      offset = end + 1;
+    }
+    if (repair && offset < text.length) truncateSync(file, Buffer.byteLength(text.slice(0, offset)));
+    return records;
+  }
+
+  /** The session ids that have a journal. */
+  static list(sessionsDir: string): string[] {
+    if (!existsSync(sessionsDir)) return [];
+    return readdirSync(sessionsDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  }
+
+  /** True when the exact system prompt with this hash still has to be written out. */
+  needsSystemText(hash: string): boolean {
+    if (this.systemHashes.has(hash)) return false;
+    this.systemHashes.add(hash);
+    return true;
+  }
+
+  /** Appends one record; `sync` makes it (and everything before it) durable before returning. */
+  append(record: JournalRecord, sync: boolean): void {
+    this.file.append(`${JSON.stringify(record)}\n`, sync);
+  }
+
+  writeManifest(manifest: SessionManifest): void {
+    writeFileAtomic(path.join(this.directory, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, false);
+  }
+
+  static readManifest(sessionsDir: string, sessionId: string): SessionManifest | null {
+    try {
+      return JSON.parse(readFileSync(path.join(sessionsDir, sessionId, 'manifest.json'), 'utf8')) as SessionManifest;
+    } catch {
+      return null;
+    }
+  }
+
+  close(): void {
+    this.file.close();
+  }
+}

@@ -1,0 +1,291 @@
+/**
+ * A loopback HTTP server that speaks the real wire formats of the providers govflow uses:
+ * OpenAI Chat Completions (also what openai-compatible servers and Ollama speak), Anthropic
+ * Messages and Gemini generateContent — each as plain JSON and as server-sent events.
+ * Tests queue one scripted reply per expected request; the server records every request
+ * (path, headers, parsed body) so a test can assert what the adapter sent. A request with no
+ * reply queued is answered 418 and counted in `unexpectedRequests`: fakes fail loudly.
+ *
+ * Reusable: `govflow run` integration tests point `provider.base_url` at `server.url + '/v1'`
+ * (OpenAI, Anthropic) or `server.url + '/v1beta'` (Gemini).
+ */
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** Token counts as our adapter reports them: `inputTokens` includes the cached ones. */
+export interface ScriptedUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens?: number;
+}
+
+/** What the server does with one request. */
+export type ScriptedReply =
+  | {
+      kind: 'text';
+      text: string;
+      usage?: ScriptedUsage;
+      /** Model id to report; defaults to the one requested. */
+      model?: string;
+      /** How a streamed answer is cut; defaults to three roughly equal pieces. */
+      chunks?: string[];
+      /** Streams only: drop the connection after this many text chunks (a cut-off stream). */
+      cutAfterChunks?: number;
+    }
+  | {
+      kind: 'status';
+      status: number;
+      /** Body as sent (object → JSON); defaults to the wire's own error shape. */
+      body?: string | Record<string, unknown>;
+      headers?: Record<string, string>;
+      /** Put the received credential into the error body, as real APIs do with bad keys. */
+      echoCredential?: boolean;
+    }
+  /** Accept the request and never answer (until the client gives up or the server closes). */
+  | { kind: 'hang' };
+
+export type Wire = 'openai' | 'anthropic' | 'gemini';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path with query string, e.g. `/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`. */
+  url: string;
+  wire: Wire | 'unknown';
+  /** Whether the request asked for a streamed answer. */
+  stream: boolean;
+  /** The model named in the body (OpenAI, Anthropic) or the path (Gemini). */
+  model: string | undefined;
+  headers: IncomingHttpHeaders;
+  body: any;
+}
+
+export interface LoopbackLlmServer {
+  /** `http://127.0.0.1:<port>`, without a trailing slash. */
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  /** Requests that arrived with no scripted reply left. */
+  readonly unexpectedRequests: RecordedRequest[];
+  /** Queues replies, consumed one per request in arrival order. */
+  reply(...replies: ScriptedReply[]): void;
+  /** Replies not yet consumed (a test can assert the script was used up). */
+  pendingReplies(): number;
+  /** Closes the server and destroys open (hanging) connections. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_USAGE: ScriptedUsage = { inputTokens: 12, outputTokens: 5, cachedInputTokens: 0 };
+
+function classify(url: string, body: any): { wire: Wire | 'unknown'; stream: boolean; model: string | undefined } {
+  const path = url.split('?')[0] ?? url;
+  if (path.endsWith('/chat/completions')) return { wire: 'openai', stream: body?.stream === true, model: body?.model };
+  if (path.endsWith('/messages')) return { wire: 'anthropic', stream: body?.stream === true, model: body?.model };
+  const gemini = /\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
+  if (gemini) {
+    return { wire: 'gemini', stream: gemini[2] === 'streamGenerateContent', model: decodeURIComponent(gemini[1] ?? '') };
+  }
+  return { wire: 'unknown', stream: false, model: undefined };
+}
+
+function splitText(text: string): string[] {
+  if (text.length < 3) return [text];
+  const third = Math.ceil(text.length / 3);
+  return [text.slice(0, third), text.slice(third, 2 * third), text.slice(2 * third)].filter((part) => part !== '');
+}
+
+function credentialOf(headers: IncomingHttpHeaders): string {
+  const value = headers.authorization ?? headers['x-api-key'] ?? headers['x-goog-api-key'] ?? '';
+  return (Array.isArray(value) ? value.join(',') : value).replace(/^Bearer\s+/i, '');
+}
+
+function defaultErrorBody(wire: Wire | 'unknown', status: number, message: string): Record<string, unknown> {
+  if (wire === 'anthropic') {
+    const type = status === 429 ? 'rate_limit_error' : status === 401 ? 'authentication_error' : 'api_error';
+    return { type: 'error', error: { type, message } };
+  }
+  if (wire === 'gemini') return { error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' } };
+  return { error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null } };
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(text);
+}
+
+function startSse(response: ServerResponse): (data: unknown, event?: string) => void {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  return (data, event) => {
+    const payload = typeof data === 'string' ? data : JSON.stringify(data);
+    response.write(`${event ? `event: ${event}\n` : ''}data: ${payload}\n\n`);
+  };
+}
+
+/** Drops the connection mid-stream once `cutAfterChunks` chunks were sent; true when it did. */
+function cutOff(response: ServerResponse, reply: Extract<ScriptedReply, { kind: 'text' }>, sentChunks: number): boolean {
+  if (reply.cutAfterChunks === undefined || sentChunks < reply.cutAfterChunks) return false;
+  response.socket?.destroy();
+  return true;
+}
+
+function answerOpenAi(response: ServerResponse, request: RecordedRequest, reply: Extract<ScriptedReply, { kind: 'text' }>): void {
+  const model = reply.model ?? request.model ?? 'unknown';
+  const usage = reply.usage ?? DEFAULT_USAGE;
+  const wireUsage = {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+    prompt_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0 },
+  };
+  const base = { id: 'chatcmpl-loopback', created: 1_700_000_000, model };
+  if (!request.stream) {
+    sendJson(response, 200, {
+      ...base,
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' }],
+      usage: wireUsage,
+    });
+    return;
+  }
+  const send = startSse(response);
+  const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
+    ...base,
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  send(chunk({ role: 'assistant', content: '' }, null));
+  for (const [index, piece] of (reply.chunks ?? splitText(reply.text)).entries()) {
+    if (cutOff(response, reply, index)) return;
+    send(chunk({ content: piece }, null));
+  }
+  send(chunk({}, 'stop'));
+  if (request.body?.stream_options?.include_usage === true) {
+    send({ ...base, object: 'chat.completion.chunk', choices: [], usage: wireUsage });
+  }
+  send('[DONE]');
+  response.end();
+}
+
+function answerAnthropic(response: ServerResponse, request: RecordedRequest, reply: Extract<ScriptedReply, { kind: 'text' }>): void {
+  const model = reply.model ?? request.model ?? 'unknown';
+  const usage = reply.usage ?? DEFAULT_USAGE;
+  const cached = usage.cachedInputTokens ?? 0;
+  // Anthropic counts cache reads apart from `input_tokens`.
+  const inputUsage = { input_tokens: usage.inputTokens - cached, cache_read_input_tokens: cached, cache_creation_input_tokens: 0 };
+  const message = { id: 'msg_loopback', type: 'message', role: 'assistant', model, stop_sequence: null };
+  if (!request.stream) {
+    sendJson(response, 200, {
+      ...message,
+      content: [{ type: 'text', text: reply.text }],
+      stop_reason: 'end_turn',
+      usage: { ...inputUsage, output_tokens: usage.outputTokens },
+    });
+    return;
+  }
+  const send = startSse(response);
+  send({ type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...inputUsage, output_tokens: 1 } } }, 'message_start');
+  send({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start');
+  for (const [index, piece] of (reply.chunks ?? splitText(reply.text)).entries()) {
+    if (cutOff(response, reply, index)) return;
+    send({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } }, 'content_block_delta');
+  }
+  send({ type: 'content_block_stop', index: 0 }, 'content_block_stop');
+  send({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.outputTokens } }, 'message_delta');
+  send({ type: 'message_stop' }, 'message_stop');
+  response.end();
+}
+
+function answerGemini(response: ServerResponse, request: RecordedRequest, reply: Extract<ScriptedReply, { kind: 'text' }>): void {
+  const usage = reply.usage ?? DEFAULT_USAGE;
+  const usageMetadata = {
+    promptTokenCount: usage.inputTokens,
+    candidatesTokenCount: usage.outputTokens,
+    totalTokenCount: usage.inputTokens + usage.outputTokens,
+    cachedContentTokenCount: usage.cachedInputTokens ?? 0,
+  };
+  const modelVersion = reply.model ?? request.model ?? 'unknown';
+  const candidate = (text: string, finishReason?: string) => ({
+    content: { parts: [{ text }], role: 'model' },
+    index: 0,
+    ...(finishReason ? { finishReason } : {}),
+  });
+  if (!request.stream) {
+    sendJson(response, 200, { candidates: [candidate(reply.text, 'STOP')], usageMetadata, modelVersion });
+    return;
+  }
+  const send = startSse(response);
+  const pieces = reply.chunks ?? splitText(reply.text);
+  for (const [index, piece] of pieces.entries()) {
+    if (cutOff(response, reply, index)) return;
+    const last = index === pieces.length - 1;
+    send({ candidates: [candidate(piece, last ? 'STOP' : undefined)], modelVersion, ...(last ? { usageMetadata } : {}) });
+  }
+  response.end();
+}
+
+/** Starts a server on 127.0.0.1 and an ephemeral port. */
+export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
+  const requests: RecordedRequest[] = [];
+  const unexpectedRequests: RecordedRequest[] = [];
+  const queue: ScriptedReply[] = [];
+  const sockets = new Set<Socket>();
+
+  const server = createServer((incoming, response) => {
+    const pieces: Buffer[] = [];
+    incoming.on('data', (piece: Buffer) => pieces.push(piece));
+    incoming.on('end', () => {
+      const raw = Buffer.concat(pieces).toString('utf8');
+      let body: any = raw;
+      try {
+        body = raw === '' ? undefined : JSON.parse(raw);
+      } catch {
+        // Kept as text: a test asserting on it will show what arrived.
+      }
+      const url = incoming.url ?? '/';
+      const recorded: RecordedRequest = { method: incoming.method ?? 'GET', url, headers: incoming.headers, body, ...classify(url, body) };
+      requests.push(recorded);
+      const reply = queue.shift();
+      if (!reply) {
+        unexpectedRequests.push(recorded);
+        sendJson(response, 418, { error: { message: `loopback server: no scripted reply for ${recorded.method} ${url}` } });
+        return;
+      }
+      if (reply.kind === 'hang') return;
+      if (reply.kind === 'status') {
+        const message = reply.echoCredential
+          ? `Incorrect API key provided: ${credentialOf(incoming.headers)}. You can find your API key in your account.`
+          : `scripted HTTP ${reply.status}`;
+        sendJson(response, reply.status, reply.body ?? defaultErrorBody(recorded.wire, reply.status, message), reply.headers);
+        return;
+      }
+      if (recorded.wire === 'openai') answerOpenAi(response, recorded, reply);
+      else if (recorded.wire === 'anthropic') answerAnthropic(response, recorded, reply);
+      else if (recorded.wire === 'gemini') answerGemini(response, recorded, reply);
+      else sendJson(response, 404, { error: { message: `loopback server: unknown endpoint ${url}` } });
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('loopback server has no TCP address');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    requests,
+    unexpectedRequests,
+    reply: (...replies) => {
+      queue.push(...replies);
+    },
+    pendingReplies: () => queue.length,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      });
+      return closing;
+    },
+  };
+}
