@@ -1,0 +1,160 @@
+/**
+ * One audit entry as text (SPEC §6) and its hash. The writer, the reader and `verify` all go
+ * through this file, so the layout is defined exactly once.
+ *
+ * Layout (every line ends in "\n"):
+ *
+ *     [TIMESTAMP: HH:mm:ss]                executed_at in the configured IANA zone
+ *     [AGENT: <agent.name>]
+ *     [INPUT SOURCE: <input.source>]
+ *     [INPUT]: <input.content>             text, or compact JSON when not a string
+ *     [OUTPUT TYPE: <output.content_type>]
+ *     [STATUS: <code>] <status.message>
+ *     [ERROR: <code>] <message> (retry_count=N, recoverable=true|false)   only if has_error
+ *     [COMPLIANCE NOTES]: <notes>          `\N` when null
+ *     [GOVERNANCE FILES]: <JSON array>     `null` when null
+ *     [MESSAGE_ID: <id>]
+ *     [SESSION_ID: <id>]
+ *     [AUDIT_FORMAT: 1]                    our lines from here on
+ *     [REQUEST_ID: <id>]
+ *     [SEQUENCE: <n>]
+ *     [PARENT_MESSAGE_ID: <id>]            `\N` when null
+ *     [EXECUTED_AT: <executed_at as the message states it>]
+ *     [INPUT_ENCODING: json]               only when INPUT is JSON rather than text
+ *     [GOVERNANCE_VERSION: <hash>]
+ *     [CORRECTIONS]: <JSON array>          only if non-empty
+ *     [COMPLIANCE VIOLATIONS]: <JSON array>  only if non-empty
+ *     [NOTES]: <JSON array>                only if non-empty
+ *     [ENTRY_HASH: <64 hex>]
+ *     ---
+ *
+ * The "body" is every line before ENTRY_HASH. ENTRY_HASH = hex SHA-256 of the UTF-8 bytes of
+ * (previous entry's ENTRY_HASH + body); the first entry ever chains to 64 zeros. The chain runs
+ * across day files, so deleting, editing or reordering any entry breaks it.
+ */
+import { createHash } from 'node:crypto';
+import { formatInTimeZone } from 'date-fns-tz';
+import type { SentientMessage } from '../message/sentient-message.js';
+import { AuditWriteError } from './audit-errors.js';
+import {
+  AUDIT_FORMAT_VERSION,
+  encodeJson,
+  escapeCode,
+  escapeNullableText,
+  escapeText,
+} from './audit-line-encoding.js';
+
+export { parseEntries } from './audit-entry-parse.js';
+export type { ParsedAuditEntry, ParsedEntries, TornTail } from './audit-entry-parse.js';
+
+/** `previousHash` of the very first entry. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** The line that ends every entry. */
+export const ENTRY_SEPARATOR = '---';
+
+/** What the writer is given for one message. */
+export interface AuditEntryInput {
+  message: SentientMessage;
+  /** Hash of the governance files the step ran under (`[GOVERNANCE_VERSION: …]`). */
+  governanceHash: string;
+  /** What the orchestrator corrected in the LLM's message (SPEC §4). */
+  corrections: string[];
+  /** From {@link complianceViolations}. */
+  complianceViolations: string[];
+  /** Anything else worth recording (dry run, replayed after a crash, …). */
+  notes: string[];
+}
+
+/** The local day (file name stem) and wall-clock time of an instant in an IANA zone. */
+export interface LocalDayAndTime {
+  /** `YYYYMMDD`, the stem of the day's log file. */
+  day: string;
+  /** `HH:mm:ss`, the TIMESTAMP value. */
+  time: string;
+}
+
+/**
+ * Day and time of `executedAt` in `timezone`, from a single conversion so that an entry's
+ * TIMESTAMP and the file it lands in can never disagree. DST days need no special case: the
+ * IANA zone data decides what the wall clock says.
+ */
+export function localDayAndTime(executedAt: string, timezone: string): LocalDayAndTime {
+  const instant = new Date(executedAt);
+  if (Number.isNaN(instant.getTime())) {
+    throw new AuditWriteError(
+      `timestamp.executed_at "${executedAt}" is not a date; the orchestrator must stamp ISO 8601 with an offset`,
+      undefined,
+      undefined,
+    );
+  }
+  const stamp = formatInTimeZone(instant, timezone, 'yyyyMMdd HH:mm:ss');
+  return { day: stamp.slice(0, 8), time: stamp.slice(9) };
+}
+
+/**
+ * All lines of an entry before `[ENTRY_HASH: …]`, each ending in "\n". `timezone` is the
+ * configured IANA zone (not the message's own `timestamp.timezone` label).
+ */
+export function formatEntryBody(input: AuditEntryInput, timezone: string): string {
+  const { message } = input;
+  const { time } = localDayAndTime(message.timestamp.executed_at, timezone);
+  const content = message.input.content;
+  const inputIsText = typeof content === 'string';
+  const lines: string[] = [
+    `[TIMESTAMP: ${time}]`,
+    `[AGENT: ${escapeText(message.agent.name)}]`,
+    `[INPUT SOURCE: ${escapeText(message.input.source)}]`,
+    `[INPUT]: ${inputIsText ? escapeText(content) : encodeJson(content)}`,
+    `[OUTPUT TYPE: ${escapeText(message.output.content_type)}]`,
+    `[STATUS: ${escapeCode(message.status.code)}] ${escapeText(message.status.message)}`,
+  ];
+  const error = message.error;
+  if (error.has_error) {
+    const code = error.error_code === null ? escapeNullableText(null) : escapeCode(error.error_code);
+    lines.push(
+      `[ERROR: ${code}] ${escapeNullableText(error.error_message)} ` +
+        `(retry_count=${encodeJson(error.retry_count)}, recoverable=${error.recoverable ? 'true' : 'false'})`,
+    );
+  }
+  lines.push(
+    `[COMPLIANCE NOTES]: ${escapeNullableText(message.audit.compliance_notes)}`,
+    `[GOVERNANCE FILES]: ${encodeJson(message.audit.governance_files_consulted)}`,
+    `[MESSAGE_ID: ${escapeText(message.message_id)}]`,
+    `[SESSION_ID: ${escapeText(message.metadata.session_id)}]`,
+    `[AUDIT_FORMAT: ${AUDIT_FORMAT_VERSION}]`,
+    `[REQUEST_ID: ${escapeText(message.metadata.request_id)}]`,
+    `[SEQUENCE: ${encodeJson(message.metadata.sequence_number)}]`,
+    `[PARENT_MESSAGE_ID: ${escapeNullableText(message.metadata.parent_message_id)}]`,
+    `[EXECUTED_AT: ${escapeText(message.timestamp.executed_at)}]`,
+  );
+  if (!inputIsText) lines.push('[INPUT_ENCODING: json]');
+  lines.push(`[GOVERNANCE_VERSION: ${escapeText(input.governanceHash)}]`);
+  if (input.corrections.length > 0) lines.push(`[CORRECTIONS]: ${encodeJson(input.corrections)}`);
+  if (input.complianceViolations.length > 0) {
+    lines.push(`[COMPLIANCE VIOLATIONS]: ${encodeJson(input.complianceViolations)}`);
+  }
+  if (input.notes.length > 0) lines.push(`[NOTES]: ${encodeJson(input.notes)}`);
+  return lines.join('\n') + '\n';
+}
+
+/** SHA-256 hex over `previousHash + body` (UTF-8). */
+export function computeEntryHash(previousHash: string, body: string): string {
+  return createHash('sha256').update(previousHash).update(body).digest('hex');
+}
+
+/** The two closing lines of an entry. */
+export function formatEntryTrailer(hash: string): string {
+  return `[ENTRY_HASH: ${hash}]\n${ENTRY_SEPARATOR}\n`;
+}
+
+/** A whole entry, ready to append, with its hash. */
+export function formatEntry(
+  input: AuditEntryInput,
+  timezone: string,
+  previousHash: string,
+): { text: string; hash: string } {
+  const body = formatEntryBody(input, timezone);
+  const hash = computeEntryHash(previousHash, body);
+  return { text: body + formatEntryTrailer(hash), hash };
+}

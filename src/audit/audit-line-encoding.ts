@@ -1,0 +1,123 @@
+/**
+ * How one value is written on one audit line, and read back (SPEC §6: "every value is on one
+ * line"). The rules are chosen so that no value can ever contain a line break, so a request can
+ * neither split an entry nor forge the `---` separator or a `[TAG: ...]` line of its own.
+ *
+ * Text values:
+ *  - `\` → `\\`, LF → `\n`, CR → `\r`, TAB → `\t` (the SPEC's three plus tab, for readability);
+ *  - every other C0 control char, DEL, U+2028 and U+2029 → `\uXXXX` (the last two are line
+ *    terminators for some editors and JavaScript tooling);
+ *  - inside the bracket of `[STATUS: code]` / `[ERROR: code]` a `]` is also written `\u005d`, so
+ *    the code cannot swallow the text after it.
+ * Null (in a slot that may be null) is written `\N`, the convention of PostgreSQL's COPY text
+ * format. The escaper never produces `\N` (a text backslash is always doubled), so `\N` and the
+ * string "\N" (written `\\N`) or "null" (written `null`) can never be confused.
+ *
+ * JSON values (arrays, objects, numbers, the INPUT when it is not a string) are compact
+ * `JSON.stringify` output, which escapes control characters itself; U+2028/U+2029 are escaped on
+ * top, which is still valid JSON.
+ */
+
+/** Written in a nullable text slot when the value is null. */
+export const NULL_MARK = '\\N';
+
+/** Version of the entry layout, written on every entry as `[AUDIT_FORMAT: 1]`. */
+export const AUDIT_FORMAT_VERSION = 1;
+
+const NEEDS_ESCAPE = /[\\\u0000-\u001f\u007f\u2028\u2029]/;
+const ESCAPABLE = /[\\\u0000-\u001f\u007f\u2028\u2029]/g;
+const NEEDS_ESCAPE_IN_CODE = /[\\\u0000-\u001f\u007f\u2028\u2029\]]/;
+const ESCAPABLE_IN_CODE = /[\\\u0000-\u001f\u007f\u2028\u2029\]]/g;
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+
+function escapeChar(char: string): string {
+  switch (char) {
+    case '\\':
+      return '\\\\';
+    case '\n':
+      return '\\n';
+    case '\r':
+      return '\\r';
+    case '\t':
+      return '\\t';
+    default:
+      return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  }
+}
+
+/** Text → one-line form. The fast path skips the regex replace for ordinary text. */
+export function escapeText(value: string): string {
+  return NEEDS_ESCAPE.test(value) ? value.replace(ESCAPABLE, escapeChar) : value;
+}
+
+/** Like {@link escapeText}, also escaping `]` (for the code inside `[STATUS: …]`/`[ERROR: …]`). */
+export function escapeCode(value: string): string {
+  return NEEDS_ESCAPE_IN_CODE.test(value) ? value.replace(ESCAPABLE_IN_CODE, escapeChar) : value;
+}
+
+export function escapeNullableText(value: string | null): string {
+  return value === null ? NULL_MARK : escapeText(value);
+}
+
+/** Compact JSON on one line; `undefined` (not representable) is written as `null`. */
+export function encodeJson(value: unknown): string {
+  const json = JSON.stringify(value) ?? 'null';
+  return json.replace(LINE_SEPARATORS, escapeChar);
+}
+
+/** Why a value could not be read back; the parser adds the line number. */
+export class ValueDecodeError extends Error {
+  override readonly name = 'ValueDecodeError';
+}
+
+/** One-line form → text. Throws {@link ValueDecodeError} on a backslash that is not ours. */
+export function unescapeText(written: string): string {
+  if (!written.includes('\\')) return written;
+  let result = '';
+  let index = 0;
+  while (index < written.length) {
+    const slash = written.indexOf('\\', index);
+    if (slash === -1) {
+      result += written.slice(index);
+      break;
+    }
+    result += written.slice(index, slash);
+    const kind = written[slash + 1];
+    if (kind === '\\') result += '\\';
+    else if (kind === 'n') result += '\n';
+    else if (kind === 'r') result += '\r';
+    else if (kind === 't') result += '\t';
+    else if (kind === 'u' && /^[0-9a-f]{4}$/i.test(written.slice(slash + 2, slash + 6))) {
+      result += String.fromCharCode(parseInt(written.slice(slash + 2, slash + 6), 16));
+      index = slash + 6;
+      continue;
+    } else {
+      throw new ValueDecodeError(
+        `unknown escape "\\${kind ?? ''}" at column ${slash + 1} (only \\\\ \\n \\r \\t \\uXXXX are written)`,
+      );
+    }
+    index = slash + 2;
+  }
+  return result;
+}
+
+export function unescapeNullableText(written: string): string | null {
+  return written === NULL_MARK ? null : unescapeText(written);
+}
+
+export function decodeJson(written: string): unknown {
+  try {
+    return JSON.parse(written);
+  } catch (error) {
+    throw new ValueDecodeError(`not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** A JSON array of strings, as written for governance files, corrections, violations, notes. */
+export function decodeStringArray(written: string): string[] {
+  const value = decodeJson(written);
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    throw new ValueDecodeError('expected a JSON array of strings');
+  }
+  return value as string[];
+}

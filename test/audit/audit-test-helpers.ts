@@ -1,0 +1,70 @@
+/** Shared builders for the audit tests: a complete message and temp folders that are removed. */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach } from 'vitest';
+import type { AuditEntryInput } from '../../src/audit/audit-entry-format.js';
+import type { SentientMessage } from '../../src/message/sentient-message.js';
+
+export function makeMessage(overrides: {
+  id?: string;
+  executedAt?: string;
+  agent?: string;
+  input?: unknown;
+  source?: string;
+  session?: string;
+  status?: SentientMessage['status'];
+  error?: SentientMessage['error'];
+  audit?: SentientMessage['audit'];
+  sequence?: number;
+  parent?: string | null;
+} = {}): SentientMessage {
+  return {
+    message_id: overrides.id ?? 'msg-1',
+    timestamp: { executed_at: overrides.executedAt ?? '2026-03-08T14:30:52.000+08:00', timezone: 'Asia/Singapore' },
+    agent: { name: overrides.agent ?? 'objective_agent', type: 'governance' },
+    input: { source: overrides.source ?? 'user', content: overrides.input ?? 'hello' },
+    output: { content: { objectives: ['a'] }, content_type: 'objectives' },
+    next_agent: { name: null, reason: null },
+    status: overrides.status ?? { code: 'success', message: 'done' },
+    error: overrides.error ?? {
+      has_error: false,
+      error_code: null,
+      error_message: null,
+      retry_count: 0,
+      recoverable: false,
+    },
+    metadata: {
+      session_id: overrides.session ?? 'sess-1',
+      request_id: 'req-1',
+      sequence_number: overrides.sequence ?? 1,
+      parent_message_id: overrides.parent === undefined ? null : overrides.parent,
+    },
+    audit: overrides.audit ?? {
+      compliance_notes: 'within scope',
+      governance_files_consulted: ['governance/audit.md'],
+    },
+  };
+}
+
+export function entryInput(message: SentientMessage, extra: Partial<Omit<AuditEntryInput, 'message'>> = {}): AuditEntryInput {
+  return {
+    message,
+    governanceHash: extra.governanceHash ?? 'gov-hash-1',
+    corrections: extra.corrections ?? [],
+    complianceViolations: extra.complianceViolations ?? [],
+    notes: extra.notes ?? [],
+  };
+}
+
+const created: string[] = [];
+afterEach(() => {
+  while (created.length > 0) fs.rmSync(created.pop()!, { recursive: true, force: true });
+});
+
+/** A fresh `{ root, logsDir, stateDir }` under the OS temp folder, removed after the test. */
+export function tempRoot(): { root: string; logsDir: string; stateDir: string } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'govflow-audit-'));
+  created.push(root);
+  return { root, logsDir: path.join(root, 'system', 'logs'), stateDir: path.join(root, 'system', 'state') };
+}

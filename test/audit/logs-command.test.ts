@@ -1,0 +1,128 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
+import { isLogDate, listLogFiles, loggedMessageIds } from '../../src/audit/audit-log-reader.js';
+import { logsCommand } from '../../src/audit/logs-command.js';
+import { entryInput, makeMessage, tempRoot } from './audit-test-helpers.js';
+
+async function trail() {
+  const dirs = tempRoot();
+  const writer = await AuditLogWriter.open({ ...dirs, timezone: 'Asia/Singapore' });
+  const rows = [
+    { id: 'a1', session: 's1', agent: 'objective_agent', code: 'success', at: '2026-03-07T10:00:00+08:00' },
+    { id: 'a2', session: 's1', agent: 'planner', code: 'failed', at: '2026-03-07T11:00:00+08:00' },
+    { id: 'a3', session: 's2', agent: 'planner', code: 'success', at: '2026-03-08T09:00:00+08:00' },
+    { id: 'a4', session: 's2', agent: 'objective_agent', code: 'partial', at: '2026-03-08T10:00:00+08:00' },
+  ] as const;
+  for (const row of rows) {
+    await writer.append(
+      entryInput(
+        makeMessage({ id: row.id, session: row.session, agent: row.agent, executedAt: row.at, status: { code: row.code, message: `${row.id} done` } }),
+      ),
+    );
+  }
+  await writer.close();
+  // Something that is not a day file must be ignored.
+  fs.writeFileSync(path.join(dirs.logsDir, 'notes.txt'), 'x');
+  return dirs;
+}
+
+async function run(options: Omit<Parameters<typeof logsCommand>[0], 'write' | 'json'> & { json?: boolean }) {
+  let output = '';
+  const code = await logsCommand({ json: false, ...options, write: (text) => (output += text) });
+  return { code, output };
+}
+
+function idsOf(json: string): string[] {
+  return (JSON.parse(json) as Array<{ messageId: string }>).map((entry) => entry.messageId);
+}
+
+describe('logsCommand', () => {
+  it('prints every entry as its file text, grouped by file', async () => {
+    const dirs = await trail();
+    const { code, output } = await run({ logsDir: dirs.logsDir });
+    expect(code).toBe(0);
+    const fileText =
+      fs.readFileSync(path.join(dirs.logsDir, '20260307.log'), 'utf8') + fs.readFileSync(path.join(dirs.logsDir, '20260308.log'), 'utf8');
+    expect(output.replace(/^# \d{8}\.log\n/gm, '')).toBe(fileText);
+    expect(output.match(/^# .*$/gm)).toEqual(['# 20260307.log', '# 20260308.log']);
+  });
+
+  it('filters by date, session, agent and status, together', async () => {
+    const dirs = await trail();
+    expect(idsOf((await run({ logsDir: dirs.logsDir, json: true, date: '20260308' })).output)).toEqual(['a3', 'a4']);
+    expect(idsOf((await run({ logsDir: dirs.logsDir, json: true, session: 's1' })).output)).toEqual(['a1', 'a2']);
+    expect(idsOf((await run({ logsDir: dirs.logsDir, json: true, agent: 'planner' })).output)).toEqual(['a2', 'a3']);
+    expect(idsOf((await run({ logsDir: dirs.logsDir, json: true, status: 'success' })).output)).toEqual(['a1', 'a3']);
+    expect(idsOf((await run({ logsDir: dirs.logsDir, json: true, session: 's2', agent: 'planner' })).output)).toEqual(['a3']);
+    expect(idsOf((await run({ logsDir: dirs.logsDir, json: true, date: '20260309' })).output)).toEqual([]);
+  });
+
+  it('--json prints one array of parsed entries with file and line', async () => {
+    const dirs = await trail();
+    const { code, output } = await run({ logsDir: dirs.logsDir, json: true, status: 'failed' });
+    expect(code).toBe(0);
+    const [entry] = JSON.parse(output);
+    expect(entry).toMatchObject({
+      file: '20260307.log',
+      line: 19, // 16 body lines + ENTRY_HASH + --- before it
+      messageId: 'a2',
+      sessionId: 's1',
+      agent: 'planner',
+      time: '11:00:00',
+      status: { code: 'failed', message: 'a2 done' },
+      input: 'hello',
+      error: null,
+    });
+    expect(entry.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(entry).not.toHaveProperty('body');
+  });
+
+  it('says so when nothing matches (text mode)', async () => {
+    const dirs = await trail();
+    expect(await run({ logsDir: dirs.logsDir, agent: 'nobody' })).toEqual({ code: 0, output: 'no audit entries match\n' });
+  });
+
+  it('rejects a --date that is not YYYYMMDD with exit 2 and what to write', async () => {
+    const dirs = await trail();
+    for (const date of ['2026-03-08', '20261301', '202603', '20260230']) {
+      const { code, output } = await run({ logsDir: dirs.logsDir, date });
+      expect(code, date).toBe(2);
+      expect(output).toContain('YYYYMMDD');
+    }
+  });
+
+  it('exits 1 naming file and line when a log is malformed', async () => {
+    const dirs = await trail();
+    const file = path.join(dirs.logsDir, '20260308.log');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('[AGENT: planner]', '[AGENT planner]'));
+    const { code, output } = await run({ logsDir: dirs.logsDir });
+    expect(code).toBe(1);
+    expect(output).toContain(`${file}:2:`);
+    expect(output).toContain('govflow verify');
+  });
+});
+
+describe('audit log reader', () => {
+  it('lists only day files, oldest first, and none when the folder is missing', async () => {
+    const dirs = await trail();
+    fs.writeFileSync(path.join(dirs.logsDir, '20261399.log'), '');
+    expect(await listLogFiles(dirs.logsDir)).toEqual(['20260307.log', '20260308.log']);
+    expect(await listLogFiles(path.join(dirs.root, 'nowhere'))).toEqual([]);
+  });
+
+  it('loggedMessageIds returns the ids (from a day on) and skips a torn tail', async () => {
+    const dirs = await trail();
+    const file = path.join(dirs.logsDir, '20260308.log');
+    fs.appendFileSync(file, '[TIMESTAMP: 11:00:00]\n[AGENT: x]\n[INPUT SOURCE: user]\n[MESSAGE_ID: torn]\n');
+    expect(await loggedMessageIds(dirs.logsDir)).toEqual(new Set(['a1', 'a2', 'a3', 'a4']));
+    expect(await loggedMessageIds(dirs.logsDir, '20260308')).toEqual(new Set(['a3', 'a4']));
+  });
+
+  it('isLogDate accepts real days only', () => {
+    expect(isLogDate('20240229')).toBe(true);
+    expect(isLogDate('20230229')).toBe(false);
+    expect(isLogDate('2024022')).toBe(false);
+  });
+});
