@@ -21,11 +21,17 @@ export interface AgentDefinition {
   maxRetries?: number;
   /** Root-relative path of the markdown file holding its instructions (null: config only). */
   file: string | null;
-  /** Where it was declared, for errors: `governance/agents/x.md` or `govflow.config.yaml`. */
-  declaredIn: { file: string; line: number };
+  /**
+   * Where it was declared, for errors: `governance/agents/x.md` or `govflow.config.yaml`, the
+   * line of its name, and the lines of the keys routing errors point at.
+   */
+  declaredIn: { file: string; line: number; keyLines?: Readonly<Partial<Record<RoutingKey, number>>> };
   /** The markdown instructions (frontmatter removed). */
   instructions: string;
 }
+
+/** Declaration keys the routing graph checks, so its errors can name their lines. */
+export type RoutingKey = 'entry' | 'next' | 'plan' | 'on_failure';
 
 /** Content type when an agent declares none. */
 export const DEFAULT_CONTENT_TYPE = 'text';

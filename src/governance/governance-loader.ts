@@ -103,7 +103,8 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
         continue;
       }
     }
-    const agent = resolveAgent({ ...declaration, name }, { file: CONFIG_FILE_NAME, line }, file, instructions, config, errors, read);
+    const lineOf = (keyPath: string[]) => configLineOf(config, ['agents', name, ...keyPath]);
+    const agent = resolveAgent({ ...declaration, name }, { file: CONFIG_FILE_NAME, line }, file, instructions, config, errors, read, lineOf);
     if (agent) addAgent(agent);
   }
 
@@ -232,7 +233,10 @@ function resolveAgent(
     timeoutMs: declaration.timeout_ms,
     maxRetries: declaration.max_retries,
     file,
-    declaredIn: { ...declaredIn, line: declaredIn.line },
+    declaredIn: {
+      ...declaredIn,
+      keyLines: { entry: lineOf(['entry']), next: lineOf(['next']), plan: lineOf(['plan']), on_failure: lineOf(['on_failure']) },
+    },
     instructions,
   };
 }

@@ -3,7 +3,7 @@
  * terminal agent, and executional agents for plans. Returns the entry agent's name.
  */
 import { ConfigError } from '../errors.js';
-import type { AgentDefinition } from './agent-definition.js';
+import type { AgentDefinition, RoutingKey } from './agent-definition.js';
 
 /** Agents a plan agent may dispatch tasks to. */
 export function executionalAgents(agents: ReadonlyMap<string, AgentDefinition>): string[] {
@@ -16,7 +16,8 @@ export function checkRoutingGraph(
   warnings: string[],
 ): string | null {
   if (agents.size === 0) return null;
-  const at = (agent: AgentDefinition) => [agent.declaredIn.file, agent.declaredIn.line] as const;
+  const at = (agent: AgentDefinition, key?: RoutingKey) =>
+    [agent.declaredIn.file, (key && agent.declaredIn.keyLines?.[key]) || agent.declaredIn.line] as const;
   const entries = [...agents.values()].filter((agent) => agent.entry);
   if (entries.length === 0) {
     errors.push(new ConfigError('no entry agent: mark exactly one agent with `entry: true` to receive new requests', 'governance/agents'));
@@ -25,7 +26,7 @@ export function checkRoutingGraph(
       errors.push(
         new ConfigError(
           `more than one entry agent (${entries.map((item) => item.name).join(', ')}): keep \`entry: true\` on exactly one`,
-          ...at(agent),
+          ...at(agent, 'entry'),
         ),
       );
     }
@@ -34,16 +35,16 @@ export function checkRoutingGraph(
   for (const agent of agents.values()) {
     for (const target of agent.next) {
       if (!agents.has(target)) {
-        errors.push(new ConfigError(`agent "${agent.name}": next names unknown agent "${target}"; known agents: ${[...agents.keys()].join(', ')}`, ...at(agent)));
+        errors.push(new ConfigError(`agent "${agent.name}": next names unknown agent "${target}"; known agents: ${[...agents.keys()].join(', ')}`, ...at(agent, 'next')));
       }
     }
     if (agent.onFailure && !agents.has(agent.onFailure)) {
-      errors.push(new ConfigError(`agent "${agent.name}": on_failure names unknown agent "${agent.onFailure}"`, ...at(agent)));
+      errors.push(new ConfigError(`agent "${agent.name}": on_failure names unknown agent "${agent.onFailure}"`, ...at(agent, 'on_failure')));
     }
     if (agent.plan) {
       if (executionalAgents(agents).length === 0) {
         errors.push(
-          new ConfigError(`agent "${agent.name}" has plan: true but there is no executional agent (type: executional) to run its tasks`, ...at(agent)),
+          new ConfigError(`agent "${agent.name}" has plan: true but there is no executional agent (type: executional) to run its tasks`, ...at(agent, 'plan')),
         );
       }
       if (agent.next.length === 0) {

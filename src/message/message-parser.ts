@@ -55,6 +55,22 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** True when the object opened at `start` never closes (outside strings): the answer was cut off. */
+function isCutOff(text: string, start: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index++) {
+    const char = text[index];
+    if (inString) {
+      if (char === '\\') index++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{' || char === '[') depth++;
+    else if ((char === '}' || char === ']') && --depth === 0) return false;
+  }
+  return true;
+}
+
 export function parseModelOutput(raw: string): ParseResult {
   const text = raw.trim();
   if (text.length === 0) return { ok: false, error: 'the response was empty; answer with one JSON object' };
@@ -65,21 +81,24 @@ export function parseModelOutput(raw: string): ParseResult {
   const last = text.lastIndexOf('}');
   if (first !== -1 && last > first) candidates.push({ text: text.slice(first, last + 1), method: 'braces' });
 
-  let firstError: string | undefined;
+  // Report the error inside the extracted JSON (fenced block, else braces), not at the chatter.
+  const parseErrors: Partial<Record<'raw' | 'fenced' | 'braces', string>> = {};
+  let notAnObject: string | undefined;
   for (const candidate of candidates) {
     const parsed = tryParse(candidate.text);
     if (parsed.error !== undefined) {
-      firstError ??= parsed.error;
+      parseErrors[candidate.method] = parsed.error;
       continue;
     }
     if (isObject(parsed.value)) {
       return { ok: true, value: parsed.value, method: candidate.method, repairedTrailingCommas: parsed.repaired };
     }
-    firstError ??= `the response is JSON but not an object (got ${Array.isArray(parsed.value) ? 'an array' : typeof parsed.value})`;
+    notAnObject ??= `the response is JSON but not an object (got ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}); answer with one JSON object`;
   }
+  if (notAnObject) return { ok: false, error: notAnObject };
   if (first === -1) return { ok: false, error: 'no JSON object found in the response; answer with one JSON object and nothing else' };
-  if (last < first) {
-    return { ok: false, error: 'the JSON object is cut off (no closing "}"); the response was probably truncated — answer with a shorter, complete JSON object' };
+  if (last < first || isCutOff(text, first)) {
+    return { ok: false, error: 'the JSON object is cut off (it never closes); the response was probably truncated — answer with a shorter, complete JSON object' };
   }
-  return { ok: false, error: `the response is not valid JSON: ${firstError ?? 'unknown parse error'}` };
+  return { ok: false, error: `the response is not valid JSON: ${parseErrors.fenced ?? parseErrors.braces ?? parseErrors.raw ?? 'unknown parse error'}` };
 }

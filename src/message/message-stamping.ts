@@ -86,7 +86,13 @@ export function stampMessage(candidate: Record<string, unknown>, context: StampC
   for (const key of Object.keys(metadata) as Array<keyof typeof metadata>) {
     set(`metadata.${key}`, writtenMetadata[key], metadata[key]);
   }
-  message.metadata = { ...writtenMetadata, ...metadata };
+  // metadata.* is owned entirely: keys the model invented there are dropped, not passed on.
+  for (const [key, written] of Object.entries(writtenMetadata)) {
+    if (!(key in metadata) && written !== undefined && written !== null) {
+      corrections.push(`metadata.${key}: model wrote ${preview(written)}, removed (metadata is set by the orchestrator)`);
+    }
+  }
+  message.metadata = metadata;
 
   if (isObject(message.error)) {
     set('error.retry_count', message.error.retry_count, context.retryCount);

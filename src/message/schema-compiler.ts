@@ -5,6 +5,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { isDeepStrictEqual } from 'node:util';
 
 // ajv-formats ships CommonJS whose default export is the function itself.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
@@ -31,10 +32,12 @@ function ajvFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
 /** Compiles a schema; throws ajv's own error (with the bad keyword) when the schema is invalid. */
 export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
   const ajv = ajvFor(schema);
-  // A schema with an $id can only be added once per ajv instance; reuse the compiled one.
+  // A schema with an $id can only be added once per ajv instance: reuse the compiled one when it
+  // is the same schema, and replace it when the file was edited (governance reloads at runtime).
   if (typeof schema.$id === 'string') {
     const existing = ajv.getSchema(schema.$id);
-    if (existing) return existing;
+    if (existing && isDeepStrictEqual(existing.schema, schema)) return existing;
+    if (existing) ajv.removeSchema(schema.$id);
   }
   return ajv.compile(schema);
 }
