@@ -91,6 +91,11 @@ export class SessionInterruptedError extends Error {
   override readonly name = 'SessionInterruptedError';
 }
 
+/** A reply that cannot be applied (unknown session, not paused): the reply file goes to failed/. */
+export class ReplyRejectedError extends Error {
+  override readonly name = 'ReplyRejectedError';
+}
+
 const SILENT_LOG: OperationalLog = { info() {}, warn() {}, error() {} };
 
 interface ActiveSession {
@@ -127,11 +132,13 @@ export class SessionRunner {
     return SessionJournal.exists(this.config.paths.sessions, sessionId);
   }
 
-  /** Creates a session for a new request and runs it until it ends or pauses. */
-  async startSession(request: NewSessionRequest, signal: AbortSignal): Promise<SessionOutcome> {
+  /** Creates a session for a new request and runs it until it ends or pauses. `onSessionId` hears its id first. */
+  async startSession(request: NewSessionRequest, signal: AbortSignal, onSessionId?: (sessionId: string) => void): Promise<SessionOutcome> {
     const snapshot = this.deps.governance();
     const createdAt = this.now();
     const sessionId = request.sessionId ?? generateSessionId(createdAt, this.config.timezone);
+    // Announced before the journal exists, so an index written here never misses a session.
+    onSessionId?.(sessionId);
     const info: RequestInfo = { text: request.text, user: request.user ?? null, metadata: request.metadata ?? null };
     const journal = SessionJournal.create(
       this.config.paths.sessions,
@@ -160,11 +167,14 @@ export class SessionRunner {
     reply: { text: string; sourceFile: string; claimedPath: string | null },
     signal: AbortSignal,
   ): Promise<SessionOutcome> {
+    if (!/^[A-Za-z0-9._-]{1,128}$/.test(sessionId) || !this.sessionExists(sessionId)) {
+      throw new ReplyRejectedError(`no session "${sessionId}" exists on this root; check the session_id in the pending result`);
+    }
     const active = await this.openSession(sessionId);
     if (!active.state.paused) {
       active.journal.close();
       const where = active.state.final ? 'has already finished' : 'is not waiting for a reply';
-      throw new Error(`session "${sessionId}" ${where}; a reply only resumes a session whose result is pending`);
+      throw new ReplyRejectedError(`session "${sessionId}" ${where}; a reply only resumes a session whose result is pending`);
     }
     const record: JournalRecord = {
       v: JOURNAL_FORMAT,

@@ -1,0 +1,263 @@
+/**
+ * The daemon: a small state machine (starting → running → draining → stopped) that recovers
+ * unfinished sessions, feeds inbox files to the session runner, hot-reloads governance, and
+ * stops gracefully (a grace period for running steps, then a hard stop that still leaves every
+ * journal consistent).
+ */
+import { watch, type FSWatcher } from 'chokidar';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { readClaimedFile, recoverClaimedFiles, type IntakeItem } from '../intake/claimed-file.js';
+import { moveToFailed } from '../intake/failed-files.js';
+import { InboxIntake } from '../intake/inbox-intake.js';
+import type { LlmProvider } from '../llm/provider.js';
+import { ReplyRejectedError, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
+import { SessionJournal } from '../store/session-journal.js';
+import { errorMessage } from '../errors.js';
+import { ActiveSessions, DaemonRegistry } from './active-sessions.js';
+import { openRuntime, type Runtime } from './runtime.js';
+
+export type DaemonState = 'starting' | 'running' | 'draining' | 'stopped';
+
+export interface DaemonOptions {
+  env?: NodeJS.ProcessEnv;
+  log: OperationalLog;
+  /** Where the single `ready` line goes (stdout in the CLI). */
+  announce: (line: string) => void;
+  provider?: LlmProvider;
+}
+
+export class GovflowDaemon {
+  private state: DaemonState = 'starting';
+  private readonly abort = new AbortController();
+  private readonly sessionsInProgress = new Set<string>();
+  private readonly active: ActiveSessions;
+  private readonly daemons: DaemonRegistry;
+  private intake!: InboxIntake;
+  private governanceWatcher: FSWatcher | null = null;
+  private reloadTimer: NodeJS.Timeout | null = null;
+  private recovery: Promise<void> = Promise.resolve();
+  private stopping: Promise<void> | null = null;
+
+  private constructor(
+    private readonly runtime: Runtime,
+    private readonly options: DaemonOptions,
+  ) {
+    this.active = new ActiveSessions(runtime.config.paths, runtime.config.daemon.fsync);
+    this.daemons = new DaemonRegistry(runtime.config.paths);
+  }
+
+  static async start(root: string, options: DaemonOptions): Promise<GovflowDaemon> {
+    const runtime = await openRuntime(root, { env: options.env, log: options.log, provider: options.provider });
+    const daemon = new GovflowDaemon(runtime, options);
+    await daemon.boot();
+    return daemon;
+  }
+
+  get currentState(): DaemonState {
+    return this.state;
+  }
+
+  private setState(next: DaemonState): void {
+    this.options.log.info(`daemon ${this.state} → ${next}`);
+    this.state = next;
+  }
+
+  private async boot(): Promise<void> {
+    const { config, governance, provider, warnings } = this.runtime;
+    const log = this.options.log;
+    for (const warning of warnings) log.warn(`governance: ${warning}`);
+    if (provider.kind === 'dry-run') {
+      log.warn('provider is dry-run: no LLM is called; every agent answers with a placeholder message (set provider.kind in govflow.config.yaml to use a model)');
+    }
+    const others = this.daemons.others();
+    this.daemons.register();
+    this.intake = new InboxIntake({
+      paths: config.paths,
+      maxBytes: config.intake.max_bytes,
+      settleMs: config.intake.settle_ms,
+      rescanIntervalMs: config.intake.rescan_interval_ms,
+      concurrency: config.intake.concurrency,
+      handle: (item) => this.handle(item),
+      onRejected: (rejection) => log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
+      log: (level, message, fields) => log[level](message, fields as Record<string, unknown> | undefined),
+    });
+    if (others.length === 0) this.recovery = this.recover();
+    else log.info('another daemon is running on this root; it owns crash recovery', { pids: others });
+    await this.intake.start();
+    this.watchGovernance();
+    this.setState('running');
+    this.options.announce(
+      `govflow ready: watching ${config.paths.inbox} (provider ${provider.kind}, ${governance.current().agents.size} agents, governance ${governance.current().hash.slice(0, 12)})`,
+    );
+  }
+
+  /** Resumes every unfinished session, then re-reads claimed files no session took over. */
+  private async recover(): Promise<void> {
+    const { config, runner } = this.runtime;
+    const log = this.options.log;
+    const entries = this.active.list();
+    const claimedByActive = new Set(entries.map((entry) => entry.claimed_path).filter((claimed): claimed is string => claimed !== null));
+    const queue = [...entries];
+    const worker = async () => {
+      for (let entry = queue.shift(); entry; entry = queue.shift()) {
+        if (this.abort.signal.aborted) return;
+        if (!SessionJournal.exists(config.paths.sessions, entry.session_id)) {
+          this.active.remove(entry.session_id);
+          if (entry.claimed_path) claimedByActive.delete(entry.claimed_path);
+          continue;
+        }
+        await this.runSession(entry.session_id, () => runner.recoverSession(entry.session_id, this.abort.signal), 'recovered');
+      }
+    };
+    await Promise.all(Array.from({ length: config.intake.concurrency }, worker));
+    if (this.abort.signal.aborted) return;
+    for (const claimedPath of await recoverClaimedFiles(config.paths)) {
+      if (claimedByActive.has(claimedPath) || !existsSync(claimedPath)) continue;
+      const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
+      if (item.kind === 'rejected') {
+        await moveToFailed(config.paths, claimedPath, item.file, item.reason);
+        continue;
+      }
+      log.info('re-reading a claimed request left by a crash', { file: item.sourceFile });
+      await this.handle(item);
+    }
+  }
+
+  private async runSession(sessionId: string, work: () => Promise<{ status: string }>, verb: string): Promise<void> {
+    this.sessionsInProgress.add(sessionId);
+    try {
+      const outcome = await work();
+      if (outcome.status !== 'pending') this.active.remove(sessionId);
+      this.options.log.info(`session ${verb}`, { session: sessionId, status: outcome.status });
+    } catch (error) {
+      if (error instanceof SessionInterruptedError) {
+        this.options.log.warn('session interrupted by shutdown; it resumes at next start', { session: sessionId });
+        return;
+      }
+      this.options.log.error('session crashed; it resumes from its journal at next start', { session: sessionId, error: errorMessage(error) });
+    } finally {
+      this.sessionsInProgress.delete(sessionId);
+    }
+  }
+
+  private async handle(item: IntakeItem): Promise<void> {
+    const { config, runner } = this.runtime;
+    const reject = (reason: string) => moveToFailed(config.paths, item.claimedPath, item.sourceFile, reason).then(() => {
+      this.options.log.warn('request file rejected: moved to system/failed/', { file: item.sourceFile, reason });
+    });
+    if (item.kind === 'reply') {
+      if (this.sessionsInProgress.has(item.sessionId)) {
+        await reject(`session "${item.sessionId}" is running right now; send the reply once its result is pending`);
+        return;
+      }
+      try {
+        this.sessionsInProgress.add(item.sessionId);
+        const outcome = await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath }, this.abort.signal);
+        if (outcome.status !== 'pending') this.active.remove(item.sessionId);
+      } catch (error) {
+        if (error instanceof ReplyRejectedError) await reject(error.message);
+        else if (!(error instanceof SessionInterruptedError)) this.options.log.error('reply failed', { session: item.sessionId, error: errorMessage(error) });
+      } finally {
+        this.sessionsInProgress.delete(item.sessionId);
+      }
+      return;
+    }
+    if (item.sessionId && runner.sessionExists(item.sessionId)) {
+      await reject(`session_id "${item.sessionId}" is already in use; omit session_id or choose a new one`);
+      return;
+    }
+    const sessionId = item.sessionId ?? undefined;
+    const entry = { request_id: item.requestId, claimed_path: item.claimedPath, source_file: item.sourceFile };
+    let startedId: string | null = null;
+    await this.runSession(
+      sessionId ?? item.requestId,
+      async () => {
+        const outcome = await runner.startSession(
+          {
+            requestId: item.requestId,
+            sessionId: item.sessionId,
+            text: item.text,
+            user: item.user,
+            metadata: item.metadata,
+            sourceFile: item.sourceFile,
+            claimedPath: item.claimedPath,
+          },
+          this.abort.signal,
+          (createdId) => {
+            startedId = createdId;
+            this.active.add({ session_id: createdId, ...entry });
+          },
+        );
+        if (outcome.status !== 'pending' && startedId) this.active.remove(startedId);
+        return outcome;
+      },
+      'finished',
+    );
+  }
+
+  private watchGovernance(): void {
+    const root = this.runtime.config.root;
+    const targets = ['governance', 'context', 'schemas'].map((folder) => path.join(root, folder)).filter((folder) => existsSync(folder));
+    if (targets.length === 0) return;
+    this.governanceWatcher = watch(targets, { ignoreInitial: true });
+    this.governanceWatcher.on('all', () => {
+      if (this.reloadTimer) clearTimeout(this.reloadTimer);
+      this.reloadTimer = setTimeout(() => this.reloadGovernance(), 150);
+    });
+    this.governanceWatcher.on('error', (error) => this.options.log.error('governance watcher error', { error: errorMessage(error) }));
+  }
+
+  private reloadGovernance(): void {
+    const log = this.options.log;
+    try {
+      const { changed, errors, warnings, hash } = this.runtime.governance.reload();
+      if (errors.length > 0) {
+        for (const error of errors) log.error(`governance change rejected, keeping the last good snapshot: ${error.describe()}`, { file: error.file, line: error.line });
+        return;
+      }
+      for (const warning of warnings) log.warn(`governance: ${warning}`);
+      if (changed) log.info('governance reloaded; new steps use the new snapshot', { governance: hash.slice(0, 12) });
+    } catch (error) {
+      log.error('governance reload failed, keeping the last good snapshot', { error: errorMessage(error) });
+    }
+  }
+
+  /** Graceful stop; a second call stops at once (running steps are abandoned, journals stay consistent). */
+  stop(): Promise<void> {
+    if (this.stopping) {
+      if (!this.abort.signal.aborted) {
+        this.options.log.warn('second stop signal: stopping now');
+        this.abort.abort(new SessionInterruptedError('hard stop'));
+      }
+      return this.stopping;
+    }
+    this.stopping = this.drain();
+    return this.stopping;
+  }
+
+  private async drain(): Promise<void> {
+    this.setState('draining');
+    const grace = setTimeout(() => {
+      this.options.log.warn(`grace period (${this.runtime.config.daemon.shutdown_grace_ms} ms) over: stopping running steps`);
+      this.abort.abort(new SessionInterruptedError('grace period over'));
+    }, this.runtime.config.daemon.shutdown_grace_ms);
+    const cleanups: Array<[string, () => unknown]> = [
+      ['inbox intake', () => this.intake.stop()],
+      ['recovery', () => this.recovery],
+      ['governance watcher', () => this.governanceWatcher?.close()],
+      ['audit log', () => this.runtime.close()],
+      ['daemon registry', () => this.daemons.unregister()],
+    ];
+    for (const [name, cleanup] of cleanups) {
+      try {
+        await cleanup();
+      } catch (error) {
+        this.options.log.error(`shutdown: ${name} failed to close`, { error: errorMessage(error) });
+      }
+    }
+    clearTimeout(grace);
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.setState('stopped');
+  }
+}
