@@ -10,6 +10,7 @@ import path from 'node:path';
 import { readClaimedFile, recoverClaimedFiles, type IntakeItem } from '../intake/claimed-file.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { InboxIntake } from '../intake/inbox-intake.js';
+import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { ReplyRejectedError, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
 import { SessionJournal } from '../store/session-journal.js';
@@ -33,6 +34,7 @@ export class GovflowDaemon {
   private readonly sessionsInProgress = new Set<string>();
   private readonly active: ActiveSessions;
   private readonly daemons: DaemonRegistry;
+  private readonly registry: RequestIdRegistry;
   private intake!: InboxIntake;
   private governanceWatcher: FSWatcher | null = null;
   private reloadTimer: NodeJS.Timeout | null = null;
@@ -45,6 +47,7 @@ export class GovflowDaemon {
   ) {
     this.active = new ActiveSessions(runtime.config.paths, runtime.config.daemon.fsync);
     this.daemons = new DaemonRegistry(runtime.config.paths);
+    this.registry = new RequestIdRegistry(runtime.config.paths, { durable: runtime.config.daemon.fsync });
   }
 
   static async start(root: string, options: DaemonOptions): Promise<GovflowDaemon> {
@@ -74,6 +77,8 @@ export class GovflowDaemon {
     this.daemons.register();
     this.intake = new InboxIntake({
       paths: config.paths,
+      registry: this.registry,
+      durable: config.daemon.fsync,
       maxBytes: config.intake.max_bytes,
       settleMs: config.intake.settle_ms,
       rescanIntervalMs: config.intake.rescan_interval_ms,
@@ -117,6 +122,10 @@ export class GovflowDaemon {
       const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
       if (item.kind === 'rejected') {
         await moveToFailed(config.paths, claimedPath, item.file, item.reason);
+        continue;
+      }
+      if (item.kind === 'request' && this.registry.claim(item.requestId, claimedPath) === 'duplicate') {
+        await moveToFailed(config.paths, claimedPath, item.sourceFile, `duplicate request_id "${item.requestId}": it was already processed; use a new request_id`);
         continue;
       }
       log.info('re-reading a claimed request left by a crash', { file: item.sourceFile });

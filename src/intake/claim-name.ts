@@ -1,0 +1,59 @@
+/**
+ * The name a request file gets when the intake claims it: `<epoch ms>-<6 base36>-<original name>`
+ * in system/processing/.
+ *
+ * Why encode so much in a name: after a crash the claimed file is all that is left, and the daemon
+ * must rebuild the same item from it — the operator's original name (for failed/ and the result's
+ * `source_file`), when it was received, and the request id that was generated for it. The id is
+ * derived from the claim's time and random part, so re-reading a claimed file never invents a
+ * second id for the same request.
+ */
+import path from 'node:path';
+import { generateRequestId, randomBase36 } from './request-file.js';
+
+const CLAIM_NAME_PATTERN = /^(\d{1,16})-([0-9a-z]{6})-(.+)$/s;
+
+export interface ClaimName {
+  /** The file name in system/processing/. */
+  claimName: string;
+  originalName: string;
+  claimedAt: Date;
+  random: string;
+}
+
+/** A fresh, unique claim name for `originalName` (unique across daemons: time plus 31 bits of chance). */
+export function claimNameFor(originalName: string, now: Date = new Date()): string {
+  return `${now.getTime()}-${randomBase36(6)}-${originalName}`;
+}
+
+/** Splits a claim name (or a path ending in one); null when the name was not made by claimNameFor. */
+export function parseClaimName(claimedPath: string): ClaimName | null {
+  const claimName = path.basename(claimedPath);
+  const match = CLAIM_NAME_PATTERN.exec(claimName);
+  if (!match) return null;
+  const [, milliseconds, random, originalName] = match;
+  return { claimName, originalName, claimedAt: new Date(Number(milliseconds)), random };
+}
+
+/**
+ * The name the operator gave the file. A file in processing/ that does not follow the claim
+ * pattern (someone put it there by hand) keeps its own name.
+ */
+export function originalNameOf(claimedPath: string): string {
+  return parseClaimName(claimedPath)?.originalName ?? path.basename(claimedPath);
+}
+
+/** When the file was claimed; for a hand-placed file, null (the caller uses the file's mtime). */
+export function claimedAtOf(claimedPath: string): Date | null {
+  return parseClaimName(claimedPath)?.claimedAt ?? null;
+}
+
+/**
+ * The request id generated for a claimed request that did not name one: the same on every call
+ * for a name made by claimNameFor; a hand-placed file gets a fresh one each time.
+ */
+export function generatedRequestIdFor(claimedPath: string): string {
+  const claim = parseClaimName(claimedPath);
+  if (claim) return generateRequestId(claim.claimedAt, claim.random);
+  return generateRequestId();
+}

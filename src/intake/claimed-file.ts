@@ -1,0 +1,138 @@
+/**
+ * Turning a claimed file (in system/processing/) into an intake item — used right after a claim,
+ * and by the daemon after a crash, when the claimed files are all that is left of the requests it
+ * had accepted. Reading never follows a symlink and never reads more than `maxBytes + 1` bytes.
+ */
+import { constants } from 'node:fs';
+import { lstat, open, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { SystemPaths } from '../config/system-paths.js';
+import { claimedAtOf, generatedRequestIdFor, originalNameOf, parseClaimName } from './claim-name.js';
+import { parseRequestFile } from './request-file.js';
+
+interface ItemSource {
+  /** The name the operator gave the file in the inbox. */
+  sourceFile: string;
+  /** Absolute path of the claimed file in system/processing/. */
+  claimedPath: string;
+  receivedAt: Date;
+}
+
+export interface IntakeRequest extends ItemSource {
+  kind: 'request';
+  /** The author's request_id, or the one generated at the claim (stable across restarts). */
+  requestId: string;
+  text: string;
+  sessionId: string | null;
+  user: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+export interface IntakeReply extends ItemSource {
+  kind: 'reply';
+  sessionId: string;
+  reply: string;
+}
+
+/** What the handler receives: a new request, or a reply that resumes a paused session. */
+export type IntakeItem = IntakeRequest | IntakeReply;
+
+/** A claimed file that cannot be an item; the caller moves it to failed/ (see moveToFailed). */
+export interface IntakeRejection {
+  kind: 'rejected';
+  /** The operator's original file name. */
+  file: string;
+  claimedPath: string;
+  reason: string;
+}
+
+function describeNonRegular(stats: import('node:fs').Stats): string | null {
+  if (stats.isSymbolicLink()) {
+    return 'it is a symbolic link, and links are never followed: copy or move the file itself into system/inbox/';
+  }
+  if (stats.isDirectory()) {
+    return 'it is a folder: put request files directly in system/inbox/ (subfolders are not read)';
+  }
+  if (!stats.isFile()) return 'it is not a regular file (device, pipe or socket): drop a regular .txt, .md or .json file';
+  return null;
+}
+
+/** Reads at most `limit` bytes; O_NOFOLLOW makes a symlink swapped in after lstat fail instead of being followed. */
+async function readAtMost(file: string, limit: number): Promise<Buffer> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const buffer = Buffer.alloc(limit);
+    let filled = 0;
+    while (filled < limit) {
+      const { bytesRead } = await handle.read(buffer, filled, limit - filled, null);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads and parses a claimed file. Returns the item, or a rejection with a reason that says what
+ * the operator should fix. Throws only for I/O failures (for example the file vanished).
+ */
+export async function readClaimedFile(claimedPath: string, maxBytes: number): Promise<IntakeItem | IntakeRejection> {
+  const absolutePath = path.resolve(claimedPath);
+  const sourceFile = originalNameOf(absolutePath);
+  const stats = await lstat(absolutePath);
+  const nonRegular = describeNonRegular(stats);
+  if (nonRegular) return { kind: 'rejected', file: sourceFile, claimedPath: absolutePath, reason: nonRegular };
+  if (stats.size > maxBytes) {
+    return {
+      kind: 'rejected',
+      file: sourceFile,
+      claimedPath: absolutePath,
+      reason: `the file is ${stats.size} bytes, over intake.max_bytes (${maxBytes}): shorten the request or raise intake.max_bytes in govflow.config.yaml`,
+    };
+  }
+
+  const bytes = await readAtMost(absolutePath, maxBytes + 1);
+  const parsed = parseRequestFile(sourceFile, bytes, maxBytes);
+  const source: ItemSource = {
+    sourceFile,
+    claimedPath: absolutePath,
+    receivedAt: claimedAtOf(absolutePath) ?? stats.mtime,
+  };
+  switch (parsed.kind) {
+    case 'invalid':
+      return { kind: 'rejected', file: sourceFile, claimedPath: absolutePath, reason: parsed.reason };
+    case 'reply':
+      return { kind: 'reply', sessionId: parsed.sessionId, reply: parsed.reply, ...source };
+    case 'request':
+      return {
+        kind: 'request',
+        requestId: parsed.requestId ?? generatedRequestIdFor(absolutePath),
+        text: parsed.text,
+        sessionId: parsed.sessionId,
+        user: parsed.user,
+        metadata: parsed.metadata,
+        ...source,
+      };
+  }
+}
+
+/**
+ * Files left in system/processing/ — claimed by a daemon that stopped before finishing them —
+ * oldest claim first, as absolute paths. Hidden names are temporary files, not claims.
+ */
+export async function recoverClaimedFiles(paths: SystemPaths): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(paths.processing);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const claims = names
+    .filter((name) => !name.startsWith('.'))
+    .map((name) => ({ name, claimedAt: parseClaimName(name)?.claimedAt.getTime() ?? 0 }));
+  claims.sort((left, right) => left.claimedAt - right.claimedAt || (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  return claims.map((claim) => path.join(path.resolve(paths.processing), claim.name));
+}

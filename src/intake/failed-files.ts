@@ -1,0 +1,109 @@
+/**
+ * Moving a file that cannot be a request to system/failed/ with `<name>.error.json` next to it
+ * (SPEC §2), so the operator sees what was wrong and the daemon keeps running.
+ *
+ * Nothing in failed/ is ever overwritten: when the name is taken, a counter goes before the
+ * extension (`report-1.txt`), and the error file follows the stored name.
+ */
+import { link, lstat, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { SystemPaths } from '../config/system-paths.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
+
+/** The operator-facing record in failed/<name>.error.json. */
+export interface FailedFileRecord {
+  /** The name the operator gave the file. */
+  file: string;
+  reason: string;
+  /** ISO 8601 time of the rejection. */
+  at: string;
+  /** Present when the file had to be stored under another name because the original was taken. */
+  stored_as?: string;
+}
+
+export interface FailedFileOutcome {
+  /** Absolute path of the moved file in failed/. */
+  storedPath: string;
+  /** Absolute path of its error record. */
+  errorPath: string;
+  record: FailedFileRecord;
+}
+
+const MAX_NAME_ATTEMPTS = 10_000;
+
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** `report.txt`, `report-1.txt`, `report-2.txt`, …; hidden-looking or extension-less names get the counter at the end. */
+function candidateName(originalName: string, attempt: number): string {
+  if (attempt === 0) return originalName;
+  const extension = path.extname(originalName);
+  const stem = extension === '' ? originalName : originalName.slice(0, -extension.length);
+  return `${stem}-${attempt}${extension}`;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await lstat(file);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/**
+ * Moves `sourcePath` (a file, symlink or directory — never followed) into failed/ under a free
+ * name. Files and symlinks are hard-linked first, which fails instead of replacing an existing
+ * name; directories cannot be hard-linked, so for them the name is checked before the rename.
+ */
+async function moveUnderFreeName(sourcePath: string, failedDirectory: string, originalName: string): Promise<string> {
+  const isDirectory = (await lstat(sourcePath)).isDirectory();
+  for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt++) {
+    const name = candidateName(originalName, attempt);
+    const target = path.join(failedDirectory, name);
+    if (await exists(`${target}.error.json`)) continue;
+    if (isDirectory) {
+      if (await exists(target)) continue;
+      await rename(sourcePath, target);
+      return target;
+    }
+    try {
+      await link(sourcePath, target);
+    } catch (error) {
+      if (errorCode(error) === 'EEXIST') continue;
+      if (errorCode(error) === 'EPERM' || errorCode(error) === 'ENOTSUP') {
+        if (await exists(target)) continue;
+        await rename(sourcePath, target);
+        return target;
+      }
+      throw error;
+    }
+    await unlink(sourcePath);
+    return target;
+  }
+  throw new Error(
+    `system/failed/ already holds ${MAX_NAME_ATTEMPTS} files named like "${originalName}": empty system/failed/ and restart`,
+  );
+}
+
+/**
+ * Moves a claimed (or still unclaimed) file to failed/ and writes its error record atomically.
+ * `originalName` is what the operator called it; `reason` says what to fix.
+ */
+export async function moveToFailed(
+  paths: SystemPaths,
+  sourcePath: string,
+  originalName: string,
+  reason: string,
+  options: { durable?: boolean; now?: Date } = {},
+): Promise<FailedFileOutcome> {
+  const storedPath = await moveUnderFreeName(sourcePath, paths.failed, originalName);
+  const storedName = path.basename(storedPath);
+  const record: FailedFileRecord = { file: originalName, reason, at: (options.now ?? new Date()).toISOString() };
+  if (storedName !== originalName) record.stored_as = storedName;
+  const errorPath = `${storedPath}.error.json`;
+  writeFileAtomic(errorPath, `${JSON.stringify(record, null, 2)}\n`, options.durable ?? true);
+  return { storedPath, errorPath, record };
+}

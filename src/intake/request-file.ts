@@ -1,0 +1,209 @@
+/**
+ * What a file dropped into `system/inbox/` means (SPEC §2), decided from its name and bytes alone.
+ * No I/O here: the intake reads the file, this module says whether it is a request, a reply to a
+ * paused session, or something the operator has to fix — and the reason says what to fix.
+ */
+import { randomInt } from 'node:crypto';
+import path from 'node:path';
+
+/** A request id as SPEC §2 allows it; it names files in outbox/ and state/, so no path characters. */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Session ids name folders under system/sessions/, so `.` and `..` are refused on top of the pattern. */
+const SESSION_ID_PATTERN = REQUEST_ID_PATTERN;
+
+/** Extensions the inbox accepts, compared case-insensitively (`REQUEST.TXT` is a request too). */
+export const ACCEPTED_EXTENSIONS: readonly string[] = ['.txt', '.md', '.json'];
+
+/** Suffixes of files still being written by tools that write a temporary name and rename it. */
+const IGNORED_SUFFIXES: readonly string[] = ['.tmp', '.part', '.swp', '~'];
+
+export interface ParsedRequest {
+  kind: 'request';
+  /** The id the author chose, or null: the intake generates one. */
+  requestId: string | null;
+  text: string;
+  sessionId: string | null;
+  user: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+export interface ParsedReply {
+  kind: 'reply';
+  sessionId: string;
+  reply: string;
+}
+
+export interface InvalidRequestFile {
+  kind: 'invalid';
+  /** One sentence for the operator: what is wrong and what to change. */
+  reason: string;
+}
+
+export type ParsedRequestFile = ParsedRequest | ParsedReply | InvalidRequestFile;
+
+/**
+ * True for names the intake must not touch yet: hidden files and the temporary names editors,
+ * downloaders and `rsync` use while writing. They become requests once renamed.
+ */
+export function isIgnoredName(name: string): boolean {
+  if (name.startsWith('.')) return true;
+  const lower = name.toLowerCase();
+  return IGNORED_SUFFIXES.some((suffix) => lower.endsWith(suffix));
+}
+
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/** `length` random base-36 characters (crypto-grade, so two daemons do not collide). */
+export function randomBase36(length: number): string {
+  let text = '';
+  for (let index = 0; index < length; index++) text += BASE36[randomInt(36)];
+  return text;
+}
+
+function twoDigits(value: number): string {
+  return String(value).padStart(2, '0');
+}
+
+/**
+ * `req-YYYYMMDD-HHmmss-<6 base36>` in UTC. Both parts are parameters so that a claimed file can
+ * regenerate the same id after a crash (see claim-name.ts) instead of inventing a second one.
+ */
+export function generateRequestId(at: Date = new Date(), random: string = randomBase36(6)): string {
+  const date = `${at.getUTCFullYear()}${twoDigits(at.getUTCMonth() + 1)}${twoDigits(at.getUTCDate())}`;
+  const time = `${twoDigits(at.getUTCHours())}${twoDigits(at.getUTCMinutes())}${twoDigits(at.getUTCSeconds())}`;
+  return `req-${date}-${time}-${random}`;
+}
+
+function invalid(reason: string): InvalidRequestFile {
+  return { kind: 'invalid', reason };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An optional string field: absent or null means "not given"; anything else must be a string. */
+function optionalString(
+  document: Record<string, unknown>,
+  key: string,
+): { ok: true; value: string | null } | { ok: false; reason: string } {
+  const value = document[key];
+  if (value === undefined || value === null) return { ok: true, value: null };
+  if (typeof value !== 'string') {
+    return { ok: false, reason: `"${key}" must be a string, but it is ${describeType(value)}` };
+  }
+  return { ok: true, value };
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+function checkSessionId(sessionId: string): string | null {
+  if (!SESSION_ID_PATTERN.test(sessionId) || sessionId === '.' || sessionId === '..') {
+    return `"session_id" ${JSON.stringify(sessionId.slice(0, 140))} is not a session id: use the session_id from the pending result in system/outbox/`;
+  }
+  return null;
+}
+
+function parseReply(document: Record<string, unknown>): ParsedRequestFile {
+  if (typeof document.session_id !== 'string') {
+    return invalid('a reply needs "session_id" as a string: copy it from the pending result in system/outbox/');
+  }
+  if (typeof document.reply !== 'string') {
+    return invalid(`"reply" must be a string, but it is ${describeType(document.reply)}`);
+  }
+  const sessionProblem = checkSessionId(document.session_id);
+  if (sessionProblem) return invalid(sessionProblem);
+  if (document.reply.trim() === '') return invalid('"reply" is empty: write the answer to the question in the pending result');
+  return { kind: 'reply', sessionId: document.session_id, reply: document.reply };
+}
+
+function parseJsonRequest(document: Record<string, unknown>): ParsedRequestFile {
+  if (typeof document.request !== 'string') {
+    const found = document.request === undefined ? 'it is missing' : `it is ${describeType(document.request)}`;
+    return invalid(
+      `"request" must be a string, but ${found}: write {"request": "..."} (or {"session_id": "...", "reply": "..."} to answer a paused session)`,
+    );
+  }
+  if (document.request.trim() === '') return invalid('"request" is empty: write what you want done');
+
+  const fields: Record<string, string | null> = {};
+  for (const key of ['request_id', 'session_id', 'user']) {
+    const field = optionalString(document, key);
+    if (!field.ok) return invalid(field.reason);
+    fields[key] = field.value;
+  }
+  const requestId = fields.request_id ?? null;
+  if (requestId !== null && !REQUEST_ID_PATTERN.test(requestId)) {
+    return invalid(
+      `"request_id" ${JSON.stringify(requestId.slice(0, 140))} is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ - (or leave it out to get one generated)`,
+    );
+  }
+  const sessionId = fields.session_id ?? null;
+  if (sessionId !== null) {
+    const sessionProblem = checkSessionId(sessionId);
+    if (sessionProblem) return invalid(sessionProblem);
+  }
+  const metadata = document.metadata;
+  if (metadata !== undefined && metadata !== null && !isPlainObject(metadata)) {
+    return invalid(`"metadata" must be a JSON object, but it is ${describeType(metadata)}`);
+  }
+  return {
+    kind: 'request',
+    requestId,
+    text: document.request,
+    sessionId,
+    user: fields.user ?? null,
+    metadata: (metadata as Record<string, unknown> | undefined) ?? null,
+  };
+}
+
+function parseJson(text: string): ParsedRequestFile {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return invalid(`the file is not valid JSON (${detail}): fix the JSON, or save plain text as .txt`);
+  }
+  if (!isPlainObject(document)) {
+    return invalid(`the JSON is ${describeType(document)}, not an object: write {"request": "..."}`);
+  }
+  if (document.request === undefined && document.reply !== undefined) return parseReply(document);
+  if (document.request !== undefined && document.reply !== undefined) {
+    return invalid('the JSON has both "request" and "reply": a file is either a new request or a reply, not both');
+  }
+  return parseJsonRequest(document);
+}
+
+/**
+ * Parses the bytes of one inbox file. `bytes` may be longer than `maxBytes` (the intake reads one
+ * byte more than allowed, so it can tell "exactly at the limit" from "over it").
+ */
+export function parseRequestFile(fileName: string, bytes: Buffer, maxBytes: number): ParsedRequestFile {
+  const extension = path.extname(fileName).toLowerCase();
+  if (!ACCEPTED_EXTENSIONS.includes(extension)) {
+    const shown = extension === '' ? 'no extension' : `extension "${extension}"`;
+    return invalid(`${shown} is not accepted: name the file *.txt or *.md (plain text) or *.json`);
+  }
+  if (bytes.length > maxBytes) {
+    return invalid(
+      `the file is larger than intake.max_bytes (${maxBytes} bytes): shorten the request or raise intake.max_bytes in govflow.config.yaml`,
+    );
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return invalid('the file is not valid UTF-8 text: save it with UTF-8 encoding');
+  }
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
+  if (text.trim() === '') return invalid('the file is empty: write the request into it');
+
+  if (extension === '.json') return parseJson(text);
+  return { kind: 'request', requestId: null, text, sessionId: null, user: null, metadata: null };
+}
