@@ -34,6 +34,8 @@ export interface Script {
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (ms <= 0) return Promise.resolve();
+  // An 'abort' listener added to an already-aborted signal never fires: reject at once.
+  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);

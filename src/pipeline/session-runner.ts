@@ -243,6 +243,9 @@ export class SessionRunner {
       for (const task of readyTasks(plan)) {
         if (running.size >= fanOut) break;
         if (running.has(task.id)) continue;
+        // Start no more tasks than steps are left, so parallel tasks cannot overshoot max_steps
+        // (a task started with no step left records the limit, as a chain step does).
+        if (running.size > 0 && active.state.messages.length + running.size >= this.config.limits.max_steps) break;
         const promise = this.runStep(active, taskStep(plan, task), signal).finally(() => running.delete(task.id));
         running.set(task.id, promise);
       }
@@ -338,7 +341,8 @@ export class SessionRunner {
       const started = performance.now();
       const callTimeout = agent.timeoutMs ?? this.config.llm.timeout_ms;
       const deadlineMs = Math.max(1, Date.parse(state.runStartedAt) + this.config.limits.session_timeout_ms - this.now().getTime());
-      const callSignal = AbortSignal.any([signal, AbortSignal.timeout(callTimeout), AbortSignal.timeout(deadlineMs)]);
+      const deadlineSignal = AbortSignal.timeout(deadlineMs);
+      const callSignal = AbortSignal.any([signal, AbortSignal.timeout(callTimeout), deadlineSignal]);
       const model = agent.model ?? this.config.provider.model;
       const prompts = attempt === 0 ? userPrompt : history[history.length - 1].content;
       const earlier = attempt === 0 ? [] : history.slice(0, -1);
@@ -409,7 +413,8 @@ export class SessionRunner {
           },
           false,
         );
-        const pastDeadline = this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
+        // The deadline timer may fire a millisecond before the clock says the deadline passed.
+        const pastDeadline = deadlineSignal.aborted || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
         if (pastDeadline) {
           await this.commit(active, step, snapshot, loopKey, agent, {
             failure: { code: 'TIMEOUT', message: `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed while ${agent.name} was running`, recoverable: true, notes: 'Orchestrator limit: session deadline.' },
