@@ -65,7 +65,9 @@ export const runCommand: CommandDefinition = {
       } else {
         const requestId = parsed.requestId ?? generateRequestId();
         const registry = new RequestIdRegistry(runtime.config.paths);
-        if (registry.claim(requestId, `run:${path.resolve(target === '-' ? 'stdin' : target)}`) === 'duplicate') {
+        // Each run is its own claim: running the same file (or stdin) twice with one request_id is a duplicate.
+        const claim = `run:${path.resolve(target === '-' ? 'stdin' : target)}:${process.pid}:${Date.now()}`;
+        if (registry.claim(requestId, claim) === 'duplicate') {
           io.stderr(`govflow run: duplicate request_id "${requestId}": it was already processed; use a new request_id\n`);
           return 2;
         }

@@ -40,7 +40,7 @@ export function renderResultReport(result: ResultDocument, state: SessionState, 
   const rows = state.messages.map((record) => {
     const message = record.message;
     const step = `${message.metadata.sequence_number}`;
-    const ms = durations.get(step);
+    const ms = durations.get(record.task_id ? `task:${record.task_id}` : step);
     return `| ${step} | ${message.agent.name}${record.task_id ? ` (${record.task_id})` : ''} | ${message.status.code} | ${message.output.content_type} | ${ms === undefined ? '—' : `${ms} ms`} |`;
   });
   return [

@@ -3,6 +3,7 @@
  * to a human-readable `<request_id>.md` report.
  */
 import path from 'node:path';
+import { isoInTimeZone } from '../message/message-stamping.js';
 import type { JournalRecord } from '../store/session-journal.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import type { SessionState } from './session-state.js';
@@ -29,7 +30,8 @@ export interface ResultDocument {
 }
 
 /** The session's result as it stands: final, or pending while paused. */
-export function buildResult(state: SessionState, finishedAt: string): ResultDocument {
+/** `finishedAt` is any ISO instant; both times are written in the configured zone. */
+export function buildResult(state: SessionState, finishedAt: string, timezone: string): ResultDocument {
   const final = state.final?.message;
   const last = state.messages[state.messages.length - 1]?.message;
   const decisive = final ?? last;
@@ -51,8 +53,8 @@ export function buildResult(state: SessionState, finishedAt: string): ResultDocu
     message: state.paused ? state.paused.question : (decisive?.status.message ?? 'the session ended without a message'),
     error,
     messages: state.messages.length,
-    started_at: state.session.created_at,
-    finished_at: finishedAt,
+    started_at: isoInTimeZone(new Date(state.session.created_at), timezone),
+    finished_at: isoInTimeZone(new Date(finishedAt), timezone),
     usage: {
       input_tokens: state.usage.input_tokens,
       output_tokens: state.usage.output_tokens,

@@ -250,7 +250,13 @@ export class SessionRunner {
         running.set(task.id, promise);
       }
       if (running.size === 0) throw new Error(`plan ${plan.messageId} cannot make progress`);
-      await Promise.race(running.values());
+      try {
+        await Promise.race(running.values());
+      } catch (error) {
+        // Drain the sibling tasks before the journal closes (shutdown interrupts all of them).
+        await Promise.allSettled(running.values());
+        throw error;
+      }
     }
     await Promise.allSettled(running.values());
   }
@@ -426,7 +432,7 @@ export class SessionRunner {
         const code = timedOut ? 'TIMEOUT' : 'DEPENDENCY_ERROR';
         const detail = timedOut && !(error instanceof ProviderError) ? `the call took longer than timeout_ms = ${callTimeout} ms` : errorMessage(error);
         await this.commit(active, step, snapshot, loopKey, agent, {
-          failure: { code, message: `${agent.name}: the model call failed: ${detail}`, recoverable: true, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },
+          failure: { code, message: `${agent.name}: the model call failed: ${detail}`, recoverable: !(error instanceof ProviderError) || error.retryable || error.timedOut, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },
           final: false,
           retryCount: attempt,
         });
@@ -571,7 +577,7 @@ export class SessionRunner {
     const records = SessionJournal.read(journal.directory);
     const finishedRecord = records.find((record) => record.type === 'finished');
     const finishedAt = finishedRecord?.at ?? this.now().toISOString();
-    const result = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt);
+    const result = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt, this.config.timezone);
     writeResult(this.config.paths.outbox, result, state, records, this.durable);
     for (const record of records) {
       if (record.type === 'reply' && record.claimed_path) this.archive(record.claimed_path, record.source_file);

@@ -94,10 +94,7 @@ describe('govflow run in process', () => {
     expect(readResult(root, 'req-once').session_id).toBe(sessionOfFirst);
   });
 
-  // Known bug outside src/pipeline: run-command claims every stdin request (and every rerun of
-  // the same file) under the same claimed path, which the registry treats as its own earlier
-  // claim, so the duplicate runs again and overwrites the outbox result. Flip to it() once fixed.
-  it.fails('refuses a request_id already processed when the same request is piped twice to run -', async () => {
+  it('refuses a request_id already processed when the same request is piped twice to run -', async () => {
     const root = unconfiguredRoot();
     const body = JSON.stringify({ request: REQUEST_TEXT, request_id: 'req-once' });
     expect((await runCli(['run', '-', '--root', root], { stdin: body })).code).toBe(0);
