@@ -26,10 +26,12 @@ import {
   type JournalRecord,
   type MessageRecord,
   type RequestInfo,
+  type ExchangeRecord,
   type SessionStateName,
+  type UsageFigures,
 } from '../store/session-journal.js';
 import { buildResult, writeResult, type ResultDocument, type ResultStatus } from './session-result.js';
-import { applyRecord, foldRecords, initialState, loopKeyOf, readyTasks, taskStep, type PendingStep, type SessionState } from './session-state.js';
+import { applyRecord, emptyUsage, foldRecords, initialState, loopKeyOf, readyTasks, taskStep, type PendingStep, type SessionState } from './session-state.js';
 import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
 import { DRY_RUN_NOTE } from '../llm/dry-run-provider.js';
 
@@ -112,6 +114,8 @@ export class SessionRunner {
   private readonly now: () => Date;
   private readonly log: OperationalLog;
   private readonly validators = new WeakMap<GovernanceSnapshot, MessageValidator>();
+  /** When each step began, for the progress log. */
+  private readonly stepStarts = new WeakMap<PendingStep, number>();
 
   constructor(private readonly deps: RunnerDependencies) {
     this.now = deps.now ?? (() => new Date());
@@ -309,6 +313,7 @@ export class SessionRunner {
 
   private async runStep(active: ActiveSession, step: PendingStep, signal: AbortSignal): Promise<void> {
     const { state } = active;
+    this.stepStarts.set(step, performance.now());
     const snapshot = this.deps.governance();
     const loopKey = loopKeyOf(step.agent, step.input);
     const agent = snapshot.agents.get(step.agent);
@@ -352,20 +357,27 @@ export class SessionRunner {
       const model = agent.model ?? this.config.provider.model;
       const prompts = attempt === 0 ? userPrompt : history[history.length - 1].content;
       const earlier = attempt === 0 ? [] : history.slice(0, -1);
-      const exchangeBase = {
-        v: JOURNAL_FORMAT,
-        type: 'exchange' as const,
-        agent: agent.name,
-        step: step.taskId ? `task:${step.taskId}` : String(state.messages.length + 1),
-        attempt,
-        provider: this.deps.provider.kind,
-        model,
-        temperature: agent.temperature ?? null,
-        max_tokens: agent.maxTokens ?? null,
-        system_sha256: prompt.systemSha256,
-        ...(active.journal.needsSystemText(prompt.systemSha256) ? { system: prompt.system } : {}),
-        prompt: prompts,
-        history: earlier,
+      const recordExchange = (outcome: { model: string; response: string | null; error: string | null; usage: UsageFigures }) => {
+        const record: ExchangeRecord = {
+          v: JOURNAL_FORMAT,
+          type: 'exchange',
+          agent: agent.name,
+          step: step.taskId ? `task:${step.taskId}` : String(state.messages.length + 1),
+          attempt,
+          provider: this.deps.provider.kind,
+          temperature: agent.temperature ?? null,
+          max_tokens: agent.maxTokens ?? null,
+          system_sha256: prompt.systemSha256,
+          ...(active.journal.needsSystemText(prompt.systemSha256) ? { system: prompt.system } : {}),
+          prompt: prompts,
+          history: earlier,
+          ...outcome,
+          duration_ms: Math.round(performance.now() - started),
+          at: this.now().toISOString(),
+        };
+        // Not synced on its own: the next message record's fdatasync makes it durable too.
+        active.journal.append(record, false);
+        applyRecord(state, record);
       };
       let text: string;
       try {
@@ -391,34 +403,21 @@ export class SessionRunner {
         });
         text = response.text;
         const usage = response.usage;
-        const cost = this.deps.costUsd(response.model, usage);
-        active.journal.append(
-          {
-            ...exchangeBase,
-            model: response.model,
-            response: text,
-            error: null,
-            usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cached_input_tokens: usage.cachedInputTokens, cost_usd: cost },
-            duration_ms: Math.round(performance.now() - started),
-            at: this.now().toISOString(),
+        recordExchange({
+          model: response.model,
+          response: text,
+          error: null,
+          usage: {
+            input_tokens: usage.inputTokens,
+            output_tokens: usage.outputTokens,
+            cached_input_tokens: usage.cachedInputTokens,
+            cost_usd: this.deps.costUsd(response.model, usage),
           },
-          false,
-        );
-        applyRecord(state, { ...exchangeBase, response: text, error: null, usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cached_input_tokens: usage.cachedInputTokens, cost_usd: cost }, duration_ms: 0, at: '' });
+        });
       } catch (error) {
         if (signal.aborted) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`);
         const timedOut = (error instanceof ProviderError && error.timedOut) || (callSignal.aborted && !signal.aborted);
-        active.journal.append(
-          {
-            ...exchangeBase,
-            response: null,
-            error: errorMessage(error),
-            usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cost_usd: 0 },
-            duration_ms: Math.round(performance.now() - started),
-            at: this.now().toISOString(),
-          },
-          false,
-        );
+        recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
         // The deadline timer may fire a millisecond before the clock says the deadline passed.
         const pastDeadline = deadlineSignal.aborted || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
         if (pastDeadline) {
@@ -538,6 +537,15 @@ export class SessionRunner {
       await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
       applyRecord(state, record);
       this.writeManifest(active, what.halt ?? 'RUNNING');
+      const began = this.stepStarts.get(step);
+      this.log.info('message committed', {
+        session: state.session.session_id,
+        agent: message.agent.name,
+        sequence: message.metadata.sequence_number,
+        status: message.status.code,
+        ...(message.error.has_error ? { error: message.error.error_code } : {}),
+        ...(began === undefined ? {} : { ms: Math.round(performance.now() - began) }),
+      });
     });
     active.commitQueue = work.catch(() => undefined);
     return work;
