@@ -5,15 +5,26 @@
  */
 type Schema = Record<string, unknown>;
 
-export function minimalInstance(schema: unknown, depth = 0): unknown {
+/** Follows a local `$ref` (`#/$defs/x`, `#/definitions/x`) against the root schema. */
+function resolveReference(node: Schema, root: Schema): Schema {
+  const reference = node.$ref;
+  if (typeof reference !== 'string' || !reference.startsWith('#/')) return node;
+  let target: unknown = root;
+  for (const segment of reference.slice(2).split('/')) {
+    target = (target as Schema | undefined)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return typeof target === 'object' && target !== null ? (target as Schema) : node;
+}
+
+export function minimalInstance(schema: unknown, depth = 0, root: Schema = schema as Schema): unknown {
   if (typeof schema !== 'object' || schema === null || depth > 16) return null;
-  const node = schema as Schema;
+  const node = resolveReference(schema as Schema, root);
   if ('const' in node) return node.const;
   if (Array.isArray(node.enum) && node.enum.length > 0) return node.enum[0];
   const choices = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
-  if (Array.isArray(choices) && choices.length > 0) return minimalInstance(choices[0], depth + 1);
+  if (Array.isArray(choices) && choices.length > 0) return minimalInstance(choices[0], depth + 1, root);
   if (Array.isArray(node.allOf) && node.allOf.length > 0) {
-    return Object.assign({}, ...node.allOf.map((part) => minimalInstance(part, depth + 1) as object));
+    return Object.assign({}, ...node.allOf.map((part) => minimalInstance(part, depth + 1, root) as object));
   }
   const types = Array.isArray(node.type) ? (node.type as string[]) : node.type ? [node.type as string] : [];
   const type = types.find((candidate) => candidate !== 'null') ?? types[0] ?? (node.properties ? 'object' : undefined);
@@ -22,13 +33,13 @@ export function minimalInstance(schema: unknown, depth = 0): unknown {
       const result: Record<string, unknown> = {};
       const properties = (node.properties ?? {}) as Record<string, unknown>;
       for (const key of (node.required as string[] | undefined) ?? []) {
-        result[key] = minimalInstance(properties[key] ?? {}, depth + 1);
+        result[key] = minimalInstance(properties[key] ?? {}, depth + 1, root);
       }
       return result;
     }
     case 'array': {
       const count = typeof node.minItems === 'number' ? node.minItems : 0;
-      return Array.from({ length: count }, () => minimalInstance(node.items ?? {}, depth + 1));
+      return Array.from({ length: count }, () => minimalInstance(node.items ?? {}, depth + 1, root));
     }
     case 'string':
       return 'x'.repeat(typeof node.minLength === 'number' ? node.minLength : 0) || 'dry-run';
@@ -42,4 +53,16 @@ export function minimalInstance(schema: unknown, depth = 0): unknown {
     default:
       return null;
   }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `overlay` on top of `base`, merging nested objects (arrays and scalars of `overlay` win). */
+export function deepMerge(base: unknown, overlay: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(overlay)) return overlay === undefined ? base : overlay;
+  const result: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(overlay)) result[key] = deepMerge(base[key], value);
+  return result;
 }
