@@ -23,10 +23,10 @@ export class ActiveSessions {
     private readonly durable: boolean,
   ) {
     this.directory = path.join(paths.state, 'active');
-    mkdirSync(this.directory, { recursive: true });
   }
 
   add(entry: ActiveSessionEntry): void {
+    mkdirSync(this.directory, { recursive: true });
     writeFileAtomic(path.join(this.directory, `${entry.session_id}.json`), JSON.stringify(entry), this.durable);
   }
 
@@ -36,6 +36,7 @@ export class ActiveSessions {
 
   list(): ActiveSessionEntry[] {
     const entries: ActiveSessionEntry[] = [];
+    if (!existsSync(this.directory)) return entries;
     for (const name of readdirSync(this.directory)) {
       if (!name.endsWith('.json')) continue;
       try {
