@@ -7,7 +7,7 @@ import type { ResultDocument } from './session-result.js';
 import type { SessionState } from './session-state.js';
 
 function mermaidLabel(text: string): string {
-  return text.replace(/["<>]/g, "'");
+  return text.replace(/"/g, '#quot;').replace(/</g, '#lt;').replace(/>/g, '#gt;');
 }
 
 function renderOutput(output: unknown): string {
@@ -26,14 +26,20 @@ export function renderResultReport(result: ResultDocument, state: SessionState, 
   const nodes = state.messages.map((record) => {
     const message = record.message;
     const id = `m${message.metadata.sequence_number}`;
-    const label = `${message.metadata.sequence_number}. ${message.agent.name}${record.task_id ? ` [${record.task_id}]` : ''}<br/>${message.status.code}`;
-    return { id, messageId: message.message_id, parent: message.metadata.parent_message_id, label };
+    const label = `${mermaidLabel(`${message.metadata.sequence_number}. ${message.agent.name}${record.task_id ? ` [${record.task_id}]` : ''}`)}<br/>${message.status.code}`;
+    return { id, messageId: message.message_id, parent: message.metadata.parent_message_id, task: record.task_id !== null, label };
   });
   const byMessageId = new Map(nodes.map((node) => [node.messageId, node.id]));
+  // A plan's tasks hang off the plan message; whatever the plan hands its results to follows them.
+  const tasksOf = new Map<string, string[]>();
+  for (const node of nodes) {
+    if (node.task && node.parent) tasksOf.set(node.parent, [...(tasksOf.get(node.parent) ?? []), node.id]);
+  }
   const mermaid = ['```mermaid', 'flowchart TD', '  request(["request"])'];
   for (const node of nodes) {
-    mermaid.push(`  ${node.id}["${mermaidLabel(node.label)}"]`);
-    mermaid.push(`  ${node.parent ? byMessageId.get(node.parent) ?? 'request' : 'request'} --> ${node.id}`);
+    mermaid.push(`  ${node.id}["${node.label}"]`);
+    const parents = !node.task && node.parent && tasksOf.has(node.parent) ? tasksOf.get(node.parent)! : [node.parent ? byMessageId.get(node.parent) ?? 'request' : 'request'];
+    for (const parent of parents) mermaid.push(`  ${parent} --> ${node.id}`);
   }
   mermaid.push('```');
 
