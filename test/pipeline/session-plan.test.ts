@@ -88,15 +88,14 @@ describe('plans', () => {
     const outcome = await runRequest(root, provider, REQUEST_TEXT);
     provider.assertAllUsed();
     const messages = messageRecords(journalOf(root, outcome.sessionId)).map((record) => record.message);
-    expect(messages.map((message) => message.agent.name)).toEqual([
-      'objective_agent',
-      'goal_agent',
-      'planning_agent',
-      'action_item_agent',
-      'summarizer_agent',
-      'final_output_agent',
-    ]);
-    expect(messages[4].error).toMatchObject({ error_code: 'TIMEOUT', recoverable: true });
+    // The two tasks commit in whichever order they finish (under load the timeout may come first).
+    expect(messages.map((message) => message.agent.name).slice(0, 3)).toEqual(['objective_agent', 'goal_agent', 'planning_agent']);
+    expect(messages.slice(3, 5).map((message) => message.agent.name).sort()).toEqual(['action_item_agent', 'summarizer_agent']);
+    expect(messages[5].agent.name).toBe('final_output_agent');
+    const summarizer = messages.find((message) => message.agent.name === 'summarizer_agent')!;
+    const actionItems = messages.find((message) => message.agent.name === 'action_item_agent')!;
+    expect(summarizer.error).toMatchObject({ error_code: 'TIMEOUT', recoverable: true });
+    expect(actionItems.status.code).toBe('success');
     expect(messages.map((message) => message.metadata.sequence_number)).toEqual([1, 2, 3, 4, 5, 6]);
     expect((await auditEntries(root)).map((entry) => entry.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
     expect((await verifyRoot(root)).ok).toBe(true);
