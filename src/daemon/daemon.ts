@@ -87,8 +87,14 @@ export class GovflowDaemon {
       onRejected: (rejection) => log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
       log: (level, message, fields) => log[level](message, fields as Record<string, unknown> | undefined),
     });
-    if (others.length === 0) this.recovery = this.recover();
-    else log.info('another daemon is running on this root; it owns crash recovery', { pids: others });
+    if (others.length === 0) {
+      // Listed before the intake starts: from then on processing/ also holds this daemon's own
+      // fresh claims, which recovery must not read (and run) a second time.
+      const leftovers = await recoverClaimedFiles(config.paths);
+      this.recovery = this.recover(leftovers).catch((error: unknown) => {
+        log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
+      });
+    } else log.info('another daemon is running on this root; it owns crash recovery', { pids: others });
     await this.intake.start();
     this.watchGovernance();
     this.setState('running');
@@ -98,7 +104,7 @@ export class GovflowDaemon {
   }
 
   /** Resumes every unfinished session, then re-reads claimed files no session took over. */
-  private async recover(): Promise<void> {
+  private async recover(leftoverClaims: string[]): Promise<void> {
     const { config, runner } = this.runtime;
     const log = this.options.log;
     const entries = this.active.list();
@@ -117,7 +123,7 @@ export class GovflowDaemon {
     };
     await Promise.all(Array.from({ length: config.intake.concurrency }, worker));
     if (this.abort.signal.aborted) return;
-    for (const claimedPath of await recoverClaimedFiles(config.paths)) {
+    for (const claimedPath of leftoverClaims) {
       if (claimedByActive.has(claimedPath) || !existsSync(claimedPath)) continue;
       const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
       if (item.kind === 'rejected') {

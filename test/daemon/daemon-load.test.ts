@@ -1,0 +1,151 @@
+/**
+ * Load on the front door: a flood of files at once (bounded memory and file descriptors), two
+ * daemons on one root (each request claimed once), and a crash-left claim of a duplicate id.
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildDistOnce } from './build-once.js';
+import {
+  cleanupAll,
+  dropJson,
+  inboxOf,
+  listDir,
+  makeRoot,
+  readResult,
+  readResults,
+  readSessions,
+  runCli,
+  startDaemon,
+  waitFor,
+} from './daemon-helpers.js';
+
+beforeAll(buildDistOnce, 180_000);
+afterEach(cleanupAll);
+afterAll(cleanupAll);
+
+/** Writes `count` small requests into a staging folder on the same filesystem, then renames them all in at once. */
+function flood(root: string, count: number, prefix: string): string[] {
+  const staging = path.join(root, 'staging');
+  mkdirSync(staging, { recursive: true });
+  const names: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const name = `${prefix}-${String(index).padStart(4, '0')}.txt`;
+    writeFileSync(path.join(staging, name), `Request ${index}: summarise note ${index}.`);
+    names.push(name);
+  }
+  for (const name of names) renameSync(path.join(staging, name), path.join(inboxOf(root), name));
+  return names;
+}
+
+describe('a flood of requests', () => {
+  it('processes 1,000 files dropped at once with bounded memory and file descriptors', async () => {
+    const root = makeRoot('timezone: UTC\nintake:\n  concurrency: 4\n');
+    const daemon = await startDaemon(root);
+    const baselineRssKb = daemon.rssKb();
+    let peakRssKb = baselineRssKb;
+    let peakFds = daemon.openFileDescriptors();
+    const sampler = setInterval(() => {
+      try {
+        peakRssKb = Math.max(peakRssKb, daemon.rssKb());
+        peakFds = Math.max(peakFds, daemon.openFileDescriptors());
+      } catch {
+        // the process is gone; the waits below report why
+      }
+    }, 100);
+    const startedAt = Date.now();
+    const names = flood(root, 1000, 'flood');
+    try {
+      await waitFor('1,000 results', () => readResults(root).length >= 1000, {
+        timeoutMs: 120_000,
+        intervalMs: 500,
+        detail: () => `results: ${readResults(root).length}, inbox: ${listDir(inboxOf(root)).length}, peak RSS ${peakRssKb} kB, peak fds ${peakFds}\nstderr:\n${daemon.stderrTail()}`,
+      });
+    } finally {
+      clearInterval(sampler);
+    }
+    const elapsedMs = Date.now() - startedAt;
+    const results = readResults(root);
+    expect(results).toHaveLength(1000);
+    expect(results.every((result) => result.status === 'success')).toBe(true);
+    expect(new Set(results.map((result) => result.source_file))).toEqual(new Set(names));
+    expect(listDir(path.join(root, 'system', 'failed'))).toEqual([]);
+    expect(peakRssKb, `peak RSS ${peakRssKb} kB (baseline ${baselineRssKb} kB)`).toBeLessThan(400 * 1024);
+    expect(peakFds, `peak open file descriptors ${peakFds}`).toBeLessThan(200);
+    expect(elapsedMs, 'the whole flood').toBeLessThan(120_000);
+    expect((await daemon.stop()).code).toBe(0);
+    const verify = await runCli(['verify', '--root', root]);
+    expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+    expect(verify.stdout).toMatch(/6000 entries/);
+  }, 180_000);
+});
+
+describe('two daemons on one root', () => {
+  it('runs each of 200 requests exactly once', async () => {
+    const root = makeRoot('timezone: UTC\nintake:\n  concurrency: 3\n');
+    const [first, second] = await Promise.all([startDaemon(root), startDaemon(root)]);
+    const names = flood(root, 200, 'pair');
+    await waitFor('200 results', () => readResults(root).length >= 200, {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+      detail: () => `results: ${readResults(root).length}\nfirst:\n${first.stderrTail(15)}\nsecond:\n${second.stderrTail(15)}`,
+    });
+    await sleep(500); // a request run twice would write its second session by now
+    expect((await first.stop()).code).toBe(0);
+    expect((await second.stop()).code).toBe(0);
+    const results = readResults(root);
+    expect(results).toHaveLength(200);
+    expect(new Set(results.map((result) => result.source_file))).toEqual(new Set(names));
+    expect(results.every((result) => result.status === 'success')).toBe(true);
+    const sessions = readSessions(root);
+    expect(sessions).toHaveLength(200);
+    expect(new Set(sessions.map((session) => session.requestId)).size).toBe(200);
+    expect(listDir(path.join(root, 'system', 'failed'))).toEqual([]);
+    // Both daemons did part of the work.
+    const claimsBy = (daemon: typeof first) => (daemon.stderr.match(/intake: claimed/g) ?? []).length;
+    expect(claimsBy(first) + claimsBy(second)).toBe(200);
+    expect(claimsBy(first)).toBeGreaterThan(0);
+    expect(claimsBy(second)).toBeGreaterThan(0);
+  }, 90_000);
+  // KNOWN BUG (src/audit/audit-log-writer.ts): each process keeps the chain head in memory, so
+  // two daemons appending to one day file chain to stale hashes and `govflow verify` fails.
+  // This test pins the bug down; when the writer is fixed its last assertion fails: then assert
+  // `verify.code === 0` instead.
+  it('KNOWN BUG: two daemons writing one audit log break the hash chain', async () => {
+    const root = makeRoot('timezone: UTC\n');
+    const [first, second] = await Promise.all([startDaemon(root), startDaemon(root)]);
+    flood(root, 40, 'chain');
+    await waitFor('40 results', () => readResults(root).length >= 40, { timeoutMs: 30_000 });
+    expect((await first.stop()).code).toBe(0);
+    expect((await second.stop()).code).toBe(0);
+    const claimsBy = (daemon: typeof first) => (daemon.stderr.match(/intake: claimed/g) ?? []).length;
+    expect(claimsBy(first)).toBeGreaterThan(0);
+    expect(claimsBy(second)).toBeGreaterThan(0);
+    const verify = await runCli(['verify', '--root', root]);
+    expect(verify.code, `the two-writer chain bug seems fixed (verify: ${verify.stdout.trim()}): assert verify.code === 0 here`).toBe(1);
+    expect(verify.stdout + verify.stderr).toMatch(/chain break/);
+  }, 60_000);
+});
+
+describe('a duplicate request_id claimed just before a crash', () => {
+  // Drives an internal state on purpose: a file the intake renamed into system/processing/ whose
+  // id it had not yet checked when the process died. The next start must still reject it.
+  it('is rejected at the next start, never run a second time', async () => {
+    const root = makeRoot('timezone: UTC\n');
+    let daemon = await startDaemon(root);
+    dropJson(root, 'original.json', { request: 'Summarise the original.', request_id: 'dup-crash' });
+    await waitFor('the original result', () => readResult(root, 'dup-crash')?.status === 'success', { detail: () => daemon.stderrTail() });
+    await daemon.kill9();
+    writeFileSync(
+      path.join(root, 'system', 'processing', `${Date.now()}-abc123-copy.json`),
+      JSON.stringify({ request: 'Summarise the copy.', request_id: 'dup-crash' }),
+    );
+    daemon = await startDaemon(root);
+    await waitFor('the copy in failed/', () => listDir(path.join(root, 'system', 'failed')).includes('copy.json.error.json'), { detail: () => daemon.stderrTail() });
+    expect(readSessions(root).filter((session) => session.requestId === 'dup-crash')).toHaveLength(1);
+    expect(readResult(root, 'dup-crash')?.source_file).toBe('original.json');
+    expect(listDir(path.join(root, 'system', 'processing'))).toEqual([]);
+    expect((await daemon.stop()).code).toBe(0);
+  });
+});

@@ -1,0 +1,223 @@
+/**
+ * Stopping the daemon: gracefully (SIGTERM), at once (a second signal, or the grace period
+ * running out), and by kill -9 at random moments. Whatever the stop, every accepted request ends
+ * with exactly one result, and the journals and the audit trail stay whole (SPEC §2, §6, §8).
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildDistOnce } from './build-once.js';
+import {
+  assertNoTornAuditEntries,
+  cleanupAll,
+  dropFile,
+  dropJson,
+  exampleScript,
+  listDir,
+  makeRoot,
+  readAuditEntries,
+  readResults,
+  readSessions,
+  runCli,
+  scriptedConfig,
+  startDaemon,
+  waitFor,
+  writeScript,
+  type DaemonProcess,
+} from './daemon-helpers.js';
+
+beforeAll(buildDistOnce, 180_000);
+afterEach(cleanupAll);
+afterAll(cleanupAll);
+
+/**
+ * The invariants of a root at rest: whole journals and audit entries, unique message ids, every
+ * journaled message audited (and nothing else), gap-free sequence numbers, a verified chain.
+ */
+async function assertConsistentRoot(root: string): Promise<void> {
+  const sessions = readSessions(root); // throws on a torn journal line
+  const auditedCount = assertNoTornAuditEntries(root);
+  const entries = await readAuditEntries(root);
+  expect(entries).toHaveLength(auditedCount);
+  const auditedIds = entries.map((entry) => entry.messageId);
+  const duplicates = auditedIds.filter((id, index) => auditedIds.indexOf(id) !== index);
+  expect(duplicates, 'MESSAGE_IDs logged twice').toEqual([]);
+  const journaledIds = sessions.flatMap((session) => session.messages.map((message) => message.messageId));
+  expect(new Set(journaledIds).size, 'message ids journaled twice').toBe(journaledIds.length);
+  expect([...auditedIds].sort(), 'the audit log holds exactly the journaled messages').toEqual([...journaledIds].sort());
+  for (const session of sessions) {
+    expect(session.messages.map((message) => message.sequence), `journal sequence of ${session.sessionId}`).toEqual(session.messages.map((_, index) => index + 1));
+    const audited = entries.filter((entry) => entry.sessionId === session.sessionId).map((entry) => entry.sequence);
+    expect(audited, `audited sequence of ${session.sessionId}`).toEqual(session.messages.map((_, index) => index + 1));
+  }
+  const verify = await runCli(['verify', '--root', root]);
+  expect(verify.code, `govflow verify: ${verify.stdout}${verify.stderr}`).toBe(0);
+}
+
+function sessionOf(root: string, requestId: string) {
+  return readSessions(root).find((session) => session.requestId === requestId);
+}
+
+function detail(daemon: DaemonProcess) {
+  return () => `outbox: ${listDir(path.join(daemon.root, 'system', 'outbox')).join(', ')}\nstderr:\n${daemon.stderrTail()}`;
+}
+
+describe('graceful stop', () => {
+  it('SIGTERM mid-session lets the running step finish, exits 0, and the session completes exactly once', async () => {
+    const root = makeRoot(scriptedConfig());
+    writeScript(root, exampleScript({ latencyMs: 300 }));
+    let daemon = await startDaemon(root);
+    dropJson(root, 'slow.json', { request: 'Summarise slowly.', request_id: 'graceful-1' });
+    await waitFor('the first message committed', () => (sessionOf(root, 'graceful-1')?.messages.length ?? 0) >= 1, { detail: detail(daemon) });
+    const atSignal = sessionOf(root, 'graceful-1')!.messages.length;
+    expect(atSignal).toBeLessThan(6);
+    const exit = await daemon.stop('SIGTERM');
+    expect(exit.code, daemon.stderrTail()).toBe(0);
+    expect(exit.signal).toBeNull();
+    // The step that was running when the signal came was committed, not thrown away.
+    expect(sessionOf(root, 'graceful-1')!.messages.length).toBeGreaterThan(atSignal);
+    await assertConsistentRoot(root);
+
+    writeScript(root, exampleScript({ latencyMs: 20 }));
+    daemon = await startDaemon(root);
+    await waitFor('the final result', () => readResults(root).find((result) => result.request_id === 'graceful-1' && result.status !== 'pending'), { detail: detail(daemon) });
+    await waitFor('nothing left in processing/', () => listDir(path.join(root, 'system', 'processing')).length === 0, { detail: detail(daemon) });
+    expect((await daemon.stop()).code).toBe(0);
+    const results = readResults(root);
+    expect(results).toHaveLength(1);
+    expect(results[0].status).toBe('success');
+    expect(results[0].messages).toBe(6);
+    expect(readSessions(root)).toHaveLength(1);
+    await assertConsistentRoot(root);
+  });
+
+  it('a second SIGINT during the drain stops at once; the next start completes the session', async () => {
+    const root = makeRoot(scriptedConfig());
+    writeScript(root, exampleScript({ latencyMs: 600 }));
+    let daemon = await startDaemon(root);
+    dropJson(root, 'slow.json', { request: 'Summarise very slowly.', request_id: 'second-signal-1' });
+    await waitFor('the first message committed', () => (sessionOf(root, 'second-signal-1')?.messages.length ?? 0) >= 1, { detail: detail(daemon), timeoutMs: 10_000 });
+    daemon.signal('SIGTERM');
+    await sleep(100);
+    const signalledAt = Date.now();
+    const exit = await daemon.stop('SIGINT', 10_000);
+    const tookMs = Date.now() - signalledAt;
+    expect(tookMs, 'the second signal stops promptly').toBeLessThan(1500);
+    expect(exit.signal).toBeNull();
+    expect(exit.code, daemon.stderrTail()).toBe(0);
+    const stoppedAt = sessionOf(root, 'second-signal-1')!.messages.length;
+    expect(stoppedAt, 'the session was interrupted before its end').toBeLessThan(6);
+    expect(readResults(root)).toEqual([]);
+    await assertConsistentRoot(root);
+
+    writeScript(root, exampleScript({ latencyMs: 20 }));
+    daemon = await startDaemon(root);
+    const result = await waitFor('the recovered result', () => readResults(root).find((entry) => entry.request_id === 'second-signal-1'), { detail: detail(daemon) });
+    expect(result.status).toBe('success');
+    expect(result.messages).toBe(6);
+    await waitFor('nothing left in processing/', () => listDir(path.join(root, 'system', 'processing')).length === 0, { detail: detail(daemon) });
+    expect((await daemon.stop()).code).toBe(0);
+    expect(readResults(root)).toHaveLength(1);
+    expect(readSessions(root)).toHaveLength(1);
+    await assertConsistentRoot(root);
+  });
+
+  it('when the grace period runs out, running steps are stopped, the exit is clean and the next start finishes the work', async () => {
+    const root = makeRoot(scriptedConfig('daemon:\n  shutdown_grace_ms: 300\n'));
+    writeScript(root, exampleScript({ latencyMs: 500 }));
+    let daemon = await startDaemon(root);
+    dropJson(root, 'slow.json', { request: 'Summarise, but the operator is impatient.', request_id: 'grace-1' });
+    await waitFor('the first message committed', () => (sessionOf(root, 'grace-1')?.messages.length ?? 0) >= 1, { detail: detail(daemon), timeoutMs: 10_000 });
+    const signalledAt = Date.now();
+    const exit = await daemon.stop('SIGTERM', 10_000);
+    expect(Date.now() - signalledAt, 'the grace period bounds the stop').toBeLessThan(2000);
+    expect(exit.code, daemon.stderrTail()).toBe(0);
+    expect(daemon.stderr).toMatch(/grace period/);
+    expect(sessionOf(root, 'grace-1')!.messages.length).toBeLessThan(6);
+    await assertConsistentRoot(root);
+
+    writeScript(root, exampleScript({ latencyMs: 10 }));
+    daemon = await startDaemon(root);
+    const result = await waitFor('the recovered result', () => readResults(root).find((entry) => entry.request_id === 'grace-1'), { detail: detail(daemon) });
+    expect(result.status).toBe('success');
+    expect((await daemon.stop()).code).toBe(0);
+    expect(readSessions(root)).toHaveLength(1);
+    await assertConsistentRoot(root);
+  });
+});
+
+/** A small seeded generator, so a failing run can be replayed with its seed. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 0x1_0000_0000;
+  };
+}
+
+describe('crash safety', () => {
+  it('kill -9 at random moments, again and again: every request ends with exactly one result and the trail stays whole', async () => {
+    const seed = Number(process.env.GOVFLOW_CRASH_SEED ?? Date.now() % 1_000_000);
+    const random = seededRandom(seed);
+    const context = `crash seed ${seed} (rerun with GOVFLOW_CRASH_SEED=${seed})`;
+    const root = makeRoot(scriptedConfig('intake:\n  concurrency: 3\n'));
+    writeScript(root, exampleScript({ latencyMs: 4, loop: true }));
+
+    const iterations = 18;
+    const perIteration = 5;
+    const dropped: string[] = [];
+    const startedAt = Date.now();
+    let killedMidWork = 0;
+    for (let iteration = 0; iteration < iterations && Date.now() - startedAt < 45_000; iteration++) {
+      for (let index = 0; index < perIteration; index++) {
+        const name = `r${iteration}-${index}`;
+        // half plain text (generated request ids), half JSON with the author's own id
+        if (index % 2 === 0) dropFile(root, `${name}.txt`, `Request ${name}: summarise the notes of meeting ${name}.`);
+        else dropJson(root, `${name}.json`, { request: `Request ${name}: list the action items.`, request_id: `crash-${name}` });
+        dropped.push(index % 2 === 0 ? `${name}.txt` : `${name}.json`);
+      }
+      const daemon = await startDaemon(root);
+      await sleep(Math.floor(random() * 400));
+      const busy = listDir(path.join(root, 'system', 'processing')).length > 0 || listDir(path.join(root, 'system', 'inbox')).length > 0;
+      await daemon.kill9();
+      if (busy) killedMidWork += 1;
+    }
+    expect(killedMidWork, `${context}: the kills should land while work is in flight`).toBeGreaterThan(0);
+
+    const daemon = await startDaemon(root);
+    await waitFor(
+      `a result for all ${dropped.length} requests`,
+      () => readResults(root).filter((result) => result.status !== 'pending').length >= dropped.length,
+      { timeoutMs: 60_000, intervalMs: 200, detail: () => `${context}\nresults: ${readResults(root).length}\nstderr:\n${daemon.stderrTail()}` },
+    );
+    await waitFor('inbox/ and processing/ empty, no unfinished session', () =>
+      listDir(path.join(root, 'system', 'inbox')).length === 0 &&
+      listDir(path.join(root, 'system', 'processing')).length === 0 &&
+      listDir(path.join(root, 'system', 'state', 'active')).filter((name) => name.endsWith('.json')).length === 0,
+    { timeoutMs: 15_000, detail: () => `${context}\nprocessing: ${listDir(path.join(root, 'system', 'processing')).join(', ')}\nactive: ${listDir(path.join(root, 'system', 'state', 'active')).join(', ')}` });
+    expect((await daemon.stop()).code).toBe(0);
+
+    const results = readResults(root);
+    expect(results, context).toHaveLength(dropped.length);
+    for (const file of dropped) {
+      const mine = results.filter((result) => result.source_file === file);
+      expect(mine, `${context}: results for ${file}`).toHaveLength(1);
+      expect(mine[0].status, `${context}: status of ${file}`).toBe('success');
+      if (file.endsWith('.json')) expect(mine[0].request_id).toBe(`crash-${file.replace(/\.json$/, '')}`);
+    }
+    expect(listDir(path.join(root, 'system', 'failed')), context).toEqual([]);
+
+    const sessions = readSessions(root);
+    const perRequest = new Map<string, number>();
+    for (const session of sessions) perRequest.set(session.requestId, (perRequest.get(session.requestId) ?? 0) + 1);
+    expect([...perRequest.entries()].filter(([, count]) => count > 1), `${context}: requests that ran twice`).toEqual([]);
+    expect(sessions, context).toHaveLength(dropped.length);
+    const archived = readdirSync(path.join(root, 'system', 'archive')).flatMap((day) => listDir(path.join(root, 'system', 'archive', day)));
+    expect(archived.sort(), context).toEqual([...dropped].sort());
+    expect(existsSync(path.join(root, 'system', 'logs'))).toBe(true);
+    await assertConsistentRoot(root);
+  }, 120_000);
+});
