@@ -109,6 +109,13 @@ export class GovflowDaemon {
     const log = this.options.log;
     const entries = this.active.list();
     const claimedByActive = new Set(entries.map((entry) => entry.claimed_path).filter((claimed): claimed is string => claimed !== null));
+    // Replies already journaled belong to their session too (it archives them when it ends).
+    for (const entry of entries) {
+      if (!SessionJournal.exists(config.paths.sessions, entry.session_id)) continue;
+      for (const record of SessionJournal.read(SessionJournal.directoryOf(config.paths.sessions, entry.session_id))) {
+        if (record.type === 'reply' && record.claimed_path) claimedByActive.add(record.claimed_path);
+      }
+    }
     const queue = [...entries];
     const worker = async () => {
       for (let entry = queue.shift(); entry; entry = queue.shift()) {
@@ -118,11 +125,15 @@ export class GovflowDaemon {
           if (entry.claimed_path) claimedByActive.delete(entry.claimed_path);
           continue;
         }
-        await this.runSession(entry.session_id, () => runner.recoverSession(entry.session_id, this.abort.signal), 'recovered');
+        const sessionId = entry.session_id;
+        await this.runSession((track) => {
+          track(sessionId);
+          return runner.recoverSession(sessionId, this.abort.signal);
+        }, 'recovered');
       }
     };
     await Promise.all(Array.from({ length: config.intake.concurrency }, worker));
-    if (this.abort.signal.aborted) return;
+    if (this.abort.signal.aborted || this.state === 'draining' || this.state === 'stopped') return;
     for (const claimedPath of leftoverClaims) {
       if (claimedByActive.has(claimedPath) || !existsSync(claimedPath)) continue;
       const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
@@ -139,20 +150,27 @@ export class GovflowDaemon {
     }
   }
 
-  private async runSession(sessionId: string, work: () => Promise<{ status: string }>, verb: string): Promise<void> {
-    this.sessionsInProgress.add(sessionId);
+  /** Runs one session's work, keeping the unfinished-session index and the progress log right. */
+  private async runSession(
+    work: (track: (sessionId: string) => void) => Promise<{ sessionId: string; status: string }>,
+    verb: string,
+  ): Promise<void> {
+    let tracked: string | null = null;
     try {
-      const outcome = await work();
-      if (outcome.status !== 'pending') this.active.remove(sessionId);
-      this.options.log.info(`session ${verb}`, { session: sessionId, status: outcome.status });
+      const outcome = await work((sessionId) => {
+        tracked = sessionId;
+        this.sessionsInProgress.add(sessionId);
+      });
+      if (outcome.status !== 'pending') this.active.remove(outcome.sessionId);
+      this.options.log.info(`session ${verb}`, { session: outcome.sessionId, status: outcome.status });
     } catch (error) {
       if (error instanceof SessionInterruptedError) {
-        this.options.log.warn('session interrupted by shutdown; it resumes at next start', { session: sessionId });
+        this.options.log.warn('session interrupted by shutdown; it resumes at next start', { session: tracked });
         return;
       }
-      this.options.log.error('session crashed; it resumes from its journal at next start', { session: sessionId, error: errorMessage(error) });
+      this.options.log.error('session crashed; it resumes from its journal at next start', { session: tracked, error: errorMessage(error) });
     } finally {
-      this.sessionsInProgress.delete(sessionId);
+      if (tracked) this.sessionsInProgress.delete(tracked);
     }
   }
 
@@ -182,13 +200,10 @@ export class GovflowDaemon {
       await reject(`session_id "${item.sessionId}" is already in use; omit session_id or choose a new one`);
       return;
     }
-    const sessionId = item.sessionId ?? undefined;
     const entry = { request_id: item.requestId, claimed_path: item.claimedPath, source_file: item.sourceFile };
-    let startedId: string | null = null;
     await this.runSession(
-      sessionId ?? item.requestId,
-      async () => {
-        const outcome = await runner.startSession(
+      (track) =>
+        runner.startSession(
           {
             requestId: item.requestId,
             sessionId: item.sessionId,
@@ -199,14 +214,11 @@ export class GovflowDaemon {
             claimedPath: item.claimedPath,
           },
           this.abort.signal,
-          (createdId) => {
-            startedId = createdId;
-            this.active.add({ session_id: createdId, ...entry });
+          (sessionId) => {
+            track(sessionId);
+            this.active.add({ session_id: sessionId, ...entry });
           },
-        );
-        if (outcome.status !== 'pending' && startedId) this.active.remove(startedId);
-        return outcome;
-      },
+        ),
       'finished',
     );
   }
@@ -253,6 +265,7 @@ export class GovflowDaemon {
 
   private async drain(): Promise<void> {
     this.setState('draining');
+    this.runtime.runner.drain();
     const grace = setTimeout(() => {
       this.options.log.warn(`grace period (${this.runtime.config.daemon.shutdown_grace_ms} ms) over: stopping running steps`);
       this.abort.abort(new SessionInterruptedError('grace period over'));

@@ -114,6 +114,8 @@ export class SessionRunner {
   private readonly now: () => Date;
   private readonly log: OperationalLog;
   private readonly validators = new WeakMap<GovernanceSnapshot, MessageValidator>();
+  /** Set by `drain()`: running steps finish, no new step starts. */
+  private draining = false;
   /** When each step began, for the progress log. */
   private readonly stepStarts = new WeakMap<PendingStep, number>();
 
@@ -129,6 +131,15 @@ export class SessionRunner {
 
   private get durable(): boolean {
     return this.config.daemon.fsync;
+  }
+
+  /**
+   * Stops every session before its next step (graceful shutdown): steps already running finish
+   * and are committed, then their sessions end with SessionInterruptedError and resume from the
+   * journal at the next start.
+   */
+  drain(): void {
+    this.draining = true;
   }
 
   /** True when a session with this id has a journal. */
@@ -228,7 +239,7 @@ export class SessionRunner {
       const { state } = active;
       if (!state.finishedRecorded) this.writeManifest(active, 'RUNNING');
       while (!state.final && !state.paused && !state.finishedRecorded) {
-        if (signal.aborted) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`);
+        if (signal.aborted || this.draining) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`);
         if (state.plan) await this.runPlan(active, signal);
         else if (state.cursor) await this.runStep(active, state.cursor, signal);
         else throw new Error(`session ${state.session.session_id} has no next step (corrupt journal?)`);
@@ -244,7 +255,7 @@ export class SessionRunner {
     const running = new Map<string, Promise<void>>();
     const fanOut = this.config.limits.max_fan_out;
     while (active.state.plan === plan && !active.state.final) {
-      for (const task of readyTasks(plan)) {
+      for (const task of this.draining ? [] : readyTasks(plan)) {
         if (running.size >= fanOut) break;
         if (running.has(task.id)) continue;
         // Start no more tasks than steps are left, so parallel tasks cannot overshoot max_steps
@@ -253,7 +264,10 @@ export class SessionRunner {
         const promise = this.runStep(active, taskStep(plan, task), signal).finally(() => running.delete(task.id));
         running.set(task.id, promise);
       }
-      if (running.size === 0) throw new Error(`plan ${plan.messageId} cannot make progress`);
+      if (running.size === 0) {
+        if (this.draining) return;
+        throw new Error(`plan ${plan.messageId} cannot make progress`);
+      }
       try {
         await Promise.race(running.values());
       } catch (error) {
