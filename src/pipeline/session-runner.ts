@@ -577,6 +577,7 @@ export class SessionRunner {
   private writeManifest(active: ActiveSession, halt?: SessionStateName): void {
     const { state } = active;
     const last = state.messages[state.messages.length - 1];
+    const now = this.now();
     active.journal.writeManifest({
       v: JOURNAL_FORMAT,
       session_id: state.session.session_id,
@@ -585,9 +586,11 @@ export class SessionRunner {
       current_agent: state.cursor?.agent ?? (state.plan ? `${state.plan.agent} (plan)` : (state.paused?.agent ?? null)),
       source_file: state.session.source_file,
       created_at: state.session.created_at,
-      updated_at: this.now().toISOString(),
+      updated_at: now.toISOString(),
       messages: state.messages.length,
       usage: { ...state.usage },
+      elapsed_ms: now.getTime() - Date.parse(state.session.created_at),
+      model_time_ms: state.modelTimeMs,
       governance_hash: last?.governance_hash ?? null,
       question: state.paused?.question ?? null,
     });

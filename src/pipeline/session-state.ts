@@ -37,6 +37,8 @@ export interface SessionState {
   final: MessageRecord | null;
   loopKeys: Set<string>;
   usage: UsageFigures;
+  /** Time spent waiting for models, summed over every exchange (seed 001's cumulative time). */
+  modelTimeMs: number;
   /** Start of the current run (creation, or the reply that resumed it): the deadline's base. */
   runStartedAt: string;
   finishedRecorded: boolean;
@@ -75,6 +77,7 @@ export function initialState(session: SessionRecord): SessionState {
     final: null,
     loopKeys: new Set(),
     usage: emptyUsage(),
+    modelTimeMs: 0,
     runStartedAt: session.created_at,
     finishedRecorded: false,
   };
@@ -90,6 +93,7 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       state.usage.output_tokens += record.usage.output_tokens;
       state.usage.cached_input_tokens += record.usage.cached_input_tokens;
       state.usage.cost_usd += record.usage.cost_usd;
+      state.modelTimeMs += record.duration_ms;
       return;
     case 'reply':
       if (state.paused) {

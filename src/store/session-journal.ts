@@ -126,6 +126,9 @@ export interface SessionManifest {
   updated_at: string;
   messages: number;
   usage: UsageFigures;
+  /** Wall time from creation to this update, and the part of it spent in model calls. */
+  elapsed_ms: number;
+  model_time_ms: number;
   governance_hash: string | null;
   question: string | null;
 }
