@@ -1,0 +1,251 @@
+/**
+ * Shared pieces of the benchmarks: temp roots holding a copy of the example app, providers that
+ * answer instantly or after a fixed latency, statistics, the machine description, and the one
+ * line each script prints for run-all.mjs (`BENCH_RESULT {json}`).
+ *
+ * The benchmarks import the built code from ../dist/: run `npx tsc -p tsconfig.json` first.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(REPOSITORY_ROOT, 'dist');
+
+/** Imports a module of the built project, with a clear message when it was not built. */
+export async function importBuilt(relative) {
+  const file = path.join(DIST, relative);
+  if (!existsSync(file)) {
+    throw new Error(`${file} is missing: build the project first (npx tsc -p tsconfig.json)`);
+  }
+  return import(file);
+}
+
+const { DryRunProvider } = await importBuilt('llm/dry-run-provider.js');
+const { PROVIDER_INTERFACE_VERSION } = await importBuilt('llm/provider.js');
+
+/** A whole-number environment override, or the default. */
+export function envInteger(name, fallback) {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new Error(`${name}=${value} must be a whole number of at least 1`);
+  return parsed;
+}
+
+/**
+ * A temp root with a copy of the example app (governance/, context/, schemas/) and a config:
+ * timezone UTC, plus `configYaml`. Removed by `removeRoot`.
+ */
+export function makeExampleRoot(configYaml = '', prefix = 'govflow-bench-') {
+  const root = mkdtempSync(path.join(os.tmpdir(), prefix));
+  for (const folder of ['governance', 'context', 'schemas']) {
+    cpSync(path.join(REPOSITORY_ROOT, folder), path.join(root, folder), { recursive: true });
+  }
+  writeFileSync(path.join(root, 'govflow.config.yaml'), `timezone: UTC\n${configYaml}`);
+  return root;
+}
+
+export function removeRoot(root) {
+  rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+}
+
+/** Removes every root in `roots` when the process exits, even after an error or Ctrl-C. */
+export function cleanUpOnExit(roots) {
+  const clean = () => {
+    for (const root of roots) removeRoot(root);
+    roots.length = 0;
+  };
+  process.on('exit', clean);
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      clean();
+      process.exit(130);
+    });
+  }
+  return clean;
+}
+
+/** An operational log that drops everything but lets a callback watch the messages. */
+export function quietLog(onInfo = () => {}) {
+  return {
+    info(message, fields) {
+      onInfo(message, fields);
+    },
+    warn() {},
+    error(message, fields) {
+      if (process.env.BENCH_VERBOSE) console.error('govflow error:', message, fields ?? '');
+    },
+  };
+}
+
+/**
+ * Answers like the dry-run provider, but each agent's answer is computed once and then returned
+ * as is: the model costs nothing, so what is measured is govflow's own work. Not `synthetic`, so
+ * the pipeline treats it like a real model.
+ */
+export class InstantProvider {
+  kind = 'bench-instant';
+  interfaceVersion = PROVIDER_INTERFACE_VERSION;
+  #dryRun = new DryRunProvider();
+  #answers = new Map();
+  /** Called with each request before it is answered (latency probes). */
+  onCall;
+
+  constructor(onCall) {
+    this.onCall = onCall;
+  }
+
+  async generate(request) {
+    this.onCall?.(request);
+    return this.answer(request);
+  }
+
+  /** The precomputed answer for the request's agent (computed on first use). */
+  async answer(request) {
+    let answer = this.#answers.get(request.agent);
+    if (!answer) {
+      const generated = await this.#dryRun.generate(request);
+      answer = { ...generated, model: 'bench-instant', provider: this.kind };
+      this.#answers.set(request.agent, answer);
+    }
+    return answer;
+  }
+}
+
+/** Answers like InstantProvider after `latencyMs` (a model with a fixed latency); honours the abort signal. */
+export class FixedLatencyProvider extends InstantProvider {
+  kind = 'bench-latency';
+
+  constructor(latencyMs) {
+    super();
+    this.latencyMs = latencyMs;
+    this.calls = 0;
+  }
+
+  async generate(request) {
+    this.calls += 1;
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, this.latencyMs);
+      request.signal?.addEventListener('abort', () => {
+        clearTimeout(timer);
+        reject(request.signal.reason);
+      }, { once: true });
+    });
+    return this.answer(request);
+  }
+}
+
+/** Writes a request file elsewhere in the root, then renames it into system/inbox/ (an atomic drop). */
+export function dropRequest(root, name, text) {
+  const staging = path.join(root, 'bench-staging');
+  mkdirSync(staging, { recursive: true });
+  const temporary = path.join(staging, `${name}.part`);
+  writeFileSync(temporary, text);
+  renameSync(temporary, path.join(root, 'system', 'inbox', name));
+}
+
+/** A request text of realistic size (~600 characters), different for every `index`. */
+export function requestText(index) {
+  const people = ['Alice', 'Bob', 'Chen', 'Dana', 'Emeka', 'Farah'];
+  const who = (offset) => people[(index + offset) % people.length];
+  return (
+    `Summarize this meeting note and list its action items with owners (request ${index}):\n` +
+    `Weekly sync #${index}. Decision: ship release ${1 + (index % 9)}.${index % 7} on ${1 + (index % 28)} March. ` +
+    `${who(0)} will send the release notes by Friday. ${who(1)} will book the venue for the launch. ` +
+    `${who(2)} asked whether the pricing page is ready; nobody owns it yet. ${who(3)} reviews the draft ` +
+    `of the customer email before Wednesday. Open question: do we need legal review for the new terms? ` +
+    `Next sync in ${1 + (index % 3)} weeks.\n`
+  );
+}
+
+/** Median, min, max, mean and nearest-rank percentiles of `values`. */
+export function summarize(values) {
+  if (values.length === 0) return { count: 0, median: NaN, min: NaN, max: NaN, mean: NaN, p95: NaN };
+  const sorted = [...values].sort((left, right) => left - right);
+  const percentile = (share) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))];
+  const middle = sorted.length >> 1;
+  const median = sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return {
+    count: sorted.length,
+    median,
+    min: sorted[0],
+    max: sorted[sorted.length - 1],
+    mean: sorted.reduce((sum, value) => sum + value, 0) / sorted.length,
+    p95: percentile(0.95),
+  };
+}
+
+/** Least-squares slope of `ys` over `xs`. */
+export function slope(xs, ys) {
+  const n = xs.length;
+  if (n < 2) return 0;
+  const meanX = xs.reduce((sum, x) => sum + x, 0) / n;
+  const meanY = ys.reduce((sum, y) => sum + y, 0) / n;
+  let numerator = 0;
+  let denominator = 0;
+  for (let index = 0; index < n; index++) {
+    numerator += (xs[index] - meanX) * (ys[index] - meanY);
+    denominator += (xs[index] - meanX) ** 2;
+  }
+  return denominator === 0 ? 0 : numerator / denominator;
+}
+
+export function round(value, digits = 3) {
+  if (!Number.isFinite(value)) return value;
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/** "1.234 (min 1.1, max 1.5)" */
+export function describeFigure(stats, unit, digits = 3) {
+  return `${round(stats.median, digits)} ${unit} (min ${round(stats.min, digits)}, max ${round(stats.max, digits)}, ${stats.count} run${stats.count === 1 ? '' : 's'})`;
+}
+
+/** nproc, CPU model, Node version and the filesystem of the temp folder. */
+export function machineInfo() {
+  let cpuModel = 'unknown';
+  try {
+    cpuModel = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? cpuModel;
+  } catch {
+    cpuModel = os.cpus()[0]?.model ?? cpuModel;
+  }
+  let tempFilesystem = 'unknown';
+  try {
+    tempFilesystem = execFileSync('findmnt', ['-n', '-o', 'FSTYPE,OPTIONS', '--target', os.tmpdir()], { encoding: 'utf8' }).trim().replace(/\s+/, ' (') + ')';
+  } catch {
+    /* not Linux: left unknown */
+  }
+  return {
+    nproc: os.availableParallelism?.() ?? os.cpus().length,
+    cpuModel,
+    node: process.version,
+    tempDir: os.tmpdir(),
+    tempFilesystem,
+    memoryGiB: round(os.totalmem() / 2 ** 30, 1),
+  };
+}
+
+/**
+ * Prints the machine-readable result run-all.mjs collects. `targets`: [{ name, target, value,
+ * unit, pass }]; `figures`: [{ name, unit, median, min, max, runs, note? }].
+ */
+export function reportResult(result) {
+  console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
+}
+
+/** Milliseconds since an arbitrary origin, sub-millisecond resolution. */
+export const now = () => performance.now();
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `promise`, or `fallback` after `ms` (the timer is cleared either way, so it never holds the process open). */
+export function within(promise, ms, fallback) {
+  let timer;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,145 @@
+/**
+ * Concurrency: wall time of a batch of requests through an in-process GovflowDaemon whose model
+ * takes 100 ms per call, at intake concurrency 1, 4 and 16 (govflow.config.yaml
+ * `intake: {concurrency: N}` in the temp root; fsync on), against the ideal.
+ *
+ * How the ideal counts: a request of the example app makes 6 model calls, but the plan's 2 tasks
+ * run in parallel (limits.max_fan_out 3), so its critical path is 5 calls = 5 × latency. With N
+ * sessions at once the ideal is requests × 5 × latency / N (a fluid bound; the "waves" bound,
+ * ceil(requests / N) × 5 × latency, is printed too). Wall time runs from the first file renamed
+ * into the inbox to the last session finished.
+ *
+ * Defaults: 200 requests at concurrency 4 and 16, 40 at concurrency 1 (200 would take 100 s);
+ * concurrency 16 runs BENCH_CONCURRENCY_RUNS times (default 3), 1 and 4 run
+ * BENCH_CONCURRENCY_SLOW_RUNS times (default 1). Full size: BENCH_CONCURRENCY_SERIAL_REQUESTS=200.
+ *
+ * Target: wall / ideal ≤ 1.1 at concurrency 16.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import {
+  FixedLatencyProvider,
+  cleanUpOnExit,
+  describeFigure,
+  dropRequest,
+  envInteger,
+  importBuilt,
+  makeExampleRoot,
+  now,
+  quietLog,
+  removeRoot,
+  reportResult,
+  requestText,
+  round,
+  summarize,
+  within,
+} from './bench-support.mjs';
+
+const { GovflowDaemon } = await importBuilt('daemon/daemon.js');
+
+const LATENCY_MS = envInteger('BENCH_MODEL_LATENCY_MS', 100);
+const REQUESTS = envInteger('BENCH_CONCURRENCY_REQUESTS', 200);
+const SERIAL_REQUESTS = envInteger('BENCH_CONCURRENCY_SERIAL_REQUESTS', 40);
+const RUNS = envInteger('BENCH_CONCURRENCY_RUNS', 3);
+const SLOW_RUNS = envInteger('BENCH_CONCURRENCY_SLOW_RUNS', 1);
+const LEVELS = (process.env.BENCH_CONCURRENCY_LEVELS ?? '1,4,16').split(',').map(Number);
+const CALLS_PER_REQUEST = 6;
+const CRITICAL_PATH_CALLS = 5;
+const TARGET_RATIO = 1.1;
+const TARGET_LEVEL = 16;
+
+const roots = [];
+cleanUpOnExit(roots);
+
+async function runOnce(concurrency, requests, run) {
+  const root = makeExampleRoot(`intake: { concurrency: ${concurrency} }\n`);
+  roots.push(root);
+  let finished = 0;
+  let failed = 0;
+  let allDone;
+  const done = new Promise((resolve) => {
+    allDone = resolve;
+  });
+  let lastFinished = 0;
+  const log = quietLog((message, fields) => {
+    if (message !== 'session finished' || !fields?.request) return;
+    finished += 1;
+    if (fields.status !== 'success') failed += 1;
+    if (finished === requests) {
+      lastFinished = now();
+      allDone();
+    }
+  });
+  const provider = new FixedLatencyProvider(LATENCY_MS);
+  const daemon = await GovflowDaemon.start(root, { log, announce: () => {}, provider, env: { GOVFLOW_TIMEZONE: 'UTC' } });
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  try {
+    loopDelay.enable();
+    const started = now();
+    for (let index = 0; index < requests; index++) {
+      const id = `c${concurrency}-${run}-${index}`;
+      dropRequest(root, `${id}.json`, JSON.stringify({ request: requestText(index), request_id: id }));
+    }
+    const idealMs = (requests * CRITICAL_PATH_CALLS * LATENCY_MS) / concurrency;
+    const outcome = await within(done, idealMs * 3 + 30_000, 'timeout');
+    loopDelay.disable();
+    if (outcome === 'timeout') throw new Error(`concurrency ${concurrency}: only ${finished} of ${requests} sessions finished in time`);
+    if (failed > 0) throw new Error(`concurrency ${concurrency}: ${failed} sessions did not succeed`);
+    if (provider.calls !== requests * CALLS_PER_REQUEST) {
+      throw new Error(`concurrency ${concurrency}: ${provider.calls} model calls, expected ${requests * CALLS_PER_REQUEST}`);
+    }
+    const wallMs = lastFinished - started;
+    const wavesMs = Math.ceil(requests / concurrency) * CRITICAL_PATH_CALLS * LATENCY_MS;
+    return {
+      wallMs,
+      idealMs,
+      wavesMs,
+      ratio: wallMs / idealMs,
+      loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
+      loopDelayMeanMs: loopDelay.mean / 1e6,
+    };
+  } finally {
+    await daemon.stop();
+    removeRoot(root);
+    roots.splice(roots.indexOf(root), 1);
+  }
+}
+
+console.log(
+  `concurrency: model latency ${LATENCY_MS} ms/call, ${CALLS_PER_REQUEST} calls per request (critical path ${CRITICAL_PATH_CALLS}: the 2 plan tasks run in parallel)`,
+);
+const figures = [];
+const targets = [];
+const perLevel = {};
+for (const concurrency of LEVELS) {
+  const requests = concurrency === 1 ? SERIAL_REQUESTS : REQUESTS;
+  const runs = concurrency === TARGET_LEVEL ? RUNS : SLOW_RUNS;
+  const results = [];
+  for (let run = 0; run < runs; run++) results.push(await runOnce(concurrency, requests, run));
+  const wall = summarize(results.map((result) => result.wallMs / 1000));
+  const ratio = summarize(results.map((result) => result.ratio));
+  const { idealMs, wavesMs } = results[0];
+  const loopP99 = summarize(results.map((result) => result.loopDelayP99Ms));
+  perLevel[concurrency] = { requests, runs, wall, ratio, idealMs, wavesMs };
+  console.log(
+    `  concurrency ${String(concurrency).padStart(2)} (${requests} requests): wall ${describeFigure(wall, 's', 2)}; ideal ${round(idealMs / 1000, 2)} s ` +
+      `(waves ${round(wavesMs / 1000, 2)} s); wall/ideal ${round(ratio.median, 3)} (min ${round(ratio.min, 3)}, max ${round(ratio.max, 3)}); ` +
+      `event-loop delay p99 ${round(loopP99.median, 1)} ms`,
+  );
+  figures.push(
+    { name: `concurrency ${concurrency}: wall time (${requests} requests)`, unit: 's', median: round(wall.median, 2), min: round(wall.min, 2), max: round(wall.max, 2), runs: wall.count, note: `ideal ${round(idealMs / 1000, 2)} s, waves ${round(wavesMs / 1000, 2)} s` },
+    { name: `concurrency ${concurrency}: wall / ideal`, unit: '×', median: round(ratio.median, 3), min: round(ratio.min, 3), max: round(ratio.max, 3), runs: ratio.count },
+  );
+  if (concurrency === TARGET_LEVEL) {
+    const pass = ratio.median <= TARGET_RATIO;
+    targets.push({ name: `wall / ideal at concurrency ${TARGET_LEVEL}`, target: `≤ ${TARGET_RATIO}×`, value: round(ratio.median, 3), unit: '×', pass });
+    console.log(`  target wall/ideal ≤ ${TARGET_RATIO} at concurrency ${TARGET_LEVEL}: ${pass ? 'PASS' : 'MISS'}`);
+  }
+}
+
+reportResult({
+  bench: 'concurrency',
+  title: `Concurrency (model latency ${LATENCY_MS} ms)`,
+  config: { latencyMs: LATENCY_MS, requests: REQUESTS, serialRequests: SERIAL_REQUESTS, runs: RUNS, slowRuns: SLOW_RUNS, levels: LEVELS },
+  figures,
+  targets,
+});

@@ -1,0 +1,68 @@
+/**
+ * Prints the functions with the most self time in a V8 CPU profile (`node --cpu-prof`), and the
+ * same grouped by file, so a missed target points at code.
+ *
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/overhead-per-step.mjs
+ *   node bench/cpu-profile-summary.mjs /tmp/prof/<file>.cpuprofile [top=25]
+ *
+ * Exported `summarizeProfile` is used by the benchmarks that profile themselves.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Self time per function and per file, in milliseconds, highest first. */
+export function summarizeProfile(profile, top = 25) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const selfMs = new Map();
+  const deltas = profile.timeDeltas ?? [];
+  for (let index = 0; index < profile.samples.length; index++) {
+    const id = profile.samples[index];
+    // A sample's time is the gap to the next sample.
+    const ms = (deltas[index + 1] ?? 0) / 1000;
+    selfMs.set(id, (selfMs.get(id) ?? 0) + ms);
+  }
+  const functions = new Map();
+  const files = new Map();
+  let totalMs = 0;
+  for (const [id, ms] of selfMs) {
+    const frame = byId.get(id).callFrame;
+    const file = shortUrl(frame.url);
+    const key = `${frame.functionName || '(anonymous)'}  ${file}${frame.url ? `:${frame.lineNumber + 1}` : ''}`;
+    functions.set(key, (functions.get(key) ?? 0) + ms);
+    files.set(file || frame.functionName, (files.get(file || frame.functionName) ?? 0) + ms);
+    totalMs += ms;
+  }
+  const sorted = (map) =>
+    [...map.entries()]
+      .sort((left, right) => right[1] - left[1])
+      .slice(0, top)
+      .map(([name, ms]) => ({ name, ms: Math.round(ms * 10) / 10, share: Math.round((ms / totalMs) * 1000) / 10 }));
+  return { totalMs: Math.round(totalMs), functions: sorted(functions), files: sorted(files) };
+}
+
+function shortUrl(url) {
+  if (!url) return '';
+  const clean = url.replace(/^file:\/\//, '');
+  const nodeModules = clean.lastIndexOf('node_modules/');
+  if (nodeModules !== -1) return clean.slice(nodeModules);
+  const dist = clean.lastIndexOf('/dist/');
+  if (dist !== -1) return clean.slice(dist + 1);
+  return clean.startsWith('node:') ? clean : path.basename(clean);
+}
+
+export function printProfileSummary(summary, write = console.log) {
+  write(`  self time, top functions (of ${summary.totalMs} ms sampled):`);
+  for (const entry of summary.functions) write(`    ${String(entry.ms).padStart(8)} ms ${String(entry.share).padStart(5)} %  ${entry.name}`);
+  write('  self time by file:');
+  for (const entry of summary.files) write(`    ${String(entry.ms).padStart(8)} ms ${String(entry.share).padStart(5)} %  ${entry.name}`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const [file, top] = process.argv.slice(2);
+  if (!file) {
+    console.error('usage: node bench/cpu-profile-summary.mjs <file.cpuprofile> [top]');
+    process.exit(2);
+  }
+  printProfileSummary(summarizeProfile(JSON.parse(readFileSync(file, 'utf8')), Number(top ?? 25)));
+}

@@ -1,0 +1,83 @@
+/**
+ * `npm run bench`: builds the project (skip with BENCH_SKIP_BUILD=1), runs every benchmark in
+ * sequence as its own process, prints each one's output, then a summary table of the targets
+ * with pass/miss and the machine the figures come from. Exit code 0 even when a target is missed
+ * (these are measurements, not tests); 1 when a benchmark itself failed.
+ *
+ * Sizes are reduced by default to stay near 5 minutes on 2 cores; see bench/RESULTS.md for the
+ * environment variables of full-size runs. BENCH_ONLY=name,name runs a subset.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(BENCH_DIR, '..');
+const SCRIPTS = ['prompt-cacheability', 'overhead-per-step', 'intake-latency', 'concurrency', 'memory'];
+
+function build() {
+  if (process.env.BENCH_SKIP_BUILD === '1') return;
+  console.log('building: npx tsc -p tsconfig.json');
+  const result = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) console.log('warning: the build reported errors; benchmarking the dist/ that is there');
+}
+
+/** Runs one script, echoing its output, and returns its BENCH_RESULT (or an error). */
+function runScript(name) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [path.join(BENCH_DIR, `${name}.mjs`)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    let result = null;
+    let buffered = '';
+    child.stdout.on('data', (chunk) => {
+      buffered += chunk;
+      let newline;
+      while ((newline = buffered.indexOf('\n')) !== -1) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        if (line.startsWith('BENCH_RESULT ')) result = JSON.parse(line.slice('BENCH_RESULT '.length));
+        else console.log(line);
+      }
+    });
+    child.on('close', (code) => {
+      const seconds = (performance.now() - started) / 1000;
+      resolve(code === 0 && result ? { ...result, seconds } : { bench: name, error: `exited with code ${code}`, seconds });
+    });
+  });
+}
+
+build();
+// Imported after the build: bench-support loads modules from dist/.
+const { machineInfo } = await import('./bench-support.mjs');
+const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+const started = performance.now();
+const results = [];
+for (const name of SCRIPTS.filter((script) => !only || only.includes(script))) {
+  console.log(`\n=== ${name} ===`);
+  results.push(await runScript(name));
+}
+
+const machine = machineInfo();
+console.log('\n=== summary ===');
+console.log(
+  `machine: ${machine.nproc} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB, Node ${machine.node}, temp dir ${machine.tempDir} on ${machine.tempFilesystem}`,
+);
+const rows = [['benchmark', 'target', 'measured', 'result', 'time']];
+let failed = false;
+for (const result of results) {
+  if (result.error) {
+    failed = true;
+    rows.push([result.bench, '—', result.error, 'ERROR', `${result.seconds.toFixed(0)} s`]);
+    continue;
+  }
+  for (const target of result.targets) {
+    rows.push([`${result.bench}: ${target.name}`, target.target, `${target.value} ${target.unit}`, target.pass ? 'pass' : 'MISS', `${result.seconds.toFixed(0)} s`]);
+  }
+}
+const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+for (const [index, row] of rows.entries()) {
+  console.log(row.map((cell, column) => cell.padEnd(widths[column])).join('  '));
+  if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+}
+console.log(`total: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+process.exit(failed ? 1 : 0);
