@@ -114,12 +114,31 @@ function messageTemplate(agent: AgentDefinition): Record<string, unknown> {
   };
 }
 
-/** The variable part: the input this agent answers. */
+function isMessage(value: unknown): value is { message_id: string; agent: { name: string }; input: { source: string; content: unknown } } {
+  return typeof value === 'object' && value !== null && 'message_id' in value && 'agent' in value && 'input' in value && 'output' in value;
+}
+
+/**
+ * The upstream message as the model sees it: the message itself, with the input *it* answered
+ * elided when that input is again a message. The chain would otherwise nest every earlier
+ * message inside the prompt (quadratic growth, and a shrinking cacheable share); the journal and
+ * the audit log keep the full input.
+ */
+function promptView(content: unknown): unknown {
+  if (!isMessage(content) || !isMessage(content.input.content)) return content;
+  const earlier = content.input.content;
+  return {
+    ...content,
+    input: { source: content.input.source, content: `(message ${earlier.message_id} from ${earlier.agent.name}, omitted: it was handled earlier in the chain)` },
+  };
+}
+
+/** The variable part: the input this agent answers, compact JSON for structured input. */
 export function buildUserPrompt(input: { source: string; content: unknown }): string {
   if (input.source === 'user' && typeof input.content === 'string') {
     return `User request:\n${input.content}`;
   }
-  return `Input from ${input.source === 'user' ? 'the user' : `"${input.source}"`} (JSON):\n${JSON.stringify(input.content, null, 2)}`;
+  return `Input from ${input.source === 'user' ? 'the user' : `"${input.source}"`} (JSON):\n${JSON.stringify(promptView(input.content))}`;
 }
 
 /** What the model is told after an invalid answer. */

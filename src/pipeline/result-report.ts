@@ -2,7 +2,6 @@
  * The human-readable report next to each result: the final output, the path through the agents
  * as a Mermaid diagram, timings, tokens and cost.
  */
-import type { JournalRecord } from '../store/session-journal.js';
 import type { ResultDocument } from './session-result.js';
 import type { SessionState } from './session-state.js';
 
@@ -18,11 +17,8 @@ function renderOutput(output: unknown): string {
   return `\`\`\`json\n${JSON.stringify(output, null, 2)}\n\`\`\``;
 }
 
-export function renderResultReport(result: ResultDocument, state: SessionState, records: JournalRecord[]): string {
-  const durations = new Map<string, number>();
-  for (const record of records) {
-    if (record.type === 'exchange') durations.set(record.step, (durations.get(record.step) ?? 0) + record.duration_ms);
-  }
+export function renderResultReport(result: ResultDocument, state: SessionState): string {
+  const durations = state.stepDurations;
   const nodes = state.messages.map((record) => {
     const message = record.message;
     const id = `m${message.metadata.sequence_number}`;

@@ -4,7 +4,6 @@
  */
 import path from 'node:path';
 import { isoInTimeZone } from '../message/message-stamping.js';
-import type { JournalRecord } from '../store/session-journal.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import type { SessionState } from './session-state.js';
 import { renderResultReport } from './result-report.js';
@@ -63,8 +62,11 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
   };
 }
 
-/** Writes `<request_id>.json` and `<request_id>.md` atomically. */
-export function writeResult(outboxDir: string, result: ResultDocument, state: SessionState, records: JournalRecord[], durable: boolean): void {
-  writeFileAtomic(path.join(outboxDir, `${result.request_id}.md`), renderResultReport(result, state, records), durable);
+/**
+ * Writes `<request_id>.md` and `<request_id>.json` atomically. Only the JSON result is made
+ * durable: the report can be rebuilt, and one directory fsync covers both names.
+ */
+export function writeResult(outboxDir: string, result: ResultDocument, state: SessionState, durable: boolean): void {
+  writeFileAtomic(path.join(outboxDir, `${result.request_id}.md`), renderResultReport(result, state), false);
   writeFileAtomic(path.join(outboxDir, `${result.request_id}.json`), `${JSON.stringify(result, null, 2)}\n`, durable);
 }

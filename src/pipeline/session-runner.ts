@@ -19,7 +19,6 @@ import { MessageValidator } from '../message/message-validator.js';
 import { orchestratorFailureMessage, validationFallbackMessage, type OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
-import { fsyncDirectory } from '../store/append-only-file.js';
 import {
   JOURNAL_FORMAT,
   SessionJournal,
@@ -27,6 +26,7 @@ import {
   type MessageRecord,
   type RequestInfo,
   type ExchangeRecord,
+  type SessionRecord,
   type SessionStateName,
   type UsageFigures,
 } from '../store/session-journal.js';
@@ -155,23 +155,19 @@ export class SessionRunner {
     // Announced before the journal exists, so an index written here never misses a session.
     onSessionId?.(sessionId);
     const info: RequestInfo = { text: request.text, user: request.user ?? null, metadata: request.metadata ?? null };
-    const journal = SessionJournal.create(
-      this.config.paths.sessions,
-      {
-        v: JOURNAL_FORMAT,
-        type: 'session',
-        session_id: sessionId,
-        request_id: request.requestId,
-        request: info,
-        source_file: request.sourceFile,
-        claimed_path: request.claimedPath,
-        created_at: createdAt.toISOString(),
-        entry_agent: snapshot.entryAgent,
-      },
-      this.durable,
-    );
-    const records = SessionJournal.read(journal.directory);
-    const active: ActiveSession = { journal, state: initialState(records[0] as never), commitQueue: Promise.resolve() };
+    const sessionRecord: SessionRecord = {
+      v: JOURNAL_FORMAT,
+      type: 'session',
+      session_id: sessionId,
+      request_id: request.requestId,
+      request: info,
+      source_file: request.sourceFile,
+      claimed_path: request.claimedPath,
+      created_at: createdAt.toISOString(),
+      entry_agent: snapshot.entryAgent,
+    };
+    const journal = SessionJournal.create(this.config.paths.sessions, sessionRecord, this.durable);
+    const active: ActiveSession = { journal, state: initialState(sessionRecord), commitQueue: Promise.resolve() };
     this.log.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
     return this.run(active, signal);
   }
@@ -596,19 +592,22 @@ export class SessionRunner {
     });
   }
 
-  /** Writes the result, archives the request files and records the end (idempotent). */
+  /**
+   * Writes the result, archives the request files and records the end. Idempotent, so recovery
+   * may run it again; that is why neither the `finished` record nor the archive move is synced.
+   */
   private finish(active: ActiveSession): SessionOutcome {
     const { state, journal } = active;
-    const records = SessionJournal.read(journal.directory);
-    const finishedRecord = records.find((record) => record.type === 'finished');
-    const finishedAt = finishedRecord?.at ?? this.now().toISOString();
+    const finishedAt = state.finishedAt ?? this.now().toISOString();
     const result = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt, this.config.timezone);
-    writeResult(this.config.paths.outbox, result, state, records, this.durable);
-    for (const record of records) {
-      if (record.type === 'reply' && record.claimed_path) this.archive(record.claimed_path, record.source_file);
-    }
+    writeResult(this.config.paths.outbox, result, state, this.durable);
+    for (const reply of state.replyFiles) this.archive(reply.claimedPath, reply.sourceFile);
     if (!state.paused) {
-      if (!finishedRecord) journal.append({ v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt }, true);
+      if (!state.finishedRecorded) {
+        const record: JournalRecord = { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
+        journal.append(record, false);
+        applyRecord(state, record);
+      }
       if (state.session.claimed_path) this.archive(state.session.claimed_path, state.session.source_file);
     }
     this.writeManifest(active);
@@ -633,6 +632,5 @@ export class SessionRunner {
       target = path.join(folder, `${path.basename(base, extension)}.${counter}${extension}`);
     }
     renameSync(claimedPath, target);
-    if (this.durable) fsyncDirectory(folder);
   }
 }

@@ -39,6 +39,12 @@ export interface SessionState {
   usage: UsageFigures;
   /** Time spent waiting for models, summed over every exchange (seed 001's cumulative time). */
   modelTimeMs: number;
+  /** Model time per step key (`"3"`, `"task:t1"`), for the report. */
+  stepDurations: Map<string, number>;
+  /** Claimed reply files applied to this session (archived when a run ends). */
+  replyFiles: Array<{ claimedPath: string; sourceFile: string }>;
+  /** When the `finished` record was written, if it was. */
+  finishedAt: string | null;
   /** Start of the current run (creation, or the reply that resumed it): the deadline's base. */
   runStartedAt: string;
   finishedRecorded: boolean;
@@ -78,6 +84,9 @@ export function initialState(session: SessionRecord): SessionState {
     loopKeys: new Set(),
     usage: emptyUsage(),
     modelTimeMs: 0,
+    stepDurations: new Map(),
+    replyFiles: [],
+    finishedAt: null,
     runStartedAt: session.created_at,
     finishedRecorded: false,
   };
@@ -94,8 +103,10 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       state.usage.cached_input_tokens += record.usage.cached_input_tokens;
       state.usage.cost_usd += record.usage.cost_usd;
       state.modelTimeMs += record.duration_ms;
+      state.stepDurations.set(record.step, (state.stepDurations.get(record.step) ?? 0) + record.duration_ms);
       return;
     case 'reply':
+      if (record.claimed_path) state.replyFiles.push({ claimedPath: record.claimed_path, sourceFile: record.source_file });
       if (state.paused) {
         state.cursor = {
           agent: state.paused.agent,
@@ -111,6 +122,7 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       return;
     case 'finished':
       state.finishedRecorded = true;
+      state.finishedAt = record.at;
       return;
     case 'message':
       applyMessage(state, record);

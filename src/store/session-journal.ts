@@ -4,12 +4,11 @@
  * every committed message, replies, the end), and `manifest.json`, a cache of the session's
  * state for `govflow status`. The journal is the truth: a session resumes from it after a crash.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import { AppendOnlyFile, fsyncDirectory } from './append-only-file.js';
-import { writeFileAtomic } from './atomic-file.js';
 
 /** Version of journal records and manifests; bump with a reader for the old one. */
 export const JOURNAL_FORMAT = 1 as const;
@@ -136,6 +135,8 @@ export interface SessionManifest {
 export class SessionJournal {
   private readonly file: AppendOnlyFile;
   private readonly systemHashes = new Set<string>();
+  /** manifest.json, rewritten in place (no temp file and rename per step: readers retry a torn read). */
+  private manifestFd: number | null = null;
 
   private constructor(
     readonly directory: string,
@@ -156,13 +157,19 @@ export class SessionJournal {
     return existsSync(path.join(sessionsDir, sessionId, 'journal.jsonl'));
   }
 
-  /** Creates the session's folder and writes its first record durably. */
+  /**
+   * Creates the session's folder and writes its first record. The record becomes durable with
+   * the first message's fdatasync (same file); the folder entries are synced here.
+   */
   static create(sessionsDir: string, record: SessionRecord, durable: boolean): SessionJournal {
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
     mkdirSync(directory, { recursive: true });
     const journal = new SessionJournal(directory, durable, []);
-    journal.append(record, true);
-    if (durable) fsyncDirectory(sessionsDir);
+    journal.append(record, false);
+    if (durable) {
+      fsyncDirectory(directory);
+      fsyncDirectory(sessionsDir);
+    }
     return journal;
   }
 
@@ -214,19 +221,31 @@ export class SessionJournal {
     this.file.append(`${JSON.stringify(record)}\n`, sync);
   }
 
+  /** Rewrites manifest.json in place; it is a cache of the journal, so it is never synced. */
   writeManifest(manifest: SessionManifest): void {
-    writeFileAtomic(path.join(this.directory, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, false);
+    this.manifestFd ??= openSync(path.join(this.directory, 'manifest.json'), 'w');
+    const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+    writeSync(this.manifestFd, bytes, 0, bytes.length, 0);
+    ftruncateSync(this.manifestFd, bytes.length);
   }
 
+  /** The manifest, or null when missing; a read that met a rewrite in progress is retried. */
   static readManifest(sessionsDir: string, sessionId: string): SessionManifest | null {
-    try {
-      return JSON.parse(readFileSync(path.join(sessionsDir, sessionId, 'manifest.json'), 'utf8')) as SessionManifest;
-    } catch {
-      return null;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        return JSON.parse(readFileSync(path.join(sessionsDir, sessionId, 'manifest.json'), 'utf8')) as SessionManifest;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      }
     }
+    return null;
   }
 
   close(): void {
     this.file.close();
+    if (this.manifestFd !== null) {
+      closeSync(this.manifestFd);
+      this.manifestFd = null;
+    }
   }
 }

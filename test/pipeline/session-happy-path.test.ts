@@ -116,7 +116,15 @@ describe('happy path with a two-task plan', () => {
     });
     expect(exchanges[0].prompt).toBe(`User request:\n${REQUEST_TEXT}`);
     expect(exchanges[1].prompt).toBe(buildUserPrompt({ source: 'objective_agent', content: objective }));
-    expect(exchanges[1].prompt).toBe(`Input from "objective_agent" (JSON):\n${JSON.stringify(objective, null, 2)}`);
+    // The objective message answered the user's text, so the goal agent sees it whole.
+    expect(exchanges[1].prompt).toBe(`Input from "objective_agent" (JSON):\n${JSON.stringify(objective)}`);
+    // The planning agent sees the goal message with its own input (the objective message) elided.
+    const planningPrompt = exchanges.find((exchange) => exchange.agent === 'planning_agent')!.prompt;
+    const seen = JSON.parse(planningPrompt.slice(planningPrompt.indexOf('\n') + 1));
+    expect(seen.message_id).toBe(messages[1].message_id);
+    expect(seen.output).toEqual(messages[1].output);
+    expect(seen.input.source).toBe('objective_agent');
+    expect(seen.input.content).toContain(`message ${objective.message_id} from objective_agent, omitted`);
     const t2Exchange = exchanges.find((exchange) => exchange.step === 'task:t2')!;
     expect(JSON.parse(t2Exchange.prompt.slice(t2Exchange.prompt.indexOf('\n') + 1))).toEqual({
       task_id: 't2',
