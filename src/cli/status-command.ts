@@ -26,7 +26,7 @@ export const statusCommand: CommandDefinition = {
     const daemons = new DaemonRegistry(paths).others();
     const manifests = (ids: string[]) =>
       ids.map((id) => SessionJournal.readManifest(paths.sessions, id)).filter((manifest): manifest is SessionManifest => manifest !== null);
-    const unfinished = manifests(new ActiveSessions(paths, false).list().map((entry) => entry.session_id));
+    const unfinished = manifests(new ActiveSessions(paths).list().map((entry) => entry.session_id));
     const running = unfinished.filter((manifest) => manifest.state === 'RUNNING' || manifest.state === 'PENDING');
     const paused = unfinished.filter((manifest) => manifest.state === 'PAUSED');
     const activeIds = new Set(unfinished.map((manifest) => manifest.session_id));

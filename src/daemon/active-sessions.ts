@@ -1,9 +1,8 @@
 /**
- * Small durable indexes under system/state/: which sessions are unfinished (running or paused),
- * and which daemons are alive on this root. Recovery and `govflow status` read them instead of
- * scanning every session ever run.
+ * Small indexes under system/state/: which sessions are unfinished (running or paused), and which
+ * daemons are alive on this root.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
@@ -15,19 +14,21 @@ export interface ActiveSessionEntry {
   source_file: string;
 }
 
+/**
+ * The unfinished sessions (running or paused), for `govflow status`. A cache only — crash
+ * recovery works from the claimed files in system/processing/ — so it is written plainly, never
+ * synced.
+ */
 export class ActiveSessions {
   private readonly directory: string;
 
-  constructor(
-    paths: SystemPaths,
-    private readonly durable: boolean,
-  ) {
+  constructor(paths: SystemPaths) {
     this.directory = path.join(paths.state, 'active');
   }
 
   add(entry: ActiveSessionEntry): void {
     mkdirSync(this.directory, { recursive: true });
-    writeFileAtomic(path.join(this.directory, `${entry.session_id}.json`), JSON.stringify(entry), this.durable);
+    writeFileSync(path.join(this.directory, `${entry.session_id}.json`), JSON.stringify(entry));
   }
 
   remove(sessionId: string): void {

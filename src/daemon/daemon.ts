@@ -7,7 +7,8 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { readClaimedFile, recoverClaimedFiles, type IntakeItem } from '../intake/claimed-file.js';
+import { readClaimedFile, recoverClaimedFiles, type IntakeItem, type IntakeReply, type IntakeRequest } from '../intake/claimed-file.js';
+import { sessionIdForClaim } from '../intake/claim-name.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { InboxIntake } from '../intake/inbox-intake.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
@@ -45,7 +46,7 @@ export class GovflowDaemon {
     private readonly runtime: Runtime,
     private readonly options: DaemonOptions,
   ) {
-    this.active = new ActiveSessions(runtime.config.paths, runtime.config.daemon.fsync);
+    this.active = new ActiveSessions(runtime.config.paths);
     this.daemons = new DaemonRegistry(runtime.config.paths);
     this.registry = new RequestIdRegistry(runtime.config.paths, { durable: runtime.config.daemon.fsync });
   }
@@ -103,51 +104,73 @@ export class GovflowDaemon {
     );
   }
 
-  /** Resumes every unfinished session, then re-reads claimed files no session took over. */
+  /**
+   * Crash recovery from the claimed files, which are the truth: a claimed request maps to its
+   * session id deterministically, so its session resumes from the journal when one exists and
+   * starts otherwise; replies follow once their sessions have run.
+   */
   private async recover(leftoverClaims: string[]): Promise<void> {
     const { config, runner } = this.runtime;
     const log = this.options.log;
-    const entries = this.active.list();
-    const claimedByActive = new Set(entries.map((entry) => entry.claimed_path).filter((claimed): claimed is string => claimed !== null));
-    // Replies already journaled belong to their session too (it archives them when it ends).
-    for (const entry of entries) {
-      if (!SessionJournal.exists(config.paths.sessions, entry.session_id)) continue;
-      for (const record of SessionJournal.read(SessionJournal.directoryOf(config.paths.sessions, entry.session_id))) {
-        if (record.type === 'reply' && record.claimed_path) claimedByActive.add(record.claimed_path);
-      }
+    const requests: IntakeRequest[] = [];
+    const replies: IntakeReply[] = [];
+    for (const claimedPath of leftoverClaims) {
+      const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
+      if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
+      else if (item.kind === 'request') requests.push(item);
+      else replies.push(item);
     }
-    const queue = [...entries];
+    if (requests.length + replies.length > 0) log.info('recovering requests left by an earlier run', { requests: requests.length, replies: replies.length });
     const worker = async () => {
-      for (let entry = queue.shift(); entry; entry = queue.shift()) {
-        if (this.abort.signal.aborted) return;
-        if (!SessionJournal.exists(config.paths.sessions, entry.session_id)) {
-          this.active.remove(entry.session_id);
-          if (entry.claimed_path) claimedByActive.delete(entry.claimed_path);
-          continue;
+      for (let item = requests.shift(); item; item = requests.shift()) {
+        if (this.abort.signal.aborted || this.state === 'draining') return;
+        const sessionId = this.sessionIdFor(item);
+        if (this.isOwnSession(sessionId, item.claimedPath)) {
+          await this.runSession((track) => {
+            track(sessionId);
+            return runner.recoverSession(sessionId, this.abort.signal);
+          }, 'recovered');
+        } else if (this.registry.claim(item.requestId, item.claimedPath) === 'duplicate') {
+          await moveToFailed(config.paths, item.claimedPath, item.sourceFile, `duplicate request_id "${item.requestId}": it was already processed; use a new request_id`);
+        } else {
+          await this.handle(item);
         }
-        const sessionId = entry.session_id;
-        await this.runSession((track) => {
-          track(sessionId);
-          return runner.recoverSession(sessionId, this.abort.signal);
-        }, 'recovered');
       }
     };
     await Promise.all(Array.from({ length: config.intake.concurrency }, worker));
-    if (this.abort.signal.aborted || this.state === 'draining' || this.state === 'stopped') return;
-    for (const claimedPath of leftoverClaims) {
-      if (claimedByActive.has(claimedPath) || !existsSync(claimedPath)) continue;
-      const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
-      if (item.kind === 'rejected') {
-        await moveToFailed(config.paths, claimedPath, item.file, item.reason);
-        continue;
+    for (const reply of replies) {
+      if (this.abort.signal.aborted || this.state === 'draining') return;
+      if (!existsSync(reply.claimedPath)) continue; // its session applied and archived it
+      if (this.replyWasApplied(reply)) {
+        await this.runSession((track) => {
+          track(reply.sessionId);
+          return runner.recoverSession(reply.sessionId, this.abort.signal);
+        }, 'recovered');
+      } else {
+        await this.handle(reply);
       }
-      if (item.kind === 'request' && this.registry.claim(item.requestId, claimedPath) === 'duplicate') {
-        await moveToFailed(config.paths, claimedPath, item.sourceFile, `duplicate request_id "${item.requestId}": it was already processed; use a new request_id`);
-        continue;
-      }
-      log.info('re-reading a claimed request left by a crash', { file: item.sourceFile });
-      await this.handle(item);
     }
+  }
+
+  /** The session of a request: the one it names, else one derived from its claim (stable across restarts). */
+  private sessionIdFor(item: IntakeRequest): string {
+    return item.sessionId ?? sessionIdForClaim(item.claimedPath, this.runtime.config.timezone);
+  }
+
+  /** True when the session's journal was started for exactly this claimed file. */
+  private isOwnSession(sessionId: string, claimedPath: string): boolean {
+    const { sessions } = this.runtime.config.paths;
+    if (!SessionJournal.exists(sessions, sessionId)) return false;
+    const [first] = SessionJournal.read(SessionJournal.directoryOf(sessions, sessionId));
+    return first?.type === 'session' && first.claimed_path === claimedPath;
+  }
+
+  private replyWasApplied(reply: IntakeReply): boolean {
+    const { sessions } = this.runtime.config.paths;
+    if (!SessionJournal.exists(sessions, reply.sessionId)) return false;
+    return SessionJournal.read(SessionJournal.directoryOf(sessions, reply.sessionId)).some(
+      (record) => record.type === 'reply' && record.claimed_path === reply.claimedPath,
+    );
   }
 
   /** Runs one session's work, keeping the unfinished-session index and the progress log right. */
@@ -196,8 +219,9 @@ export class GovflowDaemon {
       }
       return;
     }
-    if (item.sessionId && runner.sessionExists(item.sessionId)) {
-      await reject(`session_id "${item.sessionId}" is already in use; omit session_id or choose a new one`);
+    const sessionId = this.sessionIdFor(item);
+    if (runner.sessionExists(sessionId)) {
+      await reject(`session_id "${sessionId}" is already in use; omit session_id or choose a new one`);
       return;
     }
     const entry = { request_id: item.requestId, claimed_path: item.claimedPath, source_file: item.sourceFile };
@@ -206,7 +230,7 @@ export class GovflowDaemon {
         runner.startSession(
           {
             requestId: item.requestId,
-            sessionId: item.sessionId,
+            sessionId,
             text: item.text,
             user: item.user,
             metadata: item.metadata,

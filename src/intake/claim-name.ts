@@ -9,6 +9,7 @@
  * second id for the same request.
  */
 import path from 'node:path';
+import { formatInTimeZone } from 'date-fns-tz';
 import { generateRequestId, randomBase36 } from './request-file.js';
 
 const CLAIM_NAME_PATTERN = /^(\d{1,16})-([0-9a-z]{6})-(.+)$/s;
@@ -56,4 +57,14 @@ export function generatedRequestIdFor(claimedPath: string): string {
   const claim = parseClaimName(claimedPath);
   if (claim) return generateRequestId(claim.claimedAt, claim.random);
   return generateRequestId();
+}
+
+/**
+ * The session id for a claimed request that names none: derived from the claim like the request
+ * id, so a daemon restarted after a crash finds the session it had started for this very file.
+ */
+export function sessionIdForClaim(claimedPath: string, timezone: string): string {
+  const claim = parseClaimName(claimedPath);
+  const at = claim?.claimedAt ?? new Date();
+  return `sess-${formatInTimeZone(at, timezone, 'yyyyMMdd-HHmmss')}-${claim?.random ?? randomBase36(6)}`;
 }
