@@ -2,9 +2,11 @@
  * Stamps the fields the orchestrator owns (SPEC §4) over whatever the model wrote there, and
  * records each value it replaced so the audit entry can say what was corrected.
  */
-import { formatInTimeZone } from 'date-fns-tz';
 import { isDeepStrictEqual } from 'node:util';
 import type { SentientMessage } from './sentient-message.js';
+import { isoInTimeZone } from './zoned-time.js';
+
+export { isoInTimeZone };
 
 export interface StampContext {
   messageId: string;
@@ -17,11 +19,6 @@ export interface StampContext {
   sequenceNumber: number;
   parentMessageId: string | null;
   retryCount: number;
-}
-
-/** ISO 8601 with the zone's offset, e.g. 2026-01-27T14:30:52.120+08:00. */
-export function isoInTimeZone(date: Date, timezone: string): string {
-  return formatInTimeZone(date, timezone, "yyyy-MM-dd'T'HH:mm:ss.SSSxxx");
 }
 
 function preview(value: unknown): string {

@@ -1,0 +1,47 @@
+/**
+ * ISO 8601 timestamps with the offset of an IANA zone, on the hot path of every step. date-fns-tz
+ * (used for everything else) re-tokenizes the zone on each call; here one Intl.DateTimeFormat per
+ * zone is cached and the offset derived from its parts, which is several times faster.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timezone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timezone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timezone, formatter);
+  }
+  return formatter;
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
+/** Wall-clock fields of `date` in `timezone`, and the zone's offset from UTC in minutes. */
+export function zonedParts(date: Date, timezone: string): { year: number; month: number; day: number; hour: number; minute: number; second: number; offsetMinutes: number } {
+  const fields: Record<string, number> = {};
+  for (const part of formatterFor(timezone).formatToParts(date)) {
+    if (part.type !== 'literal') fields[part.type] = Number(part.value);
+  }
+  const { year, month, day, hour, minute, second } = fields as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>;
+  const wallAsUtc = Date.UTC(year, month - 1, day, hour, minute, second);
+  const offsetMinutes = Math.round((wallAsUtc - (date.getTime() - date.getUTCMilliseconds())) / 60_000);
+  return { year, month, day, hour, minute, second, offsetMinutes };
+}
+
+/** `2026-01-27T14:30:52.120+08:00` for the instant `date` in `timezone`. */
+export function isoInTimeZone(date: Date, timezone: string): string {
+  const { year, month, day, hour, minute, second, offsetMinutes } = zonedParts(date, timezone);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const absolute = Math.abs(offsetMinutes);
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(hour)}:${pad(minute)}:${pad(second)}.${pad(date.getUTCMilliseconds(), 3)}${sign}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`;
+}
