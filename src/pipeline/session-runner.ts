@@ -30,6 +30,7 @@ import {
   type SessionStateName,
   type UsageFigures,
 } from '../store/session-journal.js';
+import { PromptStore } from '../store/prompt-store.js';
 import { buildResult, writeResult, type ResultDocument, type ResultStatus } from './session-result.js';
 import { applyRecord, emptyUsage, foldRecords, initialState, loopKeyOf, readyTasks, taskStep, type PendingStep, type SessionState } from './session-state.js';
 import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
@@ -114,6 +115,7 @@ export class SessionRunner {
   private readonly now: () => Date;
   private readonly log: OperationalLog;
   private readonly validators = new WeakMap<GovernanceSnapshot, MessageValidator>();
+  private readonly prompts: PromptStore;
   /** Set by `drain()`: running steps finish, no new step starts. */
   private draining = false;
   /** When each step began, for the progress log. */
@@ -123,6 +125,7 @@ export class SessionRunner {
     this.now = deps.now ?? (() => new Date());
     this.log = deps.log ?? SILENT_LOG;
     for (const folder of Object.values(deps.config.paths)) mkdirSync(folder, { recursive: true });
+    this.prompts = new PromptStore(path.join(deps.config.paths.snapshots, 'prompts'), deps.config.daemon.fsync);
   }
 
   private get config(): GovflowConfig {
@@ -343,6 +346,7 @@ export class SessionRunner {
     }
 
     const prompt = buildSystemPrompt(snapshot, agent);
+    this.prompts.ensure(prompt.systemSha256, prompt.system);
     const userPrompt = buildUserPrompt(step.input);
     const maxRetries = agent.maxRetries ?? this.config.limits.max_retries;
     const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
@@ -378,7 +382,6 @@ export class SessionRunner {
           temperature: agent.temperature ?? null,
           max_tokens: agent.maxTokens ?? null,
           system_sha256: prompt.systemSha256,
-          ...(active.journal.needsSystemText(prompt.systemSha256) ? { system: prompt.system } : {}),
           prompt: prompts,
           history: earlier,
           ...outcome,

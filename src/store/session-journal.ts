@@ -49,9 +49,8 @@ export interface ExchangeRecord {
   model: string;
   temperature: number | null;
   max_tokens: number | null;
+  /** The exact system prompt is system/snapshots/prompts/<system_sha256>.md (PromptStore). */
   system_sha256: string;
-  /** The exact system prompt, written the first time its hash appears in the session. */
-  system?: string;
   prompt: string;
   history: Array<{ role: 'user' | 'assistant'; content: string }>;
   response: string | null;
@@ -134,19 +133,14 @@ export interface SessionManifest {
 
 export class SessionJournal {
   private readonly file: AppendOnlyFile;
-  private readonly systemHashes = new Set<string>();
   /** manifest.json, rewritten in place (no temp file and rename per step: readers retry a torn read). */
   private manifestFd: number | null = null;
 
   private constructor(
     readonly directory: string,
     durable: boolean,
-    records: JournalRecord[],
   ) {
     this.file = new AppendOnlyFile(path.join(directory, 'journal.jsonl'), durable);
-    for (const record of records) {
-      if (record.type === 'exchange' && record.system !== undefined) this.systemHashes.add(record.system_sha256);
-    }
   }
 
   static directoryOf(sessionsDir: string, sessionId: string): string {
@@ -164,7 +158,7 @@ export class SessionJournal {
   static create(sessionsDir: string, record: SessionRecord, durable: boolean): SessionJournal {
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
     mkdirSync(directory, { recursive: true });
-    const journal = new SessionJournal(directory, durable, []);
+    const journal = new SessionJournal(directory, durable);
     journal.append(record, false);
     if (durable) {
       fsyncDirectory(directory);
@@ -177,7 +171,7 @@ export class SessionJournal {
   static open(sessionsDir: string, sessionId: string, durable: boolean): { journal: SessionJournal; records: JournalRecord[] } {
     const directory = SessionJournal.directoryOf(sessionsDir, sessionId);
     const records = SessionJournal.read(directory, true);
-    return { journal: new SessionJournal(directory, durable, records), records };
+    return { journal: new SessionJournal(directory, durable), records };
   }
 
   /** Reads records; with `repair`, truncates an incomplete final line. */
@@ -207,13 +201,6 @@ export class SessionJournal {
     return readdirSync(sessionsDir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
-  }
-
-  /** True when the exact system prompt with this hash still has to be written out. */
-  needsSystemText(hash: string): boolean {
-    if (this.systemHashes.has(hash)) return false;
-    this.systemHashes.add(hash);
-    return true;
   }
 
   /** Appends one record; `sync` makes it (and everything before it) durable before returning. */

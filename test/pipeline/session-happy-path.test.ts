@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PromptStore } from '../../src/store/prompt-store.js';
 import { buildUserPrompt } from '../../src/pipeline/prompt-builder.js';
 import {
   ConcurrencyProbe,
@@ -105,7 +106,8 @@ describe('happy path with a two-task plan', () => {
     const exchanges = exchangeRecords(records);
     expect(exchanges).toHaveLength(6);
     const systemByHash = new Map<string, string>();
-    for (const exchange of exchanges) if (exchange.system !== undefined) systemByHash.set(exchange.system_sha256, exchange.system);
+    // Exact system prompts are stored once per root, named by their hash.
+    for (const exchange of exchanges) systemByHash.set(exchange.system_sha256, PromptStore.read(path.join(root, 'system', 'snapshots'), exchange.system_sha256));
     exchanges.forEach((exchange, index) => {
       const call = provider.calls.find((candidate) => candidate.agent === exchange.agent)!;
       expect(exchange.prompt).toBe(call.prompt);
