@@ -198,7 +198,7 @@ export class SessionRunner {
       claimed_path: reply.claimedPath,
       at: this.now().toISOString(),
     };
-    active.journal.append(record, true);
+    await active.journal.appendDurable(record);
     applyRecord(active.state, record);
     this.log.info('session resumed by reply', { session: sessionId, source: reply.sourceFile });
     return this.run(active, signal);
@@ -546,7 +546,7 @@ export class SessionRunner {
         plan: what.plan ?? null,
         on_failure: agent?.onFailure ?? null,
       };
-      active.journal.append(record, true);
+      await active.journal.appendDurable(record);
       await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
       applyRecord(state, record);
       this.writeManifest(active, what.halt ?? 'RUNNING');

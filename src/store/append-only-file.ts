@@ -1,8 +1,8 @@
 /**
- * An append-only file with optional fdatasync, written with synchronous calls: appends are tiny
- * and ordered, and a sync write keeps "on disk before the message moves on" trivially true.
+ * An append-only file with optional fdatasync. Writes are synchronous calls — appends are small
+ * and must keep their order — and durability is either synchronous or awaited.
  */
-import { closeSync, fdatasyncSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 export class AppendOnlyFile {
@@ -20,6 +20,18 @@ export class AppendOnlyFile {
     if (this.fd === null) throw new Error(`${this.file} is closed`);
     writeSync(this.fd, text);
     if (sync && this.durable) fdatasyncSync(this.fd);
+  }
+
+  /**
+   * Appends text and resolves once it is on disk. The write is synchronous (so appends keep their
+   * order); the fdatasync runs on the thread pool, leaving the event loop free for other sessions.
+   */
+  appendDurable(text: string): Promise<void> {
+    if (this.fd === null) return Promise.reject(new Error(`${this.file} is closed`));
+    writeSync(this.fd, text);
+    if (!this.durable) return Promise.resolve();
+    const fd = this.fd;
+    return new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
   }
 
   close(): void {

@@ -208,6 +208,11 @@ export class SessionJournal {
     this.file.append(`${JSON.stringify(record)}\n`, sync);
   }
 
+  /** Appends one record and resolves once it (and everything before it) is on disk. */
+  appendDurable(record: JournalRecord): Promise<void> {
+    return this.file.appendDurable(`${JSON.stringify(record)}\n`);
+  }
+
   /** Rewrites manifest.json in place; it is a cache of the journal, so it is never synced. */
   writeManifest(manifest: SessionManifest): void {
     this.manifestFd ??= openSync(path.join(this.directory, 'manifest.json'), 'w');
