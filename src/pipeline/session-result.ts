@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { isoInTimeZone } from '../message/message-stamping.js';
-import { writeFileAtomic } from '../store/atomic-file.js';
+import { writeFileAtomic, writeFileAtomicAsync } from '../store/atomic-file.js';
 import type { SessionState } from './session-state.js';
 import { renderResultReport } from './result-report.js';
 
@@ -66,7 +66,7 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
  * Writes `<request_id>.md` and `<request_id>.json` atomically. Only the JSON result is made
  * durable: the report can be rebuilt, and one directory fsync covers both names.
  */
-export function writeResult(outboxDir: string, result: ResultDocument, state: SessionState, durable: boolean): void {
+export async function writeResult(outboxDir: string, result: ResultDocument, state: SessionState, durable: boolean): Promise<void> {
   writeFileAtomic(path.join(outboxDir, `${result.request_id}.md`), renderResultReport(result, state), false);
-  writeFileAtomic(path.join(outboxDir, `${result.request_id}.json`), `${JSON.stringify(result, null, 2)}\n`, durable);
+  await writeFileAtomicAsync(path.join(outboxDir, `${result.request_id}.json`), `${JSON.stringify(result, null, 2)}\n`, durable);
 }

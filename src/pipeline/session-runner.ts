@@ -169,7 +169,7 @@ export class SessionRunner {
       created_at: createdAt.toISOString(),
       entry_agent: snapshot.entryAgent,
     };
-    const journal = SessionJournal.create(this.config.paths.sessions, sessionRecord, this.durable);
+    const journal = await SessionJournal.create(this.config.paths.sessions, sessionRecord, this.durable);
     const active: ActiveSession = { journal, state: initialState(sessionRecord), commitQueue: Promise.resolve() };
     this.log.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
     return this.run(active, signal);
@@ -243,7 +243,7 @@ export class SessionRunner {
         else if (state.cursor) await this.runStep(active, state.cursor, signal);
         else throw new Error(`session ${state.session.session_id} has no next step (corrupt journal?)`);
       }
-      return this.finish(active);
+      return await this.finish(active);
     } finally {
       active.journal.close();
     }
@@ -599,11 +599,11 @@ export class SessionRunner {
    * Writes the result, archives the request files and records the end. Idempotent, so recovery
    * may run it again; that is why neither the `finished` record nor the archive move is synced.
    */
-  private finish(active: ActiveSession): SessionOutcome {
+  private async finish(active: ActiveSession): Promise<SessionOutcome> {
     const { state, journal } = active;
     const finishedAt = state.finishedAt ?? this.now().toISOString();
     const result = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt, this.config.timezone);
-    writeResult(this.config.paths.outbox, result, state, this.durable);
+    await writeResult(this.config.paths.outbox, result, state, this.durable);
     for (const reply of state.replyFiles) this.archive(reply.claimedPath, reply.sourceFile);
     if (!state.paused) {
       if (!state.finishedRecorded) {

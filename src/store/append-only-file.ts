@@ -3,6 +3,7 @@
  * and must keep their order — and durability is either synchronous or awaited.
  */
 import { closeSync, fdatasync, fdatasyncSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 
 export class AppendOnlyFile {
@@ -52,5 +53,19 @@ export function fsyncDirectory(directory: string): void {
     // Some filesystems refuse fsync on directories; the data itself is already synced.
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** fsyncDirectory on the thread pool. */
+export async function fsyncDirectoryAsync(directory: string): Promise<void> {
+  try {
+    const handle = await open(path.resolve(directory), 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // As above: the data itself is already synced.
   }
 }

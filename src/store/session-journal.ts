@@ -4,11 +4,12 @@
  * every committed message, replies, the end), and `manifest.json`, a cache of the session's
  * state for `govflow status`. The journal is the truth: a session resumes from it after a crash.
  */
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, readdirSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
-import { AppendOnlyFile, fsyncDirectory } from './append-only-file.js';
+import { mkdir } from 'node:fs/promises';
+import { AppendOnlyFile, fsyncDirectoryAsync } from './append-only-file.js';
 
 /** Version of journal records and manifests; bump with a reader for the old one. */
 export const JOURNAL_FORMAT = 1 as const;
@@ -155,15 +156,12 @@ export class SessionJournal {
    * Creates the session's folder and writes its first record. The record becomes durable with
    * the first message's fdatasync (same file); the folder entries are synced here.
    */
-  static create(sessionsDir: string, record: SessionRecord, durable: boolean): SessionJournal {
+  static async create(sessionsDir: string, record: SessionRecord, durable: boolean): Promise<SessionJournal> {
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
-    mkdirSync(directory, { recursive: true });
+    await mkdir(directory, { recursive: true });
     const journal = new SessionJournal(directory, durable);
     journal.append(record, false);
-    if (durable) {
-      fsyncDirectory(directory);
-      fsyncDirectory(sessionsDir);
-    }
+    if (durable) await Promise.all([fsyncDirectoryAsync(directory), fsyncDirectoryAsync(sessionsDir)]);
     return journal;
   }
 
