@@ -4,51 +4,42 @@
  *
  * Durability: each entry is one write() followed by fdatasync() before `append` resolves, so a
  * message is never passed on before its entry is on disk. A crash mid-write can only leave a
- * torn tail on the newest file; `open` cuts it (and reports the cut), so a restart never leaves a
- * torn entry behind. Ordering: `append` does all its work synchronously (sync fs calls, no
- * await), so concurrent callers are serialized in call order by the event loop itself, and a
- * pipeline step pays no extra event-loop round trips.
+ * torn tail on the newest file; the next writer to take the lock after the crash (or `open`) cuts
+ * it and reports the cut, so a restart never leaves a torn entry behind. Ordering: `append` does
+ * all its work synchronously (sync fs calls, no await), so concurrent callers are serialized in
+ * call order by the event loop itself, and a pipeline step pays no extra event-loop round trips.
+ *
+ * Several processes (two daemons on one root, a daemon and a CLI run) may append to the same
+ * logs. Each append runs under the cross-process audit lock (audit-append-lock.ts) and first
+ * reads the head record: when it still says what this writer last saw, nobody else appended and
+ * the cached chain tail is current (about 15 µs in all for the lock and the check). Otherwise the
+ * writer takes the tail from the head record once the log file it names is seen to end with that
+ * entry, or reads the logs in full after a crash.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { type AuditEntryInput, GENESIS_HASH, formatEntry, localDayAndTime } from './audit-entry-format.js';
-import { parseEntryBlock, splitEntryBlocks } from './audit-entry-parse.js';
-import { AuditLogFormatError, AuditWriteError } from './audit-errors.js';
-import {
-  type AuditHeadRecord,
-  HEAD_RECORD_FORMAT,
-  HeadRecordFile,
-  readHeadRecord,
-  writeHeadRecord,
-} from './audit-head-record.js';
-import { listLogFilesSync, logFileDate } from './audit-log-reader.js';
+import { AuditAppendLock, type AuditLockAcquired, DEFAULT_LOCK_STALE_MS } from './audit-append-lock.js';
+import { type AuditRepair, type ChainTail, fileEndsWithEntry, scanChainTail } from './audit-chain-tail.js';
+import { type AuditEntryInput, formatEntry, localDayAndTime } from './audit-entry-format.js';
+import { AuditWriteError } from './audit-errors.js';
+import { type AuditHeadRecord, HEAD_RECORD_FORMAT, HeadRecordFile, type HeadRecordRead } from './audit-head-record.js';
+import { logFileDate } from './audit-log-reader.js';
+
+export type { AuditRepair } from './audit-chain-tail.js';
 
 export interface AuditLogWriterOptions {
   /** `<root>/system/logs`; created when missing. */
   logsDir: string;
-  /** Where the head record lives (`audit-head.json`); created when missing. */
+  /** Where the head record (`audit-head.json`) and the lock (`audit.lock`) live; created when missing. */
   stateDir: string;
   /** IANA zone deciding both the TIMESTAMP and which day file an entry goes to. */
   timezone: string;
-}
-
-/** A torn tail cut at open; the daemon should log it. */
-export interface AuditRepair {
-  file: string;
-  /** 1-based line where the cut text began. */
-  line: number;
-  /** Byte offset the file was truncated to, and how many bytes were cut. */
-  offset: number;
-  bytes: number;
-  /** The start of what was cut, for the operator. */
-  excerpt: string;
-}
-
-interface ChainEnd {
-  file: string;
-  hash: string;
-  messageId: string;
+  /**
+   * A lock left by a holder that cannot be shown dead (pid reused, another host) is broken once
+   * it is this old. Default 10 000 ms; a live holder keeps it for one append (~0.3 ms).
+   */
+  lockStaleMs?: number;
 }
 
 function assertTimezone(timezone: string): void {
@@ -74,156 +65,66 @@ function fsyncDirectory(directory: string): void {
   }
 }
 
-/** Cuts a torn tail off `file`, returning what was cut (or null when the file ends cleanly). */
-function cutTornTail(file: string): AuditRepair | null {
-  const bytes = fs.readFileSync(file);
-  const separator = bytes.lastIndexOf('\n---\n');
-  const end = separator === -1 ? 0 : separator + 5;
-  if (end === bytes.length) return null;
-  const line = end === 0 ? 1 : bytes.subarray(0, end).toString('utf8').split('\n').length;
-  const fd = fs.openSync(file, 'r+');
-  try {
-    fs.ftruncateSync(fd, end);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  return {
-    file,
-    line,
-    offset: end,
-    bytes: bytes.length - end,
-    excerpt: bytes.subarray(end, end + 200).toString('utf8'),
-  };
+/** What the head record says, as one comparable string. */
+function headKey(record: AuditHeadRecord): string {
+  return `${record.file} ${record.entries} ${record.hash}`;
 }
 
 export class AuditLogWriter {
-  /** Torn tails cut at open. */
+  /** Torn tails cut at open, or later when a writer died mid-append in another process. */
   readonly repairs: readonly AuditRepair[];
   /** Things found at open (or while appending) that an operator should know. */
   readonly warnings: string[];
 
   private readonly logsDir: string;
   private readonly timezone: string;
+  private readonly head: HeadRecordFile;
+  private readonly lock: AuditAppendLock;
+  private readonly repairList: AuditRepair[] = [];
   private fd: number | null = null;
   private fdDay: string | null = null;
+  /** Size of the current day file after this writer's last write (or last look). */
   private fileSize = 0;
-  private newestDay: string | null;
-  private lastHash: string;
-  private entries: number;
+  private newestDay: string | null = null;
+  /** The chain tail as this writer last knew it under the lock. */
+  private tailFile: string | null = null;
+  private lastHash = '';
+  private entries = 0;
+  /** What the head record says if nobody else appended since (null: re-read the logs). */
+  private expectedHead: string | null = null;
   private closed = false;
-  private readonly head: HeadRecordFile;
 
-  private constructor(
-    options: AuditLogWriterOptions,
-    state: { newestDay: string | null; lastHash: string; entries: number; repairs: AuditRepair[]; warnings: string[] },
-  ) {
+  private constructor(options: AuditLogWriterOptions) {
     this.logsDir = options.logsDir;
-    this.head = new HeadRecordFile(options.stateDir);
     this.timezone = options.timezone;
-    this.newestDay = state.newestDay;
-    this.lastHash = state.lastHash;
-    this.entries = state.entries;
-    this.repairs = state.repairs;
-    this.warnings = state.warnings;
+    this.head = new HeadRecordFile(options.stateDir);
+    this.lock = new AuditAppendLock(options.stateDir, options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS);
+    this.repairs = this.repairList;
+    this.warnings = [];
   }
 
   /**
-   * Opens the trail: cuts a torn tail off the newest file, finds the hash to chain to, and
-   * checks the head record (rebuilding it when missing, torn or behind).
+   * Opens the trail: under the audit lock, cuts a torn tail off the newest file, finds the hash
+   * to chain to, and checks the head record (rebuilding it when missing, torn or behind).
    */
   static async open(options: AuditLogWriterOptions): Promise<AuditLogWriter> {
     assertTimezone(options.timezone);
     fs.mkdirSync(options.logsDir, { recursive: true });
     fs.mkdirSync(options.stateDir, { recursive: true });
-    const files = listLogFilesSync(options.logsDir);
-    const repairs: AuditRepair[] = [];
-    const warnings: string[] = [];
-    const newest = files.at(-1);
-    if (newest !== undefined) {
-      const repair = cutTornTail(path.join(options.logsDir, newest));
-      if (repair) repairs.push(repair);
-    }
-
-    const counts = new Map<string, number>();
-    let end: ChainEnd | null = null;
-    for (let index = files.length - 1; index >= 0 && end === null; index -= 1) {
-      const file = files[index];
-      const fullPath = path.join(options.logsDir, file);
-      const { blocks } = splitEntryBlocks(fs.readFileSync(fullPath, 'utf8'));
-      counts.set(file, blocks.length);
-      const last = blocks.at(-1);
-      if (last === undefined) continue;
+    const writer = new AuditLogWriter(options);
+    try {
+      const acquired = writer.takeLock(undefined);
       try {
-        const entry = parseEntryBlock(last);
-        end = { file, hash: entry.hash, messageId: entry.messageId };
-      } catch (error) {
-        if (!(error instanceof AuditLogFormatError)) throw error;
-        throw new AuditWriteError(
-          `cannot continue the audit chain: the last entry of ${error.inFile(fullPath).describe()}; ` +
-            'run "govflow verify", then move the damaged file aside or restore it from a backup and restart',
-          fullPath,
-          undefined,
-          { cause: error },
-        );
+        writer.noteBrokenLock(acquired);
+        writer.rescan(writer.head.read());
+      } finally {
+        writer.releaseLock();
       }
+    } catch (error) {
+      await writer.close();
+      throw error;
     }
-
-    const entries = AuditLogWriter.reconcileHead(options, files, counts, end, warnings);
-    return new AuditLogWriter(options, {
-      newestDay: newest === undefined ? null : logFileDate(newest),
-      lastHash: end?.hash ?? GENESIS_HASH,
-      entries,
-      repairs,
-      warnings,
-    });
-  }
-
-  /** The entry count to continue from, after comparing the head record with the logs. */
-  private static reconcileHead(
-    options: AuditLogWriterOptions,
-    files: string[],
-    counts: Map<string, number>,
-    end: ChainEnd | null,
-    warnings: string[],
-  ): number {
-    const head = readHeadRecord(options.stateDir);
-    if (head.state === 'ok' && end !== null && head.record.file === end.file && head.record.hash === end.hash) {
-      return head.record.entries;
-    }
-    let total = 0;
-    for (const file of files) {
-      let count = counts.get(file);
-      if (count === undefined) {
-        count = splitEntryBlocks(fs.readFileSync(path.join(options.logsDir, file), 'utf8')).blocks.length;
-      }
-      total += count;
-    }
-    const rebuild = (why: string): number => {
-      if (end === null) return 0;
-      const record: AuditHeadRecord = {
-        format: HEAD_RECORD_FORMAT,
-        file: end.file,
-        entries: total,
-        hash: end.hash,
-        message_id: end.messageId,
-      };
-      writeHeadRecord(options.stateDir, record);
-      warnings.push(`audit head record rebuilt from the logs (${why}): ${total} entries`);
-      return total;
-    };
-    if (head.state === 'missing') return end === null ? 0 : rebuild('it was missing');
-    if (head.state === 'unreadable') return rebuild(`it was unreadable: ${head.reason}`);
-    const record = head.record;
-    if (record.entries < total) return rebuild(`it was behind the logs: ${record.entries} entries`);
-    // Never rebuild a head record that is ahead of (or disagrees with) the logs: it is the only
-    // evidence that entries were deleted. Keep its count so `verify` keeps reporting the gap.
-    warnings.push(
-      `audit head record says ${record.entries} entries ending with message ${record.message_id} in ${record.file}, ` +
-        `but the logs hold ${total}${end ? ` ending with message ${end.messageId} in ${end.file}` : ''}; ` +
-        'entries may have been deleted or replaced: run "govflow verify"',
-    );
-    return Math.max(record.entries, total);
+    return writer;
   }
 
   /**
@@ -236,10 +137,32 @@ export class AuditLogWriter {
     if (this.closed) {
       throw new AuditWriteError('the audit log writer is closed; open a new one before appending', undefined, messageId);
     }
-    let { day } = localDayAndTime(input.message.timestamp.executed_at, this.timezone);
+    const local = localDayAndTime(input.message.timestamp.executed_at, this.timezone);
+    const acquired = this.takeLock(messageId);
+    try {
+      this.noteBrokenLock(acquired);
+      try {
+        this.catchUp(acquired.brokeStale);
+      } catch (error) {
+        if (error instanceof AuditWriteError) throw error;
+        throw new AuditWriteError(
+          `could not read where the audit chain ends before writing message ${messageId} (${(error as Error).message}); ` +
+            'the message was not passed on: check that the logs folder is readable, run "govflow verify" and restart',
+          undefined,
+          messageId,
+          { cause: error },
+        );
+      }
+      return this.appendLocked(input, local.day, messageId);
+    } finally {
+      this.releaseLock();
+    }
+  }
+
+  private appendLocked(input: AuditEntryInput, messageDay: string, messageId: string): { file: string; hash: string } {
     // Never reopen an older day: the chain runs in file order, so an entry whose clock went
     // backwards across midnight (or a late replay) stays in the newest file.
-    if (this.newestDay !== null && day < this.newestDay) day = this.newestDay;
+    const day = this.newestDay !== null && messageDay < this.newestDay ? this.newestDay : messageDay;
     const file = this.useDayFile(day, messageId);
     const { text, hash } = formatEntry(input, this.timezone, this.lastHash);
     const bytes = Buffer.from(text, 'utf8');
@@ -249,11 +172,11 @@ export class AuditLogWriter {
       while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
       fs.fdatasyncSync(fd);
     } catch (error) {
-      // Leave no half entry behind; if even this fails, the next open cuts the torn tail.
+      // Leave no half entry behind; if even this fails, the next writer to lock cuts the torn tail.
       try {
         fs.ftruncateSync(fd, this.fileSize);
       } catch {
-        /* reported through the original error */
+        this.expectedHead = null;
       }
       throw new AuditWriteError(
         `could not write the audit entry of message ${messageId} to ${file} (${(error as Error).message}); ` +
@@ -266,19 +189,106 @@ export class AuditLogWriter {
     this.fileSize += bytes.length;
     this.lastHash = hash;
     this.entries += 1;
+    this.tailFile = path.basename(file);
+    const record: AuditHeadRecord = {
+      format: HEAD_RECORD_FORMAT,
+      file: this.tailFile,
+      entries: this.entries,
+      hash,
+      message_id: messageId,
+    };
     try {
-      this.head.write({
-        format: HEAD_RECORD_FORMAT,
-        file: path.basename(file),
-        entries: this.entries,
-        hash,
-        message_id: messageId,
-      });
+      this.head.write(record);
+      this.expectedHead = headKey(record);
     } catch (error) {
-      // The entry is durable; a stale head record is rebuilt at the next open.
+      // The entry is durable. A stale head record would let another writer chain to the entry
+      // before this one, so remove it: every writer then re-reads the logs and rebuilds it.
+      this.expectedHead = null;
       this.warnings.push(`could not update the audit head record: ${(error as Error).message}`);
+      try {
+        this.head.remove();
+      } catch (removeError) {
+        this.warnings.push(`could not remove the stale audit head record either: ${(removeError as Error).message}`);
+      }
     }
     return { file, hash };
+  }
+
+  /**
+   * Brings the cached chain tail up to date under the lock. Fast path (nobody else appended):
+   * one fstat and pread of the head record plus an fstat of the day file.
+   */
+  private catchUp(brokeStale: boolean): void {
+    const head = this.head.read();
+    if (!brokeStale && head.state === 'ok') {
+      const record = head.record;
+      if (headKey(record) === this.expectedHead && this.currentFileUnchanged()) return;
+      if (fileEndsWithEntry(path.join(this.logsDir, record.file), record.hash)) {
+        this.adopt({ file: record.file, hash: record.hash, entries: record.entries, newestDay: logFileDate(record.file) });
+        this.expectedHead = headKey(record);
+        return;
+      }
+    }
+    this.rescan(head);
+  }
+
+  /** The full read of the logs (see scanChainTail); only under the lock. */
+  private rescan(head: HeadRecordRead): void {
+    const tail = scanChainTail({
+      logsDir: this.logsDir,
+      head,
+      writeHead: (record) => this.head.write(record),
+      repairs: this.repairList,
+      warnings: this.warnings,
+    });
+    // The scan may have cut the current file: reopen it to learn its size.
+    this.closeCurrentFile();
+    this.adopt(tail);
+    const after = this.head.read();
+    this.expectedHead = after.state === 'ok' ? headKey(after.record) : null;
+  }
+
+  private adopt(tail: ChainTail): void {
+    this.tailFile = tail.file;
+    this.lastHash = tail.hash;
+    this.entries = tail.entries;
+    if (tail.newestDay !== null && (this.newestDay === null || tail.newestDay > this.newestDay)) this.newestDay = tail.newestDay;
+    if (this.fd !== null) this.fileSize = fs.fstatSync(this.fd).size;
+  }
+
+  /** False when the current day file grew since this writer's last write: someone else appended. */
+  private currentFileUnchanged(): boolean {
+    return this.fd === null || fs.fstatSync(this.fd).size === this.fileSize;
+  }
+
+  private takeLock(messageId: string | undefined): AuditLockAcquired {
+    try {
+      return this.lock.acquire();
+    } catch (error) {
+      throw new AuditWriteError(
+        `could not lock the audit log for ${messageId === undefined ? 'opening' : `message ${messageId}`}: ${(error as Error).message}`,
+        this.lock.lockPath,
+        messageId,
+        { cause: error },
+      );
+    }
+  }
+
+  private releaseLock(): void {
+    try {
+      this.lock.release();
+    } catch (error) {
+      // The entry (if any) is durable; other writers break the lock once it is old.
+      this.warnings.push((error as Error).message);
+    }
+  }
+
+  private noteBrokenLock(acquired: AuditLockAcquired): void {
+    if (!acquired.brokeStale) return;
+    this.warnings.push(
+      `removed a stale audit lock (${acquired.staleOwner ?? 'unknown holder'}): its holder died while appending; ` +
+        'the chain tail was re-read from the logs',
+    );
   }
 
   /** Opens (creating if needed) the day file and makes it current; returns its path. */
@@ -327,7 +337,7 @@ export class AuditLogWriter {
     return this.lastHash;
   }
 
-  /** Releases the day file. Safe to call twice; appends afterwards are refused. */
+  /** Releases the day file and the lock's owner file. Safe to call twice; appends afterwards are refused. */
   async close(): Promise<void> {
     this.closed = true;
     this.closeCurrentFile();
@@ -335,6 +345,11 @@ export class AuditLogWriter {
       this.head.close();
     } catch {
       /* the record is complete on the page cache; nothing else to release */
+    }
+    try {
+      this.lock.close();
+    } catch (error) {
+      this.warnings.push(`could not clean up the audit lock: ${(error as Error).message}`);
     }
   }
 }
