@@ -121,6 +121,14 @@ export class GovflowDaemon {
       else replies.push(item);
     }
     if (requests.length + replies.length > 0) log.info('recovering requests left by an earlier run', { requests: requests.length, replies: replies.length });
+    // The unfinished-session index is only a cache: rebuild it from the claimed requests.
+    const unfinished = new Map(requests.map((item) => [this.sessionIdFor(item), item]));
+    for (const entry of this.active.list()) if (!unfinished.has(entry.session_id)) this.active.remove(entry.session_id);
+    for (const [sessionId, item] of unfinished) {
+      if (this.isOwnSession(sessionId, item.claimedPath)) {
+        this.active.add({ session_id: sessionId, request_id: item.requestId, claimed_path: item.claimedPath, source_file: item.sourceFile });
+      }
+    }
     const worker = async () => {
       for (let item = requests.shift(); item; item = requests.shift()) {
         if (this.abort.signal.aborted || this.state === 'draining') return;
