@@ -40,6 +40,8 @@ export interface AuditLogWriterOptions {
    * it is this old. Default 10 000 ms; a live holder keeps it for one append (~0.3 ms).
    */
   lockStaleMs?: number;
+  /** fdatasync each entry before `append` resolves (default true; benchmarks may turn it off). */
+  durable?: boolean;
 }
 
 function assertTimezone(timezone: string): void {
@@ -93,12 +95,18 @@ export class AuditLogWriter {
   /** What the head record says if nobody else appended since (null: re-read the logs). */
   private expectedHead: string | null = null;
   private closed = false;
+  private readonly durable: boolean;
+  /** Group commit: the fdatasync in flight, and the one queued behind it (covering every write since). */
+  private syncRunning: Promise<void> = Promise.resolve();
+  private syncQueued: Promise<void> | null = null;
+  private syncQueuedFd: number | null = null;
 
   private constructor(options: AuditLogWriterOptions) {
     this.logsDir = options.logsDir;
     this.timezone = options.timezone;
     this.head = new HeadRecordFile(options.stateDir);
     this.lock = new AuditAppendLock(options.stateDir, options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS);
+    this.durable = options.durable ?? true;
     this.repairs = this.repairList;
     this.warnings = [];
   }
@@ -128,7 +136,8 @@ export class AuditLogWriter {
   }
 
   /**
-   * Writes one entry and fdatasyncs it. Resolves with the day file and the entry's hash once the
+   * Writes one entry (under the cross-process lock) and fdatasyncs it (group commit, off the event
+   * loop). Resolves with the day file and the entry's hash once the
    * entry is on disk; rejects with {@link AuditWriteError} (nothing of the entry left behind)
    * when it could not be written — the message must then not be passed on.
    */
@@ -138,6 +147,7 @@ export class AuditLogWriter {
       throw new AuditWriteError('the audit log writer is closed; open a new one before appending', undefined, messageId);
     }
     const local = localDayAndTime(input.message.timestamp.executed_at, this.timezone);
+    let written: { file: string; hash: string };
     const acquired = this.takeLock(messageId);
     try {
       this.noteBrokenLock(acquired);
@@ -153,10 +163,40 @@ export class AuditLogWriter {
           { cause: error },
         );
       }
-      return this.appendLocked(input, local.day, messageId);
+      written = this.appendLocked(input, local.day, messageId);
     } finally {
       this.releaseLock();
     }
+    try {
+      await this.syncWrites(this.fd!);
+    } catch (error) {
+      throw new AuditWriteError(
+        `could not fdatasync the audit entry of message ${messageId} to ${written.file} (${(error as Error).message}); ` +
+          'the message was not passed on: fix the disk and restart (the entry may be on the page cache only)',
+        written.file,
+        messageId,
+        { cause: error },
+      );
+    }
+    return written;
+  }
+
+  /**
+   * Resolves once everything written to `fd` so far is on disk. The fdatasync runs on the thread
+   * pool (the event loop stays free for other sessions), and appends that arrive while one runs
+   * share the next one (group commit).
+   */
+  private syncWrites(fd: number): Promise<void> {
+    if (!this.durable) return Promise.resolve();
+    if (this.syncQueued && this.syncQueuedFd === fd) return this.syncQueued;
+    this.syncQueuedFd = fd;
+    const queued = this.syncRunning.then(() => {
+      if (this.syncQueued === queued) this.syncQueued = null;
+      return new Promise<void>((resolve, reject) => fs.fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+    });
+    this.syncQueued = queued;
+    this.syncRunning = queued.catch(() => undefined);
+    return queued;
   }
 
   private appendLocked(input: AuditEntryInput, messageDay: string, messageId: string): { file: string; hash: string } {
@@ -170,7 +210,6 @@ export class AuditLogWriter {
     try {
       let written = 0;
       while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
-      fs.fdatasyncSync(fd);
     } catch (error) {
       // Leave no half entry behind; if even this fails, the next writer to lock cuts the torn tail.
       try {
@@ -317,11 +356,18 @@ export class AuditLogWriter {
 
   private closeCurrentFile(): void {
     if (this.fd !== null) {
-      try {
-        fs.closeSync(this.fd);
-      } catch {
-        /* already closed or never valid: nothing left to release */
-      }
+      const fd = this.fd;
+      // A group-commit sync may still be queued on this descriptor: close it after that.
+      const release = () => {
+        try {
+          if (this.durable) fs.fdatasyncSync(fd);
+          fs.closeSync(fd);
+        } catch {
+          /* already closed or never valid: nothing left to release */
+        }
+      };
+      if (this.syncQueued) void this.syncRunning.then(release);
+      else release();
     }
     this.fd = null;
     this.fdDay = null;
@@ -340,6 +386,7 @@ export class AuditLogWriter {
   /** Releases the day file and the lock's owner file. Safe to call twice; appends afterwards are refused. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.syncRunning;
     this.closeCurrentFile();
     try {
       this.head.close();

@@ -36,7 +36,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   const config = loadConfig(root, env);
   const { source: governance, warnings } = GovernanceSource.load(config);
   const provider = options.provider ?? createProvider(config, env);
-  const audit = await AuditLogWriter.open({ logsDir: config.paths.logs, stateDir: config.paths.state, timezone: config.timezone });
+  const audit = await AuditLogWriter.open({ logsDir: config.paths.logs, stateDir: config.paths.state, timezone: config.timezone, durable: config.daemon.fsync });
   for (const repair of audit.repairs) options.log?.warn('audit log: cut a torn entry left by a crash', { ...repair });
   const runner = new SessionRunner({
     config,
