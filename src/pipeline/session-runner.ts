@@ -4,7 +4,7 @@
  * The runner depends on interfaces only (provider, audit sink, governance source).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { formatInTimeZone } from 'date-fns-tz';
 import type { GovflowConfig } from '../config/config-loader.js';
@@ -12,7 +12,6 @@ import { ProviderError, errorMessage } from '../errors.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { executionalAgents } from '../governance/routing-graph.js';
-import type { LlmProvider } from '../llm/provider.js';
 import { parseModelOutput } from '../message/message-parser.js';
 import { stampMessage, type StampContext } from '../message/message-stamping.js';
 import { MessageValidator } from '../message/message-validator.js';
@@ -31,73 +30,21 @@ import {
   type UsageFigures,
 } from '../store/session-journal.js';
 import { PromptStore } from '../store/prompt-store.js';
-import { buildResult, writeResult, type ResultDocument, type ResultStatus } from './session-result.js';
+import { buildResult, writeResult } from './session-result.js';
+import { archiveRequestFile } from '../store/request-archive.js';
+import { limitReached } from './session-limits.js';
 import { applyRecord, emptyUsage, foldRecords, initialState, loopKeyOf, readyTasks, taskStep, type PendingStep, type SessionState } from './session-state.js';
+import {
+  ReplyRejectedError,
+  SessionInterruptedError,
+  type NewSessionRequest,
+  type OperationalLog,
+  type RunnerDependencies,
+  type SessionOutcome,
+} from './runner-contract.js';
 import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
+export * from './runner-contract.js';
 import { DRY_RUN_NOTE } from '../llm/dry-run-provider.js';
-
-/** What the audit trail receives for every committed message. */
-export interface AuditRecordInput {
-  message: SentientMessage;
-  governanceHash: string;
-  corrections: string[];
-  complianceViolations: string[];
-  notes: string[];
-}
-
-export interface AuditSink {
-  append(input: AuditRecordInput): Promise<unknown>;
-}
-
-export interface OperationalLog {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
-
-export interface RunnerDependencies {
-  config: GovflowConfig;
-  /** The governance snapshot for the next step (hot reload swaps it). */
-  governance: () => GovernanceSnapshot;
-  provider: LlmProvider;
-  audit: AuditSink;
-  /** Names a message gives in audit.governance_files_consulted that were not in its prompt. */
-  complianceViolations: (message: SentientMessage, filesInPrompt: string[]) => string[];
-  /** USD for one call's usage. */
-  costUsd: (model: string, usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number }) => number;
-  /** Message ids already in the audit log from `sinceIso` on (crash recovery). */
-  auditedMessageIds: (sinceIso: string) => Promise<Set<string>>;
-  now?: () => Date;
-  log?: OperationalLog;
-}
-
-export interface NewSessionRequest {
-  requestId: string;
-  sessionId?: string | null;
-  text: string;
-  user?: string | null;
-  metadata?: Record<string, unknown> | null;
-  sourceFile: string;
-  /** The claimed request file, archived when the session ends (null: leave the file alone). */
-  claimedPath: string | null;
-}
-
-export interface SessionOutcome {
-  sessionId: string;
-  requestId: string;
-  status: ResultStatus;
-  result: ResultDocument;
-}
-
-/** Thrown when a run stops because of shutdown: the journal is consistent, recovery continues it. */
-export class SessionInterruptedError extends Error {
-  override readonly name = 'SessionInterruptedError';
-}
-
-/** A reply that cannot be applied (unknown session, not paused): the reply file goes to failed/. */
-export class ReplyRejectedError extends Error {
-  override readonly name = 'ReplyRejectedError';
-}
 
 const SILENT_LOG: OperationalLog = { info() {}, warn() {}, error() {} };
 
@@ -278,43 +225,6 @@ export class SessionRunner {
     await Promise.allSettled(running.values());
   }
 
-  /** The limit, if any, that stops `step` from running. */
-  private limitReached(state: SessionState, step: PendingStep, loopKey: string): { failure: OrchestratorFailure; halt: SessionStateName } | null {
-    const limits = this.config.limits;
-    if (state.messages.length >= limits.max_steps) {
-      return {
-        halt: 'HALTED_COST',
-        failure: { code: 'BUDGET_EXCEEDED', message: `session stopped: max_steps (${limits.max_steps} messages) reached before ${step.agent} could run; raise limits.max_steps if this chain is legitimately longer`, recoverable: false, notes: 'Orchestrator limit: max_steps.' },
-      };
-    }
-    if (state.loopKeys.has(loopKey)) {
-      return {
-        halt: 'FAILED',
-        failure: { code: 'LOOP_DETECTED', message: `session stopped: ${step.agent} would receive the same input a second time (routing loop)`, recoverable: false, notes: 'Orchestrator limit: the same agent with the same input twice.' },
-      };
-    }
-    if (this.now().getTime() - Date.parse(state.runStartedAt) > limits.session_timeout_ms) {
-      return {
-        halt: 'HALTED_TIME',
-        failure: { code: 'TIMEOUT', message: `session stopped: the session deadline (limits.session_timeout_ms = ${limits.session_timeout_ms} ms) passed before ${step.agent} could run`, recoverable: true, notes: 'Orchestrator limit: session deadline.' },
-      };
-    }
-    const tokens = state.usage.input_tokens + state.usage.output_tokens;
-    if (limits.max_tokens_per_session !== null && tokens >= limits.max_tokens_per_session) {
-      return {
-        halt: 'HALTED_COST',
-        failure: { code: 'BUDGET_EXCEEDED', message: `session stopped: token budget used up (${tokens} of limits.max_tokens_per_session = ${limits.max_tokens_per_session}) before ${step.agent} could run`, recoverable: false, notes: 'Orchestrator limit: token budget.' },
-      };
-    }
-    if (limits.max_cost_usd_per_session !== null && state.usage.cost_usd >= limits.max_cost_usd_per_session) {
-      return {
-        halt: 'HALTED_COST',
-        failure: { code: 'BUDGET_EXCEEDED', message: `session stopped: cost budget used up ($${state.usage.cost_usd.toFixed(4)} of limits.max_cost_usd_per_session = $${limits.max_cost_usd_per_session}) before ${step.agent} could run`, recoverable: false, notes: 'Orchestrator limit: cost budget.' },
-      };
-    }
-    return null;
-  }
-
   private validatorFor(snapshot: GovernanceSnapshot): MessageValidator {
     let validator = this.validators.get(snapshot);
     if (!validator) {
@@ -339,7 +249,7 @@ export class SessionRunner {
       });
       return;
     }
-    const limit = this.limitReached(state, step, loopKey);
+    const limit = limitReached(this.config.limits, state, step.agent, loopKey, this.now());
     if (limit) {
       await this.commit(active, step, snapshot, loopKey, agent, { failure: limit.failure, final: true, halt: limit.halt });
       return;
@@ -357,7 +267,7 @@ export class SessionRunner {
 
     for (let attempt = 0; attempt <= maxRetries; attempt++) {
       if (attempt > 0) {
-        const again = this.limitReached(state, step, '');
+        const again = limitReached(this.config.limits, state, step.agent, '', this.now());
         if (again && again.failure.code !== 'LOOP_DETECTED') {
           await this.commit(active, step, snapshot, loopKey, agent, { failure: again.failure, final: true, halt: again.halt });
           return;
@@ -564,6 +474,10 @@ export class SessionRunner {
     return work;
   }
 
+  private archiveDay(): string {
+    return formatInTimeZone(this.now(), this.config.timezone, 'yyyyMMdd');
+  }
+
   private stateName(state: SessionState, halt?: SessionStateName): SessionStateName {
     if (state.paused) return 'PAUSED';
     if (!state.final) return halt ?? 'RUNNING';
@@ -604,14 +518,14 @@ export class SessionRunner {
     const finishedAt = state.finishedAt ?? this.now().toISOString();
     const result = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt, this.config.timezone);
     await writeResult(this.config.paths.outbox, result, state, this.durable);
-    for (const reply of state.replyFiles) this.archive(reply.claimedPath, reply.sourceFile);
+    for (const reply of state.replyFiles) archiveRequestFile(this.config.paths.archive, this.archiveDay(), reply.claimedPath, reply.sourceFile);
     if (!state.paused) {
       if (!state.finishedRecorded) {
         const record: JournalRecord = { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
         journal.append(record, false);
         applyRecord(state, record);
       }
-      if (state.session.claimed_path) this.archive(state.session.claimed_path, state.session.source_file);
+      if (state.session.claimed_path) archiveRequestFile(this.config.paths.archive, this.archiveDay(), state.session.claimed_path, state.session.source_file);
     }
     this.writeManifest(active);
     this.log.info(state.paused ? 'session paused for a reply' : 'session finished', {
@@ -621,19 +535,5 @@ export class SessionRunner {
       messages: result.messages,
     });
     return { sessionId: state.session.session_id, requestId: state.session.request_id, status: result.status, result };
-  }
-
-  /** Moves a processed request file to system/archive/YYYYMMDD/, never overwriting. */
-  private archive(claimedPath: string, sourceFile: string): void {
-    if (!existsSync(claimedPath)) return;
-    const folder = path.join(this.config.paths.archive, formatInTimeZone(this.now(), this.config.timezone, 'yyyyMMdd'));
-    mkdirSync(folder, { recursive: true });
-    const base = path.basename(sourceFile);
-    let target = path.join(folder, base);
-    for (let counter = 1; existsSync(target); counter++) {
-      const extension = path.extname(base);
-      target = path.join(folder, `${path.basename(base, extension)}.${counter}${extension}`);
-    }
-    renameSync(claimedPath, target);
   }
 }
