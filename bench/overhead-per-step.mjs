@@ -7,7 +7,7 @@
  * run; median/min/max over BENCH_OVERHEAD_RUNS runs (default 3), each in a fresh temp root.
  * Three modes:
  *   - fsync on (default config): the figure with the target;
- *   - GOVFLOW_FSYNC=0 (journal, result and index fsyncs off; the audit log still fdatasyncs);
+ *   - GOVFLOW_FSYNC=0 (every fsync and fdatasync off: journal, audit log, results);
  *   - fsync on, instrumented: fs.fdatasyncSync / fs.fsyncSync wrapped to count and time them.
  * Plus a probe: write + fdatasync of an audit-entry-sized block, and a directory fsync, in the
  * same temp folder.
@@ -192,9 +192,9 @@ const byName = Object.fromEntries(
 );
 
 console.log(`  fsync on (default):      ${describeFigure(onStats, 'ms/step')}; p95 within runs ${round(onP95.median, 3)} ms`);
-console.log(`  GOVFLOW_FSYNC=0:         ${describeFigure(offStats, 'ms/step')} (the audit log still fdatasyncs)`);
+console.log(`  GOVFLOW_FSYNC=0:         ${describeFigure(offStats, 'ms/step')} (no fsync at all: the cost of everything else)`);
 console.log(`  instrumented run (fsync on, every sync fs call timed): mean ${round(instrumentedPerStep, 3)} ms/step`);
-console.log(`    fsync + fdatasync:     ${round(syncsPerSession, 1)} calls/session, ${round(syncMsPerStep, 3)} ms/step = ${round(syncShare * 100, 1)} % of the step`);
+console.log(`    sync fsync + fdatasync: ${round(syncsPerSession, 1)} calls/session, ${round(syncMsPerStep, 3)} ms/step = ${round(syncShare * 100, 1)} % of the step`);
 console.log(`    all sync fs calls:     ${round(fsMsPerStep, 3)} ms/step = ${round(fsShare * 100, 1)} % of the step`);
 console.log(`    everything else (JS):  ${round(instrumentedPerStep - fsMsPerStep, 3)} ms/step`);
 console.log('    per fs call:           calls/session  ms/session  ms each');
