@@ -102,6 +102,18 @@ function compile(settings: AiSdkProviderSettings): CompiledSettings {
 }
 
 /**
+ * True for a 200 answer that held no stream: the SDK's InvalidResponseDataError "stream ended
+ * without a finish reason" with no text delta before it (a stream cut mid-body is a different,
+ * retryable error).
+ */
+function answeredWithoutStream(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current.name.includes('InvalidResponseDataError') || /stream ended without a finish reason/i.test(current.message)) return true;
+  }
+  return false;
+}
+
+/**
  * An `LlmProvider` for a real model API. Throws ConfigError at once for a missing key or
  * base URL, so the daemon fails at start rather than on the first message.
  * Failed calls reject with `ProviderCallError` (a `ProviderError` with `attempts`).
@@ -109,10 +121,21 @@ function compile(settings: AiSdkProviderSettings): CompiledSettings {
 export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvider {
   const compiled = compile(settings);
   const modelFor = createModelFactory(settings);
+  // Some OpenAI-compatible servers and gateways ignore `stream: true` and answer with one JSON
+  // body; after the first such answer this provider stops asking for streams.
+  let streaming = compiled.stream;
 
   async function generate(request: LlmRequest): Promise<LlmResponse> {
     const modelId = request.model && request.model.trim() !== '' ? request.model.trim() : compiled.model;
     const model = modelFor(modelId);
+    let receivedText = false;
+    const watchedRequest: LlmRequest = {
+      ...request,
+      onChunk: (chunk) => {
+        receivedText = true;
+        request.onChunk?.(chunk);
+      },
+    };
     for (let attempt = 1; ; attempt += 1) {
       const timeoutSignal = AbortSignal.timeout(compiled.timeoutMs);
       const context = {
@@ -126,17 +149,35 @@ export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvide
       try {
         // Checked here too: a signal aborted before the call never reaches the network.
         request.signal.throwIfAborted();
+        receivedText = false;
         const result = await attemptOnce({
           model,
           modelId,
-          request,
+          request: watchedRequest,
           jsonMode: compiled.jsonMode,
-          stream: compiled.stream,
+          stream: streaming,
           abortSignal: AbortSignal.any([request.signal, timeoutSignal]),
         });
         return { ...result, provider: compiled.kind, attempts: attempt };
       } catch (error) {
         const failure = translateProviderFailure(error, context);
+        if (streaming && !receivedText && answeredWithoutStream(error) && !request.signal.aborted) {
+          // A 200 answer that carried no stream at all: ask once more without streaming.
+          try {
+            const result = await attemptOnce({
+              model,
+              modelId,
+              request,
+              jsonMode: compiled.jsonMode,
+              stream: false,
+              abortSignal: AbortSignal.any([request.signal, AbortSignal.timeout(compiled.timeoutMs)]),
+            });
+            streaming = false;
+            return { ...result, provider: compiled.kind, attempts: attempt };
+          } catch {
+            // Not a streaming problem after all: handle the original failure below.
+          }
+        }
         if (!failure.retryable || attempt >= compiled.maxAttempts) {
           throw new ProviderCallError(failure, attempt);
         }
