@@ -108,7 +108,7 @@ function compile(settings: AiSdkProviderSettings): CompiledSettings {
  */
 function answeredWithoutStream(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    if (current.name.includes('InvalidResponseDataError') || /stream ended without a finish reason/i.test(current.message)) return true;
+    if (/InvalidResponseDataError|NoOutputGeneratedError/.test(current.name) || /stream ended without a finish/i.test(current.message)) return true;
   }
   return false;
 }
@@ -158,6 +158,14 @@ export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvide
           stream: streaming,
           abortSignal: AbortSignal.any([request.signal, timeoutSignal]),
         });
+        if (streaming && !receivedText && result.text === '') {
+          // An empty "stream" is what some SDK parsers make of a plain JSON answer: ask plainly.
+          const plain = await attemptOnce({ model, modelId, request, jsonMode: compiled.jsonMode, stream: false, abortSignal: AbortSignal.any([request.signal, AbortSignal.timeout(compiled.timeoutMs)]) });
+          if (plain.text !== '') {
+            streaming = false;
+            return { ...plain, provider: compiled.kind, attempts: attempt };
+          }
+        }
         return { ...result, provider: compiled.kind, attempts: attempt };
       } catch (error) {
         const failure = translateProviderFailure(error, context);

@@ -12,36 +12,53 @@ afterEach(() => {
   for (const server of servers.splice(0)) server.close();
 });
 
-async function jsonOnlyServer(streamFlags: unknown[]): Promise<string> {
+const JSON_BODIES = {
+  'openai-compatible': {
+    id: 'c1',
+    object: 'chat.completion',
+    created: 1,
+    model: 'local-model',
+    choices: [{ index: 0, message: { role: 'assistant', content: '{"ok":true}' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 },
+  },
+  anthropic: {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'local-model',
+    content: [{ type: 'text', text: '{"ok":true}' }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 11, output_tokens: 3 },
+  },
+  google: {
+    candidates: [{ content: { role: 'model', parts: [{ text: '{"ok":true}' }] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 11, candidatesTokenCount: 3, totalTokenCount: 14 },
+  },
+} as const;
+
+/** Answers every request with one JSON body; records whether each asked for a stream. */
+async function jsonOnlyServer(kind: keyof typeof JSON_BODIES, streamFlags: unknown[]): Promise<string> {
   const server = http.createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
-      streamFlags.push(JSON.parse(body).stream ?? false);
+      streamFlags.push(kind === 'google' ? (request.url ?? '').includes('streamGenerateContent') : (JSON.parse(body).stream ?? false));
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(
-        JSON.stringify({
-          id: 'c1',
-          object: 'chat.completion',
-          created: 1,
-          model: 'local-model',
-          choices: [{ index: 0, message: { role: 'assistant', content: '{"ok":true}' }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 },
-        }),
-      );
+      response.end(JSON.stringify(JSON_BODIES[kind]));
     });
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/${kind === 'google' ? 'v1beta' : 'v1'}`;
 }
 
 describe('a server that does not stream', () => {
-  it('gets the answer without streaming, and later calls do not ask for a stream', async () => {
+  it.each(['openai-compatible', 'anthropic', 'google'] as const)('%s: gets the answer without streaming, and later calls do not ask for a stream', async (kind) => {
     const flags: unknown[] = [];
-    const baseUrl = await jsonOnlyServer(flags);
-    const provider = createAiSdkProvider({ kind: 'openai-compatible', model: 'local-model', baseUrl, apiKey: null, maxAttempts: 1, timeoutMs: 5_000 });
-    const call = () => provider.generate({ agent: 'a', system: 'Answer in JSON.', prompt: 'hi', model: 'local-model', signal: new AbortController().signal });
+    const baseUrl = await jsonOnlyServer(kind, flags);
+    const provider = createAiSdkProvider({ kind, model: 'local-model', baseUrl, apiKey: kind === 'openai-compatible' ? null : 'test-key-123456', maxAttempts: 1, timeoutMs: 5_000 });
+    const call = () => provider.generate({ agent: 'a', system: 'Answer in JSON.', prompt: 'hi', model: 'local-model', maxTokens: 100, signal: new AbortController().signal });
     const first = await call();
     expect(first.text).toBe('{"ok":true}');
     expect(first.usage).toMatchObject({ inputTokens: 11, outputTokens: 3 });
