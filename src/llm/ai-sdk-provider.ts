@@ -101,6 +101,10 @@ function compile(settings: AiSdkProviderSettings): CompiledSettings {
   });
 }
 
+// The AI SDK prints its warnings with console.info/console.warn; on stdout they would corrupt
+// `govflow run --json` and the daemon's single `ready` line. Our own validation reports what matters.
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
 /**
  * True for a 200 answer that held no stream: the SDK's InvalidResponseDataError "stream ended
  * without a finish reason" with no text delta before it (a stream cut mid-body is a different,
