@@ -12,9 +12,10 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 
-export const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { REPOSITORY_ROOT } from '../support/example-app.js';
+
+export { REPOSITORY_ROOT };
 
 const key = createHash('sha256').update(REPOSITORY_ROOT).digest('hex').slice(0, 12);
 const LOCK = path.join(tmpdir(), `govflow-daemon-build-${key}.lock`);

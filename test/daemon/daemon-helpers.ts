@@ -4,11 +4,12 @@
  * for one-shot commands, and strict readers for what the daemon leaves on disk.
  */
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { REPOSITORY_ROOT } from './build-once.js';
+import { copyExampleAppInto } from '../support/example-app.js';
 
 export { REPOSITORY_ROOT };
 export const CLI = path.join(REPOSITORY_ROOT, 'bin', 'govflow.js');
@@ -27,9 +28,7 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 export function makeRoot(config?: string, prefix = 'govflow-daemon-'): string {
   const root = mkdtempSync(path.join(tmpdir(), prefix));
   createdRoots.push(root);
-  for (const folder of ['governance', 'context', 'schemas']) {
-    cpSync(path.join(REPOSITORY_ROOT, folder), path.join(root, folder), { recursive: true });
-  }
+  copyExampleAppInto(root);
   if (config !== undefined) writeFileSync(path.join(root, 'govflow.config.yaml'), config);
   return root;
 }

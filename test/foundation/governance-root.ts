@@ -2,14 +2,14 @@
  * Temp governance roots for foundation tests: real files in a temp folder, either a copy of the
  * repository's example application or a minimal tree written by the test.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseCommandArgs, type CommandIo } from '../../src/cli/command-context.js';
 import { validateCommand } from '../../src/cli/validate-command.js';
+import { REPOSITORY_ROOT, copyExampleAppInto } from '../support/example-app.js';
 
-export const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export { REPOSITORY_ROOT };
 export const FIXTURES = path.join(REPOSITORY_ROOT, 'test/fixtures/foundation');
 
 const created: string[] = [];
@@ -28,9 +28,7 @@ export function removeTempRoots(): void {
 /** A temp root holding a copy of the repository's example app (governance/, context/, schemas/). */
 export function copyExampleApp(): string {
   const root = makeTempRoot();
-  for (const folder of ['governance', 'context', 'schemas']) {
-    cpSync(path.join(REPOSITORY_ROOT, folder), path.join(root, folder), { recursive: true });
-  }
+  copyExampleAppInto(root);
   return root;
 }
 

@@ -3,10 +3,9 @@
  * messages for scripts, a runtime around a scripted provider, and readers for what a session
  * leaves on disk (journal, audit log, outbox).
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { verifyAuditChain } from '../../src/audit/audit-chain-verify.js';
 import { readLogEntries, type LoggedEntry } from '../../src/audit/audit-log-reader.js';
 import { main } from '../../src/cli/main.js';
@@ -17,8 +16,9 @@ import { ScriptedProvider, type ScriptedResponse } from '../../src/llm/scripted-
 import type { SessionOutcome } from '../../src/pipeline/session-runner.js';
 import type { ResultDocument } from '../../src/pipeline/session-result.js';
 import { SessionJournal, type ExchangeRecord, type JournalRecord, type MessageRecord } from '../../src/store/session-journal.js';
+import { REPOSITORY_ROOT, copyExampleAppInto } from '../support/example-app.js';
 
-export const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export { REPOSITORY_ROOT };
 
 const created: string[] = [];
 
@@ -43,9 +43,7 @@ export function writeFile(root: string, relative: string, text: string): string 
 /** A temp root with a copy of the example app and a config (UTC unless `config` says otherwise). */
 export function exampleRoot(config = ''): string {
   const root = makeTempDir();
-  for (const folder of ['governance', 'context', 'schemas']) {
-    cpSync(path.join(REPOSITORY_ROOT, folder), path.join(root, folder), { recursive: true });
-  }
+  copyExampleAppInto(root);
   writeFile(root, 'govflow.config.yaml', /^timezone:/m.test(config) ? config : `timezone: UTC\n${config}`);
   return root;
 }

@@ -6,16 +6,15 @@
  * adapters, the pipeline and the files it writes are all the shipped ones.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedReply } from '../llm/loopback-llm-server.js';
 import { EXAMPLE_AGENTS, REQUEST_TEXT, agentOf, answerFor, exampleAppReply } from './example-app-responder.js';
 import { startResponderLlmServer, systemPromptOf, type Responder, type ResponderLlmServer } from './responder-llm-server.js';
+import { REPOSITORY_ROOT, copyExampleAppInto } from '../support/example-app.js';
 
-const REPOSITORY_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(REPOSITORY_ROOT, 'bin/govflow.js');
 const CHILD_TIMEOUT_MS = 45_000;
 const TEST_TIMEOUT_MS = 60_000;
@@ -114,9 +113,7 @@ afterAll(() => {
 function exampleRoot(testCase: KindCase, baseUrl: string, options: { providerInConfig?: boolean } = {}): string {
   const root = mkdtempSync(path.join(tmpdir(), `govflow-providers-${testCase.kind}-`));
   tempRoots.push(root);
-  for (const folder of ['governance', 'context', 'schemas']) {
-    cpSync(path.join(REPOSITORY_ROOT, folder), path.join(root, folder), { recursive: true });
-  }
+  copyExampleAppInto(root);
   const provider = [
     'provider:',
     `  kind: ${testCase.kind}`,
