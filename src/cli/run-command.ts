@@ -5,6 +5,7 @@ import { openRuntime } from '../daemon/runtime.js';
 import { errorMessage } from '../errors.js';
 import { generateRequestId, parseRequestFile } from '../intake/request-file.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
+import { ReplyRejectedError } from '../pipeline/session-runner.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { ScriptedProvider } from '../llm/scripted-provider.js';
 import type { CommandDefinition } from './command-context.js';
@@ -61,7 +62,13 @@ export const runCommand: CommandDefinition = {
       const signal = new AbortController().signal;
       let outcome;
       if (parsed.kind === 'reply') {
-        outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null }, signal);
+        try {
+          outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null }, signal);
+        } catch (error) {
+          if (!(error instanceof ReplyRejectedError)) throw error;
+          io.stderr(`govflow run: ${error.message}\n`);
+          return 2;
+        }
       } else {
         const requestId = parsed.requestId ?? generateRequestId();
         const registry = new RequestIdRegistry(runtime.config.paths);

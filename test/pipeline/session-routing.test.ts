@@ -167,5 +167,13 @@ describe('pending and reply', () => {
     const messages = messageRecords(journalOf(root, pending.session_id)).map((record) => record.message);
     expect(messages[1].input.source).toBe('user');
     expect(messages[1].agent.name).toBe('objective_agent');
+
+    // Replying again (the session has finished) or to an unknown session is bad input: exit 2.
+    const again = await runCli(['run', replyFile, '--root', root]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already finished/);
+    const unknown = await runCli(['run', writeFile(root, 'reply-unknown.json', JSON.stringify({ session_id: 'sess-none', reply: 'x' })), '--root', root]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/no session "sess-none"/);
   });
 });
