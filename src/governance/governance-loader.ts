@@ -123,6 +123,11 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
       continue;
     }
     if (split.frontmatter === null) {
+      if (configAgentFiles.size > 0) {
+        // A tree whose agents are declared in config may keep other markdown beside them.
+        warnings.push(`${relative}: no frontmatter and not named by any \`agents:\` entry in govflow.config.yaml; ignored`);
+        continue;
+      }
       errors.push(
         new ConfigError(
           'no YAML frontmatter: start the file with a "---" block (name, type, description, ...) or declare this agent under `agents:` in govflow.config.yaml with `file:`',

@@ -326,6 +326,16 @@ describe('agents declared in govflow.config.yaml', () => {
     expect(governance.snapshot!.agents.get('reply_agent')!.instructions).toContain('Write the answer.');
   });
 
+  it('ignore, with a warning, other markdown without frontmatter beside config-declared agents', async () => {
+    const root = configAgentsRoot();
+    writeFile(root, 'governance/agents/NOTES.md', '# Notes for authors
+');
+    const result = await validate(root);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/warning: governance\/agents\/NOTES\.md: no frontmatter and not named by any `agents:` entry/);
+    expect(result.stdout).toMatch(/^agents: 2 /m);
+  });
+
   it('do not need a governance/ folder when prompt.include is configured', async () => {
     const root = makeTempRoot();
     writeFile(root, 'prompts/only.md', '# Only agent\n');
