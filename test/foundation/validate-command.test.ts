@@ -328,8 +328,7 @@ describe('agents declared in govflow.config.yaml', () => {
 
   it('ignore, with a warning, other markdown without frontmatter beside config-declared agents', async () => {
     const root = configAgentsRoot();
-    writeFile(root, 'governance/agents/NOTES.md', '# Notes for authors
-');
+    writeFile(root, 'governance/agents/NOTES.md', '# Notes for authors\n');
     const result = await validate(root);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/warning: governance\/agents\/NOTES\.md: no frontmatter and not named by any `agents:` entry/);
