@@ -5,7 +5,7 @@
  * journal consistent).
  */
 import { watch, type FSWatcher } from 'chokidar';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { readClaimedFile, recoverClaimedFiles, type IntakeItem, type IntakeReply, type IntakeRequest } from '../intake/claimed-file.js';
 import { sessionIdForClaim } from '../intake/claim-name.js';
@@ -165,12 +165,21 @@ export class GovflowDaemon {
     return item.sessionId ?? sessionIdForClaim(item.claimedPath, this.runtime.config.timezone);
   }
 
-  /** True when the session's journal was started for exactly this claimed file. */
+  /**
+   * True when the session's journal was started for exactly this claimed file. A journal a crash
+   * left without even its first record holds nothing committed: it is removed, so the request
+   * starts over under the same session id.
+   */
   private isOwnSession(sessionId: string, claimedPath: string): boolean {
     const { sessions } = this.runtime.config.paths;
     if (!SessionJournal.exists(sessions, sessionId)) return false;
-    const [first] = SessionJournal.read(SessionJournal.directoryOf(sessions, sessionId));
-    return first?.type === 'session' && first.claimed_path === claimedPath;
+    const directory = SessionJournal.directoryOf(sessions, sessionId);
+    const [first] = SessionJournal.read(directory);
+    if (!first) {
+      rmSync(directory, { recursive: true, force: true });
+      return false;
+    }
+    return first.type === 'session' && first.claimed_path === claimedPath;
   }
 
   private replyWasApplied(reply: IntakeReply): boolean {

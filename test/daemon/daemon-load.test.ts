@@ -147,3 +147,26 @@ describe('a duplicate request_id claimed just before a crash', () => {
     expect((await daemon.stop()).code).toBe(0);
   });
 });
+
+describe('a session folder a crash left with an empty journal', () => {
+  // Drives an internal state on purpose: the daemon died between creating journal.jsonl and
+  // writing its first record. Nothing was committed, so the request must simply run.
+  it('is started over under the same session id and ends with one result', async () => {
+    const root = makeRoot('timezone: UTC\n');
+    const claimName = `${Date.now()}-k9k9k9-crashed.txt`;
+    mkdirSync(path.join(root, 'system', 'processing'), { recursive: true });
+    writeFileSync(path.join(root, 'system', 'processing', claimName), 'Summarise the crashed request.');
+    const claimedAt = new Date(Number(claimName.split('-')[0]));
+    const stamp = claimedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+    const sessionId = `sess-${stamp}-k9k9k9`;
+    mkdirSync(path.join(root, 'system', 'sessions', sessionId), { recursive: true });
+    writeFileSync(path.join(root, 'system', 'sessions', sessionId, 'journal.jsonl'), '');
+    const daemon = await startDaemon(root);
+    await waitFor('a result for the crashed request', () => readSessions(root).some((session) => session.sessionId === sessionId && session.records.some((record) => record.type === 'finished')), {
+      detail: () => daemon.stderrTail(),
+    });
+    expect(listDir(path.join(root, 'system', 'failed'))).toEqual([]);
+    expect(listDir(path.join(root, 'system', 'processing'))).toEqual([]);
+    expect((await daemon.stop()).code).toBe(0);
+  });
+});
