@@ -33,7 +33,7 @@
  * across day files, so deleting, editing or reordering any entry breaks it.
  */
 import { createHash } from 'node:crypto';
-import { formatInTimeZone } from 'date-fns-tz';
+import { zonedParts } from '../message/zoned-time.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import { AuditWriteError } from './audit-errors.js';
 import {
@@ -88,8 +88,9 @@ export function localDayAndTime(executedAt: string, timezone: string): LocalDayA
       undefined,
     );
   }
-  const stamp = formatInTimeZone(instant, timezone, 'yyyyMMdd HH:mm:ss');
-  return { day: stamp.slice(0, 8), time: stamp.slice(9) };
+  const { year, month, day, hour, minute, second } = zonedParts(instant, timezone);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return { day: `${String(year).padStart(4, '0')}${pad(month)}${pad(day)}`, time: `${pad(hour)}:${pad(minute)}:${pad(second)}` };
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { isoInTimeZone } from '../message/message-stamping.js';
-import { writeFileAtomic, writeFileAtomicAsync } from '../store/atomic-file.js';
+import { writeFileAtomicAsync } from '../store/atomic-file.js';
 import type { SessionState } from './session-state.js';
 import { renderResultReport } from './result-report.js';
 
@@ -63,10 +63,12 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
 }
 
 /**
- * Writes `<request_id>.md` and `<request_id>.json` atomically. Only the JSON result is made
- * durable: the report can be rebuilt, and one directory fsync covers both names.
+ * Writes `<request_id>.md` and `<request_id>.json` atomically, off the event loop. Only the JSON
+ * result is made durable; the human-readable report is a rendering of the journal.
  */
 export async function writeResult(outboxDir: string, result: ResultDocument, state: SessionState, durable: boolean): Promise<void> {
-  writeFileAtomic(path.join(outboxDir, `${result.request_id}.md`), renderResultReport(result, state), false);
-  await writeFileAtomicAsync(path.join(outboxDir, `${result.request_id}.json`), `${JSON.stringify(result, null, 2)}\n`, durable);
+  await Promise.all([
+    writeFileAtomicAsync(path.join(outboxDir, `${result.request_id}.md`), renderResultReport(result, state), false),
+    writeFileAtomicAsync(path.join(outboxDir, `${result.request_id}.json`), `${JSON.stringify(result, null, 2)}\n`, durable),
+  ]);
 }
