@@ -299,7 +299,7 @@ export class SessionRunner {
           at: this.now().toISOString(),
         };
         // Not synced on its own: the next message record's fdatasync makes it durable too.
-        active.journal.append(record, false);
+        active.journal.append(record);
         applyRecord(state, record);
       };
       let text: string;
@@ -522,7 +522,7 @@ export class SessionRunner {
     if (!state.paused) {
       if (!state.finishedRecorded) {
         const record: JournalRecord = { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
-        journal.append(record, false);
+        journal.append(record);
         applyRecord(state, record);
       }
       if (state.session.claimed_path) archiveRequestFile(this.config.paths.archive, this.archiveDay(), state.session.claimed_path, state.session.source_file);

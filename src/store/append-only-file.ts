@@ -2,7 +2,7 @@
  * An append-only file with optional fdatasync. Writes are synchronous calls — appends are small
  * and must keep their order — and durability is either synchronous or awaited.
  */
-import { closeSync, fdatasync, fdatasyncSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -16,11 +16,10 @@ export class AppendOnlyFile {
     this.fd = openSync(file, 'a');
   }
 
-  /** Appends text; with `sync` (and durability on) it is on disk when this returns. */
-  append(text: string, sync: boolean): void {
+  /** Appends text to the page cache (durable with the next `appendDurable`). */
+  append(text: string): void {
     if (this.fd === null) throw new Error(`${this.file} is closed`);
     writeSync(this.fd, text);
-    if (sync && this.durable) fdatasyncSync(this.fd);
   }
 
   /**

@@ -160,7 +160,7 @@ export class SessionJournal {
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
     await mkdir(directory, { recursive: true });
     const journal = new SessionJournal(directory, durable);
-    journal.append(record, false);
+    journal.append(record);
     if (durable) await Promise.all([fsyncDirectoryAsync(directory), fsyncDirectoryAsync(sessionsDir)]);
     return journal;
   }
@@ -201,9 +201,9 @@ export class SessionJournal {
       .map((entry) => entry.name);
   }
 
-  /** Appends one record; `sync` makes it (and everything before it) durable before returning. */
-  append(record: JournalRecord, sync: boolean): void {
-    this.file.append(`${JSON.stringify(record)}\n`, sync);
+  /** Appends one record without syncing (it becomes durable with the next `appendDurable`). */
+  append(record: JournalRecord): void {
+    this.file.append(`${JSON.stringify(record)}\n`);
   }
 
   /** Appends one record and resolves once it (and everything before it) is on disk. */
