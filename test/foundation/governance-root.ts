@@ -2,28 +2,22 @@
  * Temp governance roots for foundation tests: real files in a temp folder, either a copy of the
  * repository's example application or a minimal tree written by the test.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommandArgs, type CommandIo } from '../../src/cli/command-context.js';
 import { validateCommand } from '../../src/cli/validate-command.js';
 import { REPOSITORY_ROOT, copyExampleAppInto } from '../support/example-app.js';
+import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 export { REPOSITORY_ROOT };
 export const FIXTURES = path.join(REPOSITORY_ROOT, 'test/fixtures/foundation');
 
-const created: string[] = [];
-
 /** A new empty temp folder, removed by `removeTempRoots()`. */
 export function makeTempRoot(prefix = 'govflow-foundation-'): string {
-  const root = mkdtempSync(path.join(tmpdir(), prefix));
-  created.push(root);
-  return root;
+  return makeTempFolder(prefix);
 }
 
-export function removeTempRoots(): void {
-  for (const root of created.splice(0)) rmSync(root, { recursive: true, force: true });
-}
+export const removeTempRoots = removeTempFolders;
 
 /** A temp root holding a copy of the repository's example app (governance/, context/, schemas/). */
 export function copyExampleApp(): string {

@@ -3,8 +3,7 @@
  * messages for scripts, a runtime around a scripted provider, and readers for what a session
  * leaves on disk (journal, audit log, outbox).
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { verifyAuditChain } from '../../src/audit/audit-chain-verify.js';
 import { readLogEntries, type LoggedEntry } from '../../src/audit/audit-log-reader.js';
@@ -17,20 +16,15 @@ import type { SessionOutcome } from '../../src/pipeline/session-runner.js';
 import type { ResultDocument } from '../../src/pipeline/session-result.js';
 import { SessionJournal, type ExchangeRecord, type JournalRecord, type MessageRecord } from '../../src/store/session-journal.js';
 import { REPOSITORY_ROOT, copyExampleAppInto } from '../support/example-app.js';
+import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 export { REPOSITORY_ROOT };
 
-const created: string[] = [];
-
 export function makeTempDir(prefix = 'govflow-pipeline-'): string {
-  const folder = mkdtempSync(path.join(tmpdir(), prefix));
-  created.push(folder);
-  return folder;
+  return makeTempFolder(prefix);
 }
 
-export function removeTempDirs(): void {
-  for (const folder of created.splice(0)) rmSync(folder, { recursive: true, force: true });
-}
+export const removeTempDirs = removeTempFolders;
 
 /** Writes `text` at `relative` under `root`, creating folders. */
 export function writeFile(root: string, relative: string, text: string): string {
