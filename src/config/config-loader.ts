@@ -186,16 +186,6 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
   return deepFreeze(config);
 }
 
-/** The line of a key in the config file, for errors found after loading (agents, schema paths). */
-export function configLineOf(config: GovflowConfig, keyPath: readonly (string | number)[]): number {
-  if (!config.configFile) return 1;
-  try {
-    return parseYamlSource(readFileSync(config.configFile, 'utf8'), CONFIG_FILE_NAME).lineOf(keyPath);
-  } catch {
-    return 1;
-  }
-}
-
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);

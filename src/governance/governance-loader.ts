@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'tinyglobby';
-import { CONFIG_FILE_NAME, configLineOf, type AgentDeclaration, type GovflowConfig } from '../config/config-loader.js';
+import { CONFIG_FILE_NAME, type AgentDeclaration, type GovflowConfig } from '../config/config-loader.js';
 import { AGENT_DECLARATION_SCHEMA } from '../config/config-schema.js';
-import { parseYamlSource } from '../config/yaml-source.js';
+import { parseYamlSource, type YamlSource } from '../config/yaml-source.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import { compileSchema, describeSchemaErrors, errorKeyPath } from '../message/schema-compiler.js';
 import { SENTIENT_MESSAGE_SCHEMA } from '../message/sentient-message.js';
@@ -60,6 +60,18 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
     files[relative] = text;
     return text;
   };
+  // The config's key lines, for errors about config-declared agents: parsed once, when first needed.
+  let configSource: YamlSource | null | undefined;
+  const configLine = (keyPath: readonly (string | number)[]): number => {
+    if (configSource === undefined) {
+      try {
+        configSource = config.configFile ? parseYamlSource(read(CONFIG_FILE_NAME), CONFIG_FILE_NAME) : null;
+      } catch {
+        configSource = null;
+      }
+    }
+    return configSource?.lineOf(keyPath) ?? 1;
+  };
   if (config.configFile) read(CONFIG_FILE_NAME);
 
   const addAgent = (agent: AgentDefinition) => {
@@ -80,7 +92,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   // Agents declared in config first: their files are then not expected to carry frontmatter.
   const configAgentFiles = new Set<string>();
   for (const [name, declaration] of Object.entries(config.agents)) {
-    const line = configLineOf(config, ['agents', name]);
+    const line = configLine(['agents', name]);
     if (!/^[a-z][a-z0-9_]*$/.test(name)) {
       errors.push(new ConfigError(`agent name "${name}" must match [a-z][a-z0-9_]*`, CONFIG_FILE_NAME, line));
       continue;
@@ -92,7 +104,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
       configAgentFiles.add(file);
       if (!existsSync(path.join(root, file))) {
         errors.push(
-          new ConfigError(`agent "${name}": file "${declaration.file}" does not exist`, CONFIG_FILE_NAME, configLineOf(config, ['agents', name, 'file'])),
+          new ConfigError(`agent "${name}": file "${declaration.file}" does not exist`, CONFIG_FILE_NAME, configLine(['agents', name, 'file'])),
         );
         continue;
       }
@@ -103,7 +115,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
         continue;
       }
     }
-    const lineOf = (keyPath: string[]) => configLineOf(config, ['agents', name, ...keyPath]);
+    const lineOf = (keyPath: string[]) => configLine(['agents', name, ...keyPath]);
     const agent = resolveAgent({ ...declaration, name }, { file: CONFIG_FILE_NAME, line }, file, instructions, config, errors, read, lineOf);
     if (agent) addAgent(agent);
   }
@@ -167,7 +179,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   }
 
   const promptFiles = collectPromptFiles(config, read, errors);
-  const messageSchema = loadMessageSchema(config, read, errors);
+  const messageSchema = loadMessageSchema(config, read, errors, () => configLine(['message', 'schema']));
   const entryAgent = checkRoutingGraph(agents, errors, warnings);
 
   if (agents.size === 0 && errors.length === 0) {
@@ -267,10 +279,14 @@ function collectPromptFiles(config: GovflowConfig, read: (relative: string) => s
   return result;
 }
 
-function loadMessageSchema(config: GovflowConfig, read: (relative: string) => string, errors: ConfigError[]): Record<string, unknown> {
+function loadMessageSchema(
+  config: GovflowConfig,
+  read: (relative: string) => string,
+  errors: ConfigError[],
+  schemaLine: () => number,
+): Record<string, unknown> {
   if (!config.message.schema) return SENTIENT_MESSAGE_SCHEMA as unknown as Record<string, unknown>;
   const relative = toPosix(path.normalize(config.message.schema));
-  const line = configLineOf(config, ['message', 'schema']);
   try {
     const full = path.join(config.root, relative);
     if (!existsSync(full) || !statSync(full).isFile()) throw new Error(`file "${relative}" does not exist`);
@@ -278,7 +294,7 @@ function loadMessageSchema(config: GovflowConfig, read: (relative: string) => st
     compileSchema(schema);
     return schema;
   } catch (error) {
-    errors.push(new ConfigError(`message.schema: ${errorMessage(error)}`, CONFIG_FILE_NAME, line));
+    errors.push(new ConfigError(`message.schema: ${errorMessage(error)}`, CONFIG_FILE_NAME, schemaLine()));
     return SENTIENT_MESSAGE_SCHEMA as unknown as Record<string, unknown>;
   }
 }
