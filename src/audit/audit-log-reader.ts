@@ -116,3 +116,23 @@ export async function loggedMessageIds(logsDir: string, fromDate?: string): Prom
   const entries = await readLogEntries(logsDir, fromDate === undefined ? {} : { fromDate });
   return new Set(entries.map((entry) => entry.messageId));
 }
+
+/** What recovery needs to know of one logged message. */
+export interface LoggedMessage {
+  sequence: number;
+  agent: string;
+}
+
+/**
+ * The messages of one session already in the log (from `fromDate` on, when given), by message
+ * id. After a crash the runner appends the journaled messages missing from it (so no message is
+ * logged twice) and voids logged messages the journal lost (power loss).
+ */
+export async function loggedSessionMessages(logsDir: string, sessionId: string, fromDate?: string): Promise<Map<string, LoggedMessage>> {
+  const entries = await readLogEntries(logsDir, fromDate === undefined ? {} : { fromDate });
+  const messages = new Map<string, LoggedMessage>();
+  for (const entry of entries) {
+    if (entry.sessionId === sessionId) messages.set(entry.messageId, { sequence: entry.sequence, agent: entry.agent });
+  }
+  return messages;
+}

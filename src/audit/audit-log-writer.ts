@@ -22,6 +22,7 @@ import { ConfigError } from '../errors.js';
 import { AuditAppendLock, type AuditLockAcquired, DEFAULT_LOCK_STALE_MS } from './audit-append-lock.js';
 import { type AuditRepair, type ChainTail, fileEndsWithEntry, scanChainTail } from './audit-chain-tail.js';
 import { type AuditEntryInput, formatEntry, localDayAndTime } from './audit-entry-format.js';
+import { FdatasyncQueue } from '../store/append-only-file.js';
 import { AuditWriteError } from './audit-errors.js';
 import { type AuditHeadRecord, HEAD_RECORD_FORMAT, HeadRecordFile, type HeadRecordRead } from './audit-head-record.js';
 import { logFileDate } from './audit-log-reader.js';
@@ -97,9 +98,7 @@ export class AuditLogWriter {
   private closed = false;
   private readonly durable: boolean;
   /** Group commit: the fdatasync in flight, and the one queued behind it (covering every write since). */
-  private syncRunning: Promise<void> = Promise.resolve();
-  private syncQueued: Promise<void> | null = null;
-  private syncQueuedFd: number | null = null;
+  private readonly syncs = new FdatasyncQueue();
 
   private constructor(options: AuditLogWriterOptions) {
     this.logsDir = options.logsDir;
@@ -187,16 +186,7 @@ export class AuditLogWriter {
    * share the next one (group commit).
    */
   private syncWrites(fd: number): Promise<void> {
-    if (!this.durable) return Promise.resolve();
-    if (this.syncQueued && this.syncQueuedFd === fd) return this.syncQueued;
-    this.syncQueuedFd = fd;
-    const queued = this.syncRunning.then(() => {
-      if (this.syncQueued === queued) this.syncQueued = null;
-      return new Promise<void>((resolve, reject) => fs.fdatasync(fd, (error) => (error ? reject(error) : resolve())));
-    });
-    this.syncQueued = queued;
-    this.syncRunning = queued.catch(() => undefined);
-    return queued;
+    return this.durable ? this.syncs.sync(fd) : Promise.resolve();
   }
 
   private appendLocked(input: AuditEntryInput, messageDay: string, messageId: string): { file: string; hash: string } {
@@ -366,7 +356,7 @@ export class AuditLogWriter {
           /* already closed or never valid: nothing left to release */
         }
       };
-      if (this.syncQueued) void this.syncRunning.then(release);
+      if (this.syncs.busy) void this.syncs.settled().then(release);
       else release();
     }
     this.fd = null;
@@ -386,7 +376,7 @@ export class AuditLogWriter {
   /** Releases the day file and the lock's owner file. Safe to call twice; appends afterwards are refused. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.syncRunning;
+    await this.syncs.settled();
     this.closeCurrentFile();
     try {
       this.head.close();

@@ -8,7 +8,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { readClaimedFile, recoverClaimedFiles, type IntakeItem, type IntakeReply, type IntakeRequest } from '../intake/claimed-file.js';
-import { sessionIdForClaim } from '../intake/claim-name.js';
+import { claimedAtOf, sessionIdForClaim } from '../intake/claim-name.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { InboxIntake } from '../intake/inbox-intake.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
@@ -141,7 +141,7 @@ export class GovflowDaemon {
         } else if (this.registry.claim(item.requestId, item.claimedPath) === 'duplicate') {
           await moveToFailed(config.paths, item.claimedPath, item.sourceFile, `duplicate request_id "${item.requestId}": it was already processed; use a new request_id`);
         } else {
-          await this.handle(item);
+          await this.handle(item, true);
         }
       }
     };
@@ -214,7 +214,8 @@ export class GovflowDaemon {
     }
   }
 
-  private async handle(item: IntakeItem): Promise<void> {
+  /** `recovered`: the item was claimed before a crash (its session may have left audit entries). */
+  private async handle(item: IntakeItem, recovered = false): Promise<void> {
     const { config, runner } = this.runtime;
     const reject = (reason: string) => moveToFailed(config.paths, item.claimedPath, item.sourceFile, reason).then(() => {
       this.options.log.warn('request file rejected: moved to system/failed/', { file: item.sourceFile, reason });
@@ -253,6 +254,7 @@ export class GovflowDaemon {
             metadata: item.metadata,
             sourceFile: item.sourceFile,
             claimedPath: item.claimedPath,
+            ...(recovered ? { recoveredSince: (claimedAtOf(item.claimedPath) ?? new Date(0)).toISOString() } : {}),
           },
           this.abort.signal,
           (sessionId) => {

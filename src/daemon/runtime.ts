@@ -4,7 +4,7 @@
  */
 import { formatInTimeZone } from 'date-fns-tz';
 import { AuditLogWriter } from '../audit/audit-log-writer.js';
-import { loggedMessageIds } from '../audit/audit-log-reader.js';
+import { loggedSessionMessages } from '../audit/audit-log-reader.js';
 import { complianceViolations } from '../audit/compliance-check.js';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { costCalculator, createProvider } from '../llm/create-provider.js';
@@ -45,8 +45,8 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     audit,
     complianceViolations,
     costUsd: costCalculator(config),
-    auditedMessageIds: (sinceIso) =>
-      loggedMessageIds(config.paths.logs, formatInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone, 'yyyyMMdd')),
+    auditedMessages: (sessionId, sinceIso) =>
+      loggedSessionMessages(config.paths.logs, sessionId, formatInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone, 'yyyyMMdd')),
     now: options.now,
     log: options.log,
   });

@@ -9,7 +9,7 @@
  * second id for the same request.
  */
 import path from 'node:path';
-import { formatInTimeZone } from 'date-fns-tz';
+import { compactInTimeZone } from '../message/zoned-time.js';
 import { generateRequestId, randomBase36 } from './request-file.js';
 
 const CLAIM_NAME_PATTERN = /^(\d{1,16})-([0-9a-z]{6})-(.+)$/s;
@@ -66,5 +66,5 @@ export function generatedRequestIdFor(claimedPath: string): string {
 export function sessionIdForClaim(claimedPath: string, timezone: string): string {
   const claim = parseClaimName(claimedPath);
   const at = claim?.claimedAt ?? new Date();
-  return `sess-${formatInTimeZone(at, timezone, 'yyyyMMdd-HHmmss')}-${claim?.random ?? randomBase36(6)}`;
+  return `sess-${compactInTimeZone(at, timezone, true)}-${claim?.random ?? randomBase36(6)}`;
 }

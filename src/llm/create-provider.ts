@@ -5,7 +5,7 @@ import { ConfigError } from '../errors.js';
 import { createAiSdkProvider, isAiSdkProviderKind } from './ai-sdk-provider.js';
 import { API_KEY_ENV_BY_KIND } from './ai-sdk-models.js';
 import { DryRunProvider } from './dry-run-provider.js';
-import { costUsd } from './model-prices.js';
+import { costAtPrice, lookUpPrice, type PriceLookup } from './model-prices.js';
 import type { LlmProvider, LlmUsage } from './provider.js';
 import { ScriptedProvider } from './scripted-provider.js';
 
@@ -43,5 +43,13 @@ export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = p
 
 /** Cost of one call with the config's price table over the defaults. */
 export function costCalculator(config: GovflowConfig): (model: string, usage: LlmUsage) => number {
-  return (model, usage) => costUsd(model, usage, config.prices, { providerKind: config.provider.kind }).usd;
+  const prices = new Map<string, PriceLookup>();
+  return (model, usage) => {
+    let lookup = prices.get(model);
+    if (!lookup) {
+      lookup = lookUpPrice(model, config.prices, { providerKind: config.provider.kind });
+      if (prices.size < 1000) prices.set(model, lookup);
+    }
+    return costAtPrice(lookup, usage).usd;
+  };
 }

@@ -116,11 +116,26 @@ export function costUsd(
   overrides?: ModelPriceTable,
   options?: { providerKind?: string },
 ): CostEstimate {
+  return costAtPrice(lookUpPrice(model, overrides, options), usage);
+}
+
+/** Which price applies to a model (the slow part of {@link costUsd}; callers may keep it per model). */
+export interface PriceLookup {
+  isLocal: boolean;
+  found: { key: string; price: ModelPrice } | undefined;
+}
+
+export function lookUpPrice(model: string, overrides?: ModelPriceTable, options?: { providerKind?: string }): PriceLookup {
   const isLocal = options?.providerKind !== undefined && LOCAL_PROVIDER_KINDS.has(options.providerKind);
   // A local model is free unless the user priced it (e.g. to account for their own hardware).
   const found = isLocal
-    ? overrides && findModelPrice(model, overrides, { defaults: false })
+    ? (overrides && findModelPrice(model, overrides, { defaults: false })) || undefined
     : findModelPrice(model, overrides);
+  return { isLocal, found };
+}
+
+/** {@link costUsd} with the price already looked up. */
+export function costAtPrice({ isLocal, found }: PriceLookup, usage: LlmUsage): CostEstimate {
   if (!found) return { usd: 0, priceKnown: isLocal };
   const { price, key } = found;
   // Providers report cached tokens as part of the input; never bill more cached than input.

@@ -26,8 +26,33 @@ function formatterFor(timezone: string): Intl.DateTimeFormat {
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
+export interface ZonedParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  offsetMinutes: number;
+}
+
+/**
+ * The last second converted, per zone: a step stamps its message, names its audit day file and
+ * formats its TIMESTAMP within the same second, and formatToParts is the costly part.
+ */
+const lastSecond = new Map<string, { second: number; parts: ZonedParts }>();
+
 /** Wall-clock fields of `date` in `timezone`, and the zone's offset from UTC in minutes. */
-export function zonedParts(date: Date, timezone: string): { year: number; month: number; day: number; hour: number; minute: number; second: number; offsetMinutes: number } {
+export function zonedParts(date: Date, timezone: string): ZonedParts {
+  const second = Math.floor(date.getTime() / 1000);
+  const cached = lastSecond.get(timezone);
+  if (cached !== undefined && cached.second === second) return cached.parts;
+  const parts = convert(date, timezone);
+  lastSecond.set(timezone, { second, parts });
+  return parts;
+}
+
+function convert(date: Date, timezone: string): ZonedParts {
   const fields: Record<string, number> = {};
   for (const part of formatterFor(timezone).formatToParts(date)) {
     if (part.type !== 'literal') fields[part.type] = Number(part.value);
@@ -35,7 +60,14 @@ export function zonedParts(date: Date, timezone: string): { year: number; month:
   const { year, month, day, hour, minute, second } = fields as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>;
   const wallAsUtc = Date.UTC(year, month - 1, day, hour, minute, second);
   const offsetMinutes = Math.round((wallAsUtc - (date.getTime() - date.getUTCMilliseconds())) / 60_000);
-  return { year, month, day, hour, minute, second, offsetMinutes };
+  return Object.freeze({ year, month, day, hour, minute, second, offsetMinutes });
+}
+
+/** `yyyyMMdd` (with `separator`, `yyyyMMdd<separator>HHmmss`) of `date` in `timezone`. */
+export function compactInTimeZone(date: Date, timezone: string, withTime = false, separator = '-'): string {
+  const { year, month, day, hour, minute, second } = zonedParts(date, timezone);
+  const stem = `${pad(year, 4)}${pad(month)}${pad(day)}`;
+  return withTime ? `${stem}${separator}${pad(hour)}${pad(minute)}${pad(second)}` : stem;
 }
 
 /** `2026-01-27T14:30:52.120+08:00` for the instant `date` in `timezone`. */

@@ -38,8 +38,8 @@ export interface RunnerDependencies {
   complianceViolations: (message: SentientMessage, filesInPrompt: string[]) => string[];
   /** USD for one call's usage. */
   costUsd: (model: string, usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number }) => number;
-  /** Message ids already in the audit log from `sinceIso` on (crash recovery). */
-  auditedMessageIds: (sinceIso: string) => Promise<Set<string>>;
+  /** The session's messages already in the audit log from `sinceIso` on, by id (crash recovery). */
+  auditedMessages: (sessionId: string, sinceIso: string) => Promise<Map<string, { sequence: number; agent: string }>>;
   now?: () => Date;
   log?: OperationalLog;
 }
@@ -53,6 +53,11 @@ export interface NewSessionRequest {
   sourceFile: string;
   /** The claimed request file, archived when the session ends (null: leave the file alone). */
   claimedPath: string | null;
+  /**
+   * Set when crash recovery starts this session over (its journal was lost): audit entries the
+   * session id already has from this instant on are voided before it runs.
+   */
+  recoveredSince?: string;
 }
 
 export interface SessionOutcome {

@@ -6,7 +6,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { formatInTimeZone } from 'date-fns-tz';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ProviderError, errorMessage } from '../errors.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
@@ -18,6 +17,7 @@ import { MessageValidator } from '../message/message-validator.js';
 import { orchestratorFailureMessage, validationFallbackMessage, type OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
+import { compactInTimeZone } from '../message/zoned-time.js';
 import {
   JOURNAL_FORMAT,
   SessionJournal,
@@ -31,6 +31,7 @@ import {
 } from '../store/session-journal.js';
 import { PromptStore } from '../store/prompt-store.js';
 import { buildResult, writeResult } from './session-result.js';
+import { callSignal } from './call-signal.js';
 import { archiveRequestFile } from '../store/request-archive.js';
 import { limitReached } from './session-limits.js';
 import { applyRecord, emptyUsage, foldRecords, initialState, loopKeyOf, readyTasks, taskStep, type PendingStep, type SessionState } from './session-state.js';
@@ -55,7 +56,7 @@ interface ActiveSession {
 }
 
 export function generateSessionId(now: Date, timezone: string): string {
-  return `sess-${formatInTimeZone(now, timezone, 'yyyyMMdd-HHmmss')}-${randomBytes(4).toString('hex')}`;
+  return `sess-${compactInTimeZone(now, timezone, true)}-${randomBytes(4).toString('hex')}`;
 }
 
 export class SessionRunner {
@@ -119,6 +120,7 @@ export class SessionRunner {
     const journal = await SessionJournal.create(this.config.paths.sessions, sessionRecord, this.durable);
     const active: ActiveSession = { journal, state: initialState(sessionRecord), commitQueue: Promise.resolve() };
     this.log.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
+    if (request.recoveredSince !== undefined) await this.voidLostMessages(active, await this.deps.auditedMessages(sessionId, request.recoveredSince));
     return this.run(active, signal);
   }
 
@@ -133,7 +135,7 @@ export class SessionRunner {
     }
     const active = await this.openSession(sessionId);
     if (!active.state.paused) {
-      active.journal.close();
+      await this.closeJournal(active);
       const where = active.state.final ? 'has already finished' : 'is not waiting for a reply';
       throw new ReplyRejectedError(`session "${sessionId}" ${where}; a reply only resumes a session whose result is pending`);
     }
@@ -157,7 +159,8 @@ export class SessionRunner {
    */
   async recoverSession(sessionId: string, signal: AbortSignal): Promise<SessionOutcome> {
     const active = await this.openSession(sessionId);
-    const audited = await this.deps.auditedMessageIds(active.state.session.created_at);
+    const audited = await this.deps.auditedMessages(sessionId, active.state.session.created_at);
+    await this.voidLostMessages(active, audited);
     for (const record of active.state.messages) {
       if (audited.has(record.message.message_id)) continue;
       await this.deps.audit.append({
@@ -170,6 +173,26 @@ export class SessionRunner {
       this.log.warn('re-appended a journaled message missing from the audit log', { session: sessionId, message: record.message.message_id });
     }
     return this.run(active, signal);
+  }
+
+  /**
+   * Voids the audit entries of this session whose messages the journal does not hold (the audit
+   * log is synced at every message, the journal at the end, so power loss can leave the log
+   * ahead). Their steps run again with new sequence numbers; the first new message names them.
+   */
+  private async voidLostMessages(active: ActiveSession, audited: Map<string, { sequence: number; agent: string }>): Promise<void> {
+    const { state } = active;
+    const known = new Set(state.messages.map((record) => record.message.message_id));
+    for (const voided of state.voided) known.add(voided.messageId);
+    const lost = [...audited].filter(([messageId]) => !known.has(messageId)).sort((a, b) => a[1].sequence - b[1].sequence);
+    if (lost.length === 0) return;
+    for (const [messageId, { sequence, agent }] of lost) {
+      const record: JournalRecord = { v: JOURNAL_FORMAT, type: 'void', message_id: messageId, sequence, agent, at: this.now().toISOString() };
+      active.journal.append(record);
+      applyRecord(state, record);
+      this.log.warn('voided an audit entry whose journal record a crash lost; its step runs again', { session: state.session.session_id, message: messageId, sequence });
+    }
+    await active.journal.sync();
   }
 
   private async openSession(sessionId: string): Promise<ActiveSession> {
@@ -192,8 +215,13 @@ export class SessionRunner {
       }
       return await this.finish(active);
     } finally {
-      active.journal.close();
+      await this.closeJournal(active);
     }
+  }
+
+  private async closeJournal(active: ActiveSession): Promise<void> {
+    const manifestError = await active.journal.close();
+    if (manifestError) this.log.warn('could not update the session manifest (a cache for govflow status)', { session: active.state.session.session_id, error: manifestError.message });
   }
 
   private async runPlan(active: ActiveSession, signal: AbortSignal): Promise<void> {
@@ -262,7 +290,7 @@ export class SessionRunner {
     const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
     let problems: string[] = [];
     let lastRaw: string | null = null;
-    const stepLabel = step.taskId ? `task ${step.taskId}` : `step ${state.messages.length + 1}`;
+    const stepLabel = step.taskId ? `task ${step.taskId}` : `step ${state.lastSequence + 1}`;
     this.log.info('agent step', { session: state.session.session_id, agent: agent.name, step: stepLabel });
 
     for (let attempt = 0; attempt <= maxRetries; attempt++) {
@@ -276,8 +304,7 @@ export class SessionRunner {
       const started = performance.now();
       const callTimeout = agent.timeoutMs ?? this.config.llm.timeout_ms;
       const deadlineMs = Math.max(1, Date.parse(state.runStartedAt) + this.config.limits.session_timeout_ms - this.now().getTime());
-      const deadlineSignal = AbortSignal.timeout(deadlineMs);
-      const callSignal = AbortSignal.any([signal, AbortSignal.timeout(callTimeout), deadlineSignal]);
+      const call = callSignal(signal, callTimeout, deadlineMs);
       const model = agent.model ?? this.config.provider.model;
       const prompts = attempt === 0 ? userPrompt : history[history.length - 1].content;
       const earlier = attempt === 0 ? [] : history.slice(0, -1);
@@ -286,7 +313,7 @@ export class SessionRunner {
           v: JOURNAL_FORMAT,
           type: 'exchange',
           agent: agent.name,
-          step: step.taskId ? `task:${step.taskId}` : String(state.messages.length + 1),
+          step: step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1),
           attempt,
           provider: this.deps.provider.kind,
           temperature: agent.temperature ?? null,
@@ -322,8 +349,8 @@ export class SessionRunner {
             governanceFiles: prompt.files,
             outputSchema: agent.outputSchema,
           },
-          signal: callSignal,
-        });
+          signal: call.signal,
+        }).finally(() => call.dispose());
         text = response.text;
         const usage = response.usage;
         recordExchange({
@@ -339,10 +366,10 @@ export class SessionRunner {
         });
       } catch (error) {
         if (signal.aborted) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`);
-        const timedOut = (error instanceof ProviderError && error.timedOut) || (callSignal.aborted && !signal.aborted);
+        const timedOut = (error instanceof ProviderError && error.timedOut) || (call.signal.aborted && !signal.aborted);
         recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
         // The deadline timer may fire a millisecond before the clock says the deadline passed.
-        const pastDeadline = deadlineSignal.aborted || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
+        const pastDeadline = call.deadlinePassed || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
         if (pastDeadline) {
           await this.commit(active, step, snapshot, loopKey, agent, {
             failure: { code: 'TIMEOUT', message: `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed while ${agent.name} was running`, recoverable: true, notes: 'Orchestrator limit: session deadline.' },
@@ -400,7 +427,7 @@ export class SessionRunner {
   }
 
   /**
-   * Commits one message: sequence number, stamp, journal (durable), audit (durable), state.
+   * Commits one message: sequence number, stamp, journal (page cache), audit (durable), state.
    * Serialized per session so sequence numbers follow commit order with no gap.
    */
   private commit(
@@ -426,7 +453,7 @@ export class SessionRunner {
       const { state } = active;
       if (state.final) return; // another task already ended the session
       const identity = what.agentIdentity ?? agent!;
-      const context = this.stampContext(state, step, identity, state.messages.length + 1, what.retryCount ?? 0);
+      const context = this.stampContext(state, step, identity, state.lastSequence + 1, what.retryCount ?? 0);
       let message: SentientMessage;
       let corrections: string[] = [];
       if (what.candidate) {
@@ -439,6 +466,9 @@ export class SessionRunner {
       const violations = what.candidate ? this.deps.complianceViolations(message, what.prompt ?? []) : [];
       const notes = what.candidate && this.deps.provider.synthetic ? [DRY_RUN_NOTE] : [];
       if (what.halt) notes.push(`session state: ${what.halt}`);
+      for (const voided of state.voided) {
+        notes.push(`replaces audit entry ${voided.messageId} (sequence ${voided.sequence}), whose journal record a crash lost: the step ran again`);
+      }
       const record: MessageRecord = {
         v: JOURNAL_FORMAT,
         type: 'message',
@@ -456,7 +486,11 @@ export class SessionRunner {
         plan: what.plan ?? null,
         on_failure: agent?.onFailure ?? null,
       };
-      await active.journal.appendDurable(record);
+      // One durable write per step: the audit entry (SPEC §6). The journal record goes to the page
+      // cache first, so a killed process never leaves an audited message the journal lacks; the
+      // journal is synced before the session's result is written. After power loss the audit log
+      // may be ahead of the journal: recovery voids those entries and runs their steps again.
+      active.journal.append(record);
       await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
       applyRecord(state, record);
       this.writeManifest(active, what.halt ?? 'RUNNING');
@@ -475,7 +509,7 @@ export class SessionRunner {
   }
 
   private archiveDay(): string {
-    return formatInTimeZone(this.now(), this.config.timezone, 'yyyyMMdd');
+    return compactInTimeZone(this.now(), this.config.timezone);
   }
 
   private stateName(state: SessionState, halt?: SessionStateName): SessionStateName {
@@ -517,7 +551,8 @@ export class SessionRunner {
     const { state, journal } = active;
     const finishedAt = state.finishedAt ?? this.now().toISOString();
     const result = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt, this.config.timezone);
-    await writeResult(this.config.paths.outbox, result, state, this.durable);
+    // The journal is durable before any result or archive move says the session got this far.
+    await Promise.all([journal.sync(), writeResult(this.config.paths.outbox, result, state, this.durable)]);
     for (const reply of state.replyFiles) archiveRequestFile(this.config.paths.archive, this.archiveDay(), reply.claimedPath, reply.sourceFile);
     if (!state.paused) {
       if (!state.finishedRecorded) {

@@ -48,6 +48,10 @@ export interface SessionState {
   /** Start of the current run (creation, or the reply that resumed it): the deadline's base. */
   runStartedAt: string;
   finishedRecorded: boolean;
+  /** Highest sequence number used, by a message or by a voided audit entry. */
+  lastSequence: number;
+  /** Audit entries voided since the last message (named in the next message's audit notes). */
+  voided: Array<{ messageId: string; sequence: number }>;
 }
 
 export function emptyUsage(): UsageFigures {
@@ -89,6 +93,8 @@ export function initialState(session: SessionRecord): SessionState {
     finishedAt: null,
     runStartedAt: session.created_at,
     finishedRecorded: false,
+    lastSequence: 0,
+    voided: [],
   };
 }
 
@@ -124,6 +130,10 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       state.finishedRecorded = true;
       state.finishedAt = record.at;
       return;
+    case 'void':
+      state.voided.push({ messageId: record.message_id, sequence: record.sequence });
+      state.lastSequence = Math.max(state.lastSequence, record.sequence);
+      return;
     case 'message':
       applyMessage(state, record);
   }
@@ -132,6 +142,8 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
 function applyMessage(state: SessionState, record: MessageRecord): void {
   const message = record.message;
   state.messages.push(record);
+  state.lastSequence = Math.max(state.lastSequence, message.metadata.sequence_number);
+  state.voided = [];
   state.loopKeys.add(record.loop_key);
   if (record.kind === 'task' && state.plan && record.task_id) {
     state.plan.results.set(record.task_id, message);

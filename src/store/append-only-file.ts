@@ -1,44 +1,100 @@
 /**
  * An append-only file with optional fdatasync. Writes are synchronous calls — appends are small
- * and must keep their order — and durability is either synchronous or awaited.
+ * and must keep their order — and durability is awaited: the fdatasync runs on the thread pool,
+ * and callers that ask while one runs share the next one (group commit).
  */
-import { closeSync, fdatasync, fsyncSync, openSync, writeSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { close, closeSync, fdatasync, fsyncSync, open, openSync, writeSync } from 'node:fs';
+import { open as openHandle } from 'node:fs/promises';
 import path from 'node:path';
+
+/**
+ * Group commit on one file descriptor: `sync()` resolves once everything written to the
+ * descriptor before the call is on disk. At most one fdatasync runs at a time; requests that
+ * arrive while it runs are served by one more, queued behind it.
+ */
+export class FdatasyncQueue {
+  private running: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | null = null;
+  private queuedFd: number | null = null;
+  private unfinished = 0;
+
+  /** `fd` is the descriptor to sync; a queued sync for another descriptor is not shared. */
+  sync(fd: number): Promise<void> {
+    if (this.queued && this.queuedFd === fd) return this.queued;
+    this.queuedFd = fd;
+    const queued = this.running.then(() => {
+      // From here on, writes are not covered by this sync: later callers queue another.
+      if (this.queued === queued) this.queued = null;
+      return new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+    });
+    this.queued = queued;
+    this.unfinished += 1;
+    this.running = queued.catch(() => undefined).finally(() => {
+      this.unfinished -= 1;
+    });
+    return queued;
+  }
+
+  /** True while a sync is queued or running (its descriptor must stay open). */
+  get busy(): boolean {
+    return this.unfinished > 0;
+  }
+
+  /** Resolves once every sync asked for so far has finished (successfully or not). */
+  settled(): Promise<void> {
+    return this.running;
+  }
+}
 
 export class AppendOnlyFile {
   private fd: number | null;
+  private readonly syncs = new FdatasyncQueue();
 
+  /** Opens (creating) `file` for appending; `fd` adopts a descriptor already opened that way. */
   constructor(
     readonly file: string,
     private readonly durable: boolean,
+    fd?: number,
   ) {
-    this.fd = openSync(file, 'a');
+    this.fd = fd ?? openSync(file, 'a');
   }
 
-  /** Appends text to the page cache (durable with the next `appendDurable`). */
+  /** The same, with the open (a file creation, the costly part) on the thread pool. */
+  static async open(file: string, durable: boolean): Promise<AppendOnlyFile> {
+    const fd = await new Promise<number>((resolve, reject) => open(file, 'a', (error, opened) => (error ? reject(error) : resolve(opened))));
+    return new AppendOnlyFile(file, durable, fd);
+  }
+
+  /** Appends text to the page cache (durable with the next `sync`). */
   append(text: string): void {
     if (this.fd === null) throw new Error(`${this.file} is closed`);
     writeSync(this.fd, text);
   }
 
-  /**
-   * Appends text and resolves once it is on disk. The write is synchronous (so appends keep their
-   * order); the fdatasync runs on the thread pool, leaving the event loop free for other sessions.
-   */
-  appendDurable(text: string): Promise<void> {
+  /** Resolves once everything appended so far is on disk (at once when not durable). */
+  sync(): Promise<void> {
     if (this.fd === null) return Promise.reject(new Error(`${this.file} is closed`));
-    writeSync(this.fd, text);
     if (!this.durable) return Promise.resolve();
-    const fd = this.fd;
-    return new Promise((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+    return this.syncs.sync(this.fd);
   }
 
-  close(): void {
+  /** Appends text and resolves once it (and everything before it) is on disk. */
+  appendDurable(text: string): Promise<void> {
+    try {
+      this.append(text);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.sync();
+  }
+
+  /** Closes the file once the syncs asked for have finished. */
+  async close(): Promise<void> {
     if (this.fd === null) return;
     const fd = this.fd;
     this.fd = null;
-    closeSync(fd);
+    await this.syncs.settled();
+    await new Promise<void>((resolve) => close(fd, () => resolve()));
   }
 }
 
@@ -58,7 +114,7 @@ export function fsyncDirectory(directory: string): void {
 /** fsyncDirectory on the thread pool. */
 export async function fsyncDirectoryAsync(directory: string): Promise<void> {
   try {
-    const handle = await open(path.resolve(directory), 'r');
+    const handle = await openHandle(path.resolve(directory), 'r');
     try {
       await handle.sync();
     } finally {

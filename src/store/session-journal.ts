@@ -4,12 +4,13 @@
  * every committed message, replies, the end), and `manifest.json`, a cache of the session's
  * state for `govflow status`. The journal is the truth: a session resumes from it after a crash.
  */
-import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, readdirSync, truncateSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import { mkdir } from 'node:fs/promises';
 import { AppendOnlyFile, fsyncDirectoryAsync } from './append-only-file.js';
+import { ManifestFile } from './manifest-file.js';
 
 /** Version of journal records and manifests; bump with a reader for the old one. */
 export const JOURNAL_FORMAT = 1 as const;
@@ -94,6 +95,21 @@ export interface ReplyRecord {
   at: string;
 }
 
+/**
+ * An audit entry whose message record a crash (power loss) took from the journal: the journal is
+ * synced at the end of a session, the audit log at every message, so after power loss the log can
+ * be ahead. The entry stays in the tamper-evident log; its step runs again with the next sequence
+ * number, and the message that replaces it says so in its audit notes.
+ */
+export interface VoidRecord {
+  v: typeof JOURNAL_FORMAT;
+  type: 'void';
+  message_id: string;
+  sequence: number;
+  agent: string;
+  at: string;
+}
+
 export interface FinishedRecord {
   v: typeof JOURNAL_FORMAT;
   type: 'finished';
@@ -101,7 +117,7 @@ export interface FinishedRecord {
   at: string;
 }
 
-export type JournalRecord = SessionRecord | ExchangeRecord | MessageRecord | ReplyRecord | FinishedRecord;
+export type JournalRecord = SessionRecord | ExchangeRecord | MessageRecord | ReplyRecord | VoidRecord | FinishedRecord;
 
 /** Seed 001's job states. */
 export type SessionStateName =
@@ -134,14 +150,16 @@ export interface SessionManifest {
 
 export class SessionJournal {
   private readonly file: AppendOnlyFile;
-  /** manifest.json, rewritten in place (no temp file and rename per step: readers retry a torn read). */
-  private manifestFd: number | null = null;
+  private readonly manifest: ManifestFile;
+  /** A new session's folder entries, synced in the background and awaited by the first `sync`. */
+  private entriesDurable: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly directory: string,
-    durable: boolean,
+    file: AppendOnlyFile,
   ) {
-    this.file = new AppendOnlyFile(path.join(directory, 'journal.jsonl'), durable);
+    this.file = file;
+    this.manifest = new ManifestFile(path.join(directory, 'manifest.json'));
   }
 
   static directoryOf(sessionsDir: string, sessionId: string): string {
@@ -153,15 +171,15 @@ export class SessionJournal {
   }
 
   /**
-   * Creates the session's folder and writes its first record. The record becomes durable with
-   * the first message's fdatasync (same file); the folder entries are synced here.
+   * Creates the session's folder and writes its first record. Nothing here waits for the disk:
+   * the record and the folder entries become durable with the journal's first `sync`.
    */
   static async create(sessionsDir: string, record: SessionRecord, durable: boolean): Promise<SessionJournal> {
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
     await mkdir(directory, { recursive: true });
-    const journal = new SessionJournal(directory, durable);
+    const journal = new SessionJournal(directory, await AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable));
     journal.append(record);
-    if (durable) await Promise.all([fsyncDirectoryAsync(directory), fsyncDirectoryAsync(sessionsDir)]);
+    if (durable) journal.entriesDurable = Promise.all([fsyncDirectoryAsync(directory), fsyncDirectoryAsync(sessionsDir)]).then(() => undefined);
     return journal;
   }
 
@@ -169,7 +187,7 @@ export class SessionJournal {
   static open(sessionsDir: string, sessionId: string, durable: boolean): { journal: SessionJournal; records: JournalRecord[] } {
     const directory = SessionJournal.directoryOf(sessionsDir, sessionId);
     const records = SessionJournal.read(directory, true);
-    return { journal: new SessionJournal(directory, durable), records };
+    return { journal: new SessionJournal(directory, new AppendOnlyFile(path.join(directory, 'journal.jsonl'), durable)), records };
   }
 
   /** Reads records; with `repair`, truncates an incomplete final line. */
@@ -201,22 +219,28 @@ export class SessionJournal {
       .map((entry) => entry.name);
   }
 
-  /** Appends one record without syncing (it becomes durable with the next `appendDurable`). */
+  /** Appends one record to the page cache; it becomes durable with the next `sync`. */
   append(record: JournalRecord): void {
     this.file.append(`${JSON.stringify(record)}\n`);
   }
 
-  /** Appends one record and resolves once it (and everything before it) is on disk. */
-  appendDurable(record: JournalRecord): Promise<void> {
-    return this.file.appendDurable(`${JSON.stringify(record)}\n`);
+  /** Resolves once every record appended so far (and the session's folder entries) is on disk. */
+  async sync(): Promise<void> {
+    await Promise.all([this.entriesDurable, this.file.sync()]);
   }
 
-  /** Rewrites manifest.json in place; it is a cache of the journal, so it is never synced. */
+  /** Appends one record and resolves once it (and everything before it) is on disk. */
+  async appendDurable(record: JournalRecord): Promise<void> {
+    this.append(record);
+    await this.sync();
+  }
+
+  /**
+   * Rewrites manifest.json in place, off the event loop; writes that arrive while one runs are
+   * folded into the next. It is a cache of the journal, so it is never synced.
+   */
   writeManifest(manifest: SessionManifest): void {
-    this.manifestFd ??= openSync(path.join(this.directory, 'manifest.json'), 'w');
-    const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
-    writeSync(this.manifestFd, bytes, 0, bytes.length, 0);
-    ftruncateSync(this.manifestFd, bytes.length);
+    this.manifest.write(`${JSON.stringify(manifest, null, 2)}\n`);
   }
 
   /** The manifest, or null when missing; a read that met a rewrite in progress is retried. */
@@ -231,11 +255,13 @@ export class SessionJournal {
     return null;
   }
 
-  close(): void {
-    this.file.close();
-    if (this.manifestFd !== null) {
-      closeSync(this.manifestFd);
-      this.manifestFd = null;
-    }
+  /**
+   * Closes the journal once the last manifest write has landed. Resolves with the error of a
+   * manifest write that failed (the journal itself is unaffected), else null.
+   */
+  async close(): Promise<Error | null> {
+    const manifestError = await this.manifest.close();
+    await this.file.close();
+    return manifestError;
   }
 }
