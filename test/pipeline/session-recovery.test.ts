@@ -2,7 +2,7 @@
  * Crash recovery: a session's files cut at every step boundary (and mid-write) resume to the
  * same end as an uninterrupted run, redoing no committed step and auditing every message once.
  */
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEntries } from '../../src/audit/audit-entry-format.js';
@@ -264,5 +264,77 @@ describe('recovery after a shutdown interrupted a running session', () => {
       expect((await verifyRoot(root)).ok).toBe(true);
       expect(readResult(root, `req-shutdown-${k}`)).toMatchObject({ status: 'success', messages: 6 });
     }
+  });
+});
+
+/**
+ * Power loss: the audit log is synced at every message, the journal only at the session's end, so
+ * after a power cut the log can hold messages the journal lost. Those entries stay in the chain,
+ * are voided in the journal, and their steps run again under the next sequence numbers.
+ */
+describe('recovery when power loss left the audit log ahead of the journal', () => {
+  async function expectVoidedAndRerun(root: string, full: FullRun, kept: number, lost: number, run: (runtime: Awaited<ReturnType<typeof openRuntime>>, provider: ReturnType<typeof scripted>) => Promise<{ status: string }>) {
+    const label = `kept ${kept}, lost ${lost}`;
+    const provider = scripted(remainingResponses(full, PLANS[0].tasks, kept));
+    const outcome = await withRuntime(root, provider, (runtime) => run(runtime, provider));
+    provider.assertAllUsed();
+    expect(provider.calls.map((call) => call.agent).sort(), label).toEqual(full.messages.slice(kept).map((record) => record.message.agent.name).sort());
+    expect(outcome.status, label).toBe('success');
+
+    const records = journalOf(root, full.sessionId);
+    const voids = records.filter((record) => record.type === 'void');
+    const lostMessages = full.messages.slice(kept, kept + lost).map((record) => record.message);
+    expect(voids.map((record) => record.message_id), label).toEqual(lostMessages.map((message) => message.message_id));
+    expect(voids.map((record) => record.sequence), label).toEqual(lostMessages.map((message) => message.metadata.sequence_number));
+
+    const messages = messageRecords(records).map((record) => record.message);
+    expect(messages, label).toHaveLength(full.messages.length);
+    const expectedSequences = [...Array.from({ length: kept }, (_, index) => index + 1), ...Array.from({ length: full.messages.length - kept }, (_, index) => kept + lost + index + 1)];
+    expect(messages.map((message) => message.metadata.sequence_number), label).toEqual(expectedSequences);
+
+    // The log keeps the lost entries; every sequence number of the session appears once, with no gap.
+    const entries = await auditEntries(root);
+    expect(entries, label).toHaveLength(full.messages.length + lost);
+    expect(entries.map((entry) => entry.sequence), label).toEqual(Array.from({ length: full.messages.length + lost }, (_, index) => index + 1));
+    expect(new Set(entries.map((entry) => entry.messageId)).size, label).toBe(entries.length);
+    const replacement = entries[kept + lost];
+    for (const message of lostMessages) {
+      expect(replacement.notes.some((note) => note.includes(`replaces audit entry ${message.message_id}`)), label).toBe(true);
+    }
+    expect((await verifyRoot(root)).ok, label).toBe(true);
+    expect(readResult(root, full.requestId), label).toMatchObject({ status: 'success', messages: full.messages.length });
+  }
+
+  it('voids the entries the journal lost and runs their steps again (resume)', async () => {
+    const full = await uninterruptedRun(PLANS[0].tasks, '');
+    for (const [kept, lost] of [[0, 1], [1, 1], [2, 3], [4, 2], [5, 1]]) {
+      const root = crashedRoot(full, { messages: kept, audited: kept + lost, torn: false });
+      await expectVoidedAndRerun(root, full, kept, lost, (runtime) => runtime.runner.recoverSession(full.sessionId, new AbortController().signal));
+    }
+  });
+
+  it('voids them too when the whole journal was lost and the request starts over', async () => {
+    const full = await uninterruptedRun(PLANS[0].tasks, '');
+    const lost = 2;
+    const root = crashedRoot(full, { messages: 0, audited: lost, torn: false });
+    rmSync(path.join(sessionsDir(root), full.sessionId), { recursive: true });
+    const session = full.records[0] as Extract<JournalRecord, { type: 'session' }>;
+    await expectVoidedAndRerun(root, full, 0, lost, (runtime) =>
+      runtime.runner.startSession(
+        { requestId: full.requestId, sessionId: full.sessionId, text: REQUEST_TEXT, sourceFile: session.source_file, claimedPath: null, recoveredSince: session.created_at },
+        new AbortController().signal,
+      ),
+    );
+  });
+
+  it('voids nothing on an ordinary start, even when the session id has entries', async () => {
+    const full = await uninterruptedRun(PLANS[0].tasks, '');
+    const root = crashedRoot(full, { messages: 0, audited: 1, torn: false });
+    rmSync(path.join(sessionsDir(root), full.sessionId), { recursive: true });
+    const provider = scripted(happyResponses(PLANS[0].tasks));
+    await withRuntime(root, provider, (runtime) =>
+      runtime.runner.startSession({ requestId: full.requestId, sessionId: full.sessionId, text: REQUEST_TEXT, sourceFile: 'x.txt', claimedPath: null }, new AbortController().signal),
+    );
+    expect(journalOf(root, full.sessionId).filter((record) => record.type === 'void')).toHaveLength(0);
   });
 });
