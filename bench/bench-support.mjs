@@ -140,11 +140,19 @@ export class FixedLatencyProvider extends InstantProvider {
 
 /** Writes a request file elsewhere in the root, then renames it into system/inbox/ (an atomic drop). */
 export function dropRequest(root, name, text) {
+  stageRequest(root, name, text)();
+}
+
+/**
+ * Writes a request file elsewhere in the root and returns the rename that drops it into
+ * system/inbox/, so a benchmark can create its files before the clock starts.
+ */
+export function stageRequest(root, name, text) {
   const staging = path.join(root, 'bench-staging');
   mkdirSync(staging, { recursive: true });
   const temporary = path.join(staging, `${name}.part`);
   writeFileSync(temporary, text);
-  renameSync(temporary, path.join(root, 'system', 'inbox', name));
+  return () => renameSync(temporary, path.join(root, 'system', 'inbox', name));
 }
 
 /** A request text of realistic size (~600 characters), different for every `index`. */

@@ -94,7 +94,8 @@ function instrumentFs() {
 async function runOnce(label, env, sessions, probe) {
   const root = makeExampleRoot();
   roots.push(root);
-  const runtime = await openRuntime(root, { provider: new InstantProvider(), env, log: quietLog() });
+  // spares: as the daemon runs it (sessions' files made ahead of need).
+  const runtime = await openRuntime(root, { provider: new InstantProvider(), env, log: quietLog(), spares: true });
   const signal = new AbortController().signal;
   const runSession = async (id) => {
     const outcome = await runtime.runner.startSession({ requestId: id, text: requestText(Number(id.split('-').at(-1))), sourceFile: `${id}.txt`, claimedPath: null }, signal);

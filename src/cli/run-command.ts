@@ -74,7 +74,7 @@ export const runCommand: CommandDefinition = {
         const registry = new RequestIdRegistry(runtime.config.paths);
         // Each run is its own claim: running the same file (or stdin) twice with one request_id is a duplicate.
         const claim = `run:${path.resolve(target === '-' ? 'stdin' : target)}:${process.pid}:${Date.now()}`;
-        if (registry.claim(requestId, claim) === 'duplicate') {
+        if ((await registry.claim(requestId, claim)) === 'duplicate') {
           io.stderr(`govflow run: duplicate request_id "${requestId}": it was already processed; use a new request_id\n`);
           return 2;
         }

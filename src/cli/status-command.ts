@@ -1,5 +1,5 @@
 /** `govflow status`: running, paused and recently finished sessions, with current agent and age. */
-import { ActiveSessions, DaemonRegistry } from '../daemon/active-sessions.js';
+import { DaemonRegistry } from '../daemon/daemon-registry.js';
 import { systemPaths } from '../config/system-paths.js';
 import { SessionJournal, type SessionManifest } from '../store/session-journal.js';
 import type { CommandDefinition } from './command-context.js';
@@ -24,13 +24,15 @@ export const statusCommand: CommandDefinition = {
     const paths = systemPaths(root);
     const now = Date.now();
     const daemons = new DaemonRegistry(paths).others();
-    const manifests = (ids: string[]) =>
-      ids.map((id) => SessionJournal.readManifest(paths.sessions, id)).filter((manifest): manifest is SessionManifest => manifest !== null);
-    const unfinished = manifests(new ActiveSessions(paths).list().map((entry) => entry.session_id));
-    const running = unfinished.filter((manifest) => manifest.state === 'RUNNING' || manifest.state === 'PENDING');
-    const paused = unfinished.filter((manifest) => manifest.state === 'PAUSED');
-    const activeIds = new Set(unfinished.map((manifest) => manifest.session_id));
-    const recent = manifests(SessionJournal.list(paths.sessions).filter((id) => !activeIds.has(id)))
+    // Every session keeps its state in its manifest (written at each step and at the end), so the
+    // manifests alone tell running and paused sessions from finished ones.
+    const all = SessionJournal.list(paths.sessions)
+      .map((id) => SessionJournal.readManifest(paths.sessions, id))
+      .filter((manifest): manifest is SessionManifest => manifest !== null);
+    const running = all.filter((manifest) => manifest.state === 'RUNNING' || manifest.state === 'PENDING');
+    const paused = all.filter((manifest) => manifest.state === 'PAUSED');
+    const recent = all
+      .filter((manifest) => !['RUNNING', 'PENDING', 'PAUSED'].includes(manifest.state))
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
       .slice(0, RECENT);
     if (values.json) {

@@ -16,7 +16,7 @@ import type { LlmProvider } from '../llm/provider.js';
 import { ReplyRejectedError, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
 import { SessionJournal } from '../store/session-journal.js';
 import { errorMessage } from '../errors.js';
-import { ActiveSessions, DaemonRegistry } from './active-sessions.js';
+import { DaemonRegistry } from './daemon-registry.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
 export type DaemonState = 'starting' | 'running' | 'draining' | 'stopped';
@@ -33,7 +33,6 @@ export class GovflowDaemon {
   private state: DaemonState = 'starting';
   private readonly abort = new AbortController();
   private readonly sessionsInProgress = new Set<string>();
-  private readonly active: ActiveSessions;
   private readonly daemons: DaemonRegistry;
   private readonly registry: RequestIdRegistry;
   private intake!: InboxIntake;
@@ -46,13 +45,12 @@ export class GovflowDaemon {
     private readonly runtime: Runtime,
     private readonly options: DaemonOptions,
   ) {
-    this.active = new ActiveSessions(runtime.config.paths);
     this.daemons = new DaemonRegistry(runtime.config.paths);
     this.registry = new RequestIdRegistry(runtime.config.paths, { durable: runtime.config.daemon.fsync });
   }
 
   static async start(root: string, options: DaemonOptions): Promise<GovflowDaemon> {
-    const runtime = await openRuntime(root, { env: options.env, log: options.log, provider: options.provider });
+    const runtime = await openRuntime(root, { env: options.env, log: options.log, provider: options.provider, spares: true });
     const daemon = new GovflowDaemon(runtime, options);
     await daemon.boot();
     return daemon;
@@ -121,14 +119,6 @@ export class GovflowDaemon {
       else replies.push(item);
     }
     if (requests.length + replies.length > 0) log.info('recovering requests left by an earlier run', { requests: requests.length, replies: replies.length });
-    // The unfinished-session index is only a cache: rebuild it from the claimed requests.
-    const unfinished = new Map(requests.map((item) => [this.sessionIdFor(item), item]));
-    for (const entry of this.active.list()) if (!unfinished.has(entry.session_id)) this.active.remove(entry.session_id);
-    for (const [sessionId, item] of unfinished) {
-      if (this.isOwnSession(sessionId, item.claimedPath)) {
-        this.active.add({ session_id: sessionId, request_id: item.requestId, claimed_path: item.claimedPath, source_file: item.sourceFile });
-      }
-    }
     const worker = async () => {
       for (let item = requests.shift(); item; item = requests.shift()) {
         if (this.abort.signal.aborted || this.state === 'draining') return;
@@ -138,7 +128,7 @@ export class GovflowDaemon {
             track(sessionId);
             return runner.recoverSession(sessionId, this.abort.signal);
           }, 'recovered');
-        } else if (this.registry.claim(item.requestId, item.claimedPath) === 'duplicate') {
+        } else if ((await this.registry.claim(item.requestId, item.claimedPath)) === 'duplicate') {
           await moveToFailed(config.paths, item.claimedPath, item.sourceFile, `duplicate request_id "${item.requestId}": it was already processed; use a new request_id`);
         } else {
           await this.handle(item, true);
@@ -190,7 +180,7 @@ export class GovflowDaemon {
     );
   }
 
-  /** Runs one session's work, keeping the unfinished-session index and the progress log right. */
+  /** Runs one session's work, keeping the progress log right. */
   private async runSession(
     work: (track: (sessionId: string) => void) => Promise<{ sessionId: string; status: string }>,
     verb: string,
@@ -201,7 +191,6 @@ export class GovflowDaemon {
         tracked = sessionId;
         this.sessionsInProgress.add(sessionId);
       });
-      if (outcome.status !== 'pending') this.active.remove(outcome.sessionId);
       this.options.log.info(`session ${verb}`, { session: outcome.sessionId, status: outcome.status });
     } catch (error) {
       if (error instanceof SessionInterruptedError) {
@@ -227,8 +216,7 @@ export class GovflowDaemon {
       }
       try {
         this.sessionsInProgress.add(item.sessionId);
-        const outcome = await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath }, this.abort.signal);
-        if (outcome.status !== 'pending') this.active.remove(item.sessionId);
+        await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath }, this.abort.signal);
       } catch (error) {
         if (error instanceof ReplyRejectedError) await reject(error.message);
         else if (!(error instanceof SessionInterruptedError)) this.options.log.error('reply failed', { session: item.sessionId, error: errorMessage(error) });
@@ -242,7 +230,6 @@ export class GovflowDaemon {
       await reject(`session_id "${sessionId}" is already in use; omit session_id or choose a new one`);
       return;
     }
-    const entry = { request_id: item.requestId, claimed_path: item.claimedPath, source_file: item.sourceFile };
     await this.runSession(
       (track) =>
         runner.startSession(
@@ -257,10 +244,7 @@ export class GovflowDaemon {
             ...(recovered ? { recoveredSince: (claimedAtOf(item.claimedPath) ?? new Date(0)).toISOString() } : {}),
           },
           this.abort.signal,
-          (sessionId) => {
-            track(sessionId);
-            this.active.add({ session_id: sessionId, ...entry });
-          },
+          track,
         ),
       'finished',
     );

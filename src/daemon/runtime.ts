@@ -11,6 +11,7 @@ import { costCalculator, createProvider } from '../llm/create-provider.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.js';
 import { GovernanceSource } from './governance-source.js';
+import { SpareEntries } from '../store/spare-entries.js';
 
 export interface Runtime {
   config: GovflowConfig;
@@ -28,6 +29,11 @@ export interface RuntimeOptions {
   /** Replaces the configured provider (tests, benchmarks). */
   provider?: LlmProvider;
   now?: () => Date;
+  /**
+   * Keep empty files and folders ready for new sessions (system/state/spare/): a long-running
+   * process (the daemon) gains from it, a one-shot `govflow run` does not.
+   */
+  spares?: boolean;
 }
 
 /** Throws ConfigError / GovernanceInvalidError when the root cannot run. */
@@ -38,6 +44,11 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   const provider = options.provider ?? createProvider(config, env);
   const audit = await AuditLogWriter.open({ logsDir: config.paths.logs, stateDir: config.paths.state, timezone: config.timezone, durable: config.daemon.fsync });
   for (const repair of audit.repairs) options.log?.warn('audit log: cut a torn entry left by a crash', { ...repair });
+  // Per session: a folder and four files (journal, manifest, two result files); enough for
+  // twice the sessions that may start or end at once.
+  const concurrency = config.intake.concurrency;
+  const spares = options.spares ? new SpareEntries(config.paths.state, { files: 8 * concurrency + 8, folders: 2 * concurrency + 2 }) : undefined;
+  spares?.start();
   const runner = new SessionRunner({
     config,
     governance: () => governance.current(),
@@ -49,6 +60,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
       loggedSessionMessages(config.paths.logs, sessionId, formatInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone, 'yyyyMMdd')),
     now: options.now,
     log: options.log,
+    entries: spares,
   });
   let closed = false;
   return {
@@ -61,6 +73,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     async close() {
       if (closed) return;
       closed = true;
+      await spares?.close();
       await audit.close();
     },
   };

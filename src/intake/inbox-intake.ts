@@ -370,7 +370,7 @@ export class InboxIntake {
     if (item.kind === 'request') {
       let outcome;
       try {
-        outcome = this.registry.claim(item.requestId, claimedPath);
+        outcome = await this.registry.claim(item.requestId, claimedPath);
       } catch (error) {
         this.log('error', `intake: cannot record request id "${item.requestId}"; the file stays in system/processing/ and is recovered at the next start: ${errorMessage(error)}`);
         return;

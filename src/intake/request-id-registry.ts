@@ -8,14 +8,18 @@
  * when the daemon crashed between claiming the id and starting the session, re-claiming with the
  * same file is recognised as its own earlier claim instead of a duplicate.
  */
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { link, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
-import { fsyncDirectory } from '../store/append-only-file.js';
+import { fsyncDirectoryAsync } from '../store/append-only-file.js';
 import { randomBase36, REQUEST_ID_PATTERN } from './request-file.js';
 
 /** Format of a marker's content; bump when fields change meaning. */
 const MARKER_FORMAT_VERSION = 1;
+
+/** link() errors of filesystems without hard links (or across devices): use a JSON marker. */
+const LINK_UNSUPPORTED = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'];
 
 export type ClaimOutcome = 'claimed' | 'duplicate';
 
@@ -39,6 +43,7 @@ export class RequestIdRegistry {
   /** system/state/requests/ */
   readonly directory: string;
   private readonly durable: boolean;
+  private directoryReady = false;
 
   constructor(paths: SystemPaths, options: RequestIdRegistryOptions = {}) {
     this.directory = path.join(paths.state, 'requests');
@@ -61,24 +66,53 @@ export class RequestIdRegistry {
 
   /**
    * Claims `requestId` for the request in `claimedPath`. 'duplicate' when another file already
-   * claimed it; 'claimed' when this call created the marker, or when the marker names this very
-   * file (our own claim from before a crash).
+   * claimed it; 'claimed' when this call created the marker, or when the marker is this very file
+   * (our own claim from before a crash). The file work runs on the thread pool, so a flood of
+   * requests does not stall the sessions already running.
+   *
+   * The marker of a claimed file is a hard link to the file itself: creating a file is by far the
+   * costliest metadata operation on some filesystems, and a link is atomic and exclusive all the
+   * same. Claims that are not files (`govflow run` from stdin) and filesystems without hard links
+   * get a small JSON marker naming the claim instead.
    */
-  claim(requestId: string, claimedPath: string): ClaimOutcome {
+  async claim(requestId: string, claimedPath: string): Promise<ClaimOutcome> {
     const marker = this.markerPathOf(requestId);
-    mkdirSync(this.directory, { recursive: true });
+    if (!this.directoryReady) {
+      await mkdir(this.directory, { recursive: true });
+      this.directoryReady = true;
+    }
+    const claimed = path.resolve(claimedPath);
+    try {
+      await link(claimed, marker);
+      if (this.durable) await fsyncDirectoryAsync(this.directory);
+      return 'claimed';
+    } catch (error) {
+      if (errorCode(error) === 'EEXIST') return (await this.isOwnMarker(marker, claimed)) ? 'claimed' : 'duplicate';
+      if (errorCode(error) !== 'ENOENT' && !LINK_UNSUPPORTED.includes(errorCode(error) ?? '')) throw error;
+    }
     const content: MarkerContent = {
       format_version: MARKER_FORMAT_VERSION,
       request_id: requestId,
       claimed_path: path.resolve(claimedPath),
       claimed_at: new Date().toISOString(),
     };
-    const created = this.createExclusively(marker, `${JSON.stringify(content)}\n`);
+    const created = await this.createExclusively(marker, `${JSON.stringify(content)}\n`);
     if (created) {
-      if (this.durable) fsyncDirectory(this.directory);
+      if (this.durable) await fsyncDirectoryAsync(this.directory);
       return 'claimed';
     }
-    return this.readClaimedPath(marker) === content.claimed_path ? 'claimed' : 'duplicate';
+    return (await this.isOwnMarker(marker, content.claimed_path)) ? 'claimed' : 'duplicate';
+  }
+
+  /** True when the marker is the claimed file itself (same inode) or a JSON marker naming it. */
+  private async isOwnMarker(marker: string, claimedPath: string): Promise<boolean> {
+    try {
+      const [markerStats, claimedStats] = await Promise.all([stat(marker), stat(claimedPath)]);
+      if (markerStats.ino === claimedStats.ino && markerStats.dev === claimedStats.dev) return true;
+    } catch {
+      // the claim is not a file (or is gone): only a JSON marker can name it
+    }
+    return (await this.readClaimedPath(marker)) === claimedPath;
   }
 
   /**
@@ -87,28 +121,25 @@ export class RequestIdRegistry {
    * that would make our own claim look like somebody else's. Filesystems without hard links fall
    * back to O_EXCL creation.
    */
-  private createExclusively(marker: string, text: string): boolean {
+  private async createExclusively(marker: string, text: string): Promise<boolean> {
     const temporary = path.join(this.directory, `.${process.pid}-${randomBase36(8)}.tmp`);
-    writeAndSync(temporary, 'w', text, this.durable);
+    await writeAndSync(temporary, 'w', text, this.durable);
     try {
-      linkSync(temporary, marker);
+      await link(temporary, marker);
       return true;
     } catch (error) {
       if (errorCode(error) === 'EEXIST') return false;
-      if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'].includes(errorCode(error) ?? '')) throw error;
+      if (!LINK_UNSUPPORTED.includes(errorCode(error) ?? '')) throw error;
       return this.createWithExclusiveOpen(marker, text);
     } finally {
-      try {
-        unlinkSync(temporary);
-      } catch {
-        // Already gone; a stray temporary file is harmless (markers never start with a dot).
-      }
+      // A stray temporary file is harmless (markers never start with a dot).
+      await unlink(temporary).catch(() => undefined);
     }
   }
 
-  private createWithExclusiveOpen(marker: string, text: string): boolean {
+  private async createWithExclusiveOpen(marker: string, text: string): Promise<boolean> {
     try {
-      writeAndSync(marker, 'wx', text, this.durable);
+      await writeAndSync(marker, 'wx', text, this.durable);
       return true;
     } catch (error) {
       if (errorCode(error) === 'EEXIST') return false;
@@ -116,23 +147,23 @@ export class RequestIdRegistry {
     }
   }
 
-  /** The claimed path a marker records, or null when it cannot be read (then it counts as someone else's). */
-  private readClaimedPath(marker: string): string | null {
+  /** The claimed path a JSON marker records, or null when it is not one (then it counts as someone else's). */
+  private async readClaimedPath(marker: string): Promise<string | null> {
     try {
-      const content = JSON.parse(readFileSync(marker, 'utf8')) as Partial<MarkerContent>;
-      return typeof content.claimed_path === 'string' ? content.claimed_path : null;
+      const content = JSON.parse(await readFile(marker, 'utf8')) as Partial<MarkerContent>;
+      return content.format_version === MARKER_FORMAT_VERSION && typeof content.claimed_path === 'string' ? content.claimed_path : null;
     } catch {
       return null;
     }
   }
 }
 
-function writeAndSync(file: string, flags: 'w' | 'wx', text: string, durable: boolean): void {
-  const fd = openSync(file, flags);
+async function writeAndSync(file: string, flags: 'w' | 'wx', text: string, durable: boolean): Promise<void> {
+  const handle = await open(file, flags);
   try {
-    writeSync(fd, text);
-    if (durable) fsyncSync(fd);
+    await handle.writeFile(text);
+    if (durable) await handle.sync();
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }

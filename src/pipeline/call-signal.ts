@@ -4,6 +4,8 @@
  * two `AbortSignal.timeout` plus an `AbortSignal.any`, whose bookkeeping showed in step profiles.
  */
 
+import { setMaxListeners } from 'node:events';
+
 /** setTimeout's largest delay; a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -15,7 +17,18 @@ export interface CallSignal {
   dispose(): void;
 }
 
+/**
+ * Outer signals already allowed any number of listeners: the daemon's shutdown signal is shared by
+ * every running call (each listener is removed when its call settles), so Node's leak warning at
+ * 11 listeners would be a false alarm printed to stderr.
+ */
+const unlimited = new WeakSet<AbortSignal>();
+
 export function callSignal(outer: AbortSignal, callTimeoutMs: number, deadlineMs: number): CallSignal {
+  if (!unlimited.has(outer)) {
+    setMaxListeners(0, outer);
+    unlimited.add(outer);
+  }
   const controller = new AbortController();
   let deadlinePassed = false;
   const forward = () => controller.abort(outer.reason);

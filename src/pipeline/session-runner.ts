@@ -117,7 +117,7 @@ export class SessionRunner {
       created_at: createdAt.toISOString(),
       entry_agent: snapshot.entryAgent,
     };
-    const journal = await SessionJournal.create(this.config.paths.sessions, sessionRecord, this.durable);
+    const journal = await SessionJournal.create(this.config.paths.sessions, sessionRecord, this.durable, this.deps.entries);
     const active: ActiveSession = { journal, state: initialState(sessionRecord), commitQueue: Promise.resolve() };
     this.log.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
     if (request.recoveredSince !== undefined) await this.voidLostMessages(active, await this.deps.auditedMessages(sessionId, request.recoveredSince));
@@ -552,7 +552,7 @@ export class SessionRunner {
     const finishedAt = state.finishedAt ?? this.now().toISOString();
     const result = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt, this.config.timezone);
     // The journal is durable before any result or archive move says the session got this far.
-    await Promise.all([journal.sync(), writeResult(this.config.paths.outbox, result, state, this.durable)]);
+    await Promise.all([journal.sync(), writeResult(this.config.paths.outbox, result, state, this.durable, this.deps.entries)]);
     for (const reply of state.replyFiles) archiveRequestFile(this.config.paths.archive, this.archiveDay(), reply.claimedPath, reply.sourceFile);
     if (!state.paused) {
       if (!state.finishedRecorded) {

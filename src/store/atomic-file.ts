@@ -3,6 +3,7 @@ import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncDirectory, fsyncDirectoryAsync } from './append-only-file.js';
+import { PLAIN_ENTRIES, type EntryMaker } from './spare-entries.js';
 
 let counter = 0;
 
@@ -20,8 +21,9 @@ export function writeFileAtomic(file: string, content: string, durable = true): 
 }
 
 /** The same, with the file and folder syncs on the thread pool instead of the event loop. */
-export async function writeFileAtomicAsync(file: string, content: string, durable = true): Promise<void> {
+export async function writeFileAtomicAsync(file: string, content: string, durable = true, entries: EntryMaker = PLAIN_ENTRIES): Promise<void> {
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
+  await entries.prepareFile(temporary);
   const handle = await open(temporary, 'w');
   try {
     await handle.writeFile(content);

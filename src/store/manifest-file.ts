@@ -17,7 +17,11 @@ export class ManifestFile {
   private writing: Promise<void> | null = null;
   private failure: Error | null = null;
 
-  constructor(readonly file: string) {}
+  /** `ready`: settles once the file may be opened (a spare being linked into place). */
+  constructor(
+    readonly file: string,
+    private readonly ready: Promise<void> = Promise.resolve(),
+  ) {}
 
   /** Schedules `content` to replace the file's content. */
   write(content: string): void {
@@ -30,7 +34,10 @@ export class ManifestFile {
       while (this.latest !== null) {
         const bytes = Buffer.from(this.latest);
         this.latest = null;
-        this.fd ??= await openAsync(this.file, 'w');
+        if (this.fd === null) {
+          await this.ready.catch(() => undefined);
+          this.fd = await openAsync(this.file, 'w');
+        }
         await writeAsync(this.fd, bytes, 0, bytes.length, 0);
         await ftruncateAsync(this.fd, bytes.length);
       }

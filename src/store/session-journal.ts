@@ -8,9 +8,9 @@ import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
-import { mkdir } from 'node:fs/promises';
 import { AppendOnlyFile, fsyncDirectoryAsync } from './append-only-file.js';
 import { ManifestFile } from './manifest-file.js';
+import { PLAIN_ENTRIES, type EntryMaker } from './spare-entries.js';
 
 /** Version of journal records and manifests; bump with a reader for the old one. */
 export const JOURNAL_FORMAT = 1 as const;
@@ -157,9 +157,10 @@ export class SessionJournal {
   private constructor(
     readonly directory: string,
     file: AppendOnlyFile,
+    manifestReady: Promise<void> = Promise.resolve(),
   ) {
     this.file = file;
-    this.manifest = new ManifestFile(path.join(directory, 'manifest.json'));
+    this.manifest = new ManifestFile(path.join(directory, 'manifest.json'), manifestReady);
   }
 
   static directoryOf(sessionsDir: string, sessionId: string): string {
@@ -174,10 +175,13 @@ export class SessionJournal {
    * Creates the session's folder and writes its first record. Nothing here waits for the disk:
    * the record and the folder entries become durable with the journal's first `sync`.
    */
-  static async create(sessionsDir: string, record: SessionRecord, durable: boolean): Promise<SessionJournal> {
+  static async create(sessionsDir: string, record: SessionRecord, durable: boolean, entries: EntryMaker = PLAIN_ENTRIES): Promise<SessionJournal> {
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
-    await mkdir(directory, { recursive: true });
-    const journal = new SessionJournal(directory, await AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable));
+    await entries.ensureFolder(directory);
+    const journalFile = path.join(directory, 'journal.jsonl');
+    const manifestReady = entries.prepareFile(path.join(directory, 'manifest.json'));
+    await entries.prepareFile(journalFile);
+    const journal = new SessionJournal(directory, await AppendOnlyFile.open(journalFile, durable), manifestReady);
     journal.append(record);
     if (durable) journal.entriesDurable = Promise.all([fsyncDirectoryAsync(directory), fsyncDirectoryAsync(sessionsDir)]).then(() => undefined);
     return journal;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RequestIdRegistry } from '../../src/intake/request-id-registry.js';
@@ -8,48 +8,89 @@ import { cleanUp, makeRoot } from './intake-fixtures.js';
 afterEach(cleanUp);
 
 describe('RequestIdRegistry', () => {
-  it('claims an id once; a second file with the same id is a duplicate', () => {
+  it('claims an id once; a second file with the same id is a duplicate', async () => {
     const { paths } = makeRoot();
     const registry = new RequestIdRegistry(paths);
     expect(registry.has('order-7')).toBe(false);
-    expect(registry.claim('order-7', '/p/1-aaaaaa-a.json')).toBe('claimed');
+    expect(await registry.claim('order-7', '/p/1-aaaaaa-a.json')).toBe('claimed');
     expect(registry.has('order-7')).toBe(true);
-    expect(registry.claim('order-7', '/p/2-bbbbbb-b.json')).toBe('duplicate');
+    expect(await registry.claim('order-7', '/p/2-bbbbbb-b.json')).toBe('duplicate');
     const marker = JSON.parse(readFileSync(path.join(paths.state, 'requests', 'order-7'), 'utf8'));
     expect(marker).toMatchObject({ request_id: 'order-7', claimed_path: '/p/1-aaaaaa-a.json' });
   });
 
-  it('sees the same claimed file again as its own claim (crash before the session started)', () => {
+  it('sees the same claimed file again as its own claim (crash before the session started)', async () => {
     const { paths } = makeRoot();
-    expect(new RequestIdRegistry(paths).claim('r1', '/p/1-aaaaaa-a.json')).toBe('claimed');
+    expect(await new RequestIdRegistry(paths).claim('r1', '/p/1-aaaaaa-a.json')).toBe('claimed');
     // A new registry object stands for the restarted daemon.
-    expect(new RequestIdRegistry(paths).claim('r1', '/p/1-aaaaaa-a.json')).toBe('claimed');
+    expect(await new RequestIdRegistry(paths).claim('r1', '/p/1-aaaaaa-a.json')).toBe('claimed');
   });
 
-  it('treats an unreadable marker as somebody else\'s claim (never run twice)', () => {
+  it('treats an unreadable marker as somebody else\'s claim (never run twice)', async () => {
     const { paths } = makeRoot();
     mkdirSync(path.join(paths.state, 'requests'), { recursive: true });
     writeFileSync(path.join(paths.state, 'requests', 'r2'), '');
-    expect(new RequestIdRegistry(paths).claim('r2', '/p/x')).toBe('duplicate');
+    expect(await new RequestIdRegistry(paths).claim('r2', '/p/x')).toBe('duplicate');
   });
 
-  it('stores the ids "." and ".." under names that cannot escape the folder', () => {
+  it('stores the ids "." and ".." under names that cannot escape the folder', async () => {
     const { paths } = makeRoot();
     const registry = new RequestIdRegistry(paths);
-    expect(registry.claim('..', '/p/a')).toBe('claimed');
-    expect(registry.claim('.', '/p/b')).toBe('claimed');
-    expect(registry.claim('..', '/p/c')).toBe('duplicate');
+    expect(await registry.claim('..', '/p/a')).toBe('claimed');
+    expect(await registry.claim('.', '/p/b')).toBe('claimed');
+    expect(await registry.claim('..', '/p/c')).toBe('duplicate');
     expect(existsSync(path.join(paths.state, 'requests', '%2E%2E'))).toBe(true);
   });
 
-  it('refuses ids that do not match the pattern', () => {
+  it('refuses ids that do not match the pattern', async () => {
     const { paths } = makeRoot();
-    expect(() => new RequestIdRegistry(paths).claim('../../etc', '/p/a')).toThrow(/does not match/);
+    await expect(new RequestIdRegistry(paths).claim('../../etc', '/p/a')).rejects.toThrow(/does not match/);
   });
 
-  it('gives exactly one winner among many racing claims', () => {
+  it('makes the claimed file itself the marker (a hard link), recognised as its own after a restart', async () => {
     const { paths } = makeRoot();
-    const outcomes = Array.from({ length: 20 }, (_, index) => new RequestIdRegistry(paths).claim('race', `/p/${index}`));
+    mkdirSync(paths.processing, { recursive: true });
+    const first = path.join(paths.processing, '1-aaaaaa-a.json');
+    const second = path.join(paths.processing, '2-bbbbbb-b.json');
+    writeFileSync(first, '{"request": "one", "request_id": "linked"}');
+    writeFileSync(second, '{"request": "two", "request_id": "linked"}');
+    expect(await new RequestIdRegistry(paths).claim('linked', first)).toBe('claimed');
+    const marker = path.join(paths.state, 'requests', 'linked');
+    expect(statSync(marker).ino).toBe(statSync(first).ino);
+    expect(await new RequestIdRegistry(paths).claim('linked', first)).toBe('claimed');
+    expect(await new RequestIdRegistry(paths).claim('linked', second)).toBe('duplicate');
+    // Archiving the first file (a rename) keeps the marker, so the id stays taken.
+    renameSync(first, path.join(paths.processing, 'archived.json'));
+    expect(await new RequestIdRegistry(paths).claim('linked', second)).toBe('duplicate');
+  });
+
+  it('still reads JSON markers: a request file that merely looks like one is not our claim', async () => {
+    const { paths } = makeRoot();
+    mkdirSync(paths.processing, { recursive: true });
+    const mine = path.join(paths.processing, '1-aaaaaa-mine.json');
+    writeFileSync(mine, '{"request": "x"}');
+    mkdirSync(path.join(paths.state, 'requests'), { recursive: true });
+    writeFileSync(path.join(paths.state, 'requests', 'old'), JSON.stringify({ format_version: 1, request_id: 'old', claimed_path: mine, claimed_at: 'x' }));
+    expect(await new RequestIdRegistry(paths).claim('old', mine)).toBe('claimed');
+    writeFileSync(path.join(paths.state, 'requests', 'lookalike'), JSON.stringify({ claimed_path: mine }));
+    expect(await new RequestIdRegistry(paths).claim('lookalike', mine)).toBe('duplicate');
+  });
+
+  it('gives exactly one winner among many racing claims', async () => {
+    const { paths } = makeRoot();
+    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, index) => new RequestIdRegistry(paths).claim('race', `/p/${index}`)));
+    expect(outcomes.filter((outcome) => outcome === 'claimed')).toHaveLength(1);
+  });
+
+  it('gives exactly one winner among racing claims of real files', async () => {
+    const { paths } = makeRoot();
+    mkdirSync(paths.processing, { recursive: true });
+    const files = Array.from({ length: 20 }, (_, index) => {
+      const file = path.join(paths.processing, `${index}-aaaaaa-r.json`);
+      writeFileSync(file, `{"request": "${index}"}`);
+      return file;
+    });
+    const outcomes = await Promise.all(files.map((file) => new RequestIdRegistry(paths).claim('race-files', file)));
     expect(outcomes.filter((outcome) => outcome === 'claimed')).toHaveLength(1);
   });
 });

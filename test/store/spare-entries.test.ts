@@ -1,0 +1,79 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SpareEntries } from '../../src/store/spare-entries.js';
+import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
+
+afterEach(removeTempFolders);
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('SpareEntries', () => {
+  it('fills up in the background and hands out empty files and folders by moving them', async () => {
+    const root = makeTempFolder('govflow-spare-');
+    const spares = new SpareEntries(path.join(root, 'state'), { files: 3, folders: 2 });
+    spares.start();
+    await until(() => spares.ready.files === 3 && spares.ready.folders === 2, 'the first fill');
+    const spareFolder = path.join(root, 'state', 'spare', String(process.pid));
+    expect(readdirSync(spareFolder)).toHaveLength(5);
+
+    const session = path.join(root, 'sessions', 'sess-1');
+    mkdirSync(path.dirname(session));
+    await spares.ensureFolder(session);
+    await spares.prepareFile(path.join(session, 'journal.jsonl'));
+    expect(statSync(session).isDirectory()).toBe(true);
+    expect(readFileSync(path.join(session, 'journal.jsonl'), 'utf8')).toBe('');
+    expect(readdirSync(session)).toEqual(['journal.jsonl']);
+    // Taken spares are made again.
+    await until(() => spares.ready.files === 3 && spares.ready.folders === 2, 'the refill');
+    await spares.close();
+  });
+
+  it('never replaces an existing file or folder', async () => {
+    const root = makeTempFolder('govflow-spare-');
+    const spares = new SpareEntries(path.join(root, 'state'), { files: 2, folders: 1 });
+    spares.start();
+    await until(() => spares.ready.files === 2 && spares.ready.folders === 1, 'the first fill');
+    const folder = path.join(root, 'taken');
+    mkdirSync(folder);
+    writeFileSync(path.join(folder, 'journal.jsonl'), 'kept\n');
+    await spares.ensureFolder(folder);
+    await spares.prepareFile(path.join(folder, 'journal.jsonl'));
+    expect(readFileSync(path.join(folder, 'journal.jsonl'), 'utf8')).toBe('kept\n');
+    expect(spares.ready).toEqual({ files: 2, folders: 1 });
+    await spares.close();
+  });
+
+  it('without spares, prepares nothing and still makes folders', async () => {
+    const root = makeTempFolder('govflow-spare-');
+    const spares = new SpareEntries(path.join(root, 'state'), { files: 0, folders: 0 });
+    spares.start();
+    const folder = path.join(root, 'a', 'b');
+    await spares.ensureFolder(folder);
+    await spares.prepareFile(path.join(folder, 'file'));
+    expect(existsSync(folder)).toBe(true);
+    expect(existsSync(path.join(folder, 'file'))).toBe(false);
+    await spares.close();
+  });
+
+  it('adopts the spares a dead process left behind', async () => {
+    const root = makeTempFolder('govflow-spare-');
+    const state = path.join(root, 'state');
+    const orphan = path.join(state, 'spare', '2147483646');
+    mkdirSync(orphan, { recursive: true });
+    writeFileSync(path.join(orphan, 'f-old-1'), '');
+    mkdirSync(path.join(orphan, 'd-old-2'));
+    const spares = new SpareEntries(state, { files: 1, folders: 1 });
+    spares.start();
+    expect(spares.ready).toEqual({ files: 1, folders: 1 });
+    expect(existsSync(orphan)).toBe(false);
+    expect(readdirSync(path.join(state, 'spare', String(process.pid))).sort()).toEqual(['d-old-2', 'f-old-1']);
+    await spares.close();
+  });
+});
