@@ -3,8 +3,8 @@
  * and by the daemon after a crash, when the claimed files are all that is left of the requests it
  * had accepted. Reading never follows a symlink and never reads more than `maxBytes + 1` bytes.
  */
-import { constants } from 'node:fs';
-import { lstat, open, readdir } from 'node:fs/promises';
+import { closeSync, constants, lstatSync, openSync, readSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { claimedAtOf, generatedRequestIdFor, originalNameOf, parseClaimName } from './claim-name.js';
@@ -57,20 +57,30 @@ function describeNonRegular(stats: import('node:fs').Stats): string | null {
   return null;
 }
 
-/** Reads at most `limit` bytes; O_NOFOLLOW makes a symlink swapped in after lstat fail instead of being followed. */
-async function readAtMost(file: string, limit: number): Promise<Buffer> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+/**
+ * Reads at most `limit` bytes; O_NOFOLLOW makes a symlink swapped in after lstat fail instead of
+ * being followed. `sizeHint` (the size lstat saw) sizes the buffer, which grows if the file did.
+ * Synchronous: a request file is small and in the page cache, and reading it here costs less than
+ * the thread-pool round trips of an asynchronous read.
+ */
+function readAtMost(file: string, limit: number, sizeHint: number): Buffer {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
-    const buffer = Buffer.alloc(limit);
+    let buffer = Buffer.allocUnsafe(Math.min(limit, sizeHint + 1));
     let filled = 0;
     while (filled < limit) {
-      const { bytesRead } = await handle.read(buffer, filled, limit - filled, null);
+      if (filled === buffer.length) {
+        const grown = Buffer.allocUnsafe(Math.min(limit, buffer.length * 2));
+        buffer.copy(grown, 0, 0, filled);
+        buffer = grown;
+      }
+      const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, null);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
     return buffer.subarray(0, filled);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -81,7 +91,7 @@ async function readAtMost(file: string, limit: number): Promise<Buffer> {
 export async function readClaimedFile(claimedPath: string, maxBytes: number): Promise<IntakeItem | IntakeRejection> {
   const absolutePath = path.resolve(claimedPath);
   const sourceFile = originalNameOf(absolutePath);
-  const stats = await lstat(absolutePath);
+  const stats = lstatSync(absolutePath);
   const nonRegular = describeNonRegular(stats);
   if (nonRegular) return { kind: 'rejected', file: sourceFile, claimedPath: absolutePath, reason: nonRegular };
   if (stats.size > maxBytes) {
@@ -93,7 +103,7 @@ export async function readClaimedFile(claimedPath: string, maxBytes: number): Pr
     };
   }
 
-  const bytes = await readAtMost(absolutePath, maxBytes + 1);
+  const bytes = readAtMost(absolutePath, maxBytes + 1, stats.size);
   const parsed = parseRequestFile(sourceFile, bytes, maxBytes);
   const source: ItemSource = {
     sourceFile,

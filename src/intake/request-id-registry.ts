@@ -8,11 +8,11 @@
  * when the daemon crashed between claiming the id and starting the session, re-claiming with the
  * same file is recognised as its own earlier claim instead of a duplicate.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, linkSync } from 'node:fs';
 import { link, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
-import { fsyncDirectoryAsync } from '../store/append-only-file.js';
+import { fsyncSharedDirectory } from '../store/append-only-file.js';
 import { randomBase36, REQUEST_ID_PATTERN } from './request-file.js';
 
 /** Format of a marker's content; bump when fields change meaning. */
@@ -83,8 +83,8 @@ export class RequestIdRegistry {
     }
     const claimed = path.resolve(claimedPath);
     try {
-      await link(claimed, marker);
-      if (this.durable) await fsyncDirectoryAsync(this.directory);
+      linkSync(claimed, marker); // microseconds: no thread-pool round trip
+      if (this.durable) await fsyncSharedDirectory(this.directory);
       return 'claimed';
     } catch (error) {
       if (errorCode(error) === 'EEXIST') return (await this.isOwnMarker(marker, claimed)) ? 'claimed' : 'duplicate';
@@ -98,7 +98,7 @@ export class RequestIdRegistry {
     };
     const created = await this.createExclusively(marker, `${JSON.stringify(content)}\n`);
     if (created) {
-      if (this.durable) await fsyncDirectoryAsync(this.directory);
+      if (this.durable) await fsyncSharedDirectory(this.directory);
       return 'claimed';
     }
     return (await this.isOwnMarker(marker, content.claimed_path)) ? 'claimed' : 'duplicate';

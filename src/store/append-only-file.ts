@@ -3,7 +3,7 @@
  * and must keep their order — and durability is awaited: the fdatasync runs on the thread pool,
  * and callers that ask while one runs share the next one (group commit).
  */
-import { close, closeSync, fdatasync, fsyncSync, open, openSync, writeSync } from 'node:fs';
+import { close, closeSync, fdatasync, fsync, fsyncSync, open, openSync, writeSync } from 'node:fs';
 import { open as openHandle } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -13,6 +13,9 @@ import path from 'node:path';
  * arrive while it runs are served by one more, queued behind it.
  */
 export class FdatasyncQueue {
+  /** `flush`: fdatasync (files) or fsync (folders, whose entries are what must reach the disk). */
+  constructor(private readonly flush: typeof fdatasync = fdatasync) {}
+
   private running: Promise<void> = Promise.resolve();
   private queued: Promise<void> | null = null;
   private queuedFd: number | null = null;
@@ -25,7 +28,7 @@ export class FdatasyncQueue {
     const queued = this.running.then(() => {
       // From here on, writes are not covered by this sync: later callers queue another.
       if (this.queued === queued) this.queued = null;
-      return new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+      return new Promise<void>((resolve, reject) => this.flush(fd, (error) => (error ? reject(error) : resolve())));
     });
     this.queued = queued;
     this.unfinished += 1;
@@ -108,6 +111,36 @@ export function fsyncDirectory(directory: string): void {
     // Some filesystems refuse fsync on directories; the data itself is already synced.
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Folders many sessions add entries to (sessions/, outbox/, …), each with an open descriptor. */
+const sharedDirectories = new Map<string, { fd: Promise<number>; syncs: FdatasyncQueue }>();
+const MAX_SHARED_DIRECTORIES = 32;
+
+/**
+ * fsyncDirectoryAsync for a folder that many sessions add entries to at once: its descriptor
+ * stays open, and callers that arrive while a sync runs share the next one (group commit), so a
+ * burst of sessions ending together costs one or two folder syncs instead of one each.
+ */
+export async function fsyncSharedDirectory(directory: string): Promise<void> {
+  const key = path.resolve(directory);
+  let shared = sharedDirectories.get(key);
+  if (!shared) {
+    if (sharedDirectories.size >= MAX_SHARED_DIRECTORIES) {
+      const [oldestKey, oldest] = sharedDirectories.entries().next().value!;
+      sharedDirectories.delete(oldestKey);
+      void Promise.all([oldest.fd, oldest.syncs.settled()]).then(([fd]) => close(fd, () => undefined), () => undefined);
+    }
+    const fd = new Promise<number>((resolve, reject) => open(key, 'r', (error, opened) => (error ? reject(error) : resolve(opened))));
+    shared = { fd, syncs: new FdatasyncQueue(fsync) };
+    sharedDirectories.set(key, shared);
+    fd.catch(() => sharedDirectories.get(key) === shared && sharedDirectories.delete(key));
+  }
+  try {
+    await shared.syncs.sync(await shared.fd);
+  } catch {
+    // As in fsyncDirectory: some filesystems refuse fsync on folders.
   }
 }
 

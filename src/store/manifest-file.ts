@@ -1,67 +1,86 @@
 /**
- * A small file rewritten in place and off the event loop, for caches such as a session's
- * manifest.json: the latest content wins, writes that arrive while one runs are folded into the
- * next, and nothing is synced. Readers may meet a rewrite in progress and retry.
+ * A small file rewritten in place, for caches such as a session's manifest.json: nothing is
+ * synced, and readers may meet a rewrite in progress and retry. A rewrite of an open file costs a
+ * few microseconds, so it runs right away; only creating the file (costly on some filesystems)
+ * runs off the event loop, and content written meanwhile lands once the file is open.
  */
-import { close, ftruncate, open, write } from 'node:fs';
-import { promisify } from 'node:util';
-
-const openAsync = promisify(open);
-const writeAsync = promisify(write);
-const ftruncateAsync = promisify(ftruncate);
-const closeAsync = promisify(close);
+import { closeSync, ftruncateSync, open, openSync, writeSync } from 'node:fs';
 
 export class ManifestFile {
   private fd: number | null = null;
+  private opening: Promise<void> | null = null;
   private latest: string | null = null;
-  private writing: Promise<void> | null = null;
   private failure: Error | null = null;
+  private closed = false;
 
-  /** `ready`: settles once the file may be opened (a spare being linked into place). */
+  /** `exists`: the file is there already (a spare was put in place), so opening it is cheap. */
   constructor(
     readonly file: string,
-    private readonly ready: Promise<void> = Promise.resolve(),
-  ) {}
-
-  /** Schedules `content` to replace the file's content. */
-  write(content: string): void {
-    this.latest = content;
-    this.writing ??= this.drain();
+    exists = false,
+  ) {
+    if (exists) {
+      try {
+        this.fd = openSync(file, 'w');
+      } catch (error) {
+        this.fail(error);
+      }
+    }
   }
 
-  private async drain(): Promise<void> {
-    try {
-      while (this.latest !== null) {
-        const bytes = Buffer.from(this.latest);
-        this.latest = null;
-        if (this.fd === null) {
-          await this.ready.catch(() => undefined);
-          this.fd = await openAsync(this.file, 'w');
-        }
-        await writeAsync(this.fd, bytes, 0, bytes.length, 0);
-        await ftruncateAsync(this.fd, bytes.length);
-      }
-    } catch (error) {
-      this.failure = error instanceof Error ? error : new Error(String(error));
-      this.latest = null;
-    } finally {
-      this.writing = null;
+  /** Replaces the file's content (once the file is open, if it is still being created). */
+  write(content: string): void {
+    if (this.closed || this.failure) return;
+    if (this.fd !== null) {
+      this.rewrite(content);
+      return;
     }
+    this.latest = content;
+    this.opening ??= new Promise<void>((resolve) =>
+      open(this.file, 'w', (error, fd) => {
+        if (error) this.fail(error);
+        else if (this.closed) closeSync(fd);
+        else {
+          this.fd = fd;
+          if (this.latest !== null) this.rewrite(this.latest);
+        }
+        this.latest = null;
+        resolve();
+      }),
+    );
+  }
+
+  private rewrite(content: string): void {
+    try {
+      const bytes = Buffer.from(content);
+      writeSync(this.fd!, bytes, 0, bytes.length, 0);
+      ftruncateSync(this.fd!, bytes.length);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= error instanceof Error ? error : new Error(String(error));
   }
 
   /** Resolves once the latest content is written (or failed: the first error is returned). */
   async flush(): Promise<Error | null> {
-    while (this.writing) await this.writing;
+    await this.opening;
     return this.failure;
   }
 
   /** Flushes, then releases the descriptor; safe to call twice. */
   async close(): Promise<Error | null> {
     const failure = await this.flush();
+    this.closed = true;
     if (this.fd !== null) {
       const fd = this.fd;
       this.fd = null;
-      await closeAsync(fd).catch(() => undefined);
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
     }
     return failure;
   }

@@ -8,7 +8,8 @@ import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
-import { AppendOnlyFile, fsyncDirectoryAsync } from './append-only-file.js';
+import { AppendOnlyFile, fsyncDirectoryAsync, fsyncSharedDirectory } from './append-only-file.js';
+import { mkdir } from 'node:fs/promises';
 import { ManifestFile } from './manifest-file.js';
 import { PLAIN_ENTRIES, type EntryMaker } from './spare-entries.js';
 
@@ -157,10 +158,10 @@ export class SessionJournal {
   private constructor(
     readonly directory: string,
     file: AppendOnlyFile,
-    manifestReady: Promise<void> = Promise.resolve(),
+    manifestExists = false,
   ) {
     this.file = file;
-    this.manifest = new ManifestFile(path.join(directory, 'manifest.json'), manifestReady);
+    this.manifest = new ManifestFile(path.join(directory, 'manifest.json'), manifestExists);
   }
 
   static directoryOf(sessionsDir: string, sessionId: string): string {
@@ -177,13 +178,13 @@ export class SessionJournal {
    */
   static async create(sessionsDir: string, record: SessionRecord, durable: boolean, entries: EntryMaker = PLAIN_ENTRIES): Promise<SessionJournal> {
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
-    await entries.ensureFolder(directory);
+    if (!entries.placeFolder(directory)) await mkdir(directory, { recursive: true });
     const journalFile = path.join(directory, 'journal.jsonl');
-    const manifestReady = entries.prepareFile(path.join(directory, 'manifest.json'));
-    await entries.prepareFile(journalFile);
-    const journal = new SessionJournal(directory, await AppendOnlyFile.open(journalFile, durable), manifestReady);
+    // With a spare in place, opening is cheap and done here; creating a file is done off the loop.
+    const file = entries.placeFile(journalFile) ? new AppendOnlyFile(journalFile, durable) : await AppendOnlyFile.open(journalFile, durable);
+    const journal = new SessionJournal(directory, file, entries.placeFile(path.join(directory, 'manifest.json')));
     journal.append(record);
-    if (durable) journal.entriesDurable = Promise.all([fsyncDirectoryAsync(directory), fsyncDirectoryAsync(sessionsDir)]).then(() => undefined);
+    if (durable) journal.entriesDurable = Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)]).then(() => undefined);
     return journal;
   }
 

@@ -13,25 +13,30 @@
  * rename) by the next process that starts. Everything here is best effort: when no spare is left,
  * or moving one fails, the caller's entry is created the ordinary way.
  */
-import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { link, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { existsSync, linkSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 
-/** Where a session's files and folders come from: spares, or plain creation. */
+/**
+ * Where a session's files and folders come from. Both calls are synchronous and cheap: they
+ * either move a spare into place (true) or do nothing (false), and then the caller creates the
+ * entry itself, off the event loop.
+ */
 export interface EntryMaker {
-  /** Called before a new file is opened for writing; may put an empty file there already. */
-  prepareFile(target: string): Promise<void>;
-  /** Makes sure a folder exists at `target` (mkdir -p). */
-  ensureFolder(target: string): Promise<void>;
+  /** Called before a new file is opened for writing; true when an empty file is there already. */
+  placeFile(target: string): boolean;
+  /** True when an empty folder was put at `target`. */
+  placeFolder(target: string): boolean;
 }
 
-/** No spares: files are created by their first open, folders by mkdir. */
+/** No spares: every entry is created by its caller. */
 export const PLAIN_ENTRIES: EntryMaker = {
-  prepareFile: () => Promise.resolve(),
-  ensureFolder: async (target) => {
-    await mkdir(target, { recursive: true });
-  },
+  placeFile: () => false,
+  placeFolder: () => false,
 };
+
+/** How long no spare must be taken before the refill starts (see refillSoon). */
+const QUIET_MS = 20;
 
 export interface SpareEntriesOptions {
   /** Empty files kept ready. */
@@ -57,6 +62,7 @@ export class SpareEntries implements EntryMaker {
   /** Part of every spare's name, so names never repeat those of an adopted folder. */
   private readonly startedAt = Date.now().toString(36);
   private refilling: Promise<void> | null = null;
+  private quietTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
   constructor(
@@ -91,72 +97,83 @@ export class SpareEntries implements EntryMaker {
   }
 
   /**
-   * Links a spare file to `target` when `target` is new (an existing file is never replaced).
-   * Without a spare it does nothing: the caller's own open creates the file.
+   * Links a spare file to `target` when `target` is new (an existing file is never replaced) and
+   * returns true; false without a spare, when the caller's own open creates the file. A link and
+   * an unlink cost microseconds, so they run right here rather than on the thread pool.
    */
-  async prepareFile(target: string): Promise<void> {
+  placeFile(target: string): boolean {
     for (let spare = this.files.pop(); spare !== undefined; spare = this.files.pop()) {
       try {
-        await link(spare, target);
-        await unlink(spare).catch(() => undefined);
-        this.refill();
-        return;
+        linkSync(spare, target);
+        try {
+          unlinkSync(spare);
+        } catch {
+          // a stray spare name is harmless
+        }
+        this.refillSoon();
+        return true;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' && existsSync(path.dirname(target))) continue; // the spare vanished: try the next
         this.files.push(spare);
-        if (code === 'EEXIST') return;
         break;
       }
     }
-    this.refill();
+    this.refillSoon();
+    return false;
   }
 
-  /** Makes sure a folder exists at `target`: a spare renamed there when `target` is new, else mkdir -p. */
-  async ensureFolder(target: string): Promise<void> {
+  /**
+   * Renames a spare folder to `target` when `target` is new and returns true; false when there
+   * was none (or `target` exists already): then the caller makes the folder itself.
+   */
+  placeFolder(target: string): boolean {
     for (let spare = this.folders.pop(); spare !== undefined; spare = this.folders.pop()) {
       try {
-        await rename(spare, target);
-        this.refill();
-        return;
+        renameSync(spare, target);
+        this.refillSoon();
+        return true;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' && existsSync(path.dirname(target))) continue;
         this.folders.push(spare);
-        break; // EEXIST / ENOTEMPTY: the folder is there already (mkdir -p below is a no-op)
+        break; // EEXIST / ENOTEMPTY: the folder is there already
       }
     }
-    this.refill();
-    await mkdir(target, { recursive: true });
+    this.refillSoon();
+    return false;
   }
 
   /** Stops filling up; the spares left stay for the next process on this root. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.quietTimer) clearTimeout(this.quietTimer);
     await this.refilling;
+  }
+
+  /**
+   * Refills once no spare was taken for QUIET_MS: entries are taken in bursts (sessions that start
+   * and end together), and creating spares during a burst would delay the very work they are for.
+   * Below a quarter of the target the refill starts at once.
+   */
+  private refillSoon(): void {
+    if (this.closed) return;
+    const low = this.files.length < this.options.files / 4 || this.folders.length < this.options.folders / 4;
+    if (low) {
+      this.refill();
+      return;
+    }
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = null;
+      this.refill();
+    }, QUIET_MS);
+    this.quietTimer.unref();
   }
 
   /** Spares ready right now (for tests and benchmarks). */
   get ready(): { files: number; folders: number } {
     return { files: this.files.length, folders: this.folders.length };
-  }
-
-  private async placeSpare(list: string[], target: string): Promise<boolean> {
-    for (let spare = list.pop(); spare !== undefined; spare = list.pop()) {
-      try {
-        await rename(spare, target);
-        this.refill();
-        return true;
-      } catch (error) {
-        // The target exists (the caller's error to report) or the spare vanished: stop using it.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-          list.push(spare);
-          return false;
-        }
-      }
-    }
-    this.refill();
-    return false;
   }
 
   /** One creation at a time, so the refill never crowds the thread pool the sessions use. */

@@ -25,8 +25,8 @@ describe('SpareEntries', () => {
 
     const session = path.join(root, 'sessions', 'sess-1');
     mkdirSync(path.dirname(session));
-    await spares.ensureFolder(session);
-    await spares.prepareFile(path.join(session, 'journal.jsonl'));
+    expect(spares.placeFolder(session)).toBe(true);
+    expect(spares.placeFile(path.join(session, 'journal.jsonl'))).toBe(true);
     expect(statSync(session).isDirectory()).toBe(true);
     expect(readFileSync(path.join(session, 'journal.jsonl'), 'utf8')).toBe('');
     expect(readdirSync(session)).toEqual(['journal.jsonl']);
@@ -43,21 +43,22 @@ describe('SpareEntries', () => {
     const folder = path.join(root, 'taken');
     mkdirSync(folder);
     writeFileSync(path.join(folder, 'journal.jsonl'), 'kept\n');
-    await spares.ensureFolder(folder);
-    await spares.prepareFile(path.join(folder, 'journal.jsonl'));
+    expect(spares.placeFolder(folder)).toBe(false);
+    expect(spares.placeFile(path.join(folder, 'journal.jsonl'))).toBe(false);
     expect(readFileSync(path.join(folder, 'journal.jsonl'), 'utf8')).toBe('kept\n');
     expect(spares.ready).toEqual({ files: 2, folders: 1 });
     await spares.close();
   });
 
-  it('without spares, prepares nothing and still makes folders', async () => {
+  it('without spares, places nothing (the caller creates its entries)', async () => {
     const root = makeTempFolder('govflow-spare-');
     const spares = new SpareEntries(path.join(root, 'state'), { files: 0, folders: 0 });
     spares.start();
-    const folder = path.join(root, 'a', 'b');
-    await spares.ensureFolder(folder);
-    await spares.prepareFile(path.join(folder, 'file'));
-    expect(existsSync(folder)).toBe(true);
+    const folder = path.join(root, 'a');
+    expect(spares.placeFolder(folder)).toBe(false);
+    expect(existsSync(folder)).toBe(false);
+    mkdirSync(folder);
+    expect(spares.placeFile(path.join(folder, 'file'))).toBe(false);
     expect(existsSync(path.join(folder, 'file'))).toBe(false);
     await spares.close();
   });
