@@ -45,6 +45,9 @@ export interface AuditLogWriterOptions {
   durable?: boolean;
 }
 
+/** The writer of this process holding an audit-lock lease, if any (see beginLease). */
+let leaseHolder: AuditLogWriter | null = null;
+
 function assertTimezone(timezone: string): void {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: timezone });
@@ -97,6 +100,11 @@ export class AuditLogWriter {
   private expectedHead: string | null = null;
   private closed = false;
   private readonly durable: boolean;
+  /** The lock is held until the end of this turn of the event loop (see beginLease). */
+  private leaseHeld = false;
+  /** Entries were appended since the head record was last written. */
+  private headBehind = false;
+  private tailMessageId: string | null = null;
   /** Group commit: the fdatasync in flight, and the one queued behind it (covering every write since). */
   private readonly syncs = new FdatasyncQueue();
 
@@ -147,24 +155,12 @@ export class AuditLogWriter {
     }
     const local = localDayAndTime(input.message.timestamp.executed_at, this.timezone);
     let written: { file: string; hash: string };
-    const acquired = this.takeLock(messageId);
+    if (!this.leaseHeld) this.beginLease(messageId);
     try {
-      this.noteBrokenLock(acquired);
-      try {
-        this.catchUp(acquired.brokeStale);
-      } catch (error) {
-        if (error instanceof AuditWriteError) throw error;
-        throw new AuditWriteError(
-          `could not read where the audit chain ends before writing message ${messageId} (${(error as Error).message}); ` +
-            'the message was not passed on: check that the logs folder is readable, run "govflow verify" and restart',
-          undefined,
-          messageId,
-          { cause: error },
-        );
-      }
       written = this.appendLocked(input, local.day, messageId);
-    } finally {
-      this.releaseLock();
+    } catch (error) {
+      this.endLease();
+      throw error;
     }
     try {
       await this.syncWrites(this.fd!);
@@ -178,6 +174,46 @@ export class AuditLogWriter {
       );
     }
     return written;
+  }
+
+  /**
+   * Takes the cross-process lock for the rest of this turn of the event loop: the appends of every
+   * session whose step ended in this turn (sessions in lockstep) share one lock, one catch-up and
+   * one head-record write, instead of paying for them each. Another writer of this process ends
+   * the lease first (it cannot wait: the lease ends on the event loop it would be blocking).
+   */
+  private beginLease(messageId: string): void {
+    if (leaseHolder !== null && leaseHolder !== this) leaseHolder.endLease();
+    const acquired = this.takeLock(messageId);
+    try {
+      this.noteBrokenLock(acquired);
+      this.catchUp(acquired.brokeStale);
+    } catch (error) {
+      this.releaseLock();
+      if (error instanceof AuditWriteError) throw error;
+      throw new AuditWriteError(
+        `could not read where the audit chain ends before writing message ${messageId} (${(error as Error).message}); ` +
+          'the message was not passed on: check that the logs folder is readable, run "govflow verify" and restart',
+        undefined,
+        messageId,
+        { cause: error },
+      );
+    }
+    this.leaseHeld = true;
+    leaseHolder = this;
+    setImmediate(() => this.endLease());
+  }
+
+  /** Records the chain tail in the head record and releases the lock (idempotent). */
+  private endLease(): void {
+    if (!this.leaseHeld) return;
+    this.leaseHeld = false;
+    if (leaseHolder === this) leaseHolder = null;
+    try {
+      this.writeHead();
+    } finally {
+      this.releaseLock();
+    }
   }
 
   /**
@@ -219,12 +255,21 @@ export class AuditLogWriter {
     this.lastHash = hash;
     this.entries += 1;
     this.tailFile = path.basename(file);
+    this.tailMessageId = messageId;
+    this.headBehind = true;
+    return { file, hash };
+  }
+
+  /** Writes the head record for the last entry appended under the current lease. */
+  private writeHead(): void {
+    if (!this.headBehind || this.tailFile === null || this.tailMessageId === null) return;
+    this.headBehind = false;
     const record: AuditHeadRecord = {
       format: HEAD_RECORD_FORMAT,
       file: this.tailFile,
       entries: this.entries,
-      hash,
-      message_id: messageId,
+      hash: this.lastHash,
+      message_id: this.tailMessageId,
     };
     try {
       this.head.write(record);
@@ -240,7 +285,6 @@ export class AuditLogWriter {
         this.warnings.push(`could not remove the stale audit head record either: ${(removeError as Error).message}`);
       }
     }
-    return { file, hash };
   }
 
   /**
@@ -376,6 +420,7 @@ export class AuditLogWriter {
   /** Releases the day file and the lock's owner file. Safe to call twice; appends afterwards are refused. */
   async close(): Promise<void> {
     this.closed = true;
+    this.endLease();
     await this.syncs.settled();
     this.closeCurrentFile();
     try {

@@ -29,7 +29,7 @@ export function writeFileAtomic(file: string, content: string, durable = true): 
  */
 export async function writeFileAtomicAsync(file: string, content: string, durable = true, entries: EntryMaker = PLAIN_ENTRIES): Promise<void> {
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
-  const fd = entries.placeFile(temporary) ? openSync(temporary, 'w') : await openAsync(temporary, 'w');
+  const fd = entries.placeFile(temporary, true) ? openSync(temporary, 'w') : await openAsync(temporary, 'w');
   try {
     writeSync(fd, content);
     if (durable) await fdatasyncAsync(fd);

@@ -178,11 +178,12 @@ export class SessionJournal {
    */
   static async create(sessionsDir: string, record: SessionRecord, durable: boolean, entries: EntryMaker = PLAIN_ENTRIES): Promise<SessionJournal> {
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
-    if (!entries.placeFolder(directory)) await mkdir(directory, { recursive: true });
+    const freshFolder = entries.placeFolder(directory);
+    if (!freshFolder) await mkdir(directory, { recursive: true });
     const journalFile = path.join(directory, 'journal.jsonl');
     // With a spare in place, opening is cheap and done here; creating a file is done off the loop.
-    const file = entries.placeFile(journalFile) ? new AppendOnlyFile(journalFile, durable) : await AppendOnlyFile.open(journalFile, durable);
-    const journal = new SessionJournal(directory, file, entries.placeFile(path.join(directory, 'manifest.json')));
+    const file = entries.placeFile(journalFile, freshFolder) ? new AppendOnlyFile(journalFile, durable) : await AppendOnlyFile.open(journalFile, durable);
+    const journal = new SessionJournal(directory, file, entries.placeFile(path.join(directory, 'manifest.json'), freshFolder));
     journal.append(record);
     if (durable) journal.entriesDurable = Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)]).then(() => undefined);
     return journal;

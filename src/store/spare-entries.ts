@@ -13,8 +13,12 @@
  * rename) by the next process that starts. Everything here is best effort: when no spare is left,
  * or moving one fails, the caller's entry is created the ordinary way.
  */
-import { existsSync, linkSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { constants, copyFile, existsSync, linkSync, mkdir, readdirSync, renameSync, rmSync, unlinkSync, writeFile } from 'node:fs';
+import { promisify } from 'node:util';
+
+const mkdirAsync = promisify(mkdir);
+const copyFileAsync = promisify(copyFile);
+const writeFileAsync = promisify(writeFile);
 import path from 'node:path';
 
 /**
@@ -23,8 +27,11 @@ import path from 'node:path';
  * entry itself, off the event loop.
  */
 export interface EntryMaker {
-  /** Called before a new file is opened for writing; true when an empty file is there already. */
-  placeFile(target: string): boolean;
+  /**
+   * Called before a new file is opened for writing; true when an empty file is there already.
+   * `knownNew`: the caller knows nothing is at `target` (then a spare may simply be renamed there).
+   */
+  placeFile(target: string, knownNew?: boolean): boolean;
   /** True when an empty folder was put at `target`. */
   placeFolder(target: string): boolean;
 }
@@ -88,6 +95,7 @@ export class SpareEntries implements EntryMaker {
         }
       }
       for (const entry of readdirSync(this.directory, { withFileTypes: true })) {
+        if (entry.name === 'template') continue;
         (entry.isDirectory() ? this.folders : this.files).push(path.join(this.directory, entry.name));
       }
     } catch {
@@ -97,18 +105,23 @@ export class SpareEntries implements EntryMaker {
   }
 
   /**
-   * Links a spare file to `target` when `target` is new (an existing file is never replaced) and
-   * returns true; false without a spare, when the caller's own open creates the file. A link and
-   * an unlink cost microseconds, so they run right here rather than on the thread pool.
+   * Puts a spare file at `target` when `target` is new (an existing file is never replaced) and
+   * returns true; false without a spare, when the caller's own open creates the file. `known new`
+   * (a name in a folder that was itself just placed, or a unique temporary name) allows a plain
+   * rename; otherwise link + unlink, since link refuses an existing name. Either costs
+   * microseconds, so it runs right here rather than on the thread pool.
    */
-  placeFile(target: string): boolean {
+  placeFile(target: string, knownNew = false): boolean {
     for (let spare = this.files.pop(); spare !== undefined; spare = this.files.pop()) {
       try {
-        linkSync(spare, target);
-        try {
-          unlinkSync(spare);
-        } catch {
-          // a stray spare name is harmless
+        if (knownNew) renameSync(spare, target);
+        else {
+          linkSync(spare, target);
+          try {
+            unlinkSync(spare);
+          } catch {
+            // a stray spare name is harmless
+          }
         }
         this.refillSoon();
         return true;
@@ -181,16 +194,19 @@ export class SpareEntries implements EntryMaker {
     if (this.closed || this.refilling) return;
     this.refilling = (async () => {
       try {
-        await mkdir(this.directory, { recursive: true });
+        await mkdirAsync(this.directory, { recursive: true });
+        // Files are copies of one empty template: a single thread-pool call each (open + close
+        // would be two), and COPYFILE_EXCL never overwrites.
+        const template = path.join(this.directory, 'template');
+        if (!existsSync(template)) await writeFileAsync(template, '');
         while (!this.closed && (this.files.length < this.options.files || this.folders.length < this.options.folders)) {
           const wantsFolder = this.folders.length < this.options.folders && this.folders.length * this.options.files <= this.files.length * this.options.folders;
           const entry = path.join(this.directory, `${wantsFolder ? 'd' : 'f'}-${this.startedAt}-${++this.counter}`);
           if (wantsFolder) {
-            await mkdir(entry);
+            await mkdirAsync(entry);
             this.folders.push(entry);
           } else {
-            const handle = await open(entry, 'wx');
-            await handle.close();
+            await copyFileAsync(template, entry, constants.COPYFILE_EXCL);
             this.files.push(entry);
           }
         }
