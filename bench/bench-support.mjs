@@ -39,8 +39,8 @@ export function envInteger(name, fallback) {
  * A temp root with a copy of the example app (governance/, context/, schemas/) and a config:
  * timezone UTC, plus `configYaml`. Removed by `removeRoot`.
  */
-export function makeExampleRoot(configYaml = '', prefix = 'govflow-bench-') {
-  const root = mkdtempSync(path.join(os.tmpdir(), prefix));
+export function makeExampleRoot(configYaml = '', prefix = 'govflow-bench-', parent = os.tmpdir()) {
+  const root = mkdtempSync(path.join(parent, prefix));
   for (const folder of ['governance', 'context', 'schemas']) {
     cpSync(path.join(REPOSITORY_ROOT, folder), path.join(root, folder), { recursive: true });
   }

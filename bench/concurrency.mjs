@@ -3,17 +3,20 @@
  * takes 100 ms per call, at intake concurrency 1, 4 and 16 (govflow.config.yaml
  * `intake: {concurrency: N}` in the temp root; fsync on), against the ideal.
  *
- * How the ideal counts: a request of the example app makes 6 model calls, but the plan's 2 tasks
- * run in parallel (limits.max_fan_out 3), so its critical path is 5 calls = 5 × latency. With N
- * sessions at once the ideal is requests × 5 × latency / N (a fluid bound; the "waves" bound,
- * ceil(requests / N) × 5 × latency, is printed too). Wall time runs from the first file renamed
- * into the inbox to the last session finished.
+ * How the ideal counts. The issue's formula is requests × calls × latency / concurrency, and a
+ * request of the example app makes 6 model calls. But the plan's 2 tasks run in parallel
+ * (limits.max_fan_out 3), so a request's critical path is 5 calls, and the stricter ideal is
+ * requests × 5 × latency / N (a fluid bound: with 200 requests in waves of 16, even zero overhead
+ * needs ceil(200 / 16) × 5 × latency = 6.5 s, 1.04 × that ideal). Both ratios are reported, each
+ * against the 1.1 target. Every request file is written before the clock starts; wall time runs
+ * from the first file renamed into the inbox to the last session finished.
  *
  * Defaults: 200 requests at concurrency 4 and 16, 40 at concurrency 1 (200 would take 100 s);
  * concurrency 16 runs BENCH_CONCURRENCY_RUNS times (default 3), 1 and 4 run
  * BENCH_CONCURRENCY_SLOW_RUNS times (default 1). Full size: BENCH_CONCURRENCY_SERIAL_REQUESTS=200.
  *
- * Target: wall / ideal ≤ 1.1 at concurrency 16.
+ * Target: wall / ideal ≤ 1.1 at concurrency 16 (the issue's ideal; the critical-path one is
+ * reported beside it).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
@@ -82,6 +85,7 @@ async function runOnce(concurrency, requests, run) {
     const started = now();
     for (const drop of drops) drop();
     const idealMs = (requests * CRITICAL_PATH_CALLS * LATENCY_MS) / concurrency;
+    const issueIdealMs = (requests * CALLS_PER_REQUEST * LATENCY_MS) / concurrency;
     const outcome = await within(done, idealMs * 3 + 30_000, 'timeout');
     loopDelay.disable();
     if (outcome === 'timeout') throw new Error(`concurrency ${concurrency}: only ${finished} of ${requests} sessions finished in time`);
@@ -96,6 +100,8 @@ async function runOnce(concurrency, requests, run) {
       idealMs,
       wavesMs,
       ratio: wallMs / idealMs,
+      issueIdealMs,
+      issueRatio: wallMs / issueIdealMs,
       loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
       loopDelayMeanMs: loopDelay.mean / 1e6,
     };
@@ -119,22 +125,29 @@ for (const concurrency of LEVELS) {
   for (let run = 0; run < runs; run++) results.push(await runOnce(concurrency, requests, run));
   const wall = summarize(results.map((result) => result.wallMs / 1000));
   const ratio = summarize(results.map((result) => result.ratio));
-  const { idealMs, wavesMs } = results[0];
+  const issueRatio = summarize(results.map((result) => result.issueRatio));
+  const { idealMs, wavesMs, issueIdealMs } = results[0];
   const loopP99 = summarize(results.map((result) => result.loopDelayP99Ms));
   perLevel[concurrency] = { requests, runs, wall, ratio, idealMs, wavesMs };
   console.log(
-    `  concurrency ${String(concurrency).padStart(2)} (${requests} requests): wall ${describeFigure(wall, 's', 2)}; ideal ${round(idealMs / 1000, 2)} s ` +
-      `(waves ${round(wavesMs / 1000, 2)} s); wall/ideal ${round(ratio.median, 3)} (min ${round(ratio.min, 3)}, max ${round(ratio.max, 3)}); ` +
-      `event-loop delay p99 ${round(loopP99.median, 1)} ms`,
+    `  concurrency ${String(concurrency).padStart(2)} (${requests} requests): wall ${describeFigure(wall, 's', 2)}; ` +
+      `issue's ideal (6 calls) ${round(issueIdealMs / 1000, 2)} s: wall/ideal ${round(issueRatio.median, 3)}; ` +
+      `critical-path ideal (5 calls) ${round(idealMs / 1000, 2)} s (waves ${round(wavesMs / 1000, 2)} s): wall/ideal ${round(ratio.median, 3)} ` +
+      `(min ${round(ratio.min, 3)}, max ${round(ratio.max, 3)}); event-loop delay p99 ${round(loopP99.median, 1)} ms`,
   );
   figures.push(
     { name: `concurrency ${concurrency}: wall time (${requests} requests)`, unit: 's', median: round(wall.median, 2), min: round(wall.min, 2), max: round(wall.max, 2), runs: wall.count, note: `ideal ${round(idealMs / 1000, 2)} s, waves ${round(wavesMs / 1000, 2)} s` },
-    { name: `concurrency ${concurrency}: wall / ideal`, unit: '×', median: round(ratio.median, 3), min: round(ratio.min, 3), max: round(ratio.max, 3), runs: ratio.count },
+    { name: `concurrency ${concurrency}: wall / issue's ideal (6 calls)`, unit: '×', median: round(issueRatio.median, 3), min: round(issueRatio.min, 3), max: round(issueRatio.max, 3), runs: issueRatio.count },
+    { name: `concurrency ${concurrency}: wall / critical-path ideal (5 calls)`, unit: '×', median: round(ratio.median, 3), min: round(ratio.min, 3), max: round(ratio.max, 3), runs: ratio.count },
   );
   if (concurrency === TARGET_LEVEL) {
+    const issuePass = issueRatio.median <= TARGET_RATIO;
     const pass = ratio.median <= TARGET_RATIO;
-    targets.push({ name: `wall / ideal at concurrency ${TARGET_LEVEL}`, target: `≤ ${TARGET_RATIO}×`, value: round(ratio.median, 3), unit: '×', pass });
-    console.log(`  target wall/ideal ≤ ${TARGET_RATIO} at concurrency ${TARGET_LEVEL}: ${pass ? 'PASS' : 'MISS'}`);
+    targets.push(
+      { name: `wall / issue's ideal (6 calls) at concurrency ${TARGET_LEVEL}`, target: `≤ ${TARGET_RATIO}×`, value: round(issueRatio.median, 3), unit: '×', pass: issuePass },
+      { name: `wall / critical-path ideal (5 calls) at concurrency ${TARGET_LEVEL}`, target: `≤ ${TARGET_RATIO}×`, value: round(ratio.median, 3), unit: '×', pass },
+    );
+    console.log(`  target wall/ideal ≤ ${TARGET_RATIO} at concurrency ${TARGET_LEVEL}: issue's ideal ${issuePass ? 'PASS' : 'MISS'}; critical-path ideal ${pass ? 'PASS' : 'MISS'}`);
   }
 }
 

@@ -5,12 +5,15 @@
  *
  * Figure: session wall time / 6, median over BENCH_OVERHEAD_SESSIONS sessions (default 200) per
  * run; median/min/max over BENCH_OVERHEAD_RUNS runs (default 3), each in a fresh temp root.
- * Three modes:
+ * The runtime keeps spare files and folders ready, as the daemon does. Four modes:
  *   - fsync on (default config): the figure with the target;
- *   - GOVFLOW_FSYNC=0 (every fsync and fdatasync off: journal, audit log, results);
- *   - fsync on, instrumented: fs.fdatasyncSync / fs.fsyncSync wrapped to count and time them.
- * Plus a probe: write + fdatasync of an audit-entry-sized block, and a directory fsync, in the
- * same temp folder.
+ *   - GOVFLOW_FSYNC=0 (every fsync and fdatasync off: journal, audit log, results); the share of
+ *     the step that is fsync is (on - off) / on;
+ *   - fsync on with the root on a RAM filesystem (BENCH_TMPFS, default /dev/shm, when present):
+ *     govflow's own work with a disk that costs nothing;
+ *   - fsync on, instrumented: every synchronous fs call wrapped to count and time it.
+ * Plus probes in the same temp folder: write + fdatasync of an audit-entry-sized block, a
+ * directory fsync, creating a file, creating a folder, a rename.
  *
  * Target: ≤ 0.6 ms per step (median), fsync on.
  */
@@ -91,8 +94,8 @@ function instrumentFs() {
 }
 
 /** One run: a fresh root and runtime, warm-up sessions, then `sessions` timed sessions. */
-async function runOnce(label, env, sessions, probe) {
-  const root = makeExampleRoot();
+async function runOnce(label, env, sessions, probe, parent = os.tmpdir()) {
+  const root = makeExampleRoot('', 'govflow-bench-', parent);
   roots.push(root);
   // spares: as the daemon runs it (sessions' files made ahead of need).
   const runtime = await openRuntime(root, { provider: new InstantProvider(), env, log: quietLog(), spares: true });
@@ -124,7 +127,10 @@ async function runOnce(label, env, sessions, probe) {
   }
 }
 
-/** Times `count` appends of `bytes` bytes, each followed by fdatasync, and `count` directory fsyncs. */
+/**
+ * Times `count` appends of `bytes` bytes, each followed by fdatasync, `count` directory fsyncs,
+ * file creations (open O_EXCL + close), folder creations and renames.
+ */
 function probeDisk(count, bytes) {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-fsync-'));
   roots.push(folder);
@@ -147,7 +153,25 @@ function probeDisk(count, bytes) {
       fs.closeSync(directory);
       directoryTimes.push(now() - started);
     }
-    return { append: summarize(appendTimes), directory: summarize(directoryTimes) };
+    const createTimes = [];
+    for (let index = 0; index < count; index++) {
+      const started = now();
+      fs.closeSync(fs.openSync(path.join(folder, `created-${index}`), 'wx'));
+      createTimes.push(now() - started);
+    }
+    const mkdirTimes = [];
+    for (let index = 0; index < count; index++) {
+      const started = now();
+      fs.mkdirSync(path.join(folder, `folder-${index}`));
+      mkdirTimes.push(now() - started);
+    }
+    const renameTimes = [];
+    for (let index = 0; index < count; index++) {
+      const started = now();
+      fs.renameSync(path.join(folder, `created-${index}`), path.join(folder, `renamed-${index}`));
+      renameTimes.push(now() - started);
+    }
+    return { append: summarize(appendTimes), directory: summarize(directoryTimes), create: summarize(createTimes), mkdir: summarize(mkdirTimes), rename: summarize(renameTimes) };
   } finally {
     removeRoot(folder);
     roots.splice(roots.indexOf(folder), 1);
@@ -172,6 +196,14 @@ const probe = instrumentFs();
 const instrumented = await runOnce('probe', baseEnv, SESSIONS, probe);
 probe.restore();
 const disk = probeDisk(envInteger('BENCH_FSYNC_PROBES', 300), 1024);
+// The same pipeline on a RAM filesystem: what govflow's own work costs when the disk costs nothing.
+const TMPFS = process.env.BENCH_TMPFS ?? '/dev/shm';
+let memoryFs = null;
+if (fs.existsSync(TMPFS)) {
+  const runs = [];
+  for (let run = 0; run < RUNS; run++) runs.push(await runOnce(`tmpfs${run}`, baseEnv, SESSIONS, undefined, TMPFS));
+  memoryFs = summarize(runs.map((run) => run.perStep.median));
+}
 
 const onStats = summarize(fsyncOn.map((run) => run.perStep.median));
 const offStats = summarize(fsyncOff.map((run) => run.perStep.median));
@@ -192,8 +224,11 @@ const byName = Object.fromEntries(
     .map(([name, entry]) => [name, { perSession: round(entry.calls / SESSIONS, 2), msPerSession: round(entry.ms / SESSIONS, 3), msEach: round(entry.ms / entry.calls, 4) }]),
 );
 
+const fsyncShareOfStep = Math.max(0, (onStats.median - offStats.median) / onStats.median);
 console.log(`  fsync on (default):      ${describeFigure(onStats, 'ms/step')}; p95 within runs ${round(onP95.median, 3)} ms`);
 console.log(`  GOVFLOW_FSYNC=0:         ${describeFigure(offStats, 'ms/step')} (no fsync at all: the cost of everything else)`);
+console.log(`  share that is fsync:     ${round(fsyncShareOfStep * 100, 1)} % ((on - off) / on; the syncs run on the thread pool)`);
+if (memoryFs) console.log(`  same, root on ${TMPFS}:   ${describeFigure(memoryFs, 'ms/step')} (fsync on; a RAM filesystem: govflow's own work)`);
 console.log(`  instrumented run (fsync on, every sync fs call timed): mean ${round(instrumentedPerStep, 3)} ms/step`);
 console.log(`    sync fsync + fdatasync: ${round(syncsPerSession, 1)} calls/session, ${round(syncMsPerStep, 3)} ms/step = ${round(syncShare * 100, 1)} % of the step`);
 console.log(`    all sync fs calls:     ${round(fsMsPerStep, 3)} ms/step = ${round(fsShare * 100, 1)} % of the step`);
@@ -203,6 +238,9 @@ for (const [name, entry] of Object.entries(byName)) {
   console.log(`      ${name.padEnd(16)} ${String(entry.perSession).padStart(12)} ${String(entry.msPerSession).padStart(11)} ${String(entry.msEach).padStart(8)}`);
 }
 console.log(`  disk probe (${disk.append.count}×): append 1 KiB + fdatasync ${round(disk.append.median, 3)} ms median (p95 ${round(disk.append.p95, 3)}); directory fsync ${round(disk.directory.median, 3)} ms median`);
+console.log(`  disk probe: create a file ${round(disk.create.median, 3)} ms, create a folder ${round(disk.mkdir.median, 3)} ms, rename ${round(disk.rename.median, 3)} ms (medians)`);
+console.log(`    a session needs 1 folder and 4 files (journal, manifest, 2 results): ${round((disk.mkdir.median + 4 * disk.create.median) / STEPS, 3)} ms per step of creation alone,`);
+console.log(`    made ahead in spare/ by a background refill that needs that much disk time per session too`);
 
 const pass = onStats.median <= TARGET_MS;
 console.log(`  target ≤ ${TARGET_MS} ms/step: ${pass ? 'PASS' : 'MISS'}`);
@@ -214,6 +252,11 @@ reportResult({
   figures: [
     { name: 'ms per step, fsync on', unit: 'ms', ...pick(onStats) },
     { name: 'ms per step, GOVFLOW_FSYNC=0', unit: 'ms', ...pick(offStats) },
+    { name: 'share of the step that is fsync ((on - off) / on)', unit: '%', median: round(fsyncShareOfStep * 100, 1), runs: RUNS },
+    ...(memoryFs ? [{ name: `ms per step, fsync on, root on ${TMPFS} (RAM)`, unit: 'ms', ...pick(memoryFs) }] : []),
+    { name: 'create a file (probe)', unit: 'ms', ...pick(disk.create), runs: disk.create.count },
+    { name: 'create a folder (probe)', unit: 'ms', ...pick(disk.mkdir), runs: disk.mkdir.count },
+    { name: 'rename (probe)', unit: 'ms', ...pick(disk.rename), runs: disk.rename.count },
     { name: 'fsync/fdatasync calls per session', unit: 'calls', median: round(syncsPerSession, 2), runs: 1 },
     { name: 'time in fsync/fdatasync per step', unit: 'ms', median: round(syncMsPerStep, 4), runs: 1, note: `${round(syncShare * 100, 1)} % of the step` },
     { name: 'time in all sync fs calls per step', unit: 'ms', median: round(fsMsPerStep, 4), runs: 1, note: `${round(fsShare * 100, 1)} % of the step` },
