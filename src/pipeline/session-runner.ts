@@ -53,6 +53,8 @@ interface ActiveSession {
   journal: SessionJournal;
   state: SessionState;
   commitQueue: Promise<void>;
+  /** A manifest rewrite is due at the end of this turn of the event loop. */
+  manifestScheduled?: boolean;
 }
 
 export function generateSessionId(now: Date, timezone: string): string {
@@ -493,7 +495,7 @@ export class SessionRunner {
       active.journal.append(record);
       await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
       applyRecord(state, record);
-      this.writeManifest(active, what.halt ?? 'RUNNING');
+      this.scheduleManifest(active);
       const began = this.stepStarts.get(step);
       this.log.info('message committed', {
         session: state.session.session_id,
@@ -519,6 +521,19 @@ export class SessionRunner {
     if (notes) return notes.slice('session state: '.length) as SessionStateName;
     const code = state.final.message.status.code;
     return code === 'success' ? 'SUCCESS' : code === 'partial' ? 'PARTIAL' : 'FAILED';
+  }
+
+  /**
+   * Rewrites the manifest once the current turn of the event loop is over: it is bookkeeping for
+   * `govflow status`, and sessions stepping together should reach their next model call first.
+   */
+  private scheduleManifest(active: ActiveSession): void {
+    if (active.manifestScheduled) return;
+    active.manifestScheduled = true;
+    setImmediate(() => {
+      active.manifestScheduled = false;
+      this.writeManifest(active);
+    });
   }
 
   private writeManifest(active: ActiveSession, halt?: SessionStateName): void {
