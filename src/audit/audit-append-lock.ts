@@ -33,6 +33,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AuditLockError } from './audit-errors.js';
+import { isProcessAlive } from '../store/process-alive.js';
 
 export const AUDIT_LOCK_FILE = 'audit.lock';
 /** Folder of the per-writer owner files linked to the lock. */
@@ -69,15 +70,6 @@ export function parseLockOwner(text: string): AuditLockOwner | null {
   return { pid: Number(match[1]), host: match[2], token: match[3] };
 }
 
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, another user's. Anything but ESRCH is not proof of death.
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
 
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;

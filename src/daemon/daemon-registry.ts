@@ -7,15 +7,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
+import { isProcessAlive } from '../store/process-alive.js';
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Pid files of the daemons on a root: system/state/daemons/<pid>. */
 export class DaemonRegistry {
@@ -32,7 +25,7 @@ export class DaemonRegistry {
     for (const name of readdirSync(this.directory)) {
       const pid = Number(name);
       if (!Number.isInteger(pid) || pid === process.pid) continue;
-      if (isAlive(pid)) alive.push(pid);
+      if (isProcessAlive(pid)) alive.push(pid);
       else rmSync(path.join(this.directory, name), { force: true });
     }
     return alive;

@@ -15,6 +15,7 @@
  */
 import { constants, copyFile, existsSync, linkSync, mkdir, readdirSync, renameSync, rmSync, unlinkSync, writeFile } from 'node:fs';
 import { promisify } from 'node:util';
+import { isProcessAlive } from './process-alive.js';
 
 const mkdirAsync = promisify(mkdir);
 const copyFileAsync = promisify(copyFile);
@@ -52,14 +53,6 @@ export interface SpareEntriesOptions {
   folders: number;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export class SpareEntries implements EntryMaker {
   private readonly directory: string;
@@ -85,7 +78,7 @@ export class SpareEntries implements EntryMaker {
     try {
       for (const name of readdirSync(parent)) {
         const pid = Number(name);
-        if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+        if (!Number.isInteger(pid) || pid === process.pid || isProcessAlive(pid)) continue;
         const orphan = path.join(parent, name);
         try {
           renameSync(orphan, this.directory);
