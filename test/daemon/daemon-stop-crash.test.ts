@@ -84,7 +84,13 @@ describe('graceful stop', () => {
     writeScript(root, exampleScript({ latencyMs: 300 }));
     let daemon = await startDaemon(root);
     dropJson(root, 'slow.json', { request: 'Summarise slowly.', request_id: 'graceful-1' });
-    await waitFor('the first message committed', () => (sessionOf(root, 'graceful-1')?.messages.length ?? 0) >= 1, { detail: detail(daemon) });
+    // A step is running: the first message is journaled and the second step has begun (its model
+    // call takes 300 ms). The journal line alone appears before the first commit is through.
+    await waitFor(
+      'the first message committed and the second step running',
+      () => (sessionOf(root, 'graceful-1')?.messages.length ?? 0) >= 1 && daemon.stderr.includes('"step":"step 2"'),
+      { detail: detail(daemon) },
+    );
     const atSignal = sessionOf(root, 'graceful-1')!.messages.length;
     expect(atSignal).toBeLessThan(6);
     const exit = await daemon.stop('SIGTERM');
