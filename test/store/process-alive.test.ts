@@ -1,0 +1,35 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../src/store/process-alive.js';
+
+function procState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return null;
+  }
+}
+
+describe('isProcessAlive', () => {
+  it('is true for this process and false for a pid that does not exist', () => {
+    expect(isProcessAlive(process.pid)).toBe(true);
+    expect(isProcessAlive(2 ** 22 + 12345)).toBe(false);
+  });
+
+  it.runIf(existsSync('/proc/self/stat'))('is false for a process that exited but was never reaped (a zombie)', async () => {
+    // `sleep 0` exits at once; its parent becomes `sleep 5` (exec), which never reaps it.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
+      const deadline = Date.now() + 5000;
+      while (procState(zombie) !== 'Z' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(procState(zombie)).toBe('Z');
+      expect(isProcessAlive(zombie)).toBe(false);
+      expect(isProcessAlive(parent.pid!)).toBe(true);
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+});
