@@ -3,6 +3,9 @@
  * and after a long series of requests. Requests are dropped into the inbox in batches of
  * BENCH_MEMORY_SAMPLE_EVERY; after each batch has finished the script forces a full GC
  * (`--expose-gc`; the script re-runs itself with it when needed) and samples RSS and heap.
+ * The process runs with the Node flags of `npm start` (`--max-semi-space-size=8`: V8's young
+ * generation touches up to 32 MB of pages in its first busy minutes with Node's defaults, 8 MB
+ * with the flag); BENCH_MEMORY_NODE_FLAGS='' measures Node's defaults instead.
  *
  * Figures: RSS growth from before the first request to after the last; heap growth; the trend,
  * the least-squares slope of the last half of the samples in MB per 1,000 requests.
@@ -13,12 +16,24 @@
  * requests, i.e. ≤ 5 MB more over another 10,000).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * The Node flags the daemon runs with: those of `npm start` (package.json), so the figure is the
+ * one an operator gets; BENCH_MEMORY_NODE_FLAGS replaces them ('' for Node's defaults).
+ */
+function daemonNodeFlags() {
+  if (process.env.BENCH_MEMORY_NODE_FLAGS !== undefined) return process.env.BENCH_MEMORY_NODE_FLAGS.split(' ').filter(Boolean);
+  const start = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start;
+  return start.split(' ').filter((word) => word.startsWith('--'));
+}
+
 if (typeof globalThis.gc !== 'function') {
-  const child = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url)], { stdio: 'inherit' });
+  const child = spawnSync(process.execPath, ['--expose-gc', ...daemonNodeFlags(), fileURLToPath(import.meta.url)], { stdio: 'inherit' });
   process.exit(child.status ?? 1);
 }
+const NODE_FLAGS = process.execArgv.filter((flag) => flag !== '--expose-gc');
 
 const {
   InstantProvider,
@@ -71,7 +86,7 @@ const log = quietLog((message, fields) => {
   if (finished === batchTarget) batchDone();
 });
 
-console.log(`memory: ${REQUESTS} requests through the daemon (instant model), RSS sampled after a forced GC every ${SAMPLE_EVERY}`);
+console.log(`memory: ${REQUESTS} requests through the daemon (instant model), RSS sampled after a forced GC every ${SAMPLE_EVERY}; node flags: ${NODE_FLAGS.join(' ') || '(defaults)'}`);
 execFileSync('sync');
 const daemon = await GovflowDaemon.start(root, { log, announce: () => {}, provider: new InstantProvider(), env: { GOVFLOW_TIMEZONE: 'UTC' } });
 const samples = [];
@@ -122,7 +137,7 @@ console.log(`  target RSS growth ≤ ${TARGET_GROWTH_MB} MB: ${growthPass ? 'PAS
 reportResult({
   bench: 'memory',
   title: `Memory over ${REQUESTS} requests (daemon, instant model)`,
-  config: { requests: REQUESTS, sampleEvery: SAMPLE_EVERY },
+  config: { requests: REQUESTS, sampleEvery: SAMPLE_EVERY, nodeFlags: NODE_FLAGS.join(' ') },
   figures: [
     { name: 'RSS before', unit: 'MB', median: round(first.rssMb, 1), runs: 1 },
     { name: `RSS after ${REQUESTS} requests`, unit: 'MB', median: round(last.rssMb, 1), runs: 1 },
