@@ -4,8 +4,9 @@
  * with pass/miss and the machine the figures come from. Exit code 0 even when a target is missed
  * (these are measurements, not tests); 1 when a benchmark itself failed.
  *
- * Sizes are reduced by default to stay near 5 minutes on 2 cores; see bench/RESULTS.md for the
- * environment variables of full-size runs. BENCH_ONLY=name,name runs a subset.
+ * About 5 minutes on 2 cores (the memory run of 10,000 requests is most of it); see
+ * bench/RESULTS.md for the environment variables of each script. BENCH_ONLY=name,name runs a
+ * subset.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
