@@ -14,13 +14,13 @@
  * or moving one fails, the caller's entry is created the ordinary way.
  */
 import { constants, copyFile, existsSync, linkSync, mkdir, readdirSync, renameSync, rmSync, unlinkSync, writeFile } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { isProcessAlive } from './process-alive.js';
 
 const mkdirAsync = promisify(mkdir);
 const copyFileAsync = promisify(copyFile);
 const writeFileAsync = promisify(writeFile);
-import path from 'node:path';
 
 /**
  * Where a session's files and folders come from. Both calls are synchronous and cheap: they
@@ -52,7 +52,6 @@ export interface SpareEntriesOptions {
   /** Empty folders kept ready. */
   folders: number;
 }
-
 
 export class SpareEntries implements EntryMaker {
   private readonly directory: string;
