@@ -5,11 +5,11 @@
  * state for `govflow status`. The journal is the truth: a session resumes from it after a crash.
  */
 import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import { AppendOnlyFile, fsyncDirectoryAsync, fsyncSharedDirectory } from './append-only-file.js';
-import { mkdir } from 'node:fs/promises';
 import { ManifestFile } from './manifest-file.js';
 import { PLAIN_ENTRIES, type EntryMaker } from './spare-entries.js';
 
