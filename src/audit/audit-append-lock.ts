@@ -70,7 +70,6 @@ export function parseLockOwner(text: string): AuditLockOwner | null {
   return { pid: Number(match[1]), host: match[2], token: match[3] };
 }
 
-
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }

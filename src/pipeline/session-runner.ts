@@ -208,7 +208,7 @@ export class SessionRunner {
   private async run(active: ActiveSession, signal: AbortSignal): Promise<SessionOutcome> {
     try {
       const { state } = active;
-      if (!state.finishedRecorded) this.writeManifest(active, 'RUNNING');
+      if (!state.finishedRecorded) this.writeManifest(active);
       while (!state.final && !state.paused && !state.finishedRecorded) {
         if (signal.aborted || this.draining) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`);
         if (state.plan) await this.runPlan(active, signal);
@@ -514,9 +514,9 @@ export class SessionRunner {
     return compactInTimeZone(this.now(), this.config.timezone);
   }
 
-  private stateName(state: SessionState, halt?: SessionStateName): SessionStateName {
+  private stateName(state: SessionState): SessionStateName {
     if (state.paused) return 'PAUSED';
-    if (!state.final) return halt ?? 'RUNNING';
+    if (!state.final) return 'RUNNING';
     const notes = state.final.notes.find((note) => note.startsWith('session state: '));
     if (notes) return notes.slice('session state: '.length) as SessionStateName;
     const code = state.final.message.status.code;
@@ -536,7 +536,7 @@ export class SessionRunner {
     });
   }
 
-  private writeManifest(active: ActiveSession, halt?: SessionStateName): void {
+  private writeManifest(active: ActiveSession): void {
     const { state } = active;
     const last = state.messages[state.messages.length - 1];
     const now = this.now();
@@ -544,7 +544,7 @@ export class SessionRunner {
       v: JOURNAL_FORMAT,
       session_id: state.session.session_id,
       request_id: state.session.request_id,
-      state: this.stateName(state, halt === 'RUNNING' ? undefined : halt),
+      state: this.stateName(state),
       current_agent: state.cursor?.agent ?? (state.plan ? `${state.plan.agent} (plan)` : (state.paused?.agent ?? null)),
       source_file: state.session.source_file,
       created_at: state.session.created_at,
@@ -566,7 +566,8 @@ export class SessionRunner {
     const { state, journal } = active;
     const finishedAt = state.finishedAt ?? this.now().toISOString();
     const result = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt, this.config.timezone);
-    // The journal is durable before any result or archive move says the session got this far.
+    // The journal is durable before the request file is archived: until then recovery finds the
+    // claimed file and writes the result again from the journal.
     await Promise.all([journal.sync(), writeResult(this.config.paths.outbox, result, state, this.durable, this.deps.entries)]);
     for (const reply of state.replyFiles) archiveRequestFile(this.config.paths.archive, this.archiveDay(), reply.claimedPath, reply.sourceFile);
     if (!state.paused) {

@@ -6,6 +6,9 @@
 import { close, closeSync, fdatasync, fsync, fsyncSync, open, openSync, writeSync } from 'node:fs';
 import { open as openHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+
+const openAsync = promisify(open);
 
 /**
  * Group commit on one file descriptor: `sync()` resolves once everything written to the
@@ -64,8 +67,7 @@ export class AppendOnlyFile {
 
   /** The same, with the open (a file creation, the costly part) on the thread pool. */
   static async open(file: string, durable: boolean): Promise<AppendOnlyFile> {
-    const fd = await new Promise<number>((resolve, reject) => open(file, 'a', (error, opened) => (error ? reject(error) : resolve(opened))));
-    return new AppendOnlyFile(file, durable, fd);
+    return new AppendOnlyFile(file, durable, await openAsync(file, 'a'));
   }
 
   /** Appends text to the page cache (durable with the next `sync`). */
@@ -132,7 +134,7 @@ export async function fsyncSharedDirectory(directory: string): Promise<void> {
       sharedDirectories.delete(oldestKey);
       void Promise.all([oldest.fd, oldest.syncs.settled()]).then(([fd]) => close(fd, () => undefined), () => undefined);
     }
-    const fd = new Promise<number>((resolve, reject) => open(key, 'r', (error, opened) => (error ? reject(error) : resolve(opened))));
+    const fd = openAsync(key, 'r');
     shared = { fd, syncs: new FdatasyncQueue(fsync) };
     sharedDirectories.set(key, shared);
     fd.catch(() => sharedDirectories.get(key) === shared && sharedDirectories.delete(key));

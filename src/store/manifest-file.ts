@@ -63,15 +63,12 @@ export class ManifestFile {
     this.failure ??= error instanceof Error ? error : new Error(String(error));
   }
 
-  /** Resolves once the latest content is written (or failed: the first error is returned). */
-  async flush(): Promise<Error | null> {
-    await this.opening;
-    return this.failure;
-  }
-
-  /** Flushes, then releases the descriptor; safe to call twice. */
+  /**
+   * Waits for the latest content to land (a creation still under way), then releases the
+   * descriptor; resolves with the first error met, else null. Safe to call twice.
+   */
   async close(): Promise<Error | null> {
-    const failure = await this.flush();
+    await this.opening;
     this.closed = true;
     if (this.fd !== null) {
       const fd = this.fd;
@@ -82,6 +79,6 @@ export class ManifestFile {
         // already closed
       }
     }
-    return failure;
+    return this.failure;
   }
 }

@@ -61,6 +61,8 @@ export class SpareEntries implements EntryMaker {
   /** Part of every spare's name, so names never repeat those of an adopted folder. */
   private readonly startedAt = Date.now().toString(36);
   private refilling: Promise<void> | null = null;
+  /** The spare folder and its template file, made by the first refill. */
+  private prepared: Promise<void> | null = null;
   private quietTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -104,28 +106,18 @@ export class SpareEntries implements EntryMaker {
    * microseconds, so it runs right here rather than on the thread pool.
    */
   placeFile(target: string, knownNew = false): boolean {
-    for (let spare = this.files.pop(); spare !== undefined; spare = this.files.pop()) {
-      try {
-        if (knownNew) renameSync(spare, target);
-        else {
-          linkSync(spare, target);
-          try {
-            unlinkSync(spare);
-          } catch {
-            // a stray spare name is harmless
-          }
-        }
-        this.refillSoon();
-        return true;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' && existsSync(path.dirname(target))) continue; // the spare vanished: try the next
-        this.files.push(spare);
-        break;
+    return this.place(this.files, target, (spare) => {
+      if (knownNew) {
+        renameSync(spare, target);
+        return;
       }
-    }
-    this.refillSoon();
-    return false;
+      linkSync(spare, target);
+      try {
+        unlinkSync(spare);
+      } catch {
+        // a stray spare name is harmless
+      }
+    });
   }
 
   /**
@@ -133,20 +125,29 @@ export class SpareEntries implements EntryMaker {
    * was none (or `target` exists already): then the caller makes the folder itself.
    */
   placeFolder(target: string): boolean {
-    for (let spare = this.folders.pop(); spare !== undefined; spare = this.folders.pop()) {
-      try {
-        renameSync(spare, target);
-        this.refillSoon();
-        return true;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' && existsSync(path.dirname(target))) continue;
-        this.folders.push(spare);
-        break; // EEXIST / ENOTEMPTY: the folder is there already
+    return this.place(this.folders, target, (spare) => renameSync(spare, target));
+  }
+
+  /**
+   * Moves the next spare of `spares` to `target`. A spare that vanished is skipped; any other
+   * failure (the target exists, its folder is missing) keeps the spare and answers false.
+   */
+  private place(spares: string[], target: string, move: (spare: string) => void): boolean {
+    try {
+      for (let spare = spares.pop(); spare !== undefined; spare = spares.pop()) {
+        try {
+          move(spare);
+          return true;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT' && existsSync(path.dirname(target))) continue;
+          spares.push(spare);
+          return false;
+        }
       }
+      return false;
+    } finally {
+      this.refillSoon();
     }
-    this.refillSoon();
-    return false;
   }
 
   /** Stops filling up; the spares left stay for the next process on this root. */
@@ -186,11 +187,13 @@ export class SpareEntries implements EntryMaker {
     if (this.closed || this.refilling) return;
     this.refilling = (async () => {
       try {
-        await mkdirAsync(this.directory, { recursive: true });
         // Files are copies of one empty template: a single thread-pool call each (open + close
         // would be two), and COPYFILE_EXCL never overwrites.
         const template = path.join(this.directory, 'template');
-        if (!existsSync(template)) await writeFileAsync(template, '');
+        this.prepared ??= mkdirAsync(this.directory, { recursive: true }).then(async () => {
+          if (!existsSync(template)) await writeFileAsync(template, '');
+        });
+        await this.prepared;
         while (!this.closed && (this.files.length < this.options.files || this.folders.length < this.options.folders)) {
           const wantsFolder = this.folders.length < this.options.folders && this.folders.length * this.options.files <= this.files.length * this.options.folders;
           const entry = path.join(this.directory, `${wantsFolder ? 'd' : 'f'}-${this.startedAt}-${++this.counter}`);
@@ -204,6 +207,7 @@ export class SpareEntries implements EntryMaker {
         }
       } catch {
         // The state folder is not writable or full: callers create their entries themselves.
+        this.prepared = null;
       } finally {
         this.refilling = null;
       }

@@ -2,16 +2,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SpareEntries } from '../../src/store/spare-entries.js';
+import { waitFor } from '../daemon/daemon-helpers.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 afterEach(removeTempFolders);
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+function until(condition: () => boolean, what: string): Promise<true> {
+  return waitFor(what, condition, { timeoutMs: 5000, intervalMs: 5 });
 }
 
 describe('SpareEntries', () => {
