@@ -162,9 +162,15 @@ describe('a session folder a crash left with an empty journal', () => {
     mkdirSync(path.join(root, 'system', 'sessions', sessionId), { recursive: true });
     writeFileSync(path.join(root, 'system', 'sessions', sessionId, 'journal.jsonl'), '');
     const daemon = await startDaemon(root);
-    await waitFor('a result for the crashed request', () => readSessions(root).some((session) => session.sessionId === sessionId && session.records.some((record) => record.type === 'finished')), {
-      detail: () => daemon.stderrTail(),
-    });
+    // The `finished` record comes a moment before the request file is archived (a folder
+    // creation on the first archive of the day): wait for both.
+    await waitFor(
+      'a result for the crashed request, and its file archived',
+      () =>
+        readSessions(root).some((session) => session.sessionId === sessionId && session.records.some((record) => record.type === 'finished')) &&
+        listDir(path.join(root, 'system', 'processing')).length === 0,
+      { detail: () => daemon.stderrTail() },
+    );
     expect(listDir(path.join(root, 'system', 'failed'))).toEqual([]);
     expect(listDir(path.join(root, 'system', 'processing'))).toEqual([]);
     expect((await daemon.stop()).code).toBe(0);
