@@ -140,7 +140,13 @@ describe('a duplicate request_id claimed just before a crash', () => {
       JSON.stringify({ request: 'Summarise the copy.', request_id: 'dup-crash' }),
     );
     daemon = await startDaemon(root);
-    await waitFor('the copy in failed/', () => listDir(path.join(root, 'system', 'failed')).includes('copy.json.error.json'), { detail: () => daemon.stderrTail() });
+    // The kill may have come between the original's result and its archive move: recovery then
+    // finishes that too, so wait for processing/ to empty as well.
+    await waitFor(
+      'the copy in failed/ and processing/ empty',
+      () => listDir(path.join(root, 'system', 'failed')).includes('copy.json.error.json') && listDir(path.join(root, 'system', 'processing')).length === 0,
+      { detail: () => daemon.stderrTail() },
+    );
     expect(readSessions(root).filter((session) => session.requestId === 'dup-crash')).toHaveLength(1);
     expect(readResult(root, 'dup-crash')?.source_file).toBe('original.json');
     expect(listDir(path.join(root, 'system', 'processing'))).toEqual([]);
