@@ -10,6 +10,7 @@ import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { costCalculator, createProvider } from '../llm/create-provider.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.js';
+import { SessionEvents } from '../pipeline/session-events.js';
 import { GovernanceSource } from './governance-source.js';
 import { SpareEntries } from '../store/spare-entries.js';
 
@@ -19,6 +20,8 @@ export interface Runtime {
   provider: LlmProvider;
   audit: AuditLogWriter;
   runner: SessionRunner;
+  /** Live session events (HTTP stream, tracing, metrics subscribe here). */
+  events: SessionEvents;
   warnings: string[];
   close(): Promise<void>;
 }
@@ -49,6 +52,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   const concurrency = config.intake.concurrency;
   const spares = options.spares ? new SpareEntries(config.paths.state, { files: 8 * concurrency + 8, folders: 2 * concurrency + 2 }) : undefined;
   spares?.start();
+  const events = new SessionEvents();
   const runner = new SessionRunner({
     config,
     governance: () => governance.current(),
@@ -61,6 +65,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     now: options.now,
     log: options.log,
     entries: spares,
+    events,
   });
   let closed = false;
   return {
@@ -69,6 +74,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     provider,
     audit,
     runner,
+    events,
     warnings,
     async close() {
       if (closed) return;

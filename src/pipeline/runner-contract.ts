@@ -9,6 +9,7 @@ import type { LlmProvider } from '../llm/provider.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { ResultDocument, ResultStatus } from './session-result.js';
 import type { EntryMaker } from '../store/spare-entries.js';
+import type { SessionEvents } from './session-events.js';
 
 /** What the audit trail receives for every committed message. */
 export interface AuditRecordInput {
@@ -20,7 +21,8 @@ export interface AuditRecordInput {
 }
 
 export interface AuditSink {
-  append(input: AuditRecordInput): Promise<unknown>;
+  /** Appends durably; resolves with the entry's hash where the sink knows it. */
+  append(input: AuditRecordInput): Promise<{ hash?: string } | unknown>;
 }
 
 export interface OperationalLog {
@@ -45,6 +47,8 @@ export interface RunnerDependencies {
   log?: OperationalLog;
   /** Where session folders and files come from (spares made ahead of need); plain creation when absent. */
   entries?: EntryMaker;
+  /** Live events for listeners (HTTP stream, tracing, metrics); none when absent. */
+  events?: SessionEvents;
 }
 
 export interface NewSessionRequest {

@@ -122,6 +122,7 @@ export class SessionRunner {
     const journal = await SessionJournal.create(this.config.paths.sessions, sessionRecord, this.durable, this.deps.entries);
     const active: ActiveSession = { journal, state: initialState(sessionRecord), commitQueue: Promise.resolve() };
     this.log.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
+    this.deps.events?.emit('session_started', { sessionId, requestId: request.requestId, user: request.user ?? null, entryAgent: snapshot.entryAgent });
     if (request.recoveredSince !== undefined) await this.voidLostMessages(active, await this.deps.auditedMessages(sessionId, request.recoveredSince));
     return this.run(active, signal);
   }
@@ -294,6 +295,9 @@ export class SessionRunner {
     let lastRaw: string | null = null;
     const stepLabel = step.taskId ? `task ${step.taskId}` : `step ${state.lastSequence + 1}`;
     this.log.info('agent step', { session: state.session.session_id, agent: agent.name, step: stepLabel });
+    const events = this.deps.events;
+    const sessionId = state.session.session_id;
+    events?.emit('step_started', { sessionId, agent: agent.name, sequence: state.lastSequence + 1, taskId: step.taskId ?? null });
 
     for (let attempt = 0; attempt <= maxRetries; attempt++) {
       if (attempt > 0) {
@@ -332,6 +336,9 @@ export class SessionRunner {
         applyRecord(state, record);
       };
       let text: string;
+      events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt });
+      const callFinished = (figures: { model: string; inputTokens: number; outputTokens: number; error: string | null }) =>
+        events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), ...figures });
       try {
         const response = await this.deps.provider.generate({
           agent: agent.name,
@@ -352,9 +359,11 @@ export class SessionRunner {
             outputSchema: agent.outputSchema,
           },
           signal: call.signal,
+          ...(events?.has('content_chunk') ? { onChunk: (chunk: string) => events.emit('content_chunk', { sessionId, agent: agent.name, chunk }) } : {}),
         }).finally(() => call.dispose());
         text = response.text;
         const usage = response.usage;
+        callFinished({ model: response.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, error: null });
         recordExchange({
           model: response.model,
           response: text,
@@ -370,6 +379,7 @@ export class SessionRunner {
         if (signal.aborted) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`);
         const timedOut = (error instanceof ProviderError && error.timedOut) || (call.signal.aborted && !signal.aborted);
         recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
+        callFinished({ model, inputTokens: 0, outputTokens: 0, error: errorMessage(error) });
         // The deadline timer may fire a millisecond before the clock says the deadline passed.
         const pastDeadline = call.deadlinePassed || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
         if (pastDeadline) {
@@ -493,8 +503,17 @@ export class SessionRunner {
       // journal is synced before the session's result is written. After power loss the audit log
       // may be ahead of the journal: recovery voids those entries and runs their steps again.
       active.journal.append(record);
-      await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
+      const appended = await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
       applyRecord(state, record);
+      this.deps.events?.emit('message', {
+        sessionId: state.session.session_id,
+        sequence: message.metadata.sequence_number,
+        agent: message.agent.name,
+        status: message.status.code,
+        outputType: message.output?.content_type ?? null,
+        messageId: message.message_id,
+        entryHash: (appended as { hash?: string } | undefined)?.hash ?? null,
+      });
       this.scheduleManifest(active);
       const began = this.stepStarts.get(step);
       this.log.info('message committed', {
@@ -579,6 +598,9 @@ export class SessionRunner {
       if (state.session.claimed_path) archiveRequestFile(this.config.paths.archive, this.archiveDay(), state.session.claimed_path, state.session.source_file);
     }
     this.writeManifest(active);
+    const sessionId = state.session.session_id;
+    if (state.paused) this.deps.events?.emit('pending', { sessionId, question: state.paused.question ?? '', awaiting: 'reply' });
+    else this.deps.events?.emit('session_finished', { sessionId, requestId: state.session.request_id, status: result.status });
     this.log.info(state.paused ? 'session paused for a reply' : 'session finished', {
       session: state.session.session_id,
       request: state.session.request_id,

@@ -1,0 +1,73 @@
+/**
+ * Live events of running sessions, for whoever listens in-process: the HTTP event stream, the web
+ * view, tracing and metrics. Listeners are told after the fact and cannot change a session; a
+ * listener that throws is ignored (the session's durability never depends on a listener).
+ *
+ * `message` is emitted only after the message's audit entry is durable (SPEC §11).
+ */
+import { EventEmitter } from 'node:events';
+
+export interface SessionEventMap {
+  session_started: { sessionId: string; requestId: string; user: string | null; entryAgent: string };
+  step_started: { sessionId: string; agent: string; sequence: number; taskId: string | null };
+  model_call_started: { sessionId: string; agent: string; model: string; provider: string; attempt: number };
+  content_chunk: { sessionId: string; agent: string; chunk: string };
+  model_call_finished: {
+    sessionId: string;
+    agent: string;
+    model: string;
+    provider: string;
+    attempt: number;
+    inputTokens: number;
+    outputTokens: number;
+    ms: number;
+    error: string | null;
+  };
+  tool_call_start: { sessionId: string; agent: string; id: string; name: string; input: unknown };
+  tool_call_result: { sessionId: string; agent: string; id: string; name: string; isError: boolean; ms: number };
+  message: {
+    sessionId: string;
+    sequence: number;
+    agent: string;
+    status: string;
+    outputType: string | null;
+    messageId: string;
+    entryHash: string | null;
+  };
+  pending: { sessionId: string; question: string; awaiting: 'reply' | 'approval' };
+  session_finished: { sessionId: string; requestId: string; status: string };
+  error: { sessionId: string; message: string };
+}
+
+export type SessionEventName = keyof SessionEventMap;
+
+/** A typed, failure-isolated event bus shared by the runner and its listeners. */
+export class SessionEvents {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    // Many SSE clients may listen at once; the default of 10 would print a false leak warning.
+    this.emitter.setMaxListeners(0);
+  }
+
+  emit<K extends SessionEventName>(name: K, payload: SessionEventMap[K]): void {
+    for (const listener of this.emitter.listeners(name)) {
+      try {
+        (listener as (value: SessionEventMap[K]) => void)(payload);
+      } catch {
+        // A broken listener must never break a session.
+      }
+    }
+  }
+
+  /** Subscribes; returns the function that unsubscribes. */
+  on<K extends SessionEventName>(name: K, listener: (payload: SessionEventMap[K]) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+
+  /** True when anyone listens for this event (skip building costly payloads otherwise). */
+  has(name: SessionEventName): boolean {
+    return this.emitter.listenerCount(name) > 0;
+  }
+}
