@@ -1,5 +1,5 @@
 /** `govflow status`: running, paused and recently finished sessions, with current agent and age. */
-import { DaemonRegistry } from '../daemon/daemon-registry.js';
+import { RootLock } from '../store/root-lock.js';
 import { systemPaths } from '../config/system-paths.js';
 import { SessionJournal, type SessionManifest } from '../store/session-journal.js';
 import type { CommandDefinition } from './command-context.js';
@@ -23,7 +23,8 @@ export const statusCommand: CommandDefinition = {
   async run({ root, values, io }) {
     const paths = systemPaths(root);
     const now = Date.now();
-    const daemons = new DaemonRegistry(paths).others();
+    const owner = RootLock.owner(paths.state);
+    const daemons = owner?.kind === 'daemon' ? [owner.pid] : [];
     // Every session keeps its state in its manifest (written at each step and at the end), so the
     // manifests alone tell running and paused sessions from finished ones.
     const all = SessionJournal.list(paths.sessions)

@@ -16,7 +16,6 @@ import type { LlmProvider } from '../llm/provider.js';
 import { ReplyRejectedError, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
 import { SessionJournal } from '../store/session-journal.js';
 import { errorMessage } from '../errors.js';
-import { DaemonRegistry } from './daemon-registry.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
 export type DaemonState = 'starting' | 'running' | 'draining' | 'stopped';
@@ -33,7 +32,6 @@ export class GovflowDaemon {
   private state: DaemonState = 'starting';
   private readonly abort = new AbortController();
   private readonly sessionsInProgress = new Set<string>();
-  private readonly daemons: DaemonRegistry;
   private readonly registry: RequestIdRegistry;
   private intake!: InboxIntake;
   private governanceWatcher: FSWatcher | null = null;
@@ -45,12 +43,11 @@ export class GovflowDaemon {
     private readonly runtime: Runtime,
     private readonly options: DaemonOptions,
   ) {
-    this.daemons = new DaemonRegistry(runtime.config.paths);
     this.registry = new RequestIdRegistry(runtime.config.paths, { durable: runtime.config.daemon.fsync });
   }
 
   static async start(root: string, options: DaemonOptions): Promise<GovflowDaemon> {
-    const runtime = await openRuntime(root, { env: options.env, log: options.log, provider: options.provider, spares: true });
+    const runtime = await openRuntime(root, { env: options.env, log: options.log, provider: options.provider, owner: 'daemon' });
     const daemon = new GovflowDaemon(runtime, options);
     await daemon.boot();
     return daemon;
@@ -72,8 +69,6 @@ export class GovflowDaemon {
     if (provider.kind === 'dry-run') {
       log.warn('provider is dry-run: no LLM is called; every agent answers with a placeholder message (set provider.kind in govflow.config.yaml to use a model)');
     }
-    const others = this.daemons.others();
-    this.daemons.register();
     this.intake = new InboxIntake({
       paths: config.paths,
       registry: this.registry,
@@ -86,14 +81,12 @@ export class GovflowDaemon {
       onRejected: (rejection) => log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
       log: (level, message, fields) => log[level](message, fields as Record<string, unknown> | undefined),
     });
-    if (others.length === 0) {
-      // Listed before the intake starts: from then on processing/ also holds this daemon's own
-      // fresh claims, which recovery must not read (and run) a second time.
-      const leftovers = await recoverClaimedFiles(config.paths);
-      this.recovery = this.recover(leftovers).catch((error: unknown) => {
-        log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
-      });
-    } else log.info('another daemon is running on this root; it owns crash recovery', { pids: others });
+    // Listed before the intake starts: from then on processing/ also holds this daemon's own
+    // fresh claims, which recovery must not read (and run) a second time.
+    const leftovers = await recoverClaimedFiles(config.paths);
+    this.recovery = this.recover(leftovers).catch((error: unknown) => {
+      log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
+    });
     await this.intake.start();
     this.watchGovernance();
     this.setState('running');
@@ -301,8 +294,7 @@ export class GovflowDaemon {
       ['inbox intake', () => this.intake.stop()],
       ['recovery', () => this.recovery],
       ['governance watcher', () => this.governanceWatcher?.close()],
-      ['audit log', () => this.runtime.close()],
-      ['daemon registry', () => this.daemons.unregister()],
+      ['audit log and root lock', () => this.runtime.close()],
     ];
     for (const [name, cleanup] of cleanups) {
       try {

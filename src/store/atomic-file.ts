@@ -3,7 +3,6 @@ import { closeSync, fdatasync, fsyncSync, open, openSync, renameSync, writeSync 
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { fsyncDirectory, fsyncSharedDirectory } from './append-only-file.js';
-import { PLAIN_ENTRIES, type EntryMaker } from './spare-entries.js';
 
 let counter = 0;
 const openAsync = promisify(open);
@@ -23,13 +22,13 @@ export function writeFileAtomic(file: string, content: string, durable = true): 
 }
 
 /**
- * The same for the hot path: the syncs (and creating the temporary file, when no spare can be put
- * in its place) run on the thread pool; the write, close and rename, which cost microseconds,
- * run right here and save the thread-pool round trips.
+ * The same for the hot path: creating the temporary file and the syncs run on the thread pool;
+ * the write, close and rename, which cost microseconds, run right here and save the thread-pool
+ * round trips.
  */
-export async function writeFileAtomicAsync(file: string, content: string, durable = true, entries: EntryMaker = PLAIN_ENTRIES): Promise<void> {
+export async function writeFileAtomicAsync(file: string, content: string, durable = true): Promise<void> {
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
-  const fd = entries.placeFile(temporary, true) ? openSync(temporary, 'w') : await openAsync(temporary, 'w');
+  const fd = await openAsync(temporary, 'w');
   try {
     writeSync(fd, content);
     if (durable) await fdatasyncAsync(fd);

@@ -11,7 +11,6 @@ import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import { AppendOnlyFile, fsyncDirectoryAsync, fsyncSharedDirectory } from './append-only-file.js';
 import { ManifestFile } from './manifest-file.js';
-import { PLAIN_ENTRIES, type EntryMaker } from './spare-entries.js';
 
 /** Version of journal records and manifests; bump with a reader for the old one. */
 export const JOURNAL_FORMAT = 1 as const;
@@ -158,10 +157,9 @@ export class SessionJournal {
   private constructor(
     readonly directory: string,
     file: AppendOnlyFile,
-    manifestExists = false,
   ) {
     this.file = file;
-    this.manifest = new ManifestFile(path.join(directory, 'manifest.json'), manifestExists);
+    this.manifest = new ManifestFile(path.join(directory, 'manifest.json'));
   }
 
   static directoryOf(sessionsDir: string, sessionId: string): string {
@@ -176,14 +174,11 @@ export class SessionJournal {
    * Creates the session's folder and writes its first record. Nothing here waits for the disk:
    * the record and the folder entries become durable with the journal's first `sync`.
    */
-  static async create(sessionsDir: string, record: SessionRecord, durable: boolean, entries: EntryMaker = PLAIN_ENTRIES): Promise<SessionJournal> {
+  static async create(sessionsDir: string, record: SessionRecord, durable: boolean): Promise<SessionJournal> {
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
-    const freshFolder = entries.placeFolder(directory);
-    if (!freshFolder) await mkdir(directory, { recursive: true });
-    const journalFile = path.join(directory, 'journal.jsonl');
-    // With a spare in place, opening is cheap and done here; creating a file is done off the loop.
-    const file = entries.placeFile(journalFile, freshFolder) ? new AppendOnlyFile(journalFile, durable) : await AppendOnlyFile.open(journalFile, durable);
-    const journal = new SessionJournal(directory, file, entries.placeFile(path.join(directory, 'manifest.json'), freshFolder));
+    await mkdir(directory, { recursive: true });
+    const file = await AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable);
+    const journal = new SessionJournal(directory, file);
     journal.append(record);
     if (durable) journal.entriesDurable = Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)]).then(() => undefined);
     return journal;
