@@ -37,6 +37,8 @@ export const CONFIG_DEFAULTS = {
     settle_ms: 100,
   },
   message: { schema: null },
+  /** Files that reach prompts must lie inside the root after symlinks are resolved (SPEC §7). */
+  allow_outside_root: false,
   prompt: { include: ['context/**/*.md', 'governance/*.md'] },
   daemon: {
     /** Time running steps get to finish after SIGINT/SIGTERM. */
@@ -153,6 +155,22 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
+    /** SPEC §7 spelling of the price table (USD per million tokens); wins over `prices` per model. */
+    pricing: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['input_per_mtok', 'output_per_mtok'],
+        properties: {
+          input_per_mtok: { type: 'number', minimum: 0 },
+          output_per_mtok: { type: 'number', minimum: 0 },
+          cached_input_per_mtok: { type: 'number', minimum: 0 },
+        },
+      },
+    },
+    /** Let prompt includes, agent files, schemas and model files lie outside the root (SPEC §7). */
+    allow_outside_root: { type: 'boolean' },
     agents: {
       type: 'object',
       additionalProperties: {

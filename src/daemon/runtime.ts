@@ -62,7 +62,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     provider,
     audit,
     complianceViolations,
-    costUsd: costCalculator(config),
+    costUsd: costCalculator(config, (message) => options.log?.warn(message)),
     auditedMessages: (sessionId, sinceIso) =>
       loggedSessionMessages(config.paths.logs, sessionId, formatInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone, 'yyyyMMdd')),
     now: options.now,

@@ -16,6 +16,7 @@ import { compileSchema, describeSchemaErrors, errorKeyPath } from '../message/sc
 import { SENTIENT_MESSAGE_SCHEMA } from '../message/sentient-message.js';
 import { DEFAULT_CONTENT_TYPE, type AgentDefinition } from './agent-definition.js';
 import { FrontmatterError, splitFrontmatter } from './frontmatter.js';
+import { checkBudgetedModelsArePriced } from './model-pricing-check.js';
 import { checkRoutingGraph } from './routing-graph.js';
 
 export interface PromptFile {
@@ -181,6 +182,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   const promptFiles = collectPromptFiles(config, read, errors);
   const messageSchema = loadMessageSchema(config, read, errors, () => configLine(['message', 'schema']));
   const entryAgent = checkRoutingGraph(agents, errors, warnings);
+  errors.push(...checkBudgetedModelsArePriced(config, agents, () => configLine(['limits', 'max_cost_usd_per_session'])));
 
   if (agents.size === 0 && errors.length === 0) {
     errors.push(
