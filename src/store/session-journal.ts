@@ -15,6 +15,27 @@ import { ManifestFile } from './manifest-file.js';
 /** Version of journal records and manifests; bump with a reader for the old one. */
 export const JOURNAL_FORMAT = 1 as const;
 
+/**
+ * Journal versions this govflow reads. Each has a frozen journal under test/fixtures/journal/v<N>/
+ * that the tests read (never regenerated), so a change that breaks an old journal fails there.
+ */
+export const SUPPORTED_JOURNAL_VERSIONS: readonly number[] = [1];
+
+/**
+ * A journal line that is not a record this govflow can read: damage, a hand edit, or a journal
+ * written by a newer govflow. Names the file and the 1-based line; nothing is cut.
+ */
+export class JournalFormatError extends Error {
+  override readonly name = 'JournalFormatError';
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly line: number,
+  ) {
+    super(`${file}:${line}: ${message}`);
+  }
+}
+
 export interface RequestInfo {
   text: string;
   user: string | null;
@@ -191,21 +212,21 @@ export class SessionJournal {
     return { journal: new SessionJournal(directory, new AppendOnlyFile(path.join(directory, 'journal.jsonl'), durable)), records };
   }
 
-  /** Reads records; with `repair`, truncates an incomplete final line. */
+  /**
+   * Reads records; with `repair`, truncates a torn final line (one without its "\n": a crash cut
+   * the append short). Anything else that is not a record — an unparsable line before the end, a
+   * complete final line that does not parse, a version this govflow does not read — throws
+   * {@link JournalFormatError} naming file and line: that is damage, never silently cut.
+   */
   static read(directory: string, repair = false): JournalRecord[] {
     const file = path.join(directory, 'journal.jsonl');
     const text = readFileSync(file, 'utf8');
     const records: JournalRecord[] = [];
     let offset = 0;
-    while (offset < text.length) {
+    for (let lineNumber = 1; offset < text.length; lineNumber++) {
       const end = text.indexOf('\n', offset);
-      if (end === -1) break;
-      const line = text.slice(offset, end);
-      try {
-        records.push(JSON.parse(line) as JournalRecord);
-      } catch {
-        break;
-      }
+      if (end === -1) break; // the torn final line
+      records.push(parseRecord(text.slice(offset, end), file, lineNumber));
       offset = end + 1;
     }
     if (repair && offset < text.length) truncateSync(file, Buffer.byteLength(text.slice(0, offset)));
@@ -265,4 +286,31 @@ export class SessionJournal {
     await this.file.close();
     return manifestError;
   }
+}
+
+/** One complete journal line as a record of a supported version, or a JournalFormatError. */
+function parseRecord(line: string, file: string, lineNumber: number): JournalRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    throw new JournalFormatError(
+      `not a journal record (${(error as Error).message}); the journal is damaged: restore it from a backup, or move the session folder aside to start the request over`,
+      file,
+      lineNumber,
+    );
+  }
+  const record = value as Partial<JournalRecord> | null;
+  if (typeof record !== 'object' || record === null || typeof record.type !== 'string') {
+    throw new JournalFormatError('not a journal record (no "type"); the journal is damaged: restore it from a backup', file, lineNumber);
+  }
+  if (!SUPPORTED_JOURNAL_VERSIONS.includes(record.v as number)) {
+    throw new JournalFormatError(
+      `journal record version v=${JSON.stringify(record.v)} is not one this govflow reads (${SUPPORTED_JOURNAL_VERSIONS.join(', ')}); ` +
+        'it was written by another govflow version: run that version to finish the session',
+      file,
+      lineNumber,
+    );
+  }
+  return record as JournalRecord;
 }
