@@ -12,13 +12,23 @@
  * concurrent callers are serialized in call order by the event loop itself; their fdatasyncs
  * are shared (group commit). The head record (audit-head-record.ts) is rewritten once per turn
  * of the event loop, after that turn's batch of appends.
+ *
+ * When the disk fails (issue 20): a write or sync refused with ENOSPC, EDQUOT, EROFS or EIO is
+ * retried with backoff (disk-waits.ts) until the disk takes it — never half an entry (a partial
+ * write is cut back), never two (before a retry the file is checked for the entry having landed
+ * after all) — and later appends queue behind it in order. Before each batch the day file's
+ * descriptor is compared with its path (one fstat, one stat): a file removed, renamed or replaced
+ * under the writer is reopened at its path, the entries go there, and the problem is logged. The
+ * chain then shows the gap to `govflow verify`; no new entry is lost.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { type AuditRepair, type ChainTail, scanChainTail } from './audit-chain-tail.js';
 import { type AuditEntryInput, formatEntry, localDayAndTime } from './audit-entry-format.js';
-import { FdatasyncQueue } from '../store/append-only-file.js';
+import { FdatasyncQueue, backlogWritten } from '../store/append-only-file.js';
+import { diskCall, diskFailureCode } from '../store/disk-io.js';
+import { diskWaits } from '../store/disk-waits.js';
 import { AuditWriteError } from './audit-errors.js';
 import { HEAD_RECORD_FORMAT, HeadRecordFile, readHeadRecord } from './audit-head-record.js';
 
@@ -33,6 +43,8 @@ export interface AuditLogWriterOptions {
   timezone: string;
   /** fdatasync each entry before `append` resolves (default true; benchmarks may turn it off). */
   durable?: boolean;
+  /** Where problems found while appending go (a day file removed under the writer), besides `warnings`. */
+  log?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
 function assertTimezone(timezone: string): void {
@@ -82,13 +94,22 @@ export class AuditLogWriter {
   private headBehind = false;
   private closed = false;
   /** Group commit: the fdatasync in flight, and the one queued behind it (covering every write since). */
-  private readonly syncs = new FdatasyncQueue();
+  private readonly syncs: FdatasyncQueue;
+  /** Set while an entry waits for the disk: later appends queue behind it. */
+  private waiting: Promise<unknown> | null = null;
+  /** The day file was checked against its path in this turn of the event loop. */
+  private checkedThisTurn = false;
+  /** A write failed: the file may hold bytes past `fileSize` (checked before the next write). */
+  private uncertain = false;
+  private readonly log: (message: string, fields?: Record<string, unknown>) => void;
 
   private constructor(options: AuditLogWriterOptions) {
     this.logsDir = options.logsDir;
     this.timezone = options.timezone;
     this.head = new HeadRecordFile(options.stateDir);
     this.durable = options.durable ?? true;
+    this.syncs = new FdatasyncQueue(fs.fdatasync, options.logsDir);
+    this.log = options.log ?? (() => undefined);
     this.repairs = this.repairList;
     this.warnings = [];
   }
@@ -128,10 +149,19 @@ export class AuditLogWriter {
       throw new AuditWriteError('the audit log writer is closed; open a new one before appending', undefined, messageId);
     }
     const local = localDayAndTime(input.message.timestamp.executed_at, this.timezone);
-    const written = this.writeEntry(input, local.day, messageId);
+    // Behind an entry (or a journal record) that waits for the disk, in call order.
+    for (let gate = this.waiting ?? backlogWritten(); gate !== null; gate = this.waiting ?? backlogWritten()) await gate;
+    let written: { file: string; hash: string };
+    try {
+      written = this.writeEntry(input, local.day, messageId);
+    } catch (error) {
+      if (diskFailureCode(error) === null) throw error;
+      written = await this.waitForDisk(path.join(this.logsDir, `${local.day}.log`), () => this.writeEntry(input, local.day, messageId));
+    }
     this.scheduleHeadWrite();
     try {
-      await this.syncWrites(this.fd!);
+      const fd = this.fd!;
+      await diskWaits.retry(written.file, () => this.syncWrites(fd));
     } catch (error) {
       throw new AuditWriteError(
         `could not fdatasync the audit entry of message ${messageId} to ${written.file} (${(error as Error).message}); ` +
@@ -153,6 +183,17 @@ export class AuditLogWriter {
     return this.durable ? this.syncs.sync(fd) : Promise.resolve();
   }
 
+  /** Retries `write` until the disk takes it; later appends wait meanwhile (see `append`). */
+  private async waitForDisk<T>(file: string, write: () => T): Promise<T> {
+    const attempt = diskWaits.retry(file, write);
+    this.waiting = attempt.catch(() => undefined);
+    try {
+      return await attempt;
+    } finally {
+      this.waiting = null;
+    }
+  }
+
   private writeEntry(input: AuditEntryInput, messageDay: string, messageId: string): { file: string; hash: string } {
     // Never reopen an older day: the chain runs in file order, so an entry whose clock went
     // backwards across midnight (or a late replay) stays in the newest file.
@@ -161,10 +202,12 @@ export class AuditLogWriter {
     const { text, hash } = formatEntry(input, this.timezone, this.lastHash);
     const bytes = Buffer.from(text, 'utf8');
     const fd = this.fd!;
+    if (this.uncertain && this.landedAfterAll(fd, bytes)) return this.advance(bytes.length, hash, file, messageId);
     try {
       let written = 0;
-      while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+      while (written < bytes.length) written += diskCall('write', file, () => fs.writeSync(fd, bytes, written, bytes.length - written));
     } catch (error) {
+      this.uncertain = true;
       // Leave no half entry behind; if even this fails, the next open cuts the torn tail.
       try {
         fs.ftruncateSync(fd, this.fileSize);
@@ -179,12 +222,62 @@ export class AuditLogWriter {
         { cause: error },
       );
     }
-    this.fileSize += bytes.length;
+    return this.advance(bytes.length, hash, file, messageId);
+  }
+
+  private advance(length: number, hash: string, file: string, messageId: string): { file: string; hash: string } {
+    this.fileSize += length;
     this.lastHash = hash;
     this.entries += 1;
     this.tailFile = path.basename(file);
     this.tailMessageId = messageId;
     return { file, hash };
+  }
+
+  /**
+   * Before writing: true when the file already ends with exactly this entry after the last one
+   * this writer knows (a failed write whose bytes reached the file and could not be cut back);
+   * any other excess (half an entry) is cut. Only after a failed write.
+   */
+  private landedAfterAll(fd: number, bytes: Buffer): boolean {
+    const size = fs.fstatSync(fd).size;
+    this.uncertain = false;
+    if (size === this.fileSize) return false;
+    if (size === this.fileSize + bytes.length) {
+      const onDisk = Buffer.alloc(bytes.length);
+      fs.readSync(fd, onDisk, 0, bytes.length, this.fileSize);
+      if (onDisk.equals(bytes)) return true;
+    }
+    if (size > this.fileSize) fs.ftruncateSync(fd, this.fileSize);
+    return false;
+  }
+
+  /**
+   * Once per turn of the event loop: is the open day file still the file at its path? A file
+   * removed (rm -rf system/logs), renamed (archived by hand, a rotation tool) or replaced would
+   * swallow the entries written to its descriptor; it is closed so the path is opened again.
+   */
+  private checkDayFile(file: string): void {
+    if (this.checkedThisTurn || this.fd === null) return;
+    this.checkedThisTurn = true;
+    setImmediate(() => (this.checkedThisTurn = false));
+    const open = fs.fstatSync(this.fd);
+    let what: string | null = null;
+    try {
+      const atPath = fs.statSync(file);
+      if (atPath.ino !== open.ino || atPath.dev !== open.dev) what = open.nlink === 0 ? 'removed and another file put at its path' : 'renamed away and another file put at its path';
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      what = open.nlink === 0 ? 'removed' : 'renamed away (or its folder was removed)';
+    }
+    if (what === null) return;
+    const message =
+      `audit log ${file} was ${what} while govflow was appending to it; new entries go to ${file} (reopened), ` +
+      'and "govflow verify" will report the gap where the missing entries were: restore them from a backup if they were not archived';
+    this.warnings.push(message);
+    this.log(message, { file, entries_before_gap: this.entries });
+    this.closeCurrentFile();
+    this.fileSize = 0;
   }
 
   /** The head record follows the appends of this turn once they are all written. */
@@ -216,11 +309,20 @@ export class AuditLogWriter {
   /** Opens (creating if needed) the day file and makes it current; returns its path. */
   private useDayFile(day: string, messageId: string): string {
     const file = path.join(this.logsDir, `${day}.log`);
+    if (this.fdDay === day && this.fd !== null) this.checkDayFile(file);
     if (this.fdDay === day && this.fd !== null) return file;
     this.closeCurrentFile();
     try {
       const existed = fs.existsSync(file);
-      this.fd = fs.openSync(file, 'a');
+      if (!existed && !fs.existsSync(this.logsDir)) {
+        fs.mkdirSync(this.logsDir, { recursive: true });
+        const message = `the audit log folder ${this.logsDir} was removed while govflow ran; made it again`;
+        this.warnings.push(message);
+        this.log(message, { folder: this.logsDir });
+      }
+      this.fd = diskCall('open', file, () => fs.openSync(file, 'a'));
+      this.checkedThisTurn = true;
+      setImmediate(() => (this.checkedThisTurn = false));
       this.fdDay = day;
       this.fileSize = fs.fstatSync(this.fd).size;
       if (!existed) fsyncDirectory(this.logsDir);

@@ -70,7 +70,7 @@ export interface GovflowConfig {
     max_tokens_per_session: number | null;
     max_cost_usd_per_session: number | null;
   };
-  intake: { concurrency: number; max_bytes: number; rescan_interval_ms: number; settle_ms: number };
+  intake: { concurrency: number; max_bytes: number; rescan_interval_ms: number; settle_ms: number; min_free_bytes: number };
   message: { schema: string | null };
   prompt: { include: string[] };
   daemon: { shutdown_grace_ms: number; fsync: boolean };

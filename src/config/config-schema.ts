@@ -35,6 +35,11 @@ export const CONFIG_DEFAULTS = {
     rescan_interval_ms: 30_000,
     /** A file must stop changing for this long before it is claimed. */
     settle_ms: 100,
+    /**
+     * Free-space floor of the root's filesystem (64 MiB): below it no new request is claimed
+     * (they wait in the inbox) until space is freed; 0 turns the alarm off (issue 20).
+     */
+    min_free_bytes: 67_108_864,
   },
   message: { schema: null },
   /** Files that reach prompts must lie inside the root after symlinks are resolved (SPEC §7). */
@@ -125,6 +130,7 @@ export const CONFIG_SCHEMA = {
         max_bytes: positiveInteger,
         rescan_interval_ms: positiveInteger,
         settle_ms: { type: 'integer', minimum: 0 },
+        min_free_bytes: { type: 'integer', minimum: 0 },
       },
     },
     message: {

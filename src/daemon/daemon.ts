@@ -16,6 +16,8 @@ import type { LlmProvider } from '../llm/provider.js';
 import { ReplyRejectedError, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
 import { SessionJournal } from '../store/session-journal.js';
 import { errorMessage } from '../errors.js';
+import { diskWaits } from '../store/disk-waits.js';
+import { DiskGuard } from './disk-guard.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
 export type DaemonState = 'starting' | 'running' | 'draining' | 'stopped';
@@ -34,6 +36,7 @@ export class GovflowDaemon {
   private readonly sessionsInProgress = new Set<string>();
   private readonly registry: RequestIdRegistry;
   private intake!: InboxIntake;
+  private diskGuard: DiskGuard | null = null;
   private governanceWatcher: FSWatcher | null = null;
   private reloadTimer: NodeJS.Timeout | null = null;
   private recovery: Promise<void> = Promise.resolve();
@@ -87,6 +90,14 @@ export class GovflowDaemon {
     this.recovery = this.recover(leftovers).catch((error: unknown) => {
       log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
     });
+    // The disk alarm is decided before the first claim; below the floor the inbox just waits.
+    this.diskGuard = new DiskGuard({
+      paths: config.paths,
+      minFreeBytes: config.intake.min_free_bytes,
+      log,
+      onClaimingChange: (mayClaim) => this.intake.setClaiming(mayClaim),
+    });
+    this.diskGuard.start();
     await this.intake.start();
     this.watchGovernance();
     this.setState('running');
@@ -276,6 +287,7 @@ export class GovflowDaemon {
       if (!this.abort.signal.aborted) {
         this.options.log.warn('second stop signal: stopping now');
         this.abort.abort(new SessionInterruptedError('hard stop'));
+        diskWaits.abandonAll();
       }
       return this.stopping;
     }
@@ -289,11 +301,13 @@ export class GovflowDaemon {
     const grace = setTimeout(() => {
       this.options.log.warn(`grace period (${this.runtime.config.daemon.shutdown_grace_ms} ms) over: stopping running steps`);
       this.abort.abort(new SessionInterruptedError('grace period over'));
+      diskWaits.abandonAll();
     }, this.runtime.config.daemon.shutdown_grace_ms);
     const cleanups: Array<[string, () => unknown]> = [
       ['inbox intake', () => this.intake.stop()],
       ['recovery', () => this.recovery],
       ['governance watcher', () => this.governanceWatcher?.close()],
+      ['disk guard', () => this.diskGuard?.stop()],
       ['audit log and root lock', () => this.runtime.close()],
     ];
     for (const [name, cleanup] of cleanups) {

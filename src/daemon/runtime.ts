@@ -49,7 +49,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   const lock = options.owner === undefined ? null : await RootLock.acquire(config.paths.state, options.owner);
   let audit: AuditLogWriter;
   try {
-    audit = await AuditLogWriter.open({ logsDir: config.paths.logs, stateDir: config.paths.state, timezone: config.timezone, durable: config.daemon.fsync });
+    audit = await AuditLogWriter.open({ logsDir: config.paths.logs, stateDir: config.paths.state, timezone: config.timezone, durable: config.daemon.fsync, log: (message, fields) => options.log?.error(message, fields) });
   } catch (error) {
     lock?.release();
     throw error;

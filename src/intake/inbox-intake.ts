@@ -56,6 +56,7 @@ export interface InboxIntakeOptions {
   watch?: boolean;
 }
 
+
 /** Life cycle; every change is logged. */
 export type IntakeState = 'created' | 'starting' | 'running' | 'stopping' | 'stopped';
 
@@ -276,9 +277,20 @@ export class InboxIntake {
     for (const { name } of found) this.enqueue(name);
   }
 
+  /**
+   * Holds claiming (false: the disk alarm rose; no file leaves the inbox, nothing is rejected) or
+   * lets it go on (true), taking up the files that waited.
+   */
+  setClaiming(allowed: boolean): void {
+    this.claimingHeld = !allowed;
+    if (allowed) this.pump();
+  }
+
+  private claimingHeld = false;
+
   /** Fills free slots from the queue. */
   private pump(): void {
-    while (this.state === 'running' && this.slots.size < this.options.concurrency && this.queue.size > 0) {
+    while (this.state === 'running' && !this.claimingHeld && this.slots.size < this.options.concurrency && this.queue.size > 0) {
       const name = this.queue.shift()!;
       this.inspecting.add(name);
       const slot: Promise<void> = this.runSlot(name)
@@ -333,6 +345,12 @@ export class InboxIntake {
       }
     }
     if (this.state !== 'running') return; // stopping: claim nothing new
+    if (this.claimingHeld) {
+      // The disk alarm rose meanwhile: the name waits with the others.
+      this.inspecting.delete(name);
+      if (!this.queue.has(name)) this.queue.push(name);
+      return;
+    }
 
     const claimedPath = path.join(path.resolve(this.options.paths.processing), claimNameFor(name));
     try {
