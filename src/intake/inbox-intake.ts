@@ -17,7 +17,7 @@
  *   with an error record; valid items go to `handle`. A failing handler is logged, never fatal.
  */
 import { watch, type FSWatcher } from 'chokidar';
-import { lstatSync, renameSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, renameSync } from 'node:fs';
 import { lstat, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -354,7 +354,16 @@ export class InboxIntake {
 
     const claimedPath = path.join(path.resolve(this.options.paths.processing), claimNameFor(name));
     try {
-      renameSync(inboxPath, claimedPath);
+      try {
+        renameSync(inboxPath, claimedPath);
+      } catch (error) {
+        // system/processing/ was removed under the daemon: make it again (with a warning) and claim.
+        const folder = path.dirname(claimedPath);
+        if (errorCode(error) !== 'ENOENT' || existsSync(folder) || !existsSync(inboxPath)) throw error;
+        mkdirSync(folder, { recursive: true });
+        this.log('warn', `intake: folder ${folder} was removed while the daemon ran; made it again`, { folder });
+        renameSync(inboxPath, claimedPath);
+      }
     } catch (error) {
       this.forget(name);
       if (errorCode(error) === 'ENOENT') return; // another daemon claimed it first
