@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
-import { cleanupAll, listDir, makeRoot, readResult, runCli, startDaemon } from './daemon-helpers.js';
+import { answer, cleanupAll, exampleScript, listDir, makeRoot, readResult, runCli, scriptedConfig, startDaemon, writeScript } from './daemon-helpers.js';
 
 beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
@@ -41,6 +41,28 @@ describe('one daemon per root', () => {
     const duplicate = await runCli(['run', file, '--root', root]);
     expect(duplicate.code).toBe(2);
     expect(duplicate.stderr).toMatch(/duplicate request_id "handed-1"/);
+    expect((await daemon.stop()).code).toBe(0);
+  }, 60_000);
+
+  it('govflow run hands a reply to a paused session to the daemon and prints the final result', async () => {
+    const root = makeRoot(scriptedConfig());
+    const question = 'Which meeting: Monday or Tuesday?';
+    const pending = answer({ content: { question }, contentType: 'objectives', status: 'pending', message: question, next: null });
+    const script = JSON.parse(exampleScript()) as { responses: Record<string, unknown[]> };
+    script.responses.objective_agent = [{ json: pending }, ...script.responses.objective_agent];
+    writeScript(root, JSON.stringify(script));
+    const daemon = await startDaemon(root);
+    const request = path.join(root, 'ask.json');
+    writeFileSync(request, JSON.stringify({ request: 'Summarise the meeting.', request_id: 'handed-pending' }));
+    const first = await runCli(['run', request, '--root', root, '--json']);
+    expect(first.code, first.stderr).toBe(3);
+    const { session_id: sessionId } = JSON.parse(first.stdout) as { session_id: string };
+
+    const reply = path.join(root, 'reply.json');
+    writeFileSync(reply, JSON.stringify({ session_id: sessionId, reply: 'Monday.' }));
+    const second = await runCli(['run', reply, '--root', root, '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ request_id: 'handed-pending', session_id: sessionId, status: 'success' });
     expect((await daemon.stop()).code).toBe(0);
   }, 60_000);
 
