@@ -170,7 +170,7 @@ export class AppendOnlyFile {
         this.flushing = null;
         markBacklogged(this, false);
       });
-    this.flushing.catch(() => undefined);
+    void this.flushing.catch(() => undefined);
   }
 
   /** Resolves once everything appended so far is on disk (at once when not durable). */
