@@ -14,11 +14,14 @@ export function writeFileAtomic(file: string, content: string, durable = true): 
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
   const fd = openSync(temporary, 'w');
   try {
-    writeSync(fd, content);
+    diskCall('write', file, () => writeSync(fd, content));
     if (durable) fsyncSync(fd);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    rmSync(temporary, { force: true });
+    throw error;
   }
+  closeSync(fd);
   renameSync(temporary, file);
   if (durable) fsyncDirectory(path.dirname(file));
 }

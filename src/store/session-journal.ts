@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import { AppendOnlyFile, fsyncDirectoryAsync, fsyncSharedDirectory } from './append-only-file.js';
+import { diskWaits } from './disk-waits.js';
 import { ManifestFile } from './manifest-file.js';
 
 /** Version of journal records and manifests; bump with a reader for the old one. */
@@ -197,8 +198,11 @@ export class SessionJournal {
    */
   static async create(sessionsDir: string, record: SessionRecord, durable: boolean): Promise<SessionJournal> {
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
-    await mkdir(directory, { recursive: true });
-    const file = await AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable);
+    // A disk that refuses the new folder or file (ENOSPC, ...) is waited out (disk-waits.ts).
+    const file = await diskWaits.retry(directory, async () => {
+      await mkdir(directory, { recursive: true });
+      return AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable);
+    });
     const journal = new SessionJournal(directory, file);
     journal.append(record);
     if (durable) journal.entriesDurable = Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)]).then(() => undefined);

@@ -44,6 +44,8 @@ describe('a session whose disk fills up under it', () => {
     injectDiskFailure({ operation: 'sync', nth: 2, errno: 'EIO', times: 2, match: inLogs });
     injectDiskFailure({ operation: 'write', nth: 4, errno: 'EDQUOT', times: 2, match: (file) => file.endsWith('journal.jsonl') });
     injectDiskFailure({ operation: 'rename', nth: 1, errno: 'EROFS', times: 2, match: (file) => file.includes(`${path.sep}outbox${path.sep}`) });
+    injectDiskFailure({ operation: 'open', nth: 1, errno: 'ENOSPC', times: 2, match: (file) => file.endsWith('journal.jsonl') });
+    injectDiskFailure({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 2, match: (file) => file.includes(path.join('snapshots', 'prompts')) });
 
     const outcome = await runRequest(root, scripted(happyResponses(TWO_TASKS)), undefined, { requestId: 'disk-full-1' });
     expect(outcome.status).toBe('success');
@@ -56,6 +58,7 @@ describe('a session whose disk fills up under it', () => {
     expect(new Set(entries.map((entry) => entry.sequence)).size).toBe(6);
     expect((await verifyRoot(root)).ok).toBe(true);
     expect(new Set(waits.map((wait) => wait.errno))).toEqual(new Set(['ENOSPC', 'EIO', 'EDQUOT', 'EROFS']));
+    expect(waits.map((wait) => wait.path)).toEqual(expect.arrayContaining([expect.stringContaining(path.join('snapshots', 'prompts'))]));
     expect(diskWaits.list()).toEqual([]);
   });
 });
