@@ -2,7 +2,7 @@
  * Appends audit entries to `system/logs/YYYYMMDD.log` (SPEC §6), one file per local day in the
  * configured IANA zone, hash-chained across entries and days.
  *
- * One writer per root: the process holding the root lock (src/store/root-lock.ts) is the only one
+ * One writer per root: the process holding the root lock (src/daemon/root-lock.ts) is the only one
  * that appends, so the chain tail read at open stays current and nothing is re-read per append.
  *
  * Durability: each entry is one write() followed by fdatasync() before `append` resolves, so a

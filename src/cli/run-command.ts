@@ -14,7 +14,7 @@ import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { ReplyRejectedError } from '../pipeline/session-runner.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { ScriptedProvider } from '../llm/scripted-provider.js';
-import { RootLockedError } from '../store/root-lock.js';
+import { RootLockedError } from '../daemon/root-lock.js';
 import type { CommandDefinition } from './command-context.js';
 import { handOverToDaemon } from './run-handover.js';
 

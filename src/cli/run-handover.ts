@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { randomBase36, type ParsedReply, type ParsedRequest } from '../intake/request-file.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
-import { RootLock, type RootOwner } from '../store/root-lock.js';
+import { RootLock, type RootOwner } from '../daemon/root-lock.js';
 import { SessionJournal } from '../store/session-journal.js';
 
 const POLL_MS = 50;

@@ -1,7 +1,7 @@
 /** `govflow start`: the daemon in the foreground; SIGINT/SIGTERM stop it gracefully, a second one at once. */
 import { GovflowDaemon } from '../daemon/daemon.js';
 import { createOperationalLog } from '../daemon/operational-log.js';
-import { RootLockedError } from '../store/root-lock.js';
+import { RootLockedError } from '../daemon/root-lock.js';
 import type { CommandDefinition } from './command-context.js';
 
 export const startCommand: CommandDefinition = {

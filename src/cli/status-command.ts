@@ -1,6 +1,6 @@
 /** `govflow status`: running, paused and recently finished sessions, with current agent and age. */
 import { readDiskStatus, type DiskStatus } from '../daemon/disk-guard.js';
-import { RootLock } from '../store/root-lock.js';
+import { RootLock } from '../daemon/root-lock.js';
 import { systemPaths } from '../config/system-paths.js';
 import { SessionJournal, type SessionManifest } from '../store/session-journal.js';
 import type { CommandDefinition } from './command-context.js';

@@ -12,7 +12,7 @@ import type { LlmProvider } from '../llm/provider.js';
 import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.js';
 import { SessionEvents } from '../pipeline/session-events.js';
 import { GovernanceSource } from './governance-source.js';
-import { RootLock, type RootOwnerKind } from '../store/root-lock.js';
+import { RootLock, type RootOwnerKind } from './root-lock.js';
 
 export interface Runtime {
   config: GovflowConfig;

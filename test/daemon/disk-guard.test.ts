@@ -11,7 +11,7 @@ import { systemPaths } from '../../src/config/system-paths.js';
 import { DiskGuard, readDiskStatus } from '../../src/daemon/disk-guard.js';
 import { clearDiskFailures, injectDiskFailure } from '../../src/store/disk-io.js';
 import { diskWaits } from '../../src/store/disk-waits.js';
-import { RootLock } from '../../src/store/root-lock.js';
+import { RootLock } from '../../src/daemon/root-lock.js';
 import { writeFileAtomicAsync } from '../../src/store/atomic-file.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT_LOCK_FILE, RootLock, RootLockedError } from '../../src/store/root-lock.js';
+import { ROOT_LOCK_FILE, RootLock, RootLockedError } from '../../src/daemon/root-lock.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 const children: ChildProcess[] = [];

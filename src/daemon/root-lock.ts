@@ -12,7 +12,7 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isProcessAlive } from './process-alive.js';
+import { isProcessAlive } from '../store/process-alive.js';
 
 export const ROOT_LOCK_FILE = 'root.lock';
 /** A break file older than this was left by a process that died while breaking: removed. */
