@@ -12,6 +12,7 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { randomBase36, type ParsedReply, type ParsedRequest } from '../intake/request-file.js';
+import { readDiskStatus } from '../daemon/disk-guard.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { RootLock, type RootOwner } from '../daemon/root-lock.js';
 import { SessionJournal } from '../store/session-journal.js';
@@ -78,6 +79,10 @@ export async function handOverToDaemon(
   writeFileSync(temporary, `${JSON.stringify(inboxDocument(parsed, requestId))}\n`);
   renameSync(temporary, waiting.inboxFile);
   notify(`handed the request to the govflow daemon (pid ${owner.pid}) as system/inbox/${name}; waiting for its result`);
+  const disk = readDiskStatus(paths);
+  if (disk?.pid === owner.pid && disk.alarm) {
+    notify(`the daemon's disk alarm is up (${disk.free_bytes} bytes free, below intake.min_free_bytes ${disk.min_free_bytes}): the request waits in the inbox until space is freed`);
+  }
   return waitForOutcome(paths, waiting);
 }
 
