@@ -2,7 +2,7 @@
  * Issue 20 against a real daemon (child process): `rm -rf system/logs` under it loses no later
  * entry, and below `intake.min_free_bytes` requests wait in the inbox while status says why.
  */
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
@@ -49,7 +49,14 @@ describe('a daemon whose disk misbehaves', () => {
     expect(listDir(path.join(root, 'system', 'failed'))).toEqual([]);
     expect(readResult(root, 'waits-1')).toBeNull();
     expect(daemon.stderr.match(/disk alarm: \d+ bytes free/g)).toHaveLength(1);
+
+    // A one-shot run handed to this daemon says why it waits (and is stopped here by the timeout).
+    const file = path.join(root, 'run.json');
+    writeFileSync(file, JSON.stringify({ request: 'Summarise this too.', request_id: 'waits-2' }));
+    const run = await runCli(['run', file, '--root', root], { timeoutMs: 4000 });
+    expect(run.stderr).toMatch(/the daemon's disk alarm is up \(\d+ bytes free, below intake\.min_free_bytes 1000000000000000000\): the request waits in the inbox/);
     expect((await daemon.stop()).code).toBe(0);
-    expect(listDir(inboxOf(root))).toEqual(['waits.json']);
+    expect(listDir(inboxOf(root))).toContain('waits.json');
+    expect(listDir(inboxOf(root))).toHaveLength(2);
   }, 60_000);
 });
