@@ -126,16 +126,24 @@ export class GovflowDaemon {
     const worker = async () => {
       for (let item = requests.shift(); item; item = requests.shift()) {
         if (this.abort.signal.aborted || this.state === 'draining') return;
-        const sessionId = this.sessionIdFor(item);
-        if (this.isOwnSession(sessionId, item.claimedPath)) {
-          await this.runSession((track) => {
-            track(sessionId);
-            return runner.recoverSession(sessionId, this.abort.signal);
-          }, 'recovered');
-        } else if ((await this.registry.claim(item.requestId, item.claimedPath)) === 'duplicate') {
-          await moveToFailed(config.paths, item.claimedPath, item.sourceFile, `duplicate request_id "${item.requestId}": it was already processed; use a new request_id`);
-        } else {
-          await this.handle(item, true);
+        // One damaged journal (JournalFormatError names file:line) must not stop the others.
+        try {
+          const sessionId = this.sessionIdFor(item);
+          if (this.isOwnSession(sessionId, item.claimedPath)) {
+            await this.runSession((track) => {
+              track(sessionId);
+              return runner.recoverSession(sessionId, this.abort.signal);
+            }, 'recovered');
+          } else if ((await this.registry.claim(item.requestId, item.claimedPath)) === 'duplicate') {
+            await moveToFailed(config.paths, item.claimedPath, item.sourceFile, `duplicate request_id "${item.requestId}": it was already processed; use a new request_id`);
+          } else {
+            await this.handle(item, true);
+          }
+        } catch (error) {
+          log.error('cannot recover this request; its file stays in system/processing/ until the problem is fixed and the daemon restarts', {
+            file: item.claimedPath,
+            error: errorMessage(error),
+          });
         }
       }
     };
