@@ -151,7 +151,17 @@ export class GovflowDaemon {
     for (const reply of replies) {
       if (this.abort.signal.aborted || this.state === 'draining') return;
       if (!existsSync(reply.claimedPath)) continue; // its session applied and archived it
-      if (this.replyWasApplied(reply)) {
+      let applied: boolean;
+      try {
+        applied = this.replyWasApplied(reply);
+      } catch (error) {
+        log.error('cannot recover this reply; its file stays in system/processing/ until the problem is fixed and the daemon restarts', {
+          file: reply.claimedPath,
+          error: errorMessage(error),
+        });
+        continue;
+      }
+      if (applied) {
         await this.runSession((track) => {
           track(reply.sessionId);
           return runner.recoverSession(reply.sessionId, this.abort.signal);
