@@ -5,7 +5,7 @@
  *
  * Figure: session wall time / 6, median over BENCH_OVERHEAD_SESSIONS sessions (default 200) per
  * run; median/min/max over BENCH_OVERHEAD_RUNS runs (default 3), each in a fresh temp root.
- * The runtime keeps spare files and folders ready, as the daemon does. Four modes:
+ * Four modes:
  *   - fsync on (default config): the figure with the target;
  *   - GOVFLOW_FSYNC=0 (every fsync and fdatasync off: journal, audit log, results); the share of
  *     the step that is fsync is (on - off) / on;
@@ -97,8 +97,7 @@ function instrumentFs() {
 async function runOnce(label, env, sessions, probe, parent = os.tmpdir()) {
   const root = makeExampleRoot('', 'govflow-bench-', parent);
   roots.push(root);
-  // spares: as the daemon runs it (sessions' files made ahead of need).
-  const runtime = await openRuntime(root, { provider: new InstantProvider(), env, log: quietLog(), spares: true });
+  const runtime = await openRuntime(root, { provider: new InstantProvider(), env, log: quietLog() });
   const signal = new AbortController().signal;
   const runSession = async (id) => {
     const outcome = await runtime.runner.startSession({ requestId: id, text: requestText(Number(id.split('-').at(-1))), sourceFile: `${id}.txt`, claimedPath: null }, signal);
@@ -239,8 +238,7 @@ for (const [name, entry] of Object.entries(byName)) {
 }
 console.log(`  disk probe (${disk.append.count}×): append 1 KiB + fdatasync ${round(disk.append.median, 3)} ms median (p95 ${round(disk.append.p95, 3)}); directory fsync ${round(disk.directory.median, 3)} ms median`);
 console.log(`  disk probe: create a file ${round(disk.create.median, 3)} ms, create a folder ${round(disk.mkdir.median, 3)} ms, rename ${round(disk.rename.median, 3)} ms (medians)`);
-console.log(`    a session needs 1 folder and 4 files (journal, manifest, 2 results): ${round((disk.mkdir.median + 4 * disk.create.median) / STEPS, 3)} ms per step of creation alone,`);
-console.log(`    made ahead in spare/ by a background refill that needs that much disk time per session too`);
+console.log(`    a session needs 1 folder and 4 files (journal, manifest, 2 results): ${round((disk.mkdir.median + 4 * disk.create.median) / STEPS, 3)} ms per step of creation alone`);
 
 const pass = onStats.median <= TARGET_MS;
 console.log(`  target ≤ ${TARGET_MS} ms/step: ${pass ? 'PASS' : 'MISS'}`);

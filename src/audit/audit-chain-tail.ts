@@ -1,17 +1,12 @@
 /**
  * Where the audit chain ends on disk: the last complete entry (its file and hash) and how many
- * entries the trail holds. The writer reads it at open and, under the audit lock, whenever the
- * head record shows that another process appended (or a dead process left the lock behind).
- *
- * Two ways to find it:
- *   - {@link scanChainTail}, the full read: cuts a torn tail off the newest file, parses the last
- *     entry, and reconciles the head record (rebuilding it when missing, torn or behind);
- *   - {@link fileEndsWithEntry}, the cheap check that a head record written by another process
- *     is current: the file it names ends with exactly that entry's trailer (83 bytes read).
+ * entries the trail holds. The writer (the one writer of its root) reads it once, at open:
+ * {@link scanChainTail} cuts a torn tail off the newest file, parses the last entry, and
+ * reconciles the head record (rebuilding it when missing, torn or behind).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { GENESIS_HASH, formatEntryTrailer } from './audit-entry-format.js';
+import { GENESIS_HASH } from './audit-entry-format.js';
 import { parseEntryBlock, splitEntryBlocks } from './audit-entry-parse.js';
 import { AuditLogFormatError, AuditWriteError } from './audit-errors.js';
 import { type AuditHeadRecord, HEAD_RECORD_FORMAT, type HeadRecordRead } from './audit-head-record.js';
@@ -70,30 +65,9 @@ export function cutTornTail(file: string): AuditRepair | null {
   };
 }
 
-const TRAILER_LENGTH = Buffer.byteLength(formatEntryTrailer(GENESIS_HASH));
-const trailerBuffer = Buffer.alloc(TRAILER_LENGTH);
-
-/** True when `file` ends with the complete entry whose ENTRY_HASH is `hash`. */
-export function fileEndsWithEntry(file: string, hash: string): boolean {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return false;
-  }
-  try {
-    const size = fs.fstatSync(fd).size;
-    if (size < TRAILER_LENGTH) return false;
-    const length = fs.readSync(fd, trailerBuffer, 0, TRAILER_LENGTH, size - TRAILER_LENGTH);
-    return length === TRAILER_LENGTH && trailerBuffer.toString('utf8') === formatEntryTrailer(hash);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 export interface ScanOptions {
   logsDir: string;
-  /** The head record as read under the lock. */
+  /** The head record as read at open. */
   head: HeadRecordRead;
   /** Rebuilds the head record (called at most once). */
   writeHead: (record: AuditHeadRecord) => void;
@@ -104,8 +78,8 @@ export interface ScanOptions {
 
 /**
  * The full read: cuts a torn tail off the newest file, finds the hash to chain to, and checks the
- * head record against the logs. Only call it holding the audit lock: a tail being written by a
- * live writer would look torn.
+ * head record against the logs. Only the root's one writer calls it (it holds the root lock): a
+ * tail being written by a live writer would look torn.
  */
 export function scanChainTail(options: ScanOptions): ChainTail {
   const { logsDir } = options;

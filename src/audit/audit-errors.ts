@@ -45,18 +45,3 @@ export class AuditWriteError extends Error {
     super(message, options);
   }
 }
-
-/**
- * The cross-process audit lock (`<stateDir>/audit.lock`) could not be created, waited for or
- * removed for a reason other than another live holder: fix what the message names.
- */
-export class AuditLockError extends Error {
-  override readonly name = 'AuditLockError';
-  constructor(
-    message: string,
-    readonly lockPath: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}

@@ -4,17 +4,14 @@
  * file) were deleted — a shorter chain is still a valid chain — so `verify` compares the logs
  * with this record.
  *
- * It is overwritten in place after every append, under the audit lock (audit-append-lock.ts),
- * without fsync and without truncating: the JSON is padded with spaces to a fixed
+ * The root's one writer overwrites it in place after each batch of appends (one turn of the event
+ * loop), without fsync and without truncating: the JSON is padded with spaces to a fixed
  * {@link HEAD_RECORD_SIZE} bytes and written with one pwrite at offset 0 through a file
  * descriptor kept open (a writeFile with O_TRUNC cost 0.15 ms per append on ext4, a quarter of a
  * pipeline step's budget). One write of at most one disk sector is not torn in practice; if it
  * ever is, the text is no longer valid JSON with every field well typed, and the writer rebuilds
  * the record from the logs. A crash can also leave it behind the logs (rebuilt too). A record
  * AHEAD of the logs is never rebuilt: that is the evidence of deleted entries.
- *
- * Writers in other processes read it under the lock before each append: when it still names
- * their own last entry, nobody else appended and they chain on without reading the logs.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -98,48 +95,20 @@ export function encodeHeadRecord(record: AuditHeadRecord): Buffer {
 }
 
 /**
- * Reads and overwrites the record through a descriptor kept open (no fsync: see the file
- * comment). Writers in several processes share the file; they read and write it only while
- * holding the audit lock, so the descriptor's view is current, and a file deleted or replaced
- * meanwhile (link count 0) is reopened by path.
+ * Overwrites the record through a descriptor kept open (no fsync: see the file comment). A record
+ * file removed or replaced meanwhile (link count 0) is written again at its path.
  */
 export class HeadRecordFile {
   private fd: number | null = null;
-  /** Bytes in the file as last read or written: a shorter record must cut the rest. */
+  /** Bytes in the file as last written: a shorter record must cut the rest. */
   private size = 0;
-  private readBuffer = Buffer.alloc(HEAD_RECORD_SIZE);
 
   constructor(private readonly stateDir: string) {}
 
-  /** The record as it is on disk now (about 3 µs: fstat and one pread). */
-  read(): HeadRecordRead {
-    try {
-      let stat = this.fd === null ? null : fs.fstatSync(this.fd);
-      if (stat !== null && stat.nlink === 0) {
-        this.close();
-        stat = null;
-      }
-      if (this.fd === null) {
-        try {
-          this.fd = fs.openSync(headRecordPath(this.stateDir), fs.constants.O_RDWR);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing' };
-          throw error;
-        }
-      }
-      const size = (stat ?? fs.fstatSync(this.fd)).size;
-      this.size = size;
-      if (size > this.readBuffer.length) this.readBuffer = Buffer.alloc(size);
-      const length = fs.readSync(this.fd, this.readBuffer, 0, size, 0);
-      return parseHeadRecord(this.readBuffer.toString('utf8', 0, length));
-    } catch (error) {
-      return { state: 'unreadable', reason: (error as Error).message };
-    }
-  }
-
-  /** Overwrites the record; call {@link read} first under the same lock (it notices a replaced file). */
   write(record: AuditHeadRecord): void {
+    if (this.fd !== null && fs.fstatSync(this.fd).nlink === 0) this.close();
     if (this.fd === null) {
+      fs.mkdirSync(this.stateDir, { recursive: true });
       this.fd = fs.openSync(headRecordPath(this.stateDir), fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
       this.size = fs.fstatSync(this.fd).size;
     }
@@ -148,12 +117,6 @@ export class HeadRecordFile {
     // Only an oversized record (a huge message id) can leave old bytes behind to cut.
     if (bytes.length < this.size) fs.ftruncateSync(this.fd, bytes.length);
     this.size = bytes.length;
-  }
-
-  /** Deletes the record, so that every writer re-reads the chain tail from the logs. */
-  remove(): void {
-    this.close();
-    fs.rmSync(headRecordPath(this.stateDir), { force: true });
   }
 
   close(): void {
@@ -166,7 +129,7 @@ export class HeadRecordFile {
   }
 }
 
-/** Overwrites the record once (used when rebuilding it at open). */
+/** Overwrites the record once (tests that stage a trail). */
 export function writeHeadRecord(stateDir: string, record: AuditHeadRecord): void {
   fs.writeFileSync(headRecordPath(stateDir), encodeHeadRecord(record));
 }

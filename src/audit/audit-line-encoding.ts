@@ -5,8 +5,9 @@
  *
  * Text values:
  *  - `\` → `\\`, LF → `\n`, CR → `\r`, TAB → `\t` (the SPEC's three plus tab, for readability);
- *  - every other C0 control char, DEL, U+2028 and U+2029 → `\uXXXX` (the last two are line
- *    terminators for some editors and JavaScript tooling);
+ *  - every other C0 control char, DEL, every C1 control char (U+0080–U+009F: U+0085 NEL is a
+ *    line break to Python's `str.splitlines()`), U+2028 and U+2029 → `\uXXXX` (the last two are
+ *    line terminators for some editors and JavaScript tooling);
  *  - inside the bracket of `[STATUS: code]` / `[ERROR: code]` a `]` is also written `\u005d`, so
  *    the code cannot swallow the text after it.
  * Null (in a slot that may be null) is written `\N`, the convention of PostgreSQL's COPY text
@@ -14,8 +15,8 @@
  * string "\N" (written `\\N`) or "null" (written `null`) can never be confused.
  *
  * JSON values (arrays, objects, numbers, the INPUT when it is not a string) are compact
- * `JSON.stringify` output, which escapes control characters itself; U+2028/U+2029 are escaped on
- * top, which is still valid JSON.
+ * `JSON.stringify` output, which escapes C0 control characters itself; DEL, C1 controls and
+ * U+2028/U+2029 are escaped on top, which is still valid JSON.
  */
 
 /** Written in a nullable text slot when the value is null. */
@@ -24,11 +25,12 @@ export const NULL_MARK = '\\N';
 /** Version of the entry layout, written on every entry as `[AUDIT_FORMAT: 1]`. */
 export const AUDIT_FORMAT_VERSION = 1;
 
-const NEEDS_ESCAPE = /[\\\u0000-\u001f\u007f\u2028\u2029]/;
-const ESCAPABLE = /[\\\u0000-\u001f\u007f\u2028\u2029]/g;
-const NEEDS_ESCAPE_IN_CODE = /[\\\u0000-\u001f\u007f\u2028\u2029\]]/;
-const ESCAPABLE_IN_CODE = /[\\\u0000-\u001f\u007f\u2028\u2029\]]/g;
-const LINE_SEPARATORS = /[\u2028\u2029]/g;
+const NEEDS_ESCAPE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const ESCAPABLE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const NEEDS_ESCAPE_IN_CODE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029\]]/;
+const ESCAPABLE_IN_CODE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029\]]/g;
+/** What JSON.stringify leaves raw but must not appear raw on an audit line. */
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029]/g;
 
 function escapeChar(char: string): string {
   switch (char) {
@@ -62,7 +64,7 @@ export function escapeNullableText(value: string | null): string {
 /** Compact JSON on one line; `undefined` (not representable) is written as `null`. */
 export function encodeJson(value: unknown): string {
   const json = JSON.stringify(value) ?? 'null';
-  return json.replace(LINE_SEPARATORS, escapeChar);
+  return json.replace(RAW_IN_JSON, escapeChar);
 }
 
 /** Why a value could not be read back; the parser adds the line number. */

@@ -1,14 +1,22 @@
-/** `govflow run FILE|-`: one request (or a reply to a paused session) to the end, in process. */
+/**
+ * `govflow run FILE|-`: one request (or a reply to a paused session) to the end. With no daemon
+ * on the root it takes the root lock and runs in process; with a daemon running it hands the
+ * request to the daemon and waits for the result (run-handover.ts); while another one-shot run
+ * owns the root it waits for it to finish.
+ */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { openRuntime } from '../daemon/runtime.js';
+import { loadConfig } from '../config/config-loader.js';
+import { openRuntime, type Runtime } from '../daemon/runtime.js';
 import { errorMessage } from '../errors.js';
 import { generateRequestId, parseRequestFile } from '../intake/request-file.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { ReplyRejectedError } from '../pipeline/session-runner.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { ScriptedProvider } from '../llm/scripted-provider.js';
+import { RootLockedError } from '../daemon/root-lock.js';
 import type { CommandDefinition } from './command-context.js';
+import { handOverToDaemon } from './run-handover.js';
 
 const EXIT_BY_STATUS: Record<ResultDocument['status'], number> = { success: 0, partial: 0, failed: 1, pending: 3 };
 
@@ -52,7 +60,37 @@ export const runCommand: CommandDefinition = {
       }
     }
 
-    const runtime = await openRuntime(root, { env: io.env, log: undefined });
+    let runtime: Runtime;
+    let waitingNoted = false;
+    for (;;) {
+      try {
+        runtime = await openRuntime(root, { env: io.env, log: undefined, owner: 'run' });
+        break;
+      } catch (error) {
+        if (!(error instanceof RootLockedError)) throw error;
+        if (error.owner.kind === 'run') {
+          if (!waitingNoted) io.stderr(`govflow run: waiting: ${error.message}\n`);
+          waitingNoted = true;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          continue;
+        }
+        const config = loadConfig(root, io.env);
+        const parsed = parseRequestFile(name, bytes, config.intake.max_bytes);
+        if (parsed.kind === 'invalid') {
+          io.stderr(`govflow run: ${target} is not a request: ${parsed.reason}\n`);
+          return 2;
+        }
+        const requestId = parsed.kind === 'request' ? (parsed.requestId ?? generateRequestId()) : null;
+        const handed = await handOverToDaemon(config.paths, error.owner, parsed, requestId, (line) => io.stderr(`govflow run: ${line}\n`));
+        if (handed.kind === 'daemon-gone') continue;
+        if (handed.kind === 'rejected') {
+          io.stderr(`govflow run: ${handed.reason}\n`);
+          return 2;
+        }
+        io.stdout(values.json ? `${JSON.stringify(handed.result, null, 2)}\n` : `${describeResult(handed.result)}\n`);
+        return EXIT_BY_STATUS[handed.result.status];
+      }
+    }
     try {
       const parsed = parseRequestFile(name, bytes, runtime.config.intake.max_bytes);
       if (parsed.kind === 'invalid') {

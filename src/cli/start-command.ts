@@ -1,6 +1,7 @@
 /** `govflow start`: the daemon in the foreground; SIGINT/SIGTERM stop it gracefully, a second one at once. */
 import { GovflowDaemon } from '../daemon/daemon.js';
 import { createOperationalLog } from '../daemon/operational-log.js';
+import { RootLockedError } from '../daemon/root-lock.js';
 import type { CommandDefinition } from './command-context.js';
 
 export const startCommand: CommandDefinition = {
@@ -11,7 +12,16 @@ export const startCommand: CommandDefinition = {
   allowPositionals: false,
   async run({ root, io }) {
     const log = createOperationalLog();
-    const daemon = await GovflowDaemon.start(root, { env: io.env, log, announce: (line) => io.stdout(`${line}\n`) });
+    let daemon: GovflowDaemon;
+    try {
+      daemon = await GovflowDaemon.start(root, { env: io.env, log, announce: (line) => io.stdout(`${line}\n`) });
+    } catch (error) {
+      if (!(error instanceof RootLockedError)) throw error;
+      // One writer per root (SPEC §8): exit 2 naming the owner's pid.
+      io.stderr(`govflow start: ${error.message}\n`);
+      log.close();
+      return 2;
+    }
     await new Promise<void>((resolve) => {
       const onSignal = (signal: NodeJS.Signals) => {
         log.info(`received ${signal}`);

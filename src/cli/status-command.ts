@@ -1,10 +1,24 @@
 /** `govflow status`: running, paused and recently finished sessions, with current agent and age. */
-import { DaemonRegistry } from '../daemon/daemon-registry.js';
+import { readDiskStatus, type DiskStatus } from '../daemon/disk-guard.js';
+import { RootLock } from '../daemon/root-lock.js';
 import { systemPaths } from '../config/system-paths.js';
 import { SessionJournal, type SessionManifest } from '../store/session-journal.js';
 import type { CommandDefinition } from './command-context.js';
 
 const RECENT = 10;
+
+/** `disk: ALARM ...` and one `waiting: <errno> on <path>` line per write waiting for the disk. */
+function diskLines(disk: DiskStatus | null): string[] {
+  if (disk === null) return [];
+  const lines: string[] = [];
+  if (disk.alarm) {
+    lines.push(
+      `disk: ALARM since ${disk.alarm_since}: ${disk.free_bytes} bytes free, below intake.min_free_bytes ${disk.min_free_bytes}; new requests wait in the inbox`,
+    );
+  }
+  for (const wait of disk.waiting) lines.push(`waiting: ${wait.errno} on ${wait.path} (since ${wait.since}, ${wait.attempts} attempts)`);
+  return lines;
+}
 
 function age(fromIso: string, now: number): string {
   const seconds = Math.max(0, Math.round((now - Date.parse(fromIso)) / 1000));
@@ -23,7 +37,11 @@ export const statusCommand: CommandDefinition = {
   async run({ root, values, io }) {
     const paths = systemPaths(root);
     const now = Date.now();
-    const daemons = new DaemonRegistry(paths).others();
+    const owner = RootLock.owner(paths.state);
+    const daemons = owner?.kind === 'daemon' ? [owner.pid] : [];
+    // The disk alarm and writes waiting for the disk, as the running daemon last wrote them.
+    const diskStatus = readDiskStatus(paths);
+    const disk = diskStatus !== null && diskStatus.pid === owner?.pid ? diskStatus : null;
     // Every session keeps its state in its manifest (written at each step and at the end), so the
     // manifests alone tell running and paused sessions from finished ones.
     const all = SessionJournal.list(paths.sessions)
@@ -36,13 +54,14 @@ export const statusCommand: CommandDefinition = {
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
       .slice(0, RECENT);
     if (values.json) {
-      io.stdout(`${JSON.stringify({ daemons, running, paused, recent }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ daemons, disk, running, paused, recent }, null, 2)}\n`);
       return 0;
     }
     const line = (manifest: SessionManifest) =>
       `  ${manifest.session_id}  ${manifest.state.padEnd(11)} agent=${manifest.current_agent ?? '-'}  messages=${manifest.messages}  age=${age(manifest.created_at, now)}  request=${manifest.request_id}`;
     const lines = [
       `daemon: ${daemons.length > 0 ? `running (pid ${daemons.join(', ')})` : 'not running'}  root: ${root}`,
+      ...diskLines(disk),
       `running (${running.length}):`,
       ...running.map(line),
       `paused (${paused.length}):`,

@@ -70,11 +70,13 @@ export interface GovflowConfig {
     max_tokens_per_session: number | null;
     max_cost_usd_per_session: number | null;
   };
-  intake: { concurrency: number; max_bytes: number; rescan_interval_ms: number; settle_ms: number };
+  intake: { concurrency: number; max_bytes: number; rescan_interval_ms: number; settle_ms: number; min_free_bytes: number };
   message: { schema: string | null };
   prompt: { include: string[] };
   daemon: { shutdown_grace_ms: number; fsync: boolean };
+  /** `prices:` and SPEC §7's `pricing:` (converted), merged; `pricing` wins per model. */
   prices: Record<string, ModelPrice>;
+  allow_outside_root: boolean;
   agents: Record<string, AgentDeclaration>;
   paths: SystemPaths;
 }
@@ -178,12 +180,28 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     message: { schema: (messageSection.schema as string | null | undefined) ?? null },
     prompt: { include: [...((section('prompt').include as string[] | undefined) ?? CONFIG_DEFAULTS.prompt.include)] },
     daemon: { ...CONFIG_DEFAULTS.daemon, ...section('daemon') } as GovflowConfig['daemon'],
-    prices: (user.prices as Record<string, ModelPrice> | undefined) ?? {},
+    prices: { ...((user.prices as Record<string, ModelPrice> | undefined) ?? {}), ...pricingTable(user.pricing) },
+    allow_outside_root: (user.allow_outside_root as boolean | undefined) ?? CONFIG_DEFAULTS.allow_outside_root,
     agents: (user.agents as Record<string, AgentDeclaration> | undefined) ?? {},
     paths: systemPaths(absoluteRoot),
   };
   if (env.GOVFLOW_FSYNC === '0') config.daemon.fsync = false;
   return deepFreeze(config);
+}
+
+/** SPEC §7's `pricing: { model: { input_per_mtok, output_per_mtok } }` as the price table's entries. */
+function pricingTable(pricing: unknown): Record<string, ModelPrice> {
+  const table: Record<string, ModelPrice> = {};
+  if (!isPlainObject(pricing)) return table;
+  for (const [model, value] of Object.entries(pricing)) {
+    const price = value as { input_per_mtok: number; output_per_mtok: number; cached_input_per_mtok?: number };
+    table[model] = {
+      input: price.input_per_mtok,
+      output: price.output_per_mtok,
+      ...(price.cached_input_per_mtok === undefined ? {} : { cached_input: price.cached_input_per_mtok }),
+    };
+  }
+  return table;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -35,8 +35,15 @@ export const CONFIG_DEFAULTS = {
     rescan_interval_ms: 30_000,
     /** A file must stop changing for this long before it is claimed. */
     settle_ms: 100,
+    /**
+     * Free-space floor of the root's filesystem (64 MiB): below it no new request is claimed
+     * (they wait in the inbox) until space is freed; 0 turns the alarm off (issue 20).
+     */
+    min_free_bytes: 67_108_864,
   },
   message: { schema: null },
+  /** Files that reach prompts must lie inside the root after symlinks are resolved (SPEC §7). */
+  allow_outside_root: false,
   prompt: { include: ['context/**/*.md', 'governance/*.md'] },
   daemon: {
     /** Time running steps get to finish after SIGINT/SIGTERM. */
@@ -123,6 +130,7 @@ export const CONFIG_SCHEMA = {
         max_bytes: positiveInteger,
         rescan_interval_ms: positiveInteger,
         settle_ms: { type: 'integer', minimum: 0 },
+        min_free_bytes: { type: 'integer', minimum: 0 },
       },
     },
     message: {
@@ -153,6 +161,22 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
+    /** SPEC §7 spelling of the price table (USD per million tokens); wins over `prices` per model. */
+    pricing: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['input_per_mtok', 'output_per_mtok'],
+        properties: {
+          input_per_mtok: { type: 'number', minimum: 0 },
+          output_per_mtok: { type: 'number', minimum: 0 },
+          cached_input_per_mtok: { type: 'number', minimum: 0 },
+        },
+      },
+    },
+    /** Let prompt includes, agent files, schemas and model files lie outside the root (SPEC §7). */
+    allow_outside_root: { type: 'boolean' },
     agents: {
       type: 'object',
       additionalProperties: {

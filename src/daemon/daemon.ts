@@ -16,7 +16,8 @@ import type { LlmProvider } from '../llm/provider.js';
 import { ReplyRejectedError, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
 import { SessionJournal } from '../store/session-journal.js';
 import { errorMessage } from '../errors.js';
-import { DaemonRegistry } from './daemon-registry.js';
+import { diskWaits } from '../store/disk-waits.js';
+import { DiskGuard } from './disk-guard.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
 export type DaemonState = 'starting' | 'running' | 'draining' | 'stopped';
@@ -33,9 +34,9 @@ export class GovflowDaemon {
   private state: DaemonState = 'starting';
   private readonly abort = new AbortController();
   private readonly sessionsInProgress = new Set<string>();
-  private readonly daemons: DaemonRegistry;
   private readonly registry: RequestIdRegistry;
   private intake!: InboxIntake;
+  private diskGuard: DiskGuard | null = null;
   private governanceWatcher: FSWatcher | null = null;
   private reloadTimer: NodeJS.Timeout | null = null;
   private recovery: Promise<void> = Promise.resolve();
@@ -45,12 +46,11 @@ export class GovflowDaemon {
     private readonly runtime: Runtime,
     private readonly options: DaemonOptions,
   ) {
-    this.daemons = new DaemonRegistry(runtime.config.paths);
     this.registry = new RequestIdRegistry(runtime.config.paths, { durable: runtime.config.daemon.fsync });
   }
 
   static async start(root: string, options: DaemonOptions): Promise<GovflowDaemon> {
-    const runtime = await openRuntime(root, { env: options.env, log: options.log, provider: options.provider, spares: true });
+    const runtime = await openRuntime(root, { env: options.env, log: options.log, provider: options.provider, owner: 'daemon' });
     const daemon = new GovflowDaemon(runtime, options);
     await daemon.boot();
     return daemon;
@@ -72,8 +72,6 @@ export class GovflowDaemon {
     if (provider.kind === 'dry-run') {
       log.warn('provider is dry-run: no LLM is called; every agent answers with a placeholder message (set provider.kind in govflow.config.yaml to use a model)');
     }
-    const others = this.daemons.others();
-    this.daemons.register();
     this.intake = new InboxIntake({
       paths: config.paths,
       registry: this.registry,
@@ -86,14 +84,20 @@ export class GovflowDaemon {
       onRejected: (rejection) => log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
       log: (level, message, fields) => log[level](message, fields as Record<string, unknown> | undefined),
     });
-    if (others.length === 0) {
-      // Listed before the intake starts: from then on processing/ also holds this daemon's own
-      // fresh claims, which recovery must not read (and run) a second time.
-      const leftovers = await recoverClaimedFiles(config.paths);
-      this.recovery = this.recover(leftovers).catch((error: unknown) => {
-        log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
-      });
-    } else log.info('another daemon is running on this root; it owns crash recovery', { pids: others });
+    // Listed before the intake starts: from then on processing/ also holds this daemon's own
+    // fresh claims, which recovery must not read (and run) a second time.
+    const leftovers = await recoverClaimedFiles(config.paths);
+    this.recovery = this.recover(leftovers).catch((error: unknown) => {
+      log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
+    });
+    // The disk alarm is decided before the first claim; below the floor the inbox just waits.
+    this.diskGuard = new DiskGuard({
+      paths: config.paths,
+      minFreeBytes: config.intake.min_free_bytes,
+      log,
+      onClaimingChange: (mayClaim) => this.intake.setClaiming(mayClaim),
+    });
+    this.diskGuard.start();
     await this.intake.start();
     this.watchGovernance();
     this.setState('running');
@@ -122,16 +126,24 @@ export class GovflowDaemon {
     const worker = async () => {
       for (let item = requests.shift(); item; item = requests.shift()) {
         if (this.abort.signal.aborted || this.state === 'draining') return;
-        const sessionId = this.sessionIdFor(item);
-        if (this.isOwnSession(sessionId, item.claimedPath)) {
-          await this.runSession((track) => {
-            track(sessionId);
-            return runner.recoverSession(sessionId, this.abort.signal);
-          }, 'recovered');
-        } else if ((await this.registry.claim(item.requestId, item.claimedPath)) === 'duplicate') {
-          await moveToFailed(config.paths, item.claimedPath, item.sourceFile, `duplicate request_id "${item.requestId}": it was already processed; use a new request_id`);
-        } else {
-          await this.handle(item, true);
+        // One damaged journal (JournalFormatError names file:line) must not stop the others.
+        try {
+          const sessionId = this.sessionIdFor(item);
+          if (this.isOwnSession(sessionId, item.claimedPath)) {
+            await this.runSession((track) => {
+              track(sessionId);
+              return runner.recoverSession(sessionId, this.abort.signal);
+            }, 'recovered');
+          } else if ((await this.registry.claim(item.requestId, item.claimedPath)) === 'duplicate') {
+            await moveToFailed(config.paths, item.claimedPath, item.sourceFile, `duplicate request_id "${item.requestId}": it was already processed; use a new request_id`);
+          } else {
+            await this.handle(item, true);
+          }
+        } catch (error) {
+          log.error('cannot recover this request; its file stays in system/processing/ until the problem is fixed and the daemon restarts', {
+            file: item.claimedPath,
+            error: errorMessage(error),
+          });
         }
       }
     };
@@ -139,7 +151,17 @@ export class GovflowDaemon {
     for (const reply of replies) {
       if (this.abort.signal.aborted || this.state === 'draining') return;
       if (!existsSync(reply.claimedPath)) continue; // its session applied and archived it
-      if (this.replyWasApplied(reply)) {
+      let applied: boolean;
+      try {
+        applied = this.replyWasApplied(reply);
+      } catch (error) {
+        log.error('cannot recover this reply; its file stays in system/processing/ until the problem is fixed and the daemon restarts', {
+          file: reply.claimedPath,
+          error: errorMessage(error),
+        });
+        continue;
+      }
+      if (applied) {
         await this.runSession((track) => {
           track(reply.sessionId);
           return runner.recoverSession(reply.sessionId, this.abort.signal);
@@ -283,6 +305,7 @@ export class GovflowDaemon {
       if (!this.abort.signal.aborted) {
         this.options.log.warn('second stop signal: stopping now');
         this.abort.abort(new SessionInterruptedError('hard stop'));
+        diskWaits.abandonAll();
       }
       return this.stopping;
     }
@@ -296,13 +319,14 @@ export class GovflowDaemon {
     const grace = setTimeout(() => {
       this.options.log.warn(`grace period (${this.runtime.config.daemon.shutdown_grace_ms} ms) over: stopping running steps`);
       this.abort.abort(new SessionInterruptedError('grace period over'));
+      diskWaits.abandonAll();
     }, this.runtime.config.daemon.shutdown_grace_ms);
     const cleanups: Array<[string, () => unknown]> = [
       ['inbox intake', () => this.intake.stop()],
       ['recovery', () => this.recovery],
       ['governance watcher', () => this.governanceWatcher?.close()],
-      ['audit log', () => this.runtime.close()],
-      ['daemon registry', () => this.daemons.unregister()],
+      ['disk guard', () => this.diskGuard?.stop()],
+      ['audit log and root lock', () => this.runtime.close()],
     ];
     for (const [name, cleanup] of cleanups) {
       try {

@@ -12,7 +12,7 @@ import type { LlmProvider } from '../llm/provider.js';
 import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.js';
 import { SessionEvents } from '../pipeline/session-events.js';
 import { GovernanceSource } from './governance-source.js';
-import { SpareEntries } from '../store/spare-entries.js';
+import { RootLock, type RootOwnerKind } from './root-lock.js';
 
 export interface Runtime {
   config: GovflowConfig;
@@ -33,10 +33,11 @@ export interface RuntimeOptions {
   provider?: LlmProvider;
   now?: () => Date;
   /**
-   * Keep empty files and folders ready for new sessions (system/state/spare/): a long-running
-   * process (the daemon) gains from it, a one-shot `govflow run` does not.
+   * Take the root lock as this kind of owner before opening the audit log (the daemon and a
+   * one-shot `govflow run`); throws RootLockedError when another live process owns the root.
+   * Without it (tests, benchmarks) the caller promises that nothing else writes to the root.
    */
-  spares?: boolean;
+  owner?: RootOwnerKind;
 }
 
 /** Throws ConfigError / GovernanceInvalidError when the root cannot run. */
@@ -45,13 +46,15 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   const config = loadConfig(root, env);
   const { source: governance, warnings } = GovernanceSource.load(config);
   const provider = options.provider ?? createProvider(config, env);
-  const audit = await AuditLogWriter.open({ logsDir: config.paths.logs, stateDir: config.paths.state, timezone: config.timezone, durable: config.daemon.fsync });
+  const lock = options.owner === undefined ? null : await RootLock.acquire(config.paths.state, options.owner);
+  let audit: AuditLogWriter;
+  try {
+    audit = await AuditLogWriter.open({ logsDir: config.paths.logs, stateDir: config.paths.state, timezone: config.timezone, durable: config.daemon.fsync, log: (message, fields) => options.log?.error(message, fields) });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   for (const repair of audit.repairs) options.log?.warn('audit log: cut a torn entry left by a crash', { ...repair });
-  // Per session: a folder and four files (journal, manifest, two result files); enough for
-  // twice the sessions that may start or end at once.
-  const concurrency = config.intake.concurrency;
-  const spares = options.spares ? new SpareEntries(config.paths.state, { files: 8 * concurrency + 8, folders: 2 * concurrency + 2 }) : undefined;
-  spares?.start();
   const events = new SessionEvents();
   const runner = new SessionRunner({
     config,
@@ -59,12 +62,11 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     provider,
     audit,
     complianceViolations,
-    costUsd: costCalculator(config),
+    costUsd: costCalculator(config, (message) => options.log?.warn(message)),
     auditedMessages: (sessionId, sinceIso) =>
       loggedSessionMessages(config.paths.logs, sessionId, formatInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone, 'yyyyMMdd')),
     now: options.now,
     log: options.log,
-    entries: spares,
     events,
   });
   let closed = false;
@@ -79,8 +81,11 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     async close() {
       if (closed) return;
       closed = true;
-      await spares?.close();
-      await audit.close();
+      try {
+        await audit.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }

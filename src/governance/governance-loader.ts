@@ -16,6 +16,8 @@ import { compileSchema, describeSchemaErrors, errorKeyPath } from '../message/sc
 import { SENTIENT_MESSAGE_SCHEMA } from '../message/sentient-message.js';
 import { DEFAULT_CONTENT_TYPE, type AgentDefinition } from './agent-definition.js';
 import { FrontmatterError, splitFrontmatter } from './frontmatter.js';
+import { checkBudgetedModelsArePriced } from './model-pricing-check.js';
+import { OutsideRootError, RootBoundary } from './root-boundary.js';
 import { checkRoutingGraph } from './routing-graph.js';
 
 export interface PromptFile {
@@ -55,8 +57,10 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   const warnings: string[] = [];
   const files: Record<string, string> = {};
   const agents = new Map<string, AgentDefinition>();
+  // Every file read below passes the root boundary (symlinks resolved) unless allow_outside_root.
+  const boundary = new RootBoundary(root, config.allow_outside_root);
   const read = (relative: string): string => {
-    const text = readFileSync(path.join(root, relative), 'utf8');
+    const text = readFileSync(boundary.resolve(relative), 'utf8');
     files[relative] = text;
     return text;
   };
@@ -179,8 +183,10 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   }
 
   const promptFiles = collectPromptFiles(config, read, errors);
+  checkModelFile(config, boundary, errors);
   const messageSchema = loadMessageSchema(config, read, errors, () => configLine(['message', 'schema']));
   const entryAgent = checkRoutingGraph(agents, errors, warnings);
+  errors.push(...checkBudgetedModelsArePriced(config, agents, () => configLine(['limits', 'max_cost_usd_per_session'])));
 
   if (agents.size === 0 && errors.length === 0) {
     errors.push(
@@ -230,7 +236,8 @@ function resolveAgent(
       }
       compileSchema(outputSchema);
     } catch (error) {
-      errors.push(new ConfigError(`agent "${declaration.name}": output_schema is not a usable JSON Schema: ${errorMessage(error)}`, declaredIn.file, line));
+      const why = error instanceof OutsideRootError ? 'output_schema file' : 'output_schema is not a usable JSON Schema:';
+      errors.push(new ConfigError(`agent "${declaration.name}": ${why} ${errorMessage(error)}`, declaredIn.file, line));
       return null;
     }
   }
@@ -272,11 +279,26 @@ function collectPromptFiles(config: GovflowConfig, read: (relative: string) => s
       try {
         result.push({ path: match, content: read(match) });
       } catch (error) {
-        errors.push(new ConfigError(`cannot read prompt file: ${errorMessage(error)}`, match));
+        const why = error instanceof OutsideRootError ? `prompt.include "${pattern}" matches a file outside the root: ` : 'cannot read prompt file: ';
+        errors.push(new ConfigError(`${why}${errorMessage(error)}`, match));
       }
     }
   }
   return result;
+}
+
+/**
+ * A local model's weights file (provider.model given as a path, for `kind: local`) steers every
+ * run: it must lie inside the root too.
+ */
+function checkModelFile(config: GovflowConfig, boundary: RootBoundary, errors: ConfigError[]): void {
+  const model = config.provider.model;
+  if ((config.provider.kind as string) !== 'local' || !/[\\/]|\.(gguf|bin|onnx|safetensors)$/i.test(model)) return;
+  try {
+    boundary.resolve(model);
+  } catch (error) {
+    errors.push(new ConfigError(`provider.model: ${errorMessage(error)}`, CONFIG_FILE_NAME));
+  }
 }
 
 function loadMessageSchema(

@@ -17,7 +17,7 @@
  *   with an error record; valid items go to `handle`. A failing handler is logged, never fatal.
  */
 import { watch, type FSWatcher } from 'chokidar';
-import { lstatSync, renameSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, renameSync } from 'node:fs';
 import { lstat, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -55,6 +55,7 @@ export interface InboxIntakeOptions {
   /** Use the filesystem watcher (default true). Without it, only scans find files. */
   watch?: boolean;
 }
+
 
 /** Life cycle; every change is logged. */
 export type IntakeState = 'created' | 'starting' | 'running' | 'stopping' | 'stopped';
@@ -276,9 +277,20 @@ export class InboxIntake {
     for (const { name } of found) this.enqueue(name);
   }
 
+  /**
+   * Holds claiming (false: the disk alarm rose; no file leaves the inbox, nothing is rejected) or
+   * lets it go on (true), taking up the files that waited.
+   */
+  setClaiming(allowed: boolean): void {
+    this.claimingHeld = !allowed;
+    if (allowed) this.pump();
+  }
+
+  private claimingHeld = false;
+
   /** Fills free slots from the queue. */
   private pump(): void {
-    while (this.state === 'running' && this.slots.size < this.options.concurrency && this.queue.size > 0) {
+    while (this.state === 'running' && !this.claimingHeld && this.slots.size < this.options.concurrency && this.queue.size > 0) {
       const name = this.queue.shift()!;
       this.inspecting.add(name);
       const slot: Promise<void> = this.runSlot(name)
@@ -333,10 +345,25 @@ export class InboxIntake {
       }
     }
     if (this.state !== 'running') return; // stopping: claim nothing new
+    if (this.claimingHeld) {
+      // The disk alarm rose meanwhile: the name waits with the others.
+      this.inspecting.delete(name);
+      if (!this.queue.has(name)) this.queue.push(name);
+      return;
+    }
 
     const claimedPath = path.join(path.resolve(this.options.paths.processing), claimNameFor(name));
     try {
-      renameSync(inboxPath, claimedPath);
+      try {
+        renameSync(inboxPath, claimedPath);
+      } catch (error) {
+        // system/processing/ was removed under the daemon: make it again (with a warning) and claim.
+        const folder = path.dirname(claimedPath);
+        if (errorCode(error) !== 'ENOENT' || existsSync(folder) || !existsSync(inboxPath)) throw error;
+        mkdirSync(folder, { recursive: true });
+        this.log('warn', `intake: folder ${folder} was removed while the daemon ran; made it again`, { folder });
+        renameSync(inboxPath, claimedPath);
+      }
     } catch (error) {
       this.forget(name);
       if (errorCode(error) === 'ENOENT') return; // another daemon claimed it first

@@ -41,14 +41,25 @@ export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = p
   });
 }
 
-/** Cost of one call with the config's price table over the defaults. */
-export function costCalculator(config: GovflowConfig): (model: string, usage: LlmUsage) => number {
+/**
+ * Cost of one call with the config's price table over the defaults. A model priced by neither
+ * costs 0, and `warn` hears about it once per model (SPEC §7): it is not silently free.
+ */
+export function costCalculator(config: GovflowConfig, warn?: (message: string) => void): (model: string, usage: LlmUsage) => number {
   const prices = new Map<string, PriceLookup>();
+  const warned = new Set<string>();
   return (model, usage) => {
     let lookup = prices.get(model);
     if (!lookup) {
       lookup = lookUpPrice(model, config.prices, { providerKind: config.provider.kind });
       if (prices.size < 1000) prices.set(model, lookup);
+      if (!lookup.found && !lookup.isLocal && !warned.has(model) && config.provider.kind !== 'dry-run') {
+        warned.add(model);
+        warn?.(
+          `model "${model}" has no price in govflow's table or the config's pricing: its calls count as costing $0; ` +
+            `add pricing: { "${model}": { input_per_mtok: ..., output_per_mtok: ... } } to govflow.config.yaml`,
+        );
+      }
     }
     return costAtPrice(lookup, usage).usd;
   };

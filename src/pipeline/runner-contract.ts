@@ -8,7 +8,6 @@ import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { ResultDocument, ResultStatus } from './session-result.js';
-import type { EntryMaker } from '../store/spare-entries.js';
 import type { SessionEvents } from './session-events.js';
 
 /** What the audit trail receives for every committed message. */
@@ -45,8 +44,6 @@ export interface RunnerDependencies {
   auditedMessages: (sessionId: string, sinceIso: string) => Promise<Map<string, { sequence: number; agent: string }>>;
   now?: () => Date;
   log?: OperationalLog;
-  /** Where session folders and files come from (spares made ahead of need); plain creation when absent. */
-  entries?: EntryMaker;
   /** Live events for listeners (HTTP stream, tracing, metrics); none when absent. */
   events?: SessionEvents;
 }

@@ -5,7 +5,6 @@
 import path from 'node:path';
 import { isoInTimeZone } from '../message/message-stamping.js';
 import { writeFileAtomicAsync } from '../store/atomic-file.js';
-import type { EntryMaker } from '../store/spare-entries.js';
 import type { SessionState } from './session-state.js';
 import { renderResultReport } from './result-report.js';
 
@@ -67,9 +66,9 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
  * Writes `<request_id>.md` and `<request_id>.json` atomically, off the event loop. Only the JSON
  * result is made durable; the human-readable report is a rendering of the journal.
  */
-export async function writeResult(outboxDir: string, result: ResultDocument, state: SessionState, durable: boolean, entries?: EntryMaker): Promise<void> {
+export async function writeResult(outboxDir: string, result: ResultDocument, state: SessionState, durable: boolean): Promise<void> {
   await Promise.all([
-    writeFileAtomicAsync(path.join(outboxDir, `${result.request_id}.md`), renderResultReport(result, state), false, entries),
-    writeFileAtomicAsync(path.join(outboxDir, `${result.request_id}.json`), `${JSON.stringify(result, null, 2)}\n`, durable, entries),
+    writeFileAtomicAsync(path.join(outboxDir, `${result.request_id}.md`), renderResultReport(result, state), false),
+    writeFileAtomicAsync(path.join(outboxDir, `${result.request_id}.json`), `${JSON.stringify(result, null, 2)}\n`, durable),
   ]);
 }

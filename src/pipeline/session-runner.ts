@@ -89,7 +89,7 @@ export class SessionRunner {
       created_at: createdAt.toISOString(),
       entry_agent: snapshot.entryAgent,
     };
-    const journal = await SessionJournal.create(this.config.paths.sessions, sessionRecord, this.durable, this.deps.entries);
+    const journal = await SessionJournal.create(this.config.paths.sessions, sessionRecord, this.durable);
     const active: ActiveSession = { journal, state: initialState(sessionRecord), commitQueue: Promise.resolve() };
     this.log.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
     this.deps.events?.emit('session_started', { sessionId, requestId: request.requestId, user: request.user ?? null, entryAgent: snapshot.entryAgent });
@@ -247,7 +247,7 @@ export class SessionRunner {
     const result = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt, this.config.timezone);
     // The journal is durable before the request file is archived: until then recovery finds the
     // claimed file and writes the result again from the journal.
-    await Promise.all([journal.sync(), writeResult(this.config.paths.outbox, result, state, this.durable, this.deps.entries)]);
+    await Promise.all([journal.sync(), writeResult(this.config.paths.outbox, result, state, this.durable)]);
     for (const reply of state.replyFiles) archiveRequestFile(this.config.paths.archive, this.archiveDay(), reply.claimedPath, reply.sourceFile);
     if (!state.paused) {
       if (!state.finishedRecorded) {

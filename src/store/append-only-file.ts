@@ -2,8 +2,16 @@
  * An append-only file with optional fdatasync. Writes are synchronous calls — appends are small
  * and must keep their order — and durability is awaited: the fdatasync runs on the thread pool,
  * and callers that ask while one runs share the next one (group commit).
+ *
+ * When the disk refuses a write (ENOSPC, EDQUOT, EROFS, EIO: issue 20), nothing half-written
+ * stays: the file is cut back to its last whole record, the record waits in a backlog (later
+ * appends queue behind it, in order), and the backlog is retried with backoff (disk-waits.ts)
+ * until the disk takes it. `sync` resolves only once the backlog is written and synced, and
+ * {@link backlogWritten} lets the audit writer keep "journal record, then audit entry".
  */
-import { close, closeSync, fdatasync, fsync, fsyncSync, open, openSync, writeSync } from 'node:fs';
+import { close, closeSync, fdatasync, fstatSync, fsync, fsyncSync, ftruncateSync, open, openSync, writeSync } from 'node:fs';
+import { diskCall, diskCallback, diskFailureCode } from './disk-io.js';
+import { diskWaits } from './disk-waits.js';
 import { open as openHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -16,8 +24,14 @@ const openAsync = promisify(open);
  * arrive while it runs are served by one more, queued behind it.
  */
 export class FdatasyncQueue {
-  /** `flush`: fdatasync (files) or fsync (folders, whose entries are what must reach the disk). */
-  constructor(private readonly flush: typeof fdatasync = fdatasync) {}
+  /**
+   * `flush`: fdatasync (files) or fsync (folders, whose entries are what must reach the disk);
+   * `label`: the path the syncs are for, in injected failures and waits.
+   */
+  constructor(
+    private readonly flush: typeof fdatasync = fdatasync,
+    private readonly label = 'a file',
+  ) {}
 
   private running: Promise<void> = Promise.resolve();
   private queued: Promise<void> | null = null;
@@ -31,7 +45,9 @@ export class FdatasyncQueue {
     const queued = this.running.then(() => {
       // From here on, writes are not covered by this sync: later callers queue another.
       if (this.queued === queued) this.queued = null;
-      return new Promise<void>((resolve, reject) => this.flush(fd, (error) => (error ? reject(error) : resolve())));
+      return new Promise<void>((resolve, reject) =>
+        diskCallback('sync', this.label, (done) => this.flush(fd, done), (error) => (error ? reject(error) : resolve())),
+      );
     });
     this.queued = queued;
     this.unfinished += 1;
@@ -52,9 +68,38 @@ export class FdatasyncQueue {
   }
 }
 
+/** Files whose backlog waits for the disk, and the promise that resolves once none does. */
+const backlogged = new Set<AppendOnlyFile>();
+let allWritten: { promise: Promise<void>; resolve: () => void } | null = null;
+
+/** Null when no file waits for the disk; else resolves once every backlog is written. */
+export function backlogWritten(): Promise<void> | null {
+  if (backlogged.size === 0) return null;
+  if (allWritten === null) {
+    let resolve!: () => void;
+    const promise = new Promise<void>((done) => (resolve = done));
+    allWritten = { promise, resolve };
+  }
+  return allWritten.promise;
+}
+
+function markBacklogged(file: AppendOnlyFile, waiting: boolean): void {
+  if (waiting) backlogged.add(file);
+  else backlogged.delete(file);
+  if (backlogged.size === 0 && allWritten !== null) {
+    allWritten.resolve();
+    allWritten = null;
+  }
+}
+
 export class AppendOnlyFile {
   private fd: number | null;
-  private readonly syncs = new FdatasyncQueue();
+  private readonly syncs: FdatasyncQueue;
+  /** Bytes of whole records in the file (what a failed write is cut back to). */
+  private size: number;
+  /** Records the disk has not taken yet, in order. */
+  private readonly backlog: string[] = [];
+  private flushing: Promise<void> | null = null;
 
   /** Opens (creating) `file` for appending; `fd` adopts a descriptor already opened that way. */
   constructor(
@@ -63,24 +108,79 @@ export class AppendOnlyFile {
     fd?: number,
   ) {
     this.fd = fd ?? openSync(file, 'a');
+    this.size = fstatSync(this.fd).size;
+    this.syncs = new FdatasyncQueue(fdatasync, file);
   }
 
   /** The same, with the open (a file creation, the costly part) on the thread pool. */
   static async open(file: string, durable: boolean): Promise<AppendOnlyFile> {
+    diskCall('open', file, () => undefined); // the seam's hook (tests inject refused creations)
     return new AppendOnlyFile(file, durable, await openAsync(file, 'a'));
   }
 
-  /** Appends text to the page cache (durable with the next `sync`). */
+  /**
+   * Appends text to the page cache (durable with the next `sync`). A write the disk refuses goes
+   * to the backlog instead (see the file comment); other errors throw.
+   */
   append(text: string): void {
     if (this.fd === null) throw new Error(`${this.file} is closed`);
-    writeSync(this.fd, text);
+    if (this.backlog.length > 0) {
+      this.backlog.push(text);
+      return;
+    }
+    try {
+      this.writeWhole(this.fd, text);
+    } catch (error) {
+      if (diskFailureCode(error) === null) throw error;
+      this.backlog.push(text);
+      this.flushBacklog();
+    }
+  }
+
+  /** One record in full, or nothing: a partial write is cut back before the error goes up. */
+  private writeWhole(fd: number, text: string): void {
+    const bytes = Buffer.from(text, 'utf8');
+    let written = 0;
+    try {
+      while (written < bytes.length) written += diskCall('write', this.file, () => writeSync(fd, bytes, written, bytes.length - written));
+    } catch (error) {
+      try {
+        if (fstatSync(fd).size > this.size) ftruncateSync(fd, this.size);
+      } catch {
+        /* the retry cuts it */
+      }
+      throw error;
+    }
+    this.size += bytes.length;
+  }
+
+  private flushBacklog(): void {
+    if (this.flushing) return;
+    markBacklogged(this, true);
+    this.flushing = diskWaits
+      .retry(this.file, () => {
+        const fd = this.fd;
+        if (fd === null) return;
+        if (fstatSync(fd).size > this.size) ftruncateSync(fd, this.size);
+        while (this.backlog.length > 0) {
+          this.writeWhole(fd, this.backlog[0]);
+          this.backlog.shift();
+        }
+      })
+      .finally(() => {
+        this.flushing = null;
+        markBacklogged(this, false);
+      });
+    void this.flushing.catch(() => undefined);
   }
 
   /** Resolves once everything appended so far is on disk (at once when not durable). */
-  sync(): Promise<void> {
-    if (this.fd === null) return Promise.reject(new Error(`${this.file} is closed`));
-    if (!this.durable) return Promise.resolve();
-    return this.syncs.sync(this.fd);
+  async sync(): Promise<void> {
+    if (this.fd === null) throw new Error(`${this.file} is closed`);
+    await this.flushing;
+    if (!this.durable) return;
+    const fd = this.fd;
+    await diskWaits.retry(this.file, () => this.syncs.sync(fd));
   }
 
   /** Appends text and resolves once it (and everything before it) is on disk. */
@@ -96,6 +196,7 @@ export class AppendOnlyFile {
   /** Closes the file once the syncs asked for have finished. */
   async close(): Promise<void> {
     if (this.fd === null) return;
+    await this.flushing?.catch(() => undefined);
     const fd = this.fd;
     this.fd = null;
     await this.syncs.settled();

@@ -1,9 +1,10 @@
 /** Writes a whole file atomically (temp + rename), so readers never see half of it. */
-import { closeSync, fdatasync, fsyncSync, open, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, open, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { fsyncDirectory, fsyncSharedDirectory } from './append-only-file.js';
-import { PLAIN_ENTRIES, type EntryMaker } from './spare-entries.js';
+import { diskCall } from './disk-io.js';
+import { diskWaits } from './disk-waits.js';
 
 let counter = 0;
 const openAsync = promisify(open);
@@ -13,29 +14,56 @@ export function writeFileAtomic(file: string, content: string, durable = true): 
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
   const fd = openSync(temporary, 'w');
   try {
-    writeSync(fd, content);
+    diskCall('write', file, () => writeSync(fd, content));
     if (durable) fsyncSync(fd);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    rmSync(temporary, { force: true });
+    throw error;
   }
+  closeSync(fd);
   renameSync(temporary, file);
   if (durable) fsyncDirectory(path.dirname(file));
 }
 
 /**
- * The same for the hot path: the syncs (and creating the temporary file, when no spare can be put
- * in its place) run on the thread pool; the write, close and rename, which cost microseconds,
- * run right here and save the thread-pool round trips.
+ * The same for the hot path: creating the temporary file and the syncs run on the thread pool;
+ * the write, close and rename, which cost microseconds, run right here and save the thread-pool
+ * round trips. A disk that refuses the write (ENOSPC, EDQUOT, EROFS, EIO) is waited out: the
+ * temporary file is removed and the whole write retried with backoff (disk-waits.ts), so the
+ * file at `file` is always either the old one or the whole new one.
  */
-export async function writeFileAtomicAsync(file: string, content: string, durable = true, entries: EntryMaker = PLAIN_ENTRIES): Promise<void> {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
-  const fd = entries.placeFile(temporary, true) ? openSync(temporary, 'w') : await openAsync(temporary, 'w');
-  try {
-    writeSync(fd, content);
-    if (durable) await fdatasyncAsync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, file);
+export async function writeFileAtomicAsync(file: string, content: string, durable = true): Promise<void> {
+  await diskWaits.retry(file, async () => {
+    try {
+      await writeOnce(file, content, durable);
+    } catch (error) {
+      // Its folder (system/outbox/, ...) was removed under the daemon: make it again, say so, retry.
+      const folder = path.dirname(file);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync(folder)) throw error;
+      mkdirSync(folder, { recursive: true });
+      diskWaits.noteRecreated(folder);
+      await writeOnce(file, content, durable);
+    }
+  });
   if (durable) await fsyncSharedDirectory(path.dirname(file));
+}
+
+async function writeOnce(file: string, content: string, durable: boolean): Promise<void> {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
+  try {
+    const fd = await openAsync(temporary, 'w');
+    try {
+      const bytes = Buffer.from(content, 'utf8');
+      let written = 0;
+      while (written < bytes.length) written += diskCall('write', file, () => writeSync(fd, bytes, written, bytes.length - written));
+      if (durable) await fdatasyncAsync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    diskCall('rename', file, () => renameSync(temporary, file));
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }

@@ -4,7 +4,7 @@
  * few microseconds, so it runs right away; only creating the file (costly on some filesystems)
  * runs off the event loop, and content written meanwhile lands once the file is open.
  */
-import { closeSync, ftruncateSync, open, openSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, open, writeSync } from 'node:fs';
 
 export class ManifestFile {
   private fd: number | null = null;
@@ -13,19 +13,7 @@ export class ManifestFile {
   private failure: Error | null = null;
   private closed = false;
 
-  /** `exists`: the file is there already (a spare was put in place), so opening it is cheap. */
-  constructor(
-    readonly file: string,
-    exists = false,
-  ) {
-    if (exists) {
-      try {
-        this.fd = openSync(file, 'w');
-      } catch (error) {
-        this.fail(error);
-      }
-    }
-  }
+  constructor(readonly file: string) {}
 
   /** Replaces the file's content (once the file is open, if it is still being created). */
   write(content: string): void {

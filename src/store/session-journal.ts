@@ -10,11 +10,32 @@ import path from 'node:path';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import { AppendOnlyFile, fsyncDirectoryAsync, fsyncSharedDirectory } from './append-only-file.js';
+import { diskWaits } from './disk-waits.js';
 import { ManifestFile } from './manifest-file.js';
-import { PLAIN_ENTRIES, type EntryMaker } from './spare-entries.js';
 
 /** Version of journal records and manifests; bump with a reader for the old one. */
 export const JOURNAL_FORMAT = 1 as const;
+
+/**
+ * Journal versions this govflow reads. Each has a frozen journal under test/fixtures/journal/v<N>/
+ * that the tests read (never regenerated), so a change that breaks an old journal fails there.
+ */
+export const SUPPORTED_JOURNAL_VERSIONS: readonly number[] = [1];
+
+/**
+ * A journal line that is not a record this govflow can read: damage, a hand edit, or a journal
+ * written by a newer govflow. Names the file and the 1-based line; nothing is cut.
+ */
+export class JournalFormatError extends Error {
+  override readonly name = 'JournalFormatError';
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly line: number,
+  ) {
+    super(`${file}:${line}: ${message}`);
+  }
+}
 
 export interface RequestInfo {
   text: string;
@@ -160,10 +181,9 @@ export class SessionJournal {
   private constructor(
     readonly directory: string,
     file: AppendOnlyFile,
-    manifestExists = false,
   ) {
     this.file = file;
-    this.manifest = new ManifestFile(path.join(directory, 'manifest.json'), manifestExists);
+    this.manifest = new ManifestFile(path.join(directory, 'manifest.json'));
   }
 
   static directoryOf(sessionsDir: string, sessionId: string): string {
@@ -178,14 +198,14 @@ export class SessionJournal {
    * Creates the session's folder and writes its first record. Nothing here waits for the disk:
    * the record and the folder entries become durable with the journal's first `sync`.
    */
-  static async create(sessionsDir: string, record: SessionRecord, durable: boolean, entries: EntryMaker = PLAIN_ENTRIES): Promise<SessionJournal> {
+  static async create(sessionsDir: string, record: SessionRecord, durable: boolean): Promise<SessionJournal> {
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
-    const freshFolder = entries.placeFolder(directory);
-    if (!freshFolder) await mkdir(directory, { recursive: true });
-    const journalFile = path.join(directory, 'journal.jsonl');
-    // With a spare in place, opening is cheap and done here; creating a file is done off the loop.
-    const file = entries.placeFile(journalFile, freshFolder) ? new AppendOnlyFile(journalFile, durable) : await AppendOnlyFile.open(journalFile, durable);
-    const journal = new SessionJournal(directory, file, entries.placeFile(path.join(directory, 'manifest.json'), freshFolder));
+    // A disk that refuses the new folder or file (ENOSPC, ...) is waited out (disk-waits.ts).
+    const file = await diskWaits.retry(directory, async () => {
+      await mkdir(directory, { recursive: true });
+      return AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable);
+    });
+    const journal = new SessionJournal(directory, file);
     journal.append(record);
     if (durable) journal.entriesDurable = Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)]).then(() => undefined);
     return journal;
@@ -198,21 +218,21 @@ export class SessionJournal {
     return { journal: new SessionJournal(directory, new AppendOnlyFile(path.join(directory, 'journal.jsonl'), durable)), records };
   }
 
-  /** Reads records; with `repair`, truncates an incomplete final line. */
+  /**
+   * Reads records; with `repair`, truncates a torn final line (one without its "\n": a crash cut
+   * the append short). Anything else that is not a record — an unparsable line before the end, a
+   * complete final line that does not parse, a version this govflow does not read — throws
+   * {@link JournalFormatError} naming file and line: that is damage, never silently cut.
+   */
   static read(directory: string, repair = false): JournalRecord[] {
     const file = path.join(directory, 'journal.jsonl');
     const text = readFileSync(file, 'utf8');
     const records: JournalRecord[] = [];
     let offset = 0;
-    while (offset < text.length) {
+    for (let lineNumber = 1; offset < text.length; lineNumber++) {
       const end = text.indexOf('\n', offset);
-      if (end === -1) break;
-      const line = text.slice(offset, end);
-      try {
-        records.push(JSON.parse(line) as JournalRecord);
-      } catch {
-        break;
-      }
+      if (end === -1) break; // the torn final line
+      records.push(parseRecord(text.slice(offset, end), file, lineNumber));
       offset = end + 1;
     }
     if (repair && offset < text.length) truncateSync(file, Buffer.byteLength(text.slice(0, offset)));
@@ -272,4 +292,31 @@ export class SessionJournal {
     await this.file.close();
     return manifestError;
   }
+}
+
+/** One complete journal line as a record of a supported version, or a JournalFormatError. */
+function parseRecord(line: string, file: string, lineNumber: number): JournalRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    throw new JournalFormatError(
+      `not a journal record (${(error as Error).message}); the journal is damaged: restore it from a backup, or move the session folder aside to start the request over`,
+      file,
+      lineNumber,
+    );
+  }
+  const record = value as Partial<JournalRecord> | null;
+  if (typeof record !== 'object' || record === null || typeof record.type !== 'string') {
+    throw new JournalFormatError('not a journal record (no "type"); the journal is damaged: restore it from a backup', file, lineNumber);
+  }
+  if (!SUPPORTED_JOURNAL_VERSIONS.includes(record.v as number)) {
+    throw new JournalFormatError(
+      `journal record version v=${JSON.stringify(record.v)} is not one this govflow reads (${SUPPORTED_JOURNAL_VERSIONS.join(', ')}); ` +
+        'it was written by another govflow version: run that version to finish the session',
+      file,
+      lineNumber,
+    );
+  }
+  return record as JournalRecord;
 }

@@ -104,6 +104,11 @@ const shapes: Shape[] = [
   },
   { name: 'object input holding a line separator', message: makeMessage({ input: { text: 'a\u2028b\nc' } }) },
   {
+    name: 'C1 controls (U+0085 NEL is a line break to Python) in text and in JSON input',
+    message: makeMessage({ input: 'a\u0085b\u0080c\u009fd\u007fe', status: { code: 'success', message: 'ok\u0085[STATUS: forged]' } }),
+  },
+  { name: 'object input holding C1 controls', message: makeMessage({ input: { text: 'a\u0085b\u009b' } }) },
+  {
     name: 'null compliance notes and null governance files',
     message: makeMessage({ audit: { compliance_notes: null, governance_files_consulted: null } }),
   },
@@ -195,7 +200,7 @@ describe('format → parse round trip', () => {
       // Nothing the content holds can add a line of its own.
       for (const line of text.split('\n').slice(0, -1)) {
         expect(line).toMatch(/^(\[[A-Z_ ]+(\]:|:) .*|---)$/);
-        expect(line).not.toMatch(/[\r\u2028\u2029\u0000]/);
+        expect(line).not.toMatch(/[\r\u2028\u2029\u0000\u007f-\u009f]/);
       }
     });
   }
@@ -243,5 +248,16 @@ describe('format → parse round trip', () => {
       expect(caught, bad).toBeInstanceOf(AuditLogFormatError);
       expect((caught as AuditLogFormatError).line, bad).toBe(line);
     }
+  });
+});
+
+describe('C1 controls in audit values (SPEC §6)', () => {
+  it('are written as \\u0085 and friends, so Python\'s splitlines() sees one line per tag', () => {
+    const { text } = formatEntry(entryInput(makeMessage({ input: 'before\u0085after', audit: { compliance_notes: 'x\u009cy', governance_files_consulted: ['a\u0085b'] } })), 'UTC', GENESIS_HASH);
+    expect(text).toContain('[INPUT]: before\\u0085after');
+    expect(text).toContain('[COMPLIANCE NOTES]: x\\u009cy');
+    expect(text).toContain('["a\\u0085b"]');
+    // Every line break Python's str.splitlines() knows, besides the "\n" ending each line.
+    expect(text.slice(0, -1).split('\n').every((line) => !/[\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/.test(line))).toBe(true);
   });
 });

@@ -1,10 +1,9 @@
 /**
- * Load on the front door: a flood of files at once (bounded memory and file descriptors), two
- * daemons on one root (each request claimed once), and a crash-left claim of a duplicate id.
+ * Load on the front door: a flood of files at once (bounded memory and file descriptors) and a
+ * crash-left claim of a duplicate id. (One daemon per root: see root-owner.test.ts.)
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
 import {
@@ -79,51 +78,6 @@ describe('a flood of requests', () => {
     expect(verify.code, verify.stdout + verify.stderr).toBe(0);
     expect(verify.stdout).toMatch(/6000 entries/);
   }, 180_000);
-});
-
-describe('two daemons on one root', () => {
-  it('runs each of 200 requests exactly once', async () => {
-    const root = makeRoot('timezone: UTC\nintake:\n  concurrency: 3\n');
-    const [first, second] = await Promise.all([startDaemon(root), startDaemon(root)]);
-    const names = flood(root, 200, 'pair');
-    await waitFor('200 results', () => readResults(root).length >= 200, {
-      timeoutMs: 60_000,
-      intervalMs: 250,
-      detail: () => `results: ${readResults(root).length}\nfirst:\n${first.stderrTail(15)}\nsecond:\n${second.stderrTail(15)}`,
-    });
-    await sleep(500); // a request run twice would write its second session by now
-    expect((await first.stop()).code).toBe(0);
-    expect((await second.stop()).code).toBe(0);
-    const results = readResults(root);
-    expect(results).toHaveLength(200);
-    expect(new Set(results.map((result) => result.source_file))).toEqual(new Set(names));
-    expect(results.every((result) => result.status === 'success')).toBe(true);
-    const sessions = readSessions(root);
-    expect(sessions).toHaveLength(200);
-    expect(new Set(sessions.map((session) => session.requestId)).size).toBe(200);
-    expect(listDir(path.join(root, 'system', 'failed'))).toEqual([]);
-    // Both daemons did part of the work.
-    const claimsBy = (daemon: typeof first) => (daemon.stderr.match(/intake: claimed/g) ?? []).length;
-    expect(claimsBy(first) + claimsBy(second)).toBe(200);
-    expect(claimsBy(first)).toBeGreaterThan(0);
-    expect(claimsBy(second)).toBeGreaterThan(0);
-  }, 90_000);
-  // Each append takes the cross-process audit lock and chains to the last entry on disk
-  // (src/audit/audit-append-lock.ts, audit-log-writer.ts), so two daemons keep one valid chain.
-  it('two daemons writing one audit log keep one valid hash chain', async () => {
-    const root = makeRoot('timezone: UTC\n');
-    const [first, second] = await Promise.all([startDaemon(root), startDaemon(root)]);
-    flood(root, 40, 'chain');
-    await waitFor('40 results', () => readResults(root).length >= 40, { timeoutMs: 30_000 });
-    expect((await first.stop()).code).toBe(0);
-    expect((await second.stop()).code).toBe(0);
-    const claimsBy = (daemon: typeof first) => (daemon.stderr.match(/intake: claimed/g) ?? []).length;
-    expect(claimsBy(first)).toBeGreaterThan(0);
-    expect(claimsBy(second)).toBeGreaterThan(0);
-    const verify = await runCli(['verify', '--root', root]);
-    expect(verify.code, verify.stdout + verify.stderr).toBe(0);
-    expect(verify.stdout).toMatch(/240 entries/);
-  }, 60_000);
 });
 
 describe('a duplicate request_id claimed just before a crash', () => {

@@ -1,0 +1,124 @@
+/**
+ * `govflow run` on a root whose daemon runs (SPEC §8): one writer per root, so the run does not
+ * open the root itself; it drops its request into the daemon's inbox (written under an ignored
+ * name, then renamed: the daemon never sees half of it) and waits for the result the daemon
+ * writes to `system/outbox/<request_id>.json` — or for `system/failed/<name>.error.json` when the
+ * daemon rejects it (a duplicate request_id, a reply to a session that is not paused).
+ *
+ * If the daemon stops before it claimed the file, the run takes its file back and says so: the
+ * caller then runs the request itself.
+ */
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { SystemPaths } from '../config/system-paths.js';
+import { randomBase36, type ParsedReply, type ParsedRequest } from '../intake/request-file.js';
+import { readDiskStatus } from '../daemon/disk-guard.js';
+import type { ResultDocument } from '../pipeline/session-result.js';
+import { RootLock, type RootOwner } from '../daemon/root-lock.js';
+import { SessionJournal } from '../store/session-journal.js';
+
+const POLL_MS = 50;
+
+export type HandoverOutcome =
+  | { kind: 'result'; result: ResultDocument }
+  | { kind: 'rejected'; reason: string }
+  /** The daemon stopped before it claimed the request: nothing was handed over. */
+  | { kind: 'daemon-gone' };
+
+interface Waiting {
+  inboxFile: string;
+  resultFile: string;
+  errorFile: string;
+  /** A result file already there (a paused session's) is the old one until its content changes. */
+  previous: string | null;
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The request file's content for the inbox: always JSON, so the result's request id is known. */
+function inboxDocument(parsed: ParsedRequest | ParsedReply, requestId: string | null): Record<string, unknown> {
+  if (parsed.kind === 'reply') return { session_id: parsed.sessionId, reply: parsed.reply };
+  return {
+    request: parsed.text,
+    request_id: requestId,
+    ...(parsed.sessionId ? { session_id: parsed.sessionId } : {}),
+    ...(parsed.user ? { user: parsed.user } : {}),
+    ...(parsed.metadata ? { metadata: parsed.metadata } : {}),
+  };
+}
+
+/**
+ * Hands one request (or reply) to the daemon that owns the root and waits for its outcome.
+ * `requestId` is the id to run the request under (ignored for replies: their result keeps the
+ * paused session's request id).
+ */
+export async function handOverToDaemon(
+  paths: SystemPaths,
+  owner: RootOwner,
+  parsed: ParsedRequest | ParsedReply,
+  requestId: string | null,
+  notify: (line: string) => void,
+): Promise<HandoverOutcome> {
+  const resultId = parsed.kind === 'reply' ? SessionJournal.readManifest(paths.sessions, parsed.sessionId)?.request_id ?? null : requestId;
+  if (resultId === null) return { kind: 'rejected', reason: `session "${(parsed as ParsedReply).sessionId}" does not exist; check the session_id` };
+  const name = `run-${process.pid}-${randomBase36(8)}.json`;
+  const waiting: Waiting = {
+    inboxFile: path.join(paths.inbox, name),
+    resultFile: path.join(paths.outbox, `${resultId}.json`),
+    errorFile: path.join(paths.failed, `${name}.error.json`),
+    previous: null,
+  };
+  waiting.previous = readText(waiting.resultFile);
+  const temporary = path.join(paths.inbox, `.${name}.tmp`);
+  writeFileSync(temporary, `${JSON.stringify(inboxDocument(parsed, requestId))}\n`);
+  renameSync(temporary, waiting.inboxFile);
+  notify(`handed the request to the govflow daemon (pid ${owner.pid}) as system/inbox/${name}; waiting for its result`);
+  const disk = readDiskStatus(paths);
+  if (disk?.pid === owner.pid && disk.alarm) {
+    notify(`the daemon's disk alarm is up (${disk.free_bytes} bytes free, below intake.min_free_bytes ${disk.min_free_bytes}): the request waits in the inbox until space is freed`);
+  }
+  return waitForOutcome(paths, waiting);
+}
+
+async function waitForOutcome(paths: SystemPaths, waiting: Waiting): Promise<HandoverOutcome> {
+  for (;;) {
+    const result = readText(waiting.resultFile);
+    if (result !== null && result !== waiting.previous) {
+      try {
+        return { kind: 'result', result: JSON.parse(result) as ResultDocument };
+      } catch {
+        // Written atomically, so never half; a file edited by hand is read again.
+      }
+    }
+    const rejection = rejectionReason(waiting);
+    if (rejection !== null) return { kind: 'rejected', reason: rejection };
+    if (RootLock.owner(paths.state)?.kind !== 'daemon' && existsSync(waiting.inboxFile)) {
+      // Not claimed and the daemon is gone: take the request back (a failed rename means the
+      // daemon claimed it after all; keep waiting for its result).
+      try {
+        rmSync(waiting.inboxFile);
+        return { kind: 'daemon-gone' };
+      } catch {
+        /* claimed meanwhile */
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** The reason the daemon gave when it moved the handed-over file to failed/, if it did. */
+function rejectionReason(waiting: Waiting): string | null {
+  const text = readText(waiting.errorFile);
+  if (text === null) return null;
+  try {
+    return String((JSON.parse(text) as { reason?: unknown }).reason ?? 'rejected by the daemon');
+  } catch {
+    return null; // written atomically; read again at the next poll
+  }
+}
