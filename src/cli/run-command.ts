@@ -8,6 +8,7 @@ import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { ReplyRejectedError } from '../pipeline/session-runner.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { ScriptedProvider } from '../llm/scripted-provider.js';
+import { innermostProvider } from '../llm/retrying-provider.js';
 import type { CommandDefinition } from './command-context.js';
 
 const EXIT_BY_STATUS: Record<ResultDocument['status'], number> = { success: 0, partial: 0, failed: 1, pending: 3 };
@@ -87,8 +88,9 @@ export const runCommand: CommandDefinition = {
           signal,
         );
       }
-      if (runtime.provider instanceof ScriptedProvider) {
-        const unused = runtime.provider.unusedResponses();
+      const scriptedProvider = innermostProvider(runtime.provider);
+      if (scriptedProvider instanceof ScriptedProvider) {
+        const unused = scriptedProvider.unusedResponses();
         if (Object.keys(unused).length > 0) io.stderr(`warning: scripted responses never asked for: ${JSON.stringify(unused)}\n`);
       }
       io.stdout(values.json ? `${JSON.stringify(outcome.result, null, 2)}\n` : `${describeResult(outcome.result)}\n`);

@@ -2,12 +2,13 @@
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ConfigError } from '../errors.js';
-import { createAiSdkProvider, isAiSdkProviderKind } from './ai-sdk-provider.js';
+import { createAiSdkAdapter, isAiSdkProviderKind } from './ai-sdk-provider.js';
 import { API_KEY_ENV_BY_KIND } from './ai-sdk-models.js';
 import { DryRunProvider } from './dry-run-provider.js';
 import { costAtPrice, lookUpPrice, type PriceLookup } from './model-prices.js';
 import type { LlmProvider, LlmUsage } from './provider.js';
 import { ScriptedProvider } from './scripted-provider.js';
+import { withRetries, type RetrySettings } from './retrying-provider.js';
 
 /** The key for the configured provider: GOVFLOW_API_KEY, else the variable the config names, else the kind's usual one. */
 export function resolveApiKey(config: GovflowConfig, env: NodeJS.ProcessEnv): string | null {
@@ -19,6 +20,21 @@ export function resolveApiKey(config: GovflowConfig, env: NodeJS.ProcessEnv): st
   return null;
 }
 
+/** The retry policy of `llm:` (SPEC §5), for `withRetries`. */
+export function retrySettings(config: GovflowConfig): RetrySettings {
+  return {
+    maxAttempts: config.llm.max_attempts,
+    timeoutMs: config.llm.timeout_ms,
+    backoffBaseMs: config.llm.backoff_base_ms,
+    backoffMaxMs: config.llm.backoff_max_ms,
+  };
+}
+
+/**
+ * The configured provider. Every provider that can fail (scripted, the real APIs) is wrapped in
+ * `withRetries`, so retries and per-attempt timeouts behave the same in scripted tests and in
+ * production; dry-run answers at once and never fails, so it runs bare.
+ */
 export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = process.env): LlmProvider {
   const kind = config.provider.kind;
   if (kind === 'dry-run') return new DryRunProvider();
@@ -26,19 +42,16 @@ export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = p
     if (!config.provider.script) {
       throw new ConfigError('provider.kind is "scripted" but no script file is set: add provider.script (or GOVFLOW_SCRIPT) naming a YAML/JSON file of responses', 'govflow.config.yaml');
     }
-    return ScriptedProvider.fromFile(path.resolve(config.root, config.provider.script));
+    return withRetries(ScriptedProvider.fromFile(path.resolve(config.root, config.provider.script)), retrySettings(config));
   }
-  return createAiSdkProvider({
+  const adapter = createAiSdkAdapter({
     kind,
     model: config.provider.model,
     baseUrl: config.provider.base_url,
     apiKey: resolveApiKey(config, env),
-    maxAttempts: config.llm.max_attempts,
-    timeoutMs: config.llm.timeout_ms,
-    backoffBaseMs: config.llm.backoff_base_ms,
-    backoffMaxMs: config.llm.backoff_max_ms,
     stream: config.provider.stream,
   });
+  return withRetries(adapter, retrySettings(config));
 }
 
 /** Cost of one call with the config's price table over the defaults. */

@@ -31,8 +31,13 @@ export interface LlmRequest {
     governanceFiles: string[];
     outputSchema: Record<string, unknown> | null;
   };
-  /** Aborts the call (per-call timeout, session deadline, shutdown). */
+  /**
+   * Aborts the call. From the pipeline it carries only what is final (shutdown, the session
+   * deadline); inside `withRetries` each attempt's signal also carries that attempt's timeout.
+   */
   signal: AbortSignal;
+  /** Per-attempt timeout for this call (the agent's `timeout_ms`); else `llm.timeout_ms`. */
+  timeoutMs?: number;
   /** Called with each streamed text chunk, where the provider streams. */
   onChunk?: (chunk: string) => void;
 }
