@@ -5,13 +5,13 @@ import { openRuntime } from '../daemon/runtime.js';
 import { errorMessage } from '../errors.js';
 import { generateRequestId, parseRequestFile } from '../intake/request-file.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
-import { ReplyRejectedError } from '../pipeline/session-runner.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { ScriptedProvider } from '../llm/scripted-provider.js';
 import { innermostProvider } from '../llm/retrying-provider.js';
 import type { CommandDefinition } from './command-context.js';
+import { describedAs } from './command-list.js';
+import { EXIT_CODE_BY_STATUS } from './exit-codes.js';
 
-const EXIT_BY_STATUS: Record<ResultDocument['status'], number> = { success: 0, partial: 0, failed: 1, pending: 3 };
 
 function describeResult(result: ResultDocument): string {
   const output = typeof result.output === 'string' ? result.output : JSON.stringify(result.output, null, 2);
@@ -26,9 +26,7 @@ function describeResult(result: ResultDocument): string {
 }
 
 export const runCommand: CommandDefinition = {
-  name: 'run',
-  usage: 'govflow run FILE|- [--root DIR] [--json]',
-  summary: 'process one request now and print the result (exit 0 success/partial, 1 failed, 3 pending)',
+  ...describedAs('run'),
   options: { json: { type: 'boolean' } },
   allowPositionals: true,
   async run({ root, values, positionals, io }) {
@@ -63,13 +61,8 @@ export const runCommand: CommandDefinition = {
       const signal = new AbortController().signal;
       let outcome;
       if (parsed.kind === 'reply') {
-        try {
-          outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null }, signal);
-        } catch (error) {
-          if (!(error instanceof ReplyRejectedError)) throw error;
-          io.stderr(`govflow run: ${error.message}\n`);
-          return 2;
-        }
+        // A rejected reply throws ReplyRejectedError (kind "request": exit 2, message on stderr).
+        outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null }, signal);
       } else {
         const requestId = parsed.requestId ?? generateRequestId();
         const registry = new RequestIdRegistry(runtime.config.paths);
@@ -94,7 +87,7 @@ export const runCommand: CommandDefinition = {
         if (Object.keys(unused).length > 0) io.stderr(`warning: scripted responses never asked for: ${JSON.stringify(unused)}\n`);
       }
       io.stdout(values.json ? `${JSON.stringify(outcome.result, null, 2)}\n` : `${describeResult(outcome.result)}\n`);
-      return EXIT_BY_STATUS[outcome.status];
+      return EXIT_CODE_BY_STATUS[outcome.status];
     } finally {
       await runtime.close();
     }

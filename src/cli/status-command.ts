@@ -3,6 +3,7 @@ import { DaemonRegistry } from '../daemon/daemon-registry.js';
 import { systemPaths } from '../config/system-paths.js';
 import { SessionJournal, type SessionManifest } from '../store/session-journal.js';
 import type { CommandDefinition } from './command-context.js';
+import { describedAs } from './command-list.js';
 
 const RECENT = 10;
 
@@ -15,9 +16,7 @@ function age(fromIso: string, now: number): string {
 }
 
 export const statusCommand: CommandDefinition = {
-  name: 'status',
-  usage: 'govflow status [--root DIR] [--json]',
-  summary: 'sessions running, paused, recently finished',
+  ...describedAs('status'),
   options: { json: { type: 'boolean' } },
   allowPositionals: false,
   async run({ root, values, io }) {

@@ -4,6 +4,7 @@
  * the errors callers act on.
  */
 import type { GovflowConfig } from '../config/config-loader.js';
+import { GovflowError, type GovflowErrorOptions } from '../errors.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { SentientMessage } from '../message/sentient-message.js';
@@ -75,11 +76,17 @@ export interface SessionOutcome {
 }
 
 /** Thrown when a run stops because of shutdown: the journal is consistent, recovery continues it. */
-export class SessionInterruptedError extends Error {
+export class SessionInterruptedError extends GovflowError {
   override readonly name = 'SessionInterruptedError';
+  constructor(message: string, options?: GovflowErrorOptions) {
+    super('interrupted', message, { retryable: true, ...options });
+  }
 }
 
 /** A reply that cannot be applied (unknown session, not paused): the reply file goes to failed/. */
-export class ReplyRejectedError extends Error {
+export class ReplyRejectedError extends GovflowError {
   override readonly name = 'ReplyRejectedError';
+  constructor(message: string, options?: GovflowErrorOptions) {
+    super('request', message, options);
+  }
 }
