@@ -8,7 +8,10 @@ import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { ScriptedProvider } from '../llm/scripted-provider.js';
 import { innermostProvider } from '../llm/retrying-provider.js';
-import type { CommandDefinition } from './command-context.js';
+import type { CommandDefinition, CommandIo } from './command-context.js';
+import { resumeOrphanedRuns } from '../daemon/orphaned-runs.js';
+import { ReplyRejectedError, type OperationalLog } from '../pipeline/runner-contract.js';
+import { RunClaims } from '../store/run-claims.js';
 import { describedAs } from './command-list.js';
 import { EXIT_CODE_BY_STATUS } from './exit-codes.js';
 
@@ -23,6 +26,12 @@ function describeResult(result: ResultDocument): string {
     'output:',
     output,
   ].join('\n');
+}
+
+/** Warnings and errors of resuming killed runs, on stderr (stdout may hold --json). */
+function stderrLog(io: CommandIo): OperationalLog {
+  const line = (level: string) => (message: string, fields?: Record<string, unknown>) => io.stderr(`govflow run: ${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);
+  return { info() {}, warn: line('warning'), error: line('error') };
 }
 
 export const runCommand: CommandDefinition = {
@@ -59,10 +68,19 @@ export const runCommand: CommandDefinition = {
         return 2;
       }
       const signal = new AbortController().signal;
+      // Sessions of earlier `govflow run`s that were killed mid-way are finished first (README: CLI).
+      const claims = new RunClaims(runtime.config.paths.state);
+      for (const resumed of await resumeOrphanedRuns(runtime.config.paths.state, runtime.runner, signal, stderrLog(io))) {
+        io.stderr(`govflow run: resumed session ${resumed.sessionId} of a killed govflow run: ${resumed.status}; result in system/outbox/${resumed.requestId}.json\n`);
+      }
       let outcome;
       if (parsed.kind === 'reply') {
         // A rejected reply throws ReplyRejectedError (kind "request": exit 2, message on stderr).
-        outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null }, signal);
+        claims.register(parsed.sessionId);
+        outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null }, signal).catch((error: unknown) => {
+          if (error instanceof ReplyRejectedError) claims.release(parsed.sessionId);
+          throw error;
+        });
       } else {
         const requestId = parsed.requestId ?? generateRequestId();
         const registry = new RequestIdRegistry(runtime.config.paths);
@@ -79,8 +97,11 @@ export const runCommand: CommandDefinition = {
         outcome = await runtime.runner.startSession(
           { requestId, sessionId: parsed.sessionId, text: parsed.text, user: parsed.user, metadata: parsed.metadata, sourceFile: name, claimedPath: null },
           signal,
+          (sessionId) => claims.register(sessionId),
         );
       }
+      // Kept when the session threw: once this process exits, the next start or run resumes it.
+      claims.release(outcome.sessionId);
       const scriptedProvider = innermostProvider(runtime.provider);
       if (scriptedProvider instanceof ScriptedProvider) {
         const unused = scriptedProvider.unusedResponses();
