@@ -8,7 +8,7 @@ import { DryRunProvider } from './dry-run-provider.js';
 import { costAtPrice, lookUpPrice, type PriceLookup } from './model-prices.js';
 import type { LlmProvider, LlmUsage } from './provider.js';
 import { ScriptedProvider } from './scripted-provider.js';
-import { withRetries, type RetrySettings } from './retrying-provider.js';
+import type { RetrySettings } from './retrying-provider.js';
 
 /** The key for the configured provider: GOVFLOW_API_KEY, else the variable the config names, else the kind's usual one. */
 export function resolveApiKey(config: GovflowConfig, env: NodeJS.ProcessEnv): string | null {
@@ -31,9 +31,9 @@ export function retrySettings(config: GovflowConfig): RetrySettings {
 }
 
 /**
- * The configured provider. Every provider that can fail (scripted, the real APIs) is wrapped in
- * `withRetries`, so retries and per-attempt timeouts behave the same in scripted tests and in
- * production; dry-run answers at once and never fails, so it runs bare.
+ * The configured provider, bare: one attempt per call. The runtime wraps it in `withRetries`
+ * (with `retrySettings(config)`), so retries and per-attempt timeouts behave the same for the
+ * scripted provider in tests and for the real APIs.
  */
 export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = process.env): LlmProvider {
   const kind = config.provider.kind;
@@ -42,16 +42,15 @@ export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = p
     if (!config.provider.script) {
       throw new ConfigError('provider.kind is "scripted" but no script file is set: add provider.script (or GOVFLOW_SCRIPT) naming a YAML/JSON file of responses', 'govflow.config.yaml');
     }
-    return withRetries(ScriptedProvider.fromFile(path.resolve(config.root, config.provider.script)), retrySettings(config));
+    return ScriptedProvider.fromFile(path.resolve(config.root, config.provider.script));
   }
-  const adapter = createAiSdkAdapter({
+  return createAiSdkAdapter({
     kind,
     model: config.provider.model,
     baseUrl: config.provider.base_url,
     apiKey: resolveApiKey(config, env),
     stream: config.provider.stream,
   });
-  return withRetries(adapter, retrySettings(config));
 }
 
 /** Cost of one call with the config's price table over the defaults. */

@@ -159,8 +159,14 @@ export function withRetries(provider: LlmProvider, settings: RetrySettings | Com
     ...(provider.synthetic ? { synthetic: true } : {}),
     /** The provider under the retries (tests read a scripted provider's calls through it). */
     inner: provider,
+    retrying: true,
     generate,
   });
+}
+
+/** True for a provider `withRetries` made (wrapping it again would multiply the attempts). */
+export function isRetrying(provider: LlmProvider): boolean {
+  return (provider as { retrying?: unknown }).retrying === true;
 }
 
 /** The provider under any retry wrapper (the wrapped one itself when there is none). */

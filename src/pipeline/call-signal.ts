@@ -1,7 +1,10 @@
 /**
- * The abort signal of one model call: the session's signal (shutdown), the call's own timeout and
- * the session deadline, whichever comes first. One controller and one timer per call, instead of
- * two `AbortSignal.timeout` plus an `AbortSignal.any`, whose bookkeeping showed in step profiles.
+ * The abort signal of one model call: the session's signal (shutdown) and the session deadline,
+ * whichever comes first. Both are final: the retry wrapper around the provider (withRetries,
+ * src/llm/retrying-provider.ts) never retries past them. The per-attempt timeout is not here: it
+ * lives in that wrapper, so a hung attempt is retried instead of ending the call.
+ * One controller and one timer per call, instead of `AbortSignal.timeout` plus `AbortSignal.any`,
+ * whose bookkeeping showed in step profiles.
  */
 
 import { setMaxListeners } from 'node:events';
@@ -11,7 +14,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface CallSignal {
   readonly signal: AbortSignal;
-  /** True once the session deadline (not just the call's timeout) aborted the call. */
+  /** True once the session deadline aborted the call. */
   readonly deadlinePassed: boolean;
   /** Clears the timer and the listener; call when the model call settled. */
   dispose(): void;
@@ -24,7 +27,7 @@ export interface CallSignal {
  */
 const unlimited = new WeakSet<AbortSignal>();
 
-export function callSignal(outer: AbortSignal, callTimeoutMs: number, deadlineMs: number): CallSignal {
+export function callSignal(outer: AbortSignal, deadlineMs: number): CallSignal {
   if (!unlimited.has(outer)) {
     setMaxListeners(0, outer);
     unlimited.add(outer);
@@ -34,11 +37,10 @@ export function callSignal(outer: AbortSignal, callTimeoutMs: number, deadlineMs
   const forward = () => controller.abort(outer.reason);
   if (outer.aborted) forward();
   else outer.addEventListener('abort', forward, { once: true });
-  const delay = Math.min(callTimeoutMs, deadlineMs, MAX_TIMER_MS);
   const timer = setTimeout(() => {
-    deadlinePassed = deadlineMs <= callTimeoutMs;
-    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
-  }, Math.max(1, delay));
+    deadlinePassed = true;
+    controller.abort(new DOMException('The session deadline passed', 'TimeoutError'));
+  }, Math.max(1, Math.min(deadlineMs, MAX_TIMER_MS)));
   // Like AbortSignal.timeout: a pending call's timer alone does not keep the process alive.
   timer.unref();
   return {

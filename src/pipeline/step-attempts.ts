@@ -66,7 +66,8 @@ export class StepAttempts {
       const started = performance.now();
       const callTimeout = agent.timeoutMs ?? this.config.llm.timeout_ms;
       const deadlineMs = Math.max(1, Date.parse(state.runStartedAt) + this.config.limits.session_timeout_ms - this.now().getTime());
-      const call = callSignal(signal, callTimeout, deadlineMs);
+      // Shutdown and the session deadline only; each attempt's timeout is the provider wrapper's.
+      const call = callSignal(signal, deadlineMs);
       const model = agent.model ?? this.config.provider.model;
       const prompts = attempt === 0 ? userPrompt : history[history.length - 1].content;
       const earlier = attempt === 0 ? [] : history.slice(0, -1);
@@ -115,6 +116,7 @@ export class StepAttempts {
             outputSchema: agent.outputSchema,
           },
           signal: call.signal,
+          timeoutMs: callTimeout,
           ...(events?.has('content_chunk') ? { onChunk: (chunk: string) => events.emit('content_chunk', { sessionId, agent: agent.name, chunk }) } : {}),
         }).finally(() => call.dispose());
         text = response.text;
@@ -133,7 +135,7 @@ export class StepAttempts {
         });
       } catch (error) {
         if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`);
-        const timedOut = (error instanceof ProviderError && error.timedOut) || (call.signal.aborted && !signal.aborted);
+        const timedOut = error instanceof ProviderError && error.timedOut;
         recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
         callFinished({ model, inputTokens: 0, outputTokens: 0, error: errorMessage(error) });
         // The deadline timer may fire a millisecond before the clock says the deadline passed.
@@ -146,7 +148,7 @@ export class StepAttempts {
           };
         }
         const code = timedOut ? 'TIMEOUT' : 'DEPENDENCY_ERROR';
-        const detail = timedOut && !(error instanceof ProviderError) ? `the call took longer than timeout_ms = ${callTimeout} ms` : errorMessage(error);
+        const detail = errorMessage(error);
         return {
           kind: 'failure',
           failure: { code, message: `${agent.name}: the model call failed: ${detail}`, recoverable: !(error instanceof ProviderError) || error.retryable || error.timedOut, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },

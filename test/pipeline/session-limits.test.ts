@@ -84,7 +84,8 @@ describe('limits', () => {
   });
 
   it('per-call timeout_ms fails the message with TIMEOUT', async () => {
-    const root = exampleRoot();
+    // One attempt: the retries of a timed-out call are test/pipeline/session-call-retries.test.ts.
+    const root = exampleRoot('llm:\n  max_attempts: 1\n');
     const agentPath = path.join(root, 'governance/agents/objective_agent.md');
     writeFile(root, 'governance/agents/objective_agent.md', readFileSync(agentPath, 'utf8').replace('entry: true\n', 'entry: true\ntimeout_ms: 50\n'));
     const responses = happyResponses(TWO_TASKS);
@@ -93,7 +94,7 @@ describe('limits', () => {
     const outcome = await runRequest(root, provider, REQUEST_TEXT, { requestId: 'req-call-timeout' });
     expect(Date.now() - started).toBeLessThan(900);
     expect(outcome.status).toBe('failed');
-    const { last } = await expectLimit(root, outcome.sessionId, 'req-call-timeout', 'TIMEOUT', /timeout_ms = 50 ms/);
+    const { last } = await expectLimit(root, outcome.sessionId, 'req-call-timeout', 'TIMEOUT', /timed out after 50 ms/);
     expect(last.message.error.recoverable).toBe(true);
     expect(last.message.agent.name).toBe('objective_agent');
   });
@@ -182,7 +183,7 @@ describe('limits', () => {
 
 describe('provider errors', () => {
   it('a 500 fails the message with DEPENDENCY_ERROR, recoverable', async () => {
-    const root = exampleRoot();
+    const root = exampleRoot('llm:\n  max_attempts: 1\n');
     const provider = scripted({ objective_agent: [{ error: { status: 500, message: 'upstream exploded' } }] });
     const outcome = await runRequest(root, provider, REQUEST_TEXT, { requestId: 'req-500' });
     provider.assertAllUsed();
@@ -191,6 +192,18 @@ describe('provider errors', () => {
     expect(last.message.error.recoverable).toBe(true);
     const exchanges = journalOf(root, outcome.sessionId).filter((record) => record.type === 'exchange');
     expect(exchanges).toMatchObject([{ response: null, error: expect.stringContaining('upstream exploded') }]);
+  });
+
+  it('a 500 is retried (llm.max_attempts) inside one exchange, and the answer goes on', async () => {
+    const root = exampleRoot('llm:\n  max_attempts: 2\n  backoff_base_ms: 1\n');
+    const responses = happyResponses(TWO_TASKS);
+    const provider = scripted({ ...responses, objective_agent: [{ error: { status: 500, message: 'upstream exploded' } }, ...responses.objective_agent] });
+    const outcome = await runRequest(root, provider, REQUEST_TEXT, { requestId: 'req-500-retried' });
+    provider.assertAllUsed();
+    expect(outcome.status).toBe('success');
+    expect(provider.calls.slice(0, 2).map((call) => call.agent)).toEqual(['objective_agent', 'objective_agent']);
+    const exchanges = journalOf(root, outcome.sessionId).filter((record) => record.type === 'exchange');
+    expect(exchanges.filter((record) => record.agent === 'objective_agent')).toMatchObject([{ error: null }]);
   });
 });
 
