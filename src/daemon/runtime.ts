@@ -14,6 +14,7 @@ import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.j
 import { SessionEvents } from '../pipeline/session-events.js';
 import { GovernanceSource } from './governance-source.js';
 import { SpareEntries } from '../store/spare-entries.js';
+import { FilesSessionStore } from '../store/files-session-store.js';
 
 export interface Runtime {
   config: GovflowConfig;
@@ -61,14 +62,19 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     config,
     governance: () => governance.current(),
     provider,
-    audit,
+    store: new FilesSessionStore({
+      sessionsDir: config.paths.sessions,
+      outboxDir: config.paths.outbox,
+      durable: config.daemon.fsync,
+      audit,
+      auditedMessages: (sessionId, sinceIso) =>
+        loggedSessionMessages(config.paths.logs, sessionId, formatInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone, 'yyyyMMdd')),
+      entries: spares,
+    }),
     complianceViolations,
     costUsd: costCalculator(config),
-    auditedMessages: (sessionId, sinceIso) =>
-      loggedSessionMessages(config.paths.logs, sessionId, formatInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone, 'yyyyMMdd')),
     now: options.now,
     log: options.log,
-    entries: spares,
     events,
   });
   let closed = false;

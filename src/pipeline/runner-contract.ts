@@ -9,7 +9,7 @@ import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { ResultDocument, ResultStatus } from './session-result.js';
-import type { EntryMaker } from '../store/spare-entries.js';
+import type { SessionStore } from '../store/session-store.js';
 import type { SessionEvents } from './session-events.js';
 
 /** What the audit trail receives for every committed message. */
@@ -37,17 +37,14 @@ export interface RunnerDependencies {
   /** The governance snapshot for the next step (hot reload swaps it). */
   governance: () => GovernanceSnapshot;
   provider: LlmProvider;
-  audit: AuditSink;
+  /** Every durable effect of a session (journal, audit entries, results): the store seam. */
+  store: SessionStore;
   /** Names a message gives in audit.governance_files_consulted that were not in its prompt. */
   complianceViolations: (message: SentientMessage, filesInPrompt: string[]) => string[];
   /** USD for one call's usage. */
   costUsd: (model: string, usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number }) => number;
-  /** The session's messages already in the audit log from `sinceIso` on, by id (crash recovery). */
-  auditedMessages: (sessionId: string, sinceIso: string) => Promise<Map<string, { sequence: number; agent: string }>>;
   now?: () => Date;
   log?: OperationalLog;
-  /** Where session folders and files come from (spares made ahead of need); plain creation when absent. */
-  entries?: EntryMaker;
   /** Live events for listeners (HTTP stream, tracing, metrics); none when absent. */
   events?: SessionEvents;
 }

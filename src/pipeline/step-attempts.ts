@@ -88,8 +88,8 @@ export class StepAttempts {
           duration_ms: Math.round(performance.now() - started),
           at: this.now().toISOString(),
         };
-        // Not synced on its own: the next message record's fdatasync makes it durable too.
-        active.journal.append(record);
+        // Durable with the step's message (the store's commit).
+        active.stored.recordExchange(record);
         applyRecord(state, record);
       };
       events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt });

@@ -121,7 +121,12 @@ describe('graceful stop', () => {
     writeScript(root, exampleScript({ responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: 600_000 }] } }));
     let daemon = await startDaemon(root);
     dropJson(root, 'slow.json', { request: 'Summarise very slowly.', request_id: 'second-signal-1' });
-    await waitFor('the first message committed', () => (sessionOf(root, 'second-signal-1')?.messages.length ?? 0) >= 1, { detail: detail(daemon), timeoutMs: 10_000 });
+    // The goal agent's (hanging) step has begun: a drain now has a step in flight to wait for.
+    await waitFor(
+      'the first message committed and the goal step running',
+      () => (sessionOf(root, 'second-signal-1')?.messages.length ?? 0) >= 1 && daemon.stderr.includes('"step":"step 2"'),
+      { detail: detail(daemon), timeoutMs: 10_000 },
+    );
     daemon.signal('SIGTERM');
     await waitFor('the daemon draining', () => daemon.stderr.includes('daemon running → draining'), { detail: detail(daemon) });
     const exit = await daemon.stop('SIGINT', 8_000);
@@ -151,7 +156,12 @@ describe('graceful stop', () => {
     writeScript(root, exampleScript({ responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: 600_000 }] } }));
     let daemon = await startDaemon(root);
     dropJson(root, 'slow.json', { request: 'Summarise, but the operator is impatient.', request_id: 'grace-1' });
-    await waitFor('the first message committed', () => (sessionOf(root, 'grace-1')?.messages.length ?? 0) >= 1, { detail: detail(daemon), timeoutMs: 10_000 });
+    // The goal agent's (hanging) step has begun: a drain now has a step in flight to wait for.
+    await waitFor(
+      'the first message committed and the goal step running',
+      () => (sessionOf(root, 'grace-1')?.messages.length ?? 0) >= 1 && daemon.stderr.includes('"step":"step 2"'),
+      { detail: detail(daemon), timeoutMs: 10_000 },
+    );
     const exit = await daemon.stop('SIGTERM', 10_000);
     expect(exit.code, daemon.stderrTail()).toBe(0);
     expect(daemon.stderr).toMatch(/grace period/);
