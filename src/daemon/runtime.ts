@@ -7,8 +7,7 @@ import { AuditLogWriter } from '../audit/audit-log-writer.js';
 import { loggedSessionMessages } from '../audit/audit-log-reader.js';
 import { complianceViolations } from '../audit/compliance-check.js';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
-import { costCalculator, createProvider, retrySettings } from '../llm/create-provider.js';
-import { isRetrying, withRetries } from '../llm/retrying-provider.js';
+import { costCalculator, createProvider } from '../llm/create-provider.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.js';
 import { SessionEvents } from '../pipeline/session-events.js';
@@ -46,10 +45,8 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   const env = options.env ?? process.env;
   const config = loadConfig(root, env);
   const { source: governance, warnings } = GovernanceSource.load(config);
-  // Every provider that can fail runs inside the retry wrapper (llm.max_attempts, llm.timeout_ms
-  // per attempt), scripted and injected ones too; dry-run answers at once and never fails.
-  const bare = options.provider ?? createProvider(config, env);
-  const provider = bare.synthetic || isRetrying(bare) ? bare : withRetries(bare, retrySettings(config));
+  // Bare: the runner puts it inside the retry wrapper (src/pipeline/step-attempts.ts).
+  const provider = options.provider ?? createProvider(config, env);
   const audit = await AuditLogWriter.open({ logsDir: config.paths.logs, stateDir: config.paths.state, timezone: config.timezone, durable: config.daemon.fsync });
   for (const repair of audit.repairs) options.log?.warn('audit log: cut a torn entry left by a crash', { ...repair });
   // Per session: a folder and four files (journal, manifest, two result files); enough for

@@ -8,7 +8,6 @@ import { DryRunProvider } from './dry-run-provider.js';
 import { costAtPrice, lookUpPrice, type PriceLookup } from './model-prices.js';
 import type { LlmProvider, LlmUsage } from './provider.js';
 import { ScriptedProvider } from './scripted-provider.js';
-import type { RetrySettings } from './retrying-provider.js';
 
 /** The key for the configured provider: GOVFLOW_API_KEY, else the variable the config names, else the kind's usual one. */
 export function resolveApiKey(config: GovflowConfig, env: NodeJS.ProcessEnv): string | null {
@@ -18,16 +17,6 @@ export function resolveApiKey(config: GovflowConfig, env: NodeJS.ProcessEnv): st
   if (variable && env[variable]) return env[variable]!;
   if (kind === 'google' && env.GEMINI_API_KEY) return env.GEMINI_API_KEY;
   return null;
-}
-
-/** The retry policy of `llm:` (SPEC §5), for `withRetries`. */
-export function retrySettings(config: GovflowConfig): RetrySettings {
-  return {
-    maxAttempts: config.llm.max_attempts,
-    timeoutMs: config.llm.timeout_ms,
-    backoffBaseMs: config.llm.backoff_base_ms,
-    backoffMaxMs: config.llm.backoff_max_ms,
-  };
 }
 
 /**

@@ -14,7 +14,9 @@ import { isRetryableStatus, parseRetryAfterMs } from './backoff.js';
  */
 export class ProviderCallError extends ProviderError {
   readonly attempts: number;
-  constructor(error: ProviderError, attempts: number) {
+  /** The session deadline (`LlmRequest.deadlineMs`) ended the call. */
+  readonly deadlinePassed: boolean;
+  constructor(error: ProviderError, attempts: number, deadlinePassed = false) {
     const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
     super(`${error.message} (after ${tries})`, {
       provider: error.provider,
@@ -27,6 +29,7 @@ export class ProviderCallError extends ProviderError {
       cause: error.cause,
     });
     this.attempts = attempts;
+    this.deadlinePassed = deadlinePassed;
   }
 }
 

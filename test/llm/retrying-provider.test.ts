@@ -111,6 +111,26 @@ describe('withRetries', () => {
     expect(scripted.calls).toHaveLength(1);
   });
 
+  it('ends the call at the session deadline (deadlineMs) without another attempt', async () => {
+    const scripted = new ScriptedProvider({ responses: { a: [HANG, 'unused'] } });
+    const provider = withRetries(scripted, { maxAttempts: 3, timeoutMs: 600_000 });
+    const error = await failureOf(provider.generate(request({ deadlineMs: 30 })));
+    expect(error.deadlinePassed).toBe(true);
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/session deadline passed/);
+    expect(scripted.calls).toHaveLength(1);
+  });
+
+  it('does not start a backoff that would end after the session deadline', async () => {
+    const scripted = new ScriptedProvider({ responses: { a: [{ error: { status: 429, retry_after_ms: 60_000 } }, 'unused'] } });
+    const { delays, sleep } = recordingSleep();
+    const error = await failureOf(withRetries(scripted, { maxAttempts: 3, timeoutMs: 1000, sleep }).generate(request({ deadlineMs: 5_000 })));
+    expect(error.status).toBe(429);
+    expect(error.deadlinePassed).toBe(false);
+    expect(delays).toEqual([]);
+    expect(scripted.calls).toHaveLength(1);
+  });
+
   it('does not retry a defect of the provider (a plain Error), and keeps it as the cause', async () => {
     const broken = { kind: 'broken', interfaceVersion: 1 as const, generate: async () => Promise.reject(new TypeError('bug')) };
     const error = await failureOf(withRetries(broken, { maxAttempts: 3, timeoutMs: 1000 }).generate(request()));
