@@ -1,10 +1,51 @@
 /**
  * Error classes by what the caller should do next (STYLE: "errors say what to do next").
- * Each carries `cause` and the context needed to retry, repair or tell a person what to fix.
+ * One base, `GovflowError` (after openai-agents-js's `AgentsError`): a kind, whether retrying may
+ * help, the session it happened in, and `cause`. The CLI maps kinds to exit codes in one table
+ * (src/cli/exit-codes.ts); every other error class derives from this base.
  */
 
+/**
+ * What went wrong, by who must act:
+ * - `usage`: the command line is wrong (fix the flags);
+ * - `config`: configuration or governance is wrong (fix the named file and line);
+ * - `request`: a dropped file or reply cannot be used (fix or resend it);
+ * - `provider`: the LLM provider failed (retry later, or fix the key / model / URL);
+ * - `interrupted`: shutdown stopped a session; it resumes from its journal at the next start;
+ * - `audit`: the audit log cannot be read or written (check the disk, or the log was altered);
+ * - `internal`: a defect in govflow (report it).
+ */
+export type GovflowErrorKind = 'usage' | 'config' | 'request' | 'provider' | 'interrupted' | 'audit' | 'internal';
+
+export interface GovflowErrorOptions {
+  cause?: unknown;
+  /** True when the same operation may succeed later (defaults to false). */
+  retryable?: boolean;
+  /** The session the error happened in, when there is one. */
+  sessionId?: string;
+}
+
+export class GovflowError extends Error {
+  override readonly name: string = 'GovflowError';
+  readonly kind: GovflowErrorKind;
+  readonly retryable: boolean;
+  readonly sessionId: string | undefined;
+
+  constructor(kind: GovflowErrorKind, message: string, options: GovflowErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = kind;
+    this.retryable = options.retryable ?? false;
+    this.sessionId = options.sessionId;
+  }
+
+  /** The one-line text for a person; subclasses add where (file:line). */
+  describe(): string {
+    return this.message;
+  }
+}
+
 /** A user or configuration mistake: names the file (and line when known) and what to change. */
-export class ConfigError extends Error {
+export class ConfigError extends GovflowError {
   override readonly name = 'ConfigError';
   constructor(
     message: string,
@@ -12,31 +53,33 @@ export class ConfigError extends Error {
     readonly line?: number,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super('config', message, options);
   }
 
   /** `file:line: message`, the form editors and terminals link. */
-  describe(): string {
+  override describe(): string {
     const where = this.file ? `${this.file}${this.line ? `:${this.line}` : ''}: ` : '';
     return `${where}${this.message}`;
   }
 }
 
 /** Bad command-line usage (exit 2). */
-export class UsageError extends Error {
+export class UsageError extends GovflowError {
   override readonly name = 'UsageError';
+  constructor(message: string, options?: GovflowErrorOptions) {
+    super('usage', message, options);
+  }
 }
 
 /**
  * A call to an LLM provider failed. `retryable` says whether the same call may succeed later
  * (network, 408/409/429/5xx, timeout); `retryAfterMs` carries the server's Retry-After.
  */
-export class ProviderError extends Error {
+export class ProviderError extends GovflowError {
   override readonly name = 'ProviderError';
   readonly provider: string;
   readonly model: string;
   readonly status: number | undefined;
-  readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
   readonly timedOut: boolean;
   readonly bodyExcerpt: string | undefined;
@@ -54,11 +97,10 @@ export class ProviderError extends Error {
       cause?: unknown;
     },
   ) {
-    super(message, { cause: details.cause });
+    super('provider', message, { cause: details.cause, retryable: details.retryable });
     this.provider = details.provider;
     this.model = details.model;
     this.status = details.status;
-    this.retryable = details.retryable;
     this.retryAfterMs = details.retryAfterMs;
     this.timedOut = details.timedOut ?? false;
     this.bodyExcerpt = details.bodyExcerpt;
@@ -66,13 +108,13 @@ export class ProviderError extends Error {
 }
 
 /** A file the operator dropped cannot become a request; it goes to system/failed/. */
-export class RequestFileError extends Error {
+export class RequestFileError extends GovflowError {
   override readonly name = 'RequestFileError';
   constructor(
     message: string,
     readonly file: string,
   ) {
-    super(message);
+    super('request', message);
   }
 }
 

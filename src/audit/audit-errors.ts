@@ -2,12 +2,13 @@
  * Errors of the audit trail, by what the caller should do next (STYLE: "errors say what to do
  * next"). They live apart from src/errors.ts because only the audit layer raises them.
  */
+import { GovflowError } from '../errors.js';
 
 /**
  * An audit log file holds text that is not a well-formed entry: tampering, a disk fault, or a
  * file written by a newer govflow. Names the file (when known) and the 1-based line.
  */
-export class AuditLogFormatError extends Error {
+export class AuditLogFormatError extends GovflowError {
   override readonly name = 'AuditLogFormatError';
   constructor(
     message: string,
@@ -15,11 +16,11 @@ export class AuditLogFormatError extends Error {
     readonly file?: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super('audit', message, options);
   }
 
   /** `file:line: message`, the form editors and terminals link. */
-  describe(): string {
+  override describe(): string {
     return `${this.file ?? '(log text)'}:${this.line}: ${this.message}`;
   }
 
@@ -34,7 +35,7 @@ export class AuditLogFormatError extends Error {
  * message it belongs to must NOT be passed on: the caller should stop the session and let the
  * operator fix the disk; the journal replays the missing entry after restart.
  */
-export class AuditWriteError extends Error {
+export class AuditWriteError extends GovflowError {
   override readonly name = 'AuditWriteError';
   constructor(
     message: string,
@@ -42,6 +43,6 @@ export class AuditWriteError extends Error {
     readonly messageId: string | undefined,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super('audit', message, options);
   }
 }

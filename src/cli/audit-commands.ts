@@ -3,11 +3,10 @@ import { logsCommand } from '../audit/logs-command.js';
 import { verifyCommand } from '../audit/verify-command.js';
 import { systemPaths } from '../config/system-paths.js';
 import type { CommandDefinition } from './command-context.js';
+import { describedAs } from './command-list.js';
 
 export const logsCliCommand: CommandDefinition = {
-  name: 'logs',
-  usage: 'govflow logs [--date YYYYMMDD] [--session S] [--agent A] [--status C] [--json] [--root DIR]',
-  summary: 'read audit entries back, filtered',
+  ...describedAs('logs'),
   options: {
     date: { type: 'string' },
     session: { type: 'string' },
@@ -30,9 +29,7 @@ export const logsCliCommand: CommandDefinition = {
 };
 
 export const verifyCliCommand: CommandDefinition = {
-  name: 'verify',
-  usage: 'govflow verify [--root DIR]',
-  summary: 'check the hash chain of all audit logs; names the first bad entry (exit 0 intact, 1 not)',
+  ...describedAs('verify'),
   options: {},
   allowPositionals: false,
   run({ root, io }) {

@@ -1,22 +1,18 @@
-/** The `govflow` command line: dispatches to one command, maps errors to exit codes (SPEC §8). */
-import { GovernanceInvalidError } from '../daemon/governance-source.js';
-import { ConfigError, UsageError, errorMessage } from '../errors.js';
-import { parseCommandArgs, type CommandDefinition, type CommandIo } from './command-context.js';
-import { logsCliCommand, verifyCliCommand } from './audit-commands.js';
-import { runCommand } from './run-command.js';
-import { startCommand } from './start-command.js';
-import { statusCommand } from './status-command.js';
-import { validateCommand } from './validate-command.js';
-
-const COMMANDS: CommandDefinition[] = [startCommand, runCommand, validateCommand, logsCliCommand, verifyCliCommand, statusCommand];
+/**
+ * The `govflow` command line: dispatches to one command, loaded only when chosen, and maps what
+ * it throws to an exit code through one table (src/cli/exit-codes.ts, SPEC §8).
+ */
+import { parseCommandArgs, type CommandIo } from './command-context.js';
+import { COMMAND_LIST } from './command-list.js';
+import { describeFailure, exitCodeFor } from './exit-codes.js';
 
 function helpText(): string {
-  const width = Math.max(...COMMANDS.map((command) => command.usage.length));
+  const width = Math.max(...COMMAND_LIST.map((command) => command.usage.length));
   return [
     'govflow — governed LLM agent pipelines from files',
     '',
     'usage:',
-    ...COMMANDS.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
+    ...COMMAND_LIST.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
     '',
     'Every command takes --root DIR (else GOVFLOW_ROOT, else the current directory) and --help.',
   ].join('\n');
@@ -41,12 +37,13 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
     io.stdout(`${helpText()}\n`);
     return name ? 0 : 2;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (!command) {
+  const listed = COMMAND_LIST.find((candidate) => candidate.name === name);
+  if (!listed) {
     io.stderr(`govflow: unknown command "${name}"\n\n${helpText()}\n`);
     return 2;
   }
   try {
+    const command = await listed.load();
     const context = parseCommandArgs(command, rest, io);
     if (context === 'help') {
       io.stdout(`usage: ${command.usage}\n${command.summary}\n`);
@@ -54,19 +51,7 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
     }
     return await command.run(context);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`govflow ${name}: ${error.message}\n`);
-      return 2;
-    }
-    if (error instanceof GovernanceInvalidError) {
-      io.stderr(`govflow ${name}: ${error.message}\n`);
-      return 2;
-    }
-    if (error instanceof ConfigError) {
-      io.stderr(`govflow ${name}: configuration error: ${error.describe()}\n`);
-      return 2;
-    }
-    io.stderr(`govflow ${name}: ${errorMessage(error)}\n`);
-    return 1;
+    io.stderr(`govflow ${name}: ${describeFailure(error)}\n`);
+    return exitCodeFor(error);
   }
 }

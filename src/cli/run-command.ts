@@ -11,14 +11,18 @@ import { openRuntime, type Runtime } from '../daemon/runtime.js';
 import { errorMessage } from '../errors.js';
 import { generateRequestId, parseRequestFile } from '../intake/request-file.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
-import { ReplyRejectedError } from '../pipeline/session-runner.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { ScriptedProvider } from '../llm/scripted-provider.js';
 import { RootLockedError } from '../daemon/root-lock.js';
-import type { CommandDefinition } from './command-context.js';
+import { innermostProvider } from '../llm/retrying-provider.js';
+import type { CommandDefinition, CommandIo } from './command-context.js';
+import { resumeOrphanedRuns } from '../daemon/orphaned-runs.js';
+import { ReplyRejectedError, type OperationalLog } from '../pipeline/runner-contract.js';
+import { RunClaims } from '../store/run-claims.js';
+import { describedAs } from './command-list.js';
+import { EXIT_CODE_BY_STATUS } from './exit-codes.js';
 import { handOverToDaemon } from './run-handover.js';
 
-const EXIT_BY_STATUS: Record<ResultDocument['status'], number> = { success: 0, partial: 0, failed: 1, pending: 3 };
 
 function describeResult(result: ResultDocument): string {
   const output = typeof result.output === 'string' ? result.output : JSON.stringify(result.output, null, 2);
@@ -32,10 +36,14 @@ function describeResult(result: ResultDocument): string {
   ].join('\n');
 }
 
+/** Warnings and errors of resuming killed runs, on stderr (stdout may hold --json). */
+function stderrLog(io: CommandIo): OperationalLog {
+  const line = (level: string) => (message: string, fields?: Record<string, unknown>) => io.stderr(`govflow run: ${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);
+  return { info() {}, warn: line('warning'), error: line('error') };
+}
+
 export const runCommand: CommandDefinition = {
-  name: 'run',
-  usage: 'govflow run FILE|- [--root DIR] [--json]',
-  summary: 'process one request now and print the result (exit 0 success/partial, 1 failed, 3 pending)',
+  ...describedAs('run'),
   options: { json: { type: 'boolean' } },
   allowPositionals: true,
   async run({ root, values, positionals, io }) {
@@ -88,7 +96,7 @@ export const runCommand: CommandDefinition = {
           return 2;
         }
         io.stdout(values.json ? `${JSON.stringify(handed.result, null, 2)}\n` : `${describeResult(handed.result)}\n`);
-        return EXIT_BY_STATUS[handed.result.status];
+        return EXIT_CODE_BY_STATUS[handed.result.status];
       }
     }
     try {
@@ -98,15 +106,19 @@ export const runCommand: CommandDefinition = {
         return 2;
       }
       const signal = new AbortController().signal;
+      // Sessions of earlier `govflow run`s that were killed mid-way are finished first (README: CLI).
+      const claims = new RunClaims(runtime.config.paths.state);
+      for (const resumed of await resumeOrphanedRuns(runtime.config.paths.state, runtime.runner, signal, stderrLog(io))) {
+        io.stderr(`govflow run: resumed session ${resumed.sessionId} of a killed govflow run: ${resumed.status}; result in system/outbox/${resumed.requestId}.json\n`);
+      }
       let outcome;
       if (parsed.kind === 'reply') {
-        try {
-          outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null }, signal);
-        } catch (error) {
-          if (!(error instanceof ReplyRejectedError)) throw error;
-          io.stderr(`govflow run: ${error.message}\n`);
-          return 2;
-        }
+        // A rejected reply throws ReplyRejectedError (kind "request": exit 2, message on stderr).
+        claims.register(parsed.sessionId);
+        outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null }, signal).catch((error: unknown) => {
+          if (error instanceof ReplyRejectedError) claims.release(parsed.sessionId);
+          throw error;
+        });
       } else {
         const requestId = parsed.requestId ?? generateRequestId();
         const registry = new RequestIdRegistry(runtime.config.paths);
@@ -123,14 +135,18 @@ export const runCommand: CommandDefinition = {
         outcome = await runtime.runner.startSession(
           { requestId, sessionId: parsed.sessionId, text: parsed.text, user: parsed.user, metadata: parsed.metadata, sourceFile: name, claimedPath: null },
           signal,
+          (sessionId) => claims.register(sessionId),
         );
       }
-      if (runtime.provider instanceof ScriptedProvider) {
-        const unused = runtime.provider.unusedResponses();
+      // Kept when the session threw: once this process exits, the next start or run resumes it.
+      claims.release(outcome.sessionId);
+      const scriptedProvider = innermostProvider(runtime.provider);
+      if (scriptedProvider instanceof ScriptedProvider) {
+        const unused = scriptedProvider.unusedResponses();
         if (Object.keys(unused).length > 0) io.stderr(`warning: scripted responses never asked for: ${JSON.stringify(unused)}\n`);
       }
       io.stdout(values.json ? `${JSON.stringify(outcome.result, null, 2)}\n` : `${describeResult(outcome.result)}\n`);
-      return EXIT_BY_STATUS[outcome.status];
+      return EXIT_CODE_BY_STATUS[outcome.status];
     } finally {
       await runtime.close();
     }

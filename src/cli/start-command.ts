@@ -3,11 +3,10 @@ import { GovflowDaemon } from '../daemon/daemon.js';
 import { createOperationalLog } from '../daemon/operational-log.js';
 import { RootLockedError } from '../daemon/root-lock.js';
 import type { CommandDefinition } from './command-context.js';
+import { describedAs } from './command-list.js';
 
 export const startCommand: CommandDefinition = {
-  name: 'start',
-  usage: 'govflow start [--root DIR]',
-  summary: 'run the daemon in the foreground (prints a line with "ready" once the inbox is watched)',
+  ...describedAs('start'),
   options: {},
   allowPositionals: false,
   async run({ root, io }) {

@@ -2,8 +2,10 @@
 import { readDiskStatus, type DiskStatus } from '../daemon/disk-guard.js';
 import { RootLock } from '../daemon/root-lock.js';
 import { systemPaths } from '../config/system-paths.js';
+import { RunClaims } from '../store/run-claims.js';
 import { SessionJournal, type SessionManifest } from '../store/session-journal.js';
 import type { CommandDefinition } from './command-context.js';
+import { describedAs } from './command-list.js';
 
 const RECENT = 10;
 
@@ -28,10 +30,41 @@ function age(fromIso: string, now: number): string {
   return `${Math.round(seconds / 86_400)}d`;
 }
 
+/**
+ * A stand-in for a manifest a process was killed before writing (it is written off the event
+ * loop after the journal's first records): what the journal alone says.
+ */
+function manifestFromJournal(sessionsDir: string, sessionId: string): SessionManifest | null {
+  let records;
+  try {
+    records = SessionJournal.read(SessionJournal.directoryOf(sessionsDir, sessionId));
+  } catch {
+    return null;
+  }
+  const first = records[0];
+  if (!first || first.type !== 'session') return null;
+  const finished = records.find((record) => record.type === 'finished');
+  const messages = records.filter((record) => record.type === 'message').length;
+  return {
+    v: first.v,
+    session_id: sessionId,
+    request_id: first.request_id,
+    state: finished ? (finished.status === 'success' ? 'SUCCESS' : finished.status === 'partial' ? 'PARTIAL' : 'FAILED') : 'RUNNING',
+    current_agent: null,
+    source_file: first.source_file,
+    created_at: first.created_at,
+    updated_at: finished?.at ?? first.created_at,
+    messages,
+    usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cost_usd: 0 },
+    elapsed_ms: 0,
+    model_time_ms: 0,
+    governance_hash: null,
+    question: null,
+  };
+}
+
 export const statusCommand: CommandDefinition = {
-  name: 'status',
-  usage: 'govflow status [--root DIR] [--json]',
-  summary: 'sessions running, paused, recently finished',
+  ...describedAs('status'),
   options: { json: { type: 'boolean' } },
   allowPositionals: false,
   async run({ root, values, io }) {
@@ -45,16 +78,23 @@ export const statusCommand: CommandDefinition = {
     // Every session keeps its state in its manifest (written at each step and at the end), so the
     // manifests alone tell running and paused sessions from finished ones.
     const all = SessionJournal.list(paths.sessions)
-      .map((id) => SessionJournal.readManifest(paths.sessions, id))
+      .map((id) => SessionJournal.readManifest(paths.sessions, id) ?? manifestFromJournal(paths.sessions, id))
       .filter((manifest): manifest is SessionManifest => manifest !== null);
-    const running = all.filter((manifest) => manifest.state === 'RUNNING' || manifest.state === 'PENDING');
+    // A session still marked running whose process died is interrupted: one of a killed
+    // `govflow run` (its run claim names a dead pid), or of a daemon when none is alive now.
+    // The next `govflow start` or `govflow run` on this root resumes it.
+    const runOwners = new Map(new RunClaims(paths.state).list().map((claim) => [claim.sessionId, claim.alive] as const));
+    const ownerDead = (manifest: SessionManifest) => (runOwners.has(manifest.session_id) ? !runOwners.get(manifest.session_id) : daemons.length === 0);
+    const unfinished = all.filter((manifest) => manifest.state === 'RUNNING' || manifest.state === 'PENDING');
+    const interrupted = unfinished.filter(ownerDead);
+    const running = unfinished.filter((manifest) => !ownerDead(manifest));
     const paused = all.filter((manifest) => manifest.state === 'PAUSED');
     const recent = all
       .filter((manifest) => !['RUNNING', 'PENDING', 'PAUSED'].includes(manifest.state))
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
       .slice(0, RECENT);
     if (values.json) {
-      io.stdout(`${JSON.stringify({ daemons, disk, running, paused, recent }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ daemons, disk, running, interrupted, paused, recent }, null, 2)}\n`);
       return 0;
     }
     const line = (manifest: SessionManifest) =>
@@ -64,6 +104,7 @@ export const statusCommand: CommandDefinition = {
       ...diskLines(disk),
       `running (${running.length}):`,
       ...running.map(line),
+      ...(interrupted.length > 0 ? [`interrupted (${interrupted.length}; its process died — the next \`govflow start\` or \`govflow run\` resumes it):`, ...interrupted.map(line)] : []),
       `paused (${paused.length}):`,
       ...paused.map((manifest) => `${line(manifest)}\n      question: ${manifest.question ?? ''}`),
       `recently finished (${recent.length}):`,

@@ -4,11 +4,10 @@ import { ConfigError, errorMessage } from '../errors.js';
 import { loadGovernance } from '../governance/governance-loader.js';
 import { describeRoutingGraph } from '../governance/routing-graph.js';
 import type { CommandDefinition } from './command-context.js';
+import { describedAs } from './command-list.js';
 
 export const validateCommand: CommandDefinition = {
-  name: 'validate',
-  usage: 'govflow validate [--root DIR]',
-  summary: 'check config, agents, routing graph and schemas',
+  ...describedAs('validate'),
   options: {},
   allowPositionals: false,
   async run({ root, io }) {

@@ -7,6 +7,7 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { resumeOrphanedRuns } from './orphaned-runs.js';
 import { readClaimedFile, recoverClaimedFiles, type IntakeItem, type IntakeReply, type IntakeRequest } from '../intake/claimed-file.js';
 import { claimedAtOf, sessionIdForClaim } from '../intake/claim-name.js';
 import { moveToFailed } from '../intake/failed-files.js';
@@ -87,9 +88,12 @@ export class GovflowDaemon {
     // Listed before the intake starts: from then on processing/ also holds this daemon's own
     // fresh claims, which recovery must not read (and run) a second time.
     const leftovers = await recoverClaimedFiles(config.paths);
-    this.recovery = this.recover(leftovers).catch((error: unknown) => {
-      log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
-    });
+    this.recovery = this.recover(leftovers)
+      .then(() => resumeOrphanedRuns(config.paths.state, this.runtime.runner, this.abort.signal, log))
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
+      });
     // The disk alarm is decided before the first claim; below the floor the inbox just waits.
     this.diskGuard = new DiskGuard({
       paths: config.paths,

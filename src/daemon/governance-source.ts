@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, GovflowError } from '../errors.js';
 import { loadGovernance, type GovernanceSnapshot } from '../governance/governance-loader.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 
@@ -55,9 +55,9 @@ export class GovernanceSource {
   }
 }
 
-export class GovernanceInvalidError extends Error {
+export class GovernanceInvalidError extends GovflowError {
   override readonly name = 'GovernanceInvalidError';
   constructor(readonly errors: ConfigError[]) {
-    super(`the governance tree has ${errors.length} error(s):\n${errors.map((error) => `  ${error.describe()}`).join('\n')}\nrun \`govflow validate\` for details`);
+    super('config', `the governance tree has ${errors.length} error(s):\n${errors.map((error) => `  ${error.describe()}`).join('\n')}\nrun \`govflow validate\` for details`);
   }
 }

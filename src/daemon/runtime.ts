@@ -13,6 +13,7 @@ import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.j
 import { SessionEvents } from '../pipeline/session-events.js';
 import { GovernanceSource } from './governance-source.js';
 import { RootLock, type RootOwnerKind } from './root-lock.js';
+import { FilesSessionStore } from '../store/files-session-store.js';
 
 export interface Runtime {
   config: GovflowConfig;
@@ -45,6 +46,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   const env = options.env ?? process.env;
   const config = loadConfig(root, env);
   const { source: governance, warnings } = GovernanceSource.load(config);
+  // Bare: the runner puts it inside the retry wrapper (src/pipeline/step-attempts.ts).
   const provider = options.provider ?? createProvider(config, env);
   const lock = options.owner === undefined ? null : await RootLock.acquire(config.paths.state, options.owner);
   let audit: AuditLogWriter;
@@ -60,11 +62,16 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     config,
     governance: () => governance.current(),
     provider,
-    audit,
+    store: new FilesSessionStore({
+      sessionsDir: config.paths.sessions,
+      outboxDir: config.paths.outbox,
+      durable: config.daemon.fsync,
+      audit,
+      auditedMessages: (sessionId, sinceIso) =>
+        loggedSessionMessages(config.paths.logs, sessionId, formatInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone, 'yyyyMMdd')),
+    }),
     complianceViolations,
     costUsd: costCalculator(config, (message) => options.log?.warn(message)),
-    auditedMessages: (sessionId, sinceIso) =>
-      loggedSessionMessages(config.paths.logs, sessionId, formatInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone, 'yyyyMMdd')),
     now: options.now,
     log: options.log,
     events,

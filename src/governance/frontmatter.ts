@@ -2,6 +2,7 @@
  * Splits a markdown file into YAML frontmatter and body by hand (no gray-matter: it evaluates
  * JavaScript frontmatter and hides line numbers).
  */
+import { GovflowError } from '../errors.js';
 
 export interface SplitMarkdown {
   /** The YAML text between the fences, or null when the file has no frontmatter. */
@@ -11,12 +12,13 @@ export interface SplitMarkdown {
   body: string;
 }
 
-export class FrontmatterError extends Error {
+export class FrontmatterError extends GovflowError {
+  override readonly name = 'FrontmatterError';
   constructor(
     message: string,
     readonly line: number,
   ) {
-    super(message);
+    super('config', message);
   }
 }
 

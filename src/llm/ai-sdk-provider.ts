@@ -1,8 +1,8 @@
 /**
  * The real LLM providers (OpenAI, OpenAI-compatible servers, Ollama, Anthropic, Gemini) behind
- * our small `LlmProvider` interface, through the AI SDK. This file owns the retry loop: each
- * attempt gets its own timeout, failures are translated to `ProviderError`, and retryable ones
- * (network, 408/409/429/5xx, timeout) wait out a jittered backoff or the server's Retry-After.
+ * our small `LlmProvider` interface, through the AI SDK. This file makes ONE attempt per call and
+ * translates its failure to a `ProviderError` (retryable or not, Retry-After, key scrubbed);
+ * retries and the per-attempt timeout are `withRetries` (retrying-provider.ts), around any provider.
  */
 import { ConfigError } from '../errors.js';
 import { attemptOnce } from './ai-sdk-attempt.js';
@@ -13,19 +13,19 @@ import {
   isAiSdkProviderKind,
   type AiSdkProviderKind,
 } from './ai-sdk-models.js';
-import { DEFAULT_BACKOFF, abortableSleep, retryDelayMs, type BackoffOptions } from './backoff.js';
-import { ProviderCallError, translateProviderFailure } from './provider-error-translation.js';
+import { translateProviderFailure } from './provider-error-translation.js';
 import {
   PROVIDER_INTERFACE_VERSION,
   type LlmProvider,
   type LlmRequest,
   type LlmResponse,
 } from './provider.js';
+import { withRetries, type RetrySettings } from './retrying-provider.js';
 
 export { AI_SDK_PROVIDER_KINDS, isAiSdkProviderKind, type AiSdkProviderKind };
 
 /** Everything the adapter needs, resolved by config loading (env already applied). */
-export interface AiSdkProviderSettings {
+export interface AiSdkProviderSettings extends RetrySettings {
   kind: AiSdkProviderKind;
   /** Default model; a request's own `model` wins when set. */
   model: string;
@@ -33,47 +33,25 @@ export interface AiSdkProviderSettings {
   baseUrl: string | null;
   /** The resolved key. Never printed: every error text is scrubbed of it. */
   apiKey: string | null;
-  /** Total attempts per call, first included (`llm.max_attempts`). */
-  maxAttempts: number;
-  /** Per-attempt timeout (`llm.timeout_ms`). */
-  timeoutMs: number;
-  /** Backoff ceiling of the first retry, in ms (default 500). */
-  backoffBaseMs?: number;
-  /** Cap of the computed backoff, in ms (default 30 000). */
-  backoffMaxMs?: number;
-  /** Cap of a server-requested Retry-After wait, in ms (default 60 000). */
-  retryAfterMaxMs?: number;
   /** Stream responses (default true); false uses one plain request per attempt. */
   stream?: boolean;
   /** Ask for native JSON output where the provider supports it (default true). */
   jsonMode?: boolean;
-  /** Waits between attempts; tests inject one that records the delay. Must honour `signal`. */
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** Jitter source in [0, 1); tests inject a fixed one. */
-  random?: () => number;
 }
+
+/** The adapter's own settings, without the retry policy. */
+export type AiSdkAdapterSettings = Omit<AiSdkProviderSettings, keyof RetrySettings>;
 
 /** The settings after defaults and checks: plain milliseconds, frozen. */
 interface CompiledSettings {
   kind: AiSdkProviderKind;
   model: string;
   apiKey: string | null;
-  maxAttempts: number;
-  timeoutMs: number;
   stream: boolean;
   jsonMode: boolean;
-  backoff: BackoffOptions;
-  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-function positiveInteger(value: number, name: string, configKey: string): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new ConfigError(`${name} must be a whole number of at least 1 (${configKey}); got ${value}.`);
-  }
-  return value;
-}
-
-function compile(settings: AiSdkProviderSettings): CompiledSettings {
+function compile(settings: AiSdkAdapterSettings): CompiledSettings {
   if (!isAiSdkProviderKind(settings.kind)) {
     throw new ConfigError(
       `provider.kind "${String(settings.kind)}" is not an LLM provider; use one of ` +
@@ -87,17 +65,8 @@ function compile(settings: AiSdkProviderSettings): CompiledSettings {
     kind: settings.kind,
     model: settings.model.trim(),
     apiKey: settings.apiKey,
-    maxAttempts: positiveInteger(settings.maxAttempts, 'max_attempts', 'llm.max_attempts'),
-    timeoutMs: positiveInteger(settings.timeoutMs, 'timeout_ms', 'llm.timeout_ms'),
     stream: settings.stream ?? true,
     jsonMode: (settings.jsonMode ?? true) && NATIVE_JSON_MODE_BY_KIND[settings.kind],
-    backoff: Object.freeze({
-      baseMs: settings.backoffBaseMs ?? DEFAULT_BACKOFF.baseMs,
-      maxMs: settings.backoffMaxMs ?? DEFAULT_BACKOFF.maxMs,
-      retryAfterMaxMs: settings.retryAfterMaxMs ?? DEFAULT_BACKOFF.retryAfterMaxMs,
-      random: settings.random,
-    }),
-    sleep: settings.sleep ?? abortableSleep,
   });
 }
 
@@ -118,11 +87,11 @@ function answeredWithoutStream(error: unknown): boolean {
 }
 
 /**
- * An `LlmProvider` for a real model API. Throws ConfigError at once for a missing key or
- * base URL, so the daemon fails at start rather than on the first message.
- * Failed calls reject with `ProviderCallError` (a `ProviderError` with `attempts`).
+ * The bare adapter for a real model API: one attempt per call, no timeout of its own (the
+ * request's signal carries it). Throws ConfigError at once for a missing key or base URL, so the
+ * daemon fails at start rather than on the first message. Failed calls reject with `ProviderError`.
  */
-export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvider {
+export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider {
   const compiled = compile(settings);
   const modelFor = createModelFactory(settings);
   // Some OpenAI-compatible servers and gateways ignore `stream: true` and answer with one JSON
@@ -140,65 +109,36 @@ export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvide
         request.onChunk?.(chunk);
       },
     };
-    for (let attempt = 1; ; attempt += 1) {
-      const timeoutSignal = AbortSignal.timeout(compiled.timeoutMs);
-      const context = {
-        provider: compiled.kind,
-        model: modelId,
-        apiKey: compiled.apiKey,
-        callerSignal: request.signal,
-        timeoutSignal,
-        timeoutMs: compiled.timeoutMs,
-      };
-      try {
-        // Checked here too: a signal aborted before the call never reaches the network.
-        request.signal.throwIfAborted();
-        receivedText = false;
-        const result = await attemptOnce({
-          model,
-          modelId,
-          request: watchedRequest,
-          jsonMode: compiled.jsonMode,
-          stream: streaming,
-          abortSignal: AbortSignal.any([request.signal, timeoutSignal]),
-        });
-        if (streaming && !receivedText && result.text === '') {
-          // An empty "stream" is what some SDK parsers make of a plain JSON answer: ask plainly.
-          const plain = await attemptOnce({ model, modelId, request, jsonMode: compiled.jsonMode, stream: false, abortSignal: AbortSignal.any([request.signal, AbortSignal.timeout(compiled.timeoutMs)]) });
-          if (plain.text !== '') {
-            streaming = false;
-            return { ...plain, provider: compiled.kind, attempts: attempt };
-          }
-        }
-        return { ...result, provider: compiled.kind, attempts: attempt };
-      } catch (error) {
-        const failure = translateProviderFailure(error, context);
-        if (streaming && !receivedText && answeredWithoutStream(error) && !request.signal.aborted) {
-          // A 200 answer that carried no stream at all: ask once more without streaming.
-          try {
-            const result = await attemptOnce({
-              model,
-              modelId,
-              request,
-              jsonMode: compiled.jsonMode,
-              stream: false,
-              abortSignal: AbortSignal.any([request.signal, AbortSignal.timeout(compiled.timeoutMs)]),
-            });
-            streaming = false;
-            return { ...result, provider: compiled.kind, attempts: attempt };
-          } catch {
-            // Not a streaming problem after all: handle the original failure below.
-          }
-        }
-        if (!failure.retryable || attempt >= compiled.maxAttempts) {
-          throw new ProviderCallError(failure, attempt);
-        }
-        try {
-          await compiled.sleep(retryDelayMs(attempt, failure.retryAfterMs, compiled.backoff), request.signal);
-        } catch (sleepError) {
-          throw new ProviderCallError(translateProviderFailure(sleepError, context), attempt);
+    const plainly = async (): Promise<LlmResponse> => {
+      const plain = await attemptOnce({ model, modelId, request, jsonMode: compiled.jsonMode, stream: false, abortSignal: request.signal });
+      return { ...plain, provider: compiled.kind, attempts: 1 };
+    };
+    const context = { provider: compiled.kind, model: modelId, apiKey: compiled.apiKey, callerSignal: request.signal };
+    try {
+      // Checked here too: a signal aborted before the call never reaches the network.
+      request.signal.throwIfAborted();
+      const result = await attemptOnce({ model, modelId, request: watchedRequest, jsonMode: compiled.jsonMode, stream: streaming, abortSignal: request.signal });
+      if (streaming && !receivedText && result.text === '') {
+        // An empty "stream" is what some SDK parsers make of a plain JSON answer: ask plainly.
+        const plain = await plainly();
+        if (plain.text !== '') {
+          streaming = false;
+          return plain;
         }
       }
+      return { ...result, provider: compiled.kind, attempts: 1 };
+    } catch (error) {
+      if (streaming && !receivedText && answeredWithoutStream(error) && !request.signal.aborted) {
+        // A 200 answer that carried no stream at all: ask once more without streaming.
+        try {
+          const plain = await plainly();
+          streaming = false;
+          return plain;
+        } catch {
+          // Not a streaming problem after all: report the original failure.
+        }
+      }
+      throw translateProviderFailure(error, context);
     }
   }
 
@@ -207,4 +147,12 @@ export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvide
     interfaceVersion: PROVIDER_INTERFACE_VERSION,
     generate,
   });
+}
+
+/**
+ * A real model API with retries: the adapter inside `withRetries`. Failed calls reject with
+ * `ProviderCallError` (a `ProviderError` with `attempts`).
+ */
+export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvider {
+  return withRetries(createAiSdkAdapter(settings), settings);
 }

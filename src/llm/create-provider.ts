@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ConfigError } from '../errors.js';
-import { createAiSdkProvider, isAiSdkProviderKind } from './ai-sdk-provider.js';
+import { createAiSdkAdapter, isAiSdkProviderKind } from './ai-sdk-provider.js';
 import { API_KEY_ENV_BY_KIND } from './ai-sdk-models.js';
 import { DryRunProvider } from './dry-run-provider.js';
 import { costAtPrice, lookUpPrice, type PriceLookup } from './model-prices.js';
@@ -19,6 +19,11 @@ export function resolveApiKey(config: GovflowConfig, env: NodeJS.ProcessEnv): st
   return null;
 }
 
+/**
+ * The configured provider, bare: one attempt per call. The runtime wraps it in `withRetries`
+ * (with `retrySettings(config)`), so retries and per-attempt timeouts behave the same for the
+ * scripted provider in tests and for the real APIs.
+ */
 export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = process.env): LlmProvider {
   const kind = config.provider.kind;
   if (kind === 'dry-run') return new DryRunProvider();
@@ -28,15 +33,11 @@ export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = p
     }
     return ScriptedProvider.fromFile(path.resolve(config.root, config.provider.script));
   }
-  return createAiSdkProvider({
+  return createAiSdkAdapter({
     kind,
     model: config.provider.model,
     baseUrl: config.provider.base_url,
     apiKey: resolveApiKey(config, env),
-    maxAttempts: config.llm.max_attempts,
-    timeoutMs: config.llm.timeout_ms,
-    backoffBaseMs: config.llm.backoff_base_ms,
-    backoffMaxMs: config.llm.backoff_max_ms,
     stream: config.provider.stream,
   });
 }

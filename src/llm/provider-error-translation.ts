@@ -1,6 +1,6 @@
 /**
  * Turns whatever an AI SDK call threw into our `ProviderError`: unwraps the SDK's wrappers,
- * classifies it (HTTP status, network, our timeout, the caller's abort), reads Retry-After,
+ * classifies it (HTTP status, network, the caller's abort), reads Retry-After,
  * and scrubs the API key from every piece of text it keeps. Servers do echo keys back
  * ("Incorrect API key provided: sk-proj-…"), so nothing leaves here unscrubbed.
  */
@@ -14,7 +14,9 @@ import { isRetryableStatus, parseRetryAfterMs } from './backoff.js';
  */
 export class ProviderCallError extends ProviderError {
   readonly attempts: number;
-  constructor(error: ProviderError, attempts: number) {
+  /** The session deadline (`LlmRequest.deadlineMs`) ended the call. */
+  readonly deadlinePassed: boolean;
+  constructor(error: ProviderError, attempts: number, deadlinePassed = false) {
     const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
     super(`${error.message} (after ${tries})`, {
       provider: error.provider,
@@ -27,6 +29,7 @@ export class ProviderCallError extends ProviderError {
       cause: error.cause,
     });
     this.attempts = attempts;
+    this.deadlinePassed = deadlinePassed;
   }
 }
 
@@ -60,11 +63,11 @@ export interface FailureContext {
   provider: string;
   model: string;
   apiKey: string | null;
-  /** The caller's signal: its abort is final, never retried. */
+  /**
+   * The attempt's signal. Its abort is reported as a cancellation; the retry wrapper, which owns
+   * the per-attempt timeout, turns the cancellations it caused into retryable timeouts.
+   */
   callerSignal: AbortSignal;
-  /** Our per-attempt timeout signal: its abort is a retryable timeout. */
-  timeoutSignal: AbortSignal;
-  timeoutMs: number;
 }
 
 /** The SDK wraps errors in RetryError (when it retried) and sometimes in `cause` chains. */
@@ -116,8 +119,7 @@ function scrubbedCause(error: unknown, apiKey: string | null): Error {
 }
 
 /**
- * Classifies one failed attempt. The caller's abort comes first (it is final even if our
- * timeout fired too), then our timeout, then HTTP statuses, then everything else as a network
+ * Classifies one failed attempt. The caller's abort comes first, then HTTP statuses, then everything else as a network
  * failure (DNS, refused or reset connections, a stream cut mid-body), which is retryable.
  */
 export function translateProviderFailure(error: unknown, context: FailureContext): ProviderError {
@@ -133,13 +135,6 @@ export function translateProviderFailure(error: unknown, context: FailureContext
       retryable: false,
       cause,
     });
-  }
-  if (context.timeoutSignal.aborted) {
-    return new ProviderError(
-      `The call to ${where} timed out after ${context.timeoutMs} ms (llm.timeout_ms); ` +
-        'raise it for slow models, or check the provider is reachable.',
-      { provider, model, retryable: true, timedOut: true, cause },
-    );
   }
   if (APICallError.isInstance(inner) && inner.statusCode !== undefined) {
     const status = inner.statusCode;

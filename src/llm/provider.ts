@@ -31,8 +31,15 @@ export interface LlmRequest {
     governanceFiles: string[];
     outputSchema: Record<string, unknown> | null;
   };
-  /** Aborts the call (per-call timeout, session deadline, shutdown). */
+  /**
+   * Aborts the call. From the pipeline it carries only shutdown, which is final; inside
+   * `withRetries` each attempt's signal also carries that attempt's timeout and the deadline.
+   */
   signal: AbortSignal;
+  /** Per-attempt timeout for this call (the agent's `timeout_ms`); else `llm.timeout_ms`. */
+  timeoutMs?: number;
+  /** Milliseconds left before the session deadline: the call ends then and is not retried. */
+  deadlineMs?: number;
   /** Called with each streamed text chunk, where the provider streams. */
   onChunk?: (chunk: string) => void;
 }

@@ -1,7 +1,10 @@
 /**
  * The scripted provider (SPEC §7, for tests and benchmarks): replays responses per agent from a
- * file, in order. It fails loudly — an unexpected call throws, and `assertAllUsed` reports
- * responses nobody asked for (after openai-agents-js's scripted model).
+ * file, in order. It fails loudly — an unexpected call throws (and is kept in `unexpectedCalls`),
+ * and `assertAllUsed` reports responses nobody asked for and calls nobody scripted (after
+ * openai-agents-js's scripted model). Tests synchronise on calls instead of sleeping: `callStarted(n)`
+ * resolves when the n-th call began, `hold(n)` keeps the n-th call waiting until released, and the
+ * `onCall` hook runs (and is awaited) at the start of every call.
  *
  * File (YAML or JSON):
  *   latency_ms: 0          # optional delay before every answer
@@ -49,14 +52,70 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** One call as the provider saw it; `number` counts calls from 1 across all agents. */
+export interface ScriptedCall {
+  number: number;
+  agent: string;
+  system: string;
+  prompt: string;
+  history: number;
+}
+
+export interface ScriptedProviderOptions {
+  /** Runs at the start of every call, before the scripted answer; the call awaits it. */
+  onCall?: (call: ScriptedCall) => void | Promise<void>;
+}
+
+/** Waits for `gate`, or rejects with the signal's reason as soon as it aborts. */
+function gateOrAbort(gate: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    void gate.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
+}
+
 export class ScriptedProvider implements LlmProvider {
   readonly kind = 'scripted';
   readonly interfaceVersion = PROVIDER_INTERFACE_VERSION;
   private readonly positions = new Map<string, number>();
   /** Every call made, in order: agent and prompt (tests assert on them). */
-  readonly calls: Array<{ agent: string; system: string; prompt: string; history: number }> = [];
+  readonly calls: ScriptedCall[] = [];
+  /** Calls for which the script had no response left (each also threw). */
+  readonly unexpectedCalls: ScriptedCall[] = [];
+  private readonly startWaiters = new Map<number, Array<(call: ScriptedCall) => void>>();
+  private readonly gates = new Map<number, Promise<void>>();
 
-  constructor(private readonly script: Script) {}
+  constructor(
+    private readonly script: Script,
+    private readonly options: ScriptedProviderOptions = {},
+  ) {}
+
+  /** Resolves with the n-th call (1-based, all agents) once it has started; at once if it has. */
+  callStarted(number: number): Promise<ScriptedCall> {
+    const started = this.calls[number - 1];
+    if (started) return Promise.resolve(started);
+    return new Promise((resolve) => {
+      const waiting = this.startWaiters.get(number) ?? [];
+      waiting.push(resolve);
+      this.startWaiters.set(number, waiting);
+    });
+  }
+
+  /**
+   * Keeps the n-th call (1-based) waiting after it started, until the returned function is
+   * called. The held call still rejects at once when its signal aborts.
+   */
+  hold(number: number): () => void {
+    if (this.calls.length >= number) throw new Error(`scripted provider: call ${number} already started; hold it before it starts`);
+    let release!: () => void;
+    this.gates.set(number, new Promise<void>((resolve) => (release = resolve)));
+    return () => release();
+  }
 
   static fromFile(file: string): ScriptedProvider {
     let script: Script;
@@ -72,11 +131,18 @@ export class ScriptedProvider implements LlmProvider {
   }
 
   async generate(request: LlmRequest): Promise<LlmResponse> {
-    this.calls.push({ agent: request.agent, system: request.system, prompt: request.prompt, history: request.history?.length ?? 0 });
+    const call: ScriptedCall = { number: this.calls.length + 1, agent: request.agent, system: request.system, prompt: request.prompt, history: request.history?.length ?? 0 };
+    this.calls.push(call);
+    for (const resolve of this.startWaiters.get(call.number) ?? []) resolve(call);
+    this.startWaiters.delete(call.number);
+    if (this.options.onCall) await this.options.onCall(call);
+    const gate = this.gates.get(call.number);
+    if (gate) await gateOrAbort(gate, request.signal);
     const list = this.script.responses[request.agent] ?? [];
     let position = this.positions.get(request.agent) ?? 0;
     if (position >= list.length && this.script.loop && list.length > 0) position = 0;
     if (position >= list.length) {
+      this.unexpectedCalls.push(call);
       throw new ProviderError(
         `scripted provider: unexpected call for agent "${request.agent}" — the script has ${list.length} response(s) for it and all were used`,
         { provider: this.kind, model: request.model, retryable: false },
@@ -124,10 +190,16 @@ export class ScriptedProvider implements LlmProvider {
     return unused;
   }
 
+  /** Throws when a scripted response was never asked for, or a call came that nobody scripted. */
   assertAllUsed(): void {
     const unused = this.unusedResponses();
+    const problems: string[] = [];
     if (Object.keys(unused).length > 0) {
-      throw new Error(`scripted provider: responses never asked for: ${Object.entries(unused).map(([agent, count]) => `${agent} ×${count}`).join(', ')}`);
+      problems.push(`responses never asked for: ${Object.entries(unused).map(([agent, count]) => `${agent} ×${count}`).join(', ')}`);
     }
+    if (this.unexpectedCalls.length > 0) {
+      problems.push(`unexpected calls: ${this.unexpectedCalls.map((call) => `#${call.number} ${call.agent}`).join(', ')}`);
+    }
+    if (problems.length > 0) throw new Error(`scripted provider: ${problems.join('; ')}`);
   }
 }

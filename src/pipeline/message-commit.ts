@@ -12,13 +12,14 @@ import { stampMessage, type StampContext } from '../message/message-stamping.js'
 import { orchestratorFailureMessage, validationFallbackMessage, type OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
-import { JOURNAL_FORMAT, type MessageRecord, type SessionJournal, type SessionStateName } from '../store/session-journal.js';
+import { JOURNAL_FORMAT, type MessageRecord, type SessionStateName } from '../store/session-journal.js';
+import type { StoredSession } from '../store/session-store.js';
 import type { RunnerDependencies } from './runner-contract.js';
 import { applyRecord, type PendingStep, type SessionState } from './session-state.js';
 
-/** A session being run by this process: its journal, its folded state, its commit order. */
+/** A session being run by this process: its stored form, its folded state, its commit order. */
 export interface ActiveSession {
-  journal: SessionJournal;
+  stored: StoredSession;
   state: SessionState;
   commitQueue: Promise<void>;
   /** A manifest rewrite is due at the end of this turn of the event loop. */
@@ -126,12 +127,8 @@ export class MessageCommitter {
       plan: outcome.kind === 'answer' ? outcome.plan : null,
       on_failure: agent?.onFailure ?? null,
     };
-    // One durable write per step: the audit entry (SPEC §6). The journal record goes to the page
-    // cache first, so a killed process never leaves an audited message the journal lacks; the
-    // journal is synced before the session's result is written. After power loss the audit log
-    // may be ahead of the journal: recovery voids those entries and runs their steps again.
-    active.journal.append(record);
-    const appended = await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
+    // Journal record, then the durable audit entry (SPEC §6): the store keeps that order.
+    const { entryHash } = await active.stored.commitMessage(record, { message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
     applyRecord(state, record);
     this.committed(active);
     this.deps.events?.emit('message', {
@@ -141,7 +138,7 @@ export class MessageCommitter {
       status: message.status.code,
       outputType: message.output?.content_type ?? null,
       messageId: message.message_id,
-      entryHash: (appended as { hash?: string } | undefined)?.hash ?? null,
+      entryHash,
     });
     const began = this.stepStartedAt(step);
     this.deps.log?.info('message committed', {

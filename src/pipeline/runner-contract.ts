@@ -4,10 +4,12 @@
  * the errors callers act on.
  */
 import type { GovflowConfig } from '../config/config-loader.js';
+import { GovflowError, type GovflowErrorOptions } from '../errors.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { ResultDocument, ResultStatus } from './session-result.js';
+import type { SessionStore } from '../store/session-store.js';
 import type { SessionEvents } from './session-events.js';
 
 /** What the audit trail receives for every committed message. */
@@ -35,13 +37,12 @@ export interface RunnerDependencies {
   /** The governance snapshot for the next step (hot reload swaps it). */
   governance: () => GovernanceSnapshot;
   provider: LlmProvider;
-  audit: AuditSink;
+  /** Every durable effect of a session (journal, audit entries, results): the store seam. */
+  store: SessionStore;
   /** Names a message gives in audit.governance_files_consulted that were not in its prompt. */
   complianceViolations: (message: SentientMessage, filesInPrompt: string[]) => string[];
   /** USD for one call's usage. */
   costUsd: (model: string, usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number }) => number;
-  /** The session's messages already in the audit log from `sinceIso` on, by id (crash recovery). */
-  auditedMessages: (sessionId: string, sinceIso: string) => Promise<Map<string, { sequence: number; agent: string }>>;
   now?: () => Date;
   log?: OperationalLog;
   /** Live events for listeners (HTTP stream, tracing, metrics); none when absent. */
@@ -72,11 +73,17 @@ export interface SessionOutcome {
 }
 
 /** Thrown when a run stops because of shutdown: the journal is consistent, recovery continues it. */
-export class SessionInterruptedError extends Error {
+export class SessionInterruptedError extends GovflowError {
   override readonly name = 'SessionInterruptedError';
+  constructor(message: string, options?: GovflowErrorOptions) {
+    super('interrupted', message, { retryable: true, ...options });
+  }
 }
 
 /** A reply that cannot be applied (unknown session, not paused): the reply file goes to failed/. */
-export class ReplyRejectedError extends Error {
+export class ReplyRejectedError extends GovflowError {
   override readonly name = 'ReplyRejectedError';
+  constructor(message: string, options?: GovflowErrorOptions) {
+    super('request', message, options);
+  }
 }

@@ -3,12 +3,13 @@
  * power loss took are voided (their steps run again), and journaled messages the audit log lacks
  * (a crash between the two writes) are appended again.
  */
-import { JOURNAL_FORMAT, type JournalRecord } from '../store/session-journal.js';
+import { JOURNAL_FORMAT, type VoidRecord } from '../store/session-journal.js';
+import type { AuditedMessages } from '../store/session-store.js';
 import type { ActiveSession } from './message-commit.js';
-import type { AuditSink, OperationalLog } from './runner-contract.js';
+import type { OperationalLog } from './runner-contract.js';
 import { applyRecord } from './session-state.js';
 
-export type AuditedMessages = Map<string, { sequence: number; agent: string }>;
+export type { AuditedMessages };
 
 /**
  * Voids the audit entries of this session whose messages the journal does not hold (the audit
@@ -21,20 +22,19 @@ export async function voidLostMessages(active: ActiveSession, audited: AuditedMe
   for (const voided of state.voided) known.add(voided.messageId);
   const lost = [...audited].filter(([messageId]) => !known.has(messageId)).sort((a, b) => a[1].sequence - b[1].sequence);
   if (lost.length === 0) return;
-  for (const [messageId, { sequence, agent }] of lost) {
-    const record: JournalRecord = { v: JOURNAL_FORMAT, type: 'void', message_id: messageId, sequence, agent, at: now.toISOString() };
-    active.journal.append(record);
+  const records: VoidRecord[] = lost.map(([messageId, { sequence, agent }]) => ({ v: JOURNAL_FORMAT, type: 'void', message_id: messageId, sequence, agent, at: now.toISOString() }));
+  await active.stored.voidMessages(records);
+  for (const record of records) {
     applyRecord(state, record);
-    log?.warn('voided an audit entry whose journal record a crash lost; its step runs again', { session: state.session.session_id, message: messageId, sequence });
+    log?.warn('voided an audit entry whose journal record a crash lost; its step runs again', { session: state.session.session_id, message: record.message_id, sequence: record.sequence });
   }
-  await active.journal.sync();
 }
 
 /** Appends the journaled messages the audit log misses, in journal order. */
-export async function appendMissingAuditEntries(active: ActiveSession, audited: AuditedMessages, audit: AuditSink, log: OperationalLog | undefined): Promise<void> {
+export async function appendMissingAuditEntries(active: ActiveSession, audited: AuditedMessages, log: OperationalLog | undefined): Promise<void> {
   for (const record of active.state.messages) {
     if (audited.has(record.message.message_id)) continue;
-    await audit.append({
+    await active.stored.reappendAudit({
       message: record.message,
       governanceHash: record.governance_hash,
       corrections: record.corrections,

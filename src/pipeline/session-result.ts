@@ -2,9 +2,8 @@
  * The result of a session (SPEC §9): `system/outbox/<request_id>.json`, written atomically, next
  * to a human-readable `<request_id>.md` report.
  */
-import path from 'node:path';
 import { isoInTimeZone } from '../message/message-stamping.js';
-import { writeFileAtomicAsync } from '../store/atomic-file.js';
+import type { SessionResultFiles } from '../store/session-store.js';
 import type { SessionState } from './session-state.js';
 import { renderResultReport } from './result-report.js';
 
@@ -63,12 +62,9 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
 }
 
 /**
- * Writes `<request_id>.md` and `<request_id>.json` atomically, off the event loop. Only the JSON
- * result is made durable; the human-readable report is a rendering of the journal.
+ * The result as the store writes it: `<request_id>.json` (made durable) and the human-readable
+ * `<request_id>.md` report, a rendering of the journal.
  */
-export async function writeResult(outboxDir: string, result: ResultDocument, state: SessionState, durable: boolean): Promise<void> {
-  await Promise.all([
-    writeFileAtomicAsync(path.join(outboxDir, `${result.request_id}.md`), renderResultReport(result, state), false),
-    writeFileAtomicAsync(path.join(outboxDir, `${result.request_id}.json`), `${JSON.stringify(result, null, 2)}\n`, durable),
-  ]);
+export function resultFiles(result: ResultDocument, state: SessionState): SessionResultFiles {
+  return { requestId: result.request_id, json: `${JSON.stringify(result, null, 2)}\n`, report: renderResultReport(result, state) };
 }

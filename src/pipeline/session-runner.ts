@@ -8,13 +8,13 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
-import { JOURNAL_FORMAT, SessionJournal, type JournalRecord, type RequestInfo, type SessionRecord, type SessionStateName } from '../store/session-journal.js';
+import { JOURNAL_FORMAT, type FinishedRecord, type ReplyRecord, type RequestInfo, type SessionRecord, type SessionStateName } from '../store/session-journal.js';
 import { PromptStore } from '../store/prompt-store.js';
 import { archiveRequestFile } from '../store/request-archive.js';
 import { MessageCommitter, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { runPlan } from './plan-scheduler.js';
 import { ReplyRejectedError, SessionInterruptedError, type NewSessionRequest, type OperationalLog, type RunnerDependencies, type SessionOutcome } from './runner-contract.js';
-import { buildResult, writeResult } from './session-result.js';
+import { buildResult, resultFiles } from './session-result.js';
 import { limitReached } from './session-limits.js';
 import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.js';
 import { applyRecord, foldRecords, initialState, loopKeyOf, type PendingStep, type SessionState } from './session-state.js';
@@ -52,10 +52,6 @@ export class SessionRunner {
     return this.deps.config;
   }
 
-  private get durable(): boolean {
-    return this.config.daemon.fsync;
-  }
-
   /**
    * Stops every session before its next step (graceful shutdown): steps already running finish
    * and are committed, then their sessions end with SessionInterruptedError and resume from the
@@ -67,7 +63,7 @@ export class SessionRunner {
 
   /** True when a session with this id has a journal. */
   sessionExists(sessionId: string): boolean {
-    return SessionJournal.exists(this.config.paths.sessions, sessionId);
+    return this.deps.store.exists(sessionId);
   }
 
   /** Creates a session for a new request and runs it until it ends or pauses. `onSessionId` hears its id first. */
@@ -89,11 +85,11 @@ export class SessionRunner {
       created_at: createdAt.toISOString(),
       entry_agent: snapshot.entryAgent,
     };
-    const journal = await SessionJournal.create(this.config.paths.sessions, sessionRecord, this.durable);
-    const active: ActiveSession = { journal, state: initialState(sessionRecord), commitQueue: Promise.resolve() };
+    const stored = await this.deps.store.create(sessionRecord);
+    const active: ActiveSession = { stored, state: initialState(sessionRecord), commitQueue: Promise.resolve() };
     this.log.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
     this.deps.events?.emit('session_started', { sessionId, requestId: request.requestId, user: request.user ?? null, entryAgent: snapshot.entryAgent });
-    if (request.recoveredSince !== undefined) await voidLostMessages(active, await this.deps.auditedMessages(sessionId, request.recoveredSince), this.now(), this.deps.log);
+    if (request.recoveredSince !== undefined) await voidLostMessages(active, await this.deps.store.auditedMessages(sessionId, request.recoveredSince), this.now(), this.deps.log);
     return this.run(active, signal);
   }
 
@@ -112,7 +108,7 @@ export class SessionRunner {
       const where = active.state.final ? 'has already finished' : 'is not waiting for a reply';
       throw new ReplyRejectedError(`session "${sessionId}" ${where}; a reply only resumes a session whose result is pending`);
     }
-    const record: JournalRecord = {
+    const record: ReplyRecord = {
       v: JOURNAL_FORMAT,
       type: 'reply',
       reply: reply.text,
@@ -120,7 +116,7 @@ export class SessionRunner {
       claimed_path: reply.claimedPath,
       at: this.now().toISOString(),
     };
-    await active.journal.appendDurable(record);
+    await active.stored.recordReply(record);
     applyRecord(active.state, record);
     this.log.info('session resumed by reply', { session: sessionId, source: reply.sourceFile });
     return this.run(active, signal);
@@ -132,9 +128,9 @@ export class SessionRunner {
    */
   async recoverSession(sessionId: string, signal: AbortSignal): Promise<SessionOutcome> {
     const active = await this.openSession(sessionId);
-    const audited = await this.deps.auditedMessages(sessionId, active.state.session.created_at);
+    const audited = await this.deps.store.auditedMessages(sessionId, active.state.session.created_at);
     await voidLostMessages(active, audited, this.now(), this.deps.log);
-    await appendMissingAuditEntries(active, audited, this.deps.audit, this.deps.log);
+    await appendMissingAuditEntries(active, audited, this.deps.log);
     return this.run(active, signal);
   }
 
@@ -142,8 +138,8 @@ export class SessionRunner {
     if (!/^[A-Za-z0-9._-]{1,128}$/.test(sessionId) || !this.sessionExists(sessionId)) {
       throw new Error(`no session "${sessionId}" under ${this.config.paths.sessions}`);
     }
-    const { journal, records } = SessionJournal.open(this.config.paths.sessions, sessionId, this.durable);
-    return { journal, state: foldRecords(records), commitQueue: Promise.resolve() };
+    const { session, records } = await this.deps.store.open(sessionId);
+    return { stored: session, state: foldRecords(records), commitQueue: Promise.resolve() };
   }
 
   private async run(active: ActiveSession, signal: AbortSignal): Promise<SessionOutcome> {
@@ -163,7 +159,7 @@ export class SessionRunner {
   }
 
   private async closeJournal(active: ActiveSession): Promise<void> {
-    const manifestError = await active.journal.close();
+    const manifestError = await active.stored.close();
     if (manifestError) this.log.warn('could not update the session manifest (a cache for govflow status)', { session: active.state.session.session_id, error: manifestError.message });
   }
 
@@ -219,7 +215,7 @@ export class SessionRunner {
     const { state } = active;
     const last = state.messages[state.messages.length - 1];
     const now = this.now();
-    active.journal.writeManifest({
+    active.stored.writeManifest({
       v: JOURNAL_FORMAT,
       session_id: state.session.session_id,
       request_id: state.session.request_id,
@@ -242,19 +238,20 @@ export class SessionRunner {
    * may run it again; that is why neither the `finished` record nor the archive move is synced.
    */
   private async finish(active: ActiveSession): Promise<SessionOutcome> {
-    const { state, journal } = active;
+    const { state, stored } = active;
     const finishedAt = state.finishedAt ?? this.now().toISOString();
     const result = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt, this.config.timezone);
-    // The journal is durable before the request file is archived: until then recovery finds the
-    // claimed file and writes the result again from the journal.
-    await Promise.all([journal.sync(), writeResult(this.config.paths.outbox, result, state, this.durable)]);
+    // The journal and the result are durable before a request file is archived: until then
+    // recovery finds the claimed file and writes the result again from the journal.
+    if (state.paused) {
+      await stored.pause(resultFiles(result, state));
+    } else {
+      const end: FinishedRecord | null = state.finishedRecorded ? null : { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
+      await stored.finish(resultFiles(result, state), end);
+      if (end) applyRecord(state, end);
+    }
     for (const reply of state.replyFiles) archiveRequestFile(this.config.paths.archive, this.archiveDay(), reply.claimedPath, reply.sourceFile);
     if (!state.paused) {
-      if (!state.finishedRecorded) {
-        const record: JournalRecord = { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
-        journal.append(record);
-        applyRecord(state, record);
-      }
       if (state.session.claimed_path) archiveRequestFile(this.config.paths.archive, this.archiveDay(), state.session.claimed_path, state.session.source_file);
     }
     this.writeManifest(active);

@@ -5,6 +5,9 @@
  */
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ProviderError, errorMessage } from '../errors.js';
+import { ProviderCallError } from '../llm/provider-error-translation.js';
+import type { LlmProvider } from '../llm/provider.js';
+import { isRetrying, retrySettings, withRetries } from '../llm/retrying-provider.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { executionalAgents } from '../governance/routing-graph.js';
@@ -13,7 +16,6 @@ import { stampMessage } from '../message/message-stamping.js';
 import { MessageValidator } from '../message/message-validator.js';
 import type { PromptStore } from '../store/prompt-store.js';
 import { JOURNAL_FORMAT, type ExchangeRecord, type UsageFigures } from '../store/session-journal.js';
-import { callSignal } from './call-signal.js';
 import { stampContext, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
 import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
@@ -22,12 +24,20 @@ import { applyRecord, emptyUsage, type PendingStep } from './session-state.js';
 
 export class StepAttempts {
   private readonly validators = new WeakMap<GovernanceSnapshot, MessageValidator>();
+  /**
+   * The provider inside the retry wrapper (llm.max_attempts, a timeout per attempt, the session
+   * deadline), whatever was injected; dry-run answers at once and never fails, so it runs bare.
+   */
+  private readonly provider: LlmProvider;
 
   constructor(
     private readonly deps: RunnerDependencies,
     private readonly now: () => Date,
     private readonly prompts: PromptStore,
-  ) {}
+  ) {
+    const bare = deps.provider;
+    this.provider = bare.synthetic || isRetrying(bare) ? bare : withRetries(bare, retrySettings(deps.config));
+  }
 
   private get config(): GovflowConfig {
     return this.deps.config;
@@ -66,7 +76,6 @@ export class StepAttempts {
       const started = performance.now();
       const callTimeout = agent.timeoutMs ?? this.config.llm.timeout_ms;
       const deadlineMs = Math.max(1, Date.parse(state.runStartedAt) + this.config.limits.session_timeout_ms - this.now().getTime());
-      const call = callSignal(signal, callTimeout, deadlineMs);
       const model = agent.model ?? this.config.provider.model;
       const prompts = attempt === 0 ? userPrompt : history[history.length - 1].content;
       const earlier = attempt === 0 ? [] : history.slice(0, -1);
@@ -87,8 +96,8 @@ export class StepAttempts {
           duration_ms: Math.round(performance.now() - started),
           at: this.now().toISOString(),
         };
-        // Not synced on its own: the next message record's fdatasync makes it durable too.
-        active.journal.append(record);
+        // Durable with the step's message (the store's commit).
+        active.stored.recordExchange(record);
         applyRecord(state, record);
       };
       events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt });
@@ -96,7 +105,7 @@ export class StepAttempts {
         events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), ...figures });
       let text: string;
       try {
-        const response = await this.deps.provider.generate({
+        const response = await this.provider.generate({
           agent: agent.name,
           system: prompt.system,
           prompt: prompts,
@@ -114,9 +123,12 @@ export class StepAttempts {
             governanceFiles: prompt.files,
             outputSchema: agent.outputSchema,
           },
-          signal: call.signal,
+          // Shutdown only; the attempt timeouts and the deadline are the retry wrapper's.
+          signal,
+          timeoutMs: callTimeout,
+          deadlineMs,
           ...(events?.has('content_chunk') ? { onChunk: (chunk: string) => events.emit('content_chunk', { sessionId, agent: agent.name, chunk }) } : {}),
-        }).finally(() => call.dispose());
+        });
         text = response.text;
         const usage = response.usage;
         callFinished({ model: response.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, error: null });
@@ -133,11 +145,11 @@ export class StepAttempts {
         });
       } catch (error) {
         if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`);
-        const timedOut = (error instanceof ProviderError && error.timedOut) || (call.signal.aborted && !signal.aborted);
+        const timedOut = error instanceof ProviderError && error.timedOut;
         recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
         callFinished({ model, inputTokens: 0, outputTokens: 0, error: errorMessage(error) });
         // The deadline timer may fire a millisecond before the clock says the deadline passed.
-        const pastDeadline = call.deadlinePassed || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
+        const pastDeadline = (error instanceof ProviderCallError && error.deadlinePassed) || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
         if (pastDeadline) {
           return {
             kind: 'halt',
@@ -146,7 +158,7 @@ export class StepAttempts {
           };
         }
         const code = timedOut ? 'TIMEOUT' : 'DEPENDENCY_ERROR';
-        const detail = timedOut && !(error instanceof ProviderError) ? `the call took longer than timeout_ms = ${callTimeout} ms` : errorMessage(error);
+        const detail = errorMessage(error);
         return {
           kind: 'failure',
           failure: { code, message: `${agent.name}: the model call failed: ${detail}`, recoverable: !(error instanceof ProviderError) || error.retryable || error.timedOut, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },

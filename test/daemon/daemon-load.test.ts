@@ -39,40 +39,21 @@ function flood(root: string, count: number, prefix: string): string[] {
 }
 
 describe('a flood of requests', () => {
-  it('processes 1,000 files dropped at once with bounded memory and file descriptors', async () => {
+  // Peak RSS, open file descriptors and wall time of this flood: bench/flood-resources.mjs.
+  it('processes 1,000 files dropped at once, each exactly once', async () => {
     const root = makeRoot('timezone: UTC\nintake:\n  concurrency: 4\n');
     const daemon = await startDaemon(root);
-    const baselineRssKb = daemon.rssKb();
-    let peakRssKb = baselineRssKb;
-    let peakFds = daemon.openFileDescriptors();
-    const sampler = setInterval(() => {
-      try {
-        peakRssKb = Math.max(peakRssKb, daemon.rssKb());
-        peakFds = Math.max(peakFds, daemon.openFileDescriptors());
-      } catch {
-        // the process is gone; the waits below report why
-      }
-    }, 100);
-    const startedAt = Date.now();
     const names = flood(root, 1000, 'flood');
-    try {
-      await waitFor('1,000 results', () => readResults(root).length >= 1000, {
-        timeoutMs: 120_000,
-        intervalMs: 500,
-        detail: () => `results: ${readResults(root).length}, inbox: ${listDir(inboxOf(root)).length}, peak RSS ${peakRssKb} kB, peak fds ${peakFds}\nstderr:\n${daemon.stderrTail()}`,
-      });
-    } finally {
-      clearInterval(sampler);
-    }
-    const elapsedMs = Date.now() - startedAt;
+    await waitFor('1,000 results', () => readResults(root).length >= 1000, {
+      timeoutMs: 120_000,
+      intervalMs: 500,
+      detail: () => `results: ${readResults(root).length}, inbox: ${listDir(inboxOf(root)).length}\nstderr:\n${daemon.stderrTail()}`,
+    });
     const results = readResults(root);
     expect(results).toHaveLength(1000);
     expect(results.every((result) => result.status === 'success')).toBe(true);
     expect(new Set(results.map((result) => result.source_file))).toEqual(new Set(names));
     expect(listDir(path.join(root, 'system', 'failed'))).toEqual([]);
-    expect(peakRssKb, `peak RSS ${peakRssKb} kB (baseline ${baselineRssKb} kB)`).toBeLessThan(400 * 1024);
-    expect(peakFds, `peak open file descriptors ${peakFds}`).toBeLessThan(200);
-    expect(elapsedMs, 'the whole flood').toBeLessThan(120_000);
     expect((await daemon.stop()).code).toBe(0);
     const verify = await runCli(['verify', '--root', root]);
     expect(verify.code, verify.stdout + verify.stderr).toBe(0);

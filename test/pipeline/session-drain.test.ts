@@ -25,7 +25,9 @@ describe('drain', () => {
   it('finishes the running step, starts no other, and the session resumes to success', async () => {
     const root = exampleRoot();
     const responses = happyResponses(TWO_TASKS);
-    const first = scripted(responses, { latency_ms: 150 });
+    const first = scripted(responses);
+    // The first model call waits until the test has asked for the drain: no timer decides the order.
+    const releaseFirstCall = first.hold(1);
     const runtime = await openRuntime(root, { provider: first, env: {} });
     let sessionId = '';
     const running = runtime.runner.startSession(
@@ -35,8 +37,9 @@ describe('drain', () => {
         sessionId = id;
       },
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await first.callStarted(1);
     runtime.runner.drain();
+    releaseFirstCall();
     await expect(running).rejects.toBeInstanceOf(SessionInterruptedError);
     await runtime.close();
     expect(first.calls.map((call) => call.agent)).toEqual(['objective_agent']);

@@ -77,7 +77,7 @@ describe('plans', () => {
   });
 
   it('a task that times out in a parallel plan fails its own result only', async () => {
-    const root = exampleRoot('llm:\n  timeout_ms: 100\n');
+    const root = exampleRoot('llm:\n  timeout_ms: 100\n  max_attempts: 1\n');
     const tasks: PlanTaskSpec[] = [
       { id: 't1', agent: 'summarizer_agent' },
       { id: 't2', agent: 'action_item_agent' },

@@ -115,6 +115,11 @@ export async function startResponderLlmServer(responder: Responder): Promise<Res
               answer.on('close', () => done());
             },
           );
+          // A client that gave up (its attempt timed out on a reply that hangs) frees the chain.
+          response.on('close', () => {
+            if (!response.writableFinished) outgoing.destroy();
+            done();
+          });
           outgoing.on('error', (error) => {
             if (!response.headersSent) response.writeHead(502, { 'content-type': 'application/json' });
             response.end(JSON.stringify({ error: { message: `responder proxy: ${error.message}` } }));

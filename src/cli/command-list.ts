@@ -1,0 +1,61 @@
+/**
+ * The CLI's commands by name, with their usage and one-line summary, and how to load each one.
+ * Commands are imported only when run (a dynamic import per command), so `govflow --help`,
+ * `govflow status` and every spawned CLI load only what they use: the daemon, the AI SDK and the
+ * schema compiler stay unloaded unless the command needs them.
+ */
+import type { CommandDefinition } from './command-context.js';
+
+export interface CommandSummary {
+  name: string;
+  usage: string;
+  summary: string;
+  /** Imports the command's module; called once the command was chosen. */
+  load: () => Promise<CommandDefinition>;
+}
+
+export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
+  {
+    name: 'start',
+    usage: 'govflow start [--root DIR]',
+    summary: 'run the daemon in the foreground (prints a line with "ready" once the inbox is watched)',
+    load: async () => (await import('./start-command.js')).startCommand,
+  },
+  {
+    name: 'run',
+    usage: 'govflow run FILE|- [--root DIR] [--json]',
+    summary: 'process one request now and print the result (exit 0 success/partial, 1 failed, 3 pending)',
+    load: async () => (await import('./run-command.js')).runCommand,
+  },
+  {
+    name: 'validate',
+    usage: 'govflow validate [--root DIR]',
+    summary: 'check config, agents, routing graph and schemas',
+    load: async () => (await import('./validate-command.js')).validateCommand,
+  },
+  {
+    name: 'logs',
+    usage: 'govflow logs [--date YYYYMMDD] [--session S] [--agent A] [--status C] [--json] [--root DIR]',
+    summary: 'read audit entries back, filtered',
+    load: async () => (await import('./audit-commands.js')).logsCliCommand,
+  },
+  {
+    name: 'verify',
+    usage: 'govflow verify [--root DIR]',
+    summary: 'check the hash chain of all audit logs; names the first bad entry (exit 0 intact, 1 not)',
+    load: async () => (await import('./audit-commands.js')).verifyCliCommand,
+  },
+  {
+    name: 'status',
+    usage: 'govflow status [--root DIR] [--json]',
+    summary: 'sessions running, paused, interrupted, recently finished',
+    load: async () => (await import('./status-command.js')).statusCommand,
+  },
+]);
+
+/** Name, usage and summary of a listed command, for its own definition to reuse. */
+export function describedAs(name: string): Pick<CommandDefinition, 'name' | 'usage' | 'summary'> {
+  const found = COMMAND_LIST.find((command) => command.name === name);
+  if (!found) throw new Error(`"${name}" is not in the CLI's command list (src/cli/command-list.ts)`);
+  return { name: found.name, usage: found.usage, summary: found.summary };
+}

@@ -1,0 +1,49 @@
+/**
+ * Resumes the sessions of `govflow run` processes that were killed mid-session (see
+ * src/store/run-claims.ts): each is adopted, recovered from its journal by the runner, which
+ * writes its result to system/outbox/, and released. Called when a daemon starts and before a
+ * `govflow run` runs its own request, so a killed one-shot run never stays RUNNING for ever.
+ */
+import { errorMessage } from '../errors.js';
+import { SessionInterruptedError, type OperationalLog, type SessionOutcome } from '../pipeline/runner-contract.js';
+import { RunClaims } from '../store/run-claims.js';
+
+/** What resuming needs from the runner. */
+export interface ResumingRunner {
+  sessionExists(sessionId: string): boolean;
+  recoverSession(sessionId: string, signal: AbortSignal): Promise<SessionOutcome>;
+}
+
+/** Resumes every orphaned run session on the root, one after another; returns their outcomes. */
+export async function resumeOrphanedRuns(
+  stateDir: string,
+  runner: ResumingRunner,
+  signal: AbortSignal,
+  log: OperationalLog,
+): Promise<SessionOutcome[]> {
+  const claims = new RunClaims(stateDir);
+  const outcomes: SessionOutcome[] = [];
+  for (const orphan of claims.orphans()) {
+    if (signal.aborted) break;
+    if (!claims.adopt(orphan)) continue;
+    const fields = { session: orphan.sessionId, pid: orphan.pid };
+    if (!runner.sessionExists(orphan.sessionId)) {
+      // Killed before the journal's first record: nothing was committed, there is nothing to resume.
+      log.warn('a killed govflow run left no journal; nothing to resume', fields);
+      claims.release(orphan.sessionId);
+      continue;
+    }
+    log.warn('resuming a session whose govflow run was killed', fields);
+    try {
+      const outcome = await runner.recoverSession(orphan.sessionId, signal);
+      outcomes.push(outcome);
+      claims.release(orphan.sessionId);
+      log.info('resumed session finished', { ...fields, status: outcome.status, request: outcome.requestId });
+    } catch (error) {
+      // The claim stays under this pid: once this process exits, the next start adopts it again.
+      if (error instanceof SessionInterruptedError) return outcomes;
+      log.error('resuming a killed run failed; the next start tries again', { ...fields, error: errorMessage(error) });
+    }
+  }
+  return outcomes;
+}

@@ -1,0 +1,82 @@
+/**
+ * The store seam: every durable effect of a session behind one interface, so the session runner
+ * never touches files. The files store (files-session-store.ts: journal folder, hash-chained
+ * audit log, outbox) is the first implementation; a Postgres store (SPEC §15, cluster mode) is a
+ * second one, not a fork of the runner.
+ *
+ * The promises each implementation keeps (the durability tests hold the files store to them):
+ * - `commitMessage` records the message in the session's journal and THEN makes its audit entry
+ *   durable; it resolves only when the entry is durable (SPEC §6: on disk before the message is
+ *   passed on). A crash in between leaves a journaled message without an audit entry, which
+ *   recovery appends again — never an audited message the journal lacks, short of power loss.
+ * - `pause` and `finish` make the journal durable and the result durable (SPEC §9) before they
+ *   resolve; `finish` records the session's end after that. Both may run again after a crash
+ *   (recovery rewrites the same result).
+ * - `open` returns every complete record, in order; a torn last record is cut.
+ */
+import type { AuditEntryInput } from '../audit/audit-entry-format.js';
+import type {
+  ExchangeRecord,
+  FinishedRecord,
+  JournalRecord,
+  MessageRecord,
+  ReplyRecord,
+  SessionManifest,
+  SessionRecord,
+  VoidRecord,
+} from './session-journal.js';
+
+/** The audit entries a session already has, by message id (crash recovery). */
+export type AuditedMessages = Map<string, { sequence: number; agent: string }>;
+
+/** A session's result as files: the SPEC §9 JSON (durable) and the human-readable report. */
+export interface SessionResultFiles {
+  requestId: string;
+  /** The result document, serialized. */
+  json: string;
+  /** The markdown report, a rendering of the journal (not made durable on its own). */
+  report: string;
+}
+
+/** One session open in this process. */
+export interface StoredSession {
+  readonly sessionId: string;
+  /** A model call's record: kept with the session, durable with the next commit. */
+  recordExchange(record: ExchangeRecord): void;
+  /**
+   * Commits one message: journal record, then its durable audit entry. Resolves with the audit
+   * entry's hash (null when the audit trail does not expose one).
+   */
+  commitMessage(record: MessageRecord, audit: AuditEntryInput): Promise<{ entryHash: string | null }>;
+  /** Appends again the audit entry of a journaled message the audit trail lacks (recovery). */
+  reappendAudit(audit: AuditEntryInput): Promise<void>;
+  /** Records audit entries whose journal records power loss took as void; durable on return. */
+  voidMessages(records: VoidRecord[]): Promise<void>;
+  /** Records a person's reply to a paused session; durable on return. */
+  recordReply(record: ReplyRecord): Promise<void>;
+  /** The session waits for a person: its journal and its pending result are durable on return. */
+  pause(result: SessionResultFiles): Promise<void>;
+  /**
+   * The session ended: journal and result durable, then the end record (`null` when an earlier
+   * run recorded it already).
+   */
+  finish(result: SessionResultFiles, end: FinishedRecord | null): Promise<void>;
+  /** Bookkeeping for `govflow status`, written off the hot path; may lag. */
+  writeManifest(manifest: SessionManifest): void;
+  /** Releases the session; resolves with the error of a failed manifest write, else null. */
+  close(): Promise<Error | null>;
+}
+
+/** Where sessions live. */
+export interface SessionStore {
+  /** True when a session with this id was created. */
+  exists(sessionId: string): boolean;
+  /** Creates a session from its first record (durable on return). */
+  create(record: SessionRecord): Promise<StoredSession>;
+  /** Opens a session for a reply or recovery, with its records in order. */
+  open(sessionId: string): Promise<{ session: StoredSession; records: JournalRecord[] }>;
+  /** Ids of every session in the store. */
+  list(): string[];
+  /** The audit entries of `sessionId` logged from `sinceIso` on (crash recovery). */
+  auditedMessages(sessionId: string, sinceIso: string): Promise<AuditedMessages>;
+}

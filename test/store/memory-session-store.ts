@@ -1,0 +1,82 @@
+/**
+ * A second SessionStore, in memory, for the store-seam test: if the session runner ran a whole
+ * session through it and touched no session file, the runner depends only on the interface (the
+ * Postgres store of SPEC §15 plugs in the same way). It keeps the interface's order: a message's
+ * record is in `records` before its audit entry is in `audit`.
+ */
+import type { AuditEntryInput } from '../../src/audit/audit-entry-format.js';
+import type { FinishedRecord, JournalRecord, SessionManifest, SessionRecord } from '../../src/store/session-journal.js';
+import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession } from '../../src/store/session-store.js';
+
+export interface MemorySession {
+  records: JournalRecord[];
+  audit: AuditEntryInput[];
+  /** How many records were in `records` when each audit entry was added. */
+  recordsAtAudit: number[];
+  results: Array<{ kind: 'pause' | 'finish'; files: SessionResultFiles }>;
+  manifests: SessionManifest[];
+  closed: number;
+}
+
+export class MemorySessionStore implements SessionStore {
+  readonly sessions = new Map<string, MemorySession>();
+
+  exists(sessionId: string): boolean {
+    return this.sessions.has(sessionId);
+  }
+
+  async create(record: SessionRecord): Promise<StoredSession> {
+    if (this.sessions.has(record.session_id)) throw new Error(`session ${record.session_id} exists already`);
+    const session: MemorySession = { records: [record], audit: [], recordsAtAudit: [], results: [], manifests: [], closed: 0 };
+    this.sessions.set(record.session_id, session);
+    return this.handle(record.session_id, session);
+  }
+
+  async open(sessionId: string): Promise<{ session: StoredSession; records: JournalRecord[] }> {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new Error(`no session ${sessionId}`);
+    return { session: this.handle(sessionId, session), records: structuredClone(session.records) };
+  }
+
+  list(): string[] {
+    return [...this.sessions.keys()];
+  }
+
+  async auditedMessages(sessionId: string): Promise<AuditedMessages> {
+    const audited: AuditedMessages = new Map();
+    for (const entry of this.sessions.get(sessionId)?.audit ?? []) {
+      audited.set(entry.message.message_id, { sequence: entry.message.metadata.sequence_number, agent: entry.message.agent.name });
+    }
+    return audited;
+  }
+
+  private handle(sessionId: string, session: MemorySession): StoredSession {
+    const addAudit = (entry: AuditEntryInput) => {
+      session.audit.push(structuredClone(entry));
+      session.recordsAtAudit.push(session.records.length);
+    };
+    return {
+      sessionId,
+      recordExchange: (record) => void session.records.push(structuredClone(record)),
+      commitMessage: async (record, audit) => {
+        session.records.push(structuredClone(record));
+        await Promise.resolve();
+        addAudit(audit);
+        return { entryHash: `memory-${session.audit.length}` };
+      },
+      reappendAudit: async (audit) => addAudit(audit),
+      voidMessages: async (records) => void session.records.push(...structuredClone(records)),
+      recordReply: async (record) => void session.records.push(structuredClone(record)),
+      pause: async (files) => void session.results.push({ kind: 'pause', files }),
+      finish: async (files, end: FinishedRecord | null) => {
+        session.results.push({ kind: 'finish', files });
+        if (end) session.records.push(structuredClone(end));
+      },
+      writeManifest: (manifest) => void session.manifests.push(structuredClone(manifest)),
+      close: async () => {
+        session.closed += 1;
+        return null;
+      },
+    };
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * The store seam (src/store/session-store.ts): the files store keeps the interface's order
+ * (journal record, then the durable audit entry; result durable, then the end record), and the
+ * session runner runs a whole session through another implementation (in memory) without
+ * touching a session file — it depends on the interface only.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loggedSessionMessages } from '../../src/audit/audit-log-reader.js';
+import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
+import { complianceViolations } from '../../src/audit/compliance-check.js';
+import { loadConfig } from '../../src/config/config-loader.js';
+import { GovernanceSource } from '../../src/daemon/governance-source.js';
+import { SessionRunner } from '../../src/pipeline/session-runner.js';
+import { FilesSessionStore } from '../../src/store/files-session-store.js';
+import { JOURNAL_FORMAT, SessionJournal, type MessageRecord, type SessionRecord } from '../../src/store/session-journal.js';
+import { makeMessage } from '../audit/audit-test-helpers.js';
+import { REQUEST_TEXT, TWO_TASKS, exampleRoot, happyResponses, removeTempDirs, scripted } from '../pipeline/pipeline-test-helpers.js';
+import { makeTempFolder } from '../support/temp-dirs.js';
+import { MemorySessionStore } from './memory-session-store.js';
+
+afterEach(removeTempDirs);
+
+const SESSION: SessionRecord = {
+  v: JOURNAL_FORMAT,
+  type: 'session',
+  session_id: 'sess-store-1',
+  request_id: 'req-store-1',
+  request: { text: 'hello', user: null, metadata: null },
+  source_file: 'request.txt',
+  claimed_path: null,
+  created_at: '2026-03-08T06:30:00.000Z',
+  entry_agent: 'objective_agent',
+};
+
+function messageRecord(id: string, sequence: number): MessageRecord {
+  return {
+    v: JOURNAL_FORMAT,
+    type: 'message',
+    kind: 'chain',
+    message: makeMessage({ id, sequence, session: SESSION.session_id }),
+    task_id: null,
+    plan_message_id: null,
+    loop_key: `objective_agent:${id}`,
+    governance_hash: 'g'.repeat(64),
+    corrections: [],
+    violations: [],
+    notes: [],
+    raw_output: null,
+    final: false,
+    plan: null,
+    on_failure: null,
+  };
+}
+
+async function filesStore() {
+  const root = makeTempFolder('govflow-store-');
+  const sessionsDir = path.join(root, 'sessions');
+  const outboxDir = path.join(root, 'outbox');
+  const logsDir = path.join(root, 'logs');
+  const writer = await AuditLogWriter.open({ logsDir, stateDir: path.join(root, 'state'), timezone: 'UTC' });
+  const journalFile = path.join(sessionsDir, SESSION.session_id, 'journal.jsonl');
+  /** What the journal held when each audit entry was appended. */
+  const journalAtAppend: string[] = [];
+  const store = new FilesSessionStore({
+    sessionsDir,
+    outboxDir,
+    durable: true,
+    audit: {
+      append: (input) => {
+        journalAtAppend.push(readFileSync(journalFile, 'utf8'));
+        return writer.append(input);
+      },
+    },
+    auditedMessages: (sessionId) => loggedSessionMessages(logsDir, sessionId),
+  });
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(outboxDir, { recursive: true });
+  return { store, writer, journalFile, journalAtAppend, outboxDir };
+}
+
+describe('the files store', () => {
+  it('commits a message as journal record first, then its durable audit entry', async () => {
+    const { store, writer, journalFile, journalAtAppend } = await filesStore();
+    try {
+      expect(store.exists(SESSION.session_id)).toBe(false);
+      const session = await store.create(SESSION);
+      expect(store.exists(SESSION.session_id)).toBe(true);
+      expect(store.exists('../escape')).toBe(false);
+      const { entryHash } = await session.commitMessage(messageRecord('m1', 1), { message: makeMessage({ id: 'm1', session: SESSION.session_id }), governanceHash: 'g'.repeat(64), corrections: [], complianceViolations: [], notes: [] });
+      expect(entryHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(journalAtAppend).toHaveLength(1);
+      expect(journalAtAppend[0]).toContain('"message_id":"m1"');
+      expect(await store.auditedMessages(SESSION.session_id, SESSION.created_at)).toEqual(new Map([['m1', { sequence: 1, agent: 'objective_agent' }]]));
+      await session.close();
+      const reopened = await store.open(SESSION.session_id);
+      expect(reopened.records.map((record) => record.type)).toEqual(['session', 'message']);
+      await reopened.session.close();
+      expect(readFileSync(journalFile, 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
+      expect(store.list()).toEqual([SESSION.session_id]);
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('writes the result before the end record; a pause writes no end record', async () => {
+    const { store, writer, journalFile, outboxDir } = await filesStore();
+    try {
+      const session = await store.create(SESSION);
+      await session.pause({ requestId: 'req-store-1', json: '{"status":"pending"}\n', report: '# pending\n' });
+      expect(readFileSync(path.join(outboxDir, 'req-store-1.json'), 'utf8')).toBe('{"status":"pending"}\n');
+      expect(readFileSync(journalFile, 'utf8')).not.toContain('"finished"');
+      await session.voidMessages([{ v: JOURNAL_FORMAT, type: 'void', message_id: 'lost', sequence: 1, agent: 'objective_agent', at: SESSION.created_at }]);
+      await session.recordReply({ v: JOURNAL_FORMAT, type: 'reply', reply: 'yes', source_file: 'reply.json', claimed_path: null, at: SESSION.created_at });
+      await session.finish({ requestId: 'req-store-1', json: '{"status":"success"}\n', report: '# done\n' }, { v: JOURNAL_FORMAT, type: 'finished', status: 'success', at: SESSION.created_at });
+      await session.close();
+      expect(readFileSync(path.join(outboxDir, 'req-store-1.json'), 'utf8')).toBe('{"status":"success"}\n');
+      expect(readFileSync(path.join(outboxDir, 'req-store-1.md'), 'utf8')).toBe('# done\n');
+      expect(readdirSync(outboxDir).sort()).toEqual(['req-store-1.json', 'req-store-1.md']);
+      expect(SessionJournal.read(path.dirname(journalFile)).map((record) => record.type)).toEqual(['session', 'void', 'reply', 'finished']);
+    } finally {
+      await writer.close();
+    }
+  });
+
+  it('refuses to open a session it does not have, naming it', async () => {
+    const { store, writer } = await filesStore();
+    try {
+      await expect(store.open('sess-missing')).rejects.toThrow(/no session "sess-missing"/);
+    } finally {
+      await writer.close();
+    }
+  });
+});
+
+describe('the session runner behind the seam', () => {
+  it('runs a whole session through an in-memory store and writes no session, audit or result file', async () => {
+    const root = exampleRoot();
+    const config = loadConfig(root, {});
+    const { source } = GovernanceSource.load(config);
+    const store = new MemorySessionStore();
+    const provider = scripted(happyResponses(TWO_TASKS));
+    const runner = new SessionRunner({
+      config,
+      governance: () => source.current(),
+      provider,
+      store,
+      complianceViolations,
+      costUsd: () => 0,
+    });
+    const outcome = await runner.startSession({ requestId: 'req-memory', text: REQUEST_TEXT, sourceFile: 'request.txt', claimedPath: null }, new AbortController().signal);
+    provider.assertAllUsed();
+    expect(outcome.status).toBe('success');
+    const session = store.sessions.get(outcome.sessionId)!;
+    const messages = session.records.filter((record) => record.type === 'message');
+    expect(messages).toHaveLength(6);
+    expect(session.audit.map((entry) => entry.message.metadata.sequence_number)).toEqual([1, 2, 3, 4, 5, 6]);
+    // Each audit entry came after its own journal record (the interface's order).
+    session.audit.forEach((entry, index) => {
+      const recorded = session.records.slice(0, session.recordsAtAudit[index]).filter((record) => record.type === 'message') as MessageRecord[];
+      expect(recorded.map((record) => record.message.message_id)).toContain(entry.message.message_id);
+    });
+    expect(session.records.at(-1)?.type).toBe('finished');
+    expect(session.results.map((result) => result.kind)).toEqual(['finish']);
+    expect(JSON.parse(session.results[0]!.files.json)).toMatchObject({ request_id: 'req-memory', status: 'success', messages: 6 });
+    expect(session.closed).toBe(1);
+    for (const folder of ['sessions', 'outbox', 'logs']) {
+      const full = path.join(root, 'system', folder);
+      expect(existsSync(full) ? readdirSync(full) : [], folder).toEqual([]);
+    }
+
+    // Recovery reads the same store: a finished session only gets its result again.
+    const again = await runner.recoverSession(outcome.sessionId, new AbortController().signal);
+    expect(again.status).toBe('success');
+    expect(session.audit).toHaveLength(6);
+    expect(session.results.map((result) => result.kind)).toEqual(['finish', 'finish']);
+  });
+});
