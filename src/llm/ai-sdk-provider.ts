@@ -4,8 +4,10 @@
  * attempt gets its own timeout, failures are translated to `ProviderError`, and retryable ones
  * (network, 408/409/429/5xx, timeout) wait out a jittered backoff or the server's Retry-After.
  */
+import { CONFIG_DEFAULTS } from '../config/config-schema.js';
 import { ConfigError } from '../errors.js';
 import { attemptOnce } from './ai-sdk-attempt.js';
+import { cappedFetch, findAnswerTooLarge, wholeBodyLimit } from './answer-size-limit.js';
 import {
   AI_SDK_PROVIDER_KINDS,
   NATIVE_JSON_MODE_BY_KIND,
@@ -37,6 +39,8 @@ export interface AiSdkProviderSettings {
   maxAttempts: number;
   /** Per-attempt timeout (`llm.timeout_ms`). */
   timeoutMs: number;
+  /** Largest answer in UTF-8 bytes (`llm.max_output_bytes`, default 1 MiB); past it the call is cut. */
+  maxOutputBytes?: number;
   /** Backoff ceiling of the first retry, in ms (default 500). */
   backoffBaseMs?: number;
   /** Cap of the computed backoff, in ms (default 30 000). */
@@ -51,6 +55,8 @@ export interface AiSdkProviderSettings {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Jitter source in [0, 1); tests inject a fixed one. */
   random?: () => number;
+  /** The HTTP client under the size cap (default: the global fetch). */
+  fetch?: typeof fetch;
 }
 
 /** The settings after defaults and checks: plain milliseconds, frozen. */
@@ -60,6 +66,7 @@ interface CompiledSettings {
   apiKey: string | null;
   maxAttempts: number;
   timeoutMs: number;
+  maxOutputBytes: number;
   stream: boolean;
   jsonMode: boolean;
   backoff: BackoffOptions;
@@ -89,6 +96,7 @@ function compile(settings: AiSdkProviderSettings): CompiledSettings {
     apiKey: settings.apiKey,
     maxAttempts: positiveInteger(settings.maxAttempts, 'max_attempts', 'llm.max_attempts'),
     timeoutMs: positiveInteger(settings.timeoutMs, 'timeout_ms', 'llm.timeout_ms'),
+    maxOutputBytes: positiveInteger(settings.maxOutputBytes ?? CONFIG_DEFAULTS.llm.max_output_bytes, 'max_output_bytes', 'llm.max_output_bytes'),
     stream: settings.stream ?? true,
     jsonMode: (settings.jsonMode ?? true) && NATIVE_JSON_MODE_BY_KIND[settings.kind],
     backoff: Object.freeze({
@@ -124,7 +132,10 @@ function answeredWithoutStream(error: unknown): boolean {
  */
 export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvider {
   const compiled = compile(settings);
-  const modelFor = createModelFactory(settings);
+  const modelFor = createModelFactory({
+    ...settings,
+    fetch: cappedFetch(wholeBodyLimit(compiled.maxOutputBytes), compiled.maxOutputBytes, settings.fetch),
+  });
   // Some OpenAI-compatible servers and gateways ignore `stream: true` and answer with one JSON
   // body; after the first such answer this provider stops asking for streams.
   let streaming = compiled.stream;
@@ -160,11 +171,12 @@ export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvide
           request: watchedRequest,
           jsonMode: compiled.jsonMode,
           stream: streaming,
+          maxOutputBytes: compiled.maxOutputBytes,
           abortSignal: AbortSignal.any([request.signal, timeoutSignal]),
         });
         if (streaming && !receivedText && result.text === '') {
           // An empty "stream" is what some SDK parsers make of a plain JSON answer: ask plainly.
-          const plain = await attemptOnce({ model, modelId, request, jsonMode: compiled.jsonMode, stream: false, abortSignal: AbortSignal.any([request.signal, AbortSignal.timeout(compiled.timeoutMs)]) });
+          const plain = await attemptOnce({ model, modelId, request, jsonMode: compiled.jsonMode, stream: false, maxOutputBytes: compiled.maxOutputBytes, abortSignal: AbortSignal.any([request.signal, AbortSignal.timeout(compiled.timeoutMs)]) });
           if (plain.text !== '') {
             streaming = false;
             return { ...plain, provider: compiled.kind, attempts: attempt };
@@ -172,6 +184,9 @@ export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvide
         }
         return { ...result, provider: compiled.kind, attempts: attempt };
       } catch (error) {
+        // Too large is the model's answer, not the provider's fault: invalid output, no retry here.
+        const tooLarge = findAnswerTooLarge(error);
+        if (tooLarge) throw tooLarge;
         const failure = translateProviderFailure(error, context);
         if (streaming && !receivedText && answeredWithoutStream(error) && !request.signal.aborted) {
           // A 200 answer that carried no stream at all: ask once more without streaming.
@@ -182,11 +197,14 @@ export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvide
               request,
               jsonMode: compiled.jsonMode,
               stream: false,
+              maxOutputBytes: compiled.maxOutputBytes,
               abortSignal: AbortSignal.any([request.signal, AbortSignal.timeout(compiled.timeoutMs)]),
             });
             streaming = false;
             return { ...result, provider: compiled.kind, attempts: attempt };
-          } catch {
+          } catch (plainError) {
+            const tooLarge = findAnswerTooLarge(plainError);
+            if (tooLarge) throw tooLarge;
             // Not a streaming problem after all: handle the original failure below.
           }
         }

@@ -35,6 +35,7 @@ export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = p
     apiKey: resolveApiKey(config, env),
     maxAttempts: config.llm.max_attempts,
     timeoutMs: config.llm.timeout_ms,
+    maxOutputBytes: config.llm.max_output_bytes,
     backoffBaseMs: config.llm.backoff_base_ms,
     backoffMaxMs: config.llm.backoff_max_ms,
     stream: config.provider.stream,
