@@ -18,6 +18,8 @@
  * top, which is still valid JSON.
  */
 
+import { stringifyJson } from '../message/json-text.js';
+
 /** Written in a nullable text slot when the value is null. */
 export const NULL_MARK = '\\N';
 
@@ -61,7 +63,8 @@ export function escapeNullableText(value: string | null): string {
 
 /** Compact JSON on one line; `undefined` (not representable) is written as `null`. */
 export function encodeJson(value: unknown): string {
-  const json = JSON.stringify(value) ?? 'null';
+  // Any depth: a value too deep for the native writer is written with an explicit stack.
+  const json = stringifyJson(value) ?? 'null';
   return json.replace(LINE_SEPARATORS, escapeChar);
 }
 

@@ -5,6 +5,7 @@
  * governance, so a hot reload cannot change the past.
  */
 import { createHash } from 'node:crypto';
+import { stringifyJson } from '../message/json-text.js';
 import type { Plan, PlanTask } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { JournalRecord, MessageRecord, SessionRecord, StepKind, UsageFigures } from '../store/session-journal.js';
@@ -67,7 +68,7 @@ export function loopKeyOf(agent: string, input: { source: string; content: unkno
   const content = isMessage(input.content)
     ? { from: input.content.agent.name, status: input.content.status.code, output: input.content.output }
     : input.content;
-  return `${agent}:${createHash('sha256').update(`${input.source}\0${JSON.stringify(content)}`).digest('hex').slice(0, 32)}`;
+  return `${agent}:${createHash('sha256').update(`${input.source}\0${stringifyJson(content)}`).digest('hex').slice(0, 32)}`;
 }
 
 export function initialState(session: SessionRecord): SessionState {
