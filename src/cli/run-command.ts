@@ -8,6 +8,7 @@ import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { ReplyRejectedError } from '../pipeline/session-runner.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { ScriptedProvider } from '../llm/scripted-provider.js';
+import { internalFailureResult } from './run-failure-result.js';
 import type { CommandDefinition } from './command-context.js';
 
 const EXIT_BY_STATUS: Record<ResultDocument['status'], number> = { success: 0, partial: 0, failed: 1, pending: 3 };
@@ -60,32 +61,44 @@ export const runCommand: CommandDefinition = {
         return 2;
       }
       const signal = new AbortController().signal;
-      let outcome;
-      if (parsed.kind === 'reply') {
-        try {
-          outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null }, signal);
-        } catch (error) {
-          if (!(error instanceof ReplyRejectedError)) throw error;
-          io.stderr(`govflow run: ${error.message}\n`);
-          return 2;
+      const startedAt = new Date();
+      let outcome: { status: ResultDocument['status']; result: ResultDocument };
+      let sessionId: string | null = parsed.kind === 'reply' ? parsed.sessionId : null;
+      let requestId: string | null = null;
+      try {
+        if (parsed.kind === 'reply') {
+          try {
+            outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null }, signal);
+          } catch (error) {
+            if (!(error instanceof ReplyRejectedError)) throw error;
+            io.stderr(`govflow run: ${error.message}\n`);
+            return 2;
+          }
+        } else {
+          requestId = parsed.requestId ?? generateRequestId();
+          const registry = new RequestIdRegistry(runtime.config.paths);
+          // Each run is its own claim: running the same file (or stdin) twice with one request_id is a duplicate.
+          const claim = `run:${path.resolve(target === '-' ? 'stdin' : target)}:${process.pid}:${Date.now()}`;
+          if ((await registry.claim(requestId, claim)) === 'duplicate') {
+            io.stderr(`govflow run: duplicate request_id "${requestId}": it was already processed; use a new request_id\n`);
+            return 2;
+          }
+          if (parsed.sessionId && runtime.runner.sessionExists(parsed.sessionId)) {
+            io.stderr(`govflow run: session_id "${parsed.sessionId}" is already in use; omit session_id or choose a new one\n`);
+            return 2;
+          }
+          outcome = await runtime.runner.startSession(
+            { requestId, sessionId: parsed.sessionId, text: parsed.text, user: parsed.user, metadata: parsed.metadata, sourceFile: name, claimedPath: null },
+            signal,
+            (id) => {
+              sessionId = id;
+            },
+          );
         }
-      } else {
-        const requestId = parsed.requestId ?? generateRequestId();
-        const registry = new RequestIdRegistry(runtime.config.paths);
-        // Each run is its own claim: running the same file (or stdin) twice with one request_id is a duplicate.
-        const claim = `run:${path.resolve(target === '-' ? 'stdin' : target)}:${process.pid}:${Date.now()}`;
-        if ((await registry.claim(requestId, claim)) === 'duplicate') {
-          io.stderr(`govflow run: duplicate request_id "${requestId}": it was already processed; use a new request_id\n`);
-          return 2;
-        }
-        if (parsed.sessionId && runtime.runner.sessionExists(parsed.sessionId)) {
-          io.stderr(`govflow run: session_id "${parsed.sessionId}" is already in use; omit session_id or choose a new one\n`);
-          return 2;
-        }
-        outcome = await runtime.runner.startSession(
-          { requestId, sessionId: parsed.sessionId, text: parsed.text, user: parsed.user, metadata: parsed.metadata, sourceFile: name, claimedPath: null },
-          signal,
-        );
+      } catch (error) {
+        // Whatever failed inside, the caller gets a result document (SPEC §8/§9) and exit 1.
+        io.stderr(`govflow run: the session failed with an internal error: ${errorMessage(error)}\n`);
+        outcome = { status: 'failed', result: internalFailureResult({ requestId, sessionId, sourceFile: name, startedAt, error, timezone: runtime.config.timezone }) };
       }
       if (runtime.provider instanceof ScriptedProvider) {
         const unused = runtime.provider.unusedResponses();

@@ -1,5 +1,6 @@
 /** `govflow start`: the daemon in the foreground; SIGINT/SIGTERM stop it gracefully, a second one at once. */
 import { GovflowDaemon } from '../daemon/daemon.js';
+import { installLastResortHandlers } from '../daemon/last-resort-handlers.js';
 import { createOperationalLog } from '../daemon/operational-log.js';
 import type { CommandDefinition } from './command-context.js';
 
@@ -11,6 +12,7 @@ export const startCommand: CommandDefinition = {
   allowPositionals: false,
   async run({ root, io }) {
     const log = createOperationalLog();
+    const removeHandlers = installLastResortHandlers(log);
     const daemon = await GovflowDaemon.start(root, { env: io.env, log, announce: (line) => io.stdout(`${line}\n`) });
     await new Promise<void>((resolve) => {
       const onSignal = (signal: NodeJS.Signals) => {
@@ -21,6 +23,7 @@ export const startCommand: CommandDefinition = {
       process.on('SIGTERM', onSignal);
     });
     io.stdout('govflow stopped\n');
+    removeHandlers();
     log.close();
     return 0;
   },

@@ -69,6 +69,8 @@ export class AnswerBudget {
 
 /** Throws AnswerTooLargeError when a whole answer is over the limit. */
 export function checkAnswerSize(text: string, limitBytes: number): void {
+  // A broken adapter's non-text answer is not a size problem; the step's parser reports it.
+  if (typeof text !== 'string') return;
   // A string of n UTF-16 units is at most 3n UTF-8 bytes and at least n: skip the count when it cannot matter.
   if (text.length * 3 <= limitBytes) return;
   if (text.length > limitBytes || utf8Length(text) > limitBytes) {
