@@ -61,6 +61,7 @@ export class AnswerBudget {
 
   /** Adds one piece; throws AnswerTooLargeError when the answer so far is over the limit. */
   add(piece: string): void {
+    if (typeof piece !== 'string') return; // a broken adapter's non-text piece is not a size problem
     if (this.prefix.length < KEPT_PREFIX_CHARS) this.prefix += piece.slice(0, KEPT_PREFIX_CHARS - this.prefix.length);
     this.used += utf8Length(piece);
     if (this.used > this.limitBytes) throw new AnswerTooLargeError(this.limitBytes, this.prefix);
