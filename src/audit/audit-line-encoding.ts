@@ -5,8 +5,9 @@
  *
  * Text values:
  *  - `\` → `\\`, LF → `\n`, CR → `\r`, TAB → `\t` (the SPEC's three plus tab, for readability);
- *  - every other C0 control char, DEL, U+2028 and U+2029 → `\uXXXX` (the last two are line
- *    terminators for some editors and JavaScript tooling);
+ *  - every other C0 control char, DEL, every C1 control char (U+0080–U+009F: U+0085 NEL is a
+ *    line break to Python's `str.splitlines()`), U+2028 and U+2029 → `\uXXXX` (the last two are
+ *    line terminators for some editors and JavaScript tooling);
  *  - inside the bracket of `[STATUS: code]` / `[ERROR: code]` a `]` is also written `\u005d`, so
  *    the code cannot swallow the text after it.
  * Null (in a slot that may be null) is written `\N`, the convention of PostgreSQL's COPY text
@@ -14,8 +15,8 @@
  * string "\N" (written `\\N`) or "null" (written `null`) can never be confused.
  *
  * JSON values (arrays, objects, numbers, the INPUT when it is not a string) are compact
- * `JSON.stringify` output, which escapes control characters itself; U+2028/U+2029 are escaped on
- * top, which is still valid JSON.
+ * `JSON.stringify` output, which escapes C0 control characters itself; DEL, C1 controls and
+ * U+2028/U+2029 are escaped on top, which is still valid JSON.
  */
 
 import { stringifyJson } from '../message/json-text.js';
@@ -26,11 +27,12 @@ export const NULL_MARK = '\\N';
 /** Version of the entry layout, written on every entry as `[AUDIT_FORMAT: 1]`. */
 export const AUDIT_FORMAT_VERSION = 1;
 
-const NEEDS_ESCAPE = /[\\\u0000-\u001f\u007f\u2028\u2029]/;
-const ESCAPABLE = /[\\\u0000-\u001f\u007f\u2028\u2029]/g;
-const NEEDS_ESCAPE_IN_CODE = /[\\\u0000-\u001f\u007f\u2028\u2029\]]/;
-const ESCAPABLE_IN_CODE = /[\\\u0000-\u001f\u007f\u2028\u2029\]]/g;
-const LINE_SEPARATORS = /[\u2028\u2029]/g;
+const NEEDS_ESCAPE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const ESCAPABLE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const NEEDS_ESCAPE_IN_CODE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029\]]/;
+const ESCAPABLE_IN_CODE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029\]]/g;
+/** What JSON.stringify leaves raw but must not appear raw on an audit line. */
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029]/g;
 
 function escapeChar(char: string): string {
   switch (char) {
@@ -47,14 +49,25 @@ function escapeChar(char: string): string {
   }
 }
 
+/**
+ * A UTF-16 surrogate without its partner. UTF-8 cannot hold one (it would be written as U+FFFD
+ * and read back changed), so it is written `\uXXXX` like a control character.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+function escapeLoneSurrogates(text: string): string {
+  return LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATES, escapeChar) : text;
+}
+
 /** Text → one-line form. The fast path skips the regex replace for ordinary text. */
 export function escapeText(value: string): string {
-  return NEEDS_ESCAPE.test(value) ? value.replace(ESCAPABLE, escapeChar) : value;
+  return escapeLoneSurrogates(NEEDS_ESCAPE.test(value) ? value.replace(ESCAPABLE, escapeChar) : value);
 }
 
 /** Like {@link escapeText}, also escaping `]` (for the code inside `[STATUS: …]`/`[ERROR: …]`). */
 export function escapeCode(value: string): string {
-  return NEEDS_ESCAPE_IN_CODE.test(value) ? value.replace(ESCAPABLE_IN_CODE, escapeChar) : value;
+  return escapeLoneSurrogates(NEEDS_ESCAPE_IN_CODE.test(value) ? value.replace(ESCAPABLE_IN_CODE, escapeChar) : value);
 }
 
 export function escapeNullableText(value: string | null): string {
@@ -65,7 +78,7 @@ export function escapeNullableText(value: string | null): string {
 export function encodeJson(value: unknown): string {
   // Any depth: a value too deep for the native writer is written with an explicit stack.
   const json = stringifyJson(value) ?? 'null';
-  return json.replace(LINE_SEPARATORS, escapeChar);
+  return json.replace(RAW_IN_JSON, escapeChar);
 }
 
 /** Why a value could not be read back; the parser adds the line number. */
