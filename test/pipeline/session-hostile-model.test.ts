@@ -149,6 +149,19 @@ describe('no poison pills: limits.max_crash_retries', () => {
     expect((await verifyRoot(root)).ok).toBe(true);
   });
 
+  it('a plan task that crashes once: the plan resumes from the journal and the session succeeds', async () => {
+    const root = exampleRoot();
+    let summarizerCalls = 0;
+    const provider = new BrokenProvider(scripted(happyResponses(TWO_TASKS)), (_call, request) => request.agent === 'summarizer_agent' && ++summarizerCalls === 1);
+    const outcome = await runRequest(root, provider);
+    expect(outcome.status).toBe('success');
+    expect(crashRecords(root, outcome.sessionId)).toHaveLength(1);
+    const agents = messageRecords(journalOf(root, outcome.sessionId)).map((record) => record.message.agent.name);
+    expect(agents.filter((agent) => agent === 'summarizer_agent')).toHaveLength(1);
+    expect(agents.filter((agent) => agent === 'action_item_agent')).toHaveLength(1);
+    expect((await verifyRoot(root)).ok).toBe(true);
+  });
+
   it('crashes are counted across restarts: the journal remembers them', async () => {
     const root = exampleRoot();
     const requestId = nextRequestId();
