@@ -19,6 +19,8 @@
  * U+2028/U+2029 are escaped on top, which is still valid JSON.
  */
 
+import { stringifyJson } from '../message/json-text.js';
+
 /** Written in a nullable text slot when the value is null. */
 export const NULL_MARK = '\\N';
 
@@ -47,14 +49,25 @@ function escapeChar(char: string): string {
   }
 }
 
+/**
+ * A UTF-16 surrogate without its partner. UTF-8 cannot hold one (it would be written as U+FFFD
+ * and read back changed), so it is written `\uXXXX` like a control character.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+function escapeLoneSurrogates(text: string): string {
+  return LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATES, escapeChar) : text;
+}
+
 /** Text → one-line form. The fast path skips the regex replace for ordinary text. */
 export function escapeText(value: string): string {
-  return NEEDS_ESCAPE.test(value) ? value.replace(ESCAPABLE, escapeChar) : value;
+  return escapeLoneSurrogates(NEEDS_ESCAPE.test(value) ? value.replace(ESCAPABLE, escapeChar) : value);
 }
 
 /** Like {@link escapeText}, also escaping `]` (for the code inside `[STATUS: …]`/`[ERROR: …]`). */
 export function escapeCode(value: string): string {
-  return NEEDS_ESCAPE_IN_CODE.test(value) ? value.replace(ESCAPABLE_IN_CODE, escapeChar) : value;
+  return escapeLoneSurrogates(NEEDS_ESCAPE_IN_CODE.test(value) ? value.replace(ESCAPABLE_IN_CODE, escapeChar) : value);
 }
 
 export function escapeNullableText(value: string | null): string {
@@ -63,7 +76,8 @@ export function escapeNullableText(value: string | null): string {
 
 /** Compact JSON on one line; `undefined` (not representable) is written as `null`. */
 export function encodeJson(value: unknown): string {
-  const json = JSON.stringify(value) ?? 'null';
+  // Any depth: a value too deep for the native writer is written with an explicit stack.
+  const json = stringifyJson(value) ?? 'null';
   return json.replace(RAW_IN_JSON, escapeChar);
 }
 

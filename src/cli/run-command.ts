@@ -22,6 +22,7 @@ import { RunClaims } from '../store/run-claims.js';
 import { describedAs } from './command-list.js';
 import { EXIT_CODE_BY_STATUS } from './exit-codes.js';
 import { handOverToDaemon } from './run-handover.js';
+import { internalFailureResult } from './run-failure-result.js';
 
 
 function describeResult(result: ResultDocument): string {
@@ -111,35 +112,51 @@ export const runCommand: CommandDefinition = {
       for (const resumed of await resumeOrphanedRuns(runtime.config.paths.state, runtime.runner, signal, stderrLog(io))) {
         io.stderr(`govflow run: resumed session ${resumed.sessionId} of a killed govflow run: ${resumed.status}; result in system/outbox/${resumed.requestId}.json\n`);
       }
-      let outcome;
-      if (parsed.kind === 'reply') {
-        // A rejected reply throws ReplyRejectedError (kind "request": exit 2, message on stderr).
-        claims.register(parsed.sessionId);
-        outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null }, signal).catch((error: unknown) => {
-          if (error instanceof ReplyRejectedError) claims.release(parsed.sessionId);
-          throw error;
-        });
-      } else {
-        const requestId = parsed.requestId ?? generateRequestId();
-        const registry = new RequestIdRegistry(runtime.config.paths);
-        // Each run is its own claim: running the same file (or stdin) twice with one request_id is a duplicate.
-        const claim = `run:${path.resolve(target === '-' ? 'stdin' : target)}:${process.pid}:${Date.now()}`;
-        if ((await registry.claim(requestId, claim)) === 'duplicate') {
-          io.stderr(`govflow run: duplicate request_id "${requestId}": it was already processed; use a new request_id\n`);
-          return 2;
+      const startedAt = new Date();
+      let outcome: { status: ResultDocument['status']; result: ResultDocument };
+      let sessionId: string | null = parsed.kind === 'reply' ? parsed.sessionId : null;
+      let requestId: string | null = null;
+      try {
+        if (parsed.kind === 'reply') {
+          claims.register(parsed.sessionId);
+          try {
+            outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null }, signal);
+          } catch (error) {
+            if (!(error instanceof ReplyRejectedError)) throw error;
+            claims.release(parsed.sessionId);
+            io.stderr(`govflow run: ${error.message}\n`);
+            return 2;
+          }
+        } else {
+          requestId = parsed.requestId ?? generateRequestId();
+          const registry = new RequestIdRegistry(runtime.config.paths);
+          // Each run is its own claim: running the same file (or stdin) twice with one request_id is a duplicate.
+          const claim = `run:${path.resolve(target === '-' ? 'stdin' : target)}:${process.pid}:${Date.now()}`;
+          if ((await registry.claim(requestId, claim)) === 'duplicate') {
+            io.stderr(`govflow run: duplicate request_id "${requestId}": it was already processed; use a new request_id\n`);
+            return 2;
+          }
+          if (parsed.sessionId && runtime.runner.sessionExists(parsed.sessionId)) {
+            io.stderr(`govflow run: session_id "${parsed.sessionId}" is already in use; omit session_id or choose a new one\n`);
+            return 2;
+          }
+          outcome = await runtime.runner.startSession(
+            { requestId, sessionId: parsed.sessionId, text: parsed.text, user: parsed.user, metadata: parsed.metadata, sourceFile: name, claimedPath: null },
+            signal,
+            (id) => {
+              sessionId = id;
+              claims.register(id);
+            },
+          );
         }
-        if (parsed.sessionId && runtime.runner.sessionExists(parsed.sessionId)) {
-          io.stderr(`govflow run: session_id "${parsed.sessionId}" is already in use; omit session_id or choose a new one\n`);
-          return 2;
-        }
-        outcome = await runtime.runner.startSession(
-          { requestId, sessionId: parsed.sessionId, text: parsed.text, user: parsed.user, metadata: parsed.metadata, sourceFile: name, claimedPath: null },
-          signal,
-          (sessionId) => claims.register(sessionId),
-        );
+        // Released only when the session came to an end or a pause; after an internal failure the
+        // claim stays, so the next start or run resumes the session from its journal.
+        claims.release(sessionId!);
+      } catch (error) {
+        // Whatever failed inside, the caller gets a result document (SPEC §8/§9) and exit 1.
+        io.stderr(`govflow run: the session failed with an internal error: ${errorMessage(error)}\n`);
+        outcome = { status: 'failed', result: internalFailureResult({ requestId, sessionId, sourceFile: name, startedAt, error, timezone: runtime.config.timezone }) };
       }
-      // Kept when the session threw: once this process exits, the next start or run resumes it.
-      claims.release(outcome.sessionId);
       const scriptedProvider = innermostProvider(runtime.provider);
       if (scriptedProvider instanceof ScriptedProvider) {
         const unused = scriptedProvider.unusedResponses();

@@ -1,5 +1,6 @@
 /** `govflow start`: the daemon in the foreground; SIGINT/SIGTERM stop it gracefully, a second one at once. */
 import { GovflowDaemon } from '../daemon/daemon.js';
+import { installLastResortHandlers } from '../daemon/last-resort-handlers.js';
 import { createOperationalLog } from '../daemon/operational-log.js';
 import { RootLockedError } from '../daemon/root-lock.js';
 import type { CommandDefinition } from './command-context.js';
@@ -11,6 +12,7 @@ export const startCommand: CommandDefinition = {
   allowPositionals: false,
   async run({ root, io }) {
     const log = createOperationalLog();
+    const removeHandlers = installLastResortHandlers(log);
     let daemon: GovflowDaemon;
     try {
       daemon = await GovflowDaemon.start(root, { env: io.env, log, announce: (line) => io.stdout(`${line}\n`) });
@@ -18,6 +20,7 @@ export const startCommand: CommandDefinition = {
       if (!(error instanceof RootLockedError)) throw error;
       // One writer per root (SPEC §8): exit 2 naming the owner's pid.
       io.stderr(`govflow start: ${error.message}\n`);
+      removeHandlers();
       log.close();
       return 2;
     }
@@ -30,6 +33,7 @@ export const startCommand: CommandDefinition = {
       process.on('SIGTERM', onSignal);
     });
     io.stdout('govflow stopped\n');
+    removeHandlers();
     log.close();
     return 0;
   },

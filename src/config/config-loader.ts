@@ -61,7 +61,7 @@ export interface GovflowConfig {
     script: string | null;
     stream: boolean;
   };
-  llm: { max_attempts: number; timeout_ms: number; backoff_base_ms: number; backoff_max_ms: number };
+  llm: { max_attempts: number; timeout_ms: number; backoff_base_ms: number; backoff_max_ms: number; max_output_bytes: number };
   limits: {
     max_steps: number;
     max_fan_out: number;
@@ -69,9 +69,10 @@ export interface GovflowConfig {
     session_timeout_ms: number;
     max_tokens_per_session: number | null;
     max_cost_usd_per_session: number | null;
+    max_crash_retries: number;
   };
   intake: { concurrency: number; max_bytes: number; rescan_interval_ms: number; settle_ms: number; min_free_bytes: number };
-  message: { schema: string | null };
+  message: { schema: string | null; max_depth: number };
   prompt: { include: string[] };
   daemon: { shutdown_grace_ms: number; fsync: boolean };
   /** `prices:` and SPEC §7's `pricing:` (converted), merged; `pricing` wins per model. */
@@ -177,7 +178,10 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     llm: { ...CONFIG_DEFAULTS.llm, ...section('llm') } as GovflowConfig['llm'],
     limits: { ...CONFIG_DEFAULTS.limits, ...section('limits') } as GovflowConfig['limits'],
     intake: { ...CONFIG_DEFAULTS.intake, ...section('intake') } as GovflowConfig['intake'],
-    message: { schema: (messageSection.schema as string | null | undefined) ?? null },
+    message: {
+      schema: (messageSection.schema as string | null | undefined) ?? null,
+      max_depth: (messageSection.max_depth as number | undefined) ?? CONFIG_DEFAULTS.message.max_depth,
+    },
     prompt: { include: [...((section('prompt').include as string[] | undefined) ?? CONFIG_DEFAULTS.prompt.include)] },
     daemon: { ...CONFIG_DEFAULTS.daemon, ...section('daemon') } as GovflowConfig['daemon'],
     prices: { ...((user.prices as Record<string, ModelPrice> | undefined) ?? {}), ...pricingTable(user.pricing) },

@@ -13,6 +13,11 @@ export const CONFIG_DEFAULTS = {
     timeout_ms: 120_000,
     backoff_base_ms: 500,
     backoff_max_ms: 30_000,
+    /**
+     * Largest model answer, in UTF-8 bytes (streamed text, or a whole body's text). A call is
+     * aborted as soon as its answer passes this; the attempt counts as invalid output.
+     */
+    max_output_bytes: 1_048_576,
   },
   limits: {
     /** Messages per session before it fails. */
@@ -25,6 +30,11 @@ export const CONFIG_DEFAULTS = {
     session_timeout_ms: 1_800_000,
     max_tokens_per_session: null,
     max_cost_usd_per_session: null,
+    /**
+     * Times a session whose step failed with an unexpected internal error is run again (across
+     * restarts) before it ends failed with PROCESSING_ERROR: no request can crash forever.
+     */
+    max_crash_retries: 2,
   },
   intake: {
     /** Sessions running at once. */
@@ -41,7 +51,11 @@ export const CONFIG_DEFAULTS = {
      */
     min_free_bytes: 67_108_864,
   },
-  message: { schema: null },
+  message: {
+    schema: null,
+    /** Deepest JSON nesting accepted in a model's answer (the message object itself is depth 1). */
+    max_depth: 64,
+  },
   /** Files that reach prompts must lie inside the root after symlinks are resolved (SPEC §7). */
   allow_outside_root: false,
   prompt: { include: ['context/**/*.md', 'governance/*.md'] },
@@ -52,6 +66,9 @@ export const CONFIG_DEFAULTS = {
     fsync: true,
   },
 } as const;
+
+/** Highest `message.max_depth` a config may set (JSON.stringify overflows the stack near 4,000). */
+export const MAX_MESSAGE_DEPTH_CEILING = 1000;
 
 const nullableString = { type: ['string', 'null'] };
 const positiveInteger = { type: 'integer', minimum: 1 };
@@ -108,6 +125,7 @@ export const CONFIG_SCHEMA = {
         timeout_ms: positiveInteger,
         backoff_base_ms: { type: 'integer', minimum: 0 },
         backoff_max_ms: { type: 'integer', minimum: 0 },
+        max_output_bytes: positiveInteger,
       },
     },
     limits: {
@@ -120,6 +138,7 @@ export const CONFIG_SCHEMA = {
         session_timeout_ms: positiveInteger,
         max_tokens_per_session: { type: ['integer', 'null'], minimum: 1 },
         max_cost_usd_per_session: nullablePositiveNumber,
+        max_crash_retries: { type: 'integer', minimum: 0 },
       },
     },
     intake: {
@@ -136,7 +155,8 @@ export const CONFIG_SCHEMA = {
     message: {
       type: 'object',
       additionalProperties: false,
-      properties: { schema: nullableString },
+      // Capped so that every walk over a message (JSON text, schema checks) stays far from the stack's end.
+      properties: { schema: nullableString, max_depth: { type: 'integer', minimum: 4, maximum: MAX_MESSAGE_DEPTH_CEILING } },
     },
     prompt: {
       type: 'object',

@@ -8,6 +8,7 @@ import { loggedSessionMessages } from '../audit/audit-log-reader.js';
 import { complianceViolations } from '../audit/compliance-check.js';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { costCalculator, createProvider } from '../llm/create-provider.js';
+import { limitAnswerSize } from '../llm/answer-size-limit.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.js';
 import { SessionEvents } from '../pipeline/session-events.js';
@@ -61,7 +62,8 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   const runner = new SessionRunner({
     config,
     governance: () => governance.current(),
-    provider,
+    // Every provider's answers obey llm.max_output_bytes, injected ones (tests, benchmarks) too.
+    provider: limitAnswerSize(provider, config.llm.max_output_bytes),
     store: new FilesSessionStore({
       sessionsDir: config.paths.sessions,
       outboxDir: config.paths.outbox,

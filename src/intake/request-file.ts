@@ -5,6 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import path from 'node:path';
+import { jsonTextDepth } from '../message/json-depth.js';
 
 /** A request id as SPEC §2 allows it; it names files in outbox/ and state/, so no path characters. */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
@@ -162,7 +163,16 @@ function parseJsonRequest(document: Record<string, unknown>): ParsedRequestFile 
   };
 }
 
+/**
+ * Deepest nesting a JSON request may have (its `metadata` is journaled and logged: a value
+ * thousands of levels deep would overflow the stack of every writer that walks it).
+ */
+export const MAX_REQUEST_DEPTH = 64;
+
 function parseJson(text: string): ParsedRequestFile {
+  if (jsonTextDepth(text, MAX_REQUEST_DEPTH).exceededAt !== null) {
+    return invalid(`the JSON nests deeper than ${MAX_REQUEST_DEPTH} levels of objects and arrays: flatten "metadata"`);
+  }
   let document: unknown;
   try {
     document = JSON.parse(text);

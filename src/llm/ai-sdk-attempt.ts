@@ -12,6 +12,7 @@ import {
   type ModelMessage,
   type OutputInterface,
 } from 'ai';
+import { AnswerBudget, checkAnswerSize } from './answer-size-limit.js';
 import type { LlmRequest, LlmUsage } from './provider.js';
 
 /** What one successful attempt produced; the adapter adds provider and attempt count. */
@@ -32,6 +33,8 @@ export interface AttemptInput {
   stream: boolean;
   /** The caller's signal combined with this attempt's timeout. */
   abortSignal: AbortSignal;
+  /** `llm.max_output_bytes`: the attempt throws AnswerTooLargeError as soon as the answer passes it. */
+  maxOutputBytes: number;
 }
 
 /**
@@ -92,6 +95,7 @@ export async function attemptOnce(input: AttemptInput): Promise<AttemptResult> {
 
 async function attemptWhole(input: AttemptInput): Promise<AttemptResult> {
   const result = await generateText(callSettings(input));
+  checkAnswerSize(result.text, input.maxOutputBytes);
   return {
     text: result.text,
     usage: usageOf(result.usage),
@@ -101,8 +105,11 @@ async function attemptWhole(input: AttemptInput): Promise<AttemptResult> {
 }
 
 async function attemptStreaming(input: AttemptInput): Promise<AttemptResult> {
+  // Leaving the loop below does not reach the HTTP request: a cut answer aborts it through this.
+  const cut = new AbortController();
   const result = streamText({
     ...callSettings(input),
+    abortSignal: AbortSignal.any([input.abortSignal, cut.signal]),
     // The default logs the raw SDK error to the console, where a server-echoed key would
     // leak; errors reach us as stream parts and are translated (and scrubbed) by the caller.
     onError: () => {},
@@ -111,9 +118,23 @@ async function attemptStreaming(input: AttemptInput): Promise<AttemptResult> {
   let usage: LanguageModelUsage | undefined;
   let finishReason: string | undefined;
   let model = input.modelId;
+  // Reasoning counts too: an endless stream of it would fill memory just the same.
+  const budget = new AnswerBudget(input.maxOutputBytes);
+  const count = (piece: string) => {
+    try {
+      budget.add(piece);
+    } catch (error) {
+      cut.abort(error);
+      throw error;
+    }
+  };
   for await (const part of result.fullStream) {
     switch (part.type) {
+      case 'reasoning-delta':
+        count(part.text);
+        break;
       case 'text-delta':
+        count(part.text);
         text += part.text;
         input.request.onChunk?.(part.text);
         break;

@@ -56,6 +56,8 @@ export interface ModelFactorySettings {
   kind: AiSdkProviderKind;
   baseUrl: string | null;
   apiKey: string | null;
+  /** The HTTP client (default: the global fetch); the adapter passes one that caps body sizes. */
+  fetch?: typeof fetch;
 }
 
 /** Builds the AI SDK model for a model id; the provider client is created once and reused. */
@@ -96,9 +98,10 @@ function normaliseBaseUrl(baseUrl: string | null): string | undefined {
  */
 export function createModelFactory(settings: ModelFactorySettings): ModelFactory {
   const baseURL = normaliseBaseUrl(settings.baseUrl);
+  const fetch = settings.fetch;
   switch (settings.kind) {
     case 'openai': {
-      const openai = createOpenAI({ apiKey: requireKey(settings), baseURL });
+      const openai = createOpenAI({ apiKey: requireKey(settings), baseURL, fetch });
       // Chat Completions rather than the Responses API: every OpenAI-compatible gateway
       // and proxy speaks it, so provider.base_url can point anywhere.
       return (modelId) => openai.chat(modelId);
@@ -115,6 +118,7 @@ export function createModelFactory(settings: ModelFactorySettings): ModelFactory
         baseURL,
         apiKey: settings.apiKey ?? undefined,
         includeUsage: true,
+        fetch,
       });
       return (modelId) => compatible.chatModel(modelId);
     }
@@ -125,15 +129,16 @@ export function createModelFactory(settings: ModelFactorySettings): ModelFactory
         baseURL: baseURL ?? OLLAMA_DEFAULT_BASE_URL,
         apiKey: settings.apiKey ?? undefined,
         includeUsage: true,
+        fetch,
       });
       return (modelId) => ollama.chatModel(modelId);
     }
     case 'anthropic': {
-      const anthropic = createAnthropic({ apiKey: requireKey(settings), baseURL });
+      const anthropic = createAnthropic({ apiKey: requireKey(settings), baseURL, fetch });
       return (modelId) => anthropic.messages(modelId);
     }
     case 'google': {
-      const google = createGoogleGenerativeAI({ apiKey: requireKey(settings), baseURL });
+      const google = createGoogleGenerativeAI({ apiKey: requireKey(settings), baseURL, fetch });
       return (modelId) => google.chat(modelId);
     }
   }

@@ -4,8 +4,10 @@
  * translates its failure to a `ProviderError` (retryable or not, Retry-After, key scrubbed);
  * retries and the per-attempt timeout are `withRetries` (retrying-provider.ts), around any provider.
  */
+import { CONFIG_DEFAULTS } from '../config/config-schema.js';
 import { ConfigError } from '../errors.js';
 import { attemptOnce } from './ai-sdk-attempt.js';
+import { cappedFetch, findAnswerTooLarge, wholeBodyLimit } from './answer-size-limit.js';
 import {
   AI_SDK_PROVIDER_KINDS,
   NATIVE_JSON_MODE_BY_KIND,
@@ -33,10 +35,14 @@ export interface AiSdkProviderSettings extends RetrySettings {
   baseUrl: string | null;
   /** The resolved key. Never printed: every error text is scrubbed of it. */
   apiKey: string | null;
+  /** Largest answer in UTF-8 bytes (`llm.max_output_bytes`, default 1 MiB); past it the call is cut. */
+  maxOutputBytes?: number;
   /** Stream responses (default true); false uses one plain request per attempt. */
   stream?: boolean;
   /** Ask for native JSON output where the provider supports it (default true). */
   jsonMode?: boolean;
+  /** The HTTP client under the size cap (default: the global fetch). */
+  fetch?: typeof fetch;
 }
 
 /** The adapter's own settings, without the retry policy. */
@@ -47,6 +53,7 @@ interface CompiledSettings {
   kind: AiSdkProviderKind;
   model: string;
   apiKey: string | null;
+  maxOutputBytes: number;
   stream: boolean;
   jsonMode: boolean;
 }
@@ -65,6 +72,7 @@ function compile(settings: AiSdkAdapterSettings): CompiledSettings {
     kind: settings.kind,
     model: settings.model.trim(),
     apiKey: settings.apiKey,
+    maxOutputBytes: settings.maxOutputBytes ?? CONFIG_DEFAULTS.llm.max_output_bytes,
     stream: settings.stream ?? true,
     jsonMode: (settings.jsonMode ?? true) && NATIVE_JSON_MODE_BY_KIND[settings.kind],
   });
@@ -93,7 +101,10 @@ function answeredWithoutStream(error: unknown): boolean {
  */
 export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider {
   const compiled = compile(settings);
-  const modelFor = createModelFactory(settings);
+  const modelFor = createModelFactory({
+    ...settings,
+    fetch: cappedFetch(wholeBodyLimit(compiled.maxOutputBytes), compiled.maxOutputBytes, settings.fetch),
+  });
   // Some OpenAI-compatible servers and gateways ignore `stream: true` and answer with one JSON
   // body; after the first such answer this provider stops asking for streams.
   let streaming = compiled.stream;
@@ -110,14 +121,14 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
       },
     };
     const plainly = async (): Promise<LlmResponse> => {
-      const plain = await attemptOnce({ model, modelId, request, jsonMode: compiled.jsonMode, stream: false, abortSignal: request.signal });
+      const plain = await attemptOnce({ model, modelId, request, jsonMode: compiled.jsonMode, stream: false, maxOutputBytes: compiled.maxOutputBytes, abortSignal: request.signal });
       return { ...plain, provider: compiled.kind, attempts: 1 };
     };
     const context = { provider: compiled.kind, model: modelId, apiKey: compiled.apiKey, callerSignal: request.signal };
     try {
       // Checked here too: a signal aborted before the call never reaches the network.
       request.signal.throwIfAborted();
-      const result = await attemptOnce({ model, modelId, request: watchedRequest, jsonMode: compiled.jsonMode, stream: streaming, abortSignal: request.signal });
+      const result = await attemptOnce({ model, modelId, request: watchedRequest, jsonMode: compiled.jsonMode, stream: streaming, maxOutputBytes: compiled.maxOutputBytes, abortSignal: request.signal });
       if (streaming && !receivedText && result.text === '') {
         // An empty "stream" is what some SDK parsers make of a plain JSON answer: ask plainly.
         const plain = await plainly();
@@ -128,13 +139,18 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
       }
       return { ...result, provider: compiled.kind, attempts: 1 };
     } catch (error) {
+      // Too large is the model's answer, not the provider's fault: invalid output, never retried.
+      const tooLarge = findAnswerTooLarge(error);
+      if (tooLarge) throw tooLarge;
       if (streaming && !receivedText && answeredWithoutStream(error) && !request.signal.aborted) {
         // A 200 answer that carried no stream at all: ask once more without streaming.
         try {
           const plain = await plainly();
           streaming = false;
           return plain;
-        } catch {
+        } catch (plainError) {
+          const plainTooLarge = findAnswerTooLarge(plainError);
+          if (plainTooLarge) throw plainTooLarge;
           // Not a streaming problem after all: report the original failure.
         }
       }

@@ -38,6 +38,7 @@ export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = p
     model: config.provider.model,
     baseUrl: config.provider.base_url,
     apiKey: resolveApiKey(config, env),
+    maxOutputBytes: config.llm.max_output_bytes,
     stream: config.provider.stream,
   });
 }

@@ -8,6 +8,7 @@
  * The per-attempt timeout lives here alone, so a hung call is retried whatever the provider —
  * the AI SDK adapters, the scripted provider, a test double.
  */
+import { findAnswerTooLarge } from './answer-size-limit.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ConfigError, ProviderError } from '../errors.js';
 import { DEFAULT_BACKOFF, abortableSleep, retryDelayMs, type BackoffOptions } from './backoff.js';
@@ -163,6 +164,10 @@ export function withRetries(provider: LlmProvider, settings: RetrySettings | Com
         const response = await provider.generate({ ...request, signal: current.signal });
         return { ...response, attempts: attempt };
       } catch (error) {
+        // An answer over llm.max_output_bytes is the model's output, not a provider fault: the
+        // repair loop handles it as invalid output, so it is passed on as it is, never retried.
+        const tooLarge = findAnswerTooLarge(error);
+        if (tooLarge) throw tooLarge;
         const failure = classify(error, current, caller, provider.kind, request.model, timeoutMs);
         if (caller.aborted || current.deadlinePassed || !failure.retryable || attempt >= compiled.maxAttempts) {
           throw new ProviderCallError(failure, attempt, current.deadlinePassed);

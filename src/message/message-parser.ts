@@ -2,7 +2,17 @@
  * Finds the one JSON object in a model's answer (seed 000 §7): raw JSON, a ```json fenced block,
  * or the text from the first `{` to the last `}`. Trailing commas, the most common slip, are
  * removed; anything else that does not parse is reported for the repair loop.
+ *
+ * Nesting is measured on the text before it is parsed (`message.max_depth`, SPEC §7): a value
+ * deeper than that is never built, so nothing downstream can overflow the stack walking it.
  */
+import { CONFIG_DEFAULTS } from '../config/config-schema.js';
+import { jsonTextDepth, tooDeepMessage } from './json-depth.js';
+
+export interface ParseOptions {
+  /** Deepest nesting accepted (`message.max_depth`, default 64). */
+  maxDepth?: number;
+}
 
 export type ParseResult =
   | { ok: true; value: Record<string, unknown>; method: 'raw' | 'fenced' | 'braces'; repairedTrailingCommas: boolean }
@@ -71,7 +81,8 @@ function isCutOff(text: string, start: number): boolean {
   return true;
 }
 
-export function parseModelOutput(raw: string): ParseResult {
+export function parseModelOutput(raw: string, options: ParseOptions = {}): ParseResult {
+  const maxDepth = options.maxDepth ?? CONFIG_DEFAULTS.message.max_depth;
   const text = raw.trim();
   if (text.length === 0) return { ok: false, error: 'the response was empty; answer with one JSON object' };
   const candidates: Array<{ text: string; method: 'raw' | 'fenced' | 'braces' }> = [{ text, method: 'raw' }];
@@ -84,7 +95,12 @@ export function parseModelOutput(raw: string): ParseResult {
   // Report the error inside the extracted JSON (fenced block, else braces), not at the chatter.
   const parseErrors: Partial<Record<'raw' | 'fenced' | 'braces', string>> = {};
   let notAnObject: string | undefined;
+  const tooDeep = tooDeepMessage(maxDepth, 'the response');
   for (const candidate of candidates) {
+    if (jsonTextDepth(candidate.text, maxDepth).exceededAt !== null) {
+      parseErrors[candidate.method] = tooDeep;
+      continue;
+    }
     const parsed = tryParse(candidate.text);
     if (parsed.error !== undefined) {
       parseErrors[candidate.method] = parsed.error;
@@ -95,10 +111,12 @@ export function parseModelOutput(raw: string): ParseResult {
     }
     notAnObject ??= `the response is JSON but not an object (got ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}); answer with one JSON object`;
   }
+  const mainError = parseErrors.fenced ?? parseErrors.braces ?? parseErrors.raw;
+  if (mainError === tooDeep) return { ok: false, error: tooDeep };
   if (notAnObject) return { ok: false, error: notAnObject };
   if (first === -1) return { ok: false, error: 'no JSON object found in the response; answer with one JSON object and nothing else' };
   if (last < first || isCutOff(text, first)) {
     return { ok: false, error: 'the JSON object is cut off (it never closes); the response was probably truncated — answer with a shorter, complete JSON object' };
   }
-  return { ok: false, error: `the response is not valid JSON: ${parseErrors.fenced ?? parseErrors.braces ?? parseErrors.raw ?? 'unknown parse error'}` };
+  return { ok: false, error: `the response is not valid JSON: ${mainError ?? 'unknown parse error'}` };
 }

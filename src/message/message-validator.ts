@@ -5,6 +5,8 @@
  */
 import type { ValidateFunction } from 'ajv';
 import type { AgentDefinition } from '../governance/agent-definition.js';
+import { CONFIG_DEFAULTS } from '../config/config-schema.js';
+import { jsonValueDepth, tooDeepMessage } from './json-depth.js';
 import { checkPlan, type Plan } from './plan.js';
 import { compileSchema, describeSchemaErrors } from './schema-compiler.js';
 import type { SentientMessage } from './sentient-message.js';
@@ -22,11 +24,16 @@ export class MessageValidator {
   constructor(
     messageSchema: Record<string, unknown>,
     private readonly executionalAgents: readonly string[],
+    /** `message.max_depth`: deeper messages are refused before ajv (recursive) walks them. */
+    private readonly maxDepth: number = CONFIG_DEFAULTS.message.max_depth,
   ) {
     this.validateMessage = compileSchema(messageSchema);
   }
 
   validate(message: SentientMessage, agent: AgentDefinition): ValidationOutcome {
+    if (jsonValueDepth(message, this.maxDepth) > this.maxDepth) {
+      return { ok: false, problems: [tooDeepMessage(this.maxDepth, 'the message')] };
+    }
     if (!this.validateMessage(message)) {
       return { ok: false, problems: describeSchemaErrors(this.validateMessage.errors) };
     }

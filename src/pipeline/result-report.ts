@@ -2,6 +2,11 @@
  * The human-readable report next to each result: the final output, the path through the agents
  * as a Mermaid diagram, timings, tokens and cost.
  */
+import { jsonValueDepth } from '../message/json-depth.js';
+import { stringifyJson } from '../message/json-text.js';
+
+/** Deepest output the report indents; deeper output is written on one line. */
+const REPORT_INDENT_MAX_DEPTH = 64;
 import type { ResultDocument } from './session-result.js';
 import type { SessionState } from './session-state.js';
 
@@ -14,7 +19,9 @@ function renderOutput(output: unknown): string {
   if (output && typeof output === 'object' && typeof (output as { answer?: unknown }).answer === 'string') {
     return (output as { answer: string }).answer;
   }
-  return `\`\`\`json\n${JSON.stringify(output, null, 2)}\n\`\`\``;
+  // Indentation grows with depth (quadratic text): deep output is shown compact.
+  const indent = jsonValueDepth(output, REPORT_INDENT_MAX_DEPTH) > REPORT_INDENT_MAX_DEPTH ? 0 : 2;
+  return `\`\`\`json\n${stringifyJson(output, indent)}\n\`\`\``;
 }
 
 export function renderResultReport(result: ResultDocument, state: SessionState): string {

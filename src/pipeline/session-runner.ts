@@ -7,11 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
+import { errorMessage } from '../errors.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { JOURNAL_FORMAT, type FinishedRecord, type ReplyRecord, type RequestInfo, type SessionRecord, type SessionStateName } from '../store/session-journal.js';
 import { PromptStore } from '../store/prompt-store.js';
 import { archiveRequestFile } from '../store/request-archive.js';
 import { MessageCommitter, type ActiveSession, type StepOutcome } from './message-commit.js';
+import { crashGiveUp, crashRetriesUsedUp, isCrash, recordCrash } from './crash-retries.js';
 import { runPlan } from './plan-scheduler.js';
 import { ReplyRejectedError, SessionInterruptedError, type NewSessionRequest, type OperationalLog, type RunnerDependencies, type SessionOutcome } from './runner-contract.js';
 import { buildResult, resultFiles } from './session-result.js';
@@ -143,9 +145,11 @@ export class SessionRunner {
   }
 
   private async run(active: ActiveSession, signal: AbortSignal): Promise<SessionOutcome> {
+    const maxCrashRetries = this.config.limits.max_crash_retries;
     try {
       const { state } = active;
       if (!state.finishedRecorded) this.writeManifest(active);
+      if (crashRetriesUsedUp(state, maxCrashRetries)) await this.giveUpAfterCrashes(active);
       while (!state.final && !state.paused && !state.finishedRecorded) {
         if (signal.aborted || this.draining) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`);
         if (state.plan) await runPlan(active, this.config.limits, (step) => this.runStep(active, step, signal), () => this.draining);
@@ -153,9 +157,25 @@ export class SessionRunner {
         else throw new Error(`session ${state.session.session_id} has no next step (corrupt journal?)`);
       }
       return await this.finish(active);
+    } catch (error) {
+      if (!isCrash(error, signal, this.draining)) throw error;
+      await recordCrash(active, error, this.now(), maxCrashRetries, this.deps.log);
+      // Giving up crashed too (or the session had ended and its result cannot be written): stop here.
+      if (active.state.crashes > maxCrashRetries + 1 || active.state.final) throw error;
     } finally {
       await this.closeJournal(active);
     }
+    // Run again from the journal, exactly as a restart would; past the limit this ends it failed.
+    return this.recoverSession(active.state.session.session_id, signal);
+  }
+
+  /** Commits the PROCESSING_ERROR message that ends a session whose crash retries are used up. */
+  private async giveUpAfterCrashes(active: ActiveSession): Promise<void> {
+    const giveUp = crashGiveUp(active.state, this.config.limits.max_crash_retries);
+    if (!giveUp) return;
+    const snapshot = this.deps.governance();
+    const agent = snapshot.agents.get(giveUp.step.agent) ?? null;
+    await this.committer.commit(active, giveUp.step, snapshot, loopKeyOf(giveUp.step.agent, giveUp.step.input), agent, giveUp.outcome);
   }
 
   private async closeJournal(active: ActiveSession): Promise<void> {
@@ -207,7 +227,12 @@ export class SessionRunner {
     active.manifestScheduled = true;
     setImmediate(() => {
       active.manifestScheduled = false;
-      this.writeManifest(active);
+      // Outside the session's own try: a failure here must not escape as an uncaught exception.
+      try {
+        this.writeManifest(active);
+      } catch (error) {
+        this.log.warn('could not update the session manifest (a cache for govflow status)', { session: active.state.session.session_id, error: errorMessage(error) });
+      }
     });
   }
 

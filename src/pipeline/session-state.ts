@@ -5,6 +5,7 @@
  * governance, so a hot reload cannot change the past.
  */
 import { createHash } from 'node:crypto';
+import { stringifyJson } from '../message/json-text.js';
 import type { Plan, PlanTask } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { JournalRecord, MessageRecord, SessionRecord, StepKind, UsageFigures } from '../store/session-journal.js';
@@ -52,6 +53,9 @@ export interface SessionState {
   lastSequence: number;
   /** Audit entries voided since the last message (named in the next message's audit notes). */
   voided: Array<{ messageId: string; sequence: number }>;
+  /** Unexpected internal errors since the last message (limits.max_crash_retries), and the last one's text. */
+  crashes: number;
+  lastCrash: string | null;
 }
 
 export function emptyUsage(): UsageFigures {
@@ -67,7 +71,7 @@ export function loopKeyOf(agent: string, input: { source: string; content: unkno
   const content = isMessage(input.content)
     ? { from: input.content.agent.name, status: input.content.status.code, output: input.content.output }
     : input.content;
-  return `${agent}:${createHash('sha256').update(`${input.source}\0${JSON.stringify(content)}`).digest('hex').slice(0, 32)}`;
+  return `${agent}:${createHash('sha256').update(`${input.source}\0${stringifyJson(content)}`).digest('hex').slice(0, 32)}`;
 }
 
 export function initialState(session: SessionRecord): SessionState {
@@ -95,6 +99,8 @@ export function initialState(session: SessionRecord): SessionState {
     finishedRecorded: false,
     lastSequence: 0,
     voided: [],
+    crashes: 0,
+    lastCrash: null,
   };
 }
 
@@ -134,6 +140,10 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       state.voided.push({ messageId: record.message_id, sequence: record.sequence });
       state.lastSequence = Math.max(state.lastSequence, record.sequence);
       return;
+    case 'crash':
+      state.crashes += 1;
+      state.lastCrash = record.error;
+      return;
     case 'message':
       applyMessage(state, record);
   }
@@ -144,6 +154,8 @@ function applyMessage(state: SessionState, record: MessageRecord): void {
   state.messages.push(record);
   state.lastSequence = Math.max(state.lastSequence, message.metadata.sequence_number);
   state.voided = [];
+  // A step that commits its message has got past whatever crashed before it.
+  state.crashes = 0;
   state.loopKeys.add(record.loop_key);
   if (record.kind === 'task' && state.plan && record.task_id) {
     state.plan.results.set(record.task_id, message);

@@ -11,6 +11,7 @@ import { isRetrying, retrySettings, withRetries } from '../llm/retrying-provider
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { executionalAgents } from '../governance/routing-graph.js';
+import { findAnswerTooLarge } from '../llm/answer-size-limit.js';
 import { parseModelOutput } from '../message/message-parser.js';
 import { stampMessage } from '../message/message-stamping.js';
 import { MessageValidator } from '../message/message-validator.js';
@@ -46,7 +47,7 @@ export class StepAttempts {
   private validatorFor(snapshot: GovernanceSnapshot): MessageValidator {
     let validator = this.validators.get(snapshot);
     if (!validator) {
-      validator = new MessageValidator(snapshot.messageSchema, executionalAgents(snapshot.agents));
+      validator = new MessageValidator(snapshot.messageSchema, executionalAgents(snapshot.agents), this.config.message.max_depth);
       this.validators.set(snapshot, validator);
     }
     return validator;
@@ -144,6 +145,17 @@ export class StepAttempts {
           },
         });
       } catch (error) {
+        const tooLarge = signal.aborted ? undefined : findAnswerTooLarge(error);
+        if (tooLarge) {
+          // llm.max_output_bytes: the answer was cut off, which makes it invalid output (repaired like any other).
+          recordExchange({ model, response: null, error: tooLarge.message, usage: emptyUsage() });
+          callFinished({ model, inputTokens: 0, outputTokens: 0, error: tooLarge.message });
+          lastRaw = `${tooLarge.prefix}… [cut: ${tooLarge.message}]`;
+          problems = [tooLarge.message];
+          this.deps.log?.warn('invalid agent output', { session: sessionId, agent: agent.name, attempt, problems });
+          history.push({ role: 'user', content: prompts }, { role: 'assistant', content: lastRaw }, { role: 'user', content: buildRepairPrompt(problems) });
+          continue;
+        }
         if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`);
         const timedOut = error instanceof ProviderError && error.timedOut;
         recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
@@ -167,7 +179,7 @@ export class StepAttempts {
       }
 
       lastRaw = text;
-      const parsed = parseModelOutput(text);
+      const parsed = parseModelOutput(text, { maxDepth: this.config.message.max_depth });
       if (parsed.ok) {
         const provisional = stampMessage(parsed.value, stampContext(this.config, this.now(), state, step, agent, 0, attempt));
         const outcome = this.validatorFor(snapshot).validate(provisional.message, agent);

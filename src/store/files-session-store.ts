@@ -9,6 +9,7 @@ import type { AuditEntryInput } from '../audit/audit-entry-format.js';
 import { writeFileAtomicAsync } from './atomic-file.js';
 import {
   SessionJournal,
+  type CrashRecord,
   type ExchangeRecord,
   type FinishedRecord,
   type JournalRecord,
@@ -78,6 +79,10 @@ class FilesStoredSession implements StoredSession {
   }
 
   async recordReply(record: ReplyRecord): Promise<void> {
+    await this.journal.appendDurable(record);
+  }
+
+  async recordCrash(record: CrashRecord): Promise<void> {
     await this.journal.appendDurable(record);
   }
 

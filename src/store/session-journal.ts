@@ -141,7 +141,20 @@ export interface FinishedRecord {
   at: string;
 }
 
-export type JournalRecord = SessionRecord | ExchangeRecord | MessageRecord | ReplyRecord | VoidRecord | FinishedRecord;
+/**
+ * A step failed with an unexpected internal error (a bug, a broken provider, a full disk): the
+ * session is run again from its journal, at most `limits.max_crash_retries` times in a row —
+ * counted here, so restarts count too — then ends failed with PROCESSING_ERROR.
+ */
+export interface CrashRecord {
+  v: typeof JOURNAL_FORMAT;
+  type: 'crash';
+  /** The error's message (never a stack: journals are read by auditors). */
+  error: string;
+  at: string;
+}
+
+export type JournalRecord = SessionRecord | ExchangeRecord | MessageRecord | ReplyRecord | VoidRecord | FinishedRecord | CrashRecord;
 
 /** Seed 001's job states. */
 export type SessionStateName =

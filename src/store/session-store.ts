@@ -16,6 +16,7 @@
  */
 import type { AuditEntryInput } from '../audit/audit-entry-format.js';
 import type {
+  CrashRecord,
   ExchangeRecord,
   FinishedRecord,
   JournalRecord,
@@ -54,6 +55,8 @@ export interface StoredSession {
   voidMessages(records: VoidRecord[]): Promise<void>;
   /** Records a person's reply to a paused session; durable on return. */
   recordReply(record: ReplyRecord): Promise<void>;
+  /** Records a crashed step (`limits.max_crash_retries` counts these); durable on return. */
+  recordCrash(record: CrashRecord): Promise<void>;
   /** The session waits for a person: its journal and its pending result are durable on return. */
   pause(result: SessionResultFiles): Promise<void>;
   /**

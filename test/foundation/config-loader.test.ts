@@ -41,12 +41,23 @@ describe('loadConfig defaults', () => {
       session_timeout_ms: 1_800_000,
       max_tokens_per_session: null,
       max_cost_usd_per_session: null,
+      max_crash_retries: 2,
     });
+    expect(config.llm.max_output_bytes).toBe(1_048_576);
+    expect(config.message.max_depth).toBe(64);
     expect(config.intake).toMatchObject({ concurrency: 2, max_bytes: 1_048_576 });
     expect(config.message.schema).toBeNull();
     expect(config.prompt.include).toEqual(['context/**/*.md', 'governance/*.md']);
     expect(config.agents).toEqual({});
     expect(config.paths.inbox).toBe(`${root}/system/inbox`);
+  });
+
+  it('reads the hostile-answer limits and refuses a max_depth deep enough to overflow the stack', () => {
+    const config = loadConfig(rootWithConfig('llm: { max_output_bytes: 4096 }\nmessage: { max_depth: 10 }\nlimits: { max_crash_retries: 0 }\n'), {});
+    expect(config.llm.max_output_bytes).toBe(4096);
+    expect(config.message.max_depth).toBe(10);
+    expect(config.limits.max_crash_retries).toBe(0);
+    expect(() => loadConfig(rootWithConfig('message:\n  max_depth: 100000\n'), {})).toThrow(/max_depth: must be <= 1000/);
   });
 
   it('treats an empty config file as all defaults', () => {

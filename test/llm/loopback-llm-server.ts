@@ -42,7 +42,12 @@ export type ScriptedReply =
       echoCredential?: boolean;
     }
   /** Accept the request and never answer (until the client gives up or the server closes). */
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /**
+   * A hostile answer: `bytes` of text (null: endless) written as the client reads it, streamed
+   * in `chunkBytes` pieces or as one JSON body, never held whole in memory.
+   */
+  | { kind: 'flood'; bytes: number | null; chunkBytes?: number };
 
 export type Wire = 'openai' | 'anthropic' | 'gemini';
 
@@ -69,6 +74,8 @@ export interface LoopbackLlmServer {
   reply(...replies: ScriptedReply[]): void;
   /** Replies not yet consumed (a test can assert the script was used up). */
   pendingReplies(): number;
+  /** Bytes written for `flood` replies, and how many of them the client cut before their end. */
+  readonly flood: { bytesSent: number; cutByClient: number; finished: number };
   /** Closes the server and destroys open (hanging) connections. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -222,12 +229,86 @@ function answerGemini(response: ServerResponse, request: RecordedRequest, reply:
   response.end();
 }
 
+/** Where a flood's text sits in each wire's bodies and events. */
+const FLOOD_TEXT_START = '{"output":{"content":"';
+
+function floodFraming(wire: Wire, stream: boolean, model: string): { head: string; piece: (text: string) => string; tail: string; type: string } {
+  const json = (value: unknown) => JSON.stringify(value);
+  if (!stream) {
+    // The text goes inside a JSON string: the filler is plain ASCII, so only the start needs escaping.
+    const open = json(FLOOD_TEXT_START).slice(1, -1);
+    const body =
+      wire === 'anthropic'
+        ? [`{"id":"msg_flood","type":"message","role":"assistant","model":${json(model)},"content":[{"type":"text","text":"${open}`, `"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}`]
+        : wire === 'gemini'
+          ? [`{"candidates":[{"content":{"parts":[{"text":"${open}`, `"}],"role":"model"},"finishReason":"STOP","index":0}]}`]
+          : [`{"id":"chatcmpl-flood","object":"chat.completion","created":1700000000,"model":${json(model)},"choices":[{"index":0,"message":{"role":"assistant","content":"${open}`, `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`];
+    return { head: body[0]!, piece: (text) => text, tail: body[1]!, type: 'application/json' };
+  }
+  const event = (data: unknown, name?: string) => `${name ? `event: ${name}\n` : ''}data: ${json(data)}\n\n`;
+  if (wire === 'anthropic') {
+    const message = { id: 'msg_flood', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
+    const delta = (text: string) => event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, 'content_block_delta');
+    return {
+      head: event({ type: 'message_start', message }, 'message_start') + event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start') + delta(FLOOD_TEXT_START),
+      piece: delta,
+      tail: event({ type: 'content_block_stop', index: 0 }, 'content_block_stop') + event({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 1 } }, 'message_delta') + event({ type: 'message_stop' }, 'message_stop'),
+      type: 'text/event-stream',
+    };
+  }
+  if (wire === 'gemini') {
+    const delta = (text: string, finishReason?: string) => event({ candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0, ...(finishReason ? { finishReason } : {}) }] });
+    return { head: delta(FLOOD_TEXT_START), piece: (text) => delta(text), tail: delta('"}}', 'STOP'), type: 'text/event-stream' };
+  }
+  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+    event({ id: 'chatcmpl-flood', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+  return { head: chunk({ role: 'assistant', content: FLOOD_TEXT_START }, null), piece: (text) => chunk({ content: text }, null), tail: chunk({}, 'stop') + 'data: [DONE]\n\n', type: 'text/event-stream' };
+}
+
+/** Writes a flood as fast as the client reads it (backpressure), counting what went out. */
+function sendFlood(response: ServerResponse, request: RecordedRequest, reply: Extract<ScriptedReply, { kind: 'flood' }>, counters: { bytesSent: number; cutByClient: number; finished: number }): void {
+  const wire = request.wire === 'unknown' ? 'openai' : request.wire;
+  const framing = floodFraming(wire, request.stream, request.model ?? 'unknown');
+  const chunkBytes = reply.chunkBytes ?? 16_384;
+  const filler = 'x'.repeat(chunkBytes);
+  let left = reply.bytes;
+  let done = false;
+  response.writeHead(200, { 'content-type': framing.type });
+  response.on('close', () => {
+    if (!done) counters.cutByClient += 1;
+  });
+  const send = (text: string): boolean => {
+    counters.bytesSent += Buffer.byteLength(text);
+    return response.write(text);
+  };
+  send(framing.head);
+  const pump = () => {
+    while (!response.destroyed) {
+      if (left !== null && left <= 0) {
+        send(framing.tail);
+        done = true;
+        counters.finished += 1;
+        response.end();
+        return;
+      }
+      const size = left === null ? chunkBytes : Math.min(chunkBytes, left);
+      if (left !== null) left -= size;
+      if (!send(framing.piece(size === chunkBytes ? filler : filler.slice(0, size)))) {
+        response.once('drain', pump);
+        return;
+      }
+    }
+  };
+  pump();
+}
+
 /** Starts a server on 127.0.0.1 and an ephemeral port. */
 export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
   const requests: RecordedRequest[] = [];
   const unexpectedRequests: RecordedRequest[] = [];
   const queue: ScriptedReply[] = [];
   const sockets = new Set<Socket>();
+  const flood = { bytesSent: 0, cutByClient: 0, finished: 0 };
 
   const server = createServer((incoming, response) => {
     const pieces: Buffer[] = [];
@@ -250,6 +331,10 @@ export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
         return;
       }
       if (reply.kind === 'hang') return;
+      if (reply.kind === 'flood') {
+        sendFlood(response, recorded, reply, flood);
+        return;
+      }
       if (reply.kind === 'status') {
         const message = reply.echoCredential
           ? `Incorrect API key provided: ${credentialOf(incoming.headers)}. You can find your API key in your account.`
@@ -280,6 +365,7 @@ export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
       queue.push(...replies);
     },
     pendingReplies: () => queue.length,
+    flood,
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

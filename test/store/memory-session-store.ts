@@ -67,6 +67,7 @@ export class MemorySessionStore implements SessionStore {
       reappendAudit: async (audit) => addAudit(audit),
       voidMessages: async (records) => void session.records.push(...structuredClone(records)),
       recordReply: async (record) => void session.records.push(structuredClone(record)),
+      recordCrash: async (record) => void session.records.push(structuredClone(record)),
       pause: async (files) => void session.results.push({ kind: 'pause', files }),
       finish: async (files, end: FinishedRecord | null) => {
         session.results.push({ kind: 'finish', files });

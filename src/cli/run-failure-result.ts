@@ -1,0 +1,36 @@
+/**
+ * The result document `govflow run` prints when a session could not give one itself (an internal
+ * error escaped the runner, e.g. the outbox cannot be written): same shape as SPEC §9, status
+ * `failed`, error PROCESSING_ERROR, so a caller reading `--json` always gets a result.
+ */
+import { isoInTimeZone } from '../message/message-stamping.js';
+import { RESULT_FORMAT, type ResultDocument } from '../pipeline/session-result.js';
+
+export interface InternalFailure {
+  /** Null when the request never got an id (the failure came first). */
+  requestId: string | null;
+  sessionId: string | null;
+  sourceFile: string;
+  startedAt: Date;
+  error: unknown;
+  timezone: string;
+}
+
+export function internalFailureResult(failure: InternalFailure, finishedAt: Date = new Date()): ResultDocument {
+  const detail = failure.error instanceof Error ? failure.error.message : String(failure.error);
+  const message = `govflow could not finish this request: an internal error stopped the session (${detail}); its journal, if any, is under system/sessions/`;
+  return {
+    format: RESULT_FORMAT,
+    request_id: failure.requestId ?? '',
+    session_id: failure.sessionId ?? '',
+    source_file: failure.sourceFile,
+    status: 'failed',
+    output: null,
+    message,
+    error: { has_error: true, error_code: 'PROCESSING_ERROR', error_message: message, retry_count: 0, recoverable: true },
+    messages: 0,
+    started_at: isoInTimeZone(failure.startedAt, failure.timezone),
+    finished_at: isoInTimeZone(finishedAt, failure.timezone),
+    usage: { input_tokens: 0, output_tokens: 0, cost_usd: 0 },
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * `llm.max_output_bytes` (SPEC §7): the largest answer a model may give. A hostile or broken
+ * model that sends 50 MB, or streams tokens forever, is cut as soon as its answer passes the
+ * limit — not by `timeout_ms`, and before the answer can fill memory. The cut attempt is
+ * invalid output, handled by the repair loop like any other (SPEC §4), never a provider error.
+ *
+ * Three places enforce it:
+ *  - `AnswerBudget` counts streamed text as it arrives (the AI SDK adapter, any `onChunk`);
+ *  - `cappedFetch` caps a whole (non-streamed) response body at the HTTP level, before the SDK
+ *    reads it into one string;
+ *  - `limitAnswerSize` wraps any provider (scripted, dry-run, the adapter) and checks the text.
+ */
+import type { LlmProvider, LlmRequest, LlmResponse } from './provider.js';
+
+/** Characters of the cut answer kept on the error (shown to the model in the repair prompt). */
+export const KEPT_PREFIX_CHARS = 2_000;
+
+/** The sentence every cut answer reports (SPEC §7's key and the limit in bytes). */
+export function answerTooLargeMessage(limitBytes: number): string {
+  return `answer exceeded llm.max_output_bytes (${limitBytes})`;
+}
+
+/** Thrown (or used as the abort reason) when an answer passes `llm.max_output_bytes`. */
+export class AnswerTooLargeError extends Error {
+  override readonly name = 'AnswerTooLargeError';
+  constructor(
+    readonly limitBytes: number,
+    /** The first characters of the answer, for the repair prompt and the journal. */
+    readonly prefix: string,
+  ) {
+    super(answerTooLargeMessage(limitBytes));
+  }
+}
+
+/** The AnswerTooLargeError behind `error`, however the SDK wrapped it (cause chain, abort reason). */
+export function findAnswerTooLarge(error: unknown): AnswerTooLargeError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth++) {
+    if (current instanceof AnswerTooLargeError) return current;
+    if (typeof current !== 'object') return undefined;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** UTF-8 length of a string without encoding it. */
+export function utf8Length(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/** Counts an answer's bytes as its pieces arrive; throws once the total passes the limit. */
+export class AnswerBudget {
+  private used = 0;
+  private prefix = '';
+
+  constructor(readonly limitBytes: number) {}
+
+  get bytes(): number {
+    return this.used;
+  }
+
+  /** Adds one piece; throws AnswerTooLargeError when the answer so far is over the limit. */
+  add(piece: string): void {
+    if (typeof piece !== 'string') return; // a broken adapter's non-text piece is not a size problem
+    if (this.prefix.length < KEPT_PREFIX_CHARS) this.prefix += piece.slice(0, KEPT_PREFIX_CHARS - this.prefix.length);
+    this.used += utf8Length(piece);
+    if (this.used > this.limitBytes) throw new AnswerTooLargeError(this.limitBytes, this.prefix);
+  }
+}
+
+/** Throws AnswerTooLargeError when a whole answer is over the limit. */
+export function checkAnswerSize(text: string, limitBytes: number): void {
+  // A broken adapter's non-text answer is not a size problem; the step's parser reports it.
+  if (typeof text !== 'string') return;
+  // A string of n UTF-16 units is at most 3n UTF-8 bytes and at least n: skip the count when it cannot matter.
+  if (text.length * 3 <= limitBytes) return;
+  if (text.length > limitBytes || utf8Length(text) > limitBytes) {
+    throw new AnswerTooLargeError(limitBytes, text.slice(0, KEPT_PREFIX_CHARS));
+  }
+}
+
+/**
+ * Largest whole (non-streamed) response body accepted for an answer limit. JSON escaping makes a
+ * text at most 6 times longer (`\u001f` for one byte), so no answer within the limit is refused.
+ */
+export function wholeBodyLimit(answerLimitBytes: number): number {
+  return answerLimitBytes * 6 + 65_536;
+}
+
+/**
+ * A `fetch` for the AI SDK whose response bodies stop with AnswerTooLargeError once they pass
+ * `maxBodyBytes`, so a 50 MB body is never read whole. Event streams pass through unchanged:
+ * their text is counted piece by piece by the adapter, precisely, and their framing would make
+ * a body count meaningless.
+ */
+export function cappedFetch(maxBodyBytes: number, answerLimitBytes: number, inner: typeof fetch = globalThis.fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    const type = response.headers.get('content-type') ?? '';
+    if (response.body === null || type.includes('text/event-stream')) return response;
+    const declared = Number(response.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > maxBodyBytes) {
+      await response.body.cancel().catch(() => undefined);
+      throw new AnswerTooLargeError(answerLimitBytes, '');
+    }
+    let seen = 0;
+    const counted = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          seen += chunk.byteLength;
+          if (seen > maxBodyBytes) controller.error(new AnswerTooLargeError(answerLimitBytes, ''));
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/**
+ * Wraps any provider so its answers obey the limit: streamed pieces are counted as they come
+ * (the call is aborted at once when they pass it) and the final text is checked whole.
+ * Rejects with AnswerTooLargeError, whatever the inner provider made of the abort.
+ */
+export function limitAnswerSize(provider: LlmProvider, limitBytes: number): LlmProvider {
+  async function generate(request: LlmRequest): Promise<LlmResponse> {
+    const cut = new AbortController();
+    const budget = new AnswerBudget(limitBytes);
+    const limited: LlmRequest = {
+      ...request,
+      signal: AbortSignal.any([request.signal, cut.signal]),
+      onChunk: (chunk) => {
+        if (cut.signal.aborted) return;
+        try {
+          budget.add(chunk);
+        } catch (error) {
+          cut.abort(error);
+          return;
+        }
+        request.onChunk?.(chunk);
+      },
+    };
+    let response: LlmResponse;
+    try {
+      response = await provider.generate(limited);
+    } catch (error) {
+      const tooLarge = findAnswerTooLarge(error) ?? (cut.signal.aborted ? findAnswerTooLarge(cut.signal.reason) : undefined);
+      throw tooLarge ?? error;
+    }
+    if (cut.signal.aborted) throw cut.signal.reason;
+    checkAnswerSize(response.text, limitBytes);
+    return response;
+  }
+  return Object.freeze({
+    kind: provider.kind,
+    interfaceVersion: provider.interfaceVersion,
+    ...(provider.synthetic ? { synthetic: true } : {}),
+    generate,
+  });
+}

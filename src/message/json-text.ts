@@ -1,0 +1,109 @@
+/**
+ * `JSON.stringify` that cannot overflow the stack. V8's own is recursive and throws
+ * "Maximum call stack size exceeded" a few thousand levels down; for data that deep (a hostile
+ * model's answer, kept raw, or anything not checked against `message.max_depth`) this module
+ * writes the same text with an explicit stack. Ordinary values take the native path unchanged,
+ * so audit hashes, loop keys and results are byte-for-byte what they always were.
+ */
+
+type Task =
+  | { kind: 'value'; value: unknown; key: string; level: number }
+  | { kind: 'text'; text: string }
+  | { kind: 'leave'; container: object };
+
+/** True for the error V8 throws when recursion runs out of stack. */
+export function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
+/**
+ * Like `JSON.stringify(value, null, indent)` for JSON data (objects, arrays, strings, numbers,
+ * booleans, null, `toJSON`), at any depth. Returns undefined where JSON.stringify would.
+ */
+export function stringifyJson(value: unknown, indent = 0): string | undefined {
+  try {
+    return JSON.stringify(value, null, indent);
+  } catch (error) {
+    if (!isStackOverflow(error)) throw error;
+    return stringifyIteratively(value, indent);
+  }
+}
+
+/** What JSON.stringify writes for `value` under `key`, after `toJSON`; undefined = leave out. */
+function prepared(value: unknown, key: string): unknown {
+  if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return (value as { toJSON(key: string): unknown }).toJSON(key);
+  }
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) return value.valueOf();
+  return value;
+}
+
+function isOmitted(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+
+function scalarText(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
+  return 'null';
+}
+
+/** The explicit-stack writer; exported for tests that compare it with JSON.stringify. */
+export function stringifyIteratively(value: unknown, indent = 0): string | undefined {
+  const root = prepared(value, '');
+  if (isOmitted(root)) return undefined;
+  const gap = ' '.repeat(Math.min(10, Math.max(0, Math.floor(indent))));
+  const parts: string[] = [];
+  const open = new Set<object>();
+  const tasks: Task[] = [{ kind: 'value', value: root, key: '', level: 0 }];
+  const newline = (level: number) => (gap === '' ? '' : `\n${gap.repeat(level)}`);
+  while (tasks.length > 0) {
+    const task = tasks.pop()!;
+    if (task.kind === 'text') {
+      parts.push(task.text);
+      continue;
+    }
+    if (task.kind === 'leave') {
+      open.delete(task.container);
+      continue;
+    }
+    const current = task.value;
+    if (typeof current !== 'object' || current === null) {
+      parts.push(scalarText(current));
+      continue;
+    }
+    if (open.has(current)) throw new TypeError('Converting circular structure to JSON');
+    const inner = task.level + 1;
+    const entries: Array<{ key: string | null; value: unknown }> = [];
+    if (Array.isArray(current)) {
+      for (let index = 0; index < current.length; index++) {
+        const item = prepared(current[index], String(index));
+        entries.push({ key: null, value: isOmitted(item) ? null : item });
+      }
+    } else {
+      for (const key of Object.keys(current)) {
+        const item = prepared((current as Record<string, unknown>)[key], key);
+        if (!isOmitted(item)) entries.push({ key, value: item });
+      }
+    }
+    const [opening, closing] = Array.isArray(current) ? ['[', ']'] : ['{', '}'];
+    if (entries.length === 0) {
+      parts.push(opening + closing);
+      continue;
+    }
+    open.add(current);
+    parts.push(opening);
+    // Pushed in reverse: the stack hands them back in order.
+    tasks.push({ kind: 'leave', container: current }, { kind: 'text', text: newline(task.level) + closing });
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const entry = entries[index];
+      tasks.push({ kind: 'value', value: entry.value, key: entry.key ?? String(index), level: inner });
+      const label = entry.key === null ? '' : `${JSON.stringify(entry.key)}:${gap === '' ? '' : ' '}`;
+      tasks.push({ kind: 'text', text: (index === 0 ? '' : ',') + newline(inner) + label });
+    }
+  }
+  return parts.join('');
+}

@@ -1,0 +1,81 @@
+/**
+ * No poison pills (`limits.max_crash_retries`, SPEC §7): a step that fails with an unexpected
+ * internal error — a bug, a broken provider adapter, a failing disk — is recorded in the journal
+ * as a `crash` record and the session is run again from its journal, as after a restart. Once
+ * the crashes since the last committed message pass the limit (restarts included: the count is
+ * in the journal), the session ends `failed` with PROCESSING_ERROR, an audit entry and a result,
+ * instead of crashing at every start and never answering its request.
+ */
+import { errorMessage } from '../errors.js';
+import { JOURNAL_FORMAT, type CrashRecord } from '../store/session-journal.js';
+import type { ActiveSession, StepOutcome } from './message-commit.js';
+import { SessionInterruptedError, type OperationalLog } from './runner-contract.js';
+import { applyRecord, type PendingStep, type SessionState } from './session-state.js';
+
+/** Longest error text kept in a crash record and the failure message. */
+const CRASH_TEXT_MAX_CHARS = 500;
+
+/** True for errors that are crashes: not a shutdown, not the caller's abort. */
+export function isCrash(error: unknown, signal: AbortSignal, draining: boolean): boolean {
+  return !(error instanceof SessionInterruptedError) && !signal.aborted && !draining;
+}
+
+function crashText(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : errorMessage(error);
+  return text.length > CRASH_TEXT_MAX_CHARS ? `${text.slice(0, CRASH_TEXT_MAX_CHARS - 1)}…` : text;
+}
+
+/** Appends the durable `crash` record and folds it into the state. */
+export async function recordCrash(active: ActiveSession, error: unknown, now: Date, maxCrashRetries: number, log?: OperationalLog): Promise<void> {
+  const record: CrashRecord = { v: JOURNAL_FORMAT, type: 'crash', error: crashText(error), at: now.toISOString() };
+  await active.stored.recordCrash(record);
+  applyRecord(active.state, record);
+  const { crashes } = active.state;
+  log?.error(
+    crashes > maxCrashRetries
+      ? 'session step crashed; crash retries are used up, so the session ends failed (PROCESSING_ERROR)'
+      : 'session step crashed; it runs again from its journal',
+    { session: active.state.session.session_id, error: record.error, crashes, max_crash_retries: maxCrashRetries },
+  );
+}
+
+/** True when the session has crashed more often than it may be retried and has not ended yet. */
+export function crashRetriesUsedUp(state: SessionState, maxCrashRetries: number): boolean {
+  return state.crashes > maxCrashRetries && !state.final && !state.paused && !state.finishedRecorded;
+}
+
+/**
+ * Where the PROCESSING_ERROR message goes and what it says: the step the session was at (the
+ * chain's cursor, or the running plan's agent).
+ */
+export function crashGiveUp(state: SessionState, maxCrashRetries: number): { step: PendingStep; outcome: StepOutcome } | null {
+  const step: PendingStep | null =
+    state.cursor ??
+    (state.plan
+      ? {
+          agent: state.plan.agent,
+          input: { source: 'orchestrator', content: { plan_message_id: state.plan.messageId, error: state.lastCrash } },
+          parentMessageId: state.plan.messageId,
+          kind: 'chain',
+          taskId: null,
+          planMessageId: null,
+        }
+      : null);
+  if (!step) return null;
+  const times = state.crashes === 1 ? 'once' : `${state.crashes} times`;
+  return {
+    step,
+    outcome: {
+      kind: 'halt',
+      failure: {
+        code: 'PROCESSING_ERROR',
+        message:
+          `session stopped: ${step.agent}'s step failed with an unexpected internal error ${times} ` +
+          `(limits.max_crash_retries = ${maxCrashRetries}); last error: ${state.lastCrash ?? 'unknown'}`,
+        recoverable: false,
+        notes: 'Orchestrator: crash retries used up; the errors are recorded in the session journal.',
+      },
+      halt: null,
+    },
+  };
+}
