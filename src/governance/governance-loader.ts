@@ -17,6 +17,8 @@ import { SENTIENT_MESSAGE_SCHEMA } from '../message/sentient-message.js';
 import { DEFAULT_CONTENT_TYPE, type AgentDefinition } from './agent-definition.js';
 import { FrontmatterError, splitFrontmatter } from './frontmatter.js';
 import { checkRoutingGraph } from './routing-graph.js';
+import type { GuardrailRule } from '../privacy/guardrail-rules.js';
+import { GUARDRAILS_FILE, guardrailsPromptText, loadGuardrails } from '../privacy/guardrails-loader.js';
 
 export interface PromptFile {
   /** Root-relative, forward slashes. */
@@ -34,6 +36,8 @@ export interface GovernanceSnapshot {
   messageSchema: Record<string, unknown>;
   /** Every file the hash covers, for the content-addressed snapshot store. */
   files: Readonly<Record<string, string>>;
+  /** Guardrail rules (SPEC §12): config `guardrails:` then governance/guardrails.md. */
+  guardrails: readonly GuardrailRule[];
 }
 
 export interface GovernanceLoadResult {
@@ -181,6 +185,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   const promptFiles = collectPromptFiles(config, read, errors);
   const messageSchema = loadMessageSchema(config, read, errors, () => configLine(['message', 'schema']));
   const entryAgent = checkRoutingGraph(agents, errors, warnings);
+  const guardrails = loadGuardrails(config, read, errors, configLine);
 
   if (agents.size === 0 && errors.length === 0) {
     errors.push(
@@ -199,6 +204,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
       promptFiles: Object.freeze(promptFiles),
       messageSchema,
       files: Object.freeze(files),
+      guardrails: Object.freeze(guardrails),
     }),
     errors,
     warnings,
@@ -270,7 +276,8 @@ function collectPromptFiles(config: GovflowConfig, read: (relative: string) => s
       if (seen.has(match)) continue;
       seen.add(match);
       try {
-        result.push({ path: match, content: read(match) });
+        const content = read(match);
+        result.push({ path: match, content: match === GUARDRAILS_FILE ? guardrailsPromptText(content) : content });
       } catch (error) {
         errors.push(new ConfigError(`cannot read prompt file: ${errorMessage(error)}`, match));
       }

@@ -25,6 +25,17 @@ export class PiiTextError extends Error {
   override readonly name = 'PiiTextError';
 }
 
+/** A bad `pii:` setting; `keyPath` locates it in govflow.config.yaml. */
+export class PiiConfigError extends Error {
+  override readonly name = 'PiiConfigError';
+  constructor(
+    message: string,
+    readonly keyPath: ReadonlyArray<string | number>,
+  ) {
+    super(message);
+  }
+}
+
 /** True when the config asks for any redaction at all. */
 export function piiEnabled(config: PiiConfig | undefined): config is PiiConfig {
   return config !== undefined && (config.redact.length > 0 || config.custom.length > 0);
@@ -38,15 +49,25 @@ export function piiDetectors(config: PiiConfig): PiiDetector[] {
   const detectors: PiiDetector[] = [];
   for (const kind of config.redact) {
     if (!(PII_KINDS as readonly string[]).includes(kind)) {
-      throw new Error(`pii.redact: unknown kind "${kind}"; use any of ${PII_KINDS.join(', ')}`);
+      throw new PiiConfigError(`pii.redact: unknown kind "${kind}"; use any of ${PII_KINDS.join(', ')}`, ['pii', 'redact']);
     }
     detectors.push(builtInDetector(kind as PiiKind));
   }
   for (const [index, custom] of config.custom.entries()) {
     if (!/^[a-z][a-z0-9_]*$/.test(custom.name)) {
-      throw new Error(`pii.custom[${index}].name "${custom.name}" must match [a-z][a-z0-9_]* (it becomes the placeholder [${custom.name.toUpperCase()}_1])`);
+      throw new PiiConfigError(
+        `pii.custom[${index}].name "${custom.name}" must match [a-z][a-z0-9_]* (it becomes the placeholder [${String(custom.name).toUpperCase()}_1])`,
+        ['pii', 'custom', index, 'name'],
+      );
     }
-    detectors.push({ kind: custom.name, pattern: compileUserRegex(custom.pattern, `pii.custom[${index}] (${custom.name}) pattern`) });
+    if ((PII_KINDS as readonly string[]).includes(custom.name)) {
+      throw new PiiConfigError(`pii.custom[${index}].name "${custom.name}" is a built-in kind; list it under pii.redact instead`, ['pii', 'custom', index, 'name']);
+    }
+    try {
+      detectors.push({ kind: custom.name, pattern: compileUserRegex(custom.pattern, `pii.custom[${index}] (${custom.name}) pattern`) });
+    } catch (error) {
+      throw new PiiConfigError((error as Error).message, ['pii', 'custom', index, 'pattern']);
+    }
   }
   return detectors;
 }
@@ -144,7 +165,8 @@ export class PiiRedactor {
     return any;
   }
 
-  private placeholderFor(kind: string, value: string): string {
+  /** The placeholder (with brackets) for `value` of `kind`, issuing a new one on first sight. */
+  placeholderFor(kind: string, value: string): string {
     const key = `${kind}\0${value}`;
     const known = this.byValue.get(key);
     if (known) return `[${known.placeholder}]`;
