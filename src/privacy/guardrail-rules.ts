@@ -79,6 +79,7 @@ export function compileGuardrails(raw: unknown, source: GuardrailSource, errors:
       fail(`name "${rule.name}" is already used by the rule at ${earlier}; names must be unique`, ['name']);
       continue;
     }
+    taken.set(rule.name, where);
     if (!(GUARDRAIL_STAGES as readonly unknown[]).includes(rule.on)) {
       fail(`on must be one of ${GUARDRAIL_STAGES.join(', ')} (got ${JSON.stringify(rule.on)})`, ['on']);
       continue;
@@ -101,7 +102,6 @@ export function compileGuardrails(raw: unknown, source: GuardrailSource, errors:
     }
     const matcher = compileMatcher(rule.match, (message, path) => fail(message, ['match', ...path]), rule.name);
     if (!matcher) continue;
-    taken.set(rule.name, where);
     rules.push({
       name: rule.name,
       on: rule.on as GuardrailStage,
