@@ -13,6 +13,7 @@ import { orchestratorFailureMessage, validationFallbackMessage, type Orchestrato
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import { JOURNAL_FORMAT, type MessageRecord, type SessionJournal, type SessionStateName } from '../store/session-journal.js';
+import type { SessionPrivacy } from '../privacy/session-privacy.js';
 import type { RunnerDependencies } from './runner-contract.js';
 import { applyRecord, type PendingStep, type SessionState } from './session-state.js';
 
@@ -23,6 +24,8 @@ export interface ActiveSession {
   commitQueue: Promise<void>;
   /** A manifest rewrite is due at the end of this turn of the event loop. */
   manifestScheduled?: boolean;
+  /** PII redaction and guardrails of this session (SPEC §12). */
+  privacy?: SessionPrivacy;
 }
 
 /** What one step ends with: exactly one of these is committed as the step's message. */
@@ -103,6 +106,12 @@ export class MessageCommitter {
         message = orchestratorFailureMessage(context, outcome.failure);
         break;
     }
+    // What privacy did for this step (SPEC §12): counts, triggered rules, flag notes.
+    const privacy = active.privacy?.takeForCommit(step) ?? { piiRedacted: null, guardrails: null, complianceNotes: [] };
+    if (privacy.complianceNotes.length > 0) {
+      const notesSoFar = message.audit.compliance_notes;
+      message.audit.compliance_notes = [notesSoFar, ...privacy.complianceNotes].filter((note) => note).join(' | ');
+    }
     const halt = outcome.kind === 'halt' ? outcome.halt : null;
     if (halt) notes.push(`session state: ${halt}`);
     for (const voided of state.voided) {
@@ -121,6 +130,8 @@ export class MessageCommitter {
       violations,
       notes,
       raw_output: outcome.kind === 'fallback' ? outcome.rawOutput : null,
+      pii_redacted: privacy.piiRedacted,
+      guardrails: privacy.guardrails,
       final: outcome.kind === 'halt',
       halt,
       plan: outcome.kind === 'answer' ? outcome.plan : null,
@@ -131,7 +142,7 @@ export class MessageCommitter {
     // journal is synced before the session's result is written. After power loss the audit log
     // may be ahead of the journal: recovery voids those entries and runs their steps again.
     active.journal.append(record);
-    const appended = await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
+    const appended = await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes, piiRedacted: privacy.piiRedacted, guardrails: privacy.guardrails });
     applyRecord(state, record);
     this.committed(active);
     this.deps.events?.emit('message', {

@@ -51,14 +51,14 @@ function mapLeaves(value: unknown, change: (text: string) => string): unknown {
   return value;
 }
 
-function piiFindings(rule: GuardrailRule, text: string, pii: GuardrailPiiScanner): PiiFinding[] {
+function piiFindings(rule: GuardrailRule, text: string, pii: Pick<GuardrailPiiScanner, 'detect'>): PiiFinding[] {
   if (rule.matcher.kind !== 'pii_present') return [];
   const kinds = rule.matcher.kinds;
   return pii.detect(text).filter((finding) => kinds === null || kinds.includes(finding.kind));
 }
 
 /** What fired, described for the compliance note when the rule has no message. */
-function describeMatch(rule: GuardrailRule, text: string, pii: GuardrailPiiScanner): string | null {
+function describeMatch(rule: GuardrailRule, text: string, pii: Pick<GuardrailPiiScanner, 'detect'>): string | null {
   const matcher = rule.matcher;
   switch (matcher.kind) {
     case 'regex':
@@ -112,13 +112,23 @@ function truncateLeaves(value: unknown, max: number, rule: string): unknown {
   });
 }
 
-/** Runs the rules of `stage` over `value` (a string or any JSON value). */
-export function evaluateGuardrails<T>(rules: readonly GuardrailRule[], stage: GuardrailStage, value: T, pii: GuardrailPiiScanner): GuardrailOutcome<T> {
+/**
+ * Runs the rules of `stage` over `value` (a string or any JSON value). `piiView` decides whether
+ * `pii_present` fires (the session passes one that looks behind its own placeholders, since the
+ * value it guards is already redacted); `pii` redacts what is still there.
+ */
+export function evaluateGuardrails<T>(
+  rules: readonly GuardrailRule[],
+  stage: GuardrailStage,
+  value: T,
+  pii: GuardrailPiiScanner,
+  piiView: Pick<GuardrailPiiScanner, 'detect'> = pii,
+): GuardrailOutcome<T> {
   const outcome: GuardrailOutcome<T> = { value, triggers: [], retry: null, intervene: null };
   for (const rule of rules) {
     if (rule.on !== stage) continue;
     const text = stringLeaves(outcome.value).join('\n');
-    const matched = describeMatch(rule, text, pii);
+    const matched = describeMatch(rule, text, piiView);
     if (matched === null) continue;
     const trigger: GuardrailTrigger = { rule: rule.name, action: rule.action, message: rule.message ?? `guardrail "${rule.name}": ${matched}` };
     outcome.triggers.push(trigger);
