@@ -67,9 +67,10 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
  * Writes `<request_id>.md` and `<request_id>.json` atomically, off the event loop. Only the JSON
  * result is made durable; the human-readable report is a rendering of the journal.
  */
-export async function writeResult(outboxDir: string, result: ResultDocument, state: SessionState, durable: boolean, entries?: EntryMaker): Promise<void> {
+export async function writeResult(outboxDir: string, result: ResultDocument, state: SessionState, durable: boolean, entries?: EntryMaker, reportOf: ResultDocument = result): Promise<void> {
   await Promise.all([
-    writeFileAtomicAsync(path.join(outboxDir, `${result.request_id}.md`), renderResultReport(result, state), false, entries),
+    // `reportOf`: the report renders the redacted result when only the JSON carries originals (SPEC §12).
+    writeFileAtomicAsync(path.join(outboxDir, `${result.request_id}.md`), renderResultReport(reportOf, state), false, entries),
     writeFileAtomicAsync(path.join(outboxDir, `${result.request_id}.json`), `${JSON.stringify(result, null, 2)}\n`, durable, entries),
   ]);
 }

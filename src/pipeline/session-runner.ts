@@ -255,7 +255,7 @@ export class SessionRunner {
     const result = active.privacy?.restoresResult ? active.privacy.restore(built) : built;
     // The journal is durable before the request file is archived: until then recovery finds the
     // claimed file and writes the result again from the journal.
-    await Promise.all([journal.sync(), writeResult(this.config.paths.outbox, result, state, this.durable, this.deps.entries)]);
+    await Promise.all([journal.sync(), writeResult(this.config.paths.outbox, result, state, this.durable, this.deps.entries, built)]);
     for (const reply of state.replyFiles) archiveRequestFile(this.config.paths.archive, this.archiveDay(), reply.claimedPath, reply.sourceFile);
     if (!state.paused) {
       if (!state.finishedRecorded) {

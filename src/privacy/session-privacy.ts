@@ -6,9 +6,8 @@
  * uses them. What a step redacted and which rules fired is kept per step until its message is
  * committed (`takeForCommit`), so the audit entry carries `[PII_REDACTED]` and `[GUARDRAILS]`.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../store/atomic-file.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { builtInDetector, findPii, PII_KINDS } from './pii-detectors.js';
 import { addCounts, PiiRedactor, piiDetectors, piiEnabled, type PiiCounts } from './pii-redactor.js';
@@ -155,7 +154,18 @@ export class SessionPrivacy {
     if (!existsSync(file)) return;
     const text = readFileSync(file, 'utf8');
     const redacted = this.redactFileText(text);
-    if (redacted !== text) writeFileAtomic(file, redacted, this.config.daemon.fsync);
+    if (redacted === text) return;
+    // In place, not temp + rename: the request-id registry's marker is a hard link to this very
+    // file (same inode), and it must lose the originals too. The journal already holds the
+    // request, so a crash mid-write costs only the archived copy's exactness, never the session.
+    const fd = openSync(file, 'r+');
+    try {
+      writeSync(fd, redacted, 0, 'utf8');
+      ftruncateSync(fd, Buffer.byteLength(redacted));
+      if (this.config.daemon.fsync) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** A JSON value with the originals put back (the outbox result with restore_in_result). */
