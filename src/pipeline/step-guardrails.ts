@@ -3,7 +3,7 @@
  * the model's validated answer before it is committed. What fired is recorded on the step by the
  * session's privacy state, and the message commit writes it on the audit entry (`[GUARDRAILS]`).
  *
- * - input: `redact` changes what the model sees; `intervene` fails the step without a model call
+ * - input (what people send: the request and replies): `redact` changes what the model sees; `intervene` fails the step without a model call
  *   (status failed, OUT_OF_SCOPE, `on_failure` routing); `flag` becomes a compliance note.
  * - output: `retry` sends the rule's message back (one of the step's `max_retries`); `redact`
  *   changes `output.content`; `intervene` forces the answer's status to failed (`on_failure`
@@ -23,7 +23,10 @@ export function guardStepInput(
 ): { input: PendingStep['input']; failure: OrchestratorFailure | null } {
   const privacy = active.privacy;
   if (!privacy) return { input: step.input, failure: null };
-  if (step.input.source === 'user') privacy.claimUserInput(step);
+  // Input rules guard what people send (the request, replies); what agents pass on was checked
+  // as their output, and an on_failure agent must be able to read the message that failed.
+  if (step.input.source !== 'user') return { input: step.input, failure: null };
+  privacy.claimUserInput(step);
   const guarded = privacy.guard(snapshot.guardrails, 'input', step, step.input.content);
   if (guarded.intervene) return { input: step.input, failure: interventionFailure(guarded.intervene, 'input') };
   return { input: guarded.value === step.input.content ? step.input : { ...step.input, content: guarded.value }, failure: null };

@@ -130,7 +130,7 @@ export function evaluateGuardrails<T>(
     const text = stringLeaves(outcome.value).join('\n');
     const matched = describeMatch(rule, text, piiView);
     if (matched === null) continue;
-    const trigger: GuardrailTrigger = { rule: rule.name, action: rule.action, message: rule.message ?? `guardrail "${rule.name}": ${matched}` };
+    const trigger: GuardrailTrigger = { rule: rule.name, action: rule.action, message: rule.message ?? matched };
     outcome.triggers.push(trigger);
     if (rule.action === 'redact') {
       outcome.value = (rule.matcher.kind === 'max_chars'

@@ -78,7 +78,7 @@ describe('guardrail evaluation', () => {
 
   it('intervene and redact on input, with a described match when the rule has no message', () => {
     const outcome = evaluateGuardrails(rules, 'input', 'Please WIRE it all to account 12, ref CODE-77 and CODE-8', scanner);
-    expect(outcome.intervene).toEqual({ rule: 'no-wire', action: 'intervene', message: 'guardrail "no-wire": text matched /(?i)wire .* to account/' });
+    expect(outcome.intervene).toEqual({ rule: 'no-wire', action: 'intervene', message: 'text matched /(?i)wire .* to account/' });
     expect(outcome.value).toBe('Please WIRE it all to account 12, ref [REDACTED:mask-codes] and [REDACTED:mask-codes]');
     expect(guardrailAuditValue(outcome.triggers)).toEqual([
       { rule: 'no-wire', action: 'intervene' },
@@ -88,7 +88,7 @@ describe('guardrail evaluation', () => {
 
   it('flag: pii_present on the model output', () => {
     const outcome = evaluateGuardrails(rules, 'output', { text: 'mail me at x@corp.io' }, scanner);
-    expect(outcome.triggers).toEqual([{ rule: 'pii-out', action: 'flag', message: 'guardrail "pii-out": text contains PII (email)' }]);
+    expect(outcome.triggers).toEqual([{ rule: 'pii-out', action: 'flag', message: 'text contains PII (email)' }]);
     expect(outcome.value).toEqual({ text: 'mail me at x@corp.io' });
   });
 

@@ -101,6 +101,6 @@ describe('PII never leaves the vault', () => {
     // The request named the address twice and the metadata once; the model's own address once.
     expect(logText).toContain('[PII_REDACTED]: {"email":4,"phone":1,"credit_card":1,"iban":1,"national_id":1,"ip_address":1,"secret":1,"employee_id":1}');
     expect(logText).toContain('[GUARDRAILS]: [{"rule":"pii-in-answer","action":"flag"}]');
-    expect(logText).toContain('Guardrail "pii-in-answer" flagged: guardrail "pii-in-answer": text contains PII (email)');
+    expect(logText).toContain('Guardrail "pii-in-answer" flagged: text contains PII (email)');
   }, 60_000);
 });
