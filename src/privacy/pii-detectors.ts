@@ -3,13 +3,13 @@
  * checksum (Luhn, IBAN mod-97, Verhoeff, NRIC letter) or a numbering plan decides what counts.
  *
  * Libraries: ibantools validates IBANs (per-country length and mod-97); libphonenumber-js
- * (Google's libphonenumber metadata) validates phone candidates. Candidates are found by our own
- * regexes because both libraries' text scanners are far slower than one regex pass, and a
- * validator only runs on the few candidates a text holds.
+ * supplies the country calling codes (Google's libphonenumber metadata) that phone candidates
+ * must start with. Candidates are found by our own regexes because both libraries' text
+ * scanners are far slower than one regex pass.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { getCountries, getCountryCallingCode } from 'libphonenumber-js/min';
 import { hasCardIssuerPrefix, passesLuhn, passesNricCheck, passesVerhoeff } from './checksums.js';
 import { SECRET_PATTERN } from './secret-rules.js';
 
@@ -31,6 +31,8 @@ export interface PiiDetector {
   pattern: RegExp;
   /** Checksum or plausibility test on the matched text; absent = every match counts. */
   accept?: (match: string) => boolean;
+  /** A hand-written search used instead of `pattern` (same matches, faster). */
+  find?: (text: string) => Array<[number, number]>;
 }
 
 const digitsOnly = (text: string) => text.replace(/\D/g, '');
@@ -49,14 +51,32 @@ function acceptIban(match: string): boolean {
   return electronic !== null && isValidIBAN(electronic);
 }
 
+/** Country calling codes from libphonenumber's metadata (1, 44, 91, ...), built once. */
+const CALLING_CODES = new Set(getCountries().map((country) => getCountryCallingCode(country) as string));
+
+/**
+ * A phone number when it has a real country calling code and an E.164 length, and, for North
+ * American numbers, a valid area code and exchange. (Full validation with libphonenumber's
+ * per-country patterns costs ~0.1–0.2 ms per candidate, which alone held throughput under
+ * 5 MB/s on text with a number per KiB; the candidate regex already demands a "+" or NANP shape.)
+ */
 function acceptPhone(match: string): boolean {
   const digits = digitsOnly(match);
   if (digits.length < 8 || digits.length > 15) return false;
-  // A date or a run of one repeated digit is never a phone number.
-  if (/^(\d)\1+$/.test(digits)) return false;
-  const phone = parsePhoneNumberFromString(match, 'US');
-  return phone !== undefined && phone.isValid();
+  if (/^(\d)\1+$/.test(digits)) return false; // a run of one repeated digit
+  if (!match.startsWith('+')) return NANP_NUMBER.test(digits);
+  for (let length = 1; length <= 3; length++) {
+    const code = digits.slice(0, length);
+    if (!CALLING_CODES.has(code)) continue;
+    const national = digits.slice(length);
+    if (code === '1') return NANP_NUMBER.test(national);
+    return national.length >= 6 && national.length <= 13;
+  }
+  return false;
 }
+
+/** North American Numbering Plan: area code and exchange start with 2-9, N11 codes excluded. */
+const NANP_NUMBER = /^(?!\d11)[2-9]\d{2}(?!\d11)[2-9]\d{6}$/;
 
 function acceptNationalId(match: string): boolean {
   if (/^[STFG]\d{7}[A-Z]$/.test(match)) return passesNricCheck(match);
@@ -71,17 +91,47 @@ function acceptIp(match: string): boolean {
   return match.includes(':') ? isIPv6(match) && /[0-9a-fA-F]/.test(match) : isIPv4(match);
 }
 
+const EMAIL_DOMAIN = String.raw`[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])`;
+const EMAIL_DOMAIN_AT = new RegExp(EMAIL_DOMAIN, 'y');
+
+/** [A-Za-z0-9._%+-]: characters of an email's local part (and of what may not precede it). */
+function isLocalPartChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 46 || code === 95 || code === 37 || code === 43 || code === 45;
+}
+
+function isAlphanumeric(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
+}
+
+/** Every email in `text`, found from its "@": the local part leftwards, the domain rightwards. */
+function findEmails(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+    let start = at;
+    while (start > 0 && at - start < 64 && isLocalPartChar(text.charCodeAt(start - 1))) start--;
+    if (start === at || (start > 0 && isLocalPartChar(text.charCodeAt(start - 1))) || !isAlphanumeric(text.charCodeAt(start))) continue;
+    EMAIL_DOMAIN_AT.lastIndex = at + 1;
+    const domain = EMAIL_DOMAIN_AT.exec(text);
+    if (!domain) continue;
+    spans.push([start, at + 1 + domain[0].length]);
+    at += domain[0].length;
+  }
+  return spans;
+}
+
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 
 /** Sources of the built-in detectors, one per kind (alternatives inside one kind share a pass). */
-const SOURCES: Record<PiiKind, { pattern: string; accept?: (match: string) => boolean }> = {
+const SOURCES: Record<PiiKind, { pattern: string; accept?: (match: string) => boolean; find?: (text: string) => Array<[number, number]> }> = {
   email: {
     // RFC 5321 in practice: dot-atom local part, a domain with a letter TLD (so "pkg@1.2.3" is not one).
-    pattern: String.raw`(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])`,
+    // Searched from each "@" by findEmails (a regex that must try every word start is 10× slower).
+    pattern: String.raw`(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@${EMAIL_DOMAIN}`,
+    find: findEmails,
   },
   phone: {
     // International "+CC ..." or North American "(212) 555-0143" / "212-555-0143" / "212.555.0143".
-    pattern: String.raw`(?<![\w+.-])(?:\+[1-9]\d{0,2}(?:[ .-]?\(\d{1,4}\))?(?:[ .-]?\d{6,14}|(?:[ .-]\d{1,5}){2,6})|(?:\(\d{3}\) ?|\d{3}[-.])\d{3}[-.]\d{4})(?![\w-]|\.\d)`,
+    pattern: String.raw`(?<![\w+.-])(?:\+[1-9]\d{0,2}(?:[ .-]?\(\d{1,4}\))?(?:[ .-]?\d{6,14}|(?:[ .-]\d{1,8}){2,6})|(?:\(\d{3}\) ?|\d{3}[-.])\d{3}[-.]\d{4})(?![\w-]|\.\d)`,
     accept: acceptPhone,
   },
   credit_card: {
@@ -113,13 +163,20 @@ const SOURCES: Record<PiiKind, { pattern: string; accept?: (match: string) => bo
 /** A fresh detector for one built-in kind (regexes are stateful with `g`: one per user). */
 export function builtInDetector(kind: PiiKind): PiiDetector {
   const source = SOURCES[kind];
-  return { kind, pattern: new RegExp(source.pattern, 'g'), ...(source.accept ? { accept: source.accept } : {}) };
+  return { kind, pattern: new RegExp(source.pattern, 'g'), ...(source.accept ? { accept: source.accept } : {}), ...(source.find ? { find: source.find } : {}) };
 }
 
 /** Every finding of every detector in `text`, overlaps resolved: earliest start, then longest. */
 export function findPii(text: string, detectors: readonly PiiDetector[]): PiiFinding[] {
   const found: PiiFinding[] = [];
   for (const detector of detectors) {
+    if (detector.find) {
+      for (const [start, end] of detector.find(text)) {
+        const value = text.slice(start, end);
+        if (!detector.accept || detector.accept(value)) found.push({ kind: detector.kind, start, end, value });
+      }
+      continue;
+    }
     const pattern = detector.pattern;
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
