@@ -32,6 +32,8 @@ export class SessionPrivacy {
   private readonly redactor: PiiRedactor;
   private readonly scanner: GuardrailPiiScanner;
   private readonly byStep = new WeakMap<object, StepFacts>();
+  /** The latest unredacted model answer or tool result of each step, never written anywhere. */
+  private readonly rawByStep = new WeakMap<object, string>();
   /** Facts from the request or a reply, for the next step that reads user input. */
   private pending: StepFacts = { counts: {}, triggers: [] };
   /** False until the session's folder exists (a new session redacts its request first). */
@@ -102,6 +104,7 @@ export class SessionPrivacy {
 
   /** Redacts text on its way from a model or a tool into the session, counted on `step`. */
   redactForStep(step: object, text: string): string {
+    this.rawByStep.set(step, text); // in memory only: what pii_present on output or tool_result reads
     const { text: redacted, counts } = this.redactor.redact(text);
     addCounts(this.facts(step).counts, counts);
     this.persist();
@@ -122,8 +125,15 @@ export class SessionPrivacy {
    */
   guard<T>(rules: readonly GuardrailRule[], stage: GuardrailStage, step: object, value: T): GuardrailOutcome<T> {
     if (!rules.some((rule) => rule.on === stage)) return { value, triggers: [], retry: null, intervene: null };
-    const behindPlaceholders = { detect: (text: string) => this.scanner.detect(this.redactor.restore(text)) };
-    const outcome = evaluateGuardrails(rules, stage, value, this.scanner, behindPlaceholders);
+    // pii_present asks whether the sender wrote PII: people's input is read behind its
+    // placeholders; a model's answer or a tool's result is read as it arrived, before redaction
+    // (placeholders the model merely repeats are not PII it wrote).
+    const raw = this.rawByStep.get(step);
+    const piiView =
+      stage === 'input' || raw === undefined
+        ? { detect: (text: string) => this.scanner.detect(this.redactor.restore(text)) }
+        : { detect: () => this.scanner.detect(raw) };
+    const outcome = evaluateGuardrails(rules, stage, value, this.scanner, piiView);
     this.facts(step).triggers.push(...outcome.triggers);
     this.persist();
     return outcome;
