@@ -118,7 +118,11 @@ export class StepAttempts {
             outputSchema: agent.outputSchema,
           },
           signal: call.signal,
-          ...(events?.has('content_chunk') ? { onChunk: (chunk: string) => events.emit('content_chunk', { sessionId, agent: agent.name, chunk }) } : {}),
+          // Live chunks are redacted one by one (a value split across two chunks can slip through;
+          // the committed answer is redacted whole).
+          ...(events?.has('content_chunk')
+            ? { onChunk: (chunk: string) => events.emit('content_chunk', { sessionId, agent: agent.name, chunk: active.privacy ? active.privacy.redactFileText(chunk) : chunk }) }
+            : {}),
         }).finally(() => call.dispose());
         // The answer is redacted before it is journaled, parsed or logged (SPEC §12).
         text = active.privacy ? active.privacy.redactForStep(step, response.text) : response.text;

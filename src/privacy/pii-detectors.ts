@@ -88,7 +88,8 @@ function acceptNationalId(match: string): boolean {
 }
 
 function acceptIp(match: string): boolean {
-  return match.includes(':') ? isIPv6(match) && /[0-9a-fA-F]/.test(match) : isIPv4(match);
+  // An IPv6 candidate needs a digit: "A::B" (C++ scope) is valid IPv6 syntax but never an address here.
+  return match.includes(':') ? /\d/.test(match) && isIPv6(match) : isIPv4(match);
 }
 
 const EMAIL_DOMAIN = String.raw`[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])`;

@@ -95,7 +95,7 @@ export class SessionPrivacy {
     return redacted;
   }
 
-  /** Redacts a whole file's text with the same placeholders, counting nothing (the archived copy). */
+  /** Redacts text with the session's placeholders, counting nothing (the archived copy, live chunks). */
   redactFileText(text: string): string {
     const redacted = this.redactor.redact(text).text;
     this.persist();

@@ -76,7 +76,7 @@ describe('detectors, positives and hard negatives', () => {
       '::1',
       '10.0.0.1',
     ]);
-    expect(found('ip_address', 'v1.2.3.4, 256.1.1.1, 1.2.3, at 14:30:52, ratio 3:2, 10.0.0.1.5')).toEqual([]);
+    expect(found('ip_address', 'v1.2.3.4, 256.1.1.1, 1.2.3, at 14:30:52, ratio 3:2, 10.0.0.1.5, std::map, A::B')).toEqual([]);
   });
   it('secret: one sample per gitleaks rule', () => {
     const samples: Record<string, string> = {
