@@ -9,7 +9,7 @@
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
-import { builtInDetector, findPii, PII_KINDS } from './pii-detectors.js';
+import { builtInDetector, findPii, PII_KINDS, type PiiDetector } from './pii-detectors.js';
 import { addCounts, PiiRedactor, piiDetectors, piiEnabled, type PiiCounts } from './pii-redactor.js';
 import { readVault, writeVault } from './pii-vault.js';
 import type { GuardrailRule, GuardrailStage } from './guardrail-rules.js';
@@ -26,6 +26,23 @@ export interface PrivacyCommitFacts {
 interface StepFacts {
   counts: PiiCounts;
   triggers: GuardrailTrigger[];
+}
+
+/**
+ * Detectors compiled once per configuration, not per session (their regexes are only used
+ * synchronously, so sessions can share them). `everyKind` is what pii_present looks for: every
+ * built-in kind, configured for redaction or not, plus the custom ones.
+ */
+const compiled = new WeakMap<GovflowConfig['pii'], { detectors: PiiDetector[]; everyKind: PiiDetector[] }>();
+function compiledDetectors(config: GovflowConfig): { detectors: PiiDetector[]; everyKind: PiiDetector[] } {
+  let entry = compiled.get(config.pii);
+  if (!entry) {
+    const detectors = piiEnabled(config.pii) ? piiDetectors(config.pii) : [];
+    const custom = detectors.filter((detector) => !(PII_KINDS as readonly string[]).includes(detector.kind));
+    entry = { detectors, everyKind: [...PII_KINDS.map(builtInDetector), ...custom] };
+    compiled.set(config.pii, entry);
+  }
+  return entry;
 }
 
 export class SessionPrivacy {
@@ -45,10 +62,8 @@ export class SessionPrivacy {
     persisting: boolean,
   ) {
     this.persisting = persisting;
-    const detectors = piiEnabled(config.pii) ? piiDetectors(config.pii) : [];
+    const { detectors, everyKind } = compiledDetectors(config);
     this.redactor = new PiiRedactor(detectors, readVault(folder));
-    // pii_present looks for every kind, configured for redaction or not.
-    const everyKind = [...PII_KINDS.map(builtInDetector), ...detectors.filter((detector) => !(PII_KINDS as readonly string[]).includes(detector.kind))];
     this.scanner = {
       detect: (text) => findPii(text, everyKind),
       placeholderFor: (kind, value) => this.redactor.placeholderFor(kind, value),
