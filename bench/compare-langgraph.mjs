@@ -1,0 +1,183 @@
+/**
+ * govflow next to LangGraph.js on the same six-message chain: objective → goal → planning → two
+ * tasks in parallel → final, an instant model, one JSON parse per step.
+ *
+ * LangGraph.js runs with its SqliteSaver (one SQLite file, `durability: "sync"`: each step's
+ * checkpoint is written before the next step starts) and `PRAGMA synchronous = FULL`, so every
+ * checkpoint is fsynced as govflow's audit entries are (better-sqlite3 otherwise builds SQLite
+ * with WAL synchronous=NORMAL, which does not sync commits). It is also timed with the saver's
+ * defaults and in memory, for reference.
+ *
+ * The LangGraph packages are not govflow dependencies: they are installed into bench/.tmp/ on
+ * first use (@langchain/langgraph@1, @langchain/core@1, @langchain/langgraph-checkpoint-sqlite@1);
+ * when that install fails the benchmark says so in one line and reports nothing.
+ *
+ * Rounds alternate (govflow, LangGraph+SQLite, …) so both see the same machine load; the figure is
+ * the median over BENCH_COMPARE_ROUNDS rounds (default 5) of each round's ms per step, each round
+ * BENCH_COMPARE_SESSIONS sessions (default 100). Target: govflow ≤ 0.75× LangGraph.js+SQLite.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  InstantProvider,
+  REPOSITORY_ROOT,
+  cleanUpOnExit,
+  envInteger,
+  importBuilt,
+  makeExampleRoot,
+  now,
+  quietLog,
+  removeRoot,
+  reportResult,
+  requestText,
+  round,
+  summarize,
+} from './bench-support.mjs';
+
+const ROUNDS = envInteger('BENCH_COMPARE_ROUNDS', 5);
+const SESSIONS = envInteger('BENCH_COMPARE_SESSIONS', 100);
+const STEPS = 6;
+const TARGET_RATIO = 0.75;
+const PACKAGES = ['@langchain/langgraph@1', '@langchain/core@1', '@langchain/langgraph-checkpoint-sqlite@1'];
+const INSTALL_DIR = path.join(REPOSITORY_ROOT, 'bench', '.tmp', 'langgraph');
+
+const roots = [];
+cleanUpOnExit(roots);
+
+/** Installs the LangGraph packages into bench/.tmp/langgraph once; returns a require for them, or null. */
+function installLangGraph() {
+  const marker = path.join(INSTALL_DIR, 'node_modules', '@langchain', 'langgraph-checkpoint-sqlite', 'package.json');
+  if (!existsSync(marker)) {
+    mkdirSync(INSTALL_DIR, { recursive: true });
+    writeFileSync(path.join(INSTALL_DIR, 'package.json'), JSON.stringify({ name: 'govflow-bench-langgraph', private: true, type: 'module' }));
+    console.log(`installing ${PACKAGES.join(' ')} into ${path.relative(REPOSITORY_ROOT, INSTALL_DIR)} (first run only)`);
+    const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', ...PACKAGES], { cwd: INSTALL_DIR, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    if (result.status !== 0 || !existsSync(marker)) {
+      const reason = (result.stderr ?? '').trim().split('\n').filter((line) => !line.includes('nodedir')).at(-1) ?? `exit ${result.status}`;
+      return { error: reason };
+    }
+  }
+  return { require: createRequire(path.join(INSTALL_DIR, 'package.json')) };
+}
+
+async function importInstalled(requireFrom, name) {
+  return import(pathToFileURL(requireFrom.resolve(name)).href);
+}
+
+/** The six-node graph: each node parses its (instant) model answer as govflow parses a message. */
+async function buildGraph(requireFrom, checkpointer) {
+  const { Annotation, StateGraph, START, END } = await importInstalled(requireFrom, '@langchain/langgraph');
+  const answers = {};
+  for (const agent of ['objective_agent', 'goal_agent', 'planning_agent', 'summarizer_agent', 'action_item_agent', 'final_output_agent']) {
+    answers[agent] = JSON.stringify({ agent, output: { content: { items: [`${agent} result`] }, content_type: 'text' }, status: { code: 'success', message: 'done' } });
+  }
+  const State = Annotation.Root({
+    request: Annotation(),
+    messages: Annotation({ reducer: (left, right) => left.concat(right), default: () => [] }),
+  });
+  const node = (agent) => (state) => {
+    const message = JSON.parse(answers[agent]);
+    return { messages: [{ ...message, sequence: state.messages.length + 1 }] };
+  };
+  return new StateGraph(State)
+    .addNode('objective', node('objective_agent'))
+    .addNode('goal', node('goal_agent'))
+    .addNode('planning', node('planning_agent'))
+    .addNode('task_summary', node('summarizer_agent'))
+    .addNode('task_actions', node('action_item_agent'))
+    .addNode('final', node('final_output_agent'))
+    .addEdge(START, 'objective')
+    .addEdge('objective', 'goal')
+    .addEdge('goal', 'planning')
+    .addEdge('planning', 'task_summary')
+    .addEdge('planning', 'task_actions')
+    .addEdge(['task_summary', 'task_actions'], 'final')
+    .addEdge('final', END)
+    .compile(checkpointer ? { checkpointer } : {});
+}
+
+/** One LangGraph round: `sessions` threads, ms per step. */
+async function langGraphRound(graph, label, sessions, durability) {
+  const perStep = [];
+  for (let index = 0; index < sessions; index++) {
+    const started = now();
+    const result = await graph.invoke({ request: requestText(index) }, { configurable: { thread_id: `${label}-${index}` }, ...(durability ? { durability } : {}) });
+    if (result.messages.length !== STEPS) throw new Error(`LangGraph ran ${result.messages.length} nodes, expected ${STEPS}`);
+    perStep.push((now() - started) / STEPS);
+  }
+  return summarize(perStep).median;
+}
+
+/** One govflow round in a fresh root (fsync on, as configured by default): ms per step. */
+async function govflowRound(openRuntime, label, sessions) {
+  const root = makeExampleRoot('', 'govflow-bench-compare-');
+  roots.push(root);
+  const runtime = await openRuntime(root, { provider: new InstantProvider(), env: { GOVFLOW_TIMEZONE: 'UTC' }, log: quietLog() });
+  const signal = new AbortController().signal;
+  try {
+    const perStep = [];
+    for (let index = -5; index < sessions; index++) {
+      const started = now();
+      const outcome = await runtime.runner.startSession({ requestId: `${label}-${index}`, text: requestText(Math.abs(index)), sourceFile: 'bench.txt', claimedPath: null }, signal);
+      if (outcome.status !== 'success' || outcome.result.messages !== STEPS) throw new Error(`govflow session ended ${outcome.status} with ${outcome.result.messages} messages`);
+      if (index >= 0) perStep.push((now() - started) / STEPS);
+    }
+    return summarize(perStep).median;
+  } finally {
+    await runtime.close();
+    removeRoot(root);
+    roots.splice(roots.indexOf(root), 1);
+  }
+}
+
+const installed = installLangGraph();
+if (installed.error) {
+  console.log(`compare-langgraph: skipped, the LangGraph packages could not be installed into bench/.tmp (${installed.error})`);
+  reportResult({ bench: 'compare-langgraph', skipped: installed.error, targets: [] });
+  process.exit(0);
+}
+const { SqliteSaver } = await importInstalled(installed.require, '@langchain/langgraph-checkpoint-sqlite');
+const { MemorySaver } = await importInstalled(installed.require, '@langchain/langgraph');
+const { openRuntime } = await importBuilt('daemon/runtime.js');
+
+console.log(`compare-langgraph: ${ROUNDS} alternating rounds × ${SESSIONS} sessions of ${STEPS} steps, instant model`);
+const figures = { govflow: [], sqliteFull: [], sqliteDefault: [], memory: [] };
+for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-langgraph-'));
+  roots.push(folder);
+  const full = SqliteSaver.fromConnString(path.join(folder, 'full.sqlite'));
+  full.setup();
+  // better-sqlite3 builds SQLite with WAL synchronous=NORMAL (commits not synced): make them durable.
+  full.db.pragma('synchronous = FULL');
+  const fallback = SqliteSaver.fromConnString(path.join(folder, 'default.sqlite'));
+  const graphFull = await buildGraph(installed.require, full);
+  const graphDefault = await buildGraph(installed.require, fallback);
+  const graphMemory = await buildGraph(installed.require, new MemorySaver());
+  await langGraphRound(graphFull, `warm${roundIndex}`, 5, 'sync');
+
+  figures.govflow.push(await govflowRound(openRuntime, `g${roundIndex}`, SESSIONS));
+  figures.sqliteFull.push(await langGraphRound(graphFull, `f${roundIndex}`, SESSIONS, 'sync'));
+  figures.sqliteDefault.push(await langGraphRound(graphDefault, `d${roundIndex}`, SESSIONS, 'sync'));
+  figures.memory.push(await langGraphRound(graphMemory, `m${roundIndex}`, SESSIONS, null));
+  full.db.close();
+  fallback.db.close();
+  console.log(
+    `  round ${roundIndex + 1}: govflow ${round(figures.govflow.at(-1))} ms/step, LangGraph+SQLite (sync, FULL) ${round(figures.sqliteFull.at(-1))}, ` +
+      `LangGraph+SQLite (saver defaults) ${round(figures.sqliteDefault.at(-1))}, LangGraph in memory ${round(figures.memory.at(-1))}`,
+  );
+  removeRoot(folder);
+  roots.splice(roots.indexOf(folder), 1);
+}
+const median = (values) => summarize(values).median;
+const ratio = median(figures.govflow) / median(figures.sqliteFull);
+console.log(`  medians: govflow ${round(median(figures.govflow))} ms/step; LangGraph+SQLite sync/FULL ${round(median(figures.sqliteFull))}; saver defaults ${round(median(figures.sqliteDefault))}; in memory ${round(median(figures.memory))}`);
+console.log(`  ratio govflow / LangGraph.js+SQLite (same durability): ${round(ratio, 2)}× (target ≤ ${TARGET_RATIO}×)`);
+reportResult({
+  bench: 'compare-langgraph',
+  figures: Object.fromEntries(Object.entries(figures).map(([name, values]) => [name, round(median(values))])),
+  targets: [{ name: 'govflow / LangGraph.js+SQLite per step', target: `≤ ${TARGET_RATIO}×`, value: round(ratio, 2), unit: '×', pass: ratio <= TARGET_RATIO }],
+});
