@@ -97,6 +97,9 @@ describe('PII never leaves the vault', () => {
     const entries = await readAuditEntries(root);
     const first = entries.find((entry) => entry.agent === 'objective_agent')!;
     expect(first.input).toContain('Contact [EMAIL_1] or [PHONE_1]');
+    // `govflow logs --json` carries the extension lines as fields.
+    expect((first as unknown as { piiRedacted: Record<string, number> }).piiRedacted).toMatchObject({ email: 4, employee_id: 1 });
+    expect((first as unknown as { guardrails: unknown[] }).guardrails).toEqual([{ rule: 'pii-in-answer', action: 'flag' }]);
     const logText = filesUnder(path.join(system, 'logs')).filter((file) => file.endsWith('.log')).map((file) => readFileSync(file, 'utf8')).join('');
     // The request named the address twice and the metadata once; the model's own address once.
     expect(logText).toContain('[PII_REDACTED]: {"email":4,"phone":1,"credit_card":1,"iban":1,"national_id":1,"ip_address":1,"secret":1,"employee_id":1}');
