@@ -25,6 +25,8 @@
  *     [CORRECTIONS]: <JSON array>          only if non-empty
  *     [COMPLIANCE VIOLATIONS]: <JSON array>  only if non-empty
  *     [NOTES]: <JSON array>                only if non-empty
+ *     [PII_REDACTED]: <JSON object>        only if PII was replaced (SPEC §12), e.g. {"email":2}
+ *     [GUARDRAILS]: <JSON array>           only if a guardrail fired: [{"rule","action"}]
  *     [ENTRY_HASH: <64 hex>]
  *     ---
  *
@@ -64,6 +66,10 @@ export interface AuditEntryInput {
   complianceViolations: string[];
   /** Anything else worth recording (dry run, replayed after a crash, …). */
   notes: string[];
+  /** Occurrences of PII replaced for this message, by kind (SPEC §12). */
+  piiRedacted?: Record<string, number> | null;
+  /** Guardrails that fired on this message (SPEC §12). */
+  guardrails?: ReadonlyArray<{ rule: string; action: string }> | null;
 }
 
 /** The local day (file name stem) and wall-clock time of an instant in an IANA zone. */
@@ -136,6 +142,8 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
     lines.push(`[COMPLIANCE VIOLATIONS]: ${encodeJson(input.complianceViolations)}`);
   }
   if (input.notes.length > 0) lines.push(`[NOTES]: ${encodeJson(input.notes)}`);
+  if (input.piiRedacted && Object.keys(input.piiRedacted).length > 0) lines.push(`[PII_REDACTED]: ${encodeJson(input.piiRedacted)}`);
+  if (input.guardrails && input.guardrails.length > 0) lines.push(`[GUARDRAILS]: ${encodeJson(input.guardrails)}`);
   return lines.join('\n') + '\n';
 }
 

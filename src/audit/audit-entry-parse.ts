@@ -47,6 +47,10 @@ export interface ParsedAuditEntry {
   corrections: string[];
   complianceViolations: string[];
   notes: string[];
+  /** `[PII_REDACTED]`: occurrences replaced by kind (SPEC §12), or null. */
+  piiRedacted: Record<string, number> | null;
+  /** `[GUARDRAILS]`: the rules that fired and their actions (SPEC §12). */
+  guardrails: Array<{ rule: string; action: string }>;
   formatVersion: number;
 }
 
@@ -127,13 +131,15 @@ type ExtensionTag =
   | 'GOVERNANCE_VERSION'
   | 'CORRECTIONS'
   | 'COMPLIANCE VIOLATIONS'
-  | 'NOTES';
+  | 'NOTES'
+  | 'PII_REDACTED'
+  | 'GUARDRAILS';
 
 /** `[TAG: value]` → value, or `[TAG]: value` → value. */
 function extensionOf(line: string): { tag: ExtensionTag; value: string } | null {
   const bracketed = /^\[(AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION): (.*)\]$/.exec(line);
   if (bracketed) return { tag: bracketed[1] as ExtensionTag, value: bracketed[2] };
-  const labelled = /^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES)\]: (.*)$/.exec(line);
+  const labelled = /^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS)\]: (.*)$/.exec(line);
   if (labelled) return { tag: labelled[1] as ExtensionTag, value: labelled[2] };
   return null;
 }
@@ -261,6 +267,8 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     corrections: list('CORRECTIONS'),
     complianceViolations: list('COMPLIANCE VIOLATIONS'),
     notes: list('NOTES'),
+    piiRedacted: seen.has('PII_REDACTED') ? (decode(() => decodeJson(seen.get('PII_REDACTED')!), seenAt.get('PII_REDACTED')) as Record<string, number>) : null,
+    guardrails: seen.has('GUARDRAILS') ? (decode(() => decodeJson(seen.get('GUARDRAILS')!), seenAt.get('GUARDRAILS')) as Array<{ rule: string; action: string }>) : [],
     formatVersion,
   };
 }

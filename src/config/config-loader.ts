@@ -9,6 +9,7 @@ import { compileSchema, errorKeyPath, describeSchemaErrors } from '../message/sc
 import { CONFIG_DEFAULTS, CONFIG_SCHEMA } from './config-schema.js';
 import { parseYamlSource } from './yaml-source.js';
 import { systemPaths, type SystemPaths } from './system-paths.js';
+import { PiiConfigError, piiDetectors, type PiiConfig } from '../privacy/pii-redactor.js';
 
 export const CONFIG_FILE_NAME = 'govflow.config.yaml';
 
@@ -80,6 +81,10 @@ export interface GovflowConfig {
   allow_outside_root: boolean;
   agents: Record<string, AgentDeclaration>;
   paths: SystemPaths;
+  /** PII redaction (SPEC §12). */
+  pii: PiiConfig;
+  /** Guardrail rules as written; compiled (with file and line) by the governance loader. */
+  guardrails: unknown[];
 }
 
 const validateConfig = compileSchema(CONFIG_SCHEMA as unknown as Record<string, unknown>);
@@ -188,7 +193,15 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     allow_outside_root: (user.allow_outside_root as boolean | undefined) ?? CONFIG_DEFAULTS.allow_outside_root,
     agents: (user.agents as Record<string, AgentDeclaration> | undefined) ?? {},
     paths: systemPaths(absoluteRoot),
+    pii: { ...CONFIG_DEFAULTS.pii, ...section('pii') } as PiiConfig,
+    guardrails: (user.guardrails as unknown[] | undefined) ?? [],
   };
+  try {
+    piiDetectors(config.pii); // bad kinds and unsafe custom patterns fail here, with their line
+  } catch (error) {
+    if (!(error instanceof PiiConfigError)) throw error;
+    throw new ConfigError(error.message, CONFIG_FILE_NAME, lineOf(error.keyPath));
+  }
   if (env.GOVFLOW_FSYNC === '0') config.daemon.fsync = false;
   return deepFreeze(config);
 }

@@ -59,6 +59,15 @@ export const CONFIG_DEFAULTS = {
   /** Files that reach prompts must lie inside the root after symlinks are resolved (SPEC §7). */
   allow_outside_root: false,
   prompt: { include: ['context/**/*.md', 'governance/*.md'] },
+  /** PII redaction (SPEC §12): no kinds listed = no redaction, as before Part II. */
+  pii: {
+    /** Built-in kinds to redact: email, phone, credit_card, iban, national_id, ip_address, secret. */
+    redact: [] as string[],
+    /** Extra detectors: `{name, pattern}`; the name becomes the placeholder ([EMPLOYEE_ID_1]). */
+    custom: [] as Array<{ name: string; pattern: string }>,
+    /** Put the originals back into the outbox result (and nowhere else). */
+    restore_in_result: false,
+  },
   daemon: {
     /** Time running steps get to finish after SIGINT/SIGTERM. */
     shutdown_grace_ms: 10_000,
@@ -197,6 +206,25 @@ export const CONFIG_SCHEMA = {
     },
     /** Let prompt includes, agent files, schemas and model files lie outside the root (SPEC §7). */
     allow_outside_root: { type: 'boolean' },
+    pii: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        redact: { type: 'array', uniqueItems: true, items: { enum: ['email', 'phone', 'credit_card', 'iban', 'national_id', 'ip_address', 'secret'] } },
+        custom: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name', 'pattern'],
+            properties: { name: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' }, pattern: { type: 'string', minLength: 1 } },
+          },
+        },
+        restore_in_result: { type: 'boolean' },
+      },
+    },
+    /** Guardrail rules; checked with file and line by the governance loader (src/privacy/guardrail-rules.ts). */
+    guardrails: { type: 'array', items: { type: 'object' } },
     agents: {
       type: 'object',
       additionalProperties: {

@@ -1,7 +1,7 @@
 /**
  * YAML parsing that remembers where each key stood, so that errors can name file and line.
  */
-import { LineCounter, parseDocument, isMap, isPair, isScalar, type Node } from 'yaml';
+import { LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
 import { ConfigError } from '../errors.js';
 
 export interface YamlSource {
@@ -29,6 +29,13 @@ export function parseYamlSource(text: string, file: string, firstLine = 1): Yaml
       let node: unknown = document.contents;
       let line = firstLine;
       for (const segment of path) {
+        if (isSeq(node) && typeof segment === 'number') {
+          const item = node.items[segment] as Node | undefined;
+          if (!item) break;
+          if (item.range) line = toFileLine(item.range[0]);
+          node = item;
+          continue;
+        }
         if (!isMap(node)) break;
         const pair = node.items.find(
           (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment),

@@ -19,6 +19,8 @@ import { FrontmatterError, splitFrontmatter } from './frontmatter.js';
 import { checkBudgetedModelsArePriced } from './model-pricing-check.js';
 import { OutsideRootError, RootBoundary } from './root-boundary.js';
 import { checkRoutingGraph } from './routing-graph.js';
+import type { GuardrailRule } from '../privacy/guardrail-rules.js';
+import { GUARDRAILS_FILE, guardrailsPromptText, loadGuardrails } from '../privacy/guardrails-loader.js';
 
 export interface PromptFile {
   /** Root-relative, forward slashes. */
@@ -36,6 +38,8 @@ export interface GovernanceSnapshot {
   messageSchema: Record<string, unknown>;
   /** Every file the hash covers, for the content-addressed snapshot store. */
   files: Readonly<Record<string, string>>;
+  /** Guardrail rules (SPEC §12): config `guardrails:` then governance/guardrails.md. */
+  guardrails: readonly GuardrailRule[];
 }
 
 export interface GovernanceLoadResult {
@@ -187,6 +191,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   const messageSchema = loadMessageSchema(config, read, errors, () => configLine(['message', 'schema']));
   const entryAgent = checkRoutingGraph(agents, errors, warnings);
   errors.push(...checkBudgetedModelsArePriced(config, agents, () => configLine(['limits', 'max_cost_usd_per_session'])));
+  const guardrails = loadGuardrails(config, read, errors, configLine);
 
   if (agents.size === 0 && errors.length === 0) {
     errors.push(
@@ -205,6 +210,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
       promptFiles: Object.freeze(promptFiles),
       messageSchema,
       files: Object.freeze(files),
+      guardrails: Object.freeze(guardrails),
     }),
     errors,
     warnings,
@@ -277,7 +283,8 @@ function collectPromptFiles(config: GovflowConfig, read: (relative: string) => s
       if (seen.has(match)) continue;
       seen.add(match);
       try {
-        result.push({ path: match, content: read(match) });
+        const content = read(match);
+        result.push({ path: match, content: match === GUARDRAILS_FILE ? guardrailsPromptText(content) : content });
       } catch (error) {
         const why = error instanceof OutsideRootError ? `prompt.include "${pattern}" matches a file outside the root: ` : 'cannot read prompt file: ';
         errors.push(new ConfigError(`${why}${errorMessage(error)}`, match));

@@ -14,6 +14,7 @@ import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import { JOURNAL_FORMAT, type MessageRecord, type SessionStateName } from '../store/session-journal.js';
 import type { StoredSession } from '../store/session-store.js';
+import type { SessionPrivacy } from '../privacy/session-privacy.js';
 import type { RunnerDependencies } from './runner-contract.js';
 import { applyRecord, type PendingStep, type SessionState } from './session-state.js';
 
@@ -24,6 +25,8 @@ export interface ActiveSession {
   commitQueue: Promise<void>;
   /** A manifest rewrite is due at the end of this turn of the event loop. */
   manifestScheduled?: boolean;
+  /** PII redaction and guardrails of this session (SPEC §12). */
+  privacy?: SessionPrivacy;
 }
 
 /** What one step ends with: exactly one of these is committed as the step's message. */
@@ -104,6 +107,12 @@ export class MessageCommitter {
         message = orchestratorFailureMessage(context, outcome.failure);
         break;
     }
+    // What privacy did for this step (SPEC §12): counts, triggered rules, flag notes.
+    const privacy = active.privacy?.takeForCommit(step) ?? { piiRedacted: null, guardrails: null, complianceNotes: [] };
+    if (privacy.complianceNotes.length > 0) {
+      const notesSoFar = message.audit.compliance_notes;
+      message.audit.compliance_notes = [notesSoFar, ...privacy.complianceNotes].filter((note) => note).join(' | ');
+    }
     const halt = outcome.kind === 'halt' ? outcome.halt : null;
     if (halt) notes.push(`session state: ${halt}`);
     for (const voided of state.voided) {
@@ -122,13 +131,15 @@ export class MessageCommitter {
       violations,
       notes,
       raw_output: outcome.kind === 'fallback' ? outcome.rawOutput : null,
+      pii_redacted: privacy.piiRedacted,
+      guardrails: privacy.guardrails,
       final: outcome.kind === 'halt',
       halt,
       plan: outcome.kind === 'answer' ? outcome.plan : null,
       on_failure: agent?.onFailure ?? null,
     };
     // Journal record, then the durable audit entry (SPEC §6): the store keeps that order.
-    const { entryHash } = await active.stored.commitMessage(record, { message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
+    const { entryHash } = await active.stored.commitMessage(record, { message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes, piiRedacted: privacy.piiRedacted, guardrails: privacy.guardrails });
     applyRecord(state, record);
     this.committed(active);
     this.deps.events?.emit('message', {

@@ -19,6 +19,10 @@ export interface AuditRecordInput {
   corrections: string[];
   complianceViolations: string[];
   notes: string[];
+  /** Occurrences of PII replaced for this message, by kind (SPEC §12). */
+  piiRedacted?: Record<string, number> | null;
+  /** Guardrails that fired on this message (SPEC §12). */
+  guardrails?: ReadonlyArray<{ rule: string; action: string }> | null;
 }
 
 export interface AuditSink {

@@ -40,6 +40,8 @@ export async function appendMissingAuditEntries(active: ActiveSession, audited: 
       corrections: record.corrections,
       complianceViolations: record.violations,
       notes: record.notes,
+      piiRedacted: record.pii_redacted ?? null,
+      guardrails: record.guardrails ?? null,
     });
     log?.warn('re-appended a journaled message missing from the audit log', { session: active.state.session.session_id, message: record.message.message_id });
   }

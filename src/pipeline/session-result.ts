@@ -65,6 +65,8 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
  * The result as the store writes it: `<request_id>.json` (made durable) and the human-readable
  * `<request_id>.md` report, a rendering of the journal.
  */
-export function resultFiles(result: ResultDocument, state: SessionState): SessionResultFiles {
-  return { requestId: result.request_id, json: `${JSON.stringify(result, null, 2)}\n`, report: renderResultReport(result, state) };
+export function resultFiles(result: ResultDocument, state: SessionState, reportOf: ResultDocument = result): SessionResultFiles {
+  // `reportOf`: the report renders the redacted result when only the JSON carries originals (SPEC §12).
+  return { requestId: result.request_id, json: `${JSON.stringify(result, null, 2)}
+`, report: renderResultReport(reportOf, state) };
 }

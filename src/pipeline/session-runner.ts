@@ -21,6 +21,7 @@ import { limitReached } from './session-limits.js';
 import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.js';
 import { applyRecord, foldRecords, initialState, loopKeyOf, type PendingStep, type SessionState } from './session-state.js';
 import { StepAttempts } from './step-attempts.js';
+import { SessionPrivacy } from '../privacy/session-privacy.js';
 export * from './runner-contract.js';
 
 export function generateSessionId(now: Date, timezone: string): string {
@@ -75,7 +76,9 @@ export class SessionRunner {
     const sessionId = request.sessionId ?? generateSessionId(createdAt, this.config.timezone);
     // Announced before the journal exists, so an index written here never misses a session.
     onSessionId?.(sessionId);
-    const info: RequestInfo = { text: request.text, user: request.user ?? null, metadata: request.metadata ?? null };
+    // PII leaves the request before anything is written (SPEC §12); originals go to the vault.
+    const privacy = SessionPrivacy.forNewSession(this.config, sessionId);
+    const info: RequestInfo = { text: privacy.redactUserText(request.text), user: request.user ?? null, metadata: request.metadata ? privacy.redactUserValue(request.metadata) : null };
     const sessionRecord: SessionRecord = {
       v: JOURNAL_FORMAT,
       type: 'session',
@@ -88,7 +91,9 @@ export class SessionRunner {
       entry_agent: snapshot.entryAgent,
     };
     const stored = await this.deps.store.create(sessionRecord);
-    const active: ActiveSession = { stored, state: initialState(sessionRecord), commitQueue: Promise.resolve() };
+    const active: ActiveSession = { stored, state: initialState(sessionRecord), commitQueue: Promise.resolve(), privacy };
+    privacy.folderCreated();
+    if (request.claimedPath) privacy.redactFile(request.claimedPath);
     this.log.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
     this.deps.events?.emit('session_started', { sessionId, requestId: request.requestId, user: request.user ?? null, entryAgent: snapshot.entryAgent });
     if (request.recoveredSince !== undefined) await voidLostMessages(active, await this.deps.store.auditedMessages(sessionId, request.recoveredSince), this.now(), this.deps.log);
@@ -113,12 +118,13 @@ export class SessionRunner {
     const record: ReplyRecord = {
       v: JOURNAL_FORMAT,
       type: 'reply',
-      reply: reply.text,
+      reply: active.privacy ? active.privacy.redactUserText(reply.text) : reply.text,
       source_file: reply.sourceFile,
       claimed_path: reply.claimedPath,
       at: this.now().toISOString(),
     };
     await active.stored.recordReply(record);
+    if (reply.claimedPath) active.privacy?.redactFile(reply.claimedPath);
     applyRecord(active.state, record);
     this.log.info('session resumed by reply', { session: sessionId, source: reply.sourceFile });
     return this.run(active, signal);
@@ -141,7 +147,7 @@ export class SessionRunner {
       throw new Error(`no session "${sessionId}" under ${this.config.paths.sessions}`);
     }
     const { session, records } = await this.deps.store.open(sessionId);
-    return { stored: session, state: foldRecords(records), commitQueue: Promise.resolve() };
+    return { stored: session, state: foldRecords(records), commitQueue: Promise.resolve(), privacy: SessionPrivacy.forSession(this.config, sessionId) };
   }
 
   private async run(active: ActiveSession, signal: AbortSignal): Promise<SessionOutcome> {
@@ -265,14 +271,16 @@ export class SessionRunner {
   private async finish(active: ActiveSession): Promise<SessionOutcome> {
     const { state, stored } = active;
     const finishedAt = state.finishedAt ?? this.now().toISOString();
-    const result = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt, this.config.timezone);
+    const built = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt, this.config.timezone);
+    // With pii.restore_in_result the outbox result, and nothing else, carries the originals.
+    const result = active.privacy?.restoresResult ? active.privacy.restore(built) : built;
     // The journal and the result are durable before a request file is archived: until then
     // recovery finds the claimed file and writes the result again from the journal.
     if (state.paused) {
-      await stored.pause(resultFiles(result, state));
+      await stored.pause(resultFiles(result, state, built));
     } else {
       const end: FinishedRecord | null = state.finishedRecorded ? null : { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
-      await stored.finish(resultFiles(result, state), end);
+      await stored.finish(resultFiles(result, state, built), end);
       if (end) applyRecord(state, end);
     }
     for (const reply of state.replyFiles) archiveRequestFile(this.config.paths.archive, this.archiveDay(), reply.claimedPath, reply.sourceFile);

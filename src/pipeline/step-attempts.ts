@@ -22,6 +22,7 @@ import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-
 import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
 import { limitReached } from './session-limits.js';
 import { applyRecord, emptyUsage, type PendingStep } from './session-state.js';
+import { guardStepInput, guardStepOutput } from './step-guardrails.js';
 
 export class StepAttempts {
   private readonly validators = new WeakMap<GovernanceSnapshot, MessageValidator>();
@@ -60,7 +61,9 @@ export class StepAttempts {
     const sessionId = state.session.session_id;
     const prompt = buildSystemPrompt(snapshot, agent);
     this.prompts.ensure(prompt.systemSha256, prompt.system);
-    const userPrompt = buildUserPrompt(step.input);
+    const guardedInput = guardStepInput(active, step, snapshot);
+    if (guardedInput.failure) return { kind: 'failure', failure: guardedInput.failure, retryCount: 0 };
+    const userPrompt = buildUserPrompt(guardedInput.input);
     const maxRetries = agent.maxRetries ?? this.config.limits.max_retries;
     const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
     let problems: string[] = [];
@@ -128,9 +131,14 @@ export class StepAttempts {
           signal,
           timeoutMs: callTimeout,
           deadlineMs,
-          ...(events?.has('content_chunk') ? { onChunk: (chunk: string) => events.emit('content_chunk', { sessionId, agent: agent.name, chunk }) } : {}),
+          // Live chunks are redacted one by one (a value split across two chunks can slip through;
+          // the committed answer is redacted whole).
+          ...(events?.has('content_chunk')
+            ? { onChunk: (chunk: string) => events.emit('content_chunk', { sessionId, agent: agent.name, chunk: active.privacy ? active.privacy.redactFileText(chunk) : chunk }) }
+            : {}),
         });
-        text = response.text;
+        // The answer is redacted before it is journaled, parsed or logged (SPEC §12).
+        text = active.privacy ? active.privacy.redactForStep(step, response.text) : response.text;
         const usage = response.usage;
         callFinished({ model: response.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, error: null });
         recordExchange({
@@ -183,8 +191,11 @@ export class StepAttempts {
       if (parsed.ok) {
         const provisional = stampMessage(parsed.value, stampContext(this.config, this.now(), state, step, agent, 0, attempt));
         const outcome = this.validatorFor(snapshot).validate(provisional.message, agent);
-        if (outcome.ok) return { kind: 'answer', candidate: parsed.value, plan: outcome.plan ?? null, retryCount: attempt, promptFiles: prompt.files };
-        problems = outcome.problems;
+        const guarded = outcome.ok ? guardStepOutput(active, step, snapshot, parsed.value, attempt) : null;
+        if (guarded?.kind === 'accept') {
+          return { kind: 'answer', candidate: guarded.candidate, plan: guarded.intervened ? null : (outcome.plan ?? null), retryCount: attempt, promptFiles: prompt.files };
+        }
+        problems = guarded?.kind === 'retry' ? [guarded.problem] : outcome.ok ? [] : outcome.problems;
       } else {
         problems = [parsed.error];
       }

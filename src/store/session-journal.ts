@@ -108,6 +108,10 @@ export interface MessageRecord {
   plan: Plan | null;
   /** Where a failed status goes (the agent's on_failure when this was committed). */
   on_failure: string | null;
+  /** PII occurrences replaced for this message, by kind (SPEC §12); absent in older records. */
+  pii_redacted?: Record<string, number> | null;
+  /** Guardrails that fired on this message (SPEC §12); absent in older records. */
+  guardrails?: Array<{ rule: string; action: string }> | null;
 }
 
 export interface ReplyRecord {

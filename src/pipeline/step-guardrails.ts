@@ -1,0 +1,69 @@
+/**
+ * Guardrails at the two doors of a step (SPEC §12): the input before it is put in the prompt,
+ * the model's validated answer before it is committed. What fired is recorded on the step by the
+ * session's privacy state, and the message commit writes it on the audit entry (`[GUARDRAILS]`).
+ *
+ * - input (what people send: the request and replies): `redact` changes what the model sees; `intervene` fails the step without a model call
+ *   (status failed, OUT_OF_SCOPE, `on_failure` routing); `flag` becomes a compliance note.
+ * - output: `retry` sends the rule's message back (one of the step's `max_retries`); `redact`
+ *   changes `output.content`; `intervene` forces the answer's status to failed (`on_failure`
+ *   routing); `flag` becomes a compliance note.
+ */
+import type { GovernanceSnapshot } from '../governance/governance-loader.js';
+import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
+import type { GuardrailTrigger } from '../privacy/guardrail-evaluator.js';
+import type { ActiveSession } from './message-commit.js';
+import type { PendingStep } from './session-state.js';
+
+/** The step's input as the model may see it, or the failure an `intervene` rule asks for. */
+export function guardStepInput(
+  active: ActiveSession,
+  step: PendingStep,
+  snapshot: GovernanceSnapshot,
+): { input: PendingStep['input']; failure: OrchestratorFailure | null } {
+  const privacy = active.privacy;
+  if (!privacy) return { input: step.input, failure: null };
+  // Input rules guard what people send (the request, replies); what agents pass on was checked
+  // as their output, and an on_failure agent must be able to read the message that failed.
+  if (step.input.source !== 'user') return { input: step.input, failure: null };
+  privacy.claimUserInput(step);
+  const guarded = privacy.guard(snapshot.guardrails, 'input', step, step.input.content);
+  if (guarded.intervene) return { input: step.input, failure: interventionFailure(guarded.intervene, 'input') };
+  return { input: guarded.value === step.input.content ? step.input : { ...step.input, content: guarded.value }, failure: null };
+}
+
+export type GuardedAnswer =
+  | { kind: 'accept'; candidate: Record<string, unknown>; intervened: boolean }
+  | { kind: 'retry'; problem: string };
+
+/** Runs the output rules over a validated answer's `output.content`. */
+export function guardStepOutput(active: ActiveSession, step: PendingStep, snapshot: GovernanceSnapshot, candidate: Record<string, unknown>, attempt: number): GuardedAnswer {
+  const privacy = active.privacy;
+  if (!privacy) return { kind: 'accept', candidate, intervened: false };
+  const output = candidate.output as { content?: unknown } | undefined;
+  const guarded = privacy.guard(snapshot.guardrails, 'output', step, output?.content ?? null);
+  if (guarded.retry) return { kind: 'retry', problem: `guardrail "${guarded.retry.rule}": ${guarded.retry.message}` };
+  let result = candidate;
+  if (output && guarded.value !== (output.content ?? null)) result = { ...result, output: { ...output, content: guarded.value } };
+  if (!guarded.intervene) return { kind: 'accept', candidate: result, intervened: false };
+  const failure = interventionFailure(guarded.intervene, 'output');
+  return {
+    kind: 'accept',
+    intervened: true,
+    candidate: {
+      ...result,
+      status: { code: 'failed', message: failure.message },
+      next_agent: { name: null, reason: `guardrail "${guarded.intervene.rule}" intervened` },
+      error: { has_error: true, error_code: failure.code, error_message: failure.message, retry_count: attempt, recoverable: false },
+    },
+  };
+}
+
+function interventionFailure(trigger: GuardrailTrigger, stage: 'input' | 'output'): OrchestratorFailure {
+  return {
+    code: 'OUT_OF_SCOPE',
+    message: `guardrail "${trigger.rule}" intervened on the ${stage}: ${trigger.message}`,
+    recoverable: false,
+    notes: `Guardrail "${trigger.rule}" (intervene, on ${stage}).`,
+  };
+}

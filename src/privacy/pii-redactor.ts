@@ -1,0 +1,193 @@
+/**
+ * Replaces PII with placeholders (`[EMAIL_1]`) and back. One redactor per session: the same
+ * value always gets the same placeholder, numbered per kind in order of first sight, and its
+ * entries are what the session vault stores. Works on strings and on JSON values (every string
+ * inside, keys included), so request metadata and message objects go through the same door.
+ */
+import { builtInDetector, findPii, PII_KINDS, type PiiDetector, type PiiFinding, type PiiKind } from './pii-detectors.js';
+import { compileUserRegex } from './user-regex.js';
+import type { VaultEntry } from './pii-vault.js';
+
+/** Counts of occurrences replaced, by kind (`[PII_REDACTED]: {"email":2}`). */
+export type PiiCounts = Record<string, number>;
+
+/** The `pii:` config section, after defaults. */
+export interface PiiConfig {
+  redact: readonly string[];
+  custom: ReadonlyArray<{ name: string; pattern: string }>;
+  restore_in_result: boolean;
+}
+
+/** Largest text the redactor takes in one piece; intake, tools and replies stay far below it. */
+export const MAX_REDACT_CHARS = 32 * 1024 * 1024;
+
+export class PiiTextError extends Error {
+  override readonly name = 'PiiTextError';
+}
+
+/** A bad `pii:` setting; `keyPath` locates it in govflow.config.yaml. */
+export class PiiConfigError extends Error {
+  override readonly name = 'PiiConfigError';
+  constructor(
+    message: string,
+    readonly keyPath: ReadonlyArray<string | number>,
+  ) {
+    super(message);
+  }
+}
+
+/** True when the config asks for any redaction at all. */
+export function piiEnabled(config: PiiConfig | undefined): config is PiiConfig {
+  return config !== undefined && (config.redact.length > 0 || config.custom.length > 0);
+}
+
+/**
+ * The detectors for a `pii:` section. Throws (UserRegexError or Error) naming the bad kind or
+ * pattern; the config loader turns that into file and line.
+ */
+export function piiDetectors(config: PiiConfig): PiiDetector[] {
+  const detectors: PiiDetector[] = [];
+  for (const kind of config.redact) {
+    if (!(PII_KINDS as readonly string[]).includes(kind)) {
+      throw new PiiConfigError(`pii.redact: unknown kind "${kind}"; use any of ${PII_KINDS.join(', ')}`, ['pii', 'redact']);
+    }
+    detectors.push(builtInDetector(kind as PiiKind));
+  }
+  for (const [index, custom] of config.custom.entries()) {
+    if (!/^[a-z][a-z0-9_]*$/.test(custom.name)) {
+      throw new PiiConfigError(
+        `pii.custom[${index}].name "${custom.name}" must match [a-z][a-z0-9_]* (it becomes the placeholder [${String(custom.name).toUpperCase()}_1])`,
+        ['pii', 'custom', index, 'name'],
+      );
+    }
+    if ((PII_KINDS as readonly string[]).includes(custom.name)) {
+      throw new PiiConfigError(`pii.custom[${index}].name "${custom.name}" is a built-in kind; list it under pii.redact instead`, ['pii', 'custom', index, 'name']);
+    }
+    try {
+      detectors.push({ kind: custom.name, pattern: compileUserRegex(custom.pattern, `pii.custom[${index}] (${custom.name}) pattern`) });
+    } catch (error) {
+      throw new PiiConfigError((error as Error).message, ['pii', 'custom', index, 'pattern']);
+    }
+  }
+  return detectors;
+}
+
+function placeholderLabel(kind: string): string {
+  return kind.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
+}
+
+const PLACEHOLDER = /\[([A-Z][A-Z0-9_]*_\d+)\]/g;
+
+export class PiiRedactor {
+  private readonly byValue = new Map<string, VaultEntry>();
+  private readonly byPlaceholder = new Map<string, VaultEntry>();
+  private readonly nextNumber = new Map<string, number>();
+  /** Entries added since the last `takeNewEntries()`: the vault must be written before they are used. */
+  private fresh: VaultEntry[] = [];
+
+  constructor(
+    private readonly detectors: readonly PiiDetector[],
+    entries: readonly VaultEntry[] = [],
+  ) {
+    for (const entry of entries) this.remember(entry);
+    this.fresh = [];
+  }
+
+  /** Every finding in `text` (no replacement): what the `pii_present` guardrail asks. */
+  detect(text: string): PiiFinding[] {
+    return findPii(text, this.detectors);
+  }
+
+  /** `text` with every finding replaced, and the counts of what was replaced. */
+  redact(text: string): { text: string; counts: PiiCounts } {
+    if (text.length > MAX_REDACT_CHARS) {
+      throw new PiiTextError(`text of ${text.length} characters is over the redactor's limit of ${MAX_REDACT_CHARS}; split it or lower its size limit`);
+    }
+    const counts: PiiCounts = {};
+    const findings = this.detectors.length === 0 ? [] : findPii(text, this.detectors);
+    if (findings.length === 0) return { text, counts };
+    let result = '';
+    let position = 0;
+    for (const finding of findings) {
+      result += text.slice(position, finding.start) + this.placeholderFor(finding.kind, finding.value);
+      position = finding.end;
+      counts[finding.kind] = (counts[finding.kind] ?? 0) + 1;
+    }
+    return { text: result + text.slice(position), counts };
+  }
+
+  /** A JSON value with every string in it redacted (object keys too). */
+  redactValue<T>(value: T): { value: T; counts: PiiCounts } {
+    const counts: PiiCounts = {};
+    const walk = (node: unknown): unknown => {
+      if (typeof node === 'string') {
+        const redacted = this.redact(node);
+        addCounts(counts, redacted.counts);
+        return redacted.text;
+      }
+      if (Array.isArray(node)) return node.map(walk);
+      if (node !== null && typeof node === 'object') {
+        return Object.fromEntries(Object.entries(node).map(([key, inner]) => [walk(key) as string, walk(inner)]));
+      }
+      return node;
+    };
+    return { value: walk(value) as T, counts };
+  }
+
+  /** `text` with every placeholder this session issued put back to its original. */
+  restore(text: string): string {
+    if (this.byPlaceholder.size === 0) return text;
+    return text.replace(PLACEHOLDER, (whole, label: string) => this.byPlaceholder.get(label)?.value ?? whole);
+  }
+
+  /** A JSON value with every string in it restored. */
+  restoreValue<T>(value: T): T {
+    const walk = (node: unknown): unknown => {
+      if (typeof node === 'string') return this.restore(node);
+      if (Array.isArray(node)) return node.map(walk);
+      if (node !== null && typeof node === 'object') {
+        return Object.fromEntries(Object.entries(node).map(([key, inner]) => [this.restore(key), walk(inner)]));
+      }
+      return node;
+    };
+    return walk(value) as T;
+  }
+
+  /** Every entry issued so far (the vault's whole content). */
+  entries(): VaultEntry[] {
+    return [...this.byPlaceholder.values()];
+  }
+
+  /** True once, for each batch of entries issued since the last call. */
+  takeNewEntries(): boolean {
+    const any = this.fresh.length > 0;
+    this.fresh = [];
+    return any;
+  }
+
+  /** The placeholder (with brackets) for `value` of `kind`, issuing a new one on first sight. */
+  placeholderFor(kind: string, value: string): string {
+    const key = `${kind}\0${value}`;
+    const known = this.byValue.get(key);
+    if (known) return `[${known.placeholder}]`;
+    const label = placeholderLabel(kind);
+    const number = (this.nextNumber.get(label) ?? 0) + 1;
+    const entry: VaultEntry = { placeholder: `${label}_${number}`, kind, value };
+    this.remember(entry);
+    this.fresh.push(entry);
+    return `[${entry.placeholder}]`;
+  }
+
+  private remember(entry: VaultEntry): void {
+    this.byValue.set(`${entry.kind}\0${entry.value}`, entry);
+    this.byPlaceholder.set(entry.placeholder, entry);
+    const match = /^(.*)_(\d+)$/.exec(entry.placeholder);
+    if (match) this.nextNumber.set(match[1], Math.max(this.nextNumber.get(match[1]) ?? 0, Number(match[2])));
+  }
+}
+
+/** Adds `more` into `into` (mutating it). */
+export function addCounts(into: PiiCounts, more: PiiCounts): PiiCounts {
+  for (const [kind, count] of Object.entries(more)) into[kind] = (into[kind] ?? 0) + count;
+  return into;
+}

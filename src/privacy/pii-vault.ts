@@ -1,0 +1,56 @@
+/**
+ * The session vault: the only file that holds original PII values (SPEC §12), at
+ * system/sessions/<session_id>/pii-vault.json, mode 0600, written atomically. Versioned like
+ * every durable format; an unknown version is an error rather than a guess.
+ */
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { fsyncDirectory } from '../store/append-only-file.js';
+
+export const VAULT_FORMAT = 1 as const;
+export const VAULT_FILE_NAME = 'pii-vault.json';
+
+/** One original value and the placeholder that stands for it. */
+export interface VaultEntry {
+  placeholder: string;
+  kind: string;
+  value: string;
+}
+
+interface VaultFile {
+  v: typeof VAULT_FORMAT;
+  entries: VaultEntry[];
+}
+
+export function vaultPath(sessionFolder: string): string {
+  return path.join(sessionFolder, VAULT_FILE_NAME);
+}
+
+/** Entries of the vault in `sessionFolder`, or none when it has no vault yet. */
+export function readVault(sessionFolder: string): VaultEntry[] {
+  const file = vaultPath(sessionFolder);
+  if (!existsSync(file)) return [];
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<VaultFile>;
+  if (parsed.v !== VAULT_FORMAT || !Array.isArray(parsed.entries)) {
+    throw new Error(`${file}: unsupported vault format ${JSON.stringify(parsed.v)} (this govflow reads v${VAULT_FORMAT})`);
+  }
+  return parsed.entries;
+}
+
+/** Replaces the vault with `entries` (mode 0600 from the start: the temp file is created so). */
+export function writeVault(sessionFolder: string, entries: readonly VaultEntry[], durable: boolean): void {
+  mkdirSync(sessionFolder, { recursive: true });
+  const file = vaultPath(sessionFolder);
+  const body: VaultFile = { v: VAULT_FORMAT, entries: [...entries] };
+  // The temporary name contains "vault" too: no moment exists where originals sit in another file.
+  const temporary = path.join(sessionFolder, `.${VAULT_FILE_NAME}.${process.pid}.tmp`);
+  const fd = openSync(temporary, 'w', 0o600);
+  try {
+    writeSync(fd, `${JSON.stringify(body)}\n`);
+    if (durable) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, file);
+  if (durable) fsyncDirectory(sessionFolder);
+}

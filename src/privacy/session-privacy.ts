@@ -1,0 +1,214 @@
+/**
+ * A session's privacy state and the calls the runner makes at each door (SPEC §12): the request
+ * and replies are redacted before they are journaled, the model's answers before they are
+ * journaled or parsed, tool results before they reach the model; guardrails run on input, output
+ * and tool results. Placeholders issued are written to the session vault before any record that
+ * uses them. What a step redacted and which rules fired is kept per step until its message is
+ * committed (`takeForCommit`), so the audit entry carries `[PII_REDACTED]` and `[GUARDRAILS]`.
+ */
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import type { GovflowConfig } from '../config/config-loader.js';
+import { builtInDetector, findPii, PII_KINDS, type PiiDetector } from './pii-detectors.js';
+import { addCounts, PiiRedactor, piiDetectors, piiEnabled, type PiiCounts } from './pii-redactor.js';
+import { readVault, writeVault } from './pii-vault.js';
+import type { GuardrailRule, GuardrailStage } from './guardrail-rules.js';
+import { evaluateGuardrails, guardrailAuditValue, type GuardrailOutcome, type GuardrailPiiScanner, type GuardrailTrigger } from './guardrail-evaluator.js';
+
+/** What a committed message records about privacy. */
+export interface PrivacyCommitFacts {
+  piiRedacted: PiiCounts | null;
+  guardrails: Array<{ rule: string; action: string }> | null;
+  /** Sentences for the message's compliance notes (flag actions). */
+  complianceNotes: string[];
+}
+
+interface StepFacts {
+  counts: PiiCounts;
+  triggers: GuardrailTrigger[];
+}
+
+/**
+ * Detectors compiled once per configuration, not per session (their regexes are only used
+ * synchronously, so sessions can share them). `everyKind` is what pii_present looks for: every
+ * built-in kind, configured for redaction or not, plus the custom ones.
+ */
+const compiled = new WeakMap<GovflowConfig['pii'], { detectors: PiiDetector[]; everyKind: PiiDetector[] }>();
+function compiledDetectors(config: GovflowConfig): { detectors: PiiDetector[]; everyKind: PiiDetector[] } {
+  let entry = compiled.get(config.pii);
+  if (!entry) {
+    const detectors = piiEnabled(config.pii) ? piiDetectors(config.pii) : [];
+    const custom = detectors.filter((detector) => !(PII_KINDS as readonly string[]).includes(detector.kind));
+    entry = { detectors, everyKind: [...PII_KINDS.map(builtInDetector), ...custom] };
+    compiled.set(config.pii, entry);
+  }
+  return entry;
+}
+
+export class SessionPrivacy {
+  private readonly redactor: PiiRedactor;
+  private readonly scanner: GuardrailPiiScanner;
+  private readonly byStep = new WeakMap<object, StepFacts>();
+  /** The latest unredacted model answer or tool result of each step, never written anywhere. */
+  private readonly rawByStep = new WeakMap<object, string>();
+  /** Facts from the request or a reply, for the next step that reads user input. */
+  private pending: StepFacts = { counts: {}, triggers: [] };
+  /** False until the session's folder exists (a new session redacts its request first). */
+  private persisting: boolean;
+
+  private constructor(
+    private readonly config: GovflowConfig,
+    private readonly folder: string,
+    persisting: boolean,
+  ) {
+    this.persisting = persisting;
+    const { detectors, everyKind } = compiledDetectors(config);
+    this.redactor = new PiiRedactor(detectors, readVault(folder));
+    this.scanner = {
+      detect: (text) => findPii(text, everyKind),
+      placeholderFor: (kind, value) => this.redactor.placeholderFor(kind, value),
+    };
+  }
+
+  /** The privacy state of an existing session `sessionId` (its vault read when it has one). */
+  static forSession(config: GovflowConfig, sessionId: string): SessionPrivacy {
+    return new SessionPrivacy(config, path.join(config.paths.sessions, sessionId), true);
+  }
+
+  /**
+   * For a session whose folder does not exist yet: nothing is written until `folderCreated()`
+   * (the journal creates the folder; the vault must not take its place first).
+   */
+  static forNewSession(config: GovflowConfig, sessionId: string): SessionPrivacy {
+    return new SessionPrivacy(config, path.join(config.paths.sessions, sessionId), false);
+  }
+
+  /** The session's folder exists now: write the vault of what was redacted so far. */
+  folderCreated(): void {
+    this.persisting = true;
+    this.persist();
+  }
+
+  /** True when the outbox result gets the originals back. */
+  get restoresResult(): boolean {
+    return this.config.pii.restore_in_result && this.redactor.entries().length > 0;
+  }
+
+  /** Redacts user text (request or reply); counts go to the next step that reads user input. */
+  redactUserText(text: string): string {
+    const { text: redacted, counts } = this.redactor.redact(text);
+    addCounts(this.pending.counts, counts);
+    this.persist();
+    return redacted;
+  }
+
+  /** Redacts a JSON value from the user (request metadata); counts as user input. */
+  redactUserValue<T>(value: T): T {
+    const { value: redacted, counts } = this.redactor.redactValue(value);
+    addCounts(this.pending.counts, counts);
+    this.persist();
+    return redacted;
+  }
+
+  /** Redacts text with the session's placeholders, counting nothing (the archived copy, live chunks). */
+  redactFileText(text: string): string {
+    const redacted = this.redactor.redact(text).text;
+    this.persist();
+    return redacted;
+  }
+
+  /** Redacts text on its way from a model or a tool into the session, counted on `step`. */
+  redactForStep(step: object, text: string): string {
+    this.rawByStep.set(step, text); // in memory only: what pii_present on output or tool_result reads
+    const { text: redacted, counts } = this.redactor.redact(text);
+    addCounts(this.facts(step).counts, counts);
+    this.persist();
+    return redacted;
+  }
+
+  /** The step reads user input: the request's or reply's counts belong to its message. */
+  claimUserInput(step: object): void {
+    const facts = this.facts(step);
+    addCounts(facts.counts, this.pending.counts);
+    facts.triggers.push(...this.pending.triggers);
+    this.pending = { counts: {}, triggers: [] };
+  }
+
+  /**
+   * Runs the `stage` rules of `rules` over `value` (already redacted); `pii_present` looks at the
+   * originals behind the placeholders. Triggers are recorded on `step`.
+   */
+  guard<T>(rules: readonly GuardrailRule[], stage: GuardrailStage, step: object, value: T): GuardrailOutcome<T> {
+    if (!rules.some((rule) => rule.on === stage)) return { value, triggers: [], retry: null, intervene: null };
+    // pii_present asks whether the sender wrote PII: people's input is read behind its
+    // placeholders; a model's answer or a tool's result is read as it arrived, before redaction
+    // (placeholders the model merely repeats are not PII it wrote).
+    const raw = this.rawByStep.get(step);
+    const piiView =
+      stage === 'input' || raw === undefined
+        ? { detect: (text: string) => this.scanner.detect(this.redactor.restore(text)) }
+        : { detect: () => this.scanner.detect(raw) };
+    const outcome = evaluateGuardrails(rules, stage, value, this.scanner, piiView);
+    this.facts(step).triggers.push(...outcome.triggers);
+    this.persist();
+    return outcome;
+  }
+
+  /** Redacts a tool result and runs the `tool_result` rules over it (for the tool loop). */
+  guardToolResult(rules: readonly GuardrailRule[], step: object, text: string): GuardrailOutcome<string> {
+    return this.guard(rules, 'tool_result', step, this.redactForStep(step, text));
+  }
+
+  /** What `step`'s message records; forgets it (a step commits one message). */
+  takeForCommit(step: object): PrivacyCommitFacts {
+    const facts = this.byStep.get(step);
+    this.byStep.delete(step);
+    if (!facts) return { piiRedacted: null, guardrails: null, complianceNotes: [] };
+    return {
+      piiRedacted: Object.keys(facts.counts).length > 0 ? facts.counts : null,
+      guardrails: facts.triggers.length > 0 ? guardrailAuditValue(facts.triggers) : null,
+      complianceNotes: facts.triggers.filter((trigger) => trigger.action === 'flag').map((trigger) => `Guardrail "${trigger.rule}" flagged: ${trigger.message}`),
+    };
+  }
+
+  /**
+   * Rewrites a claimed request or reply file with its PII replaced, so that the archived copy
+   * holds the redacted text (SPEC §12). No-op when nothing in it is PII.
+   */
+  redactFile(file: string): void {
+    if (!existsSync(file)) return;
+    const text = readFileSync(file, 'utf8');
+    const redacted = this.redactFileText(text);
+    if (redacted === text) return;
+    // In place, not temp + rename: the request-id registry's marker is a hard link to this very
+    // file (same inode), and it must lose the originals too. The journal already holds the
+    // request, so a crash mid-write costs only the archived copy's exactness, never the session.
+    const fd = openSync(file, 'r+');
+    try {
+      writeSync(fd, redacted, 0, 'utf8');
+      ftruncateSync(fd, Buffer.byteLength(redacted));
+      if (this.config.daemon.fsync) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** A JSON value with the originals put back (the outbox result with restore_in_result). */
+  restore<T>(value: T): T {
+    return this.redactor.restoreValue(value);
+  }
+
+  private facts(step: object): StepFacts {
+    let facts = this.byStep.get(step);
+    if (!facts) {
+      facts = { counts: {}, triggers: [] };
+      this.byStep.set(step, facts);
+    }
+    return facts;
+  }
+
+  /** Writes the vault when placeholders were issued since the last write. */
+  private persist(): void {
+    if (this.persisting && this.redactor.takeNewEntries()) writeVault(this.folder, this.redactor.entries(), this.config.daemon.fsync);
+  }
+}
