@@ -337,9 +337,10 @@ export class GovflowDaemon {
       this.abort.abort(new SessionInterruptedError('grace period over'));
     }, this.runtime.config.daemon.shutdown_grace_ms);
     const cleanups: Array<[string, () => unknown]> = [
-      ['http api', () => this.http?.close()],
       ['inbox intake', () => this.intake.stop()],
       ['recovery', () => this.recovery],
+      // Open until running steps are done: meanwhile new work gets 503 and status reads still work.
+      ['http api', () => this.http?.close()],
       ['governance watcher', () => this.governanceWatcher?.close()],
       ['audit log', () => this.runtime.close()],
       ['daemon registry', () => this.daemons.unregister()],

@@ -4,6 +4,7 @@
  * refuses new work with 503 and ends every event stream with a final event before closing.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ConfigError, errorMessage } from '../errors.js';
@@ -69,14 +70,21 @@ export class HttpApi {
     const app = Fastify({
       logger: false,
       bodyLimit: settings.max_body_bytes,
-      requestTimeout: settings.request_timeout_ms,
-      connectionTimeout: 0,
-      keepAliveTimeout: 5_000,
       return503OnClosing: true,
       forceCloseConnections: 'idle',
+      // Slow senders (slowloris): headers and body must arrive within request_timeout_ms, checked
+      // every second rather than Node's default 30 s.
+      serverFactory: (handler) =>
+        createServer(
+          {
+            requestTimeout: settings.request_timeout_ms,
+            headersTimeout: Math.min(settings.request_timeout_ms, 60_000),
+            keepAliveTimeout: 5_000,
+            connectionsCheckingInterval: Math.min(1_000, settings.request_timeout_ms),
+          },
+          handler,
+        ),
     });
-    // Slow senders: headers must arrive within the request timeout too (Node caps them at 60 s).
-    app.server.headersTimeout = Math.min(settings.request_timeout_ms, 60_000);
     const intake = new HttpIntake({ paths: config.paths, registry: options.registry, durable: config.daemon.fsync, maxBytes: config.intake.max_bytes, timezone: config.timezone });
     const repaired = intake.repairInterrupted();
     if (repaired > 0) log.warn('http: finished submissions a crash interrupted after their request id was claimed', { requests: repaired });
