@@ -48,6 +48,7 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
       const submitted = await context.intake.submit({ request: fields.message }, caller.user);
       sessionId = submitted.sessionId;
       requestId = submitted.requestId;
+      context.lookup.noteQueued(sessionId, requestId, caller.user);
     }
 
     const connection = openStream(context, request, reply);

@@ -75,6 +75,7 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
     const caller = callerOf(request);
     requireSubmitter(caller);
     const { requestId, sessionId } = await intake.submit(request.body, caller.user);
+    lookup.noteQueued(sessionId, requestId, caller.user);
     return reply.code(202).send({
       request_id: requestId,
       session_id: sessionId,
@@ -104,7 +105,9 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
 
   app.get('/v1/sessions/:session_id/events', async (request, reply) => {
     const sessionId = stringParam(request, 'session_id');
-    visibleSession(callerOf(request), sessionId);
+    const queued = lookup.queuedSession(sessionId);
+    if (queued === null || lookup.session(sessionId) !== null) visibleSession(callerOf(request), sessionId);
+    else if (!maySee(callerOf(request), queued.user)) throw notFound(`session "${sessionId.slice(0, 140)}"`);
     const lastSequence = parseLastEventId(request.headers['last-event-id']);
     const connection = openStream(context, request, reply);
     streamSessionEvents({ connection, events: context.events, lookup, sessionId, requestId: null, lastSequence });

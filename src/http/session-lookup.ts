@@ -24,6 +24,8 @@ export interface SessionView {
 export class SessionLookup {
   /** request id → session id of sessions started in this process (file drops name no session up front). */
   private readonly started = new Map<string, string>();
+  /** Sessions submitted over HTTP in this process that have no journal yet: session id → owner. */
+  private readonly queued = new Map<string, { requestId: string; user: string }>();
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(
@@ -31,7 +33,10 @@ export class SessionLookup {
     events: SessionEvents,
   ) {
     this.unsubscribe.push(
-      events.on('session_started', (event) => this.started.set(event.requestId, event.sessionId)),
+      events.on('session_started', (event) => {
+        this.started.set(event.requestId, event.sessionId);
+        this.queued.delete(event.sessionId);
+      }),
       events.on('session_finished', (event) => this.started.delete(event.requestId)),
     );
   }
@@ -48,6 +53,16 @@ export class SessionLookup {
     } catch {
       return null;
     }
+  }
+
+  /** Remembers a session id handed out with a 202, so its stream can be opened before it starts. */
+  noteQueued(sessionId: string, requestId: string, user: string): void {
+    this.queued.set(sessionId, { requestId, user });
+  }
+
+  /** The owner of a session that was submitted over HTTP and has not started yet. */
+  queuedSession(sessionId: string): { requestId: string; user: string } | null {
+    return this.queued.get(sessionId) ?? null;
   }
 
   /** The session running a request in this process, if one started. */

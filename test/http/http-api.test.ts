@@ -130,7 +130,8 @@ describe('HTTP API', () => {
     const provider = new GatedProvider({ gated: true });
     const { url } = await start(provider);
     const { body } = await postJson(`${url}/v1/requests`, { request: 'Summarize the meeting.' });
-    const clients = await Promise.all(Array.from({ length: 8 }, () => open(`${url}/v1/requests/${body.request_id}/events`)));
+    // Half follow the request's link, half the session's (both handed out with the 202).
+    const clients = await Promise.all(Array.from({ length: 8 }, (_unused, index) => open(`${url}${index % 2 === 0 ? body.links.events : body.links.session_events}`)));
     provider.release(100);
     for (const client of clients) {
       await client.finished();
