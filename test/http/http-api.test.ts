@@ -142,10 +142,13 @@ describe('HTTP API', () => {
 
   it('pauses for a question, takes the reply over HTTP and runs on', async () => {
     const provider = new GatedProvider({ pendingOnce: 'objective_agent' });
-    const { url } = await start(provider);
+    const { url } = await start(provider, 'http: { heartbeat_ms: 100 }\n');
     const { body } = await postJson(`${url}/v1/requests`, { request: 'Summarize the budget.' });
     const stream = await open(`${url}/v1/requests/${body.request_id}/events`);
     await stream.until((events) => events.some((event) => event.event === 'pending'));
+    // A paused session's stream stays open, kept alive by comment heartbeats.
+    await stream.until(() => stream.comments >= 2);
+    expect(stream.ended).toBe(false);
     expect(stream.events.find((event) => event.event === 'pending')!.data).toEqual({ question: 'Which budget do you mean?', awaiting: 'reply' });
     await waitFor('the pending result', async () => (await getJson(`${url}/v1/requests/${body.request_id}`)).body.status === 'pending');
     expect((await getJson(`${url}/v1/requests/${body.request_id}`)).body).toMatchObject({ status: 'pending', message: 'Which budget do you mean?' });
