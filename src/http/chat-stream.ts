@@ -15,6 +15,7 @@ import { maySee, requireSubmitter } from './http-auth.js';
 import { badRequest, conflict, notFound, stopping } from './http-problem.js';
 import { callerOf, openStream, type RouteContext } from './http-routes.js';
 import { SessionLookup } from './session-lookup.js';
+import type { SseConnection } from './sse-connection.js';
 
 const CHAT_FIELDS = ['message', 'conversation_id'];
 
@@ -34,6 +35,7 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     let sessionId: string;
     let requestId: string | null = null;
     let alreadyCommitted = 0;
+    let resuming = false;
     if (fields.conversation_id !== undefined && fields.conversation_id !== null) {
       if (typeof fields.conversation_id !== 'string') throw badRequest('"conversation_id" must be a string (the session id a previous chat returned)');
       sessionId = fields.conversation_id;
@@ -43,27 +45,32 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
       if (SessionLookup.awaitingOf(view.state) === 'approval') throw conflict(`conversation "${sessionId}" waits for an approval: POST /v1/sessions/${sessionId}/reply {"approve": true|false}`);
       alreadyCommitted = view.messages.at(-1)?.sequence ?? 0;
       requestId = view.state.session.request_id;
-      await context.intake.reply(sessionId, { reply: fields.message }, caller.user, 'reply');
+      resuming = true;
     } else {
-      const submitted = await context.intake.submit({ request: fields.message }, caller.user);
-      sessionId = submitted.sessionId;
-      requestId = submitted.requestId;
-      context.lookup.noteQueued(sessionId, requestId, caller.user);
+      sessionId = context.intake.newSessionId();
     }
 
-    const connection = openStream(context, request, reply);
+    // Listening starts before the request is written, so not even the first step is missed; events
+    // wait in `early` until the stream is open (a 400 or 409 can still be answered as JSON).
+    let connection: SseConnection | null = null;
+    const early: Array<() => void> = [];
     let counter = 0;
     let turn = 0;
-    const send = (event: string, data: unknown) => connection.send(event, String(++counter), data);
+    const send = (event: string, data: unknown) => {
+      if (connection === null) early.push(() => send(event, data));
+      else connection.send(event, String(++counter), data);
+    };
     const offs: Array<() => void> = [];
     const on = <K extends keyof SessionEventMap>(name: K, handle: (payload: SessionEventMap[K]) => void) => {
       offs.push(context.events.on(name, (payload) => {
-        if ((payload as { sessionId: string }).sessionId === sessionId && connection.isOpen) handle(payload);
+        if ((payload as { sessionId: string }).sessionId === sessionId && (connection === null || connection.isOpen)) handle(payload);
       }));
     };
+    let completed = false;
     const complete = (data: Record<string, unknown>) => {
       send('message_complete', { conversation_id: sessionId, request_id: requestId, ...data });
-      connection.end();
+      completed = true;
+      if (connection !== null) connection.end();
     };
     on('step_started', (event) => send('message_start', { turn: ++turn, agent: event.agent }));
     on('content_chunk', (event) => send('content_chunk', { chunk: event.chunk, agent: event.agent }));
@@ -76,18 +83,34 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     });
     on('pending', (event) => complete({ status: 'pending', question: event.question, awaiting: event.awaiting }));
     on('session_finished', (event) => {
+      requestId = event.requestId;
       const result = context.lookup.result(event.requestId);
       complete({ status: event.status, output: result?.output ?? null, message: result?.message ?? null });
     });
-    connection.onClose(() => {
+    try {
+      if (resuming) await context.intake.reply(sessionId, { reply: fields.message }, caller.user, 'reply');
+      else {
+        const submitted = await context.intake.submit({ request: fields.message }, caller.user, sessionId);
+        requestId = submitted.requestId;
+        context.lookup.noteQueued(sessionId, submitted.requestId, caller.user);
+      }
+    } catch (error) {
+      for (const off of offs.splice(0)) off();
+      throw error;
+    }
+    const finishedOrPaused = () => {
+      const view = context.lookup.session(sessionId);
+      return view !== null && (view.finishedStatus !== null || (view.state.paused !== null && (view.messages.at(-1)?.sequence ?? 0) > alreadyCommitted));
+    };
+    const open = openStream(context, request, reply);
+    connection = open;
+    for (const deliver of early.splice(0)) deliver();
+    if (completed) open.end();
+    open.onClose(() => {
       for (const off of offs.splice(0)) off();
       if (cancelOnDisconnect && !finishedOrPaused()) {
         context.cancellation.cancel(sessionId, 'the chat client disconnected and asked cancel_on_disconnect=true: the session was cancelled');
       }
     });
-    const finishedOrPaused = () => {
-      const view = context.lookup.session(sessionId);
-      return view !== null && (view.finishedStatus !== null || (view.state.paused !== null && (view.messages.at(-1)?.sequence ?? 0) > alreadyCommitted));
-    };
   });
 }

@@ -69,10 +69,9 @@ export class HttpIntake {
    * Writes a new request for `user` into the inbox and resolves once it is durable.
    * Throws 400 for a body the inbox would reject, 409 for a request id already accepted.
    */
-  async submit(body: unknown, user: string): Promise<Submitted> {
+  async submit(body: unknown, user: string, sessionId: string = this.newSessionId()): Promise<Submitted> {
     const fields = onlyFields(body, REQUEST_FIELDS, '{"request": "..."}');
     const requestId = fields.request_id ?? generateRequestId();
-    const sessionId = generateSessionId(new Date(), this.options.timezone);
     const document = { request: fields.request, request_id: requestId, session_id: sessionId, user, metadata: fields.metadata ?? null };
     const text = `${JSON.stringify(document)}\n`;
     const parsed = parseRequestFile('request.json', Buffer.from(text, 'utf8'), this.options.maxBytes);
@@ -97,6 +96,11 @@ export class HttpIntake {
     renameSync(temporary, path.join(inbox, this.finalNameOf(parsed.requestId)));
     if (this.options.durable) await fsyncSharedDirectory(inbox);
     return { requestId: parsed.requestId, sessionId };
+  }
+
+  /** A session id for a request about to be submitted (listeners can subscribe before it starts). */
+  newSessionId(): string {
+    return generateSessionId(new Date(), this.options.timezone);
   }
 
   /** Writes a reply (or an approval decision) to a paused session into the inbox, durably. */
