@@ -18,7 +18,7 @@ import { SessionJournal } from '../store/session-journal.js';
 import { errorMessage } from '../errors.js';
 import { DaemonRegistry } from './daemon-registry.js';
 import { openRuntime, type Runtime } from './runtime.js';
-import { HttpApi } from '../http/http-server.js';
+import type { HttpApi } from '../http/http-server.js';
 import { costCalculator } from '../llm/create-provider.js';
 
 export type DaemonState = 'starting' | 'running' | 'draining' | 'stopped';
@@ -87,6 +87,8 @@ export class GovflowDaemon {
     const listen = this.options.httpListen ?? config.http.listen;
     if (listen) {
       // Before the intake: a request posted now waits in the inbox until the intake starts.
+      // Loaded only when wanted: Fastify and prom-client stay out of every other command's start.
+      const { HttpApi } = await import('../http/http-server.js');
       this.http = await HttpApi.start({
         config,
         listen,
