@@ -49,15 +49,16 @@ cleanUpOnExit(roots);
 /** Starts an in-process daemon; `firstCall` maps request marker → time of its first model call. */
 async function startDaemon(root, http) {
   const firstCall = new Map();
-  let finished = 0;
+  // The runner and the daemon both log "session finished": count sessions, not lines.
+  const finishedSessions = new Set();
   let wake = () => {};
   const provider = new InstantProvider((request) => {
     const id = MARKER.exec(request.prompt)?.[1];
     if (id && !firstCall.has(id)) firstCall.set(id, now());
   });
-  const log = quietLog((message) => {
-    if (message === 'session finished') {
-      finished += 1;
+  const log = quietLog((message, fields) => {
+    if (message === 'session finished' && fields?.session) {
+      finishedSessions.add(fields.session);
       wake();
     }
   });
@@ -65,7 +66,7 @@ async function startDaemon(root, http) {
   const daemon = await GovflowDaemon.start(root, { log, provider, env: { GOVFLOW_TIMEZONE: 'UTC' }, announce: (line) => (ready = line), ...(http ? { httpListen: '127.0.0.1:0' } : {}) });
   const url = /HTTP API on (\S+)/.exec(ready)?.[1] ?? null;
   const allFinished = async (count) => {
-    while (finished < count) await new Promise((resolve) => (wake = resolve));
+    while (finishedSessions.size < count) await new Promise((resolve) => (wake = resolve));
   };
   return { daemon, url, firstCall, allFinished };
 }
@@ -103,6 +104,8 @@ async function submitOverHttp() {
     await daemon.stop();
     removeRoot(root);
   }
+  const missing = [...submitted.keys()].filter((id) => !firstCall.has(id));
+  if (missing.length > 0) throw new Error(`no model call was seen for ${missing.length} requests (${missing.slice(0, 3).join(', ')}…)`);
   const latencies = [...submitted].map(([id, started]) => firstCall.get(id) - started);
   return { latency: summarize(latencies), accepted: summarize(accepted) };
 }
@@ -127,6 +130,8 @@ async function submitAsFiles() {
     await daemon.stop();
     removeRoot(root);
   }
+  const missing = [...dropped.keys()].filter((id) => !firstCall.has(id));
+  if (missing.length > 0) throw new Error(`no model call was seen for ${missing.length} files (${missing.slice(0, 3).join(', ')}…)`);
   return summarize([...dropped].map(([id, started]) => firstCall.get(id) - started));
 }
 
