@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tokenSha256 } from '../../src/http/http-auth.js';
-import { waitFor } from '../daemon/daemon-helpers.js';
+import { dropFile, dropJson, waitFor } from '../daemon/daemon-helpers.js';
 import { exampleRoot, removeTempDirs } from '../pipeline/pipeline-test-helpers.js';
 import { GatedProvider, SseReader, getJson, postJson, startHttpDaemon, type HttpDaemon } from './http-test-helpers.js';
 
@@ -75,6 +75,19 @@ describe('HTTP access control', () => {
     expect(denied.body.error.message).toMatch(/auditor/);
 
     expect(auditText(root).match(/\[USER: alice\]/g)).toHaveLength(6);
+  });
+
+  it('treats a file-drop request as its JSON user (else local): visible to that user only, [USER] on its entries', async () => {
+    const { url, root } = await start(new GatedProvider(), TOKEN_CONFIG);
+    dropJson(root, 'from-bob.json', { request: 'Summarize the budget.', request_id: 'bob-file-1', user: 'bob' });
+    dropFile(root, 'plain.txt', 'Summarize the plain note.');
+    await waitFor('both results', () => readdirSync(path.join(root, 'system', 'outbox')).filter((name) => name.endsWith('.json')).length === 2);
+    expect((await getJson(`${url}/v1/requests/bob-file-1`, TOKENS.bob)).body.status).toBe('success');
+    expect((await getJson(`${url}/v1/requests/bob-file-1`, TOKENS.alice)).status).toBe(404);
+    const text = auditText(root);
+    expect(text.match(/\[USER: bob\]/g)).toHaveLength(6);
+    expect(text.match(/\[USER: local\]/g)).toHaveLength(6);
+    expect((await getJson(`${url}/v1/logs`, TOKENS.bob)).body.entries).toHaveLength(6);
   });
 
   it('refuses to listen beyond loopback without tokens', async () => {
