@@ -14,7 +14,7 @@ import type { SessionEvents } from '../pipeline/session-events.js';
 import { isLoopbackHost, TokenTable } from './http-auth.js';
 import { HttpIntake } from './http-intake.js';
 import { GovflowMetrics, type MetricsSources } from './http-metrics.js';
-import { HttpProblem, notFound, problemOf } from './http-problem.js';
+import { badRequest, HttpProblem, notFound, problemOf } from './http-problem.js';
 import { registerRoutes, type RouteContext } from './http-routes.js';
 import { registerChatRoute } from './chat-stream.js';
 import { SessionLookup } from './session-lookup.js';
@@ -72,6 +72,12 @@ export class HttpApi {
       bodyLimit: settings.max_body_bytes,
       return503OnClosing: true,
       forceCloseConnections: 'idle',
+      // Malformed URLs and over-long ids are answered by the router itself: same JSON shape.
+      frameworkErrors: (error, _request, reply) => {
+        const problem = badRequest(`the URL is not usable (${error.message.slice(0, 200)}): check the path and its percent-encoding`);
+        const untyped = reply as unknown as { code: (status: number) => { send: (body: unknown) => unknown } };
+        void untyped.code(400).send(problem.toBody());
+      },
       // Slow senders (slowloris): headers and body must arrive within request_timeout_ms, checked
       // every second rather than Node's default 30 s.
       serverFactory: (handler) =>

@@ -100,6 +100,8 @@ describe('HTTP API', () => {
     }
     expect((await getJson(`${url}/v1/requests/never-seen`)).status).toBe(404);
     expect((await getJson(`${url}/v1/nothing-here`)).body.error.code).toBe('not_found');
+    expect((await getJson(`${url}/v1/requests/%zz`)).body.error).toMatchObject({ code: 'bad_request', message: expect.stringMatching(/URL/) });
+    expect((await getJson(`${url}/v1/requests/${'a'.repeat(3000)}`)).status).toBe(400);
     provider.release(100);
   });
 
