@@ -17,8 +17,8 @@ export interface CommandSummary {
 export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
   {
     name: 'start',
-    usage: 'govflow start [--root DIR]',
-    summary: 'run the daemon in the foreground (prints a line with "ready" once the inbox is watched)',
+    usage: 'govflow start [--root DIR] [--http HOST:PORT]',
+    summary: 'run the daemon in the foreground (prints a line with "ready" once the inbox is watched); --http also serves the HTTP API',
     load: async () => (await import('./start-command.js')).startCommand,
   },
   {
@@ -50,6 +50,12 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
     usage: 'govflow status [--root DIR] [--json]',
     summary: 'sessions running, paused, interrupted, recently finished',
     load: async () => (await import('./status-command.js')).statusCommand,
+  },
+  {
+    name: 'token',
+    usage: 'govflow token add USER [--role operator|auditor] [--root DIR]',
+    summary: 'create an HTTP API token: prints it once, writes only its sha-256 into govflow.config.yaml',
+    load: async () => (await import('./token-command.js')).tokenCommand,
   },
 ]);
 

@@ -8,14 +8,15 @@ import { describedAs } from './command-list.js';
 
 export const startCommand: CommandDefinition = {
   ...describedAs('start'),
-  options: {},
+  options: { http: { type: 'string' } },
   allowPositionals: false,
-  async run({ root, io }) {
+  async run({ root, io, values }) {
     const log = createOperationalLog();
     const removeHandlers = installLastResortHandlers(log);
     let daemon: GovflowDaemon;
     try {
-      daemon = await GovflowDaemon.start(root, { env: io.env, log, announce: (line) => io.stdout(`${line}\n`) });
+      const httpListen = typeof values.http === 'string' ? values.http : undefined;
+      daemon = await GovflowDaemon.start(root, { env: io.env, log, announce: (line) => io.stdout(`${line}\n`), ...(httpListen ? { httpListen } : {}) });
     } catch (error) {
       if (!(error instanceof RootLockedError)) throw error;
       // One writer per root (SPEC §8): exit 2 naming the owner's pid.

@@ -76,6 +76,14 @@ export interface GovflowConfig {
   message: { schema: string | null; max_depth: number };
   prompt: { include: string[] };
   daemon: { shutdown_grace_ms: number; fsync: boolean };
+  /** SPEC §11; `listen` null means no HTTP listener. */
+  http: {
+    listen: string | null;
+    tokens: Array<{ user: string; sha256: string; role: 'operator' | 'auditor' }>;
+    max_body_bytes: number;
+    heartbeat_ms: number;
+    request_timeout_ms: number;
+  };
   /** `prices:` and SPEC §7's `pricing:` (converted), merged; `pricing` wins per model. */
   prices: Record<string, ModelPrice>;
   allow_outside_root: boolean;
@@ -189,6 +197,15 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     },
     prompt: { include: [...((section('prompt').include as string[] | undefined) ?? CONFIG_DEFAULTS.prompt.include)] },
     daemon: { ...CONFIG_DEFAULTS.daemon, ...section('daemon') } as GovflowConfig['daemon'],
+    http: {
+      ...CONFIG_DEFAULTS.http,
+      ...section('http'),
+      tokens: ((section('http').tokens as Array<{ user: string; sha256: string; role?: 'operator' | 'auditor' }> | undefined) ?? []).map((token) => ({
+        user: token.user,
+        sha256: token.sha256.toLowerCase(),
+        role: token.role ?? 'operator',
+      })),
+    } as GovflowConfig['http'],
     prices: { ...((user.prices as Record<string, ModelPrice> | undefined) ?? {}), ...pricingTable(user.pricing) },
     allow_outside_root: (user.allow_outside_root as boolean | undefined) ?? CONFIG_DEFAULTS.allow_outside_root,
     agents: (user.agents as Record<string, AgentDeclaration> | undefined) ?? {},

@@ -139,7 +139,7 @@ export class MessageCommitter {
       on_failure: agent?.onFailure ?? null,
     };
     // Journal record, then the durable audit entry (SPEC §6): the store keeps that order.
-    const { entryHash } = await active.stored.commitMessage(record, { message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes, piiRedacted: privacy.piiRedacted, guardrails: privacy.guardrails });
+    const { entryHash } = await active.stored.commitMessage(record, { message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes, piiRedacted: privacy.piiRedacted, guardrails: privacy.guardrails, user: state.session.request.user ?? 'local' });
     applyRecord(state, record);
     this.committed(active);
     this.deps.events?.emit('message', {

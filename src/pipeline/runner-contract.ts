@@ -23,6 +23,8 @@ export interface AuditRecordInput {
   piiRedacted?: Record<string, number> | null;
   /** Guardrails that fired on this message (SPEC §12). */
   guardrails?: ReadonlyArray<{ rule: string; action: string }> | null;
+  /** The session's user, written as `[USER: …]` (SPEC §11). */
+  user?: string | null;
 }
 
 export interface AuditSink {

@@ -42,6 +42,7 @@ export async function appendMissingAuditEntries(active: ActiveSession, audited: 
       notes: record.notes,
       piiRedacted: record.pii_redacted ?? null,
       guardrails: record.guardrails ?? null,
+      user: active.state.session.request.user ?? 'local',
     });
     log?.warn('re-appended a journaled message missing from the audit log', { session: active.state.session.session_id, message: record.message.message_id });
   }

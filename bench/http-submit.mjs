@@ -1,0 +1,207 @@
+/**
+ * HTTP intake and event streams.
+ *
+ * 1. Submit latency: BENCH_HTTP_REQUESTS requests (default 200) posted to POST /v1/requests by
+ *    BENCH_HTTP_CONCURRENCY clients at once (default 16), against an in-process GovflowDaemon with
+ *    an instant model; figure: submit → first model call of that request, p50 and p95, next to the
+ *    same requests dropped as files (16 writers renaming into system/inbox/). Both runs use the
+ *    same config (fsync on, intake.concurrency 16), so the difference is the HTTP path itself.
+ *    Also the time to the 202 (the request is durable in the inbox by then).
+ * 2. Stream memory: a `govflow start` child process, one session held running by a slow scripted
+ *    model, BENCH_HTTP_STREAMS event streams (default 100) opened on it; figure: the child's
+ *    resident memory growth per open stream.
+ *
+ * Targets: HTTP submit→first call p50 within 2× the file path's plus 20 ms; ≤ 64 KiB of RSS per stream.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  InstantProvider,
+  REPOSITORY_ROOT,
+  cleanUpOnExit,
+  envInteger,
+  importBuilt,
+  makeExampleRoot,
+  now,
+  quietLog,
+  removeRoot,
+  reportResult,
+  requestText,
+  round,
+  sleep,
+  stageRequest,
+  summarize,
+  within,
+} from './bench-support.mjs';
+
+const { GovflowDaemon } = await importBuilt('daemon/daemon.js');
+
+const REQUESTS = envInteger('BENCH_HTTP_REQUESTS', 200);
+const CONCURRENCY = envInteger('BENCH_HTTP_CONCURRENCY', 16);
+const STREAMS = envInteger('BENCH_HTTP_STREAMS', 100);
+const MARKER = /\[bench-request ([\w-]+)\]/;
+const CONFIG = 'intake: { concurrency: 16 }\n';
+
+const roots = [];
+cleanUpOnExit(roots);
+
+/** Starts an in-process daemon; `firstCall` maps request marker → time of its first model call. */
+async function startDaemon(root, http) {
+  const firstCall = new Map();
+  // The runner and the daemon both log "session finished": count sessions, not lines.
+  const finishedSessions = new Set();
+  let wake = () => {};
+  const provider = new InstantProvider((request) => {
+    const id = MARKER.exec(request.prompt)?.[1];
+    if (id && !firstCall.has(id)) firstCall.set(id, now());
+  });
+  const log = quietLog((message, fields) => {
+    if (message === 'session finished' && fields?.session) {
+      finishedSessions.add(fields.session);
+      wake();
+    }
+  });
+  let ready = '';
+  const daemon = await GovflowDaemon.start(root, { log, provider, env: { GOVFLOW_TIMEZONE: 'UTC' }, announce: (line) => (ready = line), ...(http ? { httpListen: '127.0.0.1:0' } : {}) });
+  const url = /HTTP API on (\S+)/.exec(ready)?.[1] ?? null;
+  const allFinished = async (count) => {
+    while (finishedSessions.size < count) await new Promise((resolve) => (wake = resolve));
+  };
+  return { daemon, url, firstCall, allFinished };
+}
+
+/** Runs `work(index)` for 0..count-1 with `concurrency` workers. */
+async function pool(count, concurrency, work) {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < count) await work(next++);
+  }));
+}
+
+async function submitOverHttp() {
+  const root = makeExampleRoot(CONFIG);
+  roots.push(root);
+  const { daemon, url, firstCall, allFinished } = await startDaemon(root, true);
+  const submitted = new Map();
+  const accepted = [];
+  try {
+    await pool(REQUESTS, CONCURRENCY, async (index) => {
+      const id = `http-${index}`;
+      const started = now();
+      submitted.set(id, started);
+      const response = await fetch(`${url}/v1/requests`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ request: `${requestText(index)}[bench-request ${id}]\n`, request_id: id }),
+      });
+      await response.arrayBuffer();
+      if (response.status !== 202) throw new Error(`POST ${id} answered ${response.status}`);
+      accepted.push(now() - started);
+    });
+    await within(allFinished(REQUESTS), 120_000, null);
+  } finally {
+    await daemon.stop();
+    removeRoot(root);
+  }
+  const missing = [...submitted.keys()].filter((id) => !firstCall.has(id));
+  if (missing.length > 0) throw new Error(`no model call was seen for ${missing.length} requests (${missing.slice(0, 3).join(', ')}…)`);
+  const latencies = [...submitted].map(([id, started]) => firstCall.get(id) - started);
+  return { latency: summarize(latencies), accepted: summarize(accepted) };
+}
+
+async function submitAsFiles() {
+  const root = makeExampleRoot(CONFIG);
+  roots.push(root);
+  const { daemon, firstCall, allFinished } = await startDaemon(root, false);
+  const dropped = new Map();
+  try {
+    const drops = Array.from({ length: REQUESTS }, (_unused, index) => {
+      const id = `file-${index}`;
+      return { id, drop: stageRequest(root, `${id}.json`, JSON.stringify({ request: `${requestText(index)}[bench-request ${id}]\n`, request_id: id })) };
+    });
+    await pool(REQUESTS, CONCURRENCY, async (index) => {
+      dropped.set(drops[index].id, now());
+      drops[index].drop();
+      await sleep(0);
+    });
+    await within(allFinished(REQUESTS), 120_000, null);
+  } finally {
+    await daemon.stop();
+    removeRoot(root);
+  }
+  const missing = [...dropped.keys()].filter((id) => !firstCall.has(id));
+  if (missing.length > 0) throw new Error(`no model call was seen for ${missing.length} files (${missing.slice(0, 3).join(', ')}…)`);
+  return summarize([...dropped].map(([id, started]) => firstCall.get(id) - started));
+}
+
+function rssKb(pid) {
+  return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+}
+
+async function streamMemory() {
+  const script = path.join(makeExampleRoot(), 'script.yaml');
+  const root = path.dirname(script);
+  roots.push(root);
+  writeFileSync(script, 'responses:\n  objective_agent:\n    - { text: "{}", delay_ms: 600000 }\n');
+  writeFileSync(path.join(root, 'govflow.config.yaml'), 'timezone: UTC\nprovider: { kind: scripted, script: script.yaml }\nhttp: { listen: "127.0.0.1:0" }\n');
+  const child = spawn(process.execPath, [path.join(REPOSITORY_ROOT, 'bin', 'govflow.js'), 'start', '--root', root], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const controllers = [];
+  try {
+    let out = '';
+    const url = await within(new Promise((resolve) => child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /HTTP API on (\S+)/.exec(out);
+      if (match) resolve(match[1]);
+    })), 20_000, null);
+    if (!url) throw new Error('the daemon printed no ready line with an HTTP address');
+    const posted = await (await fetch(`${url}/v1/requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"request": "hold", "request_id": "held"}' })).json();
+    // Warm up the route and the stream code with a few streams, then measure.
+    const open = async () => {
+      const controller = new AbortController();
+      controllers.push(controller);
+      const response = await fetch(`${url}/v1/sessions/${posted.session_id}/events`, { signal: controller.signal });
+      const reader = response.body.getReader();
+      await reader.read(); // the session_started replay: the stream is open and served
+      return reader;
+    };
+    await sleep(500);
+    for (let index = 0; index < 5; index++) await open();
+    await sleep(1000);
+    const before = rssKb(child.pid);
+    for (let index = 0; index < STREAMS; index++) await open();
+    await sleep(1000);
+    const after = rssKb(child.pid);
+    return { before, after, perStreamKb: (after - before) / STREAMS };
+  } finally {
+    for (const controller of controllers) controller.abort();
+    child.kill('SIGKILL');
+    removeRoot(root);
+  }
+}
+
+console.log(`http submit: ${REQUESTS} requests at concurrency ${CONCURRENCY} (instant model, fsync on, intake.concurrency 16)`);
+const overHttp = await submitOverHttp();
+const asFiles = await submitAsFiles();
+console.log(`  HTTP  submit → first model call: p50 ${round(overHttp.latency.median, 1)} ms, p95 ${round(overHttp.latency.p95, 1)} ms; POST → 202: p50 ${round(overHttp.accepted.median, 1)} ms, p95 ${round(overHttp.accepted.p95, 1)} ms`);
+console.log(`  files drop → first model call:   p50 ${round(asFiles.median, 1)} ms, p95 ${round(asFiles.p95, 1)} ms`);
+const memory = await streamMemory();
+console.log(`  ${STREAMS} open event streams: daemon RSS ${memory.before} kB → ${memory.after} kB (${round(memory.perStreamKb, 1)} kB per stream)`);
+const latencyTarget = 2 * asFiles.median + 20;
+reportResult({
+  bench: 'http-submit',
+  title: 'HTTP submit latency and event-stream memory',
+  config: { requests: REQUESTS, concurrency: CONCURRENCY, streams: STREAMS },
+  figures: [
+    { name: 'HTTP submit → first call p50', unit: 'ms', median: round(overHttp.latency.median, 1) },
+    { name: 'HTTP submit → first call p95', unit: 'ms', median: round(overHttp.latency.p95, 1) },
+    { name: 'POST → 202 p50', unit: 'ms', median: round(overHttp.accepted.median, 1) },
+    { name: 'file drop → first call p50', unit: 'ms', median: round(asFiles.median, 1) },
+    { name: 'file drop → first call p95', unit: 'ms', median: round(asFiles.p95, 1) },
+    { name: 'RSS per open stream', unit: 'kB', median: round(memory.perStreamKb, 1) },
+  ],
+  targets: [
+    { name: 'HTTP submit→first call p50', target: `≤ 2× file path + 20 ms (${round(latencyTarget, 1)} ms)`, value: round(overHttp.latency.median, 1), unit: 'ms', pass: overHttp.latency.median <= latencyTarget },
+    { name: 'RSS per open stream', target: '≤ 64 kB', value: round(memory.perStreamKb, 1), unit: 'kB', pass: memory.perStreamKb <= 64 },
+  ],
+});
