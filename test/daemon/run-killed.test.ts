@@ -100,7 +100,7 @@ describe('a govflow run killed mid-session', () => {
     const request = path.join(root, 'system', 'inbox', 'daemon-killed.json');
     writeFileSync(request, JSON.stringify({ request: 'Summarise the meeting.', request_id: 'daemon-killed' }));
     const session = await waitFor('the goal step running', () =>
-      daemon.stderr.includes('"step":"step 2"') && readSessions(root).find((candidate) => candidate.requestId === 'daemon-killed'),
+      (daemon.stderr.includes('"step":"step 2"') ? readSessions(root).find((candidate) => candidate.requestId === 'daemon-killed') : undefined),
     { detail: () => daemon.stderrTail() });
     const running = JSON.parse((await runCli(['status', '--root', root, '--json'])).stdout) as { running: Array<{ session_id: string }> };
     expect(running.running.map((entry) => entry.session_id)).toEqual([session.sessionId]);
