@@ -100,13 +100,13 @@ export class SessionRunner {
     signal: AbortSignal,
   ): Promise<SessionOutcome> {
     if (!/^[A-Za-z0-9._-]{1,128}$/.test(sessionId) || !this.sessionExists(sessionId)) {
-      throw new ReplyRejectedError(`no session "${sessionId}" exists on this root; check the session_id in the pending result`);
+      throw new ReplyRejectedError(`no session "${sessionId}" exists on this root; check the session_id in the pending result`, { sessionId });
     }
     const active = await this.openSession(sessionId);
     if (!active.state.paused) {
       await this.closeJournal(active);
       const where = active.state.final ? 'has already finished' : 'is not waiting for a reply';
-      throw new ReplyRejectedError(`session "${sessionId}" ${where}; a reply only resumes a session whose result is pending`);
+      throw new ReplyRejectedError(`session "${sessionId}" ${where}; a reply only resumes a session whose result is pending`, { sessionId });
     }
     const record: ReplyRecord = {
       v: JOURNAL_FORMAT,
@@ -147,7 +147,7 @@ export class SessionRunner {
       const { state } = active;
       if (!state.finishedRecorded) this.writeManifest(active);
       while (!state.final && !state.paused && !state.finishedRecorded) {
-        if (signal.aborted || this.draining) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`);
+        if (signal.aborted || this.draining) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`, { sessionId: state.session.session_id });
         if (state.plan) await runPlan(active, this.config.limits, (step) => this.runStep(active, step, signal), () => this.draining);
         else if (state.cursor) await this.runStep(active, state.cursor, signal);
         else throw new Error(`session ${state.session.session_id} has no next step (corrupt journal?)`);

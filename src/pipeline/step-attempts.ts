@@ -144,7 +144,7 @@ export class StepAttempts {
           },
         });
       } catch (error) {
-        if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`);
+        if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`, { sessionId, cause: error });
         const timedOut = error instanceof ProviderError && error.timedOut;
         recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
         callFinished({ model, inputTokens: 0, outputTokens: 0, error: errorMessage(error) });
