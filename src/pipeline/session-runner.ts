@@ -5,11 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { JOURNAL_FORMAT, type FinishedRecord, type ReplyRecord, type RequestInfo, type SessionRecord, type SessionStateName } from '../store/session-journal.js';
-import { PromptStore } from '../store/prompt-store.js';
 import { archiveRequestFile } from '../store/request-archive.js';
 import { MessageCommitter, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { runPlan } from './plan-scheduler.js';
@@ -39,8 +37,7 @@ export class SessionRunner {
   constructor(private readonly deps: RunnerDependencies) {
     this.now = deps.now ?? (() => new Date());
     for (const folder of Object.values(deps.config.paths)) mkdirSync(folder, { recursive: true });
-    const prompts = new PromptStore(path.join(deps.config.paths.snapshots, 'prompts'), deps.config.daemon.fsync);
-    this.attempts = new StepAttempts(deps, this.now, prompts);
+    this.attempts = new StepAttempts(deps, this.now);
     this.committer = new MessageCommitter(deps, this.now, (active) => this.scheduleManifest(active), (step) => this.stepStarts.get(step));
   }
 

@@ -14,7 +14,6 @@ import { executionalAgents } from '../governance/routing-graph.js';
 import { parseModelOutput } from '../message/message-parser.js';
 import { stampMessage } from '../message/message-stamping.js';
 import { MessageValidator } from '../message/message-validator.js';
-import type { PromptStore } from '../store/prompt-store.js';
 import { JOURNAL_FORMAT, type ExchangeRecord, type UsageFigures } from '../store/session-journal.js';
 import { stampContext, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
@@ -33,7 +32,6 @@ export class StepAttempts {
   constructor(
     private readonly deps: RunnerDependencies,
     private readonly now: () => Date,
-    private readonly prompts: PromptStore,
   ) {
     const bare = deps.provider;
     this.provider = bare.synthetic || isRetrying(bare) ? bare : withRetries(bare, retrySettings(deps.config));
@@ -58,7 +56,7 @@ export class StepAttempts {
     const events = this.deps.events;
     const sessionId = state.session.session_id;
     const prompt = buildSystemPrompt(snapshot, agent);
-    this.prompts.ensure(prompt.systemSha256, prompt.system);
+    this.deps.store.keepPrompt(prompt.systemSha256, prompt.system);
     const userPrompt = buildUserPrompt(step.input);
     const maxRetries = agent.maxRetries ?? this.config.limits.max_retries;
     const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];

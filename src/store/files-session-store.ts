@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { AuditEntryInput } from '../audit/audit-entry-format.js';
 import { writeFileAtomicAsync } from './atomic-file.js';
+import { PromptStore } from './prompt-store.js';
 import {
   SessionJournal,
   type ExchangeRecord,
@@ -39,6 +40,8 @@ export interface FilesSessionStoreOptions {
   auditedMessages: (sessionId: string, sinceIso: string) => Promise<AuditedMessages>;
   /** Where new folders and files come from (spares made ahead of need); plain creation when absent. */
   entries?: EntryMaker;
+  /** `system/snapshots/`: system prompts go to `prompts/<sha256>.md` under it. */
+  snapshotsDir: string;
 }
 
 const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -114,7 +117,15 @@ class FilesStoredSession implements StoredSession {
 }
 
 export class FilesSessionStore implements SessionStore {
-  constructor(private readonly options: FilesSessionStoreOptions) {}
+  private readonly prompts: PromptStore;
+
+  constructor(private readonly options: FilesSessionStoreOptions) {
+    this.prompts = new PromptStore(path.join(options.snapshotsDir, 'prompts'), options.durable);
+  }
+
+  keepPrompt(sha256: string, text: string): void {
+    this.prompts.ensure(sha256, text);
+  }
 
   exists(sessionId: string): boolean {
     return SESSION_ID.test(sessionId) && SessionJournal.exists(this.options.sessionsDir, sessionId);
