@@ -67,6 +67,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     store: new FilesSessionStore({
       sessionsDir: config.paths.sessions,
       outboxDir: config.paths.outbox,
+      snapshotsDir: config.paths.snapshots,
       durable: config.daemon.fsync,
       audit,
       auditedMessages: (sessionId, sinceIso) =>

@@ -5,12 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { JOURNAL_FORMAT, type FinishedRecord, type ReplyRecord, type RequestInfo, type SessionRecord, type SessionStateName } from '../store/session-journal.js';
-import { PromptStore } from '../store/prompt-store.js';
 import { archiveRequestFile } from '../store/request-archive.js';
 import { MessageCommitter, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { crashGiveUp, crashRetriesUsedUp, isCrash, recordCrash } from './crash-retries.js';
@@ -42,8 +40,7 @@ export class SessionRunner {
   constructor(private readonly deps: RunnerDependencies) {
     this.now = deps.now ?? (() => new Date());
     for (const folder of Object.values(deps.config.paths)) mkdirSync(folder, { recursive: true });
-    const prompts = new PromptStore(path.join(deps.config.paths.snapshots, 'prompts'), deps.config.daemon.fsync);
-    this.attempts = new StepAttempts(deps, this.now, prompts);
+    this.attempts = new StepAttempts(deps, this.now);
     this.committer = new MessageCommitter(deps, this.now, (active) => this.scheduleManifest(active), (step) => this.stepStarts.get(step));
   }
 
@@ -107,13 +104,13 @@ export class SessionRunner {
     signal: AbortSignal,
   ): Promise<SessionOutcome> {
     if (!/^[A-Za-z0-9._-]{1,128}$/.test(sessionId) || !this.sessionExists(sessionId)) {
-      throw new ReplyRejectedError(`no session "${sessionId}" exists on this root; check the session_id in the pending result`);
+      throw new ReplyRejectedError(`no session "${sessionId}" exists on this root; check the session_id in the pending result`, { sessionId });
     }
     const active = await this.openSession(sessionId);
     if (!active.state.paused) {
       await this.closeJournal(active);
       const where = active.state.final ? 'has already finished' : 'is not waiting for a reply';
-      throw new ReplyRejectedError(`session "${sessionId}" ${where}; a reply only resumes a session whose result is pending`);
+      throw new ReplyRejectedError(`session "${sessionId}" ${where}; a reply only resumes a session whose result is pending`, { sessionId });
     }
     const record: ReplyRecord = {
       v: JOURNAL_FORMAT,
@@ -157,7 +154,7 @@ export class SessionRunner {
       if (!state.finishedRecorded) this.writeManifest(active);
       if (crashRetriesUsedUp(state, maxCrashRetries)) await this.giveUpAfterCrashes(active);
       while (!state.final && !state.paused && !state.finishedRecorded) {
-        if (signal.aborted || this.draining) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`);
+        if (signal.aborted || this.draining) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`, { sessionId: state.session.session_id });
         if (state.plan) await runPlan(active, this.config.limits, (step) => this.runStep(active, step, signal), () => this.draining);
         else if (state.cursor) await this.runStep(active, state.cursor, signal);
         else throw new Error(`session ${state.session.session_id} has no next step (corrupt journal?)`);

@@ -15,7 +15,6 @@ import { findAnswerTooLarge } from '../llm/answer-size-limit.js';
 import { parseModelOutput } from '../message/message-parser.js';
 import { stampMessage } from '../message/message-stamping.js';
 import { MessageValidator } from '../message/message-validator.js';
-import type { PromptStore } from '../store/prompt-store.js';
 import { JOURNAL_FORMAT, type ExchangeRecord, type UsageFigures } from '../store/session-journal.js';
 import { stampContext, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
@@ -35,7 +34,6 @@ export class StepAttempts {
   constructor(
     private readonly deps: RunnerDependencies,
     private readonly now: () => Date,
-    private readonly prompts: PromptStore,
   ) {
     const bare = deps.provider;
     this.provider = bare.synthetic || isRetrying(bare) ? bare : withRetries(bare, retrySettings(deps.config));
@@ -60,7 +58,7 @@ export class StepAttempts {
     const events = this.deps.events;
     const sessionId = state.session.session_id;
     const prompt = buildSystemPrompt(snapshot, agent);
-    this.prompts.ensure(prompt.systemSha256, prompt.system);
+    this.deps.store.keepPrompt(prompt.systemSha256, prompt.system);
     const guardedInput = guardStepInput(active, step, snapshot);
     if (guardedInput.failure) return { kind: 'failure', failure: guardedInput.failure, retryCount: 0 };
     const userPrompt = buildUserPrompt(guardedInput.input);
@@ -164,7 +162,7 @@ export class StepAttempts {
           history.push({ role: 'user', content: prompts }, { role: 'assistant', content: lastRaw }, { role: 'user', content: buildRepairPrompt(problems) });
           continue;
         }
-        if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`);
+        if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`, { sessionId, cause: error });
         const timedOut = error instanceof ProviderError && error.timedOut;
         recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
         callFinished({ model, inputTokens: 0, outputTokens: 0, error: errorMessage(error) });

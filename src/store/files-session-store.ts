@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { AuditEntryInput } from '../audit/audit-entry-format.js';
 import { writeFileAtomicAsync } from './atomic-file.js';
+import { PromptStore } from './prompt-store.js';
 import {
   SessionJournal,
   type CrashRecord,
@@ -37,6 +38,8 @@ export interface FilesSessionStoreOptions {
   audit: AuditAppender;
   /** The session's audit entries logged from `sinceIso` on (reads system/logs/). */
   auditedMessages: (sessionId: string, sinceIso: string) => Promise<AuditedMessages>;
+  /** `system/snapshots/`: system prompts go to `prompts/<sha256>.md` under it. */
+  snapshotsDir: string;
 }
 
 const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -116,7 +119,15 @@ class FilesStoredSession implements StoredSession {
 }
 
 export class FilesSessionStore implements SessionStore {
-  constructor(private readonly options: FilesSessionStoreOptions) {}
+  private readonly prompts: PromptStore;
+
+  constructor(private readonly options: FilesSessionStoreOptions) {
+    this.prompts = new PromptStore(path.join(options.snapshotsDir, 'prompts'), options.durable);
+  }
+
+  keepPrompt(sha256: string, text: string): void {
+    this.prompts.ensure(sha256, text);
+  }
 
   exists(sessionId: string): boolean {
     return SESSION_ID.test(sessionId) && SessionJournal.exists(this.options.sessionsDir, sessionId);

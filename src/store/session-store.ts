@@ -82,4 +82,9 @@ export interface SessionStore {
   list(): string[];
   /** The audit entries of `sessionId` logged from `sinceIso` on (crash recovery). */
   auditedMessages(sessionId: string, sinceIso: string): Promise<AuditedMessages>;
+  /**
+   * Keeps the exact system prompt sent to a model, once per hash (exchange records name it by
+   * its SHA-256); a no-op for a hash already kept.
+   */
+  keepPrompt(sha256: string, text: string): void;
 }

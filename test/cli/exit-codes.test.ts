@@ -73,4 +73,17 @@ describe('GovflowError and the exit-code table', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/govflow run: no session "sess-missing"/);
   });
+
+  it('errors from a session name it: a rejected reply carries its session id', async () => {
+    const root = exampleRoot();
+    const { openRuntime } = await import('../../src/daemon/runtime.js');
+    const runtime = await openRuntime(root, { env: {} });
+    try {
+      const error = await runtime.runner.replyToSession('sess-nowhere', { text: 'yes', sourceFile: 'reply.json', claimedPath: null }, new AbortController().signal).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ReplyRejectedError);
+      expect(error).toMatchObject({ kind: 'request', sessionId: 'sess-nowhere', retryable: false });
+    } finally {
+      await runtime.close();
+    }
+  });
 });

@@ -93,6 +93,25 @@ describe('a govflow run killed mid-session', () => {
     expect((await runCli(['verify', '--root', root])).code).toBe(0);
   });
 
+  it('a daemon killed mid-session leaves its session interrupted too, until the next start', async () => {
+    const root = makeRoot(scriptedConfig());
+    writeScript(root, exampleScript({ responses: { goal_agent: [HANG] } }));
+    const daemon = await startDaemon(root);
+    const request = path.join(root, 'system', 'inbox', 'daemon-killed.json');
+    writeFileSync(request, JSON.stringify({ request: 'Summarise the meeting.', request_id: 'daemon-killed' }));
+    const session = await waitFor('the goal step running', () =>
+      (daemon.stderr.includes('"step":"step 2"') ? readSessions(root).find((candidate) => candidate.requestId === 'daemon-killed') : undefined),
+    { detail: () => daemon.stderrTail() });
+    const running = JSON.parse((await runCli(['status', '--root', root, '--json'])).stdout) as { running: Array<{ session_id: string }> };
+    expect(running.running.map((entry) => entry.session_id)).toEqual([session.sessionId]);
+    await daemon.kill9();
+    await expectInterrupted(root, session.sessionId);
+    writeScript(root, exampleScript());
+    const next = await startDaemon(root);
+    expect((await waitFor('the recovered result', () => readResult(root, 'daemon-killed'), { detail: () => next.stderrTail() })).status).toBe('success');
+    expect((await next.stop('SIGTERM')).code).toBe(0);
+  });
+
   it('is resumed by the next govflow start', async () => {
     const root = makeRoot(scriptedConfig());
     const sessionId = await killRunInGoalAgent(root, 'killed-then-daemon');

@@ -20,6 +20,11 @@ export interface MemorySession {
 
 export class MemorySessionStore implements SessionStore {
   readonly sessions = new Map<string, MemorySession>();
+  readonly prompts = new Map<string, string>();
+
+  keepPrompt(sha256: string, text: string): void {
+    this.prompts.set(sha256, text);
+  }
 
   exists(sessionId: string): boolean {
     return this.sessions.has(sessionId);

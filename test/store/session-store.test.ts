@@ -74,6 +74,7 @@ async function filesStore() {
       },
     },
     auditedMessages: (sessionId) => loggedSessionMessages(logsDir, sessionId),
+    snapshotsDir: path.join(root, 'snapshots'),
   });
   const { mkdirSync } = await import('node:fs');
   mkdirSync(outboxDir, { recursive: true });
@@ -165,6 +166,9 @@ describe('the session runner behind the seam', () => {
     expect(session.results.map((result) => result.kind)).toEqual(['finish']);
     expect(JSON.parse(session.results[0]!.files.json)).toMatchObject({ request_id: 'req-memory', status: 'success', messages: 6 });
     expect(session.closed).toBe(1);
+    expect(store.prompts.size).toBeGreaterThan(0);
+    // (system/snapshots/ holds the governance snapshot the governance source saved, not the runner's.)
+    expect(existsSync(path.join(root, 'system', 'snapshots', 'prompts'))).toBe(false);
     for (const folder of ['sessions', 'outbox', 'logs']) {
       const full = path.join(root, 'system', folder);
       expect(existsSync(full) ? readdirSync(full) : [], folder).toEqual([]);
