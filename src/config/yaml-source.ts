@@ -1,7 +1,7 @@
 /**
  * YAML parsing that remembers where each key stood, so that errors can name file and line.
  */
-import { LineCounter, parseDocument, isMap, isPair, isScalar, type Node } from 'yaml';
+import { LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
 import { ConfigError } from '../errors.js';
 
 export interface YamlSource {
@@ -29,6 +29,14 @@ export function parseYamlSource(text: string, file: string, firstLine = 1): Yaml
       let node: unknown = document.contents;
       let line = firstLine;
       for (const segment of path) {
+        // A list item (`tools: [..]` entries) points at its own line.
+        if (isSeq(node)) {
+          const item = node.items[Number(segment)] as Node | undefined;
+          if (!item || !item.range) break;
+          line = toFileLine(item.range[0]);
+          node = item;
+          continue;
+        }
         if (!isMap(node)) break;
         const pair = node.items.find(
           (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment),

@@ -17,6 +17,8 @@ import { SENTIENT_MESSAGE_SCHEMA } from '../message/sentient-message.js';
 import { DEFAULT_CONTENT_TYPE, type AgentDefinition } from './agent-definition.js';
 import { FrontmatterError, splitFrontmatter } from './frontmatter.js';
 import { checkRoutingGraph } from './routing-graph.js';
+import { AGENT_DEFAULTS } from '../config/config-schema.js';
+import { toolPatternProblem } from '../tools/tool-names.js';
 
 export interface PromptFile {
   /** Root-relative, forward slashes. */
@@ -234,6 +236,19 @@ function resolveAgent(
       return null;
     }
   }
+  // Deny by default (SPEC §10): only tools the agent names are ever offered, so a name that
+  // matches nothing is a mistake the author must hear about now, not a silent empty offer.
+  const servers = Object.keys(config.mcp.servers);
+  let toolsValid = true;
+  for (const key of ['tools', 'approval'] as const) {
+    (declaration[key] ?? []).forEach((pattern, index) => {
+      const problem = toolPatternProblem(pattern, servers);
+      if (!problem) return;
+      toolsValid = false;
+      errors.push(new ConfigError(`agent "${declaration.name}": ${key}: ${problem}`, declaredIn.file, lineOf([key, String(index)])));
+    });
+  }
+  if (!toolsValid) return null;
   return {
     name: declaration.name,
     type: declaration.type,
@@ -255,6 +270,9 @@ function resolveAgent(
       keyLines: { entry: lineOf(['entry']), next: lineOf(['next']), plan: lineOf(['plan']), on_failure: lineOf(['on_failure']) },
     },
     instructions,
+    tools: [...(declaration.tools ?? [])],
+    maxTurns: declaration.max_turns ?? AGENT_DEFAULTS.max_turns,
+    approval: [...(declaration.approval ?? [])],
   };
 }
 
