@@ -162,7 +162,7 @@ export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvide
           stream: streaming,
           abortSignal: AbortSignal.any([request.signal, timeoutSignal]),
         });
-        if (streaming && !receivedText && result.text === '') {
+        if (streaming && !receivedText && result.text === '' && !result.toolCalls) {
           // An empty "stream" is what some SDK parsers make of a plain JSON answer: ask plainly.
           const plain = await attemptOnce({ model, modelId, request, jsonMode: compiled.jsonMode, stream: false, abortSignal: AbortSignal.any([request.signal, AbortSignal.timeout(compiled.timeoutMs)]) });
           if (plain.text !== '') {

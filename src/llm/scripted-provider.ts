@@ -12,11 +12,18 @@
  *       - json: { output: ..., status: ... }         # an object, sent as JSON text
  *       - error: { status: 429, message: slow down, retry_after_ms: 10 }
  *       - { text: '...', delay_ms: 50, usage: { input_tokens: 10, output_tokens: 5 } }
+ *       - tool_calls:                                # a turn of the tool loop (SPEC §10)
+ *           - { name: write_file, input: { path: report.md, content: "..." }, id: call_1 }
+ *           - { name: read_file, input_text: '{"path": ' }   # malformed arguments, as sent
+ *
+ * A `tool_calls` entry answers one model turn with those calls (`id` optional; `text` optional);
+ * the agent's next entry answers the turn after the results. Tool names are govflow's
+ * (`read_file`, `mcp:docs/search`), whether or not the agent was offered them.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { ConfigError, ProviderError } from '../errors.js';
-import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
+import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
 
 export interface ScriptedResponse {
   text?: string;
@@ -24,6 +31,7 @@ export interface ScriptedResponse {
   error?: { status?: number; message?: string; retry_after_ms?: number; timeout?: boolean };
   delay_ms?: number;
   usage?: { input_tokens?: number; output_tokens?: number; cached_input_tokens?: number };
+  tool_calls?: Array<{ name: string; input?: unknown; input_text?: string; id?: string }>;
 }
 
 export interface Script {
@@ -54,7 +62,8 @@ export class ScriptedProvider implements LlmProvider {
   readonly interfaceVersion = PROVIDER_INTERFACE_VERSION;
   private readonly positions = new Map<string, number>();
   /** Every call made, in order: agent and prompt (tests assert on them). */
-  readonly calls: Array<{ agent: string; system: string; prompt: string; history: number }> = [];
+  readonly calls: Array<{ agent: string; system: string; prompt: string; history: number; tools: string[]; toolTurns: number }> = [];
+  private toolCallCount = 0;
 
   constructor(private readonly script: Script) {}
 
@@ -72,7 +81,14 @@ export class ScriptedProvider implements LlmProvider {
   }
 
   async generate(request: LlmRequest): Promise<LlmResponse> {
-    this.calls.push({ agent: request.agent, system: request.system, prompt: request.prompt, history: request.history?.length ?? 0 });
+    this.calls.push({
+      agent: request.agent,
+      system: request.system,
+      prompt: request.prompt,
+      history: request.history?.length ?? 0,
+      tools: (request.tools ?? []).map((offer) => offer.name),
+      toolTurns: request.toolTurns?.length ?? 0,
+    });
     const list = this.script.responses[request.agent] ?? [];
     let position = this.positions.get(request.agent) ?? 0;
     if (position >= list.length && this.script.loop && list.length > 0) position = 0;
@@ -98,8 +114,9 @@ export class ScriptedProvider implements LlmProvider {
         timedOut: response.error.timeout === true,
       });
     }
-    const text = response.text ?? JSON.stringify(response.json ?? null);
-    request.onChunk?.(text);
+    const toolCalls = response.tool_calls ? this.toolCallsOf(request.agent, response.tool_calls) : undefined;
+    const text = toolCalls ? (response.text ?? '') : (response.text ?? JSON.stringify(response.json ?? null));
+    if (text !== '') request.onChunk?.(text);
     return {
       text,
       usage: {
@@ -110,7 +127,24 @@ export class ScriptedProvider implements LlmProvider {
       model: request.model,
       provider: this.kind,
       attempts: 1,
+      ...(toolCalls ? { toolCalls } : {}),
     };
+  }
+
+  private toolCallsOf(agent: string, entries: NonNullable<ScriptedResponse['tool_calls']>): LlmToolCall[] {
+    return entries.map((entry) => {
+      this.toolCallCount += 1;
+      const call: LlmToolCall = { id: entry.id ?? `call_${agent}_${this.toolCallCount}`, name: entry.name, input: entry.input ?? {} };
+      if (entry.input_text !== undefined) {
+        try {
+          call.input = JSON.parse(entry.input_text);
+        } catch (error) {
+          call.input = entry.input_text;
+          call.inputError = `the arguments are not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
+        }
+      }
+      return call;
+    });
   }
 
   /** Responses left unused, per agent (empty when the script was used up exactly). */

@@ -56,13 +56,3 @@ export function toolPatternProblem(pattern: string, mcpServers: readonly string[
   }
   return `unknown tool "${pattern}": built-in tools are ${BUILT_IN_TOOL_NAMES.join(', ')}; MCP tools are written mcp:<server>/<tool>`;
 }
-
-/**
- * Tool names as providers accept them (OpenAI, Anthropic and Gemini allow `[A-Za-z0-9_-]{1,64}`):
- * `mcp:docs/search` is offered as `mcp__docs__search`. The loop maps answers back with the table
- * it built, so the name a model writes never decides which tool runs by itself.
- */
-export function wireToolName(name: string): string {
-  const wire = name.replace(/^mcp:/, 'mcp__').replace(/\//g, '__').replace(/[^A-Za-z0-9_-]/g, '_');
-  return wire.length <= 64 ? wire : wire.slice(0, 64);
-}
