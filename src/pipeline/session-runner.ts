@@ -3,69 +3,34 @@
  * with plans run as a DAG, limits enforced, pauses for people, and recovery from the journal.
  * The runner depends on interfaces only (provider, audit sink, governance source).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
-import { ProviderError, errorMessage } from '../errors.js';
-import type { AgentDefinition } from '../governance/agent-definition.js';
-import type { GovernanceSnapshot } from '../governance/governance-loader.js';
-import { executionalAgents } from '../governance/routing-graph.js';
-import { parseModelOutput } from '../message/message-parser.js';
-import { stampMessage, type StampContext } from '../message/message-stamping.js';
-import { MessageValidator } from '../message/message-validator.js';
-import { orchestratorFailureMessage, validationFallbackMessage, type OrchestratorFailure } from '../message/orchestrator-messages.js';
-import type { Plan } from '../message/plan.js';
-import type { SentientMessage } from '../message/sentient-message.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
-import {
-  JOURNAL_FORMAT,
-  SessionJournal,
-  type JournalRecord,
-  type MessageRecord,
-  type RequestInfo,
-  type ExchangeRecord,
-  type SessionRecord,
-  type SessionStateName,
-  type UsageFigures,
-} from '../store/session-journal.js';
+import { JOURNAL_FORMAT, SessionJournal, type JournalRecord, type RequestInfo, type SessionRecord, type SessionStateName } from '../store/session-journal.js';
 import { PromptStore } from '../store/prompt-store.js';
-import { buildResult, writeResult } from './session-result.js';
-import { callSignal } from './call-signal.js';
 import { archiveRequestFile } from '../store/request-archive.js';
+import { MessageCommitter, type ActiveSession, type StepOutcome } from './message-commit.js';
+import { runPlan } from './plan-scheduler.js';
+import { ReplyRejectedError, SessionInterruptedError, type NewSessionRequest, type OperationalLog, type RunnerDependencies, type SessionOutcome } from './runner-contract.js';
+import { buildResult, writeResult } from './session-result.js';
 import { limitReached } from './session-limits.js';
-import { applyRecord, emptyUsage, foldRecords, initialState, loopKeyOf, readyTasks, taskStep, type PendingStep, type SessionState } from './session-state.js';
-import {
-  ReplyRejectedError,
-  SessionInterruptedError,
-  type NewSessionRequest,
-  type OperationalLog,
-  type RunnerDependencies,
-  type SessionOutcome,
-} from './runner-contract.js';
-import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
+import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.js';
+import { applyRecord, foldRecords, initialState, loopKeyOf, type PendingStep, type SessionState } from './session-state.js';
+import { StepAttempts } from './step-attempts.js';
 export * from './runner-contract.js';
-import { DRY_RUN_NOTE } from '../llm/dry-run-provider.js';
-
-const SILENT_LOG: OperationalLog = { info() {}, warn() {}, error() {} };
-
-interface ActiveSession {
-  journal: SessionJournal;
-  state: SessionState;
-  commitQueue: Promise<void>;
-  /** A manifest rewrite is due at the end of this turn of the event loop. */
-  manifestScheduled?: boolean;
-}
 
 export function generateSessionId(now: Date, timezone: string): string {
   return `sess-${compactInTimeZone(now, timezone, true)}-${randomBytes(4).toString('hex')}`;
 }
 
+const SILENT_LOG: OperationalLog = { info() {}, warn() {}, error() {} };
+
 export class SessionRunner {
   private readonly now: () => Date;
-  private readonly log: OperationalLog;
-  private readonly validators = new WeakMap<GovernanceSnapshot, MessageValidator>();
-  private readonly prompts: PromptStore;
+  private readonly attempts: StepAttempts;
+  private readonly committer: MessageCommitter;
   /** Set by `drain()`: running steps finish, no new step starts. */
   private draining = false;
   /** When each step began, for the progress log. */
@@ -73,9 +38,14 @@ export class SessionRunner {
 
   constructor(private readonly deps: RunnerDependencies) {
     this.now = deps.now ?? (() => new Date());
-    this.log = deps.log ?? SILENT_LOG;
     for (const folder of Object.values(deps.config.paths)) mkdirSync(folder, { recursive: true });
-    this.prompts = new PromptStore(path.join(deps.config.paths.snapshots, 'prompts'), deps.config.daemon.fsync);
+    const prompts = new PromptStore(path.join(deps.config.paths.snapshots, 'prompts'), deps.config.daemon.fsync);
+    this.attempts = new StepAttempts(deps, this.now, prompts);
+    this.committer = new MessageCommitter(deps, this.now, (active) => this.scheduleManifest(active), (step) => this.stepStarts.get(step));
+  }
+
+  private get log(): OperationalLog {
+    return this.deps.log ?? SILENT_LOG;
   }
 
   private get config(): GovflowConfig {
@@ -123,7 +93,7 @@ export class SessionRunner {
     const active: ActiveSession = { journal, state: initialState(sessionRecord), commitQueue: Promise.resolve() };
     this.log.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
     this.deps.events?.emit('session_started', { sessionId, requestId: request.requestId, user: request.user ?? null, entryAgent: snapshot.entryAgent });
-    if (request.recoveredSince !== undefined) await this.voidLostMessages(active, await this.deps.auditedMessages(sessionId, request.recoveredSince));
+    if (request.recoveredSince !== undefined) await voidLostMessages(active, await this.deps.auditedMessages(sessionId, request.recoveredSince), this.now(), this.deps.log);
     return this.run(active, signal);
   }
 
@@ -163,39 +133,9 @@ export class SessionRunner {
   async recoverSession(sessionId: string, signal: AbortSignal): Promise<SessionOutcome> {
     const active = await this.openSession(sessionId);
     const audited = await this.deps.auditedMessages(sessionId, active.state.session.created_at);
-    await this.voidLostMessages(active, audited);
-    for (const record of active.state.messages) {
-      if (audited.has(record.message.message_id)) continue;
-      await this.deps.audit.append({
-        message: record.message,
-        governanceHash: record.governance_hash,
-        corrections: record.corrections,
-        complianceViolations: record.violations,
-        notes: record.notes,
-      });
-      this.log.warn('re-appended a journaled message missing from the audit log', { session: sessionId, message: record.message.message_id });
-    }
+    await voidLostMessages(active, audited, this.now(), this.deps.log);
+    await appendMissingAuditEntries(active, audited, this.deps.audit, this.deps.log);
     return this.run(active, signal);
-  }
-
-  /**
-   * Voids the audit entries of this session whose messages the journal does not hold (the audit
-   * log is synced at every message, the journal at the end, so power loss can leave the log
-   * ahead). Their steps run again with new sequence numbers; the first new message names them.
-   */
-  private async voidLostMessages(active: ActiveSession, audited: Map<string, { sequence: number; agent: string }>): Promise<void> {
-    const { state } = active;
-    const known = new Set(state.messages.map((record) => record.message.message_id));
-    for (const voided of state.voided) known.add(voided.messageId);
-    const lost = [...audited].filter(([messageId]) => !known.has(messageId)).sort((a, b) => a[1].sequence - b[1].sequence);
-    if (lost.length === 0) return;
-    for (const [messageId, { sequence, agent }] of lost) {
-      const record: JournalRecord = { v: JOURNAL_FORMAT, type: 'void', message_id: messageId, sequence, agent, at: this.now().toISOString() };
-      active.journal.append(record);
-      applyRecord(state, record);
-      this.log.warn('voided an audit entry whose journal record a crash lost; its step runs again', { session: state.session.session_id, message: messageId, sequence });
-    }
-    await active.journal.sync();
   }
 
   private async openSession(sessionId: string): Promise<ActiveSession> {
@@ -212,7 +152,7 @@ export class SessionRunner {
       if (!state.finishedRecorded) this.writeManifest(active);
       while (!state.final && !state.paused && !state.finishedRecorded) {
         if (signal.aborted || this.draining) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`);
-        if (state.plan) await this.runPlan(active, signal);
+        if (state.plan) await runPlan(active, this.config.limits, (step) => this.runStep(active, step, signal), () => this.draining);
         else if (state.cursor) await this.runStep(active, state.cursor, signal);
         else throw new Error(`session ${state.session.session_id} has no next step (corrupt journal?)`);
       }
@@ -227,306 +167,24 @@ export class SessionRunner {
     if (manifestError) this.log.warn('could not update the session manifest (a cache for govflow status)', { session: active.state.session.session_id, error: manifestError.message });
   }
 
-  private async runPlan(active: ActiveSession, signal: AbortSignal): Promise<void> {
-    const plan = active.state.plan!;
-    const running = new Map<string, Promise<void>>();
-    const fanOut = this.config.limits.max_fan_out;
-    while (active.state.plan === plan && !active.state.final) {
-      for (const task of this.draining ? [] : readyTasks(plan)) {
-        if (running.size >= fanOut) break;
-        if (running.has(task.id)) continue;
-        // Start no more tasks than steps are left, so parallel tasks cannot overshoot max_steps
-        // (a task started with no step left records the limit, as a chain step does).
-        if (running.size > 0 && active.state.messages.length + running.size >= this.config.limits.max_steps) break;
-        const promise = this.runStep(active, taskStep(plan, task), signal).finally(() => running.delete(task.id));
-        running.set(task.id, promise);
-      }
-      if (running.size === 0) {
-        if (this.draining) return;
-        throw new Error(`plan ${plan.messageId} cannot make progress`);
-      }
-      try {
-        await Promise.race(running.values());
-      } catch (error) {
-        // Drain the sibling tasks before the journal closes (shutdown interrupts all of them).
-        await Promise.allSettled(running.values());
-        throw error;
-      }
-    }
-    await Promise.allSettled(running.values());
-  }
-
-  private validatorFor(snapshot: GovernanceSnapshot): MessageValidator {
-    let validator = this.validators.get(snapshot);
-    if (!validator) {
-      validator = new MessageValidator(snapshot.messageSchema, executionalAgents(snapshot.agents));
-      this.validators.set(snapshot, validator);
-    }
-    return validator;
-  }
-
   private async runStep(active: ActiveSession, step: PendingStep, signal: AbortSignal): Promise<void> {
     const { state } = active;
     this.stepStarts.set(step, performance.now());
     const snapshot = this.deps.governance();
     const loopKey = loopKeyOf(step.agent, step.input);
-    const agent = snapshot.agents.get(step.agent);
-    const fallbackAgent = { name: step.agent, type: 'operational' } as const;
+    const agent = snapshot.agents.get(step.agent) ?? null;
+    let outcome: StepOutcome;
     if (!agent) {
-      await this.commit(active, step, snapshot, loopKey, null, {
+      outcome = {
+        kind: 'halt',
         failure: { code: 'DEPENDENCY_ERROR', message: `agent "${step.agent}" is not defined in the current governance (governance/agents/${step.agent}.md); restore it or fix the routing`, recoverable: true, notes: 'Orchestrator: unknown agent.' },
-        final: true,
-        agentIdentity: fallbackAgent,
-      });
-      return;
-    }
-    const limit = limitReached(this.config.limits, state, step.agent, loopKey, this.now());
-    if (limit) {
-      await this.commit(active, step, snapshot, loopKey, agent, { failure: limit.failure, final: true, halt: limit.halt });
-      return;
-    }
-
-    const prompt = buildSystemPrompt(snapshot, agent);
-    this.prompts.ensure(prompt.systemSha256, prompt.system);
-    const userPrompt = buildUserPrompt(step.input);
-    const maxRetries = agent.maxRetries ?? this.config.limits.max_retries;
-    const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
-    let problems: string[] = [];
-    let lastRaw: string | null = null;
-    const stepLabel = step.taskId ? `task ${step.taskId}` : `step ${state.lastSequence + 1}`;
-    this.log.info('agent step', { session: state.session.session_id, agent: agent.name, step: stepLabel });
-    const events = this.deps.events;
-    const sessionId = state.session.session_id;
-    events?.emit('step_started', { sessionId, agent: agent.name, sequence: state.lastSequence + 1, taskId: step.taskId ?? null });
-
-    for (let attempt = 0; attempt <= maxRetries; attempt++) {
-      if (attempt > 0) {
-        const again = limitReached(this.config.limits, state, step.agent, '', this.now());
-        if (again && again.failure.code !== 'LOOP_DETECTED') {
-          await this.commit(active, step, snapshot, loopKey, agent, { failure: again.failure, final: true, halt: again.halt });
-          return;
-        }
-      }
-      const started = performance.now();
-      const callTimeout = agent.timeoutMs ?? this.config.llm.timeout_ms;
-      const deadlineMs = Math.max(1, Date.parse(state.runStartedAt) + this.config.limits.session_timeout_ms - this.now().getTime());
-      const call = callSignal(signal, callTimeout, deadlineMs);
-      const model = agent.model ?? this.config.provider.model;
-      const prompts = attempt === 0 ? userPrompt : history[history.length - 1].content;
-      const earlier = attempt === 0 ? [] : history.slice(0, -1);
-      const recordExchange = (outcome: { model: string; response: string | null; error: string | null; usage: UsageFigures }) => {
-        const record: ExchangeRecord = {
-          v: JOURNAL_FORMAT,
-          type: 'exchange',
-          agent: agent.name,
-          step: step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1),
-          attempt,
-          provider: this.deps.provider.kind,
-          temperature: agent.temperature ?? null,
-          max_tokens: agent.maxTokens ?? null,
-          system_sha256: prompt.systemSha256,
-          prompt: prompts,
-          history: earlier,
-          ...outcome,
-          duration_ms: Math.round(performance.now() - started),
-          at: this.now().toISOString(),
-        };
-        // Not synced on its own: the next message record's fdatasync makes it durable too.
-        active.journal.append(record);
-        applyRecord(state, record);
+        halt: null,
       };
-      let text: string;
-      events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt });
-      const callFinished = (figures: { model: string; inputTokens: number; outputTokens: number; error: string | null }) =>
-        events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), ...figures });
-      try {
-        const response = await this.deps.provider.generate({
-          agent: agent.name,
-          system: prompt.system,
-          prompt: prompts,
-          history: earlier,
-          model,
-          temperature: agent.temperature,
-          maxTokens: agent.maxTokens,
-          jsonSchema: snapshot.messageSchema,
-          expectation: {
-            contentType: agent.contentType,
-            next: agent.next,
-            agentType: agent.type,
-            plan: agent.plan,
-            executionalAgents: executionalAgents(snapshot.agents),
-            governanceFiles: prompt.files,
-            outputSchema: agent.outputSchema,
-          },
-          signal: call.signal,
-          ...(events?.has('content_chunk') ? { onChunk: (chunk: string) => events.emit('content_chunk', { sessionId, agent: agent.name, chunk }) } : {}),
-        }).finally(() => call.dispose());
-        text = response.text;
-        const usage = response.usage;
-        callFinished({ model: response.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, error: null });
-        recordExchange({
-          model: response.model,
-          response: text,
-          error: null,
-          usage: {
-            input_tokens: usage.inputTokens,
-            output_tokens: usage.outputTokens,
-            cached_input_tokens: usage.cachedInputTokens,
-            cost_usd: this.deps.costUsd(response.model, usage),
-          },
-        });
-      } catch (error) {
-        if (signal.aborted) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`);
-        const timedOut = (error instanceof ProviderError && error.timedOut) || (call.signal.aborted && !signal.aborted);
-        recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
-        callFinished({ model, inputTokens: 0, outputTokens: 0, error: errorMessage(error) });
-        // The deadline timer may fire a millisecond before the clock says the deadline passed.
-        const pastDeadline = call.deadlinePassed || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
-        if (pastDeadline) {
-          await this.commit(active, step, snapshot, loopKey, agent, {
-            failure: { code: 'TIMEOUT', message: `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed while ${agent.name} was running`, recoverable: true, notes: 'Orchestrator limit: session deadline.' },
-            final: true,
-            halt: 'HALTED_TIME',
-          });
-          return;
-        }
-        const code = timedOut ? 'TIMEOUT' : 'DEPENDENCY_ERROR';
-        const detail = timedOut && !(error instanceof ProviderError) ? `the call took longer than timeout_ms = ${callTimeout} ms` : errorMessage(error);
-        await this.commit(active, step, snapshot, loopKey, agent, {
-          failure: { code, message: `${agent.name}: the model call failed: ${detail}`, recoverable: !(error instanceof ProviderError) || error.retryable || error.timedOut, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },
-          final: false,
-          retryCount: attempt,
-        });
-        return;
-      }
-
-      lastRaw = text;
-      const parsed = parseModelOutput(text);
-      if (parsed.ok) {
-        const provisional = stampMessage(parsed.value, this.stampContext(state, step, agent, 0, attempt));
-        const outcome = this.validatorFor(snapshot).validate(provisional.message, agent);
-        if (outcome.ok) {
-          await this.commit(active, step, snapshot, loopKey, agent, { candidate: parsed.value, plan: outcome.plan ?? null, retryCount: attempt, prompt: prompt.files });
-          return;
-        }
-        problems = outcome.problems;
-      } else {
-        problems = [parsed.error];
-      }
-      this.log.warn('invalid agent output', { session: state.session.session_id, agent: agent.name, attempt, problems });
-      history.push({ role: 'user', content: prompts }, { role: 'assistant', content: text }, { role: 'user', content: buildRepairPrompt(problems) });
+    } else {
+      const limit = limitReached(this.config.limits, state, step.agent, loopKey, this.now());
+      outcome = limit ? { kind: 'halt', failure: limit.failure, halt: limit.halt } : await this.attempts.run(active, step, snapshot, agent, signal);
     }
-    await this.commit(active, step, snapshot, loopKey, agent, {
-      fallbackProblems: problems,
-      retryCount: maxRetries,
-      rawOutput: lastRaw,
-    });
-  }
-
-  private stampContext(state: SessionState, step: PendingStep, agent: { name: string; type: string }, sequence: number, retryCount: number): StampContext {
-    return {
-      messageId: randomUUID(),
-      executedAt: this.now(),
-      timezone: this.config.timezone,
-      agent: { name: agent.name, type: agent.type },
-      input: step.input,
-      sessionId: state.session.session_id,
-      requestId: state.session.request_id,
-      sequenceNumber: Math.max(1, sequence),
-      parentMessageId: step.parentMessageId,
-      retryCount,
-    };
-  }
-
-  /**
-   * Commits one message: sequence number, stamp, journal (page cache), audit (durable), state.
-   * Serialized per session so sequence numbers follow commit order with no gap.
-   */
-  private commit(
-    active: ActiveSession,
-    step: PendingStep,
-    snapshot: GovernanceSnapshot,
-    loopKey: string,
-    agent: AgentDefinition | null,
-    what: {
-      candidate?: Record<string, unknown>;
-      plan?: Plan | null;
-      prompt?: string[];
-      failure?: OrchestratorFailure;
-      fallbackProblems?: string[];
-      rawOutput?: string | null;
-      final?: boolean;
-      halt?: SessionStateName;
-      retryCount?: number;
-      agentIdentity?: { name: string; type: string };
-    },
-  ): Promise<void> {
-    const work = active.commitQueue.then(async () => {
-      const { state } = active;
-      if (state.final) return; // another task already ended the session
-      const identity = what.agentIdentity ?? agent!;
-      const context = this.stampContext(state, step, identity, state.lastSequence + 1, what.retryCount ?? 0);
-      let message: SentientMessage;
-      let corrections: string[] = [];
-      if (what.candidate) {
-        ({ message, corrections } = stampMessage(what.candidate, context));
-      } else if (what.fallbackProblems) {
-        message = validationFallbackMessage(context, what.fallbackProblems, (what.retryCount ?? 0) + 1);
-      } else {
-        message = orchestratorFailureMessage(context, what.failure!);
-      }
-      const violations = what.candidate ? this.deps.complianceViolations(message, what.prompt ?? []) : [];
-      const notes = what.candidate && this.deps.provider.synthetic ? [DRY_RUN_NOTE] : [];
-      if (what.halt) notes.push(`session state: ${what.halt}`);
-      for (const voided of state.voided) {
-        notes.push(`replaces audit entry ${voided.messageId} (sequence ${voided.sequence}), whose journal record a crash lost: the step ran again`);
-      }
-      const record: MessageRecord = {
-        v: JOURNAL_FORMAT,
-        type: 'message',
-        kind: what.final ? 'limit' : step.kind,
-        message,
-        task_id: step.taskId,
-        plan_message_id: step.planMessageId,
-        loop_key: loopKey,
-        governance_hash: snapshot.hash,
-        corrections,
-        violations,
-        notes,
-        raw_output: what.fallbackProblems ? (what.rawOutput ?? null) : null,
-        final: what.final ?? false,
-        plan: what.plan ?? null,
-        on_failure: agent?.onFailure ?? null,
-      };
-      // One durable write per step: the audit entry (SPEC §6). The journal record goes to the page
-      // cache first, so a killed process never leaves an audited message the journal lacks; the
-      // journal is synced before the session's result is written. After power loss the audit log
-      // may be ahead of the journal: recovery voids those entries and runs their steps again.
-      active.journal.append(record);
-      const appended = await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
-      applyRecord(state, record);
-      this.deps.events?.emit('message', {
-        sessionId: state.session.session_id,
-        sequence: message.metadata.sequence_number,
-        agent: message.agent.name,
-        status: message.status.code,
-        outputType: message.output?.content_type ?? null,
-        messageId: message.message_id,
-        entryHash: (appended as { hash?: string } | undefined)?.hash ?? null,
-      });
-      this.scheduleManifest(active);
-      const began = this.stepStarts.get(step);
-      this.log.info('message committed', {
-        session: state.session.session_id,
-        agent: message.agent.name,
-        sequence: message.metadata.sequence_number,
-        status: message.status.code,
-        ...(message.error.has_error ? { error: message.error.error_code } : {}),
-        ...(began === undefined ? {} : { ms: Math.round(performance.now() - began) }),
-      });
-    });
-    active.commitQueue = work.catch(() => undefined);
-    return work;
+    await this.committer.commit(active, step, snapshot, loopKey, agent, outcome);
   }
 
   private archiveDay(): string {
@@ -536,8 +194,10 @@ export class SessionRunner {
   private stateName(state: SessionState): SessionStateName {
     if (state.paused) return 'PAUSED';
     if (!state.final) return 'RUNNING';
-    const notes = state.final.notes.find((note) => note.startsWith('session state: '));
-    if (notes) return notes.slice('session state: '.length) as SessionStateName;
+    if (state.final.halt) return state.final.halt;
+    // Records written before the halt field existed carry the state only in their notes.
+    const note = state.final.notes.find((line) => line.startsWith('session state: '));
+    if (note) return note.slice('session state: '.length) as SessionStateName;
     const code = state.final.message.status.code;
     return code === 'success' ? 'SUCCESS' : code === 'partial' ? 'PARTIAL' : 'FAILED';
   }

@@ -81,6 +81,8 @@ export interface MessageRecord {
   raw_output: string | null;
   /** The orchestrator ended the session (limits): no on_failure routing. */
   final: boolean;
+  /** The session state such an end leaves (HALTED_TIME, HALTED_COST, …); absent in older records. */
+  halt?: SessionStateName | null;
   /** The validated plan, for `plan: true` agents that succeeded. */
   plan: Plan | null;
   /** Where a failed status goes (the agent's on_failure when this was committed). */

@@ -124,6 +124,7 @@ describe('limits', () => {
     const outcome = await runRequest(root, provider, REQUEST_TEXT, { requestId: 'req-deadline-lag', now: () => frozen });
     const { last } = await expectLimit(root, outcome.sessionId, 'req-deadline-lag', 'TIMEOUT', /session deadline .* passed while objective_agent was running/);
     expect(last.final).toBe(true);
+    expect(last.halt).toBe('HALTED_TIME');
     expect(SessionJournal.readManifest(sessionsDir(root), outcome.sessionId)?.state).toBe('HALTED_TIME');
   });
 

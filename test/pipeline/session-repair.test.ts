@@ -24,8 +24,6 @@ import {
 
 afterEach(removeTempDirs);
 
-const objectivesOk = agentMessage({ content: ['Summarize'], contentType: 'objectives', next: 'goal_agent' });
-
 describe('repair', () => {
   const cases: Array<{ name: string; agent: string; bad: string; problems: (bad: string) => string[] | RegExp }> = [
     {

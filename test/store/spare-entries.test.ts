@@ -7,7 +7,7 @@ import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 afterEach(removeTempFolders);
 
-function until(condition: () => boolean, what: string): Promise<true> {
+function until(condition: () => boolean, what: string): Promise<boolean> {
   return waitFor(what, condition, { timeoutMs: 5000, intervalMs: 5 });
 }
 

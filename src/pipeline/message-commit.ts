@@ -1,0 +1,156 @@
+/**
+ * Commits one message of a session: sequence number, stamp, journal record (page cache), audit
+ * entry (durable), state, live event. What is committed is one variant of `StepOutcome`, decided
+ * by the attempt loop (step-attempts.ts) or by the orchestrator's own checks.
+ */
+import { randomUUID } from 'node:crypto';
+import type { GovflowConfig } from '../config/config-loader.js';
+import type { AgentDefinition } from '../governance/agent-definition.js';
+import type { GovernanceSnapshot } from '../governance/governance-loader.js';
+import { DRY_RUN_NOTE } from '../llm/dry-run-provider.js';
+import { stampMessage, type StampContext } from '../message/message-stamping.js';
+import { orchestratorFailureMessage, validationFallbackMessage, type OrchestratorFailure } from '../message/orchestrator-messages.js';
+import type { Plan } from '../message/plan.js';
+import type { SentientMessage } from '../message/sentient-message.js';
+import { JOURNAL_FORMAT, type MessageRecord, type SessionJournal, type SessionStateName } from '../store/session-journal.js';
+import type { RunnerDependencies } from './runner-contract.js';
+import { applyRecord, type PendingStep, type SessionState } from './session-state.js';
+
+/** A session being run by this process: its journal, its folded state, its commit order. */
+export interface ActiveSession {
+  journal: SessionJournal;
+  state: SessionState;
+  commitQueue: Promise<void>;
+  /** A manifest rewrite is due at the end of this turn of the event loop. */
+  manifestScheduled?: boolean;
+}
+
+/** What one step ends with: exactly one of these is committed as the step's message. */
+export type StepOutcome =
+  /** The model's message passed validation. */
+  | { kind: 'answer'; candidate: Record<string, unknown>; plan: Plan | null; retryCount: number; promptFiles: string[] }
+  /** Repairs ran out: the orchestrator records a VALIDATION_ERROR fallback, raw output kept. */
+  | { kind: 'fallback'; problems: string[]; retryCount: number; rawOutput: string | null }
+  /** The model call failed; the message fails and the agent's `on_failure` routing applies. */
+  | { kind: 'failure'; failure: OrchestratorFailure; retryCount: number }
+  /** The orchestrator ends the session (a limit, an unknown agent); no `on_failure` routing. */
+  | { kind: 'halt'; failure: OrchestratorFailure; halt: SessionStateName | null };
+
+export function stampContext(
+  config: GovflowConfig,
+  now: Date,
+  state: SessionState,
+  step: PendingStep,
+  agent: { name: string; type: string },
+  sequence: number,
+  retryCount: number,
+): StampContext {
+  return {
+    messageId: randomUUID(),
+    executedAt: now,
+    timezone: config.timezone,
+    agent: { name: agent.name, type: agent.type },
+    input: step.input,
+    sessionId: state.session.session_id,
+    requestId: state.session.request_id,
+    sequenceNumber: Math.max(1, sequence),
+    parentMessageId: step.parentMessageId,
+    retryCount,
+  };
+}
+
+export class MessageCommitter {
+  constructor(
+    private readonly deps: RunnerDependencies,
+    private readonly now: () => Date,
+    /** Called after each commit (the runner schedules a manifest rewrite). */
+    private readonly committed: (active: ActiveSession) => void,
+    /** When each step began, for the progress log. */
+    private readonly stepStartedAt: (step: PendingStep) => number | undefined,
+  ) {}
+
+  /**
+   * Serialized per session so sequence numbers follow commit order with no gap. `agent` is null
+   * when the step's agent is not defined in the current governance.
+   */
+  commit(active: ActiveSession, step: PendingStep, snapshot: GovernanceSnapshot, loopKey: string, agent: AgentDefinition | null, outcome: StepOutcome): Promise<void> {
+    const work = active.commitQueue.then(() => this.commitNow(active, step, snapshot, loopKey, agent, outcome));
+    active.commitQueue = work.catch(() => undefined);
+    return work;
+  }
+
+  private async commitNow(active: ActiveSession, step: PendingStep, snapshot: GovernanceSnapshot, loopKey: string, agent: AgentDefinition | null, outcome: StepOutcome): Promise<void> {
+    const { state } = active;
+    if (state.final) return; // another task already ended the session
+    const identity = agent ?? { name: step.agent, type: 'operational' };
+    const retryCount = outcome.kind === 'halt' ? 0 : outcome.retryCount;
+    const context = stampContext(this.deps.config, this.now(), state, step, identity, state.lastSequence + 1, retryCount);
+    let message: SentientMessage;
+    let corrections: string[] = [];
+    let violations: string[] = [];
+    const notes: string[] = [];
+    switch (outcome.kind) {
+      case 'answer':
+        ({ message, corrections } = stampMessage(outcome.candidate, context));
+        violations = this.deps.complianceViolations(message, outcome.promptFiles);
+        if (this.deps.provider.synthetic) notes.push(DRY_RUN_NOTE);
+        break;
+      case 'fallback':
+        message = validationFallbackMessage(context, outcome.problems, outcome.retryCount + 1);
+        break;
+      case 'failure':
+      case 'halt':
+        message = orchestratorFailureMessage(context, outcome.failure);
+        break;
+    }
+    const halt = outcome.kind === 'halt' ? outcome.halt : null;
+    if (halt) notes.push(`session state: ${halt}`);
+    for (const voided of state.voided) {
+      notes.push(`replaces audit entry ${voided.messageId} (sequence ${voided.sequence}), whose journal record a crash lost: the step ran again`);
+    }
+    const record: MessageRecord = {
+      v: JOURNAL_FORMAT,
+      type: 'message',
+      kind: outcome.kind === 'halt' ? 'limit' : step.kind,
+      message,
+      task_id: step.taskId,
+      plan_message_id: step.planMessageId,
+      loop_key: loopKey,
+      governance_hash: snapshot.hash,
+      corrections,
+      violations,
+      notes,
+      raw_output: outcome.kind === 'fallback' ? outcome.rawOutput : null,
+      final: outcome.kind === 'halt',
+      halt,
+      plan: outcome.kind === 'answer' ? outcome.plan : null,
+      on_failure: agent?.onFailure ?? null,
+    };
+    // One durable write per step: the audit entry (SPEC §6). The journal record goes to the page
+    // cache first, so a killed process never leaves an audited message the journal lacks; the
+    // journal is synced before the session's result is written. After power loss the audit log
+    // may be ahead of the journal: recovery voids those entries and runs their steps again.
+    active.journal.append(record);
+    const appended = await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
+    applyRecord(state, record);
+    this.committed(active);
+    this.deps.events?.emit('message', {
+      sessionId: state.session.session_id,
+      sequence: message.metadata.sequence_number,
+      agent: message.agent.name,
+      status: message.status.code,
+      outputType: message.output?.content_type ?? null,
+      messageId: message.message_id,
+      entryHash: (appended as { hash?: string } | undefined)?.hash ?? null,
+    });
+    const began = this.stepStartedAt(step);
+    this.deps.log?.info('message committed', {
+      session: state.session.session_id,
+      agent: message.agent.name,
+      sequence: message.metadata.sequence_number,
+      status: message.status.code,
+      ...(message.error.has_error ? { error: message.error.error_code } : {}),
+      ...(began === undefined ? {} : { ms: Math.round(performance.now() - began) }),
+    });
+  }
+}

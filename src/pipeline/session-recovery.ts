@@ -1,0 +1,46 @@
+/**
+ * Crash recovery of one session against its audit log: audit entries whose journal records a
+ * power loss took are voided (their steps run again), and journaled messages the audit log lacks
+ * (a crash between the two writes) are appended again.
+ */
+import { JOURNAL_FORMAT, type JournalRecord } from '../store/session-journal.js';
+import type { ActiveSession } from './message-commit.js';
+import type { AuditSink, OperationalLog } from './runner-contract.js';
+import { applyRecord } from './session-state.js';
+
+export type AuditedMessages = Map<string, { sequence: number; agent: string }>;
+
+/**
+ * Voids the audit entries of this session whose messages the journal does not hold (the audit
+ * log is synced at every message, the journal at the end, so power loss can leave the log
+ * ahead). Their steps run again with new sequence numbers; the first new message names them.
+ */
+export async function voidLostMessages(active: ActiveSession, audited: AuditedMessages, now: Date, log: OperationalLog | undefined): Promise<void> {
+  const { state } = active;
+  const known = new Set(state.messages.map((record) => record.message.message_id));
+  for (const voided of state.voided) known.add(voided.messageId);
+  const lost = [...audited].filter(([messageId]) => !known.has(messageId)).sort((a, b) => a[1].sequence - b[1].sequence);
+  if (lost.length === 0) return;
+  for (const [messageId, { sequence, agent }] of lost) {
+    const record: JournalRecord = { v: JOURNAL_FORMAT, type: 'void', message_id: messageId, sequence, agent, at: now.toISOString() };
+    active.journal.append(record);
+    applyRecord(state, record);
+    log?.warn('voided an audit entry whose journal record a crash lost; its step runs again', { session: state.session.session_id, message: messageId, sequence });
+  }
+  await active.journal.sync();
+}
+
+/** Appends the journaled messages the audit log misses, in journal order. */
+export async function appendMissingAuditEntries(active: ActiveSession, audited: AuditedMessages, audit: AuditSink, log: OperationalLog | undefined): Promise<void> {
+  for (const record of active.state.messages) {
+    if (audited.has(record.message.message_id)) continue;
+    await audit.append({
+      message: record.message,
+      governanceHash: record.governance_hash,
+      corrections: record.corrections,
+      complianceViolations: record.violations,
+      notes: record.notes,
+    });
+    log?.warn('re-appended a journaled message missing from the audit log', { session: active.state.session.session_id, message: record.message.message_id });
+  }
+}

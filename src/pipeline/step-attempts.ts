@@ -1,0 +1,172 @@
+/**
+ * One step's attempt/repair loop: call the model, parse, validate, send the exact problems back,
+ * up to `max_retries` repairs. Every exchange is journaled; the loop decides which `StepOutcome`
+ * the step commits, and commits nothing itself.
+ */
+import type { GovflowConfig } from '../config/config-loader.js';
+import { ProviderError, errorMessage } from '../errors.js';
+import type { AgentDefinition } from '../governance/agent-definition.js';
+import type { GovernanceSnapshot } from '../governance/governance-loader.js';
+import { executionalAgents } from '../governance/routing-graph.js';
+import { parseModelOutput } from '../message/message-parser.js';
+import { stampMessage } from '../message/message-stamping.js';
+import { MessageValidator } from '../message/message-validator.js';
+import type { PromptStore } from '../store/prompt-store.js';
+import { JOURNAL_FORMAT, type ExchangeRecord, type UsageFigures } from '../store/session-journal.js';
+import { callSignal } from './call-signal.js';
+import { stampContext, type ActiveSession, type StepOutcome } from './message-commit.js';
+import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
+import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
+import { limitReached } from './session-limits.js';
+import { applyRecord, emptyUsage, type PendingStep } from './session-state.js';
+
+export class StepAttempts {
+  private readonly validators = new WeakMap<GovernanceSnapshot, MessageValidator>();
+
+  constructor(
+    private readonly deps: RunnerDependencies,
+    private readonly now: () => Date,
+    private readonly prompts: PromptStore,
+  ) {}
+
+  private get config(): GovflowConfig {
+    return this.deps.config;
+  }
+
+  private validatorFor(snapshot: GovernanceSnapshot): MessageValidator {
+    let validator = this.validators.get(snapshot);
+    if (!validator) {
+      validator = new MessageValidator(snapshot.messageSchema, executionalAgents(snapshot.agents));
+      this.validators.set(snapshot, validator);
+    }
+    return validator;
+  }
+
+  /** Runs the loop for `agent` on `step`; throws SessionInterruptedError on shutdown. */
+  async run(active: ActiveSession, step: PendingStep, snapshot: GovernanceSnapshot, agent: AgentDefinition, signal: AbortSignal): Promise<StepOutcome> {
+    const { state } = active;
+    const events = this.deps.events;
+    const sessionId = state.session.session_id;
+    const prompt = buildSystemPrompt(snapshot, agent);
+    this.prompts.ensure(prompt.systemSha256, prompt.system);
+    const userPrompt = buildUserPrompt(step.input);
+    const maxRetries = agent.maxRetries ?? this.config.limits.max_retries;
+    const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
+    let problems: string[] = [];
+    let lastRaw: string | null = null;
+    const stepLabel = step.taskId ? `task ${step.taskId}` : `step ${state.lastSequence + 1}`;
+    this.deps.log?.info('agent step', { session: sessionId, agent: agent.name, step: stepLabel });
+    events?.emit('step_started', { sessionId, agent: agent.name, sequence: state.lastSequence + 1, taskId: step.taskId ?? null });
+
+    for (let attempt = 0; attempt <= maxRetries; attempt++) {
+      if (attempt > 0) {
+        const again = limitReached(this.config.limits, state, step.agent, '', this.now());
+        if (again && again.failure.code !== 'LOOP_DETECTED') return { kind: 'halt', failure: again.failure, halt: again.halt };
+      }
+      const started = performance.now();
+      const callTimeout = agent.timeoutMs ?? this.config.llm.timeout_ms;
+      const deadlineMs = Math.max(1, Date.parse(state.runStartedAt) + this.config.limits.session_timeout_ms - this.now().getTime());
+      const call = callSignal(signal, callTimeout, deadlineMs);
+      const model = agent.model ?? this.config.provider.model;
+      const prompts = attempt === 0 ? userPrompt : history[history.length - 1].content;
+      const earlier = attempt === 0 ? [] : history.slice(0, -1);
+      const recordExchange = (outcome: { model: string; response: string | null; error: string | null; usage: UsageFigures }) => {
+        const record: ExchangeRecord = {
+          v: JOURNAL_FORMAT,
+          type: 'exchange',
+          agent: agent.name,
+          step: step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1),
+          attempt,
+          provider: this.deps.provider.kind,
+          temperature: agent.temperature ?? null,
+          max_tokens: agent.maxTokens ?? null,
+          system_sha256: prompt.systemSha256,
+          prompt: prompts,
+          history: earlier,
+          ...outcome,
+          duration_ms: Math.round(performance.now() - started),
+          at: this.now().toISOString(),
+        };
+        // Not synced on its own: the next message record's fdatasync makes it durable too.
+        active.journal.append(record);
+        applyRecord(state, record);
+      };
+      events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt });
+      const callFinished = (figures: { model: string; inputTokens: number; outputTokens: number; error: string | null }) =>
+        events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), ...figures });
+      let text: string;
+      try {
+        const response = await this.deps.provider.generate({
+          agent: agent.name,
+          system: prompt.system,
+          prompt: prompts,
+          history: earlier,
+          model,
+          temperature: agent.temperature,
+          maxTokens: agent.maxTokens,
+          jsonSchema: snapshot.messageSchema,
+          expectation: {
+            contentType: agent.contentType,
+            next: agent.next,
+            agentType: agent.type,
+            plan: agent.plan,
+            executionalAgents: executionalAgents(snapshot.agents),
+            governanceFiles: prompt.files,
+            outputSchema: agent.outputSchema,
+          },
+          signal: call.signal,
+          ...(events?.has('content_chunk') ? { onChunk: (chunk: string) => events.emit('content_chunk', { sessionId, agent: agent.name, chunk }) } : {}),
+        }).finally(() => call.dispose());
+        text = response.text;
+        const usage = response.usage;
+        callFinished({ model: response.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, error: null });
+        recordExchange({
+          model: response.model,
+          response: text,
+          error: null,
+          usage: {
+            input_tokens: usage.inputTokens,
+            output_tokens: usage.outputTokens,
+            cached_input_tokens: usage.cachedInputTokens,
+            cost_usd: this.deps.costUsd(response.model, usage),
+          },
+        });
+      } catch (error) {
+        if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`);
+        const timedOut = (error instanceof ProviderError && error.timedOut) || (call.signal.aborted && !signal.aborted);
+        recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
+        callFinished({ model, inputTokens: 0, outputTokens: 0, error: errorMessage(error) });
+        // The deadline timer may fire a millisecond before the clock says the deadline passed.
+        const pastDeadline = call.deadlinePassed || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
+        if (pastDeadline) {
+          return {
+            kind: 'halt',
+            failure: { code: 'TIMEOUT', message: `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed while ${agent.name} was running`, recoverable: true, notes: 'Orchestrator limit: session deadline.' },
+            halt: 'HALTED_TIME',
+          };
+        }
+        const code = timedOut ? 'TIMEOUT' : 'DEPENDENCY_ERROR';
+        const detail = timedOut && !(error instanceof ProviderError) ? `the call took longer than timeout_ms = ${callTimeout} ms` : errorMessage(error);
+        return {
+          kind: 'failure',
+          failure: { code, message: `${agent.name}: the model call failed: ${detail}`, recoverable: !(error instanceof ProviderError) || error.retryable || error.timedOut, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },
+          retryCount: attempt,
+        };
+      }
+
+      lastRaw = text;
+      const parsed = parseModelOutput(text);
+      if (parsed.ok) {
+        const provisional = stampMessage(parsed.value, stampContext(this.config, this.now(), state, step, agent, 0, attempt));
+        const outcome = this.validatorFor(snapshot).validate(provisional.message, agent);
+        if (outcome.ok) return { kind: 'answer', candidate: parsed.value, plan: outcome.plan ?? null, retryCount: attempt, promptFiles: prompt.files };
+        problems = outcome.problems;
+      } else {
+        problems = [parsed.error];
+      }
+      this.deps.log?.warn('invalid agent output', { session: sessionId, agent: agent.name, attempt, problems });
+      history.push({ role: 'user', content: prompts }, { role: 'assistant', content: text }, { role: 'user', content: buildRepairPrompt(problems) });
+    }
+    return { kind: 'fallback', problems, retryCount: maxRetries, rawOutput: lastRaw };
+  }
+}
