@@ -25,6 +25,7 @@
  *     [CORRECTIONS]: <JSON array>          only if non-empty
  *     [COMPLIANCE VIOLATIONS]: <JSON array>  only if non-empty
  *     [NOTES]: <JSON array>                only if non-empty
+ *     [TOOL_CALLS] [VIOLATIONS] [APPROVALS] [EVIDENCE]   see tool-audit-lines.ts
  *     [ENTRY_HASH: <64 hex>]
  *     ---
  *
@@ -36,6 +37,7 @@ import { createHash } from 'node:crypto';
 import { zonedParts } from '../message/zoned-time.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import { AuditWriteError } from './audit-errors.js';
+import { formatToolAuditLines, type ToolAuditLines } from './tool-audit-lines.js';
 import {
   AUDIT_FORMAT_VERSION,
   encodeJson,
@@ -64,6 +66,8 @@ export interface AuditEntryInput {
   complianceViolations: string[];
   /** Anything else worth recording (dry run, replayed after a crash, …). */
   notes: string[];
+  /** Tool calls, tool violations, approvals and evidence (SPEC §10). */
+  tools?: ToolAuditLines;
 }
 
 /** The local day (file name stem) and wall-clock time of an instant in an IANA zone. */
@@ -136,6 +140,7 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
     lines.push(`[COMPLIANCE VIOLATIONS]: ${encodeJson(input.complianceViolations)}`);
   }
   if (input.notes.length > 0) lines.push(`[NOTES]: ${encodeJson(input.notes)}`);
+  lines.push(...formatToolAuditLines(input.tools));
   return lines.join('\n') + '\n';
 }
 

@@ -63,7 +63,7 @@ export const runCommand: CommandDefinition = {
       let outcome;
       if (parsed.kind === 'reply') {
         try {
-          outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null }, signal);
+          outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null, ...(parsed.approval ? { approval: parsed.approval } : {}) }, signal);
         } catch (error) {
           if (!(error instanceof ReplyRejectedError)) throw error;
           io.stderr(`govflow run: ${error.message}\n`);

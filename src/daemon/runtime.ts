@@ -13,6 +13,7 @@ import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.j
 import { SessionEvents } from '../pipeline/session-events.js';
 import { GovernanceSource } from './governance-source.js';
 import { SpareEntries } from '../store/spare-entries.js';
+import { ToolBox } from '../tools/tool-box.js';
 
 export interface Runtime {
   config: GovflowConfig;
@@ -20,6 +21,8 @@ export interface Runtime {
   provider: LlmProvider;
   audit: AuditLogWriter;
   runner: SessionRunner;
+  /** Built-in and MCP tools (closing the runtime stops the MCP servers). */
+  tools: ToolBox;
   /** Live session events (HTTP stream, tracing, metrics subscribe here). */
   events: SessionEvents;
   warnings: string[];
@@ -53,6 +56,9 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   const spares = options.spares ? new SpareEntries(config.paths.state, { files: 8 * concurrency + 8, folders: 2 * concurrency + 2 }) : undefined;
   spares?.start();
   const events = new SessionEvents();
+  // Tools agents may be offered (SPEC §10). MCP servers a killed daemon left running go first.
+  const tools = new ToolBox(config, { env, log: options.log });
+  tools.reapOrphans();
   const runner = new SessionRunner({
     config,
     governance: () => governance.current(),
@@ -66,6 +72,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     log: options.log,
     entries: spares,
     events,
+    tools,
   });
   let closed = false;
   return {
@@ -74,12 +81,14 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     provider,
     audit,
     runner,
+    tools,
     events,
     warnings,
     async close() {
       if (closed) return;
       closed = true;
       await spares?.close();
+      await tools.close().catch((error: unknown) => options.log?.warn('could not stop every MCP server', { error: String(error) }));
       await audit.close();
     },
   };

@@ -15,6 +15,7 @@ import type { SentientMessage } from '../message/sentient-message.js';
 import { JOURNAL_FORMAT, type MessageRecord, type SessionJournal, type SessionStateName } from '../store/session-journal.js';
 import type { RunnerDependencies } from './runner-contract.js';
 import { applyRecord, type PendingStep, type SessionState } from './session-state.js';
+import { toolAuditLines } from './tool-loop.js';
 
 /** A session being run by this process: its journal, its folded state, its commit order. */
 export interface ActiveSession {
@@ -28,7 +29,7 @@ export interface ActiveSession {
 /** What one step ends with: exactly one of these is committed as the step's message. */
 export type StepOutcome =
   /** The model's message passed validation. */
-  | { kind: 'answer'; candidate: Record<string, unknown>; plan: Plan | null; retryCount: number; promptFiles: string[] }
+  | { kind: 'answer'; candidate: Record<string, unknown>; plan: Plan | null; retryCount: number; promptFiles: string[]; evidence?: Array<{ path: string; sha256: string; bytes: number }> }
   /** Repairs ran out: the orchestrator records a VALIDATION_ERROR fallback, raw output kept. */
   | { kind: 'fallback'; problems: string[]; retryCount: number; rawOutput: string | null }
   /** The model call failed; the message fails and the agent's `on_failure` routing applies. */
@@ -108,6 +109,11 @@ export class MessageCommitter {
     for (const voided of state.voided) {
       notes.push(`replaces audit entry ${voided.messageId} (sequence ${voided.sequence}), whose journal record a crash lost: the step ran again`);
     }
+    // The step's tool calls, refusals and approvals, and the evidence its message named (SPEC §10).
+    const stepKey = step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1);
+    const tools = toolAuditLines(state.toolLoops.get(stepKey), state.approvals);
+    if (outcome.kind === 'answer' && outcome.evidence) tools.evidence = outcome.evidence;
+    const hasTools = Object.keys(tools).length > 0;
     const record: MessageRecord = {
       v: JOURNAL_FORMAT,
       type: 'message',
@@ -125,13 +131,14 @@ export class MessageCommitter {
       halt,
       plan: outcome.kind === 'answer' ? outcome.plan : null,
       on_failure: agent?.onFailure ?? null,
+      ...(hasTools ? { tools } : {}),
     };
     // One durable write per step: the audit entry (SPEC §6). The journal record goes to the page
     // cache first, so a killed process never leaves an audited message the journal lacks; the
     // journal is synced before the session's result is written. After power loss the audit log
     // may be ahead of the journal: recovery voids those entries and runs their steps again.
     active.journal.append(record);
-    const appended = await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
+    const appended = await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes, ...(hasTools ? { tools } : {}) });
     applyRecord(state, record);
     this.committed(active);
     this.deps.events?.emit('message', {

@@ -10,6 +10,8 @@ import type { SentientMessage } from '../message/sentient-message.js';
 import type { ResultDocument, ResultStatus } from './session-result.js';
 import type { EntryMaker } from '../store/spare-entries.js';
 import type { SessionEvents } from './session-events.js';
+import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
+import type { ToolBox } from '../tools/tool-box.js';
 
 /** What the audit trail receives for every committed message. */
 export interface AuditRecordInput {
@@ -18,6 +20,8 @@ export interface AuditRecordInput {
   corrections: string[];
   complianceViolations: string[];
   notes: string[];
+  /** Tool calls, tool violations, approvals and evidence (SPEC §10). */
+  tools?: ToolAuditLines;
 }
 
 export interface AuditSink {
@@ -49,6 +53,8 @@ export interface RunnerDependencies {
   entries?: EntryMaker;
   /** Live events for listeners (HTTP stream, tracing, metrics); none when absent. */
   events?: SessionEvents;
+  /** Tools agents may be offered (SPEC §10); without it, agents that name tools get none. */
+  tools?: ToolBox;
 }
 
 export interface NewSessionRequest {

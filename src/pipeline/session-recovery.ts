@@ -40,6 +40,7 @@ export async function appendMissingAuditEntries(active: ActiveSession, audited: 
       corrections: record.corrections,
       complianceViolations: record.violations,
       notes: record.notes,
+      ...(record.tools ? { tools: record.tools } : {}),
     });
     log?.warn('re-appended a journaled message missing from the audit log', { session: active.state.session.session_id, message: record.message.message_id });
   }

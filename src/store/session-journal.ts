@@ -5,6 +5,8 @@
  * state for `govflow status`. The journal is the truth: a session resumes from it after a crash.
  */
 import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
+import type { ToolJournalRecord } from './tool-journal-records.js';
+import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Plan } from '../message/plan.js';
@@ -87,6 +89,8 @@ export interface MessageRecord {
   plan: Plan | null;
   /** Where a failed status goes (the agent's on_failure when this was committed). */
   on_failure: string | null;
+  /** Tool calls, tool violations, approvals and evidence of this step (SPEC §10); absent in older records. */
+  tools?: ToolAuditLines;
 }
 
 export interface ReplyRecord {
@@ -120,7 +124,7 @@ export interface FinishedRecord {
   at: string;
 }
 
-export type JournalRecord = SessionRecord | ExchangeRecord | MessageRecord | ReplyRecord | VoidRecord | FinishedRecord;
+export type JournalRecord = SessionRecord | ExchangeRecord | MessageRecord | ReplyRecord | VoidRecord | FinishedRecord | ToolJournalRecord;
 
 /** Seed 001's job states. */
 export type SessionStateName =
