@@ -135,8 +135,7 @@ export class McpServers {
       return { type: 'http', url: config.url, headers, redirect: 'error' };
     }
     const command = config.command!;
-    let transport: StdioMcpTransport;
-    transport = new StdioMcpTransport({
+    const transport: StdioMcpTransport = new StdioMcpTransport({
       command,
       args: config.args ?? [],
       env: config.env ?? {},

@@ -38,7 +38,7 @@ const calls = (...entries: Array<{ name: string; input?: unknown; input_text?: s
 async function run(root: string, responses: Array<string | ScriptedResponse>, requestId = 'req-1') {
   const provider = scripted({ writer_agent: responses });
   const runtime = await openRuntime(root, { provider, env: {} });
-  const events: Array<[string, unknown]> = [];
+  const events: unknown[][] = [];
   runtime.events.on('tool_call_start', (payload: SessionEventMap['tool_call_start']) => events.push(['start', payload.name]));
   runtime.events.on('tool_call_result', (payload: SessionEventMap['tool_call_result']) => events.push(['result', payload.name, payload.isError]));
   try {
