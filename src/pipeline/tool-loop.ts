@@ -13,7 +13,7 @@ import type { JournaledToolCall, ToolRefusal, ToolResultRecord } from '../store/
 import { truncateUtf8 } from '../tools/tool-contract.js';
 import { anyPatternMatches } from '../tools/tool-names.js';
 import type { ActiveSession } from './message-commit.js';
-import type { RunnerDependencies } from './runner-contract.js';
+import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
 import { applyRecord, type ToolLoopState, type ToolLoopTurn } from './session-state.js';
 
 /** Longest input shown in an approval question. */
@@ -80,9 +80,16 @@ export class ToolLoop {
     const events = this.deps.events;
     events?.emit('tool_call_start', { sessionId, agent: agent.name, id: call.id, name: call.name, input: call.input });
     const started = performance.now();
-    const outcome = this.deps.tools
-      ? await this.deps.tools.call(call.name, call.input, { sessionId, callId: call.id, signal })
-      : { output: `${call.name}: no tools are available in this process`, isError: true };
+    let outcome: { output: string; isError: boolean };
+    try {
+      outcome = this.deps.tools
+        ? await this.deps.tools.call(call.name, call.input, { sessionId, callId: call.id, signal })
+        : { output: `${call.name}: no tools are available in this process`, isError: true };
+    } catch (error) {
+      // Only a stop aborts a call: no result is journaled, so the call runs again after restart.
+      if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown during ${call.name}`);
+      throw error;
+    }
     const ms = Math.round(performance.now() - started);
     this.recordResult(active, stepKey, agent, call, outcome, null, ms);
     events?.emit('tool_call_result', { sessionId, agent: agent.name, id: call.id, name: call.name, isError: outcome.isError, ms });

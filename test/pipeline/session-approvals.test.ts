@@ -13,7 +13,7 @@ import { openRuntime } from '../../src/daemon/runtime.js';
 import { parseRequestFile } from '../../src/intake/request-file.js';
 import type { ScriptedResponse } from '../../src/llm/scripted-provider.js';
 import { ReplyRejectedError } from '../../src/pipeline/runner-contract.js';
-import { agentFile, agentMessage, auditEntries, journalOf, makeTempDir, readResult, removeTempDirs, scripted, verifyRoot, writeFile } from './pipeline-test-helpers.js';
+import { FINAL_CONTENT, REQUEST_TEXT, SUMMARY_CONTENT, TWO_TASKS, agentFile, agentMessage, auditEntries, exampleRoot, happyResponses, journalOf, makeTempDir, readResult, removeTempDirs, scripted, verifyRoot, writeFile } from './pipeline-test-helpers.js';
 
 afterEach(removeTempDirs);
 
@@ -132,5 +132,41 @@ describe('MCP tools in a session', () => {
     expect(deleted).toMatchObject({ output: 'deleted x', is_error: false });
     // The echo call ran once: its journaled result was not run again after the pause.
     expect(journalOf(folder, sessionId).filter((record) => record.type === 'tool_result' && record.id === 'm1')).toHaveLength(1);
+  });
+});
+
+describe('approvals inside a plan', () => {
+  it('a plan task waiting for approval pauses the session; the other task finishes; approval resumes the task', async () => {
+    const folder = exampleRoot();
+    const agentPath = path.join(folder, 'governance/agents/summarizer_agent.md');
+    writeFile(folder, 'governance/agents/summarizer_agent.md', readFileSync(agentPath, 'utf8').replace('max_turns: 4', 'max_turns: 4\napproval: [write_file]'));
+    const responses = happyResponses(TWO_TASKS);
+    responses.summarizer_agent = [{ tool_calls: [{ id: 's1', name: 'write_file', input: { path: 'summary.md', content: 'S' } }] }];
+    const provider = scripted(responses);
+    const runtime = await openRuntime(folder, { provider, env: {} });
+    let sessionId: string;
+    try {
+      const outcome = await runtime.runner.startSession({ requestId: 'req-1', text: REQUEST_TEXT, sourceFile: 'r.txt', claimedPath: null }, new AbortController().signal);
+      expect(outcome.status).toBe('pending');
+      sessionId = outcome.sessionId;
+    } finally {
+      await runtime.close();
+    }
+    expect(readResult(folder, 'req-1')).toMatchObject({ status: 'pending', awaiting: 'approval' });
+    const summaryAnswer = agentMessage({ content: SUMMARY_CONTENT, contentType: 'summary' });
+    const resumed = scripted({ summarizer_agent: [summaryAnswer], final_output_agent: [agentMessage({ content: FINAL_CONTENT, contentType: 'final_report', next: null })] });
+    const runtime2 = await openRuntime(folder, { provider: resumed, env: {} });
+    try {
+      const outcome = await runtime2.runner.replyToSession(sessionId, { text: 'approved', sourceFile: 'a.json', claimedPath: null, approval: { approve: true, reason: null, user: 'ana' } }, new AbortController().signal);
+      expect(outcome.status).toBe('success');
+    } finally {
+      await runtime2.close();
+    }
+    resumed.assertAllUsed();
+    expect(readFileSync(path.join(folder, 'workspace', sessionId, 'summary.md'), 'utf8')).toBe('S');
+    const agents = (await auditEntries(folder)).map((entry) => entry.agent);
+    expect(agents.filter((agent) => agent === 'action_item_agent')).toHaveLength(1);
+    expect(agents.filter((agent) => agent === 'summarizer_agent')).toHaveLength(1);
+    expect((await verifyRoot(folder)).ok).toBe(true);
   });
 });
