@@ -93,4 +93,26 @@ describe('kill -9 in a tool loop', () => {
     expect(result.status).toBe('success');
     await second.stop();
   });
+
+  it('an approval waits across a restart and is given by a reply file in the inbox', async () => {
+    const root = toolRoot('', ['tools: [write_file]', 'approval: [write_file]']);
+    writeScript(root, JSON.stringify({ responses: { worker_agent: [{ tool_calls: [{ id: 'w1', name: 'write_file', input: { path: 'out.md', content: 'approved text' } }] }] } }));
+    const first = await startDaemon(root);
+    dropFile(root, 'job.json', JSON.stringify({ request: 'Write out.md.', request_id: 'job-1' }));
+    const pending = await waitFor('the pending result', () => readResult(root, 'job-1'), { timeoutMs: 20_000 });
+    expect(pending).toMatchObject({ status: 'pending', awaiting: 'approval' });
+    expect(pending.message).toMatch(/worker_agent wants to call write_file with input/);
+    await first.stop();
+
+    writeScript(root, JSON.stringify({ responses: { worker_agent: [{ json: DONE }] } }));
+    const second = await startDaemon(root);
+    dropFile(root, 'approve.json', JSON.stringify({ session_id: pending.session_id, approve: true, user: 'ana', reason: 'fine' }));
+    const result = await waitFor('the final result', () => (readResult(root, 'job-1')?.status === 'success' ? readResult(root, 'job-1') : null), { timeoutMs: 20_000, detail: () => second.stderrTail() });
+    expect(result.status).toBe('success');
+    expect(readFileSync(path.join(root, 'workspace', pending.session_id, 'out.md'), 'utf8')).toBe('approved text');
+    await second.stop();
+    const logs = path.join(root, 'system', 'logs');
+    const log = readFileSync(path.join(logs, readdirSync(logs).find((name) => name.endsWith('.log'))!), 'utf8');
+    expect(log).toMatch(/\[APPROVALS\]: \[\{"call_id":"w1","tool":"write_file","approve":true,"user":"ana"/);
+  });
 });
