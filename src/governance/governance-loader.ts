@@ -249,6 +249,10 @@ function resolveAgent(
     });
   }
   if (!toolsValid) return null;
+  for (const pattern of declaration.approval ?? []) {
+    const offered = (declaration.tools ?? []).some((tool) => tool === pattern || (tool.endsWith('*') && pattern.startsWith(tool.slice(0, -1))) || (pattern.endsWith('*') && tool.startsWith(pattern.slice(0, -1))));
+    if (!offered) errors.push(new ConfigError(`agent "${declaration.name}": approval: "${pattern}" is not among its tools, so it can never be called; add it to tools: or remove it`, declaredIn.file, lineOf(['approval'])));
+  }
   return {
     name: declaration.name,
     type: declaration.type,

@@ -24,6 +24,21 @@ export interface StdioServerOptions {
   onStderr?: (line: string) => void;
 }
 
+/**
+ * What a server inherits from the daemon's environment: enough to find programs and a home, never
+ * the daemon's secrets (provider API keys). Anything else it needs is listed under `env:`.
+ */
+const INHERITED_VARIABLES = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ', 'NODE_EXTRA_CA_CERTS', 'SYSTEMROOT'];
+
+export function serverEnvironment(configured: Record<string, string>, parent: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of INHERITED_VARIABLES) {
+    const value = parent[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, ...configured };
+}
+
 /** Sends a signal to a whole process group; false when there was none. */
 export function signalProcessGroup(pid: number, signal: NodeJS.Signals): boolean {
   if (!Number.isInteger(pid) || pid <= 1) return false;
@@ -53,7 +68,7 @@ export class StdioMcpTransport implements MCPTransport {
     return new Promise((resolve, reject) => {
       const child = spawn(this.options.command, this.options.args, {
         cwd: this.options.cwd,
-        env: { ...process.env, ...this.options.env },
+        env: serverEnvironment(this.options.env),
         stdio: ['pipe', 'pipe', 'pipe'],
         // Its own process group: the group id is its pid, and killing -pid ends everything it started.
         detached: true,

@@ -30,9 +30,12 @@ function root(agentLines: string[], config = ''): string {
 const answer = agentMessage({ content: { report: 'done' }, contentType: 'report' });
 const write = (id: string, file: string): ScriptedResponse => ({ tool_calls: [{ id, name: 'write_file', input: { path: file, content: `text of ${file}` } }] });
 
+const pendingEvents: unknown[] = [];
+
 async function start(folder: string, responses: Array<string | ScriptedResponse>) {
   const provider = scripted({ writer_agent: responses });
   const runtime = await openRuntime(folder, { provider, env: {} });
+  runtime.events.on('pending', (payload) => pendingEvents.push(payload));
   try {
     return await runtime.runner.startSession({ requestId: 'req-1', text: 'Write it.', sourceFile: 'request.txt', claimedPath: null }, new AbortController().signal);
   } finally {
@@ -58,6 +61,7 @@ describe('approvals', () => {
     const folder = root(['tools: [write_file]', 'approval: [write_file]']);
     const paused = await start(folder, [write('c1', 'a.md')]);
     expect(paused.status).toBe('pending');
+    expect(pendingEvents.at(-1)).toMatchObject({ sessionId: paused.sessionId, awaiting: 'approval', question: expect.stringContaining('write_file') });
     const pending = readResult(folder, 'req-1');
     expect(pending).toMatchObject({ status: 'pending', awaiting: 'approval' });
     expect(pending.message).toMatch(/writer_agent wants to call write_file with input \{"path":"a\.md","content":"text of a\.md"\}/);

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { McpServerConfig } from '../../src/config/config-loader.js';
 import { McpServers } from '../../src/tools/mcp-servers.js';
 import { processStartTicks } from '../../src/tools/mcp-process-records.js';
+import { serverEnvironment } from '../../src/tools/mcp-stdio-transport.js';
 import { ToolCallError } from '../../src/tools/tool-contract.js';
 import { isProcessAlive } from '../../src/store/process-alive.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
@@ -144,5 +145,12 @@ describe('orphaned stdio servers', () => {
     await exited;
     expect(existsSync(path.join(recordsFolder, `files.${orphan.pid}.json`))).toBe(false);
     expect(existsSync(path.join(recordsFolder, 'other.99999999.json'))).toBe(true);
+  });
+});
+
+describe('stdio server environment', () => {
+  it('inherits PATH and HOME but never the daemon\'s secrets; configured variables are added', () => {
+    const env = serverEnvironment({ DATA_DIR: 'data' }, { PATH: '/bin', HOME: '/home/x', OPENAI_API_KEY: 'sk-secret', GOVFLOW_API_KEY: 'k' });
+    expect(env).toEqual({ PATH: '/bin', HOME: '/home/x', DATA_DIR: 'data' });
   });
 });

@@ -88,4 +88,12 @@ describe('agent tool declarations', () => {
     const { errors } = loadGovernance(loadConfig(root, {}));
     expect(errors.map((error) => error.describe()).join('\n')).toMatch(/govflow\.config\.yaml:5: agent "helper_agent": tools: unknown tool "bogus_tool"/);
   });
+
+  it('validate refuses an approval entry the agent is not offered', async () => {
+    const root = minimalRoot();
+    finishAgent(root, ['tools: [read_file]', 'approval: [write_file]']);
+    const result = await runValidate(['--root', root]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/finish_agent\.md:7: agent "finish_agent": approval: "write_file" is not among its tools/);
+  });
 });
