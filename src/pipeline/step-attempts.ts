@@ -189,6 +189,9 @@ export class StepAttempts {
         }
         const turn = this.toolLoop.recordTurn(active, stepKey, agent, attempt, text, toolCalls);
         if ((await this.toolLoop.runTurn(active, stepKey, agent, turn, signal)) === 'paused') return { kind: 'paused' };
+        // A long tool loop is still bound by the session's deadline and budgets.
+        const limit = limitReached(this.config.limits, state, step.agent, '', this.now());
+        if (limit && limit.failure.code !== 'LOOP_DETECTED') return { kind: 'halt', failure: limit.failure, halt: limit.halt };
       }
 
       lastRaw = text;

@@ -132,4 +132,13 @@ describe('the tool loop', () => {
     expect(results.arr).toMatchObject({ is_error: true });
     expect(results.arr.output).toMatch(/the arguments must be a JSON object, got an array/);
   });
+
+  it('a long tool loop is still bound by the session token budget', async () => {
+    const root = toolRoot(['tools: [list_files]'], 'limits: { max_tokens_per_session: 100 }\n');
+    const list = (): ScriptedResponse => ({ tool_calls: [{ name: 'list_files', input: {} }], usage: { input_tokens: 60, output_tokens: 0 } });
+    const { outcome, provider } = await run(root, [list(), list(), list(), answer()]);
+    expect(outcome.status).toBe('failed');
+    expect(readResult(root, 'req-1').error).toMatchObject({ error_code: 'BUDGET_EXCEEDED' });
+    expect(provider.calls).toHaveLength(2);
+  });
 });
