@@ -60,6 +60,13 @@ export function stampContext(
   };
 }
 
+/** A §4 compliance finding (compliance-check.ts) as a `[VIOLATIONS]` item. */
+export function violationOf(finding: string): { kind: string; detail: string } {
+  const notInPrompt = /^governance_files_consulted names "(.*)", which was not in this agent's prompt$/.exec(finding);
+  if (notInPrompt) return { kind: 'governance_file_not_in_prompt', detail: notInPrompt[1] };
+  return { kind: 'compliance', detail: finding };
+}
+
 export class MessageCommitter {
   constructor(
     private readonly deps: RunnerDependencies,
@@ -112,6 +119,8 @@ export class MessageCommitter {
     // The step's tool calls, refusals and approvals, and the evidence its message named (SPEC §10).
     const stepKey = step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1);
     const tools = toolAuditLines(state.toolLoops.get(stepKey), state.approvals);
+    // SPEC §6: every compliance violation (§4 as well as §10) is also a {"kind","detail"} in [VIOLATIONS].
+    if (violations.length > 0) tools.violations = [...violations.map(violationOf), ...(tools.violations ?? [])];
     if (outcome.kind === 'answer' && outcome.evidence) tools.evidence = outcome.evidence;
     const hasTools = Object.keys(tools).length > 0;
     const record: MessageRecord = {

@@ -141,4 +141,14 @@ describe('the tool loop', () => {
     expect(readResult(root, 'req-1').error).toMatchObject({ error_code: 'BUDGET_EXCEEDED' });
     expect(provider.calls).toHaveLength(2);
   });
+
+  it('a governance file the prompt did not hold is a [VIOLATIONS] item too (SPEC §6)', async () => {
+    const root = toolRoot([]);
+    const message = JSON.parse(agentMessage({ content: { report: 'done' }, contentType: 'report', files: ['context/application.md', 'governance/secret.md'] })) as Record<string, unknown>;
+    const { outcome } = await run(root, [JSON.stringify(message)]);
+    expect(outcome.status).toBe('success');
+    const [entry] = await auditEntries(root);
+    expect(entry.tools?.violations).toEqual([{ kind: 'governance_file_not_in_prompt', detail: 'governance/secret.md' }]);
+    expect(entry.complianceViolations.join(' ')).toContain('governance/secret.md');
+  });
 });
