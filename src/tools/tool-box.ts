@@ -4,6 +4,7 @@
  * expanded, deny by default), and what does this call return. A call never throws for a tool
  * problem: refusals, bad input and dead servers come back as error results the model can read.
  */
+import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
@@ -13,7 +14,6 @@ import { McpServers } from './mcp-servers.js';
 import { ToolCallError, type Tool, type ToolDescriptor, type ToolOutcome } from './tool-contract.js';
 import { anyPatternMatches, isBuiltInTool, parseMcpToolName } from './tool-names.js';
 import { ensureWorkspace } from './workspace-paths.js';
-import path from 'node:path';
 
 export interface ToolBoxOptions {
   env?: NodeJS.ProcessEnv;
