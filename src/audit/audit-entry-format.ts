@@ -28,6 +28,7 @@
  *     [NOTES]: <JSON array>                only if non-empty
  *     [PII_REDACTED]: <JSON object>        only if PII was replaced (SPEC §12), e.g. {"email":2}
  *     [GUARDRAILS]: <JSON array>           only if a guardrail fired: [{"rule","action"}]
+ *     [TOOL_CALLS] [VIOLATIONS] [APPROVALS] [EVIDENCE]   see tool-audit-lines.ts
  *     [ENTRY_HASH: <64 hex>]
  *     ---
  *
@@ -39,6 +40,7 @@ import { createHash } from 'node:crypto';
 import { zonedParts } from '../message/zoned-time.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import { AuditWriteError } from './audit-errors.js';
+import { formatToolAuditLines, type ToolAuditLines } from './tool-audit-lines.js';
 import {
   AUDIT_FORMAT_VERSION,
   encodeJson,
@@ -73,6 +75,8 @@ export interface AuditEntryInput {
   guardrails?: ReadonlyArray<{ rule: string; action: string }> | null;
   /** The session's user (SPEC §11 `[USER: …]`); the line is left out when absent (entries before users existed). */
   user?: string | null;
+  /** Tool calls, tool violations, approvals and evidence (SPEC §10). */
+  tools?: ToolAuditLines;
 }
 
 /** The local day (file name stem) and wall-clock time of an instant in an IANA zone. */
@@ -148,6 +152,7 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
   if (input.notes.length > 0) lines.push(`[NOTES]: ${encodeJson(input.notes)}`);
   if (input.piiRedacted && Object.keys(input.piiRedacted).length > 0) lines.push(`[PII_REDACTED]: ${encodeJson(input.piiRedacted)}`);
   if (input.guardrails && input.guardrails.length > 0) lines.push(`[GUARDRAILS]: ${encodeJson(input.guardrails)}`);
+  lines.push(...formatToolAuditLines(input.tools));
   return lines.join('\n') + '\n';
 }
 

@@ -3,6 +3,7 @@
  * audit-entry-format.ts). Strict on purpose: a line this version did not write makes the entry
  * malformed, so a forged or damaged entry is reported rather than half-read.
  */
+import type { ToolAuditLines } from './tool-audit-lines.js';
 import { AuditLogFormatError } from './audit-errors.js';
 import {
   AUDIT_FORMAT_VERSION,
@@ -54,6 +55,8 @@ export interface ParsedAuditEntry {
   /** `[GUARDRAILS]`: the rules that fired and their actions (SPEC §12). */
   guardrails: Array<{ rule: string; action: string }>;
   formatVersion: number;
+  /** `[TOOL_CALLS]`, `[VIOLATIONS]`, `[APPROVALS]`, `[EVIDENCE]` when the entry has them. */
+  tools?: ToolAuditLines;
 }
 
 /** Text after the last complete entry: a write cut short by a crash (or a truncation). */
@@ -136,13 +139,18 @@ type ExtensionTag =
   | 'COMPLIANCE VIOLATIONS'
   | 'NOTES'
   | 'PII_REDACTED'
-  | 'GUARDRAILS';
+  | 'GUARDRAILS'
+  | ToolAuditTag;
+
+/** The lines of agents that act (tool-audit-lines.ts), each a JSON array. */
+type ToolAuditTag = 'TOOL_CALLS' | 'VIOLATIONS' | 'APPROVALS' | 'EVIDENCE';
+const TOOL_AUDIT_FIELDS = { TOOL_CALLS: 'toolCalls', VIOLATIONS: 'violations', APPROVALS: 'approvals', EVIDENCE: 'evidence' } as const;
 
 /** `[TAG: value]` → value, or `[TAG]: value` → value. */
 function extensionOf(line: string): { tag: ExtensionTag; value: string } | null {
   const bracketed = /^\[(USER|AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION): (.*)\]$/.exec(line);
   if (bracketed) return { tag: bracketed[1] as ExtensionTag, value: bracketed[2] };
-  const labelled = /^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS)\]: (.*)$/.exec(line);
+  const labelled = /^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS|TOOL_CALLS|VIOLATIONS|APPROVALS|EVIDENCE)\]: (.*)$/.exec(line);
   if (labelled) return { tag: labelled[1] as ExtensionTag, value: labelled[2] };
   return null;
 }
@@ -245,6 +253,15 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     return written === undefined ? [] : decode(() => decodeStringArray(written), seenAt.get(tag));
   };
 
+  let tools: ToolAuditLines | undefined;
+  for (const [tag, field] of Object.entries(TOOL_AUDIT_FIELDS) as Array<[ToolAuditTag, keyof ToolAuditLines]>) {
+    const written = seen.get(tag);
+    if (written === undefined) continue;
+    const value = decode(() => decodeJson(written), seenAt.get(tag));
+    if (!Array.isArray(value)) fail(`${tag} is not a JSON array`, seenAt.get(tag));
+    tools = { ...tools, [field]: value };
+  }
+
   return {
     line: block.line,
     offset: block.offset,
@@ -274,5 +291,6 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     piiRedacted: seen.has('PII_REDACTED') ? (decode(() => decodeJson(seen.get('PII_REDACTED')!), seenAt.get('PII_REDACTED')) as Record<string, number>) : null,
     guardrails: seen.has('GUARDRAILS') ? (decode(() => decodeJson(seen.get('GUARDRAILS')!), seenAt.get('GUARDRAILS')) as Array<{ rule: string; action: string }>) : [],
     formatVersion,
+    ...(tools ? { tools } : {}),
   };
 }

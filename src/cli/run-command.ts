@@ -120,7 +120,7 @@ export const runCommand: CommandDefinition = {
         if (parsed.kind === 'reply') {
           claims.register(parsed.sessionId);
           try {
-            outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null }, signal);
+            outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null, ...(parsed.approval ? { approval: parsed.approval } : {}) }, signal);
           } catch (error) {
             if (!(error instanceof ReplyRejectedError)) throw error;
             claims.release(parsed.sessionId);

@@ -39,6 +39,29 @@ export interface AgentDeclaration {
   timeout_ms?: number;
   max_retries?: number;
   file?: string;
+  tools?: string[];
+  max_turns?: number;
+  approval?: string[];
+}
+
+/** An MCP server from config `mcp.servers` (SPEC §10): stdio (`command`) or Streamable HTTP (`url`). */
+export interface McpServerConfig {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  /** Header name → name of the environment variable holding its value. */
+  headers_env?: Record<string, string>;
+  timeout_ms?: number;
+}
+
+export interface ToolsConfig {
+  /** Absolute: the root-relative `tools.workspace` resolved. */
+  workspace: string;
+  max_result_bytes: number;
+  max_file_bytes: number;
+  http_get: { allow_hosts: string[]; max_bytes: number; timeout_ms: number; max_redirects: number };
 }
 
 export interface ModelPrice {
@@ -88,6 +111,8 @@ export interface GovflowConfig {
   prices: Record<string, ModelPrice>;
   allow_outside_root: boolean;
   agents: Record<string, AgentDeclaration>;
+  tools: ToolsConfig;
+  mcp: { servers: Record<string, McpServerConfig>; timeout_ms: number };
   paths: SystemPaths;
   /** PII redaction (SPEC §12). */
   pii: PiiConfig;
@@ -182,6 +207,16 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     );
   }
 
+  for (const [name, server] of Object.entries((section('mcp').servers as Record<string, McpServerConfig> | undefined) ?? {})) {
+    if ((server.command === undefined) === (server.url === undefined)) {
+      throw new ConfigError(
+        `mcp.servers.${name} needs exactly one of \`command\` (a stdio server govflow starts) or \`url\` (a Streamable HTTP server)`,
+        CONFIG_FILE_NAME,
+        lineOf(['mcp', 'servers', name]),
+      );
+    }
+  }
+
   const messageSection = section('message');
   const config: GovflowConfig = {
     root: absoluteRoot,
@@ -209,6 +244,11 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     prices: { ...((user.prices as Record<string, ModelPrice> | undefined) ?? {}), ...pricingTable(user.pricing) },
     allow_outside_root: (user.allow_outside_root as boolean | undefined) ?? CONFIG_DEFAULTS.allow_outside_root,
     agents: (user.agents as Record<string, AgentDeclaration> | undefined) ?? {},
+    tools: toolsSection(absoluteRoot, section('tools')),
+    mcp: {
+      servers: (section('mcp').servers as Record<string, McpServerConfig> | undefined) ?? {},
+      timeout_ms: (section('mcp').timeout_ms as number | undefined) ?? CONFIG_DEFAULTS.mcp.timeout_ms,
+    },
     paths: systemPaths(absoluteRoot),
     pii: { ...CONFIG_DEFAULTS.pii, ...section('pii') } as PiiConfig,
     guardrails: (user.guardrails as unknown[] | undefined) ?? [],
@@ -236,6 +276,21 @@ function pricingTable(pricing: unknown): Record<string, ModelPrice> {
     };
   }
   return table;
+}
+
+function toolsSection(root: string, user: Record<string, unknown>): ToolsConfig {
+  const defaults = CONFIG_DEFAULTS.tools;
+  const httpGet = isPlainObject(user.http_get) ? user.http_get : {};
+  return {
+    workspace: path.resolve(root, (user.workspace as string | undefined) ?? defaults.workspace),
+    max_result_bytes: (user.max_result_bytes as number | undefined) ?? defaults.max_result_bytes,
+    max_file_bytes: (user.max_file_bytes as number | undefined) ?? defaults.max_file_bytes,
+    http_get: {
+      ...defaults.http_get,
+      ...httpGet,
+      allow_hosts: [...((httpGet.allow_hosts as string[] | undefined) ?? defaults.http_get.allow_hosts)].map((host) => host.toLowerCase()),
+    } as ToolsConfig['http_get'],
+  };
 }
 
 function deepFreeze<T>(value: T): T {

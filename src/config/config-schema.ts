@@ -86,6 +86,37 @@ export const CONFIG_DEFAULTS = {
     /** A client must send its whole request (headers and body) within this time (slowloris guard). */
     request_timeout_ms: 30_000,
   },
+  /** Built-in tools (SPEC §10). Folders are relative to the root. */
+  tools: {
+    /** Each session works in `<workspace>/<session_id>/`; built-in file tools never leave it. */
+    workspace: 'workspace',
+    /** A tool result longer than this is cut (and the journal says so) before the model sees it. */
+    max_result_bytes: 65_536,
+    /** Largest file read_file returns and write_file accepts. */
+    max_file_bytes: 1_048_576,
+    http_get: {
+      /** Host names http_get may reach (also after every redirect); empty: none. */
+      allow_hosts: [] as string[],
+      /** Largest response body read. */
+      max_bytes: 1_048_576,
+      /** Whole request, redirects included. */
+      timeout_ms: 10_000,
+      /** Redirects followed (each checked against allow_hosts). */
+      max_redirects: 5,
+    },
+  },
+  /** MCP servers whose tools agents may be offered as `mcp:<server>/<tool>` (SPEC §10). */
+  mcp: {
+    servers: {},
+    /** One tool call (and a stdio server's start or an HTTP server's handshake). */
+    timeout_ms: 30_000,
+  },
+} as const;
+
+/** Defaults of agent keys that have one. */
+export const AGENT_DEFAULTS = {
+  /** Model turns per message in the tool loop (SPEC §10). */
+  max_turns: 20,
 } as const;
 
 /** Highest `message.max_depth` a config may set (JSON.stringify overflows the stack near 4,000). */
@@ -116,6 +147,23 @@ export const AGENT_DECLARATION_SCHEMA = {
     timeout_ms: positiveInteger,
     max_retries: { type: 'integer', minimum: 0 },
     file: { type: 'string' },
+    tools: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
+    max_turns: positiveInteger,
+    approval: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
+  },
+} as const;
+
+const MCP_SERVER_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    command: { type: 'string', minLength: 1 },
+    args: { type: 'array', items: { type: 'string' } },
+    env: { type: 'object', additionalProperties: { type: 'string' } },
+    cwd: { type: 'string', minLength: 1 },
+    url: { type: 'string', pattern: '^https?://' },
+    headers_env: { type: 'object', additionalProperties: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } },
+    timeout_ms: positiveInteger,
   },
 } as const;
 
@@ -210,6 +258,37 @@ export const CONFIG_SCHEMA = {
         max_body_bytes: positiveInteger,
         heartbeat_ms: { type: 'integer', minimum: 100, maximum: 15_000 },
         request_timeout_ms: positiveInteger,
+      },
+    },
+    tools: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        workspace: { type: 'string', minLength: 1 },
+        max_result_bytes: positiveInteger,
+        max_file_bytes: positiveInteger,
+        http_get: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            allow_hosts: { type: 'array', items: { type: 'string', minLength: 1 } },
+            max_bytes: positiveInteger,
+            timeout_ms: positiveInteger,
+            max_redirects: { type: 'integer', minimum: 0 },
+          },
+        },
+      },
+    },
+    mcp: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        servers: {
+          type: 'object',
+          propertyNames: { pattern: '^[A-Za-z0-9_.-]+$' },
+          additionalProperties: MCP_SERVER_SCHEMA,
+        },
+        timeout_ms: positiveInteger,
       },
     },
     prices: {

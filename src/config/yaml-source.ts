@@ -29,10 +29,11 @@ export function parseYamlSource(text: string, file: string, firstLine = 1): Yaml
       let node: unknown = document.contents;
       let line = firstLine;
       for (const segment of path) {
-        if (isSeq(node) && typeof segment === 'number') {
-          const item = node.items[segment] as Node | undefined;
-          if (!item) break;
-          if (item.range) line = toFileLine(item.range[0]);
+        // A list item (`tools: [..]` entries) points at its own line.
+        if (isSeq(node)) {
+          const item = node.items[Number(segment)] as Node | undefined;
+          if (!item || !item.range) break;
+          line = toFileLine(item.range[0]);
           node = item;
           continue;
         }

@@ -241,7 +241,7 @@ export class GovflowDaemon {
     const { sessions } = this.runtime.config.paths;
     if (!SessionJournal.exists(sessions, reply.sessionId)) return false;
     return SessionJournal.read(SessionJournal.directoryOf(sessions, reply.sessionId)).some(
-      (record) => record.type === 'reply' && record.claimed_path === reply.claimedPath,
+      (record) => (record.type === 'reply' || record.type === 'approval') && record.claimed_path === reply.claimedPath,
     );
   }
 
@@ -281,7 +281,7 @@ export class GovflowDaemon {
       }
       try {
         this.sessionsInProgress.add(item.sessionId);
-        await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath }, this.abort.signal);
+        await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath, ...(item.approval ? { approval: item.approval } : {}) }, this.abort.signal);
       } catch (error) {
         if (error instanceof ReplyRejectedError) await reject(error.message);
         else if (!(error instanceof SessionInterruptedError)) this.options.log.error('reply failed', { session: item.sessionId, error: errorMessage(error) });

@@ -15,6 +15,7 @@ import { SessionEvents } from '../pipeline/session-events.js';
 import { GovernanceSource } from './governance-source.js';
 import { RootLock, type RootOwnerKind } from './root-lock.js';
 import { FilesSessionStore } from '../store/files-session-store.js';
+import { ToolBox } from '../tools/tool-box.js';
 
 export interface Runtime {
   config: GovflowConfig;
@@ -22,6 +23,8 @@ export interface Runtime {
   provider: LlmProvider;
   audit: AuditLogWriter;
   runner: SessionRunner;
+  /** Built-in and MCP tools (closing the runtime stops the MCP servers). */
+  tools: ToolBox;
   /** Live session events (HTTP stream, tracing, metrics subscribe here). */
   events: SessionEvents;
   warnings: string[];
@@ -59,6 +62,9 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   }
   for (const repair of audit.repairs) options.log?.warn('audit log: cut a torn entry left by a crash', { ...repair });
   const events = new SessionEvents();
+  // Tools agents may be offered (SPEC §10). MCP servers a killed daemon left running go first.
+  const tools = new ToolBox(config, { env, log: options.log });
+  tools.reapOrphans();
   const runner = new SessionRunner({
     config,
     governance: () => governance.current(),
@@ -78,6 +84,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     now: options.now,
     log: options.log,
     events,
+    tools,
   });
   let closed = false;
   return {
@@ -86,11 +93,13 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     provider,
     audit,
     runner,
+    tools,
     events,
     warnings,
     async close() {
       if (closed) return;
       closed = true;
+      await tools.close().catch((error: unknown) => options.log?.warn('could not stop every MCP server', { error: String(error) }));
       try {
         await audit.close();
       } finally {

@@ -28,6 +28,12 @@ export interface AgentDefinition {
   declaredIn: { file: string; line: number; keyLines?: Readonly<Partial<Record<RoutingKey, number>>> };
   /** The markdown instructions (frontmatter removed). */
   instructions: string;
+  /** Tool names and `mcp:<server>/<prefix>*` patterns it is offered (SPEC §10); empty: none. */
+  tools: string[];
+  /** Model turns per message in the tool loop. */
+  maxTurns: number;
+  /** Tool names and patterns whose calls wait for a person's approval. */
+  approval: string[];
 }
 
 /** Declaration keys the routing graph checks, so its errors can name their lines. */

@@ -21,6 +21,8 @@ import { OutsideRootError, RootBoundary } from './root-boundary.js';
 import { checkRoutingGraph } from './routing-graph.js';
 import type { GuardrailRule } from '../privacy/guardrail-rules.js';
 import { GUARDRAILS_FILE, guardrailsPromptText, loadGuardrails } from '../privacy/guardrails-loader.js';
+import { AGENT_DEFAULTS } from '../config/config-schema.js';
+import { toolPatternProblem } from '../tools/tool-names.js';
 
 export interface PromptFile {
   /** Root-relative, forward slashes. */
@@ -247,6 +249,23 @@ function resolveAgent(
       return null;
     }
   }
+  // Deny by default (SPEC §10): only tools the agent names are ever offered, so a name that
+  // matches nothing is a mistake the author must hear about now, not a silent empty offer.
+  const servers = Object.keys(config.mcp.servers);
+  let toolsValid = true;
+  for (const key of ['tools', 'approval'] as const) {
+    (declaration[key] ?? []).forEach((pattern, index) => {
+      const problem = toolPatternProblem(pattern, servers);
+      if (!problem) return;
+      toolsValid = false;
+      errors.push(new ConfigError(`agent "${declaration.name}": ${key}: ${problem}`, declaredIn.file, lineOf([key, String(index)])));
+    });
+  }
+  if (!toolsValid) return null;
+  for (const pattern of declaration.approval ?? []) {
+    const offered = (declaration.tools ?? []).some((tool) => tool === pattern || (tool.endsWith('*') && pattern.startsWith(tool.slice(0, -1))) || (pattern.endsWith('*') && tool.startsWith(pattern.slice(0, -1))));
+    if (!offered) errors.push(new ConfigError(`agent "${declaration.name}": approval: "${pattern}" is not among its tools, so it can never be called; add it to tools: or remove it`, declaredIn.file, lineOf(['approval'])));
+  }
   return {
     name: declaration.name,
     type: declaration.type,
@@ -268,6 +287,9 @@ function resolveAgent(
       keyLines: { entry: lineOf(['entry']), next: lineOf(['next']), plan: lineOf(['plan']), on_failure: lineOf(['on_failure']) },
     },
     instructions,
+    tools: [...(declaration.tools ?? [])],
+    maxTurns: declaration.max_turns ?? AGENT_DEFAULTS.max_turns,
+    approval: [...(declaration.approval ?? [])],
   };
 }
 

@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { claimedAtOf, generatedRequestIdFor, originalNameOf, parseClaimName } from './claim-name.js';
-import { parseRequestFile } from './request-file.js';
+import { parseRequestFile, type ApprovalDecision } from './request-file.js';
 
 interface ItemSource {
   /** The name the operator gave the file in the inbox. */
@@ -32,6 +32,8 @@ export interface IntakeReply extends ItemSource {
   kind: 'reply';
   sessionId: string;
   reply: string;
+  /** Set for an approval decision on a waiting tool call (SPEC §10). */
+  approval?: ApprovalDecision;
 }
 
 /** What the handler receives: a new request, or a reply that resumes a paused session. */
@@ -114,7 +116,7 @@ export async function readClaimedFile(claimedPath: string, maxBytes: number): Pr
     case 'invalid':
       return { kind: 'rejected', file: sourceFile, claimedPath: absolutePath, reason: parsed.reason };
     case 'reply':
-      return { kind: 'reply', sessionId: parsed.sessionId, reply: parsed.reply, ...source };
+      return { kind: 'reply', sessionId: parsed.sessionId, reply: parsed.reply, ...(parsed.approval ? { approval: parsed.approval } : {}), ...source };
     case 'request':
       return {
         kind: 'request',

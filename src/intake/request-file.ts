@@ -33,6 +33,14 @@ export interface ParsedReply {
   kind: 'reply';
   sessionId: string;
   reply: string;
+  /** A decision on a tool call waiting for approval (SPEC §10): `{"session_id", "approve", "reason"?, "user"?}`. */
+  approval?: ApprovalDecision;
+}
+
+export interface ApprovalDecision {
+  approve: boolean;
+  reason: string | null;
+  user: string | null;
 }
 
 export interface InvalidRequestFile {
@@ -123,6 +131,30 @@ function parseReply(document: Record<string, unknown>): ParsedRequestFile {
   return { kind: 'reply', sessionId: document.session_id, reply: document.reply };
 }
 
+function parseApproval(document: Record<string, unknown>): ParsedRequestFile {
+  if (typeof document.session_id !== 'string') {
+    return invalid('an approval needs "session_id" as a string: copy it from the pending result in system/outbox/');
+  }
+  if (typeof document.approve !== 'boolean') {
+    return invalid(`"approve" must be true or false, but it is ${describeType(document.approve)}`);
+  }
+  for (const field of ['reason', 'user'] as const) {
+    if (document[field] !== undefined && document[field] !== null && typeof document[field] !== 'string') {
+      return invalid(`"${field}" must be a string when given, but it is ${describeType(document[field])}`);
+    }
+  }
+  const sessionProblem = checkSessionId(document.session_id);
+  if (sessionProblem) return invalid(sessionProblem);
+  const reason = typeof document.reason === 'string' ? document.reason : null;
+  const user = typeof document.user === 'string' ? document.user : null;
+  return {
+    kind: 'reply',
+    sessionId: document.session_id,
+    reply: document.approve ? `approved${reason ? `: ${reason}` : ''}` : `denied${reason ? `: ${reason}` : ''}`,
+    approval: { approve: document.approve, reason, user },
+  };
+}
+
 function parseJsonRequest(document: Record<string, unknown>): ParsedRequestFile {
   if (typeof document.request !== 'string') {
     const found = document.request === undefined ? 'it is missing' : `it is ${describeType(document.request)}`;
@@ -183,6 +215,7 @@ function parseJson(text: string): ParsedRequestFile {
   if (!isPlainObject(document)) {
     return invalid(`the JSON is ${describeType(document)}, not an object: write {"request": "..."}`);
   }
+  if (document.request === undefined && document.reply === undefined && document.approve !== undefined) return parseApproval(document);
   if (document.request === undefined && document.reply !== undefined) return parseReply(document);
   if (document.request !== undefined && document.reply !== undefined) {
     return invalid('the JSON has both "request" and "reply": a file is either a new request or a reply, not both');

@@ -13,7 +13,8 @@ import {
   type OutputInterface,
 } from 'ai';
 import { AnswerBudget, checkAnswerSize } from './answer-size-limit.js';
-import type { LlmRequest, LlmUsage } from './provider.js';
+import type { LlmRequest, LlmToolCall, LlmUsage } from './provider.js';
+import { sdkToolSet, toolCallOf, toolNameTable, toolTurnMessages, type ToolNameTable } from './ai-sdk-tools.js';
 
 /** What one successful attempt produced; the adapter adds provider and attempt count. */
 export interface AttemptResult {
@@ -22,6 +23,8 @@ export interface AttemptResult {
   /** The model id the server reported, or the one asked for when it reported none. */
   model: string;
   finishReason?: string;
+  /** Tool calls of this turn (none when no tool was offered or called). */
+  toolCalls?: LlmToolCall[];
 }
 
 export interface AttemptInput {
@@ -52,13 +55,13 @@ const RAW_JSON_OUTPUT: OutputInterface<string, string, never> = {
 };
 
 /** Repair conversations replay earlier turns before the new prompt. */
-function messagesOf(request: LlmRequest): ModelMessage[] {
+function messagesOf(request: LlmRequest, table: ToolNameTable): ModelMessage[] {
   const history: ModelMessage[] = (request.history ?? []).map((turn) =>
     turn.role === 'user'
       ? { role: 'user', content: turn.content }
       : { role: 'assistant', content: turn.content },
   );
-  return [...history, { role: 'user', content: request.prompt }];
+  return [...history, { role: 'user', content: request.prompt }, ...toolTurnMessages(request, table)];
 }
 
 /**
@@ -74,12 +77,16 @@ export function usageOf(usage: LanguageModelUsage | undefined): LlmUsage {
   };
 }
 
-function callSettings(input: AttemptInput) {
+function callSettings(input: AttemptInput, table: ToolNameTable) {
   const { request } = input;
+  const tools = sdkToolSet(request.tools ?? [], table);
   return {
     model: input.model,
     system: request.system,
-    messages: messagesOf(request),
+    messages: messagesOf(request, table),
+    // Only the agent's allowed tools, and no execute: the SDK stops after this one model turn
+    // (its default stopWhen is one step) and the tool loop in the pipeline runs the calls.
+    ...(tools ? { tools } : {}),
     temperature: request.temperature,
     maxOutputTokens: request.maxTokens,
     maxRetries: 0,
@@ -94,21 +101,26 @@ export async function attemptOnce(input: AttemptInput): Promise<AttemptResult> {
 }
 
 async function attemptWhole(input: AttemptInput): Promise<AttemptResult> {
-  const result = await generateText(callSettings(input));
+  const table = toolNameTable(input.request.tools ?? [], input.request.toolTurns);
+  const result = await generateText(callSettings(input, table));
   checkAnswerSize(result.text, input.maxOutputBytes);
+  const toolCalls = result.toolCalls.map((call) => toolCallOf(call as Parameters<typeof toolCallOf>[0], table));
   return {
     text: result.text,
     usage: usageOf(result.usage),
     model: result.response.modelId || input.modelId,
     finishReason: result.finishReason,
+    ...(toolCalls.length > 0 ? { toolCalls } : {}),
   };
 }
 
 async function attemptStreaming(input: AttemptInput): Promise<AttemptResult> {
+  const table = toolNameTable(input.request.tools ?? [], input.request.toolTurns);
+  const toolCalls: LlmToolCall[] = [];
   // Leaving the loop below does not reach the HTTP request: a cut answer aborts it through this.
   const cut = new AbortController();
   const result = streamText({
-    ...callSettings(input),
+    ...callSettings(input, table),
     abortSignal: AbortSignal.any([input.abortSignal, cut.signal]),
     // The default logs the raw SDK error to the console, where a server-echoed key would
     // leak; errors reach us as stream parts and are translated (and scrubbed) by the caller.
@@ -138,6 +150,9 @@ async function attemptStreaming(input: AttemptInput): Promise<AttemptResult> {
         text += part.text;
         input.request.onChunk?.(part.text);
         break;
+      case 'tool-call':
+        toolCalls.push(toolCallOf(part as Parameters<typeof toolCallOf>[0], table));
+        break;
       case 'finish-step':
         if (part.response.modelId) model = part.response.modelId;
         break;
@@ -158,5 +173,5 @@ async function attemptStreaming(input: AttemptInput): Promise<AttemptResult> {
     if (input.abortSignal.aborted) throw input.abortSignal.reason;
     throw new Error('The response stream ended before the model finished.');
   }
-  return { text, usage: usageOf(usage), model, finishReason };
+  return { text, usage: usageOf(usage), model, finishReason, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
 }

@@ -129,7 +129,7 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
       // Checked here too: a signal aborted before the call never reaches the network.
       request.signal.throwIfAborted();
       const result = await attemptOnce({ model, modelId, request: watchedRequest, jsonMode: compiled.jsonMode, stream: streaming, maxOutputBytes: compiled.maxOutputBytes, abortSignal: request.signal });
-      if (streaming && !receivedText && result.text === '') {
+      if (streaming && !receivedText && result.text === '' && !result.toolCalls) {
         // An empty "stream" is what some SDK parsers make of a plain JSON answer: ask plainly.
         const plain = await plainly();
         if (plain.text !== '') {

@@ -42,6 +42,40 @@ export interface LlmRequest {
   deadlineMs?: number;
   /** Called with each streamed text chunk, where the provider streams. */
   onChunk?: (chunk: string) => void;
+  /**
+   * Tools the agent is allowed, offered in the provider's native tool list (SPEC §10); nothing
+   * else is offered. Absent or empty: no tools.
+   */
+  tools?: LlmToolOffer[];
+  /** The tool loop so far in this step, after `prompt`: each model turn's calls and their results. */
+  toolTurns?: LlmToolTurn[];
+}
+
+/** One tool as the model is offered it. */
+export interface LlmToolOffer {
+  /** govflow's name (`read_file`, `mcp:docs/search`); adapters map it to what their API accepts. */
+  name: string;
+  description: string;
+  /** JSON Schema of the input object. */
+  inputSchema: Record<string, unknown>;
+}
+
+/** A tool call the model made. */
+export interface LlmToolCall {
+  id: string;
+  /** govflow's name, mapped back from the wire name; a name never offered is kept as written. */
+  name: string;
+  /** The arguments object, or the raw text when it did not parse (then `inputError` says why). */
+  input: unknown;
+  inputError?: string;
+}
+
+/** One model turn of the tool loop and the results given back. */
+export interface LlmToolTurn {
+  /** Text the model wrote alongside its calls. */
+  text: string;
+  calls: LlmToolCall[];
+  results: Array<{ id: string; name: string; output: string; isError: boolean }>;
 }
 
 export interface LlmUsage {
@@ -59,6 +93,8 @@ export interface LlmResponse {
   finishReason?: string;
   /** Attempts the adapter made (1 without retries). */
   attempts?: number;
+  /** Tool calls of this turn; when present and non-empty, `text` is not the agent's message yet. */
+  toolCalls?: LlmToolCall[];
 }
 
 export interface LlmProvider {

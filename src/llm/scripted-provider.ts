@@ -15,11 +15,18 @@
  *       - json: { output: ..., status: ... }         # an object, sent as JSON text
  *       - error: { status: 429, message: slow down, retry_after_ms: 10 }
  *       - { text: '...', delay_ms: 50, usage: { input_tokens: 10, output_tokens: 5 } }
+ *       - tool_calls:                                # a turn of the tool loop (SPEC §10)
+ *           - { name: write_file, input: { path: report.md, content: "..." }, id: call_1 }
+ *           - { name: read_file, input_text: '{"path": ' }   # malformed arguments, as sent
+ *
+ * A `tool_calls` entry answers one model turn with those calls (`id` optional; `text` optional);
+ * the agent's next entry answers the turn after the results. Tool names are govflow's
+ * (`read_file`, `mcp:docs/search`), whether or not the agent was offered them.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { ConfigError, ProviderError } from '../errors.js';
-import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
+import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
 
 export interface ScriptedResponse {
   text?: string;
@@ -27,6 +34,7 @@ export interface ScriptedResponse {
   error?: { status?: number; message?: string; retry_after_ms?: number; timeout?: boolean };
   delay_ms?: number;
   usage?: { input_tokens?: number; output_tokens?: number; cached_input_tokens?: number };
+  tool_calls?: Array<{ name: string; input?: unknown; input_text?: string; id?: string }>;
 }
 
 export interface Script {
@@ -59,6 +67,10 @@ export interface ScriptedCall {
   system: string;
   prompt: string;
   history: number;
+  /** Names of the tools offered on this call. */
+  tools: string[];
+  /** Tool turns already taken in this step's loop. */
+  toolTurns: number;
 }
 
 export interface ScriptedProviderOptions {
@@ -89,6 +101,7 @@ export class ScriptedProvider implements LlmProvider {
   readonly unexpectedCalls: ScriptedCall[] = [];
   private readonly startWaiters = new Map<number, Array<(call: ScriptedCall) => void>>();
   private readonly gates = new Map<number, Promise<void>>();
+  private toolCallCount = 0;
 
   constructor(
     private readonly script: Script,
@@ -131,7 +144,15 @@ export class ScriptedProvider implements LlmProvider {
   }
 
   async generate(request: LlmRequest): Promise<LlmResponse> {
-    const call: ScriptedCall = { number: this.calls.length + 1, agent: request.agent, system: request.system, prompt: request.prompt, history: request.history?.length ?? 0 };
+    const call: ScriptedCall = {
+      number: this.calls.length + 1,
+      agent: request.agent,
+      system: request.system,
+      prompt: request.prompt,
+      history: request.history?.length ?? 0,
+      tools: (request.tools ?? []).map((offer) => offer.name),
+      toolTurns: request.toolTurns?.length ?? 0,
+    };
     this.calls.push(call);
     for (const resolve of this.startWaiters.get(call.number) ?? []) resolve(call);
     this.startWaiters.delete(call.number);
@@ -164,8 +185,9 @@ export class ScriptedProvider implements LlmProvider {
         timedOut: response.error.timeout === true,
       });
     }
-    const text = response.text ?? JSON.stringify(response.json ?? null);
-    request.onChunk?.(text);
+    const toolCalls = response.tool_calls ? this.toolCallsOf(request.agent, response.tool_calls) : undefined;
+    const text = toolCalls ? (response.text ?? '') : (response.text ?? JSON.stringify(response.json ?? null));
+    if (text !== '') request.onChunk?.(text);
     return {
       text,
       usage: {
@@ -176,7 +198,24 @@ export class ScriptedProvider implements LlmProvider {
       model: request.model,
       provider: this.kind,
       attempts: 1,
+      ...(toolCalls ? { toolCalls } : {}),
     };
+  }
+
+  private toolCallsOf(agent: string, entries: NonNullable<ScriptedResponse['tool_calls']>): LlmToolCall[] {
+    return entries.map((entry) => {
+      this.toolCallCount += 1;
+      const call: LlmToolCall = { id: entry.id ?? `call_${agent}_${this.toolCallCount}`, name: entry.name, input: entry.input ?? {} };
+      if (entry.input_text !== undefined) {
+        try {
+          call.input = JSON.parse(entry.input_text);
+        } catch (error) {
+          call.input = entry.input_text;
+          call.inputError = `the arguments are not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
+        }
+      }
+      return call;
+    });
   }
 
   /** Responses left unused, per agent (empty when the script was used up exactly). */

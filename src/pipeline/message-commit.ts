@@ -17,6 +17,7 @@ import type { StoredSession } from '../store/session-store.js';
 import type { SessionPrivacy } from '../privacy/session-privacy.js';
 import type { RunnerDependencies } from './runner-contract.js';
 import { applyRecord, type PendingStep, type SessionState } from './session-state.js';
+import { toolAuditLines } from './tool-loop.js';
 
 /** A session being run by this process: its stored form, its folded state, its commit order. */
 export interface ActiveSession {
@@ -32,7 +33,7 @@ export interface ActiveSession {
 /** What one step ends with: exactly one of these is committed as the step's message. */
 export type StepOutcome =
   /** The model's message passed validation. */
-  | { kind: 'answer'; candidate: Record<string, unknown>; plan: Plan | null; retryCount: number; promptFiles: string[] }
+  | { kind: 'answer'; candidate: Record<string, unknown>; plan: Plan | null; retryCount: number; promptFiles: string[]; evidence?: Array<{ path: string; sha256: string; bytes: number }> }
   /** Repairs ran out: the orchestrator records a VALIDATION_ERROR fallback, raw output kept. */
   | { kind: 'fallback'; problems: string[]; retryCount: number; rawOutput: string | null }
   /** The model call failed; the message fails and the agent's `on_failure` routing applies. */
@@ -61,6 +62,13 @@ export function stampContext(
     parentMessageId: step.parentMessageId,
     retryCount,
   };
+}
+
+/** A §4 compliance finding (compliance-check.ts) as a `[VIOLATIONS]` item. */
+export function violationOf(finding: string): { kind: string; detail: string } {
+  const notInPrompt = /^governance_files_consulted names "(.*)", which was not in this agent's prompt$/.exec(finding);
+  if (notInPrompt) return { kind: 'governance_file_not_in_prompt', detail: notInPrompt[1] };
+  return { kind: 'compliance', detail: finding };
 }
 
 export class MessageCommitter {
@@ -118,6 +126,13 @@ export class MessageCommitter {
     for (const voided of state.voided) {
       notes.push(`replaces audit entry ${voided.messageId} (sequence ${voided.sequence}), whose journal record a crash lost: the step ran again`);
     }
+    // The step's tool calls, refusals and approvals, and the evidence its message named (SPEC §10).
+    const stepKey = step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1);
+    const tools = toolAuditLines(state.toolLoops.get(stepKey), state.approvals);
+    // SPEC §6: every compliance violation (§4 as well as §10) is also a {"kind","detail"} in [VIOLATIONS].
+    if (violations.length > 0) tools.violations = [...violations.map(violationOf), ...(tools.violations ?? [])];
+    if (outcome.kind === 'answer' && outcome.evidence) tools.evidence = outcome.evidence;
+    const hasTools = Object.keys(tools).length > 0;
     const record: MessageRecord = {
       v: JOURNAL_FORMAT,
       type: 'message',
@@ -137,9 +152,10 @@ export class MessageCommitter {
       halt,
       plan: outcome.kind === 'answer' ? outcome.plan : null,
       on_failure: agent?.onFailure ?? null,
+      ...(hasTools ? { tools } : {}),
     };
     // Journal record, then the durable audit entry (SPEC §6): the store keeps that order.
-    const { entryHash } = await active.stored.commitMessage(record, { message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes, piiRedacted: privacy.piiRedacted, guardrails: privacy.guardrails, user: state.session.request.user ?? 'local' });
+    const { entryHash } = await active.stored.commitMessage(record, { message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes, piiRedacted: privacy.piiRedacted, guardrails: privacy.guardrails, user: state.session.request.user ?? 'local', ...(hasTools ? { tools } : {}) });
     applyRecord(state, record);
     this.committed(active);
     this.deps.events?.emit('message', {

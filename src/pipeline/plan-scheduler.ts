@@ -14,7 +14,8 @@ export async function runPlan(
 ): Promise<void> {
   const plan = active.state.plan!;
   const running = new Map<string, Promise<void>>();
-  while (active.state.plan === plan && !active.state.final) {
+  // A task whose tool call waits for approval pauses the session: no new task starts.
+  while (active.state.plan === plan && !active.state.final && !active.state.paused) {
     for (const task of draining() ? [] : readyTasks(plan)) {
       if (running.size >= limits.max_fan_out) break;
       if (running.has(task.id)) continue;

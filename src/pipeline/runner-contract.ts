@@ -11,6 +11,8 @@ import type { SentientMessage } from '../message/sentient-message.js';
 import type { ResultDocument, ResultStatus } from './session-result.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { SessionEvents } from './session-events.js';
+import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
+import type { ToolBox } from '../tools/tool-box.js';
 
 /** What the audit trail receives for every committed message. */
 export interface AuditRecordInput {
@@ -25,6 +27,8 @@ export interface AuditRecordInput {
   guardrails?: ReadonlyArray<{ rule: string; action: string }> | null;
   /** The session's user, written as `[USER: …]` (SPEC §11). */
   user?: string | null;
+  /** Tool calls, tool violations, approvals and evidence (SPEC §10). */
+  tools?: ToolAuditLines;
 }
 
 export interface AuditSink {
@@ -53,6 +57,8 @@ export interface RunnerDependencies {
   log?: OperationalLog;
   /** Live events for listeners (HTTP stream, tracing, metrics); none when absent. */
   events?: SessionEvents;
+  /** Tools agents may be offered (SPEC §10); without it, agents that name tools get none. */
+  tools?: ToolBox;
 }
 
 export interface NewSessionRequest {

@@ -43,6 +43,7 @@ export async function appendMissingAuditEntries(active: ActiveSession, audited: 
       piiRedacted: record.pii_redacted ?? null,
       guardrails: record.guardrails ?? null,
       user: active.state.session.request.user ?? 'local',
+      ...(record.tools ? { tools: record.tools } : {}),
     });
     log?.warn('re-appended a journaled message missing from the audit log', { session: active.state.session.session_id, message: record.message.message_id });
   }

@@ -25,6 +25,8 @@ export interface ResultDocument {
   started_at: string;
   finished_at: string;
   usage: { input_tokens: number; output_tokens: number; cost_usd: number };
+  /** Present while a tool call waits for a person's approval (SPEC §10). */
+  awaiting?: 'approval';
 }
 
 /** The session's result as it stands: final, or pending while paused. */
@@ -58,6 +60,7 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
       output_tokens: state.usage.output_tokens,
       cost_usd: Math.round(state.usage.cost_usd * 1e6) / 1e6,
     },
+    ...(state.paused?.awaiting === 'approval' ? { awaiting: 'approval' as const } : {}),
   };
 }
 

@@ -8,11 +8,13 @@ import { mkdirSync } from 'node:fs';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
+import type { ApprovalRecord } from '../store/tool-journal-records.js';
 import { JOURNAL_FORMAT, type FinishedRecord, type ReplyRecord, type RequestInfo, type SessionRecord, type SessionStateName } from '../store/session-journal.js';
 import { archiveRequestFile } from '../store/request-archive.js';
 import { MessageCommitter, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { crashGiveUp, crashRetriesUsedUp, isCrash, recordCrash } from './crash-retries.js';
 import { runPlan } from './plan-scheduler.js';
+import type { ApprovalDecision } from '../intake/request-file.js';
 import { ReplyRejectedError, SessionInterruptedError, type NewSessionRequest, type OperationalLog, type RunnerDependencies, type SessionOutcome } from './runner-contract.js';
 import { buildResult, resultFiles } from './session-result.js';
 import { limitReached } from './session-limits.js';
@@ -100,7 +102,7 @@ export class SessionRunner {
   /** Applies a person's reply to a paused session and runs it on. */
   async replyToSession(
     sessionId: string,
-    reply: { text: string; sourceFile: string; claimedPath: string | null },
+    reply: { text: string; sourceFile: string; claimedPath: string | null; approval?: ApprovalDecision },
     signal: AbortSignal,
   ): Promise<SessionOutcome> {
     if (!/^[A-Za-z0-9._-]{1,128}$/.test(sessionId) || !this.sessionExists(sessionId)) {
@@ -111,6 +113,34 @@ export class SessionRunner {
       await this.closeJournal(active);
       const where = active.state.final ? 'has already finished' : 'is not waiting for a reply';
       throw new ReplyRejectedError(`session "${sessionId}" ${where}; a reply only resumes a session whose result is pending`, { sessionId });
+    }
+    const paused = active.state.paused;
+    if ((paused.awaiting === 'approval') !== (reply.approval !== undefined)) {
+      await this.closeJournal(active);
+      throw new ReplyRejectedError(
+        paused.awaiting === 'approval'
+          ? `session "${sessionId}" waits for an approval of ${paused.tool ?? 'a tool call'}: reply with {"session_id": "${sessionId}", "approve": true|false, "reason"?: "...", "user"?: "..."}`
+          : `session "${sessionId}" waits for an answer to its question, not for an approval: reply with {"session_id": "${sessionId}", "reply": "..."}`,
+      );
+    }
+    if (reply.approval && paused.callId) {
+      // Used once, for the call the question named (SPEC §10).
+      const decision: ApprovalRecord = {
+        v: JOURNAL_FORMAT,
+        type: 'approval',
+        call_id: paused.callId,
+        tool: paused.tool ?? '',
+        approve: reply.approval.approve,
+        reason: reply.approval.reason,
+        user: reply.approval.user,
+        source_file: reply.sourceFile,
+        claimed_path: reply.claimedPath,
+        at: this.now().toISOString(),
+      };
+      await active.stored.recordApproval(decision);
+      applyRecord(active.state, decision);
+      this.log.info(reply.approval.approve ? 'tool call approved' : 'tool call denied', { session: sessionId, tool: paused.tool, user: reply.approval.user });
+      return this.run(active, signal);
     }
     const record: ReplyRecord = {
       v: JOURNAL_FORMAT,
@@ -201,7 +231,10 @@ export class SessionRunner {
       };
     } else {
       const limit = limitReached(this.config.limits, state, step.agent, loopKey, this.now());
-      outcome = limit ? { kind: 'halt', failure: limit.failure, halt: limit.halt } : await this.attempts.run(active, step, snapshot, agent, signal);
+      const attempted = limit ? ({ kind: 'halt', failure: limit.failure, halt: limit.halt } as const) : await this.attempts.run(active, step, snapshot, agent, signal);
+      // A tool call waits for approval: nothing to commit, the session is paused (SPEC §10).
+      if (attempted.kind === 'paused') return;
+      outcome = attempted;
     }
     await this.committer.commit(active, step, snapshot, loopKey, agent, outcome);
   }
@@ -286,7 +319,7 @@ export class SessionRunner {
     }
     this.writeManifest(active);
     const sessionId = state.session.session_id;
-    if (state.paused) this.deps.events?.emit('pending', { sessionId, question: state.paused.question ?? '', awaiting: 'reply' });
+    if (state.paused) this.deps.events?.emit('pending', { sessionId, question: state.paused.question ?? '', awaiting: state.paused.awaiting ?? 'reply' });
     else this.deps.events?.emit('session_finished', { sessionId, requestId: state.session.request_id, status: result.status });
     this.log.info(state.paused ? 'session paused for a reply' : 'session finished', {
       session: state.session.session_id,

@@ -9,6 +9,21 @@ import { stringifyJson } from '../message/json-text.js';
 import type { Plan, PlanTask } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { JournalRecord, MessageRecord, SessionRecord, StepKind, UsageFigures } from '../store/session-journal.js';
+import type { ApprovalRecord, ApprovalRequestRecord, JournaledToolCall, ToolResultRecord } from '../store/tool-journal-records.js';
+
+/** One model turn of a tool loop, with the results journaled so far. */
+export interface ToolLoopTurn {
+  attempt: number;
+  text: string;
+  calls: JournaledToolCall[];
+  results: Map<string, ToolResultRecord>;
+}
+
+/** The tool loop of a step whose message is not committed yet (rebuilt on recovery). */
+export interface ToolLoopState {
+  agent: string;
+  turns: ToolLoopTurn[];
+}
 
 /** A step the session has to run next. */
 export interface PendingStep {
@@ -33,7 +48,20 @@ export interface SessionState {
   messages: MessageRecord[];
   cursor: PendingStep | null;
   plan: PlanState | null;
-  paused: { agent: string; messageId: string; question: string; input: unknown } | null;
+  paused: {
+    agent: string;
+    messageId: string;
+    question: string;
+    input: unknown;
+    /** Set when a tool call waits for a person's approval rather than the agent for a reply. */
+    awaiting?: 'approval';
+    callId?: string;
+    tool?: string;
+  } | null;
+  /** Tool loops of steps not yet committed, by step key (`"3"`, `"task:t1"`). */
+  toolLoops: Map<string, ToolLoopState>;
+  /** Approval decisions by tool call id, each for that one call. */
+  approvals: Map<string, ApprovalRecord>;
   /** Set when the chain has ended: the message whose status is the session's. */
   final: MessageRecord | null;
   loopKeys: Set<string>;
@@ -88,6 +116,8 @@ export function initialState(session: SessionRecord): SessionState {
     },
     plan: null,
     paused: null,
+    toolLoops: new Map(),
+    approvals: new Map(),
     final: null,
     loopKeys: new Set(),
     usage: emptyUsage(),
@@ -146,12 +176,41 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       return;
     case 'message':
       applyMessage(state, record);
+      return;
+    case 'tool_turn': {
+      const loop = state.toolLoops.get(record.step) ?? { agent: record.agent, turns: [] };
+      loop.turns.push({ attempt: record.attempt, text: record.text, calls: record.calls, results: new Map() });
+      state.toolLoops.set(record.step, loop);
+      return;
+    }
+    case 'tool_result': {
+      const turn = state.toolLoops.get(record.step)?.turns.findLast((candidate) => candidate.calls.some((call) => call.id === record.id));
+      turn?.results.set(record.id, record);
+      return;
+    }
+    case 'approval_request':
+      applyApprovalRequest(state, record);
+      return;
+    case 'approval':
+      state.approvals.set(record.call_id, record);
+      if (record.claimed_path) state.replyFiles.push({ claimedPath: record.claimed_path, sourceFile: record.source_file });
+      if (state.paused?.awaiting === 'approval' && state.paused.callId === record.call_id) {
+        state.paused = null;
+        state.runStartedAt = record.at;
+      }
+      return;
   }
+}
+
+function applyApprovalRequest(state: SessionState, record: ApprovalRequestRecord): void {
+  if (state.approvals.has(record.call_id)) return;
+  state.paused = { agent: record.agent, messageId: '', question: record.question, input: record.input, awaiting: 'approval', callId: record.call_id, tool: record.tool };
 }
 
 function applyMessage(state: SessionState, record: MessageRecord): void {
   const message = record.message;
   state.messages.push(record);
+  state.toolLoops.delete(record.task_id ? `task:${record.task_id}` : String(message.metadata.sequence_number));
   state.lastSequence = Math.max(state.lastSequence, message.metadata.sequence_number);
   state.voided = [];
   // A step that commits its message has got past whatever crashed before it.

@@ -5,13 +5,13 @@
  */
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ProviderError, errorMessage } from '../errors.js';
+import { findAnswerTooLarge } from '../llm/answer-size-limit.js';
 import { ProviderCallError } from '../llm/provider-error-translation.js';
-import type { LlmProvider } from '../llm/provider.js';
+import type { LlmProvider, LlmToolCall } from '../llm/provider.js';
 import { isRetrying, retrySettings, withRetries } from '../llm/retrying-provider.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { executionalAgents } from '../governance/routing-graph.js';
-import { findAnswerTooLarge } from '../llm/answer-size-limit.js';
 import { parseModelOutput } from '../message/message-parser.js';
 import { stampMessage } from '../message/message-stamping.js';
 import { MessageValidator } from '../message/message-validator.js';
@@ -21,10 +21,16 @@ import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-
 import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
 import { limitReached } from './session-limits.js';
 import { applyRecord, emptyUsage, type PendingStep } from './session-state.js';
+import { ToolLoop, providerTurns } from './tool-loop.js';
+import { checkEvidence } from './evidence-check.js';
 import { guardStepInput, guardStepOutput } from './step-guardrails.js';
+
+/** A step's outcome, or a pause: a tool call waits for a person's approval and nothing is committed. */
+export type AttemptsOutcome = StepOutcome | { kind: 'paused' };
 
 export class StepAttempts {
   private readonly validators = new WeakMap<GovernanceSnapshot, MessageValidator>();
+  private readonly toolLoop: ToolLoop;
   /**
    * The provider inside the retry wrapper (llm.max_attempts, a timeout per attempt, the session
    * deadline), whatever was injected; dry-run answers at once and never fails, so it runs bare.
@@ -35,6 +41,7 @@ export class StepAttempts {
     private readonly deps: RunnerDependencies,
     private readonly now: () => Date,
   ) {
+    this.toolLoop = new ToolLoop(deps, now);
     const bare = deps.provider;
     this.provider = bare.synthetic || isRetrying(bare) ? bare : withRetries(bare, retrySettings(deps.config));
   }
@@ -53,7 +60,7 @@ export class StepAttempts {
   }
 
   /** Runs the loop for `agent` on `step`; throws SessionInterruptedError on shutdown. */
-  async run(active: ActiveSession, step: PendingStep, snapshot: GovernanceSnapshot, agent: AgentDefinition, signal: AbortSignal): Promise<StepOutcome> {
+  async run(active: ActiveSession, step: PendingStep, snapshot: GovernanceSnapshot, agent: AgentDefinition, signal: AbortSignal): Promise<AttemptsOutcome> {
     const { state } = active;
     const events = this.deps.events;
     const sessionId = state.session.session_id;
@@ -69,119 +76,150 @@ export class StepAttempts {
     const stepLabel = step.taskId ? `task ${step.taskId}` : `step ${state.lastSequence + 1}`;
     this.deps.log?.info('agent step', { session: sessionId, agent: agent.name, step: stepLabel });
     events?.emit('step_started', { sessionId, agent: agent.name, sequence: state.lastSequence + 1, taskId: step.taskId ?? null });
+    const stepKey = step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1);
+    // Deny by default: an agent without `tools:` is offered nothing (and waits for nothing here).
+    const offers = agent.tools.length > 0 ? await this.toolLoop.offers(agent, signal) : [];
+    // Resumed after a crash or an approval: calls of the last journaled turn without a result run
+    // first (a call whose result is journaled never runs again).
+    const resumed = state.toolLoops.get(stepKey)?.turns.at(-1);
+    if (resumed && resumed.calls.some((call) => !resumed.results.has(call.id))) {
+      if ((await this.toolLoop.runTurn(active, stepKey, agent, resumed, signal)) === 'paused') return { kind: 'paused' };
+    }
 
-    for (let attempt = 0; attempt <= maxRetries; attempt++) {
+    attempts: for (let attempt = 0; attempt <= maxRetries; attempt++) {
       if (attempt > 0) {
         const again = limitReached(this.config.limits, state, step.agent, '', this.now());
         if (again && again.failure.code !== 'LOOP_DETECTED') return { kind: 'halt', failure: again.failure, halt: again.halt };
       }
-      const started = performance.now();
-      const callTimeout = agent.timeoutMs ?? this.config.llm.timeout_ms;
-      const deadlineMs = Math.max(1, Date.parse(state.runStartedAt) + this.config.limits.session_timeout_ms - this.now().getTime());
-      const model = agent.model ?? this.config.provider.model;
+      let text = '';
       const prompts = attempt === 0 ? userPrompt : history[history.length - 1].content;
       const earlier = attempt === 0 ? [] : history.slice(0, -1);
-      const recordExchange = (outcome: { model: string; response: string | null; error: string | null; usage: UsageFigures }) => {
-        const record: ExchangeRecord = {
-          v: JOURNAL_FORMAT,
-          type: 'exchange',
-          agent: agent.name,
-          step: step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1),
-          attempt,
-          provider: this.deps.provider.kind,
-          temperature: agent.temperature ?? null,
-          max_tokens: agent.maxTokens ?? null,
-          system_sha256: prompt.systemSha256,
-          prompt: prompts,
-          history: earlier,
-          ...outcome,
-          duration_ms: Math.round(performance.now() - started),
-          at: this.now().toISOString(),
+      // Model turns of the tool loop: a turn that calls tools runs them and asks again.
+      for (;;) {
+        const started = performance.now();
+        let toolCalls: LlmToolCall[] | undefined;
+        const callTimeout = agent.timeoutMs ?? this.config.llm.timeout_ms;
+        const deadlineMs = Math.max(1, Date.parse(state.runStartedAt) + this.config.limits.session_timeout_ms - this.now().getTime());
+        const model = agent.model ?? this.config.provider.model;
+        const recordExchange = (outcome: { model: string; response: string | null; error: string | null; usage: UsageFigures }) => {
+          const record: ExchangeRecord = {
+            v: JOURNAL_FORMAT,
+            type: 'exchange',
+            agent: agent.name,
+            step: step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1),
+            attempt,
+            provider: this.deps.provider.kind,
+            temperature: agent.temperature ?? null,
+            max_tokens: agent.maxTokens ?? null,
+            system_sha256: prompt.systemSha256,
+            prompt: prompts,
+            history: earlier,
+            ...outcome,
+            duration_ms: Math.round(performance.now() - started),
+            at: this.now().toISOString(),
+          };
+          // Durable with the step's message (the store's commit).
+          active.stored.recordExchange(record);
+          applyRecord(state, record);
         };
-        // Durable with the step's message (the store's commit).
-        active.stored.recordExchange(record);
-        applyRecord(state, record);
-      };
-      events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt });
-      const callFinished = (figures: { model: string; inputTokens: number; outputTokens: number; error: string | null }) =>
-        events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), ...figures });
-      let text: string;
-      try {
-        const response = await this.provider.generate({
-          agent: agent.name,
-          system: prompt.system,
-          prompt: prompts,
-          history: earlier,
-          model,
-          temperature: agent.temperature,
-          maxTokens: agent.maxTokens,
-          jsonSchema: snapshot.messageSchema,
-          expectation: {
-            contentType: agent.contentType,
-            next: agent.next,
-            agentType: agent.type,
-            plan: agent.plan,
-            executionalAgents: executionalAgents(snapshot.agents),
-            governanceFiles: prompt.files,
-            outputSchema: agent.outputSchema,
-          },
-          // Shutdown only; the attempt timeouts and the deadline are the retry wrapper's.
-          signal,
-          timeoutMs: callTimeout,
-          deadlineMs,
-          // Live chunks are redacted one by one (a value split across two chunks can slip through;
-          // the committed answer is redacted whole).
-          ...(events?.has('content_chunk')
-            ? { onChunk: (chunk: string) => events.emit('content_chunk', { sessionId, agent: agent.name, chunk: active.privacy ? active.privacy.redactFileText(chunk) : chunk }) }
-            : {}),
-        });
-        // The answer is redacted before it is journaled, parsed or logged (SPEC §12).
-        text = active.privacy ? active.privacy.redactForStep(step, response.text) : response.text;
-        const usage = response.usage;
-        callFinished({ model: response.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, error: null });
-        recordExchange({
-          model: response.model,
-          response: text,
-          error: null,
-          usage: {
-            input_tokens: usage.inputTokens,
-            output_tokens: usage.outputTokens,
-            cached_input_tokens: usage.cachedInputTokens,
-            cost_usd: this.deps.costUsd(response.model, usage),
-          },
-        });
-      } catch (error) {
-        const tooLarge = signal.aborted ? undefined : findAnswerTooLarge(error);
-        if (tooLarge) {
-          // llm.max_output_bytes: the answer was cut off, which makes it invalid output (repaired like any other).
-          recordExchange({ model, response: null, error: tooLarge.message, usage: emptyUsage() });
-          callFinished({ model, inputTokens: 0, outputTokens: 0, error: tooLarge.message });
-          lastRaw = `${tooLarge.prefix}… [cut: ${tooLarge.message}]`;
-          problems = [tooLarge.message];
-          this.deps.log?.warn('invalid agent output', { session: sessionId, agent: agent.name, attempt, problems });
-          history.push({ role: 'user', content: prompts }, { role: 'assistant', content: lastRaw }, { role: 'user', content: buildRepairPrompt(problems) });
-          continue;
-        }
-        if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`, { sessionId, cause: error });
-        const timedOut = error instanceof ProviderError && error.timedOut;
-        recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
-        callFinished({ model, inputTokens: 0, outputTokens: 0, error: errorMessage(error) });
-        // The deadline timer may fire a millisecond before the clock says the deadline passed.
-        const pastDeadline = (error instanceof ProviderCallError && error.deadlinePassed) || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
-        if (pastDeadline) {
+        events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt });
+        const callFinished = (figures: { model: string; inputTokens: number; outputTokens: number; error: string | null }) =>
+          events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), ...figures });
+        try {
+          const response = await this.provider.generate({
+            agent: agent.name,
+            system: prompt.system,
+            prompt: prompts,
+            history: earlier,
+            model,
+            temperature: agent.temperature,
+            maxTokens: agent.maxTokens,
+            jsonSchema: snapshot.messageSchema,
+            expectation: {
+              contentType: agent.contentType,
+              next: agent.next,
+              agentType: agent.type,
+              plan: agent.plan,
+              executionalAgents: executionalAgents(snapshot.agents),
+              governanceFiles: prompt.files,
+              outputSchema: agent.outputSchema,
+            },
+            // Shutdown only; the attempt timeouts and the deadline are the retry wrapper's.
+            signal,
+            timeoutMs: callTimeout,
+            deadlineMs,
+            ...(offers.length > 0 ? { tools: offers } : {}),
+            ...(state.toolLoops.has(stepKey) ? { toolTurns: providerTurns(state.toolLoops.get(stepKey)) } : {}),
+            // Live chunks are redacted one by one (a value split across two chunks can slip through;
+            // the committed answer is redacted whole).
+            ...(events?.has('content_chunk')
+              ? { onChunk: (chunk: string) => events.emit('content_chunk', { sessionId, agent: agent.name, chunk: active.privacy ? active.privacy.redactFileText(chunk) : chunk }) }
+              : {}),
+          });
+          // The answer is redacted before it is journaled, parsed or logged (SPEC §12).
+          text = active.privacy ? active.privacy.redactForStep(step, response.text) : response.text;
+          toolCalls = response.toolCalls;
+          const usage = response.usage;
+          callFinished({ model: response.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, error: null });
+          recordExchange({
+            model: response.model,
+            response: text,
+            error: null,
+            usage: {
+              input_tokens: usage.inputTokens,
+              output_tokens: usage.outputTokens,
+              cached_input_tokens: usage.cachedInputTokens,
+              cost_usd: this.deps.costUsd(response.model, usage),
+            },
+          });
+        } catch (error) {
+          const tooLarge = signal.aborted ? undefined : findAnswerTooLarge(error);
+          if (tooLarge) {
+            // llm.max_output_bytes: the answer was cut off, which makes it invalid output (repaired like any other).
+            recordExchange({ model, response: null, error: tooLarge.message, usage: emptyUsage() });
+            callFinished({ model, inputTokens: 0, outputTokens: 0, error: tooLarge.message });
+            lastRaw = `${tooLarge.prefix}… [cut: ${tooLarge.message}]`;
+            problems = [tooLarge.message];
+            this.deps.log?.warn('invalid agent output', { session: sessionId, agent: agent.name, attempt, problems });
+            history.push({ role: 'user', content: prompts }, { role: 'assistant', content: lastRaw }, { role: 'user', content: buildRepairPrompt(problems) });
+            continue attempts;
+          }
+          if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`, { sessionId, cause: error });
+          const timedOut = error instanceof ProviderError && error.timedOut;
+          recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
+          callFinished({ model, inputTokens: 0, outputTokens: 0, error: errorMessage(error) });
+          // The deadline timer may fire a millisecond before the clock says the deadline passed.
+          const pastDeadline = (error instanceof ProviderCallError && error.deadlinePassed) || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
+          if (pastDeadline) {
+            return {
+              kind: 'halt',
+              failure: { code: 'TIMEOUT', message: `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed while ${agent.name} was running`, recoverable: true, notes: 'Orchestrator limit: session deadline.' },
+              halt: 'HALTED_TIME',
+            };
+          }
+          const code = timedOut ? 'TIMEOUT' : 'DEPENDENCY_ERROR';
+          const detail = errorMessage(error);
           return {
-            kind: 'halt',
-            failure: { code: 'TIMEOUT', message: `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed while ${agent.name} was running`, recoverable: true, notes: 'Orchestrator limit: session deadline.' },
-            halt: 'HALTED_TIME',
+            kind: 'failure',
+            failure: { code, message: `${agent.name}: the model call failed: ${detail}`, recoverable: !(error instanceof ProviderError) || error.retryable || error.timedOut, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },
+            retryCount: attempt,
           };
         }
-        const code = timedOut ? 'TIMEOUT' : 'DEPENDENCY_ERROR';
-        const detail = errorMessage(error);
-        return {
-          kind: 'failure',
-          failure: { code, message: `${agent.name}: the model call failed: ${detail}`, recoverable: !(error instanceof ProviderError) || error.retryable || error.timedOut, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },
-          retryCount: attempt,
-        };
+
+        if (!toolCalls || toolCalls.length === 0) break;
+        const turnsUsed = state.toolLoops.get(stepKey)?.turns.length ?? 0;
+        if (turnsUsed >= agent.maxTurns) {
+          return {
+            kind: 'failure',
+            failure: { code: 'LOOP_DETECTED', message: `${agent.name} still called tools after max_turns = ${agent.maxTurns} model turns; it must answer with its message by then`, recoverable: false, notes: 'Orchestrator limit: max_turns of the tool loop.' },
+            retryCount: attempt,
+          };
+        }
+        const turn = this.toolLoop.recordTurn(active, stepKey, agent, attempt, text, toolCalls);
+        if ((await this.toolLoop.runTurn(active, stepKey, agent, turn, signal)) === 'paused') return { kind: 'paused' };
+        // A long tool loop is still bound by the session's deadline and budgets.
+        const limit = limitReached(this.config.limits, state, step.agent, '', this.now());
+        if (limit && limit.failure.code !== 'LOOP_DETECTED') return { kind: 'halt', failure: limit.failure, halt: limit.halt };
       }
 
       lastRaw = text;
@@ -190,10 +228,16 @@ export class StepAttempts {
         const provisional = stampMessage(parsed.value, stampContext(this.config, this.now(), state, step, agent, 0, attempt));
         const outcome = this.validatorFor(snapshot).validate(provisional.message, agent);
         const guarded = outcome.ok ? guardStepOutput(active, step, snapshot, parsed.value, attempt) : null;
-        if (guarded?.kind === 'accept') {
-          return { kind: 'answer', candidate: guarded.candidate, plan: guarded.intervened ? null : (outcome.plan ?? null), retryCount: attempt, promptFiles: prompt.files };
+        if (outcome.ok && guarded?.kind === 'accept') {
+          const evidence = await checkEvidence(provisional.message, this.deps.tools, sessionId);
+          if (evidence.ok) {
+            const plan = guarded.intervened ? null : (outcome.plan ?? null);
+            return { kind: 'answer', candidate: guarded.candidate, plan, retryCount: attempt, promptFiles: prompt.files, ...(evidence.files.length > 0 ? { evidence: evidence.files } : {}) };
+          }
+          problems = evidence.problems;
+        } else {
+          problems = guarded?.kind === 'retry' ? [guarded.problem] : outcome.ok ? [] : outcome.problems;
         }
-        problems = guarded?.kind === 'retry' ? [guarded.problem] : outcome.ok ? [] : outcome.problems;
       } else {
         problems = [parsed.error];
       }

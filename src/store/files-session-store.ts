@@ -20,6 +20,7 @@ import {
   type SessionRecord,
   type VoidRecord,
 } from './session-journal.js';
+import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from './tool-journal-records.js';
 import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession } from './session-store.js';
 
 /** The audit trail as the files store needs it: a durable append (the AuditLogWriter). */
@@ -86,6 +87,14 @@ class FilesStoredSession implements StoredSession {
   }
 
   async recordCrash(record: CrashRecord): Promise<void> {
+    await this.journal.appendDurable(record);
+  }
+
+  recordToolCall(record: ToolTurnRecord | ToolResultRecord): void {
+    this.journal.append(record);
+  }
+
+  async recordApproval(record: ApprovalRequestRecord | ApprovalRecord): Promise<void> {
     await this.journal.appendDurable(record);
   }
 

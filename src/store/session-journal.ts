@@ -5,6 +5,8 @@
  * state for `govflow status`. The journal is the truth: a session resumes from it after a crash.
  */
 import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
+import type { ToolJournalRecord } from './tool-journal-records.js';
+import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Plan } from '../message/plan.js';
@@ -112,6 +114,8 @@ export interface MessageRecord {
   pii_redacted?: Record<string, number> | null;
   /** Guardrails that fired on this message (SPEC §12); absent in older records. */
   guardrails?: Array<{ rule: string; action: string }> | null;
+  /** Tool calls, tool violations, approvals and evidence of this step (SPEC §10); absent in older records. */
+  tools?: ToolAuditLines;
 }
 
 export interface ReplyRecord {
@@ -158,7 +162,7 @@ export interface CrashRecord {
   at: string;
 }
 
-export type JournalRecord = SessionRecord | ExchangeRecord | MessageRecord | ReplyRecord | VoidRecord | FinishedRecord | CrashRecord;
+export type JournalRecord = SessionRecord | ExchangeRecord | MessageRecord | ReplyRecord | VoidRecord | FinishedRecord | CrashRecord | ToolJournalRecord;
 
 /** Seed 001's job states. */
 export type SessionStateName =

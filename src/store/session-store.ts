@@ -26,6 +26,7 @@ import type {
   SessionRecord,
   VoidRecord,
 } from './session-journal.js';
+import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from './tool-journal-records.js';
 
 /** The audit entries a session already has, by message id (crash recovery). */
 export type AuditedMessages = Map<string, { sequence: number; agent: string }>;
@@ -57,6 +58,10 @@ export interface StoredSession {
   recordReply(record: ReplyRecord): Promise<void>;
   /** Records a crashed step (`limits.max_crash_retries` counts these); durable on return. */
   recordCrash(record: CrashRecord): Promise<void>;
+  /** A tool turn or a tool's result: kept with the session, durable with the step's message. */
+  recordToolCall(record: ToolTurnRecord | ToolResultRecord): void;
+  /** A call that waits for a person, or the person's decision; durable on return. */
+  recordApproval(record: ApprovalRequestRecord | ApprovalRecord): Promise<void>;
   /** The session waits for a person: its journal and its pending result are durable on return. */
   pause(result: SessionResultFiles): Promise<void>;
   /**

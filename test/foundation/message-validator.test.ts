@@ -27,6 +27,9 @@ function agent(overrides: Partial<AgentDefinition> = {}): AgentDefinition {
     file: 'governance/agents/goal_agent.md',
     declaredIn: { file: 'governance/agents/goal_agent.md', line: 2 },
     instructions: '# Goal Agent',
+    tools: [],
+    maxTurns: 20,
+    approval: [],
     ...overrides,
   };
 }

@@ -142,9 +142,9 @@ describe('govflow validate reports broken agent files with file:line', () => {
     writeFile(
       root,
       startFile,
-      agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts.', 'entry: true', 'next: [finish_agent]', 'tools: [web_search]']),
+      agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts.', 'entry: true', 'next: [finish_agent]', 'skills: [web_search]']),
     );
-    await expectError(root, startFile, 7, /unknown key "tools"/);
+    await expectError(root, startFile, 7, /unknown key "skills"/);
   });
 
   it('no frontmatter: line 1, suggesting frontmatter or config `agents:`', async () => {

@@ -47,7 +47,12 @@ export type ScriptedReply =
    * A hostile answer: `bytes` of text (null: endless) written as the client reads it, streamed
    * in `chunkBytes` pieces or as one JSON body, never held whole in memory.
    */
-  | { kind: 'flood'; bytes: number | null; chunkBytes?: number };
+  | { kind: 'flood'; bytes: number | null; chunkBytes?: number }
+  /**
+   * OpenAI wire only: an answer that calls tools (`arguments` is the raw JSON text the model
+   * wrote, so a test can send a malformed one). Streamed, each call's arguments come in two pieces.
+   */
+  | { kind: 'tool_calls'; calls: Array<{ id: string; name: string; arguments: string }>; text?: string; usage?: ScriptedUsage };
 
 export type Wire = 'openai' | 'anthropic' | 'gemini';
 
@@ -168,6 +173,35 @@ function answerOpenAi(response: ServerResponse, request: RecordedRequest, reply:
   if (request.body?.stream_options?.include_usage === true) {
     send({ ...base, object: 'chat.completion.chunk', choices: [], usage: wireUsage });
   }
+  send('[DONE]');
+  response.end();
+}
+
+function answerOpenAiToolCalls(response: ServerResponse, request: RecordedRequest, reply: Extract<ScriptedReply, { kind: 'tool_calls' }>): void {
+  const model = request.model ?? 'unknown';
+  const usage = reply.usage ?? DEFAULT_USAGE;
+  const wireUsage = { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
+  const base = { id: 'chatcmpl-loopback-tools', created: 1_700_000_000, model };
+  const wireCalls = reply.calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+  if (!request.stream) {
+    sendJson(response, 200, {
+      ...base,
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: reply.text ?? null, tool_calls: wireCalls }, finish_reason: 'tool_calls' }],
+      usage: wireUsage,
+    });
+    return;
+  }
+  const send = startSse(response);
+  const chunk = (delta: Record<string, unknown>, finish: string | null) => ({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+  send(chunk({ role: 'assistant', content: reply.text ?? '' }, null));
+  reply.calls.forEach((call, index) => {
+    const half = Math.floor(call.arguments.length / 2);
+    send(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments.slice(0, half) } }] }, null));
+    send(chunk({ tool_calls: [{ index, function: { arguments: call.arguments.slice(half) } }] }, null));
+  });
+  send(chunk({}, 'tool_calls'));
+  if (request.body?.stream_options?.include_usage === true) send({ ...base, object: 'chat.completion.chunk', choices: [], usage: wireUsage });
   send('[DONE]');
   response.end();
 }
@@ -340,6 +374,11 @@ export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
           ? `Incorrect API key provided: ${credentialOf(incoming.headers)}. You can find your API key in your account.`
           : `scripted HTTP ${reply.status}`;
         sendJson(response, reply.status, reply.body ?? defaultErrorBody(recorded.wire, reply.status, message), reply.headers);
+        return;
+      }
+      if (reply.kind === 'tool_calls') {
+        if (recorded.wire === 'openai') answerOpenAiToolCalls(response, recorded, reply);
+        else sendJson(response, 500, { error: { message: 'loopback server: tool_calls replies are scripted for the OpenAI wire only' } });
         return;
       }
       if (recorded.wire === 'openai') answerOpenAi(response, recorded, reply);

@@ -73,6 +73,8 @@ export class MemorySessionStore implements SessionStore {
       voidMessages: async (records) => void session.records.push(...structuredClone(records)),
       recordReply: async (record) => void session.records.push(structuredClone(record)),
       recordCrash: async (record) => void session.records.push(structuredClone(record)),
+      recordToolCall: (record) => void session.records.push(structuredClone(record)),
+      recordApproval: async (record) => void session.records.push(structuredClone(record)),
       pause: async (files) => void session.results.push({ kind: 'pause', files }),
       finish: async (files, end: FinishedRecord | null) => {
         session.results.push({ kind: 'finish', files });

@@ -1,0 +1,179 @@
+/**
+ * The tool side of a step (SPEC §10): what the agent is offered, and the calls of one model turn
+ * run in order — refused when the agent was not offered the tool (a `tool_not_allowed`
+ * violation) or the arguments are unusable, paused for a person when the tool needs approval,
+ * otherwise run. The turn is journaled before any call runs and each result before the next
+ * model turn, so recovery never runs a call again whose result is journaled.
+ */
+import type { AgentDefinition } from '../governance/agent-definition.js';
+import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
+import type { LlmToolCall, LlmToolOffer, LlmToolTurn } from '../llm/provider.js';
+import { JOURNAL_FORMAT } from '../store/session-journal.js';
+import type { ApprovalRequestRecord, JournaledToolCall, ToolRefusal, ToolResultRecord, ToolTurnRecord } from '../store/tool-journal-records.js';
+import { truncateUtf8 } from '../tools/tool-contract.js';
+import { anyPatternMatches } from '../tools/tool-names.js';
+import type { ActiveSession } from './message-commit.js';
+import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
+import { applyRecord, type ToolLoopState, type ToolLoopTurn } from './session-state.js';
+
+/** Longest input shown in an approval question. */
+const QUESTION_INPUT_CHARS = 2000;
+
+export class ToolLoop {
+  constructor(
+    private readonly deps: RunnerDependencies,
+    private readonly now: () => Date,
+  ) {}
+
+  /** The tools offered to `agent` (none without a tool box or a `tools:` list). */
+  async offers(agent: AgentDefinition, signal: AbortSignal): Promise<LlmToolOffer[]> {
+    if (!this.deps.tools || agent.tools.length === 0) return [];
+    return this.deps.tools.offered(agent.tools, signal);
+  }
+
+  /** Journals a model turn that called tools (before any of them runs) and returns it. */
+  recordTurn(active: ActiveSession, stepKey: string, agent: AgentDefinition, attempt: number, text: string, calls: LlmToolCall[]): ToolLoopTurn {
+    const journaled: JournaledToolCall[] = calls.map((call) => ({ id: call.id, name: call.name, input: call.input, ...(call.inputError ? { input_error: call.inputError } : {}) }));
+    this.append(active, { v: JOURNAL_FORMAT, type: 'tool_turn', agent: agent.name, step: stepKey, attempt, text, calls: journaled, at: this.now().toISOString() });
+    return active.state.toolLoops.get(stepKey)!.turns.at(-1)!;
+  }
+
+  /**
+   * Runs the calls of `turn` that have no journaled result yet. Returns 'paused' when one waits
+   * for approval (the session pauses; the calls after it run once it is decided).
+   */
+  async runTurn(active: ActiveSession, stepKey: string, agent: AgentDefinition, turn: ToolLoopTurn, signal: AbortSignal): Promise<'done' | 'paused'> {
+    const { state } = active;
+    const sessionId = state.session.session_id;
+    for (const call of turn.calls) {
+      if (turn.results.has(call.id)) continue;
+      const refuse = (refused: ToolRefusal, output: string) => this.recordResult(active, stepKey, agent, call, { output, isError: true }, refused, 0);
+      if (!anyPatternMatches(agent.tools, call.name)) {
+        this.deps.log?.warn('tool call refused: not offered to this agent', { session: sessionId, agent: agent.name, tool: call.name });
+        const allowed = agent.tools.length > 0 ? `the tools you may call are: ${agent.tools.join(', ')}` : 'you may call no tools';
+        refuse('tool_not_allowed', `tool "${call.name}" is not available to ${agent.name}; it was not run (${allowed})`);
+        continue;
+      }
+      if (call.input_error !== undefined) {
+        refuse('invalid_input', `${call.name} was not run: its arguments are not a usable JSON object (${call.input_error}); call it again with valid JSON arguments`);
+        continue;
+      }
+      if (anyPatternMatches(agent.approval, call.name)) {
+        const decision = state.approvals.get(call.id);
+        if (!decision) {
+          await this.requestApproval(active, stepKey, agent, call);
+          return 'paused';
+        }
+        if (!decision.approve) {
+          const who = decision.user ? ` (${decision.user})` : '';
+          refuse('approval_denied', `${call.name} was not run: a person${who} denied it${decision.reason ? `: ${decision.reason}` : ''}`);
+          continue;
+        }
+      }
+      await this.execute(active, stepKey, agent, call, signal);
+    }
+    return 'done';
+  }
+
+  private async execute(active: ActiveSession, stepKey: string, agent: AgentDefinition, call: JournaledToolCall, signal: AbortSignal): Promise<void> {
+    const sessionId = active.state.session.session_id;
+    const events = this.deps.events;
+    events?.emit('tool_call_start', { sessionId, agent: agent.name, id: call.id, name: call.name, input: call.input });
+    const started = performance.now();
+    let outcome: { output: string; isError: boolean };
+    try {
+      outcome = this.deps.tools
+        ? await this.deps.tools.call(call.name, call.input, { sessionId, callId: call.id, signal })
+        : { output: `${call.name}: no tools are available in this process`, isError: true };
+    } catch (error) {
+      // Only a stop aborts a call: no result is journaled, so the call runs again after restart.
+      if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown during ${call.name}`);
+      throw error;
+    }
+    const ms = Math.round(performance.now() - started);
+    this.recordResult(active, stepKey, agent, call, outcome, null, ms);
+    events?.emit('tool_call_result', { sessionId, agent: agent.name, id: call.id, name: call.name, isError: outcome.isError, ms });
+  }
+
+  private recordResult(
+    active: ActiveSession,
+    stepKey: string,
+    agent: AgentDefinition,
+    call: JournaledToolCall,
+    outcome: { output: string; isError: boolean },
+    refused: ToolRefusal | null,
+    ms: number,
+  ): void {
+    const limit = this.deps.config.tools.max_result_bytes;
+    const cut = truncateUtf8(outcome.output, limit);
+    const output = cut.truncated ? `${cut.text}\n[result truncated: ${cut.bytes} bytes, only the first ${limit} (tools.max_result_bytes) are shown]` : cut.text;
+    const record: ToolResultRecord = {
+      v: JOURNAL_FORMAT,
+      type: 'tool_result',
+      agent: agent.name,
+      step: stepKey,
+      id: call.id,
+      name: call.name,
+      output,
+      truncated: cut.truncated,
+      bytes: cut.bytes,
+      is_error: outcome.isError,
+      refused,
+      ms,
+      at: this.now().toISOString(),
+    };
+    this.append(active, record);
+  }
+
+  private async requestApproval(active: ActiveSession, stepKey: string, agent: AgentDefinition, call: JournaledToolCall): Promise<void> {
+    let input = JSON.stringify(call.input) ?? 'null';
+    if (input.length > QUESTION_INPUT_CHARS) input = `${input.slice(0, QUESTION_INPUT_CHARS)}… (${input.length} characters)`;
+    const question = `${agent.name} wants to call ${call.name} with input ${input}. Approve it? Reply with {"session_id": "${active.state.session.session_id}", "approve": true} or "approve": false, with an optional "reason" and "user".`;
+    const record: ApprovalRequestRecord = {
+      v: JOURNAL_FORMAT,
+      type: 'approval_request',
+      agent: agent.name,
+      step: stepKey,
+      call_id: call.id,
+      tool: call.name,
+      input: call.input,
+      question,
+      at: this.now().toISOString(),
+    };
+    await active.stored.recordApproval(record);
+    applyRecord(active.state, record);
+    this.deps.log?.info('tool call waits for approval', { session: active.state.session.session_id, agent: agent.name, tool: call.name, call: call.id });
+  }
+
+  private append(active: ActiveSession, record: ToolTurnRecord | ToolResultRecord): void {
+    // Page cache is enough against a killed process; the step's message record syncs it with the rest.
+    active.stored.recordToolCall(record);
+    applyRecord(active.state, record);
+  }
+}
+
+/** The journaled turns of a loop as the provider replays them. */
+export function providerTurns(loop: ToolLoopState | undefined): LlmToolTurn[] {
+  return (loop?.turns ?? []).map((turn) => ({
+    text: turn.text,
+    calls: turn.calls.map((call) => ({ id: call.id, name: call.name, input: call.input })),
+    results: turn.calls.map((call) => {
+      const result = turn.results.get(call.id);
+      return { id: call.id, name: call.name, output: result?.output ?? 'not run', isError: result?.is_error ?? true };
+    }),
+  }));
+}
+
+/** The audit lines of a step's tool loop: its calls, refusals and approvals. */
+export function toolAuditLines(loop: ToolLoopState | undefined, approvals: ReadonlyMap<string, { call_id: string; tool: string; approve: boolean; user: string | null; at: string; reason: string | null }>): ToolAuditLines {
+  const results = (loop?.turns ?? []).flatMap((turn) => turn.calls.map((call) => turn.results.get(call.id)).filter((result): result is ToolResultRecord => result !== undefined));
+  const lines: ToolAuditLines = {};
+  if (results.length > 0) lines.toolCalls = results.map((result) => ({ id: result.id, name: result.name, is_error: result.is_error, ms: result.ms }));
+  const violations = results.filter((result) => result.refused === 'tool_not_allowed').map((result) => ({ kind: 'tool_not_allowed', detail: result.name }));
+  if (violations.length > 0) lines.violations = violations;
+  const decided = results.map((result) => approvals.get(result.id)).filter((decision) => decision !== undefined);
+  if (decided.length > 0) {
+    lines.approvals = decided.map((decision) => ({ call_id: decision.call_id, tool: decision.tool, approve: decision.approve, user: decision.user, at: decision.at, reason: decision.reason }));
+  }
+  return lines;
+}

@@ -1,0 +1,83 @@
+/**
+ * Journal records of the tool loop (SPEC §10), folded by src/pipeline/session-state.ts like every
+ * other record: the calls of one model turn (written before any of them runs), each call's
+ * result (written before the next model turn), and a person's approval decision. Recovery reads
+ * them back, so a call whose result is journaled is never run again.
+ */
+import type { JOURNAL_FORMAT } from './session-journal.js';
+
+/** One tool call as the model made it. */
+export interface JournaledToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+  /** Why the arguments were unusable (not JSON), when they were. */
+  input_error?: string;
+}
+
+/** A model turn that called tools. */
+export interface ToolTurnRecord {
+  v: typeof JOURNAL_FORMAT;
+  type: 'tool_turn';
+  agent: string;
+  /** The step key of exchange records: the sequence number, or `task:<id>`. */
+  step: string;
+  /** The repair attempt it belongs to. */
+  attempt: number;
+  /** Text the model wrote alongside its calls. */
+  text: string;
+  calls: JournaledToolCall[];
+  at: string;
+}
+
+/** Why a call was not run. */
+export type ToolRefusal = 'tool_not_allowed' | 'invalid_input' | 'approval_denied';
+
+export interface ToolResultRecord {
+  v: typeof JOURNAL_FORMAT;
+  type: 'tool_result';
+  agent: string;
+  step: string;
+  id: string;
+  name: string;
+  /** What the model was given, cut to `tools.max_result_bytes`. */
+  output: string;
+  /** The result was longer and was cut; `bytes` is its full size. */
+  truncated: boolean;
+  bytes: number;
+  is_error: boolean;
+  /** Set when the call was refused and never ran. */
+  refused: ToolRefusal | null;
+  ms: number;
+  at: string;
+}
+
+/** A person approved or denied one call that waited for approval. */
+export interface ApprovalRecord {
+  v: typeof JOURNAL_FORMAT;
+  type: 'approval';
+  /** The call it decides (an approval is used once, for this call only). */
+  call_id: string;
+  tool: string;
+  approve: boolean;
+  reason: string | null;
+  user: string | null;
+  source_file: string;
+  claimed_path: string | null;
+  at: string;
+}
+
+/** A call is waiting for a person's approval: the session pauses here. */
+export interface ApprovalRequestRecord {
+  v: typeof JOURNAL_FORMAT;
+  type: 'approval_request';
+  agent: string;
+  step: string;
+  call_id: string;
+  tool: string;
+  input: unknown;
+  question: string;
+  at: string;
+}
+
+export type ToolJournalRecord = ToolTurnRecord | ToolResultRecord | ApprovalRecord | ApprovalRequestRecord;

@@ -1,0 +1,245 @@
+/**
+ * The MCP servers of `mcp.servers` (SPEC §10), reached through the AI SDK's MCP client
+ * (`@ai-sdk/mcp`): stdio servers started on first use in their own process group (pids recorded
+ * under system/state/mcp/), Streamable HTTP servers with headers taken from the environment.
+ *
+ * A server that cannot start, is down, crashes, hangs or answers garbage fails the tool call (or
+ * the listing) that needed it with a ToolCallError naming the server and what happened; the next
+ * use connects again. Nothing here throws past a call, so no server can stop the daemon.
+ */
+import path from 'node:path';
+import { createMCPClient, type MCPClient, type MCPTransport } from '@ai-sdk/mcp';
+import type { McpServerConfig } from '../config/config-loader.js';
+import { errorMessage } from '../errors.js';
+import type { OperationalLog } from '../pipeline/runner-contract.js';
+import { McpProcessRecords } from './mcp-process-records.js';
+import { StdioMcpTransport } from './mcp-stdio-transport.js';
+import { ToolCallError, type ToolDescriptor, type ToolOutcome } from './tool-contract.js';
+import { mcpToolName } from './tool-names.js';
+
+export interface McpServersOptions {
+  root: string;
+  servers: Readonly<Record<string, McpServerConfig>>;
+  /** Default per-call (and connect) timeout. */
+  timeoutMs: number;
+  /** Where stdio server pids are recorded (system/state/mcp). */
+  recordsFolder: string;
+  env?: NodeJS.ProcessEnv;
+  log?: OperationalLog;
+}
+
+interface Connection {
+  client: MCPClient;
+  transport: MCPTransport;
+  tools: ToolDescriptor[];
+  execute: Map<string, (input: unknown, options: { toolCallId: string; messages: []; abortSignal: AbortSignal }) => PromiseLike<unknown>>;
+  alive: boolean;
+}
+
+const SILENT: OperationalLog = { info() {}, warn() {}, error() {} };
+
+/** An MCP call result (content parts, maybe structured content) as the text the model reads. */
+export function mcpResultText(result: unknown): ToolOutcome {
+  if (typeof result !== 'object' || result === null) return { output: JSON.stringify(result ?? null), isError: false };
+  const value = result as { content?: Array<Record<string, unknown>>; structuredContent?: unknown; isError?: boolean; toolResult?: unknown };
+  const parts: string[] = [];
+  for (const part of value.content ?? []) {
+    if (part.type === 'text' && typeof part.text === 'string') parts.push(part.text);
+    else if (part.type === 'image' || part.type === 'audio') parts.push(`[${part.type} ${String(part.mimeType ?? '')}, ${String(part.data ?? '').length} base64 characters]`);
+    else parts.push(JSON.stringify(part));
+  }
+  if (parts.length === 0 && value.structuredContent !== undefined) parts.push(JSON.stringify(value.structuredContent));
+  if (parts.length === 0 && value.toolResult !== undefined) parts.push(JSON.stringify(value.toolResult));
+  return { output: parts.join('\n'), isError: value.isError === true };
+}
+
+export class McpServers {
+  private readonly connections = new Map<string, Promise<Connection>>();
+  private readonly records: McpProcessRecords;
+  private readonly log: OperationalLog;
+  private closed = false;
+
+  constructor(private readonly options: McpServersOptions) {
+    this.records = new McpProcessRecords(options.recordsFolder);
+    this.log = options.log ?? SILENT;
+  }
+
+  /** Ends server process groups a killed daemon left behind (call once at start). */
+  reapOrphans(): void {
+    for (const { server, pid } of this.records.reapOrphans()) {
+      this.log.warn('stopped an MCP server left running by a previous daemon', { server, pid });
+    }
+  }
+
+  has(server: string): boolean {
+    return Object.hasOwn(this.options.servers, server);
+  }
+
+  private timeoutOf(server: string): number {
+    return this.options.servers[server]?.timeout_ms ?? this.options.timeoutMs;
+  }
+
+  /** The server's tools, named `mcp:<server>/<tool>`. Throws ToolCallError when it cannot be reached. */
+  async tools(server: string, signal?: AbortSignal): Promise<ToolDescriptor[]> {
+    return (await this.connection(server, signal)).tools;
+  }
+
+  /** Calls one tool. Throws ToolCallError for a server that is down, crashes, hangs or answers garbage. */
+  async call(server: string, tool: string, input: unknown, callId: string, signal: AbortSignal): Promise<ToolOutcome> {
+    const connection = await this.connection(server, signal);
+    const execute = connection.execute.get(tool);
+    if (!execute) {
+      throw new ToolCallError(`MCP server "${server}" has no tool "${tool}"; it offers: ${connection.tools.map((entry) => entry.name).join(', ') || 'none'}`);
+    }
+    const timeoutMs = this.timeoutOf(server);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const abortSignal = AbortSignal.any([signal, timeout]);
+    try {
+      const result = await raceAbort(Promise.resolve(execute(input, { toolCallId: callId, messages: [], abortSignal })), abortSignal);
+      return mcpResultText(result);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (timeout.aborted) {
+        // A hung server may never answer anything again: start afresh next time.
+        this.drop(server, connection);
+        throw new ToolCallError(`MCP server "${server}": ${tool} gave no answer within ${timeoutMs} ms`);
+      }
+      throw new ToolCallError(`MCP server "${server}": ${tool} failed: ${errorMessage(error)}`);
+    }
+  }
+
+  private connection(server: string, signal?: AbortSignal): Promise<Connection> {
+    if (this.closed) return Promise.reject(new ToolCallError('the daemon is stopping; MCP servers are closed'));
+    if (!this.has(server)) return Promise.reject(new ToolCallError(`no MCP server "${server}" is configured under mcp.servers`));
+    let pending = this.connections.get(server);
+    if (!pending) {
+      pending = this.connect(server, signal);
+      this.connections.set(server, pending);
+      pending.catch(() => {
+        if (this.connections.get(server) === pending) this.connections.delete(server);
+      });
+    }
+    return pending;
+  }
+
+  private transportFor(server: string, config: McpServerConfig): MCPTransport | { type: 'http'; url: string; headers: Record<string, string>; redirect: 'error' } {
+    if (config.url) {
+      const headers: Record<string, string> = {};
+      for (const [header, variable] of Object.entries(config.headers_env ?? {})) {
+        const value = (this.options.env ?? process.env)[variable];
+        if (value === undefined || value === '') {
+          throw new ToolCallError(`MCP server "${server}": header ${header} comes from the environment variable ${variable}, which is not set`);
+        }
+        headers[header] = value;
+      }
+      return { type: 'http', url: config.url, headers, redirect: 'error' };
+    }
+    const command = config.command!;
+    const transport: StdioMcpTransport = new StdioMcpTransport({
+      command,
+      args: config.args ?? [],
+      env: config.env ?? {},
+      cwd: path.resolve(this.options.root, config.cwd ?? '.'),
+      onSpawn: (pid) => this.records.record(server, pid, [command, ...(config.args ?? [])].join(' ')),
+      onExit: (description) => {
+        if (transport.pid !== undefined) this.records.forget(server, transport.pid);
+        if (!this.closed) this.log.warn('MCP server process ended', { server, how: description });
+      },
+      onStderr: (line) => this.log.info('MCP server stderr', { server, line }),
+    });
+    return transport;
+  }
+
+  private async connect(server: string, signal?: AbortSignal): Promise<Connection> {
+    const config = this.options.servers[server];
+    // Starting a server (a process, an SDK import) can take longer than one call may.
+    const timeoutMs = Math.max(this.timeoutOf(server), this.options.timeoutMs);
+    const transportConfig = this.transportFor(server, config);
+    const where = config.url ? config.url : config.command!;
+    let client: MCPClient | undefined;
+    const connection = { alive: true } as Connection;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const abortSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      client = await raceAbort(
+        createMCPClient({
+          transport: transportConfig,
+          clientName: 'govflow',
+          initializationOptions: { signal: abortSignal },
+          onUncaughtError: (error) => this.log.warn('MCP server sent something unusable', { server, error: errorMessage(error) }),
+        }),
+        abortSignal,
+      );
+      const listed = await raceAbort(client.listTools({ options: { signal: abortSignal } }), abortSignal);
+      const toolSet = client.toolsFromDefinitions(listed) as unknown as Record<string, { execute: Connection['execute'] extends Map<string, infer F> ? F : never }>;
+      connection.client = client;
+      connection.transport = transportConfig as MCPTransport;
+      connection.tools = listed.tools.map((tool) => ({
+        name: mcpToolName(server, tool.name),
+        description: tool.description ?? `${tool.name} (MCP server ${server})`,
+        inputSchema: (tool.inputSchema as Record<string, unknown> | undefined) ?? { type: 'object' },
+      }));
+      connection.execute = new Map(Object.entries(toolSet).map(([name, entry]) => [name, entry.execute]));
+      if (transportConfig instanceof StdioMcpTransport) {
+        const previous = transportConfig.onclose;
+        transportConfig.onclose = () => {
+          connection.alive = false;
+          if (this.connections.get(server) && !this.closed) this.connections.delete(server);
+          previous?.();
+        };
+      }
+      this.log.info('MCP server connected', { server, tools: connection.tools.length });
+      return connection;
+    } catch (error) {
+      await client?.close().catch(() => undefined);
+      if (transportConfig instanceof StdioMcpTransport) await transportConfig.close().catch(() => undefined);
+      if (error instanceof ToolCallError) throw error;
+      const reason = timeout.aborted ? `no answer within ${timeoutMs} ms` : errorMessage(error);
+      throw new ToolCallError(`MCP server "${server}" (${where}) is not available: ${reason}`);
+    }
+  }
+
+  private drop(server: string, connection: Connection): void {
+    if (this.connections.has(server)) this.connections.delete(server);
+    connection.alive = false;
+    void connection.client.close().catch(() => undefined);
+    if (connection.transport instanceof StdioMcpTransport) void connection.transport.close().catch(() => undefined);
+  }
+
+  /** Closes every connection and ends every stdio server's process group. Safe to call twice. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const pending = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.allSettled(
+      pending.map(async (promise) => {
+        const connection = await promise;
+        try {
+          await connection.client.close();
+        } catch {
+          // Closing is best effort; the process group is ended below either way.
+        }
+        if (connection.transport instanceof StdioMcpTransport) await connection.transport.close();
+      }),
+    );
+  }
+}
+
+/** Rejects with the signal's reason as soon as it aborts, whatever `promise` does. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * Every tool one process can run — the built-in tools and the configured MCP servers' tools —
+ * behind two questions the tool loop asks: what is this agent offered (its `tools:` patterns
+ * expanded, deny by default), and what does this call return. A call never throws for a tool
+ * problem: refusals, bad input and dead servers come back as error results the model can read.
+ */
+import path from 'node:path';
+import type { GovflowConfig } from '../config/config-loader.js';
+import { errorMessage } from '../errors.js';
+import type { OperationalLog } from '../pipeline/runner-contract.js';
+import { listFilesTool, readFileTool, writeFileTool } from './file-tools.js';
+import { httpGetTool } from './http-get-tool.js';
+import { McpServers } from './mcp-servers.js';
+import { ToolCallError, type Tool, type ToolDescriptor, type ToolOutcome } from './tool-contract.js';
+import { anyPatternMatches, isBuiltInTool, parseMcpToolName } from './tool-names.js';
+import { ensureWorkspace } from './workspace-paths.js';
+
+export interface ToolBoxOptions {
+  env?: NodeJS.ProcessEnv;
+  log?: OperationalLog;
+}
+
+export class ToolBox {
+  private readonly builtIns: Map<string, Tool>;
+  readonly mcp: McpServers;
+  private readonly log: OperationalLog | undefined;
+
+  constructor(private readonly config: GovflowConfig, options: ToolBoxOptions = {}) {
+    const tools = config.tools;
+    this.builtIns = new Map(
+      [readFileTool(tools.max_file_bytes), writeFileTool(tools.max_file_bytes), listFilesTool(), httpGetTool(tools.http_get)].map((tool) => [tool.name, tool]),
+    );
+    this.mcp = new McpServers({
+      root: config.root,
+      servers: config.mcp.servers,
+      timeoutMs: config.mcp.timeout_ms,
+      recordsFolder: path.join(config.paths.state, 'mcp'),
+      env: options.env,
+      log: options.log,
+    });
+    this.log = options.log;
+  }
+
+  /** The session's workspace folder (created when missing). */
+  workspaceOf(sessionId: string): Promise<string> {
+    return ensureWorkspace(this.config.tools.workspace, sessionId);
+  }
+
+  /**
+   * The tools an agent is offered: built-ins it names, and the tools of each MCP server it names
+   * that match its patterns. A server that cannot be reached offers nothing this turn (logged);
+   * a call to one of its tools still fails with the server's own error.
+   */
+  async offered(patterns: readonly string[], signal: AbortSignal): Promise<ToolDescriptor[]> {
+    const offers: ToolDescriptor[] = [];
+    const servers = new Set<string>();
+    for (const pattern of patterns) {
+      if (isBuiltInTool(pattern)) {
+        const tool = this.builtIns.get(pattern)!;
+        offers.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+      } else {
+        const parsed = parseMcpToolName(pattern);
+        if (parsed) servers.add(parsed.server);
+      }
+    }
+    for (const server of servers) {
+      try {
+        for (const tool of await this.mcp.tools(server, signal)) if (anyPatternMatches(patterns, tool.name)) offers.push(tool);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        this.log?.warn('MCP server tools not offered this turn', { server, error: errorMessage(error) });
+      }
+    }
+    return offers;
+  }
+
+  /** Runs one allowed call. Tool problems become error results; only an abort rejects. */
+  async call(name: string, input: unknown, context: { sessionId: string; callId: string; signal: AbortSignal }): Promise<ToolOutcome> {
+    try {
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+        throw new ToolCallError(`${name}: the arguments must be a JSON object, got ${Array.isArray(input) ? 'an array' : input === null ? 'null' : typeof input}`);
+      }
+      const builtIn = this.builtIns.get(name);
+      if (builtIn) {
+        const workspace = await this.workspaceOf(context.sessionId);
+        return await builtIn.call(input as Record<string, unknown>, { sessionId: context.sessionId, workspace, signal: context.signal });
+      }
+      const parsed = parseMcpToolName(name);
+      if (parsed) return await this.mcp.call(parsed.server, parsed.tool, input, context.callId, context.signal);
+      throw new ToolCallError(`unknown tool "${name}"`);
+    } catch (error) {
+      if (context.signal.aborted) throw error;
+      if (error instanceof ToolCallError) return { output: error.message, isError: true };
+      return { output: `${name} failed: ${errorMessage(error)}`, isError: true };
+    }
+  }
+
+  reapOrphans(): void {
+    this.mcp.reapOrphans();
+  }
+
+  close(): Promise<void> {
+    return this.mcp.close();
+  }
+}

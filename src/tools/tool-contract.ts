@@ -1,0 +1,65 @@
+/**
+ * What a tool is to the tool loop: a name, a description and a JSON Schema of its input (what
+ * the model is offered), and a call that turns an input into a text result or an error result.
+ * Built-in tools and MCP tools both implement it; the loop never knows which one it runs.
+ */
+
+/** What the model is offered for one tool. */
+export interface ToolDescriptor {
+  /** The govflow name: `read_file`, `mcp:docs/search`. */
+  name: string;
+  description: string;
+  /** JSON Schema of the input object. */
+  inputSchema: Record<string, unknown>;
+}
+
+/** Where and for whom a call runs. */
+export interface ToolCallContext {
+  sessionId: string;
+  /** The session's workspace folder (absolute); created before the first call. */
+  workspace: string;
+  /** Aborts the call (its own timeout, the session deadline, shutdown). */
+  signal: AbortSignal;
+}
+
+/** The text the model gets back, and whether it reports a failure. */
+export interface ToolOutcome {
+  output: string;
+  isError: boolean;
+}
+
+/**
+ * A call that cannot be carried out as asked (a path outside the workspace, a host not allowed,
+ * a server that is down). The loop gives its message to the model as the tool's error result, so
+ * it says what was refused and what would be accepted.
+ */
+export class ToolCallError extends Error {
+  override readonly name = 'ToolCallError';
+}
+
+/** A runnable tool. */
+export interface Tool extends ToolDescriptor {
+  call(input: Record<string, unknown>, context: ToolCallContext): Promise<ToolOutcome>;
+}
+
+/** Reads a required string field of a tool input, or throws a ToolCallError naming it. */
+export function stringField(input: Record<string, unknown>, field: string, tool: string, optional = false): string | undefined {
+  const value = input[field];
+  if (value === undefined && optional) return undefined;
+  if (typeof value !== 'string') {
+    throw new ToolCallError(`${tool}: "${field}" must be a string${optional ? ' when given' : ''} (got ${value === undefined ? 'nothing' : typeof value})`);
+  }
+  return value;
+}
+
+/** Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character. */
+export function truncateUtf8(text: string, maxBytes: number): { text: string; truncated: boolean; bytes: number } {
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= maxBytes) return { text, truncated: false, bytes };
+  const buffer = Buffer.from(text).subarray(0, maxBytes);
+  // Drop a partial multi-byte character at the cut.
+  let end = buffer.length;
+  while (end > 0 && (buffer[end - 1] & 0xc0) === 0x80) end--;
+  if (end > 0 && buffer[end - 1] >= 0xc0) end--;
+  return { text: buffer.subarray(0, end).toString('utf8'), truncated: true, bytes };
+}

@@ -1,0 +1,58 @@
+/**
+ * Tool names and the patterns agents allow them with (SPEC §10): the built-in tools by name,
+ * MCP tools as `mcp:<server>/<tool>`, and a trailing `*` for a prefix (`mcp:files/*`,
+ * `mcp:files/delete_*`). Pure functions: the loader checks declarations with them, the tool loop
+ * decides with them what an agent is offered and what waits for approval.
+ */
+
+/** The tools govflow itself provides. */
+export const BUILT_IN_TOOL_NAMES = ['read_file', 'write_file', 'list_files', 'http_get'] as const;
+export type BuiltInToolName = (typeof BUILT_IN_TOOL_NAMES)[number];
+
+export function isBuiltInTool(name: string): name is BuiltInToolName {
+  return (BUILT_IN_TOOL_NAMES as readonly string[]).includes(name);
+}
+
+/** `mcp:<server>/<tool>` split, or null when `name` is not an MCP tool name. */
+export function parseMcpToolName(name: string): { server: string; tool: string } | null {
+  const match = /^mcp:([^/]+)\/(.*)$/.exec(name);
+  if (!match) return null;
+  return { server: match[1], tool: match[2] };
+}
+
+export function mcpToolName(server: string, tool: string): string {
+  return `mcp:${server}/${tool}`;
+}
+
+/** True when `name` is allowed by `pattern` (exact, or a prefix ending in `*`). */
+export function patternMatches(pattern: string, name: string): boolean {
+  if (pattern.endsWith('*')) return name.startsWith(pattern.slice(0, -1));
+  return pattern === name;
+}
+
+/** True when any of `patterns` allows `name`. */
+export function anyPatternMatches(patterns: readonly string[], name: string): boolean {
+  return patterns.some((pattern) => patternMatches(pattern, name));
+}
+
+/**
+ * What is wrong with one entry of an agent's `tools:` or `approval:` list, or null when it names a
+ * built-in tool or a tool (or prefix) of a configured MCP server.
+ */
+export function toolPatternProblem(pattern: string, mcpServers: readonly string[]): string | null {
+  if (isBuiltInTool(pattern)) return null;
+  if (pattern.startsWith('mcp:')) {
+    const parsed = parseMcpToolName(pattern);
+    if (!parsed || parsed.tool === '') {
+      return `"${pattern}" is not an MCP tool name: write mcp:<server>/<tool>, or mcp:<server>/* for all of a server's tools`;
+    }
+    if (parsed.server.includes('*')) return `"${pattern}": the server name cannot be a pattern; only the tool name may end in *`;
+    if (!mcpServers.includes(parsed.server)) {
+      const known = mcpServers.length > 0 ? `configured servers: ${mcpServers.join(', ')}` : 'no server is configured';
+      return `"${pattern}" names MCP server "${parsed.server}", which is not under mcp.servers in govflow.config.yaml (${known})`;
+    }
+    if (parsed.tool.slice(0, -1).includes('*')) return `"${pattern}": * is only allowed at the end of the tool name`;
+    return null;
+  }
+  return `unknown tool "${pattern}": built-in tools are ${BUILT_IN_TOOL_NAMES.join(', ')}; MCP tools are written mcp:<server>/<tool>`;
+}

@@ -1,0 +1,101 @@
+/**
+ * Confines the built-in file tools to the session's workspace (SPEC §10). A path the model gives
+ * is relative to the workspace; absolute paths and `..` segments are refused outright, and the
+ * resolved path (symlinks followed) must stay inside the workspace's own real path, so a symlink
+ * planted inside cannot lead out.
+ */
+import { mkdir, realpath, lstat } from 'node:fs/promises';
+import path from 'node:path';
+import { ToolCallError } from './tool-contract.js';
+
+/** The session's workspace folder, created when missing. */
+export async function ensureWorkspace(workspaceRoot: string, sessionId: string): Promise<string> {
+  if (!/^[A-Za-z0-9._-]{1,128}$/.test(sessionId) || sessionId === '.' || sessionId === '..') {
+    throw new ToolCallError(`session id "${sessionId}" cannot name a workspace folder`);
+  }
+  const folder = path.join(workspaceRoot, sessionId);
+  await mkdir(folder, { recursive: true });
+  return folder;
+}
+
+function isInside(parent: string, child: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+}
+
+/** Checks the path's shape and returns it joined to the workspace (not yet resolved). */
+function joinRelative(workspace: string, requested: string, tool: string): string {
+  if (requested.includes('\0')) throw new ToolCallError(`${tool}: the path contains a NUL character`);
+  if (path.isAbsolute(requested) || path.win32.isAbsolute(requested)) {
+    throw new ToolCallError(`${tool}: "${requested}" is an absolute path; give a path relative to the session workspace (e.g. "notes/summary.md")`);
+  }
+  const segments = requested.split(/[\\/]+/);
+  if (segments.includes('..')) {
+    throw new ToolCallError(`${tool}: "${requested}" contains "..": paths must stay inside the session workspace`);
+  }
+  return path.join(workspace, requested);
+}
+
+/** A display form of a workspace path (forward slashes, relative). */
+export function workspaceRelative(workspaceReal: string, absolute: string): string {
+  const relative = path.relative(workspaceReal, absolute).split(path.sep).join('/');
+  return relative === '' ? '.' : relative;
+}
+
+/**
+ * Resolves an existing file or folder inside the workspace. Throws ToolCallError when it does not
+ * exist or resolves (through a symlink) outside.
+ */
+export async function resolveExisting(workspace: string, requested: string, tool: string): Promise<{ absolute: string; workspaceReal: string }> {
+  const joined = joinRelative(workspace, requested, tool);
+  const workspaceReal = await realpath(workspace);
+  let absolute: string;
+  try {
+    absolute = await realpath(joined);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new ToolCallError(`${tool}: "${requested}" does not exist in the session workspace`);
+    throw new ToolCallError(`${tool}: cannot resolve "${requested}": ${(error as Error).message}`);
+  }
+  if (!isInside(workspaceReal, absolute)) {
+    throw new ToolCallError(`${tool}: "${requested}" leads outside the session workspace (through a symlink); only files inside it can be used`);
+  }
+  return { absolute, workspaceReal };
+}
+
+/**
+ * Resolves a file to write: its deepest existing folder must resolve inside the workspace (the
+ * missing folders below it are created), and an existing file must not be a symlink.
+ */
+export async function resolveForWrite(workspace: string, requested: string, tool: string): Promise<{ absolute: string; workspaceReal: string }> {
+  const joined = joinRelative(workspace, requested, tool);
+  const workspaceReal = await realpath(workspace);
+  if (path.resolve(joined) === path.resolve(workspace) || /[\\/]$/.test(requested) || requested.trim() === '') {
+    throw new ToolCallError(`${tool}: "${requested}" names a folder; give a file path such as "report.md"`);
+  }
+  let existing = path.dirname(joined);
+  const missing: string[] = [];
+  for (;;) {
+    try {
+      await lstat(existing);
+      break;
+    } catch {
+      missing.unshift(path.basename(existing));
+      existing = path.dirname(existing);
+    }
+  }
+  const existingReal = await realpath(existing);
+  if (!isInside(workspaceReal, existingReal)) {
+    throw new ToolCallError(`${tool}: "${requested}" leads outside the session workspace (through a symlink); only files inside it can be written`);
+  }
+  const folder = path.join(existingReal, ...missing);
+  await mkdir(folder, { recursive: true });
+  const absolute = path.join(folder, path.basename(joined));
+  try {
+    const stats = await lstat(absolute);
+    if (stats.isSymbolicLink()) throw new ToolCallError(`${tool}: "${requested}" is a symlink; write_file does not write through symlinks`);
+    if (stats.isDirectory()) throw new ToolCallError(`${tool}: "${requested}" is a folder; give a file path`);
+  } catch (error) {
+    if (error instanceof ToolCallError) throw error;
+  }
+  return { absolute, workspaceReal };
+}
