@@ -119,7 +119,7 @@ function attemptSignal(caller: AbortSignal, timeoutMs: number, deadlineMs: numbe
 /**
  * What one failed attempt means. The caller's abort is final; our own timeout is a retryable
  * timeout whatever the provider made of the abort; a `ProviderError` says itself whether it is
- * retryable; anything else is a defect in the provider and is not retried.
+ * retryable. (A defect, any other error, never reaches here: it is passed on unretried.)
  */
 function classify(error: unknown, attempt: AttemptSignal, caller: AbortSignal, provider: string, model: string, timeoutMs: number): ProviderError {
   if (caller.aborted) {
@@ -168,6 +168,10 @@ export function withRetries(provider: LlmProvider, settings: RetrySettings | Com
         // repair loop handles it as invalid output, so it is passed on as it is, never retried.
         const tooLarge = findAnswerTooLarge(error);
         if (tooLarge) throw tooLarge;
+        // A defect of the provider (a plain Error, not a ProviderError, not an abort or timeout)
+        // is an internal error: passed on as it is, never retried here; the runner counts it
+        // against limits.max_crash_retries (crash-retries.ts).
+        if (!(error instanceof ProviderError) && !caller.aborted && !current.deadlinePassed && !current.timedOut) throw error;
         const failure = classify(error, current, caller, provider.kind, request.model, timeoutMs);
         if (caller.aborted || current.deadlinePassed || !failure.retryable || attempt >= compiled.maxAttempts) {
           throw new ProviderCallError(failure, attempt, current.deadlinePassed);

@@ -185,6 +185,9 @@ export class StepAttempts {
             continue attempts;
           }
           if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`, { sessionId, cause: error });
+          // Not a provider failure but a defect (ours or the adapter's): a crash, which the runner
+          // records and retries up to limits.max_crash_retries.
+          if (!(error instanceof ProviderError)) throw error;
           const timedOut = error instanceof ProviderError && error.timedOut;
           recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
           callFinished({ model, inputTokens: 0, outputTokens: 0, error: errorMessage(error) });
