@@ -9,6 +9,9 @@ import { ReplyRejectedError } from '../pipeline/session-runner.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { ScriptedProvider } from '../llm/scripted-provider.js';
 import type { CommandDefinition } from './command-context.js';
+import { loadConfig } from '../config/config-loader.js';
+import { createProvider } from '../llm/create-provider.js';
+import type { RecordingProvider } from '../llm/recording-provider.js';
 
 const EXIT_BY_STATUS: Record<ResultDocument['status'], number> = { success: 0, partial: 0, failed: 1, pending: 3 };
 
@@ -26,9 +29,9 @@ function describeResult(result: ResultDocument): string {
 
 export const runCommand: CommandDefinition = {
   name: 'run',
-  usage: 'govflow run FILE|- [--root DIR] [--json]',
+  usage: 'govflow run FILE|- [--root DIR] [--json] [--record DIR]',
   summary: 'process one request now and print the result (exit 0 success/partial, 1 failed, 3 pending)',
-  options: { json: { type: 'boolean' } },
+  options: { json: { type: 'boolean' }, record: { type: 'string' } },
   allowPositionals: true,
   async run({ root, values, positionals, io }) {
     if (positionals.length !== 1) {
@@ -52,7 +55,10 @@ export const runCommand: CommandDefinition = {
       }
     }
 
-    const runtime = await openRuntime(root, { env: io.env, log: undefined });
+    // --record DIR (SPEC §13): every model call of this run goes to a cassette in DIR.
+    const recordDir = typeof values.record === 'string' ? path.resolve(values.record) : undefined;
+    const provider = recordDir !== undefined ? createProvider(loadConfig(root, io.env), io.env, { recordDir }) : undefined;
+    const runtime = await openRuntime(root, { env: io.env, log: undefined, provider });
     try {
       const parsed = parseRequestFile(name, bytes, runtime.config.intake.max_bytes);
       if (parsed.kind === 'invalid') {
@@ -87,8 +93,11 @@ export const runCommand: CommandDefinition = {
           signal,
         );
       }
-      if (runtime.provider instanceof ScriptedProvider) {
-        const unused = runtime.provider.unusedResponses();
+      const recorded = runtime.provider as Partial<RecordingProvider>;
+      if (recorded.recorder) io.stderr(`recorded ${recorded.recorder.callCount} model call(s) to ${recorded.recorder.file}\n`);
+      const scripted = recorded.inner ?? runtime.provider;
+      if (scripted instanceof ScriptedProvider) {
+        const unused = scripted.unusedResponses();
         if (Object.keys(unused).length > 0) io.stderr(`warning: scripted responses never asked for: ${JSON.stringify(unused)}\n`);
       }
       io.stdout(values.json ? `${JSON.stringify(outcome.result, null, 2)}\n` : `${describeResult(outcome.result)}\n`);

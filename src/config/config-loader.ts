@@ -19,7 +19,8 @@ export type ProviderKind =
   | 'openai-compatible'
   | 'anthropic'
   | 'google'
-  | 'ollama';
+  | 'ollama'
+  | 'replay';
 
 /** An agent as declared in frontmatter or under config `agents:`. */
 export interface AgentDeclaration {
@@ -60,8 +61,10 @@ export interface GovflowConfig {
     /** Scripted provider: the file of responses (relative to root). */
     script: string | null;
     stream: boolean;
+    /** Replay provider: where the cassettes are (relative to root). */
+    replay: { dir: string; on_miss?: 'fail' } | null;
   };
-  llm: { max_attempts: number; timeout_ms: number; backoff_base_ms: number; backoff_max_ms: number };
+  llm: { max_attempts: number; timeout_ms: number; backoff_base_ms: number; backoff_max_ms: number; record: string | null };
   limits: {
     max_steps: number;
     max_fan_out: number;

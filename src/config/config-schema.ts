@@ -5,7 +5,11 @@
 
 /** Defaults, in plain milliseconds and bytes. */
 export const CONFIG_DEFAULTS = {
-  provider: { kind: 'dry-run', model: 'gpt-4.1-mini', base_url: null, api_key_env: null, script: null, stream: true },
+  provider: {
+    kind: 'dry-run', model: 'gpt-4.1-mini', base_url: null, api_key_env: null, script: null, stream: true,
+    /** kind replay (SPEC §13): `{ dir: <cassette file or folder>, on_miss: fail }`; a miss always fails. */
+    replay: null,
+  },
   llm: {
     /** Attempts per LLM call on network errors, 408/409/429/5xx (SPEC §5). */
     max_attempts: 3,
@@ -13,6 +17,8 @@ export const CONFIG_DEFAULTS = {
     timeout_ms: 120_000,
     backoff_base_ms: 500,
     backoff_max_ms: 30_000,
+    /** Folder to record every model call to, as cassettes (SPEC §13); null records nothing. */
+    record: null,
   },
   limits: {
     /** Messages per session before it fails. */
@@ -84,13 +90,19 @@ export const CONFIG_SCHEMA = {
       additionalProperties: false,
       properties: {
         kind: {
-          enum: ['dry-run', 'scripted', 'openai', 'openai-compatible', 'anthropic', 'google', 'ollama'],
+          enum: ['dry-run', 'scripted', 'openai', 'openai-compatible', 'anthropic', 'google', 'ollama', 'replay'],
         },
         model: { type: 'string', minLength: 1 },
         base_url: nullableString,
         api_key_env: nullableString,
         script: nullableString,
         stream: { type: 'boolean' },
+        replay: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          required: ['dir'],
+          properties: { dir: { type: 'string', minLength: 1 }, on_miss: { enum: ['fail'] } },
+        },
       },
     },
     llm: {
@@ -101,6 +113,7 @@ export const CONFIG_SCHEMA = {
         timeout_ms: positiveInteger,
         backoff_base_ms: { type: 'integer', minimum: 0 },
         backoff_max_ms: { type: 'integer', minimum: 0 },
+        record: nullableString,
       },
     },
     limits: {

@@ -4,6 +4,7 @@
  * attempt gets its own timeout, failures are translated to `ProviderError`, and retryable ones
  * (network, 408/409/429/5xx, timeout) wait out a jittered backoff or the server's Retry-After.
  */
+import type { LanguageModel } from 'ai';
 import { ConfigError } from '../errors.js';
 import { attemptOnce } from './ai-sdk-attempt.js';
 import {
@@ -51,6 +52,8 @@ export interface AiSdkProviderSettings {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Jitter source in [0, 1); tests inject a fixed one. */
   random?: () => number;
+  /** Wraps each model (the recording middleware of `llm.record`, SPEC §13). */
+  wrapModel?: (model: LanguageModel) => LanguageModel;
 }
 
 /** The settings after defaults and checks: plain milliseconds, frozen. */
@@ -124,7 +127,9 @@ function answeredWithoutStream(error: unknown): boolean {
  */
 export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvider {
   const compiled = compile(settings);
-  const modelFor = createModelFactory(settings);
+  const baseModelFor = createModelFactory(settings);
+  const wrapModel = settings.wrapModel;
+  const modelFor = wrapModel ? (modelId: string) => wrapModel(baseModelFor(modelId)) : baseModelFor;
   // Some OpenAI-compatible servers and gateways ignore `stream: true` and answer with one JSON
   // body; after the first such answer this provider stops asking for streams.
   let streaming = compiled.stream;

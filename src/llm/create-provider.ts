@@ -8,6 +8,9 @@ import { DryRunProvider } from './dry-run-provider.js';
 import { costAtPrice, lookUpPrice, type PriceLookup } from './model-prices.js';
 import type { LlmProvider, LlmUsage } from './provider.js';
 import { ScriptedProvider } from './scripted-provider.js';
+import { ReplayProvider } from './replay-provider.js';
+import { withRecording } from './recording-middleware.js';
+import { CassetteRecorder, newCassetteFile, recordingProvider } from './recording-provider.js';
 
 /** The key for the configured provider: GOVFLOW_API_KEY, else the variable the config names, else the kind's usual one. */
 export function resolveApiKey(config: GovflowConfig, env: NodeJS.ProcessEnv): string | null {
@@ -19,9 +22,28 @@ export function resolveApiKey(config: GovflowConfig, env: NodeJS.ProcessEnv): st
   return null;
 }
 
-export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = process.env): LlmProvider {
+export interface CreateProviderOptions {
+  /** Record every call to cassettes in this folder (`govflow run --record DIR`); wins over `llm.record`. */
+  recordDir?: string | null;
+}
+
+/** The configured provider, recorded to cassettes when `llm.record` (or `recordDir`) says so. */
+export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = process.env, options: CreateProviderOptions = {}): LlmProvider {
+  const recordDir = options.recordDir !== undefined ? options.recordDir : config.llm.record;
+  const provider = createBaseProvider(config, env, recordDir !== null);
+  if (recordDir === null) return provider;
+  return recordingProvider(provider, new CassetteRecorder(newCassetteFile(path.resolve(config.root, recordDir))));
+}
+
+function createBaseProvider(config: GovflowConfig, env: NodeJS.ProcessEnv, recording: boolean): LlmProvider {
   const kind = config.provider.kind;
   if (kind === 'dry-run') return new DryRunProvider();
+  if (kind === 'replay') {
+    if (!config.provider.replay) {
+      throw new ConfigError('provider.kind is "replay" but no cassettes are named: add provider.replay: { dir: <cassette file or folder>, on_miss: fail }', 'govflow.config.yaml');
+    }
+    return ReplayProvider.fromTarget(path.resolve(config.root, config.provider.replay.dir));
+  }
   if (kind === 'scripted') {
     if (!config.provider.script) {
       throw new ConfigError('provider.kind is "scripted" but no script file is set: add provider.script (or GOVFLOW_SCRIPT) naming a YAML/JSON file of responses', 'govflow.config.yaml');
@@ -38,6 +60,7 @@ export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = p
     backoffBaseMs: config.llm.backoff_base_ms,
     backoffMaxMs: config.llm.backoff_max_ms,
     stream: config.provider.stream,
+    ...(recording ? { wrapModel: withRecording } : {}),
   });
 }
 
