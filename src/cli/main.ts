@@ -6,9 +6,10 @@ import { logsCliCommand, verifyCliCommand } from './audit-commands.js';
 import { runCommand } from './run-command.js';
 import { startCommand } from './start-command.js';
 import { statusCommand } from './status-command.js';
+import { testCommand } from './test-command.js';
 import { validateCommand } from './validate-command.js';
 
-const COMMANDS: CommandDefinition[] = [startCommand, runCommand, validateCommand, logsCliCommand, verifyCliCommand, statusCommand];
+const COMMANDS: CommandDefinition[] = [startCommand, runCommand, validateCommand, logsCliCommand, verifyCliCommand, statusCommand, testCommand];
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((command) => command.usage.length));

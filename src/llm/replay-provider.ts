@@ -81,6 +81,13 @@ export class ReplayProvider implements LlmProvider {
     return new ReplayProvider(loadCassettes(target));
   }
 
+  /** Per agent, the governance/context file hashes of its first recording. */
+  recordedFileHashes(): Map<string, Record<string, string>> {
+    const hashes = new Map<string, Record<string, string>>();
+    for (const [agent, recordings] of this.byAgent) hashes.set(agent, recordings[0].call.governance_files);
+    return hashes;
+  }
+
   /** Every miss so far (govflow test reports them). */
   get missed(): readonly ReplayMissDetails[] {
     return this.misses;
