@@ -20,7 +20,8 @@ export type ProviderKind =
   | 'anthropic'
   | 'google'
   | 'ollama'
-  | 'replay';
+  | 'replay'
+  | 'local';
 
 /** An agent as declared in frontmatter or under config `agents:`. */
 export interface AgentDeclaration {
@@ -63,6 +64,8 @@ export interface GovflowConfig {
     stream: boolean;
     /** Replay provider: where the cassettes are (relative to root). */
     replay: { dir: string; on_miss?: 'fail' } | null;
+    /** Local provider: llama.cpp options (threads default: physical cores). */
+    local: { threads?: number | null; context_size?: number; gpu?: false | 'auto' | 'cuda' | 'vulkan' | 'metal' } | null;
   };
   llm: { max_attempts: number; timeout_ms: number; backoff_base_ms: number; backoff_max_ms: number; record: string | null };
   limits: {

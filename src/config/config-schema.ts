@@ -9,6 +9,8 @@ export const CONFIG_DEFAULTS = {
     kind: 'dry-run', model: 'gpt-4.1-mini', base_url: null, api_key_env: null, script: null, stream: true,
     /** kind replay (SPEC §13): `{ dir: <cassette file or folder>, on_miss: fail }`; a miss always fails. */
     replay: null,
+    /** kind local (SPEC §13): `{ threads, context_size, gpu }`; model: is the .gguf file. */
+    local: null,
   },
   llm: {
     /** Attempts per LLM call on network errors, 408/409/429/5xx (SPEC §5). */
@@ -90,7 +92,7 @@ export const CONFIG_SCHEMA = {
       additionalProperties: false,
       properties: {
         kind: {
-          enum: ['dry-run', 'scripted', 'openai', 'openai-compatible', 'anthropic', 'google', 'ollama', 'replay'],
+          enum: ['dry-run', 'scripted', 'openai', 'openai-compatible', 'anthropic', 'google', 'ollama', 'replay', 'local'],
         },
         model: { type: 'string', minLength: 1 },
         base_url: nullableString,
@@ -102,6 +104,15 @@ export const CONFIG_SCHEMA = {
           additionalProperties: false,
           required: ['dir'],
           properties: { dir: { type: 'string', minLength: 1 }, on_miss: { enum: ['fail'] } },
+        },
+        local: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          properties: {
+            threads: { type: ['integer', 'null'], minimum: 1 },
+            context_size: { type: 'integer', minimum: 64 },
+            gpu: { enum: [false, 'auto', 'cuda', 'vulkan', 'metal'] },
+          },
         },
       },
     },

@@ -9,6 +9,7 @@ import { costAtPrice, lookUpPrice, type PriceLookup } from './model-prices.js';
 import type { LlmProvider, LlmUsage } from './provider.js';
 import { ScriptedProvider } from './scripted-provider.js';
 import { ReplayProvider } from './replay-provider.js';
+import { LocalProvider } from './local-provider.js';
 import { withRecording } from './recording-middleware.js';
 import { CassetteRecorder, newCassetteFile, recordingProvider } from './recording-provider.js';
 
@@ -43,6 +44,18 @@ function createBaseProvider(config: GovflowConfig, env: NodeJS.ProcessEnv, recor
       throw new ConfigError('provider.kind is "replay" but no cassettes are named: add provider.replay: { dir: <cassette file or folder>, on_miss: fail }', 'govflow.config.yaml');
     }
     return ReplayProvider.fromTarget(path.resolve(config.root, config.provider.replay.dir));
+  }
+  if (kind === 'local') {
+    const local = config.provider.local ?? {};
+    return new LocalProvider({
+      root: config.root,
+      model: config.provider.model,
+      threads: local.threads ?? null,
+      contextSize: local.context_size ?? 4096,
+      gpu: local.gpu ?? false,
+      allowOutsideRoot: (config as { allow_outside_root?: boolean }).allow_outside_root === true,
+      moduleDir: env.GOVFLOW_NODE_LLAMA_CPP_DIR ?? null,
+    });
   }
   if (kind === 'scripted') {
     if (!config.provider.script) {
