@@ -3,6 +3,16 @@
  * meaning (STYLE: "every default written once, next to its documentation").
  */
 
+/** Options of provider kind local (SPEC §13), used where `provider.local` leaves them out. */
+export const LOCAL_PROVIDER_DEFAULTS = {
+  /** CPU threads; null: the machine's physical cores (more threads than cores is very slow). */
+  threads: null,
+  /** Tokens of context (prompt + answer) per call. */
+  context_size: 4096,
+  /** false: CPU only; 'auto' (or cuda, vulkan, metal) lets node-llama-cpp use a GPU. */
+  gpu: false,
+} as const;
+
 /** Defaults, in plain milliseconds and bytes. */
 export const CONFIG_DEFAULTS = {
   provider: {

@@ -1,6 +1,7 @@
 /** Picks the provider the configuration names; API keys come from the environment only. */
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
+import { LOCAL_PROVIDER_DEFAULTS } from '../config/config-schema.js';
 import { ConfigError } from '../errors.js';
 import { createAiSdkProvider, isAiSdkProviderKind } from './ai-sdk-provider.js';
 import { API_KEY_ENV_BY_KIND } from './ai-sdk-models.js';
@@ -46,13 +47,13 @@ function createBaseProvider(config: GovflowConfig, env: NodeJS.ProcessEnv, recor
     return ReplayProvider.fromTarget(path.resolve(config.root, config.provider.replay.dir));
   }
   if (kind === 'local') {
-    const local = config.provider.local ?? {};
+    const local = { ...LOCAL_PROVIDER_DEFAULTS, ...config.provider.local };
     return new LocalProvider({
       root: config.root,
       model: config.provider.model,
-      threads: local.threads ?? null,
-      contextSize: local.context_size ?? 4096,
-      gpu: local.gpu ?? false,
+      threads: local.threads,
+      contextSize: local.context_size,
+      gpu: local.gpu,
       allowOutsideRoot: (config as { allow_outside_root?: boolean }).allow_outside_root === true,
       moduleDir: env.GOVFLOW_NODE_LLAMA_CPP_DIR ?? null,
     });

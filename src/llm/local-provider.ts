@@ -54,7 +54,7 @@ interface Sequence {
 }
 interface ChatSession {
   setChatHistory(history: Array<{ type: 'system' | 'user'; text: string } | { type: 'model'; response: string[] }>): void;
-  prompt(text: string, options: { grammar?: unknown; maxTokens?: number; temperature?: number; onTextChunk?: (text: string) => void; signal?: AbortSignal; stopOnAbortSignal?: boolean }): Promise<string>;
+  prompt(text: string, options: { grammar?: unknown; maxTokens?: number; temperature?: number; onTextChunk?: (text: string) => void; onToken?: (tokens: unknown[]) => void; signal?: AbortSignal }): Promise<string>;
   dispose(options?: { disposeSequence?: boolean }): void;
 }
 
@@ -197,7 +197,11 @@ export class LocalProvider implements LlmProvider {
           { type: 'system', text: request.system },
           ...(request.history ?? []).map((turn) => (turn.role === 'user' ? { type: 'user' as const, text: turn.content } : { type: 'model' as const, response: [turn.content] })),
         ]);
+        let outputTokens = 0;
         const text = await session.prompt(request.prompt, {
+          onToken: (tokens) => {
+            outputTokens += tokens.length;
+          },
           ...(grammar ? { grammar } : {}),
           maxTokens: request.maxTokens,
           temperature: request.temperature ?? 0,
@@ -207,7 +211,7 @@ export class LocalProvider implements LlmProvider {
         const inputText = [request.system, ...(request.history ?? []).map((turn) => turn.content), request.prompt].join('\n');
         return {
           text,
-          usage: { inputTokens: model.tokenize(inputText).length, outputTokens: model.tokenize(text).length, cachedInputTokens: 0 },
+          usage: { inputTokens: model.tokenize(inputText).length, outputTokens, cachedInputTokens: 0 },
           model: path.basename(file),
           provider: this.kind,
           finishReason: 'stop',

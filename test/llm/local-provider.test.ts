@@ -19,7 +19,7 @@ import { compileSchema } from '../../src/message/schema-compiler.js';
 import { SENTIENT_MESSAGE_SCHEMA } from '../../src/message/sentient-message.js';
 import { ensureNodeLlamaCpp } from '../support/node-llama-cpp-cache.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
-import { tinyGguf, writeTinyGguf } from '../support/tiny-gguf.js';
+import { tinyGguf, writeTinyGguf } from '../../src/testing/tiny-gguf-model.js';
 
 afterAll(() => removeTempFolders());
 

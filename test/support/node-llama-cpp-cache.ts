@@ -25,7 +25,7 @@ export function ensureNodeLlamaCpp(): { dir: string } | { reason: string } {
   const install = spawnSync(
     'npm',
     ['install', '--no-audit', '--no-fund', '--omit=optional', `node-llama-cpp@${NODE_LLAMA_CPP_VERSION}`, `${platformPackage}@${NODE_LLAMA_CPP_VERSION}`],
-    { cwd: dir, env: { ...process.env, NODE_LLAMA_CPP_SKIP_DOWNLOAD: 'true' }, encoding: 'utf8', timeout: 240_000 },
+    { cwd: dir, env: { ...process.env, NODE_LLAMA_CPP_SKIP_DOWNLOAD: 'true' }, encoding: 'utf8', timeout: 150_000 },
   );
   if (install.status !== 0) {
     return { reason: `npm install node-llama-cpp@${NODE_LLAMA_CPP_VERSION} ${platformPackage} into ${dir} failed: ${(install.stderr || install.error?.message || '').trim().split('\n').slice(-2).join(' ')}` };

@@ -1,7 +1,8 @@
 /**
- * Writes a tiny llama-architecture GGUF v3 model (~0.5 MB) for tests of the local provider, after
+ * Writes a tiny llama-architecture GGUF v3 model (~0.5 MB) for the local provider's tests and
+ * benchmark (no model is downloaded anywhere), after
  * /work/shared/notes/tiny-gguf.md: embedding 64, 2 blocks, 4 heads, feed-forward 128, context
- * 512, a vocabulary of byte tokens plus printable ASCII.
+ * 512, a vocabulary of byte tokens, printable ASCII and whole keys of the Sentient message.
  *
  * Weights: every transformer weight is zero, so the hidden state is the (normalized) embedding of
  * the last token; every embedding is the same unit vector, so the output matrix alone sets one
@@ -10,6 +11,7 @@
  * `s` where they can, and no runaway whitespace.
  */
 import { writeFileSync } from 'node:fs';
+import { SENTIENT_MESSAGE_SCHEMA } from '../message/sentient-message.js';
 
 const EMBEDDING = 64;
 const BLOCKS = 2;
@@ -22,6 +24,25 @@ const enum GgufType {
   Uint32 = 4, Int32 = 5, Float32 = 6, String = 8, Array = 9,
 }
 
+/** Every property name in a JSON Schema, depth first. */
+function propertyNames(schema: unknown, into = new Set<string>()): Set<string> {
+  if (typeof schema !== 'object' || schema === null) return into;
+  const properties = (schema as { properties?: Record<string, unknown> }).properties;
+  if (properties && typeof properties === 'object') for (const key of Object.keys(properties)) into.add(key);
+  for (const value of Object.values(schema)) propertyNames(value, into);
+  return into;
+}
+
+/**
+ * Whole-key tokens (`"message_id":` and `,"message_id":`) for the Sentient message's keys, so an
+ * answer takes a few dozen tokens instead of one per character. They can never stand inside a
+ * string (the quote would close it), so preferring them only shortens keys.
+ */
+function keyTokens(): string[] {
+  const keys = [...propertyNames(SENTIENT_MESSAGE_SCHEMA)];
+  return keys.flatMap((key) => [`"${key}":`, `,"${key}":`]);
+}
+
 /** Token texts and types (1 normal, 2 unknown, 3 control, 6 byte). */
 export function tinyVocabulary(): Array<{ text: string; type: number }> {
   const tokens = [
@@ -32,6 +53,7 @@ export function tinyVocabulary(): Array<{ text: string; type: number }> {
   for (let byte = 0; byte < 256; byte++) tokens.push({ text: `<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`, type: 6 });
   tokens.push({ text: '\u2581', type: 1 });
   for (let code = 0x21; code <= 0x7e; code++) tokens.push({ text: String.fromCharCode(code), type: 1 });
+  for (const word of ['null', 'false', ...keyTokens()]) tokens.push({ text: word, type: 1 });
   return tokens;
 }
 
@@ -113,7 +135,12 @@ export function tinyGguf(options: TinyGgufOptions = {}): Buffer {
   preference[idOf(']')] = 0.25;
   preference[idOf('}')] = 0.25;
   // An object rather than null where both may stand (output.content under an output_schema).
-  preference[idOf('{')] = 0.3;
+  preference[idOf('{')] = 0.95;
+  // Whole words where the grammar allows them; `null` and `false` below the closing quote, so
+  // strings still close at once.
+  preference[idOf('null')] = 0.9;
+  preference[idOf('false')] = 0.9;
+  for (const key of keyTokens()) preference[idOf(key)] = 2;
   for (const whitespace of ['<0x09>', '<0x0A>', '<0x0D>', '<0x20>', '\u2581']) preference[idOf(whitespace)] = -1;
 
   const tensors: Array<{ name: string; dims: number[]; data: Float32Array }> = [];
