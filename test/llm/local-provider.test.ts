@@ -18,6 +18,7 @@ import type { LlmRequest } from '../../src/llm/provider.js';
 import { compileSchema } from '../../src/message/schema-compiler.js';
 import { SENTIENT_MESSAGE_SCHEMA } from '../../src/message/sentient-message.js';
 import { ensureNodeLlamaCpp } from '../support/node-llama-cpp-cache.js';
+import { runCli } from '../pipeline/pipeline-test-helpers.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 import { tinyGguf, writeTinyGguf } from '../../src/testing/tiny-gguf-model.js';
 
@@ -138,6 +139,31 @@ describe.skipIf(moduleDir === null)('a real tiny model through node-llama-cpp', 
     // Greedy decoding of this model is deterministic.
     expect((await provider.generate(request())).text).toBe(response.text);
   }, 120_000);
+
+  it('runs a whole session through govflow run, validated and audited like any provider', async () => {
+    const appRoot = makeTempFolder('govflow-local-app-');
+    mkdirSync(path.join(appRoot, 'models'));
+    writeTinyGguf(path.join(appRoot, 'models', 'tiny.gguf'));
+    writeFileSync(
+      path.join(appRoot, 'govflow.config.yaml'),
+      [
+        'timezone: UTC',
+        'provider: { kind: local, model: models/tiny.gguf, local: { threads: 1, context_size: 4096 } }',
+        'prompt: { include: [] }',
+        'agents:',
+        '  solo_agent: { type: operational, description: Answers the request in one message., entry: true, content_type: answer }',
+      ].join('\n'),
+    );
+    writeFileSync(path.join(appRoot, 'request.txt'), 'Say hello.');
+    const run = await runCli(['run', path.join(appRoot, 'request.txt'), '--root', appRoot, '--json'], { env: { GOVFLOW_NODE_LLAMA_CPP_DIR: moduleDir! } });
+    expect(run.stderr).toBe('');
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ status: 'success', messages: 1, output: '' });
+    expect(result.usage.output_tokens).toBeGreaterThan(0);
+    expect(run.code).toBe(0);
+    const verify = await runCli(['verify', '--root', appRoot]);
+    expect(verify.code).toBe(0);
+  }, 180_000);
 
   it('refuses an agent\'s model override outside the root or corrupt, and keeps working', async () => {
     const outside = makeTempFolder('govflow-local-outside-');
