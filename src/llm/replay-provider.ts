@@ -65,8 +65,12 @@ export class ReplayProvider implements LlmProvider {
   private readonly byAgent = new Map<string, Recording[]>();
   private readonly positions = new Map<string, number>();
   private readonly misses: ReplayMissDetails[] = [];
+  /** True when every recorded answer was made up by the dry-run provider: still no LLM involved. */
+  readonly synthetic: boolean;
 
   constructor(cassettes: Cassette[]) {
+    const calls = cassettes.flatMap((cassette) => cassette.calls);
+    this.synthetic = calls.length > 0 && calls.every((call) => call.provider === 'dry-run');
     for (const cassette of cassettes) {
       for (const call of cassette.calls) {
         const recording = { call, system: cassette.systems[call.system_sha256] };

@@ -18,6 +18,8 @@ import { ReplayMissError, ReplayProvider } from '../../src/llm/replay-provider.j
 import { ScriptedProvider } from '../../src/llm/scripted-provider.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 import { startLoopbackLlmServer } from './loopback-llm-server.js';
+import { runCli } from '../pipeline/pipeline-test-helpers.js';
+import { copyExampleAppInto } from '../support/example-app.js';
 
 afterEach(() => removeTempFolders());
 
@@ -135,6 +137,27 @@ describe('configuration', () => {
     expect(() => loadConfig(root, {})).toThrow(/on_miss/);
     writeFileSync(path.join(root, 'govflow.config.yaml'), 'provider: { kind: replay }\n');
     expect(() => createProvider(loadConfig(root, {}), {})).toThrow(/add provider.replay: \{ dir:/);
+  });
+});
+
+describe('govflow run --record, then kind replay', () => {
+  it('records a whole session and replays it to the same result, offline', async () => {
+    const root = makeTempFolder('govflow-record-run-');
+    copyExampleAppInto(root);
+    writeFileSync(path.join(root, 'note.txt'), 'Summarize: Ana sends the budget by Friday.');
+    const recorded = await runCli(['run', path.join(root, 'note.txt'), '--root', root, '--json', '--record', path.join(root, 'cassettes')]);
+    expect(recorded.code).toBe(0);
+    expect(recorded.stderr).toMatch(/^recorded 6 model call\(s\) to .*cassettes\/\d{8}-\d{6}-\d+\.cassette\.json$/m);
+    writeFileSync(path.join(root, 'govflow.config.yaml'), 'provider:\n  kind: replay\n  replay: { dir: cassettes, on_miss: fail }\n');
+    const replayed = await runCli(['run', path.join(root, 'note.txt'), '--root', root, '--json']);
+    expect(replayed.code).toBe(0);
+    const [first, second] = [JSON.parse(recorded.stdout), JSON.parse(replayed.stdout)];
+    expect(second.output).toEqual(first.output);
+    expect(second.messages).toBe(6);
+    expect(second.usage.input_tokens).toBe(first.usage.input_tokens);
+    const logs = await runCli(['logs', '--root', root, '--json']);
+    // Replayed dry-run answers are still marked as made up by dry-run in the audit trail.
+    expect(JSON.parse(logs.stdout).filter((entry: { complianceNotes: string | null }) => String(entry.complianceNotes).includes('dry-run')).length).toBeGreaterThanOrEqual(12);
   });
 });
 
