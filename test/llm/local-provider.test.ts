@@ -5,6 +5,7 @@
  * Bad input — corrupt or incomplete GGUF files, a model outside the root, a missing
  * node-llama-cpp — gives clear errors and never reaches llama.cpp.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,8 @@ import { compileSchema } from '../../src/message/schema-compiler.js';
 import { SENTIENT_MESSAGE_SCHEMA } from '../../src/message/sentient-message.js';
 import { ensureNodeLlamaCpp } from '../support/node-llama-cpp-cache.js';
 import { runCli } from '../pipeline/pipeline-test-helpers.js';
+import { REPOSITORY_ROOT, buildDistOnce } from '../daemon/build-once.js';
+import { copyExampleAppInto } from '../support/example-app.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 import { tinyGguf, writeTinyGguf } from '../../src/testing/tiny-gguf-model.js';
 
@@ -101,6 +104,21 @@ describe('model files', () => {
     expect((error as Error).message).toContain('npm i node-llama-cpp@3');
     expect(INSTALL_HINT).toContain('npm i node-llama-cpp@3');
   });
+});
+
+describe('govflow start without node-llama-cpp', () => {
+  it('exits 2 at start with one line saying npm i node-llama-cpp@3', async () => {
+    await buildDistOnce();
+    const root = makeTempFolder('govflow-local-start-');
+    copyExampleAppInto(root);
+    writeTinyGguf(path.join(root, 'tiny.gguf'));
+    writeFileSync(path.join(root, 'govflow.config.yaml'), 'provider: { kind: local, model: tiny.gguf }\n');
+    const child = spawnSync(process.execPath, [path.join(REPOSITORY_ROOT, 'bin', 'govflow.js'), 'start', '--root', root], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH } });
+    expect(child.status).toBe(2);
+    const lines = child.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('npm i node-llama-cpp@3');
+  }, 200_000);
 });
 
 const installed = ensureNodeLlamaCpp();
