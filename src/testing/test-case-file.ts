@@ -9,7 +9,8 @@
  *     status: success                       # success | partial | failed | pending
  *     agents: [objective_agent, goal_agent] # the agents of the session's messages, in order
  *     output: { /summary: "…" }             # JSON pointer into the result's output → value
- *     audit: { entries: 6, verify: true, contains: ["[STATUS: success]"], not_contains: [] }
+ *     audit: { entries: 6, verify: true, contains: ["[STATUS: success]"], not_contains: [], violations: 0 }
+ *     # or entries: [{ agent: objective_agent, status: success, output_type: objectives, contains: [...] }, …]
  *
  * Unknown keys and wrong types are errors naming the file and line.
  */
@@ -19,9 +20,20 @@ import { LineCounter, parseDocument, isMap, isSeq, type Node } from 'yaml';
 import { ConfigError } from '../errors.js';
 import { compileSchema, describeSchemaErrors } from '../message/schema-compiler.js';
 
+/** One audit entry as expected, in order (every key optional). */
+export interface AuditEntryExpectation {
+  agent?: string;
+  status?: string;
+  output_type?: string;
+  /** Texts found in this entry. */
+  contains?: string[];
+}
+
 export interface AuditExpectation {
-  /** Audit entries of the session. */
-  entries?: number;
+  /** Audit entries of the session: how many, or each one in order. */
+  entries?: number | AuditEntryExpectation[];
+  /** Entries flagged with `[VIOLATIONS]`. */
+  violations?: number;
   /** The whole audit trail verifies (`govflow verify`). */
   verify?: boolean;
   /** Texts each found in at least one of the session's entries. */
@@ -81,7 +93,20 @@ const CASE_SCHEMA = {
           type: 'object',
           additionalProperties: false,
           properties: {
-            entries: { type: 'integer', minimum: 0 },
+            entries: {
+              anyOf: [
+                { type: 'integer', minimum: 0 },
+                {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    additionalProperties: false,
+                    properties: { agent: { type: 'string' }, status: { type: 'string' }, output_type: { type: 'string' }, contains: stringList },
+                  },
+                },
+              ],
+            },
+            violations: { type: 'integer', minimum: 0 },
             verify: { type: 'boolean' },
             contains: stringList,
             not_contains: stringList,
@@ -139,7 +164,7 @@ export function parseTestCaseFile(text: string, file: string, testsDir: string):
       if (extra !== undefined) segments.push(extra);
       const [sentence] = describeSchemaErrors([error]);
       const where = inCase.length > 0 ? inCase.join('.') : 'the case';
-      throw new ConfigError(`${where}: ${sentence.slice(sentence.indexOf(': ') + 2)} (allowed keys: name, request, cassette, expect {status, agents, output, audit {entries, verify, contains, not_contains}})`, file, lineAt(segments));
+      throw new ConfigError(`${where}: ${sentence.slice(sentence.indexOf(': ') + 2)} (allowed keys: name, request, cassette, expect {status, agents, output, audit {entries, violations, verify, contains, not_contains}})`, file, lineAt(segments));
     }
     const raw = item as { name: string; request: string | TestCase['request']; cassette: string; expect: TestCaseExpectation };
     return {

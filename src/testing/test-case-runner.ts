@@ -149,6 +149,7 @@ export async function runTestCase(root: string, testCase: TestCase, options: Run
         agents: entries.map((entry) => entry.agent),
         output: outcome.result.output,
         auditEntries: entries.map((entry) => entry.body),
+        auditFields: entries.map((entry) => ({ agent: entry.agent, status: entry.status.code, output_type: entry.outputType })),
         verify: { ok: verified.ok, problem: verified.firstProblem ? `${verified.firstProblem.reason}: ${verified.firstProblem.detail}` : null },
       };
     } finally {

@@ -4,7 +4,7 @@
  * and says, for each mismatch, what was expected and what happened, with a line diff.
  */
 import { lineDiff } from '../llm/line-diff.js';
-import type { TestCaseExpectation } from './test-case-file.js';
+import type { AuditEntryExpectation, TestCaseExpectation } from './test-case-file.js';
 
 /** What one case's session did. */
 export interface Observation {
@@ -15,6 +15,8 @@ export interface Observation {
   output: unknown;
   /** The text of each of the session's audit entries. */
   auditEntries: string[];
+  /** The same entries' agent, status and output type, in order. */
+  auditFields: Array<{ agent: string; status: string; output_type: string }>;
   /** Whether the whole audit trail verified, and the first problem when not. */
   verify: { ok: boolean; problem: string | null };
 }
@@ -78,8 +80,13 @@ export function checkExpectations(expected: TestCaseExpectation, observed: Obser
   }
   const audit = expected.audit;
   if (audit) {
-    if (audit.entries !== undefined && audit.entries !== observed.auditEntries.length) {
+    if (typeof audit.entries === 'number' && audit.entries !== observed.auditEntries.length) {
       failures.push(mismatch('audit entries of the session', audit.entries, observed.auditEntries.length));
+    }
+    if (Array.isArray(audit.entries)) failures.push(...checkEntries(audit.entries, observed));
+    if (audit.violations !== undefined) {
+      const flagged = observed.auditEntries.filter((entry) => entry.includes('[VIOLATIONS]')).length;
+      if (flagged !== audit.violations) failures.push(mismatch('audit entries with [VIOLATIONS]', audit.violations, flagged));
     }
     if (audit.verify !== undefined && audit.verify !== observed.verify.ok) {
       failures.push({ what: 'audit verify', detail: `expected the audit trail to ${audit.verify ? 'verify' : 'fail verification'}; ${observed.verify.ok ? 'it verified' : `it did not: ${observed.verify.problem ?? 'unknown problem'}`}` });
@@ -94,5 +101,29 @@ export function checkExpectations(expected: TestCaseExpectation, observed: Obser
       if (index >= 0) failures.push({ what: 'audit not_contains', detail: `audit entry ${index + 1} of the session contains ${JSON.stringify(text)}` });
     }
   }
+  return failures;
+}
+
+/** Each expected entry against the session's entry at the same place. */
+function checkEntries(expected: AuditEntryExpectation[], observed: Observation): ExpectationFailure[] {
+  const failures: ExpectationFailure[] = [];
+  if (expected.length !== observed.auditFields.length) {
+    failures.push(mismatch('audit entries of the session', expected.length, observed.auditFields.length));
+  }
+  expected.forEach((entry, index) => {
+    const actual = observed.auditFields[index];
+    if (!actual) return;
+    const shown: Record<string, unknown> = {};
+    const wanted: Record<string, unknown> = {};
+    for (const key of ['agent', 'status', 'output_type'] as const) {
+      if (entry[key] === undefined) continue;
+      wanted[key] = entry[key];
+      shown[key] = actual[key];
+    }
+    if (!jsonEqual(wanted, shown)) failures.push(mismatch(`audit entry ${index + 1}`, wanted, shown));
+    for (const text of entry.contains ?? []) {
+      if (!observed.auditEntries[index].includes(text)) failures.push({ what: `audit entry ${index + 1}`, detail: `does not contain ${JSON.stringify(text)}` });
+    }
+  });
   return failures;
 }

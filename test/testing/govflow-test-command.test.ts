@@ -98,6 +98,28 @@ describe('govflow test', () => {
     expect(run.stdout).toContain('no audit entry of the session contains "[STATUS: nope]"');
   });
 
+  it('checks audit entries one by one and counts violations', async () => {
+    const root = exampleRoot();
+    const entries = [
+      '    entries:',
+      '      - { agent: objective_agent, status: success, contains: ["[INPUT SOURCE: user]"] }',
+      '      - { agent: goal_agent }',
+      '      - { agent: planning_agent, output_type: plan }',
+      '      - { agent: action_item_agent }',
+      '      - { agent: summarizer_agent }',
+      '      - { agent: final_output_agent, status: failed, contains: ["[AGENT: nobody]"] }',
+      '    violations: 1',
+    ].join('\n');
+    writeFileSync(path.join(root, 'tests', 'meeting-note.yaml'), SHIPPED_CASE.replace('    entries: 6', entries));
+    const run = await runCli(['test', '--root', root]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('  audit entry 6:\n    --- expected\n    +++ actual');
+    expect(run.stdout).toContain('-   "status": "failed"\n    +   "status": "success"');
+    expect(run.stdout).toContain('  audit entry 6:\n    does not contain "[AGENT: nobody]"');
+    expect(run.stdout).toContain('  audit entries with [VIOLATIONS]:\n    expected 1\n      actual 0');
+    expect(run.stdout).not.toMatch(/audit entry [1-5]:/);
+  });
+
   it('exits 2 for bad usage: no tests/ folder, an unknown case name, an unknown flag', async () => {
     const bare = makeTempFolder('govflow-test-bare-');
     copyExampleAppInto(bare);
