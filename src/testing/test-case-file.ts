@@ -3,8 +3,8 @@
  * of them:
  *
  *   name: meeting-note                      # [A-Za-z0-9._-]+, unique across tests/
- *   request: "Summarize this note …"        # or { request, user?, metadata? }
- *   cassette: cassettes/meeting-note.json   # relative to tests/; written by --update
+ *   request: "Summarize this note …"        # or { request, request_id?, user?, metadata? }
+ *   cassette: cassettes/meeting-note.json   # relative to tests/ (default cassettes/<name>.cassette.json); written by --update
  *   expect:
  *     status: success                       # success | partial | failed | pending
  *     agents: [objective_agent, goal_agent] # the agents of the session's messages, in order
@@ -51,7 +51,7 @@ export interface TestCaseExpectation {
 
 export interface TestCase {
   name: string;
-  request: { request: string; user?: string; metadata?: Record<string, unknown> };
+  request: { request: string; request_id?: string; user?: string; metadata?: Record<string, unknown> };
   /** Absolute path of the cassette. */
   cassette: string;
   /** The cassette as written in the file (relative to tests/). */
@@ -67,7 +67,7 @@ const stringList = { type: 'array', items: { type: 'string' } };
 const CASE_SCHEMA = {
   type: 'object',
   additionalProperties: false,
-  required: ['name', 'request', 'cassette', 'expect'],
+  required: ['name', 'request', 'expect'],
   properties: {
     name: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' },
     request: {
@@ -77,7 +77,12 @@ const CASE_SCHEMA = {
           type: 'object',
           additionalProperties: false,
           required: ['request'],
-          properties: { request: { type: 'string', minLength: 1 }, user: { type: 'string' }, metadata: { type: 'object' } },
+          properties: {
+            request: { type: 'string', minLength: 1 },
+            request_id: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' },
+            user: { type: 'string' },
+            metadata: { type: 'object' },
+          },
         },
       ],
     },
@@ -157,21 +162,23 @@ export function parseTestCaseFile(text: string, file: string, testsDir: string):
   return items.map((item, index) => {
     const base: Array<string | number> = isList ? [index] : [];
     if (!validateCase(item)) {
-      const error = validateCase.errors![0];
+      // A misspelt key also leaves its right spelling missing: name the misspelling first.
+      const error = validateCase.errors!.find((candidate) => candidate.keyword === 'additionalProperties') ?? validateCase.errors![0];
       const inCase = pointerSegments(error.instancePath);
       const segments = [...base, ...inCase];
       const extra = (error.params as { additionalProperty?: string }).additionalProperty;
       if (extra !== undefined) segments.push(extra);
       const [sentence] = describeSchemaErrors([error]);
       const where = inCase.length > 0 ? inCase.join('.') : 'the case';
-      throw new ConfigError(`${where}: ${sentence.slice(sentence.indexOf(': ') + 2)} (allowed keys: name, request, cassette, expect {status, agents, output, audit {entries, violations, verify, contains, not_contains}})`, file, lineAt(segments));
+      throw new ConfigError(`${where}: ${sentence.slice(sentence.indexOf(': ') + 2)} (allowed keys: name, request, cassette?, expect {status, agents, output, audit {entries, violations, verify, contains, not_contains}})`, file, lineAt(segments));
     }
-    const raw = item as { name: string; request: string | TestCase['request']; cassette: string; expect: TestCaseExpectation };
+    const raw = item as { name: string; request: string | TestCase['request']; cassette?: string; expect: TestCaseExpectation };
+    const cassette = raw.cassette ?? `cassettes/${raw.name}.cassette.json`;
     return {
       name: raw.name,
       request: typeof raw.request === 'string' ? { request: raw.request } : raw.request,
-      cassette: path.resolve(testsDir, raw.cassette),
-      cassetteName: raw.cassette,
+      cassette: path.resolve(testsDir, cassette),
+      cassetteName: cassette,
       expect: raw.expect,
       file,
       line: lineAt(base),

@@ -131,7 +131,7 @@ export async function runTestCase(root: string, testCase: TestCase, options: Run
     try {
       const outcome = await runtime.runner.startSession(
         {
-          requestId: `test-${testCase.name}`.slice(0, 128),
+          requestId: testCase.request.request_id ?? `test-${testCase.name}`.slice(0, 128),
           text: testCase.request.request,
           user: testCase.request.user ?? null,
           metadata: testCase.request.metadata ?? null,

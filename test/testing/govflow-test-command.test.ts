@@ -144,7 +144,7 @@ describe('test case files', () => {
       '  cassette: c/one.json',
       '  expect: { status: success }',
       '- name: two',
-      '  request: { request: hello, user: ana }',
+      '  request: { request: hello, user: ana, request_id: case-two }',
       '  cassette: c/two.json',
       '  expect:',
       '    output: { /a/0: 1 }',
@@ -154,9 +154,11 @@ describe('test case files', () => {
       ['one', 1, '/root/tests/c/one.json'],
       ['two', 5, '/root/tests/c/two.json'],
     ]);
-    expect(cases[1].request).toEqual({ request: 'hello', user: 'ana' });
-    const broken = text.replace('  cassette: c/two.json\n', '');
-    expect(() => parseTestCaseFile(broken, 'tests/list.yaml', '/root/tests')).toThrow(/missing required key "cassette"/);
+    expect(cases[1].request).toEqual({ request: 'hello', user: 'ana', request_id: 'case-two' });
+    const defaulted = parseTestCaseFile(text.replace('  cassette: c/two.json\n', ''), 'tests/list.yaml', '/root/tests');
+    expect(defaulted[1].cassette).toBe('/root/tests/cassettes/two.cassette.json');
+    expect(() => parseTestCaseFile(text.replace('  expect:\n', '  expected:\n'), 'tests/list.yaml', '/root/tests')).toThrow(/unknown key "expected"/);
+    expect(() => parseTestCaseFile('name: x\nrequest: hi\n', 'tests/x.yaml', '/root/tests')).toThrow(/missing required key "expect"/);
     try {
       parseTestCaseFile(text.replace('status: success', 'status: great'), 'tests/list.yaml', '/root/tests');
       expect.unreachable();
