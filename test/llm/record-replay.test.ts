@@ -19,7 +19,7 @@ import { ScriptedProvider } from '../../src/llm/scripted-provider.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 import { startLoopbackLlmServer } from './loopback-llm-server.js';
 import { runCli } from '../pipeline/pipeline-test-helpers.js';
-import { copyExampleAppInto } from '../support/example-app.js';
+import { REPOSITORY_ROOT, copyExampleAppInto } from '../support/example-app.js';
 
 afterEach(() => removeTempFolders());
 
@@ -117,6 +117,17 @@ describe('recording our own providers and replaying them', () => {
     writeFileSync(file, '{"not": "a cassette"');
     expect(() => ReplayProvider.fromTarget(file)).toThrow(/invalid JSON/);
     expect(() => ReplayProvider.fromTarget(path.join(folder, 'missing'))).toThrow(/does not exist/);
+  });
+});
+
+describe('frozen cassettes of every version', () => {
+  it('version 1 (test/fixtures/cassettes/cassette-v1.json, never regenerated) still replays', async () => {
+    const fixture = path.join(REPOSITORY_ROOT, 'test', 'fixtures', 'cassettes', 'cassette-v1.json');
+    const replay = ReplayProvider.fromTarget(fixture);
+    const RULE_LINE = '='.repeat(72);
+    const system = `${RULE_LINE}\n[FILE: governance/policy.md]\n${RULE_LINE}\nBe brief.\n\n${RULE_LINE}\n[SYSTEM PROTOCOL: RESPONSE FORMAT]\n${RULE_LINE}\nAnswer in JSON.\n`;
+    const answer = await replay.generate({ agent: 'writer', system, prompt: 'User request:\nWrite.', model: 'gpt-4.1-mini', signal: new AbortController().signal });
+    expect(answer).toMatchObject({ text: '{"frozen":1}', usage: { inputTokens: 9, outputTokens: 4, cachedInputTokens: 0 } });
   });
 });
 
