@@ -6,7 +6,7 @@
  * node-llama-cpp — gives clear errors and never reaches llama.cpp.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config-loader.js';
@@ -156,6 +156,16 @@ describe.skipIf(moduleDir === null)('a real tiny model through node-llama-cpp', 
     expect(response.usage.outputTokens).toBeGreaterThan(0);
     // Greedy decoding of this model is deterministic.
     expect((await provider.generate(request())).text).toBe(response.text);
+  }, 120_000);
+
+  it('builds a grammar from custom message schemas too (draft-07 and 2020-12 fixtures)', async () => {
+    for (const name of ['message-schema-draft07.json', 'message-schema-2020-12.json']) {
+      const schema = JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, 'test', 'fixtures', 'foundation', name), 'utf8'));
+      const response = await provider.generate(request({ jsonSchema: schema }));
+      const message = JSON.parse(response.text);
+      const grammarValid = compileSchema(messageGrammarSchema(schema, request().expectation!));
+      expect(grammarValid(message), `${name}: ${JSON.stringify(grammarValid.errors)}`).toBe(true);
+    }
   }, 120_000);
 
   it('runs a whole session through govflow run, validated and audited like any provider', async () => {
