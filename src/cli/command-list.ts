@@ -23,7 +23,7 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
   },
   {
     name: 'run',
-    usage: 'govflow run FILE|- [--root DIR] [--json]',
+    usage: 'govflow run FILE|- [--root DIR] [--json] [--record DIR]',
     summary: 'process one request now and print the result (exit 0 success/partial, 1 failed, 3 pending)',
     load: async () => (await import('./run-command.js')).runCommand,
   },
@@ -50,6 +50,12 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
     usage: 'govflow status [--root DIR] [--json]',
     summary: 'sessions running, paused, interrupted, recently finished',
     load: async () => (await import('./status-command.js')).statusCommand,
+  },
+  {
+    name: 'test',
+    usage: 'govflow test [--root DIR] [NAME...] [--update]',
+    summary: "run the root's tests/*.yaml cases against their cassettes (exit 0 all pass, 1 otherwise); --update records again",
+    load: async () => (await import('./test-command.js')).testCommand,
   },
   {
     name: 'token',

@@ -23,6 +23,8 @@ import { describedAs } from './command-list.js';
 import { EXIT_CODE_BY_STATUS } from './exit-codes.js';
 import { handOverToDaemon } from './run-handover.js';
 import { internalFailureResult } from './run-failure-result.js';
+import { createProvider } from '../llm/create-provider.js';
+import type { RecordingProvider } from '../llm/recording-provider.js';
 
 
 function describeResult(result: ResultDocument): string {
@@ -45,7 +47,7 @@ function stderrLog(io: CommandIo): OperationalLog {
 
 export const runCommand: CommandDefinition = {
   ...describedAs('run'),
-  options: { json: { type: 'boolean' } },
+  options: { json: { type: 'boolean' }, record: { type: 'string' } },
   allowPositionals: true,
   async run({ root, values, positionals, io }) {
     if (positionals.length !== 1) {
@@ -69,11 +71,14 @@ export const runCommand: CommandDefinition = {
       }
     }
 
+    // --record DIR (SPEC §13): every model call of this run goes to a cassette in DIR.
+    const recordDir = typeof values.record === 'string' ? path.resolve(values.record) : undefined;
     let runtime: Runtime;
     let waitingNoted = false;
     for (;;) {
       try {
-        runtime = await openRuntime(root, { env: io.env, log: undefined, owner: 'run' });
+        const provider = recordDir !== undefined ? createProvider(loadConfig(root, io.env), io.env, { recordDir }) : undefined;
+        runtime = await openRuntime(root, { env: io.env, log: undefined, owner: 'run', provider });
         break;
       } catch (error) {
         if (!(error instanceof RootLockedError)) throw error;
@@ -157,7 +162,9 @@ export const runCommand: CommandDefinition = {
         io.stderr(`govflow run: the session failed with an internal error: ${errorMessage(error)}\n`);
         outcome = { status: 'failed', result: internalFailureResult({ requestId, sessionId, sourceFile: name, startedAt, error, timezone: runtime.config.timezone }) };
       }
-      const scriptedProvider = innermostProvider(runtime.provider);
+      const recorded = runtime.provider as Partial<RecordingProvider>;
+      if (recorded.recorder) io.stderr(`recorded ${recorded.recorder.callCount} model call(s) to ${recorded.recorder.file}\n`);
+      const scriptedProvider = innermostProvider(recorded.inner ?? runtime.provider);
       if (scriptedProvider instanceof ScriptedProvider) {
         const unused = scriptedProvider.unusedResponses();
         if (Object.keys(unused).length > 0) io.stderr(`warning: scripted responses never asked for: ${JSON.stringify(unused)}\n`);

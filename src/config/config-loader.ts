@@ -20,7 +20,9 @@ export type ProviderKind =
   | 'openai-compatible'
   | 'anthropic'
   | 'google'
-  | 'ollama';
+  | 'ollama'
+  | 'replay'
+  | 'local';
 
 /** An agent as declared in frontmatter or under config `agents:`. */
 export interface AgentDeclaration {
@@ -84,8 +86,12 @@ export interface GovflowConfig {
     /** Scripted provider: the file of responses (relative to root). */
     script: string | null;
     stream: boolean;
+    /** Replay provider: where the cassettes are (relative to root). */
+    replay: { dir: string; on_miss?: 'fail' } | null;
+    /** Local provider: llama.cpp options (threads default: physical cores). */
+    local: { threads?: number | null; context_size?: number; gpu?: false | 'auto' | 'cuda' | 'vulkan' | 'metal' } | null;
   };
-  llm: { max_attempts: number; timeout_ms: number; backoff_base_ms: number; backoff_max_ms: number; max_output_bytes: number };
+  llm: { max_attempts: number; timeout_ms: number; backoff_base_ms: number; backoff_max_ms: number; max_output_bytes: number; record: string | null };
   limits: {
     max_steps: number;
     max_fan_out: number;

@@ -3,9 +3,25 @@
  * meaning (STYLE: "every default written once, next to its documentation").
  */
 
+/** Options of provider kind local (SPEC §13), used where `provider.local` leaves them out. */
+export const LOCAL_PROVIDER_DEFAULTS = {
+  /** CPU threads; null: the machine's physical cores (more threads than cores is very slow). */
+  threads: null,
+  /** Tokens of context (prompt + answer) per call. */
+  context_size: 4096,
+  /** false: CPU only; 'auto' (or cuda, vulkan, metal) lets node-llama-cpp use a GPU. */
+  gpu: false,
+} as const;
+
 /** Defaults, in plain milliseconds and bytes. */
 export const CONFIG_DEFAULTS = {
-  provider: { kind: 'dry-run', model: 'gpt-4.1-mini', base_url: null, api_key_env: null, script: null, stream: true },
+  provider: {
+    kind: 'dry-run', model: 'gpt-4.1-mini', base_url: null, api_key_env: null, script: null, stream: true,
+    /** kind replay (SPEC §13): `{ dir: <cassette file or folder>, on_miss: fail }`; a miss always fails. */
+    replay: null,
+    /** kind local (SPEC §13): `{ threads, context_size, gpu }`; model: is the .gguf file. */
+    local: null,
+  },
   llm: {
     /** Attempts per LLM call on network errors, 408/409/429/5xx (SPEC §5). */
     max_attempts: 3,
@@ -18,6 +34,8 @@ export const CONFIG_DEFAULTS = {
      * aborted as soon as its answer passes this; the attempt counts as invalid output.
      */
     max_output_bytes: 1_048_576,
+    /** Folder to record every model call to, as cassettes (SPEC §13); null records nothing. */
+    record: null,
   },
   limits: {
     /** Messages per session before it fails. */
@@ -177,13 +195,28 @@ export const CONFIG_SCHEMA = {
       additionalProperties: false,
       properties: {
         kind: {
-          enum: ['dry-run', 'scripted', 'openai', 'openai-compatible', 'anthropic', 'google', 'ollama'],
+          enum: ['dry-run', 'scripted', 'openai', 'openai-compatible', 'anthropic', 'google', 'ollama', 'replay', 'local'],
         },
         model: { type: 'string', minLength: 1 },
         base_url: nullableString,
         api_key_env: nullableString,
         script: nullableString,
         stream: { type: 'boolean' },
+        replay: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          required: ['dir'],
+          properties: { dir: { type: 'string', minLength: 1 }, on_miss: { enum: ['fail'] } },
+        },
+        local: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          properties: {
+            threads: { type: ['integer', 'null'], minimum: 1 },
+            context_size: { type: 'integer', minimum: 64 },
+            gpu: { enum: [false, 'auto', 'cuda', 'vulkan', 'metal'] },
+          },
+        },
       },
     },
     llm: {
@@ -195,6 +228,7 @@ export const CONFIG_SCHEMA = {
         backoff_base_ms: { type: 'integer', minimum: 0 },
         backoff_max_ms: { type: 'integer', minimum: 0 },
         max_output_bytes: positiveInteger,
+        record: nullableString,
       },
     },
     limits: {

@@ -5,6 +5,7 @@
  * retries and the per-attempt timeout are `withRetries` (retrying-provider.ts), around any provider.
  */
 import { CONFIG_DEFAULTS } from '../config/config-schema.js';
+import type { LanguageModel } from 'ai';
 import { ConfigError } from '../errors.js';
 import { attemptOnce } from './ai-sdk-attempt.js';
 import { cappedFetch, findAnswerTooLarge, wholeBodyLimit } from './answer-size-limit.js';
@@ -43,6 +44,8 @@ export interface AiSdkProviderSettings extends RetrySettings {
   jsonMode?: boolean;
   /** The HTTP client under the size cap (default: the global fetch). */
   fetch?: typeof fetch;
+  /** Wraps each model (the recording middleware of `llm.record`, SPEC §13). */
+  wrapModel?: (model: LanguageModel) => LanguageModel;
 }
 
 /** The adapter's own settings, without the retry policy. */
@@ -101,10 +104,12 @@ function answeredWithoutStream(error: unknown): boolean {
  */
 export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider {
   const compiled = compile(settings);
-  const modelFor = createModelFactory({
+  const baseModelFor = createModelFactory({
     ...settings,
     fetch: cappedFetch(wholeBodyLimit(compiled.maxOutputBytes), compiled.maxOutputBytes, settings.fetch),
   });
+  const wrapModel = settings.wrapModel;
+  const modelFor = wrapModel ? (modelId: string) => wrapModel(baseModelFor(modelId)) : baseModelFor;
   // Some OpenAI-compatible servers and gateways ignore `stream: true` and answer with one JSON
   // body; after the first such answer this provider stops asking for streams.
   let streaming = compiled.stream;

@@ -1,6 +1,7 @@
 /** Picks the provider the configuration names; API keys come from the environment only. */
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
+import { LOCAL_PROVIDER_DEFAULTS } from '../config/config-schema.js';
 import { ConfigError } from '../errors.js';
 import { createAiSdkAdapter, isAiSdkProviderKind } from './ai-sdk-provider.js';
 import { API_KEY_ENV_BY_KIND } from './ai-sdk-models.js';
@@ -8,6 +9,10 @@ import { DryRunProvider } from './dry-run-provider.js';
 import { costAtPrice, lookUpPrice, type PriceLookup } from './model-prices.js';
 import type { LlmProvider, LlmUsage } from './provider.js';
 import { ScriptedProvider } from './scripted-provider.js';
+import { ReplayProvider } from './replay-provider.js';
+import { LocalProvider } from './local-provider.js';
+import { withRecording } from './recording-middleware.js';
+import { CassetteRecorder, newCassetteFile, recordingProvider } from './recording-provider.js';
 
 /** The key for the configured provider: GOVFLOW_API_KEY, else the variable the config names, else the kind's usual one. */
 export function resolveApiKey(config: GovflowConfig, env: NodeJS.ProcessEnv): string | null {
@@ -19,14 +24,45 @@ export function resolveApiKey(config: GovflowConfig, env: NodeJS.ProcessEnv): st
   return null;
 }
 
+export interface CreateProviderOptions {
+  /** Record every call to cassettes in this folder (`govflow run --record DIR`); wins over `llm.record`. */
+  recordDir?: string | null;
+}
+
 /**
- * The configured provider, bare: one attempt per call. The runtime wraps it in `withRetries`
- * (with `retrySettings(config)`), so retries and per-attempt timeouts behave the same for the
- * scripted provider in tests and for the real APIs.
+ * The configured provider, bare: one attempt per call, recorded to cassettes when `llm.record`
+ * (or `recordDir`) says so. The runner wraps it in `withRetries` (with `retrySettings(config)`),
+ * so retries and per-attempt timeouts behave the same for the scripted provider in tests and for
+ * the real APIs.
  */
-export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = process.env): LlmProvider {
+export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = process.env, options: CreateProviderOptions = {}): LlmProvider {
+  const recordDir = options.recordDir !== undefined ? options.recordDir : config.llm.record;
+  const provider = createBaseProvider(config, env, recordDir !== null);
+  if (recordDir === null) return provider;
+  return recordingProvider(provider, new CassetteRecorder(newCassetteFile(path.resolve(config.root, recordDir))));
+}
+
+function createBaseProvider(config: GovflowConfig, env: NodeJS.ProcessEnv, recording: boolean): LlmProvider {
   const kind = config.provider.kind;
   if (kind === 'dry-run') return new DryRunProvider();
+  if (kind === 'replay') {
+    if (!config.provider.replay) {
+      throw new ConfigError('provider.kind is "replay" but no cassettes are named: add provider.replay: { dir: <cassette file or folder>, on_miss: fail }', 'govflow.config.yaml');
+    }
+    return ReplayProvider.fromTarget(path.resolve(config.root, config.provider.replay.dir));
+  }
+  if (kind === 'local') {
+    const local = { ...LOCAL_PROVIDER_DEFAULTS, ...config.provider.local };
+    return new LocalProvider({
+      root: config.root,
+      model: config.provider.model,
+      threads: local.threads,
+      contextSize: local.context_size,
+      gpu: local.gpu,
+      allowOutsideRoot: (config as { allow_outside_root?: boolean }).allow_outside_root === true,
+      moduleDir: env.GOVFLOW_NODE_LLAMA_CPP_DIR ?? null,
+    });
+  }
   if (kind === 'scripted') {
     if (!config.provider.script) {
       throw new ConfigError('provider.kind is "scripted" but no script file is set: add provider.script (or GOVFLOW_SCRIPT) naming a YAML/JSON file of responses', 'govflow.config.yaml');
@@ -40,6 +76,7 @@ export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = p
     apiKey: resolveApiKey(config, env),
     maxOutputBytes: config.llm.max_output_bytes,
     stream: config.provider.stream,
+    ...(recording ? { wrapModel: withRecording } : {}),
   });
 }
 

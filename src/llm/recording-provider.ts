@@ -1,0 +1,96 @@
+/**
+ * Records every successful model call to a cassette file (`llm.record: DIR`,
+ * `govflow run --record DIR`, `govflow test --update`). It wraps any provider:
+ * - AI SDK providers are recorded at the model layer by recording-middleware.ts (the text, tool
+ *   calls and usage the model itself returned); this wrapper opens the capture slot and files the
+ *   answer under the call's agent and prompt key;
+ * - providers of our own (dry-run, scripted) are recorded here, from their response, in the same
+ *   format.
+ * The prompt stored is the request as the provider got it: after redaction.
+ * The cassette is rewritten atomically after each call, so a crash keeps every call before it.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../store/atomic-file.js';
+import { emptyCassette, promptFileHashes, promptKey, sha256, type Cassette, type RecordedAnswer } from './cassette-format.js';
+import { captureSlots, type CaptureSlot } from './recording-middleware.js';
+import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
+
+/** Keeps a cassette in memory and on disk at `file`. */
+export class CassetteRecorder {
+  private readonly cassette: Cassette;
+
+  constructor(readonly file: string, now: Date = new Date()) {
+    this.cassette = emptyCassette(now);
+    mkdirSync(path.dirname(file), { recursive: true });
+  }
+
+  /** Adds one call and rewrites the file. */
+  add(request: LlmRequest, provider: string, answer: RecordedAnswer): void {
+    const systemSha256 = sha256(request.system);
+    this.cassette.systems[systemSha256] = request.system;
+    const history = (request.history ?? []).map((turn) => ({ role: turn.role, content: turn.content }));
+    this.cassette.calls.push({
+      agent: request.agent,
+      key: promptKey({ system: request.system, prompt: request.prompt, history }),
+      provider,
+      model: request.model,
+      system_sha256: systemSha256,
+      history,
+      prompt: request.prompt,
+      governance_files: promptFileHashes(request.system),
+      answer,
+    });
+    writeFileAtomic(this.file, `${JSON.stringify(this.cassette, null, 2)}\n`, false);
+  }
+
+  get callCount(): number {
+    return this.cassette.calls.length;
+  }
+}
+
+/** A new cassette file name in `directory` for one recording run. */
+export function newCassetteFile(directory: string, now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+  return path.join(directory, `${stamp}-${process.pid}.cassette.json`);
+}
+
+function answerFromResponse(response: LlmResponse): RecordedAnswer {
+  return {
+    text: response.text,
+    tool_calls: [],
+    usage: {
+      input_tokens: response.usage.inputTokens,
+      output_tokens: response.usage.outputTokens,
+      cached_input_tokens: response.usage.cachedInputTokens,
+    },
+    model: response.model,
+    finish_reason: response.finishReason ?? null,
+  };
+}
+
+/** A provider being recorded, with what it wraps and where it records. */
+export interface RecordingProvider extends LlmProvider {
+  readonly inner: LlmProvider;
+  readonly recorder: CassetteRecorder;
+}
+
+/** `inner`, with every successful call written to `recorder`. Failed calls are not recorded. */
+export function recordingProvider(inner: LlmProvider, recorder: CassetteRecorder): RecordingProvider {
+  async function generate(request: LlmRequest): Promise<LlmResponse> {
+    const slot: CaptureSlot = { answer: null };
+    const response = await captureSlots.run(slot, () => inner.generate(request));
+    // The model layer's own answer when the middleware saw one (AI SDK providers), else ours.
+    const answer = slot.answer && slot.answer.text === response.text ? slot.answer : answerFromResponse(response);
+    recorder.add(request, inner.kind, answer);
+    return response;
+  }
+  return Object.freeze({
+    kind: inner.kind,
+    interfaceVersion: PROVIDER_INTERFACE_VERSION,
+    ...(inner.synthetic ? { synthetic: true } : {}),
+    generate,
+    inner,
+    recorder,
+  });
+}
