@@ -74,6 +74,8 @@ export interface GovflowConfig {
   message: { schema: string | null };
   prompt: { include: string[] };
   daemon: { shutdown_grace_ms: number; fsync: boolean };
+  /** OpenTelemetry export (SPEC §14); see src/telemetry/telemetry-settings.ts for the env variables. */
+  telemetry: { otlp_endpoint: string | null; capture_content: boolean; service_name: string };
   prices: Record<string, ModelPrice>;
   agents: Record<string, AgentDeclaration>;
   paths: SystemPaths;
@@ -178,6 +180,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     message: { schema: (messageSection.schema as string | null | undefined) ?? null },
     prompt: { include: [...((section('prompt').include as string[] | undefined) ?? CONFIG_DEFAULTS.prompt.include)] },
     daemon: { ...CONFIG_DEFAULTS.daemon, ...section('daemon') } as GovflowConfig['daemon'],
+    telemetry: { ...CONFIG_DEFAULTS.telemetry, ...section('telemetry') } as GovflowConfig['telemetry'],
     prices: (user.prices as Record<string, ModelPrice> | undefined) ?? {},
     agents: (user.agents as Record<string, AgentDeclaration> | undefined) ?? {},
     paths: systemPaths(absoluteRoot),

@@ -13,6 +13,7 @@ import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.j
 import { SessionEvents } from '../pipeline/session-events.js';
 import { GovernanceSource } from './governance-source.js';
 import { SpareEntries } from '../store/spare-entries.js';
+import { startTelemetry, type Telemetry } from '../telemetry/telemetry.js';
 
 export interface Runtime {
   config: GovflowConfig;
@@ -22,6 +23,8 @@ export interface Runtime {
   runner: SessionRunner;
   /** Live session events (HTTP stream, tracing, metrics subscribe here). */
   events: SessionEvents;
+  /** OpenTelemetry export, or null when tracing is off (SPEC §14). Flushed by close(). */
+  telemetry: Telemetry | null;
   warnings: string[];
   close(): Promise<void>;
 }
@@ -53,6 +56,14 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   const spares = options.spares ? new SpareEntries(config.paths.state, { files: 8 * concurrency + 8, folders: 2 * concurrency + 2 }) : undefined;
   spares?.start();
   const events = new SessionEvents();
+  let telemetry: Telemetry | null;
+  try {
+    telemetry = await startTelemetry(config, events, env, options.log);
+  } catch (error) {
+    await spares?.close();
+    await audit.close();
+    throw error;
+  }
   const runner = new SessionRunner({
     config,
     governance: () => governance.current(),
@@ -75,10 +86,12 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     audit,
     runner,
     events,
+    telemetry,
     warnings,
     async close() {
       if (closed) return;
       closed = true;
+      await telemetry?.shutdown();
       await spares?.close();
       await audit.close();
     },
