@@ -33,7 +33,14 @@ export async function startTelemetry(
   const settings = resolveTelemetrySettings(config, env);
   if (!settings) return null;
   const { startTracePipeline } = await import('./trace-pipeline.js');
-  const pipeline = startTracePipeline(events, settings, { env });
+  let exportFailed = false;
+  const pipeline = startTracePipeline(events, settings, {
+    env,
+    onExportFailure: (message) => {
+      exportFailed = true;
+      log?.warn('tracing: spans could not be exported; check that the collector runs and telemetry.otlp_endpoint points at it', { url: settings.tracesUrl, error: message });
+    },
+  });
   log?.info('tracing on: exporting OpenTelemetry spans', {
     url: settings.tracesUrl,
     from: settings.source,
@@ -54,7 +61,8 @@ export async function startTelemetry(
           const outcome = await Promise.race([pipeline.shutdown().then(() => 'done' as const), limit]);
           if (outcome === 'late') log?.warn(`tracing: the collector did not take the last spans within ${SHUTDOWN_LIMIT_MS} ms; they are dropped`, { url: settings.tracesUrl });
         } catch (error) {
-          log?.warn('tracing: exporting the last spans failed', { url: settings.tracesUrl, error: errorMessage(error) });
+          // An export failure was told already when it happened.
+          if (!exportFailed) log?.warn('tracing: exporting the last spans failed', { url: settings.tracesUrl, error: errorMessage(error) });
         } finally {
           clearTimeout(timer);
         }

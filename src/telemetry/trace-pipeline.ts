@@ -43,6 +43,27 @@ export interface TracePipelineOptions {
   serviceVersion?: string;
   /** For OTEL_BSP_SCHEDULE_DELAY. */
   env?: NodeJS.ProcessEnv;
+  /** Hears a failed export (once per outage: again only after an export succeeded). */
+  onExportFailure?: (message: string) => void;
+}
+
+/** Tells of failed exports, which the SDK otherwise only reports to its silent diagnostics. */
+function reportingFailures(exporter: SpanExporter, onFailure: (message: string) => void): SpanExporter {
+  let failing = false;
+  return {
+    export(spans, done) {
+      exporter.export(spans, (result) => {
+        if (result.code === 0) failing = false;
+        else if (!failing) {
+          failing = true;
+          onFailure(result.error?.message ?? 'the collector refused the spans');
+        }
+        done(result);
+      });
+    },
+    shutdown: () => exporter.shutdown(),
+    ...(exporter.forceFlush ? { forceFlush: () => exporter.forceFlush!() } : {}),
+  };
 }
 
 /** Spans go out at least this often; OTEL_BSP_SCHEDULE_DELAY (ms) overrides it, as in every OpenTelemetry SDK. */
@@ -62,7 +83,8 @@ export interface TracePipeline {
 }
 
 export function startTracePipeline(events: SessionEvents, settings: TelemetrySettings, options: TracePipelineOptions = {}): TracePipeline {
-  const exporter = options.exporter ?? new OTLPTraceExporter({ url: settings.tracesUrl, headers: settings.headers, timeoutMillis: 5_000 });
+  const base = options.exporter ?? new OTLPTraceExporter({ url: settings.tracesUrl, headers: settings.headers, timeoutMillis: 5_000 });
+  const exporter = options.onExportFailure ? reportingFailures(base, options.onExportFailure) : base;
   const processor = options.immediate ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter, { scheduledDelayMillis: batchDelayMs(options.env ?? process.env) });
   const ids = new SessionTraceIds();
   const provider = new BasicTracerProvider({
