@@ -3,12 +3,13 @@ import { GovernanceInvalidError } from '../daemon/governance-source.js';
 import { ConfigError, UsageError, errorMessage } from '../errors.js';
 import { parseCommandArgs, type CommandDefinition, type CommandIo } from './command-context.js';
 import { logsCliCommand, verifyCliCommand } from './audit-commands.js';
+import { reportCommand } from './report-command.js';
 import { runCommand } from './run-command.js';
 import { startCommand } from './start-command.js';
 import { statusCommand } from './status-command.js';
 import { validateCommand } from './validate-command.js';
 
-const COMMANDS: CommandDefinition[] = [startCommand, runCommand, validateCommand, logsCliCommand, verifyCliCommand, statusCommand];
+const COMMANDS: CommandDefinition[] = [startCommand, runCommand, validateCommand, logsCliCommand, verifyCliCommand, statusCommand, reportCommand];
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((command) => command.usage.length));
