@@ -15,6 +15,7 @@
  *     [GOVERNANCE FILES]: <JSON array>     `null` when null
  *     [MESSAGE_ID: <id>]
  *     [SESSION_ID: <id>]
+ *     [USER: <user>]                       who asked (SPEC §11); `local` for file drops without one
  *     [AUDIT_FORMAT: 1]                    our lines from here on
  *     [REQUEST_ID: <id>]
  *     [SEQUENCE: <n>]
@@ -64,6 +65,8 @@ export interface AuditEntryInput {
   complianceViolations: string[];
   /** Anything else worth recording (dry run, replayed after a crash, …). */
   notes: string[];
+  /** The session's user (SPEC §11 `[USER: …]`); the line is left out when absent (entries before users existed). */
+  user?: string | null;
 }
 
 /** The local day (file name stem) and wall-clock time of an instant in an IANA zone. */
@@ -123,6 +126,7 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
     `[GOVERNANCE FILES]: ${encodeJson(message.audit.governance_files_consulted)}`,
     `[MESSAGE_ID: ${escapeText(message.message_id)}]`,
     `[SESSION_ID: ${escapeText(message.metadata.session_id)}]`,
+    ...(input.user === undefined || input.user === null ? [] : [`[USER: ${escapeText(input.user)}]`]),
     `[AUDIT_FORMAT: ${AUDIT_FORMAT_VERSION}]`,
     `[REQUEST_ID: ${escapeText(message.metadata.request_id)}]`,
     `[SEQUENCE: ${encodeJson(message.metadata.sequence_number)}]`,

@@ -40,6 +40,8 @@ export interface ParsedAuditEntry {
   governanceFiles: string[] | null;
   messageId: string;
   sessionId: string;
+  /** `[USER: …]`; null on entries written before users existed. */
+  user: string | null;
   requestId: string;
   sequence: number;
   parentMessageId: string | null;
@@ -118,6 +120,7 @@ const HASH_PATTERN = /^[0-9a-f]{64}$/;
 const ERROR_TAIL = / \(retry_count=(\d+), recoverable=(true|false)\)$/;
 
 type ExtensionTag =
+  | 'USER'
   | 'AUDIT_FORMAT'
   | 'REQUEST_ID'
   | 'SEQUENCE'
@@ -131,7 +134,7 @@ type ExtensionTag =
 
 /** `[TAG: value]` → value, or `[TAG]: value` → value. */
 function extensionOf(line: string): { tag: ExtensionTag; value: string } | null {
-  const bracketed = /^\[(AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION): (.*)\]$/.exec(line);
+  const bracketed = /^\[(USER|AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION): (.*)\]$/.exec(line);
   if (bracketed) return { tag: bracketed[1] as ExtensionTag, value: bracketed[2] };
   const labelled = /^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES)\]: (.*)$/.exec(line);
   if (labelled) return { tag: labelled[1] as ExtensionTag, value: labelled[2] };
@@ -254,6 +257,7 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     governanceFiles,
     messageId,
     sessionId,
+    user: seen.has('USER') ? decode(() => unescapeText(seen.get('USER')!), seenAt.get('USER')) : null,
     requestId: decode(() => unescapeText(required('REQUEST_ID')), seenAt.get('REQUEST_ID')),
     sequence: sequence as number,
     parentMessageId: decode(() => unescapeNullableText(required('PARENT_MESSAGE_ID')), seenAt.get('PARENT_MESSAGE_ID')),

@@ -8,8 +8,9 @@ import { runCommand } from './run-command.js';
 import { startCommand } from './start-command.js';
 import { statusCommand } from './status-command.js';
 import { validateCommand } from './validate-command.js';
+import { tokenCommand } from './token-command.js';
 
-const COMMANDS: CommandDefinition[] = [startCommand, runCommand, validateCommand, logsCliCommand, verifyCliCommand, statusCommand, reportCommand];
+const COMMANDS: CommandDefinition[] = [startCommand, runCommand, validateCommand, logsCliCommand, verifyCliCommand, statusCommand, tokenCommand, reportCommand];
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((command) => command.usage.length));

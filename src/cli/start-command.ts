@@ -5,13 +5,14 @@ import type { CommandDefinition } from './command-context.js';
 
 export const startCommand: CommandDefinition = {
   name: 'start',
-  usage: 'govflow start [--root DIR]',
-  summary: 'run the daemon in the foreground (prints a line with "ready" once the inbox is watched)',
-  options: {},
+  usage: 'govflow start [--root DIR] [--http HOST:PORT]',
+  summary: 'run the daemon in the foreground (prints a line with "ready" once the inbox is watched); --http also serves the HTTP API',
+  options: { http: { type: 'string' } },
   allowPositionals: false,
-  async run({ root, io }) {
+  async run({ root, io, values }) {
     const log = createOperationalLog();
-    const daemon = await GovflowDaemon.start(root, { env: io.env, log, announce: (line) => io.stdout(`${line}\n`) });
+    const httpListen = typeof values.http === 'string' ? values.http : undefined;
+    const daemon = await GovflowDaemon.start(root, { env: io.env, log, announce: (line) => io.stdout(`${line}\n`), ...(httpListen ? { httpListen } : {}) });
     await new Promise<void>((resolve) => {
       const onSignal = (signal: NodeJS.Signals) => {
         log.info(`received ${signal}`);

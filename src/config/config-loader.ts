@@ -76,6 +76,14 @@ export interface GovflowConfig {
   daemon: { shutdown_grace_ms: number; fsync: boolean };
   /** OpenTelemetry export (SPEC §14); see src/telemetry/telemetry-settings.ts for the env variables. */
   telemetry: { otlp_endpoint: string | null; capture_content: boolean; service_name: string };
+  /** SPEC §11; `listen` null means no HTTP listener. */
+  http: {
+    listen: string | null;
+    tokens: Array<{ user: string; sha256: string; role: 'operator' | 'auditor' }>;
+    max_body_bytes: number;
+    heartbeat_ms: number;
+    request_timeout_ms: number;
+  };
   prices: Record<string, ModelPrice>;
   agents: Record<string, AgentDeclaration>;
   paths: SystemPaths;
@@ -181,6 +189,15 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     prompt: { include: [...((section('prompt').include as string[] | undefined) ?? CONFIG_DEFAULTS.prompt.include)] },
     daemon: { ...CONFIG_DEFAULTS.daemon, ...section('daemon') } as GovflowConfig['daemon'],
     telemetry: { ...CONFIG_DEFAULTS.telemetry, ...section('telemetry') } as GovflowConfig['telemetry'],
+    http: {
+      ...CONFIG_DEFAULTS.http,
+      ...section('http'),
+      tokens: ((section('http').tokens as Array<{ user: string; sha256: string; role?: 'operator' | 'auditor' }> | undefined) ?? []).map((token) => ({
+        user: token.user,
+        sha256: token.sha256.toLowerCase(),
+        role: token.role ?? 'operator',
+      })),
+    } as GovflowConfig['http'],
     prices: (user.prices as Record<string, ModelPrice> | undefined) ?? {},
     agents: (user.agents as Record<string, AgentDeclaration> | undefined) ?? {},
     paths: systemPaths(absoluteRoot),

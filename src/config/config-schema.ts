@@ -55,6 +55,18 @@ export const CONFIG_DEFAULTS = {
     /** The `service.name` resource attribute of every span. */
     service_name: 'govflow',
   },
+  http: {
+    /** `HOST:PORT` to serve the HTTP API on (SPEC §11); null: no listener (`govflow start --http` also sets it). */
+    listen: null,
+    /** Bearer tokens, stored as their SHA-256 (`govflow token add`); empty: loopback only, every caller is `local`. */
+    tokens: [],
+    /** Largest request body accepted (413 above it). */
+    max_body_bytes: 1_048_576,
+    /** Milliseconds between SSE comment heartbeats (SPEC: at least every 15 s). */
+    heartbeat_ms: 10_000,
+    /** A client must send its whole request (headers and body) within this time (slowloris guard). */
+    request_timeout_ms: 30_000,
+  },
 } as const;
 
 const nullableString = { type: ['string', 'null'] };
@@ -158,6 +170,29 @@ export const CONFIG_SCHEMA = {
         otlp_endpoint: { type: ['string', 'null'], pattern: '^https?://' },
         capture_content: { type: 'boolean' },
         service_name: { type: 'string', minLength: 1 },
+      },
+    },
+    http: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        listen: { type: ['string', 'null'], pattern: '^\\[?[^\\s]+\\]?:[0-9]{1,5}$' },
+        tokens: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['user', 'sha256'],
+            properties: {
+              user: { type: 'string', pattern: '^[A-Za-z0-9._@-]{1,128}$' },
+              sha256: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' },
+              role: { enum: ['operator', 'auditor'] },
+            },
+          },
+        },
+        max_body_bytes: positiveInteger,
+        heartbeat_ms: { type: 'integer', minimum: 100, maximum: 15_000 },
+        request_timeout_ms: positiveInteger,
       },
     },
     prices: {

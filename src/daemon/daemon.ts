@@ -18,6 +18,8 @@ import { SessionJournal } from '../store/session-journal.js';
 import { errorMessage } from '../errors.js';
 import { DaemonRegistry } from './daemon-registry.js';
 import { openRuntime, type Runtime } from './runtime.js';
+import { HttpApi } from '../http/http-server.js';
+import { costCalculator } from '../llm/create-provider.js';
 
 export type DaemonState = 'starting' | 'running' | 'draining' | 'stopped';
 
@@ -27,6 +29,8 @@ export interface DaemonOptions {
   /** Where the single `ready` line goes (stdout in the CLI). */
   announce: (line: string) => void;
   provider?: LlmProvider;
+  /** `HOST:PORT` for the HTTP API (`govflow start --http`); wins over config `http.listen`. */
+  httpListen?: string;
 }
 
 export class GovflowDaemon {
@@ -40,6 +44,8 @@ export class GovflowDaemon {
   private reloadTimer: NodeJS.Timeout | null = null;
   private recovery: Promise<void> = Promise.resolve();
   private stopping: Promise<void> | null = null;
+  private http: HttpApi | null = null;
+  private recovering = false;
 
   private constructor(
     private readonly runtime: Runtime,
@@ -52,7 +58,13 @@ export class GovflowDaemon {
   static async start(root: string, options: DaemonOptions): Promise<GovflowDaemon> {
     const runtime = await openRuntime(root, { env: options.env, log: options.log, provider: options.provider, spares: true });
     const daemon = new GovflowDaemon(runtime, options);
-    await daemon.boot();
+    try {
+      await daemon.boot();
+    } catch (error) {
+      await daemon.http?.close().catch(() => undefined);
+      await runtime.close().catch(() => undefined);
+      throw error;
+    }
     return daemon;
   }
 
@@ -72,6 +84,20 @@ export class GovflowDaemon {
     if (provider.kind === 'dry-run') {
       log.warn('provider is dry-run: no LLM is called; every agent answers with a placeholder message (set provider.kind in govflow.config.yaml to use a model)');
     }
+    const listen = this.options.httpListen ?? config.http.listen;
+    if (listen) {
+      // Before the intake: a request posted now waits in the inbox until the intake starts.
+      this.http = await HttpApi.start({
+        config,
+        listen,
+        events: this.runtime.events,
+        registry: this.registry,
+        log,
+        provider,
+        readiness: () => this.readiness(),
+        metrics: { audit: this.runtime.audit as unknown as { append: (...args: never[]) => Promise<unknown> }, costUsd: costCalculator(config) },
+      });
+    }
     const others = this.daemons.others();
     this.daemons.register();
     this.intake = new InboxIntake({
@@ -90,16 +116,28 @@ export class GovflowDaemon {
       // Listed before the intake starts: from then on processing/ also holds this daemon's own
       // fresh claims, which recovery must not read (and run) a second time.
       const leftovers = await recoverClaimedFiles(config.paths);
-      this.recovery = this.recover(leftovers).catch((error: unknown) => {
-        log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
-      });
+      this.recovering = true;
+      this.recovery = this.recover(leftovers)
+        .catch((error: unknown) => {
+          log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
+        })
+        .finally(() => {
+          this.recovering = false;
+        });
     } else log.info('another daemon is running on this root; it owns crash recovery', { pids: others });
     await this.intake.start();
     this.watchGovernance();
     this.setState('running');
     this.options.announce(
-      `govflow ready: watching ${config.paths.inbox} (provider ${provider.kind}, ${governance.current().agents.size} agents, governance ${governance.current().hash.slice(0, 12)})`,
+      `govflow ready: watching ${config.paths.inbox}${this.http ? `, HTTP API on ${this.http.url}` : ''} (provider ${provider.kind}, ${governance.current().agents.size} agents, governance ${governance.current().hash.slice(0, 12)})`,
     );
+  }
+
+  /** For `/readyz`: ready once running and done recovering what an earlier run left. */
+  private readiness(): { ready: boolean; reason: string } {
+    if (this.state !== 'running') return { ready: false, reason: `govflow is ${this.state}` };
+    if (this.recovering) return { ready: false, reason: 'govflow is recovering sessions an earlier run left unfinished' };
+    return { ready: true, reason: 'ready' };
   }
 
   /**
@@ -292,6 +330,7 @@ export class GovflowDaemon {
 
   private async drain(): Promise<void> {
     this.setState('draining');
+    this.http?.beginStopping();
     this.runtime.runner.drain();
     const grace = setTimeout(() => {
       this.options.log.warn(`grace period (${this.runtime.config.daemon.shutdown_grace_ms} ms) over: stopping running steps`);
@@ -300,6 +339,8 @@ export class GovflowDaemon {
     const cleanups: Array<[string, () => unknown]> = [
       ['inbox intake', () => this.intake.stop()],
       ['recovery', () => this.recovery],
+      // Open until running steps are done: meanwhile new work gets 503 and status reads still work.
+      ['http api', () => this.http?.close()],
       ['governance watcher', () => this.governanceWatcher?.close()],
       ['audit log', () => this.runtime.close()],
       ['daemon registry', () => this.daemons.unregister()],

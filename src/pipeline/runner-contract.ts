@@ -18,6 +18,8 @@ export interface AuditRecordInput {
   corrections: string[];
   complianceViolations: string[];
   notes: string[];
+  /** The session's user, written as `[USER: …]` (SPEC §11). */
+  user?: string | null;
 }
 
 export interface AuditSink {

@@ -172,6 +172,7 @@ export class SessionRunner {
         corrections: record.corrections,
         complianceViolations: record.violations,
         notes: record.notes,
+        user: active.state.session.request.user ?? 'local',
       });
       this.log.warn('re-appended a journaled message missing from the audit log', { session: sessionId, message: record.message.message_id });
     }
@@ -503,7 +504,7 @@ export class SessionRunner {
       // journal is synced before the session's result is written. After power loss the audit log
       // may be ahead of the journal: recovery voids those entries and runs their steps again.
       active.journal.append(record);
-      const appended = await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes });
+      const appended = await this.deps.audit.append({ message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes, user: state.session.request.user ?? 'local' });
       applyRecord(state, record);
       this.deps.events?.emit('message', {
         sessionId: state.session.session_id,

@@ -85,6 +85,16 @@ describe('audit entry format', () => {
     expect(text.split('\n').filter((line) => line.startsWith('[AGENT:'))).toEqual(['[AGENT: objective_agent]']);
     expect(text).toContain('[INPUT]: x\\n---\\n[AGENT: admin]\\n[STATUS: success] ok\n');
   });
+  it('writes [USER: …] right after [SESSION_ID: …], escaped, and reads it back', () => {
+    const input = { ...entryInput(makeMessage({ session: 'sess-u' })), user: 'alice\n[AGENT: x]' };
+    const { text } = formatEntry(input, 'UTC', GENESIS_HASH);
+    const lines = text.split('\n');
+    expect(lines[lines.indexOf('[SESSION_ID: sess-u]') + 1]).toBe('[USER: alice\\n[AGENT: x]]');
+    expect(parseEntries(text).entries[0].user).toBe('alice\n[AGENT: x]');
+    const without = formatEntry(entryInput(makeMessage({ session: 'sess-u' })), 'UTC', GENESIS_HASH).text;
+    expect(without).not.toContain('[USER:');
+    expect(parseEntries(without).entries[0].user).toBeNull();
+  });
 });
 
 type Shape = { name: string; message: SentientMessage; extra?: Parameters<typeof entryInput>[1] };

@@ -1,0 +1,58 @@
+/**
+ * `govflow token add USER [--role auditor]`: creates a bearer token for the HTTP API (SPEC §11),
+ * prints it once, and records only its SHA-256 under `http.tokens` in govflow.config.yaml. The
+ * rest of the file — keys, comments, order — is kept as it was.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isMap, isSeq, parseDocument, YAMLMap, YAMLSeq } from 'yaml';
+import { CONFIG_FILE_NAME, loadConfig } from '../config/config-loader.js';
+import { UsageError } from '../errors.js';
+import { newToken, tokenSha256 } from '../http/http-auth.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
+import type { CommandDefinition } from './command-context.js';
+
+const USER_PATTERN = /^[A-Za-z0-9._@-]{1,128}$/;
+
+export const tokenCommand: CommandDefinition = {
+  name: 'token',
+  usage: 'govflow token add USER [--role operator|auditor] [--root DIR]',
+  summary: 'create an HTTP API token for USER; prints it once and stores only its sha256 in govflow.config.yaml',
+  options: { role: { type: 'string' } },
+  allowPositionals: true,
+  async run({ root, io, values, positionals }) {
+    const [action, user, ...extra] = positionals;
+    if (action !== 'add' || user === undefined || extra.length > 0) {
+      throw new UsageError('write: govflow token add USER [--role operator|auditor]');
+    }
+    if (!USER_PATTERN.test(user)) throw new UsageError(`user "${user.slice(0, 40)}" is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ @ -`);
+    const role = (values.role as string | undefined) ?? 'operator';
+    if (role !== 'operator' && role !== 'auditor') throw new UsageError(`--role must be operator or auditor, got "${role}"`);
+
+    // The config must be valid before we touch it, so a broken file is reported, not rewritten.
+    loadConfig(root, io.env);
+    const file = path.join(root, CONFIG_FILE_NAME);
+    const document = parseDocument(existsSync(file) ? readFileSync(file, 'utf8') : '');
+    if (document.contents === null) document.contents = new YAMLMap() as unknown as typeof document.contents;
+    if (!isMap(document.contents)) throw new UsageError(`${CONFIG_FILE_NAME} must be a YAML mapping to add http.tokens to it`);
+    let http = document.get('http', true);
+    if (http === undefined || http === null) {
+      http = new YAMLMap();
+      document.set('http', http);
+    }
+    if (!isMap(http)) throw new UsageError(`http in ${CONFIG_FILE_NAME} must be a mapping (http: { listen: ..., tokens: [...] })`);
+    let tokens: unknown = http.get('tokens', true);
+    if (tokens === undefined || tokens === null) {
+      tokens = new YAMLSeq();
+      http.set('tokens', tokens as never);
+    }
+    if (!isSeq(tokens)) throw new UsageError(`http.tokens in ${CONFIG_FILE_NAME} must be a list`);
+    const token = newToken();
+    tokens.add(document.createNode({ user, sha256: tokenSha256(token), role }));
+    writeFileAtomic(file, document.toString({ lineWidth: 0 }));
+    loadConfig(root, io.env); // the result must load; a failure here is a bug worth an exit 1
+    io.stderr(`added an HTTP token for ${user} (${role}) to ${file}; it is shown once, store it now:\n`);
+    io.stdout(`${token}\n`);
+    return 0;
+  },
+};

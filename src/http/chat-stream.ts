@@ -1,0 +1,92 @@
+/**
+ * `POST /v1/agent/chat` (SPEC §11, seed 003): a request, or the next turn of a conversation, whose
+ * progress streams back in seed 003's event names — `message_start {turn}`, `content_chunk
+ * {chunk}`, `tool_call_start`, `tool_call_result`, `error {message}`, `message_complete {}` — for
+ * clients built for that protocol. The conversation id is the session id: a session that pauses
+ * with a question continues when the next chat call names it.
+ *
+ * The request goes through the same durable inbox path as POST /v1/requests. A client that leaves
+ * does not stop the session, unless it asked `?cancel_on_disconnect=true`: then the session's model
+ * call is aborted and the session ends failed, saying why.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { SessionEventMap } from '../pipeline/session-events.js';
+import { maySee, requireSubmitter } from './http-auth.js';
+import { badRequest, conflict, notFound, stopping } from './http-problem.js';
+import { callerOf, openStream, type RouteContext } from './http-routes.js';
+import { SessionLookup } from './session-lookup.js';
+
+const CHAT_FIELDS = ['message', 'conversation_id'];
+
+export function registerChatRoute(app: FastifyInstance, context: RouteContext): void {
+  app.post('/v1/agent/chat', async (request, reply) => {
+    if (context.isStopping()) throw stopping();
+    const caller = callerOf(request);
+    requireSubmitter(caller);
+    const body = request.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('send {"message": "...", "conversation_id"?: "..."}');
+    const fields = body as Record<string, unknown>;
+    const unknown = Object.keys(fields).find((key) => !CHAT_FIELDS.includes(key));
+    if (unknown !== undefined) throw badRequest(`unknown field "${unknown.slice(0, 64)}": send only "message" and "conversation_id"`);
+    if (typeof fields.message !== 'string' || fields.message.trim() === '') throw badRequest('"message" must be a non-empty string');
+    const cancelOnDisconnect = (request.query as Record<string, unknown>).cancel_on_disconnect === 'true';
+
+    let sessionId: string;
+    let requestId: string | null = null;
+    let alreadyCommitted = 0;
+    if (fields.conversation_id !== undefined && fields.conversation_id !== null) {
+      if (typeof fields.conversation_id !== 'string') throw badRequest('"conversation_id" must be a string (the session id a previous chat returned)');
+      sessionId = fields.conversation_id;
+      const view = context.lookup.session(sessionId);
+      if (!view || !maySee(caller, view.user)) throw notFound(`conversation "${sessionId.slice(0, 140)}"`);
+      if (!view.state.paused) throw conflict(`conversation "${sessionId}" is not waiting for a message (${view.finishedStatus ?? 'running'}); start a new one without conversation_id`);
+      if (SessionLookup.awaitingOf(view.state) === 'approval') throw conflict(`conversation "${sessionId}" waits for an approval: POST /v1/sessions/${sessionId}/reply {"approve": true|false}`);
+      alreadyCommitted = view.messages.at(-1)?.sequence ?? 0;
+      requestId = view.state.session.request_id;
+      await context.intake.reply(sessionId, { reply: fields.message }, caller.user, 'reply');
+    } else {
+      const submitted = await context.intake.submit({ request: fields.message }, caller.user);
+      sessionId = submitted.sessionId;
+      requestId = submitted.requestId;
+    }
+
+    const connection = openStream(context, request, reply);
+    let counter = 0;
+    let turn = 0;
+    const send = (event: string, data: unknown) => connection.send(event, String(++counter), data);
+    const offs: Array<() => void> = [];
+    const on = <K extends keyof SessionEventMap>(name: K, handle: (payload: SessionEventMap[K]) => void) => {
+      offs.push(context.events.on(name, (payload) => {
+        if ((payload as { sessionId: string }).sessionId === sessionId && connection.isOpen) handle(payload);
+      }));
+    };
+    const complete = (data: Record<string, unknown>) => {
+      send('message_complete', { conversation_id: sessionId, request_id: requestId, ...data });
+      connection.end();
+    };
+    on('step_started', (event) => send('message_start', { turn: ++turn, agent: event.agent }));
+    on('content_chunk', (event) => send('content_chunk', { chunk: event.chunk, agent: event.agent }));
+    on('tool_call_start', (event) => send('tool_call_start', { id: event.id, name: event.name }));
+    on('tool_call_result', (event) => send('tool_call_result', { id: event.id, name: event.name, is_error: event.isError }));
+    on('error', (event) => send('error', { message: event.message }));
+    on('message', (event) => {
+      if (event.sequence <= alreadyCommitted) return;
+      if (event.status === 'failed') send('error', { message: `${event.agent} failed; the result has the details (GET /v1/requests/${requestId})` });
+    });
+    on('pending', (event) => complete({ status: 'pending', question: event.question, awaiting: event.awaiting }));
+    on('session_finished', (event) => {
+      const result = context.lookup.result(event.requestId);
+      complete({ status: event.status, output: result?.output ?? null, message: result?.message ?? null });
+    });
+    connection.onClose(() => {
+      for (const off of offs.splice(0)) off();
+      if (cancelOnDisconnect && !finishedOrPaused()) {
+        context.cancellation.cancel(sessionId, 'the chat client disconnected and asked cancel_on_disconnect=true: the session was cancelled');
+      }
+    });
+    const finishedOrPaused = () => {
+      const view = context.lookup.session(sessionId);
+      return view !== null && (view.finishedStatus !== null || (view.state.paused !== null && (view.messages.at(-1)?.sequence ?? 0) > alreadyCommitted));
+    };
+  });
+}

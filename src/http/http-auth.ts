@@ -1,0 +1,83 @@
+/**
+ * Who is calling (SPEC §11). Tokens are configured as the hex SHA-256 of the secret, never the
+ * secret itself; a presented token is hashed and compared to every configured hash in constant
+ * time, so neither the comparison nor the table's order tells an attacker anything.
+ * Without tokens the API listens on loopback only and every caller is the user `local`.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { HttpProblem } from './http-problem.js';
+
+export type CallerRole = 'operator' | 'auditor' | 'local';
+
+export interface Caller {
+  user: string;
+  role: CallerRole;
+}
+
+export interface TokenEntry {
+  user: string;
+  sha256: string;
+  role: 'operator' | 'auditor';
+}
+
+/** Hex SHA-256 of a token, as `http.tokens[].sha256` stores it. */
+export function tokenSha256(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** A new random bearer token (256 bits, URL-safe). */
+export function newToken(): string {
+  return `gf_${randomBytes(32).toString('base64url')}`;
+}
+
+/** True for host names and addresses that only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
+/** True when the caller may read every request, session and audit entry. */
+export function readsEverything(caller: Caller): boolean {
+  return caller.role === 'auditor' || caller.role === 'local';
+}
+
+/** True when `caller` may see what `owner` submitted (404 otherwise, so ids do not leak). */
+export function maySee(caller: Caller, owner: string): boolean {
+  return readsEverything(caller) || caller.user === owner;
+}
+
+/** Throws 403 for auditors: they read everything and submit nothing. */
+export function requireSubmitter(caller: Caller): void {
+  if (caller.role === 'auditor') {
+    throw new HttpProblem(403, 'forbidden', `user "${caller.user}" is an auditor: auditors read and verify, they cannot submit requests or replies`);
+  }
+}
+
+export class TokenTable {
+  private readonly entries: Array<{ digest: Buffer; caller: Caller }>;
+
+  constructor(tokens: readonly TokenEntry[]) {
+    this.entries = tokens.map((token) => ({ digest: Buffer.from(token.sha256.toLowerCase(), 'hex'), caller: { user: token.user, role: token.role } }));
+  }
+
+  get enabled(): boolean {
+    return this.entries.length > 0;
+  }
+
+  /** The caller for an Authorization header; throws 401 saying what to send. */
+  authenticate(authorization: string | undefined): Caller {
+    if (!this.enabled) return { user: 'local', role: 'local' };
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!match) {
+      throw new HttpProblem(401, 'unauthorized', 'this API needs "Authorization: Bearer <token>" (create a token with: govflow token add USER)');
+    }
+    const presented = createHash('sha256').update(match[1], 'utf8').digest();
+    let found: Caller | null = null;
+    for (const entry of this.entries) {
+      // Every entry is compared, whatever matched before: the time taken does not depend on which.
+      if (timingSafeEqual(presented, entry.digest) && found === null) found = entry.caller;
+    }
+    if (!found) throw new HttpProblem(401, 'unauthorized', 'the bearer token is not one of http.tokens: check it, or create one with govflow token add USER');
+    return found;
+  }
+}

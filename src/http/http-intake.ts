@@ -1,0 +1,197 @@
+/**
+ * Requests and replies that arrive over HTTP take the inbox's own path (SPEC §11: "the same checks
+ * and durability as an inbox file"): the body is checked by the inbox's parser, then written as a
+ * request file into system/inbox/ — temp file, fsync, rename, fsync of the folder — before the
+ * client hears 202. A kill -9 right after the 202 loses nothing: the file is in the inbox, and the
+ * daemon's intake and crash recovery take it from there exactly as if an operator had dropped it.
+ *
+ * Duplicates: the request id is claimed in the request-id registry (system/state/requests/) with
+ * the temp file itself before it is renamed into the inbox. The marker is a hard link to that file,
+ * and a rename keeps the inode, so when the intake later claims the file it recognises the marker
+ * as its own. An id claimed by anyone before — queued, running, paused or finished — answers 409.
+ */
+import { constants, existsSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { SystemPaths } from '../config/system-paths.js';
+import { generateRequestId, parseRequestFile, randomBase36, REQUEST_ID_PATTERN } from '../intake/request-file.js';
+import type { RequestIdRegistry } from '../intake/request-id-registry.js';
+import { generateSessionId } from '../pipeline/session-runner.js';
+import { fsyncSharedDirectory } from '../store/append-only-file.js';
+import { badRequest, conflict } from './http-problem.js';
+
+/** Fields a client may send with a new request (the rest of a request file's keys are the server's). */
+const REQUEST_FIELDS = ['request', 'request_id', 'metadata'];
+const REPLY_FIELDS = ['reply', 'approve', 'reason'];
+/** Temp files of submissions in flight: hidden and `.tmp`, so the intake never reads them. */
+const TEMP_PATTERN = /^\.http-(.+)\.json\.tmp$/;
+
+export interface HttpIntakeOptions {
+  paths: SystemPaths;
+  registry: RequestIdRegistry;
+  durable: boolean;
+  /** intake.max_bytes: the same limit an inbox file has. */
+  maxBytes: number;
+  timezone: string;
+}
+
+export interface Submitted {
+  requestId: string;
+  sessionId: string;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Throws 400 naming the first field the client may not send. */
+function onlyFields(body: unknown, allowed: string[], example: string): Record<string, unknown> {
+  if (!isPlainObject(body)) throw badRequest(`the body must be a JSON object such as ${example}`);
+  const unknown = Object.keys(body).find((key) => !allowed.includes(key));
+  if (unknown !== undefined) throw badRequest(`unknown field "${unknown.slice(0, 64)}": send only ${allowed.map((key) => `"${key}"`).join(', ')}`);
+  return body;
+}
+
+async function writeSynced(file: string, text: string, durable: boolean): Promise<void> {
+  const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+  try {
+    await handle.writeFile(text);
+    if (durable) await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export class HttpIntake {
+  constructor(private readonly options: HttpIntakeOptions) {}
+
+  /**
+   * Writes a new request for `user` into the inbox and resolves once it is durable.
+   * Throws 400 for a body the inbox would reject, 409 for a request id already accepted.
+   */
+  async submit(body: unknown, user: string): Promise<Submitted> {
+    const fields = onlyFields(body, REQUEST_FIELDS, '{"request": "..."}');
+    const requestId = fields.request_id ?? generateRequestId();
+    const sessionId = generateSessionId(new Date(), this.options.timezone);
+    const document = { request: fields.request, request_id: requestId, session_id: sessionId, user, metadata: fields.metadata ?? null };
+    const text = `${JSON.stringify(document)}\n`;
+    const parsed = parseRequestFile('request.json', Buffer.from(text, 'utf8'), this.options.maxBytes);
+    if (parsed.kind === 'invalid') throw badRequest(parsed.reason.replace('the file is larger than intake.max_bytes', 'the request is larger than intake.max_bytes'));
+    if (parsed.kind !== 'request' || parsed.requestId === null) throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');
+
+    const { inbox } = this.options.paths;
+    const temporary = path.join(inbox, `.http-${parsed.requestId}.json.tmp`);
+    try {
+      await writeSynced(temporary, text, this.options.durable);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw this.duplicate(parsed.requestId);
+      throw error;
+    }
+    let claimed = false;
+    try {
+      claimed = (await this.options.registry.claim(parsed.requestId, temporary)) === 'claimed';
+    } finally {
+      if (!claimed) unlinkSync(temporary);
+    }
+    if (!claimed) throw this.duplicate(parsed.requestId);
+    renameSync(temporary, path.join(inbox, this.finalNameOf(parsed.requestId)));
+    if (this.options.durable) await fsyncSharedDirectory(inbox);
+    return { requestId: parsed.requestId, sessionId };
+  }
+
+  /** Writes a reply (or an approval decision) to a paused session into the inbox, durably. */
+  async reply(sessionId: string, body: unknown, user: string, awaiting: 'reply' | 'approval'): Promise<void> {
+    const fields = onlyFields(body, REPLY_FIELDS, '{"reply": "..."} or {"approve": true, "reason": "..."}');
+    let document: Record<string, unknown>;
+    if (awaiting === 'approval') {
+      if (typeof fields.approve !== 'boolean') throw badRequest('this session waits for an approval: send {"approve": true|false, "reason"?: "..."}');
+      if (fields.reason !== undefined && typeof fields.reason !== 'string') throw badRequest('"reason" must be a string');
+      if (fields.reply !== undefined) throw badRequest('this session waits for an approval, not a reply: send {"approve": true|false}');
+      document = { session_id: sessionId, approve: fields.approve, ...(fields.reason === undefined ? {} : { reason: fields.reason }), user };
+    } else {
+      if (fields.approve !== undefined) throw conflict('this session waits for a reply, not an approval: send {"reply": "..."}');
+      if (typeof fields.reply !== 'string' || fields.reply.trim() === '') throw badRequest('send {"reply": "..."} with the answer to the pending question');
+      document = { session_id: sessionId, reply: fields.reply, user };
+      const parsed = parseRequestFile('reply.json', Buffer.from(JSON.stringify(document), 'utf8'), this.options.maxBytes);
+      if (parsed.kind === 'invalid') throw badRequest(parsed.reason);
+    }
+    const { inbox } = this.options.paths;
+    const name = `reply-${sessionId}-${Date.now()}-${randomBase36(6)}.json`;
+    const temporary = path.join(inbox, `.${name}.tmp`);
+    await writeSynced(temporary, `${JSON.stringify(document)}\n`, this.options.durable);
+    renameSync(temporary, path.join(inbox, name));
+    if (this.options.durable) await fsyncSharedDirectory(inbox);
+  }
+
+  /**
+   * Finishes submissions a crash cut between the id claim and the rename: the id is claimed by the
+   * temp file itself, so the request goes on to the inbox (the client may not have had its 202 —
+   * a retry gets 409, and GET shows the request). Temp files without their claim are dropped.
+   */
+  repairInterrupted(): number {
+    const { inbox } = this.options.paths;
+    if (!existsSync(inbox)) return 0;
+    let repaired = 0;
+    for (const name of readdirSync(inbox)) {
+      const match = TEMP_PATTERN.exec(name);
+      if (!match || !REQUEST_ID_PATTERN.test(match[1])) continue;
+      const temporary = path.join(inbox, name);
+      const marker = this.options.registry.markerPathOf(match[1]);
+      try {
+        const [file, claim] = [statSync(temporary), existsSync(marker) ? statSync(marker) : null];
+        if (claim && claim.ino === file.ino && claim.dev === file.dev) {
+          renameSync(temporary, path.join(inbox, this.finalNameOf(match[1])));
+          repaired += 1;
+        } else unlinkSync(temporary);
+      } catch {
+        // gone meanwhile: nothing to repair
+      }
+    }
+    return repaired;
+  }
+
+  /** The user and session a request id belongs to, from its registry marker; null when never accepted. */
+  async ownerOf(requestId: string): Promise<{ user: string; sessionId: string | null } | null> {
+    if (!REQUEST_ID_PATTERN.test(requestId)) return null;
+    let text: string;
+    try {
+      const handle = await open(this.options.registry.markerPathOf(requestId), 'r');
+      try {
+        const buffer = Buffer.alloc(Math.min(this.options.maxBytes + 1, 4 * 1024 * 1024));
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+        text = buffer.subarray(0, bytesRead).toString('utf8');
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      return null;
+    }
+    // The marker is the request file itself (a hard link); a JSON marker names where the file was.
+    let document: unknown = null;
+    try {
+      document = JSON.parse(text);
+    } catch {
+      return { user: 'local', sessionId: null };
+    }
+    if (isPlainObject(document) && typeof document.claimed_path === 'string' && document.format_version !== undefined) {
+      try {
+        document = JSON.parse(await readFile(document.claimed_path, 'utf8'));
+      } catch {
+        return { user: 'local', sessionId: null };
+      }
+    }
+    if (!isPlainObject(document)) return { user: 'local', sessionId: null };
+    return {
+      user: typeof document.user === 'string' ? document.user : 'local',
+      sessionId: typeof document.session_id === 'string' ? document.session_id : null,
+    };
+  }
+
+  private finalNameOf(requestId: string): string {
+    return `http-${requestId}.json`;
+  }
+
+  private duplicate(requestId: string) {
+    return conflict(`request_id "${requestId}" was already accepted (it is queued, running or finished): GET /v1/requests/${requestId} shows it; use a new request_id for a new request`);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Prometheus metrics (`GET /metrics`, SPEC §11), fed by the shared session event bus: sessions by
+ * status, step and model-call durations, tokens and cost by agent and model, queue depth, and the
+ * latency of durable audit appends. Listeners only count; they never touch a session.
+ */
+import { readdirSync } from 'node:fs';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { SystemPaths } from '../config/system-paths.js';
+import type { SessionEvents } from '../pipeline/session-events.js';
+
+/** Seconds; steps and model calls range from a millisecond (scripted) to minutes (real models). */
+const DURATION_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+const AUDIT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+
+export interface MetricsSources {
+  events: SessionEvents;
+  paths: SystemPaths;
+  /** USD of one model call's usage (the runtime's price table). */
+  costUsd: (model: string, usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number }) => number;
+  /** The audit writer: its `append` is timed. */
+  audit: { append: (...args: never[]) => Promise<unknown> };
+}
+
+function countVisible(folder: string): number {
+  try {
+    return readdirSync(folder).filter((name) => !name.startsWith('.')).length;
+  } catch {
+    return 0;
+  }
+}
+
+export class GovflowMetrics {
+  readonly registry = new Registry();
+  private readonly offs: Array<() => void> = [];
+  private readonly running = new Set<string>();
+  private restoreAudit: (() => void) | null = null;
+
+  constructor(sources: MetricsSources) {
+    const registry = this.registry;
+    collectDefaultMetrics({ register: registry, prefix: 'govflow_process_' });
+    const sessions = new Counter({ name: 'govflow_sessions_total', help: 'Sessions that ended or paused, by result status', labelNames: ['status'], registers: [registry] });
+    const running = this.running;
+    new Gauge({
+      name: 'govflow_sessions_running',
+      help: 'Sessions running in this daemon now',
+      registers: [registry],
+      collect() {
+        this.set(running.size);
+      },
+    });
+    const steps = new Histogram({ name: 'govflow_step_duration_seconds', help: 'Time from a step starting to its message being committed', labelNames: ['agent'], buckets: DURATION_BUCKETS, registers: [registry] });
+    const calls = new Histogram({ name: 'govflow_model_call_duration_seconds', help: 'Duration of one model call attempt', labelNames: ['agent', 'model', 'outcome'], buckets: DURATION_BUCKETS, registers: [registry] });
+    const tokens = new Counter({ name: 'govflow_tokens_total', help: 'Model tokens by agent, model and direction', labelNames: ['agent', 'model', 'direction'], registers: [registry] });
+    const cost = new Counter({ name: 'govflow_cost_usd_total', help: 'Model cost in USD by agent and model (price table)', labelNames: ['agent', 'model'], registers: [registry] });
+    const audit = new Histogram({ name: 'govflow_audit_append_seconds', help: 'Latency of one durable audit entry append', buckets: AUDIT_BUCKETS, registers: [registry] });
+    new Gauge({
+      name: 'govflow_queue_depth',
+      help: 'Requests waiting: files in system/inbox plus claimed ones whose session has not started',
+      registers: [registry],
+      collect() {
+        this.set(Math.max(0, countVisible(sources.paths.inbox) + countVisible(sources.paths.processing) - running.size));
+      },
+    });
+
+    /** Start times of the steps a session has running, per agent, oldest first. */
+    const stepStarts = new Map<string, number[]>();
+    const { events } = sources;
+    this.offs.push(
+      events.on('session_started', (event) => running.add(event.sessionId)),
+      events.on('step_started', (event) => {
+        running.add(event.sessionId);
+        const key = `${event.sessionId}\u0000${event.agent}`;
+        const list = stepStarts.get(key) ?? [];
+        list.push(performance.now());
+        stepStarts.set(key, list);
+      }),
+      events.on('message', (event) => {
+        const key = `${event.sessionId}\u0000${event.agent}`;
+        const started = stepStarts.get(key)?.shift();
+        if (stepStarts.get(key)?.length === 0) stepStarts.delete(key);
+        if (started !== undefined) steps.observe({ agent: event.agent }, (performance.now() - started) / 1000);
+      }),
+      events.on('model_call_finished', (event) => {
+        calls.observe({ agent: event.agent, model: event.model, outcome: event.error === null ? 'ok' : 'error' }, event.ms / 1000);
+        tokens.inc({ agent: event.agent, model: event.model, direction: 'input' }, event.inputTokens);
+        tokens.inc({ agent: event.agent, model: event.model, direction: 'output' }, event.outputTokens);
+        const usd = sources.costUsd(event.model, { inputTokens: event.inputTokens, outputTokens: event.outputTokens, cachedInputTokens: 0 });
+        if (usd > 0) cost.inc({ agent: event.agent, model: event.model }, usd);
+      }),
+      events.on('pending', (event) => {
+        running.delete(event.sessionId);
+        sessions.inc({ status: 'pending' });
+      }),
+      events.on('session_finished', (event) => {
+        running.delete(event.sessionId);
+        for (const key of stepStarts.keys()) if (key.startsWith(`${event.sessionId}\u0000`)) stepStarts.delete(key);
+        sessions.inc({ status: event.status });
+      }),
+    );
+
+    // The audit writer is timed by wrapping its append on this instance (the runner calls it there).
+    const writer = sources.audit as { append: (...args: unknown[]) => Promise<unknown> };
+    const original = writer.append;
+    writer.append = async (...args: unknown[]) => {
+      const started = performance.now();
+      try {
+        return await original.apply(writer, args);
+      } finally {
+        audit.observe((performance.now() - started) / 1000);
+      }
+    };
+    this.restoreAudit = () => {
+      writer.append = original;
+    };
+  }
+
+  /** Prometheus text exposition. */
+  async text(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  close(): void {
+    for (const off of this.offs.splice(0)) off();
+    this.restoreAudit?.();
+    this.restoreAudit = null;
+  }
+}

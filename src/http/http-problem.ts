@@ -1,0 +1,64 @@
+/**
+ * Errors the HTTP API answers with (SPEC §11): `{"error": {"code", "message"}}` and a status.
+ * Route code throws an HttpProblem; the server's error handler turns it (and Fastify's own
+ * errors: oversized, truncated or non-JSON bodies, wrong content types) into that shape.
+ */
+
+export type ProblemCode =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'stopping'
+  | 'not_ready'
+  | 'internal';
+
+/** An error whose message is meant for the API client: it says what was wrong and what to send instead. */
+export class HttpProblem extends Error {
+  override readonly name = 'HttpProblem';
+
+  constructor(
+    readonly status: number,
+    readonly code: ProblemCode,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  toBody(): { error: { code: ProblemCode; message: string } } {
+    return { error: { code: this.code, message: this.message } };
+  }
+}
+
+export const badRequest = (message: string) => new HttpProblem(400, 'bad_request', message);
+export const notFound = (what: string) => new HttpProblem(404, 'not_found', `${what} does not exist or is not yours to see`);
+export const forbidden = (message: string) => new HttpProblem(403, 'forbidden', message);
+export const conflict = (message: string) => new HttpProblem(409, 'conflict', message);
+export const stopping = () => new HttpProblem(503, 'stopping', 'govflow is shutting down and accepts no new work; retry once it is back');
+
+/** Fastify error codes (see fastify/lib/errors.js) mapped to what the client should fix. */
+const FASTIFY_PROBLEMS: Record<string, (maxBodyBytes: number, detail: string) => HttpProblem> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: (max) =>
+    new HttpProblem(413, 'payload_too_large', `the request body is larger than http.max_body_bytes (${max} bytes): send less, or raise http.max_body_bytes`),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => badRequest('the body must be JSON: send it with "Content-Type: application/json"'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => badRequest('the body is shorter or longer than its Content-Length header says: send the whole body'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => badRequest('the body is empty but Content-Type says JSON: send a JSON object'),
+  FST_ERR_CTP_INVALID_JSON_BODY: (_max, detail) => badRequest(`the body is not valid JSON (${detail}): send one JSON object`),
+  FST_ERR_CTP_INVALID_TYPE: () => badRequest('the Content-Type header is malformed: send "Content-Type: application/json"'),
+};
+
+/** Any error a route or Fastify raised, as the problem to answer with. */
+export function problemOf(error: unknown, maxBodyBytes: number): HttpProblem {
+  if (error instanceof HttpProblem) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const detail = error instanceof Error ? error.message : String(error);
+  if (typeof code === 'string' && FASTIFY_PROBLEMS[code]) return FASTIFY_PROBLEMS[code](maxBodyBytes, detail);
+  if (error instanceof SyntaxError) return badRequest(`the body is not valid JSON (${detail}): send one JSON object`);
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new HttpProblem(status === 413 ? 413 : 400, status === 413 ? 'payload_too_large' : 'bad_request', detail);
+  }
+  return new HttpProblem(500, 'internal', `govflow failed to answer: ${detail}; the operational log has the details`);
+}

@@ -1,0 +1,160 @@
+/**
+ * The routes of SPEC §11 for requests, sessions and the audit trail. Each handler checks who is
+ * asking (operators see only their own work, auditors read everything and submit nothing), reads
+ * or writes through the same files as the daemon, and throws an HttpProblem for anything else.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { describeVerifyResult } from '../audit/verify-command.js';
+import { verifyAuditChain } from '../audit/audit-chain-verify.js';
+import { filterEntries, isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
+import { AuditLogFormatError } from '../audit/audit-errors.js';
+import type { SystemPaths } from '../config/system-paths.js';
+import type { SessionEvents } from '../pipeline/session-events.js';
+import { maySee, readsEverything, requireSubmitter, type Caller } from './http-auth.js';
+import type { HttpIntake } from './http-intake.js';
+import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-problem.js';
+import { parseLastEventId, streamSessionEvents } from './session-event-stream.js';
+import { SessionLookup } from './session-lookup.js';
+import type { SessionCancellation } from './session-cancellation.js';
+import { SseConnection } from './sse-connection.js';
+
+export interface RouteContext {
+  paths: SystemPaths;
+  events: SessionEvents;
+  intake: HttpIntake;
+  lookup: SessionLookup;
+  heartbeatMs: number;
+  /** True once the daemon stops: new work is refused with 503. */
+  isStopping: () => boolean;
+  /** Every open event stream, so shutdown can end them with a final event. */
+  streams: Set<SseConnection>;
+  cancellation: SessionCancellation;
+}
+
+/** The caller the auth hook put on the request. */
+export function callerOf(request: FastifyRequest): Caller {
+  return (request as FastifyRequest & { caller: Caller }).caller;
+}
+
+function stringParam(request: FastifyRequest, name: string): string {
+  return String((request.params as Record<string, unknown>)[name] ?? '');
+}
+
+/** Opens an SSE response on a hijacked reply, tracked for shutdown. */
+export function openStream(context: RouteContext, request: FastifyRequest, reply: FastifyReply): SseConnection {
+  reply.hijack();
+  const connection = new SseConnection(request.raw, reply.raw, context.heartbeatMs);
+  context.streams.add(connection);
+  connection.onClose(() => context.streams.delete(connection));
+  return connection;
+}
+
+/** The audit entry as JSON: its parsed fields and file, without the raw text. */
+function entryJson(entry: LoggedEntry): Omit<LoggedEntry, 'body' | 'offset' | 'length'> {
+  const { body: _body, offset: _offset, length: _length, ...fields } = entry;
+  return fields;
+}
+
+export function registerRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { intake, lookup } = context;
+
+  /** The request's owner and session, or 404 when the caller may not see it. */
+  const visibleRequest = async (caller: Caller, requestId: string) => {
+    const owner = await intake.ownerOf(requestId);
+    if (!owner || !maySee(caller, owner.user)) throw notFound(`request "${requestId.slice(0, 140)}"`);
+    return owner;
+  };
+  const visibleSession = (caller: Caller, sessionId: string) => {
+    const view = lookup.session(sessionId);
+    if (!view || !maySee(caller, view.user)) throw notFound(`session "${sessionId.slice(0, 140)}"`);
+    return view;
+  };
+
+  app.post('/v1/requests', async (request, reply) => {
+    if (context.isStopping()) throw stopping();
+    const caller = callerOf(request);
+    requireSubmitter(caller);
+    const { requestId, sessionId } = await intake.submit(request.body, caller.user);
+    return reply.code(202).send({
+      request_id: requestId,
+      session_id: sessionId,
+      status: 'queued',
+      links: { self: `/v1/requests/${requestId}`, events: `/v1/requests/${requestId}/events`, session_events: `/v1/sessions/${sessionId}/events` },
+    });
+  });
+
+  app.get('/v1/requests/:request_id', async (request) => {
+    const requestId = stringParam(request, 'request_id');
+    const owner = await visibleRequest(callerOf(request), requestId);
+    const result = lookup.result(requestId);
+    if (result) return result;
+    const sessionId = owner.sessionId ?? lookup.runningSessionOf(requestId);
+    const running = sessionId !== null && lookup.session(sessionId) !== null;
+    return { request_id: requestId, status: running ? 'running' : 'queued', ...(sessionId ? { session_id: sessionId } : {}) };
+  });
+
+  app.get('/v1/requests/:request_id/events', async (request, reply) => {
+    const requestId = stringParam(request, 'request_id');
+    const owner = await visibleRequest(callerOf(request), requestId);
+    const lastSequence = parseLastEventId(request.headers['last-event-id']);
+    const sessionId = owner.sessionId ?? lookup.runningSessionOf(requestId) ?? ((lookup.result(requestId)?.session_id as string | undefined) ?? null);
+    const connection = openStream(context, request, reply);
+    streamSessionEvents({ connection, events: context.events, lookup, sessionId, requestId, lastSequence });
+  });
+
+  app.get('/v1/sessions/:session_id/events', async (request, reply) => {
+    const sessionId = stringParam(request, 'session_id');
+    visibleSession(callerOf(request), sessionId);
+    const lastSequence = parseLastEventId(request.headers['last-event-id']);
+    const connection = openStream(context, request, reply);
+    streamSessionEvents({ connection, events: context.events, lookup, sessionId, requestId: null, lastSequence });
+  });
+
+  app.post('/v1/sessions/:session_id/reply', async (request, reply) => {
+    if (context.isStopping()) throw stopping();
+    const caller = callerOf(request);
+    requireSubmitter(caller);
+    const sessionId = stringParam(request, 'session_id');
+    const view = visibleSession(caller, sessionId);
+    if (!view.state.paused) {
+      const why = view.finishedStatus !== null ? `has finished (${view.finishedStatus})` : 'is running and not waiting for anyone';
+      throw conflict(`session "${sessionId}" ${why}; a reply only resumes a session whose result is pending`);
+    }
+    await intake.reply(sessionId, request.body, caller.user, SessionLookup.awaitingOf(view.state));
+    return reply.code(202).send({ session_id: sessionId, status: 'queued', links: { events: `/v1/sessions/${sessionId}/events` } });
+  });
+
+  app.get('/v1/logs', async (request) => {
+    const query = request.query as Record<string, unknown>;
+    const filter: Record<string, string> = {};
+    for (const key of ['date', 'session', 'agent', 'status']) {
+      const value = query[key];
+      if (value === undefined || value === '') continue;
+      if (typeof value !== 'string') throw badRequest(`query parameter "${key}" must appear once`);
+      filter[key] = value;
+    }
+    if (filter.date !== undefined && !isLogDate(filter.date)) throw badRequest(`date must be a day written YYYYMMDD (for example 20260308), got "${filter.date.slice(0, 20)}"`);
+    let entries: LoggedEntry[];
+    try {
+      entries = await readLogEntries(context.paths.logs, filter.date === undefined ? {} : { date: filter.date });
+    } catch (error) {
+      if (error instanceof AuditLogFormatError) throw new HttpProblem(500, 'internal', `an audit log is malformed: ${error.describe()}; GET /v1/verify says more`);
+      throw error;
+    }
+    const caller = callerOf(request);
+    const selected = filterEntries(entries, filter).filter((entry) => readsEverything(caller) || (entry.user ?? 'local') === caller.user);
+    return { entries: selected.map(entryJson) };
+  });
+
+  app.get('/v1/verify', async () => {
+    const result = await verifyAuditChain({ logsDir: context.paths.logs, stateDir: context.paths.state });
+    return {
+      ok: result.ok,
+      entries: result.entries,
+      files: result.files,
+      first_problem: result.firstProblem ?? null,
+      warnings: result.warnings,
+      report: describeVerifyResult(result),
+    };
+  });
+}

@@ -1,0 +1,169 @@
+/**
+ * The HTTP API's server (SPEC §11): Fastify on `http.listen`, bearer-token auth, JSON errors,
+ * limits against bad clients (body size, slow senders, abrupt disconnects), and a shutdown that
+ * refuses new work with 503 and ends every event stream with a final event before closing.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { GovflowConfig } from '../config/config-loader.js';
+import { ConfigError, errorMessage } from '../errors.js';
+import type { RequestIdRegistry } from '../intake/request-id-registry.js';
+import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { SessionEvents } from '../pipeline/session-events.js';
+import { isLoopbackHost, TokenTable } from './http-auth.js';
+import { HttpIntake } from './http-intake.js';
+import { GovflowMetrics, type MetricsSources } from './http-metrics.js';
+import { HttpProblem, notFound, problemOf } from './http-problem.js';
+import { registerRoutes, type RouteContext } from './http-routes.js';
+import { registerChatRoute } from './chat-stream.js';
+import { SessionLookup } from './session-lookup.js';
+import { SessionCancellation } from './session-cancellation.js';
+import type { LlmProvider } from '../llm/provider.js';
+
+export interface HttpApiOptions {
+  config: GovflowConfig;
+  /** `HOST:PORT`; overrides `http.listen` (from `govflow start --http`). */
+  listen: string;
+  events: SessionEvents;
+  registry: RequestIdRegistry;
+  log: OperationalLog;
+  /** For `/readyz`: false while the daemon recovers or stops. */
+  readiness: () => { ready: boolean; reason: string };
+  metrics: Omit<MetricsSources, 'events' | 'paths'>;
+  /** The runtime's provider: chat cancellation wraps its calls. */
+  provider: LlmProvider;
+}
+
+/** Splits `HOST:PORT` (`[::1]:7070` for IPv6); throws ConfigError saying what to write. */
+export function parseListen(listen: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:\s]+)):(\d{1,5})$/.exec(listen.trim());
+  const port = match ? Number(match[3]) : NaN;
+  if (!match || port > 65535) {
+    throw new ConfigError(`http.listen "${listen}" is not HOST:PORT: write it like 127.0.0.1:7070 (port 0 picks a free port)`);
+  }
+  return { host: match[1] ?? match[2], port };
+}
+
+export class HttpApi {
+  private stoppingNow = false;
+  private closing: Promise<void> | null = null;
+
+  private constructor(
+    private readonly app: FastifyInstance,
+    private readonly context: RouteContext,
+    private readonly cleanups: Array<() => void>,
+    readonly url: string,
+  ) {}
+
+  /** Starts listening; resolves once the listener accepts connections. */
+  static async start(options: HttpApiOptions): Promise<HttpApi> {
+    const { config, log } = options;
+    const settings = config.http;
+    const { host, port } = parseListen(options.listen);
+    const tokens = new TokenTable(settings.tokens);
+    if (!tokens.enabled && !isLoopbackHost(host)) {
+      throw new ConfigError(
+        `http.listen ${options.listen} is reachable from other machines, but http.tokens is empty: listen on 127.0.0.1, or add a token with "govflow token add USER"`,
+      );
+    }
+    const app = Fastify({
+      logger: false,
+      bodyLimit: settings.max_body_bytes,
+      return503OnClosing: true,
+      forceCloseConnections: 'idle',
+      // Slow senders (slowloris): headers and body must arrive within request_timeout_ms, checked
+      // every second rather than Node's default 30 s.
+      serverFactory: (handler) =>
+        createServer(
+          {
+            requestTimeout: settings.request_timeout_ms,
+            headersTimeout: Math.min(settings.request_timeout_ms, 60_000),
+            keepAliveTimeout: 5_000,
+            connectionsCheckingInterval: Math.min(1_000, settings.request_timeout_ms),
+          },
+          handler,
+        ),
+    });
+    const intake = new HttpIntake({ paths: config.paths, registry: options.registry, durable: config.daemon.fsync, maxBytes: config.intake.max_bytes, timezone: config.timezone });
+    const repaired = intake.repairInterrupted();
+    if (repaired > 0) log.warn('http: finished submissions a crash interrupted after their request id was claimed', { requests: repaired });
+    const lookup = new SessionLookup(config.paths, options.events);
+    const metrics = new GovflowMetrics({ ...options.metrics, events: options.events, paths: config.paths });
+    const cancellation = new SessionCancellation(options.provider, options.events);
+    const forgetCancelled = options.events.on('session_finished', (event) => cancellation.forget(event.sessionId));
+    const cleanups = [() => lookup.close(), () => metrics.close(), () => cancellation.close(), forgetCancelled];
+    let api: HttpApi | null = null;
+    const context: RouteContext = {
+      paths: config.paths,
+      events: options.events,
+      intake,
+      lookup,
+      heartbeatMs: settings.heartbeat_ms,
+      isStopping: () => api?.stoppingNow ?? false,
+      streams: new Set(),
+      cancellation,
+    };
+
+    // JSON only: any other body type is a 400 that names the content type to send.
+    app.removeContentTypeParser(['text/plain']);
+    app.decorateRequest('caller', null);
+    app.addHook('onRequest', async (request) => {
+      if (request.url === '/healthz') return;
+      (request as unknown as { caller: unknown }).caller = tokens.authenticate(request.headers.authorization);
+    });
+    app.setErrorHandler((error, request, reply) => {
+      const problem = problemOf(error, settings.max_body_bytes);
+      if (problem.status >= 500) log.error('http: request failed', { method: request.method, url: request.url.slice(0, 200), error: errorMessage(error) });
+      if (reply.raw.headersSent) return;
+      void reply.code(problem.status).send(problem.toBody());
+    });
+    app.setNotFoundHandler((request, reply) => {
+      const problem = notFound(`route ${request.method} ${request.url.split('?')[0].slice(0, 100)}`);
+      void reply.code(404).send({ error: { code: problem.code, message: `${problem.message}: the API is described in SPEC §11 (/v1/requests, /v1/sessions/:id/events, /v1/logs, ...)` } });
+    });
+    app.get('/healthz', async () => ({ status: 'ok' }));
+    app.get('/readyz', async (_request, reply) => {
+      const { ready, reason } = options.readiness();
+      if (ready && !(api?.stoppingNow ?? false)) return { status: 'ready' };
+      return reply.code(503).send(new HttpProblem(503, 'not_ready', api?.stoppingNow ? 'govflow is stopping' : reason).toBody());
+    });
+    app.get('/metrics', async (_request, reply) => {
+      const { contentType, body } = await metrics.text();
+      return reply.type(contentType).send(body);
+    });
+    registerRoutes(app, context);
+    registerChatRoute(app, context);
+
+    try {
+      await app.listen({ host, port });
+    } catch (error) {
+      for (const cleanup of cleanups) cleanup();
+      throw new ConfigError(`cannot listen on ${options.listen} (http.listen): ${errorMessage(error)}; choose a free port or another address`);
+    }
+    const address = app.server.address() as AddressInfo;
+    const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    api = new HttpApi(app, context, cleanups, `http://${shownHost}:${address.port}`);
+    return api;
+  }
+
+  /** Shutdown, first step: new work gets 503, every open event stream ends with a final event. */
+  beginStopping(): void {
+    if (this.stoppingNow) return;
+    this.stoppingNow = true;
+    for (const stream of [...this.context.streams]) {
+      stream.send('error', stream.lastId, { message: 'govflow is stopping; reconnect with Last-Event-ID once it is back to continue where you left off' });
+      stream.end();
+    }
+  }
+
+  /** Stops listening and closes every connection. Safe to call twice. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.beginStopping();
+      for (const cleanup of this.cleanups) cleanup();
+      await this.app.close();
+    })();
+    return this.closing;
+  }
+}

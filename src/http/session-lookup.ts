@@ -1,0 +1,87 @@
+/**
+ * What the HTTP API reads about requests and sessions, all from the files the daemon keeps:
+ * results from system/outbox/, sessions from their journals (the same fold the runner uses), and
+ * which request is running in which session from the live event bus.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { SystemPaths } from '../config/system-paths.js';
+import { REQUEST_ID_PATTERN } from '../intake/request-file.js';
+import type { SessionEvents } from '../pipeline/session-events.js';
+import { foldRecords, type SessionState } from '../pipeline/session-state.js';
+import { SessionJournal } from '../store/session-journal.js';
+
+export interface SessionView {
+  state: SessionState;
+  /** The session's user (`local` for file drops that named none). */
+  user: string;
+  /** Committed messages in sequence order (voided ones left out). */
+  messages: Array<{ sequence: number; agent: string; status: string; outputType: string | null; messageId: string }>;
+  /** The status of the session's `finished` record; null while it runs or waits for a person. */
+  finishedStatus: string | null;
+}
+
+export class SessionLookup {
+  /** request id → session id of sessions started in this process (file drops name no session up front). */
+  private readonly started = new Map<string, string>();
+  private readonly unsubscribe: Array<() => void> = [];
+
+  constructor(
+    private readonly paths: SystemPaths,
+    events: SessionEvents,
+  ) {
+    this.unsubscribe.push(
+      events.on('session_started', (event) => this.started.set(event.requestId, event.sessionId)),
+      events.on('session_finished', (event) => this.started.delete(event.requestId)),
+    );
+  }
+
+  close(): void {
+    for (const off of this.unsubscribe.splice(0)) off();
+  }
+
+  /** The §9 result of a request, or null while it has none. */
+  result(requestId: string): Record<string, unknown> | null {
+    if (!REQUEST_ID_PATTERN.test(requestId) || requestId === '.' || requestId === '..') return null;
+    try {
+      return JSON.parse(readFileSync(path.join(this.paths.outbox, `${requestId}.json`), 'utf8')) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The session running a request in this process, if one started. */
+  runningSessionOf(requestId: string): string | null {
+    return this.started.get(requestId) ?? null;
+  }
+
+  /** A session as its journal has it; null when it has no journal (yet). */
+  session(sessionId: string): SessionView | null {
+    if (!REQUEST_ID_PATTERN.test(sessionId) || sessionId === '.' || sessionId === '..') return null;
+    let state: SessionState;
+    let finishedStatus: string | null = null;
+    try {
+      const records = SessionJournal.read(SessionJournal.directoryOf(this.paths.sessions, sessionId));
+      state = foldRecords(records);
+      for (const record of records) if (record.type === 'finished') finishedStatus = record.status;
+    } catch {
+      return null;
+    }
+    const messages = state.messages
+      .map((record) => ({
+        sequence: record.message.metadata.sequence_number,
+        agent: record.message.agent.name,
+        status: record.message.status.code,
+        outputType: record.message.output?.content_type ?? null,
+        messageId: record.message.message_id,
+      }))
+      .sort((left, right) => left.sequence - right.sequence);
+    return { state, user: state.session.request.user ?? 'local', messages, finishedStatus: state.paused ? null : finishedStatus };
+  }
+
+  /** What a paused session waits for: `approval` when its pending step is a tool approval. */
+  static awaitingOf(state: SessionState): 'reply' | 'approval' {
+    const paused = state.paused as (SessionState['paused'] & { awaiting?: unknown }) | null;
+    return paused?.awaiting === 'approval' ? 'approval' : 'reply';
+  }
+}

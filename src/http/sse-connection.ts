@@ -1,0 +1,86 @@
+/**
+ * One Server-Sent Events response: headers, `id:`/`event:`/`data:` frames, a comment heartbeat,
+ * and an end that is safe to call twice. A client that stops reading is cut off once too much is
+ * buffered for it, so one slow reader never grows the daemon's memory without bound.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Bytes buffered for a client that does not read before it is disconnected. */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+export class SseConnection {
+  private heartbeat: NodeJS.Timeout | null = null;
+  private ended = false;
+  /** The id of the last event sent ("0" before any): a final event repeats it, so a reconnect resumes right. */
+  lastId = '0';
+  private readonly closeListeners: Array<() => void> = [];
+
+  constructor(
+    private readonly request: IncomingMessage,
+    private readonly response: ServerResponse,
+    heartbeatMs: number,
+  ) {
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    response.flushHeaders();
+    // The request's socket, not the response: `close` fires when the client goes away.
+    response.on('close', () => this.finish());
+    request.socket.setTimeout(0);
+    this.heartbeat = setInterval(() => this.write(': heartbeat\n\n'), heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  get isOpen(): boolean {
+    return !this.ended;
+  }
+
+  /** Runs `listener` once, when the stream ends for any reason (client gone, server done). */
+  onClose(listener: () => void): void {
+    if (this.ended) listener();
+    else this.closeListeners.push(listener);
+  }
+
+  /** Sends one event; `data` is JSON on one line. */
+  send(event: string, id: string, data: unknown): void {
+    this.lastId = id;
+    this.write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  /** Sends a comment line (ignored by clients). */
+  comment(text: string): void {
+    this.write(`: ${text.replace(/[\r\n]+/g, ' ')}\n\n`);
+  }
+
+  /** Ends the response after what was sent. */
+  end(): void {
+    if (this.ended) return;
+    this.response.end();
+    this.finish();
+  }
+
+  private write(text: string): void {
+    if (this.ended || this.response.writableEnded || this.response.destroyed) return;
+    this.response.write(text);
+    if (this.response.writableLength > MAX_BUFFERED_BYTES) {
+      this.response.destroy(new Error('event stream client does not read; disconnected'));
+      this.finish();
+    }
+  }
+
+  private finish(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    for (const listener of this.closeListeners.splice(0)) {
+      try {
+        listener();
+      } catch {
+        // cleanup of one listener must not stop the others
+      }
+    }
+  }
+}

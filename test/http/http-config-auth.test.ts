@@ -1,0 +1,64 @@
+/** The `http:` config section and the token table, without a server. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config-loader.js';
+import { ConfigError } from '../../src/errors.js';
+import { isLoopbackHost, maySee, newToken, tokenSha256, TokenTable } from '../../src/http/http-auth.js';
+import { parseListen } from '../../src/http/http-server.js';
+import { parseLastEventId } from '../../src/http/session-event-stream.js';
+import { exampleRoot, removeTempDirs } from '../pipeline/pipeline-test-helpers.js';
+
+afterEach(removeTempDirs);
+
+describe('http config', () => {
+  it('defaults to no listener, no tokens and a 1 MiB body limit', () => {
+    const config = loadConfig(exampleRoot(), {});
+    expect(config.http).toMatchObject({ listen: null, tokens: [], max_body_bytes: 1_048_576 });
+  });
+
+  it('reads tokens with operator as the default role, hashes lower-cased', () => {
+    const hash = tokenSha256('t');
+    const config = loadConfig(exampleRoot(`http:\n  listen: 127.0.0.1:7070\n  tokens: [{ user: ana, sha256: "${hash.toUpperCase()}" }]\n`), {});
+    expect(config.http.tokens).toEqual([{ user: 'ana', sha256: hash, role: 'operator' }]);
+  });
+
+  it('rejects a malformed listen address, token hash or unknown key, naming the line', () => {
+    expect(() => loadConfig(exampleRoot('http:\n  listen: "no port"\n'), {})).toThrow(ConfigError);
+    expect(() => loadConfig(exampleRoot('http:\n  tokens: [{ user: ana, sha256: "abc" }]\n'), {})).toThrow(/sha256/);
+    expect(() => loadConfig(exampleRoot('http:\n  port: 1\n'), {})).toThrow(/port/);
+  });
+
+  it('parses HOST:PORT and [v6]:PORT', () => {
+    expect(parseListen('127.0.0.1:0')).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(parseListen('[::1]:7070')).toEqual({ host: '::1', port: 7070 });
+    expect(() => parseListen('localhost')).toThrow(/HOST:PORT/);
+    expect(() => parseListen('127.0.0.1:70000')).toThrow(/HOST:PORT/);
+  });
+});
+
+describe('tokens', () => {
+  it('authenticates by sha-256, refuses a missing or unknown token with 401', () => {
+    const token = newToken();
+    const table = new TokenTable([{ user: 'ana', sha256: tokenSha256(token), role: 'auditor' }, { user: 'raj', sha256: tokenSha256('raj-token'), role: 'operator' }]);
+    expect(table.authenticate(`Bearer ${token}`)).toEqual({ user: 'ana', role: 'auditor' });
+    expect(table.authenticate('bearer raj-token')).toEqual({ user: 'raj', role: 'operator' });
+    for (const header of [undefined, '', 'Bearer', `Basic ${token}`, 'Bearer nope']) {
+      expect(() => table.authenticate(header)).toThrow(expect.objectContaining({ status: 401 }));
+    }
+  });
+
+  it('without tokens everyone is local; loopback detection; who may see what', () => {
+    expect(new TokenTable([]).authenticate(undefined)).toEqual({ user: 'local', role: 'local' });
+    expect(['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost'].every(isLoopbackHost)).toBe(true);
+    expect(['0.0.0.0', '10.0.0.1', '::', 'example.com'].some(isLoopbackHost)).toBe(false);
+    expect(maySee({ user: 'ana', role: 'operator' }, 'ana')).toBe(true);
+    expect(maySee({ user: 'ana', role: 'operator' }, 'raj')).toBe(false);
+    expect(maySee({ user: 'audrey', role: 'auditor' }, 'raj')).toBe(true);
+  });
+
+  it('reads Last-Event-ID as the last message sequence the client has', () => {
+    expect(parseLastEventId(undefined)).toBeNull();
+    expect(parseLastEventId('7')).toBe(7);
+    expect(parseLastEventId('7.12')).toBe(7);
+    expect(() => parseLastEventId('shutdown')).toThrow(/Last-Event-ID/);
+  });
+});
