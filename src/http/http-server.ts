@@ -142,7 +142,7 @@ export class HttpApi {
     });
     registerRoutes(app, context);
     registerChatRoute(app, context);
-    registerWebRoutes(app, context, { tokensEnabled: tokens.enabled, authenticate: (authorization) => tokens.authenticate(authorization) });
+    registerWebRoutes(app, context, { tokensEnabled: tokens.enabled, authenticate: (authorization) => tokens.authenticate(authorization), log });
 
     try {
       await app.listen({ host, port });

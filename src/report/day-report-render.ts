@@ -30,7 +30,7 @@ export function renderDayReportMarkdown(report: DayReport): string {
   const lines: string[] = [];
   lines.push(`# govflow day report ${report.date} (${prettyDate(report.date)})`, '');
   for (const warning of report.warnings) lines.push(`> warning: ${cell(warning)}`, '');
-  lines.push(`**Verify:** ${report.verify.ok ? 'intact' : 'verify failed'} — ${cell(report.verify.summary)}`, '');
+  lines.push(`**Verify:** ${cell(report.verify.summary)}`, '');
   lines.push(`${report.entries} audit entries, ${report.sessions.length} sessions, cost ${usd(report.cost.usd)} (${report.cost.inputTokens} input / ${report.cost.outputTokens} output tokens${report.cost.sessionsWithoutResult ? `; ${report.cost.sessionsWithoutResult} sessions without a result are not counted` : ''}).`, '');
 
   lines.push('## Sessions by status', '');
@@ -90,7 +90,7 @@ export function renderDayReportFragment(report: DayReport, sessionHref?: (sessio
   const session = (id: string) => (sessionHref ? `<a href="${escapeHtml(sessionHref(id))}">${escapeHtml(id)}</a>` : escapeHtml(id));
   const parts: string[] = report.warnings.map((warning) => `<p class="warning" role="alert">warning: ${escapeHtml(warning)}</p>`);
   parts.push(
-    `<p class="verify ${report.verify.ok ? 'verify-ok' : 'verify-failed'}" role="status"><strong>${report.verify.ok ? 'intact' : 'verify failed'}</strong> — ${escapeHtml(report.verify.summary)}</p>`,
+    `<p class="verify ${report.verify.ok ? 'verify-ok' : 'verify-failed'}" role="${report.verify.ok ? 'status' : 'alert'}">${escapeHtml(report.verify.summary)}</p>`,
   );
   parts.push(
     `<p>${report.entries} audit entries, ${report.sessions.length} sessions, cost ${escapeHtml(usd(report.cost.usd))} (${report.cost.inputTokens} input / ${report.cost.outputTokens} output tokens${report.cost.sessionsWithoutResult ? `; ${report.cost.sessionsWithoutResult} sessions without a result are not counted` : ''}).</p>`,

@@ -91,14 +91,15 @@ export function dayVerifyStatus(date: string, verify: VerifyResult): DayVerify {
   if (verify.ok || !problem) {
     return { ok: true, summary: `audit chain intact: ${verify.entries} entries in ${verify.files} files`, firstBadEntry: null };
   }
-  const where = `${problem.file}:${problem.line}`;
+  // The log's own name: a full path would show where the root lives, not which entry is bad.
+  const where = `${problem.file.slice(problem.file.replace(/\\/g, '/').lastIndexOf('/') + 1)}:${problem.line}`;
   const what = `${problem.reason.replace('-', ' ')}: ${problem.detail}`;
   const inThisDay = problem.file.endsWith(`${date}.log`);
   return {
     ok: false,
     summary: inThisDay
-      ? `verify failed at ${where} (message_id ${problem.messageId ?? 'unknown'}): ${what}`
-      : `verify failed in another day's log at ${where} (message_id ${problem.messageId ?? 'unknown'}): ${what}`,
+      ? `verify failed: first bad entry at ${where} (message_id ${problem.messageId ?? 'unknown'}): ${what}`
+      : `verify failed in another day's log: first bad entry at ${where} (message_id ${problem.messageId ?? 'unknown'}): ${what}`,
     firstBadEntry: inThisDay ? { file: problem.file, line: problem.line, messageId: problem.messageId } : null,
   };
 }

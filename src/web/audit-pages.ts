@@ -3,6 +3,7 @@
  * verify status) and one day's page (the day report's sections, then every entry, the first bad
  * one highlighted when the chain is broken there).
  */
+import path from 'node:path';
 import { verifyAuditChain, type VerifyResult } from '../audit/audit-chain-verify.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
 import { listLogFiles, logFileDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
@@ -37,7 +38,7 @@ export async function renderDaysBody(paths: SystemPaths): Promise<string> {
   });
   const summary = verify.ok
     ? `<p class="verify verify-ok" role="status">Audit chain intact: ${verify.entries} entries in ${verify.files} files.</p>`
-    : `<p class="verify verify-failed" role="alert">verify failed: first bad entry at ${escapeHtml(verify.firstProblem?.file ?? '')}:${verify.firstProblem?.line ?? ''} (message_id ${escapeHtml(verify.firstProblem?.messageId ?? 'unknown')}) — ${escapeHtml(verify.firstProblem?.detail ?? '')}</p>`;
+    : `<p class="verify verify-failed" role="alert">verify failed: first bad entry at ${escapeHtml(path.basename(verify.firstProblem?.file ?? ''))}:${verify.firstProblem?.line ?? ''} (message_id ${escapeHtml(verify.firstProblem?.messageId ?? 'unknown')}) — ${escapeHtml(verify.firstProblem?.detail ?? '')}</p>`;
   return `<h1>Audit log</h1>
 ${summary}
 ${files.length === 0 ? '<p>No audit log yet.</p>' : `<table><thead><tr><th scope="col">day</th><th scope="col">verify</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`}`;

@@ -8,7 +8,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
 import { maySee, readsEverything, type Caller } from '../http/http-auth.js';
-import { HttpProblem } from '../http/http-problem.js';
+import { HttpProblem, problemOf } from '../http/http-problem.js';
+import { errorMessage } from '../errors.js';
+import type { OperationalLog } from '../pipeline/runner-contract.js';
 import { callerOf, type RouteContext } from '../http/http-routes.js';
 import { SessionLookup } from '../http/session-lookup.js';
 import { SessionJournal } from '../store/session-journal.js';
@@ -51,6 +53,7 @@ export interface WebOptions {
   tokensEnabled: boolean;
   /** The API's token check: a Caller, or an HttpProblem 401. */
   authenticate: (authorization: string | undefined) => Caller;
+  log?: OperationalLog;
 }
 
 function html(reply: FastifyReply, page: string, status = 200): FastifyReply {
@@ -132,6 +135,18 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
     // HTML forms post url-encoded bodies; only the /ui routes accept them.
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+
+    // Errors as pages a person reads (the API's JSON shape is for programs).
+    scope.setErrorHandler((error, request, reply) => {
+      const problem = problemOf(error, Number.MAX_SAFE_INTEGER);
+      if (problem.status >= 500) options.log?.error('web view: page failed', { url: request.url.slice(0, 200), error: errorMessage(error) });
+      const caller = (request as FastifyRequest & { caller?: Caller | null }).caller ?? null;
+      void html(
+        reply,
+        renderPage({ title: `Error ${problem.status}`, user: caller?.user ?? null, body: `<h1>${problem.status}: ${escapeHtml(problem.code.replace('_', ' '))}</h1>\n<p role="alert">${escapeHtml(problem.message)}</p>\n<p><a href="/ui/sessions">Back to the sessions</a></p>` }),
+        problem.status,
+      );
     });
 
     scope.get('/ui', async (_request, reply) => reply.redirect('/ui/sessions'));

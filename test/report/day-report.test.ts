@@ -87,12 +87,12 @@ describe('day report', () => {
     const tamperedLine = text.split('\n').findIndex((line) => line === '[AGENT: goal_agent]');
     const report = await loadDayReport(systemPaths(root), date);
     expect(report.verify.ok).toBe(false);
-    expect(report.verify.summary).toMatch(/^verify failed at .*\.log:\d+ \(message_id [0-9a-f-]+\)/);
+    expect(report.verify.summary).toMatch(new RegExp(`^verify failed: first bad entry at ${date}\\.log:\\d+ \\(message_id [0-9a-f-]+\\): hash mismatch`));
     expect(report.verify.firstBadEntry).not.toBeNull();
     // The bad entry starts a line or two before its AGENT line.
     expect(report.verify.firstBadEntry!.line).toBeLessThanOrEqual(tamperedLine + 1);
     expect(report.verify.firstBadEntry!.line).toBeGreaterThan(tamperedLine - 3);
-    expect(renderDayReportMarkdown(report)).toContain('**Verify:** verify failed');
+    expect(renderDayReportMarkdown(report)).toContain('**Verify:** verify failed: first bad entry at');
     expect(renderDayReportHtml(report)).toContain('verify failed');
   });
 

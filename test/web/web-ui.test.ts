@@ -152,6 +152,10 @@ describe.skipIf(!hasChromium)('web view in headless Chromium', () => {
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(1);
     await shoot(phone, 'sessions-phone.png');
+    // Bob may not see Alice's session: the page says so, as HTML, with a 404.
+    const denied = await phone.goto(`${url}/ui/sessions/${encodeURIComponent(asked.body.session_id)}`);
+    expect(denied?.status()).toBe(404);
+    await seesText(phone.getByRole('alert'), 'that you may see');
   }, 120_000);
 
   it('keeps every page behind the sign-in and rejects a wrong token', async () => {
