@@ -1,12 +1,12 @@
 /**
- * The sessions page's rows: every session of the root from its manifest (state, request id,
- * times, current agent) and the first journal record (user, request text), filtered by status
- * and by a search over session id, request id, request text and the agents that answered.
+ * The sessions page's rows: a session from its manifest (state, request id, times, current agent)
+ * and its first journal record (user, request text); and the in-memory query over them: status
+ * filter, search over session id, request id, request text and agents, newest first, paged.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
-import { SessionJournal, type SessionManifest, type SessionRecord } from '../store/session-journal.js';
+import { SessionJournal, type SessionRecord } from '../store/session-journal.js';
 
 export interface SessionRow {
   sessionId: string;
@@ -15,6 +15,10 @@ export interface SessionRow {
   status: string;
   user: string;
   requestText: string;
+  /** Agents known to have answered (the current one, and every one seen live), for the search. */
+  agents: string[];
+  /** Session id, request id, request text and agents, lower case: what the search looks in. */
+  searchText: string;
   currentAgent: string | null;
   messages: number;
   createdAt: string;
@@ -40,14 +44,16 @@ export interface SessionPage {
   byStatus: Record<string, number>;
 }
 
+/** Reused for every first-line read: reads are synchronous, so one buffer serves them all. */
+const FIRST_LINE_BUFFER = Buffer.allocUnsafe(256 * 1024);
+
 /** The first line of a journal: the session record (who asked what), read without the rest. */
 export function readSessionRecord(sessionsDir: string, sessionId: string): SessionRecord | null {
   let descriptor: number | null = null;
   try {
     descriptor = openSync(path.join(sessionsDir, sessionId, 'journal.jsonl'), 'r');
-    const buffer = Buffer.alloc(256 * 1024);
-    const read = readSync(descriptor, buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, read).toString('utf8');
+    const read = readSync(descriptor, FIRST_LINE_BUFFER, 0, FIRST_LINE_BUFFER.length, 0);
+    const text = FIRST_LINE_BUFFER.subarray(0, read).toString('utf8');
     const newline = text.indexOf('\n');
     const record = JSON.parse(newline === -1 ? text : text.slice(0, newline)) as SessionRecord;
     return record.type === 'session' ? record : null;
@@ -58,7 +64,10 @@ export function readSessionRecord(sessionsDir: string, sessionId: string): Sessi
   }
 }
 
-function rowOf(paths: SystemPaths, manifest: SessionManifest): SessionRow {
+/** A session's row from its manifest and first journal record; null while it has no manifest. */
+export function readSessionRow(paths: SystemPaths, sessionId: string): SessionRow | null {
+  const manifest = SessionJournal.readManifest(paths.sessions, sessionId);
+  if (!manifest) return null;
   const record = readSessionRecord(paths.sessions, manifest.session_id);
   return {
     sessionId: manifest.session_id,
@@ -66,49 +75,40 @@ function rowOf(paths: SystemPaths, manifest: SessionManifest): SessionRow {
     status: manifest.state.toLowerCase(),
     user: record?.request.user ?? 'local',
     requestText: record?.request.text ?? '',
+    agents: manifest.current_agent ? [manifest.current_agent] : [],
     currentAgent: manifest.current_agent,
     messages: manifest.messages,
     createdAt: manifest.created_at,
     updatedAt: manifest.updated_at,
     costUsd: manifest.usage.cost_usd,
+    searchText: '',
   };
 }
 
-/** Agents that answered in a session (for the search), read from its journal. */
-function agentsOf(paths: SystemPaths, sessionId: string): string[] {
-  try {
-    return SessionJournal.read(SessionJournal.directoryOf(paths.sessions, sessionId))
-      .filter((record) => record.type === 'message')
-      .map((record) => (record.type === 'message' ? record.message.agent.name : ''));
-  } catch {
-    return [];
-  }
+/** Sets the row's search text from its fields (after its agents change). */
+export function indexRowText(row: SessionRow): SessionRow {
+  row.searchText = [row.sessionId, row.requestId, row.requestText, ...row.agents].join('\n').toLowerCase();
+  return row;
 }
 
-export function listSessions(paths: SystemPaths, query: SessionQuery): SessionPage {
-  const visible: SessionRow[] = [];
-  for (const sessionId of SessionJournal.list(paths.sessions)) {
-    const manifest = SessionJournal.readManifest(paths.sessions, sessionId);
-    if (!manifest) continue;
-    const row = rowOf(paths, manifest);
-    if (query.user !== null && row.user !== query.user) continue;
-    visible.push(row);
-  }
+/** Newest first (then by session id): the order of the sessions page. */
+export function compareRows(left: SessionRow, right: SessionRow): number {
+  if (left.createdAt !== right.createdAt) return left.createdAt < right.createdAt ? 1 : -1;
+  return left.sessionId < right.sessionId ? 1 : left.sessionId > right.sessionId ? -1 : 0;
+}
+
+/** Filters, counts and pages rows already in page order (see compareRows), in memory. */
+export function querySessions(ordered: Iterable<SessionRow>, query: SessionQuery): SessionPage {
   const search = query.search?.trim().toLowerCase() ?? '';
-  const searched = search === ''
-    ? visible
-    : visible.filter(
-        (row) =>
-          row.sessionId.toLowerCase().includes(search) ||
-          row.requestId.toLowerCase().includes(search) ||
-          row.requestText.toLowerCase().includes(search) ||
-          (row.currentAgent ?? '').toLowerCase().includes(search) ||
-          agentsOf(paths, row.sessionId).some((agent) => agent.toLowerCase().includes(search)),
-      );
   const byStatus: Record<string, number> = {};
-  for (const row of searched) byStatus[row.status] = (byStatus[row.status] ?? 0) + 1;
-  const filtered = query.status ? searched.filter((row) => row.status === query.status) : searched;
-  filtered.sort((left, right) => right.createdAt.localeCompare(left.createdAt) || right.sessionId.localeCompare(left.sessionId));
+  const filtered: SessionRow[] = [];
+  for (const row of ordered) {
+    if (query.user !== null && row.user !== query.user) continue;
+    if (search !== '' && !row.searchText.includes(search)) continue;
+    byStatus[row.status] = (byStatus[row.status] ?? 0) + 1;
+    if (query.status && row.status !== query.status) continue;
+    filtered.push(row);
+  }
   const pages = Math.max(1, Math.ceil(filtered.length / query.pageSize));
   const page = Math.min(Math.max(1, query.page), pages);
   return { rows: filtered.slice((page - 1) * query.pageSize, page * query.pageSize), total: filtered.length, page, pages, byStatus };

@@ -15,7 +15,7 @@ import { callerOf, type RouteContext } from '../http/http-routes.js';
 import { SessionLookup } from '../http/session-lookup.js';
 import { SessionJournal } from '../store/session-journal.js';
 import { renderDayBody, renderDaysBody, sessionHref } from './audit-pages.js';
-import { listSessions } from './session-list.js';
+import { SessionIndex } from './session-index.js';
 import { renderSessionBody } from './session-page.js';
 import { escapeHtml, renderPage, statusBadge } from './web-page.js';
 
@@ -78,11 +78,11 @@ ${message ? `<p class="warning" role="alert">${escapeHtml(message)}</p>` : ''}
   });
 }
 
-function sessionsBody(context: RouteContext, caller: Caller, request: FastifyRequest): string {
+function sessionsBody(index: SessionIndex, caller: Caller, request: FastifyRequest): string {
   const status = queryText(request, 'status');
   const search = queryText(request, 'q');
   const page = Number(queryText(request, 'page') ?? '1') || 1;
-  const result = listSessions(context.paths, { status, search, page, pageSize: PAGE_SIZE, user: readsEverything(caller) ? null : caller.user });
+  const result = index.query({ status, search, page, pageSize: PAGE_SIZE, user: readsEverything(caller) ? null : caller.user });
   const link = (changes: Record<string, string | number | null>) => {
     const params = new URLSearchParams();
     const merged = { status, q: search, page: result.page, ...changes };
@@ -131,6 +131,8 @@ async function sessionEntries(context: RouteContext, sessionId: string): Promise
 }
 
 export function registerWebRoutes(app: FastifyInstance, context: RouteContext, options: WebOptions): void {
+  const index = new SessionIndex(context.paths, context.events);
+  app.addHook('onClose', async () => index.close());
   void app.register(async (scope) => {
     // HTML forms post url-encoded bodies; only the /ui routes accept them.
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -167,7 +169,7 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
 
     scope.get('/ui/sessions', async (request, reply) => {
       const caller = callerOf(request);
-      return html(reply, renderPage({ title: 'Sessions', user: caller.user, body: sessionsBody(context, caller, request) }));
+      return html(reply, renderPage({ title: 'Sessions', user: caller.user, body: sessionsBody(index, caller, request) }));
     });
 
     scope.get('/ui/sessions/:session_id', async (request, reply) => {
