@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH_DIR, '..');
-const SCRIPTS = ['prompt-cacheability', 'overhead-per-step', 'tracing-overhead', 'intake-latency', 'concurrency', 'memory'];
+const SCRIPTS = ['prompt-cacheability', 'overhead-per-step', 'tracing-overhead', 'sessions-page', 'intake-latency', 'concurrency', 'memory'];
 
 function build() {
   if (process.env.BENCH_SKIP_BUILD === '1') return;

@@ -98,18 +98,31 @@ export function compareRows(left: SessionRow, right: SessionRow): number {
 }
 
 /** Filters, counts and pages rows already in page order (see compareRows), in memory. */
-export function querySessions(ordered: Iterable<SessionRow>, query: SessionQuery): SessionPage {
+export function querySessions(ordered: readonly SessionRow[], query: SessionQuery): SessionPage {
   const search = query.search?.trim().toLowerCase() ?? '';
   const byStatus: Record<string, number> = {};
-  const filtered: SessionRow[] = [];
-  for (const row of ordered) {
-    if (query.user !== null && row.user !== query.user) continue;
-    if (search !== '' && !row.searchText.includes(search)) continue;
-    byStatus[row.status] = (byStatus[row.status] ?? 0) + 1;
-    if (query.status && row.status !== query.status) continue;
-    filtered.push(row);
+  const matches = (row: SessionRow) => (query.user === null || row.user === query.user) && (search === '' || row.searchText.includes(search));
+  // One pass counts and keeps only the requested page's rows (no array of every match).
+  const collect = (page: number) => {
+    const first = (page - 1) * query.pageSize;
+    const rows: SessionRow[] = [];
+    let total = 0;
+    for (const row of ordered) {
+      if (!matches(row)) continue;
+      byStatus[row.status] = (byStatus[row.status] ?? 0) + 1;
+      if (query.status && row.status !== query.status) continue;
+      if (total >= first && rows.length < query.pageSize) rows.push(row);
+      total += 1;
+    }
+    return { rows, total };
+  };
+  const wanted = Math.max(1, Math.floor(query.page));
+  let { rows, total } = collect(wanted);
+  const pages = Math.max(1, Math.ceil(total / query.pageSize));
+  const page = Math.min(wanted, pages);
+  if (page !== wanted) {
+    for (const key of Object.keys(byStatus)) delete byStatus[key];
+    ({ rows, total } = collect(page));
   }
-  const pages = Math.max(1, Math.ceil(filtered.length / query.pageSize));
-  const page = Math.min(Math.max(1, query.page), pages);
-  return { rows: filtered.slice((page - 1) * query.pageSize, page * query.pageSize), total: filtered.length, page, pages, byStatus };
+  return { rows, total, page, pages, byStatus };
 }
