@@ -8,6 +8,8 @@ import type { SessionEvents } from '../pipeline/session-events.js';
 import { SessionJournal } from '../store/session-journal.js';
 import { compareRows, indexRowText, querySessions, readSessionRow, type SessionPage, type SessionQuery, type SessionRow } from './session-list.js';
 
+const SCAN_SLICE = 500;
+
 export class SessionIndex {
   private rows: Map<string, SessionRow> | null = null;
   /** The rows in page order; null after a session was added (re-sorted at the next query). */
@@ -40,15 +42,30 @@ export class SessionIndex {
     for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
   }
 
+  private building: Promise<void> | null = null;
+
+  /**
+   * The first scan, in slices of SCAN_SLICE sessions with a turn of the event loop between them:
+   * 100,000 sessions take seconds to read, and running sessions must not stall meanwhile.
+   */
+  private build(): Promise<void> {
+    this.building ??= (async () => {
+      const rows = new Map<string, SessionRow>();
+      this.rows = rows;
+      const ids = SessionJournal.list(this.paths.sessions);
+      for (let start = 0; start < ids.length; start += SCAN_SLICE) {
+        for (const sessionId of ids.slice(start, start + SCAN_SLICE)) this.refresh(sessionId);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    return this.building;
+  }
+
   /** Rows known right now (scans the root on first use, then re-reads only changed sessions). */
-  private current(): Map<string, SessionRow> {
-    if (this.rows === null) {
-      this.rows = new Map();
-      for (const sessionId of SessionJournal.list(this.paths.sessions)) this.refresh(sessionId);
-      this.dirty.clear();
-    }
+  private async current(): Promise<Map<string, SessionRow>> {
+    await this.build();
     for (const sessionId of [...this.dirty]) if (this.refresh(sessionId)) this.dirty.delete(sessionId);
-    return this.rows;
+    return this.rows!;
   }
 
   /** False when the session has no manifest yet (it is written once its first step is under way). */
@@ -67,8 +84,8 @@ export class SessionIndex {
     return true;
   }
 
-  query(query: SessionQuery): SessionPage {
-    const rows = this.current();
+  async query(query: SessionQuery): Promise<SessionPage> {
+    const rows = await this.current();
     this.ordered ??= [...rows.values()].sort(compareRows);
     return querySessions(this.ordered, query);
   }

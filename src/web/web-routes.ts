@@ -78,11 +78,11 @@ ${message ? `<p class="warning" role="alert">${escapeHtml(message)}</p>` : ''}
   });
 }
 
-function sessionsBody(index: SessionIndex, caller: Caller, request: FastifyRequest): string {
+async function sessionsBody(index: SessionIndex, caller: Caller, request: FastifyRequest): Promise<string> {
   const status = queryText(request, 'status');
   const search = queryText(request, 'q');
   const page = Number(queryText(request, 'page') ?? '1') || 1;
-  const result = index.query({ status, search, page, pageSize: PAGE_SIZE, user: readsEverything(caller) ? null : caller.user });
+  const result = await index.query({ status, search, page, pageSize: PAGE_SIZE, user: readsEverything(caller) ? null : caller.user });
   const link = (changes: Record<string, string | number | null>) => {
     const params = new URLSearchParams();
     const merged = { status, q: search, page: result.page, ...changes };
@@ -169,7 +169,7 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
 
     scope.get('/ui/sessions', async (request, reply) => {
       const caller = callerOf(request);
-      return html(reply, renderPage({ title: 'Sessions', user: caller.user, body: sessionsBody(index, caller, request) }));
+      return html(reply, renderPage({ title: 'Sessions', user: caller.user, body: await sessionsBody(index, caller, request) }));
     });
 
     scope.get('/ui/sessions/:session_id', async (request, reply) => {

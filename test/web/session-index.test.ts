@@ -17,22 +17,22 @@ describe('sessions index', () => {
       const start = (requestId: string, text: string, user: string | null) =>
         runtime.runner.startSession({ requestId, text, user, sourceFile: `${requestId}.txt`, claimedPath: null }, new AbortController().signal);
       const first = await start('req-venue', 'Book the venue for Friday.', 'alice');
-      expect(index.query(query).rows.map((row) => row.sessionId)).toEqual([first.sessionId]);
+      expect((await index.query(query)).rows.map((row) => row.sessionId)).toEqual([first.sessionId]);
       const second = await start('req-video', 'Edit my video.', 'bob');
-      const all = index.query(query);
+      const all = await index.query(query);
       expect(all.total).toBe(2);
       expect(all.byStatus).toEqual({ success: 1, failed: 1 });
-      expect(index.query({ ...query, status: 'failed' }).rows.map((row) => row.requestId)).toEqual(['req-video']);
-      expect(index.query({ ...query, search: 'VENUE' }).rows.map((row) => row.sessionId)).toEqual([first.sessionId]);
-      expect(index.query({ ...query, search: 'req-vid' }).rows.map((row) => row.sessionId)).toEqual([second.sessionId]);
+      expect((await index.query({ ...query, status: 'failed' })).rows.map((row) => row.requestId)).toEqual(['req-video']);
+      expect((await index.query({ ...query, search: 'VENUE' })).rows.map((row) => row.sessionId)).toEqual([first.sessionId]);
+      expect((await index.query({ ...query, search: 'req-vid' })).rows.map((row) => row.sessionId)).toEqual([second.sessionId]);
       // summarizer_agent answered only in the first session (seen live, not just the current agent).
-      expect(index.query({ ...query, search: 'summarizer' }).rows.map((row) => row.sessionId)).toEqual([first.sessionId]);
-      expect(index.query({ ...query, user: 'bob' }).rows.map((row) => row.user)).toEqual(['bob']);
-      const paged = index.query({ ...query, pageSize: 1, page: 2 });
+      expect((await index.query({ ...query, search: 'summarizer' })).rows.map((row) => row.sessionId)).toEqual([first.sessionId]);
+      expect((await index.query({ ...query, user: 'bob' })).rows.map((row) => row.user)).toEqual(['bob']);
+      const paged = await index.query({ ...query, pageSize: 1, page: 2 });
       expect({ pages: paged.pages, page: paged.page, total: paged.total }).toEqual({ pages: 2, page: 2, total: 2 });
-      expect(index.query({ ...query, pageSize: 1, page: 99 }).page).toBe(2);
+      expect((await index.query({ ...query, pageSize: 1, page: 99 })).page).toBe(2);
       // A second index built from disk alone sees the same sessions.
-      const rebuilt = new SessionIndex(systemPaths(root), runtime.events).query(query);
+      const rebuilt = (await new SessionIndex(systemPaths(root), runtime.events).query(query));
       expect(rebuilt.rows.map((row) => [row.sessionId, row.status])).toEqual(all.rows.map((row) => [row.sessionId, row.status]));
       index.close();
     });
