@@ -58,6 +58,12 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
     load: async () => (await import('./test-command.js')).testCommand,
   },
   {
+    name: 'report',
+    usage: 'govflow report [--date YYYYMMDD] [--format md|html] [--out FILE] [--root DIR]',
+    summary: "one day's summary for auditors: sessions by status, agents, failures, compliance flags, cost, verify",
+    load: async () => (await import('./report-command.js')).reportCommand,
+  },
+  {
     name: 'token',
     usage: 'govflow token add USER [--role operator|auditor] [--root DIR]',
     summary: 'create an HTTP API token: prints it once, writes only its sha-256 into govflow.config.yaml',

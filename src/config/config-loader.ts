@@ -105,6 +105,8 @@ export interface GovflowConfig {
   message: { schema: string | null; max_depth: number };
   prompt: { include: string[] };
   daemon: { shutdown_grace_ms: number; fsync: boolean };
+  /** OpenTelemetry export (SPEC §14); see src/telemetry/telemetry-settings.ts for the env variables. */
+  telemetry: { otlp_endpoint: string | null; capture_content: boolean; service_name: string };
   /** SPEC §11; `listen` null means no HTTP listener. */
   http: {
     listen: string | null;
@@ -238,6 +240,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     },
     prompt: { include: [...((section('prompt').include as string[] | undefined) ?? CONFIG_DEFAULTS.prompt.include)] },
     daemon: { ...CONFIG_DEFAULTS.daemon, ...section('daemon') } as GovflowConfig['daemon'],
+    telemetry: { ...CONFIG_DEFAULTS.telemetry, ...section('telemetry') } as GovflowConfig['telemetry'],
     http: {
       ...CONFIG_DEFAULTS.http,
       ...section('http'),

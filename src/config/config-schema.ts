@@ -92,6 +92,17 @@ export const CONFIG_DEFAULTS = {
     /** Fsync journal and audit writes. Only benchmarks turn this off. */
     fsync: true,
   },
+  telemetry: {
+    /**
+     * OTLP/HTTP collector (e.g. http://127.0.0.1:4318, or a full …/v1/traces URL). Null: tracing
+     * is off unless OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT is set.
+     */
+    otlp_endpoint: null,
+    /** Put prompts and answers (after PII redaction) on spans. Off: spans carry no message text. */
+    capture_content: false,
+    /** The `service.name` resource attribute of every span. */
+    service_name: 'govflow',
+  },
   http: {
     /** `HOST:PORT` to serve the HTTP API on (SPEC §11); null: no listener (`govflow start --http` also sets it). */
     listen: null,
@@ -270,6 +281,15 @@ export const CONFIG_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       properties: { shutdown_grace_ms: { type: 'integer', minimum: 0 }, fsync: { type: 'boolean' } },
+    },
+    telemetry: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        otlp_endpoint: { type: ['string', 'null'], pattern: '^https?://' },
+        capture_content: { type: 'boolean' },
+        service_name: { type: 'string', minLength: 1 },
+      },
     },
     http: {
       type: 'object',

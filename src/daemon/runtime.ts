@@ -16,6 +16,7 @@ import { GovernanceSource } from './governance-source.js';
 import { RootLock, type RootOwnerKind } from './root-lock.js';
 import { FilesSessionStore } from '../store/files-session-store.js';
 import { ToolBox } from '../tools/tool-box.js';
+import { startTelemetry, type Telemetry } from '../telemetry/telemetry.js';
 
 export interface Runtime {
   config: GovflowConfig;
@@ -27,6 +28,8 @@ export interface Runtime {
   tools: ToolBox;
   /** Live session events (HTTP stream, tracing, metrics subscribe here). */
   events: SessionEvents;
+  /** OpenTelemetry export, or null when tracing is off (SPEC §14). Flushed by close(). */
+  telemetry: Telemetry | null;
   warnings: string[];
   close(): Promise<void>;
 }
@@ -65,6 +68,14 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   // Tools agents may be offered (SPEC §10). MCP servers a killed daemon left running go first.
   const tools = new ToolBox(config, { env, log: options.log });
   tools.reapOrphans();
+  let telemetry: Telemetry | null;
+  try {
+    telemetry = await startTelemetry(config, events, env, options.log);
+  } catch (error) {
+    await audit.close();
+    lock?.release();
+    throw error;
+  }
   const runner = new SessionRunner({
     config,
     governance: () => governance.current(),
@@ -95,10 +106,12 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     runner,
     tools,
     events,
+    telemetry,
     warnings,
     async close() {
       if (closed) return;
       closed = true;
+      await telemetry?.shutdown();
       await tools.close().catch((error: unknown) => options.log?.warn('could not stop every MCP server', { error: String(error) }));
       try {
         await audit.close();

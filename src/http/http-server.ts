@@ -19,6 +19,7 @@ import { registerRoutes, type RouteContext } from './http-routes.js';
 import { registerChatRoute } from './chat-stream.js';
 import { SessionLookup } from './session-lookup.js';
 import { SessionCancellation } from './session-cancellation.js';
+import { cookieAuthorization, isPublicUiPath, isUiPath, registerWebRoutes } from '../web/web-routes.js';
 import type { LlmProvider } from '../llm/provider.js';
 
 export interface HttpApiOptions {
@@ -114,9 +115,16 @@ export class HttpApi {
     // JSON only: any other body type is a 400 that names the content type to send.
     app.removeContentTypeParser(['text/plain']);
     app.decorateRequest('caller', null);
-    app.addHook('onRequest', async (request) => {
-      if (request.url === '/healthz') return;
-      (request as unknown as { caller: unknown }).caller = tokens.authenticate(request.headers.authorization);
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.url === '/healthz' || isPublicUiPath(request.url)) return;
+      // A browser signed in to the web view sends its token as a cookie (src/web/web-routes.ts).
+      const authorization = request.headers.authorization ?? cookieAuthorization(request.headers.cookie);
+      try {
+        (request as unknown as { caller: unknown }).caller = tokens.authenticate(authorization);
+      } catch (error) {
+        if (isUiPath(request.url) && request.method === 'GET' && error instanceof HttpProblem && error.status === 401) return reply.redirect('/ui/login', 303);
+        throw error;
+      }
     });
     app.setErrorHandler((error, request, reply) => {
       const problem = problemOf(error, settings.max_body_bytes);
@@ -140,6 +148,7 @@ export class HttpApi {
     });
     registerRoutes(app, context);
     registerChatRoute(app, context);
+    registerWebRoutes(app, context, { tokensEnabled: tokens.enabled, authenticate: (authorization) => tokens.authenticate(authorization), log });
 
     try {
       await app.listen({ host, port });

@@ -10,7 +10,19 @@ import { EventEmitter } from 'node:events';
 export interface SessionEventMap {
   session_started: { sessionId: string; requestId: string; user: string | null; entryAgent: string };
   step_started: { sessionId: string; agent: string; sequence: number; taskId: string | null };
-  model_call_started: { sessionId: string; agent: string; model: string; provider: string; attempt: number };
+  model_call_started: {
+    sessionId: string;
+    agent: string;
+    model: string;
+    provider: string;
+    attempt: number;
+    /** The plan task this step runs, when it runs one (tells parallel steps of one agent apart). */
+    taskId?: string | null;
+    /** What the model is sent, after PII redaction (tracing with capture_content records it). */
+    system?: string;
+    prompt?: string;
+    history?: ReadonlyArray<{ role: 'user' | 'assistant'; content: string }>;
+  };
   content_chunk: { sessionId: string; agent: string; chunk: string };
   model_call_finished: {
     sessionId: string;
@@ -22,9 +34,22 @@ export interface SessionEventMap {
     outputTokens: number;
     ms: number;
     error: string | null;
+    taskId?: string | null;
+    /** The model's raw answer (null when the call failed). */
+    response?: string | null;
   };
-  tool_call_start: { sessionId: string; agent: string; id: string; name: string; input: unknown };
-  tool_call_result: { sessionId: string; agent: string; id: string; name: string; isError: boolean; ms: number };
+  tool_call_start: { sessionId: string; agent: string; id: string; name: string; input: unknown; taskId?: string | null };
+  tool_call_result: {
+    sessionId: string;
+    agent: string;
+    id: string;
+    name: string;
+    isError: boolean;
+    ms: number;
+    taskId?: string | null;
+    /** The tool's result as the model sees it, after PII redaction. */
+    output?: string;
+  };
   message: {
     sessionId: string;
     sequence: number;
@@ -33,6 +58,7 @@ export interface SessionEventMap {
     outputType: string | null;
     messageId: string;
     entryHash: string | null;
+    taskId?: string | null;
   };
   pending: { sessionId: string; question: string; awaiting: 'reply' | 'approval' };
   session_finished: { sessionId: string; requestId: string; status: string };

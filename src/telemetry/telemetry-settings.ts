@@ -1,0 +1,88 @@
+/**
+ * Whether and where govflow exports traces (SPEC §14): the config's `telemetry:` section and the
+ * standard OpenTelemetry environment variables, resolved to one frozen object. Pure: no SDK is
+ * loaded here, so a daemon without telemetry never pays for it.
+ */
+import { ConfigError } from '../errors.js';
+import type { GovflowConfig } from '../config/config-loader.js';
+
+/** Tracing is on: where spans go and what they may carry. */
+export interface TelemetrySettings {
+  /** The full OTLP/HTTP traces URL (…/v1/traces). */
+  tracesUrl: string;
+  /** Where the URL came from, for the start-up log line. */
+  source: 'telemetry.otlp_endpoint' | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' | 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  captureContent: boolean;
+  serviceName: string;
+  /** Extra request headers (OTEL_EXPORTER_OTLP_HEADERS / OTEL_EXPORTER_OTLP_TRACES_HEADERS). */
+  headers: Record<string, string>;
+}
+
+const TRACES_PATH = 'v1/traces';
+
+/** A collector base URL gets `/v1/traces` appended; a URL already ending in it is kept. */
+export function tracesUrlOf(endpoint: string): string {
+  const trimmed = endpoint.trim();
+  if (/\/v1\/traces\/?$/.test(trimmed)) return trimmed;
+  return `${trimmed.replace(/\/+$/, '')}/${TRACES_PATH}`;
+}
+
+/** `key1=value1,key2=value2` (values URL-encoded), the OTLP exporter header format. */
+export function parseOtlpHeaders(text: string | undefined, variable: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (!text) return headers;
+  for (const pair of text.split(',')) {
+    if (pair.trim() === '') continue;
+    const equals = pair.indexOf('=');
+    if (equals <= 0) {
+      throw new ConfigError(`${variable} holds "${pair.trim()}", which is not key=value; write it as key1=value1,key2=value2`);
+    }
+    let value = pair.slice(equals + 1).trim();
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      // Not URL-encoded: keep the text as written.
+    }
+    headers[pair.slice(0, equals).trim()] = value;
+  }
+  return headers;
+}
+
+function checkedUrl(value: string, from: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value.trim());
+  } catch {
+    throw new ConfigError(`${from} is "${value}", which is not a URL; write it like http://127.0.0.1:4318`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(`${from} is "${value}"; govflow exports OTLP over HTTP, so use an http:// or https:// URL`);
+  }
+  return value.trim();
+}
+
+/**
+ * Null when tracing is off: no endpoint configured, or OTEL_SDK_DISABLED=true. The config key
+ * wins over the environment; OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as written (it is the
+ * full URL by the OpenTelemetry rules), the others get `/v1/traces` appended.
+ */
+export function resolveTelemetrySettings(config: Pick<GovflowConfig, 'telemetry'>, env: NodeJS.ProcessEnv): TelemetrySettings | null {
+  if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return null;
+  const headers = {
+    ...parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS'),
+    ...parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS'),
+  };
+  const common = { captureContent: config.telemetry.capture_content, serviceName: config.telemetry.service_name, headers };
+  if (config.telemetry.otlp_endpoint) {
+    return Object.freeze({ ...common, tracesUrl: tracesUrlOf(checkedUrl(config.telemetry.otlp_endpoint, 'telemetry.otlp_endpoint')), source: 'telemetry.otlp_endpoint' as const });
+  }
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (traces && traces.trim() !== '') {
+    return Object.freeze({ ...common, tracesUrl: checkedUrl(traces, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'), source: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' as const });
+  }
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (base && base.trim() !== '') {
+    return Object.freeze({ ...common, tracesUrl: tracesUrlOf(checkedUrl(base, 'OTEL_EXPORTER_OTLP_ENDPOINT')), source: 'OTEL_EXPORTER_OTLP_ENDPOINT' as const });
+  }
+  return null;
+}

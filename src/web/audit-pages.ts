@@ -1,0 +1,80 @@
+/**
+ * The audit log in the web view: the list of days (each linked by its YYYYMMDD name, with its
+ * verify status) and one day's page (the day report's sections, then every entry, the first bad
+ * one highlighted when the chain is broken there).
+ */
+import path from 'node:path';
+import { verifyAuditChain, type VerifyResult } from '../audit/audit-chain-verify.js';
+import { AuditLogFormatError } from '../audit/audit-errors.js';
+import { listLogFiles, logFileDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
+import type { SystemPaths } from '../config/system-paths.js';
+import { errorMessage } from '../errors.js';
+import { renderDayReportFragment } from '../report/day-report-render.js';
+import { buildDayReport, type ReportSession } from '../report/day-report.js';
+import { readSessionStanding } from '../report/day-report-source.js';
+import { escapeHtml, statusBadge } from './web-page.js';
+
+export const sessionHref = (sessionId: string) => `/ui/sessions/${encodeURIComponent(sessionId)}`;
+
+/** A day's verify status given the chain's first problem: the days after it were not checked. */
+function dayStatus(file: string, verify: VerifyResult, files: string[]): { ok: boolean | null; text: string } {
+  const problem = verify.firstProblem;
+  if (verify.ok || !problem) return { ok: true, text: 'intact' };
+  const badIndex = files.findIndex((name) => problem.file.endsWith(name));
+  const index = files.indexOf(file);
+  if (index === badIndex) return { ok: false, text: `verify failed at line ${problem.line} (message_id ${problem.messageId ?? 'unknown'}): ${problem.reason.replace('-', ' ')}` };
+  if (badIndex === -1 || index < badIndex) return { ok: true, text: 'intact' };
+  return { ok: null, text: 'not checked: the chain is broken on an earlier day' };
+}
+
+export async function renderDaysBody(paths: SystemPaths): Promise<string> {
+  const files = await listLogFiles(paths.logs);
+  const verify = await verifyAuditChain({ logsDir: paths.logs, stateDir: paths.state });
+  const rows = [...files].reverse().map((file) => {
+    const date = logFileDate(file);
+    const status = dayStatus(file, verify, files);
+    const badge = status.ok === true ? 'verify-ok' : status.ok === false ? 'verify-failed' : '';
+    return `<tr><td><a href="/ui/days/${escapeHtml(date)}">${escapeHtml(date)}</a></td><td class="${badge}">${escapeHtml(status.text)}</td></tr>`;
+  });
+  const summary = verify.ok
+    ? `<p class="verify verify-ok" role="status">Audit chain intact: ${verify.entries} entries in ${verify.files} files.</p>`
+    : `<p class="verify verify-failed" role="alert">verify failed: first bad entry at ${escapeHtml(path.basename(verify.firstProblem?.file ?? ''))}:${verify.firstProblem?.line ?? ''} (message_id ${escapeHtml(verify.firstProblem?.messageId ?? 'unknown')}) — ${escapeHtml(verify.firstProblem?.detail ?? '')}</p>`;
+  return `<h1>Audit log</h1>
+${summary}
+${files.length === 0 ? '<p>No audit log yet.</p>' : `<table><thead><tr><th scope="col">day</th><th scope="col">verify</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`}`;
+}
+
+function entryRow(entry: LoggedEntry, bad: boolean): string {
+  return `<tr${bad ? ' class="bad-entry" id="first-bad-entry"' : ''}><td>${escapeHtml(entry.time)}</td><td>${entry.line}</td><td><a href="${escapeHtml(sessionHref(entry.sessionId))}">${escapeHtml(entry.sessionId)}</a></td><td>${entry.sequence}</td><td>${escapeHtml(entry.agent)}</td><td>${statusBadge(entry.status.code)}</td><td><code>${escapeHtml(entry.hash.slice(0, 16))}…</code>${bad ? ' <strong>first bad entry</strong>' : ''}</td></tr>`;
+}
+
+/**
+ * One day. `visible` says whether the viewer may see a session's entries (operators see their
+ * own only; the report then covers only what they may see).
+ */
+export async function renderDayBody(paths: SystemPaths, date: string, visible: (entry: LoggedEntry) => boolean): Promise<string> {
+  const warnings: string[] = [];
+  let entries: LoggedEntry[] = [];
+  try {
+    entries = (await readLogEntries(paths.logs, { date })).filter(visible);
+  } catch (error) {
+    if (!(error instanceof AuditLogFormatError)) throw error;
+    warnings.push(`the day's log could not be read to its end: ${errorMessage(error)}`);
+  }
+  const verify = await verifyAuditChain({ logsDir: paths.logs, stateDir: paths.state });
+  const sessions: ReportSession[] = [];
+  for (const sessionId of new Set(entries.map((entry) => entry.sessionId))) {
+    const first = entries.find((entry) => entry.sessionId === sessionId)!;
+    const standing = readSessionStanding(paths, sessionId, first.requestId);
+    if (standing) sessions.push(standing);
+  }
+  const report = buildDayReport({ date, entries, verify, sessions, warnings });
+  const bad = report.verify.firstBadEntry;
+  const rows = entries.map((entry) => entryRow(entry, bad !== null && entry.line === bad.line));
+  const badNotListed = bad !== null && !entries.some((entry) => entry.line === bad.line);
+  return `<h1>Audit log ${escapeHtml(date)}</h1>
+${renderDayReportFragment(report, sessionHref)}
+<h2>Entries</h2>
+${badNotListed ? `<p class="verify verify-failed">The first bad entry, line ${bad.line}, cannot be read as an entry.</p>` : ''}
+${entries.length === 0 ? '<p>No entries.</p>' : `<table><thead><tr><th scope="col">time</th><th scope="col">line</th><th scope="col">session</th><th scope="col">#</th><th scope="col">agent</th><th scope="col">status</th><th scope="col">hash</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`}`;
+}

@@ -1,0 +1,131 @@
+/**
+ * One session's page: its chain as an SVG diagram, the question it waits on (with the answer form
+ * when the viewer is the session's user), and every message with the prompt the model was sent,
+ * its raw answers (repairs included), validation errors and corrections, tool calls, and the
+ * message's audit entry exactly as the log holds it.
+ */
+import type { LoggedEntry } from '../audit/audit-log-reader.js';
+import { foldRecords } from '../pipeline/session-state.js';
+import { PromptStore } from '../store/prompt-store.js';
+import type { ExchangeRecord, JournalRecord, MessageRecord } from '../store/session-journal.js';
+import { renderChainDiagram } from './chain-diagram.js';
+import { escapeHtml, preformatted, statusBadge } from './web-page.js';
+
+export interface SessionPageInput {
+  sessionId: string;
+  records: JournalRecord[];
+  /** The session's audit entries (any day). */
+  entries: LoggedEntry[];
+  snapshotsDir: string;
+  /** The viewer may answer the pending question or approval. */
+  mayAnswer: boolean;
+  /** A line to show on top (after an answer was sent). */
+  notice: string | null;
+}
+
+function stepKey(record: MessageRecord): string {
+  return record.task_id ? `task:${record.task_id}` : String(record.message.metadata.sequence_number);
+}
+
+function systemPrompt(snapshotsDir: string, sha256: string): string | null {
+  try {
+    return PromptStore.read(snapshotsDir, sha256);
+  } catch {
+    return null;
+  }
+}
+
+function exchangeBlock(exchange: ExchangeRecord, snapshotsDir: string): string {
+  const system = systemPrompt(snapshotsDir, exchange.system_sha256);
+  const history = exchange.history.map((turn) => `<h5>${escapeHtml(turn.role)}</h5>${preformatted(turn.content)}`).join('');
+  return `<details${exchange.attempt === 0 ? '' : ' open'}>
+<summary>call ${exchange.attempt + 1}: ${escapeHtml(exchange.model)} via ${escapeHtml(exchange.provider)}, ${exchange.duration_ms} ms, ${exchange.usage.input_tokens}/${exchange.usage.output_tokens} tokens${exchange.error ? ' — <span class="status status-failed">error</span>' : ''}</summary>
+${system === null ? `<p>System prompt: <code>${escapeHtml(exchange.system_sha256)}</code> (not in system/snapshots/prompts/)</p>` : `<details><summary>system prompt (${escapeHtml(exchange.system_sha256.slice(0, 12))})</summary>${preformatted(system)}</details>`}
+${history ? `<h4>earlier turns</h4>${history}` : ''}
+<h4>prompt</h4>${preformatted(exchange.prompt)}
+<h4>raw answer</h4>${exchange.response === null ? '<p>none</p>' : preformatted(exchange.response)}
+${exchange.error ? `<h4>error</h4>${preformatted(exchange.error)}` : ''}
+</details>`;
+}
+
+/** Tool calls as other parts of govflow may record them on a message record (shown when present). */
+function toolCallsOf(record: MessageRecord): unknown[] {
+  const extra = record as MessageRecord & { tool_calls?: unknown; tools?: unknown };
+  const calls = extra.tool_calls ?? extra.tools;
+  return Array.isArray(calls) ? calls : [];
+}
+
+function messageBlock(record: MessageRecord, exchanges: ExchangeRecord[], entry: LoggedEntry | undefined, snapshotsDir: string): string {
+  const message = record.message;
+  const sequence = message.metadata.sequence_number;
+  const status = message.status.code;
+  const problems = [
+    ...record.corrections.map((text) => `correction: ${text}`),
+    ...record.violations.map((text) => `compliance: ${text}`),
+    ...exchanges.filter((exchange) => exchange.error).map((exchange) => `call ${exchange.attempt + 1}: ${exchange.error}`),
+  ];
+  const tools = toolCallsOf(record);
+  return `<section class="message ${escapeHtml(status)}" id="m-${sequence}" aria-labelledby="m-${sequence}-title">
+<h3 id="m-${sequence}-title">${sequence}. ${escapeHtml(message.agent.name)} ${statusBadge(status)}${record.task_id ? ` <small>task ${escapeHtml(record.task_id)}</small>` : ''}</h3>
+<p>${escapeHtml(message.status.message)}${message.error.has_error ? ` — <strong>${escapeHtml(message.error.error_code ?? '')}</strong> ${escapeHtml(message.error.error_message ?? '')}` : ''}</p>
+<details><summary>message (JSON)</summary>${preformatted(message)}</details>
+<h4>model calls (${exchanges.length})</h4>
+${exchanges.length === 0 ? '<p>No model call: govflow wrote this message itself.</p>' : exchanges.map((exchange) => exchangeBlock(exchange, snapshotsDir)).join('\n')}
+${record.raw_output !== null ? `<h4>raw output kept (the message is a fallback)</h4>${preformatted(record.raw_output)}` : ''}
+<h4>validation errors and corrections</h4>
+${problems.length === 0 ? '<p>None.</p>' : `<ul>${problems.map((problem) => `<li>${escapeHtml(problem)}</li>`).join('')}</ul>`}
+<h4>tool calls</h4>
+${tools.length === 0 ? '<p>None.</p>' : preformatted(tools)}
+<h4>audit entry</h4>
+${entry ? `<p>${escapeHtml(entry.file)}:${entry.line} · hash <code>${escapeHtml(entry.hash)}</code></p>${preformatted(`${entry.body}\n[ENTRY_HASH: ${entry.hash}]`)}` : '<p>Not in the audit log (yet).</p>'}
+</section>`;
+}
+
+function answerForm(sessionId: string, question: string, awaiting: 'reply' | 'approval'): string {
+  const action = `/ui/sessions/${encodeURIComponent(sessionId)}/reply`;
+  if (awaiting === 'approval') {
+    return `<form method="post" action="${escapeHtml(action)}" aria-label="approve or reject">
+<label for="reason">Reason (optional)<input id="reason" name="reason" type="text"></label>
+<p><button name="approve" value="true" type="submit">Approve</button> <button name="approve" value="false" type="submit">Reject</button></p>
+</form>`;
+  }
+  return `<form method="post" action="${escapeHtml(action)}" aria-label="answer the question">
+<label for="reply">Your answer to: ${escapeHtml(question)}<textarea id="reply" name="reply" required></textarea></label>
+<p><button type="submit">Send answer</button></p>
+</form>`;
+}
+
+export function renderSessionBody(input: SessionPageInput): { title: string; body: string; running: boolean } {
+  const state = foldRecords(input.records);
+  const finished = input.records.find((record) => record.type === 'finished');
+  const status = state.paused ? 'pending' : finished && finished.type === 'finished' ? finished.status : 'running';
+  const messages = [...state.messages].sort((left, right) => left.message.metadata.sequence_number - right.message.metadata.sequence_number);
+  const exchanges = input.records.filter((record): record is ExchangeRecord => record.type === 'exchange');
+  const entriesById = new Map(input.entries.map((entry) => [entry.messageId, entry]));
+  const paused = state.paused as (NonNullable<typeof state.paused> & { awaiting?: string }) | null;
+  const awaiting = paused?.awaiting === 'approval' ? 'approval' : 'reply';
+  const parts: string[] = [];
+  if (input.notice) parts.push(`<p class="notice" role="status">${escapeHtml(input.notice)}</p>`);
+  parts.push(`<h1>Session <code>${escapeHtml(input.sessionId)}</code> ${statusBadge(status)}</h1>`);
+  parts.push(`<p>Request <code>${escapeHtml(state.session.request_id)}</code> from <strong>${escapeHtml(state.session.request.user ?? 'local')}</strong>, started ${escapeHtml(state.session.created_at)}; ${messages.length} messages, ${state.usage.input_tokens}/${state.usage.output_tokens} tokens, $${state.usage.cost_usd.toFixed(4)}.</p>`);
+  parts.push(`<details open><summary>request</summary>${preformatted(state.session.request.text)}</details>`);
+  if (paused) {
+    parts.push(`<h2>Waiting for ${awaiting === 'approval' ? 'an approval' : 'an answer'}</h2>`);
+    parts.push(`<p class="warning" id="pending-question">${escapeHtml(paused.question)}</p>`);
+    parts.push(input.mayAnswer ? answerForm(input.sessionId, paused.question, awaiting) : '<p>Only the session\'s user can answer.</p>');
+  }
+  parts.push('<h2>Chain</h2>');
+  parts.push(
+    `<div class="diagram">${renderChainDiagram(
+      messages.map((record) => ({ sequence: record.message.metadata.sequence_number, agent: record.message.agent.name, status: record.message.status.code, taskId: record.task_id })),
+      (sequence) => `#m-${sequence}`,
+    )}</div>`,
+  );
+  parts.push('<h2>Messages</h2>');
+  for (const record of messages) {
+    const key = stepKey(record);
+    const own = exchanges.filter((exchange) => exchange.agent === record.message.agent.name && exchange.step === key);
+    parts.push(messageBlock(record, own, entriesById.get(record.message.message_id), input.snapshotsDir));
+  }
+  return { title: `Session ${input.sessionId}`, body: parts.join('\n'), running: status === 'running' };
+}

@@ -1,0 +1,221 @@
+/**
+ * The web view at /ui (SPEC §14), on the HTTP API's server and behind the same auth: a browser
+ * signs in once with its bearer token, kept in an HttpOnly, SameSite=Strict cookie that the API's
+ * auth hook reads when no Authorization header is sent. Operators see their own sessions only,
+ * auditors everything; answers to pending questions go through the same reply file as the API.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
+import { AuditLogFormatError } from '../audit/audit-errors.js';
+import { maySee, readsEverything, type Caller } from '../http/http-auth.js';
+import { HttpProblem, problemOf } from '../http/http-problem.js';
+import { errorMessage } from '../errors.js';
+import type { OperationalLog } from '../pipeline/runner-contract.js';
+import { callerOf, type RouteContext } from '../http/http-routes.js';
+import { SessionLookup } from '../http/session-lookup.js';
+import { SessionJournal } from '../store/session-journal.js';
+import { renderDayBody, renderDaysBody, sessionHref } from './audit-pages.js';
+import { SessionIndex } from './session-index.js';
+import { renderSessionBody } from './session-page.js';
+import { escapeHtml, renderPage, statusBadge } from './web-page.js';
+
+export const UI_COOKIE = 'govflow_token';
+const PAGE_SIZE = 50;
+const STATUSES = ['running', 'paused', 'success', 'partial', 'failed', 'halted_cost', 'halted_time'];
+
+/** The `Authorization` value a signed-in browser's cookie stands for, if it has one. */
+export function cookieAuthorization(cookieHeader: string | undefined): string | undefined {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === UI_COOKIE && value.length > 0) {
+      try {
+        return `Bearer ${decodeURIComponent(value.join('='))}`;
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Pages a browser reaches before it has signed in. */
+export function isPublicUiPath(url: string): boolean {
+  const pathOnly = url.split('?')[0];
+  return pathOnly === '/ui/login';
+}
+
+export function isUiPath(url: string): boolean {
+  return url === '/ui' || url.startsWith('/ui/') || url.startsWith('/ui?');
+}
+
+export interface WebOptions {
+  /** Whether http.tokens is set (otherwise every caller is `local` and no sign-in is needed). */
+  tokensEnabled: boolean;
+  /** The API's token check: a Caller, or an HttpProblem 401. */
+  authenticate: (authorization: string | undefined) => Caller;
+  log?: OperationalLog;
+}
+
+function html(reply: FastifyReply, page: string, status = 200): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page);
+}
+
+function queryText(request: FastifyRequest, name: string): string | null {
+  const value = (request.query as Record<string, unknown>)[name];
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function loginPage(message: string | null): string {
+  return renderPage({
+    title: 'Sign in',
+    user: null,
+    body: `<h1>Sign in</h1>
+${message ? `<p class="warning" role="alert">${escapeHtml(message)}</p>` : ''}
+<form method="post" action="/ui/login">
+<label for="token">Bearer token (the one <code>govflow token add USER</code> printed)<input id="token" name="token" type="password" autocomplete="current-password" required></label>
+<p><button type="submit">Sign in</button></p>
+</form>`,
+  });
+}
+
+async function sessionsBody(index: SessionIndex, caller: Caller, request: FastifyRequest): Promise<string> {
+  const status = queryText(request, 'status');
+  const search = queryText(request, 'q');
+  const page = Number(queryText(request, 'page') ?? '1') || 1;
+  const result = await index.query({ status, search, page, pageSize: PAGE_SIZE, user: readsEverything(caller) ? null : caller.user });
+  const link = (changes: Record<string, string | number | null>) => {
+    const params = new URLSearchParams();
+    const merged = { status, q: search, page: result.page, ...changes };
+    for (const [key, value] of Object.entries(merged)) if (value !== null && value !== '' && !(key === 'page' && value === 1)) params.set(key, String(value));
+    const text = params.toString();
+    return `/ui/sessions${text ? `?${text}` : ''}`;
+  };
+  const options = ['<option value="">all</option>', ...STATUSES.map((name) => `<option value="${name}"${name === status ? ' selected' : ''}>${name}${result.byStatus[name] ? ` (${result.byStatus[name]})` : ''}</option>`)];
+  const rows = result.rows.map(
+    (row) =>
+      `<tr><td><a href="${escapeHtml(sessionHref(row.sessionId))}">${escapeHtml(row.sessionId)}</a></td><td>${statusBadge(row.status)}</td><td>${escapeHtml(row.requestId)}</td><td>${escapeHtml(row.user)}</td><td>${escapeHtml(row.requestText.slice(0, 120))}${row.requestText.length > 120 ? '…' : ''}</td><td>${row.messages}</td><td>${escapeHtml(row.currentAgent ?? '—')}</td><td>${escapeHtml(row.createdAt)}</td></tr>`,
+  );
+  return `<h1>Sessions</h1>
+<form class="filters" method="get" action="/ui/sessions" role="search">
+<label for="status">Status<select id="status" name="status">${options.join('')}</select></label>
+<label for="q">Search (session, request id or text, agent)<input id="q" name="q" type="search" value="${escapeHtml(search ?? '')}"></label>
+<button type="submit">Filter</button>
+</form>
+<p>${result.total} sessions${status ? ` with status ${escapeHtml(status)}` : ''}${search ? ` matching “${escapeHtml(search)}”` : ''}; page ${result.page} of ${result.pages}.</p>
+${rows.length === 0 ? '<p>No session matches.</p>' : `<table><thead><tr><th scope="col">session</th><th scope="col">status</th><th scope="col">request</th><th scope="col">user</th><th scope="col">request text</th><th scope="col">messages</th><th scope="col">agent</th><th scope="col">started</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`}
+<nav class="pager" aria-label="pages">${result.page > 1 ? `<a href="${escapeHtml(link({ page: result.page - 1 }))}">previous page</a>` : ''}${result.page < result.pages ? `<a href="${escapeHtml(link({ page: result.page + 1 }))}">next page</a>` : ''}</nav>`;
+}
+
+/** Reloads the page when the running session commits a message it does not show yet, or ends. */
+function liveScript(sessionId: string, shownMessages: number): string {
+  const url = JSON.stringify(`/v1/sessions/${encodeURIComponent(sessionId)}/events`);
+  return `<script>
+(() => {
+  const source = new EventSource(${url});
+  let seen = 0;
+  const reload = () => { source.close(); location.reload(); };
+  source.addEventListener('message', () => { seen += 1; if (seen > ${shownMessages}) reload(); });
+  source.addEventListener('pending', reload);
+  source.addEventListener('session_finished', reload);
+})();
+</script>`;
+}
+
+async function sessionEntries(context: RouteContext, sessionId: string): Promise<LoggedEntry[]> {
+  try {
+    return (await readLogEntries(context.paths.logs)).filter((entry) => entry.sessionId === sessionId);
+  } catch (error) {
+    if (error instanceof AuditLogFormatError) return [];
+    throw error;
+  }
+}
+
+export function registerWebRoutes(app: FastifyInstance, context: RouteContext, options: WebOptions): void {
+  const index = new SessionIndex(context.paths, context.events);
+  app.addHook('onClose', async () => index.close());
+  void app.register(async (scope) => {
+    // HTML forms post url-encoded bodies; only the /ui routes accept them.
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+
+    // Errors as pages a person reads (the API's JSON shape is for programs).
+    scope.setErrorHandler((error, request, reply) => {
+      const problem = problemOf(error, Number.MAX_SAFE_INTEGER);
+      if (problem.status >= 500) options.log?.error('web view: page failed', { url: request.url.slice(0, 200), error: errorMessage(error) });
+      const caller = (request as FastifyRequest & { caller?: Caller | null }).caller ?? null;
+      void html(
+        reply,
+        renderPage({ title: `Error ${problem.status}`, user: caller?.user ?? null, body: `<h1>${problem.status}: ${escapeHtml(problem.code.replace('_', ' '))}</h1>\n<p role="alert">${escapeHtml(problem.message)}</p>\n<p><a href="/ui/sessions">Back to the sessions</a></p>` }),
+        problem.status,
+      );
+    });
+
+    scope.get('/ui', async (_request, reply) => reply.redirect('/ui/sessions'));
+
+    scope.get('/ui/login', async (_request, reply) => (options.tokensEnabled ? html(reply, loginPage(null)) : reply.redirect('/ui/sessions')));
+
+    scope.post('/ui/login', async (request, reply) => {
+      const token = String((request.body as Record<string, unknown> | null)?.token ?? '').trim();
+      try {
+        options.authenticate(`Bearer ${token}`);
+      } catch {
+        return html(reply, loginPage('That token is not one of http.tokens. Check it, or create one with: govflow token add USER'), 401);
+      }
+      return reply
+        .header('set-cookie', `${UI_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`)
+        .redirect('/ui/sessions', 303);
+    });
+
+    scope.get('/ui/sessions', async (request, reply) => {
+      const caller = callerOf(request);
+      return html(reply, renderPage({ title: 'Sessions', user: caller.user, body: await sessionsBody(index, caller, request) }));
+    });
+
+    scope.get('/ui/sessions/:session_id', async (request, reply) => {
+      const caller = callerOf(request);
+      const sessionId = String((request.params as Record<string, unknown>).session_id ?? '');
+      const view = context.lookup.session(sessionId);
+      if (!view || !maySee(caller, view.user)) throw new HttpProblem(404, 'not_found', `no session "${sessionId.slice(0, 140)}" that you may see`);
+      const records = SessionJournal.read(SessionJournal.directoryOf(context.paths.sessions, sessionId));
+      const mayAnswer = caller.role !== 'auditor' && (caller.role === 'local' || caller.user === view.user);
+      const page = renderSessionBody({
+        sessionId,
+        records,
+        entries: await sessionEntries(context, sessionId),
+        snapshotsDir: context.paths.snapshots,
+        mayAnswer,
+        notice: queryText(request, 'sent') ? 'Your answer was sent; the session resumes as soon as the daemon takes it.' : null,
+      });
+      return html(reply, renderPage({ title: page.title, user: caller.user, body: page.body, tail: page.running ? liveScript(sessionId, view.messages.length) : '' }));
+    });
+
+    scope.post('/ui/sessions/:session_id/reply', async (request, reply) => {
+      const caller = callerOf(request);
+      const sessionId = String((request.params as Record<string, unknown>).session_id ?? '');
+      const view = context.lookup.session(sessionId);
+      if (!view || !maySee(caller, view.user)) throw new HttpProblem(404, 'not_found', `no session "${sessionId.slice(0, 140)}" that you may see`);
+      if (caller.role === 'auditor' || (caller.role !== 'local' && caller.user !== view.user)) {
+        throw new HttpProblem(403, 'forbidden', `only the session's user (${view.user}) can answer it`);
+      }
+      if (!view.state.paused) throw new HttpProblem(409, 'conflict', `session "${sessionId}" is not waiting for an answer`);
+      const form = (request.body as Record<string, unknown> | null) ?? {};
+      const awaiting = SessionLookup.awaitingOf(view.state);
+      const body = awaiting === 'approval'
+        ? { approve: form.approve === 'true', ...(typeof form.reason === 'string' && form.reason !== '' ? { reason: form.reason } : {}) }
+        : { reply: typeof form.reply === 'string' ? form.reply : '' };
+      await context.intake.reply(sessionId, body, caller.user, awaiting);
+      return reply.redirect(`${sessionHref(sessionId)}?sent=1`, 303);
+    });
+
+    scope.get('/ui/days', async (request, reply) => html(reply, renderPage({ title: 'Audit log', user: callerOf(request).user, body: await renderDaysBody(context.paths) })));
+
+    scope.get('/ui/days/:date', async (request, reply) => {
+      const caller = callerOf(request);
+      const date = String((request.params as Record<string, unknown>).date ?? '');
+      if (!isLogDate(date)) throw new HttpProblem(404, 'not_found', `"${date.slice(0, 20)}" is not a day written YYYYMMDD`);
+      const visible = (entry: LoggedEntry) => readsEverything(caller) || (entry.user ?? 'local') === caller.user;
+      return html(reply, renderPage({ title: `Audit log ${date}`, user: caller.user, body: await renderDayBody(context.paths, date, visible) }));
+    });
+  });
+}
