@@ -23,7 +23,7 @@ import { limitReached } from './session-limits.js';
 import { applyRecord, emptyUsage, type PendingStep } from './session-state.js';
 import { ToolLoop, providerTurns } from './tool-loop.js';
 import { checkEvidence } from './evidence-check.js';
-import { guardStepInput, guardStepOutput } from './step-guardrails.js';
+import { guardStepInput, guardStepOutput, toolResultGuard } from './step-guardrails.js';
 
 /** A step's outcome, or a pause: a tool call waits for a person's approval and nothing is committed. */
 export type AttemptsOutcome = StepOutcome | { kind: 'paused' };
@@ -81,9 +81,12 @@ export class StepAttempts {
     const offers = agent.tools.length > 0 ? await this.toolLoop.offers(agent, signal) : [];
     // Resumed after a crash or an approval: calls of the last journaled turn without a result run
     // first (a call whose result is journaled never runs again).
+    const guardTools = toolResultGuard(active, step, snapshot);
     const resumed = state.toolLoops.get(stepKey)?.turns.at(-1);
     if (resumed && resumed.calls.some((call) => !resumed.results.has(call.id))) {
-      if ((await this.toolLoop.runTurn(active, stepKey, agent, resumed, signal)) === 'paused') return { kind: 'paused' };
+      const ran = await this.toolLoop.runTurn(active, stepKey, agent, resumed, signal, guardTools);
+      if (ran === 'paused') return { kind: 'paused' };
+      if (ran !== 'done') return { kind: 'failure', failure: ran.intervene, retryCount: 0 };
     }
 
     attempts: for (let attempt = 0; attempt <= maxRetries; attempt++) {
@@ -219,7 +222,9 @@ export class StepAttempts {
           };
         }
         const turn = this.toolLoop.recordTurn(active, stepKey, agent, attempt, text, toolCalls);
-        if ((await this.toolLoop.runTurn(active, stepKey, agent, turn, signal)) === 'paused') return { kind: 'paused' };
+        const ran = await this.toolLoop.runTurn(active, stepKey, agent, turn, signal, guardTools);
+        if (ran === 'paused') return { kind: 'paused' };
+        if (ran !== 'done') return { kind: 'failure', failure: ran.intervene, retryCount: attempt };
         // A long tool loop is still bound by the session's deadline and budgets.
         const limit = limitReached(this.config.limits, state, step.agent, '', this.now());
         if (limit && limit.failure.code !== 'LOOP_DETECTED') return { kind: 'halt', failure: limit.failure, halt: limit.halt };

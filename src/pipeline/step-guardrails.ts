@@ -5,6 +5,9 @@
  *
  * - input (what people send: the request and replies): `redact` changes what the model sees; `intervene` fails the step without a model call
  *   (status failed, OUT_OF_SCOPE, `on_failure` routing); `flag` becomes a compliance note.
+ * - tool_result: `redact` (and PII redaction) changes what is journaled and shown to the model;
+ *   `retry` replaces the result with an error result carrying the rule's message; `intervene`
+ *   fails the step (status failed, OUT_OF_SCOPE, `on_failure` routing).
  * - output: `retry` sends the rule's message back (one of the step's `max_retries`); `redact`
  *   changes `output.content`; `intervene` forces the answer's status to failed (`on_failure`
  *   routing); `flag` becomes a compliance note.
@@ -14,6 +17,7 @@ import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { GuardrailTrigger } from '../privacy/guardrail-evaluator.js';
 import type { ActiveSession } from './message-commit.js';
 import type { PendingStep } from './session-state.js';
+import type { ToolResultGuard } from './tool-loop.js';
 
 /** The step's input as the model may see it, or the failure an `intervene` rule asks for. */
 export function guardStepInput(
@@ -59,7 +63,21 @@ export function guardStepOutput(active: ActiveSession, step: PendingStep, snapsh
   };
 }
 
-function interventionFailure(trigger: GuardrailTrigger, stage: 'input' | 'output'): OrchestratorFailure {
+/** Redaction and tool_result rules for the calls of `step`'s tool loop (null: nothing to guard). */
+export function toolResultGuard(active: ActiveSession, step: PendingStep, snapshot: GovernanceSnapshot): ToolResultGuard | undefined {
+  const privacy = active.privacy;
+  if (!privacy) return undefined;
+  return (output) => {
+    const guarded = privacy.guardToolResult(snapshot.guardrails, step, output);
+    return {
+      value: guarded.value,
+      retry: guarded.retry ? `guardrail "${guarded.retry.rule}": ${guarded.retry.message}` : null,
+      intervene: guarded.intervene ? interventionFailure(guarded.intervene, 'tool_result') : null,
+    };
+  };
+}
+
+function interventionFailure(trigger: GuardrailTrigger, stage: 'input' | 'output' | 'tool_result'): OrchestratorFailure {
   return {
     code: 'OUT_OF_SCOPE',
     message: `guardrail "${trigger.rule}" intervened on the ${stage}: ${trigger.message}`,

@@ -5,6 +5,7 @@
  * otherwise run. The turn is journaled before any call runs and each result before the next
  * model turn, so recovery never runs a call again whose result is journaled.
  */
+import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
 import type { LlmToolCall, LlmToolOffer, LlmToolTurn } from '../llm/provider.js';
@@ -42,7 +43,14 @@ export class ToolLoop {
    * Runs the calls of `turn` that have no journaled result yet. Returns 'paused' when one waits
    * for approval (the session pauses; the calls after it run once it is decided).
    */
-  async runTurn(active: ActiveSession, stepKey: string, agent: AgentDefinition, turn: ToolLoopTurn, signal: AbortSignal): Promise<'done' | 'paused'> {
+  async runTurn(
+    active: ActiveSession,
+    stepKey: string,
+    agent: AgentDefinition,
+    turn: ToolLoopTurn,
+    signal: AbortSignal,
+    guard?: ToolResultGuard,
+  ): Promise<'done' | 'paused' | { intervene: OrchestratorFailure }> {
     const { state } = active;
     const sessionId = state.session.session_id;
     for (const call of turn.calls) {
@@ -70,12 +78,14 @@ export class ToolLoop {
           continue;
         }
       }
-      await this.execute(active, stepKey, agent, call, signal);
+      const intervened = await this.execute(active, stepKey, agent, call, signal, guard);
+      if (intervened) return { intervene: intervened };
     }
     return 'done';
   }
 
-  private async execute(active: ActiveSession, stepKey: string, agent: AgentDefinition, call: JournaledToolCall, signal: AbortSignal): Promise<void> {
+  /** Runs one call and journals its result; an `intervene` guardrail on the result ends the step. */
+  private async execute(active: ActiveSession, stepKey: string, agent: AgentDefinition, call: JournaledToolCall, signal: AbortSignal, guard?: ToolResultGuard): Promise<OrchestratorFailure | null> {
     const sessionId = active.state.session.session_id;
     const events = this.deps.events;
     events?.emit('tool_call_start', { sessionId, agent: agent.name, id: call.id, name: call.name, input: call.input });
@@ -91,8 +101,12 @@ export class ToolLoop {
       throw error;
     }
     const ms = Math.round(performance.now() - started);
+    // PII redaction and tool_result guardrails (SPEC §12) before the result is journaled or shown.
+    const guarded = guard && !outcome.isError ? guard(outcome.output) : null;
+    if (guarded) outcome = guarded.retry !== null ? { output: guarded.retry, isError: true } : { output: guarded.value, isError: guarded.intervene !== null };
     this.recordResult(active, stepKey, agent, call, outcome, null, ms);
     events?.emit('tool_call_result', { sessionId, agent: agent.name, id: call.id, name: call.name, isError: outcome.isError, ms });
+    return guarded?.intervene ?? null;
   }
 
   private recordResult(
@@ -151,6 +165,13 @@ export class ToolLoop {
     applyRecord(active.state, record);
   }
 }
+
+/**
+ * What the session's privacy rules make of a tool's result: the text the model may see (PII
+ * replaced, `redact` rules applied), the message a `retry` rule sends back instead, or the
+ * failure an `intervene` rule ends the step with.
+ */
+export type ToolResultGuard = (output: string) => { value: string; retry: string | null; intervene: OrchestratorFailure | null };
 
 /** The journaled turns of a loop as the provider replays them. */
 export function providerTurns(loop: ToolLoopState | undefined): LlmToolTurn[] {
