@@ -166,6 +166,7 @@ export class MessageCommitter {
       outputType: message.output?.content_type ?? null,
       messageId: message.message_id,
       entryHash,
+      taskId: step.taskId ?? null,
     });
     const began = this.stepStartedAt(step);
     this.deps.log?.info('message committed', {

@@ -125,9 +125,10 @@ export class StepAttempts {
           active.stored.recordExchange(record);
           applyRecord(state, record);
         };
-        events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt });
+        const taskId = step.taskId ?? null;
+        events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt, taskId, system: prompt.system, prompt: prompts, history: earlier });
         const callFinished = (figures: { model: string; inputTokens: number; outputTokens: number; error: string | null }) =>
-          events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), ...figures });
+          events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), taskId, response: figures.error === null ? text : null, ...figures });
         try {
           const response = await this.provider.generate({
             agent: agent.name,

@@ -88,7 +88,8 @@ export class ToolLoop {
   private async execute(active: ActiveSession, stepKey: string, agent: AgentDefinition, call: JournaledToolCall, signal: AbortSignal, guard?: ToolResultGuard): Promise<OrchestratorFailure | null> {
     const sessionId = active.state.session.session_id;
     const events = this.deps.events;
-    events?.emit('tool_call_start', { sessionId, agent: agent.name, id: call.id, name: call.name, input: call.input });
+    const taskId = stepKey.startsWith('task:') ? stepKey.slice('task:'.length) : null;
+    events?.emit('tool_call_start', { sessionId, agent: agent.name, id: call.id, name: call.name, input: call.input, taskId });
     const started = performance.now();
     let outcome: { output: string; isError: boolean };
     try {
@@ -105,7 +106,7 @@ export class ToolLoop {
     const guarded = guard && !outcome.isError ? guard(outcome.output) : null;
     if (guarded) outcome = guarded.retry !== null ? { output: guarded.retry, isError: true } : { output: guarded.value, isError: guarded.intervene !== null };
     this.recordResult(active, stepKey, agent, call, outcome, null, ms);
-    events?.emit('tool_call_result', { sessionId, agent: agent.name, id: call.id, name: call.name, isError: outcome.isError, ms });
+    events?.emit('tool_call_result', { sessionId, agent: agent.name, id: call.id, name: call.name, isError: outcome.isError, ms, taskId, output: outcome.output });
     return guarded?.intervene ?? null;
   }
 

@@ -196,3 +196,26 @@ describe('session tracing (events on the bus)', () => {
     await pipeline.shutdown();
   });
 });
+
+describe('session tracing of a real session with capture_content', () => {
+  it('records the redacted prompt and answer the runner passes on, never the original PII', async () => {
+    const folder = exampleRoot('pii: { redact: [email] }\n');
+    const exporter = new InMemorySpanExporter();
+    let pipeline: TracePipeline | undefined;
+    const outcome = await withRuntime(folder, scripted(happyResponses(TWO_TASKS)), async (runtime) => {
+      pipeline = startTracePipeline(runtime.events, settings(true), { exporter, immediate: true });
+      return runtime.runner.startSession({ requestId: 'req-trace-pii', text: 'Summarize: mail ana.lopez@example.org the budget.', sourceFile: 'request.txt', claimedPath: null }, new AbortController().signal);
+    });
+    await pipeline!.flush();
+    expect(outcome.status).toBe('success');
+    const chats = named(exporter.getFinishedSpans(), 'chat ');
+    const first = chats.find((chat) => chat.attributes['gen_ai.agent.name'] === 'objective_agent')!;
+    const input = String(first.attributes['gen_ai.input.messages']);
+    expect(input).toContain('[EMAIL_1]');
+    expect(typeof first.attributes['gen_ai.output.messages']).toBe('string');
+    for (const chat of chats) {
+      for (const value of Object.values(chat.attributes)) expect(String(value)).not.toContain('ana.lopez@example.org');
+    }
+    await pipeline!.shutdown();
+  });
+});
