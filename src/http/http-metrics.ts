@@ -4,6 +4,7 @@
  * latency of durable audit appends. Listeners only count; they never touch a session.
  */
 import { readdirSync } from 'node:fs';
+import { readDiskStatus } from '../daemon/disk-guard.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { SystemPaths } from '../config/system-paths.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
@@ -59,6 +60,34 @@ export class GovflowMetrics {
       registers: [registry],
       collect() {
         this.set(Math.max(0, countVisible(sources.paths.inbox) + countVisible(sources.paths.processing) - running.size));
+      },
+    });
+
+    // The disk alarm (intake.min_free_bytes) and writes waiting for the disk, as the daemon's
+    // disk guard last wrote them to system/state/disk.json (issue 20).
+    new Gauge({
+      name: 'govflow_disk_alarm',
+      help: '1 while free space is below intake.min_free_bytes and no new request is claimed, else 0',
+      registers: [registry],
+      collect() {
+        this.set(readDiskStatus(sources.paths)?.alarm ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'govflow_disk_free_bytes',
+      help: "Bytes free on the root's filesystem at the disk guard's last check",
+      registers: [registry],
+      collect() {
+        const free = readDiskStatus(sources.paths)?.free_bytes;
+        if (typeof free === 'number') this.set(free);
+      },
+    });
+    new Gauge({
+      name: 'govflow_disk_waiting_writes',
+      help: 'Durable writes waiting for the disk (ENOSPC, EDQUOT, EROFS, EIO), retried with backoff',
+      registers: [registry],
+      collect() {
+        this.set(readDiskStatus(sources.paths)?.waiting.length ?? 0);
       },
     });
 

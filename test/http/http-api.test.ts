@@ -166,6 +166,12 @@ describe('HTTP API', () => {
     expect((await postJson(replyUrl, { reply: 'again' })).status).toBe(409);
   });
 
+  it('shows the disk alarm in /metrics while free space is below intake.min_free_bytes', async () => {
+    // A floor no disk here can meet: the alarm rises at start and the daemon claims nothing.
+    const { url } = await start(new GatedProvider(), 'intake: { min_free_bytes: 1000000000000000 }\n');
+    await waitFor('the disk alarm in /metrics', async () => /^govflow_disk_alarm 1$/m.test(await (await fetch(`${url}/metrics`)).text()));
+  });
+
   it('serves health, readiness, metrics, logs and verify', async () => {
     const provider = new GatedProvider();
     const { url } = await start(provider);
@@ -175,6 +181,9 @@ describe('HTTP API', () => {
     expect((await getJson(`${url}/readyz`)).body).toEqual({ status: 'ready' });
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toMatch(/govflow_sessions_total\{status="success"\} 1/);
+    expect(metrics).toMatch(/^govflow_disk_alarm 0$/m);
+    expect(metrics).toMatch(/^govflow_disk_free_bytes [1-9]\d*$/m);
+    expect(metrics).toMatch(/^govflow_disk_waiting_writes 0$/m);
     expect(metrics).toMatch(/govflow_model_call_duration_seconds_count\{agent="objective_agent",model="dry-run",outcome="ok"\} 1/);
     expect(metrics).toMatch(/govflow_tokens_total\{agent="objective_agent",model="dry-run",direction="input"\} [1-9]/);
     expect(metrics).toMatch(/govflow_audit_append_seconds_count 6/);
