@@ -71,11 +71,15 @@ const FLAG_LINE = /^\[(VIOLATIONS|COMPLIANCE VIOLATIONS|GUARDRAILS|PII_REDACTED)
 
 function flagsOf(entry: ReportEntry): ReportFlag[] {
   const flags: ReportFlag[] = [];
-  for (const line of entry.body.split('\n')) {
+  const lines = entry.body.split('\n');
+  // `[VIOLATIONS]` (SPEC §6) repeats the older `[COMPLIANCE VIOLATIONS]` findings: count them once.
+  const hasViolations = lines.some((line) => line.startsWith('[VIOLATIONS]: '));
+  for (const line of lines) {
     const match = FLAG_LINE.exec(line);
     if (!match) continue;
     const [, kind, detail] = match;
     if (detail === '[]' || detail === '{}') continue;
+    if (kind === 'COMPLIANCE VIOLATIONS' && hasViolations) continue;
     flags.push({ sessionId: entry.sessionId, agent: entry.agent, sequence: entry.sequence, time: entry.time, kind, detail });
   }
   return flags;

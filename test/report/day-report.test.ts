@@ -57,7 +57,8 @@ describe('day report', () => {
       expect.objectContaining({ sessionId: ids.failed, agent: 'objective_agent', sequence: 1, code: 'OUT_OF_SCOPE', reason: 'video <editing> is not supported' }),
     ]);
     expect(report.flags).toHaveLength(1);
-    expect(report.flags[0]).toMatchObject({ sessionId: ids.flagged, agent: 'objective_agent', kind: 'COMPLIANCE VIOLATIONS' });
+    // The SPEC §6 line; the older [COMPLIANCE VIOLATIONS] line beside it is not counted twice.
+    expect(report.flags[0]).toMatchObject({ sessionId: ids.flagged, agent: 'objective_agent', kind: 'VIOLATIONS' });
     expect(report.flags[0].detail).toContain('not-in-the-prompt.md');
     expect(report.cost.sessionsWithoutResult).toBe(0);
     const results = ['req-clean', 'req-flagged', 'req-failed'].map((id) => readResult(root, id));
