@@ -2,8 +2,10 @@
  * The web view in a real headless Chromium (playwright-core driving Debian's /usr/bin/chromium):
  * sign in with a token, filter and search the sessions, open a session with its chain diagram,
  * watch a running session update live, answer a pending question through the same reply file as
- * the API, and see a tampered log day flagged. Screenshots of each page go to docs/screenshots/.
+ * the API, and see a tampered log day flagged. Screenshots of each page go to a temp folder, or to
+ * GOVFLOW_SCREENSHOTS_DIR (docs/screenshots/ for the README).
  */
+import { tmpdir } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +19,9 @@ const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.log(`web UI browser tests skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
 
-const SCREENSHOTS = path.join(REPOSITORY_ROOT, 'docs', 'screenshots');
+// Tests write their screenshots to a temp folder; refresh the README's pictures with
+// GOVFLOW_SCREENSHOTS_DIR=docs/screenshots npx vitest run test/web
+const SCREENSHOTS = process.env.GOVFLOW_SCREENSHOTS_DIR ? path.resolve(REPOSITORY_ROOT, process.env.GOVFLOW_SCREENSHOTS_DIR) : path.join(tmpdir(), 'govflow-screenshots');
 const TOKENS = { alice: 'alice-web-token', bob: 'bob-web-token', audrey: 'audrey-web-token' };
 const CONFIG = [
   'http:',
