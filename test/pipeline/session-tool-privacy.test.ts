@@ -80,3 +80,29 @@ describe('tool results and privacy', () => {
     expect(read).toMatchObject({ is_error: true, output: 'guardrail "no-internal": Do not use internal files.' });
   });
 });
+
+describe('a tool that throws', () => {
+  it('is a crash of the step: retried up to limits.max_crash_retries, then a failed result with PROCESSING_ERROR, never a dead process', async () => {
+    const root = toolRoot('limits: { max_crash_retries: 1 }\n');
+    const responses = [calls({ name: 'write_file', input: { path: 'a.txt', content: 'x' }, id: 'w1' }), calls({ name: 'write_file', input: { path: 'a.txt', content: 'x' }, id: 'w1' })];
+    const runtime = await openRuntime(root, { provider: scripted({ writer_agent: responses }), env: {} });
+    let thrown = 0;
+    // A defect inside a tool (not an error result): the call throws.
+    runtime.tools.call = async () => {
+      thrown += 1;
+      throw new TypeError('tool exploded');
+    };
+    try {
+      const outcome = await runtime.runner.startSession({ requestId: 'req-throw', text: 'Write it.', sourceFile: 'request.txt', claimedPath: null }, new AbortController().signal);
+      expect(outcome.status).toBe('failed');
+      expect(outcome.result.error).toMatchObject({ error_code: 'PROCESSING_ERROR' });
+      expect(outcome.result.message).toContain('TypeError: tool exploded');
+      expect(thrown).toBe(2);
+      const crashes = journalOf(root, outcome.sessionId).filter((record) => record.type === 'crash');
+      expect(crashes).toHaveLength(2);
+    } finally {
+      await runtime.close();
+    }
+    expect((await verifyRoot(root)).ok).toBe(true);
+  });
+});
