@@ -58,7 +58,12 @@ export function newCassetteFile(directory: string, now: Date = new Date()): stri
 function answerFromResponse(response: LlmResponse): RecordedAnswer {
   return {
     text: response.text,
-    tool_calls: [],
+    // Recorded as the model layer records them: the input as JSON text.
+    tool_calls: (response.toolCalls ?? []).map((call) => ({
+      id: call.id,
+      name: call.name,
+      input: call.inputError !== undefined && typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}),
+    })),
     usage: {
       input_tokens: response.usage.inputTokens,
       output_tokens: response.usage.outputTokens,

@@ -11,6 +11,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, ProviderError } from '../errors.js';
 import {
+  type RecordedToolCall,
   changedFiles,
   normalizeVolatile,
   promptFileHashes,
@@ -21,7 +22,8 @@ import {
   type RecordedCall,
 } from './cassette-format.js';
 import { countChangedLines, lineDiff } from './line-diff.js';
-import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
+import { toolNameTable } from './ai-sdk-tools.js';
+import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
 
 /** What a miss found out: the closest recording and how the prompt differs from it. */
 export interface ReplayMissDetails {
@@ -117,7 +119,9 @@ export class ReplayProvider implements LlmProvider {
     this.positions.set(mapKey, position + 1);
     const answer = recording.call.answer;
     if (request.onChunk && answer.text !== '') request.onChunk(answer.text);
+    const toolCalls = replayedToolCalls(answer.tool_calls, request);
     return {
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
       text: answer.text,
       usage: {
         inputTokens: answer.usage.input_tokens,
@@ -164,4 +168,21 @@ export function describeMiss(details: ReplayMissDetails): string {
   }
   const files = details.changedGovernanceFiles.length > 0 ? `; governance files whose text changed since the recording: ${details.changedGovernanceFiles.join(', ')}` : '';
   return `replay: no recorded answer for this prompt of agent "${details.agent}"${files}; record again (govflow test --update, or llm.record). Its prompt against the closest recording:\n${details.diff}`;
+}
+
+/**
+ * The recorded tool calls as the tool loop takes them: names recorded on the wire (AI SDK
+ * middleware) mapped back to govflow's, inputs parsed from their JSON text.
+ */
+function replayedToolCalls(recorded: readonly RecordedToolCall[], request: LlmRequest): LlmToolCall[] {
+  if (recorded.length === 0) return [];
+  const table = toolNameTable(request.tools ?? [], request.toolTurns);
+  return recorded.map((call) => {
+    const name = table.fromWire.get(call.name) ?? call.name;
+    try {
+      return { id: call.id, name, input: JSON.parse(call.input) as unknown };
+    } catch (error) {
+      return { id: call.id, name, input: call.input, inputError: error instanceof Error ? error.message : String(error) };
+    }
+  });
 }

@@ -211,3 +211,24 @@ describe('the AI SDK recording middleware', () => {
     });
   }
 });
+
+describe('tool calls', () => {
+  it('are recorded with the answer and replayed with their govflow names and parsed inputs', async () => {
+    const folder = makeTempFolder('govflow-cassette-tools-');
+    const scripted = new ScriptedProvider({
+      responses: { writer: [{ tool_calls: [{ id: 'c1', name: 'write_file', input: { path: 'a.md', content: '# A' } }] }, '{"done":true}'] },
+    });
+    const recording = recordingProvider(scripted, new CassetteRecorder(path.join(folder, 'tools.cassette.json')));
+    const offer = { name: 'write_file', description: 'Writes a file.', inputSchema: { type: 'object' } };
+    const first = await recording.generate(request({ tools: [offer] }));
+    expect(first.toolCalls).toEqual([{ id: 'c1', name: 'write_file', input: { path: 'a.md', content: '# A' } }]);
+    await recording.generate(request({ tools: [offer], prompt: `${request().prompt}\nagain` }));
+    const cassette = readOnlyCassette(folder);
+    expect(cassette.calls[0].answer.tool_calls).toEqual([{ id: 'c1', name: 'write_file', input: '{"path":"a.md","content":"# A"}' }]);
+
+    const replay = ReplayProvider.fromTarget(folder);
+    const replayed = await replay.generate(request({ tools: [offer] }));
+    expect(replayed.toolCalls).toEqual([{ id: 'c1', name: 'write_file', input: { path: 'a.md', content: '# A' } }]);
+    expect((await replay.generate(request({ tools: [offer], prompt: `${request().prompt}\nagain` }))).toolCalls).toBeUndefined();
+  });
+});
