@@ -124,6 +124,17 @@ describe.skipIf(!hasChromium)('answering an approval in headless Chromium', () =
     expect((await postJson(`${url}/v1/sessions/${sessionId}/reply`, { approve: true }, TOKENS.bob)).status).toBe(404);
     expect(journalOf(root, sessionId).some((record) => record.type === 'approval')).toBe(false);
 
+    // A form without a decision (no button pressed) is refused, never taken as a denial (the one
+    // reply file archived at the end is Alice's approval).
+    const undecided = await fetch(`${url}/ui/sessions/${encodeURIComponent(sessionId)}/reply`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKENS.alice}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'reason=forgot+the+button',
+      redirect: 'manual',
+    });
+    expect(undecided.status).toBe(400);
+    expect(await undecided.text()).toContain('press Approve or Deny');
+
     // Alice sees the tool and its input, types a reason and presses Enter: the form's first button, Approve.
     const alice = await openAsAlice(url, sessionId);
     await shoot(alice, 'session-approval.png');
