@@ -19,7 +19,7 @@ import { hasChromium, launchChromium, reportMissingChromium, seesText, shoot, si
 reportMissingChromium('web approval');
 
 const TOKENS = { alice: 'alice-approval-token', bob: 'bob-approval-token' };
-const REPORT_INPUT = { path: 'reports/q3.md', content: '# Q3 report\nSpending is on plan.\n' };
+const REPORT_INPUT = { path: 'reports/q3.md', content: '# Q3 report\nSpending is on plan: https://example.org/budget/2026/q3/spending-on-plan-by-department-and-month\n' };
 
 let browser: Browser | null = null;
 const running: HttpDaemon[] = [];
@@ -86,8 +86,8 @@ async function pausedSession(requestId: string): Promise<{ root: string; url: st
 }
 
 /** Signs Alice in and opens the session from the list; the page shows the call waiting. */
-async function openAsAlice(url: string, sessionId: string): Promise<Page> {
-  const page = await signIn(browser!, url, TOKENS.alice);
+async function openAsAlice(url: string, sessionId: string, width = 1280): Promise<Page> {
+  const page = await signIn(browser!, url, TOKENS.alice, width);
   await page.getByRole('link', { name: sessionId }).click();
   await seesText(page.locator('h1 .status'), 'pending');
   await seesText(page.locator('#approval-tool'), 'write_file');
@@ -166,7 +166,9 @@ describe.skipIf(!hasChromium)('answering an approval in headless Chromium', () =
 
   it('takes a denial by a click: the model gets the error result and the page shows the session going on', async () => {
     const { root, url, sessionId, provider, releaseSecondCall } = await pausedSession('web-deny');
-    const alice = await openAsAlice(url, sessionId);
+    // At a phone's width the call, its input and the form fit without scrolling sideways.
+    const alice = await openAsAlice(url, sessionId, 390);
+    expect((await alice.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number).toBeLessThanOrEqual(1);
     await alice.getByLabel(/Reason for your decision/).fill('Wrong folder.');
     await alice.getByRole('button', { name: 'Deny' }).click();
     await seesText(alice.getByRole('status'), 'Your denial was sent');
