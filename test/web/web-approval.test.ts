@@ -18,7 +18,7 @@ import { hasChromium, launchChromium, reportMissingChromium, seesText, shoot, si
 
 reportMissingChromium('web approval');
 
-const TOKENS = { alice: 'alice-approval-token', bob: 'bob-approval-token' };
+const TOKENS = { alice: 'alice-approval-token', bob: 'bob-approval-token', audrey: 'audrey-approval-token' };
 const REPORT_INPUT = { path: 'reports/q3.md', content: '# Q3 report\nSpending is on plan: https://example.org/budget/2026/q3/spending-on-plan-by-department-and-month\n' };
 
 let browser: Browser | null = null;
@@ -51,6 +51,7 @@ function approvalRoot(): string {
       '  tokens:',
       `    - { user: alice, sha256: "${tokenSha256(TOKENS.alice)}", role: operator }`,
       `    - { user: bob, sha256: "${tokenSha256(TOKENS.bob)}", role: operator }`,
+      `    - { user: audrey, sha256: "${tokenSha256(TOKENS.audrey)}", role: auditor }`,
       '',
     ].join('\n'),
   );
@@ -123,6 +124,20 @@ describe.skipIf(!hasChromium)('answering an approval in headless Chromium', () =
     expect(bobPost.status).toBe(404);
     expect((await postJson(`${url}/v1/sessions/${sessionId}/reply`, { approve: true }, TOKENS.bob)).status).toBe(404);
     expect(journalOf(root, sessionId).some((record) => record.type === 'approval')).toBe(false);
+
+    // Audrey, an auditor, reads the waiting call but gets no form, and her post is refused.
+    const audrey = await signIn(browser!, url, TOKENS.audrey);
+    await audrey.goto(`${url}/ui/sessions/${encodeURIComponent(sessionId)}`);
+    await seesText(audrey.locator('#approval-tool'), 'write_file');
+    await audrey.getByText("Only the session's user can answer.").waitFor({ state: 'visible' });
+    expect(await audrey.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    const audreyPost = await fetch(`${url}/ui/sessions/${encodeURIComponent(sessionId)}/reply`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKENS.audrey}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'approve=true',
+      redirect: 'manual',
+    });
+    expect(audreyPost.status).toBe(403);
 
     // A form without a decision (no button pressed) is refused, never taken as a denial (the one
     // reply file archived at the end is Alice's approval).
