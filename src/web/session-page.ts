@@ -81,12 +81,21 @@ ${entry ? `<p>${escapeHtml(entry.file)}:${entry.line} · hash <code>${escapeHtml
 </section>`;
 }
 
-function answerForm(sessionId: string, question: string, awaiting: 'reply' | 'approval'): string {
+/** What a call waiting for approval would do: the tool and its input, as the journal holds them. */
+function approvalDetails(paused: { tool?: string; input: unknown }): string {
+  return `<dl class="approval" aria-label="tool call waiting for approval">
+<dt>tool</dt><dd><code id="approval-tool">${escapeHtml(paused.tool ?? '?')}</code></dd>
+<dt>input</dt><dd id="approval-input">${preformatted(paused.input)}</dd>
+</dl>`;
+}
+
+function answerForm(sessionId: string, question: string, awaiting: 'reply' | 'approval', tool: string | undefined): string {
   const action = `/ui/sessions/${encodeURIComponent(sessionId)}/reply`;
   if (awaiting === 'approval') {
-    return `<form method="post" action="${escapeHtml(action)}" aria-label="approve or reject">
-<label for="reason">Reason (optional)<input id="reason" name="reason" type="text"></label>
-<p><button name="approve" value="true" type="submit">Approve</button> <button name="approve" value="false" type="submit">Reject</button></p>
+    // Enter in the reason field submits the first button: Approve. Deny is one Tab further.
+    return `<form method="post" action="${escapeHtml(action)}" aria-label="approve or deny the call of ${escapeHtml(tool ?? 'the tool')}">
+<label for="reason">Reason for your decision (optional, kept in the audit log)<input id="reason" name="reason" type="text" maxlength="2000" autocomplete="off"></label>
+<p><button name="approve" value="true" type="submit">Approve</button> <button name="approve" value="false" type="submit">Deny</button></p>
 </form>`;
   }
   return `<form method="post" action="${escapeHtml(action)}" aria-label="answer the question">
@@ -95,24 +104,25 @@ function answerForm(sessionId: string, question: string, awaiting: 'reply' | 'ap
 </form>`;
 }
 
-export function renderSessionBody(input: SessionPageInput): { title: string; body: string; running: boolean } {
+export function renderSessionBody(input: SessionPageInput): { title: string; body: string; running: boolean; waiting: boolean } {
   const state = foldRecords(input.records);
   const finished = input.records.find((record) => record.type === 'finished');
   const status = state.paused ? 'pending' : finished && finished.type === 'finished' ? finished.status : 'running';
   const messages = [...state.messages].sort((left, right) => left.message.metadata.sequence_number - right.message.metadata.sequence_number);
   const exchanges = input.records.filter((record): record is ExchangeRecord => record.type === 'exchange');
   const entriesById = new Map(input.entries.map((entry) => [entry.messageId, entry]));
-  const paused = state.paused as (NonNullable<typeof state.paused> & { awaiting?: string }) | null;
+  const paused = state.paused;
   const awaiting = paused?.awaiting === 'approval' ? 'approval' : 'reply';
   const parts: string[] = [];
-  if (input.notice) parts.push(`<p class="notice" role="status">${escapeHtml(input.notice)}</p>`);
+  if (input.notice) parts.push(`<p class="notice" role="status" id="notice" tabindex="-1">${escapeHtml(input.notice)}</p>`);
   parts.push(`<h1>Session <code>${escapeHtml(input.sessionId)}</code> ${statusBadge(status)}</h1>`);
   parts.push(`<p>Request <code>${escapeHtml(state.session.request_id)}</code> from <strong>${escapeHtml(state.session.request.user ?? 'local')}</strong>, started ${escapeHtml(state.session.created_at)}; ${messages.length} messages, ${state.usage.input_tokens}/${state.usage.output_tokens} tokens, $${state.usage.cost_usd.toFixed(4)}.</p>`);
   parts.push(`<details open><summary>request</summary>${preformatted(state.session.request.text)}</details>`);
   if (paused) {
     parts.push(`<h2>Waiting for ${awaiting === 'approval' ? 'an approval' : 'an answer'}</h2>`);
     parts.push(`<p class="warning" id="pending-question">${escapeHtml(paused.question)}</p>`);
-    parts.push(input.mayAnswer ? answerForm(input.sessionId, paused.question, awaiting) : '<p>Only the session\'s user can answer.</p>');
+    if (awaiting === 'approval') parts.push(approvalDetails(paused));
+    parts.push(input.mayAnswer ? answerForm(input.sessionId, paused.question, awaiting, paused.tool) : '<p>Only the session\'s user can answer.</p>');
   }
   parts.push('<h2>Chain</h2>');
   parts.push(
@@ -127,5 +137,5 @@ export function renderSessionBody(input: SessionPageInput): { title: string; bod
     const own = exchanges.filter((exchange) => exchange.agent === record.message.agent.name && exchange.step === key);
     parts.push(messageBlock(record, own, entriesById.get(record.message.message_id), input.snapshotsDir));
   }
-  return { title: `Session ${input.sessionId}`, body: parts.join('\n'), running: status === 'running' };
+  return { title: `Session ${input.sessionId}`, body: parts.join('\n'), running: status === 'running', waiting: paused !== null };
 }

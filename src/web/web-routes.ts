@@ -106,19 +106,45 @@ ${rows.length === 0 ? '<p>No session matches.</p>' : `<table><thead><tr><th scop
 <nav class="pager" aria-label="pages">${result.page > 1 ? `<a href="${escapeHtml(link({ page: result.page - 1 }))}">previous page</a>` : ''}${result.page < result.pages ? `<a href="${escapeHtml(link({ page: result.page + 1 }))}">next page</a>` : ''}</nav>`;
 }
 
-/** Reloads the page when the running session commits a message it does not show yet, or ends. */
-function liveScript(sessionId: string, shownMessages: number): string {
+/**
+ * Reloads the page when the session moves past what it shows: a message it does not show yet, a
+ * tool call, a new step, a new question, or its end. A page showing a paused session ignores the
+ * `pending` the stream replays first (it is the one on the page) and waits for the resumed run.
+ */
+function liveScript(sessionId: string, shownMessages: number, showsPaused: boolean): string {
   const url = JSON.stringify(`/v1/sessions/${encodeURIComponent(sessionId)}/events`);
   return `<script>
 (() => {
   const source = new EventSource(${url});
   let seen = 0;
-  const reload = () => { source.close(); location.reload(); };
+  let pendings = 0;
+  let leaving = false;
+  const reload = () => { source.close(); if (!leaving) location.reload(); };
+  // A sent form navigates away: a reload now would cancel it (the session moves as soon as it lands).
+  document.addEventListener('submit', () => { leaving = true; source.close(); });
   source.addEventListener('message', () => { seen += 1; if (seen > ${shownMessages}) reload(); });
-  source.addEventListener('pending', reload);
-  source.addEventListener('session_finished', reload);
+  source.addEventListener('pending', () => { pendings += 1; if (${showsPaused ? 'pendings > 1' : 'true'}) reload(); });
+  for (const name of ['step_started', 'tool_call_start', 'tool_call_result', 'session_finished']) source.addEventListener(name, reload);
+  const notice = document.getElementById('notice');
+  if (notice) notice.focus();
 })();
 </script>`;
+}
+
+/** The line a page shows after the form at ?sent=… went to the inbox. */
+function sentNotice(sent: string | null): string | null {
+  if (sent === 'approve') return 'Your approval was sent; the tool runs and the session resumes as soon as the daemon takes it.';
+  if (sent === 'deny') return 'Your denial was sent; the agent is told the call was denied and the session goes on as soon as the daemon takes it.';
+  return sent ? 'Your answer was sent; the session resumes as soon as the daemon takes it.' : null;
+}
+
+/** The approval decision an HTML form posted: its Approve or Deny button's value. */
+function formDecision(form: Record<string, unknown>): { approve: boolean; reason?: string } {
+  if (form.approve !== 'true' && form.approve !== 'false') {
+    throw new HttpProblem(400, 'bad_request', 'the form sent no decision: press Approve or Deny (approve=true or approve=false)');
+  }
+  const reason = typeof form.reason === 'string' ? form.reason.trim() : '';
+  return { approve: form.approve === 'true', ...(reason === '' ? {} : { reason }) };
 }
 
 async function sessionEntries(context: RouteContext, sessionId: string): Promise<LoggedEntry[]> {
@@ -185,9 +211,10 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
         entries: await sessionEntries(context, sessionId),
         snapshotsDir: context.paths.snapshots,
         mayAnswer,
-        notice: queryText(request, 'sent') ? 'Your answer was sent; the session resumes as soon as the daemon takes it.' : null,
+        notice: sentNotice(queryText(request, 'sent')),
       });
-      return html(reply, renderPage({ title: page.title, user: caller.user, body: page.body, tail: page.running ? liveScript(sessionId, view.messages.length) : '' }));
+      const live = page.running || page.waiting;
+      return html(reply, renderPage({ title: page.title, user: caller.user, body: page.body, tail: live ? liveScript(sessionId, view.messages.length, page.waiting) : '' }));
     });
 
     scope.post('/ui/sessions/:session_id/reply', async (request, reply) => {
@@ -201,11 +228,12 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       if (!view.state.paused) throw new HttpProblem(409, 'conflict', `session "${sessionId}" is not waiting for an answer`);
       const form = (request.body as Record<string, unknown> | null) ?? {};
       const awaiting = SessionLookup.awaitingOf(view.state);
-      const body = awaiting === 'approval'
-        ? { approve: form.approve === 'true', ...(typeof form.reason === 'string' && form.reason !== '' ? { reason: form.reason } : {}) }
-        : { reply: typeof form.reply === 'string' ? form.reply : '' };
+      const decision = awaiting === 'approval' ? formDecision(form) : null;
+      const body = decision ?? { reply: typeof form.reply === 'string' ? form.reply : '' };
+      // The same reply file the inbox takes from a person or the API (SPEC §10).
       await context.intake.reply(sessionId, body, caller.user, awaiting);
-      return reply.redirect(`${sessionHref(sessionId)}?sent=1`, 303);
+      const sent = decision === null ? '1' : decision.approve ? 'approve' : 'deny';
+      return reply.redirect(`${sessionHref(sessionId)}?sent=${sent}`, 303);
     });
 
     scope.get('/ui/days', async (request, reply) => html(reply, renderPage({ title: 'Audit log', user: callerOf(request).user, body: await renderDaysBody(context.paths) })));

@@ -5,23 +5,18 @@
  * the API, and see a tampered log day flagged. Screenshots of each page go to a temp folder, or to
  * GOVFLOW_SCREENSHOTS_DIR (docs/screenshots/ for the README).
  */
-import { tmpdir } from 'node:os';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { tokenSha256 } from '../../src/http/http-auth.js';
 import { waitFor } from '../daemon/daemon-helpers.js';
-import { REPOSITORY_ROOT, exampleRoot, removeTempDirs } from '../pipeline/pipeline-test-helpers.js';
+import { exampleRoot, removeTempDirs } from '../pipeline/pipeline-test-helpers.js';
 import { GatedProvider, postJson, startHttpDaemon, type HttpDaemon } from '../http/http-test-helpers.js';
+import { hasChromium, launchChromium, reportMissingChromium, seesCount, seesText, shoot, signIn as signInWith } from './browser-helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.log(`web UI browser tests skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+reportMissingChromium('web UI');
 
-// Tests write their screenshots to a temp folder; refresh the README's pictures with
-// GOVFLOW_SCREENSHOTS_DIR=docs/screenshots npx vitest run test/web
-const SCREENSHOTS = process.env.GOVFLOW_SCREENSHOTS_DIR ? path.resolve(REPOSITORY_ROOT, process.env.GOVFLOW_SCREENSHOTS_DIR) : path.join(tmpdir(), 'govflow-screenshots');
 const TOKENS = { alice: 'alice-web-token', bob: 'bob-web-token', audrey: 'audrey-web-token' };
 const CONFIG = [
   'http:',
@@ -37,10 +32,7 @@ const running: HttpDaemon[] = [];
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -52,28 +44,8 @@ afterEach(async () => {
   removeTempDirs();
 });
 
-async function signIn(url: string, token: string, width = 1280): Promise<Page> {
-  const page = await browser!.newPage({ viewport: { width, height: 900 } });
-  await page.goto(`${url}/ui`);
-  expect(page.url()).toBe(`${url}/ui/login`);
-  await page.getByLabel(/Bearer token/).fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${url}/ui/sessions`);
-  return page;
-}
-
-/** Waits until the (first) element's text contains `text`. */
-async function seesText(locator: Locator, text: string, timeoutMs = 10_000): Promise<void> {
-  await waitFor(`text "${text}"`, async () => ((await locator.first().textContent({ timeout: 1_000 }).catch(() => '')) ?? '').includes(text), { timeoutMs });
-}
-
-async function seesCount(locator: Locator, count: number, timeoutMs = 10_000): Promise<void> {
-  await waitFor(`${count} elements`, async () => (await locator.count()) === count, { timeoutMs, detail: () => `last count differs from ${count}` });
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
+function signIn(url: string, token: string, width = 1280): Promise<Page> {
+  return signInWith(browser!, url, token, width);
 }
 
 describe.skipIf(!hasChromium)('web view in headless Chromium', () => {
