@@ -105,7 +105,7 @@ export class ToolLoop {
       throw error;
     }
     const ms = Math.round(performance.now() - started);
-    this.recordResult(active, stepKey, agent, call, outcome, delegation?.status === 'refused' && delegation.limit ? 'delegation_refused' : null, ms, delegation);
+    this.recordResult(active, stepKey, agent, call, outcome, delegation?.status === 'refused' ? (delegation.limit ? 'delegation_refused' : 'invalid_input') : null, ms, delegation);
     events?.emit('tool_call_result', { sessionId, agent: agent.name, id: call.id, name: call.name, isError: outcome.isError, ms });
   }
 

@@ -199,6 +199,19 @@ describe('delegation', () => {
     expect(violationsOf(await entryOf(root, outcome.sessionId, 'lead_agent'))).toEqual([{ kind: 'delegation_stopped', detail: expect.stringMatching(/^max_tokens_per_delegation: /) }]);
   });
 
+  it('a delegate call naming an agent outside delegates:, or without an objective, is refused as invalid input', async () => {
+    const root = delegationRoot();
+    const { outcome } = await run(root, {
+      lead_agent: [{ tool_calls: [{ id: 'd1', name: 'delegate', input: { agent: 'lead_agent', objective: 'Loop back' } }, { id: 'd2', name: 'delegate', input: { agent: 'research_agent', objective: '  ' } }] }, answer('done')],
+    });
+    expect(outcome.status).toBe('success');
+    const results = toolResults(root, outcome.sessionId);
+    expect(results.map((result) => [result.refused, result.is_error])).toEqual([['invalid_input', true], ['invalid_input', true]]);
+    expect(results[0].output).toBe('delegate was not run: lead_agent may not delegate to "lead_agent"; it may delegate to: research_agent');
+    expect(results[1].output).toMatch(/"objective" must be a non-empty string/);
+    expect(violationsOf(await entryOf(root, outcome.sessionId, 'lead_agent'))).toEqual([]);
+  });
+
   it('an agent without delegates: is not offered delegate and its call is refused', async () => {
     const root = delegationRoot();
     writeFile(root, 'governance/agents/lead_agent.md', agentFile(['name: lead_agent', 'type: operational', 'description: Leads.', 'entry: true', 'next: []', 'content_type: report', 'tools: [write_file]']));
