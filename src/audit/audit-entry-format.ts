@@ -28,7 +28,9 @@
  *     [NOTES]: <JSON array>                only if non-empty
  *     [PII_REDACTED]: <JSON object>        only if PII was replaced (SPEC §12), e.g. {"email":2}
  *     [GUARDRAILS]: <JSON array>           only if a guardrail fired: [{"rule","action"}]
- *     [TOOL_CALLS] [VIOLATIONS] [APPROVALS] [EVIDENCE]   see tool-audit-lines.ts
+ *     [PARENT_SESSION_ID: <id>]            only on a delegated child session's entries (SPEC §12)
+ *     [DEPTH: <n>]                         with PARENT_SESSION_ID: 1 for a child of the user's session
+ *     [TOOL_CALLS] [VIOLATIONS] [APPROVALS] [EVIDENCE] [DELEGATIONS]   see tool-audit-lines.ts
  *     [ENTRY_HASH: <64 hex>]
  *     ---
  *
@@ -77,6 +79,8 @@ export interface AuditEntryInput {
   user?: string | null;
   /** Tool calls, tool violations, approvals and evidence (SPEC §10). */
   tools?: ToolAuditLines;
+  /** Set on the entries of a delegated child session (SPEC §12). */
+  delegation?: { parentSessionId: string; depth: number } | null;
 }
 
 /** The local day (file name stem) and wall-clock time of an instant in an IANA zone. */
@@ -152,6 +156,7 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
   if (input.notes.length > 0) lines.push(`[NOTES]: ${encodeJson(input.notes)}`);
   if (input.piiRedacted && Object.keys(input.piiRedacted).length > 0) lines.push(`[PII_REDACTED]: ${encodeJson(input.piiRedacted)}`);
   if (input.guardrails && input.guardrails.length > 0) lines.push(`[GUARDRAILS]: ${encodeJson(input.guardrails)}`);
+  if (input.delegation) lines.push(`[PARENT_SESSION_ID: ${escapeText(input.delegation.parentSessionId)}]`, `[DEPTH: ${encodeJson(input.delegation.depth)}]`);
   lines.push(...formatToolAuditLines(input.tools));
   return lines.join('\n') + '\n';
 }

@@ -55,8 +55,10 @@ export interface ParsedAuditEntry {
   /** `[GUARDRAILS]`: the rules that fired and their actions (SPEC §12). */
   guardrails: Array<{ rule: string; action: string }>;
   formatVersion: number;
-  /** `[TOOL_CALLS]`, `[VIOLATIONS]`, `[APPROVALS]`, `[EVIDENCE]` when the entry has them. */
+  /** `[TOOL_CALLS]`, `[VIOLATIONS]`, `[APPROVALS]`, `[EVIDENCE]`, `[DELEGATIONS]` when the entry has them. */
   tools?: ToolAuditLines;
+  /** `[PARENT_SESSION_ID]` and `[DEPTH]` of a delegated child session's entry (SPEC §12), else null. */
+  delegation: { parentSessionId: string; depth: number } | null;
 }
 
 /** Text after the last complete entry: a write cut short by a crash (or a truncation). */
@@ -140,17 +142,19 @@ type ExtensionTag =
   | 'NOTES'
   | 'PII_REDACTED'
   | 'GUARDRAILS'
+  | 'PARENT_SESSION_ID'
+  | 'DEPTH'
   | ToolAuditTag;
 
 /** The lines of agents that act (tool-audit-lines.ts), each a JSON array. */
-type ToolAuditTag = 'TOOL_CALLS' | 'VIOLATIONS' | 'APPROVALS' | 'EVIDENCE';
-const TOOL_AUDIT_FIELDS = { TOOL_CALLS: 'toolCalls', VIOLATIONS: 'violations', APPROVALS: 'approvals', EVIDENCE: 'evidence' } as const;
+type ToolAuditTag = 'TOOL_CALLS' | 'VIOLATIONS' | 'APPROVALS' | 'EVIDENCE' | 'DELEGATIONS';
+const TOOL_AUDIT_FIELDS = { TOOL_CALLS: 'toolCalls', VIOLATIONS: 'violations', APPROVALS: 'approvals', EVIDENCE: 'evidence', DELEGATIONS: 'delegations' } as const;
 
 /** `[TAG: value]` → value, or `[TAG]: value` → value. */
 function extensionOf(line: string): { tag: ExtensionTag; value: string } | null {
-  const bracketed = /^\[(USER|AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION): (.*)\]$/.exec(line);
+  const bracketed = /^\[(USER|AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION|PARENT_SESSION_ID|DEPTH): (.*)\]$/.exec(line);
   if (bracketed) return { tag: bracketed[1] as ExtensionTag, value: bracketed[2] };
-  const labelled = /^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS|TOOL_CALLS|VIOLATIONS|APPROVALS|EVIDENCE)\]: (.*)$/.exec(line);
+  const labelled = /^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS|TOOL_CALLS|VIOLATIONS|APPROVALS|EVIDENCE|DELEGATIONS)\]: (.*)$/.exec(line);
   if (labelled) return { tag: labelled[1] as ExtensionTag, value: labelled[2] };
   return null;
 }
@@ -253,6 +257,16 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     return written === undefined ? [] : decode(() => decodeStringArray(written), seenAt.get(tag));
   };
 
+  const parseDelegation = (): ParsedAuditEntry['delegation'] => {
+    const parent = seen.get('PARENT_SESSION_ID');
+    const depthText = seen.get('DEPTH');
+    if (parent === undefined && depthText === undefined) return null;
+    if (parent === undefined || depthText === undefined) return fail('PARENT_SESSION_ID and DEPTH appear only together', seenAt.get(parent === undefined ? 'DEPTH' : 'PARENT_SESSION_ID'));
+    const depth = decode(() => decodeJson(depthText), seenAt.get('DEPTH'));
+    if (typeof depth !== 'number' || !Number.isInteger(depth) || depth < 1) fail('DEPTH is not a whole number of at least 1', seenAt.get('DEPTH'));
+    return { parentSessionId: decode(() => unescapeText(parent), seenAt.get('PARENT_SESSION_ID')), depth: depth as number };
+  };
+
   let tools: ToolAuditLines | undefined;
   for (const [tag, field] of Object.entries(TOOL_AUDIT_FIELDS) as Array<[ToolAuditTag, keyof ToolAuditLines]>) {
     const written = seen.get(tag);
@@ -291,6 +305,7 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     piiRedacted: seen.has('PII_REDACTED') ? (decode(() => decodeJson(seen.get('PII_REDACTED')!), seenAt.get('PII_REDACTED')) as Record<string, number>) : null,
     guardrails: seen.has('GUARDRAILS') ? (decode(() => decodeJson(seen.get('GUARDRAILS')!), seenAt.get('GUARDRAILS')) as Array<{ rule: string; action: string }>) : [],
     formatVersion,
+    delegation: parseDelegation(),
     ...(tools ? { tools } : {}),
   };
 }

@@ -6,6 +6,7 @@
  *     [VIOLATIONS]: [{"kind","detail"},…]          e.g. {"kind":"tool_not_allowed","detail":"write_file"}
  *     [APPROVALS]: [{"call_id","tool","approve","user","at","reason"},…]
  *     [EVIDENCE]: [{"path","sha256","bytes"},…]
+ *     [DELEGATIONS]: [{"child_session","agent","objective_sha256","status","ms"},…]   (SPEC §12)
  */
 import { encodeJson } from './audit-line-encoding.js';
 
@@ -14,6 +15,7 @@ export interface ToolAuditLines {
   violations?: Array<{ kind: string; detail: string }>;
   approvals?: Array<{ call_id: string; tool: string; approve: boolean; user: string | null; at: string; reason: string | null }>;
   evidence?: Array<{ path: string; sha256: string; bytes: number }>;
+  delegations?: Array<{ child_session: string | null; agent: string; objective_sha256: string; status: string; ms: number }>;
 }
 
 /** The lines, in a fixed order, each without its trailing newline. */
@@ -24,5 +26,6 @@ export function formatToolAuditLines(lines: ToolAuditLines | undefined): string[
   if (lines.violations && lines.violations.length > 0) out.push(`[VIOLATIONS]: ${encodeJson(lines.violations)}`);
   if (lines.approvals && lines.approvals.length > 0) out.push(`[APPROVALS]: ${encodeJson(lines.approvals)}`);
   if (lines.evidence && lines.evidence.length > 0) out.push(`[EVIDENCE]: ${encodeJson(lines.evidence)}`);
+  if (lines.delegations && lines.delegations.length > 0) out.push(`[DELEGATIONS]: ${encodeJson(lines.delegations)}`);
   return out;
 }

@@ -44,6 +44,8 @@ export interface AgentDeclaration {
   tools?: string[];
   max_turns?: number;
   approval?: string[];
+  /** Agents it may start a child session at (SPEC §12 delegation). */
+  delegates?: string[];
 }
 
 /** An MCP server from config `mcp.servers` (SPEC §10): stdio (`command`) or Streamable HTTP (`url`). */
@@ -100,6 +102,9 @@ export interface GovflowConfig {
     max_tokens_per_session: number | null;
     max_cost_usd_per_session: number | null;
     max_crash_retries: number;
+    max_depth: number;
+    delegation_deadline_ms: number;
+    max_tokens_per_delegation: number | null;
   };
   intake: { concurrency: number; max_bytes: number; rescan_interval_ms: number; settle_ms: number; min_free_bytes: number };
   message: { schema: string | null; max_depth: number };

@@ -53,6 +53,12 @@ export const CONFIG_DEFAULTS = {
      * restarts) before it ends failed with PROCESSING_ERROR: no request can crash forever.
      */
     max_crash_retries: 2,
+    /** Delegation (SPEC §12): deepest child session (user → entry agent = depth 0). */
+    max_depth: 2,
+    /** Delegation: a child session still running after this is stopped and fails. */
+    delegation_deadline_ms: 300_000,
+    /** Delegation: tokens one child session may use; null = no budget beyond the session's own. */
+    max_tokens_per_delegation: null,
   },
   intake: {
     /** Sessions running at once. */
@@ -179,6 +185,7 @@ export const AGENT_DECLARATION_SCHEMA = {
     tools: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     max_turns: positiveInteger,
     approval: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
+    delegates: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
   },
 } as const;
 
@@ -253,6 +260,9 @@ export const CONFIG_SCHEMA = {
         max_tokens_per_session: { type: ['integer', 'null'], minimum: 1 },
         max_cost_usd_per_session: nullablePositiveNumber,
         max_crash_retries: { type: 'integer', minimum: 0 },
+        max_depth: { type: 'integer', minimum: 0 },
+        delegation_deadline_ms: positiveInteger,
+        max_tokens_per_delegation: { type: ['integer', 'null'], minimum: 1 },
       },
     },
     intake: {

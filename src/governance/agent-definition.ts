@@ -34,10 +34,12 @@ export interface AgentDefinition {
   maxTurns: number;
   /** Tool names and patterns whose calls wait for a person's approval. */
   approval: string[];
+  /** Agents it may delegate to through the `delegate` tool (SPEC §12); empty: none. */
+  delegates: string[];
 }
 
 /** Declaration keys the routing graph checks, so its errors can name their lines. */
-export type RoutingKey = 'entry' | 'next' | 'plan' | 'on_failure';
+export type RoutingKey = 'entry' | 'next' | 'plan' | 'on_failure' | 'delegates';
 
 /** Content type when an agent declares none. */
 export const DEFAULT_CONTENT_TYPE = 'text';

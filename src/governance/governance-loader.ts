@@ -284,12 +284,13 @@ function resolveAgent(
     file,
     declaredIn: {
       ...declaredIn,
-      keyLines: { entry: lineOf(['entry']), next: lineOf(['next']), plan: lineOf(['plan']), on_failure: lineOf(['on_failure']) },
+      keyLines: { entry: lineOf(['entry']), next: lineOf(['next']), plan: lineOf(['plan']), on_failure: lineOf(['on_failure']), delegates: lineOf(['delegates']) },
     },
     instructions,
     tools: [...(declaration.tools ?? [])],
     maxTurns: declaration.max_turns ?? AGENT_DEFAULTS.max_turns,
     approval: [...(declaration.approval ?? [])],
+    delegates: [...(declaration.delegates ?? [])],
   };
 }
 

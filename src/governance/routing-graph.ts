@@ -38,6 +38,11 @@ export function checkRoutingGraph(
         errors.push(new ConfigError(`agent "${agent.name}": next names unknown agent "${target}"; known agents: ${[...agents.keys()].join(', ')}`, ...at(agent, 'next')));
       }
     }
+    for (const target of agent.delegates) {
+      if (!agents.has(target)) {
+        errors.push(new ConfigError(`agent "${agent.name}": delegates names unknown agent "${target}"; a child session must start at a defined agent (known agents: ${[...agents.keys()].join(', ')})`, ...at(agent, 'delegates')));
+      }
+    }
     if (agent.onFailure && !agents.has(agent.onFailure)) {
       errors.push(new ConfigError(`agent "${agent.name}": on_failure names unknown agent "${agent.onFailure}"`, ...at(agent, 'on_failure')));
     }
@@ -64,7 +69,7 @@ export function checkRoutingGraph(
     while (queue.length > 0) {
       const agent = agents.get(queue.shift()!);
       if (!agent) continue;
-      const targets = [...agent.next, ...(agent.onFailure ? [agent.onFailure] : []), ...(agent.plan ? executionalAgents(agents) : [])];
+      const targets = [...agent.next, ...(agent.onFailure ? [agent.onFailure] : []), ...(agent.plan ? executionalAgents(agents) : []), ...agent.delegates];
       for (const target of targets) {
         if (!reached.has(target) && agents.has(target)) {
           reached.add(target);

@@ -155,7 +155,7 @@ export class MessageCommitter {
       ...(hasTools ? { tools } : {}),
     };
     // Journal record, then the durable audit entry (SPEC §6): the store keeps that order.
-    const { entryHash } = await active.stored.commitMessage(record, { message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes, piiRedacted: privacy.piiRedacted, guardrails: privacy.guardrails, user: state.session.request.user ?? 'local', ...(hasTools ? { tools } : {}) });
+    const { entryHash } = await active.stored.commitMessage(record, { message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes, piiRedacted: privacy.piiRedacted, guardrails: privacy.guardrails, user: state.session.request.user ?? 'local', ...(hasTools ? { tools } : {}), ...delegationLines(state) });
     applyRecord(state, record);
     this.committed(active);
     this.deps.events?.emit('message', {
@@ -178,4 +178,10 @@ export class MessageCommitter {
       ...(began === undefined ? {} : { ms: Math.round(performance.now() - began) }),
     });
   }
+}
+
+/** `[PARENT_SESSION_ID]` and `[DEPTH]` for the entries of a delegated child session (SPEC §12). */
+export function delegationLines(state: SessionState): { delegation?: { parentSessionId: string; depth: number } } {
+  const from = state.session.delegation;
+  return from ? { delegation: { parentSessionId: from.parent_session_id, depth: from.depth } } : {};
 }

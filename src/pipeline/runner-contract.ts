@@ -13,6 +13,7 @@ import type { SessionStore } from '../store/session-store.js';
 import type { SessionEvents } from './session-events.js';
 import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
 import type { ToolBox } from '../tools/tool-box.js';
+import type { DelegatedFrom } from '../store/session-journal.js';
 
 /** What the audit trail receives for every committed message. */
 export interface AuditRecordInput {
@@ -29,6 +30,8 @@ export interface AuditRecordInput {
   user?: string | null;
   /** Tool calls, tool violations, approvals and evidence (SPEC §10). */
   tools?: ToolAuditLines;
+  /** Set on the entries of a delegated child session (SPEC §12). */
+  delegation?: { parentSessionId: string; depth: number } | null;
 }
 
 export interface AuditSink {
@@ -75,6 +78,10 @@ export interface NewSessionRequest {
    * session id already has from this instant on are voided before it runs.
    */
   recoveredSince?: string;
+  /** The agent the session starts at (default: the entry agent); set for delegated children. */
+  entryAgent?: string;
+  /** Set when a `delegate` tool call starts this session (SPEC §12). */
+  delegation?: DelegatedFrom;
 }
 
 export interface SessionOutcome {

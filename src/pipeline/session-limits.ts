@@ -41,6 +41,19 @@ export function limitReached(
     };
   }
   const tokens = state.usage.input_tokens + state.usage.output_tokens;
+  const delegated = state.session.delegation;
+  if (delegated && now.getTime() >= Date.parse(delegated.deadline_at)) {
+    return {
+      halt: 'HALTED_TIME',
+      failure: { code: 'TIMEOUT', message: `delegated session stopped: its deadline (limits.delegation_deadline_ms, until ${delegated.deadline_at}) passed before ${agent} could finish; raise limits.delegation_deadline_ms or delegate a smaller objective`, recoverable: false, notes: 'Orchestrator limit: delegation deadline.' },
+    };
+  }
+  if (delegated && delegated.max_tokens !== null && tokens >= delegated.max_tokens) {
+    return {
+      halt: 'HALTED_COST',
+      failure: { code: 'BUDGET_EXCEEDED', message: `delegated session stopped: token budget used up (${tokens} of limits.max_tokens_per_delegation = ${delegated.max_tokens}) before ${agent} could run; raise limits.max_tokens_per_delegation or delegate a smaller objective`, recoverable: false, notes: 'Orchestrator limit: delegation token budget.' },
+    };
+  }
   if (limits.max_tokens_per_session !== null && tokens >= limits.max_tokens_per_session) {
     return {
       halt: 'HALTED_COST',

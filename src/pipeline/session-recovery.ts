@@ -3,6 +3,7 @@
  * power loss took are voided (their steps run again), and journaled messages the audit log lacks
  * (a crash between the two writes) are appended again.
  */
+import { delegationLines } from './message-commit.js';
 import { JOURNAL_FORMAT, type VoidRecord } from '../store/session-journal.js';
 import type { AuditedMessages } from '../store/session-store.js';
 import type { ActiveSession } from './message-commit.js';
@@ -44,6 +45,7 @@ export async function appendMissingAuditEntries(active: ActiveSession, audited: 
       guardrails: record.guardrails ?? null,
       user: active.state.session.request.user ?? 'local',
       ...(record.tools ? { tools: record.tools } : {}),
+      ...delegationLines(active.state),
     });
     log?.warn('re-appended a journaled message missing from the audit log', { session: active.state.session.session_id, message: record.message.message_id });
   }

@@ -22,6 +22,7 @@ import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.
 import { applyRecord, foldRecords, initialState, loopKeyOf, type PendingStep, type SessionState } from './session-state.js';
 import { StepAttempts } from './step-attempts.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
+import { Delegations } from './delegation.js';
 export * from './runner-contract.js';
 
 export function generateSessionId(now: Date, timezone: string): string {
@@ -42,7 +43,7 @@ export class SessionRunner {
   constructor(private readonly deps: RunnerDependencies) {
     this.now = deps.now ?? (() => new Date());
     for (const folder of Object.values(deps.config.paths)) mkdirSync(folder, { recursive: true });
-    this.attempts = new StepAttempts(deps, this.now);
+    this.attempts = new StepAttempts(deps, this.now, new Delegations(deps, () => this, this.now));
     this.committer = new MessageCommitter(deps, this.now, (active) => this.scheduleManifest(active), (step) => this.stepStarts.get(step));
   }
 
@@ -87,7 +88,8 @@ export class SessionRunner {
       source_file: request.sourceFile,
       claimed_path: request.claimedPath,
       created_at: createdAt.toISOString(),
-      entry_agent: snapshot.entryAgent,
+      entry_agent: request.entryAgent ?? snapshot.entryAgent,
+      ...(request.delegation ? { delegation: request.delegation } : {}),
     };
     const stored = await this.deps.store.create(sessionRecord);
     const active: ActiveSession = { stored, state: initialState(sessionRecord), commitQueue: Promise.resolve(), privacy };

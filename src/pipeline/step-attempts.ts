@@ -3,6 +3,7 @@
  * up to `max_retries` repairs. Every exchange is journaled; the loop decides which `StepOutcome`
  * the step commits, and commits nothing itself.
  */
+import type { Delegations } from './delegation.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ProviderError, errorMessage } from '../errors.js';
 import { findAnswerTooLarge } from '../llm/answer-size-limit.js';
@@ -40,8 +41,9 @@ export class StepAttempts {
   constructor(
     private readonly deps: RunnerDependencies,
     private readonly now: () => Date,
+    delegations?: Delegations,
   ) {
-    this.toolLoop = new ToolLoop(deps, now);
+    this.toolLoop = new ToolLoop(deps, now, delegations);
     const bare = deps.provider;
     this.provider = bare.synthetic || isRetrying(bare) ? bare : withRetries(bare, retrySettings(deps.config));
   }
@@ -78,7 +80,7 @@ export class StepAttempts {
     events?.emit('step_started', { sessionId, agent: agent.name, sequence: state.lastSequence + 1, taskId: step.taskId ?? null });
     const stepKey = step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1);
     // Deny by default: an agent without `tools:` is offered nothing (and waits for nothing here).
-    const offers = agent.tools.length > 0 ? await this.toolLoop.offers(agent, signal) : [];
+    const offers = agent.tools.length > 0 || agent.delegates.length > 0 ? await this.toolLoop.offers(agent, signal) : [];
     // Resumed after a crash or an approval: calls of the last journaled turn without a result run
     // first (a call whose result is journaled never runs again).
     const guardTools = toolResultGuard(active, step, snapshot);

@@ -10,7 +10,8 @@ import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
 import type { LlmToolCall, LlmToolOffer, LlmToolTurn } from '../llm/provider.js';
 import { JOURNAL_FORMAT } from '../store/session-journal.js';
-import type { ApprovalRequestRecord, JournaledToolCall, ToolRefusal, ToolResultRecord, ToolTurnRecord } from '../store/tool-journal-records.js';
+import { DELEGATE_TOOL_NAME, delegateOffer, type Delegations } from './delegation.js';
+import type { ApprovalRequestRecord, DelegationOutcome, JournaledToolCall, ToolRefusal, ToolResultRecord, ToolTurnRecord } from '../store/tool-journal-records.js';
 import { truncateUtf8 } from '../tools/tool-contract.js';
 import { anyPatternMatches } from '../tools/tool-names.js';
 import type { ActiveSession } from './message-commit.js';
@@ -24,12 +25,20 @@ export class ToolLoop {
   constructor(
     private readonly deps: RunnerDependencies,
     private readonly now: () => Date,
+    private readonly delegations?: Delegations,
   ) {}
 
-  /** The tools offered to `agent` (none without a tool box or a `tools:` list). */
+  /** The tools offered to `agent` (none without a tool box or a `tools:` list), and `delegate` with `delegates:`. */
   async offers(agent: AgentDefinition, signal: AbortSignal): Promise<LlmToolOffer[]> {
-    if (!this.deps.tools || agent.tools.length === 0) return [];
-    return this.deps.tools.offered(agent.tools, signal);
+    const delegate = this.delegations && agent.delegates.length > 0 ? [delegateOffer(agent)] : [];
+    if (!this.deps.tools || agent.tools.length === 0) return delegate;
+    return [...(await this.deps.tools.offered(agent.tools, signal)), ...delegate];
+  }
+
+  /** True when `agent` was offered the tool `name`. */
+  private offered(agent: AgentDefinition, name: string): boolean {
+    if (name === DELEGATE_TOOL_NAME) return this.delegations !== undefined && agent.delegates.length > 0;
+    return anyPatternMatches(agent.tools, name);
   }
 
   /** Journals a model turn that called tools (before any of them runs) and returns it. */
@@ -56,7 +65,7 @@ export class ToolLoop {
     for (const call of turn.calls) {
       if (turn.results.has(call.id)) continue;
       const refuse = (refused: ToolRefusal, output: string) => this.recordResult(active, stepKey, agent, call, { output, isError: true }, refused, 0);
-      if (!anyPatternMatches(agent.tools, call.name)) {
+      if (!this.offered(agent, call.name)) {
         this.deps.log?.warn('tool call refused: not offered to this agent', { session: sessionId, agent: agent.name, tool: call.name });
         const allowed = agent.tools.length > 0 ? `the tools you may call are: ${agent.tools.join(', ')}` : 'you may call no tools';
         refuse('tool_not_allowed', `tool "${call.name}" is not available to ${agent.name}; it was not run (${allowed})`);
@@ -92,8 +101,13 @@ export class ToolLoop {
     events?.emit('tool_call_start', { sessionId, agent: agent.name, id: call.id, name: call.name, input: call.input, taskId });
     const started = performance.now();
     let outcome: { output: string; isError: boolean };
+    let delegation: DelegationOutcome | undefined;
     try {
-      outcome = this.deps.tools
+      if (call.name === DELEGATE_TOOL_NAME && this.delegations) {
+        const delegated = await this.delegations.call(active, agent, call, signal);
+        outcome = { output: delegated.output, isError: delegated.isError };
+        delegation = delegated.delegation;
+      } else outcome = this.deps.tools
         ? await this.deps.tools.call(call.name, call.input, { sessionId, callId: call.id, signal })
         : { output: `${call.name}: no tools are available in this process`, isError: true };
     } catch (error) {
@@ -105,7 +119,8 @@ export class ToolLoop {
     // PII redaction and tool_result guardrails (SPEC §12) before the result is journaled or shown.
     const guarded = guard && !outcome.isError ? guard(outcome.output) : null;
     if (guarded) outcome = guarded.retry !== null ? { output: guarded.retry, isError: true } : { output: guarded.value, isError: guarded.intervene !== null };
-    this.recordResult(active, stepKey, agent, call, outcome, null, ms);
+    const refused = delegation?.status === 'refused' ? (delegation.limit ? 'delegation_refused' : 'invalid_input') : null;
+    this.recordResult(active, stepKey, agent, call, outcome, refused, ms, delegation);
     events?.emit('tool_call_result', { sessionId, agent: agent.name, id: call.id, name: call.name, isError: outcome.isError, ms, taskId, output: outcome.output });
     return guarded?.intervene ?? null;
   }
@@ -118,6 +133,7 @@ export class ToolLoop {
     outcome: { output: string; isError: boolean },
     refused: ToolRefusal | null,
     ms: number,
+    delegation?: DelegationOutcome,
   ): void {
     const limit = this.deps.config.tools.max_result_bytes;
     const cut = truncateUtf8(outcome.output, limit);
@@ -135,6 +151,7 @@ export class ToolLoop {
       is_error: outcome.isError,
       refused,
       ms,
+      ...(delegation ? { delegation } : {}),
       at: this.now().toISOString(),
     };
     this.append(active, record);
@@ -192,6 +209,10 @@ export function toolAuditLines(loop: ToolLoopState | undefined, approvals: Reado
   const lines: ToolAuditLines = {};
   if (results.length > 0) lines.toolCalls = results.map((result) => ({ id: result.id, name: result.name, is_error: result.is_error, ms: result.ms }));
   const violations = results.filter((result) => result.refused === 'tool_not_allowed').map((result) => ({ kind: 'tool_not_allowed', detail: result.name }));
+  // Delegation (SPEC §12): each child on [DELEGATIONS]; each limit that refused or stopped one is a violation.
+  const delegations = results.flatMap((result) => (result.delegation ? [result.delegation] : []));
+  if (delegations.length > 0) lines.delegations = delegations.map((item) => ({ child_session: item.child_session, agent: item.agent, objective_sha256: item.objective_sha256, status: item.status, ms: item.ms }));
+  for (const item of delegations) if (item.limit) violations.push({ kind: item.status === 'refused' ? 'delegation_refused' : 'delegation_stopped', detail: `${item.limit.name}: ${item.limit.detail}` });
   if (violations.length > 0) lines.violations = violations;
   const decided = results.map((result) => approvals.get(result.id)).filter((decision) => decision !== undefined);
   if (decided.length > 0) {

@@ -56,6 +56,25 @@ export interface SessionRecord {
   created_at: string;
   /** The agent that receives the request (the entry agent when the session was created). */
   entry_agent: string;
+  /** Set on a child session started by a `delegate` tool call (SPEC §12). */
+  delegation?: DelegatedFrom;
+}
+
+/** Where a child session comes from and the limits it runs under. */
+export interface DelegatedFrom {
+  parent_session_id: string;
+  /** The user's session at the top of the tree. */
+  root_session_id: string;
+  /** 1 for a child of the user's session. */
+  depth: number;
+  /** The parent's tool call that started it. */
+  call_id: string;
+  /** Cycle keys (`origin>target#objective_sha256`) of this delegation and its ancestors. */
+  lineage: string[];
+  /** The child is stopped and fails at this instant (limits.delegation_deadline_ms). */
+  deadline_at: string;
+  /** Tokens the child may use (limits.max_tokens_per_delegation); null: no budget of its own. */
+  max_tokens: number | null;
 }
 
 export interface UsageFigures {

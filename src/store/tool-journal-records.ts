@@ -31,7 +31,7 @@ export interface ToolTurnRecord {
 }
 
 /** Why a call was not run. */
-export type ToolRefusal = 'tool_not_allowed' | 'invalid_input' | 'approval_denied';
+export type ToolRefusal = 'tool_not_allowed' | 'invalid_input' | 'approval_denied' | 'delegation_refused';
 
 export interface ToolResultRecord {
   v: typeof JOURNAL_FORMAT;
@@ -48,6 +48,8 @@ export interface ToolResultRecord {
   is_error: boolean;
   /** Set when the call was refused and never ran. */
   refused: ToolRefusal | null;
+  /** A `delegate` call's child session (SPEC §12); absent on other tools and older records. */
+  delegation?: DelegationOutcome;
   ms: number;
   at: string;
 }
@@ -81,3 +83,17 @@ export interface ApprovalRequestRecord {
 }
 
 export type ToolJournalRecord = ToolTurnRecord | ToolResultRecord | ApprovalRecord | ApprovalRequestRecord;
+
+/** What one `delegate` call did: the `[DELEGATIONS]` entry, and the limit that refused or stopped it. */
+export interface DelegationOutcome {
+  child_session: string | null;
+  agent: string;
+  objective_sha256: string;
+  /** The child's result status, or `refused`. */
+  status: string;
+  ms: number;
+  /** The origin agent: with `agent` and `objective_sha256` the cycle key. */
+  origin: string;
+  /** Which limit refused or stopped it (max_depth, max_fan_out, cycle, delegation_deadline_ms, max_tokens_per_delegation), with why. */
+  limit?: { name: string; detail: string };
+}

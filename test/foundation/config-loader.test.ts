@@ -42,6 +42,9 @@ describe('loadConfig defaults', () => {
       max_tokens_per_session: null,
       max_cost_usd_per_session: null,
       max_crash_retries: 2,
+      max_depth: 2,
+      delegation_deadline_ms: 300_000,
+      max_tokens_per_delegation: null,
     });
     expect(config.llm.max_output_bytes).toBe(1_048_576);
     expect(config.message.max_depth).toBe(64);

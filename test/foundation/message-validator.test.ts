@@ -28,6 +28,7 @@ function agent(overrides: Partial<AgentDefinition> = {}): AgentDefinition {
     declaredIn: { file: 'governance/agents/goal_agent.md', line: 2 },
     instructions: '# Goal Agent',
     tools: [],
+    delegates: [],
     maxTurns: 20,
     approval: [],
     ...overrides,

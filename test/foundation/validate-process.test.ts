@@ -64,12 +64,12 @@ describe('govflow validate (child process)', () => {
     writeFile(
       root,
       'governance/agents/start_agent.md',
-      agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts.', 'entry: true', 'next: [finish_agent]', 'delegates: [x]']),
+      agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts.', 'entry: true', 'next: [finish_agent]', 'delegate_to: [x]']),
     );
     const result = govflow(['validate', '--root', root]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^error: governance\/agents\/start_agent\.md:7: .*unknown key "delegates"/m);
+    expect(result.stderr).toMatch(/^error: governance\/agents\/start_agent\.md:7: .*unknown key "delegate_to"/m);
   });
 
   it('bad frontmatter YAML: exit 1, file:line of the YAML error', () => {
