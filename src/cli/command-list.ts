@@ -53,7 +53,7 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
   },
   {
     name: 'test',
-    usage: 'govflow test [--root DIR] [NAME...] [--update]',
+    usage: 'govflow test [--root DIR] [NAME…] [--update]',
     summary: "run the root's tests/*.yaml cases against their cassettes (exit 0 all pass, 1 otherwise); --update records again",
     load: async () => (await import('./test-command.js')).testCommand,
   },

@@ -8,11 +8,10 @@ import { compactInTimeZone } from '../message/zoned-time.js';
 import { renderDayReportHtml, renderDayReportMarkdown } from '../report/day-report-render.js';
 import { loadDayReport } from '../report/day-report-source.js';
 import type { CommandDefinition } from './command-context.js';
+import { describedAs } from './command-list.js';
 
 export const reportCommand: CommandDefinition = {
-  name: 'report',
-  usage: 'govflow report [--date YYYYMMDD] [--format md|html] [--out FILE] [--root DIR]',
-  summary: "one day's summary: sessions by status, agents, failures, compliance flags, cost, verify (default: today)",
+  ...describedAs('report'),
   options: { date: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } },
   allowPositionals: false,
   async run({ root, values, io }) {

@@ -9,6 +9,7 @@ import { ConfigError, errorMessage } from '../errors.js';
 import { readTestCaseFile, type TestCase } from '../testing/test-case-file.js';
 import { runTestCase, type CaseReport } from '../testing/test-case-runner.js';
 import type { CommandDefinition } from './command-context.js';
+import { describedAs } from './command-list.js';
 
 function indent(text: string, spaces: number): string {
   const pad = ' '.repeat(spaces);
@@ -65,9 +66,7 @@ function loadCases(root: string, testsDir: string): LoadedCases {
 }
 
 export const testCommand: CommandDefinition = {
-  name: 'test',
-  usage: 'govflow test [--root DIR] [NAME…] [--update]',
-  summary: 'run the governance test cases in tests/*.yaml against their cassettes (exit 0 all pass, 1 otherwise)',
+  ...describedAs('test'),
   options: { update: { type: 'boolean' } },
   allowPositionals: true,
   async run({ root, values, positionals, io }) {

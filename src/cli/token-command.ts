@@ -11,13 +11,12 @@ import { UsageError } from '../errors.js';
 import { newToken, tokenSha256 } from '../http/http-auth.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import type { CommandDefinition } from './command-context.js';
+import { describedAs } from './command-list.js';
 
 const USER_PATTERN = /^[A-Za-z0-9._@-]{1,128}$/;
 
 export const tokenCommand: CommandDefinition = {
-  name: 'token',
-  usage: 'govflow token add USER [--role operator|auditor] [--root DIR]',
-  summary: 'create an HTTP API token for USER; prints it once and stores only its sha256 in govflow.config.yaml',
+  ...describedAs('token'),
   options: { role: { type: 'string' } },
   allowPositionals: true,
   async run({ root, io, values, positionals }) {
