@@ -4,6 +4,7 @@
  * stops gracefully (a grace period for running steps, then a hard stop that still leaves every
  * journal consistent).
  */
+import { setMaxListeners } from 'node:events';
 import { watch, type FSWatcher } from 'chokidar';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -54,6 +55,9 @@ export class GovflowDaemon {
     private readonly options: DaemonOptions,
   ) {
     this.registry = new RequestIdRegistry(runtime.config.paths, { durable: runtime.config.daemon.fsync });
+    // Every running model call listens on the shutdown signal (and removes its listener when it
+    // settles): past 10 concurrent calls Node's leak warning would be a false alarm on stderr.
+    setMaxListeners(0, this.abort.signal);
   }
 
   static async start(root: string, options: DaemonOptions): Promise<GovflowDaemon> {
