@@ -9,7 +9,7 @@
  * until the disk takes it. `sync` resolves only once the backlog is written and synced, and
  * {@link backlogWritten} lets the audit writer keep "journal record, then audit entry".
  */
-import { close, closeSync, fdatasync, fstatSync, fsync, fsyncSync, ftruncateSync, open, openSync, writeSync } from 'node:fs';
+import { close, closeSync, fdatasync, fstatSync, fsync, fsyncSync, ftruncateSync, open, openSync, statSync, writeSync } from 'node:fs';
 import { diskCall, diskCallback, diskFailureCode } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
 import { open as openHandle } from 'node:fs/promises';
@@ -107,7 +107,7 @@ export class AppendOnlyFile {
     private readonly durable: boolean,
     fd?: number,
   ) {
-    this.fd = fd ?? openSync(file, 'a');
+    this.fd = fd ?? diskCall('open', file, () => openSync(file, 'a'));
     this.size = fstatSync(this.fd).size;
     this.syncs = new FdatasyncQueue(fdatasync, file);
   }
@@ -120,67 +120,60 @@ export class AppendOnlyFile {
 
   /**
    * Appends text to the page cache (durable with the next `sync`). A write the disk refuses goes
-   * to the backlog instead (see the file comment); other errors throw.
+   * to the backlog instead (see the file comment); other errors throw, leaving nothing behind.
    */
   append(text: string): void {
     if (this.fd === null) throw new Error(`${this.file} is closed`);
-    if (this.backlog.length > 0) {
-      this.backlog.push(text);
-      return;
-    }
+    this.backlog.push(text);
+    if (this.backlog.length > 1) return;
     try {
-      this.writeWhole(this.fd, text);
+      this.writeBacklog(this.fd);
     } catch (error) {
-      if (diskFailureCode(error) === null) throw error;
-      this.backlog.push(text);
-      this.flushBacklog();
-    }
-  }
-
-  /** One record in full, or nothing: a partial write is cut back before the error goes up. */
-  private writeWhole(fd: number, text: string): void {
-    const bytes = Buffer.from(text, 'utf8');
-    let written = 0;
-    try {
-      while (written < bytes.length) written += diskCall('write', this.file, () => writeSync(fd, bytes, written, bytes.length - written));
-    } catch (error) {
-      try {
-        if (fstatSync(fd).size > this.size) ftruncateSync(fd, this.size);
-      } catch {
-        /* the retry cuts it */
+      if (diskFailureCode(error) === null) {
+        this.backlog.length = 0;
+        throw error;
       }
-      throw error;
+      markBacklogged(this, true);
+      this.flushing = diskWaits
+        .retry(this.file, () => {
+          if (this.fd === null) return;
+          if (fstatSync(this.fd).size > this.size) ftruncateSync(this.fd, this.size);
+          this.writeBacklog(this.fd);
+        })
+        .finally(() => {
+          this.flushing = null;
+          markBacklogged(this, false);
+        });
+      void this.flushing.catch(() => undefined);
     }
-    this.size += bytes.length;
   }
 
-  private flushBacklog(): void {
-    if (this.flushing) return;
-    markBacklogged(this, true);
-    this.flushing = diskWaits
-      .retry(this.file, () => {
-        const fd = this.fd;
-        if (fd === null) return;
-        if (fstatSync(fd).size > this.size) ftruncateSync(fd, this.size);
-        while (this.backlog.length > 0) {
-          this.writeWhole(fd, this.backlog[0]);
-          this.backlog.shift();
+  /** Writes the backlog's records in order, each in full or not at all (a partial write is cut back). */
+  private writeBacklog(fd: number): void {
+    while (this.backlog.length > 0) {
+      const bytes = Buffer.from(this.backlog[0], 'utf8');
+      let written = 0;
+      try {
+        while (written < bytes.length) written += diskCall('write', this.file, () => writeSync(fd, bytes, written, bytes.length - written));
+      } catch (error) {
+        try {
+          ftruncateSync(fd, this.size);
+        } catch {
+          /* the retry (or the next open) cuts it */
         }
-      })
-      .finally(() => {
-        this.flushing = null;
-        markBacklogged(this, false);
-      });
-    void this.flushing.catch(() => undefined);
+        throw error;
+      }
+      this.size += bytes.length;
+      this.backlog.shift();
+    }
   }
 
   /** Resolves once everything appended so far is on disk (at once when not durable). */
   async sync(): Promise<void> {
-    if (this.fd === null) throw new Error(`${this.file} is closed`);
-    await this.flushing;
-    if (!this.durable) return;
     const fd = this.fd;
-    await diskWaits.retry(this.file, () => this.syncs.sync(fd));
+    if (fd === null) throw new Error(`${this.file} is closed`);
+    await this.flushing;
+    if (this.durable) await diskWaits.retry(this.file, () => this.syncs.sync(fd));
   }
 
   /** Appends text and resolves once it (and everything before it) is on disk. */
@@ -193,7 +186,21 @@ export class AppendOnlyFile {
     return this.sync();
   }
 
-  /** Closes the file once the syncs asked for have finished. */
+  /** How the file at this path changed under the open descriptor (removed, renamed away, replaced), or null. */
+  replacedAt(): string | null {
+    if (this.fd === null) return null;
+    const open = fstatSync(this.fd);
+    try {
+      const atPath = statSync(this.file);
+      if (atPath.ino === open.ino && atPath.dev === open.dev) return null;
+      return open.nlink === 0 ? 'removed and another file put at its path' : 'renamed away and another file put at its path';
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      return open.nlink === 0 ? 'removed' : 'renamed away (or its folder was removed)';
+    }
+  }
+
+  /** Closes the file once the syncs asked for have finished. Safe to call twice. */
   async close(): Promise<void> {
     if (this.fd === null) return;
     await this.flushing?.catch(() => undefined);
