@@ -1,23 +1,114 @@
 /**
- * Where the audit chain ends on disk: the last complete entry (its file and hash) and how many
- * entries the trail holds. The writer (the one writer of its root) reads it once, at open:
- * {@link scanChainTail} cuts a torn tail off the newest file, parses the last entry, and
- * reconciles the head record (rebuilding it when missing, torn or behind).
+ * Where the audit chain ends: the head record and the scan the writer runs once, at open.
+ *
+ * The head record, `<stateDir>/audit-head.json`, names the last entry the writer appended (file,
+ * entry count, hash, message id). The log files alone cannot show that their last entries (or
+ * their last day file) were deleted — a shorter chain is still a valid chain — so `verify`
+ * compares the logs with it. The root's one writer overwrites it after each turn's appends without
+ * fsync and without truncating: the JSON is padded to one 512-byte sector and written with one
+ * pwrite at offset 0 through a descriptor kept open (a writeFile with O_TRUNC cost 0.15 ms per
+ * append on ext4). A torn or lagging record is rebuilt from the logs at open; a record AHEAD of
+ * the logs never is: it is the evidence of deleted entries.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GENESIS_HASH } from './audit-entry-format.js';
 import { parseEntryBlock, splitEntryBlocks } from './audit-entry-parse.js';
 import { AuditLogFormatError, AuditWriteError } from './audit-errors.js';
-import { type AuditHeadRecord, HEAD_RECORD_FORMAT, type HeadRecordRead } from './audit-head-record.js';
-import { listLogFilesSync, logFileDate } from './audit-log-reader.js';
+import { listLogFilesSync } from './audit-log-reader.js';
 
-/** A torn tail cut off the newest file; the daemon should log it. */
+export const HEAD_RECORD_FORMAT = 1;
+const HEAD_RECORD_FILE = 'audit-head.json';
+const SECTOR = 512;
+
+export interface AuditHeadRecord {
+  format: 1;
+  /** Log file name (`YYYYMMDD.log`) holding the last entry. */
+  file: string;
+  /** Entries across all log files. */
+  entries: number;
+  /** ENTRY_HASH and message_id of the last entry. */
+  hash: string;
+  message_id: string;
+}
+
+export type HeadRecordRead = { state: 'missing' } | { state: 'unreadable'; reason: string } | { state: 'ok'; record: AuditHeadRecord };
+
+/** Why a parsed record is not one, or null when it is. */
+function invalidBecause(record: Partial<Record<keyof AuditHeadRecord, unknown>>): string | null {
+  if (record.format !== HEAD_RECORD_FORMAT) return `format is ${String(record.format)}, expected ${HEAD_RECORD_FORMAT}`;
+  if (typeof record.file !== 'string' || !/^\d{8}\.log$/.test(record.file)) return 'file is not YYYYMMDD.log';
+  if (!Number.isInteger(record.entries) || (record.entries as number) < 1) return 'entries is not a positive integer';
+  if (typeof record.hash !== 'string' || !/^[0-9a-f]{64}$/.test(record.hash)) return 'hash is not 64 hex digits';
+  return typeof record.message_id === 'string' ? null : 'message_id is not a string';
+}
+
+export function readHeadRecord(stateDir: string): HeadRecordRead {
+  let value: unknown;
+  try {
+    value = JSON.parse(fs.readFileSync(path.join(stateDir, HEAD_RECORD_FILE), 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing' };
+    const torn = error instanceof SyntaxError ? 'not JSON (torn write?): ' : '';
+    return { state: 'unreadable', reason: torn + (error as Error).message };
+  }
+  if (typeof value !== 'object' || value === null) return { state: 'unreadable', reason: 'not a JSON object' };
+  const record = value as AuditHeadRecord;
+  const reason = invalidBecause(record);
+  if (reason !== null) return { state: 'unreadable', reason };
+  return { state: 'ok', record: { format: 1, file: record.file, entries: record.entries, hash: record.hash, message_id: record.message_id } };
+}
+
+/** The record's bytes, padded with spaces to one sector when it fits. */
+function encode(record: AuditHeadRecord): Buffer {
+  const json = `${JSON.stringify(record)}\n`;
+  return Buffer.from(Buffer.byteLength(json) >= SECTOR ? json : `${json.slice(0, -1).padEnd(SECTOR - 1)}\n`);
+}
+
+/** Overwrites the record once (tests that stage a trail). */
+export function writeHeadRecord(stateDir: string, record: AuditHeadRecord): void {
+  fs.writeFileSync(path.join(stateDir, HEAD_RECORD_FILE), encode(record));
+}
+
+/** The record, overwritten in place (see the file comment); a file removed meanwhile is made again. */
+export class HeadRecordFile {
+  private fd: number | null = null;
+  /** Bytes in the file as last written: a shorter record must cut the rest. */
+  private size = 0;
+
+  constructor(private readonly stateDir: string) {}
+
+  write(record: AuditHeadRecord): void {
+    if (this.fd !== null && fs.fstatSync(this.fd).nlink === 0) this.close();
+    if (this.fd === null) {
+      fs.mkdirSync(this.stateDir, { recursive: true });
+      this.fd = fs.openSync(path.join(this.stateDir, HEAD_RECORD_FILE), fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
+      this.size = fs.fstatSync(this.fd).size;
+    }
+    const bytes = encode(record);
+    fs.writeSync(this.fd, bytes, 0, bytes.length, 0);
+    // Only an oversized record (a huge message id) can leave old bytes behind to cut.
+    if (bytes.length < this.size) fs.ftruncateSync(this.fd, bytes.length);
+    this.size = bytes.length;
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    const fd = this.fd;
+    this.fd = null;
+    try {
+      fs.closeSync(fd);
+    } catch {
+      /* the record is complete on the page cache; nothing else to release */
+    }
+  }
+}
+
+/** A torn tail cut off the newest file; the daemon logs it. */
 export interface AuditRepair {
   file: string;
-  /** 1-based line where the cut text began. */
+  /** 1-based line where the cut text began; byte offset the file was cut to; bytes cut. */
   line: number;
-  /** Byte offset the file was truncated to, and how many bytes were cut. */
   offset: number;
   bytes: number;
   /** The start of what was cut, for the operator. */
@@ -34,21 +125,17 @@ export interface ChainTail {
   entries: number;
   /** The newest day file present, even an empty one (`YYYYMMDD`). */
   newestDay: string | null;
-}
-
-interface ChainEnd {
-  file: string;
-  hash: string;
-  messageId: string;
+  repairs: AuditRepair[];
+  /** What an operator should know (a head record rebuilt, or ahead of the logs). */
+  warnings: string[];
 }
 
 /** Cuts a torn tail off `file`, returning what was cut (or null when the file ends cleanly). */
-export function cutTornTail(file: string): AuditRepair | null {
+function cutTornTail(file: string): AuditRepair | null {
   const bytes = fs.readFileSync(file);
   const separator = bytes.lastIndexOf('\n---\n');
   const end = separator === -1 ? 0 : separator + 5;
   if (end === bytes.length) return null;
-  const line = end === 0 ? 1 : bytes.subarray(0, end).toString('utf8').split('\n').length;
   const fd = fs.openSync(file, 'r+');
   try {
     fs.ftruncateSync(fd, end);
@@ -56,52 +143,28 @@ export function cutTornTail(file: string): AuditRepair | null {
   } finally {
     fs.closeSync(fd);
   }
-  return {
-    file,
-    line,
-    offset: end,
-    bytes: bytes.length - end,
-    excerpt: bytes.subarray(end, end + 200).toString('utf8'),
-  };
-}
-
-export interface ScanOptions {
-  logsDir: string;
-  /** The head record as read at open. */
-  head: HeadRecordRead;
-  /** Rebuilds the head record (called at most once). */
-  writeHead: (record: AuditHeadRecord) => void;
-  /** Receive cut torn tails and what an operator should know. */
-  repairs: AuditRepair[];
-  warnings: string[];
+  const line = end === 0 ? 1 : bytes.subarray(0, end).toString('utf8').split('\n').length;
+  return { file, line, offset: end, bytes: bytes.length - end, excerpt: bytes.subarray(end, end + 200).toString('utf8') };
 }
 
 /**
- * The full read: cuts a torn tail off the newest file, finds the hash to chain to, and checks the
- * head record against the logs. Only the root's one writer calls it (it holds the root lock): a
- * tail being written by a live writer would look torn.
+ * Cuts a torn tail off the newest file, finds the hash to chain to, and checks the head record
+ * against the logs, rewriting it through `head` when missing, torn or behind. Only the root's one
+ * writer calls it (it holds the root lock): a tail being written by a live writer would look torn.
  */
-export function scanChainTail(options: ScanOptions): ChainTail {
-  const { logsDir } = options;
+export function scanChainTail(logsDir: string, stateDir: string, head: HeadRecordFile): ChainTail {
   const files = listLogFilesSync(logsDir);
   const newest = files.at(-1);
-  if (newest !== undefined) {
-    const repair = cutTornTail(path.join(logsDir, newest));
-    if (repair) options.repairs.push(repair);
-  }
-
-  const counts = new Map<string, number>();
-  let end: ChainEnd | null = null;
+  const repair = newest === undefined ? null : cutTornTail(path.join(logsDir, newest));
+  const count = (file: string) => splitEntryBlocks(fs.readFileSync(path.join(logsDir, file), 'utf8')).blocks.length;
+  let end: { file: string; hash: string; messageId: string } | null = null;
   for (let index = files.length - 1; index >= 0 && end === null; index -= 1) {
-    const file = files[index];
-    const fullPath = path.join(logsDir, file);
-    const { blocks } = splitEntryBlocks(fs.readFileSync(fullPath, 'utf8'));
-    counts.set(file, blocks.length);
-    const last = blocks.at(-1);
+    const fullPath = path.join(logsDir, files[index]);
+    const last = splitEntryBlocks(fs.readFileSync(fullPath, 'utf8')).blocks.at(-1);
     if (last === undefined) continue;
     try {
       const entry = parseEntryBlock(last);
-      end = { file, hash: entry.hash, messageId: entry.messageId };
+      end = { file: files[index], hash: entry.hash, messageId: entry.messageId };
     } catch (error) {
       if (!(error instanceof AuditLogFormatError)) throw error;
       throw new AuditWriteError(
@@ -113,51 +176,34 @@ export function scanChainTail(options: ScanOptions): ChainTail {
       );
     }
   }
-
+  const read = readHeadRecord(stateDir);
+  if (read.state === 'ok' && end !== null && read.record.file === end.file && read.record.hash === end.hash) {
+    return { file: end.file, hash: end.hash, entries: read.record.entries, newestDay: newest!.slice(0, 8), repairs: repair ? [repair] : [], warnings: [] };
+  }
+  const total = files.reduce((sum, file) => sum + count(file), 0);
+  const warnings: string[] = [];
+  let entries = total;
+  if (read.state === 'ok' && read.record.entries >= total) {
+    // Never rebuild a record ahead of (or disagreeing with) the logs: it is the only evidence
+    // that entries were deleted. Keep its count so `verify` keeps reporting the gap.
+    const { record } = read;
+    warnings.push(
+      `audit head record says ${record.entries} entries ending with message ${record.message_id} in ${record.file}, ` +
+        `but the logs hold ${total}${end ? ` ending with message ${end.messageId} in ${end.file}` : ''}; ` +
+        'entries may have been deleted or replaced: run "govflow verify"',
+    );
+    entries = record.entries;
+  } else if (end !== null) {
+    const why = read.state === 'missing' ? 'it was missing' : read.state === 'unreadable' ? `it was unreadable: ${read.reason}` : `it was behind the logs: ${read.record.entries} entries`;
+    head.write({ format: HEAD_RECORD_FORMAT, file: end.file, entries: total, hash: end.hash, message_id: end.messageId });
+    warnings.push(`audit head record rebuilt from the logs (${why}): ${total} entries`);
+  }
   return {
     file: end?.file ?? null,
     hash: end?.hash ?? GENESIS_HASH,
-    entries: reconcileHead(options, files, counts, end),
-    newestDay: newest === undefined ? null : logFileDate(newest),
+    entries,
+    newestDay: newest === undefined ? null : newest.slice(0, 8),
+    repairs: repair ? [repair] : [],
+    warnings,
   };
-}
-
-/** The entry count to continue from, after comparing the head record with the logs. */
-function reconcileHead(options: ScanOptions, files: string[], counts: Map<string, number>, end: ChainEnd | null): number {
-  const { head, warnings } = options;
-  if (head.state === 'ok' && end !== null && head.record.file === end.file && head.record.hash === end.hash) {
-    return head.record.entries;
-  }
-  let total = 0;
-  for (const file of files) {
-    let count = counts.get(file);
-    if (count === undefined) {
-      count = splitEntryBlocks(fs.readFileSync(path.join(options.logsDir, file), 'utf8')).blocks.length;
-    }
-    total += count;
-  }
-  const rebuild = (why: string): number => {
-    if (end === null) return 0;
-    options.writeHead({
-      format: HEAD_RECORD_FORMAT,
-      file: end.file,
-      entries: total,
-      hash: end.hash,
-      message_id: end.messageId,
-    });
-    warnings.push(`audit head record rebuilt from the logs (${why}): ${total} entries`);
-    return total;
-  };
-  if (head.state === 'missing') return end === null ? 0 : rebuild('it was missing');
-  if (head.state === 'unreadable') return rebuild(`it was unreadable: ${head.reason}`);
-  const record = head.record;
-  if (record.entries < total) return rebuild(`it was behind the logs: ${record.entries} entries`);
-  // Never rebuild a head record that is ahead of (or disagrees with) the logs: it is the only
-  // evidence that entries were deleted. Keep its count so `verify` keeps reporting the gap.
-  warnings.push(
-    `audit head record says ${record.entries} entries ending with message ${record.message_id} in ${record.file}, ` +
-      `but the logs hold ${total}${end ? ` ending with message ${end.messageId} in ${end.file}` : ''}; ` +
-      'entries may have been deleted or replaced: run "govflow verify"',
-  );
-  return Math.max(record.entries, total);
 }

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { GENESIS_HASH, computeEntryHash } from './audit-entry-format.js';
 import { type RawEntryBlock, parseEntryBlock, splitEntryBlocks } from './audit-entry-parse.js';
 import { AuditLogFormatError } from './audit-errors.js';
-import { readHeadRecord } from './audit-head-record.js';
+import { readHeadRecord } from './audit-chain-tail.js';
 import { listLogFiles } from './audit-log-reader.js';
 
 export type AuditProblemReason =

@@ -20,13 +20,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { type AuditRepair, scanChainTail } from './audit-chain-tail.js';
+import { type AuditRepair, HEAD_RECORD_FORMAT, HeadRecordFile, scanChainTail } from './audit-chain-tail.js';
 import { type AuditEntryInput, formatEntry, localDayAndTime } from './audit-entry-format.js';
 import { AppendOnlyFile, backlogWritten, fsyncDirectory } from '../store/append-only-file.js';
 import { diskFailureCode } from '../store/disk-io.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { AuditWriteError } from './audit-errors.js';
-import { HEAD_RECORD_FORMAT, HeadRecordFile, readHeadRecord } from './audit-head-record.js';
 
 export type { AuditRepair } from './audit-chain-tail.js';
 
@@ -85,14 +84,10 @@ export class AuditLogWriter {
     fs.mkdirSync(options.stateDir, { recursive: true });
     const writer = new AuditLogWriter(options);
     try {
-      const tail = scanChainTail({
-        logsDir: options.logsDir,
-        head: readHeadRecord(options.stateDir),
-        writeHead: (record) => writer.head.write(record),
-        repairs: writer.repairs,
-        warnings: writer.warnings,
-      });
+      const tail = scanChainTail(options.logsDir, options.stateDir, writer.head);
       Object.assign(writer, { tailFile: tail.file, lastHash: tail.hash, entries: tail.entries, newestDay: tail.newestDay });
+      writer.repairs.push(...tail.repairs);
+      writer.warnings.push(...tail.warnings);
     } catch (error) {
       await writer.close();
       throw error;

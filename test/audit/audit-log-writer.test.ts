@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { GENESIS_HASH, computeEntryHash, parseEntries } from '../../src/audit/audit-entry-format.js';
 import { verifyAuditChain } from '../../src/audit/audit-chain-verify.js';
 import { AuditWriteError } from '../../src/audit/audit-errors.js';
-import { readHeadRecord } from '../../src/audit/audit-head-record.js';
+import { readHeadRecord } from '../../src/audit/audit-chain-tail.js';
 import { readLogEntries } from '../../src/audit/audit-log-reader.js';
 import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
 import { ConfigError } from '../../src/errors.js';

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEntries } from '../../src/audit/audit-entry-format.js';
-import { HEAD_RECORD_FORMAT, writeHeadRecord } from '../../src/audit/audit-head-record.js';
+import { HEAD_RECORD_FORMAT, writeHeadRecord } from '../../src/audit/audit-chain-tail.js';
 import type { ScriptedResponse } from '../../src/llm/scripted-provider.js';
 import { SessionInterruptedError } from '../../src/pipeline/session-runner.js';
 import type { JournalRecord, MessageRecord } from '../../src/store/session-journal.js';
