@@ -8,8 +8,6 @@ import * as path from 'node:path';
 import { parseEntries, type ParsedAuditEntry } from './audit-entry-format.js';
 import { AuditLogFormatError } from './audit-errors.js';
 
-const LOG_FILE_NAME = /^(\d{8})\.log$/;
-
 /** An entry with the day file it was read from (`YYYYMMDD.log`). */
 export interface LoggedEntry extends ParsedAuditEntry {
   file: string;
@@ -18,9 +16,7 @@ export interface LoggedEntry extends ParsedAuditEntry {
 /** True for a real calendar date written `YYYYMMDD`. */
 export function isLogDate(text: string): boolean {
   if (!/^\d{8}$/.test(text)) return false;
-  const year = Number(text.slice(0, 4));
-  const month = Number(text.slice(4, 6));
-  const day = Number(text.slice(6, 8));
+  const [year, month, day] = [Number(text.slice(0, 4)), Number(text.slice(4, 6)), Number(text.slice(6, 8))];
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
@@ -30,28 +26,21 @@ export function logFileDate(file: string): string {
   return file.slice(0, 8);
 }
 
-function sortLogNames(names: string[]): string[] {
-  // YYYYMMDD sorts lexically in date order, which is also the chain order.
-  return names.filter((name) => LOG_FILE_NAME.test(name) && isLogDate(name.slice(0, 8))).sort();
-}
-
-/** Day file names in chain order (oldest first); empty when the folder does not exist yet. */
-export async function listLogFiles(logsDir: string): Promise<string[]> {
-  try {
-    return sortLogNames(await fs.promises.readdir(logsDir));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
-
+/** Day file names in chain order (oldest first: YYYYMMDD sorts by date); empty when the folder does not exist yet. */
 export function listLogFilesSync(logsDir: string): string[] {
+  let names: string[];
   try {
-    return sortLogNames(fs.readdirSync(logsDir));
+    names = fs.readdirSync(logsDir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
+  return names.filter((name) => /^\d{8}\.log$/.test(name) && isLogDate(name.slice(0, 8))).sort();
+}
+
+/** The same as a promise (callers that read the files asynchronously). */
+export function listLogFiles(logsDir: string): Promise<string[]> {
+  return Promise.resolve(listLogFilesSync(logsDir));
 }
 
 export interface ReadEntriesOptions {
@@ -66,22 +55,18 @@ export interface ReadEntriesOptions {
  * file and line) when an entry is malformed: run `govflow verify` to see whether it was tampered.
  */
 export async function readLogEntries(logsDir: string, options: ReadEntriesOptions = {}): Promise<LoggedEntry[]> {
-  const files = (await listLogFiles(logsDir)).filter((file) => {
+  const files = listLogFilesSync(logsDir).filter((file) => {
     const date = logFileDate(file);
-    if (options.date !== undefined && date !== options.date) return false;
-    return options.fromDate === undefined || date >= options.fromDate;
+    return (options.date === undefined || date === options.date) && (options.fromDate === undefined || date >= options.fromDate);
   });
   const entries: LoggedEntry[] = [];
   for (const file of files) {
     const text = await fs.promises.readFile(path.join(logsDir, file), 'utf8');
-    let parsed;
     try {
-      parsed = parseEntries(text);
+      for (const entry of parseEntries(text).entries) entries.push({ ...entry, file });
     } catch (error) {
-      if (error instanceof AuditLogFormatError) throw error.inFile(path.join(logsDir, file));
-      throw error;
+      throw error instanceof AuditLogFormatError ? error.inFile(path.join(logsDir, file)) : error;
     }
-    for (const entry of parsed.entries) entries.push({ ...entry, file });
   }
   return entries;
 }
@@ -96,31 +81,14 @@ export interface EntryFilter {
   status?: string;
 }
 
-export function entryMatches(entry: LoggedEntry, filter: EntryFilter): boolean {
-  if (filter.date !== undefined && logFileDate(entry.file) !== filter.date) return false;
-  if (filter.session !== undefined && entry.sessionId !== filter.session) return false;
-  if (filter.agent !== undefined && entry.agent !== filter.agent) return false;
-  if (filter.status !== undefined && entry.status.code !== filter.status) return false;
-  return true;
-}
-
 export function filterEntries(entries: LoggedEntry[], filter: EntryFilter): LoggedEntry[] {
-  return entries.filter((entry) => entryMatches(entry, filter));
-}
-
-/**
- * Message ids already in the log (from `fromDate` on, when given). After a crash the runner
- * appends only the journaled messages missing from this set, so no message is logged twice.
- */
-export async function loggedMessageIds(logsDir: string, fromDate?: string): Promise<Set<string>> {
-  const entries = await readLogEntries(logsDir, fromDate === undefined ? {} : { fromDate });
-  return new Set(entries.map((entry) => entry.messageId));
-}
-
-/** What recovery needs to know of one logged message. */
-export interface LoggedMessage {
-  sequence: number;
-  agent: string;
+  return entries.filter(
+    (entry) =>
+      (filter.date === undefined || logFileDate(entry.file) === filter.date) &&
+      (filter.session === undefined || entry.sessionId === filter.session) &&
+      (filter.agent === undefined || entry.agent === filter.agent) &&
+      (filter.status === undefined || entry.status.code === filter.status),
+  );
 }
 
 /**
@@ -128,11 +96,7 @@ export interface LoggedMessage {
  * id. After a crash the runner appends the journaled messages missing from it (so no message is
  * logged twice) and voids logged messages the journal lost (power loss).
  */
-export async function loggedSessionMessages(logsDir: string, sessionId: string, fromDate?: string): Promise<Map<string, LoggedMessage>> {
+export async function loggedSessionMessages(logsDir: string, sessionId: string, fromDate?: string): Promise<Map<string, { sequence: number; agent: string }>> {
   const entries = await readLogEntries(logsDir, fromDate === undefined ? {} : { fromDate });
-  const messages = new Map<string, LoggedMessage>();
-  for (const entry of entries) {
-    if (entry.sessionId === sessionId) messages.set(entry.messageId, { sequence: entry.sequence, agent: entry.agent });
-  }
-  return messages;
+  return new Map(entries.filter((entry) => entry.sessionId === sessionId).map((entry) => [entry.messageId, { sequence: entry.sequence, agent: entry.agent }]));
 }

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
-import { isLogDate, listLogFiles, loggedMessageIds } from '../../src/audit/audit-log-reader.js';
+import { isLogDate, listLogFiles, loggedSessionMessages } from '../../src/audit/audit-log-reader.js';
 import { logsCommand } from '../../src/audit/logs-command.js';
 import { entryInput, makeMessage, tempRoot } from './audit-test-helpers.js';
 
@@ -112,12 +112,15 @@ describe('audit log reader', () => {
     expect(await listLogFiles(path.join(dirs.root, 'nowhere'))).toEqual([]);
   });
 
-  it('loggedMessageIds returns the ids (from a day on) and skips a torn tail', async () => {
+  it('loggedSessionMessages returns the ids (from a day on) and skips a torn tail', async () => {
     const dirs = await trail();
     const file = path.join(dirs.logsDir, '20260308.log');
     fs.appendFileSync(file, '[TIMESTAMP: 11:00:00]\n[AGENT: x]\n[INPUT SOURCE: user]\n[MESSAGE_ID: torn]\n');
-    expect(await loggedMessageIds(dirs.logsDir)).toEqual(new Set(['a1', 'a2', 'a3', 'a4']));
-    expect(await loggedMessageIds(dirs.logsDir, '20260308')).toEqual(new Set(['a3', 'a4']));
+    const ids = async (session: string, fromDate?: string) => [...(await loggedSessionMessages(dirs.logsDir, session, fromDate)).keys()];
+    expect(await ids('s1')).toEqual(['a1', 'a2']);
+    expect(await ids('s2')).toEqual(['a3', 'a4']);
+    expect(await ids('s1', '20260308')).toEqual([]);
+    expect(await loggedSessionMessages(dirs.logsDir, 's2', '20260308')).toEqual(new Map([['a3', { sequence: 1, agent: 'planner' }], ['a4', { sequence: 1, agent: 'objective_agent' }]]));
   });
 
   it('isLogDate accepts real days only', () => {
