@@ -1,12 +1,16 @@
 /**
- * The files store (files mode): a session is `system/sessions/<id>/` (journal.jsonl and a
- * manifest), its audit entries go to the hash-chained `system/logs/`, its result to
- * `system/outbox/`. It wraps SessionJournal, the audit writer and the atomic result writes by
- * their public methods only; the ordering promises of `SessionStore` are kept here.
+ * The files store (files mode): a session is `system/sessions/<id>/` (journal.jsonl, append-only,
+ * and manifest.json, a cache of its state for `govflow status`), its audit entries go to the
+ * hash-chained `system/logs/`, its result to `system/outbox/`. The ordering promises of
+ * `SessionStore` are kept here; the record types and readers are in session-journal.ts.
  */
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuditEntryInput } from '../audit/audit-entry-format.js';
+import { AppendOnlyFile, fsyncDirectoryAsync, fsyncSharedDirectory } from './append-only-file.js';
 import { writeFileAtomicAsync } from './atomic-file.js';
+import { diskWaits } from './disk-waits.js';
+import { ManifestFile } from './manifest-file.js';
 import { PromptStore } from './prompt-store.js';
 import {
   SessionJournal,
@@ -50,17 +54,32 @@ function entryHashOf(appended: unknown): string | null {
   return typeof hash === 'string' ? hash : null;
 }
 
-/** One session of the files store: its journal, plus the shared audit writer and outbox. */
+/** One session of the files store: its journal and manifest, plus the shared audit writer and outbox. */
 class FilesStoredSession implements StoredSession {
+  private readonly manifest: ManifestFile;
+
+  /** `entriesDurable`: a new session's folder entries, synced in the background, awaited by the first sync. */
   constructor(
     readonly sessionId: string,
-    private readonly journal: SessionJournal,
+    private readonly journal: AppendOnlyFile,
     private readonly options: FilesSessionStoreOptions,
-  ) {}
+    private readonly entriesDurable: Promise<unknown> = Promise.resolve(),
+  ) {
+    this.manifest = new ManifestFile(path.join(path.dirname(journal.file), 'manifest.json'));
+  }
+
+  append(record: JournalRecord): void {
+    this.journal.append(`${JSON.stringify(record)}\n`);
+  }
+
+  /** Resolves once every record appended so far (and the session's folder entries) is on disk. */
+  private async sync(): Promise<void> {
+    await Promise.all([this.entriesDurable, this.journal.sync()]);
+  }
 
   recordExchange(record: ExchangeRecord): void {
     // Not synced on its own: the next message's durable write carries it to disk with it.
-    this.journal.append(record);
+    this.append(record);
   }
 
   async commitMessage(record: MessageRecord, audit: AuditEntryInput): Promise<{ entryHash: string | null }> {
@@ -68,7 +87,7 @@ class FilesStoredSession implements StoredSession {
     // first, so a killed process never leaves an audited message the journal lacks; the journal
     // is synced when the session pauses or ends. After power loss the audit log may be ahead of
     // the journal: recovery voids those entries (voidMessages) and runs their steps again.
-    this.journal.append(record);
+    this.append(record);
     return { entryHash: entryHashOf(await this.options.audit.append(audit)) };
   }
 
@@ -78,24 +97,27 @@ class FilesStoredSession implements StoredSession {
 
   async voidMessages(records: VoidRecord[]): Promise<void> {
     if (records.length === 0) return;
-    for (const record of records) this.journal.append(record);
-    await this.journal.sync();
+    for (const record of records) this.append(record);
+    await this.sync();
   }
 
   async recordReply(record: ReplyRecord): Promise<void> {
-    await this.journal.appendDurable(record);
+    this.append(record);
+    await this.sync();
   }
 
   async recordCrash(record: CrashRecord): Promise<void> {
-    await this.journal.appendDurable(record);
+    this.append(record);
+    await this.sync();
   }
 
   recordToolCall(record: ToolTurnRecord | ToolResultRecord): void {
-    this.journal.append(record);
+    this.append(record);
   }
 
   async recordApproval(record: ApprovalRequestRecord | ApprovalRecord): Promise<void> {
-    await this.journal.appendDurable(record);
+    this.append(record);
+    await this.sync();
   }
 
   private async writeResult(result: SessionResultFiles): Promise<void> {
@@ -107,23 +129,27 @@ class FilesStoredSession implements StoredSession {
   }
 
   async pause(result: SessionResultFiles): Promise<void> {
-    await Promise.all([this.journal.sync(), this.writeResult(result)]);
+    await Promise.all([this.sync(), this.writeResult(result)]);
   }
 
   async finish(result: SessionResultFiles, end: FinishedRecord | null): Promise<void> {
     // The journal is durable before anything else moves on (the request file's archive move):
     // until then recovery finds the claimed file and writes the result again from the journal.
-    await Promise.all([this.journal.sync(), this.writeResult(result)]);
+    await Promise.all([this.sync(), this.writeResult(result)]);
     // Not synced: finishing again after a crash writes the same result and this same record.
-    if (end) this.journal.append(end);
+    if (end) this.append(end);
   }
 
+  /** Rewritten in place, off the event loop; a cache of the journal, so never synced. */
   writeManifest(manifest: SessionManifest): void {
-    this.journal.writeManifest(manifest);
+    this.manifest.write(`${JSON.stringify(manifest, null, 2)}\n`);
   }
 
-  close(): Promise<Error | null> {
-    return this.journal.close();
+  /** Closes the journal once the last manifest write has landed (a failed one is reported). */
+  async close(): Promise<Error | null> {
+    const manifestError = await this.manifest.close();
+    await this.journal.close();
+    return manifestError;
   }
 }
 
@@ -142,14 +168,26 @@ export class FilesSessionStore implements SessionStore {
     return SESSION_ID.test(sessionId) && SessionJournal.exists(this.options.sessionsDir, sessionId);
   }
 
+  /** Nothing here waits for the disk: the first record and the folder entries are durable with the first sync. */
   async create(record: SessionRecord): Promise<StoredSession> {
-    const journal = await SessionJournal.create(this.options.sessionsDir, record, this.options.durable);
-    return new FilesStoredSession(record.session_id, journal, this.options);
+    const { sessionsDir, durable } = this.options;
+    const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
+    // A disk that refuses the new folder or file (ENOSPC, ...) is waited out (disk-waits.ts).
+    const journal = await diskWaits.retry(directory, async () => {
+      await mkdir(directory, { recursive: true });
+      return AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable);
+    });
+    const entriesDurable = durable ? Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)]) : undefined;
+    const session = new FilesStoredSession(record.session_id, journal, this.options, entriesDurable);
+    session.append(record);
+    return session;
   }
 
   async open(sessionId: string): Promise<{ session: StoredSession; records: JournalRecord[] }> {
     if (!this.exists(sessionId)) throw new Error(`no session "${sessionId}" under ${this.options.sessionsDir}`);
-    const { journal, records } = SessionJournal.open(this.options.sessionsDir, sessionId, this.options.durable);
+    const directory = SessionJournal.directoryOf(this.options.sessionsDir, sessionId);
+    const records = SessionJournal.read(directory, true);
+    const journal = new AppendOnlyFile(path.join(directory, 'journal.jsonl'), this.options.durable);
     return { session: new FilesStoredSession(sessionId, journal, this.options), records };
   }
 

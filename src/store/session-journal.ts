@@ -7,13 +7,9 @@
 import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
 import type { ToolJournalRecord } from './tool-journal-records.js';
 import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
-import { AppendOnlyFile, fsyncDirectoryAsync, fsyncSharedDirectory } from './append-only-file.js';
-import { diskWaits } from './disk-waits.js';
-import { ManifestFile } from './manifest-file.js';
 
 /** Version of journal records and manifests; bump with a reader for the old one. */
 export const JOURNAL_FORMAT = 1 as const;
@@ -212,50 +208,14 @@ export interface SessionManifest {
   question: string | null;
 }
 
+/** Reading journals and manifests back (the files store writes them: files-session-store.ts). */
 export class SessionJournal {
-  private readonly file: AppendOnlyFile;
-  private readonly manifest: ManifestFile;
-  /** A new session's folder entries, synced in the background and awaited by the first `sync`. */
-  private entriesDurable: Promise<void> = Promise.resolve();
-
-  private constructor(
-    readonly directory: string,
-    file: AppendOnlyFile,
-  ) {
-    this.file = file;
-    this.manifest = new ManifestFile(path.join(directory, 'manifest.json'));
-  }
-
   static directoryOf(sessionsDir: string, sessionId: string): string {
     return path.join(sessionsDir, sessionId);
   }
 
   static exists(sessionsDir: string, sessionId: string): boolean {
     return existsSync(path.join(sessionsDir, sessionId, 'journal.jsonl'));
-  }
-
-  /**
-   * Creates the session's folder and writes its first record. Nothing here waits for the disk:
-   * the record and the folder entries become durable with the journal's first `sync`.
-   */
-  static async create(sessionsDir: string, record: SessionRecord, durable: boolean): Promise<SessionJournal> {
-    const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
-    // A disk that refuses the new folder or file (ENOSPC, ...) is waited out (disk-waits.ts).
-    const file = await diskWaits.retry(directory, async () => {
-      await mkdir(directory, { recursive: true });
-      return AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable);
-    });
-    const journal = new SessionJournal(directory, file);
-    journal.append(record);
-    if (durable) journal.entriesDurable = Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)]).then(() => undefined);
-    return journal;
-  }
-
-  /** Opens an existing journal, cutting a torn last line left by a crash. */
-  static open(sessionsDir: string, sessionId: string, durable: boolean): { journal: SessionJournal; records: JournalRecord[] } {
-    const directory = SessionJournal.directoryOf(sessionsDir, sessionId);
-    const records = SessionJournal.read(directory, true);
-    return { journal: new SessionJournal(directory, new AppendOnlyFile(path.join(directory, 'journal.jsonl'), durable)), records };
   }
 
   /**
@@ -279,36 +239,12 @@ export class SessionJournal {
     return records;
   }
 
-  /** The session ids that have a journal. */
+  /** The session ids that have a folder. */
   static list(sessionsDir: string): string[] {
     if (!existsSync(sessionsDir)) return [];
     return readdirSync(sessionsDir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
-  }
-
-  /** Appends one record to the page cache; it becomes durable with the next `sync`. */
-  append(record: JournalRecord): void {
-    this.file.append(`${JSON.stringify(record)}\n`);
-  }
-
-  /** Resolves once every record appended so far (and the session's folder entries) is on disk. */
-  async sync(): Promise<void> {
-    await Promise.all([this.entriesDurable, this.file.sync()]);
-  }
-
-  /** Appends one record and resolves once it (and everything before it) is on disk. */
-  async appendDurable(record: JournalRecord): Promise<void> {
-    this.append(record);
-    await this.sync();
-  }
-
-  /**
-   * Rewrites manifest.json in place, off the event loop; writes that arrive while one runs are
-   * folded into the next. It is a cache of the journal, so it is never synced.
-   */
-  writeManifest(manifest: SessionManifest): void {
-    this.manifest.write(`${JSON.stringify(manifest, null, 2)}\n`);
   }
 
   /** The manifest, or null when missing; a read that met a rewrite in progress is retried. */
@@ -321,16 +257,6 @@ export class SessionJournal {
       }
     }
     return null;
-  }
-
-  /**
-   * Closes the journal once the last manifest write has landed. Resolves with the error of a
-   * manifest write that failed (the journal itself is unaffected), else null.
-   */
-  async close(): Promise<Error | null> {
-    const manifestError = await this.manifest.close();
-    await this.file.close();
-    return manifestError;
   }
 }
 
