@@ -125,38 +125,14 @@ export function parseEntries(text: string): ParsedEntries {
   return { entries: blocks.map(parseEntryBlock), torn };
 }
 
-const HASH_PATTERN = /^[0-9a-f]{64}$/;
 const ERROR_TAIL = / \(retry_count=(\d+), recoverable=(true|false)\)$/;
-
-type ExtensionTag =
-  | 'USER'
-  | 'AUDIT_FORMAT'
-  | 'REQUEST_ID'
-  | 'SEQUENCE'
-  | 'PARENT_MESSAGE_ID'
-  | 'EXECUTED_AT'
-  | 'INPUT_ENCODING'
-  | 'GOVERNANCE_VERSION'
-  | 'CORRECTIONS'
-  | 'COMPLIANCE VIOLATIONS'
-  | 'NOTES'
-  | 'PII_REDACTED'
-  | 'GUARDRAILS'
-  | 'PARENT_SESSION_ID'
-  | 'DEPTH'
-  | ToolAuditTag;
-
-/** The lines of agents that act (tool-audit-lines.ts), each a JSON array. */
-type ToolAuditTag = 'TOOL_CALLS' | 'VIOLATIONS' | 'APPROVALS' | 'EVIDENCE' | 'DELEGATIONS';
+/** The lines after SESSION_ID, in any order, each at most once: `[TAG: value]` or `[TAG]: value`. */
+const EXTENSION_LINE =
+  /^\[(USER|AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION|PARENT_SESSION_ID|DEPTH): (.*)\]$|^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS|TOOL_CALLS|VIOLATIONS|APPROVALS|EVIDENCE|DELEGATIONS)\]: (.*)$/;
 const TOOL_AUDIT_FIELDS = { TOOL_CALLS: 'toolCalls', VIOLATIONS: 'violations', APPROVALS: 'approvals', EVIDENCE: 'evidence', DELEGATIONS: 'delegations' } as const;
 
-/** `[TAG: value]` → value, or `[TAG]: value` → value. */
-function extensionOf(line: string): { tag: ExtensionTag; value: string } | null {
-  const bracketed = /^\[(USER|AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION|PARENT_SESSION_ID|DEPTH): (.*)\]$/.exec(line);
-  if (bracketed) return { tag: bracketed[1] as ExtensionTag, value: bracketed[2] };
-  const labelled = /^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS|TOOL_CALLS|VIOLATIONS|APPROVALS|EVIDENCE|DELEGATIONS)\]: (.*)$/.exec(line);
-  if (labelled) return { tag: labelled[1] as ExtensionTag, value: labelled[2] };
-  return null;
+function invalid(reason: string): never {
+  throw new ValueDecodeError(reason);
 }
 
 /** Interprets one block. Throws {@link AuditLogFormatError} naming the offending line. */
@@ -176,7 +152,7 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     }
   };
   /** The value of `[TAG: value]` on the next line, or of `prefix value` when `closing` is ''. */
-  const take = (prefix: string, closing: string): string => {
+  const take = (prefix: string, closing = ']'): string => {
     const text = lines[index];
     if (text === undefined || !text.startsWith(prefix) || !text.endsWith(closing) || text.length < prefix.length + closing.length) {
       return fail(`expected a line starting "${prefix}"${text === undefined ? ' but the entry ended' : ''}`);
@@ -185,95 +161,73 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     return text.slice(prefix.length, text.length - closing.length);
   };
 
-  const time = take('[TIMESTAMP: ', ']');
+  const time = take('[TIMESTAMP: ');
   if (!/^\d{2}:\d{2}:\d{2}$/.test(time)) fail('TIMESTAMP is not HH:mm:ss', index - 1);
-  const agent = decode(() => unescapeText(take('[AGENT: ', ']')));
-  const inputSource = decode(() => unescapeText(take('[INPUT SOURCE: ', ']')));
+  const agent = decode(() => unescapeText(take('[AGENT: ')));
+  const inputSource = decode(() => unescapeText(take('[INPUT SOURCE: ')));
   const writtenInput = take('[INPUT]: ', '');
   const inputIndex = index - 1;
-  const outputType = decode(() => unescapeText(take('[OUTPUT TYPE: ', ']')));
-  const statusMatch = /^\[STATUS: ([^\]]*)\] (.*)$/.exec(lines[index] ?? '');
-  if (!statusMatch) fail('expected "[STATUS: code] message"');
+  const outputType = decode(() => unescapeText(take('[OUTPUT TYPE: ')));
+  const statusMatch = /^\[STATUS: ([^\]]*)\] (.*)$/.exec(lines[index] ?? '') ?? fail('expected "[STATUS: code] message"');
   index += 1;
-  const status = decode(() => ({ code: unescapeText(statusMatch![1]), message: unescapeText(statusMatch![2]) }));
+  const status = decode(() => ({ code: unescapeText(statusMatch[1]), message: unescapeText(statusMatch[2]) }));
 
   let error: ParsedAuditEntry['error'] = null;
   if (lines[index]?.startsWith('[ERROR: ')) {
-    const errorLine = lines[index];
-    const head = /^\[ERROR: ([^\]]*)\] /.exec(errorLine);
-    const tail = ERROR_TAIL.exec(errorLine);
-    if (!head || !tail || tail.index < head[0].length) {
-      fail('expected "[ERROR: code] message (retry_count=N, recoverable=true|false)"');
-    }
-    const messageText = errorLine.slice(head![0].length, tail!.index);
-    error = decode(() => ({
-      code: unescapeNullableText(head![1]),
-      message: unescapeNullableText(messageText),
-      retryCount: Number(tail![1]),
-      recoverable: tail![2] === 'true',
-    }), index);
+    const head = /^\[ERROR: ([^\]]*)\] /.exec(lines[index]);
+    const tail = ERROR_TAIL.exec(lines[index]);
+    if (!head || !tail || tail.index < head[0].length) return fail('expected "[ERROR: code] message (retry_count=N, recoverable=true|false)"');
+    const message = lines[index].slice(head[0].length, tail.index);
     index += 1;
+    error = decode(() => ({ code: unescapeNullableText(head[1]), message: unescapeNullableText(message), retryCount: Number(tail[1]), recoverable: tail[2] === 'true' }));
   }
-
   const complianceNotes = decode(() => unescapeNullableText(take('[COMPLIANCE NOTES]: ', '')));
   const governanceFiles = decode(() => {
     const written = take('[GOVERNANCE FILES]: ', '');
     return written === 'null' ? null : decodeStringArray(written);
   });
-  const messageId = decode(() => unescapeText(take('[MESSAGE_ID: ', ']')));
-  const sessionId = decode(() => unescapeText(take('[SESSION_ID: ', ']')));
+  const messageId = decode(() => unescapeText(take('[MESSAGE_ID: ')));
+  const sessionId = decode(() => unescapeText(take('[SESSION_ID: ')));
 
-  const seen = new Map<ExtensionTag, string>();
-  const seenAt = new Map<ExtensionTag, number>();
-  while (index < lines.length - 1) {
-    const extension = extensionOf(lines[index]);
-    if (!extension) fail(`unknown line "${lines[index].slice(0, 40)}"`);
-    if (seen.has(extension!.tag)) fail(`${extension!.tag} appears twice`);
-    seen.set(extension!.tag, extension!.value);
-    seenAt.set(extension!.tag, index);
-    index += 1;
+  const seen = new Map<string, { value: string; at: number }>();
+  for (; index < lines.length - 1; index += 1) {
+    const match = EXTENSION_LINE.exec(lines[index]) ?? fail(`unknown line "${lines[index].slice(0, 40)}"`);
+    const tag = match[1] ?? match[3];
+    if (seen.has(tag)) fail(`${tag} appears twice`);
+    seen.set(tag, { value: match[2] ?? match[4], at: index });
   }
-  const hashText = take('[ENTRY_HASH: ', ']');
-  if (!HASH_PATTERN.test(hashText)) fail('ENTRY_HASH is not 64 lowercase hex digits', index - 1);
-  if (index !== lines.length) fail('text after ENTRY_HASH');
+  const hash = take('[ENTRY_HASH: ');
+  if (!/^[0-9a-f]{64}$/.test(hash)) fail('ENTRY_HASH is not 64 lowercase hex digits', index - 1);
 
-  const required = (tag: ExtensionTag): string => seen.get(tag) ?? fail(`missing [${tag}: …] line`, lines.length - 1);
-  const formatVersion = Number(required('AUDIT_FORMAT'));
-  if (formatVersion !== AUDIT_FORMAT_VERSION) {
-    fail(
-      `AUDIT_FORMAT ${seen.get('AUDIT_FORMAT')} is not ${AUDIT_FORMAT_VERSION}; read it with the govflow version that wrote it`,
-      seenAt.get('AUDIT_FORMAT'),
-    );
-  }
-  const sequence = decode(() => decodeJson(required('SEQUENCE')), seenAt.get('SEQUENCE'));
-  if (typeof sequence !== 'number') fail('SEQUENCE is not a number', seenAt.get('SEQUENCE'));
-  const encoding = seen.get('INPUT_ENCODING');
-  if (encoding !== undefined && encoding !== 'json') {
-    fail(`INPUT_ENCODING "${encoding}" is not "json"`, seenAt.get('INPUT_ENCODING'));
-  }
-  const input = decode(() => (encoding === 'json' ? decodeJson(writtenInput) : unescapeText(writtenInput)), inputIndex);
-  const list = (tag: ExtensionTag): string[] => {
-    const written = seen.get(tag);
-    return written === undefined ? [] : decode(() => decodeStringArray(written), seenAt.get(tag));
+  /** An extension line's value read by `read` (its ValueDecodeError names that line); `absent` when missing, else an error. */
+  const field = <T>(tag: string, read: (written: string) => T, absent?: () => T): T => {
+    const line = seen.get(tag);
+    if (line === undefined) return absent ? absent() : fail(`missing [${tag}: …] line`, lines.length - 1);
+    return decode(() => read(line.value), line.at);
   };
-
-  const parseDelegation = (): ParsedAuditEntry['delegation'] => {
-    const parent = seen.get('PARENT_SESSION_ID');
-    const depthText = seen.get('DEPTH');
-    if (parent === undefined && depthText === undefined) return null;
-    if (parent === undefined || depthText === undefined) return fail('PARENT_SESSION_ID and DEPTH appear only together', seenAt.get(parent === undefined ? 'DEPTH' : 'PARENT_SESSION_ID'));
-    const depth = decode(() => decodeJson(depthText), seenAt.get('DEPTH'));
-    if (typeof depth !== 'number' || !Number.isInteger(depth) || depth < 1) fail('DEPTH is not a whole number of at least 1', seenAt.get('DEPTH'));
-    return { parentSessionId: decode(() => unescapeText(parent), seenAt.get('PARENT_SESSION_ID')), depth: depth as number };
-  };
-
+  const formatVersion = field('AUDIT_FORMAT', (written) =>
+    Number(written) === AUDIT_FORMAT_VERSION ? AUDIT_FORMAT_VERSION : invalid(`AUDIT_FORMAT ${written} is not ${AUDIT_FORMAT_VERSION}; read it with the govflow version that wrote it`),
+  );
+  const sequence = field('SEQUENCE', (written) => {
+    const value = decodeJson(written);
+    return typeof value === 'number' ? value : invalid('SEQUENCE is not a number');
+  });
+  const jsonInput = field('INPUT_ENCODING', (written) => written === 'json' || invalid(`INPUT_ENCODING "${written}" is not "json"`), () => false);
+  const json = (written: string) => decodeJson(written);
+  const list = (tag: string) => field(tag, decodeStringArray, () => []);
+  const parentSessionId = field('PARENT_SESSION_ID', unescapeText, () => null);
+  const depth = field('DEPTH', (written) => {
+    const value = decodeJson(written);
+    return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : invalid('DEPTH is not a whole number of at least 1');
+  }, () => null);
+  if ((parentSessionId === null) !== (depth === null)) fail('PARENT_SESSION_ID and DEPTH appear only together', (seen.get('PARENT_SESSION_ID') ?? seen.get('DEPTH'))!.at);
   let tools: ToolAuditLines | undefined;
-  for (const [tag, field] of Object.entries(TOOL_AUDIT_FIELDS) as Array<[ToolAuditTag, keyof ToolAuditLines]>) {
-    const written = seen.get(tag);
-    if (written === undefined) continue;
-    const value = decode(() => decodeJson(written), seenAt.get(tag));
-    if (!Array.isArray(value)) fail(`${tag} is not a JSON array`, seenAt.get(tag));
-    tools = { ...tools, [field]: value };
+  for (const [tag, name] of Object.entries(TOOL_AUDIT_FIELDS)) {
+    const value = field(tag, (written) => {
+      const array = decodeJson(written);
+      return Array.isArray(array) ? array : invalid(`${tag} is not a JSON array`);
+    }, () => undefined);
+    if (value !== undefined) tools = { ...tools, [name]: value };
   }
 
   return {
@@ -281,12 +235,12 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     offset: block.offset,
     length: block.length,
     body: lines.slice(0, -1).join('\n') + '\n',
-    hash: hashText,
+    hash,
     time,
-    executedAt: decode(() => unescapeText(required('EXECUTED_AT')), seenAt.get('EXECUTED_AT')),
+    executedAt: field('EXECUTED_AT', unescapeText),
     agent,
     inputSource,
-    input,
+    input: decode(() => (jsonInput ? decodeJson(writtenInput) : unescapeText(writtenInput)), inputIndex),
     outputType,
     status,
     error,
@@ -294,18 +248,18 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     governanceFiles,
     messageId,
     sessionId,
-    user: seen.has('USER') ? decode(() => unescapeText(seen.get('USER')!), seenAt.get('USER')) : null,
-    requestId: decode(() => unescapeText(required('REQUEST_ID')), seenAt.get('REQUEST_ID')),
-    sequence: sequence as number,
-    parentMessageId: decode(() => unescapeNullableText(required('PARENT_MESSAGE_ID')), seenAt.get('PARENT_MESSAGE_ID')),
-    governanceVersion: decode(() => unescapeText(required('GOVERNANCE_VERSION')), seenAt.get('GOVERNANCE_VERSION')),
+    user: field('USER', unescapeText, () => null),
+    requestId: field('REQUEST_ID', unescapeText),
+    sequence,
+    parentMessageId: field('PARENT_MESSAGE_ID', unescapeNullableText),
+    governanceVersion: field('GOVERNANCE_VERSION', unescapeText),
     corrections: list('CORRECTIONS'),
     complianceViolations: list('COMPLIANCE VIOLATIONS'),
     notes: list('NOTES'),
-    piiRedacted: seen.has('PII_REDACTED') ? (decode(() => decodeJson(seen.get('PII_REDACTED')!), seenAt.get('PII_REDACTED')) as Record<string, number>) : null,
-    guardrails: seen.has('GUARDRAILS') ? (decode(() => decodeJson(seen.get('GUARDRAILS')!), seenAt.get('GUARDRAILS')) as Array<{ rule: string; action: string }>) : [],
+    piiRedacted: field('PII_REDACTED', json, () => null) as Record<string, number> | null,
+    guardrails: field('GUARDRAILS', json, () => []) as Array<{ rule: string; action: string }>,
     formatVersion,
-    delegation: parseDelegation(),
+    delegation: parentSessionId === null || depth === null ? null : { parentSessionId, depth },
     ...(tools ? { tools } : {}),
   };
 }
