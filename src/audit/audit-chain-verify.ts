@@ -48,70 +48,44 @@ export interface VerifyResult {
   warnings: string[];
 }
 
-interface LoadedFile {
-  name: string;
-  fullPath: string;
-  lineCount: number;
-  blocks: RawEntryBlock[];
-  torn: ReturnType<typeof splitEntryBlocks>['torn'];
-}
-
-interface ChainedEntry {
-  file: string;
-  line: number;
-  messageId: string;
-  hash: string;
-}
-
 const MESSAGE_ID_LINE = /^\[MESSAGE_ID: (.*)\]$/m;
-
-/** The stated hash of a block, read without full parsing (for locating a chain break). */
-function statedHash(block: RawEntryBlock): string | null {
-  const match = /^\[ENTRY_HASH: ([0-9a-f]{64})\]$/.exec(block.lines.at(-1) ?? '');
-  return match ? match[1] : null;
-}
 
 /**
  * Where an intact entry's chain really continues from: the entry whose hash, with this body,
  * gives the stated hash. Only called once, at the first failure, so a linear scan is fine.
  */
-function findRealPredecessor(files: LoadedFile[], body: string, stated: string): string | null {
+function findRealPredecessor(files: Array<{ fullPath: string; blocks: RawEntryBlock[] }>, body: string, stated: string): string | null {
   if (computeEntryHash(GENESIS_HASH, body) === stated) return 'the start of the chain (genesis)';
   for (const file of files) {
     for (const block of file.blocks) {
-      const candidate = statedHash(block);
-      if (candidate !== null && computeEntryHash(candidate, body) === stated) return `${file.fullPath}:${block.line}`;
+      const candidate = /^\[ENTRY_HASH: ([0-9a-f]{64})\]$/.exec(block.lines.at(-1) ?? '')?.[1];
+      if (candidate !== undefined && computeEntryHash(candidate, body) === stated) return `${file.fullPath}:${block.line}`;
     }
   }
   return null;
 }
 
-async function loadFiles(logsDir: string): Promise<LoadedFile[]> {
-  const names = await listLogFiles(logsDir);
-  const loaded: LoadedFile[] = [];
-  for (const name of names) {
-    const fullPath = path.join(logsDir, name);
-    const text = await fs.promises.readFile(fullPath, 'utf8');
-    const { blocks, torn } = splitEntryBlocks(text);
-    loaded.push({ name, fullPath, lineCount: text.split('\n').length - 1, blocks, torn });
-  }
-  return loaded;
-}
-
 /** Checks the whole trail. Never throws for bad log content; it reports it. */
 export async function verifyAuditChain(options: { logsDir: string; stateDir: string }): Promise<VerifyResult> {
-  const files = await loadFiles(options.logsDir);
+  const files = [];
+  for (const name of await listLogFiles(options.logsDir)) {
+    const fullPath = path.join(options.logsDir, name);
+    const text = await fs.promises.readFile(fullPath, 'utf8');
+    files.push({ name, fullPath, lineCount: text.split('\n').length - 1, ...splitEntryBlocks(text) });
+  }
   const warnings: string[] = [];
-  const chain: ChainedEntry[] = [];
-  let previous = GENESIS_HASH;
-  const fail = (problem: AuditProblem): VerifyResult => ({
-    ok: false,
+  const chain: Array<{ file: string; line: number; messageId: string; hash: string }> = [];
+  const result = (firstProblem?: AuditProblem): VerifyResult => ({
+    ok: firstProblem === undefined,
     files: files.length,
     entries: chain.length,
-    firstProblem: problem,
+    ...(firstProblem && { firstProblem }),
     warnings,
   });
+  const problem = (file: string, line: number, messageId: string | null, reason: AuditProblemReason, detail: string) =>
+    result({ file, line, messageId, reason, detail });
 
+  let previous = GENESIS_HASH;
   for (const file of files) {
     for (const block of file.blocks) {
       let entry;
@@ -120,92 +94,48 @@ export async function verifyAuditChain(options: { logsDir: string; stateDir: str
       } catch (error) {
         if (!(error instanceof AuditLogFormatError)) throw error;
         const messageId = MESSAGE_ID_LINE.exec(block.lines.join('\n'))?.[1] ?? null;
-        return fail({
-          file: file.fullPath,
-          line: block.line,
-          messageId,
-          reason: 'malformed',
-          detail: `${error.message} (line ${error.line})`,
-        });
+        return problem(file.fullPath, block.line, messageId, 'malformed', `${error.message} (line ${error.line})`);
       }
       if (computeEntryHash(previous, entry.body) !== entry.hash) {
         const realPredecessor = findRealPredecessor(files, entry.body, entry.hash);
-        return fail(
-          realPredecessor === null
-            ? {
-                file: file.fullPath,
-                line: block.line,
-                messageId: entry.messageId,
-                reason: 'hash-mismatch',
-                detail:
-                  'the entry does not hash to its ENTRY_HASH after the entry before it: ' +
-                  'this entry was edited, or entries right before it were deleted',
-              }
-            : {
-                file: file.fullPath,
-                line: block.line,
-                messageId: entry.messageId,
-                reason: 'chain-break',
-                detail:
-                  `the entry is intact but chains to ${realPredecessor}, not to the entry before it: ` +
-                  'entries were reordered, inserted or deleted here',
-              },
-        );
+        return realPredecessor === null
+          ? problem(file.fullPath, block.line, entry.messageId, 'hash-mismatch',
+              'the entry does not hash to its ENTRY_HASH after the entry before it: this entry was edited, or entries right before it were deleted')
+          : problem(file.fullPath, block.line, entry.messageId, 'chain-break',
+              `the entry is intact but chains to ${realPredecessor}, not to the entry before it: entries were reordered, inserted or deleted here`);
       }
       chain.push({ file: file.fullPath, line: block.line, messageId: entry.messageId, hash: entry.hash });
       previous = entry.hash;
     }
     if (file.torn !== null) {
-      return fail({
-        file: file.fullPath,
-        line: file.torn.line,
-        messageId: MESSAGE_ID_LINE.exec(file.torn.text)?.[1] ?? null,
-        reason: 'torn',
-        detail:
-          `the file ends in an incomplete entry (${file.torn.length} bytes): the file was truncated, ` +
-          'or the daemon crashed mid-write and has not restarted yet (it cuts torn tails at start)',
-      });
+      return problem(file.fullPath, file.torn.line, MESSAGE_ID_LINE.exec(file.torn.text)?.[1] ?? null, 'torn',
+        `the file ends in an incomplete entry (${file.torn.length} bytes): the file was truncated, ` +
+          'or the daemon crashed mid-write and has not restarted yet (it cuts torn tails at start)');
     }
   }
 
   const head = readHeadRecord(options.stateDir);
   if (head.state !== 'ok') {
     if (chain.length > 0) {
-      warnings.push(
-        head.state === 'missing'
-          ? 'no audit head record: deleting the last entries would not be detectable'
-          : `audit head record unreadable (${head.reason}): deleting the last entries would not be detectable`,
-      );
+      const why = head.state === 'missing' ? 'no audit head record' : `audit head record unreadable (${head.reason})`;
+      warnings.push(`${why}: deleting the last entries would not be detectable`);
     }
-    return { ok: true, files: files.length, entries: chain.length, warnings };
+    return result();
   }
   const record = head.record;
-  const last = files.at(-1);
   if (record.entries > chain.length) {
     const headFileExists = files.some((file) => file.name === record.file);
-    const gapFile = headFileExists || last === undefined ? last : undefined;
-    return fail({
-      file: gapFile?.fullPath ?? path.join(options.logsDir, record.file),
-      line: gapFile ? gapFile.lineCount + 1 : 1,
-      messageId: record.message_id,
-      reason: 'missing-entries',
-      detail:
-        `the logs hold ${chain.length} entries but the head record says ${record.entries}, the last being message ` +
+    const gapFile = headFileExists ? files.at(-1) : undefined;
+    return problem(gapFile?.fullPath ?? path.join(options.logsDir, record.file), gapFile ? gapFile.lineCount + 1 : 1, record.message_id, 'missing-entries',
+      `the logs hold ${chain.length} entries but the head record says ${record.entries}, the last being message ` +
         `${record.message_id} in ${record.file}${headFileExists ? '' : ' (that file is missing)'}: ` +
-        `the last ${record.entries - chain.length} entries were deleted`,
-    });
+        `the last ${record.entries - chain.length} entries were deleted`);
   }
   const atHead = chain[record.entries - 1];
   if (atHead.hash !== record.hash) {
-    return fail({
-      file: atHead.file,
-      line: atHead.line,
-      messageId: atHead.messageId,
-      reason: 'head-mismatch',
-      detail:
-        `entry ${record.entries} should be message ${record.message_id} with hash ${record.hash} (head record), ` +
-        'but the logs hold another entry there: the last entries were replaced',
-    });
+    return problem(atHead.file, atHead.line, atHead.messageId, 'head-mismatch',
+      `entry ${record.entries} should be message ${record.message_id} with hash ${record.hash} (head record), ` +
+        'but the logs hold another entry there: the last entries were replaced');
   }
   if (record.entries < chain.length) {
     warnings.push(
@@ -213,5 +143,5 @@ export async function verifyAuditChain(options: { logsDir: string; stateDir: str
         'the daemon rebuilds it at its next start',
     );
   }
-  return { ok: true, files: files.length, entries: chain.length, warnings };
+  return result();
 }
