@@ -10,7 +10,7 @@
  * {@link backlogWritten} lets the audit writer keep "journal record, then audit entry".
  */
 import { close, closeSync, fdatasync, fstatSync, fsync, fsyncSync, ftruncateSync, open, openSync, statSync, writeSync } from 'node:fs';
-import { diskCall, diskCallback, diskFailureCode } from './disk-io.js';
+import { diskCall, diskCallAsync, diskFailureCode } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
 import { open as openHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,42 +24,32 @@ const openAsync = promisify(open);
  * arrive while it runs are served by one more, queued behind it.
  */
 export class FdatasyncQueue {
+  private readonly flush: (fd: number) => Promise<void>;
+  private running: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | null = null;
+
   /**
    * `flush`: fdatasync (files) or fsync (folders, whose entries are what must reach the disk);
    * `label`: the path the syncs are for, in injected failures and waits.
    */
   constructor(
-    private readonly flush: typeof fdatasync = fdatasync,
+    flush: typeof fdatasync = fdatasync,
     private readonly label = 'a file',
-  ) {}
-
-  private running: Promise<void> = Promise.resolve();
-  private queued: Promise<void> | null = null;
-  private queuedFd: number | null = null;
-  private unfinished = 0;
-
-  /** `fd` is the descriptor to sync; a queued sync for another descriptor is not shared. */
-  sync(fd: number): Promise<void> {
-    if (this.queued && this.queuedFd === fd) return this.queued;
-    this.queuedFd = fd;
-    const queued = this.running.then(() => {
-      // From here on, writes are not covered by this sync: later callers queue another.
-      if (this.queued === queued) this.queued = null;
-      return new Promise<void>((resolve, reject) =>
-        diskCallback('sync', this.label, (done) => this.flush(fd, done), (error) => (error ? reject(error) : resolve())),
-      );
-    });
-    this.queued = queued;
-    this.unfinished += 1;
-    this.running = queued.catch(() => undefined).finally(() => {
-      this.unfinished -= 1;
-    });
-    return queued;
+  ) {
+    this.flush = promisify(flush);
   }
 
-  /** True while a sync is queued or running (its descriptor must stay open). */
-  get busy(): boolean {
-    return this.unfinished > 0;
+  /** `fd`: the queue's one descriptor. */
+  sync(fd: number): Promise<void> {
+    if (this.queued) return this.queued;
+    const queued = this.running.then(() => {
+      // From here on, writes are not covered by this sync: later callers queue another.
+      this.queued = null;
+      return diskCallAsync('sync', this.label, () => this.flush(fd));
+    });
+    this.queued = queued;
+    this.running = queued.catch(() => undefined);
+    return queued;
   }
 
   /** Resolves once every sync asked for so far has finished (successfully or not). */
@@ -256,14 +246,8 @@ export async function fsyncSharedDirectory(directory: string): Promise<void> {
 
 /** fsyncDirectory on the thread pool. */
 export async function fsyncDirectoryAsync(directory: string): Promise<void> {
-  try {
-    const handle = await openHandle(path.resolve(directory), 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // As above: the data itself is already synced.
-  }
+  const handle = await openHandle(path.resolve(directory), 'r').catch(() => null);
+  // As above: some filesystems refuse it; the data itself is already synced.
+  await handle?.sync().catch(() => undefined);
+  await handle?.close();
 }

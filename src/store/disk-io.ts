@@ -68,16 +68,12 @@ export function diskCall<T>(operation: DiskOperation, file: string, call: () => 
   throw injectedError(injection, operation, file);
 }
 
-/** The same for a call that completes through a Node callback (fdatasync on the thread pool). */
-export function diskCallback(operation: DiskOperation, file: string, call: (done: (error: Error | null) => void) => void, done: (error: Error | null) => void): void {
+/** The same for a call on the thread pool (fdatasync). */
+export async function diskCallAsync<T>(operation: DiskOperation, file: string, call: () => Promise<T>): Promise<T> {
   const injection = injections.length === 0 ? null : dueInjection(operation, file);
-  if (injection === null) {
-    call(done);
-    return;
-  }
-  const fail = () => done(injectedError(injection, operation, file));
-  if (injection.afterCall) call(fail);
-  else setImmediate(fail);
+  if (injection === null) return call();
+  if (injection.afterCall) await call();
+  throw injectedError(injection, operation, file);
 }
 
 /** Makes matching calls fail (tests); returns the function that removes the injection. */
