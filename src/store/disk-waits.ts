@@ -33,23 +33,18 @@ export class DiskWaitAbandonedError extends Error {
   override readonly name = 'DiskWaitAbandonedError';
 }
 
-export const FIRST_RETRY_MS = 100;
-export const MAX_RETRY_MS = 5_000;
-
 export class DiskWaits {
   private readonly current = new Set<DiskWait>();
   private readonly listeners = new Set<DiskWaitListener>();
-  private readonly sleepers = new Set<{ timer: NodeJS.Timeout; reject: (error: Error) => void }>();
-  private firstRetryMs = FIRST_RETRY_MS;
-  private maxRetryMs = MAX_RETRY_MS;
+  /** Timers of waiting writes, each with how to end its wait at shutdown. */
+  private readonly sleepers = new Map<NodeJS.Timeout, (error: Error) => void>();
+  /** The backoff: 100 ms doubling to at most 5 s (tests shorten it with {@link setBackoff}). */
+  private firstRetryMs = 100;
+  private maxRetryMs = 5_000;
 
   /** What waits right now (oldest first). */
   list(): DiskWait[] {
     return [...this.current].map((wait) => ({ ...wait }));
-  }
-
-  get waiting(): boolean {
-    return this.current.size > 0;
   }
 
   listen(listener: DiskWaitListener): () => void {
@@ -57,7 +52,6 @@ export class DiskWaits {
     return () => this.listeners.delete(listener);
   }
 
-  /** Tests shorten the backoff; the cap stays what the operator documentation says otherwise. */
   setBackoff(firstMs: number, maxMs: number): void {
     this.firstRetryMs = firstMs;
     this.maxRetryMs = maxMs;
@@ -84,10 +78,13 @@ export class DiskWaits {
             this.current.add(wait);
             for (const listener of this.listeners) listener.waiting?.({ ...wait });
           } else {
-            wait.attempts += 1;
-            wait.errno = errno;
+            Object.assign(wait, { attempts: wait.attempts + 1, errno });
           }
-          await this.sleep(Math.min(this.firstRetryMs * 2 ** Math.min(wait.attempts - 1, 16), this.maxRetryMs), error as Error);
+          const ms = Math.min(this.firstRetryMs * 2 ** Math.min(wait.attempts - 1, 16), this.maxRetryMs);
+          await new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(() => this.sleepers.delete(timer) && resolve(), ms);
+            this.sleepers.set(timer, (abandoned) => reject(Object.assign(abandoned, { cause: error })));
+          });
         }
       }
     } finally {
@@ -102,24 +99,11 @@ export class DiskWaits {
 
   /** Ends every wait (shutdown): waiting writes reject with DiskWaitAbandonedError. */
   abandonAll(): void {
-    for (const sleeper of [...this.sleepers]) {
-      clearTimeout(sleeper.timer);
-      this.sleepers.delete(sleeper);
-      sleeper.reject(new DiskWaitAbandonedError('stopped while waiting for the disk; the write is retried from the journal at the next start'));
+    for (const [timer, reject] of [...this.sleepers]) {
+      clearTimeout(timer);
+      this.sleepers.delete(timer);
+      reject(new DiskWaitAbandonedError('stopped while waiting for the disk; the write is retried from the journal at the next start'));
     }
-  }
-
-  private sleep(ms: number, cause: Error): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const sleeper = {
-        timer: setTimeout(() => {
-          this.sleepers.delete(sleeper);
-          resolve();
-        }, ms),
-        reject: (error: Error) => reject(Object.assign(error, { cause })),
-      };
-      this.sleepers.add(sleeper);
-    });
   }
 }
 
