@@ -1,9 +1,73 @@
-/** `govflow logs` and `govflow verify`: the auditor's commands over system/logs. */
-import { logsCommand } from '../audit/logs-command.js';
+/**
+ * `govflow logs` and `govflow verify`: the auditor's commands over system/logs. `logs` reads
+ * entries back, filtered by day, session, agent or status, as the entry text (what an auditor
+ * sees in the file) or as one JSON array of parsed entries.
+ */
+import { formatEntryTrailer } from '../audit/audit-entry-format.js';
+import { AuditLogFormatError } from '../audit/audit-errors.js';
+import { type LoggedEntry, filterEntries, isLogDate, readLogEntries } from '../audit/audit-log-reader.js';
 import { verifyCommand } from '../audit/verify-command.js';
 import { systemPaths } from '../config/system-paths.js';
 import type { CommandDefinition } from './command-context.js';
 import { describedAs } from './command-list.js';
+
+export interface LogsCommandOptions {
+  logsDir: string;
+  /** `--date YYYYMMDD`: one local day's file. */
+  date?: string;
+  session?: string;
+  agent?: string;
+  /** `--status success|partial|failed|pending`. */
+  status?: string;
+  json: boolean;
+  /** Where output goes (stdout in the CLI); each call gets whole lines. */
+  write: (text: string) => void;
+}
+
+/** The JSON shape of one entry: parsed fields plus where it is, without the raw body. */
+function toJson(entry: LoggedEntry): Omit<LoggedEntry, 'body' | 'offset' | 'length'> {
+  const { body: _body, offset: _offset, length: _length, ...fields } = entry;
+  return fields;
+}
+
+/** Exit 0 after printing; 2 for a bad `--date`; 1 when a log file is malformed. */
+export async function logsCommand(options: LogsCommandOptions): Promise<number> {
+  if (options.date !== undefined && !isLogDate(options.date)) {
+    options.write(`govflow logs: --date must be a day written YYYYMMDD (for example 20260308), got "${options.date}"\n`);
+    return 2;
+  }
+  let entries: LoggedEntry[];
+  try {
+    entries = await readLogEntries(options.logsDir, options.date === undefined ? {} : { date: options.date });
+  } catch (error) {
+    if (!(error instanceof AuditLogFormatError)) throw error;
+    options.write(`govflow logs: ${error.describe()}\nrun "govflow verify" to check whether the log was tampered with\n`);
+    return 1;
+  }
+  const selected = filterEntries(entries, {
+    ...(options.date !== undefined && { date: options.date }),
+    ...(options.session !== undefined && { session: options.session }),
+    ...(options.agent !== undefined && { agent: options.agent }),
+    ...(options.status !== undefined && { status: options.status }),
+  });
+  if (options.json) {
+    options.write(JSON.stringify(selected.map(toJson), null, 2) + '\n');
+    return 0;
+  }
+  if (selected.length === 0) {
+    options.write('no audit entries match\n');
+    return 0;
+  }
+  let currentFile = '';
+  for (const entry of selected) {
+    if (entry.file !== currentFile) {
+      currentFile = entry.file;
+      options.write(`# ${entry.file}\n`);
+    }
+    options.write(entry.body + formatEntryTrailer(entry.hash));
+  }
+  return 0;
+}
 
 export const logsCliCommand: CommandDefinition = {
   ...describedAs('logs'),

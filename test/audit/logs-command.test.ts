@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
 import { isLogDate, listLogFiles, loggedSessionMessages } from '../../src/audit/audit-log-reader.js';
-import { logsCommand } from '../../src/audit/logs-command.js';
+import { logsCommand } from '../../src/cli/audit-commands.js';
 import { entryInput, makeMessage, tempRoot } from './audit-test-helpers.js';
 
 async function trail() {
