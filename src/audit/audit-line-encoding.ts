@@ -27,47 +27,31 @@ export const NULL_MARK = '\\N';
 /** Version of the entry layout, written on every entry as `[AUDIT_FORMAT: 1]`. */
 export const AUDIT_FORMAT_VERSION = 1;
 
-const NEEDS_ESCAPE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-const ESCAPABLE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-const NEEDS_ESCAPE_IN_CODE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029\]]/;
-const ESCAPABLE_IN_CODE = /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029\]]/g;
+/**
+ * What is written `\uXXXX` (or `\\`, `\n`, `\r`, `\t`): a backslash, C0 and C1 controls, DEL,
+ * U+2028/2029, and a UTF-16 surrogate without its partner (UTF-8 cannot hold one: it would be
+ * written as U+FFFD and read back changed).
+ */
+const LONE_SURROGATE = '[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
+const ESCAPABLE = new RegExp(`[\\\\\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]|${LONE_SURROGATE}`, 'g');
+/** The same, plus `]` (inside the bracket of `[STATUS: code]` / `[ERROR: code]`). */
+const ESCAPABLE_IN_CODE = new RegExp(`[\\\\\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\]]|${LONE_SURROGATE}`, 'g');
 /** What JSON.stringify leaves raw but must not appear raw on an audit line. */
 const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029]/g;
+const SHORT_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function escapeChar(char: string): string {
-  switch (char) {
-    case '\\':
-      return '\\\\';
-    case '\n':
-      return '\\n';
-    case '\r':
-      return '\\r';
-    case '\t':
-      return '\\t';
-    default:
-      return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  }
+  return SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
-/**
- * A UTF-16 surrogate without its partner. UTF-8 cannot hold one (it would be written as U+FFFD
- * and read back changed), so it is written `\uXXXX` like a control character.
- */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
-
-function escapeLoneSurrogates(text: string): string {
-  return LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATES, escapeChar) : text;
-}
-
-/** Text → one-line form. The fast path skips the regex replace for ordinary text. */
+/** Text → one-line form. */
 export function escapeText(value: string): string {
-  return escapeLoneSurrogates(NEEDS_ESCAPE.test(value) ? value.replace(ESCAPABLE, escapeChar) : value);
+  return value.replace(ESCAPABLE, escapeChar);
 }
 
 /** Like {@link escapeText}, also escaping `]` (for the code inside `[STATUS: …]`/`[ERROR: …]`). */
 export function escapeCode(value: string): string {
-  return escapeLoneSurrogates(NEEDS_ESCAPE_IN_CODE.test(value) ? value.replace(ESCAPABLE_IN_CODE, escapeChar) : value);
+  return value.replace(ESCAPABLE_IN_CODE, escapeChar);
 }
 
 export function escapeNullableText(value: string | null): string {
