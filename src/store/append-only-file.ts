@@ -58,28 +58,12 @@ export class FdatasyncQueue {
   }
 }
 
-/** Files whose backlog waits for the disk, and the promise that resolves once none does. */
-const backlogged = new Set<AppendOnlyFile>();
-let allWritten: { promise: Promise<void>; resolve: () => void } | null = null;
+/** The backlog flushes of every file that waits for the disk. */
+const flushes = new Set<Promise<void>>();
 
-/** Null when no file waits for the disk; else resolves once every backlog is written. */
+/** Null when no file waits for the disk; else resolves once the backlogs waiting now are written (or abandoned). */
 export function backlogWritten(): Promise<void> | null {
-  if (backlogged.size === 0) return null;
-  if (allWritten === null) {
-    let resolve!: () => void;
-    const promise = new Promise<void>((done) => (resolve = done));
-    allWritten = { promise, resolve };
-  }
-  return allWritten.promise;
-}
-
-function markBacklogged(file: AppendOnlyFile, waiting: boolean): void {
-  if (waiting) backlogged.add(file);
-  else backlogged.delete(file);
-  if (backlogged.size === 0 && allWritten !== null) {
-    allWritten.resolve();
-    allWritten = null;
-  }
+  return flushes.size === 0 ? null : Promise.all([...flushes]).then(() => undefined);
 }
 
 export class AppendOnlyFile {
@@ -123,18 +107,16 @@ export class AppendOnlyFile {
         this.backlog.length = 0;
         throw error;
       }
-      markBacklogged(this, true);
-      this.flushing = diskWaits
-        .retry(this.file, () => {
-          if (this.fd === null) return;
-          if (fstatSync(this.fd).size > this.size) ftruncateSync(this.fd, this.size);
-          this.writeBacklog(this.fd);
-        })
-        .finally(() => {
-          this.flushing = null;
-          markBacklogged(this, false);
-        });
-      void this.flushing.catch(() => undefined);
+      this.flushing = diskWaits.retry(this.file, () => {
+        if (this.fd === null) return;
+        if (fstatSync(this.fd).size > this.size) ftruncateSync(this.fd, this.size);
+        this.writeBacklog(this.fd);
+      });
+      const settled: Promise<void> = this.flushing.catch(() => undefined).finally(() => {
+        this.flushing = null;
+        flushes.delete(settled);
+      });
+      flushes.add(settled);
     }
   }
 

@@ -29,8 +29,8 @@ import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession }
 
 /** The audit trail as the files store needs it: a durable append (the AuditLogWriter). */
 export interface AuditAppender {
-  /** Resolves once the entry is durable, with its hash where the writer knows it. */
-  append(input: AuditEntryInput): Promise<{ hash?: string } | unknown>;
+  /** Resolves once the entry is durable, with its hash. */
+  append(input: AuditEntryInput): Promise<{ hash: string }>;
 }
 
 export interface FilesSessionStoreOptions {
@@ -48,11 +48,6 @@ export interface FilesSessionStoreOptions {
 }
 
 const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
-function entryHashOf(appended: unknown): string | null {
-  const hash = (appended as { hash?: unknown } | undefined)?.hash;
-  return typeof hash === 'string' ? hash : null;
-}
 
 /** One session of the files store: its journal and manifest, plus the shared audit writer and outbox. */
 class FilesStoredSession implements StoredSession {
@@ -88,7 +83,7 @@ class FilesStoredSession implements StoredSession {
     // is synced when the session pauses or ends. After power loss the audit log may be ahead of
     // the journal: recovery voids those entries (voidMessages) and runs their steps again.
     this.append(record);
-    return { entryHash: entryHashOf(await this.options.audit.append(audit)) };
+    return { entryHash: (await this.options.audit.append(audit)).hash };
   }
 
   async reappendAudit(audit: AuditEntryInput): Promise<void> {
