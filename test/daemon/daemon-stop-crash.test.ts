@@ -5,7 +5,6 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
 import {
@@ -202,7 +201,7 @@ describe('crash safety', () => {
     const dropped: string[] = [];
     const startedAt = Date.now();
     let killedMidWork = 0;
-    for (let iteration = 0; iteration < iterations && Date.now() - startedAt < 45_000; iteration++) {
+    for (let iteration = 0; iteration < iterations && Date.now() - startedAt < 35_000; iteration++) {
       for (let index = 0; index < perIteration; index++) {
         const name = `r${iteration}-${index}`;
         // half plain text (generated request ids), half JSON with the author's own id
@@ -211,8 +210,17 @@ describe('crash safety', () => {
         dropped.push(index % 2 === 0 ? `${name}.txt` : `${name}.json`);
       }
       const daemon = await startDaemon(root);
-      await sleep(Math.floor(random() * 400));
-      const busy = listDir(path.join(root, 'system', 'processing')).length > 0 || listDir(path.join(root, 'system', 'inbox')).length > 0;
+      // The kill lands after a random number of steps have begun (the daemon logs each one), not
+      // after a random time: where it lands depends on the daemon's progress, whatever the load.
+      const steps = 1 + Math.floor(random() * 12);
+      const inbox = path.join(root, 'system', 'inbox');
+      const processing = path.join(root, 'system', 'processing');
+      await waitFor(
+        `${steps} steps begun, or no work left`,
+        () => daemon.stderr.split('"agent step"').length > steps || (listDir(inbox).length === 0 && listDir(processing).length === 0),
+        { intervalMs: 2, detail: () => `${context}\n${daemon.stderrTail()}` },
+      );
+      const busy = listDir(processing).length > 0 || listDir(inbox).length > 0;
       await daemon.kill9();
       if (busy) killedMidWork += 1;
     }
@@ -250,5 +258,5 @@ describe('crash safety', () => {
     expect(archived.sort(), context).toEqual([...dropped].sort());
     expect(existsSync(path.join(root, 'system', 'logs'))).toBe(true);
     await assertConsistentRoot(root);
-  }, 120_000);
+  }, 180_000);
 });

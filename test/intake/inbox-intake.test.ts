@@ -88,7 +88,9 @@ describe('InboxIntake: files that are not ready', () => {
 
   it('waits for a writer that writes in place, then hands over the whole text once', async () => {
     const { paths } = makeRoot();
-    const { intake, recorded } = makeIntake(paths, { settleMs: 150 });
+    // The writer pauses 60 ms between its writes; the settle time is 25 times that, so a machine
+    // under heavy load cannot stretch a pause into a settled file.
+    const { intake, recorded } = makeIntake(paths, { settleMs: 1_500 });
     await intake.start();
     const file = path.join(paths.inbox, 'growing.txt');
     writeFileSync(file, 'first half, ');
@@ -207,7 +209,7 @@ describe('InboxIntake: scale, races and shutdown', () => {
     const handlerFor = (which: number) => async (item: IntakeItem) => {
       handled.push(item.sourceFile);
       perIntake[which]++;
-      await sleep(1);
+      await new Promise((resolve) => setImmediate(resolve));
     };
     const first = makeIntake(paths, { handle: handlerFor(0), concurrency: 3 });
     const second = makeIntake(paths, { handle: handlerFor(1), concurrency: 3 });
@@ -236,7 +238,7 @@ describe('InboxIntake: scale, races and shutdown', () => {
       handle: async () => {
         active++;
         highest = Math.max(highest, active);
-        await sleep(1);
+        await new Promise((resolve) => setImmediate(resolve));
         active--;
         handled++;
       },
