@@ -80,11 +80,11 @@ export const statusCommand: CommandDefinition = {
     const all = SessionJournal.list(paths.sessions)
       .map((id) => SessionJournal.readManifest(paths.sessions, id) ?? manifestFromJournal(paths.sessions, id))
       .filter((manifest): manifest is SessionManifest => manifest !== null);
-    // A session still marked running whose process died is interrupted: one of a killed
-    // `govflow run` (its run claim names a dead pid), or of a daemon when none is alive now.
-    // The next `govflow start` or `govflow run` on this root resumes it.
-    const runOwners = new Map(new RunClaims(paths.state).list().map((claim) => [claim.sessionId, claim.alive] as const));
-    const ownerDead = (manifest: SessionManifest) => (runOwners.has(manifest.session_id) ? !runOwners.get(manifest.session_id) : daemons.length === 0);
+    // A session still marked running is interrupted when no live process owns the root, or when
+    // the owner is a one-shot `govflow run` and the session is not one of its runs (it was a
+    // daemon's). The next `govflow start` or `govflow run` on this root resumes it.
+    const runClaims = new Set(new RunClaims(paths.state).list());
+    const ownerDead = (manifest: SessionManifest) => owner === null || (owner.kind === 'run' && !runClaims.has(manifest.session_id));
     const unfinished = all.filter((manifest) => manifest.state === 'RUNNING' || manifest.state === 'PENDING');
     const interrupted = unfinished.filter(ownerDead);
     const running = unfinished.filter((manifest) => !ownerDead(manifest));

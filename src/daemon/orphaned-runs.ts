@@ -23,24 +23,23 @@ export async function resumeOrphanedRuns(
 ): Promise<SessionOutcome[]> {
   const claims = new RunClaims(stateDir);
   const outcomes: SessionOutcome[] = [];
-  for (const orphan of claims.orphans()) {
+  for (const sessionId of claims.orphans()) {
     if (signal.aborted) break;
-    if (!claims.adopt(orphan)) continue;
-    const fields = { session: orphan.sessionId, pid: orphan.pid };
-    if (!runner.sessionExists(orphan.sessionId)) {
+    const fields = { session: sessionId };
+    if (!runner.sessionExists(sessionId)) {
       // Killed before the journal's first record: nothing was committed, there is nothing to resume.
       log.warn('a killed govflow run left no journal; nothing to resume', fields);
-      claims.release(orphan.sessionId);
+      claims.release(sessionId);
       continue;
     }
     log.warn('resuming a session whose govflow run was killed', fields);
     try {
-      const outcome = await runner.recoverSession(orphan.sessionId, signal);
+      const outcome = await runner.recoverSession(sessionId, signal);
       outcomes.push(outcome);
-      claims.release(orphan.sessionId);
+      claims.release(sessionId);
       log.info('resumed session finished', { ...fields, status: outcome.status, request: outcome.requestId });
     } catch (error) {
-      // The claim stays under this pid: once this process exits, the next start adopts it again.
+      // The claim stays: the next owner of the root resumes it again.
       if (error instanceof SessionInterruptedError) return outcomes;
       log.error('resuming a killed run failed; the next start tries again', { ...fields, error: errorMessage(error) });
     }

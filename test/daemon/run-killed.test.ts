@@ -43,7 +43,7 @@ async function killRunInGoalAgent(root: string, requestId: string): Promise<stri
       readSessions(root).find((candidate) => candidate.requestId === requestId && candidate.messages.length === 1),
     { detail: () => run.stderrTail() });
     const claims = path.join(root, 'system', 'state', 'runs');
-    expect(readdirSync(claims)).toEqual([`${session.sessionId}@${run.pid}`]);
+    expect(readdirSync(claims)).toEqual([session.sessionId]);
     expect((await run.stop('SIGKILL')).signal).toBe('SIGKILL');
     return session.sessionId;
   } finally {
