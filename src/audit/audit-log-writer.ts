@@ -23,7 +23,6 @@ import { ConfigError } from '../errors.js';
 import { type AuditRepair, HEAD_RECORD_FORMAT, HeadRecordFile, scanChainTail } from './audit-chain-tail.js';
 import { type AuditEntryInput, formatEntry, localDayAndTime } from './audit-entry-format.js';
 import { AppendOnlyFile, backlogWritten, fsyncDirectory } from '../store/append-only-file.js';
-import { diskFailureCode } from '../store/disk-io.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { AuditWriteError } from './audit-errors.js';
 
@@ -110,8 +109,9 @@ export class AuditLogWriter {
     // backwards across midnight (or a late replay) stays in the newest file.
     const day = this.newestDay !== null && local.day < this.newestDay ? this.newestDay : local.day;
     const filePath = path.join(this.options.logsDir, `${day}.log`);
-    let file = this.currentFile(day, filePath, messageId);
+    let file = this.currentFile(day, filePath);
     if (file === null) {
+      this.releaseFile();
       const opening = diskWaits.retry(filePath, () => this.openDayFile(day, filePath, messageId));
       this.opening = opening.catch(() => undefined);
       try {
@@ -156,48 +156,30 @@ export class AuditLogWriter {
 
   /**
    * The open day file when it is `day`'s and still the file at its path (checked once per turn: a
-   * file removed, renamed or replaced would swallow the entries written to its descriptor), else
-   * null after releasing it.
+   * file removed, renamed or replaced would swallow the entries written to its descriptor).
    */
-  private currentFile(day: string, filePath: string, messageId: string): AppendOnlyFile | null {
-    if (this.file === null || this.fileDay !== day) {
-      this.releaseFile();
-      return this.openUnlessDiskFails(day, filePath, messageId);
-    }
+  private currentFile(day: string, filePath: string): AppendOnlyFile | null {
+    if (this.file === null || this.fileDay !== day) return null;
     if (this.checkedThisTurn) return this.file;
     this.markChecked();
     const what = this.file.replacedAt();
     if (what === null) return this.file;
-    const message =
+    this.warn(
       `audit log ${filePath} was ${what} while govflow was appending to it; new entries go to ${filePath} (reopened), ` +
-      'and "govflow verify" will report the gap where the missing entries were: restore them from a backup if they were not archived';
-    this.warnings.push(message);
-    this.options.log?.(message, { file: filePath, entries_before_gap: this.entries });
-    this.releaseFile();
-    return this.openUnlessDiskFails(day, filePath, messageId);
-  }
-
-  /** The day file opened, or null when the disk refused it (the caller waits that out). */
-  private openUnlessDiskFails(day: string, filePath: string, messageId: string): AppendOnlyFile | null {
-    try {
-      return this.openDayFile(day, filePath, messageId);
-    } catch (error) {
-      if (diskFailureCode(error) === null) throw error;
-      return null;
-    }
+        'and "govflow verify" will report the gap where the missing entries were: restore them from a backup if they were not archived',
+      { file: filePath, entries_before_gap: this.entries },
+    );
+    return null;
   }
 
   /** Opens (creating if needed) the day file and makes it current. */
   private openDayFile(day: string, filePath: string, messageId: string): AppendOnlyFile {
     const { logsDir, durable = true } = this.options;
     try {
-      const existed = fs.existsSync(filePath);
-      if (!existed && !fs.existsSync(logsDir)) {
-        fs.mkdirSync(logsDir, { recursive: true });
-        const message = `the audit log folder ${logsDir} was removed while govflow ran; made it again`;
-        this.warnings.push(message);
-        this.options.log?.(message, { folder: logsDir });
+      if (fs.mkdirSync(logsDir, { recursive: true }) !== undefined) {
+        this.warn(`the audit log folder ${logsDir} was removed while govflow ran; made it again`, { folder: logsDir });
       }
+      const existed = fs.existsSync(filePath);
       this.file = new AppendOnlyFile(filePath, durable);
       if (!existed) fsyncDirectory(logsDir);
     } catch (error) {
@@ -209,6 +191,11 @@ export class AuditLogWriter {
     this.fileDay = day;
     if (this.newestDay === null || day > this.newestDay) this.newestDay = day;
     return this.file;
+  }
+
+  private warn(message: string, fields: Record<string, unknown>): void {
+    this.warnings.push(message);
+    this.options.log?.(message, fields);
   }
 
   private markChecked(): void {
