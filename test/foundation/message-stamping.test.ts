@@ -133,6 +133,9 @@ describe('stampMessage replaces every field the orchestrator owns', () => {
     expect(message.next_agent).toEqual(copy.next_agent);
     expect(message.status).toEqual(copy.status);
     expect(message.audit).toEqual(copy.audit);
+    // The commit changes audit (compliance notes) in place: that must not reach the candidate.
+    message.audit.compliance_notes = 'changed after stamping';
+    expect(candidate).toEqual(copy);
   });
 
   it('drops metadata keys the model invented (metadata.* is the orchestrator\'s), recording each', () => {
