@@ -2,7 +2,7 @@
  * A small file rewritten in place, for caches such as a session's manifest.json: nothing is
  * synced, and readers may meet a rewrite in progress and retry. A rewrite of an open file costs a
  * few microseconds, so it runs right away; only creating the file (costly on some filesystems)
- * runs off the event loop, and content written meanwhile lands once the file is open.
+ * runs off the event loop, and the latest content written meanwhile lands once the file is open.
  */
 import { closeSync, ftruncateSync, open, writeSync } from 'node:fs';
 
@@ -18,37 +18,28 @@ export class ManifestFile {
   /** Replaces the file's content (once the file is open, if it is still being created). */
   write(content: string): void {
     if (this.closed || this.failure) return;
-    if (this.fd !== null) {
-      this.rewrite(content);
-      return;
-    }
     this.latest = content;
+    if (this.fd !== null) return this.flush(this.fd);
     this.opening ??= new Promise<void>((resolve) =>
       open(this.file, 'w', (error, fd) => {
-        if (error) this.fail(error);
+        if (error) this.failure ??= error;
         else if (this.closed) closeSync(fd);
-        else {
-          this.fd = fd;
-          if (this.latest !== null) this.rewrite(this.latest);
-        }
-        this.latest = null;
+        else this.flush((this.fd = fd));
         resolve();
       }),
     );
   }
 
-  private rewrite(content: string): void {
+  private flush(fd: number): void {
+    if (this.latest === null) return;
+    const bytes = Buffer.from(this.latest);
+    this.latest = null;
     try {
-      const bytes = Buffer.from(content);
-      writeSync(this.fd!, bytes, 0, bytes.length, 0);
-      ftruncateSync(this.fd!, bytes.length);
+      writeSync(fd, bytes, 0, bytes.length, 0);
+      ftruncateSync(fd, bytes.length);
     } catch (error) {
-      this.fail(error);
+      this.failure ??= error instanceof Error ? error : new Error(String(error));
     }
-  }
-
-  private fail(error: unknown): void {
-    this.failure ??= error instanceof Error ? error : new Error(String(error));
   }
 
   /**
@@ -58,14 +49,12 @@ export class ManifestFile {
   async close(): Promise<Error | null> {
     await this.opening;
     this.closed = true;
-    if (this.fd !== null) {
-      const fd = this.fd;
-      this.fd = null;
-      try {
-        closeSync(fd);
-      } catch {
-        // already closed
-      }
+    const fd = this.fd;
+    this.fd = null;
+    try {
+      if (fd !== null) closeSync(fd);
+    } catch {
+      // already closed
     }
     return this.failure;
   }
