@@ -115,21 +115,6 @@ export interface AuditRepair {
   excerpt: string;
 }
 
-/** The end of the chain as the logs (and the head record) show it. */
-export interface ChainTail {
-  /** Log file (`YYYYMMDD.log`) holding the last entry; null while the trail is empty. */
-  file: string | null;
-  /** ENTRY_HASH of the last entry (64 zeros before the first). */
-  hash: string;
-  /** Entries in the whole trail, as the head record counts them. */
-  entries: number;
-  /** The newest day file present, even an empty one (`YYYYMMDD`). */
-  newestDay: string | null;
-  repairs: AuditRepair[];
-  /** What an operator should know (a head record rebuilt, or ahead of the logs). */
-  warnings: string[];
-}
-
 /** Cuts a torn tail off `file`, returning what was cut (or null when the file ends cleanly). */
 function cutTornTail(file: string): AuditRepair | null {
   const bytes = fs.readFileSync(file);
@@ -148,11 +133,13 @@ function cutTornTail(file: string): AuditRepair | null {
 }
 
 /**
- * Cuts a torn tail off the newest file, finds the hash to chain to, and checks the head record
- * against the logs, rewriting it through `head` when missing, torn or behind. Only the root's one
- * writer calls it (it holds the root lock): a tail being written by a live writer would look torn.
+ * Cuts a torn tail off the newest file, finds the last entry (its `file` and `hash`: 64 zeros
+ * before the first) and how many `entries` the trail holds, and checks the head record against
+ * the logs, rewriting it through `head` when missing, torn or behind. `newestDay` is the newest
+ * day file, even an empty one. Only the root's one writer calls it (it holds the root lock): a
+ * tail being written by a live writer would look torn.
  */
-export function scanChainTail(logsDir: string, stateDir: string, head: HeadRecordFile): ChainTail {
+export function scanChainTail(logsDir: string, stateDir: string, head: HeadRecordFile) {
   const files = listLogFilesSync(logsDir);
   const newest = files.at(-1);
   const repair = newest === undefined ? null : cutTornTail(path.join(logsDir, newest));
@@ -177,8 +164,10 @@ export function scanChainTail(logsDir: string, stateDir: string, head: HeadRecor
     }
   }
   const read = readHeadRecord(stateDir);
+  const newestDay = newest === undefined ? null : newest.slice(0, 8);
+  const repairs = repair ? [repair] : [];
   if (read.state === 'ok' && end !== null && read.record.file === end.file && read.record.hash === end.hash) {
-    return { file: end.file, hash: end.hash, entries: read.record.entries, newestDay: newest!.slice(0, 8), repairs: repair ? [repair] : [], warnings: [] };
+    return { file: end.file as string | null, hash: end.hash, entries: read.record.entries, newestDay, repairs, warnings: [] as string[] };
   }
   const total = files.reduce((sum, file) => sum + count(file), 0);
   const warnings: string[] = [];
@@ -198,12 +187,5 @@ export function scanChainTail(logsDir: string, stateDir: string, head: HeadRecor
     head.write({ format: HEAD_RECORD_FORMAT, file: end.file, entries: total, hash: end.hash, message_id: end.messageId });
     warnings.push(`audit head record rebuilt from the logs (${why}): ${total} entries`);
   }
-  return {
-    file: end?.file ?? null,
-    hash: end?.hash ?? GENESIS_HASH,
-    entries,
-    newestDay: newest === undefined ? null : newest.slice(0, 8),
-    repairs: repair ? [repair] : [],
-    warnings,
-  };
+  return { file: end?.file ?? null, hash: end?.hash ?? GENESIS_HASH, entries, newestDay, repairs, warnings };
 }

@@ -57,9 +57,6 @@ export type { ParsedAuditEntry, ParsedEntries, TornTail } from './audit-entry-pa
 /** `previousHash` of the very first entry. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** The line that ends every entry. */
-export const ENTRY_SEPARATOR = '---';
-
 /** What the writer is given for one message. */
 export interface AuditEntryInput {
   message: SentientMessage;
@@ -83,20 +80,12 @@ export interface AuditEntryInput {
   delegation?: { parentSessionId: string; depth: number } | null;
 }
 
-/** The local day (file name stem) and wall-clock time of an instant in an IANA zone. */
-export interface LocalDayAndTime {
-  /** `YYYYMMDD`, the stem of the day's log file. */
-  day: string;
-  /** `HH:mm:ss`, the TIMESTAMP value. */
-  time: string;
-}
-
 /**
- * Day and time of `executedAt` in `timezone`, from a single conversion so that an entry's
- * TIMESTAMP and the file it lands in can never disagree. DST days need no special case: the
- * IANA zone data decides what the wall clock says.
+ * The day (`YYYYMMDD`, the day file's stem) and time (`HH:mm:ss`, the TIMESTAMP) of `executedAt`
+ * in `timezone`, from a single conversion so that an entry's TIMESTAMP and the file it lands in
+ * can never disagree. DST days need no special case: the IANA zone data decides the wall clock.
  */
-export function localDayAndTime(executedAt: string, timezone: string): LocalDayAndTime {
+export function localDayAndTime(executedAt: string, timezone: string): { day: string; time: string } {
   const instant = new Date(executedAt);
   if (Number.isNaN(instant.getTime())) {
     throw new AuditWriteError(
@@ -168,7 +157,7 @@ export function computeEntryHash(previousHash: string, body: string): string {
 
 /** The two closing lines of an entry. */
 export function formatEntryTrailer(hash: string): string {
-  return `[ENTRY_HASH: ${hash}]\n${ENTRY_SEPARATOR}\n`;
+  return `[ENTRY_HASH: ${hash}]\n---\n`;
 }
 
 /** A whole entry, ready to append, with its hash. */
