@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { GENESIS_HASH } from './audit-entry-format.js';
 import { parseEntryBlock, splitEntryBlocks } from './audit-entry-parse.js';
 import { AuditLogFormatError, AuditWriteError } from './audit-errors.js';
-import { listLogFilesSync } from './audit-log-reader.js';
+import { listLogFiles } from './audit-log-reader.js';
 
 export const HEAD_RECORD_FORMAT = 1;
 const HEAD_RECORD_FILE = 'audit-head.json';
@@ -140,7 +140,7 @@ function cutTornTail(file: string): AuditRepair | null {
  * tail being written by a live writer would look torn.
  */
 export function scanChainTail(logsDir: string, stateDir: string, head: HeadRecordFile) {
-  const files = listLogFilesSync(logsDir);
+  const files = listLogFiles(logsDir);
   const newest = files.at(-1);
   const repair = newest === undefined ? null : cutTornTail(path.join(logsDir, newest));
   const count = (file: string) => splitEntryBlocks(fs.readFileSync(path.join(logsDir, file), 'utf8')).blocks.length;

@@ -68,7 +68,7 @@ function findRealPredecessor(files: Array<{ fullPath: string; blocks: RawEntryBl
 /** Checks the whole trail. Never throws for bad log content; it reports it. */
 export async function verifyAuditChain(options: { logsDir: string; stateDir: string }): Promise<VerifyResult> {
   const files = [];
-  for (const name of await listLogFiles(options.logsDir)) {
+  for (const name of listLogFiles(options.logsDir)) {
     const fullPath = path.join(options.logsDir, name);
     const text = await fs.promises.readFile(fullPath, 'utf8');
     files.push({ name, fullPath, lineCount: text.split('\n').length - 1, ...splitEntryBlocks(text) });

@@ -27,7 +27,7 @@ export function logFileDate(file: string): string {
 }
 
 /** Day file names in chain order (oldest first: YYYYMMDD sorts by date); empty when the folder does not exist yet. */
-export function listLogFilesSync(logsDir: string): string[] {
+export function listLogFiles(logsDir: string): string[] {
   let names: string[];
   try {
     names = fs.readdirSync(logsDir);
@@ -36,11 +36,6 @@ export function listLogFilesSync(logsDir: string): string[] {
     throw error;
   }
   return names.filter((name) => /^\d{8}\.log$/.test(name) && isLogDate(name.slice(0, 8))).sort();
-}
-
-/** The same as a promise (callers that read the files asynchronously). */
-export function listLogFiles(logsDir: string): Promise<string[]> {
-  return Promise.resolve(listLogFilesSync(logsDir));
 }
 
 export interface ReadEntriesOptions {
@@ -55,7 +50,7 @@ export interface ReadEntriesOptions {
  * file and line) when an entry is malformed: run `govflow verify` to see whether it was tampered.
  */
 export async function readLogEntries(logsDir: string, options: ReadEntriesOptions = {}): Promise<LoggedEntry[]> {
-  const files = listLogFilesSync(logsDir).filter((file) => {
+  const files = listLogFiles(logsDir).filter((file) => {
     const date = logFileDate(file);
     return (options.date === undefined || date === options.date) && (options.fromDate === undefined || date >= options.fromDate);
   });

@@ -63,12 +63,13 @@ class FilesStoredSession implements StoredSession {
     this.manifest = new ManifestFile(path.join(path.dirname(journal.file), 'manifest.json'));
   }
 
-  append(record: JournalRecord): void {
-    this.journal.append(`${JSON.stringify(record)}\n`);
+  append(...records: JournalRecord[]): void {
+    for (const record of records) this.journal.append(`${JSON.stringify(record)}\n`);
   }
 
-  /** Resolves once every record appended so far (and the session's folder entries) is on disk. */
-  private async sync(): Promise<void> {
+  /** Appends, then resolves once every record so far (and the session's folder entries) is on disk. */
+  private async appendDurable(...records: JournalRecord[]): Promise<void> {
+    this.append(...records);
     await Promise.all([this.entriesDurable, this.journal.sync()]);
   }
 
@@ -91,28 +92,23 @@ class FilesStoredSession implements StoredSession {
   }
 
   async voidMessages(records: VoidRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    for (const record of records) this.append(record);
-    await this.sync();
+    if (records.length > 0) await this.appendDurable(...records);
   }
 
-  async recordReply(record: ReplyRecord): Promise<void> {
-    this.append(record);
-    await this.sync();
+  recordReply(record: ReplyRecord): Promise<void> {
+    return this.appendDurable(record);
   }
 
-  async recordCrash(record: CrashRecord): Promise<void> {
-    this.append(record);
-    await this.sync();
+  recordCrash(record: CrashRecord): Promise<void> {
+    return this.appendDurable(record);
   }
 
   recordToolCall(record: ToolTurnRecord | ToolResultRecord): void {
     this.append(record);
   }
 
-  async recordApproval(record: ApprovalRequestRecord | ApprovalRecord): Promise<void> {
-    this.append(record);
-    await this.sync();
+  recordApproval(record: ApprovalRequestRecord | ApprovalRecord): Promise<void> {
+    return this.appendDurable(record);
   }
 
   private async writeResult(result: SessionResultFiles): Promise<void> {
@@ -124,13 +120,13 @@ class FilesStoredSession implements StoredSession {
   }
 
   async pause(result: SessionResultFiles): Promise<void> {
-    await Promise.all([this.sync(), this.writeResult(result)]);
+    await Promise.all([this.appendDurable(), this.writeResult(result)]);
   }
 
   async finish(result: SessionResultFiles, end: FinishedRecord | null): Promise<void> {
     // The journal is durable before anything else moves on (the request file's archive move):
     // until then recovery finds the claimed file and writes the result again from the journal.
-    await Promise.all([this.sync(), this.writeResult(result)]);
+    await Promise.all([this.appendDurable(), this.writeResult(result)]);
     // Not synced: finishing again after a crash writes the same result and this same record.
     if (end) this.append(end);
   }

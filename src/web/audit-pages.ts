@@ -28,7 +28,7 @@ function dayStatus(file: string, verify: VerifyResult, files: string[]): { ok: b
 }
 
 export async function renderDaysBody(paths: SystemPaths): Promise<string> {
-  const files = await listLogFiles(paths.logs);
+  const files = listLogFiles(paths.logs);
   const verify = await verifyAuditChain({ logsDir: paths.logs, stateDir: paths.state });
   const rows = [...files].reverse().map((file) => {
     const date = logFileDate(file);

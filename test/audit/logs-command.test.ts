@@ -108,8 +108,8 @@ describe('audit log reader', () => {
   it('lists only day files, oldest first, and none when the folder is missing', async () => {
     const dirs = await trail();
     fs.writeFileSync(path.join(dirs.logsDir, '20261399.log'), '');
-    expect(await listLogFiles(dirs.logsDir)).toEqual(['20260307.log', '20260308.log']);
-    expect(await listLogFiles(path.join(dirs.root, 'nowhere'))).toEqual([]);
+    expect(listLogFiles(dirs.logsDir)).toEqual(['20260307.log', '20260308.log']);
+    expect(listLogFiles(path.join(dirs.root, 'nowhere'))).toEqual([]);
   });
 
   it('loggedSessionMessages returns the ids (from a day on) and skips a torn tail', async () => {
