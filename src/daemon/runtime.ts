@@ -5,7 +5,7 @@
 import { formatInTimeZone } from 'date-fns-tz';
 import { AuditLogWriter } from '../audit/audit-log-writer.js';
 import { loggedSessionMessages } from '../audit/audit-log-reader.js';
-import { complianceViolations } from '../audit/compliance-check.js';
+import { complianceViolations } from '../message/compliance-violations.js';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { costCalculator, createProvider } from '../llm/create-provider.js';
 import { limitAnswerSize } from '../llm/answer-size-limit.js';

@@ -64,7 +64,7 @@ export function stampContext(
   };
 }
 
-/** A §4 compliance finding (compliance-check.ts) as a `[VIOLATIONS]` item. */
+/** A §4 compliance finding (src/message/compliance-violations.ts) as a `[VIOLATIONS]` item. */
 export function violationOf(finding: string): { kind: string; detail: string } {
   const notInPrompt = /^governance_files_consulted names "(.*)", which was not in this agent's prompt$/.exec(finding);
   if (notInPrompt) return { kind: 'governance_file_not_in_prompt', detail: notInPrompt[1] };

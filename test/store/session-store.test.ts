@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loggedSessionMessages } from '../../src/audit/audit-log-reader.js';
 import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
-import { complianceViolations } from '../../src/audit/compliance-check.js';
+import { complianceViolations } from '../../src/message/compliance-violations.js';
 import { loadConfig } from '../../src/config/config-loader.js';
 import { GovernanceSource } from '../../src/daemon/governance-source.js';
 import { SessionRunner } from '../../src/pipeline/session-runner.js';

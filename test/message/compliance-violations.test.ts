@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { complianceViolations } from '../../src/audit/compliance-check.js';
-import { makeMessage } from './audit-test-helpers.js';
+import { complianceViolations } from '../../src/message/compliance-violations.js';
+import { makeMessage } from '../audit/audit-test-helpers.js';
 
 const PROMPT = ['governance/audit.md', 'governance/message_format.md', 'context/application.md'];
 
