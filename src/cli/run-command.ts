@@ -18,7 +18,7 @@ import { innermostProvider } from '../llm/retrying-provider.js';
 import type { CommandDefinition, CommandIo } from './command-context.js';
 import { resumeOrphanedRuns } from '../daemon/orphaned-runs.js';
 import { ReplyRejectedError, type OperationalLog } from '../pipeline/runner-contract.js';
-import { RunClaims } from '../store/run-claims.js';
+import { RunClaims } from '../daemon/run-claims.js';
 import { describedAs } from './command-list.js';
 import { EXIT_CODE_BY_STATUS } from './exit-codes.js';
 import { handOverToDaemon } from './run-handover.js';

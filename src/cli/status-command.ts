@@ -2,7 +2,7 @@
 import { readDiskStatus, type DiskStatus } from '../daemon/disk-guard.js';
 import { RootLock } from '../daemon/root-lock.js';
 import { systemPaths } from '../config/system-paths.js';
-import { RunClaims } from '../store/run-claims.js';
+import { RunClaims } from '../daemon/run-claims.js';
 import { SessionJournal, type SessionManifest } from '../store/session-journal.js';
 import type { CommandDefinition } from './command-context.js';
 import { describedAs } from './command-list.js';

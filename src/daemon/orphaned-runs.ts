@@ -1,12 +1,12 @@
 /**
  * Resumes the sessions of `govflow run` processes that were killed mid-session (see
- * src/store/run-claims.ts): each is adopted, recovered from its journal by the runner, which
+ * src/daemon/run-claims.ts): each is recovered from its journal by the runner, which
  * writes its result to system/outbox/, and released. Called when a daemon starts and before a
  * `govflow run` runs its own request, so a killed one-shot run never stays RUNNING for ever.
  */
 import { errorMessage } from '../errors.js';
 import { SessionInterruptedError, type OperationalLog, type SessionOutcome } from '../pipeline/runner-contract.js';
-import { RunClaims } from '../store/run-claims.js';
+import { RunClaims } from './run-claims.js';
 
 /** What resuming needs from the runner. */
 export interface ResumingRunner {
