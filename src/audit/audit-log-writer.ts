@@ -20,7 +20,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { type AuditRepair, HEAD_RECORD_FORMAT, HeadRecordFile, scanChainTail } from './audit-chain-tail.js';
+import { type AuditHeadRecord, type AuditRepair, HEAD_RECORD_FORMAT, HeadRecordFile, scanChainTail } from './audit-chain-tail.js';
 import { type AuditEntryInput, formatEntry, localDayAndTime } from './audit-entry-format.js';
 import { AppendOnlyFile, backlogWritten, fsyncDirectory } from '../store/append-only-file.js';
 import { diskWaits } from '../store/disk-waits.js';
@@ -53,12 +53,10 @@ export class AuditLogWriter {
   /** Set while a new day file waits for the disk: later appends queue behind it. */
   private opening: Promise<unknown> | null = null;
   private newestDay: string | null = null;
-  private tailFile: string | null = null;
   private lastHash = '';
   private entries = 0;
-  private tailMessageId: string | null = null;
-  /** Entries were appended since the head record was last written (a write is scheduled). */
-  private headBehind = false;
+  /** The head record after this turn's appends, waiting to be written (a write is scheduled). */
+  private pendingHead: AuditHeadRecord | null = null;
   /** The day file was checked against its path in this turn of the event loop. */
   private checkedThisTurn = false;
   private closed = false;
@@ -84,7 +82,7 @@ export class AuditLogWriter {
     const writer = new AuditLogWriter(options);
     try {
       const tail = scanChainTail(options.logsDir, options.stateDir, writer.head);
-      Object.assign(writer, { tailFile: tail.file, lastHash: tail.hash, entries: tail.entries, newestDay: tail.newestDay });
+      Object.assign(writer, { lastHash: tail.hash, entries: tail.entries, newestDay: tail.newestDay });
       writer.repairs.push(...tail.repairs);
       writer.warnings.push(...tail.warnings);
     } catch (error) {
@@ -134,12 +132,8 @@ export class AuditLogWriter {
     }
     this.lastHash = hash;
     this.entries += 1;
-    this.tailFile = path.basename(filePath);
-    this.tailMessageId = messageId;
-    if (!this.headBehind) {
-      this.headBehind = true;
-      setImmediate(() => this.writeHead());
-    }
+    if (this.pendingHead === null) setImmediate(() => this.writeHead());
+    this.pendingHead = { format: HEAD_RECORD_FORMAT, file: path.basename(filePath), entries: this.entries, hash, message_id: messageId };
     try {
       await file.sync();
     } catch (error) {
@@ -213,10 +207,11 @@ export class AuditLogWriter {
 
   /** Writes the head record for the last entry appended. */
   private writeHead(): void {
-    if (!this.headBehind || this.tailFile === null || this.tailMessageId === null) return;
-    this.headBehind = false;
+    const record = this.pendingHead;
+    if (record === null) return;
+    this.pendingHead = null;
     try {
-      this.head.write({ format: HEAD_RECORD_FORMAT, file: this.tailFile, entries: this.entries, hash: this.lastHash, message_id: this.tailMessageId });
+      this.head.write(record);
     } catch (error) {
       // The entries are durable; the next open rebuilds a record left behind the logs.
       this.warnings.push(`could not update the audit head record: ${(error as Error).message}`);

@@ -39,21 +39,15 @@ interface ActiveInjection extends InjectedFailure {
 
 const injections: ActiveInjection[] = [];
 
-function injectedError(injection: ActiveInjection, operation: DiskOperation, file: string): NodeJS.ErrnoException {
-  const error = new Error(`${injection.errno}: injected ${operation} failure, ${file}`) as NodeJS.ErrnoException;
-  error.code = injection.errno;
-  error.path = file;
-  return error;
-}
-
-/** The injection that fails this call, if any (counts the call). */
-function dueInjection(operation: DiskOperation, file: string): ActiveInjection | null {
+/** The error an injection makes this call fail with, if any (counts the call), and whether the call runs first. */
+function dueInjection(operation: DiskOperation, file: string): { error: NodeJS.ErrnoException; afterCall: boolean } | null {
   for (const injection of injections) {
     if (injection.operation !== operation || (injection.match && !injection.match(file))) continue;
     injection.seen += 1;
     if (injection.seen >= injection.nth && injection.failed < (injection.times ?? 1)) {
       injection.failed += 1;
-      return injection;
+      const error = Object.assign(new Error(`${injection.errno}: injected ${operation} failure, ${file}`), { code: injection.errno, path: file });
+      return { error, afterCall: injection.afterCall === true };
     }
   }
   return null;
@@ -65,7 +59,7 @@ export function diskCall<T>(operation: DiskOperation, file: string, call: () => 
   const injection = dueInjection(operation, file);
   if (injection === null) return call();
   if (injection.afterCall) call();
-  throw injectedError(injection, operation, file);
+  throw injection.error;
 }
 
 /** The same for a call on the thread pool (fdatasync). */
@@ -73,7 +67,7 @@ export async function diskCallAsync<T>(operation: DiskOperation, file: string, c
   const injection = injections.length === 0 ? null : dueInjection(operation, file);
   if (injection === null) return call();
   if (injection.afterCall) await call();
-  throw injectedError(injection, operation, file);
+  throw injection.error;
 }
 
 /** Makes matching calls fail (tests); returns the function that removes the injection. */
