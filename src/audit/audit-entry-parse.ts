@@ -89,34 +89,23 @@ export interface RawEntryBlock {
  */
 export function splitEntryBlocks(text: string): { blocks: RawEntryBlock[]; torn: TornTail | null } {
   const blocks: RawEntryBlock[] = [];
-  let blockStart = 0;
-  let blockLine = 1;
-  let blockByteOffset = 0;
-  let lineNumber = 1;
-  let position = 0;
-  let current: string[] = [];
-  for (;;) {
-    const newline = text.indexOf('\n', position);
-    // An unterminated last line belongs to the torn tail.
-    if (newline === -1) break;
+  let start = 0; // of the current block, in characters
+  let line = 1;
+  let offset = 0; // of the current block, in bytes
+  let lines: string[] = [];
+  // An unterminated last line belongs to the torn tail.
+  for (let position = 0, newline = text.indexOf('\n'); newline !== -1; position = newline + 1, newline = text.indexOf('\n', position)) {
     const lineText = text.slice(position, newline);
-    position = newline + 1;
-    lineNumber += 1;
     if (lineText !== '---') {
-      current.push(lineText);
+      lines.push(lineText);
       continue;
     }
-    const length = Buffer.byteLength(text.slice(blockStart, position));
-    blocks.push({ line: blockLine, offset: blockByteOffset, length, lines: current });
-    blockStart = position;
-    blockLine = lineNumber;
-    blockByteOffset += length;
-    current = [];
+    const length = Buffer.byteLength(text.slice(start, newline + 1));
+    blocks.push({ line, offset, length, lines });
+    [start, line, offset, lines] = [newline + 1, line + lines.length + 1, offset + length, []];
   }
-  const rest = text.slice(blockStart);
-  const torn =
-    rest === '' ? null : { line: blockLine, offset: blockByteOffset, length: Buffer.byteLength(rest), text: rest };
-  return { blocks, torn };
+  const rest = text.slice(start);
+  return { blocks, torn: rest === '' ? null : { line, offset, length: Buffer.byteLength(rest), text: rest } };
 }
 
 /** Parses a whole log file's text. Throws {@link AuditLogFormatError} on a malformed entry. */

@@ -148,16 +148,6 @@ export class AppendOnlyFile {
     if (this.durable) await diskWaits.retry(this.file, () => this.syncs.sync(fd));
   }
 
-  /** Appends text and resolves once it (and everything before it) is on disk. */
-  appendDurable(text: string): Promise<void> {
-    try {
-      this.append(text);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.sync();
-  }
-
   /** How the file at this path changed under the open descriptor (removed, renamed away, replaced), or null. */
   replacedAt(): string | null {
     if (this.fd === null) return null;
