@@ -3,7 +3,7 @@
  * audit-entry-format.ts). Strict on purpose: a line this version did not write makes the entry
  * malformed, so a forged or damaged entry is reported rather than half-read.
  */
-import type { ToolAuditLines } from './tool-audit-lines.js';
+import { TOOL_AUDIT_TAGS, type ToolAuditLines } from './tool-audit-lines.js';
 import { AuditLogFormatError } from './audit-errors.js';
 import {
   AUDIT_FORMAT_VERSION,
@@ -118,7 +118,6 @@ const ERROR_TAIL = / \(retry_count=(\d+), recoverable=(true|false)\)$/;
 /** The lines after SESSION_ID, in any order, each at most once: `[TAG: value]` or `[TAG]: value`. */
 const EXTENSION_LINE =
   /^\[(USER|AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION|PARENT_SESSION_ID|DEPTH): (.*)\]$|^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS|TOOL_CALLS|VIOLATIONS|APPROVALS|EVIDENCE|DELEGATIONS)\]: (.*)$/;
-const TOOL_AUDIT_FIELDS = { TOOL_CALLS: 'toolCalls', VIOLATIONS: 'violations', APPROVALS: 'approvals', EVIDENCE: 'evidence', DELEGATIONS: 'delegations' } as const;
 
 function invalid(reason: string): never {
   throw new ValueDecodeError(reason);
@@ -211,7 +210,7 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
   }, () => null);
   if ((parentSessionId === null) !== (depth === null)) fail('PARENT_SESSION_ID and DEPTH appear only together', (seen.get('PARENT_SESSION_ID') ?? seen.get('DEPTH'))!.at);
   let tools: ToolAuditLines | undefined;
-  for (const [tag, name] of Object.entries(TOOL_AUDIT_FIELDS)) {
+  for (const [tag, name] of Object.entries(TOOL_AUDIT_TAGS)) {
     const value = field(tag, (written) => {
       const array = decodeJson(written);
       return Array.isArray(array) ? array : invalid(`${tag} is not a JSON array`);

@@ -1,6 +1,6 @@
 /**
  * The audit extension lines of agents that act (SPEC §10, §6), written after the entry's own
- * lines and before `[ENTRY_HASH: …]`, each only when it has something to say:
+ * lines and before `[ENTRY_HASH: …]`, in this order, each only when it has something to say:
  *
  *     [TOOL_CALLS]: [{"id","name","is_error","ms"},…]
  *     [VIOLATIONS]: [{"kind","detail"},…]          e.g. {"kind":"tool_not_allowed","detail":"write_file"}
@@ -18,14 +18,14 @@ export interface ToolAuditLines {
   delegations?: Array<{ child_session: string | null; agent: string; objective_sha256: string; status: string; ms: number }>;
 }
 
+/** Each line's tag and the field it holds, in the order written (the parser reads them by this table too). */
+export const TOOL_AUDIT_TAGS = { TOOL_CALLS: 'toolCalls', VIOLATIONS: 'violations', APPROVALS: 'approvals', EVIDENCE: 'evidence', DELEGATIONS: 'delegations' } as const;
+
 /** The lines, in a fixed order, each without its trailing newline. */
 export function formatToolAuditLines(lines: ToolAuditLines | undefined): string[] {
   if (!lines) return [];
-  const out: string[] = [];
-  if (lines.toolCalls && lines.toolCalls.length > 0) out.push(`[TOOL_CALLS]: ${encodeJson(lines.toolCalls)}`);
-  if (lines.violations && lines.violations.length > 0) out.push(`[VIOLATIONS]: ${encodeJson(lines.violations)}`);
-  if (lines.approvals && lines.approvals.length > 0) out.push(`[APPROVALS]: ${encodeJson(lines.approvals)}`);
-  if (lines.evidence && lines.evidence.length > 0) out.push(`[EVIDENCE]: ${encodeJson(lines.evidence)}`);
-  if (lines.delegations && lines.delegations.length > 0) out.push(`[DELEGATIONS]: ${encodeJson(lines.delegations)}`);
-  return out;
+  return Object.entries(TOOL_AUDIT_TAGS).flatMap(([tag, field]) => {
+    const items = lines[field];
+    return items && items.length > 0 ? [`[${tag}]: ${encodeJson(items)}`] : [];
+  });
 }
