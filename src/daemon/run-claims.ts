@@ -9,6 +9,8 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+const LEGACY_NAME = /^([A-Za-z0-9._-]{1,128})@\d+$/;
+
 export class RunClaims {
   readonly directory: string;
   /** Claims this process made. */
@@ -31,23 +33,26 @@ export class RunClaims {
     this.mine.delete(sessionId);
   }
 
-  /** The sessions with a claim. Claims of earlier versions (`<session_id>@<pid>`) are renamed. */
+  /** The sessions with a claim (read-only: `govflow status` calls it without owning the root). */
   list(): string[] {
-    let names: string[];
-    try {
-      names = readdirSync(this.directory);
-    } catch {
-      return [];
-    }
-    return names.map((name) => {
-      const legacy = /^([A-Za-z0-9._-]{1,128})@\d+$/.exec(name);
-      if (legacy) renameSync(path.join(this.directory, name), path.join(this.directory, legacy[1]));
-      return legacy ? legacy[1] : name;
-    });
+    return this.names().map((name) => LEGACY_NAME.exec(name)?.[1] ?? name);
   }
 
   /** Claims of killed runs: those this process did not make (it must own the root). */
   orphans(): string[] {
+    // Claims of earlier versions (`<session_id>@<pid>`) get today's name, so `release` removes them.
+    for (const name of this.names()) {
+      const legacy = LEGACY_NAME.exec(name);
+      if (legacy) renameSync(path.join(this.directory, name), path.join(this.directory, legacy[1]));
+    }
     return this.list().filter((sessionId) => !this.mine.has(sessionId));
+  }
+
+  private names(): string[] {
+    try {
+      return readdirSync(this.directory);
+    } catch {
+      return [];
+    }
   }
 }
