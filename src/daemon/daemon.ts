@@ -6,16 +6,18 @@
  */
 import { setMaxListeners } from 'node:events';
 import { watch, type FSWatcher } from 'chokidar';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { resumeOrphanedRuns } from './orphaned-runs.js';
 import { readClaimedFile, recoverClaimedFiles, type IntakeItem, type IntakeReply, type IntakeRequest } from '../intake/claimed-file.js';
 import { claimedAtOf, sessionIdForClaim } from '../intake/claim-name.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { InboxIntake } from '../intake/inbox-intake.js';
+import { repairInterruptedSubmissions } from '../intake/request-submission.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { ReplyRejectedError, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
+import type { SessionOutcome } from '../pipeline/runner-contract.js';
 import { SessionJournal } from '../store/session-journal.js';
 import { errorMessage } from '../errors.js';
 import { diskWaits } from '../store/disk-waits.js';
@@ -89,22 +91,6 @@ export class GovflowDaemon {
     if (provider.kind === 'dry-run') {
       log.warn('provider is dry-run: no LLM is called; every agent answers with a placeholder message (set provider.kind in govflow.config.yaml to use a model)');
     }
-    const listen = this.options.httpListen ?? config.http.listen;
-    if (listen) {
-      // Before the intake: a request posted now waits in the inbox until the intake starts.
-      // Loaded only when wanted: Fastify and prom-client stay out of every other command's start.
-      const { HttpApi } = await import('../http/http-server.js');
-      this.http = await HttpApi.start({
-        config,
-        listen,
-        events: this.runtime.events,
-        registry: this.registry,
-        log,
-        provider,
-        readiness: () => this.readiness(),
-        metrics: { audit: this.runtime.audit as unknown as { append: (...args: never[]) => Promise<unknown> }, costUsd: costCalculator(config) },
-      });
-    }
     this.intake = new InboxIntake({
       paths: config.paths,
       registry: this.registry,
@@ -113,17 +99,40 @@ export class GovflowDaemon {
       settleMs: config.intake.settle_ms,
       rescanIntervalMs: config.intake.rescan_interval_ms,
       concurrency: config.intake.concurrency,
+      timezone: config.timezone,
       handle: (item) => this.handle(item),
       onRejected: (rejection) => log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
       log: (level, message, fields) => log[level](message, fields as Record<string, unknown> | undefined),
     });
-    // Listed before the intake starts: from then on processing/ also holds this daemon's own
-    // fresh claims, which recovery must not read (and run) a second time.
+    mkdirSync(config.paths.processing, { recursive: true });
+    const repaired = repairInterruptedSubmissions(config.paths, this.registry, config.intake.max_bytes);
+    if (repaired > 0) log.warn('intake: finished submissions a crash interrupted after their request id was claimed', { requests: repaired });
+    // Listed before anything new is claimed: from then on processing/ also holds this daemon's own
+    // fresh claims (inbox files, HTTP submissions), which recovery must not run a second time.
     const leftovers = await recoverClaimedFiles(config.paths);
+    const listen = this.options.httpListen ?? config.http.listen;
+    if (listen) {
+      // Before the intake starts: a request posted now is claimed and waits for it.
+      // Loaded only when wanted: Fastify and prom-client stay out of every other command's start.
+      const { HttpApi } = await import('../http/http-server.js');
+      this.http = await HttpApi.start({
+        config,
+        listen,
+        events: this.runtime.events,
+        registry: this.registry,
+        submit: (submission) => this.intake.submit(submission),
+        log,
+        provider,
+        readiness: () => this.readiness(),
+        metrics: { audit: this.runtime.audit as unknown as { append: (...args: never[]) => Promise<unknown> }, costUsd: costCalculator(config) },
+      });
+    }
     this.recovering = true;
     this.recovery = this.recover(leftovers)
       .then(() => resumeOrphanedRuns(config.paths.state, this.runtime.runner, this.abort.signal, log))
-      .then(() => undefined)
+      .then((outcomes) => {
+        for (const outcome of outcomes) this.intake.archive(outcome.doneFiles);
+      })
       .catch((error: unknown) => {
         log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
       })
@@ -161,20 +170,24 @@ export class GovflowDaemon {
   private async recover(leftoverClaims: string[]): Promise<void> {
     const { config, runner } = this.runtime;
     const log = this.options.log;
-    const requests: IntakeRequest[] = [];
+    // Claims are read one at a time by the workers, so a flood left claimed holds names, not texts.
+    const claims = [...leftoverClaims];
     const replies: IntakeReply[] = [];
-    for (const claimedPath of leftoverClaims) {
-      const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
-      if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
-      else if (item.kind === 'request') requests.push(item);
-      else replies.push(item);
-    }
-    if (requests.length + replies.length > 0) log.info('recovering requests left by an earlier run', { requests: requests.length, replies: replies.length });
+    if (claims.length > 0) log.info('recovering requests left by an earlier run', { claims: claims.length });
     const worker = async () => {
-      for (let item = requests.shift(); item; item = requests.shift()) {
+      for (let claimedPath = claims.shift(); claimedPath; claimedPath = claims.shift()) {
         if (this.abort.signal.aborted || this.state === 'draining') return;
         // One damaged journal (JournalFormatError names file:line) must not stop the others.
         try {
+          const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
+          if (item.kind === 'rejected') {
+            await moveToFailed(config.paths, claimedPath, item.file, item.reason);
+            continue;
+          }
+          if (item.kind === 'reply') {
+            replies.push(item);
+            continue;
+          }
           const sessionId = this.sessionIdFor(item);
           if (this.isOwnSession(sessionId, item.claimedPath)) {
             await this.runSession((track) => {
@@ -188,13 +201,15 @@ export class GovflowDaemon {
           }
         } catch (error) {
           log.error('cannot recover this request; its file stays in system/processing/ until the problem is fixed and the daemon restarts', {
-            file: item.claimedPath,
+            file: claimedPath,
             error: errorMessage(error),
           });
         }
       }
     };
     await Promise.all(Array.from({ length: config.intake.concurrency }, worker));
+    // Replies in the order they were claimed, once their sessions have run.
+    replies.sort((left, right) => leftoverClaims.indexOf(left.claimedPath) - leftoverClaims.indexOf(right.claimedPath));
     for (const reply of replies) {
       if (this.abort.signal.aborted || this.state === 'draining') return;
       if (!existsSync(reply.claimedPath)) continue; // its session applied and archived it
@@ -251,7 +266,7 @@ export class GovflowDaemon {
 
   /** Runs one session's work, keeping the progress log right. */
   private async runSession(
-    work: (track: (sessionId: string) => void) => Promise<{ sessionId: string; status: string }>,
+    work: (track: (sessionId: string) => void) => Promise<SessionOutcome>,
     verb: string,
   ): Promise<void> {
     let tracked: string | null = null;
@@ -260,6 +275,7 @@ export class GovflowDaemon {
         tracked = sessionId;
         this.sessionsInProgress.add(sessionId);
       });
+      this.intake.archive(outcome.doneFiles);
       this.options.log.info(`session ${verb}`, { session: outcome.sessionId, status: outcome.status });
     } catch (error) {
       if (error instanceof SessionInterruptedError) {
@@ -285,7 +301,8 @@ export class GovflowDaemon {
       }
       try {
         this.sessionsInProgress.add(item.sessionId);
-        await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath, ...(item.approval ? { approval: item.approval } : {}) }, this.abort.signal);
+        const outcome = await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath, ...(item.approval ? { approval: item.approval } : {}) }, this.abort.signal);
+        this.intake.archive(outcome.doneFiles);
       } catch (error) {
         if (error instanceof ReplyRejectedError) await reject(error.message);
         else if (!(error instanceof SessionInterruptedError)) this.options.log.error('reply failed', { session: item.sessionId, error: errorMessage(error) });
