@@ -141,6 +141,14 @@ export class InboxClaimer {
       void this.scan(); // the kernel's event queue overflowed: look at everything
       return;
     }
+    if (event === 'rename' && fileName === path.basename(this.inbox) && !existsSync(this.inbox)) {
+      // The inbox itself was removed: this watch is dead. The disk guard makes the folder again;
+      // the next scan restarts the watcher (until then scans alone find files).
+      this.options.log('warn', `intake: ${this.inbox} was removed; watching it again at the next scan`);
+      this.watcher?.close();
+      this.watcher = undefined;
+      return;
+    }
     if (isIgnoredName(fileName)) return;
     if (event === 'change') this.arrivals.set(fileName, 'written');
     else if (!this.arrivals.has(fileName)) this.arrivals.set(fileName, 'appeared');
