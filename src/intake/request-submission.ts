@@ -9,7 +9,8 @@
  * 2. claim the request id with it (a hard link in the registry: exclusive, so a duplicate is
  *    refused here, before anything is acknowledged);
  * 3. rename it to its claim name (the inode stays, so the registry still knows it as its own);
- * 4. fsync processing/ and the registry folder; only then is the submission acknowledged.
+ * 4. fsync processing/ and the registry folder; only then is the submission acknowledged (its
+ *    session may already have started: see writeClaimedSubmission).
  * A crash between 2 and 3 leaves a hidden temp file that owns its id: repairInterruptedSubmissions
  * (run before recovery lists processing/) finishes the rename. Any other hidden temp file was never
  * acknowledged and is removed.
@@ -52,12 +53,18 @@ async function writeSynced(file: string, text: string, durable: boolean): Promis
   }
 }
 
-/** Writes `submission` into system/processing/ as a claimed file; resolves once it is durable. */
+/**
+ * Writes `submission` into system/processing/ as a claimed file; resolves once it is durable.
+ * `onPublished` hears the claim name as soon as the claim is in place (before the folder syncs),
+ * so its session may start while they run: the acknowledgement still waits for them, and a crash
+ * before it leaves what any unacknowledged claim leaves (recovery runs it, or a power loss undoes it).
+ */
 export async function writeClaimedSubmission(
   paths: SystemPaths,
   registry: RequestIdRegistry,
   submission: Submission,
   durable: boolean,
+  onPublished: (claimName: string) => void = () => {},
 ): Promise<SubmissionOutcome> {
   const processing = path.resolve(paths.processing);
   const claimName = claimNameFor(submission.name);
@@ -80,6 +87,7 @@ export async function writeClaimedSubmission(
     if (!claimed) return { kind: 'duplicate' };
   }
   renameSync(temporary, path.join(processing, claimName));
+  onPublished(claimName);
   if (durable) await Promise.all([fsyncSharedDirectory(processing), submission.requestId !== null ? registry.syncFolder() : null]);
   return { kind: 'claimed', claimName };
 }
