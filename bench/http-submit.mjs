@@ -6,7 +6,9 @@
  *    an instant model; figure: submit → first model call of that request, p50 and p95, next to the
  *    same requests dropped as files (16 writers renaming into system/inbox/). Both runs use the
  *    same config (fsync on, intake.concurrency 16), so the difference is the HTTP path itself.
- *    Also the time to the 202 (the request is durable in the inbox by then).
+ *    Also the time to the 202 (the request is durable as a claim by then), and BENCH_HTTP_SERIAL
+ *    more requests (default 30) sent one at a time after the others finished: with no queue, the
+ *    latency each path adds on its own.
  * 2. Stream memory: a `govflow start` child process, one session held running by a slow scripted
  *    model, BENCH_HTTP_STREAMS event streams (default 100) opened on it; figure: the child's
  *    resident memory growth per open stream.
@@ -48,6 +50,7 @@ const REQUESTS = envInteger('BENCH_HTTP_REQUESTS', 200);
 const CONCURRENCY = envInteger('BENCH_HTTP_CONCURRENCY', 16);
 const STREAMS = envInteger('BENCH_HTTP_STREAMS', 100);
 const ROUNDS = envInteger('BENCH_HTTP_ROUNDS', 3);
+const SERIAL = envInteger('BENCH_HTTP_SERIAL', 30);
 /** `process` (default): the 16 clients run in a child process, as real clients do; `in-process`: in the daemon's own process. */
 const CLIENTS = process.env.BENCH_HTTP_CLIENTS ?? 'process';
 /** Milliseconds on a clock both processes share. */
@@ -131,9 +134,19 @@ async function submitOverHttp() {
   roots.push(root);
   const { daemon, url, firstCall, allFinished } = await startDaemon(root, true);
   let posted;
+  const serial = [];
   try {
     posted = CLIENTS === 'in-process' ? await postAll(url) : await postFromChildProcess(url);
     await within(allFinished(REQUESTS), 120_000, null);
+    // One at a time: no queue, so the latency is the path's own.
+    for (let index = 0; index < SERIAL; index++) {
+      const id = `http-serial-${index}`;
+      const started = now();
+      const response = await fetch(`${url}/v1/requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: `${requestText(index)}[bench-request ${id}]\n`, request_id: id }) });
+      await response.arrayBuffer();
+      await within(allFinished(REQUESTS + index + 1), 10_000, null);
+      serial.push(firstCall.get(id) - started);
+    }
   } finally {
     await daemon.stop();
     removeRoot(root);
@@ -143,7 +156,7 @@ async function submitOverHttp() {
   const missing = [...submitted.keys()].filter((id) => !firstCall.has(id));
   if (missing.length > 0) throw new Error(`no model call was seen for ${missing.length} requests (${missing.slice(0, 3).join(', ')}…)`);
   const latencies = [...submitted].map(([id, started]) => firstCall.get(id) + performance.timeOrigin - started);
-  return { latency: summarize(latencies), accepted: summarize(accepted) };
+  return { latency: summarize(latencies), accepted: summarize(accepted), serial: summarize(serial) };
 }
 
 async function submitAsFiles() {
@@ -151,6 +164,7 @@ async function submitAsFiles() {
   roots.push(root);
   const { daemon, firstCall, allFinished } = await startDaemon(root, false);
   const dropped = new Map();
+  const serial = [];
   try {
     const drops = Array.from({ length: REQUESTS }, (_unused, index) => {
       const id = `file-${index}`;
@@ -162,13 +176,21 @@ async function submitAsFiles() {
       await sleep(0);
     });
     await within(allFinished(REQUESTS), 120_000, null);
+    for (let index = 0; index < SERIAL; index++) {
+      const id = `file-serial-${index}`;
+      const drop = stageRequest(root, `${id}.json`, JSON.stringify({ request: `${requestText(index)}[bench-request ${id}]\n`, request_id: id }));
+      const started = now();
+      drop();
+      await within(allFinished(REQUESTS + index + 1), 10_000, null);
+      serial.push(firstCall.get(id) - started);
+    }
   } finally {
     await daemon.stop();
     removeRoot(root);
   }
   const missing = [...dropped.keys()].filter((id) => !firstCall.has(id));
   if (missing.length > 0) throw new Error(`no model call was seen for ${missing.length} files (${missing.slice(0, 3).join(', ')}…)`);
-  return summarize([...dropped].map(([id, started]) => firstCall.get(id) - started));
+  return { ...summarize([...dropped].map(([id, started]) => firstCall.get(id) - started)), serial: summarize(serial) };
 }
 
 function rssKb(pid) {
@@ -227,7 +249,7 @@ for (let index = 0; index < ROUNDS; index++) {
   const overHttp = await submitOverHttp();
   const asFiles = await submitAsFiles();
   rounds.push({ overHttp, asFiles, added: overHttp.latency.median - asFiles.median });
-  console.log(`  round ${index + 1}: HTTP submit → first model call p50 ${round1(overHttp.latency.median)} ms (p95 ${round1(overHttp.latency.p95)}; POST → 202 p50 ${round1(overHttp.accepted.median)}, p95 ${round1(overHttp.accepted.p95)}); files p50 ${round1(asFiles.median)} ms (p95 ${round1(asFiles.p95)}); added ${round1(overHttp.latency.median - asFiles.median)} ms`);
+  console.log(`  round ${index + 1}: HTTP submit → first model call p50 ${round1(overHttp.latency.median)} ms (p95 ${round1(overHttp.latency.p95)}; POST → 202 p50 ${round1(overHttp.accepted.median)}, p95 ${round1(overHttp.accepted.p95)}); files p50 ${round1(asFiles.median)} ms (p95 ${round1(asFiles.p95)}); added ${round1(overHttp.latency.median - asFiles.median)} ms; one at a time: HTTP p50 ${round1(overHttp.serial.median)} ms, files ${round1(asFiles.serial.median)} ms`);
 }
 const medianOf = (values) => summarize(values).median;
 const httpP50 = medianOf(rounds.map((entry) => entry.overHttp.latency.median));
@@ -236,7 +258,9 @@ const acceptedP50 = medianOf(rounds.map((entry) => entry.overHttp.accepted.media
 const filesP50 = medianOf(rounds.map((entry) => entry.asFiles.median));
 const filesP95 = medianOf(rounds.map((entry) => entry.asFiles.p95));
 const added = medianOf(rounds.map((entry) => entry.added));
-console.log(`  median of ${ROUNDS} rounds: HTTP p50 ${round1(httpP50)} ms, files p50 ${round1(filesP50)} ms, added by the API ${round1(added)} ms (per-round differences: ${rounds.map((entry) => round1(entry.added)).join(', ')})`);
+const serialHttp = medianOf(rounds.map((entry) => entry.overHttp.serial.median));
+const serialFiles = medianOf(rounds.map((entry) => entry.asFiles.serial.median));
+console.log(`  median of ${ROUNDS} rounds: HTTP p50 ${round1(httpP50)} ms, files p50 ${round1(filesP50)} ms, added by the API ${round1(added)} ms (per-round differences: ${rounds.map((entry) => round1(entry.added)).join(', ')}); one at a time: HTTP ${round1(serialHttp)} ms, files ${round1(serialFiles)} ms`);
 const memory = await streamMemory();
 console.log(`  ${STREAMS} open event streams: daemon RSS ${memory.before} kB → ${memory.after} kB (${round(memory.perStreamKb, 1)} kB per stream)`);
 reportResult({
@@ -250,6 +274,8 @@ reportResult({
     { name: 'file drop → first call p50', unit: 'ms', median: round1(filesP50) },
     { name: 'file drop → first call p95', unit: 'ms', median: round1(filesP95) },
     { name: 'added by the API (median of per-round p50 differences)', unit: 'ms', median: round1(added) },
+    { name: 'one at a time: HTTP submit → first call p50', unit: 'ms', median: round1(serialHttp) },
+    { name: 'one at a time: file drop → first call p50', unit: 'ms', median: round1(serialFiles) },
     { name: 'RSS per open stream', unit: 'kB', median: round(memory.perStreamKb, 1) },
   ],
   targets: [
