@@ -47,8 +47,11 @@ type Arrival = 'appeared' | 'written';
 
 /** How many lstat calls a scan runs at once, so a huge inbox does not flood the thread pool. */
 const SCAN_STAT_PARALLELISM = 16;
-/** Claims per event-loop turn: a flood is claimed in slices, between which sessions run on. */
-const CLAIMS_PER_TURN = 500;
+/**
+ * Time one event-loop turn may spend claiming: a flood is claimed in slices (about a thousand
+ * files each), between which running sessions go on.
+ */
+const CLAIM_TURN_BUDGET_MS = 25;
 
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
@@ -166,7 +169,8 @@ export class InboxClaimer {
     if (this.claimTurn || !this.active || this.held || this.names.size === 0) return;
     this.claimTurn = setImmediate(() => {
       this.claimTurn = undefined;
-      for (let count = 0; count < CLAIMS_PER_TURN && this.active && !this.held; count++) {
+      const deadline = performance.now() + CLAIM_TURN_BUDGET_MS;
+      while (this.active && !this.held && performance.now() < deadline) {
         const name = this.names.shift();
         if (name === undefined) break;
         this.claimOne(name);

@@ -254,7 +254,7 @@ describe('InboxIntake: scale, races and shutdown', () => {
     });
     await intake.start();
     // Every file leaves the inbox although only 4 handlers run and none has finished.
-    await waitUntil(() => readdirSync(paths.inbox).length === 0 && intake.queued === 996, 'every file claimed', 30_000);
+    await waitUntil(() => readdirSync(paths.inbox).length === 0 && intake.queued === 996 && active === 4, 'every file claimed, 4 handlers waiting', 30_000);
     expect(intake.running).toBe(4);
     expect(readdirSync(paths.processing)).toHaveLength(1000);
     release();
