@@ -6,9 +6,10 @@
  */
 import { setMaxListeners } from 'node:events';
 import { watch, type FSWatcher } from 'chokidar';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { resumeOrphanedRuns } from './orphaned-runs.js';
+import { replyApplied, sessionStartedByClaim } from './claim-journals.js';
 import { readClaimedFile, recoverClaimedFiles, type IntakeItem, type IntakeReply, type IntakeRequest } from '../intake/claimed-file.js';
 import { claimedAtOf, sessionIdForClaim } from '../intake/claim-name.js';
 import { moveToFailed } from '../intake/failed-files.js';
@@ -18,7 +19,6 @@ import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { ReplyRejectedError, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
 import type { SessionOutcome } from '../pipeline/runner-contract.js';
-import { SessionJournal } from '../store/session-journal.js';
 import { errorMessage } from '../errors.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { DiskGuard } from './disk-guard.js';
@@ -189,7 +189,7 @@ export class GovflowDaemon {
             continue;
           }
           const sessionId = this.sessionIdFor(item);
-          if (this.isOwnSession(sessionId, item.claimedPath)) {
+          if (sessionStartedByClaim(config.paths.sessions, sessionId, item.claimedPath)) {
             await this.runSession((track) => {
               track(sessionId);
               return runner.recoverSession(sessionId, this.abort.signal);
@@ -215,7 +215,7 @@ export class GovflowDaemon {
       if (!existsSync(reply.claimedPath)) continue; // its session applied and archived it
       let applied: boolean;
       try {
-        applied = this.replyWasApplied(reply);
+        applied = replyApplied(config.paths.sessions, reply.sessionId, reply.claimedPath);
       } catch (error) {
         log.error('cannot recover this reply; its file stays in system/processing/ until the problem is fixed and the daemon restarts', {
           file: reply.claimedPath,
@@ -237,31 +237,6 @@ export class GovflowDaemon {
   /** The session of a request: the one it names, else one derived from its claim (stable across restarts). */
   private sessionIdFor(item: IntakeRequest): string {
     return item.sessionId ?? sessionIdForClaim(item.claimedPath, this.runtime.config.timezone);
-  }
-
-  /**
-   * True when the session's journal was started for exactly this claimed file. A journal a crash
-   * left without even its first record holds nothing committed: it is removed, so the request
-   * starts over under the same session id.
-   */
-  private isOwnSession(sessionId: string, claimedPath: string): boolean {
-    const { sessions } = this.runtime.config.paths;
-    if (!SessionJournal.exists(sessions, sessionId)) return false;
-    const directory = SessionJournal.directoryOf(sessions, sessionId);
-    const [first] = SessionJournal.read(directory);
-    if (!first) {
-      rmSync(directory, { recursive: true, force: true });
-      return false;
-    }
-    return first.type === 'session' && first.claimed_path === claimedPath;
-  }
-
-  private replyWasApplied(reply: IntakeReply): boolean {
-    const { sessions } = this.runtime.config.paths;
-    if (!SessionJournal.exists(sessions, reply.sessionId)) return false;
-    return SessionJournal.read(SessionJournal.directoryOf(sessions, reply.sessionId)).some(
-      (record) => (record.type === 'reply' || record.type === 'approval') && record.claimed_path === reply.claimedPath,
-    );
   }
 
   /** Runs one session's work, keeping the progress log right. */
