@@ -41,7 +41,10 @@ export interface DaemonOptions {
 export class GovflowDaemon {
   private state: DaemonState = 'starting';
   private readonly abort = new AbortController();
-  private readonly sessionsInProgress = new Set<string>();
+  /** Sessions with work running in this process, each with a promise that settles when it ends. */
+  private readonly sessionsInProgress = new Map<string, Promise<void>>();
+  /** Sessions in progress whose run already paused (result pending) and is closing its journal. */
+  private readonly pausedClosing = new Set<string>();
   private readonly registry: RequestIdRegistry;
   private intake!: InboxIntake;
   private diskGuard: DiskGuard | null = null;
@@ -60,6 +63,9 @@ export class GovflowDaemon {
     // Every running model call listens on the shutdown signal (and removes its listener when it
     // settles): past 10 concurrent calls Node's leak warning would be a false alarm on stderr.
     setMaxListeners(0, this.abort.signal);
+    runtime.events.on('pending', (event) => {
+      if (this.sessionsInProgress.has(event.sessionId)) this.pausedClosing.add(event.sessionId);
+    });
   }
 
   static async start(root: string, options: DaemonOptions): Promise<GovflowDaemon> {
@@ -229,7 +235,7 @@ export class GovflowDaemon {
           return runner.recoverSession(reply.sessionId, this.abort.signal);
         }, 'recovered');
       } else {
-        await this.handle(reply);
+        await this.handle(reply, true);
       }
     }
   }
@@ -245,10 +251,11 @@ export class GovflowDaemon {
     verb: string,
   ): Promise<void> {
     let tracked: string | null = null;
+    let end = () => {};
     try {
       const outcome = await work((sessionId) => {
         tracked = sessionId;
-        this.sessionsInProgress.add(sessionId);
+        end = this.begin(sessionId);
       });
       this.intake.archive(outcome.doneFiles);
       this.options.log.info(`session ${verb}`, { session: outcome.sessionId, status: outcome.status });
@@ -259,30 +266,46 @@ export class GovflowDaemon {
       }
       this.options.log.error('session crashed; it resumes from its journal at next start', { session: tracked, error: errorMessage(error) });
     } finally {
-      if (tracked) this.sessionsInProgress.delete(tracked);
+      end();
     }
   }
 
-  /** `recovered`: the item was claimed before a crash (its session may have left audit entries). */
+  /** Marks a session in progress; the returned function ends that. */
+  private begin(sessionId: string): () => void {
+    let settle!: () => void;
+    this.sessionsInProgress.set(sessionId, new Promise<void>((resolve) => (settle = resolve)));
+    return () => {
+      this.sessionsInProgress.delete(sessionId);
+      this.pausedClosing.delete(sessionId);
+      settle();
+    };
+  }
+
+  /** `recovered`: the item was claimed before a crash (its session may have left audit entries); recovery itself runs it. */
   private async handle(item: IntakeItem, recovered = false): Promise<void> {
     const { config, runner } = this.runtime;
     const reject = (reason: string) => moveToFailed(config.paths, item.claimedPath, item.sourceFile, reason).then(() => {
       this.options.log.warn('request file rejected: moved to system/failed/', { file: item.sourceFile, reason });
     });
     if (item.kind === 'reply') {
+      // A new reply waits for crash recovery: its session may be among those recovery has yet to
+      // resume or is rewriting (a paused one), and one session has one writer.
+      if (!recovered) await this.recovery;
+      // Its pending result is out but its run is still closing the journal: the reply waits for that.
+      if (this.pausedClosing.has(item.sessionId)) await this.sessionsInProgress.get(item.sessionId);
       if (this.sessionsInProgress.has(item.sessionId)) {
         await reject(`session "${item.sessionId}" is running right now; send the reply once its result is pending`);
         return;
       }
+      const end = this.begin(item.sessionId);
       try {
-        this.sessionsInProgress.add(item.sessionId);
         const outcome = await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath, ...(item.approval ? { approval: item.approval } : {}) }, this.abort.signal);
         this.intake.archive(outcome.doneFiles);
       } catch (error) {
         if (error instanceof ReplyRejectedError) await reject(error.message);
         else if (!(error instanceof SessionInterruptedError)) this.options.log.error('reply failed', { session: item.sessionId, error: errorMessage(error) });
       } finally {
-        this.sessionsInProgress.delete(item.sessionId);
+        end();
       }
       return;
     }

@@ -16,7 +16,7 @@
  *   ENOENT and moves on. Symlinks and folders are claimed too (the link itself, never its target)
  *   and rejected after the claim.
  */
-import { existsSync, lstatSync, mkdirSync, renameSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, renameSync, watch, type BigIntStats, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage } from '../errors.js';
@@ -69,6 +69,8 @@ export class InboxClaimer {
   private rescanTimer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> | undefined;
   private claimTurn: NodeJS.Immediate | undefined;
+  /** Names lstat-ed in the last claim turn, decided in the next. */
+  private sighted: Array<{ name: string; stats: BigIntStats }> = [];
   private active = false;
   private held = false;
 
@@ -83,7 +85,7 @@ export class InboxClaimer {
   }
 
   isIdle(): boolean {
-    return this.pending === 0 && this.scanning === undefined && this.claimTurn === undefined;
+    return this.pending === 0 && this.sighted.length === 0 && this.scanning === undefined && this.claimTurn === undefined;
   }
 
   /** Starts the watcher, claims what the inbox already holds, and rescans every rescanIntervalMs. */
@@ -101,6 +103,7 @@ export class InboxClaimer {
     if (this.rescanTimer) clearInterval(this.rescanTimer);
     if (this.claimTurn) clearImmediate(this.claimTurn);
     this.claimTurn = undefined;
+    this.sighted = [];
     for (const timer of this.settling.values()) clearTimeout(timer);
     this.settling.clear();
     this.names.clear();
@@ -164,16 +167,30 @@ export class InboxClaimer {
     this.scheduleClaims();
   }
 
-  /** Claims in the next turn: raw events already delivered by the OS reach `arrivals` first. */
+  /**
+   * Claims in slices, each over two turns: a turn lstat-s a slice of names, and the next turn —
+   * after a poll phase has delivered every inotify event of writes made before those lstat calls —
+   * decides on them and claims. Without that pause a file whose first write landed just before
+   * its lstat would still look "appeared whole" and be claimed half-written.
+   */
   private scheduleClaims(): void {
-    if (this.claimTurn || !this.active || this.held || this.names.size === 0) return;
+    if (this.claimTurn || !this.active || this.held || (this.names.size === 0 && this.sighted.length === 0)) return;
     this.claimTurn = setImmediate(() => {
       this.claimTurn = undefined;
       const deadline = performance.now() + CLAIM_TURN_BUDGET_MS;
+      const ready = this.sighted;
+      this.sighted = [];
+      for (const [index, sighted] of ready.entries()) {
+        if (!this.active || this.held) {
+          for (const { name } of ready.slice(index)) this.names.push(name);
+          break;
+        }
+        this.decide(sighted.name, sighted.stats);
+      }
       while (this.active && !this.held && performance.now() < deadline) {
         const name = this.names.shift();
         if (name === undefined) break;
-        this.claimOne(name);
+        this.sight(name);
       }
       this.scheduleClaims();
       this.options.onProgress();
@@ -214,16 +231,19 @@ export class InboxClaimer {
     this.arrivals.delete(name);
   }
 
-  private claimOne(name: string): void {
-    const inboxPath = path.join(this.inbox, name);
-    let stats;
+  /** lstat-s a queued name; a file, folder or link found goes to `sighted` for the next turn. */
+  private sight(name: string): void {
     try {
-      stats = lstatSync(inboxPath, { bigint: true });
+      this.sighted.push({ name, stats: lstatSync(path.join(this.inbox, name), { bigint: true }) });
     } catch (error) {
       if (errorCode(error) !== 'ENOENT') this.options.log('warn', `intake: cannot inspect "${name}": ${errorMessage(error)}`, { file: name });
       this.forget(name); // gone: claimed already, or removed by its owner
-      return;
     }
+  }
+
+  /** Claims a sighted name unless it may still be written to (then it waits for its writer). */
+  private decide(name: string, stats: BigIntStats): void {
+    const inboxPath = path.join(this.inbox, name);
     if (stats.isFile()) {
       const earlier = this.sightings.get(name);
       const verdict = settleVerdict({ sighting: stats, earlier, nowMs: Date.now(), settleMs: this.options.settleMs, arrivedWhole: this.arrivals.get(name) === 'appeared' });
@@ -259,7 +279,7 @@ export class InboxClaimer {
 
   /** Looks at the name again once its writer may be done. */
   private waitForWriter(name: string, waitMs: number): void {
-    if (!this.active) return;
+    if (!this.active || this.settling.has(name)) return;
     const timer = setTimeout(() => {
       this.settling.delete(name);
       this.enqueue(name);
