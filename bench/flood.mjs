@@ -8,9 +8,23 @@
  * peak RSS of the process (getrusage maxrss).
  *
  * Targets: ≥ 250 sessions/s, p99 claim latency ≤ 2 s, peak RSS ≤ 150 MB.
+ *
+ * The process runs with the Node flags of `npm start` (as bench/memory.mjs does), so the peak RSS
+ * is the one an operator's daemon gets; BENCH_FLOOD_NODE_FLAGS replaces them ('' for Node's
+ * defaults).
  */
-import { readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+if (process.env.GOVFLOW_FLOOD_CHILD !== '1') {
+  const flags = process.env.BENCH_FLOOD_NODE_FLAGS
+    ?? JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start.split(' ').filter((word) => word.startsWith('--')).join(' ');
+  const child = spawnSync(process.execPath, [...flags.split(' ').filter(Boolean), fileURLToPath(import.meta.url)], { stdio: 'inherit', env: { ...process.env, GOVFLOW_FLOOD_CHILD: '1' } });
+  process.exit(child.status ?? 1);
+}
+const NODE_FLAGS = process.execArgv;
 import {
   InstantProvider,
   cleanUpOnExit,
@@ -54,7 +68,7 @@ const log = quietLog((message, fields) => {
 });
 const daemon = await GovflowDaemon.start(root, { log, announce: () => {}, provider: new InstantProvider(), env: { GOVFLOW_TIMEZONE: 'UTC' } });
 const inbox = path.join(root, 'system', 'inbox');
-console.log(`flood: ${REQUESTS} request files renamed into the inbox at once, instant model, concurrency ${CONCURRENCY}`);
+console.log(`flood: ${REQUESTS} request files renamed into the inbox at once, instant model, concurrency ${CONCURRENCY}; node flags: ${NODE_FLAGS.join(' ') || '(defaults)'}`);
 const drops = Array.from({ length: REQUESTS }, (_, index) => stageRequest(root, `flood-${index}.json`, JSON.stringify({ request: requestText(index), request_id: `flood-${index}` })));
 const started = now();
 for (const drop of drops) drop();
@@ -80,6 +94,7 @@ console.log(`  claim latency: p50 ${round((claimedBy.get(50) ?? 0) / 1000, 2)} s
 console.log(`  peak RSS ${round(peakRssMb, 1)} MB`);
 reportResult({
   bench: 'flood',
+  config: { requests: REQUESTS, concurrency: CONCURRENCY, nodeFlags: NODE_FLAGS.join(' ') },
   figures: [{ name: 'sessions per second', value: round(rate, 1) }, { name: 'p99 claim latency', value: round(p99, 2) }, { name: 'peak RSS', value: round(peakRssMb, 1) }],
   targets: [
     { name: 'sessions per second', target: '≥ 250', value: round(rate, 1), unit: '/s', pass: rate >= 250 },

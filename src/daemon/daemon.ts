@@ -6,17 +6,19 @@
  */
 import { setMaxListeners } from 'node:events';
 import { watch, type FSWatcher } from 'chokidar';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { resumeOrphanedRuns } from './orphaned-runs.js';
+import { replyApplied, sessionStartedByClaim } from './claim-journals.js';
 import { readClaimedFile, recoverClaimedFiles, type IntakeItem, type IntakeReply, type IntakeRequest } from '../intake/claimed-file.js';
 import { claimedAtOf, sessionIdForClaim } from '../intake/claim-name.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { InboxIntake } from '../intake/inbox-intake.js';
+import { repairInterruptedSubmissions } from '../intake/request-submission.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { ReplyRejectedError, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
-import { SessionJournal } from '../store/session-journal.js';
+import type { SessionOutcome } from '../pipeline/runner-contract.js';
 import { errorMessage } from '../errors.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { DiskGuard } from './disk-guard.js';
@@ -39,7 +41,10 @@ export interface DaemonOptions {
 export class GovflowDaemon {
   private state: DaemonState = 'starting';
   private readonly abort = new AbortController();
-  private readonly sessionsInProgress = new Set<string>();
+  /** Sessions with work running in this process, each with a promise that settles when it ends. */
+  private readonly sessionsInProgress = new Map<string, Promise<void>>();
+  /** Sessions in progress whose run already paused (result pending) and is closing its journal. */
+  private readonly pausedClosing = new Set<string>();
   private readonly registry: RequestIdRegistry;
   private intake!: InboxIntake;
   private diskGuard: DiskGuard | null = null;
@@ -58,6 +63,9 @@ export class GovflowDaemon {
     // Every running model call listens on the shutdown signal (and removes its listener when it
     // settles): past 10 concurrent calls Node's leak warning would be a false alarm on stderr.
     setMaxListeners(0, this.abort.signal);
+    runtime.events.on('pending', (event) => {
+      if (this.sessionsInProgress.has(event.sessionId)) this.pausedClosing.add(event.sessionId);
+    });
   }
 
   static async start(root: string, options: DaemonOptions): Promise<GovflowDaemon> {
@@ -89,22 +97,6 @@ export class GovflowDaemon {
     if (provider.kind === 'dry-run') {
       log.warn('provider is dry-run: no LLM is called; every agent answers with a placeholder message (set provider.kind in govflow.config.yaml to use a model)');
     }
-    const listen = this.options.httpListen ?? config.http.listen;
-    if (listen) {
-      // Before the intake: a request posted now waits in the inbox until the intake starts.
-      // Loaded only when wanted: Fastify and prom-client stay out of every other command's start.
-      const { HttpApi } = await import('../http/http-server.js');
-      this.http = await HttpApi.start({
-        config,
-        listen,
-        events: this.runtime.events,
-        registry: this.registry,
-        log,
-        provider,
-        readiness: () => this.readiness(),
-        metrics: { audit: this.runtime.audit as unknown as { append: (...args: never[]) => Promise<unknown> }, costUsd: costCalculator(config) },
-      });
-    }
     this.intake = new InboxIntake({
       paths: config.paths,
       registry: this.registry,
@@ -113,17 +105,40 @@ export class GovflowDaemon {
       settleMs: config.intake.settle_ms,
       rescanIntervalMs: config.intake.rescan_interval_ms,
       concurrency: config.intake.concurrency,
+      timezone: config.timezone,
       handle: (item) => this.handle(item),
       onRejected: (rejection) => log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
       log: (level, message, fields) => log[level](message, fields as Record<string, unknown> | undefined),
     });
-    // Listed before the intake starts: from then on processing/ also holds this daemon's own
-    // fresh claims, which recovery must not read (and run) a second time.
+    mkdirSync(config.paths.processing, { recursive: true });
+    const repaired = repairInterruptedSubmissions(config.paths, this.registry, config.intake.max_bytes);
+    if (repaired > 0) log.warn('intake: finished submissions a crash interrupted after their request id was claimed', { requests: repaired });
+    // Listed before anything new is claimed: from then on processing/ also holds this daemon's own
+    // fresh claims (inbox files, HTTP submissions), which recovery must not run a second time.
     const leftovers = await recoverClaimedFiles(config.paths);
+    const listen = this.options.httpListen ?? config.http.listen;
+    if (listen) {
+      // Before the intake starts: a request posted now is claimed and waits for it.
+      // Loaded only when wanted: Fastify and prom-client stay out of every other command's start.
+      const { HttpApi } = await import('../http/http-server.js');
+      this.http = await HttpApi.start({
+        config,
+        listen,
+        events: this.runtime.events,
+        registry: this.registry,
+        submit: (submission) => this.intake.submit(submission),
+        log,
+        provider,
+        readiness: () => this.readiness(),
+        metrics: { audit: this.runtime.audit as unknown as { append: (...args: never[]) => Promise<unknown> }, costUsd: costCalculator(config) },
+      });
+    }
     this.recovering = true;
     this.recovery = this.recover(leftovers)
       .then(() => resumeOrphanedRuns(config.paths.state, this.runtime.runner, this.abort.signal, log))
-      .then(() => undefined)
+      .then((outcomes) => {
+        for (const outcome of outcomes) this.intake.archive(outcome.doneFiles);
+      })
       .catch((error: unknown) => {
         log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
       })
@@ -161,22 +176,26 @@ export class GovflowDaemon {
   private async recover(leftoverClaims: string[]): Promise<void> {
     const { config, runner } = this.runtime;
     const log = this.options.log;
-    const requests: IntakeRequest[] = [];
+    // Claims are read one at a time by the workers, so a flood left claimed holds names, not texts.
+    const claims = [...leftoverClaims];
     const replies: IntakeReply[] = [];
-    for (const claimedPath of leftoverClaims) {
-      const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
-      if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
-      else if (item.kind === 'request') requests.push(item);
-      else replies.push(item);
-    }
-    if (requests.length + replies.length > 0) log.info('recovering requests left by an earlier run', { requests: requests.length, replies: replies.length });
+    if (claims.length > 0) log.info('recovering requests left by an earlier run', { claims: claims.length });
     const worker = async () => {
-      for (let item = requests.shift(); item; item = requests.shift()) {
+      for (let claimedPath = claims.shift(); claimedPath; claimedPath = claims.shift()) {
         if (this.abort.signal.aborted || this.state === 'draining') return;
         // One damaged journal (JournalFormatError names file:line) must not stop the others.
         try {
+          const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
+          if (item.kind === 'rejected') {
+            await moveToFailed(config.paths, claimedPath, item.file, item.reason);
+            continue;
+          }
+          if (item.kind === 'reply') {
+            replies.push(item);
+            continue;
+          }
           const sessionId = this.sessionIdFor(item);
-          if (this.isOwnSession(sessionId, item.claimedPath)) {
+          if (sessionStartedByClaim(config.paths.sessions, sessionId, item.claimedPath)) {
             await this.runSession((track) => {
               track(sessionId);
               return runner.recoverSession(sessionId, this.abort.signal);
@@ -188,19 +207,21 @@ export class GovflowDaemon {
           }
         } catch (error) {
           log.error('cannot recover this request; its file stays in system/processing/ until the problem is fixed and the daemon restarts', {
-            file: item.claimedPath,
+            file: claimedPath,
             error: errorMessage(error),
           });
         }
       }
     };
     await Promise.all(Array.from({ length: config.intake.concurrency }, worker));
+    // Replies in the order they were claimed, once their sessions have run.
+    replies.sort((left, right) => leftoverClaims.indexOf(left.claimedPath) - leftoverClaims.indexOf(right.claimedPath));
     for (const reply of replies) {
       if (this.abort.signal.aborted || this.state === 'draining') return;
       if (!existsSync(reply.claimedPath)) continue; // its session applied and archived it
       let applied: boolean;
       try {
-        applied = this.replyWasApplied(reply);
+        applied = replyApplied(config.paths.sessions, reply.sessionId, reply.claimedPath);
       } catch (error) {
         log.error('cannot recover this reply; its file stays in system/processing/ until the problem is fixed and the daemon restarts', {
           file: reply.claimedPath,
@@ -214,7 +235,7 @@ export class GovflowDaemon {
           return runner.recoverSession(reply.sessionId, this.abort.signal);
         }, 'recovered');
       } else {
-        await this.handle(reply);
+        await this.handle(reply, true);
       }
     }
   }
@@ -224,42 +245,19 @@ export class GovflowDaemon {
     return item.sessionId ?? sessionIdForClaim(item.claimedPath, this.runtime.config.timezone);
   }
 
-  /**
-   * True when the session's journal was started for exactly this claimed file. A journal a crash
-   * left without even its first record holds nothing committed: it is removed, so the request
-   * starts over under the same session id.
-   */
-  private isOwnSession(sessionId: string, claimedPath: string): boolean {
-    const { sessions } = this.runtime.config.paths;
-    if (!SessionJournal.exists(sessions, sessionId)) return false;
-    const directory = SessionJournal.directoryOf(sessions, sessionId);
-    const [first] = SessionJournal.read(directory);
-    if (!first) {
-      rmSync(directory, { recursive: true, force: true });
-      return false;
-    }
-    return first.type === 'session' && first.claimed_path === claimedPath;
-  }
-
-  private replyWasApplied(reply: IntakeReply): boolean {
-    const { sessions } = this.runtime.config.paths;
-    if (!SessionJournal.exists(sessions, reply.sessionId)) return false;
-    return SessionJournal.read(SessionJournal.directoryOf(sessions, reply.sessionId)).some(
-      (record) => (record.type === 'reply' || record.type === 'approval') && record.claimed_path === reply.claimedPath,
-    );
-  }
-
   /** Runs one session's work, keeping the progress log right. */
   private async runSession(
-    work: (track: (sessionId: string) => void) => Promise<{ sessionId: string; status: string }>,
+    work: (track: (sessionId: string) => void) => Promise<SessionOutcome>,
     verb: string,
   ): Promise<void> {
     let tracked: string | null = null;
+    let end = () => {};
     try {
       const outcome = await work((sessionId) => {
         tracked = sessionId;
-        this.sessionsInProgress.add(sessionId);
+        end = this.begin(sessionId);
       });
+      this.intake.archive(outcome.doneFiles);
       this.options.log.info(`session ${verb}`, { session: outcome.sessionId, status: outcome.status });
     } catch (error) {
       if (error instanceof SessionInterruptedError) {
@@ -268,29 +266,46 @@ export class GovflowDaemon {
       }
       this.options.log.error('session crashed; it resumes from its journal at next start', { session: tracked, error: errorMessage(error) });
     } finally {
-      if (tracked) this.sessionsInProgress.delete(tracked);
+      end();
     }
   }
 
-  /** `recovered`: the item was claimed before a crash (its session may have left audit entries). */
+  /** Marks a session in progress; the returned function ends that. */
+  private begin(sessionId: string): () => void {
+    let settle!: () => void;
+    this.sessionsInProgress.set(sessionId, new Promise<void>((resolve) => (settle = resolve)));
+    return () => {
+      this.sessionsInProgress.delete(sessionId);
+      this.pausedClosing.delete(sessionId);
+      settle();
+    };
+  }
+
+  /** `recovered`: the item was claimed before a crash (its session may have left audit entries); recovery itself runs it. */
   private async handle(item: IntakeItem, recovered = false): Promise<void> {
     const { config, runner } = this.runtime;
     const reject = (reason: string) => moveToFailed(config.paths, item.claimedPath, item.sourceFile, reason).then(() => {
       this.options.log.warn('request file rejected: moved to system/failed/', { file: item.sourceFile, reason });
     });
     if (item.kind === 'reply') {
+      // A new reply waits for crash recovery: its session may be among those recovery has yet to
+      // resume or is rewriting (a paused one), and one session has one writer.
+      if (!recovered) await this.recovery;
+      // Its pending result is out but its run is still closing the journal: the reply waits for that.
+      if (this.pausedClosing.has(item.sessionId)) await this.sessionsInProgress.get(item.sessionId);
       if (this.sessionsInProgress.has(item.sessionId)) {
         await reject(`session "${item.sessionId}" is running right now; send the reply once its result is pending`);
         return;
       }
+      const end = this.begin(item.sessionId);
       try {
-        this.sessionsInProgress.add(item.sessionId);
-        await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath, ...(item.approval ? { approval: item.approval } : {}) }, this.abort.signal);
+        const outcome = await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath, ...(item.approval ? { approval: item.approval } : {}) }, this.abort.signal);
+        this.intake.archive(outcome.doneFiles);
       } catch (error) {
         if (error instanceof ReplyRejectedError) await reject(error.message);
         else if (!(error instanceof SessionInterruptedError)) this.options.log.error('reply failed', { session: item.sessionId, error: errorMessage(error) });
       } finally {
-        this.sessionsInProgress.delete(item.sessionId);
+        end();
       }
       return;
     }

@@ -2,7 +2,6 @@
  * Assembles the concrete parts one process needs to run sessions: configuration, governance,
  * provider, audit writer and the session runner. Used by `govflow run` and `govflow start`.
  */
-import { formatInTimeZone } from 'date-fns-tz';
 import { AuditLogWriter } from '../audit/audit-log-writer.js';
 import { loggedSessionMessages } from '../audit/audit-log-reader.js';
 import { complianceViolations } from '../message/compliance-violations.js';
@@ -12,6 +11,7 @@ import { limitAnswerSize } from '../llm/answer-size-limit.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.js';
 import { SessionEvents } from '../pipeline/session-events.js';
+import { compactInTimeZone } from '../message/zoned-time.js';
 import { GovernanceSource } from './governance-source.js';
 import { RootLock, type RootOwnerKind } from './root-lock.js';
 import { FilesSessionStore } from '../store/files-session-store.js';
@@ -88,7 +88,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
       durable: config.daemon.fsync,
       audit,
       auditedMessages: (sessionId, sinceIso) =>
-        loggedSessionMessages(config.paths.logs, sessionId, formatInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone, 'yyyyMMdd')),
+        loggedSessionMessages(config.paths.logs, sessionId, compactInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone)),
     }),
     complianceViolations,
     costUsd: costCalculator(config, (message) => options.log?.warn(message)),

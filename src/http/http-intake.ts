@@ -1,35 +1,30 @@
 /**
- * Requests and replies that arrive over HTTP take the inbox's own path (SPEC §11: "the same checks
- * and durability as an inbox file"): the body is checked by the inbox's parser, then written as a
- * request file into system/inbox/ — temp file, fsync, rename, fsync of the folder — before the
- * client hears 202. A kill -9 right after the 202 loses nothing: the file is in the inbox, and the
- * daemon's intake and crash recovery take it from there exactly as if an operator had dropped it.
+ * Requests and replies that arrive over HTTP (SPEC §11: "the same checks and durability as an
+ * inbox file"): the body is checked by the inbox's own parser, then handed to the intake, which
+ * makes it durable as a claim in system/processing/ and schedules it at once (no inbox file, no
+ * watcher: InboxIntake.submit). The 202 comes after that: a kill -9 right after it loses
+ * nothing, and crash recovery runs the claim like any other.
  *
- * Duplicates: the request id is claimed in the request-id registry (system/state/requests/) with
- * the temp file itself before it is renamed into the inbox. The marker is a hard link to that file,
- * and a rename keeps the inode, so when the intake later claims the file it recognises the marker
- * as its own. An id claimed by anyone before — queued, running, paused or finished — answers 409.
+ * Duplicates: the request id is claimed in the request-id registry (system/state/requests/)
+ * before the claim is published; an id claimed by anyone before — queued, running, paused or
+ * finished — answers 409.
  */
-import { constants, existsSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
-import path from 'node:path';
-import type { SystemPaths } from '../config/system-paths.js';
 import { generateRequestId, parseRequestFile, randomBase36, REQUEST_ID_PATTERN } from '../intake/request-file.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
+import type { Submission, SubmissionOutcome } from '../intake/request-submission.js';
 import { generateSessionId } from '../pipeline/session-runner.js';
-import { fsyncSharedDirectory } from '../store/append-only-file.js';
 import { badRequest, conflict } from './http-problem.js';
 
 /** Fields a client may send with a new request (the rest of a request file's keys are the server's). */
 const REQUEST_FIELDS = ['request', 'request_id', 'metadata'];
 const REPLY_FIELDS = ['reply', 'approve', 'reason'];
-/** Temp files of submissions in flight: hidden and `.tmp`, so the intake never reads them. */
-const TEMP_PATTERN = /^\.http-(.+)\.json\.tmp$/;
 
 export interface HttpIntakeOptions {
-  paths: SystemPaths;
+  /** The intake's handoff (InboxIntake.submit): resolves once the submission is durable. */
+  submit: (submission: Submission) => Promise<SubmissionOutcome>;
+  /** Where accepted request ids are recorded (for ownerOf). */
   registry: RequestIdRegistry;
-  durable: boolean;
   /** intake.max_bytes: the same limit an inbox file has. */
   maxBytes: number;
   timezone: string;
@@ -52,21 +47,11 @@ function onlyFields(body: unknown, allowed: string[], example: string): Record<s
   return body;
 }
 
-async function writeSynced(file: string, text: string, durable: boolean): Promise<void> {
-  const handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
-  try {
-    await handle.writeFile(text);
-    if (durable) await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 export class HttpIntake {
   constructor(private readonly options: HttpIntakeOptions) {}
 
   /**
-   * Writes a new request for `user` into the inbox and resolves once it is durable.
+   * Hands a new request for `user` to the intake and resolves once it is durable.
    * Throws 400 for a body the inbox would reject, 409 for a request id already accepted.
    */
   async submit(body: unknown, user: string, sessionId: string = this.newSessionId()): Promise<Submitted> {
@@ -78,23 +63,8 @@ export class HttpIntake {
     if (parsed.kind === 'invalid') throw badRequest(parsed.reason.replace('the file is larger than intake.max_bytes', 'the request is larger than intake.max_bytes'));
     if (parsed.kind !== 'request' || parsed.requestId === null) throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');
 
-    const { inbox } = this.options.paths;
-    const temporary = path.join(inbox, `.http-${parsed.requestId}.json.tmp`);
-    try {
-      await writeSynced(temporary, text, this.options.durable);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw this.duplicate(parsed.requestId);
-      throw error;
-    }
-    let claimed = false;
-    try {
-      claimed = (await this.options.registry.claim(parsed.requestId, temporary)) === 'claimed';
-    } finally {
-      if (!claimed) unlinkSync(temporary);
-    }
-    if (!claimed) throw this.duplicate(parsed.requestId);
-    renameSync(temporary, path.join(inbox, this.finalNameOf(parsed.requestId)));
-    if (this.options.durable) await fsyncSharedDirectory(inbox);
+    const outcome = await this.options.submit({ name: `http-${parsed.requestId}.json`, text, requestId: parsed.requestId });
+    if (outcome.kind === 'duplicate') throw this.duplicate(parsed.requestId);
     return { requestId: parsed.requestId, sessionId };
   }
 
@@ -103,7 +73,7 @@ export class HttpIntake {
     return generateSessionId(new Date(), this.options.timezone);
   }
 
-  /** Writes a reply (or an approval decision) to a paused session into the inbox, durably. */
+  /** Hands a reply (or an approval decision) to a paused session to the intake, durably. */
   async reply(sessionId: string, body: unknown, user: string, awaiting: 'reply' | 'approval'): Promise<void> {
     const fields = onlyFields(body, REPLY_FIELDS, '{"reply": "..."} or {"approve": true, "reason": "..."}');
     let document: Record<string, unknown>;
@@ -119,39 +89,8 @@ export class HttpIntake {
       const parsed = parseRequestFile('reply.json', Buffer.from(JSON.stringify(document), 'utf8'), this.options.maxBytes);
       if (parsed.kind === 'invalid') throw badRequest(parsed.reason);
     }
-    const { inbox } = this.options.paths;
     const name = `reply-${sessionId}-${Date.now()}-${randomBase36(6)}.json`;
-    const temporary = path.join(inbox, `.${name}.tmp`);
-    await writeSynced(temporary, `${JSON.stringify(document)}\n`, this.options.durable);
-    renameSync(temporary, path.join(inbox, name));
-    if (this.options.durable) await fsyncSharedDirectory(inbox);
-  }
-
-  /**
-   * Finishes submissions a crash cut between the id claim and the rename: the id is claimed by the
-   * temp file itself, so the request goes on to the inbox (the client may not have had its 202 —
-   * a retry gets 409, and GET shows the request). Temp files without their claim are dropped.
-   */
-  repairInterrupted(): number {
-    const { inbox } = this.options.paths;
-    if (!existsSync(inbox)) return 0;
-    let repaired = 0;
-    for (const name of readdirSync(inbox)) {
-      const match = TEMP_PATTERN.exec(name);
-      if (!match || !REQUEST_ID_PATTERN.test(match[1])) continue;
-      const temporary = path.join(inbox, name);
-      const marker = this.options.registry.markerPathOf(match[1]);
-      try {
-        const [file, claim] = [statSync(temporary), existsSync(marker) ? statSync(marker) : null];
-        if (claim && claim.ino === file.ino && claim.dev === file.dev) {
-          renameSync(temporary, path.join(inbox, this.finalNameOf(match[1])));
-          repaired += 1;
-        } else unlinkSync(temporary);
-      } catch {
-        // gone meanwhile: nothing to repair
-      }
-    }
-    return repaired;
+    await this.options.submit({ name, text: `${JSON.stringify(document)}\n`, requestId: null });
   }
 
   /** The user and session a request id belongs to, from its registry marker; null when never accepted. */
@@ -189,10 +128,6 @@ export class HttpIntake {
       user: typeof document.user === 'string' ? document.user : 'local',
       sessionId: typeof document.session_id === 'string' ? document.session_id : null,
     };
-  }
-
-  private finalNameOf(requestId: string): string {
-    return `http-${requestId}.json`;
   }
 
   private duplicate(requestId: string) {

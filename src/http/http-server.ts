@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
+import type { Submission, SubmissionOutcome } from '../intake/request-submission.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { isLoopbackHost, TokenTable } from './http-auth.js';
@@ -28,6 +29,8 @@ export interface HttpApiOptions {
   listen: string;
   events: SessionEvents;
   registry: RequestIdRegistry;
+  /** The intake's handoff: requests and replies posted here become claims without an inbox file. */
+  submit: (submission: Submission) => Promise<SubmissionOutcome>;
   log: OperationalLog;
   /** For `/readyz`: false while the daemon recovers or stops. */
   readiness: () => { ready: boolean; reason: string };
@@ -92,9 +95,7 @@ export class HttpApi {
           handler,
         ),
     });
-    const intake = new HttpIntake({ paths: config.paths, registry: options.registry, durable: config.daemon.fsync, maxBytes: config.intake.max_bytes, timezone: config.timezone });
-    const repaired = intake.repairInterrupted();
-    if (repaired > 0) log.warn('http: finished submissions a crash interrupted after their request id was claimed', { requests: repaired });
+    const intake = new HttpIntake({ submit: options.submit, registry: options.registry, maxBytes: config.intake.max_bytes, timezone: config.timezone });
     const lookup = new SessionLookup(config.paths, options.events);
     const metrics = new GovflowMetrics({ ...options.metrics, events: options.events, paths: config.paths });
     const cancellation = new SessionCancellation(options.provider, options.events);

@@ -73,9 +73,11 @@ export class RequestIdRegistry {
    * The marker of a claimed file is a hard link to the file itself: creating a file is by far the
    * costliest metadata operation on some filesystems, and a link is atomic and exclusive all the
    * same. Claims that are not files (`govflow run` from stdin) and filesystems without hard links
-   * get a small JSON marker naming the claim instead.
+   * get a small JSON marker naming the claim instead. `syncFolder: false` leaves the folder
+   * fsync to the caller (syncFolder()).
    */
-  async claim(requestId: string, claimedPath: string): Promise<ClaimOutcome> {
+  async claim(requestId: string, claimedPath: string, options: { syncFolder?: boolean } = {}): Promise<ClaimOutcome> {
+    const syncFolder = this.durable && (options.syncFolder ?? true);
     const marker = this.markerPathOf(requestId);
     if (!this.directoryReady) {
       await mkdir(this.directory, { recursive: true });
@@ -84,7 +86,7 @@ export class RequestIdRegistry {
     const claimed = path.resolve(claimedPath);
     try {
       linkSync(claimed, marker); // microseconds: no thread-pool round trip
-      if (this.durable) await fsyncSharedDirectory(this.directory);
+      if (syncFolder) await this.syncFolder();
       return 'claimed';
     } catch (error) {
       if (errorCode(error) === 'EEXIST') return (await this.isOwnMarker(marker, claimed)) ? 'claimed' : 'duplicate';
@@ -98,10 +100,18 @@ export class RequestIdRegistry {
     };
     const created = await this.createExclusively(marker, `${JSON.stringify(content)}\n`);
     if (created) {
-      if (this.durable) await fsyncSharedDirectory(this.directory);
+      if (syncFolder) await this.syncFolder();
       return 'claimed';
     }
     return (await this.isOwnMarker(marker, content.claimed_path)) ? 'claimed' : 'duplicate';
+  }
+
+  /**
+   * Makes the markers created so far durable (one folder fsync, shared by callers that arrive
+   * together). For a caller that claimed with `syncFolder: false` to overlap this with its own syncs.
+   */
+  async syncFolder(): Promise<void> {
+    if (this.durable) await fsyncSharedDirectory(this.directory);
   }
 
   /** True when the marker is the claimed file itself (same inode) or a JSON marker naming it. */

@@ -10,7 +10,6 @@ import { errorMessage } from '../errors.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import type { ApprovalRecord } from '../store/tool-journal-records.js';
 import { JOURNAL_FORMAT, type FinishedRecord, type ReplyRecord, type RequestInfo, type SessionRecord, type SessionStateName } from '../store/session-journal.js';
-import { archiveRequestFile } from '../store/request-archive.js';
 import { MessageCommitter, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { crashGiveUp, crashRetriesUsedUp, isCrash, recordCrash } from './crash-retries.js';
 import { runPlan } from './plan-scheduler.js';
@@ -241,10 +240,6 @@ export class SessionRunner {
     await this.committer.commit(active, step, snapshot, loopKey, agent, outcome);
   }
 
-  private archiveDay(): string {
-    return compactInTimeZone(this.now(), this.config.timezone);
-  }
-
   private stateName(state: SessionState): SessionStateName {
     if (state.paused) return 'PAUSED';
     if (!state.final) return 'RUNNING';
@@ -297,8 +292,9 @@ export class SessionRunner {
   }
 
   /**
-   * Writes the result, archives the request files and records the end. Idempotent, so recovery
-   * may run it again; that is why neither the `finished` record nor the archive move is synced.
+   * Writes the result, records the end and names the request files that are done (the caller's
+   * intake archives them). Idempotent, so recovery may run it again; that is why the `finished`
+   * record is not synced.
    */
   private async finish(active: ActiveSession): Promise<SessionOutcome> {
     const { state, stored } = active;
@@ -315,10 +311,9 @@ export class SessionRunner {
       await stored.finish(resultFiles(result, state, built), end);
       if (end) applyRecord(state, end);
     }
-    for (const reply of state.replyFiles) archiveRequestFile(this.config.paths.archive, this.archiveDay(), reply.claimedPath, reply.sourceFile);
-    if (!state.paused) {
-      if (state.session.claimed_path) archiveRequestFile(this.config.paths.archive, this.archiveDay(), state.session.claimed_path, state.session.source_file);
-    }
+    // The request files are the intake's to archive (request-archive.ts): the outcome names them.
+    const doneFiles = [...state.replyFiles];
+    if (!state.paused && state.session.claimed_path) doneFiles.push({ claimedPath: state.session.claimed_path, sourceFile: state.session.source_file });
     this.writeManifest(active);
     const sessionId = state.session.session_id;
     if (state.paused) this.deps.events?.emit('pending', { sessionId, question: state.paused.question ?? '', awaiting: state.paused.awaiting ?? 'reply' });
@@ -329,6 +324,6 @@ export class SessionRunner {
       status: result.status,
       messages: result.messages,
     });
-    return { sessionId: state.session.session_id, requestId: state.session.request_id, status: result.status, result };
+    return { sessionId: state.session.session_id, requestId: state.session.request_id, status: result.status, result, doneFiles };
   }
 }

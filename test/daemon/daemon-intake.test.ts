@@ -1,6 +1,7 @@
 /**
  * `govflow start` as a real child process: the happy path in dry-run, bad request files, ignored
- * names and in-place writers (SPEC §2, §7, §8).
+ * names and in-place writers, and a flood claimed at once whose claims survive kill -9 (SPEC §2,
+ * §7, §8).
  */
 import { lstatSync, mkdirSync, openSync, readFileSync, readdirSync, closeSync, writeSync, renameSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import {
   cleanupAll,
   dropFile,
   dropJson,
+  exampleScript,
   inboxOf,
   listDir,
   makeRoot,
@@ -19,8 +21,10 @@ import {
   readResults,
   readSessions,
   runCli,
+  scriptedConfig,
   startDaemon,
   waitFor,
+  writeScript,
   type DaemonProcess,
 } from './daemon-helpers.js';
 
@@ -186,4 +190,36 @@ describe('govflow start: ignored names and in-place writers', () => {
     expect(readdirSync(inboxOf(root))).toEqual([]);
     expect((await daemon.stop()).code).toBe(0);
   });
+});
+
+describe('govflow start: a flood is claimed at once, and claims survive kill -9', () => {
+  it('claims every dropped file while 2 sessions run; after kill -9 the next start runs each claim exactly once', async () => {
+    const root = makeRoot(scriptedConfig('intake:\n  concurrency: 2\n'));
+    writeScript(root, exampleScript({ latencyMs: 400, loop: true }));
+    let daemon = await startDaemon(root);
+    const count = 12;
+    for (let index = 0; index < count; index++) dropJson(root, `flood-${index}.json`, { request: `Summarise note ${index}.`, request_id: `flood-${index}` });
+    const processing = path.join(root, 'system', 'processing');
+    // Every file leaves the inbox as a claim long before the 2 slots could have run them all.
+    await waitFor('every file claimed', () => listDir(inboxOf(root)).length === 0 && listDir(processing).length === count, { detail: () => daemon.stderrTail() });
+    expect(readSessions(root).length).toBeLessThanOrEqual(2);
+    await daemon.kill9();
+    expect(listDir(processing)).toHaveLength(count);
+    expect(readResults(root)).toEqual([]);
+
+    writeScript(root, exampleScript({ latencyMs: 0, loop: true }));
+    daemon = await startDaemon(root);
+    await waitFor(`${count} results`, () => readResults(root).length === count, { timeoutMs: 30_000, detail: () => daemon.stderrTail() });
+    await waitFor('nothing left in processing/', () => listDir(processing).length === 0, { detail: () => daemon.stderrTail() });
+    expect((await daemon.stop()).code).toBe(0);
+    const results = readResults(root);
+    expect(results.map((result) => result.request_id).sort()).toEqual(Array.from({ length: count }, (_, index) => `flood-${index}`).sort());
+    expect(results.every((result) => result.status === 'success')).toBe(true);
+    expect(readSessions(root)).toHaveLength(count);
+    const archived = readdirSync(path.join(root, 'system', 'archive')).flatMap((day) => readdirSync(path.join(root, 'system', 'archive', day)));
+    expect(archived.sort()).toEqual(Array.from({ length: count }, (_, index) => `flood-${index}.json`).sort());
+    expect(listDir(path.join(root, 'system', 'failed'))).toEqual([]);
+    const verify = await runCli(['verify', '--root', root]);
+    expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+  }, 60_000);
 });

@@ -1,46 +1,89 @@
-/** HttpIntake on its own: the durable write into the inbox, duplicates, and crash repair. */
+/**
+ * HttpIntake with a real InboxIntake behind it: a POSTed request is made durable as a claim in
+ * system/processing/ (never an inbox file), a duplicate id is refused, and a submission a crash
+ * cut between its id claim and its rename is finished at the next start.
+ */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemPaths } from '../../src/config/system-paths.js';
+import { originalNameOf } from '../../src/intake/claim-name.js';
+import type { IntakeItem } from '../../src/intake/claimed-file.js';
+import { InboxIntake } from '../../src/intake/inbox-intake.js';
 import { RequestIdRegistry } from '../../src/intake/request-id-registry.js';
+import { repairInterruptedSubmissions } from '../../src/intake/request-submission.js';
 import { HttpIntake } from '../../src/http/http-intake.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
-afterEach(removeTempFolders);
+const intakes: InboxIntake[] = [];
+afterEach(async () => {
+  await Promise.all(intakes.splice(0).map((intake) => intake.stop()));
+  removeTempFolders();
+});
 
 function setUp() {
   const paths = systemPaths(makeTempFolder('govflow-http-intake-'));
-  mkdirSync(paths.inbox, { recursive: true });
+  mkdirSync(paths.processing, { recursive: true });
   const registry = new RequestIdRegistry(paths);
-  const intake = new HttpIntake({ paths, registry, durable: true, maxBytes: 1024, timezone: 'UTC' });
-  return { paths, registry, intake };
+  const handled: IntakeItem[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const inbox = new InboxIntake({
+    paths, registry, maxBytes: 1024, settleMs: 100, rescanIntervalMs: 60_000, concurrency: 1, timezone: 'UTC', watch: false,
+    handle: async (item) => {
+      handled.push(item);
+      await gate;
+    },
+  });
+  intakes.push(inbox);
+  const intake = new HttpIntake({ submit: (submission) => inbox.submit(submission), registry, maxBytes: 1024, timezone: 'UTC' });
+  return { paths, registry, intake, inbox, handled, release };
 }
 
 describe('HttpIntake', () => {
-  it('writes the request with its user and session into the inbox, and refuses the id a second time', async () => {
-    const { paths, intake } = setUp();
+  it('makes the request a durable claim with its user and session, hands it over without the inbox, and refuses the id a second time', async () => {
+    const { paths, intake, inbox, handled, release } = setUp();
+    await inbox.start();
     const submitted = await intake.submit({ request: 'Summarize.', request_id: 'r-1', metadata: { a: 1 } }, 'alice');
-    expect(readdirSync(paths.inbox)).toEqual(['http-r-1.json']);
-    expect(JSON.parse(readFileSync(path.join(paths.inbox, 'http-r-1.json'), 'utf8'))).toEqual({
+    // The claim is there, under the inbox-style name, before the handler even ran.
+    const [claim] = readdirSync(paths.processing);
+    expect(originalNameOf(claim)).toBe('http-r-1.json');
+    expect(JSON.parse(readFileSync(path.join(paths.processing, claim), 'utf8'))).toEqual({
       request: 'Summarize.', request_id: 'r-1', session_id: submitted.sessionId, user: 'alice', metadata: { a: 1 },
     });
+    expect(readdirSync(paths.inbox)).toEqual([]);
+    await expect.poll(() => handled.length).toBe(1);
+    expect(handled[0]).toMatchObject({ kind: 'request', requestId: 'r-1', user: 'alice', sourceFile: 'http-r-1.json', claimedPath: path.join(paths.processing, claim) });
     expect(await intake.ownerOf('r-1')).toEqual({ user: 'alice', sessionId: submitted.sessionId });
     await expect(intake.submit({ request: 'again', request_id: 'r-1' }, 'bob')).rejects.toMatchObject({ status: 409 });
     await expect(intake.submit({ request: 'x'.repeat(2000) }, 'bob')).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/max_bytes/) });
-    expect(readdirSync(paths.inbox)).toEqual(['http-r-1.json']);
+    expect(readdirSync(paths.processing)).toEqual([claim]);
     expect(await intake.ownerOf('never')).toBeNull();
+    release();
+  });
+
+  it('runs a submission made before the intake started once it starts, and queues later ones behind the running one', async () => {
+    const { paths, intake, inbox, handled, release } = setUp();
+    await intake.submit({ request: 'early', request_id: 'early-1' }, 'alice');
+    expect(readdirSync(paths.processing).map(originalNameOf)).toEqual(['http-early-1.json']);
+    await inbox.start();
+    await intake.submit({ request: 'second', request_id: 'r-2' }, 'alice');
+    await expect.poll(() => handled.length).toBe(1);
+    expect(inbox.queued).toBe(1);
+    release();
+    await inbox.idle();
+    expect(handled.map((item) => (item.kind === 'request' ? item.requestId : null))).toEqual(['early-1', 'r-2']);
   });
 
   it('finishes a submission a crash cut after its id claim, and drops one that never claimed its id', async () => {
     const { paths, registry, intake } = setUp();
-    const claimed = path.join(paths.inbox, '.http-cut-1.json.tmp');
+    const claimed = path.join(paths.processing, '.submit-1700000000000-abcdef-http-cut-1.json.tmp');
     writeFileSync(claimed, JSON.stringify({ request: 'cut short', request_id: 'cut-1', user: 'alice' }));
     expect(await registry.claim('cut-1', claimed)).toBe('claimed');
-    const unclaimed = path.join(paths.inbox, '.http-cut-2.json.tmp');
+    const unclaimed = path.join(paths.processing, '.submit-1700000000001-abcdef-http-cut-2.json.tmp');
     writeFileSync(unclaimed, JSON.stringify({ request: 'never acknowledged', request_id: 'cut-2' }));
-    expect(intake.repairInterrupted()).toBe(1);
-    expect(readdirSync(paths.inbox)).toEqual(['http-cut-1.json']);
+    expect(repairInterruptedSubmissions(paths, registry, 1024)).toBe(1);
+    expect(readdirSync(paths.processing)).toEqual(['1700000000000-abcdef-http-cut-1.json']);
     expect(existsSync(unclaimed)).toBe(false);
     expect(await intake.ownerOf('cut-1')).toMatchObject({ user: 'alice' });
   });

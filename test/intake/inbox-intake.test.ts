@@ -211,10 +211,15 @@ describe('InboxIntake: scale, races and shutdown', () => {
       perIntake[which]++;
       await new Promise((resolve) => setImmediate(resolve));
     };
-    const first = makeIntake(paths, { handle: handlerFor(0), concurrency: 3 });
-    const second = makeIntake(paths, { handle: handlerFor(1), concurrency: 3 });
+    // Both find files by scanning on their own timers while files keep arriving, so their scans
+    // overlap and each tries to claim names the other may already have taken.
+    const first = makeIntake(paths, { handle: handlerFor(0), concurrency: 3, watch: false, rescanIntervalMs: 7 });
+    const second = makeIntake(paths, { handle: handlerFor(1), concurrency: 3, watch: false, rescanIntervalMs: 11 });
     await Promise.all([first.intake.start(), second.intake.start()]);
-    for (let index = 0; index < 200; index++) dropFile(paths, `race-${index}.txt`, `request ${index}`);
+    for (let index = 0; index < 200; index++) {
+      dropFile(paths, `race-${index}.txt`, `request ${index}`);
+      if (index % 5 === 4) await sleep(3);
+    }
     await waitUntil(() => handled.length >= 200, '200 files', 20_000);
     await Promise.all([first.intake.idle(), second.intake.idle()]);
     expect(handled).toHaveLength(200);
@@ -225,30 +230,40 @@ describe('InboxIntake: scale, races and shutdown', () => {
     expect(readdirSync(paths.inbox)).toEqual([]);
   });
 
-  it('runs at most `concurrency` handlers at once through a flood of 1,000 files', async () => {
+  it('claims a flood of 1,000 files at once while running at most `concurrency` handlers, first claimed first run', async () => {
     const { paths } = makeRoot();
     mkdirSync(paths.inbox, { recursive: true });
-    for (let index = 0; index < 1000; index++) writeFileSync(path.join(paths.inbox, `flood-${index}.txt`), `n${index}`);
+    const base = Date.now() / 1000 - 60;
+    for (let index = 0; index < 1000; index++) {
+      writeFileSync(path.join(paths.inbox, `flood-${index}.txt`), `n${index}`);
+      utimesSync(path.join(paths.inbox, `flood-${index}.txt`), base + index / 1000, base + index / 1000);
+    }
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
     let active = 0;
     let highest = 0;
-    let handled = 0;
+    const order: string[] = [];
     const { intake } = makeIntake(paths, {
       concurrency: 4,
       settleMs: 0,
-      handle: async () => {
+      handle: async (item) => {
+        order.push(item.sourceFile);
         active++;
         highest = Math.max(highest, active);
-        await new Promise((resolve) => setImmediate(resolve));
+        await gate;
         active--;
-        handled++;
       },
     });
     await intake.start();
-    expect(intake.running).toBeLessThanOrEqual(4);
-    await waitUntil(() => handled === 1000, '1,000 files', 30_000);
+    // Every file leaves the inbox although only 4 handlers run and none has finished.
+    await waitUntil(() => readdirSync(paths.inbox).length === 0 && intake.queued === 996 && active === 4, 'every file claimed, 4 handlers waiting', 30_000);
+    expect(intake.running).toBe(4);
+    expect(readdirSync(paths.processing)).toHaveLength(1000);
+    release();
+    await waitUntil(() => order.length === 1000, '1,000 handled', 30_000);
     await intake.idle();
     expect(highest).toBe(4);
-    expect(readdirSync(paths.inbox)).toEqual([]);
+    expect(order).toEqual(Array.from({ length: 1000 }, (_, index) => `flood-${index}.txt`));
   }, 60_000);
 
   it('finds files by scanning when there is no watcher, oldest first', async () => {
@@ -285,8 +300,8 @@ describe('InboxIntake: scale, races and shutdown', () => {
     await intake.start();
     dropFile(paths, 'slow.txt', 'slow');
     await waitUntil(() => recorded.items.length === 1, 'the slow request');
-    dropFile(paths, 'queued.txt', 'must stay in the inbox');
-    await waitUntil(() => intake.queued === 1, 'queued.txt to be seen and queued behind the slow request');
+    dropFile(paths, 'queued.txt', 'claimed, then left waiting in processing/');
+    await waitUntil(() => intake.queued === 1, 'queued.txt to be claimed and queued behind the slow request');
 
     let stopped = false;
     const stopping = intake.stop().then(() => (stopped = true));
@@ -302,6 +317,8 @@ describe('InboxIntake: scale, races and shutdown', () => {
     // Nothing to await after a stop (no watcher, no timer is left to claim it): give a claim time to show.
     await sleep(200);
     expect(recorded.items.map((item) => item.sourceFile)).toEqual(['slow.txt']);
-    expect(readdirSync(paths.inbox).sort()).toEqual(['late.txt', 'queued.txt']);
+    expect(readdirSync(paths.inbox)).toEqual(['late.txt']);
+    // Claimed but never started: it stays a claim, for the next start's crash recovery.
+    expect(readdirSync(paths.processing).map(originalNameOf).sort()).toEqual(['queued.txt', 'slow.txt']);
   });
 });

@@ -39,6 +39,7 @@ export function makeIntake(
     settleMs: 100,
     rescanIntervalMs: 60_000,
     concurrency: 2,
+    timezone: 'UTC',
     durable: false,
     handle: async (item) => {
       recorded.items.push(item);

@@ -14,7 +14,7 @@ import { AppendOnlyFile, backlogWritten } from '../../src/store/append-only-file
 import { writeFileAtomicAsync } from '../../src/store/atomic-file.js';
 import { clearDiskFailures, injectDiskFailure } from '../../src/store/disk-io.js';
 import { type DiskWait, diskWaits } from '../../src/store/disk-waits.js';
-import { archiveRequestFile } from '../../src/store/request-archive.js';
+import { archiveRequestFile } from '../../src/intake/request-archive.js';
 import { entryInput, makeMessage, tempRoot } from '../audit/audit-test-helpers.js';
 
 const seen: { waiting: DiskWait[]; resumed: DiskWait[]; recreated: string[] } = { waiting: [], resumed: [], recreated: [] };

@@ -1,0 +1,290 @@
+/**
+ * Finding and claiming inbox files (SPEC §2): every request file dropped into system/inbox/ is
+ * renamed into system/processing/ under a unique claim name as soon as it is complete, whether or
+ * not a session slot is free. Claiming costs a lstat and a rename (microseconds, done
+ * synchronously); it is running sessions that `intake.concurrency` bounds, not claiming, so a
+ * flood leaves the inbox within moments and waits in processing/ as claims (see inbox-intake.ts).
+ *
+ * - **Finding files.** `fs.watch` on the inbox folder (inotify on Linux: one watch, each event
+ *   names the file) is only a hint for speed; a full scan at start and every `rescanIntervalMs`
+ *   is the truth, so events lost to a busy or restarted watcher never lose a request. No library
+ *   watcher: chokidar re-listed the folder and lstat-ed every waiting file on each change, which
+ *   under a flood cost more than the claims themselves.
+ * - **Settling.** A file still being written in place is left alone until it stops changing
+ *   (settle-check.ts); a rename into the inbox is complete at once.
+ * - **Claiming.** An atomic rename; a second claimer (a `govflow run` taking its file back) gets
+ *   ENOENT and moves on. Symlinks and folders are claimed too (the link itself, never its target)
+ *   and rejected after the claim.
+ */
+import { existsSync, lstatSync, mkdirSync, renameSync, watch, type BigIntStats, type FSWatcher } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { errorMessage } from '../errors.js';
+import { claimNameFor } from './claim-name.js';
+import { FileQueue } from './file-queue.js';
+import { isIgnoredName } from './request-file.js';
+import { settleVerdict, type EarlierSighting } from './settle-check.js';
+
+export type IntakeLogLevel = 'info' | 'warn' | 'error';
+export type IntakeLog = (level: IntakeLogLevel, message: string, fields?: object) => void;
+
+export interface InboxClaimerOptions {
+  inbox: string;
+  processing: string;
+  settleMs: number;
+  rescanIntervalMs: number;
+  /** Use the filesystem watcher; without it only scans find files. */
+  watch: boolean;
+  log: IntakeLog;
+  /** Hears every claim, in claim order, with its name in system/processing/. */
+  onClaimed: (claimName: string) => void;
+  /** Hears that the claimer may have become idle. */
+  onProgress: () => void;
+}
+
+/** What the watcher told us about a name since it last appeared: used to skip the settle wait. */
+type Arrival = 'appeared' | 'written';
+
+/** How many lstat calls a scan runs at once, so a huge inbox does not flood the thread pool. */
+const SCAN_STAT_PARALLELISM = 16;
+/**
+ * Time one event-loop turn may spend claiming: a flood is claimed in slices (about a thousand
+ * files each), between which running sessions go on.
+ */
+const CLAIM_TURN_BUDGET_MS = 25;
+
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+export class InboxClaimer {
+  private readonly inbox: string;
+  private readonly processing: string;
+  private readonly names = new FileQueue();
+  /** Names waiting out their settle time, each with the timer that queues it again. */
+  private readonly settling = new Map<string, NodeJS.Timeout>();
+  private readonly sightings = new Map<string, EarlierSighting>();
+  private readonly arrivals = new Map<string, Arrival>();
+  private watcher: FSWatcher | undefined;
+  private rescanTimer: NodeJS.Timeout | undefined;
+  private scanning: Promise<void> | undefined;
+  private claimTurn: NodeJS.Immediate | undefined;
+  /** Names lstat-ed in the last claim turn, decided in the next. */
+  private sighted: Array<{ name: string; stats: BigIntStats }> = [];
+  private active = false;
+  private held = false;
+
+  constructor(private readonly options: InboxClaimerOptions) {
+    this.inbox = path.resolve(options.inbox);
+    this.processing = path.resolve(options.processing);
+  }
+
+  /** Names found but not claimed yet: queued, or waiting for their writer to finish. */
+  get pending(): number {
+    return this.names.size + this.settling.size;
+  }
+
+  isIdle(): boolean {
+    return this.pending === 0 && this.sighted.length === 0 && this.scanning === undefined && this.claimTurn === undefined;
+  }
+
+  /** Starts the watcher, claims what the inbox already holds, and rescans every rescanIntervalMs. */
+  async start(): Promise<void> {
+    this.active = true;
+    this.startWatcher();
+    await this.scan();
+    if (!this.active) return;
+    this.rescanTimer = setInterval(() => void this.scan(), this.options.rescanIntervalMs);
+  }
+
+  /** Claims nothing more; closes the watcher and timers. Files not claimed stay in the inbox. */
+  async stop(): Promise<void> {
+    this.active = false;
+    if (this.rescanTimer) clearInterval(this.rescanTimer);
+    if (this.claimTurn) clearImmediate(this.claimTurn);
+    this.claimTurn = undefined;
+    this.sighted = [];
+    for (const timer of this.settling.values()) clearTimeout(timer);
+    this.settling.clear();
+    this.names.clear();
+    this.sightings.clear();
+    this.arrivals.clear();
+    this.watcher?.close();
+    this.watcher = undefined;
+    try {
+      await this.scanning;
+    } catch {
+      // A failed scan was logged where it failed.
+    }
+  }
+
+  /** true: the disk alarm rose — no file leaves the inbox; false: claim what waited. */
+  setHeld(held: boolean): void {
+    this.held = held;
+    this.scheduleClaims();
+  }
+
+  private startWatcher(): void {
+    if (!this.options.watch || this.watcher || !this.active) return;
+    try {
+      this.watcher = watch(this.inbox, { persistent: true }, (event, fileName) => this.onEvent(event, fileName));
+    } catch (error) {
+      this.options.log('warn', `intake: cannot watch ${this.inbox}; scans still find every file, and the next one tries again: ${errorMessage(error)}`);
+      return;
+    }
+    this.watcher.on('error', (error: unknown) => {
+      this.options.log('warn', `intake: the inbox watcher stopped with an error; scans still find every file, and the next one restarts it: ${errorMessage(error)}`);
+      this.watcher?.close();
+      this.watcher = undefined;
+      void this.scan();
+    });
+  }
+
+  /** An inotify event: `rename` for a name that appeared (or left), `change` for a write. */
+  private onEvent(event: string, fileName: string | null): void {
+    if (!this.active) return;
+    if (!fileName) {
+      void this.scan(); // the kernel's event queue overflowed: look at everything
+      return;
+    }
+    if (event === 'rename' && fileName === path.basename(this.inbox) && !existsSync(this.inbox)) {
+      // The inbox itself was removed: this watch is dead. The disk guard makes the folder again;
+      // the next scan restarts the watcher (until then scans alone find files).
+      this.options.log('warn', `intake: ${this.inbox} was removed; watching it again at the next scan`);
+      this.watcher?.close();
+      this.watcher = undefined;
+      return;
+    }
+    if (isIgnoredName(fileName)) return;
+    if (event === 'change') this.arrivals.set(fileName, 'written');
+    else if (!this.arrivals.has(fileName)) this.arrivals.set(fileName, 'appeared');
+    this.enqueue(fileName);
+  }
+
+  private enqueue(name: string): void {
+    if (!this.active || isIgnoredName(name) || this.names.has(name) || this.settling.has(name)) return;
+    this.names.push(name);
+    this.scheduleClaims();
+  }
+
+  /**
+   * Claims in slices, each over two turns: a turn lstat-s a slice of names, and the next turn —
+   * after a poll phase has delivered every inotify event of writes made before those lstat calls —
+   * decides on them and claims. Without that pause a file whose first write landed just before
+   * its lstat would still look "appeared whole" and be claimed half-written.
+   */
+  private scheduleClaims(): void {
+    if (this.claimTurn || !this.active || this.held || (this.names.size === 0 && this.sighted.length === 0)) return;
+    this.claimTurn = setImmediate(() => {
+      this.claimTurn = undefined;
+      const deadline = performance.now() + CLAIM_TURN_BUDGET_MS;
+      const ready = this.sighted;
+      this.sighted = [];
+      for (const [index, sighted] of ready.entries()) {
+        if (!this.active || this.held) {
+          for (const { name } of ready.slice(index)) this.names.push(name);
+          break;
+        }
+        this.decide(sighted.name, sighted.stats);
+      }
+      while (this.active && !this.held && performance.now() < deadline) {
+        const name = this.names.shift();
+        if (name === undefined) break;
+        this.sight(name);
+      }
+      this.scheduleClaims();
+      this.options.onProgress();
+    });
+  }
+
+  /** Lists the inbox and queues every new name, oldest first. Concurrent calls share one scan. */
+  private scan(): Promise<void> {
+    this.scanning ??= this.scanInbox()
+      .catch((error: unknown) => {
+        this.options.log('error', `intake: scanning ${this.inbox} failed; retrying at the next rescan: ${errorMessage(error)}`);
+      })
+      .finally(() => {
+        this.scanning = undefined;
+        this.options.onProgress();
+      });
+    return this.scanning;
+  }
+
+  private async scanInbox(): Promise<void> {
+    this.startWatcher();
+    const names = (await readdir(this.inbox)).filter((name) => !isIgnoredName(name) && !this.names.has(name) && !this.settling.has(name));
+    const found: Array<{ name: string; mtimeMs: number }> = [];
+    for (let start = 0; start < names.length && this.active; start += SCAN_STAT_PARALLELISM) {
+      const batch = names.slice(start, start + SCAN_STAT_PARALLELISM);
+      const stats = await Promise.allSettled(batch.map((name) => lstat(path.join(this.inbox, name))));
+      stats.forEach((result, index) => {
+        if (result.status === 'fulfilled') found.push({ name: batch[index], mtimeMs: result.value.mtimeMs });
+      });
+    }
+    found.sort((left, right) => left.mtimeMs - right.mtimeMs || (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+    for (const { name } of found) this.enqueue(name);
+  }
+
+  /** Forgets everything known about a name, so a new file under it starts fresh. */
+  private forget(name: string): void {
+    this.sightings.delete(name);
+    this.arrivals.delete(name);
+  }
+
+  /** lstat-s a queued name; a file, folder or link found goes to `sighted` for the next turn. */
+  private sight(name: string): void {
+    try {
+      this.sighted.push({ name, stats: lstatSync(path.join(this.inbox, name), { bigint: true }) });
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') this.options.log('warn', `intake: cannot inspect "${name}": ${errorMessage(error)}`, { file: name });
+      this.forget(name); // gone: claimed already, or removed by its owner
+    }
+  }
+
+  /** Claims a sighted name unless it may still be written to (then it waits for its writer). */
+  private decide(name: string, stats: BigIntStats): void {
+    const inboxPath = path.join(this.inbox, name);
+    if (stats.isFile()) {
+      const earlier = this.sightings.get(name);
+      const verdict = settleVerdict({ sighting: stats, earlier, nowMs: Date.now(), settleMs: this.options.settleMs, arrivedWhole: this.arrivals.get(name) === 'appeared' });
+      if (!verdict.ready) {
+        if (!earlier || earlier.mtimeNs !== stats.mtimeNs || earlier.size !== stats.size) {
+          this.sightings.set(name, { size: stats.size, mtimeNs: stats.mtimeNs, seenAtMs: Date.now() });
+        }
+        this.waitForWriter(name, verdict.waitMs);
+        return;
+      }
+    }
+    const claimName = claimNameFor(name);
+    const claimedPath = path.join(this.processing, claimName);
+    this.forget(name);
+    try {
+      try {
+        renameSync(inboxPath, claimedPath);
+      } catch (error) {
+        // system/processing/ was removed under the daemon: make it again (with a warning) and claim.
+        if (errorCode(error) !== 'ENOENT' || existsSync(this.processing) || !existsSync(inboxPath)) throw error;
+        mkdirSync(this.processing, { recursive: true });
+        this.options.log('warn', `intake: folder ${this.processing} was removed while the daemon ran; made it again`, { folder: this.processing });
+        renameSync(inboxPath, claimedPath);
+      }
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return; // claimed by someone else first
+      this.options.log('warn', `intake: cannot claim "${name}"; the next scan retries it: ${errorMessage(error)}`, { file: name });
+      return;
+    }
+    this.options.log('info', `intake: claimed "${name}"`, { file: name, claimedPath });
+    this.options.onClaimed(claimName);
+  }
+
+  /** Looks at the name again once its writer may be done. */
+  private waitForWriter(name: string, waitMs: number): void {
+    if (!this.active || this.settling.has(name)) return;
+    const timer = setTimeout(() => {
+      this.settling.delete(name);
+      this.enqueue(name);
+      this.options.onProgress();
+    }, waitMs);
+    this.settling.set(name, timer);
+  }
+}
