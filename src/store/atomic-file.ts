@@ -10,8 +10,13 @@ let counter = 0;
 const openAsync = promisify(open);
 const fdatasyncAsync = promisify(fdatasync);
 
+/** The temporary file's name: hidden, in `tempDir` (the target's folder unless a caller says). */
+function temporaryFor(file: string, tempDir: string): string {
+  return path.join(tempDir, `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
+}
+
 export function writeFileAtomic(file: string, content: string, durable = true): void {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
+  const temporary = temporaryFor(file, path.dirname(file));
   const fd = openSync(temporary, 'w');
   try {
     diskCall('write', file, () => writeSync(fd, content));
@@ -31,26 +36,28 @@ export function writeFileAtomic(file: string, content: string, durable = true): 
  * the write, close and rename, which cost microseconds, run right here and save the thread-pool
  * round trips. A disk that refuses the write (ENOSPC, EDQUOT, EROFS, EIO) is waited out: the
  * temporary file is removed and the whole write retried with backoff (disk-waits.ts), so the
- * file at `file` is always either the old one or the whole new one.
+ * file at `file` is always either the old one or the whole new one. `tempDir` (same file system)
+ * keeps the temporary file out of a folder that must only ever hold finished files: results are
+ * written through `system/` into `system/outbox/` (SPEC §9).
  */
-export async function writeFileAtomicAsync(file: string, content: string, durable = true): Promise<void> {
+export async function writeFileAtomicAsync(file: string, content: string, durable = true, tempDir = path.dirname(file)): Promise<void> {
   await diskWaits.retry(file, async () => {
     try {
-      await writeOnce(file, content, durable);
+      await writeOnce(file, content, durable, tempDir);
     } catch (error) {
       // Its folder (system/outbox/, ...) was removed under the daemon: make it again, say so, retry.
       const folder = path.dirname(file);
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync(folder)) throw error;
       mkdirSync(folder, { recursive: true });
       diskWaits.noteRecreated(folder);
-      await writeOnce(file, content, durable);
+      await writeOnce(file, content, durable, tempDir);
     }
   });
   if (durable) await fsyncSharedDirectory(path.dirname(file));
 }
 
-async function writeOnce(file: string, content: string, durable: boolean): Promise<void> {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
+async function writeOnce(file: string, content: string, durable: boolean, tempDir: string): Promise<void> {
+  const temporary = temporaryFor(file, tempDir);
   try {
     const fd = await openAsync(temporary, 'w');
     try {

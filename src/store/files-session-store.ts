@@ -114,8 +114,9 @@ class FilesStoredSession implements StoredSession {
   private async writeResult(result: SessionResultFiles): Promise<void> {
     const { outboxDir, durable } = this.options;
     await Promise.all([
-      writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.md`), result.report, false),
-      writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.json`), result.json, durable),
+      // Temporary files go to system/, beside the outbox: it only ever holds finished results.
+      writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.md`), result.report, false, path.dirname(outboxDir)),
+      writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.json`), result.json, durable, path.dirname(outboxDir)),
     ]);
   }
 

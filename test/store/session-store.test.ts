@@ -4,7 +4,7 @@
  * session runner runs a whole session through another implementation (in memory) without
  * touching a session file — it depends on the interface only.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, watch } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loggedSessionMessages } from '../../src/audit/audit-log-reader.js';
@@ -121,6 +121,26 @@ describe('the files store', () => {
       expect(readdirSync(outboxDir).sort()).toEqual(['req-store-1.json', 'req-store-1.md']);
       expect(SessionJournal.read(path.dirname(journalFile)).map((record) => record.type)).toEqual(['session', 'void', 'reply', 'finished']);
     } finally {
+      await writer.close();
+    }
+  });
+
+  it('never shows a temporary file in the outbox: results are written through system/ (SPEC §9)', async () => {
+    const { store, writer, outboxDir } = await filesStore();
+    const seen = new Set<string>();
+    const watcher = watch(outboxDir, (_event, name) => {
+      if (name !== null) seen.add(name);
+    });
+    try {
+      const session = await store.create(SESSION);
+      await session.pause({ requestId: 'req-store-1', json: '{"status":"pending"}\n', report: '# pending\n' });
+      await session.finish({ requestId: 'req-store-1', json: '{"status":"success"}\n', report: '# done\n' }, { v: JOURNAL_FORMAT, type: 'finished', status: 'success', at: SESSION.created_at });
+      await session.close();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect([...seen].sort()).toEqual(['req-store-1.json', 'req-store-1.md']);
+      expect(readdirSync(path.dirname(outboxDir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      watcher.close();
       await writer.close();
     }
   });
