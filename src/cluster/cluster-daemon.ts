@@ -27,6 +27,7 @@ import { openRuntime, type Runtime } from '../daemon/runtime.js';
 import { archiveRequestFile } from '../store/request-archive.js';
 import { writeFileAtomicAsync } from '../store/atomic-file.js';
 import { ChainProjection } from './chain-projection.js';
+import { GovernanceVersions } from './governance-versions.js';
 import { openClusterStore, type ClusterStore } from './cluster-store.js';
 import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
 import type { ClaimedSession } from './session-leases.js';
@@ -64,6 +65,7 @@ export class ClusterDaemon {
     private readonly config: GovflowConfig,
     private readonly cluster: ClusterStore,
     private readonly runtime: Runtime,
+    private readonly versions: GovernanceVersions,
     private readonly options: ClusterDaemonOptions,
   ) {
     setMaxListeners(0, this.abort.signal);
@@ -74,13 +76,22 @@ export class ClusterDaemon {
     const config = loadConfig(root, options.env);
     const cluster = await openClusterStore(config, (message) => options.log.warn('postgres connection error; the pool reconnects', { error: message }));
     let runtime: Runtime;
+    let versions: GovernanceVersions | null = null;
     try {
-      runtime = await openRuntime(root, { env: options.env, log: options.log, provider: options.provider, owner: 'daemon', store: cluster.store });
+      runtime = await openRuntime(root, {
+        env: options.env,
+        log: options.log,
+        provider: options.provider,
+        owner: 'daemon',
+        store: cluster.store,
+        governanceFor: (sessionId, current) => versions?.snapshotFor(sessionId) ?? current.current(),
+      });
     } catch (error) {
       await cluster.close();
       throw error;
     }
-    const daemon = new ClusterDaemon(config, cluster, runtime, options);
+    versions = new GovernanceVersions(cluster.pool, cluster.schema, config, () => runtime.governance.current());
+    const daemon = new ClusterDaemon(config, cluster, runtime, versions, options);
     try {
       await daemon.boot();
     } catch (error) {
@@ -248,6 +259,7 @@ export class ClusterDaemon {
       .finally(async () => {
         this.abort.signal.removeEventListener('abort', onAbort);
         this.cluster.store.release(sessionId);
+        this.versions.unpin(sessionId);
         this.running.delete(sessionId);
         if (this.state === 'draining') await this.cluster.leases.giveBack(sessionId, epoch).catch(() => undefined);
         this.pump();
@@ -259,6 +271,7 @@ export class ClusterDaemon {
     const { runner } = this.runtime;
     const { sessionId, request } = claimed;
     const journaled = await this.cluster.store.journalLength(sessionId);
+    await this.versions.pin(sessionId);
     if (claimed.previousState === 'paused' && claimed.reply) {
       const reply = claimed.reply;
       const outcome = await runner.replyToSession(sessionId, { text: reply.text, sourceFile: reply.source_file, claimedPath: null, ...(reply.approval ? { approval: { approve: reply.approval.approve, reason: reply.approval.reason, user: reply.approval.user } } : {}) } as Parameters<typeof runner.replyToSession>[1], signal);

@@ -13,6 +13,7 @@ import type { LlmProvider } from '../llm/provider.js';
 import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.js';
 import { SessionEvents } from '../pipeline/session-events.js';
 import { GovernanceSource } from './governance-source.js';
+import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { RootLock, type RootOwnerKind } from './root-lock.js';
 import { FilesSessionStore } from '../store/files-session-store.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -53,6 +54,8 @@ export interface RuntimeOptions {
    * audit writer is then not opened, since that store keeps the audit trail.
    */
   store?: SessionStore;
+  /** The governance a session runs on, when not always the current one (cluster mode pins versions). */
+  governanceFor?: (sessionId: string | undefined, current: GovernanceSource) => GovernanceSnapshot;
 }
 
 /** Throws ConfigError / GovernanceInvalidError when the root cannot run. */
@@ -85,7 +88,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   }
   const runner = new SessionRunner({
     config,
-    governance: () => governance.current(),
+    governance: (sessionId) => (options.governanceFor ? options.governanceFor(sessionId, governance) : governance.current()),
     // Every provider's answers obey llm.max_output_bytes, injected ones (tests, benchmarks) too.
     provider: limitAnswerSize(provider, config.llm.max_output_bytes),
     store: options.store ?? new FilesSessionStore({
