@@ -48,6 +48,14 @@ async function expectExactlyOnce(): Promise<void> {
   for (const [session, list] of sequences) expect(list, session).toEqual(list.map((_, index) => index + 1));
 }
 
+/** Empties the store between tests (the daemons create the tables at their first start). */
+async function resetStore(): Promise<void> {
+  const [exists] = await pg!.query<{ table: string | null }>("select to_regclass('sessions')::text as table");
+  if (!exists.table) return;
+  await pg!.query('truncate sessions, journal, audit_entries, replies cascade');
+  await pg!.query("update audit_head set position = 0, hash = repeat('0', 64)");
+}
+
 describe.skipIf(!pg)('cluster daemon on Postgres', () => {
   it('runs inbox requests through the store: one result each, files archived, logs a verified projection of the chain', async () => {
     const root = clusterRoot(5000, 0);
@@ -70,8 +78,7 @@ describe.skipIf(!pg)('cluster daemon on Postgres', () => {
   }, 60_000);
 
   it('a daemon killed with kill -9 has its sessions taken over within the lease; its outbox gets the results when it is back', async () => {
-    await pg!.query('truncate sessions, journal, audit_entries, replies cascade');
-    await pg!.query("update audit_head set position = 0, hash = repeat('0', 64)");
+    await resetStore();
     const leaseMs = 2000;
     const rootA = clusterRoot(leaseMs, 300);
     const rootB = clusterRoot(leaseMs, 300);
@@ -94,5 +101,41 @@ describe.skipIf(!pg)('cluster daemon on Postgres', () => {
     await again.stop();
     await b.stop();
     for (const root of [rootA, rootB]) expect((await runCli(['verify', '--root', root])).code).toBe(0);
+  }, 120_000);
+});
+
+describe.skipIf(!pg)('cluster daemon when its link to Postgres is cut', () => {
+  it('drops the work it cannot commit, reconnects and keeps running; no message is committed twice', async () => {
+    await resetStore();
+    const leaseMs = 1500;
+    const rootA = clusterRoot(leaseMs, 200);
+    const rootB = clusterRoot(leaseMs, 200);
+    const a = await startDaemon(rootA);
+    const b = await startDaemon(rootB);
+    const daemonA = readFileSync(path.join(rootA, 'system', 'state', 'cluster-daemon-id'), 'utf8').trim();
+    for (let index = 0; index < 6; index++) dropJson(rootA, `p${index}.json`, { request: `partition ${index}`, request_id: `partition-${index}` });
+    await waitFor('A to commit messages', async () => (await pg!.query<{ n: number }>('select count(*)::int as n from audit_entries'))[0].n >= 3, { timeoutMs: 20_000 });
+    // A partition: every connection of A is cut, again and again, for longer than a lease.
+    const cutUntil = Date.now() + leaseMs * 2;
+    while (Date.now() < cutUntil) {
+      await pg!.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [`govflow:${daemonA}`]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await waitFor('every session finished', async () => (await pg!.query<{ n: number }>("select count(*)::int as n from sessions where state = 'finished'"))[0].n === 6, { timeoutMs: 40_000 });
+    await expectExactlyOnce();
+    expect(a.hasExited).toBe(false);
+    // The cut really cost A work in flight (dropped, then resumed from the journal).
+    expect(a.stderr).toMatch(/did not take the write|lease lost|dropped here/);
+    // A keeps running: a new request through its inbox gets its result.
+    dropJson(rootA, 'after.json', { request: 'after the partition', request_id: 'after-partition' });
+    await waitFor("A's outbox to hold every result", () => outboxResults(rootA).length === 7, { timeoutMs: 30_000 });
+    const chain = await chainText();
+    await waitFor('both projections to catch up', () => logText(rootA) === chain && logText(rootB) === chain, { timeoutMs: 10_000 });
+    await a.stop();
+    await b.stop();
+    for (const root of [rootA, rootB]) {
+      const verify = await runCli(['verify', '--store', '--root', root]);
+      expect(verify.code, verify.stdout).toBe(0);
+    }
   }, 120_000);
 });
