@@ -3,11 +3,11 @@
  * sharing one Postgres schema. One daemon runs requests from its inbox; two daemons survive a
  * kill -9 of the one running the sessions, which the other takes over within the lease.
  */
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
-import { cleanupAll, dropJson, exampleScript, makeRoot, runCli, scriptedConfig, startDaemon, waitFor, writeScript } from '../daemon/daemon-helpers.js';
+import { answer, cleanupAll, dropJson, exampleScript, makeRoot, runCli, scriptedConfig, startDaemon, waitFor, writeScript } from '../daemon/daemon-helpers.js';
 import { pgTestSchema } from '../support/postgres.js';
 
 const pg = await pgTestSchema('daemon');
@@ -138,4 +138,41 @@ describe.skipIf(!pg)('cluster daemon when its link to Postgres is cut', () => {
       expect(verify.code, verify.stdout).toBe(0);
     }
   }, 120_000);
+});
+
+describe.skipIf(!pg)('cluster daemon: a paused session answered on another daemon', () => {
+  it('resumes on any daemon, on the governance version it started with; the result reaches the intake daemon', async () => {
+    await resetStore();
+    const question = 'Which meeting: Monday or Tuesday?';
+    const pending = answer({ content: { question }, contentType: 'objectives', status: 'pending', message: question, next: null });
+    const rootA = clusterRoot(5000, 0);
+    writeScript(rootA, exampleScript({ responses: { objective_agent: [{ json: pending }], goal_agent: [], planning_agent: [], summarizer_agent: [], action_item_agent: [], final_output_agent: [] } }));
+    const rootB = clusterRoot(5000, 0);
+    // B's markdown is newer than the version the session starts with on A.
+    appendFileSync(path.join(rootB, 'context', 'application.md'), '\nA newer paragraph only daemon B has.\n');
+    const a = await startDaemon(rootA);
+    dropJson(rootA, 'q.json', { request: 'Summarise the meeting.', request_id: 'paused-1' });
+    await waitFor('the pending result in A', () => existsSync(path.join(rootA, 'system', 'outbox', 'paused-1.json')) && JSON.parse(readFileSync(path.join(rootA, 'system', 'outbox', 'paused-1.json'), 'utf8')).status === 'pending');
+    const sessionId = JSON.parse(readFileSync(path.join(rootA, 'system', 'outbox', 'paused-1.json'), 'utf8')).session_id as string;
+    const status = await runCli(['status', '--root', rootA]);
+    expect(status.stdout).toContain('paused (1)');
+    expect(status.stdout).toContain(question);
+    await a.stop();
+    const b = await startDaemon(rootB);
+    dropJson(rootB, 'bad-reply.json', { session_id: 'sess-nobody', reply: 'hello?' });
+    dropJson(rootB, 'reply.json', { session_id: sessionId, reply: 'Monday.' });
+    await waitFor('the session to finish on B', async () => (await pg!.query<{ state: string }>('select state from sessions where session_id = $1', [sessionId]))[0]?.state === 'finished', { timeoutMs: 30_000 });
+    await waitFor('the unknown session reply in failed/', () => readdirSync(path.join(rootB, 'system', 'failed')).some((name) => name.startsWith('bad-reply.json')));
+    const entries = await pg!.query<{ entry: string }>('select entry from audit_entries where session_id = $1 order by position', [sessionId]);
+    const versions = new Set(entries.map((row) => /^\[GOVERNANCE_VERSION: (.*)\]$/m.exec(row.entry)?.[1]));
+    expect(entries.length).toBe(7);
+    expect(versions.size).toBe(1);
+    const [pinned] = await pg!.query<{ governance_hash: string }>('select governance_hash from sessions where session_id = $1', [sessionId]);
+    expect(versions.has(pinned.governance_hash)).toBe(true);
+    expect(b.readyLine).not.toContain(pinned.governance_hash.slice(0, 12));
+    await b.stop();
+    const again = await startDaemon(rootA);
+    await waitFor('the final result in A', () => JSON.parse(readFileSync(path.join(rootA, 'system', 'outbox', 'paused-1.json'), 'utf8')).status === 'success');
+    await again.stop();
+  }, 90_000);
 });
