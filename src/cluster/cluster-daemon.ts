@@ -31,7 +31,14 @@ import { GovernanceVersions } from './governance-versions.js';
 import { openClusterStore, type ClusterStore } from './cluster-store.js';
 import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
 import type { ClaimedSession } from './session-leases.js';
-import { channelsOf, LeaseLostError } from './store-committer.js';
+import { channelsOf, LeaseLostError, type ResultNotice } from './store-committer.js';
+import { ClusterReads } from './cluster-reads.js';
+import { RequestIdRegistry } from '../intake/request-id-registry.js';
+import { SessionEvents, type SessionEventName } from '../pipeline/session-events.js';
+import { costCalculator } from '../llm/create-provider.js';
+import type { HttpApi } from '../http/http-server.js';
+
+const EVENT_NAMES: readonly SessionEventName[] = ['session_started', 'step_started', 'model_call_started', 'content_chunk', 'model_call_finished', 'tool_call_start', 'tool_call_result', 'message', 'pending', 'session_finished', 'error'];
 
 export type ClusterDaemonState = 'starting' | 'running' | 'draining' | 'stopped';
 
@@ -40,7 +47,7 @@ export interface ClusterDaemonOptions {
   log: OperationalLog;
   announce: (line: string) => void;
   provider?: LlmProvider;
-  /** `govflow start --http`: not served in cluster mode yet (docs/cluster.md); logged and ignored. */
+  /** `HOST:PORT` for the HTTP API (`govflow start --http`); wins over config `http.listen`. */
   httpListen?: string;
 }
 
@@ -60,6 +67,11 @@ export class ClusterDaemon {
   private lastRenewal = Date.now();
   private writingOutbox: Promise<void> | null = null;
   private stopping: Promise<void> | null = null;
+  private http: HttpApi | null = null;
+  /** Sessions that ran here lately (id → when they ended): their events came from our own runner. */
+  private readonly ranHere = new Map<string, number>();
+  /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
+  private readonly apiEvents = new SessionEvents();
 
   private constructor(
     private readonly config: GovflowConfig,
@@ -116,13 +128,31 @@ export class ClusterDaemon {
 
   private async boot(): Promise<void> {
     const { config, cluster } = this;
-    this.projection = new ChainProjection(cluster.pool, cluster.schema, config.paths.logs, config.daemon.fsync);
+    for (const name of EVENT_NAMES) this.runtime.events.on(name, (payload) => this.apiEvents.emit(name, payload as never));
+    this.projection = new ChainProjection(cluster.pool, cluster.schema, config.paths.logs, config.daemon.fsync, (entries) => this.remoteMessages(entries));
     const { repaired } = await this.projection.open();
     if (repaired) this.log.warn('audit log: cut a torn entry left by a crash; the projection writes it again', { file: repaired });
     await this.projection.catchUp();
     await this.listen();
+    const registry = new RequestIdRegistry(config.paths, { durable: config.daemon.fsync });
+    const listen = this.options.httpListen ?? config.http.listen;
+    if (listen) {
+      const { HttpApi } = await import('../http/http-server.js');
+      this.http = await HttpApi.start({
+        config,
+        listen,
+        events: this.apiEvents,
+        registry,
+        log: this.log,
+        provider: this.runtime.provider,
+        readiness: () => (this.state === 'running' ? { ready: true, reason: 'ready' } : { ready: false, reason: `govflow is ${this.state}` }),
+        metrics: { audit: null, costUsd: costCalculator(config) },
+        remote: new ClusterReads(cluster.pool, cluster.schema),
+      });
+    }
     this.intake = new InboxIntake({
       paths: config.paths,
+      registry,
       durable: config.daemon.fsync,
       maxBytes: config.intake.max_bytes,
       settleMs: config.intake.settle_ms,
@@ -144,6 +174,7 @@ export class ClusterDaemon {
     this.timers.push(
       setInterval(() => void this.renewLeases(), Math.max(100, Math.floor(leaseMs / 3))),
       setInterval(() => {
+        for (const [sessionId, endedAt] of this.ranHere) if (Date.now() - endedAt > 10_000) this.ranHere.delete(sessionId);
         this.pump();
         void this.projectChain();
         void this.writeOutbox();
@@ -154,7 +185,7 @@ export class ClusterDaemon {
     void this.writeOutbox();
     const governance = this.runtime.governance.current();
     this.options.announce(
-      `govflow ready: watching ${config.paths.inbox} (cluster mode: daemon ${cluster.daemonId}, store ${cluster.schema}, provider ${this.runtime.provider.kind}, ${governance.agents.size} agents, governance ${governance.hash.slice(0, 12)})`,
+      `govflow ready: watching ${config.paths.inbox}${this.http ? `, HTTP API on ${this.http.url}` : ''} (cluster mode: daemon ${cluster.daemonId}, store ${cluster.schema}, provider ${this.runtime.provider.kind}, ${governance.agents.size} agents, governance ${governance.hash.slice(0, 12)})`,
     );
   }
 
@@ -172,7 +203,7 @@ export class ClusterDaemon {
     client.on('notification', (message) => {
       if (message.channel === channels.work) this.pump();
       else if (message.channel === channels.audit) void this.projectChain();
-      else if (message.channel === channels.results && message.payload === this.cluster.daemonId) void this.writeOutbox();
+      else if (message.channel === channels.results) this.resultNotice(message.payload);
     });
     client.on('error', (error) => {
       this.log.warn('store notifications lost; reconnecting', { error: withoutCredentials(errorMessage(error)) });
@@ -181,6 +212,45 @@ export class ClusterDaemon {
       if (this.state === 'running' || this.state === 'starting') setTimeout(() => void this.listen(), POLL_MS).unref();
     });
     for (const channel of Object.values(channels)) await client.query(`listen ${quoteIdentifier(channel)}`);
+  }
+
+  private ranLocally(sessionId: string): boolean {
+    return this.running.has(sessionId) || this.ranHere.has(sessionId);
+  }
+
+  /** Committed messages of sessions running on other daemons, as live events for the HTTP streams. */
+  private remoteMessages(entries: Array<{ sessionId: string; entry: string; hash: string }>): void {
+    if (!this.http) return;
+    for (const { sessionId, entry, hash } of entries) {
+      if (this.ranLocally(sessionId)) continue; // this daemon's runner emitted it already
+      const line = (name: string) => new RegExp(`^\\[${name}: (.*)\\]`, 'm').exec(entry)?.[1] ?? '';
+      this.apiEvents.emit('message', {
+        sessionId,
+        sequence: Number(line('SEQUENCE')),
+        agent: line('AGENT'),
+        status: /^\[STATUS: ([a-z]+)\]/m.exec(entry)?.[1] ?? '',
+        outputType: line('OUTPUT TYPE') || null,
+        messageId: line('MESSAGE_ID'),
+        entryHash: hash,
+      });
+    }
+  }
+
+  /** A session paused or finished somewhere: outbox duty when it is ours, live events for others'. */
+  private resultNotice(payload: string | undefined): void {
+    let notice: ResultNotice;
+    try {
+      notice = JSON.parse(payload ?? '') as ResultNotice;
+    } catch {
+      return;
+    }
+    if (notice.intake === this.cluster.daemonId) void this.writeOutbox();
+    if (!this.http || this.ranLocally(notice.session)) return;
+    // After the projection, so a stream sees the session's last messages before its end.
+    void this.projectChain().then(() => {
+      if (notice.state === 'paused') this.apiEvents.emit('pending', { sessionId: notice.session, question: notice.message ?? '', awaiting: 'reply' });
+      else this.apiEvents.emit('session_finished', { sessionId: notice.session, requestId: notice.request, status: notice.status });
+    });
   }
 
   /** Commits an intake item to the store, then archives its file (SPEC §15). */
@@ -261,6 +331,7 @@ export class ClusterDaemon {
         this.cluster.store.release(sessionId);
         this.versions.unpin(sessionId);
         this.running.delete(sessionId);
+        this.ranHere.set(sessionId, Date.now());
         if (this.state === 'draining') await this.cluster.leases.giveBack(sessionId, epoch).catch(() => undefined);
         this.pump();
       });
@@ -356,11 +427,13 @@ export class ClusterDaemon {
 
   private async drain(): Promise<void> {
     this.setState('draining');
+    this.http?.beginStopping();
     this.runtime.runner.drain();
     const grace = setTimeout(() => this.abort.abort(new SessionInterruptedError('grace period over')), this.config.daemon.shutdown_grace_ms);
     for (const timer of this.timers) clearInterval(timer);
     const cleanups: Array<[string, () => unknown]> = [
       ['inbox intake', () => this.intake?.stop()],
+      ['http api', () => this.http?.close()],
       ['running sessions', () => Promise.allSettled([...this.running.values()].map((entry) => entry.work))],
       ['outbox', () => this.writeOutbox()],
       ['projection', () => this.projection?.catchUp()],

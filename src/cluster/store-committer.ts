@@ -70,6 +70,27 @@ export interface CommitterOptions {
   maxBatch?: number;
 }
 
+/** What `<schema>_results` carries: a session paused or finished (every daemon hears it). */
+export interface ResultNotice {
+  /** The daemon whose outbox gets the result. */
+  intake: string;
+  session: string;
+  request: string;
+  status: string;
+  state: 'running' | 'paused' | 'finished';
+  /** The question of a paused session. */
+  message: string | null;
+}
+
+function messageOf(resultJson: string): string | null {
+  try {
+    const message = (JSON.parse(resultJson) as { message?: unknown }).message;
+    return typeof message === 'string' ? message.slice(0, 4000) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Notification channels of a schema: new audit entries, and results to write to an outbox. */
 export function channelsOf(schema: string): { audit: string; results: string; work: string } {
   return { audit: `${schema}_audit`, results: `${schema}_results`, work: `${schema}_work` };
@@ -240,9 +261,13 @@ export class StoreCommitter {
       sets.push('result_version = result_version + 1');
     }
     if (change.release) sets.push('owner = null', 'lease_expires_at = null');
-    const updated = await client.query<{ intake_daemon: string }>(`update ${this.table('sessions')} set ${sets.join(', ')} where session_id = $1 returning intake_daemon`, values);
+    const updated = await client.query<{ intake_daemon: string; request_id: string }>(`update ${this.table('sessions')} set ${sets.join(', ')} where session_id = $1 returning intake_daemon, request_id`, values);
     if (change.repliesApplied) await client.query(`update ${this.table('replies')} set applied = true where session_id = $1 and not applied`, [write.sessionId]);
-    if (change.result) await client.query('select pg_notify($1, $2)', [this.channels.results, updated.rows[0]?.intake_daemon ?? '']);
+    if (change.result) {
+      const row = updated.rows[0];
+      const notice: ResultNotice = { intake: row?.intake_daemon ?? '', session: write.sessionId, request: row?.request_id ?? '', status: change.result.status, state: change.state ?? 'finished', message: change.state === 'paused' ? messageOf(change.result.json) : null };
+      await client.query('select pg_notify($1, $2)', [this.channels.results, JSON.stringify(notice)]);
+    }
     if (change.release) await client.query('select pg_notify($1, $2)', [this.channels.work, write.sessionId]);
   }
 }

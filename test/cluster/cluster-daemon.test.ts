@@ -176,3 +176,45 @@ describe.skipIf(!pg)('cluster daemon: a paused session answered on another daemo
     await again.stop();
   }, 90_000);
 });
+
+describe.skipIf(!pg)('cluster daemon: HTTP API from the store', () => {
+  it("any daemon's API serves any request: submit to A, stream and read the result from B while A runs it", async () => {
+    await resetStore();
+    const withHttp = (root: string) => appendFileSync(path.join(root, 'govflow.config.yaml'), 'http:\n  listen: 127.0.0.1:0\n');
+    const rootA = clusterRoot(5000, 500);
+    const rootB = clusterRoot(5000, 500);
+    withHttp(rootA);
+    withHttp(rootB);
+    const a = await startDaemon(rootA);
+    const urlOf = (line: string) => /HTTP API on (http:\/\/\S+?)[,\s]/.exec(line)![1];
+    const apiA = urlOf(a.readyLine);
+    const submitted = await fetch(`${apiA}/v1/requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: 'over http', request_id: 'http-1' }) });
+    expect(submitted.status).toBe(202);
+    const { session_id: sessionId } = (await submitted.json()) as { session_id: string };
+    const daemonA = readFileSync(path.join(rootA, 'system', 'state', 'cluster-daemon-id'), 'utf8').trim();
+    await waitFor('A to lease the session', async () => (await pg!.query<{ owner: string | null }>('select owner from sessions where session_id = $1', [sessionId]))[0]?.owner === daemonA);
+    // B never sees this session run: everything it serves comes from the store.
+    const b = await startDaemon(rootB);
+    const apiB = urlOf(b.readyLine);
+    const duplicate = await fetch(`${apiB}/v1/requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: 'again', request_id: 'http-1' }) });
+    expect(duplicate.status).toBe(409);
+    const stream = await fetch(`${apiB}/v1/requests/http-1/events`);
+    expect(stream.status).toBe(200);
+    const text = await stream.text(); // the stream closes after session_finished
+    const sequences = [...text.matchAll(/^id: (\d+)\nevent: message$/gm)].map((match) => Number(match[1]));
+    expect(sequences).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(text).toMatch(/event: session_finished\ndata: \{"session_id":"[^"]+","status":"success"\}/);
+    expect(text).not.toMatch(/event: content_chunk/); // model text streams only where the session runs
+    const result = await fetch(`${apiB}/v1/requests/http-1`);
+    expect(result.status).toBe(200);
+    expect(await result.json()).toMatchObject({ request_id: 'http-1', session_id: sessionId, status: 'success', messages: 6 });
+    const session = await fetch(`${apiB}/v1/sessions/${sessionId}/events`);
+    expect((await session.text()).match(/event: message/g)).toHaveLength(6);
+    await waitFor("A's outbox", () => outboxResults(rootA).includes('http-1.json'));
+    expect(outboxResults(rootB)).toEqual([]);
+    const owners = await pg!.query<{ owner: string | null; epoch: string }>('select owner, epoch from sessions where session_id = $1', [sessionId]);
+    expect(owners[0].epoch).toBe('1'); // A ran it start to end
+    await a.stop();
+    await b.stop();
+  }, 90_000);
+});
