@@ -13,7 +13,6 @@
  * Postgres wakes the loops with LISTEN/NOTIFY; a poll every second covers lost notifications.
  */
 import { setMaxListeners } from 'node:events';
-import path from 'node:path';
 import type pg from 'pg';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
@@ -25,7 +24,6 @@ import { compactInTimeZone } from '../message/zoned-time.js';
 import { generateSessionId, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
 import { openRuntime, type Runtime } from '../daemon/runtime.js';
 import { archiveRequestFile } from '../store/request-archive.js';
-import { writeFileAtomicAsync } from '../store/atomic-file.js';
 import { ChainProjection } from './chain-projection.js';
 import { GovernanceVersions } from './governance-versions.js';
 import { openClusterStore, type ClusterStore } from './cluster-store.js';
@@ -33,6 +31,8 @@ import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
 import type { ClaimedSession } from './session-leases.js';
 import { channelsOf, LeaseLostError, type ResultNotice } from './store-committer.js';
 import { ClusterReads } from './cluster-reads.js';
+import { OutboxDelivery } from './outbox-delivery.js';
+import { RemoteSessionEvents } from './remote-session-events.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { SessionEvents, type SessionEventName } from '../pipeline/session-events.js';
 import { costCalculator } from '../llm/create-provider.js';
@@ -65,11 +65,10 @@ export class ClusterDaemon {
   private claiming = false;
   private claimAgain = false;
   private lastRenewal = Date.now();
-  private writingOutbox: Promise<void> | null = null;
   private stopping: Promise<void> | null = null;
   private http: HttpApi | null = null;
-  /** Sessions that ran here lately (id → when they ended): their events came from our own runner. */
-  private readonly ranHere = new Map<string, number>();
+  private readonly outbox: OutboxDelivery;
+  private readonly remote: RemoteSessionEvents;
   /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
   private readonly apiEvents = new SessionEvents();
 
@@ -81,6 +80,8 @@ export class ClusterDaemon {
     private readonly options: ClusterDaemonOptions,
   ) {
     setMaxListeners(0, this.abort.signal);
+    this.outbox = new OutboxDelivery(cluster.pool, cluster.schema, cluster.daemonId, config.paths.outbox, config.daemon.fsync, options.log);
+    this.remote = new RemoteSessionEvents(this.apiEvents, (sessionId) => this.running.has(sessionId));
   }
 
   /** Throws StoreUnreachableError (exit 2, naming host and port) when Postgres does not answer. */
@@ -129,7 +130,9 @@ export class ClusterDaemon {
   private async boot(): Promise<void> {
     const { config, cluster } = this;
     for (const name of EVENT_NAMES) this.runtime.events.on(name, (payload) => this.apiEvents.emit(name, payload as never));
-    this.projection = new ChainProjection(cluster.pool, cluster.schema, config.paths.logs, config.daemon.fsync, (entries) => this.remoteMessages(entries));
+    this.projection = new ChainProjection(cluster.pool, cluster.schema, config.paths.logs, config.daemon.fsync, (entries) => {
+      if (this.http) this.remote.entries(entries);
+    });
     const { repaired } = await this.projection.open();
     if (repaired) this.log.warn('audit log: cut a torn entry left by a crash; the projection writes it again', { file: repaired });
     await this.projection.catchUp();
@@ -174,15 +177,14 @@ export class ClusterDaemon {
     this.timers.push(
       setInterval(() => void this.renewLeases(), Math.max(100, Math.floor(leaseMs / 3))),
       setInterval(() => {
-        for (const [sessionId, endedAt] of this.ranHere) if (Date.now() - endedAt > 10_000) this.ranHere.delete(sessionId);
         this.pump();
         void this.projectChain();
-        void this.writeOutbox();
+        void this.outbox.deliver();
       }, POLL_MS),
     );
     this.setState('running');
     this.pump();
-    void this.writeOutbox();
+    void this.outbox.deliver();
     const governance = this.runtime.governance.current();
     this.options.announce(
       `govflow ready: watching ${config.paths.inbox}${this.http ? `, HTTP API on ${this.http.url}` : ''} (cluster mode: daemon ${cluster.daemonId}, store ${cluster.schema}, provider ${this.runtime.provider.kind}, ${governance.agents.size} agents, governance ${governance.hash.slice(0, 12)})`,
@@ -214,29 +216,7 @@ export class ClusterDaemon {
     for (const channel of Object.values(channels)) await client.query(`listen ${quoteIdentifier(channel)}`);
   }
 
-  private ranLocally(sessionId: string): boolean {
-    return this.running.has(sessionId) || this.ranHere.has(sessionId);
-  }
-
-  /** Committed messages of sessions running on other daemons, as live events for the HTTP streams. */
-  private remoteMessages(entries: Array<{ sessionId: string; entry: string; hash: string }>): void {
-    if (!this.http) return;
-    for (const { sessionId, entry, hash } of entries) {
-      if (this.ranLocally(sessionId)) continue; // this daemon's runner emitted it already
-      const line = (name: string) => new RegExp(`^\\[${name}: (.*)\\]`, 'm').exec(entry)?.[1] ?? '';
-      this.apiEvents.emit('message', {
-        sessionId,
-        sequence: Number(line('SEQUENCE')),
-        agent: line('AGENT'),
-        status: /^\[STATUS: ([a-z]+)\]/m.exec(entry)?.[1] ?? '',
-        outputType: line('OUTPUT TYPE') || null,
-        messageId: line('MESSAGE_ID'),
-        entryHash: hash,
-      });
-    }
-  }
-
-  /** A session paused or finished somewhere: outbox duty when it is ours, live events for others'. */
+  /** A session paused or finished somewhere: outbox duty when it is ours, live events for the HTTP streams. */
   private resultNotice(payload: string | undefined): void {
     let notice: ResultNotice;
     try {
@@ -244,13 +224,9 @@ export class ClusterDaemon {
     } catch {
       return;
     }
-    if (notice.intake === this.cluster.daemonId) void this.writeOutbox();
-    if (!this.http || this.ranLocally(notice.session)) return;
+    if (notice.intake === this.cluster.daemonId) void this.outbox.deliver();
     // After the projection, so a stream sees the session's last messages before its end.
-    void this.projectChain().then(() => {
-      if (notice.state === 'paused') this.apiEvents.emit('pending', { sessionId: notice.session, question: notice.message ?? '', awaiting: 'reply' });
-      else this.apiEvents.emit('session_finished', { sessionId: notice.session, requestId: notice.request, status: notice.status });
-    });
+    if (this.http) void this.projectChain().then(() => this.remote.result(notice));
   }
 
   /** Commits an intake item to the store, then archives its file (SPEC §15). */
@@ -331,7 +307,7 @@ export class ClusterDaemon {
         this.cluster.store.release(sessionId);
         this.versions.unpin(sessionId);
         this.running.delete(sessionId);
-        this.ranHere.set(sessionId, Date.now());
+        this.remote.ended(sessionId);
         if (this.state === 'draining') await this.cluster.leases.giveBack(sessionId, epoch).catch(() => undefined);
         this.pump();
       });
@@ -386,35 +362,6 @@ export class ClusterDaemon {
     }
   }
 
-  /** Writes the results of this daemon's requests (wherever they ran) to its outbox. */
-  private writeOutbox(): Promise<void> {
-    this.writingOutbox ??= this.writeOutboxNow()
-      .catch((error: unknown) => this.log.warn('cannot write results to the outbox right now; retrying', { error: withoutCredentials(errorMessage(error)) }))
-      .finally(() => {
-        this.writingOutbox = null;
-      });
-    return this.writingOutbox;
-  }
-
-  private async writeOutboxNow(): Promise<void> {
-    const sessions = `${quoteIdentifier(this.cluster.schema)}.sessions`;
-    for (;;) {
-      const due = await this.cluster.pool.query<{ session_id: string; request_id: string; result_json: string; result_report: string; result_version: number }>(
-        `select session_id, request_id, result_json, result_report, result_version from ${sessions} where intake_daemon = $1 and result_version > outbox_version limit 100`,
-        [this.cluster.daemonId],
-      );
-      if (due.rows.length === 0) return;
-      for (const row of due.rows) {
-        const { outbox } = this.config.paths;
-        await Promise.all([
-          writeFileAtomicAsync(path.join(outbox, `${row.request_id}.md`), row.result_report, false),
-          writeFileAtomicAsync(path.join(outbox, `${row.request_id}.json`), row.result_json, this.config.daemon.fsync),
-        ]);
-        await this.cluster.pool.query(`update ${sessions} set outbox_version = greatest(outbox_version, $2) where session_id = $1`, [row.session_id, row.result_version]);
-      }
-    }
-  }
-
   /** Graceful stop; a second call stops at once. Running sessions go back to the queue. */
   stop(): Promise<void> {
     if (this.stopping) {
@@ -435,7 +382,7 @@ export class ClusterDaemon {
       ['inbox intake', () => this.intake?.stop()],
       ['http api', () => this.http?.close()],
       ['running sessions', () => Promise.allSettled([...this.running.values()].map((entry) => entry.work))],
-      ['outbox', () => this.writeOutbox()],
+      ['outbox', () => this.outbox.deliver()],
       ['projection', () => this.projection?.catchUp()],
       ['store notifications', () => (this.listener as unknown as pg.PoolClient | null)?.release()],
       ['runtime and root lock', () => this.runtime.close()],
