@@ -215,9 +215,14 @@ export class StoreCommitter {
   private async appendAudit(client: pg.PoolClient, accepted: Pending[]): Promise<string[][]> {
     const hashes: string[][] = accepted.map(() => []);
     if (!accepted.some((pending) => pending.write.audit.length > 0)) return hashes;
-    const head = await client.query<{ position: string; hash: string }>(`select position, hash from ${this.table('audit_head')} where id = 1 for update`);
+    const head = await client.query<{ position: string; hash: string; day: string | null }>(
+      `select h.position, h.hash, e.day from ${this.table('audit_head')} h left join ${this.table('audit_entries')} e on e.position = h.position where h.id = 1 for update of h`,
+    );
     let position = Number(head.rows[0].position);
     let previous = head.rows[0].hash;
+    // As the files writer does: an entry stamped before the newest day goes to the newest day's
+    // file, so the day files read oldest first are the chain in order.
+    let newestDay = head.rows[0].day ?? '';
     const rows = { positions: [] as number[], days: [] as string[], sessions: [] as string[], messages: [] as string[], entries: [] as string[], hashes: [] as string[] };
     accepted.forEach(({ write }, index) => {
       for (const input of write.audit) {
@@ -226,7 +231,9 @@ export class StoreCommitter {
         previous = hash;
         hashes[index].push(hash);
         rows.positions.push(position);
-        rows.days.push(localDayAndTime(input.message.timestamp.executed_at, this.options.timezone).day);
+        const day = localDayAndTime(input.message.timestamp.executed_at, this.options.timezone).day;
+        if (day > newestDay) newestDay = day;
+        rows.days.push(newestDay);
         rows.sessions.push(write.sessionId);
         rows.messages.push(input.message.message_id);
         rows.entries.push(text);
