@@ -68,6 +68,9 @@ export class ClusterDaemon {
   private stopping: Promise<void> | null = null;
   private http: HttpApi | null = null;
   private readonly outbox: OutboxDelivery;
+  /** Claimed items the store did not take yet (the link was down), by claimed path. */
+  private readonly unqueued = new Map<string, IntakeItem>();
+  private retrying = false;
   private readonly remote: RemoteSessionEvents;
   /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
   private readonly apiEvents = new SessionEvents();
@@ -162,7 +165,7 @@ export class ClusterDaemon {
       rescanIntervalMs: config.intake.rescan_interval_ms,
       // Intake only commits to the store, so it is not bounded by the running sessions.
       concurrency: Math.max(config.intake.concurrency, 8),
-      handle: (item) => this.enqueue(item),
+      handle: (item) => this.enqueueOrKeep(item),
       onRejected: (rejection) => this.log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
       log: (level, message, fields) => this.log[level](message, fields as Record<string, unknown> | undefined),
     });
@@ -170,13 +173,14 @@ export class ClusterDaemon {
     for (const claimedPath of await recoverClaimedFiles(config.paths)) {
       const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
       if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
-      else await this.enqueue(item);
+      else await this.enqueueOrKeep(item);
     }
     await this.intake.start();
     const leaseMs = config.cluster.lease_ms;
     this.timers.push(
       setInterval(() => void this.renewLeases(), Math.max(100, Math.floor(leaseMs / 3))),
       setInterval(() => {
+        this.retryUnqueued();
         this.pump();
         void this.projectChain();
         void this.outbox.deliver();
@@ -230,6 +234,34 @@ export class ClusterDaemon {
   }
 
   /** Commits an intake item to the store, then archives its file (SPEC §15). */
+  /**
+   * Enqueues a claimed item; when Postgres does not answer, the item is kept (its file stays in
+   * system/processing/) and enqueued again by the poll until the store takes it.
+   */
+  private async enqueueOrKeep(item: IntakeItem): Promise<void> {
+    try {
+      await this.enqueue(item);
+      this.unqueued.delete(item.claimedPath);
+    } catch (error) {
+      if (!this.unqueued.has(item.claimedPath)) {
+        this.log.warn('cannot commit a request to the store; it waits in system/processing/ and is retried', { file: item.sourceFile, error: withoutCredentials(errorMessage(error)) });
+      }
+      this.unqueued.set(item.claimedPath, item);
+    }
+  }
+
+  private retryUnqueued(): void {
+    if (this.retrying || this.unqueued.size === 0) return;
+    this.retrying = true;
+    void (async () => {
+      try {
+        for (const item of [...this.unqueued.values()]) await this.enqueueOrKeep(item);
+      } finally {
+        this.retrying = false;
+      }
+    })();
+  }
+
   private async enqueue(item: IntakeItem): Promise<void> {
     const { config } = this;
     const archive = () => archiveRequestFile(config.paths.archive, compactInTimeZone(new Date(), config.timezone), item.claimedPath, item.sourceFile);
