@@ -179,12 +179,13 @@ export class ClusterDaemon {
     const leaseMs = config.cluster.lease_ms;
     this.timers.push(
       setInterval(() => void this.renewLeases(), Math.max(100, Math.floor(leaseMs / 3))),
+      // The poll, every quarter lease at most: an expired lease is noticed well within cluster.lease_ms.
       setInterval(() => {
         this.retryUnqueued();
         this.pump();
         void this.projectChain();
         void this.outbox.deliver();
-      }, POLL_MS),
+      }, Math.min(POLL_MS, Math.max(100, Math.floor(leaseMs / 4)))),
     );
     this.setState('running');
     this.pump();
