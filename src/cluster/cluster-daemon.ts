@@ -329,8 +329,10 @@ export class ClusterDaemon {
     this.cluster.store.hold(sessionId, epoch);
     const work = this.runClaimed(claimed, controller.signal)
       .catch((error: unknown) => {
-        if (error instanceof SessionInterruptedError) {
-          this.log.warn(error instanceof LeaseLostError || controller.signal.aborted ? 'session dropped here: another daemon resumes it' : 'session interrupted', { session: sessionId, reason: error.message });
+        if (error instanceof SessionInterruptedError || controller.signal.aborted) {
+          // Lost lease, lost link or shutdown: whatever committed is in the journal; the next holder resumes it.
+          const reason = controller.signal.aborted ? errorMessage(controller.signal.reason) : errorMessage(error);
+          this.log.warn(this.state === 'draining' && !(error instanceof LeaseLostError) ? 'session interrupted by shutdown; it goes back to the queue' : 'session dropped here: another daemon resumes it', { session: sessionId, reason: withoutCredentials(reason) });
         } else {
           this.log.error('session crashed; its lease runs out and a daemon resumes it from the journal', { session: sessionId, error: errorMessage(error) });
         }
