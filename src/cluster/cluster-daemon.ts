@@ -352,13 +352,12 @@ export class ClusterDaemon {
   private async runClaimed(claimed: ClaimedSession, signal: AbortSignal): Promise<void> {
     const { runner } = this.runtime;
     const { sessionId, request } = claimed;
-    const journaled = await this.cluster.store.journalLength(sessionId);
-    await this.versions.pin(sessionId);
+    await this.versions.pin(sessionId, claimed.governanceHash);
     if (claimed.previousState === 'paused' && claimed.reply) {
       const reply = claimed.reply;
       const outcome = await runner.replyToSession(sessionId, { text: reply.text, sourceFile: reply.source_file, claimedPath: null, ...(reply.approval ? { approval: { approve: reply.approval.approve, reason: reply.approval.reason, user: reply.approval.user } } : {}) } as Parameters<typeof runner.replyToSession>[1], signal);
       this.log.info('session resumed by reply', { session: sessionId, status: outcome.status });
-    } else if (journaled === 0) {
+    } else if (!claimed.journaled) {
       const outcome = await runner.startSession({ requestId: claimed.requestId, sessionId, text: request.text, user: request.user, metadata: request.metadata, sourceFile: request.source_file, claimedPath: null }, signal);
       this.log.info('session finished', { session: sessionId, status: outcome.status });
     } else {
