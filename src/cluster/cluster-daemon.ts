@@ -52,6 +52,7 @@ export interface ClusterDaemonOptions {
 }
 
 const POLL_MS = 1000;
+const PROJECTION_DELAY_MS = 20;
 
 export class ClusterDaemon {
   private state: ClusterDaemonState = 'starting';
@@ -71,6 +72,7 @@ export class ClusterDaemon {
   /** Claimed items the store did not take yet (the link was down), by claimed path. */
   private readonly unqueued = new Map<string, IntakeItem>();
   private retrying = false;
+  private projecting: Promise<void> | null = null;
   private readonly remote: RemoteSessionEvents;
   /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
   private readonly apiEvents = new SessionEvents();
@@ -388,7 +390,19 @@ export class ClusterDaemon {
     }
   }
 
-  private async projectChain(): Promise<void> {
+  /**
+   * Projects new entries, at most once per PROJECTION_DELAY_MS: every commit in the cluster
+   * notifies every daemon, and one pass (one query, one write, one fdatasync) serves them all.
+   */
+  private projectChain(): Promise<void> {
+    this.projecting ??= new Promise<void>((resolve) => setTimeout(resolve, PROJECTION_DELAY_MS)).then(() => {
+      this.projecting = null;
+      return this.projectNow();
+    });
+    return this.projecting;
+  }
+
+  private async projectNow(): Promise<void> {
     try {
       await this.projection.catchUp();
     } catch (error) {

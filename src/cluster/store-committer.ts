@@ -157,8 +157,8 @@ export class StoreCommitter {
     try {
       // One statement, so one implicit transaction and one round trip (migration 2).
       const result = await this.options.pool.query<{ outcome: { fenced: number[]; hashes: string[][] } }>(
-        `select ${this.table('commit_writes')}($1, $2::jsonb, $3::jsonb, $4, $5, $6) as outcome`,
-        [this.options.daemonId, JSON.stringify(writes), JSON.stringify(prompts), this.channels.audit, this.channels.results, this.channels.work],
+        `select ${this.table('commit_writes')}($1, $2::jsonb, $3::jsonb, $4, $5) as outcome`,
+        [this.options.daemonId, JSON.stringify(writes), JSON.stringify(prompts), this.channels.audit, this.channels.results],
       );
       outcome = result.rows[0].outcome;
     } catch (error) {

@@ -92,7 +92,7 @@ create table $schema.prompts (
     // Entry bodies are formatted by govflow (audit-entry-format.ts); the hash is the same SHA-256
     // over previous hash + body, computed here under the head's lock.
     sql: `
-create function $schema.commit_writes(daemon text, writes jsonb, prompts jsonb, audit_channel text, results_channel text, work_channel text)
+create function $schema.commit_writes(daemon text, writes jsonb, prompts jsonb, audit_channel text, results_channel text)
 returns jsonb language plpgsql as $fn$
 declare
   n int := jsonb_array_length(writes);
@@ -162,7 +162,6 @@ begin
         perform pg_notify(results_channel, json_build_object('intake', intake, 'session', w->>'session', 'request', request,
           'status', ch->>'result_status', 'state', coalesce(ch->>'state', 'finished'), 'message', ch->>'message')::text);
       end if;
-      if releasing then perform pg_notify(work_channel, w->>'session'); end if;
     end if;
   end loop;
   if any_audit then
