@@ -116,7 +116,7 @@ export interface AuditRepair {
 }
 
 /** Cuts a torn tail off `file`, returning what was cut (or null when the file ends cleanly). */
-function cutTornTail(file: string): AuditRepair | null {
+export function cutTornTail(file: string): AuditRepair | null {
   const bytes = fs.readFileSync(file);
   const separator = bytes.lastIndexOf('\n---\n');
   const end = separator === -1 ? 0 : separator + 5;

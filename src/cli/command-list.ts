@@ -41,9 +41,15 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
   },
   {
     name: 'verify',
-    usage: 'govflow verify [--root DIR]',
-    summary: 'check the hash chain of all audit logs; names the first bad entry (exit 0 intact, 1 not)',
+    usage: 'govflow verify [--root DIR] [--store]',
+    summary: 'check the hash chain of all audit logs; names the first bad entry (exit 0 intact, 1 not); --store: the chain in Postgres and the log files against it (cluster mode)',
     load: async () => (await import('./audit-commands.js')).verifyCliCommand,
+  },
+  {
+    name: 'migrate',
+    usage: 'govflow migrate [--root DIR]',
+    summary: "cluster mode: apply the Postgres store's schema migrations and exit (the daemon also applies them at start)",
+    load: async () => (await import('./migrate-command.js')).migrateCommand,
   },
   {
     name: 'status',

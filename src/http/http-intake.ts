@@ -15,6 +15,7 @@ import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { Submission, SubmissionOutcome } from '../intake/request-submission.js';
 import { generateSessionId } from '../pipeline/session-runner.js';
 import { badRequest, conflict } from './http-problem.js';
+import type { RemoteSessions } from './session-lookup.js';
 
 /** Fields a client may send with a new request (the rest of a request file's keys are the server's). */
 const REQUEST_FIELDS = ['request', 'request_id', 'metadata'];
@@ -28,6 +29,8 @@ export interface HttpIntakeOptions {
   /** intake.max_bytes: the same limit an inbox file has. */
   maxBytes: number;
   timezone: string;
+  /** Cluster mode: request ids accepted by any daemon, and their owners, from the store. */
+  remote?: RemoteSessions | null;
 }
 
 export interface Submitted {
@@ -63,6 +66,12 @@ export class HttpIntake {
     if (parsed.kind === 'invalid') throw badRequest(parsed.reason.replace('the file is larger than intake.max_bytes', 'the request is larger than intake.max_bytes'));
     if (parsed.kind !== 'request' || parsed.requestId === null) throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');
 
+    if (this.options.remote) {
+      // Cluster mode (SPEC §15): committed to Postgres before the 202; its unique request id decides.
+      const outcome = await this.options.remote.submit({ requestId: parsed.requestId, sessionId, text: parsed.text, user, metadata: parsed.metadata });
+      if (outcome === 'duplicate') throw this.duplicate(parsed.requestId);
+      return { requestId: parsed.requestId, sessionId };
+    }
     const outcome = await this.options.submit({ name: `http-${parsed.requestId}.json`, text, requestId: parsed.requestId });
     if (outcome.kind === 'duplicate') throw this.duplicate(parsed.requestId);
     return { requestId: parsed.requestId, sessionId };
@@ -107,7 +116,7 @@ export class HttpIntake {
         await handle.close();
       }
     } catch {
-      return null;
+      return this.options.remote ? this.options.remote.ownerOf(requestId) : null;
     }
     // The marker is the request file itself (a hard link); a JSON marker names where the file was.
     let document: unknown = null;

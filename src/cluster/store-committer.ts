@@ -1,0 +1,201 @@
+/**
+ * Every durable write of the Postgres store goes through here, group-committed: the writes that
+ * arrive while a transaction runs share the next one. One transaction — one call of the SQL
+ * function `commit_writes` (store-migrations.ts, version 2), so one round trip:
+ *
+ *   1. locks the sessions' rows (in id order) and checks each write's fence: the row's `owner`
+ *      and `epoch` must still be this daemon's lease; a write whose lease was lost is dropped and
+ *      rejected with LeaseLostError (SPEC §15: a daemon that lost its lease cannot commit);
+ *   2. appends the journal records;
+ *   3. when any write carries audit entries, locks the chain head (`audit_head`, FOR UPDATE: the
+ *      lock that serialises appends across daemons) and chains each entry: its body is formatted
+ *      here exactly as the files mode does (audit-entry-format.ts), its hash is SHA-256 over the
+ *      previous hash + body, computed under the lock, and the trailer is the files mode's;
+ *   4. applies session changes (state, result, manifest, lease release);
+ *   5. notifies listeners (new audit entries, results), delivered at commit.
+ *
+ * A failed transaction (connection cut, server gone) rejects every write in it with
+ * StoreUnavailableError: the runner drops that work, the lease runs out, and whoever claims the
+ * session next resumes it from the journal — whatever committed is there, whatever did not is not.
+ */
+import type pg from 'pg';
+import { formatEntryBody, localDayAndTime, type AuditEntryInput } from '../audit/audit-entry-format.js';
+import { errorMessage } from '../errors.js';
+import { SessionInterruptedError } from '../pipeline/runner-contract.js';
+import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
+
+/** The lease this write was made under no longer holds: another daemon owns the session. */
+export class LeaseLostError extends SessionInterruptedError {
+  override readonly name = 'LeaseLostError' as 'SessionInterruptedError';
+}
+
+/** Postgres could not take the write (connection lost, server down): the work is dropped. */
+export class StoreUnavailableError extends SessionInterruptedError {
+  override readonly name = 'StoreUnavailableError' as 'SessionInterruptedError';
+}
+
+/** Changes to a session's row made with a write. */
+export interface SessionRowChange {
+  state?: 'running' | 'paused' | 'finished';
+  result?: { json: string; report: string; status: string };
+  manifest?: unknown;
+  governanceHash?: string;
+  /** Give the lease up (the session paused or finished). */
+  release?: boolean;
+  /** Mark the replies of the session as applied. */
+  repliesApplied?: boolean;
+}
+
+export interface StoreWrite {
+  sessionId: string;
+  /** The lease epoch the write was made under (the fence). */
+  epoch: number;
+  /** Serialized journal records, numbered from `firstSeq`. */
+  records: string[];
+  firstSeq: number;
+  audit: AuditEntryInput[];
+  change?: SessionRowChange;
+}
+
+interface Pending {
+  write: StoreWrite;
+  resolve: (hashes: string[]) => void;
+  reject: (error: Error) => void;
+}
+
+export interface CommitterOptions {
+  pool: pg.Pool;
+  schema: string;
+  daemonId: string;
+  timezone: string;
+  /** Writes per transaction at most (the rest wait for the next one). */
+  maxBatch?: number;
+}
+
+/** What `<schema>_results` carries: a session paused or finished (every daemon hears it). */
+export interface ResultNotice {
+  /** The daemon whose outbox gets the result. */
+  intake: string;
+  session: string;
+  request: string;
+  status: string;
+  state: 'running' | 'paused' | 'finished';
+  /** The question of a paused session. */
+  message: string | null;
+}
+
+function messageOf(resultJson: string): string | null {
+  try {
+    const message = (JSON.parse(resultJson) as { message?: unknown }).message;
+    return typeof message === 'string' ? message.slice(0, 4000) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Notification channels of a schema: new audit entries, and results to write to an outbox. */
+export function channelsOf(schema: string): { audit: string; results: string; work: string } {
+  return { audit: `${schema}_audit`, results: `${schema}_results`, work: `${schema}_work` };
+}
+
+export class StoreCommitter {
+  private readonly queue: Pending[] = [];
+  private flushing = false;
+  private readonly table: (name: string) => string;
+  private readonly prompts = new Map<string, string>();
+  private readonly channels: ReturnType<typeof channelsOf>;
+  /** Transactions and writes committed, for the benchmark's figures. */
+  readonly stats = { transactions: 0, writes: 0, entries: 0 };
+
+  constructor(private readonly options: CommitterOptions) {
+    const schema = quoteIdentifier(options.schema);
+    this.table = (name) => `${schema}.${name}`;
+    this.channels = channelsOf(options.schema);
+  }
+
+  /** Queues a write; resolves with the hashes of its audit entries once committed. */
+  commit(write: StoreWrite): Promise<string[]> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ write, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  /** A system prompt to keep (content-addressed); committed with the next transaction. */
+  keepPrompt(sha256: string, text: string): void {
+    this.prompts.set(sha256, text);
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.options.maxBatch ?? 256);
+        await this.commitBatch(batch);
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  private async commitBatch(batch: Pending[]): Promise<void> {
+    const writes = batch.map(({ write }) => ({
+      session: write.sessionId,
+      epoch: write.epoch,
+      first_seq: write.firstSeq,
+      records: write.records,
+      audit: write.audit.map((input) => ({
+        message_id: input.message.message_id,
+        body: formatEntryBody(input, this.options.timezone),
+        day: localDayAndTime(input.message.timestamp.executed_at, this.options.timezone).day,
+      })),
+      ...(write.change ? { change: changeOf(write.change) } : {}),
+    }));
+    const prompts = Object.fromEntries(this.prompts);
+    this.prompts.clear();
+    let outcome: { fenced: number[]; hashes: string[][] };
+    try {
+      // One statement, so one implicit transaction and one round trip (migration 2).
+      const result = await this.options.pool.query<{ outcome: { fenced: number[]; hashes: string[][] } }>(
+        `select ${this.table('commit_writes')}($1, $2::jsonb, $3::jsonb, $4, $5) as outcome`,
+        [this.options.daemonId, JSON.stringify(writes), JSON.stringify(prompts), this.channels.audit, this.channels.results],
+      );
+      outcome = result.rows[0].outcome;
+    } catch (error) {
+      for (const [sha, text] of Object.entries(prompts)) if (!this.prompts.has(sha)) this.prompts.set(sha, text);
+      this.rejectAll(batch, error);
+      return;
+    }
+    const fenced = new Set(outcome.fenced);
+    this.stats.transactions++;
+    batch.forEach((pending, index) => {
+      if (fenced.has(index)) {
+        pending.reject(new LeaseLostError(`session ${pending.write.sessionId}: the lease (epoch ${pending.write.epoch}) was taken over by another daemon; this daemon's work on it is dropped`, { sessionId: pending.write.sessionId }));
+        return;
+      }
+      this.stats.writes++;
+      this.stats.entries += outcome.hashes[index].length;
+      pending.resolve(outcome.hashes[index]);
+    });
+  }
+
+  private rejectAll(batch: Pending[], error: unknown): void {
+    for (const pending of batch) {
+      pending.reject(new StoreUnavailableError(`session ${pending.write.sessionId}: the Postgres store did not take the write (${withoutCredentials(errorMessage(error))}); the work is dropped and the session resumes from its journal`, { sessionId: pending.write.sessionId, cause: error }));
+    }
+  }
+}
+
+/** A session row change as commit_writes reads it. */
+function changeOf(change: SessionRowChange): Record<string, unknown> {
+  return {
+    ...(change.state ? { state: change.state } : {}),
+    ...(change.governanceHash ? { governance_hash: change.governanceHash } : {}),
+    ...(change.manifest !== undefined ? { manifest: change.manifest } : {}),
+    ...(change.result
+      ? { result_json: change.result.json, result_report: change.result.report, result_status: change.result.status, message: change.state === 'paused' ? messageOf(change.result.json) : null }
+      : {}),
+    ...(change.release ? { release: true } : {}),
+    ...(change.repliesApplied ? { replies_applied: true } : {}),
+  };
+}
