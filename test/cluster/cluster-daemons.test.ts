@@ -1,0 +1,109 @@
+/**
+ * Three daemons on one Postgres schema (SPEC §15), each a real `govflow start` with its own root:
+ * any daemon runs any session, results land in the outbox of the daemon that took the request,
+ * intake is not bound by concurrency, status and HTTP read from the database on every daemon, and
+ * every daemon projects the same audit chain byte for byte.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDistOnce } from '../daemon/build-once.js';
+import { cleanupAll, listDir, waitFor } from '../daemon/daemon-helpers.js';
+import { Cluster, finalAnswerOf, type ClusterNode } from '../support/cluster.js';
+import { assertClusterConsistent } from '../support/cluster-invariants.js';
+import { pgTestSchema } from '../support/postgres.js';
+
+const pg = await pgTestSchema('cluster_daemons');
+
+describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
+  let cluster: Cluster;
+  const takenBy = new Map<string, ClusterNode>();
+
+  beforeAll(async () => {
+    await buildDistOnce();
+    // Concurrency 1 and a slow model: one daemon alone could not keep up, the queue must spread.
+    cluster = await Cluster.create(pg!, { nodes: 3, concurrency: 1, latencyMs: 250, http: true });
+    await cluster.startAll();
+  }, 180_000);
+
+  afterAll(async () => {
+    await cluster?.destroy();
+    await cleanupAll();
+    await pg?.drop();
+  });
+
+  it('runs requests dropped into one inbox on every daemon, with the results in that inbox\'s outbox', async () => {
+    const [first] = cluster.nodes;
+    const ids = Array.from({ length: 6 }, (_, index) => `one-inbox-${index}`);
+    for (const id of ids) {
+      first.drop(id);
+      takenBy.set(id, first);
+    }
+    // Intake is bounded by the store, not by concurrency 1: the inbox empties while sessions still run.
+    await waitFor('node0 inbox to empty', () => first.inbox().length === 0, { timeoutMs: 10_000, detail: () => cluster.describe(ids) });
+    expect(first.results().size, 'sessions still running when the inbox emptied').toBeLessThan(ids.length);
+    const archived = listDir(path.join(first.root, 'system', 'archive')).flatMap((day) => listDir(path.join(first.root, 'system', 'archive', day)));
+    expect(archived.sort()).toEqual(ids.map((id) => `${id}.json`).sort());
+
+    await cluster.waitForResults(ids, 60_000);
+    const finishers = new Set([...first.results().values()].map((result) => (result.output as { answer?: string }).answer));
+    expect(finishers.size, `final steps ran on ${[...finishers].join(', ')}: the other daemons took none of node0's queue`).toBeGreaterThan(1);
+    for (const answer of finishers) expect(cluster.nodes.map((node) => finalAnswerOf(node.name))).toContain(answer);
+  }, 90_000);
+
+  it('runs a request from each daemon\'s inbox and keeps every invariant', async () => {
+    const ids = cluster.nodes.map((node) => `from-${node.name}`);
+    cluster.nodes.forEach((node, index) => {
+      node.drop(ids[index]);
+      takenBy.set(ids[index], node);
+    });
+    await cluster.waitForResults(ids, 60_000);
+    await assertClusterConsistent(cluster, takenBy);
+  }, 120_000);
+
+  it('shows every session in `govflow status` and over HTTP on every daemon', async () => {
+    const results = cluster.resultsByRequest();
+    const sessions = [...takenBy.keys()].map((id) => results.get(id)![0].result);
+    for (const node of cluster.nodes) {
+      const status = await node.cli(['status']);
+      expect(status.code, status.stderr).toBe(0);
+      const missing = sessions.filter((result) => !status.stdout.includes(result.session_id)).map((result) => result.session_id);
+      expect(missing, `sessions missing from govflow status on ${node.name}:\n${status.stdout}`).toEqual([]);
+      for (const result of sessions) {
+        const response = await fetch(`${node.httpUrl}/v1/requests/${result.request_id}`);
+        expect(response.status, `GET /v1/requests/${result.request_id} on ${node.name}`).toBe(200);
+        const body = (await response.json()) as { status: string; session_id: string; output: unknown };
+        expect(body).toMatchObject({ status: 'success', session_id: result.session_id, output: result.output });
+      }
+    }
+  }, 60_000);
+
+  it('accepts a request over HTTP on one daemon and writes its result to that daemon\'s outbox', async () => {
+    const node = cluster.nodes[2];
+    const response = await fetch(`${node.httpUrl}/v1/requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ request: 'Summarise the HTTP request.', request_id: 'over-http' }),
+    });
+    expect(response.status).toBe(202);
+    takenBy.set('over-http', node);
+    const duplicate = await fetch(`${cluster.nodes[0].httpUrl}/v1/requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ request: 'The same id on another daemon.', request_id: 'over-http' }),
+    });
+    expect(duplicate.status, 'a request_id accepted by one daemon is a duplicate on every other').toBe(409);
+    await cluster.waitForResults(['over-http'], 60_000);
+    await assertClusterConsistent(cluster, takenBy);
+  }, 120_000);
+
+  it('rejects a request_id already accepted by another daemon (§2: never run twice)', async () => {
+    const [, second] = cluster.nodes;
+    second.drop('one-inbox-0', 'the same request_id again, through another daemon');
+    await waitFor('the duplicate to move to system/failed', () => listDir(path.join(second.root, 'system', 'failed')).some((name) => name.startsWith('one-inbox-0')), {
+      timeoutMs: 15_000,
+      detail: () => cluster.describe(),
+    });
+    expect(second.results().has('one-inbox-0')).toBe(false);
+    await assertClusterConsistent(cluster, takenBy);
+  }, 60_000);
+});
