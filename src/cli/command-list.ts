@@ -46,6 +46,12 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
     load: async () => (await import('./audit-commands.js')).verifyCliCommand,
   },
   {
+    name: 'migrate',
+    usage: 'govflow migrate [--root DIR]',
+    summary: "cluster mode: apply the Postgres store's schema migrations and exit (the daemon also applies them at start)",
+    load: async () => (await import('./migrate-command.js')).migrateCommand,
+  },
+  {
     name: 'status',
     usage: 'govflow status [--root DIR] [--json]',
     summary: 'sessions running, paused, interrupted, recently finished',

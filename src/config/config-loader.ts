@@ -126,6 +126,9 @@ export interface GovflowConfig {
   agents: Record<string, AgentDeclaration>;
   tools: ToolsConfig;
   mcp: { servers: Record<string, McpServerConfig>; timeout_ms: number };
+  /** SPEC §15: `files` (default) or `postgres` (cluster mode); `url` has `${ENV}` expanded. */
+  store: { kind: 'files' | 'postgres'; url: string | null; schema: string };
+  cluster: { lease_ms: number; pool_size: number; connect_timeout_ms: number };
   paths: SystemPaths;
   /** PII redaction (SPEC §12). */
   pii: PiiConfig;
@@ -263,6 +266,8 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
       servers: (section('mcp').servers as Record<string, McpServerConfig> | undefined) ?? {},
       timeout_ms: (section('mcp').timeout_ms as number | undefined) ?? CONFIG_DEFAULTS.mcp.timeout_ms,
     },
+    store: storeSection(section('store'), env, lineOf(['store'])),
+    cluster: { ...CONFIG_DEFAULTS.cluster, ...section('cluster') } as GovflowConfig['cluster'],
     paths: systemPaths(absoluteRoot),
     pii: { ...CONFIG_DEFAULTS.pii, ...section('pii') } as PiiConfig,
     guardrails: (user.guardrails as unknown[] | undefined) ?? [],
@@ -275,6 +280,25 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
   }
   if (env.GOVFLOW_FSYNC === '0') config.daemon.fsync = false;
   return deepFreeze(config);
+}
+
+/**
+ * `store:` with its URL resolved: GOVFLOW_STORE_URL wins; `${NAME}` in the URL is replaced by
+ * that environment variable (so a password need not sit in the file). Errors never echo the URL.
+ */
+function storeSection(user: Record<string, unknown>, env: NodeJS.ProcessEnv, line: number): GovflowConfig['store'] {
+  const kind = (env.GOVFLOW_STORE ?? (user.kind as string | undefined) ?? CONFIG_DEFAULTS.store.kind) as GovflowConfig['store']['kind'];
+  if (kind !== 'files' && kind !== 'postgres') throw new ConfigError(`GOVFLOW_STORE="${kind}" is not a store kind; use files or postgres`);
+  const written = env.GOVFLOW_STORE_URL || ((user.url as string | null | undefined) ?? null);
+  const url = written === null ? null : written.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => {
+    const value = env[name];
+    if (value === undefined) throw new ConfigError(`store.url names the environment variable \${${name}}, which is not set; set it or write the URL out`, CONFIG_FILE_NAME, line);
+    return value;
+  });
+  if (kind === 'postgres' && !url) {
+    throw new ConfigError('store.kind is postgres but store.url is not set: give a URL such as postgres://user@host:5432/db (or set GOVFLOW_STORE_URL)', env.GOVFLOW_STORE ? undefined : CONFIG_FILE_NAME, env.GOVFLOW_STORE ? undefined : line);
+  }
+  return { kind, url, schema: (user.schema as string | undefined) ?? CONFIG_DEFAULTS.store.schema };
 }
 
 /** SPEC §7's `pricing: { model: { input_per_mtok, output_per_mtok } }` as the price table's entries. */

@@ -140,6 +140,26 @@ export const CONFIG_DEFAULTS = {
       max_redirects: 5,
     },
   },
+  /**
+   * Where sessions, journals, audit chain and results live (SPEC §15). `files` (the default) is
+   * sections 1–14 on one machine; `postgres` is cluster mode (docs/cluster.md). `url` may name an
+   * environment variable as `${NAME}` (GOVFLOW_STORE_URL wins over the file).
+   */
+  store: {
+    kind: 'files' as 'files' | 'postgres',
+    url: null as string | null,
+    /** The Postgres schema govflow's tables live in (created by the migrations). */
+    schema: 'govflow',
+  },
+  /** Cluster mode (SPEC §15); read only with `store.kind: postgres`. */
+  cluster: {
+    /** A session's lease: a daemon that stops renewing it loses the session to another after this. */
+    lease_ms: 30_000,
+    /** Connections each daemon keeps to Postgres. */
+    pool_size: 8,
+    /** How long a daemon waits for Postgres at start before it exits 2 (SPEC: within 30 s). */
+    connect_timeout_ms: 10_000,
+  },
   /** MCP servers whose tools agents may be offered as `mcp:<server>/<tool>` (SPEC §10). */
   mcp: {
     servers: {},
@@ -341,6 +361,24 @@ export const CONFIG_SCHEMA = {
             max_redirects: { type: 'integer', minimum: 0 },
           },
         },
+      },
+    },
+    store: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        kind: { enum: ['files', 'postgres'] },
+        url: { type: ['string', 'null'], minLength: 1 },
+        schema: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+      },
+    },
+    cluster: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        lease_ms: { type: 'integer', minimum: 1000 },
+        pool_size: { type: 'integer', minimum: 2, maximum: 100 },
+        connect_timeout_ms: { type: 'integer', minimum: 100, maximum: 25_000 },
       },
     },
     mcp: {

@@ -1,0 +1,74 @@
+/**
+ * The connection pool of cluster mode (SPEC §15) and the one error a daemon that cannot reach
+ * Postgres at start exits with: code 2, naming host and port, never the credentials.
+ */
+import pg from 'pg';
+import type { GovflowConfig } from '../config/config-loader.js';
+import { GovflowError, errorMessage } from '../errors.js';
+
+/** Postgres did not answer (or refused us) within `cluster.connect_timeout_ms`: exit 2. */
+export class StoreUnreachableError extends GovflowError {
+  override readonly name = 'StoreUnreachableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('config', message, options);
+  }
+}
+
+/** `host:port` of a Postgres URL, for messages (never user or password). */
+export function storeAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const host = parsed.hostname || parsed.searchParams.get('host') || 'localhost';
+    return `${host}:${parsed.port || '5432'}`;
+  } catch {
+    return 'an unparsable store.url';
+  }
+}
+
+/** An error's text with any URL credentials in it masked. */
+export function withoutCredentials(text: string): string {
+  return text.replace(/(postgres(?:ql)?:\/\/)[^@\s/]*@/gi, '$1***@');
+}
+
+export interface StoreSettings {
+  url: string;
+  schema: string;
+  poolSize: number;
+  connectTimeoutMs: number;
+}
+
+export function storeSettings(config: GovflowConfig): StoreSettings {
+  if (config.store.kind !== 'postgres' || !config.store.url) throw new StoreUnreachableError('store.kind is not postgres: set store: { kind: postgres, url: ... } in govflow.config.yaml');
+  return { url: config.store.url, schema: config.store.schema, poolSize: config.cluster.pool_size, connectTimeoutMs: config.cluster.connect_timeout_ms };
+}
+
+/** A quoted SQL identifier (schema names are checked by the config schema too). */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Opens a pool and proves it works with one query, within the connect timeout; otherwise throws
+ * StoreUnreachableError naming host and port. Idle-client errors (a server restart, a cut link)
+ * are reported through `onError` instead of crashing the process.
+ */
+export async function openPool(settings: StoreSettings, onError: (message: string) => void = () => {}): Promise<pg.Pool> {
+  const pool = new pg.Pool({
+    connectionString: settings.url,
+    max: settings.poolSize,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    application_name: 'govflow',
+  });
+  pool.on('error', (error) => onError(withoutCredentials(errorMessage(error))));
+  try {
+    await pool.query('select 1');
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new StoreUnreachableError(
+      `cannot reach the Postgres store at ${storeAddress(settings.url)}: ${withoutCredentials(errorMessage(error))}; check that the server runs and store.url is right`,
+      { cause: error },
+    );
+  }
+  return pool;
+}

@@ -1,0 +1,96 @@
+/** Cluster mode: versioned migrations, `govflow migrate`, and exit 2 when the store cannot be reached. */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDistOnce, REPOSITORY_ROOT } from '../daemon/build-once.js';
+import { pgTestSchema } from '../support/postgres.js';
+import { MIGRATIONS, migrate } from '../../src/cluster/store-migrations.js';
+import { openPool } from '../../src/cluster/postgres-connection.js';
+
+const pg = await pgTestSchema('migrations');
+const roots: string[] = [];
+afterAll(async () => {
+  await pg?.drop();
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+function rootWith(config: string): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'govflow-migrate-'));
+  roots.push(root);
+  writeFileSync(path.join(root, 'govflow.config.yaml'), config);
+  return root;
+}
+
+function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(REPOSITORY_ROOT, 'bin/govflow.js'), ...args], { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+beforeAll(() => buildDistOnce(), 180_000);
+
+describe('govflow migrate without Postgres', () => {
+  it('on a files root says migrations are for cluster mode and exits 2', async () => {
+    const result = await cli(['migrate', '--root', rootWith('timezone: UTC\n')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/files store/);
+  });
+
+  it('with an unreachable store exits 2 naming host and port, never the password', async () => {
+    const root = rootWith('store:\n  kind: postgres\n  url: postgres://alice:s3cret-pw@127.0.0.1:1/db\n');
+    for (const command of ['migrate']) {
+      const result = await cli([command, '--root', root]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain('127.0.0.1:1');
+      expect(result.stderr + result.stdout).not.toContain('s3cret-pw');
+      expect(result.ms).toBeLessThan(30_000);
+    }
+  });
+
+  it('expands ${ENV} in store.url and reports an unset variable as a configuration error', async () => {
+    const root = rootWith('store:\n  kind: postgres\n  url: postgres://alice:${GF_TEST_PW}@127.0.0.1:1/db\n');
+    const unset = await cli(['migrate', '--root', root]);
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain('GF_TEST_PW');
+    const set = await cli(['migrate', '--root', root], { GF_TEST_PW: 'another-secret' });
+    expect(set.code).toBe(2);
+    expect(set.stderr).toContain('127.0.0.1:1');
+    expect(set.stderr).not.toContain('another-secret');
+  });
+});
+
+describe.skipIf(!pg)('migrations on a real Postgres', () => {
+  it('apply every version once, record them, and a second run applies nothing', async () => {
+    const pool = await openPool({ url: pg!.url, schema: pg!.schema, poolSize: 4, connectTimeoutMs: 5000 });
+    try {
+      const [first, second] = await Promise.all([migrate(pool, pg!.schema), migrate(pool, pg!.schema)]);
+      expect([...first, ...second].sort()).toEqual(MIGRATIONS.map((migration) => migration.version));
+      expect(await migrate(pool, pg!.schema)).toEqual([]);
+      const rows = await pg!.query<{ version: number }>('select version from schema_migrations order by version');
+      expect(rows.map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version));
+      const head = await pg!.query<{ position: string; hash: string }>('select position, hash from audit_head');
+      expect(head).toEqual([{ position: '0', hash: '0'.repeat(64) }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('govflow migrate applies them through the CLI and says when the schema is up to date', async () => {
+    const schema = `${pg!.schema}_cli`;
+    const root = rootWith(`store:\n  kind: postgres\n  url: ${pg!.url}\n  schema: ${schema}\n`);
+    try {
+      const first = await cli(['migrate', '--root', root]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toMatch(/to version 1/);
+      const again = await cli(['migrate', '--root', root]);
+      expect(again.stdout).toMatch(/up to date/);
+    } finally {
+      await pg!.query(`drop schema if exists "${schema}" cascade`);
+    }
+  });
+});
