@@ -41,8 +41,8 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
   },
   {
     name: 'verify',
-    usage: 'govflow verify [--root DIR]',
-    summary: 'check the hash chain of all audit logs; names the first bad entry (exit 0 intact, 1 not)',
+    usage: 'govflow verify [--root DIR] [--store]',
+    summary: 'check the hash chain of all audit logs; names the first bad entry (exit 0 intact, 1 not); --store: the chain in Postgres and the log files against it (cluster mode)',
     load: async () => (await import('./audit-commands.js')).verifyCliCommand,
   },
   {

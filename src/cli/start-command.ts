@@ -1,4 +1,5 @@
 /** `govflow start`: the daemon in the foreground; SIGINT/SIGTERM stop it gracefully, a second one at once. */
+import { loadConfig } from '../config/config-loader.js';
 import { GovflowDaemon } from '../daemon/daemon.js';
 import { installLastResortHandlers } from '../daemon/last-resort-handlers.js';
 import { createOperationalLog } from '../daemon/operational-log.js';
@@ -13,16 +14,23 @@ export const startCommand: CommandDefinition = {
   async run({ root, io, values }) {
     const log = createOperationalLog();
     const removeHandlers = installLastResortHandlers(log);
-    let daemon: GovflowDaemon;
+    let daemon: { stop(): Promise<void> };
     try {
       const httpListen = typeof values.http === 'string' ? values.http : undefined;
-      daemon = await GovflowDaemon.start(root, { env: io.env, log, announce: (line) => io.stdout(`${line}\n`), ...(httpListen ? { httpListen } : {}) });
+      const announce = (line: string) => io.stdout(`${line}\n`);
+      if (loadConfig(root, io.env).store.kind === 'postgres') {
+        // Cluster mode (SPEC §15): loaded only when configured, like the HTTP server.
+        const { ClusterDaemon } = await import('../cluster/cluster-daemon.js');
+        daemon = await ClusterDaemon.start(root, { env: io.env, log, announce, ...(httpListen ? { httpListen } : {}) });
+      } else {
+        daemon = await GovflowDaemon.start(root, { env: io.env, log, announce, ...(httpListen ? { httpListen } : {}) });
+      }
     } catch (error) {
+      removeHandlers();
+      log.close();
       if (!(error instanceof RootLockedError)) throw error;
       // One writer per root (SPEC §8): exit 2 naming the owner's pid.
       io.stderr(`govflow start: ${error.message}\n`);
-      removeHandlers();
-      log.close();
       return 2;
     }
     await new Promise<void>((resolve) => {

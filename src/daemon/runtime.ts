@@ -13,8 +13,10 @@ import type { LlmProvider } from '../llm/provider.js';
 import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.js';
 import { SessionEvents } from '../pipeline/session-events.js';
 import { GovernanceSource } from './governance-source.js';
+import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { RootLock, type RootOwnerKind } from './root-lock.js';
 import { FilesSessionStore } from '../store/files-session-store.js';
+import type { SessionStore } from '../store/session-store.js';
 import { ToolBox } from '../tools/tool-box.js';
 import { startTelemetry, type Telemetry } from '../telemetry/telemetry.js';
 
@@ -22,7 +24,8 @@ export interface Runtime {
   config: GovflowConfig;
   governance: GovernanceSource;
   provider: LlmProvider;
-  audit: AuditLogWriter;
+  /** The files store's audit writer; null when another store keeps the audit trail (cluster mode). */
+  audit: AuditLogWriter | null;
   runner: SessionRunner;
   /** Built-in and MCP tools (closing the runtime stops the MCP servers). */
   tools: ToolBox;
@@ -46,6 +49,13 @@ export interface RuntimeOptions {
    * Without it (tests, benchmarks) the caller promises that nothing else writes to the root.
    */
   owner?: RootOwnerKind;
+  /**
+   * The store sessions live in, when not the files store (cluster mode, src/cluster/): the root's
+   * audit writer is then not opened, since that store keeps the audit trail.
+   */
+  store?: SessionStore;
+  /** The governance a session runs on, when not always the current one (cluster mode pins versions). */
+  governanceFor?: (sessionId: string | undefined, current: GovernanceSource) => GovernanceSnapshot;
 }
 
 /** Throws ConfigError / GovernanceInvalidError when the root cannot run. */
@@ -56,14 +66,14 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   // Bare: the runner puts it inside the retry wrapper (src/pipeline/step-attempts.ts).
   const provider = options.provider ?? createProvider(config, env);
   const lock = options.owner === undefined ? null : await RootLock.acquire(config.paths.state, options.owner);
-  let audit: AuditLogWriter;
+  let audit: AuditLogWriter | null = null;
   try {
-    audit = await AuditLogWriter.open({ logsDir: config.paths.logs, stateDir: config.paths.state, timezone: config.timezone, durable: config.daemon.fsync, log: (message, fields) => options.log?.error(message, fields) });
+    if (!options.store) audit = await AuditLogWriter.open({ logsDir: config.paths.logs, stateDir: config.paths.state, timezone: config.timezone, durable: config.daemon.fsync, log: (message, fields) => options.log?.error(message, fields) });
   } catch (error) {
     lock?.release();
     throw error;
   }
-  for (const repair of audit.repairs) options.log?.warn('audit log: cut a torn entry left by a crash', { ...repair });
+  for (const repair of audit?.repairs ?? []) options.log?.warn('audit log: cut a torn entry left by a crash', { ...repair });
   const events = new SessionEvents();
   // Tools agents may be offered (SPEC §10). MCP servers a killed daemon left running go first.
   const tools = new ToolBox(config, { env, log: options.log });
@@ -72,21 +82,21 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   try {
     telemetry = await startTelemetry(config, events, env, options.log);
   } catch (error) {
-    await audit.close();
+    await audit?.close();
     lock?.release();
     throw error;
   }
   const runner = new SessionRunner({
     config,
-    governance: () => governance.current(),
+    governance: (sessionId) => (options.governanceFor ? options.governanceFor(sessionId, governance) : governance.current()),
     // Every provider's answers obey llm.max_output_bytes, injected ones (tests, benchmarks) too.
     provider: limitAnswerSize(provider, config.llm.max_output_bytes),
-    store: new FilesSessionStore({
+    store: options.store ?? new FilesSessionStore({
       sessionsDir: config.paths.sessions,
       outboxDir: config.paths.outbox,
       snapshotsDir: config.paths.snapshots,
       durable: config.daemon.fsync,
-      audit,
+      audit: audit!,
       auditedMessages: (sessionId, sinceIso) =>
         loggedSessionMessages(config.paths.logs, sessionId, formatInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone, 'yyyyMMdd')),
     }),
@@ -114,7 +124,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
       await telemetry?.shutdown();
       await tools.close().catch((error: unknown) => options.log?.warn('could not stop every MCP server', { error: String(error) }));
       try {
-        await audit.close();
+        await audit?.close();
       } finally {
         lock?.release();
       }

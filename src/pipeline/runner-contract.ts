@@ -47,8 +47,11 @@ export interface OperationalLog {
 
 export interface RunnerDependencies {
   config: GovflowConfig;
-  /** The governance snapshot for the next step (hot reload swaps it). */
-  governance: () => GovernanceSnapshot;
+  /**
+   * The governance snapshot for the next step of `sessionId` (hot reload swaps it; cluster mode
+   * keeps each session on the version it started with).
+   */
+  governance: (sessionId?: string) => GovernanceSnapshot;
   provider: LlmProvider;
   /** Every durable effect of a session (journal, audit entries, results): the store seam. */
   store: SessionStore;

@@ -71,9 +71,9 @@ export class SessionRunner {
 
   /** Creates a session for a new request and runs it until it ends or pauses. `onSessionId` hears its id first. */
   async startSession(request: NewSessionRequest, signal: AbortSignal, onSessionId?: (sessionId: string) => void): Promise<SessionOutcome> {
-    const snapshot = this.deps.governance();
     const createdAt = this.now();
     const sessionId = request.sessionId ?? generateSessionId(createdAt, this.config.timezone);
+    const snapshot = this.deps.governance(sessionId);
     // Announced before the journal exists, so an index written here never misses a session.
     onSessionId?.(sessionId);
     // PII leaves the request before anything is written (SPEC §12); originals go to the vault.
@@ -208,7 +208,7 @@ export class SessionRunner {
   private async giveUpAfterCrashes(active: ActiveSession): Promise<void> {
     const giveUp = crashGiveUp(active.state, this.config.limits.max_crash_retries);
     if (!giveUp) return;
-    const snapshot = this.deps.governance();
+    const snapshot = this.deps.governance(active.state.session.session_id);
     const agent = snapshot.agents.get(giveUp.step.agent) ?? null;
     await this.committer.commit(active, giveUp.step, snapshot, loopKeyOf(giveUp.step.agent, giveUp.step.input), agent, giveUp.outcome);
   }
@@ -221,7 +221,7 @@ export class SessionRunner {
   private async runStep(active: ActiveSession, step: PendingStep, signal: AbortSignal): Promise<void> {
     const { state } = active;
     this.stepStarts.set(step, performance.now());
-    const snapshot = this.deps.governance();
+    const snapshot = this.deps.governance(state.session.session_id);
     const loopKey = loopKeyOf(step.agent, step.input);
     const agent = snapshot.agents.get(step.agent) ?? null;
     let outcome: StepOutcome;

@@ -43,7 +43,7 @@ describe('govflow migrate without Postgres', () => {
 
   it('with an unreachable store exits 2 naming host and port, never the password', async () => {
     const root = rootWith('store:\n  kind: postgres\n  url: postgres://alice:s3cret-pw@127.0.0.1:1/db\n');
-    for (const command of ['migrate']) {
+    for (const command of ['migrate', 'start']) {
       const result = await cli([command, '--root', root]);
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toContain('127.0.0.1:1');

@@ -1,0 +1,123 @@
+/**
+ * Projects the audit chain in Postgres onto this daemon's `system/logs/YYYYMMDD.log` (SPEC §15):
+ * every entry, in chain order, byte for byte as committed (the text was formatted once, by
+ * audit-entry-format.ts, when it was appended), so the files `govflow verify` reads are identical
+ * on every daemon.
+ *
+ * Where it resumes is read from the files themselves, never from a separate marker: the newest
+ * file's torn tail (a crash mid-append) is cut, its last ENTRY_HASH is looked up in the chain,
+ * and projection continues after that position. Logs holding an entry the chain does not have
+ * are not this store's projection: the daemon refuses to start rather than mix two chains.
+ */
+import * as fs from 'node:fs';
+import path from 'node:path';
+import type pg from 'pg';
+import { cutTornTail } from '../audit/audit-chain-tail.js';
+import { listLogFilesSync } from '../audit/audit-log-reader.js';
+import { ConfigError } from '../errors.js';
+import { quoteIdentifier } from './postgres-connection.js';
+
+const LAST_HASH = /\[ENTRY_HASH: ([0-9a-f]{64})\]\n---\n$/;
+const BATCH = 500;
+
+export class ChainProjection {
+  private position = 0;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private readonly table: string;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    schema: string,
+    private readonly logsDir: string,
+    private readonly durable: boolean,
+  ) {
+    this.table = `${quoteIdentifier(schema)}.audit_entries`;
+  }
+
+  /** The chain position projected so far. */
+  get projected(): number {
+    return this.position;
+  }
+
+  /** Finds where the files end in the chain (cutting a torn tail); throws ConfigError on foreign logs. */
+  async open(): Promise<{ repaired: string | null }> {
+    fs.mkdirSync(this.logsDir, { recursive: true });
+    const files = listLogFilesSync(this.logsDir);
+    const newest = files.at(-1);
+    if (newest === undefined) return { repaired: null };
+    const file = path.join(this.logsDir, newest);
+    const repair = cutTornTail(file);
+    const text = fs.readFileSync(file, 'utf8');
+    if (text.length === 0) return { repaired: repair ? file : null };
+    const hash = LAST_HASH.exec(text)?.[1];
+    const found = hash ? await this.pool.query<{ position: string }>(`select position from ${this.table} where hash = $1`, [hash]) : null;
+    if (!found || found.rows.length === 0) {
+      throw new ConfigError(
+        `${file} ends with an audit entry the store's chain does not hold: these logs are not a projection of this store (a files-mode root, or another store); move system/logs/ aside and start again`,
+      );
+    }
+    this.position = Number(found.rows[0].position);
+    return { repaired: repair ? file : null };
+  }
+
+  /** Appends every committed entry past the projected position; concurrent calls share one run. */
+  catchUp(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          while (await this.appendBatch());
+        } while (this.again);
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  /** One batch; resolves true when there may be more. */
+  private async appendBatch(): Promise<boolean> {
+    const rows = await this.pool.query<{ position: string; day: string; entry: string }>(
+      `select position, day, entry from ${this.table} where position > $1 order by position limit ${BATCH}`,
+      [this.position],
+    );
+    if (rows.rows.length === 0) return false;
+    // Runs of consecutive entries of one day become one write each.
+    let start = 0;
+    while (start < rows.rows.length) {
+      const day = rows.rows[start].day;
+      let end = start;
+      while (end < rows.rows.length && rows.rows[end].day === day) end++;
+      this.append(day, rows.rows.slice(start, end).map((row) => row.entry).join(''));
+      this.position = Number(rows.rows[end - 1].position);
+      start = end;
+    }
+    return rows.rows.length === BATCH;
+  }
+
+  private append(day: string, text: string): void {
+    const file = path.join(this.logsDir, `${day}.log`);
+    const created = !fs.existsSync(file);
+    const fd = fs.openSync(file, 'a');
+    try {
+      const bytes = Buffer.from(text, 'utf8');
+      for (let offset = 0; offset < bytes.length; ) offset += fs.writeSync(fd, bytes, offset);
+      if (this.durable) fs.fdatasyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (created && this.durable) {
+      const dir = fs.openSync(this.logsDir, 'r');
+      try {
+        fs.fsyncSync(dir);
+      } finally {
+        fs.closeSync(dir);
+      }
+    }
+  }
+}

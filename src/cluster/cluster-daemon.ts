@@ -1,0 +1,381 @@
+/**
+ * The daemon in cluster mode (SPEC §15, `store.kind: postgres`): a small state machine
+ * (starting → running → draining → stopped), like the files daemon, with different insides:
+ *
+ * - intake: the inbox (and HTTP, which writes into the inbox) only enqueues: a request becomes a
+ *   `queued` row, then its file is archived. Nothing here waits for a free worker.
+ * - workers: `intake.concurrency` slots, each claiming the oldest claimable session from Postgres
+ *   (new, a reply waiting, or a dead daemon's expired lease) and running it under a fenced lease.
+ * - heartbeat: leases renewed every `cluster.lease_ms / 3`; a lease lost (or not renewed for a
+ *   whole lease, as when the link to Postgres is cut) aborts that session's run here.
+ * - outbox: results of requests this daemon took, wherever they ran, written to its outbox.
+ * - projection: the chain in Postgres appended to system/logs/ (chain-projection.ts).
+ * Postgres wakes the loops with LISTEN/NOTIFY; a poll every second covers lost notifications.
+ */
+import { setMaxListeners } from 'node:events';
+import path from 'node:path';
+import type pg from 'pg';
+import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
+import { errorMessage } from '../errors.js';
+import { recoverClaimedFiles, readClaimedFile, type IntakeItem } from '../intake/claimed-file.js';
+import { moveToFailed } from '../intake/failed-files.js';
+import { InboxIntake } from '../intake/inbox-intake.js';
+import type { LlmProvider } from '../llm/provider.js';
+import { compactInTimeZone } from '../message/zoned-time.js';
+import { generateSessionId, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
+import { openRuntime, type Runtime } from '../daemon/runtime.js';
+import { archiveRequestFile } from '../store/request-archive.js';
+import { writeFileAtomicAsync } from '../store/atomic-file.js';
+import { ChainProjection } from './chain-projection.js';
+import { GovernanceVersions } from './governance-versions.js';
+import { openClusterStore, type ClusterStore } from './cluster-store.js';
+import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
+import type { ClaimedSession } from './session-leases.js';
+import { channelsOf, LeaseLostError } from './store-committer.js';
+
+export type ClusterDaemonState = 'starting' | 'running' | 'draining' | 'stopped';
+
+export interface ClusterDaemonOptions {
+  env?: NodeJS.ProcessEnv;
+  log: OperationalLog;
+  announce: (line: string) => void;
+  provider?: LlmProvider;
+  /** `govflow start --http`: not served in cluster mode yet (docs/cluster.md); logged and ignored. */
+  httpListen?: string;
+}
+
+const POLL_MS = 1000;
+
+export class ClusterDaemon {
+  private state: ClusterDaemonState = 'starting';
+  private readonly abort = new AbortController();
+  /** Sessions running here: their lease epoch and the controller that stops them. */
+  private readonly running = new Map<string, { epoch: number; controller: AbortController; work: Promise<void> }>();
+  private intake!: InboxIntake;
+  private projection!: ChainProjection;
+  private listener: pg.Client | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  private claiming = false;
+  private claimAgain = false;
+  private lastRenewal = Date.now();
+  private writingOutbox: Promise<void> | null = null;
+  private stopping: Promise<void> | null = null;
+
+  private constructor(
+    private readonly config: GovflowConfig,
+    private readonly cluster: ClusterStore,
+    private readonly runtime: Runtime,
+    private readonly versions: GovernanceVersions,
+    private readonly options: ClusterDaemonOptions,
+  ) {
+    setMaxListeners(0, this.abort.signal);
+  }
+
+  /** Throws StoreUnreachableError (exit 2, naming host and port) when Postgres does not answer. */
+  static async start(root: string, options: ClusterDaemonOptions): Promise<ClusterDaemon> {
+    const config = loadConfig(root, options.env);
+    const cluster = await openClusterStore(config, (message) => options.log.warn('postgres connection error; the pool reconnects', { error: message }));
+    let runtime: Runtime;
+    let versions: GovernanceVersions | null = null;
+    try {
+      runtime = await openRuntime(root, {
+        env: options.env,
+        log: options.log,
+        provider: options.provider,
+        owner: 'daemon',
+        store: cluster.store,
+        governanceFor: (sessionId, current) => versions?.snapshotFor(sessionId) ?? current.current(),
+      });
+    } catch (error) {
+      await cluster.close();
+      throw error;
+    }
+    versions = new GovernanceVersions(cluster.pool, cluster.schema, config, () => runtime.governance.current());
+    const daemon = new ClusterDaemon(config, cluster, runtime, versions, options);
+    try {
+      await daemon.boot();
+    } catch (error) {
+      await daemon.stop();
+      throw error;
+    }
+    return daemon;
+  }
+
+  get currentState(): ClusterDaemonState {
+    return this.state;
+  }
+
+  private get log(): OperationalLog {
+    return this.options.log;
+  }
+
+  private setState(next: ClusterDaemonState): void {
+    this.log.info(`daemon ${this.state} → ${next}`);
+    this.state = next;
+  }
+
+  private async boot(): Promise<void> {
+    const { config, cluster } = this;
+    this.projection = new ChainProjection(cluster.pool, cluster.schema, config.paths.logs, config.daemon.fsync);
+    const { repaired } = await this.projection.open();
+    if (repaired) this.log.warn('audit log: cut a torn entry left by a crash; the projection writes it again', { file: repaired });
+    await this.projection.catchUp();
+    await this.listen();
+    this.intake = new InboxIntake({
+      paths: config.paths,
+      durable: config.daemon.fsync,
+      maxBytes: config.intake.max_bytes,
+      settleMs: config.intake.settle_ms,
+      rescanIntervalMs: config.intake.rescan_interval_ms,
+      // Intake only commits to the store, so it is not bounded by the running sessions.
+      concurrency: Math.max(config.intake.concurrency, 8),
+      handle: (item) => this.enqueue(item),
+      onRejected: (rejection) => this.log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
+      log: (level, message, fields) => this.log[level](message, fields as Record<string, unknown> | undefined),
+    });
+    // Files claimed before a crash: enqueued again (a duplicate of our own enqueue is archived).
+    for (const claimedPath of await recoverClaimedFiles(config.paths)) {
+      const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
+      if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
+      else await this.enqueue(item);
+    }
+    await this.intake.start();
+    const leaseMs = config.cluster.lease_ms;
+    this.timers.push(
+      setInterval(() => void this.renewLeases(), Math.max(100, Math.floor(leaseMs / 3))),
+      setInterval(() => {
+        this.pump();
+        void this.projectChain();
+        void this.writeOutbox();
+      }, POLL_MS),
+    );
+    this.setState('running');
+    this.pump();
+    void this.writeOutbox();
+    const governance = this.runtime.governance.current();
+    this.options.announce(
+      `govflow ready: watching ${config.paths.inbox} (cluster mode: daemon ${cluster.daemonId}, store ${cluster.schema}, provider ${this.runtime.provider.kind}, ${governance.agents.size} agents, governance ${governance.hash.slice(0, 12)})`,
+    );
+  }
+
+  /** LISTEN on the schema's channels; a dropped listener is replaced (polling covers the gap). */
+  private async listen(): Promise<void> {
+    const channels = channelsOf(this.cluster.schema);
+    let client: pg.Client;
+    try {
+      client = await this.cluster.pool.connect() as unknown as pg.Client;
+    } catch (error) {
+      this.log.warn('cannot LISTEN for store notifications; polling only until it reconnects', { error: withoutCredentials(errorMessage(error)) });
+      return;
+    }
+    this.listener = client;
+    client.on('notification', (message) => {
+      if (message.channel === channels.work) this.pump();
+      else if (message.channel === channels.audit) void this.projectChain();
+      else if (message.channel === channels.results && message.payload === this.cluster.daemonId) void this.writeOutbox();
+    });
+    client.on('error', (error) => {
+      this.log.warn('store notifications lost; reconnecting', { error: withoutCredentials(errorMessage(error)) });
+      (client as unknown as pg.PoolClient).release(true);
+      this.listener = null;
+      if (this.state === 'running' || this.state === 'starting') setTimeout(() => void this.listen(), POLL_MS).unref();
+    });
+    for (const channel of Object.values(channels)) await client.query(`listen ${quoteIdentifier(channel)}`);
+  }
+
+  /** Commits an intake item to the store, then archives its file (SPEC §15). */
+  private async enqueue(item: IntakeItem): Promise<void> {
+    const { config } = this;
+    const archive = () => archiveRequestFile(config.paths.archive, compactInTimeZone(new Date(), config.timezone), item.claimedPath, item.sourceFile);
+    const reject = async (reason: string) => {
+      await moveToFailed(config.paths, item.claimedPath, item.sourceFile, reason, { durable: config.daemon.fsync });
+      this.log.warn('request file rejected: moved to system/failed/', { file: item.sourceFile, reason });
+    };
+    if (item.kind === 'reply') {
+      const refused = await this.cluster.leases.enqueueReply(item.sessionId, { text: item.reply, source_file: item.sourceFile, ...(item.approval ? { approval: item.approval } : {}) });
+      if (refused) return reject(refused);
+      archive();
+      return;
+    }
+    const outcome = await this.cluster.leases.enqueue({
+      sessionId: item.sessionId ?? generateSessionId(item.receivedAt, config.timezone),
+      requestId: item.requestId,
+      text: item.text,
+      user: item.user,
+      metadata: item.metadata,
+      sourceFile: item.sourceFile,
+      claimedPath: item.claimedPath,
+    });
+    if (outcome.kind === 'duplicate' && !outcome.ours) {
+      return reject(
+        outcome.column === 'request_id'
+          ? `duplicate request_id "${item.requestId}": it was already accepted; use a new request_id`
+          : `session_id "${item.sessionId}" is already in use; omit session_id or choose a new one`,
+      );
+    }
+    archive();
+  }
+
+  /** Claims sessions while slots are free; concurrent calls fold into one loop. */
+  private pump(): void {
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
+    }
+    this.claiming = true;
+    void (async () => {
+      try {
+        do {
+          this.claimAgain = false;
+          while (this.state === 'running' && this.running.size < this.config.intake.concurrency) {
+            const claimed = await this.cluster.leases.claimNext();
+            if (!claimed) break;
+            this.run(claimed);
+          }
+        } while (this.claimAgain && this.state === 'running');
+      } catch (error) {
+        this.log.warn('cannot claim work from the store; retrying', { error: withoutCredentials(errorMessage(error)) });
+      } finally {
+        this.claiming = false;
+      }
+    })();
+  }
+
+  private run(claimed: ClaimedSession): void {
+    const { sessionId, epoch } = claimed;
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    const onAbort = () => controller.abort(this.abort.signal.reason);
+    this.abort.signal.addEventListener('abort', onAbort, { once: true });
+    this.cluster.store.hold(sessionId, epoch);
+    const work = this.runClaimed(claimed, controller.signal)
+      .catch((error: unknown) => {
+        if (error instanceof SessionInterruptedError) {
+          this.log.warn(error instanceof LeaseLostError || controller.signal.aborted ? 'session dropped here: another daemon resumes it' : 'session interrupted', { session: sessionId, reason: error.message });
+        } else {
+          this.log.error('session crashed; its lease runs out and a daemon resumes it from the journal', { session: sessionId, error: errorMessage(error) });
+        }
+      })
+      .finally(async () => {
+        this.abort.signal.removeEventListener('abort', onAbort);
+        this.cluster.store.release(sessionId);
+        this.versions.unpin(sessionId);
+        this.running.delete(sessionId);
+        if (this.state === 'draining') await this.cluster.leases.giveBack(sessionId, epoch).catch(() => undefined);
+        this.pump();
+      });
+    this.running.set(sessionId, { epoch, controller, work });
+  }
+
+  private async runClaimed(claimed: ClaimedSession, signal: AbortSignal): Promise<void> {
+    const { runner } = this.runtime;
+    const { sessionId, request } = claimed;
+    const journaled = await this.cluster.store.journalLength(sessionId);
+    await this.versions.pin(sessionId);
+    if (claimed.previousState === 'paused' && claimed.reply) {
+      const reply = claimed.reply;
+      const outcome = await runner.replyToSession(sessionId, { text: reply.text, sourceFile: reply.source_file, claimedPath: null, ...(reply.approval ? { approval: { approve: reply.approval.approve, reason: reply.approval.reason, user: reply.approval.user } } : {}) } as Parameters<typeof runner.replyToSession>[1], signal);
+      this.log.info('session resumed by reply', { session: sessionId, status: outcome.status });
+    } else if (journaled === 0) {
+      const outcome = await runner.startSession({ requestId: claimed.requestId, sessionId, text: request.text, user: request.user, metadata: request.metadata, sourceFile: request.source_file, claimedPath: null }, signal);
+      this.log.info('session finished', { session: sessionId, status: outcome.status });
+    } else {
+      if (claimed.previousState === 'running') this.log.warn('took over a session whose lease ran out; resuming it from the journal', { session: sessionId, epoch: claimed.epoch });
+      const outcome = await runner.recoverSession(sessionId, signal);
+      this.log.info('session recovered', { session: sessionId, status: outcome.status });
+    }
+  }
+
+  /** Renews every lease held here; lost ones (or all, when Postgres has not answered for a lease) stop. */
+  private async renewLeases(): Promise<void> {
+    if (this.running.size === 0) {
+      this.lastRenewal = Date.now();
+      return;
+    }
+    const held = new Map([...this.running].map(([sessionId, { epoch }]) => [sessionId, epoch]));
+    try {
+      const kept = await this.cluster.leases.renew(held);
+      this.lastRenewal = Date.now();
+      for (const [sessionId, { controller }] of this.running) {
+        if (held.has(sessionId) && !kept.has(sessionId)) controller.abort(new LeaseLostError(`session ${sessionId}: lease lost to another daemon`, { sessionId }));
+      }
+    } catch (error) {
+      this.log.warn('cannot renew leases: Postgres does not answer', { error: withoutCredentials(errorMessage(error)) });
+      if (Date.now() - this.lastRenewal > this.config.cluster.lease_ms) {
+        for (const [sessionId, { controller }] of this.running) controller.abort(new LeaseLostError(`session ${sessionId}: no lease renewal for ${this.config.cluster.lease_ms} ms`, { sessionId }));
+      }
+    }
+  }
+
+  private async projectChain(): Promise<void> {
+    try {
+      await this.projection.catchUp();
+    } catch (error) {
+      this.log.warn('cannot project the audit chain to system/logs/ right now; retrying', { error: withoutCredentials(errorMessage(error)) });
+    }
+  }
+
+  /** Writes the results of this daemon's requests (wherever they ran) to its outbox. */
+  private writeOutbox(): Promise<void> {
+    this.writingOutbox ??= this.writeOutboxNow()
+      .catch((error: unknown) => this.log.warn('cannot write results to the outbox right now; retrying', { error: withoutCredentials(errorMessage(error)) }))
+      .finally(() => {
+        this.writingOutbox = null;
+      });
+    return this.writingOutbox;
+  }
+
+  private async writeOutboxNow(): Promise<void> {
+    const sessions = `${quoteIdentifier(this.cluster.schema)}.sessions`;
+    for (;;) {
+      const due = await this.cluster.pool.query<{ session_id: string; request_id: string; result_json: string; result_report: string; result_version: number }>(
+        `select session_id, request_id, result_json, result_report, result_version from ${sessions} where intake_daemon = $1 and result_version > outbox_version limit 100`,
+        [this.cluster.daemonId],
+      );
+      if (due.rows.length === 0) return;
+      for (const row of due.rows) {
+        const { outbox } = this.config.paths;
+        await Promise.all([
+          writeFileAtomicAsync(path.join(outbox, `${row.request_id}.md`), row.result_report, false),
+          writeFileAtomicAsync(path.join(outbox, `${row.request_id}.json`), row.result_json, this.config.daemon.fsync),
+        ]);
+        await this.cluster.pool.query(`update ${sessions} set outbox_version = greatest(outbox_version, $2) where session_id = $1`, [row.session_id, row.result_version]);
+      }
+    }
+  }
+
+  /** Graceful stop; a second call stops at once. Running sessions go back to the queue. */
+  stop(): Promise<void> {
+    if (this.stopping) {
+      if (!this.abort.signal.aborted) this.abort.abort(new SessionInterruptedError('hard stop'));
+      return this.stopping;
+    }
+    this.stopping = this.drain();
+    return this.stopping;
+  }
+
+  private async drain(): Promise<void> {
+    this.setState('draining');
+    this.runtime.runner.drain();
+    const grace = setTimeout(() => this.abort.abort(new SessionInterruptedError('grace period over')), this.config.daemon.shutdown_grace_ms);
+    for (const timer of this.timers) clearInterval(timer);
+    const cleanups: Array<[string, () => unknown]> = [
+      ['inbox intake', () => this.intake?.stop()],
+      ['running sessions', () => Promise.allSettled([...this.running.values()].map((entry) => entry.work))],
+      ['outbox', () => this.writeOutbox()],
+      ['projection', () => this.projection?.catchUp()],
+      ['store notifications', () => (this.listener as unknown as pg.PoolClient | null)?.release()],
+      ['runtime and root lock', () => this.runtime.close()],
+      ['postgres pool', () => this.cluster.close()],
+    ];
+    for (const [name, cleanup] of cleanups) {
+      try {
+        await cleanup();
+      } catch (error) {
+        this.log.error(`shutdown: ${name} failed to close`, { error: withoutCredentials(errorMessage(error)) });
+      }
+    }
+    clearTimeout(grace);
+    this.setState('stopped');
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Everything one daemon needs of the Postgres store, opened together: the pool (exit 2 when
+ * unreachable), the migrations, this daemon's identity, the group committer, the session store
+ * and the leases. The daemon, `govflow status` and the tests open it the same way.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import type pg from 'pg';
+import type { GovflowConfig } from '../config/config-loader.js';
+import { openPool, storeSettings } from './postgres-connection.js';
+import { PostgresSessionStore } from './postgres-session-store.js';
+import { SessionLeases } from './session-leases.js';
+import { StoreCommitter } from './store-committer.js';
+import { migrate } from './store-migrations.js';
+
+export interface ClusterStore {
+  pool: pg.Pool;
+  schema: string;
+  daemonId: string;
+  committer: StoreCommitter;
+  store: PostgresSessionStore;
+  leases: SessionLeases;
+  close(): Promise<void>;
+}
+
+/**
+ * This root's daemon id, kept in system/state/cluster-daemon-id so a restarted daemon is the same
+ * daemon: results of the requests it took still reach its outbox.
+ */
+export function daemonIdOf(stateDir: string): string {
+  const file = path.join(stateDir, 'cluster-daemon-id');
+  try {
+    const id = readFileSync(file, 'utf8').trim();
+    if (id) return id;
+  } catch {
+    // first start of this root in cluster mode
+  }
+  mkdirSync(stateDir, { recursive: true });
+  const id = `${hostname().replace(/[^A-Za-z0-9.-]/g, '-').slice(0, 40)}-${randomBytes(4).toString('hex')}`;
+  writeFileSync(file, `${id}\n`);
+  return id;
+}
+
+export async function openClusterStore(config: GovflowConfig, onPoolError?: (message: string) => void): Promise<ClusterStore> {
+  const settings = storeSettings(config);
+  const pool = await openPool(settings, onPoolError);
+  try {
+    await migrate(pool, settings.schema);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  const daemonId = daemonIdOf(config.paths.state);
+  const committer = new StoreCommitter({ pool, schema: settings.schema, daemonId, timezone: config.timezone });
+  return {
+    pool,
+    schema: settings.schema,
+    daemonId,
+    committer,
+    store: new PostgresSessionStore({ pool, schema: settings.schema, daemonId, committer }),
+    leases: new SessionLeases(pool, settings.schema, daemonId, config.cluster.lease_ms),
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * The work queue and the leases of cluster mode (SPEC §15), on the `sessions` table itself:
+ *
+ * - intake inserts a `queued` row (the request id is unique: a duplicate is refused by Postgres);
+ * - a daemon claims the oldest claimable row with `FOR UPDATE SKIP LOCKED` — queued, a paused
+ *   session with a reply waiting, or a running one whose lease expired (its daemon died or lost
+ *   its link) — setting `owner`, `epoch + 1` and `lease_expires_at`;
+ * - the owner renews its leases every `lease_ms / 3`; every write is fenced by the epoch
+ *   (store-committer.ts), so a daemon that lost a lease cannot commit to that session.
+ *
+ * Why not graphile-worker or pg-boss: docs/cluster.md ("The queue").
+ */
+import type pg from 'pg';
+import { quoteIdentifier } from './postgres-connection.js';
+import { channelsOf } from './store-committer.js';
+
+export interface QueuedRequest {
+  sessionId: string;
+  requestId: string;
+  text: string;
+  user: string | null;
+  metadata: Record<string, unknown> | null;
+  sourceFile: string;
+  /** Where the request file was claimed (to tell our own entry from a duplicate after a crash). */
+  claimedPath: string | null;
+}
+
+export interface ClaimedSession {
+  sessionId: string;
+  requestId: string;
+  epoch: number;
+  /** What the session was when claimed: queued (new), running (taken over) or paused (a reply waits). */
+  previousState: 'queued' | 'running' | 'paused';
+  request: { text: string; user: string | null; metadata: Record<string, unknown> | null; source_file: string; claimed_path: string | null };
+  /** The oldest reply not applied yet, for a paused session. */
+  reply: QueuedReply | null;
+}
+
+export interface QueuedReply {
+  text: string;
+  source_file: string;
+  approval?: { approve: boolean; reason: string | null; user: string | null };
+}
+
+export type EnqueueOutcome = { kind: 'queued' } | { kind: 'duplicate'; ours: boolean; column: 'request_id' | 'session_id' };
+
+export class SessionLeases {
+  private readonly table: (name: string) => string;
+  private readonly channels: ReturnType<typeof channelsOf>;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    schema: string,
+    private readonly daemonId: string,
+    private readonly leaseMs: number,
+  ) {
+    const quoted = quoteIdentifier(schema);
+    this.table = (name) => `${quoted}.${name}`;
+    this.channels = channelsOf(schema);
+  }
+
+  /**
+   * Commits a new request to the store. A request id (or session id) the store has is a
+   * duplicate; `ours` says it is this very file, enqueued before a crash (archive it, no error).
+   */
+  async enqueue(request: QueuedRequest): Promise<EnqueueOutcome> {
+    const document = { text: request.text, user: request.user, metadata: request.metadata, source_file: request.sourceFile, claimed_path: request.claimedPath };
+    try {
+      await this.pool.query(
+        `with inserted as (insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ($1, $2, 'queued', $3, $4, $5) returning session_id)
+         select pg_notify($6, session_id) from inserted`,
+        [request.sessionId, request.requestId, JSON.stringify(document), request.user, this.daemonId, this.channels.work],
+      );
+      return { kind: 'queued' };
+    } catch (error) {
+      if ((error as { code?: string }).code !== '23505') throw error;
+      const existing = await this.pool.query<{ intake_daemon: string; request: { claimed_path?: string | null }; request_id: string }>(
+        `select intake_daemon, request, request_id from ${this.table('sessions')} where request_id = $1 or session_id = $2`,
+        [request.requestId, request.sessionId],
+      );
+      const row = existing.rows[0];
+      const ours = row !== undefined && row.intake_daemon === this.daemonId && request.claimedPath !== null && row.request.claimed_path === request.claimedPath;
+      return { kind: 'duplicate', ours, column: row?.request_id === request.requestId ? 'request_id' : 'session_id' };
+    }
+  }
+
+  /** Queues a reply to a paused session; null when accepted, else why not. */
+  async enqueueReply(sessionId: string, reply: QueuedReply): Promise<string | null> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const row = await client.query<{ state: string }>(`select state from ${this.table('sessions')} where session_id = $1 for update`, [sessionId]);
+      const state = row.rows[0]?.state;
+      if (state !== 'paused') {
+        await client.query('rollback');
+        if (state === undefined) return `no session "${sessionId}" exists in the store; check the session_id in the pending result`;
+        return `session "${sessionId}" ${state === 'finished' ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes a session whose result is pending`;
+      }
+      await client.query(`insert into ${this.table('replies')} (session_id, reply) values ($1, $2)`, [sessionId, JSON.stringify(reply)]);
+      await client.query('select pg_notify($1, $2)', [this.channels.work, sessionId]);
+      await client.query('commit');
+      return null;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Leases the oldest claimable session to this daemon, or resolves null when none is. */
+  async claimNext(): Promise<ClaimedSession | null> {
+    const result = await this.pool.query<{
+      session_id: string;
+      request_id: string;
+      epoch: string;
+      previous_state: ClaimedSession['previousState'];
+      request: ClaimedSession['request'];
+      reply: QueuedReply | null;
+    }>(
+      `with candidate as (
+         select s.session_id, s.state from ${this.table('sessions')} s
+         where s.state = 'queued'
+            or (s.state = 'running' and s.lease_expires_at < now())
+            or (s.state = 'paused' and exists (select 1 from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied))
+         order by s.created_at
+         limit 1
+         for update skip locked
+       )
+       update ${this.table('sessions')} s
+          set state = 'running', owner = $1, epoch = s.epoch + 1, lease_expires_at = now() + $2 * interval '1 millisecond', updated_at = now()
+         from candidate
+        where s.session_id = candidate.session_id
+       returning s.session_id, s.request_id, s.epoch, candidate.state as previous_state, s.request,
+         (select r.reply from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied order by r.id limit 1) as reply`,
+      [this.daemonId, this.leaseMs],
+    );
+    const row = result.rows[0];
+    if (!row) return null;
+    return { sessionId: row.session_id, requestId: row.request_id, epoch: Number(row.epoch), previousState: row.previous_state, request: row.request, reply: row.reply };
+  }
+
+  /** Renews this daemon's leases; resolves with the sessions it still holds (the rest were lost). */
+  async renew(held: Map<string, number>): Promise<Set<string>> {
+    if (held.size === 0) return new Set();
+    const ids = [...held.keys()].sort();
+    const result = await this.pool.query<{ session_id: string; epoch: string }>(
+      `with mine as (
+         select session_id from ${this.table('sessions')} where session_id = any($1) and owner = $2 and state = 'running' order by session_id for update
+       )
+       update ${this.table('sessions')} s set lease_expires_at = now() + $3 * interval '1 millisecond'
+         from mine where s.session_id = mine.session_id
+       returning s.session_id, s.epoch`,
+      [ids, this.daemonId, this.leaseMs],
+    );
+    return new Set(result.rows.filter((row) => held.get(row.session_id) === Number(row.epoch)).map((row) => row.session_id));
+  }
+
+  /** Gives a session back to the queue at once (shutdown): another daemon may take it now. */
+  async giveBack(sessionId: string, epoch: number): Promise<void> {
+    await this.pool.query(
+      `with given as (update ${this.table('sessions')} set state = 'queued', owner = null, lease_expires_at = null, updated_at = now()
+         where session_id = $1 and owner = $2 and epoch = $3 and state = 'running' returning session_id)
+       select pg_notify($4, session_id) from given`,
+      [sessionId, this.daemonId, epoch, this.channels.work],
+    );
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * `govflow verify --store` (SPEC §15): checks the audit chain in Postgres — every entry hashes to
+ * its ENTRY_HASH after the one before it, positions run 1..N with no gap, the head row names the
+ * last entry — and then this root's log files against it, entry by entry: the files must be the
+ * chain's projection (the same entries, byte for byte, in chain order). Files that end before the
+ * chain does are a projection still catching up (a warning); anything else is the first problem.
+ */
+import * as fs from 'node:fs';
+import path from 'node:path';
+import type pg from 'pg';
+import { GENESIS_HASH, computeEntryHash } from '../audit/audit-entry-format.js';
+import { listLogFilesSync } from '../audit/audit-log-reader.js';
+import { quoteIdentifier } from './postgres-connection.js';
+
+export interface StoreVerifyResult {
+  ok: boolean;
+  entries: number;
+  files: number;
+  /** Entries of the chain the files hold. */
+  projected: number;
+  problem: string | null;
+  warnings: string[];
+}
+
+const TRAILER = /\[ENTRY_HASH: ([0-9a-f]{64})\]\n---\n$/;
+const BATCH = 2000;
+
+/** An entry as the files hold it, with where it starts. */
+interface FileEntry {
+  file: string;
+  line: number;
+  text: string;
+}
+
+function* fileEntries(logsDir: string): Generator<FileEntry> {
+  for (const name of listLogFilesSync(logsDir)) {
+    const file = path.join(logsDir, name);
+    const text = fs.readFileSync(file, 'utf8');
+    let offset = 0;
+    let line = 1;
+    while (offset < text.length) {
+      const end = text.indexOf('\n---\n', offset);
+      const stop = end === -1 ? text.length : end + 5;
+      const entry = text.slice(offset, stop);
+      yield { file, line, text: entry };
+      line += entry.split('\n').length - 1;
+      offset = stop;
+    }
+  }
+}
+
+export async function verifyStore(pool: pg.Pool, schema: string, logsDir: string): Promise<StoreVerifyResult> {
+  const quoted = quoteIdentifier(schema);
+  const warnings: string[] = [];
+  const files = fs.existsSync(logsDir) ? fileEntries(logsDir) : [][Symbol.iterator]();
+  const fileCount = fs.existsSync(logsDir) ? listLogFilesSync(logsDir).length : 0;
+  let previous = GENESIS_HASH;
+  let position = 0;
+  let projected = 0;
+  let filesEnded = false;
+  const fail = (problem: string): StoreVerifyResult => ({ ok: false, entries: position, files: fileCount, projected, problem, warnings });
+  for (;;) {
+    const rows = await pool.query<{ position: string; message_id: string; entry: string; hash: string }>(
+      `select position, message_id, entry, hash from ${quoted}.audit_entries where position > $1 order by position limit ${BATCH}`,
+      [position],
+    );
+    for (const row of rows.rows) {
+      const at = Number(row.position);
+      if (at !== position + 1) return fail(`store chain broken at position ${position + 1}: the next entry is at ${at} (entries were deleted)`);
+      const stated = TRAILER.exec(row.entry);
+      const body = stated ? row.entry.slice(0, stated.index) : row.entry;
+      const hash = computeEntryHash(previous, body);
+      if (!stated || stated[1] !== row.hash || hash !== row.hash) {
+        return fail(`store chain broken at position ${at} (message_id ${row.message_id}): hash mismatch: the entry does not hash to its ENTRY_HASH after the entry before it (edited, reordered or deleted entries)`);
+      }
+      previous = hash;
+      position = at;
+      if (filesEnded) continue;
+      const next = files.next();
+      if (next.done) {
+        filesEnded = true;
+        continue;
+      }
+      if (next.value.text !== row.entry) {
+        return fail(`log file differs from the store at ${next.value.file}:${next.value.line}: expected the entry of message_id ${row.message_id} (chain position ${at}) byte for byte`);
+      }
+      projected++;
+    }
+    if (rows.rows.length < BATCH) break;
+  }
+  const head = await pool.query<{ position: string; hash: string }>(`select position, hash from ${quoted}.audit_head where id = 1`);
+  if (Number(head.rows[0]?.position) !== position || head.rows[0]?.hash !== previous) {
+    return fail(`store chain ends at position ${position}, but its head row names position ${head.rows[0]?.position} (entries were deleted from the end)`);
+  }
+  if (!filesEnded) {
+    const extra = files.next();
+    if (!extra.done) return fail(`log file holds an entry the store's chain does not: ${extra.value.file}:${extra.value.line}`);
+  }
+  if (projected < position) warnings.push(`the log files hold ${projected} of the chain's ${position} entries: the projection is behind (a daemon catches up while it runs)`);
+  return { ok: true, entries: position, files: fileCount, projected, problem: null, warnings };
+}
+
+export function describeStoreVerify(result: StoreVerifyResult): string {
+  const lines = result.ok
+    ? [`store audit chain intact: ${result.entries} entries; log files match it: ${result.projected} entries in ${result.files} files`]
+    : [result.problem ?? 'store audit chain broken', `${result.entries} entries before it are intact`];
+  for (const warning of result.warnings) lines.push(`warning: ${warning}`);
+  return lines.join('\n') + '\n';
+}

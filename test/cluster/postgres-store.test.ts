@@ -1,0 +1,137 @@
+/**
+ * The Postgres store in-process (SPEC §15): sessions run by the real runner on a real Postgres,
+ * journal and chain committed together, group commit, fencing, and `verify --store`.
+ */
+import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config-loader.js';
+import { openClusterStore, type ClusterStore } from '../../src/cluster/cluster-store.js';
+import { ChainProjection } from '../../src/cluster/chain-projection.js';
+import { verifyStore } from '../../src/cluster/store-verify.js';
+import { LeaseLostError } from '../../src/cluster/store-committer.js';
+import { openRuntime, type Runtime } from '../../src/daemon/runtime.js';
+import type { AuditEntryInput } from '../../src/audit/audit-entry-format.js';
+import type { MessageRecord } from '../../src/store/session-journal.js';
+import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
+import { copyExampleAppInto } from '../support/example-app.js';
+import { pgTestSchema } from '../support/postgres.js';
+
+const pg = await pgTestSchema('store');
+let cluster: ClusterStore;
+let runtime: Runtime;
+let root: string;
+
+beforeAll(async () => {
+  if (!pg) return;
+  root = makeTempFolder('govflow-pgstore-');
+  copyExampleAppInto(root);
+  writeFileSync(path.join(root, 'govflow.config.yaml'), `timezone: UTC\nstore:\n  kind: postgres\n  url: ${pg.url}\n  schema: ${pg.schema}\n`);
+  const config = loadConfig(root, {});
+  cluster = await openClusterStore(config);
+  runtime = await openRuntime(root, { env: {}, store: cluster.store });
+});
+afterAll(async () => {
+  await runtime?.close();
+  await cluster?.close();
+  await pg?.drop();
+  removeTempFolders();
+});
+
+/** Enqueues, claims and runs one request the way a daemon's worker does. */
+async function runRequest(requestId: string): Promise<string> {
+  await cluster.leases.enqueue({ sessionId: `sess-${requestId}`, requestId, text: `request ${requestId}`, user: null, metadata: null, sourceFile: `${requestId}.txt`, claimedPath: null });
+  const claimed = await cluster.leases.claimNext();
+  expect(claimed?.sessionId).toBe(`sess-${requestId}`);
+  cluster.store.hold(claimed!.sessionId, claimed!.epoch);
+  try {
+    const outcome = await runtime.runner.startSession({ requestId, sessionId: claimed!.sessionId, text: claimed!.request.text, sourceFile: claimed!.request.source_file, claimedPath: null }, new AbortController().signal);
+    expect(outcome.status).toBe('success');
+  } finally {
+    cluster.store.release(claimed!.sessionId);
+  }
+  return claimed!.sessionId;
+}
+
+function auditInputOf(record: MessageRecord): AuditEntryInput {
+  return { message: record.message, governanceHash: record.governance_hash, corrections: record.corrections, complianceViolations: record.violations, notes: record.notes, user: 'local' };
+}
+
+describe.skipIf(!pg)('PostgresSessionStore', () => {
+  it('commits each message with its audit entry; the result is on the session row; the chain verifies', async () => {
+    const sessionIds = await Promise.all(['a1', 'a2', 'a3'].map((id) => runRequest(id)));
+    for (const sessionId of sessionIds) {
+      const journal = await pg!.query<{ record: string }>('select record from journal where session_id = $1 order by seq', [sessionId]);
+      const messages = journal.map((row) => JSON.parse(row.record) as { type: string; message?: { message_id: string } }).filter((record) => record.type === 'message');
+      const audited = await pg!.query<{ message_id: string }>('select message_id from audit_entries where session_id = $1 order by position', [sessionId]);
+      expect(audited.map((row) => row.message_id)).toEqual(messages.map((record) => record.message!.message_id));
+      const [row] = await pg!.query<{ state: string; owner: string | null; result_status: string; result_json: string }>('select state, owner, result_status, result_json from sessions where session_id = $1', [sessionId]);
+      expect(row).toMatchObject({ state: 'finished', owner: null, result_status: 'success' });
+      expect(JSON.parse(row.result_json)).toMatchObject({ session_id: sessionId, status: 'success', messages: messages.length });
+    }
+    const result = await verifyStore(cluster.pool, cluster.schema, path.join(root, 'no-logs'));
+    expect(result).toMatchObject({ ok: true, projected: 0 });
+    expect(result.entries).toBeGreaterThanOrEqual(9);
+  });
+
+  it('group-commits writes that arrive together in one transaction, chained in arrival order', async () => {
+    const [record] = (await pg!.query<{ record: string }>("select record from journal where session_id = 'sess-a1' and record like '%\"type\":\"message\"%' order by seq limit 1")).map((row) => JSON.parse(row.record) as MessageRecord);
+    await cluster.leases.enqueue({ sessionId: 'sess-group', requestId: 'group', text: 'g', user: null, metadata: null, sourceFile: 'g.txt', claimedPath: null });
+    const claimed = (await cluster.leases.claimNext())!;
+    const before = { ...cluster.committer.stats };
+    const writes = Array.from({ length: 5 }, (_, index) =>
+      cluster.committer.commit({ sessionId: claimed.sessionId, epoch: claimed.epoch, records: [JSON.stringify({ v: 1, type: 'crash', error: `probe ${index}`, at: new Date().toISOString() })], firstSeq: index + 1, audit: [auditInputOf({ ...record, message: { ...record.message, message_id: `group-${index}` } })] }),
+    );
+    const hashes = await Promise.all(writes);
+    // The first write starts a transaction at once; the four that arrive meanwhile share the next.
+    expect(cluster.committer.stats.transactions - before.transactions).toBe(2);
+    const rows = await pg!.query<{ message_id: string; hash: string }>("select message_id, hash from audit_entries where message_id like 'group-%' order by position");
+    expect(rows.map((row) => row.message_id)).toEqual(['group-0', 'group-1', 'group-2', 'group-3', 'group-4']);
+    expect(rows.map((row) => row.hash)).toEqual(hashes.map((list) => list[0]));
+    expect((await verifyStore(cluster.pool, cluster.schema, path.join(root, 'no-logs'))).ok).toBe(true);
+  });
+
+  it('fences: a write under a lease another daemon took over is refused and leaves nothing behind', async () => {
+    await cluster.leases.enqueue({ sessionId: 'sess-fence', requestId: 'fence', text: 'f', user: null, metadata: null, sourceFile: 'f.txt', claimedPath: null });
+    const claimed = (await cluster.leases.claimNext())!;
+    // Another daemon takes the session over: the epoch moves on.
+    await pg!.query("update sessions set owner = 'other-daemon', epoch = epoch + 1 where session_id = 'sess-fence'");
+    const counts = async () => (await pg!.query<{ j: number; a: number }>("select (select count(*)::int from journal where session_id = 'sess-fence') as j, (select count(*)::int from audit_entries) as a"))[0];
+    const before = await counts();
+    const [record] = (await pg!.query<{ record: string }>("select record from journal where session_id = 'sess-a2' and record like '%\"type\":\"message\"%' limit 1")).map((row) => JSON.parse(row.record) as MessageRecord);
+    await expect(cluster.committer.commit({ sessionId: 'sess-fence', epoch: claimed.epoch, records: ['{}'], firstSeq: 1, audit: [auditInputOf(record)] })).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await counts()).toEqual(before);
+    // The lease renewal sees it too: the session is no longer held.
+    expect(await cluster.leases.renew(new Map([['sess-fence', claimed.epoch]]))).toEqual(new Set());
+  });
+
+  it('projects the chain to log files byte for byte; verify --store catches an edited file and an edited store entry', async () => {
+    const logs = path.join(root, 'system', 'logs');
+    const projection = new ChainProjection(cluster.pool, cluster.schema, logs, false);
+    await projection.open();
+    await projection.catchUp();
+    const entries = (await pg!.query<{ entry: string }>('select entry from audit_entries order by position')).map((row) => row.entry).join('');
+    const files = readdirSync(logs).sort();
+    expect(files.map((name) => readFileSync(path.join(logs, name), 'utf8')).join('')).toBe(entries);
+    expect((await verifyStore(cluster.pool, cluster.schema, logs)).ok).toBe(true);
+    // A torn tail is cut when projection reopens, and written again.
+    appendFileSync(path.join(logs, files.at(-1)!), '[TIMESTAMP: 00:00:00]\n[AGENT: torn');
+    const reopened = new ChainProjection(cluster.pool, cluster.schema, logs, false);
+    expect((await reopened.open()).repaired).not.toBeNull();
+    await reopened.catchUp();
+    expect((await verifyStore(cluster.pool, cluster.schema, logs)).ok).toBe(true);
+    // An edited file.
+    const file = path.join(logs, files[0]);
+    const original = readFileSync(file, 'utf8');
+    writeFileSync(file, original.replace('[AGENT: objective_agent]', '[AGENT: objective_agenT]'));
+    const edited = await verifyStore(cluster.pool, cluster.schema, logs);
+    expect(edited.ok).toBe(false);
+    expect(edited.problem).toMatch(/log file differs from the store at .*:\d+/);
+    writeFileSync(file, original);
+    // An edited store entry.
+    await pg!.query("update audit_entries set entry = replace(entry, '[STATUS: success]', '[STATUS: failed]') where position = 2");
+    const tampered = await verifyStore(cluster.pool, cluster.schema, logs);
+    expect(tampered).toMatchObject({ ok: false, entries: 1 });
+    expect(tampered.problem).toMatch(/position 2 .*hash mismatch/);
+  });
+});
