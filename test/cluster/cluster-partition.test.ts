@@ -1,25 +1,30 @@
 /**
- * A network partition (SPEC §15): one daemon's link to Postgres is cut (every connection severed,
- * new ones refused) while its model call runs. Another daemon takes the session over after
- * lease_ms; when the link comes back, the partitioned daemon's finished model call cannot be
- * committed (fencing), and the daemon reconnects and keeps running: a request dropped into its
- * inbox during the partition waits there and runs once the link is back.
+ * A daemon that loses its lease while a model call runs (SPEC §15): its link to Postgres cut
+ * (connections reset), its link stalled (a black hole: no reset, no answer), or the process
+ * itself frozen (SIGSTOP, as in a long GC pause or a suspended VM) for longer than lease_ms.
+ * Another daemon takes the session over; when the first comes back its finished model call must
+ * not be committed (fencing), and it reconnects and keeps running. A request dropped into its
+ * inbox while it is cut off is neither lost nor failed.
  */
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
-import { EXAMPLE_ANSWERS, cleanupAll, waitFor } from '../daemon/daemon-helpers.js';
-import { Cluster } from '../support/cluster.js';
+import { EXAMPLE_ANSWERS, cleanupAll, listDir, waitFor } from '../daemon/daemon-helpers.js';
+import { Cluster, type ClusterNode } from '../support/cluster.js';
 import { assertClusterConsistent } from '../support/cluster-invariants.js';
 import { pgTestSchema } from '../support/postgres.js';
 
 const pg = await pgTestSchema('cluster_partition');
 const LEASE_MS = 2000;
-/** The goal agent's model call: longer than the partition, so the cut daemon finishes it after the takeover. */
+/** The goal agent's model call: longer than the outage, so the cut-off daemon finishes it after the takeover. */
 const GOAL_CALL_MS = 8000;
 
 describe.skipIf(!pg)('cluster mode: a daemon cut off from Postgres', () => {
   let cluster: Cluster;
+  let victim: ClusterNode;
+  let other: ClusterNode;
+  const takenBy = new Map<string, ClusterNode>();
 
   beforeAll(async () => {
     await buildDistOnce();
@@ -29,6 +34,7 @@ describe.skipIf(!pg)('cluster mode: a daemon cut off from Postgres', () => {
       leaseMs: LEASE_MS,
       responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: GOAL_CALL_MS }] },
     });
+    [victim, other] = cluster.nodes;
   }, 180_000);
 
   afterAll(async () => {
@@ -37,44 +43,77 @@ describe.skipIf(!pg)('cluster mode: a daemon cut off from Postgres', () => {
     await pg?.drop();
   });
 
-  it('loses the session to another daemon, cannot commit it, and keeps running', async () => {
-    const [cut, other] = cluster.nodes;
-    await cut.start();
-    cut.drop('partitioned');
-    await waitFor('the first message on the daemon to be cut', async () => (await cut.auditEntries()).some((entry) => entry.requestId === 'partitioned'), {
+  /**
+   * Runs `requestId` on `victim` alone until its first message is logged (its goal agent's long
+   * call is then running), starts `other`, disrupts `victim` for twice the lease, restores it
+   * before that call ends (or, with `afterCall`, just after it ended: the frozen daemon wakes with
+   * its answer in hand and a lease long gone), and checks every invariant once all is done.
+   */
+  async function outage(requestId: string, disrupt: () => void, restore: () => void, options: { afterCall?: boolean } = {}): Promise<void> {
+    await other.stop();
+    if (!victim.running) await victim.start();
+    victim.drop(requestId);
+    takenBy.set(requestId, victim);
+    await waitFor(`the first message of ${requestId} on ${victim.name}`, async () => (await victim.auditEntries()).some((entry) => entry.requestId === requestId), {
       timeoutMs: 20_000,
       intervalMs: 100,
-      detail: () => cluster.describe(['partitioned']),
+      detail: () => cluster.describe([requestId]),
     });
-    // The goal agent's call is now running on `cut`.
     const goalCallStartedBy = Date.now();
     await other.start();
-    cut.link.cut();
-    const cutAt = Date.now();
+    disrupt();
+    const outAt = Date.now();
+    await sleep(Math.max(0, 2 * LEASE_MS - (Date.now() - outAt)));
+    if (options.afterCall) await sleep(Math.max(0, GOAL_CALL_MS + 500 - (Date.now() - goalCallStartedBy)));
+    restore();
+    if (!options.afterCall) {
+      expect(Date.now() - goalCallStartedBy, `the outage (${Date.now() - outAt} ms) outlasted the model call; the fencing case was not reached`).toBeLessThan(GOAL_CALL_MS);
+    }
 
-    // A request dropped while cut off stays in the inbox: not lost, not failed.
-    cut.drop('during-partition');
-    await sleep(2 * LEASE_MS);
-    expect(cut.running, `the cut daemon exited:\n${cut.stderrTail()}`).toBe(true);
-    expect(cut.inbox(), 'a request the daemon could not commit to the store').toContain('during-partition.json');
-
-    // Back before its model call ends: it must find its lease gone and drop that step.
-    cut.link.heal();
-    expect(Date.now() - goalCallStartedBy, `the partition (${Date.now() - cutAt} ms) outlasted the model call; the fencing case was not reached`).toBeLessThan(GOAL_CALL_MS);
-
-    await cluster.waitForResults(['partitioned', 'during-partition'], 60_000);
-    expect(cut.running, `the cut daemon exited:\n${cut.stderrTail()}`).toBe(true);
-
+    await cluster.waitForResults([requestId], 60_000);
+    expect(victim.running, `${victim.name} exited:\n${victim.stderrTail()}`).toBe(true);
     // It keeps running: a new request on it runs as usual.
-    cut.drop('after-partition');
-    await cluster.waitForResults(['after-partition'], 30_000);
-    await assertClusterConsistent(
-      cluster,
-      new Map([
-        ['partitioned', cut],
-        ['during-partition', cut],
-        ['after-partition', cut],
-      ]),
+    victim.drop(`${requestId}-after`);
+    takenBy.set(`${requestId}-after`, victim);
+    await cluster.waitForResults([`${requestId}-after`], 30_000);
+    await assertClusterConsistent(cluster, takenBy);
+  }
+
+  it('link cut (connections reset): loses the session, cannot commit it, keeps running', async () => {
+    await outage(
+      'cut',
+      () => victim.link.cut(),
+      () => victim.link.heal(),
     );
   }, 150_000);
+
+  it('link stalled (no reset, no answer): loses the session, cannot commit it, keeps running', async () => {
+    await outage(
+      'stall',
+      () => victim.link.stall(),
+      () => victim.link.heal(),
+    );
+  }, 150_000);
+
+  it('process frozen (SIGSTOP) past its lease: its overdue commit is fenced when it wakes', async () => {
+    await outage(
+      'frozen',
+      () => victim.daemon!.signal('SIGSTOP'),
+      () => victim.daemon!.signal('SIGCONT'),
+      { afterCall: true },
+    );
+  }, 150_000);
+
+  it('keeps a request dropped while the link is cut, and runs it once the link is back', async () => {
+    if (!other.running) await other.start();
+    victim.link.cut();
+    victim.drop('during-cut');
+    takenBy.set('during-cut', victim);
+    await sleep(LEASE_MS);
+    expect(victim.running, `${victim.name} exited:\n${victim.stderrTail()}`).toBe(true);
+    expect(listDir(path.join(victim.root, 'system', 'failed')), 'a request failed because the store was unreachable').toEqual([]);
+    victim.link.heal();
+    await cluster.waitForResults(['during-cut'], 30_000);
+    await assertClusterConsistent(cluster, takenBy);
+  }, 90_000);
 });

@@ -50,13 +50,15 @@ export function finalAnswerOf(node: string): string {
 }
 
 /**
- * A TCP proxy between one daemon and Postgres. `cut()` severs every open connection and refuses
- * new ones until `heal()`: to the daemon, Postgres has vanished (a partition), while the other
- * daemons keep their links.
+ * A TCP proxy between one daemon and Postgres, which a test can break two ways until `heal()`:
+ * `cut()` severs every open connection and refuses new ones (the daemon sees resets), `stall()`
+ * keeps every connection open but carries no byte either way (a black hole: no reset, no answer,
+ * as when a network path silently drops packets). The other daemons keep their links.
  */
 export class PgLink {
   private readonly sockets = new Set<net.Socket>();
   private severed = false;
+  private stalled = false;
 
   private constructor(
     private readonly server: net.Server,
@@ -82,8 +84,15 @@ export class PgLink {
     this.sockets.clear();
   }
 
+  stall(): void {
+    this.stalled = true;
+    for (const socket of this.sockets) socket.pause();
+  }
+
   heal(): void {
     this.severed = false;
+    this.stalled = false;
+    for (const socket of this.sockets) socket.resume();
   }
 
   async close(): Promise<void> {
@@ -110,6 +119,10 @@ export class PgLink {
     }
     client.pipe(upstream);
     upstream.pipe(client);
+    if (this.stalled) {
+      client.pause();
+      upstream.pause();
+    }
   }
 }
 
