@@ -13,7 +13,7 @@ import { generateRequestId, parseRequestFile } from '../intake/request-file.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { ScriptedProvider } from '../llm/scripted-provider.js';
-import { RootLockedError } from '../daemon/root-lock.js';
+import { RootLock, RootLockedError } from '../daemon/root-lock.js';
 import { innermostProvider } from '../llm/retrying-provider.js';
 import type { CommandDefinition, CommandIo } from './command-context.js';
 import { resumeOrphanedRuns } from '../daemon/orphaned-runs.js';
@@ -69,6 +69,29 @@ export const runCommand: CommandDefinition = {
         io.stderr(`govflow run: cannot read ${target}: ${errorMessage(error)}\n`);
         return 2;
       }
+    }
+
+    // Cluster mode (SPEC §15): sessions run in the daemons, so a run is handed to this root's daemon.
+    const rootConfig = loadConfig(root, io.env);
+    if (rootConfig.store.kind === 'postgres') {
+      const daemon = RootLock.owner(rootConfig.paths.state);
+      if (daemon === null || daemon.kind !== 'daemon') {
+        io.stderr('govflow run: this root is in cluster mode (store.kind: postgres), where sessions run in the daemons: start this root\'s daemon with `govflow start` and run again (or drop the file into system/inbox/)\n');
+        return 2;
+      }
+      const parsed = parseRequestFile(name, bytes, rootConfig.intake.max_bytes);
+      if (parsed.kind === 'invalid') {
+        io.stderr(`govflow run: ${target} is not a request: ${parsed.reason}\n`);
+        return 2;
+      }
+      const requestId = parsed.kind === 'request' ? (parsed.requestId ?? generateRequestId()) : null;
+      const handed = await handOverToDaemon(rootConfig.paths, daemon, parsed, requestId, (line) => io.stderr(`govflow run: ${line}\n`));
+      if (handed.kind !== 'result') {
+        io.stderr(`govflow run: ${handed.kind === 'rejected' ? handed.reason : 'the daemon stopped before it took the request; start it again and run again'}\n`);
+        return 2;
+      }
+      io.stdout(values.json ? `${JSON.stringify(handed.result, null, 2)}\n` : `${describeResult(handed.result)}\n`);
+      return EXIT_CODE_BY_STATUS[handed.result.status];
     }
 
     // --record DIR (SPEC §13): every model call of this run goes to a cassette in DIR.

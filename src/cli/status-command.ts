@@ -4,7 +4,9 @@ import { RootLock } from '../daemon/root-lock.js';
 import { systemPaths } from '../config/system-paths.js';
 import { RunClaims } from '../store/run-claims.js';
 import { SessionJournal, type SessionManifest } from '../store/session-journal.js';
-import type { CommandDefinition } from './command-context.js';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { CommandContext, CommandDefinition } from './command-context.js';
 import { describedAs } from './command-list.js';
 
 const RECENT = 10;
@@ -63,11 +65,36 @@ function manifestFromJournal(sessionsDir: string, sessionId: string): SessionMan
   };
 }
 
+/** True for a root in cluster mode; the config is loaded only when it can be (status stays light). */
+async function usesPostgres(root: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const file = path.join(root, 'govflow.config.yaml');
+  if (!env.GOVFLOW_STORE && !(existsSync(file) && readFileSync(file, 'utf8').includes('postgres'))) return false;
+  const { loadConfig } = await import('../config/config-loader.js');
+  return loadConfig(root, env).store.kind === 'postgres';
+}
+
+/** Cluster mode (SPEC §15): the whole cluster's sessions, from Postgres. */
+async function clusterStatusCommand(root: string, json: boolean, io: CommandContext['io']): Promise<number> {
+  const { loadConfig } = await import('../config/config-loader.js');
+  const { openPool, storeSettings } = await import('../cluster/postgres-connection.js');
+  const { clusterStatus } = await import('../cluster/cluster-status.js');
+  const settings = storeSettings(loadConfig(root, io.env));
+  const pool = await openPool(settings);
+  try {
+    const status = await clusterStatus(pool, settings.schema);
+    io.stdout(json ? `${JSON.stringify(status.json, null, 2)}\n` : status.text);
+  } finally {
+    await pool.end();
+  }
+  return 0;
+}
+
 export const statusCommand: CommandDefinition = {
   ...describedAs('status'),
   options: { json: { type: 'boolean' } },
   allowPositionals: false,
   async run({ root, values, io }) {
+    if (await usesPostgres(root, io.env)) return clusterStatusCommand(root, values.json === true, io);
     const paths = systemPaths(root);
     const now = Date.now();
     const owner = RootLock.owner(paths.state);

@@ -31,6 +31,8 @@ export class ChainProjection {
     schema: string,
     private readonly logsDir: string,
     private readonly durable: boolean,
+    /** Hears every entry once it is in the files (the daemon turns them into live events). */
+    private readonly onEntries: (entries: Array<{ sessionId: string; entry: string; hash: string }>) => void = () => {},
   ) {
     this.table = `${quoteIdentifier(schema)}.audit_entries`;
   }
@@ -82,8 +84,8 @@ export class ChainProjection {
 
   /** One batch; resolves true when there may be more. */
   private async appendBatch(): Promise<boolean> {
-    const rows = await this.pool.query<{ position: string; day: string; entry: string }>(
-      `select position, day, entry from ${this.table} where position > $1 order by position limit ${BATCH}`,
+    const rows = await this.pool.query<{ position: string; day: string; entry: string; session_id: string; hash: string }>(
+      `select position, day, entry, session_id, hash from ${this.table} where position > $1 order by position limit ${BATCH}`,
       [this.position],
     );
     if (rows.rows.length === 0) return false;
@@ -97,6 +99,7 @@ export class ChainProjection {
       this.position = Number(rows.rows[end - 1].position);
       start = end;
     }
+    this.onEntries(rows.rows.map((row) => ({ sessionId: row.session_id, entry: row.entry, hash: row.hash })));
     return rows.rows.length === BATCH;
   }
 

@@ -13,7 +13,6 @@
  * Postgres wakes the loops with LISTEN/NOTIFY; a poll every second covers lost notifications.
  */
 import { setMaxListeners } from 'node:events';
-import path from 'node:path';
 import type pg from 'pg';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
@@ -25,13 +24,21 @@ import { compactInTimeZone } from '../message/zoned-time.js';
 import { generateSessionId, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
 import { openRuntime, type Runtime } from '../daemon/runtime.js';
 import { archiveRequestFile } from '../store/request-archive.js';
-import { writeFileAtomicAsync } from '../store/atomic-file.js';
 import { ChainProjection } from './chain-projection.js';
 import { GovernanceVersions } from './governance-versions.js';
 import { openClusterStore, type ClusterStore } from './cluster-store.js';
 import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
 import type { ClaimedSession } from './session-leases.js';
-import { channelsOf, LeaseLostError } from './store-committer.js';
+import { channelsOf, LeaseLostError, type ResultNotice } from './store-committer.js';
+import { ClusterReads } from './cluster-reads.js';
+import { OutboxDelivery } from './outbox-delivery.js';
+import { RemoteSessionEvents } from './remote-session-events.js';
+import { RequestIdRegistry } from '../intake/request-id-registry.js';
+import { SessionEvents, type SessionEventName } from '../pipeline/session-events.js';
+import { costCalculator } from '../llm/create-provider.js';
+import type { HttpApi } from '../http/http-server.js';
+
+const EVENT_NAMES: readonly SessionEventName[] = ['session_started', 'step_started', 'model_call_started', 'content_chunk', 'model_call_finished', 'tool_call_start', 'tool_call_result', 'message', 'pending', 'session_finished', 'error'];
 
 export type ClusterDaemonState = 'starting' | 'running' | 'draining' | 'stopped';
 
@@ -40,7 +47,7 @@ export interface ClusterDaemonOptions {
   log: OperationalLog;
   announce: (line: string) => void;
   provider?: LlmProvider;
-  /** `govflow start --http`: not served in cluster mode yet (docs/cluster.md); logged and ignored. */
+  /** `HOST:PORT` for the HTTP API (`govflow start --http`); wins over config `http.listen`. */
   httpListen?: string;
 }
 
@@ -58,8 +65,12 @@ export class ClusterDaemon {
   private claiming = false;
   private claimAgain = false;
   private lastRenewal = Date.now();
-  private writingOutbox: Promise<void> | null = null;
   private stopping: Promise<void> | null = null;
+  private http: HttpApi | null = null;
+  private readonly outbox: OutboxDelivery;
+  private readonly remote: RemoteSessionEvents;
+  /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
+  private readonly apiEvents = new SessionEvents();
 
   private constructor(
     private readonly config: GovflowConfig,
@@ -69,6 +80,8 @@ export class ClusterDaemon {
     private readonly options: ClusterDaemonOptions,
   ) {
     setMaxListeners(0, this.abort.signal);
+    this.outbox = new OutboxDelivery(cluster.pool, cluster.schema, cluster.daemonId, config.paths.outbox, config.daemon.fsync, options.log);
+    this.remote = new RemoteSessionEvents(this.apiEvents, (sessionId) => this.running.has(sessionId));
   }
 
   /** Throws StoreUnreachableError (exit 2, naming host and port) when Postgres does not answer. */
@@ -116,13 +129,33 @@ export class ClusterDaemon {
 
   private async boot(): Promise<void> {
     const { config, cluster } = this;
-    this.projection = new ChainProjection(cluster.pool, cluster.schema, config.paths.logs, config.daemon.fsync);
+    for (const name of EVENT_NAMES) this.runtime.events.on(name, (payload) => this.apiEvents.emit(name, payload as never));
+    this.projection = new ChainProjection(cluster.pool, cluster.schema, config.paths.logs, config.daemon.fsync, (entries) => {
+      if (this.http) this.remote.entries(entries);
+    });
     const { repaired } = await this.projection.open();
     if (repaired) this.log.warn('audit log: cut a torn entry left by a crash; the projection writes it again', { file: repaired });
     await this.projection.catchUp();
     await this.listen();
+    const registry = new RequestIdRegistry(config.paths, { durable: config.daemon.fsync });
+    const listen = this.options.httpListen ?? config.http.listen;
+    if (listen) {
+      const { HttpApi } = await import('../http/http-server.js');
+      this.http = await HttpApi.start({
+        config,
+        listen,
+        events: this.apiEvents,
+        registry,
+        log: this.log,
+        provider: this.runtime.provider,
+        readiness: () => (this.state === 'running' ? { ready: true, reason: 'ready' } : { ready: false, reason: `govflow is ${this.state}` }),
+        metrics: { audit: null, costUsd: costCalculator(config) },
+        remote: new ClusterReads(cluster.pool, cluster.schema),
+      });
+    }
     this.intake = new InboxIntake({
       paths: config.paths,
+      registry,
       durable: config.daemon.fsync,
       maxBytes: config.intake.max_bytes,
       settleMs: config.intake.settle_ms,
@@ -146,15 +179,15 @@ export class ClusterDaemon {
       setInterval(() => {
         this.pump();
         void this.projectChain();
-        void this.writeOutbox();
+        void this.outbox.deliver();
       }, POLL_MS),
     );
     this.setState('running');
     this.pump();
-    void this.writeOutbox();
+    void this.outbox.deliver();
     const governance = this.runtime.governance.current();
     this.options.announce(
-      `govflow ready: watching ${config.paths.inbox} (cluster mode: daemon ${cluster.daemonId}, store ${cluster.schema}, provider ${this.runtime.provider.kind}, ${governance.agents.size} agents, governance ${governance.hash.slice(0, 12)})`,
+      `govflow ready: watching ${config.paths.inbox}${this.http ? `, HTTP API on ${this.http.url}` : ''} (cluster mode: daemon ${cluster.daemonId}, store ${cluster.schema}, provider ${this.runtime.provider.kind}, ${governance.agents.size} agents, governance ${governance.hash.slice(0, 12)})`,
     );
   }
 
@@ -172,7 +205,7 @@ export class ClusterDaemon {
     client.on('notification', (message) => {
       if (message.channel === channels.work) this.pump();
       else if (message.channel === channels.audit) void this.projectChain();
-      else if (message.channel === channels.results && message.payload === this.cluster.daemonId) void this.writeOutbox();
+      else if (message.channel === channels.results) this.resultNotice(message.payload);
     });
     client.on('error', (error) => {
       this.log.warn('store notifications lost; reconnecting', { error: withoutCredentials(errorMessage(error)) });
@@ -181,6 +214,19 @@ export class ClusterDaemon {
       if (this.state === 'running' || this.state === 'starting') setTimeout(() => void this.listen(), POLL_MS).unref();
     });
     for (const channel of Object.values(channels)) await client.query(`listen ${quoteIdentifier(channel)}`);
+  }
+
+  /** A session paused or finished somewhere: outbox duty when it is ours, live events for the HTTP streams. */
+  private resultNotice(payload: string | undefined): void {
+    let notice: ResultNotice;
+    try {
+      notice = JSON.parse(payload ?? '') as ResultNotice;
+    } catch {
+      return;
+    }
+    if (notice.intake === this.cluster.daemonId) void this.outbox.deliver();
+    // After the projection, so a stream sees the session's last messages before its end.
+    if (this.http) void this.projectChain().then(() => this.remote.result(notice));
   }
 
   /** Commits an intake item to the store, then archives its file (SPEC §15). */
@@ -261,6 +307,7 @@ export class ClusterDaemon {
         this.cluster.store.release(sessionId);
         this.versions.unpin(sessionId);
         this.running.delete(sessionId);
+        this.remote.ended(sessionId);
         if (this.state === 'draining') await this.cluster.leases.giveBack(sessionId, epoch).catch(() => undefined);
         this.pump();
       });
@@ -315,35 +362,6 @@ export class ClusterDaemon {
     }
   }
 
-  /** Writes the results of this daemon's requests (wherever they ran) to its outbox. */
-  private writeOutbox(): Promise<void> {
-    this.writingOutbox ??= this.writeOutboxNow()
-      .catch((error: unknown) => this.log.warn('cannot write results to the outbox right now; retrying', { error: withoutCredentials(errorMessage(error)) }))
-      .finally(() => {
-        this.writingOutbox = null;
-      });
-    return this.writingOutbox;
-  }
-
-  private async writeOutboxNow(): Promise<void> {
-    const sessions = `${quoteIdentifier(this.cluster.schema)}.sessions`;
-    for (;;) {
-      const due = await this.cluster.pool.query<{ session_id: string; request_id: string; result_json: string; result_report: string; result_version: number }>(
-        `select session_id, request_id, result_json, result_report, result_version from ${sessions} where intake_daemon = $1 and result_version > outbox_version limit 100`,
-        [this.cluster.daemonId],
-      );
-      if (due.rows.length === 0) return;
-      for (const row of due.rows) {
-        const { outbox } = this.config.paths;
-        await Promise.all([
-          writeFileAtomicAsync(path.join(outbox, `${row.request_id}.md`), row.result_report, false),
-          writeFileAtomicAsync(path.join(outbox, `${row.request_id}.json`), row.result_json, this.config.daemon.fsync),
-        ]);
-        await this.cluster.pool.query(`update ${sessions} set outbox_version = greatest(outbox_version, $2) where session_id = $1`, [row.session_id, row.result_version]);
-      }
-    }
-  }
-
   /** Graceful stop; a second call stops at once. Running sessions go back to the queue. */
   stop(): Promise<void> {
     if (this.stopping) {
@@ -356,13 +374,15 @@ export class ClusterDaemon {
 
   private async drain(): Promise<void> {
     this.setState('draining');
+    this.http?.beginStopping();
     this.runtime.runner.drain();
     const grace = setTimeout(() => this.abort.abort(new SessionInterruptedError('grace period over')), this.config.daemon.shutdown_grace_ms);
     for (const timer of this.timers) clearInterval(timer);
     const cleanups: Array<[string, () => unknown]> = [
       ['inbox intake', () => this.intake?.stop()],
+      ['http api', () => this.http?.close()],
       ['running sessions', () => Promise.allSettled([...this.running.values()].map((entry) => entry.work))],
-      ['outbox', () => this.writeOutbox()],
+      ['outbox', () => this.outbox.deliver()],
       ['projection', () => this.projection?.catchUp()],
       ['store notifications', () => (this.listener as unknown as pg.PoolClient | null)?.release()],
       ['runtime and root lock', () => this.runtime.close()],

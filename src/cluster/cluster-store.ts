@@ -45,14 +45,14 @@ export function daemonIdOf(stateDir: string): string {
 
 export async function openClusterStore(config: GovflowConfig, onPoolError?: (message: string) => void): Promise<ClusterStore> {
   const settings = storeSettings(config);
-  const pool = await openPool(settings, onPoolError);
+  const daemonId = daemonIdOf(config.paths.state);
+  const pool = await openPool({ ...settings, applicationName: `govflow:${daemonId}` }, onPoolError);
   try {
     await migrate(pool, settings.schema);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;
   }
-  const daemonId = daemonIdOf(config.paths.state);
   const committer = new StoreCommitter({ pool, schema: settings.schema, daemonId, timezone: config.timezone });
   return {
     pool,

@@ -35,6 +35,8 @@ export interface StoreSettings {
   schema: string;
   poolSize: number;
   connectTimeoutMs: number;
+  /** Shown in pg_stat_activity: `govflow:<daemon id>` for a daemon. */
+  applicationName?: string;
 }
 
 export function storeSettings(config: GovflowConfig): StoreSettings {
@@ -58,7 +60,7 @@ export async function openPool(settings: StoreSettings, onError: (message: strin
     max: settings.poolSize,
     connectionTimeoutMillis: settings.connectTimeoutMs,
     idleTimeoutMillis: 30_000,
-    application_name: 'govflow',
+    application_name: settings.applicationName ?? 'govflow',
   });
   pool.on('error', (error) => onError(withoutCredentials(errorMessage(error))));
   try {

@@ -70,6 +70,27 @@ export interface CommitterOptions {
   maxBatch?: number;
 }
 
+/** What `<schema>_results` carries: a session paused or finished (every daemon hears it). */
+export interface ResultNotice {
+  /** The daemon whose outbox gets the result. */
+  intake: string;
+  session: string;
+  request: string;
+  status: string;
+  state: 'running' | 'paused' | 'finished';
+  /** The question of a paused session. */
+  message: string | null;
+}
+
+function messageOf(resultJson: string): string | null {
+  try {
+    const message = (JSON.parse(resultJson) as { message?: unknown }).message;
+    return typeof message === 'string' ? message.slice(0, 4000) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Notification channels of a schema: new audit entries, and results to write to an outbox. */
 export function channelsOf(schema: string): { audit: string; results: string; work: string } {
   return { audit: `${schema}_audit`, results: `${schema}_results`, work: `${schema}_work` };
@@ -194,9 +215,14 @@ export class StoreCommitter {
   private async appendAudit(client: pg.PoolClient, accepted: Pending[]): Promise<string[][]> {
     const hashes: string[][] = accepted.map(() => []);
     if (!accepted.some((pending) => pending.write.audit.length > 0)) return hashes;
-    const head = await client.query<{ position: string; hash: string }>(`select position, hash from ${this.table('audit_head')} where id = 1 for update`);
+    const head = await client.query<{ position: string; hash: string; day: string | null }>(
+      `select h.position, h.hash, e.day from ${this.table('audit_head')} h left join ${this.table('audit_entries')} e on e.position = h.position where h.id = 1 for update of h`,
+    );
     let position = Number(head.rows[0].position);
     let previous = head.rows[0].hash;
+    // As the files writer does: an entry stamped before the newest day goes to the newest day's
+    // file, so the day files read oldest first are the chain in order.
+    let newestDay = head.rows[0].day ?? '';
     const rows = { positions: [] as number[], days: [] as string[], sessions: [] as string[], messages: [] as string[], entries: [] as string[], hashes: [] as string[] };
     accepted.forEach(({ write }, index) => {
       for (const input of write.audit) {
@@ -205,7 +231,9 @@ export class StoreCommitter {
         previous = hash;
         hashes[index].push(hash);
         rows.positions.push(position);
-        rows.days.push(localDayAndTime(input.message.timestamp.executed_at, this.options.timezone).day);
+        const day = localDayAndTime(input.message.timestamp.executed_at, this.options.timezone).day;
+        if (day > newestDay) newestDay = day;
+        rows.days.push(newestDay);
         rows.sessions.push(write.sessionId);
         rows.messages.push(input.message.message_id);
         rows.entries.push(text);
@@ -240,9 +268,13 @@ export class StoreCommitter {
       sets.push('result_version = result_version + 1');
     }
     if (change.release) sets.push('owner = null', 'lease_expires_at = null');
-    const updated = await client.query<{ intake_daemon: string }>(`update ${this.table('sessions')} set ${sets.join(', ')} where session_id = $1 returning intake_daemon`, values);
+    const updated = await client.query<{ intake_daemon: string; request_id: string }>(`update ${this.table('sessions')} set ${sets.join(', ')} where session_id = $1 returning intake_daemon, request_id`, values);
     if (change.repliesApplied) await client.query(`update ${this.table('replies')} set applied = true where session_id = $1 and not applied`, [write.sessionId]);
-    if (change.result) await client.query('select pg_notify($1, $2)', [this.channels.results, updated.rows[0]?.intake_daemon ?? '']);
+    if (change.result) {
+      const row = updated.rows[0];
+      const notice: ResultNotice = { intake: row?.intake_daemon ?? '', session: write.sessionId, request: row?.request_id ?? '', status: change.result.status, state: change.state ?? 'finished', message: change.state === 'paused' ? messageOf(change.result.json) : null };
+      await client.query('select pg_notify($1, $2)', [this.channels.results, JSON.stringify(notice)]);
+    }
     if (change.release) await client.query('select pg_notify($1, $2)', [this.channels.work, write.sessionId]);
   }
 }

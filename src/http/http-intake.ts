@@ -19,6 +19,7 @@ import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { generateSessionId } from '../pipeline/session-runner.js';
 import { fsyncSharedDirectory } from '../store/append-only-file.js';
 import { badRequest, conflict } from './http-problem.js';
+import type { RemoteSessions } from './session-lookup.js';
 
 /** Fields a client may send with a new request (the rest of a request file's keys are the server's). */
 const REQUEST_FIELDS = ['request', 'request_id', 'metadata'];
@@ -33,6 +34,8 @@ export interface HttpIntakeOptions {
   /** intake.max_bytes: the same limit an inbox file has. */
   maxBytes: number;
   timezone: string;
+  /** Cluster mode: request ids accepted by any daemon, and their owners, from the store. */
+  remote?: RemoteSessions | null;
 }
 
 export interface Submitted {
@@ -78,6 +81,7 @@ export class HttpIntake {
     if (parsed.kind === 'invalid') throw badRequest(parsed.reason.replace('the file is larger than intake.max_bytes', 'the request is larger than intake.max_bytes'));
     if (parsed.kind !== 'request' || parsed.requestId === null) throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');
 
+    if (this.options.remote && (await this.options.remote.ownerOf(parsed.requestId)) !== null) throw this.duplicate(parsed.requestId);
     const { inbox } = this.options.paths;
     const temporary = path.join(inbox, `.http-${parsed.requestId}.json.tmp`);
     try {
@@ -168,7 +172,7 @@ export class HttpIntake {
         await handle.close();
       }
     } catch {
-      return null;
+      return this.options.remote ? this.options.remote.ownerOf(requestId) : null;
     }
     // The marker is the request file itself (a hard link); a JSON marker names where the file was.
     let document: unknown = null;

@@ -18,8 +18,8 @@ export interface MetricsSources {
   paths: SystemPaths;
   /** USD of one model call's usage (the runtime's price table). */
   costUsd: (model: string, usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number }) => number;
-  /** The audit writer: its `append` is timed. */
-  audit: { append: (...args: never[]) => Promise<unknown> };
+  /** The audit writer: its `append` is timed (null in cluster mode, where Postgres appends). */
+  audit: { append: (...args: never[]) => Promise<unknown> } | null;
 }
 
 function countVisible(folder: string): number {
@@ -128,7 +128,8 @@ export class GovflowMetrics {
     );
 
     // The audit writer is timed by wrapping its append on this instance (the runner calls it there).
-    const writer = sources.audit as { append: (...args: unknown[]) => Promise<unknown> };
+    const writer = sources.audit as { append: (...args: unknown[]) => Promise<unknown> } | null;
+    if (writer === null) return;
     const original = writer.append;
     writer.append = async (...args: unknown[]) => {
       const started = performance.now();

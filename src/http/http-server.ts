@@ -17,7 +17,7 @@ import { GovflowMetrics, type MetricsSources } from './http-metrics.js';
 import { badRequest, HttpProblem, notFound, problemOf } from './http-problem.js';
 import { registerRoutes, type RouteContext } from './http-routes.js';
 import { registerChatRoute } from './chat-stream.js';
-import { SessionLookup } from './session-lookup.js';
+import { SessionLookup, type RemoteSessions } from './session-lookup.js';
 import { SessionCancellation } from './session-cancellation.js';
 import { cookieAuthorization, isPublicUiPath, isUiPath, registerWebRoutes } from '../web/web-routes.js';
 import type { LlmProvider } from '../llm/provider.js';
@@ -34,6 +34,8 @@ export interface HttpApiOptions {
   metrics: Omit<MetricsSources, 'events' | 'paths'>;
   /** The runtime's provider: chat cancellation wraps its calls. */
   provider: LlmProvider;
+  /** Cluster mode: results and sessions read from Postgres (every daemon serves every request). */
+  remote?: RemoteSessions;
 }
 
 /** Splits `HOST:PORT` (`[::1]:7070` for IPv6); throws ConfigError saying what to write. */
@@ -92,10 +94,11 @@ export class HttpApi {
           handler,
         ),
     });
-    const intake = new HttpIntake({ paths: config.paths, registry: options.registry, durable: config.daemon.fsync, maxBytes: config.intake.max_bytes, timezone: config.timezone });
+    const remote = options.remote ?? null;
+    const intake = new HttpIntake({ paths: config.paths, registry: options.registry, durable: config.daemon.fsync, maxBytes: config.intake.max_bytes, timezone: config.timezone, remote });
     const repaired = intake.repairInterrupted();
     if (repaired > 0) log.warn('http: finished submissions a crash interrupted after their request id was claimed', { requests: repaired });
-    const lookup = new SessionLookup(config.paths, options.events);
+    const lookup = new SessionLookup(config.paths, options.events, remote);
     const metrics = new GovflowMetrics({ ...options.metrics, events: options.events, paths: config.paths });
     const cancellation = new SessionCancellation(options.provider, options.events);
     const forgetCancelled = options.events.on('session_finished', (event) => cancellation.forget(event.sessionId));
@@ -126,6 +129,15 @@ export class HttpApi {
         throw error;
       }
     });
+    if (remote) {
+      // The handlers read sessions synchronously: fetch the ones this request names first.
+      app.addHook('preHandler', async (request) => {
+        const params = (request.params ?? {}) as { request_id?: unknown; session_id?: unknown };
+        const requestId = typeof params.request_id === 'string' ? params.request_id : undefined;
+        const sessionId = typeof params.session_id === 'string' ? params.session_id : undefined;
+        if (requestId !== undefined || sessionId !== undefined) await remote.prefetch({ requestId, sessionId });
+      });
+    }
     app.setErrorHandler((error, request, reply) => {
       const problem = problemOf(error, settings.max_body_bytes);
       if (problem.status >= 500) log.error('http: request failed', { method: request.method, url: request.url.slice(0, 200), error: errorMessage(error) });

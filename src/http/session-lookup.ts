@@ -9,7 +9,20 @@ import type { SystemPaths } from '../config/system-paths.js';
 import { REQUEST_ID_PATTERN } from '../intake/request-file.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { foldRecords, type SessionState } from '../pipeline/session-state.js';
-import { SessionJournal } from '../store/session-journal.js';
+import { SessionJournal, type JournalRecord } from '../store/session-journal.js';
+
+/**
+ * Sessions kept elsewhere than this root's files (cluster mode: Postgres, src/cluster/cluster-reads.ts).
+ * The HTTP server awaits `prefetch` for the ids a request names before its handler runs; the
+ * lookups below then read what it fetched (undefined: not fetched, read the files).
+ */
+export interface RemoteSessions {
+  prefetch(ids: { requestId?: string; sessionId?: string }): Promise<void>;
+  result(requestId: string): Record<string, unknown> | null | undefined;
+  records(sessionId: string): JournalRecord[] | undefined;
+  /** The user and session of a request id the store accepted; null when it has none. */
+  ownerOf(requestId: string): Promise<{ user: string; sessionId: string | null } | null>;
+}
 
 export interface SessionView {
   state: SessionState;
@@ -31,6 +44,7 @@ export class SessionLookup {
   constructor(
     private readonly paths: SystemPaths,
     events: SessionEvents,
+    private readonly remote: RemoteSessions | null = null,
   ) {
     this.unsubscribe.push(
       events.on('session_started', (event) => {
@@ -48,6 +62,8 @@ export class SessionLookup {
   /** The §9 result of a request, or null while it has none. */
   result(requestId: string): Record<string, unknown> | null {
     if (!REQUEST_ID_PATTERN.test(requestId) || requestId === '.' || requestId === '..') return null;
+    const remote = this.remote?.result(requestId);
+    if (remote !== undefined) return remote;
     try {
       return JSON.parse(readFileSync(path.join(this.paths.outbox, `${requestId}.json`), 'utf8')) as Record<string, unknown>;
     } catch {
@@ -76,7 +92,7 @@ export class SessionLookup {
     let state: SessionState;
     let finishedStatus: string | null = null;
     try {
-      const records = SessionJournal.read(SessionJournal.directoryOf(this.paths.sessions, sessionId));
+      const records = this.remote?.records(sessionId) ?? SessionJournal.read(SessionJournal.directoryOf(this.paths.sessions, sessionId));
       state = foldRecords(records);
       for (const record of records) if (record.type === 'finished') finishedStatus = record.status;
     } catch {

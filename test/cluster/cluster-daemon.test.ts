@@ -3,11 +3,11 @@
  * sharing one Postgres schema. One daemon runs requests from its inbox; two daemons survive a
  * kill -9 of the one running the sessions, which the other takes over within the lease.
  */
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
-import { cleanupAll, dropJson, exampleScript, makeRoot, runCli, scriptedConfig, startDaemon, waitFor, writeScript } from '../daemon/daemon-helpers.js';
+import { answer, cleanupAll, dropJson, exampleScript, makeRoot, runCli, scriptedConfig, startDaemon, waitFor, writeScript } from '../daemon/daemon-helpers.js';
 import { pgTestSchema } from '../support/postgres.js';
 
 const pg = await pgTestSchema('daemon');
@@ -48,6 +48,14 @@ async function expectExactlyOnce(): Promise<void> {
   for (const [session, list] of sequences) expect(list, session).toEqual(list.map((_, index) => index + 1));
 }
 
+/** Empties the store between tests (the daemons create the tables at their first start). */
+async function resetStore(): Promise<void> {
+  const [exists] = await pg!.query<{ table: string | null }>("select to_regclass('sessions')::text as table");
+  if (!exists.table) return;
+  await pg!.query('truncate sessions, journal, audit_entries, replies cascade');
+  await pg!.query("update audit_head set position = 0, hash = repeat('0', 64)");
+}
+
 describe.skipIf(!pg)('cluster daemon on Postgres', () => {
   it('runs inbox requests through the store: one result each, files archived, logs a verified projection of the chain', async () => {
     const root = clusterRoot(5000, 0);
@@ -70,8 +78,7 @@ describe.skipIf(!pg)('cluster daemon on Postgres', () => {
   }, 60_000);
 
   it('a daemon killed with kill -9 has its sessions taken over within the lease; its outbox gets the results when it is back', async () => {
-    await pg!.query('truncate sessions, journal, audit_entries, replies cascade');
-    await pg!.query("update audit_head set position = 0, hash = repeat('0', 64)");
+    await resetStore();
     const leaseMs = 2000;
     const rootA = clusterRoot(leaseMs, 300);
     const rootB = clusterRoot(leaseMs, 300);
@@ -95,4 +102,119 @@ describe.skipIf(!pg)('cluster daemon on Postgres', () => {
     await b.stop();
     for (const root of [rootA, rootB]) expect((await runCli(['verify', '--root', root])).code).toBe(0);
   }, 120_000);
+});
+
+describe.skipIf(!pg)('cluster daemon when its link to Postgres is cut', () => {
+  it('drops the work it cannot commit, reconnects and keeps running; no message is committed twice', async () => {
+    await resetStore();
+    const leaseMs = 1500;
+    const rootA = clusterRoot(leaseMs, 200);
+    const rootB = clusterRoot(leaseMs, 200);
+    const a = await startDaemon(rootA);
+    const b = await startDaemon(rootB);
+    const daemonA = readFileSync(path.join(rootA, 'system', 'state', 'cluster-daemon-id'), 'utf8').trim();
+    for (let index = 0; index < 6; index++) dropJson(rootA, `p${index}.json`, { request: `partition ${index}`, request_id: `partition-${index}` });
+    await waitFor('A to commit messages', async () => (await pg!.query<{ n: number }>('select count(*)::int as n from audit_entries'))[0].n >= 3, { timeoutMs: 20_000 });
+    // A partition: every connection of A is cut, again and again, for longer than a lease.
+    const cutUntil = Date.now() + leaseMs * 2;
+    while (Date.now() < cutUntil) {
+      await pg!.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [`govflow:${daemonA}`]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await waitFor('every session finished', async () => (await pg!.query<{ n: number }>("select count(*)::int as n from sessions where state = 'finished'"))[0].n === 6, { timeoutMs: 40_000 });
+    await expectExactlyOnce();
+    expect(a.hasExited).toBe(false);
+    // The cut really cost A work in flight (dropped, then resumed from the journal).
+    expect(a.stderr).toMatch(/did not take the write|lease lost|dropped here/);
+    // A keeps running: a new request through its inbox gets its result.
+    dropJson(rootA, 'after.json', { request: 'after the partition', request_id: 'after-partition' });
+    await waitFor("A's outbox to hold every result", () => outboxResults(rootA).length === 7, { timeoutMs: 30_000 });
+    const chain = await chainText();
+    await waitFor('both projections to catch up', () => logText(rootA) === chain && logText(rootB) === chain, { timeoutMs: 10_000 });
+    await a.stop();
+    await b.stop();
+    for (const root of [rootA, rootB]) {
+      const verify = await runCli(['verify', '--store', '--root', root]);
+      expect(verify.code, verify.stdout).toBe(0);
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!pg)('cluster daemon: a paused session answered on another daemon', () => {
+  it('resumes on any daemon, on the governance version it started with; the result reaches the intake daemon', async () => {
+    await resetStore();
+    const question = 'Which meeting: Monday or Tuesday?';
+    const pending = answer({ content: { question }, contentType: 'objectives', status: 'pending', message: question, next: null });
+    const rootA = clusterRoot(5000, 0);
+    writeScript(rootA, exampleScript({ responses: { objective_agent: [{ json: pending }], goal_agent: [], planning_agent: [], summarizer_agent: [], action_item_agent: [], final_output_agent: [] } }));
+    const rootB = clusterRoot(5000, 0);
+    // B's markdown is newer than the version the session starts with on A.
+    appendFileSync(path.join(rootB, 'context', 'application.md'), '\nA newer paragraph only daemon B has.\n');
+    const a = await startDaemon(rootA);
+    dropJson(rootA, 'q.json', { request: 'Summarise the meeting.', request_id: 'paused-1' });
+    await waitFor('the pending result in A', () => existsSync(path.join(rootA, 'system', 'outbox', 'paused-1.json')) && JSON.parse(readFileSync(path.join(rootA, 'system', 'outbox', 'paused-1.json'), 'utf8')).status === 'pending');
+    const sessionId = JSON.parse(readFileSync(path.join(rootA, 'system', 'outbox', 'paused-1.json'), 'utf8')).session_id as string;
+    const status = await runCli(['status', '--root', rootA]);
+    expect(status.stdout).toContain('paused (1)');
+    expect(status.stdout).toContain(question);
+    await a.stop();
+    const b = await startDaemon(rootB);
+    dropJson(rootB, 'bad-reply.json', { session_id: 'sess-nobody', reply: 'hello?' });
+    dropJson(rootB, 'reply.json', { session_id: sessionId, reply: 'Monday.' });
+    await waitFor('the session to finish on B', async () => (await pg!.query<{ state: string }>('select state from sessions where session_id = $1', [sessionId]))[0]?.state === 'finished', { timeoutMs: 30_000 });
+    await waitFor('the unknown session reply in failed/', () => readdirSync(path.join(rootB, 'system', 'failed')).some((name) => name.startsWith('bad-reply.json')));
+    const entries = await pg!.query<{ entry: string }>('select entry from audit_entries where session_id = $1 order by position', [sessionId]);
+    const versions = new Set(entries.map((row) => /^\[GOVERNANCE_VERSION: (.*)\]$/m.exec(row.entry)?.[1]));
+    expect(entries.length).toBe(7);
+    expect(versions.size).toBe(1);
+    const [pinned] = await pg!.query<{ governance_hash: string }>('select governance_hash from sessions where session_id = $1', [sessionId]);
+    expect(versions.has(pinned.governance_hash)).toBe(true);
+    expect(b.readyLine).not.toContain(pinned.governance_hash.slice(0, 12));
+    await b.stop();
+    const again = await startDaemon(rootA);
+    await waitFor('the final result in A', () => JSON.parse(readFileSync(path.join(rootA, 'system', 'outbox', 'paused-1.json'), 'utf8')).status === 'success');
+    await again.stop();
+  }, 90_000);
+});
+
+describe.skipIf(!pg)('cluster daemon: HTTP API from the store', () => {
+  it("any daemon's API serves any request: submit to A, stream and read the result from B while A runs it", async () => {
+    await resetStore();
+    const withHttp = (root: string) => appendFileSync(path.join(root, 'govflow.config.yaml'), 'http:\n  listen: 127.0.0.1:0\n');
+    const rootA = clusterRoot(5000, 500);
+    const rootB = clusterRoot(5000, 500);
+    withHttp(rootA);
+    withHttp(rootB);
+    const a = await startDaemon(rootA);
+    const urlOf = (line: string) => /HTTP API on (http:\/\/\S+?)[,\s]/.exec(line)![1];
+    const apiA = urlOf(a.readyLine);
+    const submitted = await fetch(`${apiA}/v1/requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: 'over http', request_id: 'http-1' }) });
+    expect(submitted.status).toBe(202);
+    const { session_id: sessionId } = (await submitted.json()) as { session_id: string };
+    const daemonA = readFileSync(path.join(rootA, 'system', 'state', 'cluster-daemon-id'), 'utf8').trim();
+    await waitFor('A to lease the session', async () => (await pg!.query<{ owner: string | null }>('select owner from sessions where session_id = $1', [sessionId]))[0]?.owner === daemonA);
+    // B never sees this session run: everything it serves comes from the store.
+    const b = await startDaemon(rootB);
+    const apiB = urlOf(b.readyLine);
+    const duplicate = await fetch(`${apiB}/v1/requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: 'again', request_id: 'http-1' }) });
+    expect(duplicate.status).toBe(409);
+    const stream = await fetch(`${apiB}/v1/requests/http-1/events`);
+    expect(stream.status).toBe(200);
+    const text = await stream.text(); // the stream closes after session_finished
+    const sequences = [...text.matchAll(/^id: (\d+)\nevent: message$/gm)].map((match) => Number(match[1]));
+    expect(sequences).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(text).toMatch(/event: session_finished\ndata: \{"session_id":"[^"]+","status":"success"\}/);
+    expect(text).not.toMatch(/event: content_chunk/); // model text streams only where the session runs
+    const result = await fetch(`${apiB}/v1/requests/http-1`);
+    expect(result.status).toBe(200);
+    expect(await result.json()).toMatchObject({ request_id: 'http-1', session_id: sessionId, status: 'success', messages: 6 });
+    const session = await fetch(`${apiB}/v1/sessions/${sessionId}/events`);
+    expect((await session.text()).match(/event: message/g)).toHaveLength(6);
+    await waitFor("A's outbox", () => outboxResults(rootA).includes('http-1.json'));
+    expect(outboxResults(rootB)).toEqual([]);
+    const owners = await pg!.query<{ owner: string | null; epoch: string }>('select owner, epoch from sessions where session_id = $1', [sessionId]);
+    expect(owners[0].epoch).toBe('1'); // A ran it start to end
+    await a.stop();
+    await b.stop();
+  }, 90_000);
 });

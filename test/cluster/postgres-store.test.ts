@@ -91,6 +91,16 @@ describe.skipIf(!pg)('PostgresSessionStore', () => {
     expect((await verifyStore(cluster.pool, cluster.schema, path.join(root, 'no-logs'))).ok).toBe(true);
   });
 
+  it('files an entry stamped before the chain\'s newest day under that newest day (day files stay in chain order)', async () => {
+    const [record] = (await pg!.query<{ record: string }>("select record from journal where session_id = 'sess-a1' and record like '%\"type\":\"message\"%' order by seq limit 1")).map((row) => JSON.parse(row.record) as MessageRecord);
+    const claimed = { sessionId: 'sess-group', epoch: Number((await pg!.query<{ epoch: string }>("select epoch from sessions where session_id = 'sess-group'"))[0].epoch) };
+    const stamped = (messageId: string, executedAt: string) => auditInputOf({ ...record, message: { ...record.message, message_id: messageId, timestamp: { ...record.message.timestamp, executed_at: executedAt } } });
+    const [seqRow] = await pg!.query<{ next: number }>("select coalesce(max(seq), 0)::int + 1 as next from journal where session_id = 'sess-group'");
+    await cluster.committer.commit({ sessionId: claimed.sessionId, epoch: claimed.epoch, records: [], firstSeq: seqRow.next, audit: [stamped('late-future', '2099-01-02T00:00:01Z'), stamped('late-past', '2099-01-01T23:59:59Z')] });
+    const rows = await pg!.query<{ message_id: string; day: string }>("select message_id, day from audit_entries where message_id like 'late-%' order by position");
+    expect(rows).toEqual([{ message_id: 'late-future', day: '20990102' }, { message_id: 'late-past', day: '20990102' }]);
+  });
+
   it('fences: a write under a lease another daemon took over is refused and leaves nothing behind', async () => {
     await cluster.leases.enqueue({ sessionId: 'sess-fence', requestId: 'fence', text: 'f', user: null, metadata: null, sourceFile: 'f.txt', claimedPath: null });
     const claimed = (await cluster.leases.claimNext())!;

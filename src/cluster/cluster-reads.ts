@@ -1,0 +1,73 @@
+/**
+ * What the HTTP API and web view read in cluster mode (SPEC §15: "results, session status, the
+ * event stream and the web view read from the database on any daemon"): a request's result and
+ * owner, and a session's journal, fetched from Postgres before each handler runs and kept for a
+ * short while (the handlers read synchronously; see RemoteSessions in src/http/session-lookup.ts).
+ */
+import type pg from 'pg';
+import type { RemoteSessions } from '../http/session-lookup.js';
+import type { JournalRecord } from '../store/session-journal.js';
+import { quoteIdentifier } from './postgres-connection.js';
+
+/** Fetched entries live this long; a stream reads them once, right after the fetch. */
+const TTL_MS = 5_000;
+const MAX_ENTRIES = 2_000;
+
+interface Cached<T> {
+  value: T;
+  at: number;
+}
+
+export class ClusterReads implements RemoteSessions {
+  private readonly results = new Map<string, Cached<Record<string, unknown> | null>>();
+  private readonly journals = new Map<string, Cached<JournalRecord[] | undefined>>();
+  private readonly table: (name: string) => string;
+
+  constructor(private readonly pool: pg.Pool, schema: string) {
+    const quoted = quoteIdentifier(schema);
+    this.table = (name) => `${quoted}.${name}`;
+  }
+
+  async prefetch(ids: { requestId?: string; sessionId?: string }): Promise<void> {
+    let sessionId = ids.sessionId;
+    if (ids.requestId !== undefined) {
+      const row = await this.pool.query<{ session_id: string; result_json: string | null }>(`select session_id, result_json from ${this.table('sessions')} where request_id = $1`, [ids.requestId]);
+      const found = row.rows[0];
+      this.remember(this.results, ids.requestId, found?.result_json ? (JSON.parse(found.result_json) as Record<string, unknown>) : null);
+      sessionId ??= found?.session_id;
+    }
+    if (sessionId !== undefined) {
+      const rows = await this.pool.query<{ record: string }>(`select record from ${this.table('journal')} where session_id = $1 order by seq`, [sessionId]);
+      this.remember(this.journals, sessionId, rows.rows.length > 0 ? rows.rows.map((row) => JSON.parse(row.record) as JournalRecord) : undefined);
+    }
+  }
+
+  result(requestId: string): Record<string, unknown> | null | undefined {
+    return this.fresh(this.results, requestId);
+  }
+
+  records(sessionId: string): JournalRecord[] | undefined {
+    return this.fresh(this.journals, sessionId) ?? undefined;
+  }
+
+  async ownerOf(requestId: string): Promise<{ user: string; sessionId: string | null } | null> {
+    const row = await this.pool.query<{ user_name: string | null; session_id: string }>(`select user_name, session_id from ${this.table('sessions')} where request_id = $1`, [requestId]);
+    const found = row.rows[0];
+    return found ? { user: found.user_name ?? 'local', sessionId: found.session_id } : null;
+  }
+
+  private remember<T>(map: Map<string, Cached<T>>, key: string, value: T): void {
+    if (map.size >= MAX_ENTRIES) map.clear();
+    map.set(key, { value, at: Date.now() });
+  }
+
+  private fresh<T>(map: Map<string, Cached<T>>, key: string): T | undefined {
+    const entry = map.get(key);
+    if (!entry) return undefined;
+    if (Date.now() - entry.at > TTL_MS) {
+      map.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The outbox of a daemon in cluster mode (SPEC §15: results are "in the outbox of the daemon that
+ * took the request"): results of the requests this daemon enqueued, wherever they ran, written to
+ * its system/outbox/ (temp + rename, as in files mode) when Postgres notifies a result for it,
+ * on a poll, and after a restart. `outbox_version` records what was written, so a result that
+ * changed (pending, then final) is written again and nothing is written twice.
+ */
+import path from 'node:path';
+import type pg from 'pg';
+import { errorMessage } from '../errors.js';
+import type { OperationalLog } from '../pipeline/runner-contract.js';
+import { writeFileAtomicAsync } from '../store/atomic-file.js';
+import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
+
+export class OutboxDelivery {
+  private writing: Promise<void> | null = null;
+  private again = false;
+  private readonly sessions: string;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    schema: string,
+    private readonly daemonId: string,
+    private readonly outboxDir: string,
+    private readonly durable: boolean,
+    private readonly log: OperationalLog,
+  ) {
+    this.sessions = `${quoteIdentifier(schema)}.sessions`;
+  }
+
+  /** Writes every result due; concurrent calls share the run (one more pass when asked meanwhile). */
+  deliver(): Promise<void> {
+    if (this.writing) {
+      this.again = true;
+      return this.writing;
+    }
+    this.writing = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.deliverDue();
+        } while (this.again);
+      } catch (error) {
+        this.log.warn('cannot write results to the outbox right now; retrying', { error: withoutCredentials(errorMessage(error)) });
+      } finally {
+        this.writing = null;
+      }
+    })();
+    return this.writing;
+  }
+
+  private async deliverDue(): Promise<void> {
+    for (;;) {
+      const due = await this.pool.query<{ session_id: string; request_id: string; result_json: string; result_report: string; result_version: number }>(
+        `select session_id, request_id, result_json, result_report, result_version from ${this.sessions} where intake_daemon = $1 and result_version > outbox_version limit 100`,
+        [this.daemonId],
+      );
+      if (due.rows.length === 0) return;
+      for (const row of due.rows) {
+        await Promise.all([
+          writeFileAtomicAsync(path.join(this.outboxDir, `${row.request_id}.md`), row.result_report, false),
+          writeFileAtomicAsync(path.join(this.outboxDir, `${row.request_id}.json`), row.result_json, this.durable),
+        ]);
+        await this.pool.query(`update ${this.sessions} set outbox_version = greatest(outbox_version, $2) where session_id = $1`, [row.session_id, row.result_version]);
+      }
+    }
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Live events of sessions that run on other daemons (SPEC §15: "the event stream ... read from
+ * the database on any daemon"). The HTTP streams listen on one bus; this daemon's own runner
+ * feeds it directly, and this feeds it what Postgres says about everyone else's sessions: a
+ * `message` per audit entry once the projection wrote it, then `pending` or `session_finished`
+ * from the result notices. Model text (`content_chunk`) streams only where the session runs.
+ */
+import type { SessionEvents } from '../pipeline/session-events.js';
+import type { ResultNotice } from './store-committer.js';
+
+/** How long after a session ran here its events are still taken to come from our own runner. */
+const LOCAL_ECHO_MS = 10_000;
+
+export class RemoteSessionEvents {
+  /** Sessions that ran here lately (id → when they ended). */
+  private readonly ranHere = new Map<string, number>();
+
+  constructor(
+    private readonly events: SessionEvents,
+    /** True while a session runs on this daemon. */
+    private readonly runningHere: (sessionId: string) => boolean,
+  ) {}
+
+  /** A session run here ended: its events were emitted by our runner already. */
+  ended(sessionId: string): void {
+    this.ranHere.set(sessionId, Date.now());
+    for (const [id, at] of this.ranHere) if (Date.now() - at > LOCAL_ECHO_MS) this.ranHere.delete(id);
+  }
+
+  private local(sessionId: string): boolean {
+    return this.runningHere(sessionId) || this.ranHere.has(sessionId);
+  }
+
+  /** Entries the projection just wrote. */
+  entries(entries: Array<{ sessionId: string; entry: string; hash: string }>): void {
+    for (const { sessionId, entry, hash } of entries) {
+      if (this.local(sessionId)) continue;
+      const line = (name: string) => new RegExp(`^\\[${name}: (.*)\\]`, 'm').exec(entry)?.[1] ?? '';
+      this.events.emit('message', {
+        sessionId,
+        sequence: Number(line('SEQUENCE')),
+        agent: line('AGENT'),
+        status: /^\[STATUS: ([a-z]+)\]/m.exec(entry)?.[1] ?? '',
+        outputType: line('OUTPUT TYPE') || null,
+        messageId: line('MESSAGE_ID'),
+        entryHash: hash,
+      });
+    }
+  }
+
+  /** A session paused or finished; call once the projection has its last entries. */
+  result(notice: ResultNotice): void {
+    if (this.local(notice.session)) return;
+    if (notice.state === 'paused') this.events.emit('pending', { sessionId: notice.session, question: notice.message ?? '', awaiting: 'reply' });
+    else this.events.emit('session_finished', { sessionId: notice.session, requestId: notice.request, status: notice.status });
+  }
+}
