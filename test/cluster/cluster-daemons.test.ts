@@ -38,11 +38,13 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
       first.drop(id);
       takenBy.set(id, first);
     }
-    // Intake is bounded by the store, not by concurrency 1: the inbox empties while sessions still run.
-    await waitFor('node0 inbox to empty', () => first.inbox().length === 0, { timeoutMs: 10_000, detail: () => cluster.describe(ids) });
-    expect(first.results().size, 'sessions still running when the inbox emptied').toBeLessThan(ids.length);
-    const archived = listDir(path.join(first.root, 'system', 'archive')).flatMap((day) => listDir(path.join(first.root, 'system', 'archive', day)));
-    expect(archived.sort()).toEqual(ids.map((id) => `${id}.json`).sort());
+    // Intake is bounded by the store, not by concurrency 1: every file is committed and archived
+    // while sessions still run.
+    const archived = () => listDir(path.join(first.root, 'system', 'archive')).flatMap((day) => listDir(path.join(first.root, 'system', 'archive', day)));
+    await waitFor('all six request files archived', () => archived().length === ids.length, { timeoutMs: 10_000, detail: () => `archived: ${archived().join(', ')}\n${cluster.describe(ids)}` });
+    expect(first.results().size, 'sessions still running when the last file was archived').toBeLessThan(ids.length);
+    expect(first.inbox()).toEqual([]);
+    expect(archived().sort()).toEqual(ids.map((id) => `${id}.json`).sort());
 
     await cluster.waitForResults(ids, 60_000);
     const finishers = new Set([...first.results().values()].map((result) => (result.output as { answer?: string }).answer));
