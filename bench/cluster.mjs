@@ -14,6 +14,8 @@
  *     100 ms (the 2 plan tasks run in parallel: 5 calls on the critical path). Target ≤ 1.15×;
  *   - per-step overhead, one daemon at concurrency 1, instant model: postgres store against the
  *     files store (BENCH_CLUSTER_STEP_SESSIONS, default 60 sessions × 6 messages). Target ≤ 2×;
+ *   - references at the same moment (the machine may be shared): one files-mode daemon's
+ *     sessions/s, and three independent files-mode daemons × 16 with the 100 ms model;
  *   - the audit append's share of a step, in that postgres run: the daemon is started with
  *     bench/cluster-query-timing.mjs preloaded, which times every query of the `pg` driver; the
  *     share is the time in statements on the audit chain per step over the step's wall time.
@@ -213,6 +215,10 @@ try {
     console.log(`  ${count} daemon(s), instant model, concurrency 8 each: ${REQUESTS} sessions in ${round(wallMs / 1000, 2)} s = ${round(throughput[count], 1)} sessions/s`);
     figures.push({ name: `${count} daemon(s), instant model: sessions/s`, unit: 'sessions/s', median: round(throughput[count], 1), runs: 1 });
   }
+  // Reference on the same machine at the same moment: one files-mode daemon.
+  const filesWall = await timeBatch('tp-files', makeRoots(1, { store: null, concurrency: 8, latencyMs: 0 }), REQUESTS);
+  console.log(`  reference, 1 files-mode daemon, instant model, concurrency 8: ${round(REQUESTS / (filesWall / 1000), 1)} sessions/s`);
+  figures.push({ name: 'reference: 1 files-mode daemon, instant model: sessions/s', unit: 'sessions/s', median: round(REQUESTS / (filesWall / 1000), 1), runs: 1 });
 
   // 100 ms model, 16 per daemon, 3 daemons.
   const slots = 3 * 16;
@@ -222,6 +228,10 @@ try {
   console.log(`  3 daemons × 16, ${LATENCY_MS} ms model: ${LATENCY_REQUESTS} sessions in ${round(latencyWall / 1000, 2)} s; ideal ${round(idealMs / 1000, 2)} s; wall/ideal ${round(ratio, 3)}`);
   figures.push({ name: `3 daemons × 16, ${LATENCY_MS} ms model: wall / ideal`, unit: '×', median: round(ratio, 3), runs: 1, note: `${LATENCY_REQUESTS} sessions, ideal ${round(idealMs / 1000, 2)} s` });
   targets.push({ name: '3 daemons × 16, 100 ms model: wall / ideal', target: '≤ 1.15×', value: round(ratio, 3), unit: '×', pass: ratio <= 1.15 });
+  // Reference: three independent files-mode daemons (no shared store), the same load.
+  const filesLatencyWall = await timeBatch('lat-files', makeRoots(3, { store: null, concurrency: 16, latencyMs: LATENCY_MS }), LATENCY_REQUESTS);
+  console.log(`  reference, 3 independent files-mode daemons × 16: ${round(filesLatencyWall / 1000, 2)} s; wall/ideal ${round(filesLatencyWall / idealMs, 3)}`);
+  figures.push({ name: 'reference: 3 files-mode daemons × 16, 100 ms model: wall / ideal', unit: '×', median: round(filesLatencyWall / idealMs, 3), runs: 1 });
 
   // Per-step overhead: one daemon, one session at a time, files store and postgres store.
   const stepMs = {};
