@@ -4,6 +4,7 @@
  * intake is not bound by concurrency, status and HTTP read from the database on every daemon, and
  * every daemon projects the same audit chain byte for byte.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
@@ -77,6 +78,16 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
         expect(body).toMatchObject({ status: 'success', session_id: result.session_id, output: result.output });
       }
     }
+    // The event stream of a session that ran elsewhere, from every daemon: every message, then the end.
+    const finished = sessions[0];
+    for (const node of cluster.nodes) {
+      const response = await fetch(`${node.httpUrl}/v1/requests/${finished.request_id}/events`, { signal: AbortSignal.timeout(15_000) });
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      const events = [...text.matchAll(/^event: (\w+)$/gm)].map((match) => match[1]);
+      expect(events.filter((name) => name === 'message'), `message events from ${node.name}:\n${text}`).toHaveLength(finished.messages);
+      expect(events.at(-1), `last event from ${node.name}`).toBe('session_finished');
+    }
   }, 60_000);
 
   it('accepts a request over HTTP on one daemon and writes its result to that daemon\'s outbox', async () => {
@@ -107,5 +118,20 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
     });
     expect(second.results().has('one-inbox-0')).toBe(false);
     await assertClusterConsistent(cluster, takenBy);
+  }, 60_000);
+
+  // Last: it leaves one daemon's log file edited.
+  it('names a daemon\'s edited log file in `govflow verify --store`, while the database chain stays intact', async () => {
+    const [first, second] = cluster.nodes;
+    const logs = path.join(second.root, 'system', 'logs');
+    const [day] = listDir(logs).filter((name) => name.endsWith('.log'));
+    const file = path.join(logs, day);
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('[STATUS: success]', '[STATUS: failed]'));
+    const edited = await second.cli(['verify', '--store']);
+    expect(edited.code, `verify --store on the edited root: ${edited.stdout}${edited.stderr}`).toBe(1);
+    expect(`${edited.stdout}${edited.stderr}`).toContain(day);
+    const intact = await first.cli(['verify', '--store']);
+    expect(intact.code, `verify --store on an untouched root: ${intact.stdout}${intact.stderr}`).toBe(0);
   }, 60_000);
 });
