@@ -203,6 +203,11 @@ export class ClusterNode {
     return files;
   }
 
+  /** Every log file's text, oldest day first. */
+  logText(): string {
+    return [...this.logFiles().values()].map((bytes) => bytes.toString('utf8')).join('');
+  }
+
   cli(args: string[], timeoutMs = 60_000): Promise<CliResult> {
     return runCli([...args, '--root', this.root], { timeoutMs });
   }
