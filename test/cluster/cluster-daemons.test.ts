@@ -15,6 +15,10 @@ import { pgTestSchema } from '../support/postgres.js';
 
 const pg = await pgTestSchema('cluster_daemons');
 
+function post(node: ClusterNode, body: Record<string, unknown>): Promise<Response> {
+  return fetch(`${node.httpUrl}/v1/requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
 describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
   let cluster: Cluster;
   const takenBy = new Map<string, ClusterNode>();
@@ -46,6 +50,10 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
     expect(first.results().size, 'sessions still running when the last file was archived').toBeLessThan(ids.length);
     expect(first.inbox()).toEqual([]);
     expect(archived().sort()).toEqual(ids.map((id) => `${id}.json`).sort());
+    // A daemon that took none of them shows them running in `govflow status`.
+    const status = await cluster.nodes[2].cli(['status']);
+    expect(Number(/running \((\d+)\)/.exec(status.stdout)?.[1] ?? 0), `govflow status on node2 while node0's requests run:\n${status.stdout}`).toBeGreaterThan(0);
+    expect(status.stdout).toMatch(/request=one-inbox-\d/);
 
     await cluster.waitForResults(ids, 60_000);
     const finishers = new Set([...first.results().values()].map((result) => (result.output as { answer?: string }).answer));
@@ -92,20 +100,12 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
 
   it('accepts a request over HTTP on one daemon and writes its result to that daemon\'s outbox', async () => {
     const node = cluster.nodes[2];
-    const response = await fetch(`${node.httpUrl}/v1/requests`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ request: 'Summarise the HTTP request.', request_id: 'over-http' }),
-    });
+    const response = await post(node, { request: 'Summarise the HTTP request.', request_id: 'over-http' });
     expect(response.status).toBe(202);
     takenBy.set('over-http', node);
-    const duplicate = await fetch(`${cluster.nodes[0].httpUrl}/v1/requests`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ request: 'The same id on another daemon.', request_id: 'over-http' }),
-    });
-    expect(duplicate.status, 'a request_id accepted by one daemon is a duplicate on every other').toBe(409);
     await cluster.waitForResults(['over-http'], 60_000);
+    const duplicate = await post(cluster.nodes[0], { request: 'The same id on another daemon.', request_id: 'over-http' });
+    expect(duplicate.status, 'a request_id accepted by one daemon is a duplicate on every other').toBe(409);
     await assertClusterConsistent(cluster, takenBy);
   }, 120_000);
 
@@ -119,6 +119,21 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
     expect(second.results().has('one-inbox-0')).toBe(false);
     await assertClusterConsistent(cluster, takenBy);
   }, 60_000);
+
+  it('accepts one request_id posted to all three daemons at once exactly once: one 202, two 409 (§2, §11)', async () => {
+    const responses = await Promise.all(cluster.nodes.map((node) => post(node, { request: `Posted to ${node.name}.`, request_id: 'posted-thrice' })));
+    const statuses = responses.map((response) => response.status);
+    const accepted = cluster.nodes.filter((_, index) => statuses[index] === 202);
+    // Whatever the answer, the request must run once, with its result where the 202 came from.
+    if (accepted.length === 1) takenBy.set('posted-thrice', accepted[0]);
+    await cluster.waitForResults(['posted-thrice'], 60_000);
+    const holders = (cluster.resultsByRequest().get('posted-thrice') ?? []).map((holder) => holder.node.name);
+    expect({ statuses: [...statuses].sort(), holders }, `202 from ${accepted.map((node) => node.name).join(', ')}; results in ${holders.join(', ')}`).toEqual({
+      statuses: [202, 409, 409],
+      holders: accepted.slice(0, 1).map((node) => node.name),
+    });
+    await assertClusterConsistent(cluster, takenBy);
+  }, 120_000);
 
   // Last: it leaves one daemon's log file edited.
   it('names a daemon\'s edited log file in `govflow verify --store`, while the database chain stays intact', async () => {

@@ -46,51 +46,45 @@ describe.skipIf(!pg)('cluster mode: a daemon killed mid-session', () => {
   it('has its sessions resumed by another daemon within lease_ms, on their own governance version', async () => {
     const [node0, node1, node2] = cluster.nodes;
     await node0.start();
-    const older = governanceOf(node0);
-    const ids = ['killed-a', 'killed-b'];
-    for (const id of ids) node0.drop(id);
-
-    const started = await waitFor(
-      'both sessions to log their first message on node0',
-      async () => {
-        const entries = await node0.auditEntries();
-        const sessions = new Map(entries.map((entry) => [entry.requestId, entry.sessionId]));
-        return ids.every((id) => sessions.has(id)) ? { entries, sessions } : null;
-      },
-      { timeoutMs: 20_000, intervalMs: 100, detail: () => cluster.describe(ids) },
-    );
     await node2.start();
+    const older = governanceOf(node0);
     const newer = governanceOf(node2);
     expect(newer, 'node2 has other markdown, so another governance version').not.toBe(older);
-
-    const entriesAtKill = await node0.auditEntries();
-    await node0.kill9();
+    // node2 frozen (SIGSTOP) while node0 starts both sessions: it can claim nothing until it wakes.
+    node2.daemon!.signal('SIGSTOP');
+    const ids = ['killed-a', 'killed-b'];
+    for (const id of ids) node0.drop(id);
+    try {
+      await waitFor('both sessions to log their first message on node0', () => ids.every((id) => node0.logText().includes(`[REQUEST_ID: ${id}]`)), {
+        timeoutMs: 20_000,
+        intervalMs: 20,
+        detail: () => cluster.describe(ids),
+      });
+    } finally {
+      await node0.kill9();
+      node2.daemon!.signal('SIGCONT');
+    }
     const killedAt = Date.now();
-    const sessionIds = ids.map((id) => started.sessions.get(id)!);
-    const lastSequence = new Map(sessionIds.map((id) => [id, Math.max(...bySession(entriesAtKill, id).map((entry) => entry.sequence))]));
+    const entriesAtKill = await node0.auditEntries();
+    const sessionOf = new Map(entriesAtKill.map((entry) => [entry.requestId, entry.sessionId]));
+    const sessionIds = ids.map((id) => sessionOf.get(id)!);
+    const finishedAtKill = entriesAtKill.filter((entry) => entry.agent === 'final_output_agent').map((entry) => entry.requestId);
+    expect(finishedAtKill, 'sessions node0 had finished before it was killed: nothing left to take over').toEqual([]);
 
-    // Resumed: each session's next message is logged (its model call takes LATENCY_MS once resumed).
-    await waitFor(
-      `node2 to resume both sessions within lease_ms (${LEASE_MS} ms) plus a model call`,
-      async () => {
-        const entries = await node2.auditEntries();
-        return sessionIds.every((id) => bySession(entries, id).some((entry) => entry.sequence > lastSequence.get(id)!));
-      },
-      { timeoutMs: LEASE_MS + LATENCY_MS + 4000, intervalMs: 100, detail: () => cluster.describe(ids) },
-    );
-    const resumedAfterMs = Date.now() - killedAt;
-
+    // Resumed within the lease: the sessions finish on node2 within lease_ms plus their remaining
+    // model calls (at most 5 on the critical path) plus slack for a loaded machine.
     const finished = await waitFor(
-      'both sessions to finish on node2',
+      `node2 to resume and finish both sessions within lease_ms (${LEASE_MS} ms) + 5 model calls`,
       async () => {
         const entries = await node2.auditEntries();
         return sessionIds.every((id) => bySession(entries, id).some((entry) => entry.agent === 'final_output_agent')) ? entries : null;
       },
-      { timeoutMs: 30_000, intervalMs: 200, detail: () => cluster.describe(ids) },
+      { timeoutMs: LEASE_MS + 5 * LATENCY_MS + 6000, intervalMs: 100, detail: () => cluster.describe(ids) },
     );
+    const resumedAfterMs = Date.now() - killedAt;
     for (const id of sessionIds) {
       const versions = new Set(bySession(finished, id).map((entry) => entry.governanceVersion.slice(0, 12)));
-      expect([...versions], `governance versions of ${id} (resumed after ${resumedAfterMs} ms by a daemon with newer markdown)`).toEqual([older]);
+      expect([...versions], `governance versions of ${id} (finished ${resumedAfterMs} ms after the kill by a daemon with newer markdown)`).toEqual([older]);
     }
 
     // A session node2 starts itself runs on node2's governance.
