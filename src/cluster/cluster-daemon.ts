@@ -52,6 +52,7 @@ export interface ClusterDaemonOptions {
 }
 
 const POLL_MS = 1000;
+const PROJECTION_DELAY_MS = 20;
 
 export class ClusterDaemon {
   private state: ClusterDaemonState = 'starting';
@@ -68,6 +69,10 @@ export class ClusterDaemon {
   private stopping: Promise<void> | null = null;
   private http: HttpApi | null = null;
   private readonly outbox: OutboxDelivery;
+  /** Claimed items the store did not take yet (the link was down), by claimed path. */
+  private readonly unqueued = new Map<string, IntakeItem>();
+  private retrying = false;
+  private projecting: Promise<void> | null = null;
   private readonly remote: RemoteSessionEvents;
   /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
   private readonly apiEvents = new SessionEvents();
@@ -162,7 +167,7 @@ export class ClusterDaemon {
       rescanIntervalMs: config.intake.rescan_interval_ms,
       // Intake only commits to the store, so it is not bounded by the running sessions.
       concurrency: Math.max(config.intake.concurrency, 8),
-      handle: (item) => this.enqueue(item),
+      handle: (item) => this.enqueueOrKeep(item),
       onRejected: (rejection) => this.log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
       log: (level, message, fields) => this.log[level](message, fields as Record<string, unknown> | undefined),
     });
@@ -170,17 +175,19 @@ export class ClusterDaemon {
     for (const claimedPath of await recoverClaimedFiles(config.paths)) {
       const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
       if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
-      else await this.enqueue(item);
+      else await this.enqueueOrKeep(item);
     }
     await this.intake.start();
     const leaseMs = config.cluster.lease_ms;
     this.timers.push(
       setInterval(() => void this.renewLeases(), Math.max(100, Math.floor(leaseMs / 3))),
+      // The poll, every quarter lease at most: an expired lease is noticed well within cluster.lease_ms.
       setInterval(() => {
+        this.retryUnqueued();
         this.pump();
         void this.projectChain();
         void this.outbox.deliver();
-      }, POLL_MS),
+      }, Math.min(POLL_MS, Math.max(100, Math.floor(leaseMs / 4)))),
     );
     this.setState('running');
     this.pump();
@@ -230,6 +237,34 @@ export class ClusterDaemon {
   }
 
   /** Commits an intake item to the store, then archives its file (SPEC §15). */
+  /**
+   * Enqueues a claimed item; when Postgres does not answer, the item is kept (its file stays in
+   * system/processing/) and enqueued again by the poll until the store takes it.
+   */
+  private async enqueueOrKeep(item: IntakeItem): Promise<void> {
+    try {
+      await this.enqueue(item);
+      this.unqueued.delete(item.claimedPath);
+    } catch (error) {
+      if (!this.unqueued.has(item.claimedPath)) {
+        this.log.warn('cannot commit a request to the store; it waits in system/processing/ and is retried', { file: item.sourceFile, error: withoutCredentials(errorMessage(error)) });
+      }
+      this.unqueued.set(item.claimedPath, item);
+    }
+  }
+
+  private retryUnqueued(): void {
+    if (this.retrying || this.unqueued.size === 0) return;
+    this.retrying = true;
+    void (async () => {
+      try {
+        for (const item of [...this.unqueued.values()]) await this.enqueueOrKeep(item);
+      } finally {
+        this.retrying = false;
+      }
+    })();
+  }
+
   private async enqueue(item: IntakeItem): Promise<void> {
     const { config } = this;
     const archive = () => archiveRequestFile(config.paths.archive, compactInTimeZone(new Date(), config.timezone), item.claimedPath, item.sourceFile);
@@ -296,8 +331,10 @@ export class ClusterDaemon {
     this.cluster.store.hold(sessionId, epoch);
     const work = this.runClaimed(claimed, controller.signal)
       .catch((error: unknown) => {
-        if (error instanceof SessionInterruptedError) {
-          this.log.warn(error instanceof LeaseLostError || controller.signal.aborted ? 'session dropped here: another daemon resumes it' : 'session interrupted', { session: sessionId, reason: error.message });
+        if (error instanceof SessionInterruptedError || controller.signal.aborted) {
+          // Lost lease, lost link or shutdown: whatever committed is in the journal; the next holder resumes it.
+          const reason = controller.signal.aborted ? errorMessage(controller.signal.reason) : errorMessage(error);
+          this.log.warn(this.state === 'draining' && !(error instanceof LeaseLostError) ? 'session interrupted by shutdown; it goes back to the queue' : 'session dropped here: another daemon resumes it', { session: sessionId, reason: withoutCredentials(reason) });
         } else {
           this.log.error('session crashed; its lease runs out and a daemon resumes it from the journal', { session: sessionId, error: errorMessage(error) });
         }
@@ -317,13 +354,12 @@ export class ClusterDaemon {
   private async runClaimed(claimed: ClaimedSession, signal: AbortSignal): Promise<void> {
     const { runner } = this.runtime;
     const { sessionId, request } = claimed;
-    const journaled = await this.cluster.store.journalLength(sessionId);
-    await this.versions.pin(sessionId);
+    await this.versions.pin(sessionId, claimed.governanceHash);
     if (claimed.previousState === 'paused' && claimed.reply) {
       const reply = claimed.reply;
       const outcome = await runner.replyToSession(sessionId, { text: reply.text, sourceFile: reply.source_file, claimedPath: null, ...(reply.approval ? { approval: { approve: reply.approval.approve, reason: reply.approval.reason, user: reply.approval.user } } : {}) } as Parameters<typeof runner.replyToSession>[1], signal);
       this.log.info('session resumed by reply', { session: sessionId, status: outcome.status });
-    } else if (journaled === 0) {
+    } else if (!claimed.journaled) {
       const outcome = await runner.startSession({ requestId: claimed.requestId, sessionId, text: request.text, user: request.user, metadata: request.metadata, sourceFile: request.source_file, claimedPath: null }, signal);
       this.log.info('session finished', { session: sessionId, status: outcome.status });
     } else {
@@ -354,7 +390,19 @@ export class ClusterDaemon {
     }
   }
 
-  private async projectChain(): Promise<void> {
+  /**
+   * Projects new entries, at most once per PROJECTION_DELAY_MS: every commit in the cluster
+   * notifies every daemon, and one pass (one query, one write, one fdatasync) serves them all.
+   */
+  private projectChain(): Promise<void> {
+    this.projecting ??= new Promise<void>((resolve) => setTimeout(resolve, PROJECTION_DELAY_MS)).then(() => {
+      this.projecting = null;
+      return this.projectNow();
+    });
+    return this.projecting;
+  }
+
+  private async projectNow(): Promise<void> {
     try {
       await this.projection.catchUp();
     } catch (error) {

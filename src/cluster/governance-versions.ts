@@ -32,16 +32,15 @@ export class GovernanceVersions {
   }
 
   /**
-   * Pins a session before it runs here: to the version it already has, or (a new session) to
-   * this daemon's current one, stored first. Resolves with the hash.
+   * Pins a session before it runs here: to the version it has (`pinnedHash`, from its row), or —
+   * a session with none yet — to this daemon's current one, stored first (its first message
+   * records the hash on the row). Resolves with the hash.
    */
-  async pin(sessionId: string): Promise<string> {
-    const row = await this.pool.query<{ governance_hash: string | null }>(`select governance_hash from ${this.table('sessions')} where session_id = $1`, [sessionId]);
-    let hash = row.rows[0]?.governance_hash ?? null;
+  async pin(sessionId: string, pinnedHash: string | null): Promise<string> {
+    let hash = pinnedHash;
     if (hash === null) {
       const snapshot = this.current();
       await this.store(snapshot);
-      await this.pool.query(`update ${this.table('sessions')} set governance_hash = $2 where session_id = $1 and governance_hash is null`, [sessionId, snapshot.hash]);
       hash = snapshot.hash;
     } else if (!this.snapshots.has(hash) && hash !== this.current().hash) {
       this.snapshots.set(hash, await this.load(hash));

@@ -202,12 +202,6 @@ export class PostgresSessionStore implements SessionStore {
     return { session: new PostgresStoredSession(sessionId, lease, this.options.committer), records: rows.rows.map((row) => JSON.parse(row.record) as JournalRecord) };
   }
 
-  /** Whether the session has any journal record (a claimed session a crash left before its first). */
-  async journalLength(sessionId: string): Promise<number> {
-    const rows = await this.options.pool.query<{ n: number }>(`select count(*)::int as n from ${this.table('journal')} where session_id = $1`, [sessionId]);
-    return rows.rows[0].n;
-  }
-
   async auditedMessages(sessionId: string): Promise<AuditedMessages> {
     const rows = await this.options.pool.query<{ message_id: string; entry: string }>(`select message_id, entry from ${this.table('audit_entries')} where session_id = $1 order by position`, [sessionId]);
     const audited: AuditedMessages = new Map();

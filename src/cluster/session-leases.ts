@@ -34,6 +34,10 @@ export interface ClaimedSession {
   request: { text: string; user: string | null; metadata: Record<string, unknown> | null; source_file: string; claimed_path: string | null };
   /** The oldest reply not applied yet, for a paused session. */
   reply: QueuedReply | null;
+  /** True when the session has journal records (it ran before: resume it). */
+  journaled: boolean;
+  /** The governance version the session is pinned to (null until its first message). */
+  governanceHash: string | null;
 }
 
 export interface QueuedReply {
@@ -117,6 +121,8 @@ export class SessionLeases {
       previous_state: ClaimedSession['previousState'];
       request: ClaimedSession['request'];
       reply: QueuedReply | null;
+      journaled: boolean;
+      governance_hash: string | null;
     }>(
       `with candidate as (
          select s.session_id, s.state from ${this.table('sessions')} s
@@ -131,13 +137,23 @@ export class SessionLeases {
           set state = 'running', owner = $1, epoch = s.epoch + 1, lease_expires_at = now() + $2 * interval '1 millisecond', updated_at = now()
          from candidate
         where s.session_id = candidate.session_id
-       returning s.session_id, s.request_id, s.epoch, candidate.state as previous_state, s.request,
-         (select r.reply from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied order by r.id limit 1) as reply`,
+       returning s.session_id, s.request_id, s.epoch, candidate.state as previous_state, s.request, s.governance_hash,
+         (select r.reply from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied order by r.id limit 1) as reply,
+         exists (select 1 from ${this.table('journal')} j where j.session_id = s.session_id) as journaled`,
       [this.daemonId, this.leaseMs],
     );
     const row = result.rows[0];
     if (!row) return null;
-    return { sessionId: row.session_id, requestId: row.request_id, epoch: Number(row.epoch), previousState: row.previous_state, request: row.request, reply: row.reply };
+    return {
+      sessionId: row.session_id,
+      requestId: row.request_id,
+      epoch: Number(row.epoch),
+      previousState: row.previous_state,
+      request: row.request,
+      reply: row.reply,
+      journaled: row.journaled,
+      governanceHash: row.governance_hash,
+    };
   }
 
   /** Renews this daemon's leases; resolves with the sessions it still holds (the rest were lost). */

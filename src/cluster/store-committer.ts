@@ -1,14 +1,16 @@
 /**
  * Every durable write of the Postgres store goes through here, group-committed: the writes that
- * arrive while a transaction runs share the next one. One transaction:
+ * arrive while a transaction runs share the next one. One transaction — one call of the SQL
+ * function `commit_writes` (store-migrations.ts, version 2), so one round trip:
  *
  *   1. locks the sessions' rows (in id order) and checks each write's fence: the row's `owner`
  *      and `epoch` must still be this daemon's lease; a write whose lease was lost is dropped and
  *      rejected with LeaseLostError (SPEC §15: a daemon that lost its lease cannot commit);
  *   2. appends the journal records;
  *   3. when any write carries audit entries, locks the chain head (`audit_head`, FOR UPDATE: the
- *      lock that serialises appends across daemons), formats each entry exactly as the files
- *      mode does (audit-entry-format.ts), chains it, and inserts it with its day and position;
+ *      lock that serialises appends across daemons) and chains each entry: its body is formatted
+ *      here exactly as the files mode does (audit-entry-format.ts), its hash is SHA-256 over the
+ *      previous hash + body, computed under the lock, and the trailer is the files mode's;
  *   4. applies session changes (state, result, manifest, lease release);
  *   5. notifies listeners (new audit entries, results), delivered at commit.
  *
@@ -17,7 +19,7 @@
  * session next resumes it from the journal — whatever committed is there, whatever did not is not.
  */
 import type pg from 'pg';
-import { formatEntry, localDayAndTime, type AuditEntryInput } from '../audit/audit-entry-format.js';
+import { formatEntryBody, localDayAndTime, type AuditEntryInput } from '../audit/audit-entry-format.js';
 import { errorMessage } from '../errors.js';
 import { SessionInterruptedError } from '../pipeline/runner-contract.js';
 import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
@@ -137,32 +139,44 @@ export class StoreCommitter {
   }
 
   private async commitBatch(batch: Pending[]): Promise<void> {
-    let client: pg.PoolClient;
+    const writes = batch.map(({ write }) => ({
+      session: write.sessionId,
+      epoch: write.epoch,
+      first_seq: write.firstSeq,
+      records: write.records,
+      audit: write.audit.map((input) => ({
+        message_id: input.message.message_id,
+        body: formatEntryBody(input, this.options.timezone),
+        day: localDayAndTime(input.message.timestamp.executed_at, this.options.timezone).day,
+      })),
+      ...(write.change ? { change: changeOf(write.change) } : {}),
+    }));
+    const prompts = Object.fromEntries(this.prompts);
+    this.prompts.clear();
+    let outcome: { fenced: number[]; hashes: string[][] };
     try {
-      client = await this.options.pool.connect();
+      // One statement, so one implicit transaction and one round trip (migration 2).
+      const result = await this.options.pool.query<{ outcome: { fenced: number[]; hashes: string[][] } }>(
+        `select ${this.table('commit_writes')}($1, $2::jsonb, $3::jsonb, $4, $5) as outcome`,
+        [this.options.daemonId, JSON.stringify(writes), JSON.stringify(prompts), this.channels.audit, this.channels.results],
+      );
+      outcome = result.rows[0].outcome;
     } catch (error) {
+      for (const [sha, text] of Object.entries(prompts)) if (!this.prompts.has(sha)) this.prompts.set(sha, text);
       this.rejectAll(batch, error);
       return;
     }
-    let broken = false;
-    try {
-      await client.query('begin');
-      const { accepted, fenced } = await this.checkFences(client, batch);
-      const hashes = await this.writeAll(client, accepted);
-      await client.query('commit');
-      this.stats.transactions++;
-      this.stats.writes += accepted.length;
-      accepted.forEach((pending, index) => pending.resolve(hashes[index]));
-      for (const pending of fenced) {
+    const fenced = new Set(outcome.fenced);
+    this.stats.transactions++;
+    batch.forEach((pending, index) => {
+      if (fenced.has(index)) {
         pending.reject(new LeaseLostError(`session ${pending.write.sessionId}: the lease (epoch ${pending.write.epoch}) was taken over by another daemon; this daemon's work on it is dropped`, { sessionId: pending.write.sessionId }));
+        return;
       }
-    } catch (error) {
-      broken = true;
-      await client.query('rollback').catch(() => undefined);
-      this.rejectAll(batch, error);
-    } finally {
-      client.release(broken);
-    }
+      this.stats.writes++;
+      this.stats.entries += outcome.hashes[index].length;
+      pending.resolve(outcome.hashes[index]);
+    });
   }
 
   private rejectAll(batch: Pending[], error: unknown): void {
@@ -170,111 +184,18 @@ export class StoreCommitter {
       pending.reject(new StoreUnavailableError(`session ${pending.write.sessionId}: the Postgres store did not take the write (${withoutCredentials(errorMessage(error))}); the work is dropped and the session resumes from its journal`, { sessionId: pending.write.sessionId, cause: error }));
     }
   }
+}
 
-  /** Locks the sessions' rows (id order, so transactions never deadlock) and sorts writes by fence. */
-  private async checkFences(client: pg.PoolClient, batch: Pending[]): Promise<{ accepted: Pending[]; fenced: Pending[] }> {
-    const ids = [...new Set(batch.map((pending) => pending.write.sessionId))].sort();
-    const rows = await client.query<{ session_id: string; owner: string | null; epoch: string }>(
-      `select session_id, owner, epoch from ${this.table('sessions')} where session_id = any($1) order by session_id for update`,
-      [ids],
-    );
-    const leases = new Map(rows.rows.map((row) => [row.session_id, row]));
-    const accepted: Pending[] = [];
-    const fenced: Pending[] = [];
-    for (const pending of batch) {
-      const lease = leases.get(pending.write.sessionId);
-      const ours = lease !== undefined && lease.owner === this.options.daemonId && Number(lease.epoch) === pending.write.epoch;
-      (ours ? accepted : fenced).push(pending);
-    }
-    return { accepted, fenced };
-  }
-
-  private async writeAll(client: pg.PoolClient, accepted: Pending[]): Promise<string[][]> {
-    const journal = { ids: [] as string[], seqs: [] as number[], records: [] as string[] };
-    for (const { write } of accepted) {
-      write.records.forEach((record, index) => {
-        journal.ids.push(write.sessionId);
-        journal.seqs.push(write.firstSeq + index);
-        journal.records.push(record);
-      });
-    }
-    if (journal.ids.length > 0) {
-      await client.query(`insert into ${this.table('journal')} (session_id, seq, record) select * from unnest($1::text[], $2::int[], $3::text[])`, [journal.ids, journal.seqs, journal.records]);
-    }
-    const hashes = await this.appendAudit(client, accepted);
-    for (const { write } of accepted) if (write.change) await this.changeSession(client, write);
-    if (this.prompts.size > 0) {
-      const prompts = [...this.prompts];
-      this.prompts.clear();
-      await client.query(`insert into ${this.table('prompts')} (sha256, text) select * from unnest($1::text[], $2::text[]) on conflict do nothing`, [prompts.map(([sha]) => sha), prompts.map(([, text]) => text)]);
-    }
-    return hashes;
-  }
-
-  /** Appends every audit entry of the batch to the chain, under the head's row lock. */
-  private async appendAudit(client: pg.PoolClient, accepted: Pending[]): Promise<string[][]> {
-    const hashes: string[][] = accepted.map(() => []);
-    if (!accepted.some((pending) => pending.write.audit.length > 0)) return hashes;
-    const head = await client.query<{ position: string; hash: string; day: string | null }>(
-      `select h.position, h.hash, e.day from ${this.table('audit_head')} h left join ${this.table('audit_entries')} e on e.position = h.position where h.id = 1 for update of h`,
-    );
-    let position = Number(head.rows[0].position);
-    let previous = head.rows[0].hash;
-    // As the files writer does: an entry stamped before the newest day goes to the newest day's
-    // file, so the day files read oldest first are the chain in order.
-    let newestDay = head.rows[0].day ?? '';
-    const rows = { positions: [] as number[], days: [] as string[], sessions: [] as string[], messages: [] as string[], entries: [] as string[], hashes: [] as string[] };
-    accepted.forEach(({ write }, index) => {
-      for (const input of write.audit) {
-        const { text, hash } = formatEntry(input, this.options.timezone, previous);
-        position++;
-        previous = hash;
-        hashes[index].push(hash);
-        rows.positions.push(position);
-        const day = localDayAndTime(input.message.timestamp.executed_at, this.options.timezone).day;
-        if (day > newestDay) newestDay = day;
-        rows.days.push(newestDay);
-        rows.sessions.push(write.sessionId);
-        rows.messages.push(input.message.message_id);
-        rows.entries.push(text);
-        rows.hashes.push(hash);
-      }
-    });
-    await client.query(
-      `insert into ${this.table('audit_entries')} (position, day, session_id, message_id, entry, hash) select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
-      [rows.positions, rows.days, rows.sessions, rows.messages, rows.entries, rows.hashes],
-    );
-    await client.query(`update ${this.table('audit_head')} set position = $1, hash = $2 where id = 1`, [position, previous]);
-    await client.query('select pg_notify($1, $2)', [this.channels.audit, String(position)]);
-    this.stats.entries += rows.positions.length;
-    return hashes;
-  }
-
-  private async changeSession(client: pg.PoolClient, write: StoreWrite): Promise<void> {
-    const change = write.change!;
-    const sets: string[] = ['updated_at = now()'];
-    const values: unknown[] = [write.sessionId];
-    const set = (column: string, value: unknown) => {
-      values.push(value);
-      sets.push(`${column} = $${values.length}`);
-    };
-    if (change.state) set('state', change.state);
-    if (change.governanceHash) set('governance_hash', change.governanceHash);
-    if (change.manifest !== undefined) set('manifest', JSON.stringify(change.manifest));
-    if (change.result) {
-      set('result_json', change.result.json);
-      set('result_report', change.result.report);
-      set('result_status', change.result.status);
-      sets.push('result_version = result_version + 1');
-    }
-    if (change.release) sets.push('owner = null', 'lease_expires_at = null');
-    const updated = await client.query<{ intake_daemon: string; request_id: string }>(`update ${this.table('sessions')} set ${sets.join(', ')} where session_id = $1 returning intake_daemon, request_id`, values);
-    if (change.repliesApplied) await client.query(`update ${this.table('replies')} set applied = true where session_id = $1 and not applied`, [write.sessionId]);
-    if (change.result) {
-      const row = updated.rows[0];
-      const notice: ResultNotice = { intake: row?.intake_daemon ?? '', session: write.sessionId, request: row?.request_id ?? '', status: change.result.status, state: change.state ?? 'finished', message: change.state === 'paused' ? messageOf(change.result.json) : null };
-      await client.query('select pg_notify($1, $2)', [this.channels.results, JSON.stringify(notice)]);
-    }
-    if (change.release) await client.query('select pg_notify($1, $2)', [this.channels.work, write.sessionId]);
-  }
+/** A session row change as commit_writes reads it. */
+function changeOf(change: SessionRowChange): Record<string, unknown> {
+  return {
+    ...(change.state ? { state: change.state } : {}),
+    ...(change.governanceHash ? { governance_hash: change.governanceHash } : {}),
+    ...(change.manifest !== undefined ? { manifest: change.manifest } : {}),
+    ...(change.result
+      ? { result_json: change.result.json, result_report: change.result.report, result_status: change.result.status, message: change.state === 'paused' ? messageOf(change.result.json) : null }
+      : {}),
+    ...(change.release ? { release: true } : {}),
+    ...(change.repliesApplied ? { replies_applied: true } : {}),
+  };
 }

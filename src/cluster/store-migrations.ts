@@ -84,6 +84,96 @@ create table $schema.prompts (
 );
 `,
   },
+  {
+    version: 2,
+    name: 'commit_writes: a group commit in one statement',
+    // The committer's whole transaction (store-committer.ts) as one function, so a commit is one
+    // round trip and the chain head's lock is held for microseconds, not for several round trips.
+    // Entry bodies are formatted by govflow (audit-entry-format.ts); the hash is the same SHA-256
+    // over previous hash + body, computed here under the head's lock.
+    sql: `
+create function $schema.commit_writes(daemon text, writes jsonb, prompts jsonb, audit_channel text, results_channel text)
+returns jsonb language plpgsql as $fn$
+declare
+  n int := jsonb_array_length(writes);
+  w jsonb; a jsonb; ch jsonb;
+  ours boolean[] := '{}';
+  any_audit boolean := false;
+  head_position bigint; head_hash text; newest text;
+  entry_hash text; entry_day text;
+  hashes jsonb := '[]'; write_hashes jsonb; fenced jsonb := '[]';
+  intake text; request text; releasing boolean;
+begin
+  perform 1 from $schema.sessions
+    where session_id in (select x->>'session' from jsonb_array_elements(writes) x)
+    order by session_id for update;
+  for i in 0 .. n - 1 loop
+    w := writes->i;
+    ours[i + 1] := exists (select 1 from $schema.sessions s where s.session_id = w->>'session' and s.owner = daemon and s.epoch = (w->>'epoch')::bigint);
+    if ours[i + 1] and jsonb_array_length(w->'audit') > 0 then any_audit := true; end if;
+  end loop;
+  if any_audit then
+    select h.position, h.hash, coalesce(e.day, '') into head_position, head_hash, newest
+      from $schema.audit_head h left join $schema.audit_entries e on e.position = h.position
+      where h.id = 1 for update of h;
+  end if;
+  for i in 0 .. n - 1 loop
+    w := writes->i;
+    write_hashes := '[]';
+    if not ours[i + 1] then
+      fenced := fenced || to_jsonb(i);
+      hashes := hashes || jsonb_build_array(write_hashes);
+      continue;
+    end if;
+    insert into $schema.journal (session_id, seq, record)
+      select w->>'session', (w->>'first_seq')::int + t.ord::int - 1, t.record
+      from jsonb_array_elements_text(w->'records') with ordinality as t(record, ord);
+    for a in select value from jsonb_array_elements(w->'audit') loop
+      entry_hash := encode(sha256(convert_to(head_hash || (a->>'body'), 'UTF8')), 'hex');
+      entry_day := greatest(a->>'day', newest);
+      newest := entry_day;
+      head_position := head_position + 1;
+      insert into $schema.audit_entries (position, day, session_id, message_id, entry, hash)
+        values (head_position, entry_day, w->>'session', a->>'message_id', (a->>'body') || '[ENTRY_HASH: ' || entry_hash || E']\n---\n', entry_hash);
+      head_hash := entry_hash;
+      write_hashes := write_hashes || to_jsonb(entry_hash);
+    end loop;
+    hashes := hashes || jsonb_build_array(write_hashes);
+    ch := w->'change';
+    if ch is not null and jsonb_typeof(ch) = 'object' then
+      releasing := coalesce((ch->>'release')::boolean, false);
+      update $schema.sessions set
+          updated_at = now(),
+          state = coalesce(ch->>'state', state),
+          governance_hash = coalesce(ch->>'governance_hash', governance_hash),
+          manifest = coalesce(ch->'manifest', manifest),
+          result_json = coalesce(ch->>'result_json', result_json),
+          result_report = coalesce(ch->>'result_report', result_report),
+          result_status = coalesce(ch->>'result_status', result_status),
+          result_version = result_version + (case when ch ? 'result_json' then 1 else 0 end),
+          owner = case when releasing then null else owner end,
+          lease_expires_at = case when releasing then null else lease_expires_at end
+        where session_id = w->>'session'
+        returning intake_daemon, request_id into intake, request;
+      if coalesce((ch->>'replies_applied')::boolean, false) then
+        update $schema.replies set applied = true where session_id = w->>'session' and not applied;
+      end if;
+      if ch ? 'result_json' then
+        perform pg_notify(results_channel, json_build_object('intake', intake, 'session', w->>'session', 'request', request,
+          'status', ch->>'result_status', 'state', coalesce(ch->>'state', 'finished'), 'message', ch->>'message')::text);
+      end if;
+    end if;
+  end loop;
+  if any_audit then
+    update $schema.audit_head set position = head_position, hash = head_hash where id = 1;
+    perform pg_notify(audit_channel, head_position::text);
+  end if;
+  insert into $schema.prompts (sha256, text) select key, value from jsonb_each_text(prompts) on conflict do nothing;
+  return jsonb_build_object('fenced', fenced, 'hashes', hashes);
+end
+$fn$;
+`,
+  },
 ]);
 
 /** Advisory lock key of the migrations (any constant; one per schema via hashtext). */

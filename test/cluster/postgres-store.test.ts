@@ -59,7 +59,8 @@ function auditInputOf(record: MessageRecord): AuditEntryInput {
 
 describe.skipIf(!pg)('PostgresSessionStore', () => {
   it('commits each message with its audit entry; the result is on the session row; the chain verifies', async () => {
-    const sessionIds = await Promise.all(['a1', 'a2', 'a3'].map((id) => runRequest(id)));
+    const sessionIds: string[] = [];
+    for (const id of ['a1', 'a2', 'a3']) sessionIds.push(await runRequest(id));
     for (const sessionId of sessionIds) {
       const journal = await pg!.query<{ record: string }>('select record from journal where session_id = $1 order by seq', [sessionId]);
       const messages = journal.map((row) => JSON.parse(row.record) as { type: string; message?: { message_id: string } }).filter((record) => record.type === 'message');

@@ -86,7 +86,7 @@ describe.skipIf(!pg)('migrations on a real Postgres', () => {
     try {
       const first = await cli(['migrate', '--root', root]);
       expect(first.code, first.stderr).toBe(0);
-      expect(first.stdout).toMatch(/to version 1/);
+      expect(first.stdout).toContain(`to version ${MIGRATIONS.at(-1)!.version}`);
       const again = await cli(['migrate', '--root', root]);
       expect(again.stdout).toMatch(/up to date/);
     } finally {
