@@ -1,9 +1,9 @@
 /**
  * Preloaded into a daemon by bench/cluster.mjs (`node --import`): times every query the `pg`
- * driver sends, split into statements on the audit chain (text naming audit or chain) and the
- * rest, and writes the totals as JSON to BENCH_QUERY_TIMING_FILE when the process exits. A query's
- * time runs from its call to its answer, so it includes waiting for a lock (the chain's) and for
- * the connection's earlier queries.
+ * driver sends, by statement (its text, whitespace collapsed, schema names blanked, first 70
+ * characters), and writes the totals as JSON to BENCH_QUERY_TIMING_FILE when the process exits.
+ * A query's time runs from its call to its answer, so it includes waiting for a lock (the chain
+ * head's) and for the connection's earlier queries.
  */
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,13 +12,18 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json'));
 const pg = require('pg');
-const totals = { audit: { calls: 0, ms: 0 }, other: { calls: 0, ms: 0 } };
-const AUDIT = /audit|chain/i;
+/** statement → { calls, ms } */
+const totals = {};
+
+function statementOf(text) {
+  return text.replace(/\s+/g, ' ').replace(/"[^"]+"\./g, '').trim().slice(0, 70);
+}
 
 const original = pg.Client.prototype.query;
 pg.Client.prototype.query = function timedQuery(config, values, callback) {
   const text = typeof config === 'string' ? config : (config?.text ?? '');
-  const bucket = AUDIT.test(text) ? totals.audit : totals.other;
+  const key = statementOf(text);
+  const bucket = (totals[key] ??= { calls: 0, ms: 0 });
   const started = performance.now();
   const done = () => {
     bucket.calls += 1;
