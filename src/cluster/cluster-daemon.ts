@@ -16,14 +16,12 @@ import { setMaxListeners } from 'node:events';
 import type pg from 'pg';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
-import { recoverClaimedFiles, readClaimedFile, type IntakeItem } from '../intake/claimed-file.js';
+import { recoverClaimedFiles, readClaimedFile } from '../intake/claimed-file.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { InboxIntake } from '../intake/inbox-intake.js';
 import type { LlmProvider } from '../llm/provider.js';
-import { compactInTimeZone } from '../message/zoned-time.js';
-import { generateSessionId, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
+import { SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
 import { openRuntime, type Runtime } from '../daemon/runtime.js';
-import { archiveRequestFile } from '../store/request-archive.js';
 import { ChainProjection } from './chain-projection.js';
 import { GovernanceVersions } from './governance-versions.js';
 import { openClusterStore, type ClusterStore } from './cluster-store.js';
@@ -32,6 +30,7 @@ import type { ClaimedSession } from './session-leases.js';
 import { channelsOf, LeaseLostError, type ResultNotice } from './store-committer.js';
 import { ClusterReads } from './cluster-reads.js';
 import { OutboxDelivery } from './outbox-delivery.js';
+import { StoreIntake } from './store-intake.js';
 import { RemoteSessionEvents } from './remote-session-events.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { SessionEvents, type SessionEventName } from '../pipeline/session-events.js';
@@ -69,9 +68,7 @@ export class ClusterDaemon {
   private stopping: Promise<void> | null = null;
   private http: HttpApi | null = null;
   private readonly outbox: OutboxDelivery;
-  /** Claimed items the store did not take yet (the link was down), by claimed path. */
-  private readonly unqueued = new Map<string, IntakeItem>();
-  private retrying = false;
+  private readonly storeIntake: StoreIntake;
   private projecting: Promise<void> | null = null;
   private readonly remote: RemoteSessionEvents;
   /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
@@ -85,6 +82,7 @@ export class ClusterDaemon {
     private readonly options: ClusterDaemonOptions,
   ) {
     setMaxListeners(0, this.abort.signal);
+    this.storeIntake = new StoreIntake(config, cluster.leases, options.log);
     this.outbox = new OutboxDelivery(cluster.pool, cluster.schema, cluster.daemonId, config.paths.outbox, config.daemon.fsync, options.log);
     this.remote = new RemoteSessionEvents(this.apiEvents, (sessionId) => this.running.has(sessionId));
   }
@@ -167,7 +165,7 @@ export class ClusterDaemon {
       rescanIntervalMs: config.intake.rescan_interval_ms,
       // Intake only commits to the store, so it is not bounded by the running sessions.
       concurrency: Math.max(config.intake.concurrency, 8),
-      handle: (item) => this.enqueueOrKeep(item),
+      handle: (item) => this.storeIntake.handle(item),
       onRejected: (rejection) => this.log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
       log: (level, message, fields) => this.log[level](message, fields as Record<string, unknown> | undefined),
     });
@@ -175,7 +173,7 @@ export class ClusterDaemon {
     for (const claimedPath of await recoverClaimedFiles(config.paths)) {
       const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
       if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
-      else await this.enqueueOrKeep(item);
+      else await this.storeIntake.handle(item);
     }
     await this.intake.start();
     const leaseMs = config.cluster.lease_ms;
@@ -183,7 +181,7 @@ export class ClusterDaemon {
       setInterval(() => void this.renewLeases(), Math.max(100, Math.floor(leaseMs / 3))),
       // The poll, every quarter lease at most: an expired lease is noticed well within cluster.lease_ms.
       setInterval(() => {
-        this.retryUnqueued();
+        this.storeIntake.retry();
         this.pump();
         void this.projectChain();
         void this.outbox.deliver();
@@ -234,67 +232,6 @@ export class ClusterDaemon {
     if (notice.intake === this.cluster.daemonId) void this.outbox.deliver();
     // After the projection, so a stream sees the session's last messages before its end.
     if (this.http) void this.projectChain().then(() => this.remote.result(notice));
-  }
-
-  /** Commits an intake item to the store, then archives its file (SPEC §15). */
-  /**
-   * Enqueues a claimed item; when Postgres does not answer, the item is kept (its file stays in
-   * system/processing/) and enqueued again by the poll until the store takes it.
-   */
-  private async enqueueOrKeep(item: IntakeItem): Promise<void> {
-    try {
-      await this.enqueue(item);
-      this.unqueued.delete(item.claimedPath);
-    } catch (error) {
-      if (!this.unqueued.has(item.claimedPath)) {
-        this.log.warn('cannot commit a request to the store; it waits in system/processing/ and is retried', { file: item.sourceFile, error: withoutCredentials(errorMessage(error)) });
-      }
-      this.unqueued.set(item.claimedPath, item);
-    }
-  }
-
-  private retryUnqueued(): void {
-    if (this.retrying || this.unqueued.size === 0) return;
-    this.retrying = true;
-    void (async () => {
-      try {
-        for (const item of [...this.unqueued.values()]) await this.enqueueOrKeep(item);
-      } finally {
-        this.retrying = false;
-      }
-    })();
-  }
-
-  private async enqueue(item: IntakeItem): Promise<void> {
-    const { config } = this;
-    const archive = () => archiveRequestFile(config.paths.archive, compactInTimeZone(new Date(), config.timezone), item.claimedPath, item.sourceFile);
-    const reject = async (reason: string) => {
-      await moveToFailed(config.paths, item.claimedPath, item.sourceFile, reason, { durable: config.daemon.fsync });
-      this.log.warn('request file rejected: moved to system/failed/', { file: item.sourceFile, reason });
-    };
-    if (item.kind === 'reply') {
-      const refused = await this.cluster.leases.enqueueReply(item.sessionId, { text: item.reply, source_file: item.sourceFile, ...(item.approval ? { approval: item.approval } : {}) });
-      if (refused) return reject(refused);
-      archive();
-      return;
-    }
-    const outcome = await this.cluster.leases.enqueue({
-      sessionId: item.sessionId ?? generateSessionId(item.receivedAt, config.timezone),
-      requestId: item.requestId,
-      text: item.text,
-      user: item.user,
-      metadata: item.metadata,
-      sourceFile: item.sourceFile,
-      claimedPath: item.claimedPath,
-    });
-    if (outcome.kind === 'duplicate' && !outcome.ours) {
-      return reject(
-        outcome.column === 'request_id'
-          ? `duplicate request_id "${item.requestId}": it was already accepted; use a new request_id`
-          : `session_id "${item.sessionId}" is already in use; omit session_id or choose a new one`,
-      );
-    }
-    archive();
   }
 
   /** Claims sessions while slots are free; concurrent calls fold into one loop. */

@@ -1,0 +1,88 @@
+/**
+ * Intake in cluster mode (SPEC §15): a claimed inbox file (or HTTP submission, which arrives as
+ * one) is committed to the store — a `queued` session row, or a reply row for a paused session —
+ * and only then archived. A duplicate request id (accepted by any daemon) or a reply that cannot
+ * apply goes to system/failed/. When Postgres does not answer, the item is kept (its file stays in
+ * system/processing/) and enqueued again by `retry()` until the store takes it.
+ */
+import type { GovflowConfig } from '../config/config-loader.js';
+import { errorMessage } from '../errors.js';
+import type { IntakeItem } from '../intake/claimed-file.js';
+import { moveToFailed } from '../intake/failed-files.js';
+import { compactInTimeZone } from '../message/zoned-time.js';
+import { generateSessionId, type OperationalLog } from '../pipeline/session-runner.js';
+import { archiveRequestFile } from '../store/request-archive.js';
+import { withoutCredentials } from './postgres-connection.js';
+import type { SessionLeases } from './session-leases.js';
+
+export class StoreIntake {
+  /** Claimed items the store did not take yet (the link was down), by claimed path. */
+  private readonly unqueued = new Map<string, IntakeItem>();
+  private retrying = false;
+
+  constructor(
+    private readonly config: GovflowConfig,
+    private readonly leases: SessionLeases,
+    private readonly log: OperationalLog,
+  ) {}
+
+  /** Commits one claimed item (or keeps it for `retry`); never throws. */
+  async handle(item: IntakeItem): Promise<void> {
+    try {
+      await this.enqueue(item);
+      this.unqueued.delete(item.claimedPath);
+    } catch (error) {
+      if (!this.unqueued.has(item.claimedPath)) {
+        this.log.warn('cannot commit a request to the store; it waits in system/processing/ and is retried', { file: item.sourceFile, error: withoutCredentials(errorMessage(error)) });
+      }
+      this.unqueued.set(item.claimedPath, item);
+    }
+  }
+
+  /** Tries the kept items again (the daemon's poll calls this). */
+  retry(): void {
+    if (this.retrying || this.unqueued.size === 0) return;
+    this.retrying = true;
+    void (async () => {
+      try {
+        for (const item of [...this.unqueued.values()]) await this.handle(item);
+      } finally {
+        this.retrying = false;
+      }
+    })();
+  }
+
+  private async enqueue(item: IntakeItem): Promise<void> {
+    const { config } = this;
+    const archive = () => archiveRequestFile(config.paths.archive, compactInTimeZone(new Date(), config.timezone), item.claimedPath, item.sourceFile);
+    const reject = async (reason: string) => {
+      await moveToFailed(config.paths, item.claimedPath, item.sourceFile, reason, { durable: config.daemon.fsync });
+      this.log.warn('request file rejected: moved to system/failed/', { file: item.sourceFile, reason });
+    };
+    if (item.kind === 'reply') {
+      const refused = await this.leases.enqueueReply(item.sessionId, { text: item.reply, source_file: item.sourceFile, ...(item.approval ? { approval: item.approval } : {}) });
+      if (refused) return reject(refused);
+      archive();
+      return;
+    }
+    const outcome = await this.leases.enqueue({
+      // The request id (named, or generated at the claim) is the key: a session id made here
+      // again after a crash never makes a second session.
+      sessionId: item.sessionId ?? generateSessionId(item.receivedAt, config.timezone),
+      requestId: item.requestId,
+      text: item.text,
+      user: item.user,
+      metadata: item.metadata,
+      sourceFile: item.sourceFile,
+      claimedPath: item.claimedPath,
+    });
+    if (outcome.kind === 'duplicate' && !outcome.ours) {
+      return reject(
+        outcome.column === 'request_id'
+          ? `duplicate request_id "${item.requestId}": it was already accepted; use a new request_id`
+          : `session_id "${item.sessionId}" is already in use; omit session_id or choose a new one`,
+      );
+    }
+    archive();
+  }
+}
