@@ -22,6 +22,7 @@ import { InboxIntake } from '../intake/inbox-intake.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
 import { openRuntime, type Runtime } from '../daemon/runtime.js';
+import { watchGovernance } from '../daemon/governance-watch.js';
 import { ChainProjection } from './chain-projection.js';
 import { GovernanceVersions } from './governance-versions.js';
 import { openClusterStore, type ClusterStore } from './cluster-store.js';
@@ -69,6 +70,7 @@ export class ClusterDaemon {
   private http: HttpApi | null = null;
   private readonly outbox: OutboxDelivery;
   private readonly storeIntake: StoreIntake;
+  private stopWatchingGovernance: (() => Promise<void>) | null = null;
   private projecting: Promise<void> | null = null;
   private readonly remote: RemoteSessionEvents;
   /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
@@ -176,6 +178,7 @@ export class ClusterDaemon {
       else await this.storeIntake.handle(item);
     }
     await this.intake.start();
+    this.stopWatchingGovernance = await watchGovernance(config.root, this.runtime.governance, this.log);
     const leaseMs = config.cluster.lease_ms;
     this.timers.push(
       setInterval(() => void this.renewLeases(), Math.max(100, Math.floor(leaseMs / 3))),
@@ -366,6 +369,7 @@ export class ClusterDaemon {
     const cleanups: Array<[string, () => unknown]> = [
       ['inbox intake', () => this.intake?.stop()],
       ['http api', () => this.http?.close()],
+      ['governance watcher', () => this.stopWatchingGovernance?.()],
       ['running sessions', () => Promise.allSettled([...this.running.values()].map((entry) => entry.work))],
       ['outbox', () => this.outbox.deliver()],
       ['projection', () => this.projection?.catchUp()],

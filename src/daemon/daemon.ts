@@ -5,9 +5,7 @@
  * journal consistent).
  */
 import { setMaxListeners } from 'node:events';
-import { watch, type FSWatcher } from 'chokidar';
 import { existsSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { resumeOrphanedRuns } from './orphaned-runs.js';
 import { readClaimedFile, recoverClaimedFiles, type IntakeItem, type IntakeReply, type IntakeRequest } from '../intake/claimed-file.js';
 import { claimedAtOf, sessionIdForClaim } from '../intake/claim-name.js';
@@ -20,6 +18,7 @@ import { SessionJournal } from '../store/session-journal.js';
 import { errorMessage } from '../errors.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { DiskGuard } from './disk-guard.js';
+import { watchGovernance } from './governance-watch.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import type { HttpApi } from '../http/http-server.js';
 import { costCalculator } from '../llm/create-provider.js';
@@ -43,8 +42,7 @@ export class GovflowDaemon {
   private readonly registry: RequestIdRegistry;
   private intake!: InboxIntake;
   private diskGuard: DiskGuard | null = null;
-  private governanceWatcher: FSWatcher | null = null;
-  private reloadTimer: NodeJS.Timeout | null = null;
+  private stopWatchingGovernance: (() => Promise<void>) | null = null;
   private recovery: Promise<void> = Promise.resolve();
   private stopping: Promise<void> | null = null;
   private http: HttpApi | null = null;
@@ -139,7 +137,7 @@ export class GovflowDaemon {
     });
     this.diskGuard.start();
     await this.intake.start();
-    this.watchGovernance();
+    this.stopWatchingGovernance = await watchGovernance(this.runtime.config.root, this.runtime.governance, this.options.log);
     this.setState('running');
     this.options.announce(
       `govflow ready: watching ${config.paths.inbox}${this.http ? `, HTTP API on ${this.http.url}` : ''} (provider ${provider.kind}, ${governance.current().agents.size} agents, governance ${governance.current().hash.slice(0, 12)})`,
@@ -319,33 +317,6 @@ export class GovflowDaemon {
     );
   }
 
-  private watchGovernance(): void {
-    const root = this.runtime.config.root;
-    const targets = ['governance', 'context', 'schemas'].map((folder) => path.join(root, folder)).filter((folder) => existsSync(folder));
-    if (targets.length === 0) return;
-    this.governanceWatcher = watch(targets, { ignoreInitial: true });
-    this.governanceWatcher.on('all', () => {
-      if (this.reloadTimer) clearTimeout(this.reloadTimer);
-      this.reloadTimer = setTimeout(() => this.reloadGovernance(), 150);
-    });
-    this.governanceWatcher.on('error', (error) => this.options.log.error('governance watcher error', { error: errorMessage(error) }));
-  }
-
-  private reloadGovernance(): void {
-    const log = this.options.log;
-    try {
-      const { changed, errors, warnings, hash } = this.runtime.governance.reload();
-      if (errors.length > 0) {
-        for (const error of errors) log.error(`governance change rejected, keeping the last good snapshot: ${error.describe()}`, { file: error.file, line: error.line });
-        return;
-      }
-      for (const warning of warnings) log.warn(`governance: ${warning}`);
-      if (changed) log.info('governance reloaded; new steps use the new snapshot', { governance: hash.slice(0, 12) });
-    } catch (error) {
-      log.error('governance reload failed, keeping the last good snapshot', { error: errorMessage(error) });
-    }
-  }
-
   /** Graceful stop; a second call stops at once (running steps are abandoned, journals stay consistent). */
   stop(): Promise<void> {
     if (this.stopping) {
@@ -374,7 +345,7 @@ export class GovflowDaemon {
       ['recovery', () => this.recovery],
       // Open until running steps are done: meanwhile new work gets 503 and status reads still work.
       ['http api', () => this.http?.close()],
-      ['governance watcher', () => this.governanceWatcher?.close()],
+      ['governance watcher', () => this.stopWatchingGovernance?.()],
       ['disk guard', () => this.diskGuard?.stop()],
       ['audit log and root lock', () => this.runtime.close()],
     ];
@@ -386,7 +357,6 @@ export class GovflowDaemon {
       }
     }
     clearTimeout(grace);
-    if (this.reloadTimer) clearTimeout(this.reloadTimer);
     this.setState('stopped');
   }
 }

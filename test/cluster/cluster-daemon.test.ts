@@ -218,3 +218,21 @@ describe.skipIf(!pg)('cluster daemon: HTTP API from the store', () => {
     await b.stop();
   }, 90_000);
 });
+
+describe.skipIf(!pg)('cluster daemon: governance hot reload', () => {
+  it('new sessions run on markdown edited while the daemon runs', async () => {
+    await resetStore();
+    const root = clusterRoot(5000, 0);
+    const daemon = await startDaemon(root);
+    const before = /governance ([0-9a-f]{12})\)/.exec(daemon.readyLine)![1];
+    appendFileSync(path.join(root, 'context', 'application.md'), '\nAn edit made while the daemon runs.\n');
+    await waitFor('the reload', () => daemon.stderr.includes('governance reloaded'));
+    dropJson(root, 'after-edit.json', { request: 'after the edit', request_id: 'after-edit' });
+    await waitFor('its result', () => outboxResults(root).includes('after-edit.json'));
+    const entries = await pg!.query<{ entry: string }>("select entry from audit_entries where entry like '%[REQUEST_ID: after-edit]%'");
+    const versions = new Set(entries.map((row) => /^\[GOVERNANCE_VERSION: ([0-9a-f]{12})/m.exec(row.entry)?.[1]));
+    expect(versions.size).toBe(1);
+    expect(versions.has(before)).toBe(false);
+    await daemon.stop();
+  }, 60_000);
+});

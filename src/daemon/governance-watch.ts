@@ -1,0 +1,48 @@
+/**
+ * Hot reload of governance (SPEC: "governance authors edit markdown ... with no restart"): a
+ * watcher on governance/, context/ and schemas/ that reloads the snapshot 150 ms after the last
+ * change. A valid tree replaces the snapshot for new steps; an invalid one is logged and the last
+ * good snapshot kept. Used by the files daemon and the cluster daemon alike.
+ */
+import { watch } from 'chokidar';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { errorMessage } from '../errors.js';
+import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { GovernanceSource } from './governance-source.js';
+
+/**
+ * Starts watching and resolves once the watcher is ready (so an edit made after the daemon's
+ * `ready` line is never missed), with the function that stops it.
+ */
+export async function watchGovernance(root: string, governance: GovernanceSource, log: OperationalLog): Promise<() => Promise<void>> {
+  const targets = ['governance', 'context', 'schemas'].map((folder) => path.join(root, folder)).filter((folder) => existsSync(folder));
+  if (targets.length === 0) return async () => {};
+  let timer: NodeJS.Timeout | null = null;
+  const watcher = watch(targets, { ignoreInitial: true });
+  watcher.on('all', () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => reloadGovernance(governance, log), 150);
+  });
+  watcher.on('error', (error) => log.error('governance watcher error', { error: errorMessage(error) }));
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return async () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    await watcher.close();
+  };
+}
+
+function reloadGovernance(governance: GovernanceSource, log: OperationalLog): void {
+  try {
+    const { changed, errors, warnings, hash } = governance.reload();
+    if (errors.length > 0) {
+      for (const error of errors) log.error(`governance change rejected, keeping the last good snapshot: ${error.describe()}`, { file: error.file, line: error.line });
+      return;
+    }
+    for (const warning of warnings) log.warn(`governance: ${warning}`);
+    if (changed) log.info('governance reloaded; new steps use the new snapshot', { governance: hash.slice(0, 12) });
+  } catch (error) {
+    log.error('governance reload failed, keeping the last good snapshot', { error: errorMessage(error) });
+  }
+}
