@@ -19,6 +19,8 @@ const pg = await pgTestSchema('cluster_partition');
 const LEASE_MS = 2000;
 /** The goal agent's model call: longer than the outage, so the cut-off daemon finishes it after the takeover. */
 const GOAL_CALL_MS = 6000;
+/** In every daemon's store URL; the server trusts local connections, so it is only there to leak. */
+const PASSWORD = 'n0t-To-Be-Printed';
 
 describe.skipIf(!pg)('cluster mode: a daemon cut off from Postgres', () => {
   let cluster: Cluster;
@@ -32,6 +34,7 @@ describe.skipIf(!pg)('cluster mode: a daemon cut off from Postgres', () => {
       nodes: 2,
       latencyMs: 100,
       leaseMs: LEASE_MS,
+      password: PASSWORD,
       responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: GOAL_CALL_MS }] },
     });
     [victim, other] = cluster.nodes;
@@ -122,4 +125,12 @@ describe.skipIf(!pg)('cluster mode: a daemon cut off from Postgres', () => {
     await cluster.waitForResults(['during-cut'], 30_000);
     await assertClusterConsistent(cluster, takenBy);
   }, 90_000);
+
+  it('never printed the store password, through every cut, stall and freeze above', () => {
+    for (const node of cluster.nodes) {
+      const output = node.output();
+      expect(output.length, `${node.name} printed nothing at all`).toBeGreaterThan(0);
+      expect(output.includes(PASSWORD), `${node.name} printed the password of store.url`).toBe(false);
+    }
+  });
 });

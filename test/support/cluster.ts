@@ -40,6 +40,8 @@ export interface ClusterOptions {
   http?: boolean;
   /** More YAML appended to every root's config. */
   extraConfig?: string;
+  /** A password in the store URL (the test server trusts local connections and ignores it): it must never be printed. */
+  password?: string;
   /** Scripted answers per agent replacing the example app's (each node signs its final answer anyway). */
   responses?: Record<string, unknown[]>;
 }
@@ -216,6 +218,11 @@ export class ClusterNode {
     return readAuditEntries(this.root);
   }
 
+  /** Everything every process of this node printed. */
+  output(): string {
+    return this.history.map((daemon) => `${daemon.stdout}${daemon.stderr}`).join('');
+  }
+
   stderrTail(lines = 30): string {
     return this.history.map((daemon) => `--- ${this.name} pid ${daemon.pid}${daemon.hasExited ? ' (exited)' : ''}:\n${daemon.stderrTail(lines)}`).join('\n');
   }
@@ -226,6 +233,10 @@ export function clusterConfig(pg: PgTestSchema, link: PgLink, options: ClusterOp
   const url = new URL(pg.url);
   url.hostname = '127.0.0.1';
   url.port = String(link.port);
+  if (options.password) {
+    url.username ||= 'root';
+    url.password = options.password;
+  }
   return [
     'timezone: UTC',
     'provider:',
