@@ -98,6 +98,18 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
     }
   }, 60_000);
 
+  it('lists every session in the web view on every daemon (§14, §15: read from the database)', async () => {
+    const results = cluster.resultsByRequest();
+    const sessionIds = [...takenBy.keys()].map((id) => results.get(id)![0].result.session_id);
+    for (const node of cluster.nodes) {
+      const page = await fetch(`${node.httpUrl}/ui/sessions`);
+      expect(page.status, `GET /ui/sessions on ${node.name}`).toBe(200);
+      const html = await page.text();
+      const missing = sessionIds.filter((id) => !html.includes(`>${id}<`));
+      expect(missing, `sessions missing from the web view's list on ${node.name}`).toEqual([]);
+    }
+  }, 60_000);
+
   it('accepts a request over HTTP on one daemon and writes its result to that daemon\'s outbox', async () => {
     const node = cluster.nodes[2];
     const response = await post(node, { request: 'Summarise the HTTP request.', request_id: 'over-http' });
