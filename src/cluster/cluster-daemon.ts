@@ -155,7 +155,7 @@ export class ClusterDaemon {
         provider: this.runtime.provider,
         readiness: () => (this.state === 'running' ? { ready: true, reason: 'ready' } : { ready: false, reason: `govflow is ${this.state}` }),
         metrics: { audit: null, costUsd: costCalculator(config) },
-        remote: new ClusterReads(cluster.pool, cluster.schema),
+        remote: new ClusterReads(cluster.pool, cluster.schema, cluster.leases),
       });
     }
     this.intake = new InboxIntake({

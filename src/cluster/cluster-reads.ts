@@ -1,13 +1,15 @@
 /**
- * What the HTTP API and web view read in cluster mode (SPEC §15: "results, session status, the
- * event stream and the web view read from the database on any daemon"): a request's result and
- * owner, and a session's journal, fetched from Postgres before each handler runs and kept for a
- * short while (the handlers read synchronously; see RemoteSessions in src/http/session-lookup.ts).
+ * The HTTP API's view of the store in cluster mode (SPEC §15: "results, session status, the event
+ * stream and the web view read from the database on any daemon"): a request's result and owner,
+ * and a session's journal, fetched from Postgres before each handler runs and kept for a short
+ * while (the handlers read synchronously; see RemoteSessions in src/http/session-lookup.ts). A
+ * submission is enqueued straight into Postgres, whose unique request id answers 202 or 409.
  */
 import type pg from 'pg';
 import type { RemoteSessions } from '../http/session-lookup.js';
 import type { JournalRecord } from '../store/session-journal.js';
 import { quoteIdentifier } from './postgres-connection.js';
+import type { SessionLeases } from './session-leases.js';
 
 /** Fetched entries live this long; a stream reads them once, right after the fetch. */
 const TTL_MS = 5_000;
@@ -23,7 +25,11 @@ export class ClusterReads implements RemoteSessions {
   private readonly journals = new Map<string, Cached<JournalRecord[] | undefined>>();
   private readonly table: (name: string) => string;
 
-  constructor(private readonly pool: pg.Pool, schema: string) {
+  constructor(
+    private readonly pool: pg.Pool,
+    schema: string,
+    private readonly leases: SessionLeases,
+  ) {
     const quoted = quoteIdentifier(schema);
     this.table = (name) => `${quoted}.${name}`;
   }
@@ -54,6 +60,11 @@ export class ClusterReads implements RemoteSessions {
     const row = await this.pool.query<{ user_name: string | null; session_id: string }>(`select user_name, session_id from ${this.table('sessions')} where request_id = $1`, [requestId]);
     const found = row.rows[0];
     return found ? { user: found.user_name ?? 'local', sessionId: found.session_id } : null;
+  }
+
+  async submit(request: { requestId: string; sessionId: string; text: string; user: string; metadata: Record<string, unknown> | null }): Promise<'queued' | 'duplicate'> {
+    const outcome = await this.leases.enqueue({ ...request, sourceFile: `http-${request.requestId}.json`, claimedPath: null });
+    return outcome.kind === 'queued' ? 'queued' : 'duplicate';
   }
 
   private remember<T>(map: Map<string, Cached<T>>, key: string, value: T): void {

@@ -81,7 +81,12 @@ export class HttpIntake {
     if (parsed.kind === 'invalid') throw badRequest(parsed.reason.replace('the file is larger than intake.max_bytes', 'the request is larger than intake.max_bytes'));
     if (parsed.kind !== 'request' || parsed.requestId === null) throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');
 
-    if (this.options.remote && (await this.options.remote.ownerOf(parsed.requestId)) !== null) throw this.duplicate(parsed.requestId);
+    if (this.options.remote) {
+      // Cluster mode (SPEC §15): committed to Postgres before the 202; its unique request id decides.
+      const outcome = await this.options.remote.submit({ requestId: parsed.requestId, sessionId, text: parsed.text, user, metadata: parsed.metadata });
+      if (outcome === 'duplicate') throw this.duplicate(parsed.requestId);
+      return { requestId: parsed.requestId, sessionId };
+    }
     const { inbox } = this.options.paths;
     const temporary = path.join(inbox, `.http-${parsed.requestId}.json.tmp`);
     try {

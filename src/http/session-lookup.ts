@@ -22,6 +22,11 @@ export interface RemoteSessions {
   records(sessionId: string): JournalRecord[] | undefined;
   /** The user and session of a request id the store accepted; null when it has none. */
   ownerOf(requestId: string): Promise<{ user: string; sessionId: string | null } | null>;
+  /**
+   * Commits a new request to the store (the store is the durability, so no inbox file): 'duplicate'
+   * when the store already has its request id (or session id), from any daemon.
+   */
+  submit(request: { requestId: string; sessionId: string; text: string; user: string; metadata: Record<string, unknown> | null }): Promise<'queued' | 'duplicate'>;
 }
 
 export interface SessionView {
