@@ -75,11 +75,6 @@ export class PgLink {
     return link;
   }
 
-  /** Connections currently open through the link. */
-  get open(): number {
-    return this.sockets.size / 2;
-  }
-
   cut(): void {
     this.severed = true;
     for (const socket of this.sockets) socket.destroy();
@@ -229,7 +224,7 @@ export class ClusterNode {
 }
 
 /** Config YAML of one node: scripted model, the shared schema through the node's own link. */
-export function clusterConfig(pg: PgTestSchema, link: PgLink, options: ClusterOptions): string {
+function clusterConfig(pg: PgTestSchema, link: PgLink, options: ClusterOptions): string {
   const url = new URL(pg.url);
   url.hostname = '127.0.0.1';
   url.port = String(link.port);
@@ -251,7 +246,7 @@ export function clusterConfig(pg: PgTestSchema, link: PgLink, options: ClusterOp
 }
 
 /** Where the test server listens (the links forward there). */
-export function pgTarget(pg: PgTestSchema): { host: string; port: number } {
+function pgTarget(pg: PgTestSchema): { host: string; port: number } {
   const url = new URL(pg.url);
   return { host: url.hostname || '127.0.0.1', port: Number(url.port || 5432) };
 }
@@ -284,10 +279,6 @@ export class Cluster {
       await node.kill9();
       await node.link.close().catch(() => {});
     }
-  }
-
-  async stopAll(): Promise<void> {
-    await Promise.all(this.nodes.map((node) => node.stop()));
   }
 
   /** Every result file of every outbox: request id → the nodes whose outbox holds it. */
@@ -347,7 +338,7 @@ export class Cluster {
   }
 }
 
-export function sameFiles(a: Map<string, Buffer>, b: Map<string, Buffer>): boolean {
+function sameFiles(a: Map<string, Buffer>, b: Map<string, Buffer>): boolean {
   if (a.size !== b.size) return false;
   for (const [name, bytes] of a) if (!b.get(name)?.equals(bytes)) return false;
   return true;
