@@ -7,6 +7,7 @@
  */
 import type pg from 'pg';
 import type { RemoteSessions } from '../http/session-lookup.js';
+import type { SessionRow } from '../web/session-list.js';
 import type { JournalRecord } from '../store/session-journal.js';
 import { quoteIdentifier } from './postgres-connection.js';
 import type { SessionLeases } from './session-leases.js';
@@ -14,6 +15,8 @@ import type { SessionLeases } from './session-leases.js';
 /** Fetched entries live this long; a stream reads them once, right after the fetch. */
 const TTL_MS = 5_000;
 const MAX_ENTRIES = 2_000;
+/** The sessions list shows the newest sessions up to this many. */
+const MAX_LISTED = 10_000;
 
 interface Cached<T> {
   value: T;
@@ -65,6 +68,32 @@ export class ClusterReads implements RemoteSessions {
   async submit(request: { requestId: string; sessionId: string; text: string; user: string; metadata: Record<string, unknown> | null }): Promise<'queued' | 'duplicate'> {
     const outcome = await this.leases.enqueue({ ...request, sourceFile: `http-${request.requestId}.json`, claimedPath: null });
     return outcome.kind === 'queued' ? 'queued' : 'duplicate';
+  }
+
+  async sessionRows(): Promise<SessionRow[]> {
+    const rows = await this.pool.query<{
+      session_id: string; request_id: string; state: string; result_status: string | null; user_name: string | null; text: string | null;
+      current_agent: string | null; messages: number; created_at: Date; updated_at: Date; cost: number | null;
+    }>(
+      `select session_id, request_id, state, result_status, user_name, request->>'text' as text, manifest->>'current_agent' as current_agent,
+         coalesce((result_json::jsonb->>'messages')::int, (manifest->>'messages')::int, 0) as messages, created_at, updated_at,
+         coalesce((result_json::jsonb->'usage'->>'cost_usd')::float8, (manifest->'usage'->>'cost_usd')::float8, 0) as cost
+       from ${this.table('sessions')} order by created_at desc limit ${MAX_LISTED}`,
+    );
+    return rows.rows.map((row) => ({
+      sessionId: row.session_id,
+      requestId: row.request_id,
+      status: row.state === 'finished' ? (row.result_status ?? 'failed') : row.state,
+      user: row.user_name ?? 'local',
+      requestText: row.text ?? '',
+      agents: row.current_agent ? [row.current_agent] : [],
+      searchText: '',
+      currentAgent: row.current_agent,
+      messages: row.messages,
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+      costUsd: row.cost ?? 0,
+    }));
   }
 
   private remember<T>(map: Map<string, Cached<T>>, key: string, value: T): void {

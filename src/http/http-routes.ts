@@ -14,7 +14,7 @@ import { maySee, readsEverything, requireSubmitter, type Caller } from './http-a
 import type { HttpIntake } from './http-intake.js';
 import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-problem.js';
 import { parseLastEventId, streamSessionEvents } from './session-event-stream.js';
-import { SessionLookup } from './session-lookup.js';
+import { SessionLookup, type RemoteSessions } from './session-lookup.js';
 import type { SessionCancellation } from './session-cancellation.js';
 import { SseConnection } from './sse-connection.js';
 
@@ -29,6 +29,8 @@ export interface RouteContext {
   /** Every open event stream, so shutdown can end them with a final event. */
   streams: Set<SseConnection>;
   cancellation: SessionCancellation;
+  /** Cluster mode: sessions kept in Postgres (src/cluster/cluster-reads.ts); null in files mode. */
+  remote: RemoteSessions | null;
 }
 
 /** The caller the auth hook put on the request. */

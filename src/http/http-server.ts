@@ -113,6 +113,7 @@ export class HttpApi {
       isStopping: () => api?.stoppingNow ?? false,
       streams: new Set(),
       cancellation,
+      remote,
     };
 
     // JSON only: any other body type is a 400 that names the content type to send.

@@ -10,6 +10,7 @@ import { REQUEST_ID_PATTERN } from '../intake/request-file.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { foldRecords, type SessionState } from '../pipeline/session-state.js';
 import { SessionJournal, type JournalRecord } from '../store/session-journal.js';
+import type { SessionRow } from '../web/session-list.js';
 
 /**
  * Sessions kept elsewhere than this root's files (cluster mode: Postgres, src/cluster/cluster-reads.ts).
@@ -27,6 +28,8 @@ export interface RemoteSessions {
    * when the store already has its request id (or session id), from any daemon.
    */
   submit(request: { requestId: string; sessionId: string; text: string; user: string; metadata: Record<string, unknown> | null }): Promise<'queued' | 'duplicate'>;
+  /** Every session of the store as the web view's sessions list shows it (newest first). */
+  sessionRows(): Promise<SessionRow[]>;
 }
 
 export interface SessionView {

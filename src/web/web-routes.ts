@@ -16,6 +16,7 @@ import { SessionLookup } from '../http/session-lookup.js';
 import { SessionJournal } from '../store/session-journal.js';
 import { renderDayBody, renderDaysBody, sessionHref } from './audit-pages.js';
 import { SessionIndex } from './session-index.js';
+import { compareRows, indexRowText, querySessions, type SessionQuery } from './session-list.js';
 import { renderSessionBody } from './session-page.js';
 import { escapeHtml, renderPage, statusBadge } from './web-page.js';
 
@@ -78,7 +79,7 @@ ${message ? `<p class="warning" role="alert">${escapeHtml(message)}</p>` : ''}
   });
 }
 
-async function sessionsBody(index: SessionIndex, caller: Caller, request: FastifyRequest): Promise<string> {
+async function sessionsBody(index: Pick<SessionIndex, 'query'>, caller: Caller, request: FastifyRequest): Promise<string> {
   const status = queryText(request, 'status');
   const search = queryText(request, 'q');
   const page = Number(queryText(request, 'page') ?? '1') || 1;
@@ -157,7 +158,11 @@ async function sessionEntries(context: RouteContext, sessionId: string): Promise
 }
 
 export function registerWebRoutes(app: FastifyInstance, context: RouteContext, options: WebOptions): void {
-  const index = new SessionIndex(context.paths, context.events);
+  // Cluster mode: the sessions of the whole cluster, from Postgres, at each request.
+  const remote = context.remote;
+  const index = remote
+    ? { query: async (query: SessionQuery) => querySessions((await remote.sessionRows()).map(indexRowText).sort(compareRows), query), close: () => {} }
+    : new SessionIndex(context.paths, context.events);
   app.addHook('onClose', async () => index.close());
   void app.register(async (scope) => {
     // HTML forms post url-encoded bodies; only the /ui routes accept them.
@@ -203,7 +208,7 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       const sessionId = String((request.params as Record<string, unknown>).session_id ?? '');
       const view = context.lookup.session(sessionId);
       if (!view || !maySee(caller, view.user)) throw new HttpProblem(404, 'not_found', `no session "${sessionId.slice(0, 140)}" that you may see`);
-      const records = SessionJournal.read(SessionJournal.directoryOf(context.paths.sessions, sessionId));
+      const records = context.remote?.records(sessionId) ?? SessionJournal.read(SessionJournal.directoryOf(context.paths.sessions, sessionId));
       const mayAnswer = caller.role !== 'auditor' && (caller.role === 'local' || caller.user === view.user);
       const page = renderSessionBody({
         sessionId,

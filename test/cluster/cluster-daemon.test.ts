@@ -210,6 +210,12 @@ describe.skipIf(!pg)('cluster daemon: HTTP API from the store', () => {
     expect(await result.json()).toMatchObject({ request_id: 'http-1', session_id: sessionId, status: 'success', messages: 6 });
     const session = await fetch(`${apiB}/v1/sessions/${sessionId}/events`);
     expect((await session.text()).match(/event: message/g)).toHaveLength(6);
+    // The web view on B lists the session and shows its page, both from the store.
+    const list = await fetch(`${apiB}/ui/sessions`);
+    expect(await list.text()).toContain(sessionId);
+    const page = await fetch(`${apiB}/ui/sessions/${sessionId}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('final_output_agent');
     await waitFor("A's outbox", () => outboxResults(rootA).includes('http-1.json'));
     expect(outboxResults(rootB)).toEqual([]);
     const owners = await pg!.query<{ owner: string | null; epoch: string }>('select owner, epoch from sessions where session_id = $1', [sessionId]);
