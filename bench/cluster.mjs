@@ -1,0 +1,279 @@
+/**
+ * Cluster mode (SPEC §15, issue #17): real `govflow start` daemons as child processes, each with
+ * its own root, on one Postgres schema (GOVFLOW_TEST_PG_URL, default
+ * postgres://root@127.0.0.1:5432/test; a fresh schema per run, dropped after). The model is the
+ * scripted provider (instant, or a fixed latency). Request files are written before the clock
+ * starts and renamed into the inboxes round-robin after BENCH_CLUSTER_WARMUP (default 4) warm-up
+ * sessions per daemon; wall time runs to the last result file.
+ *
+ * Figures:
+ *   - throughput: sessions/s for 1, 2 and 3 daemons, instant model, concurrency 8 per daemon
+ *     (BENCH_CLUSTER_REQUESTS, default 150);
+ *   - 100 ms model, concurrency 16 per daemon, 3 daemons: wall time against the ideal
+ *     (BENCH_CLUSTER_LATENCY_REQUESTS, default 192 = 4 waves of 48). Ideal = waves × 5 calls ×
+ *     100 ms (the 2 plan tasks run in parallel: 5 calls on the critical path). Target ≤ 1.15×;
+ *   - per-step overhead, one daemon at concurrency 1, instant model: postgres store against the
+ *     files store (BENCH_CLUSTER_STEP_SESSIONS, default 60 sessions × 6 messages). Target ≤ 2×;
+ *   - references at the same moment (the machine may be shared): one files-mode daemon's
+ *     sessions/s, and three independent files-mode daemons × 16 with the 100 ms model;
+ *   - the audit append's share of a step, in that postgres run: the daemon is started with
+ *     bench/cluster-query-timing.mjs preloaded, which times every query of the `pg` driver by
+ *     statement; the share is the time per step in the statements that append to the chain over
+ *     the step's wall time. The append commits in one statement with its journal record, so this
+ *     is an upper bound.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import {
+  REPOSITORY_ROOT,
+  cleanUpOnExit,
+  envInteger,
+  makeExampleRoot,
+  now,
+  removeRoot,
+  reportResult,
+  requestText,
+  round,
+  sleep,
+  stageRequest,
+} from './bench-support.mjs';
+
+const PG_URL = process.env.GOVFLOW_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
+const REQUESTS = envInteger('BENCH_CLUSTER_REQUESTS', 150);
+const LATENCY_REQUESTS = envInteger('BENCH_CLUSTER_LATENCY_REQUESTS', 192);
+const STEP_SESSIONS = envInteger('BENCH_CLUSTER_STEP_SESSIONS', 60);
+const WARMUP = envInteger('BENCH_CLUSTER_WARMUP', 4);
+const LATENCY_MS = 100;
+const STEPS = 6;
+const CRITICAL_PATH_CALLS = 5;
+const CLI = path.join(REPOSITORY_ROOT, 'bin', 'govflow.js');
+
+const roots = [];
+cleanUpOnExit(roots);
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** The example app's answers for the scripted provider (the same as the daemon tests'). */
+function script(latencyMs) {
+  const answer = (content, contentType, next) => ({
+    json: {
+      message_id: null, timestamp: null, agent: null, input: null, metadata: null,
+      output: { content, content_type: contentType },
+      next_agent: { name: next, reason: next ? `hand over to ${next}` : 'end of chain' },
+      status: { code: 'success', message: `success: ${contentType}` },
+      error: { has_error: false, error_code: null, error_message: null, retry_count: 0, recoverable: false },
+      audit: { compliance_notes: 'bench answer', governance_files_consulted: [] },
+    },
+  });
+  const tasks = [
+    { id: 't1', agent: 'summarizer_agent', instruction: 'Summarise the text.', depends_on: [] },
+    { id: 't2', agent: 'action_item_agent', instruction: 'List the action items.', depends_on: [] },
+  ];
+  return JSON.stringify({
+    latency_ms: latencyMs,
+    loop: true,
+    responses: {
+      objective_agent: [answer({ objectives: ['summarise the text'] }, 'objectives', 'goal_agent')],
+      goal_agent: [answer({ source_text: 'text', objectives: [{ objective: 'summarise', goals: ['a summary exists'] }] }, 'goals', 'planning_agent')],
+      planning_agent: [answer({ tasks }, 'plan', 'final_output_agent')],
+      summarizer_agent: [answer({ summary: 'A short summary.', decisions: [] }, 'summary', null)],
+      action_item_agent: [answer({ action_items: [{ task: 'send the report', owner: 'Bob', due: null }] }, 'action_items', null)],
+      final_output_agent: [answer({ answer: 'Done.' }, 'final_report', null)],
+    },
+  });
+}
+
+/** A connection to the server that makes a fresh schema per run (dropped at the end), or null when no server answers. */
+async function connectServer() {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch {
+    return null;
+  }
+  const schemas = [];
+  return {
+    client,
+    async freshStore() {
+      const schema = `gfbench_${process.pid}_${schemas.length}`;
+      await client.query(`drop schema if exists "${schema}" cascade`);
+      await client.query(`create schema "${schema}"`);
+      schemas.push(schema);
+      return `{ kind: postgres, url: "${PG_URL}", schema: ${schema} }`;
+    },
+    async close() {
+      for (const schema of schemas) await client.query(`drop schema if exists "${schema}" cascade`).catch(() => {});
+      await client.end().catch(() => {});
+    },
+  };
+}
+
+/** `govflow start` on a root; resolves once it printed its ready line. */
+async function startDaemon(root, nodeArgs = [], env = {}) {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'start', '--root', root], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const deadline = Date.now() + 30_000;
+  while (!stdout.includes('ready')) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`govflow start --root ${root} did not get ready (exit ${child.exitCode}):\n${stderr.slice(-2000)}`);
+    await sleep(20);
+  }
+  return {
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      if ((await Promise.race([exited, sleep(20_000).then(() => 'late')])) === 'late') child.kill('SIGKILL');
+    },
+  };
+}
+
+/** Roots for `count` daemons; `store` is the YAML of the store section (null: files). */
+function makeRoots(count, { store, concurrency, latencyMs }) {
+  return Array.from({ length: count }, () => {
+    const root = makeExampleRoot(
+      `provider: { kind: scripted, script: script.json }\nintake: { concurrency: ${concurrency} }\n${store ? `store: ${store}\ncluster: { lease_ms: 10000 }\n` : ''}`,
+      'govflow-bench-cluster-',
+    );
+    writeFileSync(path.join(root, 'script.json'), script(latencyMs));
+    roots.push(root);
+    return root;
+  });
+}
+
+function outboxCount(root) {
+  try {
+    return readdirSync(path.join(root, 'system', 'outbox')).filter((name) => name.endsWith('.json')).length;
+  } catch {
+    return 0;
+  }
+}
+
+async function waitForResults(label, rootsOfRun, count, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const done = rootsOfRun.reduce((sum, root) => sum + outboxCount(root), 0);
+    if (done >= count) return;
+    if (Date.now() > deadline) throw new Error(`${label}: only ${done} of ${count} results after ${timeoutMs / 1000} s`);
+    await sleep(10);
+  }
+}
+
+/**
+ * Starts one daemon per root, renames `requests` staged files into the inboxes round-robin and
+ * returns the wall time (ms) until every result file is there.
+ */
+async function timeBatch(label, rootsOfRun, requests, { nodeArgs, env } = {}) {
+  const daemons = [];
+  try {
+    for (const root of rootsOfRun) daemons.push(await startDaemon(root, nodeArgs, env));
+    // Warm-up: a few sessions per daemon before the clock starts (JIT, connections, caches).
+    const warmups = rootsOfRun.flatMap((root, daemon) => Array.from({ length: WARMUP }, (_, index) => stageRequest(root, `warm-${label}-${daemon}-${index}.json`, JSON.stringify({ request: requestText(index), request_id: `warm-${label}-${daemon}-${index}` }))));
+    for (const drop of warmups) drop();
+    await waitForResults(label, rootsOfRun, warmups.length, 60_000);
+    const drops = Array.from({ length: requests }, (_, index) => {
+      const id = `${label}-${index}`;
+      return stageRequest(rootsOfRun[index % rootsOfRun.length], `${id}.json`, JSON.stringify({ request: requestText(index), request_id: id }));
+    });
+    const started = now();
+    for (const drop of drops) drop();
+    await waitForResults(label, rootsOfRun, warmups.length + requests, 300_000);
+    return now() - started;
+  } finally {
+    await Promise.all(daemons.map((daemon) => daemon.stop()));
+    for (const root of rootsOfRun) {
+      removeRoot(root);
+      roots.splice(roots.indexOf(root), 1);
+    }
+  }
+}
+
+const database = await connectServer();
+if (!database) {
+  console.log(`cluster: no Postgres server answers at ${PG_URL.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')} (GOVFLOW_TEST_PG_URL); skipped`);
+  reportResult({ bench: 'cluster', title: 'Cluster mode (skipped: no Postgres)', figures: [], targets: [] });
+  process.exit(0);
+}
+
+const figures = [];
+const targets = [];
+try {
+  console.log(`cluster: daemons as child processes sharing one fresh Postgres schema per run; scripted model`);
+  // Sessions per second, instant model.
+  const throughput = {};
+  for (const count of [1, 2, 3]) {
+    const wallMs = await timeBatch(`tp${count}`, makeRoots(count, { store: await database.freshStore(), concurrency: 8, latencyMs: 0 }), REQUESTS);
+    throughput[count] = REQUESTS / (wallMs / 1000);
+    console.log(`  ${count} daemon(s), instant model, concurrency 8 each: ${REQUESTS} sessions in ${round(wallMs / 1000, 2)} s = ${round(throughput[count], 1)} sessions/s`);
+    figures.push({ name: `${count} daemon(s), instant model: sessions/s`, unit: 'sessions/s', median: round(throughput[count], 1), runs: 1 });
+  }
+  // Reference on the same machine at the same moment: one files-mode daemon.
+  const filesWall = await timeBatch('tp-files', makeRoots(1, { store: null, concurrency: 8, latencyMs: 0 }), REQUESTS);
+  console.log(`  reference, 1 files-mode daemon, instant model, concurrency 8: ${round(REQUESTS / (filesWall / 1000), 1)} sessions/s`);
+  figures.push({ name: 'reference: 1 files-mode daemon, instant model: sessions/s', unit: 'sessions/s', median: round(REQUESTS / (filesWall / 1000), 1), runs: 1 });
+
+  // 100 ms model, 16 per daemon, 3 daemons.
+  const slots = 3 * 16;
+  const idealMs = Math.ceil(LATENCY_REQUESTS / slots) * CRITICAL_PATH_CALLS * LATENCY_MS;
+  const latencyWall = await timeBatch('lat', makeRoots(3, { store: await database.freshStore(), concurrency: 16, latencyMs: LATENCY_MS }), LATENCY_REQUESTS);
+  const ratio = latencyWall / idealMs;
+  console.log(`  3 daemons × 16, ${LATENCY_MS} ms model: ${LATENCY_REQUESTS} sessions in ${round(latencyWall / 1000, 2)} s; ideal ${round(idealMs / 1000, 2)} s; wall/ideal ${round(ratio, 3)}`);
+  figures.push({ name: `3 daemons × 16, ${LATENCY_MS} ms model: wall / ideal`, unit: '×', median: round(ratio, 3), runs: 1, note: `${LATENCY_REQUESTS} sessions, ideal ${round(idealMs / 1000, 2)} s` });
+  targets.push({ name: '3 daemons × 16, 100 ms model: wall / ideal', target: '≤ 1.15×', value: round(ratio, 3), unit: '×', pass: ratio <= 1.15 });
+  // Reference: three independent files-mode daemons (no shared store), the same load.
+  const filesLatencyWall = await timeBatch('lat-files', makeRoots(3, { store: null, concurrency: 16, latencyMs: LATENCY_MS }), LATENCY_REQUESTS);
+  console.log(`  reference, 3 independent files-mode daemons × 16: ${round(filesLatencyWall / 1000, 2)} s; wall/ideal ${round(filesLatencyWall / idealMs, 3)}`);
+  figures.push({ name: 'reference: 3 files-mode daemons × 16, 100 ms model: wall / ideal', unit: '×', median: round(filesLatencyWall / idealMs, 3), runs: 1 });
+
+  // Per-step overhead: one daemon, one session at a time, files store and postgres store.
+  const stepMs = {};
+  const timingFile = path.join(os.tmpdir(), `govflow-bench-query-timing-${process.pid}.json`);
+  const timing = { nodeArgs: ['--import', path.join(REPOSITORY_ROOT, 'bench', 'cluster-query-timing.mjs')], env: { BENCH_QUERY_TIMING_FILE: timingFile } };
+  for (const [kind, store] of [['files', null], ['postgres', await database.freshStore()]]) {
+    const wallMs = await timeBatch(`step-${kind}`, makeRoots(1, { store, concurrency: 1, latencyMs: 0 }), STEP_SESSIONS, store ? timing : {});
+    stepMs[kind] = wallMs / (STEP_SESSIONS * STEPS);
+    console.log(`  per step, ${kind} store (1 daemon, concurrency 1, instant model, ${STEP_SESSIONS} sessions): ${round(stepMs[kind], 3)} ms`);
+    figures.push({ name: `per-step overhead, ${kind} store`, unit: 'ms', median: round(stepMs[kind], 3), runs: 1 });
+  }
+  const stepRatio = stepMs.postgres / stepMs.files;
+  targets.push({ name: 'per-step overhead: postgres / files store', target: '≤ 2×', value: round(stepRatio, 2), unit: '×', pass: stepRatio <= 2 });
+  console.log(`  postgres / files per step: ${round(stepRatio, 2)}× (target ≤ 2×)`);
+
+  const totals = existsSync(timingFile) ? JSON.parse(readFileSync(timingFile, 'utf8')) : null;
+  rmSync(timingFile, { force: true });
+  const statements = Object.entries(totals ?? {}).sort(([, a], [, b]) => b.ms - a.ms);
+  if (statements.length === 0) {
+    console.log('  audit append share of a step: n/a (the daemon sent no queries through the pg driver)');
+  } else {
+    const steps = (STEP_SESSIONS + WARMUP) * STEPS; // the daemon's whole life: warm-up sessions too
+    console.log(`  statements per step, postgres store (start-up included), by time:`);
+    for (const [text, { calls, ms }] of statements.slice(0, 6)) console.log(`    ${round(ms / steps, 3)} ms, ${round(calls / steps, 2)} calls  ${text}`);
+    // The audit append commits in the same statement as the journal record (one transaction), so
+    // from outside it can only be bounded: the share of the step in the statements that append it.
+    const append = statements.filter(([text]) => /commit_writes|insert into audit_entries|audit_head/i.test(text));
+    const appendMs = append.reduce((sum, [, { ms }]) => sum + ms, 0) / steps;
+    const share = (100 * appendMs) / stepMs.postgres;
+    console.log(`  audit append (in its commit with the journal record): ${round(appendMs, 3)} ms of a ${round(stepMs.postgres, 3)} ms step = ${round(share, 1)} % (an upper bound: the same statement commits the journal)`);
+    figures.push({ name: 'audit append (with its journal commit) share of a step, postgres store', unit: '%', median: round(share, 1), runs: 1, note: `${round(appendMs, 3)} ms of ${round(stepMs.postgres, 3)} ms` });
+  }
+} finally {
+  await database.close();
+}
+
+reportResult({
+  bench: 'cluster',
+  title: 'Cluster mode (daemons as child processes, one Postgres)',
+  config: { requests: REQUESTS, latencyRequests: LATENCY_REQUESTS, stepSessions: STEP_SESSIONS, latencyMs: LATENCY_MS },
+  figures,
+  targets,
+});

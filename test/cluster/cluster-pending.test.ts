@@ -1,0 +1,63 @@
+/**
+ * A paused session in cluster mode (SPEC §5, §15): the pending result lands in the outbox of the
+ * daemon that took the request; a reply dropped into ANOTHER daemon's inbox (the first one
+ * stopped) resumes it there, and the final result replaces the pending one in the first daemon's
+ * outbox once it is back — one result per request, one audit chain.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDistOnce } from '../daemon/build-once.js';
+import { EXAMPLE_ANSWERS, answer, cleanupAll, dropJson, exampleScript, waitFor, writeScript } from '../daemon/daemon-helpers.js';
+import { Cluster, finalAnswerOf } from '../support/cluster.js';
+import { assertClusterConsistent } from '../support/cluster-invariants.js';
+import { pgTestSchema } from '../support/postgres.js';
+
+const pg = await pgTestSchema('cluster_pending');
+const QUESTION = 'Which meeting do you mean?';
+
+describe.skipIf(!pg)('cluster mode: a paused session answered through another daemon', () => {
+  let cluster: Cluster;
+
+  beforeAll(async () => {
+    await buildDistOnce();
+    cluster = await Cluster.create(pg!, { nodes: 2 });
+    // node0's objective agent asks a question; node1's answers (so whoever resumes, it goes on).
+    const pending = answer({ content: { question: QUESTION }, contentType: 'objectives', status: 'pending', message: QUESTION, next: null });
+    writeScript(cluster.nodes[0].root, exampleScript({ loop: true, responses: { objective_agent: [{ json: pending }], final_output_agent: [{ json: answer({ content: { answer: finalAnswerOf('node0') }, contentType: 'final_report', next: null }) }] } }));
+    writeScript(cluster.nodes[1].root, exampleScript({ loop: true, responses: { objective_agent: [{ json: EXAMPLE_ANSWERS.objective_agent }], final_output_agent: [{ json: answer({ content: { answer: finalAnswerOf('node1') }, contentType: 'final_report', next: null }) }] } }));
+  }, 180_000);
+
+  afterAll(async () => {
+    await cluster?.destroy();
+    await cleanupAll();
+    await pg?.drop();
+  });
+
+  it('resumes on the daemon that got the reply and delivers the result to the one that took the request', async () => {
+    const [first, second] = cluster.nodes;
+    await first.start();
+    first.drop('asks-back');
+    const pending = await waitFor('the pending result in node0\'s outbox', () => first.results().get('asks-back'), { timeoutMs: 20_000, detail: () => cluster.describe(['asks-back']) });
+    expect(pending.status).toBe('pending');
+
+    await first.stop();
+    await second.start();
+    dropJson(second.root, 'reply.json', { session_id: pending.session_id, reply: 'The weekly sync.' });
+    await waitFor('the session to finish on node1', async () => (await second.auditEntries()).some((entry) => entry.sessionId === pending.session_id && entry.agent === 'final_output_agent'), {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      detail: () => cluster.describe(['asks-back']),
+    });
+    expect(second.results().has('asks-back'), 'the result went to the outbox of the daemon that got the reply').toBe(false);
+
+    await first.start();
+    const final = await waitFor('the final result in node0\'s outbox', () => (first.results().get('asks-back')?.status === 'success' ? first.results().get('asks-back') : null), {
+      timeoutMs: 30_000,
+      detail: () => cluster.describe(['asks-back']),
+    });
+    expect(final.session_id).toBe(pending.session_id);
+    expect(final.output).toEqual({ answer: finalAnswerOf('node1') });
+    const entries = (await second.auditEntries()).filter((entry) => entry.sessionId === pending.session_id);
+    expect(entries.find((entry) => entry.inputSource === 'user' && entry.sequence > 1), 'the reply resumes at the same agent with input.source user').toMatchObject({ agent: 'objective_agent' });
+    await assertClusterConsistent(cluster, new Map([['asks-back', first]]));
+  }, 120_000);
+});
