@@ -21,6 +21,7 @@ import { errorMessage } from '../errors.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { DiskGuard } from './disk-guard.js';
 import { openRuntime, type Runtime } from './runtime.js';
+import { SessionRuns } from './session-runs.js';
 import type { HttpApi } from '../http/http-server.js';
 import { costCalculator } from '../llm/create-provider.js';
 
@@ -39,7 +40,7 @@ export interface DaemonOptions {
 export class GovflowDaemon {
   private state: DaemonState = 'starting';
   private readonly abort = new AbortController();
-  private readonly sessionsInProgress = new Set<string>();
+  private readonly sessionRuns: SessionRuns;
   private readonly registry: RequestIdRegistry;
   private intake!: InboxIntake;
   private diskGuard: DiskGuard | null = null;
@@ -55,6 +56,7 @@ export class GovflowDaemon {
     private readonly options: DaemonOptions,
   ) {
     this.registry = new RequestIdRegistry(runtime.config.paths, { durable: runtime.config.daemon.fsync });
+    this.sessionRuns = new SessionRuns(runtime.config.paths.sessions);
     // Every running model call listens on the shutdown signal (and removes its listener when it
     // settles): past 10 concurrent calls Node's leak warning would be a false alarm on stderr.
     setMaxListeners(0, this.abort.signal);
@@ -255,10 +257,11 @@ export class GovflowDaemon {
     verb: string,
   ): Promise<void> {
     let tracked: string | null = null;
+    let ended = () => {};
     try {
       const outcome = await work((sessionId) => {
         tracked = sessionId;
-        this.sessionsInProgress.add(sessionId);
+        ended = this.sessionRuns.begin(sessionId);
       });
       this.options.log.info(`session ${verb}`, { session: outcome.sessionId, status: outcome.status });
     } catch (error) {
@@ -268,7 +271,7 @@ export class GovflowDaemon {
       }
       this.options.log.error('session crashed; it resumes from its journal at next start', { session: tracked, error: errorMessage(error) });
     } finally {
-      if (tracked) this.sessionsInProgress.delete(tracked);
+      ended();
     }
   }
 
@@ -279,18 +282,19 @@ export class GovflowDaemon {
       this.options.log.warn('request file rejected: moved to system/failed/', { file: item.sourceFile, reason });
     });
     if (item.kind === 'reply') {
-      if (this.sessionsInProgress.has(item.sessionId)) {
-        await reject(`session "${item.sessionId}" is running right now; send the reply once its result is pending`);
+      const refused = await this.sessionRuns.replyMayApply(item.sessionId, () => this.options.log.info('reply waits for its session to finish recording its pause', { session: item.sessionId }));
+      if (refused !== null) {
+        await reject(refused);
         return;
       }
+      const ended = this.sessionRuns.begin(item.sessionId);
       try {
-        this.sessionsInProgress.add(item.sessionId);
         await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath, ...(item.approval ? { approval: item.approval } : {}) }, this.abort.signal);
       } catch (error) {
         if (error instanceof ReplyRejectedError) await reject(error.message);
         else if (!(error instanceof SessionInterruptedError)) this.options.log.error('reply failed', { session: item.sessionId, error: errorMessage(error) });
       } finally {
-        this.sessionsInProgress.delete(item.sessionId);
+        ended();
       }
       return;
     }
