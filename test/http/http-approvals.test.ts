@@ -3,13 +3,13 @@
  * event stream says `pending {awaiting: "approval"}`, and `POST /v1/sessions/:id/reply
  * {approve, reason}` resumes it the same way an approval reply file does.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LlmProvider } from '../../src/llm/provider.js';
 import type { OperationalLog } from '../../src/pipeline/runner-contract.js';
 import { SUMMARY_CONTENT, TWO_TASKS, auditEntries, agentFile, agentMessage, exampleRoot, happyResponses, makeTempDir, removeTempDirs, scripted, writeFile } from '../pipeline/pipeline-test-helpers.js';
-import { SseReader, getJson, postJson, startHttpDaemon, type HttpDaemon } from './http-test-helpers.js';
+import { GatedProvider, SseReader, getJson, postJson, startHttpDaemon, type HttpDaemon } from './http-test-helpers.js';
 
 const running: HttpDaemon[] = [];
 const readers: SseReader[] = [];
@@ -102,6 +102,28 @@ describe('approvals over HTTP', () => {
       inner.assertAllUsed();
     } finally {
       release();
+    }
+  });
+
+  it('a reply file for a session that runs and waits for no one is still refused (moved to system/failed/), and the session runs on', async () => {
+    const root = approvalRoot();
+    const provider = new GatedProvider({ gated: true });
+    const log = new HeardLog();
+    try {
+      const started = await startHttpDaemon(root, provider, log);
+      running.push(started);
+      const { body } = await postJson(`${started.url}/v1/requests`, { request: 'Write the report.', request_id: 'appr-running' });
+      await provider.waitForCalls(1);
+      writeFile(root, 'system/inbox/early-approval.json', JSON.stringify({ session_id: body.session_id, approve: true }));
+      expect(await log.heard(/^request file rejected/)).toBe('request file rejected: moved to system/failed/');
+      expect(readdirSync(path.join(root, 'system', 'failed')).some((name) => name.includes('early-approval'))).toBe(true);
+      provider.release(100);
+      const stream = await SseReader.open(`${started.url}/v1/requests/appr-running/events`);
+      readers.push(stream);
+      await stream.finished();
+      expect(stream.events.at(-1)!.event).toBe('session_finished');
+    } finally {
+      provider.release(100);
     }
   });
 });
