@@ -51,7 +51,8 @@ export class RemoteSessionEvents {
   /** A session paused or finished; call once the projection has its last entries. */
   result(notice: ResultNotice): void {
     if (this.local(notice.session)) return;
-    if (notice.state === 'paused') this.events.emit('pending', { sessionId: notice.session, question: notice.message ?? '', awaiting: 'reply' });
+    // The notice does not say which pause (no key): a stream that replayed it may show pending twice.
+    if (notice.state === 'paused') this.events.emit('pending', { sessionId: notice.session, question: notice.message ?? '', awaiting: 'reply', pause: '' });
     else this.events.emit('session_finished', { sessionId: notice.session, requestId: notice.request, status: notice.status });
   }
 }

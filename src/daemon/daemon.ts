@@ -22,6 +22,7 @@ import { diskWaits } from '../store/disk-waits.js';
 import { DiskGuard } from './disk-guard.js';
 import { watchGovernance } from './governance-watch.js';
 import { openRuntime, type Runtime } from './runtime.js';
+import { SessionRuns } from './session-runs.js';
 import type { HttpApi } from '../http/http-server.js';
 import { costCalculator } from '../llm/create-provider.js';
 
@@ -40,10 +41,7 @@ export interface DaemonOptions {
 export class GovflowDaemon {
   private state: DaemonState = 'starting';
   private readonly abort = new AbortController();
-  /** Sessions with work running in this process, each with a promise that settles when it ends. */
-  private readonly sessionsInProgress = new Map<string, Promise<void>>();
-  /** Sessions in progress whose run already paused (result pending) and is closing its journal. */
-  private readonly pausedClosing = new Set<string>();
+  private readonly sessionRuns: SessionRuns;
   private readonly registry: RequestIdRegistry;
   private intake!: InboxIntake;
   private diskGuard: DiskGuard | null = null;
@@ -58,12 +56,10 @@ export class GovflowDaemon {
     private readonly options: DaemonOptions,
   ) {
     this.registry = new RequestIdRegistry(runtime.config.paths, { durable: runtime.config.daemon.fsync });
+    this.sessionRuns = new SessionRuns(runtime.config.paths.sessions);
     // Every running model call listens on the shutdown signal (and removes its listener when it
     // settles): past 10 concurrent calls Node's leak warning would be a false alarm on stderr.
     setMaxListeners(0, this.abort.signal);
-    runtime.events.on('pending', (event) => {
-      if (this.sessionsInProgress.has(event.sessionId)) this.pausedClosing.add(event.sessionId);
-    });
   }
 
   static async start(root: string, options: DaemonOptions): Promise<GovflowDaemon> {
@@ -249,11 +245,11 @@ export class GovflowDaemon {
     verb: string,
   ): Promise<void> {
     let tracked: string | null = null;
-    let end = () => {};
+    let ended = () => {};
     try {
       const outcome = await work((sessionId) => {
         tracked = sessionId;
-        end = this.begin(sessionId);
+        ended = this.sessionRuns.begin(sessionId);
       });
       this.intake.archive(outcome.doneFiles);
       this.options.log.info(`session ${verb}`, { session: outcome.sessionId, status: outcome.status });
@@ -264,19 +260,8 @@ export class GovflowDaemon {
       }
       this.options.log.error('session crashed; it resumes from its journal at next start', { session: tracked, error: errorMessage(error) });
     } finally {
-      end();
+      ended();
     }
-  }
-
-  /** Marks a session in progress; the returned function ends that. */
-  private begin(sessionId: string): () => void {
-    let settle!: () => void;
-    this.sessionsInProgress.set(sessionId, new Promise<void>((resolve) => (settle = resolve)));
-    return () => {
-      this.sessionsInProgress.delete(sessionId);
-      this.pausedClosing.delete(sessionId);
-      settle();
-    };
   }
 
   /** `recovered`: the item was claimed before a crash (its session may have left audit entries); recovery itself runs it. */
@@ -289,13 +274,12 @@ export class GovflowDaemon {
       // A new reply waits for crash recovery: its session may be among those recovery has yet to
       // resume or is rewriting (a paused one), and one session has one writer.
       if (!recovered) await this.recovery;
-      // Its pending result is out but its run is still closing the journal: the reply waits for that.
-      if (this.pausedClosing.has(item.sessionId)) await this.sessionsInProgress.get(item.sessionId);
-      if (this.sessionsInProgress.has(item.sessionId)) {
-        await reject(`session "${item.sessionId}" is running right now; send the reply once its result is pending`);
+      const refused = await this.sessionRuns.replyMayApply(item.sessionId, () => this.options.log.info('reply waits for its session to finish recording its pause', { session: item.sessionId }));
+      if (refused !== null) {
+        await reject(refused);
         return;
       }
-      const end = this.begin(item.sessionId);
+      const ended = this.sessionRuns.begin(item.sessionId);
       try {
         const outcome = await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath, ...(item.approval ? { approval: item.approval } : {}) }, this.abort.signal);
         this.intake.archive(outcome.doneFiles);
@@ -303,7 +287,7 @@ export class GovflowDaemon {
         if (error instanceof ReplyRejectedError) await reject(error.message);
         else if (!(error instanceof SessionInterruptedError)) this.options.log.error('reply failed', { session: item.sessionId, error: errorMessage(error) });
       } finally {
-        end();
+        ended();
       }
       return;
     }

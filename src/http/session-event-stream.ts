@@ -9,6 +9,7 @@
  * journal is read, live events are held back, and messages it already replayed are dropped.
  */
 import type { SessionEventMap, SessionEvents } from '../pipeline/session-events.js';
+import { pauseKeyOf } from '../pipeline/session-state.js';
 import { badRequest } from './http-problem.js';
 import { SessionLookup } from './session-lookup.js';
 import type { SseConnection } from './sse-connection.js';
@@ -41,6 +42,8 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
   let counter = 0;
   let replaying = true;
   let startedSent = options.lastSequence !== null;
+  /** The pause the replay announced: the runner's own `pending` for it may still be on its way. */
+  let replayedPause: string | null = null;
   const held: Array<() => void> = [];
   const offs: Array<() => void> = [];
   connection.onClose(() => {
@@ -81,7 +84,11 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
   on('tool_call_start', (event) => connection.send('tool_call_start', otherId(), { id: event.id, name: event.name, agent: event.agent }));
   on('tool_call_result', (event) => connection.send('tool_call_result', otherId(), { id: event.id, name: event.name, is_error: event.isError, ms: event.ms }));
   on('message', (event) => sendMessage(event, event.entryHash));
-  on('pending', (event) => connection.send('pending', otherId(), { question: event.question, awaiting: event.awaiting }));
+  on('pending', (event) => {
+    const repeat = event.pause === replayedPause;
+    replayedPause = null;
+    if (!repeat) connection.send('pending', otherId(), { question: event.question, awaiting: event.awaiting });
+  });
   on('error', (event) => connection.send('error', otherId(), { message: event.message }));
   on('session_finished', (event) => finished(event.status));
 
@@ -102,7 +109,11 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
         finished(view.finishedStatus);
         return;
       }
-      if (view.state.paused) connection.send('pending', otherId(), { question: view.state.paused.question, awaiting: SessionLookup.awaitingOf(view.state) });
+      if (view.state.paused) {
+        // Journaled before the run is done with it: the run's live `pending` may follow, once.
+        replayedPause = pauseKeyOf(view.state.paused);
+        connection.send('pending', otherId(), { question: view.state.paused.question, awaiting: SessionLookup.awaitingOf(view.state) });
+      }
     }
     replaying = false;
     for (const deliver of held.splice(0)) if (connection.isOpen) deliver();

@@ -60,7 +60,8 @@ export interface SessionEventMap {
     entryHash: string | null;
     taskId?: string | null;
   };
-  pending: { sessionId: string; question: string; awaiting: 'reply' | 'approval' };
+  /** `pause` names the pause (pauseKeyOf): a stream that replayed it from the journal skips its live announcement. */
+  pending: { sessionId: string; question: string; awaiting: 'reply' | 'approval'; pause: string };
   session_finished: { sessionId: string; requestId: string; status: string };
   error: { sessionId: string; message: string };
 }

@@ -18,7 +18,7 @@ import { ReplyRejectedError, SessionInterruptedError, type NewSessionRequest, ty
 import { buildResult, resultFiles } from './session-result.js';
 import { limitReached } from './session-limits.js';
 import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.js';
-import { applyRecord, foldRecords, initialState, loopKeyOf, type PendingStep, type SessionState } from './session-state.js';
+import { applyRecord, foldRecords, initialState, loopKeyOf, pauseKeyOf, type PendingStep, type SessionState } from './session-state.js';
 import { StepAttempts } from './step-attempts.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
 import { Delegations } from './delegation.js';
@@ -316,7 +316,7 @@ export class SessionRunner {
     if (!state.paused && state.session.claimed_path) doneFiles.push({ claimedPath: state.session.claimed_path, sourceFile: state.session.source_file });
     this.writeManifest(active);
     const sessionId = state.session.session_id;
-    if (state.paused) this.deps.events?.emit('pending', { sessionId, question: state.paused.question ?? '', awaiting: state.paused.awaiting ?? 'reply' });
+    if (state.paused) this.deps.events?.emit('pending', { sessionId, question: state.paused.question ?? '', awaiting: state.paused.awaiting ?? 'reply', pause: pauseKeyOf(state.paused) });
     else this.deps.events?.emit('session_finished', { sessionId, requestId: state.session.request_id, status: result.status });
     this.log.info(state.paused ? 'session paused for a reply' : 'session finished', {
       session: state.session.session_id,

@@ -339,3 +339,8 @@ export function foldRecords(records: JournalRecord[]): SessionState {
 }
 
 export type { Plan };
+
+/** Names one pause: the tool call awaiting approval, or the message whose question is pending. */
+export function pauseKeyOf(paused: NonNullable<SessionState['paused']>): string {
+  return paused.awaiting === 'approval' ? `approval:${paused.callId ?? ''}` : `reply:${paused.messageId}`;
+}

@@ -5,6 +5,7 @@
  */
 import { GovflowDaemon } from '../../src/daemon/daemon.js';
 import { DryRunProvider } from '../../src/llm/dry-run-provider.js';
+import type { OperationalLog } from '../../src/pipeline/runner-contract.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from '../../src/llm/provider.js';
 import { agentMessage } from '../pipeline/pipeline-test-helpers.js';
 
@@ -88,9 +89,9 @@ export interface HttpDaemon {
 }
 
 /** Starts the daemon in this process with the HTTP API on a free loopback port. */
-export async function startHttpDaemon(root: string, provider: LlmProvider = new GatedProvider()): Promise<HttpDaemon> {
+export async function startHttpDaemon(root: string, provider: LlmProvider = new GatedProvider(), log: OperationalLog = SILENT): Promise<HttpDaemon> {
   let readyLine = '';
-  const daemon = await GovflowDaemon.start(root, { env: {}, log: SILENT, provider, httpListen: '127.0.0.1:0', announce: (line) => (readyLine = line) });
+  const daemon = await GovflowDaemon.start(root, { env: {}, log, provider, httpListen: '127.0.0.1:0', announce: (line) => (readyLine = line) });
   const url = /HTTP API on (http:\/\/\S+)/.exec(readyLine)?.[1];
   if (!url) throw new Error(`the ready line names no HTTP address: ${readyLine}`);
   return { daemon, url, readyLine };

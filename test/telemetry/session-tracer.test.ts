@@ -155,7 +155,7 @@ describe('session tracing (events on the bus)', () => {
     events.emit('model_call_finished', { sessionId: 'sess-pause', agent: 'summarizer_agent', model: 'm', provider: 'google', attempt: 0, taskId: 't2', inputTokens: 1, outputTokens: 1, ms: 1, error: null });
     events.emit('message', { sessionId: 'sess-pause', sequence: 2, agent: 'summarizer_agent', status: 'success', outputType: 'summary', messageId: 'm-t2', entryHash: 'h2', taskId: 't2' });
     events.emit('message', { sessionId: 'sess-pause', sequence: 3, agent: 'summarizer_agent', status: 'success', outputType: 'summary', messageId: 'm-t1', entryHash: 'h3', taskId: 't1' });
-    events.emit('pending', { sessionId: 'sess-pause', question: 'Which budget?', awaiting: 'reply' });
+    events.emit('pending', { sessionId: 'sess-pause', question: 'Which budget?', awaiting: 'reply', pause: 'reply:m1' });
     expect(pipeline.tracer.openSessions).toBe(0);
     // The reply resumes the session (no session_started): a second run in the same trace.
     step(events, 'sess-pause', 'final_output_agent', { sequence: 4 });
