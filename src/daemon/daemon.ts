@@ -43,8 +43,6 @@ export class GovflowDaemon {
   private readonly abort = new AbortController();
   /** Sessions with work running in this process, each with a promise that settles when it ends. */
   private readonly sessionsInProgress = new Map<string, Promise<void>>();
-  /** Sessions in progress whose run already paused (result pending) and is closing its journal. */
-  private readonly pausedClosing = new Set<string>();
   private readonly registry: RequestIdRegistry;
   private intake!: InboxIntake;
   private diskGuard: DiskGuard | null = null;
@@ -63,9 +61,8 @@ export class GovflowDaemon {
     // Every running model call listens on the shutdown signal (and removes its listener when it
     // settles): past 10 concurrent calls Node's leak warning would be a false alarm on stderr.
     setMaxListeners(0, this.abort.signal);
-    runtime.events.on('pending', (event) => {
-      if (this.sessionsInProgress.has(event.sessionId)) this.pausedClosing.add(event.sessionId);
-    });
+    // The runner reports which claimed files are done; the intake owns their move to the archive.
+    runtime.events.on('request_files_done', (event) => this.intake.archive(event.files));
   }
 
   static async start(root: string, options: DaemonOptions): Promise<GovflowDaemon> {
@@ -136,9 +133,7 @@ export class GovflowDaemon {
     this.recovering = true;
     this.recovery = this.recover(leftovers)
       .then(() => resumeOrphanedRuns(config.paths.state, this.runtime.runner, this.abort.signal, log))
-      .then((outcomes) => {
-        for (const outcome of outcomes) this.intake.archive(outcome.doneFiles);
-      })
+      .then(() => undefined)
       .catch((error: unknown) => {
         log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
       })
@@ -257,7 +252,6 @@ export class GovflowDaemon {
         tracked = sessionId;
         end = this.begin(sessionId);
       });
-      this.intake.archive(outcome.doneFiles);
       this.options.log.info(`session ${verb}`, { session: outcome.sessionId, status: outcome.status });
     } catch (error) {
       if (error instanceof SessionInterruptedError) {
@@ -276,7 +270,6 @@ export class GovflowDaemon {
     this.sessionsInProgress.set(sessionId, new Promise<void>((resolve) => (settle = resolve)));
     return () => {
       this.sessionsInProgress.delete(sessionId);
-      this.pausedClosing.delete(sessionId);
       settle();
     };
   }
@@ -291,16 +284,12 @@ export class GovflowDaemon {
       // A new reply waits for crash recovery: its session may be among those recovery has yet to
       // resume or is rewriting (a paused one), and one session has one writer.
       if (!recovered) await this.recovery;
-      // Its pending result is out but its run is still closing the journal: the reply waits for that.
-      if (this.pausedClosing.has(item.sessionId)) await this.sessionsInProgress.get(item.sessionId);
-      if (this.sessionsInProgress.has(item.sessionId)) {
-        await reject(`session "${item.sessionId}" is running right now; send the reply once its result is pending`);
-        return;
-      }
+      // A run of its session is in progress (its pending result may already be out while it
+      // closes the journal): wait for it; replyToSession refuses the reply if the session did not pause.
+      for (let busy = this.sessionsInProgress.get(item.sessionId); busy; busy = this.sessionsInProgress.get(item.sessionId)) await busy;
       const end = this.begin(item.sessionId);
       try {
-        const outcome = await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath, ...(item.approval ? { approval: item.approval } : {}) }, this.abort.signal);
-        this.intake.archive(outcome.doneFiles);
+        await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath, ...(item.approval ? { approval: item.approval } : {}) }, this.abort.signal);
       } catch (error) {
         if (error instanceof ReplyRejectedError) await reject(error.message);
         else if (!(error instanceof SessionInterruptedError)) this.options.log.error('reply failed', { session: item.sessionId, error: errorMessage(error) });
