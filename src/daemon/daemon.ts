@@ -60,6 +60,8 @@ export class GovflowDaemon {
     // Every running model call listens on the shutdown signal (and removes its listener when it
     // settles): past 10 concurrent calls Node's leak warning would be a false alarm on stderr.
     setMaxListeners(0, this.abort.signal);
+    // The runner reports which claimed files are done; the intake owns their move to the archive.
+    runtime.events.on('request_files_done', (event) => this.intake.archive(event.files));
   }
 
   static async start(root: string, options: DaemonOptions): Promise<GovflowDaemon> {
@@ -130,9 +132,7 @@ export class GovflowDaemon {
     this.recovering = true;
     this.recovery = this.recover(leftovers)
       .then(() => resumeOrphanedRuns(config.paths.state, this.runtime.runner, this.abort.signal, log))
-      .then((outcomes) => {
-        for (const outcome of outcomes) this.intake.archive(outcome.doneFiles);
-      })
+      .then(() => undefined)
       .catch((error: unknown) => {
         log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
       })
@@ -251,7 +251,6 @@ export class GovflowDaemon {
         tracked = sessionId;
         ended = this.sessionRuns.begin(sessionId);
       });
-      this.intake.archive(outcome.doneFiles);
       this.options.log.info(`session ${verb}`, { session: outcome.sessionId, status: outcome.status });
     } catch (error) {
       if (error instanceof SessionInterruptedError) {
@@ -281,8 +280,7 @@ export class GovflowDaemon {
       }
       const ended = this.sessionRuns.begin(item.sessionId);
       try {
-        const outcome = await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath, ...(item.approval ? { approval: item.approval } : {}) }, this.abort.signal);
-        this.intake.archive(outcome.doneFiles);
+        await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath, ...(item.approval ? { approval: item.approval } : {}) }, this.abort.signal);
       } catch (error) {
         if (error instanceof ReplyRejectedError) await reject(error.message);
         else if (!(error instanceof SessionInterruptedError)) this.options.log.error('reply failed', { session: item.sessionId, error: errorMessage(error) });

@@ -2,7 +2,7 @@
  * The end of a request file's life (SPEC §2): once its session has ended — or, for a reply, once
  * the reply was applied and the session ended or paused again — the claimed file moves from
  * system/processing/ to system/archive/YYYYMMDD/ under its original name, never overwriting.
- * The runner reports which files are done (SessionOutcome.doneFiles); the intake archives them.
+ * The runner reports which files are done (the `request_files_done` event); the intake archives them.
  *
  * A move the disk refuses (ENOSPC, EDQUOT, EROFS, EIO: the new folder or entry needs space) is
  * retried in the background with backoff (disk-waits.ts): until it succeeds the file stays in

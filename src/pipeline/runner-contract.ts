@@ -98,12 +98,6 @@ export interface SessionOutcome {
   requestId: string;
   status: ResultStatus;
   result: ResultDocument;
-  /**
-   * Claimed files whose work is over, for the intake to archive: the replies this session applied
-   * and, once it ended (not paused), its request file. Reported again by a recovery that finds the
-   * session finished, so a crash between result and archive loses no move.
-   */
-  doneFiles: RequestFileRef[];
 }
 
 /** Thrown when a run stops because of shutdown: the journal is consistent, recovery continues it. */

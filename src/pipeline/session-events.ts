@@ -6,6 +6,7 @@
  * `message` is emitted only after the message's audit entry is durable (SPEC §11).
  */
 import { EventEmitter } from 'node:events';
+import type { RequestFileRef } from './runner-contract.js';
 
 export interface SessionEventMap {
   session_started: { sessionId: string; requestId: string; user: string | null; entryAgent: string };
@@ -63,6 +64,12 @@ export interface SessionEventMap {
   /** `pause` names the pause (pauseKeyOf): a stream that replayed it from the journal skips its live announcement. */
   pending: { sessionId: string; question: string; awaiting: 'reply' | 'approval'; pause: string };
   session_finished: { sessionId: string; requestId: string; status: string };
+  /**
+   * Claimed request files whose work is over (the replies a run applied and, once the session
+   * ended, its request file), reported before `pending` / `session_finished`: the intake archives
+   * them. Reported again by a recovery that finds the session finished.
+   */
+  request_files_done: { sessionId: string; files: RequestFileRef[] };
   error: { sessionId: string; message: string };
 }
 

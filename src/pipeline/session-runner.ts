@@ -292,8 +292,8 @@ export class SessionRunner {
   }
 
   /**
-   * Writes the result, records the end and names the request files that are done (the caller's
-   * intake archives them). Idempotent, so recovery may run it again; that is why the `finished`
+   * Writes the result, records the end and reports the request files that are done (the intake
+   * archives them: `request_files_done`). Idempotent, so recovery may run it again; that is why the `finished`
    * record is not synced.
    */
   private async finish(active: ActiveSession): Promise<SessionOutcome> {
@@ -311,9 +311,10 @@ export class SessionRunner {
       await stored.finish(resultFiles(result, state, built), end);
       if (end) applyRecord(state, end);
     }
-    // The request files are the intake's to archive (request-archive.ts): the outcome names them.
+    // The request files are the intake's to archive (request-archive.ts): the runner reports them.
     const doneFiles = [...state.replyFiles];
     if (!state.paused && state.session.claimed_path) doneFiles.push({ claimedPath: state.session.claimed_path, sourceFile: state.session.source_file });
+    if (doneFiles.length > 0) this.deps.events?.emit('request_files_done', { sessionId: state.session.session_id, files: doneFiles });
     this.writeManifest(active);
     const sessionId = state.session.session_id;
     if (state.paused) this.deps.events?.emit('pending', { sessionId, question: state.paused.question ?? '', awaiting: state.paused.awaiting ?? 'reply', pause: pauseKeyOf(state.paused) });
@@ -324,6 +325,6 @@ export class SessionRunner {
       status: result.status,
       messages: result.messages,
     });
-    return { sessionId: state.session.session_id, requestId: state.session.request_id, status: result.status, result, doneFiles };
+    return { sessionId: state.session.session_id, requestId: state.session.request_id, status: result.status, result };
   }
 }

@@ -36,7 +36,8 @@ describe('recovery with a damaged journal', () => {
     await waitFor('the recovery error', () => /cannot recover this request/.test(daemon.stderr), { detail: () => daemon.stderrTail() });
     expect(daemon.stderr).toContain(`${journal}:2: not a journal record`);
     expect(readResult(root, 'damaged-1')).toBeNull();
-    expect(readdirSync(path.join(root, 'system', 'processing')).length).toBe(1);
+    // The healthy request's file is archived right after its result is written.
+    await waitFor('the healthy request archived', () => readdirSync(path.join(root, 'system', 'processing')).length === 1, { detail: () => daemon.stderrTail() });
     expect(readFileSync(journal, 'utf8')).toBe(lines.join('\n')); // nothing was cut
     expect((await daemon.stop()).code).toBe(0);
   }, 90_000);
