@@ -58,8 +58,8 @@ export class OutboxDelivery {
       if (due.rows.length === 0) return;
       for (const row of due.rows) {
         await Promise.all([
-          writeFileAtomicAsync(path.join(this.outboxDir, `${row.request_id}.md`), row.result_report, false),
-          writeFileAtomicAsync(path.join(this.outboxDir, `${row.request_id}.json`), row.result_json, this.durable),
+          writeFileAtomicAsync(path.join(this.outboxDir, `${row.request_id}.md`), row.result_report, false, path.dirname(this.outboxDir)),
+          writeFileAtomicAsync(path.join(this.outboxDir, `${row.request_id}.json`), row.result_json, this.durable, path.dirname(this.outboxDir)),
         ]);
         await this.pool.query(`update ${this.sessions} set outbox_version = greatest(outbox_version, $2) where session_id = $1`, [row.session_id, row.result_version]);
       }

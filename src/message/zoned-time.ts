@@ -1,7 +1,8 @@
 /**
  * ISO 8601 timestamps with the offset of an IANA zone, on the hot path of every step. date-fns-tz
- * (used for everything else) re-tokenizes the zone on each call; here one Intl.DateTimeFormat per
- * zone is cached and the offset derived from its parts, which is several times faster.
+ * re-tokenizes the zone on each call and costs the daemon ~20 MB of RSS to load; here one
+ * Intl.DateTimeFormat per zone is cached and the offset derived from its parts, several times
+ * faster. The tests check it against date-fns-tz (the reference) across DST days and midnights.
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
