@@ -94,13 +94,22 @@ export const logsCliCommand: CommandDefinition = {
   },
 };
 
+/** True for a cluster-mode root; plain `verify` never fails on a config it does not need. */
+function isClusterRoot(root: string, env: NodeJS.ProcessEnv): boolean {
+  try {
+    return loadConfig(root, env).store.kind === 'postgres';
+  } catch {
+    return false;
+  }
+}
+
 export const verifyCliCommand: CommandDefinition = {
   ...describedAs('verify'),
   options: { store: { type: 'boolean' } },
   allowPositionals: false,
   async run({ root, io, values }) {
     const paths = systemPaths(root);
-    if (values.store !== true) return verifyCommand({ logsDir: paths.logs, stateDir: paths.state, write: io.stdout });
+    if (values.store !== true) return verifyCommand({ logsDir: paths.logs, stateDir: paths.state, write: io.stdout, projection: isClusterRoot(root, io.env) });
     // Cluster mode (SPEC §15): the chain in Postgres, and this root's log files against it.
     const config = loadConfig(root, io.env);
     if (config.store.kind !== 'postgres') throw new ConfigError('govflow verify --store checks the Postgres store of cluster mode, and this root uses the files store: run govflow verify without --store');

@@ -74,6 +74,8 @@ describe.skipIf(!pg)('cluster daemon on Postgres', () => {
     await daemon.stop();
     const verify = await runCli(['verify', '--root', root]);
     expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+    expect(verify.stdout).not.toContain('no audit head record');
+    expect(verify.stdout).toContain('govflow verify --store');
     await expectExactlyOnce();
   }, 60_000);
 
