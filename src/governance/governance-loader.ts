@@ -21,7 +21,7 @@ import { OutsideRootError, RootBoundary } from './root-boundary.js';
 import { checkRoutingGraph } from './routing-graph.js';
 import type { GuardrailRule } from '../privacy/guardrail-rules.js';
 import { GUARDRAILS_FILE, guardrailsPromptText, loadGuardrails } from '../privacy/guardrails-loader.js';
-import { AGENT_DEFAULTS } from '../config/config-schema.js';
+import { AGENT_DEFAULTS } from '../config/config-defaults.js';
 import { toolPatternProblem } from '../tools/tool-names.js';
 
 export interface PromptFile {

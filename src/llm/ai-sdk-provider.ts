@@ -4,7 +4,7 @@
  * translates its failure to a `ProviderError` (retryable or not, Retry-After, key scrubbed);
  * retries and the per-attempt timeout are `withRetries` (retrying-provider.ts), around any provider.
  */
-import { CONFIG_DEFAULTS } from '../config/config-schema.js';
+import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import type { LanguageModel } from 'ai';
 import { ConfigError } from '../errors.js';
 import { attemptOnce } from './ai-sdk-attempt.js';

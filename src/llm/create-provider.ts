@@ -1,7 +1,7 @@
 /** Picks the provider the configuration names; API keys come from the environment only. */
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
-import { LOCAL_PROVIDER_DEFAULTS } from '../config/config-schema.js';
+import { LOCAL_PROVIDER_DEFAULTS } from '../config/config-defaults.js';
 import { ConfigError } from '../errors.js';
 import { createAiSdkAdapter, isAiSdkProviderKind } from './ai-sdk-provider.js';
 import { API_KEY_ENV_BY_KIND } from './ai-sdk-models.js';

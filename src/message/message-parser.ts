@@ -6,7 +6,7 @@
  * Nesting is measured on the text before it is parsed (`message.max_depth`, SPEC §7): a value
  * deeper than that is never built, so nothing downstream can overflow the stack walking it.
  */
-import { CONFIG_DEFAULTS } from '../config/config-schema.js';
+import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import { jsonTextDepth, tooDeepMessage } from './json-depth.js';
 
 export interface ParseOptions {

@@ -5,7 +5,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import type { AgentDefinition } from '../governance/agent-definition.js';
-import { CONFIG_DEFAULTS } from '../config/config-schema.js';
+import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import { jsonValueDepth, tooDeepMessage } from './json-depth.js';
 import { checkPlan, type Plan } from './plan.js';
 import { compileSchema, describeSchemaErrors } from './schema-compiler.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config-loader.js';
-import { CONFIG_DEFAULTS } from '../../src/config/config-schema.js';
+import { CONFIG_DEFAULTS } from '../../src/config/config-defaults.js';
 import { ConfigError } from '../../src/errors.js';
 import { makeTempRoot, removeTempRoots, writeFile } from './governance-root.js';
 

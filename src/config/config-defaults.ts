@@ -1,0 +1,177 @@
+/**
+ * Every default of govflow.config.yaml and of agent keys, each written once next to its meaning
+ * (STYLE: "every default written once, next to its documentation"). The schema is config-schema.ts.
+ */
+/** Options of provider kind local (SPEC §13), used where `provider.local` leaves them out. */
+export const LOCAL_PROVIDER_DEFAULTS = {
+  /** CPU threads; null: the machine's physical cores (more threads than cores is very slow). */
+  threads: null,
+  /** Tokens of context (prompt + answer) per call. */
+  context_size: 4096,
+  /** false: CPU only; 'auto' (or cuda, vulkan, metal) lets node-llama-cpp use a GPU. */
+  gpu: false,
+} as const;
+
+/** Defaults, in plain milliseconds and bytes. */
+export const CONFIG_DEFAULTS = {
+  provider: {
+    kind: 'dry-run', model: 'gpt-4.1-mini', base_url: null, api_key_env: null, script: null, stream: true,
+    /** kind replay (SPEC §13): `{ dir: <cassette file or folder>, on_miss: fail }`; a miss always fails. */
+    replay: null,
+    /** kind local (SPEC §13): `{ threads, context_size, gpu }`; model: is the .gguf file. */
+    local: null,
+  },
+  llm: {
+    /** Attempts per LLM call on network errors, 408/409/429/5xx (SPEC §5). */
+    max_attempts: 3,
+    /** Per-call timeout. */
+    timeout_ms: 120_000,
+    backoff_base_ms: 500,
+    backoff_max_ms: 30_000,
+    /**
+     * Largest model answer, in UTF-8 bytes (streamed text, or a whole body's text). A call is
+     * aborted as soon as its answer passes this; the attempt counts as invalid output.
+     */
+    max_output_bytes: 1_048_576,
+    /** Folder to record every model call to, as cassettes (SPEC §13); null records nothing. */
+    record: null,
+  },
+  limits: {
+    /** Messages per session before it fails. */
+    max_steps: 20,
+    /** Plan tasks running at once. */
+    max_fan_out: 3,
+    /** Repair round-trips per step when output does not parse or validate. */
+    max_retries: 2,
+    /** Whole-session deadline. */
+    session_timeout_ms: 1_800_000,
+    max_tokens_per_session: null,
+    max_cost_usd_per_session: null,
+    /**
+     * Times a session whose step failed with an unexpected internal error is run again (across
+     * restarts) before it ends failed with PROCESSING_ERROR: no request can crash forever.
+     */
+    max_crash_retries: 2,
+    /** Delegation (SPEC §12): deepest child session (user → entry agent = depth 0). */
+    max_depth: 2,
+    /** Delegation: a child session still running after this is stopped and fails. */
+    delegation_deadline_ms: 300_000,
+    /** Delegation: tokens one child session may use; null = no budget beyond the session's own. */
+    max_tokens_per_delegation: null,
+  },
+  intake: {
+    /** Sessions running at once. */
+    concurrency: 2,
+    /** Largest request file accepted. */
+    max_bytes: 1_048_576,
+    /** Full rescan of the inbox (the watcher is only a hint). */
+    rescan_interval_ms: 30_000,
+    /** A file must stop changing for this long before it is claimed. */
+    settle_ms: 100,
+    /**
+     * Free-space floor of the root's filesystem (64 MiB): below it no new request is claimed
+     * (they wait in the inbox) until space is freed; 0 turns the alarm off (issue 20).
+     */
+    min_free_bytes: 67_108_864,
+  },
+  message: {
+    schema: null,
+    /** Deepest JSON nesting accepted in a model's answer (the message object itself is depth 1). */
+    max_depth: 64,
+  },
+  /** Files that reach prompts must lie inside the root after symlinks are resolved (SPEC §7). */
+  allow_outside_root: false,
+  prompt: { include: ['context/**/*.md', 'governance/*.md'] },
+  /** PII redaction (SPEC §12): no kinds listed = no redaction, as before Part II. */
+  pii: {
+    /** Built-in kinds to redact: email, phone, credit_card, iban, national_id, ip_address, secret. */
+    redact: [] as string[],
+    /** Extra detectors: `{name, pattern}`; the name becomes the placeholder ([EMPLOYEE_ID_1]). */
+    custom: [] as Array<{ name: string; pattern: string }>,
+    /** Put the originals back into the outbox result (and nowhere else). */
+    restore_in_result: false,
+  },
+  daemon: {
+    /** Time running steps get to finish after SIGINT/SIGTERM. */
+    shutdown_grace_ms: 10_000,
+    /** Fsync journal and audit writes. Only benchmarks turn this off. */
+    fsync: true,
+  },
+  telemetry: {
+    /**
+     * OTLP/HTTP collector (e.g. http://127.0.0.1:4318, or a full …/v1/traces URL). Null: tracing
+     * is off unless OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT is set.
+     */
+    otlp_endpoint: null,
+    /** Put prompts and answers (after PII redaction) on spans. Off: spans carry no message text. */
+    capture_content: false,
+    /** The `service.name` resource attribute of every span. */
+    service_name: 'govflow',
+  },
+  http: {
+    /** `HOST:PORT` to serve the HTTP API on (SPEC §11); null: no listener (`govflow start --http` also sets it). */
+    listen: null,
+    /** Bearer tokens, stored as their SHA-256 (`govflow token add`); empty: loopback only, every caller is `local`. */
+    tokens: [],
+    /** Largest request body accepted (413 above it). */
+    max_body_bytes: 1_048_576,
+    /** Milliseconds between SSE comment heartbeats (SPEC: at least every 15 s). */
+    heartbeat_ms: 10_000,
+    /** A client must send its whole request (headers and body) within this time (slowloris guard). */
+    request_timeout_ms: 30_000,
+  },
+  /** Built-in tools (SPEC §10). Folders are relative to the root. */
+  tools: {
+    /** Each session works in `<workspace>/<session_id>/`; built-in file tools never leave it. */
+    workspace: 'workspace',
+    /** A tool result longer than this is cut (and the journal says so) before the model sees it. */
+    max_result_bytes: 65_536,
+    /** Largest file read_file returns and write_file accepts. */
+    max_file_bytes: 1_048_576,
+    http_get: {
+      /** Host names http_get may reach (also after every redirect); empty: none. */
+      allow_hosts: [] as string[],
+      /** Largest response body read. */
+      max_bytes: 1_048_576,
+      /** Whole request, redirects included. */
+      timeout_ms: 10_000,
+      /** Redirects followed (each checked against allow_hosts). */
+      max_redirects: 5,
+    },
+  },
+  /**
+   * Where sessions, journals, audit chain and results live (SPEC §15). `files` (the default) is
+   * sections 1–14 on one machine; `postgres` is cluster mode (docs/cluster.md). `url` may name an
+   * environment variable as `${NAME}` (GOVFLOW_STORE_URL wins over the file).
+   */
+  store: {
+    kind: 'files' as 'files' | 'postgres',
+    url: null as string | null,
+    /** The Postgres schema govflow's tables live in (created by the migrations). */
+    schema: 'govflow',
+  },
+  /** Cluster mode (SPEC §15); read only with `store.kind: postgres`. */
+  cluster: {
+    /** A session's lease: a daemon that stops renewing it loses the session to another after this. */
+    lease_ms: 30_000,
+    /** Connections each daemon keeps to Postgres. */
+    pool_size: 8,
+    /** How long a daemon waits for Postgres at start before it exits 2 (SPEC: within 30 s). */
+    connect_timeout_ms: 10_000,
+  },
+  /** MCP servers whose tools agents may be offered as `mcp:<server>/<tool>` (SPEC §10). */
+  mcp: {
+    servers: {},
+    /** One tool call (and a stdio server's start or an HTTP server's handshake). */
+    timeout_ms: 30_000,
+  },
+} as const;
+
+/** Defaults of agent keys that have one. */
+export const AGENT_DEFAULTS = {
+  /** Model turns per message in the tool loop (SPEC §10). */
+  max_turns: 20,
+} as const;
+
+/** Highest `message.max_depth` a config may set (JSON.stringify overflows the stack near 4,000). */
+export const MAX_MESSAGE_DEPTH_CEILING = 1000;
