@@ -32,6 +32,7 @@ import { channelsOf, LeaseLostError, type ResultNotice } from './store-committer
 import { ClusterReads } from './cluster-reads.js';
 import { OutboxDelivery } from './outbox-delivery.js';
 import { StoreIntake } from './store-intake.js';
+import { OutageLog } from './outage-log.js';
 import { RemoteSessionEvents } from './remote-session-events.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { SessionEvents, type SessionEventName } from '../pipeline/session-events.js';
@@ -75,6 +76,8 @@ export class ClusterDaemon {
   private readonly remote: RemoteSessionEvents;
   /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
   private readonly apiEvents = new SessionEvents();
+  /** Store failures of the poll's work, one warning per outage. */
+  private readonly outages: OutageLog;
 
   private constructor(
     private readonly config: GovflowConfig,
@@ -85,6 +88,7 @@ export class ClusterDaemon {
   ) {
     setMaxListeners(0, this.abort.signal);
     this.storeIntake = new StoreIntake(config, cluster.leases, options.log);
+    this.outages = new OutageLog(options.log);
     this.outbox = new OutboxDelivery(cluster.pool, cluster.schema, cluster.daemonId, config.paths.outbox, config.daemon.fsync, options.log);
     this.remote = new RemoteSessionEvents(this.apiEvents, (sessionId) => this.running.has(sessionId));
   }
@@ -253,12 +257,13 @@ export class ClusterDaemon {
           this.claimAgain = false;
           while (this.state === 'running' && this.running.size < this.config.intake.concurrency) {
             const claimed = await this.cluster.leases.claimNext();
+            this.outages.succeeded('claim work from the store');
             if (!claimed) break;
             this.run(claimed);
           }
         } while (this.claimAgain && this.state === 'running');
       } catch (error) {
-        this.log.warn('cannot claim work from the store; retrying', { error: withoutCredentials(errorMessage(error)) });
+        this.outages.failed('claim work from the store', error);
       } finally {
         this.claiming = false;
       }
@@ -348,8 +353,9 @@ export class ClusterDaemon {
   private async projectNow(): Promise<void> {
     try {
       await this.projection.catchUp();
+      this.outages.succeeded('project the audit chain to system/logs/');
     } catch (error) {
-      this.log.warn('cannot project the audit chain to system/logs/ right now; retrying', { error: withoutCredentials(errorMessage(error)) });
+      this.outages.failed('project the audit chain to system/logs/', error);
     }
   }
 

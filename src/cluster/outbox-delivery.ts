@@ -7,15 +7,16 @@
  */
 import path from 'node:path';
 import type pg from 'pg';
-import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
+import { OutageLog } from './outage-log.js';
 import { writeFileAtomicAsync } from '../store/atomic-file.js';
-import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
+import { quoteIdentifier } from './postgres-connection.js';
 
 export class OutboxDelivery {
   private writing: Promise<void> | null = null;
   private again = false;
   private readonly sessions: string;
+  private readonly outages: OutageLog;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -23,9 +24,10 @@ export class OutboxDelivery {
     private readonly daemonId: string,
     private readonly outboxDir: string,
     private readonly durable: boolean,
-    private readonly log: OperationalLog,
+    log: OperationalLog,
   ) {
     this.sessions = `${quoteIdentifier(schema)}.sessions`;
+    this.outages = new OutageLog(log);
   }
 
   /** Writes every result due; concurrent calls share the run (one more pass when asked meanwhile). */
@@ -40,8 +42,9 @@ export class OutboxDelivery {
           this.again = false;
           await this.deliverDue();
         } while (this.again);
+        this.outages.succeeded('write results to the outbox');
       } catch (error) {
-        this.log.warn('cannot write results to the outbox right now; retrying', { error: withoutCredentials(errorMessage(error)) });
+        this.outages.failed('write results to the outbox', error);
       } finally {
         this.writing = null;
       }
