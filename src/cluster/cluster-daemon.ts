@@ -16,6 +16,7 @@ import { setMaxListeners } from 'node:events';
 import type pg from 'pg';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
+import { runShutdownSteps, type ShutdownStep } from '../daemon/shutdown-steps.js';
 import { recoverClaimedFiles, readClaimedFile } from '../intake/claimed-file.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { InboxIntake } from '../intake/inbox-intake.js';
@@ -375,7 +376,7 @@ export class ClusterDaemon {
     this.runtime.runner.drain();
     const grace = setTimeout(() => this.abort.abort(new SessionInterruptedError('grace period over')), this.config.daemon.shutdown_grace_ms);
     for (const timer of this.timers) clearInterval(timer);
-    const cleanups: Array<[string, () => unknown]> = [
+    const cleanups: ShutdownStep[] = [
       ['inbox intake', () => this.intake?.stop()],
       ['http api', () => this.http?.close()],
       ['governance watcher', () => this.stopWatchingGovernance?.()],
@@ -386,13 +387,7 @@ export class ClusterDaemon {
       ['runtime and root lock', () => this.runtime.close()],
       ['postgres pool', () => this.cluster.close()],
     ];
-    for (const [name, cleanup] of cleanups) {
-      try {
-        await cleanup();
-      } catch (error) {
-        this.log.error(`shutdown: ${name} failed to close`, { error: withoutCredentials(errorMessage(error)) });
-      }
-    }
+    await runShutdownSteps(cleanups, this.log, (error) => withoutCredentials(errorMessage(error)));
     clearTimeout(grace);
     this.setState('stopped');
   }

@@ -18,6 +18,7 @@ import type { LlmProvider } from '../llm/provider.js';
 import { ReplyRejectedError, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
 import type { SessionOutcome } from '../pipeline/runner-contract.js';
 import { errorMessage } from '../errors.js';
+import { runShutdownSteps, type ShutdownStep } from './shutdown-steps.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { DiskGuard } from './disk-guard.js';
 import { watchGovernance } from './governance-watch.js';
@@ -337,7 +338,7 @@ export class GovflowDaemon {
       this.abort.abort(new SessionInterruptedError('grace period over'));
       diskWaits.abandonAll();
     }, this.runtime.config.daemon.shutdown_grace_ms);
-    const cleanups: Array<[string, () => unknown]> = [
+    const cleanups: ShutdownStep[] = [
       ['inbox intake', () => this.intake.stop()],
       ['recovery', () => this.recovery],
       // Open until running steps are done: meanwhile new work gets 503 and status reads still work.
@@ -346,13 +347,7 @@ export class GovflowDaemon {
       ['disk guard', () => this.diskGuard?.stop()],
       ['audit log and root lock', () => this.runtime.close()],
     ];
-    for (const [name, cleanup] of cleanups) {
-      try {
-        await cleanup();
-      } catch (error) {
-        this.options.log.error(`shutdown: ${name} failed to close`, { error: errorMessage(error) });
-      }
-    }
+    await runShutdownSteps(cleanups, this.options.log);
     clearTimeout(grace);
     this.setState('stopped');
   }
