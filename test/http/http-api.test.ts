@@ -4,32 +4,11 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../daemon/daemon-helpers.js';
-import { exampleRoot, removeTempDirs } from '../pipeline/pipeline-test-helpers.js';
-import { GatedProvider, SseReader, getJson, postJson, startHttpDaemon, type HttpDaemon } from './http-test-helpers.js';
+import { GatedProvider, SseReader, getJson, httpTestbed, postJson } from './http-test-helpers.js';
 
-const running: HttpDaemon[] = [];
-const readers: SseReader[] = [];
-
-afterEach(async () => {
-  for (const reader of readers.splice(0)) await reader.close();
-  for (const { daemon } of running.splice(0)) await daemon.stop();
-  removeTempDirs();
-});
-
-async function start(provider: GatedProvider, config = ''): Promise<HttpDaemon & { root: string }> {
-  const root = exampleRoot(config);
-  const started = await startHttpDaemon(root, provider);
-  running.push(started);
-  return { ...started, root };
-}
-
-async function open(url: string, options: Parameters<typeof SseReader.open>[1] = {}): Promise<SseReader> {
-  const reader = await SseReader.open(url, options);
-  readers.push(reader);
-  return reader;
-}
+const { start, open } = httpTestbed();
 
 const messageSequences = (reader: SseReader) => reader.events.filter((event) => event.event === 'message').map((event) => (event.data as { sequence: number }).sequence);
 

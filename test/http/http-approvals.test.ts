@@ -5,20 +5,13 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LlmProvider } from '../../src/llm/provider.js';
 import type { OperationalLog } from '../../src/pipeline/runner-contract.js';
-import { SUMMARY_CONTENT, TWO_TASKS, auditEntries, agentFile, agentMessage, exampleRoot, happyResponses, makeTempDir, removeTempDirs, scripted, writeFile } from '../pipeline/pipeline-test-helpers.js';
-import { GatedProvider, SseReader, getJson, postJson, startHttpDaemon, type HttpDaemon } from './http-test-helpers.js';
+import { SUMMARY_CONTENT, TWO_TASKS, auditEntries, agentFile, agentMessage, exampleRoot, happyResponses, makeTempDir, scripted, writeFile } from '../pipeline/pipeline-test-helpers.js';
+import { GatedProvider, SseReader, getJson, httpTestbed, postJson, startHttpDaemon } from './http-test-helpers.js';
 
-const running: HttpDaemon[] = [];
-const readers: SseReader[] = [];
-
-afterEach(async () => {
-  for (const reader of readers.splice(0)) await reader.close();
-  for (const { daemon } of running.splice(0)) await daemon.stop();
-  removeTempDirs();
-});
+const { running, readers } = httpTestbed();
 
 function approvalRoot(): string {
   const root = makeTempDir('govflow-http-approval-');

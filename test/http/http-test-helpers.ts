@@ -7,7 +7,8 @@ import { GovflowDaemon } from '../../src/daemon/daemon.js';
 import { DryRunProvider } from '../../src/llm/dry-run-provider.js';
 import type { OperationalLog } from '../../src/pipeline/runner-contract.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from '../../src/llm/provider.js';
-import { agentMessage } from '../pipeline/pipeline-test-helpers.js';
+import { afterEach } from 'vitest';
+import { agentMessage, exampleRoot, removeTempDirs } from '../pipeline/pipeline-test-helpers.js';
 
 export interface SseEvent {
   id: string | null;
@@ -220,4 +221,33 @@ export class SseReader {
     this.controller.abort();
     await this.reading;
   }
+}
+
+/**
+ * What a test file's tests open — daemons and event streams — closed after each test (this
+ * registers the afterEach), with `start` for an example root and `open` for a stream.
+ */
+export function httpTestbed() {
+  const running: HttpDaemon[] = [];
+  const readers: SseReader[] = [];
+  afterEach(async () => {
+    for (const reader of readers.splice(0)) await reader.close();
+    for (const { daemon } of running.splice(0)) await daemon.stop();
+    removeTempDirs();
+  });
+  return {
+    running,
+    readers,
+    async start(provider: GatedProvider, config = ''): Promise<HttpDaemon & { root: string }> {
+      const root = exampleRoot(config);
+      const started = await startHttpDaemon(root, provider);
+      running.push(started);
+      return { ...started, root };
+    },
+    async open(url: string, options: Parameters<typeof SseReader.open>[1] = {}): Promise<SseReader> {
+      const reader = await SseReader.open(url, options);
+      readers.push(reader);
+      return reader;
+    },
+  };
 }
