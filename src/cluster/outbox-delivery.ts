@@ -5,11 +5,10 @@
  * on a poll, and after a restart. `outbox_version` records what was written, so a result that
  * changed (pending, then final) is written again and nothing is written twice.
  */
-import path from 'node:path';
 import type pg from 'pg';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import { OutageLog } from './outage-log.js';
-import { writeFileAtomicAsync } from '../store/atomic-file.js';
+import { writeOutboxResult } from '../store/atomic-file.js';
 import { quoteIdentifier } from './postgres-connection.js';
 
 export class OutboxDelivery {
@@ -60,10 +59,7 @@ export class OutboxDelivery {
       );
       if (due.rows.length === 0) return;
       for (const row of due.rows) {
-        await Promise.all([
-          writeFileAtomicAsync(path.join(this.outboxDir, `${row.request_id}.md`), row.result_report, false, path.dirname(this.outboxDir)),
-          writeFileAtomicAsync(path.join(this.outboxDir, `${row.request_id}.json`), row.result_json, this.durable, path.dirname(this.outboxDir)),
-        ]);
+        await writeOutboxResult(this.outboxDir, { requestId: row.request_id, json: row.result_json, report: row.result_report }, this.durable);
         await this.pool.query(`update ${this.sessions} set outbox_version = greatest(outbox_version, $2) where session_id = $1`, [row.session_id, row.result_version]);
       }
     }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fsyncDirectory, fsyncSharedDirectory } from './append-only-file.js';
 import { diskCall } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
+import type { SessionResultFiles } from './session-store.js';
 
 let counter = 0;
 const openAsync = promisify(open);
@@ -54,6 +55,19 @@ export async function writeFileAtomicAsync(file: string, content: string, durabl
     }
   });
   if (durable) await fsyncSharedDirectory(path.dirname(file));
+}
+
+/**
+ * A session's result into the outbox (SPEC §9): `<request_id>.json` (durable when asked) and its
+ * `.md` report. The temporary files go to `system/`, beside the outbox, so that the outbox only
+ * ever holds finished results.
+ */
+export async function writeOutboxResult(outboxDir: string, result: SessionResultFiles, durable: boolean): Promise<void> {
+  const system = path.dirname(outboxDir);
+  await Promise.all([
+    writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.md`), result.report, false, system),
+    writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.json`), result.json, durable, system),
+  ]);
 }
 
 async function writeOnce(file: string, content: string, durable: boolean, tempDir: string): Promise<void> {

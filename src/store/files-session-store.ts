@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuditEntryInput } from '../audit/audit-entry-format.js';
 import { AppendOnlyFile, fsyncDirectoryAsync, fsyncSharedDirectory } from './append-only-file.js';
-import { writeFileAtomicAsync } from './atomic-file.js';
+import { writeOutboxResult } from './atomic-file.js';
 import { diskWaits } from './disk-waits.js';
 import { ManifestFile } from './manifest-file.js';
 import { PromptStore } from './prompt-store.js';
@@ -111,13 +111,8 @@ class FilesStoredSession implements StoredSession {
     return this.appendDurable(record);
   }
 
-  private async writeResult(result: SessionResultFiles): Promise<void> {
-    const { outboxDir, durable } = this.options;
-    await Promise.all([
-      // Temporary files go to system/, beside the outbox: it only ever holds finished results.
-      writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.md`), result.report, false, path.dirname(outboxDir)),
-      writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.json`), result.json, durable, path.dirname(outboxDir)),
-    ]);
+  private writeResult(result: SessionResultFiles): Promise<void> {
+    return writeOutboxResult(this.options.outboxDir, result, this.options.durable);
   }
 
   async pause(result: SessionResultFiles): Promise<void> {
