@@ -16,14 +16,13 @@ import { cutTornTail } from '../audit/audit-chain-tail.js';
 import { listLogFiles } from '../audit/audit-log-reader.js';
 import { ConfigError } from '../errors.js';
 import { quoteIdentifier } from './postgres-connection.js';
+import { coalesced } from './coalesced-run.js';
 
 const LAST_HASH = /\[ENTRY_HASH: ([0-9a-f]{64})\]\n---\n$/;
 const BATCH = 500;
 
 export class ChainProjection {
   private position = 0;
-  private running: Promise<void> | null = null;
-  private again = false;
   private readonly table: string;
 
   constructor(
@@ -64,23 +63,9 @@ export class ChainProjection {
   }
 
   /** Appends every committed entry past the projected position; concurrent calls share one run. */
-  catchUp(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          while (await this.appendBatch());
-        } while (this.again);
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
-  }
+  readonly catchUp = coalesced(async () => {
+    while (await this.appendBatch());
+  });
 
   /** One batch; resolves true when there may be more. */
   private async appendBatch(): Promise<boolean> {

@@ -33,6 +33,7 @@ import { channelsOf, LeaseLostError, type ResultNotice } from './store-committer
 import { ClusterReads } from './cluster-reads.js';
 import { OutboxDelivery } from './outbox-delivery.js';
 import { StoreIntake } from './store-intake.js';
+import { coalesced } from './coalesced-run.js';
 import { OutageLog } from './outage-log.js';
 import { RemoteSessionEvents } from './remote-session-events.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
@@ -65,8 +66,6 @@ export class ClusterDaemon {
   private projection!: ChainProjection;
   private listener: pg.Client | null = null;
   private timers: NodeJS.Timeout[] = [];
-  private claiming = false;
-  private claimAgain = false;
   private lastRenewal = Date.now();
   private stopping: Promise<void> | null = null;
   private http: HttpApi | null = null;
@@ -246,29 +245,20 @@ export class ClusterDaemon {
   }
 
   /** Claims sessions while slots are free; concurrent calls fold into one loop. */
-  private pump(): void {
-    if (this.claiming) {
-      this.claimAgain = true;
-      return;
-    }
-    this.claiming = true;
-    void (async () => {
-      try {
-        do {
-          this.claimAgain = false;
-          while (this.state === 'running' && this.running.size < this.config.intake.concurrency) {
-            const claimed = await this.cluster.leases.claimNext();
-            this.outages.succeeded('claim work from the store');
-            if (!claimed) break;
-            this.run(claimed);
-          }
-        } while (this.claimAgain && this.state === 'running');
-      } catch (error) {
-        this.outages.failed('claim work from the store', error);
-      } finally {
-        this.claiming = false;
+  private readonly claimWork = coalesced(
+    async () => {
+      while (this.state === 'running' && this.running.size < this.config.intake.concurrency) {
+        const claimed = await this.cluster.leases.claimNext();
+        this.outages.succeeded('claim work from the store');
+        if (!claimed) break;
+        this.run(claimed);
       }
-    })();
+    },
+    (error) => this.outages.failed('claim work from the store', error),
+  );
+
+  private pump(): void {
+    void this.claimWork();
   }
 
   private run(claimed: ClaimedSession): void {

@@ -7,13 +7,12 @@
  */
 import type pg from 'pg';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
+import { coalesced } from './coalesced-run.js';
 import { OutageLog } from './outage-log.js';
 import { writeOutboxResult } from '../store/atomic-file.js';
 import { quoteIdentifier } from './postgres-connection.js';
 
 export class OutboxDelivery {
-  private writing: Promise<void> | null = null;
-  private again = false;
   private readonly sessions: string;
   private readonly outages: OutageLog;
 
@@ -30,26 +29,13 @@ export class OutboxDelivery {
   }
 
   /** Writes every result due; concurrent calls share the run (one more pass when asked meanwhile). */
-  deliver(): Promise<void> {
-    if (this.writing) {
-      this.again = true;
-      return this.writing;
-    }
-    this.writing = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.deliverDue();
-        } while (this.again);
-        this.outages.succeeded('write results to the outbox');
-      } catch (error) {
-        this.outages.failed('write results to the outbox', error);
-      } finally {
-        this.writing = null;
-      }
-    })();
-    return this.writing;
-  }
+  readonly deliver = coalesced(
+    async () => {
+      await this.deliverDue();
+      this.outages.succeeded('write results to the outbox');
+    },
+    (error) => this.outages.failed('write results to the outbox', error),
+  );
 
   private async deliverDue(): Promise<void> {
     for (;;) {
