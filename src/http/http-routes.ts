@@ -42,8 +42,12 @@ function stringParam(request: FastifyRequest, name: string): string {
   return String((request.params as Record<string, unknown>)[name] ?? '');
 }
 
-/** Opens an SSE response on a hijacked reply, tracked for shutdown. */
+/**
+ * Opens an SSE response on a hijacked reply, tracked for shutdown. While stopping: 503, so a
+ * client reconnecting after its stream was ended is not left holding the closing server open.
+ */
 export function openStream(context: RouteContext, request: FastifyRequest, reply: FastifyReply): SseConnection {
+  if (context.isStopping()) throw stopping();
   reply.hijack();
   const connection = new SseConnection(request.raw, reply.raw, context.heartbeatMs);
   context.streams.add(connection);

@@ -148,6 +148,10 @@ describe('shutdown and misbehaving clients', () => {
     expect(stream.events.at(-1)!.id).toMatch(/^\d+(\.\d+)?$/);
     expect((await postJson(`${url}/v1/requests`, { request: 'late' })).status).toBe(503);
     expect((await getJson(`${url}/readyz`)).status).toBe(503);
+    // A client reconnecting to its ended stream is refused, not kept open while the server closes.
+    const reconnect = await fetch(`${url}/v1/requests/${body.request_id}/events`);
+    expect(reconnect.status).toBe(503);
+    await reconnect.body?.cancel();
     provider.release(1);
     await stopped;
     running.splice(0);
