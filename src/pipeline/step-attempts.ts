@@ -131,6 +131,9 @@ export class StepAttempts {
         events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt, taskId, system: prompt.system, prompt: prompts, history: earlier });
         const callFinished = (figures: { model: string; inputTokens: number; outputTokens: number; error: string | null }) =>
           events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), taskId, response: figures.error === null ? text : null, ...figures });
+        // Live chunks (SPEC §11), redacted without splitting a PII value across two of them (SPEC §12).
+        const emitChunk = (chunk: string) => events?.emit('content_chunk', { sessionId, agent: agent.name, chunk });
+        const live = events?.has('content_chunk') ? (active.privacy?.liveChunks(emitChunk) ?? { push: emitChunk, end: () => {} }) : null;
         try {
           const response = await this.provider.generate({
             agent: agent.name,
@@ -156,15 +159,11 @@ export class StepAttempts {
             deadlineMs,
             ...(offers.length > 0 ? { tools: offers } : {}),
             ...(state.toolLoops.has(stepKey) ? { toolTurns: providerTurns(state.toolLoops.get(stepKey)) } : {}),
-            // Live chunks are redacted one by one (a value split across two chunks can slip through;
-            // the committed answer is redacted whole).
-            ...(events?.has('content_chunk')
-              ? { onChunk: (chunk: string) => events.emit('content_chunk', { sessionId, agent: agent.name, chunk: active.privacy ? active.privacy.redactFileText(chunk) : chunk }) }
-              : {}),
-          });
+            ...(live ? { onChunk: live.push } : {}),
+          }).finally(() => live?.end());
           // The answer is redacted before it is journaled, parsed or logged (SPEC §12).
           text = active.privacy ? active.privacy.redactForStep(step, response.text) : response.text;
-          toolCalls = response.toolCalls;
+          toolCalls = active.privacy && response.toolCalls ? active.privacy.redactToolCalls(step, response.toolCalls) : response.toolCalls;
           const usage = response.usage;
           callFinished({ model: response.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, error: null });
           recordExchange({

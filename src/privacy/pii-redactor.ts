@@ -98,6 +98,22 @@ export class PiiRedactor {
     return findPii(text, this.detectors);
   }
 
+  /**
+   * Where a stream may be cut so that no PII value is split: the last whitespace at least `hold`
+   * characters before the end of `text` that is inside no finding, or 0. A value without spaces
+   * (email, key, IBAN written solid) is never split at a space; one with spaces (phone, card)
+   * still being written reaches the end of `text`, so it starts after a cut when it is shorter
+   * than `hold`.
+   */
+  safeCut(text: string, hold: number): number {
+    const findings = this.detectors.length === 0 ? [] : findPii(text, this.detectors);
+    for (let cut = text.length - hold; cut > 0; cut--) {
+      if (!/\s/.test(text[cut - 1])) continue;
+      if (!findings.some((finding) => finding.start < cut && cut < finding.end)) return cut;
+    }
+    return 0;
+  }
+
   /** `text` with every finding replaced, and the counts of what was replaced. */
   redact(text: string): { text: string; counts: PiiCounts } {
     if (text.length > MAX_REDACT_CHARS) {

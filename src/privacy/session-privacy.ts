@@ -9,6 +9,7 @@
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
+import type { LlmToolCall } from '../llm/provider.js';
 import { builtInDetector, findPii, PII_KINDS, type PiiDetector } from './pii-detectors.js';
 import { addCounts, PiiRedactor, piiDetectors, piiEnabled, type PiiCounts } from './pii-redactor.js';
 import { readVault, writeVault } from './pii-vault.js';
@@ -33,6 +34,9 @@ interface StepFacts {
  * synchronously, so sessions can share them). `everyKind` is what pii_present looks for: every
  * built-in kind, configured for redaction or not, plus the custom ones.
  */
+/** Longer than any built-in PII value written with spaces (an IBAN in groups is at most 42). */
+const LIVE_HOLD_CHARS = 64;
+
 const compiled = new WeakMap<GovflowConfig['pii'], { detectors: PiiDetector[]; everyKind: PiiDetector[] }>();
 function compiledDetectors(config: GovflowConfig): { detectors: PiiDetector[]; everyKind: PiiDetector[] } {
   let entry = compiled.get(config.pii);
@@ -117,6 +121,28 @@ export class SessionPrivacy {
     return redacted;
   }
 
+  /**
+   * The live chunks of a model's answer, redacted before `emit` shows them. Text is held back
+   * until no PII value can be split across the cut (`LIVE_HOLD_CHARS`, PiiRedactor.safeCut);
+   * `end` flushes the rest when the answer is complete or failed.
+   */
+  liveChunks(emit: (chunk: string) => void): { push(chunk: string): void; end(): void } {
+    let held = '';
+    return {
+      push: (chunk) => {
+        held += chunk;
+        const cut = this.redactor.safeCut(held, LIVE_HOLD_CHARS);
+        if (cut === 0) return;
+        emit(this.redactFileText(held.slice(0, cut)));
+        held = held.slice(cut);
+      },
+      end: () => {
+        if (held.length > 0) emit(this.redactFileText(held));
+        held = '';
+      },
+    };
+  }
+
   /** Redacts text on its way from a model or a tool into the session, counted on `step`. */
   redactForStep(step: object, text: string): string {
     this.rawByStep.set(step, text); // in memory only: what pii_present on output or tool_result reads
@@ -124,6 +150,18 @@ export class SessionPrivacy {
     addCounts(this.facts(step).counts, counts);
     this.persist();
     return redacted;
+  }
+
+  /**
+   * Redacts the arguments of a model's tool calls, counted on `step`: they are journaled, shown on
+   * the event stream and in approval questions, and handed to the tool as redacted (SPEC §12).
+   */
+  redactToolCalls(step: object, calls: LlmToolCall[]): LlmToolCall[] {
+    if (calls.length === 0) return calls;
+    const { value: inputs, counts } = this.redactor.redactValue(calls.map((call) => call.input));
+    addCounts(this.facts(step).counts, counts);
+    this.persist();
+    return calls.map((call, index) => ({ ...call, input: inputs[index] }));
   }
 
   /** The step reads user input: the request's or reply's counts belong to its message. */

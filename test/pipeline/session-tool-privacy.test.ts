@@ -2,12 +2,18 @@
  * Tool results go through the session's privacy rules (SPEC §12) before they are journaled or
  * shown to the model: PII becomes placeholders, `tool_result` guardrails redact, retry or intervene.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VAULT_FILE_NAME } from '../../src/privacy/pii-vault.js';
 import type { ScriptedResponse } from '../../src/llm/scripted-provider.js';
 import { openRuntime } from '../../src/daemon/runtime.js';
 import { agentFile, agentMessage, auditEntries, journalOf, makeTempDir, removeTempDirs, scripted, verifyRoot, writeFile } from './pipeline-test-helpers.js';
 
 afterEach(removeTempDirs);
+
+const filesUnder = (folder: string): string[] =>
+  readdirSync(folder, { withFileTypes: true }).flatMap((item) => (item.isDirectory() ? filesUnder(path.join(folder, item.name)) : [path.join(folder, item.name)]));
 
 function toolRoot(config: string): string {
   const root = makeTempDir('govflow-tool-privacy-');
@@ -51,6 +57,22 @@ describe('tool results and privacy', () => {
     const [entry] = await auditEntries(root);
     expect(entry.body).toContain('[PII_REDACTED]: {"email":1}');
     expect(entry.body).not.toContain('ana.lopez@example.org');
+  });
+
+  it('PII in a tool call\'s arguments is redacted before the call is journaled or run: the original is only in the vault', async () => {
+    const root = toolRoot('pii: { redact: [email] }\n');
+    const outcome = await run(root, [
+      calls({ name: 'write_file', input: { path: 'contacts.txt', content: 'Write to ana.lopez@example.org today.' }, id: 'w1' }),
+      answer,
+    ]);
+    expect(outcome.status).toBe('success');
+    const turn = journalOf(root, outcome.sessionId).find((record) => record.type === 'tool_turn') as unknown as { calls: Array<{ input: { content: string } }> };
+    expect(turn.calls[0].input.content).toBe('Write to [EMAIL_1] today.');
+    const [entry] = await auditEntries(root);
+    expect(entry.body).toContain('[PII_REDACTED]: {"email":1}');
+    // SPEC §12: never in any file under system/ but the vault (journal, logs, workspace, result).
+    const holders = filesUnder(path.join(root, 'system')).filter((file) => readFileSync(file, 'utf8').includes('ana.lopez@example.org'));
+    expect(holders.map((file) => path.basename(file))).toEqual([VAULT_FILE_NAME]);
   });
 
   it('an intervene rule on tool_result fails the step with OUT_OF_SCOPE and is on the audit entry', async () => {

@@ -85,3 +85,37 @@ describe('SessionPrivacy', () => {
     expect(() => statSync(path.join(root, 'system', 'sessions', 'sess-clean'))).toThrow();
   });
 });
+
+describe('live chunks of an answer', () => {
+  it('never show a PII value split across two chunks: text is held until no value can be cut', () => {
+    const root = exampleRoot(PII);
+    const config = loadConfig(root, {});
+    const privacy = SessionPrivacy.forNewSession(config, 'sess-live');
+    const answer = `${'The summary of the meeting is ready for review by the team. '.repeat(3)}Call +44 20 7946 0958 or write to ana.lopez@example.org about it. ${'More text follows here so the stream goes on for a while. '.repeat(3)}`;
+    // Cut into small pieces that split both values in the middle.
+    const pieces = answer.match(/[\s\S]{1,7}/g)!;
+    const shown: string[] = [];
+    const live = privacy.liveChunks((chunk) => shown.push(chunk));
+    for (const piece of pieces) live.push(piece);
+    const beforeEnd = shown.length;
+    live.end();
+    expect(beforeEnd).toBeGreaterThan(1); // it streams, it does not wait for the whole answer
+    expect(shown.join('')).toBe(privacy.redactFileText(answer));
+    for (const chunk of shown) {
+      expect(chunk).not.toMatch(/7946|0958|ana\.lo|example\.org/);
+    }
+    expect(shown.join('')).toContain('Call [PHONE_1] or write to [EMAIL_1] about it.');
+  });
+
+  it('without PII they pass through whole, flushed at the end', () => {
+    const root = exampleRoot(PII);
+    const privacy = SessionPrivacy.forNewSession(loadConfig(root, {}), 'sess-live-clean');
+    const shown: string[] = [];
+    const live = privacy.liveChunks((chunk) => shown.push(chunk));
+    live.push('{"output": ');
+    live.push('"short"}');
+    expect(shown).toEqual([]);
+    live.end();
+    expect(shown.join('')).toBe('{"output": "short"}');
+  });
+});
