@@ -184,6 +184,8 @@ export class ClusterDaemon {
       if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
       else await this.storeIntake.handle(item);
     }
+    const released = await cluster.leases.releaseOwn();
+    if (released > 0) this.log.info(`${released} session(s) this daemon ran when it last stopped resume now, without waiting for cluster.lease_ms`);
     await this.intake.start();
     this.stopWatchingGovernance = await watchGovernance(config.root, this.runtime.governance, this.log);
     const leaseMs = config.cluster.lease_ms;

@@ -172,6 +172,21 @@ export class SessionLeases {
     return new Set(result.rows.filter((row) => held.get(row.session_id) === Number(row.epoch)).map((row) => row.session_id));
   }
 
+  /**
+   * At start: leases this daemon id still holds were held by its previous run, which is dead (this
+   * process holds the root's lock). They expire now instead of after `lease_ms`, so any daemon —
+   * this one included — resumes those sessions at once; the claim's new epoch still fences.
+   */
+  async releaseOwn(): Promise<number> {
+    const result = await this.pool.query(
+      `with released as (update ${this.table('sessions')} set lease_expires_at = now() - interval '1 millisecond', updated_at = now()
+         where owner = $1 and state = 'running' and lease_expires_at >= now() returning session_id)
+       select pg_notify($2, session_id) from released`,
+      [this.daemonId, this.channels.work],
+    );
+    return result.rowCount ?? 0;
+  }
+
   /** Gives a session back to the queue at once (shutdown): another daemon may take it now. */
   async giveBack(sessionId: string, epoch: number): Promise<void> {
     await this.pool.query(
