@@ -53,7 +53,7 @@ describe('a daemon whose disk misbehaves', () => {
     // A one-shot run handed to this daemon says why it waits (and is stopped here by the timeout).
     const file = path.join(root, 'run.json');
     writeFileSync(file, JSON.stringify({ request: 'Summarise this too.', request_id: 'waits-2' }));
-    const run = await runCli(['run', file, '--root', root], { timeoutMs: 4000 });
+    const run = await runCli(['run', file, '--root', root], { timeoutMs: 10_000 });
     expect(run.stderr).toMatch(/the daemon's disk alarm is up \(\d+ bytes free, below intake\.min_free_bytes 1000000000000000000\): the request waits in the inbox/);
     expect((await daemon.stop()).code).toBe(0);
     expect(listDir(inboxOf(root))).toContain('waits.json');

@@ -162,8 +162,9 @@ describe.skipIf(!hasChromium)('answering an approval in headless Chromium', () =
     const focused = () => alice.evaluate('document.activeElement && document.activeElement.id').catch(() => null);
     await waitFor('the focus on the notice', async () => (await focused()) === 'notice');
 
-    // The tool ran; the model's next call is held, so the page shows the session running, then done.
+    // The tool runs; the model's next call is held, so the page shows the session running, then done.
     await seesText(alice.locator('h1 .status'), 'running', 15_000);
+    await waitFor('the approved tool call to write its file', () => existsSync(path.join(root, 'workspace', sessionId, REPORT_INPUT.path)));
     expect(readFileSync(path.join(root, 'workspace', sessionId, REPORT_INPUT.path), 'utf8')).toBe(REPORT_INPUT.content);
     releaseSecondCall();
     await seesText(alice.locator('h1 .status'), 'success', 15_000);
