@@ -11,15 +11,18 @@
  */
 import * as fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type pg from 'pg';
 import { cutTornTail } from '../audit/audit-chain-tail.js';
 import { listLogFiles } from '../audit/audit-log-reader.js';
+import { fsyncDirectoryAsync } from '../store/append-only-file.js';
 import { ConfigError } from '../errors.js';
 import { quoteIdentifier } from './postgres-connection.js';
 import { coalesced } from './coalesced-run.js';
 
 const LAST_HASH = /\[ENTRY_HASH: ([0-9a-f]{64})\]\n---\n$/;
 const BATCH = 500;
+const fdatasync = promisify(fs.fdatasync);
 
 export class ChainProjection {
   private position = 0;
@@ -80,7 +83,7 @@ export class ChainProjection {
       const day = rows.rows[start].day;
       let end = start;
       while (end < rows.rows.length && rows.rows[end].day === day) end++;
-      this.append(day, rows.rows.slice(start, end).map((row) => row.entry).join(''));
+      await this.append(day, rows.rows.slice(start, end).map((row) => row.entry).join(''));
       this.position = Number(rows.rows[end - 1].position);
       start = end;
     }
@@ -88,24 +91,22 @@ export class ChainProjection {
     return rows.rows.length === BATCH;
   }
 
-  private append(day: string, text: string): void {
+  /**
+   * Appends to the day's file. The write is synchronous, so a reader in this process (HTTP logs,
+   * verify, the web view) never sees half a batch; the syncs run on the thread pool, so the
+   * sessions running here go on meanwhile.
+   */
+  private async append(day: string, text: string): Promise<void> {
     const file = path.join(this.logsDir, `${day}.log`);
     const created = !fs.existsSync(file);
     const fd = fs.openSync(file, 'a');
     try {
       const bytes = Buffer.from(text, 'utf8');
       for (let offset = 0; offset < bytes.length; ) offset += fs.writeSync(fd, bytes, offset);
-      if (this.durable) fs.fdatasyncSync(fd);
+      if (this.durable) await fdatasync(fd);
     } finally {
       fs.closeSync(fd);
     }
-    if (created && this.durable) {
-      const dir = fs.openSync(this.logsDir, 'r');
-      try {
-        fs.fsyncSync(dir);
-      } finally {
-        fs.closeSync(dir);
-      }
-    }
+    if (created && this.durable) await fsyncDirectoryAsync(this.logsDir);
   }
 }
