@@ -21,7 +21,8 @@ import { ReplyRejectedError, type OperationalLog } from '../pipeline/runner-cont
 import { RunClaims } from '../daemon/run-claims.js';
 import { describedAs } from './command-list.js';
 import { EXIT_CODE_BY_STATUS } from './exit-codes.js';
-import { handOverToDaemon } from './run-handover.js';
+import { handOverToDaemon, type HandoverOutcome } from './run-handover.js';
+import type { StoreResults } from '../cluster/store-results.js';
 import { internalFailureResult } from './run-failure-result.js';
 import { createProvider } from '../llm/create-provider.js';
 import type { RecordingProvider } from '../llm/recording-provider.js';
@@ -85,7 +86,21 @@ export const runCommand: CommandDefinition = {
         return 2;
       }
       const requestId = parsed.kind === 'request' ? (parsed.requestId ?? generateRequestId()) : null;
-      const handed = await handOverToDaemon(rootConfig.paths, daemon, parsed, requestId, (line) => io.stderr(`govflow run: ${line}\n`));
+      // Results are read from the store: a reply's goes to the daemon that took the request.
+      let results: StoreResults;
+      try {
+        const { openStoreResults } = await import('../cluster/store-results.js'); // pg only in cluster mode
+        results = await openStoreResults(rootConfig);
+      } catch (error) {
+        io.stderr(`govflow run: ${errorMessage(error)}\n`);
+        return 2;
+      }
+      let handed: HandoverOutcome;
+      try {
+        handed = await handOverToDaemon(rootConfig.paths, daemon, parsed, requestId, (line) => io.stderr(`govflow run: ${line}\n`), results);
+      } finally {
+        await results.close();
+      }
       if (handed.kind !== 'result') {
         io.stderr(`govflow run: ${handed.kind === 'rejected' ? handed.reason : 'the daemon stopped before it took the request; start it again and run again'}\n`);
         return 2;

@@ -7,6 +7,9 @@
  *
  * If the daemon stops before it claimed the file, the run takes its file back and says so: the
  * caller then runs the request itself.
+ *
+ * In cluster mode (SPEC §15) the result is read from the store instead (`ResultSource`): a reply's
+ * result goes to the outbox of the daemon that took the request, which may be another root's.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,9 +28,25 @@ export type HandoverOutcome =
   /** The daemon stopped before it claimed the request: nothing was handed over. */
   | { kind: 'daemon-gone' };
 
+/** Where a handed-over request's result is read: this root's files, or the cluster's store. */
+export interface ResultSource {
+  /** The request id a session's results are filed under; null when there is no such session. */
+  requestIdOf(sessionId: string): Promise<string | null>;
+  /** The request's newest result document (its JSON text), or null when there is none yet. */
+  read(requestId: string): Promise<string | null>;
+}
+
+/** Files mode: the session's manifest and `system/outbox/<request_id>.json`. */
+export function fileResults(paths: SystemPaths): ResultSource {
+  return {
+    requestIdOf: async (sessionId) => SessionJournal.readManifest(paths.sessions, sessionId)?.request_id ?? null,
+    read: async (requestId) => readText(path.join(paths.outbox, `${requestId}.json`)),
+  };
+}
+
 interface Waiting {
   inboxFile: string;
-  resultFile: string;
+  resultId: string;
   errorFile: string;
   /** A result file already there (a paused session's) is the old one until its content changes. */
   previous: string | null;
@@ -64,17 +83,17 @@ export async function handOverToDaemon(
   parsed: ParsedRequest | ParsedReply,
   requestId: string | null,
   notify: (line: string) => void,
+  results: ResultSource = fileResults(paths),
 ): Promise<HandoverOutcome> {
-  const resultId = parsed.kind === 'reply' ? SessionJournal.readManifest(paths.sessions, parsed.sessionId)?.request_id ?? null : requestId;
+  const resultId = parsed.kind === 'reply' ? await results.requestIdOf(parsed.sessionId) : requestId;
   if (resultId === null) return { kind: 'rejected', reason: `session "${(parsed as ParsedReply).sessionId}" does not exist; check the session_id` };
   const name = `run-${process.pid}-${randomBase36(8)}.json`;
   const waiting: Waiting = {
     inboxFile: path.join(paths.inbox, name),
-    resultFile: path.join(paths.outbox, `${resultId}.json`),
+    resultId,
     errorFile: path.join(paths.failed, `${name}.error.json`),
-    previous: null,
+    previous: await results.read(resultId),
   };
-  waiting.previous = readText(waiting.resultFile);
   const temporary = path.join(paths.inbox, `.${name}.tmp`);
   writeFileSync(temporary, `${JSON.stringify(inboxDocument(parsed, requestId))}\n`);
   renameSync(temporary, waiting.inboxFile);
@@ -83,12 +102,12 @@ export async function handOverToDaemon(
   if (disk?.pid === owner.pid && disk.alarm) {
     notify(`the daemon's disk alarm is up (${disk.free_bytes} bytes free, below intake.min_free_bytes ${disk.min_free_bytes}): the request waits in the inbox until space is freed`);
   }
-  return waitForOutcome(paths, waiting);
+  return waitForOutcome(paths, waiting, results);
 }
 
-async function waitForOutcome(paths: SystemPaths, waiting: Waiting): Promise<HandoverOutcome> {
+async function waitForOutcome(paths: SystemPaths, waiting: Waiting, results: ResultSource): Promise<HandoverOutcome> {
   for (;;) {
-    const result = readText(waiting.resultFile);
+    const result = await results.read(waiting.resultId);
     if (result !== null && result !== waiting.previous) {
       try {
         return { kind: 'result', result: JSON.parse(result) as ResultDocument };

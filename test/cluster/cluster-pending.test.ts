@@ -4,6 +4,8 @@
  * stopped) resumes it there, and the final result replaces the pending one in the first daemon's
  * outbox once it is back — one result per request, one audit chain.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { EXAMPLE_ANSWERS, answer, cleanupAll, dropJson, exampleScript, waitFor, writeScript } from '../daemon/daemon-helpers.js';
@@ -59,5 +61,37 @@ describe.skipIf(!pg)('cluster mode: a paused session answered through another da
     const entries = (await second.auditEntries()).filter((entry) => entry.sessionId === pending.session_id);
     expect(entries.find((entry) => entry.inputSource === 'user' && entry.sequence > 1), 'the reply resumes at the same agent with input.source user').toMatchObject({ agent: 'objective_agent' });
     await assertClusterConsistent(cluster, new Map([['asks-back', first]]));
+  }, 120_000);
+
+  it('govflow run with a reply on another daemon\'s root resumes the session and prints its result, read from the store', async () => {
+    const [first, second] = cluster.nodes;
+    // Only node0 runs while the request comes in, so node0's script asks back.
+    await second.stop();
+    first.drop('asks-again');
+    const pending = await waitFor('the pending result in node0\'s outbox', () => first.results().get('asks-again'), { timeoutMs: 20_000, detail: () => cluster.describe(['asks-again']) });
+    expect(pending.status).toBe('pending');
+    // node0 stopped: node1 resumes the session, and the run reads a result no outbox has yet.
+    await first.stop();
+    await second.start();
+    const replyFile = path.join(second.root, 'reply-again.json');
+    writeFileSync(replyFile, JSON.stringify({ session_id: pending.session_id, reply: 'The weekly sync.' }));
+    const run = await second.cli(['run', replyFile, '--json'], 60_000);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as { status: string; session_id: string; output: unknown };
+    expect(result).toMatchObject({ status: 'success', session_id: pending.session_id, output: { answer: finalAnswerOf('node1') } });
+    // The result is filed where the request came in: node0's outbox (once it is back), not node1's.
+    await first.start();
+    await waitFor('the final result in node0\'s outbox', () => first.results().get('asks-again')?.status === 'success', { timeoutMs: 20_000 });
+    expect(second.results().has('asks-again')).toBe(false);
+
+    // A reply to a session that is not paused any more is refused with the daemon's reason.
+    const again = await second.cli(['run', replyFile], 60_000);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/has already finished/);
+    const unknown = path.join(second.root, 'reply-unknown.json');
+    writeFileSync(unknown, JSON.stringify({ session_id: 'sess-nobody', reply: 'Hello?' }));
+    const nobody = await second.cli(['run', unknown], 60_000);
+    expect(nobody.code).toBe(2);
+    expect(nobody.stderr).toContain('session "sess-nobody" does not exist');
   }, 120_000);
 });
