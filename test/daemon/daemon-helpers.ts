@@ -288,7 +288,8 @@ export function readSessions(root: string): SessionOnDisk[] {
     const file = path.join(folder, sessionId, 'journal.jsonl');
     if (!existsSync(file)) continue;
     const text = readFileSync(file, 'utf8');
-    if (text.length > 0 && !text.endsWith('\n')) throw new Error(`journal ${file} ends with a torn line: ${JSON.stringify(text.slice(text.lastIndexOf('\n') + 1).slice(0, 200))}`);
+    if (text.length === 0) continue; // a running daemon created it this instant; its session record comes next
+    if (!text.endsWith('\n')) throw new Error(`journal ${file} ends with a torn line: ${JSON.stringify(text.slice(text.lastIndexOf('\n') + 1).slice(0, 200))}`);
     const records = text
       .split('\n')
       .filter((line) => line !== '')
