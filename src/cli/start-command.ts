@@ -14,7 +14,28 @@ export const startCommand: CommandDefinition = {
   async run({ root, io, values }) {
     const log = createOperationalLog();
     const removeHandlers = installLastResortHandlers(log);
-    let daemon: { stop(): Promise<void> };
+    // Signals are handled from the first moment: one that comes while the daemon starts (or just
+    // after its ready line) stops it gracefully once it is up, instead of killing the process.
+    let daemon: { stop(): Promise<void> } | null = null;
+    let signalled = false;
+    let stopped = () => {};
+    const done = new Promise<void>((resolve) => (stopped = resolve));
+    const onSignal = (signal: NodeJS.Signals) => {
+      log.info(`received ${signal}`);
+      if (daemon === null && signalled) {
+        // A second one while starting: at once, as a killed process (nothing is lost: SPEC §8).
+        log.warn('a second signal while starting: exiting at once');
+        process.exit(1);
+      }
+      signalled = true;
+      daemon?.stop().then(stopped, stopped);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    const removeSignalHandlers = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
     try {
       const httpListen = typeof values.http === 'string' ? values.http : undefined;
       const announce = (line: string) => io.stdout(`${line}\n`);
@@ -26,6 +47,7 @@ export const startCommand: CommandDefinition = {
         daemon = await GovflowDaemon.start(root, { env: io.env, log, announce, ...(httpListen ? { httpListen } : {}) });
       }
     } catch (error) {
+      removeSignalHandlers();
       removeHandlers();
       log.close();
       if (!(error instanceof RootLockedError)) throw error;
@@ -33,14 +55,9 @@ export const startCommand: CommandDefinition = {
       io.stderr(`govflow start: ${error.message}\n`);
       return 2;
     }
-    await new Promise<void>((resolve) => {
-      const onSignal = (signal: NodeJS.Signals) => {
-        log.info(`received ${signal}`);
-        daemon.stop().then(resolve, resolve);
-      };
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
-    });
+    if (signalled) daemon.stop().then(stopped, stopped);
+    await done;
+    removeSignalHandlers();
     io.stdout('govflow stopped\n');
     removeHandlers();
     log.close();

@@ -3,11 +3,12 @@
  * `govflow run` on a root whose daemon runs hands its request over and prints the daemon's
  * result, and a lock left by a killed daemon does not keep the next one out.
  */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
-import { answer, cleanupAll, exampleScript, listDir, makeRoot, readResult, runCli, scriptedConfig, startDaemon, writeScript } from './daemon-helpers.js';
+import { CLI, DaemonProcess, answer, cleanEnv, cleanupAll, exampleScript, listDir, makeRoot, readResult, runCli, scriptedConfig, startDaemon, writeScript } from './daemon-helpers.js';
 
 beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
@@ -64,6 +65,25 @@ describe('one daemon per root', () => {
     expect(second.code, second.stderr).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({ request_id: 'handed-pending', session_id: sessionId, status: 'success' });
     expect((await daemon.stop()).code).toBe(0);
+  }, 60_000);
+
+  it('a SIGTERM that comes while the daemon starts stops it gracefully once it is up', async () => {
+    const root = makeRoot('timezone: UTC\n');
+    const child = spawn(process.execPath, [CLI, 'start', '--root', root], { cwd: root, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] }) as unknown as ChildProcessWithoutNullStreams;
+    const daemon = new DaemonProcess(root, child);
+    // The intake's first line comes before the ready line (the governance watch starts in between).
+    let sent = false;
+    child.stderr.on('data', () => {
+      if (!sent && daemon.stderr.includes('intake: created -> starting')) {
+        sent = true;
+        child.kill('SIGTERM');
+      }
+    });
+    const status = await daemon.exited;
+    expect(sent).toBe(true);
+    expect(status, daemon.stderrTail()).toEqual({ code: 0, signal: null });
+    expect(daemon.stdout).toContain('govflow stopped');
+    expect(listDir(path.join(root, 'system', 'state'))).not.toContain('root.lock');
   }, 60_000);
 
   it('a lock left by a daemon killed with SIGKILL keeps out neither the next daemon nor a one-shot run', async () => {
