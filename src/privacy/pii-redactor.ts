@@ -78,6 +78,13 @@ function placeholderLabel(kind: string): string {
 
 const PLACEHOLDER = /\[([A-Z][A-Z0-9_]*_\d+)\]/g;
 
+/** Longer than any built-in PII value written with spaces (an IBAN in groups is at most 42). */
+const CUT_HOLD_CHARS = 64;
+/** Held text with no usable space is cut past this length… */
+const FORCED_CUT_AFTER = 1024;
+/** …this far before its end: longer than any built-in value (an email is at most 254). */
+const FORCED_HOLD_CHARS = 256;
+
 export class PiiRedactor {
   private readonly byValue = new Map<string, VaultEntry>();
   private readonly byPlaceholder = new Map<string, VaultEntry>();
@@ -99,18 +106,21 @@ export class PiiRedactor {
   }
 
   /**
-   * Where a stream may be cut so that no PII value is split: the last whitespace at least `hold`
-   * characters before the end of `text` that is inside no finding, or 0. A value without spaces
-   * (email, key, IBAN written solid) is never split at a space; one with spaces (phone, card)
-   * still being written reaches the end of `text`, so it starts after a cut when it is shorter
-   * than `hold`.
+   * Where a stream may be cut so that no PII value is split, or 0 to hold it all: the last
+   * whitespace at least CUT_HOLD_CHARS before the end and inside no finding. A value without
+   * spaces (email, key, IBAN written solid) is never split at a space; one with spaces (phone,
+   * card) still being written reaches the end of `text`, so it starts after the cut. Text with no
+   * such space (minified JSON) is cut once it passes FORCED_CUT_AFTER, FORCED_HOLD_CHARS before
+   * the end — longer than any built-in value — so what is held, and scanned per chunk, stays small.
    */
-  safeCut(text: string, hold: number): number {
+  safeCut(text: string): number {
     const findings = this.detectors.length === 0 ? [] : findPii(text, this.detectors);
-    for (let cut = text.length - hold; cut > 0; cut--) {
-      if (!/\s/.test(text[cut - 1])) continue;
-      if (!findings.some((finding) => finding.start < cut && cut < finding.end)) return cut;
+    const outside = (cut: number) => !findings.some((finding) => finding.start < cut && cut < finding.end);
+    for (let cut = text.length - CUT_HOLD_CHARS; cut > 0; cut--) {
+      if (/\s/.test(text[cut - 1]) && outside(cut)) return cut;
     }
+    if (text.length <= FORCED_CUT_AFTER) return 0;
+    for (let cut = text.length - FORCED_HOLD_CHARS; cut > 0; cut--) if (outside(cut)) return cut;
     return 0;
   }
 

@@ -34,9 +34,6 @@ interface StepFacts {
  * synchronously, so sessions can share them). `everyKind` is what pii_present looks for: every
  * built-in kind, configured for redaction or not, plus the custom ones.
  */
-/** Longer than any built-in PII value written with spaces (an IBAN in groups is at most 42). */
-const LIVE_HOLD_CHARS = 64;
-
 const compiled = new WeakMap<GovflowConfig['pii'], { detectors: PiiDetector[]; everyKind: PiiDetector[] }>();
 function compiledDetectors(config: GovflowConfig): { detectors: PiiDetector[]; everyKind: PiiDetector[] } {
   let entry = compiled.get(config.pii);
@@ -123,7 +120,7 @@ export class SessionPrivacy {
 
   /**
    * The live chunks of a model's answer, redacted before `emit` shows them. Text is held back
-   * until no PII value can be split across the cut (`LIVE_HOLD_CHARS`, PiiRedactor.safeCut);
+   * until no PII value can be split across the cut (PiiRedactor.safeCut);
    * `end` flushes the rest when the answer is complete or failed.
    */
   liveChunks(emit: (chunk: string) => void): { push(chunk: string): void; end(): void } {
@@ -131,7 +128,7 @@ export class SessionPrivacy {
     return {
       push: (chunk) => {
         held += chunk;
-        const cut = this.redactor.safeCut(held, LIVE_HOLD_CHARS);
+        const cut = this.redactor.safeCut(held);
         if (cut === 0) return;
         emit(this.redactFileText(held.slice(0, cut)));
         held = held.slice(cut);

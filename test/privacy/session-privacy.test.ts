@@ -107,6 +107,27 @@ describe('live chunks of an answer', () => {
     expect(shown.join('')).toContain('Call [PHONE_1] or write to [EMAIL_1] about it.');
   });
 
+  it('an answer with no spaces (minified JSON) still streams, holding little, and no value is split', () => {
+    const root = exampleRoot(PII);
+    const privacy = SessionPrivacy.forNewSession(loadConfig(root, {}), 'sess-live-solid');
+    const filler = (n: number) => Array.from({ length: n }, (_unused, index) => `{"k${index}":"v${index}"}`).join(',');
+    const answer = `[${filler(3000)},{"mail":"ana.lopez@example.org"},${filler(3000)}]`;
+    const shown: string[] = [];
+    const live = privacy.liveChunks((chunk) => shown.push(chunk));
+    let pushed = 0;
+    let mostHeld = 0; // characters pushed but not shown yet (the placeholder changes lengths by a few)
+    for (const piece of answer.match(/[\s\S]{1,5}/g)!) {
+      live.push(piece);
+      pushed += piece.length;
+      mostHeld = Math.max(mostHeld, pushed - shown.join('').length);
+      if (mostHeld > 2000) break;
+    }
+    expect(mostHeld).toBeLessThan(2000);
+    live.end();
+    expect(shown.join('')).toBe(privacy.redactFileText(answer));
+    for (const chunk of shown) expect(chunk).not.toMatch(/ana\.lo|example\.org/);
+  });
+
   it('without PII they pass through whole, flushed at the end', () => {
     const root = exampleRoot(PII);
     const privacy = SessionPrivacy.forNewSession(loadConfig(root, {}), 'sess-live-clean');
