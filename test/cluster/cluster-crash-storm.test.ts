@@ -6,10 +6,8 @@
  * daemons' log files are identical.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDistOnce } from '../daemon/build-once.js';
-import { cleanupAll } from '../daemon/daemon-helpers.js';
-import { Cluster, type ClusterNode } from '../support/cluster.js';
+import { describe, expect, it } from 'vitest';
+import { Cluster, type ClusterNode, clusterForTests } from '../support/cluster.js';
 import { assertClusterConsistent } from '../support/cluster-invariants.js';
 import { pgTestSchema } from '../support/postgres.js';
 
@@ -33,16 +31,9 @@ function randomFrom(seed: number): () => number {
 describe.skipIf(!pg)('cluster mode: the crash storm', () => {
   let cluster: Cluster;
 
-  beforeAll(async () => {
-    await buildDistOnce();
-    cluster = await Cluster.create(pg!, { nodes: 3, concurrency: 4, latencyMs: 5, leaseMs: 1000 });
+  clusterForTests(pg, { nodes: 3, concurrency: 4, latencyMs: 5, leaseMs: 1000 }, async (created) => {
+    cluster = created;
     await cluster.startAll();
-  }, 180_000);
-
-  afterAll(async () => {
-    await cluster?.destroy();
-    await cleanupAll();
-    await pg?.drop();
   });
 
   it(`runs ${REQUESTS} requests exactly once while daemons are killed and restarted`, async () => {

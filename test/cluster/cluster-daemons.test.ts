@@ -6,10 +6,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDistOnce } from '../daemon/build-once.js';
-import { cleanupAll, listDir, waitFor } from '../daemon/daemon-helpers.js';
-import { Cluster, finalAnswerOf, type ClusterNode } from '../support/cluster.js';
+import { describe, expect, it } from 'vitest';
+import { listDir, waitFor } from '../daemon/daemon-helpers.js';
+import { Cluster, finalAnswerOf, type ClusterNode, clusterForTests } from '../support/cluster.js';
 import { assertClusterConsistent } from '../support/cluster-invariants.js';
 import { pgTestSchema } from '../support/postgres.js';
 
@@ -23,17 +22,10 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
   let cluster: Cluster;
   const takenBy = new Map<string, ClusterNode>();
 
-  beforeAll(async () => {
-    await buildDistOnce();
+  clusterForTests(pg, { nodes: 3, concurrency: 1, latencyMs: 250, http: true }, async (created) => {
+    cluster = created;
     // Concurrency 1 and a slow model: one daemon alone could not keep up, the queue must spread.
-    cluster = await Cluster.create(pg!, { nodes: 3, concurrency: 1, latencyMs: 250, http: true });
     await cluster.startAll();
-  }, 180_000);
-
-  afterAll(async () => {
-    await cluster?.destroy();
-    await cleanupAll();
-    await pg?.drop();
   });
 
   it('runs requests dropped into one inbox on every daemon, with the results in that inbox\'s outbox', async () => {

@@ -8,10 +8,9 @@
  */
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDistOnce } from '../daemon/build-once.js';
-import { EXAMPLE_ANSWERS, cleanupAll, listDir, waitFor } from '../daemon/daemon-helpers.js';
-import { Cluster, type ClusterNode } from '../support/cluster.js';
+import { describe, expect, it } from 'vitest';
+import { EXAMPLE_ANSWERS, listDir, waitFor } from '../daemon/daemon-helpers.js';
+import { Cluster, type ClusterNode, clusterForTests } from '../support/cluster.js';
 import { assertClusterConsistent } from '../support/cluster-invariants.js';
 import { pgTestSchema } from '../support/postgres.js';
 
@@ -28,22 +27,10 @@ describe.skipIf(!pg)('cluster mode: a daemon cut off from Postgres', () => {
   let other: ClusterNode;
   const takenBy = new Map<string, ClusterNode>();
 
-  beforeAll(async () => {
-    await buildDistOnce();
-    cluster = await Cluster.create(pg!, {
-      nodes: 2,
-      latencyMs: 100,
-      leaseMs: LEASE_MS,
-      password: PASSWORD,
-      responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: GOAL_CALL_MS }] },
-    });
+  const options = { nodes: 2, latencyMs: 100, leaseMs: LEASE_MS, password: PASSWORD, responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: GOAL_CALL_MS }] } };
+  clusterForTests(pg, options, (created) => {
+    cluster = created;
     [victim, other] = cluster.nodes;
-  }, 180_000);
-
-  afterAll(async () => {
-    await cluster?.destroy();
-    await cleanupAll();
-    await pg?.drop();
   });
 
   /**

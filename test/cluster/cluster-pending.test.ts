@@ -6,10 +6,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDistOnce } from '../daemon/build-once.js';
-import { EXAMPLE_ANSWERS, answer, cleanupAll, dropJson, exampleScript, waitFor, writeScript } from '../daemon/daemon-helpers.js';
-import { Cluster, finalAnswerOf } from '../support/cluster.js';
+import { describe, expect, it } from 'vitest';
+import { EXAMPLE_ANSWERS, answer, dropJson, exampleScript, waitFor, writeScript } from '../daemon/daemon-helpers.js';
+import { Cluster, finalAnswerOf, clusterForTests } from '../support/cluster.js';
 import { assertClusterConsistent } from '../support/cluster-invariants.js';
 import { pgTestSchema } from '../support/postgres.js';
 
@@ -19,19 +18,12 @@ const QUESTION = 'Which meeting do you mean?';
 describe.skipIf(!pg)('cluster mode: a paused session answered through another daemon', () => {
   let cluster: Cluster;
 
-  beforeAll(async () => {
-    await buildDistOnce();
-    cluster = await Cluster.create(pg!, { nodes: 2 });
+  clusterForTests(pg, { nodes: 2 }, async (created) => {
+    cluster = created;
     // node0's objective agent asks a question; node1's answers (so whoever resumes, it goes on).
     const pending = answer({ content: { question: QUESTION }, contentType: 'objectives', status: 'pending', message: QUESTION, next: null });
     writeScript(cluster.nodes[0].root, exampleScript({ loop: true, responses: { objective_agent: [{ json: pending }], final_output_agent: [{ json: answer({ content: { answer: finalAnswerOf('node0') }, contentType: 'final_report', next: null }) }] } }));
     writeScript(cluster.nodes[1].root, exampleScript({ loop: true, responses: { objective_agent: [{ json: EXAMPLE_ANSWERS.objective_agent }], final_output_agent: [{ json: answer({ content: { answer: finalAnswerOf('node1') }, contentType: 'final_report', next: null }) }] } }));
-  }, 180_000);
-
-  afterAll(async () => {
-    await cluster?.destroy();
-    await cleanupAll();
-    await pg?.drop();
   });
 
   it('resumes on the daemon that got the reply and delivers the result to the one that took the request', async () => {

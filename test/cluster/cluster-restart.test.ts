@@ -3,10 +3,9 @@
  * are its own previous run's, which is dead (it holds the root's lock now), so it resumes them at
  * once instead of waiting for cluster.lease_ms — with no message run or logged twice.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDistOnce } from '../daemon/build-once.js';
-import { cleanupAll, waitFor } from '../daemon/daemon-helpers.js';
-import { Cluster } from '../support/cluster.js';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from '../daemon/daemon-helpers.js';
+import { Cluster, clusterForTests } from '../support/cluster.js';
 import { assertClusterConsistent } from '../support/cluster-invariants.js';
 import { pgTestSchema } from '../support/postgres.js';
 
@@ -17,15 +16,8 @@ const LATENCY_MS = 300;
 describe.skipIf(!pg)('cluster mode: a daemon restarted after kill -9', () => {
   let cluster: Cluster;
 
-  beforeAll(async () => {
-    await buildDistOnce();
-    cluster = await Cluster.create(pg!, { nodes: 1, concurrency: 2, latencyMs: LATENCY_MS, leaseMs: LEASE_MS });
-  }, 180_000);
-
-  afterAll(async () => {
-    await cluster?.destroy();
-    await cleanupAll();
-    await pg?.drop();
+  clusterForTests(pg, { nodes: 1, concurrency: 2, latencyMs: LATENCY_MS, leaseMs: LEASE_MS }, (created) => {
+    cluster = created;
   });
 
   it('resumes the sessions it held at once, not after cluster.lease_ms', async () => {

@@ -6,10 +6,9 @@
  */
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDistOnce } from '../daemon/build-once.js';
-import { cleanupAll, waitFor, type AuditEntryJson } from '../daemon/daemon-helpers.js';
-import { Cluster, type ClusterNode } from '../support/cluster.js';
+import { describe, expect, it } from 'vitest';
+import { waitFor, type AuditEntryJson } from '../daemon/daemon-helpers.js';
+import { Cluster, type ClusterNode, clusterForTests } from '../support/cluster.js';
 import { assertClusterConsistent } from '../support/cluster-invariants.js';
 import { pgTestSchema } from '../support/postgres.js';
 
@@ -30,17 +29,10 @@ function bySession(entries: AuditEntryJson[], sessionId: string): AuditEntryJson
 describe.skipIf(!pg)('cluster mode: a daemon killed mid-session', () => {
   let cluster: Cluster;
 
-  beforeAll(async () => {
-    await buildDistOnce();
-    cluster = await Cluster.create(pg!, { nodes: 3, concurrency: 2, latencyMs: LATENCY_MS, leaseMs: LEASE_MS });
+  clusterForTests(pg, { nodes: 3, concurrency: 2, latencyMs: LATENCY_MS, leaseMs: LEASE_MS }, async (created) => {
+    cluster = created;
     // node2's governance is newer than the others': one more line of application context.
     appendFileSync(path.join(cluster.nodes[2].root, 'context', 'application.md'), '\nA newer line only node2 has.\n');
-  }, 180_000);
-
-  afterAll(async () => {
-    await cluster?.destroy();
-    await cleanupAll();
-    await pg?.drop();
   });
 
   it('has its sessions resumed by another daemon within lease_ms, on their own governance version', async () => {

@@ -10,8 +10,11 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { buildDistOnce } from '../daemon/build-once.js';
 import {
   DaemonProcess,
+  cleanupAll,
   answer,
   dropJson,
   exampleScript,
@@ -249,6 +252,25 @@ function clusterConfig(pg: PgTestSchema, link: PgLink, options: ClusterOptions):
 function pgTarget(pg: PgTestSchema): { host: string; port: number } {
   const url = new URL(pg.url);
   return { host: url.hostname || '127.0.0.1', port: Number(url.port || 5432) };
+}
+
+/**
+ * One cluster for a test file (call it inside its `describe.skipIf(!pg)`): before the tests, the
+ * built CLI and the nodes' roots, handed to `ready` (which may start or adjust them); after them,
+ * every daemon killed, the temp folders removed and the schema dropped.
+ */
+export function clusterForTests(pg: PgTestSchema | null, options: ClusterOptions, ready: (cluster: Cluster) => void | Promise<void>): void {
+  let cluster: Cluster | undefined;
+  beforeAll(async () => {
+    await buildDistOnce();
+    cluster = await Cluster.create(pg!, options);
+    await ready(cluster);
+  }, 180_000);
+  afterAll(async () => {
+    await cluster?.destroy();
+    await cleanupAll();
+    await pg?.drop();
+  });
 }
 
 export class Cluster {
