@@ -11,18 +11,17 @@
  */
 import * as fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type pg from 'pg';
 import { cutTornTail } from '../audit/audit-chain-tail.js';
 import { listLogFiles } from '../audit/audit-log-reader.js';
 import { fsyncDirectoryAsync } from '../store/append-only-file.js';
+import { fdatasyncAsync } from '../store/atomic-file.js';
 import { ConfigError } from '../errors.js';
 import { quoteIdentifier } from './postgres-connection.js';
 import { coalesced } from './coalesced-run.js';
 
 const LAST_HASH = /\[ENTRY_HASH: ([0-9a-f]{64})\]\n---\n$/;
 const BATCH = 500;
-const fdatasync = promisify(fs.fdatasync);
 
 export class ChainProjection {
   private position = 0;
@@ -103,7 +102,7 @@ export class ChainProjection {
     try {
       const bytes = Buffer.from(text, 'utf8');
       for (let offset = 0; offset < bytes.length; ) offset += fs.writeSync(fd, bytes, offset);
-      if (this.durable) await fdatasync(fd);
+      if (this.durable) await fdatasyncAsync(fd);
     } finally {
       fs.closeSync(fd);
     }

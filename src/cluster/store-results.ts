@@ -3,12 +3,11 @@
  * any root. A reply's result is filed in the outbox of the daemon that took the request, which may
  * be another root's, so the run waits on the store rather than on this root's outbox.
  */
+import type { ResultSource } from '../cli/run-handover.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { openPool, quoteIdentifier, storeSettings } from './postgres-connection.js';
 
-export interface StoreResults {
-  requestIdOf(sessionId: string): Promise<string | null>;
-  read(requestId: string): Promise<string | null>;
+export interface StoreResults extends ResultSource {
   close(): Promise<void>;
 }
 

@@ -9,7 +9,8 @@ import type { SessionResultFiles } from './session-store.js';
 
 let counter = 0;
 const openAsync = promisify(open);
-const fdatasyncAsync = promisify(fdatasync);
+/** fdatasync on the thread pool (the event loop goes on meanwhile). */
+export const fdatasyncAsync = promisify(fdatasync);
 
 /** The temporary file's name: hidden, in `tempDir` (the target's folder unless a caller says). */
 function temporaryFor(file: string, tempDir: string): string {
