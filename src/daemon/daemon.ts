@@ -12,7 +12,7 @@ import { readClaimedFile, recoverClaimedFiles, type IntakeItem, type IntakeReply
 import { claimedAtOf, sessionIdForClaim } from '../intake/claim-name.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { InboxIntake } from '../intake/inbox-intake.js';
-import { repairInterruptedSubmissions } from '../intake/request-submission.js';
+import { releaseUnacknowledged, repairInterruptedSubmissions } from '../intake/request-submission.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { ReplyRejectedError, SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
@@ -182,7 +182,9 @@ export class GovflowDaemon {
         try {
           const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
           if (item.kind === 'rejected') {
-            await moveToFailed(config.paths, claimedPath, item.file, item.reason);
+            const released = releaseUnacknowledged(this.registry, claimedPath);
+            const reason = released === null ? item.reason : `${item.reason} (an HTTP submission a power loss cut before it was acknowledged: request_id "${released}" may be submitted again)`;
+            await moveToFailed(config.paths, claimedPath, item.file, reason);
             continue;
           }
           if (item.kind === 'reply') {
@@ -306,6 +308,7 @@ export class GovflowDaemon {
             metadata: item.metadata,
             sourceFile: item.sourceFile,
             claimedPath: item.claimedPath,
+            ...(item.dataDurable ? { claimDurable: item.dataDurable } : {}),
             ...(recovered ? { recoveredSince: (claimedAtOf(item.claimedPath) ?? new Date(0)).toISOString() } : {}),
           },
           this.abort.signal,

@@ -26,6 +26,8 @@ export interface IntakeRequest extends ItemSource {
   sessionId: string | null;
   user: string | null;
   metadata: Record<string, unknown> | null;
+  /** Set for an HTTP submission whose data may not be on disk yet: resolves once it is. */
+  dataDurable?: Promise<void>;
 }
 
 export interface IntakeReply extends ItemSource {

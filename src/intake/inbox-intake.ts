@@ -69,6 +69,8 @@ export class InboxIntake {
   private readonly waiting = new FileQueue();
   /** Waiting claims whose request id was registered when they were submitted. */
   private readonly registered = new Set<string>();
+  /** Submitted claims whose data may not be on disk yet: resolves once it is (see writeClaimedSubmission). */
+  private readonly dataDurable = new Map<string, Promise<void>>();
   private readonly slots = new Set<Promise<void>>();
   private idleWaiters: Array<() => void> = [];
   private stopping: Promise<void> | undefined;
@@ -133,9 +135,11 @@ export class InboxIntake {
    * claim waits in processing/ for the next start's recovery.
    */
   async submit(submission: Submission): Promise<SubmissionOutcome> {
-    return writeClaimedSubmission(this.options.paths, this.registry, submission, this.options.durable ?? true, (claimName) =>
-      this.enqueue(claimName, submission.requestId !== null),
-    );
+    return writeClaimedSubmission(this.options.paths, this.registry, submission, this.options.durable ?? true, (claimName, dataDurable) => {
+      this.dataDurable.set(claimName, dataDurable);
+      void dataDurable.then(() => this.dataDurable.delete(claimName));
+      this.enqueue(claimName, submission.requestId !== null);
+    });
   }
 
   /** Moves the claimed files the runner reported done into system/archive/YYYYMMDD/. */
@@ -174,6 +178,7 @@ export class InboxIntake {
     // Claims still waiting stay in system/processing/: the next start's recovery runs them.
     this.waiting.clear();
     this.registered.clear();
+    this.dataDurable.clear();
     try {
       await this.claimer.stop();
     } catch (error) {
@@ -218,7 +223,7 @@ export class InboxIntake {
     while (this.state === 'running' && !this.held && this.slots.size < this.options.concurrency && this.waiting.size > 0) {
       const claimName = this.waiting.shift()!;
       const registered = this.registered.delete(claimName);
-      const slot: Promise<void> = this.processClaimed(path.join(this.processing, claimName), registered)
+      const slot: Promise<void> = this.processClaimed(path.join(this.processing, claimName), registered, this.dataDurable.get(claimName))
         .catch((error: unknown) => {
           this.log('error', `intake: unexpected failure while handling the claim "${claimName}": ${errorMessage(error)}`, { file: claimName });
         })
@@ -231,7 +236,11 @@ export class InboxIntake {
     }
   }
 
-  private async processClaimed(claimedPath: string, registered: boolean): Promise<void> {
+  /**
+   * `dataDurable`: set for a submission whose data may not be on disk yet. A request's session
+   * starts at once and its first durable write waits for it; a reply waits for it here.
+   */
+  private async processClaimed(claimedPath: string, registered: boolean, dataDurable?: Promise<void>): Promise<void> {
     let item: IntakeItem | IntakeRejection;
     try {
       item = await readClaimedFile(claimedPath, this.options.maxBytes);
@@ -240,6 +249,10 @@ export class InboxIntake {
       return;
     }
     if (item.kind === 'rejected') return this.reject(item);
+    if (dataDurable) {
+      if (item.kind === 'reply') await dataDurable;
+      else item.dataDurable = dataDurable;
+    }
     if (item.kind === 'request' && !registered) {
       let outcome;
       try {

@@ -5,22 +5,29 @@
  * leaves there — so the intake schedules it at once and crash recovery finds it like any claim.
  *
  * The steps, each safe to be cut by kill -9 or a power loss:
- * 1. write a hidden temp file in processing/ and fdatasync it (recovery never reads hidden names);
+ * 1. write a hidden temp file in processing/ (recovery never reads hidden names) and start its
+ *    fdatasync;
  * 2. claim the request id with it (a hard link in the registry: exclusive, so a duplicate is
  *    refused here, before anything is acknowledged);
  * 3. rename it to its claim name (the inode stays, so the registry still knows it as its own);
- * 4. fsync processing/ and the registry folder; only then is the submission acknowledged (its
- *    session may already have started: see writeClaimedSubmission).
+ *    the session may start now, as an inbox file's does, without waiting for the disk: its first
+ *    durable write waits for the claim's data (`durable` of onPublished), so nothing of the session
+ *    is on disk before its request is;
+ * 4. wait for the fdatasync and fsync processing/ and the registry folder; only then is the
+ *    submission acknowledged.
  * A crash between 2 and 3 leaves a hidden temp file that owns its id: repairInterruptedSubmissions
  * (run before recovery lists processing/) finishes the rename. Any other hidden temp file was never
- * acknowledged and is removed.
+ * acknowledged and is removed. A power loss after 3 but before 4 may leave a claim whose data never
+ * reached the disk (empty or torn): it was never acknowledged either, and recovery releases its
+ * request id (releaseUnacknowledged) so the client's retry is accepted.
  */
-import { closeSync, constants, existsSync, fdatasync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { fsyncSharedDirectory } from '../store/append-only-file.js';
-import { claimNameFor } from './claim-name.js';
-import { parseRequestFile } from './request-file.js';
+import { fdatasyncAsync } from '../store/atomic-file.js';
+import { claimNameFor, originalNameOf } from './claim-name.js';
+import { parseRequestFile, REQUEST_ID_PATTERN } from './request-file.js';
 import type { RequestIdRegistry } from './request-id-registry.js';
 
 /** Temp files of submissions in flight: `.submit-<claim name>.tmp` in system/processing/. */
@@ -39,15 +46,25 @@ export interface Submission {
 export type SubmissionOutcome = { kind: 'claimed'; claimName: string } | { kind: 'duplicate' };
 
 /**
- * Creates, writes and closes synchronously (a small file in the page cache: microseconds each,
- * cheaper than thread-pool round trips queued behind the sessions' syncs); only the fdatasync goes
- * to the pool.
+ * Creates and writes synchronously (a small file in the page cache: microseconds each, cheaper
+ * than thread-pool round trips queued behind the sessions' syncs); returns the descriptor, open
+ * for the fdatasync that goes to the pool.
  */
-async function writeSynced(file: string, text: string, durable: boolean): Promise<void> {
+function writeTemporary(file: string, text: string): number {
   const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
   try {
     writeFileSync(fd, text);
-    if (durable) await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+    return fd;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** fdatasync on the pool, then close; resolves once the data is on disk (at once when not `durable`). */
+async function syncAndClose(fd: number, durable: boolean): Promise<void> {
+  try {
+    if (durable) await fdatasyncAsync(fd);
   } finally {
     closeSync(fd);
   }
@@ -55,41 +72,69 @@ async function writeSynced(file: string, text: string, durable: boolean): Promis
 
 /**
  * Writes `submission` into system/processing/ as a claimed file; resolves once it is durable.
- * `onPublished` hears the claim name as soon as the claim is in place (before the folder syncs),
- * so its session may start while they run: the acknowledgement still waits for them, and a crash
- * before it leaves what any unacknowledged claim leaves (recovery runs it, or a power loss undoes it).
+ * `onPublished` hears the claim name as soon as the claim is in place, before anything was synced,
+ * with a promise that resolves once the claim's data is on disk (it never rejects): its session
+ * may start at once and makes its first durable write wait for that promise. The acknowledgement
+ * waits for the data and the folder syncs; a crash before it leaves what any unacknowledged claim
+ * leaves (recovery runs it, or a power loss undoes it: see releaseUnacknowledged).
  */
 export async function writeClaimedSubmission(
   paths: SystemPaths,
   registry: RequestIdRegistry,
   submission: Submission,
   durable: boolean,
-  onPublished: (claimName: string) => void = () => {},
+  onPublished: (claimName: string, dataDurable: Promise<void>) => void = () => {},
 ): Promise<SubmissionOutcome> {
   const processing = path.resolve(paths.processing);
   const claimName = claimNameFor(submission.name);
   const temporary = path.join(processing, `.submit-${claimName}.tmp`);
+  let fd: number;
   try {
-    await writeSynced(temporary, submission.text, durable);
+    fd = writeTemporary(temporary, submission.text);
   } catch (error) {
     // system/processing/ was removed under the daemon: make it again and write.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(processing, { recursive: true });
-    await writeSynced(temporary, submission.text, durable);
+    fd = writeTemporary(temporary, submission.text);
   }
+  const dataDurable = syncAndClose(fd, durable);
   if (submission.requestId !== null) {
     let claimed = false;
     try {
       claimed = (await registry.claim(submission.requestId, temporary, { syncFolder: false })) === 'claimed';
     } finally {
-      if (!claimed) unlinkSync(temporary);
+      if (!claimed) {
+        unlinkSync(temporary);
+        await dataDurable.catch(() => undefined);
+      }
     }
     if (!claimed) return { kind: 'duplicate' };
   }
   renameSync(temporary, path.join(processing, claimName));
-  onPublished(claimName);
-  if (durable) await Promise.all([fsyncSharedDirectory(processing), submission.requestId !== null ? registry.syncFolder() : null]);
+  onPublished(claimName, dataDurable.catch(() => undefined));
+  await Promise.all([dataDurable, durable ? fsyncSharedDirectory(processing) : null, durable && submission.requestId !== null ? registry.syncFolder() : null]);
   return { kind: 'claimed', claimName };
+}
+
+/**
+ * For a claim recovery cannot read: when it is an HTTP submission (`http-<request_id>.json`) that
+ * owns its request id's marker, a power loss cut it before its data reached the disk, so it was
+ * never acknowledged (the 202 waits for the data). The marker goes, so the client's retry is
+ * accepted instead of answered 409; the claim itself goes to system/failed/ as any unreadable one.
+ * Returns the request id it released, or null.
+ */
+export function releaseUnacknowledged(registry: RequestIdRegistry, claimedPath: string): string | null {
+  const requestId = /^http-(.+)\.json$/s.exec(originalNameOf(claimedPath))?.[1];
+  if (requestId === undefined || !REQUEST_ID_PATTERN.test(requestId)) return null;
+  const marker = registry.markerPathOf(requestId);
+  try {
+    const [markerStats, claimStats] = [statSync(marker), lstatSync(claimedPath)];
+    if (markerStats.ino !== claimStats.ino || markerStats.dev !== claimStats.dev) return null;
+    unlinkSync(marker);
+    return requestId;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -85,6 +85,8 @@ export interface NewSessionRequest {
   entryAgent?: string;
   /** Set when a `delegate` tool call starts this session (SPEC §12). */
   delegation?: DelegatedFrom;
+  /** Resolves once the claimed file is on disk (an HTTP submission starts before): the session's first durable write waits for it. */
+  claimDurable?: Promise<void>;
 }
 
 /** A claimed request or reply file: where it is in system/processing/ and the name it came with. */

@@ -90,7 +90,7 @@ export class SessionRunner {
       entry_agent: request.entryAgent ?? snapshot.entryAgent,
       ...(request.delegation ? { delegation: request.delegation } : {}),
     };
-    const stored = await this.deps.store.create(sessionRecord);
+    const stored = await this.deps.store.create(sessionRecord, request.claimDurable);
     const active: ActiveSession = { stored, state: initialState(sessionRecord), commitQueue: Promise.resolve(), privacy };
     privacy.folderCreated();
     if (request.claimedPath) privacy.redactFile(request.claimedPath);

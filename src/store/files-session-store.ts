@@ -53,12 +53,16 @@ const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
 class FilesStoredSession implements StoredSession {
   private readonly manifest: ManifestFile;
 
-  /** `entriesDurable`: a new session's folder entries, synced in the background, awaited by the first sync. */
+  /**
+   * `entriesDurable`: a new session's folder entries, synced in the background, awaited by the first
+   * sync. `after`: the session's request, not on disk yet; the first sync starts once it is.
+   */
   constructor(
     readonly sessionId: string,
     private readonly journal: AppendOnlyFile,
     private readonly options: FilesSessionStoreOptions,
     private readonly entriesDurable: Promise<unknown> = Promise.resolve(),
+    private readonly after?: Promise<void>,
   ) {
     this.manifest = new ManifestFile(path.join(path.dirname(journal.file), 'manifest.json'));
   }
@@ -70,6 +74,7 @@ class FilesStoredSession implements StoredSession {
   /** Appends, then resolves once every record so far (and the session's folder entries) is on disk. */
   private async appendDurable(...records: JournalRecord[]): Promise<void> {
     this.append(...records);
+    if (this.after) await this.after;
     await Promise.all([this.entriesDurable, this.journal.sync()]);
   }
 
@@ -84,10 +89,12 @@ class FilesStoredSession implements StoredSession {
     // is synced when the session pauses or ends. After power loss the audit log may be ahead of
     // the journal: recovery voids those entries (voidMessages) and runs their steps again.
     this.append(record);
+    if (this.after) await this.after;
     return { entryHash: (await this.options.audit.append(audit)).hash };
   }
 
   async reappendAudit(audit: AuditEntryInput): Promise<void> {
+    if (this.after) await this.after;
     await this.options.audit.append(audit);
   }
 
@@ -111,8 +118,9 @@ class FilesStoredSession implements StoredSession {
     return this.appendDurable(record);
   }
 
-  private writeResult(result: SessionResultFiles): Promise<void> {
-    return writeOutboxResult(this.options.outboxDir, result, this.options.durable);
+  private async writeResult(result: SessionResultFiles): Promise<void> {
+    if (this.after) await this.after;
+    await writeOutboxResult(this.options.outboxDir, result, this.options.durable);
   }
 
   async pause(result: SessionResultFiles): Promise<void> {
@@ -156,7 +164,7 @@ export class FilesSessionStore implements SessionStore {
   }
 
   /** Nothing here waits for the disk: the first record and the folder entries are durable with the first sync. */
-  async create(record: SessionRecord): Promise<StoredSession> {
+  async create(record: SessionRecord, after?: Promise<void>): Promise<StoredSession> {
     const { sessionsDir, durable } = this.options;
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
     // A disk that refuses the new folder or file (ENOSPC, ...) is waited out (disk-waits.ts).
@@ -165,7 +173,7 @@ export class FilesSessionStore implements SessionStore {
       return AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable);
     });
     const entriesDurable = durable ? Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)]) : undefined;
-    const session = new FilesStoredSession(record.session_id, journal, this.options, entriesDurable);
+    const session = new FilesStoredSession(record.session_id, journal, this.options, entriesDurable, after);
     session.append(record);
     return session;
   }

@@ -2,13 +2,16 @@
  * The HTTP API against a real listener on 127.0.0.1:0 with fetch and a streaming SSE reader:
  * submission, status, event streams (live, replayed, reconnected), errors, replies, many clients.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { systemPaths } from '../../src/config/system-paths.js';
+import { RequestIdRegistry } from '../../src/intake/request-id-registry.js';
 import { waitFor } from '../daemon/daemon-helpers.js';
-import { GatedProvider, SseReader, getJson, httpTestbed, postJson } from './http-test-helpers.js';
+import { exampleRoot } from '../pipeline/pipeline-test-helpers.js';
+import { GatedProvider, SseReader, getJson, httpTestbed, postJson, startHttpDaemon } from './http-test-helpers.js';
 
-const { start, open } = httpTestbed();
+const { start, open, running } = httpTestbed();
 
 const messageSequences = (reader: SseReader) => reader.events.filter((event) => event.event === 'message').map((event) => (event.data as { sequence: number }).sequence);
 
@@ -82,6 +85,28 @@ describe('HTTP API', () => {
     expect((await getJson(`${url}/v1/requests/%zz`)).body.error).toMatchObject({ code: 'bad_request', message: expect.stringMatching(/URL/) });
     expect((await getJson(`${url}/v1/requests/${'a'.repeat(3000)}`)).status).toBe(400);
     provider.release(100);
+  });
+
+  it('frees the request id of a submission a power loss cut before its 202 (its claim holds no data), so the retry is accepted', async () => {
+    // What a power loss leaves when the claim's rename reached the disk and its data did not: an
+    // empty claim that owns its id's marker. The 202 waits for the data, so it was never accepted.
+    const root = exampleRoot();
+    const paths = systemPaths(root);
+    mkdirSync(paths.processing, { recursive: true });
+    const torn = path.join(paths.processing, '1700000000000-abcdef-http-torn-1.json');
+    writeFileSync(torn, '');
+    const marker = new RequestIdRegistry(paths).markerPathOf('torn-1');
+    mkdirSync(path.dirname(marker), { recursive: true });
+    linkSync(torn, marker);
+    const provider = new GatedProvider();
+    const started = await startHttpDaemon(root, provider);
+    running.push(started);
+    await waitFor('the torn claim in system/failed/', () => readdirSync(paths.failed).includes('http-torn-1.json.error.json') || null);
+    const record = JSON.parse(readFileSync(path.join(paths.failed, 'http-torn-1.json.error.json'), 'utf8'));
+    expect(record.reason).toMatch(/power loss cut before it was acknowledged: request_id "torn-1" may be submitted again/);
+    const retried = await postJson(`${started.url}/v1/requests`, { request: 'Summarize: the retry.', request_id: 'torn-1' });
+    expect(retried.status).toBe(202);
+    await waitFor('the retried request to succeed', async () => (await getJson(`${started.url}/v1/requests/torn-1`)).body?.status === 'success' || null);
   });
 
   it('resumes a cut stream with Last-Event-ID: every committed message after it, no gap, no repeat', async () => {

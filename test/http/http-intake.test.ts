@@ -54,6 +54,8 @@ describe('HttpIntake', () => {
     expect(readdirSync(paths.inbox)).toEqual([]);
     await expect.poll(() => handled.length).toBe(1);
     expect(handled[0]).toMatchObject({ kind: 'request', requestId: 'r-1', user: 'alice', sourceFile: 'http-r-1.json', claimedPath: path.join(paths.processing, claim) });
+    // Its session may start before the claim's data is synced; the session's first durable write waits for this.
+    await expect((handled[0] as { dataDurable?: Promise<void> }).dataDurable).resolves.toBeUndefined();
     expect(await intake.ownerOf('r-1')).toEqual({ user: 'alice', sessionId: submitted.sessionId });
     await expect(intake.submit({ request: 'again', request_id: 'r-1' }, 'bob')).rejects.toMatchObject({ status: 409 });
     await expect(intake.submit({ request: 'x'.repeat(2000) }, 'bob')).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/max_bytes/) });

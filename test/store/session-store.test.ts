@@ -105,6 +105,30 @@ describe('the files store', () => {
     }
   });
 
+  it('writes nothing durably before `after` resolves: a session whose request is not on disk yet (an HTTP submission) waits for it', async () => {
+    const { store, writer, outboxDir, journalAtAppend } = await filesStore();
+    try {
+      let requestOnDisk!: () => void;
+      const after = new Promise<void>((resolve) => (requestOnDisk = resolve));
+      const session = await store.create(SESSION, after);
+      let committed = false;
+      const commit = session.commitMessage(messageRecord('m1', 1), { message: makeMessage({ id: 'm1', session: SESSION.session_id }), governanceHash: 'g'.repeat(64), corrections: [], complianceViolations: [], notes: [] }).then(() => (committed = true));
+      let paused = false;
+      const pause = session.pause({ requestId: 'req-store-1', json: '{"status":"pending"}\n', report: '# pending\n' }).then(() => (paused = true));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Neither the audit entry nor the result is written while the request may still be lost.
+      expect([committed, paused, journalAtAppend.length]).toEqual([false, false, 0]);
+      expect(readdirSync(outboxDir)).toEqual([]);
+      requestOnDisk();
+      await Promise.all([commit, pause]);
+      expect(journalAtAppend).toHaveLength(1);
+      expect(readFileSync(path.join(outboxDir, 'req-store-1.json'), 'utf8')).toBe('{"status":"pending"}\n');
+      await session.close();
+    } finally {
+      await writer.close();
+    }
+  });
+
   it('writes the result before the end record; a pause writes no end record', async () => {
     const { store, writer, journalFile, outboxDir } = await filesStore();
     try {
