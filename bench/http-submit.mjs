@@ -1,25 +1,32 @@
 /**
  * HTTP intake and event streams.
  *
- * 1. Submit latency: BENCH_HTTP_REQUESTS requests (default 200) posted to POST /v1/requests by
- *    BENCH_HTTP_CONCURRENCY clients at once (default 16), against an in-process GovflowDaemon with
- *    an instant model; figure: submit → first model call of that request, p50 and p95, next to the
- *    same requests dropped as files (16 writers renaming into system/inbox/). Both runs use the
- *    same config (fsync on, intake.concurrency 16), so the difference is the HTTP path itself.
- *    Also the time to the 202 (the request is durable as a claim by then), and BENCH_HTTP_SERIAL
- *    more requests (default 30) sent one at a time after the others finished: with no queue, the
- *    latency each path adds on its own.
+ * 1. Submit latency: BENCH_HTTP_REQUESTS requests (default 200) sent by BENCH_HTTP_CONCURRENCY
+ *    clients (default 16) to an in-process GovflowDaemon with an instant model, once over HTTP
+ *    (POST /v1/requests) and once as files (written, then renamed into system/inbox/); figure:
+ *    submit → first model call of that request, p50 and p95. The clients of both paths run in a
+ *    child process, as real clients and operators do, so each path's figure starts where its
+ *    client hands the request over. Both runs use the same config (fsync on, intake.concurrency 16),
+ *    so the difference is the path itself. Three load shapes:
+ *    - **concurrency 16** (the target's): 16 requests in flight, as a load generator counts
+ *      concurrency (ab -c, hey -c): each client sends its next request once its previous one
+ *      finished. No request waits for a session slot, so the figure is the path plus the load of
+ *      the 15 others.
+ *    - **flood**: each client sends its next request as soon as the last one was acknowledged (the
+ *      202; a file once renamed), so all 200 queue at once. Its p50 is mostly the wait behind about
+ *      100 queued requests: it compares throughput, not what the path adds. Printed beside, with
+ *      the time until the 202.
+ *    - **one at a time**: BENCH_HTTP_SERIAL requests (default 30), each sent once the previous one
+ *      finished: the path's own latency with nothing else running.
  * 2. Stream memory: a `govflow start` child process, one session held running by a slow scripted
  *    model, BENCH_HTTP_STREAMS event streams (default 100) opened on it; figure: the child's
  *    resident memory growth per open stream.
  *
- * BENCH_HTTP_ROUNDS rounds (default 3), HTTP and files alternating, so both meet the same
- * machine load; the figure is the median over rounds of (HTTP p50 − files p50). The HTTP clients
- * run in a child process (BENCH_HTTP_CLIENTS=in-process puts them in the daemon's process, where
- * their own fetch work is charged to the API; the file path's "client" is a rename).
+ * BENCH_HTTP_ROUNDS rounds (default 5), HTTP and files alternating, so both meet the same machine
+ * load; each figure is the median over rounds, and "added" the median of per-round differences.
  *
  * Targets (issue 13): the API adds ≤ 2 ms p50 to submit → first model call compared with the file
- * path; 100 open streams cost ≤ 20 MB (≤ 200 kB each).
+ * path, 200 requests at concurrency 16; 100 open streams cost ≤ 20 MB (≤ 200 kB each).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -32,7 +39,6 @@ import {
   envInteger,
   importBuilt,
   makeExampleRoot,
-  now,
   quietLog,
   removeRoot,
   reportResult,
@@ -44,153 +50,113 @@ import {
   within,
 } from './bench-support.mjs';
 
-const { GovflowDaemon } = await importBuilt('daemon/daemon.js');
-
 const REQUESTS = envInteger('BENCH_HTTP_REQUESTS', 200);
 const CONCURRENCY = envInteger('BENCH_HTTP_CONCURRENCY', 16);
 const STREAMS = envInteger('BENCH_HTTP_STREAMS', 100);
-const ROUNDS = envInteger('BENCH_HTTP_ROUNDS', 3);
+const ROUNDS = envInteger('BENCH_HTTP_ROUNDS', 5);
 const SERIAL = envInteger('BENCH_HTTP_SERIAL', 30);
-/** `process` (default): the 16 clients run in a child process, as real clients do; `in-process`: in the daemon's own process. */
-const CLIENTS = process.env.BENCH_HTTP_CLIENTS ?? 'process';
 /** Milliseconds on a clock both processes share. */
 const absoluteNow = () => performance.timeOrigin + performance.now();
 const round1 = (value) => round(value, 1);
 const MARKER = /\[bench-request ([\w-]+)\]/;
 const CONFIG = 'intake: { concurrency: 16 }\n';
 
-const roots = [];
-cleanUpOnExit(roots);
+/**
+ * The clients (in the child process): `count` requests by `concurrency` clients over `path`
+ * ('http': POST to `target`; 'files': a write, then a rename into `target`'s inbox). With
+ * `waitForFinish`, a client sends its next request once the parent reports the last one finished.
+ * Returns each request's send time (absolute ms) and, over HTTP, its time to the 202.
+ */
+async function runClients({ path: via, target, count, concurrency, waitForFinish, prefix }) {
+  const finished = new Map();
+  process.on('message', (id) => {
+    finished.get(id)?.();
+    finished.delete(id);
+  });
+  const sent = [];
+  const accepted = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < count) {
+      const index = next++;
+      const id = `${prefix}-${index}`;
+      const body = JSON.stringify({ request: `${requestText(index)}[bench-request ${id}]\n`, request_id: id });
+      const done = waitForFinish ? new Promise((resolve) => finished.set(id, resolve)) : null;
+      if (via === 'files') {
+        const drop = stageRequest(target, `${id}.json`, body);
+        sent.push([id, absoluteNow()]);
+        drop();
+      } else {
+        const started = absoluteNow();
+        sent.push([id, started]);
+        const response = await fetch(`${target}/v1/requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        await response.arrayBuffer();
+        if (response.status !== 202) throw new Error(`POST ${id} answered ${response.status}`);
+        accepted.push(absoluteNow() - started);
+      }
+      await (done ?? sleep(0));
+    }
+  }));
+  return { sent, accepted };
+}
 
-/** Starts an in-process daemon; `firstCall` maps request marker → time of its first model call. */
-async function startDaemon(root, http) {
+const roots = [];
+
+/**
+ * One run: a daemon (with the HTTP API when `via` is 'http'), the clients in a child process,
+ * `count` requests in the given shape. Returns submit → first model call per request, the time to
+ * the 202 (HTTP), and the wall time until every session finished.
+ */
+async function measure(via, shape, count = REQUESTS, concurrency = CONCURRENCY) {
+  const { GovflowDaemon } = await importBuilt('daemon/daemon.js');
+  const root = makeExampleRoot(CONFIG);
+  roots.push(root);
   const firstCall = new Map();
-  // The runner and the daemon both log "session finished": count sessions, not lines.
-  const finishedSessions = new Set();
+  const requestOf = new Map();
+  let child = null;
+  let finishedCount = 0;
   let wake = () => {};
   const provider = new InstantProvider((request) => {
     const id = MARKER.exec(request.prompt)?.[1];
-    if (id && !firstCall.has(id)) firstCall.set(id, now());
+    if (id && !firstCall.has(id)) firstCall.set(id, absoluteNow());
   });
   const log = quietLog((message, fields) => {
-    if (message === 'session finished' && fields?.session) {
-      finishedSessions.add(fields.session);
+    if (message === 'session started' && fields?.request) requestOf.set(fields.session, fields.request);
+    // The runner and the daemon both log "session finished": count sessions, not lines.
+    if (message === 'session finished' && requestOf.has(fields?.session)) {
+      const id = requestOf.get(fields.session);
+      requestOf.delete(fields.session);
+      finishedCount += 1;
+      if (shape !== 'flood' && child?.connected) child.send(id);
       wake();
     }
   });
   let ready = '';
-  const daemon = await GovflowDaemon.start(root, { log, provider, env: { GOVFLOW_TIMEZONE: 'UTC' }, announce: (line) => (ready = line), ...(http ? { httpListen: '127.0.0.1:0' } : {}) });
-  const url = /HTTP API on (\S+)/.exec(ready)?.[1] ?? null;
-  const allFinished = async (count) => {
-    while (finishedSessions.size < count) await new Promise((resolve) => (wake = resolve));
-  };
-  return { daemon, url, firstCall, allFinished };
-}
-
-/** Runs `work(index)` for 0..count-1 with `concurrency` workers. */
-async function pool(count, concurrency, work) {
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) await work(next++);
-  }));
-}
-
-/** The clients' side: posts the requests, returns each one's start (absolute ms) and its time to the 202. */
-async function postAll(url) {
-  const submitted = new Map();
-  const accepted = [];
-  await pool(REQUESTS, CONCURRENCY, async (index) => {
-    const id = `http-${index}`;
-    const started = absoluteNow();
-    submitted.set(id, started);
-    const response = await fetch(`${url}/v1/requests`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ request: `${requestText(index)}[bench-request ${id}]\n`, request_id: id }),
-    });
-    await response.arrayBuffer();
-    if (response.status !== 202) throw new Error(`POST ${id} answered ${response.status}`);
-    accepted.push(absoluteNow() - started);
-  });
-  return { submitted: [...submitted], accepted };
-}
-
-/** Runs postAll in a child process (real clients are other processes), collecting its answer. */
-function postFromChildProcess(url) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
-      env: { ...process.env, GOVFLOW_HTTP_CLIENTS_URL: url },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`the client process exited ${code}`))));
-  });
-}
-
-async function submitOverHttp() {
-  const root = makeExampleRoot(CONFIG);
-  roots.push(root);
-  const { daemon, url, firstCall, allFinished } = await startDaemon(root, true);
+  const daemon = await GovflowDaemon.start(root, { log, provider, env: { GOVFLOW_TIMEZONE: 'UTC' }, announce: (line) => (ready = line), ...(via === 'http' ? { httpListen: '127.0.0.1:0' } : {}) });
+  const target = via === 'http' ? /HTTP API on (\S+)/.exec(ready)?.[1] : root;
+  const began = absoluteNow();
   let posted;
-  const serial = [];
   try {
-    posted = CLIENTS === 'in-process' ? await postAll(url) : await postFromChildProcess(url);
-    await within(allFinished(REQUESTS), 120_000, null);
-    // One at a time: no queue, so the latency is the path's own.
-    for (let index = 0; index < SERIAL; index++) {
-      const id = `http-serial-${index}`;
-      const started = now();
-      const response = await fetch(`${url}/v1/requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: `${requestText(index)}[bench-request ${id}]\n`, request_id: id }) });
-      await response.arrayBuffer();
-      await within(allFinished(REQUESTS + index + 1), 10_000, null);
-      serial.push(firstCall.get(id) - started);
-    }
+    child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { env: { ...process.env, BENCH_HTTP_CLIENT: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const answer = new Promise((resolve, reject) => {
+      child.once('message', resolve);
+      child.once('error', reject);
+      child.once('exit', (code) => code === 0 || reject(new Error(`the client process exited ${code}`)));
+    });
+    child.send({ path: via, target, count, concurrency, waitForFinish: shape !== 'flood', prefix: `${via}-${shape}` });
+    posted = await within(answer, 180_000, null);
+    if (!posted) throw new Error(`the ${via} clients did not finish within 180 s`);
+    child.send('exit');
+    while (finishedCount < count) await within(new Promise((resolve) => (wake = resolve)), 60_000, null);
   } finally {
+    child?.kill();
     await daemon.stop();
     removeRoot(root);
   }
-  const submitted = new Map(posted.submitted);
-  const accepted = posted.accepted;
-  const missing = [...submitted.keys()].filter((id) => !firstCall.has(id));
-  if (missing.length > 0) throw new Error(`no model call was seen for ${missing.length} requests (${missing.slice(0, 3).join(', ')}…)`);
-  const latencies = [...submitted].map(([id, started]) => firstCall.get(id) + performance.timeOrigin - started);
-  return { latency: summarize(latencies), accepted: summarize(accepted), serial: summarize(serial) };
-}
-
-async function submitAsFiles() {
-  const root = makeExampleRoot(CONFIG);
-  roots.push(root);
-  const { daemon, firstCall, allFinished } = await startDaemon(root, false);
-  const dropped = new Map();
-  const serial = [];
-  try {
-    const drops = Array.from({ length: REQUESTS }, (_unused, index) => {
-      const id = `file-${index}`;
-      return { id, drop: stageRequest(root, `${id}.json`, JSON.stringify({ request: `${requestText(index)}[bench-request ${id}]\n`, request_id: id })) };
-    });
-    await pool(REQUESTS, CONCURRENCY, async (index) => {
-      dropped.set(drops[index].id, now());
-      drops[index].drop();
-      await sleep(0);
-    });
-    await within(allFinished(REQUESTS), 120_000, null);
-    for (let index = 0; index < SERIAL; index++) {
-      const id = `file-serial-${index}`;
-      const drop = stageRequest(root, `${id}.json`, JSON.stringify({ request: `${requestText(index)}[bench-request ${id}]\n`, request_id: id }));
-      const started = now();
-      drop();
-      await within(allFinished(REQUESTS + index + 1), 10_000, null);
-      serial.push(firstCall.get(id) - started);
-    }
-  } finally {
-    await daemon.stop();
-    removeRoot(root);
-  }
-  const missing = [...dropped.keys()].filter((id) => !firstCall.has(id));
-  if (missing.length > 0) throw new Error(`no model call was seen for ${missing.length} files (${missing.slice(0, 3).join(', ')}…)`);
-  return { ...summarize([...dropped].map(([id, started]) => firstCall.get(id) - started)), serial: summarize(serial) };
+  const wall = absoluteNow() - began;
+  const missing = posted.sent.filter(([id]) => !firstCall.has(id));
+  if (missing.length > 0) throw new Error(`no model call was seen for ${missing.length} requests (${missing.slice(0, 3).map(([id]) => id).join(', ')}…)`);
+  return { latency: summarize(posted.sent.map(([id, sent]) => firstCall.get(id) - sent)), accepted: summarize(posted.accepted), wall };
 }
 
 function rssKb(pid) {
@@ -238,48 +204,67 @@ async function streamMemory() {
   }
 }
 
-if (process.env.GOVFLOW_HTTP_CLIENTS_URL) {
-  process.stdout.write(JSON.stringify(await postAll(process.env.GOVFLOW_HTTP_CLIENTS_URL)));
-  process.exit(0);
+if (process.env.BENCH_HTTP_CLIENT === '1') {
+  // The child: wait for the job, run the clients, answer, then wait to be told to exit.
+  process.once('message', async (job) => {
+    process.send(await runClients(job));
+    process.on('message', (message) => message === 'exit' && process.exit(0));
+  });
+} else {
+  cleanUpOnExit(roots);
+  console.log(`http submit: ${REQUESTS} requests by ${CONCURRENCY} clients in a child process (instant model, fsync on, intake.concurrency 16), ${ROUNDS} rounds, HTTP and files alternating`);
+  const rounds = [];
+  for (let index = 0; index < ROUNDS; index++) {
+    const http = { closed: await measure('http', 'closed'), flood: await measure('http', 'flood'), serial: await measure('http', 'serial', SERIAL, 1) };
+    const files = { closed: await measure('files', 'closed'), flood: await measure('files', 'flood'), serial: await measure('files', 'serial', SERIAL, 1) };
+    rounds.push({ http, files });
+    const line = (shape) => `HTTP p50 ${round1(http[shape].latency.median)} ms (p95 ${round1(http[shape].latency.p95)}), files ${round1(files[shape].latency.median)} ms (p95 ${round1(files[shape].latency.p95)}), added ${round1(http[shape].latency.median - files[shape].latency.median)} ms`;
+    console.log(`  round ${index + 1}: concurrency ${CONCURRENCY}: ${line('closed')}`);
+    console.log(`           flood: ${line('flood')}; all finished after HTTP ${Math.round(http.flood.wall)} ms, files ${Math.round(files.flood.wall)} ms; POST → 202 p50 ${round1(http.flood.accepted.median)} ms`);
+    console.log(`           one at a time: ${line('serial')}`);
+  }
+  const medianOf = (pick) => summarize(rounds.map(pick)).median;
+  const figure = (shape) => ({
+    http: medianOf((entry) => entry.http[shape].latency.median),
+    httpP95: medianOf((entry) => entry.http[shape].latency.p95),
+    files: medianOf((entry) => entry.files[shape].latency.median),
+    filesP95: medianOf((entry) => entry.files[shape].latency.p95),
+    added: medianOf((entry) => entry.http[shape].latency.median - entry.files[shape].latency.median),
+    perRound: rounds.map((entry) => round1(entry.http[shape].latency.median - entry.files[shape].latency.median)),
+  });
+  const closed = figure('closed');
+  const flood = figure('flood');
+  const serial = figure('serial');
+  const acceptedP50 = medianOf((entry) => entry.http.flood.accepted.median);
+  const floodWall = { http: medianOf((entry) => entry.http.flood.wall), files: medianOf((entry) => entry.files.flood.wall) };
+  for (const [name, stats] of [[`concurrency ${CONCURRENCY}`, closed], ['flood', flood], ['one at a time', serial]]) {
+    console.log(`  median of ${ROUNDS} rounds, ${name}: HTTP p50 ${round1(stats.http)} ms, files p50 ${round1(stats.files)} ms, added by the API ${round1(stats.added)} ms (per round: ${stats.perRound.join(', ')})`);
+  }
+  const memory = await streamMemory();
+  console.log(`  ${STREAMS} open event streams: daemon RSS ${memory.before} kB → ${memory.after} kB (${round(memory.perStreamKb, 1)} kB per stream)`);
+  reportResult({
+    bench: 'http-submit',
+    title: 'HTTP submit latency and event-stream memory',
+    config: { requests: REQUESTS, concurrency: CONCURRENCY, streams: STREAMS, rounds: ROUNDS },
+    figures: [
+      { name: `concurrency ${CONCURRENCY}: HTTP submit → first call p50`, unit: 'ms', median: round1(closed.http) },
+      { name: `concurrency ${CONCURRENCY}: HTTP submit → first call p95`, unit: 'ms', median: round1(closed.httpP95) },
+      { name: `concurrency ${CONCURRENCY}: file drop → first call p50`, unit: 'ms', median: round1(closed.files) },
+      { name: `concurrency ${CONCURRENCY}: file drop → first call p95`, unit: 'ms', median: round1(closed.filesP95) },
+      { name: `concurrency ${CONCURRENCY}: added by the API (median of per-round p50 differences)`, unit: 'ms', median: round1(closed.added) },
+      { name: 'flood: HTTP submit → first call p50', unit: 'ms', median: round1(flood.http) },
+      { name: 'flood: file drop → first call p50', unit: 'ms', median: round1(flood.files) },
+      { name: 'flood: added (median of per-round p50 differences)', unit: 'ms', median: round1(flood.added) },
+      { name: 'flood: all 200 finished, HTTP', unit: 'ms', median: Math.round(floodWall.http) },
+      { name: 'flood: all 200 finished, files', unit: 'ms', median: Math.round(floodWall.files) },
+      { name: 'flood: POST → 202 p50', unit: 'ms', median: round1(acceptedP50) },
+      { name: 'one at a time: HTTP submit → first call p50', unit: 'ms', median: round1(serial.http) },
+      { name: 'one at a time: file drop → first call p50', unit: 'ms', median: round1(serial.files) },
+      { name: 'RSS per open stream', unit: 'kB', median: round(memory.perStreamKb, 1) },
+    ],
+    targets: [
+      { name: `API adds to submit→first call p50 at concurrency ${CONCURRENCY}`, target: '≤ 2 ms', value: round1(closed.added), unit: 'ms', pass: closed.added <= 2 },
+      { name: 'RSS per open stream (100 streams ≤ 20 MB)', target: '≤ 200 kB', value: round(memory.perStreamKb, 1), unit: 'kB', pass: memory.perStreamKb <= 200 },
+    ],
+  });
 }
-
-console.log(`http submit: ${REQUESTS} requests at concurrency ${CONCURRENCY} (instant model, fsync on, intake.concurrency 16), ${ROUNDS} rounds, HTTP and files alternating; HTTP clients ${CLIENTS === 'in-process' ? 'in the daemon\'s process' : 'in a child process'}`);
-const rounds = [];
-for (let index = 0; index < ROUNDS; index++) {
-  const overHttp = await submitOverHttp();
-  const asFiles = await submitAsFiles();
-  rounds.push({ overHttp, asFiles, added: overHttp.latency.median - asFiles.median });
-  console.log(`  round ${index + 1}: HTTP submit → first model call p50 ${round1(overHttp.latency.median)} ms (p95 ${round1(overHttp.latency.p95)}; POST → 202 p50 ${round1(overHttp.accepted.median)}, p95 ${round1(overHttp.accepted.p95)}); files p50 ${round1(asFiles.median)} ms (p95 ${round1(asFiles.p95)}); added ${round1(overHttp.latency.median - asFiles.median)} ms; one at a time: HTTP p50 ${round1(overHttp.serial.median)} ms, files ${round1(asFiles.serial.median)} ms`);
-}
-const medianOf = (values) => summarize(values).median;
-const httpP50 = medianOf(rounds.map((entry) => entry.overHttp.latency.median));
-const httpP95 = medianOf(rounds.map((entry) => entry.overHttp.latency.p95));
-const acceptedP50 = medianOf(rounds.map((entry) => entry.overHttp.accepted.median));
-const filesP50 = medianOf(rounds.map((entry) => entry.asFiles.median));
-const filesP95 = medianOf(rounds.map((entry) => entry.asFiles.p95));
-const added = medianOf(rounds.map((entry) => entry.added));
-const serialHttp = medianOf(rounds.map((entry) => entry.overHttp.serial.median));
-const serialFiles = medianOf(rounds.map((entry) => entry.asFiles.serial.median));
-console.log(`  median of ${ROUNDS} rounds: HTTP p50 ${round1(httpP50)} ms, files p50 ${round1(filesP50)} ms, added by the API ${round1(added)} ms (per-round differences: ${rounds.map((entry) => round1(entry.added)).join(', ')}); one at a time: HTTP ${round1(serialHttp)} ms, files ${round1(serialFiles)} ms`);
-const memory = await streamMemory();
-console.log(`  ${STREAMS} open event streams: daemon RSS ${memory.before} kB → ${memory.after} kB (${round(memory.perStreamKb, 1)} kB per stream)`);
-reportResult({
-  bench: 'http-submit',
-  title: 'HTTP submit latency and event-stream memory',
-  config: { requests: REQUESTS, concurrency: CONCURRENCY, streams: STREAMS, rounds: ROUNDS, clients: CLIENTS },
-  figures: [
-    { name: 'HTTP submit → first call p50', unit: 'ms', median: round1(httpP50) },
-    { name: 'HTTP submit → first call p95', unit: 'ms', median: round1(httpP95) },
-    { name: 'POST → 202 p50', unit: 'ms', median: round1(acceptedP50) },
-    { name: 'file drop → first call p50', unit: 'ms', median: round1(filesP50) },
-    { name: 'file drop → first call p95', unit: 'ms', median: round1(filesP95) },
-    { name: 'added by the API (median of per-round p50 differences)', unit: 'ms', median: round1(added) },
-    { name: 'one at a time: HTTP submit → first call p50', unit: 'ms', median: round1(serialHttp) },
-    { name: 'one at a time: file drop → first call p50', unit: 'ms', median: round1(serialFiles) },
-    { name: 'RSS per open stream', unit: 'kB', median: round(memory.perStreamKb, 1) },
-  ],
-  targets: [
-    { name: 'API adds to submit→first call p50', target: '≤ 2 ms', value: round1(added), unit: 'ms', pass: added <= 2 },
-    { name: 'RSS per open stream (100 streams ≤ 20 MB)', target: '≤ 200 kB', value: round(memory.perStreamKb, 1), unit: 'kB', pass: memory.perStreamKb <= 200 },
-  ],
-});
