@@ -55,6 +55,12 @@ export interface InboxIntakeOptions {
   watch?: boolean;
 }
 
+/** A claim written by `submit`: its request id is registered already (requests), its data synced once `dataDurable` resolves. */
+interface SubmittedClaim {
+  registered: boolean;
+  dataDurable: Promise<void>;
+}
+
 /** Life cycle; every change is logged. */
 export type IntakeState = 'created' | 'starting' | 'running' | 'stopping' | 'stopped';
 
@@ -67,10 +73,8 @@ export class InboxIntake {
   private readonly claimer: InboxClaimer;
   /** Claim names (in system/processing/) waiting for a slot, first claimed first. */
   private readonly waiting = new FileQueue();
-  /** Waiting claims whose request id was registered when they were submitted. */
-  private readonly registered = new Set<string>();
-  /** Submitted claims whose data may not be on disk yet: resolves once it is (see writeClaimedSubmission). */
-  private readonly dataDurable = new Map<string, Promise<void>>();
+  /** Waiting claims that were submitted rather than dropped, by claim name. */
+  private readonly submitted = new Map<string, SubmittedClaim>();
   private readonly slots = new Set<Promise<void>>();
   private idleWaiters: Array<() => void> = [];
   private stopping: Promise<void> | undefined;
@@ -91,7 +95,7 @@ export class InboxIntake {
       rescanIntervalMs: options.rescanIntervalMs,
       watch: options.watch ?? true,
       log: this.log,
-      onClaimed: (claimName) => this.enqueue(claimName, false),
+      onClaimed: (claimName) => this.enqueue(claimName),
       onProgress: () => this.settleIdleWaiters(),
     });
   }
@@ -135,11 +139,9 @@ export class InboxIntake {
    * claim waits in processing/ for the next start's recovery.
    */
   async submit(submission: Submission): Promise<SubmissionOutcome> {
-    return writeClaimedSubmission(this.options.paths, this.registry, submission, this.options.durable ?? true, (claimName, dataDurable) => {
-      this.dataDurable.set(claimName, dataDurable);
-      void dataDurable.then(() => this.dataDurable.delete(claimName));
-      this.enqueue(claimName, submission.requestId !== null);
-    });
+    return writeClaimedSubmission(this.options.paths, this.registry, submission, this.options.durable ?? true, (claimName, dataDurable) =>
+      this.enqueue(claimName, { registered: submission.requestId !== null, dataDurable }),
+    );
   }
 
   /** Moves the claimed files the runner reported done into system/archive/YYYYMMDD/. */
@@ -177,8 +179,7 @@ export class InboxIntake {
     this.changeState('stopping');
     // Claims still waiting stay in system/processing/: the next start's recovery runs them.
     this.waiting.clear();
-    this.registered.clear();
-    this.dataDurable.clear();
+    this.submitted.clear();
     try {
       await this.claimer.stop();
     } catch (error) {
@@ -211,10 +212,10 @@ export class InboxIntake {
     for (const resolve of waiters) resolve();
   }
 
-  private enqueue(claimName: string, registered: boolean): void {
+  private enqueue(claimName: string, submitted?: SubmittedClaim): void {
     if (this.stopRequested()) return;
     this.waiting.push(claimName);
-    if (registered) this.registered.add(claimName);
+    if (submitted) this.submitted.set(claimName, submitted);
     this.pump();
   }
 
@@ -222,8 +223,9 @@ export class InboxIntake {
   private pump(): void {
     while (this.state === 'running' && !this.held && this.slots.size < this.options.concurrency && this.waiting.size > 0) {
       const claimName = this.waiting.shift()!;
-      const registered = this.registered.delete(claimName);
-      const slot: Promise<void> = this.processClaimed(path.join(this.processing, claimName), registered, this.dataDurable.get(claimName))
+      const submitted = this.submitted.get(claimName);
+      this.submitted.delete(claimName);
+      const slot: Promise<void> = this.processClaimed(path.join(this.processing, claimName), submitted)
         .catch((error: unknown) => {
           this.log('error', `intake: unexpected failure while handling the claim "${claimName}": ${errorMessage(error)}`, { file: claimName });
         })
@@ -237,10 +239,10 @@ export class InboxIntake {
   }
 
   /**
-   * `dataDurable`: set for a submission whose data may not be on disk yet. A request's session
-   * starts at once and its first durable write waits for it; a reply waits for it here.
+   * `submitted`: set for a submission, whose data may not be on disk yet. A request's session
+   * starts at once and its first durable write waits for the data; a reply waits for it here.
    */
-  private async processClaimed(claimedPath: string, registered: boolean, dataDurable?: Promise<void>): Promise<void> {
+  private async processClaimed(claimedPath: string, submitted?: SubmittedClaim): Promise<void> {
     let item: IntakeItem | IntakeRejection;
     try {
       item = await readClaimedFile(claimedPath, this.options.maxBytes);
@@ -249,11 +251,11 @@ export class InboxIntake {
       return;
     }
     if (item.kind === 'rejected') return this.reject(item);
-    if (dataDurable) {
-      if (item.kind === 'reply') await dataDurable;
-      else item.dataDurable = dataDurable;
+    if (submitted) {
+      if (item.kind === 'reply') await submitted.dataDurable;
+      else item.dataDurable = submitted.dataDurable;
     }
-    if (item.kind === 'request' && !registered) {
+    if (item.kind === 'request' && !submitted?.registered) {
       let outcome;
       try {
         outcome = await this.registry.claim(item.requestId, claimedPath);

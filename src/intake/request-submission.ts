@@ -125,15 +125,22 @@ export async function writeClaimedSubmission(
  */
 export function releaseUnacknowledged(registry: RequestIdRegistry, claimedPath: string): string | null {
   const requestId = /^http-(.+)\.json$/s.exec(originalNameOf(claimedPath))?.[1];
-  if (requestId === undefined || !REQUEST_ID_PATTERN.test(requestId)) return null;
-  const marker = registry.markerPathOf(requestId);
+  if (requestId === undefined || !REQUEST_ID_PATTERN.test(requestId) || !ownsMarker(registry, requestId, claimedPath)) return null;
   try {
-    const [markerStats, claimStats] = [statSync(marker), lstatSync(claimedPath)];
-    if (markerStats.ino !== claimStats.ino || markerStats.dev !== claimStats.dev) return null;
-    unlinkSync(marker);
+    unlinkSync(registry.markerPathOf(requestId));
     return requestId;
   } catch {
     return null;
+  }
+}
+
+/** True when `file` is the marker of `requestId`: the registry's hard link to it (same inode). */
+function ownsMarker(registry: RequestIdRegistry, requestId: string, file: string): boolean {
+  try {
+    const [markerStats, fileStats] = [statSync(registry.markerPathOf(requestId)), lstatSync(file)];
+    return markerStats.ino === fileStats.ino && markerStats.dev === fileStats.dev;
+  } catch {
+    return false;
   }
 }
 
@@ -152,9 +159,7 @@ export function repairInterruptedSubmissions(paths: SystemPaths, registry: Reque
     const temporary = path.join(processing, name);
     try {
       const parsed = parseRequestFile(match[1], readFileSync(temporary), maxBytes);
-      const marker = parsed.kind === 'request' && parsed.requestId !== null ? registry.markerPathOf(parsed.requestId) : null;
-      const ownsMarker = marker !== null && existsSync(marker) && statSync(marker).ino === statSync(temporary).ino;
-      if (ownsMarker) {
+      if (parsed.kind === 'request' && parsed.requestId !== null && ownsMarker(registry, parsed.requestId, temporary)) {
         renameSync(temporary, path.join(processing, match[1]));
         repaired += 1;
       } else unlinkSync(temporary);

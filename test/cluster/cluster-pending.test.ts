@@ -26,15 +26,21 @@ describe.skipIf(!pg)('cluster mode: a paused session answered through another da
     writeScript(cluster.nodes[1].root, exampleScript({ loop: true, responses: { objective_agent: [{ json: EXAMPLE_ANSWERS.objective_agent }], final_output_agent: [{ json: answer({ content: { answer: finalAnswerOf('node1') }, contentType: 'final_report', next: null }) }] } }));
   });
 
+  /** Drops `name` on node0 (running alone), waits for its pending result, then stops node0 and starts node1. */
+  async function pendingOnNode0ThenNode1(name: string) {
+    const [first, second] = cluster.nodes;
+    first.drop(name);
+    const pending = await waitFor('the pending result in node0\'s outbox', () => first.results().get(name), { timeoutMs: 20_000, detail: () => cluster.describe([name]) });
+    expect(pending.status).toBe('pending');
+    await first.stop();
+    await second.start();
+    return pending;
+  }
+
   it('resumes on the daemon that got the reply and delivers the result to the one that took the request', async () => {
     const [first, second] = cluster.nodes;
     await first.start();
-    first.drop('asks-back');
-    const pending = await waitFor('the pending result in node0\'s outbox', () => first.results().get('asks-back'), { timeoutMs: 20_000, detail: () => cluster.describe(['asks-back']) });
-    expect(pending.status).toBe('pending');
-
-    await first.stop();
-    await second.start();
+    const pending = await pendingOnNode0ThenNode1('asks-back');
     dropJson(second.root, 'reply.json', { session_id: pending.session_id, reply: 'The weekly sync.' });
     await waitFor('the session to finish on node1', async () => (await second.auditEntries()).some((entry) => entry.sessionId === pending.session_id && entry.agent === 'final_output_agent'), {
       timeoutMs: 30_000,
@@ -59,12 +65,8 @@ describe.skipIf(!pg)('cluster mode: a paused session answered through another da
     const [first, second] = cluster.nodes;
     // Only node0 runs while the request comes in, so node0's script asks back.
     await second.stop();
-    first.drop('asks-again');
-    const pending = await waitFor('the pending result in node0\'s outbox', () => first.results().get('asks-again'), { timeoutMs: 20_000, detail: () => cluster.describe(['asks-again']) });
-    expect(pending.status).toBe('pending');
-    // node0 stopped: node1 resumes the session, and the run reads a result no outbox has yet.
-    await first.stop();
-    await second.start();
+    // node0 stops: node1 resumes the session, and the run reads a result no outbox has yet.
+    const pending = await pendingOnNode0ThenNode1('asks-again');
     const replyFile = path.join(second.root, 'reply-again.json');
     writeFileSync(replyFile, JSON.stringify({ session_id: pending.session_id, reply: 'The weekly sync.' }));
     const run = await second.cli(['run', replyFile, '--json'], 60_000);
