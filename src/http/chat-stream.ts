@@ -87,6 +87,7 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
       const result = context.lookup.result(event.requestId);
       complete({ status: event.status, output: result?.output ?? null, message: result?.message ?? null });
     });
+    if (cancelOnDisconnect) context.cancellation.watch(sessionId);
     try {
       if (resuming) await context.intake.reply(sessionId, { reply: fields.message }, caller.user, 'reply');
       else {

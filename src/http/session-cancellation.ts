@@ -6,7 +6,8 @@
  *
  * The runner announces each model call on the bus (`model_call_started`) synchronously right before
  * it calls the provider, so the provider's `generate` is wrapped on the instance and learns, from
- * that announcement, which session each call belongs to.
+ * that announcement, which session each call belongs to. Only the calls of watched sessions (a chat
+ * with cancel_on_disconnect=true) get an abort controller; every other call goes straight through.
  */
 import type { LlmProvider, LlmRequest, LlmResponse } from '../llm/provider.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
@@ -16,6 +17,8 @@ export class SessionCancellation {
   private announced: string | null = null;
   private readonly inFlight = new Map<string, Set<AbortController>>();
   private readonly cancelled = new Map<string, string>();
+  /** Sessions that may be cancelled: their calls can be aborted. */
+  private readonly watched = new Set<string>();
   private readonly restore: () => void;
   private readonly off: () => void;
 
@@ -28,7 +31,7 @@ export class SessionCancellation {
     writable.generate = (request: LlmRequest) => {
       const sessionId = this.announced;
       this.announced = null;
-      if (sessionId === null) return original.call(provider, request);
+      if (sessionId === null || !this.watched.has(sessionId)) return original.call(provider, request);
       const reason = this.cancelled.get(sessionId);
       if (reason !== undefined) return Promise.reject(new Error(reason));
       const controller = new AbortController();
@@ -54,7 +57,12 @@ export class SessionCancellation {
     };
   }
 
-  /** Cancels the session: its running model call is aborted and later ones fail with `reason`. */
+  /** Makes the session cancellable (before its first model call; until it finishes). */
+  watch(sessionId: string): void {
+    this.watched.add(sessionId);
+  }
+
+  /** Cancels a watched session: its running model call is aborted and later ones fail with `reason`. */
   cancel(sessionId: string, reason: string): void {
     this.cancelled.set(sessionId, reason);
     for (const controller of this.inFlight.get(sessionId) ?? []) controller.abort(new Error(reason));
@@ -62,6 +70,7 @@ export class SessionCancellation {
 
   /** Forgets a session that ended (its calls can no longer come). */
   forget(sessionId: string): void {
+    this.watched.delete(sessionId);
     this.cancelled.delete(sessionId);
   }
 

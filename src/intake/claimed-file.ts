@@ -107,12 +107,22 @@ export async function readClaimedFile(claimedPath: string, maxBytes: number): Pr
     };
   }
 
-  const bytes = readAtMost(absolutePath, maxBytes + 1, stats.size);
+  return claimedItem(absolutePath, readAtMost(absolutePath, maxBytes + 1, stats.size), maxBytes, stats.mtime);
+}
+
+/**
+ * The item of a claimed file whose content is known (`bytes`): what readClaimedFile returns after
+ * reading it, without the read (a submission hands its text over). `mtime` stands in for the
+ * claim time of a hand-placed file.
+ */
+export function claimedItem(claimedPath: string, bytes: Buffer, maxBytes: number, mtime: Date = new Date()): IntakeItem | IntakeRejection {
+  const absolutePath = path.resolve(claimedPath);
+  const sourceFile = originalNameOf(absolutePath);
   const parsed = parseRequestFile(sourceFile, bytes, maxBytes);
   const source: ItemSource = {
     sourceFile,
     claimedPath: absolutePath,
-    receivedAt: claimedAtOf(absolutePath) ?? stats.mtime,
+    receivedAt: claimedAtOf(absolutePath) ?? mtime,
   };
   switch (parsed.kind) {
     case 'invalid':

@@ -21,12 +21,13 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { errorMessage } from '../errors.js';
 import type { RequestFileRef } from '../pipeline/runner-contract.js';
-import { readClaimedFile, type IntakeItem, type IntakeRejection } from './claimed-file.js';
+import { claimedItem, readClaimedFile, type IntakeItem, type IntakeRejection } from './claimed-file.js';
 import { moveToFailed } from './failed-files.js';
 import { FileQueue } from './file-queue.js';
 import { InboxClaimer, type IntakeLog } from './inbox-claimer.js';
 import { archiveRequestFiles } from './request-archive.js';
 import { RequestIdRegistry } from './request-id-registry.js';
+import { SpareClaimFiles } from './spare-claim-files.js';
 import { writeClaimedSubmission, type Submission, type SubmissionOutcome } from './request-submission.js';
 
 export type { IntakeLog, IntakeLogLevel } from './inbox-claimer.js';
@@ -55,8 +56,12 @@ export interface InboxIntakeOptions {
   watch?: boolean;
 }
 
-/** A claim written by `submit`: its request id is registered already (requests), its data synced once `dataDurable` resolves. */
+/**
+ * A claim written by `submit`: its content (not read back), its request id registered already
+ * (requests), its data synced once `dataDurable` resolves.
+ */
 interface SubmittedClaim {
+  text: string;
   registered: boolean;
   dataDurable: Promise<void>;
 }
@@ -71,6 +76,8 @@ export class InboxIntake {
   private readonly registry: RequestIdRegistry;
   private readonly log: IntakeLog;
   private readonly claimer: InboxClaimer;
+  /** Empty claim files for submissions, created ahead while running (spare-claim-files.ts). */
+  private readonly spares: SpareClaimFiles;
   /** Claim names (in system/processing/) waiting for a slot, first claimed first. */
   private readonly waiting = new FileQueue();
   /** Waiting claims that were submitted rather than dropped, by claim name. */
@@ -88,6 +95,7 @@ export class InboxIntake {
     this.processing = path.resolve(options.paths.processing);
     this.registry = options.registry ?? new RequestIdRegistry(options.paths, { durable: options.durable ?? true });
     this.log = options.log ?? (() => {});
+    this.spares = new SpareClaimFiles(this.processing);
     this.claimer = new InboxClaimer({
       inbox: options.paths.inbox,
       processing: options.paths.processing,
@@ -139,9 +147,11 @@ export class InboxIntake {
    * claim waits in processing/ for the next start's recovery.
    */
   async submit(submission: Submission): Promise<SubmissionOutcome> {
-    return writeClaimedSubmission(this.options.paths, this.registry, submission, this.options.durable ?? true, (claimName, dataDurable) =>
-      this.enqueue(claimName, { registered: submission.requestId !== null, dataDurable }),
-    );
+    return writeClaimedSubmission(this.options.paths, this.registry, submission, {
+      durable: this.options.durable ?? true,
+      spares: this.state === 'running' ? this.spares : undefined,
+      onPublished: (claimName, dataDurable) => this.enqueue(claimName, { text: submission.text, registered: submission.requestId !== null, dataDurable }),
+    });
   }
 
   /** Moves the claimed files the runner reported done into system/archive/YYYYMMDD/. */
@@ -180,6 +190,7 @@ export class InboxIntake {
     // Claims still waiting stay in system/processing/: the next start's recovery runs them.
     this.waiting.clear();
     this.submitted.clear();
+    this.spares.close();
     try {
       await this.claimer.stop();
     } catch (error) {
@@ -245,7 +256,7 @@ export class InboxIntake {
   private async processClaimed(claimedPath: string, submitted?: SubmittedClaim): Promise<void> {
     let item: IntakeItem | IntakeRejection;
     try {
-      item = await readClaimedFile(claimedPath, this.options.maxBytes);
+      item = submitted ? claimedItem(claimedPath, Buffer.from(submitted.text, 'utf8'), this.options.maxBytes) : await readClaimedFile(claimedPath, this.options.maxBytes);
     } catch (error) {
       this.log('error', `intake: cannot read the claimed file ${claimedPath}; it stays in system/processing/ and is recovered at the next start: ${errorMessage(error)}`);
       return;

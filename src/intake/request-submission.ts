@@ -6,7 +6,8 @@
  *
  * The steps, each safe to be cut by kill -9 or a power loss:
  * 1. write a hidden temp file in processing/ (recovery never reads hidden names) and start its
- *    fdatasync;
+ *    fdatasync; the file is a spare created ahead off the event loop when one is ready
+ *    (spare-claim-files.ts);
  * 2. claim the request id with it (a hard link in the registry: exclusive, so a duplicate is
  *    refused here, before anything is acknowledged);
  * 3. rename it to its claim name (the inode stays, so the registry still knows it as its own);
@@ -21,14 +22,15 @@
  * reached the disk (empty or torn): it was never acknowledged either, and recovery releases its
  * request id (releaseUnacknowledged) so the client's retry is accepted.
  */
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { fsyncSharedDirectory } from '../store/append-only-file.js';
 import { fdatasyncAsync } from '../store/atomic-file.js';
-import { claimNameFor, originalNameOf } from './claim-name.js';
+import { claimNameFor, originalNameOf, parseClaimName } from './claim-name.js';
 import { parseRequestFile, REQUEST_ID_PATTERN } from './request-file.js';
 import type { RequestIdRegistry } from './request-id-registry.js';
+import type { OpenFile, SpareClaimFiles } from './spare-claim-files.js';
 
 /** Temp files of submissions in flight: `.submit-<claim name>.tmp` in system/processing/. */
 const TEMP_PATTERN = /^\.submit-(.+)\.tmp$/s;
@@ -43,20 +45,33 @@ export interface Submission {
   requestId: string | null;
 }
 
+export interface SubmissionOptions {
+  /** false: no fsyncs (daemon.fsync off). */
+  durable: boolean;
+  /** Empty files created ahead to write into (the intake's; none: each submission creates its own). */
+  spares?: SpareClaimFiles;
+  /**
+   * Hears the claim name as soon as the claim is in place, with a promise that resolves once its
+   * data is on disk (it never rejects).
+   */
+  onPublished?: (claimName: string, dataDurable: Promise<void>) => void;
+}
+
 export type SubmissionOutcome = { kind: 'claimed'; claimName: string } | { kind: 'duplicate' };
 
 /**
- * Creates and writes synchronously (a small file in the page cache: microseconds each, cheaper
- * than thread-pool round trips queued behind the sessions' syncs); returns the descriptor, open
- * for the fdatasync that goes to the pool.
+ * Writes `text` into a spare when one is ready, else into a new file at `file` (created here, on
+ * the event loop: the way that needs no thread-pool round trip). Returns the temp file's path and
+ * its descriptor, open for the fdatasync that goes to the pool.
  */
-function writeTemporary(file: string, text: string): number {
-  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+function writeTemporary(file: string, text: string, spares: SpareClaimFiles | undefined): OpenFile {
+  const spare = spares?.take() ?? { file, fd: openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644) };
   try {
-    writeFileSync(fd, text);
-    return fd;
+    writeFileSync(spare.fd, text);
+    return spare;
   } catch (error) {
-    closeSync(fd);
+    closeSync(spare.fd);
+    rmSync(spare.file, { force: true });
     throw error;
   }
 }
@@ -82,20 +97,20 @@ export async function writeClaimedSubmission(
   paths: SystemPaths,
   registry: RequestIdRegistry,
   submission: Submission,
-  durable: boolean,
-  onPublished: (claimName: string, dataDurable: Promise<void>) => void = () => {},
+  options: SubmissionOptions,
 ): Promise<SubmissionOutcome> {
+  const { durable, spares, onPublished = () => {} } = options;
   const processing = path.resolve(paths.processing);
   const claimName = claimNameFor(submission.name);
-  const temporary = path.join(processing, `.submit-${claimName}.tmp`);
+  let temporary: string;
   let fd: number;
   try {
-    fd = writeTemporary(temporary, submission.text);
+    ({ file: temporary, fd } = writeTemporary(path.join(processing, `.submit-${claimName}.tmp`), submission.text, spares));
   } catch (error) {
     // system/processing/ was removed under the daemon: make it again and write.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(processing, { recursive: true });
-    fd = writeTemporary(temporary, submission.text);
+    ({ file: temporary, fd } = writeTemporary(path.join(processing, `.submit-${claimName}.tmp`), submission.text, undefined));
   }
   const dataDurable = syncAndClose(fd, durable);
   if (submission.requestId !== null) {
@@ -158,9 +173,13 @@ export function repairInterruptedSubmissions(paths: SystemPaths, registry: Reque
     if (!match) continue;
     const temporary = path.join(processing, name);
     try {
-      const parsed = parseRequestFile(match[1], readFileSync(temporary), maxBytes);
+      // A spare's name says nothing: its content is a submission's JSON, and its claim gets the
+      // name an HTTP submission of its id has.
+      const spare = parseClaimName(match[1]) === null;
+      const parsed = parseRequestFile(spare ? 'spare.json' : match[1], readFileSync(temporary), maxBytes);
       if (parsed.kind === 'request' && parsed.requestId !== null && ownsMarker(registry, parsed.requestId, temporary)) {
-        renameSync(temporary, path.join(processing, match[1]));
+        const claimName = spare ? claimNameFor(`http-${parsed.requestId}.json`) : match[1];
+        renameSync(temporary, path.join(processing, claimName));
         repaired += 1;
       } else unlinkSync(temporary);
     } catch {

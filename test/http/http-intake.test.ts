@@ -3,7 +3,7 @@
  * system/processing/ (never an inbox file), a duplicate id is refused, and a submission a crash
  * cut between its id claim and its rename is finished at the next start.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemPaths } from '../../src/config/system-paths.js';
@@ -20,6 +20,15 @@ afterEach(async () => {
   await Promise.all(intakes.splice(0).map((intake) => intake.stop()));
   removeTempFolders();
 });
+
+/** Names in a folder but the hidden ones (temp files and spares). */
+function visible(folder: string): string[] {
+  return readdirSync(folder).filter((name) => !name.startsWith('.'));
+}
+
+function spares(folder: string): string[] {
+  return readdirSync(folder).filter((name) => name.startsWith('.submit-spare-'));
+}
 
 function setUp() {
   const paths = systemPaths(makeTempFolder('govflow-http-intake-'));
@@ -46,7 +55,7 @@ describe('HttpIntake', () => {
     await inbox.start();
     const submitted = await intake.submit({ request: 'Summarize.', request_id: 'r-1', metadata: { a: 1 } }, 'alice');
     // The claim is there, under the inbox-style name, before the handler even ran.
-    const [claim] = readdirSync(paths.processing);
+    const [claim] = visible(paths.processing);
     expect(originalNameOf(claim)).toBe('http-r-1.json');
     expect(JSON.parse(readFileSync(path.join(paths.processing, claim), 'utf8'))).toEqual({
       request: 'Summarize.', request_id: 'r-1', session_id: submitted.sessionId, user: 'alice', metadata: { a: 1 },
@@ -59,7 +68,7 @@ describe('HttpIntake', () => {
     expect(await intake.ownerOf('r-1')).toEqual({ user: 'alice', sessionId: submitted.sessionId });
     await expect(intake.submit({ request: 'again', request_id: 'r-1' }, 'bob')).rejects.toMatchObject({ status: 409 });
     await expect(intake.submit({ request: 'x'.repeat(2000) }, 'bob')).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/max_bytes/) });
-    expect(readdirSync(paths.processing)).toEqual([claim]);
+    expect(visible(paths.processing)).toEqual([claim]);
     expect(await intake.ownerOf('never')).toBeNull();
     release();
   });
@@ -67,7 +76,7 @@ describe('HttpIntake', () => {
   it('runs a submission made before the intake started once it starts, and queues later ones behind the running one', async () => {
     const { paths, intake, inbox, handled, release } = setUp();
     await intake.submit({ request: 'early', request_id: 'early-1' }, 'alice');
-    expect(readdirSync(paths.processing).map(originalNameOf)).toEqual(['http-early-1.json']);
+    expect(readdirSync(paths.processing).map(originalNameOf)).toEqual(['http-early-1.json']); // no spares before start
     await inbox.start();
     await intake.submit({ request: 'second', request_id: 'r-2' }, 'alice');
     await expect.poll(() => handled.length).toBe(1);
@@ -75,6 +84,44 @@ describe('HttpIntake', () => {
     release();
     await inbox.idle();
     expect(handled.map((item) => (item.kind === 'request' ? item.requestId : null))).toEqual(['early-1', 'r-2']);
+  });
+
+  it('writes submissions into empty files created ahead while running, makes new ones when processing/ is removed, and removes the rest at stop', async () => {
+    const { paths, intake, inbox, release } = setUp();
+    await inbox.start();
+    await intake.submit({ request: 'first', request_id: 's-1' }, 'alice');
+    // The first submission creates its own file and starts the spares; the next ones use a spare.
+    await expect.poll(() => spares(paths.processing).length).toBe(16);
+    const spareInodes = new Set(spares(paths.processing).map((name) => statSync(path.join(paths.processing, name)).ino));
+    await intake.submit({ request: 'second', request_id: 's-2' }, 'alice');
+    const second = visible(paths.processing).find((name) => originalNameOf(name) === 'http-s-2.json')!;
+    expect(spareInodes.has(statSync(path.join(paths.processing, second)).ino)).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(paths.processing, second), 'utf8'))).toMatchObject({ request: 'second', request_id: 's-2', user: 'alice' });
+    await expect.poll(() => spares(paths.processing).length).toBe(16);
+
+    // Removed under the daemon: the spares went with it; a submission still lands.
+    rmSync(paths.processing, { recursive: true });
+    await intake.submit({ request: 'third', request_id: 's-3' }, 'alice');
+    expect(visible(paths.processing).map(originalNameOf)).toEqual(['http-s-3.json']);
+    // The spares come back with the next submission.
+    await intake.submit({ request: 'fourth', request_id: 's-4' }, 'alice');
+    await expect.poll(() => spares(paths.processing).length).toBe(16);
+
+    release();
+    await inbox.stop();
+    expect(spares(paths.processing)).toEqual([]);
+  });
+
+  it('finishes a submission a crash cut after its id claim in a spare, and removes spares nothing was written into', async () => {
+    const { paths, registry, intake } = setUp();
+    const claimed = path.join(paths.processing, '.submit-spare-abc123.tmp');
+    writeFileSync(claimed, JSON.stringify({ request: 'cut short', request_id: 'cut-3', user: 'alice' }));
+    expect(await registry.claim('cut-3', claimed)).toBe('claimed');
+    const empty = path.join(paths.processing, '.submit-spare-def456.tmp');
+    writeFileSync(empty, '');
+    expect(repairInterruptedSubmissions(paths, registry, 1024)).toBe(1);
+    expect(readdirSync(paths.processing).map(originalNameOf)).toEqual(['http-cut-3.json']);
+    expect(await intake.ownerOf('cut-3')).toMatchObject({ user: 'alice' });
   });
 
   it('finishes a submission a crash cut after its id claim, and drops one that never claimed its id', async () => {
