@@ -86,20 +86,25 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     lock?.release();
     throw error;
   }
+  // The daemon keeps new session folders made ahead; a one-shot run makes its one when needed.
+  const filesStore = options.store
+    ? null
+    : new FilesSessionStore({
+        sessionsDir: config.paths.sessions,
+        outboxDir: config.paths.outbox,
+        snapshotsDir: config.paths.snapshots,
+        durable: config.daemon.fsync,
+        audit: audit!,
+        auditedMessages: (sessionId, sinceIso) =>
+          loggedSessionMessages(config.paths.logs, sessionId, compactInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone)),
+        spareFolders: options.owner === 'daemon',
+      });
   const runner = new SessionRunner({
     config,
     governance: (sessionId) => (options.governanceFor ? options.governanceFor(sessionId, governance) : governance.current()),
     // Every provider's answers obey llm.max_output_bytes, injected ones (tests, benchmarks) too.
     provider: limitAnswerSize(provider, config.llm.max_output_bytes),
-    store: options.store ?? new FilesSessionStore({
-      sessionsDir: config.paths.sessions,
-      outboxDir: config.paths.outbox,
-      snapshotsDir: config.paths.snapshots,
-      durable: config.daemon.fsync,
-      audit: audit!,
-      auditedMessages: (sessionId, sinceIso) =>
-        loggedSessionMessages(config.paths.logs, sessionId, compactInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone)),
-    }),
+    store: options.store ?? filesStore!,
     complianceViolations,
     costUsd: costCalculator(config, (message) => options.log?.warn(message)),
     now: options.now,
@@ -121,6 +126,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     async close() {
       if (closed) return;
       closed = true;
+      await filesStore?.close();
       await telemetry?.shutdown();
       await tools.close().catch((error: unknown) => options.log?.warn('could not stop every MCP server', { error: String(error) }));
       try {

@@ -21,13 +21,13 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { errorMessage } from '../errors.js';
 import type { RequestFileRef } from '../pipeline/runner-contract.js';
+import { spareClaimFiles, type Spares } from '../store/spares.js';
 import { claimedItem, readClaimedFile, type IntakeItem, type IntakeRejection } from './claimed-file.js';
 import { moveToFailed } from './failed-files.js';
 import { FileQueue } from './file-queue.js';
 import { InboxClaimer, type IntakeLog } from './inbox-claimer.js';
 import { archiveRequestFiles } from './request-archive.js';
 import { RequestIdRegistry } from './request-id-registry.js';
-import { SpareClaimFiles } from './spare-claim-files.js';
 import { writeClaimedSubmission, type Submission, type SubmissionOutcome } from './request-submission.js';
 
 export type { IntakeLog, IntakeLogLevel } from './inbox-claimer.js';
@@ -76,8 +76,8 @@ export class InboxIntake {
   private readonly registry: RequestIdRegistry;
   private readonly log: IntakeLog;
   private readonly claimer: InboxClaimer;
-  /** Empty claim files for submissions, created ahead while running (spare-claim-files.ts). */
-  private readonly spares: SpareClaimFiles;
+  /** Empty claim files for submissions, made ahead while running (store/spares.ts). */
+  private readonly spares: Spares;
   /** Claim names (in system/processing/) waiting for a slot, first claimed first. */
   private readonly waiting = new FileQueue();
   /** Waiting claims that were submitted rather than dropped, by claim name. */
@@ -95,7 +95,7 @@ export class InboxIntake {
     this.processing = path.resolve(options.paths.processing);
     this.registry = options.registry ?? new RequestIdRegistry(options.paths, { durable: options.durable ?? true });
     this.log = options.log ?? (() => {});
-    this.spares = new SpareClaimFiles(this.processing);
+    this.spares = spareClaimFiles(this.processing);
     this.claimer = new InboxClaimer({
       inbox: options.paths.inbox,
       processing: options.paths.processing,
@@ -190,9 +190,8 @@ export class InboxIntake {
     // Claims still waiting stay in system/processing/: the next start's recovery runs them.
     this.waiting.clear();
     this.submitted.clear();
-    this.spares.close();
     try {
-      await this.claimer.stop();
+      await Promise.all([this.claimer.stop(), this.spares.close()]);
     } catch (error) {
       this.log('warn', `intake: stopping the inbox claimer failed: ${errorMessage(error)}`);
     }

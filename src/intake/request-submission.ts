@@ -6,8 +6,8 @@
  *
  * The steps, each safe to be cut by kill -9 or a power loss:
  * 1. write a hidden temp file in processing/ (recovery never reads hidden names) and start its
- *    fdatasync; the file is a spare created ahead off the event loop when one is ready
- *    (spare-claim-files.ts);
+ *    fdatasync; the file is a spare made ahead off the event loop when one is ready
+ *    (store/spares.ts);
  * 2. claim the request id with it (a hard link in the registry: exclusive, so a duplicate is
  *    refused here, before anything is acknowledged);
  * 3. rename it to its claim name (the inode stays, so the registry still knows it as its own);
@@ -22,7 +22,7 @@
  * reached the disk (empty or torn): it was never acknowledged either, and recovery releases its
  * request id (releaseUnacknowledged) so the client's retry is accepted.
  */
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { fsyncSharedDirectory } from '../store/append-only-file.js';
@@ -30,7 +30,7 @@ import { fdatasyncAsync } from '../store/atomic-file.js';
 import { claimNameFor, originalNameOf, parseClaimName } from './claim-name.js';
 import { parseRequestFile, REQUEST_ID_PATTERN } from './request-file.js';
 import type { RequestIdRegistry } from './request-id-registry.js';
-import type { OpenFile, SpareClaimFiles } from './spare-claim-files.js';
+import { discard, type Spare, type Spares } from '../store/spares.js';
 
 /** Temp files of submissions in flight: `.submit-<claim name>.tmp` in system/processing/. */
 const TEMP_PATTERN = /^\.submit-(.+)\.tmp$/s;
@@ -48,8 +48,8 @@ export interface Submission {
 export interface SubmissionOptions {
   /** false: no fsyncs (daemon.fsync off). */
   durable: boolean;
-  /** Empty files created ahead to write into (the intake's; none: each submission creates its own). */
-  spares?: SpareClaimFiles;
+  /** Empty claim files made ahead to write into (the intake's; none: each submission creates its own). */
+  spares?: Spares;
   /**
    * Hears the claim name as soon as the claim is in place, with a promise that resolves once its
    * data is on disk (it never rejects).
@@ -64,14 +64,13 @@ export type SubmissionOutcome = { kind: 'claimed'; claimName: string } | { kind:
  * the event loop: the way that needs no thread-pool round trip). Returns the temp file's path and
  * its descriptor, open for the fdatasync that goes to the pool.
  */
-function writeTemporary(file: string, text: string, spares: SpareClaimFiles | undefined): OpenFile {
-  const spare = spares?.take() ?? { file, fd: openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644) };
+function writeTemporary(file: string, text: string, spares: Spares | undefined): Spare {
+  const spare = spares?.take() ?? { path: file, fd: openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644) };
   try {
     writeFileSync(spare.fd, text);
     return spare;
   } catch (error) {
-    closeSync(spare.fd);
-    rmSync(spare.file, { force: true });
+    discard(spare);
     throw error;
   }
 }
@@ -105,12 +104,12 @@ export async function writeClaimedSubmission(
   let temporary: string;
   let fd: number;
   try {
-    ({ file: temporary, fd } = writeTemporary(path.join(processing, `.submit-${claimName}.tmp`), submission.text, spares));
+    ({ path: temporary, fd } = writeTemporary(path.join(processing, `.submit-${claimName}.tmp`), submission.text, spares));
   } catch (error) {
     // system/processing/ was removed under the daemon: make it again and write.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(processing, { recursive: true });
-    ({ file: temporary, fd } = writeTemporary(path.join(processing, `.submit-${claimName}.tmp`), submission.text, undefined));
+    ({ path: temporary, fd } = writeTemporary(path.join(processing, `.submit-${claimName}.tmp`), submission.text, undefined));
   }
   const dataDurable = syncAndClose(fd, durable);
   if (submission.requestId !== null) {

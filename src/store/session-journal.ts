@@ -239,11 +239,11 @@ export class SessionJournal {
     return records;
   }
 
-  /** The session ids that have a folder. */
+  /** The session ids that have a folder (hidden names are spares: store/spares.ts). */
   static list(sessionsDir: string): string[] {
     if (!existsSync(sessionsDir)) return [];
     return readdirSync(sessionsDir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
       .map((entry) => entry.name);
   }
 

@@ -54,7 +54,7 @@ function messageRecord(id: string, sequence: number): MessageRecord {
   };
 }
 
-async function filesStore() {
+async function filesStore(spareFolders = false) {
   const root = makeTempFolder('govflow-store-');
   const sessionsDir = path.join(root, 'sessions');
   const outboxDir = path.join(root, 'outbox');
@@ -75,10 +75,11 @@ async function filesStore() {
     },
     auditedMessages: (sessionId) => loggedSessionMessages(logsDir, sessionId),
     snapshotsDir: path.join(root, 'snapshots'),
+    spareFolders,
   });
   const { mkdirSync } = await import('node:fs');
   mkdirSync(outboxDir, { recursive: true });
-  return { store, writer, journalFile, journalAtAppend, outboxDir };
+  return { store, writer, journalFile, journalAtAppend, outboxDir, sessionsDir };
 }
 
 describe('the files store', () => {
@@ -167,6 +168,42 @@ describe('the files store', () => {
       watcher.close();
       await writer.close();
     }
+  });
+
+  it('makes new sessions of folders made ahead (the daemon), lists none of them, and removes those a crash or close() left', async () => {
+    const sparesIn = (folder: string) => readdirSync(folder).filter((name) => name.startsWith('.spare-'));
+    const { mkdirSync, renameSync, rmSync, statSync, writeFileSync } = await import('node:fs');
+    const left = makeTempFolder('govflow-store-left-');
+    mkdirSync(path.join(left, '.spare-0abc'));
+    writeFileSync(path.join(left, '.spare-0abc', 'journal.jsonl'), '');
+    const { store, writer, sessionsDir } = await filesStore(true);
+    // A crash's leftovers go when the store opens (the daemon's start).
+    mkdirSync(sessionsDir, { recursive: true });
+    renameSync(path.join(left, '.spare-0abc'), path.join(sessionsDir, '.spare-0abc'));
+    await new FilesSessionStore({ sessionsDir, outboxDir: left, durable: true, audit: writer, auditedMessages: async () => new Map(), snapshotsDir: left, spareFolders: true }).close();
+    expect(sparesIn(sessionsDir)).toEqual([]);
+    try {
+      const first = await store.create(SESSION);
+      await expect.poll(() => sparesIn(sessionsDir).length).toBe(16);
+      const spareInodes = new Set(sparesIn(sessionsDir).map((name) => statSync(path.join(sessionsDir, name)).ino));
+      const second = await store.create({ ...SESSION, session_id: 'sess-store-2' });
+      // The second session's folder is one of the spares, renamed, and its journal holds its record.
+      expect(spareInodes.has(statSync(path.join(sessionsDir, 'sess-store-2')).ino)).toBe(true);
+      await second.commitMessage(messageRecord('m1', 1), { message: makeMessage({ id: 'm1', session: 'sess-store-2' }), governanceHash: 'g'.repeat(64), corrections: [], complianceViolations: [], notes: [] });
+      expect(SessionJournal.read(path.join(sessionsDir, 'sess-store-2')).map((record) => record.type)).toEqual(['session', 'message']);
+      expect(SessionJournal.list(sessionsDir).sort()).toEqual(['sess-store-1', 'sess-store-2']);
+      expect(store.list().sort()).toEqual(['sess-store-1', 'sess-store-2']);
+      // sessions/ removed under the daemon: the spares went with it; a new session is still made.
+      await Promise.all([first.close(), second.close()]);
+      rmSync(sessionsDir, { recursive: true });
+      const third = await store.create({ ...SESSION, session_id: 'sess-store-3' });
+      expect(SessionJournal.read(path.join(sessionsDir, 'sess-store-3')).map((record) => record.type)).toEqual(['session']);
+      await third.close();
+    } finally {
+      await store.close();
+      await writer.close();
+    }
+    expect(sparesIn(sessionsDir)).toEqual([]);
   });
 
   it('refuses to open a session it does not have, naming it', async () => {
