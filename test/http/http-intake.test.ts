@@ -1,9 +1,10 @@
 /**
  * HttpIntake with a real InboxIntake behind it: a POSTed request is made durable as a claim in
- * system/processing/ (never an inbox file), a duplicate id is refused, and a submission a crash
- * cut between its id claim and its rename is finished at the next start.
+ * system/processing/ (never an inbox file), written into an empty file made ahead (a spare), a
+ * duplicate id is refused, and a submission a crash cut between its id claim and its rename is
+ * finished at the next start.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemPaths } from '../../src/config/system-paths.js';
@@ -112,28 +113,23 @@ describe('HttpIntake', () => {
     expect(spares(paths.processing)).toEqual([]);
   });
 
-  it('finishes a submission a crash cut after its id claim in a spare, and removes spares nothing was written into', async () => {
+  it('finishes submissions a crash cut after their id claim (in a named temp file or a spare), and drops temp files that never claimed an id', async () => {
     const { paths, registry, intake } = setUp();
-    const claimed = path.join(paths.processing, '.submit-spare-abc123.tmp');
-    writeFileSync(claimed, JSON.stringify({ request: 'cut short', request_id: 'cut-3', user: 'alice' }));
-    expect(await registry.claim('cut-3', claimed)).toBe('claimed');
-    const empty = path.join(paths.processing, '.submit-spare-def456.tmp');
-    writeFileSync(empty, '');
-    expect(repairInterruptedSubmissions(paths, registry, 1024)).toBe(1);
-    expect(readdirSync(paths.processing).map(originalNameOf)).toEqual(['http-cut-3.json']);
-    expect(await intake.ownerOf('cut-3')).toMatchObject({ user: 'alice' });
-  });
-
-  it('finishes a submission a crash cut after its id claim, and drops one that never claimed its id', async () => {
-    const { paths, registry, intake } = setUp();
-    const claimed = path.join(paths.processing, '.submit-1700000000000-abcdef-http-cut-1.json.tmp');
-    writeFileSync(claimed, JSON.stringify({ request: 'cut short', request_id: 'cut-1', user: 'alice' }));
-    expect(await registry.claim('cut-1', claimed)).toBe('claimed');
-    const unclaimed = path.join(paths.processing, '.submit-1700000000001-abcdef-http-cut-2.json.tmp');
-    writeFileSync(unclaimed, JSON.stringify({ request: 'never acknowledged', request_id: 'cut-2' }));
-    expect(repairInterruptedSubmissions(paths, registry, 1024)).toBe(1);
-    expect(readdirSync(paths.processing)).toEqual(['1700000000000-abcdef-http-cut-1.json']);
-    expect(existsSync(unclaimed)).toBe(false);
+    const cut = async (name: string, document: unknown, requestId?: string) => {
+      const file = path.join(paths.processing, name);
+      writeFileSync(file, document === '' ? '' : JSON.stringify(document));
+      return requestId ? registry.claim(requestId, file) : null;
+    };
+    expect(await cut('.submit-1700000000000-abcdef-http-cut-1.json.tmp', { request: 'cut short', request_id: 'cut-1', user: 'alice' }, 'cut-1')).toBe('claimed');
+    expect(await cut('.submit-spare-abc123.tmp', { request: 'cut short in a spare', request_id: 'cut-3', user: 'bob' }, 'cut-3')).toBe('claimed');
+    await cut('.submit-1700000000001-abcdef-http-cut-2.json.tmp', { request: 'never acknowledged', request_id: 'cut-2' });
+    await cut('.submit-spare-def456.tmp', '');
+    expect(repairInterruptedSubmissions(paths, registry, 1024)).toBe(2);
+    const names = readdirSync(paths.processing);
+    expect(names).toContain('1700000000000-abcdef-http-cut-1.json');
+    // A spare's claim is named as an HTTP submission of its id is.
+    expect(names.map(originalNameOf).sort()).toEqual(['http-cut-1.json', 'http-cut-3.json']);
     expect(await intake.ownerOf('cut-1')).toMatchObject({ user: 'alice' });
+    expect(await intake.ownerOf('cut-3')).toMatchObject({ user: 'bob' });
   });
 });
