@@ -9,6 +9,7 @@ import type pg from 'pg';
 import type { RemoteSessions } from '../http/session-lookup.js';
 import type { SessionRow } from '../web/session-list.js';
 import type { JournalRecord } from '../store/session-journal.js';
+import { httpSubmissionName } from '../intake/request-submission.js';
 import { quoteIdentifier } from './postgres-connection.js';
 import type { SessionLeases } from './session-leases.js';
 
@@ -66,7 +67,7 @@ export class ClusterReads implements RemoteSessions {
   }
 
   async submit(request: { requestId: string; sessionId: string; text: string; user: string; metadata: Record<string, unknown> | null }): Promise<'queued' | 'duplicate'> {
-    const outcome = await this.leases.enqueue({ ...request, sourceFile: `http-${request.requestId}.json`, claimedPath: null });
+    const outcome = await this.leases.enqueue({ ...request, sourceFile: httpSubmissionName(request.requestId), claimedPath: null });
     return outcome.kind === 'queued' ? 'queued' : 'duplicate';
   }
 

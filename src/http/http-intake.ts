@@ -12,7 +12,7 @@
 import { open, readFile } from 'node:fs/promises';
 import { generateRequestId, parseRequestFile, randomBase36, REQUEST_ID_PATTERN } from '../intake/request-file.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
-import type { Submission, SubmissionOutcome } from '../intake/request-submission.js';
+import { httpSubmissionName, type Submission, type SubmissionOutcome } from '../intake/request-submission.js';
 import { generateSessionId } from '../pipeline/session-runner.js';
 import { badRequest, conflict } from './http-problem.js';
 import type { RemoteSessions } from './session-lookup.js';
@@ -72,7 +72,7 @@ export class HttpIntake {
       if (outcome === 'duplicate') throw this.duplicate(parsed.requestId);
       return { requestId: parsed.requestId, sessionId };
     }
-    const outcome = await this.options.submit({ name: `http-${parsed.requestId}.json`, text, requestId: parsed.requestId });
+    const outcome = await this.options.submit({ name: httpSubmissionName(parsed.requestId), text, requestId: parsed.requestId });
     if (outcome.kind === 'duplicate') throw this.duplicate(parsed.requestId);
     return { requestId: parsed.requestId, sessionId };
   }

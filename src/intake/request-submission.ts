@@ -32,6 +32,13 @@ import { parseRequestFile, REQUEST_ID_PATTERN } from './request-file.js';
 import type { RequestIdRegistry } from './request-id-registry.js';
 import { discard, type Spare, type Spares } from '../store/spares.js';
 
+/** The inbox-style name of an HTTP submission (`source_file` of its result, its archive name). */
+export function httpSubmissionName(requestId: string): string {
+  return `http-${requestId}.json`;
+}
+
+const HTTP_SUBMISSION_NAME = /^http-(.+)\.json$/s;
+
 /** Temp files of submissions in flight: `.submit-<claim name>.tmp` in system/processing/. */
 const TEMP_PATTERN = /^\.submit-(.+)\.tmp$/s;
 
@@ -101,15 +108,16 @@ export async function writeClaimedSubmission(
   const { durable, spares, onPublished = () => {} } = options;
   const processing = path.resolve(paths.processing);
   const claimName = claimNameFor(submission.name);
+  const ownTemporary = path.join(processing, `.submit-${claimName}.tmp`);
   let temporary: string;
   let fd: number;
   try {
-    ({ path: temporary, fd } = writeTemporary(path.join(processing, `.submit-${claimName}.tmp`), submission.text, spares));
+    ({ path: temporary, fd } = writeTemporary(ownTemporary, submission.text, spares));
   } catch (error) {
     // system/processing/ was removed under the daemon: make it again and write.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(processing, { recursive: true });
-    ({ path: temporary, fd } = writeTemporary(path.join(processing, `.submit-${claimName}.tmp`), submission.text, undefined));
+    ({ path: temporary, fd } = writeTemporary(ownTemporary, submission.text, undefined));
   }
   const dataDurable = syncAndClose(fd, durable);
   if (submission.requestId !== null) {
@@ -138,7 +146,7 @@ export async function writeClaimedSubmission(
  * Returns the request id it released, or null.
  */
 export function releaseUnacknowledged(registry: RequestIdRegistry, claimedPath: string): string | null {
-  const requestId = /^http-(.+)\.json$/s.exec(originalNameOf(claimedPath))?.[1];
+  const requestId = HTTP_SUBMISSION_NAME.exec(originalNameOf(claimedPath))?.[1];
   if (requestId === undefined || !REQUEST_ID_PATTERN.test(requestId) || !ownsMarker(registry, requestId, claimedPath)) return null;
   try {
     unlinkSync(registry.markerPathOf(requestId));
@@ -177,7 +185,7 @@ export function repairInterruptedSubmissions(paths: SystemPaths, registry: Reque
       const spare = parseClaimName(match[1]) === null;
       const parsed = parseRequestFile(spare ? 'spare.json' : match[1], readFileSync(temporary), maxBytes);
       if (parsed.kind === 'request' && parsed.requestId !== null && ownsMarker(registry, parsed.requestId, temporary)) {
-        const claimName = spare ? claimNameFor(`http-${parsed.requestId}.json`) : match[1];
+        const claimName = spare ? claimNameFor(httpSubmissionName(parsed.requestId)) : match[1];
         renameSync(temporary, path.join(processing, claimName));
         repaired += 1;
       } else unlinkSync(temporary);

@@ -16,7 +16,8 @@ import { open as openHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-const openAsync = promisify(open);
+/** open(2) on the thread pool, resolving with the descriptor. */
+export const openAsync = promisify(open);
 
 /**
  * Group commit on one file descriptor: `sync()` resolves once everything written to the

@@ -1,14 +1,13 @@
 /** Writes a whole file atomically (temp + rename), so readers never see half of it. */
-import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, open, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import { fsyncDirectory, fsyncSharedDirectory } from './append-only-file.js';
+import { fsyncDirectory, fsyncSharedDirectory, openAsync } from './append-only-file.js';
 import { diskCall } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
 import type { SessionResultFiles } from './session-store.js';
 
 let counter = 0;
-const openAsync = promisify(open);
 /** fdatasync on the thread pool (the event loop goes on meanwhile). */
 export const fdatasyncAsync = promisify(fdatasync);
 

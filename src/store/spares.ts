@@ -13,11 +13,11 @@
  * (repairInterruptedSubmissions, removeSpareFolders), and close() removes the rest.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdir, open, readdirSync, rmSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdir, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { openAsync } from './append-only-file.js';
 
-const openAsync = promisify(open);
 const mkdirAsync = promisify(mkdir);
 
 /** A spare: its path, and a descriptor of the file to write, open at offset 0. */
