@@ -12,6 +12,8 @@ import { type RawEntryBlock, parseEntryBlock, splitEntryBlocks } from './audit-e
 import { AuditLogFormatError } from './audit-errors.js';
 import { readHeadRecord } from './audit-chain-tail.js';
 import { listLogFiles } from './audit-log-reader.js';
+import { ARCHIVE_FOLDER, listArchivedLogFiles } from './log-retention.js';
+import { gunzipSync } from 'node:zlib';
 
 export type AuditProblemReason =
   /** The entry does not hash to its ENTRY_HASH after the entry before it. */
@@ -66,11 +68,19 @@ function findRealPredecessor(files: Array<{ fullPath: string; blocks: RawEntryBl
 }
 
 /** Checks the whole trail. Never throws for bad log content; it reports it. */
-export async function verifyAuditChain(options: { logsDir: string; stateDir: string }): Promise<VerifyResult> {
+export async function verifyAuditChain(options: {
+  logsDir: string;
+  stateDir: string;
+  /** Receives the ENTRY_HASH of every intact entry, in chain order (signed checkpoints are held against them). */
+  hashes?: string[];
+}): Promise<VerifyResult> {
   const files = [];
-  for (const name of listLogFiles(options.logsDir)) {
-    const fullPath = path.join(options.logsDir, name);
-    const text = await fs.promises.readFile(fullPath, 'utf8');
+  // Archived days (retention, SPEC §16) come first: they are older than every day still in logs/.
+  const archived = listArchivedLogFiles(options.logsDir).map((name) => ({ name: `${name.slice(0, 8)}.log`, fullPath: path.join(options.logsDir, ARCHIVE_FOLDER, name) }));
+  const current = listLogFiles(options.logsDir).map((name) => ({ name, fullPath: path.join(options.logsDir, name) }));
+  for (const { name, fullPath } of [...archived, ...current]) {
+    const raw = await fs.promises.readFile(fullPath);
+    const text = (fullPath.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
     files.push({ name, fullPath, lineCount: text.split('\n').length - 1, ...splitEntryBlocks(text) });
   }
   const warnings: string[] = [];
@@ -105,6 +115,7 @@ export async function verifyAuditChain(options: { logsDir: string; stateDir: str
               `the entry is intact but chains to ${realPredecessor}, not to the entry before it: entries were reordered, inserted or deleted here`);
       }
       chain.push({ file: file.fullPath, line: block.line, messageId: entry.messageId, hash: entry.hash });
+      options.hashes?.push(entry.hash);
       previous = entry.hash;
     }
     if (file.torn !== null) {

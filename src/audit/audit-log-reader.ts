@@ -85,13 +85,3 @@ export function filterEntries(entries: LoggedEntry[], filter: EntryFilter): Logg
       (filter.status === undefined || entry.status.code === filter.status),
   );
 }
-
-/**
- * The messages of one session already in the log (from `fromDate` on, when given), by message
- * id. After a crash the runner appends the journaled messages missing from it (so no message is
- * logged twice) and voids logged messages the journal lost (power loss).
- */
-export async function loggedSessionMessages(logsDir: string, sessionId: string, fromDate?: string): Promise<Map<string, { sequence: number; agent: string }>> {
-  const entries = await readLogEntries(logsDir, fromDate === undefined ? {} : { fromDate });
-  return new Map(entries.filter((entry) => entry.sessionId === sessionId).map((entry) => [entry.messageId, { sequence: entry.sequence, agent: entry.agent }]));
-}

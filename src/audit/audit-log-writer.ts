@@ -39,6 +39,8 @@ export interface AuditLogWriterOptions {
   durable?: boolean;
   /** Where problems found while appending go (a day file removed under the writer), besides `warnings`. */
   log?: (message: string, fields?: Record<string, unknown>) => void;
+  /** Hears the chain's head after every durable entry (signed checkpoints, SPEC §16). */
+  onCommitted?: (state: { day: string; entries: number; hash: string }) => void;
 }
 
 export class AuditLogWriter {
@@ -132,6 +134,8 @@ export class AuditLogWriter {
     }
     this.lastHash = hash;
     this.entries += 1;
+    // This entry's place in the chain: other appends may come in while it syncs.
+    const entries = this.entries;
     if (this.pendingHead === null) setImmediate(() => this.writeHead());
     this.pendingHead = { format: HEAD_RECORD_FORMAT, file: path.basename(filePath), entries: this.entries, hash, message_id: messageId };
     try {
@@ -145,6 +149,7 @@ export class AuditLogWriter {
         { cause: error },
       );
     }
+    this.options.onCommitted?.({ day, entries, hash });
     return { file: filePath, hash };
   }
 

@@ -13,7 +13,20 @@ import { encodeJson } from './audit-line-encoding.js';
 export interface ToolAuditLines {
   toolCalls?: Array<{ id: string; name: string; is_error: boolean; ms: number }>;
   violations?: Array<{ kind: string; detail: string }>;
-  approvals?: Array<{ call_id: string; tool: string; approve: boolean; user: string | null; at: string; reason: string | null }>;
+  approvals?: Array<{
+    call_id: string;
+    tool: string;
+    approve: boolean;
+    /** The HTTP token's user, or the reply file's owner. */
+    user: string | null;
+    /** A `user` the reply file claimed (kept, not trusted). */
+    claimed_user?: string;
+    at: string;
+    reason: string | null;
+    /** The approved arguments' SHA-256, and whether the executed call's arguments hashed the same. */
+    args_sha256?: string;
+    executed_args_match?: boolean;
+  }>;
   evidence?: Array<{ path: string; sha256: string; bytes: number }>;
   delegations?: Array<{ child_session: string | null; agent: string; objective_sha256: string; status: string; ms: number }>;
 }

@@ -2,7 +2,9 @@
  * `govflow verify`: checks the hash chain of all audit logs (SPEC §8). Exit 0 when intact, 1
  * naming the first bad entry as `file:line` so an editor or terminal can jump to it.
  */
+import type { KeyObject } from 'node:crypto';
 import { type VerifyResult, verifyAuditChain } from './audit-chain-verify.js';
+import { verifyCheckpoints } from './checkpoint-verify.js';
 
 export interface VerifyCommandOptions {
   logsDir: string;
@@ -10,6 +12,8 @@ export interface VerifyCommandOptions {
   write: (text: string) => void;
   /** A cluster-mode root: its logs are a projection of the chain in Postgres, which keeps the head. */
   projection?: boolean;
+  /** `--key FILE.pub [--witness DIR]…`: also hold every signed checkpoint against the logs (SPEC §16). */
+  signed?: { publicKey: KeyObject; keyId: string; witnesses: string[] };
 }
 
 /** The report a person reads; exported so the daemon can log the same words. */
@@ -31,12 +35,26 @@ export function describeVerifyResult(result: VerifyResult): string {
 }
 
 export async function verifyCommand(options: VerifyCommandOptions): Promise<number> {
-  const result = await verifyAuditChain({ logsDir: options.logsDir, stateDir: options.stateDir });
+  const hashes: string[] = [];
+  const result = await verifyAuditChain({ logsDir: options.logsDir, stateDir: options.stateDir, hashes });
   if (options.projection === true) {
     // No head record here by design: the chain's head is in Postgres, and --store checks it.
     result.warnings = result.warnings.filter((warning) => !warning.startsWith('no audit head record'));
     result.warnings.push('cluster mode: these logs are a projection of the chain in Postgres; `govflow verify --store` also checks that no last entries were deleted');
   }
   options.write(describeVerifyResult(result));
+  if (options.signed === undefined) return result.ok ? 0 : 1;
+  const checkpoints = verifyCheckpoints({ stateDir: options.stateDir, hashes, ...options.signed });
+  const problem = checkpoints.firstProblem;
+  if (problem !== undefined) {
+    options.write(`signed checkpoint contradicted at ${problem.where}: ${problem.detail}\n`);
+    return 1;
+  }
+  if (checkpoints.checked === 0) {
+    options.write(`no signed checkpoints in ${checkpoints.sources.join(', ')}: nothing signed to hold the logs against\n`);
+    return 1;
+  }
+  const newest = checkpoints.newest!;
+  options.write(`signed checkpoints hold: ${checkpoints.checked} checked in ${checkpoints.sources.length} places, the newest covering ${newest.entries} entries (${newest.day}, signed ${newest.at})\n`);
   return result.ok ? 0 : 1;
 }

@@ -6,10 +6,12 @@
 import { formatEntryTrailer } from '../audit/audit-entry-format.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
 import { type LoggedEntry, filterEntries, isLogDate, readLogEntries } from '../audit/audit-log-reader.js';
+import path from 'node:path';
 import { verifyCommand } from '../audit/verify-command.js';
+import { readPublicKey } from '../audit/checkpoint-format.js';
 import { loadConfig } from '../config/config-loader.js';
 import { systemPaths } from '../config/system-paths.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import type { CommandDefinition } from './command-context.js';
 import { describedAs } from './command-list.js';
 
@@ -105,11 +107,14 @@ function isClusterRoot(root: string, env: NodeJS.ProcessEnv): boolean {
 
 export const verifyCliCommand: CommandDefinition = {
   ...describedAs('verify'),
-  options: { store: { type: 'boolean' } },
+  options: { store: { type: 'boolean' }, key: { type: 'string' }, witness: { type: 'string', multiple: true } },
   allowPositionals: false,
   async run({ root, io, values }) {
     const paths = systemPaths(root);
-    if (values.store !== true) return verifyCommand({ logsDir: paths.logs, stateDir: paths.state, write: io.stdout, projection: isClusterRoot(root, io.env) });
+    const witnesses = ((values.witness as unknown as string[] | undefined) ?? []).map((folder) => path.resolve(folder));
+    if (witnesses.length > 0 && typeof values.key !== 'string') throw new UsageError('--witness needs --key FILE.pub: a witness holds signed checkpoints, checked with the public key');
+    const signed = typeof values.key === 'string' ? { ...readPublicKey(path.resolve(values.key)), witnesses } : undefined;
+    if (values.store !== true) return verifyCommand({ logsDir: paths.logs, stateDir: paths.state, write: io.stdout, projection: isClusterRoot(root, io.env), ...(signed ? { signed } : {}) });
     // Cluster mode (SPEC §15): the chain in Postgres, and this root's log files against it.
     const config = loadConfig(root, io.env);
     if (config.store.kind !== 'postgres') throw new ConfigError('govflow verify --store checks the Postgres store of cluster mode, and this root uses the files store: run govflow verify without --store');

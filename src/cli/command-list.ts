@@ -16,6 +16,12 @@ export interface CommandSummary {
 
 export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
   {
+    name: 'init',
+    usage: 'govflow init [DIR] [--force]',
+    summary: 'create a working root in DIR (default: here): config, the example agent chain, context, schemas, a passing test',
+    load: async () => (await import('./init-command.js')).initCommand,
+  },
+  {
     name: 'start',
     usage: 'govflow start [--root DIR] [--http HOST:PORT]',
     summary: 'run the daemon in the foreground (prints a line with "ready" once the inbox is watched); --http also serves the HTTP API',
@@ -41,9 +47,15 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
   },
   {
     name: 'verify',
-    usage: 'govflow verify [--root DIR] [--store]',
-    summary: 'check the hash chain of all audit logs; names the first bad entry (exit 0 intact, 1 not); --store: the chain in Postgres and the log files against it (cluster mode)',
+    usage: 'govflow verify [--root DIR] [--store] [--key FILE.pub [--witness DIR]...]',
+    summary: 'check the hash chain of all audit logs; names the first bad entry (exit 0 intact, 1 not); --key: also every signed checkpoint (the root\'s and each witness\'s) against the logs; --store: the chain in Postgres and the log files against it (cluster mode)',
     load: async () => (await import('./audit-commands.js')).verifyCliCommand,
+  },
+  {
+    name: 'keygen',
+    usage: 'govflow keygen --out FILE [--force]',
+    summary: 'write an Ed25519 key pair for signed audit checkpoints: FILE (private, mode 0600) and FILE.pub',
+    load: async () => (await import('./keygen-command.js')).keygenCommand,
   },
   {
     name: 'migrate',

@@ -3,7 +3,6 @@ import { loadConfig } from '../config/config-loader.js';
 import { GovflowDaemon } from '../daemon/daemon.js';
 import { installLastResortHandlers } from '../daemon/last-resort-handlers.js';
 import { createOperationalLog } from '../daemon/operational-log.js';
-import { RootLockedError } from '../daemon/root-lock.js';
 import type { CommandDefinition } from './command-context.js';
 import { describedAs } from './command-list.js';
 
@@ -50,10 +49,8 @@ export const startCommand: CommandDefinition = {
       removeSignalHandlers();
       removeHandlers();
       log.close();
-      if (!(error instanceof RootLockedError)) throw error;
-      // One writer per root (SPEC §8): exit 2 naming the owner's pid.
-      io.stderr(`govflow start: ${error.message}\n`);
-      return 2;
+      // One writer per root (SPEC §8): a RootLockedError is a usage error, exit 2 naming the owner's pid.
+      throw error;
     }
     if (signalled) daemon.stop().then(stopped, stopped);
     await done;

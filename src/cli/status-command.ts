@@ -1,5 +1,6 @@
 /** `govflow status`: running, paused and recently finished sessions, with current agent and age. */
 import { readDiskStatus, type DiskStatus } from '../daemon/disk-guard.js';
+import { readWitnessStatus } from '../audit/checkpoint-writer.js';
 import { RootLock } from '../daemon/root-lock.js';
 import { systemPaths } from '../config/system-paths.js';
 import { RunClaims } from '../daemon/run-claims.js';
@@ -102,6 +103,9 @@ export const statusCommand: CommandDefinition = {
     // The disk alarm and writes waiting for the disk, as the running daemon last wrote them.
     const diskStatus = readDiskStatus(paths);
     const disk = diskStatus !== null && diskStatus.pid === owner?.pid ? diskStatus : null;
+    // Witnesses of the signed checkpoints (SPEC §16) and their backlog, as the running daemon last wrote them.
+    const witnessStatus = readWitnessStatus(paths.state);
+    const witnesses = witnessStatus !== null && witnessStatus.pid === owner?.pid ? witnessStatus.witnesses : [];
     // Every session keeps its state in its manifest (written at each step and at the end), so the
     // manifests alone tell running and paused sessions from finished ones.
     const all = SessionJournal.list(paths.sessions)
@@ -121,7 +125,7 @@ export const statusCommand: CommandDefinition = {
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
       .slice(0, RECENT);
     if (values.json) {
-      io.stdout(`${JSON.stringify({ daemons, disk, running, interrupted, paused, recent }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ daemons, disk, witnesses, running, interrupted, paused, recent }, null, 2)}\n`);
       return 0;
     }
     const line = (manifest: SessionManifest) =>
@@ -129,6 +133,7 @@ export const statusCommand: CommandDefinition = {
     const lines = [
       `daemon: ${daemons.length > 0 ? `running (pid ${daemons.join(', ')})` : 'not running'}  root: ${root}`,
       ...diskLines(disk),
+      ...witnesses.map((lag) => `witness ${lag.witness}: ${lag.pending === 0 ? 'up to date' : `${lag.pending} checkpoints waiting`}${lag.lastError ? ` (last error: ${lag.lastError})` : ''}`),
       `running (${running.length}):`,
       ...running.map(line),
       ...(interrupted.length > 0 ? [`interrupted (${interrupted.length}; its process died — the next \`govflow start\` or \`govflow run\` resumes it):`, ...interrupted.map(line)] : []),

@@ -3,6 +3,7 @@ import { loadConfig } from '../config/config-loader.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import { loadGovernance } from '../governance/governance-loader.js';
 import { describeRoutingGraph } from '../governance/routing-graph.js';
+import { providerProblems } from '../llm/create-provider.js';
 import type { CommandDefinition } from './command-context.js';
 import { describedAs } from './command-list.js';
 
@@ -18,7 +19,10 @@ export const validateCommand: CommandDefinition = {
       io.stderr(`error: ${error instanceof ConfigError ? error.describe() : errorMessage(error)}\n`);
       return 1;
     }
-    const { snapshot, errors, warnings } = loadGovernance(config);
+    const loaded = loadGovernance(config);
+    const { snapshot, warnings } = loaded;
+    // The provider as the daemon would start it: a key variable that is not set, a local model or module missing.
+    const errors = [...loaded.errors, ...providerProblems(config, io.env)];
     for (const warning of warnings) io.stderr(`warning: ${warning}\n`);
     if (errors.length > 0 || !snapshot) {
       for (const error of errors) io.stderr(`error: ${error.describe()}\n`);

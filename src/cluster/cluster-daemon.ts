@@ -172,7 +172,7 @@ export class ClusterDaemon {
         // Replies over HTTP take the inbox's path (a durable claim) and are enqueued like a file.
         submit: (submission) => this.intake.submit(submission),
         log: this.log,
-        provider: this.runtime.provider,
+        cancellation: this.runtime.cancellation,
         readiness: () => (this.state === 'running' ? { ready: true, reason: 'ready' } : { ready: false, reason: `govflow is ${this.state}` }),
         metrics: { audit: null, costUsd: costCalculator(config) },
         remote: new ClusterReads(cluster.pool, cluster.schema, cluster.leases),

@@ -15,7 +15,18 @@ export const LOCAL_PROVIDER_DEFAULTS = {
 /** Defaults, in plain milliseconds and bytes. */
 export const CONFIG_DEFAULTS = {
   provider: {
-    kind: 'dry-run', model: 'gpt-4.1-mini', base_url: null, api_key_env: null, script: null, stream: true,
+    /** dry-run (no LLM), scripted, replay, openai, openai-compatible, anthropic, google, ollama or local (GOVFLOW_PROVIDER). */
+    kind: 'dry-run',
+    /** The model every agent uses unless its own `model:` says otherwise (GOVFLOW_MODEL). */
+    model: 'gpt-4.1-mini',
+    /** Another address for the provider's API: proxies, gateways, local servers (GOVFLOW_BASE_URL). */
+    base_url: null,
+    /** The environment variable holding the API key (GOVFLOW_API_KEY wins); keys are never read from this file. */
+    api_key_env: null,
+    /** kind scripted: the YAML or JSON file of responses, for tests (GOVFLOW_SCRIPT). */
+    script: null,
+    /** Stream answers from real providers (live content_chunk events); false asks for whole answers. */
+    stream: true,
     /** kind replay (SPEC §13): `{ dir: <cassette file or folder>, on_miss: fail }`; a miss always fails. */
     replay: null,
     /** kind local (SPEC §13): `{ threads, context_size, gpu }`; model: is the .gguf file. */
@@ -96,6 +107,23 @@ export const CONFIG_DEFAULTS = {
     shutdown_grace_ms: 10_000,
     /** Fsync journal and audit writes. Only benchmarks turn this off. */
     fsync: true,
+  },
+  audit: {
+    /**
+     * Ed25519 private key (PKCS#8 PEM, from `govflow keygen`), outside the root (SPEC §16): with
+     * it the daemon signs a checkpoint of the chain's head after committed entries. Null: no
+     * checkpoints.
+     */
+    signing_key: null,
+    /** At most one checkpoint per this many milliseconds (one more at each day's end and at stop). */
+    checkpoint_ms: 1000,
+    /** Folders (another disk, a share) and http(s) URLs that receive every checkpoint. */
+    witnesses: [],
+    /**
+     * Day files older than `keep_days` move to system/logs/archive/YYYYMMDD.log.gz; archives older
+     * than `delete_after_days` are deleted unless system/state/legal-hold exists. Null: kept as is.
+     */
+    retention: { keep_days: null, archive: 'gzip', delete_after_days: null },
   },
   telemetry: {
     /**

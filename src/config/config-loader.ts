@@ -111,6 +111,13 @@ export interface GovflowConfig {
   message: { schema: string | null; max_depth: number };
   prompt: { include: string[] };
   daemon: { shutdown_grace_ms: number; fsync: boolean };
+  /** Signed checkpoints, witnesses and retention of the audit trail (SPEC §16); paths absolute. */
+  audit: {
+    signing_key: string | null;
+    checkpoint_ms: number;
+    witnesses: string[];
+    retention: { keep_days: number | null; archive: 'gzip'; delete_after_days: number | null };
+  };
   /** OpenTelemetry export (SPEC §14); see src/telemetry/telemetry-settings.ts for the env variables. */
   telemetry: { otlp_endpoint: string | null; capture_content: boolean; service_name: string };
   /** SPEC §11; `listen` null means no HTTP listener. */
@@ -195,7 +202,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     const keyPath = errorKeyPath(first);
     const [sentence] = describeSchemaErrors([first]);
     throw new ConfigError(
-      `${sentence.replace(/^\//, '').replace(/\//g, '.')} — see SPEC §7 for the allowed keys and values`,
+      `${sentence.replace(/^\//, '').replace(/\//g, '.')} — docs/configuration.md lists every key with its values and default`,
       CONFIG_FILE_NAME,
       lineOf(keyPath),
     );
@@ -249,6 +256,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     },
     prompt: { include: [...((section('prompt').include as string[] | undefined) ?? CONFIG_DEFAULTS.prompt.include)] },
     daemon: { ...CONFIG_DEFAULTS.daemon, ...section('daemon') } as GovflowConfig['daemon'],
+    audit: auditSettings(root, section('audit')),
     telemetry: { ...CONFIG_DEFAULTS.telemetry, ...section('telemetry') } as GovflowConfig['telemetry'],
     http: {
       ...CONFIG_DEFAULTS.http,
@@ -338,4 +346,30 @@ function deepFreeze<T>(value: T): T {
     for (const child of Object.values(value)) deepFreeze(child);
   }
   return value;
+}
+
+/**
+ * The audit section with its paths resolved. The signing key must lie outside the root (SPEC §16):
+ * whoever can write the root must not be able to sign with the daemon's key.
+ */
+function auditSettings(root: string, raw: Record<string, unknown>): GovflowConfig['audit'] {
+  const defaults = CONFIG_DEFAULTS.audit;
+  const keyPath = typeof raw.signing_key === 'string' ? path.resolve(root, raw.signing_key) : null;
+  if (keyPath !== null) {
+    const relative = path.relative(path.resolve(root), keyPath);
+    if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) {
+      throw new ConfigError(`audit.signing_key ${keyPath} is inside the root: keep the private key outside it (e.g. /etc/govflow/audit.key), so whoever can write the root cannot sign`, CONFIG_FILE_NAME);
+    }
+  }
+  const retention = (raw.retention as Record<string, unknown> | undefined) ?? {};
+  if (retention.delete_after_days !== undefined && retention.delete_after_days !== null) {
+    throw new ConfigError('audit.retention.delete_after_days is not supported by this version: archived days are kept (set it to null, or remove it)', CONFIG_FILE_NAME);
+  }
+  const witnesses = ((raw.witnesses as string[] | undefined) ?? defaults.witnesses).map((witness) => (/^https?:\/\//.test(witness) ? witness : path.resolve(root, witness)));
+  return {
+    signing_key: keyPath,
+    checkpoint_ms: (raw.checkpoint_ms as number | undefined) ?? defaults.checkpoint_ms,
+    witnesses,
+    retention: { ...defaults.retention, ...retention } as GovflowConfig['audit']['retention'],
+  };
 }

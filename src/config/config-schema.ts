@@ -139,6 +139,24 @@ export const CONFIG_SCHEMA = {
       additionalProperties: false,
       properties: { shutdown_grace_ms: { type: 'integer', minimum: 0 }, fsync: { type: 'boolean' } },
     },
+    audit: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        signing_key: nullableString,
+        checkpoint_ms: positiveInteger,
+        witnesses: { type: 'array', items: { type: 'string', minLength: 1 } },
+        retention: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            keep_days: { type: ['integer', 'null'], minimum: 1 },
+            archive: { enum: ['gzip'] },
+            delete_after_days: { type: ['integer', 'null'], minimum: 1 },
+          },
+        },
+      },
+    },
     telemetry: {
       type: 'object',
       additionalProperties: false,

@@ -125,7 +125,7 @@ export class GovflowDaemon {
         registry: this.registry,
         submit: (submission) => this.intake.submit(submission),
         log,
-        provider,
+        cancellation: this.runtime.cancellation,
         readiness: () => this.readiness(),
         metrics: { audit: this.runtime.audit as unknown as { append: (...args: never[]) => Promise<unknown> }, costUsd: costCalculator(config) },
       });

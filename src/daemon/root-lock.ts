@@ -9,6 +9,7 @@
  * removes it, under a short-lived break file so that two processes never both remove a lock and
  * each take one.
  */
+import { GovflowError } from '../errors.js';
 import { closeSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,15 +31,17 @@ export interface RootOwner {
 }
 
 /** The root is owned by another live process: a daemon (hand requests to it) or a one-shot run (wait). */
-export class RootLockedError extends Error {
+export class RootLockedError extends GovflowError {
   override readonly name = 'RootLockedError';
   constructor(
     readonly owner: RootOwner,
     readonly lockPath: string,
   ) {
+    // A user error (exit 2): the root is in use, and the message says by whom and what to do.
     super(
+      'usage',
       owner.kind === 'daemon'
-        ? `a govflow daemon (pid ${owner.pid}) already runs on this root (${lockPath}); stop it first, or use "govflow run" to hand it a request`
+        ? `a govflow daemon (pid ${owner.pid}) already runs on this root (${lockPath}); stop it first (kill ${owner.pid}: SIGTERM stops it gracefully), or use "govflow run" to hand it a request`
         : `a one-shot "govflow run" (pid ${owner.pid}) is using this root (${lockPath}); wait for it to finish`,
     );
   }

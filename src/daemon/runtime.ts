@@ -3,12 +3,16 @@
  * provider, audit writer and the session runner. Used by `govflow run` and `govflow start`.
  */
 import { AuditLogWriter } from '../audit/audit-log-writer.js';
-import { loggedSessionMessages } from '../audit/audit-log-reader.js';
+import { readSigningKey } from '../audit/checkpoint-format.js';
+import { CheckpointWriter, type ChainState } from '../audit/checkpoint-writer.js';
+import { archiveOldDays } from '../audit/log-retention.js';
+import { LoggedMessagesIndex } from '../audit/logged-messages-index.js';
 import { complianceViolations } from '../message/compliance-violations.js';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { costCalculator, createProvider } from '../llm/create-provider.js';
 import { limitAnswerSize } from '../llm/answer-size-limit.js';
 import type { LlmProvider } from '../llm/provider.js';
+import { SessionCancellation } from '../llm/session-cancellation.js';
 import { SessionRunner, type OperationalLog } from '../pipeline/session-runner.js';
 import { SessionEvents } from '../pipeline/session-events.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
@@ -24,6 +28,10 @@ export interface Runtime {
   config: GovflowConfig;
   governance: GovernanceSource;
   provider: LlmProvider;
+  /** The provider pipeline's cancellation layer: the HTTP chat cancels sessions through it. */
+  cancellation: SessionCancellation;
+  /** Signed checkpoints of the chain (SPEC §16), when audit.signing_key is set. */
+  checkpoints: CheckpointWriter | null;
   /** The files store's audit writer; null when another store keeps the audit trail (cluster mode). */
   audit: AuditLogWriter | null;
   runner: SessionRunner;
@@ -67,14 +75,46 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   const provider = options.provider ?? createProvider(config, env);
   const lock = options.owner === undefined ? null : await RootLock.acquire(config.paths.state, options.owner);
   let audit: AuditLogWriter | null = null;
+  let checkpoints: CheckpointWriter | null = null;
+  let retentionTimer: NodeJS.Timeout | null = null;
   try {
-    if (!options.store) audit = await AuditLogWriter.open({ logsDir: config.paths.logs, stateDir: config.paths.state, timezone: config.timezone, durable: config.daemon.fsync, log: (message, fields) => options.log?.error(message, fields) });
+    const keepDays = config.audit.retention.keep_days;
+    if (keepDays !== null && options.owner === 'daemon' && !options.store) {
+      const archive = () => {
+        try {
+          const moved = archiveOldDays({ logsDir: config.paths.logs, timezone: config.timezone, keepDays });
+          if (moved.length > 0) options.log?.info('audit retention: archived day files', { days: moved, folder: 'system/logs/archive' });
+        } catch (error) {
+          options.log?.warn('audit retention: could not archive old day files', { error: (error as Error).message });
+        }
+      };
+      archive();
+      retentionTimer = setInterval(archive, 3_600_000);
+      retentionTimer.unref();
+    }
+    if (config.audit.signing_key !== null && !options.store) {
+      const { privateKey, keyId } = readSigningKey(config.audit.signing_key);
+      checkpoints = new CheckpointWriter({ stateDir: config.paths.state, privateKey, keyId, intervalMs: config.audit.checkpoint_ms, witnesses: config.audit.witnesses, log: (message, fields) => options.log?.warn(message, fields) });
+    }
+    if (!options.store) {
+      audit = await AuditLogWriter.open({
+        logsDir: config.paths.logs,
+        stateDir: config.paths.state,
+        timezone: config.timezone,
+        durable: config.daemon.fsync,
+        log: (message, fields) => options.log?.error(message, fields),
+        ...(checkpoints ? { onCommitted: (state: ChainState) => checkpoints!.committed(state) } : {}),
+      });
+    }
   } catch (error) {
+    if (retentionTimer) clearInterval(retentionTimer);
     lock?.release();
     throw error;
   }
   for (const repair of audit?.repairs ?? []) options.log?.warn('audit log: cut a torn entry left by a crash', { ...repair });
+  const loggedMessages = new LoggedMessagesIndex(config.paths.logs);
   const events = new SessionEvents();
+  const cancellation = new SessionCancellation();
   // Tools agents may be offered (SPEC §10). MCP servers a killed daemon left running go first.
   const tools = new ToolBox(config, { env, log: options.log });
   tools.reapOrphans();
@@ -95,15 +135,16 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
         snapshotsDir: config.paths.snapshots,
         durable: config.daemon.fsync,
         audit: audit!,
-        auditedMessages: (sessionId, sinceIso) =>
-          loggedSessionMessages(config.paths.logs, sessionId, compactInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone)),
+        // One index for every recovery of this process: each day file is parsed once (SPEC §6 recovery).
+        auditedMessages: (sessionId, sinceIso) => loggedMessages.messagesOf(sessionId, compactInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone)),
         spareFolders: options.owner === 'daemon',
       });
   const runner = new SessionRunner({
     config,
     governance: (sessionId) => (options.governanceFor ? options.governanceFor(sessionId, governance) : governance.current()),
-    // Every provider's answers obey llm.max_output_bytes, injected ones (tests, benchmarks) too.
-    provider: limitAnswerSize(provider, config.llm.max_output_bytes),
+    // The provider pipeline, composed once: every provider's answers obey llm.max_output_bytes
+    // (injected ones too), and calls of a cancelled session are aborted. The runner adds retries.
+    provider: limitAnswerSize(cancellation.layer(provider), config.llm.max_output_bytes),
     store: options.store ?? filesStore!,
     complianceViolations,
     costUsd: costCalculator(config, (message) => options.log?.warn(message)),
@@ -117,6 +158,8 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     config,
     governance,
     provider,
+    cancellation,
+    checkpoints,
     audit,
     runner,
     tools,
@@ -129,8 +172,10 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
       await filesStore?.close();
       await telemetry?.shutdown();
       await tools.close().catch((error: unknown) => options.log?.warn('could not stop every MCP server', { error: String(error) }));
+      if (retentionTimer) clearInterval(retentionTimer);
       try {
         await audit?.close();
+        await checkpoints?.close();
       } finally {
         lock?.release();
       }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { globSync } from 'tinyglobby';
 import { CONFIG_FILE_NAME, type AgentDeclaration, type GovflowConfig } from '../config/config-loader.js';
 import { AGENT_DECLARATION_SCHEMA } from '../config/config-schema.js';
+import { fromClaudeCodeAgent, isClaudeCodeAgent } from './claude-agent-file.js';
 import { parseYamlSource, type YamlSource } from '../config/yaml-source.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import { compileSchema, describeSchemaErrors, errorKeyPath } from '../message/schema-compiler.js';
@@ -166,10 +167,18 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
       errors.push(error instanceof ConfigError ? error : new ConfigError(errorMessage(error), relative, 1));
       continue;
     }
-    const declaration = source.value;
+    let declaration = source.value;
     if (typeof declaration !== 'object' || declaration === null || Array.isArray(declaration)) {
       errors.push(new ConfigError('frontmatter must be a YAML mapping (name: ..., type: ...)', relative, split.frontmatterLine));
       continue;
+    }
+    if (isClaudeCodeAgent(declaration as Record<string, unknown>)) {
+      const converted = fromClaudeCodeAgent(declaration as Record<string, unknown>, relative, source.lineOf);
+      if (converted.errors.length > 0) {
+        errors.push(...converted.errors);
+        continue;
+      }
+      declaration = converted.declaration;
     }
     if (!validateDeclaration(declaration)) {
       for (const error of validateDeclaration.errors ?? []) {
@@ -181,7 +190,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
     }
     const typed = declaration as AgentDeclaration & { name: string };
     const expectedName = fileName.replace(/\.md$/, '');
-    if (typed.name !== expectedName) {
+    if (typed.name !== expectedName && typed.name !== expectedName.toLowerCase().replace(/-/g, '_')) {
       warnings.push(`${relative}: agent name "${typed.name}" differs from the file name "${expectedName}"`);
     }
     const agent = resolveAgent(typed, { file: relative, line: source.lineOf(['name']) }, relative, split.body, config, errors, read, source.lineOf);

@@ -1,9 +1,12 @@
 /**
  * `POST /v1/agent/chat` (SPEC §11, seed 003): a request, or the next turn of a conversation, whose
- * progress streams back in seed 003's event names — `message_start {turn}`, `content_chunk
- * {chunk}`, `tool_call_start`, `tool_call_result`, `error {message}`, `message_complete {}` — for
- * clients built for that protocol. The conversation id is the session id: a session that pauses
- * with a question continues when the next chat call names it.
+ * progress streams back in seed 003's own protocol, names and payloads key for key, for clients
+ * built for it: `message_start {turn}` (zero-based, one per LLM turn of the loop), `content_chunk
+ * {chunk}`, `tool_call_start {tool_use_id, name}`, `tool_call_result {tool_use_id, name,
+ * is_error}`, `error {message}`, `message_complete {}`, with no `id:` lines. The conversation id is
+ * the session id (response header `x-conversation-id`, beside `x-request-id`): a session that
+ * pauses with a question sends the question as its last text and continues when the next chat call
+ * names it.
  *
  * The request goes through the same durable inbox path as POST /v1/requests. A client that leaves
  * does not stop the session, unless it asked `?cancel_on_disconnect=true`: then the session's model
@@ -54,11 +57,9 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     // wait in `early` until the stream is open (a 400 or 409 can still be answered as JSON).
     let connection: SseConnection | null = null;
     const early: Array<() => void> = [];
-    let counter = 0;
-    let turn = 0;
     const send = (event: string, data: unknown) => {
       if (connection === null) early.push(() => send(event, data));
-      else connection.send(event, String(++counter), data);
+      else connection.send(event, null, data);
     };
     const offs: Array<() => void> = [];
     const on = <K extends keyof SessionEventMap>(name: K, handle: (payload: SessionEventMap[K]) => void) => {
@@ -67,25 +68,35 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
       }));
     };
     let completed = false;
-    const complete = (data: Record<string, unknown>) => {
-      send('message_complete', { conversation_id: sessionId, request_id: requestId, ...data });
+    const complete = () => {
+      send('message_complete', {});
       completed = true;
       if (connection !== null) connection.end();
     };
-    on('step_started', (event) => send('message_start', { turn: ++turn, agent: event.agent }));
-    on('content_chunk', (event) => send('content_chunk', { chunk: event.chunk, agent: event.agent }));
-    on('tool_call_start', (event) => send('tool_call_start', { id: event.id, name: event.name }));
-    on('tool_call_result', (event) => send('tool_call_result', { id: event.id, name: event.name, is_error: event.isError }));
+    // Seed 003's names and payloads, key for key: a turn is one LLM call of the loop (a model turn
+    // of an agent's tool loop, or a repair), counted from 0 across the conversation; a provider
+    // retry inside the call is the same turn.
+    let turn = 0;
+    on('session_started', (event) => {
+      requestId = event.requestId;
+    });
+    on('model_call_started', () => send('message_start', { turn: turn++ }));
+    on('content_chunk', (event) => send('content_chunk', { chunk: event.chunk }));
+    on('tool_call_start', (event) => send('tool_call_start', { tool_use_id: event.id, name: event.name }));
+    on('tool_call_result', (event) => send('tool_call_result', { tool_use_id: event.id, name: event.name, is_error: event.isError }));
     on('error', (event) => send('error', { message: event.message }));
     on('message', (event) => {
       if (event.sequence <= alreadyCommitted) return;
-      if (event.status === 'failed') send('error', { message: `${event.agent} failed; the result has the details (GET /v1/requests/${requestId})` });
+      if (event.status === 'failed') send('error', { message: `${event.agent} failed; the result has the details (GET /v1/requests/${requestId ?? sessionId})` });
     });
-    on('pending', (event) => complete({ status: 'pending', question: event.question, awaiting: event.awaiting }));
+    // A question for the person is what the assistant says last: it reaches the client as text.
+    on('pending', (event) => {
+      send('content_chunk', { chunk: event.question });
+      complete();
+    });
     on('session_finished', (event) => {
       requestId = event.requestId;
-      const result = context.lookup.result(event.requestId);
-      complete({ status: event.status, output: result?.output ?? null, message: result?.message ?? null });
+      complete();
     });
     if (cancelOnDisconnect) context.cancellation.watch(sessionId);
     try {
@@ -103,7 +114,9 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
       const view = context.lookup.session(sessionId);
       return view !== null && (view.finishedStatus !== null || (view.state.paused !== null && (view.messages.at(-1)?.sequence ?? 0) > alreadyCommitted));
     };
-    const open = openStream(context, request, reply);
+    // Seed 003's frames carry no ids; the conversation (the session) and its request are named in
+    // headers, so a client that wants the §9 result can GET it.
+    const open = openStream(context, request, reply, { 'x-conversation-id': sessionId, ...(requestId !== null ? { 'x-request-id': requestId } : {}) });
     connection = open;
     for (const deliver of early.splice(0)) deliver();
     if (completed) open.end();

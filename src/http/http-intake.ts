@@ -19,7 +19,7 @@ import type { RemoteSessions } from './session-lookup.js';
 
 /** Fields a client may send with a new request (the rest of a request file's keys are the server's). */
 const REQUEST_FIELDS = ['request', 'request_id', 'metadata'];
-const REPLY_FIELDS = ['reply', 'approve', 'reason'];
+const REPLY_FIELDS = ['reply', 'approve', 'reason', 'call_id', 'args_sha256'];
 
 export interface HttpIntakeOptions {
   /** The intake's handoff (InboxIntake.submit): resolves once the submission is durable. */
@@ -90,7 +90,18 @@ export class HttpIntake {
       if (typeof fields.approve !== 'boolean') throw badRequest('this session waits for an approval: send {"approve": true|false, "reason"?: "..."}');
       if (fields.reason !== undefined && typeof fields.reason !== 'string') throw badRequest('"reason" must be a string');
       if (fields.reply !== undefined) throw badRequest('this session waits for an approval, not a reply: send {"approve": true|false}');
-      document = { session_id: sessionId, approve: fields.approve, ...(fields.reason === undefined ? {} : { reason: fields.reason }), user };
+      for (const field of ['call_id', 'args_sha256'] as const) {
+        if (fields[field] !== undefined && typeof fields[field] !== 'string') throw badRequest(`"${field}" must be a string (from the pending result's approval)`);
+      }
+      // Who decides over HTTP is the token's user (SPEC §16): written as http_user, never as a claim.
+      document = {
+        session_id: sessionId,
+        approve: fields.approve,
+        ...(fields.reason === undefined ? {} : { reason: fields.reason }),
+        ...(fields.call_id === undefined ? {} : { call_id: fields.call_id }),
+        ...(fields.args_sha256 === undefined ? {} : { args_sha256: fields.args_sha256 }),
+        http_user: user,
+      };
     } else {
       if (fields.approve !== undefined) throw conflict('this session waits for a reply, not an approval: send {"reply": "..."}');
       if (typeof fields.reply !== 'string' || fields.reply.trim() === '') throw badRequest('send {"reply": "..."} with the answer to the pending question');

@@ -5,6 +5,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { readDiskStatus } from '../daemon/disk-guard.js';
+import { readWitnessStatus } from '../audit/checkpoint-writer.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { SystemPaths } from '../config/system-paths.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
@@ -88,6 +89,19 @@ export class GovflowMetrics {
       registers: [registry],
       collect() {
         this.set(readDiskStatus(sources.paths)?.waiting.length ?? 0);
+      },
+    });
+
+    // Signed checkpoints not yet delivered to each witness (SPEC §16), as the daemon last wrote them.
+    new Gauge({
+      name: 'govflow_witness_pending_checkpoints',
+      help: 'Signed audit checkpoints a witness has not taken yet (it is retried with backoff)',
+      labelNames: ['witness'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        const status = readWitnessStatus(sources.paths.state);
+        if (status?.pid === process.pid) for (const lag of status.witnesses) this.set({ witness: lag.witness }, lag.pending);
       },
     });
 

@@ -15,7 +15,7 @@ import type { HttpIntake } from './http-intake.js';
 import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-problem.js';
 import { parseLastEventId, streamSessionEvents } from './session-event-stream.js';
 import { SessionLookup, type RemoteSessions } from './session-lookup.js';
-import type { SessionCancellation } from './session-cancellation.js';
+import type { SessionCancellation } from '../llm/session-cancellation.js';
 import { SseConnection } from './sse-connection.js';
 
 export interface RouteContext {
@@ -46,10 +46,10 @@ function stringParam(request: FastifyRequest, name: string): string {
  * Opens an SSE response on a hijacked reply, tracked for shutdown. While stopping: 503, so a
  * client reconnecting after its stream was ended is not left holding the closing server open.
  */
-export function openStream(context: RouteContext, request: FastifyRequest, reply: FastifyReply): SseConnection {
+export function openStream(context: RouteContext, request: FastifyRequest, reply: FastifyReply, headers?: Record<string, string>): SseConnection {
   if (context.isStopping()) throw stopping();
   reply.hijack();
-  const connection = new SseConnection(request.raw, reply.raw, context.heartbeatMs);
+  const connection = new SseConnection(request.raw, reply.raw, context.heartbeatMs, headers);
   context.streams.add(connection);
   connection.onClose(() => context.streams.delete(connection));
   return connection;

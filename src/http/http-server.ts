@@ -19,9 +19,8 @@ import { badRequest, HttpProblem, notFound, problemOf } from './http-problem.js'
 import { registerRoutes, type RouteContext } from './http-routes.js';
 import { registerChatRoute } from './chat-stream.js';
 import { SessionLookup, type RemoteSessions } from './session-lookup.js';
-import { SessionCancellation } from './session-cancellation.js';
+import type { SessionCancellation } from '../llm/session-cancellation.js';
 import { cookieAuthorization, isPublicUiPath, isUiPath, registerWebRoutes } from '../web/web-routes.js';
-import type { LlmProvider } from '../llm/provider.js';
 
 export interface HttpApiOptions {
   config: GovflowConfig;
@@ -35,8 +34,8 @@ export interface HttpApiOptions {
   /** For `/readyz`: false while the daemon recovers or stops. */
   readiness: () => { ready: boolean; reason: string };
   metrics: Omit<MetricsSources, 'events' | 'paths'>;
-  /** The runtime's provider: chat cancellation wraps its calls. */
-  provider: LlmProvider;
+  /** The runtime's cancellation layer (chat `cancel_on_disconnect`). */
+  cancellation: SessionCancellation;
   /** Cluster mode: results and sessions read from Postgres (every daemon serves every request). */
   remote?: RemoteSessions;
 }
@@ -78,6 +77,13 @@ export class HttpApi {
       bodyLimit: settings.max_body_bytes,
       return503OnClosing: true,
       forceCloseConnections: 'idle',
+      // A request Node's HTTP parser refuses (raw non-ASCII bytes in the query, copied from the
+      // docs as `session=sess-…`; a broken header) gets govflow's JSON error shape too, not Fastify's.
+      clientErrorHandler: (error, socket) => {
+        if (!socket.writable) return;
+        const body = JSON.stringify(badRequest(`the request could not be read (${(error as Error & { code?: string }).code ?? error.message}): percent-encode the URL (for example …/v1/logs?session=sess-%E2%80%A6) and check the headers`).toBody());
+        socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      },
       // Malformed URLs and over-long ids are answered by the router itself: same JSON shape.
       frameworkErrors: (error, _request, reply) => {
         const problem = badRequest(`the URL is not usable (${error.message.slice(0, 200)}): check the path and its percent-encoding`);
@@ -101,9 +107,9 @@ export class HttpApi {
     const intake = new HttpIntake({ submit: options.submit, registry: options.registry, maxBytes: config.intake.max_bytes, timezone: config.timezone, remote });
     const lookup = new SessionLookup(config.paths, options.events, remote);
     const metrics = new GovflowMetrics({ ...options.metrics, events: options.events, paths: config.paths });
-    const cancellation = new SessionCancellation(options.provider, options.events);
+    const cancellation = options.cancellation;
     const forgetCancelled = options.events.on('session_finished', (event) => cancellation.forget(event.sessionId));
-    const cleanups = [() => lookup.close(), () => metrics.close(), () => cancellation.close(), forgetCancelled];
+    const cleanups = [() => lookup.close(), () => metrics.close(), forgetCancelled];
     let api: HttpApi | null = null;
     const context: RouteContext = {
       paths: config.paths,
@@ -121,7 +127,8 @@ export class HttpApi {
     app.removeContentTypeParser(['text/plain']);
     app.decorateRequest('caller', null);
     app.addHook('onRequest', async (request, reply) => {
-      if (request.url === '/healthz' || isPublicUiPath(request.url)) return;
+      // Probes carry no token: /healthz and /readyz answer anyone (they say nothing about sessions).
+      if (request.url === '/healthz' || request.url === '/readyz' || isPublicUiPath(request.url)) return;
       // A browser signed in to the web view sends its token as a cookie (src/web/web-routes.ts).
       const authorization = request.headers.authorization ?? cookieAuthorization(request.headers.cookie);
       try {
@@ -148,7 +155,7 @@ export class HttpApi {
     });
     app.setNotFoundHandler((request, reply) => {
       const problem = notFound(`route ${request.method} ${request.url.split('?')[0].slice(0, 100)}`);
-      void reply.code(404).send({ error: { code: problem.code, message: `${problem.message}: the API is described in SPEC §11 (/v1/requests, /v1/sessions/:id/events, /v1/logs, ...)` } });
+      void reply.code(404).send({ error: { code: problem.code, message: `${problem.message}: the API is /v1/requests, /v1/requests/:id/events, /v1/sessions/:id/reply, /v1/agent/chat, /v1/logs, /v1/verify, /healthz, /readyz, /metrics (README "Over HTTP")` } });
     });
     app.get('/healthz', async () => ({ status: 'ok' }));
     app.get('/readyz', async (_request, reply) => {

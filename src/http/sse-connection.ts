@@ -2,6 +2,12 @@
  * One Server-Sent Events response: headers, `id:`/`event:`/`data:` frames, a comment heartbeat,
  * and an end that is safe to call twice. A client that stops reading is cut off once too much is
  * buffered for it, so one slow reader never grows the daemon's memory without bound.
+ *
+ * Why not @fastify/sse (the stack names it): its current line (0.6) is a 0.x release whose
+ * `engines` asks for Node >= 20.20.2, above the 20.19 govflow supports; and the two streams here
+ * need what it does not give in one place: frames without ids for seed 003's chat, ids taken from
+ * the journal for the session stream (so a reconnect resumes exactly), and the slow-reader cut-off
+ * above. This file is 90 lines over Node's own response; revisit when @fastify/sse reaches 1.0.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -19,12 +25,14 @@ export class SseConnection {
     private readonly request: IncomingMessage,
     private readonly response: ServerResponse,
     heartbeatMs: number,
+    headers: Record<string, string> = {},
   ) {
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
+      ...headers,
     });
     response.flushHeaders();
     // The request's socket, not the response: `close` fires when the client goes away.
@@ -44,8 +52,12 @@ export class SseConnection {
     else this.closeListeners.push(listener);
   }
 
-  /** Sends one event; `data` is JSON on one line. */
-  send(event: string, id: string, data: unknown): void {
+  /** Sends one event; `data` is JSON on one line. Without an id (seed 003's chat frames) no `id:` line is written. */
+  send(event: string, id: string | null, data: unknown): void {
+    if (id === null) {
+      this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      return;
+    }
     this.lastId = id;
     this.write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }

@@ -40,7 +40,14 @@ export interface ParsedReply {
 export interface ApprovalDecision {
   approve: boolean;
   reason: string | null;
+  /** The `user` the file claims; who decided is the file's owner, or `httpUser` (SPEC §16). */
   user: string | null;
+  /** The call the decision is for; null: the one call waiting. */
+  callId: string | null;
+  /** SHA-256 of the call's arguments as the person saw them; null: not named. */
+  argsSha256: string | null;
+  /** Written by the HTTP API for its token's user; honoured only in files the daemon's own user wrote. */
+  httpUser: string | null;
 }
 
 export interface InvalidRequestFile {
@@ -138,7 +145,7 @@ function parseApproval(document: Record<string, unknown>): ParsedRequestFile {
   if (typeof document.approve !== 'boolean') {
     return invalid(`"approve" must be true or false, but it is ${describeType(document.approve)}`);
   }
-  for (const field of ['reason', 'user'] as const) {
+  for (const field of ['reason', 'user', 'call_id', 'args_sha256', 'http_user'] as const) {
     if (document[field] !== undefined && document[field] !== null && typeof document[field] !== 'string') {
       return invalid(`"${field}" must be a string when given, but it is ${describeType(document[field])}`);
     }
@@ -147,11 +154,12 @@ function parseApproval(document: Record<string, unknown>): ParsedRequestFile {
   if (sessionProblem) return invalid(sessionProblem);
   const reason = typeof document.reason === 'string' ? document.reason : null;
   const user = typeof document.user === 'string' ? document.user : null;
+  const text = (field: string) => (typeof document[field] === 'string' ? (document[field] as string) : null);
   return {
     kind: 'reply',
     sessionId: document.session_id,
     reply: document.approve ? `approved${reason ? `: ${reason}` : ''}` : `denied${reason ? `: ${reason}` : ''}`,
-    approval: { approve: document.approve, reason, user },
+    approval: { approve: document.approve, reason, user, callId: text('call_id'), argsSha256: text('args_sha256'), httpUser: text('http_user') },
   };
 }
 

@@ -10,7 +10,7 @@ import { costAtPrice, lookUpPrice, type PriceLookup } from './model-prices.js';
 import type { LlmProvider, LlmUsage } from './provider.js';
 import { ScriptedProvider } from './scripted-provider.js';
 import { ReplayProvider } from './replay-provider.js';
-import { LocalProvider } from './local-provider.js';
+import { LocalProvider, checkModelFile, resolveNodeLlamaCpp } from './local-provider.js';
 import { withRecording } from './recording-middleware.js';
 import { CassetteRecorder, newCassetteFile, recordingProvider } from './recording-provider.js';
 
@@ -22,6 +22,33 @@ export function resolveApiKey(config: GovflowConfig, env: NodeJS.ProcessEnv): st
   if (variable && env[variable]) return env[variable]!;
   if (kind === 'google' && env.GEMINI_API_KEY) return env.GEMINI_API_KEY;
   return null;
+}
+
+/**
+ * What `govflow validate` and the daemon's start find wrong with the provider before any call
+ * (issue #32): an `api_key_env` naming a variable that is not set (the provider would silently send
+ * no key), and for `kind: local` a model file that is missing or no GGUF, or node-llama-cpp not
+ * installed.
+ */
+export function providerProblems(config: GovflowConfig, env: NodeJS.ProcessEnv): ConfigError[] {
+  const problems: ConfigError[] = [];
+  const variable = config.provider.api_key_env;
+  if (variable !== null && !env.GOVFLOW_API_KEY && !env[variable]) {
+    problems.push(new ConfigError(`provider.api_key_env names ${variable}, which is not set in the environment: export ${variable}=<key> (or GOVFLOW_API_KEY), or remove api_key_env`, 'govflow.config.yaml'));
+  }
+  if (config.provider.kind === 'local') {
+    try {
+      checkModelFile(config.root, config.provider.model, (config as { allow_outside_root?: boolean }).allow_outside_root === true);
+    } catch (error) {
+      problems.push(error instanceof ConfigError ? error : new ConfigError(String(error), 'govflow.config.yaml'));
+    }
+    try {
+      resolveNodeLlamaCpp(env.GOVFLOW_NODE_LLAMA_CPP_DIR ?? null);
+    } catch (error) {
+      problems.push(error instanceof ConfigError ? error : new ConfigError(String(error), 'govflow.config.yaml'));
+    }
+  }
+  return problems;
 }
 
 export interface CreateProviderOptions {
@@ -44,6 +71,8 @@ export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = p
 
 function createBaseProvider(config: GovflowConfig, env: NodeJS.ProcessEnv, recording: boolean): LlmProvider {
   const kind = config.provider.kind;
+  const variable = config.provider.api_key_env;
+  if (variable !== null && !env.GOVFLOW_API_KEY && !env[variable]) throw providerProblems(config, env)[0];
   if (kind === 'dry-run') return new DryRunProvider();
   if (kind === 'replay') {
     if (!config.provider.replay) {

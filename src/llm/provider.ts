@@ -10,6 +10,8 @@ export const PROVIDER_INTERFACE_VERSION = 1 as const;
 export interface LlmRequest {
   /** Agent making the call (for scripted replay, logs and errors). */
   agent: string;
+  /** The session the call belongs to: layers of the provider pipeline (cancellation) act on it. */
+  sessionId?: string;
   /** Stable part: governance files, agent instructions, protocol block. */
   system: string;
   /** Variable part: the input message, repair feedback. */

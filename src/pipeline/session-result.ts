@@ -27,6 +27,8 @@ export interface ResultDocument {
   usage: { input_tokens: number; output_tokens: number; cost_usd: number };
   /** Present while a tool call waits for a person's approval (SPEC §10). */
   awaiting?: 'approval';
+  /** The call an approval decides (SPEC §16): a reply names its `call_id` and `args_sha256`. */
+  approval?: { call_id: string; tool: string; args_sha256: string };
 }
 
 /** The session's result as it stands: final, or pending while paused. */
@@ -60,7 +62,9 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
       output_tokens: state.usage.output_tokens,
       cost_usd: Math.round(state.usage.cost_usd * 1e6) / 1e6,
     },
-    ...(state.paused?.awaiting === 'approval' ? { awaiting: 'approval' as const } : {}),
+    ...(state.paused?.awaiting === 'approval'
+      ? { awaiting: 'approval' as const, approval: { call_id: state.paused.callId ?? '', tool: state.paused.tool ?? '', args_sha256: state.paused.argsSha256 ?? '' } }
+      : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import { MessageCommitter, type ActiveSession, type StepOutcome } from './messag
 import { crashGiveUp, crashRetriesUsedUp, isCrash, recordCrash } from './crash-retries.js';
 import { runPlan } from './plan-scheduler.js';
 import type { ApprovalDecision } from '../intake/request-file.js';
+import { ownerUidOf, userNameOf } from '../intake/file-owner.js';
 import { ReplyRejectedError, SessionInterruptedError, type NewSessionRequest, type OperationalLog, type RunnerDependencies, type SessionOutcome } from './runner-contract.js';
 import { buildResult, resultFiles } from './session-result.js';
 import { limitReached } from './session-limits.js';
@@ -125,7 +126,18 @@ export class SessionRunner {
       );
     }
     if (reply.approval && paused.callId) {
-      // Used once, for the call the question named (SPEC §10).
+      // Bound to the exact call (SPEC §16): a decision naming another call or other arguments is refused, and the call keeps waiting.
+      const argsSha256 = paused.argsSha256 ?? '';
+      const refusal =
+        reply.approval.callId !== null && reply.approval.callId !== paused.callId
+          ? `the approval names call ${reply.approval.callId}, but session "${sessionId}" waits for call ${paused.callId} (${paused.tool ?? 'a tool'}): the decision was not applied`
+          : reply.approval.argsSha256 !== null && reply.approval.argsSha256 !== argsSha256
+            ? `the approval names args_sha256 ${reply.approval.argsSha256}, but the waiting call ${paused.callId} (${paused.tool ?? 'a tool'}) has arguments hashing to ${argsSha256}: they changed, or another call was meant; the decision was not applied`
+            : null;
+      if (refusal !== null) {
+        await this.closeJournal(active);
+        throw new ReplyRejectedError(refusal, { sessionId });
+      }
       const decision: ApprovalRecord = {
         v: JOURNAL_FORMAT,
         type: 'approval',
@@ -133,14 +145,15 @@ export class SessionRunner {
         tool: paused.tool ?? '',
         approve: reply.approval.approve,
         reason: reply.approval.reason,
-        user: reply.approval.user,
+        ...decidedBy(reply.approval, reply.claimedPath),
+        args_sha256: argsSha256,
         source_file: reply.sourceFile,
         claimed_path: reply.claimedPath,
         at: this.now().toISOString(),
       };
       await active.stored.recordApproval(decision);
       applyRecord(active.state, decision);
-      this.log.info(reply.approval.approve ? 'tool call approved' : 'tool call denied', { session: sessionId, tool: paused.tool, user: reply.approval.user });
+      this.log.info(reply.approval.approve ? 'tool call approved' : 'tool call denied', { session: sessionId, tool: paused.tool, user: decision.user });
       return this.run(active, signal);
     }
     const record: ReplyRecord = {
@@ -327,4 +340,15 @@ export class SessionRunner {
     });
     return { sessionId: state.session.session_id, requestId: state.session.request_id, status: result.status, result };
   }
+}
+
+/**
+ * Who decided an approval (SPEC §16): over HTTP the token's user (written by the daemon itself,
+ * so honoured only in a file its own OS user owns); from a reply file its owner, with the `user`
+ * the file claims kept beside it. Without a file (a reply read from stdin) the person running it.
+ */
+function decidedBy(approval: ApprovalDecision, claimedPath: string | null): { user: string; claimed_user: string | null } {
+  const uid = claimedPath === null ? (process.getuid?.() ?? null) : ownerUidOf(claimedPath);
+  if (approval.httpUser !== null && uid !== null && uid === process.getuid?.()) return { user: approval.httpUser, claimed_user: null };
+  return { user: uid === null ? 'unknown' : userNameOf(uid), claimed_user: approval.user };
 }

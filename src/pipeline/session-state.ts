@@ -5,6 +5,7 @@
  * governance, so a hot reload cannot change the past.
  */
 import { createHash } from 'node:crypto';
+import { argumentsSha256 } from '../tools/call-arguments.js';
 import { stringifyJson } from '../message/json-text.js';
 import type { Plan, PlanTask } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
@@ -57,6 +58,8 @@ export interface SessionState {
     awaiting?: 'approval';
     callId?: string;
     tool?: string;
+    /** SHA-256 of the waiting call's arguments (canonical JSON). */
+    argsSha256?: string;
   } | null;
   /** Tool loops of steps not yet committed, by step key (`"3"`, `"task:t1"`). */
   toolLoops: Map<string, ToolLoopState>;
@@ -204,7 +207,16 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
 
 function applyApprovalRequest(state: SessionState, record: ApprovalRequestRecord): void {
   if (state.approvals.has(record.call_id)) return;
-  state.paused = { agent: record.agent, messageId: '', question: record.question, input: record.input, awaiting: 'approval', callId: record.call_id, tool: record.tool };
+  state.paused = {
+    agent: record.agent,
+    messageId: '',
+    question: record.question,
+    input: record.input,
+    awaiting: 'approval',
+    callId: record.call_id,
+    tool: record.tool,
+    argsSha256: record.args_sha256 ?? argumentsSha256(record.input),
+  };
 }
 
 function applyMessage(state: SessionState, record: MessageRecord): void {

@@ -137,6 +137,7 @@ export class StepAttempts {
         try {
           const response = await this.provider.generate({
             agent: agent.name,
+            sessionId,
             system: prompt.system,
             prompt: prompts,
             history: earlier,

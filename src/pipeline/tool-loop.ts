@@ -11,9 +11,10 @@ import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
 import type { LlmToolCall, LlmToolOffer, LlmToolTurn } from '../llm/provider.js';
 import { JOURNAL_FORMAT } from '../store/session-journal.js';
 import { DELEGATE_TOOL_NAME, delegateOffer, type Delegations } from './delegation.js';
-import type { ApprovalRequestRecord, DelegationOutcome, JournaledToolCall, ToolRefusal, ToolResultRecord, ToolTurnRecord } from '../store/tool-journal-records.js';
+import type { ApprovalRecord, ApprovalRequestRecord, DelegationOutcome, JournaledToolCall, ToolRefusal, ToolResultRecord, ToolTurnRecord } from '../store/tool-journal-records.js';
 import { truncateUtf8 } from '../tools/tool-contract.js';
 import { anyPatternMatches } from '../tools/tool-names.js';
+import { argumentsSha256 } from '../tools/call-arguments.js';
 import type { ActiveSession } from './message-commit.js';
 import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
 import { applyRecord, type ToolLoopState, type ToolLoopTurn } from './session-state.js';
@@ -84,6 +85,12 @@ export class ToolLoop {
         if (!decision.approve) {
           const who = decision.user ? ` (${decision.user})` : '';
           refuse('approval_denied', `${call.name} was not run: a person${who} denied it${decision.reason ? `: ${decision.reason}` : ''}`);
+          continue;
+        }
+        // An approval is for these exact arguments (SPEC §16): a call whose arguments differ from
+        // the approved ones under the same id is not run (a new call gets its own approval).
+        if (decision.args_sha256 !== undefined && decision.args_sha256 !== argumentsSha256(call.input)) {
+          refuse('approval_denied', `${call.name} was not run: its arguments differ from the ones approved (args_sha256 ${decision.args_sha256}); call it again to ask for a new approval`);
           continue;
         }
       }
@@ -160,7 +167,10 @@ export class ToolLoop {
   private async requestApproval(active: ActiveSession, stepKey: string, agent: AgentDefinition, call: JournaledToolCall): Promise<void> {
     let input = JSON.stringify(call.input) ?? 'null';
     if (input.length > QUESTION_INPUT_CHARS) input = `${input.slice(0, QUESTION_INPUT_CHARS)}… (${input.length} characters)`;
-    const question = `${agent.name} wants to call ${call.name} with input ${input}. Approve it? Reply with {"session_id": "${active.state.session.session_id}", "approve": true} or "approve": false, with an optional "reason" and "user".`;
+    const argsSha256 = argumentsSha256(call.input);
+    const question =
+      `${agent.name} wants to call ${call.name} with input ${input} (call_id ${call.id}, args_sha256 ${argsSha256}). Approve it? ` +
+      `Reply with {"session_id": "${active.state.session.session_id}", "call_id": "${call.id}", "args_sha256": "${argsSha256}", "approve": true} or "approve": false, with an optional "reason".`;
     const record: ApprovalRequestRecord = {
       v: JOURNAL_FORMAT,
       type: 'approval_request',
@@ -169,6 +179,7 @@ export class ToolLoop {
       call_id: call.id,
       tool: call.name,
       input: call.input,
+      args_sha256: argsSha256,
       question,
       at: this.now().toISOString(),
     };
@@ -204,7 +215,7 @@ export function providerTurns(loop: ToolLoopState | undefined): LlmToolTurn[] {
 }
 
 /** The audit lines of a step's tool loop: its calls, refusals and approvals. */
-export function toolAuditLines(loop: ToolLoopState | undefined, approvals: ReadonlyMap<string, { call_id: string; tool: string; approve: boolean; user: string | null; at: string; reason: string | null }>): ToolAuditLines {
+export function toolAuditLines(loop: ToolLoopState | undefined, approvals: ReadonlyMap<string, ApprovalRecord>): ToolAuditLines {
   const results = (loop?.turns ?? []).flatMap((turn) => turn.calls.map((call) => turn.results.get(call.id)).filter((result): result is ToolResultRecord => result !== undefined));
   const lines: ToolAuditLines = {};
   if (results.length > 0) lines.toolCalls = results.map((result) => ({ id: result.id, name: result.name, is_error: result.is_error, ms: result.ms }));
@@ -216,7 +227,19 @@ export function toolAuditLines(loop: ToolLoopState | undefined, approvals: Reado
   if (violations.length > 0) lines.violations = violations;
   const decided = results.map((result) => approvals.get(result.id)).filter((decision) => decision !== undefined);
   if (decided.length > 0) {
-    lines.approvals = decided.map((decision) => ({ call_id: decision.call_id, tool: decision.tool, approve: decision.approve, user: decision.user, at: decision.at, reason: decision.reason }));
+    lines.approvals = decided.map((decision) => {
+      const call = loop?.turns.flatMap((turn) => turn.calls).find((candidate) => candidate.id === decision.call_id);
+      return {
+        call_id: decision.call_id,
+        tool: decision.tool,
+        approve: decision.approve,
+        user: decision.user,
+        ...(decision.claimed_user ? { claimed_user: decision.claimed_user } : {}),
+        at: decision.at,
+        reason: decision.reason,
+        ...(decision.args_sha256 !== undefined ? { args_sha256: decision.args_sha256, executed_args_match: call !== undefined && argumentsSha256(call.input) === decision.args_sha256 } : {}),
+      };
+    });
   }
   return lines;
 }

@@ -63,7 +63,12 @@ export interface ApprovalRecord {
   tool: string;
   approve: boolean;
   reason: string | null;
+  /** Who decided: the HTTP token's user, or the reply file's owner (SPEC §16). */
   user: string | null;
+  /** A `user` the reply file claimed, kept beside the owner (absent on older records). */
+  claimed_user?: string | null;
+  /** SHA-256 of the call's arguments (canonical JSON) that were approved (absent on older records). */
+  args_sha256?: string;
   source_file: string;
   claimed_path: string | null;
   at: string;
@@ -78,6 +83,8 @@ export interface ApprovalRequestRecord {
   call_id: string;
   tool: string;
   input: unknown;
+  /** SHA-256 of `input` as canonical JSON: an approval names it (SPEC §16; absent on older records). */
+  args_sha256?: string;
   question: string;
   at: string;
 }

@@ -5,7 +5,7 @@
  * message's audit entry exactly as the log holds it.
  */
 import type { LoggedEntry } from '../audit/audit-log-reader.js';
-import { foldRecords } from '../pipeline/session-state.js';
+import { foldRecords, type SessionState } from '../pipeline/session-state.js';
 import { PromptStore } from '../store/prompt-store.js';
 import type { ExchangeRecord, JournalRecord, MessageRecord } from '../store/session-journal.js';
 import { renderChainDiagram } from './chain-diagram.js';
@@ -89,11 +89,14 @@ function approvalDetails(paused: { tool?: string; input: unknown }): string {
 </dl>`;
 }
 
-function answerForm(sessionId: string, question: string, awaiting: 'reply' | 'approval', tool: string | undefined): string {
+function answerForm(sessionId: string, paused: NonNullable<SessionState['paused']>, awaiting: 'reply' | 'approval'): string {
   const action = `/ui/sessions/${encodeURIComponent(sessionId)}/reply`;
+  const { question, tool } = paused;
   if (awaiting === 'approval') {
-    // Enter in the reason field submits the first button: Approve. Deny is one Tab further.
+    // Enter in the reason field submits the first button: Approve. Deny is one Tab further. The
+    // decision is bound to the call this page shows (SPEC §16): its id and arguments' hash go with it.
     return `<form method="post" action="${escapeHtml(action)}" aria-label="approve or deny the call of ${escapeHtml(tool ?? 'the tool')}">
+<input type="hidden" name="call_id" value="${escapeHtml(paused.callId ?? '')}"><input type="hidden" name="args_sha256" value="${escapeHtml(paused.argsSha256 ?? '')}">
 <label for="reason">Reason for your decision (optional, kept in the audit log)<input id="reason" name="reason" type="text" maxlength="2000" autocomplete="off"></label>
 <p><button name="approve" value="true" type="submit">Approve</button> <button name="approve" value="false" type="submit">Deny</button></p>
 </form>`;
@@ -122,7 +125,7 @@ export function renderSessionBody(input: SessionPageInput): { title: string; bod
     parts.push(`<h2>Waiting for ${awaiting === 'approval' ? 'an approval' : 'an answer'}</h2>`);
     parts.push(`<p class="warning" id="pending-question">${escapeHtml(paused.question)}</p>`);
     if (awaiting === 'approval') parts.push(approvalDetails(paused));
-    parts.push(input.mayAnswer ? answerForm(input.sessionId, paused.question, awaiting, paused.tool) : '<p>Only the session\'s user can answer.</p>');
+    parts.push(input.mayAnswer ? answerForm(input.sessionId, paused, awaiting) : '<p>Only the session\'s user can answer.</p>');
   }
   parts.push('<h2>Chain</h2>');
   parts.push(

@@ -140,12 +140,13 @@ function sentNotice(sent: string | null): string | null {
 }
 
 /** The approval decision an HTML form posted: its Approve or Deny button's value. */
-function formDecision(form: Record<string, unknown>): { approve: boolean; reason?: string } {
+function formDecision(form: Record<string, unknown>): { approve: boolean; reason?: string; call_id?: string; args_sha256?: string } {
   if (form.approve !== 'true' && form.approve !== 'false') {
     throw new HttpProblem(400, 'bad_request', 'the form sent no decision: press Approve or Deny (approve=true or approve=false)');
   }
   const reason = typeof form.reason === 'string' ? form.reason.trim() : '';
-  return { approve: form.approve === 'true', ...(reason === '' ? {} : { reason }) };
+  const bound = (field: 'call_id' | 'args_sha256') => (typeof form[field] === 'string' && form[field] !== '' ? { [field]: form[field] as string } : {});
+  return { approve: form.approve === 'true', ...(reason === '' ? {} : { reason }), ...bound('call_id'), ...bound('args_sha256') };
 }
 
 async function sessionEntries(context: RouteContext, sessionId: string): Promise<LoggedEntry[]> {

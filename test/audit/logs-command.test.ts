@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
-import { isLogDate, listLogFiles, loggedSessionMessages } from '../../src/audit/audit-log-reader.js';
+import { isLogDate, listLogFiles } from '../../src/audit/audit-log-reader.js';
+import { LoggedMessagesIndex } from '../../src/audit/logged-messages-index.js';
 import { logsCommand } from '../../src/cli/audit-commands.js';
 import { entryInput, makeMessage, tempRoot } from './audit-test-helpers.js';
 
@@ -112,15 +113,49 @@ describe('audit log reader', () => {
     expect(listLogFiles(path.join(dirs.root, 'nowhere'))).toEqual([]);
   });
 
-  it('loggedSessionMessages returns the ids (from a day on) and skips a torn tail', async () => {
+  it('the logged-messages index returns the ids (from a day on) and skips a torn tail until it is whole', async () => {
     const dirs = await trail();
     const file = path.join(dirs.logsDir, '20260308.log');
+    const whole = fs.readFileSync(file, 'utf8');
     fs.appendFileSync(file, '[TIMESTAMP: 11:00:00]\n[AGENT: x]\n[INPUT SOURCE: user]\n[MESSAGE_ID: torn]\n');
-    const ids = async (session: string, fromDate?: string) => [...(await loggedSessionMessages(dirs.logsDir, session, fromDate)).keys()];
+    const index = new LoggedMessagesIndex(dirs.logsDir);
+    const ids = async (session: string, fromDate?: string) => [...(await index.messagesOf(session, fromDate)).keys()];
     expect(await ids('s1')).toEqual(['a1', 'a2']);
     expect(await ids('s2')).toEqual(['a3', 'a4']);
     expect(await ids('s1', '20260308')).toEqual([]);
-    expect(await loggedSessionMessages(dirs.logsDir, 's2', '20260308')).toEqual(new Map([['a3', { sequence: 1, agent: 'planner' }], ['a4', { sequence: 1, agent: 'objective_agent' }]]));
+    expect(await index.messagesOf('s2', '20260308')).toEqual(new Map([['a3', { sequence: 1, agent: 'planner' }], ['a4', { sequence: 1, agent: 'objective_agent' }]]));
+    // The torn tail cut (as a restarted writer does) and a new entry appended: it is found.
+    fs.writeFileSync(file, whole);
+    const writer = await AuditLogWriter.open({ ...dirs, timezone: 'Asia/Singapore' });
+    await writer.append(entryInput(makeMessage({ id: 'a5', session: 's2', agent: 'planner', executedAt: '2026-03-08T12:00:00+08:00', status: { code: 'success', message: 'a5 done' } })));
+    await writer.close();
+    expect(await ids('s2', '20260308')).toEqual(['a3', 'a4', 'a5']);
+  });
+
+  it('the logged-messages index reads each day file once for any number of sessions, then only what was appended', async () => {
+    const dirs = await trail();
+    const reads: Array<{ file: string; offset: number }> = [];
+    const index = new LoggedMessagesIndex(dirs.logsDir, async (file, offset, length) => {
+      reads.push({ file: path.basename(file), offset });
+      const buffer = Buffer.alloc(length);
+      const handle = await fs.promises.open(file, 'r');
+      try {
+        await handle.read(buffer, 0, length, offset);
+      } finally {
+        await handle.close();
+      }
+      return buffer;
+    });
+    await Promise.all(Array.from({ length: 200 }, (_unused, n) => index.messagesOf(`s${n % 3}`)));
+    expect(reads.map((read) => read.file).sort()).toEqual(['20260307.log', '20260308.log']);
+    const writer = await AuditLogWriter.open({ ...dirs, timezone: 'Asia/Singapore' });
+    await writer.append(entryInput(makeMessage({ id: 'a6', session: 's1', agent: 'planner', executedAt: '2026-03-08T12:00:00+08:00', status: { code: 'success', message: 'a6 done' } })));
+    await writer.close();
+    expect([...(await index.messagesOf('s1')).keys()]).toEqual(['a1', 'a2', 'a6']);
+    // Only the new bytes of the newest day were read.
+    expect(reads).toHaveLength(3);
+    expect(reads[2].file).toBe('20260308.log');
+    expect(reads[2].offset).toBeGreaterThan(0);
   });
 
   it('isLogDate accepts real days only', () => {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
+import { skipsFor } from '../support/machine-requirement.js';
 import { assertNoTornAuditEntries, cleanupAll, dropJson, makeRoot, readResult, runCli, startDaemon, waitFor } from './daemon-helpers.js';
 
 function canMountTmpfs(): string | null {
@@ -27,8 +28,7 @@ function canMountTmpfs(): string | null {
   }
 }
 
-const skipReason = canMountTmpfs();
-if (skipReason !== null) console.log(`daemon-small-disk.test.ts skipped: ${skipReason} (needs root on Linux to mount a small tmpfs)`);
+const skipped = skipsFor('a daemon on a 4 MB tmpfs (needs root on Linux to mount one)', canMountTmpfs());
 
 const mounts: string[] = [];
 beforeAll(buildDistOnce, 180_000);
@@ -45,7 +45,7 @@ afterEach(async () => {
 });
 afterAll(cleanupAll);
 
-describe.skipIf(skipReason !== null)('a daemon on a 4 MB tmpfs', () => {
+describe.skipIf(skipped)('a daemon on a 4 MB tmpfs', () => {
   it('waits for space when the disk fills, shows it in status, and finishes the session once the filesystem grows', async () => {
     const mount = mkdtempSync(path.join(tmpdir(), 'govflow-tmpfs-'));
     mounts.push(mount);

@@ -86,23 +86,32 @@ describe('chat stream', () => {
     const events = await chat.finished();
     const names = events.map((event) => event.event);
     expect(names[0]).toBe('message_start');
-    expect(events[0].data).toMatchObject({ turn: 1 });
+    expect(events[0].data).toEqual({ turn: 0 });
     expect(names).toContain('content_chunk');
     expect(names.at(-1)).toBe('message_complete');
-    expect(events.at(-1)!.data).toMatchObject({ status: 'success', conversation_id: expect.stringMatching(/^sess-/) });
-    expect(names.filter((name) => name === 'message_start')).toHaveLength(6);
+    expect(events.at(-1)!.data).toEqual({});
+    expect(chat.headers.get('x-conversation-id')).toMatch(/^sess-/);
+    // One LLM turn per agent of the example chain, counted from 0.
+    expect(events.filter((event) => event.event === 'message_start').map((event) => (event.data as { turn: number }).turn)).toEqual([0, 1, 2, 3, 4, 5]);
+    const requestId = chat.headers.get('x-request-id')!;
+    expect((await getJson(`${url}/v1/requests/${requestId}`)).body.status).toBe('success');
   });
 
   it('continues a paused conversation by its conversation_id', async () => {
     const { url } = await start(new GatedProvider({ pendingOnce: 'objective_agent' }));
     const first = await open(`${url}/v1/agent/chat`, { method: 'POST', body: { message: 'Summarize the budget.' } });
     await first.finished();
-    const question = first.events.at(-1)!.data as { status: string; conversation_id: string; question: string };
-    expect(question).toMatchObject({ status: 'pending', question: 'Which budget do you mean?' });
-    await waitFor('the pending result', async () => (await getJson(`${url}/v1/requests/${(first.events.at(-1)!.data as { request_id: string }).request_id}`)).body.status === 'pending');
-    const second = await open(`${url}/v1/agent/chat`, { method: 'POST', body: { message: 'The Q3 one.', conversation_id: question.conversation_id } });
+    // The question is the last thing the assistant says before message_complete.
+    expect(first.names().slice(-2)).toEqual(['content_chunk', 'message_complete']);
+    expect(first.events.at(-2)!.data).toEqual({ chunk: 'Which budget do you mean?' });
+    const conversationId = first.headers.get('x-conversation-id')!;
+    const requestId = first.headers.get('x-request-id')!;
+    await waitFor('the pending result', async () => (await getJson(`${url}/v1/requests/${requestId}`)).body.status === 'pending');
+    const second = await open(`${url}/v1/agent/chat`, { method: 'POST', body: { message: 'The Q3 one.', conversation_id: conversationId } });
     await second.finished();
-    expect(second.events.at(-1)!.data).toMatchObject({ status: 'success', conversation_id: question.conversation_id });
+    expect(second.headers.get('x-conversation-id')).toBe(conversationId);
+    expect(second.names().at(-1)).toBe('message_complete');
+    expect((await getJson(`${url}/v1/requests/${requestId}`)).body.status).toBe('success');
   });
 
   it('keeps the session running when the client leaves, unless it asked cancel_on_disconnect=true', async () => {

@@ -8,21 +8,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LlmProvider } from '../../src/llm/provider.js';
 import type { OperationalLog } from '../../src/pipeline/runner-contract.js';
-import { SUMMARY_CONTENT, TWO_TASKS, auditEntries, agentFile, agentMessage, exampleRoot, happyResponses, makeTempDir, scripted, writeFile } from '../pipeline/pipeline-test-helpers.js';
+import { SUMMARY_CONTENT, TWO_TASKS, auditEntries, agentMessage, exampleRoot, happyResponses, scripted, singleAgentRoot, writeFile } from '../pipeline/pipeline-test-helpers.js';
 import { GatedProvider, SseReader, getJson, httpTestbed, postJson, startHttpDaemon } from './http-test-helpers.js';
 
 const { running, readers } = httpTestbed();
 
 function approvalRoot(): string {
-  const root = makeTempDir('govflow-http-approval-');
-  writeFile(root, 'govflow.config.yaml', 'timezone: UTC\n');
-  writeFile(root, 'context/application.md', '# App\nWrites reports.\n');
-  writeFile(
-    root,
-    'governance/agents/writer_agent.md',
-    agentFile(['name: writer_agent', 'type: executional', 'description: Writes reports.', 'entry: true', 'next: []', 'content_type: report', 'tools: [write_file]', 'approval: [write_file]']),
-  );
-  return root;
+  return singleAgentRoot('writer_agent', ['description: Writes reports.', 'next: []', 'content_type: report', 'tools: [write_file]', 'approval: [write_file]'], 'govflow-http-approval-');
 }
 
 describe('approvals over HTTP', () => {
@@ -43,13 +35,15 @@ describe('approvals over HTTP', () => {
     expect(pending.question).toContain('write_file');
     const replyUrl = `${url}/v1/sessions/${body.session_id}/reply`;
     expect((await postJson(replyUrl, { reply: 'yes' })).status).toBe(400);
+    // Who decides over HTTP is the caller (SPEC §16): a body cannot name another user.
+    expect((await postJson(replyUrl, { approve: true, user: 'mallory' })).status).toBe(400);
     expect((await postJson(replyUrl, { approve: true, reason: 'reviewed the report' })).status).toBe(202);
     await stream.finished();
     expect(stream.events.at(-1)!.data).toMatchObject({ status: 'success' });
     expect((await getJson(`${url}/v1/requests/appr-1`)).body).toMatchObject({ status: 'success' });
     expect(existsSync(path.join(root, 'workspace', body.session_id, 'report.md'))).toBe(true);
     const entry = (await auditEntries(root)).find((candidate) => candidate.sessionId === body.session_id)!;
-    expect(entry.body).toMatch(/\[APPROVALS\]: \[\{[^\]]*"approve":true[^\]]*"reason":"reviewed the report"/);
+    expect(entry.body).toMatch(/\[APPROVALS\]: \[\{[^\]]*"approve":true,"user":"local","at":[^\]]*"reason":"reviewed the report","args_sha256":"[0-9a-f]{64}","executed_args_match":true/);
     expect(entry.body).toContain('[USER: local]');
   });
 

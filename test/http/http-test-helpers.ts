@@ -121,6 +121,7 @@ export class SseReader {
   comments = 0;
   ended = false;
   status = 0;
+  headers = new Headers();
   private readonly controller = new AbortController();
   private waiters: Array<() => void> = [];
   private reading: Promise<void> = Promise.resolve();
@@ -139,6 +140,7 @@ export class SseReader {
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
     });
     reader.status = response.status;
+    reader.headers = response.headers;
     if (!response.body) throw new Error('no body');
     reader.reading = reader.consume(response.body);
     return reader;

@@ -19,6 +19,7 @@ import type { LlmRequest } from '../../src/llm/provider.js';
 import { compileSchema } from '../../src/message/schema-compiler.js';
 import { SENTIENT_MESSAGE_SCHEMA } from '../../src/message/sentient-message.js';
 import { ensureNodeLlamaCpp } from '../support/node-llama-cpp-cache.js';
+import { skipsFor } from '../support/machine-requirement.js';
 import { runCli } from '../pipeline/pipeline-test-helpers.js';
 import { REPOSITORY_ROOT, buildDistOnce } from '../daemon/build-once.js';
 import { copyExampleAppInto } from '../support/example-app.js';
@@ -122,10 +123,10 @@ describe('govflow start without node-llama-cpp', () => {
 });
 
 const installed = ensureNodeLlamaCpp();
-if ('reason' in installed) console.log(`local provider: real-model tests skipped: ${installed.reason}`);
 const moduleDir = 'dir' in installed ? installed.dir : null;
+const skipped = skipsFor('local provider: real-model tests', 'reason' in installed ? installed.reason : null);
 
-describe.skipIf(moduleDir === null)('a real tiny model through node-llama-cpp', () => {
+describe.skipIf(skipped)('a real tiny model through node-llama-cpp', () => {
   let root: string;
   let provider: LocalProvider;
 

@@ -42,6 +42,18 @@ export function exampleRoot(config = ''): string {
   return root;
 }
 
+/**
+ * A root with one agent, the entry, declared by `agentLines` (frontmatter after `name`), a short
+ * context file and a UTC config.
+ */
+export function singleAgentRoot(name: string, agentLines: string[], prefix = 'govflow-single-agent-'): string {
+  const root = makeTempDir(prefix);
+  writeFile(root, 'govflow.config.yaml', 'timezone: UTC\n');
+  writeFile(root, 'context/application.md', '# Application\nAnswers questions and writes reports.\n');
+  writeFile(root, `governance/agents/${name}.md`, agentFile([`name: ${name}`, 'type: executional', 'entry: true', ...agentLines]));
+  return root;
+}
+
 /** Frontmatter + body of an agent file. */
 export function agentFile(lines: string[], body = '# Agent\nDo the job.\n'): string {
   return ['---', ...lines, '---', body].join('\n');

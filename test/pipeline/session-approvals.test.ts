@@ -5,6 +5,8 @@
  * result; who, when and why is on the audit entry; an approval is used once, for its call only.
  * Also MCP tools in a session, through the fixture server over stdio.
  */
+import { userInfo } from 'node:os';
+import { argumentsSha256 } from '../../src/tools/call-arguments.js';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,7 +77,8 @@ describe('approvals', () => {
     expect(readFileSync(file, 'utf8')).toBe('text of a.md');
     expect(provider.calls[0].toolTurns).toBe(1);
     const body = (await auditEntries(folder))[0].body;
-    expect(body).toMatch(/\[APPROVALS\]: \[\{"call_id":"c1","tool":"write_file","approve":true,"user":"ana","at":"[^"]+","reason":"looks fine"\}\]/);
+    // Who approved is the person running it (no reply file here); the user the reply claimed is kept beside it (SPEC §16).
+    expect(body).toMatch(new RegExp(`\\[APPROVALS\\]: \\[\\{"call_id":"c1","tool":"write_file","approve":true,"user":"${userInfo().username}","claimed_user":"ana","at":"[^"]+","reason":"looks fine","args_sha256":"${argumentsSha256({ path: 'a.md', content: 'text of a.md' })}","executed_args_match":true\\}\\]`));
     expect(body).toMatch(/\[TOOL_CALLS\]: \[\{"id":"c1","name":"write_file","is_error":false/);
     expect((await verifyRoot(folder)).ok).toBe(true);
     expect(readResult(folder, 'req-1').awaiting).toBeUndefined();
@@ -93,9 +96,9 @@ describe('approvals', () => {
     expect(existsSync(path.join(folder, 'workspace', paused.sessionId, 'b.md'))).toBe(false);
     const denied = journalOf(folder, paused.sessionId).find((record) => record.type === 'tool_result' && record.id === 'c2');
     expect(denied).toMatchObject({ is_error: true, refused: 'approval_denied' });
-    expect((denied as { output: string }).output).toBe('write_file was not run: a person (raj) denied it: not b');
+    expect((denied as { output: string }).output).toBe(`write_file was not run: a person (${userInfo().username}) denied it: not b`);
     const body = (await auditEntries(folder))[0].body;
-    expect(body).toMatch(/"call_id":"c1","tool":"write_file","approve":true.*"call_id":"c2","tool":"write_file","approve":false,"user":"raj"/);
+    expect(body).toMatch(/"call_id":"c1","tool":"write_file","approve":true.*"call_id":"c2","tool":"write_file","approve":false,"user":"[^"]+","claimed_user":"raj"/);
   });
 
   it('approval replies are checked when parsed', () => {
@@ -161,7 +164,7 @@ describe('approvals inside a plan', () => {
     const resumed = scripted({ summarizer_agent: [summaryAnswer], final_output_agent: [agentMessage({ content: FINAL_CONTENT, contentType: 'final_report', next: null })] });
     const runtime2 = await openRuntime(folder, { provider: resumed, env: {} });
     try {
-      const outcome = await runtime2.runner.replyToSession(sessionId, { text: 'approved', sourceFile: 'a.json', claimedPath: null, approval: { approve: true, reason: null, user: 'ana' } }, new AbortController().signal);
+      const outcome = await runtime2.runner.replyToSession(sessionId, { text: 'approved', sourceFile: 'a.json', claimedPath: null, approval: { approve: true, reason: null, user: 'ana', callId: null, argsSha256: null, httpUser: null } }, new AbortController().signal);
       expect(outcome.status).toBe('success');
     } finally {
       await runtime2.close();

@@ -14,74 +14,12 @@ import type { RecordedRequest, ScriptedReply } from '../llm/loopback-llm-server.
 import { EXAMPLE_AGENTS, REQUEST_TEXT, agentOf, answerFor, exampleAppReply } from './example-app-responder.js';
 import { startResponderLlmServer, systemPromptOf, type Responder, type ResponderLlmServer } from './responder-llm-server.js';
 import { buildDistOnce } from '../daemon/build-once.js';
+import { KINDS, type KindCase } from './provider-kinds.js';
 import { REPOSITORY_ROOT, copyExampleAppInto } from '../support/example-app.js';
 
 const BIN = path.join(REPOSITORY_ROOT, 'bin/govflow.js');
 const CHILD_TIMEOUT_MS = 45_000;
 const TEST_TIMEOUT_MS = 60_000;
-
-interface KindCase {
-  kind: 'openai' | 'openai-compatible' | 'ollama' | 'anthropic' | 'google';
-  model: string;
-  /** What follows the server address in provider.base_url for this SDK. */
-  basePath: string;
-  wire: RecordedRequest['wire'];
-  /** The variable the key is passed in; `apiKeyEnvConfig` names it in provider.api_key_env. */
-  keyEnv: string;
-  apiKeyEnvConfig?: string;
-  key: string;
-  /** Where the SDK puts the key. */
-  keyHeader: 'authorization' | 'x-api-key' | 'x-goog-api-key';
-}
-
-const KINDS: KindCase[] = [
-  {
-    kind: 'openai',
-    model: 'gpt-4.1-mini',
-    basePath: '/v1',
-    wire: 'openai',
-    keyEnv: 'OPENAI_API_KEY',
-    key: 'sk-proj-OpenAiLoopbackK3y-7f3a9c1e5b2d',
-    keyHeader: 'authorization',
-  },
-  {
-    kind: 'openai-compatible',
-    model: 'qwen2.5-7b-instruct',
-    basePath: '/v1',
-    wire: 'openai',
-    keyEnv: 'GATEWAY_TOKEN',
-    apiKeyEnvConfig: 'GATEWAY_TOKEN',
-    key: 'gw-CompatLoopbackK3y-2e8d4f6a0c1b',
-    keyHeader: 'authorization',
-  },
-  {
-    kind: 'ollama',
-    model: 'llama3.1:8b',
-    basePath: '/v1',
-    wire: 'openai',
-    keyEnv: 'GOVFLOW_API_KEY',
-    key: 'ollama-ProxyLoopbackK3y-9b7c5d3e1f0a',
-    keyHeader: 'authorization',
-  },
-  {
-    kind: 'anthropic',
-    model: 'claude-sonnet-4-20250514',
-    basePath: '/v1',
-    wire: 'anthropic',
-    keyEnv: 'ANTHROPIC_API_KEY',
-    key: 'sk-ant-api03-AnthropicLoopbackK3y-4c6e8a0b2d',
-    keyHeader: 'x-api-key',
-  },
-  {
-    kind: 'google',
-    model: 'gemini-2.5-flash',
-    basePath: '/v1beta',
-    wire: 'gemini',
-    keyEnv: 'GOOGLE_GENERATIVE_AI_API_KEY',
-    key: 'AIzaSyGoogleLoopbackK3y-1a3c5e7b9d0f',
-    keyHeader: 'x-goog-api-key',
-  },
-];
 
 const byKind = (kind: KindCase['kind']): KindCase => KINDS.find((entry) => entry.kind === kind)!;
 

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync, watch } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loggedSessionMessages } from '../../src/audit/audit-log-reader.js';
+import { LoggedMessagesIndex } from '../../src/audit/logged-messages-index.js';
 import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
 import { complianceViolations } from '../../src/message/compliance-violations.js';
 import { loadConfig } from '../../src/config/config-loader.js';
@@ -73,7 +73,7 @@ async function filesStore(spareFolders = false) {
         return writer.append(input);
       },
     },
-    auditedMessages: (sessionId) => loggedSessionMessages(logsDir, sessionId),
+    auditedMessages: (sessionId) => new LoggedMessagesIndex(logsDir).messagesOf(sessionId),
     snapshotsDir: path.join(root, 'snapshots'),
     spareFolders,
   });

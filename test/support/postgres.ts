@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { skipsFor } from './machine-requirement.js';
 
 export const TEST_PG_URL = process.env.GOVFLOW_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
@@ -48,7 +49,7 @@ export async function postgresAnswers(url = TEST_PG_URL): Promise<boolean> {
  */
 export async function pgTestSchema(prefix = 't'): Promise<PgTestSchema | null> {
   if (!(await postgresAnswers())) {
-    if (!reported) console.log(`postgres: no server answers at ${redacted(TEST_PG_URL)} (GOVFLOW_TEST_PG_URL); skipping the Postgres tests of this file`);
+    if (!reported) skipsFor('the Postgres tests of this file', `no server answers at ${redacted(TEST_PG_URL)} (GOVFLOW_TEST_PG_URL)`);
     reported = true;
     return null;
   }

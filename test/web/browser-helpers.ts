@@ -10,14 +10,15 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { waitFor } from '../daemon/daemon-helpers.js';
+import { skipsFor } from '../support/machine-requirement.js';
 import { REPOSITORY_ROOT } from '../pipeline/pipeline-test-helpers.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
 
-/** Prints why the browser tests of `what` are skipped (only when Chromium is absent). */
-export function reportMissingChromium(what: string): void {
-  if (!hasChromium) console.log(`${what} browser tests skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+/** True when the browser tests of `what` skip (Chromium absent); in CI that is a failure instead. */
+export function skipsWithoutChromium(what: string): boolean {
+  return skipsFor(`${what} browser tests`, hasChromium ? null : `${CHROMIUM} is missing (apt-get install -y chromium)`);
 }
 
 // Tests write their screenshots to a temp folder; refresh the README's pictures with

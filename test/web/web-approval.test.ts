@@ -5,6 +5,7 @@
  * live. The decision goes to the inbox as the same reply file a person would drop there, and the
  * audit entry carries it in [APPROVALS]. Another operator neither sees nor answers the session.
  */
+import { argumentsSha256 } from '../../src/tools/call-arguments.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -14,9 +15,9 @@ import type { ScriptedProvider } from '../../src/llm/scripted-provider.js';
 import { waitFor } from '../daemon/daemon-helpers.js';
 import { agentFile, agentMessage, auditEntries, journalOf, makeTempDir, removeTempDirs, scripted, writeFile } from '../pipeline/pipeline-test-helpers.js';
 import { getJson, postJson, startHttpDaemon, type HttpDaemon } from '../http/http-test-helpers.js';
-import { hasChromium, launchChromium, reportMissingChromium, seesText, shoot, signIn } from './browser-helpers.js';
+import { launchChromium, skipsWithoutChromium, seesText, shoot, signIn } from './browser-helpers.js';
 
-reportMissingChromium('web approval');
+const skipped = skipsWithoutChromium('web approval');
 
 const TOKENS = { alice: 'alice-approval-token', bob: 'bob-approval-token', audrey: 'audrey-approval-token' };
 const REPORT_INPUT = { path: 'reports/q3.md', content: '# Q3 report\nSpending is on plan: https://example.org/budget/2026/q3/spending-on-plan-by-department-and-month\n' };
@@ -26,7 +27,7 @@ const running: HttpDaemon[] = [];
 const heldCalls: Array<() => void> = [];
 
 beforeAll(async () => {
-  if (hasChromium) browser = await launchChromium();
+  if (!skipped) browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -105,7 +106,7 @@ function archivedReplies(root: string): Array<Record<string, unknown>> {
     .map((name) => JSON.parse(readFileSync(path.join(archive, name), 'utf8')) as Record<string, unknown>);
 }
 
-describe.skipIf(!hasChromium)('answering an approval in headless Chromium', () => {
+describe.skipIf(skipped)('answering an approval in headless Chromium', () => {
   it('shows the waiting call, takes an approval with a reason from the keyboard, and follows the session to success', async () => {
     const { root, url, sessionId, releaseSecondCall } = await pausedSession('web-approve');
 
@@ -172,7 +173,8 @@ describe.skipIf(!hasChromium)('answering an approval in headless Chromium', () =
     expect(await alice.locator('#approval-tool').count()).toBe(0);
 
     // The decision went through the inbox as a reply file, and the audit entry names Alice and her reason.
-    expect(archivedReplies(root)).toEqual([{ session_id: sessionId, approve: true, reason: 'Checked the path and the text.', user: 'alice' }]);
+    // Bound to the call the page showed (SPEC §16), and Alice as the token's user, not a claim.
+    expect(archivedReplies(root)).toEqual([{ session_id: sessionId, approve: true, reason: 'Checked the path and the text.', call_id: 'w1', args_sha256: argumentsSha256(REPORT_INPUT), http_user: 'alice' }]);
     const entry = (await auditEntries(root)).find((candidate) => candidate.sessionId === sessionId)!;
     expect(entry.body).toMatch(/\[APPROVALS\]: \[\{[^\]]*"approve":true/);
     expect(entry.body).toMatch(/\[APPROVALS\]: [^\n]*"user":"alice"/);
@@ -200,7 +202,7 @@ describe.skipIf(!hasChromium)('answering an approval in headless Chromium', () =
 
     releaseSecondCall();
     await seesText(alice.locator('h1 .status'), 'success', 15_000);
-    expect(archivedReplies(root)).toEqual([{ session_id: sessionId, approve: false, reason: 'Wrong folder.', user: 'alice' }]);
+    expect(archivedReplies(root)).toEqual([{ session_id: sessionId, approve: false, reason: 'Wrong folder.', call_id: 'w1', args_sha256: argumentsSha256(REPORT_INPUT), http_user: 'alice' }]);
     const entry = (await auditEntries(root)).find((candidate) => candidate.sessionId === sessionId)!;
     expect(entry.body).toMatch(/\[APPROVALS\]: [^\n]*"approve":false[^\n]*"reason":"Wrong folder."/);
   }, 90_000);

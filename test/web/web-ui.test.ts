@@ -13,9 +13,9 @@ import { tokenSha256 } from '../../src/http/http-auth.js';
 import { waitFor } from '../daemon/daemon-helpers.js';
 import { exampleRoot, removeTempDirs } from '../pipeline/pipeline-test-helpers.js';
 import { GatedProvider, postJson, startHttpDaemon, type HttpDaemon } from '../http/http-test-helpers.js';
-import { hasChromium, launchChromium, reportMissingChromium, seesCount, seesText, shoot, signIn as signInWith } from './browser-helpers.js';
+import { launchChromium, skipsWithoutChromium, seesCount, seesText, shoot, signIn as signInWith } from './browser-helpers.js';
 
-reportMissingChromium('web UI');
+const skipped = skipsWithoutChromium('web UI');
 
 const TOKENS = { alice: 'alice-web-token', bob: 'bob-web-token', audrey: 'audrey-web-token' };
 const CONFIG = [
@@ -31,7 +31,7 @@ let browser: Browser | null = null;
 const running: HttpDaemon[] = [];
 
 beforeAll(async () => {
-  if (!hasChromium) return;
+  if (skipped) return;
   browser = await launchChromium();
 }, 60_000);
 
@@ -48,7 +48,7 @@ function signIn(url: string, token: string, width = 1280): Promise<Page> {
   return signInWith(browser!, url, token, width);
 }
 
-describe.skipIf(!hasChromium)('web view in headless Chromium', () => {
+describe.skipIf(skipped)('web view in headless Chromium', () => {
   it('signs in, filters and searches sessions, shows a session live, answers its question, flags a tampered day', async () => {
     const provider = new GatedProvider({ gated: true, pendingOnce: 'objective_agent' });
     const root = exampleRoot(CONFIG);

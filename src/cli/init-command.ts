@@ -1,0 +1,71 @@
+/**
+ * `govflow init [DIR] [--force]` (SPEC §17): a working root of one's own, made from the example
+ * application the package ships (the same files this repository runs as its own root, so there
+ * is one example, not two): `governance/` (the objective → goal → planning → final output chain
+ * with two executional agents), `context/`, `schemas/`, `tests/` with a passing case and its
+ * cassette, a commented `govflow.config.yaml` (dry-run: no LLM needed) and a `.gitignore` for
+ * `system/`. A folder that is not empty is refused unless `--force` (what `npm i` and `git init`
+ * leave does not count).
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '../errors.js';
+import type { CommandDefinition } from './command-context.js';
+import { describedAs } from './command-list.js';
+
+/** The installed package's root (dist/cli/ → ../../). */
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** What init copies from the package, as shipped. */
+export const INIT_FOLDERS = ['governance', 'context', 'schemas', 'tests'] as const;
+
+const CONFIG_TEMPLATE = `# govflow configuration: every key is optional (see docs/configuration.md in the govflow package).
+# With no provider, govflow runs in dry-run mode: every agent answers with a minimal valid
+# placeholder message, so the whole pipeline runs with no LLM and no network.
+#
+# To use a real model, uncomment one provider (the API key is read from the environment only):
+# provider: { kind: openai, model: gpt-4.1-mini }                # OPENAI_API_KEY
+# provider: { kind: anthropic, model: claude-sonnet-4-20250514 }  # ANTHROPIC_API_KEY
+# provider: { kind: ollama, model: llama3.1:8b, base_url: http://127.0.0.1:11434/v1 }
+#
+# timezone: Europe/Berlin          # the audit log's days and times (default: the system's zone)
+# intake: { concurrency: 2 }       # sessions running at once
+# http: { listen: 127.0.0.1:7070 } # the HTTP API and the web view at /ui
+`;
+
+const GITIGNORE = `# govflow's runtime state: inbox, outbox, logs, journals (start creates it)
+/system/
+/workspace/
+`;
+
+/**
+ * What an "empty" folder may already hold: what `npm i govflow` (or a tarball of it) and `git
+ * init` leave, since installing the package first is the way in.
+ */
+const ALLOWED_BEFORE_INIT = /^(node_modules|package\.json|package-lock\.json|\.git|\.npmrc|.*\.tgz)$/;
+
+export const initCommand: CommandDefinition = {
+  ...describedAs('init'),
+  options: { force: { type: 'boolean' } },
+  allowPositionals: true,
+  async run({ io, values, positionals }) {
+    if (positionals.length > 1) throw new UsageError('name at most one folder: govflow init [DIR] [--force]');
+    const target = path.resolve(positionals[0] ?? '.');
+    const present = existsSync(target) ? readdirSync(target).filter((name) => !ALLOWED_BEFORE_INIT.test(name)) : [];
+    if (present.length > 0 && values.force !== true) {
+      throw new UsageError(`${target} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}): run govflow init in an empty folder, name a new one (govflow init my-project), or pass --force to add the files (existing ones are overwritten)`);
+    }
+    mkdirSync(target, { recursive: true });
+    for (const folder of INIT_FOLDERS) cpSync(path.join(PACKAGE_ROOT, folder), path.join(target, folder), { recursive: true, force: true });
+    writeFileSync(path.join(target, 'govflow.config.yaml'), CONFIG_TEMPLATE);
+    writeFileSync(path.join(target, '.gitignore'), GITIGNORE);
+    const shown = path.relative(process.cwd(), target) || '.';
+    io.stderr(
+      `created a govflow root in ${target}\n` +
+        `next: cd ${shown} && npx govflow validate && npx govflow test && npx govflow start\n` +
+        `then drop a request: echo "Summarize: Ana sends the budget by Friday." > system/inbox/note.txt\n`,
+    );
+    return 0;
+  },
+};

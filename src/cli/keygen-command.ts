@@ -1,0 +1,32 @@
+/**
+ * `govflow keygen --out FILE`: an Ed25519 key pair for signed audit checkpoints (SPEC §16): FILE
+ * holds the private key (PKCS#8 PEM, mode 0600) that `audit.signing_key` names, FILE.pub the
+ * public key (SPKI PEM) auditors pass to `govflow verify --key`. Existing files are kept unless
+ * `--force`: a replaced key cannot verify the checkpoints signed before.
+ */
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { newSigningKeyPair } from '../audit/checkpoint-format.js';
+import { UsageError } from '../errors.js';
+import type { CommandDefinition } from './command-context.js';
+import { describedAs } from './command-list.js';
+
+export const keygenCommand: CommandDefinition = {
+  ...describedAs('keygen'),
+  options: { out: { type: 'string' }, force: { type: 'boolean' } },
+  allowPositionals: false,
+  async run({ io, values }) {
+    if (typeof values.out !== 'string' || values.out === '') throw new UsageError('name the private key file: govflow keygen --out /etc/govflow/audit.key');
+    const privateFile = path.resolve(values.out);
+    const publicFile = `${privateFile}.pub`;
+    for (const file of [privateFile, publicFile]) {
+      if (existsSync(file) && values.force !== true) throw new UsageError(`${file} exists: keep it (checkpoints signed with it verify only with its key), or pass --force to replace it`);
+    }
+    const { privatePem, publicPem } = newSigningKeyPair();
+    writeFileSync(privateFile, privatePem, { mode: 0o600 });
+    chmodSync(privateFile, 0o600);
+    writeFileSync(publicFile, publicPem, { mode: 0o644 });
+    io.stderr(`wrote ${privateFile} (private, mode 0600: set audit.signing_key to it) and ${publicFile} (public: govflow verify --key ${publicFile})\n`);
+    return 0;
+  },
+};

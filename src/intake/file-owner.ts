@@ -1,0 +1,33 @@
+/**
+ * Who wrote a file, by the file system's word (SPEC §16: an approval from a reply file is the
+ * file owner's, whatever `user` the file claims). The name comes from /etc/passwd; a uid with no
+ * entry there is named by its number.
+ */
+import { lstatSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+
+export function userNameOf(uid: number): string {
+  try {
+    if (uid === process.getuid?.()) return userInfo().username;
+  } catch {
+    // no passwd entry for the process's own uid: fall through
+  }
+  try {
+    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const [name, , id] = line.split(':');
+      if (id !== undefined && Number(id) === uid && name) return name;
+    }
+  } catch {
+    // no /etc/passwd (not a Unix-like system)
+  }
+  return String(uid);
+}
+
+/** The owner's user id of `file` (not following a symlink), or null when it cannot be read. */
+export function ownerUidOf(file: string): number | null {
+  try {
+    return lstatSync(file).uid;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Cancelling one session from outside (POST /v1/agent/chat?cancel_on_disconnect=true): its model
+ * call in flight is aborted, and any later call of that session fails at once, so the session
+ * ends failed through the runner's ordinary failure path, with the reason in its error message and
+ * audit entry. Nothing else changes: other sessions and shutdown work as before.
+ *
+ * It is a layer of the provider pipeline, composed once when the runtime creates the provider
+ * (`layer`), never a method replaced on a provider instance: the AI SDK adapters are frozen. Each
+ * call names its session (`LlmRequest.sessionId`); only the calls of watched sessions get an abort
+ * controller, every other call goes straight through.
+ */
+import type { LlmProvider, LlmRequest, LlmResponse } from './provider.js';
+
+export class SessionCancellation {
+  private readonly inFlight = new Map<string, Set<AbortController>>();
+  private readonly cancelled = new Map<string, string>();
+  /** Sessions that may be cancelled: their calls can be aborted. */
+  private readonly watched = new Set<string>();
+
+  /** `inner` with this cancellation around each call. */
+  layer(inner: LlmProvider): LlmProvider {
+    return Object.freeze({
+      kind: inner.kind,
+      interfaceVersion: inner.interfaceVersion,
+      ...(inner.synthetic ? { synthetic: true } : {}),
+      generate: (request: LlmRequest) => this.generate(inner, request),
+    });
+  }
+
+  /** Makes the session cancellable (before its first model call; until it finishes). */
+  watch(sessionId: string): void {
+    this.watched.add(sessionId);
+  }
+
+  /** Cancels a watched session: its running model call is aborted and later ones fail with `reason`. */
+  cancel(sessionId: string, reason: string): void {
+    this.cancelled.set(sessionId, reason);
+    for (const controller of this.inFlight.get(sessionId) ?? []) controller.abort(new Error(reason));
+  }
+
+  /** Forgets a session that ended (its calls can no longer come). */
+  forget(sessionId: string): void {
+    this.watched.delete(sessionId);
+    this.cancelled.delete(sessionId);
+  }
+
+  private generate(inner: LlmProvider, request: LlmRequest): Promise<LlmResponse> {
+    const sessionId = request.sessionId;
+    if (sessionId === undefined || !this.watched.has(sessionId)) return inner.generate(request);
+    const reason = this.cancelled.get(sessionId);
+    if (reason !== undefined) return Promise.reject(new Error(reason));
+    const controller = new AbortController();
+    const forward = () => controller.abort(request.signal.reason);
+    if (request.signal.aborted) forward();
+    else request.signal.addEventListener('abort', forward, { once: true });
+    const calls = this.inFlight.get(sessionId) ?? new Set<AbortController>();
+    calls.add(controller);
+    this.inFlight.set(sessionId, calls);
+    const aborted = new Promise<never>((_resolve, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason instanceof Error ? controller.signal.reason : new Error(String(controller.signal.reason))), { once: true });
+    });
+    aborted.catch(() => undefined);
+    // Racing the abort makes the cancellation take effect even for providers that ignore the signal.
+    return Promise.race([inner.generate({ ...request, signal: controller.signal }), aborted]).finally(() => {
+      request.signal.removeEventListener('abort', forward);
+      calls.delete(controller);
+      if (calls.size === 0) this.inFlight.delete(sessionId);
+    });
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The CLI behaves like one: `govflow logs | head` ends quietly when the reader closes the pipe
+ * (exit 0, nothing on stderr, as `git log | head`), `--version` prints the version, a --root that
+ * does not exist is bad usage (exit 2), and help fits in 80 columns with examples.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildDistOnce } from '../daemon/build-once.js';
+import { cleanupAll, dropJson, makeRoot, readResult, runCli, startDaemon, waitFor } from '../daemon/daemon-helpers.js';
+import { REPOSITORY_ROOT } from '../support/example-app.js';
+
+beforeAll(buildDistOnce, 180_000);
+afterEach(cleanupAll);
+afterAll(cleanupAll);
+
+/** Runs the CLI with stdout read until the first chunk, then closed (what `| head -1` does). */
+function firstChunkThenClose(args: string[]): Promise<{ code: number | null; stderr: string; first: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(REPOSITORY_ROOT, 'bin', 'govflow.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let first = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout.once('data', (chunk) => {
+      first = String(chunk);
+      child.stdout.destroy();
+    });
+    child.on('exit', (code) => resolve({ code, stderr, first }));
+  });
+}
+
+describe('the govflow CLI', () => {
+  it('ends quietly with exit 0 when the reader of its output closes the pipe (govflow logs | head)', async () => {
+    const root = makeRoot('timezone: UTC\n');
+    const daemon = await startDaemon(root);
+    dropJson(root, 'one.json', { request: 'Summarize the note.', request_id: 'pipe-1' });
+    await waitFor('the result', () => readResult(root, 'pipe-1')?.status === 'success');
+    await daemon.stop();
+    // Many copies of the day: far more than a pipe buffer holds, so the writer meets the closed pipe.
+    const logs = path.join(root, 'system', 'logs');
+    const day = path.join(logs, `${new Date().toISOString().slice(0, 10).replace(/-/g, '')}.log`);
+    writeFileSync(day, readFileSync(day, 'utf8').repeat(2000));
+    for (const args of [['logs', '--root', root], ['logs', '--root', root, '--json']]) {
+      const run = await firstChunkThenClose(args);
+      expect(run.first.length).toBeGreaterThan(0);
+      expect(run.stderr, args.join(' ')).toBe('');
+      expect(run.code, args.join(' ')).toBe(0);
+    }
+  }, 60_000);
+
+  it('prints its version with --version', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { version: string };
+    const run = await runCli(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`govflow ${version}\n`);
+  });
+
+  it('exits 2 naming the folder when --root does not exist', async () => {
+    const missing = path.join(makeRoot(), 'no-such-root');
+    for (const command of ['status', 'verify', 'logs', 'validate']) {
+      const run = await runCli([command, '--root', missing]);
+      expect(run.code, command).toBe(2);
+      expect(run.stderr).toContain(`the root folder ${missing} does not exist`);
+    }
+    // init makes its folder.
+    const made = path.join(makeRoot(), 'new-root');
+    mkdirSync(path.dirname(made), { recursive: true });
+    expect((await runCli(['init', made])).code).toBe(0);
+  }, 60_000);
+
+  it('keeps help within 80 columns, with examples', async () => {
+    const run = await runCli(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n').filter((line) => line.length > 80)).toEqual([]);
+    expect(run.stdout).toMatch(/examples:\n {2}govflow init/);
+    const usage = await runCli(['verify', '--help']);
+    expect(usage.stdout.split('\n').filter((line) => line.length > 80)).toEqual([]);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * POST /v1/agent/chat speaks seed 003's protocol byte for byte: the three example exchanges of
+ * the seed (text only; one tool call over two turns; three turns) are replayed through a real
+ * daemon with its HTTP API, and the event names, their order and every payload's keys must be the
+ * seed's exactly — `turn` zero-based per LLM turn, `tool_use_id` (never `id`), `message_complete`
+ * an empty object, and no `id:` lines in the frames.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ScriptedProvider, type ScriptedResponse } from '../../src/llm/scripted-provider.js';
+import { agentMessage, singleAgentRoot } from '../pipeline/pipeline-test-helpers.js';
+import { httpTestbed, startHttpDaemon, type SseEvent } from './http-test-helpers.js';
+
+const { running } = httpTestbed();
+
+/** A root with one agent that may list and read files in its workspace, answering from `responses`. */
+async function chatDaemon(responses: Array<string | ScriptedResponse>): Promise<string> {
+  const root = singleAgentRoot('assistant_agent', ['description: Answers the user.', 'content_type: answer', 'tools: [list_files, read_file]'], 'govflow-chat-seed-');
+  mkdirSync(path.join(root, 'workspace'), { recursive: true });
+  const started = await startHttpDaemon(root, new ScriptedProvider({ responses: { assistant_agent: responses } }));
+  running.push(started);
+  return started.url;
+}
+
+const FINAL = agentMessage({ content: { answer: 'The workflow has 3 actions.' }, contentType: 'answer' });
+
+/**
+ * The exchange as seed 003 writes it: event name and the sorted keys of its payload, a run of
+ * `content_chunk`s counted once (the seed streams text in as many chunks as the model sends).
+ */
+function shape(events: SseEvent[]): string[] {
+  const lines = events.map((event) => `${event.event} ${JSON.stringify(Object.keys(event.data as object).sort())}`);
+  return lines.filter((line, index) => !(line.startsWith('content_chunk ') && lines[index - 1] === line));
+}
+
+async function chat(url: string, message: string): Promise<{ events: SseEvent[]; raw: string; headers: Headers }> {
+  const response = await fetch(`${url}/v1/agent/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ message }),
+  });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const raw = await response.text();
+  const events: SseEvent[] = [];
+  for (const frame of raw.split('\n\n')) {
+    const lines = frame.split('\n').filter((line) => line !== '' && !line.startsWith(':'));
+    if (lines.length === 0) continue;
+    // Seed 003's frames are exactly `event:` then `data:`.
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^event: [a-z_]+$/);
+    expect(lines[1]).toMatch(/^data: /);
+    events.push({ id: null, event: lines[0].slice(7), data: JSON.parse(lines[1].slice(6)) });
+  }
+  return { events, raw, headers: response.headers };
+}
+
+describe('the chat endpoint replays seed 003\'s example exchanges', () => {
+  it('a simple question (no tools): message_start {turn: 0}, content_chunk…, message_complete {}', async () => {
+    const url = await chatDaemon([FINAL]);
+    const { events, raw, headers } = await chat(url, 'What does this workflow do?');
+    expect(raw).not.toMatch(/^id:/m);
+    expect(shape(events)).toEqual(['message_start ["turn"]', 'content_chunk ["chunk"]', 'message_complete []']);
+    expect(events[0].data).toEqual({ turn: 0 });
+    expect(events.at(-1)!.data).toEqual({});
+    expect(headers.get('x-conversation-id')).toMatch(/^sess-/);
+    expect(headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('a question requiring a tool call (2 turns): tool_use_id on start and result, turn 0 then 1', async () => {
+    const url = await chatDaemon([{ text: 'Let me look up that workflow.', tool_calls: [{ id: 't1', name: 'list_files', input: { path: '.' } }] }, FINAL]);
+    const { events } = await chat(url, 'What does the low stock workflow do?');
+    expect(shape(events)).toEqual([
+      'message_start ["turn"]',
+      'content_chunk ["chunk"]',
+      'tool_call_start ["name","tool_use_id"]',
+      'tool_call_result ["is_error","name","tool_use_id"]',
+      'message_start ["turn"]',
+      'content_chunk ["chunk"]',
+      'message_complete []',
+    ]);
+    expect(events.filter((event) => event.event === 'message_start').map((event) => event.data)).toEqual([{ turn: 0 }, { turn: 1 }]);
+    expect(events[2].data).toEqual({ tool_use_id: 't1', name: 'list_files' });
+    expect(events[3].data).toEqual({ tool_use_id: 't1', name: 'list_files', is_error: false });
+  });
+
+  it('a workflow built over three turns: two tool calls, then the answer', async () => {
+    const url = await chatDaemon([
+      { tool_calls: [{ id: 't1', name: 'list_files', input: { path: '.' } }] },
+      { text: "I'll build that workflow...", tool_calls: [{ id: 't2', name: 'read_file', input: { path: 'missing.md' } }] },
+      FINAL,
+    ]);
+    const { events } = await chat(url, 'Build a low stock alert workflow.');
+    expect(shape(events)).toEqual([
+      'message_start ["turn"]',
+      'tool_call_start ["name","tool_use_id"]',
+      'tool_call_result ["is_error","name","tool_use_id"]',
+      'message_start ["turn"]',
+      'content_chunk ["chunk"]',
+      'tool_call_start ["name","tool_use_id"]',
+      'tool_call_result ["is_error","name","tool_use_id"]',
+      'message_start ["turn"]',
+      'content_chunk ["chunk"]',
+      'message_complete []',
+    ]);
+    expect(events.filter((event) => event.event === 'message_start').map((event) => event.data)).toEqual([{ turn: 0 }, { turn: 1 }, { turn: 2 }]);
+    // Reading a file that does not exist is the tool's error, reported as such.
+    expect(events[6].data).toEqual({ tool_use_id: 't2', name: 'read_file', is_error: true });
+  });
+});
