@@ -117,6 +117,9 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
   async function generate(request: LlmRequest): Promise<LlmResponse> {
     const modelId = request.model && request.model.trim() !== '' ? request.model.trim() : compiled.model;
     const model = modelFor(modelId);
+    // Streaming costs CPU (web streams, the SDK's stream machinery): only a call whose chunks
+    // someone reads (an open event stream or chat for the session) streams.
+    const stream = streaming && request.onChunk !== undefined;
     let receivedText = false;
     const watchedRequest: LlmRequest = {
       ...request,
@@ -133,8 +136,8 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
     try {
       // Checked here too: a signal aborted before the call never reaches the network.
       request.signal.throwIfAborted();
-      const result = await attemptOnce({ model, modelId, request: watchedRequest, jsonMode: compiled.jsonMode, stream: streaming, maxOutputBytes: compiled.maxOutputBytes, abortSignal: request.signal });
-      if (streaming && !receivedText && result.text === '' && !result.toolCalls) {
+      const result = await attemptOnce({ model, modelId, request: watchedRequest, jsonMode: compiled.jsonMode, stream, maxOutputBytes: compiled.maxOutputBytes, abortSignal: request.signal });
+      if (stream && !receivedText && result.text === '' && !result.toolCalls) {
         // An empty "stream" is what some SDK parsers make of a plain JSON answer: ask plainly.
         const plain = await plainly();
         if (plain.text !== '') {
@@ -147,7 +150,7 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
       // Too large is the model's answer, not the provider's fault: invalid output, never retried.
       const tooLarge = findAnswerTooLarge(error);
       if (tooLarge) throw tooLarge;
-      if (streaming && !receivedText && answeredWithoutStream(error) && !request.signal.aborted) {
+      if (stream && !receivedText && answeredWithoutStream(error) && !request.signal.aborted) {
         // A 200 answer that carried no stream at all: ask once more without streaming.
         try {
           const plain = await plainly();

@@ -126,7 +126,10 @@ export function limitAnswerSize(provider: LlmProvider, limitBytes: number): LlmP
   async function generate(request: LlmRequest): Promise<LlmResponse> {
     const cut = new AbortController();
     const budget = new AnswerBudget(limitBytes);
-    const limited: LlmRequest = {
+    const consumer = request.onChunk;
+    // Only a call whose chunks someone reads streams; without a reader the answer comes whole
+    // and is checked whole (the adapters' fetch caps the body meanwhile).
+    const limited: LlmRequest = !consumer ? request : {
       ...request,
       signal: AbortSignal.any([request.signal, cut.signal]),
       onChunk: (chunk) => {
@@ -137,7 +140,7 @@ export function limitAnswerSize(provider: LlmProvider, limitBytes: number): LlmP
           cut.abort(error);
           return;
         }
-        request.onChunk?.(chunk);
+        consumer(chunk);
       },
     };
     let response: LlmResponse;

@@ -128,7 +128,7 @@ describe('faults and retries', () => {
     const provider = createAiSdkProvider(
       settings({ kind, model, baseUrl: server.url + basePath, sleep: async () => {} }),
     );
-    const response = await provider.generate(request({ model, maxTokens: 1_000 }));
+    const response = await provider.generate(request({ model, maxTokens: 1_000, onChunk: () => {} }));
     expect(response.text).toBe('complete answer');
     expect(response.attempts).toBe(2);
     expect(server.requests).toHaveLength(2);

@@ -170,6 +170,14 @@ describe.each(CASES)('$kind through the AI SDK', (testCase) => {
     if (testCase.wire === 'openai') expect(sent.body.stream_options).toEqual({ include_usage: true });
   });
 
+  it('asks for no stream when nobody reads the chunks (streaming costs CPU for nothing)', async () => {
+    server.reply({ kind: 'text', text: ANSWER, chunks: ['{"status":', '"success","output"', ':{"content":{"ok":true}}}'] });
+    const response = await providerFor(testCase).generate(requestFor(testCase));
+    expect(response.text).toBe(ANSWER);
+    const [sent] = server.requests as [RecordedRequest];
+    expect(sent.stream).toBe(false);
+  });
+
   it('asks for native JSON output where the provider has it', async () => {
     server.reply({ kind: 'text', text: ANSWER });
     await providerFor(testCase).generate(requestFor(testCase));

@@ -58,7 +58,8 @@ describe('a server that does not stream', () => {
     const flags: unknown[] = [];
     const baseUrl = await jsonOnlyServer(kind, flags);
     const provider = createAiSdkProvider({ kind, model: 'local-model', baseUrl, apiKey: kind === 'openai-compatible' ? null : 'test-key-123456', maxAttempts: 1, timeoutMs: 5_000 });
-    const call = () => provider.generate({ agent: 'a', system: 'Answer in JSON.', prompt: 'hi', model: 'local-model', maxTokens: 100, signal: new AbortController().signal });
+    // A reader of the chunks is what makes a call stream.
+    const call = () => provider.generate({ agent: 'a', system: 'Answer in JSON.', prompt: 'hi', model: 'local-model', maxTokens: 100, signal: new AbortController().signal, onChunk: () => {} });
     const first = await call();
     expect(first.text).toBe('{"ok":true}');
     expect(first.usage).toMatchObject({ inputTokens: 11, outputTokens: 3 });

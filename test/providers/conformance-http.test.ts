@@ -68,6 +68,8 @@ describe('govflow start --http with each real provider kind', () => {
     expect(result).toMatchObject({ status: 'success', messages: 6 });
     expect(server.requests.map((request) => agentOf(systemPromptOf(request.body))).sort()).toEqual([...EXAMPLE_AGENTS].sort());
     expect(server.requests.every((request) => request.wire === testCase.wire)).toBe(true);
+    // A call streams only while someone reads its chunks: the stream was open for the last one.
+    expect(server.requests.at(-1)?.stream).toBe(true);
     expect((await getJson(`${url}/v1/verify`)).body.ok).toBe(true);
     expect((await daemon.stop()).code).toBe(0);
   }, 90_000);
