@@ -168,7 +168,7 @@ async function measure(via, shape, count = REQUESTS, concurrency = CONCURRENCY) 
   });
   const log = quietLog((message, fields) => {
     if (message === 'session started' && fields?.request) requestOf.set(fields.session, fields.request);
-    // The runner and the daemon both log "session finished": count sessions, not lines.
+    // Count sessions, not lines.
     if (message === 'session finished' && requestOf.has(fields?.session)) {
       const id = requestOf.get(fields.session);
       requestOf.delete(fields.session);

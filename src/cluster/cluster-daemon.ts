@@ -298,15 +298,13 @@ export class ClusterDaemon {
     await this.versions.pin(sessionId, claimed.governanceHash);
     if (claimed.previousState === 'paused' && claimed.reply) {
       const reply = claimed.reply;
-      const outcome = await runner.replyToSession(sessionId, { text: reply.text, sourceFile: reply.source_file, claimedPath: null, ...(reply.approval ? { approval: { approve: reply.approval.approve, reason: reply.approval.reason, user: reply.approval.user } } : {}) } as Parameters<typeof runner.replyToSession>[1], signal);
-      this.log.info('session resumed by reply', { session: sessionId, status: outcome.status });
+      // The runner logs how each session ends.
+      await runner.replyToSession(sessionId, { text: reply.text, sourceFile: reply.source_file, claimedPath: null, ...(reply.approval ? { approval: { approve: reply.approval.approve, reason: reply.approval.reason, user: reply.approval.user } } : {}) } as Parameters<typeof runner.replyToSession>[1], signal);
     } else if (!claimed.journaled) {
-      const outcome = await runner.startSession({ requestId: claimed.requestId, sessionId, text: request.text, user: request.user, metadata: request.metadata, sourceFile: request.source_file, claimedPath: null }, signal);
-      this.log.info('session finished', { session: sessionId, status: outcome.status });
+      await runner.startSession({ requestId: claimed.requestId, sessionId, text: request.text, user: request.user, metadata: request.metadata, sourceFile: request.source_file, claimedPath: null }, signal);
     } else {
       if (claimed.previousState === 'running') this.log.warn('took over a session whose lease ran out; resuming it from the journal', { session: sessionId, epoch: claimed.epoch });
-      const outcome = await runner.recoverSession(sessionId, signal);
-      this.log.info('session recovered', { session: sessionId, status: outcome.status });
+      await runner.recoverSession(sessionId, signal);
     }
   }
 

@@ -196,7 +196,7 @@ export class GovflowDaemon {
             await this.runSession((track) => {
               track(sessionId);
               return runner.recoverSession(sessionId, this.abort.signal);
-            }, 'recovered');
+            });
           } else if ((await this.registry.claim(item.requestId, item.claimedPath)) === 'duplicate') {
             await moveToFailed(config.paths, item.claimedPath, item.sourceFile, `duplicate request_id "${item.requestId}": it was already processed; use a new request_id`);
           } else {
@@ -230,7 +230,7 @@ export class GovflowDaemon {
         await this.runSession((track) => {
           track(reply.sessionId);
           return runner.recoverSession(reply.sessionId, this.abort.signal);
-        }, 'recovered');
+        });
       } else {
         await this.handle(reply, true);
       }
@@ -242,19 +242,15 @@ export class GovflowDaemon {
     return item.sessionId ?? sessionIdForClaim(item.claimedPath, this.runtime.config.timezone);
   }
 
-  /** Runs one session's work, keeping the progress log right. */
-  private async runSession(
-    work: (track: (sessionId: string) => void) => Promise<SessionOutcome>,
-    verb: string,
-  ): Promise<void> {
+  /** Runs one session's work; the runner logs how it ended, this logs how it broke off. */
+  private async runSession(work: (track: (sessionId: string) => void) => Promise<SessionOutcome>): Promise<void> {
     let tracked: string | null = null;
     let ended = () => {};
     try {
-      const outcome = await work((sessionId) => {
+      await work((sessionId) => {
         tracked = sessionId;
         ended = this.sessionRuns.begin(sessionId);
       });
-      this.options.log.info(`session ${verb}`, { session: outcome.sessionId, status: outcome.status });
     } catch (error) {
       if (error instanceof SessionInterruptedError) {
         this.options.log.warn('session interrupted by shutdown; it resumes at next start', { session: tracked });
@@ -314,7 +310,6 @@ export class GovflowDaemon {
           this.abort.signal,
           track,
         ),
-      'finished',
     );
   }
 

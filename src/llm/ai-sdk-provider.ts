@@ -109,7 +109,16 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
     fetch: cappedFetch(wholeBodyLimit(compiled.maxOutputBytes), compiled.maxOutputBytes, settings.fetch),
   });
   const wrapModel = settings.wrapModel;
-  const modelFor = wrapModel ? (modelId: string) => wrapModel(baseModelFor(modelId)) : baseModelFor;
+  // One model object per model id for the adapter's life, not one per call.
+  const models = new Map<string, LanguageModel>();
+  const modelFor = (modelId: string): LanguageModel => {
+    let model = models.get(modelId);
+    if (!model) {
+      model = wrapModel ? wrapModel(baseModelFor(modelId)) : baseModelFor(modelId);
+      models.set(modelId, model);
+    }
+    return model;
+  };
   // Some OpenAI-compatible servers and gateways ignore `stream: true` and answer with one JSON
   // body; after the first such answer this provider stops asking for streams.
   let streaming = compiled.stream;

@@ -1,7 +1,8 @@
 /**
  * The CLI behaves like one: `govflow logs | head` ends quietly when the reader closes the pipe
  * (exit 0, nothing on stderr, as `git log | head`), `--version` prints the version, a --root that
- * does not exist is bad usage (exit 2), and help fits in 80 columns with examples.
+ * does not exist is bad usage (exit 2), help fits in 80 columns with examples, and the
+ * foreground daemon logs each session's end once.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -47,6 +48,18 @@ describe('the govflow CLI', () => {
       expect(run.stderr, args.join(' ')).toBe('');
       expect(run.code, args.join(' ')).toBe(0);
     }
+  }, 60_000);
+
+  it('logs how each session ended once (the daemon does not repeat the runner)', async () => {
+    const root = makeRoot('timezone: UTC\n');
+    const daemon = await startDaemon(root);
+    dropJson(root, 'one.json', { request: 'Summarize the note.', request_id: 'once-1' });
+    dropJson(root, 'two.json', { request: 'Summarize the other note.', request_id: 'once-2' });
+    await waitFor('the results', () => readResult(root, 'once-1')?.status === 'success' && readResult(root, 'once-2')?.status === 'success');
+    await daemon.stop();
+    const ends = daemon.stderr.split('\n').filter((line) => line.includes('"message":"session finished"'));
+    expect(ends).toHaveLength(2);
+    expect(ends.map((line) => JSON.parse(line).request).sort()).toEqual(['once-1', 'once-2']);
   }, 60_000);
 
   it('prints its version with --version', async () => {

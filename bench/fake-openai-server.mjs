@@ -1,0 +1,65 @@
+/**
+ * A loopback model server that speaks the OpenAI Chat Completions wire format (what
+ * `kind: openai-compatible` and `kind: ollama` send), for the real-path benchmark. Run as its
+ * own process so its CPU is not counted against govflow or the AI SDK baseline:
+ *
+ *   node bench/fake-openai-server.mjs ANSWERS.json LATENCY_MS
+ *
+ * ANSWERS.json maps an agent name to the text it answers (the agent is read from the system
+ * prompt's `You are "name"`); any other request gets the `*` entry. Answers after LATENCY_MS, as
+ * one JSON body or, when the request asks for a stream, as SSE chunks of ~40 characters with the
+ * usage in the last one. Prints `listening PORT` once up; `GET /stats` gives the calls counted.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+
+const answers = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const latencyMs = Number(process.argv[3] ?? 100);
+const stats = { calls: 0, streamed: 0 };
+const usage = { prompt_tokens: 900, completion_tokens: 120, total_tokens: 1020 };
+
+function answerFor(body) {
+  const system = (body.messages ?? []).filter((message) => message.role === 'system').map((message) => (typeof message.content === 'string' ? message.content : JSON.stringify(message.content))).join('\n');
+  const agent = /You are "([a-z][a-z0-9_]*)"/.exec(system)?.[1];
+  return answers[agent] ?? answers['*'] ?? '{}';
+}
+
+function plain(response, model, text) {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({
+    id: 'chatcmpl-bench',
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+    usage,
+  }));
+}
+
+function streamed(response, model, text) {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const frame = (delta, extra = {}) => `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+  let out = frame({ role: 'assistant', content: '' });
+  for (let at = 0; at < text.length; at += 40) out += frame({ content: text.slice(at, at + 40) });
+  out += `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage })}\n\n`;
+  response.end(`${out}data: [DONE]\n\n`);
+}
+
+const server = createServer((request, response) => {
+  if (request.method === 'GET' && request.url === '/stats') {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(stats));
+    return;
+  }
+  const parts = [];
+  request.on('data', (part) => parts.push(part));
+  request.on('end', () => {
+    const body = JSON.parse(Buffer.concat(parts).toString('utf8'));
+    stats.calls += 1;
+    if (body.stream === true) stats.streamed += 1;
+    const text = answerFor(body);
+    setTimeout(() => (body.stream === true ? streamed : plain)(response, body.model ?? 'bench-model', text), latencyMs);
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => console.log(`listening ${server.address().port}`));
