@@ -75,7 +75,7 @@ export async function verifyAuditChain(options: {
   hashes?: string[];
 }): Promise<VerifyResult> {
   const files = [];
-  // Archived days (retention, SPEC §16) come first: they are older than every day still in logs/.
+  // Archived days (retention, docs/audit-log.md) come first: they are older than every day still in logs/.
   const archived = listArchivedLogFiles(options.logsDir).map((name) => ({ name: `${name.slice(0, 8)}.log`, fullPath: path.join(options.logsDir, ARCHIVE_FOLDER, name) }));
   const current = listLogFiles(options.logsDir).map((name) => ({ name, fullPath: path.join(options.logsDir, name) }));
   for (const { name, fullPath } of [...archived, ...current]) {

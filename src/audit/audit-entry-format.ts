@@ -1,5 +1,5 @@
 /**
- * One audit entry as text (SPEC §6) and its hash. The writer, the reader and `verify` all go
+ * One audit entry as text (docs/audit-log.md) and its hash. The writer, the reader and `verify` all go
  * through this file, so the layout is defined exactly once.
  *
  * Layout (every line ends in "\n"):
@@ -15,7 +15,7 @@
  *     [GOVERNANCE FILES]: <JSON array>     `null` when null
  *     [MESSAGE_ID: <id>]
  *     [SESSION_ID: <id>]
- *     [USER: <user>]                       who asked (SPEC §11); `local` for file drops without one
+ *     [USER: <user>]                       who asked (docs/http-api.md); `local` for file drops without one
  *     [AUDIT_FORMAT: 1]                    our lines from here on
  *     [REQUEST_ID: <id>]
  *     [SEQUENCE: <n>]
@@ -26,9 +26,9 @@
  *     [CORRECTIONS]: <JSON array>          only if non-empty
  *     [COMPLIANCE VIOLATIONS]: <JSON array>  only if non-empty
  *     [NOTES]: <JSON array>                only if non-empty
- *     [PII_REDACTED]: <JSON object>        only if PII was replaced (SPEC §12), e.g. {"email":2}
+ *     [PII_REDACTED]: <JSON object>        only if PII was replaced (README "Privacy and guardrails"), e.g. {"email":2}
  *     [GUARDRAILS]: <JSON array>           only if a guardrail fired: [{"rule","action"}]
- *     [PARENT_SESSION_ID: <id>]            only on a delegated child session's entries (SPEC §12)
+ *     [PARENT_SESSION_ID: <id>]            only on a delegated child session's entries (README "Delegation")
  *     [DEPTH: <n>]                         with PARENT_SESSION_ID: 1 for a child of the user's session
  *     [TOOL_CALLS] [VIOLATIONS] [APPROVALS] [EVIDENCE] [DELEGATIONS]   see tool-audit-lines.ts
  *     [ENTRY_HASH: <64 hex>]
@@ -62,21 +62,21 @@ export interface AuditEntryInput {
   message: SentientMessage;
   /** Hash of the governance files the step ran under (`[GOVERNANCE_VERSION: …]`). */
   governanceHash: string;
-  /** What the orchestrator corrected in the LLM's message (SPEC §4). */
+  /** What the orchestrator corrected in the LLM's message (README "Write an agent"). */
   corrections: string[];
   /** From {@link complianceViolations}. */
   complianceViolations: string[];
   /** Anything else worth recording (dry run, replayed after a crash, …). */
   notes: string[];
-  /** Occurrences of PII replaced for this message, by kind (SPEC §12). */
+  /** Occurrences of PII replaced for this message, by kind (README "Privacy and guardrails"). */
   piiRedacted?: Record<string, number> | null;
-  /** Guardrails that fired on this message (SPEC §12). */
+  /** Guardrails that fired on this message (README "Privacy and guardrails"). */
   guardrails?: ReadonlyArray<{ rule: string; action: string }> | null;
-  /** The session's user (SPEC §11 `[USER: …]`); the line is left out when absent (entries before users existed). */
+  /** The session's user (`[USER: …]`, docs/audit-log.md); the line is left out when absent (entries before users existed). */
   user?: string | null;
-  /** Tool calls, tool violations, approvals and evidence (SPEC §10). */
+  /** Tool calls, tool violations, approvals and evidence (README "Give an agent tools"). */
   tools?: ToolAuditLines;
-  /** Set on the entries of a delegated child session (SPEC §12). */
+  /** Set on the entries of a delegated child session (README "Delegation"). */
   delegation?: { parentSessionId: string; depth: number } | null;
 }
 

@@ -50,14 +50,14 @@ export interface ParsedAuditEntry {
   corrections: string[];
   complianceViolations: string[];
   notes: string[];
-  /** `[PII_REDACTED]`: occurrences replaced by kind (SPEC §12), or null. */
+  /** `[PII_REDACTED]`: occurrences replaced by kind (README "Privacy and guardrails"), or null. */
   piiRedacted: Record<string, number> | null;
-  /** `[GUARDRAILS]`: the rules that fired and their actions (SPEC §12). */
+  /** `[GUARDRAILS]`: the rules that fired and their actions (README "Privacy and guardrails"). */
   guardrails: Array<{ rule: string; action: string }>;
   formatVersion: number;
   /** `[TOOL_CALLS]`, `[VIOLATIONS]`, `[APPROVALS]`, `[EVIDENCE]`, `[DELEGATIONS]` when the entry has them. */
   tools?: ToolAuditLines;
-  /** `[PARENT_SESSION_ID]` and `[DEPTH]` of a delegated child session's entry (SPEC §12), else null. */
+  /** `[PARENT_SESSION_ID]` and `[DEPTH]` of a delegated child session's entry (README "Delegation"), else null. */
   delegation: { parentSessionId: string; depth: number } | null;
 }
 

@@ -1,10 +1,10 @@
 /**
- * How one value is written on one audit line, and read back (SPEC §6: "every value is on one
- * line"). The rules are chosen so that no value can ever contain a line break, so a request can
+ * How one value is written on one audit line, and read back (docs/audit-log.md, "One value on
+ * one line"). The rules are chosen so that no value can ever contain a line break, so a request can
  * neither split an entry nor forge the `---` separator or a `[TAG: ...]` line of its own.
  *
  * Text values:
- *  - `\` → `\\`, LF → `\n`, CR → `\r`, TAB → `\t` (the SPEC's three plus tab, for readability);
+ *  - `\` → `\\`, LF → `\n`, CR → `\r`, TAB → `\t` (tab too, for readability);
  *  - every other C0 control char, DEL, every C1 control char (U+0080–U+009F: U+0085 NEL is a
  *    line break to Python's `str.splitlines()`), U+2028 and U+2029 → `\uXXXX` (the last two are
  *    line terminators for some editors and JavaScript tooling);

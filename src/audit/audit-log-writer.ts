@@ -1,5 +1,5 @@
 /**
- * Appends audit entries to `system/logs/YYYYMMDD.log` (SPEC §6), one file per local day in the
+ * Appends audit entries to `system/logs/YYYYMMDD.log` (docs/audit-log.md), one file per local day in the
  * configured IANA zone, hash-chained across entries and days.
  *
  * One writer per root: the process holding the root lock (src/daemon/root-lock.ts) is the only one
@@ -39,7 +39,7 @@ export interface AuditLogWriterOptions {
   durable?: boolean;
   /** Where problems found while appending go (a day file removed under the writer), besides `warnings`. */
   log?: (message: string, fields?: Record<string, unknown>) => void;
-  /** Hears the chain's head after every durable entry (signed checkpoints, SPEC §16). */
+  /** Hears the chain's head after every durable entry (signed checkpoints, docs/audit-log.md). */
   onCommitted?: (state: { day: string; entries: number; hash: string }) => void;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Signed checkpoints of the audit chain (SPEC §16): one JSON line `{"day", "entries", "hash",
+ * Signed checkpoints of the audit chain (docs/audit-log.md): one JSON line `{"day", "entries", "hash",
  * "at", "key", "sig"}` saying "the chain had `entries` entries, the last one hashing to `hash`",
  * signed with Ed25519 over the canonical JSON of the other fields. A copy held outside the machine
  * (a witness) is what makes cutting the newest entries, or replacing a whole day, detectable even

@@ -1,5 +1,5 @@
 /**
- * `govflow verify --key FILE.pub [--witness DIR]…` (SPEC §16): every signed checkpoint — the
+ * `govflow verify --key FILE.pub [--witness DIR]…` (docs/audit-log.md): every signed checkpoint — the
  * root's own (`system/state/checkpoints/`) and each witness folder's — is held against the chain
  * the logs hold. A checkpoint fails when its signature does not hold for the key (forged, or
  * re-signed with another key), when it names more entries than the logs hold (entries were cut)

@@ -1,5 +1,5 @@
 /**
- * Signs checkpoints of the chain as the audit writer commits entries (SPEC §16): at most one per
+ * Signs checkpoints of the chain as the audit writer commits entries (docs/audit-log.md): at most one per
  * `audit.checkpoint_ms` (a trailing one, so the newest entry is always covered within that time),
  * one for a day's last entry as soon as the next day's first is written, and one at stop. Each
  * line goes to `system/state/checkpoints/YYYYMMDD.jsonl` and to every witness: a folder gets the

@@ -1,5 +1,5 @@
 /**
- * Retention of the audit trail (SPEC §16, `audit.retention`): day files older than `keep_days`
+ * Retention of the audit trail (docs/audit-log.md, `audit.retention`): day files older than `keep_days`
  * move, compressed, to `system/logs/archive/YYYYMMDD.log.gz`, where `govflow verify` still reads
  * them as part of the chain. The newest day file is never moved (the writer chains to it).
  *

@@ -1,12 +1,12 @@
 /**
- * The audit extension lines of agents that act (SPEC §10, §6), written after the entry's own
+ * The audit extension lines of agents that act (README "Give an agent tools"; docs/audit-log.md), written after the entry's own
  * lines and before `[ENTRY_HASH: …]`, in this order, each only when it has something to say:
  *
  *     [TOOL_CALLS]: [{"id","name","is_error","ms"},…]
  *     [VIOLATIONS]: [{"kind","detail"},…]          e.g. {"kind":"tool_not_allowed","detail":"write_file"}
  *     [APPROVALS]: [{"call_id","tool","approve","user","at","reason"},…]
  *     [EVIDENCE]: [{"path","sha256","bytes"},…]
- *     [DELEGATIONS]: [{"child_session","agent","objective_sha256","status","ms"},…]   (SPEC §12)
+ *     [DELEGATIONS]: [{"child_session","agent","objective_sha256","status","ms"},…]   (README "Delegation")
  */
 import { encodeJson } from './audit-line-encoding.js';
 

@@ -1,5 +1,5 @@
 /**
- * `govflow verify`: checks the hash chain of all audit logs (SPEC §8). Exit 0 when intact, 1
+ * `govflow verify`: checks the hash chain of all audit logs (docs/audit-log.md). Exit 0 when intact, 1
  * naming the first bad entry as `file:line` so an editor or terminal can jump to it.
  */
 import type { KeyObject } from 'node:crypto';
@@ -12,7 +12,7 @@ export interface VerifyCommandOptions {
   write: (text: string) => void;
   /** A cluster-mode root: its logs are a projection of the chain in Postgres, which keeps the head. */
   projection?: boolean;
-  /** `--key FILE.pub [--witness DIR]…`: also hold every signed checkpoint against the logs (SPEC §16). */
+  /** `--key FILE.pub [--witness DIR]…`: also hold every signed checkpoint against the logs (docs/audit-log.md). */
   signed?: { publicKey: KeyObject; keyId: string; witnesses: string[] };
 }
 

@@ -115,7 +115,7 @@ export const verifyCliCommand: CommandDefinition = {
     if (witnesses.length > 0 && typeof values.key !== 'string') throw new UsageError('--witness needs --key FILE.pub: a witness holds signed checkpoints, checked with the public key');
     const signed = typeof values.key === 'string' ? { ...readPublicKey(path.resolve(values.key)), witnesses } : undefined;
     if (values.store !== true) return verifyCommand({ logsDir: paths.logs, stateDir: paths.state, write: io.stdout, projection: isClusterRoot(root, io.env), ...(signed ? { signed } : {}) });
-    // Cluster mode (SPEC §15): the chain in Postgres, and this root's log files against it.
+    // Cluster mode (docs/cluster.md): the chain in Postgres, and this root's log files against it.
     const config = loadConfig(root, io.env);
     if (config.store.kind !== 'postgres') throw new ConfigError('govflow verify --store checks the Postgres store of cluster mode, and this root uses the files store: run govflow verify without --store');
     const { openPool, storeSettings } = await import('../cluster/postgres-connection.js');

@@ -1,5 +1,5 @@
 /**
- * The CLI's exit codes (SPEC §8), in one place: what each error kind and each result status
+ * The CLI's exit codes (docs/exit-codes.md), in one place: what each error kind and each result status
  * means to a shell script. Commands throw `GovflowError`s; `main` turns them into these codes.
  */
 import { GovflowError, errorMessage, type GovflowErrorKind } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * `govflow init [DIR] [--force]` (SPEC §17): a working root of one's own, made from the example
+ * `govflow init [DIR] [--force]` (README "Start a project of your own"): a working root of one's own, made from the example
  * application the package ships (the same files this repository runs as its own root, so there
  * is one example, not two): `governance/` (the objective → goal → planning → final output chain
  * with two executional agents), `context/`, `schemas/`, `tests/` with a passing case and its

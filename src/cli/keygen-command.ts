@@ -1,5 +1,5 @@
 /**
- * `govflow keygen --out FILE`: an Ed25519 key pair for signed audit checkpoints (SPEC §16): FILE
+ * `govflow keygen --out FILE`: an Ed25519 key pair for signed audit checkpoints (docs/audit-log.md): FILE
  * holds the private key (PKCS#8 PEM, mode 0600) that `audit.signing_key` names, FILE.pub the
  * public key (SPKI PEM) auditors pass to `govflow verify --key`. Existing files are kept unless
  * `--force`: a replaced key cannot verify the checkpoints signed before.

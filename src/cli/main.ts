@@ -1,6 +1,6 @@
 /**
  * The `govflow` command line: dispatches to one command, loaded only when chosen, and maps what
- * it throws to an exit code through one table (src/cli/exit-codes.ts, SPEC §8).
+ * it throws to an exit code through one table (src/cli/exit-codes.ts, docs/exit-codes.md).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-/** `govflow migrate`: applies the Postgres store's schema migrations and nothing else (SPEC §15). */
+/** `govflow migrate`: applies the Postgres store's schema migrations and nothing else (docs/cluster.md). */
 import { loadConfig } from '../config/config-loader.js';
 import { ConfigError } from '../errors.js';
 import type { CommandDefinition } from './command-context.js';

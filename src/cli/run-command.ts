@@ -72,7 +72,7 @@ export const runCommand: CommandDefinition = {
       }
     }
 
-    // Cluster mode (SPEC §15): sessions run in the daemons, so a run is handed to this root's daemon.
+    // Cluster mode (docs/cluster.md): sessions run in the daemons, so a run is handed to this root's daemon.
     const rootConfig = loadConfig(root, io.env);
     if (rootConfig.store.kind === 'postgres') {
       const daemon = RootLock.owner(rootConfig.paths.state);
@@ -109,7 +109,7 @@ export const runCommand: CommandDefinition = {
       return EXIT_CODE_BY_STATUS[handed.result.status];
     }
 
-    // --record DIR (SPEC §13): every model call of this run goes to a cassette in DIR.
+    // --record DIR (README "Record, replay and governance tests"): every model call of this run goes to a cassette in DIR.
     const recordDir = typeof values.record === 'string' ? path.resolve(values.record) : undefined;
     let runtime: Runtime;
     let waitingNoted = false;
@@ -196,7 +196,7 @@ export const runCommand: CommandDefinition = {
         // claim stays, so the next start or run resumes the session from its journal.
         claims.release(sessionId!);
       } catch (error) {
-        // Whatever failed inside, the caller gets a result document (SPEC §8/§9) and exit 1.
+        // Whatever failed inside, the caller gets a result document (docs/results.md) and exit 1 (docs/exit-codes.md).
         io.stderr(`govflow run: the session failed with an internal error: ${errorMessage(error)}\n`);
         outcome = { status: 'failed', result: internalFailureResult({ requestId, sessionId, sourceFile: name, startedAt, error, timezone: runtime.config.timezone }) };
       }

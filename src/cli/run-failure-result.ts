@@ -1,6 +1,6 @@
 /**
  * The result document `govflow run` prints when a session could not give one itself (an internal
- * error escaped the runner, e.g. the outbox cannot be written): same shape as SPEC §9, status
+ * error escaped the runner, e.g. the outbox cannot be written): the same shape (docs/results.md), status
  * `failed`, error PROCESSING_ERROR, so a caller reading `--json` always gets a result.
  */
 import { isoInTimeZone } from '../message/message-stamping.js';

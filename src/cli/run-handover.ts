@@ -1,5 +1,5 @@
 /**
- * `govflow run` on a root whose daemon runs (SPEC §8): one writer per root, so the run does not
+ * `govflow run` on a root whose daemon runs (README "One writer per root"): one writer per root, so the run does not
  * open the root itself; it drops its request into the daemon's inbox (written under an ignored
  * name, then renamed: the daemon never sees half of it) and waits for the result the daemon
  * writes to `system/outbox/<request_id>.json` — or for `system/failed/<name>.error.json` when the
@@ -8,7 +8,7 @@
  * If the daemon stops before it claimed the file, the run takes its file back and says so: the
  * caller then runs the request itself.
  *
- * In cluster mode (SPEC §15) the result is read from the store instead (`ResultSource`): a reply's
+ * In cluster mode (docs/cluster.md) the result is read from the store instead (`ResultSource`): a reply's
  * result goes to the outbox of the daemon that took the request, which may be another root's.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';

@@ -22,7 +22,7 @@ export const startCommand: CommandDefinition = {
     const onSignal = (signal: NodeJS.Signals) => {
       log.info(`received ${signal}`);
       if (daemon === null && signalled) {
-        // A second one while starting: at once, as a killed process (nothing is lost: SPEC §8).
+        // A second one while starting: at once, as a killed process (nothing is lost: README "CLI: killed runs, exit codes, retries").
         log.warn('a second signal while starting: exiting at once');
         process.exit(1);
       }
@@ -39,7 +39,7 @@ export const startCommand: CommandDefinition = {
       const httpListen = typeof values.http === 'string' ? values.http : undefined;
       const announce = (line: string) => io.stdout(`${line}\n`);
       if (loadConfig(root, io.env).store.kind === 'postgres') {
-        // Cluster mode (SPEC §15): loaded only when configured, like the HTTP server.
+        // Cluster mode (docs/cluster.md): loaded only when configured, like the HTTP server.
         const { ClusterDaemon } = await import('../cluster/cluster-daemon.js');
         daemon = await ClusterDaemon.start(root, { env: io.env, log, announce, ...(httpListen ? { httpListen } : {}) });
       } else {
@@ -49,7 +49,7 @@ export const startCommand: CommandDefinition = {
       removeSignalHandlers();
       removeHandlers();
       log.close();
-      // One writer per root (SPEC §8): a RootLockedError is a usage error, exit 2 naming the owner's pid.
+      // One writer per root (docs/exit-codes.md): a RootLockedError is a usage error, exit 2 naming the owner's pid.
       throw error;
     }
     if (signalled) daemon.stop().then(stopped, stopped);

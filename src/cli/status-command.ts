@@ -74,7 +74,7 @@ async function usesPostgres(root: string, env: NodeJS.ProcessEnv): Promise<boole
   return loadConfig(root, env).store.kind === 'postgres';
 }
 
-/** Cluster mode (SPEC §15): the whole cluster's sessions, from Postgres. */
+/** Cluster mode (docs/cluster.md): the whole cluster's sessions, from Postgres. */
 async function clusterStatusCommand(root: string, json: boolean, io: CommandContext['io']): Promise<number> {
   const { loadConfig } = await import('../config/config-loader.js');
   const { openPool, storeSettings } = await import('../cluster/postgres-connection.js');
@@ -103,7 +103,7 @@ export const statusCommand: CommandDefinition = {
     // The disk alarm and writes waiting for the disk, as the running daemon last wrote them.
     const diskStatus = readDiskStatus(paths);
     const disk = diskStatus !== null && diskStatus.pid === owner?.pid ? diskStatus : null;
-    // Witnesses of the signed checkpoints (SPEC §16) and their backlog, as the running daemon last wrote them.
+    // Witnesses of the signed checkpoints (docs/audit-log.md) and their backlog, as the running daemon last wrote them.
     const witnessStatus = readWitnessStatus(paths.state);
     const witnesses = witnessStatus !== null && witnessStatus.pid === owner?.pid ? witnessStatus.witnesses : [];
     // Every session keeps its state in its manifest (written at each step and at the end), so the

@@ -1,5 +1,5 @@
 /**
- * `govflow test [--root DIR] [NAME…] [--update]` (SPEC §13): runs the root's tests/*.yaml cases
+ * `govflow test [--root DIR] [NAME…] [--update]` (README "Record, replay and governance tests"): runs the root's tests/*.yaml cases
  * against their cassettes, prints PASS/FAIL per case with a readable diff, and ends with
  * `N passed, N failed`. Exit 0 when all pass, 1 otherwise, 2 for bad usage.
  */

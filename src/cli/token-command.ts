@@ -1,5 +1,5 @@
 /**
- * `govflow token add USER [--role auditor]`: creates a bearer token for the HTTP API (SPEC §11),
+ * `govflow token add USER [--role auditor]`: creates a bearer token for the HTTP API (docs/http-api.md),
  * prints it once, and records only its SHA-256 under `http.tokens` in govflow.config.yaml. The
  * rest of the file — keys, comments, order — is kept as it was.
  */

@@ -1,5 +1,5 @@
 /**
- * Projects the audit chain in Postgres onto this daemon's `system/logs/YYYYMMDD.log` (SPEC §15):
+ * Projects the audit chain in Postgres onto this daemon's `system/logs/YYYYMMDD.log` (docs/cluster.md):
  * every entry, in chain order, byte for byte as committed (the text was formatted once, by
  * audit-entry-format.ts, when it was appended), so the files `govflow verify` reads are identical
  * on every daemon.

@@ -1,5 +1,5 @@
 /**
- * The daemon in cluster mode (SPEC §15, `store.kind: postgres`): a small state machine
+ * The daemon in cluster mode (docs/cluster.md, `store.kind: postgres`): a small state machine
  * (starting → running → draining → stopped), like the files daemon, with different insides:
  *
  * - intake: the inbox (and HTTP, which writes into the inbox) only enqueues: a request becomes a

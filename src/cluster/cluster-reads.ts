@@ -1,6 +1,6 @@
 /**
- * The HTTP API's view of the store in cluster mode (SPEC §15: "results, session status, the event
- * stream and the web view read from the database on any daemon"): a request's result and owner,
+ * The HTTP API's view of the store in cluster mode (docs/cluster.md: results, session status, the event
+ * stream and the web view read from the database on any daemon): a request's result and owner,
  * and a session's journal, fetched from Postgres before each handler runs and kept for a short
  * while (the handlers read synchronously; see RemoteSessions in src/http/session-lookup.ts). A
  * submission is enqueued straight into Postgres, whose unique request id answers 202 or 409.

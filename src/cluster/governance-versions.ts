@@ -1,6 +1,6 @@
 /**
- * Governance versions in cluster mode (SPEC §15: "sessions run on the governance version they
- * started with"). When a session first runs, the daemon's current snapshot is stored in
+ * Governance versions in cluster mode (docs/cluster.md: sessions run on the governance version they
+ * started with). When a session first runs, the daemon's current snapshot is stored in
  * Postgres, content-addressed by its hash (`governance_snapshots`), and the session is pinned to
  * it (`sessions.governance_hash`). A daemon that later runs the session — a takeover, a reply —
  * uses that version even when its own markdown is newer: it writes the stored files under

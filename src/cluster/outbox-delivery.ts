@@ -1,6 +1,6 @@
 /**
- * The outbox of a daemon in cluster mode (SPEC §15: results are "in the outbox of the daemon that
- * took the request"): results of the requests this daemon enqueued, wherever they ran, written to
+ * The outbox of a daemon in cluster mode (docs/cluster.md: results are in the outbox of the daemon that
+ * took the request): results of the requests this daemon enqueued, wherever they ran, written to
  * its system/outbox/ (temp + rename, as in files mode) when Postgres notifies a result for it,
  * on a poll, and after a restart. `outbox_version` records what was written, so a result that
  * changed (pending, then final) is written again and nothing is written twice.

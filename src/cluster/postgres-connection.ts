@@ -1,5 +1,5 @@
 /**
- * The connection pool of cluster mode (SPEC §15) and the one error a daemon that cannot reach
+ * The connection pool of cluster mode (docs/cluster.md) and the one error a daemon that cannot reach
  * Postgres at start exits with: code 2, naming host and port, never the credentials.
  */
 import pg from 'pg';

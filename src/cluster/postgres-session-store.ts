@@ -1,5 +1,5 @@
 /**
- * The Postgres store (SPEC §15): the second implementation of the store seam
+ * The Postgres store (docs/cluster.md): the second implementation of the store seam
  * (src/store/session-store.ts). A session's journal is rows of `journal`; each message's audit
  * entry is appended to the chain in the same transaction as its journal record (store-committer.ts);
  * results go to the session's row, from which the intake daemon writes its outbox.

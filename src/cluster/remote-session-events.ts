@@ -1,6 +1,6 @@
 /**
- * Live events of sessions that run on other daemons (SPEC §15: "the event stream ... read from
- * the database on any daemon"). The HTTP streams listen on one bus; this daemon's own runner
+ * Live events of sessions that run on other daemons (docs/cluster.md: the event stream read from
+ * the database on any daemon). The HTTP streams listen on one bus; this daemon's own runner
  * feeds it directly, and this feeds it what Postgres says about everyone else's sessions: a
  * `message` per audit entry once the projection wrote it, then `pending` or `session_finished`
  * from the result notices. Model text (`content_chunk`) streams only where the session runs.

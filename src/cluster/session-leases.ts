@@ -1,5 +1,5 @@
 /**
- * The work queue and the leases of cluster mode (SPEC §15), on the `sessions` table itself:
+ * The work queue and the leases of cluster mode (docs/cluster.md), on the `sessions` table itself:
  *
  * - intake inserts a `queued` row (the request id is unique: a duplicate is refused by Postgres);
  * - a daemon claims the oldest claimable row with `FOR UPDATE SKIP LOCKED` — queued, a paused

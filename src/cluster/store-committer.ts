@@ -5,7 +5,7 @@
  *
  *   1. locks the sessions' rows (in id order) and checks each write's fence: the row's `owner`
  *      and `epoch` must still be this daemon's lease; a write whose lease was lost is dropped and
- *      rejected with LeaseLostError (SPEC §15: a daemon that lost its lease cannot commit);
+ *      rejected with LeaseLostError (docs/cluster.md: a daemon that lost its lease cannot commit);
  *   2. appends the journal records;
  *   3. when any write carries audit entries, locks the chain head (`audit_head`, FOR UPDATE: the
  *      lock that serialises appends across daemons) and chains each entry: its body is formatted

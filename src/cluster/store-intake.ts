@@ -1,5 +1,5 @@
 /**
- * Intake in cluster mode (SPEC §15): a claimed inbox file (or HTTP submission, which arrives as
+ * Intake in cluster mode (docs/cluster.md): a claimed inbox file (or HTTP submission, which arrives as
  * one) is committed to the store — a `queued` session row, or a reply row for a paused session —
  * and only then archived. A duplicate request id (accepted by any daemon) or a reply that cannot
  * apply goes to system/failed/. When Postgres does not answer, the item is kept (its file stays in

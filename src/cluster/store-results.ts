@@ -1,5 +1,5 @@
 /**
- * Results as `govflow run` reads them in cluster mode (SPEC §15): from the `sessions` table, on
+ * Results as `govflow run` reads them in cluster mode (docs/cluster.md): from the `sessions` table, on
  * any root. A reply's result is filed in the outbox of the daemon that took the request, which may
  * be another root's, so the run waits on the store rather than on this root's outbox.
  */

@@ -1,5 +1,5 @@
 /**
- * `govflow verify --store` (SPEC §15): checks the audit chain in Postgres — every entry hashes to
+ * `govflow verify --store` (docs/cluster.md): checks the audit chain in Postgres — every entry hashes to
  * its ENTRY_HASH after the one before it, positions run 1..N with no gap, the head row names the
  * last entry — and then this root's log files against it, entry by entry: the files must be the
  * chain's projection (the same entries, byte for byte, in chain order). Files that end before the

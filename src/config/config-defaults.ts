@@ -2,7 +2,7 @@
  * Every default of govflow.config.yaml and of agent keys, each written once next to its meaning
  * (STYLE: "every default written once, next to its documentation"). The schema is config-schema.ts.
  */
-/** Options of provider kind local (SPEC §13), used where `provider.local` leaves them out. */
+/** Options of provider kind local (README "Local models"), used where `provider.local` leaves them out. */
 export const LOCAL_PROVIDER_DEFAULTS = {
   /** CPU threads; null: the machine's physical cores (more threads than cores is very slow). */
   threads: null,
@@ -27,13 +27,13 @@ export const CONFIG_DEFAULTS = {
     script: null,
     /** Stream answers from real providers (live content_chunk events); false asks for whole answers. */
     stream: true,
-    /** kind replay (SPEC §13): `{ dir: <cassette file or folder>, on_miss: fail }`; a miss always fails. */
+    /** kind replay (README "Record, replay and governance tests"): `{ dir: <cassette file or folder>, on_miss: fail }`; a miss always fails. */
     replay: null,
-    /** kind local (SPEC §13): `{ threads, context_size, gpu }`; model: is the .gguf file. */
+    /** kind local (README "Local models"): `{ threads, context_size, gpu }`; model: is the .gguf file. */
     local: null,
   },
   llm: {
-    /** Attempts per LLM call on network errors, 408/409/429/5xx (SPEC §5). */
+    /** Attempts per LLM call on network errors, 408/409/429/5xx (README "CLI: killed runs, exit codes, retries"). */
     max_attempts: 3,
     /** Per-call timeout. */
     timeout_ms: 120_000,
@@ -44,7 +44,7 @@ export const CONFIG_DEFAULTS = {
      * aborted as soon as its answer passes this; the attempt counts as invalid output.
      */
     max_output_bytes: 1_048_576,
-    /** Folder to record every model call to, as cassettes (SPEC §13); null records nothing. */
+    /** Folder to record every model call to, as cassettes (README "Record, replay and governance tests"); null records nothing. */
     record: null,
   },
   limits: {
@@ -63,7 +63,7 @@ export const CONFIG_DEFAULTS = {
      * restarts) before it ends failed with PROCESSING_ERROR: no request can crash forever.
      */
     max_crash_retries: 2,
-    /** Delegation (SPEC §12): deepest child session (user → entry agent = depth 0). */
+    /** Delegation (README "Delegation"): deepest child session (user → entry agent = depth 0). */
     max_depth: 2,
     /** Delegation: a child session still running after this is stopped and fails. */
     delegation_deadline_ms: 300_000,
@@ -90,10 +90,10 @@ export const CONFIG_DEFAULTS = {
     /** Deepest JSON nesting accepted in a model's answer (the message object itself is depth 1). */
     max_depth: 64,
   },
-  /** Files that reach prompts must lie inside the root after symlinks are resolved (SPEC §7). */
+  /** Files that reach prompts must lie inside the root after symlinks are resolved (README "Files outside the root, and prices"). */
   allow_outside_root: false,
   prompt: { include: ['context/**/*.md', 'governance/*.md'] },
-  /** PII redaction (SPEC §12): no kinds listed = no redaction, as before Part II. */
+  /** PII redaction (README "Privacy and guardrails"): no kinds listed = no redaction, as before Part II. */
   pii: {
     /** Built-in kinds to redact: email, phone, credit_card, iban, national_id, ip_address, secret. */
     redact: [] as string[],
@@ -110,7 +110,7 @@ export const CONFIG_DEFAULTS = {
   },
   audit: {
     /**
-     * Ed25519 private key (PKCS#8 PEM, from `govflow keygen`), outside the root (SPEC §16): with
+     * Ed25519 private key (PKCS#8 PEM, from `govflow keygen`), outside the root (docs/audit-log.md): with
      * it the daemon signs a checkpoint of the chain's head after committed entries. Null: no
      * checkpoints.
      */
@@ -120,8 +120,8 @@ export const CONFIG_DEFAULTS = {
     /** Folders (another disk, a share) and http(s) URLs that receive every checkpoint. */
     witnesses: [],
     /**
-     * Day files older than `keep_days` move to system/logs/archive/YYYYMMDD.log.gz; archives older
-     * than `delete_after_days` are deleted unless system/state/legal-hold exists. Null: kept as is.
+     * Day files older than `keep_days` move to system/logs/archive/YYYYMMDD.log.gz (docs/audit-log.md).
+     * `delete_after_days` is refused by this version (archives are never deleted). Null: kept as is.
      */
     retention: { keep_days: null, archive: 'gzip', delete_after_days: null },
   },
@@ -137,18 +137,18 @@ export const CONFIG_DEFAULTS = {
     service_name: 'govflow',
   },
   http: {
-    /** `HOST:PORT` to serve the HTTP API on (SPEC §11); null: no listener (`govflow start --http` also sets it). */
+    /** `HOST:PORT` to serve the HTTP API on (docs/http-api.md); null: no listener (`govflow start --http` also sets it). */
     listen: null,
     /** Bearer tokens, stored as their SHA-256 (`govflow token add`); empty: loopback only, every caller is `local`. */
     tokens: [],
     /** Largest request body accepted (413 above it). */
     max_body_bytes: 1_048_576,
-    /** Milliseconds between SSE comment heartbeats (SPEC: at least every 15 s). */
+    /** Milliseconds between SSE comment heartbeats (docs/http-api.md). */
     heartbeat_ms: 10_000,
     /** A client must send its whole request (headers and body) within this time (slowloris guard). */
     request_timeout_ms: 30_000,
   },
-  /** Built-in tools (SPEC §10). Folders are relative to the root. */
+  /** Built-in tools (README "Give an agent tools"). Folders are relative to the root. */
   tools: {
     /** Each session works in `<workspace>/<session_id>/`; built-in file tools never leave it. */
     workspace: 'workspace',
@@ -168,7 +168,7 @@ export const CONFIG_DEFAULTS = {
     },
   },
   /**
-   * Where sessions, journals, audit chain and results live (SPEC §15). `files` (the default) is
+   * Where sessions, journals, audit chain and results live (docs/cluster.md). `files` (the default) is
    * sections 1–14 on one machine; `postgres` is cluster mode (docs/cluster.md). `url` may name an
    * environment variable as `${NAME}` (GOVFLOW_STORE_URL wins over the file).
    */
@@ -178,16 +178,16 @@ export const CONFIG_DEFAULTS = {
     /** The Postgres schema govflow's tables live in (created by the migrations). */
     schema: 'govflow',
   },
-  /** Cluster mode (SPEC §15); read only with `store.kind: postgres`. */
+  /** Cluster mode (docs/cluster.md); read only with `store.kind: postgres`. */
   cluster: {
     /** A session's lease: a daemon that stops renewing it loses the session to another after this. */
     lease_ms: 30_000,
     /** Connections each daemon keeps to Postgres. */
     pool_size: 8,
-    /** How long a daemon waits for Postgres at start before it exits 2 (SPEC: within 30 s). */
+    /** How long a daemon waits for Postgres at start before it exits 2 (docs/cluster.md). */
     connect_timeout_ms: 10_000,
   },
-  /** MCP servers whose tools agents may be offered as `mcp:<server>/<tool>` (SPEC §10). */
+  /** MCP servers whose tools agents may be offered as `mcp:<server>/<tool>` (README "Give an agent tools"). */
   mcp: {
     servers: {},
     /** One tool call (and a stdio server's start or an HTTP server's handshake). */
@@ -197,7 +197,7 @@ export const CONFIG_DEFAULTS = {
 
 /** Defaults of agent keys that have one. */
 export const AGENT_DEFAULTS = {
-  /** Model turns per message in the tool loop (SPEC §10). */
+  /** Model turns per message in the tool loop (README "Give an agent tools"). */
   max_turns: 20,
 } as const;
 

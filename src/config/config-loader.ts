@@ -45,11 +45,11 @@ export interface AgentDeclaration {
   tools?: string[];
   max_turns?: number;
   approval?: string[];
-  /** Agents it may start a child session at (SPEC §12 delegation). */
+  /** Agents it may start a child session at (README "Delegation"). */
   delegates?: string[];
 }
 
-/** An MCP server from config `mcp.servers` (SPEC §10): stdio (`command`) or Streamable HTTP (`url`). */
+/** An MCP server from config `mcp.servers` (README "Give an agent tools"): stdio (`command`) or Streamable HTTP (`url`). */
 export interface McpServerConfig {
   command?: string;
   args?: string[];
@@ -111,16 +111,16 @@ export interface GovflowConfig {
   message: { schema: string | null; max_depth: number };
   prompt: { include: string[] };
   daemon: { shutdown_grace_ms: number; fsync: boolean };
-  /** Signed checkpoints, witnesses and retention of the audit trail (SPEC §16); paths absolute. */
+  /** Signed checkpoints, witnesses and retention of the audit trail (docs/audit-log.md); paths absolute. */
   audit: {
     signing_key: string | null;
     checkpoint_ms: number;
     witnesses: string[];
     retention: { keep_days: number | null; archive: 'gzip'; delete_after_days: number | null };
   };
-  /** OpenTelemetry export (SPEC §14); see src/telemetry/telemetry-settings.ts for the env variables. */
+  /** OpenTelemetry export (README "Traces (OpenTelemetry)"); see src/telemetry/telemetry-settings.ts for the env variables. */
   telemetry: { otlp_endpoint: string | null; capture_content: boolean; service_name: string };
-  /** SPEC §11; `listen` null means no HTTP listener. */
+  /** The HTTP API (docs/http-api.md); `listen` null means no HTTP listener. */
   http: {
     listen: string | null;
     tokens: Array<{ user: string; sha256: string; role: 'operator' | 'auditor' }>;
@@ -128,17 +128,17 @@ export interface GovflowConfig {
     heartbeat_ms: number;
     request_timeout_ms: number;
   };
-  /** `prices:` and SPEC §7's `pricing:` (converted), merged; `pricing` wins per model. */
+  /** `prices:` and `pricing:` (converted; docs/configuration.md), merged; `pricing` wins per model. */
   prices: Record<string, ModelPrice>;
   allow_outside_root: boolean;
   agents: Record<string, AgentDeclaration>;
   tools: ToolsConfig;
   mcp: { servers: Record<string, McpServerConfig>; timeout_ms: number };
-  /** SPEC §15: `files` (default) or `postgres` (cluster mode); `url` has `${ENV}` expanded. */
+  /** The store (docs/cluster.md): `files` (default) or `postgres` (cluster mode); `url` has `${ENV}` expanded. */
   store: { kind: 'files' | 'postgres'; url: string | null; schema: string };
   cluster: { lease_ms: number; pool_size: number; connect_timeout_ms: number };
   paths: SystemPaths;
-  /** PII redaction (SPEC §12). */
+  /** PII redaction (README "Privacy and guardrails"). */
   pii: PiiConfig;
   /** Guardrail rules as written; compiled (with file and line) by the governance loader. */
   guardrails: unknown[];
@@ -310,7 +310,7 @@ function storeSection(user: Record<string, unknown>, env: NodeJS.ProcessEnv, lin
   return { kind, url, schema: (user.schema as string | undefined) ?? CONFIG_DEFAULTS.store.schema };
 }
 
-/** SPEC §7's `pricing: { model: { input_per_mtok, output_per_mtok } }` as the price table's entries. */
+/** `pricing: { model: { input_per_mtok, output_per_mtok } }` (docs/configuration.md) as the price table's entries. */
 function pricingTable(pricing: unknown): Record<string, ModelPrice> {
   const table: Record<string, ModelPrice> = {};
   if (!isPlainObject(pricing)) return table;
@@ -349,7 +349,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * The audit section with its paths resolved. The signing key must lie outside the root (SPEC §16):
+ * The audit section with its paths resolved. The signing key must lie outside the root (docs/audit-log.md):
  * whoever can write the root must not be able to sign with the daemon's key.
  */
 function auditSettings(root: string, raw: Record<string, unknown>): GovflowConfig['audit'] {

@@ -251,7 +251,7 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
-    /** SPEC §7 spelling of the price table (USD per million tokens); wins over `prices` per model. */
+    /** Prices as `{ model: { input_per_mtok, output_per_mtok } }`, USD per million tokens; wins over `prices` per model. */
     pricing: {
       type: 'object',
       additionalProperties: {
@@ -265,7 +265,7 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
-    /** Let prompt includes, agent files, schemas and model files lie outside the root (SPEC §7). */
+    /** Let prompt includes, agent files, schemas and model files lie outside the root (README "Files outside the root, and prices"). */
     allow_outside_root: { type: 'boolean' },
     pii: {
       type: 'object',

@@ -1,4 +1,4 @@
-/** The runtime folders under `system/` (SPEC §1), named once. */
+/** The runtime folders under `system/` (README "Folder layout"), named once. */
 import path from 'node:path';
 
 export interface SystemPaths {

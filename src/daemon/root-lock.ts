@@ -1,8 +1,8 @@
 /**
- * One writer per root (files mode, SPEC §8): `system/state/root.lock` names the process that owns
+ * One writer per root (files mode, README "One writer per root"): `system/state/root.lock` names the process that owns
  * the root — a daemon, or a one-shot `govflow run` when no daemon runs. Only the owner appends to
  * the audit log, journals sessions and moves request files, so none of them needs a lock of its
- * own. Several machines sharing work is cluster mode's job (SPEC §15), not this file's.
+ * own. Several machines sharing work is cluster mode's job (docs/cluster.md), not this file's.
  *
  * The lock is a file created exclusively (O_EXCL) holding the owner's pid, host and kind. A lock
  * whose owner is gone (killed, or a pid from before the last boot) is stale: the next process

@@ -30,7 +30,7 @@ export interface Runtime {
   provider: LlmProvider;
   /** The provider pipeline's cancellation layer: the HTTP chat cancels sessions through it. */
   cancellation: SessionCancellation;
-  /** Signed checkpoints of the chain (SPEC §16), when audit.signing_key is set. */
+  /** Signed checkpoints of the chain (docs/audit-log.md), when audit.signing_key is set. */
   checkpoints: CheckpointWriter | null;
   /** The files store's audit writer; null when another store keeps the audit trail (cluster mode). */
   audit: AuditLogWriter | null;
@@ -39,7 +39,7 @@ export interface Runtime {
   tools: ToolBox;
   /** Live session events (HTTP stream, tracing, metrics subscribe here). */
   events: SessionEvents;
-  /** OpenTelemetry export, or null when tracing is off (SPEC §14). Flushed by close(). */
+  /** OpenTelemetry export, or null when tracing is off (README "Traces (OpenTelemetry)"). Flushed by close(). */
   telemetry: Telemetry | null;
   warnings: string[];
   close(): Promise<void>;
@@ -115,7 +115,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   const loggedMessages = new LoggedMessagesIndex(config.paths.logs);
   const events = new SessionEvents();
   const cancellation = new SessionCancellation();
-  // Tools agents may be offered (SPEC §10). MCP servers a killed daemon left running go first.
+  // Tools agents may be offered (README "Give an agent tools"). MCP servers a killed daemon left running go first.
   const tools = new ToolBox(config, { env, log: options.log });
   tools.reapOrphans();
   let telemetry: Telemetry | null;
@@ -135,7 +135,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
         snapshotsDir: config.paths.snapshots,
         durable: config.daemon.fsync,
         audit: audit!,
-        // One index for every recovery of this process: each day file is parsed once (SPEC §6 recovery).
+        // One index for every recovery of this process: each day file is parsed once (crash recovery, docs/audit-log.md).
         auditedMessages: (sessionId, sinceIso) => loggedMessages.messagesOf(sessionId, compactInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone)),
         spareFolders: options.owner === 'daemon',
       });

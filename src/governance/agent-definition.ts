@@ -28,13 +28,13 @@ export interface AgentDefinition {
   declaredIn: { file: string; line: number; keyLines?: Readonly<Partial<Record<RoutingKey, number>>> };
   /** The markdown instructions (frontmatter removed). */
   instructions: string;
-  /** Tool names and `mcp:<server>/<prefix>*` patterns it is offered (SPEC §10); empty: none. */
+  /** Tool names and `mcp:<server>/<prefix>*` patterns it is offered (README "Give an agent tools"); empty: none. */
   tools: string[];
   /** Model turns per message in the tool loop. */
   maxTurns: number;
   /** Tool names and patterns whose calls wait for a person's approval. */
   approval: string[];
-  /** Agents it may delegate to through the `delegate` tool (SPEC §12); empty: none. */
+  /** Agents it may delegate to through the `delegate` tool (README "Delegation"); empty: none. */
   delegates: string[];
 }
 

@@ -1,7 +1,7 @@
 /**
  * Agent files written for Claude Code (`.claude/agents/*.md`: frontmatter `name`, `description`,
  * `tools` as "Read, Grep, WebFetch", `model`, maybe `color`) load as govflow agents when dropped
- * into governance/agents/ (SPEC §17). Such a file is told apart by what a govflow file never has:
+ * into governance/agents/ (README "Start a project of your own"). Such a file is told apart by what a govflow file never has:
  * no `type`, and a tools string, a hyphenated name, a Claude model alias or a `color`.
  *
  * The mapping, one rule each:

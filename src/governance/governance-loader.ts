@@ -41,7 +41,7 @@ export interface GovernanceSnapshot {
   messageSchema: Record<string, unknown>;
   /** Every file the hash covers, for the content-addressed snapshot store. */
   files: Readonly<Record<string, string>>;
-  /** Guardrail rules (SPEC §12): config `guardrails:` then governance/guardrails.md. */
+  /** Guardrail rules (README "Privacy and guardrails"): config `guardrails:` then governance/guardrails.md. */
   guardrails: readonly GuardrailRule[];
 }
 
@@ -258,7 +258,7 @@ function resolveAgent(
       return null;
     }
   }
-  // Deny by default (SPEC §10): only tools the agent names are ever offered, so a name that
+  // Deny by default (README "Give an agent tools"): only tools the agent names are ever offered, so a name that
   // matches nothing is a mistake the author must hear about now, not a silent empty offer.
   const servers = Object.keys(config.mcp.servers);
   let toolsValid = true;

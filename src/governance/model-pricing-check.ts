@@ -3,7 +3,7 @@
  * on it would never stop anything. With `limits.max_cost_usd_per_session` set, every model a
  * session may call — the provider's default and each agent's `model:` override — must have a
  * price (govflow's table or the config's `pricing:`), or the configuration is refused naming it
- * (SPEC §7). Local providers (free models) and dry-run (no model at all) need no price.
+ * (README "Files outside the root, and prices"). Local providers (free models) and dry-run (no model at all) need no price.
  */
 import { CONFIG_FILE_NAME, type GovflowConfig } from '../config/config-loader.js';
 import { ConfigError } from '../errors.js';

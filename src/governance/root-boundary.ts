@@ -2,7 +2,7 @@
  * Silent failure #4 (issue 11): the root is the boundary. Every file that can reach a prompt or
  * steer a run — `prompt.include` matches, `context/` and `governance/` files, config-declared
  * agent files, schemas, model files — must lie inside the root after symlinks are resolved, or
- * it is refused with an error naming the path (SPEC §7). `allow_outside_root: true` lifts this.
+ * it is refused with an error naming the path (README "Files outside the root, and prices"). `allow_outside_root: true` lifts this.
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/agent/chat` (SPEC §11, seed 003): a request, or the next turn of a conversation, whose
+ * `POST /v1/agent/chat` (docs/http-api.md, seed 003): a request, or the next turn of a conversation, whose
  * progress streams back in seed 003's own protocol, names and payloads key for key, for clients
  * built for it: `message_start {turn}` (zero-based, one per LLM turn of the loop), `content_chunk
  * {chunk}`, `tool_call_start {tool_use_id, name}`, `tool_call_result {tool_use_id, name,

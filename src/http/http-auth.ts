@@ -1,5 +1,5 @@
 /**
- * Who is calling (SPEC §11). Tokens are configured as the hex SHA-256 of the secret, never the
+ * Who is calling (docs/http-api.md). Tokens are configured as the hex SHA-256 of the secret, never the
  * secret itself; a presented token is hashed and compared to every configured hash in constant
  * time, so neither the comparison nor the table's order tells an attacker anything.
  * Without tokens the API listens on loopback only and every caller is the user `local`.

@@ -1,6 +1,6 @@
 /**
- * Requests and replies that arrive over HTTP (SPEC §11: "the same checks and durability as an
- * inbox file"): the body is checked by the inbox's own parser, then handed to the intake, which
+ * Requests and replies that arrive over HTTP (docs/http-api.md: the same checks and durability as an
+ * inbox file): the body is checked by the inbox's own parser, then handed to the intake, which
  * makes it durable as a claim in system/processing/ and schedules it at once (no inbox file, no
  * watcher: InboxIntake.submit). The 202 comes after that: a kill -9 right after it loses
  * nothing, and crash recovery runs the claim like any other.
@@ -67,7 +67,7 @@ export class HttpIntake {
     if (parsed.kind !== 'request' || parsed.requestId === null) throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');
 
     if (this.options.remote) {
-      // Cluster mode (SPEC §15): committed to Postgres before the 202; its unique request id decides.
+      // Cluster mode (docs/cluster.md): committed to Postgres before the 202; its unique request id decides.
       const outcome = await this.options.remote.submit({ requestId: parsed.requestId, sessionId, text: parsed.text, user, metadata: parsed.metadata });
       if (outcome === 'duplicate') throw this.duplicate(parsed.requestId);
       return { requestId: parsed.requestId, sessionId };
@@ -93,7 +93,7 @@ export class HttpIntake {
       for (const field of ['call_id', 'args_sha256'] as const) {
         if (fields[field] !== undefined && typeof fields[field] !== 'string') throw badRequest(`"${field}" must be a string (from the pending result's approval)`);
       }
-      // Who decides over HTTP is the token's user (SPEC §16): written as http_user, never as a claim.
+      // Who decides over HTTP is the token's user (docs/results.md): written as http_user, never as a claim.
       document = {
         session_id: sessionId,
         approve: fields.approve,

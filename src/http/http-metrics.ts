@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (`GET /metrics`, SPEC §11), fed by the shared session event bus: sessions by
+ * Prometheus metrics (`GET /metrics`, docs/http-api.md), fed by the shared session event bus: sessions by
  * status, step and model-call durations, tokens and cost by agent and model, queue depth, and the
  * latency of durable audit appends. Listeners only count; they never touch a session.
  */
@@ -92,7 +92,7 @@ export class GovflowMetrics {
       },
     });
 
-    // Signed checkpoints not yet delivered to each witness (SPEC §16), as the daemon last wrote them.
+    // Signed checkpoints not yet delivered to each witness (docs/audit-log.md), as the daemon last wrote them.
     new Gauge({
       name: 'govflow_witness_pending_checkpoints',
       help: 'Signed audit checkpoints a witness has not taken yet (it is retried with backoff)',

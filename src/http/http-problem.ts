@@ -1,5 +1,5 @@
 /**
- * Errors the HTTP API answers with (SPEC §11): `{"error": {"code", "message"}}` and a status.
+ * Errors the HTTP API answers with (docs/http-api.md): `{"error": {"code", "message"}}` and a status.
  * Route code throws an HttpProblem; the server's error handler turns it (and Fastify's own
  * errors: oversized, truncated or non-JSON bodies, wrong content types) into that shape.
  */

@@ -1,5 +1,5 @@
 /**
- * The routes of SPEC §11 for requests, sessions and the audit trail. Each handler checks who is
+ * The HTTP API's routes (docs/http-api.md) for requests, sessions and the audit trail. Each handler checks who is
  * asking (operators see only their own work, auditors read everything and submit nothing), reads
  * or writes through the same files as the daemon, and throws an HttpProblem for anything else.
  */

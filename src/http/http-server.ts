@@ -1,5 +1,5 @@
 /**
- * The HTTP API's server (SPEC §11): Fastify on `http.listen`, bearer-token auth, JSON errors,
+ * The HTTP API's server (docs/http-api.md): Fastify on `http.listen`, bearer-token auth, JSON errors,
  * limits against bad clients (body size, slow senders, abrupt disconnects), and a shutdown that
  * refuses new work with 503 and ends every event stream with a final event before closing.
  */
@@ -155,7 +155,7 @@ export class HttpApi {
     });
     app.setNotFoundHandler((request, reply) => {
       const problem = notFound(`route ${request.method} ${request.url.split('?')[0].slice(0, 100)}`);
-      void reply.code(404).send({ error: { code: problem.code, message: `${problem.message}: the API is /v1/requests, /v1/requests/:id/events, /v1/sessions/:id/reply, /v1/agent/chat, /v1/logs, /v1/verify, /healthz, /readyz, /metrics (README "Over HTTP")` } });
+      void reply.code(404).send({ error: { code: problem.code, message: `${problem.message}: the API is /v1/requests, /v1/requests/:id/events, /v1/sessions/:id/reply, /v1/agent/chat, /v1/logs, /v1/verify, /healthz, /readyz, /metrics (docs/http-api.md)` } });
     });
     app.get('/healthz', async () => ({ status: 'ok' }));
     app.get('/readyz', async (_request, reply) => {

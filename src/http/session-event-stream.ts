@@ -1,5 +1,5 @@
 /**
- * The event stream of one session (SPEC §11): committed messages replayed from the journal, then
+ * The event stream of one session (docs/http-api.md): committed messages replayed from the journal, then
  * live events from the shared bus (runtime.events), in one SSE response.
  *
  * Event ids make reconnection exact across restarts: a `message` has the id of its sequence number

@@ -34,7 +34,7 @@ export interface IntakeReply extends ItemSource {
   kind: 'reply';
   sessionId: string;
   reply: string;
-  /** Set for an approval decision on a waiting tool call (SPEC §10). */
+  /** Set for an approval decision on a waiting tool call (README "Give an agent tools"). */
   approval?: ApprovalDecision;
 }
 

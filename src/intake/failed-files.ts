@@ -1,6 +1,6 @@
 /**
  * Moving a file that cannot be a request to system/failed/ with `<name>.error.json` next to it
- * (SPEC §2), so the operator sees what was wrong and the daemon keeps running.
+ * (docs/results.md), so the operator sees what was wrong and the daemon keeps running.
  *
  * Nothing in failed/ is ever overwritten: when the name is taken, a counter goes before the
  * extension (`report-1.txt`), and the error file follows the stored name.

@@ -1,5 +1,5 @@
 /**
- * Who wrote a file, by the file system's word (SPEC §16: an approval from a reply file is the
+ * Who wrote a file, by the file system's word (docs/results.md: an approval from a reply file is the
  * file owner's, whatever `user` the file claims). The name comes from /etc/passwd; a uid with no
  * entry there is named by its number.
  */

@@ -1,5 +1,5 @@
 /**
- * Finding and claiming inbox files (SPEC §2): every request file dropped into system/inbox/ is
+ * Finding and claiming inbox files (README "Folder layout"): every request file dropped into system/inbox/ is
  * renamed into system/processing/ under a unique claim name as soon as it is complete, whether or
  * not a session slot is free. Claiming costs a lstat and a rename (microseconds, done
  * synchronously); it is running sessions that `intake.concurrency` bounds, not claiming, so a

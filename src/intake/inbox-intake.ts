@@ -1,5 +1,5 @@
 /**
- * The daemon's front door (SPEC §2): it owns a request file's life from the inbox to the archive.
+ * The daemon's front door (README "Folder layout"): it owns a request file's life from the inbox to the archive.
  *
  * How intake takes work, a flood included:
  * - **Claim eagerly.** Files dropped into system/inbox/ are claimed (renamed into

@@ -1,5 +1,5 @@
 /**
- * The end of a request file's life (SPEC §2): once its session has ended — or, for a reply, once
+ * The end of a request file's life (README "Folder layout"): once its session has ended — or, for a reply, once
  * the reply was applied and the session ended or paused again — the claimed file moves from
  * system/processing/ to system/archive/YYYYMMDD/ under its original name, never overwriting.
  * The runner reports which files are done (the `request_files_done` event); the intake archives them.

@@ -1,5 +1,5 @@
 /**
- * What a file dropped into `system/inbox/` means (SPEC §2), decided from its name and bytes alone.
+ * What a file dropped into `system/inbox/` means (README "Folder layout"), decided from its name and bytes alone.
  * No I/O here: the intake reads the file, this module says whether it is a request, a reply to a
  * paused session, or something the operator has to fix — and the reason says what to fix.
  */
@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { jsonTextDepth } from '../message/json-depth.js';
 
-/** A request id as SPEC §2 allows it; it names files in outbox/ and state/, so no path characters. */
+/** A request id as README "Folder layout" allows it (`[A-Za-z0-9._-]{1,128}`); it names files in outbox/ and state/, so no path characters. */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Session ids name folders under system/sessions/, so `.` and `..` are refused on top of the pattern. */
@@ -33,14 +33,14 @@ export interface ParsedReply {
   kind: 'reply';
   sessionId: string;
   reply: string;
-  /** A decision on a tool call waiting for approval (SPEC §10): `{"session_id", "approve", "reason"?, "user"?}`. */
+  /** A decision on a tool call waiting for approval (README "Give an agent tools"): `{"session_id", "approve", "reason"?, "user"?}`. */
   approval?: ApprovalDecision;
 }
 
 export interface ApprovalDecision {
   approve: boolean;
   reason: string | null;
-  /** The `user` the file claims; who decided is the file's owner, or `httpUser` (SPEC §16). */
+  /** The `user` the file claims; who decided is the file's owner, or `httpUser` (docs/results.md). */
   user: string | null;
   /** The call the decision is for; null: the one call waiting. */
   callId: string | null;

@@ -1,5 +1,5 @@
 /**
- * Remembers every request id that was ever accepted, so a duplicate never runs twice (SPEC §2) —
+ * Remembers every request id that was ever accepted, so a duplicate never runs twice (README "Folder layout") —
  * even with two daemons on one root, and across restarts.
  *
  * One marker file per id in system/state/requests/. Creating it is the claim, and creation is

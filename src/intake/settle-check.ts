@@ -1,6 +1,6 @@
 /**
- * Deciding whether an inbox file is finished being written (SPEC §2: "writers that write in place
- * are handled too").
+ * Deciding whether an inbox file is finished being written (README "How intake takes a flood": files written in
+ * place are left alone until they stop changing).
  *
  * The rule is "size and mtime unchanged for settle_ms", but waiting settle_ms for every file
  * would put the whole settle time on the latency of every request. Most files arrive complete

@@ -44,7 +44,7 @@ export interface AiSdkProviderSettings extends RetrySettings {
   jsonMode?: boolean;
   /** The HTTP client under the size cap (default: the global fetch). */
   fetch?: typeof fetch;
-  /** Wraps each model (the recording middleware of `llm.record`, SPEC §13). */
+  /** Wraps each model (the recording middleware of `llm.record`, README "Record, replay and governance tests"). */
   wrapModel?: (model: LanguageModel) => LanguageModel;
 }
 

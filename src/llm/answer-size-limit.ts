@@ -1,8 +1,8 @@
 /**
- * `llm.max_output_bytes` (SPEC §7): the largest answer a model may give. A hostile or broken
+ * `llm.max_output_bytes` (docs/configuration.md): the largest answer a model may give. A hostile or broken
  * model that sends 50 MB, or streams tokens forever, is cut as soon as its answer passes the
  * limit — not by `timeout_ms`, and before the answer can fill memory. The cut attempt is
- * invalid output, handled by the repair loop like any other (SPEC §4), never a provider error.
+ * invalid output, handled by the repair loop like any other (README "Write an agent"), never a provider error.
  *
  * Three places enforce it:
  *  - `AnswerBudget` counts streamed text as it arrives (the AI SDK adapter, any `onChunk`);
@@ -15,7 +15,7 @@ import type { LlmProvider, LlmRequest, LlmResponse } from './provider.js';
 /** Characters of the cut answer kept on the error (shown to the model in the repair prompt). */
 export const KEPT_PREFIX_CHARS = 2_000;
 
-/** The sentence every cut answer reports (SPEC §7's key and the limit in bytes). */
+/** The sentence every cut answer reports (the key, docs/configuration.md, and the limit in bytes). */
 export function answerTooLargeMessage(limitBytes: number): string {
   return `answer exceeded llm.max_output_bytes (${limitBytes})`;
 }

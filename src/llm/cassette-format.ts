@@ -1,5 +1,5 @@
 /**
- * Cassettes (SPEC §13): recorded model calls, one JSON file per recording run. A call is found
+ * Cassettes (README "Record, replay and governance tests"): recorded model calls, one JSON file per recording run. A call is found
  * again by its agent and a hash of its normalized prompt (system + history + prompt, with the
  * values that change on every run — message ids, timestamps, session and request ids — replaced
  * by placeholders). Several answers under one key are kept in call order.

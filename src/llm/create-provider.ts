@@ -111,7 +111,7 @@ function createBaseProvider(config: GovflowConfig, env: NodeJS.ProcessEnv, recor
 
 /**
  * Cost of one call with the config's price table over the defaults. A model priced by neither
- * costs 0, and `warn` hears about it once per model (SPEC §7): it is not silently free.
+ * costs 0, and `warn` hears about it once per model (README "Files outside the root, and prices"): it is not silently free.
  */
 export function costCalculator(config: GovflowConfig, warn?: (message: string) => void): (model: string, usage: LlmUsage) => number {
   const prices = new Map<string, PriceLookup>();

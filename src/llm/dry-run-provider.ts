@@ -1,5 +1,5 @@
 /**
- * The dry-run provider (SPEC §7): each agent answers with a minimal valid message for its
+ * The dry-run provider (docs/configuration.md): each agent answers with a minimal valid message for its
  * content_type and first allowed next agent, marked as dry-run, so a whole pipeline runs with no
  * LLM and no network.
  */

@@ -1,5 +1,5 @@
 /**
- * The JSON Schema a local model's answer is constrained by (SPEC §13): the message schema with
+ * The JSON Schema a local model's answer is constrained by (README "Local models"): the message schema with
  * the agent's `output_schema` in `output.content`, reduced to the subset node-llama-cpp's
  * JSON-schema grammar supports. What the grammar cannot express (patterns, allOf, if/then, not,
  * numeric bounds, uniqueItems…) is left out here and still checked by ajv after the answer, as

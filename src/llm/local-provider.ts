@@ -1,5 +1,5 @@
 /**
- * Provider `kind: local` (SPEC §13): a GGUF model run in-process by node-llama-cpp 3, every
+ * Provider `kind: local` (README "Local models"): a GGUF model run in-process by node-llama-cpp 3, every
  * answer constrained by a JSON-schema grammar built from the message schema and the agent's
  * `output_schema` (grammar-schema.ts); the answer is still validated by ajv like any other.
  *
@@ -98,7 +98,7 @@ export function resolveNodeLlamaCpp(moduleDir: string | null | undefined): strin
   }
 }
 
-/** The real path of a model file, checked to lie inside the root (SPEC §7) and to be a sound GGUF. */
+/** The real path of a model file, checked to lie inside the root (README "Files outside the root, and prices") and to be a sound GGUF. */
 export function checkModelFile(root: string, model: string, allowOutsideRoot: boolean): string {
   const resolved = path.resolve(root, model);
   let real: string;

@@ -45,7 +45,7 @@ export interface LlmRequest {
   /** Called with each streamed text chunk, where the provider streams. */
   onChunk?: (chunk: string) => void;
   /**
-   * Tools the agent is allowed, offered in the provider's native tool list (SPEC §10); nothing
+   * Tools the agent is allowed, offered in the provider's native tool list (README "Give an agent tools"); nothing
    * else is offered. Absent or empty: no tools.
    */
   tools?: LlmToolOffer[];

@@ -1,5 +1,5 @@
 /**
- * Provider `kind: replay` (SPEC §13): answers every call from recorded cassettes, streamed or
+ * Provider `kind: replay` (README "Record, replay and governance tests"): answers every call from recorded cassettes, streamed or
  * not, with no model and no network. Calls are found by agent + normalized prompt hash; several
  * answers under one key are given in the order they were recorded.
  *

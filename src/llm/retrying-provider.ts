@@ -51,7 +51,7 @@ function positiveInteger(value: number, configKey: string): number {
   return value;
 }
 
-/** The retry policy of `llm:` (SPEC §5). */
+/** The retry policy of `llm:` (README "CLI: killed runs, exit codes, retries"). */
 export function retrySettings(config: GovflowConfig): RetrySettings {
   return {
     maxAttempts: config.llm.max_attempts,

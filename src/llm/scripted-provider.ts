@@ -1,5 +1,5 @@
 /**
- * The scripted provider (SPEC §7, for tests and benchmarks): replays responses per agent from a
+ * The scripted provider (docs/configuration.md, for tests and benchmarks): replays responses per agent from a
  * file, in order. It fails loudly — an unexpected call throws (and is kept in `unexpectedCalls`),
  * and `assertAllUsed` reports responses nobody asked for and calls nobody scripted (after
  * openai-agents-js's scripted model). Tests synchronise on calls instead of sleeping: `callStarted(n)`
@@ -15,7 +15,7 @@
  *       - json: { output: ..., status: ... }         # an object, sent as JSON text
  *       - error: { status: 429, message: slow down, retry_after_ms: 10 }
  *       - { text: '...', delay_ms: 50, usage: { input_tokens: 10, output_tokens: 5 } }
- *       - tool_calls:                                # a turn of the tool loop (SPEC §10)
+ *       - tool_calls:                                # a turn of the tool loop (README "Give an agent tools")
  *           - { name: write_file, input: { path: report.md, content: "..." }, id: call_1 }
  *           - { name: read_file, input_text: '{"path": ' }   # malformed arguments, as sent
  *

@@ -1,5 +1,5 @@
 /**
- * Canonical JSON (SPEC §16), what signed checkpoints and approved call arguments are hashed over:
+ * Canonical JSON (docs/audit-log.md), what signed checkpoints and approved call arguments are hashed over:
  * the same value always gives the same text.
  */
 

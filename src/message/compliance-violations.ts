@@ -1,5 +1,5 @@
 /**
- * Compliance flags for one message (SPEC §4): a message must carry its audit data, and
+ * Compliance flags for one message (README "Write an agent"): a message must carry its audit data, and
  * `audit.governance_files_consulted` may only name files that were in that agent's prompt.
  * The flags are written to the entry's `[COMPLIANCE VIOLATIONS]` line; they do not stop the run.
  */

@@ -1,7 +1,7 @@
 /**
  * How deep JSON nests, measured without recursion: a model can answer with 100,000 nested
  * arrays, and every recursive walk over such a value (JSON.stringify, structuredClone, ajv,
- * isDeepStrictEqual) overflows the stack. `message.max_depth` (SPEC §7) is checked on the text
+ * isDeepStrictEqual) overflows the stack. `message.max_depth` (docs/configuration.md) is checked on the text
  * before it is parsed, so a too-deep value is never built; values from elsewhere are measured
  * with an explicit stack before anything recursive walks them.
  *

@@ -3,7 +3,7 @@
  * or the text from the first `{` to the last `}`. Trailing commas, the most common slip, are
  * removed; anything else that does not parse is reported for the repair loop.
  *
- * Nesting is measured on the text before it is parsed (`message.max_depth`, SPEC §7): a value
+ * Nesting is measured on the text before it is parsed (`message.max_depth`, docs/configuration.md): a value
  * deeper than that is never built, so nothing downstream can overflow the stack walking it.
  */
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';

@@ -1,5 +1,5 @@
 /**
- * Stamps the fields the orchestrator owns (SPEC §4) over whatever the model wrote there, and
+ * Stamps the fields the orchestrator owns (README "Write an agent") over whatever the model wrote there, and
  * records each value it replaced so the audit entry can say what was corrected.
  */
 import { isDeepStrictEqual } from 'node:util';

@@ -1,7 +1,7 @@
 /**
  * Messages the orchestrator writes itself, in an agent's place: the fallback after repairs run
- * out (SPEC §4) and the failures of limits and providers (SPEC §5). They have the same shape as
- * any other message, so routing, journal and audit treat them alike.
+ * out (README "Write an agent") and the failures of limits and providers (docs/results.md, error
+ * codes). They have the same shape as any other message, so routing, journal and audit treat them alike.
  */
 import type { ErrorCode, SentientMessage } from './sentient-message.js';
 import { stampMessage, type StampContext } from './message-stamping.js';

@@ -1,5 +1,5 @@
 /**
- * Plans (SPEC §5): the task list a `plan: true` agent outputs, and the checks the orchestrator
+ * Plans (README "Write an agent"): the task list a `plan: true` agent outputs, and the checks the orchestrator
  * runs before executing it — known executional agents, unique ids, known dependencies, no cycles.
  */
 

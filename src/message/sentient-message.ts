@@ -1,9 +1,9 @@
 /**
- * The Sentient message contract (seed 002, SPEC §4): the TypeScript type and the built-in JSON
+ * The Sentient message contract (seed 002, README "Write an agent"): the TypeScript type and the built-in JSON
  * Schema live together here so they cannot drift apart.
  */
 
-/** Status codes an agent may report (SPEC §4). */
+/** Status codes an agent may report (README "Write an agent"). */
 export const STATUS_CODES = ['success', 'partial', 'failed', 'pending'] as const;
 export type StatusCode = (typeof STATUS_CODES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * No poison pills (`limits.max_crash_retries`, SPEC §7): a step that fails with an unexpected
+ * No poison pills (`limits.max_crash_retries`, docs/configuration.md): a step that fails with an unexpected
  * internal error — a bug, a broken provider adapter, a failing disk — is recorded in the journal
  * as a `crash` record and the session is run again from its journal, as after a restart. Once
  * the crashes since the last committed message pass the limit (restarts included: the count is

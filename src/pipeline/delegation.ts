@@ -1,5 +1,5 @@
 /**
- * Delegation (SPEC §12, seed 004): an agent with `delegates:` is offered a `delegate` tool
+ * Delegation (README "Delegation", seed 004): an agent with `delegates:` is offered a `delegate` tool
  * `{agent, objective, input}` that runs a child session starting at that agent, in this process
  * through the same runner, and gets the child's result (status, output, message) as the tool
  * result. The child has its own session id and workspace, the parent's user, and carries where

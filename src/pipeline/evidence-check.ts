@@ -1,5 +1,5 @@
 /**
- * Evidence files (SPEC §10, seed 001): a message may list `audit.evidence_files`, paths relative
+ * Evidence files (README "Give an agent tools", seed 001): a message may list `audit.evidence_files`, paths relative
  * to the session workspace. Each must be a file inside it (symlinks resolved), else the output is
  * invalid and goes back to the model with the missing paths; each file's sha256 and size go on
  * the message's audit entry (`[EVIDENCE]`).

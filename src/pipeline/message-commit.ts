@@ -26,7 +26,7 @@ export interface ActiveSession {
   commitQueue: Promise<void>;
   /** A manifest rewrite is due at the end of this turn of the event loop. */
   manifestScheduled?: boolean;
-  /** PII redaction and guardrails of this session (SPEC §12). */
+  /** PII redaction and guardrails of this session (README "Privacy and guardrails"). */
   privacy?: SessionPrivacy;
 }
 
@@ -115,7 +115,7 @@ export class MessageCommitter {
         message = orchestratorFailureMessage(context, outcome.failure);
         break;
     }
-    // What privacy did for this step (SPEC §12): counts, triggered rules, flag notes.
+    // What privacy did for this step (README "Privacy and guardrails"): counts, triggered rules, flag notes.
     const privacy = active.privacy?.takeForCommit(step) ?? { piiRedacted: null, guardrails: null, complianceNotes: [] };
     if (privacy.complianceNotes.length > 0) {
       const notesSoFar = message.audit.compliance_notes;
@@ -126,10 +126,10 @@ export class MessageCommitter {
     for (const voided of state.voided) {
       notes.push(`replaces audit entry ${voided.messageId} (sequence ${voided.sequence}), whose journal record a crash lost: the step ran again`);
     }
-    // The step's tool calls, refusals and approvals, and the evidence its message named (SPEC §10).
+    // The step's tool calls, refusals and approvals, and the evidence its message named (README "Give an agent tools").
     const stepKey = step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1);
     const tools = toolAuditLines(state.toolLoops.get(stepKey), state.approvals);
-    // SPEC §6: every compliance violation (§4 as well as §10) is also a {"kind","detail"} in [VIOLATIONS].
+    // docs/audit-log.md: every compliance violation (message contract as well as tools) is also a {"kind","detail"} in [VIOLATIONS].
     if (violations.length > 0) tools.violations = [...violations.map(violationOf), ...(tools.violations ?? [])];
     if (outcome.kind === 'answer' && outcome.evidence) tools.evidence = outcome.evidence;
     const hasTools = Object.keys(tools).length > 0;
@@ -154,7 +154,7 @@ export class MessageCommitter {
       on_failure: agent?.onFailure ?? null,
       ...(hasTools ? { tools } : {}),
     };
-    // Journal record, then the durable audit entry (SPEC §6): the store keeps that order.
+    // Journal record, then the durable audit entry (docs/audit-log.md): the store keeps that order.
     const { entryHash } = await active.stored.commitMessage(record, { message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes, piiRedacted: privacy.piiRedacted, guardrails: privacy.guardrails, user: state.session.request.user ?? 'local', ...(hasTools ? { tools } : {}), ...delegationLines(state) });
     applyRecord(state, record);
     this.committed(active);
@@ -180,7 +180,7 @@ export class MessageCommitter {
   }
 }
 
-/** `[PARENT_SESSION_ID]` and `[DEPTH]` for the entries of a delegated child session (SPEC §12). */
+/** `[PARENT_SESSION_ID]` and `[DEPTH]` for the entries of a delegated child session (README "Delegation"). */
 export function delegationLines(state: SessionState): { delegation?: { parentSessionId: string; depth: number } } {
   const from = state.session.delegation;
   return from ? { delegation: { parentSessionId: from.parent_session_id, depth: from.depth } } : {};

@@ -1,5 +1,5 @@
 /**
- * Runs a plan's tasks as a DAG (SPEC §5): each task once its dependencies succeeded, at most
+ * Runs a plan's tasks as a DAG (README "Write an agent"): each task once its dependencies succeeded, at most
  * `limits.max_fan_out` at a time, never more than the steps left under `max_steps`.
  */
 import type { GovflowConfig } from '../config/config-loader.js';

@@ -22,15 +22,15 @@ export interface AuditRecordInput {
   corrections: string[];
   complianceViolations: string[];
   notes: string[];
-  /** Occurrences of PII replaced for this message, by kind (SPEC §12). */
+  /** Occurrences of PII replaced for this message, by kind (README "Privacy and guardrails"). */
   piiRedacted?: Record<string, number> | null;
-  /** Guardrails that fired on this message (SPEC §12). */
+  /** Guardrails that fired on this message (README "Privacy and guardrails"). */
   guardrails?: ReadonlyArray<{ rule: string; action: string }> | null;
-  /** The session's user, written as `[USER: …]` (SPEC §11). */
+  /** The session's user, written as `[USER: …]` (docs/http-api.md). */
   user?: string | null;
-  /** Tool calls, tool violations, approvals and evidence (SPEC §10). */
+  /** Tool calls, tool violations, approvals and evidence (README "Give an agent tools"). */
   tools?: ToolAuditLines;
-  /** Set on the entries of a delegated child session (SPEC §12). */
+  /** Set on the entries of a delegated child session (README "Delegation"). */
   delegation?: { parentSessionId: string; depth: number } | null;
 }
 
@@ -63,7 +63,7 @@ export interface RunnerDependencies {
   log?: OperationalLog;
   /** Live events for listeners (HTTP stream, tracing, metrics); none when absent. */
   events?: SessionEvents;
-  /** Tools agents may be offered (SPEC §10); without it, agents that name tools get none. */
+  /** Tools agents may be offered (README "Give an agent tools"); without it, agents that name tools get none. */
   tools?: ToolBox;
 }
 
@@ -83,7 +83,7 @@ export interface NewSessionRequest {
   recoveredSince?: string;
   /** The agent the session starts at (default: the entry agent); set for delegated children. */
   entryAgent?: string;
-  /** Set when a `delegate` tool call starts this session (SPEC §12). */
+  /** Set when a `delegate` tool call starts this session (README "Delegation"). */
   delegation?: DelegatedFrom;
   /** Resolves once the claimed file is on disk (an HTTP submission starts before): the session's first durable write waits for it. */
   claimDurable?: Promise<void>;

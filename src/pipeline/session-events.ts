@@ -3,7 +3,7 @@
  * view, tracing and metrics. Listeners are told after the fact and cannot change a session; a
  * listener that throws is ignored (the session's durability never depends on a listener).
  *
- * `message` is emitted only after the message's audit entry is durable (SPEC §11).
+ * `message` is emitted only after the message's audit entry is durable (docs/http-api.md).
  */
 import { EventEmitter } from 'node:events';
 import type { RequestFileRef } from './runner-contract.js';

@@ -1,5 +1,5 @@
 /**
- * The limits the orchestrator enforces before each step (SPEC §5): steps, routing loops, the
+ * The limits the orchestrator enforces before each step (docs/configuration.md): steps, routing loops, the
  * session deadline, token and cost budgets. Each one that trips ends the session with a message
  * that says which limit, its value, and what to change.
  */

@@ -1,5 +1,5 @@
 /**
- * The result of a session (SPEC §9): `system/outbox/<request_id>.json`, written atomically, next
+ * The result of a session (docs/results.md): `system/outbox/<request_id>.json`, written atomically, next
  * to a human-readable `<request_id>.md` report.
  */
 import { isoInTimeZone } from '../message/message-stamping.js';
@@ -25,9 +25,9 @@ export interface ResultDocument {
   started_at: string;
   finished_at: string;
   usage: { input_tokens: number; output_tokens: number; cost_usd: number };
-  /** Present while a tool call waits for a person's approval (SPEC §10). */
+  /** Present while a tool call waits for a person's approval (README "Give an agent tools"). */
   awaiting?: 'approval';
-  /** The call an approval decides (SPEC §16): a reply names its `call_id` and `args_sha256`. */
+  /** The call an approval decides (docs/results.md): a reply names its `call_id` and `args_sha256`. */
   approval?: { call_id: string; tool: string; args_sha256: string };
 }
 
@@ -73,7 +73,7 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
  * `<request_id>.md` report, a rendering of the journal.
  */
 export function resultFiles(result: ResultDocument, state: SessionState, reportOf: ResultDocument = result): SessionResultFiles {
-  // `reportOf`: the report renders the redacted result when only the JSON carries originals (SPEC §12).
+  // `reportOf`: the report renders the redacted result when only the JSON carries originals (README "Privacy and guardrails").
   return { requestId: result.request_id, json: `${JSON.stringify(result, null, 2)}
 `, report: renderResultReport(reportOf, state) };
 }

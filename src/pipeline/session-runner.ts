@@ -76,7 +76,7 @@ export class SessionRunner {
     const snapshot = this.deps.governance(sessionId);
     // Announced before the journal exists, so an index written here never misses a session.
     onSessionId?.(sessionId);
-    // PII leaves the request before anything is written (SPEC §12); originals go to the vault.
+    // PII leaves the request before anything is written (README "Privacy and guardrails"); originals go to the vault.
     const privacy = SessionPrivacy.forNewSession(this.config, sessionId);
     const info: RequestInfo = { text: privacy.redactUserText(request.text), user: request.user ?? null, metadata: request.metadata ? privacy.redactUserValue(request.metadata) : null };
     const sessionRecord: SessionRecord = {
@@ -126,7 +126,7 @@ export class SessionRunner {
       );
     }
     if (reply.approval && paused.callId) {
-      // Bound to the exact call (SPEC §16): a decision naming another call or other arguments is refused, and the call keeps waiting.
+      // Bound to the exact call (docs/results.md): a decision naming another call or other arguments is refused, and the call keeps waiting.
       const argsSha256 = paused.argsSha256 ?? '';
       const refusal =
         reply.approval.callId !== null && reply.approval.callId !== paused.callId
@@ -246,7 +246,7 @@ export class SessionRunner {
     } else {
       const limit = limitReached(this.config.limits, state, step.agent, loopKey, this.now());
       const attempted = limit ? ({ kind: 'halt', failure: limit.failure, halt: limit.halt } as const) : await this.attempts.run(active, step, snapshot, agent, signal);
-      // A tool call waits for approval: nothing to commit, the session is paused (SPEC §10).
+      // A tool call waits for approval: nothing to commit, the session is paused (README "Give an agent tools").
       if (attempted.kind === 'paused') return;
       outcome = attempted;
     }
@@ -343,7 +343,7 @@ export class SessionRunner {
 }
 
 /**
- * Who decided an approval (SPEC §16): over HTTP the token's user (written by the daemon itself,
+ * Who decided an approval (docs/results.md): over HTTP the token's user (written by the daemon itself,
  * so honoured only in a file its own OS user owns); from a reply file its owner, with the `user`
  * the file claims kept beside it. Without a file (a reply read from stdin) the person running it.
  */

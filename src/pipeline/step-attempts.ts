@@ -131,7 +131,7 @@ export class StepAttempts {
         events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt, taskId, system: prompt.system, prompt: prompts, history: earlier });
         const callFinished = (figures: { model: string; inputTokens: number; outputTokens: number; error: string | null }) =>
           events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), taskId, response: figures.error === null ? text : null, ...figures });
-        // Live chunks (SPEC §11), redacted without splitting a PII value across two of them (SPEC §12).
+        // Live chunks (docs/http-api.md), redacted without splitting a PII value across two of them (README "Privacy and guardrails").
         const emitChunk = (chunk: string) => events?.emit('content_chunk', { sessionId, agent: agent.name, chunk });
         const live = events?.has('content_chunk') ? (active.privacy?.liveChunks(emitChunk) ?? { push: emitChunk, end: () => {} }) : null;
         try {
@@ -162,7 +162,7 @@ export class StepAttempts {
             ...(state.toolLoops.has(stepKey) ? { toolTurns: providerTurns(state.toolLoops.get(stepKey)) } : {}),
             ...(live ? { onChunk: live.push } : {}),
           }).finally(() => live?.end());
-          // The answer is redacted before it is journaled, parsed or logged (SPEC §12).
+          // The answer is redacted before it is journaled, parsed or logged (README "Privacy and guardrails").
           text = active.privacy ? active.privacy.redactForStep(step, response.text) : response.text;
           toolCalls = active.privacy && response.toolCalls ? active.privacy.redactToolCalls(step, response.toolCalls) : response.toolCalls;
           const usage = response.usage;

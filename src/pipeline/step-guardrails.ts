@@ -1,5 +1,5 @@
 /**
- * Guardrails at the two doors of a step (SPEC §12): the input before it is put in the prompt,
+ * Guardrails at the two doors of a step (README "Privacy and guardrails"): the input before it is put in the prompt,
  * the model's validated answer before it is committed. What fired is recorded on the step by the
  * session's privacy state, and the message commit writes it on the audit entry (`[GUARDRAILS]`).
  *

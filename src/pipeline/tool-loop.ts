@@ -1,5 +1,5 @@
 /**
- * The tool side of a step (SPEC §10): what the agent is offered, and the calls of one model turn
+ * The tool side of a step (README "Give an agent tools"): what the agent is offered, and the calls of one model turn
  * run in order — refused when the agent was not offered the tool (a `tool_not_allowed`
  * violation) or the arguments are unusable, paused for a person when the tool needs approval,
  * otherwise run. The turn is journaled before any call runs and each result before the next
@@ -87,7 +87,7 @@ export class ToolLoop {
           refuse('approval_denied', `${call.name} was not run: a person${who} denied it${decision.reason ? `: ${decision.reason}` : ''}`);
           continue;
         }
-        // An approval is for these exact arguments (SPEC §16): a call whose arguments differ from
+        // An approval is for these exact arguments (docs/results.md): a call whose arguments differ from
         // the approved ones under the same id is not run (a new call gets its own approval).
         if (decision.args_sha256 !== undefined && decision.args_sha256 !== argumentsSha256(call.input)) {
           refuse('approval_denied', `${call.name} was not run: its arguments differ from the ones approved (args_sha256 ${decision.args_sha256}); call it again to ask for a new approval`);
@@ -123,7 +123,7 @@ export class ToolLoop {
       throw error;
     }
     const ms = Math.round(performance.now() - started);
-    // PII redaction and tool_result guardrails (SPEC §12) before the result is journaled or shown.
+    // PII redaction and tool_result guardrails (README "Privacy and guardrails") before the result is journaled or shown.
     const guarded = guard && !outcome.isError ? guard(outcome.output) : null;
     if (guarded) outcome = guarded.retry !== null ? { output: guarded.retry, isError: true } : { output: guarded.value, isError: guarded.intervene !== null };
     const refused = delegation?.status === 'refused' ? (delegation.limit ? 'delegation_refused' : 'invalid_input') : null;
@@ -220,7 +220,7 @@ export function toolAuditLines(loop: ToolLoopState | undefined, approvals: Reado
   const lines: ToolAuditLines = {};
   if (results.length > 0) lines.toolCalls = results.map((result) => ({ id: result.id, name: result.name, is_error: result.is_error, ms: result.ms }));
   const violations = results.filter((result) => result.refused === 'tool_not_allowed').map((result) => ({ kind: 'tool_not_allowed', detail: result.name }));
-  // Delegation (SPEC §12): each child on [DELEGATIONS]; each limit that refused or stopped one is a violation.
+  // Delegation (README "Delegation"): each child on [DELEGATIONS]; each limit that refused or stopped one is a violation.
   const delegations = results.flatMap((result) => (result.delegation ? [result.delegation] : []));
   if (delegations.length > 0) lines.delegations = delegations.map((item) => ({ child_session: item.child_session, agent: item.agent, objective_sha256: item.objective_sha256, status: item.status, ms: item.ms }));
   for (const item of delegations) if (item.limit) violations.push({ kind: item.status === 'refused' ? 'delegation_refused' : 'delegation_stopped', detail: `${item.limit.name}: ${item.limit.detail}` });

@@ -1,5 +1,5 @@
 /**
- * Guardrail rules (SPEC §12, seed 000 §9): read from config `guardrails:` and from the
+ * Guardrail rules (README "Privacy and guardrails"; seed 000 §9): read from config `guardrails:` and from the
  * frontmatter of governance/guardrails.md, checked and compiled once per governance snapshot.
  * Every problem names file and line; a snapshot with a bad rule is rejected as a whole, so a hot
  * reload keeps the last good rules (and the daemon logs why).

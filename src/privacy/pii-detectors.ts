@@ -1,5 +1,5 @@
 /**
- * The built-in PII detectors (SPEC §12): each is a candidate regex plus a validator, so that a
+ * The built-in PII detectors (README "Privacy and guardrails"): each is a candidate regex plus a validator, so that a
  * checksum (Luhn, IBAN mod-97, Verhoeff, NRIC letter) or a numbering plan decides what counts.
  *
  * Libraries: ibantools validates IBANs (per-country length and mod-97); libphonenumber-js

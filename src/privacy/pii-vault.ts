@@ -1,5 +1,5 @@
 /**
- * The session vault: the only file that holds original PII values (SPEC §12), at
+ * The session vault: the only file that holds original PII values (README "Privacy and guardrails"), at
  * system/sessions/<session_id>/pii-vault.json, mode 0600, written atomically. Versioned like
  * every durable format; an unknown version is an error rather than a guess.
  */

@@ -8,7 +8,7 @@
  * Translated from Go RE2 to JavaScript (no `(?i)` inline groups; gitleaks' keyword prefilter
  * and entropy thresholds replaced by the literal prefixes the regexes already require).
  * `authorization-bearer` is ours: gitleaks has no rule for a bare `Bearer <token>` header, and
- * SPEC §12 asks for bearer tokens.
+ * README "Privacy and guardrails" lists `Bearer …` among the secrets.
  */
 
 export interface SecretRule {

@@ -1,5 +1,5 @@
 /**
- * A session's privacy state and the calls the runner makes at each door (SPEC §12): the request
+ * A session's privacy state and the calls the runner makes at each door (README "Privacy and guardrails"): the request
  * and replies are redacted before they are journaled, the model's answers before they are
  * journaled or parsed, tool results before they reach the model; guardrails run on input, output
  * and tool results. Placeholders issued are written to the session vault before any record that
@@ -151,7 +151,7 @@ export class SessionPrivacy {
 
   /**
    * Redacts the arguments of a model's tool calls, counted on `step`: they are journaled, shown on
-   * the event stream and in approval questions, and handed to the tool as redacted (SPEC §12).
+   * the event stream and in approval questions, and handed to the tool as redacted (README "Privacy and guardrails").
    */
   redactToolCalls(step: object, calls: LlmToolCall[]): LlmToolCall[] {
     if (calls.length === 0) return calls;
@@ -208,7 +208,7 @@ export class SessionPrivacy {
 
   /**
    * Rewrites a claimed request or reply file with its PII replaced, so that the archived copy
-   * holds the redacted text (SPEC §12). No-op when nothing in it is PII.
+   * holds the redacted text (README "Privacy and guardrails"). No-op when nothing in it is PII.
    */
   redactFile(file: string): void {
     if (!existsSync(file)) return;

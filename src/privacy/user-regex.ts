@@ -1,7 +1,7 @@
 /**
  * Regexes written by people (pii.custom patterns, guardrail `match.regex`): compiled once at load
  * time, with the answers a governance author needs when one is wrong. Accepts the `(?i)`, `(?m)`,
- * `(?s)` and `(?u)` leading inline flags of PCRE/RE2/Python (SPEC examples use `(?i)`), which
+ * `(?s)` and `(?u)` leading inline flags of PCRE/RE2/Python (README "Privacy and guardrails" examples use `(?i)`), which
  * JavaScript has no syntax for, by turning them into RegExp flags. Rejects patterns that can
  * backtrack catastrophically (nested quantifiers, star height > 1) with safe-regex2, because a
  * runaway regex would block the daemon's only thread on one request.

@@ -66,13 +66,13 @@ export interface DayReport {
   warnings: string[];
 }
 
-/** Extension lines that flag a compliance event on an entry (SPEC §6, §10, §12). */
+/** Extension lines that flag a compliance event on an entry (docs/audit-log.md; README "Give an agent tools"; README "Privacy and guardrails"). */
 const FLAG_LINE = /^\[(VIOLATIONS|COMPLIANCE VIOLATIONS|GUARDRAILS|PII_REDACTED)\]: (.*)$/;
 
 function flagsOf(entry: ReportEntry): ReportFlag[] {
   const flags: ReportFlag[] = [];
   const lines = entry.body.split('\n');
-  // `[VIOLATIONS]` (SPEC §6) repeats the older `[COMPLIANCE VIOLATIONS]` findings: count them once.
+  // `[VIOLATIONS]` (docs/audit-log.md) repeats the older `[COMPLIANCE VIOLATIONS]` findings: count them once.
   const hasViolations = lines.some((line) => line.startsWith('[VIOLATIONS]: '));
   for (const line of lines) {
     const match = FLAG_LINE.exec(line);

@@ -39,7 +39,7 @@ export function writeFileAtomic(file: string, content: string, durable = true): 
  * temporary file is removed and the whole write retried with backoff (disk-waits.ts), so the
  * file at `file` is always either the old one or the whole new one. `tempDir` (same file system)
  * keeps the temporary file out of a folder that must only ever hold finished files: results are
- * written through `system/` into `system/outbox/` (SPEC §9).
+ * written through `system/` into `system/outbox/` (docs/results.md).
  */
 export async function writeFileAtomicAsync(file: string, content: string, durable = true, tempDir = path.dirname(file)): Promise<void> {
   await diskWaits.retry(file, async () => {
@@ -58,7 +58,7 @@ export async function writeFileAtomicAsync(file: string, content: string, durabl
 }
 
 /**
- * A session's result into the outbox (SPEC §9): `<request_id>.json` (durable when asked) and its
+ * A session's result into the outbox (docs/results.md): `<request_id>.json` (durable when asked) and its
  * `.md` report. The temporary files go to `system/`, beside the outbox, so that the outbox only
  * ever holds finished results.
  */

@@ -52,7 +52,7 @@ export interface SessionRecord {
   created_at: string;
   /** The agent that receives the request (the entry agent when the session was created). */
   entry_agent: string;
-  /** Set on a child session started by a `delegate` tool call (SPEC §12). */
+  /** Set on a child session started by a `delegate` tool call (README "Delegation"). */
   delegation?: DelegatedFrom;
 }
 
@@ -125,11 +125,11 @@ export interface MessageRecord {
   plan: Plan | null;
   /** Where a failed status goes (the agent's on_failure when this was committed). */
   on_failure: string | null;
-  /** PII occurrences replaced for this message, by kind (SPEC §12); absent in older records. */
+  /** PII occurrences replaced for this message, by kind (README "Privacy and guardrails"); absent in older records. */
   pii_redacted?: Record<string, number> | null;
-  /** Guardrails that fired on this message (SPEC §12); absent in older records. */
+  /** Guardrails that fired on this message (README "Privacy and guardrails"); absent in older records. */
   guardrails?: Array<{ rule: string; action: string }> | null;
-  /** Tool calls, tool violations, approvals and evidence of this step (SPEC §10); absent in older records. */
+  /** Tool calls, tool violations, approvals and evidence of this step (README "Give an agent tools"); absent in older records. */
   tools?: ToolAuditLines;
 }
 

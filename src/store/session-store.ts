@@ -1,15 +1,15 @@
 /**
  * The store seam: every durable effect of a session behind one interface, so the session runner
  * never touches files. The files store (files-session-store.ts: journal folder, hash-chained
- * audit log, outbox) is the first implementation; a Postgres store (SPEC §15, cluster mode) is a
+ * audit log, outbox) is the first implementation; a Postgres store (docs/cluster.md, cluster mode) is a
  * second one, not a fork of the runner.
  *
  * The promises each implementation keeps (the durability tests hold the files store to them):
  * - `commitMessage` records the message in the session's journal and THEN makes its audit entry
- *   durable; it resolves only when the entry is durable (SPEC §6: on disk before the message is
+ *   durable; it resolves only when the entry is durable (docs/audit-log.md: on disk before the message is
  *   passed on). A crash in between leaves a journaled message without an audit entry, which
  *   recovery appends again — never an audited message the journal lacks, short of power loss.
- * - `pause` and `finish` make the journal durable and the result durable (SPEC §9) before they
+ * - `pause` and `finish` make the journal durable and the result durable (docs/results.md) before they
  *   resolve; `finish` records the session's end after that. Both may run again after a crash
  *   (recovery rewrites the same result).
  * - `open` returns every complete record, in order; a torn last record is cut.
@@ -31,7 +31,7 @@ import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnR
 /** The audit entries a session already has, by message id (crash recovery). */
 export type AuditedMessages = Map<string, { sequence: number; agent: string }>;
 
-/** A session's result as files: the SPEC §9 JSON (durable) and the human-readable report. */
+/** A session's result as files: the result JSON (docs/results.md; durable) and the human-readable report. */
 export interface SessionResultFiles {
   requestId: string;
   /** The result document, serialized. */

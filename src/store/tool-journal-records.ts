@@ -1,5 +1,5 @@
 /**
- * Journal records of the tool loop (SPEC §10), folded by src/pipeline/session-state.ts like every
+ * Journal records of the tool loop (README "Give an agent tools"), folded by src/pipeline/session-state.ts like every
  * other record: the calls of one model turn (written before any of them runs), each call's
  * result (written before the next model turn), and a person's approval decision. Recovery reads
  * them back, so a call whose result is journaled is never run again.
@@ -48,7 +48,7 @@ export interface ToolResultRecord {
   is_error: boolean;
   /** Set when the call was refused and never ran. */
   refused: ToolRefusal | null;
-  /** A `delegate` call's child session (SPEC §12); absent on other tools and older records. */
+  /** A `delegate` call's child session (README "Delegation"); absent on other tools and older records. */
   delegation?: DelegationOutcome;
   ms: number;
   at: string;
@@ -63,7 +63,7 @@ export interface ApprovalRecord {
   tool: string;
   approve: boolean;
   reason: string | null;
-  /** Who decided: the HTTP token's user, or the reply file's owner (SPEC §16). */
+  /** Who decided: the HTTP token's user, or the reply file's owner (docs/results.md). */
   user: string | null;
   /** A `user` the reply file claimed, kept beside the owner (absent on older records). */
   claimed_user?: string | null;
@@ -83,7 +83,7 @@ export interface ApprovalRequestRecord {
   call_id: string;
   tool: string;
   input: unknown;
-  /** SHA-256 of `input` as canonical JSON: an approval names it (SPEC §16; absent on older records). */
+  /** SHA-256 of `input` as canonical JSON: an approval names it (docs/results.md; absent on older records). */
   args_sha256?: string;
   question: string;
   at: string;

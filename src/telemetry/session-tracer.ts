@@ -1,5 +1,5 @@
 /**
- * Turns the live session events into spans named by the OpenTelemetry GenAI conventions (SPEC §14):
+ * Turns the live session events into spans named by the OpenTelemetry GenAI conventions (README "Traces (OpenTelemetry)"):
  *
  *   invoke_workflow govflow          one per session run (root; its trace id derives from the session id)
  *   └─ invoke_agent <agent>          one per message, carrying govflow.audit.entry_hash

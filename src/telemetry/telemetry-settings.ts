@@ -1,5 +1,5 @@
 /**
- * Whether and where govflow exports traces (SPEC §14): the config's `telemetry:` section and the
+ * Whether and where govflow exports traces (README "Traces (OpenTelemetry)"): the config's `telemetry:` section and the
  * standard OpenTelemetry environment variables, resolved to one frozen object. Pure: no SDK is
  * loaded here, so a daemon without telemetry never pays for it.
  */

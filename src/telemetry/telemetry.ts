@@ -1,5 +1,5 @@
 /**
- * Tracing for one process (SPEC §14): off unless an OTLP endpoint is configured, in which case the
+ * Tracing for one process (README "Traces (OpenTelemetry)"): off unless an OTLP endpoint is configured, in which case the
  * OpenTelemetry SDK is loaded (by dynamic import, so a daemon without telemetry never loads it)
  * and subscribes to the session events. The runtime closes it on stop, which exports every span.
  */

@@ -1,5 +1,5 @@
 /**
- * Governance test cases (`tests/*.yaml`, SPEC §13). A file holds one case (a mapping) or a list
+ * Governance test cases (`tests/*.yaml`, README "Record, replay and governance tests"). A file holds one case (a mapping) or a list
  * of them:
  *
  *   name: meeting-note                      # [A-Za-z0-9._-]+, unique across tests/

@@ -1,5 +1,5 @@
 /**
- * Runs one governance test case (SPEC §13) in a throwaway copy of the root — the real `system/`
+ * Runs one governance test case (README "Record, replay and governance tests") in a throwaway copy of the root — the real `system/`
  * is never touched — answering from the case's cassette (or, with `update`, from the configured
  * provider while recording a new cassette), then judges the session against the case.
  */

@@ -1,5 +1,5 @@
 /**
- * A tool call's arguments as an approval names them (SPEC §16): SHA-256 (hex) of their canonical
+ * A tool call's arguments as an approval names them (docs/results.md): SHA-256 (hex) of their canonical
  * JSON — object keys sorted by code unit at every level, no whitespace — so the same arguments
  * always give the same hash, and any change to them gives another.
  */

@@ -1,5 +1,5 @@
 /**
- * The built-in file tools (SPEC §10): read_file{path}, write_file{path, content} and
+ * The built-in file tools (README "Give an agent tools"): read_file{path}, write_file{path, content} and
  * list_files{path}, each confined to the session workspace by workspace-paths.ts and bounded by
  * `tools.max_file_bytes`.
  */

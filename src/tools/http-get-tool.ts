@@ -1,5 +1,5 @@
 /**
- * The built-in http_get{url} tool (SPEC §10). It reaches only hosts in `tools.http_get.allow_hosts`,
+ * The built-in http_get{url} tool (README "Give an agent tools"). It reaches only hosts in `tools.http_get.allow_hosts`,
  * and checks that list again:
  * - after name resolution: the connection goes to the address that was checked (no second lookup
  *   a rebinding DNS server could answer differently), and a listed name that resolves to a

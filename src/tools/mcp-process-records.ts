@@ -2,7 +2,7 @@
  * Pid records of the stdio MCP servers a daemon started, under `system/state/mcp/`: one file per
  * server process, written as soon as it is spawned and removed when it is stopped. A daemon killed
  * with `kill -9` cannot stop its servers; the next daemon on the root reads the records left
- * behind and ends those process groups before starting its own (SPEC §10: no orphans).
+ * behind and ends those process groups before starting its own (no orphans; README "Give an agent tools").
  *
  * A pid can be reused after its process ended, so a record also keeps the process's start time
  * (Linux `/proc/<pid>/stat`): a live process with another start time is someone else's and is

@@ -1,5 +1,5 @@
 /**
- * The MCP servers of `mcp.servers` (SPEC §10), reached through the AI SDK's MCP client
+ * The MCP servers of `mcp.servers` (README "Give an agent tools"), reached through the AI SDK's MCP client
  * (`@ai-sdk/mcp`): stdio servers started on first use in their own process group (pids recorded
  * under system/state/mcp/), Streamable HTTP servers with headers taken from the environment.
  *

@@ -1,5 +1,5 @@
 /**
- * The stdio transport for MCP servers govflow starts (SPEC §10): newline-delimited JSON-RPC over
+ * The stdio transport for MCP servers govflow starts (README "Give an agent tools"): newline-delimited JSON-RPC over
  * the child's stdin/stdout, given to the AI SDK's MCP client. It is ours rather than the SDK's
  * because the child must run in its own process group (`detached`), so stopping it — or reaping
  * it after a killed daemon — ends the whole group, grandchildren included, and because its pid

@@ -1,5 +1,5 @@
 /**
- * Tool names and the patterns agents allow them with (SPEC §10): the built-in tools by name,
+ * Tool names and the patterns agents allow them with (README "Give an agent tools"): the built-in tools by name,
  * MCP tools as `mcp:<server>/<tool>`, and a trailing `*` for a prefix (`mcp:files/*`,
  * `mcp:files/delete_*`). Pure functions: the loader checks declarations with them, the tool loop
  * decides with them what an agent is offered and what waits for approval.

@@ -1,5 +1,5 @@
 /**
- * Confines the built-in file tools to the session's workspace (SPEC §10). A path the model gives
+ * Confines the built-in file tools to the session's workspace (README "Give an agent tools"). A path the model gives
  * is relative to the workspace; absolute paths and `..` segments are refused outright, and the
  * resolved path (symlinks followed) must stay inside the workspace's own real path, so a symlink
  * planted inside cannot lead out.

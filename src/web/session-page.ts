@@ -94,7 +94,7 @@ function answerForm(sessionId: string, paused: NonNullable<SessionState['paused'
   const { question, tool } = paused;
   if (awaiting === 'approval') {
     // Enter in the reason field submits the first button: Approve. Deny is one Tab further. The
-    // decision is bound to the call this page shows (SPEC §16): its id and arguments' hash go with it.
+    // decision is bound to the call this page shows (docs/results.md): its id and arguments' hash go with it.
     return `<form method="post" action="${escapeHtml(action)}" aria-label="approve or deny the call of ${escapeHtml(tool ?? 'the tool')}">
 <input type="hidden" name="call_id" value="${escapeHtml(paused.callId ?? '')}"><input type="hidden" name="args_sha256" value="${escapeHtml(paused.argsSha256 ?? '')}">
 <label for="reason">Reason for your decision (optional, kept in the audit log)<input id="reason" name="reason" type="text" maxlength="2000" autocomplete="off"></label>

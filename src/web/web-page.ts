@@ -1,5 +1,5 @@
 /**
- * The web view's page frame (SPEC §14): one server-rendered HTML document per page, no build
+ * The web view's page frame (README "Web view"): one server-rendered HTML document per page, no build
  * step and no external files — a small stylesheet inline, readable on a laptop and at phone
  * width, with a skip link, labelled forms and visible focus for keyboard users.
  */

@@ -1,5 +1,5 @@
 /**
- * The web view at /ui (SPEC §14), on the HTTP API's server and behind the same auth: a browser
+ * The web view at /ui (README "Web view"), on the HTTP API's server and behind the same auth: a browser
  * signs in once with its bearer token, kept in an HttpOnly, SameSite=Strict cookie that the API's
  * auth hook reads when no Authorization header is sent. Operators see their own sessions only,
  * auditors everything; answers to pending questions go through the same reply file as the API.
@@ -236,7 +236,7 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       const awaiting = SessionLookup.awaitingOf(view.state);
       const decision = awaiting === 'approval' ? formDecision(form) : null;
       const body = decision ?? { reply: typeof form.reply === 'string' ? form.reply : '' };
-      // The same reply file the inbox takes from a person or the API (SPEC §10).
+      // The same reply file the inbox takes from a person or the API (README "Give an agent tools").
       await context.intake.reply(sessionId, body, caller.user, awaiting);
       const sent = decision === null ? '1' : decision.approve ? 'approve' : 'deny';
       return reply.redirect(`${sessionHref(sessionId)}?sent=${sent}`, 303);
