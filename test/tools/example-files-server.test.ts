@@ -1,17 +1,16 @@
 /**
  * The example MCP server the README's tools section configures (examples/mcp/files-server.mjs),
- * started the way that config starts it — `node examples/mcp/files-server.mjs` with
- * `DATA_DIR: data`, in the root — and reached through govflow's own MCP client: it lists and
- * reads files under DATA_DIR and refuses every path that leads outside it.
+ * started by that config as written — `{ command: node, args: [examples/mcp/files-server.mjs],
+ * env: { DATA_DIR: data } }` in a root holding the examples and a node_modules with the MCP SDK —
+ * and reached through govflow's own MCP client: it lists and reads files under DATA_DIR and
+ * refuses every path that leads outside it.
  */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServers } from '../../src/tools/mcp-servers.js';
 import { REPOSITORY_ROOT } from '../support/example-app.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
-
-const EXAMPLE_SERVER = path.join(REPOSITORY_ROOT, 'examples', 'mcp', 'files-server.mjs');
 
 const opened: McpServers[] = [];
 afterEach(async () => {
@@ -22,9 +21,14 @@ afterEach(async () => {
 const BUDGET = 'Ana sends the budget by Friday.\n';
 const VENUE = '# Venue\nRaj books it.\n';
 
-/** A root with data/ (a file, a subfolder, a symlink out) and a secret beside data/. */
+/**
+ * A root with examples/, node_modules (what `npm i @modelcontextprotocol/sdk` leaves: here this
+ * repository's), data/ (a file, a subfolder, a symlink out) and a secret beside data/.
+ */
 function rootWithData() {
   const root = makeTempFolder('govflow-example-mcp-');
+  cpSync(path.join(REPOSITORY_ROOT, 'examples', 'mcp'), path.join(root, 'examples', 'mcp'), { recursive: true });
+  symlinkSync(path.join(REPOSITORY_ROOT, 'node_modules'), path.join(root, 'node_modules'));
   mkdirSync(path.join(root, 'data', 'notes'), { recursive: true });
   writeFileSync(path.join(root, 'data', 'budget.txt'), BUDGET);
   writeFileSync(path.join(root, 'data', 'notes', 'venue.md'), VENUE);
@@ -32,7 +36,7 @@ function rootWithData() {
   symlinkSync(path.join(root, 'secret.txt'), path.join(root, 'data', 'escape.txt'));
   const servers = new McpServers({
     root,
-    servers: { files: { command: process.execPath, args: [EXAMPLE_SERVER], env: { DATA_DIR: 'data' } } },
+    servers: { files: { command: 'node', args: ['examples/mcp/files-server.mjs'], env: { DATA_DIR: 'data' } } },
     timeoutMs: 10_000,
     recordsFolder: path.join(root, 'system', 'state', 'mcp'),
   });
