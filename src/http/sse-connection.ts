@@ -17,8 +17,11 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 export class SseConnection {
   private heartbeat: NodeJS.Timeout | null = null;
   private ended = false;
-  /** The id of the last event sent ("0" before any): a final event repeats it, so a reconnect resumes right. */
-  lastId = '0';
+  /**
+   * The id of the last event sent ("0" before any): a final event repeats it, so a reconnect
+   * resumes right. Null on a stream whose frames carry no ids (seed 003's chat): its final event has none either.
+   */
+  lastId: string | null = '0';
   private readonly closeListeners: Array<() => void> = [];
 
   constructor(
@@ -55,6 +58,7 @@ export class SseConnection {
   /** Sends one event; `data` is JSON on one line. Without an id (seed 003's chat frames) no `id:` line is written. */
   send(event: string, id: string | null, data: unknown): void {
     if (id === null) {
+      this.lastId = null;
       this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       return;
     }

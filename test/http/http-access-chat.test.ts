@@ -149,19 +149,24 @@ describe('shutdown and misbehaving clients', () => {
     const { url, daemon } = await start(provider);
     const { body } = await postJson(`${url}/v1/requests`, { request: 'Summarize.' });
     const stream = await open(`${url}/v1/requests/${body.request_id}/events`);
-    await provider.waitForCalls(1);
+    const chat = await open(`${url}/v1/agent/chat`, { method: 'POST', body: { message: 'Summarize too.' } });
+    await provider.waitForCalls(2);
     const stopped = daemon.stop();
     await stream.finished();
     expect(stream.names().at(-1)).toBe('error');
     expect(stream.events.at(-1)!.data).toMatchObject({ message: expect.stringMatching(/stopping/) });
     expect(stream.events.at(-1)!.id).toMatch(/^\d+(\.\d+)?$/);
+    // Seed 003's chat frames carry no ids, its final error neither.
+    await chat.finished();
+    expect(chat.names().at(-1)).toBe('error');
+    expect(chat.events.at(-1)!.id ?? null).toBeNull();
     expect((await postJson(`${url}/v1/requests`, { request: 'late' })).status).toBe(503);
     expect((await getJson(`${url}/readyz`)).status).toBe(503);
     // A client reconnecting to its ended stream is refused, not kept open while the server closes.
     const reconnect = await fetch(`${url}/v1/requests/${body.request_id}/events`);
     expect(reconnect.status).toBe(503);
     await reconnect.body?.cancel();
-    provider.release(1);
+    provider.release(2);
     await stopped;
     running.splice(0);
   });
