@@ -271,6 +271,11 @@ function resolveAgent(
     });
   }
   if (!toolsValid) return null;
+  if (config.provider.kind === 'local' && (declaration.tools ?? []).length > 0) {
+    // node-llama-cpp answers under a JSON grammar here, and its function calling cannot run under one.
+    errors.push(new ConfigError(`agent "${declaration.name}": tools: provider.kind local cannot offer tools (a local model answers under a JSON grammar, which rules out tool calls); remove tools: from this agent or use a provider kind with tool calls (openai, anthropic, google, openai-compatible, ollama, scripted)`, declaredIn.file, lineOf(['tools'])));
+    return null;
+  }
   for (const pattern of declaration.approval ?? []) {
     const offered = (declaration.tools ?? []).some((tool) => tool === pattern || (tool.endsWith('*') && pattern.startsWith(tool.slice(0, -1))) || (pattern.endsWith('*') && tool.startsWith(pattern.slice(0, -1))));
     if (!offered) errors.push(new ConfigError(`agent "${declaration.name}": approval: "${pattern}" is not among its tools, so it can never be called; add it to tools: or remove it`, declaredIn.file, lineOf(['approval'])));

@@ -2,7 +2,8 @@
  * A provider that cannot work is said so before the first call (issue #32): an `api_key_env`
  * naming a variable that is not set would silently send no key — validate reports it and start
  * exits 2; `kind: local` with its model file and node-llama-cpp both missing is two validate errors,
- * not OK.
+ * not OK; an agent with tools on `kind: local` (which cannot call tools) is refused by validate and
+ * start, naming the agent's file and its tools: line.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
@@ -35,5 +36,18 @@ describe('provider problems found before any call', () => {
     expect(checked.code).toBe(1);
     expect(checked.stderr).toMatch(/model file .*missing\.gguf does not exist/);
     expect(checked.stderr).toMatch(/npm i node-llama-cpp@3/);
+  }, 60_000);
+
+  it('kind local with an agent that has tools: validate and start refuse, naming the agent and its tools: line', async () => {
+    // The example's summarizer_agent has `tools: [write_file, list_files]` on line 7.
+    const root = makeRoot('timezone: UTC\nprovider: { kind: local, model: models/missing.gguf }\n');
+    const checked = await runCli(['validate', '--root', root], { env: { GOVFLOW_NODE_LLAMA_CPP_DIR: root } });
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toMatch(/summarizer_agent\.md:7.*agent "summarizer_agent": tools: provider\.kind local cannot offer tools/);
+    const started = await startDaemon(root, { env: { GOVFLOW_NODE_LLAMA_CPP_DIR: root } }).then(
+      () => null,
+      (error: unknown) => String(error),
+    );
+    expect(started).toMatch(/provider\.kind local cannot offer tools/);
   }, 60_000);
 });

@@ -112,6 +112,9 @@ describe('govflow start without node-llama-cpp', () => {
     await buildDistOnce();
     const root = makeTempFolder('govflow-local-start-');
     copyExampleAppInto(root);
+    // A local model cannot call tools: the example's tool-using agent goes without them here.
+    const summarizer = path.join(root, 'governance', 'agents', 'summarizer_agent.md');
+    writeFileSync(summarizer, readFileSync(summarizer, 'utf8').replace(/^tools:.*\n/m, ''));
     writeTinyGguf(path.join(root, 'tiny.gguf'));
     writeFileSync(path.join(root, 'govflow.config.yaml'), 'provider: { kind: local, model: tiny.gguf }\n');
     const child = spawnSync(process.execPath, [path.join(REPOSITORY_ROOT, 'bin', 'govflow.js'), 'start', '--root', root], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH } });
