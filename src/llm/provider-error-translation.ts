@@ -107,6 +107,8 @@ function adviceFor(status: number, provider: string): string {
   if (status === 404) return 'check provider.model and provider.base_url (GOVFLOW_MODEL, GOVFLOW_BASE_URL)';
   if (status === 400) return 'the provider rejected the request; see the body excerpt';
   if (isRetryableStatus(status)) return 'retryable; the provider is overloaded, rate-limited or failing';
+  // A 200 the SDK could not read: something other than the model API answered (a proxy's page, a wrong path).
+  if (status >= 200 && status < 300) return `the answer is not ${provider}'s API format; check provider.base_url (GOVFLOW_BASE_URL) points at the model API`;
   return 'see the body excerpt';
 }
 

@@ -41,6 +41,8 @@ export type ScriptedReply =
       /** Put the received credential into the error body, as real APIs do with bad keys. */
       echoCredential?: boolean;
     }
+  /** Exactly these bytes with this status and content type (an HTML page, malformed SSE). */
+  | { kind: 'raw'; status: number; contentType: string; body: string }
   /** Accept the request and never answer (until the client gives up or the server closes). */
   | { kind: 'hang' }
   /**
@@ -365,6 +367,11 @@ export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
         return;
       }
       if (reply.kind === 'hang') return;
+      if (reply.kind === 'raw') {
+        response.writeHead(reply.status, { 'content-type': reply.contentType });
+        response.end(reply.body);
+        return;
+      }
       if (reply.kind === 'flood') {
         sendFlood(response, recorded, reply, flood);
         return;

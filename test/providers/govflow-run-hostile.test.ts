@@ -1,6 +1,6 @@
 /**
  * `govflow run --json` against a hostile model (openai-compatible, loopback server): a
- * 100,000-deep answer, a 50 MB answer (streamed and whole) — and internal failures. Every case
+ * 100,000-deep answer, a 50 MB answer — and internal failures. Every case
  * prints a result document; none crashes the command.
  */
 import { mkdirSync } from 'node:fs';
@@ -51,7 +51,9 @@ describe('govflow run --json with a hostile model', () => {
   });
 
   for (const stream of [true, false]) {
-    it(`a 50 MB ${stream ? 'streamed' : 'whole'} answer: cut at llm.max_output_bytes, a failed VALIDATION_ERROR result`, async () => {
+    // `govflow run` reads no chunks, so both settings ask plainly; a streamed flood is cut in
+    // test/providers/real-path-bad-input.test.ts (10 MB of chunks to a chat stream).
+    it(`a 50 MB answer with provider.stream ${stream}: cut at llm.max_output_bytes, a failed VALIDATION_ERROR result`, async () => {
       server.reply({ kind: 'flood', bytes: FIFTY_MB }, { kind: 'flood', bytes: FIFTY_MB }, { kind: 'flood', bytes: FIFTY_MB });
       const testRoot = hostileRoot(`  stream: ${stream}\nllm: { timeout_ms: 600000 }\n`);
       const run = await runJson(testRoot);

@@ -120,9 +120,9 @@ export async function startResponderLlmServer(responder: Responder): Promise<Res
             if (!response.writableFinished) outgoing.destroy();
             done();
           });
-          outgoing.on('error', (error) => {
-            if (!response.headersSent) response.writeHead(502, { 'content-type': 'application/json' });
-            response.end(JSON.stringify({ error: { message: `responder proxy: ${error.message}` } }));
+          // The backend dropped the connection (a reply cut mid-stream): the client sees the same.
+          outgoing.on('error', () => {
+            response.destroy();
             done();
           });
           outgoing.end(raw);
