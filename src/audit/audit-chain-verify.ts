@@ -73,7 +73,16 @@ export async function verifyAuditChain(options: {
   stateDir: string;
   /** Receives the ENTRY_HASH of every intact entry, in chain order (signed checkpoints are held against them). */
   hashes?: string[];
+  /**
+   * A daemon owns the root and is writing: an incomplete entry at the end of the newest file is
+   * one being written, and the logs may run ahead of the head record. Verify then checks up to the
+   * last complete entry it read and says so (`liveUpTo`), instead of failing on the writer's work.
+   */
+  live?: boolean;
 }): Promise<VerifyResult> {
+  // The head record first: the writer makes entries durable before it advances the head, so logs
+  // read after it hold at least what it names, however much is written meanwhile.
+  const head = readHeadRecord(options.stateDir);
   const files = [];
   // Archived days (retention, docs/audit-log.md) come first: they are older than every day still in logs/.
   const archived = listArchivedLogFiles(options.logsDir).map((name) => ({ name: `${name.slice(0, 8)}.log`, fullPath: path.join(options.logsDir, ARCHIVE_FOLDER, name) }));
@@ -119,13 +128,17 @@ export async function verifyAuditChain(options: {
       previous = entry.hash;
     }
     if (file.torn !== null) {
+      if (options.live === true && file === files.at(-1)) break; // the entry the daemon is writing now
       return problem(file.fullPath, file.torn.line, MESSAGE_ID_LINE.exec(file.torn.text)?.[1] ?? null, 'torn',
         `the file ends in an incomplete entry (${file.torn.length} bytes): the file was truncated, ` +
           'or the daemon crashed mid-write and has not restarted yet (it cuts torn tails at start)');
     }
   }
 
-  const head = readHeadRecord(options.stateDir);
+  if (options.live === true && chain.length > 0) {
+    const last = chain.at(-1)!;
+    warnings.push(`a daemon is writing: verified up to entry ${chain.length} (${path.basename(last.file)}:${last.line}, message ${last.messageId}); entries written after it were not read`);
+  }
   if (head.state !== 'ok') {
     if (chain.length > 0) {
       const why = head.state === 'missing' ? 'no audit head record' : `audit head record unreadable (${head.reason})`;
@@ -148,7 +161,7 @@ export async function verifyAuditChain(options: {
       `entry ${record.entries} should be message ${record.message_id} with hash ${record.hash} (head record), ` +
         'but the logs hold another entry there: the last entries were replaced');
   }
-  if (record.entries < chain.length) {
+  if (record.entries < chain.length && options.live !== true) {
     warnings.push(
       `the head record is ${chain.length - record.entries} entries behind the logs (a crash before it was updated); ` +
         'the daemon rebuilds it at its next start',

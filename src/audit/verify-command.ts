@@ -12,6 +12,8 @@ export interface VerifyCommandOptions {
   write: (text: string) => void;
   /** A cluster-mode root: its logs are a projection of the chain in Postgres, which keeps the head. */
   projection?: boolean;
+  /** A daemon owns the root: verify up to the last complete entry it reads (see verifyAuditChain). */
+  live?: boolean;
   /** `--key FILE.pub [--witness DIR]…`: also hold every signed checkpoint against the logs (docs/audit-log.md). */
   signed?: { publicKey: KeyObject; keyId: string; witnesses: string[] };
 }
@@ -36,7 +38,7 @@ export function describeVerifyResult(result: VerifyResult): string {
 
 export async function verifyCommand(options: VerifyCommandOptions): Promise<number> {
   const hashes: string[] = [];
-  const result = await verifyAuditChain({ logsDir: options.logsDir, stateDir: options.stateDir, hashes });
+  const result = await verifyAuditChain({ logsDir: options.logsDir, stateDir: options.stateDir, hashes, live: options.live === true });
   if (options.projection === true) {
     // No head record here by design: the chain's head is in Postgres, and --store checks it.
     result.warnings = result.warnings.filter((warning) => !warning.startsWith('no audit head record'));

@@ -11,6 +11,7 @@ import { verifyCommand } from '../audit/verify-command.js';
 import { readPublicKey } from '../audit/checkpoint-format.js';
 import { loadConfig } from '../config/config-loader.js';
 import { systemPaths } from '../config/system-paths.js';
+import { RootLock } from '../daemon/root-lock.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { CommandDefinition } from './command-context.js';
 import { describedAs } from './command-list.js';
@@ -114,7 +115,10 @@ export const verifyCliCommand: CommandDefinition = {
     const witnesses = ((values.witness as unknown as string[] | undefined) ?? []).map((folder) => path.resolve(folder));
     if (witnesses.length > 0 && typeof values.key !== 'string') throw new UsageError('--witness needs --key FILE.pub: a witness holds signed checkpoints, checked with the public key');
     const signed = typeof values.key === 'string' ? { ...readPublicKey(path.resolve(values.key)), witnesses } : undefined;
-    if (values.store !== true) return verifyCommand({ logsDir: paths.logs, stateDir: paths.state, write: io.stdout, projection: isClusterRoot(root, io.env), ...(signed ? { signed } : {}) });
+    if (values.store !== true) {
+      const live = RootLock.owner(paths.state)?.kind === 'daemon';
+      return verifyCommand({ logsDir: paths.logs, stateDir: paths.state, write: io.stdout, projection: isClusterRoot(root, io.env), live, ...(signed ? { signed } : {}) });
+    }
     // Cluster mode (docs/cluster.md): the chain in Postgres, and this root's log files against it.
     const config = loadConfig(root, io.env);
     if (config.store.kind !== 'postgres') throw new ConfigError('govflow verify --store checks the Postgres store of cluster mode, and this root uses the files store: run govflow verify without --store');

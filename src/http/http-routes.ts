@@ -156,7 +156,7 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
   });
 
   app.get('/v1/verify', async () => {
-    const result = await verifyAuditChain({ logsDir: context.paths.logs, stateDir: context.paths.state });
+    const result = await verifyAuditChain({ logsDir: context.paths.logs, stateDir: context.paths.state, live: true });
     return {
       ok: result.ok,
       entries: result.entries,

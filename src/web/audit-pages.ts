@@ -29,7 +29,7 @@ function dayStatus(file: string, verify: VerifyResult, files: string[]): { ok: b
 
 export async function renderDaysBody(paths: SystemPaths): Promise<string> {
   const files = listLogFiles(paths.logs);
-  const verify = await verifyAuditChain({ logsDir: paths.logs, stateDir: paths.state });
+  const verify = await verifyAuditChain({ logsDir: paths.logs, stateDir: paths.state, live: true });
   const rows = [...files].reverse().map((file) => {
     const date = logFileDate(file);
     const status = dayStatus(file, verify, files);
@@ -61,7 +61,7 @@ export async function renderDayBody(paths: SystemPaths, date: string, visible: (
     if (!(error instanceof AuditLogFormatError)) throw error;
     warnings.push(`the day's log could not be read to its end: ${errorMessage(error)}`);
   }
-  const verify = await verifyAuditChain({ logsDir: paths.logs, stateDir: paths.state });
+  const verify = await verifyAuditChain({ logsDir: paths.logs, stateDir: paths.state, live: true });
   const sessions: ReportSession[] = [];
   for (const sessionId of new Set(entries.map((entry) => entry.sessionId))) {
     const first = entries.find((entry) => entry.sessionId === sessionId)!;

@@ -80,6 +80,24 @@ describe('verifyAuditChain', () => {
     await expectProblem(dirs, { file: fileB, line: b.entries[2].line, reason: 'torn' });
   });
 
+  it('beside a live daemon: an entry being written at the end is not a problem; verify says how far it read', async () => {
+    const { dirs, fileB, b } = await sampleTrail();
+    fs.appendFileSync(fileB, b.pieces[2].slice(0, 60));
+    const live = await verifyAuditChain({ ...dirs, live: true });
+    expect(live).toMatchObject({ ok: true, entries: 6 });
+    expect(live.warnings.join('\n')).toMatch(/a daemon is writing: verified up to entry 6 \(20260308\.log:\d+, message m6\)/);
+    // Without a daemon the same bytes are a torn tail.
+    await expectProblem(dirs, { file: fileB, reason: 'torn' });
+  });
+
+  it('beside a live daemon: committed entries cut from the end are still reported (the head record names them)', async () => {
+    const { dirs, fileB, b } = await sampleTrail();
+    fs.truncateSync(fileB, b.entries[2].offset + 40);
+    const result = await verifyAuditChain({ ...dirs, live: true });
+    expect(result.ok).toBe(false);
+    expect(result.firstProblem?.reason).toBe('missing-entries');
+  });
+
   it('detects a malformed entry', async () => {
     const { dirs, fileA, a } = await sampleTrail();
     fs.writeFileSync(fileA, a.text.replace('[OUTPUT TYPE: ', '[OUTPUT KIND: '));
