@@ -17,8 +17,11 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 export class SseConnection {
   private heartbeat: NodeJS.Timeout | null = null;
   private ended = false;
-  /** The id of the last event sent ("0" before any): a final event repeats it, so a reconnect resumes right. */
-  lastId = '0';
+  /**
+   * The id of the daemon's stopping notice on this stream, set by a stream whose events have ids
+   * (the session stream: one that resumes right); null sends it without an id, as seed 003's chat.
+   */
+  stoppingId: () => string | null = () => null;
   private readonly closeListeners: Array<() => void> = [];
 
   constructor(
@@ -58,7 +61,6 @@ export class SseConnection {
       this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       return;
     }
-    this.lastId = id;
     this.write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 

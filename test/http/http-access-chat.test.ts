@@ -154,7 +154,7 @@ describe('shutdown and misbehaving clients', () => {
     await stream.finished();
     expect(stream.names().at(-1)).toBe('error');
     expect(stream.events.at(-1)!.data).toMatchObject({ message: expect.stringMatching(/stopping/) });
-    expect(stream.events.at(-1)!.id).toMatch(/^\d+(\.\d+)?$/);
+    expect(stream.events.at(-1)!.id).toMatch(/^\d+\.stopping$/);
     expect((await postJson(`${url}/v1/requests`, { request: 'late' })).status).toBe(503);
     expect((await getJson(`${url}/readyz`)).status).toBe(503);
     // A client reconnecting to its ended stream is refused, not kept open while the server closes.
