@@ -12,13 +12,14 @@ import path from 'node:path';
 import { ConfigError, ProviderError } from '../errors.js';
 import {
   type RecordedToolCall,
-  changedFiles,
+  fileChanges,
   normalizeVolatile,
   promptFileHashes,
   promptKey,
   promptText,
   readCassette,
   type Cassette,
+  type FileChanges,
   type RecordedCall,
 } from './cassette-format.js';
 import { countChangedLines, lineDiff } from './line-diff.js';
@@ -30,6 +31,10 @@ export interface ReplayMissDetails {
   agent: string;
   /** Files whose text differs from the closest recording (empty when none of the agent's). */
   changedGovernanceFiles: string[];
+  /** The same files as added, removed and edited ones. */
+  governanceFileChanges: FileChanges;
+  /** False when the system prompt is the closest recording's: only the call's input changed. */
+  systemChanged: boolean;
   /** Line diff, recorded → now; null when the agent has no recording at all. */
   diff: string | null;
   recordedAgents: string[];
@@ -70,7 +75,7 @@ export class ReplayProvider implements LlmProvider {
   /** True when every recorded answer was made up by the dry-run provider: still no LLM involved. */
   readonly synthetic: boolean;
 
-  constructor(cassettes: Cassette[]) {
+  constructor(private readonly cassettes: Cassette[]) {
     const calls = cassettes.flatMap((cassette) => cassette.calls);
     this.synthetic = calls.length > 0 && calls.every((call) => call.provider === 'dry-run');
     for (const cassette of cassettes) {
@@ -94,6 +99,15 @@ export class ReplayProvider implements LlmProvider {
     return hashes;
   }
 
+  /**
+   * The governance files the recording ran under (their hashes, by path); null when a cassette
+   * does not list them (recorded before they were kept).
+   */
+  recordedGovernanceTree(): Record<string, string> | null {
+    if (this.cassettes.length === 0 || this.cassettes.some((cassette) => !cassette.governance_tree)) return null;
+    return Object.assign({}, ...this.cassettes.map((cassette) => cassette.governance_tree)) as Record<string, string>;
+  }
+
   /** Every miss so far (govflow test reports them). */
   get missed(): readonly ReplayMissDetails[] {
     return this.misses;
@@ -107,7 +121,14 @@ export class ReplayProvider implements LlmProvider {
     if (!recordings) throw this.miss(request);
     const position = this.positions.get(mapKey) ?? 0;
     if (position >= recordings.length) {
-      const details: ReplayMissDetails = { agent: request.agent, changedGovernanceFiles: [], diff: null, recordedAgents: [...this.byAgent.keys()].sort() };
+      const details: ReplayMissDetails = {
+        agent: request.agent,
+        changedGovernanceFiles: [],
+        governanceFileChanges: { added: [], removed: [], changed: [] },
+        systemChanged: false,
+        diff: null,
+        recordedAgents: [...this.byAgent.keys()].sort(),
+      };
       this.misses.push(details);
       throw new ReplayMissError(
         `replay: agent "${request.agent}" made this call more often than recorded: the cassettes hold ${recordings.length} answer(s) for its prompt and all were used; record again (govflow test --update, or llm.record)`,
@@ -150,9 +171,13 @@ export class ReplayProvider implements LlmProvider {
         recordedClosest = recorded;
       }
     }
+    const governanceFileChanges = closest ? fileChanges(closest.call.governance_files, promptFileHashes(request.system)) : { added: [], removed: [], changed: [] };
     const details: ReplayMissDetails = {
       agent: request.agent,
-      changedGovernanceFiles: closest ? changedFiles(closest.call.governance_files, promptFileHashes(request.system)) : [],
+      changedGovernanceFiles: [...governanceFileChanges.added, ...governanceFileChanges.removed, ...governanceFileChanges.changed].sort(),
+      governanceFileChanges,
+      // An agent never recorded has no system prompt to compare: all of it is new.
+      systemChanged: closest === null || normalizeVolatile(closest.system) !== normalizeVolatile(request.system),
       diff: closest && recordedClosest !== undefined ? lineDiff(recordedClosest, now, { labels: ['recorded prompt', 'prompt now'] }) : null,
       recordedAgents: [...this.byAgent.keys()].sort(),
     };
