@@ -22,6 +22,8 @@ export interface PromptChange {
    * changed while its own files did not; null when the cassette does not list them.
    */
   governance: FileChanges | null;
+  /** The agent of the session's first replay miss when this agent missed after it (its input carries that failure). */
+  after: string | null;
   diff: string | null;
 }
 
@@ -48,14 +50,17 @@ export function promptChangesOf(replay: ReplayProvider | null, snapshot: Governa
       known.promptFiles = merged(known.promptFiles, miss.governanceFileChanges);
       known.systemChanged ||= miss.systemChanged;
     } else {
-      byAgent.set(miss.agent, { agent: miss.agent, promptFiles: miss.governanceFileChanges, systemChanged: miss.systemChanged, governance, diff: miss.diff });
+      // After the first miss, an agent's input shows that failure as escaped JSON: its system prompt's diff says more.
+      const after = miss.after?.agent ?? null;
+      const diff = after === null ? miss.diff : miss.systemDiff;
+      byAgent.set(miss.agent, { agent: miss.agent, promptFiles: miss.governanceFileChanges, systemChanged: miss.systemChanged, governance, after, diff });
     }
   }
   for (const [agentName, recorded] of replay.recordedFileHashes()) {
     const agent = snapshot.agents.get(agentName);
     if (!agent || byAgent.has(agentName)) continue;
     const promptFiles = fileChanges(recorded, promptFileHashes(buildSystemPrompt(snapshot, agent).system));
-    if (!noFileChanges(promptFiles)) byAgent.set(agentName, { agent: agentName, promptFiles, systemChanged: true, governance, diff: null });
+    if (!noFileChanges(promptFiles)) byAgent.set(agentName, { agent: agentName, promptFiles, systemChanged: true, governance, after: null, diff: null });
   }
   return [...byAgent.values()];
 }
@@ -70,6 +75,7 @@ function listed(changes: FileChanges, since: string): string {
 
 /** Why the agent's prompt changed, in one line. */
 export function describePromptChange(change: PromptChange): string {
+  if (!change.systemChanged && change.after !== null) return `its input changed: it carries the failed answer of agent "${change.after}" (the replay miss above)`;
   if (!change.systemChanged) return 'no governance file changed (the input to it did: the request, or an earlier agent\'s answer)';
   if (!noFileChanges(change.promptFiles)) return listed(change.promptFiles, '');
   const governance = change.governance ?? NO_CHANGES;

@@ -53,6 +53,17 @@ describe('govflow test', () => {
     }
   });
 
+  it('leads with the replay miss that caused the others, and shows no agent\'s escaped input', async () => {
+    const root = exampleRoot();
+    appendFileSync(path.join(root, 'governance', 'agents', 'summarizer_agent.md'), '\nAlways answer in haiku.\n');
+    const run = await runCli(['test', '--root', root]);
+    expect(run.code).toBe(1);
+    const lines = run.stdout.split('\n');
+    expect(lines[1]).toBe('  prompt of agent summarizer_agent changed since the recording — governance files whose text changed: governance/agents/summarizer_agent.md');
+    expect(run.stdout).toContain('  prompt of agent final_output_agent changed since the recording — its input changed: it carries the failed answer of agent "summarizer_agent" (the replay miss above)');
+    expect(run.stdout).not.toContain('\\"');
+  });
+
   it('names a governance file added or removed since the recording (an agent file changes the planner\'s prompt, not its files)', async () => {
     const root = exampleRoot();
     writeFileSync(path.join(root, 'governance', 'agents', 'risk_agent.md'), '---\nname: risk_agent\ntype: executional\ndescription: Lists the risks a text names.\ncontent_type: risks\nnext: []\n---\n# Risk Agent\nList the risks.\n');
