@@ -83,6 +83,11 @@ export class ProviderError extends GovflowError {
   readonly retryAfterMs: number | undefined;
   readonly timedOut: boolean;
   readonly bodyExcerpt: string | undefined;
+  /**
+   * The message names the agent and the call itself and tells the whole story (a replay miss):
+   * the failed message shows it as it is, first, rather than after "<agent>: the model call failed:".
+   */
+  readonly selfContained: boolean;
 
   constructor(
     message: string,
@@ -94,6 +99,7 @@ export class ProviderError extends GovflowError {
       retryAfterMs?: number;
       timedOut?: boolean;
       bodyExcerpt?: string;
+      selfContained?: boolean;
       cause?: unknown;
     },
   ) {
@@ -104,6 +110,7 @@ export class ProviderError extends GovflowError {
     this.retryAfterMs = details.retryAfterMs;
     this.timedOut = details.timedOut ?? false;
     this.bodyExcerpt = details.bodyExcerpt;
+    this.selfContained = details.selfContained ?? false;
   }
 }
 

@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, errorMessage } from '../errors.js';
 import { readTestCaseFile, type TestCase } from '../testing/test-case-file.js';
+import { describePromptChange } from '../testing/prompt-changes.js';
 import { runTestCase, type CaseReport } from '../testing/test-case-runner.js';
 import type { CommandDefinition } from './command-context.js';
 import { describedAs } from './command-list.js';
@@ -23,8 +24,7 @@ export function describeCaseReport(report: CaseReport, root: string): string {
   if (report.passed) return `PASS ${report.testCase.name} (${report.ms} ms${recorded})`;
   const lines = [`FAIL ${report.testCase.name} (${where}, ${report.ms} ms${recorded})`];
   for (const change of report.promptChanges) {
-    const files = change.files.length > 0 ? `governance files whose text changed: ${change.files.join(', ')}` : 'no governance file changed (the input to it did)';
-    lines.push(`  prompt of agent ${change.agent} changed since the recording — ${files}`);
+    lines.push(`  prompt of agent ${change.agent} changed since the recording — ${describePromptChange(change)}`);
     if (change.diff) lines.push(indent(change.diff, 4));
   }
   if (report.promptChanges.length > 0) lines.push(`  to accept the change, record again: govflow test --update ${report.testCase.name}`);

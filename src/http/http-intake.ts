@@ -10,16 +10,12 @@
  * finished — answers 409.
  */
 import { open, readFile } from 'node:fs/promises';
-import { generateRequestId, parseRequestFile, randomBase36, REQUEST_ID_PATTERN } from '../intake/request-file.js';
+import { generateRequestId, parseJsonRequest, parseRequestFile, randomBase36, REQUEST_ID_PATTERN, unknownFieldReason } from '../intake/request-file.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { httpSubmissionName, type Submission, type SubmissionOutcome } from '../intake/request-submission.js';
 import { generateSessionId } from '../pipeline/session-runner.js';
 import { badRequest, conflict } from './http-problem.js';
 import type { RemoteSessions } from './session-lookup.js';
-
-/** Fields a client may send with a new request (the rest of a request file's keys are the server's). */
-const REQUEST_FIELDS = ['request', 'request_id', 'metadata'];
-const REPLY_FIELDS = ['reply', 'approve', 'reason', 'call_id', 'args_sha256'];
 
 export interface HttpIntakeOptions {
   /** The intake's handoff (InboxIntake.submit): resolves once the submission is durable. */
@@ -42,11 +38,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Throws 400 naming the first field the client may not send. */
-function onlyFields(body: unknown, allowed: string[], example: string): Record<string, unknown> {
+/** Throws 400 for a body that is not a JSON object. */
+function objectBody(body: unknown, example: string): Record<string, unknown> {
   if (!isPlainObject(body)) throw badRequest(`the body must be a JSON object such as ${example}`);
-  const unknown = Object.keys(body).find((key) => !allowed.includes(key));
-  if (unknown !== undefined) throw badRequest(`unknown field "${unknown.slice(0, 64)}": send only ${allowed.map((key) => `"${key}"`).join(', ')}`);
   return body;
 }
 
@@ -58,7 +52,13 @@ export class HttpIntake {
    * Throws 400 for a body the inbox would reject, 409 for a request id already accepted.
    */
   async submit(body: unknown, user: string, sessionId: string = this.newSessionId()): Promise<Submitted> {
-    const fields = onlyFields(body, REQUEST_FIELDS, '{"request": "..."}');
+    const fields = objectBody(body, '{"request": "..."}');
+    if (fields.request === undefined && (fields.reply !== undefined || fields.approve !== undefined)) {
+      throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');
+    }
+    // The inbox's own check of a JSON request, with the fields a client may send.
+    const checked = parseJsonRequest(fields, 'http');
+    if (checked.kind === 'invalid') throw badRequest(checked.reason);
     const requestId = fields.request_id ?? generateRequestId();
     const document = { request: fields.request, request_id: requestId, session_id: sessionId, user, metadata: fields.metadata ?? null };
     const text = `${JSON.stringify(document)}\n`;
@@ -84,7 +84,9 @@ export class HttpIntake {
 
   /** Hands a reply (or an approval decision) to a paused session to the intake, durably. */
   async reply(sessionId: string, body: unknown, user: string, awaiting: 'reply' | 'approval'): Promise<void> {
-    const fields = onlyFields(body, REPLY_FIELDS, '{"reply": "..."} or {"approve": true, "reason": "..."}');
+    const fields = objectBody(body, '{"reply": "..."} or {"approve": true, "reason": "..."}');
+    const unknown = unknownFieldReason(fields, awaiting, 'http');
+    if (unknown) throw badRequest(unknown);
     let document: Record<string, unknown>;
     if (awaiting === 'approval') {
       if (typeof fields.approve !== 'boolean') throw badRequest('this session waits for an approval: send {"approve": true|false, "reason"?: "..."}');

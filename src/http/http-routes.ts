@@ -13,7 +13,8 @@ import type { SessionEvents } from '../pipeline/session-events.js';
 import { maySee, readsEverything, requireSubmitter, type Caller } from './http-auth.js';
 import type { HttpIntake } from './http-intake.js';
 import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-problem.js';
-import { parseLastEventId, streamSessionEvents } from './session-event-stream.js';
+import { parseLastEventId, type LiveEventOrdinals } from './event-ids.js';
+import { streamSessionEvents } from './session-event-stream.js';
 import { SessionLookup, type RemoteSessions } from './session-lookup.js';
 import type { SessionCancellation } from '../llm/session-cancellation.js';
 import { SseConnection } from './sse-connection.js';
@@ -23,6 +24,8 @@ export interface RouteContext {
   events: SessionEvents;
   intake: HttpIntake;
   lookup: SessionLookup;
+  /** The daemon's numbering of live events for event ids (event-ids.ts). */
+  ordinals: LiveEventOrdinals;
   heartbeatMs: number;
   /** True once the daemon stops: new work is refused with 503. */
   isStopping: () => boolean;
@@ -106,7 +109,7 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
     const lastSequence = parseLastEventId(request.headers['last-event-id']);
     const sessionId = owner.sessionId ?? lookup.runningSessionOf(requestId) ?? ((lookup.result(requestId)?.session_id as string | undefined) ?? null);
     const connection = openStream(context, request, reply);
-    streamSessionEvents({ connection, events: context.events, lookup, sessionId, requestId, lastSequence });
+    streamSessionEvents({ connection, events: context.events, lookup, ordinals: context.ordinals, sessionId, requestId, lastSequence });
   });
 
   app.get('/v1/sessions/:session_id/events', async (request, reply) => {
@@ -116,7 +119,7 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
     else if (!maySee(callerOf(request), queued.user)) throw notFound(`session "${sessionId.slice(0, 140)}"`);
     const lastSequence = parseLastEventId(request.headers['last-event-id']);
     const connection = openStream(context, request, reply);
-    streamSessionEvents({ connection, events: context.events, lookup, sessionId, requestId: null, lastSequence });
+    streamSessionEvents({ connection, events: context.events, lookup, ordinals: context.ordinals, sessionId, requestId: null, lastSequence });
   });
 
   app.post('/v1/sessions/:session_id/reply', async (request, reply) => {

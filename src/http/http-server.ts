@@ -13,6 +13,7 @@ import type { Submission, SubmissionOutcome } from '../intake/request-submission
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { isLoopbackHost, TokenTable } from './http-auth.js';
+import { LiveEventOrdinals } from './event-ids.js';
 import { HttpIntake } from './http-intake.js';
 import { GovflowMetrics, type MetricsSources } from './http-metrics.js';
 import { badRequest, HttpProblem, notFound, problemOf } from './http-problem.js';
@@ -106,16 +107,18 @@ export class HttpApi {
     const remote = options.remote ?? null;
     const intake = new HttpIntake({ submit: options.submit, registry: options.registry, maxBytes: config.intake.max_bytes, timezone: config.timezone, remote });
     const lookup = new SessionLookup(config.paths, options.events, remote);
+    const ordinals = new LiveEventOrdinals(options.events);
     const metrics = new GovflowMetrics({ ...options.metrics, events: options.events, paths: config.paths });
     const cancellation = options.cancellation;
     const forgetCancelled = options.events.on('session_finished', (event) => cancellation.forget(event.sessionId));
-    const cleanups = [() => lookup.close(), () => metrics.close(), forgetCancelled];
+    const cleanups = [() => lookup.close(), () => ordinals.close(), () => metrics.close(), forgetCancelled];
     let api: HttpApi | null = null;
     const context: RouteContext = {
       paths: config.paths,
       events: options.events,
       intake,
       lookup,
+      ordinals,
       heartbeatMs: settings.heartbeat_ms,
       isStopping: () => api?.stoppingNow ?? false,
       streams: new Set(),
@@ -188,7 +191,7 @@ export class HttpApi {
     if (this.stoppingNow) return;
     this.stoppingNow = true;
     for (const stream of [...this.context.streams]) {
-      stream.send('error', stream.lastId, { message: 'govflow is stopping; reconnect with Last-Event-ID once it is back to continue where you left off' });
+      stream.send('error', stream.stoppingId(), { message: 'govflow is stopping; reconnect with Last-Event-ID once it is back to continue where you left off' });
       stream.end();
     }
   }

@@ -2,15 +2,16 @@
  * The event stream of one session (docs/http-api.md): committed messages replayed from the journal, then
  * live events from the shared bus (runtime.events), in one SSE response.
  *
- * Event ids make reconnection exact across restarts: a `message` has the id of its sequence number
- * (`7`), every other event `<last message sequence sent>.<n>` (`7.3`). A client that reconnects
- * with `Last-Event-ID: 7` or `7.3` gets every committed message after 7 — read from the journal,
- * which outlives the daemon — and then the live events, with no gap and no repeat. While the
- * journal is read, live events are held back, and messages it already replayed are dropped.
+ * Event ids (event-ids.ts) are each a function of the event: a `message` has its sequence number
+ * (`7`), every other event `<last committed message before it>.<kind>[.<n>]` (`7.session_finished`).
+ * A client that reconnects with `Last-Event-ID: 7` or `7.content_chunk.3` gets every committed
+ * message after 7 — read from the journal, which outlives the daemon — and then the live events,
+ * with no gap and no repeat, under the ids a full replay gives them. While the journal is read,
+ * live events are held back, and messages it already replayed are dropped.
  */
 import type { SessionEventMap, SessionEvents } from '../pipeline/session-events.js';
 import { pauseKeyOf } from '../pipeline/session-state.js';
-import { badRequest } from './http-problem.js';
+import { eventIdAfter, messageEventId, type LiveEventKind, type LiveEventOrdinals } from './event-ids.js';
 import { SessionLookup } from './session-lookup.js';
 import type { SseConnection } from './sse-connection.js';
 
@@ -18,6 +19,8 @@ export interface SessionStreamOptions {
   connection: SseConnection;
   events: SessionEvents;
   lookup: SessionLookup;
+  /** The daemon's numbering of live events (steps, chunks, tool calls), shared by every connection. */
+  ordinals: LiveEventOrdinals;
   /** The session, or null while its request is queued (it is learned from `session_started`). */
   sessionId: string | null;
   requestId: string | null;
@@ -25,21 +28,14 @@ export interface SessionStreamOptions {
   lastSequence: number | null;
 }
 
-/** The message sequence a Last-Event-ID names; null when absent; 400 when it is not one of ours. */
-export function parseLastEventId(header: string | string[] | undefined): number | null {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined || value.trim() === '') return null;
-  const match = /^\s*(\d{1,9})(?:\.\d{1,12})?\s*$/.exec(value);
-  if (!match) throw badRequest(`Last-Event-ID "${value.slice(0, 40)}" is not an id this stream sent (they look like "7" or "7.3"): reconnect without it to start over`);
-  return Number(match[1]);
-}
-
 /** Streams a session until it finishes or the client leaves. */
 export function streamSessionEvents(options: SessionStreamOptions): void {
-  const { connection, events, lookup } = options;
+  const { connection, events, lookup, ordinals } = options;
   let sessionId = options.sessionId;
-  let lastSequence = options.lastSequence ?? 0;
-  let counter = 0;
+  /** Messages up to this one the client has already: they are not sent again. */
+  const clientHas = options.lastSequence ?? 0;
+  /** The session's last committed message so far (journal, then live): what every other id follows. */
+  let lastMessage = 0;
   let replaying = true;
   let startedSent = options.lastSequence !== null;
   /** The pause the replay announced: the runner's own `pending` for it may still be on its way. */
@@ -49,17 +45,23 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
   connection.onClose(() => {
     for (const off of offs.splice(0)) off();
   });
+  connection.stoppingId = () => eventIdAfter(lastMessage, 'stopping');
 
-  const otherId = () => `${lastSequence}.${++counter}`;
+  const idAfter = (kind: string, ordinal?: number) => eventIdAfter(lastMessage, kind, ordinal);
   const live = (deliver: () => void) => (replaying ? held.push(deliver) : deliver());
+  const started = (data: { session_id: string; request_id: string; agent: string }) => {
+    startedSent = true;
+    connection.send('session_started', eventIdAfter(0, 'session_started'), data);
+  };
   const finished = (status: string) => {
-    connection.send('session_finished', otherId(), { session_id: sessionId, status });
+    connection.send('session_finished', idAfter('session_finished'), { session_id: sessionId, status });
     connection.end();
   };
   const sendMessage = (message: { sequence: number; agent: string; status: string; outputType: string | null; messageId: string }, entryHash: string | null) => {
-    if (message.sequence <= lastSequence) return;
-    lastSequence = message.sequence;
-    connection.send('message', String(message.sequence), {
+    if (message.sequence <= lastMessage) return;
+    lastMessage = message.sequence;
+    if (message.sequence <= clientHas) return;
+    connection.send('message', messageEventId(message.sequence), {
       sequence: message.sequence,
       agent: message.agent,
       status: message.status,
@@ -73,37 +75,35 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
       if (sessionId !== null && (payload as { sessionId: string }).sessionId === sessionId && connection.isOpen) live(() => handle(payload));
     }));
   }
+  /** A live-only event: numbered by the daemon (the same on every connection). */
+  function onLive<K extends LiveEventKind>(name: K, data: (payload: SessionEventMap[K]) => unknown): void {
+    on(name, (payload) => connection.send(name, idAfter(name, ordinals.ordinalOf(name, payload)), data(payload)));
+  }
 
   on('session_started', (event) => {
-    if (startedSent) return;
-    startedSent = true;
-    connection.send('session_started', otherId(), { session_id: event.sessionId, request_id: event.requestId, agent: event.entryAgent });
+    if (!startedSent) started({ session_id: event.sessionId, request_id: event.requestId, agent: event.entryAgent });
   });
-  on('step_started', (event) => connection.send('step_started', otherId(), { agent: event.agent, sequence: event.sequence, task_id: event.taskId }));
-  on('content_chunk', (event) => connection.send('content_chunk', otherId(), { agent: event.agent, chunk: event.chunk }));
-  on('tool_call_start', (event) => connection.send('tool_call_start', otherId(), { id: event.id, name: event.name, agent: event.agent }));
-  on('tool_call_result', (event) => connection.send('tool_call_result', otherId(), { id: event.id, name: event.name, is_error: event.isError, ms: event.ms }));
+  onLive('step_started', (event) => ({ agent: event.agent, sequence: event.sequence, task_id: event.taskId }));
+  onLive('content_chunk', (event) => ({ agent: event.agent, chunk: event.chunk }));
+  onLive('tool_call_start', (event) => ({ id: event.id, name: event.name, agent: event.agent }));
+  onLive('tool_call_result', (event) => ({ id: event.id, name: event.name, is_error: event.isError, ms: event.ms }));
+  onLive('error', (event) => ({ message: event.message }));
   on('message', (event) => sendMessage(event, event.entryHash));
   on('pending', (event) => {
     const repeat = event.pause === replayedPause;
     replayedPause = null;
-    if (!repeat) connection.send('pending', otherId(), { question: event.question, awaiting: event.awaiting });
+    if (repeat) return;
+    // Another daemon's notice (cluster) does not say which pause: the journal does.
+    const ordinal = event.ordinal ?? lookup.session(event.sessionId)?.state.pausesSinceMessage ?? 1;
+    connection.send('pending', idAfter('pending', ordinal), { question: event.question, awaiting: event.awaiting });
   });
-  on('error', (event) => connection.send('error', otherId(), { message: event.message }));
   on('session_finished', (event) => finished(event.status));
 
   /** Sends what the journal holds, then lets the held live events through. */
   const replay = () => {
     const view = sessionId === null ? null : lookup.session(sessionId);
     if (view) {
-      if (!startedSent) {
-        startedSent = true;
-        connection.send('session_started', `0.${++counter}`, {
-          session_id: view.state.session.session_id,
-          request_id: view.state.session.request_id,
-          agent: view.state.session.entry_agent,
-        });
-      }
+      if (!startedSent) started({ session_id: view.state.session.session_id, request_id: view.state.session.request_id, agent: view.state.session.entry_agent });
       for (const message of view.messages) sendMessage(message, null);
       if (view.finishedStatus !== null) {
         finished(view.finishedStatus);
@@ -112,7 +112,7 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
       if (view.state.paused) {
         // Journaled before the run is done with it: the run's live `pending` may follow, once.
         replayedPause = pauseKeyOf(view.state.paused);
-        connection.send('pending', otherId(), { question: view.state.paused.question, awaiting: SessionLookup.awaitingOf(view.state) });
+        connection.send('pending', idAfter('pending', view.state.pausesSinceMessage), { question: view.state.paused.question, awaiting: SessionLookup.awaitingOf(view.state) });
       }
     }
     replaying = false;

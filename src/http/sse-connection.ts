@@ -18,10 +18,10 @@ export class SseConnection {
   private heartbeat: NodeJS.Timeout | null = null;
   private ended = false;
   /**
-   * The id of the last event sent ("0" before any): a final event repeats it, so a reconnect
-   * resumes right. Null on a stream whose frames carry no ids (seed 003's chat): its final event has none either.
+   * The id of the daemon's stopping notice on this stream, set by a stream whose events have ids
+   * (the session stream: one that resumes right); null sends it without an id, as seed 003's chat.
    */
-  lastId: string | null = '0';
+  stoppingId: () => string | null = () => null;
   private readonly closeListeners: Array<() => void> = [];
 
   constructor(
@@ -58,11 +58,9 @@ export class SseConnection {
   /** Sends one event; `data` is JSON on one line. Without an id (seed 003's chat frames) no `id:` line is written. */
   send(event: string, id: string | null, data: unknown): void {
     if (id === null) {
-      this.lastId = null;
       this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       return;
     }
-    this.lastId = id;
     this.write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 

@@ -91,6 +91,41 @@ export function generateRequestId(at: Date = new Date(), random: string = random
   return `req-${date}-${time}-${random}`;
 }
 
+/**
+ * What a JSON document may hold, by what it is and who wrote it: a file dropped into the inbox
+ * (SPEC §2; approvals §10, §16) or a body posted over HTTP (§11), where the caller's token names
+ * the user and the URL or the server the session — the daemon writes those into the claim, which
+ * is then read as a file. One table and one check for both paths: a field either refuses is
+ * refused by the other with the same reason.
+ */
+export const JSON_FIELDS = {
+  request: {
+    file: ['request', 'request_id', 'session_id', 'user', 'metadata'],
+    http: ['request', 'request_id', 'metadata'],
+  },
+  reply: {
+    file: ['session_id', 'reply', 'user'],
+    // One body for both answers over HTTP: the session decides which it waits for.
+    http: ['reply', 'approve', 'reason', 'call_id', 'args_sha256'],
+  },
+  approval: {
+    file: ['session_id', 'approve', 'reason', 'user', 'call_id', 'args_sha256', 'http_user'],
+    http: ['reply', 'approve', 'reason', 'call_id', 'args_sha256'],
+  },
+} as const satisfies Record<string, Record<JsonSource, readonly string[]>>;
+
+export type JsonSource = 'file' | 'http';
+export type JsonDocumentKind = keyof typeof JSON_FIELDS;
+
+/** The reason a document holds a field its kind does not have; null when it holds none. */
+export function unknownFieldReason(document: Record<string, unknown>, kind: JsonDocumentKind, source: JsonSource): string | null {
+  const allowed: readonly string[] = JSON_FIELDS[kind][source];
+  const unknown = Object.keys(document).find((key) => !allowed.includes(key));
+  if (unknown === undefined) return null;
+  const noun = kind === 'request' ? 'a request' : kind === 'reply' ? 'a reply' : 'an approval';
+  return `unknown field ${JSON.stringify(unknown.slice(0, 64))}: ${noun} has only ${allowed.map((key) => `"${key}"`).join(', ')} (remove it, or put it under "metadata" of a request)`;
+}
+
 function invalid(reason: string): InvalidRequestFile {
   return { kind: 'invalid', reason };
 }
@@ -126,6 +161,8 @@ function checkSessionId(sessionId: string): string | null {
 }
 
 function parseReply(document: Record<string, unknown>): ParsedRequestFile {
+  const unknown = unknownFieldReason(document, 'reply', 'file');
+  if (unknown) return invalid(unknown);
   if (typeof document.session_id !== 'string') {
     return invalid('a reply needs "session_id" as a string: copy it from the pending result in system/outbox/');
   }
@@ -139,6 +176,8 @@ function parseReply(document: Record<string, unknown>): ParsedRequestFile {
 }
 
 function parseApproval(document: Record<string, unknown>): ParsedRequestFile {
+  const unknown = unknownFieldReason(document, 'approval', 'file');
+  if (unknown) return invalid(unknown);
   if (typeof document.session_id !== 'string') {
     return invalid('an approval needs "session_id" as a string: copy it from the pending result in system/outbox/');
   }
@@ -163,13 +202,19 @@ function parseApproval(document: Record<string, unknown>): ParsedRequestFile {
   };
 }
 
-function parseJsonRequest(document: Record<string, unknown>): ParsedRequestFile {
+/**
+ * A JSON request, from a file or (`source: 'http'`) the body of POST /v1/requests: the one check
+ * both paths run, so a request is judged the same way wherever it arrives.
+ */
+export function parseJsonRequest(document: Record<string, unknown>, source: JsonSource = 'file'): ParsedRequestFile {
   if (typeof document.request !== 'string') {
     const found = document.request === undefined ? 'it is missing' : `it is ${describeType(document.request)}`;
     return invalid(
       `"request" must be a string, but ${found}: write {"request": "..."} (or {"session_id": "...", "reply": "..."} to answer a paused session)`,
     );
   }
+  const unknown = unknownFieldReason(document, 'request', source);
+  if (unknown) return invalid(unknown);
   if (document.request.trim() === '') return invalid('"request" is empty: write what you want done');
 
   const fields: Record<string, string | null> = {};

@@ -58,6 +58,12 @@ export interface Cassette {
   /** System prompts by their sha256 (after redaction: exactly what the provider got). */
   systems: Record<string, string>;
   calls: RecordedCall[];
+  /**
+   * sha256 of every governance file the recording ran under (agents, policies, schemas, config),
+   * by path — `govflow test --update` writes it — so a replay can name the files added or removed
+   * since, which no prompt's own files show. Absent from cassettes recorded before it was kept.
+   */
+  governance_tree?: Record<string, string>;
 }
 
 /** The parts of a model request that make up its key. */
@@ -139,6 +145,35 @@ export function changedFiles(recorded: Record<string, string>, current: Record<s
   return [...paths].filter((file) => recorded[file] !== current[file]).sort();
 }
 
+/** How two file-hash tables differ, recorded → now, each list sorted. */
+export interface FileChanges {
+  added: string[];
+  removed: string[];
+  /** In both, with other text. */
+  changed: string[];
+}
+
+export function fileChanges(recorded: Record<string, string>, current: Record<string, string>): FileChanges {
+  const changes: FileChanges = { added: [], removed: [], changed: [] };
+  for (const file of changedFiles(recorded, current)) {
+    if (!(file in recorded)) changes.added.push(file);
+    else if (!(file in current)) changes.removed.push(file);
+    else changes.changed.push(file);
+  }
+  return changes;
+}
+
+export function noFileChanges(changes: FileChanges): boolean {
+  return changes.added.length === 0 && changes.removed.length === 0 && changes.changed.length === 0;
+}
+
+/** sha256 of each file's text, by path (a governance snapshot's `files`). */
+export function fileHashes(files: Readonly<Record<string, string>>): Record<string, string> {
+  const hashes: Record<string, string> = {};
+  for (const [file, text] of Object.entries(files)) hashes[file] = sha256(text);
+  return hashes;
+}
+
 export function emptyCassette(now: Date = new Date()): Cassette {
   return { format: CASSETTE_FORMAT, version: CASSETTE_VERSION, recorded_at: now.toISOString(), systems: {}, calls: [] };
 }
@@ -187,7 +222,9 @@ export function parseCassette(text: string, file: string): Cassette {
       throw new ConfigError(`cassette call #${index + 1} names system prompt ${call.system_sha256.slice(0, 12)}… which is not in "systems"`, file);
     }
   }
-  return { format: CASSETTE_FORMAT, version: value.version as number, recorded_at: String(value.recorded_at ?? ''), systems: value.systems as Record<string, string>, calls };
+  const tree = value.governance_tree;
+  const governanceTree = isObject(tree) && Object.values(tree).every((hash) => typeof hash === 'string') ? { governance_tree: tree as Record<string, string> } : {};
+  return { format: CASSETTE_FORMAT, version: value.version as number, recorded_at: String(value.recorded_at ?? ''), systems: value.systems as Record<string, string>, calls, ...governanceTree };
 }
 
 export function readCassette(file: string): Cassette {

@@ -18,7 +18,8 @@ export class ProviderCallError extends ProviderError {
   readonly deadlinePassed: boolean;
   constructor(error: ProviderError, attempts: number, deadlinePassed = false) {
     const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-    super(`${error.message} (after ${tries})`, {
+    // A self-contained message (a replay miss, never retried) ends with its diff: nothing after it.
+    super(error.selfContained && attempts === 1 ? error.message : `${error.message} (after ${tries})`, {
       provider: error.provider,
       model: error.model,
       status: error.status,
@@ -26,6 +27,7 @@ export class ProviderCallError extends ProviderError {
       retryAfterMs: error.retryAfterMs,
       timedOut: error.timedOut,
       bodyExcerpt: error.bodyExcerpt,
+      selfContained: error.selfContained,
       cause: error.cause,
     });
     this.attempts = attempts;

@@ -12,7 +12,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { emptyCassette, promptFileHashes, promptKey, sha256, type Cassette, type RecordedAnswer } from './cassette-format.js';
+import { emptyCassette, fileHashes, promptFileHashes, promptKey, sha256, type Cassette, type RecordedAnswer } from './cassette-format.js';
 import { captureSlots, type CaptureSlot } from './recording-middleware.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
@@ -41,6 +41,12 @@ export class CassetteRecorder {
       governance_files: promptFileHashes(request.system),
       answer,
     });
+    writeFileAtomic(this.file, `${JSON.stringify(this.cassette, null, 2)}\n`, false);
+  }
+
+  /** Notes the governance files the recording runs under (hashed), so a replay can name what was added or removed since. */
+  recordGovernance(files: Readonly<Record<string, string>>): void {
+    this.cassette.governance_tree = fileHashes(files);
     writeFileAtomic(this.file, `${JSON.stringify(this.cassette, null, 2)}\n`, false);
   }
 

@@ -4,15 +4,16 @@
  * answers under one key are given in the order they were recorded.
  *
  * A call with no recording fails loudly (`on_miss: fail`, the only mode): the error names the
- * agent, the governance files whose text changed since the closest recording of that agent, and
- * a line diff of the prompt against it.
+ * agent and its call in the session, the governance files whose text changed since the closest
+ * recording of that agent, and a line diff of the prompt against it — led by the session's first
+ * miss when this one followed it (replay-miss.ts).
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, ProviderError } from '../errors.js';
+import { ConfigError } from '../errors.js';
 import {
   type RecordedToolCall,
-  changedFiles,
+  fileChanges,
   normalizeVolatile,
   promptFileHashes,
   promptKey,
@@ -24,23 +25,17 @@ import {
 import { countChangedLines, lineDiff } from './line-diff.js';
 import { toolNameTable } from './ai-sdk-tools.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
+import { ReplayMissError, type ReplayMissDetails } from './replay-miss.js';
 
-/** What a miss found out: the closest recording and how the prompt differs from it. */
-export interface ReplayMissDetails {
-  agent: string;
-  /** Files whose text differs from the closest recording (empty when none of the agent's). */
-  changedGovernanceFiles: string[];
-  /** Line diff, recorded → now; null when the agent has no recording at all. */
-  diff: string | null;
-  recordedAgents: string[];
+/** Model calls of one session so far, and its first miss (the cause of any miss after it). */
+interface SessionCalls {
+  calls: number;
+  byAgent: Map<string, number>;
+  firstMiss: ReplayMissDetails | null;
 }
 
-/** A call the cassettes do not hold. Not retryable: the same call would miss again. */
-export class ReplayMissError extends ProviderError {
-  constructor(message: string, readonly details: ReplayMissDetails, model: string) {
-    super(message, { provider: 'replay', model, retryable: false });
-  }
-}
+/** Sessions whose calls are counted at once; the oldest is forgotten beyond it (a long-running daemon). */
+const COUNTED_SESSIONS = 1_000;
 
 interface Recording {
   call: RecordedCall;
@@ -67,10 +62,11 @@ export class ReplayProvider implements LlmProvider {
   private readonly byAgent = new Map<string, Recording[]>();
   private readonly positions = new Map<string, number>();
   private readonly misses: ReplayMissDetails[] = [];
+  private readonly sessions = new Map<string, SessionCalls>();
   /** True when every recorded answer was made up by the dry-run provider: still no LLM involved. */
   readonly synthetic: boolean;
 
-  constructor(cassettes: Cassette[]) {
+  constructor(private readonly cassettes: Cassette[]) {
     const calls = cassettes.flatMap((cassette) => cassette.calls);
     this.synthetic = calls.length > 0 && calls.every((call) => call.provider === 'dry-run');
     for (const cassette of cassettes) {
@@ -94,6 +90,15 @@ export class ReplayProvider implements LlmProvider {
     return hashes;
   }
 
+  /**
+   * The governance files the recording ran under (their hashes, by path); null when a cassette
+   * does not list them (recorded before they were kept).
+   */
+  recordedGovernanceTree(): Record<string, string> | null {
+    if (this.cassettes.length === 0 || this.cassettes.some((cassette) => !cassette.governance_tree)) return null;
+    return Object.assign({}, ...this.cassettes.map((cassette) => cassette.governance_tree)) as Record<string, string>;
+  }
+
   /** Every miss so far (govflow test reports them). */
   get missed(): readonly ReplayMissDetails[] {
     return this.misses;
@@ -101,19 +106,14 @@ export class ReplayProvider implements LlmProvider {
 
   async generate(request: LlmRequest): Promise<LlmResponse> {
     request.signal.throwIfAborted();
+    const session = this.countCall(request);
     const key = promptKey(request);
     const mapKey = `${request.agent}\u0000${key}`;
     const recordings = this.byKey.get(mapKey);
-    if (!recordings) throw this.miss(request);
+    if (!recordings) throw this.miss(request, session);
     const position = this.positions.get(mapKey) ?? 0;
     if (position >= recordings.length) {
-      const details: ReplayMissDetails = { agent: request.agent, changedGovernanceFiles: [], diff: null, recordedAgents: [...this.byAgent.keys()].sort() };
-      this.misses.push(details);
-      throw new ReplayMissError(
-        `replay: agent "${request.agent}" made this call more often than recorded: the cassettes hold ${recordings.length} answer(s) for its prompt and all were used; record again (govflow test --update, or llm.record)`,
-        details,
-        request.model,
-      );
+      throw this.noteMiss(request, session, { reason: 'used-up', recordedAnswers: recordings.length, governanceFileChanges: NO_FILE_CHANGES, systemChanged: false, diff: null, systemDiff: null });
     }
     const recording = recordings[position];
     this.positions.set(mapKey, position + 1);
@@ -135,12 +135,29 @@ export class ReplayProvider implements LlmProvider {
     };
   }
 
-  private miss(request: LlmRequest): ReplayMissError {
+  /** Counts the call in its session (calls outside a session count together). */
+  private countCall(request: LlmRequest): SessionCalls {
+    const id = request.sessionId ?? '';
+    let session = this.sessions.get(id);
+    if (!session) {
+      if (this.sessions.size >= COUNTED_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
+      session = { calls: 0, byAgent: new Map(), firstMiss: null };
+      this.sessions.set(id, session);
+    }
+    session.calls += 1;
+    session.byAgent.set(request.agent, (session.byAgent.get(request.agent) ?? 0) + 1);
+    return session;
+  }
+
+  private miss(request: LlmRequest, session: SessionCalls): ReplayMissError {
     const candidates = this.byAgent.get(request.agent) ?? [];
+    if (candidates.length === 0) {
+      return this.noteMiss(request, session, { reason: 'no-recording', recordedAnswers: 0, governanceFileChanges: NO_FILE_CHANGES, systemChanged: true, diff: null, systemDiff: null });
+    }
     const now = normalizeVolatile(promptText(request));
-    let closest: Recording | null = null;
+    let closest = candidates[0];
     let closestDistance = Infinity;
-    let recordedClosest: string | undefined;
+    let recordedClosest = '';
     for (const candidate of candidates) {
       const recorded = normalizeVolatile(promptText({ system: candidate.system, prompt: candidate.call.prompt, history: candidate.call.history }));
       const distance = countChangedLines(recorded, now);
@@ -150,25 +167,42 @@ export class ReplayProvider implements LlmProvider {
         recordedClosest = recorded;
       }
     }
+    const [systemThen, systemNow] = [normalizeVolatile(closest.system), normalizeVolatile(request.system)];
+    const systemChanged = systemThen !== systemNow;
+    return this.noteMiss(request, session, {
+      reason: 'prompt-changed',
+      recordedAnswers: 0,
+      governanceFileChanges: fileChanges(closest.call.governance_files, promptFileHashes(request.system)),
+      systemChanged,
+      diff: lineDiff(recordedClosest, now, { labels: ['recorded prompt', 'prompt now'] }),
+      systemDiff: systemChanged ? lineDiff(systemThen, systemNow, { labels: ['recorded system prompt', 'system prompt now'] }) : null,
+    });
+  }
+
+  /** Notes a miss of this call and the error that says it. */
+  private noteMiss(
+    request: LlmRequest,
+    session: SessionCalls,
+    found: Pick<ReplayMissDetails, 'reason' | 'recordedAnswers' | 'governanceFileChanges' | 'systemChanged' | 'diff' | 'systemDiff'>,
+  ): ReplayMissError {
+    const { added, removed, changed } = found.governanceFileChanges;
     const details: ReplayMissDetails = {
       agent: request.agent,
-      changedGovernanceFiles: closest ? changedFiles(closest.call.governance_files, promptFileHashes(request.system)) : [],
-      diff: closest && recordedClosest !== undefined ? lineDiff(recordedClosest, now, { labels: ['recorded prompt', 'prompt now'] }) : null,
+      call: session.calls,
+      agentCall: session.byAgent.get(request.agent) ?? 1,
+      ...found,
+      changedGovernanceFiles: [...added, ...removed, ...changed].sort(),
       recordedAgents: [...this.byAgent.keys()].sort(),
+      // Calls outside a session (no sessionId) are not one run: none follows another.
+      after: request.sessionId === undefined ? null : session.firstMiss,
     };
+    session.firstMiss ??= details;
     this.misses.push(details);
-    return new ReplayMissError(describeMiss(details), details, request.model);
+    return new ReplayMissError(details, request.model);
   }
 }
 
-/** The miss as a person reads it. */
-export function describeMiss(details: ReplayMissDetails): string {
-  if (details.diff === null) {
-    return `replay: no recording for agent "${details.agent}" (the cassettes hold ${details.recordedAgents.length > 0 ? details.recordedAgents.join(', ') : 'no calls'}); record again (govflow test --update, or llm.record)`;
-  }
-  const files = details.changedGovernanceFiles.length > 0 ? `; governance files whose text changed since the recording: ${details.changedGovernanceFiles.join(', ')}` : '';
-  return `replay: no recorded answer for this prompt of agent "${details.agent}"${files}; record again (govflow test --update, or llm.record). Its prompt against the closest recording:\n${details.diff}`;
-}
+const NO_FILE_CHANGES = { added: [], removed: [], changed: [] };
 
 /**
  * The recorded tool calls as the tool loop takes them: names recorded on the wire (AI SDK

@@ -62,7 +62,14 @@ export interface SessionEventMap {
     taskId?: string | null;
   };
   /** `pause` names the pause (pauseKeyOf): a stream that replayed it from the journal skips its live announcement. */
-  pending: { sessionId: string; question: string; awaiting: 'reply' | 'approval'; pause: string };
+  pending: {
+    sessionId: string;
+    question: string;
+    awaiting: 'reply' | 'approval';
+    pause: string;
+    /** Which pause since the last message (SessionState.pausesSinceMessage); other daemons' notices (cluster) lack it. */
+    ordinal?: number;
+  };
   session_finished: { sessionId: string; requestId: string; status: string };
   /**
    * Claimed request files whose work is over (the replies a run applied and, once the session

@@ -330,7 +330,7 @@ export class SessionRunner {
     if (doneFiles.length > 0) this.deps.events?.emit('request_files_done', { sessionId: state.session.session_id, files: doneFiles });
     this.writeManifest(active);
     const sessionId = state.session.session_id;
-    if (state.paused) this.deps.events?.emit('pending', { sessionId, question: state.paused.question ?? '', awaiting: state.paused.awaiting ?? 'reply', pause: pauseKeyOf(state.paused) });
+    if (state.paused) this.deps.events?.emit('pending', { sessionId, question: state.paused.question ?? '', awaiting: state.paused.awaiting ?? 'reply', pause: pauseKeyOf(state.paused), ordinal: state.pausesSinceMessage });
     else this.deps.events?.emit('session_finished', { sessionId, requestId: state.session.request_id, status: result.status });
     this.log.info(state.paused ? 'session paused for a reply' : 'session finished', {
       session: state.session.session_id,

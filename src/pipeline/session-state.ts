@@ -61,6 +61,11 @@ export interface SessionState {
     /** SHA-256 of the waiting call's arguments (canonical JSON). */
     argsSha256?: string;
   } | null;
+  /**
+   * Pauses since the last message (a pending message is the first, each approval wait after it the
+   * next): the event stream numbers a `pending` with it, the same live and replayed.
+   */
+  pausesSinceMessage: number;
   /** Tool loops of steps not yet committed, by step key (`"3"`, `"task:t1"`). */
   toolLoops: Map<string, ToolLoopState>;
   /** Approval decisions by tool call id, each for that one call. */
@@ -119,6 +124,7 @@ export function initialState(session: SessionRecord): SessionState {
     },
     plan: null,
     paused: null,
+    pausesSinceMessage: 0,
     toolLoops: new Map(),
     approvals: new Map(),
     final: null,
@@ -207,6 +213,8 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
 
 function applyApprovalRequest(state: SessionState, record: ApprovalRequestRecord): void {
   if (state.approvals.has(record.call_id)) return;
+  // A request journaled again for the call already waited on (a crash re-asked it) is the same pause.
+  if (state.paused?.callId !== record.call_id) state.pausesSinceMessage += 1;
   state.paused = {
     agent: record.agent,
     messageId: '',
@@ -225,6 +233,8 @@ function applyMessage(state: SessionState, record: MessageRecord): void {
   state.toolLoops.delete(record.task_id ? `task:${record.task_id}` : String(message.metadata.sequence_number));
   state.lastSequence = Math.max(state.lastSequence, message.metadata.sequence_number);
   state.voided = [];
+  // A pause still waiting (a plan task's approval while another task commits) is the first after it.
+  state.pausesSinceMessage = state.paused ? 1 : 0;
   // A step that commits its message has got past whatever crashed before it.
   state.crashes = 0;
   state.loopKeys.add(record.loop_key);
@@ -241,6 +251,7 @@ function applyMessage(state: SessionState, record: MessageRecord): void {
     return;
   }
   if (status === 'pending') {
+    state.pausesSinceMessage = 1;
     state.paused = { agent: message.agent.name, messageId: message.message_id, question: message.status.message, input: message.input.content };
     return;
   }

@@ -210,7 +210,7 @@ export class StepAttempts {
           const detail = errorMessage(error);
           return {
             kind: 'failure',
-            failure: { code, message: `${agent.name}: the model call failed: ${detail}`, recoverable: !(error instanceof ProviderError) || error.retryable || error.timedOut, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },
+            failure: { code, message: error.selfContained ? detail : `${agent.name}: the model call failed: ${detail}`, recoverable: !(error instanceof ProviderError) || error.retryable || error.timedOut, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },
             retryCount: attempt,
           };
         }

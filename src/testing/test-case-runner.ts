@@ -16,22 +16,12 @@ import type { LlmProvider } from '../llm/provider.js';
 import { CassetteRecorder, recordingProvider } from '../llm/recording-provider.js';
 import { ReplayProvider } from '../llm/replay-provider.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import type { GovernanceSnapshot } from '../governance/governance-loader.js';
-import { changedFiles, promptFileHashes } from '../llm/cassette-format.js';
-import { buildSystemPrompt } from '../pipeline/prompt-builder.js';
+import { promptChangesOf, type PromptChange } from './prompt-changes.js';
 import type { TestCase } from './test-case-file.js';
 import { checkExpectations, type ExpectationFailure, type Observation } from './test-expectations.js';
 
 /** Top-level entries of a root that a test run neither needs nor may change. */
 const NOT_COPIED = new Set(['system', 'tests', 'node_modules', '.git', 'dist', 'coverage']);
-
-/** An agent whose prompt differs from every recording of it. */
-export interface PromptChange {
-  agent: string;
-  /** Governance/context files whose text changed since the closest recording. */
-  files: string[];
-  diff: string | null;
-}
 
 export interface CaseReport {
   testCase: TestCase;
@@ -82,28 +72,6 @@ function providerFor(testCase: TestCase, copy: string, options: RunCaseOptions, 
   return { provider: recordingProvider(createProvider(config, options.env, { recordDir: null }), recorder), replay: null, recorder };
 }
 
-/**
- * Agents whose prompt changed since the recording: those whose calls missed (with a diff), and
- * every other recorded agent whose governance files changed — also the ones the session never
- * reached because an earlier agent's miss ended it.
- */
-function promptChangesOf(replay: ReplayProvider | null, snapshot: GovernanceSnapshot): PromptChange[] {
-  if (!replay) return [];
-  const byAgent = new Map<string, PromptChange>();
-  for (const miss of replay.missed) {
-    const known = byAgent.get(miss.agent);
-    if (known) known.files = [...new Set([...known.files, ...miss.changedGovernanceFiles])].sort();
-    else byAgent.set(miss.agent, { agent: miss.agent, files: [...miss.changedGovernanceFiles], diff: miss.diff });
-  }
-  for (const [agentName, recorded] of replay.recordedFileHashes()) {
-    const agent = snapshot.agents.get(agentName);
-    if (!agent || byAgent.has(agentName)) continue;
-    const files = changedFiles(recorded, promptFileHashes(buildSystemPrompt(snapshot, agent).system));
-    if (files.length > 0) byAgent.set(agentName, { agent: agentName, files, diff: null });
-  }
-  return [...byAgent.values()];
-}
-
 /** Runs one case to the end. Never throws for a case's own problems: they are its failures. */
 export async function runTestCase(root: string, testCase: TestCase, options: RunCaseOptions): Promise<CaseReport> {
   const started = performance.now();
@@ -126,6 +94,7 @@ export async function runTestCase(root: string, testCase: TestCase, options: Run
     }
     const env = { ...options.env, GOVFLOW_FSYNC: '0' };
     const runtime = await openRuntime(copy, { env, provider: parts.provider });
+    parts.recorder?.recordGovernance(runtime.governance.current().files);
     let observation: Observation;
     let promptChanges: PromptChange[];
     try {

@@ -155,7 +155,7 @@ describe('shutdown and misbehaving clients', () => {
     await stream.finished();
     expect(stream.names().at(-1)).toBe('error');
     expect(stream.events.at(-1)!.data).toMatchObject({ message: expect.stringMatching(/stopping/) });
-    expect(stream.events.at(-1)!.id).toMatch(/^\d+(\.\d+)?$/);
+    expect(stream.events.at(-1)!.id).toMatch(/^\d+\.stopping$/);
     // Seed 003's chat frames carry no ids, its final error neither.
     await chat.finished();
     expect(chat.names().at(-1)).toBe('error');

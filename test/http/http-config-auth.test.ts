@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/config-loader.js';
 import { ConfigError } from '../../src/errors.js';
 import { isLoopbackHost, maySee, newToken, tokenSha256, TokenTable } from '../../src/http/http-auth.js';
 import { parseListen } from '../../src/http/http-server.js';
-import { parseLastEventId } from '../../src/http/session-event-stream.js';
+import { parseLastEventId } from '../../src/http/event-ids.js';
 import { exampleRoot, removeTempDirs } from '../pipeline/pipeline-test-helpers.js';
 
 afterEach(removeTempDirs);
@@ -59,6 +59,9 @@ describe('tokens', () => {
     expect(parseLastEventId(undefined)).toBeNull();
     expect(parseLastEventId('7')).toBe(7);
     expect(parseLastEventId('7.12')).toBe(7);
+    expect(parseLastEventId('7.session_finished')).toBe(7);
+    expect(parseLastEventId('7.content_chunk.12')).toBe(7);
+    expect(() => parseLastEventId('7.Content chunk')).toThrow(/Last-Event-ID/);
     expect(() => parseLastEventId('shutdown')).toThrow(/Last-Event-ID/);
   });
 });

@@ -14,6 +14,7 @@ import { InboxIntake } from '../../src/intake/inbox-intake.js';
 import { RequestIdRegistry } from '../../src/intake/request-id-registry.js';
 import { repairInterruptedSubmissions } from '../../src/intake/request-submission.js';
 import { HttpIntake } from '../../src/http/http-intake.js';
+import { parseRequestFile } from '../../src/intake/request-file.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 const intakes: InboxIntake[] = [];
@@ -72,6 +73,26 @@ describe('HttpIntake', () => {
     expect(visible(paths.processing)).toEqual([claim]);
     expect(await intake.ownerOf('never')).toBeNull();
     release();
+  });
+
+  it('judges a body as the inbox judges the same JSON file: refused by both, for the same reason', async () => {
+    const { intake } = setUp();
+    const bodies = [
+      { request: 'x', priority: 'high' },
+      { request: 'x', request_id: '../etc' },
+      { request: 'x', metadata: [1] },
+      { request: '   ' },
+      { metadata: {} },
+    ];
+    for (const body of bodies) {
+      const file = parseRequestFile('r.json', Buffer.from(JSON.stringify(body)), 1024);
+      expect(file.kind, JSON.stringify(body)).toBe('invalid');
+      const reason = (file as { reason: string }).reason;
+      const refused = await intake.submit(body, 'alice').then(() => null, (error: unknown) => error as { status: number; message: string });
+      expect({ body, status: refused?.status }).toEqual({ body, status: 400 });
+      // The same reason up to the list of fields (a client over HTTP may not name the user or session).
+      expect(refused!.message.split(':')[0]).toBe(reason.split(':')[0]);
+    }
   });
 
   it('runs a submission made before the intake started once it starts, and queues later ones behind the running one', async () => {

@@ -127,6 +127,24 @@ describe('InboxIntake: rejected files', () => {
     await waitUntil(() => recorded.items.length === 1, 'the next request');
   });
 
+  it('moves a JSON request with a field it does not know to failed/, naming the file and the field (as HTTP answers 400)', async () => {
+    const { paths } = makeRoot();
+    const { intake, recorded } = makeIntake(paths);
+    await intake.start();
+    dropFile(paths, 'extra.json', JSON.stringify({ request: 'Summarize.', request_id: 'extra-1', priority: 'high' }));
+    dropFile(paths, 'extra-reply.json', JSON.stringify({ session_id: 'sess-9', reply: 'blue', colour: 'red' }));
+    dropFile(paths, 'extra-approval.json', JSON.stringify({ session_id: 'sess-9', approve: true, approver: 'ana' }));
+    await waitUntil(() => recorded.rejections.length === 3, 'the rejections');
+    expect(recorded.items).toEqual([]);
+    for (const [file, field] of [['extra.json', 'priority'], ['extra-reply.json', 'colour'], ['extra-approval.json', 'approver']]) {
+      const record = errorRecord(paths.failed, file);
+      expect(record.file).toBe(file);
+      expect(record.reason).toMatch(new RegExp(`^unknown field "${field}"`));
+      expect(existsSync(path.join(paths.failed, file))).toBe(true);
+    }
+    expect(errorRecord(paths.failed, 'extra.json').reason).toMatch(/"request", "request_id", "session_id", "user", "metadata"/);
+  });
+
   it('never overwrites an earlier failed file with the same name', async () => {
     const { paths } = makeRoot();
     const { intake, recorded } = makeIntake(paths);

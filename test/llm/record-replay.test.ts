@@ -3,7 +3,7 @@
  * the AI SDK middleware (a loopback server in OpenAI's wire format), answered again by the replay
  * provider, streamed or not; misses name the agent, the changed governance file and show a diff.
  */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config-loader.js';
@@ -14,7 +14,8 @@ import { createProvider } from '../../src/llm/create-provider.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
 import { captureSlots, withRecording, type CaptureSlot } from '../../src/llm/recording-middleware.js';
 import { CassetteRecorder, recordingProvider } from '../../src/llm/recording-provider.js';
-import { ReplayMissError, ReplayProvider } from '../../src/llm/replay-provider.js';
+import { ReplayMissError } from '../../src/llm/replay-miss.js';
+import { ReplayProvider } from '../../src/llm/replay-provider.js';
 import { ScriptedProvider } from '../../src/llm/scripted-provider.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 import { startLoopbackLlmServer } from './loopback-llm-server.js';
@@ -101,7 +102,7 @@ describe('recording our own providers and replaying them', () => {
     expect(miss.message).toContain('governance files whose text changed since the recording: governance/policy.md');
     expect(miss.message).toContain('- Be brief.');
     expect(miss.message).toContain('+ Be thorough.');
-    await expect(replay.generate(request({ agent: 'reviewer' }))).rejects.toThrow('no recording for agent "reviewer" (the cassettes hold writer)');
+    await expect(replay.generate(request({ agent: 'reviewer' }))).rejects.toThrow('no recorded answer for agent "reviewer" (model call 2 of the session, its 1st): the cassettes hold no call of it (they hold writer)');
   });
 
   it('rejects cassettes of another format version, naming the file', () => {
@@ -169,6 +170,35 @@ describe('govflow run --record, then kind replay', () => {
     const logs = await runCli(['logs', '--root', root, '--json']);
     // Replayed dry-run answers are still marked as made up by dry-run in the audit trail.
     expect(JSON.parse(logs.stdout).filter((entry: { complianceNotes: string | null }) => String(entry.complianceNotes).includes('dry-run')).length).toBeGreaterThanOrEqual(12);
+  });
+});
+
+describe('a replay miss, as the user sees it', () => {
+  it('leads with the first miss of the session — its agent, its call, why no recording matched, unescaped — not with the agent downstream that missed because of it', async () => {
+    const root = makeTempFolder('govflow-replay-miss-');
+    copyExampleAppInto(root);
+    const note = path.join(root, 'note.txt');
+    writeFileSync(note, 'Summarize this meeting note and list its action items with owners: Ana sends the budget by Friday.');
+    const recorded = await runCli(['run', note, '--root', root, '--json', '--record', path.join(root, 'cassettes')]);
+    expect(recorded.code).toBe(0);
+    writeFileSync(path.join(root, 'govflow.config.yaml'), 'provider:\n  kind: replay\n  replay: { dir: cassettes, on_miss: fail }\n');
+    appendFileSync(path.join(root, 'governance', 'agents', 'summarizer_agent.md'), '\nAlways answer in haiku.\n');
+
+    const replayed = await runCli(['run', note, '--root', root, '--json']);
+    expect(replayed.code).toBe(1);
+    const result = JSON.parse(replayed.stdout) as { status: string; message: string; request_id: string; error: { error_message: string } };
+    expect(result.status).toBe('failed');
+    const outbox = JSON.parse(readFileSync(path.join(root, 'system', 'outbox', `${result.request_id}.json`), 'utf8')) as typeof result;
+    for (const text of [result.message, result.error.error_message, outbox.message, outbox.error.error_message]) {
+      expect(text).toMatch(/^replay: no recorded answer for agent "summarizer_agent" \(model call \d+ of the session, its 1st\)/);
+      expect(text).toContain('governance files whose text changed since the recording: governance/agents/summarizer_agent.md');
+      expect(text).toContain('\n+ Always answer in haiku.');
+      // The agent that missed because of it comes after, without its input's escaped JSON.
+      expect(text).toMatch(/\n\nThen agent "final_output_agent" \(model call \d+ of the session, its 1st\) had no recorded answer either/);
+      expect(text).not.toContain('\\"');
+    }
+    const text = await runCli(['run', note, '--root', root]);
+    expect(text.stdout).toMatch(/^message: replay: no recorded answer for agent "summarizer_agent"/m);
   });
 });
 

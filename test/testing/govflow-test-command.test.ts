@@ -3,7 +3,7 @@
  * governance edits named by agent and file, YAML typos with file and line, --update, diffs of
  * failed expectations, and bad usage.
  */
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseTestCaseFile } from '../../src/testing/test-case-file.js';
@@ -51,6 +51,33 @@ describe('govflow test', () => {
     for (const agent of ['objective_agent', 'goal_agent', 'planning_agent', 'final_output_agent']) {
       expect(again.stdout).toMatch(new RegExp(`prompt of agent ${agent} changed since the recording — governance files whose text changed: [^\\n]*governance/audit\\.md`));
     }
+  });
+
+  it('leads with the replay miss that caused the others, and shows no agent\'s escaped input', async () => {
+    const root = exampleRoot();
+    appendFileSync(path.join(root, 'governance', 'agents', 'summarizer_agent.md'), '\nAlways answer in haiku.\n');
+    const run = await runCli(['test', '--root', root]);
+    expect(run.code).toBe(1);
+    const lines = run.stdout.split('\n');
+    expect(lines[1]).toBe('  prompt of agent summarizer_agent changed since the recording — governance files whose text changed: governance/agents/summarizer_agent.md');
+    expect(run.stdout).toContain('  prompt of agent final_output_agent changed since the recording — its input changed: it carries the failed answer of agent "summarizer_agent" (the replay miss above)');
+    expect(run.stdout).not.toContain('\\"');
+  });
+
+  it('names a governance file added or removed since the recording (an agent file changes the planner\'s prompt, not its files)', async () => {
+    const root = exampleRoot();
+    writeFileSync(path.join(root, 'governance', 'agents', 'risk_agent.md'), '---\nname: risk_agent\ntype: executional\ndescription: Lists the risks a text names.\ncontent_type: risks\nnext: []\n---\n# Risk Agent\nList the risks.\n');
+    const added = await runCli(['test', '--root', root]);
+    expect(added.code).toBe(1);
+    expect(added.stdout).toContain('prompt of agent planning_agent changed since the recording — no file in its prompt changed; governance files added since the recording: governance/agents/risk_agent.md');
+    expect(added.stdout).not.toContain('no governance file changed');
+
+    rmSync(path.join(root, 'governance', 'agents', 'risk_agent.md'));
+    rmSync(path.join(root, 'governance', 'agents', 'summarizer_agent.md'));
+    const removed = await runCli(['test', '--root', root]);
+    expect(removed.code).toBe(1);
+    expect(removed.stdout).toContain('prompt of agent planning_agent changed since the recording — no file in its prompt changed; governance files removed since the recording: governance/agents/summarizer_agent.md');
+    expect(removed.stdout).not.toContain('no governance file changed');
   });
 
   it('reports a YAML case with a typo by file and line, and still runs the others', async () => {
