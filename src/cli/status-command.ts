@@ -1,4 +1,5 @@
 /** `govflow status`: running, paused and recently finished sessions, with current agent and age. */
+import { readConfigStatus } from '../daemon/config-status.js';
 import { readDiskStatus, type DiskStatus } from '../daemon/disk-guard.js';
 import { readWitnessStatus } from '../audit/checkpoint-writer.js';
 import { RootLock } from '../daemon/root-lock.js';
@@ -106,6 +107,9 @@ export const statusCommand: CommandDefinition = {
     // Witnesses of the signed checkpoints (docs/audit-log.md) and their backlog, as the running daemon last wrote them.
     const witnessStatus = readWitnessStatus(paths.state);
     const witnesses = witnessStatus !== null && witnessStatus.pid === owner?.pid ? witnessStatus.witnesses : [];
+    // govflow.config.yaml keys edited under the running daemon that wait for its restart.
+    const configStatus = owner?.kind === 'daemon' ? readConfigStatus(paths.state, owner.pid) : null;
+    const config = configStatus === null ? null : { restart_needed: configStatus.restart_needed };
     // Every session keeps its state in its manifest (written at each step and at the end), so the
     // manifests alone tell running and paused sessions from finished ones.
     const all = SessionJournal.list(paths.sessions)
@@ -125,13 +129,14 @@ export const statusCommand: CommandDefinition = {
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
       .slice(0, RECENT);
     if (values.json) {
-      io.stdout(`${JSON.stringify({ daemons, disk, witnesses, running, interrupted, paused, recent }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ daemons, config, disk, witnesses, running, interrupted, paused, recent }, null, 2)}\n`);
       return 0;
     }
     const line = (manifest: SessionManifest) =>
       `  ${manifest.session_id}  ${manifest.state.padEnd(11)} agent=${manifest.current_agent ?? '-'}  messages=${manifest.messages}  age=${age(manifest.created_at, now)}  request=${manifest.request_id}`;
     const lines = [
       `daemon: ${daemons.length > 0 ? `running (pid ${daemons.join(', ')})` : 'not running'}  root: ${root}`,
+      ...(config !== null && config.restart_needed.length > 0 ? [`config: restart needed: govflow.config.yaml changed ${config.restart_needed.join(', ')} since the daemon started`] : []),
       ...diskLines(disk),
       ...witnesses.map((lag) => `witness ${lag.witness}: ${lag.pending === 0 ? 'up to date' : `${lag.pending} checkpoints waiting`}${lag.lastError ? ` (last error: ${lag.lastError})` : ''}`),
       `running (${running.length}):`,

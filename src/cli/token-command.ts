@@ -1,12 +1,15 @@
 /**
  * `govflow token add USER [--role auditor]`: creates a bearer token for the HTTP API (docs/http-api.md),
  * prints it once, and records only its SHA-256 under `http.tokens` in govflow.config.yaml. The
- * rest of the file — keys, comments, order — is kept as it was.
+ * rest of the file — keys, comments, order — is kept as it was. A running daemon with the HTTP API
+ * applies the new token set by itself (src/daemon/config-watch.ts); the command says whether one does.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isSeq, parseDocument, YAMLMap, YAMLSeq } from 'yaml';
 import { CONFIG_FILE_NAME, loadConfig } from '../config/config-loader.js';
+import { readConfigStatus } from '../daemon/config-status.js';
+import { RootLock } from '../daemon/root-lock.js';
 import { UsageError } from '../errors.js';
 import { newToken, tokenSha256 } from '../http/http-auth.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
@@ -29,7 +32,7 @@ export const tokenCommand: CommandDefinition = {
     if (role !== 'operator' && role !== 'auditor') throw new UsageError(`--role must be operator or auditor, got "${role}"`);
 
     // The config must be valid before we touch it, so a broken file is reported, not rewritten.
-    loadConfig(root, io.env);
+    const { paths } = loadConfig(root, io.env);
     const file = path.join(root, CONFIG_FILE_NAME);
     const document = parseDocument(existsSync(file) ? readFileSync(file, 'utf8') : '');
     if (document.contents === null) document.contents = new YAMLMap() as unknown as typeof document.contents;
@@ -50,8 +53,18 @@ export const tokenCommand: CommandDefinition = {
     tokens.add(document.createNode({ user, sha256: tokenSha256(token), role }));
     writeFileAtomic(file, document.toString({ lineWidth: 0 }));
     loadConfig(root, io.env); // the result must load; a failure here is a bug worth an exit 1
-    io.stderr(`added an HTTP token for ${user} (${role}) to ${file}; it is shown once, store it now:\n`);
+    io.stderr(`added an HTTP token for ${user} (${role}) to ${file}\n${whoUsesIt(paths.state)}\nthe token is shown once, store it now:\n`);
     io.stdout(`${token}\n`);
     return 0;
   },
 };
+
+/** What happens to the new token now: the running daemon picks it up, or needs a (re)start with the HTTP API. */
+function whoUsesIt(stateDir: string): string {
+  const owner = RootLock.owner(stateDir);
+  if (owner?.kind !== 'daemon') return 'no daemon runs on this root: it works once one starts with the HTTP API (govflow start --http HOST:PORT, or http.listen)';
+  const status = readConfigStatus(stateDir, owner.pid);
+  if (status === null) return `a daemon (pid ${owner.pid}) runs on this root: restart it to apply the token`;
+  if (status.http === null) return `the running daemon (pid ${owner.pid}) serves no HTTP API: restart it with govflow start --http HOST:PORT (or set http.listen) to use the token`;
+  return `the running daemon (pid ${owner.pid}) picks it up within a moment (HTTP API on ${status.http})`;
+}

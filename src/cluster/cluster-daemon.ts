@@ -23,6 +23,7 @@ import { InboxIntake } from '../intake/inbox-intake.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
 import { openRuntime, type Runtime } from '../daemon/runtime.js';
+import { watchConfig } from '../daemon/config-watch.js';
 import { watchGovernance } from '../daemon/governance-watch.js';
 import { ChainProjection } from './chain-projection.js';
 import { GovernanceVersions } from './governance-versions.js';
@@ -72,6 +73,7 @@ export class ClusterDaemon {
   private readonly outbox: OutboxDelivery;
   private readonly storeIntake: StoreIntake;
   private stopWatchingGovernance: (() => Promise<void>) | null = null;
+  private stopWatchingConfig: (() => Promise<void>) | null = null;
   private projecting: Promise<void> | null = null;
   private readonly remote: RemoteSessionEvents;
   /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
@@ -188,6 +190,7 @@ export class ClusterDaemon {
     if (released > 0) this.log.info(`${released} session(s) this daemon ran when it last stopped resume now, without waiting for cluster.lease_ms`);
     await this.intake.start();
     this.stopWatchingGovernance = await watchGovernance(config.root, this.runtime.governance, this.log);
+    this.stopWatchingConfig = await watchConfig({ config, env: this.options.env ?? process.env, log: this.log, http: this.http });
     const leaseMs = config.cluster.lease_ms;
     this.timers.push(
       setInterval(() => void this.renewLeases(), Math.max(100, Math.floor(leaseMs / 3))),
@@ -370,6 +373,7 @@ export class ClusterDaemon {
       ['inbox intake', () => this.intake?.stop()],
       ['http api', () => this.http?.close()],
       ['governance watcher', () => this.stopWatchingGovernance?.()],
+      ['config watcher', () => this.stopWatchingConfig?.()],
       ['running sessions', () => Promise.allSettled([...this.running.values()].map((entry) => entry.work))],
       ['outbox', () => this.outbox.deliver()],
       ['projection', () => this.projection?.catchUp()],

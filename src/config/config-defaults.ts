@@ -139,7 +139,7 @@ export const CONFIG_DEFAULTS = {
   http: {
     /** `HOST:PORT` to serve the HTTP API on (docs/http-api.md); null: no listener (`govflow start --http` also sets it). */
     listen: null,
-    /** Bearer tokens, stored as their SHA-256 (`govflow token add`); empty: loopback only, every caller is `local`. */
+    /** Bearer tokens, stored as their SHA-256 (`govflow token add`); empty: loopback only, every caller is `local`. A running daemon applies an edit at once. */
     tokens: [],
     /** Largest request body accepted (413 above it). */
     max_body_bytes: 1_048_576,

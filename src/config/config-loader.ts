@@ -80,6 +80,11 @@ export interface GovflowConfig {
   root: string;
   /** Absolute path of the config file read, or null when there was none. */
   configFile: string | null;
+  /**
+   * The file's top-level keys as written, before defaults and environment: what the governance
+   * hash covers (src/governance/config-governance-part.ts) and what a running daemon compares an edit with.
+   */
+  written: Readonly<Record<string, unknown>>;
   timezone: string;
   provider: {
     kind: ProviderKind;
@@ -245,6 +250,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
   const config: GovflowConfig = {
     root: absoluteRoot,
     configFile,
+    written: structuredClone(user),
     timezone,
     provider,
     llm: { ...CONFIG_DEFAULTS.llm, ...section('llm') } as GovflowConfig['llm'],

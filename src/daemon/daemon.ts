@@ -21,6 +21,7 @@ import { errorMessage } from '../errors.js';
 import { runShutdownSteps, type ShutdownStep } from './shutdown-steps.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { DiskGuard } from './disk-guard.js';
+import { watchConfig } from './config-watch.js';
 import { watchGovernance } from './governance-watch.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { SessionRuns } from './session-runs.js';
@@ -47,6 +48,7 @@ export class GovflowDaemon {
   private intake!: InboxIntake;
   private diskGuard: DiskGuard | null = null;
   private stopWatchingGovernance: (() => Promise<void>) | null = null;
+  private stopWatchingConfig: (() => Promise<void>) | null = null;
   private recovery: Promise<void> = Promise.resolve();
   private stopping: Promise<void> | null = null;
   private http: HttpApi | null = null;
@@ -150,6 +152,7 @@ export class GovflowDaemon {
     this.diskGuard.start();
     await this.intake.start();
     this.stopWatchingGovernance = await watchGovernance(this.runtime.config.root, this.runtime.governance, this.options.log);
+    this.stopWatchingConfig = await watchConfig({ config, env: this.options.env ?? process.env, log, http: this.http });
     this.setState('running');
     this.options.announce(
       `govflow ready: watching ${config.paths.inbox}${this.http ? `, HTTP API on ${this.http.url}` : ''} (provider ${provider.kind}, ${governance.current().agents.size} agents, governance ${governance.current().hash.slice(0, 12)})`,
@@ -342,6 +345,7 @@ export class GovflowDaemon {
       // Open until running steps are done: meanwhile new work gets 503 and status reads still work.
       ['http api', () => this.http?.close()],
       ['governance watcher', () => this.stopWatchingGovernance?.()],
+      ['config watcher', () => this.stopWatchingConfig?.()],
       ['disk guard', () => this.diskGuard?.stop()],
       ['audit log and root lock', () => this.runtime.close()],
     ];

@@ -1,8 +1,9 @@
 /**
  * Reads a governance tree into an immutable snapshot: agents (frontmatter or config `agents:`),
  * policies and context in `prompt.include` order, output schemas and the message schema, with a
- * content hash over every path and text that shapes behaviour. Collects every problem it finds,
- * each naming file and line, instead of stopping at the first.
+ * content hash over every path and text that shapes behaviour (of the config, its governance keys
+ * only: src/governance/config-governance-part.ts). Collects every problem it finds, each naming
+ * file and line, instead of stopping at the first.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { globSync } from 'tinyglobby';
 import { CONFIG_FILE_NAME, type AgentDeclaration, type GovflowConfig } from '../config/config-loader.js';
 import { AGENT_DECLARATION_SCHEMA } from '../config/config-schema.js';
+import { configGovernancePart } from './config-governance-part.js';
 import { fromClaudeCodeAgent, isClaudeCodeAgent } from './claude-agent-file.js';
 import { parseYamlSource, type YamlSource } from '../config/yaml-source.js';
 import { ConfigError, errorMessage } from '../errors.js';
@@ -76,14 +78,17 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   const configLine = (keyPath: readonly (string | number)[]): number => {
     if (configSource === undefined) {
       try {
-        configSource = config.configFile ? parseYamlSource(read(CONFIG_FILE_NAME), CONFIG_FILE_NAME) : null;
+        configSource = config.configFile ? parseYamlSource(readFileSync(boundary.resolve(CONFIG_FILE_NAME), 'utf8'), CONFIG_FILE_NAME) : null;
       } catch {
         configSource = null;
       }
     }
     return configSource?.lineOf(keyPath) ?? 1;
   };
-  if (config.configFile) read(CONFIG_FILE_NAME);
+  if (config.configFile) boundary.resolve(CONFIG_FILE_NAME);
+  // The config as the hash and the snapshot store see it: its governance keys only, as loaded.
+  const configPart = configGovernancePart(config.written);
+  if (configPart !== null) files[CONFIG_FILE_NAME] = configPart;
 
   const addAgent = (agent: AgentDefinition) => {
     const existing = agents.get(agent.name);

@@ -12,7 +12,7 @@ import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { Submission, SubmissionOutcome } from '../intake/request-submission.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
-import { isLoopbackHost, TokenTable } from './http-auth.js';
+import { isLoopbackHost, TokenTable, type TokenEntry } from './http-auth.js';
 import { LiveEventOrdinals } from './event-ids.js';
 import { HttpIntake } from './http-intake.js';
 import { GovflowMetrics, type MetricsSources } from './http-metrics.js';
@@ -51,6 +51,22 @@ export function parseListen(listen: string): { host: string; port: number } {
   return { host: match[1] ?? match[2], port };
 }
 
+/** The token table for a listener; throws ConfigError when it is empty and the listener is not loopback. */
+function tokenTableFor(listen: string, tokens: readonly TokenEntry[]): TokenTable {
+  const table = new TokenTable(tokens);
+  if (!table.enabled && !isLoopbackHost(parseListen(listen).host)) {
+    throw new ConfigError(
+      `http.listen ${listen} is reachable from other machines, but http.tokens is empty: listen on 127.0.0.1, or add a token with "govflow token add USER"`,
+    );
+  }
+  return table;
+}
+
+/** The tokens in force: one holder the hooks read, so a config edit can replace them (src/daemon/config-watch.ts). */
+interface Auth {
+  tokens: TokenTable;
+}
+
 export class HttpApi {
   private stoppingNow = false;
   private closing: Promise<void> | null = null;
@@ -59,6 +75,8 @@ export class HttpApi {
     private readonly app: FastifyInstance,
     private readonly context: RouteContext,
     private readonly cleanups: Array<() => void>,
+    private readonly auth: Auth,
+    private readonly listen: string,
     readonly url: string,
   ) {}
 
@@ -67,12 +85,7 @@ export class HttpApi {
     const { config, log } = options;
     const settings = config.http;
     const { host, port } = parseListen(options.listen);
-    const tokens = new TokenTable(settings.tokens);
-    if (!tokens.enabled && !isLoopbackHost(host)) {
-      throw new ConfigError(
-        `http.listen ${options.listen} is reachable from other machines, but http.tokens is empty: listen on 127.0.0.1, or add a token with "govflow token add USER"`,
-      );
-    }
+    const auth: Auth = { tokens: tokenTableFor(options.listen, settings.tokens) };
     const app = Fastify({
       logger: false,
       bodyLimit: settings.max_body_bytes,
@@ -135,7 +148,7 @@ export class HttpApi {
       // A browser signed in to the web view sends its token as a cookie (src/web/web-routes.ts).
       const authorization = request.headers.authorization ?? cookieAuthorization(request.headers.cookie);
       try {
-        (request as unknown as { caller: unknown }).caller = tokens.authenticate(authorization);
+        (request as unknown as { caller: unknown }).caller = auth.tokens.authenticate(authorization);
       } catch (error) {
         if (isUiPath(request.url) && request.method === 'GET' && error instanceof HttpProblem && error.status === 401) return reply.redirect('/ui/login', 303);
         throw error;
@@ -172,7 +185,7 @@ export class HttpApi {
     });
     registerRoutes(app, context);
     registerChatRoute(app, context);
-    registerWebRoutes(app, context, { tokensEnabled: tokens.enabled, authenticate: (authorization) => tokens.authenticate(authorization), log });
+    registerWebRoutes(app, context, { tokensEnabled: () => auth.tokens.enabled, authenticate: (authorization) => auth.tokens.authenticate(authorization), log });
 
     try {
       await app.listen({ host, port });
@@ -182,8 +195,17 @@ export class HttpApi {
     }
     const address = app.server.address() as AddressInfo;
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    api = new HttpApi(app, context, cleanups, `http://${shownHost}:${address.port}`);
+    api = new HttpApi(app, context, cleanups, auth, options.listen, `http://${shownHost}:${address.port}`);
     return api;
+  }
+
+  /**
+   * Puts a new token set in force for the next request (`http.tokens` edited under a running
+   * daemon); throws ConfigError, keeping the tokens it has, when the set is empty on a listener
+   * other machines can reach.
+   */
+  replaceTokens(tokens: readonly TokenEntry[]): void {
+    this.auth.tokens = tokenTableFor(this.listen, tokens);
   }
 
   /** Shutdown, first step: new work gets 503, every open event stream ends with a final event. */

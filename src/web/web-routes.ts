@@ -50,8 +50,8 @@ export function isUiPath(url: string): boolean {
 }
 
 export interface WebOptions {
-  /** Whether http.tokens is set (otherwise every caller is `local` and no sign-in is needed). */
-  tokensEnabled: boolean;
+  /** Whether http.tokens is set (otherwise every caller is `local` and no sign-in is needed); asked per request, as tokens change live. */
+  tokensEnabled: () => boolean;
   /** The API's token check: a Caller, or an HttpProblem 401. */
   authenticate: (authorization: string | undefined) => Caller;
   log?: OperationalLog;
@@ -185,7 +185,7 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
 
     scope.get('/ui', async (_request, reply) => reply.redirect('/ui/sessions'));
 
-    scope.get('/ui/login', async (_request, reply) => (options.tokensEnabled ? html(reply, loginPage(null)) : reply.redirect('/ui/sessions')));
+    scope.get('/ui/login', async (_request, reply) => (options.tokensEnabled() ? html(reply, loginPage(null)) : reply.redirect('/ui/sessions')));
 
     scope.post('/ui/login', async (request, reply) => {
       const token = String((request.body as Record<string, unknown> | null)?.token ?? '').trim();

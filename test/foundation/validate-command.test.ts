@@ -440,6 +440,21 @@ describe('governance hash', () => {
     expect(await hashOf(root)).not.toBe(before);
   });
 
+  it('ignores operational config (http tokens, daemon, intake, telemetry, cluster, audit) and comments', async () => {
+    const root = copyExampleApp();
+    writeFile(root, 'govflow.config.yaml', 'timezone: UTC\n');
+    const before = await hashOf(root);
+    const token = `{ user: ana, sha256: "${'a'.repeat(64)}" }`;
+    writeFile(
+      root,
+      'govflow.config.yaml',
+      `# operators' settings\nhttp: { listen: "127.0.0.1:7070", tokens: [${token}] }\ntimezone: UTC\ndaemon: { shutdown_grace_ms: 5000 }\nintake: { concurrency: 2 }\ntelemetry: { service_name: other }\ncluster: { lease_ms: 20000 }\naudit: { checkpoint_ms: 1000 }\n`,
+    );
+    expect(await hashOf(root)).toBe(before);
+    writeFile(root, 'govflow.config.yaml', 'timezone: UTC\nlimits: { max_steps: 7 }\n');
+    expect(await hashOf(root)).not.toBe(before);
+  });
+
   it('changes when a file is renamed with the same content', async () => {
     const root = copyExampleApp();
     const before = await hashOf(root);

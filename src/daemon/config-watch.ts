@@ -1,0 +1,90 @@
+/**
+ * Edits of govflow.config.yaml under a running daemon (issue 32). `http.tokens` applies at once,
+ * so `govflow token add` needs no restart; every other key the daemon read at start (the runner,
+ * intake, store and governance were built from it), so a change to one is named in one warning
+ * and in `govflow status` as waiting for a restart. An edit that does not validate is an error
+ * naming file and line, and the daemon goes on with the config it has.
+ */
+import { watch } from 'chokidar';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { CONFIG_FILE_NAME, loadConfig, type GovflowConfig } from '../config/config-loader.js';
+import { ConfigError, errorMessage } from '../errors.js';
+import type { HttpApi } from '../http/http-server.js';
+import type { OperationalLog } from '../pipeline/runner-contract.js';
+import { writeConfigStatus } from './config-status.js';
+
+export interface ConfigWatchOptions {
+  /** The config the daemon started with. */
+  config: GovflowConfig;
+  env: NodeJS.ProcessEnv;
+  log: OperationalLog;
+  /** The HTTP API whose tokens follow the file, or null when the daemon serves none. */
+  http: Pick<HttpApi, 'replaceTokens' | 'url'> | null;
+}
+
+/**
+ * Top-level keys of `next` that differ from `started` and only a restart applies, in the order
+ * written (keys removed last); `http` counts only when more than its tokens changed.
+ */
+export function keysNeedingRestart(started: Readonly<Record<string, unknown>>, next: Readonly<Record<string, unknown>>): string[] {
+  const withoutTokens = (value: unknown) => (typeof value === 'object' && value !== null ? { ...value, tokens: undefined } : value);
+  const keys = [...new Set([...Object.keys(next), ...Object.keys(started)])];
+  return keys.filter((key) => (key === 'http' ? !isDeepStrictEqual(withoutTokens(started.http), withoutTokens(next.http)) : !isDeepStrictEqual(started[key], next[key])));
+}
+
+/** Starts watching; resolves once the watcher is ready, with the function that stops it. */
+export async function watchConfig(options: ConfigWatchOptions): Promise<() => Promise<void>> {
+  const { config, log, http } = options;
+  const write = (restartNeeded: string[]) => {
+    try {
+      writeConfigStatus(config.paths.state, { pid: process.pid, http: http?.url ?? null, restart_needed: restartNeeded });
+    } catch (error) {
+      log.warn('could not write system/state/config.json for govflow status', { error: errorMessage(error) });
+    }
+  };
+  let tokens = config.http.tokens;
+  let restartNeeded: string[] = [];
+  write(restartNeeded);
+
+  const check = () => {
+    let next: GovflowConfig;
+    try {
+      next = loadConfig(config.root, options.env);
+    } catch (error) {
+      const what = error instanceof ConfigError ? error.describe() : `${CONFIG_FILE_NAME}: ${errorMessage(error)}`;
+      log.error(`${what} — this edit of ${CONFIG_FILE_NAME} does not validate: fix it (the file is read again when saved); the daemon keeps running on the config it has`);
+      return;
+    }
+    if (!isDeepStrictEqual(next.http.tokens, tokens)) {
+      try {
+        http?.replaceTokens(next.http.tokens);
+        tokens = next.http.tokens;
+        if (http) log.info(`${CONFIG_FILE_NAME}: http.tokens applied`, { tokens: tokens.length });
+      } catch (error) {
+        log.error(`${CONFIG_FILE_NAME}: http.tokens not applied, the HTTP API keeps the tokens it had: ${errorMessage(error)}`);
+      }
+    }
+    const changed = keysNeedingRestart(config.written, next.written);
+    if (isDeepStrictEqual(changed, restartNeeded)) return;
+    restartNeeded = changed;
+    write(restartNeeded);
+    if (changed.length > 0) log.warn(`${CONFIG_FILE_NAME} changed ${changed.join(', ')}: restart the daemon to apply (until then it runs on the config it started with)`);
+    else log.info(`${CONFIG_FILE_NAME} is back to the config the daemon started with: no restart needed`);
+  };
+
+  let timer: NodeJS.Timeout | null = null;
+  // The file itself, not the root: chokidar follows it across atomic renames and while it is absent.
+  const watcher = watch(path.join(config.root, CONFIG_FILE_NAME), { ignoreInitial: true });
+  watcher.on('all', () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(check, 150);
+  });
+  watcher.on('error', (error) => log.error('config watcher error', { error: errorMessage(error) }));
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return async () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    await watcher.close();
+  };
+}
