@@ -7,6 +7,9 @@
  *     [APPROVALS]: [{"call_id","tool","approve","user","at","reason"},…]
  *     [EVIDENCE]: [{"path","sha256","bytes"},…]
  *     [DELEGATIONS]: [{"child_session","agent","objective_sha256","status","ms"},…]   (README "Delegation")
+ *
+ * Each call appears once on a line: a call id the loop journaled twice (a repeated call given
+ * its result again) is written the first time only.
  */
 import { encodeJson } from './audit-line-encoding.js';
 
@@ -34,11 +37,28 @@ export interface ToolAuditLines {
 /** Each line's tag and the field it holds, in the order written (the parser reads them by this table too). */
 export const TOOL_AUDIT_TAGS = { TOOL_CALLS: 'toolCalls', VIOLATIONS: 'violations', APPROVALS: 'approvals', EVIDENCE: 'evidence', DELEGATIONS: 'delegations' } as const;
 
+/** The key that names the call an item is about, on the lines that have one. */
+const CALL_KEYS: Partial<Record<keyof ToolAuditLines, string>> = { toolCalls: 'id', approvals: 'call_id' };
+
+/** The items of a line, each call's first only. */
+function oncePerCall(field: keyof ToolAuditLines, items: ReadonlyArray<object>): object[] {
+  const key = CALL_KEYS[field];
+  if (key === undefined) return [...items];
+  const seen = new Set<unknown>();
+  return items.filter((item) => {
+    const id = (item as Record<string, unknown>)[key];
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
 /** The lines, in a fixed order, each without its trailing newline. */
 export function formatToolAuditLines(lines: ToolAuditLines | undefined): string[] {
   if (!lines) return [];
   return Object.entries(TOOL_AUDIT_TAGS).flatMap(([tag, field]) => {
-    const items = lines[field];
+    const given = lines[field];
+    const items = given ? oncePerCall(field, given) : undefined;
     return items && items.length > 0 ? [`[${tag}]: ${encodeJson(items)}`] : [];
   });
 }

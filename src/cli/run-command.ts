@@ -152,7 +152,10 @@ export const runCommand: CommandDefinition = {
       const signal = new AbortController().signal;
       // Sessions of earlier `govflow run`s that were killed mid-way are finished first (README: CLI).
       const claims = new RunClaims(runtime.config.paths.state);
+      // A session this process resumes had its first answers from an earlier process's script.
+      let resumedHere = parsed.kind === 'reply';
       for (const resumed of await resumeOrphanedRuns(runtime.config.paths.state, runtime.runner, signal, stderrLog(io))) {
+        resumedHere = true;
         io.stderr(`govflow run: resumed session ${resumed.sessionId} of a killed govflow run: ${resumed.status}; result in system/outbox/${resumed.requestId}.json\n`);
       }
       const startedAt = new Date();
@@ -203,8 +206,14 @@ export const runCommand: CommandDefinition = {
       const recorded = runtime.provider as Partial<RecordingProvider>;
       if (recorded.recorder) io.stderr(`recorded ${recorded.recorder.callCount} model call(s) to ${recorded.recorder.file}\n`);
       const scriptedProvider = innermostProvider(recorded.inner ?? runtime.provider);
-      if (scriptedProvider instanceof ScriptedProvider) {
+      // A paused session has its later answers still to come.
+      if (scriptedProvider instanceof ScriptedProvider && outcome.status !== 'pending') {
         const unused = scriptedProvider.unusedResponses();
+        if (resumedHere) {
+          // Only agents asked here are known: their positions count the answers the journal shows.
+          const asked = new Set(scriptedProvider.calls.map((call) => call.agent));
+          for (const agent of Object.keys(unused)) if (!asked.has(agent)) delete unused[agent];
+        }
         if (Object.keys(unused).length > 0) io.stderr(`warning: scripted responses never asked for: ${JSON.stringify(unused)}\n`);
       }
       io.stdout(values.json ? `${JSON.stringify(outcome.result, null, 2)}\n` : `${describeResult(outcome.result)}\n`);

@@ -51,6 +51,12 @@ export interface LlmRequest {
   tools?: LlmToolOffer[];
   /** The tool loop so far in this step, after `prompt`: each model turn's calls and their results. */
   toolTurns?: LlmToolTurn[];
+  /**
+   * Model calls this agent already made in this session, as its journal shows (before this one).
+   * A provider that answers from a list (scripted) continues after them, so a session resumed in
+   * another process goes on where it was instead of starting the list over.
+   */
+  journaledCalls?: number;
 }
 
 /** One tool as the model is offered it. */

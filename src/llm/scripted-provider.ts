@@ -21,12 +21,19 @@
  *
  * A `tool_calls` entry answers one model turn with those calls (`id` optional; `text` optional);
  * the agent's next entry answers the turn after the results. Tool names are govflow's
- * (`read_file`, `mcp:docs/search`), whether or not the agent was offered them.
+ * (`read_file`, `mcp:docs/search`), whether or not the agent was offered them. A call without `id`
+ * in a session is `call_<agent>_<n>_<i>`: the i-th call of the agent's n-th model call in that
+ * session, so ids stay unique in a session that resumes in another process.
+ *
+ * A session resumed in another process (a restarted daemon, a reply through `govflow run`) goes on
+ * in each agent's list after the calls its journal shows (scripted-positions.ts): one script
+ * covers the whole session, whichever process answers which part.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { ConfigError, ProviderError } from '../errors.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
+import { ScriptPositions } from './scripted-positions.js';
 
 export interface ScriptedResponse {
   text?: string;
@@ -94,7 +101,7 @@ function gateOrAbort(gate: Promise<void>, signal: AbortSignal): Promise<void> {
 export class ScriptedProvider implements LlmProvider {
   readonly kind = 'scripted';
   readonly interfaceVersion = PROVIDER_INTERFACE_VERSION;
-  private readonly positions = new Map<string, number>();
+  private readonly positions = new ScriptPositions();
   /** Every call made, in order: agent and prompt (tests assert on them). */
   readonly calls: ScriptedCall[] = [];
   /** Calls for which the script had no response left (each also threw). */
@@ -160,8 +167,8 @@ export class ScriptedProvider implements LlmProvider {
     const gate = this.gates.get(call.number);
     if (gate) await gateOrAbort(gate, request.signal);
     const list = this.script.responses[request.agent] ?? [];
-    let position = this.positions.get(request.agent) ?? 0;
-    if (position >= list.length && this.script.loop && list.length > 0) position = 0;
+    let position = this.positions.take(request.agent, request.sessionId, request.journaledCalls);
+    if (position >= list.length && this.script.loop && list.length > 0) position %= list.length;
     if (position >= list.length) {
       this.unexpectedCalls.push(call);
       throw new ProviderError(
@@ -169,7 +176,7 @@ export class ScriptedProvider implements LlmProvider {
         { provider: this.kind, model: request.model, retryable: false },
       );
     }
-    this.positions.set(request.agent, position + 1);
+    this.positions.advance(request.agent, position);
     const entry = list[position];
     const response: ScriptedResponse = typeof entry === 'string' ? { text: entry } : entry;
     await sleep((this.script.latency_ms ?? 0) + (response.delay_ms ?? 0), request.signal);
@@ -185,7 +192,7 @@ export class ScriptedProvider implements LlmProvider {
         timedOut: response.error.timeout === true,
       });
     }
-    const toolCalls = response.tool_calls ? this.toolCallsOf(request.agent, response.tool_calls) : undefined;
+    const toolCalls = response.tool_calls ? this.toolCallsOf(request, response.tool_calls) : undefined;
     const text = toolCalls ? (response.text ?? '') : (response.text ?? JSON.stringify(response.json ?? null));
     if (text !== '') request.onChunk?.(text);
     return {
@@ -202,10 +209,13 @@ export class ScriptedProvider implements LlmProvider {
     };
   }
 
-  private toolCallsOf(agent: string, entries: NonNullable<ScriptedResponse['tool_calls']>): LlmToolCall[] {
-    return entries.map((entry) => {
+  private toolCallsOf(request: LlmRequest, entries: NonNullable<ScriptedResponse['tool_calls']>): LlmToolCall[] {
+    const { agent, sessionId, journaledCalls } = request;
+    return entries.map((entry, index) => {
       this.toolCallCount += 1;
-      const call: LlmToolCall = { id: entry.id ?? `call_${agent}_${this.toolCallCount}`, name: entry.name, input: entry.input ?? {} };
+      // Counted from the journal in a session: a process-wide count would give a resumed session's new calls the ids of its old ones.
+      const defaultId = sessionId !== undefined && journaledCalls !== undefined ? `call_${agent}_${journaledCalls + 1}_${index + 1}` : `call_${agent}_${this.toolCallCount}`;
+      const call: LlmToolCall = { id: entry.id ?? defaultId, name: entry.name, input: entry.input ?? {} };
       if (entry.input_text !== undefined) {
         try {
           call.input = JSON.parse(entry.input_text);
@@ -223,7 +233,7 @@ export class ScriptedProvider implements LlmProvider {
     if (this.script.loop) return {};
     const unused: Record<string, number> = {};
     for (const [agent, list] of Object.entries(this.script.responses)) {
-      const left = list.length - (this.positions.get(agent) ?? 0);
+      const left = list.length - this.positions.used(agent);
       if (left > 0) unused[agent] = left;
     }
     return unused;

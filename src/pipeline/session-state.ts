@@ -78,6 +78,11 @@ export interface SessionState {
   modelTimeMs: number;
   /** Model time per step key (`"3"`, `"task:t1"`), for the report. */
   stepDurations: Map<string, number>;
+  /**
+   * Model calls (exchange records) per agent: where a provider that answers from a list (scripted)
+   * goes on when the session resumes in another process.
+   */
+  agentModelCalls: Map<string, number>;
   /** Claimed reply files applied to this session (archived when a run ends). */
   replyFiles: Array<{ claimedPath: string; sourceFile: string }>;
   /** When the `finished` record was written, if it was. */
@@ -132,6 +137,7 @@ export function initialState(session: SessionRecord): SessionState {
     usage: emptyUsage(),
     modelTimeMs: 0,
     stepDurations: new Map(),
+    agentModelCalls: new Map(),
     replyFiles: [],
     finishedAt: null,
     runStartedAt: session.created_at,
@@ -155,6 +161,7 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       state.usage.cost_usd += record.usage.cost_usd;
       state.modelTimeMs += record.duration_ms;
       state.stepDurations.set(record.step, (state.stepDurations.get(record.step) ?? 0) + record.duration_ms);
+      state.agentModelCalls.set(record.agent, (state.agentModelCalls.get(record.agent) ?? 0) + 1);
       return;
     case 'reply':
       if (record.claimed_path) state.replyFiles.push({ claimedPath: record.claimed_path, sourceFile: record.source_file });

@@ -160,6 +160,7 @@ export class StepAttempts {
             deadlineMs,
             ...(offers.length > 0 ? { tools: offers } : {}),
             ...(state.toolLoops.has(stepKey) ? { toolTurns: providerTurns(state.toolLoops.get(stepKey)) } : {}),
+            journaledCalls: state.agentModelCalls.get(agent.name) ?? 0,
             ...(live ? { onChunk: live.push } : {}),
           }).finally(() => live?.end());
           // The answer is redacted before it is journaled, parsed or logged (README "Privacy and guardrails").

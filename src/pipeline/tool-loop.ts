@@ -3,7 +3,8 @@
  * run in order — refused when the agent was not offered the tool (a `tool_not_allowed`
  * violation) or the arguments are unusable, paused for a person when the tool needs approval,
  * otherwise run. The turn is journaled before any call runs and each result before the next
- * model turn, so recovery never runs a call again whose result is journaled.
+ * model turn, so recovery never runs a call again whose result is journaled — nor does a later
+ * turn that repeats the call's id: it gets the journaled result back.
  */
 import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
@@ -65,6 +66,13 @@ export class ToolLoop {
     const sessionId = state.session.session_id;
     for (const call of turn.calls) {
       if (turn.results.has(call.id)) continue;
+      const journaled = earlierResult(state.toolLoops.get(stepKey), turn, call.id);
+      if (journaled) {
+        // The same call again (a model, or a script, repeating its id): it ran once, and its approval was used then.
+        this.deps.log?.warn('tool call not run again: its result is journaled', { session: sessionId, agent: agent.name, tool: call.name, call: call.id });
+        this.recordResult(active, stepKey, agent, call, { output: journaled.output, isError: journaled.is_error }, journaled.refused, 0, journaled.delegation);
+        continue;
+      }
       const refuse = (refused: ToolRefusal, output: string) => this.recordResult(active, stepKey, agent, call, { output, isError: true }, refused, 0);
       if (!this.offered(agent, call.name)) {
         this.deps.log?.warn('tool call refused: not offered to this agent', { session: sessionId, agent: agent.name, tool: call.name });
@@ -202,6 +210,16 @@ export class ToolLoop {
  */
 export type ToolResultGuard = (output: string) => { value: string; retry: string | null; intervene: OrchestratorFailure | null };
 
+/** The journaled result of call `id` in a turn of `loop` before `turn`, if any. */
+function earlierResult(loop: ToolLoopState | undefined, turn: ToolLoopTurn, id: string): ToolResultRecord | undefined {
+  for (const candidate of loop?.turns ?? []) {
+    if (candidate === turn) return undefined;
+    const result = candidate.results.get(id);
+    if (result) return result;
+  }
+  return undefined;
+}
+
 /** The journaled turns of a loop as the provider replays them. */
 export function providerTurns(loop: ToolLoopState | undefined): LlmToolTurn[] {
   return (loop?.turns ?? []).map((turn) => ({
@@ -216,7 +234,9 @@ export function providerTurns(loop: ToolLoopState | undefined): LlmToolTurn[] {
 
 /** The audit lines of a step's tool loop: its calls, refusals and approvals. */
 export function toolAuditLines(loop: ToolLoopState | undefined, approvals: ReadonlyMap<string, ApprovalRecord>): ToolAuditLines {
-  const results = (loop?.turns ?? []).flatMap((turn) => turn.calls.map((call) => turn.results.get(call.id)).filter((result): result is ToolResultRecord => result !== undefined));
+  const journaled = (loop?.turns ?? []).flatMap((turn) => turn.calls.map((call) => turn.results.get(call.id)).filter((result): result is ToolResultRecord => result !== undefined));
+  // One item per call: a repeated id (given its journaled result again) is the call that ran first.
+  const results = uniqueBy(journaled, (result) => result.id);
   const lines: ToolAuditLines = {};
   if (results.length > 0) lines.toolCalls = results.map((result) => ({ id: result.id, name: result.name, is_error: result.is_error, ms: result.ms }));
   const violations = results.filter((result) => result.refused === 'tool_not_allowed').map((result) => ({ kind: 'tool_not_allowed', detail: result.name }));
@@ -242,4 +262,15 @@ export function toolAuditLines(loop: ToolLoopState | undefined, approvals: Reado
     });
   }
   return lines;
+}
+
+/** The first item of each key, in order. */
+function uniqueBy<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = keyOf(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

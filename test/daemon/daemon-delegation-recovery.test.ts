@@ -39,8 +39,9 @@ describe('kill -9 while a delegated child session runs', () => {
     const child = await waitFor('the child session journal', () => readSessions(root).find((session) => session.records[0].delegation !== undefined) ?? null, { timeoutMs: 20_000, detail: () => first.stderrTail() });
     await first.kill9();
 
-    // The restarted daemon's models answer at once; the lead's delegate turn is already journaled.
-    writeScript(root, JSON.stringify({ responses: { lead_agent: [{ json: LEAD_DONE }], research_agent: [{ json: RESEARCH_DONE }] } }));
+    // The restarted daemon's models answer at once; the lead's delegate turn is already journaled, so
+    // its list goes on after it.
+    writeScript(root, JSON.stringify({ responses: { lead_agent: [DELEGATE, { json: LEAD_DONE }], research_agent: [{ json: RESEARCH_DONE }] } }));
     const second = await startDaemon(root);
     const result = await waitFor('the result', () => readResult(root, 'job-1'), { timeoutMs: 30_000, detail: () => second.stderrTail() });
     expect(result.status, second.stderrTail()).toBe('success');

@@ -61,8 +61,9 @@ describe('pending sessions and replies', () => {
     expect(pausedBlock).toContain(QUESTION);
 
     expect((await daemon.stop('SIGTERM')).code, daemon.stderrTail()).toBe(0);
-    // Second daemon: the rest of the chain, after the person answers.
-    writeScript(root, exampleScript());
+    // Second daemon: the rest of the chain, after the person answers; the objective agent's list goes
+    // on after the question the journal shows.
+    writeScript(root, exampleScript({ responses: { objective_agent: [{ json: PENDING }, { json: EXAMPLE_ANSWERS.objective_agent }] } }));
     daemon = await startDaemon(root);
     await sleep(700); // recovery has run; the session must still wait for its person
     expect(readResult(root, 'pend-1')?.status).toBe('pending');

@@ -51,15 +51,17 @@ describe('kill -9 in a tool loop', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/count`;
     const root = toolRoot('tools: { http_get: { allow_hosts: ["127.0.0.1"] } }\n', ['tools: [http_get]']);
     // The second model turn takes a minute: the daemon is killed while it waits.
-    writeScript(root, JSON.stringify({ responses: { worker_agent: [{ tool_calls: [{ id: 'c1', name: 'http_get', input: { url } }] }, { json: DONE, delay_ms: 60_000 }] } }));
+    const turn = { tool_calls: [{ id: 'c1', name: 'http_get', input: { url } }] };
+    writeScript(root, JSON.stringify({ responses: { worker_agent: [turn, { json: DONE, delay_ms: 60_000 }] } }));
     const first = await startDaemon(root);
     dropFile(root, 'job.json', JSON.stringify({ request: 'Count once.', request_id: 'job-1' }));
     await waitFor('the tool result in the journal', () => readSessions(root)[0]?.records.some((record) => record.type === 'tool_result' && record.id === 'c1') || null);
     expect(hits).toBe(1);
     await first.kill9();
 
-    // The restarted daemon's model answers at once.
-    writeScript(root, JSON.stringify({ responses: { worker_agent: [{ json: DONE }] } }));
+    // The restarted daemon's model answers at once. It goes on after the turn the journal shows: the
+    // same script, were it not for the delay, would do.
+    writeScript(root, JSON.stringify({ responses: { worker_agent: [turn, { json: DONE }] } }));
     const second = await startDaemon(root);
     const result = await waitFor('the result', () => readResult(root, 'job-1'), { timeoutMs: 20_000 });
     expect(result.status, second.stderrTail()).toBe('success');
@@ -79,7 +81,8 @@ describe('kill -9 in a tool loop', () => {
     const pidFile = path.join(makeRoot(), 'server.pid');
     const config = `mcp:\n  servers:\n    fixture: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(FIXTURE_SERVER)}], env: { FIXTURE_STAY: "1", FIXTURE_PID_FILE: ${JSON.stringify(pidFile)} } }\n`;
     const root = toolRoot(config, ['tools: ["mcp:fixture/*"]']);
-    writeScript(root, JSON.stringify({ responses: { worker_agent: [{ tool_calls: [{ id: 'm1', name: 'mcp:fixture/echo', input: { text: 'hi' } }] }, { json: DONE, delay_ms: 60_000 }] } }));
+    const turn = { tool_calls: [{ id: 'm1', name: 'mcp:fixture/echo', input: { text: 'hi' } }] };
+    writeScript(root, JSON.stringify({ responses: { worker_agent: [turn, { json: DONE, delay_ms: 60_000 }] } }));
     const first = await startDaemon(root);
     dropFile(root, 'job.json', JSON.stringify({ request: 'Echo.', request_id: 'job-1' }));
     await waitFor('the MCP tool result', () => readSessions(root)[0]?.records.some((record) => record.type === 'tool_result' && record.id === 'm1') || null);
@@ -87,7 +90,7 @@ describe('kill -9 in a tool loop', () => {
     await first.kill9();
     // FIXTURE_STAY: the server outlives its killed daemon.
     expect(isProcessAlive(serverPid)).toBe(true);
-    writeScript(root, JSON.stringify({ responses: { worker_agent: [{ json: DONE }] } }));
+    writeScript(root, JSON.stringify({ responses: { worker_agent: [turn, { json: DONE }] } }));
     const second = await startDaemon(root);
     await waitFor('the orphaned MCP server to end', () => !isProcessAlive(serverPid) || null, { timeoutMs: 10_000 });
     const result = await waitFor('the result', () => readResult(root, 'job-1'), { timeoutMs: 20_000 });
@@ -97,7 +100,8 @@ describe('kill -9 in a tool loop', () => {
 
   it('an approval waits across a restart and is given by a reply file in the inbox', async () => {
     const root = toolRoot('', ['tools: [write_file]', 'approval: [write_file]']);
-    writeScript(root, JSON.stringify({ responses: { worker_agent: [{ tool_calls: [{ id: 'w1', name: 'write_file', input: { path: 'out.md', content: 'approved text' } }] }] } }));
+    // One script for both daemons: the second goes on after the turn the journal shows.
+    writeScript(root, JSON.stringify({ responses: { worker_agent: [{ tool_calls: [{ id: 'w1', name: 'write_file', input: { path: 'out.md', content: 'approved text' } }] }, { json: DONE }] } }));
     const first = await startDaemon(root);
     dropFile(root, 'job.json', JSON.stringify({ request: 'Write out.md.', request_id: 'job-1' }));
     const pending = await waitFor('the pending result', () => readResult(root, 'job-1'), { timeoutMs: 20_000 });
@@ -105,7 +109,6 @@ describe('kill -9 in a tool loop', () => {
     expect(pending.message).toMatch(/worker_agent wants to call write_file with input/);
     await first.stop();
 
-    writeScript(root, JSON.stringify({ responses: { worker_agent: [{ json: DONE }] } }));
     const second = await startDaemon(root);
     dropFile(root, 'approve.json', JSON.stringify({ session_id: pending.session_id, approve: true, user: 'ana', reason: 'fine' }));
     const result = await waitFor('the final result', () => (readResult(root, 'job-1')?.status === 'success' ? readResult(root, 'job-1') : null), { timeoutMs: 20_000, detail: () => second.stderrTail() });

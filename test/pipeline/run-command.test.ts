@@ -165,7 +165,7 @@ describe('govflow run as a child process', () => {
     expect(failed.status).toBe(1);
     expect(failed.stdout).toMatch(/^status: failed/);
     expect(failed.stdout).toMatch(/VALIDATION_ERROR/);
-    // A new process reads the script from the start again: use a script whose first answer is pending.
+    // A new session in a new process starts each agent's list again: use a script whose first answer is pending.
     script.responses.objective_agent.splice(0, 3);
     writeFile(root, 'script.json', JSON.stringify(script));
     const pending = run('second request');

@@ -65,4 +65,42 @@ describe('ScriptedProvider', () => {
     const provider = new ScriptedProvider({ responses: { a: [{ text: 'late', delay_ms: 5000 }] } });
     await expect(provider.generate({ ...base, agent: 'a', signal: AbortSignal.timeout(30) })).rejects.toMatchObject({ name: 'TimeoutError' });
   });
+
+  it('goes on after the calls a session\'s journal shows that this process did not answer', async () => {
+    const script = { responses: { a: ['one', 'two', 'three'], b: ['b1', 'b2'] } };
+    const signal = new AbortController().signal;
+    const ask = (provider: ScriptedProvider, agent: string, sessionId: string, journaledCalls: number) => provider.generate({ ...base, agent, signal, sessionId, journaledCalls });
+    // A session resumed in a new process, its journal showing one call of `a`: the list goes on at the second.
+    const resumed = new ScriptedProvider(script);
+    expect((await ask(resumed, 'a', 's1', 1)).text).toBe('two');
+    expect((await ask(resumed, 'a', 's1', 2)).text).toBe('three');
+    // Agents the journal shows no call of start at their first answer.
+    expect((await ask(resumed, 'b', 's1', 0)).text).toBe('b1');
+    expect(resumed.unusedResponses()).toEqual({ b: 1 });
+
+    // Calls this process answered itself are not skipped again, across sessions as before.
+    const live = new ScriptedProvider(script);
+    expect((await ask(live, 'a', 's1', 0)).text).toBe('one');
+    expect((await ask(live, 'a', 's2', 0)).text).toBe('two');
+    expect((await ask(live, 'a', 's1', 1)).text).toBe('three');
+  });
+
+  it('names a call without id by the agent\'s model calls in the session, so a resumed session\'s ids stay new', async () => {
+    const turn = { tool_calls: [{ name: 'list_files', input: {} }, { name: 'read_file', input: { path: 'x' } }] };
+    const provider = new ScriptedProvider({ responses: { a: [turn, turn] } });
+    const signal = new AbortController().signal;
+    const first = await provider.generate({ ...base, agent: 'a', signal, sessionId: 's1', journaledCalls: 0 });
+    expect(first.toolCalls!.map((call) => call.id)).toEqual(['call_a_1_1', 'call_a_1_2']);
+    const afterRestart = new ScriptedProvider({ responses: { a: [turn, turn] } });
+    const second = await afterRestart.generate({ ...base, agent: 'a', signal, sessionId: 's1', journaledCalls: 1 });
+    expect(second.toolCalls!.map((call) => call.id)).toEqual(['call_a_2_1', 'call_a_2_2']);
+    afterRestart.assertAllUsed();
+  });
+
+  it('with loop: true, a resumed session wraps around the list', async () => {
+    const provider = new ScriptedProvider({ loop: true, responses: { a: ['one', 'two'] } });
+    const signal = new AbortController().signal;
+    expect((await provider.generate({ ...base, agent: 'a', signal, sessionId: 's1', journaledCalls: 3 })).text).toBe('two');
+    expect((await provider.generate({ ...base, agent: 'a', signal, sessionId: 's1', journaledCalls: 4 })).text).toBe('one');
+  });
 });

@@ -3,7 +3,8 @@
  * awaiting approval, the question naming tool and input); a reply file's decision resumes it in a
  * new runtime (a restart between loses nothing); a denial reaches the model as the tool's error
  * result; who, when and why is on the audit entry; an approval is used once, for its call only.
- * Also MCP tools in a session, through the fixture server over stdio.
+ * Also MCP tools in a session, through the fixture server over stdio. One script covers a session
+ * across runtimes: the new one goes on after the calls the journal shows.
  */
 import { userInfo } from 'node:os';
 import { argumentsSha256 } from '../../src/tools/call-arguments.js';
@@ -72,7 +73,7 @@ describe('approvals', () => {
     // A plain reply is not an approval.
     await expect(decide(folder, paused.sessionId, { reply: 'sure' }, [])).rejects.toThrow(ReplyRejectedError);
 
-    const { outcome, provider } = await decide(folder, paused.sessionId, { approve: true, user: 'ana', reason: 'looks fine' }, [answer]);
+    const { outcome, provider } = await decide(folder, paused.sessionId, { approve: true, user: 'ana', reason: 'looks fine' }, [write('c1', 'a.md'), answer]);
     expect(outcome.status).toBe('success');
     expect(readFileSync(file, 'utf8')).toBe('text of a.md');
     expect(provider.calls[0].toolTurns).toBe(1);
@@ -87,11 +88,11 @@ describe('approvals', () => {
   it('a denial reaches the model as the error result; an approval covers only its own call', async () => {
     const folder = root(['tools: [write_file, list_files]', 'approval: [write_file]']);
     const paused = await start(folder, [write('c1', 'a.md')]);
-    const first = await decide(folder, paused.sessionId, { approve: true }, [write('c2', 'b.md')]);
+    const first = await decide(folder, paused.sessionId, { approve: true }, [write('c1', 'a.md'), write('c2', 'b.md')]);
     // The second write_file is a new call: it waits for its own approval.
     expect(first.outcome.status).toBe('pending');
     expect(readResult(folder, 'req-1').message).toMatch(/write_file with input \{"path":"b\.md"/);
-    const second = await decide(folder, paused.sessionId, { approve: false, reason: 'not b', user: 'raj' }, [answer]);
+    const second = await decide(folder, paused.sessionId, { approve: false, reason: 'not b', user: 'raj' }, [write('c1', 'a.md'), write('c2', 'b.md'), answer]);
     expect(second.outcome.status).toBe('success');
     expect(existsSync(path.join(folder, 'workspace', paused.sessionId, 'b.md'))).toBe(false);
     const denied = journalOf(folder, paused.sessionId).find((record) => record.type === 'tool_result' && record.id === 'c2');
@@ -113,11 +114,8 @@ describe('MCP tools in a session', () => {
   it('calls a stdio MCP server tool, pauses on an approval prefix, and stops the server with the runtime', async () => {
     const config = `mcp:\n  servers:\n    fixture: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(FIXTURE_SERVER)}] }\n`;
     const folder = root(['tools: ["mcp:fixture/*"]', 'approval: ["mcp:fixture/delete_*"]'], config);
-    const provider = scripted({
-      writer_agent: [
-        { tool_calls: [{ id: 'm1', name: 'mcp:fixture/echo', input: { text: 'hello' } }, { id: 'm2', name: 'mcp:fixture/delete_file', input: { name: 'x' } }] },
-      ],
-    });
+    const turn: ScriptedResponse = { tool_calls: [{ id: 'm1', name: 'mcp:fixture/echo', input: { text: 'hello' } }, { id: 'm2', name: 'mcp:fixture/delete_file', input: { name: 'x' } }] };
+    const provider = scripted({ writer_agent: [turn] });
     const runtime = await openRuntime(folder, { provider, env: {} });
     let sessionId: string;
     try {
@@ -133,7 +131,7 @@ describe('MCP tools in a session', () => {
     const echo = journalOf(folder, sessionId).find((record) => record.type === 'tool_result' && record.id === 'm1');
     expect(echo).toMatchObject({ output: 'echo: hello', is_error: false });
     expect(readResult(folder, 'req-1').message).toMatch(/mcp:fixture\/delete_file with input \{"name":"x"\}/);
-    const { outcome } = await decide(folder, sessionId, { approve: true }, [answer]);
+    const { outcome } = await decide(folder, sessionId, { approve: true }, [turn, answer]);
     expect(outcome.status).toBe('success');
     const deleted = journalOf(folder, sessionId).find((record) => record.type === 'tool_result' && record.id === 'm2');
     expect(deleted).toMatchObject({ output: 'deleted x', is_error: false });
@@ -148,7 +146,8 @@ describe('approvals inside a plan', () => {
     const agentPath = path.join(folder, 'governance/agents/summarizer_agent.md');
     writeFile(folder, 'governance/agents/summarizer_agent.md', readFileSync(agentPath, 'utf8').replace('max_turns: 4', 'max_turns: 4\napproval: [write_file]'));
     const responses = happyResponses(TWO_TASKS);
-    responses.summarizer_agent = [{ tool_calls: [{ id: 's1', name: 'write_file', input: { path: 'summary.md', content: 'S' } }] }];
+    const writeSummary: ScriptedResponse = { tool_calls: [{ id: 's1', name: 'write_file', input: { path: 'summary.md', content: 'S' } }] };
+    responses.summarizer_agent = [writeSummary];
     const provider = scripted(responses);
     const runtime = await openRuntime(folder, { provider, env: {} });
     let sessionId: string;
@@ -161,7 +160,7 @@ describe('approvals inside a plan', () => {
     }
     expect(readResult(folder, 'req-1')).toMatchObject({ status: 'pending', awaiting: 'approval' });
     const summaryAnswer = agentMessage({ content: SUMMARY_CONTENT, contentType: 'summary' });
-    const resumed = scripted({ summarizer_agent: [summaryAnswer], final_output_agent: [agentMessage({ content: FINAL_CONTENT, contentType: 'final_report', next: null })] });
+    const resumed = scripted({ summarizer_agent: [writeSummary, summaryAnswer], final_output_agent: [agentMessage({ content: FINAL_CONTENT, contentType: 'final_report', next: null })] });
     const runtime2 = await openRuntime(folder, { provider: resumed, env: {} });
     try {
       const outcome = await runtime2.runner.replyToSession(sessionId, { text: 'approved', sourceFile: 'a.json', claimedPath: null, approval: { approve: true, reason: null, user: 'ana', callId: null, argsSha256: null, httpUser: null } }, new AbortController().signal);

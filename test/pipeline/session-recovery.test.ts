@@ -2,7 +2,7 @@
  * Crash recovery: a session's files cut at every step boundary (and mid-write) resume to the
  * same end as an uninterrupted run, redoing no committed step and auditing every message once.
  */
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseEntries } from '../../src/audit/audit-entry-format.js';
@@ -111,18 +111,45 @@ function crashedRoot(full: FullRun, cut: Cut): string {
   return root;
 }
 
-/** The scripted responses the messages after the first `committed` still need. */
-function remainingResponses(full: FullRun, tasks: PlanTaskSpec[], committed: number): Record<string, Array<string | ScriptedResponse>> {
+/** Model calls per agent in the journal a crash left in `root` (a torn last line is no call). */
+function journaledCalls(root: string, sessionId: string): Map<string, number> {
+  const calls = new Map<string, number>();
+  const file = path.join(sessionsDir(root), sessionId, 'journal.jsonl');
+  if (!existsSync(file)) return calls;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    let record: JournalRecord;
+    try {
+      record = JSON.parse(line) as JournalRecord;
+    } catch {
+      continue;
+    }
+    if (record.type === 'exchange') calls.set(record.agent, (calls.get(record.agent) ?? 0) + 1);
+  }
+  return calls;
+}
+
+/**
+ * The script of the process that recovers `root`: per agent, the calls the crashed process made
+ * (the journal shows them, and the scripted provider goes on after them) when it is asked again, then
+ * the responses the messages after the first `committed` still need. A step whose call was journaled but whose
+ * message was not asks the model again, so it gets a response of its own.
+ */
+function remainingResponses(root: string, full: FullRun, tasks: PlanTaskSpec[], committed: number): Record<string, Array<string | ScriptedResponse>> {
   const all = happyResponses(tasks);
   const used = new Map<string, number>();
   for (const record of full.messages.slice(0, committed)) used.set(record.message.agent.name, (used.get(record.message.agent.name) ?? 0) + 1);
+  const answeredBefore = journaledCalls(root, full.sessionId);
   const left: Record<string, Array<string | ScriptedResponse>> = {};
-  for (const [agent, list] of Object.entries(all)) left[agent] = list.slice(used.get(agent) ?? 0);
+  for (const [agent, list] of Object.entries(all)) {
+    const needed = list.slice(used.get(agent) ?? 0);
+    // An agent that is not asked again never reaches its list: nothing of it is skipped.
+    left[agent] = needed.length === 0 ? [] : [...Array.from({ length: answeredBefore.get(agent) ?? 0 }, () => 'answered before the crash'), ...needed];
+  }
   return left;
 }
 
 async function expectRecoveredLikeFull(root: string, full: FullRun, cut: Cut, tasks: PlanTaskSpec[]) {
-  const provider = scripted(remainingResponses(full, tasks, cut.messages));
+  const provider = scripted(remainingResponses(root, full, tasks, cut.messages));
   const outcome = await withRuntime(root, provider, (runtime) => runtime.runner.recoverSession(full.sessionId, new AbortController().signal));
   const label = JSON.stringify(cut);
   // No committed step is redone: only the agents of the missing messages are called.
@@ -275,7 +302,7 @@ describe('recovery after a shutdown interrupted a running session', () => {
 describe('recovery when power loss left the audit log ahead of the journal', () => {
   async function expectVoidedAndRerun(root: string, full: FullRun, kept: number, lost: number, run: (runtime: Awaited<ReturnType<typeof openRuntime>>, provider: ReturnType<typeof scripted>) => Promise<{ status: string }>) {
     const label = `kept ${kept}, lost ${lost}`;
-    const provider = scripted(remainingResponses(full, PLANS[0].tasks, kept));
+    const provider = scripted(remainingResponses(root, full, PLANS[0].tasks, kept));
     const outcome = await withRuntime(root, provider, (runtime) => run(runtime, provider));
     provider.assertAllUsed();
     expect(provider.calls.map((call) => call.agent).sort(), label).toEqual(full.messages.slice(kept).map((record) => record.message.agent.name).sort());

@@ -111,7 +111,9 @@ describe('pending and reply', () => {
     expect(pendingResult).toMatchObject({ status: 'pending', message: QUESTION, messages: 1 });
     expect(readReport(root, 'req-pending')).toContain('pending');
 
-    const rest = scripted(happyResponses(TWO_TASKS));
+    // One script for the session: the new runtime goes on after the question the journal shows.
+    const happy = happyResponses(TWO_TASKS);
+    const rest = scripted({ ...happy, objective_agent: [pendingObjective(), ...happy.objective_agent] });
     const resumed = await withRuntime(root, rest, (runtime) =>
       runtime.runner.replyToSession(paused.sessionId, { text: REQUEST_TEXT, sourceFile: 'reply.json', claimedPath: null }, new AbortController().signal),
     );
@@ -147,7 +149,9 @@ describe('pending and reply', () => {
 
   it('exits 3 through the CLI, and `govflow run reply.json` resumes the session to success', async () => {
     const root = exampleRoot();
-    useScriptFile(root, { objective_agent: [pendingObjective()] }, 'script-1.json');
+    // One script for both runs: the reply's process goes on after the question the journal shows.
+    const happy = happyResponses(TWO_TASKS);
+    useScriptFile(root, { ...happy, objective_agent: [pendingObjective(), ...happy.objective_agent] });
     const requestFile = writeFile(root, 'request.json', JSON.stringify({ request: 'Summarize it.', request_id: 'req-cli-pending' }));
     const first = await runCli(['run', requestFile, '--root', root, '--json']);
     expect(first.stderr).toBe('');
@@ -156,7 +160,6 @@ describe('pending and reply', () => {
     expect(pending).toMatchObject({ status: 'pending', message: QUESTION, request_id: 'req-cli-pending' });
     expect(readResult(root, 'req-cli-pending').status).toBe('pending');
 
-    useScriptFile(root, happyResponses(TWO_TASKS), 'script-2.json');
     const replyFile = writeFile(root, 'reply.json', JSON.stringify({ session_id: pending.session_id, reply: REQUEST_TEXT }));
     const second = await runCli(['run', replyFile, '--root', root]);
     expect(second.stderr).toBe('');

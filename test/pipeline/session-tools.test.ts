@@ -84,6 +84,27 @@ describe('the tool loop', () => {
     expect((await verifyRoot(root)).ok).toBe(true);
   });
 
+  it('a later turn that repeats a call id gets the journaled result: the call runs once and is on the entry once', async () => {
+    const root = toolRoot(['tools: [write_file]']);
+    const { outcome, provider, events } = await run(root, [
+      calls({ name: 'write_file', input: { path: 'a.md', content: 'first' }, id: 'c1' }, { name: 'read_file', input: { path: 'a.md' }, id: 'c2' }),
+      calls({ name: 'write_file', input: { path: 'a.md', content: 'second' }, id: 'c1' }, { name: 'read_file', input: { path: 'a.md' }, id: 'c2' }),
+      answer(),
+    ]);
+    expect(outcome.status).toBe('success');
+    expect(readFileSync(path.join(root, 'workspace', outcome.sessionId, 'a.md'), 'utf8')).toBe('first');
+    expect(events).toEqual([['start', 'write_file'], ['result', 'write_file', false]]);
+    // The model reads the same results in both turns.
+    const results = journalOf(root, outcome.sessionId).filter((record) => record.type === 'tool_result');
+    expect(results.map((record) => [record.id, record.is_error, record.refused])).toEqual([['c1', false, null], ['c2', true, 'tool_not_allowed'], ['c1', false, null], ['c2', true, 'tool_not_allowed']]);
+    expect(provider.calls).toHaveLength(3);
+
+    const [entry] = await auditEntries(root);
+    expect(entry.tools?.toolCalls?.map((call) => call.id)).toEqual(['c1', 'c2']);
+    expect(entry.tools?.violations).toEqual([{ kind: 'tool_not_allowed', detail: 'read_file' }]);
+    expect((await verifyRoot(root)).ok).toBe(true);
+  });
+
   it('an agent without tools is offered none and its calls are refused', async () => {
     const root = toolRoot([]);
     const { outcome, provider } = await run(root, [calls({ name: 'write_file', input: { path: 'x', content: 'y' } }), answer()]);
