@@ -2,6 +2,7 @@
 import { readConfigStatus } from '../daemon/config-status.js';
 import { readDiskStatus, type DiskStatus } from '../daemon/disk-guard.js';
 import { readWitnessStatus } from '../audit/checkpoint-writer.js';
+import { readRecoveryStatus } from '../daemon/recovery-progress.js';
 import { RootLock } from '../daemon/root-lock.js';
 import { systemPaths } from '../config/system-paths.js';
 import { RunClaims } from '../daemon/run-claims.js';
@@ -107,6 +108,9 @@ export const statusCommand: CommandDefinition = {
     // Witnesses of the signed checkpoints (docs/audit-log.md) and their backlog, as the running daemon last wrote them.
     const witnessStatus = readWitnessStatus(paths.state);
     const witnesses = witnessStatus !== null && witnessStatus.pid === owner?.pid ? witnessStatus.witnesses : [];
+    // Crash recovery of what an earlier run left, as the running daemon last wrote it.
+    const recoveryStatus = readRecoveryStatus(paths);
+    const recovery = recoveryStatus !== null && recoveryStatus.pid === owner?.pid && recoveryStatus.done < recoveryStatus.total ? recoveryStatus : null;
     // govflow.config.yaml keys edited under the running daemon that wait for its restart.
     const configStatus = owner?.kind === 'daemon' ? readConfigStatus(paths.state, owner.pid) : null;
     const config = configStatus === null ? null : { restart_needed: configStatus.restart_needed };
@@ -129,7 +133,7 @@ export const statusCommand: CommandDefinition = {
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
       .slice(0, RECENT);
     if (values.json) {
-      io.stdout(`${JSON.stringify({ daemons, config, disk, witnesses, running, interrupted, paused, recent }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ daemons, config, disk, witnesses, recovery, running, interrupted, paused, recent }, null, 2)}\n`);
       return 0;
     }
     const line = (manifest: SessionManifest) =>
@@ -138,6 +142,7 @@ export const statusCommand: CommandDefinition = {
       `daemon: ${daemons.length > 0 ? `running (pid ${daemons.join(', ')})` : 'not running'}  root: ${root}`,
       ...(config !== null && config.restart_needed.length > 0 ? [`config: restart needed: govflow.config.yaml changed ${config.restart_needed.join(', ')} since the daemon started`] : []),
       ...diskLines(disk),
+      ...(recovery ? [`recovering: ${recovery.total - recovery.done} of ${recovery.total} requests left by an earlier run still waiting, ${recovery.per_second}/s (new requests are taken meanwhile)`] : []),
       ...witnesses.map((lag) => `witness ${lag.witness}: ${lag.pending === 0 ? 'up to date' : `${lag.pending} checkpoints waiting`}${lag.lastError ? ` (last error: ${lag.lastError})` : ''}`),
       `running (${running.length}):`,
       ...running.map(line),

@@ -141,6 +141,8 @@ export class ClusterDaemon {
   private async boot(): Promise<void> {
     const { config, cluster } = this;
     for (const name of EVENT_NAMES) this.runtime.events.on(name, (payload) => this.apiEvents.emit(name, payload as never));
+    // A session's chunks may be read on another daemon of the cluster: every call here streams.
+    this.runtime.events.readChunks(null);
     this.projection = new ChainProjection(cluster.pool, cluster.schema, config.paths.logs, config.daemon.fsync, (entries) => {
       if (this.http) this.remote.entries(entries);
     });

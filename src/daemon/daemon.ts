@@ -8,6 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync } from 'node:fs';
 import { resumeOrphanedRuns } from './orphaned-runs.js';
 import { replyApplied, sessionStartedByClaim } from './claim-journals.js';
+import { RecoveryProgress } from './recovery-progress.js';
 import { readClaimedFile, recoverClaimedFiles, type IntakeItem, type IntakeReply, type IntakeRequest } from '../intake/claimed-file.js';
 import { claimedAtOf, sessionIdForClaim } from '../intake/claim-name.js';
 import { moveToFailed } from '../intake/failed-files.js';
@@ -52,7 +53,6 @@ export class GovflowDaemon {
   private recovery: Promise<void> = Promise.resolve();
   private stopping: Promise<void> | null = null;
   private http: HttpApi | null = null;
-  private recovering = false;
 
   private constructor(
     private readonly runtime: Runtime,
@@ -132,15 +132,11 @@ export class GovflowDaemon {
         metrics: { audit: this.runtime.audit as unknown as { append: (...args: never[]) => Promise<unknown> }, costUsd: costCalculator(config) },
       });
     }
-    this.recovering = true;
     this.recovery = this.recover(leftovers)
       .then(() => resumeOrphanedRuns(config.paths.state, this.runtime.runner, this.abort.signal, log))
       .then(() => undefined)
       .catch((error: unknown) => {
         log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
-      })
-      .finally(() => {
-        this.recovering = false;
       });
     // The disk alarm is decided before the first claim; below the floor the inbox just waits.
     this.diskGuard = new DiskGuard({
@@ -159,10 +155,10 @@ export class GovflowDaemon {
     );
   }
 
-  /** For `/readyz`: ready once running and done recovering what an earlier run left. */
+  /** For `/readyz`: ready once running. */
   private readiness(): { ready: boolean; reason: string } {
     if (this.state !== 'running') return { ready: false, reason: `govflow is ${this.state}` };
-    if (this.recovering) return { ready: false, reason: 'govflow is recovering sessions an earlier run left unfinished' };
+    // Recovery shares the intake's pace: new requests are taken meanwhile (govflow status shows how far it got).
     return { ready: true, reason: 'ready' };
   }
 
@@ -172,15 +168,28 @@ export class GovflowDaemon {
    * starts otherwise; replies follow once their sessions have run.
    */
   private async recover(leftoverClaims: string[]): Promise<void> {
-    const { config, runner } = this.runtime;
+    const { config } = this.runtime;
     const log = this.options.log;
     // Claims are read one at a time by the workers, so a flood left claimed holds names, not texts.
     const claims = [...leftoverClaims];
     const replies: IntakeReply[] = [];
     if (claims.length > 0) log.info('recovering requests left by an earlier run', { claims: claims.length });
+    const progress = new RecoveryProgress(config.paths, claims.length, (error) => log.warn('cannot write the recovery status for govflow status', { error: errorMessage(error) }));
+    try {
+      await this.recoverClaims(claims, replies, leftoverClaims, progress);
+    } finally {
+      progress.finish();
+    }
+  }
+
+  private async recoverClaims(claims: string[], replies: IntakeReply[], leftoverClaims: string[], progress: RecoveryProgress): Promise<void> {
+    const { config, runner } = this.runtime;
+    const log = this.options.log;
     const worker = async () => {
       for (let claimedPath = claims.shift(); claimedPath; claimedPath = claims.shift()) {
         if (this.abort.signal.aborted || this.state === 'draining') return;
+        // A reply is counted when it runs, below.
+        let counted = true;
         // One damaged journal (JournalFormatError names file:line) must not stop the others.
         try {
           const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
@@ -192,6 +201,7 @@ export class GovflowDaemon {
           }
           if (item.kind === 'reply') {
             replies.push(item);
+            counted = false;
             continue;
           }
           const sessionId = this.sessionIdFor(item);
@@ -210,6 +220,8 @@ export class GovflowDaemon {
             file: claimedPath,
             error: errorMessage(error),
           });
+        } finally {
+          if (counted) progress.advance();
         }
       }
     };
@@ -218,6 +230,7 @@ export class GovflowDaemon {
     replies.sort((left, right) => leftoverClaims.indexOf(left.claimedPath) - leftoverClaims.indexOf(right.claimedPath));
     for (const reply of replies) {
       if (this.abort.signal.aborted || this.state === 'draining') return;
+      progress.advance();
       if (!existsSync(reply.claimedPath)) continue; // its session applied and archived it
       let applied: boolean;
       try {

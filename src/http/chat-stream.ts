@@ -98,6 +98,7 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
       requestId = event.requestId;
       complete();
     });
+    offs.push(context.events.readChunks(sessionId));
     if (cancelOnDisconnect) context.cancellation.watch(sessionId);
     try {
       if (resuming) await context.intake.reply(sessionId, { reply: fields.message }, caller.user, 'reply');

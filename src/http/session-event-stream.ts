@@ -101,6 +101,7 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
 
   /** Sends what the journal holds, then lets the held live events through. */
   const replay = () => {
+    if (sessionId !== null) offs.push(events.readChunks(sessionId));
     const view = sessionId === null ? null : lookup.session(sessionId);
     if (view) {
       if (!startedSent) started({ session_id: view.state.session.session_id, request_id: view.state.session.request_id, agent: view.state.session.entry_agent });

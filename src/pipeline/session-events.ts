@@ -111,4 +111,31 @@ export class SessionEvents {
   has(name: SessionEventName): boolean {
     return this.emitter.listenerCount(name) > 0;
   }
+
+  /**
+   * Says someone reads the live chunks of `sessionId` (null: of every session) until the returned
+   * function is called. A model call streams only while its session's chunks are read: streaming
+   * costs CPU nobody gains from otherwise.
+   */
+  readChunks(sessionId: string | null): () => void {
+    const key = sessionId ?? EVERY_SESSION;
+    this.chunkReaders.set(key, (this.chunkReaders.get(key) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.chunkReaders.get(key) ?? 1) - 1;
+      if (left <= 0) this.chunkReaders.delete(key);
+      else this.chunkReaders.set(key, left);
+    };
+  }
+
+  /** True while someone reads this session's live chunks (see readChunks). */
+  readsChunks(sessionId: string): boolean {
+    return this.chunkReaders.has(sessionId) || this.chunkReaders.has(EVERY_SESSION);
+  }
+
+  private readonly chunkReaders = new Map<string | symbol, number>();
 }
+
+const EVERY_SESSION = Symbol('every session');

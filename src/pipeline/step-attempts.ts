@@ -133,7 +133,7 @@ export class StepAttempts {
           events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), taskId, response: figures.error === null ? text : null, ...figures });
         // Live chunks (docs/http-api.md), redacted without splitting a PII value across two of them (README "Privacy and guardrails").
         const emitChunk = (chunk: string) => events?.emit('content_chunk', { sessionId, agent: agent.name, chunk });
-        const live = events?.has('content_chunk') ? (active.privacy?.liveChunks(emitChunk) ?? { push: emitChunk, end: () => {} }) : null;
+        const live = events?.readsChunks(sessionId) ? (active.privacy?.liveChunks(emitChunk) ?? { push: emitChunk, end: () => {} }) : null;
         try {
           const response = await this.provider.generate({
             agent: agent.name,

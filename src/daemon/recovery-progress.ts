@@ -1,0 +1,76 @@
+/**
+ * How far crash recovery has got, for `govflow status` while a restarted daemon works off what an
+ * earlier run left: `system/state/recovery.json`, rewritten at most twice a second and once at the
+ * end. Only the daemon that owns the root writes it; status trusts it only for that pid.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { SystemPaths } from '../config/system-paths.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
+
+const RECOVERY_STATUS_FILE = 'recovery.json';
+const WRITE_EVERY_MS = 500;
+
+export interface RecoveryStatus {
+  pid: number;
+  /** Requests and replies an earlier run left claimed in system/processing/. */
+  total: number;
+  done: number;
+  started_at: string;
+  updated_at: string;
+  /** Items finished per second since recovery started. */
+  per_second: number;
+}
+
+export function readRecoveryStatus(paths: SystemPaths): RecoveryStatus | null {
+  try {
+    return JSON.parse(readFileSync(path.join(paths.state, RECOVERY_STATUS_FILE), 'utf8')) as RecoveryStatus;
+  } catch {
+    return null;
+  }
+}
+
+/** Counts recovered items and keeps the status file current; never fails the recovery. */
+export class RecoveryProgress {
+  private done = 0;
+  private readonly started = Date.now();
+  private lastWrite = 0;
+
+  constructor(
+    private readonly paths: SystemPaths,
+    private readonly total: number,
+    private readonly onWriteError: (error: unknown) => void,
+  ) {
+    if (total > 0) this.write();
+  }
+
+  /** One item (a request or a reply) is finished, failed or moved aside. */
+  advance(): void {
+    this.done += 1;
+    if (Date.now() - this.lastWrite >= WRITE_EVERY_MS) this.write();
+  }
+
+  /** Recovery ended (all done, or the daemon is stopping). */
+  finish(): void {
+    if (this.total > 0) this.write();
+  }
+
+  private write(): void {
+    this.lastWrite = Date.now();
+    const seconds = Math.max(0.001, (this.lastWrite - this.started) / 1000);
+    const status: RecoveryStatus = {
+      pid: process.pid,
+      total: this.total,
+      done: this.done,
+      started_at: new Date(this.started).toISOString(),
+      updated_at: new Date(this.lastWrite).toISOString(),
+      per_second: Math.round((this.done / seconds) * 10) / 10,
+    };
+    try {
+      // Not fsynced: a status for people, rebuilt by the next start.
+      writeFileAtomic(path.join(this.paths.state, RECOVERY_STATUS_FILE), `${JSON.stringify(status)}\n`, false);
+    } catch (error) {
+      this.onWriteError(error);
+    }
+  }
+}
