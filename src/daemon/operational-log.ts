@@ -24,6 +24,7 @@ export function createOperationalLog(options: { json?: boolean; level?: string }
     transports: [new winston.transports.Stream({ stream: process.stderr })],
   });
   return {
+    debug: (message, fields) => logger.debug(message, fields),
     info: (message, fields) => logger.info(message, fields),
     warn: (message, fields) => logger.warn(message, fields),
     error: (message, fields) => logger.error(message, fields),

@@ -169,7 +169,7 @@ export class MessageCommitter {
       taskId: step.taskId ?? null,
     });
     const began = this.stepStartedAt(step);
-    this.deps.log?.info('message committed', {
+    this.deps.log?.debug?.('message committed', {
       session: state.session.session_id,
       agent: message.agent.name,
       sequence: message.metadata.sequence_number,

@@ -76,7 +76,7 @@ export class StepAttempts {
     let problems: string[] = [];
     let lastRaw: string | null = null;
     const stepLabel = step.taskId ? `task ${step.taskId}` : `step ${state.lastSequence + 1}`;
-    this.deps.log?.info('agent step', { session: sessionId, agent: agent.name, step: stepLabel });
+    this.deps.log?.debug?.('agent step', { session: sessionId, agent: agent.name, step: stepLabel });
     events?.emit('step_started', { sessionId, agent: agent.name, sequence: state.lastSequence + 1, taskId: step.taskId ?? null });
     const stepKey = step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1);
     // Deny by default: an agent without `tools:` is offered nothing (and waits for nothing here).

@@ -27,6 +27,9 @@ import {
   type DaemonProcess,
 } from './daemon-helpers.js';
 
+/** The per-step log lines these tests wait on are debug detail. */
+const STEP_LOG = { GOVFLOW_LOG_LEVEL: 'debug' };
+
 beforeAll(buildDistOnce, 180_000);
 
 /** Sessions whose manifest still says they are running or paused (what `govflow status` lists). */
@@ -82,7 +85,7 @@ describe('graceful stop', () => {
   it('SIGTERM mid-session lets the running step finish, exits 0, and the session completes exactly once', async () => {
     const root = makeRoot(scriptedConfig());
     writeScript(root, exampleScript({ latencyMs: 300 }));
-    let daemon = await startDaemon(root);
+    let daemon = await startDaemon(root, { env: STEP_LOG });
     dropJson(root, 'slow.json', { request: 'Summarise slowly.', request_id: 'graceful-1' });
     // A step is running: the first message is journaled and the second step has begun (its model
     // call takes 300 ms). The journal line alone appears before the first commit is through.
@@ -101,7 +104,7 @@ describe('graceful stop', () => {
     await assertConsistentRoot(root);
 
     writeScript(root, exampleScript({ latencyMs: 20 }));
-    daemon = await startDaemon(root);
+    daemon = await startDaemon(root, { env: STEP_LOG });
     await waitFor('the final result', () => readResults(root).find((result) => result.request_id === 'graceful-1' && result.status !== 'pending'), { detail: detail(daemon) });
     await waitFor('nothing left in processing/', () => listDir(path.join(root, 'system', 'processing')).length === 0, { detail: detail(daemon) });
     expect((await daemon.stop()).code).toBe(0);
@@ -118,7 +121,7 @@ describe('graceful stop', () => {
     // The goal agent's call never answers: only the second signal's hard stop can end the drain
     // before the 10 s grace period (and the 8 s the test waits), whatever the machine's speed.
     writeScript(root, exampleScript({ responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: 600_000 }] } }));
-    let daemon = await startDaemon(root);
+    let daemon = await startDaemon(root, { env: STEP_LOG });
     dropJson(root, 'slow.json', { request: 'Summarise very slowly.', request_id: 'second-signal-1' });
     // The goal agent's (hanging) step has begun: a drain now has a step in flight to wait for.
     await waitFor(
@@ -138,7 +141,7 @@ describe('graceful stop', () => {
     await assertConsistentRoot(root);
 
     writeScript(root, exampleScript({ latencyMs: 20 }));
-    daemon = await startDaemon(root);
+    daemon = await startDaemon(root, { env: STEP_LOG });
     const result = await waitFor('the recovered result', () => readResults(root).find((entry) => entry.request_id === 'second-signal-1'), { detail: detail(daemon) });
     expect(result.status).toBe('success');
     expect(result.messages).toBe(6);
@@ -153,7 +156,7 @@ describe('graceful stop', () => {
     const root = makeRoot(scriptedConfig('daemon:\n  shutdown_grace_ms: 300\n'));
     // The goal agent's call never answers: only the grace period can end the drain.
     writeScript(root, exampleScript({ responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: 600_000 }] } }));
-    let daemon = await startDaemon(root);
+    let daemon = await startDaemon(root, { env: STEP_LOG });
     dropJson(root, 'slow.json', { request: 'Summarise, but the operator is impatient.', request_id: 'grace-1' });
     // The goal agent's (hanging) step has begun: a drain now has a step in flight to wait for.
     await waitFor(
@@ -168,7 +171,7 @@ describe('graceful stop', () => {
     await assertConsistentRoot(root);
 
     writeScript(root, exampleScript({ latencyMs: 10 }));
-    daemon = await startDaemon(root);
+    daemon = await startDaemon(root, { env: STEP_LOG });
     const result = await waitFor('the recovered result', () => readResults(root).find((entry) => entry.request_id === 'grace-1'), { detail: detail(daemon) });
     expect(result.status).toBe('success');
     expect((await daemon.stop()).code).toBe(0);
@@ -209,7 +212,7 @@ describe('crash safety', () => {
         else dropJson(root, `${name}.json`, { request: `Request ${name}: list the action items.`, request_id: `crash-${name}` });
         dropped.push(index % 2 === 0 ? `${name}.txt` : `${name}.json`);
       }
-      const daemon = await startDaemon(root);
+      const daemon = await startDaemon(root, { env: STEP_LOG });
       // The kill lands after a random number of steps have begun (the daemon logs each one), not
       // after a random time: where it lands depends on the daemon's progress, whatever the load.
       const steps = 1 + Math.floor(random() * 12);
@@ -226,7 +229,7 @@ describe('crash safety', () => {
     }
     expect(killedMidWork, `${context}: the kills should land while work is in flight`).toBeGreaterThan(0);
 
-    const daemon = await startDaemon(root);
+    const daemon = await startDaemon(root, { env: STEP_LOG });
     await waitFor(
       `a result for all ${dropped.length} requests`,
       () => readResults(root).filter((result) => result.status !== 'pending').length >= dropped.length,

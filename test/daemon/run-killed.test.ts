@@ -96,7 +96,7 @@ describe('a govflow run killed mid-session', () => {
   it('a daemon killed mid-session leaves its session interrupted too, until the next start', async () => {
     const root = makeRoot(scriptedConfig());
     writeScript(root, exampleScript({ responses: { goal_agent: [HANG] } }));
-    const daemon = await startDaemon(root);
+    const daemon = await startDaemon(root, { env: { GOVFLOW_LOG_LEVEL: 'debug' } });
     const request = path.join(root, 'system', 'inbox', 'daemon-killed.json');
     writeFileSync(request, JSON.stringify({ request: 'Summarise the meeting.', request_id: 'daemon-killed' }));
     const session = await waitFor('the goal step running', () =>
