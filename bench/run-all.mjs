@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH_DIR, '..');
-const SCRIPTS = ['prompt-cacheability', 'overhead-per-step', 'cluster', 'tracing-overhead', 'sessions-page', 'intake-latency', 'concurrency', 'memory', 'flood', 'compare-langgraph', 'hostile-answer', 'pii-detectors', 'http-submit', 'replay-overhead', 'local-model', 'restart', 'signing'];
+const SCRIPTS = ['prompt-cacheability', 'overhead-per-step', 'cluster', 'tracing-overhead', 'sessions-page', 'intake-latency', 'concurrency', 'memory', 'flood', 'compare-langgraph', 'hostile-answer', 'pii-detectors', 'http-submit', 'replay-overhead', 'local-model', 'restart', 'signing', 'real-path'];
 
 function build() {
   if (process.env.BENCH_SKIP_BUILD === '1') return;
