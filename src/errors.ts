@@ -10,9 +10,11 @@
  * - `usage`: the command line is wrong (fix the flags);
  * - `config`: configuration or governance is wrong (fix the named file and line);
  * - `request`: a dropped file or reply cannot be used (fix or resend it);
- * - `provider`: the LLM provider failed (retry later, or fix the key / model / URL);
+ * - `provider`: the LLM provider failed (retry later, or fix the key / model / URL), or what the model
+ *   or a service govflow calls got wrong (an oversized answer, a refused tool call, a failing MCP server);
  * - `interrupted`: shutdown stopped a session; it resumes from its journal at the next start;
- * - `audit`: the audit log cannot be read or written (check the disk, or the log was altered);
+ * - `audit`: the audit log, or a session's journal or vault, cannot be read or written (check the disk,
+ *   or the file was altered);
  * - `internal`: a defect in govflow (report it).
  */
 export type GovflowErrorKind = 'usage' | 'config' | 'request' | 'provider' | 'interrupted' | 'audit' | 'internal';

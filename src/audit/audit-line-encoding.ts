@@ -19,6 +19,7 @@
  * U+2028/U+2029 are escaped on top, which is still valid JSON.
  */
 
+import { GovflowError, type GovflowErrorOptions } from '../errors.js';
 import { stringifyJson } from '../message/json-text.js';
 
 /** Written in a nullable text slot when the value is null. */
@@ -66,8 +67,11 @@ export function encodeJson(value: unknown): string {
 }
 
 /** Why a value could not be read back; the parser adds the line number. */
-export class ValueDecodeError extends Error {
+export class ValueDecodeError extends GovflowError {
   override readonly name = 'ValueDecodeError';
+  constructor(message: string, options?: GovflowErrorOptions) {
+    super('audit', message, options);
+  }
 }
 
 /** One-line form → text. Throws {@link ValueDecodeError} on a backslash that is not ours. */

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../llm/backoff.js';
 import { signCheckpoint, type Checkpoint } from './checkpoint-format.js';
+import { GovflowError } from '../errors.js';
 
 export interface ChainState {
   day: string;
@@ -124,7 +125,7 @@ class Witness {
     const line = JSON.stringify(checkpoint);
     if (/^https?:\/\//.test(this.target)) {
       const response = await fetch(this.target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: line, signal: AbortSignal.timeout(10_000) });
-      if (!response.ok) throw new Error(`HTTP ${response.status} from ${this.target}`);
+      if (!response.ok) throw new GovflowError('provider', `HTTP ${response.status} from ${this.target}`, { retryable: true });
       return;
     }
     await mkdir(this.target, { recursive: true });

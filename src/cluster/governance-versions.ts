@@ -12,6 +12,7 @@ import type pg from 'pg';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { loadGovernance, type GovernanceSnapshot } from '../governance/governance-loader.js';
 import { quoteIdentifier } from './postgres-connection.js';
+import { GovflowError } from '../errors.js';
 
 export class GovernanceVersions {
   /** Snapshots by hash (the current one and every version loaded from the store). */
@@ -70,17 +71,17 @@ export class GovernanceVersions {
   private async load(hash: string): Promise<GovernanceSnapshot> {
     const row = await this.pool.query<{ files: Record<string, string> }>(`select files from ${this.table('governance_snapshots')} where hash = $1`, [hash]);
     const files = row.rows[0]?.files;
-    if (!files) throw new Error(`governance version ${hash} is not in the store; the session cannot run on the version it started with`);
+    if (!files) throw new GovflowError('internal', `governance version ${hash} is not in the store; the session cannot run on the version it started with`);
     const folder = path.join(this.config.paths.state, 'governance', hash);
     for (const [relative, text] of Object.entries(files)) {
       const target = path.join(folder, relative);
-      if (!target.startsWith(folder + path.sep)) throw new Error(`governance version ${hash} names a file outside its folder: ${relative}`);
+      if (!target.startsWith(folder + path.sep)) throw new GovflowError('internal', `governance version ${hash} names a file outside its folder: ${relative}`);
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, text);
     }
     const { snapshot, errors } = loadGovernance({ ...this.config, root: folder });
-    if (!snapshot) throw new Error(`governance version ${hash} from the store does not load here: ${errors.map((error) => error.describe()).join('; ')}`);
-    if (snapshot.hash !== hash) throw new Error(`governance version ${hash} loads here as ${snapshot.hash} (a config difference between daemons?)`);
+    if (!snapshot) throw new GovflowError('config', `governance version ${hash} from the store does not load here: ${errors.map((error) => error.describe()).join('; ')}`);
+    if (snapshot.hash !== hash) throw new GovflowError('config', `governance version ${hash} loads here as ${snapshot.hash} (a config difference between daemons?)`);
     return snapshot;
   }
 }

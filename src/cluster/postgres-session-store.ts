@@ -26,6 +26,7 @@ import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnR
 import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession } from '../store/session-store.js';
 import { quoteIdentifier } from './postgres-connection.js';
 import { StoreCommitter, type SessionRowChange } from './store-committer.js';
+import { GovflowError } from '../errors.js';
 
 interface Lease {
   epoch: number;
@@ -197,7 +198,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async open(sessionId: string): Promise<{ session: StoredSession; records: JournalRecord[] }> {
     const lease = this.leases.get(sessionId);
-    if (!lease) throw new Error(`session "${sessionId}" is not leased to this daemon`);
+    if (!lease) throw new GovflowError('internal', `session "${sessionId}" is not leased to this daemon`);
     const rows = await this.options.pool.query<{ seq: number; record: string }>(`select seq, record from ${this.table('journal')} where session_id = $1 order by seq`, [sessionId]);
     lease.nextSeq = (rows.rows.at(-1)?.seq ?? 0) + 1;
     return { session: new PostgresStoredSession(sessionId, lease, this.options.committer), records: rows.rows.map((row) => JSON.parse(row.record) as JournalRecord) };

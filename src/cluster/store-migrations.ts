@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import { GENESIS_HASH } from '../audit/audit-entry-format.js';
 import { quoteIdentifier } from './postgres-connection.js';
+import { GovflowError } from '../errors.js';
 
 interface Migration {
   version: number;
@@ -198,7 +199,7 @@ export async function migrate(pool: pg.Pool, schema: string): Promise<number[]> 
     }
     const newest = Math.max(0, ...done);
     const known = MIGRATIONS.at(-1)?.version ?? 0;
-    if (newest > known) throw new Error(`the store's schema "${schema}" is at version ${newest}, newer than this govflow knows (${known}): run the newer govflow`);
+    if (newest > known) throw new GovflowError('config', `the store's schema "${schema}" is at version ${newest}, newer than this govflow knows (${known}): run the newer govflow`);
     await client.query('commit');
   } catch (error) {
     await client.query('rollback').catch(() => undefined);

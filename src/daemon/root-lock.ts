@@ -125,7 +125,7 @@ export class RootLock {
       const live = liveOwner(observed);
       if (live !== null) throw new RootLockedError(live, lockPath);
       if (attempt >= 50) {
-        throw new Error(`could not take the root lock ${lockPath}: it keeps being re-created; if no govflow process runs on this root, remove the file`);
+        throw new GovflowError('usage', `could not take the root lock ${lockPath}: it keeps being re-created; if no govflow process runs on this root, remove the file`);
       }
       if (!breakStale(lockPath, observed.text)) await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -151,7 +151,7 @@ function tryCreate(lockPath: string, owner: RootOwner): boolean {
     fd = openSync(lockPath, 'wx');
   } catch (error) {
     if (errorCode(error) === 'EEXIST') return false;
-    throw new Error(`could not create the root lock ${lockPath} (${(error as Error).message}); check that ${path.dirname(lockPath)} is writable`, {
+    throw new GovflowError('usage', `could not create the root lock ${lockPath} (${(error as Error).message}); check that ${path.dirname(lockPath)} is writable`, {
       cause: error,
     });
   }

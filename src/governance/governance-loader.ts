@@ -85,7 +85,11 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
     }
     return configSource?.lineOf(keyPath) ?? 1;
   };
-  if (config.configFile) boundary.resolve(CONFIG_FILE_NAME);
+  try {
+    if (config.configFile) boundary.resolve(CONFIG_FILE_NAME);
+  } catch (error) {
+    errors.push(new ConfigError(errorMessage(error)));
+  }
   // The config as the hash and the snapshot store see it: its governance keys only, as loaded.
   const configPart = configGovernancePart(config.written);
   if (configPart !== null) files[CONFIG_FILE_NAME] = configPart;
@@ -250,7 +254,7 @@ function resolveAgent(
       if (typeof declaration.output_schema === 'string') {
         const schemaPath = toPosix(path.normalize(declaration.output_schema));
         if (!existsSync(path.join(config.root, schemaPath))) {
-          throw new Error(`output_schema file "${declaration.output_schema}" does not exist (paths are relative to the root)`);
+          throw new ConfigError(`output_schema file "${declaration.output_schema}" does not exist (paths are relative to the root)`);
         }
         outputSchema = JSON.parse(read(schemaPath)) as Record<string, unknown>;
       } else {
@@ -360,7 +364,7 @@ function loadMessageSchema(
   const relative = toPosix(path.normalize(config.message.schema));
   try {
     const full = path.join(config.root, relative);
-    if (!existsSync(full) || !statSync(full).isFile()) throw new Error(`file "${relative}" does not exist`);
+    if (!existsSync(full) || !statSync(full).isFile()) throw new ConfigError(`file "${relative}" does not exist`);
     const schema = JSON.parse(read(relative)) as Record<string, unknown>;
     compileSchema(schema);
     return schema;

@@ -6,9 +6,10 @@
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { GovflowError } from '../errors.js';
 
 /** A path that resolves outside the root; its message names both and says how to fix it. */
-export class OutsideRootError extends Error {
+export class OutsideRootError extends GovflowError {
   override readonly name = 'OutsideRootError';
   constructor(
     readonly relative: string,
@@ -16,6 +17,7 @@ export class OutsideRootError extends Error {
     readonly root: string,
   ) {
     super(
+      'config',
       `${relative} is outside the root ${root}${resolved === path.resolve(root, relative) ? '' : ` (it resolves to ${resolved})`}: ` +
         'move the file into the root, or set allow_outside_root: true in govflow.config.yaml',
     );

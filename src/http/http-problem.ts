@@ -3,6 +3,7 @@
  * Route code throws an HttpProblem; the server's error handler turns it (and Fastify's own
  * errors: oversized, truncated or non-JSON bodies, wrong content types) into that shape.
  */
+import { GovflowError, type GovflowErrorKind } from '../errors.js';
 
 export type ProblemCode =
   | 'bad_request'
@@ -16,7 +17,7 @@ export type ProblemCode =
   | 'internal';
 
 /** An error whose message is meant for the API client: it says what was wrong and what to send instead. */
-export class HttpProblem extends Error {
+export class HttpProblem extends GovflowError {
   override readonly name = 'HttpProblem';
 
   constructor(
@@ -24,12 +25,18 @@ export class HttpProblem extends Error {
     readonly code: ProblemCode,
     message: string,
   ) {
-    super(message);
+    super(kindOfStatus(status), message, { retryable: status === 503 });
   }
 
   toBody(): { error: { code: ProblemCode; message: string } } {
     return { error: { code: this.code, message: this.message } };
   }
+}
+
+/** 4xx: the client must change what it sends; 503: starting or stopping, retry; other 5xx: our defect. */
+function kindOfStatus(status: number): GovflowErrorKind {
+  if (status < 500) return 'request';
+  return status === 503 ? 'interrupted' : 'internal';
 }
 
 export const badRequest = (message: string) => new HttpProblem(400, 'bad_request', message);

@@ -9,6 +9,7 @@ import { link, lstat, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
+import { GovflowError } from '../errors.js';
 
 /** The operator-facing record in failed/<name>.error.json. */
 export interface FailedFileRecord {
@@ -83,7 +84,8 @@ async function moveUnderFreeName(sourcePath: string, failedDirectory: string, or
     await unlink(sourcePath);
     return target;
   }
-  throw new Error(
+  throw new GovflowError(
+    'usage',
     `system/failed/ already holds ${MAX_NAME_ATTEMPTS} files named like "${originalName}": empty system/failed/ and restart`,
   );
 }

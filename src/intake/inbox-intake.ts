@@ -19,7 +19,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
-import { errorMessage } from '../errors.js';
+import { errorMessage, GovflowError } from '../errors.js';
 import type { RequestFileRef } from '../pipeline/runner-contract.js';
 import { spareClaimFiles, type Spares } from '../store/spares.js';
 import { claimedItem, readClaimedFile, type IntakeItem, type IntakeRejection } from './claimed-file.js';
@@ -89,7 +89,7 @@ export class InboxIntake {
 
   constructor(options: InboxIntakeOptions) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
-      throw new Error(`intake concurrency must be a whole number of at least 1, got ${options.concurrency}: fix intake.concurrency`);
+      throw new GovflowError('config', `intake concurrency must be a whole number of at least 1, got ${options.concurrency}: fix intake.concurrency`);
     }
     this.options = options;
     this.processing = path.resolve(options.paths.processing);
@@ -125,7 +125,7 @@ export class InboxIntake {
   /** Creates the system/ folders, starts the watcher and claims what the inbox already holds. */
   async start(): Promise<void> {
     if (this.state !== 'created') {
-      throw new Error(`start() was called on an intake that is ${this.state}: create a new InboxIntake instead`);
+      throw new GovflowError('internal', `start() was called on an intake that is ${this.state}: create a new InboxIntake instead`);
     }
     this.changeState('starting');
     const { paths } = this.options;

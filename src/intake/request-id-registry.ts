@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { fsyncSharedDirectory } from '../store/append-only-file.js';
 import { randomBase36, REQUEST_ID_PATTERN } from './request-file.js';
+import { GovflowError } from '../errors.js';
 
 /** Format of a marker's content; bump when fields change meaning. */
 const MARKER_FORMAT_VERSION = 1;
@@ -53,7 +54,7 @@ export class RequestIdRegistry {
   /** The marker file of an id. `.` and `..` are valid ids but not usable file names, so they are spelled out. */
   markerPathOf(requestId: string): string {
     if (!REQUEST_ID_PATTERN.test(requestId)) {
-      throw new Error(`request id ${JSON.stringify(requestId)} does not match ${REQUEST_ID_PATTERN}: parse request files with parseRequestFile first`);
+      throw new GovflowError('internal', `request id ${JSON.stringify(requestId)} does not match ${REQUEST_ID_PATTERN}: parse request files with parseRequestFile first`);
     }
     const fileName = requestId === '.' || requestId === '..' ? requestId.replaceAll('.', '%2E') : requestId;
     return path.join(this.directory, fileName);

@@ -15,6 +15,7 @@ import {
 import { AnswerBudget, checkAnswerSize } from './answer-size-limit.js';
 import type { LlmRequest, LlmToolCall, LlmUsage } from './provider.js';
 import { sdkToolSet, toolCallOf, toolNameTable, toolTurnMessages, type ToolNameTable } from './ai-sdk-tools.js';
+import { GovflowError } from '../errors.js';
 
 /** What one successful attempt produced; the adapter adds provider and attempt count. */
 export interface AttemptResult {
@@ -171,7 +172,7 @@ async function attemptStreaming(input: AttemptInput): Promise<AttemptResult> {
   // A stream that ends without `finish` was cut off: its text is incomplete, so it is a failure.
   if (finishReason === undefined) {
     if (input.abortSignal.aborted) throw input.abortSignal.reason;
-    throw new Error('The response stream ended before the model finished.');
+    throw new GovflowError('provider', 'The response stream ended before the model finished.', { retryable: true });
   }
   return { text, usage: usageOf(usage), model, finishReason, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
 }

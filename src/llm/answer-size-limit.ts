@@ -10,6 +10,7 @@
  *    reads it into one string;
  *  - `limitAnswerSize` wraps any provider (scripted, dry-run, the adapter) and checks the text.
  */
+import { GovflowError } from '../errors.js';
 import type { LlmProvider, LlmRequest, LlmResponse } from './provider.js';
 
 /** Characters of the cut answer kept on the error (shown to the model in the repair prompt). */
@@ -20,15 +21,18 @@ export function answerTooLargeMessage(limitBytes: number): string {
   return `answer exceeded llm.max_output_bytes (${limitBytes})`;
 }
 
-/** Thrown (or used as the abort reason) when an answer passes `llm.max_output_bytes`. */
-export class AnswerTooLargeError extends Error {
+/**
+ * Thrown (or used as the abort reason) when an answer passes `llm.max_output_bytes`. Kind
+ * `provider`: the model's answer is at fault (the repair loop asks again), not govflow.
+ */
+export class AnswerTooLargeError extends GovflowError {
   override readonly name = 'AnswerTooLargeError';
   constructor(
     readonly limitBytes: number,
     /** The first characters of the answer, for the repair prompt and the journal. */
     readonly prefix: string,
   ) {
-    super(answerTooLargeMessage(limitBytes));
+    super('provider', answerTooLargeMessage(limitBytes));
   }
 }
 

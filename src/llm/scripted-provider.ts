@@ -31,7 +31,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { ConfigError, ProviderError } from '../errors.js';
+import { ConfigError, GovflowError, ProviderError } from '../errors.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
 import { ScriptPositions } from './scripted-positions.js';
 
@@ -131,7 +131,7 @@ export class ScriptedProvider implements LlmProvider {
    * called. The held call still rejects at once when its signal aborts.
    */
   hold(number: number): () => void {
-    if (this.calls.length >= number) throw new Error(`scripted provider: call ${number} already started; hold it before it starts`);
+    if (this.calls.length >= number) throw new GovflowError('internal', `scripted provider: call ${number} already started; hold it before it starts`);
     let release!: () => void;
     this.gates.set(number, new Promise<void>((resolve) => (release = resolve)));
     return () => release();
@@ -249,6 +249,6 @@ export class ScriptedProvider implements LlmProvider {
     if (this.unexpectedCalls.length > 0) {
       problems.push(`unexpected calls: ${this.unexpectedCalls.map((call) => `#${call.number} ${call.agent}`).join(', ')}`);
     }
-    if (problems.length > 0) throw new Error(`scripted provider: ${problems.join('; ')}`);
+    if (problems.length > 0) throw new GovflowError('internal', `scripted provider: ${problems.join('; ')}`);
   }
 }

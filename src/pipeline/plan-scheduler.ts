@@ -5,6 +5,7 @@
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { ActiveSession } from './message-commit.js';
 import { readyTasks, taskStep, type PendingStep } from './session-state.js';
+import { GovflowError } from '../errors.js';
 
 export async function runPlan(
   active: ActiveSession,
@@ -27,7 +28,7 @@ export async function runPlan(
     }
     if (running.size === 0) {
       if (draining()) return;
-      throw new Error(`plan ${plan.messageId} cannot make progress`);
+      throw new GovflowError('internal', `plan ${plan.messageId} cannot make progress`);
     }
     try {
       await Promise.race(running.values());

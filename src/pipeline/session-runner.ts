@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { GovflowConfig } from '../config/config-loader.js';
-import { errorMessage } from '../errors.js';
+import { errorMessage, GovflowError } from '../errors.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import type { ApprovalRecord } from '../store/tool-journal-records.js';
 import { JOURNAL_FORMAT, type FinishedRecord, type ReplyRecord, type RequestInfo, type SessionRecord, type SessionStateName } from '../store/session-journal.js';
@@ -185,7 +185,7 @@ export class SessionRunner {
 
   private async openSession(sessionId: string): Promise<ActiveSession> {
     if (!/^[A-Za-z0-9._-]{1,128}$/.test(sessionId) || !this.sessionExists(sessionId)) {
-      throw new Error(`no session "${sessionId}" under ${this.config.paths.sessions}`);
+      throw new GovflowError('internal', `no session "${sessionId}" under ${this.config.paths.sessions}`);
     }
     const { session, records } = await this.deps.store.open(sessionId);
     return { stored: session, state: foldRecords(records), commitQueue: Promise.resolve(), privacy: SessionPrivacy.forSession(this.config, sessionId) };
@@ -201,7 +201,7 @@ export class SessionRunner {
         if (signal.aborted || this.draining) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`, { sessionId: state.session.session_id });
         if (state.plan) await runPlan(active, this.config.limits, (step) => this.runStep(active, step, signal), () => this.draining);
         else if (state.cursor) await this.runStep(active, state.cursor, signal);
-        else throw new Error(`session ${state.session.session_id} has no next step (corrupt journal?)`);
+        else throw new GovflowError('internal', `session ${state.session.session_id} has no next step (corrupt journal?)`);
       }
       return await this.finish(active);
     } catch (error) {

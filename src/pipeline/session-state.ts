@@ -11,6 +11,7 @@ import type { Plan, PlanTask } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { JournalRecord, MessageRecord, SessionRecord, StepKind, UsageFigures } from '../store/session-journal.js';
 import type { ApprovalRecord, ApprovalRequestRecord, JournaledToolCall, ToolResultRecord } from '../store/tool-journal-records.js';
+import { GovflowError } from '../errors.js';
 
 /** One model turn of a tool loop, with the results journaled so far. */
 export interface ToolLoopTurn {
@@ -362,7 +363,7 @@ function settlePlanIfDone(state: SessionState): void {
 /** Rebuilds a session's state from its records. */
 export function foldRecords(records: JournalRecord[]): SessionState {
   const session = records[0];
-  if (!session || session.type !== 'session') throw new Error('journal does not start with a session record');
+  if (!session || session.type !== 'session') throw new GovflowError('audit', 'journal does not start with a session record');
   const state = initialState(session);
   for (const record of records.slice(1)) applyRecord(state, record);
   return state;

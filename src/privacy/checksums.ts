@@ -3,6 +3,7 @@
  * Verhoeff (India's Aadhaar) and the Singapore NRIC/FIN letter. IBAN checksums come from
  * ibantools (see pii-detectors.ts). Pure functions over digit strings, no I/O.
  */
+import { GovflowError } from '../errors.js';
 
 /** Luhn mod-10 over a string of digits (ISO/IEC 7812-1). */
 export function passesLuhn(digits: string): boolean {
@@ -61,7 +62,7 @@ export function verhoeffCheckDigit(digits: string): string {
   for (let candidate = 0; candidate <= 9; candidate++) {
     if (passesVerhoeff(digits + candidate)) return String(candidate);
   }
-  throw new Error(`no Verhoeff check digit for "${digits}" (not all digits?)`);
+  throw new GovflowError('internal', `no Verhoeff check digit for "${digits}" (not all digits?)`);
 }
 
 const NRIC_WEIGHTS = [2, 7, 6, 5, 4, 3, 2];

@@ -4,6 +4,7 @@
  * entries are what the session vault stores. Works on strings and on JSON values (every string
  * inside, keys included), so request metadata and message objects go through the same door.
  */
+import { GovflowError } from '../errors.js';
 import { builtInDetector, findPii, PII_KINDS, type PiiDetector, type PiiFinding, type PiiKind } from './pii-detectors.js';
 import { compileUserRegex } from './user-regex.js';
 import type { VaultEntry } from './pii-vault.js';
@@ -21,18 +22,22 @@ export interface PiiConfig {
 /** Largest text the redactor takes in one piece; intake, tools and replies stay far below it. */
 export const MAX_REDACT_CHARS = 32 * 1024 * 1024;
 
-export class PiiTextError extends Error {
+/** A text over MAX_REDACT_CHARS: callers keep texts far below it, so reaching it is a defect. */
+export class PiiTextError extends GovflowError {
   override readonly name = 'PiiTextError';
+  constructor(message: string) {
+    super('internal', message);
+  }
 }
 
 /** A bad `pii:` setting; `keyPath` locates it in govflow.config.yaml. */
-export class PiiConfigError extends Error {
+export class PiiConfigError extends GovflowError {
   override readonly name = 'PiiConfigError';
   constructor(
     message: string,
     readonly keyPath: ReadonlyArray<string | number>,
   ) {
-    super(message);
+    super('config', message);
   }
 }
 

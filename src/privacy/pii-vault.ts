@@ -6,6 +6,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fsyncDirectory } from '../store/append-only-file.js';
+import { GovflowError } from '../errors.js';
 
 export const VAULT_FORMAT = 1 as const;
 export const VAULT_FILE_NAME = 'pii-vault.json';
@@ -32,7 +33,7 @@ export function readVault(sessionFolder: string): VaultEntry[] {
   if (!existsSync(file)) return [];
   const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<VaultFile>;
   if (parsed.v !== VAULT_FORMAT || !Array.isArray(parsed.entries)) {
-    throw new Error(`${file}: unsupported vault format ${JSON.stringify(parsed.v)} (this govflow reads v${VAULT_FORMAT})`);
+    throw new GovflowError('audit', `${file}: unsupported vault format ${JSON.stringify(parsed.v)} (this govflow reads v${VAULT_FORMAT})`);
   }
   return parsed.entries;
 }

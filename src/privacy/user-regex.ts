@@ -7,10 +7,14 @@
  * runaway regex would block the daemon's only thread on one request.
  */
 import safeRegex from 'safe-regex2';
+import { GovflowError } from '../errors.js';
 
 /** A pattern that cannot be used, with the reason in words. */
-export class UserRegexError extends Error {
+export class UserRegexError extends GovflowError {
   override readonly name = 'UserRegexError';
+  constructor(message: string) {
+    super('config', message);
+  }
 }
 
 const INLINE_FLAGS: Record<string, string> = { i: 'i', m: 'm', s: 's', u: 'u' };

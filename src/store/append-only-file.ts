@@ -15,6 +15,7 @@ import { diskWaits } from './disk-waits.js';
 import { open as openHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { GovflowError } from '../errors.js';
 
 /** open(2) on the thread pool, resolving with the descriptor. */
 export const openAsync = promisify(open);
@@ -98,7 +99,7 @@ export class AppendOnlyFile {
    * to the backlog instead (see the file comment); other errors throw, leaving nothing behind.
    */
   append(text: string): void {
-    if (this.fd === null) throw new Error(`${this.file} is closed`);
+    if (this.fd === null) throw new GovflowError('internal', `${this.file} is closed`);
     this.backlog.push(text);
     if (this.backlog.length > 1) return;
     try {
@@ -144,7 +145,7 @@ export class AppendOnlyFile {
   /** Resolves once everything appended so far is on disk (at once when not durable). */
   async sync(): Promise<void> {
     const fd = this.fd;
-    if (fd === null) throw new Error(`${this.file} is closed`);
+    if (fd === null) throw new GovflowError('internal', `${this.file} is closed`);
     await this.flushing;
     if (this.durable) await diskWaits.retry(this.file, () => this.syncs.sync(fd));
   }

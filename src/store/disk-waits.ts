@@ -8,6 +8,7 @@
  * One registry per process (the root lock makes the process the root's one writer); the daemon
  * plugs its log and its status file in with {@link DiskWaits.listen}.
  */
+import { GovflowError } from '../errors.js';
 import { diskFailureCode } from './disk-io.js';
 
 export interface DiskWait {
@@ -29,8 +30,11 @@ export interface DiskWaitListener {
 }
 
 /** Thrown into a waiting write when the process shuts down: the journal lets the next start finish it. */
-export class DiskWaitAbandonedError extends Error {
+export class DiskWaitAbandonedError extends GovflowError {
   override readonly name = 'DiskWaitAbandonedError';
+  constructor(message: string) {
+    super('interrupted', message, { retryable: true });
+  }
 }
 
 export class DiskWaits {

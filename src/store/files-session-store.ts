@@ -29,6 +29,7 @@ import {
 } from './session-journal.js';
 import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from './tool-journal-records.js';
 import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession } from './session-store.js';
+import { GovflowError } from '../errors.js';
 
 /** The audit trail as the files store needs it: a durable append (the AuditLogWriter). */
 export interface AuditAppender {
@@ -220,7 +221,7 @@ export class FilesSessionStore implements SessionStore {
   }
 
   async open(sessionId: string): Promise<{ session: StoredSession; records: JournalRecord[] }> {
-    if (!this.exists(sessionId)) throw new Error(`no session "${sessionId}" under ${this.options.sessionsDir}`);
+    if (!this.exists(sessionId)) throw new GovflowError('internal', `no session "${sessionId}" under ${this.options.sessionsDir}`);
     const directory = SessionJournal.directoryOf(this.options.sessionsDir, sessionId);
     const records = SessionJournal.read(directory, true);
     const journal = new AppendOnlyFile(path.join(directory, 'journal.jsonl'), this.options.durable);

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
 import type { ToolJournalRecord } from './tool-journal-records.js';
 import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
 import path from 'node:path';
+import { GovflowError } from '../errors.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 
@@ -22,16 +23,17 @@ export const SUPPORTED_JOURNAL_VERSIONS: readonly number[] = [1];
 
 /**
  * A journal line that is not a record this govflow can read: damage, a hand edit, or a journal
- * written by a newer govflow. Names the file and the 1-based line; nothing is cut.
+ * written by a newer govflow. Names the file and the 1-based line; nothing is cut. Kind `audit`:
+ * a record govflow keeps cannot be read, as with a malformed audit log.
  */
-export class JournalFormatError extends Error {
+export class JournalFormatError extends GovflowError {
   override readonly name = 'JournalFormatError';
   constructor(
     message: string,
     readonly file: string,
     readonly line: number,
   ) {
-    super(`${file}:${line}: ${message}`);
+    super('audit', `${file}:${line}: ${message}`);
   }
 }
 

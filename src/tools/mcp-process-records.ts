@@ -78,11 +78,14 @@ export class McpProcessRecords {
     const reaped: Array<{ server: string; pid: number }> = [];
     for (const name of names) {
       const file = path.join(this.folder, name);
-      let record: McpProcessRecord;
+      let record: McpProcessRecord | null = null;
       try {
-        record = JSON.parse(readFileSync(file, 'utf8')) as McpProcessRecord;
-        if (record.v !== MCP_PROCESS_RECORD_FORMAT || !Number.isInteger(record.pid) || record.pid <= 1) throw new Error('unsupported record');
+        const parsed = JSON.parse(readFileSync(file, 'utf8')) as McpProcessRecord;
+        if (parsed.v === MCP_PROCESS_RECORD_FORMAT && Number.isInteger(parsed.pid) && parsed.pid > 1) record = parsed;
       } catch {
+        // Unreadable: removed below, as a record of another format is.
+      }
+      if (record === null) {
         rmSync(file, { force: true });
         continue;
       }

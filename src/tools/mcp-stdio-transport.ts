@@ -10,6 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { MCPTransport, JSONRPCMessage } from '@ai-sdk/mcp';
+import { GovflowError } from '../errors.js';
 
 export interface StdioServerOptions {
   command: string;
@@ -133,7 +134,7 @@ export class StdioMcpTransport implements MCPTransport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     const child = this.child;
-    if (!child || this.closed || !child.stdin || child.stdin.destroyed) throw new Error('the MCP server is not running');
+    if (!child || this.closed || !child.stdin || child.stdin.destroyed) throw new GovflowError('provider', 'the MCP server is not running');
     await new Promise<void>((resolve, reject) => {
       child.stdin!.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
     });

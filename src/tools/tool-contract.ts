@@ -3,6 +3,7 @@
  * the model is offered), and a call that turns an input into a text result or an error result.
  * Built-in tools and MCP tools both implement it; the loop never knows which one it runs.
  */
+import { GovflowError } from '../errors.js';
 
 /** What the model is offered for one tool. */
 export interface ToolDescriptor {
@@ -31,10 +32,14 @@ export interface ToolOutcome {
 /**
  * A call that cannot be carried out as asked (a path outside the workspace, a host not allowed,
  * a server that is down). The loop gives its message to the model as the tool's error result, so
- * it says what was refused and what would be accepted.
+ * it says what was refused and what would be accepted. Kind `provider`: the model's call or a
+ * service it reaches is at fault, not govflow.
  */
-export class ToolCallError extends Error {
+export class ToolCallError extends GovflowError {
   override readonly name = 'ToolCallError';
+  constructor(message: string) {
+    super('provider', message);
+  }
 }
 
 /** A runnable tool. */

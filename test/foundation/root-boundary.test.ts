@@ -91,6 +91,17 @@ describe('the root is the boundary', () => {
     await expectOutside(root, /error: governance\/agents\/finish_agent\.md:\d+: agent "finish_agent": output_schema file schemas\/finish\.json is outside the root/);
   });
 
+  it('refuses a govflow.config.yaml that is a symlink out of the root: validate lists it (exit 1), the loader does not throw', async () => {
+    const root = minimalRoot();
+    const outside = outsideFile('govflow.config.yaml', 'timezone: UTC\n');
+    rmSync(path.join(root, 'govflow.config.yaml'), { force: true });
+    symlinkSync(outside, path.join(root, 'govflow.config.yaml'));
+    await expectOutside(root, /error: govflow\.config\.yaml is outside the root/);
+    const { snapshot, errors } = loadGovernance(loadConfig(root, {}));
+    expect(snapshot).toBeNull();
+    expect(errors.map((error) => error.describe())).toEqual([expect.stringMatching(/^govflow\.config\.yaml is outside the root/)]);
+  });
+
   it('allows all of it with allow_outside_root: true, and symlinks that stay inside the root always', async () => {
     const root = minimalRoot();
     const secret = outsideFile();
