@@ -67,7 +67,7 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
   {
     name: 'status',
     usage: 'govflow status [--root DIR] [--json]',
-    summary: 'sessions running, paused, interrupted, recently finished',
+    summary: 'sessions running, paused, interrupted, recently finished; in cluster mode also the daemons alive and stale',
     load: async () => (await import('./status-command.js')).statusCommand,
   },
   {

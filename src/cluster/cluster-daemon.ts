@@ -7,7 +7,8 @@
  * - workers: `intake.concurrency` slots, each claiming the oldest claimable session from Postgres
  *   (new, a reply waiting, or a dead daemon's expired lease) and running it under a fenced lease.
  * - heartbeat: leases renewed every `cluster.lease_ms / 3`; a lease lost (or not renewed for a
- *   whole lease, as when the link to Postgres is cut) aborts that session's run here.
+ *   whole lease, as when the link to Postgres is cut) aborts that session's run here. The same
+ *   timer refreshes this daemon's row in `daemons` (daemon-heartbeat.ts) for `govflow status`.
  * - outbox: results of requests this daemon took, wherever they ran, written to its outbox.
  * - projection: the chain in Postgres appended to system/logs/ (chain-projection.ts).
  * Postgres wakes the loops with LISTEN/NOTIFY; a poll every second covers lost notifications.
@@ -36,6 +37,7 @@ import { OutboxDelivery } from './outbox-delivery.js';
 import { StoreIntake } from './store-intake.js';
 import { coalesced } from './coalesced-run.js';
 import { OutageLog } from './outage-log.js';
+import { DaemonHeartbeat, renewalIntervalMs } from './daemon-heartbeat.js';
 import { RemoteSessionEvents } from './remote-session-events.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { SessionEvents, type SessionEventName } from '../pipeline/session-events.js';
@@ -57,6 +59,7 @@ export interface ClusterDaemonOptions {
 
 const POLL_MS = 1000;
 const PROJECTION_DELAY_MS = 20;
+const HEARTBEAT = "record this daemon's heartbeat in the store";
 
 export class ClusterDaemon {
   private state: ClusterDaemonState = 'starting';
@@ -80,6 +83,7 @@ export class ClusterDaemon {
   private readonly apiEvents = new SessionEvents();
   /** Store failures of the poll's work, one warning per outage. */
   private readonly outages: OutageLog;
+  private readonly heartbeat: DaemonHeartbeat;
 
   private constructor(
     private readonly config: GovflowConfig,
@@ -93,6 +97,7 @@ export class ClusterDaemon {
     this.outages = new OutageLog(options.log);
     this.outbox = new OutboxDelivery(cluster.pool, cluster.schema, cluster.daemonId, config.paths.outbox, config.daemon.fsync, options.log);
     this.remote = new RemoteSessionEvents(this.apiEvents, (sessionId) => this.running.has(sessionId));
+    this.heartbeat = new DaemonHeartbeat(cluster.pool, cluster.schema, cluster.daemonId, renewalIntervalMs(config.cluster.lease_ms));
   }
 
   /** Throws StoreUnreachableError (exit 2, naming host and port) when Postgres does not answer. */
@@ -193,9 +198,13 @@ export class ClusterDaemon {
     await this.intake.start();
     this.stopWatchingGovernance = await watchGovernance(config.root, this.runtime.governance, this.log);
     this.stopWatchingConfig = await watchConfig({ config, env: this.options.env ?? process.env, log: this.log, http: this.http });
+    await this.heartbeat.register(this.http?.url ?? null).catch((error: unknown) => this.outages.failed(HEARTBEAT, error));
     const leaseMs = config.cluster.lease_ms;
     this.timers.push(
-      setInterval(() => void this.renewLeases(), Math.max(100, Math.floor(leaseMs / 3))),
+      setInterval(() => {
+        void this.beat();
+        void this.renewLeases();
+      }, renewalIntervalMs(leaseMs)),
       // The poll, every quarter lease at most: an expired lease is noticed well within cluster.lease_ms.
       setInterval(() => {
         this.storeIntake.retry();
@@ -313,6 +322,16 @@ export class ClusterDaemon {
     }
   }
 
+  /** Says this daemon is alive, with the sessions it runs; stops once draining (the row goes at stop). */
+  private readonly beat = coalesced(
+    async () => {
+      if (this.state !== 'running') return;
+      await this.heartbeat.beat(this.http?.url ?? null, [...this.running.keys()]);
+      this.outages.succeeded(HEARTBEAT);
+    },
+    (error) => this.outages.failed(HEARTBEAT, error),
+  );
+
   /** Renews every lease held here; lost ones (or all, when Postgres has not answered for a lease) stop. */
   private async renewLeases(): Promise<void> {
     if (this.running.size === 0) {
@@ -379,6 +398,11 @@ export class ClusterDaemon {
       ['running sessions', () => Promise.allSettled([...this.running.values()].map((entry) => entry.work))],
       ['outbox', () => this.outbox.deliver()],
       ['projection', () => this.projection?.catchUp()],
+      // After a beat in flight, which would otherwise write the row again.
+      ['heartbeat', async () => {
+        await this.beat();
+        await this.heartbeat.remove();
+      }],
       ['store notifications', () => (this.listener as unknown as pg.PoolClient | null)?.release()],
       ['runtime and root lock', () => this.runtime.close()],
       ['postgres pool', () => this.cluster.close()],

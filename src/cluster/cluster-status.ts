@@ -1,10 +1,12 @@
 /**
- * `govflow status` in cluster mode: the sessions of the whole cluster, read from Postgres (any
- * daemon's root shows the same): queued, running (with the daemon holding the lease), waiting for
- * takeover (lease expired), paused, and recently finished.
+ * `govflow status` in cluster mode: the whole cluster, read from Postgres (any daemon's root shows
+ * the same): the daemons alive and those whose heartbeat went stale (daemon-heartbeat.ts), then the
+ * sessions: queued, running (with the daemon holding the lease), waiting for takeover (lease
+ * expired), paused, and recently finished.
  */
 import type pg from 'pg';
 import { quoteIdentifier } from './postgres-connection.js';
+import { readDaemons, STALE_RENEWALS, type DaemonRow } from './daemon-heartbeat.js';
 
 interface Row {
   session_id: string;
@@ -23,6 +25,18 @@ interface Row {
 
 const RECENT = 10;
 const SHOWN = 50;
+/** Session ids named per daemon line; the count says the rest. */
+const SESSIONS_NAMED = 5;
+
+function daemonJson(row: DaemonRow) {
+  return { daemon_id: row.daemon_id, host: row.host, pid: row.pid, http_url: row.http_url, started_at: row.started_at, last_seen: row.last_seen, seconds_since_seen: Math.round(row.silent_ms / 100) / 10, renew_ms: row.renew_ms, sessions: row.sessions };
+}
+
+function daemonLine(row: DaemonRow): string {
+  const named = row.sessions.slice(0, SESSIONS_NAMED).join(', ') + (row.sessions.length > SESSIONS_NAMED ? ', …' : '');
+  const sessions = row.sessions.length === 0 ? 'sessions=none' : `sessions=${row.sessions.length} (${named})`;
+  return `  ${row.daemon_id}  host=${row.host}  pid=${row.pid}  ${row.stale ? '' : `up=${Math.round(row.up_ms / 1000)}s  `}last_seen=${(row.silent_ms / 1000).toFixed(1)}s ago  ${sessions}${row.http_url ? `  http=${row.http_url}` : ''}`;
+}
 
 export async function clusterStatus(pool: pg.Pool, schema: string, now = Date.now()): Promise<{ json: unknown; text: string }> {
   const sessions = `${quoteIdentifier(schema)}.sessions`;
@@ -37,13 +51,18 @@ export async function clusterStatus(pool: pg.Pool, schema: string, now = Date.no
   const running = unfinished.filter((row) => row.state === 'running' && !row.lease_expired);
   const interrupted = unfinished.filter((row) => row.state === 'running' && row.lease_expired);
   const paused = unfinished.filter((row) => row.state === 'paused');
-  const daemons = [...new Set(running.map((row) => row.owner ?? ''))].filter(Boolean).sort();
-  const json = { store: schema, daemons, counts: Object.fromEntries(counts.map((row) => [row.state, row.n])), queued, running, interrupted, paused, recent };
+  const heartbeats = await readDaemons(pool, schema);
+  const alive = (heartbeats ?? []).filter((row) => !row.stale);
+  const stale = (heartbeats ?? []).filter((row) => row.stale);
+  const json = { store: schema, daemons: heartbeats && alive.map(daemonJson), stale_daemons: heartbeats && stale.map(daemonJson), counts: Object.fromEntries(counts.map((row) => [row.state, row.n])), queued, running, interrupted, paused, recent };
   const age = (from: Date) => `${Math.max(0, Math.round((now - from.getTime()) / 1000))}s`;
   const line = (row: Row) =>
     `  ${row.session_id}  ${(row.result_status ?? row.state).padEnd(9)} ${row.owner ? `daemon=${row.owner}  ` : ''}agent=${row.current_agent ?? '-'}  messages=${row.messages}  age=${age(row.created_at)}  request=${row.request_id}`;
   const lines = [
-    `cluster store: ${schema}  daemons holding leases: ${daemons.length > 0 ? daemons.join(', ') : 'none'}`,
+    ...(heartbeats === null
+      ? [`cluster store: ${schema}  daemons: unknown (the store predates daemon heartbeats: run govflow migrate, or start a daemon of this version)`]
+      : [`cluster store: ${schema}  daemons alive: ${alive.length}${stale.length > 0 ? `, stale: ${stale.length}` : ''}`, `daemons alive (${alive.length}):`, ...alive.map((row) => daemonLine(row))]),
+    ...(stale.length > 0 ? [`daemons stale (${stale.length}; no heartbeat for ${STALE_RENEWALS} renewals — presumed dead, their leases are taken over):`, ...stale.map((row) => daemonLine(row))] : []),
     `queued (${count('queued')}):`,
     ...queued.slice(0, SHOWN).map(line),
     `running (${running.length}):`,

@@ -175,6 +175,26 @@ end
 $fn$;
 `,
   },
+  {
+    version: 3,
+    name: 'daemons: one heartbeat row per live daemon',
+    // Leases only say who holds a session; an idle daemon holds none. Each daemon upserts its row at
+    // its lease-renewal pace and deletes it on a clean stop, so a row whose last_seen is older than
+    // three of its own renewal intervals (renew_ms: the daemons of one cluster may differ) is a
+    // daemon presumed dead. last_seen is Postgres's clock, so hosts' clocks need not agree.
+    sql: `
+create table $schema.daemons (
+  daemon_id text primary key,
+  host text not null,
+  pid int not null,
+  http_url text,
+  renew_ms int not null,
+  sessions text[] not null default '{}',
+  started_at timestamptz not null default now(),
+  last_seen timestamptz not null default now()
+);
+`,
+  },
 ]);
 
 /** Advisory lock key of the migrations (any constant; one per schema via hashtext). */

@@ -180,7 +180,11 @@ export const CONFIG_DEFAULTS = {
   },
   /** Cluster mode (docs/cluster.md); read only with `store.kind: postgres`. */
   cluster: {
-    /** A session's lease: a daemon that stops renewing it loses the session to another after this. */
+    /**
+     * A session's lease: a daemon that stops renewing it loses the session to another after this.
+     * Leases and the daemon's heartbeat are renewed every third of it; `govflow status` calls a
+     * daemon whose heartbeat is older than three renewals (a whole lease) stale.
+     */
     lease_ms: 30_000,
     /** Connections each daemon keeps to Postgres. */
     pool_size: 8,
