@@ -7,9 +7,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseEntryBlock, splitEntryBlocks } from './audit-entry-parse.js';
 import { AuditLogFormatError } from './audit-errors.js';
 import { listLogFiles, logFileDate } from './audit-log-reader.js';
+import { unescapeText } from './audit-line-encoding.js';
 
 export type SessionMessages = Map<string, { sequence: number; agent: string }>;
 
@@ -77,20 +77,55 @@ export class LoggedMessagesIndex {
       indexed = { bytes: 0, sessions: new Map() };
       this.files.set(file, indexed);
     }
-    if (size === indexed.bytes) return;
-    const text = (await this.read(full, indexed.bytes, size - indexed.bytes)).toString('utf8');
-    const { blocks } = splitEntryBlocks(text);
-    for (const block of blocks) {
-      let entry;
-      try {
-        entry = parseEntryBlock(block);
-      } catch (error) {
-        throw error instanceof AuditLogFormatError ? error.inFile(full) : error;
+    // In slices of whole entries: a busy day's file can be larger than one string may be.
+    while (indexed.bytes < size) {
+      const length = Math.min(SLICE_BYTES, size - indexed.bytes);
+      const bytes = await this.read(full, indexed.bytes, length);
+      // Whole entries only (each ends with "---\n"); a torn last one waits for its end.
+      const last = bytes.lastIndexOf(ENTRY_END);
+      if (last === -1) {
+        if (length === SLICE_BYTES) throw new AuditLogFormatError(`no entry end ("---") in ${SLICE_BYTES} bytes`, 1, full);
+        return;
       }
-      const messages = indexed.sessions.get(entry.sessionId) ?? new Map();
-      messages.set(entry.messageId, { sequence: entry.sequence, agent: entry.agent });
-      indexed.sessions.set(entry.sessionId, messages);
-      indexed.bytes += block.length;
+      const end = last + ENTRY_END.length;
+      indexEntries(bytes.subarray(0, end).toString('utf8'), indexed.sessions);
+      indexed.bytes += end;
+      if (end < bytes.length && length < SLICE_BYTES) return;
+    }
+  }
+}
+
+/** Bytes read at a time; an entry is far smaller (answers are capped at llm.max_output_bytes, 1 MiB). */
+const SLICE_BYTES = 16 * 1024 * 1024;
+const ENTRY_END = Buffer.from('\n---\n');
+/**
+ * The four header lines recovery needs, read without parsing whole entries (verify does that):
+ * every field is one line (newlines in values are escaped), so a line that starts with `[AGENT: `
+ * is that field. In an entry they come in this order; SEQUENCE closes the set.
+ */
+const FIELD_LINE = /^\[(AGENT|MESSAGE_ID|SESSION_ID|SEQUENCE): ([^\n]*)\]$/gm;
+
+function indexEntries(text: string, sessions: Map<string, SessionMessages>): void {
+  let agent = '';
+  let messageId = '';
+  let sessionId = '';
+  for (const match of text.matchAll(FIELD_LINE)) {
+    const value = match[2]!.includes('\\') ? unescapeText(match[2]!) : match[2]!;
+    switch (match[1]) {
+      case 'AGENT':
+        agent = value;
+        break;
+      case 'MESSAGE_ID':
+        messageId = value;
+        break;
+      case 'SESSION_ID':
+        sessionId = value;
+        break;
+      default: {
+        const messages = sessions.get(sessionId) ?? new Map();
+        messages.set(messageId, { sequence: Number(value), agent });
+        sessions.set(sessionId, messages);
+      }
     }
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { type VerifyResult, verifyAuditChain } from './audit-chain-verify.js';
-import { verifyCheckpoints } from './checkpoint-verify.js';
+import { type CheckpointVerifyResult, verifyCheckpoints } from './checkpoint-verify.js';
 
 export interface VerifyCommandOptions {
   logsDir: string;
@@ -46,17 +46,22 @@ export async function verifyCommand(options: VerifyCommandOptions): Promise<numb
   }
   options.write(describeVerifyResult(result));
   if (options.signed === undefined) return result.ok ? 0 : 1;
-  const checkpoints = verifyCheckpoints({ stateDir: options.stateDir, hashes, ...options.signed });
+  const checkpointsHold = reportCheckpoints(verifyCheckpoints({ stateDir: options.stateDir, hashes, ...options.signed }), options.write);
+  return result.ok && checkpointsHold ? 0 : 1;
+}
+
+/** Prints what the checkpoints check found; true when every checkpoint holds and there is one at least. */
+export function reportCheckpoints(checkpoints: CheckpointVerifyResult, write: (text: string) => void): boolean {
   const problem = checkpoints.firstProblem;
   if (problem !== undefined) {
-    options.write(`signed checkpoint contradicted at ${problem.where}: ${problem.detail}\n`);
-    return 1;
+    write(`signed checkpoint contradicted at ${problem.where}: ${problem.detail}\n`);
+    return false;
   }
   if (checkpoints.checked === 0) {
-    options.write(`no signed checkpoints in ${checkpoints.sources.join(', ')}: nothing signed to hold the logs against\n`);
-    return 1;
+    write(`no signed checkpoints in ${checkpoints.sources.join(', ')}: nothing signed to hold the chain against\n`);
+    return false;
   }
   const newest = checkpoints.newest!;
-  options.write(`signed checkpoints hold: ${checkpoints.checked} checked in ${checkpoints.sources.length} places, the newest covering ${newest.entries} entries (${newest.day}, signed ${newest.at})\n`);
-  return result.ok ? 0 : 1;
+  write(`signed checkpoints hold: ${checkpoints.checked} checked in ${checkpoints.sources.length} places, the newest covering ${newest.entries} entries (${newest.day}, signed ${newest.at})\n`);
+  return true;
 }

@@ -7,7 +7,8 @@ import { formatEntryTrailer } from '../audit/audit-entry-format.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
 import { type LoggedEntry, filterEntries, isLogDate, readLogEntries } from '../audit/audit-log-reader.js';
 import path from 'node:path';
-import { verifyCommand } from '../audit/verify-command.js';
+import { reportCheckpoints, verifyCommand } from '../audit/verify-command.js';
+import { folderSource, holdCheckpoints } from '../audit/checkpoint-verify.js';
 import { readPublicKey } from '../audit/checkpoint-format.js';
 import { loadConfig } from '../config/config-loader.js';
 import { systemPaths } from '../config/system-paths.js';
@@ -123,13 +124,18 @@ export const verifyCliCommand: CommandDefinition = {
     const config = loadConfig(root, io.env);
     if (config.store.kind !== 'postgres') throw new ConfigError('govflow verify --store checks the Postgres store of cluster mode, and this root uses the files store: run govflow verify without --store');
     const { openPool, storeSettings } = await import('../cluster/postgres-connection.js');
-    const { describeStoreVerify, verifyStore } = await import('../cluster/store-verify.js');
+    const { describeStoreVerify, storeCheckpointSource, verifyStore } = await import('../cluster/store-verify.js');
     const settings = storeSettings(config);
     const pool = await openPool(settings);
     try {
-      const result = await verifyStore(pool, settings.schema, paths.logs);
+      const hashes: string[] = [];
+      const result = await verifyStore(pool, settings.schema, paths.logs, hashes);
       io.stdout(describeStoreVerify(result));
-      return result.ok ? 0 : 1;
+      if (signed === undefined) return result.ok ? 0 : 1;
+      // The one stream of checkpoints of the chain (src/cluster/store-checkpoints.ts), then each witness's copy.
+      const sources = [await storeCheckpointSource(pool, settings.schema), ...signed.witnesses.map((folder) => folderSource(folder, { witness: true }))];
+      const checkpointsHold = reportCheckpoints(holdCheckpoints({ sources, publicKey: signed.publicKey, keyId: signed.keyId, hashes, chain: 'store' }), io.stdout);
+      return result.ok && checkpointsHold ? 0 : 1;
     } finally {
       await pool.end();
     }

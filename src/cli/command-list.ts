@@ -49,7 +49,7 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
   {
     name: 'verify',
     usage: 'govflow verify [--root DIR] [--store] [--key FILE.pub [--witness DIR]...]',
-    summary: 'check the hash chain of all audit logs; names the first bad entry (exit 0 intact, 1 not); --key: also every signed checkpoint (the root\'s and each witness\'s) against the logs; --store: the chain in Postgres and the log files against it (cluster mode)',
+    summary: 'check the hash chain of all audit logs; names the first bad entry (exit 0 intact, 1 not); --key: also every signed checkpoint (the root\'s and each witness\'s) against the logs; --store: the chain in Postgres and the log files against it (cluster mode), with --key also the checkpoints kept in Postgres and each witness\'s against that chain',
     load: async () => (await import('./audit-commands.js')).verifyCliCommand,
   },
   {

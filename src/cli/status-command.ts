@@ -1,7 +1,7 @@
 /** `govflow status`: running, paused and recently finished sessions, with current agent and age. */
 import { readConfigStatus } from '../daemon/config-status.js';
 import { readDiskStatus, type DiskStatus } from '../daemon/disk-guard.js';
-import { readWitnessStatus } from '../audit/checkpoint-writer.js';
+import { readWitnessStatus } from '../audit/checkpoint-witnesses.js';
 import { readRecoveryStatus } from '../daemon/recovery-progress.js';
 import { RootLock } from '../daemon/root-lock.js';
 import { systemPaths } from '../config/system-paths.js';

@@ -11,6 +11,8 @@
  *   timer refreshes this daemon's row in `daemons` (daemon-heartbeat.ts) for `govflow status`.
  * - outbox: results of requests this daemon took, wherever they ran, written to its outbox.
  * - projection: the chain in Postgres appended to system/logs/ (chain-projection.ts).
+ * - signed checkpoints (with audit.signing_key): the chain this daemon appended to is signed into
+ *   the cluster's one stream of checkpoints (store-checkpoints.ts).
  * Postgres wakes the loops with LISTEN/NOTIFY; a poll every second covers lost notifications.
  */
 import { setMaxListeners } from 'node:events';
@@ -27,6 +29,9 @@ import { openRuntime, type Runtime } from '../daemon/runtime.js';
 import { watchConfig } from '../daemon/config-watch.js';
 import { watchGovernance } from '../daemon/governance-watch.js';
 import { ChainProjection } from './chain-projection.js';
+import { readSigningKey } from '../audit/checkpoint-format.js';
+import { CheckpointWitnesses } from '../audit/checkpoint-witnesses.js';
+import { StoreCheckpoints } from './store-checkpoints.js';
 import { GovernanceVersions } from './governance-versions.js';
 import { openClusterStore, type ClusterStore } from './cluster-store.js';
 import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
@@ -84,6 +89,8 @@ export class ClusterDaemon {
   /** Store failures of the poll's work, one warning per outage. */
   private readonly outages: OutageLog;
   private readonly heartbeat: DaemonHeartbeat;
+  /** Signs the chain after this daemon's commits, when audit.signing_key is set. */
+  private checkpoints: StoreCheckpoints | null = null;
 
   private constructor(
     private readonly config: GovflowConfig,
@@ -122,6 +129,7 @@ export class ClusterDaemon {
     versions = new GovernanceVersions(cluster.pool, cluster.schema, config, () => runtime.governance.current());
     const daemon = new ClusterDaemon(config, cluster, runtime, versions, options);
     try {
+      daemon.startSigning();
       await daemon.boot();
     } catch (error) {
       await daemon.stop();
@@ -141,6 +149,17 @@ export class ClusterDaemon {
   private setState(next: ClusterDaemonState): void {
     this.log.info(`daemon ${this.state} → ${next}`);
     this.state = next;
+  }
+
+  /** Throws ConfigError when audit.signing_key cannot be read. */
+  private startSigning(): void {
+    const { config, cluster } = this;
+    if (config.audit.signing_key === null) return;
+    const { privateKey, keyId } = readSigningKey(config.audit.signing_key);
+    const witnesses = new CheckpointWitnesses({ stateDir: config.paths.state, witnesses: config.audit.witnesses, log: (message, fields) => this.log.warn(message, fields) });
+    const checkpoints = new StoreCheckpoints({ pool: cluster.pool, schema: cluster.schema, daemonId: cluster.daemonId, privateKey, keyId, intervalMs: config.audit.checkpoint_ms, witnesses, log: this.log });
+    cluster.committer.onEntriesCommitted((lastHash) => checkpoints.committed(lastHash));
+    this.checkpoints = checkpoints;
   }
 
   private async boot(): Promise<void> {
@@ -398,6 +417,7 @@ export class ClusterDaemon {
       ['running sessions', () => Promise.allSettled([...this.running.values()].map((entry) => entry.work))],
       ['outbox', () => this.outbox.deliver()],
       ['projection', () => this.projection?.catchUp()],
+      ['signed checkpoints', () => this.checkpoints?.close()],
       // After a beat in flight, which would otherwise write the row again.
       ['heartbeat', async () => {
         await this.beat();

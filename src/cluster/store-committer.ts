@@ -106,6 +106,8 @@ export class StoreCommitter {
   private readonly channels: ReturnType<typeof channelsOf>;
   /** Transactions and writes committed, for the benchmark's figures. */
   readonly stats = { transactions: 0, writes: 0, entries: 0 };
+  /** Hears the hash of the newest entry of each transaction that appended any (signed checkpoints). */
+  private entriesListener: ((lastHash: string) => void) | null = null;
 
   constructor(private readonly options: CommitterOptions) {
     const schema = quoteIdentifier(options.schema);
@@ -119,6 +121,11 @@ export class StoreCommitter {
       this.queue.push({ write, resolve, reject });
       if (!this.flushing) void this.flush();
     });
+  }
+
+  /** Called after each commit that appended audit entries, with the newest one's hash. */
+  onEntriesCommitted(listener: (lastHash: string) => void): void {
+    this.entriesListener = listener;
   }
 
   /** A system prompt to keep (content-addressed); committed with the next transaction. */
@@ -177,6 +184,9 @@ export class StoreCommitter {
       this.stats.entries += outcome.hashes[index].length;
       pending.resolve(outcome.hashes[index]);
     });
+    // Entries were appended in write order, so the last hash of the last write with any is the newest.
+    const newest = outcome.hashes.findLast((hashes) => hashes.length > 0)?.at(-1);
+    if (newest !== undefined) this.entriesListener?.(newest);
   }
 
   private rejectAll(batch: Pending[], error: unknown): void {

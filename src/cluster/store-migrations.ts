@@ -195,6 +195,24 @@ create table $schema.daemons (
 );
 `,
   },
+  {
+    version: 4,
+    name: 'audit_checkpoints: the signed checkpoints of the chain',
+    // One stream for the one chain (store-checkpoints.ts): the entry count is the key, so two
+    // checkpoints can never name the same count, and rows are only added under an advisory lock
+    // past the newest one, so counts and signing times rise together. `line` is the signed JSON
+    // line as delivered to the witnesses; verify reads it, never the other columns.
+    sql: `
+create table $schema.audit_checkpoints (
+  entries bigint primary key,
+  day text not null,
+  hash text not null,
+  signed_at timestamptz not null,
+  daemon text not null,
+  line text not null
+);
+`,
+  },
 ]);
 
 /** Advisory lock key of the migrations (any constant; one per schema via hashtext). */

@@ -4,12 +4,15 @@
  * last entry — and then this root's log files against it, entry by entry: the files must be the
  * chain's projection (the same entries, byte for byte, in chain order). Files that end before the
  * chain does are a projection still catching up (a warning); anything else is the first problem.
+ * With `--key`, the signed checkpoints (audit_checkpoints and the witness folders) are then held
+ * against the chain in Postgres (checkpoint-verify.ts).
  */
 import * as fs from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { GENESIS_HASH, computeEntryHash } from '../audit/audit-entry-format.js';
 import { listLogFiles } from '../audit/audit-log-reader.js';
+import type { CheckpointSource } from '../audit/checkpoint-verify.js';
 import { quoteIdentifier } from './postgres-connection.js';
 
 export interface StoreVerifyResult {
@@ -49,7 +52,12 @@ function* fileEntries(logsDir: string): Generator<FileEntry> {
   }
 }
 
-export async function verifyStore(pool: pg.Pool, schema: string, logsDir: string): Promise<StoreVerifyResult> {
+/**
+ * `hashes`, when given, receives the ENTRY_HASH of every intact entry of the chain in Postgres, in
+ * order: signed checkpoints are held against them. A file that differs from the chain stops the
+ * comparison of files, not the walk of the chain, so they are complete up to a break of the chain.
+ */
+export async function verifyStore(pool: pg.Pool, schema: string, logsDir: string, hashes: string[] = []): Promise<StoreVerifyResult> {
   const quoted = quoteIdentifier(schema);
   const warnings: string[] = [];
   const files = fs.existsSync(logsDir) ? fileEntries(logsDir) : [][Symbol.iterator]();
@@ -58,7 +66,9 @@ export async function verifyStore(pool: pg.Pool, schema: string, logsDir: string
   let position = 0;
   let projected = 0;
   let filesEnded = false;
-  const fail = (problem: string): StoreVerifyResult => ({ ok: false, entries: position, files: fileCount, projected, problem, warnings });
+  /** The first difference of the files, reported as it was found (the entries before it intact). */
+  let fileFailure: StoreVerifyResult | null = null;
+  const fail = (problem: string): StoreVerifyResult => fileFailure ?? { ok: false, entries: position, files: fileCount, projected, problem, warnings };
   for (;;) {
     const rows = await pool.query<{ position: string; message_id: string; entry: string; hash: string }>(
       `select position, message_id, entry, hash from ${quoted}.audit_entries where position > $1 order by position limit ${BATCH}`,
@@ -73,6 +83,7 @@ export async function verifyStore(pool: pg.Pool, schema: string, logsDir: string
       if (!stated || stated[1] !== row.hash || hash !== row.hash) {
         return fail(`store chain broken at position ${at} (message_id ${row.message_id}): hash mismatch: the entry does not hash to its ENTRY_HASH after the entry before it (edited, reordered or deleted entries)`);
       }
+      hashes.push(hash);
       previous = hash;
       position = at;
       if (filesEnded) continue;
@@ -82,12 +93,15 @@ export async function verifyStore(pool: pg.Pool, schema: string, logsDir: string
         continue;
       }
       if (next.value.text !== row.entry) {
-        return fail(`log file differs from the store at ${next.value.file}:${next.value.line}: expected the entry of message_id ${row.message_id} (chain position ${at}) byte for byte`);
+        fileFailure = fail(`log file differs from the store at ${next.value.file}:${next.value.line}: expected the entry of message_id ${row.message_id} (chain position ${at}) byte for byte`);
+        filesEnded = true;
+        continue;
       }
       projected++;
     }
     if (rows.rows.length < BATCH) break;
   }
+  if (fileFailure) return fileFailure;
   const head = await pool.query<{ position: string; hash: string }>(`select position, hash from ${quoted}.audit_head where id = 1`);
   if (Number(head.rows[0]?.position) !== position || head.rows[0]?.hash !== previous) {
     return fail(`store chain ends at position ${position}, but its head row names position ${head.rows[0]?.position} (entries were deleted from the end)`);
@@ -98,6 +112,19 @@ export async function verifyStore(pool: pg.Pool, schema: string, logsDir: string
   }
   if (projected < position) warnings.push(`the log files hold ${projected} of the chain's ${position} entries: the projection is behind (a daemon catches up while it runs)`);
   return { ok: true, entries: position, files: fileCount, projected, problem: null, warnings };
+}
+
+/** The checkpoints kept in Postgres (cluster mode), in the order of the entries they cover. */
+export async function storeCheckpointSource(pool: pg.Pool, schema: string): Promise<CheckpointSource> {
+  const table = `${quoteIdentifier(schema)}.audit_checkpoints`;
+  const rows = await pool.query<{ entries: string; line: string }>(`select entries, line from ${table} order by entries`);
+  return {
+    name: `${schema}.audit_checkpoints`,
+    missing: null,
+    *lines() {
+      for (const row of rows.rows) yield { where: `${schema}.audit_checkpoints (row of ${row.entries} entries)`, line: row.line, mayBeTorn: false };
+    },
+  };
 }
 
 export function describeStoreVerify(result: StoreVerifyResult): string {

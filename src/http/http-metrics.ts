@@ -5,7 +5,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { readDiskStatus } from '../daemon/disk-guard.js';
-import { readWitnessStatus } from '../audit/checkpoint-writer.js';
+import { readWitnessStatus } from '../audit/checkpoint-witnesses.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { SystemPaths } from '../config/system-paths.js';
 import type { SessionEvents } from '../pipeline/session-events.js';

@@ -1,0 +1,173 @@
+/**
+ * Signed checkpoints of the chain in Postgres (docs/cluster.md, docs/audit-log.md): the one chain of the
+ * cluster gets one stream of checkpoints, in the files mode's format, kept in `audit_checkpoints`
+ * (migration 3) and delivered to this daemon's witnesses.
+ *
+ * The daemon that commits entries makes sure a checkpoint covers them within `audit.checkpoint_ms`:
+ * after a commit it tries once that much after the newest checkpoint of the cluster (at once when
+ * that is older). A try is one transaction under an advisory lock, so the daemons of a cluster
+ * sign one after the other and never the same count twice: it reads the newest checkpoint, and
+ * ends there when that one already covers this daemon's entries (another daemon signed after
+ * them) or when it is younger than `checkpoint_ms` (it tries again when it is not); otherwise it
+ * signs the chain's head as of now — plus, on a day's first checkpoint, the previous day's last
+ * entry, as files mode does — and inserts the rows. Time is the database's clock, read under the
+ * lock, so counts and times rise together across daemons. Only committed checkpoints go to the
+ * witnesses. At stop, entries of this daemon still uncovered are signed without waiting.
+ *
+ * Nothing here fails or slows a session: the signing runs beside the commits, and a failed try
+ * (Postgres away) is warned about once per outage and tried again.
+ */
+import type { KeyObject } from 'node:crypto';
+import type pg from 'pg';
+import { signCheckpoint, type Checkpoint } from '../audit/checkpoint-format.js';
+import type { CheckpointWitnesses } from '../audit/checkpoint-witnesses.js';
+import type { OperationalLog } from '../pipeline/runner-contract.js';
+import { OutageLog } from './outage-log.js';
+import { quoteIdentifier } from './postgres-connection.js';
+
+export interface StoreCheckpointsOptions {
+  pool: pg.Pool;
+  schema: string;
+  daemonId: string;
+  privateKey: KeyObject;
+  keyId: string;
+  intervalMs: number;
+  witnesses: CheckpointWitnesses;
+  log: OperationalLog;
+}
+
+interface ChainPoint {
+  entries: number;
+  hash: string;
+  day: string;
+}
+
+const WHAT = 'sign a checkpoint of the audit chain';
+
+export class StoreCheckpoints {
+  /** ENTRY_HASH of the newest entry this daemon committed that no checkpoint is known to cover. */
+  private uncovered: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  /** Local time before which a try would find the newest checkpoint too young. */
+  private nextTryAt = 0;
+  private closed = false;
+  private readonly table: (name: string) => string;
+  private readonly outages: OutageLog;
+
+  constructor(private readonly options: StoreCheckpointsOptions) {
+    const schema = quoteIdentifier(options.schema);
+    this.table = (name) => `${schema}.${name}`;
+    this.outages = new OutageLog(options.log);
+  }
+
+  /** Entries this daemon just committed, the newest hashing to `lastHash` (the committer's order). */
+  committed(lastHash: string): void {
+    if (this.closed) return;
+    this.uncovered = lastHash;
+    this.schedule();
+  }
+
+  /** Signs what this daemon committed and no checkpoint covers yet, then one more try of each witness. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+    if (this.uncovered !== null) await this.run(true);
+    await this.options.witnesses.close();
+  }
+
+  private schedule(): void {
+    if (this.closed || this.timer !== null || this.running !== null || this.uncovered === null) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.run(false);
+    }, Math.max(0, this.nextTryAt - Date.now()));
+    this.timer.unref();
+  }
+
+  private run(force: boolean): Promise<void> {
+    this.running = this.tryOnce(force)
+      .then((waitMs) => {
+        this.nextTryAt = Date.now() + waitMs;
+        this.outages.succeeded(WHAT);
+      })
+      .catch((error: unknown) => {
+        this.nextTryAt = Date.now() + this.options.intervalMs;
+        this.outages.failed(WHAT, error);
+      })
+      .finally(() => {
+        this.running = null;
+        this.schedule();
+      });
+    return this.running;
+  }
+
+  /** One try; resolves with how long until the next checkpoint may be signed. */
+  private async tryOnce(force: boolean): Promise<number> {
+    const target = this.uncovered;
+    if (target === null) return 0;
+    const signed: Checkpoint[] = [];
+    const client = await this.options.pool.connect();
+    let waitMs = this.options.intervalMs;
+    try {
+      await client.query('begin');
+      await client.query('select pg_advisory_xact_lock(hashtext($1))', [`govflow-checkpoints:${this.options.schema}`]);
+      const now = (await client.query<{ now: Date }>('select clock_timestamp() as now')).rows[0].now;
+      const mine = await client.query<{ position: string }>(`select position from ${this.table('audit_entries')} where hash = $1`, [target]);
+      const newest = (await client.query<{ entries: string; day: string; signed_at: Date }>(`select entries, day, signed_at from ${this.table('audit_checkpoints')} order by entries desc limit 1`)).rows.at(0);
+      const age = newest ? now.getTime() - newest.signed_at.getTime() : Infinity;
+      if (mine.rows.length === 0) {
+        this.options.log.warn('the audit chain in Postgres no longer holds an entry this daemon committed: not signing over it (run govflow verify --store)', { hash: target });
+      } else if (newest !== undefined && Number(newest.entries) >= Number(mine.rows[0].position)) {
+        // Covered already: another daemon signed after these entries.
+        waitMs = Math.max(0, this.options.intervalMs - age);
+      } else if (!force && age < this.options.intervalMs) {
+        await client.query('commit');
+        return this.options.intervalMs - age;
+      } else {
+        for (const point of await this.pointsToSign(client, newest ? { entries: Number(newest.entries), day: newest.day } : null)) {
+          const checkpoint = signCheckpoint(this.options.privateKey, this.options.keyId, point, now);
+          await client.query(`insert into ${this.table('audit_checkpoints')} (entries, day, hash, signed_at, daemon, line) values ($1, $2, $3, $4, $5, $6)`, [
+            checkpoint.entries,
+            checkpoint.day,
+            checkpoint.hash,
+            now,
+            this.options.daemonId,
+            JSON.stringify(checkpoint),
+          ]);
+          signed.push(checkpoint);
+        }
+      }
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+    if (this.uncovered === target) this.uncovered = null;
+    for (const checkpoint of signed) this.options.witnesses.deliver(checkpoint);
+    return waitMs;
+  }
+
+  /** The chain's head, preceded on a day's first checkpoint by the last entry of the day before. */
+  private async pointsToSign(client: pg.PoolClient, newest: { entries: number; day: string } | null): Promise<ChainPoint[]> {
+    const head = (
+      await client.query<{ position: string; hash: string; day: string }>(
+        `select h.position, h.hash, e.day from ${this.table('audit_head')} h join ${this.table('audit_entries')} e on e.position = h.position where h.id = 1`,
+      )
+    ).rows[0];
+    const points: ChainPoint[] = [];
+    if (newest === null || newest.day < head.day) {
+      const dayEnd = await client.query<{ position: string; hash: string; day: string }>(
+        `select position, hash, day from ${this.table('audit_entries')} where position > $1 and day < $2 order by position desc limit 1`,
+        [newest?.entries ?? 0, head.day],
+      );
+      for (const row of dayEnd.rows) points.push({ entries: Number(row.position), hash: row.hash, day: row.day });
+    }
+    points.push({ entries: Number(head.position), hash: head.hash, day: head.day });
+    return points;
+  }
+}
