@@ -115,12 +115,68 @@ export interface AuditRepair {
   excerpt: string;
 }
 
+const SEPARATOR = Buffer.from('\n---\n');
+const FIRST_WINDOW = 1024 * 1024;
+
+/**
+ * The last `separators` entry ends of `file` and what lies after them, read from the end in
+ * growing windows: a day file may hold hundreds of megabytes (more than one string may), and a
+ * start needs only its last entry. `ends` are byte offsets just past each "---" line, oldest first.
+ */
+function readTail(file: string, separators: number): { ends: number[]; size: number; read: (from: number) => Buffer } {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    for (let window = FIRST_WINDOW; ; window *= 4) {
+      const start = Math.max(0, size - window);
+      const bytes = Buffer.alloc(size - start);
+      fs.readSync(fd, bytes, 0, bytes.length, start);
+      const ends: number[] = [];
+      for (let at = bytes.lastIndexOf(SEPARATOR); at !== -1 && ends.length < separators; at = at === 0 ? -1 : bytes.lastIndexOf(SEPARATOR, at - 1)) {
+        ends.unshift(start + at + SEPARATOR.length);
+      }
+      if (ends.length >= separators || start === 0) {
+        return { ends, size, read: (from) => bytes.subarray(from - start) };
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Counts the whole entries of `file` (one "---" line ends each) in slices, never one string. */
+function countEntries(file: string): number {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const slice = Buffer.alloc(16 * 1024 * 1024);
+    let count = 0;
+    let position = 0;
+    for (;;) {
+      // Overlap the separator's length, so one split across two slices is counted once.
+      const read = fs.readSync(fd, slice, 0, slice.length, position);
+      if (read === 0) return count;
+      const bytes = slice.subarray(0, read);
+      let at = bytes.indexOf(SEPARATOR);
+      let last = -1;
+      while (at !== -1) {
+        count += 1;
+        last = at;
+        at = bytes.indexOf(SEPARATOR, at + 1);
+      }
+      if (read < slice.length) return count;
+      position += last === -1 ? read - SEPARATOR.length + 1 : last + SEPARATOR.length;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Cuts a torn tail off `file`, returning what was cut (or null when the file ends cleanly). */
 export function cutTornTail(file: string): AuditRepair | null {
-  const bytes = fs.readFileSync(file);
-  const separator = bytes.lastIndexOf('\n---\n');
-  const end = separator === -1 ? 0 : separator + 5;
-  if (end === bytes.length) return null;
+  const tail = readTail(file, 1);
+  const end = tail.ends.at(-1) ?? 0;
+  if (end === tail.size) return null;
+  const cut = tail.read(end);
   const fd = fs.openSync(file, 'r+');
   try {
     fs.ftruncateSync(fd, end);
@@ -128,8 +184,37 @@ export function cutTornTail(file: string): AuditRepair | null {
   } finally {
     fs.closeSync(fd);
   }
-  const line = end === 0 ? 1 : bytes.subarray(0, end).toString('utf8').split('\n').length;
-  return { file, line, offset: end, bytes: bytes.length - end, excerpt: bytes.subarray(end, end + 200).toString('utf8') };
+  // The 1-based line where the cut began: lines before it, counted in slices.
+  const line = end === 0 ? 1 : linesBefore(file, end) + 1;
+  return { file, line, offset: end, bytes: cut.length, excerpt: cut.subarray(0, 200).toString('utf8') };
+}
+
+function linesBefore(file: string, end: number): number {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const slice = Buffer.alloc(16 * 1024 * 1024);
+    let lines = 0;
+    for (let position = 0; position < end; ) {
+      const read = fs.readSync(fd, slice, 0, Math.min(slice.length, end - position), position);
+      if (read === 0) break;
+      for (let at = slice.indexOf(10); at !== -1 && at < read; at = slice.indexOf(10, at + 1)) lines += 1;
+      position += read;
+    }
+    return lines;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The last whole entry block of `file`, read from its end (null for a file with none). */
+function lastEntryBlock(file: string) {
+  const tail = readTail(file, 2);
+  const end = tail.ends.at(-1);
+  if (end === undefined) return undefined;
+  // Fewer than two ends means the window reached the file's start, where the entry begins.
+  const start = tail.ends.length >= 2 ? tail.ends.at(-2)! : 0;
+  const text = tail.read(start).subarray(0, end - start).toString('utf8');
+  return splitEntryBlocks(text).blocks.at(-1);
 }
 
 /**
@@ -143,11 +228,11 @@ export function scanChainTail(logsDir: string, stateDir: string, head: HeadRecor
   const files = listLogFiles(logsDir);
   const newest = files.at(-1);
   const repair = newest === undefined ? null : cutTornTail(path.join(logsDir, newest));
-  const count = (file: string) => splitEntryBlocks(fs.readFileSync(path.join(logsDir, file), 'utf8')).blocks.length;
+  const count = (file: string) => countEntries(path.join(logsDir, file));
   let end: { file: string; hash: string; messageId: string } | null = null;
   for (let index = files.length - 1; index >= 0 && end === null; index -= 1) {
     const fullPath = path.join(logsDir, files[index]);
-    const last = splitEntryBlocks(fs.readFileSync(fullPath, 'utf8')).blocks.at(-1);
+    const last = lastEntryBlock(fullPath);
     if (last === undefined) continue;
     try {
       const entry = parseEntryBlock(last);
