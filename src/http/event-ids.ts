@@ -1,5 +1,5 @@
 /**
- * Ids of the session event stream (SPEC §11). Each is a function of the event it names, never of
+ * Ids of the session event stream (docs/http-api.md, "Event stream"). Each is a function of the event it names, never of
  * what one connection happened to send, so a client sees the same id for the same event live, in
  * a full replay, and after reconnecting with any Last-Event-ID (govflow issue 32):
  *

@@ -93,7 +93,7 @@ export function generateRequestId(at: Date = new Date(), random: string = random
 
 /**
  * What a JSON document may hold, by what it is and who wrote it: a file dropped into the inbox
- * (SPEC §2; approvals §10, §16) or a body posted over HTTP (§11), where the caller's token names
+ * (README "Folder layout": requests and replies; approvals) or a body posted over HTTP (docs/http-api.md), where the caller's token names
  * the user and the URL or the server the session — the daemon writes those into the claim, which
  * is then read as a file. One table and one check for both paths: a field either refuses is
  * refused by the other with the same reason.

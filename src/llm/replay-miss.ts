@@ -1,5 +1,5 @@
 /**
- * What a replay miss says (SPEC §13: "fails loudly, naming the agent and what changed in its
+ * What a replay miss says (README "Record, replay and governance tests": it "fails loudly, naming the agent and what changed in its
  * prompt"). A miss is the cause a person has to fix, so its message leads with it: which agent,
  * which model call of the session, why no recording matched, and the line diff of the prompt.
  *

@@ -1,6 +1,6 @@
 /**
  * What changed in the agents' prompts since a case was recorded, and how `govflow test` says it
- * (SPEC §13: "names the agents and the governance files whose text changed"). A prompt's own
+ * (README "Record, replay and governance tests": it "names the agents and the governance files whose text changed"). A prompt's own
  * files ([FILE: …] blocks) show edits to policies, context and the agent's file; an agent file
  * added or removed shows in none of them — it changes the planner's list of task agents — so the
  * cassette's list of every governance file (`governance_tree`) names those.
