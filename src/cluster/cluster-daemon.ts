@@ -11,12 +11,10 @@
  *   timer refreshes this daemon's row in `daemons` (daemon-heartbeat.ts) for `govflow status`.
  * - outbox: results of requests this daemon took, wherever they ran, written to its outbox.
  * - projection: the chain in Postgres appended to system/logs/ (chain-projection.ts).
- * - signed checkpoints (with audit.signing_key): the chain this daemon appended to is signed into
- *   the cluster's one stream of checkpoints (store-checkpoints.ts).
- * Postgres wakes the loops with LISTEN/NOTIFY; a poll every second covers lost notifications.
+ * - signed checkpoints (audit.signing_key): what this daemon appended is signed into the cluster's one stream.
+ * Postgres wakes the loops with LISTEN/NOTIFY (store-listener.ts); a poll every second covers lost ones.
  */
 import { setMaxListeners } from 'node:events';
-import type pg from 'pg';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
 import { runShutdownSteps, type ShutdownStep } from '../daemon/shutdown-steps.js';
@@ -29,14 +27,13 @@ import { openRuntime, type Runtime } from '../daemon/runtime.js';
 import { watchConfig } from '../daemon/config-watch.js';
 import { watchGovernance } from '../daemon/governance-watch.js';
 import { ChainProjection } from './chain-projection.js';
-import { readSigningKey } from '../audit/checkpoint-format.js';
-import { CheckpointWitnesses } from '../audit/checkpoint-witnesses.js';
+import { StoreListener } from './store-listener.js';
 import { StoreCheckpoints } from './store-checkpoints.js';
 import { GovernanceVersions } from './governance-versions.js';
 import { openClusterStore, type ClusterStore } from './cluster-store.js';
-import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
+import { withoutCredentials } from './postgres-connection.js';
 import type { ClaimedSession } from './session-leases.js';
-import { channelsOf, LeaseLostError, type ResultNotice } from './store-committer.js';
+import { LeaseLostError, type ResultNotice } from './store-committer.js';
 import { ClusterReads } from './cluster-reads.js';
 import { OutboxDelivery } from './outbox-delivery.js';
 import { StoreIntake } from './store-intake.js';
@@ -73,7 +70,7 @@ export class ClusterDaemon {
   private readonly running = new Map<string, { epoch: number; controller: AbortController; work: Promise<void> }>();
   private intake!: InboxIntake;
   private projection!: ChainProjection;
-  private listener: pg.Client | null = null;
+  private listener: StoreListener | null = null;
   private timers: NodeJS.Timeout[] = [];
   private lastRenewal = Date.now();
   private stopping: Promise<void> | null = null;
@@ -129,7 +126,7 @@ export class ClusterDaemon {
     versions = new GovernanceVersions(cluster.pool, cluster.schema, config, () => runtime.governance.current());
     const daemon = new ClusterDaemon(config, cluster, runtime, versions, options);
     try {
-      daemon.startSigning();
+      daemon.checkpoints = StoreCheckpoints.forCluster(config, cluster, daemon.log);
       await daemon.boot();
     } catch (error) {
       await daemon.stop();
@@ -151,17 +148,6 @@ export class ClusterDaemon {
     this.state = next;
   }
 
-  /** Throws ConfigError when audit.signing_key cannot be read. */
-  private startSigning(): void {
-    const { config, cluster } = this;
-    if (config.audit.signing_key === null) return;
-    const { privateKey, keyId } = readSigningKey(config.audit.signing_key);
-    const witnesses = new CheckpointWitnesses({ stateDir: config.paths.state, witnesses: config.audit.witnesses, log: (message, fields) => this.log.warn(message, fields) });
-    const checkpoints = new StoreCheckpoints({ pool: cluster.pool, schema: cluster.schema, daemonId: cluster.daemonId, privateKey, keyId, intervalMs: config.audit.checkpoint_ms, witnesses, log: this.log });
-    cluster.committer.onEntriesCommitted((lastHash) => checkpoints.committed(lastHash));
-    this.checkpoints = checkpoints;
-  }
-
   private async boot(): Promise<void> {
     const { config, cluster } = this;
     for (const name of EVENT_NAMES) this.runtime.events.on(name, (payload) => this.apiEvents.emit(name, payload as never));
@@ -173,7 +159,12 @@ export class ClusterDaemon {
     const { repaired } = await this.projection.open();
     if (repaired) this.log.warn('audit log: cut a torn entry left by a crash; the projection writes it again', { file: repaired });
     await this.projection.catchUp();
-    await this.listen();
+    this.listener = new StoreListener(cluster.pool, cluster.schema, { work: () => this.pump(), audit: () => void this.projectChain(), results: (payload) => this.resultNotice(payload) }, {
+      log: this.log,
+      retryMs: POLL_MS,
+      active: () => this.state === 'running' || this.state === 'starting',
+    });
+    await this.listener.listen();
     const registry = new RequestIdRegistry(config.paths, { durable: config.daemon.fsync });
     this.intake = new InboxIntake({
       paths: config.paths,
@@ -239,31 +230,6 @@ export class ClusterDaemon {
     this.options.announce(
       `govflow ready: watching ${config.paths.inbox}${this.http ? `, HTTP API on ${this.http.url}` : ''} (cluster mode: daemon ${cluster.daemonId}, store ${cluster.schema}, provider ${this.runtime.provider.kind}, ${governance.agents.size} agents, governance ${governance.hash.slice(0, 12)})`,
     );
-  }
-
-  /** LISTEN on the schema's channels; a dropped listener is replaced (polling covers the gap). */
-  private async listen(): Promise<void> {
-    const channels = channelsOf(this.cluster.schema);
-    let client: pg.Client;
-    try {
-      client = await this.cluster.pool.connect() as unknown as pg.Client;
-    } catch (error) {
-      this.log.warn('cannot LISTEN for store notifications; polling only until it reconnects', { error: withoutCredentials(errorMessage(error)) });
-      return;
-    }
-    this.listener = client;
-    client.on('notification', (message) => {
-      if (message.channel === channels.work) this.pump();
-      else if (message.channel === channels.audit) void this.projectChain();
-      else if (message.channel === channels.results) this.resultNotice(message.payload);
-    });
-    client.on('error', (error) => {
-      this.log.warn('store notifications lost; reconnecting', { error: withoutCredentials(errorMessage(error)) });
-      (client as unknown as pg.PoolClient).release(true);
-      this.listener = null;
-      if (this.state === 'running' || this.state === 'starting') setTimeout(() => void this.listen(), POLL_MS).unref();
-    });
-    for (const channel of Object.values(channels)) await client.query(`listen ${quoteIdentifier(channel)}`);
   }
 
   /** A session paused or finished somewhere: outbox duty when it is ours, live events for the HTTP streams. */
@@ -423,7 +389,7 @@ export class ClusterDaemon {
         await this.beat();
         await this.heartbeat.remove();
       }],
-      ['store notifications', () => (this.listener as unknown as pg.PoolClient | null)?.release()],
+      ['store notifications', () => this.listener?.release()],
       ['runtime and root lock', () => this.runtime.close()],
       ['postgres pool', () => this.cluster.close()],
     ];

@@ -19,8 +19,10 @@
  */
 import type { KeyObject } from 'node:crypto';
 import type pg from 'pg';
-import { signCheckpoint, type Checkpoint } from '../audit/checkpoint-format.js';
-import type { CheckpointWitnesses } from '../audit/checkpoint-witnesses.js';
+import { readSigningKey, signCheckpoint, type Checkpoint } from '../audit/checkpoint-format.js';
+import { CheckpointWitnesses } from '../audit/checkpoint-witnesses.js';
+import type { GovflowConfig } from '../config/config-loader.js';
+import type { ClusterStore } from './cluster-store.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import { OutageLog } from './outage-log.js';
 import { quoteIdentifier } from './postgres-connection.js';
@@ -45,6 +47,19 @@ interface ChainPoint {
 const WHAT = 'sign a checkpoint of the audit chain';
 
 export class StoreCheckpoints {
+  /**
+   * Signs after each of this daemon's commits when audit.signing_key is set (else null).
+   * Throws ConfigError when the key cannot be read.
+   */
+  static forCluster(config: GovflowConfig, cluster: ClusterStore, log: OperationalLog): StoreCheckpoints | null {
+    if (config.audit.signing_key === null) return null;
+    const { privateKey, keyId } = readSigningKey(config.audit.signing_key);
+    const witnesses = new CheckpointWitnesses({ stateDir: config.paths.state, witnesses: config.audit.witnesses, log: (message, fields) => log.warn(message, fields) });
+    const checkpoints = new StoreCheckpoints({ pool: cluster.pool, schema: cluster.schema, daemonId: cluster.daemonId, privateKey, keyId, intervalMs: config.audit.checkpoint_ms, witnesses, log });
+    cluster.committer.onEntriesCommitted((lastHash) => checkpoints.committed(lastHash));
+    return checkpoints;
+  }
+
   /** ENTRY_HASH of the newest entry this daemon committed that no checkpoint is known to cover. */
   private uncovered: string | null = null;
   private timer: NodeJS.Timeout | null = null;
