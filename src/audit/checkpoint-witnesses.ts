@@ -5,8 +5,8 @@
  * A witness that is down is retried with backoff, never blocking a session; its backlog is kept in
  * `system/state/witnesses.json` for `govflow status` and /metrics.
  */
+import { readStatusFile } from '../store/status-file.js';
 import { GovflowError } from '../errors.js';
-import { readFileSync } from 'node:fs';
 import { appendFile, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../llm/backoff.js';
@@ -31,11 +31,7 @@ export interface WitnessStatus {
 
 /** The witnesses' backlog as the daemon last wrote it, or null. */
 export function readWitnessStatus(stateDir: string): WitnessStatus | null {
-  try {
-    return JSON.parse(readFileSync(path.join(stateDir, WITNESS_STATUS_FILE), 'utf8')) as WitnessStatus;
-  } catch {
-    return null;
-  }
+  return readStatusFile<WitnessStatus>(stateDir, WITNESS_STATUS_FILE);
 }
 
 type Log = (message: string, fields?: Record<string, unknown>) => void;

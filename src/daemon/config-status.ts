@@ -3,9 +3,7 @@
  * `govflow status` (changed keys that wait for a restart) and `govflow token add` (whether the
  * daemon serves the HTTP API, so picks a new token up by itself).
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { writeFileAtomic } from '../store/atomic-file.js';
+import { readStatusFile, writeStatusFile } from '../store/status-file.js';
 
 const CONFIG_STATUS_FILE = 'config.json';
 
@@ -19,16 +17,10 @@ export interface ConfigStatus {
 }
 
 export function writeConfigStatus(stateDir: string, status: ConfigStatus): void {
-  // Not fsynced: the next daemon writes its own at start, so a lost write costs nothing.
-  writeFileAtomic(path.join(stateDir, CONFIG_STATUS_FILE), `${JSON.stringify(status)}\n`, false);
+  writeStatusFile(stateDir, CONFIG_STATUS_FILE, status);
 }
 
 /** The status `pid` wrote, or null (none, unreadable, or written by another process). */
 export function readConfigStatus(stateDir: string, pid: number): ConfigStatus | null {
-  try {
-    const status = JSON.parse(readFileSync(path.join(stateDir, CONFIG_STATUS_FILE), 'utf8')) as ConfigStatus;
-    return status.pid === pid ? status : null;
-  } catch {
-    return null;
-  }
+  return readStatusFile<ConfigStatus>(stateDir, CONFIG_STATUS_FILE, pid);
 }

@@ -5,7 +5,7 @@
  * and in `govflow status` as waiting for a restart. An edit that does not validate is an error
  * naming file and line, and the daemon goes on with the config it has.
  */
-import { watch } from 'chokidar';
+import { watchSettled } from './governance-watch.js';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { CONFIG_FILE_NAME, loadConfig, type GovflowConfig } from '../config/config-loader.js';
@@ -73,18 +73,6 @@ export async function watchConfig(options: ConfigWatchOptions): Promise<() => Pr
     else log.info(`${CONFIG_FILE_NAME} is back to the config the daemon started with: no restart needed`);
   };
 
-  let timer: NodeJS.Timeout | null = null;
   // The file itself, not the root: chokidar follows it across atomic renames and while it is absent.
-  const watcher = watch(path.join(config.root, CONFIG_FILE_NAME), { ignoreInitial: true });
-  watcher.on('all', () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(check, 150);
-  });
-  watcher.on('error', (error) => log.error('config watcher error', { error: errorMessage(error) }));
-  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  return async () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    await watcher.close();
-  };
+  return watchSettled(path.join(config.root, CONFIG_FILE_NAME), check, (error) => log.error('config watcher error', { error: errorMessage(error) }));
 }

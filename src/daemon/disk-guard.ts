@@ -9,7 +9,8 @@
  * The status file is written in place through a descriptor kept open, padded to a fixed size, so
  * updating it needs no new disk block even when the disk is full.
  */
-import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, statfsSync, writeSync } from 'node:fs';
+import { readStatusFile } from '../store/status-file.js';
+import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, statfsSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
@@ -49,11 +50,7 @@ function statfsFreeBytes(folder: string): number {
 
 /** The last status a daemon wrote, or null (no file, unreadable). */
 export function readDiskStatus(paths: SystemPaths): DiskStatus | null {
-  try {
-    return JSON.parse(readFileSync(path.join(paths.state, DISK_STATUS_FILE), 'utf8')) as DiskStatus;
-  } catch {
-    return null;
-  }
+  return readStatusFile<DiskStatus>(paths.state, DISK_STATUS_FILE);
 }
 
 export class DiskGuard {

@@ -18,13 +18,21 @@ import type { GovernanceSource } from './governance-source.js';
 export async function watchGovernance(root: string, governance: GovernanceSource, log: OperationalLog): Promise<() => Promise<void>> {
   const targets = ['governance', 'context', 'schemas'].map((folder) => path.join(root, folder)).filter((folder) => existsSync(folder));
   if (targets.length === 0) return async () => {};
+  return watchSettled(targets, () => reloadGovernance(governance, log), (error) => log.error('governance watcher error', { error: errorMessage(error) }));
+}
+
+/**
+ * Watches `targets` with chokidar and calls `changed` once edits have settled for 150 ms (an
+ * editor's save is several events). Resolves once the watcher is ready, with its stop function.
+ */
+export async function watchSettled(targets: string | string[], changed: () => void, failed: (error: unknown) => void): Promise<() => Promise<void>> {
   let timer: NodeJS.Timeout | null = null;
   const watcher = watch(targets, { ignoreInitial: true });
   watcher.on('all', () => {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => reloadGovernance(governance, log), 150);
+    timer = setTimeout(changed, 150);
   });
-  watcher.on('error', (error) => log.error('governance watcher error', { error: errorMessage(error) }));
+  watcher.on('error', failed);
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return async () => {
     if (timer) clearTimeout(timer);

@@ -3,10 +3,8 @@
  * earlier run left: `system/state/recovery.json`, rewritten at most twice a second and once at the
  * end. Only the daemon that owns the root writes it; status trusts it only for that pid.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readStatusFile, writeStatusFile } from '../store/status-file.js';
 import type { SystemPaths } from '../config/system-paths.js';
-import { writeFileAtomic } from '../store/atomic-file.js';
 
 const RECOVERY_STATUS_FILE = 'recovery.json';
 const WRITE_EVERY_MS = 500;
@@ -23,11 +21,7 @@ export interface RecoveryStatus {
 }
 
 export function readRecoveryStatus(paths: SystemPaths): RecoveryStatus | null {
-  try {
-    return JSON.parse(readFileSync(path.join(paths.state, RECOVERY_STATUS_FILE), 'utf8')) as RecoveryStatus;
-  } catch {
-    return null;
-  }
+  return readStatusFile<RecoveryStatus>(paths.state, RECOVERY_STATUS_FILE);
 }
 
 /** Counts recovered items and keeps the status file current; never fails the recovery. */
@@ -67,8 +61,7 @@ export class RecoveryProgress {
       per_second: Math.round((this.done / seconds) * 10) / 10,
     };
     try {
-      // Not fsynced: a status for people, rebuilt by the next start.
-      writeFileAtomic(path.join(this.paths.state, RECOVERY_STATUS_FILE), `${JSON.stringify(status)}\n`, false);
+      writeStatusFile(this.paths.state, RECOVERY_STATUS_FILE, status);
     } catch (error) {
       this.onWriteError(error);
     }

@@ -16,6 +16,7 @@ import { GENESIS_HASH, computeEntryHash } from '../../src/audit/audit-entry-form
 import { canonicalJson } from '../../src/audit/checkpoint-format.js';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { cleanupAll, dropJson, makeRoot, readResult, runCli, startDaemon, waitFor } from '../daemon/daemon-helpers.js';
+import { httpUrlOf } from '../http/http-test-helpers.js';
 
 beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
@@ -199,7 +200,7 @@ describe('signed checkpoints and verify --key', () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/checkpoints`;
       const root = makeRoot(`timezone: UTC\nhttp: { listen: "127.0.0.1:0" }\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [${JSON.stringify(url)}] }\n`);
       const daemon = await startDaemon(root);
-      const api = /HTTP API on (http:\/\/\S+)/.exec(daemon.readyLine)![1];
+      const api = httpUrlOf(daemon.readyLine);
       dropJson(root, 'u.json', { request: 'Summarize the note.', request_id: 'url-1' });
       await waitFor('the result', () => readResult(root, 'url-1')?.status === 'success', { detail: () => daemon.stderrTail() });
       const metrics = await waitFor('the witness gauge', async () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
 import { cleanupAll, dropJson, exampleScript, makeRoot, readResult, runCli, scriptedConfig, startDaemon, waitFor, writeScript, type DaemonProcess } from './daemon-helpers.js';
-import { getJson } from '../http/http-test-helpers.js';
+import { getJson, httpUrlOf } from '../http/http-test-helpers.js';
 
 beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
@@ -18,11 +18,6 @@ afterAll(cleanupAll);
 
 const HTTP_CONFIG = 'timezone: UTC\nhttp: { listen: "127.0.0.1:0" }\n';
 
-function urlOf(readyLine: string): string {
-  const url = /HTTP API on (http:\/\/\S+)/.exec(readyLine)?.[1];
-  if (!url) throw new Error(`no HTTP address in the ready line: ${readyLine}`);
-  return url;
-}
 
 async function governanceHash(root: string): Promise<string> {
   const result = await runCli(['validate', '--root', root]);
@@ -43,7 +38,7 @@ describe('a config edit under a running daemon', () => {
   it('applies a token from govflow token add at once: a request without a token gets 401, one with it works', async () => {
     const root = makeRoot(HTTP_CONFIG);
     const daemon = await startDaemon(root);
-    const url = urlOf(daemon.readyLine);
+    const url = httpUrlOf(daemon.readyLine);
     expect((await getJson(`${url}/v1/logs`)).status).toBe(200);
 
     const added = await runCli(['token', 'add', 'alice', '--root', root]);

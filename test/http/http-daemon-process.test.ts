@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { cleanupAll, makeRoot, readResults, runCli, startDaemon, waitFor } from '../daemon/daemon-helpers.js';
-import { SseReader, getJson, postJson } from './http-test-helpers.js';
+import { SseReader, getJson, httpUrlOf, postJson } from './http-test-helpers.js';
 
 beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
@@ -16,11 +16,6 @@ afterAll(cleanupAll);
 
 const HTTP_CONFIG = 'timezone: UTC\nhttp: { listen: "127.0.0.1:0" }\n';
 
-function urlOf(readyLine: string): string {
-  const url = /HTTP API on (http:\/\/\S+)/.exec(readyLine)?.[1];
-  if (!url) throw new Error(`no HTTP address in the ready line: ${readyLine}`);
-  return url;
-}
 
 const messageSequences = (reader: SseReader) => reader.events.filter((event) => event.event === 'message').map((event) => (event.data as { sequence: number }).sequence);
 
@@ -28,7 +23,7 @@ describe('govflow start with the HTTP API', () => {
   it('loses no request acknowledged with 202 when killed -9 right after, and runs each exactly once', async () => {
     const root = makeRoot(HTTP_CONFIG);
     const first = await startDaemon(root);
-    const url = urlOf(first.readyLine);
+    const url = httpUrlOf(first.readyLine);
     const ids = Array.from({ length: 24 }, (_unused, index) => `kill-${index}`);
     const answers = await Promise.all(ids.map((id) => postJson(`${url}/v1/requests`, { request: `Summarize note ${id}.`, request_id: id })));
     expect(answers.map((answer) => answer.status)).toEqual(ids.map(() => 202));
@@ -40,7 +35,7 @@ describe('govflow start with the HTTP API', () => {
     expect(results.map((result) => result.request_id).sort()).toEqual([...ids].sort());
     expect(results.every((result) => result.status === 'success')).toBe(true);
     // Each request ran once: one session per request id in the audit log, six entries each.
-    const url2 = urlOf(second.readyLine);
+    const url2 = httpUrlOf(second.readyLine);
     const entries = (await getJson(`${url2}/v1/logs`)).body.entries as Array<{ requestId: string; sessionId: string }>;
     for (const id of ids) expect(new Set(entries.filter((entry) => entry.requestId === id).map((entry) => entry.sessionId)).size).toBe(1);
     expect((await postJson(`${url2}/v1/requests`, { request: 'again', request_id: ids[0] })).status).toBe(409);
@@ -51,7 +46,7 @@ describe('govflow start with the HTTP API', () => {
   it('resumes an event stream with Last-Event-ID after a restart, from the journal', async () => {
     const root = makeRoot(HTTP_CONFIG);
     const first = await startDaemon(root);
-    const url = urlOf(first.readyLine);
+    const url = httpUrlOf(first.readyLine);
     const { body } = await postJson(`${url}/v1/requests`, { request: 'Summarize the meeting.', request_id: 'restart-1' });
     const stream = await SseReader.open(`${url}/v1/requests/restart-1/events`);
     await stream.finished();
@@ -59,7 +54,7 @@ describe('govflow start with the HTTP API', () => {
     expect((await first.stop()).code).toBe(0);
 
     const second = await startDaemon(root);
-    const url2 = urlOf(second.readyLine);
+    const url2 = httpUrlOf(second.readyLine);
     const resumed = await SseReader.open(`${url2}/v1/sessions/${body.session_id}/events`, { lastEventId: third.id! });
     await resumed.finished();
     expect(messageSequences(resumed)).toEqual([4, 5, 6]);
@@ -80,7 +75,7 @@ describe('govflow start with the HTTP API', () => {
     expect((await runCli(['token', 'add', 'bob', '--role', 'boss', '--root', root])).code).toBe(2);
 
     const daemon = await startDaemon(root);
-    const url = urlOf(daemon.readyLine);
+    const url = httpUrlOf(daemon.readyLine);
     expect((await postJson(`${url}/v1/requests`, { request: 'x' })).status).toBe(401);
     expect((await postJson(`${url}/v1/requests`, { request: 'Summarize.', request_id: 'tok-1' }, token)).status).toBe(202);
     await waitFor('the result', () => readResults(root).length === 1, { timeoutMs: 20_000 });

@@ -89,13 +89,18 @@ export interface HttpDaemon {
   readyLine: string;
 }
 
+/** The HTTP API's address named by a daemon's ready line. */
+export function httpUrlOf(readyLine: string): string {
+  const url = /HTTP API on (http:\/\/\S+)/.exec(readyLine)?.[1];
+  if (!url) throw new Error(`the ready line names no HTTP address: ${readyLine}`);
+  return url;
+}
+
 /** Starts the daemon in this process with the HTTP API on a free loopback port. */
 export async function startHttpDaemon(root: string, provider: LlmProvider = new GatedProvider(), log: OperationalLog = SILENT): Promise<HttpDaemon> {
   let readyLine = '';
   const daemon = await GovflowDaemon.start(root, { env: {}, log, provider, httpListen: '127.0.0.1:0', announce: (line) => (readyLine = line) });
-  const url = /HTTP API on (http:\/\/\S+)/.exec(readyLine)?.[1];
-  if (!url) throw new Error(`the ready line names no HTTP address: ${readyLine}`);
-  return { daemon, url, readyLine };
+  return { daemon, url: httpUrlOf(readyLine), readyLine };
 }
 
 /** fetch with a JSON body and optional bearer token; returns status and parsed JSON. */

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { cleanupAll, makeRoot, startDaemon } from '../daemon/daemon-helpers.js';
-import { SseReader, getJson, postJson } from '../http/http-test-helpers.js';
+import { SseReader, getJson, httpUrlOf, postJson } from '../http/http-test-helpers.js';
 import { agentFile, agentMessage } from '../pipeline/pipeline-test-helpers.js';
 import { EXAMPLE_AGENTS, REQUEST_TEXT, agentOf, exampleAppReply } from './example-app-responder.js';
 import { KINDS, type KindCase } from './provider-kinds.js';
@@ -42,18 +42,13 @@ function providerConfig(testCase: KindCase, baseUrl: string): string {
   ].join('\n');
 }
 
-function urlOf(readyLine: string): string {
-  const url = /HTTP API on (http:\/\/\S+)/.exec(readyLine)?.[1];
-  if (!url) throw new Error(`no HTTP address in the ready line: ${readyLine}`);
-  return url;
-}
 
 describe('govflow start --http with each real provider kind', () => {
   it.each(KINDS)('$kind: the API, the event stream with content chunks, and a verified chain', async (testCase) => {
     server = await startResponderLlmServer(({ system }) => exampleAppReply(system));
     const root = makeRoot(providerConfig(testCase, server.url + testCase.basePath));
     const daemon = await startDaemon(root, { env: { [testCase.keyEnv]: testCase.key } });
-    const url = urlOf(daemon.readyLine);
+    const url = httpUrlOf(daemon.readyLine);
 
     const submitted = await postJson(`${url}/v1/requests`, { request: REQUEST_TEXT, request_id: `conf-${testCase.kind}` });
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
@@ -89,7 +84,7 @@ describe('govflow start --http with each real provider kind', () => {
     for (const agent of EXAMPLE_AGENTS.filter((name) => name !== 'objective_agent')) rmSync(path.join(root, 'governance', 'agents', `${agent}.md`));
     mkdirSync(path.join(root, 'workspace'), { recursive: true });
     const daemon = await startDaemon(root, { env: { [testCase.keyEnv]: testCase.key } });
-    const url = urlOf(daemon.readyLine);
+    const url = httpUrlOf(daemon.readyLine);
 
     const chat = await SseReader.open(`${url}/v1/agent/chat`, { method: 'POST', body: { message: 'What is in the workspace?' } });
     const events = await chat.finished(45_000);

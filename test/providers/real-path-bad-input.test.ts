@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { cleanupAll, makeRoot, runCli, startDaemon, waitFor } from '../daemon/daemon-helpers.js';
-import { SseReader, getJson, postJson } from '../http/http-test-helpers.js';
+import { SseReader, getJson, httpUrlOf, postJson } from '../http/http-test-helpers.js';
 import type { ScriptedReply } from '../llm/loopback-llm-server.js';
 import { exampleAppReply } from './example-app-responder.js';
 import { startResponderLlmServer, type ResponderLlmServer } from './responder-llm-server.js';
@@ -39,7 +39,7 @@ describe('a real adapter against a server that misbehaves', () => {
     server = await startResponderLlmServer(({ system }) => bad ?? exampleAppReply(system));
     const root = makeRoot(`timezone: UTC\nhttp: { listen: "127.0.0.1:0" }\nllm: { backoff_base_ms: 1, backoff_max_ms: 5, timeout_ms: 20000 }\nprovider: { kind: openai-compatible, model: m, base_url: "${server.url}/v1" }\n`);
     const daemon = await startDaemon(root);
-    const url = /HTTP API on (http:\/\/\S+)/.exec(daemon.readyLine)![1]!;
+    const url = httpUrlOf(daemon.readyLine);
 
     for (const testCase of CASES) {
       bad = testCase.reply;
