@@ -1,5 +1,4 @@
 /** `govflow start`: the daemon in the foreground; SIGINT/SIGTERM stop it gracefully, a second one at once. */
-import { loadConfig } from '../config/config-loader.js';
 import { GovflowDaemon } from '../daemon/daemon.js';
 import { installLastResortHandlers } from '../daemon/last-resort-handlers.js';
 import { createOperationalLog } from '../daemon/operational-log.js';
@@ -38,13 +37,7 @@ export const startCommand: CommandDefinition = {
     try {
       const httpListen = typeof values.http === 'string' ? values.http : undefined;
       const announce = (line: string) => io.stdout(`${line}\n`);
-      if (loadConfig(root, io.env).store.kind === 'postgres') {
-        // Cluster mode (docs/cluster.md): loaded only when configured, like the HTTP server.
-        const { ClusterDaemon } = await import('../cluster/cluster-daemon.js');
-        daemon = await ClusterDaemon.start(root, { env: io.env, log, announce, ...(httpListen ? { httpListen } : {}) });
-      } else {
-        daemon = await GovflowDaemon.start(root, { env: io.env, log, announce, ...(httpListen ? { httpListen } : {}) });
-      }
+      daemon = await GovflowDaemon.start(root, { env: io.env, log, announce, ...(httpListen ? { httpListen } : {}) });
     } catch (error) {
       removeSignalHandlers();
       removeHandlers();

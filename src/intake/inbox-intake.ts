@@ -82,6 +82,10 @@ export class InboxIntake {
   private readonly waiting = new FileQueue();
   /** Waiting claims that were submitted rather than dropped, by claim name. */
   private readonly submitted = new Map<string, SubmittedClaim>();
+  /** Waiting claims a crash left, run by their own handler (`adopt`), by claim name. */
+  private readonly adopted = new Map<string, (claimedPath: string) => Promise<void>>();
+  /** Settles each `adopt` once its claims ran or stop() dropped them. */
+  private adoptionsDropped: Array<() => void> = [];
   private readonly slots = new Set<Promise<void>>();
   private idleWaiters: Array<() => void> = [];
   private stopping: Promise<void> | undefined;
@@ -154,6 +158,31 @@ export class InboxIntake {
     });
   }
 
+  /**
+   * Claims a crash left in system/processing/, queued ahead of everything claimed after them
+   * (they arrived first) and run by `run` in the same `concurrency` slots, without the request id
+   * check (the caller recovers each one). Resolves once every one ran, or stop() dropped them.
+   */
+  adopt(claimedPaths: readonly string[], run: (claimedPath: string) => Promise<void>): Promise<void> {
+    if (claimedPaths.length === 0 || this.stopRequested()) return Promise.resolve();
+    let left = claimedPaths.length;
+    return new Promise<void>((resolve) => {
+      this.adoptionsDropped.push(resolve);
+      const ran = async (claimedPath: string) => {
+        try {
+          await run(claimedPath);
+        } finally {
+          if (--left === 0) resolve();
+        }
+      };
+      for (const claimedPath of claimedPaths) {
+        const claimName = path.basename(claimedPath);
+        this.adopted.set(claimName, ran);
+        this.enqueue(claimName);
+      }
+    });
+  }
+
   /** Moves the claimed files the runner reported done into system/archive/YYYYMMDD/. */
   archive(files: readonly RequestFileRef[]): void {
     try {
@@ -190,6 +219,8 @@ export class InboxIntake {
     // Claims still waiting stay in system/processing/: the next start's recovery runs them.
     this.waiting.clear();
     this.submitted.clear();
+    this.adopted.clear();
+    for (const dropped of this.adoptionsDropped.splice(0)) dropped();
     try {
       await Promise.all([this.claimer.stop(), this.spares.close()]);
     } catch (error) {
@@ -235,7 +266,10 @@ export class InboxIntake {
       const claimName = this.waiting.shift()!;
       const submitted = this.submitted.get(claimName);
       this.submitted.delete(claimName);
-      const slot: Promise<void> = this.processClaimed(path.join(this.processing, claimName), submitted)
+      const adopted = this.adopted.get(claimName);
+      this.adopted.delete(claimName);
+      const claimedPath = path.join(this.processing, claimName);
+      const slot: Promise<void> = (adopted ? adopted(claimedPath) : this.processClaimed(claimedPath, submitted))
         .catch((error: unknown) => {
           this.log('error', `intake: unexpected failure while handling the claim "${claimName}": ${errorMessage(error)}`, { file: claimName });
         })

@@ -1,6 +1,6 @@
 /**
- * The daemon in cluster mode (docs/cluster.md, `store.kind: postgres`): a small state machine
- * (starting → running → draining → stopped), like the files daemon, with different insides:
+ * The Postgres backend's work (docs/cluster.md, `store.kind: postgres`), below the one daemon
+ * (src/daemon/daemon.ts):
  *
  * - intake: the inbox (and HTTP, which writes into the inbox) only enqueues: a request becomes a
  *   `queued` row, then its file is archived. Nothing here waits for a free worker.
@@ -15,17 +15,13 @@
  * Postgres wakes the loops with LISTEN/NOTIFY (store-listener.ts); a poll every second covers lost ones.
  */
 import { setMaxListeners } from 'node:events';
-import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
+import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
-import { runShutdownSteps, type ShutdownStep } from '../daemon/shutdown-steps.js';
-import { recoverClaimedFiles, readClaimedFile } from '../intake/claimed-file.js';
+import type { Backend, WorkContext, WorkSource } from '../daemon/daemon.js';
+import type { ShutdownStep } from '../daemon/shutdown-steps.js';
+import { recoverClaimedFiles, readClaimedFile, type IntakeItem } from '../intake/claimed-file.js';
 import { moveToFailed } from '../intake/failed-files.js';
-import { InboxIntake } from '../intake/inbox-intake.js';
-import type { LlmProvider } from '../llm/provider.js';
-import { SessionInterruptedError, type OperationalLog } from '../pipeline/session-runner.js';
-import { openRuntime, type Runtime } from '../daemon/runtime.js';
-import { watchConfig } from '../daemon/config-watch.js';
-import { watchGovernance } from '../daemon/governance-watch.js';
+import { SessionInterruptedError, type OperationalLog } from '../pipeline/runner-contract.js';
 import { ChainProjection } from './chain-projection.js';
 import { StoreListener } from './store-listener.js';
 import { StoreCheckpoints } from './store-checkpoints.js';
@@ -41,120 +37,116 @@ import { coalesced } from './coalesced-run.js';
 import { OutageLog } from './outage-log.js';
 import { DaemonHeartbeat, renewalIntervalMs } from './daemon-heartbeat.js';
 import { RemoteSessionEvents } from './remote-session-events.js';
-import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { SessionEvents, type SessionEventName } from '../pipeline/session-events.js';
-import { costCalculator } from '../llm/create-provider.js';
 import type { HttpApi } from '../http/http-server.js';
 
 const EVENT_NAMES: readonly SessionEventName[] = ['session_started', 'step_started', 'model_call_started', 'content_chunk', 'model_call_finished', 'tool_call_start', 'tool_call_result', 'message', 'pending', 'session_finished', 'error'];
-
-export type ClusterDaemonState = 'starting' | 'running' | 'draining' | 'stopped';
-
-export interface ClusterDaemonOptions {
-  env?: NodeJS.ProcessEnv;
-  log: OperationalLog;
-  announce: (line: string) => void;
-  provider?: LlmProvider;
-  /** `HOST:PORT` for the HTTP API (`govflow start --http`); wins over config `http.listen`. */
-  httpListen?: string;
-}
 
 const POLL_MS = 1000;
 const PROJECTION_DELAY_MS = 20;
 const HEARTBEAT = "record this daemon's heartbeat in the store";
 
-export class ClusterDaemon {
-  private state: ClusterDaemonState = 'starting';
-  private readonly abort = new AbortController();
+/** Opens the Postgres store; throws StoreUnreachableError (exit 2, naming host and port) when it does not answer. */
+export async function openClusterBackend(config: GovflowConfig, log: OperationalLog): Promise<Backend> {
+  const cluster = await openClusterStore(config, (message) => log.warn('postgres connection error; the pool reconnects', { error: message }));
+  let versions: GovernanceVersions | null = null;
+  return {
+    runtimeOptions: {
+      store: cluster.store,
+      governanceFor: (sessionId, current) => versions?.snapshotFor(sessionId) ?? current.current(),
+    },
+    work(context) {
+      versions = new GovernanceVersions(cluster.pool, cluster.schema, config, () => context.runtime.governance.current());
+      return new ClusterWork(config, cluster, versions, context);
+    },
+    close: () => cluster.close(),
+  };
+}
+
+export class ClusterWork implements WorkSource {
+  readonly intakeConcurrency: number;
+  /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
+  readonly events = new SessionEvents();
+  readonly remote: ClusterReads;
+  readonly label: string;
+  readonly stopSteps: { taking: ShutdownStep[]; finishing: ShutdownStep[]; closing: ShutdownStep[] };
   /** Sessions running here: their lease epoch and the controller that stops them. */
   private readonly running = new Map<string, { epoch: number; controller: AbortController; work: Promise<void> }>();
-  private intake!: InboxIntake;
-  private projection!: ChainProjection;
+  private projection: ChainProjection | null = null;
   private listener: StoreListener | null = null;
   private timers: NodeJS.Timeout[] = [];
   private lastRenewal = Date.now();
-  private stopping: Promise<void> | null = null;
   private http: HttpApi | null = null;
   private readonly outbox: OutboxDelivery;
   private readonly storeIntake: StoreIntake;
-  private stopWatchingGovernance: (() => Promise<void>) | null = null;
-  private stopWatchingConfig: (() => Promise<void>) | null = null;
   private projecting: Promise<void> | null = null;
-  private readonly remote: RemoteSessionEvents;
-  /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
-  private readonly apiEvents = new SessionEvents();
+  private readonly remoteEvents: RemoteSessionEvents;
   /** Store failures of the poll's work, one warning per outage. */
   private readonly outages: OutageLog;
   private readonly heartbeat: DaemonHeartbeat;
   /** Signs the chain after this daemon's commits, when audit.signing_key is set. */
-  private checkpoints: StoreCheckpoints | null = null;
+  private readonly checkpoints: StoreCheckpoints | null;
 
-  private constructor(
+  constructor(
     private readonly config: GovflowConfig,
     private readonly cluster: ClusterStore,
-    private readonly runtime: Runtime,
     private readonly versions: GovernanceVersions,
-    private readonly options: ClusterDaemonOptions,
+    private readonly context: WorkContext,
   ) {
-    setMaxListeners(0, this.abort.signal);
-    this.storeIntake = new StoreIntake(config, cluster.leases, options.log);
-    this.outages = new OutageLog(options.log);
-    this.outbox = new OutboxDelivery(cluster.pool, cluster.schema, cluster.daemonId, config.paths.outbox, config.daemon.fsync, options.log);
-    this.remote = new RemoteSessionEvents(this.apiEvents, (sessionId) => this.running.has(sessionId));
+    const log = context.log;
+    // Intake only commits to the store, so it is not bounded by the running sessions.
+    this.intakeConcurrency = Math.max(config.intake.concurrency, 8);
+    this.label = `cluster mode: daemon ${cluster.daemonId}, store ${cluster.schema}, `;
+    this.storeIntake = new StoreIntake(config, cluster.leases, log);
+    this.outages = new OutageLog(log);
+    this.outbox = new OutboxDelivery(cluster.pool, cluster.schema, cluster.daemonId, config.paths.outbox, config.daemon.fsync, log);
+    this.remoteEvents = new RemoteSessionEvents(this.events, (sessionId) => this.running.has(sessionId));
     this.heartbeat = new DaemonHeartbeat(cluster.pool, cluster.schema, cluster.daemonId, renewalIntervalMs(config.cluster.lease_ms));
-  }
-
-  /** Throws StoreUnreachableError (exit 2, naming host and port) when Postgres does not answer. */
-  static async start(root: string, options: ClusterDaemonOptions): Promise<ClusterDaemon> {
-    const config = loadConfig(root, options.env);
-    const cluster = await openClusterStore(config, (message) => options.log.warn('postgres connection error; the pool reconnects', { error: message }));
-    let runtime: Runtime;
-    let versions: GovernanceVersions | null = null;
-    try {
-      runtime = await openRuntime(root, {
-        env: options.env,
-        log: options.log,
-        provider: options.provider,
-        owner: 'daemon',
-        store: cluster.store,
-        governanceFor: (sessionId, current) => versions?.snapshotFor(sessionId) ?? current.current(),
-      });
-    } catch (error) {
-      await cluster.close();
-      throw error;
-    }
-    versions = new GovernanceVersions(cluster.pool, cluster.schema, config, () => runtime.governance.current());
-    const daemon = new ClusterDaemon(config, cluster, runtime, versions, options);
-    try {
-      daemon.checkpoints = StoreCheckpoints.forCluster(config, cluster, daemon.log);
-      await daemon.boot();
-    } catch (error) {
-      await daemon.stop();
-      throw error;
-    }
-    return daemon;
-  }
-
-  get currentState(): ClusterDaemonState {
-    return this.state;
+    this.remote = new ClusterReads(cluster.pool, cluster.schema, cluster.leases);
+    this.checkpoints = StoreCheckpoints.forCluster(config, cluster, log);
+    this.stopSteps = {
+      taking: [['store timers', () => this.timers.forEach(clearInterval)]],
+      finishing: [
+        // Running sessions go back to the queue.
+        ['running sessions', () => Promise.allSettled([...this.running.values()].map((entry) => entry.work))],
+        ['outbox', () => this.outbox.deliver()],
+        ['projection', () => this.projection?.catchUp()],
+        ['signed checkpoints', () => this.checkpoints?.close()],
+        // After a beat in flight, which would otherwise write the row again.
+        ['heartbeat', async () => {
+          await this.beat();
+          await this.heartbeat.remove();
+        }],
+        ['store notifications', () => this.listener?.release()],
+      ],
+      closing: [['postgres pool', () => this.cluster.close()]],
+    };
   }
 
   private get log(): OperationalLog {
-    return this.options.log;
+    return this.context.log;
   }
 
-  private setState(next: ClusterDaemonState): void {
-    this.log.info(`daemon ${this.state} → ${next}`);
-    this.state = next;
+  private get active(): boolean {
+    return this.context.state() === 'running';
   }
 
-  private async boot(): Promise<void> {
+  describeError(error: unknown): string {
+    return withoutCredentials(errorMessage(error));
+  }
+
+  handle(item: IntakeItem): Promise<void> {
+    return this.storeIntake.handle(item);
+  }
+
+  async prepare(): Promise<void> {
     const { config, cluster } = this;
-    for (const name of EVENT_NAMES) this.runtime.events.on(name, (payload) => this.apiEvents.emit(name, payload as never));
+    const { events } = this.context.runtime;
+    for (const name of EVENT_NAMES) events.on(name, (payload) => this.events.emit(name, payload as never));
     // A session's chunks may be read on another daemon of the cluster: every call here streams.
-    this.runtime.events.readChunks(null);
+    events.readChunks(null);
     this.projection = new ChainProjection(cluster.pool, cluster.schema, config.paths.logs, config.daemon.fsync, (entries) => {
-      if (this.http) this.remote.entries(entries);
+      if (this.http) this.remoteEvents.entries(entries);
     });
     const { repaired } = await this.projection.open();
     if (repaired) this.log.warn('audit log: cut a torn entry left by a crash; the projection writes it again', { file: repaired });
@@ -162,42 +154,14 @@ export class ClusterDaemon {
     this.listener = new StoreListener(cluster.pool, cluster.schema, { work: () => this.pump(), audit: () => void this.projectChain(), results: (payload) => this.resultNotice(payload) }, {
       log: this.log,
       retryMs: POLL_MS,
-      active: () => this.state === 'running' || this.state === 'starting',
+      active: () => this.context.state() === 'running' || this.context.state() === 'starting',
     });
     await this.listener.listen();
-    const registry = new RequestIdRegistry(config.paths, { durable: config.daemon.fsync });
-    this.intake = new InboxIntake({
-      paths: config.paths,
-      registry,
-      durable: config.daemon.fsync,
-      maxBytes: config.intake.max_bytes,
-      timezone: config.timezone,
-      settleMs: config.intake.settle_ms,
-      rescanIntervalMs: config.intake.rescan_interval_ms,
-      // Intake only commits to the store, so it is not bounded by the running sessions.
-      concurrency: Math.max(config.intake.concurrency, 8),
-      handle: (item) => this.storeIntake.handle(item),
-      onRejected: (rejection) => this.log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
-      log: (level, message, fields) => this.log[level](message, fields as Record<string, unknown> | undefined),
-    });
-    const listen = this.options.httpListen ?? config.http.listen;
-    if (listen) {
-      const { HttpApi } = await import('../http/http-server.js');
-      this.http = await HttpApi.start({
-        config,
-        listen,
-        events: this.apiEvents,
-        registry,
-        // Replies over HTTP take the inbox's path (a durable claim) and are enqueued like a file.
-        submit: (submission) => this.intake.submit(submission),
-        log: this.log,
-        cancellation: this.runtime.cancellation,
-        readiness: () => (this.state === 'running' ? { ready: true, reason: 'ready' } : { ready: false, reason: `govflow is ${this.state}` }),
-        metrics: { audit: null, costUsd: costCalculator(config) },
-        remote: new ClusterReads(cluster.pool, cluster.schema, cluster.leases),
-      });
-    }
-    // Files claimed before a crash: enqueued again (a duplicate of our own enqueue is archived).
+  }
+
+  /** Files claimed before a crash are enqueued again (a duplicate of our own enqueue is archived); our own leases go back. */
+  async recover(): Promise<void> {
+    const { config, cluster } = this;
     for (const claimedPath of await recoverClaimedFiles(config.paths)) {
       const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
       if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
@@ -205,11 +169,12 @@ export class ClusterDaemon {
     }
     const released = await cluster.leases.releaseOwn();
     if (released > 0) this.log.info(`${released} session(s) this daemon ran when it last stopped resume now, without waiting for cluster.lease_ms`);
-    await this.intake.start();
-    this.stopWatchingGovernance = await watchGovernance(config.root, this.runtime.governance, this.log);
-    this.stopWatchingConfig = await watchConfig({ config, env: this.options.env ?? process.env, log: this.log, http: this.http });
-    await this.heartbeat.register(this.http?.url ?? null).catch((error: unknown) => this.outages.failed(HEARTBEAT, error));
-    const leaseMs = config.cluster.lease_ms;
+  }
+
+  async started(http: HttpApi | null): Promise<void> {
+    this.http = http;
+    await this.heartbeat.register(http?.url ?? null).catch((error: unknown) => this.outages.failed(HEARTBEAT, error));
+    const leaseMs = this.config.cluster.lease_ms;
     this.timers.push(
       setInterval(() => {
         void this.beat();
@@ -223,13 +188,8 @@ export class ClusterDaemon {
         void this.outbox.deliver();
       }, Math.min(POLL_MS, Math.max(100, Math.floor(leaseMs / 4)))),
     );
-    this.setState('running');
     this.pump();
     void this.outbox.deliver();
-    const governance = this.runtime.governance.current();
-    this.options.announce(
-      `govflow ready: watching ${config.paths.inbox}${this.http ? `, HTTP API on ${this.http.url}` : ''} (cluster mode: daemon ${cluster.daemonId}, store ${cluster.schema}, provider ${this.runtime.provider.kind}, ${governance.agents.size} agents, governance ${governance.hash.slice(0, 12)})`,
-    );
   }
 
   /** A session paused or finished somewhere: outbox duty when it is ours, live events for the HTTP streams. */
@@ -242,13 +202,13 @@ export class ClusterDaemon {
     }
     if (notice.intake === this.cluster.daemonId) void this.outbox.deliver();
     // After the projection, so a stream sees the session's last messages before its end.
-    if (this.http) void this.projectChain().then(() => this.remote.result(notice));
+    if (this.http) void this.projectChain().then(() => this.remoteEvents.result(notice));
   }
 
   /** Claims sessions while slots are free; concurrent calls fold into one loop. */
   private readonly claimWork = coalesced(
     async () => {
-      while (this.state === 'running' && this.running.size < this.config.intake.concurrency) {
+      while (this.active && this.running.size < this.config.intake.concurrency) {
         const claimed = await this.cluster.leases.claimNext();
         this.outages.succeeded('claim work from the store');
         if (!claimed) break;
@@ -266,33 +226,33 @@ export class ClusterDaemon {
     const { sessionId, epoch } = claimed;
     const controller = new AbortController();
     setMaxListeners(0, controller.signal);
-    const onAbort = () => controller.abort(this.abort.signal.reason);
-    this.abort.signal.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => controller.abort(this.context.signal.reason);
+    this.context.signal.addEventListener('abort', onAbort, { once: true });
     this.cluster.store.hold(sessionId, epoch);
     const work = this.runClaimed(claimed, controller.signal)
       .catch((error: unknown) => {
         if (error instanceof SessionInterruptedError || controller.signal.aborted) {
           // Lost lease, lost link or shutdown: whatever committed is in the journal; the next holder resumes it.
           const reason = controller.signal.aborted ? errorMessage(controller.signal.reason) : errorMessage(error);
-          this.log.warn(this.state === 'draining' && !(error instanceof LeaseLostError) ? 'session interrupted by shutdown; it goes back to the queue' : 'session dropped here: another daemon resumes it', { session: sessionId, reason: withoutCredentials(reason) });
+          this.log.warn(this.context.state() === 'draining' && !(error instanceof LeaseLostError) ? 'session interrupted by shutdown; it goes back to the queue' : 'session dropped here: another daemon resumes it', { session: sessionId, reason: withoutCredentials(reason) });
         } else {
           this.log.error('session crashed; its lease runs out and a daemon resumes it from the journal', { session: sessionId, error: errorMessage(error) });
         }
       })
       .finally(async () => {
-        this.abort.signal.removeEventListener('abort', onAbort);
+        this.context.signal.removeEventListener('abort', onAbort);
         this.cluster.store.release(sessionId);
         this.versions.unpin(sessionId);
         this.running.delete(sessionId);
-        this.remote.ended(sessionId);
-        if (this.state === 'draining') await this.cluster.leases.giveBack(sessionId, epoch).catch(() => undefined);
+        this.remoteEvents.ended(sessionId);
+        if (this.context.state() === 'draining') await this.cluster.leases.giveBack(sessionId, epoch).catch(() => undefined);
         this.pump();
       });
     this.running.set(sessionId, { epoch, controller, work });
   }
 
   private async runClaimed(claimed: ClaimedSession, signal: AbortSignal): Promise<void> {
-    const { runner } = this.runtime;
+    const { runner } = this.context.runtime;
     const { sessionId, request } = claimed;
     await this.versions.pin(sessionId, claimed.governanceHash);
     if (claimed.previousState === 'paused' && claimed.reply) {
@@ -310,7 +270,7 @@ export class ClusterDaemon {
   /** Says this daemon is alive, with the sessions it runs; stops once draining (the row goes at stop). */
   private readonly beat = coalesced(
     async () => {
-      if (this.state !== 'running') return;
+      if (!this.active) return;
       await this.heartbeat.beat(this.http?.url ?? null, [...this.running.keys()]);
       this.outages.succeeded(HEARTBEAT);
     },
@@ -352,49 +312,10 @@ export class ClusterDaemon {
 
   private async projectNow(): Promise<void> {
     try {
-      await this.projection.catchUp();
+      await this.projection?.catchUp();
       this.outages.succeeded('project the audit chain to system/logs/');
     } catch (error) {
       this.outages.failed('project the audit chain to system/logs/', error);
     }
-  }
-
-  /** Graceful stop; a second call stops at once. Running sessions go back to the queue. */
-  stop(): Promise<void> {
-    if (this.stopping) {
-      if (!this.abort.signal.aborted) this.abort.abort(new SessionInterruptedError('hard stop'));
-      return this.stopping;
-    }
-    this.stopping = this.drain();
-    return this.stopping;
-  }
-
-  private async drain(): Promise<void> {
-    this.setState('draining');
-    this.http?.beginStopping();
-    this.runtime.runner.drain();
-    const grace = setTimeout(() => this.abort.abort(new SessionInterruptedError('grace period over')), this.config.daemon.shutdown_grace_ms);
-    for (const timer of this.timers) clearInterval(timer);
-    const cleanups: ShutdownStep[] = [
-      ['inbox intake', () => this.intake?.stop()],
-      ['http api', () => this.http?.close()],
-      ['governance watcher', () => this.stopWatchingGovernance?.()],
-      ['config watcher', () => this.stopWatchingConfig?.()],
-      ['running sessions', () => Promise.allSettled([...this.running.values()].map((entry) => entry.work))],
-      ['outbox', () => this.outbox.deliver()],
-      ['projection', () => this.projection?.catchUp()],
-      ['signed checkpoints', () => this.checkpoints?.close()],
-      // After a beat in flight, which would otherwise write the row again.
-      ['heartbeat', async () => {
-        await this.beat();
-        await this.heartbeat.remove();
-      }],
-      ['store notifications', () => this.listener?.release()],
-      ['runtime and root lock', () => this.runtime.close()],
-      ['postgres pool', () => this.cluster.close()],
-    ];
-    await runShutdownSteps(cleanups, this.log, (error) => withoutCredentials(errorMessage(error)));
-    clearTimeout(grace);
-    this.setState('stopped');
   }
 }

@@ -1,0 +1,215 @@
+/**
+ * The files backend's work: a claimed item is a session run here, in one of the intake's
+ * `intake.concurrency` slots. Crash recovery starts from the claimed files, which are the truth:
+ * a claimed request maps to its session id deterministically, so its session resumes from the
+ * journal when one exists and starts otherwise. Recovered requests take the same slots as new
+ * ones, ahead of them (they arrived first); replies follow once their sessions have run.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { errorMessage } from '../errors.js';
+import { readClaimedFile, recoverClaimedFiles, type IntakeItem, type IntakeReply, type IntakeRequest } from '../intake/claimed-file.js';
+import { claimedAtOf, sessionIdForClaim } from '../intake/claim-name.js';
+import { moveToFailed } from '../intake/failed-files.js';
+import type { InboxIntake } from '../intake/inbox-intake.js';
+import { releaseUnacknowledged, repairInterruptedSubmissions } from '../intake/request-submission.js';
+import { ReplyRejectedError, SessionInterruptedError, type SessionOutcome } from '../pipeline/runner-contract.js';
+import type { SessionEvents } from '../pipeline/session-events.js';
+import { replyApplied, sessionStartedByClaim } from './claim-journals.js';
+import type { WorkContext, WorkSource } from './daemon.js';
+import { resumeOrphanedRuns } from './orphaned-runs.js';
+import { RecoveryProgress } from './recovery-progress.js';
+import { SessionRuns } from './session-runs.js';
+import type { ShutdownStep } from './shutdown-steps.js';
+
+export class InboxWork implements WorkSource {
+  readonly intakeConcurrency: number;
+  readonly events: SessionEvents;
+  readonly label = '';
+  readonly stopSteps: { taking: ShutdownStep[]; finishing: ShutdownStep[]; closing: ShutdownStep[] };
+  private readonly sessionRuns: SessionRuns;
+  private intake: InboxIntake | null = null;
+  /** Claims a crash left in processing/, listed before anything new is claimed. */
+  private leftovers: string[] = [];
+  private recovery: Promise<void> = Promise.resolve();
+
+  constructor(private readonly context: WorkContext) {
+    const { config, events } = context.runtime;
+    this.intakeConcurrency = config.intake.concurrency;
+    this.events = events;
+    this.sessionRuns = new SessionRuns(config.paths.sessions);
+    this.stopSteps = { taking: [['recovery', () => this.recovery]], finishing: [], closing: [] };
+  }
+
+  private get stopped(): boolean {
+    return this.context.signal.aborted || this.context.state() !== 'starting' && this.context.state() !== 'running';
+  }
+
+  async prepare(intake: InboxIntake): Promise<void> {
+    const { config } = this.context.runtime;
+    this.intake = intake;
+    mkdirSync(config.paths.processing, { recursive: true });
+    const repaired = repairInterruptedSubmissions(config.paths, this.context.registry, config.intake.max_bytes);
+    if (repaired > 0) this.context.log.warn('intake: finished submissions a crash interrupted after their request id was claimed', { requests: repaired });
+    // From now on processing/ also holds this daemon's own fresh claims (inbox files, HTTP
+    // submissions), which recovery must not run a second time.
+    this.leftovers = await recoverClaimedFiles(config.paths);
+  }
+
+  recover(): Promise<void> {
+    const { config, runner } = this.context.runtime;
+    const log = this.context.log;
+    this.recovery = this.recoverClaims(this.leftovers)
+      .then(() => resumeOrphanedRuns(config.paths.state, runner, this.context.signal, log))
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
+      });
+    return Promise.resolve();
+  }
+
+  async started(): Promise<void> {}
+
+  private async recoverClaims(leftovers: string[]): Promise<void> {
+    const { config } = this.context.runtime;
+    const log = this.context.log;
+    if (leftovers.length > 0) log.info('recovering requests left by an earlier run', { claims: leftovers.length });
+    const progress = new RecoveryProgress(config.paths, leftovers.length, (error) => log.warn('cannot write the recovery status for govflow status', { error: errorMessage(error) }));
+    const replies: IntakeReply[] = [];
+    try {
+      // Claims are read when a slot takes them, so a flood left claimed holds names, not texts.
+      await this.intake!.adopt(leftovers, async (claimedPath) => {
+        const reply = await this.recoverClaim(claimedPath);
+        if (reply) replies.push(reply);
+        else progress.advance();
+      });
+      // Replies in the order they were claimed, once their sessions have run.
+      replies.sort((left, right) => leftovers.indexOf(left.claimedPath) - leftovers.indexOf(right.claimedPath));
+      for (const reply of replies) {
+        if (this.stopped) return;
+        progress.advance();
+        await this.recoverReply(reply);
+      }
+    } finally {
+      progress.finish();
+    }
+  }
+
+  /** Runs one claim a crash left; a reply is handed back for later. Logs, never throws. */
+  private async recoverClaim(claimedPath: string): Promise<IntakeReply | null> {
+    const { config, runner } = this.context.runtime;
+    // One damaged journal (JournalFormatError names file:line) must not stop the others.
+    try {
+      const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
+      if (item.kind === 'rejected') {
+        const released = releaseUnacknowledged(this.context.registry, claimedPath);
+        const reason = released === null ? item.reason : `${item.reason} (an HTTP submission a power loss cut before it was acknowledged: request_id "${released}" may be submitted again)`;
+        await moveToFailed(config.paths, claimedPath, item.file, reason);
+        return null;
+      }
+      if (item.kind === 'reply') return item;
+      const sessionId = this.sessionIdFor(item);
+      if (sessionStartedByClaim(config.paths.sessions, sessionId, item.claimedPath)) {
+        await this.runSession(sessionId, (signal) => runner.recoverSession(sessionId, signal));
+      } else if ((await this.context.registry.claim(item.requestId, item.claimedPath)) === 'duplicate') {
+        await moveToFailed(config.paths, item.claimedPath, item.sourceFile, `duplicate request_id "${item.requestId}": it was already processed; use a new request_id`);
+      } else {
+        await this.run(item, true);
+      }
+    } catch (error) {
+      this.cannotRecover(claimedPath, error);
+    }
+    return null;
+  }
+
+  private async recoverReply(reply: IntakeReply): Promise<void> {
+    const { config, runner } = this.context.runtime;
+    if (!existsSync(reply.claimedPath)) return; // its session applied and archived it
+    let applied: boolean;
+    try {
+      applied = replyApplied(config.paths.sessions, reply.sessionId, reply.claimedPath);
+    } catch (error) {
+      this.cannotRecover(reply.claimedPath, error);
+      return;
+    }
+    if (applied) await this.runSession(reply.sessionId, (signal) => runner.recoverSession(reply.sessionId, signal));
+    else await this.run(reply, true);
+  }
+
+  private cannotRecover(file: string, error: unknown): void {
+    this.context.log.error('cannot recover this request; its file stays in system/processing/ until the problem is fixed and the daemon restarts', { file, error: errorMessage(error) });
+  }
+
+  /** The session of a request: the one it names, else one derived from its claim (stable across restarts). */
+  private sessionIdFor(item: IntakeRequest): string {
+    return item.sessionId ?? sessionIdForClaim(item.claimedPath, this.context.runtime.config.timezone);
+  }
+
+  /** Runs one session's work; the runner logs how it ended, this logs how it broke off. */
+  private async runSession(sessionId: string | null, work: (signal: AbortSignal, track: (sessionId: string) => void) => Promise<SessionOutcome>): Promise<void> {
+    let tracked = sessionId;
+    let ended = sessionId === null ? () => {} : this.sessionRuns.begin(sessionId);
+    try {
+      await work(this.context.signal, (started) => {
+        tracked = started;
+        ended = this.sessionRuns.begin(started);
+      });
+    } catch (error) {
+      if (error instanceof SessionInterruptedError) {
+        this.context.log.warn('session interrupted by shutdown; it resumes at next start', { session: tracked });
+        return;
+      }
+      this.context.log.error('session crashed; it resumes from its journal at next start', { session: tracked, error: errorMessage(error) });
+    } finally {
+      ended();
+    }
+  }
+
+  handle(item: IntakeItem): Promise<void> {
+    return this.run(item, false);
+  }
+
+  /** `recovered`: the item was claimed before a crash (its session may have left audit entries); recovery itself runs it. */
+  private async run(item: IntakeItem, recovered: boolean): Promise<void> {
+    const { config, runner } = this.context.runtime;
+    const reject = (reason: string) => moveToFailed(config.paths, item.claimedPath, item.sourceFile, reason).then(() => {
+      this.context.log.warn('request file rejected: moved to system/failed/', { file: item.sourceFile, reason });
+    });
+    if (item.kind === 'reply') {
+      // A new reply waits for crash recovery: its session may be among those recovery has yet to
+      // resume or is rewriting (a paused one), and one session has one writer.
+      if (!recovered) await this.recovery;
+      const refused = await this.sessionRuns.replyMayApply(item.sessionId, () => this.context.log.info('reply waits for its session to finish recording its pause', { session: item.sessionId }));
+      if (refused !== null) {
+        await reject(refused);
+        return;
+      }
+      const ended = this.sessionRuns.begin(item.sessionId);
+      try {
+        await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath, ...(item.approval ? { approval: item.approval } : {}) }, this.context.signal);
+      } catch (error) {
+        if (error instanceof ReplyRejectedError) await reject(error.message);
+        else if (!(error instanceof SessionInterruptedError)) this.context.log.error('reply failed', { session: item.sessionId, error: errorMessage(error) });
+      } finally {
+        ended();
+      }
+      return;
+    }
+    const sessionId = this.sessionIdFor(item);
+    if (runner.sessionExists(sessionId)) {
+      await reject(`session_id "${sessionId}" is already in use; omit session_id or choose a new one`);
+      return;
+    }
+    const request = {
+      requestId: item.requestId,
+      sessionId,
+      text: item.text,
+      user: item.user,
+      metadata: item.metadata,
+      sourceFile: item.sourceFile,
+      claimedPath: item.claimedPath,
+      ...(item.dataDurable ? { claimDurable: item.dataDurable } : {}),
+      ...(recovered ? { recoveredSince: (claimedAtOf(item.claimedPath) ?? new Date(0)).toISOString() } : {}),
+    };
+    await this.runSession(null, (signal, track) => runner.startSession(request, signal, track));
+  }
+}
