@@ -8,7 +8,7 @@
 import type pg from 'pg';
 import type { RemoteSessions } from '../http/session-lookup.js';
 import type { SessionRow } from '../web/session-list.js';
-import type { JournalRecord } from '../store/session-journal.js';
+import { parseJournalRecord, type JournalRecord } from '../store/session-journal.js';
 import { httpSubmissionName } from '../intake/request-submission.js';
 import { quoteIdentifier } from './postgres-connection.js';
 import type { SessionLeases } from './session-leases.js';
@@ -48,7 +48,7 @@ export class ClusterReads implements RemoteSessions {
     }
     if (sessionId !== undefined) {
       const rows = await this.pool.query<{ record: string }>(`select record from ${this.table('journal')} where session_id = $1 order by seq`, [sessionId]);
-      this.remember(this.journals, sessionId, rows.rows.length > 0 ? rows.rows.map((row) => JSON.parse(row.record) as JournalRecord) : undefined);
+      this.remember(this.journals, sessionId, rows.rows.length > 0 ? rows.rows.map((row, index) => parseJournalRecord(row.record, `the store's journal of session ${sessionId}`, index + 1)) : undefined);
     }
   }
 

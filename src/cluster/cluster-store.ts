@@ -59,7 +59,7 @@ export async function openClusterStore(config: GovflowConfig, onPoolError?: (mes
     schema: settings.schema,
     daemonId,
     committer,
-    store: new PostgresSessionStore({ pool, schema: settings.schema, daemonId, committer }),
+    store: new PostgresSessionStore({ pool, schema: settings.schema, daemonId, committer, leaseMs: config.cluster.lease_ms }),
     leases: new SessionLeases(pool, settings.schema, daemonId, config.cluster.lease_ms),
     close: () => pool.end(),
   };

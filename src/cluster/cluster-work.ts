@@ -17,7 +17,7 @@
 import { setMaxListeners } from 'node:events';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
-import type { Backend, WorkContext, WorkSource } from '../daemon/daemon.js';
+import type { Backend, WorkContext, WorkSource } from '../daemon/work-source.js';
 import type { ShutdownStep } from '../daemon/shutdown-steps.js';
 import { recoverClaimedFiles, readClaimedFile, type IntakeItem } from '../intake/claimed-file.js';
 import { moveToFailed } from '../intake/failed-files.js';
@@ -283,7 +283,8 @@ export class ClusterWork implements WorkSource {
       this.lastRenewal = Date.now();
       return;
     }
-    const held = new Map([...this.running].map(([sessionId, { epoch }]) => [sessionId, epoch]));
+    // The sessions running here and the children they delegated to.
+    const held = this.cluster.store.heldLeases();
     try {
       const kept = await this.cluster.leases.renew(held);
       this.lastRenewal = Date.now();

@@ -11,6 +11,7 @@
  */
 import type pg from 'pg';
 import type { AuditEntryInput } from '../audit/audit-entry-format.js';
+import { parseJournalRecord } from '../store/session-journal.js';
 import type {
   CrashRecord,
   ExchangeRecord,
@@ -140,6 +141,8 @@ export interface PostgresSessionStoreOptions {
   schema: string;
   daemonId: string;
   committer: StoreCommitter;
+  /** cluster.lease_ms: the first lease of a session made here (a delegated child). */
+  leaseMs: number;
 }
 
 export class PostgresSessionStore implements SessionStore {
@@ -157,6 +160,11 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   /** Forgets a session this daemon no longer holds. */
+  /** Every lease held here, by session: the sessions claimed and the children they started (renewed together). */
+  heldLeases(): Map<string, number> {
+    return new Map([...this.leases].map(([sessionId, lease]) => [sessionId, lease.epoch]));
+  }
+
   release(sessionId: string): void {
     this.leases.delete(sessionId);
   }
@@ -185,8 +193,8 @@ export class PostgresSessionStore implements SessionStore {
     if (!lease) {
       // A session started in this process (a delegated child): its row is made here, leased to us.
       await this.options.pool.query(
-        `insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon, owner, epoch, lease_expires_at) values ($1, $2, 'running', $3, $4, $5, $5, 1, now() + interval '1 hour')`,
-        [record.session_id, record.request_id, JSON.stringify({ text: record.request.text, metadata: record.request.metadata, source_file: record.source_file }), record.request.user, this.options.daemonId],
+        `insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon, owner, epoch, lease_expires_at) values ($1, $2, 'running', $3, $4, $5, $5, 1, now() + $6 * interval '1 millisecond')`,
+        [record.session_id, record.request_id, JSON.stringify({ text: record.request.text, metadata: record.request.metadata, source_file: record.source_file }), record.request.user, this.options.daemonId, this.options.leaseMs],
       );
       lease = { epoch: 1, nextSeq: 1 };
       this.leases.set(record.session_id, lease);
@@ -201,7 +209,7 @@ export class PostgresSessionStore implements SessionStore {
     if (!lease) throw new GovflowError('internal', `session "${sessionId}" is not leased to this daemon`);
     const rows = await this.options.pool.query<{ seq: number; record: string }>(`select seq, record from ${this.table('journal')} where session_id = $1 order by seq`, [sessionId]);
     lease.nextSeq = (rows.rows.at(-1)?.seq ?? 0) + 1;
-    return { session: new PostgresStoredSession(sessionId, lease, this.options.committer), records: rows.rows.map((row) => JSON.parse(row.record) as JournalRecord) };
+    return { session: new PostgresStoredSession(sessionId, lease, this.options.committer), records: rows.rows.map((row, index) => parseJournalRecord(row.record, `the store's journal of session ${sessionId}`, index + 1)) };
   }
 
   async auditedMessages(sessionId: string): Promise<AuditedMessages> {

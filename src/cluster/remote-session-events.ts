@@ -5,6 +5,7 @@
  * `message` per audit entry once the projection wrote it, then `pending` or `session_finished`
  * from the result notices. Model text (`content_chunk`) streams only where the session runs.
  */
+import { parseEntries } from '../audit/audit-entry-parse.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import type { ResultNotice } from './store-committer.js';
 
@@ -35,14 +36,21 @@ export class RemoteSessionEvents {
   entries(entries: Array<{ sessionId: string; entry: string; hash: string }>): void {
     for (const { sessionId, entry, hash } of entries) {
       if (this.local(sessionId)) continue;
-      const line = (name: string) => new RegExp(`^\\[${name}: (.*)\\]`, 'm').exec(entry)?.[1] ?? '';
+      // The entry as committed, read by the log's own parser (an entry it cannot read has no live event).
+      let parsed;
+      try {
+        parsed = parseEntries(entry).entries[0];
+      } catch {
+        continue;
+      }
+      if (!parsed) continue;
       this.events.emit('message', {
         sessionId,
-        sequence: Number(line('SEQUENCE')),
-        agent: line('AGENT'),
-        status: /^\[STATUS: ([a-z]+)\]/m.exec(entry)?.[1] ?? '',
-        outputType: line('OUTPUT TYPE') || null,
-        messageId: line('MESSAGE_ID'),
+        sequence: parsed.sequence,
+        agent: parsed.agent,
+        status: parsed.status.code,
+        outputType: parsed.outputType || null,
+        messageId: parsed.messageId,
         entryHash: hash,
       });
     }

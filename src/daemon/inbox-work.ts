@@ -15,7 +15,7 @@ import { releaseUnacknowledged, repairInterruptedSubmissions } from '../intake/r
 import { ReplyRejectedError, SessionInterruptedError, type SessionOutcome } from '../pipeline/runner-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { replyApplied, sessionStartedByClaim } from './claim-journals.js';
-import type { WorkContext, WorkSource } from './daemon.js';
+import type { WorkContext, WorkSource } from './work-source.js';
 import { resumeOrphanedRuns } from './orphaned-runs.js';
 import { RecoveryProgress } from './recovery-progress.js';
 import { SessionRuns } from './session-runs.js';

@@ -234,7 +234,7 @@ export class SessionJournal {
     for (let lineNumber = 1; offset < text.length; lineNumber++) {
       const end = text.indexOf('\n', offset);
       if (end === -1) break; // the torn final line
-      records.push(parseRecord(text.slice(offset, end), file, lineNumber));
+      records.push(parseJournalRecord(text.slice(offset, end), file, lineNumber));
       offset = end + 1;
     }
     if (repair && offset < text.length) truncateSync(file, Buffer.byteLength(text.slice(0, offset)));
@@ -262,8 +262,11 @@ export class SessionJournal {
   }
 }
 
-/** One complete journal line as a record of a supported version, or a JournalFormatError. */
-function parseRecord(line: string, file: string, lineNumber: number): JournalRecord {
+/**
+ * One complete journal line as a record of a supported version, or a JournalFormatError naming
+ * `file` (or the store row) and line: the one parser of journal records, whichever store keeps them.
+ */
+export function parseJournalRecord(line: string, file: string, lineNumber: number): JournalRecord {
   let value: unknown;
   try {
     value = JSON.parse(line);
