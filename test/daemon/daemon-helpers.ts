@@ -238,6 +238,8 @@ export interface ResultFile {
   message: string;
   error: unknown;
   messages: number;
+  started_at: string;
+  finished_at: string;
 }
 
 /** Every result JSON in the outbox (temp files of atomic writes are skipped). */

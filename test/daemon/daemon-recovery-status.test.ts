@@ -1,7 +1,7 @@
 /**
  * A restart after `kill -9` with a backlog (issue #28): the daemon is ready at once, takes new
  * requests while it recovers the old ones, `govflow status` says how many are still waiting and
- * how fast they go, and every request ends with exactly one result on an intact chain.
+ * how fast they go, the backlog and the new ones share intake.concurrency in arrival order, and every request ends with exactly one result on an intact chain.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -38,7 +38,13 @@ describe('a restart with a backlog', () => {
     }
     expect(seen.length).toBeGreaterThan(0);
     expect(seen[0]).toMatch(new RegExp(`^recovering: \\d+ of ${left} requests left by an earlier run still waiting, [\\d.]+/s`));
-    expect(readResults(root).filter((result) => result.request_id === 'during-recovery')).toHaveLength(1);
+    const fresh = readResults(root).filter((result) => result.request_id === 'during-recovery');
+    expect(fresh).toHaveLength(1);
+    // One intake.concurrency (4) for the backlog and the new request, in arrival order: it took a
+    // slot only once every recovered request had one, so all but the last four had finished.
+    const freshStart = Date.parse(fresh[0].started_at);
+    const finishedFirst = readResults(root).filter((result) => result.request_id !== 'during-recovery' && Date.parse(result.finished_at) <= freshStart).length;
+    expect(finishedFirst, 'recovered requests finished before the new one started').toBeGreaterThanOrEqual(REQUESTS - 4);
     const json = JSON.parse((await runCli(['status', '--root', root, '--json'])).stdout) as { recovery: unknown };
     expect(json.recovery).toBeNull();
     await second.stop();
