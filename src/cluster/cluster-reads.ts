@@ -2,11 +2,12 @@
  * The HTTP API's view of the store in cluster mode (docs/cluster.md: results, session status, the event
  * stream and the web view read from the database on any daemon): a request's result and owner,
  * and a session's journal, fetched from Postgres before each handler runs and kept for a short
- * while (the handlers read synchronously; see RemoteSessions in src/http/session-lookup.ts). A
- * submission is enqueued straight into Postgres, whose unique request id answers 202 or 409.
+ * while (the handlers read synchronously: src/store/session-reads.ts); what was not fetched is read
+ * from this root's files, as the files backend reads it. A submission is enqueued straight into Postgres, whose unique request id answers 202 or 409.
  */
 import type pg from 'pg';
-import type { RemoteSessions } from '../http/session-lookup.js';
+import type { SystemPaths } from '../config/system-paths.js';
+import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
 import type { SessionRow } from '../web/session-list.js';
 import { parseJournalRecord, type JournalRecord } from '../store/session-journal.js';
 import { httpSubmissionName } from '../intake/request-submission.js';
@@ -24,16 +25,19 @@ interface Cached<T> {
   at: number;
 }
 
-export class ClusterReads implements RemoteSessions {
+export class ClusterReads implements SessionReads {
   private readonly results = new Map<string, Cached<Record<string, unknown> | null>>();
   private readonly journals = new Map<string, Cached<JournalRecord[] | undefined>>();
   private readonly table: (name: string) => string;
+  private readonly files: FilesSessionReads;
 
   constructor(
     private readonly pool: pg.Pool,
     schema: string,
     private readonly leases: SessionLeases,
+    paths: Pick<SystemPaths, 'outbox' | 'sessions'>,
   ) {
+    this.files = new FilesSessionReads(paths);
     const quoted = quoteIdentifier(schema);
     this.table = (name) => `${quoted}.${name}`;
   }
@@ -52,12 +56,13 @@ export class ClusterReads implements RemoteSessions {
     }
   }
 
-  result(requestId: string): Record<string, unknown> | null | undefined {
-    return this.fresh(this.results, requestId);
+  result(requestId: string): Record<string, unknown> | null {
+    const fetched = this.fresh(this.results, requestId);
+    return fetched !== undefined ? fetched : this.files.result(requestId);
   }
 
-  records(sessionId: string): JournalRecord[] | undefined {
-    return this.fresh(this.journals, sessionId) ?? undefined;
+  records(sessionId: string): JournalRecord[] {
+    return this.fresh(this.journals, sessionId) ?? this.files.records(sessionId);
   }
 
   async ownerOf(requestId: string): Promise<{ user: string; sessionId: string | null } | null> {

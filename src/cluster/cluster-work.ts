@@ -67,7 +67,7 @@ export class ClusterWork implements WorkSource {
   readonly intakeConcurrency: number;
   /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
   readonly events = new SessionEvents();
-  readonly remote: ClusterReads;
+  readonly reads: ClusterReads;
   readonly label: string;
   readonly stopSteps: { taking: ShutdownStep[]; finishing: ShutdownStep[]; closing: ShutdownStep[] };
   /** Sessions running here: their lease epoch and the controller that stops them. */
@@ -102,7 +102,7 @@ export class ClusterWork implements WorkSource {
     this.outbox = new OutboxDelivery(cluster.pool, cluster.schema, cluster.daemonId, config.paths.outbox, config.daemon.fsync, log);
     this.remoteEvents = new RemoteSessionEvents(this.events, (sessionId) => this.running.has(sessionId));
     this.heartbeat = new DaemonHeartbeat(cluster.pool, cluster.schema, cluster.daemonId, renewalIntervalMs(config.cluster.lease_ms));
-    this.remote = new ClusterReads(cluster.pool, cluster.schema, cluster.leases);
+    this.reads = new ClusterReads(cluster.pool, cluster.schema, cluster.leases, config.paths);
     this.checkpoints = StoreCheckpoints.forCluster(config, cluster, log);
     this.stopSteps = {
       taking: [['store timers', () => this.timers.forEach(clearInterval)]],

@@ -138,7 +138,7 @@ export class GovflowDaemon {
         cancellation: this.runtime.cancellation,
         readiness: () => (this.state === 'running' ? { ready: true, reason: 'ready' } : { ready: false, reason: `govflow is ${this.state}` }),
         metrics: { audit: this.runtime.audit as unknown as { append: (...args: never[]) => Promise<unknown> } | null, costUsd: costCalculator(config) },
-        ...(this.work.remote ? { remote: this.work.remote } : {}),
+        ...(this.work.reads ? { reads: this.work.reads } : {}),
       });
     }
     await this.work.recover();

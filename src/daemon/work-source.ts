@@ -6,7 +6,7 @@ import type { InboxIntake } from '../intake/inbox-intake.js';
 import type { IntakeItem } from '../intake/claimed-file.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { HttpApi } from '../http/http-server.js';
-import type { RemoteSessions } from '../http/session-lookup.js';
+import type { SessionReads } from '../store/session-reads.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import type { Runtime, RuntimeOptions } from './runtime.js';
@@ -32,7 +32,7 @@ export interface WorkSource {
   /** The events the HTTP API streams. */
   readonly events: SessionEvents;
   /** Results and journals read from the store instead of system/ (Postgres). */
-  readonly remote?: RemoteSessions;
+  readonly reads?: SessionReads;
   /** The ready line's words about the backend, ending in ", " when any. */
   readonly label: string;
   handle(item: IntakeItem): Promise<void>;

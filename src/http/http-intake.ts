@@ -15,7 +15,7 @@ import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { httpSubmissionName, type Submission, type SubmissionOutcome } from '../intake/request-submission.js';
 import { generateSessionId } from '../pipeline/session-runner.js';
 import { badRequest, conflict } from './http-problem.js';
-import type { RemoteSessions } from './session-lookup.js';
+import type { SessionReads } from '../store/session-reads.js';
 
 export interface HttpIntakeOptions {
   /** The intake's handoff (InboxIntake.submit): resolves once the submission is durable. */
@@ -26,7 +26,7 @@ export interface HttpIntakeOptions {
   maxBytes: number;
   timezone: string;
   /** Cluster mode: request ids accepted by any daemon, and their owners, from the store. */
-  remote?: RemoteSessions | null;
+  reads?: SessionReads;
 }
 
 export interface Submitted {
@@ -66,9 +66,10 @@ export class HttpIntake {
     if (parsed.kind === 'invalid') throw badRequest(parsed.reason.replace('the file is larger than intake.max_bytes', 'the request is larger than intake.max_bytes'));
     if (parsed.kind !== 'request' || parsed.requestId === null) throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');
 
-    if (this.options.remote) {
+    const storeSubmit = this.options.reads?.submit?.bind(this.options.reads);
+    if (storeSubmit) {
       // Cluster mode (docs/cluster.md): committed to Postgres before the 202; its unique request id decides.
-      const outcome = await this.options.remote.submit({ requestId: parsed.requestId, sessionId, text: parsed.text, user, metadata: parsed.metadata });
+      const outcome = await storeSubmit({ requestId: parsed.requestId, sessionId, text: parsed.text, user, metadata: parsed.metadata });
       if (outcome === 'duplicate') throw this.duplicate(parsed.requestId);
       return { requestId: parsed.requestId, sessionId };
     }
@@ -129,7 +130,7 @@ export class HttpIntake {
         await handle.close();
       }
     } catch {
-      return this.options.remote ? this.options.remote.ownerOf(requestId) : null;
+      return this.options.reads ? this.options.reads.ownerOf(requestId) : null;
     }
     // The marker is the request file itself (a hard link); a JSON marker names where the file was.
     let document: unknown = null;

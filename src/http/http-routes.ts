@@ -15,7 +15,8 @@ import type { HttpIntake } from './http-intake.js';
 import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-problem.js';
 import { parseLastEventId, type LiveEventOrdinals } from './event-ids.js';
 import { streamSessionEvents } from './session-event-stream.js';
-import { SessionLookup, type RemoteSessions } from './session-lookup.js';
+import { SessionLookup } from './session-lookup.js';
+import type { SessionReads } from '../store/session-reads.js';
 import type { SessionCancellation } from '../llm/session-cancellation.js';
 import { SseConnection } from './sse-connection.js';
 
@@ -32,8 +33,8 @@ export interface RouteContext {
   /** Every open event stream, so shutdown can end them with a final event. */
   streams: Set<SseConnection>;
   cancellation: SessionCancellation;
-  /** Cluster mode: sessions kept in Postgres (src/cluster/cluster-reads.ts); null in files mode. */
-  remote: RemoteSessions | null;
+  /** The backend's read seam: the root's files, or Postgres in cluster mode (src/cluster/cluster-reads.ts). */
+  reads: SessionReads;
 }
 
 /** The caller the auth hook put on the request. */

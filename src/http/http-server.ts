@@ -19,7 +19,8 @@ import { GovflowMetrics, type MetricsSources } from './http-metrics.js';
 import { badRequest, HttpProblem, notFound, problemOf } from './http-problem.js';
 import { registerRoutes, type RouteContext } from './http-routes.js';
 import { registerChatRoute } from './chat-stream.js';
-import { SessionLookup, type RemoteSessions } from './session-lookup.js';
+import { SessionLookup } from './session-lookup.js';
+import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
 import type { SessionCancellation } from '../llm/session-cancellation.js';
 import { cookieAuthorization, isPublicUiPath, isUiPath, registerWebRoutes } from '../web/web-routes.js';
 
@@ -37,8 +38,8 @@ export interface HttpApiOptions {
   metrics: Omit<MetricsSources, 'events' | 'paths'>;
   /** The runtime's cancellation layer (chat `cancel_on_disconnect`). */
   cancellation: SessionCancellation;
-  /** Cluster mode: results and sessions read from Postgres (every daemon serves every request). */
-  remote?: RemoteSessions;
+  /** The backend's read seam; the root's files when not given (cluster mode: Postgres, every daemon serves every request). */
+  reads?: SessionReads;
 }
 
 /** Splits `HOST:PORT` (`[::1]:7070` for IPv6); throws ConfigError saying what to write. */
@@ -117,9 +118,9 @@ export class HttpApi {
           handler,
         ),
     });
-    const remote = options.remote ?? null;
-    const intake = new HttpIntake({ submit: options.submit, registry: options.registry, maxBytes: config.intake.max_bytes, timezone: config.timezone, remote });
-    const lookup = new SessionLookup(config.paths, options.events, remote);
+    const reads = options.reads ?? new FilesSessionReads(config.paths);
+    const intake = new HttpIntake({ submit: options.submit, registry: options.registry, maxBytes: config.intake.max_bytes, timezone: config.timezone, reads });
+    const lookup = new SessionLookup(reads, options.events);
     const ordinals = new LiveEventOrdinals(options.events);
     const metrics = new GovflowMetrics({ ...options.metrics, events: options.events, paths: config.paths });
     const cancellation = options.cancellation;
@@ -136,7 +137,7 @@ export class HttpApi {
       isStopping: () => api?.stoppingNow ?? false,
       streams: new Set(),
       cancellation,
-      remote,
+      reads,
     };
 
     // JSON only: any other body type is a 400 that names the content type to send.
@@ -154,15 +155,13 @@ export class HttpApi {
         throw error;
       }
     });
-    if (remote) {
-      // The handlers read sessions synchronously: fetch the ones this request names first.
-      app.addHook('preHandler', async (request) => {
-        const params = (request.params ?? {}) as { request_id?: unknown; session_id?: unknown };
-        const requestId = typeof params.request_id === 'string' ? params.request_id : undefined;
-        const sessionId = typeof params.session_id === 'string' ? params.session_id : undefined;
-        if (requestId !== undefined || sessionId !== undefined) await remote.prefetch({ requestId, sessionId });
-      });
-    }
+    // The handlers read sessions synchronously: fetch the ones this request names first.
+    app.addHook('preHandler', async (request) => {
+      const params = (request.params ?? {}) as { request_id?: unknown; session_id?: unknown };
+      const requestId = typeof params.request_id === 'string' ? params.request_id : undefined;
+      const sessionId = typeof params.session_id === 'string' ? params.session_id : undefined;
+      if (requestId !== undefined || sessionId !== undefined) await reads.prefetch({ requestId, sessionId });
+    });
     app.setErrorHandler((error, request, reply) => {
       const problem = problemOf(error, settings.max_body_bytes);
       if (problem.status >= 500) log.error('http: request failed', { method: request.method, url: request.url.slice(0, 200), error: errorMessage(error) });

@@ -1,36 +1,12 @@
 /**
- * What the HTTP API reads about requests and sessions, all from the files the daemon keeps:
- * results from system/outbox/, sessions from their journals (the same fold the runner uses), and
- * which request is running in which session from the live event bus.
+ * What the HTTP API reads about requests and sessions: results and journals through the backend's
+ * read seam (src/store/session-reads.ts; sessions folded as the runner folds them), and which
+ * request is running in which session from the live event bus.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import type { SystemPaths } from '../config/system-paths.js';
 import { REQUEST_ID_PATTERN } from '../intake/request-file.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { foldRecords, type SessionState } from '../pipeline/session-state.js';
-import { SessionJournal, type JournalRecord } from '../store/session-journal.js';
-import type { SessionRow } from '../web/session-list.js';
-
-/**
- * Sessions kept elsewhere than this root's files (cluster mode: Postgres, src/cluster/cluster-reads.ts).
- * The HTTP server awaits `prefetch` for the ids a request names before its handler runs; the
- * lookups below then read what it fetched (undefined: not fetched, read the files).
- */
-export interface RemoteSessions {
-  prefetch(ids: { requestId?: string; sessionId?: string }): Promise<void>;
-  result(requestId: string): Record<string, unknown> | null | undefined;
-  records(sessionId: string): JournalRecord[] | undefined;
-  /** The user and session of a request id the store accepted; null when it has none. */
-  ownerOf(requestId: string): Promise<{ user: string; sessionId: string | null } | null>;
-  /**
-   * Commits a new request to the store (the store is the durability, so no inbox file): 'duplicate'
-   * when the store already has its request id (or session id), from any daemon.
-   */
-  submit(request: { requestId: string; sessionId: string; text: string; user: string; metadata: Record<string, unknown> | null }): Promise<'queued' | 'duplicate'>;
-  /** Every session of the store as the web view's sessions list shows it (newest first). */
-  sessionRows(): Promise<SessionRow[]>;
-}
+import type { SessionReads } from '../store/session-reads.js';
 
 export interface SessionView {
   state: SessionState;
@@ -50,9 +26,8 @@ export class SessionLookup {
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(
-    private readonly paths: SystemPaths,
+    private readonly reads: SessionReads,
     events: SessionEvents,
-    private readonly remote: RemoteSessions | null = null,
   ) {
     this.unsubscribe.push(
       events.on('session_started', (event) => {
@@ -70,13 +45,7 @@ export class SessionLookup {
   /** The §9 result of a request, or null while it has none. */
   result(requestId: string): Record<string, unknown> | null {
     if (!REQUEST_ID_PATTERN.test(requestId) || requestId === '.' || requestId === '..') return null;
-    const remote = this.remote?.result(requestId);
-    if (remote !== undefined) return remote;
-    try {
-      return JSON.parse(readFileSync(path.join(this.paths.outbox, `${requestId}.json`), 'utf8')) as Record<string, unknown>;
-    } catch {
-      return null;
-    }
+    return this.reads.result(requestId);
   }
 
   /** Remembers a session id handed out with a 202, so its stream can be opened before it starts. */
@@ -100,7 +69,7 @@ export class SessionLookup {
     let state: SessionState;
     let finishedStatus: string | null = null;
     try {
-      const records = this.remote?.records(sessionId) ?? SessionJournal.read(SessionJournal.directoryOf(this.paths.sessions, sessionId));
+      const records = this.reads.records(sessionId);
       state = foldRecords(records);
       for (const record of records) if (record.type === 'finished') finishedStatus = record.status;
     } catch {

@@ -13,7 +13,6 @@ import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import { callerOf, type RouteContext } from '../http/http-routes.js';
 import { SessionLookup } from '../http/session-lookup.js';
-import { SessionJournal } from '../store/session-journal.js';
 import { renderDayBody, renderDaysBody, sessionHref } from './audit-pages.js';
 import { SessionIndex } from './session-index.js';
 import { compareRows, indexRowText, querySessions, type SessionQuery } from './session-list.js';
@@ -160,9 +159,9 @@ async function sessionEntries(context: RouteContext, sessionId: string): Promise
 
 export function registerWebRoutes(app: FastifyInstance, context: RouteContext, options: WebOptions): void {
   // Cluster mode: the sessions of the whole cluster, from Postgres, at each request.
-  const remote = context.remote;
-  const index = remote
-    ? { query: async (query: SessionQuery) => querySessions((await remote.sessionRows()).map(indexRowText).sort(compareRows), query), close: () => {} }
+  const storeRows = context.reads.sessionRows?.bind(context.reads);
+  const index = storeRows
+    ? { query: async (query: SessionQuery) => querySessions((await storeRows()).map(indexRowText).sort(compareRows), query), close: () => {} }
     : new SessionIndex(context.paths, context.events);
   app.addHook('onClose', async () => index.close());
   void app.register(async (scope) => {
@@ -209,7 +208,7 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       const sessionId = String((request.params as Record<string, unknown>).session_id ?? '');
       const view = context.lookup.session(sessionId);
       if (!view || !maySee(caller, view.user)) throw new HttpProblem(404, 'not_found', `no session "${sessionId.slice(0, 140)}" that you may see`);
-      const records = context.remote?.records(sessionId) ?? SessionJournal.read(SessionJournal.directoryOf(context.paths.sessions, sessionId));
+      const records = context.reads.records(sessionId);
       const mayAnswer = caller.role !== 'auditor' && (caller.role === 'local' || caller.user === view.user);
       const page = renderSessionBody({
         sessionId,

@@ -1,0 +1,50 @@
+/**
+ * The read seam: what the HTTP API and the web view read about requests and sessions, from the
+ * backend that keeps them — the files of this root (here), or Postgres in cluster mode
+ * (src/cluster/cluster-reads.ts, which reads the files of this root for what it did not fetch).
+ * Handlers read synchronously: the HTTP server awaits `prefetch` for the ids a request names first.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { SystemPaths } from '../config/system-paths.js';
+import type { SessionRow } from '../web/session-list.js';
+import { SessionJournal, type JournalRecord } from './session-journal.js';
+
+export interface SessionReads {
+  prefetch(ids: { requestId?: string; sessionId?: string }): Promise<void>;
+  /** The §9 result of a request, or null while it has none. */
+  result(requestId: string): Record<string, unknown> | null;
+  /** A session's journal records; throws when it has none (a JournalFormatError when one is damaged). */
+  records(sessionId: string): JournalRecord[];
+  /** The user and session of a request id the store accepted, when the store knows more than the root's registry. */
+  ownerOf(requestId: string): Promise<{ user: string; sessionId: string | null } | null>;
+  /**
+   * A store that is its own durability (Postgres) commits a new request without an inbox claim:
+   * 'duplicate' when it already has its request id (or session id), from any daemon.
+   */
+  submit?(request: { requestId: string; sessionId: string; text: string; user: string; metadata: Record<string, unknown> | null }): Promise<'queued' | 'duplicate'>;
+  /** Every session of a shared store as the web view lists it (newest first); without it the web view indexes the root's files. */
+  sessionRows?(): Promise<SessionRow[]>;
+}
+
+export class FilesSessionReads implements SessionReads {
+  constructor(private readonly paths: Pick<SystemPaths, 'outbox' | 'sessions'>) {}
+
+  async prefetch(): Promise<void> {}
+
+  result(requestId: string): Record<string, unknown> | null {
+    try {
+      return JSON.parse(readFileSync(path.join(this.paths.outbox, `${requestId}.json`), 'utf8')) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+  }
+
+  records(sessionId: string): JournalRecord[] {
+    return SessionJournal.read(SessionJournal.directoryOf(this.paths.sessions, sessionId));
+  }
+
+  async ownerOf(): Promise<null> {
+    return null;
+  }
+}
