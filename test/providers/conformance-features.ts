@@ -144,8 +144,11 @@ export function featureScript(): string {
 /** The provider part of the config, as YAML lines. */
 export type ProviderLines = string[];
 
-/** Every feature's config around `provider` (recording to `cassettes/` unless `record` is false). */
-export function featureConfig(provider: ProviderLines, collectorUrl: string, options: { record?: boolean } = {}): string {
+/**
+ * Every feature's config around `provider`: recording to `cassettes/` unless `record` is false,
+ * the guardrail `english-only` unless another rule (a flow mapping) is given.
+ */
+export function featureConfig(provider: ProviderLines, collectorUrl: string, options: { record?: boolean; guardrail?: string } = {}): string {
   return [
     'timezone: UTC',
     'http: { listen: "127.0.0.1:0" }',
@@ -153,7 +156,7 @@ export function featureConfig(provider: ProviderLines, collectorUrl: string, opt
     ...(options.record === false ? [] : ['llm: { record: cassettes }']),
     'pii: { redact: [email], restore_in_result: true }',
     'guardrails:',
-    `  - { name: english-only, on: output, match: { script: Han }, action: retry, message: "${GUARDRAIL_MESSAGE}" }`,
+    `  - ${options.guardrail ?? `{ name: english-only, on: output, match: { script: Han }, action: retry, message: "${GUARDRAIL_MESSAGE}" }`}`,
     `telemetry: { otlp_endpoint: "${collectorUrl}" }`,
     '',
   ].join('\n');
