@@ -23,7 +23,7 @@ import { EMAIL, featureConfig, featureRoot, type Feature } from './conformance-f
 
 const installed = ensureNodeLlamaCpp();
 const skipped = skipsFor('conformance: kind local', 'reason' in installed ? installed.reason : null);
-const env = 'dir' in installed ? { GOVFLOW_NODE_LLAMA_CPP_DIR: installed.dir } : {};
+const env: Record<string, string> = 'dir' in installed ? { GOVFLOW_NODE_LLAMA_CPP_DIR: installed.dir } : {};
 
 const LOCAL = ['provider: { kind: local, model: models/tiny.gguf, local: { threads: 1, context_size: 4096 } }'];
 /** The grammar holds the answer to three characters; the guardrail redacts any three. */
