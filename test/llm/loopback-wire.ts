@@ -7,6 +7,8 @@
  *   `content_block_start` then the input as two `input_json_delta` pieces.
  * - Gemini: `functionCall` parts with `args` as an object and no id, as Gemini 2.5 sends them (the
  *   AI SDK makes up the call id); streamed, each call comes whole in its own chunk.
+ * And the other way, what a request in any of the three wires offers and carries back: its native
+ * tool list and its tool results.
  */
 import type { ServerResponse } from 'node:http';
 import type { RecordedRequest, ScriptedReply, ScriptedUsage } from './loopback-llm-server.js';
@@ -130,4 +132,23 @@ function answerGeminiToolCalls(response: ServerResponse, request: RecordedReques
     send({ candidates: [candidate([part], last ? 'STOP' : undefined)], modelVersion, ...(last ? { usageMetadata } : {}) });
   });
   response.end();
+}
+
+/** The tool results a request carries back to the model, each as JSON text, in any of the three wires. */
+export function toolResultsOf(body: any): string[] {
+  const results: unknown[] = [];
+  for (const message of Array.isArray(body?.messages) ? body.messages : []) {
+    if (message?.role === 'tool') results.push(message.content); // OpenAI
+    if (Array.isArray(message?.content)) results.push(...message.content.filter((block: any) => block?.type === 'tool_result')); // Anthropic
+  }
+  for (const content of Array.isArray(body?.contents) ? body.contents : []) {
+    results.push(...(content?.parts ?? []).filter((part: any) => part?.functionResponse !== undefined)); // Gemini
+  }
+  return results.map((result) => JSON.stringify(result));
+}
+
+/** The names of the tools a request offers natively, in any of the three wires. */
+export function offeredToolsOf(body: any): string[] {
+  const tools: any[] = Array.isArray(body?.tools) ? body.tools : [];
+  return tools.flatMap((tool) => tool?.function?.name ?? tool?.name ?? (tool?.functionDeclarations ?? []).map((declaration: any) => declaration.name)).sort();
 }

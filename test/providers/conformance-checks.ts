@@ -14,7 +14,8 @@ import { waitFor } from '../daemon/daemon-helpers.js';
 import { SseReader, getJson, postJson, seed003Shape, type SseEvent } from '../http/http-test-helpers.js';
 import { auditEntries } from '../pipeline/pipeline-test-helpers.js';
 import type { ReceivedSpan } from '../telemetry/otlp-receiver.js';
-import { EMAIL, HELPER_OUTPUT, MODEL_CALLS, SPECS, offeredToolsOf, turnOf, type Feature } from './conformance-features.js';
+import { offeredToolsOf } from '../llm/loopback-wire.js';
+import { EMAIL, HELPER_OUTPUT, MODEL_CALLS, SPECS, turnOf, type Feature } from './conformance-features.js';
 import type { KindCase } from './provider-kinds.js';
 import { systemPromptOf, type ResponderLlmServer } from './responder-llm-server.js';
 
@@ -202,6 +203,8 @@ export function checkWire(server: ResponderLlmServer, testCase: KindCase): void 
     expect(text).not.toContain(EMAIL);
     const { agent, feature, turn } = turnOf({ body: request.body, system: systemPromptOf(request.body) });
     expect(offeredToolsOf(request.body), `${agent} ${feature ?? ''}`).toEqual(agent === 'desk_agent' ? ['delegate', 'list_files', 'write_file'] : []);
+    // A call streams only while someone reads its session's chunks: the chat always, a delegated child never.
+    if (feature === 'chat' || agent === 'helper_agent') expect(request.stream, `${agent} ${feature ?? ''} streamed`).toBe(feature === 'chat');
     if (feature === undefined) continue;
     seen.push(`${feature} ${turn}`);
     if (turn === SPECS[feature].turns.length - 1) expect(text, `${feature}: what the model sees on its last turn`).toContain(SPECS[feature].lastTurnSees);

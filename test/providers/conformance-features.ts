@@ -10,6 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ScriptedReply } from '../llm/loopback-llm-server.js';
+import { toolResultsOf } from '../llm/loopback-wire.js';
 import type { ScriptedResponse } from '../../src/llm/scripted-provider.js';
 import { agentFile, agentMessage, writeFile } from '../pipeline/pipeline-test-helpers.js';
 import { makeTempFolder } from '../support/temp-dirs.js';
@@ -86,25 +87,6 @@ export const MODEL_CALLS = FEATURES.reduce((sum, feature) => sum + SPECS[feature
 
 export function featureOfText(text: string): Feature | undefined {
   return FEATURES.find((feature) => text.includes(`(conformance: ${feature})`));
-}
-
-/** The tool results a request carries back to the model, each as JSON text, in any of the three wires. */
-export function toolResultsOf(body: any): string[] {
-  const results: unknown[] = [];
-  for (const message of Array.isArray(body?.messages) ? body.messages : []) {
-    if (message?.role === 'tool') results.push(message.content); // OpenAI
-    if (Array.isArray(message?.content)) results.push(...message.content.filter((block: any) => block?.type === 'tool_result')); // Anthropic
-  }
-  for (const content of Array.isArray(body?.contents) ? body.contents : []) {
-    results.push(...(content?.parts ?? []).filter((part: any) => part?.functionResponse !== undefined)); // Gemini
-  }
-  return results.map((result) => JSON.stringify(result));
-}
-
-/** The names of the tools a request offers natively, in any of the three wires. */
-export function offeredToolsOf(body: any): string[] {
-  const tools: any[] = Array.isArray(body?.tools) ? body.tools : [];
-  return tools.flatMap((tool) => tool?.function?.name ?? tool?.name ?? (tool?.functionDeclarations ?? []).map((declaration: any) => declaration.name)).sort();
 }
 
 /** Which feature and turn a request to the loopback server is (helper_agent's has turn 0 of its own). */

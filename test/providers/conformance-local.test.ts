@@ -50,7 +50,7 @@ function localRoot(config: string, deskLines = DESK): string {
 }
 
 /** What the local model did with each feature: every answer redacted by the guardrail, the address kept from the prompt. */
-async function checkLocalOutcomes(root: string, runs: Map<Feature, FeatureRun>): Promise<string[]> {
+async function checkLocalOutcomes(root: string, runs: Map<Feature, FeatureRun>): Promise<Map<Feature, FeatureRun>> {
   const entries = await auditEntries(root);
   for (const run of runs.values()) {
     expect(run.result, run.feature).toMatchObject({ status: 'success', messages: 1, output: REDACTED });
@@ -65,8 +65,10 @@ async function checkLocalOutcomes(root: string, runs: Map<Feature, FeatureRun>):
   const chat = runs.get('chat')!;
   expect(seed003Shape(chat.events)).toEqual(['message_start ["turn"]', 'content_chunk ["chunk"]', 'message_complete []']);
   expect(chat.events[0].data).toEqual({ turn: 0 });
-  return [...runs.values()].map((run) => run.sessionId);
+  return runs;
 }
+
+const sessionsOf = (runs: Map<Feature, FeatureRun>) => [...runs.values()].map((run) => run.sessionId);
 
 describe.skipIf(skipped)('conformance: local', () => {
   it('the API, chat in seed 003 events, PII, a guardrail and traces; recorded, then replayed', async () => {
@@ -74,21 +76,20 @@ describe.skipIf(skipped)('conformance: local', () => {
     const root = localRoot(featureConfig(LOCAL, collector.url, { guardrail: GUARDRAIL }));
     const daemon = await startDaemon(root, { env, readyTimeoutMs: 60_000 });
     const url = httpUrlOf(daemon.readyLine);
-    const sessions = await checkLocalOutcomes(root, await runFeatures(url, FEATURES, { sequential: false }));
+    const runs = await checkLocalOutcomes(root, await runFeatures(url, FEATURES, { sequential: false }));
     expect((await getJson(`${url}/v1/verify`)).body.ok).toBe(true);
     expect((await daemon.stop()).code).toBe(0);
-    await checkTraces(root, collector.spans, sessions, { provider: 'local', calls: FEATURES.length, tools: [] });
+    await checkTraces(root, collector.spans, sessionsOf(runs), { provider: 'local', calls: FEATURES.length, tools: [] });
     // The prompt the model got (the cassette holds it as given) had the placeholder, never the address.
     checkCassettes(root, FEATURES.length);
-    const vault = readFileSync(path.join(root, 'system', 'sessions', sessions[1], 'pii-vault.json'), 'utf8');
-    expect(vault).toContain(EMAIL);
+    expect(readFileSync(path.join(root, 'system', 'sessions', runs.get('pii')!.sessionId, 'pii-vault.json'), 'utf8')).toContain(EMAIL);
 
     writeFileSync(path.join(root, 'govflow.config.yaml'), featureConfig(['provider: { kind: replay, replay: { dir: cassettes, on_miss: fail } }'], collector.url, { record: false, guardrail: GUARDRAIL }));
     const replay = await startDaemon(root);
     const replayUrl = httpUrlOf(replay.readyLine);
     const replayed = await checkLocalOutcomes(root, await runFeatures(replayUrl, FEATURES, { sequential: false }));
     expect((await replay.stop()).code).toBe(0);
-    await checkTraces(root, collector.spans, replayed, { provider: 'replay', calls: FEATURES.length, tools: [] });
+    await checkTraces(root, collector.spans, sessionsOf(replayed), { provider: 'replay', calls: FEATURES.length, tools: [] });
   }, 180_000);
 
   it.each([
