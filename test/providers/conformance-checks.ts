@@ -15,7 +15,7 @@ import { SseReader, getJson, postJson, seed003Shape, type SseEvent } from '../ht
 import { auditEntries } from '../pipeline/pipeline-test-helpers.js';
 import type { ReceivedSpan } from '../telemetry/otlp-receiver.js';
 import { offeredToolsOf } from '../llm/loopback-wire.js';
-import { EMAIL, HELPER_OUTPUT, MODEL_CALLS, SPECS, turnOf, type Feature } from './conformance-features.js';
+import { CALL_USAGE, EMAIL, HELPER_OUTPUT, MODEL_CALLS, SPECS, turnOf, type Feature } from './conformance-features.js';
 import type { KindCase } from './provider-kinds.js';
 import { systemPromptOf, type ResponderLlmServer } from './responder-llm-server.js';
 
@@ -85,11 +85,17 @@ function filesUnder(folder: string): string[] {
   });
 }
 
-/** Checks each feature's outcome; returns every session id the features made (the delegated child's too). */
+const usageOf = (calls: number) => ({ input_tokens: calls * CALL_USAGE.input_tokens, output_tokens: calls * CALL_USAGE.output_tokens });
+
+/**
+ * Checks each feature's outcome, its usage the sum of its session's calls; returns every session
+ * id the features made (the delegated child's too).
+ */
 export async function checkOutcomes(root: string, runs: Map<Feature, FeatureRun>): Promise<string[]> {
   const entries = await auditEntries(root);
   for (const run of runs.values()) {
     expect(run.result, `${run.feature}: ${JSON.stringify(run.result)}`).toMatchObject({ status: 'success', output: SPECS[run.feature].output, messages: 1 });
+    expect(run.result.usage, `${run.feature}: usage`).toMatchObject(usageOf(SPECS[run.feature].turns.length));
     if (run.feature !== 'chat') expect(run.events.at(-1), run.feature).toMatchObject({ event: 'session_finished', data: { status: 'success' } });
     expect(entriesOf(entries, run.sessionId).map((entry) => entry.status.code), run.feature).toEqual(['success']);
   }
@@ -151,7 +157,7 @@ export async function checkOutcomes(root: string, runs: Map<Feature, FeatureRun>
     const childId = delegations[0].child_session!;
     const child = entriesOf(entries, childId);
     expect(child.map((childEntry) => [childEntry.agent, childEntry.status.code, childEntry.delegation])).toEqual([['helper_agent', 'success', { parentSessionId: delegation.sessionId, depth: 1 }]]);
-    expect(JSON.parse(readFileSync(path.join(root, 'system', 'outbox', `${child[0].requestId}.json`), 'utf8')).output).toEqual(HELPER_OUTPUT);
+    expect(JSON.parse(readFileSync(path.join(root, 'system', 'outbox', `${child[0].requestId}.json`), 'utf8'))).toMatchObject({ output: HELPER_OUTPUT, usage: usageOf(1) });
     sessionIds.push(childId);
   }
   return sessionIds;

@@ -82,6 +82,9 @@ export const SPECS: Record<Feature, FeatureSpec> = {
 export const HELPER_ANSWER = answer('Three apples.');
 export const HELPER_OUTPUT = { answer: 'Three apples.' };
 
+/** Tokens every answer reports (each call's usage, over the wire or in the script). */
+export const CALL_USAGE = { input_tokens: 12, output_tokens: 5 };
+
 /** Model calls the five features make in all (helper_agent's included). */
 export const MODEL_CALLS = FEATURES.reduce((sum, feature) => sum + SPECS[feature].turns.length, 0) + 1;
 
@@ -98,8 +101,9 @@ export function turnOf(request: Pick<IncomingLlmRequest, 'body' | 'system'>): { 
 }
 
 function replyOf(turn: Turn): ScriptedReply {
-  if (turn.answer !== undefined) return { kind: 'text', text: turn.answer };
-  return { kind: 'tool_calls', ...(turn.text ? { text: turn.text } : {}), calls: (turn.calls ?? []).map((call) => ({ id: call.id, name: call.name, arguments: JSON.stringify(call.input) })) };
+  const usage = { inputTokens: CALL_USAGE.input_tokens, outputTokens: CALL_USAGE.output_tokens, cachedInputTokens: 0 };
+  if (turn.answer !== undefined) return { kind: 'text', text: turn.answer, usage };
+  return { kind: 'tool_calls', usage, ...(turn.text ? { text: turn.text } : {}), calls: (turn.calls ?? []).map((call) => ({ id: call.id, name: call.name, arguments: JSON.stringify(call.input) })) };
 }
 
 /** The loopback server's answer to any request of the features. */
@@ -112,9 +116,9 @@ export function featureResponder(request: IncomingLlmRequest): ScriptedReply {
   return replyOf(next);
 }
 
-function scriptedOf(turn: Turn): string | ScriptedResponse {
-  if (turn.answer !== undefined) return turn.answer;
-  return { ...(turn.text ? { text: turn.text } : {}), tool_calls: turn.calls };
+function scriptedOf(turn: Turn): ScriptedResponse {
+  if (turn.answer !== undefined) return { text: turn.answer, usage: CALL_USAGE };
+  return { ...(turn.text ? { text: turn.text } : {}), tool_calls: turn.calls, usage: CALL_USAGE };
 }
 
 /** A scripted provider's file answering the features run one after the other, in FEATURES order. */
