@@ -127,14 +127,11 @@ export function featureScript(): string {
   return JSON.stringify({ responses: { desk_agent: desk, helper_agent: [scriptedOf(HELPER_ANSWER)] } }, null, 2);
 }
 
-/** The provider part of the config, as YAML lines. */
-export type ProviderLines = string[];
-
 /**
- * Every feature's config around `provider`: recording to `cassettes/` unless `record` is false,
+ * Every feature's config around `provider` (its YAML lines): recording to `cassettes/` unless `record` is false,
  * the guardrail `english-only` unless another rule (a flow mapping) is given.
  */
-export function featureConfig(provider: ProviderLines, collectorUrl: string, options: { record?: boolean; guardrail?: string } = {}): string {
+export function featureConfig(provider: string[], collectorUrl: string, options: { record?: boolean; guardrail?: string } = {}): string {
   return [
     'timezone: UTC',
     'http: { listen: "127.0.0.1:0" }',
