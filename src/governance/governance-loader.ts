@@ -280,9 +280,12 @@ function resolveAgent(
     });
   }
   if (!toolsValid) return null;
-  if (config.provider.kind === 'local' && (declaration.tools ?? []).length > 0) {
-    // node-llama-cpp answers under a JSON grammar here, and its function calling cannot run under one.
-    errors.push(new ConfigError(`agent "${declaration.name}": tools: provider.kind local cannot offer tools (a local model answers under a JSON grammar, which rules out tool calls); remove tools: from this agent or use a provider kind with tool calls (openai, anthropic, google, openai-compatible, ollama, scripted)`, declaredIn.file, lineOf(['tools'])));
+  // node-llama-cpp answers under a JSON grammar here, and its function calling cannot run under one:
+  // no tools, and no `delegate` tool for an agent that delegates either.
+  const toolKey = config.provider.kind !== 'local' ? undefined : (['tools', 'delegates'] as const).find((key) => (declaration[key] ?? []).length > 0);
+  if (toolKey) {
+    const why = toolKey === 'delegates' ? ', and delegating is a tool call (delegate)' : '';
+    errors.push(new ConfigError(`agent "${declaration.name}": ${toolKey}: provider.kind local cannot offer tools${why} (a local model answers under a JSON grammar, which rules out tool calls); remove ${toolKey}: from this agent or use a provider kind with tool calls (openai, anthropic, google, openai-compatible, ollama, scripted)`, declaredIn.file, lineOf([toolKey])));
     return null;
   }
   for (const pattern of declaration.approval ?? []) {

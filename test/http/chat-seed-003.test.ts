@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScriptedProvider, type ScriptedResponse } from '../../src/llm/scripted-provider.js';
 import { agentMessage, singleAgentRoot } from '../pipeline/pipeline-test-helpers.js';
-import { httpTestbed, startHttpDaemon, type SseEvent } from './http-test-helpers.js';
+import { httpTestbed, seed003Shape as shape, startHttpDaemon, type SseEvent } from './http-test-helpers.js';
 
 const { running } = httpTestbed();
 
@@ -24,15 +24,6 @@ async function chatDaemon(responses: Array<string | ScriptedResponse>): Promise<
 }
 
 const FINAL = agentMessage({ content: { answer: 'The workflow has 3 actions.' }, contentType: 'answer' });
-
-/**
- * The exchange as seed 003 writes it: event name and the sorted keys of its payload, a run of
- * `content_chunk`s counted once (the seed streams text in as many chunks as the model sends).
- */
-function shape(events: SseEvent[]): string[] {
-  const lines = events.map((event) => `${event.event} ${JSON.stringify(Object.keys(event.data as object).sort())}`);
-  return lines.filter((line, index) => !(line.startsWith('content_chunk ') && lines[index - 1] === line));
-}
 
 async function chat(url: string, message: string): Promise<{ events: SseEvent[]; raw: string; headers: Headers }> {
   const response = await fetch(`${url}/v1/agent/chat`, {

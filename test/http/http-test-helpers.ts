@@ -103,6 +103,15 @@ export async function startHttpDaemon(root: string, provider: LlmProvider = new 
   return { daemon, url: httpUrlOf(readyLine), readyLine };
 }
 
+/**
+ * A chat exchange as seed 003 writes it: event name and the sorted keys of its payload, a run of
+ * `content_chunk`s counted once (the seed streams text in as many chunks as the model sends).
+ */
+export function seed003Shape(events: SseEvent[]): string[] {
+  const lines = events.map((event) => `${event.event} ${JSON.stringify(Object.keys(event.data as object).sort())}`);
+  return lines.filter((line, index) => !(line.startsWith('content_chunk ') && lines[index - 1] === line));
+}
+
 /** fetch with a JSON body and optional bearer token; returns status and parsed JSON. */
 export async function postJson(url: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
   const response = await fetch(url, {

@@ -2,12 +2,14 @@
  * Tool calls through the AI SDK adapter against the loopback server's OpenAI wire: only the
  * offered tools are sent, in the native tool list under wire-safe names; one model turn per call;
  * streamed and plain answers carry the calls back under govflow's names; earlier turns are
- * replayed as assistant tool calls and tool results.
+ * replayed as assistant tool calls and tool results. The Anthropic and Gemini wires, streamed and
+ * plain, carry calls back the same way.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAiSdkProvider } from '../../src/llm/ai-sdk-provider.js';
 import type { LlmRequest, LlmToolOffer } from '../../src/llm/provider.js';
 import { startLoopbackLlmServer, type LoopbackLlmServer } from './loopback-llm-server.js';
+import { offeredToolsOf, toolResultsOf } from './loopback-wire.js';
 
 let server: LoopbackLlmServer;
 beforeEach(async () => {
@@ -102,5 +104,47 @@ describe.each([true, false])('AI SDK tool calls (stream %s)', (stream) => {
     expect(messages[3]).toMatchObject({ tool_call_id: 'call_1', content: 'found it' });
     expect(messages[5]).toMatchObject({ tool_call_id: 'call_2' });
     expect(messages[5].content).toContain('refused: absolute path');
+  });
+});
+
+const OTHER_WIRES = [
+  { kind: 'anthropic' as const, model: 'claude-sonnet-4-20250514', basePath: '/v1' },
+  { kind: 'google' as const, model: 'gemini-2.5-flash', basePath: '/v1beta' },
+].flatMap((wire) => [true, false].map((stream) => ({ ...wire, stream })));
+
+describe.each(OTHER_WIRES)('AI SDK tool calls on the $kind wire (stream $stream)', ({ kind, model, basePath, stream }) => {
+  const adapter = () => createAiSdkProvider({ kind, model, baseUrl: `${server.url}${basePath}`, apiKey: 'k-test', maxAttempts: 1, timeoutMs: 5000, stream });
+
+  it('offers the tools natively and returns the calls, with the text before them, under govflow names', async () => {
+    server.reply({
+      kind: 'tool_calls',
+      text: 'Let me write.',
+      calls: [
+        { id: 'toolu_1', name: 'write_file', arguments: '{"path":"a.md","content":"hi"}' },
+        { id: 'toolu_2', name: 'mcp__docs__search', arguments: '{"query":"x"}' },
+      ],
+    });
+    const chunks: string[] = [];
+    const response = await adapter().generate(request({ model, onChunk: (chunk) => chunks.push(chunk) }));
+    // Gemini 2.5 sends no call ids: the SDK makes them up, one per call.
+    const ids = kind === 'google' ? [expect.stringMatching(/\S/), expect.stringMatching(/\S/)] : ['toolu_1', 'toolu_2'];
+    expect(response.toolCalls).toEqual([
+      { id: ids[0], name: 'write_file', input: { path: 'a.md', content: 'hi' } },
+      { id: ids[1], name: 'mcp:docs/search', input: { query: 'x' } },
+    ]);
+    expect(new Set(response.toolCalls!.map((call) => call.id)).size).toBe(2);
+    expect(server.requests[0]).toMatchObject({ wire: kind === 'google' ? 'gemini' : 'anthropic', stream });
+    expect(offeredToolsOf(server.requests[0].body)).toEqual(['mcp__docs__search', 'write_file']);
+    if (stream) expect(chunks.join('')).toBe('Let me write.');
+  });
+
+  it('replays an earlier turn as the tool call and its result', async () => {
+    server.reply({ kind: 'text', text: '{"done":true}' });
+    const call = { id: 'toolu_9', name: 'write_file', input: { path: 'a.md', content: 'hi' } };
+    const response = await adapter().generate(request({ model, toolTurns: [{ text: '', calls: [call], results: [{ ...call, output: 'wrote 2 bytes to a.md', isError: false }] }] }));
+    expect(response.text).toBe('{"done":true}');
+    const results = toolResultsOf(server.requests[0].body);
+    expect(results).toHaveLength(1);
+    expect(results[0]).toContain('wrote 2 bytes to a.md');
   });
 });

@@ -11,6 +11,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { DEFAULT_USAGE, answerToolCalls, sendJson, startSse } from './loopback-wire.js';
 
 /** Token counts as our adapter reports them: `inputTokens` includes the cached ones. */
 export interface ScriptedUsage {
@@ -51,8 +52,9 @@ export type ScriptedReply =
    */
   | { kind: 'flood'; bytes: number | null; chunkBytes?: number }
   /**
-   * OpenAI wire only: an answer that calls tools (`arguments` is the raw JSON text the model
-   * wrote, so a test can send a malformed one). Streamed, each call's arguments come in two pieces.
+   * An answer that calls tools, in the request's wire (loopback-wire.ts): `arguments` is the raw
+   * JSON text the model wrote, so a test can send a malformed one (OpenAI, Anthropic streamed);
+   * Gemini sends no call ids.
    */
   | { kind: 'tool_calls'; calls: Array<{ id: string; name: string; arguments: string }>; text?: string; usage?: ScriptedUsage };
 
@@ -87,8 +89,6 @@ export interface LoopbackLlmServer {
   close(): Promise<void>;
 }
 
-const DEFAULT_USAGE: ScriptedUsage = { inputTokens: 12, outputTokens: 5, cachedInputTokens: 0 };
-
 function classify(url: string, body: any): { wire: Wire | 'unknown'; stream: boolean; model: string | undefined } {
   const path = url.split('?')[0] ?? url;
   if (path.endsWith('/chat/completions')) return { wire: 'openai', stream: body?.stream === true, model: body?.model };
@@ -118,20 +118,6 @@ function defaultErrorBody(wire: Wire | 'unknown', status: number, message: strin
   }
   if (wire === 'gemini') return { error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' } };
   return { error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null } };
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', ...headers });
-  response.end(text);
-}
-
-function startSse(response: ServerResponse): (data: unknown, event?: string) => void {
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  return (data, event) => {
-    const payload = typeof data === 'string' ? data : JSON.stringify(data);
-    response.write(`${event ? `event: ${event}\n` : ''}data: ${payload}\n\n`);
-  };
 }
 
 /** Drops the connection mid-stream once `cutAfterChunks` chunks were sent; true when it did. */
@@ -175,35 +161,6 @@ function answerOpenAi(response: ServerResponse, request: RecordedRequest, reply:
   if (request.body?.stream_options?.include_usage === true) {
     send({ ...base, object: 'chat.completion.chunk', choices: [], usage: wireUsage });
   }
-  send('[DONE]');
-  response.end();
-}
-
-function answerOpenAiToolCalls(response: ServerResponse, request: RecordedRequest, reply: Extract<ScriptedReply, { kind: 'tool_calls' }>): void {
-  const model = request.model ?? 'unknown';
-  const usage = reply.usage ?? DEFAULT_USAGE;
-  const wireUsage = { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
-  const base = { id: 'chatcmpl-loopback-tools', created: 1_700_000_000, model };
-  const wireCalls = reply.calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
-  if (!request.stream) {
-    sendJson(response, 200, {
-      ...base,
-      object: 'chat.completion',
-      choices: [{ index: 0, message: { role: 'assistant', content: reply.text ?? null, tool_calls: wireCalls }, finish_reason: 'tool_calls' }],
-      usage: wireUsage,
-    });
-    return;
-  }
-  const send = startSse(response);
-  const chunk = (delta: Record<string, unknown>, finish: string | null) => ({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
-  send(chunk({ role: 'assistant', content: reply.text ?? '' }, null));
-  reply.calls.forEach((call, index) => {
-    const half = Math.floor(call.arguments.length / 2);
-    send(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments.slice(0, half) } }] }, null));
-    send(chunk({ tool_calls: [{ index, function: { arguments: call.arguments.slice(half) } }] }, null));
-  });
-  send(chunk({}, 'tool_calls'));
-  if (request.body?.stream_options?.include_usage === true) send({ ...base, object: 'chat.completion.chunk', choices: [], usage: wireUsage });
   send('[DONE]');
   response.end();
 }
@@ -384,8 +341,7 @@ export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
         return;
       }
       if (reply.kind === 'tool_calls') {
-        if (recorded.wire === 'openai') answerOpenAiToolCalls(response, recorded, reply);
-        else sendJson(response, 500, { error: { message: 'loopback server: tool_calls replies are scripted for the OpenAI wire only' } });
+        answerToolCalls(response, recorded, reply);
         return;
       }
       if (recorded.wire === 'openai') answerOpenAi(response, recorded, reply);

@@ -14,7 +14,7 @@ import type { RecordedRequest, ScriptedReply } from '../llm/loopback-llm-server.
 import { EXAMPLE_AGENTS, REQUEST_TEXT, agentOf, answerFor, exampleAppReply } from './example-app-responder.js';
 import { startResponderLlmServer, systemPromptOf, type Responder, type ResponderLlmServer } from './responder-llm-server.js';
 import { buildDistOnce } from '../daemon/build-once.js';
-import { KINDS, type KindCase } from './provider-kinds.js';
+import { KINDS, providerLines, type KindCase } from './provider-kinds.js';
 import { REPOSITORY_ROOT, copyExampleAppInto } from '../support/example-app.js';
 
 const BIN = path.join(REPOSITORY_ROOT, 'bin/govflow.js');
@@ -47,15 +47,8 @@ function exampleRoot(testCase: KindCase, baseUrl: string, options: { providerInC
   const root = mkdtempSync(path.join(tmpdir(), `govflow-providers-${testCase.kind}-`));
   tempRoots.push(root);
   copyExampleAppInto(root);
-  const provider = [
-    'provider:',
-    `  kind: ${testCase.kind}`,
-    `  model: ${JSON.stringify(testCase.model)}`,
-    `  base_url: ${JSON.stringify(baseUrl)}`,
-    ...(testCase.apiKeyEnvConfig ? [`  api_key_env: ${testCase.apiKeyEnvConfig}`] : []),
-  ];
   const yaml = [
-    ...(options.providerInConfig === false ? [] : provider),
+    ...(options.providerInConfig === false ? [] : providerLines(testCase, baseUrl)),
     'llm:',
     '  timeout_ms: 15000',
     '  backoff_base_ms: 10',

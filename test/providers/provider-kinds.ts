@@ -17,6 +17,8 @@ export interface KindCase {
   key: string;
   /** Where the SDK puts the key. */
   keyHeader: 'authorization' | 'x-api-key' | 'x-goog-api-key';
+  /** `gen_ai.provider.name` on its `chat` spans (GenAI semantic conventions). */
+  spanProvider: string;
 }
 
 export const KINDS: KindCase[] = [
@@ -28,6 +30,7 @@ export const KINDS: KindCase[] = [
     keyEnv: 'OPENAI_API_KEY',
     key: 'sk-proj-OpenAiLoopbackK3y-7f3a9c1e5b2d',
     keyHeader: 'authorization',
+    spanProvider: 'openai',
   },
   {
     kind: 'openai-compatible',
@@ -38,6 +41,7 @@ export const KINDS: KindCase[] = [
     apiKeyEnvConfig: 'GATEWAY_TOKEN',
     key: 'gw-CompatLoopbackK3y-2e8d4f6a0c1b',
     keyHeader: 'authorization',
+    spanProvider: 'openai',
   },
   {
     kind: 'ollama',
@@ -47,6 +51,7 @@ export const KINDS: KindCase[] = [
     keyEnv: 'GOVFLOW_API_KEY',
     key: 'ollama-ProxyLoopbackK3y-9b7c5d3e1f0a',
     keyHeader: 'authorization',
+    spanProvider: 'ollama',
   },
   {
     kind: 'anthropic',
@@ -56,6 +61,7 @@ export const KINDS: KindCase[] = [
     keyEnv: 'ANTHROPIC_API_KEY',
     key: 'sk-ant-api03-AnthropicLoopbackK3y-4c6e8a0b2d',
     keyHeader: 'x-api-key',
+    spanProvider: 'anthropic',
   },
   {
     kind: 'google',
@@ -65,6 +71,17 @@ export const KINDS: KindCase[] = [
     keyEnv: 'GOOGLE_GENERATIVE_AI_API_KEY',
     key: 'AIzaSyGoogleLoopbackK3y-1a3c5e7b9d0f',
     keyHeader: 'x-goog-api-key',
+    spanProvider: 'gcp.gemini',
   },
 ];
 
+/** The `provider:` part of a config (YAML lines) for `testCase`, its SDK pointed at `baseUrl`. */
+export function providerLines(testCase: KindCase, baseUrl: string): string[] {
+  return [
+    'provider:',
+    `  kind: ${testCase.kind}`,
+    `  model: ${JSON.stringify(testCase.model)}`,
+    `  base_url: ${JSON.stringify(baseUrl)}`,
+    ...(testCase.apiKeyEnvConfig ? [`  api_key_env: ${testCase.apiKeyEnvConfig}`] : []),
+  ];
+}
