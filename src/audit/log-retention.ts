@@ -205,7 +205,7 @@ export function deleteOldDays(options: DeletionOptions): { deleted: string[]; he
       }
     }
     const listed = (sub: string, suffix: string) =>
-      folders.flatMap((day) => readNames(path.join(archiveDir, day, sub)).filter((name) => name.endsWith(suffix)).map((name) => name.slice(0, -suffix.length))).sort();
+      folders.flatMap((day) => readNames(path.join(archiveDir, day, sub)).filter((name) => name.endsWith(suffix)).map((name) => name.slice(0, name.length - suffix.length))).sort();
     const fields = { day: days.at(-1)!, entries, hash, at: now.toISOString(), days, sessions: listed('sessions', ''), requests: listed('outbox', '.json.gz') };
     const record = options.sign ? options.sign(fields) : fields;
     const file = path.join(archiveDir, DELETIONS_FILE);
