@@ -140,4 +140,11 @@ describe('audit.retention: archive, legal hold, delete', () => {
     expect(unsignedVerify.code).toBe(1);
     expect(unsignedVerify.stdout).toContain('it is not signed');
   }, 180_000);
+
+  it('refuses to start when delete_after_days is not above keep_days, naming the file, line and field', async () => {
+    const root = makeRoot('timezone: UTC\naudit:\n  retention: { keep_days: 190, delete_after_days: 30 }\n');
+    const started = await runCli(['start', '--root', root]);
+    expect(started.code).toBe(2);
+    expect(started.stderr).toContain('govflow.config.yaml:3: audit.retention.delete_after_days (30) must be greater than audit.retention.keep_days (190)');
+  }, 30_000);
 });
