@@ -1,14 +1,17 @@
 /**
  * The retention passes on real files (docs/audit-log.md "Retention and archives"): which sessions
  * move to the archive (a finished one, on a day before the cut; never one that runs or pauses; a
- * delegated child only once its parent ended), the PII vault keeping its mode, and a deletion
- * that refuses to destroy archived days whose chain was tampered with.
+ * delegated child only once its parent ended), the PII vault keeping its mode, a deletion that
+ * refuses to destroy archived days whose chain was tampered with, and a head record rebuilt at
+ * open that counts the archived and deleted entries.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
+import { readHeadRecord } from '../../src/audit/audit-chain-tail.js';
+import { verifyAuditChain } from '../../src/audit/audit-chain-verify.js';
 import { archiveOldDays, deleteOldDays } from '../../src/audit/log-retention.js';
 import { systemPaths } from '../../src/config/system-paths.js';
 import { archiveFinishedSessions } from '../../src/store/session-retention.js';
@@ -94,5 +97,24 @@ describe('deleteOldDays', () => {
     const record = JSON.parse(readFileSync(path.join(logsDir, 'archive', 'deleted.jsonl'), 'utf8')) as { entries: number; day: string };
     expect(record).toMatchObject({ day: '20260102', entries: 2 });
     expect(readdirSync(path.join(logsDir, 'archive'))).toEqual(['deleted.jsonl']);
+  });
+
+  it('leaves a head record the writer rebuilds counting archived and deleted entries, so verify stays clean', async () => {
+    const { logsDir, stateDir } = tempRoot();
+    let writer = await AuditLogWriter.open({ logsDir, stateDir, timezone: 'UTC' });
+    for (const [index, day] of ['2026-01-01', '2026-01-02', '2026-03-01'].entries()) {
+      await writer.append(entryInput(makeMessage({ id: `m${index}`, executedAt: `${day}T10:00:00.000+00:00`, sequence: index + 1 })));
+    }
+    await writer.close();
+    const now = new Date('2026-03-02T12:00:00Z');
+    archiveOldDays({ logsDir, timezone: 'UTC', keepDays: 30, now });
+    deleteOldDays({ logsDir, stateDir, timezone: 'UTC', deleteAfterDays: 59, now }); // deletes 2026-01-01 only
+    rmSync(path.join(stateDir, 'audit-head.json'));
+    writer = await AuditLogWriter.open({ logsDir, stateDir, timezone: 'UTC' });
+    await writer.close();
+    const head = readHeadRecord(stateDir);
+    expect(head.state === 'ok' && head.record.entries).toBe(3);
+    const verified = await verifyAuditChain({ logsDir, stateDir });
+    expect(verified).toMatchObject({ ok: true, entries: 2, warnings: [], deleted: { day: '20260101', entries: 1 } });
   });
 });
