@@ -4,7 +4,7 @@
  * gzipped, from `system/sessions/<id>/` to `system/logs/archive/YYYYMMDD/sessions/<id>/`, and its
  * result from `system/outbox/` to `system/logs/archive/YYYYMMDD/outbox/` (YYYYMMDD: the day it
  * finished). Running and paused sessions never move; nor does a delegated child while its parent
- * is not finished (the parent's recovery may read it). Readers by id (HTTP, web view) find them
+ * is not finished, or a session whose request file is still claimed (recovery reads them). Readers by id (HTTP, web view) find them
  * there (store/session-reads.ts): `sessionFolder`, `archivedResult`. Deleting them is log-retention.ts's, by day.
  *
  * Crash-safe: the archive copies are complete and synced before the live files are removed, the
@@ -51,6 +51,8 @@ export function archiveFinishedSessions(options: { paths: SystemPaths; timezone:
     const day = records && endDay(records, timezone);
     const session = records?.[0];
     if (!day || day >= before || session?.type !== 'session') continue;
+    // Its request file still claimed: a crash came before intake archived it, and recovery reads this journal.
+    if (session.claimed_path !== null && fs.existsSync(session.claimed_path)) continue;
     const parent = session.delegation?.parent_session_id;
     if (parent !== undefined && SessionJournal.exists(paths.sessions, parent) && endDay(readJournal(paths.sessions, parent) ?? [], timezone) === null) continue;
     const dayFolder = path.join(archiveFolderOf(paths.logs), day);

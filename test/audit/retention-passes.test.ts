@@ -63,14 +63,19 @@ describe('archiveFinishedSessions', () => {
     expect(existsSync(path.join(paths.outbox, 'req-running.json'))).toBe(true);
   });
 
-  it('keeps a finished delegated child while its parent has not ended', () => {
+  it('keeps finished sessions recovery may still read: a delegated child while its parent has not ended, one whose request file is still claimed', () => {
     const { root } = tempRoot();
     const paths = systemPaths(root);
     placeSession(root, 'parent', () => {}, 3);
     placeSession(root, 'child', (record) => (record.delegation = { parent_session_id: 'parent', root_session_id: 'parent', depth: 1, call_id: 'c1', lineage: [], deadline_at: '2026-11-24T00:00:00.000Z', max_tokens: null }));
+    const claimed = path.join(paths.processing, 'claimed.json');
+    mkdirSync(paths.processing, { recursive: true });
+    writeFileSync(claimed, '{"request": "Summarize."}');
+    placeSession(root, 'claimed', (record) => (record.claimed_path = claimed));
     expect(archiveFinishedSessions({ paths, timezone: 'UTC', before: '20261124' })).toEqual([]);
     placeSession(root, 'parent');
-    expect(archiveFinishedSessions({ paths, timezone: 'UTC', before: '20261124' }).sort()).toEqual(['child', 'parent']);
+    rmSync(claimed);
+    expect(archiveFinishedSessions({ paths, timezone: 'UTC', before: '20261124' }).sort()).toEqual(['child', 'claimed', 'parent']);
   });
 });
 
