@@ -16,6 +16,8 @@ import { GENESIS_HASH } from './audit-entry-format.js';
 import { parseEntryBlock, splitEntryBlocks } from './audit-entry-parse.js';
 import { AuditLogFormatError, AuditWriteError } from './audit-errors.js';
 import { listLogFiles } from './audit-log-reader.js';
+import { archiveFolderOf, chainStart, listArchivedLogFiles } from './log-retention.js';
+import { gunzipSync } from 'node:zlib';
 
 export const HEAD_RECORD_FORMAT = 1;
 const HEAD_RECORD_FILE = 'audit-head.json';
@@ -254,7 +256,9 @@ export function scanChainTail(logsDir: string, stateDir: string, head: HeadRecor
   if (read.state === 'ok' && end !== null && read.record.file === end.file && read.record.hash === end.hash) {
     return { file: end.file as string | null, hash: end.hash, entries: read.record.entries, newestDay, repairs, warnings: [] as string[] };
   }
-  const total = files.reduce((sum, file) => sum + count(file), 0);
+  // Every day counts: those retention archived (gzipped) or deleted (docs/audit-log.md "Retention and archives") too.
+  const archived = listArchivedLogFiles(logsDir).map((name) => splitEntryBlocks(gunzipSync(fs.readFileSync(path.join(archiveFolderOf(logsDir), name))).toString('utf8')).blocks.length);
+  const total = files.reduce((sum, file) => sum + count(file), (chainStart(logsDir)?.entries ?? 0) + archived.reduce((sum, entries) => sum + entries, 0));
   const warnings: string[] = [];
   let entries = total;
   if (read.state === 'ok' && read.record.entries >= total) {

@@ -12,7 +12,7 @@ import { type RawEntryBlock, parseEntryBlock, splitEntryBlocks } from './audit-e
 import { AuditLogFormatError } from './audit-errors.js';
 import { readHeadRecord } from './audit-chain-tail.js';
 import { listLogFiles } from './audit-log-reader.js';
-import { ARCHIVE_FOLDER, listArchivedLogFiles } from './log-retention.js';
+import { ARCHIVE_FOLDER, listArchivedLogFiles, readDeletions } from './log-retention.js';
 import { gunzipSync } from 'node:zlib';
 
 export type AuditProblemReason =
@@ -48,6 +48,8 @@ export interface VerifyResult {
   firstProblem?: AuditProblem;
   /** Not failures, but limits of what could be checked (e.g. no head record). */
   warnings: string[];
+  /** Where the chain starts when retention deleted its first days (`entries` and last `hash` deleted, through `day`). */
+  deleted?: { day: string; entries: number; hash: string };
 }
 
 const MESSAGE_ID_LINE = /^\[MESSAGE_ID: (.*)\]$/m;
@@ -56,8 +58,9 @@ const MESSAGE_ID_LINE = /^\[MESSAGE_ID: (.*)\]$/m;
  * Where an intact entry's chain really continues from: the entry whose hash, with this body,
  * gives the stated hash. Only called once, at the first failure, so a linear scan is fine.
  */
-function findRealPredecessor(files: Array<{ fullPath: string; blocks: RawEntryBlock[] }>, body: string, stated: string): string | null {
+function findRealPredecessor(files: Array<{ fullPath: string; blocks: RawEntryBlock[] }>, body: string, stated: string, start: string): string | null {
   if (computeEntryHash(GENESIS_HASH, body) === stated) return 'the start of the chain (genesis)';
+  if (computeEntryHash(start, body) === stated) return 'the last entry retention deleted';
   for (const file of files) {
     for (const block of file.blocks) {
       const candidate = /^\[ENTRY_HASH: ([0-9a-f]{64})\]$/.exec(block.lines.at(-1) ?? '')?.[1];
@@ -84,8 +87,13 @@ export async function verifyAuditChain(options: {
   // read after it hold at least what it names, however much is written meanwhile.
   const head = readHeadRecord(options.stateDir);
   const files = [];
-  // Archived days (retention, docs/audit-log.md) come first: they are older than every day still in logs/.
-  const archived = listArchivedLogFiles(options.logsDir).map((name) => ({ name: `${name.slice(0, 8)}.log`, fullPath: path.join(options.logsDir, ARCHIVE_FOLDER, name) }));
+  // Days retention deleted (docs/audit-log.md "Retention and archives"): the chain starts after the last one.
+  const deletions = readDeletions(options.logsDir);
+  const start = deletions.records.at(-1)?.record ?? null;
+  const deleted = start && { day: start.day, entries: start.entries, hash: start.hash };
+  const offset = start?.entries ?? 0;
+  // Archived days come first: they are older than every day still in logs/.
+  const archived = listArchivedLogFiles(options.logsDir, start?.day ?? '').map((name) => ({ name: `${name.slice(0, 8)}.log`, fullPath: path.join(options.logsDir, ARCHIVE_FOLDER, name) }));
   const current = listLogFiles(options.logsDir).map((name) => ({ name, fullPath: path.join(options.logsDir, name) }));
   for (const { name, fullPath } of [...archived, ...current]) {
     const raw = await fs.promises.readFile(fullPath);
@@ -100,11 +108,16 @@ export async function verifyAuditChain(options: {
     entries: chain.length,
     ...(firstProblem && { firstProblem }),
     warnings,
+    ...(deleted && { deleted }),
   });
   const problem = (file: string, line: number, messageId: string | null, reason: AuditProblemReason, detail: string) =>
     result({ file, line, messageId, reason, detail });
 
-  let previous = GENESIS_HASH;
+  if (deletions.problem !== null) {
+    const { file, line, detail } = deletions.problem;
+    return problem(file, line, null, 'malformed', `the record of days retention deleted is damaged: ${detail}`);
+  }
+  let previous = start?.hash ?? GENESIS_HASH;
   for (const file of files) {
     for (const block of file.blocks) {
       let entry;
@@ -116,7 +129,7 @@ export async function verifyAuditChain(options: {
         return problem(file.fullPath, block.line, messageId, 'malformed', `${error.message} (line ${error.line})`);
       }
       if (computeEntryHash(previous, entry.body) !== entry.hash) {
-        const realPredecessor = findRealPredecessor(files, entry.body, entry.hash);
+        const realPredecessor = findRealPredecessor(files, entry.body, entry.hash, start?.hash ?? GENESIS_HASH);
         return realPredecessor === null
           ? problem(file.fullPath, block.line, entry.messageId, 'hash-mismatch',
               'the entry does not hash to its ENTRY_HASH after the entry before it: this entry was edited, or entries right before it were deleted')
@@ -147,23 +160,27 @@ export async function verifyAuditChain(options: {
     return result();
   }
   const record = head.record;
-  if (record.entries > chain.length) {
+  if (record.entries > offset + chain.length) {
     const headFileExists = files.some((file) => file.name === record.file);
     const gapFile = headFileExists ? files.at(-1) : undefined;
     return problem(gapFile?.fullPath ?? path.join(options.logsDir, record.file), gapFile ? gapFile.lineCount + 1 : 1, record.message_id, 'missing-entries',
-      `the logs hold ${chain.length} entries but the head record says ${record.entries}, the last being message ` +
+      `the logs hold ${offset + chain.length} entries but the head record says ${record.entries}, the last being message ` +
         `${record.message_id} in ${record.file}${headFileExists ? '' : ' (that file is missing)'}: ` +
-        `the last ${record.entries - chain.length} entries were deleted`);
+        `the last ${record.entries - offset - chain.length} entries were deleted`);
   }
-  const atHead = chain[record.entries - 1];
+  const atHead = chain[record.entries - offset - 1];
+  if (atHead === undefined) {
+    return problem(path.join(options.logsDir, record.file), 1, record.message_id, 'head-mismatch',
+      `the head record names entry ${record.entries}, but retention deleted the first ${offset} entries: the head record was rewritten`);
+  }
   if (atHead.hash !== record.hash) {
     return problem(atHead.file, atHead.line, atHead.messageId, 'head-mismatch',
       `entry ${record.entries} should be message ${record.message_id} with hash ${record.hash} (head record), ` +
         'but the logs hold another entry there: the last entries were replaced');
   }
-  if (record.entries < chain.length && options.live !== true) {
+  if (record.entries < offset + chain.length && options.live !== true) {
     warnings.push(
-      `the head record is ${chain.length - record.entries} entries behind the logs (a crash before it was updated); ` +
+      `the head record is ${offset + chain.length - record.entries} entries behind the logs (a crash before it was updated); ` +
         'the daemon rebuilds it at its next start',
     );
   }

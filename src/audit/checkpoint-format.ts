@@ -67,8 +67,13 @@ export function readPublicKey(file: string): { publicKey: KeyObject; keyId: stri
 
 /** Signs `state` as of `at`. */
 export function signCheckpoint(privateKey: KeyObject, keyId: string, state: { day: string; entries: number; hash: string }, at: Date): Checkpoint {
-  const fields = { day: state.day, entries: state.entries, hash: state.hash, at: at.toISOString(), key: keyId };
-  return { ...fields, sig: sign(null, Buffer.from(canonicalJson(fields)), privateKey).toString('base64') };
+  return signFields(privateKey, keyId, { day: state.day, entries: state.entries, hash: state.hash, at: at.toISOString() });
+}
+
+/** `fields` with `key` and `sig` over the canonical JSON of the rest, as a checkpoint (retention's deletion records too). */
+export function signFields<T extends object>(privateKey: KeyObject, keyId: string, fields: T): T & { key: string; sig: string } {
+  const signed = { ...fields, key: keyId };
+  return { ...signed, sig: sign(null, Buffer.from(canonicalJson(signed)), privateKey).toString('base64') };
 }
 
 /** True when `checkpoint` is signed by `publicKey` over exactly its fields. */

@@ -14,6 +14,7 @@ import type { KeyObject } from 'node:crypto';
 import { readHeadRecord } from './audit-chain-tail.js';
 import { checkpointSignatureHolds, parseCheckpointLine, type Checkpoint } from './checkpoint-format.js';
 import { checkpointsDir } from './checkpoint-writer.js';
+import { readDeletions } from './log-retention.js';
 
 export interface CheckpointProblem {
   /** `file:line` of the checkpoint. */
@@ -87,7 +88,7 @@ export type ChainKind = 'logs' | 'store';
  * Checks every checkpoint of every source against `hashes`, the chain's ENTRY_HASHes in order;
  * stops at the first that does not hold.
  */
-export function holdCheckpoints(options: { sources: CheckpointSource[]; publicKey: KeyObject; keyId: string; hashes: string[]; chain: ChainKind }): CheckpointVerifyResult {
+export function holdCheckpoints(options: { sources: CheckpointSource[]; publicKey: KeyObject; keyId: string; hashes: string[]; chain: ChainKind; start?: ChainStart }): CheckpointVerifyResult {
   const result: CheckpointVerifyResult = { checked: 0, sources: options.sources.map((source) => source.name), newest: null };
   for (const source of options.sources) {
     if (source.missing !== null) {
@@ -114,10 +115,29 @@ export function holdCheckpoints(options: { sources: CheckpointSource[]; publicKe
   return result;
 }
 
-/** Files mode: the root's checkpoints and each witness folder's against the logs, then the head record. */
-export function verifyCheckpoints(options: { stateDir: string; witnesses: string[]; publicKey: KeyObject; keyId: string; hashes: string[] }): CheckpointVerifyResult {
+/** Where the chain's `hashes` start: after the `entries` retention deleted, the last hashing to `hash`. */
+interface ChainStart {
+  entries: number;
+  hash: string;
+}
+
+/**
+ * Files mode: every record of days retention deleted must be signed by the key (whoever deletes
+ * days without it could cut any history); then the root's checkpoints and each witness folder's
+ * against the logs, and the head record.
+ */
+export function verifyCheckpoints(options: { logsDir: string; stateDir: string; witnesses: string[]; publicKey: KeyObject; keyId: string; hashes: string[] }): CheckpointVerifyResult {
   const sources = [folderSource(checkpointsDir(options.stateDir), { witness: false }), ...options.witnesses.map((folder) => folderSource(folder, { witness: true }))];
-  const result = holdCheckpoints({ ...options, sources, chain: 'logs' });
+  const deletions = readDeletions(options.logsDir).records;
+  for (const { where, line, record } of deletions) {
+    const parsed = parseCheckpointLine(line);
+    const problem =
+      typeof parsed === 'string' ? 'it is not signed: days were deleted without the key (by hand, or before audit.signing_key was set)'
+      : parsed.key !== options.keyId ? `it is signed by another key (${parsed.key.slice(0, 16)}…): it was forged or re-signed`
+      : checkpointSignatureHolds(parsed, options.publicKey) ? null : 'the signature does not hold: the record was altered or forged';
+    if (problem !== null) return { checked: 0, sources: sources.map((source) => source.name), newest: null, firstProblem: { where, checkpoint: null, detail: `record of days deleted through ${record.day}: ${problem}` } };
+  }
+  const result = holdCheckpoints({ ...options, sources, chain: 'logs', ...(deletions.length > 0 && { start: deletions.at(-1)!.record }) });
   if (result.firstProblem !== undefined) return result;
   const head = readHeadRecord(options.stateDir);
   if (head.state === 'ok' && result.newest !== null && head.record.entries < result.newest.entries) {
@@ -130,14 +150,19 @@ export function verifyCheckpoints(options: { stateDir: string; witnesses: string
   return result;
 }
 
-function checkOne(checkpoint: Checkpoint, options: { publicKey: KeyObject; keyId: string; hashes: string[]; chain: ChainKind }): string | null {
+function checkOne(checkpoint: Checkpoint, options: { publicKey: KeyObject; keyId: string; hashes: string[]; chain: ChainKind; start?: ChainStart }): string | null {
   if (checkpoint.key !== options.keyId) return `signed by another key (${checkpoint.key.slice(0, 16)}…, not ${options.keyId.slice(0, 16)}…): it was forged or re-signed`;
   if (!checkpointSignatureHolds(checkpoint, options.publicKey)) return 'the signature does not hold: the checkpoint was altered or forged';
   const [holds, of] = options.chain === 'logs' ? ['the logs hold', 'the logs'] : ["the store's chain holds", "the store's chain"];
-  if (checkpoint.entries > options.hashes.length) {
-    return `${holds} only ${options.hashes.length} entries: the last ${checkpoint.entries - options.hashes.length} were cut`;
+  // Checkpoints of days retention deleted: their entries are gone; the one at the cut names its hash.
+  const offset = options.start?.entries ?? 0;
+  if (checkpoint.entries < offset) return null;
+  const total = offset + options.hashes.length;
+  if (checkpoint.entries > total) {
+    return `${holds} only ${total} entries: the last ${checkpoint.entries - total} were cut`;
   }
-  if (checkpoint.entries > 0 && options.hashes[checkpoint.entries - 1] !== checkpoint.hash) {
+  const hash = checkpoint.entries === offset ? options.start?.hash : options.hashes[checkpoint.entries - offset - 1];
+  if (checkpoint.entries > 0 && hash !== checkpoint.hash) {
     return `entry ${checkpoint.entries} of ${of} has another hash than the signed ${checkpoint.hash}: entries up to it were replaced`;
   }
   return null;

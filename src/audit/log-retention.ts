@@ -1,31 +1,134 @@
 /**
- * Retention of the audit trail (docs/audit-log.md, `audit.retention`): day files older than `keep_days`
- * move, compressed, to `system/logs/archive/YYYYMMDD.log.gz`, where `govflow verify` still reads
- * them as part of the chain. The newest day file is never moved (the writer chains to it).
+ * Retention of the audit trail and of the journals and results of its days (docs/audit-log.md
+ * "Retention and archives", `audit.retention`):
+ * - day files older than `keep_days` move, gzipped, to `system/logs/archive/YYYYMMDD.log.gz`, where
+ *   `govflow verify` still reads them as part of the chain; the newest day file never moves (the
+ *   writer chains to it). The finished sessions of those days follow into `archive/YYYYMMDD/`
+ *   (store/session-retention.ts).
+ * - with `delete_after_days`, archived days older than that are deleted, never while
+ *   `system/state/legal-hold` exists. The deletion is recorded first, as one line of
+ *   `archive/deleted.jsonl`: the chain's entry count and last ENTRY_HASH at the end of the last
+ *   deleted day (signed like a checkpoint when audit.signing_key is set), the days, sessions and
+ *   requests deleted. Verify starts the chain there.
  *
- * Crash-safe: the archive is written to a temp file, synced and renamed before the day file is
+ * Crash-safe: an archive is written to a temp file, synced and renamed before its source is
  * removed; a day found both ways was archived whole and only its `.log` is left to remove (until
- * then readers take the `.log`, so no day counts twice).
+ * then readers take the `.log`, so no day counts twice). Days the record names but still on disk
+ * were being deleted when a crash came: readers skip them, the next pass removes them.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { fsyncDirectory } from '../store/append-only-file.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
+import { GENESIS_HASH, computeEntryHash } from './audit-entry-format.js';
+import { parseEntryBlock, splitEntryBlocks } from './audit-entry-parse.js';
 import { listLogFiles } from './audit-log-reader.js';
 
 export const ARCHIVE_FOLDER = 'archive';
+/** Under system/state/: while it exists, retention deletes nothing. */
+export const LEGAL_HOLD_FILE = 'legal-hold';
+const DELETIONS_FILE = 'deleted.jsonl';
+const DAY = 86_400_000;
 
-/** Archived day files (`YYYYMMDD.log.gz`) whose day is not also still in logs/, oldest first. */
-export function listArchivedLogFiles(logsDir: string): string[] {
-  let names: string[];
+export function archiveFolderOf(logsDir: string): string {
+  return path.join(logsDir, ARCHIVE_FOLDER);
+}
+
+/** One deletion: the chain up to the end of `day` (entries counted from the first, every day). */
+export interface DeletionRecord {
+  day: string;
+  entries: number;
+  hash: string;
+  at: string;
+  days: string[];
+  sessions: string[];
+  requests: string[];
+  /** Key id and Ed25519 signature over the canonical JSON of the other fields (checkpoint-format.ts). */
+  key?: string;
+  sig?: string;
+}
+
+/** Every deletion, oldest first, with its `file:line`; `problem` names a line that is not one. */
+export function readDeletions(logsDir: string): { records: Array<{ record: DeletionRecord; where: string; line: string }>; problem: { file: string; line: number; detail: string } | null } {
+  const file = path.join(archiveFolderOf(logsDir), DELETIONS_FILE);
+  let text: string;
   try {
-    names = fs.readdirSync(path.join(logsDir, ARCHIVE_FOLDER));
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { records: [], problem: null };
+  }
+  const records = [];
+  for (const [index, line] of text.split('\n').entries()) {
+    if (line === '') continue;
+    const where = `${file}:${index + 1}`;
+    let record: DeletionRecord;
+    try {
+      record = JSON.parse(line) as DeletionRecord;
+    } catch {
+      return { records, problem: { file, line: index + 1, detail: 'not JSON' } };
+    }
+    if (!/^\d{8}$/.test(String(record.day)) || !Number.isInteger(record.entries) || !/^[0-9a-f]{64}$/.test(String(record.hash))) {
+      return { records, problem: { file, line: index + 1, detail: 'not a deletion record ("day", "entries" and "hash" are required)' } };
+    }
+    records.push({ record, where, line });
+  }
+  return { records, problem: null };
+}
+
+const deletedRequests = new Map<string, { stamp: string; byRequest: Map<string, DeletionRecord> }>();
+
+/** The deletion that removed this request's result and journal, or null (read again when the file changed). */
+export function deletedRequest(logsDir: string, requestId: string): DeletionRecord | null {
+  let stamp: string;
+  try {
+    const stat = fs.statSync(path.join(archiveFolderOf(logsDir), DELETIONS_FILE));
+    stamp = `${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return null;
+  }
+  let known = deletedRequests.get(logsDir);
+  if (known?.stamp !== stamp) {
+    known = { stamp, byRequest: new Map() };
+    for (const { record } of readDeletions(logsDir).records) for (const id of record.requests ?? []) known.byRequest.set(id, record);
+    deletedRequests.set(logsDir, known);
+  }
+  return known.byRequest.get(requestId) ?? null;
+}
+
+/** Where the chain starts: the newest deletion, or null while nothing was deleted. */
+export function chainStart(logsDir: string): DeletionRecord | null {
+  return readDeletions(logsDir).records.at(-1)?.record ?? null;
+}
+
+/** Archived day files (`YYYYMMDD.log.gz`) not also still in logs/ and not deleted (days after `after`), oldest first. */
+export function listArchivedLogFiles(logsDir: string, after = chainStart(logsDir)?.day ?? ''): string[] {
+  const current = new Set(listLogFiles(logsDir));
+  return readNames(archiveFolderOf(logsDir)).filter((name) => /^\d{8}\.log\.gz$/.test(name) && name.slice(0, 8) > after && !current.has(name.slice(0, -3))).sort();
+}
+
+function readNames(folder: string): string[] {
+  try {
+    return fs.readdirSync(folder);
   } catch {
     return [];
   }
-  const current = new Set(listLogFiles(logsDir));
-  return names.filter((name) => /^\d{8}\.log\.gz$/.test(name) && !current.has(name.slice(0, -3))).sort();
+}
+
+/** Writes `bytes` gzipped to `target` (temp, sync, rename), creating its folder; `mode` as the source's. */
+export function writeGzip(target: string, bytes: Buffer, mode = 0o644): void {
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const temp = `${target}.tmp`;
+  const fd = fs.openSync(temp, 'w', mode);
+  try {
+    fs.writeSync(fd, gzipSync(bytes));
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(temp, target);
+  fsyncDirectory(path.dirname(target));
 }
 
 export interface RetentionOptions {
@@ -35,33 +138,81 @@ export interface RetentionOptions {
   now?: Date;
 }
 
+/** The day (`YYYYMMDD`, configured zone) `days` before `now`: days before it are older than `days`. */
+export function dayCutoff(now: Date, days: number, timezone: string): string {
+  return compactInTimeZone(new Date(now.getTime() - days * DAY), timezone);
+}
+
 /** Archives the day files older than `keepDays`; returns the days moved. */
 export function archiveOldDays(options: RetentionOptions): string[] {
-  const now = options.now ?? new Date();
-  const cutoff = compactInTimeZone(new Date(now.getTime() - options.keepDays * 86_400_000), options.timezone);
-  const days = listLogFiles(options.logsDir);
-  const archiveDir = path.join(options.logsDir, ARCHIVE_FOLDER);
+  const cutoff = dayCutoff(options.now ?? new Date(), options.keepDays, options.timezone);
+  const archiveDir = archiveFolderOf(options.logsDir);
   const moved: string[] = [];
-  for (const name of days.slice(0, -1)) {
+  for (const name of listLogFiles(options.logsDir).slice(0, -1)) {
     const day = name.slice(0, 8);
     if (day >= cutoff) break;
-    fs.mkdirSync(archiveDir, { recursive: true });
     const target = path.join(archiveDir, `${name}.gz`);
-    if (!fs.existsSync(target)) {
-      const temp = `${target}.tmp`;
-      const fd = fs.openSync(temp, 'w', 0o644);
-      try {
-        fs.writeSync(fd, gzipSync(fs.readFileSync(path.join(options.logsDir, name))));
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
-      fs.renameSync(temp, target);
-      fsyncDirectory(archiveDir);
-    }
+    if (!fs.existsSync(target)) writeGzip(target, fs.readFileSync(path.join(options.logsDir, name)));
     fs.rmSync(path.join(options.logsDir, name));
     moved.push(day);
   }
   if (moved.length > 0) fsyncDirectory(options.logsDir);
   return moved;
+}
+
+export interface DeletionOptions {
+  logsDir: string;
+  stateDir: string;
+  timezone: string;
+  deleteAfterDays: number;
+  now?: Date;
+  /** Signs the record's fields (audit.signing_key), as checkpoints are signed. */
+  sign?: <T extends object>(fields: T) => T & { key: string; sig: string };
+}
+
+/**
+ * Deletes archived days older than `deleteAfterDays` — their `.log.gz` and their `YYYYMMDD/` folder
+ * of journals and results — unless the legal hold exists (`held`). Refuses (throws) when the
+ * archived chain it would delete does not hold: retention never destroys the evidence of tampering.
+ */
+export function deleteOldDays(options: DeletionOptions): { deleted: string[]; held: boolean } {
+  const now = options.now ?? new Date();
+  const cutoff = dayCutoff(now, options.deleteAfterDays, options.timezone);
+  const archiveDir = archiveFolderOf(options.logsDir);
+  const start = chainStart(options.logsDir);
+  // Day folders only before the first day still in logs/: the record's day must precede every kept entry.
+  const firstKept = listLogFiles(options.logsDir)[0]?.slice(0, 8) ?? '99999999';
+  const deletedThrough = start?.day ?? '';
+  const names = readNames(archiveDir);
+  const folders = names.filter((name) => /^\d{8}$/.test(name) && name > deletedThrough && name < cutoff && name < firstKept);
+  const logs = listArchivedLogFiles(options.logsDir, deletedThrough).filter((name) => name.slice(0, 8) < cutoff);
+  // What a crash left of an earlier deletion (its record is written): removed, not recorded again.
+  const leftovers = names.filter((name) => /^\d{8}(\.log\.gz)?$/.test(name) && name.slice(0, 8) <= deletedThrough);
+  if (folders.length === 0 && logs.length === 0 && leftovers.length === 0) return { deleted: [], held: false };
+  if (fs.existsSync(path.join(options.stateDir, LEGAL_HOLD_FILE))) return { deleted: [], held: true };
+  const days = [...new Set([...folders, ...logs.map((name) => name.slice(0, 8))])].sort();
+  if (days.length > 0) {
+    let entries = start?.entries ?? 0;
+    let hash = start?.hash ?? GENESIS_HASH;
+    for (const name of logs) {
+      const file = path.join(archiveDir, name);
+      for (const block of splitEntryBlocks(gunzipSync(fs.readFileSync(file)).toString('utf8')).blocks) {
+        const entry = parseEntryBlock(block);
+        if (computeEntryHash(hash, entry.body) !== entry.hash) {
+          throw new Error(`${file}: entry ${entry.messageId} (line ${block.line}) does not chain to the entry before it; nothing deleted: run "govflow verify"`);
+        }
+        [entries, hash] = [entries + 1, entry.hash];
+      }
+    }
+    const listed = (sub: string, suffix: string) =>
+      folders.flatMap((day) => readNames(path.join(archiveDir, day, sub)).filter((name) => name.endsWith(suffix)).map((name) => name.slice(0, name.length - suffix.length))).sort();
+    const fields = { day: days.at(-1)!, entries, hash, at: now.toISOString(), days, sessions: listed('sessions', ''), requests: listed('outbox', '.json.gz') };
+    const record = options.sign ? options.sign(fields) : fields;
+    const file = path.join(archiveDir, DELETIONS_FILE);
+    const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    writeFileAtomic(file, `${before}${JSON.stringify(record)}\n`);
+  }
+  for (const name of [...folders, ...logs, ...leftovers]) fs.rmSync(path.join(archiveDir, name), { recursive: true, force: true });
+  fsyncDirectory(archiveDir);
+  return { deleted: days, held: false };
 }

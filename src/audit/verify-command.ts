@@ -25,6 +25,7 @@ export function describeVerifyResult(result: VerifyResult): string {
   if (result.ok || problem === undefined) {
     // Always plural: scripts match this line literally ("N entries in M files").
     lines.push(`audit chain intact: ${result.entries} entries in ${result.files} files`);
+    if (result.deleted) lines.push(`the chain starts after entry ${result.deleted.entries}: retention deleted the days through ${result.deleted.day} (system/logs/archive/deleted.jsonl)`);
   } else {
     lines.push(
       `audit chain broken at ${problem.file}:${problem.line} (message_id ${problem.messageId ?? 'unknown'}): ` +
@@ -46,7 +47,7 @@ export async function verifyCommand(options: VerifyCommandOptions): Promise<numb
   }
   options.write(describeVerifyResult(result));
   if (options.signed === undefined) return result.ok ? 0 : 1;
-  const checkpointsHold = reportCheckpoints(verifyCheckpoints({ stateDir: options.stateDir, hashes, ...options.signed }), options.write);
+  const checkpointsHold = reportCheckpoints(verifyCheckpoints({ logsDir: options.logsDir, stateDir: options.stateDir, hashes, ...options.signed }), options.write);
   return result.ok && checkpointsHold ? 0 : 1;
 }
 

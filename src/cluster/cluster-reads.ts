@@ -35,7 +35,7 @@ export class ClusterReads implements SessionReads {
     private readonly pool: pg.Pool,
     schema: string,
     private readonly leases: SessionLeases,
-    paths: Pick<SystemPaths, 'outbox' | 'sessions'>,
+    paths: Pick<SystemPaths, 'outbox' | 'sessions' | 'logs'>,
   ) {
     this.files = new FilesSessionReads(paths);
     const quoted = quoteIdentifier(schema);

@@ -120,8 +120,10 @@ export const CONFIG_DEFAULTS = {
     /** Folders (another disk, a share) and http(s) URLs that receive every checkpoint. */
     witnesses: [],
     /**
-     * Day files older than `keep_days` move to system/logs/archive/YYYYMMDD.log.gz (docs/audit-log.md).
-     * `delete_after_days` is refused by this version (archives are never deleted). Null: kept as is.
+     * Day files older than `keep_days` move to system/logs/archive/YYYYMMDD.log.gz, the journals and
+     * results of the sessions that finished on them to system/logs/archive/YYYYMMDD/
+     * (docs/audit-log.md). Archived days older than `delete_after_days` (above keep_days; files mode
+     * only) are deleted, never while system/state/legal-hold exists. Null: kept as is.
      */
     retention: { keep_days: null, archive: 'gzip', delete_after_days: null },
   },

@@ -293,6 +293,8 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     if (!(error instanceof PiiConfigError)) throw error;
     throw new ConfigError(error.message, CONFIG_FILE_NAME, lineOf(error.keyPath));
   }
+  const problem = retentionProblem(config);
+  if (problem !== null) throw new ConfigError(problem, CONFIG_FILE_NAME, lineOf(['audit', 'retention', 'delete_after_days']));
   if (env.GOVFLOW_FSYNC === '0') config.daemon.fsync = false;
   return deepFreeze(config);
 }
@@ -368,9 +370,6 @@ function auditSettings(root: string, raw: Record<string, unknown>): GovflowConfi
     }
   }
   const retention = (raw.retention as Record<string, unknown> | undefined) ?? {};
-  if (retention.delete_after_days !== undefined && retention.delete_after_days !== null) {
-    throw new ConfigError('audit.retention.delete_after_days is not supported by this version: archived days are kept (set it to null, or remove it)', CONFIG_FILE_NAME);
-  }
   const witnesses = ((raw.witnesses as string[] | undefined) ?? defaults.witnesses).map((witness) => (/^https?:\/\//.test(witness) ? witness : path.resolve(root, witness)));
   return {
     signing_key: keyPath,
@@ -378,4 +377,16 @@ function auditSettings(root: string, raw: Record<string, unknown>): GovflowConfi
     witnesses,
     retention: { ...defaults.retention, ...retention } as GovflowConfig['audit']['retention'],
   };
+}
+
+/** Only archived days are deleted (docs/audit-log.md "Retention and archives"): what makes `delete_after_days` wrong, or null. */
+function retentionProblem(config: GovflowConfig): string | null {
+  const { keep_days: keep, delete_after_days: deleteAfter } = config.audit.retention;
+  if (deleteAfter === null) return null;
+  if (config.store.kind === 'postgres') {
+    return 'audit.retention.delete_after_days is not supported with store.kind: postgres (the chain, journals and results live in Postgres, which retention does not prune); remove it, or set it to null';
+  }
+  if (keep === null) return `audit.retention.delete_after_days (${deleteAfter}) needs audit.retention.keep_days: only archived days are deleted; set keep_days below ${deleteAfter}`;
+  if (deleteAfter <= keep) return `audit.retention.delete_after_days (${deleteAfter}) must be greater than audit.retention.keep_days (${keep}): days are deleted only after they were archived`;
+  return null;
 }

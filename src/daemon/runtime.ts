@@ -2,10 +2,12 @@
  * Assembles the concrete parts one process needs to run sessions: configuration, governance,
  * provider, audit writer and the session runner. Used by `govflow run` and `govflow start`.
  */
+import type { KeyObject } from 'node:crypto';
 import { AuditLogWriter } from '../audit/audit-log-writer.js';
-import { readSigningKey } from '../audit/checkpoint-format.js';
+import { readSigningKey, signFields } from '../audit/checkpoint-format.js';
 import { CheckpointWriter, type ChainState } from '../audit/checkpoint-writer.js';
-import { archiveOldDays } from '../audit/log-retention.js';
+import { archiveOldDays, dayCutoff, deleteOldDays } from '../audit/log-retention.js';
+import { archiveFinishedSessions } from '../store/session-retention.js';
 import { LoggedMessagesIndex } from '../audit/logged-messages-index.js';
 import { complianceViolations } from '../message/compliance-violations.js';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
@@ -78,22 +80,15 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   let checkpoints: CheckpointWriter | null = null;
   let retentionTimer: NodeJS.Timeout | null = null;
   try {
-    const keepDays = config.audit.retention.keep_days;
-    if (keepDays !== null && options.owner === 'daemon' && !options.store) {
-      const archive = () => {
-        try {
-          const moved = archiveOldDays({ logsDir: config.paths.logs, timezone: config.timezone, keepDays });
-          if (moved.length > 0) options.log?.info('audit retention: archived day files', { days: moved, folder: 'system/logs/archive' });
-        } catch (error) {
-          options.log?.warn('audit retention: could not archive old day files', { error: (error as Error).message });
-        }
-      };
-      archive();
-      retentionTimer = setInterval(archive, 3_600_000);
+    const key = config.audit.signing_key !== null && !options.store ? readSigningKey(config.audit.signing_key) : null;
+    if (config.audit.retention.keep_days !== null && options.owner === 'daemon' && !options.store) {
+      const retention = retentionPass(config, key, options.log);
+      retention(true);
+      retentionTimer = setInterval(() => retention(false), 3_600_000);
       retentionTimer.unref();
     }
-    if (config.audit.signing_key !== null && !options.store) {
-      const { privateKey, keyId } = readSigningKey(config.audit.signing_key);
+    if (key !== null) {
+      const { privateKey, keyId } = key;
       checkpoints = new CheckpointWriter({ stateDir: config.paths.state, privateKey, keyId, intervalMs: config.audit.checkpoint_ms, witnesses: config.audit.witnesses, log: (message, fields) => options.log?.warn(message, fields) });
     }
     if (!options.store) {
@@ -180,5 +175,36 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
         lock?.release();
       }
     },
+  };
+}
+
+/**
+ * One pass of `audit.retention` (docs/audit-log.md "Retention and archives"), run at start and
+ * hourly: day files older than keep_days to the archive, then the sessions that ended on such days
+ * (at start and whenever a day moved: a day's sessions end by the time it is archived), then the
+ * archived days older than delete_after_days deleted unless the legal hold exists. Never throws.
+ */
+function retentionPass(config: GovflowConfig, key: { privateKey: KeyObject; keyId: string } | null, log: OperationalLog | undefined): (atStart: boolean) => void {
+  const { keep_days: keepDays, delete_after_days: deleteAfterDays } = config.audit.retention;
+  const { paths, timezone } = config;
+  let heldLogged = false;
+  return (atStart) => {
+    try {
+      const now = new Date();
+      const moved = archiveOldDays({ logsDir: paths.logs, timezone, keepDays: keepDays!, now });
+      if (moved.length > 0) log?.info('audit retention: archived day files', { days: moved, folder: 'system/logs/archive' });
+      if (atStart || moved.length > 0) {
+        const sessions = archiveFinishedSessions({ paths, timezone, before: dayCutoff(now, keepDays!, timezone) });
+        if (sessions.length > 0) log?.info('audit retention: archived finished sessions and their results', { sessions: sessions.length, folder: 'system/logs/archive/YYYYMMDD' });
+      }
+      if (deleteAfterDays === null) return;
+      const sign = key ? <T extends object>(fields: T) => signFields(key.privateKey, key.keyId, fields) : undefined;
+      const { deleted, held } = deleteOldDays({ logsDir: paths.logs, stateDir: paths.state, timezone, deleteAfterDays, now, ...(sign && { sign }) });
+      if (deleted.length > 0) log?.info('audit retention: deleted archived days', { days: deleted, record: 'system/logs/archive/deleted.jsonl' });
+      if (held && !heldLogged) log?.info('audit retention: system/state/legal-hold exists, so nothing is deleted while it does');
+      heldLogged = held;
+    } catch (error) {
+      log?.warn('audit retention: a pass failed; the next one tries again', { error: (error as Error).message });
+    }
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeVerifyResult } from '../audit/verify-command.js';
+import { deletedRequest } from '../audit/log-retention.js';
 import { verifyAuditChain } from '../audit/audit-chain-verify.js';
 import { filterEntries, isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
@@ -99,6 +100,10 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
     const owner = await visibleRequest(callerOf(request), requestId);
     const result = lookup.result(requestId);
     if (result) return result;
+    const deletion = deletedRequest(context.paths.logs, requestId);
+    if (deletion) {
+      throw new HttpProblem(404, 'not_found', `request "${requestId}" ended on a day audit retention deleted (through ${deletion.day}, at ${deletion.at}): its result and journal are gone (audit.retention.delete_after_days)`);
+    }
     const sessionId = owner.sessionId ?? lookup.runningSessionOf(requestId);
     const running = sessionId !== null && lookup.session(sessionId) !== null;
     return { request_id: requestId, status: running ? 'running' : 'queued', ...(sessionId ? { session_id: sessionId } : {}) };

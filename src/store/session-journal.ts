@@ -8,6 +8,7 @@ import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
 import type { ToolJournalRecord } from './tool-journal-records.js';
 import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { GovflowError } from '../errors.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
@@ -228,7 +229,9 @@ export class SessionJournal {
    */
   static read(directory: string, repair = false): JournalRecord[] {
     const file = path.join(directory, 'journal.jsonl');
-    const text = readFileSync(file, 'utf8');
+    // An archived session's journal is gzipped (store/session-retention.ts); it is never repaired.
+    const archived = !existsSync(file) && existsSync(`${file}.gz`);
+    const text = archived ? gunzipSync(readFileSync(`${file}.gz`)).toString('utf8') : readFileSync(file, 'utf8');
     const records: JournalRecord[] = [];
     let offset = 0;
     for (let lineNumber = 1; offset < text.length; lineNumber++) {
@@ -237,7 +240,7 @@ export class SessionJournal {
       records.push(parseJournalRecord(text.slice(offset, end), file, lineNumber));
       offset = end + 1;
     }
-    if (repair && offset < text.length) truncateSync(file, Buffer.byteLength(text.slice(0, offset)));
+    if (repair && !archived && offset < text.length) truncateSync(file, Buffer.byteLength(text.slice(0, offset)));
     return records;
   }
 

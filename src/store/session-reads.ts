@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import type { SessionRow } from '../web/session-list.js';
 import { SessionJournal, type JournalRecord } from './session-journal.js';
+import { archivedResult, sessionFolder } from './session-retention.js';
 
 export interface SessionReads {
   prefetch(ids: { requestId?: string; sessionId?: string }): Promise<void>;
@@ -28,7 +29,7 @@ export interface SessionReads {
 }
 
 export class FilesSessionReads implements SessionReads {
-  constructor(private readonly paths: Pick<SystemPaths, 'outbox' | 'sessions'>) {}
+  constructor(private readonly paths: Pick<SystemPaths, 'outbox' | 'sessions' | 'logs'>) {}
 
   async prefetch(): Promise<void> {}
 
@@ -36,12 +37,12 @@ export class FilesSessionReads implements SessionReads {
     try {
       return JSON.parse(readFileSync(path.join(this.paths.outbox, `${requestId}.json`), 'utf8')) as Record<string, unknown>;
     } catch {
-      return null;
+      return archivedResult(this.paths, requestId); // moved by audit.retention (docs/audit-log.md)
     }
   }
 
   records(sessionId: string): JournalRecord[] {
-    return SessionJournal.read(SessionJournal.directoryOf(this.paths.sessions, sessionId));
+    return SessionJournal.read(sessionFolder(this.paths, sessionId));
   }
 
   async ownerOf(): Promise<null> {

@@ -160,6 +160,21 @@ describe('loadConfig errors name the key, the file and the line', () => {
     expect(error.line).toBe(4);
   });
 
+  it('accepts audit.retention.delete_after_days only above keep_days, in files mode, naming the field and its line otherwise', () => {
+    const retention = (fields: string, extra = '') => rootWithConfig(`timezone: UTC\n${extra}audit:\n  retention:\n${fields}`);
+    expect(loadConfig(retention('    keep_days: 190\n    archive: gzip\n    delete_after_days: null\n'), {}).audit.retention.delete_after_days).toBeNull();
+    expect(loadConfig(retention('    keep_days: 190\n    delete_after_days: 400\n'), {}).audit.retention).toEqual({ keep_days: 190, archive: 'gzip', delete_after_days: 400 });
+
+    const notAbove = configError(() => loadConfig(retention('    keep_days: 190\n    delete_after_days: 190\n'), {}));
+    expect(notAbove.describe()).toBe(
+      'govflow.config.yaml:5: audit.retention.delete_after_days (190) must be greater than audit.retention.keep_days (190): days are deleted only after they were archived',
+    );
+    const noKeep = configError(() => loadConfig(retention('    delete_after_days: 30\n'), {}));
+    expect(noKeep.describe()).toMatch(/^govflow\.config\.yaml:4: audit\.retention\.delete_after_days \(30\) needs audit\.retention\.keep_days/);
+    const cluster = configError(() => loadConfig(retention('    keep_days: 1\n    delete_after_days: 30\n', 'store: { kind: postgres, url: "postgres://127.0.0.1/test" }\n'), {}));
+    expect(cluster.describe()).toMatch(/^govflow\.config\.yaml:6: audit\.retention\.delete_after_days is not supported with store\.kind: postgres/);
+  });
+
   it('rejects an unknown key inside provider', () => {
     const error = configError(() => loadConfig(rootWithConfig('provider:\n  kind: openai\n  apikey: sk-123\n'), {}));
     expect(error.message).toContain('apikey');

@@ -1,0 +1,125 @@
+/**
+ * The retention passes on real files (docs/audit-log.md "Retention and archives"): which sessions
+ * move to the archive (a finished one, on a day before the cut; never one that runs or pauses; a
+ * delegated child only once its parent ended), the PII vault keeping its mode, a deletion that
+ * refuses to destroy archived days whose chain was tampered with, and a head record rebuilt at
+ * open that counts the archived and deleted entries.
+ */
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
+import { readHeadRecord } from '../../src/audit/audit-chain-tail.js';
+import { verifyAuditChain } from '../../src/audit/audit-chain-verify.js';
+import { archiveOldDays, deleteOldDays } from '../../src/audit/log-retention.js';
+import { systemPaths } from '../../src/config/system-paths.js';
+import { archiveFinishedSessions } from '../../src/store/session-retention.js';
+import { entryInput, makeMessage, tempRoot } from './audit-test-helpers.js';
+
+const FIXTURE = path.join(import.meta.dirname, '..', 'fixtures', 'journal', 'v1');
+/** The fixture session finished on 2026-11-23 (UTC). */
+const FINISHED_ON = '20261123';
+
+/** Copies the frozen v1 session as `sessionId` (its session record changed by `edit`), with its result files. */
+function placeSession(root: string, sessionId: string, edit: (record: Record<string, unknown>) => void = () => {}, keep = Infinity): void {
+  const paths = systemPaths(root);
+  const folder = path.join(paths.sessions, sessionId);
+  mkdirSync(folder, { recursive: true });
+  const lines = readFileSync(path.join(FIXTURE, 'journal.jsonl'), 'utf8').trim().split('\n').slice(0, keep);
+  const first = JSON.parse(lines[0]) as Record<string, unknown>;
+  first.session_id = sessionId;
+  first.request_id = `req-${sessionId}`;
+  edit(first);
+  lines[0] = JSON.stringify(first);
+  writeFileSync(path.join(folder, 'journal.jsonl'), `${lines.join('\n')}\n`);
+  if (keep === Infinity) cpSync(path.join(FIXTURE, 'manifest.json'), path.join(folder, 'manifest.json'));
+  mkdirSync(paths.outbox, { recursive: true });
+  writeFileSync(path.join(paths.outbox, `req-${sessionId}.json`), JSON.stringify({ request_id: `req-${sessionId}`, session_id: sessionId, status: 'success' }));
+  writeFileSync(path.join(paths.outbox, `req-${sessionId}.md`), '# result\n');
+}
+
+describe('archiveFinishedSessions', () => {
+  it('moves finished sessions of days before the cut with their results, keeps the vault private, and leaves the rest', () => {
+    const { root } = tempRoot();
+    const paths = systemPaths(root);
+    placeSession(root, 'done');
+    writeFileSync(path.join(paths.sessions, 'done', 'pii-vault.json'), '{"v":1,"entries":[]}', { mode: 0o600 });
+    placeSession(root, 'running', () => {}, 3); // no finished record: it runs (or waits)
+
+    expect(archiveFinishedSessions({ paths, timezone: 'UTC', before: FINISHED_ON })).toEqual([]);
+    expect(archiveFinishedSessions({ paths, timezone: 'UTC', before: '20261124' })).toEqual(['done']);
+
+    const day = path.join(paths.logs, 'archive', FINISHED_ON);
+    expect(readdirSync(path.join(day, 'sessions', 'done')).sort()).toEqual(['journal.jsonl.gz', 'manifest.json.gz', 'pii-vault.json.gz']);
+    expect(statSync(path.join(day, 'sessions', 'done', 'pii-vault.json.gz')).mode & 0o777).toBe(0o600);
+    const journal = gunzipSync(readFileSync(path.join(day, 'sessions', 'done', 'journal.jsonl.gz'))).toString('utf8');
+    expect(journal.startsWith('{"v":1,"type":"session","session_id":"done"')).toBe(true);
+    expect(journal.trim().split('\n').at(-1)).toContain('"type":"finished"');
+    expect(readdirSync(path.join(day, 'outbox')).sort()).toEqual(['req-done.json.gz', 'req-done.md.gz']);
+    expect(existsSync(path.join(paths.sessions, 'done'))).toBe(false);
+    expect(existsSync(path.join(paths.outbox, 'req-done.json'))).toBe(false);
+    expect(existsSync(path.join(paths.sessions, 'running', 'journal.jsonl'))).toBe(true);
+    expect(existsSync(path.join(paths.outbox, 'req-running.json'))).toBe(true);
+  });
+
+  it('keeps finished sessions recovery may still read: a delegated child while its parent has not ended, one whose request file is still claimed', () => {
+    const { root } = tempRoot();
+    const paths = systemPaths(root);
+    placeSession(root, 'parent', () => {}, 3);
+    placeSession(root, 'child', (record) => (record.delegation = { parent_session_id: 'parent', root_session_id: 'parent', depth: 1, call_id: 'c1', lineage: [], deadline_at: '2026-11-24T00:00:00.000Z', max_tokens: null }));
+    const claimed = path.join(paths.processing, 'claimed.json');
+    mkdirSync(paths.processing, { recursive: true });
+    writeFileSync(claimed, '{"request": "Summarize."}');
+    placeSession(root, 'claimed', (record) => (record.claimed_path = claimed));
+    expect(archiveFinishedSessions({ paths, timezone: 'UTC', before: '20261124' })).toEqual([]);
+    placeSession(root, 'parent');
+    rmSync(claimed);
+    expect(archiveFinishedSessions({ paths, timezone: 'UTC', before: '20261124' }).sort()).toEqual(['child', 'claimed', 'parent']);
+  });
+});
+
+describe('deleteOldDays', () => {
+  it('refuses to delete archived days whose chain does not hold, and deletes them once it does', async () => {
+    const { logsDir, stateDir } = tempRoot();
+    const writer = await AuditLogWriter.open({ logsDir, stateDir, timezone: 'UTC' });
+    for (const [index, day] of ['2026-01-01', '2026-01-02', '2026-03-01'].entries()) {
+      await writer.append(entryInput(makeMessage({ id: `m${index}`, executedAt: `${day}T10:00:00.000+00:00`, sequence: index + 1 })));
+    }
+    await writer.close();
+    const now = new Date('2026-03-02T12:00:00Z');
+    expect(archiveOldDays({ logsDir, timezone: 'UTC', keepDays: 30, now })).toEqual(['20260101', '20260102']);
+    const archived = path.join(logsDir, 'archive', '20260102.log.gz');
+    const original = readFileSync(archived);
+    writeFileSync(archived, gzipSync(gunzipSync(original).toString('utf8').replace('[AGENT: objective_agent]', '[AGENT: goal_agent]')));
+
+    expect(() => deleteOldDays({ logsDir, stateDir, timezone: 'UTC', deleteAfterDays: 40, now })).toThrow(/20260102\.log\.gz: entry m1 .* does not chain/);
+    expect(existsSync(path.join(logsDir, 'archive', '20260101.log.gz'))).toBe(true);
+    expect(existsSync(path.join(logsDir, 'archive', 'deleted.jsonl'))).toBe(false);
+
+    writeFileSync(archived, original);
+    expect(deleteOldDays({ logsDir, stateDir, timezone: 'UTC', deleteAfterDays: 40, now })).toEqual({ deleted: ['20260101', '20260102'], held: false });
+    const record = JSON.parse(readFileSync(path.join(logsDir, 'archive', 'deleted.jsonl'), 'utf8')) as { entries: number; day: string };
+    expect(record).toMatchObject({ day: '20260102', entries: 2 });
+    expect(readdirSync(path.join(logsDir, 'archive'))).toEqual(['deleted.jsonl']);
+  });
+
+  it('leaves a head record the writer rebuilds counting archived and deleted entries, so verify stays clean', async () => {
+    const { logsDir, stateDir } = tempRoot();
+    let writer = await AuditLogWriter.open({ logsDir, stateDir, timezone: 'UTC' });
+    for (const [index, day] of ['2026-01-01', '2026-01-02', '2026-03-01'].entries()) {
+      await writer.append(entryInput(makeMessage({ id: `m${index}`, executedAt: `${day}T10:00:00.000+00:00`, sequence: index + 1 })));
+    }
+    await writer.close();
+    const now = new Date('2026-03-02T12:00:00Z');
+    archiveOldDays({ logsDir, timezone: 'UTC', keepDays: 30, now });
+    deleteOldDays({ logsDir, stateDir, timezone: 'UTC', deleteAfterDays: 59, now }); // deletes 2026-01-01 only
+    rmSync(path.join(stateDir, 'audit-head.json'));
+    writer = await AuditLogWriter.open({ logsDir, stateDir, timezone: 'UTC' });
+    await writer.close();
+    const head = readHeadRecord(stateDir);
+    expect(head.state === 'ok' && head.record.entries).toBe(3);
+    const verified = await verifyAuditChain({ logsDir, stateDir });
+    expect(verified).toMatchObject({ ok: true, entries: 2, warnings: [], deleted: { day: '20260101', entries: 1 } });
+  });
+});
