@@ -197,10 +197,7 @@ export async function startFakeModel(answers, latencyMs) {
   writeFileSync(answersFile, JSON.stringify(answers));
   const child = spawn(process.execPath, [path.join(REPOSITORY_ROOT, 'bench', 'fake-openai-server.mjs'), answersFile, String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   fakeServers.add(child);
-  child.once('exit', () => {
-    fakeServers.delete(child);
-    removeRoot(folder);
-  });
+  child.once('exit', () => fakeServers.delete(child));
   const port = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (data) => {
@@ -209,7 +206,7 @@ export async function startFakeModel(answers, latencyMs) {
       if (match) resolve(Number(match[1]));
     });
     child.once('exit', (code) => reject(new Error(`the fake model server exited (${code})`)));
-  });
+  }).finally(() => removeRoot(folder)); // read at its start
   const url = `http://127.0.0.1:${port}`;
   const get = async (pathname) => (await fetch(`${url}${pathname}`)).json();
   return {
