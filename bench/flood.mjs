@@ -135,7 +135,7 @@ const sampler = setInterval(() => {
   const claimedShare = ((REQUESTS - waiting) / REQUESTS) * 100;
   for (const [percentile, at] of claimedBy) if (at === null && claimedShare >= percentile) claimedBy.set(percentile, now() - started);
 }, 100);
-const outcome = await within(done, Math.max(600_000, REQUESTS * 100), 'timeout');
+const outcome = await within(done, Math.max(600_000, REQUESTS * 250), 'timeout');
 clearInterval(sampler);
 const cpu = process.cpuUsage(cpuBefore);
 await daemon.stop();
