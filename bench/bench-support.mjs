@@ -1,11 +1,12 @@
 /**
  * Shared pieces of the benchmarks: temp roots holding a copy of the example app, providers that
- * answer instantly or after a fixed latency, statistics, the machine description, and the one
- * line each script prints for run-all.mjs (`BENCH_RESULT {json}`).
+ * answer instantly or after a fixed latency, the real path's model (a loopback OpenAI-wire server
+ * in its own process), statistics, the machine description, and the one line each script prints
+ * for run-all.mjs (`BENCH_RESULT {json}`).
  *
  * The benchmarks import the built code from ../dist/: run `npx tsc -p tsconfig.json` first.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -136,6 +137,88 @@ export class FixedLatencyProvider extends InstantProvider {
     });
     return this.answer(request);
   }
+}
+
+/**
+ * The model paths a benchmark runs (BENCH_PATHS, default both): `scripted`, a provider in the
+ * bench's own code or `kind: scripted` (no wire, no SDK); `real`, `kind: openai-compatible`
+ * through the AI SDK against startFakeModel's server with the same latency.
+ */
+export function benchPaths() {
+  const paths = (process.env.BENCH_PATHS ?? 'scripted,real').split(',').map((name) => name.trim()).filter(Boolean);
+  for (const name of paths) if (name !== 'scripted' && name !== 'real') throw new Error(`BENCH_PATHS=${process.env.BENCH_PATHS}: each path must be scripted or real`);
+  return paths;
+}
+
+/**
+ * The example app's answers as InstantProvider gives them (agent → text), and the prompts of one
+ * call, from one in-process session: what startFakeModel answers on the real path.
+ */
+export async function exampleAnswers() {
+  const { GovflowDaemon } = await importBuilt('daemon/daemon.js');
+  const answers = {};
+  let samplePrompt = null;
+  const provider = new (class extends InstantProvider {
+    async generate(request) {
+      const answer = await super.generate(request);
+      answers[request.agent] = answer.text;
+      samplePrompt ??= { system: request.system, prompt: request.prompt };
+      return answer;
+    }
+  })();
+  const root = makeExampleRoot();
+  try {
+    let finished;
+    const done = new Promise((resolve) => (finished = resolve));
+    const daemon = await GovflowDaemon.start(root, { log: quietLog((message) => message === 'session finished' && finished()), announce: () => {}, provider, env: { GOVFLOW_TIMEZONE: 'UTC' } });
+    dropRequest(root, 'capture.json', JSON.stringify({ request: requestText(0), request_id: 'capture' }));
+    await done;
+    await daemon.stop();
+  } finally {
+    removeRoot(root);
+  }
+  return { answers, samplePrompt };
+}
+
+const fakeServers = new Set();
+process.on('exit', () => fakeServers.forEach((child) => child.kill('SIGKILL')));
+
+/**
+ * bench/fake-openai-server.mjs in its own process (its CPU is not the daemon's), answering
+ * `answers` (agent → text, `*` for any other) after `latencyMs`. `providerYaml` is the config
+ * section that points `kind: openai-compatible` at it; `stats()` counts the calls;
+ * `firstSeen()` maps each `[bench-request ID]` marker in a prompt to when its first call arrived
+ * (ms on the clock of performance.timeOrigin + performance.now(), which processes share).
+ * Killed by `stop()` or when this process exits.
+ */
+export async function startFakeModel(answers, latencyMs) {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-fake-'));
+  const answersFile = path.join(folder, 'answers.json');
+  writeFileSync(answersFile, JSON.stringify(answers));
+  const child = spawn(process.execPath, [path.join(REPOSITORY_ROOT, 'bench', 'fake-openai-server.mjs'), answersFile, String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  fakeServers.add(child);
+  child.once('exit', () => fakeServers.delete(child));
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (data) => {
+      out += data;
+      const match = /listening (\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the fake model server exited (${code})`)));
+  }).finally(() => removeRoot(folder)); // read at its start
+  const url = `http://127.0.0.1:${port}`;
+  const get = async (pathname) => (await fetch(`${url}${pathname}`)).json();
+  return {
+    url,
+    baseUrl: `${url}/v1`,
+    providerYaml: `provider:\n  kind: openai-compatible\n  model: bench-model\n  base_url: ${url}/v1\n`,
+    stats: () => get('/stats'),
+    firstSeen: () => get('/first-seen'),
+    stop() {
+      child.kill('SIGKILL');
+    },
+  };
 }
 
 /** Writes a request file elsewhere in the root, then renames it into system/inbox/ (an atomic drop). */

@@ -21,6 +21,12 @@
  *     statement; the share is the time per step in the statements that append to the chain over
  *     the step's wall time. The append commits in one statement with its journal record, so this
  *     is an upper bound.
+ *
+ * Two model paths (BENCH_PATHS, default both), each figure on each: `scripted`, `kind: scripted`
+ * in the daemons; `real`, `kind: openai-compatible` through the AI SDK against
+ * bench/fake-openai-server.mjs in its own process (one per latency, shared by the daemons of a
+ * run), answering the same texts after the same latency. The statement timing runs on the
+ * scripted path only.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +35,7 @@ import path from 'node:path';
 import pg from 'pg';
 import {
   REPOSITORY_ROOT,
+  benchPaths,
   cleanUpOnExit,
   envInteger,
   makeExampleRoot,
@@ -39,6 +46,7 @@ import {
   round,
   sleep,
   stageRequest,
+  startFakeModel,
 } from './bench-support.mjs';
 
 const PG_URL = process.env.GOVFLOW_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -59,7 +67,7 @@ process.on('exit', () => {
 });
 
 /** The example app's answers for the scripted provider (the same as the daemon tests'). */
-function script(latencyMs) {
+function scriptResponses() {
   const answer = (content, contentType, next) => ({
     json: {
       message_id: null, timestamp: null, agent: null, input: null, metadata: null,
@@ -74,18 +82,24 @@ function script(latencyMs) {
     { id: 't1', agent: 'summarizer_agent', instruction: 'Summarise the text.', depends_on: [] },
     { id: 't2', agent: 'action_item_agent', instruction: 'List the action items.', depends_on: [] },
   ];
-  return JSON.stringify({
-    latency_ms: latencyMs,
-    loop: true,
-    responses: {
-      objective_agent: [answer({ objectives: ['summarise the text'] }, 'objectives', 'goal_agent')],
-      goal_agent: [answer({ source_text: 'text', objectives: [{ objective: 'summarise', goals: ['a summary exists'] }] }, 'goals', 'planning_agent')],
-      planning_agent: [answer({ tasks }, 'plan', 'final_output_agent')],
-      summarizer_agent: [answer({ summary: 'A short summary.', decisions: [] }, 'summary', null)],
-      action_item_agent: [answer({ action_items: [{ task: 'send the report', owner: 'Bob', due: null }] }, 'action_items', null)],
-      final_output_agent: [answer({ answer: 'Done.' }, 'final_report', null)],
-    },
-  });
+  return {
+    objective_agent: [answer({ objectives: ['summarise the text'] }, 'objectives', 'goal_agent')],
+    goal_agent: [answer({ source_text: 'text', objectives: [{ objective: 'summarise', goals: ['a summary exists'] }] }, 'goals', 'planning_agent')],
+    planning_agent: [answer({ tasks }, 'plan', 'final_output_agent')],
+    summarizer_agent: [answer({ summary: 'A short summary.', decisions: [] }, 'summary', null)],
+    action_item_agent: [answer({ action_items: [{ task: 'send the report', owner: 'Bob', due: null }] }, 'action_items', null)],
+    final_output_agent: [answer({ answer: 'Done.' }, 'final_report', null)],
+  };
+}
+const PATHS = benchPaths();
+const RESPONSES = scriptResponses();
+/** The same answers for the real path's server (agent → text). */
+const FAKE_ANSWERS = Object.fromEntries(Object.entries(RESPONSES).map(([agent, [first]]) => [agent, JSON.stringify(first.json)]));
+const fakes = new Map();
+/** The real path's model server answering after `latencyMs`, started on first use. */
+async function fakeFor(latencyMs) {
+  if (!fakes.has(latencyMs)) fakes.set(latencyMs, await startFakeModel(FAKE_ANSWERS, latencyMs));
+  return fakes.get(latencyMs);
 }
 
 /** A connection to the server that makes a fresh schema per run (dropped at the end), or null when no server answers. */
@@ -139,14 +153,15 @@ async function startDaemon(root, nodeArgs = [], env = {}) {
   };
 }
 
-/** Roots for `count` daemons; `store` is the YAML of the store section (null: files). */
-function makeRoots(count, { store, concurrency, latencyMs }) {
+/** Roots for `count` daemons on `model`'s path; `store` is the YAML of the store section (null: files). */
+async function makeRoots(model, count, { store, concurrency, latencyMs }) {
+  const provider = model === 'real' ? (await fakeFor(latencyMs)).providerYaml : 'provider: { kind: scripted, script: script.json }\n';
   return Array.from({ length: count }, () => {
     const root = makeExampleRoot(
-      `provider: { kind: scripted, script: script.json }\nintake: { concurrency: ${concurrency} }\n${store ? `store: ${store}\ncluster: { lease_ms: 10000 }\n` : ''}`,
+      `${provider}intake: { concurrency: ${concurrency} }\n${store ? `store: ${store}\ncluster: { lease_ms: 10000 }\n` : ''}`,
       'govflow-bench-cluster-',
     );
-    writeFileSync(path.join(root, 'script.json'), script(latencyMs));
+    writeFileSync(path.join(root, 'script.json'), JSON.stringify({ latency_ms: latencyMs, loop: true, responses: RESPONSES }));
     roots.push(root);
     return root;
   });
@@ -238,19 +253,22 @@ if (!database) {
 const figures = [];
 const targets = [];
 try {
-  console.log(`cluster: daemons as child processes sharing one fresh Postgres schema per run; scripted model`);
+  console.log(`cluster: daemons as child processes sharing one fresh Postgres schema per run; paths: ${PATHS.join(', ')}`);
   // Sessions per second, instant model.
-  const throughput = {};
   for (const count of [1, 2, 3]) {
-    const { wallMs } = await timeBatch(`tp${count}`, makeRoots(count, { store: await database.freshStore(), concurrency: 8, latencyMs: 0 }), REQUESTS);
-    throughput[count] = REQUESTS / (wallMs / 1000);
-    console.log(`  ${count} daemon(s), instant model, concurrency 8 each: ${REQUESTS} sessions in ${round(wallMs / 1000, 2)} s = ${round(throughput[count], 1)} sessions/s`);
-    figures.push({ name: `${count} daemon(s), instant model: sessions/s`, unit: 'sessions/s', median: round(throughput[count], 1), runs: 1 });
+    for (const model of PATHS) {
+      const { wallMs } = await timeBatch(`tp${count}-${model}`, await makeRoots(model, count, { store: await database.freshStore(), concurrency: 8, latencyMs: 0 }), REQUESTS);
+      const rate = REQUESTS / (wallMs / 1000);
+      console.log(`  ${model.padEnd(8)} ${count} daemon(s), instant model, concurrency 8 each: ${REQUESTS} sessions in ${round(wallMs / 1000, 2)} s = ${round(rate, 1)} sessions/s`);
+      figures.push({ name: `${model}: ${count} daemon(s), instant model: sessions/s`, unit: 'sessions/s', median: round(rate, 1), runs: 1 });
+    }
   }
   // Reference on the same machine at the same moment: one files-mode daemon.
-  const { wallMs: filesWall } = await timeBatch('tp-files', makeRoots(1, { store: null, concurrency: 8, latencyMs: 0 }), REQUESTS);
-  console.log(`  reference, 1 files-mode daemon, instant model, concurrency 8: ${round(REQUESTS / (filesWall / 1000), 1)} sessions/s`);
-  figures.push({ name: 'reference: 1 files-mode daemon, instant model: sessions/s', unit: 'sessions/s', median: round(REQUESTS / (filesWall / 1000), 1), runs: 1 });
+  for (const model of PATHS) {
+    const { wallMs } = await timeBatch(`tp-files-${model}`, await makeRoots(model, 1, { store: null, concurrency: 8, latencyMs: 0 }), REQUESTS);
+    console.log(`  ${model.padEnd(8)} reference, 1 files-mode daemon, instant model, concurrency 8: ${round(REQUESTS / (wallMs / 1000), 1)} sessions/s`);
+    figures.push({ name: `${model}: reference: 1 files-mode daemon, instant model: sessions/s`, unit: 'sessions/s', median: round(REQUESTS / (wallMs / 1000), 1), runs: 1 });
+  }
 
   // 100 ms model, 16 per daemon, 3 daemons.
   const slots = 3 * 16;
@@ -263,60 +281,68 @@ try {
   const describeCpu = (label, batch) => {
     const perSession = (batch.daemonCpuMs + batch.postgresCpuMs) / LATENCY_REQUESTS;
     const floor = (batch.daemonCpuMs + batch.postgresCpuMs) / cores / idealMs;
-    console.log(`    ${label} CPU per session: daemons ${round(batch.daemonCpuMs / LATENCY_REQUESTS, 1)} ms + Postgres ${round(batch.postgresCpuMs / LATENCY_REQUESTS, 1)} ms; the ${LATENCY_REQUESTS} sessions' CPU on ${cores} cores alone takes ${round(floor, 3)}× the ideal`);
+    console.log(`             CPU per session: daemons ${round(batch.daemonCpuMs / LATENCY_REQUESTS, 1)} ms + Postgres ${round(batch.postgresCpuMs / LATENCY_REQUESTS, 1)} ms; the ${LATENCY_REQUESTS} sessions' CPU on ${cores} cores alone takes ${round(floor, 3)}× the ideal`);
     figures.push({ name: `${label}: CPU per session (daemons + Postgres)`, unit: 'ms', median: round(perSession, 1), runs: 1, note: `CPU-bound floor of wall / ideal on ${cores} cores: ${round(floor, 3)}×` });
   };
-  const latency = await timeBatch('lat', makeRoots(3, { store: await database.freshStore(), concurrency: 16, latencyMs: LATENCY_MS }), LATENCY_REQUESTS);
-  const ratio = latency.wallMs / idealMs;
-  console.log(`  3 daemons × 16, ${LATENCY_MS} ms model: ${LATENCY_REQUESTS} sessions in ${round(latency.wallMs / 1000, 2)} s; ideal ${round(idealMs / 1000, 2)} s; wall/ideal ${round(ratio, 3)}`);
-  figures.push({ name: `3 daemons × 16, ${LATENCY_MS} ms model: wall / ideal`, unit: '×', median: round(ratio, 3), runs: 1, note: `${LATENCY_REQUESTS} sessions, ideal ${round(idealMs / 1000, 2)} s` });
-  targets.push({ name: '3 daemons × 16, 100 ms model: wall / ideal', target: '≤ 1.15×', value: round(ratio, 3), unit: '×', pass: ratio <= 1.15 });
-  describeCpu('cluster 3 × 16', latency);
+  for (const model of PATHS) {
+    const latency = await timeBatch(`lat-${model}`, await makeRoots(model, 3, { store: await database.freshStore(), concurrency: 16, latencyMs: LATENCY_MS }), LATENCY_REQUESTS);
+    const ratio = latency.wallMs / idealMs;
+    console.log(`  ${model.padEnd(8)} 3 daemons × 16, ${LATENCY_MS} ms model: ${LATENCY_REQUESTS} sessions in ${round(latency.wallMs / 1000, 2)} s; ideal ${round(idealMs / 1000, 2)} s; wall/ideal ${round(ratio, 3)}`);
+    figures.push({ name: `${model}: 3 daemons × 16, ${LATENCY_MS} ms model: wall / ideal`, unit: '×', median: round(ratio, 3), runs: 1, note: `${LATENCY_REQUESTS} sessions, ideal ${round(idealMs / 1000, 2)} s` });
+    targets.push({ name: `${model}: 3 daemons × 16, 100 ms model: wall / ideal`, target: '≤ 1.15×', value: round(ratio, 3), unit: '×', pass: ratio <= 1.15 });
+    describeCpu(`${model}: cluster 3 × 16`, latency);
+  }
   // Reference: three independent files-mode daemons (no shared store), the same load.
-  const filesLatency = await timeBatch('lat-files', makeRoots(3, { store: null, concurrency: 16, latencyMs: LATENCY_MS }), LATENCY_REQUESTS);
-  console.log(`  reference, 3 independent files-mode daemons × 16: ${round(filesLatency.wallMs / 1000, 2)} s; wall/ideal ${round(filesLatency.wallMs / idealMs, 3)}`);
-  figures.push({ name: 'reference: 3 files-mode daemons × 16, 100 ms model: wall / ideal', unit: '×', median: round(filesLatency.wallMs / idealMs, 3), runs: 1 });
-  describeCpu('files-mode 3 × 16', { ...filesLatency, postgresCpuMs: 0 });
+  for (const model of PATHS) {
+    const filesLatency = await timeBatch(`lat-files-${model}`, await makeRoots(model, 3, { store: null, concurrency: 16, latencyMs: LATENCY_MS }), LATENCY_REQUESTS);
+    console.log(`  ${model.padEnd(8)} reference, 3 independent files-mode daemons × 16: ${round(filesLatency.wallMs / 1000, 2)} s; wall/ideal ${round(filesLatency.wallMs / idealMs, 3)}`);
+    figures.push({ name: `${model}: reference: 3 files-mode daemons × 16, 100 ms model: wall / ideal`, unit: '×', median: round(filesLatency.wallMs / idealMs, 3), runs: 1 });
+    describeCpu(`${model}: files-mode 3 × 16`, { ...filesLatency, postgresCpuMs: 0 });
+  }
 
   // Per-step overhead: one daemon, one session at a time, files store and postgres store.
-  const stepMs = {};
   const timingFile = path.join(os.tmpdir(), `govflow-bench-query-timing-${process.pid}.json`);
   const timing = { nodeArgs: ['--import', path.join(REPOSITORY_ROOT, 'bench', 'cluster-query-timing.mjs')], env: { BENCH_QUERY_TIMING_FILE: timingFile } };
-  for (const [kind, store] of [['files', null], ['postgres', await database.freshStore()]]) {
-    const { wallMs } = await timeBatch(`step-${kind}`, makeRoots(1, { store, concurrency: 1, latencyMs: 0 }), STEP_SESSIONS, store ? timing : {});
-    stepMs[kind] = wallMs / (STEP_SESSIONS * STEPS);
-    console.log(`  per step, ${kind} store (1 daemon, concurrency 1, instant model, ${STEP_SESSIONS} sessions): ${round(stepMs[kind], 3)} ms`);
-    figures.push({ name: `per-step overhead, ${kind} store`, unit: 'ms', median: round(stepMs[kind], 3), runs: 1 });
+  const stepMs = {};
+  for (const model of PATHS) {
+    stepMs[model] = {};
+    for (const [kind, store] of [['files', null], ['postgres', await database.freshStore()]]) {
+      const { wallMs } = await timeBatch(`step-${kind}-${model}`, await makeRoots(model, 1, { store, concurrency: 1, latencyMs: 0 }), STEP_SESSIONS, store && model === 'scripted' ? timing : {});
+      stepMs[model][kind] = wallMs / (STEP_SESSIONS * STEPS);
+      console.log(`  ${model.padEnd(8)} per step, ${kind} store (1 daemon, concurrency 1, instant model, ${STEP_SESSIONS} sessions): ${round(stepMs[model][kind], 3)} ms`);
+      figures.push({ name: `${model}: per-step overhead, ${kind} store`, unit: 'ms', median: round(stepMs[model][kind], 3), runs: 1 });
+    }
+    const stepRatio = stepMs[model].postgres / stepMs[model].files;
+    targets.push({ name: `${model}: per-step overhead: postgres / files store`, target: '≤ 2×', value: round(stepRatio, 2), unit: '×', pass: stepRatio <= 2 });
+    console.log(`  ${model.padEnd(8)} postgres / files per step: ${round(stepRatio, 2)}× (target ≤ 2×)`);
   }
-  const stepRatio = stepMs.postgres / stepMs.files;
-  targets.push({ name: 'per-step overhead: postgres / files store', target: '≤ 2×', value: round(stepRatio, 2), unit: '×', pass: stepRatio <= 2 });
-  console.log(`  postgres / files per step: ${round(stepRatio, 2)}× (target ≤ 2×)`);
 
   const totals = existsSync(timingFile) ? JSON.parse(readFileSync(timingFile, 'utf8')) : null;
   rmSync(timingFile, { force: true });
   const statements = Object.entries(totals ?? {}).sort(([, a], [, b]) => b.ms - a.ms);
   if (statements.length === 0) {
-    console.log('  audit append share of a step: n/a (the daemon sent no queries through the pg driver)');
+    console.log('  audit append share of a step: n/a (no scripted postgres run, or the daemon sent no queries through the pg driver)');
   } else {
     const steps = (STEP_SESSIONS + WARMUP) * STEPS; // the daemon's whole life: warm-up sessions too
-    console.log(`  statements per step, postgres store (start-up included), by time:`);
+    console.log(`  statements per step, scripted, postgres store (start-up included), by time:`);
     for (const [text, { calls, ms }] of statements.slice(0, 6)) console.log(`    ${round(ms / steps, 3)} ms, ${round(calls / steps, 2)} calls  ${text}`);
     // The audit append commits in the same statement as the journal record (one transaction), so
     // from outside it can only be bounded: the share of the step in the statements that append it.
     const append = statements.filter(([text]) => /commit_writes|insert into audit_entries|audit_head/i.test(text));
     const appendMs = append.reduce((sum, [, { ms }]) => sum + ms, 0) / steps;
-    const share = (100 * appendMs) / stepMs.postgres;
-    console.log(`  audit append (in its commit with the journal record): ${round(appendMs, 3)} ms of a ${round(stepMs.postgres, 3)} ms step = ${round(share, 1)} % (an upper bound: the same statement commits the journal)`);
-    figures.push({ name: 'audit append (with its journal commit) share of a step, postgres store', unit: '%', median: round(share, 1), runs: 1, note: `${round(appendMs, 3)} ms of ${round(stepMs.postgres, 3)} ms` });
+    const share = (100 * appendMs) / stepMs.scripted.postgres;
+    console.log(`  audit append (in its commit with the journal record): ${round(appendMs, 3)} ms of a ${round(stepMs.scripted.postgres, 3)} ms step = ${round(share, 1)} % (an upper bound: the same statement commits the journal)`);
+    figures.push({ name: 'scripted: audit append (with its journal commit) share of a step, postgres store', unit: '%', median: round(share, 1), runs: 1, note: `${round(appendMs, 3)} ms of ${round(stepMs.scripted.postgres, 3)} ms` });
   }
 } finally {
   await database.close();
+  for (const fake of fakes.values()) fake.stop();
 }
 
 reportResult({
   bench: 'cluster',
   title: 'Cluster mode (daemons as child processes, one Postgres)',
-  config: { requests: REQUESTS, latencyRequests: LATENCY_REQUESTS, stepSessions: STEP_SESSIONS, latencyMs: LATENCY_MS },
+  config: { paths: PATHS, requests: REQUESTS, latencyRequests: LATENCY_REQUESTS, stepSessions: STEP_SESSIONS, latencyMs: LATENCY_MS },
   figures,
   targets,
 });

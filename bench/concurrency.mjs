@@ -15,13 +15,20 @@
  * concurrency 16 runs BENCH_CONCURRENCY_RUNS times (default 3), 1 and 4 run
  * BENCH_CONCURRENCY_SLOW_RUNS times (default 1). Full size: BENCH_CONCURRENCY_SERIAL_REQUESTS=200.
  *
+ * Two model paths, alternating run by run (BENCH_PATHS, default both): `scripted`, a provider in
+ * this process that sleeps 100 ms then answers; `real`, `kind: openai-compatible` through the AI
+ * SDK against bench/fake-openai-server.mjs in its own process with the same latency. CPU per
+ * session is this process's (the daemon's) over the timed window.
+ *
  * Target: wall / ideal ≤ 1.1 at concurrency 16 (the issue's ideal; the critical-path one is
- * reported beside it).
+ * reported beside it), on each path.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   FixedLatencyProvider,
+  benchPaths,
   cleanUpOnExit,
+  exampleAnswers,
   describeFigure,
   stageRequest,
   envInteger,
@@ -33,6 +40,7 @@ import {
   reportResult,
   requestText,
   round,
+  startFakeModel,
   summarize,
   within,
 } from './bench-support.mjs';
@@ -53,8 +61,12 @@ const TARGET_LEVEL = 16;
 const roots = [];
 cleanUpOnExit(roots);
 
-async function runOnce(concurrency, requests, run) {
-  const root = makeExampleRoot(`intake: { concurrency: ${concurrency} }\n`);
+const PATHS = benchPaths();
+const fake = PATHS.includes('real') ? await startFakeModel((await exampleAnswers()).answers, LATENCY_MS) : null;
+
+/** One batch on `via` ('scripted' or 'real'). */
+async function runOnce(via, concurrency, requests, run) {
+  const root = makeExampleRoot(`intake: { concurrency: ${concurrency} }\n${via === 'real' ? fake.providerYaml : ''}`);
   roots.push(root);
   let finished = 0;
   let failed = 0;
@@ -72,38 +84,36 @@ async function runOnce(concurrency, requests, run) {
       allDone();
     }
   });
-  const provider = new FixedLatencyProvider(LATENCY_MS);
-  const daemon = await GovflowDaemon.start(root, { log, announce: () => {}, provider, env: { GOVFLOW_TIMEZONE: 'UTC' } });
+  const provider = via === 'scripted' ? new FixedLatencyProvider(LATENCY_MS) : null;
+  const callsBefore = provider ? 0 : (await fake.stats()).calls;
+  const daemon = await GovflowDaemon.start(root, { log, announce: () => {}, ...(provider ? { provider } : {}), env: { GOVFLOW_TIMEZONE: 'UTC' } });
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   try {
     // Every file is written before the clock starts; the timed part renames them all in.
     const drops = Array.from({ length: requests }, (_, index) => {
-      const id = `c${concurrency}-${run}-${index}`;
+      const id = `${via}-c${concurrency}-${run}-${index}`;
       return stageRequest(root, `${id}.json`, JSON.stringify({ request: requestText(index), request_id: id }));
     });
     loopDelay.enable();
+    const cpuBefore = process.cpuUsage();
     const started = now();
     for (const drop of drops) drop();
     const idealMs = (requests * CRITICAL_PATH_CALLS * LATENCY_MS) / concurrency;
     const issueIdealMs = (requests * CALLS_PER_REQUEST * LATENCY_MS) / concurrency;
     const outcome = await within(done, idealMs * 3 + 30_000, 'timeout');
     loopDelay.disable();
-    if (outcome === 'timeout') throw new Error(`concurrency ${concurrency}: only ${finished} of ${requests} sessions finished in time`);
-    if (failed > 0) throw new Error(`concurrency ${concurrency}: ${failed} sessions did not succeed`);
-    if (provider.calls !== requests * CALLS_PER_REQUEST) {
-      throw new Error(`concurrency ${concurrency}: ${provider.calls} model calls, expected ${requests * CALLS_PER_REQUEST}`);
-    }
+    const cpu = process.cpuUsage(cpuBefore);
+    if (outcome === 'timeout') throw new Error(`${via}, concurrency ${concurrency}: only ${finished} of ${requests} sessions finished in time`);
+    if (failed > 0) throw new Error(`${via}, concurrency ${concurrency}: ${failed} sessions did not succeed`);
+    const calls = provider ? provider.calls : (await fake.stats()).calls - callsBefore;
+    if (calls !== requests * CALLS_PER_REQUEST) throw new Error(`${via}, concurrency ${concurrency}: ${calls} model calls, expected ${requests * CALLS_PER_REQUEST}`);
     const wallMs = lastFinished - started;
-    const wavesMs = Math.ceil(requests / concurrency) * CRITICAL_PATH_CALLS * LATENCY_MS;
     return {
       wallMs,
-      idealMs,
-      wavesMs,
       ratio: wallMs / idealMs,
-      issueIdealMs,
       issueRatio: wallMs / issueIdealMs,
       loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
-      loopDelayMeanMs: loopDelay.mean / 1e6,
+      cpuMsPerSession: (cpu.user + cpu.system) / 1000 / requests,
     };
   } finally {
     await daemon.stop();
@@ -113,48 +123,57 @@ async function runOnce(concurrency, requests, run) {
 }
 
 console.log(
-  `concurrency: model latency ${LATENCY_MS} ms/call, ${CALLS_PER_REQUEST} calls per request (critical path ${CRITICAL_PATH_CALLS}: the 2 plan tasks run in parallel)`,
+  `concurrency: model latency ${LATENCY_MS} ms/call, ${CALLS_PER_REQUEST} calls per request (critical path ${CRITICAL_PATH_CALLS}: the 2 plan tasks run in parallel); paths: ${PATHS.join(', ')}`,
 );
 const figures = [];
 const targets = [];
-const perLevel = {};
 for (const concurrency of LEVELS) {
   const requests = concurrency === 1 ? SERIAL_REQUESTS : REQUESTS;
   const runs = concurrency === TARGET_LEVEL ? RUNS : SLOW_RUNS;
-  const results = [];
-  for (let run = 0; run < runs; run++) results.push(await runOnce(concurrency, requests, run));
-  const wall = summarize(results.map((result) => result.wallMs / 1000));
-  const ratio = summarize(results.map((result) => result.ratio));
-  const issueRatio = summarize(results.map((result) => result.issueRatio));
-  const { idealMs, wavesMs, issueIdealMs } = results[0];
-  const loopP99 = summarize(results.map((result) => result.loopDelayP99Ms));
-  perLevel[concurrency] = { requests, runs, wall, ratio, idealMs, wavesMs };
+  const results = Object.fromEntries(PATHS.map((via) => [via, []]));
+  // The paths alternate run by run, so both meet the same machine load.
+  for (let run = 0; run < runs; run++) for (const via of PATHS) results[via].push(await runOnce(via, concurrency, requests, run));
+  const idealMs = (requests * CRITICAL_PATH_CALLS * LATENCY_MS) / concurrency;
+  const issueIdealMs = (requests * CALLS_PER_REQUEST * LATENCY_MS) / concurrency;
+  const wavesMs = Math.ceil(requests / concurrency) * CRITICAL_PATH_CALLS * LATENCY_MS;
   console.log(
-    `  concurrency ${String(concurrency).padStart(2)} (${requests} requests): wall ${describeFigure(wall, 's', 2)}; ` +
-      `issue's ideal (6 calls) ${round(issueIdealMs / 1000, 2)} s: wall/ideal ${round(issueRatio.median, 3)}; ` +
-      `critical-path ideal (5 calls) ${round(idealMs / 1000, 2)} s (waves ${round(wavesMs / 1000, 2)} s): wall/ideal ${round(ratio.median, 3)} ` +
-      `(min ${round(ratio.min, 3)}, max ${round(ratio.max, 3)}); event-loop delay p99 ${round(loopP99.median, 1)} ms`,
+    `  concurrency ${String(concurrency).padStart(2)} (${requests} requests, ${runs} run${runs === 1 ? '' : 's'}): issue's ideal (6 calls) ${round(issueIdealMs / 1000, 2)} s, ` +
+      `critical-path ideal (5 calls) ${round(idealMs / 1000, 2)} s (waves ${round(wavesMs / 1000, 2)} s)`,
   );
-  figures.push(
-    { name: `concurrency ${concurrency}: wall time (${requests} requests)`, unit: 's', median: round(wall.median, 2), min: round(wall.min, 2), max: round(wall.max, 2), runs: wall.count, note: `ideal ${round(idealMs / 1000, 2)} s, waves ${round(wavesMs / 1000, 2)} s` },
-    { name: `concurrency ${concurrency}: wall / issue's ideal (6 calls)`, unit: '×', median: round(issueRatio.median, 3), min: round(issueRatio.min, 3), max: round(issueRatio.max, 3), runs: issueRatio.count },
-    { name: `concurrency ${concurrency}: wall / critical-path ideal (5 calls)`, unit: '×', median: round(ratio.median, 3), min: round(ratio.min, 3), max: round(ratio.max, 3), runs: ratio.count },
-  );
-  if (concurrency === TARGET_LEVEL) {
-    const issuePass = issueRatio.median <= TARGET_RATIO;
-    const pass = ratio.median <= TARGET_RATIO;
-    targets.push(
-      { name: `wall / issue's ideal (6 calls) at concurrency ${TARGET_LEVEL}`, target: `≤ ${TARGET_RATIO}×`, value: round(issueRatio.median, 3), unit: '×', pass: issuePass },
-      { name: `wall / critical-path ideal (5 calls) at concurrency ${TARGET_LEVEL}`, target: `≤ ${TARGET_RATIO}×`, value: round(ratio.median, 3), unit: '×', pass },
+  for (const via of PATHS) {
+    const wall = summarize(results[via].map((result) => result.wallMs / 1000));
+    const ratio = summarize(results[via].map((result) => result.ratio));
+    const issueRatio = summarize(results[via].map((result) => result.issueRatio));
+    const loopP99 = summarize(results[via].map((result) => result.loopDelayP99Ms));
+    const cpu = summarize(results[via].map((result) => result.cpuMsPerSession));
+    console.log(
+      `    ${via.padEnd(8)} wall ${describeFigure(wall, 's', 2)}; wall/issue's ideal ${round(issueRatio.median, 3)}; wall/critical-path ideal ${round(ratio.median, 3)} ` +
+        `(min ${round(ratio.min, 3)}, max ${round(ratio.max, 3)}); CPU per session ${round(cpu.median, 1)} ms; event-loop delay p99 ${round(loopP99.median, 1)} ms`,
     );
-    console.log(`  target wall/ideal ≤ ${TARGET_RATIO} at concurrency ${TARGET_LEVEL}: issue's ideal ${issuePass ? 'PASS' : 'MISS'}; critical-path ideal ${pass ? 'PASS' : 'MISS'}`);
+    const figure = (name, stats, unit, digits, extra = {}) => ({ name: `${via}: concurrency ${concurrency}: ${name}`, unit, median: round(stats.median, digits), min: round(stats.min, digits), max: round(stats.max, digits), runs: stats.count, ...extra });
+    figures.push(
+      figure(`wall time (${requests} requests)`, wall, 's', 2, { note: `ideal ${round(idealMs / 1000, 2)} s, waves ${round(wavesMs / 1000, 2)} s` }),
+      figure(`wall / issue's ideal (6 calls)`, issueRatio, '×', 3),
+      figure(`wall / critical-path ideal (5 calls)`, ratio, '×', 3),
+      figure('CPU per session', cpu, 'ms', 1),
+    );
+    if (concurrency === TARGET_LEVEL) {
+      const issuePass = issueRatio.median <= TARGET_RATIO;
+      const pass = ratio.median <= TARGET_RATIO;
+      targets.push(
+        { name: `${via}: wall / issue's ideal (6 calls) at concurrency ${TARGET_LEVEL}`, target: `≤ ${TARGET_RATIO}×`, value: round(issueRatio.median, 3), unit: '×', pass: issuePass },
+        { name: `${via}: wall / critical-path ideal (5 calls) at concurrency ${TARGET_LEVEL}`, target: `≤ ${TARGET_RATIO}×`, value: round(ratio.median, 3), unit: '×', pass },
+      );
+      console.log(`    ${via.padEnd(8)} target wall/ideal ≤ ${TARGET_RATIO} at concurrency ${TARGET_LEVEL}: issue's ideal ${issuePass ? 'PASS' : 'MISS'}; critical-path ideal ${pass ? 'PASS' : 'MISS'}`);
+    }
   }
 }
+fake?.stop();
 
 reportResult({
   bench: 'concurrency',
   title: `Concurrency (model latency ${LATENCY_MS} ms)`,
-  config: { latencyMs: LATENCY_MS, requests: REQUESTS, serialRequests: SERIAL_REQUESTS, runs: RUNS, slowRuns: SLOW_RUNS, levels: LEVELS },
+  config: { paths: PATHS, latencyMs: LATENCY_MS, requests: REQUESTS, serialRequests: SERIAL_REQUESTS, runs: RUNS, slowRuns: SLOW_RUNS, levels: LEVELS },
   figures,
   targets,
 });

@@ -8,7 +8,9 @@
  * ANSWERS.json maps an agent name to the text it answers (the agent is read from the system
  * prompt's `You are "name"`); any other request gets the `*` entry. Answers after LATENCY_MS, as
  * one JSON body or, when the request asks for a stream, as SSE chunks of ~40 characters with the
- * usage in the last one. Prints `listening PORT` once up; `GET /stats` gives the calls counted.
+ * usage in the last one. Prints `listening PORT` once up; `GET /stats` gives the calls counted;
+ * `GET /first-seen` maps each `[bench-request ID]` marker found in a user message to when its first
+ * call arrived (performance.timeOrigin + performance.now(), a clock other processes share).
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -16,6 +18,8 @@ import { createServer } from 'node:http';
 const answers = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const latencyMs = Number(process.argv[3] ?? 100);
 const stats = { calls: 0, streamed: 0 };
+const firstSeen = {};
+const MARKER = /\[bench-request ([\w-]+)\]/;
 const usage = { prompt_tokens: 900, completion_tokens: 120, total_tokens: 1020 };
 
 function answerFor(body) {
@@ -46,15 +50,18 @@ function streamed(response, model, text) {
 }
 
 const server = createServer((request, response) => {
-  if (request.method === 'GET' && request.url === '/stats') {
+  if (request.method === 'GET' && (request.url === '/stats' || request.url === '/first-seen')) {
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(stats));
+    response.end(JSON.stringify(request.url === '/stats' ? stats : firstSeen));
     return;
   }
+  const arrived = performance.timeOrigin + performance.now();
   const parts = [];
   request.on('data', (part) => parts.push(part));
   request.on('end', () => {
     const body = JSON.parse(Buffer.concat(parts).toString('utf8'));
+    const marker = (body.messages ?? []).map((message) => (message.role === 'user' && typeof message.content === 'string' ? MARKER.exec(message.content)?.[1] : undefined)).find(Boolean);
+    if (marker) firstSeen[marker] ??= arrived;
     stats.calls += 1;
     if (body.stream === true) stats.streamed += 1;
     const text = answerFor(body);

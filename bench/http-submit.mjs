@@ -26,6 +26,12 @@
  * BENCH_HTTP_ROUNDS rounds (default 5), HTTP and files alternating, so both meet the same machine
  * load; each figure is the median over rounds, and "added" the median of per-round differences.
  *
+ * Two model paths (BENCH_PATHS, default both), each measured in every round: `scripted`, a provider
+ * in the daemon's process (instant; the stream-memory session is held by `kind: scripted`), where
+ * "first model call" is the provider's generate(); `real`, `kind: openai-compatible` through the
+ * AI SDK against bench/fake-openai-server.mjs in its own process, where "first model call" is the
+ * request's arrival at that server (the time the AI SDK and the loopback add is in the figure).
+ *
  * Targets (issue 13): the API adds ≤ 2 ms p50 to submit → first model call compared with the file
  * path, 200 requests at concurrency 16; 100 open streams cost ≤ 20 MB (≤ 200 kB each).
  */
@@ -37,8 +43,10 @@ import { fileURLToPath } from 'node:url';
 import {
   InstantProvider,
   REPOSITORY_ROOT,
+  benchPaths,
   cleanUpOnExit,
   envInteger,
+  exampleAnswers,
   importBuilt,
   makeExampleRoot,
   quietLog,
@@ -48,6 +56,7 @@ import {
   round,
   sleep,
   stageRequest,
+  startFakeModel,
   summarize,
   within,
 } from './bench-support.mjs';
@@ -147,22 +156,26 @@ async function runClients({ path: via, target, count, concurrency, waitForFinish
 }
 
 const roots = [];
+const PATHS = benchPaths();
+/** The real path's answers (agent → text), set by the main process when it runs that path. */
+let answers = null;
 
 /**
- * One run: a daemon (with the HTTP API when `via` is 'http'), the clients in a child process,
- * `count` requests in the given shape. Returns submit → first model call per request, the time to
- * the 202 (HTTP), and the wall time until every session finished.
+ * One run on `model` ('scripted' or 'real'): a daemon (with the HTTP API when `via` is 'http'),
+ * the clients in a child process, `count` requests in the given shape. Returns submit → first
+ * model call per request, the time to the 202 (HTTP), and the wall time until every session finished.
  */
-async function measure(via, shape, count = REQUESTS, concurrency = CONCURRENCY) {
+async function measure(model, via, shape, count = REQUESTS, concurrency = CONCURRENCY) {
   const { GovflowDaemon } = await importBuilt('daemon/daemon.js');
-  const root = makeExampleRoot(CONFIG);
+  const fake = model === 'real' ? await startFakeModel(answers, 0) : null;
+  const root = makeExampleRoot(`${CONFIG}${fake?.providerYaml ?? ''}`);
   roots.push(root);
   const firstCall = new Map();
   const requestOf = new Map();
   let child = null;
   let finishedCount = 0;
   let wake = () => {};
-  const provider = new InstantProvider((request) => {
+  const provider = fake ? null : new InstantProvider((request) => {
     const id = MARKER.exec(request.prompt)?.[1];
     if (id && !firstCall.has(id)) firstCall.set(id, absoluteNow());
   });
@@ -178,7 +191,7 @@ async function measure(via, shape, count = REQUESTS, concurrency = CONCURRENCY) 
     }
   });
   let ready = '';
-  const daemon = await GovflowDaemon.start(root, { log, provider, env: { GOVFLOW_TIMEZONE: 'UTC' }, announce: (line) => (ready = line), ...(via === 'http' ? { httpListen: '127.0.0.1:0' } : {}) });
+  const daemon = await GovflowDaemon.start(root, { log, ...(provider ? { provider } : {}), env: { GOVFLOW_TIMEZONE: 'UTC' }, announce: (line) => (ready = line), ...(via === 'http' ? { httpListen: '127.0.0.1:0' } : {}) });
   const target = via === 'http' ? /HTTP API on (\S+)/.exec(ready)?.[1] : root;
   const began = absoluteNow();
   let posted;
@@ -194,8 +207,10 @@ async function measure(via, shape, count = REQUESTS, concurrency = CONCURRENCY) 
     if (!posted) throw new Error(`the ${via} clients did not finish within 180 s`);
     child.send('exit');
     while (finishedCount < count) await within(new Promise((resolve) => (wake = resolve)), 60_000, null);
+    if (fake) for (const [id, at] of Object.entries(await fake.firstSeen())) firstCall.set(id, at);
   } finally {
     child?.kill();
+    fake?.stop();
     await daemon.stop();
     removeRoot(root);
   }
@@ -209,12 +224,14 @@ function rssKb(pid) {
   return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 }
 
-async function streamMemory() {
+/** `govflow start` with one session held running by a model that answers after 10 minutes, and STREAMS event streams on it. */
+async function streamMemory(model) {
   const script = path.join(makeExampleRoot(), 'script.yaml');
   const root = path.dirname(script);
   roots.push(root);
+  const fake = model === 'real' ? await startFakeModel(answers, 600_000) : null;
   writeFileSync(script, 'responses:\n  objective_agent:\n    - { text: "{}", delay_ms: 600000 }\n');
-  writeFileSync(path.join(root, 'govflow.config.yaml'), 'timezone: UTC\nprovider: { kind: scripted, script: script.yaml }\nhttp: { listen: "127.0.0.1:0" }\n');
+  writeFileSync(path.join(root, 'govflow.config.yaml'), `timezone: UTC\n${fake?.providerYaml ?? 'provider: { kind: scripted, script: script.yaml }\n'}http: { listen: "127.0.0.1:0" }\n`);
   const child = spawn(process.execPath, [path.join(REPOSITORY_ROOT, 'bin', 'govflow.js'), 'start', '--root', root], { stdio: ['ignore', 'pipe', 'ignore'] });
   const controllers = [];
   try {
@@ -246,6 +263,7 @@ async function streamMemory() {
   } finally {
     for (const controller of controllers) controller.abort();
     child.kill('SIGKILL');
+    fake?.stop();
     removeRoot(root);
   }
 }
@@ -258,59 +276,65 @@ if (process.env.BENCH_HTTP_CLIENT === '1') {
   });
 } else {
   cleanUpOnExit(roots);
-  console.log(`http submit: ${REQUESTS} requests by ${CONCURRENCY} clients in a child process (instant model, fsync on, intake.concurrency 16), ${ROUNDS} rounds, HTTP and files alternating`);
+  if (PATHS.includes('real')) ({ answers } = await exampleAnswers());
+  console.log(`http submit: ${REQUESTS} requests by ${CONCURRENCY} clients in a child process (instant model, fsync on, intake.concurrency 16), ${ROUNDS} rounds, HTTP and files alternating; paths: ${PATHS.join(', ')}`);
   const rounds = [];
   for (let index = 0; index < ROUNDS; index++) {
-    const http = { closed: await measure('http', 'closed'), flood: await measure('http', 'flood'), serial: await measure('http', 'serial', SERIAL, 1) };
-    const files = { closed: await measure('files', 'closed'), flood: await measure('files', 'flood'), serial: await measure('files', 'serial', SERIAL, 1) };
-    rounds.push({ http, files });
-    const line = (shape) => `HTTP p50 ${round1(http[shape].latency.median)} ms (p95 ${round1(http[shape].latency.p95)}), files ${round1(files[shape].latency.median)} ms (p95 ${round1(files[shape].latency.p95)}), added ${round1(http[shape].latency.median - files[shape].latency.median)} ms`;
-    console.log(`  round ${index + 1}: concurrency ${CONCURRENCY}: ${line('closed')}`);
-    console.log(`           flood: ${line('flood')}; all finished after HTTP ${Math.round(http.flood.wall)} ms, files ${Math.round(files.flood.wall)} ms; POST → 202 p50 ${round1(http.flood.accepted.median)} ms`);
-    console.log(`           one at a time: ${line('serial')}`);
+    const entry = {};
+    for (const model of PATHS) {
+      const http = { closed: await measure(model, 'http', 'closed'), flood: await measure(model, 'http', 'flood'), serial: await measure(model, 'http', 'serial', SERIAL, 1) };
+      const files = { closed: await measure(model, 'files', 'closed'), flood: await measure(model, 'files', 'flood'), serial: await measure(model, 'files', 'serial', SERIAL, 1) };
+      entry[model] = { http, files };
+      const line = (shape) => `HTTP p50 ${round1(http[shape].latency.median)} ms (p95 ${round1(http[shape].latency.p95)}), files ${round1(files[shape].latency.median)} ms (p95 ${round1(files[shape].latency.p95)}), added ${round1(http[shape].latency.median - files[shape].latency.median)} ms`;
+      console.log(`  round ${index + 1}, ${model}: concurrency ${CONCURRENCY}: ${line('closed')}`);
+      console.log(`           flood: ${line('flood')}; all finished after HTTP ${Math.round(http.flood.wall)} ms, files ${Math.round(files.flood.wall)} ms; POST → 202 p50 ${round1(http.flood.accepted.median)} ms`);
+      console.log(`           one at a time: ${line('serial')}`);
+    }
+    rounds.push(entry);
   }
-  const medianOf = (pick) => summarize(rounds.map(pick)).median;
-  const figure = (shape) => ({
-    http: medianOf((entry) => entry.http[shape].latency.median),
-    httpP95: medianOf((entry) => entry.http[shape].latency.p95),
-    files: medianOf((entry) => entry.files[shape].latency.median),
-    filesP95: medianOf((entry) => entry.files[shape].latency.p95),
-    added: medianOf((entry) => entry.http[shape].latency.median - entry.files[shape].latency.median),
-    perRound: rounds.map((entry) => round1(entry.http[shape].latency.median - entry.files[shape].latency.median)),
-  });
-  const closed = figure('closed');
-  const flood = figure('flood');
-  const serial = figure('serial');
-  const acceptedP50 = medianOf((entry) => entry.http.flood.accepted.median);
-  const floodWall = { http: medianOf((entry) => entry.http.flood.wall), files: medianOf((entry) => entry.files.flood.wall) };
-  for (const [name, stats] of [[`concurrency ${CONCURRENCY}`, closed], ['flood', flood], ['one at a time', serial]]) {
-    console.log(`  median of ${ROUNDS} rounds, ${name}: HTTP p50 ${round1(stats.http)} ms, files p50 ${round1(stats.files)} ms, added by the API ${round1(stats.added)} ms (per round: ${stats.perRound.join(', ')})`);
+  const figures = [];
+  const targets = [];
+  for (const model of PATHS) {
+    const medianOf = (pick) => summarize(rounds.map((entry) => pick(entry[model]))).median;
+    const figure = (shape) => ({
+      http: medianOf((entry) => entry.http[shape].latency.median),
+      httpP95: medianOf((entry) => entry.http[shape].latency.p95),
+      files: medianOf((entry) => entry.files[shape].latency.median),
+      filesP95: medianOf((entry) => entry.files[shape].latency.p95),
+      added: medianOf((entry) => entry.http[shape].latency.median - entry.files[shape].latency.median),
+      perRound: rounds.map((entry) => round1(entry[model].http[shape].latency.median - entry[model].files[shape].latency.median)),
+    });
+    const closed = figure('closed');
+    const flood = figure('flood');
+    const serial = figure('serial');
+    const acceptedP50 = medianOf((entry) => entry.http.flood.accepted.median);
+    const floodWall = { http: medianOf((entry) => entry.http.flood.wall), files: medianOf((entry) => entry.files.flood.wall) };
+    for (const [name, stats] of [[`concurrency ${CONCURRENCY}`, closed], ['flood', flood], ['one at a time', serial]]) {
+      console.log(`  ${model}, median of ${ROUNDS} rounds, ${name}: HTTP p50 ${round1(stats.http)} ms, files p50 ${round1(stats.files)} ms, added by the API ${round1(stats.added)} ms (per round: ${stats.perRound.join(', ')})`);
+    }
+    const memory = await streamMemory(model);
+    console.log(`  ${model}: ${STREAMS} open event streams: daemon RSS ${memory.before} kB → ${memory.after} kB (${round(memory.perStreamKb, 1)} kB per stream)`);
+    const named = (name, unit, median) => ({ name: `${model}: ${name}`, unit, median });
+    figures.push(
+      named(`concurrency ${CONCURRENCY}: HTTP submit → first call p50`, 'ms', round1(closed.http)),
+      named(`concurrency ${CONCURRENCY}: HTTP submit → first call p95`, 'ms', round1(closed.httpP95)),
+      named(`concurrency ${CONCURRENCY}: file drop → first call p50`, 'ms', round1(closed.files)),
+      named(`concurrency ${CONCURRENCY}: file drop → first call p95`, 'ms', round1(closed.filesP95)),
+      named(`concurrency ${CONCURRENCY}: added by the API (median of per-round p50 differences)`, 'ms', round1(closed.added)),
+      named('flood: HTTP submit → first call p50', 'ms', round1(flood.http)),
+      named('flood: file drop → first call p50', 'ms', round1(flood.files)),
+      named('flood: added (median of per-round p50 differences)', 'ms', round1(flood.added)),
+      named(`flood: all ${REQUESTS} finished, HTTP`, 'ms', Math.round(floodWall.http)),
+      named(`flood: all ${REQUESTS} finished, files`, 'ms', Math.round(floodWall.files)),
+      named('flood: POST → 202 p50', 'ms', round1(acceptedP50)),
+      named('one at a time: HTTP submit → first call p50', 'ms', round1(serial.http)),
+      named('one at a time: file drop → first call p50', 'ms', round1(serial.files)),
+      named('RSS per open stream', 'kB', round(memory.perStreamKb, 1)),
+    );
+    targets.push(
+      { name: `${model}: API adds to submit→first call p50 at concurrency ${CONCURRENCY}`, target: '≤ 2 ms', value: round1(closed.added), unit: 'ms', pass: closed.added <= 2 },
+      { name: `${model}: RSS per open stream (100 streams ≤ 20 MB)`, target: '≤ 200 kB', value: round(memory.perStreamKb, 1), unit: 'kB', pass: memory.perStreamKb <= 200 },
+    );
   }
-  const memory = await streamMemory();
-  console.log(`  ${STREAMS} open event streams: daemon RSS ${memory.before} kB → ${memory.after} kB (${round(memory.perStreamKb, 1)} kB per stream)`);
-  reportResult({
-    bench: 'http-submit',
-    title: 'HTTP submit latency and event-stream memory',
-    config: { requests: REQUESTS, concurrency: CONCURRENCY, streams: STREAMS, rounds: ROUNDS },
-    figures: [
-      { name: `concurrency ${CONCURRENCY}: HTTP submit → first call p50`, unit: 'ms', median: round1(closed.http) },
-      { name: `concurrency ${CONCURRENCY}: HTTP submit → first call p95`, unit: 'ms', median: round1(closed.httpP95) },
-      { name: `concurrency ${CONCURRENCY}: file drop → first call p50`, unit: 'ms', median: round1(closed.files) },
-      { name: `concurrency ${CONCURRENCY}: file drop → first call p95`, unit: 'ms', median: round1(closed.filesP95) },
-      { name: `concurrency ${CONCURRENCY}: added by the API (median of per-round p50 differences)`, unit: 'ms', median: round1(closed.added) },
-      { name: 'flood: HTTP submit → first call p50', unit: 'ms', median: round1(flood.http) },
-      { name: 'flood: file drop → first call p50', unit: 'ms', median: round1(flood.files) },
-      { name: 'flood: added (median of per-round p50 differences)', unit: 'ms', median: round1(flood.added) },
-      { name: 'flood: all 200 finished, HTTP', unit: 'ms', median: Math.round(floodWall.http) },
-      { name: 'flood: all 200 finished, files', unit: 'ms', median: Math.round(floodWall.files) },
-      { name: 'flood: POST → 202 p50', unit: 'ms', median: round1(acceptedP50) },
-      { name: 'one at a time: HTTP submit → first call p50', unit: 'ms', median: round1(serial.http) },
-      { name: 'one at a time: file drop → first call p50', unit: 'ms', median: round1(serial.files) },
-      { name: 'RSS per open stream', unit: 'kB', median: round(memory.perStreamKb, 1) },
-    ],
-    targets: [
-      { name: `API adds to submit→first call p50 at concurrency ${CONCURRENCY}`, target: '≤ 2 ms', value: round1(closed.added), unit: 'ms', pass: closed.added <= 2 },
-      { name: 'RSS per open stream (100 streams ≤ 20 MB)', target: '≤ 200 kB', value: round(memory.perStreamKb, 1), unit: 'kB', pass: memory.perStreamKb <= 200 },
-    ],
-  });
+  reportResult({ bench: 'http-submit', title: 'HTTP submit latency and event-stream memory', config: { requests: REQUESTS, concurrency: CONCURRENCY, streams: STREAMS, rounds: ROUNDS, paths: PATHS }, figures, targets });
 }

@@ -18,7 +18,7 @@
  * peak RSS ≤ 150 MB at concurrency 16; at 500 in flight wall ≤ 1.3× ideal and RSS ≤ 1 GB.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,7 +60,7 @@ async function sdkBaseline(mode, baseURL, callsText, concurrencyText, promptFile
 }
 
 async function main() {
-  const { makeExampleRoot, removeRoot, cleanUpOnExit, InstantProvider, importBuilt, envInteger, round, reportResult, requestText, quietLog } = await import('./bench-support.mjs');
+  const { makeExampleRoot, removeRoot, cleanUpOnExit, exampleAnswers, startFakeModel, envInteger, round, reportResult, requestText } = await import('./bench-support.mjs');
   const REQUESTS = envInteger('BENCH_REAL_REQUESTS', 160);
   const WIDE_REQUESTS = envInteger('BENCH_REAL_WIDE_REQUESTS', 500);
   const CALLS_PER_REQUEST = 6;
@@ -70,44 +70,12 @@ async function main() {
   process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 
   // The answers (and one call's prompts) as the dry-run provider gives them, from one session.
-  const answers = {};
-  let samplePrompt = null;
-  class Capturing extends InstantProvider {
-    async generate(request) {
-      const answer = await super.generate(request);
-      answers[request.agent] = answer.text;
-      samplePrompt ??= { system: request.system, prompt: request.prompt };
-      return answer;
-    }
-  }
-  {
-    const { GovflowDaemon } = await importBuilt('daemon/daemon.js');
-    const root = makeExampleRoot();
-    roots.push(root);
-    let finished;
-    const done = new Promise((resolve) => (finished = resolve));
-    const daemon = await GovflowDaemon.start(root, { log: quietLog((message) => message === 'session finished' && finished()), announce: () => {}, provider: new Capturing(), env: { GOVFLOW_TIMEZONE: 'UTC' } });
-    writeFileSync(path.join(root, 'system', 'inbox', 'capture.json'), JSON.stringify({ request: requestText(0), request_id: 'capture' }));
-    await done;
-    await daemon.stop();
-  }
-  const answersFile = path.join(roots[0], 'answers.json');
-  const promptFile = path.join(roots[0], 'prompt.json');
-  writeFileSync(answersFile, JSON.stringify(answers));
+  const { answers, samplePrompt } = await exampleAnswers();
+  const promptFolder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-prompt-'));
+  roots.push(promptFolder);
+  const promptFile = path.join(promptFolder, 'prompt.json');
   writeFileSync(promptFile, JSON.stringify(samplePrompt));
-
-  async function startFake(latencyMs) {
-    const child = spawn(process.execPath, [path.join(BENCH_DIR, 'fake-openai-server.mjs'), answersFile, String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    children.push(child);
-    const port = await new Promise((resolve, reject) => {
-      child.stdout.on('data', (data) => {
-        const match = /listening (\d+)/.exec(String(data));
-        if (match) resolve(Number(match[1]));
-      });
-      child.once('exit', (code) => reject(new Error(`the fake server exited (${code})`)));
-    });
-    return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL'), stats: async () => (await fetch(`http://127.0.0.1:${port}/stats`)).json() };
-  }
+  const startFake = (latencyMs) => startFakeModel(answers, latencyMs);
 
   function sdkCpuPerCall(mode, baseUrl, calls, concurrency) {
     return new Promise((resolve, reject) => {
@@ -126,8 +94,8 @@ async function main() {
   const rssMb = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
   /** `govflow start` on a fresh root; resolves once its ready line names the HTTP address. */
-  async function startGovflow(fakeUrl, concurrency) {
-    const root = makeExampleRoot(`intake: { concurrency: ${concurrency} }\nhttp: { listen: "127.0.0.1:0" }\nprovider:\n  kind: openai-compatible\n  model: bench-model\n  base_url: ${fakeUrl}/v1\n`);
+  async function startGovflow(fake, concurrency) {
+    const root = makeExampleRoot(`intake: { concurrency: ${concurrency} }\nhttp: { listen: "127.0.0.1:0" }\n${fake.providerYaml}`);
     roots.push(root);
     // Its operational log (stderr) is read and dropped, as a terminal or journald would take it.
     // BENCH_REAL_PROFILE=DIR writes the daemon's CPU profile there (bench/cpu-profile-summary.mjs reads it).
@@ -181,7 +149,7 @@ async function main() {
 
   async function measured(latencyMs, concurrency, requests, events) {
     const fake = await startFake(latencyMs);
-    const daemon = await startGovflow(fake.url, concurrency);
+    const daemon = await startGovflow(fake, concurrency);
     try {
       await batch(daemon, 'warm', Math.min(concurrency, 32), events);
       const callsBefore = (await fake.stats()).calls;
@@ -194,7 +162,7 @@ async function main() {
       const stats = await fake.stats();
       const calls = stats.calls - callsBefore;
       if (calls !== requests * CALLS_PER_REQUEST) throw new Error(`${calls} model calls for ${requests} requests, expected ${requests * CALLS_PER_REQUEST}`);
-      return { cpuMsPerCall: cpuMs / calls, wallMs, peakRssMb: peakRssMb(daemon.pid), rssMb: rssMb(daemon.pid), streamedShare: (stats.streamed - streamedBefore) / calls, baseUrl: `${fake.url}/v1` };
+      return { cpuMsPerCall: cpuMs / calls, wallMs, peakRssMb: peakRssMb(daemon.pid), rssMb: rssMb(daemon.pid), streamedShare: (stats.streamed - streamedBefore) / calls, baseUrl: fake.baseUrl };
     } finally {
       await daemon.stop();
       fake.stop();
@@ -207,8 +175,8 @@ async function main() {
 
   // 1. Concurrency 16, 100 ms model: plain, then with an event stream on every session.
   const plainFake = await startFake(100);
-  const generateCpu = await sdkCpuPerCall('generate', `${plainFake.url}/v1`, REQUESTS * CALLS_PER_REQUEST, 16);
-  const streamCpu = await sdkCpuPerCall('stream', `${plainFake.url}/v1`, REQUESTS * CALLS_PER_REQUEST, 16);
+  const generateCpu = await sdkCpuPerCall('generate', plainFake.baseUrl, REQUESTS * CALLS_PER_REQUEST, 16);
+  const streamCpu = await sdkCpuPerCall('stream', plainFake.baseUrl, REQUESTS * CALLS_PER_REQUEST, 16);
   plainFake.stop();
   const plain = await measured(100, 16, REQUESTS, false);
   const withEvents = await measured(100, 16, REQUESTS, true);

@@ -4,9 +4,10 @@
  * with pass/miss and the machine the figures come from. Exit code 0 even when a target is missed
  * (these are measurements, not tests); 1 when a benchmark itself failed.
  *
- * About 5 minutes on 2 cores (the memory run of 10,000 requests is most of it); see
- * bench/RESULTS.md for the environment variables of each script. BENCH_ONLY=name,name runs a
- * subset.
+ * concurrency, flood, http-submit and cluster run each figure on two model paths, the scripted
+ * provider and `kind: openai-compatible` against a loopback fake (BENCH_PATHS=scripted for the
+ * first only); real-path.mjs is the real path alone. See bench/RESULTS.md for the environment
+ * variables of each script. BENCH_ONLY=name,name runs a subset.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';

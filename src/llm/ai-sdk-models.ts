@@ -2,12 +2,9 @@
  * Which AI SDK provider package serves each govflow provider kind, how it is configured
  * (base URL, key), and what each one sends for structured output. Checked once, when the
  * adapter is created, so a missing key or base URL stops the daemon at start with a message
- * that says which setting to fill in.
+ * that says which setting to fill in. Only the configured kind's package is loaded, on the
+ * first call.
  */
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { ConfigError } from '../errors.js';
 
@@ -61,7 +58,13 @@ export interface ModelFactorySettings {
 }
 
 /** Builds the AI SDK model for a model id; the provider client is created once and reused. */
-export type ModelFactory = (modelId: string) => LanguageModel;
+export type ModelFactory = (modelId: string) => Promise<LanguageModel>;
+
+/** `create()` on first use, the same promise after. */
+function once<T>(create: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= create());
+}
 
 function requireKey(settings: ModelFactorySettings): string {
   if (settings.apiKey) return settings.apiKey;
@@ -101,10 +104,11 @@ export function createModelFactory(settings: ModelFactorySettings): ModelFactory
   const fetch = settings.fetch;
   switch (settings.kind) {
     case 'openai': {
-      const openai = createOpenAI({ apiKey: requireKey(settings), baseURL, fetch });
+      const apiKey = requireKey(settings);
+      const openai = once(async () => (await import('@ai-sdk/openai')).createOpenAI({ apiKey, baseURL, fetch }));
       // Chat Completions rather than the Responses API: every OpenAI-compatible gateway
       // and proxy speaks it, so provider.base_url can point anywhere.
-      return (modelId) => openai.chat(modelId);
+      return async (modelId) => (await openai()).chat(modelId);
     }
     case 'openai-compatible': {
       if (!baseURL) {
@@ -113,33 +117,35 @@ export function createModelFactory(settings: ModelFactorySettings): ModelFactory
             'in govflow.config.yaml or GOVFLOW_BASE_URL (e.g. http://127.0.0.1:8000/v1).',
         );
       }
-      const compatible = createOpenAICompatible({
+      const compatible = once(async () => (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({
         name: 'openai-compatible',
         baseURL,
         apiKey: settings.apiKey ?? undefined,
         includeUsage: true,
         fetch,
-      });
-      return (modelId) => compatible.chatModel(modelId);
+      }));
+      return async (modelId) => (await compatible()).chatModel(modelId);
     }
     case 'ollama': {
       // Ollama needs no key; one is still sent when given (an authenticating proxy in front).
-      const ollama = createOpenAICompatible({
+      const ollama = once(async () => (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({
         name: 'ollama',
         baseURL: baseURL ?? OLLAMA_DEFAULT_BASE_URL,
         apiKey: settings.apiKey ?? undefined,
         includeUsage: true,
         fetch,
-      });
-      return (modelId) => ollama.chatModel(modelId);
+      }));
+      return async (modelId) => (await ollama()).chatModel(modelId);
     }
     case 'anthropic': {
-      const anthropic = createAnthropic({ apiKey: requireKey(settings), baseURL, fetch });
-      return (modelId) => anthropic.messages(modelId);
+      const apiKey = requireKey(settings);
+      const anthropic = once(async () => (await import('@ai-sdk/anthropic')).createAnthropic({ apiKey, baseURL, fetch }));
+      return async (modelId) => (await anthropic()).messages(modelId);
     }
     case 'google': {
-      const google = createGoogleGenerativeAI({ apiKey: requireKey(settings), baseURL, fetch });
-      return (modelId) => google.chat(modelId);
+      const apiKey = requireKey(settings);
+      const google = once(async () => (await import('@ai-sdk/google')).createGoogleGenerativeAI({ apiKey, baseURL, fetch }));
+      return async (modelId) => (await google()).chat(modelId);
     }
   }
 }

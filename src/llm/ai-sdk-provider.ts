@@ -110,11 +110,11 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
   });
   const wrapModel = settings.wrapModel;
   // One model object per model id for the adapter's life, not one per call.
-  const models = new Map<string, LanguageModel>();
-  const modelFor = (modelId: string): LanguageModel => {
+  const models = new Map<string, Promise<LanguageModel>>();
+  const modelFor = (modelId: string): Promise<LanguageModel> => {
     let model = models.get(modelId);
     if (!model) {
-      model = wrapModel ? wrapModel(baseModelFor(modelId)) : baseModelFor(modelId);
+      model = baseModelFor(modelId).then((base) => (wrapModel ? wrapModel(base) : base));
       models.set(modelId, model);
     }
     return model;
@@ -125,7 +125,7 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
 
   async function generate(request: LlmRequest): Promise<LlmResponse> {
     const modelId = request.model && request.model.trim() !== '' ? request.model.trim() : compiled.model;
-    const model = modelFor(modelId);
+    const model = await modelFor(modelId);
     // Streaming costs CPU (web streams, the SDK's stream machinery): only a call whose chunks
     // someone reads (an open event stream or chat for the session) streams.
     const stream = streaming && request.onChunk !== undefined;

@@ -8,7 +8,7 @@
  * use connects again. Nothing here throws past a call, so no server can stop the daemon.
  */
 import path from 'node:path';
-import { createMCPClient, type MCPClient, type MCPTransport } from '@ai-sdk/mcp';
+import type { MCPClient, MCPTransport } from '@ai-sdk/mcp';
 import type { McpServerConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
@@ -161,6 +161,8 @@ export class McpServers {
     const timeout = AbortSignal.timeout(timeoutMs);
     const abortSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
+      // The MCP client is loaded on the first connection, not at every daemon's start.
+      const { createMCPClient } = await import('@ai-sdk/mcp');
       client = await raceAbort(
         createMCPClient({
           transport: transportConfig,
