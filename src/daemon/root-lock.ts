@@ -121,7 +121,11 @@ export class RootLock {
         return new RootLock(lockPath, owner);
       }
       const observed = observe(lockPath);
-      if (observed === null) continue; // released meanwhile
+      if (observed === null) {
+        // Released meanwhile, or a name that exists but leads nowhere (a dangling symbolic link).
+        if (attempt >= 50) throw new GovflowError('usage', `cannot create the root lock ${lockPath}: something is there that cannot be read (a dangling symbolic link?); remove it`);
+        continue;
+      }
       const live = liveOwner(observed);
       if (live !== null) throw new RootLockedError(live, lockPath);
       if (attempt >= 50) {

@@ -1,6 +1,6 @@
 /** The root lock (one writer per root): live owners keep it, dead ones' locks are broken. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,6 +35,13 @@ describe('RootLock', () => {
     expect(existsSync(path.join(stateDir, ROOT_LOCK_FILE))).toBe(false);
     expect(RootLock.owner(stateDir)).toBeNull();
     (await RootLock.acquire(stateDir, 'run')).release();
+  });
+
+  it('refuses a lock that is a dangling symbolic link with a usage error naming it, instead of trying for ever', async () => {
+    const stateDir = makeTempFolder('govflow-lock-');
+    symlinkSync(path.join(stateDir, 'nowhere'), path.join(stateDir, ROOT_LOCK_FILE));
+    const failure = await RootLock.acquire(stateDir, 'daemon').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ kind: 'usage', message: expect.stringContaining('dangling symbolic link') });
   });
 
   it('refuses a root whose owner is alive, naming its pid and kind', async () => {
