@@ -5,9 +5,9 @@
  * A witness that is down is retried with backoff, never blocking a session; its backlog is kept in
  * `system/state/witnesses.json` for `govflow status` and /metrics.
  */
-import { readStatusFile } from '../store/status-file.js';
+import { readStatusFile, writeStatusFile } from '../store/status-file.js';
 import { GovflowError } from '../errors.js';
-import { appendFile, mkdir, rename, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../llm/backoff.js';
 import type { Checkpoint } from './checkpoint-format.js';
@@ -29,9 +29,14 @@ export interface WitnessStatus {
   witnesses: WitnessLag[];
 }
 
-/** The witnesses' backlog as the daemon last wrote it, or null. */
-export function readWitnessStatus(stateDir: string): WitnessStatus | null {
-  return readStatusFile<WitnessStatus>(stateDir, WITNESS_STATUS_FILE);
+/** The witnesses' backlog as the daemon `pid` (the root's owner) last wrote it; [] when it wrote none. */
+export function witnessLag(stateDir: string, pid: number | undefined): WitnessLag[] {
+  return pid === undefined ? [] : (readStatusFile<WitnessStatus>(stateDir, WITNESS_STATUS_FILE, pid)?.witnesses ?? []);
+}
+
+/** `govflow status` lines (files and cluster mode): one per witness. */
+export function witnessLines(lags: WitnessLag[]): string[] {
+  return lags.map((lag) => `witness ${lag.witness}: ${lag.pending === 0 ? 'up to date' : `${lag.pending} checkpoints waiting`}${lag.lastError ? ` (last error: ${lag.lastError})` : ''}`);
 }
 
 type Log = (message: string, fields?: Record<string, unknown>) => void;
@@ -111,7 +116,6 @@ class Witness {
 export class CheckpointWitnesses {
   private readonly witnesses: Witness[];
   private statusDue = false;
-  private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: { stateDir: string; witnesses: string[]; log?: Log }) {
     this.witnesses = options.witnesses.map((target) => new Witness(target, options.log, () => this.statusChanged()));
@@ -132,7 +136,6 @@ export class CheckpointWitnesses {
     for (const witness of this.witnesses) witness.close();
     // The last status change is written on the next turn of the event loop.
     await new Promise((resolve) => setImmediate(resolve));
-    await this.writing;
   }
 
   /** Writes the backlog once per turn of the event loop at most (status, metrics). */
@@ -142,12 +145,11 @@ export class CheckpointWitnesses {
     setImmediate(() => {
       this.statusDue = false;
       const status: WitnessStatus = { pid: process.pid, updated_at: new Date().toISOString(), witnesses: this.lag() };
-      const file = path.join(this.options.stateDir, WITNESS_STATUS_FILE);
-      const temp = `${file}.${process.pid}.tmp`;
-      this.writing = this.writing
-        .then(() => writeFile(temp, `${JSON.stringify(status)}\n`))
-        .then(() => rename(temp, file))
-        .catch(() => undefined);
+      try {
+        writeStatusFile(this.options.stateDir, WITNESS_STATUS_FILE, status);
+      } catch {
+        // a status for people: the next change writes it again
+      }
     });
   }
 }

@@ -1,7 +1,7 @@
 /** `govflow status`: running, paused and recently finished sessions, with current agent and age. */
 import { readConfigStatus } from '../daemon/config-status.js';
 import { readDiskStatus, type DiskStatus } from '../daemon/disk-guard.js';
-import { readWitnessStatus } from '../audit/checkpoint-witnesses.js';
+import { witnessLag, witnessLines } from '../audit/checkpoint-witnesses.js';
 import { readRecoveryStatus } from '../daemon/recovery-progress.js';
 import { RootLock } from '../daemon/root-lock.js';
 import { systemPaths } from '../config/system-paths.js';
@@ -76,7 +76,7 @@ async function usesPostgres(root: string, env: NodeJS.ProcessEnv): Promise<boole
   return loadConfig(root, env).store.kind === 'postgres';
 }
 
-/** Cluster mode (docs/cluster.md): the whole cluster's sessions, from Postgres. */
+/** Cluster mode (docs/cluster.md): the whole cluster's sessions, from Postgres; this root's daemon's witnesses. */
 async function clusterStatusCommand(root: string, json: boolean, io: CommandContext['io']): Promise<number> {
   const { loadConfig } = await import('../config/config-loader.js');
   const { openPool, storeSettings } = await import('../cluster/postgres-connection.js');
@@ -84,7 +84,8 @@ async function clusterStatusCommand(root: string, json: boolean, io: CommandCont
   const settings = storeSettings(loadConfig(root, io.env));
   const pool = await openPool(settings);
   try {
-    const status = await clusterStatus(pool, settings.schema);
+    const { state } = systemPaths(root);
+    const status = await clusterStatus(pool, settings.schema, witnessLag(state, RootLock.owner(state)?.pid));
     io.stdout(json ? `${JSON.stringify(status.json, null, 2)}\n` : status.text);
   } finally {
     await pool.end();
@@ -106,8 +107,7 @@ export const statusCommand: CommandDefinition = {
     const diskStatus = readDiskStatus(paths);
     const disk = diskStatus !== null && diskStatus.pid === owner?.pid ? diskStatus : null;
     // Witnesses of the signed checkpoints (docs/audit-log.md) and their backlog, as the running daemon last wrote them.
-    const witnessStatus = readWitnessStatus(paths.state);
-    const witnesses = witnessStatus !== null && witnessStatus.pid === owner?.pid ? witnessStatus.witnesses : [];
+    const witnesses = witnessLag(paths.state, owner?.pid);
     // Crash recovery of what an earlier run left, as the running daemon last wrote it.
     const recoveryStatus = readRecoveryStatus(paths);
     const recovery = recoveryStatus !== null && recoveryStatus.pid === owner?.pid && recoveryStatus.done < recoveryStatus.total ? recoveryStatus : null;
@@ -143,7 +143,7 @@ export const statusCommand: CommandDefinition = {
       ...(config !== null && config.restart_needed.length > 0 ? [`config: restart needed: govflow.config.yaml changed ${config.restart_needed.join(', ')} since the daemon started`] : []),
       ...diskLines(disk),
       ...(recovery ? [`recovering: ${recovery.total - recovery.done} of ${recovery.total} requests left by an earlier run still waiting, ${recovery.per_second}/s (new requests are taken meanwhile)`] : []),
-      ...witnesses.map((lag) => `witness ${lag.witness}: ${lag.pending === 0 ? 'up to date' : `${lag.pending} checkpoints waiting`}${lag.lastError ? ` (last error: ${lag.lastError})` : ''}`),
+      ...witnessLines(witnesses),
       `running (${running.length}):`,
       ...running.map(line),
       ...(interrupted.length > 0 ? [`interrupted (${interrupted.length}; its process died — the next \`govflow start\` or \`govflow run\` resumes it):`, ...interrupted.map(line)] : []),

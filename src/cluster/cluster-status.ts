@@ -1,12 +1,14 @@
 /**
  * `govflow status` in cluster mode: the whole cluster, read from Postgres (any daemon's root shows
- * the same): the daemons alive and those whose heartbeat went stale (daemon-heartbeat.ts), then the
+ * the same, but for its witnesses): the daemons alive and those whose heartbeat went stale (daemon-heartbeat.ts), then the
  * sessions: queued, running (with the daemon holding the lease), waiting for takeover (lease
- * expired), paused, and recently finished.
+ * expired), paused, and recently finished. Between them, the backlog of this root's daemon's
+ * checkpoint witnesses, as in files mode.
  */
 import type pg from 'pg';
 import { quoteIdentifier } from './postgres-connection.js';
 import { readDaemons, STALE_RENEWALS, type DaemonRow } from './daemon-heartbeat.js';
+import { witnessLines, type WitnessLag } from '../audit/checkpoint-witnesses.js';
 
 interface Row {
   session_id: string;
@@ -38,7 +40,8 @@ function daemonLine(row: DaemonRow): string {
   return `  ${row.daemon_id}  host=${row.host}  pid=${row.pid}  ${row.stale ? '' : `up=${Math.round(row.up_ms / 1000)}s  `}last_seen=${(row.silent_ms / 1000).toFixed(1)}s ago  ${sessions}${row.http_url ? `  http=${row.http_url}` : ''}`;
 }
 
-export async function clusterStatus(pool: pg.Pool, schema: string, now = Date.now()): Promise<{ json: unknown; text: string }> {
+/** `witnesses`: the backlog of this root's daemon's witnesses (each daemon delivers what it signs). */
+export async function clusterStatus(pool: pg.Pool, schema: string, witnesses: WitnessLag[], now = Date.now()): Promise<{ json: unknown; text: string }> {
   const sessions = `${quoteIdentifier(schema)}.sessions`;
   const select = `select session_id, request_id, state, owner, intake_daemon, coalesce(lease_expires_at < now(), false) as lease_expired, result_status, created_at, updated_at,
       coalesce((result_json::jsonb->>'messages')::int, (manifest->>'messages')::int, 0) as messages, manifest->>'current_agent' as current_agent, coalesce(manifest->>'question', case when state = 'paused' then result_json::jsonb->>'message' end) as question
@@ -54,7 +57,7 @@ export async function clusterStatus(pool: pg.Pool, schema: string, now = Date.no
   const heartbeats = await readDaemons(pool, schema);
   const alive = (heartbeats ?? []).filter((row) => !row.stale);
   const stale = (heartbeats ?? []).filter((row) => row.stale);
-  const json = { store: schema, daemons: heartbeats && alive.map(daemonJson), stale_daemons: heartbeats && stale.map(daemonJson), counts: Object.fromEntries(counts.map((row) => [row.state, row.n])), queued, running, interrupted, paused, recent };
+  const json = { store: schema, daemons: heartbeats && alive.map(daemonJson), stale_daemons: heartbeats && stale.map(daemonJson), counts: Object.fromEntries(counts.map((row) => [row.state, row.n])), witnesses, queued, running, interrupted, paused, recent };
   const age = (from: Date) => `${Math.max(0, Math.round((now - from.getTime()) / 1000))}s`;
   const line = (row: Row) =>
     `  ${row.session_id}  ${(row.result_status ?? row.state).padEnd(9)} ${row.owner ? `daemon=${row.owner}  ` : ''}agent=${row.current_agent ?? '-'}  messages=${row.messages}  age=${age(row.created_at)}  request=${row.request_id}`;
@@ -63,6 +66,7 @@ export async function clusterStatus(pool: pg.Pool, schema: string, now = Date.no
       ? [`cluster store: ${schema}  daemons: unknown (the store predates daemon heartbeats: run govflow migrate, or start a daemon of this version)`]
       : [`cluster store: ${schema}  daemons alive: ${alive.length}${stale.length > 0 ? `, stale: ${stale.length}` : ''}`, `daemons alive (${alive.length}):`, ...alive.map((row) => daemonLine(row))]),
     ...(stale.length > 0 ? [`daemons stale (${stale.length}; no heartbeat for ${STALE_RENEWALS} renewals — presumed dead, their leases are taken over):`, ...stale.map((row) => daemonLine(row))] : []),
+    ...witnessLines(witnesses),
     `queued (${count('queued')}):`,
     ...queued.slice(0, SHOWN).map(line),
     `running (${running.length}):`,

@@ -121,8 +121,8 @@ export const CONFIG_DEFAULTS = {
     witnesses: [],
     /**
      * Day files older than `keep_days` move to system/logs/archive/YYYYMMDD.log.gz, the journals and
-     * results of the sessions that finished on them to system/logs/archive/YYYYMMDD/
-     * (docs/audit-log.md). Archived days older than `delete_after_days` (above keep_days; files mode
+     * results of the sessions that finished on them and the request files of system/archive/YYYYMMDD/
+     * to system/logs/archive/YYYYMMDD/ (docs/audit-log.md). Archived days older than `delete_after_days` (above keep_days; files mode
      * only) are deleted, never while system/state/legal-hold exists. Null: kept as is.
      */
     retention: { keep_days: null, archive: 'gzip', delete_after_days: null },

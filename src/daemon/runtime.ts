@@ -8,6 +8,7 @@ import { readSigningKey, signFields } from '../audit/checkpoint-format.js';
 import { CheckpointWriter, type ChainState } from '../audit/checkpoint-writer.js';
 import { archiveOldDays, dayCutoff, deleteOldDays } from '../audit/log-retention.js';
 import { archiveFinishedSessions } from '../store/session-retention.js';
+import { archiveRequestDays } from '../intake/request-archive.js';
 import { LoggedMessagesIndex } from '../audit/logged-messages-index.js';
 import { complianceViolations } from '../message/compliance-violations.js';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
@@ -181,8 +182,9 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
 /**
  * One pass of `audit.retention` (docs/audit-log.md "Retention and archives"), run at start and
  * hourly: day files older than keep_days to the archive, then the sessions that ended on such days
- * (at start and whenever a day moved: a day's sessions end by the time it is archived), then the
- * archived days older than delete_after_days deleted unless the legal hold exists. Never throws.
+ * and the processed request files of those days (at start and whenever a day moved: a day's
+ * sessions end by the time it is archived), then the archived days older than delete_after_days
+ * deleted unless the legal hold exists. Never throws.
  */
 function retentionPass(config: GovflowConfig, key: { privateKey: KeyObject; keyId: string } | null, log: OperationalLog | undefined): (atStart: boolean) => void {
   const { keep_days: keepDays, delete_after_days: deleteAfterDays } = config.audit.retention;
@@ -194,8 +196,11 @@ function retentionPass(config: GovflowConfig, key: { privateKey: KeyObject; keyI
       const moved = archiveOldDays({ logsDir: paths.logs, timezone, keepDays: keepDays!, now });
       if (moved.length > 0) log?.info('audit retention: archived day files', { days: moved, folder: 'system/logs/archive' });
       if (atStart || moved.length > 0) {
-        const sessions = archiveFinishedSessions({ paths, timezone, before: dayCutoff(now, keepDays!, timezone) });
+        const before = dayCutoff(now, keepDays!, timezone);
+        const sessions = archiveFinishedSessions({ paths, timezone, before });
         if (sessions.length > 0) log?.info('audit retention: archived finished sessions and their results', { sessions: sessions.length, folder: 'system/logs/archive/YYYYMMDD' });
+        const requestDays = archiveRequestDays({ paths, before, durable: config.daemon.fsync });
+        if (requestDays.length > 0) log?.info('audit retention: archived processed request files', { days: requestDays, folder: 'system/logs/archive/YYYYMMDD/requests' });
       }
       if (deleteAfterDays === null) return;
       const sign = key ? <T extends object>(fields: T) => signFields(key.privateKey, key.keyId, fields) : undefined;

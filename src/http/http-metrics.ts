@@ -5,7 +5,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { readDiskStatus } from '../daemon/disk-guard.js';
-import { readWitnessStatus } from '../audit/checkpoint-witnesses.js';
+import { witnessLag } from '../audit/checkpoint-witnesses.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { SystemPaths } from '../config/system-paths.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
@@ -100,8 +100,7 @@ export class GovflowMetrics {
       registers: [registry],
       collect() {
         this.reset();
-        const status = readWitnessStatus(sources.paths.state);
-        if (status?.pid === process.pid) for (const lag of status.witnesses) this.set({ witness: lag.witness }, lag.pending);
+        for (const lag of witnessLag(sources.paths.state, process.pid)) this.set({ witness: lag.witness }, lag.pending);
       },
     });
 

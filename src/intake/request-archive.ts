@@ -8,13 +8,19 @@
  * retried in the background with backoff (disk-waits.ts): until it succeeds the file stays in
  * system/processing/, where a restart would find and archive it too. The move is not synced: after
  * a power cut the file may be back in processing/, and recovery archives it again.
+ *
+ * With audit.retention, the day folders older than keep_days follow their audit day
+ * (archiveRequestDays; docs/audit-log.md "Retention and archives").
  */
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { archiveFolderOf, writeGzip } from '../audit/log-retention.js';
+import type { SystemPaths } from '../config/system-paths.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import type { RequestFileRef } from '../pipeline/runner-contract.js';
 import { diskCall, diskFailureCode } from '../store/disk-io.js';
 import { diskWaits } from '../store/disk-waits.js';
+import { RequestIdRegistry } from './request-id-registry.js';
 
 /** Archives every file in `files` under today's folder (in `timezone`). */
 export function archiveRequestFiles(archiveDir: string, timezone: string, files: readonly RequestFileRef[], now: Date = new Date()): void {
@@ -44,4 +50,34 @@ function moveOnce(archiveDir: string, day: string, claimedPath: string, sourceFi
     target = path.join(folder, `${path.basename(base, extension)}.${counter}${extension}`);
   }
   diskCall('rename', target, () => renameSync(claimedPath, target));
+}
+
+/**
+ * Moves the request files of the days before `before` (`YYYYMMDD`) from system/archive/YYYYMMDD/ to
+ * system/logs/archive/YYYYMMDD/requests/<name>.gz, where deleting the day takes them. Their
+ * request-id markers (hard links to them) are first replaced by markers that keep only the id
+ * (RequestIdRegistry.keepIdsOnly), so the text leaves with the file and the id stays refused.
+ * Crash-safe: gzip copies synced, then markers, then originals removed. Returns the days moved.
+ */
+export function archiveRequestDays(options: { paths: SystemPaths; before: string; durable?: boolean }): string[] {
+  const { paths, before } = options;
+  const days = (existsSync(paths.archive) ? readdirSync(paths.archive) : []).filter((name) => /^\d{8}$/.test(name) && name < before).sort();
+  const files = days.flatMap((day) => readdirSync(path.join(paths.archive, day), { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => ({ day, name: entry.name })));
+  const linked = new Set<string>();
+  for (const { day, name } of files) {
+    const file = path.join(paths.archive, day, name);
+    const stats = statSync(file);
+    writeGzip(path.join(archiveFolderOf(paths.logs), day, 'requests', `${name}.gz`), readFileSync(file), stats.mode & 0o777);
+    linked.add(`${stats.dev}:${stats.ino}`);
+  }
+  if (linked.size > 0) new RequestIdRegistry(paths, { durable: options.durable ?? true }).keepIdsOnly(linked);
+  for (const { day, name } of files) rmSync(path.join(paths.archive, day, name));
+  for (const day of days) {
+    try {
+      rmdirSync(path.join(paths.archive, day));
+    } catch {
+      // something else in it (not a request file): left as found
+    }
+  }
+  return days;
 }

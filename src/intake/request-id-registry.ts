@@ -8,11 +8,12 @@
  * when the daemon crashed between claiming the id and starting the session, re-claiming with the
  * same file is recognised as its own earlier claim instead of a duplicate.
  */
-import { existsSync, linkSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { link, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { fsyncSharedDirectory } from '../store/append-only-file.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
 import { randomBase36, REQUEST_ID_PATTERN } from './request-file.js';
 import { GovflowError } from '../errors.js';
 
@@ -113,6 +114,33 @@ export class RequestIdRegistry {
    */
   async syncFolder(): Promise<void> {
     if (this.durable) await fsyncSharedDirectory(this.directory);
+  }
+
+  /**
+   * Replaces each marker that is a hard link to one of `files` (`dev:ino`) by one that holds only
+   * the id and the owner HTTP reads check (`user`, `session_id`): the id stays claimed, so the
+   * request is still refused as a duplicate, while its text leaves with the file (retention,
+   * docs/audit-log.md "Retention and archives"). The marker is never absent: the new one is
+   * renamed over it. Returns how many were replaced.
+   */
+  keepIdsOnly(files: ReadonlySet<string>): number {
+    let replaced = 0;
+    for (const name of existsSync(this.directory) ? readdirSync(this.directory) : []) {
+      const marker = path.join(this.directory, name);
+      const stats = name.startsWith('.') ? undefined : statSync(marker, { throwIfNoEntry: false });
+      if (!stats || stats.nlink < 2 || !files.has(`${stats.dev}:${stats.ino}`)) continue;
+      let request: Record<string, unknown> = {};
+      try {
+        request = { ...(JSON.parse(readFileSync(marker, 'utf8')) as object) };
+      } catch {
+        // a text request: no owner fields
+      }
+      const owner = Object.fromEntries(['user', 'session_id'].filter((key) => typeof request[key] === 'string').map((key) => [key, request[key]]));
+      const requestId = name.replaceAll('%2E', '.');
+      writeFileAtomic(marker, `${JSON.stringify({ format_version: MARKER_FORMAT_VERSION, request_id: requestId, ...owner })}\n`, this.durable);
+      replaced++;
+    }
+    return replaced;
   }
 
   /** True when the marker is the claimed file itself (same inode) or a JSON marker naming it. */

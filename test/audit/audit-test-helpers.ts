@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import { afterEach } from 'vitest';
 import type { AuditEntryInput } from '../../src/audit/audit-entry-format.js';
 import type { SentientMessage } from '../../src/message/sentient-message.js';
@@ -67,4 +68,16 @@ export function tempRoot(): { root: string; logsDir: string; stateDir: string } 
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'govflow-audit-'));
   created.push(root);
   return { root, logsDir: path.join(root, 'system', 'logs'), stateDir: path.join(root, 'system', 'state') };
+}
+
+/** Every file under `folder` with its text, gzip files unpacked: to prove a text is gone from a root. */
+export function allTexts(folder: string): Array<{ file: string; text: string }> {
+  return fs
+    .readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const file = path.join(entry.parentPath, entry.name);
+      const bytes = fs.readFileSync(file);
+      return { file, text: (file.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes).toString('utf8') };
+    });
 }

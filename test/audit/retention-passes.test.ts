@@ -2,8 +2,9 @@
  * The retention passes on real files (docs/audit-log.md "Retention and archives"): which sessions
  * move to the archive (a finished one, on a day before the cut; never one that runs or pauses; a
  * delegated child only once its parent ended), the PII vault keeping its mode, a deletion that
- * refuses to destroy archived days whose chain was tampered with, and a head record rebuilt at
- * open that counts the archived and deleted entries.
+ * refuses to destroy archived days whose chain was tampered with, a head record rebuilt at
+ * open that counts the archived and deleted entries, and processed request files that follow their
+ * day, leaving markers that keep the id refused (and its owner) but not the text.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +16,10 @@ import { verifyAuditChain } from '../../src/audit/audit-chain-verify.js';
 import { archiveOldDays, deleteOldDays } from '../../src/audit/log-retention.js';
 import { systemPaths } from '../../src/config/system-paths.js';
 import { archiveFinishedSessions } from '../../src/store/session-retention.js';
-import { entryInput, makeMessage, tempRoot } from './audit-test-helpers.js';
+import { HttpIntake } from '../../src/http/http-intake.js';
+import { archiveRequestDays, archiveRequestFile } from '../../src/intake/request-archive.js';
+import { RequestIdRegistry } from '../../src/intake/request-id-registry.js';
+import { allTexts, entryInput, makeMessage, tempRoot } from './audit-test-helpers.js';
 
 const FIXTURE = path.join(import.meta.dirname, '..', 'fixtures', 'journal', 'v1');
 /** The fixture session finished on 2026-11-23 (UTC). */
@@ -121,5 +125,45 @@ describe('deleteOldDays', () => {
     expect(head.state === 'ok' && head.record.entries).toBe(3);
     const verified = await verifyAuditChain({ logsDir, stateDir });
     expect(verified).toMatchObject({ ok: true, entries: 2, warnings: [], deleted: { day: '20260101', entries: 1 } });
+  });
+});
+
+describe('archiveRequestDays', () => {
+  it('moves old request files to their archived day and leaves id-only markers: the id stays refused and owned, the text goes with the day', async () => {
+    const { root, logsDir, stateDir } = tempRoot();
+    const paths = systemPaths(root);
+    const registry = new RequestIdRegistry(paths, { durable: false });
+    mkdirSync(paths.processing, { recursive: true });
+    const accept = async (name: string, text: string, requestId: string, day: string) => {
+      const claimed = path.join(paths.processing, `claimed-${name}`);
+      writeFileSync(claimed, text);
+      expect(await registry.claim(requestId, claimed)).toBe('claimed');
+      archiveRequestFile(paths.archive, day, claimed, name);
+    };
+    await accept('old.json', JSON.stringify({ request: 'Secret old text.', request_id: 'old-json', user: 'alice', session_id: 's-old' }), 'old-json', '20260101');
+    await accept('note.txt', 'Secret old note.', 'old-txt', '20260101');
+    await accept('new.json', JSON.stringify({ request: 'Kept new text.', request_id: 'new-json' }), 'new-json', '20260301');
+    const marker = (id: string) => path.join(stateDir, 'requests', id);
+
+    expect(archiveRequestDays({ paths, before: '20260201', durable: false })).toEqual(['20260101']);
+    expect(readdirSync(paths.archive)).toEqual(['20260301']);
+    const requests = path.join(logsDir, 'archive', '20260101', 'requests');
+    expect(readdirSync(requests).sort()).toEqual(['note.txt.gz', 'old.json.gz']);
+    expect(gunzipSync(readFileSync(path.join(requests, 'note.txt.gz'))).toString('utf8')).toBe('Secret old note.');
+    expect(JSON.parse(readFileSync(marker('old-json'), 'utf8'))).toEqual({ format_version: 1, request_id: 'old-json', user: 'alice', session_id: 's-old' });
+    expect(JSON.parse(readFileSync(marker('old-txt'), 'utf8'))).toEqual({ format_version: 1, request_id: 'old-txt' });
+    expect(readFileSync(marker('new-json'), 'utf8')).toContain('Kept new text.'); // still the request file itself
+    expect(archiveRequestDays({ paths, before: '20260201', durable: false })).toEqual([]);
+
+    // Delete the day: no copy of the old texts is left anywhere under the root, yet the ids are still refused and owned.
+    expect(deleteOldDays({ logsDir, stateDir, timezone: 'UTC', deleteAfterDays: 40, now: new Date('2026-03-02T12:00:00Z') }).deleted).toEqual(['20260101']);
+    expect(allTexts(root).filter(({ text }) => text.includes('Secret old'))).toEqual([]);
+    expect(allTexts(root).filter(({ text }) => text.includes('Kept new text.')).length).toBeGreaterThan(0);
+    const again = path.join(paths.processing, 'again.json');
+    writeFileSync(again, JSON.stringify({ request: 'Secret old text.', request_id: 'old-json' }));
+    expect(await registry.claim('old-json', again)).toBe('duplicate');
+    expect(await registry.claim('old-txt', again)).toBe('duplicate');
+    const intake = new HttpIntake({ submit: () => Promise.reject(new Error('not used')), registry, maxBytes: 1 << 20, timezone: 'UTC' });
+    expect(await intake.ownerOf('old-json')).toEqual({ user: 'alice', sessionId: 's-old' });
   });
 });

@@ -2,8 +2,10 @@
  * Retention (SPEC §16, docs/audit-log.md "Retention and archives"), with real daemons whose clock
  * runs days ahead (test/support/shifted-clock.mjs): day files older than keep_days and the
  * journals and results of the sessions that finished on them move to system/logs/archive/, paused
- * sessions stay; archived days older than delete_after_days are deleted, never while
- * system/state/legal-hold exists; `govflow verify` (with and without the key) still passes after
+ * sessions stay, and so do the processed request files of those days (their request-id markers
+ * keep only the id); archived days older than delete_after_days are deleted, never while
+ * system/state/legal-hold exists, leaving no copy of their request texts while their ids are
+ * still refused as duplicates; `govflow verify` (with and without the key) still passes after
  * the deletion, and fails when the record of what was deleted is forged.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { compactInTimeZone } from '../../src/message/zoned-time.js';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { EXAMPLE_ANSWERS, answer, cleanupAll, dropJson, exampleScript, makeRoot, readResult, runCli, startDaemon, waitFor, writeScript, type DaemonProcess } from '../daemon/daemon-helpers.js';
 import { getJson, httpUrlOf } from '../http/http-test-helpers.js';
+import { allTexts } from './audit-test-helpers.js';
 
 beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
@@ -54,7 +57,7 @@ describe('audit.retention: archive, legal hold, delete', () => {
     writeConfig(root, 'provider: { kind: scripted, script: script.json }\n', audit);
     writeScript(root, exampleScript({ responses: { objective_agent: [{ json: EXAMPLE_ANSWERS.objective_agent }, { json: PENDING }] } }));
     let daemon = await startDaemon(root);
-    dropJson(root, 'done.json', { request: 'Summarize the note.', request_id: 'old-done' });
+    dropJson(root, 'done.json', { request: 'Summarize the Zephyr note.', request_id: 'old-done' });
     await waitFor('the finished result', () => readResult(root, 'old-done')?.status === 'success', { detail: () => daemon.stderrTail() });
     dropJson(root, 'ask.json', { request: 'Summarize the quarter.', request_id: 'old-paused' });
     await waitFor('the paused result', () => readResult(root, 'old-paused')?.status === 'pending', { detail: () => daemon.stderrTail() });
@@ -80,6 +83,10 @@ describe('audit.retention: archive, legal hold, delete', () => {
     expect(existsSync(path.join(system, 'sessions', finishedSession))).toBe(false);
     expect(readdirSync(path.join(archive, today, 'outbox')).sort()).toEqual(['old-done.json.gz', 'old-done.md.gz']);
     expect(readResult(root, 'old-done')).toBeNull();
+    // Its request file follows the day; the request-id marker keeps only the id.
+    expect(existsSync(path.join(system, 'archive', today))).toBe(false);
+    expect(gunzipSync(readFileSync(path.join(archive, today, 'requests', 'done.json.gz'))).toString('utf8')).toContain('Zephyr');
+    expect(JSON.parse(readFileSync(path.join(system, 'state', 'requests', 'old-done'), 'utf8'))).toEqual({ format_version: 1, request_id: 'old-done' });
     // The paused session and its pending result stay where they are.
     expect(existsSync(path.join(system, 'sessions', pausedSession, 'journal.jsonl'))).toBe(true);
     expect(readResult(root, 'old-paused')?.status).toBe('pending');
@@ -117,6 +124,12 @@ describe('audit.retention: archive, legal hold, delete', () => {
     expect(gone.body.error.message).toContain('audit retention deleted');
     expect(existsSync(path.join(system, 'sessions', pausedSession, 'journal.jsonl'))).toBe(true);
     expect(readResult(root, 'old-paused')?.status).toBe('pending');
+    // No copy of the deleted request's text is left, yet its id is still refused.
+    expect(allTexts(root).filter(({ text }) => text.includes('Zephyr')).map(({ file }) => file)).toEqual([]);
+    dropJson(root, 'done-again.json', { request: 'Summarize the note again.', request_id: 'old-done' });
+    const refused = path.join(system, 'failed', 'done-again.json.error.json');
+    await waitFor('the duplicate refused', () => existsSync(refused), { detail: () => daemon.stderrTail() });
+    expect(readFileSync(refused, 'utf8')).toContain('duplicate request_id \\"old-done\\"');
     expect((await daemon.stop()).code).toBe(0);
 
     // Verify starts the chain after the deleted entries, and every signed checkpoint still holds.

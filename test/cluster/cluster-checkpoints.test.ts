@@ -6,20 +6,25 @@
  * and the last one covering the whole chain. `govflow verify --store --key --witness` holds the
  * chain in Postgres against them; once the newest entries are cut from the chain (the head row
  * rewritten to match), it names the checkpoint the cut contradicts, in Postgres and, when the
- * forger removed those rows too, in the witness.
+ * forger removed those rows too, in the witness. A second witness that cannot be written never
+ * stops them, and `govflow status` (and --json) on a daemon's root shows its backlog.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkpointSignatureHolds, parseCheckpointLine, readPublicKey, type Checkpoint } from '../../src/audit/checkpoint-format.js';
-import { runCli } from '../daemon/daemon-helpers.js';
+import { runCli, waitFor } from '../daemon/daemon-helpers.js';
 import { Cluster, clusterForTests, type ClusterNode } from '../support/cluster.js';
 import { pgTestSchema } from '../support/postgres.js';
 
 const pg = await pgTestSchema('cluster_checkpoints');
 const keysDir = mkdtempSync(path.join(tmpdir(), 'govflow-cluster-keys-'));
 const witness = mkdtempSync(path.join(tmpdir(), 'govflow-cluster-witness-'));
+// A witness "folder" below a regular file: no process, root included, can create it.
+const blocker = path.join(keysDir, 'not-a-folder');
+writeFileSync(blocker, 'a file');
+const blocked = path.join(blocker, 'witness');
 const privateKey = path.join(keysDir, 'cluster.key');
 const publicKey = `${privateKey}.pub`;
 const INTERVAL_MS = 150;
@@ -53,7 +58,7 @@ describe.skipIf(!pg)('cluster mode: one stream of signed checkpoints for the one
 
   clusterForTests(
     pg,
-    { nodes: 2, concurrency: 1, latencyMs: 60, extraConfig: `audit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: ${INTERVAL_MS}, witnesses: [${JSON.stringify(witness)}] }` },
+    { nodes: 2, concurrency: 1, latencyMs: 60, extraConfig: `audit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: ${INTERVAL_MS}, witnesses: [${JSON.stringify(witness)}, ${JSON.stringify(blocked)}] }` },
     async (created) => {
       cluster = created;
       const made = await runCli(['keygen', '--out', privateKey]);
@@ -90,6 +95,16 @@ describe.skipIf(!pg)('cluster mode: one stream of signed checkpoints for the one
     const together = await databaseNow();
     await run([first, second], 'together', 3);
     const apart = await databaseNow();
+    // The backlog of the daemon's witnesses, as in files mode: the blocked one waits, with its error.
+    const status = await waitFor('the blocked witness in govflow status', async () => {
+      const shown = await first.cli(['status']);
+      return new RegExp(`^witness ${blocked}: \\d+ checkpoints waiting \\(last error: .*ENOTDIR`, 'm').test(shown.stdout) ? shown.stdout : null;
+    });
+    expect(status).toMatch(new RegExp(`^witness ${witness}: (up to date|\\d+ checkpoints waiting)$`, 'm'));
+    const json = JSON.parse((await first.cli(['status', '--json'])).stdout) as { witnesses: Array<{ witness: string; pending: number; lastError: string | null }> };
+    expect(json.witnesses.map((lag) => lag.witness)).toEqual([witness, blocked]);
+    expect(json.witnesses[1]).toMatchObject({ pending: expect.any(Number), lastError: expect.stringContaining('ENOTDIR') });
+    expect(json.witnesses[1].pending).toBeGreaterThan(0);
     await first.stop();
     await second.stop();
 
