@@ -9,7 +9,7 @@ import { readStatusFile } from '../store/status-file.js';
 import { GovflowError } from '../errors.js';
 import { appendFile, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { backoffDelayMs, DEFAULT_BACKOFF } from '../llm/backoff.js';
+import { backoffDelayMs, DEFAULT_BACKOFF } from '../backoff.js';
 import type { Checkpoint } from './checkpoint-format.js';
 
 /** A witness's backlog, for status and metrics. */

@@ -10,7 +10,7 @@ import { main } from '../../src/cli/main.js';
 import { systemPaths } from '../../src/config/system-paths.js';
 import { DiskGuard, readDiskStatus } from '../../src/daemon/disk-guard.js';
 import { clearDiskFailures, injectDiskFailure } from '../../src/store/disk-io.js';
-import { diskWaits } from '../../src/store/disk-waits.js';
+import { DISK_BACKOFF, diskWaits } from '../../src/store/disk-waits.js';
 import { RootLock } from '../../src/daemon/root-lock.js';
 import { writeFileAtomicAsync } from '../../src/store/atomic-file.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
@@ -19,7 +19,7 @@ const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
   clearDiskFailures();
-  diskWaits.setBackoff(100, 5_000);
+  diskWaits.setBackoff(DISK_BACKOFF);
   removeTempFolders();
 });
 
@@ -100,7 +100,7 @@ describe('govflow status', () => {
     cleanups.push(() => lock.release());
     setFree(4096);
     guard.check();
-    diskWaits.setBackoff(20, 40);
+    diskWaits.setBackoff({ baseMs: 20, maxMs: 40 });
     injectDiskFailure({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 1_000 });
     const target = path.join(paths.outbox, 'stuck.json');
     const write = writeFileAtomicAsync(target, '{}\n');

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearDiskFailures, injectDiskFailure } from '../../src/store/disk-io.js';
-import { type DiskWait, diskWaits } from '../../src/store/disk-waits.js';
+import { DISK_BACKOFF, type DiskWait, diskWaits } from '../../src/store/disk-waits.js';
 import {
   TWO_TASKS,
   auditEntries,
@@ -25,14 +25,14 @@ import {
 let waits: DiskWait[] = [];
 let stopListening: () => void = () => undefined;
 beforeEach(() => {
-  diskWaits.setBackoff(5, 20);
+  diskWaits.setBackoff({ baseMs: 5, maxMs: 20 });
   waits = [];
   stopListening = diskWaits.listen({ waiting: (wait) => waits.push(wait) });
 });
 afterEach(() => {
   clearDiskFailures();
   stopListening();
-  diskWaits.setBackoff(100, 5_000);
+  diskWaits.setBackoff(DISK_BACKOFF);
   removeTempDirs();
 });
 

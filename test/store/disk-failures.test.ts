@@ -13,7 +13,7 @@ import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
 import { AppendOnlyFile, backlogWritten } from '../../src/store/append-only-file.js';
 import { writeFileAtomicAsync } from '../../src/store/atomic-file.js';
 import { clearDiskFailures, injectDiskFailure } from '../../src/store/disk-io.js';
-import { type DiskWait, diskWaits } from '../../src/store/disk-waits.js';
+import { DISK_BACKOFF, DiskWaitAbandonedError, type DiskWait, diskWaits } from '../../src/store/disk-waits.js';
 import { archiveRequestFile } from '../../src/intake/request-archive.js';
 import { entryInput, makeMessage, tempRoot } from '../audit/audit-test-helpers.js';
 
@@ -21,7 +21,7 @@ const seen: { waiting: DiskWait[]; resumed: DiskWait[]; recreated: string[] } = 
 let stopListening: () => void = () => undefined;
 
 beforeEach(() => {
-  diskWaits.setBackoff(5, 20);
+  diskWaits.setBackoff({ baseMs: 5, maxMs: 20 });
   seen.waiting = [];
   seen.resumed = [];
   seen.recreated = [];
@@ -34,7 +34,7 @@ beforeEach(() => {
 afterEach(() => {
   clearDiskFailures();
   stopListening();
-  diskWaits.setBackoff(100, 5_000);
+  diskWaits.setBackoff(DISK_BACKOFF);
 });
 
 const at = (index: number) => `2026-03-08T10:00:${String(index).padStart(2, '0')}Z`;
@@ -155,6 +155,19 @@ describe('result files and archive moves when the disk refuses them', () => {
     expect(readdirSync(outbox)).toEqual(['r1.json']);
     expect(readFileSync(path.join(outbox, 'r1.json'), 'utf8')).toBe('{"status":"success"}\n');
     expect(seen.resumed).toHaveLength(1);
+  });
+
+  it('ends a wait when the process stops: the write rejects as interrupted, with the disk error as its cause', async () => {
+    const dirs = tempRoot();
+    diskWaits.setBackoff({ baseMs: 60_000, maxMs: 60_000 });
+    injectDiskFailure({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 1_000 });
+    const write = writeFileAtomicAsync(path.join(dirs.root, 'outbox', 'r3.json'), '{}\n');
+    await expect.poll(() => diskWaits.list().length).toBe(1);
+    diskWaits.abandonAll();
+    const error = await write.then(() => null, (reason: unknown) => reason);
+    expect(error).toBeInstanceOf(DiskWaitAbandonedError);
+    expect((error as Error).cause).toMatchObject({ code: 'ENOSPC' });
+    expect(diskWaits.list()).toEqual([]);
   });
 
   it('makes a removed outbox folder again, with a warning, instead of failing', async () => {
