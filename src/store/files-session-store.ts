@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { AuditEntryInput } from '../audit/audit-entry-format.js';
 import { AppendOnlyFile, fsyncDirectoryAsync, fsyncSharedDirectory } from './append-only-file.js';
 import { writeOutboxResult } from './atomic-file.js';
+import type { DiskFaults } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
 import { ManifestFile } from './manifest-file.js';
 import { PromptStore } from './prompt-store.js';
@@ -46,6 +47,8 @@ export interface FilesSessionStoreOptions {
   auditedMessages: (sessionId: string, sinceIso: string) => Promise<AuditedMessages>;
   /** `system/snapshots/`: system prompts go to `prompts/<sha256>.md` under it. */
   snapshotsDir: string;
+  /** Failures to inject into journal, result and prompt writes (tests). */
+  faults?: DiskFaults;
 }
 
 const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -113,7 +116,7 @@ class FilesStoredSession implements StoredSession {
   }
 
   private async writeResult(result: SessionResultFiles): Promise<void> {
-    await writeOutboxResult(this.options.outboxDir, result, this.options.durable);
+    await writeOutboxResult(this.options.outboxDir, result, this.options.durable, this.options.faults);
   }
 
   async pause(result: SessionResultFiles): Promise<void> {
@@ -145,7 +148,7 @@ export class FilesSessionStore implements SessionStore {
   private readonly prompts: PromptStore;
 
   constructor(private readonly options: FilesSessionStoreOptions) {
-    this.prompts = new PromptStore(path.join(options.snapshotsDir, 'prompts'), options.durable);
+    this.prompts = new PromptStore(path.join(options.snapshotsDir, 'prompts'), options.durable, options.faults);
   }
 
   /** Nothing to release. (Goes when runtime.ts stops calling it.) */
@@ -166,7 +169,7 @@ export class FilesSessionStore implements SessionStore {
     // A disk that refuses the new folder or file (ENOSPC, ...) is waited out (disk-waits.ts).
     const journal = await diskWaits.retry(directory, async () => {
       await mkdir(directory, { recursive: true });
-      return AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable);
+      return AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable, this.options.faults);
     });
     const entriesDurable = durable ? Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)]) : undefined;
     const session = new FilesStoredSession(record.session_id, journal, this.options, entriesDurable);
@@ -178,7 +181,7 @@ export class FilesSessionStore implements SessionStore {
     if (!this.exists(sessionId)) throw new GovflowError('internal', `no session "${sessionId}" under ${this.options.sessionsDir}`);
     const directory = SessionJournal.directoryOf(this.options.sessionsDir, sessionId);
     const records = SessionJournal.read(directory, true);
-    const journal = new AppendOnlyFile(path.join(directory, 'journal.jsonl'), this.options.durable);
+    const journal = new AppendOnlyFile(path.join(directory, 'journal.jsonl'), this.options.durable, { faults: this.options.faults });
     return { session: new FilesStoredSession(sessionId, journal, this.options), records };
   }
 
