@@ -26,8 +26,9 @@
  * BENCH_HTTP_ROUNDS rounds (default 5), HTTP and files alternating, so both meet the same machine
  * load; each figure is the median over rounds, and "added" the median of per-round differences.
  *
- * Targets (issue 13): the API adds ≤ 2 ms p50 to submit → first model call compared with the file
- * path, 200 requests at concurrency 16; 100 open streams cost ≤ 20 MB (≤ 200 kB each).
+ * Targets: the API adds ≤ 5 ms p50 to submit → first model call compared with the file path, 200
+ * requests at concurrency 16 (issue 29; issue 13 asked ≤ 2 ms); 100 open streams cost ≤ 20 MB
+ * (≤ 200 kB each).
  */
 import { spawn } from 'node:child_process';
 import net from 'node:net';
@@ -309,7 +310,7 @@ if (process.env.BENCH_HTTP_CLIENT === '1') {
       { name: 'RSS per open stream', unit: 'kB', median: round(memory.perStreamKb, 1) },
     ],
     targets: [
-      { name: `API adds to submit→first call p50 at concurrency ${CONCURRENCY}`, target: '≤ 2 ms', value: round1(closed.added), unit: 'ms', pass: closed.added <= 2 },
+      { name: `API adds to submit→first call p50 at concurrency ${CONCURRENCY}`, target: '≤ 5 ms', value: round1(closed.added), unit: 'ms', pass: closed.added <= 5 },
       { name: 'RSS per open stream (100 streams ≤ 20 MB)', target: '≤ 200 kB', value: round(memory.perStreamKb, 1), unit: 'kB', pass: memory.perStreamKb <= 200 },
     ],
   });
