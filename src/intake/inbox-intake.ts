@@ -133,14 +133,16 @@ export class InboxIntake {
 
   /**
    * The handoff for requests that do not come as inbox files (the HTTP API; cluster mode replaces
-   * it): once the claim is durable, schedules the request without the watcher and resolves.
+   * it): schedules the request as soon as its claim is in place, without the watcher, and
+   * resolves once the claim is durable.
    * 'duplicate' when its request id was accepted before. Before start() and after stop() the
    * claim waits in processing/ for the next start's recovery.
    */
   async submit(submission: Submission): Promise<SubmissionOutcome> {
-    const outcome = await writeClaimedSubmission(this.options.paths, this.registry, submission, this.options.durable ?? true);
-    if (outcome.kind === 'claimed') this.enqueue(outcome.claimName, { text: submission.text, registered: submission.requestId !== null });
-    return outcome;
+    return writeClaimedSubmission(this.options.paths, this.registry, submission, {
+      durable: this.options.durable ?? true,
+      onClaimed: (claimName) => this.enqueue(claimName, { text: submission.text, registered: submission.requestId !== null }),
+    });
   }
 
   /** Moves the claimed files the runner reported done into system/archive/YYYYMMDD/. */

@@ -10,8 +10,9 @@
  * 2. claim the request id with it (a hard link in the registry: exclusive, so a duplicate is
  *    refused here, before anything is acknowledged);
  * 3. rename it to its claim name (the inode stays, so the registry still knows it as its own);
+ *    the session may start now, as an inbox file's does once claimed;
  * 4. wait for the fdatasync and fsync processing/ and the registry folder; only then is the
- *    submission acknowledged and its session started.
+ *    submission acknowledged.
  * A crash between 2 and 3 leaves a hidden temp file that owns its id: repairInterruptedSubmissions
  * (run before recovery lists processing/) finishes the rename. Any other hidden temp file was never
  * acknowledged and is removed. A power loss after 3 but before 4 may leave a claim whose data never
@@ -71,12 +72,21 @@ async function syncAndClose(fd: number, durable: boolean): Promise<void> {
   }
 }
 
+export interface SubmissionOptions {
+  /** false: no fsyncs (daemon.fsync off). */
+  durable: boolean;
+  /** Hears the claim name as soon as the claim is in place (step 3), before the syncs. */
+  onClaimed?: (claimName: string) => void;
+}
+
 /**
- * Writes `submission` into system/processing/ as a claimed file; resolves once it is durable
- * (`durable` false: daemon.fsync off, no syncs). A crash before that leaves what any
- * unacknowledged claim leaves (recovery runs it, or a power loss undoes it: see releaseUnacknowledged).
+ * Writes `submission` into system/processing/ as a claimed file; resolves once it is durable.
+ * A crash before that leaves what any unacknowledged claim leaves (recovery runs it, or a power
+ * loss undoes it: see releaseUnacknowledged); a session started at `onClaimed` may have written
+ * before the claim's data reached the disk, as one of an inbox file may before the file's.
  */
-export async function writeClaimedSubmission(paths: SystemPaths, registry: RequestIdRegistry, submission: Submission, durable: boolean): Promise<SubmissionOutcome> {
+export async function writeClaimedSubmission(paths: SystemPaths, registry: RequestIdRegistry, submission: Submission, options: SubmissionOptions): Promise<SubmissionOutcome> {
+  const { durable, onClaimed = () => {} } = options;
   const processing = path.resolve(paths.processing);
   const claimName = claimNameFor(submission.name);
   const temporary = path.join(processing, `.submit-${claimName}.tmp`);
@@ -103,6 +113,7 @@ export async function writeClaimedSubmission(paths: SystemPaths, registry: Reque
     if (!claimed) return { kind: 'duplicate' };
   }
   renameSync(temporary, path.join(processing, claimName));
+  onClaimed(claimName);
   await Promise.all([dataDurable, durable ? fsyncSharedDirectory(processing) : null, durable && submission.requestId !== null ? registry.syncFolder() : null]);
   return { kind: 'claimed', claimName };
 }
