@@ -32,8 +32,8 @@
  * AI SDK against bench/fake-openai-server.mjs in its own process, where "first model call" is the
  * request's arrival at that server (the time the AI SDK and the loopback add is in the figure).
  *
- * Targets (issue 13): the API adds ≤ 2 ms p50 to submit → first model call compared with the file
- * path, 200 requests at concurrency 16; 100 open streams cost ≤ 20 MB (≤ 200 kB each).
+ * Targets: the API adds ≤ 5 ms p50 to submit → first model call compared with the file path, 200
+ * requests at concurrency 16 (issue 29; issue 13 asked ≤ 2 ms); 100 open streams cost ≤ 20 MB (≤ 200 kB each).
  */
 import { spawn } from 'node:child_process';
 import net from 'node:net';
@@ -332,7 +332,7 @@ if (process.env.BENCH_HTTP_CLIENT === '1') {
       named('RSS per open stream', 'kB', round(memory.perStreamKb, 1)),
     );
     targets.push(
-      { name: `${model}: API adds to submit→first call p50 at concurrency ${CONCURRENCY}`, target: '≤ 2 ms', value: round1(closed.added), unit: 'ms', pass: closed.added <= 2 },
+      { name: `${model}: API adds to submit→first call p50 at concurrency ${CONCURRENCY}`, target: '≤ 5 ms', value: round1(closed.added), unit: 'ms', pass: closed.added <= 5 },
       { name: `${model}: RSS per open stream (100 streams ≤ 20 MB)`, target: '≤ 200 kB', value: round(memory.perStreamKb, 1), unit: 'kB', pass: memory.perStreamKb <= 200 },
     );
   }

@@ -1,22 +1,22 @@
 /**
- * The local provider's speed (SPEC §13): a tiny GGUF model (written here, ~0.5 MB: see
- * src/testing/tiny-gguf-model.ts) answering one grammar-constrained Sentient message for the
+ * The local provider's speed (SPEC §13): a tiny GGUF model (~0.5 MB: see
+ * test/support/tiny-gguf-model.ts) answering one grammar-constrained Sentient message for the
  * example app's summarizer agent (message schema + its output_schema), after the model is loaded.
  *
  * node-llama-cpp is not a dependency: set GOVFLOW_NODE_LLAMA_CPP_DIR to a folder whose
- * node_modules holds it (the tests install one into <tmp>/govflow-node-llama-cpp-3.22.1, used by
- * default when present). Without it the benchmark reports that it could not run.
+ * node_modules holds it and which holds the model as tiny.gguf (the local-provider tests install
+ * both into <tmp>/govflow-node-llama-cpp-3.22.1, used by default when present). Without them the
+ * benchmark reports that it could not run.
  *
  * Figures: time to the first answer (node-llama-cpp import, llama.cpp init, model load, grammar
  * build, answer), then the median of BENCH_LOCAL_CALLS answers (default 20), threads: 1.
  * Target: ≤ 100 ms per constrained message after load.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cleanUpOnExit, envInteger, importBuilt, makeExampleRoot, now, removeRoot, reportResult, round, summarize } from './bench-support.mjs';
 
-const { writeTinyGguf } = await importBuilt('testing/tiny-gguf-model.js');
 const { LocalProvider } = await importBuilt('llm/local-provider.js');
 const { SENTIENT_MESSAGE_SCHEMA } = await importBuilt('message/sentient-message.js');
 
@@ -24,8 +24,8 @@ const CALLS = envInteger('BENCH_LOCAL_CALLS', 20);
 const TARGET_MS = 100;
 const moduleDir = process.env.GOVFLOW_NODE_LLAMA_CPP_DIR ?? path.join(os.tmpdir(), 'govflow-node-llama-cpp-3.22.1');
 
-if (!existsSync(path.join(moduleDir, 'node_modules', 'node-llama-cpp'))) {
-  console.log(`local model: node-llama-cpp is not installed in ${moduleDir}; run the local-provider tests once (they install it) or set GOVFLOW_NODE_LLAMA_CPP_DIR`);
+if (!existsSync(path.join(moduleDir, 'node_modules', 'node-llama-cpp')) || !existsSync(path.join(moduleDir, 'tiny.gguf'))) {
+  console.log(`local model: node-llama-cpp or tiny.gguf is not in ${moduleDir}; run the local-provider tests once (they put both there) or set GOVFLOW_NODE_LLAMA_CPP_DIR`);
   reportResult({ bench: 'local-model', title: 'Local model (not run)', config: {}, figures: [], targets: [{ name: 'constrained message after load', target: `≤ ${TARGET_MS} ms`, value: 'not run', unit: '', pass: false }] });
   process.exit(0);
 }
@@ -35,7 +35,7 @@ cleanUpOnExit(roots);
 const root = makeExampleRoot();
 roots.push(root);
 mkdirSync(path.join(root, 'models'));
-writeTinyGguf(path.join(root, 'models', 'tiny.gguf'));
+copyFileSync(path.join(moduleDir, 'tiny.gguf'), path.join(root, 'models', 'tiny.gguf'));
 const outputSchema = JSON.parse(readFileSync(path.join(root, 'schemas', 'action-items.json'), 'utf8'));
 const provider = new LocalProvider({ root, model: 'models/tiny.gguf', threads: 1, contextSize: 512, gpu: false, moduleDir });
 

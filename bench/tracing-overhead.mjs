@@ -66,7 +66,7 @@ const collectorUrl = `http://127.0.0.1:${collector.address().port}`;
 async function runOnce(label, traced, cheapest) {
   const root = makeExampleRoot(traced ? `telemetry: { otlp_endpoint: "${collectorUrl}" }\n` : '', 'govflow-bench-trace-', cheapest ? parent : os.tmpdir());
   roots.push(root);
-  const runtime = await openRuntime(root, { provider: new InstantProvider(), env: cheapest ? { GOVFLOW_FSYNC: '0' } : {}, log: quietLog(), spares: true });
+  const runtime = await openRuntime(root, { provider: new InstantProvider(), env: cheapest ? { GOVFLOW_FSYNC: '0' } : {}, log: quietLog() });
   if (traced !== (runtime.telemetry !== null)) throw new Error(`${label}: tracing should be ${traced ? 'on' : 'off'}`);
   const signal = new AbortController().signal;
   const runSession = async (id, index) => {

@@ -23,6 +23,7 @@ import { ConfigError } from '../errors.js';
 import { type AuditHeadRecord, type AuditRepair, HEAD_RECORD_FORMAT, HeadRecordFile, scanChainTail } from './audit-chain-tail.js';
 import { type AuditEntryInput, formatEntry, localDayAndTime } from './audit-entry-format.js';
 import { AppendOnlyFile, backlogWritten, fsyncDirectory } from '../store/append-only-file.js';
+import type { DiskFaults } from '../store/disk-io.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { AuditWriteError } from './audit-errors.js';
 
@@ -41,6 +42,8 @@ export interface AuditLogWriterOptions {
   log?: (message: string, fields?: Record<string, unknown>) => void;
   /** Hears the chain's head after every durable entry (signed checkpoints, docs/audit-log.md). */
   onCommitted?: (state: { day: string; entries: number; hash: string }) => void;
+  /** Failures to inject into the day files' writes (tests). */
+  faults?: DiskFaults;
 }
 
 export class AuditLogWriter {
@@ -173,13 +176,13 @@ export class AuditLogWriter {
 
   /** Opens (creating if needed) the day file and makes it current. */
   private openDayFile(day: string, filePath: string, messageId: string): AppendOnlyFile {
-    const { logsDir, durable = true } = this.options;
+    const { logsDir, durable = true, faults } = this.options;
     try {
       if (fs.mkdirSync(logsDir, { recursive: true }) !== undefined) {
         this.warn(`the audit log folder ${logsDir} was removed while govflow ran; made it again`, { folder: logsDir });
       }
       const existed = fs.existsSync(filePath);
-      this.file = new AppendOnlyFile(filePath, durable);
+      this.file = new AppendOnlyFile(filePath, durable, { faults });
       if (!existed) fsyncDirectory(logsDir);
     } catch (error) {
       throw new AuditWriteError(`could not open the audit log ${filePath} (${(error as Error).message}); check that ${logsDir} is writable`, filePath, messageId, {

@@ -9,7 +9,7 @@ import { readStatusFile, writeStatusFile } from '../store/status-file.js';
 import { GovflowError } from '../errors.js';
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { backoffDelayMs, DEFAULT_BACKOFF } from '../llm/backoff.js';
+import { backoffDelayMs, DEFAULT_BACKOFF } from '../backoff.js';
 import type { Checkpoint } from './checkpoint-format.js';
 
 /** A witness's backlog, for status and metrics. */

@@ -187,8 +187,7 @@ export class PostgresSessionStore implements SessionStore {
     this.options.committer.keepPrompt(sha256, text);
   }
 
-  async create(record: SessionRecord, after?: Promise<void>): Promise<StoredSession> {
-    await after; // its request reaches the store as a row, already durable: this only keeps the contract
+  async create(record: SessionRecord): Promise<StoredSession> {
     let lease = this.leases.get(record.session_id);
     if (!lease) {
       // A session started in this process (a delegated child): its row is made here, leased to us.

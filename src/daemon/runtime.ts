@@ -133,7 +133,6 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
         audit: audit!,
         // One index for every recovery of this process: each day file is parsed once (crash recovery, docs/audit-log.md).
         auditedMessages: (sessionId, sinceIso) => loggedMessages.messagesOf(sessionId, compactInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone)),
-        spareFolders: options.owner === 'daemon',
       });
   const runner = new SessionRunner({
     config,

@@ -26,7 +26,7 @@ export interface IntakeRequest extends ItemSource {
   sessionId: string | null;
   user: string | null;
   metadata: Record<string, unknown> | null;
-  /** Set for an HTTP submission whose data may not be on disk yet: resolves once it is. */
+  /** Never set: goes with its last use in daemon.ts. */
   dataDurable?: Promise<void>;
 }
 

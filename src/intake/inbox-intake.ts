@@ -21,7 +21,6 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { errorMessage, GovflowError } from '../errors.js';
 import type { RequestFileRef } from '../pipeline/runner-contract.js';
-import { spareClaimFiles, type Spares } from '../store/spares.js';
 import { claimedItem, readClaimedFile, type IntakeItem, type IntakeRejection } from './claimed-file.js';
 import { moveToFailed } from './failed-files.js';
 import { FileQueue } from './file-queue.js';
@@ -56,14 +55,10 @@ export interface InboxIntakeOptions {
   watch?: boolean;
 }
 
-/**
- * A claim written by `submit`: its content (not read back), its request id registered already
- * (requests), its data synced once `dataDurable` resolves.
- */
+/** A claim written by `submit`: its content (not read back), its request id registered already (requests). */
 interface SubmittedClaim {
   text: string;
   registered: boolean;
-  dataDurable: Promise<void>;
 }
 
 /** Life cycle; every change is logged. */
@@ -76,8 +71,6 @@ export class InboxIntake {
   private readonly registry: RequestIdRegistry;
   private readonly log: IntakeLog;
   private readonly claimer: InboxClaimer;
-  /** Empty claim files for submissions, made ahead while running (store/spares.ts). */
-  private readonly spares: Spares;
   /** Claim names (in system/processing/) waiting for a slot, first claimed first. */
   private readonly waiting = new FileQueue();
   /** Waiting claims that were submitted rather than dropped, by claim name. */
@@ -99,7 +92,6 @@ export class InboxIntake {
     this.processing = path.resolve(options.paths.processing);
     this.registry = options.registry ?? new RequestIdRegistry(options.paths, { durable: options.durable ?? true });
     this.log = options.log ?? (() => {});
-    this.spares = spareClaimFiles(this.processing);
     this.claimer = new InboxClaimer({
       inbox: options.paths.inbox,
       processing: options.paths.processing,
@@ -145,16 +137,15 @@ export class InboxIntake {
 
   /**
    * The handoff for requests that do not come as inbox files (the HTTP API; cluster mode replaces
-   * it): schedules the request as soon as its claim is in place, without the watcher, and resolves
-   * once the claim is durable.
+   * it): schedules the request as soon as its claim is in place, without the watcher, and
+   * resolves once the claim is durable.
    * 'duplicate' when its request id was accepted before. Before start() and after stop() the
    * claim waits in processing/ for the next start's recovery.
    */
   async submit(submission: Submission): Promise<SubmissionOutcome> {
     return writeClaimedSubmission(this.options.paths, this.registry, submission, {
       durable: this.options.durable ?? true,
-      spares: this.state === 'running' ? this.spares : undefined,
-      onPublished: (claimName, dataDurable) => this.enqueue(claimName, { text: submission.text, registered: submission.requestId !== null, dataDurable }),
+      onClaimed: (claimName) => this.enqueue(claimName, { text: submission.text, registered: submission.requestId !== null }),
     });
   }
 
@@ -222,7 +213,7 @@ export class InboxIntake {
     this.adopted.clear();
     for (const dropped of this.adoptionsDropped.splice(0)) dropped();
     try {
-      await Promise.all([this.claimer.stop(), this.spares.close()]);
+      await this.claimer.stop();
     } catch (error) {
       this.log('warn', `intake: stopping the inbox claimer failed: ${errorMessage(error)}`);
     }
@@ -282,10 +273,7 @@ export class InboxIntake {
     }
   }
 
-  /**
-   * `submitted`: set for a submission, whose data may not be on disk yet. A request's session
-   * starts at once and its first durable write waits for the data; a reply waits for it here.
-   */
+  /** `submitted`: set for a submission (its text and whether its id is registered). */
   private async processClaimed(claimedPath: string, submitted?: SubmittedClaim): Promise<void> {
     let item: IntakeItem | IntakeRejection;
     try {
@@ -295,10 +283,6 @@ export class InboxIntake {
       return;
     }
     if (item.kind === 'rejected') return this.reject(item);
-    if (submitted) {
-      if (item.kind === 'reply') await submitted.dataDurable;
-      else item.dataDurable = submitted.dataDurable;
-    }
     if (item.kind === 'request' && !submitted?.registered) {
       let outcome;
       try {

@@ -18,7 +18,7 @@ import { archiveFolderOf, writeGzip } from '../audit/log-retention.js';
 import type { SystemPaths } from '../config/system-paths.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import type { RequestFileRef } from '../pipeline/runner-contract.js';
-import { diskCall, diskFailureCode } from '../store/disk-io.js';
+import { diskCall, diskFailureCode, type DiskFaults } from '../store/disk-io.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { RequestIdRegistry } from './request-id-registry.js';
 
@@ -29,17 +29,18 @@ export function archiveRequestFiles(archiveDir: string, timezone: string, files:
   for (const file of files) archiveRequestFile(archiveDir, day, file.claimedPath, file.sourceFile);
 }
 
-/** Moves `claimedPath` (if still there) into `archiveDir/day/`; a taken name gets `.1`, `.2`, ... */
-export function archiveRequestFile(archiveDir: string, day: string, claimedPath: string, sourceFile: string): void {
+/** Moves `claimedPath` (if still there) into `archiveDir/day/`; a taken name gets `.1`, `.2`, ... `faults`: tests. */
+export function archiveRequestFile(archiveDir: string, day: string, claimedPath: string, sourceFile: string, faults?: DiskFaults): void {
+  const moveOnce = () => moveToArchive(archiveDir, day, claimedPath, sourceFile, faults);
   try {
-    moveOnce(archiveDir, day, claimedPath, sourceFile);
+    moveOnce();
   } catch (error) {
     if (diskFailureCode(error) === null) throw error;
-    void diskWaits.retry(claimedPath, () => moveOnce(archiveDir, day, claimedPath, sourceFile)).catch(() => undefined);
+    void diskWaits.retry(claimedPath, moveOnce).catch(() => undefined);
   }
 }
 
-function moveOnce(archiveDir: string, day: string, claimedPath: string, sourceFile: string): void {
+function moveToArchive(archiveDir: string, day: string, claimedPath: string, sourceFile: string, faults: DiskFaults | undefined): void {
   if (!existsSync(claimedPath)) return;
   const folder = path.join(archiveDir, day);
   mkdirSync(folder, { recursive: true });
@@ -49,7 +50,7 @@ function moveOnce(archiveDir: string, day: string, claimedPath: string, sourceFi
   for (let counter = 1; existsSync(target); counter++) {
     target = path.join(folder, `${path.basename(base, extension)}.${counter}${extension}`);
   }
-  diskCall('rename', target, () => renameSync(claimedPath, target));
+  diskCall(faults, 'rename', target, () => renameSync(claimedPath, target));
 }
 
 /**

@@ -6,14 +6,11 @@
  *
  * The steps, each safe to be cut by kill -9 or a power loss:
  * 1. write a hidden temp file in processing/ (recovery never reads hidden names) and start its
- *    fdatasync; the file is a spare made ahead off the event loop when one is ready
- *    (store/spares.ts);
+ *    fdatasync;
  * 2. claim the request id with it (a hard link in the registry: exclusive, so a duplicate is
  *    refused here, before anything is acknowledged);
  * 3. rename it to its claim name (the inode stays, so the registry still knows it as its own);
- *    the session may start now, as an inbox file's does, without waiting for the disk: its first
- *    durable write waits for the claim's data (`durable` of onPublished), so nothing of the session
- *    is on disk before its request is;
+ *    the session may start now, as an inbox file's does once claimed;
  * 4. wait for the fdatasync and fsync processing/ and the registry folder; only then is the
  *    submission acknowledged.
  * A crash between 2 and 3 leaves a hidden temp file that owns its id: repairInterruptedSubmissions
@@ -22,7 +19,7 @@
  * reached the disk (empty or torn): it was never acknowledged either, and recovery releases its
  * request id (releaseUnacknowledged) so the client's retry is accepted.
  */
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { fsyncSharedDirectory } from '../store/append-only-file.js';
@@ -30,7 +27,6 @@ import { fdatasyncAsync } from '../store/atomic-file.js';
 import { claimNameFor, originalNameOf, parseClaimName } from './claim-name.js';
 import { parseRequestFile, REQUEST_ID_PATTERN } from './request-file.js';
 import type { RequestIdRegistry } from './request-id-registry.js';
-import { discard, type Spare, type Spares } from '../store/spares.js';
 
 /** The inbox-style name of an HTTP submission (`source_file` of its result, its archive name). */
 export function httpSubmissionName(requestId: string): string {
@@ -52,32 +48,17 @@ export interface Submission {
   requestId: string | null;
 }
 
-export interface SubmissionOptions {
-  /** false: no fsyncs (daemon.fsync off). */
-  durable: boolean;
-  /** Empty claim files made ahead to write into (the intake's; none: each submission creates its own). */
-  spares?: Spares;
-  /**
-   * Hears the claim name as soon as the claim is in place, with a promise that resolves once its
-   * data is on disk (it never rejects).
-   */
-  onPublished?: (claimName: string, dataDurable: Promise<void>) => void;
-}
-
 export type SubmissionOutcome = { kind: 'claimed'; claimName: string } | { kind: 'duplicate' };
 
-/**
- * Writes `text` into a spare when one is ready, else into a new file at `file` (created here, on
- * the event loop: the way that needs no thread-pool round trip). Returns the temp file's path and
- * its descriptor, open for the fdatasync that goes to the pool.
- */
-function writeTemporary(file: string, text: string, spares: Spares | undefined): Spare {
-  const spare = spares?.take() ?? { path: file, fd: openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644) };
+/** Creates `file` with `text` in it; returns its descriptor, open for the fdatasync that goes to the pool. */
+function writeTemporary(file: string, text: string): number {
+  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
   try {
-    writeFileSync(spare.fd, text);
-    return spare;
+    writeFileSync(fd, text);
+    return fd;
   } catch (error) {
-    discard(spare);
+    closeSync(fd);
+    rmSync(file, { force: true });
     throw error;
   }
 }
@@ -91,33 +72,32 @@ async function syncAndClose(fd: number, durable: boolean): Promise<void> {
   }
 }
 
+export interface SubmissionOptions {
+  /** false: no fsyncs (daemon.fsync off). */
+  durable: boolean;
+  /** Hears the claim name as soon as the claim is in place (step 3), before the syncs. */
+  onClaimed?: (claimName: string) => void;
+}
+
 /**
  * Writes `submission` into system/processing/ as a claimed file; resolves once it is durable.
- * `onPublished` hears the claim name as soon as the claim is in place, before anything was synced,
- * with a promise that resolves once the claim's data is on disk (it never rejects): its session
- * may start at once and makes its first durable write wait for that promise. The acknowledgement
- * waits for the data and the folder syncs; a crash before it leaves what any unacknowledged claim
- * leaves (recovery runs it, or a power loss undoes it: see releaseUnacknowledged).
+ * A crash before that leaves what any unacknowledged claim leaves (recovery runs it, or a power
+ * loss undoes it: see releaseUnacknowledged); a session started at `onClaimed` may have written
+ * before the claim's data reached the disk, as one of an inbox file may before the file's.
  */
-export async function writeClaimedSubmission(
-  paths: SystemPaths,
-  registry: RequestIdRegistry,
-  submission: Submission,
-  options: SubmissionOptions,
-): Promise<SubmissionOutcome> {
-  const { durable, spares, onPublished = () => {} } = options;
+export async function writeClaimedSubmission(paths: SystemPaths, registry: RequestIdRegistry, submission: Submission, options: SubmissionOptions): Promise<SubmissionOutcome> {
+  const { durable, onClaimed = () => {} } = options;
   const processing = path.resolve(paths.processing);
   const claimName = claimNameFor(submission.name);
-  const ownTemporary = path.join(processing, `.submit-${claimName}.tmp`);
-  let temporary: string;
+  const temporary = path.join(processing, `.submit-${claimName}.tmp`);
   let fd: number;
   try {
-    ({ path: temporary, fd } = writeTemporary(ownTemporary, submission.text, spares));
+    fd = writeTemporary(temporary, submission.text);
   } catch (error) {
     // system/processing/ was removed under the daemon: make it again and write.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     mkdirSync(processing, { recursive: true });
-    ({ path: temporary, fd } = writeTemporary(ownTemporary, submission.text, undefined));
+    fd = writeTemporary(temporary, submission.text);
   }
   const dataDurable = syncAndClose(fd, durable);
   if (submission.requestId !== null) {
@@ -133,7 +113,7 @@ export async function writeClaimedSubmission(
     if (!claimed) return { kind: 'duplicate' };
   }
   renameSync(temporary, path.join(processing, claimName));
-  onPublished(claimName, dataDurable.catch(() => undefined));
+  onClaimed(claimName);
   await Promise.all([dataDurable, durable ? fsyncSharedDirectory(processing) : null, durable && submission.requestId !== null ? registry.syncFolder() : null]);
   return { kind: 'claimed', claimName };
 }
@@ -180,12 +160,13 @@ export function repairInterruptedSubmissions(paths: SystemPaths, registry: Reque
     if (!match) continue;
     const temporary = path.join(processing, name);
     try {
-      // A spare's name says nothing: its content is a submission's JSON, and its claim gets the
-      // name an HTTP submission of its id has.
-      const spare = parseClaimName(match[1]) === null;
-      const parsed = parseRequestFile(spare ? 'spare.json' : match[1], readFileSync(temporary), maxBytes);
+      // A name that is no claim name (`.submit-spare-*.tmp`, left by earlier versions) says
+      // nothing: its content is a submission's JSON, and its claim gets the name an HTTP
+      // submission of its id has.
+      const unnamed = parseClaimName(match[1]) === null;
+      const parsed = parseRequestFile(unnamed ? 'unnamed.json' : match[1], readFileSync(temporary), maxBytes);
       if (parsed.kind === 'request' && parsed.requestId !== null && ownsMarker(registry, parsed.requestId, temporary)) {
-        const claimName = spare ? claimNameFor(httpSubmissionName(parsed.requestId)) : match[1];
+        const claimName = unnamed ? claimNameFor(httpSubmissionName(parsed.requestId)) : match[1];
         renameSync(temporary, path.join(processing, claimName));
         repaired += 1;
       } else unlinkSync(temporary);

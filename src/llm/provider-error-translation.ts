@@ -6,7 +6,7 @@
  */
 import { APICallError, RetryError } from 'ai';
 import { ProviderError } from '../errors.js';
-import { isRetryableStatus, parseRetryAfterMs } from './backoff.js';
+import { isRetryableStatus, parseRetryAfterMs } from '../backoff.js';
 
 /**
  * The adapter's final word on a call: a `ProviderError` that also says how many attempts were

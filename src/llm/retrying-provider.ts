@@ -11,7 +11,7 @@
 import { findAnswerTooLarge } from './answer-size-limit.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ConfigError, ProviderError } from '../errors.js';
-import { DEFAULT_BACKOFF, abortableSleep, retryDelayMs, type BackoffOptions } from './backoff.js';
+import { DEFAULT_BACKOFF, abortableSleep, retryDelayMs, type BackoffOptions } from '../backoff.js';
 import { ProviderCallError } from './provider-error-translation.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 

@@ -87,7 +87,7 @@ export interface NewSessionRequest {
   entryAgent?: string;
   /** Set when a `delegate` tool call starts this session (README "Delegation"). */
   delegation?: DelegatedFrom;
-  /** Resolves once the claimed file is on disk (an HTTP submission starts before): the session's first durable write waits for it. */
+  /** Never set, never read: goes with its last use in daemon.ts. */
   claimDurable?: Promise<void>;
 }
 

@@ -91,7 +91,7 @@ export class SessionRunner {
       entry_agent: request.entryAgent ?? snapshot.entryAgent,
       ...(request.delegation ? { delegation: request.delegation } : {}),
     };
-    const stored = await this.deps.store.create(sessionRecord, request.claimDurable);
+    const stored = await this.deps.store.create(sessionRecord);
     const active: ActiveSession = { stored, state: initialState(sessionRecord), commitQueue: Promise.resolve(), privacy };
     privacy.folderCreated();
     if (request.claimedPath) privacy.redactFile(request.claimedPath);

@@ -10,7 +10,7 @@
  * {@link backlogWritten} lets the audit writer keep "journal record, then audit entry".
  */
 import { close, closeSync, fdatasync, fstatSync, fsync, fsyncSync, ftruncateSync, open, openSync, statSync, writeSync } from 'node:fs';
-import { diskCall, diskCallAsync, diskFailureCode } from './disk-io.js';
+import { diskCall, diskCallAsync, diskFailureCode, type DiskFaults } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
 import { open as openHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -37,6 +37,7 @@ export class FdatasyncQueue {
   constructor(
     flush: typeof fdatasync = fdatasync,
     private readonly label = 'a file',
+    private readonly faults?: DiskFaults,
   ) {
     this.flush = promisify(flush);
   }
@@ -47,7 +48,7 @@ export class FdatasyncQueue {
     const queued = this.running.then(() => {
       // From here on, writes are not covered by this sync: later callers queue another.
       this.queued = null;
-      return diskCallAsync('sync', this.label, () => this.flush(fd));
+      return diskCallAsync(this.faults, 'sync', this.label, () => this.flush(fd));
     });
     this.queued = queued;
     this.running = queued.catch(() => undefined);
@@ -68,8 +69,16 @@ export function backlogWritten(): Promise<void> | null {
   return flushes.size === 0 ? null : Promise.all([...flushes]).then(() => undefined);
 }
 
+export interface AppendOnlyFileOptions {
+  /** A descriptor already opened for appending to the file, to adopt. */
+  fd?: number;
+  /** Failures to inject (tests). */
+  faults?: DiskFaults;
+}
+
 export class AppendOnlyFile {
   private fd: number | null;
+  private readonly faults: DiskFaults | undefined;
   private readonly syncs: FdatasyncQueue;
   /** Bytes of whole records in the file (what a failed write is cut back to). */
   private size: number;
@@ -77,21 +86,22 @@ export class AppendOnlyFile {
   private readonly backlog: string[] = [];
   private flushing: Promise<void> | null = null;
 
-  /** Opens (creating) `file` for appending; `fd` adopts a descriptor already opened that way. */
+  /** Opens (creating) `file` for appending. */
   constructor(
     readonly file: string,
     private readonly durable: boolean,
-    fd?: number,
+    options: AppendOnlyFileOptions = {},
   ) {
-    this.fd = fd ?? diskCall('open', file, () => openSync(file, 'a'));
+    this.faults = options.faults;
+    this.fd = options.fd ?? diskCall(this.faults, 'open', file, () => openSync(file, 'a'));
     this.size = fstatSync(this.fd).size;
-    this.syncs = new FdatasyncQueue(fdatasync, file);
+    this.syncs = new FdatasyncQueue(fdatasync, file, this.faults);
   }
 
   /** The same, with the open (a file creation, the costly part) on the thread pool. */
-  static async open(file: string, durable: boolean): Promise<AppendOnlyFile> {
-    diskCall('open', file, () => undefined); // the seam's hook (tests inject refused creations)
-    return new AppendOnlyFile(file, durable, await openAsync(file, 'a'));
+  static async open(file: string, durable: boolean, faults?: DiskFaults): Promise<AppendOnlyFile> {
+    diskCall(faults, 'open', file, () => undefined); // the seam's hook (tests inject refused creations)
+    return new AppendOnlyFile(file, durable, { fd: await openAsync(file, 'a'), faults });
   }
 
   /**
@@ -128,7 +138,7 @@ export class AppendOnlyFile {
       const bytes = Buffer.from(this.backlog[0], 'utf8');
       let written = 0;
       try {
-        while (written < bytes.length) written += diskCall('write', this.file, () => writeSync(fd, bytes, written, bytes.length - written));
+        while (written < bytes.length) written += diskCall(this.faults, 'write', this.file, () => writeSync(fd, bytes, written, bytes.length - written));
       } catch (error) {
         try {
           ftruncateSync(fd, this.size);

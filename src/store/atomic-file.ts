@@ -3,7 +3,7 @@ import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, renam
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { fsyncDirectory, fsyncSharedDirectory, openAsync } from './append-only-file.js';
-import { diskCall } from './disk-io.js';
+import { diskCall, type DiskFaults } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
 import type { SessionResultFiles } from './session-store.js';
 
@@ -16,11 +16,11 @@ function temporaryFor(file: string, tempDir: string): string {
   return path.join(tempDir, `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
 }
 
-export function writeFileAtomic(file: string, content: string, durable = true): void {
+export function writeFileAtomic(file: string, content: string, durable = true, faults?: DiskFaults): void {
   const temporary = temporaryFor(file, path.dirname(file));
   const fd = openSync(temporary, 'w');
   try {
-    diskCall('write', file, () => writeSync(fd, content));
+    diskCall(faults, 'write', file, () => writeSync(fd, content));
     if (durable) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
@@ -32,26 +32,39 @@ export function writeFileAtomic(file: string, content: string, durable = true): 
   if (durable) fsyncDirectory(path.dirname(file));
 }
 
+export interface AtomicWriteOptions {
+  /** fdatasync the file and fsync its folder (default true). */
+  durable?: boolean;
+  /**
+   * Where the temporary file goes (same file system; default: the file's folder), to keep it out
+   * of a folder that must only ever hold finished files: results are written through `system/`
+   * into `system/outbox/` (docs/results.md).
+   */
+  tempDir?: string;
+  /** Failures to inject (tests). */
+  faults?: DiskFaults;
+}
+
 /**
  * The same for the hot path: creating the temporary file and the syncs run on the thread pool;
  * the write, close and rename, which cost microseconds, run right here and save the thread-pool
  * round trips. A disk that refuses the write (ENOSPC, EDQUOT, EROFS, EIO) is waited out: the
  * temporary file is removed and the whole write retried with backoff (disk-waits.ts), so the
- * file at `file` is always either the old one or the whole new one. `tempDir` (same file system)
- * keeps the temporary file out of a folder that must only ever hold finished files: results are
- * written through `system/` into `system/outbox/` (docs/results.md).
+ * file at `file` is always either the old one or the whole new one.
  */
-export async function writeFileAtomicAsync(file: string, content: string, durable = true, tempDir = path.dirname(file)): Promise<void> {
+export async function writeFileAtomicAsync(file: string, content: string, options: AtomicWriteOptions = {}): Promise<void> {
+  const { durable = true, tempDir = path.dirname(file), faults } = options;
+  const writeOnce = () => writeThroughTemporary(file, content, durable, tempDir, faults);
   await diskWaits.retry(file, async () => {
     try {
-      await writeOnce(file, content, durable, tempDir);
+      await writeOnce();
     } catch (error) {
       // Its folder (system/outbox/, ...) was removed under the daemon: make it again, say so, retry.
       const folder = path.dirname(file);
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync(folder)) throw error;
       mkdirSync(folder, { recursive: true });
       diskWaits.noteRecreated(folder);
-      await writeOnce(file, content, durable, tempDir);
+      await writeOnce();
     }
   });
   if (durable) await fsyncSharedDirectory(path.dirname(file));
@@ -62,27 +75,27 @@ export async function writeFileAtomicAsync(file: string, content: string, durabl
  * `.md` report. The temporary files go to `system/`, beside the outbox, so that the outbox only
  * ever holds finished results.
  */
-export async function writeOutboxResult(outboxDir: string, result: SessionResultFiles, durable: boolean): Promise<void> {
-  const system = path.dirname(outboxDir);
+export async function writeOutboxResult(outboxDir: string, result: SessionResultFiles, durable: boolean, faults?: DiskFaults): Promise<void> {
+  const tempDir = path.dirname(outboxDir);
   await Promise.all([
-    writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.md`), result.report, false, system),
-    writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.json`), result.json, durable, system),
+    writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.md`), result.report, { durable: false, tempDir, faults }),
+    writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.json`), result.json, { durable, tempDir, faults }),
   ]);
 }
 
-async function writeOnce(file: string, content: string, durable: boolean, tempDir: string): Promise<void> {
+async function writeThroughTemporary(file: string, content: string, durable: boolean, tempDir: string, faults: DiskFaults | undefined): Promise<void> {
   const temporary = temporaryFor(file, tempDir);
   try {
     const fd = await openAsync(temporary, 'w');
     try {
       const bytes = Buffer.from(content, 'utf8');
       let written = 0;
-      while (written < bytes.length) written += diskCall('write', file, () => writeSync(fd, bytes, written, bytes.length - written));
+      while (written < bytes.length) written += diskCall(faults, 'write', file, () => writeSync(fd, bytes, written, bytes.length - written));
       if (durable) await fdatasyncAsync(fd);
     } finally {
       closeSync(fd);
     }
-    diskCall('rename', file, () => renameSync(temporary, file));
+    diskCall(faults, 'rename', file, () => renameSync(temporary, file));
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;

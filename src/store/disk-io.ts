@@ -1,9 +1,10 @@
 /**
  * The seam between the store layer and the disk, for the durable writes issue 20 is about
  * (journal appends, audit appends, result files, archive moves, their syncs). Store code runs
- * each such call through {@link diskCall}; tests inject failures there (the Nth write fails with a
- * given errno, optionally after the write reached the file), so disk-full, read-only and I/O
- * errors are tested everywhere without privileges or a real small filesystem.
+ * each such call through {@link diskCall} with the {@link DiskFaults} its owner was given: tests
+ * pass failures in there (the Nth write fails with a given errno, optionally after the write
+ * reached the file: test/support/disk-faults.ts), so disk-full, read-only and I/O errors are
+ * tested everywhere without privileges or a real small filesystem. Running code passes none.
  */
 
 export type DiskOperation = 'write' | 'sync' | 'open' | 'rename';
@@ -19,68 +20,24 @@ export function diskFailureCode(error: unknown): string | null {
   return null;
 }
 
-export interface InjectedFailure {
-  operation: DiskOperation;
-  /** The first call (1-based, counting calls of this operation that `match`) that fails. */
-  nth: number;
-  errno: 'ENOSPC' | 'EDQUOT' | 'EROFS' | 'EIO';
-  /** How many calls in a row fail from the Nth on (default 1). */
-  times?: number;
-  /** Only calls on paths for which this is true count (default: every path). */
-  match?: (file: string) => boolean;
-  /** Make the call first, then report the error (a write that reached the file, then failed). */
-  afterCall?: boolean;
-}
-
-interface ActiveInjection extends InjectedFailure {
-  seen: number;
-  failed: number;
-}
-
-const injections: ActiveInjection[] = [];
-
-/** The error an injection makes this call fail with, if any (counts the call), and whether the call runs first. */
-function dueInjection(operation: DiskOperation, file: string): { error: NodeJS.ErrnoException; afterCall: boolean } | null {
-  for (const injection of injections) {
-    if (injection.operation !== operation || (injection.match && !injection.match(file))) continue;
-    injection.seen += 1;
-    if (injection.seen >= injection.nth && injection.failed < (injection.times ?? 1)) {
-      injection.failed += 1;
-      const error = Object.assign(new Error(`${injection.errno}: injected ${operation} failure, ${file}`), { code: injection.errno, path: file });
-      return { error, afterCall: injection.afterCall === true };
-    }
-  }
-  return null;
+/** Failures to inject into durable calls (tests). */
+export interface DiskFaults {
+  /** The error this call fails with, or null to let it run; `afterCall`: the call runs first. Counts the call. */
+  failureFor(operation: DiskOperation, file: string): { error: Error; afterCall: boolean } | null;
 }
 
 /** Runs one synchronous durable call on `file` through the seam. */
-export function diskCall<T>(operation: DiskOperation, file: string, call: () => T): T {
-  if (injections.length === 0) return call();
-  const injection = dueInjection(operation, file);
-  if (injection === null) return call();
-  if (injection.afterCall) call();
-  throw injection.error;
+export function diskCall<T>(faults: DiskFaults | undefined, operation: DiskOperation, file: string, call: () => T): T {
+  const failure = faults?.failureFor(operation, file) ?? null;
+  if (failure === null) return call();
+  if (failure.afterCall) call();
+  throw failure.error;
 }
 
 /** The same for a call on the thread pool (fdatasync). */
-export async function diskCallAsync<T>(operation: DiskOperation, file: string, call: () => Promise<T>): Promise<T> {
-  const injection = injections.length === 0 ? null : dueInjection(operation, file);
-  if (injection === null) return call();
-  if (injection.afterCall) await call();
-  throw injection.error;
-}
-
-/** Makes matching calls fail (tests); returns the function that removes the injection. */
-export function injectDiskFailure(failure: InjectedFailure): () => void {
-  const active: ActiveInjection = { ...failure, seen: 0, failed: 0 };
-  injections.push(active);
-  return () => {
-    const index = injections.indexOf(active);
-    if (index !== -1) injections.splice(index, 1);
-  };
-}
-
-/** Removes every injection (tests' afterEach). */
-export function clearDiskFailures(): void {
-  injections.length = 0;
+export async function diskCallAsync<T>(faults: DiskFaults | undefined, operation: DiskOperation, file: string, call: () => Promise<T>): Promise<T> {
+  const failure = faults?.failureFor(operation, file) ?? null;
+  if (failure === null) return call();
+  if (failure.afterCall) await call();
+  throw failure.error;
 }

@@ -1,13 +1,14 @@
 /**
  * Durable writes that wait for the disk (issue 20). A write failing with ENOSPC, EDQUOT, EROFS
- * or EIO is not an error for the session: the store layer retries it with capped exponential
- * backoff (100 ms doubling to at most 5 s) until the disk takes it, and the session goes on from
+ * or EIO is not an error for the session: the store layer retries it with govflow's backoff
+ * (backoff.ts: full jitter under a ceiling of 100 ms doubling to 5 s) until the disk takes it, and the session goes on from
  * where it was — no restart. Meanwhile this registry says what waits (`waiting: ENOSPC on
  * <path>`), for the operational log and `govflow status`.
  *
  * One registry per process (the root lock makes the process the root's one writer); the daemon
  * plugs its log and its status file in with {@link DiskWaits.listen}.
  */
+import { abortableSleep, backoffDelayMs, type BackoffOptions } from '../backoff.js';
 import { GovflowError } from '../errors.js';
 import { diskFailureCode } from './disk-io.js';
 
@@ -32,19 +33,21 @@ export interface DiskWaitListener {
 /** Thrown into a waiting write when the process shuts down: the journal lets the next start finish it. */
 export class DiskWaitAbandonedError extends GovflowError {
   override readonly name = 'DiskWaitAbandonedError';
-  constructor(message: string) {
-    super('interrupted', message, { retryable: true });
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('interrupted', message, { retryable: true, cause: options.cause });
   }
 }
+
+/** The wait between attempts: a ceiling of 100 ms doubling to 5 s. */
+export const DISK_BACKOFF: Readonly<Pick<BackoffOptions, 'baseMs' | 'maxMs'>> = Object.freeze({ baseMs: 100, maxMs: 5_000 });
 
 export class DiskWaits {
   private readonly current = new Set<DiskWait>();
   private readonly listeners = new Set<DiskWaitListener>();
-  /** Timers of waiting writes, each with how to end its wait at shutdown. */
-  private readonly sleepers = new Map<NodeJS.Timeout, (error: Error) => void>();
-  /** The backoff: 100 ms doubling to at most 5 s (tests shorten it with {@link setBackoff}). */
-  private firstRetryMs = 100;
-  private maxRetryMs = 5_000;
+  /** Ends every wait in progress (abandonAll aborts it and puts a new one in its place). */
+  private abandon = new AbortController();
+  /** Tests shorten it with {@link setBackoff}. */
+  private backoff: Pick<BackoffOptions, 'baseMs' | 'maxMs'> = DISK_BACKOFF;
 
   /** What waits right now (oldest first). */
   list(): DiskWait[] {
@@ -56,9 +59,8 @@ export class DiskWaits {
     return () => this.listeners.delete(listener);
   }
 
-  setBackoff(firstMs: number, maxMs: number): void {
-    this.firstRetryMs = firstMs;
-    this.maxRetryMs = maxMs;
+  setBackoff(backoff: Pick<BackoffOptions, 'baseMs' | 'maxMs'>): void {
+    this.backoff = backoff;
   }
 
   /**
@@ -84,10 +86,8 @@ export class DiskWaits {
           } else {
             Object.assign(wait, { attempts: wait.attempts + 1, errno });
           }
-          const ms = Math.min(this.firstRetryMs * 2 ** Math.min(wait.attempts - 1, 16), this.maxRetryMs);
-          await new Promise<void>((resolve, reject) => {
-            const timer = setTimeout(() => this.sleepers.delete(timer) && resolve(), ms);
-            this.sleepers.set(timer, (abandoned) => reject(Object.assign(abandoned, { cause: error })));
+          await abortableSleep(backoffDelayMs(wait.attempts, this.backoff), this.abandon.signal).catch(() => {
+            throw new DiskWaitAbandonedError('stopped while waiting for the disk; the write is retried from the journal at the next start', { cause: error });
           });
         }
       }
@@ -103,11 +103,8 @@ export class DiskWaits {
 
   /** Ends every wait (shutdown): waiting writes reject with DiskWaitAbandonedError. */
   abandonAll(): void {
-    for (const [timer, reject] of [...this.sleepers]) {
-      clearTimeout(timer);
-      this.sleepers.delete(timer);
-      reject(new DiskWaitAbandonedError('stopped while waiting for the disk; the write is retried from the journal at the next start'));
-    }
+    this.abandon.abort();
+    this.abandon = new AbortController();
   }
 }
 

@@ -4,17 +4,15 @@
  * hash-chained `system/logs/`, its result to `system/outbox/`. The ordering promises of
  * `SessionStore` are kept here; the record types and readers are in session-journal.ts.
  */
-import { renameSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AuditEntryInput } from '../audit/audit-entry-format.js';
 import { AppendOnlyFile, fsyncDirectoryAsync, fsyncSharedDirectory } from './append-only-file.js';
 import { writeOutboxResult } from './atomic-file.js';
-import { diskCall, diskFailureCode } from './disk-io.js';
+import type { DiskFaults } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
 import { ManifestFile } from './manifest-file.js';
 import { PromptStore } from './prompt-store.js';
-import { discard, removeSpareFolders, spareSessionFolders, type Spares } from './spares.js';
 import {
   SessionJournal,
   type CrashRecord,
@@ -49,11 +47,8 @@ export interface FilesSessionStoreOptions {
   auditedMessages: (sessionId: string, sinceIso: string) => Promise<AuditedMessages>;
   /** `system/snapshots/`: system prompts go to `prompts/<sha256>.md` under it. */
   snapshotsDir: string;
-  /**
-   * Keep new session folders made ahead (the daemon: a session's start then waits for no folder
-   * or file creation); spares a crash left are removed here. close() removes the rest.
-   */
-  spareFolders?: boolean;
+  /** Failures to inject into journal, result and prompt writes (tests). */
+  faults?: DiskFaults;
 }
 
 const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -62,16 +57,12 @@ const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
 class FilesStoredSession implements StoredSession {
   private readonly manifest: ManifestFile;
 
-  /**
-   * `entriesDurable`: a new session's folder entries, synced in the background, awaited by the first
-   * sync. `after`: the session's request, not on disk yet; the first sync starts once it is.
-   */
+  /** `entriesDurable`: a new session's folder entries, synced in the background, awaited by the first sync. */
   constructor(
     readonly sessionId: string,
     private readonly journal: AppendOnlyFile,
     private readonly options: FilesSessionStoreOptions,
     private readonly entriesDurable: Promise<unknown> = Promise.resolve(),
-    private readonly after?: Promise<void>,
   ) {
     this.manifest = new ManifestFile(path.join(path.dirname(journal.file), 'manifest.json'));
   }
@@ -83,7 +74,6 @@ class FilesStoredSession implements StoredSession {
   /** Appends, then resolves once every record so far (and the session's folder entries) is on disk. */
   private async appendDurable(...records: JournalRecord[]): Promise<void> {
     this.append(...records);
-    if (this.after) await this.after;
     await Promise.all([this.entriesDurable, this.journal.sync()]);
   }
 
@@ -98,12 +88,10 @@ class FilesStoredSession implements StoredSession {
     // is synced when the session pauses or ends. After power loss the audit log may be ahead of
     // the journal: recovery voids those entries (voidMessages) and runs their steps again.
     this.append(record);
-    if (this.after) await this.after;
     return { entryHash: (await this.options.audit.append(audit)).hash };
   }
 
   async reappendAudit(audit: AuditEntryInput): Promise<void> {
-    if (this.after) await this.after;
     await this.options.audit.append(audit);
   }
 
@@ -128,8 +116,7 @@ class FilesStoredSession implements StoredSession {
   }
 
   private async writeResult(result: SessionResultFiles): Promise<void> {
-    if (this.after) await this.after;
-    await writeOutboxResult(this.options.outboxDir, result, this.options.durable);
+    await writeOutboxResult(this.options.outboxDir, result, this.options.durable, this.options.faults);
   }
 
   async pause(result: SessionResultFiles): Promise<void> {
@@ -159,20 +146,13 @@ class FilesStoredSession implements StoredSession {
 
 export class FilesSessionStore implements SessionStore {
   private readonly prompts: PromptStore;
-  private readonly spares: Spares | null = null;
 
   constructor(private readonly options: FilesSessionStoreOptions) {
-    this.prompts = new PromptStore(path.join(options.snapshotsDir, 'prompts'), options.durable);
-    if (options.spareFolders) {
-      removeSpareFolders(options.sessionsDir);
-      this.spares = spareSessionFolders(options.sessionsDir);
-    }
+    this.prompts = new PromptStore(path.join(options.snapshotsDir, 'prompts'), options.durable, options.faults);
   }
 
-  /** Removes the spare session folders not used. */
-  async close(): Promise<void> {
-    await this.spares?.close();
-  }
+  /** Nothing to release. (Goes when runtime.ts stops calling it.) */
+  async close(): Promise<void> {}
 
   keepPrompt(sha256: string, text: string): void {
     this.prompts.ensure(sha256, text);
@@ -182,49 +162,26 @@ export class FilesSessionStore implements SessionStore {
     return SESSION_ID.test(sessionId) && SessionJournal.exists(this.options.sessionsDir, sessionId);
   }
 
-  /**
-   * Nothing here waits for the disk: the first record and the folder entries are durable with the
-   * first sync. With a spare ready, nothing here waits for the thread pool either.
-   */
-  async create(record: SessionRecord, after?: Promise<void>): Promise<StoredSession> {
+  /** Nothing here waits for the disk: the first record and the folder entries are durable with the first sync. */
+  async create(record: SessionRecord): Promise<StoredSession> {
     const { sessionsDir, durable } = this.options;
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
     // A disk that refuses the new folder or file (ENOSPC, ...) is waited out (disk-waits.ts).
     const journal = await diskWaits.retry(directory, async () => {
-      const adopted = this.fromSpare(directory);
-      if (adopted) return adopted;
       await mkdir(directory, { recursive: true });
-      return AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable);
+      return AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable, this.options.faults);
     });
     const entriesDurable = durable ? Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)]) : undefined;
-    const session = new FilesStoredSession(record.session_id, journal, this.options, entriesDurable, after);
+    const session = new FilesStoredSession(record.session_id, journal, this.options, entriesDurable);
     session.append(record);
     return session;
-  }
-
-  /**
-   * The session's folder and journal made of a spare, renamed into place; null when none is ready
-   * or the folder exists already. A refusal of the disk throws, to be waited out as a creation's.
-   */
-  private fromSpare(directory: string): AppendOnlyFile | null {
-    const spare = this.spares?.take();
-    if (!spare) return null;
-    const file = path.join(directory, 'journal.jsonl');
-    try {
-      diskCall('open', file, () => renameSync(spare.path, directory));
-    } catch (error) {
-      discard(spare);
-      if (diskFailureCode(error) !== null) throw error;
-      return null;
-    }
-    return new AppendOnlyFile(file, this.options.durable, spare.fd);
   }
 
   async open(sessionId: string): Promise<{ session: StoredSession; records: JournalRecord[] }> {
     if (!this.exists(sessionId)) throw new GovflowError('internal', `no session "${sessionId}" under ${this.options.sessionsDir}`);
     const directory = SessionJournal.directoryOf(this.options.sessionsDir, sessionId);
     const records = SessionJournal.read(directory, true);
-    const journal = new AppendOnlyFile(path.join(directory, 'journal.jsonl'), this.options.durable);
+    const journal = new AppendOnlyFile(path.join(directory, 'journal.jsonl'), this.options.durable, { faults: this.options.faults });
     return { session: new FilesStoredSession(sessionId, journal, this.options), records };
   }
 

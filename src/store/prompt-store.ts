@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
-import { diskFailureCode } from './disk-io.js';
+import { diskFailureCode, type DiskFaults } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
 
 export class PromptStore {
@@ -16,6 +16,7 @@ export class PromptStore {
   constructor(
     private readonly directory: string,
     private readonly durable: boolean,
+    private readonly faults?: DiskFaults,
   ) {}
 
   static pathOf(snapshotsDir: string, sha256: string): string {
@@ -33,7 +34,7 @@ export class PromptStore {
     const store = () => {
       if (existsSync(file)) return;
       mkdirSync(this.directory, { recursive: true });
-      writeFileAtomic(file, text, this.durable);
+      writeFileAtomic(file, text, this.durable, this.faults);
     };
     this.known.add(sha256);
     try {

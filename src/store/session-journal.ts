@@ -244,7 +244,7 @@ export class SessionJournal {
     return records;
   }
 
-  /** The session ids that have a folder (hidden names are spares: store/spares.ts). */
+  /** The session ids that have a folder (hidden names are not sessions). */
   static list(sessionsDir: string): string[] {
     if (!existsSync(sessionsDir)) return [];
     return readdirSync(sessionsDir, { withFileTypes: true })

@@ -79,11 +79,8 @@ export interface StoredSession {
 export interface SessionStore {
   /** True when a session with this id was created. */
   exists(sessionId: string): boolean;
-  /**
-   * Creates a session from its first record. `after`: nothing of the session is written durably
-   * before it resolves (the request it runs is not on disk yet).
-   */
-  create(record: SessionRecord, after?: Promise<void>): Promise<StoredSession>;
+  /** Creates a session from its first record. */
+  create(record: SessionRecord): Promise<StoredSession>;
   /** Opens a session for a reply or recovery, with its records in order. */
   open(sessionId: string): Promise<{ session: StoredSession; records: JournalRecord[] }>;
   /** Ids of every session in the store. */

@@ -9,17 +9,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { systemPaths } from '../../src/config/system-paths.js';
 import { DiskGuard, readDiskStatus } from '../../src/daemon/disk-guard.js';
-import { clearDiskFailures, injectDiskFailure } from '../../src/store/disk-io.js';
-import { diskWaits } from '../../src/store/disk-waits.js';
+import { DISK_BACKOFF, diskWaits } from '../../src/store/disk-waits.js';
 import { RootLock } from '../../src/daemon/root-lock.js';
 import { writeFileAtomicAsync } from '../../src/store/atomic-file.js';
+import { InjectedDiskFaults } from '../support/disk-faults.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
-  clearDiskFailures();
-  diskWaits.setBackoff(100, 5_000);
+  diskWaits.setBackoff(DISK_BACKOFF);
   removeTempFolders();
 });
 
@@ -100,11 +99,12 @@ describe('govflow status', () => {
     cleanups.push(() => lock.release());
     setFree(4096);
     guard.check();
-    diskWaits.setBackoff(20, 40);
-    injectDiskFailure({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 1_000 });
+    diskWaits.setBackoff({ baseMs: 20, maxMs: 40 });
+    const faults = new InjectedDiskFaults();
+    faults.inject({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 1_000 });
     const target = path.join(paths.outbox, 'stuck.json');
-    const write = writeFileAtomicAsync(target, '{}\n');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const write = writeFileAtomicAsync(target, '{}\n', { faults });
+    await expect.poll(() => readDiskStatus(paths)?.waiting.length).toBe(1);
 
     const text = await status(root);
     expect(text).toContain(`daemon: running (pid ${process.pid})`);
@@ -113,7 +113,7 @@ describe('govflow status', () => {
     expect(JSON.parse(await status(root, true)).disk).toMatchObject({ alarm: true, free_bytes: 4096, waiting: [{ errno: 'ENOSPC', path: target }] });
     expect(lines.some((line) => line.level === 'error' && line.message.startsWith(`waiting: ENOSPC on ${target}`))).toBe(true);
 
-    clearDiskFailures();
+    faults.clear();
     await write;
     setFree(1024 * 1024 * 1024);
     guard.check();

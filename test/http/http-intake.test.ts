@@ -1,10 +1,9 @@
 /**
  * HttpIntake with a real InboxIntake behind it: a POSTed request is made durable as a claim in
- * system/processing/ (never an inbox file), written into an empty file made ahead (a spare), a
- * duplicate id is refused, and a submission a crash cut between its id claim and its rename is
- * finished at the next start.
+ * system/processing/ (never an inbox file), a duplicate id is refused, and a submission a crash
+ * cut between its id claim and its rename is finished at the next start.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemPaths } from '../../src/config/system-paths.js';
@@ -23,13 +22,9 @@ afterEach(async () => {
   removeTempFolders();
 });
 
-/** Names in a folder but the hidden ones (temp files and spares). */
+/** Names in a folder but the hidden ones (temp files). */
 function visible(folder: string): string[] {
   return readdirSync(folder).filter((name) => !name.startsWith('.'));
-}
-
-function spares(folder: string): string[] {
-  return readdirSync(folder).filter((name) => name.startsWith('.submit-spare-'));
 }
 
 function setUp() {
@@ -65,8 +60,6 @@ describe('HttpIntake', () => {
     expect(readdirSync(paths.inbox)).toEqual([]);
     await expect.poll(() => handled.length).toBe(1);
     expect(handled[0]).toMatchObject({ kind: 'request', requestId: 'r-1', user: 'alice', sourceFile: 'http-r-1.json', claimedPath: path.join(paths.processing, claim) });
-    // Its session may start before the claim's data is synced; the session's first durable write waits for this.
-    await expect((handled[0] as { dataDurable?: Promise<void> }).dataDurable).resolves.toBeUndefined();
     expect(await intake.ownerOf('r-1')).toEqual({ user: 'alice', sessionId: submitted.sessionId });
     await expect(intake.submit({ request: 'again', request_id: 'r-1' }, 'bob')).rejects.toMatchObject({ status: 409 });
     await expect(intake.submit({ request: 'x'.repeat(2000) }, 'bob')).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/max_bytes/) });
@@ -98,7 +91,7 @@ describe('HttpIntake', () => {
   it('runs a submission made before the intake started once it starts, and queues later ones behind the running one', async () => {
     const { paths, intake, inbox, handled, release } = setUp();
     await intake.submit({ request: 'early', request_id: 'early-1' }, 'alice');
-    expect(readdirSync(paths.processing).map(originalNameOf)).toEqual(['http-early-1.json']); // no spares before start
+    expect(readdirSync(paths.processing).map(originalNameOf)).toEqual(['http-early-1.json']);
     await inbox.start();
     await intake.submit({ request: 'second', request_id: 'r-2' }, 'alice');
     await expect.poll(() => handled.length).toBe(1);
@@ -108,33 +101,17 @@ describe('HttpIntake', () => {
     expect(handled.map((item) => (item.kind === 'request' ? item.requestId : null))).toEqual(['early-1', 'r-2']);
   });
 
-  it('writes submissions into empty files created ahead while running, makes new ones when processing/ is removed, and removes the rest at stop', async () => {
-    const { paths, intake, inbox, release } = setUp();
+  it('makes system/processing/ again when it was removed under the daemon, and leaves no temp file', async () => {
+    const { paths, intake, inbox, handled, release } = setUp();
     await inbox.start();
-    await intake.submit({ request: 'first', request_id: 's-1' }, 'alice');
-    // The first submission creates its own file and starts the spares; the next ones use a spare.
-    await expect.poll(() => spares(paths.processing).length).toBe(16);
-    const spareInodes = new Set(spares(paths.processing).map((name) => statSync(path.join(paths.processing, name)).ino));
-    await intake.submit({ request: 'second', request_id: 's-2' }, 'alice');
-    const second = visible(paths.processing).find((name) => originalNameOf(name) === 'http-s-2.json')!;
-    expect(spareInodes.has(statSync(path.join(paths.processing, second)).ino)).toBe(true);
-    expect(JSON.parse(readFileSync(path.join(paths.processing, second), 'utf8'))).toMatchObject({ request: 'second', request_id: 's-2', user: 'alice' });
-    await expect.poll(() => spares(paths.processing).length).toBe(16);
-
-    // Removed under the daemon: the spares went with it; a submission still lands.
     rmSync(paths.processing, { recursive: true });
     await intake.submit({ request: 'third', request_id: 's-3' }, 'alice');
-    expect(visible(paths.processing).map(originalNameOf)).toEqual(['http-s-3.json']);
-    // The spares come back with the next submission.
-    await intake.submit({ request: 'fourth', request_id: 's-4' }, 'alice');
-    await expect.poll(() => spares(paths.processing).length).toBe(16);
-
+    expect(readdirSync(paths.processing).map(originalNameOf)).toEqual(['http-s-3.json']);
+    await expect.poll(() => handled.length).toBe(1);
     release();
-    await inbox.stop();
-    expect(spares(paths.processing)).toEqual([]);
   });
 
-  it('finishes submissions a crash cut after their id claim (in a named temp file or a spare), and drops temp files that never claimed an id', async () => {
+  it('finishes submissions a crash cut after their id claim (in a named temp file, or an unnamed one as earlier versions left), and drops temp files that never claimed an id', async () => {
     const { paths, registry, intake } = setUp();
     const cut = async (name: string, document: unknown, requestId?: string) => {
       const file = path.join(paths.processing, name);
@@ -148,7 +125,7 @@ describe('HttpIntake', () => {
     expect(repairInterruptedSubmissions(paths, registry, 1024)).toBe(2);
     const names = readdirSync(paths.processing);
     expect(names).toContain('1700000000000-abcdef-http-cut-1.json');
-    // A spare's claim is named as an HTTP submission of its id is.
+    // An unnamed temp file's claim is named as an HTTP submission of its id is.
     expect(names.map(originalNameOf).sort()).toEqual(['http-cut-1.json', 'http-cut-3.json']);
     expect(await intake.ownerOf('cut-1')).toMatchObject({ user: 'alice' });
     expect(await intake.ownerOf('cut-3')).toMatchObject({ user: 'bob' });

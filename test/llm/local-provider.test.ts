@@ -24,7 +24,7 @@ import { runCli } from '../pipeline/pipeline-test-helpers.js';
 import { REPOSITORY_ROOT, buildDistOnce } from '../daemon/build-once.js';
 import { copyExampleAppInto } from '../support/example-app.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
-import { tinyGguf, writeTinyGguf } from '../../src/testing/tiny-gguf-model.js';
+import { tinyGguf, writeTinyGguf } from '../support/tiny-gguf-model.js';
 
 afterAll(() => removeTempFolders());
 
@@ -127,6 +127,8 @@ describe('govflow start without node-llama-cpp', () => {
 
 const installed = ensureNodeLlamaCpp();
 const moduleDir = 'dir' in installed ? installed.dir : null;
+// bench/local-model.mjs times this model, from beside the module.
+if (moduleDir) writeTinyGguf(path.join(moduleDir, 'tiny.gguf'));
 const skipped = skipsFor('local provider: real-model tests', 'reason' in installed ? installed.reason : null);
 
 describe.skipIf(skipped)('a real tiny model through node-llama-cpp', () => {

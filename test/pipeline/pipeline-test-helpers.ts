@@ -7,13 +7,17 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { verifyAuditChain } from '../../src/audit/audit-chain-verify.js';
 import { readLogEntries, type LoggedEntry } from '../../src/audit/audit-log-reader.js';
+import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
 import { main } from '../../src/cli/main.js';
 import type { CommandIo } from '../../src/cli/command-context.js';
+import { loadConfig } from '../../src/config/config-loader.js';
 import { openRuntime, type Runtime } from '../../src/daemon/runtime.js';
 import type { LlmProvider, LlmRequest, LlmResponse } from '../../src/llm/provider.js';
 import { ScriptedProvider, type ScriptedResponse } from '../../src/llm/scripted-provider.js';
 import type { SessionOutcome } from '../../src/pipeline/session-runner.js';
 import type { ResultDocument } from '../../src/pipeline/session-result.js';
+import type { DiskFaults } from '../../src/store/disk-io.js';
+import { FilesSessionStore } from '../../src/store/files-session-store.js';
 import { SessionJournal, type ExchangeRecord, type JournalRecord, type MessageRecord } from '../../src/store/session-journal.js';
 import { REPOSITORY_ROOT, copyExampleAppInto } from '../support/example-app.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
@@ -171,9 +175,11 @@ export async function runRequest(
   root: string,
   provider: LlmProvider,
   text = REQUEST_TEXT,
-  options: { requestId?: string; now?: () => Date } = {},
+  options: { requestId?: string; now?: () => Date; faults?: DiskFaults } = {},
 ): Promise<SessionOutcome> {
-  const runtime = await openRuntime(root, { provider, env: {}, now: options.now });
+  // With `faults`, the root's audit writer and files store are made here to be given them.
+  const faulty = options.faults ? await faultyFilesStore(root, options.faults) : null;
+  const runtime = await openRuntime(root, { provider, env: {}, now: options.now, ...(faulty ? { store: faulty.store } : {}) });
   try {
     return await runtime.runner.startSession(
       { requestId: options.requestId ?? nextRequestId(), text, sourceFile: 'request.txt', claimedPath: null },
@@ -181,7 +187,15 @@ export async function runRequest(
     );
   } finally {
     await runtime.close();
+    await faulty?.audit.close();
   }
+}
+
+async function faultyFilesStore(root: string, faults: DiskFaults): Promise<{ store: FilesSessionStore; audit: AuditLogWriter }> {
+  const { paths, timezone } = loadConfig(root, {});
+  const audit = await AuditLogWriter.open({ logsDir: paths.logs, stateDir: paths.state, timezone, faults });
+  const store = new FilesSessionStore({ sessionsDir: paths.sessions, outboxDir: paths.outbox, snapshotsDir: paths.snapshots, durable: true, audit, auditedMessages: async () => new Map(), faults });
+  return { store, audit };
 }
 
 export async function withRuntime<T>(root: string, provider: LlmProvider, body: (runtime: Runtime) => Promise<T>): Promise<T> {

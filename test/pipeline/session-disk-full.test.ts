@@ -2,12 +2,12 @@
  * Issue 20, the session's view: durable writes the disk refuses mid-session (audit appends, journal
  * records, the result file, the archive move) are waited out inside the store layer, and the same
  * session goes on to its one result — no restart, no lost or doubled entry, the journal and the
- * audit log in step. Failures are injected through the store's file-system seam.
+ * audit log in step. Failures are injected through the store's file-system seam, passed to the
+ * root's audit writer and files store.
  */
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clearDiskFailures, injectDiskFailure } from '../../src/store/disk-io.js';
-import { type DiskWait, diskWaits } from '../../src/store/disk-waits.js';
+import { DISK_BACKOFF, type DiskWait, diskWaits } from '../../src/store/disk-waits.js';
 import {
   TWO_TASKS,
   auditEntries,
@@ -21,33 +21,34 @@ import {
   scripted,
   verifyRoot,
 } from './pipeline-test-helpers.js';
+import { InjectedDiskFaults } from '../support/disk-faults.js';
 
 let waits: DiskWait[] = [];
 let stopListening: () => void = () => undefined;
 beforeEach(() => {
-  diskWaits.setBackoff(5, 20);
+  diskWaits.setBackoff({ baseMs: 5, maxMs: 20 });
   waits = [];
   stopListening = diskWaits.listen({ waiting: (wait) => waits.push(wait) });
 });
 afterEach(() => {
-  clearDiskFailures();
   stopListening();
-  diskWaits.setBackoff(100, 5_000);
+  diskWaits.setBackoff(DISK_BACKOFF);
   removeTempDirs();
 });
 
 describe('a session whose disk fills up under it', () => {
   it('waits for the disk at every kind of durable write and ends with its one result, without a restart', async () => {
     const root = exampleRoot('timezone: UTC\n');
+    const faults = new InjectedDiskFaults();
     const inLogs = (file: string) => file.includes(path.join('system', 'logs'));
-    injectDiskFailure({ operation: 'write', nth: 3, errno: 'ENOSPC', times: 3, match: inLogs });
-    injectDiskFailure({ operation: 'sync', nth: 2, errno: 'EIO', times: 2, match: inLogs });
-    injectDiskFailure({ operation: 'write', nth: 4, errno: 'EDQUOT', times: 2, match: (file) => file.endsWith('journal.jsonl') });
-    injectDiskFailure({ operation: 'rename', nth: 1, errno: 'EROFS', times: 2, match: (file) => file.includes(`${path.sep}outbox${path.sep}`) });
-    injectDiskFailure({ operation: 'open', nth: 1, errno: 'ENOSPC', times: 2, match: (file) => file.endsWith('journal.jsonl') });
-    injectDiskFailure({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 2, match: (file) => file.includes(path.join('snapshots', 'prompts')) });
+    faults.inject({ operation: 'write', nth: 3, errno: 'ENOSPC', times: 3, match: inLogs });
+    faults.inject({ operation: 'sync', nth: 2, errno: 'EIO', times: 2, match: inLogs });
+    faults.inject({ operation: 'write', nth: 4, errno: 'EDQUOT', times: 2, match: (file) => file.endsWith('journal.jsonl') });
+    faults.inject({ operation: 'rename', nth: 1, errno: 'EROFS', times: 2, match: (file) => file.includes(`${path.sep}outbox${path.sep}`) });
+    faults.inject({ operation: 'open', nth: 1, errno: 'ENOSPC', times: 2, match: (file) => file.endsWith('journal.jsonl') });
+    faults.inject({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 2, match: (file) => file.includes(path.join('snapshots', 'prompts')) });
 
-    const outcome = await runRequest(root, scripted(happyResponses(TWO_TASKS)), undefined, { requestId: 'disk-full-1' });
+    const outcome = await runRequest(root, scripted(happyResponses(TWO_TASKS)), undefined, { requestId: 'disk-full-1', faults });
     expect(outcome.status).toBe('success');
     expect(readResult(root, 'disk-full-1')).toMatchObject({ status: 'success', messages: 6 });
 

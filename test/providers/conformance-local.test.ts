@@ -9,7 +9,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { writeTinyGguf } from '../../src/testing/tiny-gguf-model.js';
+import { writeTinyGguf } from '../support/tiny-gguf-model.js';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { cleanupAll, runCli, startDaemon } from '../daemon/daemon-helpers.js';
 import { getJson, httpUrlOf, seed003Shape } from '../http/http-test-helpers.js';

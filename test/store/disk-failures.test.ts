@@ -2,7 +2,7 @@
  * Issue 20: a durable write the disk refuses (ENOSPC, EDQUOT, EROFS, EIO) is retried with backoff
  * inside the store layer — never half an entry, never a duplicate, order kept — and a day file
  * removed or renamed under the writer is reopened at its path. Failures are injected through the
- * store's file-system seam (src/store/disk-io.ts): the Nth write fails with a given errno.
+ * store's file-system seam (src/store/disk-io.ts), passed to each writer: the Nth write fails with a given errno.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,16 +12,18 @@ import { readLogEntries } from '../../src/audit/audit-log-reader.js';
 import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
 import { AppendOnlyFile, backlogWritten } from '../../src/store/append-only-file.js';
 import { writeFileAtomicAsync } from '../../src/store/atomic-file.js';
-import { clearDiskFailures, injectDiskFailure } from '../../src/store/disk-io.js';
-import { type DiskWait, diskWaits } from '../../src/store/disk-waits.js';
+import { DISK_BACKOFF, DiskWaitAbandonedError, type DiskWait, diskWaits } from '../../src/store/disk-waits.js';
 import { archiveRequestFile } from '../../src/intake/request-archive.js';
 import { entryInput, makeMessage, tempRoot } from '../audit/audit-test-helpers.js';
+import { InjectedDiskFaults } from '../support/disk-faults.js';
 
 const seen: { waiting: DiskWait[]; resumed: DiskWait[]; recreated: string[] } = { waiting: [], resumed: [], recreated: [] };
 let stopListening: () => void = () => undefined;
+let faults = new InjectedDiskFaults();
 
 beforeEach(() => {
-  diskWaits.setBackoff(5, 20);
+  faults = new InjectedDiskFaults();
+  diskWaits.setBackoff({ baseMs: 5, maxMs: 20 });
   seen.waiting = [];
   seen.resumed = [];
   seen.recreated = [];
@@ -32,9 +34,8 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
-  clearDiskFailures();
   stopListening();
-  diskWaits.setBackoff(100, 5_000);
+  diskWaits.setBackoff(DISK_BACKOFF);
 });
 
 const at = (index: number) => `2026-03-08T10:00:${String(index).padStart(2, '0')}Z`;
@@ -43,12 +44,11 @@ const message = (index: number) => entryInput(makeMessage({ id: `m${index}`, exe
 describe('audit appends when the disk refuses them', () => {
   it('waits out ENOSPC on a write, keeps later appends in order, and writes each entry once', async () => {
     const dirs = tempRoot();
-    const writer = await AuditLogWriter.open({ ...dirs, timezone: 'UTC' });
+    const writer = await AuditLogWriter.open({ ...dirs, timezone: 'UTC', faults });
     await writer.append(message(0));
-    injectDiskFailure({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 4 });
+    faults.inject({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 4 });
     const appends = [1, 2, 3].map((index) => writer.append(message(index)));
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(diskWaits.list()).toEqual([expect.objectContaining({ errno: 'ENOSPC', path: path.join(dirs.logsDir, '20260308.log') })]);
+    await expect.poll(() => seen.waiting).toEqual([expect.objectContaining({ errno: 'ENOSPC', path: path.join(dirs.logsDir, '20260308.log') })]);
     await Promise.all(appends);
     await writer.close();
     expect((await readLogEntries(dirs.logsDir)).map((entry) => entry.messageId)).toEqual(['m0', 'm1', 'm2', 'm3']);
@@ -61,8 +61,8 @@ describe('audit appends when the disk refuses them', () => {
 
   it('never duplicates an entry whose write reached the file before the error (EIO after the write)', async () => {
     const dirs = tempRoot();
-    const writer = await AuditLogWriter.open({ ...dirs, timezone: 'UTC' });
-    injectDiskFailure({ operation: 'write', nth: 2, errno: 'EIO', afterCall: true, times: 2 });
+    const writer = await AuditLogWriter.open({ ...dirs, timezone: 'UTC', faults });
+    faults.inject({ operation: 'write', nth: 2, errno: 'EIO', afterCall: true, times: 2 });
     for (let index = 0; index < 4; index++) await writer.append(message(index));
     await writer.close();
     expect((await readLogEntries(dirs.logsDir)).map((entry) => entry.messageId)).toEqual(['m0', 'm1', 'm2', 'm3']);
@@ -71,8 +71,8 @@ describe('audit appends when the disk refuses them', () => {
 
   it('retries a refused fdatasync without writing the entry again', async () => {
     const dirs = tempRoot();
-    const writer = await AuditLogWriter.open({ ...dirs, timezone: 'UTC' });
-    injectDiskFailure({ operation: 'sync', nth: 1, errno: 'EDQUOT', times: 2 });
+    const writer = await AuditLogWriter.open({ ...dirs, timezone: 'UTC', faults });
+    faults.inject({ operation: 'sync', nth: 1, errno: 'EDQUOT', times: 2 });
     await writer.append(message(0));
     await writer.append(message(1));
     await writer.close();
@@ -82,8 +82,8 @@ describe('audit appends when the disk refuses them', () => {
 
   it('waits out EROFS on opening a new day file', async () => {
     const dirs = tempRoot();
-    const writer = await AuditLogWriter.open({ ...dirs, timezone: 'UTC' });
-    injectDiskFailure({ operation: 'open', nth: 1, errno: 'EROFS', times: 3 });
+    const writer = await AuditLogWriter.open({ ...dirs, timezone: 'UTC', faults });
+    faults.inject({ operation: 'open', nth: 1, errno: 'EROFS', times: 3 });
     await writer.append(message(0));
     await writer.close();
     expect(await verifyAuditChain(dirs)).toMatchObject({ ok: true, entries: 1 });
@@ -126,9 +126,9 @@ describe('journal appends when the disk refuses them', () => {
     const dirs = tempRoot();
     mkdirSync(dirs.root, { recursive: true });
     const file = path.join(dirs.root, 'journal.jsonl');
-    const journal = new AppendOnlyFile(file, true);
+    const journal = new AppendOnlyFile(file, true, { faults });
     journal.append('{"n":1}\n');
-    injectDiskFailure({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 3, match: (target) => target === file });
+    faults.inject({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 3, match: (target) => target === file });
     journal.append('{"n":2}\n');
     journal.append('{"n":3}\n');
     const gate = backlogWritten();
@@ -149,12 +149,25 @@ describe('result files and archive moves when the disk refuses them', () => {
     const dirs = tempRoot();
     const outbox = path.join(dirs.root, 'outbox');
     mkdirSync(outbox, { recursive: true });
-    injectDiskFailure({ operation: 'rename', nth: 1, errno: 'EROFS', times: 2 });
-    injectDiskFailure({ operation: 'write', nth: 1, errno: 'ENOSPC' });
-    await writeFileAtomicAsync(path.join(outbox, 'r1.json'), '{"status":"success"}\n');
+    faults.inject({ operation: 'rename', nth: 1, errno: 'EROFS', times: 2 });
+    faults.inject({ operation: 'write', nth: 1, errno: 'ENOSPC' });
+    await writeFileAtomicAsync(path.join(outbox, 'r1.json'), '{"status":"success"}\n', { faults });
     expect(readdirSync(outbox)).toEqual(['r1.json']);
     expect(readFileSync(path.join(outbox, 'r1.json'), 'utf8')).toBe('{"status":"success"}\n');
     expect(seen.resumed).toHaveLength(1);
+  });
+
+  it('ends a wait when the process stops: the write rejects as interrupted, with the disk error as its cause', async () => {
+    const dirs = tempRoot();
+    diskWaits.setBackoff({ baseMs: 60_000, maxMs: 60_000 });
+    faults.inject({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 1_000 });
+    const write = writeFileAtomicAsync(path.join(dirs.root, 'outbox', 'r3.json'), '{}\n', { faults });
+    await expect.poll(() => diskWaits.list().length).toBe(1);
+    diskWaits.abandonAll();
+    const error = await write.then(() => null, (reason: unknown) => reason);
+    expect(error).toBeInstanceOf(DiskWaitAbandonedError);
+    expect((error as Error).cause).toMatchObject({ code: 'ENOSPC' });
+    expect(diskWaits.list()).toEqual([]);
   });
 
   it('makes a removed outbox folder again, with a warning, instead of failing', async () => {
@@ -171,10 +184,10 @@ describe('result files and archive moves when the disk refuses them', () => {
     mkdirSync(processing, { recursive: true });
     const claimed = path.join(processing, 'claimed-req.txt');
     writeFileSync(claimed, 'hello');
-    injectDiskFailure({ operation: 'rename', nth: 1, errno: 'ENOSPC', times: 2 });
-    archiveRequestFile(path.join(dirs.root, 'archive'), '20260308', claimed, 'req.txt');
+    faults.inject({ operation: 'rename', nth: 1, errno: 'ENOSPC', times: 2 });
+    archiveRequestFile(path.join(dirs.root, 'archive'), '20260308', claimed, 'req.txt', faults);
     expect(existsSync(claimed)).toBe(true);
-    for (let waited = 0; existsSync(claimed) && waited < 2000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect.poll(() => existsSync(claimed), { timeout: 2000 }).toBe(false);
     expect(readFileSync(path.join(dirs.root, 'archive', '20260308', 'req.txt'), 'utf8')).toBe('hello');
   });
 });

@@ -54,7 +54,7 @@ function messageRecord(id: string, sequence: number): MessageRecord {
   };
 }
 
-async function filesStore(spareFolders = false) {
+async function filesStore() {
   const root = makeTempFolder('govflow-store-');
   const sessionsDir = path.join(root, 'sessions');
   const outboxDir = path.join(root, 'outbox');
@@ -75,7 +75,6 @@ async function filesStore(spareFolders = false) {
     },
     auditedMessages: (sessionId) => new LoggedMessagesIndex(logsDir).messagesOf(sessionId),
     snapshotsDir: path.join(root, 'snapshots'),
-    spareFolders,
   });
   const { mkdirSync } = await import('node:fs');
   mkdirSync(outboxDir, { recursive: true });
@@ -101,30 +100,6 @@ describe('the files store', () => {
       await reopened.session.close();
       expect(readFileSync(journalFile, 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
       expect(store.list()).toEqual([SESSION.session_id]);
-    } finally {
-      await writer.close();
-    }
-  });
-
-  it('writes nothing durably before `after` resolves: a session whose request is not on disk yet (an HTTP submission) waits for it', async () => {
-    const { store, writer, outboxDir, journalAtAppend } = await filesStore();
-    try {
-      let requestOnDisk!: () => void;
-      const after = new Promise<void>((resolve) => (requestOnDisk = resolve));
-      const session = await store.create(SESSION, after);
-      let committed = false;
-      const commit = session.commitMessage(messageRecord('m1', 1), { message: makeMessage({ id: 'm1', session: SESSION.session_id }), governanceHash: 'g'.repeat(64), corrections: [], complianceViolations: [], notes: [] }).then(() => (committed = true));
-      let paused = false;
-      const pause = session.pause({ requestId: 'req-store-1', json: '{"status":"pending"}\n', report: '# pending\n' }).then(() => (paused = true));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      // Neither the audit entry nor the result is written while the request may still be lost.
-      expect([committed, paused, journalAtAppend.length]).toEqual([false, false, 0]);
-      expect(readdirSync(outboxDir)).toEqual([]);
-      requestOnDisk();
-      await Promise.all([commit, pause]);
-      expect(journalAtAppend).toHaveLength(1);
-      expect(readFileSync(path.join(outboxDir, 'req-store-1.json'), 'utf8')).toBe('{"status":"pending"}\n');
-      await session.close();
     } finally {
       await writer.close();
     }
@@ -170,40 +145,23 @@ describe('the files store', () => {
     }
   });
 
-  it('makes new sessions of folders made ahead (the daemon), lists none of them, and removes those a crash or close() left', async () => {
-    const sparesIn = (folder: string) => readdirSync(folder).filter((name) => name.startsWith('.spare-'));
-    const { mkdirSync, renameSync, rmSync, statSync, writeFileSync } = await import('node:fs');
-    const left = makeTempFolder('govflow-store-left-');
-    mkdirSync(path.join(left, '.spare-0abc'));
-    writeFileSync(path.join(left, '.spare-0abc', 'journal.jsonl'), '');
-    const { store, writer, sessionsDir } = await filesStore(true);
-    // A crash's leftovers go when the store opens (the daemon's start).
-    mkdirSync(sessionsDir, { recursive: true });
-    renameSync(path.join(left, '.spare-0abc'), path.join(sessionsDir, '.spare-0abc'));
-    await new FilesSessionStore({ sessionsDir, outboxDir: left, durable: true, audit: writer, auditedMessages: async () => new Map(), snapshotsDir: left, spareFolders: true }).close();
-    expect(sparesIn(sessionsDir)).toEqual([]);
+  it('lists no hidden folder as a session, and makes a new session after sessions/ was removed under it', async () => {
+    const { mkdirSync, rmSync } = await import('node:fs');
+    const { store, writer, sessionsDir } = await filesStore();
     try {
       const first = await store.create(SESSION);
-      await expect.poll(() => sparesIn(sessionsDir).length).toBe(16);
-      const spareInodes = new Set(sparesIn(sessionsDir).map((name) => statSync(path.join(sessionsDir, name)).ino));
-      const second = await store.create({ ...SESSION, session_id: 'sess-store-2' });
-      // The second session's folder is one of the spares, renamed, and its journal holds its record.
-      expect(spareInodes.has(statSync(path.join(sessionsDir, 'sess-store-2')).ino)).toBe(true);
-      await second.commitMessage(messageRecord('m1', 1), { message: makeMessage({ id: 'm1', session: 'sess-store-2' }), governanceHash: 'g'.repeat(64), corrections: [], complianceViolations: [], notes: [] });
-      expect(SessionJournal.read(path.join(sessionsDir, 'sess-store-2')).map((record) => record.type)).toEqual(['session', 'message']);
-      expect(SessionJournal.list(sessionsDir).sort()).toEqual(['sess-store-1', 'sess-store-2']);
-      expect(store.list().sort()).toEqual(['sess-store-1', 'sess-store-2']);
-      // sessions/ removed under the daemon: the spares went with it; a new session is still made.
-      await Promise.all([first.close(), second.close()]);
+      mkdirSync(path.join(sessionsDir, '.hidden-0abc'));
+      expect(store.list()).toEqual([SESSION.session_id]);
+      await first.close();
       rmSync(sessionsDir, { recursive: true });
-      const third = await store.create({ ...SESSION, session_id: 'sess-store-3' });
-      expect(SessionJournal.read(path.join(sessionsDir, 'sess-store-3')).map((record) => record.type)).toEqual(['session']);
-      await third.close();
+      const again = await store.create(SESSION);
+      await again.commitMessage(messageRecord('m1', 1), { message: makeMessage({ id: 'm1', session: SESSION.session_id }), governanceHash: 'g'.repeat(64), corrections: [], complianceViolations: [], notes: [] });
+      expect(SessionJournal.read(path.join(sessionsDir, SESSION.session_id)).map((record) => record.type)).toEqual(['session', 'message']);
+      expect(store.list()).toEqual([SESSION.session_id]);
+      await again.close();
     } finally {
-      await store.close();
       await writer.close();
     }
-    expect(sparesIn(sessionsDir)).toEqual([]);
   });
 
   it('refuses to open a session it does not have, naming it', async () => {

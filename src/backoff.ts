@@ -1,8 +1,8 @@
 /**
- * Retry timing for provider calls: which failures deserve another attempt, how long to wait
- * (exponential backoff with full jitter, or the server's own Retry-After), and an abortable
- * sleep. Kept apart from the adapter so the arithmetic is tested on its own (bullmq's
- * `backoffs.ts` is the model: tiny and pure).
+ * govflow's one backoff: exponential with full jitter, and an abortable sleep. Provider calls
+ * (README "Providers": which failures deserve another attempt, the server's own Retry-After),
+ * witnesses of signed checkpoints and writes waiting for the disk (store/disk-waits.ts) all wait
+ * this way. Pure arithmetic, tested on its own (bullmq's `backoffs.ts` is the model: tiny and pure).
  */
 
 /** Delays in plain milliseconds, compiled once from the adapter settings. */
@@ -40,7 +40,7 @@ export function isRetryableStatus(status: number): boolean {
  * Full jitter spreads a crowd of clients that failed together (AWS architecture blog,
  * "Exponential Backoff And Jitter"). `attempt` is the 1-based number of the attempt that failed.
  */
-export function backoffDelayMs(attempt: number, options: BackoffOptions): number {
+export function backoffDelayMs(attempt: number, options: Pick<BackoffOptions, 'baseMs' | 'maxMs' | 'random'>): number {
   const exponent = Math.max(0, attempt - 1);
   // 2^exponent overflows to Infinity for absurd attempt numbers; min() keeps the cap.
   const ceiling = Math.min(options.maxMs, options.baseMs * 2 ** exponent);

@@ -1,8 +1,8 @@
 /**
- * Writes a tiny llama-architecture GGUF v3 model (~0.5 MB) for the local provider's tests and
- * benchmark (no model is downloaded anywhere), after
- * /work/shared/notes/tiny-gguf.md: embedding 64, 2 blocks, 4 heads, feed-forward 128, context
- * 512, a vocabulary of byte tokens, printable ASCII and whole keys of the Sentient message.
+ * Writes a tiny llama-architecture GGUF v3 model (~0.5 MB) for the local provider's tests, which
+ * also leave one beside node-llama-cpp for bench/local-model.mjs (no model is downloaded
+ * anywhere): embedding 64, 2 blocks, 4 heads, feed-forward 128, context 512, a vocabulary of byte
+ * tokens, printable ASCII and whole keys of the Sentient message.
  *
  * Weights: every transformer weight is zero, so the hidden state is the (normalized) embedding of
  * the last token; every embedding is the same unit vector, so the output matrix alone sets one
@@ -11,7 +11,7 @@
  * `s` where they can, and no runaway whitespace.
  */
 import { writeFileSync } from 'node:fs';
-import { SENTIENT_MESSAGE_SCHEMA } from '../message/sentient-message.js';
+import { SENTIENT_MESSAGE_SCHEMA } from '../../src/message/sentient-message.js';
 
 const EMBEDDING = 64;
 const BLOCKS = 2;

@@ -11,7 +11,7 @@ import {
   parseRetryAfterMs,
   retryDelayMs,
   type BackoffOptions,
-} from '../../src/llm/backoff.js';
+} from '../../src/backoff.js';
 
 const options = (random: () => number, overrides: Partial<BackoffOptions> = {}): BackoffOptions => ({
   baseMs: 100,
