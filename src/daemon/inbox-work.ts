@@ -207,7 +207,6 @@ export class InboxWork implements WorkSource {
       metadata: item.metadata,
       sourceFile: item.sourceFile,
       claimedPath: item.claimedPath,
-      ...(item.dataDurable ? { claimDurable: item.dataDurable } : {}),
       ...(recovered ? { recoveredSince: (claimedAtOf(item.claimedPath) ?? new Date(0)).toISOString() } : {}),
     };
     await this.runSession(null, (signal, track) => runner.startSession(request, signal, track));

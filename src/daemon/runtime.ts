@@ -122,7 +122,6 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     lock?.release();
     throw error;
   }
-  // The daemon keeps new session folders made ahead; a one-shot run makes its one when needed.
   const filesStore = options.store
     ? null
     : new FilesSessionStore({
@@ -164,7 +163,6 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     async close() {
       if (closed) return;
       closed = true;
-      await filesStore?.close();
       await telemetry?.shutdown();
       await tools.close().catch((error: unknown) => options.log?.warn('could not stop every MCP server', { error: String(error) }));
       if (retentionTimer) clearInterval(retentionTimer);

@@ -26,8 +26,6 @@ export interface IntakeRequest extends ItemSource {
   sessionId: string | null;
   user: string | null;
   metadata: Record<string, unknown> | null;
-  /** Never set: goes with its last use in daemon.ts. */
-  dataDurable?: Promise<void>;
 }
 
 export interface IntakeReply extends ItemSource {

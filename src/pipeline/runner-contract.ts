@@ -87,8 +87,6 @@ export interface NewSessionRequest {
   entryAgent?: string;
   /** Set when a `delegate` tool call starts this session (README "Delegation"). */
   delegation?: DelegatedFrom;
-  /** Never set, never read: goes with its last use in daemon.ts. */
-  claimDurable?: Promise<void>;
 }
 
 /** A claimed request or reply file: where it is in system/processing/ and the name it came with. */

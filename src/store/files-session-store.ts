@@ -151,9 +151,6 @@ export class FilesSessionStore implements SessionStore {
     this.prompts = new PromptStore(path.join(options.snapshotsDir, 'prompts'), options.durable, options.faults);
   }
 
-  /** Nothing to release. (Goes when runtime.ts stops calling it.) */
-  async close(): Promise<void> {}
-
   keepPrompt(sha256: string, text: string): void {
     this.prompts.ensure(sha256, text);
   }
