@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { IntakeItem } from '../../src/intake/claimed-file.js';
 import { recoverClaimedFiles, readClaimedFile } from '../../src/intake/claimed-file.js';
 import { originalNameOf, parseClaimName } from '../../src/intake/claim-name.js';
-import { cleanUp, dropFile, makeIntake, makeRoot, sleep, waitUntil } from './intake-fixtures.js';
+import { aClaimLater, cleanUp, dropFile, makeIntake, makeRoot, sleep, waitUntil } from './intake-fixtures.js';
 
 afterEach(cleanUp);
 
@@ -338,8 +338,7 @@ describe('InboxIntake: scale, races and shutdown', () => {
     expect(finished).toBe(1);
 
     dropFile(paths, 'late.txt', 'after stop');
-    // Nothing to await after a stop (no watcher, no timer is left to claim it): give a claim time to show.
-    await sleep(200);
+    await aClaimLater(); // a watcher or timer left running would have claimed late.txt by now
     expect(recorded.items.map((item) => item.sourceFile)).toEqual(['slow.txt']);
     expect(readdirSync(paths.inbox)).toEqual(['late.txt']);
     // Claimed but never started: it stays a claim, for the next start's crash recovery.

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanUp, dropFile, makeIntake, makeRoot, waitUntil } from './intake-fixtures.js';
+import { aClaimLater, cleanUp, dropFile, makeIntake, makeRoot, waitUntil } from './intake-fixtures.js';
 
 afterEach(cleanUp);
 
@@ -17,13 +17,7 @@ describe('InboxIntake and the disk', () => {
     await intake.start();
     dropFile(paths, 'a.txt', 'first');
     dropFile(paths, 'b.txt', 'second');
-    // A free intake beside it (same settle time, same process) claims a file dropped after these:
-    // by then this one would have claimed both, were it not held.
-    const beside = makeRoot().paths;
-    const free = makeIntake(beside);
-    await free.intake.start();
-    dropFile(beside, 'c.txt', 'third');
-    await waitUntil(() => free.recorded.items.length === 1, 'the free intake to claim its file');
+    await aClaimLater(); // this intake would have claimed both by now, were it not held
     expect(intake.queued, 'files found and waiting').toBe(2);
     expect(recorded.items).toEqual([]);
     expect(readdirSync(paths.inbox).sort()).toEqual(['a.txt', 'b.txt']);
