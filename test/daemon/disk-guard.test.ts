@@ -14,6 +14,7 @@ import { diskWaits } from '../../src/store/disk-waits.js';
 import { RootLock } from '../../src/daemon/root-lock.js';
 import { writeFileAtomicAsync } from '../../src/store/atomic-file.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
+import { waitFor } from './daemon-helpers.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -104,7 +105,7 @@ describe('govflow status', () => {
     injectDiskFailure({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 1_000 });
     const target = path.join(paths.outbox, 'stuck.json');
     const write = writeFileAtomicAsync(target, '{}\n');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor('the write to wait for the disk', () => diskWaits.list().length === 1);
 
     const text = await status(root);
     expect(text).toContain(`daemon: running (pid ${process.pid})`);

@@ -16,6 +16,7 @@ import { clearDiskFailures, injectDiskFailure } from '../../src/store/disk-io.js
 import { type DiskWait, diskWaits } from '../../src/store/disk-waits.js';
 import { archiveRequestFile } from '../../src/intake/request-archive.js';
 import { entryInput, makeMessage, tempRoot } from '../audit/audit-test-helpers.js';
+import { waitFor } from '../daemon/daemon-helpers.js';
 
 const seen: { waiting: DiskWait[]; resumed: DiskWait[]; recreated: string[] } = { waiting: [], resumed: [], recreated: [] };
 let stopListening: () => void = () => undefined;
@@ -47,7 +48,7 @@ describe('audit appends when the disk refuses them', () => {
     await writer.append(message(0));
     injectDiskFailure({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 4 });
     const appends = [1, 2, 3].map((index) => writer.append(message(index)));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor('the append to wait for the disk', () => diskWaits.list().length > 0, { intervalMs: 1 });
     expect(diskWaits.list()).toEqual([expect.objectContaining({ errno: 'ENOSPC', path: path.join(dirs.logsDir, '20260308.log') })]);
     await Promise.all(appends);
     await writer.close();
