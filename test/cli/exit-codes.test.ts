@@ -3,7 +3,7 @@
  * GovflowError, and the CLI answers 2 for what the user must fix, 1 for what failed while
  * working. Checked class by class and through `main` on real temp roots.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -166,9 +166,13 @@ describe('exit codes through a real govflow process', () => {
     mkdirSync(state, { recursive: true });
     // An unreadable lock is stale; a fresh .break file says another process is breaking it right now.
     writeFileSync(path.join(state, ROOT_LOCK_FILE), 'not a lock\n');
-    writeFileSync(path.join(state, `${ROOT_LOCK_FILE}.break`), '');
+    const breakFile = path.join(state, `${ROOT_LOCK_FILE}.break`);
+    writeFileSync(breakFile, '');
     writeFileSync(path.join(root, 'request.txt'), 'hello');
-    const run = await runGovflowProcess(['run', path.join(root, 'request.txt'), '--root', root]);
+    // The other process keeps at it (a .break file older than a few seconds counts as abandoned,
+    // and a loaded machine may take that long to start the CLI).
+    const breaking = setInterval(() => utimesSync(breakFile, new Date(), new Date()), 500);
+    const run = await runGovflowProcess(['run', path.join(root, 'request.txt'), '--root', root]).finally(() => clearInterval(breaking));
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(/could not take the root lock .*keeps being re-created; if no govflow process runs on this root, remove the file/);
   });

@@ -43,10 +43,6 @@ type CheckpointRow = {
   line: string;
 };
 
-function daemonIdOf(node: ClusterNode): string {
-  return readFileSync(path.join(node.root, 'system', 'state', 'cluster-daemon-id'), 'utf8').trim();
-}
-
 function witnessLines(): string[] {
   return readdirSync(witness)
     .filter((name) => name.endsWith('.jsonl'))
@@ -112,7 +108,7 @@ describe.skipIf(!pg)('cluster mode: one stream of signed checkpoints for the one
     const [head] = await pg!.query<{ position: string; hash: string }>('select position, hash from audit_head');
     const chain = new Map((await pg!.query<{ position: string; hash: string }>('select position, hash from audit_entries')).map((row) => [Number(row.position), row.hash]));
     expect(rows.length, 'checkpoints signed').toBeGreaterThan(2);
-    expect(new Set(rows.map((row) => row.daemon)), 'daemons that signed').toEqual(new Set([daemonIdOf(first), daemonIdOf(second)]));
+    expect(new Set(rows.map((row) => row.daemon)), 'daemons that signed').toEqual(new Set([first.daemonId, second.daemonId]));
 
     const { publicKey: key, keyId } = readPublicKey(publicKey);
     const checkpoints: Checkpoint[] = [];

@@ -75,7 +75,7 @@ describe.skipIf(!pg)('cluster mode: the crash storm', () => {
         restarts.add(restart);
         void restart.finally(() => restarts.delete(restart));
       }
-      await sleep(200 + random() * 300);
+      await sleep(200 + random() * 300); // the storm's pace, not a wait for anything
     }
     await Promise.all(restarts);
     const stormMs = Date.now() - stormStarted;

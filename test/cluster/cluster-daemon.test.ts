@@ -57,7 +57,7 @@ async function resetStore(): Promise<void> {
 }
 
 describe.skipIf(!pg)('cluster daemon on Postgres', () => {
-  it('runs inbox requests through the store: one result each, files archived, logs a verified projection of the chain', async () => {
+  it('runs inbox requests through the store: one result each, files archived, logs a verified projection of the chain; new sessions run on markdown edited meanwhile', async () => {
     const root = clusterRoot(5000, 0);
     const daemon = await startDaemon(root);
     expect(daemon.readyLine).toMatch(/cluster mode/);
@@ -71,6 +71,16 @@ describe.skipIf(!pg)('cluster daemon on Postgres', () => {
     // A duplicate request id is refused by the store, even though this inbox never saw it.
     dropJson(root, 'dup.json', { request: 'again', request_id: 'single-0' });
     await waitFor('the duplicate in failed/', () => readdirSync(path.join(root, 'system', 'failed')).some((name) => name.startsWith('dup.json')));
+    // Governance hot reload: a session that starts after an edit runs on the new version.
+    const before = /governance ([0-9a-f]{12})\)/.exec(daemon.readyLine)![1];
+    appendFileSync(path.join(root, 'context', 'application.md'), '\nAn edit made while the daemon runs.\n');
+    await waitFor('the reload', () => daemon.stderr.includes('governance reloaded'));
+    dropJson(root, 'after-edit.json', { request: 'after the edit', request_id: 'after-edit' });
+    await waitFor('its result', () => outboxResults(root).includes('after-edit.json'));
+    const entries = await pg!.query<{ entry: string }>("select entry from audit_entries where entry like '%[REQUEST_ID: after-edit]%'");
+    const versions = new Set(entries.map((row) => /^\[GOVERNANCE_VERSION: ([0-9a-f]{12})/m.exec(row.entry)?.[1]));
+    expect(versions.size).toBe(1);
+    expect(versions.has(before)).toBe(false);
     await daemon.stop();
     const verify = await runCli(['verify', '--root', root]);
     expect(verify.code, verify.stdout + verify.stderr).toBe(0);
@@ -100,9 +110,8 @@ describe.skipIf(!pg)('cluster daemon on Postgres', () => {
     await waitFor('A writes the results of its requests', () => outboxResults(rootA).length === 4, { timeoutMs: 20_000 });
     const chain = await chainText();
     await waitFor('both projections to catch up', () => logText(rootA) === chain && logText(rootB) === chain, { timeoutMs: 10_000 });
-    await again.stop();
-    await b.stop();
-    for (const root of [rootA, rootB]) expect((await runCli(['verify', '--root', root])).code).toBe(0);
+    await Promise.all([again.stop(), b.stop()]);
+    for (const verify of await Promise.all([rootA, rootB].map((root) => runCli(['verify', '--root', root])))) expect(verify.code, verify.stdout).toBe(0);
   }, 120_000);
 });
 
@@ -133,12 +142,8 @@ describe.skipIf(!pg)('cluster daemon when its link to Postgres is cut', () => {
     await waitFor("A's outbox to hold every result", () => outboxResults(rootA).length === 7, { timeoutMs: 30_000 });
     const chain = await chainText();
     await waitFor('both projections to catch up', () => logText(rootA) === chain && logText(rootB) === chain, { timeoutMs: 10_000 });
-    await a.stop();
-    await b.stop();
-    for (const root of [rootA, rootB]) {
-      const verify = await runCli(['verify', '--store', '--root', root]);
-      expect(verify.code, verify.stdout).toBe(0);
-    }
+    await Promise.all([a.stop(), b.stop()]);
+    for (const verify of await Promise.all([rootA, rootB].map((root) => runCli(['verify', '--store', '--root', root])))) expect(verify.code, verify.stdout).toBe(0);
   }, 120_000);
 });
 
@@ -225,22 +230,4 @@ describe.skipIf(!pg)('cluster daemon: HTTP API from the store', () => {
     await a.stop();
     await b.stop();
   }, 90_000);
-});
-
-describe.skipIf(!pg)('cluster daemon: governance hot reload', () => {
-  it('new sessions run on markdown edited while the daemon runs', async () => {
-    await resetStore();
-    const root = clusterRoot(5000, 0);
-    const daemon = await startDaemon(root);
-    const before = /governance ([0-9a-f]{12})\)/.exec(daemon.readyLine)![1];
-    appendFileSync(path.join(root, 'context', 'application.md'), '\nAn edit made while the daemon runs.\n');
-    await waitFor('the reload', () => daemon.stderr.includes('governance reloaded'));
-    dropJson(root, 'after-edit.json', { request: 'after the edit', request_id: 'after-edit' });
-    await waitFor('its result', () => outboxResults(root).includes('after-edit.json'));
-    const entries = await pg!.query<{ entry: string }>("select entry from audit_entries where entry like '%[REQUEST_ID: after-edit]%'");
-    const versions = new Set(entries.map((row) => /^\[GOVERNANCE_VERSION: ([0-9a-f]{12})/m.exec(row.entry)?.[1]));
-    expect(versions.size).toBe(1);
-    expect(versions.has(before)).toBe(false);
-    await daemon.stop();
-  }, 60_000);
 });

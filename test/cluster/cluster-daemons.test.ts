@@ -66,8 +66,9 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
   it('shows every session in `govflow status` and over HTTP on every daemon', async () => {
     const results = cluster.resultsByRequest();
     const sessions = [...takenBy.keys()].map((id) => results.get(id)![0].result);
-    for (const node of cluster.nodes) {
-      const status = await node.cli(['status']);
+    const statuses = await Promise.all(cluster.nodes.map((node) => node.cli(['status'])));
+    for (const [index, node] of cluster.nodes.entries()) {
+      const status = statuses[index];
       expect(status.code, status.stderr).toBe(0);
       const missing = sessions.filter((result) => !status.stdout.includes(result.session_id)).map((result) => result.session_id);
       expect(missing, `sessions missing from govflow status on ${node.name}:\n${status.stdout}`).toEqual([]);
@@ -147,10 +148,9 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
     const file = path.join(logs, day);
     const text = readFileSync(file, 'utf8');
     writeFileSync(file, text.replace('[STATUS: success]', '[STATUS: failed]'));
-    const edited = await second.cli(['verify', '--store']);
+    const [edited, intact] = await Promise.all([second.cli(['verify', '--store']), first.cli(['verify', '--store'])]);
     expect(edited.code, `verify --store on the edited root: ${edited.stdout}${edited.stderr}`).toBe(1);
     expect(`${edited.stdout}${edited.stderr}`).toContain(day);
-    const intact = await first.cli(['verify', '--store']);
     expect(intact.code, `verify --store on an untouched root: ${intact.stdout}${intact.stderr}`).toBe(0);
   }, 60_000);
 });

@@ -3,8 +3,6 @@
  * daemons both show as alive with no sessions; one killed with kill -9 shows as stale once its
  * heartbeat is older than three renewals; one stopped cleanly is gone at once.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../daemon/daemon-helpers.js';
 import { type Cluster, type ClusterNode, clusterForTests } from '../support/cluster.js';
@@ -30,10 +28,6 @@ interface StatusJson {
   stale_daemons: DaemonJson[];
 }
 
-function daemonIdOf(node: ClusterNode): string {
-  return readFileSync(path.join(node.root, 'system', 'state', 'cluster-daemon-id'), 'utf8').trim();
-}
-
 async function statusOf(node: ClusterNode): Promise<{ json: StatusJson; text: string }> {
   const json = await node.cli(['status', '--json']);
   expect(json.code, json.stderr).toBe(0);
@@ -54,7 +48,7 @@ describe.skipIf(!pg)('cluster mode: govflow status lists the daemons alive and t
   it('shows two idle daemons alive, a killed one stale, and forgets one stopped cleanly', async () => {
     const [node0, node1] = cluster.nodes;
     await cluster.startAll();
-    const [id0, id1] = [daemonIdOf(node0), daemonIdOf(node1)];
+    const [id0, id1] = [node0.daemonId, node1.daemonId];
 
     // Both idle: neither holds a lease, both stay alive past the stale window (their heartbeats
     // go on after registering), each with its pid and HTTP address.
@@ -71,7 +65,7 @@ describe.skipIf(!pg)('cluster mode: govflow status lists the daemons alive and t
     expect(missing, 'statuses not listing both daemons as alive').toEqual([]);
     expect(idle.json.stale_daemons).toEqual([]);
     for (const node of [node0, node1]) {
-      const id = daemonIdOf(node);
+      const id = node.daemonId;
       const row = idle.json.daemons.find((daemon) => daemon.daemon_id === id);
       expect(row, idle.text).toMatchObject({ pid: node.daemon!.pid, sessions: [] });
       expect(row!.http_url?.replace(/\/$/, '')).toBe(node.httpUrl);

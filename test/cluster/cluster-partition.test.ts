@@ -9,15 +9,19 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE_ANSWERS, listDir, waitFor } from '../daemon/daemon-helpers.js';
-import { Cluster, type ClusterNode, clusterForTests } from '../support/cluster.js';
+import { EXAMPLE_ANSWERS, listDir, waitFor, writeScript } from '../daemon/daemon-helpers.js';
+import { Cluster, type ClusterNode, clusterForTests, finalAnswerOf, nodeScript } from '../support/cluster.js';
 import { assertClusterConsistent } from '../support/cluster-invariants.js';
 import { pgTestSchema } from '../support/postgres.js';
 
 const pg = await pgTestSchema('cluster_partition');
 const LEASE_MS = 2000;
-/** The goal agent's model call: longer than the outage, so the cut-off daemon finishes it after the takeover. */
-const GOAL_CALL_MS = 6000;
+/**
+ * The goal agent's model call on the cut-off daemon: longer than the takeover of its session
+ * (a lease and a poll after the outage begins, with room for a loaded machine), so the call is
+ * still running, or its answer not yet committed, when the other daemon takes over.
+ */
+const GOAL_CALL_MS = 5000;
 /** In every daemon's store URL; the server trusts local connections, so it is only there to leak. */
 const PASSWORD = 'n0t-To-Be-Printed';
 
@@ -27,19 +31,28 @@ describe.skipIf(!pg)('cluster mode: a daemon cut off from Postgres', () => {
   let other: ClusterNode;
   const takenBy = new Map<string, ClusterNode>();
 
-  const options = { nodes: 2, latencyMs: 100, leaseMs: LEASE_MS, password: PASSWORD, responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: GOAL_CALL_MS }] } };
-  clusterForTests(pg, options, (created) => {
+  clusterForTests(pg, { nodes: 2, latencyMs: 100, leaseMs: LEASE_MS, password: PASSWORD }, async (created) => {
     cluster = created;
     [victim, other] = cluster.nodes;
+    // Only the victim's goal agent is slow: the daemon that takes its session over answers at once.
+    writeScript(victim.root, nodeScript(victim.name, { latencyMs: 100, responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: GOAL_CALL_MS }] } }));
+    await cluster.startAll();
   });
+
+  /** True once a daemon other than the first claimant holds or held `requestId`'s session (its epoch moved past 1). */
+  async function takenOver(requestId: string): Promise<boolean> {
+    const rows = await pg!.query<{ epoch: string }>('select epoch from sessions where request_id = $1', [requestId]);
+    return Number(rows[0]?.epoch ?? 0) > 1;
+  }
 
   /**
    * Runs `requestId` on `victim` while `other` is frozen (SIGSTOP: it can claim nothing) until
    * the first message is logged — the goal agent's long call is then running on `victim` — then
-   * wakes `other` and disrupts `victim` for twice the lease. `victim` is restored before that call
-   * ends (it reconnects and must find its lease gone), or with `afterCall` just after it ended
-   * (the frozen daemon wakes with its answer in hand and tries to commit at once). Then every
-   * invariant is checked; with `thenRuns`, also that `victim` runs a new request as usual.
+   * wakes `other` and disrupts `victim` until `other` has taken the session over (the victim's
+   * lease ran out). `victim` is restored then, before its call ends (it reconnects and must find
+   * its lease gone), or with `afterCall` once that call's time is up (the frozen daemon wakes with
+   * its answer in hand and tries to commit at once). The session must end on `other`, and every
+   * invariant hold; with `thenRuns`, `victim` must also run a new request as usual.
    */
   async function outage(requestId: string, disrupt: () => void, restore: () => void, options: { afterCall?: boolean; thenRuns?: boolean } = {}): Promise<void> {
     for (const node of cluster.nodes) if (!node.running) await node.start();
@@ -57,15 +70,22 @@ describe.skipIf(!pg)('cluster mode: a daemon cut off from Postgres', () => {
     }
     const goalCallStartedBy = Date.now();
     disrupt();
-    await sleep(2 * LEASE_MS);
-    if (options.afterCall) await sleep(Math.max(0, GOAL_CALL_MS + 500 - (Date.now() - goalCallStartedBy)));
-    restore();
-    if (!options.afterCall) {
-      expect(Date.now() - goalCallStartedBy, 'the outage outlasted the model call; the fencing case was not reached').toBeLessThan(GOAL_CALL_MS);
+    try {
+      await waitFor(`${other.name} to take ${requestId} over`, () => takenOver(requestId), { timeoutMs: 30_000, intervalMs: 50, detail: () => cluster.describe([requestId]) });
+      if (options.afterCall) {
+        // Not a wait for anything: the freeze itself must outlast the model call.
+        await sleep(Math.max(0, GOAL_CALL_MS + 500 - (Date.now() - goalCallStartedBy)));
+      } else {
+        expect(Date.now() - goalCallStartedBy, 'the takeover came after the model call ended; the fencing case was not reached').toBeLessThan(GOAL_CALL_MS);
+      }
+    } finally {
+      restore();
     }
 
     await cluster.waitForResults([requestId], 60_000);
     expect(victim.running, `${victim.name} exited:\n${victim.stderrTail()}`).toBe(true);
+    const [{ result }] = cluster.resultsByRequest().get(requestId)!;
+    expect(result.output, `${requestId} did not end on the daemon that took it over`).toEqual({ answer: finalAnswerOf(other.name) });
     if (options.thenRuns) {
       victim.drop(`${requestId}-after`);
       takenBy.set(`${requestId}-after`, victim);
@@ -105,10 +125,17 @@ describe.skipIf(!pg)('cluster mode: a daemon cut off from Postgres', () => {
     victim.link.cut();
     victim.drop('during-cut');
     takenBy.set('during-cut', victim);
-    await sleep(LEASE_MS);
-    expect(victim.running, `${victim.name} exited:\n${victim.stderrTail()}`).toBe(true);
-    expect(listDir(path.join(victim.root, 'system', 'failed')), 'a request failed because the store was unreachable').toEqual([]);
-    victim.link.heal();
+    try {
+      const daemon = victim.daemon!;
+      await waitFor(`${victim.name} to find the store unreachable for during-cut.json`, () => daemon.stderr.split('\n').some((line) => line.includes('cannot commit a request to the store') && line.includes('during-cut.json')), {
+        timeoutMs: 20_000,
+        detail: () => victim.stderrTail(),
+      });
+      expect(victim.running, `${victim.name} exited:\n${victim.stderrTail()}`).toBe(true);
+      expect(listDir(path.join(victim.root, 'system', 'failed')), 'a request failed because the store was unreachable').toEqual([]);
+    } finally {
+      victim.link.heal();
+    }
     await cluster.waitForResults(['during-cut'], 30_000);
     await assertClusterConsistent(cluster, takenBy);
   }, 90_000);

@@ -7,8 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE_ANSWERS, answer, dropJson, exampleScript, waitFor, writeScript } from '../daemon/daemon-helpers.js';
-import { Cluster, finalAnswerOf, clusterForTests } from '../support/cluster.js';
+import { EXAMPLE_ANSWERS, answer, dropJson, waitFor, writeScript } from '../daemon/daemon-helpers.js';
+import { Cluster, finalAnswerOf, clusterForTests, nodeScript } from '../support/cluster.js';
 import { assertClusterConsistent } from '../support/cluster-invariants.js';
 import { pgTestSchema } from '../support/postgres.js';
 
@@ -22,8 +22,8 @@ describe.skipIf(!pg)('cluster mode: a paused session answered through another da
     cluster = created;
     // node0's objective agent asks a question; node1's answers (so whoever resumes, it goes on).
     const pending = answer({ content: { question: QUESTION }, contentType: 'objectives', status: 'pending', message: QUESTION, next: null });
-    writeScript(cluster.nodes[0].root, exampleScript({ loop: true, responses: { objective_agent: [{ json: pending }], final_output_agent: [{ json: answer({ content: { answer: finalAnswerOf('node0') }, contentType: 'final_report', next: null }) }] } }));
-    writeScript(cluster.nodes[1].root, exampleScript({ loop: true, responses: { objective_agent: [{ json: EXAMPLE_ANSWERS.objective_agent }], final_output_agent: [{ json: answer({ content: { answer: finalAnswerOf('node1') }, contentType: 'final_report', next: null }) }] } }));
+    writeScript(cluster.nodes[0].root, nodeScript('node0', { responses: { objective_agent: [{ json: pending }] } }));
+    writeScript(cluster.nodes[1].root, nodeScript('node1', { responses: { objective_agent: [{ json: EXAMPLE_ANSWERS.objective_agent }] } }));
   });
 
   /** Drops `name` on node0 (running alone), waits for its pending result, then stops node0 and starts node1. */

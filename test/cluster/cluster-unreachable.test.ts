@@ -3,12 +3,11 @@
  * port, and never prints the credentials in the URL — whether nothing listens there (refused) or
  * something accepts the connection and never answers (a black hole). Needs no Postgres server.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
-import { CLI, DaemonProcess, cleanEnv, cleanupAll, exampleScript, makeRoot, scriptedConfig, writeScript } from '../daemon/daemon-helpers.js';
+import { cleanupAll, exampleScript, makeRoot, scriptedConfig, spawnCli, writeScript } from '../daemon/daemon-helpers.js';
 
 const PASSWORD = 's3cret-Pa55word';
 const USER = 'gfuser';
@@ -25,12 +24,6 @@ function rootFor(port: number): string {
   const root = makeRoot(scriptedConfig(`store: { kind: postgres, url: "postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/test", schema: govflow }\n`), 'govflow-unreachable-');
   writeScript(root, exampleScript());
   return root;
-}
-
-/** `govflow start` as a child, not waiting for a ready line (there must be none). */
-function spawnDaemon(root: string): DaemonProcess {
-  const child = spawn(process.execPath, [CLI, 'start', '--root', root], { cwd: root, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  return new DaemonProcess(root, child as unknown as ChildProcessWithoutNullStreams);
 }
 
 describe('cluster mode: a store unreachable at start', () => {
@@ -59,7 +52,7 @@ describe('cluster mode: a store unreachable at start', () => {
     const target = await port();
     const root = rootFor(target);
     const startedAt = Date.now();
-    const daemon = spawnDaemon(root);
+    const daemon = spawnCli(root, ['start', '--root', root]); // no ready line to wait for: there must be none
     const outcome = await Promise.race([daemon.exited, sleep(35_000).then(() => null)]);
     const elapsed = Date.now() - startedAt;
     if (outcome === null) await daemon.kill9();

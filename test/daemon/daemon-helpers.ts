@@ -176,17 +176,22 @@ export class DaemonProcess {
 }
 
 /**
+ * Spawns `node bin/govflow.js ARGS` in `root` and returns at once (for commands that run on:
+ * `start`, a `run` waiting for its result). `cleanupAll` kills it if the test does not.
+ */
+export function spawnCli(root: string, args: string[], env?: Record<string, string>): DaemonProcess {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }) as unknown as ChildProcessWithoutNullStreams;
+  const daemon = new DaemonProcess(root, child);
+  runningDaemons.add(daemon);
+  return daemon;
+}
+
+/**
  * Spawns `node bin/govflow.js start --root <root>` and waits for the line containing `ready` on
  * stdout. Fails with stderr when the process exits first or the line does not come in time.
  */
 export async function startDaemon(root: string, options: { env?: Record<string, string>; readyTimeoutMs?: number } = {}): Promise<DaemonProcess> {
-  const child = spawn(process.execPath, [CLI, 'start', '--root', root], {
-    cwd: root,
-    env: cleanEnv(options.env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }) as unknown as ChildProcessWithoutNullStreams;
-  const daemon = new DaemonProcess(root, child);
-  runningDaemons.add(daemon);
+  const daemon = spawnCli(root, ['start', '--root', root], options.env);
   const timeoutMs = options.readyTimeoutMs ?? 20_000;
   const outcome = await Promise.race([
     waitFor('the ready line', () => daemon.stdout.split('\n').find((line) => line.includes('ready')) ?? null, { timeoutMs: timeoutMs + 1000, intervalMs: 10 }).then(

@@ -160,11 +160,13 @@ describe('govflow start: ignored names and in-place writers', () => {
     const daemon = await startDaemon(root);
     const ignored = ['.hidden', 'notes.tmp', 'notes.part', 'notes.swp', 'notes~'];
     for (const name of ignored) writeFileSync(path.join(inboxOf(root), name), `Summarise the note called ${name}.`);
-    await sleep(1500); // several settle periods and claim cycles
+    // A request dropped after them settles after them: once it has run, the intake has long passed them by.
+    dropFile(root, 'after-ignored.txt', 'Summarise: the ignored names stay where they are.');
+    expect((await resultFor(daemon, 'after-ignored.txt')).status).toBe('success');
+    await waitFor('after-ignored.txt archived', () => listDir(path.join(root, 'system', 'processing')).length === 0, { detail: () => listDir(path.join(root, 'system', 'processing')).join(', ') });
     expect(listDir(inboxOf(root))).toEqual([...ignored].sort());
     for (const name of ignored) expect(readFileSync(path.join(inboxOf(root), name), 'utf8')).toBe(`Summarise the note called ${name}.`);
-    expect(listDir(path.join(root, 'system', 'processing'))).toEqual([]);
-    expect(readResults(root)).toEqual([]);
+    expect(readResults(root).map((result) => result.source_file)).toEqual(['after-ignored.txt']);
 
     ignored.forEach((name, index) => renameSync(path.join(inboxOf(root), name), path.join(inboxOf(root), `renamed-${index}.txt`)));
     for (let index = 0; index < ignored.length; index++) {
@@ -176,12 +178,14 @@ describe('govflow start: ignored names and in-place writers', () => {
     const half = Math.floor(whole.length / 2);
     const fd = openSync(path.join(inboxOf(root), 'in-place.txt'), 'w');
     writeSync(fd, whole.slice(0, half));
-    await sleep(200);
+    await sleep(200); // the writer's pause (a third of settle_ms), not a wait for the daemon
     writeSync(fd, whole.slice(half));
     closeSync(fd);
     const result = await resultFor(daemon, 'in-place.txt');
     expect(result.status).toBe('success');
-    await sleep(700); // a second claim of a half file would show up as another session by now
+    // A second claim of the file would have been made before a request dropped after its result runs.
+    dropFile(root, 'after-in-place.txt', 'Summarise: one session for the in-place file.');
+    expect((await resultFor(daemon, 'after-in-place.txt')).status).toBe('success');
     const sessions = readSessions(root).filter((session) => session.text.startsWith('In-place request'));
     expect(sessions).toHaveLength(1);
     expect(sessions[0].text).toBe(whole);

@@ -4,7 +4,6 @@
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
 import {
@@ -65,7 +64,17 @@ describe('pending sessions and replies', () => {
     // on after the question the journal shows.
     writeScript(root, exampleScript({ responses: { objective_agent: [{ json: PENDING }, { json: EXAMPLE_ANSWERS.objective_agent }] } }));
     daemon = await startDaemon(root);
-    await sleep(700); // recovery has run; the session must still wait for its person
+    // A reply for a session that does not exist goes to failed/ with a reason that says so. A reply
+    // is looked at only after crash recovery: once this one is in failed/, recovery has run.
+    dropJson(root, 'stray-reply.json', { session_id: 'sess-does-not-exist', reply: 'hello?' });
+    const errorFile = path.join(root, 'system', 'failed', 'stray-reply.json.error.json');
+    await waitFor('the stray reply in failed/', () => existsSync(errorFile), { detail: stderrDetail(daemon) });
+    const record = JSON.parse(readFileSync(errorFile, 'utf8')) as { file: string; reason: string };
+    expect(record.file).toBe('stray-reply.json');
+    expect(record.reason).toMatch(/sess-does-not-exist/);
+    expect(record.reason).toMatch(/no session|unknown|not exist/i);
+    expect(existsSync(path.join(root, 'system', 'failed', 'stray-reply.json'))).toBe(true);
+    // Recovery has run; the session must still wait for its person.
     expect(readResult(root, 'pend-1')?.status).toBe('pending');
     const afterRestart = await runCli(['status', '--root', root]);
     expect(afterRestart.stdout.slice(afterRestart.stdout.indexOf('paused ('), afterRestart.stdout.indexOf('recently finished'))).toContain(sessionId);
@@ -94,16 +103,6 @@ describe('pending sessions and replies', () => {
     expect(readSessions(root)).toHaveLength(1);
     const archived = readdirSync(path.join(root, 'system', 'archive')).flatMap((day) => listDir(path.join(root, 'system', 'archive', day)));
     expect(archived.sort()).toEqual(['answer.json', 'question.json']);
-
-    // A reply for a session that does not exist goes to failed/ with a reason that says so.
-    dropJson(root, 'stray-reply.json', { session_id: 'sess-does-not-exist', reply: 'hello?' });
-    const errorFile = path.join(root, 'system', 'failed', 'stray-reply.json.error.json');
-    await waitFor('the stray reply in failed/', () => existsSync(errorFile), { detail: stderrDetail(daemon) });
-    const record = JSON.parse(readFileSync(errorFile, 'utf8')) as { file: string; reason: string };
-    expect(record.file).toBe('stray-reply.json');
-    expect(record.reason).toMatch(/sess-does-not-exist/);
-    expect(record.reason).toMatch(/no session|unknown|not exist/i);
-    expect(existsSync(path.join(root, 'system', 'failed', 'stray-reply.json'))).toBe(true);
 
     expect((await daemon.stop()).code).toBe(0);
     const verify = await runCli(['verify', '--root', root]);
@@ -180,7 +179,8 @@ describe('govflow status and --help', () => {
     const running = await waitFor('the running session in the goal agent', () =>
       readSessions(root).find((session) => session.requestId === 'st-running' && session.messages.length === 1),
     { detail: stderrDetail(daemon) });
-    await sleep(200);
+    const manifest = path.join(root, 'system', 'sessions', running.sessionId, 'manifest.json');
+    await waitFor('its manifest naming the goal agent', () => (JSON.parse(readFileSync(manifest, 'utf8')) as { current_agent: string | null }).current_agent === 'goal_agent', { detail: stderrDetail(daemon) });
 
     const status = await runCli(['status', '--root', root]);
     expect(status.code).toBe(0);
@@ -211,7 +211,7 @@ describe('govflow status and --help', () => {
 
     // A second SIGINT stops at once, even with the slow step in flight.
     daemon.signal('SIGINT');
-    await sleep(100);
+    await waitFor('the daemon draining', () => daemon.stderr.includes('daemon running → draining'), { detail: stderrDetail(daemon) });
     const exit = await daemon.stop('SIGINT', 5000);
     expect(exit.code).toBe(0);
     const stopped = await runCli(['status', '--root', root]);

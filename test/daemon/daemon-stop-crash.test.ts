@@ -56,7 +56,7 @@ afterAll(cleanupAll);
 async function assertConsistentRoot(root: string): Promise<void> {
   const sessions = readSessions(root); // throws on a torn journal line
   const auditedCount = assertNoTornAuditEntries(root);
-  const entries = await readAuditEntries(root);
+  const [entries, verify] = await Promise.all([readAuditEntries(root), runCli(['verify', '--root', root])]);
   expect(entries).toHaveLength(auditedCount);
   const auditedIds = entries.map((entry) => entry.messageId);
   const duplicates = auditedIds.filter((id, index) => auditedIds.indexOf(id) !== index);
@@ -69,7 +69,6 @@ async function assertConsistentRoot(root: string): Promise<void> {
     const audited = entries.filter((entry) => entry.sessionId === session.sessionId).map((entry) => entry.sequence);
     expect(audited, `audited sequence of ${session.sessionId}`).toEqual(session.messages.map((_, index) => index + 1));
   }
-  const verify = await runCli(['verify', '--root', root]);
   expect(verify.code, `govflow verify: ${verify.stdout}${verify.stderr}`).toBe(0);
 }
 

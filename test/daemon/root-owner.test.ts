@@ -3,12 +3,11 @@
  * `govflow run` on a root whose daemon runs hands its request over and prints the daemon's
  * result, and a lock left by a killed daemon does not keep the next one out.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
-import { CLI, DaemonProcess, answer, cleanEnv, cleanupAll, exampleScript, listDir, makeRoot, readResult, runCli, scriptedConfig, startDaemon, writeScript } from './daemon-helpers.js';
+import { answer, cleanupAll, exampleScript, listDir, makeRoot, readResult, runCli, scriptedConfig, spawnCli, startDaemon, writeScript } from './daemon-helpers.js';
 
 beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
@@ -69,8 +68,8 @@ describe('one daemon per root', () => {
 
   it('a SIGTERM that comes while the daemon starts stops it gracefully once it is up', async () => {
     const root = makeRoot('timezone: UTC\n');
-    const child = spawn(process.execPath, [CLI, 'start', '--root', root], { cwd: root, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] }) as unknown as ChildProcessWithoutNullStreams;
-    const daemon = new DaemonProcess(root, child);
+    const daemon = spawnCli(root, ['start', '--root', root]);
+    const { child } = daemon;
     // The intake's first line comes before the ready line (the governance watch starts in between).
     let sent = false;
     child.stderr.on('data', () => {

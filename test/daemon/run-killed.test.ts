@@ -3,16 +3,12 @@
  * shows it as interrupted (not running for ever), and the next `govflow run` or `govflow start`
  * on the root resumes it from its journal and writes its one result.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
 import {
-  CLI,
-  DaemonProcess,
   EXAMPLE_ANSWERS,
-  cleanEnv,
   cleanupAll,
   exampleScript,
   makeRoot,
@@ -20,6 +16,7 @@ import {
   readSessions,
   runCli,
   scriptedConfig,
+  spawnCli,
   startDaemon,
   waitFor,
   writeScript,
@@ -36,8 +33,7 @@ async function killRunInGoalAgent(root: string, requestId: string): Promise<stri
   writeScript(root, exampleScript({ responses: { goal_agent: [HANG] } }));
   const request = path.join(root, `${requestId}.json`);
   writeFileSync(request, JSON.stringify({ request: 'Summarise the meeting.', request_id: requestId }));
-  const child = spawn(process.execPath, [CLI, 'run', request, '--root', root, '--json'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  const run = new DaemonProcess(root, child as unknown as ChildProcessWithoutNullStreams);
+  const run = spawnCli(root, ['run', request, '--root', root, '--json']);
   try {
     const session = await waitFor('the objective message, committed before the goal agent hangs', () =>
       readSessions(root).find((candidate) => candidate.requestId === requestId && candidate.messages.length === 1),

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { IntakeItem } from '../../src/intake/claimed-file.js';
 import { recoverClaimedFiles, readClaimedFile } from '../../src/intake/claimed-file.js';
 import { originalNameOf, parseClaimName } from '../../src/intake/claim-name.js';
-import { cleanUp, dropFile, makeIntake, makeRoot, sleep, waitUntil } from './intake-fixtures.js';
+import { aClaimLater, cleanUp, dropFile, makeIntake, makeRoot, sleep, waitUntil } from './intake-fixtures.js';
 
 afterEach(cleanUp);
 
@@ -94,9 +94,9 @@ describe('InboxIntake: files that are not ready', () => {
     await intake.start();
     const file = path.join(paths.inbox, 'growing.txt');
     writeFileSync(file, 'first half, ');
-    await sleep(60);
+    await sleep(60); // the writer's pause
     appendFileSync(file, 'second half, ');
-    await sleep(60);
+    await sleep(60); // the writer's pause
     appendFileSync(file, 'end');
     await waitUntil(() => recorded.items.length >= 1, 'the finished file');
     // Nothing of growing.txt is handed over twice: a later file arrives alone.
@@ -236,7 +236,7 @@ describe('InboxIntake: scale, races and shutdown', () => {
     await Promise.all([first.intake.start(), second.intake.start()]);
     for (let index = 0; index < 200; index++) {
       dropFile(paths, `race-${index}.txt`, `request ${index}`);
-      if (index % 5 === 4) await sleep(3);
+      if (index % 5 === 4) await sleep(3); // the pace of arrivals, not a wait for anything
     }
     await waitUntil(() => handled.length >= 200, '200 files', 20_000);
     await Promise.all([first.intake.idle(), second.intake.idle()]);
@@ -338,8 +338,7 @@ describe('InboxIntake: scale, races and shutdown', () => {
     expect(finished).toBe(1);
 
     dropFile(paths, 'late.txt', 'after stop');
-    // Nothing to await after a stop (no watcher, no timer is left to claim it): give a claim time to show.
-    await sleep(200);
+    await aClaimLater(); // a watcher or timer left running would have claimed late.txt by now
     expect(recorded.items.map((item) => item.sourceFile)).toEqual(['slow.txt']);
     expect(readdirSync(paths.inbox)).toEqual(['late.txt']);
     // Claimed but never started: it stays a claim, for the next start's crash recovery.

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanUp, dropFile, makeIntake, makeRoot, sleep, waitUntil } from './intake-fixtures.js';
+import { aClaimLater, cleanUp, dropFile, makeIntake, makeRoot, waitUntil } from './intake-fixtures.js';
 
 afterEach(cleanUp);
 
@@ -17,7 +17,8 @@ describe('InboxIntake and the disk', () => {
     await intake.start();
     dropFile(paths, 'a.txt', 'first');
     dropFile(paths, 'b.txt', 'second');
-    await sleep(400);
+    await aClaimLater(); // this intake would have claimed both by now, were it not held
+    expect(intake.queued, 'files found and waiting').toBe(2);
     expect(recorded.items).toEqual([]);
     expect(readdirSync(paths.inbox).sort()).toEqual(['a.txt', 'b.txt']);
     expect(readdirSync(paths.failed)).toEqual([]);

@@ -61,6 +61,19 @@ export function dropFile(paths: SystemPaths, name: string, content: string | Buf
   renameSync(temporary, path.join(paths.inbox, name));
 }
 
+/**
+ * For checks that nothing happened: resolves once a free intake of its own (the fixtures' settle
+ * time, this process's timers) has claimed a file dropped now. An intake that would claim a file
+ * dropped before this call has done so by then.
+ */
+export async function aClaimLater(): Promise<void> {
+  const { paths } = makeRoot();
+  const { intake, recorded } = makeIntake(paths);
+  await intake.start();
+  dropFile(paths, 'probe.txt', 'a claim later');
+  await waitUntil(() => recorded.items.length === 1, 'a free intake to claim a file dropped after the others');
+}
+
 export function sleep(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }

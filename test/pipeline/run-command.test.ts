@@ -2,8 +2,8 @@
  * `govflow run` on the example app: dry-run with no config, `--json`, `-` for standard input —
  * in process through main(), and once as a real child process of bin/govflow.js.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,6 +20,8 @@ import {
   verifyRoot,
   writeFile,
 } from './pipeline-test-helpers.js';
+import { buildDistOnce } from '../daemon/build-once.js';
+import { CLI } from '../daemon/daemon-helpers.js';
 
 /** A copy of the example app with no govflow.config.yaml: the dry-run provider. */
 function unconfiguredRoot(): string {
@@ -104,28 +106,13 @@ describe('govflow run in process', () => {
 });
 
 describe('govflow run as a child process', () => {
-  let build: string;
-
-  beforeAll(() => {
-    // Compile the current sources into a temp folder so the test never depends on a stale dist/.
-    build = makeTempDir('govflow-pipeline-build-');
-    execFileSync(process.execPath, [path.join(REPOSITORY_ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(REPOSITORY_ROOT, 'tsconfig.json'), '--outDir', path.join(build, 'dist'), '--sourceMap', 'false'], {
-      stdio: 'pipe',
-    });
-    mkdirSync(path.join(build, 'bin'));
-    cpSync(path.join(REPOSITORY_ROOT, 'bin/govflow.js'), path.join(build, 'bin/govflow.js'));
-    writeFileSync(path.join(build, 'package.json'), '{"type":"module"}\n');
-    symlinkSync(path.join(REPOSITORY_ROOT, 'node_modules'), path.join(build, 'node_modules'), 'dir');
-  }, 120_000);
-
-  afterAll(() => {
-    if (build && existsSync(build)) rmSync(build, { recursive: true, force: true });
-    removeTempDirs();
-  });
+  // bin/govflow.js runs dist/, built once per vitest run from the current sources (never stale).
+  beforeAll(buildDistOnce, 180_000);
+  afterAll(removeTempDirs);
 
   it('`govflow run - --json` reads stdin and exits 0 with the SPEC §9 object', () => {
     const root = unconfiguredRoot();
-    const child = spawnSync(process.execPath, [path.join(build, 'bin/govflow.js'), 'run', '-', '--root', root, '--json'], {
+    const child = spawnSync(process.execPath, [CLI, 'run', '-', '--root', root, '--json'], {
       input: REQUEST_TEXT,
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '' },
@@ -160,7 +147,7 @@ describe('govflow run as a child process', () => {
     writeFile(root, 'script.json', JSON.stringify(script));
     writeFile(root, 'govflow.config.yaml', 'timezone: UTC\nprovider:\n  kind: scripted\n  script: script.json\n');
     const run = (text: string) =>
-      spawnSync(process.execPath, [path.join(build, 'bin/govflow.js'), 'run', '-', '--root', root], { input: text, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 });
+      spawnSync(process.execPath, [CLI, 'run', '-', '--root', root], { input: text, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 });
     const failed = run('first request');
     expect(failed.status).toBe(1);
     expect(failed.stdout).toMatch(/^status: failed/);

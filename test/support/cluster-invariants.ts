@@ -34,7 +34,12 @@ export async function assertClusterConsistent(cluster: Cluster, takenBy: Map<str
 
   const totalMessages = [...results.values()].reduce((sum, [holder]) => sum + holder.result.messages, 0);
   await cluster.waitForIdenticalLogs(totalMessages);
-  const entries = await cluster.nodes[0].auditEntries();
+  // The CLI runs (each a Node process start) side by side; their answers are checked below.
+  const [entries, verifyStore, ...verifies] = await Promise.all([
+    cluster.nodes[0].auditEntries(),
+    cluster.nodes[0].cli(['verify', '--store']),
+    ...cluster.nodes.map((node) => node.cli(['verify'])),
+  ]);
   expect(entries, 'one audit entry per message of every result').toHaveLength(totalMessages);
 
   const ids = entries.map((entry) => entry.messageId);
@@ -49,11 +54,10 @@ export async function assertClusterConsistent(cluster: Cluster, takenBy: Map<str
   const miscounted = sessionOfResult.filter((result) => (sequences.get(result.session_id)?.length ?? 0) !== result.messages).map((result) => `${result.request_id}: result says ${result.messages} messages, log has ${sequences.get(result.session_id)?.length ?? 0}`);
   expect(miscounted, 'results whose message count differs from the log').toEqual([]);
 
-  for (const node of cluster.nodes) {
-    const verify = await node.cli(['verify']);
+  cluster.nodes.forEach((node, index) => {
+    const verify = verifies[index];
     expect(verify.code, `govflow verify on ${node.name}: ${verify.stdout}${verify.stderr}`).toBe(0);
-  }
-  const verifyStore = await cluster.nodes[0].cli(['verify', '--store']);
+  });
   expect(verifyStore.code, `govflow verify --store: ${verifyStore.stdout}${verifyStore.stderr}`).toBe(0);
   return { entries, sequences };
 }

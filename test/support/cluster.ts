@@ -55,6 +55,15 @@ export function finalAnswerOf(node: string): string {
 }
 
 /**
+ * The scripted model of the node called `node` (looping): the example app's answers, `responses`
+ * replacing some agents' lists, and a final answer naming the node.
+ */
+export function nodeScript(node: string, options: { latencyMs?: number; responses?: Record<string, unknown[]> } = {}): string {
+  const final = answer({ content: { answer: finalAnswerOf(node) }, contentType: 'final_report', next: null });
+  return exampleScript({ latencyMs: options.latencyMs ?? 0, loop: true, responses: { final_output_agent: [{ json: final }], ...options.responses } });
+}
+
+/**
  * A TCP proxy between one daemon and Postgres, which a test can break two ways until `heal()`:
  * `cut()` severs every open connection and refuses new ones (the daemon sees resets), `stall()`
  * keeps every connection open but carries no byte either way (a black hole: no reset, no answer,
@@ -140,6 +149,11 @@ export class ClusterNode {
 
   get running(): boolean {
     return this.daemon !== null && !this.daemon.hasExited;
+  }
+
+  /** The id this root's daemon has in the store (system/state/cluster-daemon-id, made at its first start). */
+  get daemonId(): string {
+    return readFileSync(path.join(this.root, 'system', 'state', 'cluster-daemon-id'), 'utf8').trim();
   }
 
   /** The HTTP API's base URL from the ready line (with `http: true`). */
@@ -283,8 +297,7 @@ export class Cluster {
       const link = await PgLink.open(pgTarget(pg));
       const root = makeRoot(clusterConfig(pg, link, options), `govflow-cluster-${index}-`);
       const name = `node${index}`;
-      const final = answer({ content: { answer: finalAnswerOf(name) }, contentType: 'final_report', next: null });
-      writeScript(root, exampleScript({ latencyMs: options.latencyMs ?? 0, loop: true, responses: { final_output_agent: [{ json: final }], ...options.responses } }));
+      writeScript(root, nodeScript(name, options));
       nodes.push(new ClusterNode(name, root, link));
     }
     return new Cluster(nodes);
