@@ -19,6 +19,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { GovflowError } from '../errors.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { fsyncDirectory } from '../store/append-only-file.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
@@ -199,7 +200,7 @@ export function deleteOldDays(options: DeletionOptions): { deleted: string[]; he
       for (const block of splitEntryBlocks(gunzipSync(fs.readFileSync(file)).toString('utf8')).blocks) {
         const entry = parseEntryBlock(block);
         if (computeEntryHash(hash, entry.body) !== entry.hash) {
-          throw new Error(`${file}: entry ${entry.messageId} (line ${block.line}) does not chain to the entry before it; nothing deleted: run "govflow verify"`);
+          throw new GovflowError('audit', `${file}: entry ${entry.messageId} (line ${block.line}) does not chain to the entry before it; nothing deleted: run "govflow verify"`);
         }
         [entries, hash] = [entries + 1, entry.hash];
       }
