@@ -11,6 +11,7 @@
  */
 import type pg from 'pg';
 import type { AuditEntryInput } from '../audit/audit-entry-format.js';
+import { parseEntries } from '../audit/audit-entry-parse.js';
 import { parseJournalRecord } from '../store/session-journal.js';
 import type {
   CrashRecord,
@@ -215,7 +216,9 @@ export class PostgresSessionStore implements SessionStore {
     const rows = await this.options.pool.query<{ message_id: string; entry: string }>(`select message_id, entry from ${this.table('audit_entries')} where session_id = $1 order by position`, [sessionId]);
     const audited: AuditedMessages = new Map();
     for (const row of rows.rows) {
-      audited.set(row.message_id, { sequence: Number(/^\[SEQUENCE: (\d+)\]$/m.exec(row.entry)?.[1] ?? 0), agent: /^\[AGENT: (.*)\]$/m.exec(row.entry)?.[1] ?? '' });
+      const entry = parseEntries(row.entry).entries[0];
+      if (!entry) throw new GovflowError('internal', `the store's audit entry of message ${row.message_id} (session ${sessionId}) cannot be read as an audit entry`);
+      audited.set(row.message_id, { sequence: entry.sequence, agent: entry.agent });
     }
     return audited;
   }
