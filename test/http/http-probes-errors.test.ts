@@ -1,6 +1,6 @@
 /**
- * What a newcomer hits over HTTP: probes carry no token, so /readyz answers without one like
- * /healthz once tokens exist; and a request Node's parser refuses (a query copied from the docs
+ * What a newcomer hits over HTTP: once tokens exist only /healthz answers without one (SPEC §11:
+ * /readyz needs a token like the API); and a request Node's parser refuses (a query copied from the docs
  * with a raw `…`) is answered in govflow's error shape `{"error": {code, message}}`, not Fastify's.
  */
 import net from 'node:net';
@@ -23,10 +23,11 @@ function rawRequest(url: string, head: Buffer): Promise<string> {
 }
 
 describe('probes and unreadable requests', () => {
-  it('answers /readyz and /healthz without a token when tokens exist; the API still needs one', async () => {
+  it('answers /healthz without a token when tokens exist; /readyz and the API need one', async () => {
     const { url } = await start(new GatedProvider(), TOKEN_CONFIG);
     expect((await getJson(`${url}/healthz`)).status).toBe(200);
-    expect(await getJson(`${url}/readyz`)).toMatchObject({ status: 200, body: { status: 'ready' } });
+    expect((await getJson(`${url}/readyz`)).status).toBe(401);
+    expect(await getJson(`${url}/readyz`, 'alice-token')).toMatchObject({ status: 200, body: { status: 'ready' } });
     expect((await getJson(`${url}/v1/logs`)).status).toBe(401);
   });
 
