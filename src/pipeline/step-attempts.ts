@@ -198,6 +198,8 @@ export class StepAttempts {
           const timedOut = error instanceof ProviderError && error.timedOut;
           recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
           callFinished({ model, inputTokens: 0, outputTokens: 0, error: errorMessage(error) });
+          // The event streams' `error {message}` (docs/http-api.md): the model call failed after its retries.
+          events?.emit('error', { sessionId, message: `${agent.name}: the model call failed: ${errorMessage(error)}` });
           // The deadline timer may fire a millisecond before the clock says the deadline passed.
           const pastDeadline = (error instanceof ProviderCallError && error.deadlinePassed) || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
           if (pastDeadline) {
