@@ -68,7 +68,7 @@ function exchange(step: string): ExchangeRecord {
 }
 
 const TOOL_TURN: ToolTurnRecord = { v: JOURNAL_FORMAT, type: 'tool_turn', agent: 'objective_agent', step: '2', attempt: 1, text: 'looking', calls: [{ id: 'call-1', name: 'read_file', input: { path: 'a.txt' } }], at: AT };
-const TOOL_RESULT: ToolResultRecord = { v: JOURNAL_FORMAT, type: 'tool_result', agent: 'objective_agent', step: '2', id: 'call-1', name: 'read_file', output: 'contents', truncated: false, bytes: 8, is_error: false, refused: null, at: AT };
+const TOOL_RESULT: ToolResultRecord = { v: JOURNAL_FORMAT, type: 'tool_result', agent: 'objective_agent', step: '2', id: 'call-1', name: 'read_file', output: 'contents', truncated: false, bytes: 8, is_error: false, refused: null, ms: 4, at: AT };
 const APPROVAL_REQUEST: ApprovalRequestRecord = { v: JOURNAL_FORMAT, type: 'approval_request', agent: 'objective_agent', step: '2', call_id: 'call-2', tool: 'send_mail', input: { to: 'x' }, question: 'send it?', at: AT };
 const VOID: VoidRecord = { v: JOURNAL_FORMAT, type: 'void', message_id: 'lost', sequence: 1, agent: 'objective_agent', at: AT };
 const CRASH: CrashRecord = { v: JOURNAL_FORMAT, type: 'crash', error: 'provider exploded', at: AT };
@@ -80,7 +80,7 @@ function result(session: SessionRecord, status: string, extra: Record<string, un
   return { requestId: session.request_id, json: `${JSON.stringify(document)}\n`, report: `# ${status}\n` };
 }
 
-describe.each(BACKENDS)('the store seam: $name backend', ({ name, available, open }) => {
+describe.each(BACKENDS)('the store seam, $name backend', ({ name, available, open }) => {
   let backend: SeamBackend;
   afterEach(async () => {
     await backend?.close();
