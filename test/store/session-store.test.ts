@@ -142,13 +142,13 @@ describe('the files store', () => {
     try {
       const first = await store.create(SESSION);
       mkdirSync(path.join(sessionsDir, '.hidden-0abc'));
-      expect(store.list()).toEqual([SESSION.session_id]);
+      expect(SessionJournal.list(sessionsDir)).toEqual([SESSION.session_id]);
       await first.close();
       rmSync(sessionsDir, { recursive: true });
       const again = await store.create(SESSION);
       await again.commitMessage(messageRecord('m1', 1), { message: makeMessage({ id: 'm1', session: SESSION.session_id }), governanceHash: 'g'.repeat(64), corrections: [], complianceViolations: [], notes: [] });
       expect(SessionJournal.read(path.join(sessionsDir, SESSION.session_id)).map((record) => record.type)).toEqual(['session', 'message']);
-      expect(store.list()).toEqual([SESSION.session_id]);
+      expect(SessionJournal.list(sessionsDir)).toEqual([SESSION.session_id]);
       await again.close();
     } finally {
       await writer.close();
