@@ -19,6 +19,7 @@ import { badRequest, conflict, notFound, stopping } from './http-problem.js';
 import { callerOf, openStream, type RouteContext } from './http-routes.js';
 import { SessionLookup } from './session-lookup.js';
 import type { SseConnection } from './sse-connection.js';
+import { isPlainObject } from '../message/json-text.js';
 
 const CHAT_FIELDS = ['message', 'conversation_id'];
 
@@ -28,7 +29,7 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     const caller = callerOf(request);
     requireSubmitter(caller);
     const body = request.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('send {"message": "...", "conversation_id"?: "..."}');
+    if (!isPlainObject(body)) throw badRequest('send {"message": "...", "conversation_id"?: "..."}');
     const fields = body as Record<string, unknown>;
     const unknown = Object.keys(fields).find((key) => !CHAT_FIELDS.includes(key));
     if (unknown !== undefined) throw badRequest(`unknown field "${unknown.slice(0, 64)}": send only "message" and "conversation_id"`);

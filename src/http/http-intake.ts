@@ -16,6 +16,7 @@ import { httpSubmissionName, type Submission, type SubmissionOutcome } from '../
 import { generateSessionId } from '../pipeline/session-runner.js';
 import { badRequest, conflict } from './http-problem.js';
 import type { SessionReads } from '../store/session-reads.js';
+import { isPlainObject } from '../message/json-text.js';
 
 export interface HttpIntakeOptions {
   /** The intake's handoff (InboxIntake.submit): resolves once the submission is durable. */
@@ -32,10 +33,6 @@ export interface HttpIntakeOptions {
 export interface Submitted {
   requestId: string;
   sessionId: string;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Throws 400 for a body that is not a JSON object. */

@@ -3,6 +3,7 @@
  * properties, items/minItems, enum/const, minLength, minimum, anyOf/oneOf). Dry-run uses it to
  * answer agents that declare an output_schema.
  */
+import { isPlainObject } from '../message/json-text.js';
 type Schema = Record<string, unknown>;
 
 /** Follows a local `$ref` (`#/$defs/x`, `#/definitions/x`) against the root schema. */
@@ -53,10 +54,6 @@ export function minimalInstance(schema: unknown, depth = 0, root: Schema = schem
     default:
       return null;
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** `overlay` on top of `base`, merging nested objects (arrays and scalars of `overlay` win). */

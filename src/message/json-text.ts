@@ -11,6 +11,11 @@ type Task =
   | { kind: 'text'; text: string }
   | { kind: 'leave'; container: object };
 
+/** True for a JSON object: not null, not an array. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** True for the error V8 throws when recursion runs out of stack. */
 export function isStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message);

@@ -8,6 +8,7 @@
  */
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import { jsonTextDepth, tooDeepMessage } from './json-depth.js';
+import { isPlainObject } from './json-text.js';
 
 export interface ParseOptions {
   /** Deepest nesting accepted (`message.max_depth`, default 64). */
@@ -61,10 +62,6 @@ function tryParse(text: string): { value?: unknown; error?: string; repaired: bo
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** True when the object opened at `start` never closes (outside strings): the answer was cut off. */
 function isCutOff(text: string, start: number): boolean {
   let depth = 0;
@@ -106,7 +103,7 @@ export function parseModelOutput(raw: string, options: ParseOptions = {}): Parse
       parseErrors[candidate.method] = parsed.error;
       continue;
     }
-    if (isObject(parsed.value)) {
+    if (isPlainObject(parsed.value)) {
       return { ok: true, value: parsed.value, method: candidate.method, repairedTrailingCommas: parsed.repaired };
     }
     notAnObject ??= `the response is JSON but not an object (got ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}); answer with one JSON object`;

@@ -13,6 +13,7 @@
 import { ConfigError } from '../errors.js';
 import { PII_KINDS } from './pii-detectors.js';
 import { compileUserRegex, UserRegexError } from './user-regex.js';
+import { isPlainObject } from '../message/json-text.js';
 
 export const GUARDRAIL_STAGES = ['input', 'output', 'tool_result'] as const;
 export const GUARDRAIL_ACTIONS = ['flag', 'redact', 'retry', 'intervene'] as const;
@@ -56,14 +57,13 @@ export function compileGuardrails(raw: unknown, source: GuardrailSource, errors:
     return [];
   }
   const rules: GuardrailRule[] = [];
-  for (const [index, entry] of raw.entries()) {
+  for (const [index, rule] of raw.entries()) {
     const fail = (message: string, path: readonly (string | number)[] = []) =>
-      errors.push(new ConfigError(`guardrails[${index}]${nameOf(entry)}: ${message}`, source.file, source.lineOf([index, ...path])));
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      errors.push(new ConfigError(`guardrails[${index}]${nameOf(rule)}: ${message}`, source.file, source.lineOf([index, ...path])));
+    if (!isPlainObject(rule)) {
       fail('each rule must be a mapping with name, on, match and action');
       continue;
     }
-    const rule = entry as Record<string, unknown>;
     const unknown = Object.keys(rule).filter((key) => !RULE_KEYS.has(key));
     if (unknown.length > 0) {
       fail(`unknown key(s) ${unknown.map((key) => `"${key}"`).join(', ')}; a rule has name, on, match, action and message`, [unknown[0]]);
@@ -119,12 +119,11 @@ function nameOf(entry: unknown): string {
   return typeof name === 'string' ? ` ("${name}")` : '';
 }
 
-function compileMatcher(raw: unknown, fail: (message: string, path: readonly string[]) => void, ruleName: string): GuardrailMatcher | null {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+function compileMatcher(match: unknown, fail: (message: string, path: readonly string[]) => void, ruleName: string): GuardrailMatcher | null {
+  if (!isPlainObject(match)) {
     fail(`match must be a mapping with one of ${MATCH_KEYS.join(', ')}, e.g. match: { regex: "wire .* to account" }`, []);
     return null;
   }
-  const match = raw as Record<string, unknown>;
   const keys = Object.keys(match);
   if (keys.length !== 1 || !(MATCH_KEYS as readonly string[]).includes(keys[0])) {
     fail(`match must hold exactly one of ${MATCH_KEYS.join(', ')} (got ${keys.length === 0 ? 'none' : keys.join(', ')})`, keys.slice(0, 1));
