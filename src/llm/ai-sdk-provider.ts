@@ -40,10 +40,6 @@ export interface AiSdkProviderSettings extends RetrySettings {
   maxOutputBytes?: number;
   /** Stream responses (default true); false uses one plain request per attempt. */
   stream?: boolean;
-  /** Ask for native JSON output where the provider supports it (default true). */
-  jsonMode?: boolean;
-  /** The HTTP client under the size cap (default: the global fetch). */
-  fetch?: typeof fetch;
   /** Wraps each model (the recording middleware of `llm.record`, README "Record, replay and governance tests"). */
   wrapModel?: (model: LanguageModel) => LanguageModel;
 }
@@ -77,7 +73,7 @@ function compile(settings: AiSdkAdapterSettings): CompiledSettings {
     apiKey: settings.apiKey,
     maxOutputBytes: settings.maxOutputBytes ?? CONFIG_DEFAULTS.llm.max_output_bytes,
     stream: settings.stream ?? true,
-    jsonMode: (settings.jsonMode ?? true) && NATIVE_JSON_MODE_BY_KIND[settings.kind],
+    jsonMode: NATIVE_JSON_MODE_BY_KIND[settings.kind],
   });
 }
 
@@ -106,7 +102,7 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
   const compiled = compile(settings);
   const baseModelFor = createModelFactory({
     ...settings,
-    fetch: cappedFetch(wholeBodyLimit(compiled.maxOutputBytes), compiled.maxOutputBytes, settings.fetch),
+    fetch: cappedFetch(wholeBodyLimit(compiled.maxOutputBytes), compiled.maxOutputBytes),
   });
   const wrapModel = settings.wrapModel;
   // One model object per model id for the adapter's life, not one per call.

@@ -97,9 +97,9 @@ export function wholeBodyLimit(answerLimitBytes: number): number {
  * their text is counted piece by piece by the adapter, precisely, and their framing would make
  * a body count meaningless.
  */
-export function cappedFetch(maxBodyBytes: number, answerLimitBytes: number, inner: typeof fetch = globalThis.fetch): typeof fetch {
+export function cappedFetch(maxBodyBytes: number, answerLimitBytes: number): typeof fetch {
   return async (input, init) => {
-    const response = await inner(input, init);
+    const response = await fetch(input, init);
     const type = response.headers.get('content-type') ?? '';
     if (response.body === null || type.includes('text/event-stream')) return response;
     const declared = Number(response.headers.get('content-length'));

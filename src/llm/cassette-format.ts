@@ -96,7 +96,7 @@ export function promptText(parts: PromptParts): string {
 
 /** The lookup key of a call: sha256 of its normalized prompt (the agent is kept beside it). */
 export function promptKey(parts: PromptParts): string {
-  return createHash('sha256').update(normalizeVolatile(promptText(parts))).digest('hex');
+  return sha256(normalizeVolatile(promptText(parts)));
 }
 
 export function sha256(text: string): string {
@@ -135,15 +135,7 @@ export function promptFiles(system: string): Record<string, string> {
 
 /** sha256 of each file in the system prompt, by path. */
 export function promptFileHashes(system: string): Record<string, string> {
-  const hashes: Record<string, string> = {};
-  for (const [file, text] of Object.entries(promptFiles(system))) hashes[file] = sha256(text);
-  return hashes;
-}
-
-/** Paths whose text differs between two file-hash tables (added and removed files too). */
-export function changedFiles(recorded: Record<string, string>, current: Record<string, string>): string[] {
-  const paths = new Set([...Object.keys(recorded), ...Object.keys(current)]);
-  return [...paths].filter((file) => recorded[file] !== current[file]).sort();
+  return fileHashes(promptFiles(system));
 }
 
 /** How two file-hash tables differ, recorded → now, each list sorted. */
@@ -156,7 +148,8 @@ export interface FileChanges {
 
 export function fileChanges(recorded: Record<string, string>, current: Record<string, string>): FileChanges {
   const changes: FileChanges = { added: [], removed: [], changed: [] };
-  for (const file of changedFiles(recorded, current)) {
+  const paths = [...new Set([...Object.keys(recorded), ...Object.keys(current)])].sort();
+  for (const file of paths.filter((path) => recorded[path] !== current[path])) {
     if (!(file in recorded)) changes.added.push(file);
     else if (!(file in current)) changes.removed.push(file);
     else changes.changed.push(file);
@@ -168,11 +161,9 @@ export function noFileChanges(changes: FileChanges): boolean {
   return changes.added.length === 0 && changes.removed.length === 0 && changes.changed.length === 0;
 }
 
-/** sha256 of each file's text, by path (a governance snapshot's `files`). */
+/** sha256 of each file's text, by path (a governance snapshot's `files`, a prompt's). */
 export function fileHashes(files: Readonly<Record<string, string>>): Record<string, string> {
-  const hashes: Record<string, string> = {};
-  for (const [file, text] of Object.entries(files)) hashes[file] = sha256(text);
-  return hashes;
+  return Object.fromEntries(Object.entries(files).map(([file, text]) => [file, sha256(text)]));
 }
 
 export function emptyCassette(now: Date = new Date()): Cassette {

@@ -191,14 +191,6 @@ describe.each(CASES)('$kind through the AI SDK', (testCase) => {
     }
   });
 
-  it('sends no JSON switch when jsonMode is off', async () => {
-    server.reply({ kind: 'text', text: 'plain' });
-    await providerFor(testCase, { jsonMode: false }).generate(requestFor(testCase));
-    const body = server.requests[0]?.body;
-    expect(body.response_format).toBeUndefined();
-    expect(body.generationConfig?.responseMimeType).toBeUndefined();
-  });
-
   it('replays the repair history before the new prompt', async () => {
     server.reply({ kind: 'text', text: ANSWER });
     const history = [
