@@ -11,7 +11,7 @@
  *  - `limitAnswerSize` wraps any provider (scripted, dry-run, the adapter) and checks the text.
  */
 import { GovflowError } from '../errors.js';
-import type { LlmProvider, LlmRequest, LlmResponse } from './provider.js';
+import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
 /** Characters of the cut answer kept on the error (shown to the model in the repair prompt). */
 export const KEPT_PREFIX_CHARS = 2_000;
@@ -158,10 +158,5 @@ export function limitAnswerSize(provider: LlmProvider, limitBytes: number): LlmP
     checkAnswerSize(response.text, limitBytes);
     return response;
   }
-  return Object.freeze({
-    kind: provider.kind,
-    interfaceVersion: provider.interfaceVersion,
-    ...(provider.synthetic ? { synthetic: true } : {}),
-    generate,
-  });
+  return wrapProvider(provider, generate);
 }

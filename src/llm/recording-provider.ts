@@ -14,7 +14,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { emptyCassette, fileHashes, promptFileHashes, promptKey, sha256, type Cassette, type RecordedAnswer } from './cassette-format.js';
 import { captureSlots, type CaptureSlot } from './recording-middleware.js';
-import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
+import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
 /** Keeps a cassette in memory and on disk at `file`. */
 export class CassetteRecorder {
@@ -96,12 +96,5 @@ export function recordingProvider(inner: LlmProvider, recorder: CassetteRecorder
     recorder.add(request, inner.kind, answer);
     return response;
   }
-  return Object.freeze({
-    kind: inner.kind,
-    interfaceVersion: PROVIDER_INTERFACE_VERSION,
-    ...(inner.synthetic ? { synthetic: true } : {}),
-    generate,
-    inner,
-    recorder,
-  });
+  return wrapProvider(inner, generate, { inner, recorder });
 }

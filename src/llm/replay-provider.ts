@@ -174,8 +174,8 @@ export class ReplayProvider implements LlmProvider {
       recordedAnswers: 0,
       governanceFileChanges: fileChanges(closest.call.governance_files, promptFileHashes(request.system)),
       systemChanged,
-      diff: lineDiff(recordedClosest, now, { labels: ['recorded prompt', 'prompt now'] }),
-      systemDiff: systemChanged ? lineDiff(systemThen, systemNow, { labels: ['recorded system prompt', 'system prompt now'] }) : null,
+      diff: lineDiff(recordedClosest, now, ['recorded prompt', 'prompt now']),
+      systemDiff: systemChanged ? lineDiff(systemThen, systemNow, ['recorded system prompt', 'system prompt now']) : null,
     });
   }
 

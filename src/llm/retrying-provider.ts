@@ -13,7 +13,7 @@ import type { GovflowConfig } from '../config/config-loader.js';
 import { ConfigError, ProviderError } from '../errors.js';
 import { DEFAULT_BACKOFF, abortableSleep, retryDelayMs, type BackoffOptions } from '../backoff.js';
 import { ProviderCallError } from './provider-error-translation.js';
-import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
+import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
 /** setTimeout's largest delay; a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -190,15 +190,8 @@ export function withRetries(provider: LlmProvider, settings: RetrySettings | Com
     }
   }
 
-  return Object.freeze({
-    kind: provider.kind,
-    interfaceVersion: PROVIDER_INTERFACE_VERSION,
-    ...(provider.synthetic ? { synthetic: true } : {}),
-    /** The provider under the retries (tests read a scripted provider's calls through it). */
-    inner: provider,
-    retrying: true,
-    generate,
-  });
+  // `inner`: the provider under the retries (tests read a scripted provider's calls through it).
+  return wrapProvider(provider, generate, { inner: provider, retrying: true });
 }
 
 /** True for a provider `withRetries` made (wrapping it again would multiply the attempts). */
