@@ -23,12 +23,11 @@ import {
   type LlmRequest,
   type LlmResponse,
 } from './provider.js';
-import { withRetries, type RetrySettings } from './retrying-provider.js';
 
 export { AI_SDK_PROVIDER_KINDS, isAiSdkProviderKind, type AiSdkProviderKind };
 
 /** Everything the adapter needs, resolved by config loading (env already applied). */
-export interface AiSdkProviderSettings extends RetrySettings {
+export interface AiSdkAdapterSettings {
   kind: AiSdkProviderKind;
   /** Default model; a request's own `model` wins when set. */
   model: string;
@@ -43,9 +42,6 @@ export interface AiSdkProviderSettings extends RetrySettings {
   /** Wraps each model (the recording middleware of `llm.record`, README "Record, replay and governance tests"). */
   wrapModel?: (model: LanguageModel) => LanguageModel;
 }
-
-/** The adapter's own settings, without the retry policy. */
-export type AiSdkAdapterSettings = Omit<AiSdkProviderSettings, keyof RetrySettings>;
 
 /** The settings after defaults and checks: plain milliseconds, frozen. */
 interface CompiledSettings {
@@ -176,12 +172,4 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
     interfaceVersion: PROVIDER_INTERFACE_VERSION,
     generate,
   });
-}
-
-/**
- * A real model API with retries: the adapter inside `withRetries`. Failed calls reject with
- * `ProviderCallError` (a `ProviderError` with `attempts`).
- */
-export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvider {
-  return withRetries(createAiSdkAdapter(settings), settings);
 }

@@ -5,10 +5,9 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/errors.js';
-import { createAiSdkProvider, type AiSdkProviderSettings } from '../../src/llm/ai-sdk-provider.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
 import { ProviderCallError } from '../../src/llm/provider-error-translation.js';
-import { startLoopbackLlmServer, type LoopbackLlmServer, type RecordedRequest } from './loopback-llm-server.js';
+import { createAiSdkProvider, type AiSdkProviderSettings, startLoopbackLlmServer, type LoopbackLlmServer, type RecordedRequest } from './loopback-llm-server.js';
 
 interface ProviderCase {
   kind: AiSdkProviderSettings['kind'];
