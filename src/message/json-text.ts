@@ -16,6 +16,16 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `value` with `change` applied to every string in it, and to object keys too with `keys`. */
+export function mapJsonStrings(value: unknown, change: (text: string) => string, keys = false): unknown {
+  if (typeof value === 'string') return change(value);
+  if (Array.isArray(value)) return value.map((item) => mapJsonStrings(item, change, keys));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [keys ? change(key) : key, mapJsonStrings(item, change, keys)]));
+  }
+  return value;
+}
+
 /** True for the error V8 throws when recursion runs out of stack. */
 export function isStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message);
