@@ -8,7 +8,7 @@
  * Where the orchestrator overwrites a field anyway (message_id, timestamp, agent, input,
  * metadata), the grammar asks for `null`: fewer tokens, nothing to get wrong.
  */
-import { isPlainObject } from '../message/json-text.js';
+import { isPlainObject, resolvePointer } from '../message/json-text.js';
 
 type Schema = Record<string, unknown>;
 
@@ -32,14 +32,8 @@ function isPrimitive(value: unknown): boolean {
 
 /** Resolves a local `$ref` (`#/definitions/x`, `#/$defs/x`, `#/properties/a/...`) against `root`. */
 function resolveRef(reference: string, root: Schema): Schema | null {
-  if (!reference.startsWith('#')) return null;
-  let current: unknown = root;
-  for (const raw of reference.slice(1).split('/').filter((segment) => segment !== '')) {
-    const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isPlainObject(current)) return null;
-    current = current[segment];
-  }
-  return isPlainObject(current) ? current : null;
+  const target = reference.startsWith('#') ? resolvePointer(root, decodeURIComponent(reference.slice(1))) : null;
+  return isPlainObject(target) ? target : null;
 }
 
 function convertType(type: string, schema: Schema, root: Schema, depth: number): Schema {
