@@ -41,12 +41,16 @@ export class CassetteRecorder {
       governance_files: promptFileHashes(request.system),
       answer,
     });
-    writeFileAtomic(this.file, `${JSON.stringify(this.cassette, null, 2)}\n`, false);
+    this.save();
   }
 
   /** Notes the governance files the recording runs under (hashed), so a replay can name what was added or removed since. */
   recordGovernance(files: Readonly<Record<string, string>>): void {
     this.cassette.governance_tree = fileHashes(files);
+    this.save();
+  }
+
+  private save(): void {
     writeFileAtomic(this.file, `${JSON.stringify(this.cassette, null, 2)}\n`, false);
   }
 
