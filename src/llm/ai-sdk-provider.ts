@@ -43,17 +43,8 @@ export interface AiSdkAdapterSettings {
   wrapModel?: (model: LanguageModel) => LanguageModel;
 }
 
-/** The settings after defaults and checks: plain milliseconds, frozen. */
-interface CompiledSettings {
-  kind: AiSdkProviderKind;
-  model: string;
-  apiKey: string | null;
-  maxOutputBytes: number;
-  stream: boolean;
-  jsonMode: boolean;
-}
-
-function compile(settings: AiSdkAdapterSettings): CompiledSettings {
+/** The settings after defaults and checks, frozen. */
+function compile(settings: AiSdkAdapterSettings) {
   if (!isAiSdkProviderKind(settings.kind)) {
     throw new ConfigError(
       `provider.kind "${String(settings.kind)}" is not an LLM provider; use one of ` +
@@ -129,24 +120,24 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
         request.onChunk?.(chunk);
       },
     };
-    const plainly = async (): Promise<LlmResponse> => {
-      const plain = await attemptOnce({ model, modelId, request, jsonMode: compiled.jsonMode, stream: false, maxOutputBytes: compiled.maxOutputBytes, abortSignal: request.signal });
-      return { ...plain, provider: compiled.kind, attempts: 1 };
-    };
-    const context = { provider: compiled.kind, model: modelId, apiKey: compiled.apiKey, callerSignal: request.signal };
+    const attempt = async (asked: LlmRequest, asStream: boolean): Promise<LlmResponse> => ({
+      ...(await attemptOnce({ model, modelId, request: asked, jsonMode: compiled.jsonMode, stream: asStream, maxOutputBytes: compiled.maxOutputBytes, abortSignal: request.signal })),
+      provider: compiled.kind,
+      attempts: 1,
+    });
     try {
       // Checked here too: a signal aborted before the call never reaches the network.
       request.signal.throwIfAborted();
-      const result = await attemptOnce({ model, modelId, request: watchedRequest, jsonMode: compiled.jsonMode, stream, maxOutputBytes: compiled.maxOutputBytes, abortSignal: request.signal });
+      const result = await attempt(watchedRequest, stream);
       if (stream && !receivedText && result.text === '' && !result.toolCalls) {
         // An empty "stream" is what some SDK parsers make of a plain JSON answer: ask plainly.
-        const plain = await plainly();
+        const plain = await attempt(request, false);
         if (plain.text !== '') {
           streaming = false;
           return plain;
         }
       }
-      return { ...result, provider: compiled.kind, attempts: 1 };
+      return result;
     } catch (error) {
       // Too large is the model's answer, not the provider's fault: invalid output, never retried.
       const tooLarge = findAnswerTooLarge(error);
@@ -154,7 +145,7 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
       if (stream && !receivedText && answeredWithoutStream(error) && !request.signal.aborted) {
         // A 200 answer that carried no stream at all: ask once more without streaming.
         try {
-          const plain = await plainly();
+          const plain = await attempt(request, false);
           streaming = false;
           return plain;
         } catch (plainError) {
@@ -163,7 +154,7 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
           // Not a streaming problem after all: report the original failure.
         }
       }
-      throw translateProviderFailure(error, context);
+      throw translateProviderFailure(error, { provider: compiled.kind, model: modelId, apiKey: compiled.apiKey, callerSignal: request.signal });
     }
   }
 

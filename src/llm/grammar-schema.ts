@@ -9,15 +9,12 @@
  * metadata), the grammar asks for `null`: fewer tokens, nothing to get wrong.
  */
 import { isPlainObject, resolvePointer } from '../message/json-text.js';
+import type { LlmRequest } from './provider.js';
 
 type Schema = Record<string, unknown>;
 
 /** What the grammar needs to know about the agent. */
-export interface GrammarExpectation {
-  contentType: string;
-  next: string[];
-  outputSchema: Record<string, unknown> | null;
-}
+type GrammarExpectation = Pick<NonNullable<LlmRequest['expectation']>, 'contentType' | 'next' | 'outputSchema'>;
 
 const ORCHESTRATOR_FIELDS = ['message_id', 'timestamp', 'agent', 'input', 'metadata'];
 const PRIMITIVE_TYPES = ['string', 'number', 'integer', 'boolean', 'null'];

@@ -185,13 +185,11 @@ export class ReplayProvider implements LlmProvider {
     session: SessionCalls,
     found: Pick<ReplayMissDetails, 'reason' | 'recordedAnswers' | 'governanceFileChanges' | 'systemChanged' | 'diff' | 'systemDiff'>,
   ): ReplayMissError {
-    const { added, removed, changed } = found.governanceFileChanges;
     const details: ReplayMissDetails = {
       agent: request.agent,
       call: session.calls,
       agentCall: session.byAgent.get(request.agent) ?? 1,
       ...found,
-      changedGovernanceFiles: [...added, ...removed, ...changed].sort(),
       recordedAgents: [...this.byAgent.keys()].sort(),
       // Calls outside a session (no sessionId) are not one run: none follows another.
       after: request.sessionId === undefined ? null : session.firstMiss,

@@ -96,7 +96,7 @@ describe('recording our own providers and replaying them', () => {
     expect(error).toBeInstanceOf(ReplayMissError);
     const miss = error as ReplayMissError;
     expect(miss.retryable).toBe(false);
-    expect(miss.details.changedGovernanceFiles).toEqual(['governance/policy.md']);
+    expect(miss.details.governanceFileChanges).toEqual({ added: [], removed: [], changed: ['governance/policy.md'] });
     expect(miss.message).toContain('agent "writer"');
     expect(miss.message).toContain('governance files whose text changed since the recording: governance/policy.md');
     expect(miss.message).toContain('- Be brief.');
