@@ -113,7 +113,7 @@ export class ReplayProvider implements LlmProvider {
     if (!recordings) throw this.miss(request, session);
     const position = this.positions.get(mapKey) ?? 0;
     if (position >= recordings.length) {
-      throw this.noteMiss(request, session, { reason: 'used-up', recordedAnswers: recordings.length, governanceFileChanges: NO_FILE_CHANGES, systemChanged: false, diff: null, systemDiff: null });
+      throw this.noteMiss(request, session, { reason: 'used-up', recordedAnswers: recordings.length, systemChanged: false });
     }
     const recording = recordings[position];
     this.positions.set(mapKey, position + 1);
@@ -152,7 +152,7 @@ export class ReplayProvider implements LlmProvider {
   private miss(request: LlmRequest, session: SessionCalls): ReplayMissError {
     const candidates = this.byAgent.get(request.agent) ?? [];
     if (candidates.length === 0) {
-      return this.noteMiss(request, session, { reason: 'no-recording', recordedAnswers: 0, governanceFileChanges: NO_FILE_CHANGES, systemChanged: true, diff: null, systemDiff: null });
+      return this.noteMiss(request, session, { reason: 'no-recording', systemChanged: true });
     }
     const now = normalizeVolatile(promptText(request));
     let closest = candidates[0];
@@ -171,7 +171,6 @@ export class ReplayProvider implements LlmProvider {
     const systemChanged = systemThen !== systemNow;
     return this.noteMiss(request, session, {
       reason: 'prompt-changed',
-      recordedAnswers: 0,
       governanceFileChanges: fileChanges(closest.call.governance_files, promptFileHashes(request.system)),
       systemChanged,
       diff: lineDiff(recordedClosest, now, ['recorded prompt', 'prompt now']),
@@ -179,16 +178,16 @@ export class ReplayProvider implements LlmProvider {
     });
   }
 
-  /** Notes a miss of this call and the error that says it. */
-  private noteMiss(
-    request: LlmRequest,
-    session: SessionCalls,
-    found: Pick<ReplayMissDetails, 'reason' | 'recordedAnswers' | 'governanceFileChanges' | 'systemChanged' | 'diff' | 'systemDiff'>,
-  ): ReplayMissError {
+  /** Notes a miss of this call (no answers, file changes or diffs unless `found` has them) and the error that says it. */
+  private noteMiss(request: LlmRequest, session: SessionCalls, found: Pick<ReplayMissDetails, 'reason' | 'systemChanged'> & Partial<ReplayMissDetails>): ReplayMissError {
     const details: ReplayMissDetails = {
       agent: request.agent,
       call: session.calls,
       agentCall: session.byAgent.get(request.agent) ?? 1,
+      recordedAnswers: 0,
+      governanceFileChanges: { added: [], removed: [], changed: [] },
+      diff: null,
+      systemDiff: null,
       ...found,
       recordedAgents: [...this.byAgent.keys()].sort(),
       // Calls outside a session (no sessionId) are not one run: none follows another.
@@ -199,8 +198,6 @@ export class ReplayProvider implements LlmProvider {
     return new ReplayMissError(details, request.model);
   }
 }
-
-const NO_FILE_CHANGES = { added: [], removed: [], changed: [] };
 
 /**
  * The recorded tool calls as the tool loop takes them: names recorded on the wire (AI SDK

@@ -31,7 +31,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { abortableSleep } from '../backoff.js';
+import { abortableSleep, isRetryableStatus } from '../backoff.js';
 import { ConfigError, GovflowError, ProviderError } from '../errors.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
 import { ScriptPositions } from './scripted-positions.js';
@@ -172,7 +172,7 @@ export class ScriptedProvider implements LlmProvider {
         provider: this.kind,
         model: request.model,
         status,
-        retryable: response.error.timeout === true || status === undefined || status === 408 || status === 409 || status === 429 || status >= 500,
+        retryable: response.error.timeout === true || status === undefined || isRetryableStatus(status),
         retryAfterMs: response.error.retry_after_ms,
         timedOut: response.error.timeout === true,
       });
