@@ -24,8 +24,6 @@ import {
   type LlmResponse,
 } from './provider.js';
 
-export { AI_SDK_PROVIDER_KINDS, isAiSdkProviderKind, type AiSdkProviderKind };
-
 /** Everything the adapter needs, resolved by config loading (env already applied). */
 export interface AiSdkAdapterSettings {
   kind: AiSdkProviderKind;

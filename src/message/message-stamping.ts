@@ -7,8 +7,6 @@ import type { SentientMessage } from './sentient-message.js';
 import { isoInTimeZone } from './zoned-time.js';
 import { isPlainObject } from './json-text.js';
 
-export { isoInTimeZone };
-
 export interface StampContext {
   messageId: string;
   executedAt: Date;
