@@ -27,12 +27,6 @@ function isPrimitive(value: unknown): boolean {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value);
 }
 
-/** Resolves a local `$ref` (`#/definitions/x`, `#/$defs/x`, `#/properties/a/...`) against `root`. */
-function resolveRef(reference: string, root: Schema): Schema | null {
-  const target = reference.startsWith('#') ? resolvePointer(root, decodeURIComponent(reference.slice(1))) : null;
-  return isPlainObject(target) ? target : null;
-}
-
 function convertType(type: string, schema: Schema, root: Schema, depth: number): Schema {
   switch (type) {
     case 'string': {
@@ -69,8 +63,9 @@ function convertType(type: string, schema: Schema, root: Schema, depth: number):
 export function toGrammarSchema(schema: unknown, root: Schema = isPlainObject(schema) ? schema : {}, depth = 0): Schema {
   if (schema === true || !isPlainObject(schema)) return ANY_VALUE;
   if (typeof schema.$ref === 'string') {
-    const target = depth < MAX_REF_DEPTH ? resolveRef(schema.$ref, root) : null;
-    return target ? toGrammarSchema(target, root, depth + 1) : ANY_VALUE;
+    // A local reference (`#/definitions/x`, `#/$defs/x`, `#/properties/a/...`), resolved against `root`.
+    const target = depth < MAX_REF_DEPTH && schema.$ref.startsWith('#') ? resolvePointer(root, decodeURIComponent(schema.$ref.slice(1))) : null;
+    return isPlainObject(target) ? toGrammarSchema(target, root, depth + 1) : ANY_VALUE;
   }
   if ('const' in schema && isPrimitive(schema.const)) return { const: schema.const };
   if (Array.isArray(schema.enum) && schema.enum.every(isPrimitive)) return { enum: schema.enum };

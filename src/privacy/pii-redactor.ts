@@ -78,10 +78,6 @@ export function piiDetectors(config: PiiConfig): PiiDetector[] {
   return detectors;
 }
 
-function placeholderLabel(kind: string): string {
-  return kind.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
-}
-
 const PLACEHOLDER = /\[([A-Z][A-Z0-9_]*_\d+)\]/g;
 
 /** Longer than any built-in PII value written with spaces (an IBAN in groups is at most 42). */
@@ -187,7 +183,7 @@ export class PiiRedactor {
     const key = `${kind}\0${value}`;
     const known = this.byValue.get(key);
     if (known) return `[${known.placeholder}]`;
-    const label = placeholderLabel(kind);
+    const label = kind.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
     const number = (this.nextNumber.get(label) ?? 0) + 1;
     const entry: VaultEntry = { placeholder: `${label}_${number}`, kind, value };
     this.remember(entry);
