@@ -3,16 +3,13 @@
  * and `costUsd`, which the pipeline uses for `max_cost_usd_per_session` budgets and the audit log.
  * Prices move; the table is a convenience, the user table is the authority.
  */
+import type { ModelPrice } from '../config/config-loader.js';
 import type { LlmUsage } from './provider.js';
 
-/** USD per million tokens. `cached_input` defaults to `input` when a price omits it. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-  cached_input?: number;
-}
-
-/** A user's price table, keyed by model name (or a model-name prefix, see `findModelPrice`). */
+/**
+ * A price table, keyed by model name (or a model-name prefix, see `findModelPrice`): USD per
+ * million tokens; `cached_input` defaults to `input` when a price omits it.
+ */
 export type ModelPriceTable = Readonly<Record<string, ModelPrice>>;
 
 /**
