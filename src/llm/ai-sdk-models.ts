@@ -57,9 +57,6 @@ export interface ModelFactorySettings {
   fetch: typeof fetch;
 }
 
-/** Builds the AI SDK model for a model id; the provider client is created once and reused. */
-export type ModelFactory = (modelId: string) => Promise<LanguageModel>;
-
 /** `create()` on first use, the same promise after. */
 function once<T>(create: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
@@ -96,10 +93,11 @@ function normaliseBaseUrl(baseUrl: string | null): string | undefined {
 }
 
 /**
- * The factory for `settings.kind`. Throws ConfigError for a missing key (hosted providers),
- * a missing base URL (openai-compatible) or a malformed one.
+ * The AI SDK model of a model id for `settings.kind`; the provider client is created once and
+ * reused. Throws ConfigError for a missing key (hosted providers), a missing base URL
+ * (openai-compatible) or a malformed one.
  */
-export function createModelFactory(settings: ModelFactorySettings): ModelFactory {
+export function createModelFactory(settings: ModelFactorySettings): (modelId: string) => Promise<LanguageModel> {
   const baseURL = normaliseBaseUrl(settings.baseUrl);
   const fetch = settings.fetch;
   switch (settings.kind) {

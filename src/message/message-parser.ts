@@ -10,11 +10,6 @@ import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import { jsonTextDepth, tooDeepMessage } from './json-depth.js';
 import { isPlainObject } from './json-text.js';
 
-export interface ParseOptions {
-  /** Deepest nesting accepted (`message.max_depth`, default 64). */
-  maxDepth?: number;
-}
-
 export type ParseResult =
   | { ok: true; value: Record<string, unknown>; method: 'raw' | 'fenced' | 'braces'; repairedTrailingCommas: boolean }
   | { ok: false; error: string };
@@ -78,8 +73,8 @@ function isCutOff(text: string, start: number): boolean {
   return true;
 }
 
-export function parseModelOutput(raw: string, options: ParseOptions = {}): ParseResult {
-  const maxDepth = options.maxDepth ?? CONFIG_DEFAULTS.message.max_depth;
+/** The answer's JSON object, or why there is none; `maxDepth` is `message.max_depth`, the deepest nesting accepted. */
+export function parseModelOutput(raw: string, maxDepth: number = CONFIG_DEFAULTS.message.max_depth): ParseResult {
   const text = raw.trim();
   if (text.length === 0) return { ok: false, error: 'the response was empty; answer with one JSON object' };
   const candidates: Array<{ text: string; method: 'raw' | 'fenced' | 'braces' }> = [{ text, method: 'raw' }];

@@ -16,17 +16,12 @@ import { anyPatternMatches, isBuiltInTool, parseMcpToolName } from './tool-names
 import { ensureWorkspace } from './workspace-paths.js';
 import { isPlainObject } from '../message/json-text.js';
 
-export interface ToolBoxOptions {
-  env?: NodeJS.ProcessEnv;
-  log?: OperationalLog;
-}
-
 export class ToolBox {
   private readonly builtIns: Map<string, Tool>;
   readonly mcp: McpServers;
   private readonly log: OperationalLog | undefined;
 
-  constructor(private readonly config: GovflowConfig, options: ToolBoxOptions = {}) {
+  constructor(private readonly config: GovflowConfig, options: { env?: NodeJS.ProcessEnv; log?: OperationalLog } = {}) {
     const tools = config.tools;
     this.builtIns = new Map(
       [readFileTool(tools.max_file_bytes), writeFileTool(tools.max_file_bytes), listFilesTool(), httpGetTool(tools.http_get)].map((tool) => [tool.name, tool]),
