@@ -42,19 +42,6 @@ interface Recording {
   system: string;
 }
 
-/** Loads cassettes: a `.json` file, or every `*.json` file in a folder (sorted by name). */
-export function loadCassettes(target: string): Cassette[] {
-  let stats;
-  try {
-    stats = statSync(target);
-  } catch {
-    throw new ConfigError(`replay: cassette file or folder ${target} does not exist; record one with llm.record, govflow run --record DIR or govflow test --update`, target);
-  }
-  if (stats.isFile()) return [readCassette(target)];
-  const files = readdirSync(target).filter((name) => name.endsWith('.json')).sort();
-  return files.map((name) => readCassette(path.join(target, name)));
-}
-
 export class ReplayProvider implements LlmProvider {
   readonly kind = 'replay';
   readonly interfaceVersion = PROVIDER_INTERFACE_VERSION;
@@ -79,8 +66,16 @@ export class ReplayProvider implements LlmProvider {
     }
   }
 
+  /** Replays the cassettes of `target`: a `.json` file, or every `*.json` file in a folder (sorted by name). */
   static fromTarget(target: string): ReplayProvider {
-    return new ReplayProvider(loadCassettes(target));
+    let stats;
+    try {
+      stats = statSync(target);
+    } catch {
+      throw new ConfigError(`replay: cassette file or folder ${target} does not exist; record one with llm.record, govflow run --record DIR or govflow test --update`, target);
+    }
+    const files = stats.isFile() ? [target] : readdirSync(target).filter((name) => name.endsWith('.json')).sort().map((name) => path.join(target, name));
+    return new ReplayProvider(files.map(readCassette));
   }
 
   /** Per agent, the governance/context file hashes of its first recording. */
