@@ -9,9 +9,10 @@ import type pg from 'pg';
 import type { SystemPaths } from '../config/system-paths.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
 import type { SessionRow } from '../web/session-list.js';
-import { parseJournalRecord, type JournalRecord } from '../store/session-journal.js';
+import type { JournalRecord } from '../store/session-journal.js';
 import { httpSubmissionName } from '../intake/request-submission.js';
-import { quoteIdentifier } from './postgres-connection.js';
+import { tablesOf } from './postgres-connection.js';
+import { readJournalRows } from './postgres-session-store.js';
 import type { SessionLeases } from './session-leases.js';
 
 /** Fetched entries live this long; a stream reads them once, right after the fetch. */
@@ -38,8 +39,7 @@ export class ClusterReads implements SessionReads {
     paths: Pick<SystemPaths, 'outbox' | 'sessions' | 'logs'>,
   ) {
     this.files = new FilesSessionReads(paths);
-    const quoted = quoteIdentifier(schema);
-    this.table = (name) => `${quoted}.${name}`;
+    this.table = tablesOf(schema);
   }
 
   async prefetch(ids: { requestId?: string; sessionId?: string }): Promise<void> {
@@ -51,8 +51,8 @@ export class ClusterReads implements SessionReads {
       sessionId ??= found?.session_id;
     }
     if (sessionId !== undefined) {
-      const rows = await this.pool.query<{ record: string }>(`select record from ${this.table('journal')} where session_id = $1 order by seq`, [sessionId]);
-      this.remember(this.journals, sessionId, rows.rows.length > 0 ? rows.rows.map((row, index) => parseJournalRecord(row.record, `the store's journal of session ${sessionId}`, index + 1)) : undefined);
+      const { records } = await readJournalRows(this.pool, this.table, sessionId);
+      this.remember(this.journals, sessionId, records.length > 0 ? records : undefined);
     }
   }
 

@@ -33,7 +33,6 @@ import { LeaseLostError, type ResultNotice } from './store-committer.js';
 import { ClusterReads } from './cluster-reads.js';
 import { OutboxDelivery } from './outbox-delivery.js';
 import { StoreIntake } from './store-intake.js';
-import { coalesced } from './coalesced-run.js';
 import { OutageLog } from './outage-log.js';
 import { DaemonHeartbeat, renewalIntervalMs } from './daemon-heartbeat.js';
 import { RemoteSessionEvents } from './remote-session-events.js';
@@ -86,6 +85,11 @@ export class ClusterWork implements WorkSource {
   private readonly heartbeat: DaemonHeartbeat;
   /** Signs the chain after this daemon's commits, when audit.signing_key is set. */
   private readonly checkpoints: StoreCheckpoints | null;
+  /** Claims sessions while slots are free; concurrent calls fold into one loop. */
+  private readonly claimWork: () => Promise<void>;
+  /** Says this daemon is alive, with the sessions it runs; stops once draining (the row goes at stop). */
+  private readonly beat: () => Promise<void>;
+  private readonly projectNow: () => Promise<void>;
 
   constructor(
     private readonly config: GovflowConfig,
@@ -104,6 +108,17 @@ export class ClusterWork implements WorkSource {
     this.heartbeat = new DaemonHeartbeat(cluster.pool, cluster.schema, cluster.daemonId, renewalIntervalMs(config.cluster.lease_ms));
     this.reads = new ClusterReads(cluster.pool, cluster.schema, cluster.leases, config.paths);
     this.checkpoints = StoreCheckpoints.forCluster(config, cluster, log);
+    this.claimWork = this.outages.coalesced('claim work from the store', async () => {
+      while (this.active && this.running.size < config.intake.concurrency) {
+        const claimed = await cluster.leases.claimNext();
+        if (!claimed) break;
+        this.run(claimed);
+      }
+    });
+    this.beat = this.outages.coalesced(HEARTBEAT, async () => {
+      if (this.active) await this.heartbeat.beat(this.http?.url ?? null, [...this.running.keys()]);
+    });
+    this.projectNow = this.outages.coalesced('project the audit chain to system/logs/', async () => this.projection?.catchUp());
     this.stopSteps = {
       taking: [['store timers', () => this.timers.forEach(clearInterval)]],
       finishing: [
@@ -205,19 +220,6 @@ export class ClusterWork implements WorkSource {
     if (this.http) void this.projectChain().then(() => this.remoteEvents.result(notice));
   }
 
-  /** Claims sessions while slots are free; concurrent calls fold into one loop. */
-  private readonly claimWork = coalesced(
-    async () => {
-      while (this.active && this.running.size < this.config.intake.concurrency) {
-        const claimed = await this.cluster.leases.claimNext();
-        this.outages.succeeded('claim work from the store');
-        if (!claimed) break;
-        this.run(claimed);
-      }
-    },
-    (error) => this.outages.failed('claim work from the store', error),
-  );
-
   private pump(): void {
     void this.claimWork();
   }
@@ -267,16 +269,6 @@ export class ClusterWork implements WorkSource {
     }
   }
 
-  /** Says this daemon is alive, with the sessions it runs; stops once draining (the row goes at stop). */
-  private readonly beat = coalesced(
-    async () => {
-      if (!this.active) return;
-      await this.heartbeat.beat(this.http?.url ?? null, [...this.running.keys()]);
-      this.outages.succeeded(HEARTBEAT);
-    },
-    (error) => this.outages.failed(HEARTBEAT, error),
-  );
-
   /** Renews every lease held here; lost ones (or all, when Postgres has not answered for a lease) stop. */
   private async renewLeases(): Promise<void> {
     if (this.running.size === 0) {
@@ -309,14 +301,5 @@ export class ClusterWork implements WorkSource {
       return this.projectNow();
     });
     return this.projecting;
-  }
-
-  private async projectNow(): Promise<void> {
-    try {
-      await this.projection?.catchUp();
-      this.outages.succeeded('project the audit chain to system/logs/');
-    } catch (error) {
-      this.outages.failed('project the audit chain to system/logs/', error);
-    }
   }
 }

@@ -7,14 +7,14 @@
  */
 import type pg from 'pg';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
-import { coalesced } from './coalesced-run.js';
 import { OutageLog } from './outage-log.js';
 import { writeOutboxResult } from '../store/atomic-file.js';
-import { quoteIdentifier } from './postgres-connection.js';
+import { tablesOf } from './postgres-connection.js';
 
 export class OutboxDelivery {
   private readonly sessions: string;
-  private readonly outages: OutageLog;
+  /** Writes every result due; concurrent calls share the run (one more pass when asked meanwhile). */
+  readonly deliver: () => Promise<void>;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -24,18 +24,9 @@ export class OutboxDelivery {
     private readonly durable: boolean,
     log: OperationalLog,
   ) {
-    this.sessions = `${quoteIdentifier(schema)}.sessions`;
-    this.outages = new OutageLog(log);
+    this.sessions = tablesOf(schema)('sessions');
+    this.deliver = new OutageLog(log).coalesced('write results to the outbox', () => this.deliverDue());
   }
-
-  /** Writes every result due; concurrent calls share the run (one more pass when asked meanwhile). */
-  readonly deliver = coalesced(
-    async () => {
-      await this.deliverDue();
-      this.outages.succeeded('write results to the outbox');
-    },
-    (error) => this.outages.failed('write results to the outbox', error),
-  );
 
   private async deliverDue(): Promise<void> {
     for (;;) {

@@ -49,6 +49,28 @@ export function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/** The qualified name of a table of `schema`: `tablesOf(schema)('sessions')`. */
+export function tablesOf(schema: string): (name: string) => string {
+  const quoted = quoteIdentifier(schema);
+  return (name) => `${quoted}.${name}`;
+}
+
+/** Runs `work` in one transaction on one client: committed when it resolves, rolled back when it throws. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const value = await work(client);
+    await client.query('commit');
+    return value;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /**
  * Opens a pool and proves it works with one query, within the connect timeout; otherwise throws
  * StoreUnreachableError naming host and port. Idle-client errors (a server restart, a cut link)

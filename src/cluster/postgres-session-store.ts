@@ -26,7 +26,7 @@ import type {
 } from '../store/session-journal.js';
 import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from '../store/tool-journal-records.js';
 import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession } from '../store/session-store.js';
-import { quoteIdentifier } from './postgres-connection.js';
+import { tablesOf } from './postgres-connection.js';
 import { StoreCommitter, type SessionRowChange } from './store-committer.js';
 import { GovflowError } from '../errors.js';
 
@@ -137,6 +137,12 @@ function resultOf(result: SessionResultFiles, status?: string): { json: string; 
   return { json: result.json, report: result.report, status: status ?? parsed.status ?? 'failed' };
 }
 
+/** A session's journal rows, parsed by the one journal parser; `lastSeq` 0 when it has none. */
+export async function readJournalRows(pool: pg.Pool, table: (name: string) => string, sessionId: string): Promise<{ lastSeq: number; records: JournalRecord[] }> {
+  const rows = await pool.query<{ seq: number; record: string }>(`select seq, record from ${table('journal')} where session_id = $1 order by seq`, [sessionId]);
+  return { lastSeq: rows.rows.at(-1)?.seq ?? 0, records: rows.rows.map((row, index) => parseJournalRecord(row.record, `the store's journal of session ${sessionId}`, index + 1)) };
+}
+
 export interface PostgresSessionStoreOptions {
   pool: pg.Pool;
   schema: string;
@@ -151,8 +157,7 @@ export class PostgresSessionStore implements SessionStore {
   private readonly table: (name: string) => string;
 
   constructor(private readonly options: PostgresSessionStoreOptions) {
-    const schema = quoteIdentifier(options.schema);
-    this.table = (name) => `${schema}.${name}`;
+    this.table = tablesOf(options.schema);
   }
 
   /** This daemon holds the session's lease at `epoch` (session-leases.ts took it). */
@@ -160,19 +165,14 @@ export class PostgresSessionStore implements SessionStore {
     this.leases.set(sessionId, { epoch, nextSeq: 1 });
   }
 
-  /** Forgets a session this daemon no longer holds. */
   /** Every lease held here, by session: the sessions claimed and the children they started (renewed together). */
   heldLeases(): Map<string, number> {
     return new Map([...this.leases].map(([sessionId, lease]) => [sessionId, lease.epoch]));
   }
 
+  /** Forgets a session this daemon no longer holds. */
   release(sessionId: string): void {
     this.leases.delete(sessionId);
-  }
-
-  /** The epoch this daemon holds a session at, or null. */
-  heldEpoch(sessionId: string): number | null {
-    return this.leases.get(sessionId)?.epoch ?? null;
   }
 
   /** True for the sessions this daemon holds: the only ones it may open. */
@@ -207,9 +207,9 @@ export class PostgresSessionStore implements SessionStore {
   async open(sessionId: string): Promise<{ session: StoredSession; records: JournalRecord[] }> {
     const lease = this.leases.get(sessionId);
     if (!lease) throw new GovflowError('internal', `session "${sessionId}" is not leased to this daemon`);
-    const rows = await this.options.pool.query<{ seq: number; record: string }>(`select seq, record from ${this.table('journal')} where session_id = $1 order by seq`, [sessionId]);
-    lease.nextSeq = (rows.rows.at(-1)?.seq ?? 0) + 1;
-    return { session: new PostgresStoredSession(sessionId, lease, this.options.committer), records: rows.rows.map((row, index) => parseJournalRecord(row.record, `the store's journal of session ${sessionId}`, index + 1)) };
+    const { lastSeq, records } = await readJournalRows(this.options.pool, this.table, sessionId);
+    lease.nextSeq = lastSeq + 1;
+    return { session: new PostgresStoredSession(sessionId, lease, this.options.committer), records };
   }
 
   async auditedMessages(sessionId: string): Promise<AuditedMessages> {

@@ -11,7 +11,7 @@
  * Why not graphile-worker or pg-boss: docs/cluster.md ("The queue").
  */
 import type pg from 'pg';
-import { quoteIdentifier } from './postgres-connection.js';
+import { inTransaction, tablesOf } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
 
 export interface QueuedRequest {
@@ -58,8 +58,7 @@ export class SessionLeases {
     private readonly daemonId: string,
     private readonly leaseMs: number,
   ) {
-    const quoted = quoteIdentifier(schema);
-    this.table = (name) => `${quoted}.${name}`;
+    this.table = tablesOf(schema);
     this.channels = channelsOf(schema);
   }
 
@@ -90,26 +89,15 @@ export class SessionLeases {
 
   /** Queues a reply to a paused session; null when accepted, else why not. */
   async enqueueReply(sessionId: string, reply: QueuedReply): Promise<string | null> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
+    return inTransaction(this.pool, async (client) => {
       const row = await client.query<{ state: string }>(`select state from ${this.table('sessions')} where session_id = $1 for update`, [sessionId]);
       const state = row.rows[0]?.state;
-      if (state !== 'paused') {
-        await client.query('rollback');
-        if (state === undefined) return `no session "${sessionId}" exists in the store; check the session_id in the pending result`;
-        return `session "${sessionId}" ${state === 'finished' ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes a session whose result is pending`;
-      }
+      if (state === undefined) return `no session "${sessionId}" exists in the store; check the session_id in the pending result`;
+      if (state !== 'paused') return `session "${sessionId}" ${state === 'finished' ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes a session whose result is pending`;
       await client.query(`insert into ${this.table('replies')} (session_id, reply) values ($1, $2)`, [sessionId, JSON.stringify(reply)]);
       await client.query('select pg_notify($1, $2)', [this.channels.work, sessionId]);
-      await client.query('commit');
       return null;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Leases the oldest claimable session to this daemon, or resolves null when none is. */

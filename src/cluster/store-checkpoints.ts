@@ -25,7 +25,7 @@ import type { GovflowConfig } from '../config/config-loader.js';
 import type { ClusterStore } from './cluster-store.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import { OutageLog } from './outage-log.js';
-import { quoteIdentifier } from './postgres-connection.js';
+import { inTransaction, tablesOf } from './postgres-connection.js';
 
 export interface StoreCheckpointsOptions {
   pool: pg.Pool;
@@ -71,8 +71,7 @@ export class StoreCheckpoints {
   private readonly outages: OutageLog;
 
   constructor(private readonly options: StoreCheckpointsOptions) {
-    const schema = quoteIdentifier(options.schema);
-    this.table = (name) => `${schema}.${name}`;
+    this.table = tablesOf(options.schema);
     this.outages = new OutageLog(options.log);
   }
 
@@ -124,44 +123,31 @@ export class StoreCheckpoints {
     const target = this.uncovered;
     if (target === null) return 0;
     const signed: Checkpoint[] = [];
-    const client = await this.options.pool.connect();
-    let waitMs = this.options.intervalMs;
-    try {
-      await client.query('begin');
+    const { pool, intervalMs, log } = this.options;
+    /** Too early to sign: what this daemon committed stays uncovered. */
+    let early = false;
+    const waitMs = await inTransaction(pool, async (client) => {
       await client.query('select pg_advisory_xact_lock(hashtext($1))', [`govflow-checkpoints:${this.options.schema}`]);
       const now = (await client.query<{ now: Date }>('select clock_timestamp() as now')).rows[0].now;
       const mine = await client.query<{ position: string }>(`select position from ${this.table('audit_entries')} where hash = $1`, [target]);
       const newest = (await client.query<{ entries: string; day: string; signed_at: Date }>(`select entries, day, signed_at from ${this.table('audit_checkpoints')} order by entries desc limit 1`)).rows.at(0);
       const age = newest ? now.getTime() - newest.signed_at.getTime() : Infinity;
       if (mine.rows.length === 0) {
-        this.options.log.warn('the audit chain in Postgres no longer holds an entry this daemon committed: not signing over it (run govflow verify --store)', { hash: target });
-      } else if (newest !== undefined && Number(newest.entries) >= Number(mine.rows[0].position)) {
-        // Covered already: another daemon signed after these entries.
-        waitMs = Math.max(0, this.options.intervalMs - age);
-      } else if (!force && age < this.options.intervalMs) {
-        await client.query('commit');
-        return this.options.intervalMs - age;
-      } else {
-        for (const point of await this.pointsToSign(client, newest ? { entries: Number(newest.entries), day: newest.day } : null)) {
-          const checkpoint = signCheckpoint(this.options.privateKey, this.options.keyId, point, now);
-          await client.query(`insert into ${this.table('audit_checkpoints')} (entries, day, hash, signed_at, daemon, line) values ($1, $2, $3, $4, $5, $6)`, [
-            checkpoint.entries,
-            checkpoint.day,
-            checkpoint.hash,
-            now,
-            this.options.daemonId,
-            JSON.stringify(checkpoint),
-          ]);
-          signed.push(checkpoint);
-        }
+        log.warn('the audit chain in Postgres no longer holds an entry this daemon committed: not signing over it (run govflow verify --store)', { hash: target });
+        return intervalMs;
       }
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+      // Covered already: another daemon signed after these entries.
+      if (newest !== undefined && Number(newest.entries) >= Number(mine.rows[0].position)) return Math.max(0, intervalMs - age);
+      early = !force && age < intervalMs;
+      if (early) return intervalMs - age;
+      for (const point of await this.pointsToSign(client, newest ? { entries: Number(newest.entries), day: newest.day } : null)) {
+        const checkpoint = signCheckpoint(this.options.privateKey, this.options.keyId, point, now);
+        await client.query(`insert into ${this.table('audit_checkpoints')} (entries, day, hash, signed_at, daemon, line) values ($1, $2, $3, $4, $5, $6)`, [checkpoint.entries, checkpoint.day, checkpoint.hash, now, this.options.daemonId, JSON.stringify(checkpoint)]);
+        signed.push(checkpoint);
+      }
+      return intervalMs;
+    });
+    if (early) return waitMs;
     if (this.uncovered === target) this.uncovered = null;
     for (const checkpoint of signed) this.options.witnesses.deliver(checkpoint);
     return waitMs;

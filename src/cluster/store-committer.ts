@@ -22,7 +22,7 @@ import type pg from 'pg';
 import { formatEntryBody, localDayAndTime, type AuditEntryInput } from '../audit/audit-entry-format.js';
 import { errorMessage } from '../errors.js';
 import { SessionInterruptedError } from '../pipeline/runner-contract.js';
-import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
+import { tablesOf, withoutCredentials } from './postgres-connection.js';
 
 /** The lease this write was made under no longer holds: another daemon owns the session. */
 export class LeaseLostError extends SessionInterruptedError {
@@ -110,8 +110,7 @@ export class StoreCommitter {
   private entriesListener: ((lastHash: string) => void) | null = null;
 
   constructor(private readonly options: CommitterOptions) {
-    const schema = quoteIdentifier(options.schema);
-    this.table = (name) => `${schema}.${name}`;
+    this.table = tablesOf(options.schema);
     this.channels = channelsOf(options.schema);
   }
 
