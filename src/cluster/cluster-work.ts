@@ -197,7 +197,7 @@ export class ClusterWork implements WorkSource {
       }, renewalIntervalMs(leaseMs)),
       // The poll, every quarter lease at most: an expired lease is noticed well within cluster.lease_ms.
       setInterval(() => {
-        this.storeIntake.retry();
+        void this.storeIntake.retry();
         this.pump();
         void this.projectChain();
         void this.outbox.deliver();

@@ -186,6 +186,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A fresh copy of `defaults` with what the user wrote over it: mappings merged key by key, anything else replaced. */
+function withDefaults(defaults: unknown, written: unknown): unknown {
+  if (written === undefined) return structuredClone(defaults);
+  if (!isPlainObject(defaults) || !isPlainObject(written)) return structuredClone(written);
+  const merged = structuredClone(defaults);
+  for (const [key, value] of Object.entries(written)) merged[key] = withDefaults(defaults[key], value);
+  return merged;
+}
+
 /** Loads and validates the configuration of `root`. Throws ConfigError naming file, line and key. */
 export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): GovflowConfig {
   const absoluteRoot = path.resolve(root);
@@ -215,7 +224,8 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
 
   const overrides = environmentOverrides(env);
   const section = (name: string) => (isPlainObject(user[name]) ? (user[name] as Record<string, unknown>) : {});
-  const provider = { ...CONFIG_DEFAULTS.provider, ...section('provider') } as GovflowConfig['provider'];
+  const defaulted = <K extends keyof GovflowConfig & keyof typeof CONFIG_DEFAULTS>(name: K) => withDefaults(CONFIG_DEFAULTS[name], user[name]) as GovflowConfig[K];
+  const provider = defaulted('provider');
   for (const [key, [value]] of Object.entries(overrides)) {
     if (key.startsWith('provider.')) (provider as unknown as Record<string, unknown>)[key.slice(9)] = value;
   }
@@ -246,45 +256,37 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     }
   }
 
-  const messageSection = section('message');
   const config: GovflowConfig = {
     root: absoluteRoot,
     configFile,
     written: structuredClone(user),
     timezone,
     provider,
-    llm: { ...CONFIG_DEFAULTS.llm, ...section('llm') } as GovflowConfig['llm'],
-    limits: { ...CONFIG_DEFAULTS.limits, ...section('limits') } as GovflowConfig['limits'],
-    intake: { ...CONFIG_DEFAULTS.intake, ...section('intake') } as GovflowConfig['intake'],
-    message: {
-      schema: (messageSection.schema as string | null | undefined) ?? null,
-      max_depth: (messageSection.max_depth as number | undefined) ?? CONFIG_DEFAULTS.message.max_depth,
-    },
-    prompt: { include: [...((section('prompt').include as string[] | undefined) ?? CONFIG_DEFAULTS.prompt.include)] },
-    daemon: { ...CONFIG_DEFAULTS.daemon, ...section('daemon') } as GovflowConfig['daemon'],
-    audit: auditSettings(root, section('audit')),
-    telemetry: { ...CONFIG_DEFAULTS.telemetry, ...section('telemetry') } as GovflowConfig['telemetry'],
+    llm: defaulted('llm'),
+    limits: defaulted('limits'),
+    intake: defaulted('intake'),
+    message: defaulted('message'),
+    prompt: defaulted('prompt'),
+    daemon: defaulted('daemon'),
+    audit: auditSettings(root, defaulted('audit')),
+    telemetry: defaulted('telemetry'),
     http: {
-      ...CONFIG_DEFAULTS.http,
-      ...section('http'),
+      ...defaulted('http'),
       tokens: ((section('http').tokens as Array<{ user: string; sha256: string; role?: 'operator' | 'auditor' }> | undefined) ?? []).map((token) => ({
         user: token.user,
         sha256: token.sha256.toLowerCase(),
         role: token.role ?? 'operator',
       })),
-    } as GovflowConfig['http'],
-    prices: { ...((user.prices as Record<string, ModelPrice> | undefined) ?? {}), ...pricingTable(user.pricing) },
-    allow_outside_root: (user.allow_outside_root as boolean | undefined) ?? CONFIG_DEFAULTS.allow_outside_root,
-    agents: (user.agents as Record<string, AgentDeclaration> | undefined) ?? {},
-    tools: toolsSection(absoluteRoot, section('tools')),
-    mcp: {
-      servers: (section('mcp').servers as Record<string, McpServerConfig> | undefined) ?? {},
-      timeout_ms: (section('mcp').timeout_ms as number | undefined) ?? CONFIG_DEFAULTS.mcp.timeout_ms,
     },
+    prices: { ...((user.prices as Record<string, ModelPrice> | undefined) ?? {}), ...pricingTable(user.pricing) },
+    allow_outside_root: defaulted('allow_outside_root'),
+    agents: (user.agents as Record<string, AgentDeclaration> | undefined) ?? {},
+    tools: toolsSection(absoluteRoot, defaulted('tools')),
+    mcp: defaulted('mcp'),
     store: storeSection(section('store'), env, lineOf(['store'])),
-    cluster: { ...CONFIG_DEFAULTS.cluster, ...section('cluster') } as GovflowConfig['cluster'],
+    cluster: defaulted('cluster'),
     paths: systemPaths(absoluteRoot),
-    pii: { ...CONFIG_DEFAULTS.pii, ...section('pii') } as PiiConfig,
+    pii: defaulted('pii'),
     guardrails: (user.guardrails as unknown[] | undefined) ?? [],
   };
   try {
@@ -333,19 +335,9 @@ function pricingTable(pricing: unknown): Record<string, ModelPrice> {
   return table;
 }
 
-function toolsSection(root: string, user: Record<string, unknown>): ToolsConfig {
-  const defaults = CONFIG_DEFAULTS.tools;
-  const httpGet = isPlainObject(user.http_get) ? user.http_get : {};
-  return {
-    workspace: path.resolve(root, (user.workspace as string | undefined) ?? defaults.workspace),
-    max_result_bytes: (user.max_result_bytes as number | undefined) ?? defaults.max_result_bytes,
-    max_file_bytes: (user.max_file_bytes as number | undefined) ?? defaults.max_file_bytes,
-    http_get: {
-      ...defaults.http_get,
-      ...httpGet,
-      allow_hosts: [...((httpGet.allow_hosts as string[] | undefined) ?? defaults.http_get.allow_hosts)].map((host) => host.toLowerCase()),
-    } as ToolsConfig['http_get'],
-  };
+/** `tools` with the workspace resolved and host names lower-cased. */
+function toolsSection(root: string, tools: ToolsConfig): ToolsConfig {
+  return { ...tools, workspace: path.resolve(root, tools.workspace), http_get: { ...tools.http_get, allow_hosts: tools.http_get.allow_hosts.map((host) => host.toLowerCase()) } };
 }
 
 function deepFreeze<T>(value: T): T {
@@ -360,23 +352,15 @@ function deepFreeze<T>(value: T): T {
  * The audit section with its paths resolved. The signing key must lie outside the root (docs/audit-log.md):
  * whoever can write the root must not be able to sign with the daemon's key.
  */
-function auditSettings(root: string, raw: Record<string, unknown>): GovflowConfig['audit'] {
-  const defaults = CONFIG_DEFAULTS.audit;
-  const keyPath = typeof raw.signing_key === 'string' ? path.resolve(root, raw.signing_key) : null;
+function auditSettings(root: string, audit: GovflowConfig['audit']): GovflowConfig['audit'] {
+  const keyPath = audit.signing_key === null ? null : path.resolve(root, audit.signing_key);
   if (keyPath !== null) {
     const relative = path.relative(path.resolve(root), keyPath);
     if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) {
       throw new ConfigError(`audit.signing_key ${keyPath} is inside the root: keep the private key outside it (e.g. /etc/govflow/audit.key), so whoever can write the root cannot sign`, CONFIG_FILE_NAME);
     }
   }
-  const retention = (raw.retention as Record<string, unknown> | undefined) ?? {};
-  const witnesses = ((raw.witnesses as string[] | undefined) ?? defaults.witnesses).map((witness) => (/^https?:\/\//.test(witness) ? witness : path.resolve(root, witness)));
-  return {
-    signing_key: keyPath,
-    checkpoint_ms: (raw.checkpoint_ms as number | undefined) ?? defaults.checkpoint_ms,
-    witnesses,
-    retention: { ...defaults.retention, ...retention } as GovflowConfig['audit']['retention'],
-  };
+  return { ...audit, signing_key: keyPath, witnesses: audit.witnesses.map((witness) => (/^https?:\/\//.test(witness) ? witness : path.resolve(root, witness))) };
 }
 
 /** Only archived days are deleted (docs/audit-log.md "Retention and archives"): what makes `delete_after_days` wrong, or null. */
