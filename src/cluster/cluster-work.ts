@@ -17,8 +17,7 @@
 import { setMaxListeners } from 'node:events';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
-import type { Backend, WorkContext, WorkSource } from '../daemon/work-source.js';
-import type { ShutdownStep } from '../daemon/shutdown-steps.js';
+import type { Backend, ShutdownStep, WorkContext, WorkSource } from '../daemon/work-source.js';
 import { recoverClaimedFiles, readClaimedFile, type IntakeItem } from '../intake/claimed-file.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { SessionInterruptedError, type OperationalLog } from '../pipeline/runner-contract.js';

@@ -11,6 +11,7 @@ import { CONFIG_SCHEMA } from './config-schema.js';
 import { parseYamlSource } from './yaml-source.js';
 import { systemPaths, type SystemPaths } from './system-paths.js';
 import { PiiConfigError, piiDetectors, type PiiConfig } from '../privacy/pii-redactor.js';
+import type { ModelPrice } from '../llm/model-prices.js';
 
 export const CONFIG_FILE_NAME = 'govflow.config.yaml';
 
@@ -67,12 +68,6 @@ export interface ToolsConfig {
   max_result_bytes: number;
   max_file_bytes: number;
   http_get: { allow_hosts: string[]; max_bytes: number; timeout_ms: number; max_redirects: number };
-}
-
-export interface ModelPrice {
-  input: number;
-  output: number;
-  cached_input?: number;
 }
 
 /** The whole, validated, defaulted configuration. Frozen. */
@@ -152,7 +147,7 @@ export interface GovflowConfig {
 const validateConfig = compileSchema(CONFIG_SCHEMA as unknown as Record<string, unknown>);
 
 /** True when `zone` is an IANA time zone name this Node.js knows. */
-export function isValidTimeZone(zone: string): boolean {
+function isValidTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return zone.length > 0;
@@ -165,22 +160,8 @@ function systemTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
-function environmentOverrides(env: NodeJS.ProcessEnv): Record<string, [string, string]> {
-  // key path → [value, variable name], for errors that say where a bad value came from.
-  const table: Array<[string, string]> = [
-    ['timezone', 'GOVFLOW_TIMEZONE'],
-    ['provider.kind', 'GOVFLOW_PROVIDER'],
-    ['provider.model', 'GOVFLOW_MODEL'],
-    ['provider.base_url', 'GOVFLOW_BASE_URL'],
-    ['provider.script', 'GOVFLOW_SCRIPT'],
-  ];
-  const result: Record<string, [string, string]> = {};
-  for (const [key, variable] of table) {
-    const value = env[variable];
-    if (value !== undefined && value !== '') result[key] = [value, variable];
-  }
-  return result;
-}
+/** The `provider` keys the environment sets (when not empty), by variable. */
+const PROVIDER_ENVIRONMENT = { kind: 'GOVFLOW_PROVIDER', model: 'GOVFLOW_MODEL', base_url: 'GOVFLOW_BASE_URL', script: 'GOVFLOW_SCRIPT' } as const;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -222,13 +203,10 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     );
   }
 
-  const overrides = environmentOverrides(env);
   const section = (name: string) => (isPlainObject(user[name]) ? (user[name] as Record<string, unknown>) : {});
   const defaulted = <K extends keyof GovflowConfig & keyof typeof CONFIG_DEFAULTS>(name: K) => withDefaults(CONFIG_DEFAULTS[name], user[name]) as GovflowConfig[K];
   const provider = defaulted('provider');
-  for (const [key, [value]] of Object.entries(overrides)) {
-    if (key.startsWith('provider.')) (provider as unknown as Record<string, unknown>)[key.slice(9)] = value;
-  }
+  for (const [key, variable] of Object.entries(PROVIDER_ENVIRONMENT)) if (env[variable]) (provider as unknown as Record<string, unknown>)[key] = env[variable];
   const validKinds = (CONFIG_SCHEMA.properties.provider.properties.kind.enum as readonly string[]);
   if (!validKinds.includes(provider.kind)) {
     throw new ConfigError(
@@ -236,13 +214,13 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     );
   }
 
-  const timezone = overrides.timezone?.[0] ?? (user.timezone as string | undefined) ?? systemTimeZone();
+  const fromEnvironment = Boolean(env.GOVFLOW_TIMEZONE);
+  const timezone = env.GOVFLOW_TIMEZONE || ((user.timezone as string | undefined) ?? systemTimeZone());
   if (!isValidTimeZone(timezone)) {
-    const from = overrides.timezone ? `GOVFLOW_TIMEZONE` : `${CONFIG_FILE_NAME}:${lineOf(['timezone'])}`;
     throw new ConfigError(
-      `timezone "${timezone}" (from ${from}) is not a valid IANA time zone name; use one like "Asia/Singapore", "America/New_York" or "UTC"`,
-      overrides.timezone ? undefined : CONFIG_FILE_NAME,
-      overrides.timezone ? undefined : lineOf(['timezone']),
+      `timezone "${timezone}" (from ${fromEnvironment ? 'GOVFLOW_TIMEZONE' : `${CONFIG_FILE_NAME}:${lineOf(['timezone'])}`}) is not a valid IANA time zone name; use one like "Asia/Singapore", "America/New_York" or "UTC"`,
+      fromEnvironment ? undefined : CONFIG_FILE_NAME,
+      fromEnvironment ? undefined : lineOf(['timezone']),
     );
   }
 
