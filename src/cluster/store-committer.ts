@@ -68,9 +68,10 @@ export interface CommitterOptions {
   schema: string;
   daemonId: string;
   timezone: string;
-  /** Writes per transaction at most (the rest wait for the next one). */
-  maxBatch?: number;
 }
+
+/** Writes per transaction at most (the rest wait for the next one). */
+const MAX_BATCH = 256;
 
 /** What `<schema>_results` carries: a session paused or finished (every daemon hears it). */
 export interface ResultNotice {
@@ -136,7 +137,7 @@ export class StoreCommitter {
     this.flushing = true;
     try {
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.options.maxBatch ?? 256);
+        const batch = this.queue.splice(0, MAX_BATCH);
         await this.commitBatch(batch);
       }
     } finally {

@@ -15,16 +15,7 @@ import type { ModelPrice } from '../llm/model-prices.js';
 
 export const CONFIG_FILE_NAME = 'govflow.config.yaml';
 
-export type ProviderKind =
-  | 'dry-run'
-  | 'scripted'
-  | 'openai'
-  | 'openai-compatible'
-  | 'anthropic'
-  | 'google'
-  | 'ollama'
-  | 'replay'
-  | 'local';
+export type ProviderKind = (typeof CONFIG_SCHEMA.properties.provider.properties.kind.enum)[number];
 
 /** An agent as declared in frontmatter or under config `agents:`. */
 export interface AgentDeclaration {
@@ -207,7 +198,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
   const defaulted = <K extends keyof GovflowConfig & keyof typeof CONFIG_DEFAULTS>(name: K) => withDefaults(CONFIG_DEFAULTS[name], user[name]) as GovflowConfig[K];
   const provider = defaulted('provider');
   for (const [key, variable] of Object.entries(PROVIDER_ENVIRONMENT)) if (env[variable]) (provider as unknown as Record<string, unknown>)[key] = env[variable];
-  const validKinds = (CONFIG_SCHEMA.properties.provider.properties.kind.enum as readonly string[]);
+  const validKinds: readonly string[] = CONFIG_SCHEMA.properties.provider.properties.kind.enum;
   if (!validKinds.includes(provider.kind)) {
     throw new ConfigError(
       `GOVFLOW_PROVIDER="${provider.kind}" is not a provider kind; use one of ${validKinds.join(', ')}`,
