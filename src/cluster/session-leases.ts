@@ -102,16 +102,7 @@ export class SessionLeases {
 
   /** Leases the oldest claimable session to this daemon, or resolves null when none is. */
   async claimNext(): Promise<ClaimedSession | null> {
-    const result = await this.pool.query<{
-      session_id: string;
-      request_id: string;
-      epoch: string;
-      previous_state: ClaimedSession['previousState'];
-      request: ClaimedSession['request'];
-      reply: QueuedReply | null;
-      journaled: boolean;
-      governance_hash: string | null;
-    }>(
+    const result = await this.pool.query<ClaimedSession>(
       `with candidate as (
          select s.session_id, s.state from ${this.table('sessions')} s
          where s.state = 'queued'
@@ -125,23 +116,13 @@ export class SessionLeases {
           set state = 'running', owner = $1, epoch = s.epoch + 1, lease_expires_at = now() + $2 * interval '1 millisecond', updated_at = now()
          from candidate
         where s.session_id = candidate.session_id
-       returning s.session_id, s.request_id, s.epoch, candidate.state as previous_state, s.request, s.governance_hash,
+       returning s.session_id as "sessionId", s.request_id as "requestId", s.epoch::float8 as epoch, candidate.state as "previousState", s.request,
+         s.governance_hash as "governanceHash",
          (select r.reply from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied order by r.id limit 1) as reply,
          exists (select 1 from ${this.table('journal')} j where j.session_id = s.session_id) as journaled`,
       [this.daemonId, this.leaseMs],
     );
-    const row = result.rows[0];
-    if (!row) return null;
-    return {
-      sessionId: row.session_id,
-      requestId: row.request_id,
-      epoch: Number(row.epoch),
-      previousState: row.previous_state,
-      request: row.request,
-      reply: row.reply,
-      journaled: row.journaled,
-      governanceHash: row.governance_hash,
-    };
+    return result.rows[0] ?? null;
   }
 
   /** Renews this daemon's leases; resolves with the sessions it still holds (the rest were lost). */
