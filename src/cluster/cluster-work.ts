@@ -30,7 +30,7 @@ import { withoutCredentials } from './postgres-connection.js';
 import type { ClaimedSession } from './session-leases.js';
 import { LeaseLostError, type ResultNotice } from './store-committer.js';
 import { ClusterReads } from './cluster-reads.js';
-import { OutboxDelivery } from './outbox-delivery.js';
+import { outboxDelivery } from './outbox-delivery.js';
 import { StoreIntake } from './store-intake.js';
 import { OutageLog } from './outage-log.js';
 import { DaemonHeartbeat, renewalIntervalMs } from './daemon-heartbeat.js';
@@ -75,7 +75,8 @@ export class ClusterWork implements WorkSource {
   private timers: NodeJS.Timeout[] = [];
   private lastRenewal = Date.now();
   private http: HttpApi | null = null;
-  private readonly outbox: OutboxDelivery;
+  /** Writes the results due to this daemon's outbox. */
+  private readonly deliverOutbox: () => Promise<void>;
   private readonly storeIntake: StoreIntake;
   private projecting: Promise<void> | null = null;
   private readonly remoteEvents: RemoteSessionEvents;
@@ -102,7 +103,7 @@ export class ClusterWork implements WorkSource {
     this.label = `cluster mode: daemon ${cluster.daemonId}, store ${cluster.schema}, `;
     this.storeIntake = new StoreIntake(config, cluster.leases, log);
     this.outages = new OutageLog(log);
-    this.outbox = new OutboxDelivery(cluster.pool, cluster.schema, cluster.daemonId, config.paths.outbox, config.daemon.fsync, log);
+    this.deliverOutbox = outboxDelivery(cluster, config.paths.outbox, config.daemon.fsync, log);
     this.remoteEvents = new RemoteSessionEvents(this.events, (sessionId) => this.running.has(sessionId));
     this.heartbeat = new DaemonHeartbeat(cluster.pool, cluster.schema, cluster.daemonId, renewalIntervalMs(config.cluster.lease_ms));
     this.reads = new ClusterReads(cluster.pool, cluster.schema, cluster.leases, config.paths);
@@ -123,7 +124,7 @@ export class ClusterWork implements WorkSource {
       finishing: [
         // Running sessions go back to the queue.
         ['running sessions', () => Promise.allSettled([...this.running.values()].map((entry) => entry.work))],
-        ['outbox', () => this.outbox.deliver()],
+        ['outbox', () => this.deliverOutbox()],
         ['projection', () => this.projection?.catchUp()],
         ['signed checkpoints', () => this.checkpoints?.close()],
         // After a beat in flight, which would otherwise write the row again.
@@ -199,11 +200,11 @@ export class ClusterWork implements WorkSource {
         void this.storeIntake.retry();
         this.pump();
         void this.projectChain();
-        void this.outbox.deliver();
+        void this.deliverOutbox();
       }, Math.min(POLL_MS, Math.max(100, Math.floor(leaseMs / 4)))),
     );
     this.pump();
-    void this.outbox.deliver();
+    void this.deliverOutbox();
   }
 
   /** A session paused or finished somewhere: outbox duty when it is ours, live events for the HTTP streams. */
@@ -214,7 +215,7 @@ export class ClusterWork implements WorkSource {
     } catch {
       return;
     }
-    if (notice.intake === this.cluster.daemonId) void this.outbox.deliver();
+    if (notice.intake === this.cluster.daemonId) void this.deliverOutbox();
     // After the projection, so a stream sees the session's last messages before its end.
     if (this.http) void this.projectChain().then(() => this.remoteEvents.result(notice));
   }
