@@ -77,7 +77,7 @@ class PostgresStoredSession implements StoredSession {
   }
 
   async commitMessage(record: MessageRecord, audit: AuditEntryInput): Promise<{ entryHash: string | null }> {
-    const [hash] = await this.write([record], [audit], { governanceHash: record.governance_hash });
+    const [hash] = await this.write([record], [audit], { governance_hash: record.governance_hash });
     return { entryHash: hash ?? null };
   }
 
@@ -91,7 +91,7 @@ class PostgresStoredSession implements StoredSession {
   }
 
   async recordReply(record: ReplyRecord): Promise<void> {
-    await this.write([record], [], { state: 'running', repliesApplied: true });
+    await this.write([record], [], { state: 'running', replies_applied: true });
   }
 
   async recordCrash(record: CrashRecord): Promise<void> {
@@ -103,16 +103,16 @@ class PostgresStoredSession implements StoredSession {
   }
 
   async recordApproval(record: ApprovalRequestRecord | ApprovalRecord): Promise<void> {
-    await this.write([record], [], record.type === 'approval' ? { state: 'running', repliesApplied: true } : undefined);
+    await this.write([record], [], record.type === 'approval' ? { state: 'running', replies_applied: true } : undefined);
   }
 
   async pause(result: SessionResultFiles): Promise<void> {
-    await this.write([], [], { state: 'paused', result: resultOf(result, 'pending'), release: true });
+    await this.write([], [], { state: 'paused', ...resultOf(result, 'pending'), release: true });
     this.released = true;
   }
 
   async finish(result: SessionResultFiles, end: FinishedRecord | null): Promise<void> {
-    await this.write(end ? [end] : [], [], { state: 'finished', result: resultOf(result), release: true });
+    await this.write(end ? [end] : [], [], { state: 'finished', ...resultOf(result), release: true });
     this.released = true;
   }
 
@@ -132,9 +132,11 @@ class PostgresStoredSession implements StoredSession {
   }
 }
 
-function resultOf(result: SessionResultFiles, status?: string): { json: string; report: string; status: string } {
-  const parsed = JSON.parse(result.json) as { status?: string };
-  return { json: result.json, report: result.report, status: status ?? parsed.status ?? 'failed' };
+/** A result as the session row keeps it; `pending`: a paused session's, whose question is notified with it. */
+function resultOf(result: SessionResultFiles, pending?: 'pending'): SessionRowChange {
+  const parsed = JSON.parse(result.json) as { status?: string; message?: unknown };
+  const message = pending && typeof parsed.message === 'string' ? parsed.message.slice(0, 4000) : null;
+  return { result_json: result.json, result_report: result.report, result_status: pending ?? parsed.status ?? 'failed', message };
 }
 
 /** A session's journal rows, parsed by the one journal parser; `lastSeq` 0 when it has none. */

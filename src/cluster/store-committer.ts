@@ -34,16 +34,20 @@ export class StoreUnavailableError extends SessionInterruptedError {
   override readonly name = 'StoreUnavailableError' as 'SessionInterruptedError';
 }
 
-/** Changes to a session's row made with a write. */
+/** Changes to a session's row made with a write, named as `commit_writes` reads them. */
 export interface SessionRowChange {
   state?: 'running' | 'paused' | 'finished';
-  result?: { json: string; report: string; status: string };
+  /** A new result (pending or final): its document, report and status, and a paused session's question. */
+  result_json?: string;
+  result_report?: string;
+  result_status?: string;
+  message?: string | null;
   manifest?: unknown;
-  governanceHash?: string;
+  governance_hash?: string;
   /** Give the lease up (the session paused or finished). */
-  release?: boolean;
+  release?: true;
   /** Mark the replies of the session as applied. */
-  repliesApplied?: boolean;
+  replies_applied?: true;
 }
 
 export interface StoreWrite {
@@ -83,15 +87,6 @@ export interface ResultNotice {
   state: 'running' | 'paused' | 'finished';
   /** The question of a paused session. */
   message: string | null;
-}
-
-function messageOf(resultJson: string): string | null {
-  try {
-    const message = (JSON.parse(resultJson) as { message?: unknown }).message;
-    return typeof message === 'string' ? message.slice(0, 4000) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Notification channels of a schema: new audit entries, and results to write to an outbox. */
@@ -156,7 +151,7 @@ export class StoreCommitter {
         body: formatEntryBody(input, this.options.timezone),
         day: localDayAndTime(input.message.timestamp.executed_at, this.options.timezone).day,
       })),
-      ...(write.change ? { change: changeOf(write.change) } : {}),
+      ...(write.change ? { change: write.change } : {}),
     }));
     const prompts = Object.fromEntries(this.prompts);
     this.prompts.clear();
@@ -194,18 +189,4 @@ export class StoreCommitter {
       pending.reject(new StoreUnavailableError(`session ${pending.write.sessionId}: the Postgres store did not take the write (${withoutCredentials(errorMessage(error))}); the work is dropped and the session resumes from its journal`, { sessionId: pending.write.sessionId, cause: error }));
     }
   }
-}
-
-/** A session row change as commit_writes reads it. */
-function changeOf(change: SessionRowChange): Record<string, unknown> {
-  return {
-    ...(change.state ? { state: change.state } : {}),
-    ...(change.governanceHash ? { governance_hash: change.governanceHash } : {}),
-    ...(change.manifest !== undefined ? { manifest: change.manifest } : {}),
-    ...(change.result
-      ? { result_json: change.result.json, result_report: change.result.report, result_status: change.result.status, message: change.state === 'paused' ? messageOf(change.result.json) : null }
-      : {}),
-    ...(change.release ? { release: true } : {}),
-    ...(change.repliesApplied ? { replies_applied: true } : {}),
-  };
 }
