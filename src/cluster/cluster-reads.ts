@@ -77,29 +77,15 @@ export class ClusterReads implements SessionReads {
   }
 
   async sessionRows(): Promise<SessionRow[]> {
-    const rows = await this.pool.query<{
-      session_id: string; request_id: string; state: string; result_status: string | null; user_name: string | null; text: string | null;
-      current_agent: string | null; messages: number; created_at: Date; updated_at: Date; cost: number | null;
-    }>(
-      `select session_id, request_id, state, result_status, user_name, request->>'text' as text, manifest->>'current_agent' as current_agent,
-         coalesce((result_json::jsonb->>'messages')::int, (manifest->>'messages')::int, 0) as messages, created_at, updated_at,
-         coalesce((result_json::jsonb->'usage'->>'cost_usd')::float8, (manifest->'usage'->>'cost_usd')::float8, 0) as cost
+    const rows = await this.pool.query<Omit<SessionRow, 'createdAt' | 'updatedAt'> & { createdAt: Date; updatedAt: Date }>(
+      `select session_id as "sessionId", request_id as "requestId", case when state = 'finished' then coalesce(result_status, 'failed') else state end as status,
+         coalesce(user_name, 'local') as "user", coalesce(request->>'text', '') as "requestText", array_remove(array[manifest->>'current_agent'], null) as agents,
+         '' as "searchText", manifest->>'current_agent' as "currentAgent",
+         coalesce((result_json::jsonb->>'messages')::int, (manifest->>'messages')::int, 0) as messages, created_at as "createdAt", updated_at as "updatedAt",
+         coalesce((result_json::jsonb->'usage'->>'cost_usd')::float8, (manifest->'usage'->>'cost_usd')::float8, 0) as "costUsd"
        from ${this.table('sessions')} order by created_at desc limit ${MAX_LISTED}`,
     );
-    return rows.rows.map((row) => ({
-      sessionId: row.session_id,
-      requestId: row.request_id,
-      status: row.state === 'finished' ? (row.result_status ?? 'failed') : row.state,
-      user: row.user_name ?? 'local',
-      requestText: row.text ?? '',
-      agents: row.current_agent ? [row.current_agent] : [],
-      searchText: '',
-      currentAgent: row.current_agent,
-      messages: row.messages,
-      createdAt: row.created_at.toISOString(),
-      updatedAt: row.updated_at.toISOString(),
-      costUsd: row.cost ?? 0,
-    }));
+    return rows.rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() }));
   }
 
   private remember<T>(map: Map<string, Cached<T>>, key: string, value: T): void {
