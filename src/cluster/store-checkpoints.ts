@@ -27,17 +27,6 @@ import type { OperationalLog } from '../pipeline/runner-contract.js';
 import { OutageLog } from './outage-log.js';
 import { inTransaction, tablesOf } from './postgres-connection.js';
 
-export interface StoreCheckpointsOptions {
-  pool: pg.Pool;
-  schema: string;
-  daemonId: string;
-  privateKey: KeyObject;
-  keyId: string;
-  intervalMs: number;
-  witnesses: CheckpointWitnesses;
-  log: OperationalLog;
-}
-
 interface ChainPoint {
   entries: number;
   hash: string;
@@ -53,9 +42,8 @@ export class StoreCheckpoints {
    */
   static forCluster(config: GovflowConfig, cluster: ClusterStore, log: OperationalLog): StoreCheckpoints | null {
     if (config.audit.signing_key === null) return null;
-    const { privateKey, keyId } = readSigningKey(config.audit.signing_key);
     const witnesses = new CheckpointWitnesses({ stateDir: config.paths.state, witnesses: config.audit.witnesses, log: (message, fields) => log.warn(message, fields) });
-    const checkpoints = new StoreCheckpoints({ pool: cluster.pool, schema: cluster.schema, daemonId: cluster.daemonId, privateKey, keyId, intervalMs: config.audit.checkpoint_ms, witnesses, log });
+    const checkpoints = new StoreCheckpoints(cluster, readSigningKey(config.audit.signing_key), config.audit.checkpoint_ms, witnesses, log);
     cluster.committer.onEntriesCommitted((lastHash) => checkpoints.committed(lastHash));
     return checkpoints;
   }
@@ -70,9 +58,15 @@ export class StoreCheckpoints {
   private readonly table: (name: string) => string;
   private readonly outages: OutageLog;
 
-  constructor(private readonly options: StoreCheckpointsOptions) {
-    this.table = tablesOf(options.schema);
-    this.outages = new OutageLog(options.log);
+  private constructor(
+    private readonly cluster: Pick<ClusterStore, 'pool' | 'schema' | 'daemonId'>,
+    private readonly key: { privateKey: KeyObject; keyId: string },
+    private readonly intervalMs: number,
+    private readonly witnesses: CheckpointWitnesses,
+    private readonly log: OperationalLog,
+  ) {
+    this.table = tablesOf(cluster.schema);
+    this.outages = new OutageLog(log);
   }
 
   /** Entries this daemon just committed, the newest hashing to `lastHash` (the committer's order). */
@@ -89,7 +83,7 @@ export class StoreCheckpoints {
     this.timer = null;
     await this.running;
     if (this.uncovered !== null) await this.run(true);
-    await this.options.witnesses.close();
+    await this.witnesses.close();
   }
 
   private schedule(): void {
@@ -108,7 +102,7 @@ export class StoreCheckpoints {
         this.outages.succeeded(WHAT);
       })
       .catch((error: unknown) => {
-        this.nextTryAt = Date.now() + this.options.intervalMs;
+        this.nextTryAt = Date.now() + this.intervalMs;
         this.outages.failed(WHAT, error);
       })
       .finally(() => {
@@ -123,11 +117,11 @@ export class StoreCheckpoints {
     const target = this.uncovered;
     if (target === null) return 0;
     const signed: Checkpoint[] = [];
-    const { pool, intervalMs, log } = this.options;
+    const { intervalMs, log } = this;
     /** Too early to sign: what this daemon committed stays uncovered. */
     let early = false;
-    const waitMs = await inTransaction(pool, async (client) => {
-      await client.query('select pg_advisory_xact_lock(hashtext($1))', [`govflow-checkpoints:${this.options.schema}`]);
+    const waitMs = await inTransaction(this.cluster.pool, async (client) => {
+      await client.query('select pg_advisory_xact_lock(hashtext($1))', [`govflow-checkpoints:${this.cluster.schema}`]);
       const now = (await client.query<{ now: Date }>('select clock_timestamp() as now')).rows[0].now;
       const mine = await client.query<{ position: string }>(`select position from ${this.table('audit_entries')} where hash = $1`, [target]);
       const newest = (await client.query<{ entries: string; day: string; signed_at: Date }>(`select entries, day, signed_at from ${this.table('audit_checkpoints')} order by entries desc limit 1`)).rows.at(0);
@@ -141,15 +135,15 @@ export class StoreCheckpoints {
       early = !force && age < intervalMs;
       if (early) return intervalMs - age;
       for (const point of await this.pointsToSign(client, newest ? { entries: Number(newest.entries), day: newest.day } : null)) {
-        const checkpoint = signCheckpoint(this.options.privateKey, this.options.keyId, point, now);
-        await client.query(`insert into ${this.table('audit_checkpoints')} (entries, day, hash, signed_at, daemon, line) values ($1, $2, $3, $4, $5, $6)`, [checkpoint.entries, checkpoint.day, checkpoint.hash, now, this.options.daemonId, JSON.stringify(checkpoint)]);
+        const checkpoint = signCheckpoint(this.key.privateKey, this.key.keyId, point, now);
+        await client.query(`insert into ${this.table('audit_checkpoints')} (entries, day, hash, signed_at, daemon, line) values ($1, $2, $3, $4, $5, $6)`, [checkpoint.entries, checkpoint.day, checkpoint.hash, now, this.cluster.daemonId, JSON.stringify(checkpoint)]);
         signed.push(checkpoint);
       }
       return intervalMs;
     });
     if (early) return waitMs;
     if (this.uncovered === target) this.uncovered = null;
-    for (const checkpoint of signed) this.options.witnesses.deliver(checkpoint);
+    for (const checkpoint of signed) this.witnesses.deliver(checkpoint);
     return waitMs;
   }
 
