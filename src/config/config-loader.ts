@@ -194,7 +194,6 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     );
   }
 
-  const section = (name: string) => (isPlainObject(user[name]) ? (user[name] as Record<string, unknown>) : {});
   const defaulted = <K extends keyof GovflowConfig & keyof typeof CONFIG_DEFAULTS>(name: K) => withDefaults(CONFIG_DEFAULTS[name], user[name]) as GovflowConfig[K];
   const provider = defaulted('provider');
   for (const [key, variable] of Object.entries(PROVIDER_ENVIRONMENT)) if (env[variable]) (provider as unknown as Record<string, unknown>)[key] = env[variable];
@@ -215,7 +214,8 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     );
   }
 
-  for (const [name, server] of Object.entries((section('mcp').servers as Record<string, McpServerConfig> | undefined) ?? {})) {
+  const mcp = defaulted('mcp');
+  for (const [name, server] of Object.entries(mcp.servers)) {
     if ((server.command === undefined) === (server.url === undefined)) {
       throw new ConfigError(
         `mcp.servers.${name} needs exactly one of \`command\` (a stdio server govflow starts) or \`url\` (a Streamable HTTP server)`,
@@ -225,6 +225,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     }
   }
 
+  const http = defaulted('http');
   const config: GovflowConfig = {
     root: absoluteRoot,
     configFile,
@@ -239,20 +240,13 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     daemon: defaulted('daemon'),
     audit: auditSettings(root, defaulted('audit')),
     telemetry: defaulted('telemetry'),
-    http: {
-      ...defaulted('http'),
-      tokens: ((section('http').tokens as Array<{ user: string; sha256: string; role?: 'operator' | 'auditor' }> | undefined) ?? []).map((token) => ({
-        user: token.user,
-        sha256: token.sha256.toLowerCase(),
-        role: token.role ?? 'operator',
-      })),
-    },
+    http: { ...http, tokens: http.tokens.map((token: { user: string; sha256: string; role?: 'operator' | 'auditor' }) => ({ user: token.user, sha256: token.sha256.toLowerCase(), role: token.role ?? 'operator' })) },
     prices: { ...((user.prices as Record<string, ModelPrice> | undefined) ?? {}), ...pricingTable(user.pricing) },
     allow_outside_root: defaulted('allow_outside_root'),
     agents: (user.agents as Record<string, AgentDeclaration> | undefined) ?? {},
     tools: toolsSection(absoluteRoot, defaulted('tools')),
-    mcp: defaulted('mcp'),
-    store: storeSection(section('store'), env, lineOf(['store'])),
+    mcp,
+    store: storeSection(defaulted('store'), env, lineOf(['store'])),
     cluster: defaulted('cluster'),
     paths: systemPaths(absoluteRoot),
     pii: defaulted('pii'),
@@ -274,10 +268,10 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
  * `store:` with its URL resolved: GOVFLOW_STORE_URL wins; `${NAME}` in the URL is replaced by
  * that environment variable (so a password need not sit in the file). Errors never echo the URL.
  */
-function storeSection(user: Record<string, unknown>, env: NodeJS.ProcessEnv, line: number): GovflowConfig['store'] {
-  const kind = (env.GOVFLOW_STORE ?? (user.kind as string | undefined) ?? CONFIG_DEFAULTS.store.kind) as GovflowConfig['store']['kind'];
+function storeSection(store: GovflowConfig['store'], env: NodeJS.ProcessEnv, line: number): GovflowConfig['store'] {
+  const kind = (env.GOVFLOW_STORE ?? store.kind) as GovflowConfig['store']['kind'];
   if (kind !== 'files' && kind !== 'postgres') throw new ConfigError(`GOVFLOW_STORE="${kind}" is not a store kind; use files or postgres`);
-  const written = env.GOVFLOW_STORE_URL || ((user.url as string | null | undefined) ?? null);
+  const written = env.GOVFLOW_STORE_URL || store.url;
   const url = written === null ? null : written.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => {
     const value = env[name];
     if (value === undefined) throw new ConfigError(`store.url names the environment variable \${${name}}, which is not set; set it or write the URL out`, CONFIG_FILE_NAME, line);
@@ -286,7 +280,7 @@ function storeSection(user: Record<string, unknown>, env: NodeJS.ProcessEnv, lin
   if (kind === 'postgres' && !url) {
     throw new ConfigError('store.kind is postgres but store.url is not set: give a URL such as postgres://user@host:5432/db (or set GOVFLOW_STORE_URL)', env.GOVFLOW_STORE ? undefined : CONFIG_FILE_NAME, env.GOVFLOW_STORE ? undefined : line);
   }
-  return { kind, url, schema: (user.schema as string | undefined) ?? CONFIG_DEFAULTS.store.schema };
+  return { kind, url, schema: store.schema };
 }
 
 /** `pricing: { model: { input_per_mtok, output_per_mtok } }` (docs/configuration.md) as the price table's entries. */
