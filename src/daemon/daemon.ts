@@ -144,7 +144,7 @@ export class GovflowDaemon {
     this.diskGuard.start();
     await intake.start();
     this.stopWatchingGovernance = await watchGovernance(config.root, governance, log);
-    this.stopWatchingConfig = await watchConfig({ config, env: this.options.env ?? process.env, log, http: this.http });
+    this.stopWatchingConfig = await watchConfig(config, this.options.env ?? process.env, log, this.http);
     this.setState('running');
     await this.work.started(this.http);
     const current = governance.current();
