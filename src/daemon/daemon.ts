@@ -89,10 +89,6 @@ export class GovflowDaemon {
     return daemon;
   }
 
-  get currentState(): DaemonState {
-    return this.state;
-  }
-
   private setState(next: DaemonState): void {
     this.options.log.info(`daemon ${this.state} → ${next}`);
     this.state = next;
