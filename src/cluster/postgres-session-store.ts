@@ -145,20 +145,12 @@ export async function readJournalRows(pool: pg.Pool, table: (name: string) => st
   return { lastSeq: rows.rows.at(-1)?.seq ?? 0, records: rows.rows.map((row, index) => parseJournalRecord(row.record, `the store's journal of session ${sessionId}`, index + 1)) };
 }
 
-export interface PostgresSessionStoreOptions {
-  pool: pg.Pool;
-  schema: string;
-  daemonId: string;
-  committer: StoreCommitter;
-  /** cluster.lease_ms: the first lease of a session made here (a delegated child). */
-  leaseMs: number;
-}
-
 export class PostgresSessionStore implements SessionStore {
   private readonly leases = new Map<string, Lease>();
   private readonly table: (name: string) => string;
 
-  constructor(private readonly options: PostgresSessionStoreOptions) {
+  /** `leaseMs` (cluster.lease_ms): the first lease of a session made here (a delegated child). */
+  constructor(private readonly options: { pool: pg.Pool; schema: string; daemonId: string; committer: StoreCommitter; leaseMs: number }) {
     this.table = tablesOf(options.schema);
   }
 

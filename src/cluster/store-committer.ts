@@ -67,13 +67,6 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-export interface CommitterOptions {
-  pool: pg.Pool;
-  schema: string;
-  daemonId: string;
-  timezone: string;
-}
-
 /** Writes per transaction at most (the rest wait for the next one). */
 const MAX_BATCH = 256;
 
@@ -105,7 +98,7 @@ export class StoreCommitter {
   /** Hears the hash of the newest entry of each transaction that appended any (signed checkpoints). */
   private entriesListener: ((lastHash: string) => void) | null = null;
 
-  constructor(private readonly options: CommitterOptions) {
+  constructor(private readonly options: { pool: pg.Pool; schema: string; daemonId: string; timezone: string }) {
     this.table = tablesOf(options.schema);
     this.channels = channelsOf(options.schema);
   }
