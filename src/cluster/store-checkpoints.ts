@@ -21,17 +21,12 @@ import type { KeyObject } from 'node:crypto';
 import type pg from 'pg';
 import { readSigningKey, signCheckpoint, type Checkpoint } from '../audit/checkpoint-format.js';
 import { CheckpointWitnesses } from '../audit/checkpoint-witnesses.js';
+import type { ChainState } from '../audit/checkpoint-writer.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { ClusterStore } from './cluster-store.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import { OutageLog } from './outage-log.js';
 import { inTransaction, tablesOf } from './postgres-connection.js';
-
-interface ChainPoint {
-  entries: number;
-  hash: string;
-  day: string;
-}
 
 const WHAT = 'sign a checkpoint of the audit chain';
 
@@ -148,13 +143,13 @@ export class StoreCheckpoints {
   }
 
   /** The chain's head, preceded on a day's first checkpoint by the last entry of the day before. */
-  private async pointsToSign(client: pg.PoolClient, newest: { entries: number; day: string } | null): Promise<ChainPoint[]> {
+  private async pointsToSign(client: pg.PoolClient, newest: { entries: number; day: string } | null): Promise<ChainState[]> {
     const head = (
       await client.query<{ position: string; hash: string; day: string }>(
         `select h.position, h.hash, e.day from ${this.table('audit_head')} h join ${this.table('audit_entries')} e on e.position = h.position where h.id = 1`,
       )
     ).rows[0];
-    const points: ChainPoint[] = [];
+    const points: ChainState[] = [];
     if (newest === null || newest.day < head.day) {
       const dayEnd = await client.query<{ position: string; hash: string; day: string }>(
         `select position, hash, day from ${this.table('audit_entries')} where position > $1 and day < $2 order by position desc limit 1`,

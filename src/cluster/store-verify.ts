@@ -29,15 +29,8 @@ export interface StoreVerifyResult {
 const TRAILER = /\[ENTRY_HASH: ([0-9a-f]{64})\]\n---\n$/;
 const BATCH = 2000;
 
-/** An entry as the files hold it, with where it starts. */
-interface FileEntry {
-  file: string;
-  line: number;
-  text: string;
-}
-
 /** Every entry of the log files in order, a torn tail included (as an entry the chain cannot match). */
-function* fileEntries(logsDir: string): Generator<FileEntry> {
+function* fileEntries(logsDir: string): Generator<{ file: string; line: number; text: string }> {
   for (const name of listLogFiles(logsDir)) {
     const file = path.join(logsDir, name);
     const { blocks, torn } = splitEntryBlocks(fs.readFileSync(file, 'utf8'));
