@@ -38,11 +38,6 @@ export class ChainProjection {
     this.table = `${quoteIdentifier(schema)}.audit_entries`;
   }
 
-  /** The chain position projected so far. */
-  get projected(): number {
-    return this.position;
-  }
-
   /** Finds where the files end in the chain (cutting a torn tail); throws ConfigError on foreign logs. */
   async open(): Promise<{ repaired: string | null }> {
     fs.mkdirSync(this.logsDir, { recursive: true });

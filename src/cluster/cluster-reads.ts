@@ -9,9 +9,10 @@ import type pg from 'pg';
 import type { SystemPaths } from '../config/system-paths.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
 import type { SessionRow } from '../web/session-list.js';
-import { JournalFormatError, parseJournalRecord, type JournalRecord } from '../store/session-journal.js';
+import { JournalFormatError, type JournalRecord } from '../store/session-journal.js';
 import { httpSubmissionName } from '../intake/request-submission.js';
-import { quoteIdentifier } from './postgres-connection.js';
+import { tablesOf } from './postgres-connection.js';
+import { readJournalRows } from './postgres-session-store.js';
 import type { SessionLeases } from './session-leases.js';
 
 /** Fetched entries live this long; a stream reads them once, right after the fetch. */
@@ -39,8 +40,7 @@ export class ClusterReads implements SessionReads {
     paths: Pick<SystemPaths, 'outbox' | 'sessions' | 'logs'>,
   ) {
     this.files = new FilesSessionReads(paths);
-    const quoted = quoteIdentifier(schema);
-    this.table = (name) => `${quoted}.${name}`;
+    this.table = tablesOf(schema);
   }
 
   async prefetch(ids: { requestId?: string; sessionId?: string }): Promise<void> {
@@ -52,8 +52,14 @@ export class ClusterReads implements SessionReads {
       sessionId ??= found?.session_id;
     }
     if (sessionId !== undefined) {
-      const rows = await this.pool.query<{ record: string }>(`select record from ${this.table('journal')} where session_id = $1 order by seq`, [sessionId]);
-      this.remember(this.journals, sessionId, rows.rows.length > 0 ? parsedJournal(rows.rows, sessionId) : undefined);
+      let records: JournalRecord[] | JournalFormatError;
+      try {
+        records = (await readJournalRows(this.pool, this.table, sessionId)).records;
+      } catch (error) {
+        if (!(error instanceof JournalFormatError)) throw error;
+        records = error;
+      }
+      this.remember(this.journals, sessionId, records instanceof JournalFormatError || records.length > 0 ? records : undefined);
     }
   }
 
@@ -80,29 +86,15 @@ export class ClusterReads implements SessionReads {
   }
 
   async sessionRows(): Promise<SessionRow[]> {
-    const rows = await this.pool.query<{
-      session_id: string; request_id: string; state: string; result_status: string | null; user_name: string | null; text: string | null;
-      current_agent: string | null; messages: number; created_at: Date; updated_at: Date; cost: number | null;
-    }>(
-      `select session_id, request_id, state, result_status, user_name, request->>'text' as text, manifest->>'current_agent' as current_agent,
-         coalesce((result_json::jsonb->>'messages')::int, (manifest->>'messages')::int, 0) as messages, created_at, updated_at,
-         coalesce((result_json::jsonb->'usage'->>'cost_usd')::float8, (manifest->'usage'->>'cost_usd')::float8, 0) as cost
+    const rows = await this.pool.query<Omit<SessionRow, 'createdAt' | 'updatedAt'> & { createdAt: Date; updatedAt: Date }>(
+      `select session_id as "sessionId", request_id as "requestId", case when state = 'finished' then coalesce(result_status, 'failed') else state end as status,
+         coalesce(user_name, 'local') as "user", coalesce(request->>'text', '') as "requestText", array_remove(array[manifest->>'current_agent'], null) as agents,
+         '' as "searchText", manifest->>'current_agent' as "currentAgent",
+         coalesce((result_json::jsonb->>'messages')::int, (manifest->>'messages')::int, 0) as messages, created_at as "createdAt", updated_at as "updatedAt",
+         coalesce((result_json::jsonb->'usage'->>'cost_usd')::float8, (manifest->'usage'->>'cost_usd')::float8, 0) as "costUsd"
        from ${this.table('sessions')} order by created_at desc limit ${MAX_LISTED}`,
     );
-    return rows.rows.map((row) => ({
-      sessionId: row.session_id,
-      requestId: row.request_id,
-      status: row.state === 'finished' ? (row.result_status ?? 'failed') : row.state,
-      user: row.user_name ?? 'local',
-      requestText: row.text ?? '',
-      agents: row.current_agent ? [row.current_agent] : [],
-      searchText: '',
-      currentAgent: row.current_agent,
-      messages: row.messages,
-      createdAt: row.created_at.toISOString(),
-      updatedAt: row.updated_at.toISOString(),
-      costUsd: row.cost ?? 0,
-    }));
+    return rows.rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() }));
   }
 
   private remember<T>(map: Map<string, Cached<T>>, key: string, value: T): void {
@@ -118,15 +110,5 @@ export class ClusterReads implements SessionReads {
       return undefined;
     }
     return entry.value;
-  }
-}
-
-/** The records of a session's journal rows, or the error naming the first one that is not a record this govflow reads. */
-function parsedJournal(rows: Array<{ record: string }>, sessionId: string): JournalRecord[] | JournalFormatError {
-  try {
-    return rows.map((row, index) => parseJournalRecord(row.record, `the store's journal of session ${sessionId}`, index + 1));
-  } catch (error) {
-    if (error instanceof JournalFormatError) return error;
-    throw error;
   }
 }

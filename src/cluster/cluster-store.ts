@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import type pg from 'pg';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { openPool, storeSettings } from './postgres-connection.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
@@ -15,21 +14,13 @@ import { SessionLeases } from './session-leases.js';
 import { StoreCommitter } from './store-committer.js';
 import { migrate } from './store-migrations.js';
 
-export interface ClusterStore {
-  pool: pg.Pool;
-  schema: string;
-  daemonId: string;
-  committer: StoreCommitter;
-  store: PostgresSessionStore;
-  leases: SessionLeases;
-  close(): Promise<void>;
-}
+export type ClusterStore = Awaited<ReturnType<typeof openClusterStore>>;
 
 /**
  * This root's daemon id, kept in system/state/cluster-daemon-id so a restarted daemon is the same
  * daemon: results of the requests it took still reach its outbox.
  */
-export function daemonIdOf(stateDir: string): string {
+function daemonIdOf(stateDir: string): string {
   const file = path.join(stateDir, 'cluster-daemon-id');
   try {
     const id = readFileSync(file, 'utf8').trim();
@@ -43,7 +34,7 @@ export function daemonIdOf(stateDir: string): string {
   return id;
 }
 
-export async function openClusterStore(config: GovflowConfig, onPoolError?: (message: string) => void): Promise<ClusterStore> {
+export async function openClusterStore(config: GovflowConfig, onPoolError?: (message: string) => void) {
   const settings = storeSettings(config);
   const daemonId = daemonIdOf(config.paths.state);
   const pool = await openPool({ ...settings, applicationName: `govflow:${daemonId}` }, onPoolError);

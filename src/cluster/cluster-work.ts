@@ -17,8 +17,7 @@
 import { setMaxListeners } from 'node:events';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
-import type { Backend, WorkContext, WorkSource } from '../daemon/work-source.js';
-import type { ShutdownStep } from '../daemon/shutdown-steps.js';
+import type { Backend, ShutdownStep, WorkContext, WorkSource } from '../daemon/work-source.js';
 import { recoverClaimedFiles, readClaimedFile, type IntakeItem } from '../intake/claimed-file.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { SessionInterruptedError, type OperationalLog } from '../pipeline/runner-contract.js';
@@ -31,9 +30,8 @@ import { withoutCredentials } from './postgres-connection.js';
 import type { ClaimedSession } from './session-leases.js';
 import { LeaseLostError, type ResultNotice } from './store-committer.js';
 import { ClusterReads } from './cluster-reads.js';
-import { OutboxDelivery } from './outbox-delivery.js';
+import { outboxDelivery } from './outbox-delivery.js';
 import { StoreIntake } from './store-intake.js';
-import { coalesced } from './coalesced-run.js';
 import { OutageLog } from './outage-log.js';
 import { DaemonHeartbeat, renewalIntervalMs } from './daemon-heartbeat.js';
 import { RemoteSessionEvents } from './remote-session-events.js';
@@ -77,7 +75,8 @@ export class ClusterWork implements WorkSource {
   private timers: NodeJS.Timeout[] = [];
   private lastRenewal = Date.now();
   private http: HttpApi | null = null;
-  private readonly outbox: OutboxDelivery;
+  /** Writes the results due to this daemon's outbox. */
+  private readonly deliverOutbox: () => Promise<void>;
   private readonly storeIntake: StoreIntake;
   private projecting: Promise<void> | null = null;
   private readonly remoteEvents: RemoteSessionEvents;
@@ -86,6 +85,11 @@ export class ClusterWork implements WorkSource {
   private readonly heartbeat: DaemonHeartbeat;
   /** Signs the chain after this daemon's commits, when audit.signing_key is set. */
   private readonly checkpoints: StoreCheckpoints | null;
+  /** Claims sessions while slots are free; concurrent calls fold into one loop. */
+  private readonly claimWork: () => Promise<void>;
+  /** Says this daemon is alive, with the sessions it runs; stops once draining (the row goes at stop). */
+  private readonly beat: () => Promise<void>;
+  private readonly projectNow: () => Promise<void>;
 
   constructor(
     private readonly config: GovflowConfig,
@@ -99,17 +103,28 @@ export class ClusterWork implements WorkSource {
     this.label = `cluster mode: daemon ${cluster.daemonId}, store ${cluster.schema}, `;
     this.storeIntake = new StoreIntake(config, cluster.leases, log);
     this.outages = new OutageLog(log);
-    this.outbox = new OutboxDelivery(cluster.pool, cluster.schema, cluster.daemonId, config.paths.outbox, config.daemon.fsync, log);
+    this.deliverOutbox = outboxDelivery(cluster, config.paths.outbox, config.daemon.fsync, log);
     this.remoteEvents = new RemoteSessionEvents(this.events, (sessionId) => this.running.has(sessionId));
     this.heartbeat = new DaemonHeartbeat(cluster.pool, cluster.schema, cluster.daemonId, renewalIntervalMs(config.cluster.lease_ms));
     this.reads = new ClusterReads(cluster.pool, cluster.schema, cluster.leases, config.paths);
     this.checkpoints = StoreCheckpoints.forCluster(config, cluster, log);
+    this.claimWork = this.outages.coalesced('claim work from the store', async () => {
+      while (this.active && this.running.size < config.intake.concurrency) {
+        const claimed = await cluster.leases.claimNext();
+        if (!claimed) break;
+        this.run(claimed);
+      }
+    });
+    this.beat = this.outages.coalesced(HEARTBEAT, async () => {
+      if (this.active) await this.heartbeat.beat(this.http?.url ?? null, [...this.running.keys()]);
+    });
+    this.projectNow = this.outages.coalesced('project the audit chain to system/logs/', async () => this.projection?.catchUp());
     this.stopSteps = {
       taking: [['store timers', () => this.timers.forEach(clearInterval)]],
       finishing: [
         // Running sessions go back to the queue.
         ['running sessions', () => Promise.allSettled([...this.running.values()].map((entry) => entry.work))],
-        ['outbox', () => this.outbox.deliver()],
+        ['outbox', () => this.deliverOutbox()],
         ['projection', () => this.projection?.catchUp()],
         ['signed checkpoints', () => this.checkpoints?.close()],
         // After a beat in flight, which would otherwise write the row again.
@@ -182,14 +197,14 @@ export class ClusterWork implements WorkSource {
       }, renewalIntervalMs(leaseMs)),
       // The poll, every quarter lease at most: an expired lease is noticed well within cluster.lease_ms.
       setInterval(() => {
-        this.storeIntake.retry();
+        void this.storeIntake.retry();
         this.pump();
         void this.projectChain();
-        void this.outbox.deliver();
+        void this.deliverOutbox();
       }, Math.min(POLL_MS, Math.max(100, Math.floor(leaseMs / 4)))),
     );
     this.pump();
-    void this.outbox.deliver();
+    void this.deliverOutbox();
   }
 
   /** A session paused or finished somewhere: outbox duty when it is ours, live events for the HTTP streams. */
@@ -200,23 +215,10 @@ export class ClusterWork implements WorkSource {
     } catch {
       return;
     }
-    if (notice.intake === this.cluster.daemonId) void this.outbox.deliver();
+    if (notice.intake === this.cluster.daemonId) void this.deliverOutbox();
     // After the projection, so a stream sees the session's last messages before its end.
     if (this.http) void this.projectChain().then(() => this.remoteEvents.result(notice));
   }
-
-  /** Claims sessions while slots are free; concurrent calls fold into one loop. */
-  private readonly claimWork = coalesced(
-    async () => {
-      while (this.active && this.running.size < this.config.intake.concurrency) {
-        const claimed = await this.cluster.leases.claimNext();
-        this.outages.succeeded('claim work from the store');
-        if (!claimed) break;
-        this.run(claimed);
-      }
-    },
-    (error) => this.outages.failed('claim work from the store', error),
-  );
 
   private pump(): void {
     void this.claimWork();
@@ -267,16 +269,6 @@ export class ClusterWork implements WorkSource {
     }
   }
 
-  /** Says this daemon is alive, with the sessions it runs; stops once draining (the row goes at stop). */
-  private readonly beat = coalesced(
-    async () => {
-      if (!this.active) return;
-      await this.heartbeat.beat(this.http?.url ?? null, [...this.running.keys()]);
-      this.outages.succeeded(HEARTBEAT);
-    },
-    (error) => this.outages.failed(HEARTBEAT, error),
-  );
-
   /** Renews every lease held here; lost ones (or all, when Postgres has not answered for a lease) stop. */
   private async renewLeases(): Promise<void> {
     if (this.running.size === 0) {
@@ -309,14 +301,5 @@ export class ClusterWork implements WorkSource {
       return this.projectNow();
     });
     return this.projecting;
-  }
-
-  private async projectNow(): Promise<void> {
-    try {
-      await this.projection?.catchUp();
-      this.outages.succeeded('project the audit chain to system/logs/');
-    } catch (error) {
-      this.outages.failed('project the audit chain to system/logs/', error);
-    }
   }
 }

@@ -52,20 +52,19 @@ export class DaemonHeartbeat {
   /** At start: this run's row (a row left by a killed run of this root is replaced); long-dead rows go. */
   async register(httpUrl: string | null): Promise<void> {
     await this.pool.query(`delete from ${this.table} where last_seen < now() - ${FORGOTTEN_AFTER}`);
-    await this.pool.query(
-      `insert into ${this.table} (daemon_id, host, pid, http_url, renew_ms) values ($1, $2, $3, $4, $5)
-       on conflict (daemon_id) do update set host = excluded.host, pid = excluded.pid, http_url = excluded.http_url,
-         renew_ms = excluded.renew_ms, sessions = '{}', started_at = now(), last_seen = now()`,
-      [this.daemonId, this.host, process.pid, httpUrl, this.renewMs],
-    );
+    await this.upsert(httpUrl, [], 'started_at = now(), ');
   }
 
   /** The heartbeat: alive now, running these sessions. Re-creates the row if someone deleted it. */
-  async beat(httpUrl: string | null, sessions: string[]): Promise<void> {
+  beat(httpUrl: string | null, sessions: string[]): Promise<void> {
+    return this.upsert(httpUrl, sessions, '');
+  }
+
+  private async upsert(httpUrl: string | null, sessions: string[], restarted: string): Promise<void> {
     await this.pool.query(
       `insert into ${this.table} (daemon_id, host, pid, http_url, renew_ms, sessions) values ($1, $2, $3, $4, $5, $6)
        on conflict (daemon_id) do update set host = excluded.host, pid = excluded.pid, http_url = excluded.http_url,
-         renew_ms = excluded.renew_ms, sessions = excluded.sessions, last_seen = now()`,
+         renew_ms = excluded.renew_ms, sessions = excluded.sessions, ${restarted}last_seen = now()`,
       [this.daemonId, this.host, process.pid, httpUrl, this.renewMs, [...sessions].sort()],
     );
   }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { loadGovernance, type GovernanceSnapshot } from '../governance/governance-loader.js';
-import { quoteIdentifier } from './postgres-connection.js';
+import { tablesOf } from './postgres-connection.js';
 import { GovflowError } from '../errors.js';
 
 export class GovernanceVersions {
@@ -28,8 +28,7 @@ export class GovernanceVersions {
     private readonly config: GovflowConfig,
     private readonly current: () => GovernanceSnapshot,
   ) {
-    const quoted = quoteIdentifier(schema);
-    this.table = (name) => `${quoted}.${name}`;
+    this.table = tablesOf(schema);
   }
 
   /**

@@ -6,6 +6,7 @@
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import { withoutCredentials } from './postgres-connection.js';
+import { coalesced } from './coalesced-run.js';
 
 export class OutageLog {
   private readonly failing = new Map<string, number>();
@@ -25,5 +26,16 @@ export class OutageLog {
     if (count === undefined) return;
     this.failing.delete(what);
     this.log.info(`can ${what} again`, { failed_attempts: count });
+  }
+
+  /** `pass` as one coalesced run (coalesced-run.ts) that never rejects: its failures are warned about here. */
+  coalesced(what: string, pass: () => Promise<unknown>): () => Promise<void> {
+    return coalesced(
+      async () => {
+        await pass();
+        this.succeeded(what);
+      },
+      (error) => this.failed(what, error),
+    );
   }
 }

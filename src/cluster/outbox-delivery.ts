@@ -5,49 +5,29 @@
  * on a poll, and after a restart. `outbox_version` records what was written, so a result that
  * changed (pending, then final) is written again and nothing is written twice.
  */
-import type pg from 'pg';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
-import { coalesced } from './coalesced-run.js';
 import { OutageLog } from './outage-log.js';
 import { writeOutboxResult } from '../store/atomic-file.js';
-import { quoteIdentifier } from './postgres-connection.js';
+import { tablesOf } from './postgres-connection.js';
+import type { ClusterStore } from './cluster-store.js';
 
-export class OutboxDelivery {
-  private readonly sessions: string;
-  private readonly outages: OutageLog;
-
-  constructor(
-    private readonly pool: pg.Pool,
-    schema: string,
-    private readonly daemonId: string,
-    private readonly outboxDir: string,
-    private readonly durable: boolean,
-    log: OperationalLog,
-  ) {
-    this.sessions = `${quoteIdentifier(schema)}.sessions`;
-    this.outages = new OutageLog(log);
-  }
-
-  /** Writes every result due; concurrent calls share the run (one more pass when asked meanwhile). */
-  readonly deliver = coalesced(
-    async () => {
-      await this.deliverDue();
-      this.outages.succeeded('write results to the outbox');
-    },
-    (error) => this.outages.failed('write results to the outbox', error),
-  );
-
-  private async deliverDue(): Promise<void> {
+/**
+ * Writes every result due to this daemon's outbox; concurrent calls share the run (one more pass
+ * when asked meanwhile), and a failure is warned about once per outage.
+ */
+export function outboxDelivery(cluster: Pick<ClusterStore, 'pool' | 'schema' | 'daemonId'>, outboxDir: string, durable: boolean, log: OperationalLog): () => Promise<void> {
+  const sessions = tablesOf(cluster.schema)('sessions');
+  return new OutageLog(log).coalesced('write results to the outbox', async () => {
     for (;;) {
-      const due = await this.pool.query<{ session_id: string; request_id: string; result_json: string; result_report: string; result_version: number }>(
-        `select session_id, request_id, result_json, result_report, result_version from ${this.sessions} where intake_daemon = $1 and result_version > outbox_version limit 100`,
-        [this.daemonId],
+      const due = await cluster.pool.query<{ session_id: string; request_id: string; result_json: string; result_report: string; result_version: number }>(
+        `select session_id, request_id, result_json, result_report, result_version from ${sessions} where intake_daemon = $1 and result_version > outbox_version limit 100`,
+        [cluster.daemonId],
       );
       if (due.rows.length === 0) return;
       for (const row of due.rows) {
-        await writeOutboxResult(this.outboxDir, { requestId: row.request_id, json: row.result_json, report: row.result_report }, this.durable);
-        await this.pool.query(`update ${this.sessions} set outbox_version = greatest(outbox_version, $2) where session_id = $1`, [row.session_id, row.result_version]);
+        await writeOutboxResult(outboxDir, { requestId: row.request_id, json: row.result_json, report: row.result_report }, durable);
+        await cluster.pool.query(`update ${sessions} set outbox_version = greatest(outbox_version, $2) where session_id = $1`, [row.session_id, row.result_version]);
       }
     }
-  }
+  });
 }

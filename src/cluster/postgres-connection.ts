@@ -30,16 +30,8 @@ export function withoutCredentials(text: string): string {
   return text.replace(/(postgres(?:ql)?:\/\/)[^@\s/]*@/gi, '$1***@');
 }
 
-export interface StoreSettings {
-  url: string;
-  schema: string;
-  poolSize: number;
-  connectTimeoutMs: number;
-  /** Shown in pg_stat_activity: `govflow:<daemon id>` for a daemon. */
-  applicationName?: string;
-}
-
-export function storeSettings(config: GovflowConfig): StoreSettings {
+/** The connection settings of a root with `store.kind: postgres`; throws StoreUnreachableError for any other. */
+export function storeSettings(config: GovflowConfig): { url: string; schema: string; poolSize: number; connectTimeoutMs: number } {
   if (config.store.kind !== 'postgres' || !config.store.url) throw new StoreUnreachableError('store.kind is not postgres: set store: { kind: postgres, url: ... } in govflow.config.yaml');
   return { url: config.store.url, schema: config.store.schema, poolSize: config.cluster.pool_size, connectTimeoutMs: config.cluster.connect_timeout_ms };
 }
@@ -49,12 +41,35 @@ export function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/** The qualified name of a table of `schema`: `tablesOf(schema)('sessions')`. */
+export function tablesOf(schema: string): (name: string) => string {
+  const quoted = quoteIdentifier(schema);
+  return (name) => `${quoted}.${name}`;
+}
+
+/** Runs `work` in one transaction on one client: committed when it resolves, rolled back when it throws. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const value = await work(client);
+    await client.query('commit');
+    return value;
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /**
  * Opens a pool and proves it works with one query, within the connect timeout; otherwise throws
  * StoreUnreachableError naming host and port. Idle-client errors (a server restart, a cut link)
- * are reported through `onError` instead of crashing the process.
+ * are reported through `onError` instead of crashing the process. `applicationName` is shown in
+ * pg_stat_activity: `govflow:<daemon id>` for a daemon.
  */
-export async function openPool(settings: StoreSettings, onError: (message: string) => void = () => {}): Promise<pg.Pool> {
+export async function openPool(settings: ReturnType<typeof storeSettings> & { applicationName?: string }, onError: (message: string) => void = () => {}): Promise<pg.Pool> {
   const pool = new pg.Pool({
     connectionString: settings.url,
     max: settings.poolSize,

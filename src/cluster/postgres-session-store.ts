@@ -26,7 +26,7 @@ import type {
 } from '../store/session-journal.js';
 import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from '../store/tool-journal-records.js';
 import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession } from '../store/session-store.js';
-import { quoteIdentifier } from './postgres-connection.js';
+import { tablesOf } from './postgres-connection.js';
 import { StoreCommitter, type SessionRowChange } from './store-committer.js';
 import { GovflowError } from '../errors.js';
 
@@ -77,7 +77,7 @@ class PostgresStoredSession implements StoredSession {
   }
 
   async commitMessage(record: MessageRecord, audit: AuditEntryInput): Promise<{ entryHash: string | null }> {
-    const [hash] = await this.write([record], [audit], { governanceHash: record.governance_hash });
+    const [hash] = await this.write([record], [audit], { governance_hash: record.governance_hash });
     return { entryHash: hash ?? null };
   }
 
@@ -91,7 +91,7 @@ class PostgresStoredSession implements StoredSession {
   }
 
   async recordReply(record: ReplyRecord): Promise<void> {
-    await this.write([record], [], { state: 'running', repliesApplied: true });
+    await this.write([record], [], { state: 'running', replies_applied: true });
   }
 
   async recordCrash(record: CrashRecord): Promise<void> {
@@ -103,16 +103,16 @@ class PostgresStoredSession implements StoredSession {
   }
 
   async recordApproval(record: ApprovalRequestRecord | ApprovalRecord): Promise<void> {
-    await this.write([record], [], record.type === 'approval' ? { state: 'running', repliesApplied: true } : undefined);
+    await this.write([record], [], record.type === 'approval' ? { state: 'running', replies_applied: true } : undefined);
   }
 
   async pause(result: SessionResultFiles): Promise<void> {
-    await this.write([], [], { state: 'paused', result: resultOf(result, 'pending'), release: true });
+    await this.write([], [], { state: 'paused', ...resultOf(result, 'pending'), release: true });
     this.released = true;
   }
 
   async finish(result: SessionResultFiles, end: FinishedRecord | null): Promise<void> {
-    await this.write(end ? [end] : [], [], { state: 'finished', result: resultOf(result), release: true });
+    await this.write(end ? [end] : [], [], { state: 'finished', ...resultOf(result), release: true });
     this.released = true;
   }
 
@@ -132,27 +132,26 @@ class PostgresStoredSession implements StoredSession {
   }
 }
 
-function resultOf(result: SessionResultFiles, status?: string): { json: string; report: string; status: string } {
-  const parsed = JSON.parse(result.json) as { status?: string };
-  return { json: result.json, report: result.report, status: status ?? parsed.status ?? 'failed' };
+/** A result as the session row keeps it; `pending`: a paused session's, whose question is notified with it. */
+function resultOf(result: SessionResultFiles, pending?: 'pending'): SessionRowChange {
+  const parsed = JSON.parse(result.json) as { status?: string; message?: unknown };
+  const message = pending && typeof parsed.message === 'string' ? parsed.message.slice(0, 4000) : null;
+  return { result_json: result.json, result_report: result.report, result_status: pending ?? parsed.status ?? 'failed', message };
 }
 
-export interface PostgresSessionStoreOptions {
-  pool: pg.Pool;
-  schema: string;
-  daemonId: string;
-  committer: StoreCommitter;
-  /** cluster.lease_ms: the first lease of a session made here (a delegated child). */
-  leaseMs: number;
+/** A session's journal rows, parsed by the one journal parser; `lastSeq` 0 when it has none. */
+export async function readJournalRows(pool: pg.Pool, table: (name: string) => string, sessionId: string): Promise<{ lastSeq: number; records: JournalRecord[] }> {
+  const rows = await pool.query<{ seq: number; record: string }>(`select seq, record from ${table('journal')} where session_id = $1 order by seq`, [sessionId]);
+  return { lastSeq: rows.rows.at(-1)?.seq ?? 0, records: rows.rows.map((row, index) => parseJournalRecord(row.record, `the store's journal of session ${sessionId}`, index + 1)) };
 }
 
 export class PostgresSessionStore implements SessionStore {
   private readonly leases = new Map<string, Lease>();
   private readonly table: (name: string) => string;
 
-  constructor(private readonly options: PostgresSessionStoreOptions) {
-    const schema = quoteIdentifier(options.schema);
-    this.table = (name) => `${schema}.${name}`;
+  /** `leaseMs` (cluster.lease_ms): the first lease of a session made here (a delegated child). */
+  constructor(private readonly options: { pool: pg.Pool; schema: string; daemonId: string; committer: StoreCommitter; leaseMs: number }) {
+    this.table = tablesOf(options.schema);
   }
 
   /** This daemon holds the session's lease at `epoch` (session-leases.ts took it). */
@@ -160,19 +159,14 @@ export class PostgresSessionStore implements SessionStore {
     this.leases.set(sessionId, { epoch, nextSeq: 1 });
   }
 
-  /** Forgets a session this daemon no longer holds. */
   /** Every lease held here, by session: the sessions claimed and the children they started (renewed together). */
   heldLeases(): Map<string, number> {
     return new Map([...this.leases].map(([sessionId, lease]) => [sessionId, lease.epoch]));
   }
 
+  /** Forgets a session this daemon no longer holds. */
   release(sessionId: string): void {
     this.leases.delete(sessionId);
-  }
-
-  /** The epoch this daemon holds a session at, or null. */
-  heldEpoch(sessionId: string): number | null {
-    return this.leases.get(sessionId)?.epoch ?? null;
   }
 
   /** True for the sessions this daemon holds: the only ones it may open. */
@@ -203,9 +197,9 @@ export class PostgresSessionStore implements SessionStore {
   async open(sessionId: string): Promise<{ session: StoredSession; records: JournalRecord[] }> {
     const lease = this.leases.get(sessionId);
     if (!lease) throw new GovflowError('internal', `session "${sessionId}" is not leased to this daemon`);
-    const rows = await this.options.pool.query<{ seq: number; record: string }>(`select seq, record from ${this.table('journal')} where session_id = $1 order by seq`, [sessionId]);
-    lease.nextSeq = (rows.rows.at(-1)?.seq ?? 0) + 1;
-    return { session: new PostgresStoredSession(sessionId, lease, this.options.committer), records: rows.rows.map((row, index) => parseJournalRecord(row.record, `the store's journal of session ${sessionId}`, index + 1)) };
+    const { lastSeq, records } = await readJournalRows(this.options.pool, this.table, sessionId);
+    lease.nextSeq = lastSeq + 1;
+    return { session: new PostgresStoredSession(sessionId, lease, this.options.committer), records };
   }
 
   async auditedMessages(sessionId: string): Promise<AuditedMessages> {

@@ -11,7 +11,7 @@
  * Why not graphile-worker or pg-boss: docs/cluster.md ("The queue").
  */
 import type pg from 'pg';
-import { quoteIdentifier } from './postgres-connection.js';
+import { inTransaction, tablesOf } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
 
 export interface QueuedRequest {
@@ -58,8 +58,7 @@ export class SessionLeases {
     private readonly daemonId: string,
     private readonly leaseMs: number,
   ) {
-    const quoted = quoteIdentifier(schema);
-    this.table = (name) => `${quoted}.${name}`;
+    this.table = tablesOf(schema);
     this.channels = channelsOf(schema);
   }
 
@@ -90,40 +89,20 @@ export class SessionLeases {
 
   /** Queues a reply to a paused session; null when accepted, else why not. */
   async enqueueReply(sessionId: string, reply: QueuedReply): Promise<string | null> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
+    return inTransaction(this.pool, async (client) => {
       const row = await client.query<{ state: string }>(`select state from ${this.table('sessions')} where session_id = $1 for update`, [sessionId]);
       const state = row.rows[0]?.state;
-      if (state !== 'paused') {
-        await client.query('rollback');
-        if (state === undefined) return `no session "${sessionId}" exists in the store; check the session_id in the pending result`;
-        return `session "${sessionId}" ${state === 'finished' ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes a session whose result is pending`;
-      }
+      if (state === undefined) return `no session "${sessionId}" exists in the store; check the session_id in the pending result`;
+      if (state !== 'paused') return `session "${sessionId}" ${state === 'finished' ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes a session whose result is pending`;
       await client.query(`insert into ${this.table('replies')} (session_id, reply) values ($1, $2)`, [sessionId, JSON.stringify(reply)]);
       await client.query('select pg_notify($1, $2)', [this.channels.work, sessionId]);
-      await client.query('commit');
       return null;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Leases the oldest claimable session to this daemon, or resolves null when none is. */
   async claimNext(): Promise<ClaimedSession | null> {
-    const result = await this.pool.query<{
-      session_id: string;
-      request_id: string;
-      epoch: string;
-      previous_state: ClaimedSession['previousState'];
-      request: ClaimedSession['request'];
-      reply: QueuedReply | null;
-      journaled: boolean;
-      governance_hash: string | null;
-    }>(
+    const result = await this.pool.query<ClaimedSession>(
       `with candidate as (
          select s.session_id, s.state from ${this.table('sessions')} s
          where s.state = 'queued'
@@ -137,23 +116,13 @@ export class SessionLeases {
           set state = 'running', owner = $1, epoch = s.epoch + 1, lease_expires_at = now() + $2 * interval '1 millisecond', updated_at = now()
          from candidate
         where s.session_id = candidate.session_id
-       returning s.session_id, s.request_id, s.epoch, candidate.state as previous_state, s.request, s.governance_hash,
+       returning s.session_id as "sessionId", s.request_id as "requestId", s.epoch::float8 as epoch, candidate.state as "previousState", s.request,
+         s.governance_hash as "governanceHash",
          (select r.reply from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied order by r.id limit 1) as reply,
          exists (select 1 from ${this.table('journal')} j where j.session_id = s.session_id) as journaled`,
       [this.daemonId, this.leaseMs],
     );
-    const row = result.rows[0];
-    if (!row) return null;
-    return {
-      sessionId: row.session_id,
-      requestId: row.request_id,
-      epoch: Number(row.epoch),
-      previousState: row.previous_state,
-      request: row.request,
-      reply: row.reply,
-      journaled: row.journaled,
-      governanceHash: row.governance_hash,
-    };
+    return result.rows[0] ?? null;
   }
 
   /** Renews this daemon's leases; resolves with the sessions it still holds (the rest were lost). */

@@ -21,28 +21,12 @@ import type { KeyObject } from 'node:crypto';
 import type pg from 'pg';
 import { readSigningKey, signCheckpoint, type Checkpoint } from '../audit/checkpoint-format.js';
 import { CheckpointWitnesses } from '../audit/checkpoint-witnesses.js';
+import type { ChainState } from '../audit/checkpoint-writer.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { ClusterStore } from './cluster-store.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import { OutageLog } from './outage-log.js';
-import { quoteIdentifier } from './postgres-connection.js';
-
-export interface StoreCheckpointsOptions {
-  pool: pg.Pool;
-  schema: string;
-  daemonId: string;
-  privateKey: KeyObject;
-  keyId: string;
-  intervalMs: number;
-  witnesses: CheckpointWitnesses;
-  log: OperationalLog;
-}
-
-interface ChainPoint {
-  entries: number;
-  hash: string;
-  day: string;
-}
+import { inTransaction, tablesOf } from './postgres-connection.js';
 
 const WHAT = 'sign a checkpoint of the audit chain';
 
@@ -53,9 +37,8 @@ export class StoreCheckpoints {
    */
   static forCluster(config: GovflowConfig, cluster: ClusterStore, log: OperationalLog): StoreCheckpoints | null {
     if (config.audit.signing_key === null) return null;
-    const { privateKey, keyId } = readSigningKey(config.audit.signing_key);
     const witnesses = new CheckpointWitnesses({ stateDir: config.paths.state, witnesses: config.audit.witnesses, log: (message, fields) => log.warn(message, fields) });
-    const checkpoints = new StoreCheckpoints({ pool: cluster.pool, schema: cluster.schema, daemonId: cluster.daemonId, privateKey, keyId, intervalMs: config.audit.checkpoint_ms, witnesses, log });
+    const checkpoints = new StoreCheckpoints(cluster, readSigningKey(config.audit.signing_key), config.audit.checkpoint_ms, witnesses, log);
     cluster.committer.onEntriesCommitted((lastHash) => checkpoints.committed(lastHash));
     return checkpoints;
   }
@@ -70,10 +53,15 @@ export class StoreCheckpoints {
   private readonly table: (name: string) => string;
   private readonly outages: OutageLog;
 
-  constructor(private readonly options: StoreCheckpointsOptions) {
-    const schema = quoteIdentifier(options.schema);
-    this.table = (name) => `${schema}.${name}`;
-    this.outages = new OutageLog(options.log);
+  private constructor(
+    private readonly cluster: Pick<ClusterStore, 'pool' | 'schema' | 'daemonId'>,
+    private readonly key: { privateKey: KeyObject; keyId: string },
+    private readonly intervalMs: number,
+    private readonly witnesses: CheckpointWitnesses,
+    private readonly log: OperationalLog,
+  ) {
+    this.table = tablesOf(cluster.schema);
+    this.outages = new OutageLog(log);
   }
 
   /** Entries this daemon just committed, the newest hashing to `lastHash` (the committer's order). */
@@ -90,7 +78,7 @@ export class StoreCheckpoints {
     this.timer = null;
     await this.running;
     if (this.uncovered !== null) await this.run(true);
-    await this.options.witnesses.close();
+    await this.witnesses.close();
   }
 
   private schedule(): void {
@@ -109,7 +97,7 @@ export class StoreCheckpoints {
         this.outages.succeeded(WHAT);
       })
       .catch((error: unknown) => {
-        this.nextTryAt = Date.now() + this.options.intervalMs;
+        this.nextTryAt = Date.now() + this.intervalMs;
         this.outages.failed(WHAT, error);
       })
       .finally(() => {
@@ -124,57 +112,44 @@ export class StoreCheckpoints {
     const target = this.uncovered;
     if (target === null) return 0;
     const signed: Checkpoint[] = [];
-    const client = await this.options.pool.connect();
-    let waitMs = this.options.intervalMs;
-    try {
-      await client.query('begin');
-      await client.query('select pg_advisory_xact_lock(hashtext($1))', [`govflow-checkpoints:${this.options.schema}`]);
+    const { intervalMs, log } = this;
+    /** Too early to sign: what this daemon committed stays uncovered. */
+    let early = false;
+    const waitMs = await inTransaction(this.cluster.pool, async (client) => {
+      await client.query('select pg_advisory_xact_lock(hashtext($1))', [`govflow-checkpoints:${this.cluster.schema}`]);
       const now = (await client.query<{ now: Date }>('select clock_timestamp() as now')).rows[0].now;
       const mine = await client.query<{ position: string }>(`select position from ${this.table('audit_entries')} where hash = $1`, [target]);
       const newest = (await client.query<{ entries: string; day: string; signed_at: Date }>(`select entries, day, signed_at from ${this.table('audit_checkpoints')} order by entries desc limit 1`)).rows.at(0);
       const age = newest ? now.getTime() - newest.signed_at.getTime() : Infinity;
       if (mine.rows.length === 0) {
-        this.options.log.warn('the audit chain in Postgres no longer holds an entry this daemon committed: not signing over it (run govflow verify --store)', { hash: target });
-      } else if (newest !== undefined && Number(newest.entries) >= Number(mine.rows[0].position)) {
-        // Covered already: another daemon signed after these entries.
-        waitMs = Math.max(0, this.options.intervalMs - age);
-      } else if (!force && age < this.options.intervalMs) {
-        await client.query('commit');
-        return this.options.intervalMs - age;
-      } else {
-        for (const point of await this.pointsToSign(client, newest ? { entries: Number(newest.entries), day: newest.day } : null)) {
-          const checkpoint = signCheckpoint(this.options.privateKey, this.options.keyId, point, now);
-          await client.query(`insert into ${this.table('audit_checkpoints')} (entries, day, hash, signed_at, daemon, line) values ($1, $2, $3, $4, $5, $6)`, [
-            checkpoint.entries,
-            checkpoint.day,
-            checkpoint.hash,
-            now,
-            this.options.daemonId,
-            JSON.stringify(checkpoint),
-          ]);
-          signed.push(checkpoint);
-        }
+        log.warn('the audit chain in Postgres no longer holds an entry this daemon committed: not signing over it (run govflow verify --store)', { hash: target });
+        return intervalMs;
       }
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+      // Covered already: another daemon signed after these entries.
+      if (newest !== undefined && Number(newest.entries) >= Number(mine.rows[0].position)) return Math.max(0, intervalMs - age);
+      early = !force && age < intervalMs;
+      if (early) return intervalMs - age;
+      for (const point of await this.pointsToSign(client, newest ? { entries: Number(newest.entries), day: newest.day } : null)) {
+        const checkpoint = signCheckpoint(this.key.privateKey, this.key.keyId, point, now);
+        await client.query(`insert into ${this.table('audit_checkpoints')} (entries, day, hash, signed_at, daemon, line) values ($1, $2, $3, $4, $5, $6)`, [checkpoint.entries, checkpoint.day, checkpoint.hash, now, this.cluster.daemonId, JSON.stringify(checkpoint)]);
+        signed.push(checkpoint);
+      }
+      return intervalMs;
+    });
+    if (early) return waitMs;
     if (this.uncovered === target) this.uncovered = null;
-    for (const checkpoint of signed) this.options.witnesses.deliver(checkpoint);
+    for (const checkpoint of signed) this.witnesses.deliver(checkpoint);
     return waitMs;
   }
 
   /** The chain's head, preceded on a day's first checkpoint by the last entry of the day before. */
-  private async pointsToSign(client: pg.PoolClient, newest: { entries: number; day: string } | null): Promise<ChainPoint[]> {
+  private async pointsToSign(client: pg.PoolClient, newest: { entries: number; day: string } | null): Promise<ChainState[]> {
     const head = (
       await client.query<{ position: string; hash: string; day: string }>(
         `select h.position, h.hash, e.day from ${this.table('audit_head')} h join ${this.table('audit_entries')} e on e.position = h.position where h.id = 1`,
       )
     ).rows[0];
-    const points: ChainPoint[] = [];
+    const points: ChainState[] = [];
     if (newest === null || newest.day < head.day) {
       const dayEnd = await client.query<{ position: string; hash: string; day: string }>(
         `select position, hash, day from ${this.table('audit_entries')} where position > $1 and day < $2 order by position desc limit 1`,

@@ -22,7 +22,7 @@ import type pg from 'pg';
 import { formatEntryBody, localDayAndTime, type AuditEntryInput } from '../audit/audit-entry-format.js';
 import { errorMessage } from '../errors.js';
 import { SessionInterruptedError } from '../pipeline/runner-contract.js';
-import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
+import { tablesOf, withoutCredentials } from './postgres-connection.js';
 
 /** The lease this write was made under no longer holds: another daemon owns the session. */
 export class LeaseLostError extends SessionInterruptedError {
@@ -34,16 +34,20 @@ export class StoreUnavailableError extends SessionInterruptedError {
   override readonly name = 'StoreUnavailableError' as 'SessionInterruptedError';
 }
 
-/** Changes to a session's row made with a write. */
+/** Changes to a session's row made with a write, named as `commit_writes` reads them. */
 export interface SessionRowChange {
   state?: 'running' | 'paused' | 'finished';
-  result?: { json: string; report: string; status: string };
+  /** A new result (pending or final): its document, report and status, and a paused session's question. */
+  result_json?: string;
+  result_report?: string;
+  result_status?: string;
+  message?: string | null;
   manifest?: unknown;
-  governanceHash?: string;
+  governance_hash?: string;
   /** Give the lease up (the session paused or finished). */
-  release?: boolean;
+  release?: true;
   /** Mark the replies of the session as applied. */
-  repliesApplied?: boolean;
+  replies_applied?: true;
 }
 
 export interface StoreWrite {
@@ -63,14 +67,8 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-export interface CommitterOptions {
-  pool: pg.Pool;
-  schema: string;
-  daemonId: string;
-  timezone: string;
-  /** Writes per transaction at most (the rest wait for the next one). */
-  maxBatch?: number;
-}
+/** Writes per transaction at most (the rest wait for the next one). */
+const MAX_BATCH = 256;
 
 /** What `<schema>_results` carries: a session paused or finished (every daemon hears it). */
 export interface ResultNotice {
@@ -84,15 +82,6 @@ export interface ResultNotice {
   message: string | null;
 }
 
-function messageOf(resultJson: string): string | null {
-  try {
-    const message = (JSON.parse(resultJson) as { message?: unknown }).message;
-    return typeof message === 'string' ? message.slice(0, 4000) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Notification channels of a schema: new audit entries, and results to write to an outbox. */
 export function channelsOf(schema: string): { audit: string; results: string; work: string } {
   return { audit: `${schema}_audit`, results: `${schema}_results`, work: `${schema}_work` };
@@ -104,14 +93,13 @@ export class StoreCommitter {
   private readonly table: (name: string) => string;
   private readonly prompts = new Map<string, string>();
   private readonly channels: ReturnType<typeof channelsOf>;
-  /** Transactions and writes committed, for the benchmark's figures. */
-  readonly stats = { transactions: 0, writes: 0, entries: 0 };
+  /** Transactions committed (the group-commit test counts them). */
+  readonly stats = { transactions: 0 };
   /** Hears the hash of the newest entry of each transaction that appended any (signed checkpoints). */
   private entriesListener: ((lastHash: string) => void) | null = null;
 
-  constructor(private readonly options: CommitterOptions) {
-    const schema = quoteIdentifier(options.schema);
-    this.table = (name) => `${schema}.${name}`;
+  constructor(private readonly options: { pool: pg.Pool; schema: string; daemonId: string; timezone: string }) {
+    this.table = tablesOf(options.schema);
     this.channels = channelsOf(options.schema);
   }
 
@@ -137,7 +125,7 @@ export class StoreCommitter {
     this.flushing = true;
     try {
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.options.maxBatch ?? 256);
+        const batch = this.queue.splice(0, MAX_BATCH);
         await this.commitBatch(batch);
       }
     } finally {
@@ -156,7 +144,7 @@ export class StoreCommitter {
         body: formatEntryBody(input, this.options.timezone),
         day: localDayAndTime(input.message.timestamp.executed_at, this.options.timezone).day,
       })),
-      ...(write.change ? { change: changeOf(write.change) } : {}),
+      ...(write.change ? { change: write.change } : {}),
     }));
     const prompts = Object.fromEntries(this.prompts);
     this.prompts.clear();
@@ -180,8 +168,6 @@ export class StoreCommitter {
         pending.reject(new LeaseLostError(`session ${pending.write.sessionId}: the lease (epoch ${pending.write.epoch}) was taken over by another daemon; this daemon's work on it is dropped`, { sessionId: pending.write.sessionId }));
         return;
       }
-      this.stats.writes++;
-      this.stats.entries += outcome.hashes[index].length;
       pending.resolve(outcome.hashes[index]);
     });
     // Entries were appended in write order, so the last hash of the last write with any is the newest.
@@ -194,18 +180,4 @@ export class StoreCommitter {
       pending.reject(new StoreUnavailableError(`session ${pending.write.sessionId}: the Postgres store did not take the write (${withoutCredentials(errorMessage(error))}); the work is dropped and the session resumes from its journal`, { sessionId: pending.write.sessionId, cause: error }));
     }
   }
-}
-
-/** A session row change as commit_writes reads it. */
-function changeOf(change: SessionRowChange): Record<string, unknown> {
-  return {
-    ...(change.state ? { state: change.state } : {}),
-    ...(change.governanceHash ? { governance_hash: change.governanceHash } : {}),
-    ...(change.manifest !== undefined ? { manifest: change.manifest } : {}),
-    ...(change.result
-      ? { result_json: change.result.json, result_report: change.result.report, result_status: change.result.status, message: change.state === 'paused' ? messageOf(change.result.json) : null }
-      : {}),
-    ...(change.release ? { release: true } : {}),
-    ...(change.repliesApplied ? { replies_applied: true } : {}),
-  };
 }

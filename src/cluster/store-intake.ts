@@ -14,11 +14,11 @@ import { generateSessionId, type OperationalLog } from '../pipeline/session-runn
 import { archiveRequestFile } from '../intake/request-archive.js';
 import { withoutCredentials } from './postgres-connection.js';
 import type { SessionLeases } from './session-leases.js';
+import { coalesced } from './coalesced-run.js';
 
 export class StoreIntake {
   /** Claimed items the store did not take yet (the link was down), by claimed path. */
   private readonly unqueued = new Map<string, IntakeItem>();
-  private retrying = false;
 
   constructor(
     private readonly config: GovflowConfig,
@@ -40,17 +40,9 @@ export class StoreIntake {
   }
 
   /** Tries the kept items again (the daemon's poll calls this). */
-  retry(): void {
-    if (this.retrying || this.unqueued.size === 0) return;
-    this.retrying = true;
-    void (async () => {
-      try {
-        for (const item of [...this.unqueued.values()]) await this.handle(item);
-      } finally {
-        this.retrying = false;
-      }
-    })();
-  }
+  readonly retry = coalesced(async () => {
+    for (const item of [...this.unqueued.values()]) await this.handle(item);
+  });
 
   private async enqueue(item: IntakeItem): Promise<void> {
     const { config } = this;

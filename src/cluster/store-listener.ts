@@ -9,19 +9,13 @@ import type { OperationalLog } from '../pipeline/runner-contract.js';
 import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
 
-export interface StoreListenerHandlers {
-  work(): void;
-  audit(): void;
-  results(payload: string | undefined): void;
-}
-
 export class StoreListener {
   private client: pg.Client | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly schema: string,
-    private readonly handlers: StoreListenerHandlers,
+    private readonly handlers: { work(): void; audit(): void; results(payload: string | undefined): void },
     private readonly options: { log: OperationalLog; retryMs: number; active: () => boolean },
   ) {}
 

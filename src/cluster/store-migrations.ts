@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import { GENESIS_HASH } from '../audit/audit-entry-format.js';
-import { quoteIdentifier } from './postgres-connection.js';
+import { inTransaction, quoteIdentifier } from './postgres-connection.js';
 import { GovflowError } from '../errors.js';
 
 interface Migration {
@@ -221,10 +221,8 @@ const LOCK_SQL = 'select pg_advisory_xact_lock(hashtext($1))';
 /** Applies every migration the schema lacks; resolves with the versions applied now. */
 export async function migrate(pool: pg.Pool, schema: string): Promise<number[]> {
   const quoted = quoteIdentifier(schema);
-  const client = await pool.connect();
-  const applied: number[] = [];
-  try {
-    await client.query('begin');
+  return inTransaction(pool, async (client) => {
+    const applied: number[] = [];
     await client.query(LOCK_SQL, [`govflow-migrations:${schema}`]);
     await client.query(`create schema if not exists ${quoted}`);
     await client.query(`create table if not exists ${quoted}.schema_migrations (version int primary key, name text not null, applied_at timestamptz not null default now())`);
@@ -238,12 +236,6 @@ export async function migrate(pool: pg.Pool, schema: string): Promise<number[]> 
     const newest = Math.max(0, ...done);
     const known = MIGRATIONS.at(-1)?.version ?? 0;
     if (newest > known) throw new GovflowError('config', `the store's schema "${schema}" is at version ${newest}, newer than this govflow knows (${known}): run the newer govflow`);
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-  return applied;
+    return applied;
+  });
 }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { GENESIS_HASH, computeEntryHash } from '../audit/audit-entry-format.js';
 import { listLogFiles } from '../audit/audit-log-reader.js';
+import { splitEntryBlocks } from '../audit/audit-entry-parse.js';
 import type { CheckpointSource } from '../audit/checkpoint-verify.js';
 import { quoteIdentifier } from './postgres-connection.js';
 
@@ -28,27 +29,13 @@ export interface StoreVerifyResult {
 const TRAILER = /\[ENTRY_HASH: ([0-9a-f]{64})\]\n---\n$/;
 const BATCH = 2000;
 
-/** An entry as the files hold it, with where it starts. */
-interface FileEntry {
-  file: string;
-  line: number;
-  text: string;
-}
-
-function* fileEntries(logsDir: string): Generator<FileEntry> {
+/** Every entry of the log files in order, a torn tail included (as an entry the chain cannot match). */
+function* fileEntries(logsDir: string): Generator<{ file: string; line: number; text: string }> {
   for (const name of listLogFiles(logsDir)) {
     const file = path.join(logsDir, name);
-    const text = fs.readFileSync(file, 'utf8');
-    let offset = 0;
-    let line = 1;
-    while (offset < text.length) {
-      const end = text.indexOf('\n---\n', offset);
-      const stop = end === -1 ? text.length : end + 5;
-      const entry = text.slice(offset, stop);
-      yield { file, line, text: entry };
-      line += entry.split('\n').length - 1;
-      offset = stop;
-    }
+    const { blocks, torn } = splitEntryBlocks(fs.readFileSync(file, 'utf8'));
+    for (const block of blocks) yield { file, line: block.line, text: `${block.lines.join('\n')}\n---\n` };
+    if (torn) yield { file, line: torn.line, text: torn.text };
   }
 }
 

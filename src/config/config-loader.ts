@@ -15,16 +15,7 @@ import { isPlainObject } from '../message/json-text.js';
 
 export const CONFIG_FILE_NAME = 'govflow.config.yaml';
 
-export type ProviderKind =
-  | 'dry-run'
-  | 'scripted'
-  | 'openai'
-  | 'openai-compatible'
-  | 'anthropic'
-  | 'google'
-  | 'ollama'
-  | 'replay'
-  | 'local';
+export type ProviderKind = (typeof CONFIG_SCHEMA.properties.provider.properties.kind.enum)[number];
 
 /** An agent as declared in frontmatter or under config `agents:`. */
 export interface AgentDeclaration {
@@ -153,7 +144,7 @@ export interface GovflowConfig {
 const validateConfig = compileSchema(CONFIG_SCHEMA as unknown as Record<string, unknown>);
 
 /** True when `zone` is an IANA time zone name this Node.js knows. */
-export function isValidTimeZone(zone: string): boolean {
+function isValidTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return zone.length > 0;
@@ -166,21 +157,16 @@ function systemTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
-function environmentOverrides(env: NodeJS.ProcessEnv): Record<string, [string, string]> {
-  // key path → [value, variable name], for errors that say where a bad value came from.
-  const table: Array<[string, string]> = [
-    ['timezone', 'GOVFLOW_TIMEZONE'],
-    ['provider.kind', 'GOVFLOW_PROVIDER'],
-    ['provider.model', 'GOVFLOW_MODEL'],
-    ['provider.base_url', 'GOVFLOW_BASE_URL'],
-    ['provider.script', 'GOVFLOW_SCRIPT'],
-  ];
-  const result: Record<string, [string, string]> = {};
-  for (const [key, variable] of table) {
-    const value = env[variable];
-    if (value !== undefined && value !== '') result[key] = [value, variable];
-  }
-  return result;
+/** The `provider` keys the environment sets (when not empty), by variable. */
+const PROVIDER_ENVIRONMENT = { kind: 'GOVFLOW_PROVIDER', model: 'GOVFLOW_MODEL', base_url: 'GOVFLOW_BASE_URL', script: 'GOVFLOW_SCRIPT' } as const;
+
+/** A fresh copy of `defaults` with what the user wrote over it: mappings merged key by key, anything else replaced. */
+function withDefaults(defaults: unknown, written: unknown): unknown {
+  if (written === undefined) return structuredClone(defaults);
+  if (!isPlainObject(defaults) || !isPlainObject(written)) return structuredClone(written);
+  const merged = structuredClone(defaults);
+  for (const [key, value] of Object.entries(written)) merged[key] = withDefaults(defaults[key], value);
+  return merged;
 }
 
 /** Loads and validates the configuration of `root`. Throws ConfigError naming file, line and key. */
@@ -210,30 +196,28 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     );
   }
 
-  const overrides = environmentOverrides(env);
-  const section = (name: string) => (isPlainObject(user[name]) ? (user[name] as Record<string, unknown>) : {});
-  const provider = { ...CONFIG_DEFAULTS.provider, ...section('provider') } as GovflowConfig['provider'];
-  for (const [key, [value]] of Object.entries(overrides)) {
-    if (key.startsWith('provider.')) (provider as unknown as Record<string, unknown>)[key.slice(9)] = value;
-  }
-  const validKinds = (CONFIG_SCHEMA.properties.provider.properties.kind.enum as readonly string[]);
+  const defaulted = <K extends keyof GovflowConfig & keyof typeof CONFIG_DEFAULTS>(name: K) => withDefaults(CONFIG_DEFAULTS[name], user[name]) as GovflowConfig[K];
+  const provider = defaulted('provider');
+  for (const [key, variable] of Object.entries(PROVIDER_ENVIRONMENT)) if (env[variable]) (provider as unknown as Record<string, unknown>)[key] = env[variable];
+  const validKinds: readonly string[] = CONFIG_SCHEMA.properties.provider.properties.kind.enum;
   if (!validKinds.includes(provider.kind)) {
     throw new ConfigError(
       `GOVFLOW_PROVIDER="${provider.kind}" is not a provider kind; use one of ${validKinds.join(', ')}`,
     );
   }
 
-  const timezone = overrides.timezone?.[0] ?? (user.timezone as string | undefined) ?? systemTimeZone();
+  const fromEnvironment = Boolean(env.GOVFLOW_TIMEZONE);
+  const timezone = env.GOVFLOW_TIMEZONE || ((user.timezone as string | undefined) ?? systemTimeZone());
   if (!isValidTimeZone(timezone)) {
-    const from = overrides.timezone ? `GOVFLOW_TIMEZONE` : `${CONFIG_FILE_NAME}:${lineOf(['timezone'])}`;
     throw new ConfigError(
-      `timezone "${timezone}" (from ${from}) is not a valid IANA time zone name; use one like "Asia/Singapore", "America/New_York" or "UTC"`,
-      overrides.timezone ? undefined : CONFIG_FILE_NAME,
-      overrides.timezone ? undefined : lineOf(['timezone']),
+      `timezone "${timezone}" (from ${fromEnvironment ? 'GOVFLOW_TIMEZONE' : `${CONFIG_FILE_NAME}:${lineOf(['timezone'])}`}) is not a valid IANA time zone name; use one like "Asia/Singapore", "America/New_York" or "UTC"`,
+      fromEnvironment ? undefined : CONFIG_FILE_NAME,
+      fromEnvironment ? undefined : lineOf(['timezone']),
     );
   }
 
-  for (const [name, server] of Object.entries((section('mcp').servers as Record<string, McpServerConfig> | undefined) ?? {})) {
+  const mcp = defaulted('mcp');
+  for (const [name, server] of Object.entries(mcp.servers)) {
     if ((server.command === undefined) === (server.url === undefined)) {
       throw new ConfigError(
         `mcp.servers.${name} needs exactly one of \`command\` (a stdio server govflow starts) or \`url\` (a Streamable HTTP server)`,
@@ -243,45 +227,31 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     }
   }
 
-  const messageSection = section('message');
+  const http = defaulted('http');
   const config: GovflowConfig = {
     root: absoluteRoot,
     configFile,
     written: structuredClone(user),
     timezone,
     provider,
-    llm: { ...CONFIG_DEFAULTS.llm, ...section('llm') } as GovflowConfig['llm'],
-    limits: { ...CONFIG_DEFAULTS.limits, ...section('limits') } as GovflowConfig['limits'],
-    intake: { ...CONFIG_DEFAULTS.intake, ...section('intake') } as GovflowConfig['intake'],
-    message: {
-      schema: (messageSection.schema as string | null | undefined) ?? null,
-      max_depth: (messageSection.max_depth as number | undefined) ?? CONFIG_DEFAULTS.message.max_depth,
-    },
-    prompt: { include: [...((section('prompt').include as string[] | undefined) ?? CONFIG_DEFAULTS.prompt.include)] },
-    daemon: { ...CONFIG_DEFAULTS.daemon, ...section('daemon') } as GovflowConfig['daemon'],
-    audit: auditSettings(root, section('audit')),
-    telemetry: { ...CONFIG_DEFAULTS.telemetry, ...section('telemetry') } as GovflowConfig['telemetry'],
-    http: {
-      ...CONFIG_DEFAULTS.http,
-      ...section('http'),
-      tokens: ((section('http').tokens as Array<{ user: string; sha256: string; role?: 'operator' | 'auditor' }> | undefined) ?? []).map((token) => ({
-        user: token.user,
-        sha256: token.sha256.toLowerCase(),
-        role: token.role ?? 'operator',
-      })),
-    } as GovflowConfig['http'],
+    llm: defaulted('llm'),
+    limits: defaulted('limits'),
+    intake: defaulted('intake'),
+    message: defaulted('message'),
+    prompt: defaulted('prompt'),
+    daemon: defaulted('daemon'),
+    audit: auditSettings(root, defaulted('audit')),
+    telemetry: defaulted('telemetry'),
+    http: { ...http, tokens: http.tokens.map((token: { user: string; sha256: string; role?: 'operator' | 'auditor' }) => ({ user: token.user, sha256: token.sha256.toLowerCase(), role: token.role ?? 'operator' })) },
     prices: { ...((user.prices as Record<string, ModelPrice> | undefined) ?? {}), ...pricingTable(user.pricing) },
-    allow_outside_root: (user.allow_outside_root as boolean | undefined) ?? CONFIG_DEFAULTS.allow_outside_root,
+    allow_outside_root: defaulted('allow_outside_root'),
     agents: (user.agents as Record<string, AgentDeclaration> | undefined) ?? {},
-    tools: toolsSection(absoluteRoot, section('tools')),
-    mcp: {
-      servers: (section('mcp').servers as Record<string, McpServerConfig> | undefined) ?? {},
-      timeout_ms: (section('mcp').timeout_ms as number | undefined) ?? CONFIG_DEFAULTS.mcp.timeout_ms,
-    },
-    store: storeSection(section('store'), env, lineOf(['store'])),
-    cluster: { ...CONFIG_DEFAULTS.cluster, ...section('cluster') } as GovflowConfig['cluster'],
+    tools: toolsSection(absoluteRoot, defaulted('tools')),
+    mcp,
+    store: storeSection(defaulted('store'), env, lineOf(['store'])),
+    cluster: defaulted('cluster'),
     paths: systemPaths(absoluteRoot),
-    pii: { ...CONFIG_DEFAULTS.pii, ...section('pii') } as PiiConfig,
+    pii: defaulted('pii'),
     guardrails: (user.guardrails as unknown[] | undefined) ?? [],
   };
   try {
@@ -300,10 +270,10 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
  * `store:` with its URL resolved: GOVFLOW_STORE_URL wins; `${NAME}` in the URL is replaced by
  * that environment variable (so a password need not sit in the file). Errors never echo the URL.
  */
-function storeSection(user: Record<string, unknown>, env: NodeJS.ProcessEnv, line: number): GovflowConfig['store'] {
-  const kind = (env.GOVFLOW_STORE ?? (user.kind as string | undefined) ?? CONFIG_DEFAULTS.store.kind) as GovflowConfig['store']['kind'];
+function storeSection(store: GovflowConfig['store'], env: NodeJS.ProcessEnv, line: number): GovflowConfig['store'] {
+  const kind = (env.GOVFLOW_STORE ?? store.kind) as GovflowConfig['store']['kind'];
   if (kind !== 'files' && kind !== 'postgres') throw new ConfigError(`GOVFLOW_STORE="${kind}" is not a store kind; use files or postgres`);
-  const written = env.GOVFLOW_STORE_URL || ((user.url as string | null | undefined) ?? null);
+  const written = env.GOVFLOW_STORE_URL || store.url;
   const url = written === null ? null : written.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => {
     const value = env[name];
     if (value === undefined) throw new ConfigError(`store.url names the environment variable \${${name}}, which is not set; set it or write the URL out`, CONFIG_FILE_NAME, line);
@@ -312,7 +282,7 @@ function storeSection(user: Record<string, unknown>, env: NodeJS.ProcessEnv, lin
   if (kind === 'postgres' && !url) {
     throw new ConfigError('store.kind is postgres but store.url is not set: give a URL such as postgres://user@host:5432/db (or set GOVFLOW_STORE_URL)', env.GOVFLOW_STORE ? undefined : CONFIG_FILE_NAME, env.GOVFLOW_STORE ? undefined : line);
   }
-  return { kind, url, schema: (user.schema as string | undefined) ?? CONFIG_DEFAULTS.store.schema };
+  return { kind, url, schema: store.schema };
 }
 
 /** `pricing: { model: { input_per_mtok, output_per_mtok } }` (docs/configuration.md) as the price table's entries. */
@@ -330,19 +300,9 @@ function pricingTable(pricing: unknown): Record<string, ModelPrice> {
   return table;
 }
 
-function toolsSection(root: string, user: Record<string, unknown>): ToolsConfig {
-  const defaults = CONFIG_DEFAULTS.tools;
-  const httpGet = isPlainObject(user.http_get) ? user.http_get : {};
-  return {
-    workspace: path.resolve(root, (user.workspace as string | undefined) ?? defaults.workspace),
-    max_result_bytes: (user.max_result_bytes as number | undefined) ?? defaults.max_result_bytes,
-    max_file_bytes: (user.max_file_bytes as number | undefined) ?? defaults.max_file_bytes,
-    http_get: {
-      ...defaults.http_get,
-      ...httpGet,
-      allow_hosts: [...((httpGet.allow_hosts as string[] | undefined) ?? defaults.http_get.allow_hosts)].map((host) => host.toLowerCase()),
-    } as ToolsConfig['http_get'],
-  };
+/** `tools` with the workspace resolved and host names lower-cased. */
+function toolsSection(root: string, tools: ToolsConfig): ToolsConfig {
+  return { ...tools, workspace: path.resolve(root, tools.workspace), http_get: { ...tools.http_get, allow_hosts: tools.http_get.allow_hosts.map((host) => host.toLowerCase()) } };
 }
 
 function deepFreeze<T>(value: T): T {
@@ -357,23 +317,15 @@ function deepFreeze<T>(value: T): T {
  * The audit section with its paths resolved. The signing key must lie outside the root (docs/audit-log.md):
  * whoever can write the root must not be able to sign with the daemon's key.
  */
-function auditSettings(root: string, raw: Record<string, unknown>): GovflowConfig['audit'] {
-  const defaults = CONFIG_DEFAULTS.audit;
-  const keyPath = typeof raw.signing_key === 'string' ? path.resolve(root, raw.signing_key) : null;
+function auditSettings(root: string, audit: GovflowConfig['audit']): GovflowConfig['audit'] {
+  const keyPath = audit.signing_key === null ? null : path.resolve(root, audit.signing_key);
   if (keyPath !== null) {
     const relative = path.relative(path.resolve(root), keyPath);
     if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) {
       throw new ConfigError(`audit.signing_key ${keyPath} is inside the root: keep the private key outside it (e.g. /etc/govflow/audit.key), so whoever can write the root cannot sign`, CONFIG_FILE_NAME);
     }
   }
-  const retention = (raw.retention as Record<string, unknown> | undefined) ?? {};
-  const witnesses = ((raw.witnesses as string[] | undefined) ?? defaults.witnesses).map((witness) => (/^https?:\/\//.test(witness) ? witness : path.resolve(root, witness)));
-  return {
-    signing_key: keyPath,
-    checkpoint_ms: (raw.checkpoint_ms as number | undefined) ?? defaults.checkpoint_ms,
-    witnesses,
-    retention: { ...defaults.retention, ...retention } as GovflowConfig['audit']['retention'],
-  };
+  return { ...audit, signing_key: keyPath, witnesses: audit.witnesses.map((witness) => (/^https?:\/\//.test(witness) ? witness : path.resolve(root, witness))) };
 }
 
 /** Only archived days are deleted (docs/audit-log.md "Retention and archives"): what makes `delete_after_days` wrong, or null. */

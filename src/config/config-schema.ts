@@ -50,6 +50,20 @@ const MCP_SERVER_SCHEMA = {
   },
 } as const;
 
+/** A price table by model: `input`, `output` and optional `cached_input`, each name ending in `suffix`. */
+function priceTableSchema(suffix: string) {
+  const price = { type: 'number', minimum: 0 };
+  return {
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      additionalProperties: false,
+      required: [`input${suffix}`, `output${suffix}`],
+      properties: { [`input${suffix}`]: price, [`output${suffix}`]: price, [`cached_input${suffix}`]: price },
+    },
+  };
+}
+
 export const CONFIG_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -238,33 +252,9 @@ export const CONFIG_SCHEMA = {
         timeout_ms: positiveInteger,
       },
     },
-    prices: {
-      type: 'object',
-      additionalProperties: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['input', 'output'],
-        properties: {
-          input: { type: 'number', minimum: 0 },
-          output: { type: 'number', minimum: 0 },
-          cached_input: { type: 'number', minimum: 0 },
-        },
-      },
-    },
+    prices: priceTableSchema(''),
     /** Prices as `{ model: { input_per_mtok, output_per_mtok } }`, USD per million tokens; wins over `prices` per model. */
-    pricing: {
-      type: 'object',
-      additionalProperties: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['input_per_mtok', 'output_per_mtok'],
-        properties: {
-          input_per_mtok: { type: 'number', minimum: 0 },
-          output_per_mtok: { type: 'number', minimum: 0 },
-          cached_input_per_mtok: { type: 'number', minimum: 0 },
-        },
-      },
-    },
+    pricing: priceTableSchema('_per_mtok'),
     /** Let prompt includes, agent files, schemas and model files lie outside the root (README "Files outside the root, and prices"). */
     allow_outside_root: { type: 'boolean' },
     pii: {

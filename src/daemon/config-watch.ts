@@ -14,28 +14,21 @@ import type { HttpApi } from '../http/http-server.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import { writeConfigStatus } from './config-status.js';
 
-export interface ConfigWatchOptions {
-  /** The config the daemon started with. */
-  config: GovflowConfig;
-  env: NodeJS.ProcessEnv;
-  log: OperationalLog;
-  /** The HTTP API whose tokens follow the file, or null when the daemon serves none. */
-  http: Pick<HttpApi, 'replaceTokens' | 'url'> | null;
-}
-
 /**
  * Top-level keys of `next` that differ from `started` and only a restart applies, in the order
  * written (keys removed last); `http` counts only when more than its tokens changed.
  */
-export function keysNeedingRestart(started: Readonly<Record<string, unknown>>, next: Readonly<Record<string, unknown>>): string[] {
+function keysNeedingRestart(started: Readonly<Record<string, unknown>>, next: Readonly<Record<string, unknown>>): string[] {
   const withoutTokens = (value: unknown) => (typeof value === 'object' && value !== null ? { ...value, tokens: undefined } : value);
   const keys = [...new Set([...Object.keys(next), ...Object.keys(started)])];
   return keys.filter((key) => (key === 'http' ? !isDeepStrictEqual(withoutTokens(started.http), withoutTokens(next.http)) : !isDeepStrictEqual(started[key], next[key])));
 }
 
-/** Starts watching; resolves once the watcher is ready, with the function that stops it. */
-export async function watchConfig(options: ConfigWatchOptions): Promise<() => Promise<void>> {
-  const { config, log, http } = options;
+/**
+ * Starts watching the file of `config` (the config the daemon started with); `http` is the HTTP API
+ * whose tokens follow the file, or null. Resolves once the watcher is ready, with its stop function.
+ */
+export async function watchConfig(config: GovflowConfig, env: NodeJS.ProcessEnv, log: OperationalLog, http: Pick<HttpApi, 'replaceTokens' | 'url'> | null): Promise<() => Promise<void>> {
   const write = (restartNeeded: string[]) => {
     try {
       writeConfigStatus(config.paths.state, { pid: process.pid, http: http?.url ?? null, restart_needed: restartNeeded });
@@ -50,7 +43,7 @@ export async function watchConfig(options: ConfigWatchOptions): Promise<() => Pr
   const check = () => {
     let next: GovflowConfig;
     try {
-      next = loadConfig(config.root, options.env);
+      next = loadConfig(config.root, env);
     } catch (error) {
       const what = error instanceof ConfigError ? error.describe() : `${CONFIG_FILE_NAME}: ${errorMessage(error)}`;
       log.error(`${what} — this edit of ${CONFIG_FILE_NAME} does not validate: fix it (the file is read again when saved); the daemon keeps running on the config it has`);

@@ -26,10 +26,7 @@ import { DiskGuard } from './disk-guard.js';
 import { watchGovernance } from './governance-watch.js';
 import { InboxWork } from './inbox-work.js';
 import { openRuntime, type Runtime } from './runtime.js';
-import type { Backend, DaemonState, WorkSource } from './work-source.js';
-
-export type { DaemonState } from './work-source.js';
-import { runShutdownSteps, type ShutdownStep } from './shutdown-steps.js';
+import type { Backend, DaemonState, ShutdownStep, WorkSource } from './work-source.js';
 
 export interface DaemonOptions {
   env?: NodeJS.ProcessEnv;
@@ -86,14 +83,10 @@ export class GovflowDaemon {
       await daemon.boot();
     } catch (error) {
       daemon.setState('failed');
-      await runShutdownSteps(daemon.shutdownSteps(), options.log, (failure) => daemon.describe(failure));
+      await daemon.runShutdownSteps();
       throw error;
     }
     return daemon;
-  }
-
-  get currentState(): DaemonState {
-    return this.state;
   }
 
   private setState(next: DaemonState): void {
@@ -147,7 +140,7 @@ export class GovflowDaemon {
     this.diskGuard.start();
     await intake.start();
     this.stopWatchingGovernance = await watchGovernance(config.root, governance, log);
-    this.stopWatchingConfig = await watchConfig({ config, env: this.options.env ?? process.env, log, http: this.http });
+    this.stopWatchingConfig = await watchConfig(config, this.options.env ?? process.env, log, this.http);
     this.setState('running');
     await this.work.started(this.http);
     const current = governance.current();
@@ -183,7 +176,7 @@ export class GovflowDaemon {
       this.options.log.warn(`grace period (${graceMs} ms) over: stopping running steps`);
       this.hardStop('grace period over');
     }, graceMs);
-    await runShutdownSteps(this.shutdownSteps(), this.options.log, (error) => this.describe(error));
+    await this.runShutdownSteps();
     clearTimeout(grace);
     this.setState('stopped');
   }
@@ -205,7 +198,13 @@ export class GovflowDaemon {
     ];
   }
 
-  private describe(error: unknown): string {
-    return this.work.describeError ? this.work.describeError(error) : errorMessage(error);
+  private async runShutdownSteps(): Promise<void> {
+    for (const [name, step] of this.shutdownSteps()) {
+      try {
+        await step();
+      } catch (error) {
+        this.options.log.error(`shutdown: ${name} failed to close`, { error: this.work.describeError ? this.work.describeError(error) : errorMessage(error) });
+      }
+    }
   }
 }

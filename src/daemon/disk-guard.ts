@@ -37,8 +37,6 @@ export interface DiskGuardOptions {
   log: OperationalLog;
   /** Called when the alarm rises (false: stop claiming) or clears (true: claim again). */
   onClaimingChange: (mayClaim: boolean) => void;
-  /** How often free space and folders are checked (default 1 s). */
-  intervalMs?: number;
   /** Free bytes of the filesystem holding `folder` (tests replace it). */
   freeBytes?: (folder: string) => number;
 }
@@ -81,10 +79,10 @@ export class DiskGuard {
     return this.alarmSince !== null;
   }
 
-  /** First check now (before the intake starts), then every interval. */
+  /** First check now (before the intake starts), then every second. */
   start(): void {
     this.check();
-    this.timer = setInterval(() => this.check(), this.options.intervalMs ?? 1000);
+    this.timer = setInterval(() => this.check(), 1000);
     this.timer.unref();
   }
 

@@ -2,7 +2,7 @@
  * Hot reload of governance (README "Write an agent": a running daemon reloads valid changes by itself): a
  * watcher on governance/, context/ and schemas/ that reloads the snapshot 150 ms after the last
  * change. A valid tree replaces the snapshot for new steps; an invalid one is logged and the last
- * good snapshot kept. Used by the files daemon and the cluster daemon alike.
+ * good snapshot kept, whichever store the daemon runs on.
  */
 import { watch } from 'chokidar';
 import { existsSync } from 'node:fs';

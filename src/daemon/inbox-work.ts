@@ -15,11 +15,10 @@ import { releaseUnacknowledged, repairInterruptedSubmissions } from '../intake/r
 import { ReplyRejectedError, SessionInterruptedError, type SessionOutcome } from '../pipeline/runner-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { replyApplied, sessionStartedByClaim } from './claim-journals.js';
-import type { WorkContext, WorkSource } from './work-source.js';
+import type { ShutdownStep, WorkContext, WorkSource } from './work-source.js';
 import { resumeOrphanedRuns } from './orphaned-runs.js';
 import { RecoveryProgress } from './recovery-progress.js';
 import { SessionRuns } from './session-runs.js';
-import type { ShutdownStep } from './shutdown-steps.js';
 
 export class InboxWork implements WorkSource {
   readonly intakeConcurrency: number;

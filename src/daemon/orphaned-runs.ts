@@ -6,18 +6,13 @@
  */
 import { errorMessage } from '../errors.js';
 import { SessionInterruptedError, type OperationalLog, type SessionOutcome } from '../pipeline/runner-contract.js';
+import type { SessionRunner } from '../pipeline/session-runner.js';
 import { RunClaims } from './run-claims.js';
-
-/** What resuming needs from the runner. */
-export interface ResumingRunner {
-  sessionExists(sessionId: string): boolean;
-  recoverSession(sessionId: string, signal: AbortSignal): Promise<SessionOutcome>;
-}
 
 /** Resumes every orphaned run session on the root, one after another; returns their outcomes. */
 export async function resumeOrphanedRuns(
   stateDir: string,
-  runner: ResumingRunner,
+  runner: Pick<SessionRunner, 'sessionExists' | 'recoverSession'>,
   signal: AbortSignal,
   log: OperationalLog,
 ): Promise<SessionOutcome[]> {

@@ -33,8 +33,6 @@ export interface Runtime {
   provider: LlmProvider;
   /** The provider pipeline's cancellation layer: the HTTP chat cancels sessions through it. */
   cancellation: SessionCancellation;
-  /** Signed checkpoints of the chain (docs/audit-log.md), when audit.signing_key is set. */
-  checkpoints: CheckpointWriter | null;
   /** The files store's audit writer; null when another store keeps the audit trail (cluster mode). */
   audit: AuditLogWriter | null;
   runner: SessionRunner;
@@ -153,7 +151,6 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     governance,
     provider,
     cancellation,
-    checkpoints,
     audit,
     runner,
     tools,

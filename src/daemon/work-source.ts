@@ -10,7 +10,9 @@ import type { SessionReads } from '../store/session-reads.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import type { Runtime, RuntimeOptions } from './runtime.js';
-import type { ShutdownStep } from './shutdown-steps.js';
+
+/** One step of a daemon's shutdown, in order; a step that fails is logged and the next one runs. */
+export type ShutdownStep = readonly [name: string, step: () => unknown];
 
 /** starting → running → draining → stopped; starting → failed when boot throws. */
 export type DaemonState = 'starting' | 'running' | 'draining' | 'stopped' | 'failed';

@@ -29,12 +29,6 @@ import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnR
 import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession } from './session-store.js';
 import { GovflowError } from '../errors.js';
 
-/** The audit trail as the files store needs it: a durable append (the AuditLogWriter). */
-export interface AuditAppender {
-  /** Resolves once the entry is durable, with its hash. */
-  append(input: AuditEntryInput): Promise<{ hash: string }>;
-}
-
 export interface FilesSessionStoreOptions {
   /** `system/sessions/`. */
   sessionsDir: string;
@@ -42,7 +36,8 @@ export interface FilesSessionStoreOptions {
   outboxDir: string;
   /** fdatasync journals and results (`daemon.fsync`). */
   durable: boolean;
-  audit: AuditAppender;
+  /** The audit trail (the AuditLogWriter): `append` resolves once the entry is durable, with its hash. */
+  audit: { append(input: AuditEntryInput): Promise<{ hash: string }> };
   /** The session's audit entries logged from `sinceIso` on (reads system/logs/). */
   auditedMessages: (sessionId: string, sinceIso: string) => Promise<AuditedMessages>;
   /** `system/snapshots/`: system prompts go to `prompts/<sha256>.md` under it. */

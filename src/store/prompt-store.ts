@@ -19,10 +19,6 @@ export class PromptStore {
     private readonly faults?: DiskFaults,
   ) {}
 
-  static pathOf(snapshotsDir: string, sha256: string): string {
-    return path.join(snapshotsDir, 'prompts', `${sha256}.md`);
-  }
-
   /**
    * Stores the prompt unless it already is (checked on disk once per process and hash). When the
    * disk refuses it (ENOSPC, EDQUOT, EROFS, EIO) the write is retried in the background (the
@@ -49,6 +45,6 @@ export class PromptStore {
   }
 
   static read(snapshotsDir: string, sha256: string): string {
-    return readFileSync(PromptStore.pathOf(snapshotsDir, sha256), 'utf8');
+    return readFileSync(path.join(snapshotsDir, 'prompts', `${sha256}.md`), 'utf8');
   }
 }
