@@ -244,8 +244,7 @@ export class SessionRunner {
         halt: null,
       };
     } else {
-      const limit = limitReached(this.config.limits, state, step.agent, loopKey, this.now());
-      const attempted = limit ? ({ kind: 'halt', failure: limit.failure, halt: limit.halt } as const) : await this.attempts.run(active, step, snapshot, agent, signal);
+      const attempted = limitReached(this.config.limits, state, step.agent, loopKey, this.now()) ?? (await this.attempts.run(active, step, snapshot, agent, signal));
       // A tool call waits for approval: nothing to commit, the session is paused (README "Give an agent tools").
       if (attempted.kind === 'paused') return;
       outcome = attempted;

@@ -91,10 +91,15 @@ export class StepAttempts {
       if (ran !== 'done') return { kind: 'failure', failure: ran.intervene, retryCount: 0 };
     }
 
+    // Repairs and tool turns stay within the session's limits (the step itself passed the loop check).
+    const budgetOrDeadline = () => {
+      const limit = limitReached(this.config.limits, state, step.agent, '', this.now());
+      return limit && limit.failure.code !== 'LOOP_DETECTED' ? limit : null;
+    };
     attempts: for (let attempt = 0; attempt <= maxRetries; attempt++) {
       if (attempt > 0) {
-        const again = limitReached(this.config.limits, state, step.agent, '', this.now());
-        if (again && again.failure.code !== 'LOOP_DETECTED') return { kind: 'halt', failure: again.failure, halt: again.halt };
+        const limit = budgetOrDeadline();
+        if (limit) return limit;
       }
       let text = '';
       const prompts = attempt === 0 ? userPrompt : history[history.length - 1].content;
@@ -111,7 +116,7 @@ export class StepAttempts {
             v: JOURNAL_FORMAT,
             type: 'exchange',
             agent: agent.name,
-            step: step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1),
+            step: stepKey,
             attempt,
             provider: this.deps.provider.kind,
             temperature: agent.temperature ?? null,
@@ -230,8 +235,8 @@ export class StepAttempts {
         if (ran === 'paused') return { kind: 'paused' };
         if (ran !== 'done') return { kind: 'failure', failure: ran.intervene, retryCount: attempt };
         // A long tool loop is still bound by the session's deadline and budgets.
-        const limit = limitReached(this.config.limits, state, step.agent, '', this.now());
-        if (limit && limit.failure.code !== 'LOOP_DETECTED') return { kind: 'halt', failure: limit.failure, halt: limit.halt };
+        const limit = budgetOrDeadline();
+        if (limit) return limit;
       }
 
       lastRaw = text;
