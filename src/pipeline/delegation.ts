@@ -124,7 +124,7 @@ export class Delegations {
         return refuse('cycle', `${agent.name} already delegated this same objective to ${target} in this session tree (a delegation cycle); use the earlier result or change the objective`);
       }
     }
-    this.treeKeys(rootId).add(key);
+    this.delegated.set(rootId, (this.delegated.get(rootId) ?? new Set<string>()).add(key));
     this.running.set(rootId, (this.running.get(rootId) ?? 0) + 1);
     try {
       const outcome = await this.runChild(active, call, { childId, target, objective, input: input.input, rootId, depth, key, resuming }, signal);
@@ -144,12 +144,6 @@ export class Delegations {
       if (left > 0) this.running.set(rootId, left);
       else this.running.delete(rootId);
     }
-  }
-
-  private treeKeys(rootId: string): Set<string> {
-    let keys = this.delegated.get(rootId);
-    if (!keys) this.delegated.set(rootId, (keys = new Set()));
-    return keys;
   }
 
   /** The same cycle key among the ancestors, this session's journaled calls, or this tree's. */
