@@ -76,6 +76,12 @@ export interface EntryFilter {
   status?: string;
 }
 
+/** An entry as JSON (`govflow logs --json`, `GET /v1/logs`): its parsed fields and file, without the raw text. */
+export function entryJson(entry: LoggedEntry): Omit<LoggedEntry, 'body' | 'offset' | 'length'> {
+  const { body: _body, offset: _offset, length: _length, ...fields } = entry;
+  return fields;
+}
+
 export function filterEntries(entries: LoggedEntry[], filter: EntryFilter): LoggedEntry[] {
   return entries.filter(
     (entry) =>

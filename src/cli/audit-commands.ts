@@ -5,7 +5,7 @@
  */
 import { formatEntryTrailer } from '../audit/audit-entry-format.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
-import { type LoggedEntry, filterEntries, isLogDate, readLogEntries } from '../audit/audit-log-reader.js';
+import { type LoggedEntry, entryJson, filterEntries, isLogDate, readLogEntries } from '../audit/audit-log-reader.js';
 import path from 'node:path';
 import { reportCheckpoints, verifyCommand } from '../audit/verify-command.js';
 import { folderSource, holdCheckpoints } from '../audit/checkpoint-verify.js';
@@ -30,12 +30,6 @@ export interface LogsCommandOptions {
   write: (text: string) => void;
 }
 
-/** The JSON shape of one entry: parsed fields plus where it is, without the raw body. */
-function toJson(entry: LoggedEntry): Omit<LoggedEntry, 'body' | 'offset' | 'length'> {
-  const { body: _body, offset: _offset, length: _length, ...fields } = entry;
-  return fields;
-}
-
 /** Exit 0 after printing; 2 for a bad `--date`; 1 when a log file is malformed. */
 export async function logsCommand(options: LogsCommandOptions): Promise<number> {
   if (options.date !== undefined && !isLogDate(options.date)) {
@@ -50,14 +44,9 @@ export async function logsCommand(options: LogsCommandOptions): Promise<number> 
     options.write(`govflow logs: ${error.describe()}\nrun "govflow verify" to check whether the log was tampered with\n`);
     return 1;
   }
-  const selected = filterEntries(entries, {
-    ...(options.date !== undefined && { date: options.date }),
-    ...(options.session !== undefined && { session: options.session }),
-    ...(options.agent !== undefined && { agent: options.agent }),
-    ...(options.status !== undefined && { status: options.status }),
-  });
+  const selected = filterEntries(entries, options);
   if (options.json) {
-    options.write(JSON.stringify(selected.map(toJson), null, 2) + '\n');
+    options.write(JSON.stringify(selected.map(entryJson), null, 2) + '\n');
     return 0;
   }
   if (selected.length === 0) {
@@ -84,7 +73,6 @@ export const logsCliCommand: CommandDefinition = {
     status: { type: 'string' },
     json: { type: 'boolean' },
   },
-  allowPositionals: false,
   run({ root, values, io }) {
     return logsCommand({
       logsDir: systemPaths(root).logs,
@@ -110,7 +98,6 @@ function isClusterRoot(root: string, env: NodeJS.ProcessEnv): boolean {
 export const verifyCliCommand: CommandDefinition = {
   ...describedAs('verify'),
   options: { store: { type: 'boolean' }, key: { type: 'string' }, witness: { type: 'string', multiple: true } },
-  allowPositionals: false,
   async run({ root, io, values }) {
     const paths = systemPaths(root);
     const witnesses = ((values.witness as unknown as string[] | undefined) ?? []).map((folder) => path.resolve(folder));

@@ -15,8 +15,9 @@ export interface CommandDefinition {
   name: string;
   usage: string;
   summary: string;
-  options: NonNullable<ParseArgsConfig['options']>;
-  allowPositionals: boolean;
+  /** The command's own flags (besides --root and --help); positionals only where allowed. */
+  options?: NonNullable<ParseArgsConfig['options']>;
+  allowPositionals?: boolean;
   run: (context: CommandContext) => Promise<number>;
 }
 
@@ -39,7 +40,7 @@ export function parseCommandArgs(definition: CommandDefinition, argv: string[], 
     parsed = parseArgs({
       args: argv,
       options: { ...COMMON_OPTIONS, ...definition.options },
-      allowPositionals: definition.allowPositionals,
+      allowPositionals: definition.allowPositionals ?? false,
       strict: true,
     });
   } catch (error) {

@@ -6,8 +6,6 @@ import { describedAs } from './command-list.js';
 
 export const migrateCommand: CommandDefinition = {
   ...describedAs('migrate'),
-  options: {},
-  allowPositionals: false,
   async run({ root, io }) {
     const config = loadConfig(root, io.env);
     if (config.store.kind !== 'postgres') {

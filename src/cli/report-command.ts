@@ -13,7 +13,6 @@ import { describedAs } from './command-list.js';
 export const reportCommand: CommandDefinition = {
   ...describedAs('report'),
   options: { date: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } },
-  allowPositionals: false,
   async run({ root, values, io }) {
     const format = (values.format as string | undefined) ?? 'md';
     if (format !== 'md' && format !== 'html' && format !== 'markdown') {

@@ -96,7 +96,6 @@ async function clusterStatusCommand(root: string, json: boolean, io: CommandCont
 export const statusCommand: CommandDefinition = {
   ...describedAs('status'),
   options: { json: { type: 'boolean' } },
-  allowPositionals: false,
   async run({ root, values, io }) {
     if (await usesPostgres(root, io.env)) return clusterStatusCommand(root, values.json === true, io);
     const paths = systemPaths(root);

@@ -9,8 +9,6 @@ import { describedAs } from './command-list.js';
 
 export const validateCommand: CommandDefinition = {
   ...describedAs('validate'),
-  options: {},
-  allowPositionals: false,
   async run({ root, io }) {
     let config;
     try {

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeVerifyResult } from '../audit/verify-command.js';
 import { deletedRequest } from '../audit/log-retention.js';
 import { verifyAuditChain } from '../audit/audit-chain-verify.js';
-import { filterEntries, isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
+import { entryJson, filterEntries, isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
 import type { SystemPaths } from '../config/system-paths.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
@@ -58,12 +58,6 @@ export function openStream(context: RouteContext, request: FastifyRequest, reply
   context.streams.add(connection);
   connection.onClose(() => context.streams.delete(connection));
   return connection;
-}
-
-/** The audit entry as JSON: its parsed fields and file, without the raw text. */
-function entryJson(entry: LoggedEntry): Omit<LoggedEntry, 'body' | 'offset' | 'length'> {
-  const { body: _body, offset: _offset, length: _length, ...fields } = entry;
-  return fields;
 }
 
 export function registerRoutes(app: FastifyInstance, context: RouteContext): void {
