@@ -17,7 +17,6 @@ import type { SessionEventMap } from '../pipeline/session-events.js';
 import { maySee, requireSubmitter } from './http-auth.js';
 import { badRequest, conflict, notFound, stopping } from './http-problem.js';
 import { callerOf, openStream, type RouteContext } from './http-routes.js';
-import { SessionLookup } from './session-lookup.js';
 import type { SseConnection } from './sse-connection.js';
 
 const CHAT_FIELDS = ['message', 'conversation_id'];
@@ -45,7 +44,7 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
       const view = context.lookup.session(sessionId);
       if (!view || !maySee(caller, view.user)) throw notFound(`conversation "${sessionId.slice(0, 140)}"`);
       if (!view.state.paused) throw conflict(`conversation "${sessionId}" is not waiting for a message (${view.finishedStatus ?? 'running'}); start a new one without conversation_id`);
-      if (SessionLookup.awaitingOf(view.state) === 'approval') throw conflict(`conversation "${sessionId}" waits for an approval: POST /v1/sessions/${sessionId}/reply {"approve": true|false}`);
+      if (view.state.paused.awaiting === 'approval') throw conflict(`conversation "${sessionId}" waits for an approval: POST /v1/sessions/${sessionId}/reply {"approve": true|false}`);
       alreadyCommitted = view.messages.at(-1)?.sequence ?? 0;
       requestId = view.state.session.request_id;
       resuming = true;

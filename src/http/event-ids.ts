@@ -21,10 +21,6 @@ import { badRequest } from './http-problem.js';
 export const LIVE_EVENT_KINDS = ['step_started', 'content_chunk', 'tool_call_start', 'tool_call_result', 'error'] as const;
 export type LiveEventKind = (typeof LIVE_EVENT_KINDS)[number];
 
-export function messageEventId(sequence: number): string {
-  return String(sequence);
-}
-
 /** The id of a non-message event that follows message `afterSequence` (0: before any). */
 export function eventIdAfter(afterSequence: number, kind: string, ordinal?: number): string {
   return ordinal === undefined ? `${afterSequence}.${kind}` : `${afterSequence}.${kind}.${ordinal}`;

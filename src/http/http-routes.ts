@@ -16,7 +16,7 @@ import type { HttpIntake } from './http-intake.js';
 import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-problem.js';
 import { parseLastEventId, type LiveEventOrdinals } from './event-ids.js';
 import { streamSessionEvents } from './session-event-stream.js';
-import { SessionLookup } from './session-lookup.js';
+import type { SessionLookup } from './session-lookup.js';
 import type { SessionReads } from '../store/session-reads.js';
 import type { SessionCancellation } from '../llm/session-cancellation.js';
 import { SseConnection } from './sse-connection.js';
@@ -132,7 +132,7 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
       const why = view.finishedStatus !== null ? `has finished (${view.finishedStatus})` : 'is running and not waiting for anyone';
       throw conflict(`session "${sessionId}" ${why}; a reply only resumes a session whose result is pending`);
     }
-    await intake.reply(sessionId, request.body, caller.user, SessionLookup.awaitingOf(view.state));
+    await intake.reply(sessionId, request.body, caller.user, view.state.paused.awaiting ?? 'reply');
     return reply.code(202).send({ session_id: sessionId, status: 'queued', links: { events: `/v1/sessions/${sessionId}/events` } });
   });
 

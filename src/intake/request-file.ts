@@ -11,7 +11,9 @@ import { jsonTextDepth } from '../message/json-depth.js';
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Session ids name folders under system/sessions/, so `.` and `..` are refused on top of the pattern. */
-const SESSION_ID_PATTERN = REQUEST_ID_PATTERN;
+export function isSessionId(text: string): boolean {
+  return REQUEST_ID_PATTERN.test(text) && text !== '.' && text !== '..';
+}
 
 /** Extensions the inbox accepts, compared case-insensitively (`REQUEST.TXT` is a request too). */
 export const ACCEPTED_EXTENSIONS: readonly string[] = ['.txt', '.md', '.json'];
@@ -154,7 +156,7 @@ function describeType(value: unknown): string {
 }
 
 function checkSessionId(sessionId: string): string | null {
-  if (!SESSION_ID_PATTERN.test(sessionId) || sessionId === '.' || sessionId === '..') {
+  if (!isSessionId(sessionId)) {
     return `"session_id" ${JSON.stringify(sessionId.slice(0, 140))} is not a session id: use the session_id from the pending result in system/outbox/`;
   }
   return null;
@@ -191,14 +193,13 @@ function parseApproval(document: Record<string, unknown>): ParsedRequestFile {
   }
   const sessionProblem = checkSessionId(document.session_id);
   if (sessionProblem) return invalid(sessionProblem);
-  const reason = typeof document.reason === 'string' ? document.reason : null;
-  const user = typeof document.user === 'string' ? document.user : null;
   const text = (field: string) => (typeof document[field] === 'string' ? (document[field] as string) : null);
+  const reason = text('reason');
   return {
     kind: 'reply',
     sessionId: document.session_id,
-    reply: document.approve ? `approved${reason ? `: ${reason}` : ''}` : `denied${reason ? `: ${reason}` : ''}`,
-    approval: { approve: document.approve, reason, user, callId: text('call_id'), argsSha256: text('args_sha256'), httpUser: text('http_user') },
+    reply: `${document.approve ? 'approved' : 'denied'}${reason ? `: ${reason}` : ''}`,
+    approval: { approve: document.approve, reason, user: text('user'), callId: text('call_id'), argsSha256: text('args_sha256'), httpUser: text('http_user') },
   };
 }
 

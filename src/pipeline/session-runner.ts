@@ -13,7 +13,7 @@ import { JOURNAL_FORMAT, type FinishedRecord, type ReplyRecord, type RequestInfo
 import { MessageCommitter, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { crashGiveUp, crashRetriesUsedUp, isCrash, recordCrash } from './crash-retries.js';
 import { runPlan } from './plan-scheduler.js';
-import type { ApprovalDecision } from '../intake/request-file.js';
+import { isSessionId, type ApprovalDecision } from '../intake/request-file.js';
 import { ownerUidOf, userNameOf } from '../intake/file-owner.js';
 import { ReplyRejectedError, SessionInterruptedError, type NewSessionRequest, type OperationalLog, type RunnerDependencies, type SessionOutcome } from './runner-contract.js';
 import { buildResult, resultFiles } from './session-result.js';
@@ -107,7 +107,7 @@ export class SessionRunner {
     reply: { text: string; sourceFile: string; claimedPath: string | null; approval?: ApprovalDecision },
     signal: AbortSignal,
   ): Promise<SessionOutcome> {
-    if (!/^[A-Za-z0-9._-]{1,128}$/.test(sessionId) || !this.sessionExists(sessionId)) {
+    if (!isSessionId(sessionId) || !this.sessionExists(sessionId)) {
       throw new ReplyRejectedError(`no session "${sessionId}" exists on this root; check the session_id in the pending result`, { sessionId });
     }
     const active = await this.openSession(sessionId);
@@ -184,7 +184,7 @@ export class SessionRunner {
   }
 
   private async openSession(sessionId: string): Promise<ActiveSession> {
-    if (!/^[A-Za-z0-9._-]{1,128}$/.test(sessionId) || !this.sessionExists(sessionId)) {
+    if (!isSessionId(sessionId) || !this.sessionExists(sessionId)) {
       throw new GovflowError('internal', `no session "${sessionId}" under ${this.config.paths.sessions}`);
     }
     const { session, records } = await this.deps.store.open(sessionId);

@@ -12,7 +12,6 @@ import { HttpProblem, problemOf } from '../http/http-problem.js';
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import { callerOf, type RouteContext } from '../http/http-routes.js';
-import { SessionLookup } from '../http/session-lookup.js';
 import { renderDayBody, renderDaysBody, sessionHref } from './audit-pages.js';
 import { SessionIndex } from './session-index.js';
 import { compareRows, indexRowText, querySessions, type SessionQuery } from './session-list.js';
@@ -232,7 +231,7 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       }
       if (!view.state.paused) throw new HttpProblem(409, 'conflict', `session "${sessionId}" is not waiting for an answer`);
       const form = (request.body as Record<string, unknown> | null) ?? {};
-      const awaiting = SessionLookup.awaitingOf(view.state);
+      const awaiting = view.state.paused.awaiting ?? 'reply';
       const decision = awaiting === 'approval' ? formDecision(form) : null;
       const body = decision ?? { reply: typeof form.reply === 'string' ? form.reply : '' };
       // The same reply file the inbox takes from a person or the API (README "Give an agent tools").
