@@ -43,7 +43,7 @@ export function callerOf(request: FastifyRequest): Caller {
   return (request as FastifyRequest & { caller: Caller }).caller;
 }
 
-function stringParam(request: FastifyRequest, name: string): string {
+export function stringParam(request: FastifyRequest, name: string): string {
   return String((request.params as Record<string, unknown>)[name] ?? '');
 }
 
