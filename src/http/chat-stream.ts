@@ -13,6 +13,7 @@
  * call is aborted and the session ends failed, saying why.
  */
 import type { FastifyInstance } from 'fastify';
+import { isPlainObject } from '../intake/request-file.js';
 import type { SessionEventMap } from '../pipeline/session-events.js';
 import { maySee, requireSubmitter } from './http-auth.js';
 import { badRequest, conflict, notFound, stopping } from './http-problem.js';
@@ -26,9 +27,8 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     if (context.isStopping()) throw stopping();
     const caller = callerOf(request);
     requireSubmitter(caller);
-    const body = request.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('send {"message": "...", "conversation_id"?: "..."}');
-    const fields = body as Record<string, unknown>;
+    const fields = request.body;
+    if (!isPlainObject(fields)) throw badRequest('send {"message": "...", "conversation_id"?: "..."}');
     const unknown = Object.keys(fields).find((key) => !CHAT_FIELDS.includes(key));
     if (unknown !== undefined) throw badRequest(`unknown field "${unknown.slice(0, 64)}": send only "message" and "conversation_id"`);
     if (typeof fields.message !== 'string' || fields.message.trim() === '') throw badRequest('"message" must be a non-empty string');

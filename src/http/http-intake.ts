@@ -10,7 +10,7 @@
  * finished — answers 409.
  */
 import { open, readFile } from 'node:fs/promises';
-import { generateRequestId, parseJsonRequest, parseRequestFile, randomBase36, REQUEST_ID_PATTERN, unknownFieldReason } from '../intake/request-file.js';
+import { generateRequestId, isPlainObject, parseJsonRequest, parseRequestFile, randomBase36, REQUEST_ID_PATTERN, unknownFieldReason } from '../intake/request-file.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { httpSubmissionName, type Submission, type SubmissionOutcome } from '../intake/request-submission.js';
 import { generateSessionId } from '../pipeline/session-runner.js';
@@ -32,10 +32,6 @@ export interface HttpIntakeOptions {
 export interface Submitted {
   requestId: string;
   sessionId: string;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Throws 400 for a body that is not a JSON object. */

@@ -132,7 +132,7 @@ function invalid(reason: string): InvalidRequestFile {
   return { kind: 'invalid', reason };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -94,13 +94,12 @@ export class Delegations {
       isError: true,
       delegation: { ...base, child_session: null, status: 'refused', ms: Math.round(performance.now() - started), limit: { name, detail } },
     });
+    // Unusable input is refused without a limit (no violation): the model called it wrong.
+    const notRun = (detail: string): DelegationResult => ({ output: `delegate was not run: ${detail}`, isError: true, delegation: { ...base, child_session: null, status: 'refused', ms: 0 } });
     if (!agent.delegates.includes(target)) {
-      const detail = target === '' ? `"agent" must name one of: ${agent.delegates.join(', ')}` : `${agent.name} may not delegate to "${target}"; it may delegate to: ${agent.delegates.join(', ')}`;
-      return { output: `delegate was not run: ${detail}`, isError: true, delegation: { ...base, child_session: null, status: 'refused', ms: 0 } };
+      return notRun(target === '' ? `"agent" must name one of: ${agent.delegates.join(', ')}` : `${agent.name} may not delegate to "${target}"; it may delegate to: ${agent.delegates.join(', ')}`);
     }
-    if (objective.trim() === '') {
-      return { output: 'delegate was not run: "objective" must be a non-empty string saying what the child session must achieve', isError: true, delegation: { ...base, child_session: null, status: 'refused', ms: 0 } };
-    }
+    if (objective.trim() === '') return notRun('"objective" must be a non-empty string saying what the child session must achieve');
     const { config } = this.deps;
     const limits = config.limits;
     const parent = active.state.session;

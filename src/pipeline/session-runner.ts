@@ -111,15 +111,16 @@ export class SessionRunner {
       throw new ReplyRejectedError(`no session "${sessionId}" exists on this root; check the session_id in the pending result`, { sessionId });
     }
     const active = await this.openSession(sessionId);
-    if (!active.state.paused) {
+    const reject = async (message: string): Promise<never> => {
       await this.closeJournal(active);
-      const where = active.state.final ? 'has already finished' : 'is not waiting for a reply';
-      throw new ReplyRejectedError(`session "${sessionId}" ${where}; a reply only resumes a session whose result is pending`, { sessionId });
-    }
+      throw new ReplyRejectedError(message, { sessionId });
+    };
     const paused = active.state.paused;
+    if (!paused) {
+      return reject(`session "${sessionId}" ${active.state.final ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes a session whose result is pending`);
+    }
     if ((paused.awaiting === 'approval') !== (reply.approval !== undefined)) {
-      await this.closeJournal(active);
-      throw new ReplyRejectedError(
+      return reject(
         paused.awaiting === 'approval'
           ? `session "${sessionId}" waits for an approval of ${paused.tool ?? 'a tool call'}: reply with {"session_id": "${sessionId}", "approve": true|false, "reason"?: "...", "user"?: "..."}`
           : `session "${sessionId}" waits for an answer to its question, not for an approval: reply with {"session_id": "${sessionId}", "reply": "..."}`,
@@ -134,10 +135,7 @@ export class SessionRunner {
           : reply.approval.argsSha256 !== null && reply.approval.argsSha256 !== argsSha256
             ? `the approval names args_sha256 ${reply.approval.argsSha256}, but the waiting call ${paused.callId} (${paused.tool ?? 'a tool'}) has arguments hashing to ${argsSha256}: they changed, or another call was meant; the decision was not applied`
             : null;
-      if (refusal !== null) {
-        await this.closeJournal(active);
-        throw new ReplyRejectedError(refusal, { sessionId });
-      }
+      if (refusal !== null) return reject(refusal);
       const decision: ApprovalRecord = {
         v: JOURNAL_FORMAT,
         type: 'approval',

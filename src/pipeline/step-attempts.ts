@@ -20,7 +20,7 @@ import { JOURNAL_FORMAT, type ExchangeRecord, type UsageFigures } from '../store
 import { stampContext, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
 import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
-import { limitReached } from './session-limits.js';
+import { limitHalt, limitReached } from './session-limits.js';
 import { applyRecord, emptyUsage, type PendingStep } from './session-state.js';
 import { ToolLoop, providerTurns } from './tool-loop.js';
 import { checkEvidence } from './evidence-check.js';
@@ -200,23 +200,18 @@ export class StepAttempts {
           // Not a provider failure but a defect (ours or the adapter's): a crash, which the runner
           // records and retries up to limits.max_crash_retries.
           if (!(error instanceof ProviderError)) throw error;
-          const timedOut = error instanceof ProviderError && error.timedOut;
           recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
           callFinished({ model, inputTokens: 0, outputTokens: 0, error: errorMessage(error) });
           // The deadline timer may fire a millisecond before the clock says the deadline passed.
           const pastDeadline = (error instanceof ProviderCallError && error.deadlinePassed) || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
           if (pastDeadline) {
-            return {
-              kind: 'halt',
-              failure: { code: 'TIMEOUT', message: `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed while ${agent.name} was running`, recoverable: true, notes: 'Orchestrator limit: session deadline.' },
-              halt: 'HALTED_TIME',
-            };
+            return limitHalt('HALTED_TIME', 'TIMEOUT', `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed while ${agent.name} was running`, true, 'session deadline');
           }
-          const code = timedOut ? 'TIMEOUT' : 'DEPENDENCY_ERROR';
+          const code = error.timedOut ? 'TIMEOUT' : 'DEPENDENCY_ERROR';
           const detail = errorMessage(error);
           return {
             kind: 'failure',
-            failure: { code, message: error.selfContained ? detail : `${agent.name}: the model call failed: ${detail}`, recoverable: !(error instanceof ProviderError) || error.retryable || error.timedOut, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },
+            failure: { code, message: error.selfContained ? detail : `${agent.name}: the model call failed: ${detail}`, recoverable: error.retryable || error.timedOut, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },
             retryCount: attempt,
           };
         }
