@@ -41,8 +41,6 @@ export function listLogFiles(logsDir: string): string[] {
 export interface ReadEntriesOptions {
   /** Only files of this day (`YYYYMMDD`). */
   date?: string;
-  /** Only files of this day and later (`YYYYMMDD`). */
-  fromDate?: string;
 }
 
 /**
@@ -50,10 +48,7 @@ export interface ReadEntriesOptions {
  * file and line) when an entry is malformed: run `govflow verify` to see whether it was tampered.
  */
 export async function readLogEntries(logsDir: string, options: ReadEntriesOptions = {}): Promise<LoggedEntry[]> {
-  const files = listLogFiles(logsDir).filter((file) => {
-    const date = logFileDate(file);
-    return (options.date === undefined || date === options.date) && (options.fromDate === undefined || date >= options.fromDate);
-  });
+  const files = listLogFiles(logsDir).filter((file) => options.date === undefined || logFileDate(file) === options.date);
   const entries: LoggedEntry[] = [];
   for (const file of files) {
     const text = await fs.promises.readFile(path.join(logsDir, file), 'utf8');

@@ -114,10 +114,6 @@ export class InboxIntake {
     return this.waiting.size + this.claimer.pending;
   }
 
-  get currentState(): IntakeState {
-    return this.state;
-  }
-
   /** Creates the system/ folders, starts the watcher and claims what the inbox already holds. */
   async start(): Promise<void> {
     if (this.state !== 'created') {
