@@ -15,7 +15,6 @@ import { systemPaths } from '../config/system-paths.js';
 import { RootLock } from '../daemon/root-lock.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { CommandDefinition } from './command-context.js';
-import { describedAs } from './command-list.js';
 
 export interface LogsCommandOptions {
   logsDir: string;
@@ -65,7 +64,6 @@ export async function logsCommand(options: LogsCommandOptions): Promise<number> 
 }
 
 export const logsCliCommand: CommandDefinition = {
-  ...describedAs('logs'),
   options: {
     date: { type: 'string' },
     session: { type: 'string' },
@@ -96,7 +94,6 @@ function isClusterRoot(root: string, env: NodeJS.ProcessEnv): boolean {
 }
 
 export const verifyCliCommand: CommandDefinition = {
-  ...describedAs('verify'),
   options: { store: { type: 'boolean' }, key: { type: 'string' }, witness: { type: 'string', multiple: true } },
   async run({ root, io, values }) {
     const paths = systemPaths(root);

@@ -2,10 +2,8 @@
 import { loadConfig } from '../config/config-loader.js';
 import { ConfigError } from '../errors.js';
 import type { CommandDefinition } from './command-context.js';
-import { describedAs } from './command-list.js';
 
 export const migrateCommand: CommandDefinition = {
-  ...describedAs('migrate'),
   async run({ root, io }) {
     const config = loadConfig(root, io.env);
     if (config.store.kind !== 'postgres') {

@@ -19,7 +19,6 @@ import type { CommandDefinition, CommandIo } from './command-context.js';
 import { resumeOrphanedRuns } from '../daemon/orphaned-runs.js';
 import { ReplyRejectedError, type OperationalLog } from '../pipeline/runner-contract.js';
 import { RunClaims } from '../daemon/run-claims.js';
-import { describedAs } from './command-list.js';
 import { EXIT_CODE_BY_STATUS } from './exit-codes.js';
 import { handOverToDaemon, type HandoverOutcome } from './run-handover.js';
 import type { StoreResults } from '../cluster/store-results.js';
@@ -46,12 +45,11 @@ function stderrLog(io: CommandIo): OperationalLog {
 }
 
 export const runCommand: CommandDefinition = {
-  ...describedAs('run'),
   options: { json: { type: 'boolean' }, record: { type: 'string' } },
   allowPositionals: true,
-  async run({ root, values, positionals, io }) {
+  async run({ root, values, positionals, io, usage }) {
     if (positionals.length !== 1) {
-      io.stderr(`usage: ${runCommand.usage}\nname one request file, or - to read the request from standard input\n`);
+      io.stderr(`usage: ${usage}\nname one request file, or - to read the request from standard input\n`);
       return 2;
     }
     const target = positionals[0];

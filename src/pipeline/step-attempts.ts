@@ -111,7 +111,12 @@ export class StepAttempts {
         const callTimeout = agent.timeoutMs ?? this.config.llm.timeout_ms;
         const deadlineMs = Math.max(1, Date.parse(state.runStartedAt) + this.config.limits.session_timeout_ms - this.now().getTime());
         const model = agent.model ?? this.config.provider.model;
-        const recordExchange = (outcome: { model: string; response: string | null; error: string | null; usage: UsageFigures }) => {
+        const taskId = step.taskId ?? null;
+        events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt, taskId, system: prompt.system, prompt: prompts, history: earlier });
+        /** Journals the exchange (durable with the step's message: the store's commit) and tells listeners. */
+        const finished = (modelUsed: string, error: string | null, usage: UsageFigures) => {
+          const response = error === null ? text : null;
+          events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), taskId, response, model: modelUsed, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, error });
           const record: ExchangeRecord = {
             v: JOURNAL_FORMAT,
             type: 'exchange',
@@ -124,18 +129,16 @@ export class StepAttempts {
             system_sha256: prompt.systemSha256,
             prompt: prompts,
             history: earlier,
-            ...outcome,
+            model: modelUsed,
+            response,
+            error,
+            usage,
             duration_ms: Math.round(performance.now() - started),
             at: this.now().toISOString(),
           };
-          // Durable with the step's message (the store's commit).
           active.stored.recordExchange(record);
           applyRecord(state, record);
         };
-        const taskId = step.taskId ?? null;
-        events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt, taskId, system: prompt.system, prompt: prompts, history: earlier });
-        const callFinished = (figures: { model: string; inputTokens: number; outputTokens: number; error: string | null }) =>
-          events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), taskId, response: figures.error === null ? text : null, ...figures });
         // Live chunks (docs/http-api.md), redacted without splitting a PII value across two of them (README "Privacy and guardrails").
         const emitChunk = (chunk: string) => events?.emit('content_chunk', { sessionId, agent: agent.name, chunk });
         const live = events?.readsChunks(sessionId) ? (active.privacy?.liveChunks(emitChunk) ?? { push: emitChunk, end: () => {} }) : null;
@@ -172,24 +175,12 @@ export class StepAttempts {
           text = active.privacy ? active.privacy.redactForStep(step, response.text) : response.text;
           toolCalls = active.privacy && response.toolCalls ? active.privacy.redactToolCalls(step, response.toolCalls) : response.toolCalls;
           const usage = response.usage;
-          callFinished({ model: response.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, error: null });
-          recordExchange({
-            model: response.model,
-            response: text,
-            error: null,
-            usage: {
-              input_tokens: usage.inputTokens,
-              output_tokens: usage.outputTokens,
-              cached_input_tokens: usage.cachedInputTokens,
-              cost_usd: this.deps.costUsd(response.model, usage),
-            },
-          });
+          finished(response.model, null, { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cached_input_tokens: usage.cachedInputTokens, cost_usd: this.deps.costUsd(response.model, usage) });
         } catch (error) {
           const tooLarge = signal.aborted ? undefined : findAnswerTooLarge(error);
           if (tooLarge) {
             // llm.max_output_bytes: the answer was cut off, which makes it invalid output (repaired like any other).
-            recordExchange({ model, response: null, error: tooLarge.message, usage: emptyUsage() });
-            callFinished({ model, inputTokens: 0, outputTokens: 0, error: tooLarge.message });
+            finished(model, tooLarge.message, emptyUsage());
             lastRaw = `${tooLarge.prefix}… [cut: ${tooLarge.message}]`;
             problems = [tooLarge.message];
             this.deps.log?.warn('invalid agent output', { session: sessionId, agent: agent.name, attempt, problems });
@@ -200,8 +191,7 @@ export class StepAttempts {
           // Not a provider failure but a defect (ours or the adapter's): a crash, which the runner
           // records and retries up to limits.max_crash_retries.
           if (!(error instanceof ProviderError)) throw error;
-          recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
-          callFinished({ model, inputTokens: 0, outputTokens: 0, error: errorMessage(error) });
+          finished(model, errorMessage(error), emptyUsage());
           // The deadline timer may fire a millisecond before the clock says the deadline passed.
           const pastDeadline = (error instanceof ProviderCallError && error.deadlinePassed) || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
           if (pastDeadline) {
