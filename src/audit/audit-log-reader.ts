@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseEntries, type ParsedAuditEntry } from './audit-entry-format.js';
+import { parseEntries, type ParsedAuditEntry } from './audit-entry-parse.js';
 import { AuditLogFormatError } from './audit-errors.js';
 
 /** An entry with the day file it was read from (`YYYYMMDD.log`). */

@@ -27,8 +27,6 @@ import type { DiskFaults } from '../store/disk-io.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { AuditWriteError } from './audit-errors.js';
 
-export type { AuditRepair } from './audit-chain-tail.js';
-
 export interface AuditLogWriterOptions {
   /** `<root>/system/logs`; created when missing. */
   logsDir: string;

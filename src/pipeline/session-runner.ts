@@ -23,7 +23,6 @@ import { applyRecord, foldRecords, initialState, loopKeyOf, pauseKeyOf, type Pen
 import { StepAttempts } from './step-attempts.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
 import { Delegations } from './delegation.js';
-export * from './runner-contract.js';
 
 export function generateSessionId(now: Date, timezone: string): string {
   return `sess-${compactInTimeZone(now, timezone, true)}-${randomBytes(4).toString('hex')}`;

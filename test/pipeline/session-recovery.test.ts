@@ -5,10 +5,10 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseEntries } from '../../src/audit/audit-entry-format.js';
+import { parseEntries } from '../../src/audit/audit-entry-parse.js';
 import { HEAD_RECORD_FORMAT, writeHeadRecord } from '../../src/audit/audit-chain-tail.js';
 import type { ScriptedResponse } from '../../src/llm/scripted-provider.js';
-import { SessionInterruptedError } from '../../src/pipeline/session-runner.js';
+import { SessionInterruptedError } from '../../src/pipeline/runner-contract.js';
 import type { JournalRecord, MessageRecord } from '../../src/store/session-journal.js';
 import {
   REQUEST_TEXT,
