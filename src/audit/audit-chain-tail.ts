@@ -67,11 +67,6 @@ function encode(record: AuditHeadRecord): Buffer {
   return Buffer.from(Buffer.byteLength(json) >= SECTOR ? json : `${json.slice(0, -1).padEnd(SECTOR - 1)}\n`);
 }
 
-/** Overwrites the record once (tests that stage a trail). */
-export function writeHeadRecord(stateDir: string, record: AuditHeadRecord): void {
-  fs.writeFileSync(path.join(stateDir, HEAD_RECORD_FILE), encode(record));
-}
-
 /** The record, overwritten in place (see the file comment); a file removed meanwhile is made again. */
 export class HeadRecordFile {
   private fd: number | null = null;
