@@ -5,7 +5,7 @@
  */
 import { formatEntryTrailer } from '../audit/audit-entry-format.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
-import { type LoggedEntry, entryJson, filterEntries, isLogDate, readLogEntries } from '../audit/audit-log-reader.js';
+import { type EntryFilter, type LoggedEntry, entryJson, filterEntries, isLogDate, readLogEntries } from '../audit/audit-log-reader.js';
 import path from 'node:path';
 import { reportCheckpoints, verifyCommand } from '../audit/verify-command.js';
 import { folderSource, holdCheckpoints } from '../audit/checkpoint-verify.js';
@@ -16,14 +16,9 @@ import { RootLock } from '../daemon/root-lock.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { CommandDefinition } from './command-context.js';
 
-export interface LogsCommandOptions {
+/** `--date`, `--session`, `--agent`, `--status` as the filter, `--json`. */
+export interface LogsCommandOptions extends EntryFilter {
   logsDir: string;
-  /** `--date YYYYMMDD`: one local day's file. */
-  date?: string;
-  session?: string;
-  agent?: string;
-  /** `--status success|partial|failed|pending`. */
-  status?: string;
   json: boolean;
   /** Where output goes (stdout in the CLI); each call gets whole lines. */
   write: (text: string) => void;

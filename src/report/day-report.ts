@@ -24,20 +24,20 @@ export interface ReportSession {
   usage: { input_tokens: number; output_tokens: number; cost_usd: number } | null;
 }
 
-export interface ReportFailure {
+/** The entry a failure or flag was found on. */
+interface EntryPlace {
   sessionId: string;
   agent: string;
   sequence: number;
   time: string;
+}
+
+export interface ReportFailure extends EntryPlace {
   code: string | null;
   reason: string;
 }
 
-export interface ReportFlag {
-  sessionId: string;
-  agent: string;
-  sequence: number;
-  time: string;
+export interface ReportFlag extends EntryPlace {
   /** The extension line's label: VIOLATIONS, COMPLIANCE VIOLATIONS, GUARDRAILS, PII_REDACTED. */
   kind: string;
   detail: string;
