@@ -4,7 +4,7 @@
  * public key (SPKI PEM) auditors pass to `govflow verify --key`. Existing files are kept unless
  * `--force`: a replaced key cannot verify the checkpoints signed before.
  */
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { newSigningKeyPair } from '../audit/checkpoint-format.js';
 import { UsageError } from '../errors.js';
@@ -20,6 +20,8 @@ export const keygenCommand: CommandDefinition = {
       if (existsSync(file) && values.force !== true) throw new UsageError(`${file} exists: keep it (checkpoints signed with it verify only with its key), or pass --force to replace it`);
     }
     const { privatePem, publicPem } = newSigningKeyPair();
+    // Its folder is made (mode 0700) when missing: keys usually live in a folder of their own.
+    mkdirSync(path.dirname(privateFile), { recursive: true, mode: 0o700 });
     writeFileSync(privateFile, privatePem, { mode: 0o600 });
     chmodSync(privateFile, 0o600);
     writeFileSync(publicFile, publicPem, { mode: 0o644 });

@@ -9,7 +9,7 @@ import type pg from 'pg';
 import type { SystemPaths } from '../config/system-paths.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
 import type { SessionRow } from '../web/session-list.js';
-import { parseJournalRecord, type JournalRecord } from '../store/session-journal.js';
+import { JournalFormatError, parseJournalRecord, type JournalRecord } from '../store/session-journal.js';
 import { httpSubmissionName } from '../intake/request-submission.js';
 import { quoteIdentifier } from './postgres-connection.js';
 import type { SessionLeases } from './session-leases.js';
@@ -27,7 +27,8 @@ interface Cached<T> {
 
 export class ClusterReads implements SessionReads {
   private readonly results = new Map<string, Cached<Record<string, unknown> | null>>();
-  private readonly journals = new Map<string, Cached<JournalRecord[] | undefined>>();
+  /** A session's records, or the JournalFormatError that reading them met (thrown by `records`, as the files reader does). */
+  private readonly journals = new Map<string, Cached<JournalRecord[] | JournalFormatError | undefined>>();
   private readonly table: (name: string) => string;
   private readonly files: FilesSessionReads;
 
@@ -52,7 +53,7 @@ export class ClusterReads implements SessionReads {
     }
     if (sessionId !== undefined) {
       const rows = await this.pool.query<{ record: string }>(`select record from ${this.table('journal')} where session_id = $1 order by seq`, [sessionId]);
-      this.remember(this.journals, sessionId, rows.rows.length > 0 ? rows.rows.map((row, index) => parseJournalRecord(row.record, `the store's journal of session ${sessionId}`, index + 1)) : undefined);
+      this.remember(this.journals, sessionId, rows.rows.length > 0 ? parsedJournal(rows.rows, sessionId) : undefined);
     }
   }
 
@@ -62,7 +63,9 @@ export class ClusterReads implements SessionReads {
   }
 
   records(sessionId: string): JournalRecord[] {
-    return this.fresh(this.journals, sessionId) ?? this.files.records(sessionId);
+    const fetched = this.fresh(this.journals, sessionId);
+    if (fetched instanceof JournalFormatError) throw fetched;
+    return fetched ?? this.files.records(sessionId);
   }
 
   async ownerOf(requestId: string): Promise<{ user: string; sessionId: string | null } | null> {
@@ -115,5 +118,15 @@ export class ClusterReads implements SessionReads {
       return undefined;
     }
     return entry.value;
+  }
+}
+
+/** The records of a session's journal rows, or the error naming the first one that is not a record this govflow reads. */
+function parsedJournal(rows: Array<{ record: string }>, sessionId: string): JournalRecord[] | JournalFormatError {
+  try {
+    return rows.map((row, index) => parseJournalRecord(row.record, `the store's journal of session ${sessionId}`, index + 1));
+  } catch (error) {
+    if (error instanceof JournalFormatError) return error;
+    throw error;
   }
 }

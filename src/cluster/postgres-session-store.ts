@@ -180,10 +180,6 @@ export class PostgresSessionStore implements SessionStore {
     return this.leases.has(sessionId);
   }
 
-  list(): string[] {
-    return [...this.leases.keys()];
-  }
-
   keepPrompt(sha256: string, text: string): void {
     this.options.committer.keepPrompt(sha256, text);
   }

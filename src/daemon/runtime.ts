@@ -8,7 +8,7 @@ import { readSigningKey, signFields } from '../audit/checkpoint-format.js';
 import { CheckpointWriter, type ChainState } from '../audit/checkpoint-writer.js';
 import { archiveOldDays, dayCutoff, deleteOldDays } from '../audit/log-retention.js';
 import { archiveFinishedSessions } from '../store/session-retention.js';
-import { archiveRequestDays } from '../intake/request-archive.js';
+import { archiveFailedFiles, archiveRequestDays } from '../intake/request-archive.js';
 import { LoggedMessagesIndex } from '../audit/logged-messages-index.js';
 import { complianceViolations } from '../message/compliance-violations.js';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
@@ -199,6 +199,8 @@ function retentionPass(config: GovflowConfig, key: { privateKey: KeyObject; keyI
         if (sessions.length > 0) log?.info('audit retention: archived finished sessions and their results', { sessions: sessions.length, folder: 'system/logs/archive/YYYYMMDD' });
         const requestDays = archiveRequestDays({ paths, before, durable: config.daemon.fsync });
         if (requestDays.length > 0) log?.info('audit retention: archived processed request files', { days: requestDays, folder: 'system/logs/archive/YYYYMMDD/requests' });
+        const failed = archiveFailedFiles({ paths, before, timezone });
+        if (failed > 0) log?.info('audit retention: archived refused request files', { files: failed, folder: 'system/logs/archive/YYYYMMDD/failed' });
       }
       if (deleteAfterDays === null) return;
       const sign = key ? <T extends object>(fields: T) => signFields(key.privateKey, key.keyId, fields) : undefined;

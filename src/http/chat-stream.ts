@@ -83,10 +83,14 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     on('content_chunk', (event) => send('content_chunk', { chunk: event.chunk }));
     on('tool_call_start', (event) => send('tool_call_start', { tool_use_id: event.id, name: event.name }));
     on('tool_call_result', (event) => send('tool_call_result', { tool_use_id: event.id, name: event.name, is_error: event.isError }));
-    on('error', (event) => send('error', { message: event.message }));
+    let errorSent = false;
+    on('error', (event) => {
+      errorSent = true;
+      send('error', { message: event.message });
+    });
     on('message', (event) => {
       if (event.sequence <= alreadyCommitted) return;
-      if (event.status === 'failed') send('error', { message: `${event.agent} failed; the result has the details (GET /v1/requests/${requestId ?? sessionId})` });
+      if (event.status === 'failed' && !errorSent) send('error', { message: `${event.agent} failed; the result has the details (GET /v1/requests/${requestId ?? sessionId})` });
     });
     // A question for the person is what the assistant says last: it reaches the client as text.
     on('pending', (event) => {

@@ -142,8 +142,8 @@ export class HttpApi {
     app.removeContentTypeParser(['text/plain']);
     app.decorateRequest('caller', null);
     app.addHook('onRequest', async (request, reply) => {
-      // Probes carry no token: /healthz and /readyz answer anyone (they say nothing about sessions).
-      if (request.url === '/healthz' || request.url === '/readyz' || isPublicUiPath(request.url)) return;
+      // Only the liveness probe carries no token (SPEC §11): /readyz, like every other route, needs one.
+      if (request.url === '/healthz' || isPublicUiPath(request.url)) return;
       // A browser signed in to the web view sends its token as a cookie (src/web/web-routes.ts).
       const authorization = request.headers.authorization ?? cookieAuthorization(request.headers.cookie);
       try {

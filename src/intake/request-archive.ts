@@ -82,3 +82,24 @@ export function archiveRequestDays(options: { paths: SystemPaths; before: string
   }
   return days;
 }
+
+/**
+ * The refused request files of system/failed/ (and their `<name>.error.json`) follow their day the
+ * same way: a file last written on a day before `before` moves, gzipped, to
+ * system/logs/archive/YYYYMMDD/failed/, where deleting the day takes it. Returns how many moved.
+ */
+export function archiveFailedFiles(options: { paths: SystemPaths; before: string; timezone: string }): number {
+  const { paths, before, timezone } = options;
+  const entries = existsSync(paths.failed) ? readdirSync(paths.failed, { withFileTypes: true }).filter((entry) => entry.isFile()) : [];
+  let moved = 0;
+  for (const { name } of entries) {
+    const file = path.join(paths.failed, name);
+    const stats = statSync(file);
+    const day = compactInTimeZone(stats.mtime, timezone);
+    if (day >= before) continue;
+    writeGzip(path.join(archiveFolderOf(paths.logs), day, 'failed', `${name}.gz`), readFileSync(file), stats.mode & 0o777);
+    rmSync(file);
+    moved += 1;
+  }
+  return moved;
+}

@@ -192,6 +192,8 @@ export class StepAttempts {
           // records and retries up to limits.max_crash_retries.
           if (!(error instanceof ProviderError)) throw error;
           finished(model, errorMessage(error), emptyUsage());
+          // The event streams' `error {message}` (docs/http-api.md): the model call failed after its retries.
+          events?.emit('error', { sessionId, message: `${agent.name}: the model call failed: ${errorMessage(error)}` });
           // The deadline timer may fire a millisecond before the clock says the deadline passed.
           const pastDeadline = (error instanceof ProviderCallError && error.deadlinePassed) || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
           if (pastDeadline) {

@@ -182,10 +182,6 @@ export class FilesSessionStore implements SessionStore {
     return { session: new FilesStoredSession(sessionId, journal, this.options), records };
   }
 
-  list(): string[] {
-    return SessionJournal.list(this.options.sessionsDir);
-  }
-
   auditedMessages(sessionId: string, sinceIso: string): Promise<AuditedMessages> {
     return this.options.auditedMessages(sessionId, sinceIso);
   }

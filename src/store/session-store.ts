@@ -77,14 +77,15 @@ export interface StoredSession {
 
 /** Where sessions live. */
 export interface SessionStore {
-  /** True when a session with this id was created. */
+  /**
+   * True when this daemon may open the session: one created in the files store; on Postgres, one
+   * it holds the lease of (another daemon's sessions are theirs to run).
+   */
   exists(sessionId: string): boolean;
   /** Creates a session from its first record. */
   create(record: SessionRecord): Promise<StoredSession>;
   /** Opens a session for a reply or recovery, with its records in order. */
   open(sessionId: string): Promise<{ session: StoredSession; records: JournalRecord[] }>;
-  /** Ids of every session in the store. */
-  list(): string[];
   /** The audit entries of `sessionId` logged from `sinceIso` on (crash recovery). */
   auditedMessages(sessionId: string, sinceIso: string): Promise<AuditedMessages>;
   /**

@@ -4,9 +4,10 @@
  * delegated child only once its parent ended), the PII vault keeping its mode, a deletion that
  * refuses to destroy archived days whose chain was tampered with, a head record rebuilt at
  * open that counts the archived and deleted entries, and processed request files that follow their
- * day, leaving markers that keep the id refused (and its owner) but not the text.
+ * day, leaving markers that keep the id refused (and its owner) but not the text; refused request
+ * files in system/failed/ follow their day too.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ import { archiveOldDays, deleteOldDays } from '../../src/audit/log-retention.js'
 import { systemPaths } from '../../src/config/system-paths.js';
 import { archiveFinishedSessions } from '../../src/store/session-retention.js';
 import { HttpIntake } from '../../src/http/http-intake.js';
-import { archiveRequestDays, archiveRequestFile } from '../../src/intake/request-archive.js';
+import { archiveFailedFiles, archiveRequestDays, archiveRequestFile } from '../../src/intake/request-archive.js';
 import { RequestIdRegistry } from '../../src/intake/request-id-registry.js';
 import { allTexts, entryInput, makeMessage, tempRoot } from './audit-test-helpers.js';
 
@@ -165,5 +166,32 @@ describe('archiveRequestDays', () => {
     expect(await registry.claim('old-txt', again)).toBe('duplicate');
     const intake = new HttpIntake({ submit: () => Promise.reject(new Error('not used')), registry, maxBytes: 1 << 20, timezone: 'UTC' });
     expect(await intake.ownerOf('old-json')).toEqual({ user: 'alice', sessionId: 's-old' });
+  });
+});
+
+describe('archiveFailedFiles', () => {
+  it('moves refused request files and their reasons to the archived day they were last written on, where deleting the day takes them', () => {
+    const { root, logsDir, stateDir } = tempRoot();
+    const paths = systemPaths(root);
+    mkdirSync(paths.failed, { recursive: true });
+    const place = (name: string, text: string, at: string) => {
+      writeFileSync(path.join(paths.failed, name), text, { mode: 0o640 });
+      utimesSync(path.join(paths.failed, name), new Date(at), new Date(at));
+    };
+    place('bad.json', '{"request": "Secret refused text"', '2026-01-01T10:00:00Z');
+    place('bad.json.error.json', '{"file": "bad.json", "reason": "not JSON"}', '2026-01-01T10:00:01Z');
+    place('late.json', '{"request": "Kept refused text"', '2026-03-01T10:00:00Z');
+
+    expect(archiveFailedFiles({ paths, before: '20260201', timezone: 'UTC' })).toBe(2);
+    expect(readdirSync(paths.failed)).toEqual(['late.json']);
+    const failed = path.join(logsDir, 'archive', '20260101', 'failed');
+    expect(readdirSync(failed).sort()).toEqual(['bad.json.error.json.gz', 'bad.json.gz']);
+    expect(gunzipSync(readFileSync(path.join(failed, 'bad.json.gz'))).toString('utf8')).toBe('{"request": "Secret refused text"');
+    expect(statSync(path.join(failed, 'bad.json.gz')).mode & 0o777).toBe(0o640);
+    expect(archiveFailedFiles({ paths, before: '20260201', timezone: 'UTC' })).toBe(0);
+
+    expect(deleteOldDays({ logsDir, stateDir, timezone: 'UTC', deleteAfterDays: 40, now: new Date('2026-03-02T12:00:00Z') }).deleted).toEqual(['20260101']);
+    expect(allTexts(root).filter(({ text }) => text.includes('Secret refused'))).toEqual([]);
+    expect(allTexts(root).filter(({ text }) => text.includes('Kept refused text')).length).toBe(1);
   });
 });

@@ -82,6 +82,12 @@ describe('govflow keygen', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/exists/);
   });
+
+  it('makes the key file\'s folder when it does not exist yet', async () => {
+    const { privateKey } = await keygen(path.join('new-folder', 'nested', 'audit.key'));
+    expect(statSync(privateKey).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(privateKey)).mode & 0o777).toBe(0o700);
+  });
 });
 
 describe('signed checkpoints and verify --key', () => {

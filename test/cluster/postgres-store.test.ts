@@ -12,7 +12,7 @@ import { verifyStore } from '../../src/cluster/store-verify.js';
 import { LeaseLostError } from '../../src/cluster/store-committer.js';
 import { openRuntime, type Runtime } from '../../src/daemon/runtime.js';
 import type { AuditEntryInput } from '../../src/audit/audit-entry-format.js';
-import type { MessageRecord } from '../../src/store/session-journal.js';
+import { JOURNAL_FORMAT, type MessageRecord, type SessionRecord } from '../../src/store/session-journal.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 import { copyExampleAppInto } from '../support/example-app.js';
 import { pgTestSchema } from '../support/postgres.js';
@@ -114,6 +114,21 @@ describe.skipIf(!pg)('PostgresSessionStore', () => {
     expect(await counts()).toEqual(before);
     // The lease renewal sees it too: the session is no longer held.
     expect(await cluster.leases.renew(new Map([['sess-fence', claimed.epoch]]))).toEqual(new Set());
+  });
+
+  it('gives the lease up with a pause: the handle writes nothing more, and the store holds the session until it is released', async () => {
+    const session: SessionRecord = { v: JOURNAL_FORMAT, type: 'session', session_id: 'sess-paused', request_id: 'paused', request: { text: 'p', user: null, metadata: null }, source_file: 'p.txt', claimed_path: null, created_at: new Date().toISOString(), entry_agent: 'objective_agent' };
+    const stored = await cluster.store.create(session);
+    await stored.pause({ requestId: 'paused', json: '{"status":"pending"}\n', report: '# pending\n' });
+    expect(await pg!.query("select state, owner, result_status from sessions where session_id = 'sess-paused'")).toEqual([{ state: 'paused', owner: null, result_status: 'pending' }]);
+    // Unlike a files session, whose handle still appends: a reply's claim leases it again first.
+    await expect(stored.recordCrash({ v: JOURNAL_FORMAT, type: 'crash', error: 'late', at: session.created_at })).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await pg!.query("select seq from journal where session_id = 'sess-paused'")).toEqual([{ seq: 1 }]);
+    expect(await stored.close()).toBeNull();
+    // exists() is the sessions this daemon holds (the files store: every session it has).
+    expect(cluster.store.exists('sess-paused')).toBe(true);
+    cluster.store.release('sess-paused');
+    expect(cluster.store.exists('sess-paused')).toBe(false);
   });
 
   it('projects the chain to log files byte for byte; verify --store catches an edited file and an edited store entry', async () => {

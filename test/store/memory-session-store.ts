@@ -43,10 +43,6 @@ export class MemorySessionStore implements SessionStore {
     return { session: this.handle(sessionId, session), records: structuredClone(session.records) };
   }
 
-  list(): string[] {
-    return [...this.sessions.keys()];
-  }
-
   async auditedMessages(sessionId: string): Promise<AuditedMessages> {
     const audited: AuditedMessages = new Map();
     for (const entry of this.sessions.get(sessionId)?.audit ?? []) {
