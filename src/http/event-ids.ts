@@ -61,10 +61,9 @@ export class LiveEventOrdinals {
   ordinalOf<K extends LiveEventKind>(kind: K, payload: SessionEventMap[K]): number {
     const known = this.numbered.get(payload);
     if (known !== undefined) return known;
-    let counts = this.counts.get(payload.sessionId);
-    if (!counts) this.counts.set(payload.sessionId, (counts = new Map()));
+    const counts = this.counts.get(payload.sessionId) ?? new Map<LiveEventKind, number>();
     const ordinal = (counts.get(kind) ?? 0) + 1;
-    counts.set(kind, ordinal);
+    this.counts.set(payload.sessionId, counts.set(kind, ordinal));
     this.numbered.set(payload, ordinal);
     return ordinal;
   }

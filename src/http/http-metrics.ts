@@ -92,9 +92,7 @@ export class GovflowMetrics {
       events.on('step_started', (event) => {
         running.add(event.sessionId);
         const key = `${event.sessionId}\u0000${event.agent}`;
-        const list = stepStarts.get(key) ?? [];
-        list.push(performance.now());
-        stepStarts.set(key, list);
+        stepStarts.set(key, [...(stepStarts.get(key) ?? []), performance.now()]);
       }),
       events.on('message', (event) => {
         const key = `${event.sessionId}\u0000${event.agent}`;

@@ -26,11 +26,8 @@ function fileBlock(filePath: string, content: string): string {
 const cache = new WeakMap<GovernanceSnapshot, Map<string, BuiltPrompt>>();
 
 export function buildSystemPrompt(snapshot: GovernanceSnapshot, agent: AgentDefinition): BuiltPrompt {
-  let perSnapshot = cache.get(snapshot);
-  if (!perSnapshot) {
-    perSnapshot = new Map();
-    cache.set(snapshot, perSnapshot);
-  }
+  const perSnapshot = cache.get(snapshot) ?? new Map<string, BuiltPrompt>();
+  cache.set(snapshot, perSnapshot);
   const cached = perSnapshot.get(agent.name);
   if (cached) return cached;
 

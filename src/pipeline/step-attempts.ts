@@ -53,11 +53,8 @@ export class StepAttempts {
   }
 
   private validatorFor(snapshot: GovernanceSnapshot): MessageValidator {
-    let validator = this.validators.get(snapshot);
-    if (!validator) {
-      validator = new MessageValidator(snapshot.messageSchema, executionalAgents(snapshot.agents), this.config.message.max_depth);
-      this.validators.set(snapshot, validator);
-    }
+    const validator = this.validators.get(snapshot) ?? new MessageValidator(snapshot.messageSchema, executionalAgents(snapshot.agents), this.config.message.max_depth);
+    this.validators.set(snapshot, validator);
     return validator;
   }
 
