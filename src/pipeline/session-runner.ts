@@ -1,7 +1,7 @@
 /**
  * Runs sessions: each step is call → parse → validate → repair → stamp → journal → audit → route,
  * with plans run as a DAG, limits enforced, pauses for people, and recovery from the journal.
- * The runner depends on interfaces only (provider, audit sink, governance source).
+ * The runner depends on interfaces only (provider, session store, governance source).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
