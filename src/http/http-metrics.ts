@@ -3,9 +3,9 @@
  * status, step and model-call durations, tokens and cost by agent and model, queue depth, and the
  * latency of durable audit appends. Listeners only count; they never touch a session.
  */
-import { readdirSync } from 'node:fs';
 import { readDiskStatus } from '../daemon/disk-guard.js';
 import { witnessLag } from '../audit/checkpoint-witnesses.js';
+import { readNames } from '../audit/log-retention.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { SystemPaths } from '../config/system-paths.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
@@ -24,11 +24,7 @@ export interface MetricsSources {
 }
 
 function countVisible(folder: string): number {
-  try {
-    return readdirSync(folder).filter((name) => !name.startsWith('.')).length;
-  } catch {
-    return 0;
-  }
+  return readNames(folder).filter((name) => !name.startsWith('.')).length;
 }
 
 export class GovflowMetrics {
