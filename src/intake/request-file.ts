@@ -136,19 +136,6 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** An optional string field: absent or null means "not given"; anything else must be a string. */
-function optionalString(
-  document: Record<string, unknown>,
-  key: string,
-): { ok: true; value: string | null } | { ok: false; reason: string } {
-  const value = document[key];
-  if (value === undefined || value === null) return { ok: true, value: null };
-  if (typeof value !== 'string') {
-    return { ok: false, reason: `"${key}" must be a string, but it is ${describeType(value)}` };
-  }
-  return { ok: true, value };
-}
-
 function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
@@ -218,19 +205,19 @@ export function parseJsonRequest(document: Record<string, unknown>, source: Json
   if (unknown) return invalid(unknown);
   if (document.request.trim() === '') return invalid('"request" is empty: write what you want done');
 
-  const fields: Record<string, string | null> = {};
+  // Optional strings: absent or null means "not given"; anything else must be a string.
   for (const key of ['request_id', 'session_id', 'user']) {
-    const field = optionalString(document, key);
-    if (!field.ok) return invalid(field.reason);
-    fields[key] = field.value;
+    const value = document[key];
+    if (value !== undefined && value !== null && typeof value !== 'string') return invalid(`"${key}" must be a string, but it is ${describeType(value)}`);
   }
-  const requestId = fields.request_id ?? null;
+  const text = (key: string) => (typeof document[key] === 'string' ? (document[key] as string) : null);
+  const requestId = text('request_id');
   if (requestId !== null && !REQUEST_ID_PATTERN.test(requestId)) {
     return invalid(
       `"request_id" ${JSON.stringify(requestId.slice(0, 140))} is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ - (or leave it out to get one generated)`,
     );
   }
-  const sessionId = fields.session_id ?? null;
+  const sessionId = text('session_id');
   if (sessionId !== null) {
     const sessionProblem = checkSessionId(sessionId);
     if (sessionProblem) return invalid(sessionProblem);
@@ -244,7 +231,7 @@ export function parseJsonRequest(document: Record<string, unknown>, source: Json
     requestId,
     text: document.request,
     sessionId,
-    user: fields.user ?? null,
+    user: text('user'),
     metadata: (metadata as Record<string, unknown> | undefined) ?? null,
   };
 }
