@@ -16,9 +16,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPOSITORY_ROOT, envInteger, importBuilt, reportResult, round, summarize } from './bench-support.mjs';
+import { scoreDetectors } from '../test/support/detector-scoring.mjs';
 
-const { builtInDetector, PII_KINDS } = await importBuilt('privacy/pii-detectors.js');
-const { scoreDetectors } = await importBuilt('privacy/detector-scoring.js');
+const { builtInDetector, findPii, PII_KINDS } = await importBuilt('privacy/pii-detectors.js');
 const { PiiRedactor, piiDetectors } = await importBuilt('privacy/pii-redactor.js');
 
 const MEGABYTES = envInteger('BENCH_PII_MB', 8);
@@ -31,7 +31,7 @@ const lines = readFileSync(path.join(REPOSITORY_ROOT, 'test/fixtures/pii/corpus.
   .split('\n')
   .filter((line) => line.trim() !== '')
   .map((line) => JSON.parse(line));
-const scores = scoreDetectors(lines, PII_KINDS.map(builtInDetector));
+const scores = scoreDetectors(lines, PII_KINDS.map(builtInDetector), findPii);
 
 console.log(`PII detectors on ${lines.length} labelled lines (${lines.filter((line) => line.expect.length === 0).length} hard negatives)`);
 console.log('  detector      TP   FP   FN  precision  recall');

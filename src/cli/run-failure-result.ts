@@ -3,7 +3,7 @@
  * error escaped the runner, e.g. the outbox cannot be written): the same shape (docs/results.md), status
  * `failed`, error PROCESSING_ERROR, so a caller reading `--json` always gets a result.
  */
-import { isoInTimeZone } from '../message/message-stamping.js';
+import { isoInTimeZone } from '../message/zoned-time.js';
 import { RESULT_FORMAT, type ResultDocument } from '../pipeline/session-result.js';
 
 export interface InternalFailure {

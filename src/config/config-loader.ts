@@ -11,6 +11,7 @@ import { CONFIG_SCHEMA } from './config-schema.js';
 import { parseYamlSource } from './yaml-source.js';
 import { systemPaths, type SystemPaths } from './system-paths.js';
 import { PiiConfigError, piiDetectors, type PiiConfig } from '../privacy/pii-redactor.js';
+import { isPlainObject } from '../message/json-text.js';
 
 export const CONFIG_FILE_NAME = 'govflow.config.yaml';
 
@@ -180,10 +181,6 @@ function environmentOverrides(env: NodeJS.ProcessEnv): Record<string, [string, s
     if (value !== undefined && value !== '') result[key] = [value, variable];
   }
   return result;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Loads and validates the configuration of `root`. Throws ConfigError naming file, line and key. */

@@ -26,6 +26,7 @@ import type { GuardrailRule } from '../privacy/guardrail-rules.js';
 import { GUARDRAILS_FILE, guardrailsPromptText, loadGuardrails } from '../privacy/guardrails-loader.js';
 import { AGENT_DEFAULTS } from '../config/config-defaults.js';
 import { toolPatternProblem } from '../tools/tool-names.js';
+import { isPlainObject } from '../message/json-text.js';
 
 export interface PromptFile {
   /** Root-relative, forward slashes. */
@@ -178,7 +179,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
       continue;
     }
     let declaration = source.value;
-    if (typeof declaration !== 'object' || declaration === null || Array.isArray(declaration)) {
+    if (!isPlainObject(declaration)) {
       errors.push(new ConfigError('frontmatter must be a YAML mapping (name: ..., type: ...)', relative, split.frontmatterLine));
       continue;
     }

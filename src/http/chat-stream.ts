@@ -13,12 +13,12 @@
  * call is aborted and the session ends failed, saying why.
  */
 import type { FastifyInstance } from 'fastify';
-import { isPlainObject } from '../intake/request-file.js';
 import type { SessionEventMap } from '../pipeline/session-events.js';
 import { maySee, requireSubmitter } from './http-auth.js';
 import { badRequest, conflict, notFound, stopping } from './http-problem.js';
 import { callerOf, openStream, type RouteContext } from './http-routes.js';
 import type { SseConnection } from './sse-connection.js';
+import { isPlainObject } from '../message/json-text.js';
 
 const CHAT_FIELDS = ['message', 'conversation_id'];
 

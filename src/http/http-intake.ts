@@ -10,12 +10,13 @@
  * finished — answers 409.
  */
 import { open, readFile } from 'node:fs/promises';
-import { generateRequestId, isPlainObject, parseJsonRequest, parseRequestFile, randomBase36, REQUEST_ID_PATTERN, unknownFieldReason } from '../intake/request-file.js';
+import { generateRequestId, parseJsonRequest, parseRequestFile, randomBase36, REQUEST_ID_PATTERN, unknownFieldReason } from '../intake/request-file.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { httpSubmissionName, type Submission, type SubmissionOutcome } from '../intake/request-submission.js';
 import { generateSessionId } from '../pipeline/session-runner.js';
 import { badRequest, conflict } from './http-problem.js';
 import type { SessionReads } from '../store/session-reads.js';
+import { isPlainObject } from '../message/json-text.js';
 
 export interface HttpIntakeOptions {
   /** The intake's handoff (InboxIntake.submit): resolves once the submission is durable. */

@@ -6,6 +6,7 @@
 import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { jsonTextDepth } from '../message/json-depth.js';
+import { isPlainObject } from '../message/json-text.js';
 
 /** A request id as README "Folder layout" allows it (`[A-Za-z0-9._-]{1,128}`); it names files in outbox/ and state/, so no path characters. */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
@@ -130,10 +131,6 @@ export function unknownFieldReason(document: Record<string, unknown>, kind: Json
 
 function invalid(reason: string): InvalidRequestFile {
   return { kind: 'invalid', reason };
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function describeType(value: unknown): string {

@@ -57,11 +57,7 @@ const RAW_JSON_OUTPUT: OutputInterface<string, string, never> = {
 
 /** Repair conversations replay earlier turns before the new prompt. */
 function messagesOf(request: LlmRequest, table: ToolNameTable): ModelMessage[] {
-  const history: ModelMessage[] = (request.history ?? []).map((turn) =>
-    turn.role === 'user'
-      ? { role: 'user', content: turn.content }
-      : { role: 'assistant', content: turn.content },
-  );
+  const history: ModelMessage[] = (request.history ?? []).map((turn) => ({ role: turn.role, content: turn.content }));
   return [...history, { role: 'user', content: request.prompt }, ...toolTurnMessages(request, table)];
 }
 

@@ -53,12 +53,9 @@ export interface ModelFactorySettings {
   kind: AiSdkProviderKind;
   baseUrl: string | null;
   apiKey: string | null;
-  /** The HTTP client (default: the global fetch); the adapter passes one that caps body sizes. */
-  fetch?: typeof fetch;
+  /** The HTTP client: the adapter's, which caps body sizes. */
+  fetch: typeof fetch;
 }
-
-/** Builds the AI SDK model for a model id; the provider client is created once and reused. */
-export type ModelFactory = (modelId: string) => Promise<LanguageModel>;
 
 /** `create()` on first use, the same promise after. */
 function once<T>(create: () => Promise<T>): () => Promise<T> {
@@ -96,10 +93,11 @@ function normaliseBaseUrl(baseUrl: string | null): string | undefined {
 }
 
 /**
- * The factory for `settings.kind`. Throws ConfigError for a missing key (hosted providers),
- * a missing base URL (openai-compatible) or a malformed one.
+ * The AI SDK model of a model id for `settings.kind`; the provider client is created once and
+ * reused. Throws ConfigError for a missing key (hosted providers), a missing base URL
+ * (openai-compatible) or a malformed one.
  */
-export function createModelFactory(settings: ModelFactorySettings): ModelFactory {
+export function createModelFactory(settings: ModelFactorySettings): (modelId: string) => Promise<LanguageModel> {
   const baseURL = normaliseBaseUrl(settings.baseUrl);
   const fetch = settings.fetch;
   switch (settings.kind) {
@@ -110,32 +108,23 @@ export function createModelFactory(settings: ModelFactorySettings): ModelFactory
       // and proxy speaks it, so provider.base_url can point anywhere.
       return async (modelId) => (await openai()).chat(modelId);
     }
-    case 'openai-compatible': {
-      if (!baseURL) {
+    case 'openai-compatible':
+    case 'ollama': {
+      if (!baseURL && settings.kind === 'openai-compatible') {
         throw new ConfigError(
           'provider.kind "openai-compatible" needs the server address: set provider.base_url ' +
             'in govflow.config.yaml or GOVFLOW_BASE_URL (e.g. http://127.0.0.1:8000/v1).',
         );
       }
-      const compatible = once(async () => (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({
-        name: 'openai-compatible',
-        baseURL,
-        apiKey: settings.apiKey ?? undefined,
-        includeUsage: true,
-        fetch,
-      }));
-      return async (modelId) => (await compatible()).chatModel(modelId);
-    }
-    case 'ollama': {
       // Ollama needs no key; one is still sent when given (an authenticating proxy in front).
-      const ollama = once(async () => (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({
-        name: 'ollama',
+      const compatible = once(async () => (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({
+        name: settings.kind,
         baseURL: baseURL ?? OLLAMA_DEFAULT_BASE_URL,
         apiKey: settings.apiKey ?? undefined,
         includeUsage: true,
         fetch,
       }));
-      return async (modelId) => (await ollama()).chatModel(modelId);
+      return async (modelId) => (await compatible()).chatModel(modelId);
     }
     case 'anthropic': {
       const apiKey = requireKey(settings);

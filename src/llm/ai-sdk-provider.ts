@@ -23,12 +23,9 @@ import {
   type LlmRequest,
   type LlmResponse,
 } from './provider.js';
-import { withRetries, type RetrySettings } from './retrying-provider.js';
-
-export { AI_SDK_PROVIDER_KINDS, isAiSdkProviderKind, type AiSdkProviderKind };
 
 /** Everything the adapter needs, resolved by config loading (env already applied). */
-export interface AiSdkProviderSettings extends RetrySettings {
+export interface AiSdkAdapterSettings {
   kind: AiSdkProviderKind;
   /** Default model; a request's own `model` wins when set. */
   model: string;
@@ -40,28 +37,12 @@ export interface AiSdkProviderSettings extends RetrySettings {
   maxOutputBytes?: number;
   /** Stream responses (default true); false uses one plain request per attempt. */
   stream?: boolean;
-  /** Ask for native JSON output where the provider supports it (default true). */
-  jsonMode?: boolean;
-  /** The HTTP client under the size cap (default: the global fetch). */
-  fetch?: typeof fetch;
   /** Wraps each model (the recording middleware of `llm.record`, README "Record, replay and governance tests"). */
   wrapModel?: (model: LanguageModel) => LanguageModel;
 }
 
-/** The adapter's own settings, without the retry policy. */
-export type AiSdkAdapterSettings = Omit<AiSdkProviderSettings, keyof RetrySettings>;
-
-/** The settings after defaults and checks: plain milliseconds, frozen. */
-interface CompiledSettings {
-  kind: AiSdkProviderKind;
-  model: string;
-  apiKey: string | null;
-  maxOutputBytes: number;
-  stream: boolean;
-  jsonMode: boolean;
-}
-
-function compile(settings: AiSdkAdapterSettings): CompiledSettings {
+/** The settings after defaults and checks, frozen. */
+function compile(settings: AiSdkAdapterSettings) {
   if (!isAiSdkProviderKind(settings.kind)) {
     throw new ConfigError(
       `provider.kind "${String(settings.kind)}" is not an LLM provider; use one of ` +
@@ -77,7 +58,7 @@ function compile(settings: AiSdkAdapterSettings): CompiledSettings {
     apiKey: settings.apiKey,
     maxOutputBytes: settings.maxOutputBytes ?? CONFIG_DEFAULTS.llm.max_output_bytes,
     stream: settings.stream ?? true,
-    jsonMode: (settings.jsonMode ?? true) && NATIVE_JSON_MODE_BY_KIND[settings.kind],
+    jsonMode: NATIVE_JSON_MODE_BY_KIND[settings.kind],
   });
 }
 
@@ -106,7 +87,7 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
   const compiled = compile(settings);
   const baseModelFor = createModelFactory({
     ...settings,
-    fetch: cappedFetch(wholeBodyLimit(compiled.maxOutputBytes), compiled.maxOutputBytes, settings.fetch),
+    fetch: cappedFetch(wholeBodyLimit(compiled.maxOutputBytes), compiled.maxOutputBytes),
   });
   const wrapModel = settings.wrapModel;
   // One model object per model id for the adapter's life, not one per call.
@@ -137,24 +118,24 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
         request.onChunk?.(chunk);
       },
     };
-    const plainly = async (): Promise<LlmResponse> => {
-      const plain = await attemptOnce({ model, modelId, request, jsonMode: compiled.jsonMode, stream: false, maxOutputBytes: compiled.maxOutputBytes, abortSignal: request.signal });
-      return { ...plain, provider: compiled.kind, attempts: 1 };
-    };
-    const context = { provider: compiled.kind, model: modelId, apiKey: compiled.apiKey, callerSignal: request.signal };
+    const attempt = async (asked: LlmRequest, asStream: boolean): Promise<LlmResponse> => ({
+      ...(await attemptOnce({ model, modelId, request: asked, jsonMode: compiled.jsonMode, stream: asStream, maxOutputBytes: compiled.maxOutputBytes, abortSignal: request.signal })),
+      provider: compiled.kind,
+      attempts: 1,
+    });
     try {
       // Checked here too: a signal aborted before the call never reaches the network.
       request.signal.throwIfAborted();
-      const result = await attemptOnce({ model, modelId, request: watchedRequest, jsonMode: compiled.jsonMode, stream, maxOutputBytes: compiled.maxOutputBytes, abortSignal: request.signal });
+      const result = await attempt(watchedRequest, stream);
       if (stream && !receivedText && result.text === '' && !result.toolCalls) {
         // An empty "stream" is what some SDK parsers make of a plain JSON answer: ask plainly.
-        const plain = await plainly();
+        const plain = await attempt(request, false);
         if (plain.text !== '') {
           streaming = false;
           return plain;
         }
       }
-      return { ...result, provider: compiled.kind, attempts: 1 };
+      return result;
     } catch (error) {
       // Too large is the model's answer, not the provider's fault: invalid output, never retried.
       const tooLarge = findAnswerTooLarge(error);
@@ -162,7 +143,7 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
       if (stream && !receivedText && answeredWithoutStream(error) && !request.signal.aborted) {
         // A 200 answer that carried no stream at all: ask once more without streaming.
         try {
-          const plain = await plainly();
+          const plain = await attempt(request, false);
           streaming = false;
           return plain;
         } catch (plainError) {
@@ -171,7 +152,7 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
           // Not a streaming problem after all: report the original failure.
         }
       }
-      throw translateProviderFailure(error, context);
+      throw translateProviderFailure(error, { provider: compiled.kind, model: modelId, apiKey: compiled.apiKey, callerSignal: request.signal });
     }
   }
 
@@ -180,12 +161,4 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
     interfaceVersion: PROVIDER_INTERFACE_VERSION,
     generate,
   });
-}
-
-/**
- * A real model API with retries: the adapter inside `withRetries`. Failed calls reject with
- * `ProviderCallError` (a `ProviderError` with `attempts`).
- */
-export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvider {
-  return withRetries(createAiSdkAdapter(settings), settings);
 }

@@ -11,7 +11,7 @@
  *  - `limitAnswerSize` wraps any provider (scripted, dry-run, the adapter) and checks the text.
  */
 import { GovflowError } from '../errors.js';
-import type { LlmProvider, LlmRequest, LlmResponse } from './provider.js';
+import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
 /** Characters of the cut answer kept on the error (shown to the model in the repair prompt). */
 export const KEPT_PREFIX_CHARS = 2_000;
@@ -47,11 +47,6 @@ export function findAnswerTooLarge(error: unknown): AnswerTooLargeError | undefi
   return undefined;
 }
 
-/** UTF-8 length of a string without encoding it. */
-export function utf8Length(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
-}
-
 /** Counts an answer's bytes as its pieces arrive; throws once the total passes the limit. */
 export class AnswerBudget {
   private used = 0;
@@ -67,7 +62,7 @@ export class AnswerBudget {
   add(piece: string): void {
     if (typeof piece !== 'string') return; // a broken adapter's non-text piece is not a size problem
     if (this.prefix.length < KEPT_PREFIX_CHARS) this.prefix += piece.slice(0, KEPT_PREFIX_CHARS - this.prefix.length);
-    this.used += utf8Length(piece);
+    this.used += Buffer.byteLength(piece);
     if (this.used > this.limitBytes) throw new AnswerTooLargeError(this.limitBytes, this.prefix);
   }
 }
@@ -78,7 +73,7 @@ export function checkAnswerSize(text: string, limitBytes: number): void {
   if (typeof text !== 'string') return;
   // A string of n UTF-16 units is at most 3n UTF-8 bytes and at least n: skip the count when it cannot matter.
   if (text.length * 3 <= limitBytes) return;
-  if (text.length > limitBytes || utf8Length(text) > limitBytes) {
+  if (text.length > limitBytes || Buffer.byteLength(text) > limitBytes) {
     throw new AnswerTooLargeError(limitBytes, text.slice(0, KEPT_PREFIX_CHARS));
   }
 }
@@ -97,9 +92,9 @@ export function wholeBodyLimit(answerLimitBytes: number): number {
  * their text is counted piece by piece by the adapter, precisely, and their framing would make
  * a body count meaningless.
  */
-export function cappedFetch(maxBodyBytes: number, answerLimitBytes: number, inner: typeof fetch = globalThis.fetch): typeof fetch {
+export function cappedFetch(maxBodyBytes: number, answerLimitBytes: number): typeof fetch {
   return async (input, init) => {
-    const response = await inner(input, init);
+    const response = await fetch(input, init);
     const type = response.headers.get('content-type') ?? '';
     if (response.body === null || type.includes('text/event-stream')) return response;
     const declared = Number(response.headers.get('content-length'));
@@ -158,10 +153,5 @@ export function limitAnswerSize(provider: LlmProvider, limitBytes: number): LlmP
     checkAnswerSize(response.text, limitBytes);
     return response;
   }
-  return Object.freeze({
-    kind: provider.kind,
-    interfaceVersion: provider.interfaceVersion,
-    ...(provider.synthetic ? { synthetic: true } : {}),
-    generate,
-  });
+  return wrapProvider(provider, generate);
 }

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
+import { isPlainObject } from '../message/json-text.js';
 
 export const CASSETTE_FORMAT = 'govflow-cassette' as const;
 /** Versions this build reads; it writes the last one. */
@@ -95,7 +96,7 @@ export function promptText(parts: PromptParts): string {
 
 /** The lookup key of a call: sha256 of its normalized prompt (the agent is kept beside it). */
 export function promptKey(parts: PromptParts): string {
-  return createHash('sha256').update(normalizeVolatile(promptText(parts))).digest('hex');
+  return sha256(normalizeVolatile(promptText(parts)));
 }
 
 export function sha256(text: string): string {
@@ -134,15 +135,7 @@ export function promptFiles(system: string): Record<string, string> {
 
 /** sha256 of each file in the system prompt, by path. */
 export function promptFileHashes(system: string): Record<string, string> {
-  const hashes: Record<string, string> = {};
-  for (const [file, text] of Object.entries(promptFiles(system))) hashes[file] = sha256(text);
-  return hashes;
-}
-
-/** Paths whose text differs between two file-hash tables (added and removed files too). */
-export function changedFiles(recorded: Record<string, string>, current: Record<string, string>): string[] {
-  const paths = new Set([...Object.keys(recorded), ...Object.keys(current)]);
-  return [...paths].filter((file) => recorded[file] !== current[file]).sort();
+  return fileHashes(promptFiles(system));
 }
 
 /** How two file-hash tables differ, recorded → now, each list sorted. */
@@ -155,7 +148,8 @@ export interface FileChanges {
 
 export function fileChanges(recorded: Record<string, string>, current: Record<string, string>): FileChanges {
   const changes: FileChanges = { added: [], removed: [], changed: [] };
-  for (const file of changedFiles(recorded, current)) {
+  const paths = [...new Set([...Object.keys(recorded), ...Object.keys(current)])].sort();
+  for (const file of paths.filter((path) => recorded[path] !== current[path])) {
     if (!(file in recorded)) changes.added.push(file);
     else if (!(file in current)) changes.removed.push(file);
     else changes.changed.push(file);
@@ -167,33 +161,27 @@ export function noFileChanges(changes: FileChanges): boolean {
   return changes.added.length === 0 && changes.removed.length === 0 && changes.changed.length === 0;
 }
 
-/** sha256 of each file's text, by path (a governance snapshot's `files`). */
+/** sha256 of each file's text, by path (a governance snapshot's `files`, a prompt's). */
 export function fileHashes(files: Readonly<Record<string, string>>): Record<string, string> {
-  const hashes: Record<string, string> = {};
-  for (const [file, text] of Object.entries(files)) hashes[file] = sha256(text);
-  return hashes;
+  return Object.fromEntries(Object.entries(files).map(([file, text]) => [file, sha256(text)]));
 }
 
 export function emptyCassette(now: Date = new Date()): Cassette {
   return { format: CASSETTE_FORMAT, version: CASSETTE_VERSION, recorded_at: now.toISOString(), systems: {}, calls: [] };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function checkCall(call: unknown, index: number, file: string): RecordedCall {
   const problem = (what: string) => new ConfigError(`cassette call #${index + 1}: ${what}; re-record it (govflow test --update, or llm.record)`, file);
-  if (!isObject(call)) throw problem('is not an object');
+  if (!isPlainObject(call)) throw problem('is not an object');
   for (const field of ['agent', 'key', 'system_sha256', 'prompt'] as const) {
     if (typeof call[field] !== 'string') throw problem(`"${field}" must be a string`);
   }
   if (!Array.isArray(call.history)) throw problem('"history" must be a list');
   const answer = call.answer;
-  if (!isObject(answer) || typeof answer.text !== 'string' || !isObject(answer.usage)) throw problem('"answer" needs "text" and "usage"');
+  if (!isPlainObject(answer) || typeof answer.text !== 'string' || !isPlainObject(answer.usage)) throw problem('"answer" needs "text" and "usage"');
   return {
     ...(call as unknown as RecordedCall),
-    governance_files: isObject(call.governance_files) ? (call.governance_files as Record<string, string>) : {},
+    governance_files: isPlainObject(call.governance_files) ? (call.governance_files as Record<string, string>) : {},
     answer: { ...(answer as unknown as RecordedAnswer), tool_calls: Array.isArray(answer.tool_calls) ? (answer.tool_calls as RecordedToolCall[]) : [] },
   };
 }
@@ -206,7 +194,7 @@ export function parseCassette(text: string, file: string): Cassette {
   } catch (error) {
     throw new ConfigError(`not a cassette: invalid JSON (${error instanceof Error ? error.message : String(error)})`, file);
   }
-  if (!isObject(value) || value.format !== CASSETTE_FORMAT) {
+  if (!isPlainObject(value) || value.format !== CASSETTE_FORMAT) {
     throw new ConfigError(`not a govflow cassette (expected "format": "${CASSETTE_FORMAT}")`, file);
   }
   if (!(SUPPORTED_CASSETTE_VERSIONS as readonly unknown[]).includes(value.version)) {
@@ -215,7 +203,7 @@ export function parseCassette(text: string, file: string): Cassette {
       file,
     );
   }
-  if (!isObject(value.systems) || !Array.isArray(value.calls)) throw new ConfigError('a cassette needs "systems" and "calls"', file);
+  if (!isPlainObject(value.systems) || !Array.isArray(value.calls)) throw new ConfigError('a cassette needs "systems" and "calls"', file);
   const calls = value.calls.map((call, index) => checkCall(call, index, file));
   for (const [index, call] of calls.entries()) {
     if (typeof value.systems[call.system_sha256] !== 'string') {
@@ -223,7 +211,7 @@ export function parseCassette(text: string, file: string): Cassette {
     }
   }
   const tree = value.governance_tree;
-  const governanceTree = isObject(tree) && Object.values(tree).every((hash) => typeof hash === 'string') ? { governance_tree: tree as Record<string, string> } : {};
+  const governanceTree = isPlainObject(tree) && Object.values(tree).every((hash) => typeof hash === 'string') ? { governance_tree: tree as Record<string, string> } : {};
   return { format: CASSETTE_FORMAT, version: value.version as number, recorded_at: String(value.recorded_at ?? ''), systems: value.systems as Record<string, string>, calls, ...governanceTree };
 }
 

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { LOCAL_PROVIDER_DEFAULTS } from '../config/config-defaults.js';
 import { ConfigError } from '../errors.js';
-import { createAiSdkAdapter, isAiSdkProviderKind } from './ai-sdk-provider.js';
-import { API_KEY_ENV_BY_KIND } from './ai-sdk-models.js';
+import { createAiSdkAdapter } from './ai-sdk-provider.js';
+import { API_KEY_ENV_BY_KIND, isAiSdkProviderKind } from './ai-sdk-models.js';
 import { DryRunProvider } from './dry-run-provider.js';
 import { costAtPrice, lookUpPrice, type PriceLookup } from './model-prices.js';
 import type { LlmProvider, LlmUsage } from './provider.js';
@@ -37,15 +37,16 @@ export function providerProblems(config: GovflowConfig, env: NodeJS.ProcessEnv):
     problems.push(new ConfigError(`provider.api_key_env names ${variable}, which is not set in the environment: export ${variable}=<key> (or GOVFLOW_API_KEY), or remove api_key_env`, 'govflow.config.yaml'));
   }
   if (config.provider.kind === 'local') {
-    try {
-      checkModelFile(config.root, config.provider.model, (config as { allow_outside_root?: boolean }).allow_outside_root === true);
-    } catch (error) {
-      problems.push(error instanceof ConfigError ? error : new ConfigError(String(error), 'govflow.config.yaml'));
-    }
-    try {
-      resolveNodeLlamaCpp(env.GOVFLOW_NODE_LLAMA_CPP_DIR ?? null);
-    } catch (error) {
-      problems.push(error instanceof ConfigError ? error : new ConfigError(String(error), 'govflow.config.yaml'));
+    const checks = [
+      () => checkModelFile(config.root, config.provider.model, (config as { allow_outside_root?: boolean }).allow_outside_root === true),
+      () => resolveNodeLlamaCpp(env.GOVFLOW_NODE_LLAMA_CPP_DIR ?? null),
+    ];
+    for (const check of checks) {
+      try {
+        check();
+      } catch (error) {
+        problems.push(error instanceof ConfigError ? error : new ConfigError(String(error), 'govflow.config.yaml'));
+      }
     }
   }
   return problems;

@@ -8,15 +8,13 @@
  * Where the orchestrator overwrites a field anyway (message_id, timestamp, agent, input,
  * metadata), the grammar asks for `null`: fewer tokens, nothing to get wrong.
  */
+import { isPlainObject, resolvePointer } from '../message/json-text.js';
+import type { LlmRequest } from './provider.js';
 
 type Schema = Record<string, unknown>;
 
 /** What the grammar needs to know about the agent. */
-export interface GrammarExpectation {
-  contentType: string;
-  next: string[];
-  outputSchema: Record<string, unknown> | null;
-}
+type GrammarExpectation = Pick<NonNullable<LlmRequest['expectation']>, 'contentType' | 'next' | 'outputSchema'>;
 
 const ORCHESTRATOR_FIELDS = ['message_id', 'timestamp', 'agent', 'input', 'metadata'];
 const PRIMITIVE_TYPES = ['string', 'number', 'integer', 'boolean', 'null'];
@@ -25,24 +23,8 @@ const MAX_REF_DEPTH = 8;
 /** Any JSON value, as the grammar can say it. */
 const ANY_VALUE: Schema = { oneOf: [{ type: [...PRIMITIVE_TYPES] }, { type: 'object', additionalProperties: true }, { type: 'array' }] };
 
-function isObject(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isPrimitive(value: unknown): boolean {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value);
-}
-
-/** Resolves a local `$ref` (`#/definitions/x`, `#/$defs/x`, `#/properties/a/...`) against `root`. */
-function resolveRef(reference: string, root: Schema): Schema | null {
-  if (!reference.startsWith('#')) return null;
-  let current: unknown = root;
-  for (const raw of reference.slice(1).split('/').filter((segment) => segment !== '')) {
-    const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isObject(current)) return null;
-    current = current[segment];
-  }
-  return isObject(current) ? current : null;
 }
 
 function convertType(type: string, schema: Schema, root: Schema, depth: number): Schema {
@@ -56,17 +38,17 @@ function convertType(type: string, schema: Schema, root: Schema, depth: number):
     }
     case 'object': {
       const properties: Record<string, Schema> = {};
-      for (const [key, value] of Object.entries(isObject(schema.properties) ? schema.properties : {})) properties[key] = toGrammarSchema(value, root, depth);
+      for (const [key, value] of Object.entries(isPlainObject(schema.properties) ? schema.properties : {})) properties[key] = toGrammarSchema(value, root, depth);
       const result: Schema = { type: 'object', properties };
       const required = Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === 'string' && key in properties) : [];
       if (required.length > 0) result.required = required;
-      if (isObject(schema.additionalProperties)) result.additionalProperties = toGrammarSchema(schema.additionalProperties, root, depth);
+      if (isPlainObject(schema.additionalProperties)) result.additionalProperties = toGrammarSchema(schema.additionalProperties, root, depth);
       else result.additionalProperties = schema.additionalProperties === true || (schema.additionalProperties === undefined && Object.keys(properties).length === 0);
       return result;
     }
     case 'array': {
       const result: Schema = { type: 'array' };
-      if (isObject(schema.items)) result.items = toGrammarSchema(schema.items, root, depth);
+      if (isPlainObject(schema.items)) result.items = toGrammarSchema(schema.items, root, depth);
       if (Array.isArray(schema.prefixItems)) result.prefixItems = schema.prefixItems.map((item) => toGrammarSchema(item, root, depth));
       if (typeof schema.minItems === 'number') result.minItems = schema.minItems;
       if (typeof schema.maxItems === 'number') result.maxItems = schema.maxItems;
@@ -78,11 +60,12 @@ function convertType(type: string, schema: Schema, root: Schema, depth: number):
 }
 
 /** One JSON Schema (draft-07 or 2020-12) → the grammar's subset. Never throws. */
-export function toGrammarSchema(schema: unknown, root: Schema = isObject(schema) ? schema : {}, depth = 0): Schema {
-  if (schema === true || !isObject(schema)) return ANY_VALUE;
+export function toGrammarSchema(schema: unknown, root: Schema = isPlainObject(schema) ? schema : {}, depth = 0): Schema {
+  if (schema === true || !isPlainObject(schema)) return ANY_VALUE;
   if (typeof schema.$ref === 'string') {
-    const target = depth < MAX_REF_DEPTH ? resolveRef(schema.$ref, root) : null;
-    return target ? toGrammarSchema(target, root, depth + 1) : ANY_VALUE;
+    // A local reference (`#/definitions/x`, `#/$defs/x`, `#/properties/a/...`), resolved against `root`.
+    const target = depth < MAX_REF_DEPTH && schema.$ref.startsWith('#') ? resolvePointer(root, decodeURIComponent(schema.$ref.slice(1))) : null;
+    return isPlainObject(target) ? toGrammarSchema(target, root, depth + 1) : ANY_VALUE;
   }
   if ('const' in schema && isPrimitive(schema.const)) return { const: schema.const };
   if (Array.isArray(schema.enum) && schema.enum.every(isPrimitive)) return { enum: schema.enum };
@@ -90,8 +73,8 @@ export function toGrammarSchema(schema: unknown, root: Schema = isObject(schema)
   if (alternatives && alternatives.length > 0) return { oneOf: alternatives.map((alternative) => toGrammarSchema(alternative, root, depth)) };
   const types = (Array.isArray(schema.type) ? schema.type : typeof schema.type === 'string' ? [schema.type] : []) as string[];
   if (types.length === 0) {
-    if (isObject(schema.properties)) return convertType('object', schema, root, depth);
-    if (isObject(schema.items)) return convertType('array', schema, root, depth);
+    if (isPlainObject(schema.properties)) return convertType('object', schema, root, depth);
+    if (isPlainObject(schema.items)) return convertType('array', schema, root, depth);
     return ANY_VALUE;
   }
   if (types.every((type) => PRIMITIVE_TYPES.includes(type)) && !(types.includes('string') && (schema.maxLength !== undefined || schema.minLength !== undefined || schema.format !== undefined) && types.length > 1)) {
@@ -104,10 +87,10 @@ export function toGrammarSchema(schema: unknown, root: Schema = isObject(schema)
 /** The message schema with the agent's constraints in it, as the grammar's subset. */
 export function messageGrammarSchema(messageSchema: Record<string, unknown>, expectation: GrammarExpectation): Schema {
   const message = toGrammarSchema(messageSchema);
-  const properties = isObject(message.properties) ? { ...(message.properties as Record<string, Schema>) } : {};
+  const properties = isPlainObject(message.properties) ? { ...(message.properties as Record<string, Schema>) } : {};
   for (const field of ORCHESTRATOR_FIELDS) if (field in properties) properties[field] = { type: 'null' };
   const output = properties.output;
-  if (isObject(output) && isObject(output.properties)) {
+  if (isPlainObject(output) && isPlainObject(output.properties)) {
     const outputProperties = { ...(output.properties as Record<string, Schema>) };
     if ('content_type' in outputProperties) outputProperties.content_type = { enum: [expectation.contentType, null] };
     if (expectation.outputSchema && 'content' in outputProperties) {
@@ -116,11 +99,11 @@ export function messageGrammarSchema(messageSchema: Record<string, unknown>, exp
     properties.output = { ...output, properties: outputProperties };
   }
   const next = properties.next_agent;
-  if (isObject(next) && isObject(next.properties) && 'name' in (next.properties as Schema)) {
+  if (isPlainObject(next) && isPlainObject(next.properties) && 'name' in (next.properties as Schema)) {
     properties.next_agent = { ...next, properties: { ...(next.properties as Schema), name: { enum: [...expectation.next, null] } } };
   }
   const error = properties.error;
-  if (isObject(error) && isObject(error.properties) && 'retry_count' in (error.properties as Schema)) {
+  if (isPlainObject(error) && isPlainObject(error.properties) && 'retry_count' in (error.properties as Schema)) {
     properties.error = { ...error, properties: { ...(error.properties as Schema), retry_count: { type: 'null' } } };
   }
   return { ...message, properties };

@@ -4,14 +4,10 @@
  * tail, so the usual case — a few changed lines in a long prompt — stays cheap.
  */
 
-export interface LineDiffOptions {
-  /** Unchanged lines shown around each change (default 2). */
-  context?: number;
-  /** Longest diff printed, in lines; the rest is counted (default 80). */
-  maxLines?: number;
-  /** Labels of the two sides (default "expected" / "actual"). */
-  labels?: [string, string];
-}
+/** Unchanged lines shown around each change. */
+const CONTEXT_LINES = 2;
+/** Longest diff printed, in lines; the rest is counted. */
+const MAX_LINES = 80;
 
 type Operation = { kind: 'same' | 'removed' | 'added'; text: string };
 
@@ -61,17 +57,14 @@ export function countChangedLines(before: string, after: string): number {
   return operations(before.split('\n'), after.split('\n')).filter((operation) => operation.kind !== 'same').length;
 }
 
-/** The diff as text; empty when the two are equal. */
-export function lineDiff(before: string, after: string, options: LineDiffOptions = {}): string {
+/** The diff as text, its two sides labelled; empty when the two are equal. */
+export function lineDiff(before: string, after: string, [beforeLabel, afterLabel] = ['expected', 'actual']): string {
   if (before === after) return '';
-  const context = options.context ?? 2;
-  const maxLines = options.maxLines ?? 80;
-  const [beforeLabel, afterLabel] = options.labels ?? ['expected', 'actual'];
   const script = operations(before.split('\n'), after.split('\n'));
   const shown = new Set<number>();
   script.forEach((operation, index) => {
     if (operation.kind === 'same') return;
-    for (let near = Math.max(0, index - context); near <= Math.min(script.length - 1, index + context); near++) shown.add(near);
+    for (let near = Math.max(0, index - CONTEXT_LINES); near <= Math.min(script.length - 1, index + CONTEXT_LINES); near++) shown.add(near);
   });
   const lines = [`--- ${beforeLabel}`, `+++ ${afterLabel}`];
   let previous = -1;
@@ -81,9 +74,9 @@ export function lineDiff(before: string, after: string, options: LineDiffOptions
     lines.push(`${operation.kind === 'removed' ? '-' : operation.kind === 'added' ? '+' : ' '} ${operation.text}`);
     previous = index;
   }
-  if (lines.length > maxLines + 2) {
-    const hidden = lines.length - maxLines - 2;
-    return [...lines.slice(0, maxLines + 2), `… ${hidden} more diff line(s)`].join('\n');
+  if (lines.length > MAX_LINES + 2) {
+    const hidden = lines.length - MAX_LINES - 2;
+    return [...lines.slice(0, MAX_LINES + 2), `… ${hidden} more diff line(s)`].join('\n');
   }
   return lines.join('\n');
 }

@@ -158,9 +158,7 @@ export class LocalProvider implements LlmProvider {
 
   private grammarFor(request: LlmRequest, llama: Llama): Promise<unknown> | null {
     if (!request.jsonSchema) return null;
-    const schema = request.expectation
-      ? messageGrammarSchema(request.jsonSchema, request.expectation)
-      : messageGrammarSchema(request.jsonSchema, { contentType: '', next: [], outputSchema: null });
+    const schema = messageGrammarSchema(request.jsonSchema, request.expectation ?? { contentType: '', next: [], outputSchema: null });
     const key = JSON.stringify(schema);
     let grammar = this.grammars.get(key);
     if (!grammar) {

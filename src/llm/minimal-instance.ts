@@ -3,16 +3,15 @@
  * properties, items/minItems, enum/const, minLength, minimum, anyOf/oneOf). Dry-run uses it to
  * answer agents that declare an output_schema.
  */
+import { isPlainObject, resolvePointer } from '../message/json-text.js';
+
 type Schema = Record<string, unknown>;
 
 /** Follows a local `$ref` (`#/$defs/x`, `#/definitions/x`) against the root schema. */
 function resolveReference(node: Schema, root: Schema): Schema {
   const reference = node.$ref;
   if (typeof reference !== 'string' || !reference.startsWith('#/')) return node;
-  let target: unknown = root;
-  for (const segment of reference.slice(2).split('/')) {
-    target = (target as Schema | undefined)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
+  const target = resolvePointer(root, reference.slice(1));
   return typeof target === 'object' && target !== null ? (target as Schema) : node;
 }
 
@@ -53,10 +52,6 @@ export function minimalInstance(schema: unknown, depth = 0, root: Schema = schem
     default:
       return null;
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** `overlay` on top of `base`, merging nested objects (arrays and scalars of `overlay` win). */

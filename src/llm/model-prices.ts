@@ -3,16 +3,13 @@
  * and `costUsd`, which the pipeline uses for `max_cost_usd_per_session` budgets and the audit log.
  * Prices move; the table is a convenience, the user table is the authority.
  */
+import type { ModelPrice } from '../config/config-loader.js';
 import type { LlmUsage } from './provider.js';
 
-/** USD per million tokens. `cached_input` defaults to `input` when a price omits it. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-  cached_input?: number;
-}
-
-/** A user's price table, keyed by model name (or a model-name prefix, see `findModelPrice`). */
+/**
+ * A price table, keyed by model name (or a model-name prefix, see `findModelPrice`): USD per
+ * million tokens; `cached_input` defaults to `input` when a price omits it.
+ */
 export type ModelPriceTable = Readonly<Record<string, ModelPrice>>;
 
 /**
@@ -89,11 +86,11 @@ function findInTable(
 export function findModelPrice(
   model: string,
   overrides?: ModelPriceTable,
-  options: { defaults?: boolean } = {},
+  defaults: ModelPriceTable | null = DEFAULT_MODEL_PRICES,
 ): { key: string; price: ModelPrice } | undefined {
   const normalised = model.trim().toLowerCase();
   const bare = normalised.includes('/') ? normalised.slice(normalised.lastIndexOf('/') + 1) : normalised;
-  for (const table of [overrides, options.defaults === false ? undefined : DEFAULT_MODEL_PRICES]) {
+  for (const table of [overrides, defaults]) {
     if (!table) continue;
     const lowered: Record<string, ModelPrice> = {};
     for (const [key, price] of Object.entries(table)) lowered[key.toLowerCase()] = price;
@@ -128,10 +125,7 @@ export interface PriceLookup {
 export function lookUpPrice(model: string, overrides?: ModelPriceTable, options?: { providerKind?: string }): PriceLookup {
   const isLocal = options?.providerKind !== undefined && LOCAL_PROVIDER_KINDS.has(options.providerKind);
   // A local model is free unless the user priced it (e.g. to account for their own hardware).
-  const found = isLocal
-    ? (overrides && findModelPrice(model, overrides, { defaults: false })) || undefined
-    : findModelPrice(model, overrides);
-  return { isLocal, found };
+  return { isLocal, found: findModelPrice(model, overrides, isLocal ? null : DEFAULT_MODEL_PRICES) };
 }
 
 /** {@link costUsd} with the price already looked up. */

@@ -19,17 +19,7 @@ export class ProviderCallError extends ProviderError {
   constructor(error: ProviderError, attempts: number, deadlinePassed = false) {
     const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
     // A self-contained message (a replay miss, never retried) ends with its diff: nothing after it.
-    super(error.selfContained && attempts === 1 ? error.message : `${error.message} (after ${tries})`, {
-      provider: error.provider,
-      model: error.model,
-      status: error.status,
-      retryable: error.retryable,
-      retryAfterMs: error.retryAfterMs,
-      timedOut: error.timedOut,
-      bodyExcerpt: error.bodyExcerpt,
-      selfContained: error.selfContained,
-      cause: error.cause,
-    });
+    super(error.selfContained && attempts === 1 ? error.message : `${error.message} (after ${tries})`, { ...error, cause: error.cause });
     this.attempts = attempts;
     this.deadlinePassed = deadlinePassed;
   }

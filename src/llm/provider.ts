@@ -112,3 +112,8 @@ export interface LlmProvider {
   readonly synthetic?: boolean;
   generate(request: LlmRequest): Promise<LlmResponse>;
 }
+
+/** A layer around `inner` (retries, limits, recording): its kind and synthetic flag, its own `generate`. */
+export function wrapProvider<Extra extends object>(inner: LlmProvider, generate: LlmProvider['generate'], extra?: Extra): LlmProvider & Extra {
+  return Object.freeze({ kind: inner.kind, interfaceVersion: PROVIDER_INTERFACE_VERSION, ...(inner.synthetic ? { synthetic: true } : {}), generate, ...extra } as LlmProvider & Extra);
+}

@@ -48,15 +48,14 @@ export const recordingMiddleware: LanguageModelMiddleware = {
     const result = await doStream();
     const slot = captureSlots.getStore();
     if (!slot) return result;
-    let text = '';
-    const toolCalls: RecordedToolCall[] = [];
+    const content: LanguageModelV3Content[] = [];
     let usage: LanguageModelV3Usage | undefined;
     let finishReason: string | null = null;
     let modelId = model.modelId;
     const watch = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
       transform(part, controller) {
-        if (part.type === 'text-delta') text += part.delta;
-        else if (part.type === 'tool-call') toolCalls.push({ id: part.toolCallId, name: part.toolName, input: part.input });
+        if (part.type === 'text-delta') content.push({ type: 'text', text: part.delta });
+        else if (part.type === 'tool-call') content.push(part);
         else if (part.type === 'response-metadata' && part.modelId) modelId = part.modelId;
         else if (part.type === 'finish') {
           usage = part.usage;
@@ -66,7 +65,7 @@ export const recordingMiddleware: LanguageModelMiddleware = {
       },
       flush() {
         // Only a stream that finished is an answer; a cut one is a failed attempt.
-        if (finishReason !== null) slot.answer = { text, tool_calls: toolCalls, usage: usageOf(usage), model: modelId, finish_reason: finishReason };
+        if (finishReason !== null) slot.answer = answerOf(content, usage, modelId, finishReason);
       },
     });
     return { ...result, stream: result.stream.pipeThrough(watch) };

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { emptyCassette, fileHashes, promptFileHashes, promptKey, sha256, type Cassette, type RecordedAnswer } from './cassette-format.js';
 import { captureSlots, type CaptureSlot } from './recording-middleware.js';
-import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
+import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
 /** Keeps a cassette in memory and on disk at `file`. */
 export class CassetteRecorder {
@@ -41,12 +41,16 @@ export class CassetteRecorder {
       governance_files: promptFileHashes(request.system),
       answer,
     });
-    writeFileAtomic(this.file, `${JSON.stringify(this.cassette, null, 2)}\n`, false);
+    this.save();
   }
 
   /** Notes the governance files the recording runs under (hashed), so a replay can name what was added or removed since. */
   recordGovernance(files: Readonly<Record<string, string>>): void {
     this.cassette.governance_tree = fileHashes(files);
+    this.save();
+  }
+
+  private save(): void {
     writeFileAtomic(this.file, `${JSON.stringify(this.cassette, null, 2)}\n`, false);
   }
 
@@ -96,12 +100,5 @@ export function recordingProvider(inner: LlmProvider, recorder: CassetteRecorder
     recorder.add(request, inner.kind, answer);
     return response;
   }
-  return Object.freeze({
-    kind: inner.kind,
-    interfaceVersion: PROVIDER_INTERFACE_VERSION,
-    ...(inner.synthetic ? { synthetic: true } : {}),
-    generate,
-    inner,
-    recorder,
-  });
+  return wrapProvider(inner, generate, { inner, recorder });
 }

@@ -21,9 +21,7 @@ export interface ReplayMissDetails {
   reason: 'no-recording' | 'used-up' | 'prompt-changed';
   /** Answers recorded for the prompt (for `used-up`). */
   recordedAnswers: number;
-  /** Files whose text differs from the closest recording (empty when none of the agent's). */
-  changedGovernanceFiles: string[];
-  /** The same files as added, removed and edited ones. */
+  /** Files added, removed and edited since the closest recording (none when there is none of the agent's). */
   governanceFileChanges: FileChanges;
   /** False when the system prompt is the closest recording's: only the call's input changed. */
   systemChanged: boolean;

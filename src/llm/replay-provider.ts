@@ -42,19 +42,6 @@ interface Recording {
   system: string;
 }
 
-/** Loads cassettes: a `.json` file, or every `*.json` file in a folder (sorted by name). */
-export function loadCassettes(target: string): Cassette[] {
-  let stats;
-  try {
-    stats = statSync(target);
-  } catch {
-    throw new ConfigError(`replay: cassette file or folder ${target} does not exist; record one with llm.record, govflow run --record DIR or govflow test --update`, target);
-  }
-  if (stats.isFile()) return [readCassette(target)];
-  const files = readdirSync(target).filter((name) => name.endsWith('.json')).sort();
-  return files.map((name) => readCassette(path.join(target, name)));
-}
-
 export class ReplayProvider implements LlmProvider {
   readonly kind = 'replay';
   readonly interfaceVersion = PROVIDER_INTERFACE_VERSION;
@@ -79,8 +66,16 @@ export class ReplayProvider implements LlmProvider {
     }
   }
 
+  /** Replays the cassettes of `target`: a `.json` file, or every `*.json` file in a folder (sorted by name). */
   static fromTarget(target: string): ReplayProvider {
-    return new ReplayProvider(loadCassettes(target));
+    let stats;
+    try {
+      stats = statSync(target);
+    } catch {
+      throw new ConfigError(`replay: cassette file or folder ${target} does not exist; record one with llm.record, govflow run --record DIR or govflow test --update`, target);
+    }
+    const files = stats.isFile() ? [target] : readdirSync(target).filter((name) => name.endsWith('.json')).sort().map((name) => path.join(target, name));
+    return new ReplayProvider(files.map(readCassette));
   }
 
   /** Per agent, the governance/context file hashes of its first recording. */
@@ -113,7 +108,7 @@ export class ReplayProvider implements LlmProvider {
     if (!recordings) throw this.miss(request, session);
     const position = this.positions.get(mapKey) ?? 0;
     if (position >= recordings.length) {
-      throw this.noteMiss(request, session, { reason: 'used-up', recordedAnswers: recordings.length, governanceFileChanges: NO_FILE_CHANGES, systemChanged: false, diff: null, systemDiff: null });
+      throw this.noteMiss(request, session, { reason: 'used-up', recordedAnswers: recordings.length, systemChanged: false });
     }
     const recording = recordings[position];
     this.positions.set(mapKey, position + 1);
@@ -152,7 +147,7 @@ export class ReplayProvider implements LlmProvider {
   private miss(request: LlmRequest, session: SessionCalls): ReplayMissError {
     const candidates = this.byAgent.get(request.agent) ?? [];
     if (candidates.length === 0) {
-      return this.noteMiss(request, session, { reason: 'no-recording', recordedAnswers: 0, governanceFileChanges: NO_FILE_CHANGES, systemChanged: true, diff: null, systemDiff: null });
+      return this.noteMiss(request, session, { reason: 'no-recording', systemChanged: true });
     }
     const now = normalizeVolatile(promptText(request));
     let closest = candidates[0];
@@ -171,27 +166,24 @@ export class ReplayProvider implements LlmProvider {
     const systemChanged = systemThen !== systemNow;
     return this.noteMiss(request, session, {
       reason: 'prompt-changed',
-      recordedAnswers: 0,
       governanceFileChanges: fileChanges(closest.call.governance_files, promptFileHashes(request.system)),
       systemChanged,
-      diff: lineDiff(recordedClosest, now, { labels: ['recorded prompt', 'prompt now'] }),
-      systemDiff: systemChanged ? lineDiff(systemThen, systemNow, { labels: ['recorded system prompt', 'system prompt now'] }) : null,
+      diff: lineDiff(recordedClosest, now, ['recorded prompt', 'prompt now']),
+      systemDiff: systemChanged ? lineDiff(systemThen, systemNow, ['recorded system prompt', 'system prompt now']) : null,
     });
   }
 
-  /** Notes a miss of this call and the error that says it. */
-  private noteMiss(
-    request: LlmRequest,
-    session: SessionCalls,
-    found: Pick<ReplayMissDetails, 'reason' | 'recordedAnswers' | 'governanceFileChanges' | 'systemChanged' | 'diff' | 'systemDiff'>,
-  ): ReplayMissError {
-    const { added, removed, changed } = found.governanceFileChanges;
+  /** Notes a miss of this call (no answers, file changes or diffs unless `found` has them) and the error that says it. */
+  private noteMiss(request: LlmRequest, session: SessionCalls, found: Pick<ReplayMissDetails, 'reason' | 'systemChanged'> & Partial<ReplayMissDetails>): ReplayMissError {
     const details: ReplayMissDetails = {
       agent: request.agent,
       call: session.calls,
       agentCall: session.byAgent.get(request.agent) ?? 1,
+      recordedAnswers: 0,
+      governanceFileChanges: { added: [], removed: [], changed: [] },
+      diff: null,
+      systemDiff: null,
       ...found,
-      changedGovernanceFiles: [...added, ...removed, ...changed].sort(),
       recordedAgents: [...this.byAgent.keys()].sort(),
       // Calls outside a session (no sessionId) are not one run: none follows another.
       after: request.sessionId === undefined ? null : session.firstMiss,
@@ -201,8 +193,6 @@ export class ReplayProvider implements LlmProvider {
     return new ReplayMissError(details, request.model);
   }
 }
-
-const NO_FILE_CHANGES = { added: [], removed: [], changed: [] };
 
 /**
  * The recorded tool calls as the tool loop takes them: names recorded on the wire (AI SDK

@@ -11,9 +11,9 @@
 import { findAnswerTooLarge } from './answer-size-limit.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ConfigError, ProviderError } from '../errors.js';
-import { DEFAULT_BACKOFF, abortableSleep, retryDelayMs, type BackoffOptions } from '../backoff.js';
+import { DEFAULT_BACKOFF, abortableSleep, retryDelayMs } from '../backoff.js';
 import { ProviderCallError } from './provider-error-translation.js';
-import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
+import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
 /** setTimeout's largest delay; a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -36,14 +36,6 @@ export interface RetrySettings {
   random?: () => number;
 }
 
-/** The policy after defaults and checks: plain milliseconds, frozen. */
-export interface CompiledRetrySettings {
-  readonly maxAttempts: number;
-  readonly timeoutMs: number;
-  readonly backoff: Readonly<BackoffOptions>;
-  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-}
-
 function positiveInteger(value: number, configKey: string): number {
   if (!Number.isInteger(value) || value < 1) {
     throw new ConfigError(`${configKey} must be a whole number of at least 1; got ${value}.`);
@@ -61,7 +53,8 @@ export function retrySettings(config: GovflowConfig): RetrySettings {
   };
 }
 
-export function compileRetrySettings(settings: RetrySettings): CompiledRetrySettings {
+/** The policy after defaults and checks: plain milliseconds, frozen. */
+function compileRetrySettings(settings: RetrySettings) {
   return Object.freeze({
     maxAttempts: positiveInteger(settings.maxAttempts, 'llm.max_attempts'),
     timeoutMs: positiveInteger(settings.timeoutMs, 'llm.timeout_ms'),
@@ -149,8 +142,8 @@ function classify(error: unknown, attempt: AttemptSignal, caller: AbortSignal, p
  * Wraps `provider` so each call is retried per `settings`. Failed calls reject with
  * `ProviderCallError` (a `ProviderError` that also says how many attempts were made).
  */
-export function withRetries(provider: LlmProvider, settings: RetrySettings | CompiledRetrySettings): LlmProvider {
-  const compiled = 'backoff' in settings ? settings : compileRetrySettings(settings);
+export function withRetries(provider: LlmProvider, settings: RetrySettings): LlmProvider {
+  const compiled = compileRetrySettings(settings);
 
   async function generate(request: LlmRequest): Promise<LlmResponse> {
     const timeoutMs = request.timeoutMs ?? compiled.timeoutMs;
@@ -190,15 +183,8 @@ export function withRetries(provider: LlmProvider, settings: RetrySettings | Com
     }
   }
 
-  return Object.freeze({
-    kind: provider.kind,
-    interfaceVersion: PROVIDER_INTERFACE_VERSION,
-    ...(provider.synthetic ? { synthetic: true } : {}),
-    /** The provider under the retries (tests read a scripted provider's calls through it). */
-    inner: provider,
-    retrying: true,
-    generate,
-  });
+  // `inner`: the provider under the retries (tests read a scripted provider's calls through it).
+  return wrapProvider(provider, generate, { inner: provider, retrying: true });
 }
 
 /** True for a provider `withRetries` made (wrapping it again would multiply the attempts). */

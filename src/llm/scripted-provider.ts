@@ -31,6 +31,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { abortableSleep, isRetryableStatus } from '../backoff.js';
 import { ConfigError, GovflowError, ProviderError } from '../errors.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
 import { ScriptPositions } from './scripted-positions.js';
@@ -48,23 +49,6 @@ export interface Script {
   latency_ms?: number;
   loop?: boolean;
   responses: Record<string, Array<string | ScriptedResponse>>;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  // An 'abort' listener added to an already-aborted signal never fires: reject at once.
-  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason ?? new Error('aborted'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** One call as the provider saw it; `number` counts calls from 1 across all agents. */
@@ -179,7 +163,8 @@ export class ScriptedProvider implements LlmProvider {
     this.positions.advance(request.agent, position);
     const entry = list[position];
     const response: ScriptedResponse = typeof entry === 'string' ? { text: entry } : entry;
-    await sleep((this.script.latency_ms ?? 0) + (response.delay_ms ?? 0), request.signal);
+    const delay = (this.script.latency_ms ?? 0) + (response.delay_ms ?? 0);
+    if (delay > 0) await abortableSleep(delay, request.signal);
     if (request.signal.aborted) throw request.signal.reason ?? new Error('aborted');
     if (response.error) {
       const status = response.error.status;
@@ -187,7 +172,7 @@ export class ScriptedProvider implements LlmProvider {
         provider: this.kind,
         model: request.model,
         status,
-        retryable: response.error.timeout === true || status === undefined || status === 408 || status === 409 || status === 429 || status >= 500,
+        retryable: response.error.timeout === true || status === undefined || isRetryableStatus(status),
         retryAfterMs: response.error.retry_after_ms,
         timedOut: response.error.timeout === true,
       });

@@ -9,7 +9,7 @@
  * call names its session (`LlmRequest.sessionId`); only the calls of watched sessions get an abort
  * controller, every other call goes straight through.
  */
-import type { LlmProvider, LlmRequest, LlmResponse } from './provider.js';
+import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
 export class SessionCancellation {
   private readonly inFlight = new Map<string, Set<AbortController>>();
@@ -19,12 +19,7 @@ export class SessionCancellation {
 
   /** `inner` with this cancellation around each call. */
   layer(inner: LlmProvider): LlmProvider {
-    return Object.freeze({
-      kind: inner.kind,
-      interfaceVersion: inner.interfaceVersion,
-      ...(inner.synthetic ? { synthetic: true } : {}),
-      generate: (request: LlmRequest) => this.generate(inner, request),
-    });
+    return wrapProvider(inner, (request) => this.generate(inner, request));
   }
 
   /** Makes the session cancellable (before its first model call; until it finishes). */

@@ -2,6 +2,7 @@
  * Canonical JSON (docs/audit-log.md), what signed checkpoints and approved call arguments are hashed over:
  * the same value always gives the same text.
  */
+import { createHash } from 'node:crypto';
 
 /** Object keys sorted by code unit at every level, no whitespace; strings and numbers as JSON.stringify writes them. */
 export function canonicalJson(value: unknown): string {
@@ -12,4 +13,9 @@ export function canonicalJson(value: unknown): string {
     .filter((key) => record[key] !== undefined)
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
+}
+
+/** A tool call's arguments as an approval names them (docs/results.md): SHA-256 (hex) of their canonical JSON. */
+export function argumentsSha256(input: unknown): string {
+  return createHash('sha256').update(canonicalJson(input ?? null)).digest('hex');
 }

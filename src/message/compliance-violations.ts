@@ -10,10 +10,6 @@ function normalizeName(name: string): string {
   return name.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '');
 }
 
-function basename(name: string): string {
-  return name.slice(name.lastIndexOf('/') + 1);
-}
-
 /**
  * Why this message falls short of the audit rules; empty when it complies.
  *
@@ -42,7 +38,7 @@ export function complianceViolations(message: SentientMessage, filesInPrompt: st
   const promptPaths = new Set(filesInPrompt.map(normalizeName));
   const byBasename = new Map<string, string[]>();
   for (const promptPath of promptPaths) {
-    const base = basename(promptPath);
+    const base = promptPath.slice(promptPath.lastIndexOf('/') + 1);
     byBasename.set(base, [...(byBasename.get(base) ?? []), promptPath]);
   }
   for (const name of consulted) {

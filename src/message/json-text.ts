@@ -1,5 +1,6 @@
 /**
- * `JSON.stringify` that cannot overflow the stack. V8's own is recursive and throws
+ * JSON helpers every layer shares: the one plain-object test, JSON pointers, a map over a value's
+ * strings, and `JSON.stringify` that cannot overflow the stack. V8's own is recursive and throws
  * "Maximum call stack size exceeded" a few thousand levels down; for data that deep (a hostile
  * model's answer, kept raw, or anything not checked against `message.max_depth`) this module
  * writes the same text with an explicit stack. Ordinary values take the native path unchanged,
@@ -10,6 +11,37 @@ type Task =
   | { kind: 'value'; value: unknown; key: string; level: number }
   | { kind: 'text'; text: string }
   | { kind: 'leave'; container: object };
+
+/** True for a JSON object: not null, not an array. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A JSON pointer's segments, unescaped: `/a~1b/c` → ['a/b', 'c']. */
+export function pointerSegments(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** RFC 6901: the value at `pointer` in `document`, or `undefined` when there is none. */
+export function resolvePointer(document: unknown, pointer: string): unknown {
+  let current: unknown = document;
+  for (const segment of pointerSegments(pointer)) {
+    if (Array.isArray(current) && /^(0|[1-9]\d*)$/.test(segment)) current = current[Number(segment)];
+    else if (typeof current === 'object' && current !== null && Object.hasOwn(current, segment)) current = (current as Record<string, unknown>)[segment];
+    else return undefined;
+  }
+  return current;
+}
+
+/** `value` with `change` applied to every string in it, and to object keys too with `keys`. */
+export function mapJsonStrings(value: unknown, change: (text: string) => string, keys = false): unknown {
+  if (typeof value === 'string') return change(value);
+  if (Array.isArray(value)) return value.map((item) => mapJsonStrings(item, change, keys));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [keys ? change(key) : key, mapJsonStrings(item, change, keys)]));
+  }
+  return value;
+}
 
 /** True for the error V8 throws when recursion runs out of stack. */
 export function isStackOverflow(error: unknown): boolean {

@@ -8,11 +8,7 @@
  */
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import { jsonTextDepth, tooDeepMessage } from './json-depth.js';
-
-export interface ParseOptions {
-  /** Deepest nesting accepted (`message.max_depth`, default 64). */
-  maxDepth?: number;
-}
+import { isPlainObject } from './json-text.js';
 
 export type ParseResult =
   | { ok: true; value: Record<string, unknown>; method: 'raw' | 'fenced' | 'braces'; repairedTrailingCommas: boolean }
@@ -61,10 +57,6 @@ function tryParse(text: string): { value?: unknown; error?: string; repaired: bo
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** True when the object opened at `start` never closes (outside strings): the answer was cut off. */
 function isCutOff(text: string, start: number): boolean {
   let depth = 0;
@@ -81,8 +73,8 @@ function isCutOff(text: string, start: number): boolean {
   return true;
 }
 
-export function parseModelOutput(raw: string, options: ParseOptions = {}): ParseResult {
-  const maxDepth = options.maxDepth ?? CONFIG_DEFAULTS.message.max_depth;
+/** The answer's JSON object, or why there is none; `maxDepth` is `message.max_depth`, the deepest nesting accepted. */
+export function parseModelOutput(raw: string, maxDepth: number = CONFIG_DEFAULTS.message.max_depth): ParseResult {
   const text = raw.trim();
   if (text.length === 0) return { ok: false, error: 'the response was empty; answer with one JSON object' };
   const candidates: Array<{ text: string; method: 'raw' | 'fenced' | 'braces' }> = [{ text, method: 'raw' }];
@@ -106,7 +98,7 @@ export function parseModelOutput(raw: string, options: ParseOptions = {}): Parse
       parseErrors[candidate.method] = parsed.error;
       continue;
     }
-    if (isObject(parsed.value)) {
+    if (isPlainObject(parsed.value)) {
       return { ok: true, value: parsed.value, method: candidate.method, repairedTrailingCommas: parsed.repaired };
     }
     notAnObject ??= `the response is JSON but not an object (got ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}); answer with one JSON object`;

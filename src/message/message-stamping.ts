@@ -5,8 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { SentientMessage } from './sentient-message.js';
 import { isoInTimeZone } from './zoned-time.js';
-
-export { isoInTimeZone };
+import { isPlainObject } from './json-text.js';
 
 export interface StampContext {
   messageId: string;
@@ -26,10 +25,6 @@ function preview(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Returns a new message with the owned fields set from `context`. A correction is recorded when
  * the model wrote a non-null value that differs from the stamped one (omitting a field or writing
@@ -41,7 +36,7 @@ export function stampMessage(candidate: Record<string, unknown>, context: StampC
   // by new objects, `audit` and `error` (changed later by the commit) are copied, and `output`,
   // `status` and `next_agent` are shared with the candidate, which nothing changes in place.
   const message: Record<string, unknown> = { ...candidate };
-  if (isObject(message.audit)) message.audit = { ...message.audit };
+  if (isPlainObject(message.audit)) message.audit = { ...message.audit };
   const set = (pathName: string, written: unknown, value: unknown) => {
     if (written !== undefined && written !== null && !isDeepStrictEqual(written, value)) {
       corrections.push(`${pathName}: model wrote ${preview(written)}, set to ${preview(value)}`);
@@ -49,7 +44,7 @@ export function stampMessage(candidate: Record<string, unknown>, context: StampC
   };
   const section = (name: string): Record<string, unknown> => {
     const existing = message[name];
-    if (isObject(existing)) return existing;
+    if (isPlainObject(existing)) return existing;
     if (existing !== undefined && existing !== null) set(name, existing, '(object)');
     const created: Record<string, unknown> = {};
     message[name] = created;
@@ -95,7 +90,7 @@ export function stampMessage(candidate: Record<string, unknown>, context: StampC
   }
   message.metadata = metadata;
 
-  if (isObject(message.error)) {
+  if (isPlainObject(message.error)) {
     set('error.retry_count', message.error.retry_count, context.retryCount);
     message.error = { ...message.error, retry_count: context.retryCount };
   }

@@ -48,11 +48,12 @@ export class MessageValidator {
           : `/next_agent/name: "${nextName}" is not allowed; ${agent.name} may only route to ${agent.next.join(', ')}`,
       );
     }
-    if (producing && nextName === null && agent.next.length > 0 && !agent.plan) {
-      problems.push(`/next_agent/name: must name the next agent (${agent.next.join(', ')}) when status is ${status}`);
-    }
-    if (producing && nextName === null && agent.plan && agent.next.length > 0) {
-      problems.push(`/next_agent/name: a plan's results go to ${agent.next.join(', ')}; name it`);
+    if (producing && nextName === null && agent.next.length > 0) {
+      problems.push(
+        agent.plan
+          ? `/next_agent/name: a plan's results go to ${agent.next.join(', ')}; name it`
+          : `/next_agent/name: must name the next agent (${agent.next.join(', ')}) when status is ${status}`,
+      );
     }
     if (producing && message.output.content_type !== agent.contentType) {
       problems.push(`/output/content_type: must be "${agent.contentType}" for ${agent.name}, got "${message.output.content_type}"`);

@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { isDeepStrictEqual } from 'node:util';
+import { pointerSegments } from './json-text.js';
 
 // ajv-formats ships CommonJS whose default export is the function itself.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
@@ -66,10 +67,7 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, p
 
 /** The key path of an ajv error, for finding its line in a YAML source. */
 export function errorKeyPath(error: ErrorObject): string[] {
-  const segments = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = pointerSegments(error.instancePath);
   if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
   return segments;
 }

@@ -64,11 +64,11 @@ function convert(date: Date, timezone: string): ZonedParts {
   return Object.freeze({ year, month, day, hour, minute, second, offsetMinutes });
 }
 
-/** `yyyyMMdd` (with `separator`, `yyyyMMdd<separator>HHmmss`) of `date` in `timezone`. */
-export function compactInTimeZone(date: Date, timezone: string, withTime = false, separator = '-'): string {
+/** `yyyyMMdd` (with `withTime`, `yyyyMMdd-HHmmss`) of `date` in `timezone`. */
+export function compactInTimeZone(date: Date, timezone: string, withTime = false): string {
   const { year, month, day, hour, minute, second } = zonedParts(date, timezone);
   const stem = `${pad(year, 4)}${pad(month)}${pad(day)}`;
-  return withTime ? `${stem}${separator}${pad(hour)}${pad(minute)}${pad(second)}` : stem;
+  return withTime ? `${stem}-${pad(hour)}${pad(minute)}${pad(second)}` : stem;
 }
 
 /** `2026-01-27T14:30:52.120+08:00` for the instant `date` in `timezone`. */

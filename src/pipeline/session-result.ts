@@ -2,7 +2,7 @@
  * The result of a session (docs/results.md): `system/outbox/<request_id>.json`, written atomically, next
  * to a human-readable `<request_id>.md` report.
  */
-import { isoInTimeZone } from '../message/message-stamping.js';
+import { isoInTimeZone } from '../message/zoned-time.js';
 import type { SessionResultFiles } from '../store/session-store.js';
 import type { SessionState } from './session-state.js';
 import { renderResultReport } from './result-report.js';

@@ -5,7 +5,7 @@
  * governance, so a hot reload cannot change the past.
  */
 import { createHash } from 'node:crypto';
-import { argumentsSha256 } from '../tools/call-arguments.js';
+import { argumentsSha256 } from '../message/canonical-json.js';
 import { stringifyJson } from '../message/json-text.js';
 import type { PlanTask } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';

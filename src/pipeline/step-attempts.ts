@@ -224,7 +224,7 @@ export class StepAttempts {
       }
 
       lastRaw = text;
-      const parsed = parseModelOutput(text, { maxDepth: this.config.message.max_depth });
+      const parsed = parseModelOutput(text, this.config.message.max_depth);
       if (parsed.ok) {
         const provisional = stampMessage(parsed.value, stampContext(this.config, this.now(), state, step, agent, 0, attempt));
         const outcome = this.validatorFor(snapshot).validate(provisional.message, agent);

@@ -15,7 +15,7 @@ import { DELEGATE_TOOL_NAME, delegateOffer, type Delegations } from './delegatio
 import type { ApprovalRecord, ApprovalRequestRecord, DelegationOutcome, JournaledToolCall, ToolRefusal, ToolResultRecord, ToolTurnRecord } from '../store/tool-journal-records.js';
 import { truncateUtf8 } from '../tools/tool-contract.js';
 import { anyPatternMatches } from '../tools/tool-names.js';
-import { argumentsSha256 } from '../tools/call-arguments.js';
+import { argumentsSha256 } from '../message/canonical-json.js';
 import type { ActiveSession } from './message-commit.js';
 import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
 import { applyRecord, type ToolLoopState, type ToolLoopTurn } from './session-state.js';

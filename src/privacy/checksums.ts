@@ -3,7 +3,6 @@
  * Verhoeff (India's Aadhaar) and the Singapore NRIC/FIN letter. IBAN checksums come from
  * ibantools (see pii-detectors.ts). Pure functions over digit strings, no I/O.
  */
-import { GovflowError } from '../errors.js';
 
 /** Luhn mod-10 over a string of digits (ISO/IEC 7812-1). */
 export function passesLuhn(digits: string): boolean {
@@ -55,14 +54,6 @@ export function passesVerhoeff(digits: string): boolean {
     check = VERHOEFF_MULTIPLY[check][VERHOEFF_PERMUTE[position % 8][digit]];
   }
   return digits.length > 0 && check === 0;
-}
-
-/** The Verhoeff check digit to append to `digits` (for tests and fixtures). */
-export function verhoeffCheckDigit(digits: string): string {
-  for (let candidate = 0; candidate <= 9; candidate++) {
-    if (passesVerhoeff(digits + candidate)) return String(candidate);
-  }
-  throw new GovflowError('internal', `no Verhoeff check digit for "${digits}" (not all digits?)`);
 }
 
 const NRIC_WEIGHTS = [2, 7, 6, 5, 4, 3, 2];

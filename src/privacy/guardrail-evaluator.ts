@@ -5,6 +5,7 @@
  * prompt with the rule's message, intervene → status forced to failed): this file only finds
  * triggers and applies redactions, so it is pure and testable on its own.
  */
+import { mapJsonStrings } from '../message/json-text.js';
 import type { PiiFinding } from './pii-detectors.js';
 import type { GuardrailAction, GuardrailRule, GuardrailStage } from './guardrail-rules.js';
 
@@ -40,15 +41,6 @@ function stringLeaves(value: unknown, into: string[] = []): string[] {
   else if (Array.isArray(value)) for (const item of value) stringLeaves(item, into);
   else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) stringLeaves(item, into);
   return into;
-}
-
-function mapLeaves(value: unknown, change: (text: string) => string): unknown {
-  if (typeof value === 'string') return change(value);
-  if (Array.isArray(value)) return value.map((item) => mapLeaves(item, change));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapLeaves(item, change)]));
-  }
-  return value;
 }
 
 function piiFindings(rule: GuardrailRule, text: string, pii: Pick<GuardrailPiiScanner, 'detect'>): PiiFinding[] {
@@ -101,7 +93,7 @@ function redactText(rule: GuardrailRule, text: string, pii: GuardrailPiiScanner)
 
 function truncateLeaves(value: unknown, max: number, rule: string): unknown {
   let budget = max;
-  return mapLeaves(value, (text) => {
+  return mapJsonStrings(value, (text) => {
     if (text.length <= budget) {
       budget -= text.length;
       return text;
@@ -135,7 +127,7 @@ export function evaluateGuardrails<T>(
     if (rule.action === 'redact') {
       outcome.value = (rule.matcher.kind === 'max_chars'
         ? truncateLeaves(outcome.value, rule.matcher.max, rule.name)
-        : mapLeaves(outcome.value, (leaf) => redactText(rule, leaf, pii))) as T;
+        : mapJsonStrings(outcome.value, (leaf) => redactText(rule, leaf, pii))) as T;
     } else if (rule.action === 'retry') {
       outcome.retry ??= trigger;
     } else if (rule.action === 'intervene') {

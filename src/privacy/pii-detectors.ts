@@ -8,8 +8,8 @@
  * scanners are far slower than one regex pass.
  */
 import { isIPv4, isIPv6 } from 'node:net';
+import { createRequire } from 'node:module';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
-import { getCountries, getCountryCallingCode } from 'libphonenumber-js/min';
 import { hasCardIssuerPrefix, passesLuhn, passesNricCheck, passesVerhoeff } from './checksums.js';
 import { SECRET_PATTERN } from './secret-rules.js';
 
@@ -51,8 +51,18 @@ function acceptIban(match: string): boolean {
   return electronic !== null && isValidIBAN(electronic);
 }
 
-/** Country calling codes from libphonenumber's metadata (1, 44, 91, ...), built once. */
-const CALLING_CODES = new Set(getCountries().map((country) => getCountryCallingCode(country) as string));
+/**
+ * Country calling codes from libphonenumber's metadata (1, 44, 91, ...), built on the first phone
+ * candidate: the library and its metadata (~90 modules) load only where phones are redacted.
+ */
+let callingCodes: Set<string> | null = null;
+function isCallingCode(code: string): boolean {
+  if (callingCodes === null) {
+    const { getCountries, getCountryCallingCode } = createRequire(import.meta.url)('libphonenumber-js/min') as typeof import('libphonenumber-js/min');
+    callingCodes = new Set(getCountries().map((country) => getCountryCallingCode(country) as string));
+  }
+  return callingCodes.has(code);
+}
 
 /**
  * A phone number when it has a real country calling code and an E.164 length, and, for North
@@ -67,7 +77,7 @@ function acceptPhone(match: string): boolean {
   if (!match.startsWith('+')) return NANP_NUMBER.test(digits);
   for (let length = 1; length <= 3; length++) {
     const code = digits.slice(0, length);
-    if (!CALLING_CODES.has(code)) continue;
+    if (!isCallingCode(code)) continue;
     const national = digits.slice(length);
     if (code === '1') return NANP_NUMBER.test(national);
     return national.length >= 6 && national.length <= 13;

@@ -6,6 +6,7 @@
  */
 import { GovflowError } from '../errors.js';
 import { builtInDetector, findPii, PII_KINDS, type PiiDetector, type PiiFinding, type PiiKind } from './pii-detectors.js';
+import { mapJsonStrings } from '../message/json-text.js';
 import { compileUserRegex } from './user-regex.js';
 import type { VaultEntry } from './pii-vault.js';
 
@@ -77,10 +78,6 @@ export function piiDetectors(config: PiiConfig): PiiDetector[] {
   return detectors;
 }
 
-function placeholderLabel(kind: string): string {
-  return kind.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
-}
-
 const PLACEHOLDER = /\[([A-Z][A-Z0-9_]*_\d+)\]/g;
 
 /** Longer than any built-in PII value written with spaces (an IBAN in groups is at most 42). */
@@ -150,19 +147,12 @@ export class PiiRedactor {
   /** A JSON value with every string in it redacted (object keys too). */
   redactValue<T>(value: T): { value: T; counts: PiiCounts } {
     const counts: PiiCounts = {};
-    const walk = (node: unknown): unknown => {
-      if (typeof node === 'string') {
-        const redacted = this.redact(node);
-        addCounts(counts, redacted.counts);
-        return redacted.text;
-      }
-      if (Array.isArray(node)) return node.map(walk);
-      if (node !== null && typeof node === 'object') {
-        return Object.fromEntries(Object.entries(node).map(([key, inner]) => [walk(key) as string, walk(inner)]));
-      }
-      return node;
+    const redactString = (text: string) => {
+      const redacted = this.redact(text);
+      addCounts(counts, redacted.counts);
+      return redacted.text;
     };
-    return { value: walk(value) as T, counts };
+    return { value: mapJsonStrings(value, redactString, true) as T, counts };
   }
 
   /** `text` with every placeholder this session issued put back to its original. */
@@ -173,15 +163,7 @@ export class PiiRedactor {
 
   /** A JSON value with every string in it restored. */
   restoreValue<T>(value: T): T {
-    const walk = (node: unknown): unknown => {
-      if (typeof node === 'string') return this.restore(node);
-      if (Array.isArray(node)) return node.map(walk);
-      if (node !== null && typeof node === 'object') {
-        return Object.fromEntries(Object.entries(node).map(([key, inner]) => [this.restore(key), walk(inner)]));
-      }
-      return node;
-    };
-    return walk(value) as T;
+    return mapJsonStrings(value, (text) => this.restore(text), true) as T;
   }
 
   /** Every entry issued so far (the vault's whole content). */
@@ -201,7 +183,7 @@ export class PiiRedactor {
     const key = `${kind}\0${value}`;
     const known = this.byValue.get(key);
     if (known) return `[${known.placeholder}]`;
-    const label = placeholderLabel(kind);
+    const label = kind.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
     const number = (this.nextNumber.get(label) ?? 0) + 1;
     const entry: VaultEntry = { placeholder: `${label}_${number}`, kind, value };
     this.remember(entry);

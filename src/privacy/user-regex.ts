@@ -17,8 +17,6 @@ export class UserRegexError extends GovflowError {
   }
 }
 
-const INLINE_FLAGS: Record<string, string> = { i: 'i', m: 'm', s: 's', u: 'u' };
-
 /**
  * Compiles `pattern` into a global, Unicode-aware RegExp. Throws UserRegexError saying what is
  * wrong and how to fix it; `what` names the setting (e.g. `guardrail "no-wire" match.regex`).
@@ -33,9 +31,8 @@ export function compileUserRegex(pattern: unknown, what: string): RegExp {
   const leading = /^\(\?([a-zA-Z]+)\)/.exec(source);
   if (leading) {
     for (const letter of leading[1]) {
-      const flag = INLINE_FLAGS[letter];
-      if (!flag) throw new UserRegexError(`${what}: inline flag "(?${letter})" is not supported; use (?i), (?m) or (?s) at the start of the pattern`);
-      flags.add(flag);
+      if (!'imsu'.includes(letter)) throw new UserRegexError(`${what}: inline flag "(?${letter})" is not supported; use (?i), (?m) or (?s) at the start of the pattern`);
+      flags.add(letter);
     }
     source = source.slice(leading[0].length);
   }

@@ -29,10 +29,6 @@ const PROVIDER_NAMES: Record<string, string> = {
   'openai-compatible': 'openai',
 };
 
-export function genAiProviderName(kind: string): string {
-  return PROVIDER_NAMES[kind] ?? kind;
-}
-
 interface OpenStep {
   agent: string;
   taskId: string | null;
@@ -101,19 +97,11 @@ export class SessionTracer {
     let spans = this.sessions.get(sessionId);
     if (!spans) {
       this.options.beforeRootSpan?.(sessionId);
-      const root = this.tracer.startSpan(
-        `invoke_workflow ${WORKFLOW_NAME}`,
-        {
-          kind: SpanKind.INTERNAL,
-          attributes: {
-            'gen_ai.operation.name': 'invoke_workflow',
-            'gen_ai.workflow.name': WORKFLOW_NAME,
-            'gen_ai.conversation.id': sessionId,
-            'govflow.session.id': sessionId,
-          },
-        },
-        ROOT_CONTEXT,
-      );
+      const root = this.startSpan('invoke_workflow', WORKFLOW_NAME, null, {
+        'gen_ai.workflow.name': WORKFLOW_NAME,
+        'gen_ai.conversation.id': sessionId,
+        'govflow.session.id': sessionId,
+      });
       spans = { root, steps: [], calls: new Map(), tools: new Map() };
       this.sessions.set(sessionId, spans);
     }
@@ -121,36 +109,31 @@ export class SessionTracer {
   }
 
   private startStep(spans: SessionSpans, sessionId: string, agent: string, taskId: string | null, sequence: number | null): OpenStep {
-    const span = this.tracer.startSpan(
-      `invoke_agent ${agent}`,
-      {
-        kind: SpanKind.INTERNAL,
-        attributes: {
-          'gen_ai.operation.name': 'invoke_agent',
-          'gen_ai.agent.name': agent,
-          'gen_ai.conversation.id': sessionId,
-          ...(taskId ? { 'govflow.task.id': taskId } : {}),
-          ...(sequence !== null ? { 'govflow.message.sequence': sequence } : {}),
-        },
-      },
-      trace.setSpan(ROOT_CONTEXT, spans.root),
-    );
+    const span = this.startSpan('invoke_agent', agent, spans.root, {
+      'gen_ai.agent.name': agent,
+      'gen_ai.conversation.id': sessionId,
+      ...(taskId ? { 'govflow.task.id': taskId } : {}),
+      ...(sequence !== null ? { 'govflow.message.sequence': sequence } : {}),
+    });
     const step = { agent, taskId, span };
     spans.steps.push(step);
     return step;
   }
 
-  /** The open step of this agent (and task, when known); the oldest when several match. */
-  private findStep(spans: SessionSpans, agent: string, taskId: string | null | undefined): OpenStep | undefined {
-    return (
-      spans.steps.find((step) => step.agent === agent && (taskId === undefined || step.taskId === taskId)) ??
-      spans.steps.find((step) => step.agent === agent)
-    );
+  /** `<operation> <name>` under `parent` (a root span when null). */
+  private startSpan(operation: string, name: string, parent: Span | null, attributes: Attributes, kind = SpanKind.INTERNAL): Span {
+    const context = parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT;
+    return this.tracer.startSpan(`${operation} ${name}`, { kind, attributes: { 'gen_ai.operation.name': operation, ...attributes } }, context);
   }
 
+  /** The open step of this agent (and task, when known), the oldest when several match; one opened now when none is. */
   private stepFor(sessionId: string, agent: string, taskId: string | null | undefined): OpenStep {
     const spans = this.session(sessionId);
-    return this.findStep(spans, agent, taskId) ?? this.startStep(spans, sessionId, agent, taskId ?? null, null);
+    return (
+      spans.steps.find((step) => step.agent === agent && (taskId === undefined || step.taskId === taskId)) ??
+      spans.steps.find((step) => step.agent === agent) ??
+      this.startStep(spans, sessionId, agent, taskId ?? null, null)
+    );
   }
 
   private stepStarted(event: SessionEventMap['step_started']): void {
@@ -160,8 +143,7 @@ export class SessionTracer {
   private modelCallStarted(event: SessionEventMap['model_call_started']): void {
     const step = this.stepFor(event.sessionId, event.agent, event.taskId);
     const attributes: Attributes = {
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': genAiProviderName(event.provider),
+      'gen_ai.provider.name': PROVIDER_NAMES[event.provider] ?? event.provider,
       'gen_ai.request.model': event.model,
       'gen_ai.agent.name': event.agent,
       'gen_ai.conversation.id': event.sessionId,
@@ -175,16 +157,12 @@ export class SessionTracer {
         attributes['gen_ai.input.messages'] = JSON.stringify(messages.map((message) => ({ role: message.role, parts: [{ type: 'text', content: message.content }] })));
       }
     }
-    const span = this.tracer.startSpan(`chat ${event.model}`, { kind: SpanKind.CLIENT, attributes }, trace.setSpan(ROOT_CONTEXT, step.span));
-    this.session(event.sessionId).calls.set(callKey(event), span);
+    this.session(event.sessionId).calls.set(callKey(event), this.startSpan('chat', event.model, step.span, attributes, SpanKind.CLIENT));
   }
 
   private modelCallFinished(event: SessionEventMap['model_call_finished']): void {
-    const spans = this.session(event.sessionId);
-    const key = callKey(event);
-    const span = spans.calls.get(key);
+    const span = take(this.session(event.sessionId).calls, callKey(event));
     if (!span) return;
-    spans.calls.delete(key);
     span.setAttributes({
       'gen_ai.response.model': event.model,
       'gen_ai.usage.input_tokens': event.inputTokens,
@@ -203,22 +181,18 @@ export class SessionTracer {
   private toolCallStarted(event: SessionEventMap['tool_call_start']): void {
     const step = this.stepFor(event.sessionId, event.agent, event.taskId);
     const attributes: Attributes = {
-      'gen_ai.operation.name': 'execute_tool',
       'gen_ai.tool.name': event.name,
       'gen_ai.tool.call.id': event.id,
       'gen_ai.agent.name': event.agent,
       'gen_ai.conversation.id': event.sessionId,
     };
     if (this.options.captureContent && event.input !== undefined) attributes['gen_ai.tool.call.arguments'] = safeJson(event.input);
-    const span = this.tracer.startSpan(`execute_tool ${event.name}`, { kind: SpanKind.INTERNAL, attributes }, trace.setSpan(ROOT_CONTEXT, step.span));
-    this.session(event.sessionId).tools.set(toolKey(event), span);
+    this.session(event.sessionId).tools.set(toolKey(event), this.startSpan('execute_tool', event.name, step.span, attributes));
   }
 
   private toolCallFinished(event: SessionEventMap['tool_call_result']): void {
-    const spans = this.session(event.sessionId);
-    const span = spans.tools.get(toolKey(event));
+    const span = take(this.session(event.sessionId).tools, toolKey(event));
     if (!span) return;
-    spans.tools.delete(toolKey(event));
     if (this.options.captureContent && event.output !== undefined) span.setAttribute('gen_ai.tool.call.result', event.output);
     if (event.isError) {
       span.setAttribute('error.type', 'tool_error');
@@ -264,6 +238,13 @@ export class SessionTracer {
     if (failure) spans.root.setStatus({ code: SpanStatusCode.ERROR, message: failure });
     spans.root.end();
   }
+}
+
+/** The span under `key`, no longer in `spans`. */
+function take(spans: Map<string, Span>, key: string): Span | undefined {
+  const span = spans.get(key);
+  spans.delete(key);
+  return span;
 }
 
 function callKey(event: { agent: string; taskId?: string | null; attempt: number }): string {

@@ -3,6 +3,7 @@
  * OpenTelemetry SDK is loaded (by dynamic import, so a daemon without telemetry never loads it)
  * and subscribes to the session events. The runtime closes it on stop, which exports every span.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
@@ -52,19 +53,14 @@ export async function startTelemetry(
     flush: () => pipeline.flush(),
     shutdown() {
       stopping ??= (async () => {
-        let timer: NodeJS.Timeout | undefined;
-        const limit = new Promise<'late'>((resolve) => {
-          timer = setTimeout(() => resolve('late'), SHUTDOWN_LIMIT_MS);
-          timer.unref();
-        });
         try {
+          // The limit's timer alone does not keep the process alive.
+          const limit = delay(SHUTDOWN_LIMIT_MS, 'late' as const, { ref: false });
           const outcome = await Promise.race([pipeline.shutdown().then(() => 'done' as const), limit]);
           if (outcome === 'late') log?.warn(`tracing: the collector did not take the last spans within ${SHUTDOWN_LIMIT_MS} ms; they are dropped`, { url: settings.tracesUrl });
         } catch (error) {
           // An export failure was told already when it happened.
           if (!exportFailed) log?.warn('tracing: exporting the last spans failed', { url: settings.tracesUrl, error: errorMessage(error) });
-        } finally {
-          clearTimeout(timer);
         }
       })();
       return stopping;

@@ -40,7 +40,6 @@ export interface TracePipelineOptions {
   exporter?: SpanExporter;
   /** Export each span as it ends instead of in batches (tests). */
   immediate?: boolean;
-  serviceVersion?: string;
   /** For OTEL_BSP_SCHEDULE_DELAY. */
   env?: NodeJS.ProcessEnv;
   /** Hears a failed export (once per outage: again only after an export succeeded). */
@@ -88,10 +87,7 @@ export function startTracePipeline(events: SessionEvents, settings: TelemetrySet
   const processor = options.immediate ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter, { scheduledDelayMillis: batchDelayMs(options.env ?? process.env) });
   const ids = new SessionTraceIds();
   const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({
-      'service.name': settings.serviceName,
-      ...(options.serviceVersion ? { 'service.version': options.serviceVersion } : {}),
-    }),
+    resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
     idGenerator: ids,
     spanProcessors: [processor],
   });

@@ -18,7 +18,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, type Node } from 'yaml';
 import { ConfigError } from '../errors.js';
-import { compileSchema, describeSchemaErrors } from '../message/schema-compiler.js';
+import { pointerSegments } from '../message/json-text.js';
+import { compileSchema, describeSchemaErrors, errorKeyPath } from '../message/schema-compiler.js';
 
 /** One audit entry as expected, in order (every key optional). */
 export interface AuditEntryExpectation {
@@ -124,11 +125,6 @@ const CASE_SCHEMA = {
 
 const validateCase = compileSchema(CASE_SCHEMA as unknown as Record<string, unknown>);
 
-/** `/expect/stauts` → ['expect', 'stauts'] (JSON pointer unescaping). */
-function pointerSegments(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
 /** Parses one tests/*.yaml file. Throws ConfigError with the file and line of the first problem. */
 export function parseTestCaseFile(text: string, file: string, testsDir: string): TestCase[] {
   const lineCounter = new LineCounter();
@@ -165,9 +161,7 @@ export function parseTestCaseFile(text: string, file: string, testsDir: string):
       // A misspelt key also leaves its right spelling missing: name the misspelling first.
       const error = validateCase.errors!.find((candidate) => candidate.keyword === 'additionalProperties') ?? validateCase.errors![0];
       const inCase = pointerSegments(error.instancePath);
-      const segments = [...base, ...inCase];
-      const extra = (error.params as { additionalProperty?: string }).additionalProperty;
-      if (extra !== undefined) segments.push(extra);
+      const segments = [...base, ...errorKeyPath(error)];
       const [sentence] = describeSchemaErrors([error]);
       const where = inCase.length > 0 ? inCase.join('.') : 'the case';
       throw new ConfigError(`${where}: ${sentence.slice(sentence.indexOf(': ') + 2)} (allowed keys: name, request, cassette?, expect {status, agents, output, audit {entries, violations, verify, contains, not_contains}})`, file, lineAt(segments));

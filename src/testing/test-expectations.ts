@@ -4,6 +4,7 @@
  * and says, for each mismatch, what was expected and what happened, with a line diff.
  */
 import { lineDiff } from '../llm/line-diff.js';
+import { resolvePointer } from '../message/json-text.js';
 import type { AuditEntryExpectation, TestCaseExpectation } from './test-case-file.js';
 
 /** What one case's session did. */
@@ -25,19 +26,6 @@ export interface Observation {
 export interface ExpectationFailure {
   what: string;
   detail: string;
-}
-
-/** RFC 6901: the value at `pointer` in `document`, or `undefined` when there is none. */
-export function resolvePointer(document: unknown, pointer: string): unknown {
-  if (pointer === '') return document;
-  let current: unknown = document;
-  for (const raw of pointer.slice(1).split('/')) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(current) && /^(0|[1-9]\d*)$/.test(segment)) current = current[Number(segment)];
-    else if (typeof current === 'object' && current !== null && Object.prototype.hasOwnProperty.call(current, segment)) current = (current as Record<string, unknown>)[segment];
-    else return undefined;
-  }
-  return current;
 }
 
 /** Deep equality of JSON values (key order ignored). */

@@ -33,7 +33,6 @@ interface Connection {
   transport: MCPTransport;
   tools: ToolDescriptor[];
   execute: Map<string, (input: unknown, options: { toolCallId: string; messages: []; abortSignal: AbortSignal }) => PromiseLike<unknown>>;
-  alive: boolean;
 }
 
 const SILENT: OperationalLog = { info() {}, warn() {}, error() {} };
@@ -71,10 +70,6 @@ export class McpServers {
     }
   }
 
-  has(server: string): boolean {
-    return Object.hasOwn(this.options.servers, server);
-  }
-
   private timeoutOf(server: string): number {
     return this.options.servers[server]?.timeout_ms ?? this.options.timeoutMs;
   }
@@ -110,7 +105,7 @@ export class McpServers {
 
   private connection(server: string, signal?: AbortSignal): Promise<Connection> {
     if (this.closed) return Promise.reject(new ToolCallError('the daemon is stopping; MCP servers are closed'));
-    if (!this.has(server)) return Promise.reject(new ToolCallError(`no MCP server "${server}" is configured under mcp.servers`));
+    if (!Object.hasOwn(this.options.servers, server)) return Promise.reject(new ToolCallError(`no MCP server "${server}" is configured under mcp.servers`));
     let pending = this.connections.get(server);
     if (!pending) {
       pending = this.connect(server, signal);
@@ -157,7 +152,6 @@ export class McpServers {
     const transportConfig = this.transportFor(server, config);
     const where = config.url ? config.url : config.command!;
     let client: MCPClient | undefined;
-    const connection = { alive: true } as Connection;
     const timeout = AbortSignal.timeout(timeoutMs);
     const abortSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
@@ -174,18 +168,19 @@ export class McpServers {
       );
       const listed = await raceAbort(client.listTools({ options: { signal: abortSignal } }), abortSignal);
       const toolSet = client.toolsFromDefinitions(listed) as unknown as Record<string, { execute: Connection['execute'] extends Map<string, infer F> ? F : never }>;
-      connection.client = client;
-      connection.transport = transportConfig as MCPTransport;
-      connection.tools = listed.tools.map((tool) => ({
-        name: mcpToolName(server, tool.name),
-        description: tool.description ?? `${tool.name} (MCP server ${server})`,
-        inputSchema: (tool.inputSchema as Record<string, unknown> | undefined) ?? { type: 'object' },
-      }));
-      connection.execute = new Map(Object.entries(toolSet).map(([name, entry]) => [name, entry.execute]));
+      const connection: Connection = {
+        client,
+        transport: transportConfig as MCPTransport,
+        tools: listed.tools.map((tool) => ({
+          name: mcpToolName(server, tool.name),
+          description: tool.description ?? `${tool.name} (MCP server ${server})`,
+          inputSchema: (tool.inputSchema as Record<string, unknown> | undefined) ?? { type: 'object' },
+        })),
+        execute: new Map(Object.entries(toolSet).map(([name, entry]) => [name, entry.execute])),
+      };
       if (transportConfig instanceof StdioMcpTransport) {
         const previous = transportConfig.onclose;
         transportConfig.onclose = () => {
-          connection.alive = false;
           if (this.connections.get(server) && !this.closed) this.connections.delete(server);
           previous?.();
         };
@@ -193,8 +188,7 @@ export class McpServers {
       this.log.info('MCP server connected', { server, tools: connection.tools.length });
       return connection;
     } catch (error) {
-      await client?.close().catch(() => undefined);
-      if (transportConfig instanceof StdioMcpTransport) await transportConfig.close().catch(() => undefined);
+      await closeQuietly(client, transportConfig);
       if (error instanceof ToolCallError) throw error;
       const reason = timeout.aborted ? `no answer within ${timeoutMs} ms` : errorMessage(error);
       throw new ToolCallError(`MCP server "${server}" (${where}) is not available: ${reason}`);
@@ -202,10 +196,8 @@ export class McpServers {
   }
 
   private drop(server: string, connection: Connection): void {
-    if (this.connections.has(server)) this.connections.delete(server);
-    connection.alive = false;
-    void connection.client.close().catch(() => undefined);
-    if (connection.transport instanceof StdioMcpTransport) void connection.transport.close().catch(() => undefined);
+    this.connections.delete(server);
+    void closeQuietly(connection.client, connection.transport);
   }
 
   /** Closes every connection and ends every stdio server's process group. Safe to call twice. */
@@ -216,15 +208,15 @@ export class McpServers {
     await Promise.allSettled(
       pending.map(async (promise) => {
         const connection = await promise;
-        try {
-          await connection.client.close();
-        } catch {
-          // Closing is best effort; the process group is ended below either way.
-        }
-        if (connection.transport instanceof StdioMcpTransport) await connection.transport.close();
+        await closeQuietly(connection.client, connection.transport);
       }),
     );
   }
+}
+
+/** Closes the client and, for a stdio server, ends its process group; best effort, never rejects. */
+function closeQuietly(client: MCPClient | undefined, transport: unknown): Promise<unknown> {
+  return Promise.allSettled([client?.close(), transport instanceof StdioMcpTransport ? transport.close() : undefined]);
 }
 
 /** Rejects with the signal's reason as soon as it aborts, whatever `promise` does. */

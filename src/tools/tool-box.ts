@@ -14,18 +14,14 @@ import { McpServers } from './mcp-servers.js';
 import { ToolCallError, type Tool, type ToolDescriptor, type ToolOutcome } from './tool-contract.js';
 import { anyPatternMatches, isBuiltInTool, parseMcpToolName } from './tool-names.js';
 import { ensureWorkspace } from './workspace-paths.js';
-
-export interface ToolBoxOptions {
-  env?: NodeJS.ProcessEnv;
-  log?: OperationalLog;
-}
+import { isPlainObject } from '../message/json-text.js';
 
 export class ToolBox {
   private readonly builtIns: Map<string, Tool>;
   readonly mcp: McpServers;
   private readonly log: OperationalLog | undefined;
 
-  constructor(private readonly config: GovflowConfig, options: ToolBoxOptions = {}) {
+  constructor(private readonly config: GovflowConfig, options: { env?: NodeJS.ProcessEnv; log?: OperationalLog } = {}) {
     const tools = config.tools;
     this.builtIns = new Map(
       [readFileTool(tools.max_file_bytes), writeFileTool(tools.max_file_bytes), listFilesTool(), httpGetTool(tools.http_get)].map((tool) => [tool.name, tool]),
@@ -77,13 +73,13 @@ export class ToolBox {
   /** Runs one allowed call. Tool problems become error results; only an abort rejects. */
   async call(name: string, input: unknown, context: { sessionId: string; callId: string; signal: AbortSignal }): Promise<ToolOutcome> {
     try {
-      if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      if (!isPlainObject(input)) {
         throw new ToolCallError(`${name}: the arguments must be a JSON object, got ${Array.isArray(input) ? 'an array' : input === null ? 'null' : typeof input}`);
       }
       const builtIn = this.builtIns.get(name);
       if (builtIn) {
         const workspace = await this.workspaceOf(context.sessionId);
-        return await builtIn.call(input as Record<string, unknown>, { sessionId: context.sessionId, workspace, signal: context.signal });
+        return await builtIn.call(input, { sessionId: context.sessionId, workspace, signal: context.signal });
       }
       const parsed = parseMcpToolName(name);
       if (parsed) return await this.mcp.call(parsed.server, parsed.tool, input, context.callId, context.signal);

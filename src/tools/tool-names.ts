@@ -24,15 +24,9 @@ export function mcpToolName(server: string, tool: string): string {
   return `mcp:${server}/${tool}`;
 }
 
-/** True when `name` is allowed by `pattern` (exact, or a prefix ending in `*`). */
-export function patternMatches(pattern: string, name: string): boolean {
-  if (pattern.endsWith('*')) return name.startsWith(pattern.slice(0, -1));
-  return pattern === name;
-}
-
-/** True when any of `patterns` allows `name`. */
+/** True when any of `patterns` allows `name`: names it exactly, or is a prefix of it ending in `*`. */
 export function anyPatternMatches(patterns: readonly string[], name: string): boolean {
-  return patterns.some((pattern) => patternMatches(pattern, name));
+  return patterns.some((pattern) => (pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name));
 }
 
 /**

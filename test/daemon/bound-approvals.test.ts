@@ -10,7 +10,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { argumentsSha256 } from '../../src/tools/call-arguments.js';
+import { argumentsSha256 } from '../../src/message/canonical-json.js';
 import { buildDistOnce } from './build-once.js';
 import { answer, cleanupAll, dropFile, makeRoot, readResult, scriptedConfig, startDaemon, waitFor, writeScript } from './daemon-helpers.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isoInTimeZone, stampMessage, type StampContext } from '../../src/message/message-stamping.js';
+import { stampMessage, type StampContext } from '../../src/message/message-stamping.js';
+import { isoInTimeZone } from '../../src/message/zoned-time.js';
 
 function context(overrides: Partial<StampContext> = {}): StampContext {
   return {

@@ -5,15 +5,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
-import {
-  AI_SDK_PROVIDER_KINDS,
-  createAiSdkProvider,
-  isAiSdkProviderKind,
-  type AiSdkProviderSettings,
-} from '../../src/llm/ai-sdk-provider.js';
+import { AI_SDK_PROVIDER_KINDS, isAiSdkProviderKind } from '../../src/llm/ai-sdk-models.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
 import { ProviderCallError } from '../../src/llm/provider-error-translation.js';
-import { startLoopbackLlmServer, type LoopbackLlmServer } from './loopback-llm-server.js';
+import { createAiSdkProvider, type AiSdkProviderSettings, startLoopbackLlmServer, type LoopbackLlmServer } from './loopback-llm-server.js';
 
 let server: LoopbackLlmServer;
 

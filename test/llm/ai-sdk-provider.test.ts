@@ -5,10 +5,9 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/errors.js';
-import { createAiSdkProvider, type AiSdkProviderSettings } from '../../src/llm/ai-sdk-provider.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
 import { ProviderCallError } from '../../src/llm/provider-error-translation.js';
-import { startLoopbackLlmServer, type LoopbackLlmServer, type RecordedRequest } from './loopback-llm-server.js';
+import { createAiSdkProvider, type AiSdkProviderSettings, startLoopbackLlmServer, type LoopbackLlmServer, type RecordedRequest } from './loopback-llm-server.js';
 
 interface ProviderCase {
   kind: AiSdkProviderSettings['kind'];
@@ -189,14 +188,6 @@ describe.each(CASES)('$kind through the AI SDK', (testCase) => {
       expect(body.tools).toBeUndefined();
       expect(body.output_format).toBeUndefined();
     }
-  });
-
-  it('sends no JSON switch when jsonMode is off', async () => {
-    server.reply({ kind: 'text', text: 'plain' });
-    await providerFor(testCase, { jsonMode: false }).generate(requestFor(testCase));
-    const body = server.requests[0]?.body;
-    expect(body.response_format).toBeUndefined();
-    expect(body.generationConfig?.responseMimeType).toBeUndefined();
   });
 
   it('replays the repair history before the new prompt', async () => {

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAiSdkProvider } from '../../src/llm/ai-sdk-provider.js';
+import { createAiSdkProvider } from './loopback-llm-server.js';
 
 const servers: http.Server[] = [];
 afterEach(() => {

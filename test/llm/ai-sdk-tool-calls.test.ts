@@ -6,9 +6,8 @@
  * plain, carry calls back the same way.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAiSdkProvider } from '../../src/llm/ai-sdk-provider.js';
 import type { LlmRequest, LlmToolOffer } from '../../src/llm/provider.js';
-import { startLoopbackLlmServer, type LoopbackLlmServer } from './loopback-llm-server.js';
+import { createAiSdkProvider, startLoopbackLlmServer, type LoopbackLlmServer } from './loopback-llm-server.js';
 import { offeredToolsOf, toolResultsOf } from './loopback-wire.js';
 
 let server: LoopbackLlmServer;

@@ -5,7 +5,6 @@
  * Real HTTP through the loopback server in each wire format.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAiSdkProvider, type AiSdkProviderSettings } from '../../src/llm/ai-sdk-provider.js';
 import {
   AnswerBudget,
   AnswerTooLargeError,
@@ -16,7 +15,7 @@ import {
 } from '../../src/llm/answer-size-limit.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
 import { ScriptedProvider } from '../../src/llm/scripted-provider.js';
-import { startLoopbackLlmServer, type LoopbackLlmServer } from './loopback-llm-server.js';
+import { createAiSdkProvider, type AiSdkProviderSettings, startLoopbackLlmServer, type LoopbackLlmServer } from './loopback-llm-server.js';
 
 const FIFTY_MB = 50 * 1024 * 1024;
 const LIMIT = 1_048_576;

@@ -11,7 +11,17 @@
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { createAiSdkAdapter, type AiSdkAdapterSettings } from '../../src/llm/ai-sdk-provider.js';
+import type { LlmProvider } from '../../src/llm/provider.js';
+import { withRetries, type RetrySettings } from '../../src/llm/retrying-provider.js';
 import { DEFAULT_USAGE, answerToolCalls, sendJson, startSse } from './loopback-wire.js';
+
+export type AiSdkProviderSettings = AiSdkAdapterSettings & RetrySettings;
+
+/** A real model API as the runner calls it: the adapter inside `withRetries`. */
+export function createAiSdkProvider(settings: AiSdkProviderSettings): LlmProvider {
+  return withRetries(createAiSdkAdapter(settings), settings);
+}
 
 /** Token counts as our adapter reports them: `inputTokens` includes the cached ones. */
 export interface ScriptedUsage {

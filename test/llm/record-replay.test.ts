@@ -9,7 +9,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config-loader.js';
 import { ConfigError } from '../../src/errors.js';
 import { CASSETTE_FORMAT, normalizeVolatile, parseCassette, promptFileHashes, promptKey, type Cassette } from '../../src/llm/cassette-format.js';
-import { createAiSdkProvider } from '../../src/llm/ai-sdk-provider.js';
 import { createProvider } from '../../src/llm/create-provider.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
 import { captureSlots, withRecording, type CaptureSlot } from '../../src/llm/recording-middleware.js';
@@ -18,7 +17,7 @@ import { ReplayMissError } from '../../src/llm/replay-miss.js';
 import { ReplayProvider } from '../../src/llm/replay-provider.js';
 import { ScriptedProvider } from '../../src/llm/scripted-provider.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
-import { startLoopbackLlmServer } from './loopback-llm-server.js';
+import { createAiSdkProvider, startLoopbackLlmServer } from './loopback-llm-server.js';
 import { runCli } from '../pipeline/pipeline-test-helpers.js';
 import { REPOSITORY_ROOT, copyExampleAppInto } from '../support/example-app.js';
 
@@ -97,7 +96,7 @@ describe('recording our own providers and replaying them', () => {
     expect(error).toBeInstanceOf(ReplayMissError);
     const miss = error as ReplayMissError;
     expect(miss.retryable).toBe(false);
-    expect(miss.details.changedGovernanceFiles).toEqual(['governance/policy.md']);
+    expect(miss.details.governanceFileChanges).toEqual({ added: [], removed: [], changed: ['governance/policy.md'] });
     expect(miss.message).toContain('agent "writer"');
     expect(miss.message).toContain('governance files whose text changed since the recording: governance/policy.md');
     expect(miss.message).toContain('- Be brief.');

@@ -113,12 +113,12 @@ describe('the parser refuses too-deep answers before parsing them', () => {
     const atLimit = '{"a":' + deepArrayText(63) + '}';
     expect(parseModelOutput(atLimit).ok).toBe(true);
     expect(parseModelOutput('{"a":' + deepArrayText(64) + '}').ok).toBe(false);
-    expect(parseModelOutput('{"a":[[1]]}', { maxDepth: 2 })).toMatchObject({ ok: false, error: expect.stringContaining('(2)') });
-    expect(parseModelOutput('{"a":[1]}', { maxDepth: 2 }).ok).toBe(true);
+    expect(parseModelOutput('{"a":[[1]]}', 2)).toMatchObject({ ok: false, error: expect.stringContaining('(2)') });
+    expect(parseModelOutput('{"a":[1]}', 2).ok).toBe(true);
   });
 
   it('brackets in chatter or strings do not count', () => {
-    const parsed = parseModelOutput('[[[[[[ notes ]]]]]] {"a":"' + '['.repeat(500) + '"}', { maxDepth: 3 });
+    const parsed = parseModelOutput('[[[[[[ notes ]]]]]] {"a":"' + '['.repeat(500) + '"}', 3);
     expect(parsed).toMatchObject({ ok: true, method: 'braces', value: { a: '['.repeat(500) } });
   });
 });

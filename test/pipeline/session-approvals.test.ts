@@ -7,7 +7,7 @@
  * across runtimes: the new one goes on after the calls the journal shows.
  */
 import { userInfo } from 'node:os';
-import { argumentsSha256 } from '../../src/tools/call-arguments.js';
+import { argumentsSha256 } from '../../src/message/canonical-json.js';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

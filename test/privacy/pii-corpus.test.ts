@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtInDetector, PII_KINDS } from '../../src/privacy/pii-detectors.js';
-import { scoreDetectors, type LabelledLine } from '../../src/privacy/detector-scoring.js';
+import { builtInDetector, findPii, PII_KINDS } from '../../src/privacy/pii-detectors.js';
+import { scoreDetectors, type LabelledLine } from '../support/detector-scoring.mjs';
 import { REPOSITORY_ROOT } from '../support/example-app.js';
 
 const lines = readFileSync(path.join(REPOSITORY_ROOT, 'test/fixtures/pii/corpus.jsonl'), 'utf8')
@@ -24,7 +24,7 @@ describe('PII corpus', () => {
   });
 
   it('every detector reaches precision ≥ 0.98 and recall ≥ 0.95', () => {
-    const scores = scoreDetectors(lines, PII_KINDS.map(builtInDetector));
+    const scores = scoreDetectors(lines, PII_KINDS.map(builtInDetector), findPii);
     for (const score of scores) {
       expect(score.precision, `${score.kind} precision; ${score.examples.join('; ')}`).toBeGreaterThanOrEqual(0.98);
       expect(score.recall, `${score.kind} recall; ${score.examples.join('; ')}`).toBeGreaterThanOrEqual(0.95);
@@ -32,7 +32,7 @@ describe('PII corpus', () => {
   });
 
   it('scoring counts a wrong kind as both a false alarm and a miss', () => {
-    const [email] = scoreDetectors([{ id: 1, text: 'a@corp.io', expect: [{ kind: 'phone', value: 'a@corp.io' }] }], [builtInDetector('email')]).filter((score) => score.kind === 'email');
+    const [email] = scoreDetectors([{ id: 1, text: 'a@corp.io', expect: [{ kind: 'phone', value: 'a@corp.io' }] }], [builtInDetector('email')], findPii).filter((score) => score.kind === 'email');
     expect(email).toMatchObject({ truePositives: 0, falsePositives: 1, precision: 0 });
   });
 });

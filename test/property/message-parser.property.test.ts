@@ -78,7 +78,7 @@ describe('parseModelOutput on hostile text', () => {
       fc.property(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 4, max: 150 }), (depth, maxDepth) => {
         const value = nested(depth);
         expect(jsonValueDepth(value)).toBe(depth);
-        const parsed = parseModelOutput(JSON.stringify(value), { maxDepth });
+        const parsed = parseModelOutput(JSON.stringify(value), maxDepth);
         expect(parsed.ok).toBe(depth <= maxDepth);
         if (!parsed.ok) expect(parsed.error).toContain(`message.max_depth (${maxDepth})`);
       }),
@@ -89,7 +89,7 @@ describe('parseModelOutput on hostile text', () => {
   it('brackets inside strings never count toward the depth', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[[\]{}"\\a]{0,300}$/), (noise) => {
-        const parsed = parseModelOutput(JSON.stringify({ noise }), { maxDepth: 4 });
+        const parsed = parseModelOutput(JSON.stringify({ noise }), 4);
         expect(parsed).toMatchObject({ ok: true, value: { noise } });
       }),
       RUNS,

@@ -5,7 +5,7 @@
  * live. The decision goes to the inbox as the same reply file a person would drop there, and the
  * audit entry carries it in [APPROVALS]. Another operator neither sees nor answers the session.
  */
-import { argumentsSha256 } from '../../src/tools/call-arguments.js';
+import { argumentsSha256 } from '../../src/message/canonical-json.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
