@@ -67,11 +67,6 @@ function encode(record: AuditHeadRecord): Buffer {
   return Buffer.from(Buffer.byteLength(json) >= SECTOR ? json : `${json.slice(0, -1).padEnd(SECTOR - 1)}\n`);
 }
 
-/** Overwrites the record once (tests that stage a trail). */
-export function writeHeadRecord(stateDir: string, record: AuditHeadRecord): void {
-  fs.writeFileSync(path.join(stateDir, HEAD_RECORD_FILE), encode(record));
-}
-
 /** The record, overwritten in place (see the file comment); a file removed meanwhile is made again. */
 export class HeadRecordFile {
   private fd: number | null = null;
@@ -118,6 +113,7 @@ export interface AuditRepair {
 }
 
 const SEPARATOR = Buffer.from('\n---\n');
+const NEWLINE = Buffer.from('\n');
 const FIRST_WINDOW = 1024 * 1024;
 
 /**
@@ -146,28 +142,25 @@ function readTail(file: string, separators: number): { ends: number[]; size: num
   }
 }
 
-/** Counts the whole entries of `file` (one "---" line ends each) in slices, never one string. */
-function countEntries(file: string): number {
+/**
+ * How often `needle` occurs in `file` before byte `end`, read in slices (a day file may be larger
+ * than one string may be): whole entries (one "---" line ends each), or lines.
+ */
+function countInFile(file: string, needle: Buffer, end = Infinity): number {
   const fd = fs.openSync(file, 'r');
   try {
     const slice = Buffer.alloc(16 * 1024 * 1024);
     let count = 0;
-    let position = 0;
-    for (;;) {
-      // Overlap the separator's length, so one split across two slices is counted once.
-      const read = fs.readSync(fd, slice, 0, slice.length, position);
-      if (read === 0) return count;
+    for (let position = 0; position < end; ) {
+      const read = fs.readSync(fd, slice, 0, Math.min(slice.length, end - position), position);
       const bytes = slice.subarray(0, read);
-      let at = bytes.indexOf(SEPARATOR);
       let last = -1;
-      while (at !== -1) {
-        count += 1;
-        last = at;
-        at = bytes.indexOf(SEPARATOR, at + 1);
-      }
-      if (read < slice.length) return count;
-      position += last === -1 ? read - SEPARATOR.length + 1 : last + SEPARATOR.length;
+      for (let at = bytes.indexOf(needle); at !== -1; at = bytes.indexOf(needle, at + 1)) [count, last] = [count + 1, at];
+      if (read < slice.length) break;
+      // Overlap the needle's length, so one split across two slices is counted once.
+      position += last === -1 ? read - needle.length + 1 : last + needle.length;
     }
+    return count;
   } finally {
     fs.closeSync(fd);
   }
@@ -187,25 +180,8 @@ export function cutTornTail(file: string): AuditRepair | null {
     fs.closeSync(fd);
   }
   // The 1-based line where the cut began: lines before it, counted in slices.
-  const line = end === 0 ? 1 : linesBefore(file, end) + 1;
+  const line = end === 0 ? 1 : countInFile(file, NEWLINE, end) + 1;
   return { file, line, offset: end, bytes: cut.length, excerpt: cut.subarray(0, 200).toString('utf8') };
-}
-
-function linesBefore(file: string, end: number): number {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const slice = Buffer.alloc(16 * 1024 * 1024);
-    let lines = 0;
-    for (let position = 0; position < end; ) {
-      const read = fs.readSync(fd, slice, 0, Math.min(slice.length, end - position), position);
-      if (read === 0) break;
-      for (let at = slice.indexOf(10); at !== -1 && at < read; at = slice.indexOf(10, at + 1)) lines += 1;
-      position += read;
-    }
-    return lines;
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 /** The last whole entry block of `file`, read from its end (null for a file with none). */
@@ -230,7 +206,7 @@ export function scanChainTail(logsDir: string, stateDir: string, head: HeadRecor
   const files = listLogFiles(logsDir);
   const newest = files.at(-1);
   const repair = newest === undefined ? null : cutTornTail(path.join(logsDir, newest));
-  const count = (file: string) => countEntries(path.join(logsDir, file));
+  const count = (file: string) => countInFile(path.join(logsDir, file), SEPARATOR);
   let end: { file: string; hash: string; messageId: string } | null = null;
   for (let index = files.length - 1; index >= 0 && end === null; index -= 1) {
     const fullPath = path.join(logsDir, files[index]);

@@ -51,9 +51,6 @@ import {
   escapeText,
 } from './audit-line-encoding.js';
 
-export { parseEntries } from './audit-entry-parse.js';
-export type { ParsedAuditEntry, ParsedEntries, TornTail } from './audit-entry-parse.js';
-
 /** `previousHash` of the very first entry. */
 export const GENESIS_HASH = '0'.repeat(64);
 

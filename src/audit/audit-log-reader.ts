@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseEntries, type ParsedAuditEntry } from './audit-entry-format.js';
+import { parseEntries, type ParsedAuditEntry } from './audit-entry-parse.js';
 import { AuditLogFormatError } from './audit-errors.js';
 
 /** An entry with the day file it was read from (`YYYYMMDD.log`). */
@@ -41,8 +41,6 @@ export function listLogFiles(logsDir: string): string[] {
 export interface ReadEntriesOptions {
   /** Only files of this day (`YYYYMMDD`). */
   date?: string;
-  /** Only files of this day and later (`YYYYMMDD`). */
-  fromDate?: string;
 }
 
 /**
@@ -50,10 +48,7 @@ export interface ReadEntriesOptions {
  * file and line) when an entry is malformed: run `govflow verify` to see whether it was tampered.
  */
 export async function readLogEntries(logsDir: string, options: ReadEntriesOptions = {}): Promise<LoggedEntry[]> {
-  const files = listLogFiles(logsDir).filter((file) => {
-    const date = logFileDate(file);
-    return (options.date === undefined || date === options.date) && (options.fromDate === undefined || date >= options.fromDate);
-  });
+  const files = listLogFiles(logsDir).filter((file) => options.date === undefined || logFileDate(file) === options.date);
   const entries: LoggedEntry[] = [];
   for (const file of files) {
     const text = await fs.promises.readFile(path.join(logsDir, file), 'utf8');
@@ -74,6 +69,12 @@ export interface EntryFilter {
   agent?: string;
   /** A status code: success, partial, failed, pending. */
   status?: string;
+}
+
+/** An entry as JSON (`govflow logs --json`, `GET /v1/logs`): its parsed fields and file, without the raw text. */
+export function entryJson(entry: LoggedEntry): Omit<LoggedEntry, 'body' | 'offset' | 'length'> {
+  const { body: _body, offset: _offset, length: _length, ...fields } = entry;
+  return fields;
 }
 
 export function filterEntries(entries: LoggedEntry[], filter: EntryFilter): LoggedEntry[] {

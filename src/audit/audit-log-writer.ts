@@ -27,8 +27,6 @@ import type { DiskFaults } from '../store/disk-io.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { AuditWriteError } from './audit-errors.js';
 
-export type { AuditRepair } from './audit-chain-tail.js';
-
 export interface AuditLogWriterOptions {
   /** `<root>/system/logs`; created when missing. */
   logsDir: string;
@@ -123,17 +121,14 @@ export class AuditLogWriter {
         this.opening = null;
       }
     }
+    /** The entry could not be made durable: the message must not be passed on. */
+    const failed = (what: string, advice: string, error: unknown) =>
+      new AuditWriteError(`could not ${what} the audit entry of message ${messageId} to ${filePath} (${(error as Error).message}); the message was not passed on: ${advice}`, filePath, messageId, { cause: error });
     const { text, hash } = formatEntry(input, this.options.timezone, this.lastHash);
     try {
       file.append(text);
     } catch (error) {
-      throw new AuditWriteError(
-        `could not write the audit entry of message ${messageId} to ${filePath} (${(error as Error).message}); ` +
-          'the message was not passed on: fix the disk (space, permissions) and restart',
-        filePath,
-        messageId,
-        { cause: error },
-      );
+      throw failed('write', 'fix the disk (space, permissions) and restart', error);
     }
     this.lastHash = hash;
     this.entries += 1;
@@ -144,13 +139,7 @@ export class AuditLogWriter {
     try {
       await file.sync();
     } catch (error) {
-      throw new AuditWriteError(
-        `could not fdatasync the audit entry of message ${messageId} to ${filePath} (${(error as Error).message}); ` +
-          'the message was not passed on: fix the disk and restart (the entry may be on the page cache only)',
-        filePath,
-        messageId,
-        { cause: error },
-      );
+      throw failed('fdatasync', 'fix the disk and restart (the entry may be on the page cache only)', error);
     }
     this.options.onCommitted?.({ day, entries, hash });
     return { file: filePath, hash };

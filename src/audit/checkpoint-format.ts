@@ -10,8 +10,6 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { canonicalJson } from '../message/canonical-json.js';
 
-export { canonicalJson };
-
 export interface Checkpoint {
   /** The local day (YYYYMMDD) of the file the last entry is in. */
   day: string;

@@ -14,7 +14,7 @@ import type { KeyObject } from 'node:crypto';
 import { readHeadRecord } from './audit-chain-tail.js';
 import { checkpointSignatureHolds, parseCheckpointLine, type Checkpoint } from './checkpoint-format.js';
 import { checkpointsDir } from './checkpoint-writer.js';
-import { readDeletions } from './log-retention.js';
+import { readDeletions, readNames } from './log-retention.js';
 
 export interface CheckpointProblem {
   /** `file:line` of the checkpoint. */
@@ -55,7 +55,7 @@ export function folderSource(folder: string, options: { witness: boolean }): Che
     name: folder,
     missing: options.witness && !fs.existsSync(folder) ? `the witness folder ${folder} does not exist` : null,
     *lines() {
-      for (const file of checkpointFiles(folder)) {
+      for (const file of readNames(folder).filter((name) => /^\d{8}\.jsonl$/.test(name)).sort().map((name) => path.join(folder, name))) {
         const lines = fs.readFileSync(file, 'utf8').split('\n');
         for (let index = 0; index < lines.length; index++) {
           if (lines[index].trim() !== '') yield { where: `${file}:${index + 1}`, line: lines[index], mayBeTorn: index === lines.length - 1 };
@@ -63,18 +63,6 @@ export function folderSource(folder: string, options: { witness: boolean }): Che
       }
     },
   };
-}
-
-function checkpointFiles(folder: string): string[] {
-  try {
-    return fs
-      .readdirSync(folder)
-      .filter((name) => /^\d{8}\.jsonl$/.test(name))
-      .sort()
-      .map((name) => path.join(folder, name));
-  } catch {
-    return [];
-  }
 }
 
 export function describeCheckpoint(checkpoint: Checkpoint): string {

@@ -25,7 +25,6 @@ export interface CheckpointWriterOptions {
   intervalMs: number;
   witnesses: string[];
   log?: (message: string, fields?: Record<string, unknown>) => void;
-  now?: () => Date;
 }
 
 /** The folder of checkpoint files under a root's state folder. */
@@ -75,7 +74,7 @@ export class CheckpointWriter {
   private sign(state: ChainState): void {
     this.signed = state;
     this.lastSignedAt = Date.now();
-    const checkpoint = signCheckpoint(this.options.privateKey, this.options.keyId, state, this.options.now?.() ?? new Date());
+    const checkpoint = signCheckpoint(this.options.privateKey, this.options.keyId, state, new Date());
     const folder = checkpointsDir(this.options.stateDir);
     this.writing = this.writing
       .then(async () => {

@@ -109,7 +109,8 @@ export function listArchivedLogFiles(logsDir: string, after = chainStart(logsDir
   return readNames(archiveFolderOf(logsDir)).filter((name) => /^\d{8}\.log\.gz$/.test(name) && name.slice(0, 8) > after && !current.has(name.slice(0, -3))).sort();
 }
 
-function readNames(folder: string): string[] {
+/** The names in `folder`; none when it cannot be read (not made yet, or gone). */
+export function readNames(folder: string): string[] {
   try {
     return fs.readdirSync(folder);
   } catch {

@@ -106,26 +106,15 @@ const ENTRY_END = Buffer.from('\n---\n');
 const FIELD_LINE = /^\[(AGENT|MESSAGE_ID|SESSION_ID|SEQUENCE): ([^\n]*)\]$/gm;
 
 function indexEntries(text: string, sessions: Map<string, SessionMessages>): void {
-  let agent = '';
-  let messageId = '';
-  let sessionId = '';
+  const fields: Record<string, string> = {};
   for (const match of text.matchAll(FIELD_LINE)) {
     const value = match[2]!.includes('\\') ? unescapeText(match[2]!) : match[2]!;
-    switch (match[1]) {
-      case 'AGENT':
-        agent = value;
-        break;
-      case 'MESSAGE_ID':
-        messageId = value;
-        break;
-      case 'SESSION_ID':
-        sessionId = value;
-        break;
-      default: {
-        const messages = sessions.get(sessionId) ?? new Map();
-        messages.set(messageId, { sequence: Number(value), agent });
-        sessions.set(sessionId, messages);
-      }
+    if (match[1] !== 'SEQUENCE') {
+      fields[match[1]!] = value;
+      continue;
     }
+    const messages = sessions.get(fields.SESSION_ID ?? '') ?? new Map();
+    messages.set(fields.MESSAGE_ID ?? '', { sequence: Number(value), agent: fields.AGENT ?? '' });
+    sessions.set(fields.SESSION_ID ?? '', messages);
   }
 }

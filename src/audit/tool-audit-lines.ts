@@ -43,14 +43,8 @@ const CALL_KEYS: Partial<Record<keyof ToolAuditLines, string>> = { toolCalls: 'i
 /** The items of a line, each call's first only. */
 function oncePerCall(field: keyof ToolAuditLines, items: ReadonlyArray<object>): object[] {
   const key = CALL_KEYS[field];
-  if (key === undefined) return [...items];
-  const seen = new Set<unknown>();
-  return items.filter((item) => {
-    const id = (item as Record<string, unknown>)[key];
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
+  const idOf = (item: object) => (item as Record<string, unknown>)[key ?? ''];
+  return key === undefined ? [...items] : items.filter((item, index) => items.findIndex((other) => idOf(other) === idOf(item)) === index);
 }
 
 /** The lines, in a fixed order, each without its trailing newline. */

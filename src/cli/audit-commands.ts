@@ -5,7 +5,7 @@
  */
 import { formatEntryTrailer } from '../audit/audit-entry-format.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
-import { type LoggedEntry, filterEntries, isLogDate, readLogEntries } from '../audit/audit-log-reader.js';
+import { type EntryFilter, type LoggedEntry, entryJson, filterEntries, isLogDate, readLogEntries } from '../audit/audit-log-reader.js';
 import path from 'node:path';
 import { reportCheckpoints, verifyCommand } from '../audit/verify-command.js';
 import { folderSource, holdCheckpoints } from '../audit/checkpoint-verify.js';
@@ -15,25 +15,13 @@ import { systemPaths } from '../config/system-paths.js';
 import { RootLock } from '../daemon/root-lock.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { CommandDefinition } from './command-context.js';
-import { describedAs } from './command-list.js';
 
-export interface LogsCommandOptions {
+/** `--date`, `--session`, `--agent`, `--status` as the filter, `--json`. */
+export interface LogsCommandOptions extends EntryFilter {
   logsDir: string;
-  /** `--date YYYYMMDD`: one local day's file. */
-  date?: string;
-  session?: string;
-  agent?: string;
-  /** `--status success|partial|failed|pending`. */
-  status?: string;
   json: boolean;
   /** Where output goes (stdout in the CLI); each call gets whole lines. */
   write: (text: string) => void;
-}
-
-/** The JSON shape of one entry: parsed fields plus where it is, without the raw body. */
-function toJson(entry: LoggedEntry): Omit<LoggedEntry, 'body' | 'offset' | 'length'> {
-  const { body: _body, offset: _offset, length: _length, ...fields } = entry;
-  return fields;
 }
 
 /** Exit 0 after printing; 2 for a bad `--date`; 1 when a log file is malformed. */
@@ -50,14 +38,9 @@ export async function logsCommand(options: LogsCommandOptions): Promise<number> 
     options.write(`govflow logs: ${error.describe()}\nrun "govflow verify" to check whether the log was tampered with\n`);
     return 1;
   }
-  const selected = filterEntries(entries, {
-    ...(options.date !== undefined && { date: options.date }),
-    ...(options.session !== undefined && { session: options.session }),
-    ...(options.agent !== undefined && { agent: options.agent }),
-    ...(options.status !== undefined && { status: options.status }),
-  });
+  const selected = filterEntries(entries, options);
   if (options.json) {
-    options.write(JSON.stringify(selected.map(toJson), null, 2) + '\n');
+    options.write(JSON.stringify(selected.map(entryJson), null, 2) + '\n');
     return 0;
   }
   if (selected.length === 0) {
@@ -76,7 +59,6 @@ export async function logsCommand(options: LogsCommandOptions): Promise<number> 
 }
 
 export const logsCliCommand: CommandDefinition = {
-  ...describedAs('logs'),
   options: {
     date: { type: 'string' },
     session: { type: 'string' },
@@ -84,7 +66,6 @@ export const logsCliCommand: CommandDefinition = {
     status: { type: 'string' },
     json: { type: 'boolean' },
   },
-  allowPositionals: false,
   run({ root, values, io }) {
     return logsCommand({
       logsDir: systemPaths(root).logs,
@@ -108,9 +89,7 @@ function isClusterRoot(root: string, env: NodeJS.ProcessEnv): boolean {
 }
 
 export const verifyCliCommand: CommandDefinition = {
-  ...describedAs('verify'),
   options: { store: { type: 'boolean' }, key: { type: 'string' }, witness: { type: 'string', multiple: true } },
-  allowPositionals: false,
   async run({ root, io, values }) {
     const paths = systemPaths(root);
     const witnesses = ((values.witness as unknown as string[] | undefined) ?? []).map((folder) => path.resolve(folder));

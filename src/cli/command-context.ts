@@ -11,12 +11,11 @@ export interface CommandIo {
   readStdin: () => Promise<string>;
 }
 
+/** A command's flags and what it does; its name, usage and summary are in command-list.ts. */
 export interface CommandDefinition {
-  name: string;
-  usage: string;
-  summary: string;
-  options: NonNullable<ParseArgsConfig['options']>;
-  allowPositionals: boolean;
+  /** The command's own flags (besides --root and --help); positionals only where allowed. */
+  options?: NonNullable<ParseArgsConfig['options']>;
+  allowPositionals?: boolean;
   run: (context: CommandContext) => Promise<number>;
 }
 
@@ -25,6 +24,8 @@ export interface CommandContext {
   values: Record<string, string | boolean | undefined>;
   positionals: string[];
   io: CommandIo;
+  /** The command's usage line, for its own usage errors. */
+  usage: string;
 }
 
 export const COMMON_OPTIONS = {
@@ -33,20 +34,20 @@ export const COMMON_OPTIONS = {
 } as const;
 
 /** Parses a command's arguments; throws UsageError naming the bad flag. */
-export function parseCommandArgs(definition: CommandDefinition, argv: string[], io: CommandIo): CommandContext | 'help' {
+export function parseCommandArgs(definition: CommandDefinition, argv: string[], io: CommandIo, usage = ''): CommandContext | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
       args: argv,
       options: { ...COMMON_OPTIONS, ...definition.options },
-      allowPositionals: definition.allowPositionals,
+      allowPositionals: definition.allowPositionals ?? false,
       strict: true,
     });
   } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\nusage: ${definition.usage}`);
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\nusage: ${usage}`);
   }
   if (parsed.values.help) return 'help';
   const rootFlag = parsed.values.root as string | undefined;
   const root = path.resolve(rootFlag ?? io.env.GOVFLOW_ROOT ?? process.cwd());
-  return { root, values: parsed.values as CommandContext['values'], positionals: parsed.positionals, io };
+  return { root, values: parsed.values as CommandContext['values'], positionals: parsed.positionals, io, usage };
 }

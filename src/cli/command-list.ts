@@ -5,7 +5,6 @@
  * schema compiler stay unloaded unless the command needs them.
  */
 import type { CommandDefinition } from './command-context.js';
-import { GovflowError } from '../errors.js';
 
 export interface CommandSummary {
   name: string;
@@ -89,10 +88,3 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
     load: async () => (await import('./token-command.js')).tokenCommand,
   },
 ]);
-
-/** Name, usage and summary of a listed command, for its own definition to reuse. */
-export function describedAs(name: string): Pick<CommandDefinition, 'name' | 'usage' | 'summary'> {
-  const found = COMMAND_LIST.find((command) => command.name === name);
-  if (!found) throw new GovflowError('internal', `"${name}" is not in the CLI's command list (src/cli/command-list.ts)`);
-  return { name: found.name, usage: found.usage, summary: found.summary };
-}

@@ -12,7 +12,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import type { CommandDefinition } from './command-context.js';
-import { describedAs } from './command-list.js';
 
 /** The installed package's root (dist/cli/ → ../../). */
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -46,7 +45,6 @@ const GITIGNORE = `# govflow's runtime state: inbox, outbox, logs, journals (sta
 const ALLOWED_BEFORE_INIT = /^(node_modules|package\.json|package-lock\.json|\.git|\.npmrc|.*\.tgz)$/;
 
 export const initCommand: CommandDefinition = {
-  ...describedAs('init'),
   options: { force: { type: 'boolean' } },
   allowPositionals: true,
   async run({ io, values, positionals }) {

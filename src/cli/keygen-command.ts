@@ -9,12 +9,9 @@ import path from 'node:path';
 import { newSigningKeyPair } from '../audit/checkpoint-format.js';
 import { UsageError } from '../errors.js';
 import type { CommandDefinition } from './command-context.js';
-import { describedAs } from './command-list.js';
 
 export const keygenCommand: CommandDefinition = {
-  ...describedAs('keygen'),
   options: { out: { type: 'string' }, force: { type: 'boolean' } },
-  allowPositionals: false,
   async run({ io, values }) {
     if (typeof values.out !== 'string' || values.out === '') throw new UsageError('name the private key file: govflow keygen --out /etc/govflow/audit.key');
     const privateFile = path.resolve(values.out);

@@ -86,12 +86,12 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
   }
   try {
     const command = await listed.load();
-    const context = parseCommandArgs(command, rest, io);
+    const context = parseCommandArgs(command, rest, io, listed.usage);
     if (context === 'help') {
-      io.stdout(`usage:\n${[...wrap(command.usage, 80, '  '), ...wrap(command.summary, 80, '  ')].join('\n')}\n`);
+      io.stdout(`usage:\n${[...wrap(listed.usage, 80, '  '), ...wrap(listed.summary, 80, '  ')].join('\n')}\n`);
       return 0;
     }
-    if (!ROOTLESS_COMMANDS.has(command.name) && !existsSync(context.root)) {
+    if (!ROOTLESS_COMMANDS.has(name) && !existsSync(context.root)) {
       throw new UsageError(`the root folder ${context.root} does not exist: pass --root DIR naming a govflow root (or make one with govflow init DIR)`);
     }
     return await command.run(context);

@@ -2,12 +2,8 @@
 import { loadConfig } from '../config/config-loader.js';
 import { ConfigError } from '../errors.js';
 import type { CommandDefinition } from './command-context.js';
-import { describedAs } from './command-list.js';
 
 export const migrateCommand: CommandDefinition = {
-  ...describedAs('migrate'),
-  options: {},
-  allowPositionals: false,
   async run({ root, io }) {
     const config = loadConfig(root, io.env);
     if (config.store.kind !== 'postgres') {

@@ -8,12 +8,9 @@ import { compactInTimeZone } from '../message/zoned-time.js';
 import { renderDayReportHtml, renderDayReportMarkdown } from '../report/day-report-render.js';
 import { loadDayReport } from '../report/day-report-source.js';
 import type { CommandDefinition } from './command-context.js';
-import { describedAs } from './command-list.js';
 
 export const reportCommand: CommandDefinition = {
-  ...describedAs('report'),
   options: { date: { type: 'string' }, format: { type: 'string' }, out: { type: 'string' } },
-  allowPositionals: false,
   async run({ root, values, io }) {
     const format = (values.format as string | undefined) ?? 'md';
     if (format !== 'md' && format !== 'html' && format !== 'markdown') {

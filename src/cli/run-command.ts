@@ -6,27 +6,25 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../config/config-loader.js';
+import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { openRuntime, type Runtime } from '../daemon/runtime.js';
 import { errorMessage } from '../errors.js';
 import { generateRequestId, parseRequestFile } from '../intake/request-file.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { ScriptedProvider } from '../llm/scripted-provider.js';
-import { RootLock, RootLockedError } from '../daemon/root-lock.js';
+import { RootLock, RootLockedError, type RootOwner } from '../daemon/root-lock.js';
 import { innermostProvider } from '../llm/retrying-provider.js';
 import type { CommandDefinition, CommandIo } from './command-context.js';
 import { resumeOrphanedRuns } from '../daemon/orphaned-runs.js';
 import { ReplyRejectedError, type OperationalLog } from '../pipeline/runner-contract.js';
 import { RunClaims } from '../daemon/run-claims.js';
-import { describedAs } from './command-list.js';
 import { EXIT_CODE_BY_STATUS } from './exit-codes.js';
 import { handOverToDaemon, type HandoverOutcome } from './run-handover.js';
 import type { StoreResults } from '../cluster/store-results.js';
 import { internalFailureResult } from './run-failure-result.js';
 import { createProvider } from '../llm/create-provider.js';
 import type { RecordingProvider } from '../llm/recording-provider.js';
-
 
 function describeResult(result: ResultDocument): string {
   const output = typeof result.output === 'string' ? result.output : JSON.stringify(result.output, null, 2);
@@ -47,12 +45,11 @@ function stderrLog(io: CommandIo): OperationalLog {
 }
 
 export const runCommand: CommandDefinition = {
-  ...describedAs('run'),
   options: { json: { type: 'boolean' }, record: { type: 'string' } },
   allowPositionals: true,
-  async run({ root, values, positionals, io }) {
+  async run({ root, values, positionals, io, usage }) {
     if (positionals.length !== 1) {
-      io.stderr(`usage: ${runCommand.usage}\nname one request file, or - to read the request from standard input\n`);
+      io.stderr(`usage: ${usage}\nname one request file, or - to read the request from standard input\n`);
       return 2;
     }
     const target = positionals[0];
@@ -72,41 +69,46 @@ export const runCommand: CommandDefinition = {
       }
     }
 
+    const fail = (text: string) => {
+      io.stderr(`govflow run: ${text}\n`);
+      return 2;
+    };
+    const print = (result: ResultDocument) => {
+      io.stdout(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${describeResult(result)}\n`);
+      return EXIT_CODE_BY_STATUS[result.status];
+    };
+    const parse = (config: GovflowConfig) => parseRequestFile(name, bytes, config.intake.max_bytes);
+    /** Hands the request to the daemon `owner` and prints its outcome; null when the daemon went before it took it. */
+    const handOver = async (config: GovflowConfig, owner: RootOwner, openResults?: () => Promise<StoreResults>): Promise<number | null> => {
+      const parsed = parse(config);
+      if (parsed.kind === 'invalid') return fail(`${target} is not a request: ${parsed.reason}`);
+      const requestId = parsed.kind === 'request' ? (parsed.requestId ?? generateRequestId()) : null;
+      let results: StoreResults | undefined;
+      try {
+        results = await openResults?.();
+      } catch (error) {
+        return fail(errorMessage(error));
+      }
+      let handed: HandoverOutcome;
+      try {
+        handed = await handOverToDaemon(config.paths, owner, parsed, requestId, (line) => io.stderr(`govflow run: ${line}\n`), results);
+      } finally {
+        await results?.close();
+      }
+      if (handed.kind === 'daemon-gone') return null;
+      return handed.kind === 'rejected' ? fail(handed.reason) : print(handed.result);
+    };
+
     // Cluster mode (docs/cluster.md): sessions run in the daemons, so a run is handed to this root's daemon.
     const rootConfig = loadConfig(root, io.env);
     if (rootConfig.store.kind === 'postgres') {
       const daemon = RootLock.owner(rootConfig.paths.state);
       if (daemon === null || daemon.kind !== 'daemon') {
-        io.stderr('govflow run: this root is in cluster mode (store.kind: postgres), where sessions run in the daemons: start this root\'s daemon with `govflow start` and run again (or drop the file into system/inbox/)\n');
-        return 2;
+        return fail('this root is in cluster mode (store.kind: postgres), where sessions run in the daemons: start this root\'s daemon with `govflow start` and run again (or drop the file into system/inbox/)');
       }
-      const parsed = parseRequestFile(name, bytes, rootConfig.intake.max_bytes);
-      if (parsed.kind === 'invalid') {
-        io.stderr(`govflow run: ${target} is not a request: ${parsed.reason}\n`);
-        return 2;
-      }
-      const requestId = parsed.kind === 'request' ? (parsed.requestId ?? generateRequestId()) : null;
-      // Results are read from the store: a reply's goes to the daemon that took the request.
-      let results: StoreResults;
-      try {
-        const { openStoreResults } = await import('../cluster/store-results.js'); // pg only in cluster mode
-        results = await openStoreResults(rootConfig);
-      } catch (error) {
-        io.stderr(`govflow run: ${errorMessage(error)}\n`);
-        return 2;
-      }
-      let handed: HandoverOutcome;
-      try {
-        handed = await handOverToDaemon(rootConfig.paths, daemon, parsed, requestId, (line) => io.stderr(`govflow run: ${line}\n`), results);
-      } finally {
-        await results.close();
-      }
-      if (handed.kind !== 'result') {
-        io.stderr(`govflow run: ${handed.kind === 'rejected' ? handed.reason : 'the daemon stopped before it took the request; start it again and run again'}\n`);
-        return 2;
-      }
-      io.stdout(values.json ? `${JSON.stringify(handed.result, null, 2)}\n` : `${describeResult(handed.result)}\n`);
-      return EXIT_CODE_BY_STATUS[handed.result.status];
+      // Results are read from the store: a reply's goes to the daemon that took the request (pg only in cluster mode).
+      const openResults = async () => (await import('../cluster/store-results.js')).openStoreResults(rootConfig);
+      return (await handOver(rootConfig, daemon, openResults)) ?? fail('the daemon stopped before it took the request; start it again and run again');
     }
 
     // --record DIR (README "Record, replay and governance tests"): every model call of this run goes to a cassette in DIR.
@@ -126,29 +128,13 @@ export const runCommand: CommandDefinition = {
           await new Promise((resolve) => setTimeout(resolve, 100));
           continue;
         }
-        const config = loadConfig(root, io.env);
-        const parsed = parseRequestFile(name, bytes, config.intake.max_bytes);
-        if (parsed.kind === 'invalid') {
-          io.stderr(`govflow run: ${target} is not a request: ${parsed.reason}\n`);
-          return 2;
-        }
-        const requestId = parsed.kind === 'request' ? (parsed.requestId ?? generateRequestId()) : null;
-        const handed = await handOverToDaemon(config.paths, error.owner, parsed, requestId, (line) => io.stderr(`govflow run: ${line}\n`));
-        if (handed.kind === 'daemon-gone') continue;
-        if (handed.kind === 'rejected') {
-          io.stderr(`govflow run: ${handed.reason}\n`);
-          return 2;
-        }
-        io.stdout(values.json ? `${JSON.stringify(handed.result, null, 2)}\n` : `${describeResult(handed.result)}\n`);
-        return EXIT_CODE_BY_STATUS[handed.result.status];
+        const exitCode = await handOver(loadConfig(root, io.env), error.owner);
+        if (exitCode !== null) return exitCode;
       }
     }
     try {
-      const parsed = parseRequestFile(name, bytes, runtime.config.intake.max_bytes);
-      if (parsed.kind === 'invalid') {
-        io.stderr(`govflow run: ${target} is not a request: ${parsed.reason}\n`);
-        return 2;
-      }
+      const parsed = parse(runtime.config);
+      if (parsed.kind === 'invalid') return fail(`${target} is not a request: ${parsed.reason}`);
       const signal = new AbortController().signal;
       // Sessions of earlier `govflow run`s that were killed mid-way are finished first (README: CLI).
       const claims = new RunClaims(runtime.config.paths.state);
@@ -170,22 +156,15 @@ export const runCommand: CommandDefinition = {
           } catch (error) {
             if (!(error instanceof ReplyRejectedError)) throw error;
             claims.release(parsed.sessionId);
-            io.stderr(`govflow run: ${error.message}\n`);
-            return 2;
+            return fail(error.message);
           }
         } else {
           requestId = parsed.requestId ?? generateRequestId();
           const registry = new RequestIdRegistry(runtime.config.paths);
           // Each run is its own claim: running the same file (or stdin) twice with one request_id is a duplicate.
           const claim = `run:${path.resolve(target === '-' ? 'stdin' : target)}:${process.pid}:${Date.now()}`;
-          if ((await registry.claim(requestId, claim)) === 'duplicate') {
-            io.stderr(`govflow run: duplicate request_id "${requestId}": it was already processed; use a new request_id\n`);
-            return 2;
-          }
-          if (parsed.sessionId && runtime.runner.sessionExists(parsed.sessionId)) {
-            io.stderr(`govflow run: session_id "${parsed.sessionId}" is already in use; omit session_id or choose a new one\n`);
-            return 2;
-          }
+          if ((await registry.claim(requestId, claim)) === 'duplicate') return fail(`duplicate request_id "${requestId}": it was already processed; use a new request_id`);
+          if (parsed.sessionId && runtime.runner.sessionExists(parsed.sessionId)) return fail(`session_id "${parsed.sessionId}" is already in use; omit session_id or choose a new one`);
           outcome = await runtime.runner.startSession(
             { requestId, sessionId: parsed.sessionId, text: parsed.text, user: parsed.user, metadata: parsed.metadata, sourceFile: name, claimedPath: null },
             signal,
@@ -216,8 +195,7 @@ export const runCommand: CommandDefinition = {
         }
         if (Object.keys(unused).length > 0) io.stderr(`warning: scripted responses never asked for: ${JSON.stringify(unused)}\n`);
       }
-      io.stdout(values.json ? `${JSON.stringify(outcome.result, null, 2)}\n` : `${describeResult(outcome.result)}\n`);
-      return EXIT_CODE_BY_STATUS[outcome.status];
+      return print(outcome.result);
     } finally {
       await runtime.close();
     }

@@ -4,12 +4,9 @@ import { GovflowDaemon } from '../daemon/daemon.js';
 import { installLastResortHandlers } from '../daemon/last-resort-handlers.js';
 import { createOperationalLog } from '../daemon/operational-log.js';
 import type { CommandDefinition } from './command-context.js';
-import { describedAs } from './command-list.js';
 
 export const startCommand: CommandDefinition = {
-  ...describedAs('start'),
   options: { http: { type: 'string' } },
-  allowPositionals: false,
   async run({ root, io, values }) {
     // A long-running daemon grows its old space by a quarter at a time instead of V8's default
     // (bench/RESULTS.md, real path: peak RSS 193–234 MB → 160–165 MB at concurrency 16, CPU alike).

@@ -10,7 +10,6 @@ import { SessionJournal, type SessionManifest } from '../store/session-journal.j
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandContext, CommandDefinition } from './command-context.js';
-import { describedAs } from './command-list.js';
 
 const RECENT = 10;
 
@@ -94,9 +93,7 @@ async function clusterStatusCommand(root: string, json: boolean, io: CommandCont
 }
 
 export const statusCommand: CommandDefinition = {
-  ...describedAs('status'),
   options: { json: { type: 'boolean' } },
-  allowPositionals: false,
   async run({ root, values, io }) {
     if (await usesPostgres(root, io.env)) return clusterStatusCommand(root, values.json === true, io);
     const paths = systemPaths(root);

@@ -10,7 +10,6 @@ import { readTestCaseFile, type TestCase } from '../testing/test-case-file.js';
 import { describePromptChange } from '../testing/prompt-changes.js';
 import { runTestCase, type CaseReport } from '../testing/test-case-runner.js';
 import type { CommandDefinition } from './command-context.js';
-import { describedAs } from './command-list.js';
 
 function indent(text: string, spaces: number): string {
   const pad = ' '.repeat(spaces);
@@ -66,7 +65,6 @@ function loadCases(root: string, testsDir: string): LoadedCases {
 }
 
 export const testCommand: CommandDefinition = {
-  ...describedAs('test'),
   options: { update: { type: 'boolean' } },
   allowPositionals: true,
   async run({ root, values, positionals, io }) {

@@ -14,12 +14,10 @@ import { UsageError } from '../errors.js';
 import { newToken, tokenSha256 } from '../http/http-auth.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import type { CommandDefinition } from './command-context.js';
-import { describedAs } from './command-list.js';
 
 const USER_PATTERN = /^[A-Za-z0-9._@-]{1,128}$/;
 
 export const tokenCommand: CommandDefinition = {
-  ...describedAs('token'),
   options: { role: { type: 'string' } },
   allowPositionals: true,
   async run({ root, io, values, positionals }) {

@@ -5,12 +5,8 @@ import { loadGovernance } from '../governance/governance-loader.js';
 import { describeRoutingGraph } from '../governance/routing-graph.js';
 import { providerProblems } from '../llm/create-provider.js';
 import type { CommandDefinition } from './command-context.js';
-import { describedAs } from './command-list.js';
 
 export const validateCommand: CommandDefinition = {
-  ...describedAs('validate'),
-  options: {},
-  allowPositionals: false,
   async run({ root, io }) {
     let config;
     try {

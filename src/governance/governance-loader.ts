@@ -95,6 +95,15 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   const configPart = configGovernancePart(config.written);
   if (configPart !== null) files[CONFIG_FILE_NAME] = configPart;
 
+  /** A markdown file split at its frontmatter; null, with the error recorded, when it cannot be. */
+  const readMarkdown = (relative: string) => {
+    try {
+      return splitFrontmatter(read(relative));
+    } catch (error) {
+      errors.push(new ConfigError(errorMessage(error), relative, error instanceof FrontmatterError ? error.line : 1));
+      return null;
+    }
+  };
   const addAgent = (agent: AgentDefinition) => {
     const existing = agents.get(agent.name);
     if (existing) {
@@ -129,12 +138,9 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
         );
         continue;
       }
-      try {
-        instructions = splitFrontmatter(read(file)).body;
-      } catch (error) {
-        errors.push(new ConfigError(errorMessage(error), file, error instanceof FrontmatterError ? error.line : 1));
-        continue;
-      }
+      const split = readMarkdown(file);
+      if (!split) continue;
+      instructions = split.body;
     }
     const lineOf = (keyPath: string[]) => configLine(['agents', name, ...keyPath]);
     const agent = resolveAgent({ ...declaration, name }, { file: CONFIG_FILE_NAME, line }, file, instructions, config, errors, read, lineOf);
@@ -148,13 +154,8 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   for (const fileName of agentFiles) {
     const relative = `governance/agents/${fileName}`;
     if (configAgentFiles.has(relative)) continue;
-    let split;
-    try {
-      split = splitFrontmatter(read(relative));
-    } catch (error) {
-      errors.push(new ConfigError(errorMessage(error), relative, error instanceof FrontmatterError ? error.line : 1));
-      continue;
-    }
+    const split = readMarkdown(relative);
+    if (!split) continue;
     if (split.frontmatter === null) {
       if (configAgentFiles.size > 0) {
         // A tree whose agents are declared in config may keep other markdown beside them.

@@ -17,7 +17,6 @@ import type { SessionEventMap } from '../pipeline/session-events.js';
 import { maySee, requireSubmitter } from './http-auth.js';
 import { badRequest, conflict, notFound, stopping } from './http-problem.js';
 import { callerOf, openStream, type RouteContext } from './http-routes.js';
-import { SessionLookup } from './session-lookup.js';
 import type { SseConnection } from './sse-connection.js';
 import { isPlainObject } from '../message/json-text.js';
 
@@ -28,9 +27,8 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     if (context.isStopping()) throw stopping();
     const caller = callerOf(request);
     requireSubmitter(caller);
-    const body = request.body;
-    if (!isPlainObject(body)) throw badRequest('send {"message": "...", "conversation_id"?: "..."}');
-    const fields = body as Record<string, unknown>;
+    const fields = request.body;
+    if (!isPlainObject(fields)) throw badRequest('send {"message": "...", "conversation_id"?: "..."}');
     const unknown = Object.keys(fields).find((key) => !CHAT_FIELDS.includes(key));
     if (unknown !== undefined) throw badRequest(`unknown field "${unknown.slice(0, 64)}": send only "message" and "conversation_id"`);
     if (typeof fields.message !== 'string' || fields.message.trim() === '') throw badRequest('"message" must be a non-empty string');
@@ -46,7 +44,7 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
       const view = context.lookup.session(sessionId);
       if (!view || !maySee(caller, view.user)) throw notFound(`conversation "${sessionId.slice(0, 140)}"`);
       if (!view.state.paused) throw conflict(`conversation "${sessionId}" is not waiting for a message (${view.finishedStatus ?? 'running'}); start a new one without conversation_id`);
-      if (SessionLookup.awaitingOf(view.state) === 'approval') throw conflict(`conversation "${sessionId}" waits for an approval: POST /v1/sessions/${sessionId}/reply {"approve": true|false}`);
+      if (view.state.paused.awaiting === 'approval') throw conflict(`conversation "${sessionId}" waits for an approval: POST /v1/sessions/${sessionId}/reply {"approve": true|false}`);
       alreadyCommitted = view.messages.at(-1)?.sequence ?? 0;
       requestId = view.state.session.request_id;
       resuming = true;

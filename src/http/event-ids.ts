@@ -21,10 +21,6 @@ import { badRequest } from './http-problem.js';
 export const LIVE_EVENT_KINDS = ['step_started', 'content_chunk', 'tool_call_start', 'tool_call_result', 'error'] as const;
 export type LiveEventKind = (typeof LIVE_EVENT_KINDS)[number];
 
-export function messageEventId(sequence: number): string {
-  return String(sequence);
-}
-
 /** The id of a non-message event that follows message `afterSequence` (0: before any). */
 export function eventIdAfter(afterSequence: number, kind: string, ordinal?: number): string {
   return ordinal === undefined ? `${afterSequence}.${kind}` : `${afterSequence}.${kind}.${ordinal}`;
@@ -65,10 +61,9 @@ export class LiveEventOrdinals {
   ordinalOf<K extends LiveEventKind>(kind: K, payload: SessionEventMap[K]): number {
     const known = this.numbered.get(payload);
     if (known !== undefined) return known;
-    let counts = this.counts.get(payload.sessionId);
-    if (!counts) this.counts.set(payload.sessionId, (counts = new Map()));
+    const counts = this.counts.get(payload.sessionId) ?? new Map<LiveEventKind, number>();
     const ordinal = (counts.get(kind) ?? 0) + 1;
-    counts.set(kind, ordinal);
+    this.counts.set(payload.sessionId, counts.set(kind, ordinal));
     this.numbered.set(payload, ordinal);
     return ordinal;
   }

@@ -94,14 +94,7 @@ export class HttpIntake {
         if (fields[field] !== undefined && typeof fields[field] !== 'string') throw badRequest(`"${field}" must be a string (from the pending result's approval)`);
       }
       // Who decides over HTTP is the token's user (docs/results.md): written as http_user, never as a claim.
-      document = {
-        session_id: sessionId,
-        approve: fields.approve,
-        ...(fields.reason === undefined ? {} : { reason: fields.reason }),
-        ...(fields.call_id === undefined ? {} : { call_id: fields.call_id }),
-        ...(fields.args_sha256 === undefined ? {} : { args_sha256: fields.args_sha256 }),
-        http_user: user,
-      };
+      document = { session_id: sessionId, ...fields, http_user: user };
     } else {
       if (fields.approve !== undefined) throw conflict('this session waits for a reply, not an approval: send {"reply": "..."}');
       if (typeof fields.reply !== 'string' || fields.reply.trim() === '') throw badRequest('send {"reply": "..."} with the answer to the pending question');

@@ -3,9 +3,9 @@
  * status, step and model-call durations, tokens and cost by agent and model, queue depth, and the
  * latency of durable audit appends. Listeners only count; they never touch a session.
  */
-import { readdirSync } from 'node:fs';
 import { readDiskStatus } from '../daemon/disk-guard.js';
 import { witnessLag } from '../audit/checkpoint-witnesses.js';
+import { readNames } from '../audit/log-retention.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { SystemPaths } from '../config/system-paths.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
@@ -24,11 +24,7 @@ export interface MetricsSources {
 }
 
 function countVisible(folder: string): number {
-  try {
-    return readdirSync(folder).filter((name) => !name.startsWith('.')).length;
-  } catch {
-    return 0;
-  }
+  return readNames(folder).filter((name) => !name.startsWith('.')).length;
 }
 
 export class GovflowMetrics {
@@ -42,55 +38,35 @@ export class GovflowMetrics {
     collectDefaultMetrics({ register: registry, prefix: 'govflow_process_' });
     const sessions = new Counter({ name: 'govflow_sessions_total', help: 'Sessions that ended or paused, by result status', labelNames: ['status'], registers: [registry] });
     const running = this.running;
-    new Gauge({
-      name: 'govflow_sessions_running',
-      help: 'Sessions running in this daemon now',
-      registers: [registry],
-      collect() {
-        this.set(running.size);
-      },
-    });
+    /** A gauge read at each scrape; `undefined` leaves it as it was. */
+    const gauge = (name: string, help: string, value: () => number | undefined) =>
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          const current = value();
+          if (current !== undefined) this.set(current);
+        },
+      });
+    gauge('govflow_sessions_running', 'Sessions running in this daemon now', () => running.size);
     const steps = new Histogram({ name: 'govflow_step_duration_seconds', help: 'Time from a step starting to its message being committed', labelNames: ['agent'], buckets: DURATION_BUCKETS, registers: [registry] });
     const calls = new Histogram({ name: 'govflow_model_call_duration_seconds', help: 'Duration of one model call attempt', labelNames: ['agent', 'model', 'outcome'], buckets: DURATION_BUCKETS, registers: [registry] });
     const tokens = new Counter({ name: 'govflow_tokens_total', help: 'Model tokens by agent, model and direction', labelNames: ['agent', 'model', 'direction'], registers: [registry] });
     const cost = new Counter({ name: 'govflow_cost_usd_total', help: 'Model cost in USD by agent and model (price table)', labelNames: ['agent', 'model'], registers: [registry] });
     const audit = new Histogram({ name: 'govflow_audit_append_seconds', help: 'Latency of one durable audit entry append', buckets: AUDIT_BUCKETS, registers: [registry] });
-    new Gauge({
-      name: 'govflow_queue_depth',
-      help: 'Requests waiting: files in system/inbox plus claimed ones whose session has not started',
-      registers: [registry],
-      collect() {
-        this.set(Math.max(0, countVisible(sources.paths.inbox) + countVisible(sources.paths.processing) - running.size));
-      },
-    });
+    gauge('govflow_queue_depth', 'Requests waiting: files in system/inbox plus claimed ones whose session has not started', () =>
+      Math.max(0, countVisible(sources.paths.inbox) + countVisible(sources.paths.processing) - running.size),
+    );
 
     // The disk alarm (intake.min_free_bytes) and writes waiting for the disk, as the daemon's
     // disk guard last wrote them to system/state/disk.json (issue 20).
-    new Gauge({
-      name: 'govflow_disk_alarm',
-      help: '1 while free space is below intake.min_free_bytes and no new request is claimed, else 0',
-      registers: [registry],
-      collect() {
-        this.set(readDiskStatus(sources.paths)?.alarm ? 1 : 0);
-      },
+    gauge('govflow_disk_alarm', '1 while free space is below intake.min_free_bytes and no new request is claimed, else 0', () => (readDiskStatus(sources.paths)?.alarm ? 1 : 0));
+    gauge('govflow_disk_free_bytes', "Bytes free on the root's filesystem at the disk guard's last check", () => {
+      const free = readDiskStatus(sources.paths)?.free_bytes;
+      return typeof free === 'number' ? free : undefined;
     });
-    new Gauge({
-      name: 'govflow_disk_free_bytes',
-      help: "Bytes free on the root's filesystem at the disk guard's last check",
-      registers: [registry],
-      collect() {
-        const free = readDiskStatus(sources.paths)?.free_bytes;
-        if (typeof free === 'number') this.set(free);
-      },
-    });
-    new Gauge({
-      name: 'govflow_disk_waiting_writes',
-      help: 'Durable writes waiting for the disk (ENOSPC, EDQUOT, EROFS, EIO), retried with backoff',
-      registers: [registry],
-      collect() {
-        this.set(readDiskStatus(sources.paths)?.waiting.length ?? 0);
-      },
-    });
+    gauge('govflow_disk_waiting_writes', 'Durable writes waiting for the disk (ENOSPC, EDQUOT, EROFS, EIO), retried with backoff', () => readDiskStatus(sources.paths)?.waiting.length ?? 0);
 
     // Signed checkpoints not yet delivered to each witness (docs/audit-log.md), as the daemon last wrote them.
     new Gauge({
@@ -112,9 +88,7 @@ export class GovflowMetrics {
       events.on('step_started', (event) => {
         running.add(event.sessionId);
         const key = `${event.sessionId}\u0000${event.agent}`;
-        const list = stepStarts.get(key) ?? [];
-        list.push(performance.now());
-        stepStarts.set(key, list);
+        stepStarts.set(key, [...(stepStarts.get(key) ?? []), performance.now()]);
       }),
       events.on('message', (event) => {
         const key = `${event.sessionId}\u0000${event.agent}`;

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeVerifyResult } from '../audit/verify-command.js';
 import { deletedRequest } from '../audit/log-retention.js';
 import { verifyAuditChain } from '../audit/audit-chain-verify.js';
-import { filterEntries, isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
+import { entryJson, filterEntries, isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
 import type { SystemPaths } from '../config/system-paths.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
@@ -16,7 +16,7 @@ import type { HttpIntake } from './http-intake.js';
 import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-problem.js';
 import { parseLastEventId, type LiveEventOrdinals } from './event-ids.js';
 import { streamSessionEvents } from './session-event-stream.js';
-import { SessionLookup } from './session-lookup.js';
+import type { SessionLookup } from './session-lookup.js';
 import type { SessionReads } from '../store/session-reads.js';
 import type { SessionCancellation } from '../llm/session-cancellation.js';
 import { SseConnection } from './sse-connection.js';
@@ -43,7 +43,7 @@ export function callerOf(request: FastifyRequest): Caller {
   return (request as FastifyRequest & { caller: Caller }).caller;
 }
 
-function stringParam(request: FastifyRequest, name: string): string {
+export function stringParam(request: FastifyRequest, name: string): string {
   return String((request.params as Record<string, unknown>)[name] ?? '');
 }
 
@@ -58,12 +58,6 @@ export function openStream(context: RouteContext, request: FastifyRequest, reply
   context.streams.add(connection);
   connection.onClose(() => context.streams.delete(connection));
   return connection;
-}
-
-/** The audit entry as JSON: its parsed fields and file, without the raw text. */
-function entryJson(entry: LoggedEntry): Omit<LoggedEntry, 'body' | 'offset' | 'length'> {
-  const { body: _body, offset: _offset, length: _length, ...fields } = entry;
-  return fields;
 }
 
 export function registerRoutes(app: FastifyInstance, context: RouteContext): void {
@@ -138,7 +132,7 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
       const why = view.finishedStatus !== null ? `has finished (${view.finishedStatus})` : 'is running and not waiting for anyone';
       throw conflict(`session "${sessionId}" ${why}; a reply only resumes a session whose result is pending`);
     }
-    await intake.reply(sessionId, request.body, caller.user, SessionLookup.awaitingOf(view.state));
+    await intake.reply(sessionId, request.body, caller.user, view.state.paused.awaiting ?? 'reply');
     return reply.code(202).send({ session_id: sessionId, status: 'queued', links: { events: `/v1/sessions/${sessionId}/events` } });
   });
 

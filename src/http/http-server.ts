@@ -64,9 +64,7 @@ function tokenTableFor(listen: string, tokens: readonly TokenEntry[]): TokenTabl
 }
 
 /** The tokens in force: one holder the hooks read, so a config edit can replace them (src/daemon/config-watch.ts). */
-interface Auth {
-  tokens: TokenTable;
-}
+type Auth = { tokens: TokenTable };
 
 export class HttpApi {
   private stoppingNow = false;

@@ -11,8 +11,8 @@
  */
 import type { SessionEventMap, SessionEvents } from '../pipeline/session-events.js';
 import { pauseKeyOf } from '../pipeline/session-state.js';
-import { eventIdAfter, messageEventId, type LiveEventKind, type LiveEventOrdinals } from './event-ids.js';
-import { SessionLookup } from './session-lookup.js';
+import { eventIdAfter, type LiveEventKind, type LiveEventOrdinals } from './event-ids.js';
+import type { SessionLookup } from './session-lookup.js';
 import type { SseConnection } from './sse-connection.js';
 
 export interface SessionStreamOptions {
@@ -61,7 +61,7 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
     if (message.sequence <= lastMessage) return;
     lastMessage = message.sequence;
     if (message.sequence <= clientHas) return;
-    connection.send('message', messageEventId(message.sequence), {
+    connection.send('message', String(message.sequence), {
       sequence: message.sequence,
       agent: message.agent,
       status: message.status,
@@ -113,7 +113,7 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
       if (view.state.paused) {
         // Journaled before the run is done with it: the run's live `pending` may follow, once.
         replayedPause = pauseKeyOf(view.state.paused);
-        connection.send('pending', idAfter('pending', view.state.pausesSinceMessage), { question: view.state.paused.question, awaiting: SessionLookup.awaitingOf(view.state) });
+        connection.send('pending', idAfter('pending', view.state.pausesSinceMessage), { question: view.state.paused.question, awaiting: view.state.paused.awaiting ?? 'reply' });
       }
     }
     replaying = false;

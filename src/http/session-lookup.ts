@@ -3,7 +3,7 @@
  * read seam (src/store/session-reads.ts; sessions folded as the runner folds them), and which
  * request is running in which session from the live event bus.
  */
-import { REQUEST_ID_PATTERN } from '../intake/request-file.js';
+import { isSessionId } from '../intake/request-file.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { foldRecords, type SessionState } from '../pipeline/session-state.js';
 import type { SessionReads } from '../store/session-reads.js';
@@ -44,7 +44,7 @@ export class SessionLookup {
 
   /** The §9 result of a request, or null while it has none. */
   result(requestId: string): Record<string, unknown> | null {
-    if (!REQUEST_ID_PATTERN.test(requestId) || requestId === '.' || requestId === '..') return null;
+    if (!isSessionId(requestId)) return null;
     return this.reads.result(requestId);
   }
 
@@ -65,7 +65,7 @@ export class SessionLookup {
 
   /** A session as its journal has it; null when it has no journal (yet). */
   session(sessionId: string): SessionView | null {
-    if (!REQUEST_ID_PATTERN.test(sessionId) || sessionId === '.' || sessionId === '..') return null;
+    if (!isSessionId(sessionId)) return null;
     let state: SessionState;
     let finishedStatus: string | null = null;
     try {
@@ -85,11 +85,5 @@ export class SessionLookup {
       }))
       .sort((left, right) => left.sequence - right.sequence);
     return { state, user: state.session.request.user ?? 'local', messages, finishedStatus: state.paused ? null : finishedStatus };
-  }
-
-  /** What a paused session waits for: `approval` when its pending step is a tool approval. */
-  static awaitingOf(state: SessionState): 'reply' | 'approval' {
-    const paused = state.paused as (SessionState['paused'] & { awaiting?: unknown }) | null;
-    return paused?.awaiting === 'approval' ? 'approval' : 'reply';
   }
 }

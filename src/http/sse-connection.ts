@@ -57,16 +57,7 @@ export class SseConnection {
 
   /** Sends one event; `data` is JSON on one line. Without an id (seed 003's chat frames) no `id:` line is written. */
   send(event: string, id: string | null, data: unknown): void {
-    if (id === null) {
-      this.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      return;
-    }
-    this.write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  }
-
-  /** Sends a comment line (ignored by clients). */
-  comment(text: string): void {
-    this.write(`: ${text.replace(/[\r\n]+/g, ' ')}\n\n`);
+    this.write(`${id === null ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 
   /** Ends the response after what was sent. */

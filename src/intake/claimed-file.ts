@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { claimedAtOf, generatedRequestIdFor, originalNameOf, parseClaimName } from './claim-name.js';
-import { parseRequestFile, type ApprovalDecision } from './request-file.js';
+import { parseRequestFile, type ParsedReply, type ParsedRequest } from './request-file.js';
 
 interface ItemSource {
   /** The name the operator gave the file in the inbox. */
@@ -18,23 +18,13 @@ interface ItemSource {
   receivedAt: Date;
 }
 
-export interface IntakeRequest extends ItemSource {
-  kind: 'request';
+export interface IntakeRequest extends ItemSource, Omit<ParsedRequest, 'requestId'> {
   /** The author's request_id, or the one generated at the claim (stable across restarts). */
   requestId: string;
-  text: string;
-  sessionId: string | null;
-  user: string | null;
-  metadata: Record<string, unknown> | null;
 }
 
-export interface IntakeReply extends ItemSource {
-  kind: 'reply';
-  sessionId: string;
-  reply: string;
-  /** Set for an approval decision on a waiting tool call (README "Give an agent tools"). */
-  approval?: ApprovalDecision;
-}
+/** A reply, or an approval decision on a waiting tool call (README "Give an agent tools"). */
+export type IntakeReply = ItemSource & ParsedReply;
 
 /** What the handler receives: a new request, or a reply that resumes a paused session. */
 export type IntakeItem = IntakeRequest | IntakeReply;
@@ -126,17 +116,9 @@ export function claimedItem(claimedPath: string, bytes: Buffer, maxBytes: number
     case 'invalid':
       return { kind: 'rejected', file: sourceFile, claimedPath: absolutePath, reason: parsed.reason };
     case 'reply':
-      return { kind: 'reply', sessionId: parsed.sessionId, reply: parsed.reply, ...(parsed.approval ? { approval: parsed.approval } : {}), ...source };
+      return { ...parsed, ...source };
     case 'request':
-      return {
-        kind: 'request',
-        requestId: parsed.requestId ?? generatedRequestIdFor(absolutePath),
-        text: parsed.text,
-        sessionId: parsed.sessionId,
-        user: parsed.user,
-        metadata: parsed.metadata,
-        ...source,
-      };
+      return { ...parsed, requestId: parsed.requestId ?? generatedRequestIdFor(absolutePath), ...source };
   }
 }
 

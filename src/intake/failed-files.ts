@@ -22,14 +22,6 @@ export interface FailedFileRecord {
   stored_as?: string;
 }
 
-export interface FailedFileOutcome {
-  /** Absolute path of the moved file in failed/. */
-  storedPath: string;
-  /** Absolute path of its error record. */
-  errorPath: string;
-  record: FailedFileRecord;
-}
-
 const MAX_NAME_ATTEMPTS = 10_000;
 
 function errorCode(error: unknown): string | undefined {
@@ -100,12 +92,10 @@ export async function moveToFailed(
   originalName: string,
   reason: string,
   options: { durable?: boolean; now?: Date } = {},
-): Promise<FailedFileOutcome> {
+): Promise<void> {
   const storedPath = await moveUnderFreeName(sourcePath, paths.failed, originalName);
   const storedName = path.basename(storedPath);
   const record: FailedFileRecord = { file: originalName, reason, at: (options.now ?? new Date()).toISOString() };
   if (storedName !== originalName) record.stored_as = storedName;
-  const errorPath = `${storedPath}.error.json`;
-  writeFileAtomic(errorPath, `${JSON.stringify(record, null, 2)}\n`, options.durable ?? true);
-  return { storedPath, errorPath, record };
+  writeFileAtomic(`${storedPath}.error.json`, `${JSON.stringify(record, null, 2)}\n`, options.durable ?? true);
 }

@@ -29,8 +29,6 @@ import { archiveRequestFiles } from './request-archive.js';
 import { RequestIdRegistry } from './request-id-registry.js';
 import { writeClaimedSubmission, type Submission, type SubmissionOutcome } from './request-submission.js';
 
-export type { IntakeLog, IntakeLogLevel } from './inbox-claimer.js';
-
 export interface InboxIntakeOptions {
   paths: SystemPaths;
   /** intake.max_bytes: larger files are rejected without being read past the limit. */
@@ -55,12 +53,6 @@ export interface InboxIntakeOptions {
   watch?: boolean;
 }
 
-/** A claim written by `submit`: its content (not read back), its request id registered already (requests). */
-interface SubmittedClaim {
-  text: string;
-  registered: boolean;
-}
-
 /** Life cycle; every change is logged. */
 export type IntakeState = 'created' | 'starting' | 'running' | 'stopping' | 'stopped';
 
@@ -73,8 +65,11 @@ export class InboxIntake {
   private readonly claimer: InboxClaimer;
   /** Claim names (in system/processing/) waiting for a slot, first claimed first. */
   private readonly waiting = new FileQueue();
-  /** Waiting claims that were submitted rather than dropped, by claim name. */
-  private readonly submitted = new Map<string, SubmittedClaim>();
+  /**
+   * Waiting claims that were submitted rather than dropped, by claim name: their text (not read
+   * back), their request id registered already by `submit`.
+   */
+  private readonly submitted = new Map<string, string>();
   /** Waiting claims a crash left, run by their own handler (`adopt`), by claim name. */
   private readonly adopted = new Map<string, (claimedPath: string) => Promise<void>>();
   /** Settles each `adopt` once its claims ran or stop() dropped them. */
@@ -114,10 +109,6 @@ export class InboxIntake {
     return this.waiting.size + this.claimer.pending;
   }
 
-  get currentState(): IntakeState {
-    return this.state;
-  }
-
   /** Creates the system/ folders, starts the watcher and claims what the inbox already holds. */
   async start(): Promise<void> {
     if (this.state !== 'created') {
@@ -145,7 +136,7 @@ export class InboxIntake {
   async submit(submission: Submission): Promise<SubmissionOutcome> {
     return writeClaimedSubmission(this.options.paths, this.registry, submission, {
       durable: this.options.durable ?? true,
-      onClaimed: (claimName) => this.enqueue(claimName, { text: submission.text, registered: submission.requestId !== null }),
+      onClaimed: (claimName) => this.enqueue(claimName, submission.text),
     });
   }
 
@@ -244,10 +235,10 @@ export class InboxIntake {
     for (const resolve of waiters) resolve();
   }
 
-  private enqueue(claimName: string, submitted?: SubmittedClaim): void {
+  private enqueue(claimName: string, submittedText?: string): void {
     if (this.stopRequested()) return;
     this.waiting.push(claimName);
-    if (submitted) this.submitted.set(claimName, submitted);
+    if (submittedText !== undefined) this.submitted.set(claimName, submittedText);
     this.pump();
   }
 
@@ -273,17 +264,17 @@ export class InboxIntake {
     }
   }
 
-  /** `submitted`: set for a submission (its text and whether its id is registered). */
-  private async processClaimed(claimedPath: string, submitted?: SubmittedClaim): Promise<void> {
+  /** `submitted`: a submission's text (its request id is registered: only a dropped file's is claimed here). */
+  private async processClaimed(claimedPath: string, submitted?: string): Promise<void> {
     let item: IntakeItem | IntakeRejection;
     try {
-      item = submitted ? claimedItem(claimedPath, Buffer.from(submitted.text, 'utf8'), this.options.maxBytes) : await readClaimedFile(claimedPath, this.options.maxBytes);
+      item = submitted !== undefined ? claimedItem(claimedPath, Buffer.from(submitted, 'utf8'), this.options.maxBytes) : await readClaimedFile(claimedPath, this.options.maxBytes);
     } catch (error) {
       this.log('error', `intake: cannot read the claimed file ${claimedPath}; it stays in system/processing/ and is recovered at the next start: ${errorMessage(error)}`);
       return;
     }
     if (item.kind === 'rejected') return this.reject(item);
-    if (item.kind === 'request' && !submitted?.registered) {
+    if (item.kind === 'request' && submitted === undefined) {
       let outcome;
       try {
         outcome = await this.registry.claim(item.requestId, claimedPath);

@@ -12,7 +12,9 @@ import { isPlainObject } from '../message/json-text.js';
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Session ids name folders under system/sessions/, so `.` and `..` are refused on top of the pattern. */
-const SESSION_ID_PATTERN = REQUEST_ID_PATTERN;
+export function isSessionId(text: string): boolean {
+  return REQUEST_ID_PATTERN.test(text) && text !== '.' && text !== '..';
+}
 
 /** Extensions the inbox accepts, compared case-insensitively (`REQUEST.TXT` is a request too). */
 export const ACCEPTED_EXTENSIONS: readonly string[] = ['.txt', '.md', '.json'];
@@ -131,19 +133,6 @@ function invalid(reason: string): InvalidRequestFile {
   return { kind: 'invalid', reason };
 }
 
-/** An optional string field: absent or null means "not given"; anything else must be a string. */
-function optionalString(
-  document: Record<string, unknown>,
-  key: string,
-): { ok: true; value: string | null } | { ok: false; reason: string } {
-  const value = document[key];
-  if (value === undefined || value === null) return { ok: true, value: null };
-  if (typeof value !== 'string') {
-    return { ok: false, reason: `"${key}" must be a string, but it is ${describeType(value)}` };
-  }
-  return { ok: true, value };
-}
-
 function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
@@ -151,7 +140,7 @@ function describeType(value: unknown): string {
 }
 
 function checkSessionId(sessionId: string): string | null {
-  if (!SESSION_ID_PATTERN.test(sessionId) || sessionId === '.' || sessionId === '..') {
+  if (!isSessionId(sessionId)) {
     return `"session_id" ${JSON.stringify(sessionId.slice(0, 140))} is not a session id: use the session_id from the pending result in system/outbox/`;
   }
   return null;
@@ -188,14 +177,13 @@ function parseApproval(document: Record<string, unknown>): ParsedRequestFile {
   }
   const sessionProblem = checkSessionId(document.session_id);
   if (sessionProblem) return invalid(sessionProblem);
-  const reason = typeof document.reason === 'string' ? document.reason : null;
-  const user = typeof document.user === 'string' ? document.user : null;
   const text = (field: string) => (typeof document[field] === 'string' ? (document[field] as string) : null);
+  const reason = text('reason');
   return {
     kind: 'reply',
     sessionId: document.session_id,
-    reply: document.approve ? `approved${reason ? `: ${reason}` : ''}` : `denied${reason ? `: ${reason}` : ''}`,
-    approval: { approve: document.approve, reason, user, callId: text('call_id'), argsSha256: text('args_sha256'), httpUser: text('http_user') },
+    reply: `${document.approve ? 'approved' : 'denied'}${reason ? `: ${reason}` : ''}`,
+    approval: { approve: document.approve, reason, user: text('user'), callId: text('call_id'), argsSha256: text('args_sha256'), httpUser: text('http_user') },
   };
 }
 
@@ -214,19 +202,19 @@ export function parseJsonRequest(document: Record<string, unknown>, source: Json
   if (unknown) return invalid(unknown);
   if (document.request.trim() === '') return invalid('"request" is empty: write what you want done');
 
-  const fields: Record<string, string | null> = {};
+  // Optional strings: absent or null means "not given"; anything else must be a string.
   for (const key of ['request_id', 'session_id', 'user']) {
-    const field = optionalString(document, key);
-    if (!field.ok) return invalid(field.reason);
-    fields[key] = field.value;
+    const value = document[key];
+    if (value !== undefined && value !== null && typeof value !== 'string') return invalid(`"${key}" must be a string, but it is ${describeType(value)}`);
   }
-  const requestId = fields.request_id ?? null;
+  const text = (key: string) => (typeof document[key] === 'string' ? (document[key] as string) : null);
+  const requestId = text('request_id');
   if (requestId !== null && !REQUEST_ID_PATTERN.test(requestId)) {
     return invalid(
       `"request_id" ${JSON.stringify(requestId.slice(0, 140))} is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ - (or leave it out to get one generated)`,
     );
   }
-  const sessionId = fields.session_id ?? null;
+  const sessionId = text('session_id');
   if (sessionId !== null) {
     const sessionProblem = checkSessionId(sessionId);
     if (sessionProblem) return invalid(sessionProblem);
@@ -240,7 +228,7 @@ export function parseJsonRequest(document: Record<string, unknown>, source: Json
     requestId,
     text: document.request,
     sessionId,
-    user: fields.user ?? null,
+    user: text('user'),
     metadata: (metadata as Record<string, unknown> | undefined) ?? null,
   };
 }

@@ -61,11 +61,6 @@ export class RequestIdRegistry {
     return path.join(this.directory, fileName);
   }
 
-  /** True when the id was claimed before (by this or any daemon on the root). */
-  has(requestId: string): boolean {
-    return existsSync(this.markerPathOf(requestId));
-  }
-
   /**
    * Claims `requestId` for the request in `claimedPath`. 'duplicate' when another file already
    * claimed it; 'claimed' when this call created the marker, or when the marker is this very file

@@ -10,7 +10,7 @@ import { errorMessage } from '../errors.js';
 import { JOURNAL_FORMAT, type CrashRecord } from '../store/session-journal.js';
 import type { ActiveSession, StepOutcome } from './message-commit.js';
 import { SessionInterruptedError, type OperationalLog } from './runner-contract.js';
-import { applyRecord, type PendingStep, type SessionState } from './session-state.js';
+import { applyRecord, chainStep, type PendingStep, type SessionState } from './session-state.js';
 
 /** Longest error text kept in a crash record and the failure message. */
 const CRASH_TEXT_MAX_CHARS = 500;
@@ -49,18 +49,8 @@ export function crashRetriesUsedUp(state: SessionState, maxCrashRetries: number)
  * chain's cursor, or the running plan's agent).
  */
 export function crashGiveUp(state: SessionState, maxCrashRetries: number): { step: PendingStep; outcome: StepOutcome } | null {
-  const step: PendingStep | null =
-    state.cursor ??
-    (state.plan
-      ? {
-          agent: state.plan.agent,
-          input: { source: 'orchestrator', content: { plan_message_id: state.plan.messageId, error: state.lastCrash } },
-          parentMessageId: state.plan.messageId,
-          kind: 'chain',
-          taskId: null,
-          planMessageId: null,
-        }
-      : null);
+  const plan = state.plan;
+  const step = state.cursor ?? (plan ? chainStep(plan.agent, 'orchestrator', { plan_message_id: plan.messageId, error: state.lastCrash }, plan.messageId) : null);
   if (!step) return null;
   const times = state.crashes === 1 ? 'once' : `${state.crashes} times`;
   return {

@@ -94,13 +94,12 @@ export class Delegations {
       isError: true,
       delegation: { ...base, child_session: null, status: 'refused', ms: Math.round(performance.now() - started), limit: { name, detail } },
     });
+    // Unusable input is refused without a limit (no violation): the model called it wrong.
+    const notRun = (detail: string): DelegationResult => ({ output: `delegate was not run: ${detail}`, isError: true, delegation: { ...base, child_session: null, status: 'refused', ms: 0 } });
     if (!agent.delegates.includes(target)) {
-      const detail = target === '' ? `"agent" must name one of: ${agent.delegates.join(', ')}` : `${agent.name} may not delegate to "${target}"; it may delegate to: ${agent.delegates.join(', ')}`;
-      return { output: `delegate was not run: ${detail}`, isError: true, delegation: { ...base, child_session: null, status: 'refused', ms: 0 } };
+      return notRun(target === '' ? `"agent" must name one of: ${agent.delegates.join(', ')}` : `${agent.name} may not delegate to "${target}"; it may delegate to: ${agent.delegates.join(', ')}`);
     }
-    if (objective.trim() === '') {
-      return { output: 'delegate was not run: "objective" must be a non-empty string saying what the child session must achieve', isError: true, delegation: { ...base, child_session: null, status: 'refused', ms: 0 } };
-    }
+    if (objective.trim() === '') return notRun('"objective" must be a non-empty string saying what the child session must achieve');
     const { config } = this.deps;
     const limits = config.limits;
     const parent = active.state.session;
@@ -124,7 +123,7 @@ export class Delegations {
         return refuse('cycle', `${agent.name} already delegated this same objective to ${target} in this session tree (a delegation cycle); use the earlier result or change the objective`);
       }
     }
-    this.treeKeys(rootId).add(key);
+    this.delegated.set(rootId, (this.delegated.get(rootId) ?? new Set<string>()).add(key));
     this.running.set(rootId, (this.running.get(rootId) ?? 0) + 1);
     try {
       const outcome = await this.runChild(active, call, { childId, target, objective, input: input.input, rootId, depth, key, resuming }, signal);
@@ -144,12 +143,6 @@ export class Delegations {
       if (left > 0) this.running.set(rootId, left);
       else this.running.delete(rootId);
     }
-  }
-
-  private treeKeys(rootId: string): Set<string> {
-    let keys = this.delegated.get(rootId);
-    if (!keys) this.delegated.set(rootId, (keys = new Set()));
-    return keys;
   }
 
   /** The same cycle key among the ancestors, this session's journaled calls, or this tree's. */

@@ -4,6 +4,7 @@
  * by the attempt loop (step-attempts.ts) or by the orchestrator's own checks.
  */
 import { randomUUID } from 'node:crypto';
+import type { AuditEntryInput } from '../audit/audit-entry-format.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
@@ -155,7 +156,7 @@ export class MessageCommitter {
       ...(hasTools ? { tools } : {}),
     };
     // Journal record, then the durable audit entry (docs/audit-log.md): the store keeps that order.
-    const { entryHash } = await active.stored.commitMessage(record, { message, governanceHash: snapshot.hash, corrections, complianceViolations: violations, notes, piiRedacted: privacy.piiRedacted, guardrails: privacy.guardrails, user: state.session.request.user ?? 'local', ...(hasTools ? { tools } : {}), ...delegationLines(state) });
+    const { entryHash } = await active.stored.commitMessage(record, auditInputOf(record, state));
     applyRecord(state, record);
     this.committed(active);
     this.deps.events?.emit('message', {
@@ -180,8 +181,22 @@ export class MessageCommitter {
   }
 }
 
-/** `[PARENT_SESSION_ID]` and `[DEPTH]` for the entries of a delegated child session (README "Delegation"). */
-export function delegationLines(state: SessionState): { delegation?: { parentSessionId: string; depth: number } } {
+/**
+ * The audit entry of a journaled message: the same at its commit and when recovery appends it
+ * again. A delegated child's entries carry `[PARENT_SESSION_ID]` and `[DEPTH]` (README "Delegation").
+ */
+export function auditInputOf(record: MessageRecord, state: SessionState): AuditEntryInput {
   const from = state.session.delegation;
-  return from ? { delegation: { parentSessionId: from.parent_session_id, depth: from.depth } } : {};
+  return {
+    message: record.message,
+    governanceHash: record.governance_hash,
+    corrections: record.corrections,
+    complianceViolations: record.violations,
+    notes: record.notes,
+    piiRedacted: record.pii_redacted ?? null,
+    guardrails: record.guardrails ?? null,
+    user: state.session.request.user ?? 'local',
+    ...(record.tools ? { tools: record.tools } : {}),
+    ...(from ? { delegation: { parentSessionId: from.parent_session_id, depth: from.depth } } : {}),
+  };
 }

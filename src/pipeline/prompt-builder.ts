@@ -26,11 +26,8 @@ function fileBlock(filePath: string, content: string): string {
 const cache = new WeakMap<GovernanceSnapshot, Map<string, BuiltPrompt>>();
 
 export function buildSystemPrompt(snapshot: GovernanceSnapshot, agent: AgentDefinition): BuiltPrompt {
-  let perSnapshot = cache.get(snapshot);
-  if (!perSnapshot) {
-    perSnapshot = new Map();
-    cache.set(snapshot, perSnapshot);
-  }
+  const perSnapshot = cache.get(snapshot) ?? new Map<string, BuiltPrompt>();
+  cache.set(snapshot, perSnapshot);
   const cached = perSnapshot.get(agent.name);
   if (cached) return cached;
 
@@ -43,14 +40,14 @@ export function buildSystemPrompt(snapshot: GovernanceSnapshot, agent: AgentDefi
   const agentPath = agent.file ?? `govflow.config.yaml#agents.${agent.name}`;
   parts.push(fileBlock(agentPath, agent.instructions || agent.description));
   files.push(agentPath);
-  parts.push(protocolBlock(snapshot, agent));
+  parts.push(protocolBlock(snapshot, agent, files));
   const system = parts.join('');
   const built = { system, systemSha256: createHash('sha256').update(system).digest('hex'), files };
   perSnapshot.set(agent.name, built);
   return built;
 }
 
-function protocolBlock(snapshot: GovernanceSnapshot, agent: AgentDefinition): string {
+function protocolBlock(snapshot: GovernanceSnapshot, agent: AgentDefinition, files: string[]): string {
   const lines = [
     RULE,
     '[SYSTEM PROTOCOL: RESPONSE FORMAT]',
@@ -67,7 +64,7 @@ function protocolBlock(snapshot: GovernanceSnapshot, agent: AgentDefinition): st
     '- next_agent.reason, status {code: success|partial|failed|pending, message}, error {has_error, error_code, error_message, recoverable}, audit {compliance_notes, governance_files_consulted}.',
     '- error_code when has_error is true: OUT_OF_SCOPE, INVALID_INPUT, PROCESSING_ERROR, TIMEOUT, DEPENDENCY_ERROR or VALIDATION_ERROR; otherwise null.',
     '- status "pending" pauses the session and asks a person: put the question in status.message.',
-    `- audit.governance_files_consulted may name only files shown above in [FILE: ...] markers: ${buildFileList(snapshot, agent)}.`,
+    `- audit.governance_files_consulted may name only files shown above in [FILE: ...] markers: ${files.map((name) => `"${name}"`).join(', ')}.`,
     '',
     'The orchestrator owns message_id, timestamp, agent, input, metadata and error.retry_count and overwrites them; write null there.',
   ];
@@ -91,12 +88,6 @@ function protocolBlock(snapshot: GovernanceSnapshot, agent: AgentDefinition): st
     '',
   );
   return `${lines.join('\n')}\n`;
-}
-
-function buildFileList(snapshot: GovernanceSnapshot, agent: AgentDefinition): string {
-  const names = snapshot.promptFiles.map((file) => file.path);
-  names.push(agent.file ?? `govflow.config.yaml#agents.${agent.name}`);
-  return names.map((name) => `"${name}"`).join(', ');
 }
 
 function messageTemplate(agent: AgentDefinition): Record<string, unknown> {

@@ -1,6 +1,6 @@
 /**
  * What the session runner needs from the world and what it gives back: the interfaces its
- * adapters implement (audit sink, operational log), its dependencies, requests and outcomes, and
+ * adapters implement (operational log), its dependencies, requests and outcomes, and
  * the errors callers act on.
  */
 import type { GovflowConfig } from '../config/config-loader.js';
@@ -11,33 +11,8 @@ import type { SentientMessage } from '../message/sentient-message.js';
 import type { ResultDocument, ResultStatus } from './session-result.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { SessionEvents } from './session-events.js';
-import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
 import type { ToolBox } from '../tools/tool-box.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
-
-/** What the audit trail receives for every committed message. */
-export interface AuditRecordInput {
-  message: SentientMessage;
-  governanceHash: string;
-  corrections: string[];
-  complianceViolations: string[];
-  notes: string[];
-  /** Occurrences of PII replaced for this message, by kind (README "Privacy and guardrails"). */
-  piiRedacted?: Record<string, number> | null;
-  /** Guardrails that fired on this message (README "Privacy and guardrails"). */
-  guardrails?: ReadonlyArray<{ rule: string; action: string }> | null;
-  /** The session's user, written as `[USER: …]` (docs/http-api.md). */
-  user?: string | null;
-  /** Tool calls, tool violations, approvals and evidence (README "Give an agent tools"). */
-  tools?: ToolAuditLines;
-  /** Set on the entries of a delegated child session (README "Delegation"). */
-  delegation?: { parentSessionId: string; depth: number } | null;
-}
-
-export interface AuditSink {
-  /** Appends durably; resolves with the entry's hash where the sink knows it. */
-  append(input: AuditRecordInput): Promise<{ hash?: string } | unknown>;
-}
 
 export interface OperationalLog {
   /** Per-step detail (each step begun, each message committed): shown with GOVFLOW_LOG_LEVEL=debug. */

@@ -8,34 +8,32 @@
 import { EventEmitter } from 'node:events';
 import type { RequestFileRef } from './runner-contract.js';
 
+/** What both ends of one model call attempt say about it. */
+interface ModelCall {
+  sessionId: string;
+  agent: string;
+  model: string;
+  provider: string;
+  attempt: number;
+  /** The plan task this step runs, when it runs one (tells parallel steps of one agent apart). */
+  taskId?: string | null;
+}
+
 export interface SessionEventMap {
   session_started: { sessionId: string; requestId: string; user: string | null; entryAgent: string };
   step_started: { sessionId: string; agent: string; sequence: number; taskId: string | null };
-  model_call_started: {
-    sessionId: string;
-    agent: string;
-    model: string;
-    provider: string;
-    attempt: number;
-    /** The plan task this step runs, when it runs one (tells parallel steps of one agent apart). */
-    taskId?: string | null;
+  model_call_started: ModelCall & {
     /** What the model is sent, after PII redaction (tracing with capture_content records it). */
     system?: string;
     prompt?: string;
     history?: ReadonlyArray<{ role: 'user' | 'assistant'; content: string }>;
   };
   content_chunk: { sessionId: string; agent: string; chunk: string };
-  model_call_finished: {
-    sessionId: string;
-    agent: string;
-    model: string;
-    provider: string;
-    attempt: number;
+  model_call_finished: ModelCall & {
     inputTokens: number;
     outputTokens: number;
     ms: number;
     error: string | null;
-    taskId?: string | null;
     /** The model's raw answer (null when the call failed). */
     response?: string | null;
   };
@@ -105,11 +103,6 @@ export class SessionEvents {
   on<K extends SessionEventName>(name: K, listener: (payload: SessionEventMap[K]) => void): () => void {
     this.emitter.on(name, listener);
     return () => this.emitter.off(name, listener);
-  }
-
-  /** True when anyone listens for this event (skip building costly payloads otherwise). */
-  has(name: SessionEventName): boolean {
-    return this.emitter.listenerCount(name) > 0;
   }
 
   /**

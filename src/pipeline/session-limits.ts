@@ -6,12 +6,15 @@
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { SessionStateName } from '../store/session-journal.js';
+import type { StepOutcome } from './message-commit.js';
 import type { SessionState } from './session-state.js';
 
-export interface LimitReached {
-  failure: OrchestratorFailure;
-  /** The session state it leaves (seed 001: HALTED_COST, HALTED_TIME). */
-  halt: SessionStateName;
+/** The `halt` outcome a tripped limit commits; `halt` is the state it leaves (seed 001: HALTED_COST, HALTED_TIME). */
+export type LimitReached = Extract<StepOutcome, { kind: 'halt' }>;
+
+/** A limit that tripped: the state it leaves, and the failure message's code, text and note. */
+export function limitHalt(halt: SessionStateName, code: OrchestratorFailure['code'], message: string, recoverable: boolean, limit: string): LimitReached {
+  return { kind: 'halt', halt, failure: { code, message, recoverable, notes: `Orchestrator limit: ${limit}.` } };
 }
 
 /** The first limit that stops `agent` from running next, or null. */
@@ -23,48 +26,27 @@ export function limitReached(
   now: Date,
 ): LimitReached | null {
   if (state.messages.length >= limits.max_steps) {
-    return {
-      halt: 'HALTED_COST',
-      failure: { code: 'BUDGET_EXCEEDED', message: `session stopped: max_steps (${limits.max_steps} messages) reached before ${agent} could run; raise limits.max_steps if this chain is legitimately longer`, recoverable: false, notes: 'Orchestrator limit: max_steps.' },
-    };
+    return limitHalt('HALTED_COST', 'BUDGET_EXCEEDED', `session stopped: max_steps (${limits.max_steps} messages) reached before ${agent} could run; raise limits.max_steps if this chain is legitimately longer`, false, 'max_steps');
   }
   if (state.loopKeys.has(loopKey)) {
-    return {
-      halt: 'FAILED',
-      failure: { code: 'LOOP_DETECTED', message: `session stopped: ${agent} would receive the same input a second time (routing loop)`, recoverable: false, notes: 'Orchestrator limit: the same agent with the same input twice.' },
-    };
+    return limitHalt('FAILED', 'LOOP_DETECTED', `session stopped: ${agent} would receive the same input a second time (routing loop)`, false, 'the same agent with the same input twice');
   }
   if (now.getTime() - Date.parse(state.runStartedAt) > limits.session_timeout_ms) {
-    return {
-      halt: 'HALTED_TIME',
-      failure: { code: 'TIMEOUT', message: `session stopped: the session deadline (limits.session_timeout_ms = ${limits.session_timeout_ms} ms) passed before ${agent} could run`, recoverable: true, notes: 'Orchestrator limit: session deadline.' },
-    };
+    return limitHalt('HALTED_TIME', 'TIMEOUT', `session stopped: the session deadline (limits.session_timeout_ms = ${limits.session_timeout_ms} ms) passed before ${agent} could run`, true, 'session deadline');
   }
   const tokens = state.usage.input_tokens + state.usage.output_tokens;
   const delegated = state.session.delegation;
   if (delegated && now.getTime() >= Date.parse(delegated.deadline_at)) {
-    return {
-      halt: 'HALTED_TIME',
-      failure: { code: 'TIMEOUT', message: `delegated session stopped: its deadline (limits.delegation_deadline_ms, until ${delegated.deadline_at}) passed before ${agent} could finish; raise limits.delegation_deadline_ms or delegate a smaller objective`, recoverable: false, notes: 'Orchestrator limit: delegation deadline.' },
-    };
+    return limitHalt('HALTED_TIME', 'TIMEOUT', `delegated session stopped: its deadline (limits.delegation_deadline_ms, until ${delegated.deadline_at}) passed before ${agent} could finish; raise limits.delegation_deadline_ms or delegate a smaller objective`, false, 'delegation deadline');
   }
   if (delegated && delegated.max_tokens !== null && tokens >= delegated.max_tokens) {
-    return {
-      halt: 'HALTED_COST',
-      failure: { code: 'BUDGET_EXCEEDED', message: `delegated session stopped: token budget used up (${tokens} of limits.max_tokens_per_delegation = ${delegated.max_tokens}) before ${agent} could run; raise limits.max_tokens_per_delegation or delegate a smaller objective`, recoverable: false, notes: 'Orchestrator limit: delegation token budget.' },
-    };
+    return limitHalt('HALTED_COST', 'BUDGET_EXCEEDED', `delegated session stopped: token budget used up (${tokens} of limits.max_tokens_per_delegation = ${delegated.max_tokens}) before ${agent} could run; raise limits.max_tokens_per_delegation or delegate a smaller objective`, false, 'delegation token budget');
   }
   if (limits.max_tokens_per_session !== null && tokens >= limits.max_tokens_per_session) {
-    return {
-      halt: 'HALTED_COST',
-      failure: { code: 'BUDGET_EXCEEDED', message: `session stopped: token budget used up (${tokens} of limits.max_tokens_per_session = ${limits.max_tokens_per_session}) before ${agent} could run`, recoverable: false, notes: 'Orchestrator limit: token budget.' },
-    };
+    return limitHalt('HALTED_COST', 'BUDGET_EXCEEDED', `session stopped: token budget used up (${tokens} of limits.max_tokens_per_session = ${limits.max_tokens_per_session}) before ${agent} could run`, false, 'token budget');
   }
   if (limits.max_cost_usd_per_session !== null && state.usage.cost_usd >= limits.max_cost_usd_per_session) {
-    return {
-      halt: 'HALTED_COST',
-      failure: { code: 'BUDGET_EXCEEDED', message: `session stopped: cost budget used up ($${state.usage.cost_usd.toFixed(4)} of limits.max_cost_usd_per_session = $${limits.max_cost_usd_per_session}) before ${agent} could run`, recoverable: false, notes: 'Orchestrator limit: cost budget.' },
-    };
+    return limitHalt('HALTED_COST', 'BUDGET_EXCEEDED', `session stopped: cost budget used up ($${state.usage.cost_usd.toFixed(4)} of limits.max_cost_usd_per_session = $${limits.max_cost_usd_per_session}) before ${agent} could run`, false, 'cost budget');
   }
   return null;
 }

@@ -3,14 +3,11 @@
  * power loss took are voided (their steps run again), and journaled messages the audit log lacks
  * (a crash between the two writes) are appended again.
  */
-import { delegationLines } from './message-commit.js';
+import { auditInputOf, type ActiveSession } from './message-commit.js';
 import { JOURNAL_FORMAT, type VoidRecord } from '../store/session-journal.js';
 import type { AuditedMessages } from '../store/session-store.js';
-import type { ActiveSession } from './message-commit.js';
 import type { OperationalLog } from './runner-contract.js';
 import { applyRecord } from './session-state.js';
-
-export type { AuditedMessages };
 
 /**
  * Voids the audit entries of this session whose messages the journal does not hold (the audit
@@ -35,18 +32,7 @@ export async function voidLostMessages(active: ActiveSession, audited: AuditedMe
 export async function appendMissingAuditEntries(active: ActiveSession, audited: AuditedMessages, log: OperationalLog | undefined): Promise<void> {
   for (const record of active.state.messages) {
     if (audited.has(record.message.message_id)) continue;
-    await active.stored.reappendAudit({
-      message: record.message,
-      governanceHash: record.governance_hash,
-      corrections: record.corrections,
-      complianceViolations: record.violations,
-      notes: record.notes,
-      piiRedacted: record.pii_redacted ?? null,
-      guardrails: record.guardrails ?? null,
-      user: active.state.session.request.user ?? 'local',
-      ...(record.tools ? { tools: record.tools } : {}),
-      ...delegationLines(active.state),
-    });
+    await active.stored.reappendAudit(auditInputOf(record, active.state));
     log?.warn('re-appended a journaled message missing from the audit log', { session: active.state.session.session_id, message: record.message.message_id });
   }
 }

@@ -31,19 +31,12 @@ export interface ResultDocument {
   approval?: { call_id: string; tool: string; args_sha256: string };
 }
 
-/** The session's result as it stands: final, or pending while paused. */
-/** `finishedAt` is any ISO instant; both times are written in the configured zone. */
+/** The session's result as it stands: final, or pending while paused. `finishedAt` is any ISO instant; both times are written in the configured zone. */
 export function buildResult(state: SessionState, finishedAt: string, timezone: string): ResultDocument {
   const final = state.final?.message;
   const last = state.messages[state.messages.length - 1]?.message;
   const decisive = final ?? last;
-  const status: ResultStatus = state.paused
-    ? 'pending'
-    : final
-      ? final.status.code === 'pending'
-        ? 'pending'
-        : (final.status.code as ResultStatus)
-      : 'failed';
+  const status: ResultStatus = state.paused ? 'pending' : ((final?.status.code as ResultStatus | undefined) ?? 'failed');
   const error = decisive?.error?.has_error ? { ...decisive.error } : null;
   return {
     format: RESULT_FORMAT,

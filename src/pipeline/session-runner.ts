@@ -1,7 +1,7 @@
 /**
  * Runs sessions: each step is call → parse → validate → repair → stamp → journal → audit → route,
  * with plans run as a DAG, limits enforced, pauses for people, and recovery from the journal.
- * The runner depends on interfaces only (provider, audit sink, governance source).
+ * The runner depends on interfaces only (provider, session store, governance source).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { JOURNAL_FORMAT, type FinishedRecord, type ReplyRecord, type RequestInfo
 import { MessageCommitter, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { crashGiveUp, crashRetriesUsedUp, isCrash, recordCrash } from './crash-retries.js';
 import { runPlan } from './plan-scheduler.js';
-import type { ApprovalDecision } from '../intake/request-file.js';
+import { isSessionId, type ApprovalDecision } from '../intake/request-file.js';
 import { ownerUidOf, userNameOf } from '../intake/file-owner.js';
 import { ReplyRejectedError, SessionInterruptedError, type NewSessionRequest, type OperationalLog, type RunnerDependencies, type SessionOutcome } from './runner-contract.js';
 import { buildResult, resultFiles } from './session-result.js';
@@ -23,7 +23,6 @@ import { applyRecord, foldRecords, initialState, loopKeyOf, pauseKeyOf, type Pen
 import { StepAttempts } from './step-attempts.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
 import { Delegations } from './delegation.js';
-export * from './runner-contract.js';
 
 export function generateSessionId(now: Date, timezone: string): string {
   return `sess-${compactInTimeZone(now, timezone, true)}-${randomBytes(4).toString('hex')}`;
@@ -107,19 +106,20 @@ export class SessionRunner {
     reply: { text: string; sourceFile: string; claimedPath: string | null; approval?: ApprovalDecision },
     signal: AbortSignal,
   ): Promise<SessionOutcome> {
-    if (!/^[A-Za-z0-9._-]{1,128}$/.test(sessionId) || !this.sessionExists(sessionId)) {
+    if (!isSessionId(sessionId) || !this.sessionExists(sessionId)) {
       throw new ReplyRejectedError(`no session "${sessionId}" exists on this root; check the session_id in the pending result`, { sessionId });
     }
     const active = await this.openSession(sessionId);
-    if (!active.state.paused) {
+    const reject = async (message: string): Promise<never> => {
       await this.closeJournal(active);
-      const where = active.state.final ? 'has already finished' : 'is not waiting for a reply';
-      throw new ReplyRejectedError(`session "${sessionId}" ${where}; a reply only resumes a session whose result is pending`, { sessionId });
-    }
+      throw new ReplyRejectedError(message, { sessionId });
+    };
     const paused = active.state.paused;
+    if (!paused) {
+      return reject(`session "${sessionId}" ${active.state.final ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes a session whose result is pending`);
+    }
     if ((paused.awaiting === 'approval') !== (reply.approval !== undefined)) {
-      await this.closeJournal(active);
-      throw new ReplyRejectedError(
+      return reject(
         paused.awaiting === 'approval'
           ? `session "${sessionId}" waits for an approval of ${paused.tool ?? 'a tool call'}: reply with {"session_id": "${sessionId}", "approve": true|false, "reason"?: "...", "user"?: "..."}`
           : `session "${sessionId}" waits for an answer to its question, not for an approval: reply with {"session_id": "${sessionId}", "reply": "..."}`,
@@ -134,10 +134,7 @@ export class SessionRunner {
           : reply.approval.argsSha256 !== null && reply.approval.argsSha256 !== argsSha256
             ? `the approval names args_sha256 ${reply.approval.argsSha256}, but the waiting call ${paused.callId} (${paused.tool ?? 'a tool'}) has arguments hashing to ${argsSha256}: they changed, or another call was meant; the decision was not applied`
             : null;
-      if (refusal !== null) {
-        await this.closeJournal(active);
-        throw new ReplyRejectedError(refusal, { sessionId });
-      }
+      if (refusal !== null) return reject(refusal);
       const decision: ApprovalRecord = {
         v: JOURNAL_FORMAT,
         type: 'approval',
@@ -184,7 +181,7 @@ export class SessionRunner {
   }
 
   private async openSession(sessionId: string): Promise<ActiveSession> {
-    if (!/^[A-Za-z0-9._-]{1,128}$/.test(sessionId) || !this.sessionExists(sessionId)) {
+    if (!isSessionId(sessionId) || !this.sessionExists(sessionId)) {
       throw new GovflowError('internal', `no session "${sessionId}" under ${this.config.paths.sessions}`);
     }
     const { session, records } = await this.deps.store.open(sessionId);
@@ -244,8 +241,7 @@ export class SessionRunner {
         halt: null,
       };
     } else {
-      const limit = limitReached(this.config.limits, state, step.agent, loopKey, this.now());
-      const attempted = limit ? ({ kind: 'halt', failure: limit.failure, halt: limit.halt } as const) : await this.attempts.run(active, step, snapshot, agent, signal);
+      const attempted = limitReached(this.config.limits, state, step.agent, loopKey, this.now()) ?? (await this.attempts.run(active, step, snapshot, agent, signal));
       // A tool call waits for approval: nothing to commit, the session is paused (README "Give an agent tools").
       if (attempted.kind === 'paused') return;
       outcome = attempted;

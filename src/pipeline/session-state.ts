@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { argumentsSha256 } from '../message/canonical-json.js';
 import { stringifyJson } from '../message/json-text.js';
-import type { Plan, PlanTask } from '../message/plan.js';
+import type { PlanTask } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { JournalRecord, MessageRecord, SessionRecord, StepKind, UsageFigures } from '../store/session-journal.js';
 import type { ApprovalRecord, ApprovalRequestRecord, JournaledToolCall, ToolResultRecord } from '../store/tool-journal-records.js';
@@ -120,14 +120,7 @@ export function initialState(session: SessionRecord): SessionState {
   return {
     session,
     messages: [],
-    cursor: {
-      agent: session.entry_agent,
-      input: { source: 'user', content: session.request.text },
-      parentMessageId: null,
-      kind: 'chain',
-      taskId: null,
-      planMessageId: null,
-    },
+    cursor: chainStep(session.entry_agent, 'user', session.request.text, null),
     plan: null,
     paused: null,
     pausesSinceMessage: 0,
@@ -167,14 +160,8 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
     case 'reply':
       if (record.claimed_path) state.replyFiles.push({ claimedPath: record.claimed_path, sourceFile: record.source_file });
       if (state.paused) {
-        state.cursor = {
-          agent: state.paused.agent,
-          input: { source: 'user', content: { reply: record.reply, question: state.paused.question, previous_input: state.paused.input } },
-          parentMessageId: state.paused.messageId,
-          kind: 'chain',
-          taskId: null,
-          planMessageId: null,
-        };
+        const { agent, question, input, messageId } = state.paused;
+        state.cursor = chainStep(agent, 'user', { reply: record.reply, question, previous_input: input }, messageId);
         state.paused = null;
         state.runStartedAt = record.at;
       }
@@ -264,7 +251,7 @@ function applyMessage(state: SessionState, record: MessageRecord): void {
     return;
   }
   if (status === 'failed') {
-    if (record.on_failure) state.cursor = chainStep(record.on_failure, message);
+    if (record.on_failure) state.cursor = chainStep(record.on_failure, message.agent.name, message, message.message_id);
     else state.final = record;
     return;
   }
@@ -272,19 +259,13 @@ function applyMessage(state: SessionState, record: MessageRecord): void {
     state.plan = { messageId: message.message_id, agent: message.agent.name, next: message.next_agent.name, tasks: record.plan.tasks, results: new Map() };
     return;
   }
-  if (message.next_agent.name) state.cursor = chainStep(message.next_agent.name, message);
+  if (message.next_agent.name) state.cursor = chainStep(message.next_agent.name, message.agent.name, message, message.message_id);
   else state.final = record;
 }
 
-function chainStep(agent: string, message: SentientMessage): PendingStep {
-  return {
-    agent,
-    input: { source: message.agent.name, content: message },
-    parentMessageId: message.message_id,
-    kind: 'chain',
-    taskId: null,
-    planMessageId: null,
-  };
+/** A step of the chain (not a plan task): `agent` answers `content` from `source`. */
+export function chainStep(agent: string, source: string, content: unknown, parentMessageId: string | null): PendingStep {
+  return { agent, input: { source, content }, parentMessageId, kind: 'chain', taskId: null, planMessageId: null };
 }
 
 function succeeded(message: SentientMessage | undefined): boolean {
@@ -350,14 +331,7 @@ function settlePlanIfDone(state: SessionState): void {
     state.final = planRecord;
     return;
   }
-  state.cursor = {
-    agent: plan.next,
-    input: { source: plan.agent, content: { request: state.session.request.text, plan: planRecord.message.output.content, results } },
-    parentMessageId: plan.messageId,
-    kind: 'chain',
-    taskId: null,
-    planMessageId: null,
-  };
+  state.cursor = chainStep(plan.next, plan.agent, { request: state.session.request.text, plan: planRecord.message.output.content, results }, plan.messageId);
 }
 
 /** Rebuilds a session's state from its records. */
@@ -368,8 +342,6 @@ export function foldRecords(records: JournalRecord[]): SessionState {
   for (const record of records.slice(1)) applyRecord(state, record);
   return state;
 }
-
-export type { Plan };
 
 /** Names one pause: the tool call awaiting approval, or the message whose question is pending. */
 export function pauseKeyOf(paused: NonNullable<SessionState['paused']>): string {

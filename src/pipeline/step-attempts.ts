@@ -20,7 +20,7 @@ import { JOURNAL_FORMAT, type ExchangeRecord, type UsageFigures } from '../store
 import { stampContext, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
 import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
-import { limitReached } from './session-limits.js';
+import { limitHalt, limitReached } from './session-limits.js';
 import { applyRecord, emptyUsage, type PendingStep } from './session-state.js';
 import { ToolLoop, providerTurns } from './tool-loop.js';
 import { checkEvidence } from './evidence-check.js';
@@ -53,11 +53,8 @@ export class StepAttempts {
   }
 
   private validatorFor(snapshot: GovernanceSnapshot): MessageValidator {
-    let validator = this.validators.get(snapshot);
-    if (!validator) {
-      validator = new MessageValidator(snapshot.messageSchema, executionalAgents(snapshot.agents), this.config.message.max_depth);
-      this.validators.set(snapshot, validator);
-    }
+    const validator = this.validators.get(snapshot) ?? new MessageValidator(snapshot.messageSchema, executionalAgents(snapshot.agents), this.config.message.max_depth);
+    this.validators.set(snapshot, validator);
     return validator;
   }
 
@@ -91,10 +88,15 @@ export class StepAttempts {
       if (ran !== 'done') return { kind: 'failure', failure: ran.intervene, retryCount: 0 };
     }
 
+    // Repairs and tool turns stay within the session's limits (the step itself passed the loop check).
+    const budgetOrDeadline = () => {
+      const limit = limitReached(this.config.limits, state, step.agent, '', this.now());
+      return limit && limit.failure.code !== 'LOOP_DETECTED' ? limit : null;
+    };
     attempts: for (let attempt = 0; attempt <= maxRetries; attempt++) {
       if (attempt > 0) {
-        const again = limitReached(this.config.limits, state, step.agent, '', this.now());
-        if (again && again.failure.code !== 'LOOP_DETECTED') return { kind: 'halt', failure: again.failure, halt: again.halt };
+        const limit = budgetOrDeadline();
+        if (limit) return limit;
       }
       let text = '';
       const prompts = attempt === 0 ? userPrompt : history[history.length - 1].content;
@@ -106,12 +108,17 @@ export class StepAttempts {
         const callTimeout = agent.timeoutMs ?? this.config.llm.timeout_ms;
         const deadlineMs = Math.max(1, Date.parse(state.runStartedAt) + this.config.limits.session_timeout_ms - this.now().getTime());
         const model = agent.model ?? this.config.provider.model;
-        const recordExchange = (outcome: { model: string; response: string | null; error: string | null; usage: UsageFigures }) => {
+        const taskId = step.taskId ?? null;
+        events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt, taskId, system: prompt.system, prompt: prompts, history: earlier });
+        /** Journals the exchange (durable with the step's message: the store's commit) and tells listeners. */
+        const finished = (modelUsed: string, error: string | null, usage: UsageFigures) => {
+          const response = error === null ? text : null;
+          events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), taskId, response, model: modelUsed, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, error });
           const record: ExchangeRecord = {
             v: JOURNAL_FORMAT,
             type: 'exchange',
             agent: agent.name,
-            step: step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1),
+            step: stepKey,
             attempt,
             provider: this.deps.provider.kind,
             temperature: agent.temperature ?? null,
@@ -119,18 +126,16 @@ export class StepAttempts {
             system_sha256: prompt.systemSha256,
             prompt: prompts,
             history: earlier,
-            ...outcome,
+            model: modelUsed,
+            response,
+            error,
+            usage,
             duration_ms: Math.round(performance.now() - started),
             at: this.now().toISOString(),
           };
-          // Durable with the step's message (the store's commit).
           active.stored.recordExchange(record);
           applyRecord(state, record);
         };
-        const taskId = step.taskId ?? null;
-        events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt, taskId, system: prompt.system, prompt: prompts, history: earlier });
-        const callFinished = (figures: { model: string; inputTokens: number; outputTokens: number; error: string | null }) =>
-          events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), taskId, response: figures.error === null ? text : null, ...figures });
         // Live chunks (docs/http-api.md), redacted without splitting a PII value across two of them (README "Privacy and guardrails").
         const emitChunk = (chunk: string) => events?.emit('content_chunk', { sessionId, agent: agent.name, chunk });
         const live = events?.readsChunks(sessionId) ? (active.privacy?.liveChunks(emitChunk) ?? { push: emitChunk, end: () => {} }) : null;
@@ -167,24 +172,12 @@ export class StepAttempts {
           text = active.privacy ? active.privacy.redactForStep(step, response.text) : response.text;
           toolCalls = active.privacy && response.toolCalls ? active.privacy.redactToolCalls(step, response.toolCalls) : response.toolCalls;
           const usage = response.usage;
-          callFinished({ model: response.model, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, error: null });
-          recordExchange({
-            model: response.model,
-            response: text,
-            error: null,
-            usage: {
-              input_tokens: usage.inputTokens,
-              output_tokens: usage.outputTokens,
-              cached_input_tokens: usage.cachedInputTokens,
-              cost_usd: this.deps.costUsd(response.model, usage),
-            },
-          });
+          finished(response.model, null, { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cached_input_tokens: usage.cachedInputTokens, cost_usd: this.deps.costUsd(response.model, usage) });
         } catch (error) {
           const tooLarge = signal.aborted ? undefined : findAnswerTooLarge(error);
           if (tooLarge) {
             // llm.max_output_bytes: the answer was cut off, which makes it invalid output (repaired like any other).
-            recordExchange({ model, response: null, error: tooLarge.message, usage: emptyUsage() });
-            callFinished({ model, inputTokens: 0, outputTokens: 0, error: tooLarge.message });
+            finished(model, tooLarge.message, emptyUsage());
             lastRaw = `${tooLarge.prefix}… [cut: ${tooLarge.message}]`;
             problems = [tooLarge.message];
             this.deps.log?.warn('invalid agent output', { session: sessionId, agent: agent.name, attempt, problems });
@@ -195,25 +188,19 @@ export class StepAttempts {
           // Not a provider failure but a defect (ours or the adapter's): a crash, which the runner
           // records and retries up to limits.max_crash_retries.
           if (!(error instanceof ProviderError)) throw error;
-          const timedOut = error instanceof ProviderError && error.timedOut;
-          recordExchange({ model, response: null, error: errorMessage(error), usage: emptyUsage() });
-          callFinished({ model, inputTokens: 0, outputTokens: 0, error: errorMessage(error) });
+          finished(model, errorMessage(error), emptyUsage());
           // The event streams' `error {message}` (docs/http-api.md): the model call failed after its retries.
           events?.emit('error', { sessionId, message: `${agent.name}: the model call failed: ${errorMessage(error)}` });
           // The deadline timer may fire a millisecond before the clock says the deadline passed.
           const pastDeadline = (error instanceof ProviderCallError && error.deadlinePassed) || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
           if (pastDeadline) {
-            return {
-              kind: 'halt',
-              failure: { code: 'TIMEOUT', message: `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed while ${agent.name} was running`, recoverable: true, notes: 'Orchestrator limit: session deadline.' },
-              halt: 'HALTED_TIME',
-            };
+            return limitHalt('HALTED_TIME', 'TIMEOUT', `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed while ${agent.name} was running`, true, 'session deadline');
           }
-          const code = timedOut ? 'TIMEOUT' : 'DEPENDENCY_ERROR';
+          const code = error.timedOut ? 'TIMEOUT' : 'DEPENDENCY_ERROR';
           const detail = errorMessage(error);
           return {
             kind: 'failure',
-            failure: { code, message: error.selfContained ? detail : `${agent.name}: the model call failed: ${detail}`, recoverable: !(error instanceof ProviderError) || error.retryable || error.timedOut, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },
+            failure: { code, message: error.selfContained ? detail : `${agent.name}: the model call failed: ${detail}`, recoverable: error.retryable || error.timedOut, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },
             retryCount: attempt,
           };
         }
@@ -232,8 +219,8 @@ export class StepAttempts {
         if (ran === 'paused') return { kind: 'paused' };
         if (ran !== 'done') return { kind: 'failure', failure: ran.intervene, retryCount: attempt };
         // A long tool loop is still bound by the session's deadline and budgets.
-        const limit = limitReached(this.config.limits, state, step.agent, '', this.now());
-        if (limit && limit.failure.code !== 'LOOP_DETECTED') return { kind: 'halt', failure: limit.failure, halt: limit.halt };
+        const limit = budgetOrDeadline();
+        if (limit) return limit;
       }
 
       lastRaw = text;

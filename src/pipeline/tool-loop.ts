@@ -236,7 +236,7 @@ export function providerTurns(loop: ToolLoopState | undefined): LlmToolTurn[] {
 export function toolAuditLines(loop: ToolLoopState | undefined, approvals: ReadonlyMap<string, ApprovalRecord>): ToolAuditLines {
   const journaled = (loop?.turns ?? []).flatMap((turn) => turn.calls.map((call) => turn.results.get(call.id)).filter((result): result is ToolResultRecord => result !== undefined));
   // One item per call: a repeated id (given its journaled result again) is the call that ran first.
-  const results = uniqueBy(journaled, (result) => result.id);
+  const results = journaled.filter((result, index) => journaled.findIndex((other) => other.id === result.id) === index);
   const lines: ToolAuditLines = {};
   if (results.length > 0) lines.toolCalls = results.map((result) => ({ id: result.id, name: result.name, is_error: result.is_error, ms: result.ms }));
   const violations = results.filter((result) => result.refused === 'tool_not_allowed').map((result) => ({ kind: 'tool_not_allowed', detail: result.name }));
@@ -264,13 +264,3 @@ export function toolAuditLines(loop: ToolLoopState | undefined, approvals: Reado
   return lines;
 }
 
-/** The first item of each key, in order. */
-function uniqueBy<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
-  const seen = new Set<string>();
-  return items.filter((item) => {
-    const key = keyOf(item);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}

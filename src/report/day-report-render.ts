@@ -26,6 +26,46 @@ function cell(text: string | number | null | undefined): string {
   return String(text ?? '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
 }
 
+/** A table cell: text, or a session id (linked in HTML), a status (styled) or a detail shown as code. */
+type Cell = string | number | { session: string } | { status: string } | { code: string };
+
+interface Section {
+  title: string;
+  /** Said instead of the tables when there is nothing to list. */
+  empty: string;
+  tables: Array<{ headers: string[]; rows: Cell[][] }>;
+}
+
+/** The report's sections, the same in both renderings. */
+function sections(report: DayReport): Section[] {
+  const table = (headers: string[], rows: Cell[][]) => (rows.length === 0 ? [] : [{ headers, rows }]);
+  const byStatus = (counts: Record<string, number>) => statusEntries(counts).map(([status, total]) => `${status} ${total}`).join(', ');
+  return [
+    {
+      title: 'Sessions by status',
+      empty: 'No session logged an entry this day.',
+      tables: report.sessions.length === 0 ? [] : [
+        { headers: ['status', 'sessions'], rows: statusEntries(report.byStatus) },
+        {
+          headers: ['session', 'request', 'status', 'messages', 'agents', 'first – last', 'cost'],
+          rows: report.sessions.map((row) => [{ session: row.sessionId }, row.requestId, { status: row.status }, row.messages, row.agents.join(', '), `${row.firstTime} – ${row.lastTime}`, row.usage ? usd(row.usage.cost_usd) : '—']),
+        },
+      ],
+    },
+    { title: 'Agents', empty: 'No agent ran this day.', tables: table(['agent', 'messages', 'by status'], report.agents.map((agent) => [agent.agent, agent.messages, byStatus(agent.byStatus)])) },
+    {
+      title: 'Failures',
+      empty: 'None.',
+      tables: table(['time', 'session', '#', 'agent', 'code', 'reason'], report.failures.map((failure) => [failure.time, { session: failure.sessionId }, failure.sequence, failure.agent, failure.code ?? '—', failure.reason])),
+    },
+    {
+      title: 'Compliance flags',
+      empty: 'None.',
+      tables: table(['time', 'session', '#', 'agent', 'flag', 'detail'], report.flags.map((flag) => [flag.time, { session: flag.sessionId }, flag.sequence, flag.agent, flag.kind, { code: flag.detail }])),
+    },
+  ];
+}
+
 export function renderDayReportMarkdown(report: DayReport): string {
   const lines: string[] = [];
   lines.push(`# govflow day report ${report.date} (${prettyDate(report.date)})`, '');
@@ -33,40 +73,13 @@ export function renderDayReportMarkdown(report: DayReport): string {
   lines.push(`**Verify:** ${cell(report.verify.summary)}`, '');
   lines.push(`${report.entries} audit entries, ${report.sessions.length} sessions, cost ${usd(report.cost.usd)} (${report.cost.inputTokens} input / ${report.cost.outputTokens} output tokens${report.cost.sessionsWithoutResult ? `; ${report.cost.sessionsWithoutResult} sessions without a result are not counted` : ''}).`, '');
 
-  lines.push('## Sessions by status', '');
-  if (report.sessions.length === 0) lines.push('No session logged an entry this day.', '');
-  else {
-    lines.push('| status | sessions |', '|---|---|');
-    for (const [status, total] of statusEntries(report.byStatus)) lines.push(`| ${cell(status)} | ${total} |`);
-    lines.push('', '| session | request | status | messages | agents | first – last | cost |', '|---|---|---|---|---|---|---|');
-    for (const session of report.sessions) {
-      lines.push(`| ${cell(session.sessionId)} | ${cell(session.requestId)} | ${cell(session.status)} | ${session.messages} | ${cell(session.agents.join(', '))} | ${session.firstTime} – ${session.lastTime} | ${session.usage ? usd(session.usage.cost_usd) : '—'} |`);
+  const text = (value: Cell) => (typeof value === 'object' ? Object.values(value)[0] : value);
+  for (const section of sections(report)) {
+    lines.push(`## ${section.title}`, '');
+    if (section.tables.length === 0) lines.push(section.empty, '');
+    for (const { headers, rows } of section.tables) {
+      lines.push(`| ${headers.join(' | ')} |`, `|${'---|'.repeat(headers.length)}`, ...rows.map((row) => `| ${row.map((value) => cell(text(value))).join(' | ')} |`), '');
     }
-    lines.push('');
-  }
-
-  lines.push('## Agents', '');
-  if (report.agents.length === 0) lines.push('No agent ran this day.', '');
-  else {
-    lines.push('| agent | messages | by status |', '|---|---|---|');
-    for (const agent of report.agents) lines.push(`| ${cell(agent.agent)} | ${agent.messages} | ${cell(statusEntries(agent.byStatus).map(([status, total]) => `${status} ${total}`).join(', '))} |`);
-    lines.push('');
-  }
-
-  lines.push('## Failures', '');
-  if (report.failures.length === 0) lines.push('None.', '');
-  else {
-    lines.push('| time | session | # | agent | code | reason |', '|---|---|---|---|---|---|');
-    for (const failure of report.failures) lines.push(`| ${failure.time} | ${cell(failure.sessionId)} | ${failure.sequence} | ${cell(failure.agent)} | ${cell(failure.code ?? '—')} | ${cell(failure.reason)} |`);
-    lines.push('');
-  }
-
-  lines.push('## Compliance flags', '');
-  if (report.flags.length === 0) lines.push('None.', '');
-  else {
-    lines.push('| time | session | # | agent | flag | detail |', '|---|---|---|---|---|---|');
-    for (const flag of report.flags) lines.push(`| ${flag.time} | ${cell(flag.sessionId)} | ${flag.sequence} | ${cell(flag.agent)} | ${cell(flag.kind)} | ${cell(flag.detail)} |`);
-    lines.push('');
   }
   return `${lines.join('\n')}\n`;
 }
@@ -95,49 +108,15 @@ export function renderDayReportFragment(report: DayReport, sessionHref?: (sessio
   parts.push(
     `<p>${report.entries} audit entries, ${report.sessions.length} sessions, cost ${escapeHtml(usd(report.cost.usd))} (${report.cost.inputTokens} input / ${report.cost.outputTokens} output tokens${report.cost.sessionsWithoutResult ? `; ${report.cost.sessionsWithoutResult} sessions without a result are not counted` : ''}).</p>`,
   );
-  parts.push('<h2>Sessions by status</h2>');
-  if (report.sessions.length === 0) parts.push('<p>No session logged an entry this day.</p>');
-  else {
-    parts.push(table(['status', 'sessions'], statusEntries(report.byStatus).map(([status, total]) => [escapeHtml(status), String(total)])));
-    parts.push(
-      table(
-        ['session', 'request', 'status', 'messages', 'agents', 'first – last', 'cost'],
-        report.sessions.map((row) => [
-          session(row.sessionId),
-          escapeHtml(row.requestId),
-          `<span class="status status-${escapeHtml(row.status)}">${escapeHtml(row.status)}</span>`,
-          String(row.messages),
-          escapeHtml(row.agents.join(', ')),
-          `${escapeHtml(row.firstTime)} – ${escapeHtml(row.lastTime)}`,
-          row.usage ? escapeHtml(usd(row.usage.cost_usd)) : '—',
-        ]),
-      ),
-    );
-  }
-  parts.push('<h2>Agents</h2>');
-  if (report.agents.length === 0) parts.push('<p>No agent ran this day.</p>');
-  else {
-    parts.push(table(['agent', 'messages', 'by status'], report.agents.map((agent) => [escapeHtml(agent.agent), String(agent.messages), escapeHtml(statusEntries(agent.byStatus).map(([status, total]) => `${status} ${total}`).join(', '))])));
-  }
-  parts.push('<h2>Failures</h2>');
-  if (report.failures.length === 0) parts.push('<p>None.</p>');
-  else {
-    parts.push(
-      table(
-        ['time', 'session', '#', 'agent', 'code', 'reason'],
-        report.failures.map((failure) => [escapeHtml(failure.time), session(failure.sessionId), String(failure.sequence), escapeHtml(failure.agent), escapeHtml(failure.code ?? '—'), escapeHtml(failure.reason)]),
-      ),
-    );
-  }
-  parts.push('<h2>Compliance flags</h2>');
-  if (report.flags.length === 0) parts.push('<p>None.</p>');
-  else {
-    parts.push(
-      table(
-        ['time', 'session', '#', 'agent', 'flag', 'detail'],
-        report.flags.map((flag) => [escapeHtml(flag.time), session(flag.sessionId), String(flag.sequence), escapeHtml(flag.agent), escapeHtml(flag.kind), `<code>${escapeHtml(flag.detail)}</code>`]),
-      ),
-    );
+  const html = (value: Cell) =>
+    typeof value !== 'object' ? escapeHtml(value)
+    : 'session' in value ? session(value.session)
+    : 'status' in value ? `<span class="status status-${escapeHtml(value.status)}">${escapeHtml(value.status)}</span>`
+    : `<code>${escapeHtml(value.code)}</code>`;
+  for (const section of sections(report)) {
+    parts.push(`<h2>${section.title}</h2>`);
+    if (section.tables.length === 0) parts.push(`<p>${section.empty}</p>`);
+    for (const { headers, rows } of section.tables) parts.push(table(headers, rows.map((row) => row.map(html))));
   }
   return parts.join('\n');
 }

@@ -83,17 +83,22 @@ export function readSessionStanding(paths: SystemPaths, sessionId: string, reque
   };
 }
 
-/** Builds the report of `date` (YYYYMMDD) from the files under `paths`. */
-export async function loadDayReport(paths: SystemPaths, date: string): Promise<DayReport> {
+/**
+ * The day's entries and the report over them, from the files under `paths`. `web` (the web view's
+ * day page): only the entries the viewer may see, the chain verified as a running daemon writes it,
+ * and no CLI advice in the warnings.
+ */
+export async function readDay(paths: SystemPaths, date: string, web?: { visible: (entry: LoggedEntry) => boolean }): Promise<{ report: DayReport; entries: LoggedEntry[] }> {
   const warnings: string[] = [];
   let entries: LoggedEntry[] = [];
   try {
     entries = await readLogEntries(paths.logs, { date });
+    if (web) entries = entries.filter(web.visible);
   } catch (error) {
     if (!(error instanceof AuditLogFormatError)) throw error;
-    warnings.push(`the day's log could not be read to its end: ${errorMessage(error)}; run \`govflow verify\` and \`govflow logs --date ${date}\``);
+    warnings.push(`the day's log could not be read to its end: ${errorMessage(error)}${web ? '' : `; run \`govflow verify\` and \`govflow logs --date ${date}\``}`);
   }
-  const verify = await verifyAuditChain({ logsDir: paths.logs, stateDir: paths.state });
+  const verify = await verifyAuditChain({ logsDir: paths.logs, stateDir: paths.state, live: web !== undefined });
   const sessions: ReportSession[] = [];
   const seen = new Set<string>();
   for (const entry of entries) {
@@ -102,5 +107,10 @@ export async function loadDayReport(paths: SystemPaths, date: string): Promise<D
     const standing = readSessionStanding(paths, entry.sessionId, entry.requestId);
     if (standing) sessions.push(standing);
   }
-  return buildDayReport({ date, entries, verify, sessions, warnings });
+  return { report: buildDayReport({ date, entries, verify, sessions, warnings }), entries };
+}
+
+/** Builds the report of `date` (YYYYMMDD) from the files under `paths`. */
+export async function loadDayReport(paths: SystemPaths, date: string): Promise<DayReport> {
+  return (await readDay(paths, date)).report;
 }

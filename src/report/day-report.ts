@@ -24,20 +24,20 @@ export interface ReportSession {
   usage: { input_tokens: number; output_tokens: number; cost_usd: number } | null;
 }
 
-export interface ReportFailure {
+/** The entry a failure or flag was found on. */
+interface EntryPlace {
   sessionId: string;
   agent: string;
   sequence: number;
   time: string;
+}
+
+export interface ReportFailure extends EntryPlace {
   code: string | null;
   reason: string;
 }
 
-export interface ReportFlag {
-  sessionId: string;
-  agent: string;
-  sequence: number;
-  time: string;
+export interface ReportFlag extends EntryPlace {
   /** The extension line's label: VIOLATIONS, COMPLIANCE VIOLATIONS, GUARDRAILS, PII_REDACTED. */
   kind: string;
   detail: string;
@@ -125,28 +125,16 @@ export function buildDayReport(input: {
   const failures: ReportFailure[] = [];
   const flags: ReportFlag[] = [];
   for (const entry of input.entries) {
-    let session = perSession.get(entry.sessionId);
-    if (!session) {
-      const standing = known.get(entry.sessionId) ?? {
-        sessionId: entry.sessionId,
-        requestId: entry.requestId,
-        status: 'unknown',
-        message: null,
-        error: null,
-        usage: null,
-      };
-      session = { ...standing, messages: 0, agents: [], firstTime: entry.time, lastTime: entry.time };
-      perSession.set(entry.sessionId, session);
-    }
+    // A session with no result or manifest to go by shows as `unknown`.
+    const standing = known.get(entry.sessionId) ?? { sessionId: entry.sessionId, requestId: entry.requestId, status: 'unknown', message: null, error: null, usage: null };
+    const session = perSession.get(entry.sessionId) ?? { ...standing, messages: 0, agents: [], firstTime: entry.time, lastTime: entry.time };
+    perSession.set(entry.sessionId, session);
     session.messages += 1;
     session.lastTime = entry.time;
     if (!session.agents.includes(entry.agent)) session.agents.push(entry.agent);
 
-    let agent = perAgent.get(entry.agent);
-    if (!agent) {
-      agent = { agent: entry.agent, messages: 0, byStatus: {} };
-      perAgent.set(entry.agent, agent);
-    }
+    const agent = perAgent.get(entry.agent) ?? { agent: entry.agent, messages: 0, byStatus: {} };
+    perAgent.set(entry.agent, agent);
     agent.messages += 1;
     count(agent.byStatus, entry.status.code);
 

@@ -5,13 +5,10 @@
  */
 import path from 'node:path';
 import { verifyAuditChain, type VerifyResult } from '../audit/audit-chain-verify.js';
-import { AuditLogFormatError } from '../audit/audit-errors.js';
-import { listLogFiles, logFileDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
+import { listLogFiles, logFileDate, type LoggedEntry } from '../audit/audit-log-reader.js';
 import type { SystemPaths } from '../config/system-paths.js';
-import { errorMessage } from '../errors.js';
 import { renderDayReportFragment } from '../report/day-report-render.js';
-import { buildDayReport, type ReportSession } from '../report/day-report.js';
-import { readSessionStanding } from '../report/day-report-source.js';
+import { readDay } from '../report/day-report-source.js';
 import { escapeHtml, statusBadge } from './web-page.js';
 
 export const sessionHref = (sessionId: string) => `/ui/sessions/${encodeURIComponent(sessionId)}`;
@@ -53,22 +50,7 @@ function entryRow(entry: LoggedEntry, bad: boolean): string {
  * own only; the report then covers only what they may see).
  */
 export async function renderDayBody(paths: SystemPaths, date: string, visible: (entry: LoggedEntry) => boolean): Promise<string> {
-  const warnings: string[] = [];
-  let entries: LoggedEntry[] = [];
-  try {
-    entries = (await readLogEntries(paths.logs, { date })).filter(visible);
-  } catch (error) {
-    if (!(error instanceof AuditLogFormatError)) throw error;
-    warnings.push(`the day's log could not be read to its end: ${errorMessage(error)}`);
-  }
-  const verify = await verifyAuditChain({ logsDir: paths.logs, stateDir: paths.state, live: true });
-  const sessions: ReportSession[] = [];
-  for (const sessionId of new Set(entries.map((entry) => entry.sessionId))) {
-    const first = entries.find((entry) => entry.sessionId === sessionId)!;
-    const standing = readSessionStanding(paths, sessionId, first.requestId);
-    if (standing) sessions.push(standing);
-  }
-  const report = buildDayReport({ date, entries, verify, sessions, warnings });
+  const { report, entries } = await readDay(paths, date, { visible });
   const bad = report.verify.firstBadEntry;
   const rows = entries.map((entry) => entryRow(entry, bad !== null && entry.line === bad.line));
   const badNotListed = bad !== null && !entries.some((entry) => entry.line === bad.line);

@@ -29,9 +29,7 @@ export class SessionIndex {
       events.on('step_started', (event) => touch(event.sessionId)),
       events.on('message', (event) => {
         touch(event.sessionId);
-        let agents = this.seenAgents.get(event.sessionId);
-        if (!agents) this.seenAgents.set(event.sessionId, (agents = new Set()));
-        agents.add(event.agent);
+        this.seenAgents.set(event.sessionId, (this.seenAgents.get(event.sessionId) ?? new Set<string>()).add(event.agent));
       }),
       events.on('pending', (event) => touch(event.sessionId)),
       events.on('session_finished', (event) => touch(event.sessionId)),

@@ -11,8 +11,7 @@ import { maySee, readsEverything, type Caller } from '../http/http-auth.js';
 import { HttpProblem, problemOf } from '../http/http-problem.js';
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../pipeline/runner-contract.js';
-import { callerOf, type RouteContext } from '../http/http-routes.js';
-import { SessionLookup } from '../http/session-lookup.js';
+import { callerOf, stringParam, type RouteContext } from '../http/http-routes.js';
 import { renderDayBody, renderDaysBody, sessionHref } from './audit-pages.js';
 import { SessionIndex } from './session-index.js';
 import { compareRows, indexRowText, querySessions, type SessionQuery } from './session-list.js';
@@ -203,11 +202,17 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       return html(reply, renderPage({ title: 'Sessions', user: caller.user, body: await sessionsBody(index, caller, request) }));
     });
 
-    scope.get('/ui/sessions/:session_id', async (request, reply) => {
+    /** The session the URL names, its view and the caller; 404 when the caller may not see it. */
+    const visibleSession = (request: FastifyRequest) => {
       const caller = callerOf(request);
-      const sessionId = String((request.params as Record<string, unknown>).session_id ?? '');
+      const sessionId = stringParam(request, 'session_id');
       const view = context.lookup.session(sessionId);
       if (!view || !maySee(caller, view.user)) throw new HttpProblem(404, 'not_found', `no session "${sessionId.slice(0, 140)}" that you may see`);
+      return { caller, sessionId, view };
+    };
+
+    scope.get('/ui/sessions/:session_id', async (request, reply) => {
+      const { caller, sessionId, view } = visibleSession(request);
       const records = context.reads.records(sessionId);
       const mayAnswer = caller.role !== 'auditor' && (caller.role === 'local' || caller.user === view.user);
       const page = renderSessionBody({
@@ -223,16 +228,13 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
     });
 
     scope.post('/ui/sessions/:session_id/reply', async (request, reply) => {
-      const caller = callerOf(request);
-      const sessionId = String((request.params as Record<string, unknown>).session_id ?? '');
-      const view = context.lookup.session(sessionId);
-      if (!view || !maySee(caller, view.user)) throw new HttpProblem(404, 'not_found', `no session "${sessionId.slice(0, 140)}" that you may see`);
+      const { caller, sessionId, view } = visibleSession(request);
       if (caller.role === 'auditor' || (caller.role !== 'local' && caller.user !== view.user)) {
         throw new HttpProblem(403, 'forbidden', `only the session's user (${view.user}) can answer it`);
       }
       if (!view.state.paused) throw new HttpProblem(409, 'conflict', `session "${sessionId}" is not waiting for an answer`);
       const form = (request.body as Record<string, unknown> | null) ?? {};
-      const awaiting = SessionLookup.awaitingOf(view.state);
+      const awaiting = view.state.paused.awaiting ?? 'reply';
       const decision = awaiting === 'approval' ? formDecision(form) : null;
       const body = decision ?? { reply: typeof form.reply === 'string' ? form.reply : '' };
       // The same reply file the inbox takes from a person or the API (README "Give an agent tools").
@@ -245,7 +247,7 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
 
     scope.get('/ui/days/:date', async (request, reply) => {
       const caller = callerOf(request);
-      const date = String((request.params as Record<string, unknown>).date ?? '');
+      const date = stringParam(request, 'date');
       if (!isLogDate(date)) throw new HttpProblem(404, 'not_found', `"${date.slice(0, 20)}" is not a day written YYYYMMDD`);
       const visible = (entry: LoggedEntry) => readsEverything(caller) || (entry.user ?? 'local') === caller.user;
       return html(reply, renderPage({ title: `Audit log ${date}`, user: caller.user, body: await renderDayBody(context.paths, date, visible) }));

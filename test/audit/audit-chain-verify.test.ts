@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { computeEntryHash, formatEntryTrailer, parseEntries } from '../../src/audit/audit-entry-format.js';
+import { computeEntryHash, formatEntryTrailer } from '../../src/audit/audit-entry-format.js';
+import { parseEntries } from '../../src/audit/audit-entry-parse.js';
 import { verifyAuditChain } from '../../src/audit/audit-chain-verify.js';
 import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
 import { verifyCommand } from '../../src/audit/verify-command.js';

@@ -6,8 +6,8 @@ import {
   computeEntryHash,
   formatEntry,
   formatEntryBody,
-  parseEntries,
 } from '../../src/audit/audit-entry-format.js';
+import { parseEntries } from '../../src/audit/audit-entry-parse.js';
 import { AuditLogFormatError } from '../../src/audit/audit-errors.js';
 import type { SentientMessage } from '../../src/message/sentient-message.js';
 import { entryInput, makeMessage } from './audit-test-helpers.js';

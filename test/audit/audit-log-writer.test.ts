@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GENESIS_HASH, computeEntryHash, parseEntries } from '../../src/audit/audit-entry-format.js';
+import { GENESIS_HASH, computeEntryHash } from '../../src/audit/audit-entry-format.js';
+import { parseEntries } from '../../src/audit/audit-entry-parse.js';
 import { verifyAuditChain } from '../../src/audit/audit-chain-verify.js';
 import { AuditWriteError } from '../../src/audit/audit-errors.js';
 import { readHeadRecord } from '../../src/audit/audit-chain-tail.js';

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GENESIS_HASH, computeEntryHash } from '../../src/audit/audit-entry-format.js';
-import { canonicalJson } from '../../src/audit/checkpoint-format.js';
+import { canonicalJson } from '../../src/message/canonical-json.js';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { cleanupAll, dropJson, makeRoot, readResult, runCli, startDaemon, waitFor } from '../daemon/daemon-helpers.js';
 import { httpUrlOf } from '../http/http-test-helpers.js';

@@ -11,9 +11,9 @@ describe('RequestIdRegistry', () => {
   it('claims an id once; a second file with the same id is a duplicate', async () => {
     const { paths } = makeRoot();
     const registry = new RequestIdRegistry(paths);
-    expect(registry.has('order-7')).toBe(false);
+    expect(existsSync(registry.markerPathOf('order-7'))).toBe(false);
     expect(await registry.claim('order-7', '/p/1-aaaaaa-a.json')).toBe('claimed');
-    expect(registry.has('order-7')).toBe(true);
+    expect(existsSync(registry.markerPathOf('order-7'))).toBe(true);
     expect(await registry.claim('order-7', '/p/2-bbbbbb-b.json')).toBe('duplicate');
     const marker = JSON.parse(readFileSync(path.join(paths.state, 'requests', 'order-7'), 'utf8'));
     expect(marker).toMatchObject({ request_id: 'order-7', claimed_path: '/p/1-aaaaaa-a.json' });

@@ -4,7 +4,8 @@
  * and `[PARENT_SESSION_ID]`, `[DEPTH]`, `[DELEGATIONS]` written and read back.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatEntry, GENESIS_HASH, parseEntries } from '../../src/audit/audit-entry-format.js';
+import { formatEntry, GENESIS_HASH } from '../../src/audit/audit-entry-format.js';
+import { parseEntries } from '../../src/audit/audit-entry-parse.js';
 import { loadConfig } from '../../src/config/config-loader.js';
 import { loadGovernance } from '../../src/governance/governance-loader.js';
 import { agentMarkdown, minimalRoot, removeTempRoots, runValidate, writeFile } from '../foundation/governance-root.js';

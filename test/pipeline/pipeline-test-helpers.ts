@@ -14,7 +14,7 @@ import { loadConfig } from '../../src/config/config-loader.js';
 import { openRuntime, type Runtime } from '../../src/daemon/runtime.js';
 import type { LlmProvider, LlmRequest, LlmResponse } from '../../src/llm/provider.js';
 import { ScriptedProvider, type ScriptedResponse } from '../../src/llm/scripted-provider.js';
-import type { SessionOutcome } from '../../src/pipeline/session-runner.js';
+import type { SessionOutcome } from '../../src/pipeline/runner-contract.js';
 import type { ResultDocument } from '../../src/pipeline/session-result.js';
 import type { DiskFaults } from '../../src/store/disk-io.js';
 import { FilesSessionStore } from '../../src/store/files-session-store.js';

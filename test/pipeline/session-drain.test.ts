@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRuntime } from '../../src/daemon/runtime.js';
-import { SessionInterruptedError } from '../../src/pipeline/session-runner.js';
+import { SessionInterruptedError } from '../../src/pipeline/runner-contract.js';
 import {
   REQUEST_TEXT,
   TWO_TASKS,

@@ -5,10 +5,10 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseEntries } from '../../src/audit/audit-entry-format.js';
-import { HEAD_RECORD_FORMAT, writeHeadRecord } from '../../src/audit/audit-chain-tail.js';
+import { parseEntries } from '../../src/audit/audit-entry-parse.js';
+import { HEAD_RECORD_FORMAT, HeadRecordFile } from '../../src/audit/audit-chain-tail.js';
 import type { ScriptedResponse } from '../../src/llm/scripted-provider.js';
-import { SessionInterruptedError } from '../../src/pipeline/session-runner.js';
+import { SessionInterruptedError } from '../../src/pipeline/runner-contract.js';
 import type { JournalRecord, MessageRecord } from '../../src/store/session-journal.js';
 import {
   REQUEST_TEXT,
@@ -106,7 +106,9 @@ function crashedRoot(full: FullRun, cut: Cut): string {
   const entries = parseEntries(full.auditBlocks.slice(0, cut.audited).join('')).entries;
   const last = entries.at(-1);
   if (last) {
-    writeHeadRecord(stateDir, { format: HEAD_RECORD_FORMAT, file: full.logFile, entries: entries.length, hash: last.hash, message_id: last.messageId });
+    const head = new HeadRecordFile(stateDir);
+    head.write({ format: HEAD_RECORD_FORMAT, file: full.logFile, entries: entries.length, hash: last.hash, message_id: last.messageId });
+    head.close();
   }
   return root;
 }

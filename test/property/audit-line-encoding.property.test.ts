@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatEntry, GENESIS_HASH, parseEntries } from '../../src/audit/audit-entry-format.js';
+import { formatEntry, GENESIS_HASH } from '../../src/audit/audit-entry-format.js';
+import { parseEntries } from '../../src/audit/audit-entry-parse.js';
 import { decodeJson, encodeJson, escapeCode, escapeText, unescapeText } from '../../src/audit/audit-line-encoding.js';
 import type { SentientMessage } from '../../src/message/sentient-message.js';
 import { PROPERTY_SEED, RAW_FORBIDDEN_ON_A_LINE, hasLoneSurrogate, hostileText } from './hostile-text.js';
