@@ -48,11 +48,12 @@ ${exchange.error ? `<h4>error</h4>${preformatted(exchange.error)}` : ''}
 </details>`;
 }
 
-/** Tool calls as other parts of govflow may record them on a message record (shown when present). */
-function toolCallsOf(record: MessageRecord): unknown[] {
-  const extra = record as MessageRecord & { tool_calls?: unknown; tools?: unknown };
-  const calls = extra.tool_calls ?? extra.tools;
-  return Array.isArray(calls) ? calls : [];
+/** The step's tool calls, approvals and tool violations, as its journal record holds them (the audit entry's [TOOL_CALLS] lines). */
+function toolCallsBlock(record: MessageRecord): string {
+  const { toolCalls = [], approvals = [], violations = [] } = record.tools ?? {};
+  if (toolCalls.length + approvals.length + violations.length === 0) return '<p>None.</p>';
+  const calls = toolCalls.map((call) => `<li><code>${escapeHtml(call.name)}</code> (${escapeHtml(call.id)}): ${call.is_error ? '<span class="status status-failed">error</span>' : 'ok'}, ${call.ms} ms</li>`);
+  return `${calls.length > 0 ? `<ul class="tool-calls">${calls.join('')}</ul>` : ''}${approvals.length > 0 ? `<h5>approvals</h5>${preformatted(approvals)}` : ''}${violations.length > 0 ? `<h5>tool violations</h5>${preformatted(violations)}` : ''}`;
 }
 
 function messageBlock(record: MessageRecord, exchanges: ExchangeRecord[], entry: LoggedEntry | undefined, snapshotsDir: string): string {
@@ -64,7 +65,6 @@ function messageBlock(record: MessageRecord, exchanges: ExchangeRecord[], entry:
     ...record.violations.map((text) => `compliance: ${text}`),
     ...exchanges.filter((exchange) => exchange.error).map((exchange) => `call ${exchange.attempt + 1}: ${exchange.error}`),
   ];
-  const tools = toolCallsOf(record);
   return `<section class="message ${escapeHtml(status)}" id="m-${sequence}" aria-labelledby="m-${sequence}-title">
 <h3 id="m-${sequence}-title">${sequence}. ${escapeHtml(message.agent.name)} ${statusBadge(status)}${record.task_id ? ` <small>task ${escapeHtml(record.task_id)}</small>` : ''}</h3>
 <p>${escapeHtml(message.status.message)}${message.error.has_error ? ` — <strong>${escapeHtml(message.error.error_code ?? '')}</strong> ${escapeHtml(message.error.error_message ?? '')}` : ''}</p>
@@ -75,7 +75,7 @@ ${record.raw_output !== null ? `<h4>raw output kept (the message is a fallback)<
 <h4>validation errors and corrections</h4>
 ${problems.length === 0 ? '<p>None.</p>' : `<ul>${problems.map((problem) => `<li>${escapeHtml(problem)}</li>`).join('')}</ul>`}
 <h4>tool calls</h4>
-${tools.length === 0 ? '<p>None.</p>' : preformatted(tools)}
+${toolCallsBlock(record)}
 <h4>audit entry</h4>
 ${entry ? `<p>${escapeHtml(entry.file)}:${entry.line} · hash <code>${escapeHtml(entry.hash)}</code></p>${preformatted(`${entry.body}\n[ENTRY_HASH: ${entry.hash}]`)}` : '<p>Not in the audit log (yet).</p>'}
 </section>`;

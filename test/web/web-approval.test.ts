@@ -170,6 +170,8 @@ describe.skipIf(skipped)('answering an approval in headless Chromium', () => {
     releaseSecondCall();
     await seesText(alice.locator('h1 .status'), 'success', 15_000);
     await seesText(alice.locator('#m-1'), '[APPROVALS]');
+    // The step's tool call is listed under "tool calls", with the approval that let it run.
+    await seesText(alice.locator('#m-1 .tool-calls'), 'write_file (w1): ok');
     expect(await alice.locator('#approval-tool').count()).toBe(0);
 
     // The decision went through the inbox as a reply file, and the audit entry names Alice and her reason.
