@@ -16,7 +16,8 @@ import { GENESIS_HASH } from './audit-entry-format.js';
 import { parseEntryBlock, splitEntryBlocks } from './audit-entry-parse.js';
 import { AuditLogFormatError, AuditWriteError } from './audit-errors.js';
 import { listLogFiles } from './audit-log-reader.js';
-import { archiveFolderOf, chainStart, listArchivedLogFiles } from './log-retention.js';
+import { archiveFolderOf } from '../store/atomic-file.js';
+import { chainStart, listArchivedLogFiles } from './log-retention.js';
 import { gunzipSync } from 'node:zlib';
 
 export const HEAD_RECORD_FORMAT = 1;

@@ -12,7 +12,8 @@ import { type RawEntryBlock, parseEntryBlock, splitEntryBlocks } from './audit-e
 import { AuditLogFormatError } from './audit-errors.js';
 import { readHeadRecord } from './audit-chain-tail.js';
 import { listLogFiles } from './audit-log-reader.js';
-import { ARCHIVE_FOLDER, listArchivedLogFiles, readDeletions } from './log-retention.js';
+import { ARCHIVE_FOLDER } from '../store/atomic-file.js';
+import { listArchivedLogFiles, readDeletions } from './log-retention.js';
 import { gunzipSync } from 'node:zlib';
 
 export type AuditProblemReason =

@@ -18,24 +18,20 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { GovflowError } from '../errors.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { fsyncDirectory } from '../store/append-only-file.js';
-import { writeFileAtomic } from '../store/atomic-file.js';
+import { archiveFolderOf, writeFileAtomic, writeGzip } from '../store/atomic-file.js';
 import { GENESIS_HASH, computeEntryHash } from './audit-entry-format.js';
 import { parseEntryBlock, splitEntryBlocks } from './audit-entry-parse.js';
 import { listLogFiles } from './audit-log-reader.js';
 
-export const ARCHIVE_FOLDER = 'archive';
 /** Under system/state/: while it exists, retention deletes nothing. */
 export const LEGAL_HOLD_FILE = 'legal-hold';
 const DELETIONS_FILE = 'deleted.jsonl';
 const DAY = 86_400_000;
 
-export function archiveFolderOf(logsDir: string): string {
-  return path.join(logsDir, ARCHIVE_FOLDER);
-}
 
 /** One deletion: the chain up to the end of `day` (entries counted from the first, every day). */
 export interface DeletionRecord {
@@ -118,20 +114,6 @@ export function readNames(folder: string): string[] {
   }
 }
 
-/** Writes `bytes` gzipped to `target` (temp, sync, rename), creating its folder; `mode` as the source's. */
-export function writeGzip(target: string, bytes: Buffer, mode = 0o644): void {
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const temp = `${target}.tmp`;
-  const fd = fs.openSync(temp, 'w', mode);
-  try {
-    fs.writeSync(fd, gzipSync(bytes));
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(temp, target);
-  fsyncDirectory(path.dirname(target));
-}
 
 export interface RetentionOptions {
   logsDir: string;

@@ -17,7 +17,8 @@ import { RootLock, RootLockedError, type RootOwner } from '../daemon/root-lock.j
 import { innermostProvider } from '../llm/retrying-provider.js';
 import type { CommandDefinition, CommandIo } from './command-context.js';
 import { resumeOrphanedRuns } from '../daemon/orphaned-runs.js';
-import { ReplyRejectedError, type OperationalLog } from '../pipeline/runner-contract.js';
+import { ReplyRejectedError } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { RunClaims } from '../daemon/run-claims.js';
 import { EXIT_CODE_BY_STATUS } from './exit-codes.js';
 import { handOverToDaemon, type HandoverOutcome } from './run-handover.js';

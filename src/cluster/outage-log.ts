@@ -4,7 +4,7 @@
  * kind is a warning; the next success of that kind says the work goes on again (info).
  */
 import { errorMessage } from '../errors.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { withoutCredentials } from './postgres-connection.js';
 import { coalesced } from './coalesced-run.js';
 

@@ -5,7 +5,7 @@
  * on a poll, and after a restart. `outbox_version` records what was written, so a result that
  * changed (pending, then final) is written again and nothing is written twice.
  */
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { OutageLog } from './outage-log.js';
 import { writeOutboxResult } from '../store/atomic-file.js';
 import { tablesOf } from './postgres-connection.js';

@@ -24,7 +24,7 @@ import { CheckpointWitnesses } from '../audit/checkpoint-witnesses.js';
 import type { ChainState } from '../audit/checkpoint-writer.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { ClusterStore } from './cluster-store.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { OutageLog } from './outage-log.js';
 import { inTransaction, tablesOf } from './postgres-connection.js';
 

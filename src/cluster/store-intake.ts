@@ -11,7 +11,7 @@ import type { IntakeItem } from '../intake/claimed-file.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { generateSessionId } from '../pipeline/session-runner.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { archiveRequestFile } from '../intake/request-archive.js';
 import { withoutCredentials } from './postgres-connection.js';
 import type { SessionLeases } from './session-leases.js';

@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { errorMessage } from '../errors.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { quoteIdentifier, withoutCredentials } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
 

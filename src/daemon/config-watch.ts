@@ -11,7 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { CONFIG_FILE_NAME, loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import type { HttpApi } from '../http/http-server.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { writeConfigStatus } from './config-status.js';
 
 /**

@@ -13,7 +13,7 @@ import { readStatusFile } from '../store/status-file.js';
 import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, statfsSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { type DiskWait, diskWaits } from '../store/disk-waits.js';
 
 export const DISK_STATUS_FILE = 'disk.json';

@@ -8,7 +8,7 @@ import { watch } from 'chokidar';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../errors.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import type { GovernanceSource } from './governance-source.js';
 
 /**

@@ -5,7 +5,7 @@
  * journaled and retried (`limits.max_crash_retries`), and end with a result.
  */
 import { errorMessage } from '../errors.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 
 /** Installs the handlers; returns the function that removes them (for a clean stop). */
 export function installLastResortHandlers(log: OperationalLog): () => void {

@@ -3,7 +3,7 @@
  * on stderr so that stdout carries only the `ready` line a supervisor waits for.
  */
 import winston from 'winston';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 
 export function createOperationalLog(options: { json?: boolean; level?: string } = {}): OperationalLog & { close(): void } {
   const json = options.json ?? !process.stderr.isTTY;

@@ -5,7 +5,8 @@
  * `govflow run` runs its own request, so a killed one-shot run never stays RUNNING for ever.
  */
 import { errorMessage } from '../errors.js';
-import { SessionInterruptedError, type OperationalLog, type SessionOutcome } from '../pipeline/runner-contract.js';
+import { SessionInterruptedError, type SessionOutcome } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import type { SessionRunner } from '../pipeline/session-runner.js';
 import { RunClaims } from './run-claims.js';
 

@@ -17,7 +17,7 @@ import { limitAnswerSize } from '../llm/answer-size-limit.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { SessionCancellation } from '../llm/session-cancellation.js';
 import { SessionRunner } from '../pipeline/session-runner.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { SessionEvents } from '../pipeline/session-events.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { GovernanceSource } from './governance-source.js';

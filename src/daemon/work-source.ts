@@ -7,7 +7,7 @@ import type { IntakeItem } from '../intake/claimed-file.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { HttpApi } from '../http/http-server.js';
 import type { SessionReads } from '../store/session-reads.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import type { Runtime, RuntimeOptions } from './runtime.js';
 

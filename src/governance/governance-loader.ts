@@ -18,7 +18,7 @@ import { ConfigError, errorMessage } from '../errors.js';
 import { compileSchema, describeSchemaErrors, errorKeyPath } from '../message/schema-compiler.js';
 import { SENTIENT_MESSAGE_SCHEMA } from '../message/sentient-message.js';
 import { DEFAULT_CONTENT_TYPE, type AgentDefinition } from './agent-definition.js';
-import { FrontmatterError, splitFrontmatter } from './frontmatter.js';
+import { FrontmatterError, splitFrontmatter } from '../config/frontmatter.js';
 import { checkBudgetedModelsArePriced } from './model-pricing-check.js';
 import { OutsideRootError, RootBoundary } from './root-boundary.js';
 import { checkRoutingGraph } from './routing-graph.js';

@@ -10,7 +10,7 @@ import type { GovflowConfig } from '../config/config-loader.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { Submission, SubmissionOutcome } from '../intake/request-submission.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { isLoopbackHost, TokenTable, type TokenEntry } from './http-auth.js';
 import { LiveEventOrdinals } from './event-ids.js';

@@ -14,7 +14,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { archiveFolderOf, writeGzip } from '../audit/log-retention.js';
+import { archiveFolderOf, writeGzip } from '../store/atomic-file.js';
 import type { SystemPaths } from '../config/system-paths.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import type { RequestFileRef } from '../pipeline/runner-contract.js';

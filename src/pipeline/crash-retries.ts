@@ -9,7 +9,8 @@
 import { errorMessage } from '../errors.js';
 import { JOURNAL_FORMAT, type CrashRecord } from '../store/session-journal.js';
 import type { ActiveSession, StepOutcome } from './message-commit.js';
-import { SessionInterruptedError, type OperationalLog } from './runner-contract.js';
+import { SessionInterruptedError } from './runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { applyRecord, chainStep, type PendingStep, type SessionState } from './session-state.js';
 
 /** Longest error text kept in a crash record and the failure message. */

@@ -11,16 +11,9 @@ import type { SentientMessage } from '../message/sentient-message.js';
 import type { ResultDocument, ResultStatus } from './session-result.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { SessionEvents } from './session-events.js';
+import type { OperationalLog } from '../log-contract.js';
 import type { ToolBox } from '../tools/tool-box.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
-
-export interface OperationalLog {
-  /** Per-step detail (each step begun, each message committed): shown with GOVFLOW_LOG_LEVEL=debug. */
-  debug?(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
 
 export interface RunnerDependencies {
   config: GovflowConfig;

@@ -6,7 +6,7 @@
 import { auditInputOf, type ActiveSession } from './message-commit.js';
 import { JOURNAL_FORMAT, type VoidRecord } from '../store/session-journal.js';
 import type { AuditedMessages } from '../store/session-store.js';
-import type { OperationalLog } from './runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { applyRecord } from './session-state.js';
 
 /**

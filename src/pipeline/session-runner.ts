@@ -15,7 +15,8 @@ import { crashGiveUp, crashRetriesUsedUp, isCrash, recordCrash } from './crash-r
 import { runPlan } from './plan-scheduler.js';
 import { isSessionId, type ApprovalDecision } from '../intake/request-file.js';
 import { ownerUidOf, userNameOf } from '../intake/file-owner.js';
-import { ReplyRejectedError, SessionInterruptedError, type NewSessionRequest, type OperationalLog, type RunnerDependencies, type SessionOutcome } from './runner-contract.js';
+import { ReplyRejectedError, SessionInterruptedError, type NewSessionRequest, type RunnerDependencies, type SessionOutcome } from './runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { buildResult, resultFiles } from './session-result.js';
 import { limitReached } from './session-limits.js';
 import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.js';

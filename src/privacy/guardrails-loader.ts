@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { parseYamlSource } from '../config/yaml-source.js';
 import { ConfigError, errorMessage } from '../errors.js';
-import { FrontmatterError, splitFrontmatter } from '../governance/frontmatter.js';
+import { FrontmatterError, splitFrontmatter } from '../config/frontmatter.js';
 import { compileGuardrails, type GuardrailRule } from './guardrail-rules.js';
 
 /** Root-relative path of the guardrails policy file. */

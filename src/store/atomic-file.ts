@@ -1,6 +1,7 @@
 /** Writes a whole file atomically (temp + rename), so readers never see half of it. */
 import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fsyncDirectory, fsyncSharedDirectory, openAsync } from './append-only-file.js';
 import { diskCall, type DiskFaults } from './disk-io.js';
@@ -100,4 +101,26 @@ async function writeThroughTemporary(file: string, content: string, durable: boo
     rmSync(temporary, { force: true });
     throw error;
   }
+}
+
+/** The folder under system/logs/ that retention archives days into (docs/audit-log.md "Retention and archives"). */
+export const ARCHIVE_FOLDER = 'archive';
+
+export function archiveFolderOf(logsDir: string): string {
+  return path.join(logsDir, ARCHIVE_FOLDER);
+}
+
+/** Writes `bytes` gzipped to `target` (temp, sync, rename), creating its folder; `mode` as the source's. */
+export function writeGzip(target: string, bytes: Buffer, mode = 0o644): void {
+  mkdirSync(path.dirname(target), { recursive: true });
+  const temp = `${target}.tmp`;
+  const fd = openSync(temp, 'w', mode);
+  try {
+    writeSync(fd, gzipSync(bytes));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, target);
+  fsyncDirectory(path.dirname(target));
 }

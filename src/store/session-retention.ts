@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { archiveFolderOf, writeGzip } from '../audit/log-retention.js';
+import { archiveFolderOf, writeGzip } from './atomic-file.js';
 import type { SystemPaths } from '../config/system-paths.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { SessionJournal, type JournalRecord, type SessionStateName } from './session-journal.js';

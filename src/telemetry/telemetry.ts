@@ -5,7 +5,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { GovflowConfig } from '../config/config-loader.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { errorMessage } from '../errors.js';
 import { resolveTelemetrySettings } from './telemetry-settings.js';

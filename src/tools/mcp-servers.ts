@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { MCPClient, MCPTransport } from '@ai-sdk/mcp';
 import type { McpServerConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { McpProcessRecords } from './mcp-process-records.js';
 import { StdioMcpTransport } from './mcp-stdio-transport.js';
 import { ToolCallError, type ToolDescriptor, type ToolOutcome } from './tool-contract.js';

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { listFilesTool, readFileTool, writeFileTool } from './file-tools.js';
 import { httpGetTool } from './http-get-tool.js';
 import { McpServers } from './mcp-servers.js';

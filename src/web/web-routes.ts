@@ -10,7 +10,7 @@ import { AuditLogFormatError } from '../audit/audit-errors.js';
 import { maySee, readsEverything, type Caller } from '../http/http-auth.js';
 import { HttpProblem, problemOf } from '../http/http-problem.js';
 import { errorMessage } from '../errors.js';
-import type { OperationalLog } from '../pipeline/runner-contract.js';
+import type { OperationalLog } from '../log-contract.js';
 import { callerOf, stringParam, type RouteContext } from '../http/http-routes.js';
 import { renderDayBody, renderDaysBody, sessionHref } from './audit-pages.js';
 import { SessionIndex } from './session-index.js';

@@ -13,7 +13,7 @@ import { EXIT_CODE_BY_KIND, EXIT_CODE_BY_STATUS, describeFailure, exitCodeFor } 
 import { GovernanceInvalidError } from '../../src/daemon/governance-source.js';
 import { ROOT_LOCK_FILE } from '../../src/daemon/root-lock.js';
 import { ConfigError, GovflowError, ProviderError, RequestFileError, UsageError } from '../../src/errors.js';
-import { FrontmatterError } from '../../src/governance/frontmatter.js';
+import { FrontmatterError } from '../../src/config/frontmatter.js';
 import { OutsideRootError } from '../../src/governance/root-boundary.js';
 import { HttpProblem } from '../../src/http/http-problem.js';
 import { AnswerTooLargeError } from '../../src/llm/answer-size-limit.js';

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LlmProvider } from '../../src/llm/provider.js';
-import type { OperationalLog } from '../../src/pipeline/runner-contract.js';
+import type { OperationalLog } from '../../src/log-contract.js';
 import { SUMMARY_CONTENT, TWO_TASKS, auditEntries, agentMessage, exampleRoot, happyResponses, scripted, singleAgentRoot, writeFile } from '../pipeline/pipeline-test-helpers.js';
 import { GatedProvider, SseReader, getJson, httpTestbed, postJson, startHttpDaemon } from './http-test-helpers.js';
 

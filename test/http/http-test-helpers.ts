@@ -5,7 +5,7 @@
  */
 import { GovflowDaemon } from '../../src/daemon/daemon.js';
 import { DryRunProvider } from '../../src/llm/dry-run-provider.js';
-import type { OperationalLog } from '../../src/pipeline/runner-contract.js';
+import type { OperationalLog } from '../../src/log-contract.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from '../../src/llm/provider.js';
 import { afterEach } from 'vitest';
 import { agentMessage, exampleRoot, removeTempDirs } from '../pipeline/pipeline-test-helpers.js';
