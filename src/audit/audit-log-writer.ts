@@ -26,6 +26,8 @@ import { AppendOnlyFile, backlogWritten, fsyncDirectory } from '../store/append-
 import type { DiskFaults } from '../store/disk-io.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { AuditWriteError } from './audit-errors.js';
+import { listLogFiles } from './audit-log-reader.js';
+import type { AuditPosition } from '../store/session-journal.js';
 
 export interface AuditLogWriterOptions {
   /** `<root>/system/logs`; created when missing. */
@@ -212,6 +214,21 @@ export class AuditLogWriter {
     } catch (error) {
       // The entries are durable; the next open rebuilds a record left behind the logs.
       this.warnings.push(`could not update the audit head record: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Where the log ends now (the open day file, else the newest on disk), or null before the first
+   * entry: every entry appended from now on comes after it (crash recovery reads from there).
+   */
+  position(): AuditPosition | null {
+    if (this.file !== null) return { file: path.basename(this.file.file), bytes: this.file.writtenBytes };
+    const newest = listLogFiles(this.options.logsDir).at(-1);
+    if (newest === undefined) return null;
+    try {
+      return { file: newest, bytes: fs.statSync(path.join(this.options.logsDir, newest)).size };
+    } catch {
+      return null;
     }
   }
 

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { AuditLogFormatError } from './audit-errors.js';
 import { listLogFiles, logFileDate } from './audit-log-reader.js';
 import { unescapeText } from './audit-line-encoding.js';
+import type { AuditPosition } from '../store/session-journal.js';
 
 export type SessionMessages = Map<string, { sequence: number; agent: string }>;
 
@@ -17,7 +18,8 @@ export type SessionMessages = Map<string, { sequence: number; agent: string }>;
 export type RangeReader = (file: string, offset: number, length: number) => Promise<Buffer>;
 
 interface IndexedFile {
-  /** Bytes of whole entries indexed so far. */
+  /** The byte range indexed so far, [start, bytes): both where entries end (or the file begins). */
+  start: number;
   bytes: number;
   sessions: Map<string, SessionMessages>;
 }
@@ -35,7 +37,7 @@ async function readRange(file: string, offset: number, length: number): Promise<
 
 export class LoggedMessagesIndex {
   private readonly files = new Map<string, IndexedFile>();
-  /** One refresh of a file at a time: concurrent recoveries wait for the same read. */
+  /** The reads of one file run one after another: concurrent recoveries share what was read. */
   private readonly refreshing = new Map<string, Promise<void>>();
 
   constructor(
@@ -43,26 +45,33 @@ export class LoggedMessagesIndex {
     private readonly read: RangeReader = readRange,
   ) {}
 
-  /** The messages of `sessionId` in the day files from `fromDate` (`YYYYMMDD`) on, by message id. */
-  async messagesOf(sessionId: string, fromDate?: string): Promise<SessionMessages> {
+  /**
+   * The messages of `sessionId` in the day files from `fromDate` (`YYYYMMDD`) on, by message id.
+   * With `from`, the session's entries all come after that point (its day file and offset, as the
+   * store noted it): earlier files and the part of that file before it are not read.
+   */
+  async messagesOf(sessionId: string, fromDate?: string, from?: AuditPosition | null): Promise<SessionMessages> {
     const found: SessionMessages = new Map();
     for (const file of listLogFiles(this.logsDir)) {
       if (fromDate !== undefined && logFileDate(file) < fromDate) continue;
-      await this.refresh(file);
+      if (from && file < from.file) continue;
+      await this.refresh(file, from && file === from.file ? from.bytes : 0);
       for (const [messageId, place] of this.files.get(file)?.sessions.get(sessionId) ?? []) found.set(messageId, place);
     }
     return found;
   }
 
-  private refresh(file: string): Promise<void> {
-    const running = this.refreshing.get(file);
-    if (running) return running;
-    const done = this.readNew(file).finally(() => this.refreshing.delete(file));
-    this.refreshing.set(file, done);
+  private refresh(file: string, startAt: number): Promise<void> {
+    const done = (this.refreshing.get(file) ?? Promise.resolve()).then(() => this.readNew(file, startAt));
+    const settled = done.catch(() => undefined);
+    this.refreshing.set(file, settled);
+    void settled.then(() => {
+      if (this.refreshing.get(file) === settled) this.refreshing.delete(file);
+    });
     return done;
   }
 
-  private async readNew(file: string): Promise<void> {
+  private async readNew(file: string, wantedStart: number): Promise<void> {
     const full = path.join(this.logsDir, file);
     let size: number;
     try {
@@ -72,32 +81,48 @@ export class LoggedMessagesIndex {
       return;
     }
     let indexed = this.files.get(file);
-    // A file cut shorter (a torn tail removed at start) is read again from its start.
-    if (indexed === undefined || size < indexed.bytes) {
-      indexed = { bytes: 0, sessions: new Map() };
-      this.files.set(file, indexed);
+    // A file cut shorter (a torn tail removed at start) is read again.
+    if (indexed !== undefined && size < indexed.bytes) indexed = undefined;
+    if (indexed === undefined || wantedStart < indexed.start) {
+      // A point past the end or not where an entry begins (the file was replaced since) reads it all.
+      const startAt = wantedStart > size || (wantedStart > 0 && wantedStart < size && !(await this.read(full, wantedStart, ENTRY_START.length)).equals(ENTRY_START)) ? 0 : wantedStart;
+      if (indexed === undefined) {
+        indexed = { start: startAt, bytes: startAt, sessions: new Map() };
+        this.files.set(file, indexed);
+      } else if (startAt < indexed.start) {
+        await this.indexRange(full, startAt, indexed.start, indexed.sessions);
+        indexed.start = startAt;
+      }
     }
+    indexed.bytes = await this.indexRange(full, indexed.bytes, size, indexed.sessions);
+  }
+
+  /** Indexes the whole entries of [from, to) in slices; returns where the last whole one ends (a torn last one waits for its end). */
+  private async indexRange(full: string, from: number, to: number, sessions: Map<string, SessionMessages>): Promise<number> {
     // In slices of whole entries: a busy day's file can be larger than one string may be.
-    while (indexed.bytes < size) {
-      const length = Math.min(SLICE_BYTES, size - indexed.bytes);
-      const bytes = await this.read(full, indexed.bytes, length);
-      // Whole entries only (each ends with "---\n"); a torn last one waits for its end.
+    let at = from;
+    while (at < to) {
+      const length = Math.min(SLICE_BYTES, to - at);
+      const bytes = await this.read(full, at, length);
+      // Whole entries only (each ends with "---\n").
       const last = bytes.lastIndexOf(ENTRY_END);
       if (last === -1) {
         if (length === SLICE_BYTES) throw new AuditLogFormatError(`no entry end ("---") in ${SLICE_BYTES} bytes`, 1, full);
-        return;
+        return at;
       }
       const end = last + ENTRY_END.length;
-      indexEntries(bytes.subarray(0, end).toString('utf8'), indexed.sessions);
-      indexed.bytes += end;
-      if (end < bytes.length && length < SLICE_BYTES) return;
+      indexEntries(bytes.subarray(0, end).toString('utf8'), sessions);
+      at += end;
+      if (end < bytes.length && length < SLICE_BYTES) return at;
     }
+    return at;
   }
 }
 
 /** Bytes read at a time; an entry is far smaller (answers are capped at llm.max_output_bytes, 1 MiB). */
 const SLICE_BYTES = 16 * 1024 * 1024;
 const ENTRY_END = Buffer.from('\n---\n');
+const ENTRY_START = Buffer.from('[TIMESTAMP: ');
 /**
  * The four header lines recovery needs, read without parsing whole entries (verify does that):
  * every field is one line (newlines in values are escaped), so a line that starts with `[AGENT: `

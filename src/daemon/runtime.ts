@@ -23,6 +23,7 @@ import { compactInTimeZone } from '../message/zoned-time.js';
 import { GovernanceSource } from './governance-source.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { RootLock, type RootOwnerKind } from './root-lock.js';
+import { recoveryPoint } from './recovery-point.js';
 import { FilesSessionStore } from '../store/files-session-store.js';
 import type { SessionStore } from '../store/session-store.js';
 import { ToolBox } from '../tools/tool-box.js';
@@ -108,6 +109,8 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   }
   for (const repair of audit?.repairs ?? []) options.log?.warn('audit log: cut a torn entry left by a crash', { ...repair });
   const loggedMessages = new LoggedMessagesIndex(config.paths.logs);
+  // Where recovery reads from for claims whose sessions never started (recovery-point.ts); null: a `govflow run`.
+  const claimsFrom = audit && options.owner === 'daemon' ? recoveryPoint(config.paths, audit.position(), config.daemon.fsync) : null;
   const events = new SessionEvents();
   const cancellation = new SessionCancellation();
   // Tools agents may be offered (README "Give an agent tools"). MCP servers a killed daemon left running go first.
@@ -130,7 +133,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
         durable: config.daemon.fsync,
         audit: audit!,
         // One index for every recovery of this process: each day file is parsed once (crash recovery, docs/audit-log.md).
-        auditedMessages: (sessionId, sinceIso) => loggedMessages.messagesOf(sessionId, compactInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone)),
+        auditedMessages: (sessionId, sinceIso, from) => loggedMessages.messagesOf(sessionId, compactInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone), from === undefined ? claimsFrom : from),
       });
   const runner = new SessionRunner({
     config,

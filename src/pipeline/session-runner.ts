@@ -175,7 +175,7 @@ export class SessionRunner {
    */
   async recoverSession(sessionId: string, signal: AbortSignal): Promise<SessionOutcome> {
     const active = await this.openSession(sessionId);
-    const audited = await this.deps.store.auditedMessages(sessionId, active.state.session.created_at);
+    const audited = await this.deps.store.auditedMessages(sessionId, active.state.session.created_at, active.state.session.audit_from ?? null);
     await voidLostMessages(active, audited, this.now(), this.deps.log);
     await appendMissingAuditEntries(active, audited, this.deps.log);
     return this.run(active, signal);

@@ -86,6 +86,11 @@ export class AppendOnlyFile {
   private readonly backlog: string[] = [];
   private flushing: Promise<void> | null = null;
 
+  /** Bytes of whole records written so far: always where an entry ends. */
+  get writtenBytes(): number {
+    return this.size;
+  }
+
   /** Opens (creating) `file` for appending. */
   constructor(
     readonly file: string,

@@ -15,6 +15,7 @@ import { ManifestFile } from './manifest-file.js';
 import { PromptStore } from './prompt-store.js';
 import {
   SessionJournal,
+  type AuditPosition,
   type CrashRecord,
   type ExchangeRecord,
   type FinishedRecord,
@@ -36,10 +37,13 @@ export interface FilesSessionStoreOptions {
   outboxDir: string;
   /** fdatasync journals and results (`daemon.fsync`). */
   durable: boolean;
-  /** The audit trail (the AuditLogWriter): `append` resolves once the entry is durable, with its hash. */
-  audit: { append(input: AuditEntryInput): Promise<{ hash: string }> };
-  /** The session's audit entries logged from `sinceIso` on (reads system/logs/). */
-  auditedMessages: (sessionId: string, sinceIso: string) => Promise<AuditedMessages>;
+  /**
+   * The audit trail (the AuditLogWriter): `append` resolves once the entry is durable, with its
+   * hash; `position` is where the log ends now (noted on each new session as `audit_from`).
+   */
+  audit: { append(input: AuditEntryInput): Promise<{ hash: string }>; position?(): AuditPosition | null };
+  /** The session's audit entries logged from `sinceIso` on, after `from` as SessionStore.auditedMessages says (reads system/logs/). */
+  auditedMessages: (sessionId: string, sinceIso: string, from?: AuditPosition | null) => Promise<AuditedMessages>;
   /** `system/snapshots/`: system prompts go to `prompts/<sha256>.md` under it. */
   snapshotsDir: string;
   /** Failures to inject into journal, result and prompt writes (tests). */
@@ -165,7 +169,9 @@ export class FilesSessionStore implements SessionStore {
     });
     const entriesDurable = durable ? Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)]) : undefined;
     const session = new FilesStoredSession(record.session_id, journal, this.options, entriesDurable);
-    session.append(record);
+    // Where its entries can begin: crash recovery reads the log from there, not from the day's start.
+    const auditFrom = this.options.audit.position?.() ?? null;
+    session.append(auditFrom === null ? record : { ...record, audit_from: auditFrom });
     return session;
   }
 
@@ -177,7 +183,7 @@ export class FilesSessionStore implements SessionStore {
     return { session: new FilesStoredSession(sessionId, journal, this.options), records };
   }
 
-  auditedMessages(sessionId: string, sinceIso: string): Promise<AuditedMessages> {
-    return this.options.auditedMessages(sessionId, sinceIso);
+  auditedMessages(sessionId: string, sinceIso: string, from?: AuditPosition | null): Promise<AuditedMessages> {
+    return this.options.auditedMessages(sessionId, sinceIso, from);
   }
 }

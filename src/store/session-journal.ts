@@ -57,6 +57,17 @@ export interface SessionRecord {
   entry_agent: string;
   /** Set on a child session started by a `delegate` tool call (README "Delegation"). */
   delegation?: DelegatedFrom;
+  /**
+   * Where the audit log stood when the session was created: all its entries come after this
+   * point, so crash recovery reads the log from here (files store; absent in older journals).
+   */
+  audit_from?: AuditPosition;
+}
+
+/** A point in the audit log: a day file (`YYYYMMDD.log`) and a byte offset in it where an entry ends. */
+export interface AuditPosition {
+  file: string;
+  bytes: number;
 }
 
 /** Where a child session comes from and the limits it runs under. */

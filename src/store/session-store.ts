@@ -16,6 +16,7 @@
  */
 import type { AuditEntryInput } from '../audit/audit-entry-format.js';
 import type {
+  AuditPosition,
   CrashRecord,
   ExchangeRecord,
   FinishedRecord,
@@ -86,8 +87,13 @@ export interface SessionStore {
   create(record: SessionRecord): Promise<StoredSession>;
   /** Opens a session for a reply or recovery, with its records in order. */
   open(sessionId: string): Promise<{ session: StoredSession; records: JournalRecord[] }>;
-  /** The audit entries of `sessionId` logged from `sinceIso` on (crash recovery). */
-  auditedMessages(sessionId: string, sinceIso: string): Promise<AuditedMessages>;
+  /**
+   * The audit entries of `sessionId` logged from `sinceIso` on (crash recovery). `from`, for the
+   * files store's log: a point all of them come after (the session record's `audit_from`); null
+   * when the journal has none (read the days from `sinceIso`); left out for a claimed request whose
+   * session never started (the store bounds it by where the run that claimed it began).
+   */
+  auditedMessages(sessionId: string, sinceIso: string, from?: AuditPosition | null): Promise<AuditedMessages>;
   /**
    * Keeps the exact system prompt sent to a model, once per hash (exchange records name it by
    * its SHA-256); a no-op for a hash already kept.

@@ -158,6 +158,40 @@ describe('audit log reader', () => {
     expect(reads[2].offset).toBeGreaterThan(0);
   });
 
+  it('the logged-messages index reads from where a session could begin, and back to an earlier point when one asks for it', async () => {
+    const dirs = await trail();
+    const file = path.join(dirs.logsDir, '20260308.log');
+    const text = fs.readFileSync(file, 'utf8');
+    // Where the entry of a4 begins: the end of a3's entry.
+    const a4At = Buffer.byteLength(text.slice(0, text.lastIndexOf('[TIMESTAMP: ')));
+    const reads: Array<{ file: string; offset: number; length: number }> = [];
+    const index = new LoggedMessagesIndex(dirs.logsDir, async (name, offset, length) => {
+      reads.push({ file: path.basename(name), offset, length });
+      const buffer = Buffer.alloc(length);
+      const handle = await fs.promises.open(name, 'r');
+      try {
+        const { bytesRead } = await handle.read(buffer, 0, length, offset);
+        return buffer.subarray(0, bytesRead);
+      } finally {
+        await handle.close();
+      }
+    });
+    // From a4's place: the earlier day and a3 are not read, a4 is found.
+    expect([...(await index.messagesOf('s2', undefined, { file: '20260308.log', bytes: a4At })).keys()]).toEqual(['a4']);
+    expect(reads.some((read) => read.file === '20260307.log')).toBe(false);
+    expect(Math.min(...reads.map((read) => read.offset))).toBe(a4At);
+    // From the file's start (a session noted earlier): only the part before a4 is read now.
+    const before = reads.length;
+    expect([...(await index.messagesOf('s2', undefined, { file: '20260308.log', bytes: 0 })).keys()].sort()).toEqual(['a3', 'a4']);
+    expect(reads.slice(before).filter((read) => read.length > 12)).toEqual([{ file: '20260308.log', offset: 0, length: a4At }]);
+    // A point where no entry begins (the file was replaced since it was noted) reads the file whole.
+    const fresh = new LoggedMessagesIndex(dirs.logsDir);
+    expect([...(await fresh.messagesOf('s2', undefined, { file: '20260308.log', bytes: a4At + 3 })).keys()].sort()).toEqual(['a3', 'a4']);
+    // A later day's file is read from its start; an older one is skipped.
+    expect([...(await fresh.messagesOf('s1', undefined, { file: '20260307.log', bytes: 0 })).keys()]).toEqual(['a1', 'a2']);
+    expect([...(await fresh.messagesOf('s1', undefined, { file: '20260308.log', bytes: 0 })).keys()]).toEqual([]);
+  });
+
   it('isLogDate accepts real days only', () => {
     expect(isLogDate('20240229')).toBe(true);
     expect(isLogDate('20230229')).toBe(false);

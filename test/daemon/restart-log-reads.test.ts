@@ -5,7 +5,8 @@
  * asynchronous read of the day log counted (fs.promises is the disk seam recovery reads through;
  * the chain's tail at start is read from the end, synchronously, and is not what this counts).
  * Recovery reads each byte of the day log at most once for all the sessions and claims it
- * recovers; a per-session parse (the old way) read the whole log again for each of them.
+ * recovers, and none of what was logged before the killed run began; a per-session parse (the old
+ * way) read the whole log again for each of them.
  */
 import { randomUUID } from 'node:crypto';
 import fs, { readdirSync } from 'node:fs';
@@ -90,6 +91,8 @@ describe('a restart over a large day log', () => {
     writeScript(root, exampleScript({ latencyMs: 40, loop: true }));
     await prebuildDayLog(root);
     const logsDir = path.join(root, 'system', 'logs');
+    const logSize = () => readdirSync(logsDir).filter((name) => name.endsWith('.log')).reduce((sum, name) => sum + fs.statSync(path.join(logsDir, name)).size, 0);
+    const earlierBytes = logSize();
     const first = await startDaemon(root);
     for (let index = 0; index < REQUESTS; index++) dropJson(root, `r${index}.json`, { request: `Summarize note ${index}.`, request_id: `waiting-${index}` });
     await waitFor('the requests claimed', () => readdirSync(path.join(root, 'system', 'inbox')).filter((name) => name.endsWith('.json')).length === 0);
@@ -106,11 +109,14 @@ describe('a restart over a large day log', () => {
       await second.stop();
     }
     vi.restoreAllMocks();
-    const logBytes = readdirSync(logsDir).filter((name) => name.endsWith('.log')).reduce((sum, name) => sum + fs.statSync(path.join(logsDir, name)).size, 0);
+    const logBytes = logSize();
     // Each byte at most once: the log's size now bounds all that recovery read (the old per-session
-    // parse read it once per recovered session: ≥ 4 × its size here).
+    // parse read it once per recovered session: ≥ 4 × its size here). And only what the killed run
+    // wrote: the earlier entries lie before where its sessions and claims could log (their
+    // `audit_from`, system/state/recovery-from.json), a few 12-byte checks aside.
     expect(counted.reads()).toBeGreaterThan(0);
     expect(counted.bytes()).toBeLessThanOrEqual(logBytes);
+    expect(counted.bytes()).toBeLessThanOrEqual(logBytes - earlierBytes + 4096);
     const results = readResults(root);
     expect(new Set(results.map((result) => result.request_id)).size).toBe(REQUESTS);
     expect(results).toHaveLength(REQUESTS);
