@@ -19,11 +19,12 @@ describe('isProcessAlive', () => {
   });
 
   it.runIf(existsSync('/proc/self/stat'))('is false for a process that exited but was never reaped (a zombie)', async () => {
-    // `sleep 0` exits at once; its parent becomes `sleep 5` (exec), which never reaps it.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // The child exits after a second, by when its parent has become `sleep 30` (exec), which never
+    // reaps it. (A child that exits at once may be reaped by the shell before its exec: no zombie.)
+    const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 15_000;
       while (procState(zombie) !== 'Z' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
       expect(procState(zombie)).toBe('Z');
       expect(isProcessAlive(zombie)).toBe(false);
@@ -31,5 +32,5 @@ describe('isProcessAlive', () => {
     } finally {
       parent.kill('SIGKILL');
     }
-  });
+  }, 20_000);
 });
