@@ -38,7 +38,7 @@ async function readRange(file: string, offset: number, length: number): Promise<
 export class LoggedMessagesIndex {
   private readonly files = new Map<string, IndexedFile>();
   /** The reads of one file run one after another: concurrent recoveries share what was read. */
-  private readonly refreshing = new Map<string, Promise<void>>();
+  private readonly refreshing = new Map<string, { startAt: number; done: Promise<void> }>();
 
   constructor(
     private readonly logsDir: string,
@@ -62,12 +62,17 @@ export class LoggedMessagesIndex {
   }
 
   private refresh(file: string, startAt: number): Promise<void> {
-    const done = (this.refreshing.get(file) ?? Promise.resolve()).then(() => this.readNew(file, startAt));
-    const settled = done.catch(() => undefined);
-    this.refreshing.set(file, settled);
-    void settled.then(() => {
-      if (this.refreshing.get(file) === settled) this.refreshing.delete(file);
-    });
+    // Concurrent recoveries share a read that covers them; one that needs an earlier start queues after it.
+    const running = this.refreshing.get(file);
+    if (running && running.startAt <= startAt) return running.done;
+    const done = (running?.done.catch(() => undefined) ?? Promise.resolve()).then(() => this.readNew(file, startAt));
+    const entry = { startAt, done };
+    this.refreshing.set(file, entry);
+    void done
+      .catch(() => undefined)
+      .then(() => {
+        if (this.refreshing.get(file) === entry) this.refreshing.delete(file);
+      });
     return done;
   }
 
