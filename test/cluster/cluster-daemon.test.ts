@@ -132,7 +132,16 @@ describe.skipIf(!pg)('cluster daemon when its link to Postgres is cut', () => {
       await pg!.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [`govflow:${daemonA}`]);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    await waitFor('every session finished', async () => (await pg!.query<{ n: number }>("select count(*)::int as n from sessions where state = 'finished'"))[0].n === 6, { timeoutMs: 40_000 });
+    let rows = '';
+    await waitFor(
+      'every session finished',
+      async () => {
+        const sessions = await pg!.query<{ session_id: string; state: string; owner: string | null; epoch: string; lease_expires_at: Date | null }>('select session_id, state, owner, epoch, lease_expires_at from sessions order by session_id');
+        rows = sessions.map((row) => `${row.session_id} ${row.state} owner=${row.owner} epoch=${row.epoch} lease=${row.lease_expires_at?.toISOString()}`).join('\n');
+        return sessions.filter((row) => row.state === 'finished').length === 6;
+      },
+      { timeoutMs: 40_000, detail: () => `sessions:\n${rows}\n--- A (${daemonA}) stderr, last lines:\n${a.stderr.split('\n').slice(-40).join('\n')}\n--- B stderr, last lines:\n${b.stderr.split('\n').slice(-40).join('\n')}` },
+    );
     await expectExactlyOnce();
     expect(a.hasExited).toBe(false);
     // The cut reached A (its connections were reset under it).
