@@ -26,7 +26,6 @@ import { AppendOnlyFile, backlogWritten, fsyncDirectory } from '../store/append-
 import type { DiskFaults } from '../store/disk-io.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { AuditWriteError } from './audit-errors.js';
-import { listLogFiles } from './audit-log-reader.js';
 import type { AuditPosition } from '../store/session-journal.js';
 
 export interface AuditLogWriterOptions {
@@ -58,6 +57,8 @@ export class AuditLogWriter {
   /** Set while a new day file waits for the disk: later appends queue behind it. */
   private opening: Promise<unknown> | null = null;
   private newestDay: string | null = null;
+  /** position() while no day file is open; undefined: not asked since the last append. */
+  private idlePosition: AuditPosition | null | undefined = undefined;
   private lastHash = '';
   private entries = 0;
   /** The head record after this turn's appends, waiting to be written (a write is scheduled). */
@@ -104,6 +105,7 @@ export class AuditLogWriter {
    */
   async append(input: AuditEntryInput): Promise<{ file: string; hash: string }> {
     const messageId = input.message.message_id;
+    this.idlePosition = undefined;
     const local = localDayAndTime(input.message.timestamp.executed_at, this.options.timezone);
     // Behind a day file (or a journal record) that waits for the disk, in call order.
     for (let gate = this.opening ?? backlogWritten(); gate !== null; gate = this.opening ?? backlogWritten()) await gate;
@@ -223,13 +225,16 @@ export class AuditLogWriter {
    */
   position(): AuditPosition | null {
     if (this.file !== null) return { file: path.basename(this.file.file), bytes: this.file.writtenBytes };
-    const newest = listLogFiles(this.options.logsDir).at(-1);
-    if (newest === undefined) return null;
-    try {
-      return { file: newest, bytes: fs.statSync(path.join(this.options.logsDir, newest)).size };
-    } catch {
-      return null;
+    // No day file open yet (nothing appended since the start or a day change): the newest one's size, asked once until the next append.
+    if (this.idlePosition === undefined) {
+      const newest = this.newestDay === null ? null : `${this.newestDay}.log`;
+      try {
+        this.idlePosition = newest === null ? null : { file: newest, bytes: fs.statSync(path.join(this.options.logsDir, newest)).size };
+      } catch {
+        this.idlePosition = null;
+      }
     }
+    return this.idlePosition;
   }
 
   /** Entries in the whole trail so far (as the head record counts them). */

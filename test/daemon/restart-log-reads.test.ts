@@ -14,6 +14,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
 import { GovflowDaemon } from '../../src/daemon/daemon.js';
+import { entryInput, makeMessage } from '../audit/audit-test-helpers.js';
 import { buildDistOnce } from './build-once.js';
 import { cleanupAll, dropJson, exampleScript, makeRoot, readResults, runCli, scriptedConfig, startDaemon, waitFor, writeScript } from './daemon-helpers.js';
 
@@ -30,27 +31,9 @@ const SILENT = { info() {}, warn() {}, error() {} };
 
 async function prebuildDayLog(root: string): Promise<void> {
   const writer = await AuditLogWriter.open({ logsDir: path.join(root, 'system', 'logs'), stateDir: path.join(root, 'system', 'state'), timezone: 'UTC', durable: false });
-  const at = new Date().toISOString();
+  const executedAt = new Date().toISOString();
   for (let index = 0; index < EARLIER_ENTRIES; index++) {
-    const sessionId = `sess-earlier-${Math.floor(index / 6)}`;
-    await writer.append({
-      message: {
-        message_id: randomUUID(),
-        timestamp: { executed_at: at, timezone: 'UTC' },
-        agent: { name: 'objective_agent', type: 'governance' },
-        input: { source: 'user', content: 'an earlier request of the day' },
-        output: { content: ['an objective'], content_type: 'objectives' },
-        next_agent: { name: null, reason: 'end' },
-        status: { code: 'success', message: 'done' },
-        error: { has_error: false, error_code: null, error_message: null, retry_count: 0, recoverable: false },
-        metadata: { session_id: sessionId, request_id: `earlier-${sessionId}`, sequence_number: (index % 6) + 1, parent_message_id: null },
-        audit: { compliance_notes: 'earlier', governance_files_consulted: [] },
-      },
-      governanceHash: 'earlier',
-      corrections: [],
-      complianceViolations: [],
-      notes: [],
-    });
+    await writer.append(entryInput(makeMessage({ id: randomUUID(), session: `sess-earlier-${Math.floor(index / 6)}`, sequence: (index % 6) + 1, executedAt })));
   }
   await writer.close();
 }
