@@ -17,6 +17,7 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 export class SseConnection {
   private heartbeat: NodeJS.Timeout | null = null;
   private ended = false;
+  private corked = false;
   /**
    * The id of the daemon's stopping notice on this stream, set by a stream whose events have ids
    * (the session stream: one that resumes right); null sends it without an id, as seed 003's chat.
@@ -69,6 +70,16 @@ export class SseConnection {
 
   private write(text: string): void {
     if (this.ended || this.response.writableEnded || this.response.destroyed) return;
+    // The events of one turn of the loop (a model's answer read in one piece gives dozens of
+    // chunks) leave in one write instead of one system call each.
+    if (!this.corked) {
+      this.corked = true;
+      this.response.cork();
+      setImmediate(() => {
+        this.corked = false;
+        this.response.uncork();
+      });
+    }
     this.response.write(text);
     if (this.response.writableLength > MAX_BUFFERED_BYTES) {
       this.response.destroy(new Error('event stream client does not read; disconnected'));
