@@ -88,7 +88,8 @@ export function wholeBodyLimit(answerLimitBytes: number): number {
 
 /**
  * A `fetch` for the AI SDK whose response bodies stop with AnswerTooLargeError once they pass
- * `maxBodyBytes`, so a 50 MB body is never read whole. Event streams pass through unchanged:
+ * `maxBodyBytes`, so a 50 MB body is never read whole (one of unknown or compressed length is
+ * counted as it is read; one that declares more is refused unread). Event streams pass through unchanged:
  * their text is counted piece by piece by the adapter, precisely, and their framing would make
  * a body count meaningless.
  */
@@ -97,10 +98,16 @@ export function cappedFetch(maxBodyBytes: number, answerLimitBytes: number): typ
     const response = await fetch(input, init);
     const type = response.headers.get('content-type') ?? '';
     if (response.body === null || type.includes('text/event-stream')) return response;
-    const declared = Number(response.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > maxBodyBytes) {
-      await response.body.cancel().catch(() => undefined);
-      throw new AnswerTooLargeError(answerLimitBytes, '');
+    const length = response.headers.get('content-length');
+    if (length !== null) {
+      if (Number(length) > maxBodyBytes) {
+        await response.body.cancel().catch(() => undefined);
+        throw new AnswerTooLargeError(answerLimitBytes, '');
+      }
+      // A declared length within the cap bounds what is read — unless the body is compressed,
+      // as fetch decodes it while reading: then only counting the decoded bytes does.
+      const encoding = response.headers.get('content-encoding');
+      if (/^\d+$/.test(length) && (encoding === null || encoding === 'identity')) return response;
     }
     let seen = 0;
     const counted = response.body.pipeThrough(
