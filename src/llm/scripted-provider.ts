@@ -31,6 +31,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { raceAbort } from '../abort-race.js';
 import { abortableSleep, isRetryableStatus } from '../backoff.js';
 import { ConfigError, GovflowError, ProviderError } from '../errors.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
@@ -67,19 +68,6 @@ export interface ScriptedCall {
 export interface ScriptedProviderOptions {
   /** Runs at the start of every call, before the scripted answer; the call awaits it. */
   onCall?: (call: ScriptedCall) => void | Promise<void>;
-}
-
-/** Waits for `gate`, or rejects with the signal's reason as soon as it aborts. */
-function gateOrAbort(gate: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    void gate.then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    });
-  });
 }
 
 export class ScriptedProvider implements LlmProvider {
@@ -149,7 +137,7 @@ export class ScriptedProvider implements LlmProvider {
     this.startWaiters.delete(call.number);
     if (this.options.onCall) await this.options.onCall(call);
     const gate = this.gates.get(call.number);
-    if (gate) await gateOrAbort(gate, request.signal);
+    if (gate) await raceAbort(gate, request.signal);
     const list = this.script.responses[request.agent] ?? [];
     let position = this.positions.take(request.agent, request.sessionId, request.journaledCalls);
     if (position >= list.length && this.script.loop && list.length > 0) position %= list.length;
