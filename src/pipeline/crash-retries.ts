@@ -42,7 +42,7 @@ export async function recordCrash(active: ActiveSession, error: unknown, now: Da
 
 /** True when the session has crashed more often than it may be retried and has not ended yet. */
 export function crashRetriesUsedUp(state: SessionState, maxCrashRetries: number): boolean {
-  return state.crashes > maxCrashRetries && !state.final && !state.paused && !state.finishedRecorded;
+  return state.crashes > maxCrashRetries && !state.final && !state.paused && state.finishedAt === null;
 }
 
 /**

@@ -193,9 +193,9 @@ export class SessionRunner {
     const maxCrashRetries = this.config.limits.max_crash_retries;
     try {
       const { state } = active;
-      if (!state.finishedRecorded) this.writeManifest(active);
+      if (state.finishedAt === null) this.writeManifest(active);
       if (crashRetriesUsedUp(state, maxCrashRetries)) await this.giveUpAfterCrashes(active);
-      while (!state.final && !state.paused && !state.finishedRecorded) {
+      while (!state.final && !state.paused && state.finishedAt === null) {
         if (signal.aborted || this.draining) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`, { sessionId: state.session.session_id });
         if (state.plan) await runPlan(active, this.config.limits, (step) => this.runStep(active, step, signal), () => this.draining);
         else if (state.cursor) await this.runStep(active, state.cursor, signal);
@@ -317,7 +317,7 @@ export class SessionRunner {
     if (state.paused) {
       await stored.pause(resultFiles(result, state, built));
     } else {
-      const end: FinishedRecord | null = state.finishedRecorded ? null : { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
+      const end: FinishedRecord | null = state.finishedAt !== null ? null : { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
       await stored.finish(resultFiles(result, state, built), end);
       if (end) applyRecord(state, end);
     }

@@ -90,7 +90,6 @@ export interface SessionState {
   finishedAt: string | null;
   /** Start of the current run (creation, or the reply that resumed it): the deadline's base. */
   runStartedAt: string;
-  finishedRecorded: boolean;
   /** Highest sequence number used, by a message or by a voided audit entry. */
   lastSequence: number;
   /** Audit entries voided since the last message (named in the next message's audit notes). */
@@ -135,7 +134,6 @@ export function initialState(session: SessionRecord): SessionState {
     replyFiles: [],
     finishedAt: null,
     runStartedAt: session.created_at,
-    finishedRecorded: false,
     lastSequence: 0,
     voided: [],
     crashes: 0,
@@ -167,7 +165,6 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       }
       return;
     case 'finished':
-      state.finishedRecorded = true;
       state.finishedAt = record.at;
       return;
     case 'void':
