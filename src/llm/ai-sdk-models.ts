@@ -1,9 +1,6 @@
 /**
- * Which AI SDK provider package serves each govflow provider kind, how it is configured
- * (base URL, key), and what each one sends for structured output. Checked once, when the
- * adapter is created, so a missing key or base URL stops the daemon at start with a message
- * that says which setting to fill in. Only the configured kind's package is loaded, on the
- * first call.
+ * Which AI SDK package serves each provider kind and how it is configured, checked when the
+ * adapter is created. Only the configured kind's package is loaded, on the first call.
  */
 import type { LanguageModel } from 'ai';
 import { ConfigError } from '../errors.js';
@@ -34,11 +31,8 @@ export const API_KEY_ENV_BY_KIND: Readonly<Partial<Record<AiSdkProviderKind, str
 });
 
 /**
- * How each kind asks for JSON. OpenAI-style chat APIs get `response_format: json_object`
- * (not the strict `json_schema` mode: it rejects our message schema's open `content: {}`
- * objects); Gemini gets `responseMimeType: application/json`; Anthropic has no JSON switch
- * without a schema (the SDK would warn and ignore it), so it relies on the prompt alone.
- * Either way our own validation judges the text.
+ * Which kinds get native JSON mode: `json_object`, not strict `json_schema` (it rejects our open
+ * `content: {}`); Anthropic has no JSON switch without a schema, so it relies on the prompt.
  */
 export const NATIVE_JSON_MODE_BY_KIND: Readonly<Record<AiSdkProviderKind, boolean>> = Object.freeze({
   openai: true,
@@ -92,11 +86,7 @@ function normaliseBaseUrl(baseUrl: string | null): string | undefined {
   return trimmed;
 }
 
-/**
- * The AI SDK model of a model id for `settings.kind`; the provider client is created once and
- * reused. Throws ConfigError for a missing key (hosted providers), a missing base URL
- * (openai-compatible) or a malformed one.
- */
+/** The AI SDK model of a model id, from one client; throws ConfigError for a missing key or base URL. */
 export function createModelFactory(settings: ModelFactorySettings): (modelId: string) => Promise<LanguageModel> {
   const baseURL = normaliseBaseUrl(settings.baseUrl);
   const fetch = settings.fetch;

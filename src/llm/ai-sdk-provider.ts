@@ -1,8 +1,6 @@
 /**
- * The real LLM providers (OpenAI, OpenAI-compatible servers, Ollama, Anthropic, Gemini) behind
- * our small `LlmProvider` interface, through the AI SDK. This file makes ONE attempt per call and
- * translates its failure to a `ProviderError` (retryable or not, Retry-After, key scrubbed);
- * retries and the per-attempt timeout are `withRetries` (retrying-provider.ts), around any provider.
+ * The real LLM providers behind `LlmProvider`, through the AI SDK: ONE attempt per call, its
+ * failure translated to a `ProviderError`; retries and timeouts are `withRetries`'.
  */
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import type { LanguageModel } from 'ai';
@@ -66,11 +64,7 @@ function compile(settings: AiSdkAdapterSettings) {
 // `govflow run --json` and the daemon's single `ready` line. Our own validation reports what matters.
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
-/**
- * True for a 200 answer that held no stream: the SDK's InvalidResponseDataError "stream ended
- * without a finish reason" with no text delta before it (a stream cut mid-body is a different,
- * retryable error).
- */
+/** True for a 200 answer that held no stream (a stream cut mid-body is another, retryable error). */
 function answeredWithoutStream(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     if (/InvalidResponseDataError|NoOutputGeneratedError/.test(current.name) || /stream ended without a finish/i.test(current.message)) return true;
@@ -78,11 +72,7 @@ function answeredWithoutStream(error: unknown): boolean {
   return false;
 }
 
-/**
- * The bare adapter for a real model API: one attempt per call, no timeout of its own (the
- * request's signal carries it). Throws ConfigError at once for a missing key or base URL, so the
- * daemon fails at start rather than on the first message. Failed calls reject with `ProviderError`.
- */
+/** The bare adapter; throws ConfigError at once for a missing key or base URL, so the daemon fails at start. */
 export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider {
   const compiled = compile(settings);
   const baseModelFor = createModelFactory({
@@ -107,8 +97,7 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
   async function generate(request: LlmRequest): Promise<LlmResponse> {
     const modelId = request.model && request.model.trim() !== '' ? request.model.trim() : compiled.model;
     const model = await modelFor(modelId);
-    // Streaming costs CPU (web streams, the SDK's stream machinery): only a call whose chunks
-    // someone reads (an open event stream or chat for the session) streams.
+    // Streaming costs CPU: only a call whose chunks someone reads streams.
     const stream = streaming && request.onChunk !== undefined;
     let receivedText = false;
     const watchedRequest: LlmRequest = {

@@ -1,15 +1,8 @@
-/**
- * What a call cost: a default price table for common models, a user table that overrides it,
- * and `costUsd`, which the pipeline uses for `max_cost_usd_per_session` budgets and the audit log.
- * Prices move; the table is a convenience, the user table is the authority.
- */
+/** What a call cost, for budgets and the audit log: a default price table, overridden by the user's. */
 import type { ModelPrice } from '../config/config-loader.js';
 import type { LlmUsage } from './provider.js';
 
-/**
- * A price table, keyed by model name (or a model-name prefix, see `findModelPrice`): USD per
- * million tokens; `cached_input` defaults to `input` when a price omits it.
- */
+/** USD per million tokens by model name or name prefix; `cached_input` defaults to `input`. */
 export type ModelPriceTable = Readonly<Record<string, ModelPrice>>;
 
 /**
@@ -101,11 +94,8 @@ export function findModelPrice(
 }
 
 /**
- * Cost of one call. Cached input tokens are priced at `cached_input` (falling back to `input`),
- * the rest of the input at `input`, output at `output`. An unknown model costs 0 with
- * `priceKnown: false`, so budgets can warn instead of silently treating it as free.
- * With `options.providerKind` of a local provider (ollama) a model is free and known unless
- * the user table prices it.
+ * Cost of one call. An unknown model costs 0 with `priceKnown: false`, so budgets can warn
+ * instead of treating it as free; a local provider's (ollama) is free unless the user prices it.
  */
 export function costUsd(
   model: string,

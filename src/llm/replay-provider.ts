@@ -1,12 +1,7 @@
 /**
- * Provider `kind: replay` (README "Record, replay and governance tests"): answers every call from recorded cassettes, streamed or
- * not, with no model and no network. Calls are found by agent + normalized prompt hash; several
- * answers under one key are given in the order they were recorded.
- *
- * A call with no recording fails loudly (`on_miss: fail`, the only mode): the error names the
- * agent and its call in the session, the governance files whose text changed since the closest
- * recording of that agent, and a line diff of the prompt against it — led by the session's first
- * miss when this one followed it (replay-miss.ts).
+ * Provider `kind: replay`: answers every call from recorded cassettes, with no model or network.
+ * A call with no recording fails loudly, naming the governance files changed since the closest
+ * recording and a diff of the prompt against it (replay-miss.ts).
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -85,10 +80,7 @@ export class ReplayProvider implements LlmProvider {
     return hashes;
   }
 
-  /**
-   * The governance files the recording ran under (their hashes, by path); null when a cassette
-   * does not list them (recorded before they were kept).
-   */
+  /** Hashes of the governance files the recording ran under; null when a cassette predates them. */
   recordedGovernanceTree(): Record<string, string> | null {
     if (this.cassettes.length === 0 || this.cassettes.some((cassette) => !cassette.governance_tree)) return null;
     return Object.assign({}, ...this.cassettes.map((cassette) => cassette.governance_tree)) as Record<string, string>;
@@ -194,10 +186,7 @@ export class ReplayProvider implements LlmProvider {
   }
 }
 
-/**
- * The recorded tool calls as the tool loop takes them: names recorded on the wire (AI SDK
- * middleware) mapped back to govflow's, inputs parsed from their JSON text.
- */
+/** The recorded tool calls with govflow's names and parsed inputs. */
 function replayedToolCalls(recorded: readonly RecordedToolCall[], request: LlmRequest): LlmToolCall[] {
   if (recorded.length === 0) return [];
   const table = toolNameTable(request.tools ?? [], request.toolTurns);

@@ -1,10 +1,7 @@
 /**
- * The scripted provider (docs/configuration.md, for tests and benchmarks): replays responses per agent from a
- * file, in order. It fails loudly — an unexpected call throws (and is kept in `unexpectedCalls`),
- * and `assertAllUsed` reports responses nobody asked for and calls nobody scripted (after
- * openai-agents-js's scripted model). Tests synchronise on calls instead of sleeping: `callStarted(n)`
- * resolves when the n-th call began, `hold(n)` keeps the n-th call waiting until released, and the
- * `onCall` hook runs (and is awaited) at the start of every call.
+ * The scripted provider (for tests and benchmarks): replays responses per agent from a file, in
+ * order, and fails loudly on an unexpected call (after openai-agents-js's scripted model). Tests
+ * synchronise on calls instead of sleeping: `callStarted(n)`, `hold(n)`, the `onCall` hook.
  *
  * File (YAML or JSON):
  *   latency_ms: 0          # optional delay before every answer
@@ -19,15 +16,10 @@
  *           - { name: write_file, input: { path: report.md, content: "..." }, id: call_1 }
  *           - { name: read_file, input_text: '{"path": ' }   # malformed arguments, as sent
  *
- * A `tool_calls` entry answers one model turn with those calls (`id` optional; `text` optional);
- * the agent's next entry answers the turn after the results. Tool names are govflow's
- * (`read_file`, `mcp:docs/search`), whether or not the agent was offered them. A call without `id`
- * in a session is `call_<agent>_<n>_<i>`: the i-th call of the agent's n-th model call in that
- * session, so ids stay unique in a session that resumes in another process.
- *
- * A session resumed in another process (a restarted daemon, a reply through `govflow run`) goes on
- * in each agent's list after the calls its journal shows (scripted-positions.ts): one script
- * covers the whole session, whichever process answers which part.
+ * A `tool_calls` entry answers one model turn, with govflow's tool names; the agent's next entry
+ * answers the turn after the results. A call without `id` in a session is `call_<agent>_<n>_<i>`
+ * (the i-th call of the agent's n-th model call), unique across processes. A session resumed in
+ * another process goes on after the calls its journal shows (scripted-positions.ts).
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -98,10 +90,7 @@ export class ScriptedProvider implements LlmProvider {
     });
   }
 
-  /**
-   * Keeps the n-th call (1-based) waiting after it started, until the returned function is
-   * called. The held call still rejects at once when its signal aborts.
-   */
+  /** Keeps the n-th call waiting until the returned function is called (its signal still aborts it). */
   hold(number: number): () => void {
     if (this.calls.length >= number) throw new GovflowError('internal', `scripted provider: call ${number} already started; hold it before it starts`);
     let release!: () => void;
