@@ -1,8 +1,6 @@
 /**
- * The tool side of an AI SDK call: the offered tools as the SDK's native tool set (no `execute`,
- * so the SDK stops after one model turn and hands the calls back), the tool loop so far as
- * assistant tool-call and tool-result messages, and the calls of an answer mapped back to
- * govflow's names.
+ * The tool side of an AI SDK call: the offered tools without `execute` (so the SDK hands the calls
+ * back after one turn), the tool loop so far as messages, and names mapped to and from the wire.
  */
 import { jsonSchema, tool, type ModelMessage, type ToolSet } from 'ai';
 import type { LlmRequest, LlmToolCall, LlmToolOffer } from './provider.js';

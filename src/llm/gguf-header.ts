@@ -1,8 +1,6 @@
 /**
- * Reads and checks a GGUF file's header and metadata before llama.cpp sees it. llama.cpp aborts
- * the whole process (a native assertion, no exception) on some malformed models — a missing
- * `token_type` or `feed_forward_length`, for one — so a corrupt or incomplete file must be
- * refused here, with an error that names the file and what is wrong, and never reach it.
+ * Checks a GGUF file's header and metadata before llama.cpp sees it: llama.cpp aborts the whole
+ * process (a native assertion) on some malformed models, e.g. one missing `token_type`.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { ConfigError } from '../errors.js';

@@ -1,13 +1,7 @@
 /**
- * Records every successful model call to a cassette file (`llm.record: DIR`,
- * `govflow run --record DIR`, `govflow test --update`). It wraps any provider:
- * - AI SDK providers are recorded at the model layer by recording-middleware.ts (the text, tool
- *   calls and usage the model itself returned); this wrapper opens the capture slot and files the
- *   answer under the call's agent and prompt key;
- * - providers of our own (dry-run, scripted) are recorded here, from their response, in the same
- *   format.
- * The prompt stored is the request as the provider got it: after redaction.
- * The cassette is rewritten atomically after each call, so a crash keeps every call before it.
+ * Records every successful model call of any provider to a cassette file: AI SDK answers as the
+ * model layer saw them (recording-middleware.ts), our own providers' from their response. The
+ * prompt stored is the redacted one; the file is rewritten atomically after each call.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
