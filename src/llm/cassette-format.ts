@@ -3,9 +3,9 @@
  * hash of the prompt with its per-run values (ids, timestamps) replaced by placeholders. Several
  * answers under one key are kept in call order. `format` and `version` are checked on every read.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
+import { sha256Hex } from '../message/canonical-json.js';
 import { isPlainObject } from '../message/json-text.js';
 
 export const CASSETTE_FORMAT = 'govflow-cassette' as const;
@@ -88,11 +88,7 @@ export function promptText(parts: PromptParts): string {
 
 /** The lookup key of a call: sha256 of its normalized prompt (the agent is kept beside it). */
 export function promptKey(parts: PromptParts): string {
-  return sha256(normalizeVolatile(promptText(parts)));
-}
-
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return sha256Hex(normalizeVolatile(promptText(parts)));
 }
 
 const FILE_MARKER = /^\[FILE: (.+)\]$/;
@@ -152,7 +148,7 @@ export function noFileChanges(changes: FileChanges): boolean {
 
 /** sha256 of each file's text, by path (a governance snapshot's `files`, a prompt's). */
 export function fileHashes(files: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(files).map(([file, text]) => [file, sha256(text)]));
+  return Object.fromEntries(Object.entries(files).map(([file, text]) => [file, sha256Hex(text)]));
 }
 
 export function emptyCassette(now: Date = new Date()): Cassette {
