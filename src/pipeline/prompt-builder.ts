@@ -1,9 +1,4 @@
-/**
- * Builds the prompt for one agent call. The system part is stable for an agent under one
- * governance snapshot — policies and context in `prompt.include` order, the agent's own file,
- * then the protocol block — so providers' prompt caches hit; the variable input comes last, in
- * the user part.
- */
+/** Builds the prompt for one agent call: a system part stable per agent and snapshot, so prompt caches hit, then the input. */
 import { sha256Hex } from '../message/canonical-json.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
@@ -109,12 +104,7 @@ function isMessage(value: unknown): value is { message_id: string; agent: { name
   return typeof value === 'object' && value !== null && 'message_id' in value && 'agent' in value && 'input' in value && 'output' in value;
 }
 
-/**
- * The upstream message as the model sees it: the message itself, with the input *it* answered
- * elided when that input is again a message. The chain would otherwise nest every earlier
- * message inside the prompt (quadratic growth, and a shrinking cacheable share); the journal and
- * the audit log keep the full input.
- */
+/** The upstream message with the message it answered elided: otherwise every earlier message nests in the prompt. */
 function promptView(content: unknown): unknown {
   if (!isMessage(content) || !isMessage(content.input.content)) return content;
   const earlier = content.input.content;

@@ -1,8 +1,4 @@
-/**
- * The limits the orchestrator enforces before each step (docs/configuration.md): steps, routing loops, the
- * session deadline, token and cost budgets. Each one that trips ends the session with a message
- * that says which limit, its value, and what to change.
- */
+/** The limits enforced before each step; one that trips ends the session saying which limit, its value, what to change. */
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { SessionStateName } from '../store/session-journal.js';

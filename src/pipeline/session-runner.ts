@@ -55,11 +55,7 @@ export class SessionRunner {
     return this.deps.config;
   }
 
-  /**
-   * Stops every session before its next step (graceful shutdown): steps already running finish
-   * and are committed, then their sessions end with SessionInterruptedError and resume from the
-   * journal at the next start.
-   */
+  /** Graceful shutdown: running steps finish and commit, then their sessions stop until the next start. */
   drain(): void {
     this.draining = true;
   }
@@ -169,10 +165,7 @@ export class SessionRunner {
     return this.run(active, signal);
   }
 
-  /**
-   * Continues a session after a crash or restart: appends committed messages the audit log
-   * misses, then runs on (or just rewrites the result of a finished or paused session).
-   */
+  /** Continues a session after a crash or restart, mending its audit log first (session-recovery.ts). */
   async recoverSession(sessionId: string, signal: AbortSignal): Promise<SessionOutcome> {
     const active = await this.openSession(sessionId);
     const audited = await this.deps.store.auditedMessages(sessionId, active.state.session.created_at, active.state.session.audit_from ?? null);
@@ -261,10 +254,7 @@ export class SessionRunner {
     return code === 'success' ? 'SUCCESS' : code === 'partial' ? 'PARTIAL' : 'FAILED';
   }
 
-  /**
-   * Rewrites the manifest once the current turn of the event loop is over: it is bookkeeping for
-   * `govflow status`, and sessions stepping together should reach their next model call first.
-   */
+  /** Rewrites the manifest after this turn of the event loop: sessions stepping together reach their model calls first. */
   private scheduleManifest(active: ActiveSession): void {
     if (active.manifestScheduled) return;
     active.manifestScheduled = true;
@@ -301,11 +291,7 @@ export class SessionRunner {
     });
   }
 
-  /**
-   * Writes the result, records the end and reports the request files that are done (the intake
-   * archives them: `request_files_done`). Idempotent, so recovery may run it again; that is why the `finished`
-   * record is not synced.
-   */
+  /** Writes the result, records the end, reports the request files done. Idempotent (recovery may run it again), so `finished` is not synced. */
   private async finish(active: ActiveSession): Promise<SessionOutcome> {
     const { state, stored } = active;
     const finishedAt = state.finishedAt ?? this.now().toISOString();
@@ -340,9 +326,8 @@ export class SessionRunner {
 }
 
 /**
- * Who decided an approval (docs/results.md): over HTTP the token's user (written by the daemon itself,
- * so honoured only in a file its own OS user owns); from a reply file its owner, with the `user`
- * the file claims kept beside it. Without a file (a reply read from stdin) the person running it.
+ * Who decided an approval (docs/results.md): over HTTP the token's user (honoured only in a file the
+ * daemon's own OS user owns); else the reply file's owner, or whoever runs the reply from stdin.
  */
 function decidedBy(approval: ApprovalDecision, claimedPath: string | null): { user: string; claimed_user: string | null } {
   const uid = claimedPath === null ? (process.getuid?.() ?? null) : ownerUidOf(claimedPath);

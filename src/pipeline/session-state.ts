@@ -1,8 +1,6 @@
 /**
- * A session's state as a pure fold over its journal records. The live runner and crash recovery
- * use the same fold, so a resumed session continues exactly where the committed records left it.
- * Routing decisions are read from the records (plan, on_failure), never from the current
- * governance, so a hot reload cannot change the past.
+ * A session's state as a pure fold over its journal records, shared by the live runner and crash
+ * recovery. Routing is read from the records, never the current governance: a hot reload cannot change the past.
  */
 import { argumentsSha256, sha256Hex } from '../message/canonical-json.js';
 import { stringifyJson } from '../message/json-text.js';
@@ -61,10 +59,7 @@ export interface SessionState {
     /** SHA-256 of the waiting call's arguments (canonical JSON). */
     argsSha256?: string;
   } | null;
-  /**
-   * Pauses since the last message (a pending message is the first, each approval wait after it the
-   * next): the event stream numbers a `pending` with it, the same live and replayed.
-   */
+  /** Pauses since the last message: numbers a `pending` event the same live and replayed. */
   pausesSinceMessage: number;
   /** Tool loops of steps not yet committed, by step key (`"3"`, `"task:t1"`). */
   toolLoops: Map<string, ToolLoopState>;
@@ -78,10 +73,7 @@ export interface SessionState {
   modelTimeMs: number;
   /** Model time per step key (`"3"`, `"task:t1"`), for the report. */
   stepDurations: Map<string, number>;
-  /**
-   * Model calls (exchange records) per agent: where a provider that answers from a list (scripted)
-   * goes on when the session resumes in another process.
-   */
+  /** Model calls per agent (`LlmRequest.journaledCalls`). */
   agentModelCalls: Map<string, number>;
   /** Claimed reply files applied to this session (archived when a run ends). */
   replyFiles: Array<{ claimedPath: string; sourceFile: string }>;
