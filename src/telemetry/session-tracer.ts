@@ -9,8 +9,8 @@
  * A session that pauses and resumes (even in another process) keeps its trace: each run opens a
  * new root span under the same trace id. Listens only; a session never waits for tracing.
  */
-import { sha256Hex } from '../message/canonical-json.js';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import { sha256Hex } from '../message/canonical-json.js';
 import type { SessionEventMap, SessionEvents } from '../pipeline/session-events.js';
 
 export interface SessionTracerOptions {
@@ -85,11 +85,7 @@ export class SessionTracer {
 
   private sessionStarted(event: SessionEventMap['session_started']): void {
     const spans = this.session(event.sessionId);
-    spans.root.setAttributes({
-      'govflow.request.id': event.requestId,
-      'govflow.entry_agent': event.entryAgent,
-      ...(event.user ? { 'govflow.user': event.user } : {}),
-    });
+    spans.root.setAttributes({ 'govflow.request.id': event.requestId, 'govflow.entry_agent': event.entryAgent, ...(event.user ? { 'govflow.user': event.user } : {}) });
   }
 
   /** The session's open spans; a run that did not start here (a resume, a reply) opens its root now. */

@@ -1,7 +1,6 @@
 /**
- * Whether and where govflow exports traces (README "Traces (OpenTelemetry)"): the config's `telemetry:` section and the
- * standard OpenTelemetry environment variables, resolved to one frozen object. Pure: no SDK is
- * loaded here, so a daemon without telemetry never pays for it.
+ * Whether and where govflow exports traces, from `telemetry:` and the standard OpenTelemetry
+ * variables, as one frozen object. No SDK is loaded here: a daemon without telemetry never pays for it.
  */
 import { ConfigError } from '../errors.js';
 import type { GovflowConfig } from '../config/config-loader.js';
@@ -62,9 +61,8 @@ function checkedUrl(value: string, from: string): string {
 }
 
 /**
- * Null when tracing is off: no endpoint configured, or OTEL_SDK_DISABLED=true. The config key
- * wins over the environment; OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as written (it is the
- * full URL by the OpenTelemetry rules), the others get `/v1/traces` appended.
+ * Null when tracing is off. The config key wins over the environment; only
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is the full URL by the OpenTelemetry rules.
  */
 export function resolveTelemetrySettings(config: Pick<GovflowConfig, 'telemetry'>, env: NodeJS.ProcessEnv): TelemetrySettings | null {
   if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return null;

@@ -1,8 +1,4 @@
-/**
- * Compares what a governance test case's session did with what the case expects. Pure: the
- * runner gathers the observations (result, audit entries, verify outcome), this file judges them
- * and says, for each mismatch, what was expected and what happened, with a line diff.
- */
+/** Judges what a test case's session did against what the case expects, each mismatch with a diff. Pure. */
 import { lineDiff } from '../llm/line-diff.js';
 import { resolvePointer } from '../message/json-text.js';
 import type { AuditEntryExpectation, TestCaseExpectation } from './test-case-file.js';
