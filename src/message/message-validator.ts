@@ -1,8 +1,4 @@
-/**
- * Validates a stamped message for one agent: the message schema, the `next` allowlist, the
- * declared content_type, the agent's output_schema and, for plan agents, the plan itself. The
- * problems are phrased so they can be sent back to the model verbatim.
- */
+/** Validates a stamped message for one agent, with problems phrased to send back to the model verbatim. */
 import type { ValidateFunction } from 'ajv';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';

@@ -1,7 +1,4 @@
-/**
- * The Sentient message contract (seed 002, README "Write an agent"): the TypeScript type and the built-in JSON
- * Schema live together here so they cannot drift apart.
- */
+/** The Sentient message contract (seed 002): the TypeScript type and the built-in JSON Schema together, so they cannot drift apart. */
 
 /** Status codes an agent may report (README "Write an agent"). */
 export const STATUS_CODES = ['success', 'partial', 'failed', 'pending'] as const;
