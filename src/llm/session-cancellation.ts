@@ -1,13 +1,8 @@
 /**
  * Cancelling one session from outside (POST /v1/agent/chat?cancel_on_disconnect=true): its model
- * call in flight is aborted, and any later call of that session fails at once, so the session
- * ends failed through the runner's ordinary failure path, with the reason in its error message and
- * audit entry. Nothing else changes: other sessions and shutdown work as before.
- *
- * It is a layer of the provider pipeline, composed once when the runtime creates the provider
- * (`layer`), never a method replaced on a provider instance: the AI SDK adapters are frozen. Each
- * call names its session (`LlmRequest.sessionId`); only the calls of watched sessions get an abort
- * controller, every other call goes straight through.
+ * call in flight is aborted and later ones fail at once, so it ends failed the ordinary way. A
+ * layer of the provider pipeline (the AI SDK adapters are frozen); only watched sessions' calls
+ * get an abort controller.
  */
 import { raceAbort } from '../abort-race.js';
 import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';

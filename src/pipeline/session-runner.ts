@@ -16,7 +16,6 @@ import { runPlan } from './plan-scheduler.js';
 import { isSessionId, type ApprovalDecision } from '../intake/request-file.js';
 import { ownerUidOf, userNameOf } from '../intake/file-owner.js';
 import { ReplyRejectedError, SessionInterruptedError, type NewSessionRequest, type RunnerDependencies, type SessionOutcome } from './runner-contract.js';
-import type { OperationalLog } from '../log-contract.js';
 import { buildResult, resultFiles } from './session-result.js';
 import { limitReached } from './session-limits.js';
 import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.js';
@@ -28,8 +27,6 @@ import { Delegations } from './delegation.js';
 export function generateSessionId(now: Date, timezone: string): string {
   return `sess-${compactInTimeZone(now, timezone, true)}-${randomBytes(4).toString('hex')}`;
 }
-
-const SILENT_LOG: OperationalLog = { info() {}, warn() {}, error() {} };
 
 export class SessionRunner {
   private readonly now: () => Date;
@@ -45,10 +42,6 @@ export class SessionRunner {
     for (const folder of Object.values(deps.config.paths)) mkdirSync(folder, { recursive: true });
     this.attempts = new StepAttempts(deps, this.now, new Delegations(deps, () => this, this.now));
     this.committer = new MessageCommitter(deps, this.now, (active) => this.scheduleManifest(active), (step) => this.stepStarts.get(step));
-  }
-
-  private get log(): OperationalLog {
-    return this.deps.log ?? SILENT_LOG;
   }
 
   private get config(): GovflowConfig {
@@ -91,7 +84,7 @@ export class SessionRunner {
     const active: ActiveSession = { stored, state: initialState(sessionRecord), commitQueue: Promise.resolve(), privacy };
     privacy.folderCreated();
     if (request.claimedPath) privacy.redactFile(request.claimedPath);
-    this.log.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
+    this.deps.log?.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
     this.deps.events?.emit('session_started', { sessionId, requestId: request.requestId, user: request.user ?? null, entryAgent: snapshot.entryAgent });
     if (request.recoveredSince !== undefined) await voidLostMessages(active, await this.deps.store.auditedMessages(sessionId, request.recoveredSince), this.now(), this.deps.log);
     return this.run(active, signal);
@@ -147,7 +140,7 @@ export class SessionRunner {
       };
       await active.stored.recordApproval(decision);
       applyRecord(active.state, decision);
-      this.log.info(reply.approval.approve ? 'tool call approved' : 'tool call denied', { session: sessionId, tool: paused.tool, user: decision.user });
+      this.deps.log?.info(reply.approval.approve ? 'tool call approved' : 'tool call denied', { session: sessionId, tool: paused.tool, user: decision.user });
       return this.run(active, signal);
     }
     const record: ReplyRecord = {
@@ -161,7 +154,7 @@ export class SessionRunner {
     await active.stored.recordReply(record);
     if (reply.claimedPath) active.privacy?.redactFile(reply.claimedPath);
     applyRecord(active.state, record);
-    this.log.info('session resumed by reply', { session: sessionId, source: reply.sourceFile });
+    this.deps.log?.info('session resumed by reply', { session: sessionId, source: reply.sourceFile });
     return this.run(active, signal);
   }
 
@@ -218,7 +211,7 @@ export class SessionRunner {
 
   private async closeJournal(active: ActiveSession): Promise<void> {
     const manifestError = await active.stored.close();
-    if (manifestError) this.log.warn('could not update the session manifest (a cache for govflow status)', { session: active.state.session.session_id, error: manifestError.message });
+    if (manifestError) this.deps.log?.warn('could not update the session manifest (a cache for govflow status)', { session: active.state.session.session_id, error: manifestError.message });
   }
 
   private async runStep(active: ActiveSession, step: PendingStep, signal: AbortSignal): Promise<void> {
@@ -264,7 +257,7 @@ export class SessionRunner {
       try {
         this.writeManifest(active);
       } catch (error) {
-        this.log.warn('could not update the session manifest (a cache for govflow status)', { session: active.state.session.session_id, error: errorMessage(error) });
+        this.deps.log?.warn('could not update the session manifest (a cache for govflow status)', { session: active.state.session.session_id, error: errorMessage(error) });
       }
     });
   }
@@ -315,7 +308,7 @@ export class SessionRunner {
     const sessionId = state.session.session_id;
     if (state.paused) this.deps.events?.emit('pending', { sessionId, question: state.paused.question ?? '', awaiting: state.paused.awaiting ?? 'reply', pause: pauseKeyOf(state.paused), ordinal: state.pausesSinceMessage });
     else this.deps.events?.emit('session_finished', { sessionId, requestId: state.session.request_id, status: result.status });
-    this.log.info(state.paused ? 'session paused for a reply' : 'session finished', {
+    this.deps.log?.info(state.paused ? 'session paused for a reply' : 'session finished', {
       session: state.session.session_id,
       request: state.session.request_id,
       status: result.status,

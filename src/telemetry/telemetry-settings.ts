@@ -70,17 +70,16 @@ export function resolveTelemetrySettings(config: Pick<GovflowConfig, 'telemetry'
     ...parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS'),
     ...parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS'),
   };
-  const common = { captureContent: config.telemetry.capture_content, serviceName: config.telemetry.service_name, headers };
-  if (config.telemetry.otlp_endpoint) {
-    return Object.freeze({ ...common, tracesUrl: tracesUrlOf(checkedUrl(config.telemetry.otlp_endpoint, 'telemetry.otlp_endpoint')), source: 'telemetry.otlp_endpoint' as const });
-  }
-  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  if (traces && traces.trim() !== '') {
-    return Object.freeze({ ...common, tracesUrl: checkedUrl(traces, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'), source: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' as const });
-  }
-  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  if (base && base.trim() !== '') {
-    return Object.freeze({ ...common, tracesUrl: tracesUrlOf(checkedUrl(base, 'OTEL_EXPORTER_OTLP_ENDPOINT')), source: 'OTEL_EXPORTER_OTLP_ENDPOINT' as const });
+  const sources = [
+    ['telemetry.otlp_endpoint', config.telemetry.otlp_endpoint],
+    ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', env.OTEL_EXPORTER_OTLP_ENDPOINT],
+  ] as const;
+  for (const [source, value] of sources) {
+    if (!value || value.trim() === '') continue;
+    const url = checkedUrl(value, source);
+    const tracesUrl = source === 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' ? url : tracesUrlOf(url);
+    return Object.freeze({ captureContent: config.telemetry.capture_content, serviceName: config.telemetry.service_name, headers, tracesUrl, source });
   }
   return null;
 }
