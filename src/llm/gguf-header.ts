@@ -86,16 +86,8 @@ class Reader {
 
 /** Keys llama.cpp needs for an architecture before it can load without aborting. */
 function requiredKeys(architecture: string): string[] {
-  return [
-    `${architecture}.context_length`,
-    `${architecture}.embedding_length`,
-    `${architecture}.block_count`,
-    `${architecture}.feed_forward_length`,
-    `${architecture}.attention.head_count`,
-    'tokenizer.ggml.model',
-    'tokenizer.ggml.tokens',
-    'tokenizer.ggml.token_type',
-  ];
+  const perArchitecture = ['context_length', 'embedding_length', 'block_count', 'feed_forward_length', 'attention.head_count'];
+  return [...perArchitecture.map((key) => `${architecture}.${key}`), 'tokenizer.ggml.model', 'tokenizer.ggml.tokens', 'tokenizer.ggml.token_type'];
 }
 
 /** Reads the header of `file`; throws ConfigError naming the file and the problem. */

@@ -56,10 +56,7 @@ export interface CostEstimate {
  * The key that matches is the exact name, else the longest key the name starts with, followed
  * by `-`, `:`, `.` or `@` — so `gpt-4o-mini` never prices as `gpt-4o`.
  */
-function findInTable(
-  model: string,
-  table: ModelPriceTable,
-): { key: string; price: ModelPrice } | undefined {
+function findInTable(model: string, table: ModelPriceTable): { key: string; price: ModelPrice } | undefined {
   const exact = table[model];
   if (exact) return { key: model, price: exact };
   let best: string | undefined;
@@ -85,8 +82,7 @@ export function findModelPrice(
   const bare = normalised.includes('/') ? normalised.slice(normalised.lastIndexOf('/') + 1) : normalised;
   for (const table of [overrides, defaults]) {
     if (!table) continue;
-    const lowered: Record<string, ModelPrice> = {};
-    for (const [key, price] of Object.entries(table)) lowered[key.toLowerCase()] = price;
+    const lowered = Object.fromEntries(Object.entries(table).map(([key, price]) => [key.toLowerCase(), price]));
     const found = findInTable(normalised, lowered) ?? findInTable(bare, lowered);
     if (found) return found;
   }

@@ -109,19 +109,9 @@ export function translateProviderFailure(error: unknown, context: FailureContext
   if (APICallError.isInstance(inner) && inner.statusCode !== undefined) {
     const status = inner.statusCode;
     const body = excerpt(inner.responseBody, apiKey);
-    return new ProviderError(
-      `${where} answered HTTP ${status}: ${adviceFor(status, provider)}.` +
-        (body ? ` Body: ${body}` : ''),
-      {
-        provider,
-        model,
-        status,
-        retryable: isRetryableStatus(status),
-        retryAfterMs: parseRetryAfterMs(inner.responseHeaders),
-        bodyExcerpt: body,
-        cause,
-      },
-    );
+    const retryAfterMs = parseRetryAfterMs(inner.responseHeaders);
+    const message = `${where} answered HTTP ${status}: ${adviceFor(status, provider)}.${body ? ` Body: ${body}` : ''}`;
+    return new ProviderError(message, { provider, model, status, retryable: isRetryableStatus(status), retryAfterMs, bodyExcerpt: body, cause });
   }
   const detail = scrubSecret(describeNetworkError(inner), apiKey);
   return new ProviderError(

@@ -6,7 +6,7 @@
  */
 import { findAnswerTooLarge } from './answer-size-limit.js';
 import type { GovflowConfig } from '../config/config-loader.js';
-import { ConfigError, ProviderError } from '../errors.js';
+import { ConfigError, ProviderError, errorMessage } from '../errors.js';
 import { DEFAULT_BACKOFF, abortableSleep, retryDelayMs } from '../backoff.js';
 import { ProviderCallError } from './provider-error-translation.js';
 import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
@@ -121,12 +121,7 @@ function classify(error: unknown, attempt: AttemptSignal, caller: AbortSignal, p
     );
   }
   if (error instanceof ProviderError) return error;
-  return new ProviderError(`${provider} model ${model} failed: ${error instanceof Error ? error.message : String(error)}`, {
-    provider,
-    model,
-    retryable: false,
-    cause: error,
-  });
+  return new ProviderError(`${provider} model ${model} failed: ${errorMessage(error)}`, { provider, model, retryable: false, cause: error });
 }
 
 /** Wraps `provider` so each call is retried per `settings`; failures reject with `ProviderCallError`. */
