@@ -1,25 +1,9 @@
 /**
- * The scripted provider (for tests and benchmarks): replays responses per agent from a file, in
- * order, and fails loudly on an unexpected call (after openai-agents-js's scripted model). Tests
- * synchronise on calls instead of sleeping: `callStarted(n)`, `hold(n)`, the `onCall` hook.
- *
- * File (YAML or JSON):
- *   latency_ms: 0          # optional delay before every answer
- *   loop: false            # true: each agent's list starts over when used up (benchmarks)
- *   responses:
- *     objective_agent:
- *       - '{"output": ...}'                          # raw text, exactly as a model would send it
- *       - json: { output: ..., status: ... }         # an object, sent as JSON text
- *       - error: { status: 429, message: slow down, retry_after_ms: 10 }
- *       - { text: '...', delay_ms: 50, usage: { input_tokens: 10, output_tokens: 5 } }
- *       - tool_calls:                                # a turn of the tool loop (README "Give an agent tools")
- *           - { name: write_file, input: { path: report.md, content: "..." }, id: call_1 }
- *           - { name: read_file, input_text: '{"path": ' }   # malformed arguments, as sent
- *
- * A `tool_calls` entry answers one model turn, with govflow's tool names; the agent's next entry
- * answers the turn after the results. A call without `id` in a session is `call_<agent>_<n>_<i>`
- * (the i-th call of the agent's n-th model call), unique across processes. A session resumed in
- * another process goes on after the calls its journal shows (scripted-positions.ts).
+ * The scripted provider (README "Replaying scripted answers"; for tests and benchmarks): replays
+ * responses per agent from a YAML or JSON file, in order, and fails loudly on an unexpected call
+ * (after openai-agents-js's scripted model). Tests synchronise on calls instead of sleeping:
+ * `callStarted(n)`, `hold(n)`, the `onCall` hook. A session resumed in another process goes on
+ * after the calls its journal shows (scripted-positions.ts).
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -29,17 +13,28 @@ import { ConfigError, GovflowError, ProviderError } from '../errors.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
 import { ScriptPositions } from './scripted-positions.js';
 
+/** One scripted answer; a plain string in the file is its `text`. */
 export interface ScriptedResponse {
+  /** Raw text, exactly as a model would send it. */
   text?: string;
+  /** An object, sent as JSON text. */
   json?: unknown;
+  /** A provider failure instead of an answer. */
   error?: { status?: number; message?: string; retry_after_ms?: number; timeout?: boolean };
   delay_ms?: number;
   usage?: { input_tokens?: number; output_tokens?: number; cached_input_tokens?: number };
+  /**
+   * A turn of tool calls (govflow's tool names; `input_text`: raw, maybe malformed arguments); the
+   * agent's next entry answers the turn after the results. Without `id`, a call in a session is
+   * `call_<agent>_<n>_<i>` (the agent's n-th model call), unique across processes.
+   */
   tool_calls?: Array<{ name: string; input?: unknown; input_text?: string; id?: string }>;
 }
 
 export interface Script {
+  /** Delay before every answer. */
   latency_ms?: number;
+  /** Each agent's list starts over when used up (benchmarks). */
   loop?: boolean;
   responses: Record<string, Array<string | ScriptedResponse>>;
 }
