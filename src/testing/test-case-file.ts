@@ -33,7 +33,9 @@ export interface AuditExpectation {
 
 export interface TestCaseExpectation {
   status?: 'success' | 'partial' | 'failed' | 'pending';
+  /** The agents of the session's messages, in order. */
   agents?: string[];
+  /** JSON pointer into the result's output → expected value. */
   output?: Record<string, unknown>;
   audit?: AuditExpectation;
 }
