@@ -6,13 +6,7 @@ import type { LanguageModel } from 'ai';
 import { ConfigError } from '../errors.js';
 
 /** The real providers this adapter speaks to (dry-run and scripted live elsewhere). */
-export const AI_SDK_PROVIDER_KINDS = [
-  'openai',
-  'openai-compatible',
-  'ollama',
-  'anthropic',
-  'google',
-] as const;
+export const AI_SDK_PROVIDER_KINDS = ['openai', 'openai-compatible', 'ollama', 'anthropic', 'google'] as const;
 
 export type AiSdkProviderKind = (typeof AI_SDK_PROVIDER_KINDS)[number];
 

@@ -7,20 +7,9 @@ import type { LanguageModel } from 'ai';
 import { ConfigError } from '../errors.js';
 import { attemptOnce } from './ai-sdk-attempt.js';
 import { cappedFetch, findAnswerTooLarge, wholeBodyLimit } from './answer-size-limit.js';
-import {
-  AI_SDK_PROVIDER_KINDS,
-  NATIVE_JSON_MODE_BY_KIND,
-  createModelFactory,
-  isAiSdkProviderKind,
-  type AiSdkProviderKind,
-} from './ai-sdk-models.js';
+import { AI_SDK_PROVIDER_KINDS, NATIVE_JSON_MODE_BY_KIND, createModelFactory, isAiSdkProviderKind, type AiSdkProviderKind } from './ai-sdk-models.js';
 import { translateProviderFailure } from './provider-error-translation.js';
-import {
-  PROVIDER_INTERFACE_VERSION,
-  type LlmProvider,
-  type LlmRequest,
-  type LlmResponse,
-} from './provider.js';
+import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
 /** Everything the adapter needs, resolved by config loading (env already applied). */
 export interface AiSdkAdapterSettings {

@@ -6,17 +6,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import {
-  type RecordedToolCall,
-  fileChanges,
-  normalizeVolatile,
-  promptFileHashes,
-  promptKey,
-  promptText,
-  readCassette,
-  type Cassette,
-  type RecordedCall,
-} from './cassette-format.js';
+import { fileChanges, normalizeVolatile, promptFileHashes, promptKey, promptText, readCassette, type Cassette, type RecordedCall, type RecordedToolCall } from './cassette-format.js';
 import { countChangedLines, lineDiff } from './line-diff.js';
 import { toolNameTable } from './ai-sdk-tools.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
