@@ -332,12 +332,7 @@ function checkModelFile(config: GovflowConfig, boundary: RootBoundary, errors: C
   }
 }
 
-function loadMessageSchema(
-  config: GovflowConfig,
-  read: (relative: string) => string,
-  errors: ConfigError[],
-  schemaLine: () => number,
-): Record<string, unknown> {
+function loadMessageSchema(config: GovflowConfig, read: (relative: string) => string, errors: ConfigError[], schemaLine: () => number): Record<string, unknown> {
   if (!config.message.schema) return SENTIENT_MESSAGE_SCHEMA as unknown as Record<string, unknown>;
   const relative = toPosix(path.normalize(config.message.schema));
   try {

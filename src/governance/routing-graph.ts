@@ -10,11 +10,7 @@ export function executionalAgents(agents: ReadonlyMap<string, AgentDefinition>):
   return [...agents.values()].filter((agent) => agent.type === 'executional').map((agent) => agent.name);
 }
 
-export function checkRoutingGraph(
-  agents: ReadonlyMap<string, AgentDefinition>,
-  errors: ConfigError[],
-  warnings: string[],
-): string | null {
+export function checkRoutingGraph(agents: ReadonlyMap<string, AgentDefinition>, errors: ConfigError[], warnings: string[]): string | null {
   if (agents.size === 0) return null;
   const at = (agent: AgentDefinition, key?: RoutingKey) =>
     [agent.declaredIn.file, (key && agent.declaredIn.keyLines?.[key]) || agent.declaredIn.line] as const;

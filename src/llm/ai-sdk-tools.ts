@@ -64,10 +64,7 @@ export function toolTurnMessages(request: LlmRequest, table: ToolNameTable): Mod
 }
 
 /** One SDK tool-call part as our call. */
-export function toolCallOf(
-  part: { toolCallId: string; toolName: string; input: unknown; invalid?: boolean; error?: unknown },
-  table: ToolNameTable,
-): LlmToolCall {
+export function toolCallOf(part: { toolCallId: string; toolName: string; input: unknown; invalid?: boolean; error?: unknown }, table: ToolNameTable): LlmToolCall {
   const call: LlmToolCall = { id: part.toolCallId, name: table.fromWire.get(part.toolName) ?? part.toolName, input: part.input };
   if (part.invalid) {
     const cause = part.error instanceof Error ? part.error.message : String(part.error ?? 'invalid tool call');

@@ -73,11 +73,7 @@ function findInTable(model: string, table: ModelPriceTable): { key: string; pric
  * The price of `model`: the user table first (so a user can correct any default), then the
  * defaults. Names are compared in lower case, with any `vendor/` prefix removed.
  */
-export function findModelPrice(
-  model: string,
-  overrides?: ModelPriceTable,
-  defaults: ModelPriceTable | null = DEFAULT_MODEL_PRICES,
-): { key: string; price: ModelPrice } | undefined {
+export function findModelPrice(model: string, overrides?: ModelPriceTable, defaults: ModelPriceTable | null = DEFAULT_MODEL_PRICES): { key: string; price: ModelPrice } | undefined {
   const normalised = model.trim().toLowerCase();
   const bare = normalised.includes('/') ? normalised.slice(normalised.lastIndexOf('/') + 1) : normalised;
   for (const table of [overrides, defaults]) {
@@ -93,12 +89,7 @@ export function findModelPrice(
  * Cost of one call. An unknown model costs 0 with `priceKnown: false`, so budgets can warn
  * instead of treating it as free; a local provider's (ollama) is free unless the user prices it.
  */
-export function costUsd(
-  model: string,
-  usage: LlmUsage,
-  overrides?: ModelPriceTable,
-  options?: { providerKind?: string },
-): CostEstimate {
+export function costUsd(model: string, usage: LlmUsage, overrides?: ModelPriceTable, options?: { providerKind?: string }): CostEstimate {
   return costAtPrice(lookUpPrice(model, overrides, options), usage);
 }
 

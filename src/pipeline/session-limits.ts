@@ -14,13 +14,7 @@ export function limitHalt(halt: SessionStateName, code: OrchestratorFailure['cod
 }
 
 /** The first limit that stops `agent` from running next, or null. */
-export function limitReached(
-  limits: GovflowConfig['limits'],
-  state: SessionState,
-  agent: string,
-  loopKey: string,
-  now: Date,
-): LimitReached | null {
+export function limitReached(limits: GovflowConfig['limits'], state: SessionState, agent: string, loopKey: string, now: Date): LimitReached | null {
   if (state.messages.length >= limits.max_steps) {
     return limitHalt('HALTED_COST', 'BUDGET_EXCEEDED', `session stopped: max_steps (${limits.max_steps} messages) reached before ${agent} could run; raise limits.max_steps if this chain is legitimately longer`, false, 'max_steps');
   }

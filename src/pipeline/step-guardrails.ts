@@ -11,11 +11,7 @@ import type { PendingStep } from './session-state.js';
 import type { ToolResultGuard } from './tool-loop.js';
 
 /** The step's input as the model may see it, or the failure an `intervene` rule asks for. */
-export function guardStepInput(
-  active: ActiveSession,
-  step: PendingStep,
-  snapshot: GovernanceSnapshot,
-): { input: PendingStep['input']; failure: OrchestratorFailure | null } {
+export function guardStepInput(active: ActiveSession, step: PendingStep, snapshot: GovernanceSnapshot): { input: PendingStep['input']; failure: OrchestratorFailure | null } {
   const privacy = active.privacy;
   if (!privacy) return { input: step.input, failure: null };
   // Input rules guard what people send (the request, replies); what agents pass on was checked

@@ -21,12 +21,7 @@ export interface Telemetry {
 export const SHUTDOWN_LIMIT_MS = 6_000;
 
 /** Null when tracing is off. Throws ConfigError on bad settings; later export failures are only logged. */
-export async function startTelemetry(
-  config: Pick<GovflowConfig, 'telemetry'>,
-  events: SessionEvents,
-  env: NodeJS.ProcessEnv,
-  log?: OperationalLog,
-): Promise<Telemetry | null> {
+export async function startTelemetry(config: Pick<GovflowConfig, 'telemetry'>, events: SessionEvents, env: NodeJS.ProcessEnv, log?: OperationalLog): Promise<Telemetry | null> {
   const settings = resolveTelemetrySettings(config, env);
   if (!settings) return null;
   const { startTracePipeline } = await import('./trace-pipeline.js');
