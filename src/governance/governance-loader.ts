@@ -258,8 +258,7 @@ function resolveAgent(
     });
   }
   if (!toolsValid) return null;
-  // node-llama-cpp answers under a JSON grammar here, and its function calling cannot run under one:
-  // no tools, and no `delegate` tool for an agent that delegates either.
+  // A local model answers under a JSON grammar, which rules out tool calls (and so `delegate`).
   const toolKey = config.provider.kind !== 'local' ? undefined : (['tools', 'delegates'] as const).find((key) => (declaration[key] ?? []).length > 0);
   if (toolKey) {
     const why = toolKey === 'delegates' ? ', and delegating is a tool call (delegate)' : '';

@@ -63,8 +63,7 @@ function callSettings(input: AttemptInput, table: ToolNameTable) {
     model: input.model,
     system: request.system,
     messages: messagesOf(request, table),
-    // Only the agent's allowed tools, and no execute: the SDK stops after this one model turn
-    // (its default stopWhen is one step) and the tool loop in the pipeline runs the calls.
+    // No execute: the SDK stops after this one turn and the pipeline's tool loop runs the calls.
     ...(tools ? { tools } : {}),
     temperature: request.temperature,
     maxOutputTokens: request.maxTokens,

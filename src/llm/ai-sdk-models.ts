@@ -88,8 +88,7 @@ export function createModelFactory(settings: ModelFactorySettings): (modelId: st
     case 'openai': {
       const apiKey = requireKey(settings);
       const openai = once(async () => (await import('@ai-sdk/openai')).createOpenAI({ apiKey, baseURL, fetch }));
-      // Chat Completions rather than the Responses API: every OpenAI-compatible gateway
-      // and proxy speaks it, so provider.base_url can point anywhere.
+      // Chat Completions, not the Responses API: every OpenAI-compatible gateway and proxy speaks it.
       return async (modelId) => (await openai()).chat(modelId);
     }
     case 'openai-compatible':

@@ -79,8 +79,7 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
     }
     return model;
   };
-  // Some OpenAI-compatible servers and gateways ignore `stream: true` and answer with one JSON
-  // body; after the first such answer this provider stops asking for streams.
+  // Some servers ignore `stream: true` and answer one JSON body; after the first, stop asking.
   let streaming = compiled.stream;
 
   async function generate(request: LlmRequest): Promise<LlmResponse> {

@@ -111,8 +111,7 @@ export function limitAnswerSize(provider: LlmProvider, limitBytes: number): LlmP
     const cut = new AbortController();
     const budget = new AnswerBudget(limitBytes);
     const consumer = request.onChunk;
-    // Only a call whose chunks someone reads streams; without a reader the answer comes whole
-    // and is checked whole (the adapters' fetch caps the body meanwhile).
+    // Without a chunk reader the answer comes whole and is checked whole (the fetch caps the body).
     const limited: LlmRequest = !consumer ? request : {
       ...request,
       signal: AbortSignal.any([request.signal, cut.signal]),

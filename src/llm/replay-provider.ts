@@ -128,9 +128,7 @@ export class ReplayProvider implements LlmProvider {
 
   private miss(request: LlmRequest, session: SessionCalls): ReplayMissError {
     const candidates = this.byAgent.get(request.agent) ?? [];
-    if (candidates.length === 0) {
-      return this.noteMiss(request, session, { reason: 'no-recording', systemChanged: true });
-    }
+    if (candidates.length === 0) return this.noteMiss(request, session, { reason: 'no-recording', systemChanged: true });
     const now = normalizeVolatile(promptText(request));
     let closest = candidates[0];
     let closestDistance = Infinity;

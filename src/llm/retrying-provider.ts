@@ -33,9 +33,7 @@ export interface RetrySettings {
 }
 
 function positiveInteger(value: number, configKey: string): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new ConfigError(`${configKey} must be a whole number of at least 1; got ${value}.`);
-  }
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${configKey} must be a whole number of at least 1; got ${value}.`);
   return value;
 }
 
@@ -140,12 +138,10 @@ export function withRetries(provider: LlmProvider, settings: RetrySettings): Llm
         const response = await provider.generate({ ...request, signal: current.signal });
         return { ...response, attempts: attempt };
       } catch (error) {
-        // An answer over llm.max_output_bytes is the model's output, not a provider fault: the
-        // repair loop handles it as invalid output, so it is passed on as it is, never retried.
+        // An answer over llm.max_output_bytes is invalid output for the repair loop: never retried.
         const tooLarge = findAnswerTooLarge(error);
         if (tooLarge) throw tooLarge;
-        // A provider's defect (not a ProviderError, abort or timeout) is a crash for the runner
-        // to count (crash-retries.ts), never retried here.
+        // A provider's defect (not a ProviderError, abort or timeout) is a crash for the runner to count.
         if (!(error instanceof ProviderError) && !caller.aborted && !current.deadlinePassed && !current.timedOut) throw error;
         const failure = classify(error, current, caller, provider.kind, request.model, timeoutMs);
         if (caller.aborted || current.deadlinePassed || !failure.retryable || attempt >= compiled.maxAttempts) {

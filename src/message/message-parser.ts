@@ -96,9 +96,7 @@ export function parseModelOutput(raw: string, maxDepth: number = CONFIG_DEFAULTS
       parseErrors[candidate.method] = parsed.error;
       continue;
     }
-    if (isPlainObject(parsed.value)) {
-      return { ok: true, value: parsed.value, method: candidate.method, repairedTrailingCommas: parsed.repaired };
-    }
+    if (isPlainObject(parsed.value)) return { ok: true, value: parsed.value, method: candidate.method, repairedTrailingCommas: parsed.repaired };
     notAnObject ??= `the response is JSON but not an object (got ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}); answer with one JSON object`;
   }
   const mainError = parseErrors.fenced ?? parseErrors.braces ?? parseErrors.raw;

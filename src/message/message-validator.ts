@@ -27,12 +27,8 @@ export class MessageValidator {
   }
 
   validate(message: SentientMessage, agent: AgentDefinition): ValidationOutcome {
-    if (jsonValueDepth(message, this.maxDepth) > this.maxDepth) {
-      return { ok: false, problems: [tooDeepMessage(this.maxDepth, 'the message')] };
-    }
-    if (!this.validateMessage(message)) {
-      return { ok: false, problems: describeSchemaErrors(this.validateMessage.errors) };
-    }
+    if (jsonValueDepth(message, this.maxDepth) > this.maxDepth) return { ok: false, problems: [tooDeepMessage(this.maxDepth, 'the message')] };
+    if (!this.validateMessage(message)) return { ok: false, problems: describeSchemaErrors(this.validateMessage.errors) };
     const problems: string[] = [];
     const status = message.status.code;
     const nextName = message.next_agent.name;

@@ -30,8 +30,7 @@ function ajvFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
 /** Compiles a schema; throws ajv's own error (with the bad keyword) when the schema is invalid. */
 export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
   const ajv = ajvFor(schema);
-  // A schema with an $id can only be added once per ajv instance: reuse the compiled one when it
-  // is the same schema, and replace it when the file was edited (governance reloads at runtime).
+  // An $id can be added once per ajv: reuse the same schema, replace an edited one (hot reload).
   if (typeof schema.$id === 'string') {
     const existing = ajv.getSchema(schema.$id);
     if (existing && isDeepStrictEqual(existing.schema, schema)) return existing;

@@ -15,8 +15,7 @@ export async function runPlan(active: ActiveSession, limits: GovflowConfig['limi
     for (const task of draining() ? [] : readyTasks(plan)) {
       if (running.size >= limits.max_fan_out) break;
       if (running.has(task.id)) continue;
-      // Start no more tasks than steps are left, so parallel tasks cannot overshoot max_steps
-      // (a task started with no step left records the limit, as a chain step does).
+      // No more tasks than steps left, so parallel tasks cannot overshoot max_steps.
       if (running.size > 0 && active.state.messages.length + running.size >= limits.max_steps) break;
       const promise = runStep(taskStep(plan, task)).finally(() => running.delete(task.id));
       running.set(task.id, promise);

@@ -116,9 +116,7 @@ function promptView(content: unknown): unknown {
 
 /** The variable part: the input this agent answers, compact JSON for structured input. */
 export function buildUserPrompt(input: { source: string; content: unknown }): string {
-  if (input.source === 'user' && typeof input.content === 'string') {
-    return `User request:\n${input.content}`;
-  }
+  if (input.source === 'user' && typeof input.content === 'string') return `User request:\n${input.content}`;
   return `Input from ${input.source === 'user' ? 'the user' : `"${input.source}"`} (JSON):\n${JSON.stringify(promptView(input.content))}`;
 }
 

@@ -291,8 +291,7 @@ export class SessionRunner {
     const built = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt, this.config.timezone);
     // With pii.restore_in_result the outbox result, and nothing else, carries the originals.
     const result = active.privacy?.restoresResult ? active.privacy.restore(built) : built;
-    // The journal and the result are durable before a request file is archived: until then
-    // recovery finds the claimed file and writes the result again from the journal.
+    // Durable before a request file is archived: until then recovery writes the result again.
     if (state.paused) {
       await stored.pause(resultFiles(result, state, built));
     } else {

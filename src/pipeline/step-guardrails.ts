@@ -14,8 +14,7 @@ import type { ToolResultGuard } from './tool-loop.js';
 export function guardStepInput(active: ActiveSession, step: PendingStep, snapshot: GovernanceSnapshot): { input: PendingStep['input']; failure: OrchestratorFailure | null } {
   const privacy = active.privacy;
   if (!privacy) return { input: step.input, failure: null };
-  // Input rules guard what people send (the request, replies); what agents pass on was checked
-  // as their output, and an on_failure agent must be able to read the message that failed.
+  // Only what people send: agents' messages were checked as output (and on_failure must read them).
   if (step.input.source !== 'user') return { input: step.input, failure: null };
   privacy.claimUserInput(step);
   const guarded = privacy.guard(snapshot.guardrails, 'input', step, step.input.content);

@@ -33,9 +33,7 @@ export function parseOtlpHeaders(text: string | undefined, variable: string): Re
   for (const pair of text.split(',')) {
     if (pair.trim() === '') continue;
     const equals = pair.indexOf('=');
-    if (equals <= 0) {
-      throw new ConfigError(`${variable} holds "${pair.trim()}", which is not key=value; write it as key1=value1,key2=value2`);
-    }
+    if (equals <= 0) throw new ConfigError(`${variable} holds "${pair.trim()}", which is not key=value; write it as key1=value1,key2=value2`);
     let value = pair.slice(equals + 1).trim();
     try {
       value = decodeURIComponent(value);
