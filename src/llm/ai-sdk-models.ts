@@ -64,18 +64,10 @@ function requireKey(settings: ModelFactorySettings): string {
 function normaliseBaseUrl(baseUrl: string | null): string | undefined {
   if (baseUrl === null || baseUrl.trim() === '') return undefined;
   const trimmed = baseUrl.trim().replace(/\/+$/, '');
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(trimmed).protocol;
-  } catch {
-    protocol = undefined;
-  }
+  const protocol = URL.canParse(trimmed) ? new URL(trimmed).protocol : undefined;
   // `localhost:11434` parses as a URL with the scheme "localhost:"; only http(s) is a server.
   if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new ConfigError(
-      `provider.base_url "${trimmed}" is not an http(s) URL; write it in full, e.g. http://127.0.0.1:11434/v1 ` +
-        '(provider.base_url or GOVFLOW_BASE_URL).',
-    );
+    throw new ConfigError(`provider.base_url "${trimmed}" is not an http(s) URL; write it in full, e.g. http://127.0.0.1:11434/v1 (provider.base_url or GOVFLOW_BASE_URL).`);
   }
   return trimmed;
 }

@@ -31,14 +31,9 @@ export interface AiSdkAdapterSettings {
 /** The settings after defaults and checks, frozen. */
 function compile(settings: AiSdkAdapterSettings) {
   if (!isAiSdkProviderKind(settings.kind)) {
-    throw new ConfigError(
-      `provider.kind "${String(settings.kind)}" is not an LLM provider; use one of ` +
-        `${AI_SDK_PROVIDER_KINDS.join(', ')} (or dry-run / scripted).`,
-    );
+    throw new ConfigError(`provider.kind "${String(settings.kind)}" is not an LLM provider; use one of ${AI_SDK_PROVIDER_KINDS.join(', ')} (or dry-run / scripted).`);
   }
-  if (!settings.model || settings.model.trim() === '') {
-    throw new ConfigError('provider.model is empty; set it in govflow.config.yaml or GOVFLOW_MODEL.');
-  }
+  if (!settings.model || settings.model.trim() === '') throw new ConfigError('provider.model is empty; set it in govflow.config.yaml or GOVFLOW_MODEL.');
   return Object.freeze({
     kind: settings.kind,
     model: settings.model.trim(),

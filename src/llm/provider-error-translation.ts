@@ -114,11 +114,8 @@ export function translateProviderFailure(error: unknown, context: FailureContext
     return new ProviderError(message, { provider, model, status, retryable: isRetryableStatus(status), retryAfterMs, bodyExcerpt: body, cause });
   }
   const detail = scrubSecret(describeNetworkError(inner), apiKey);
-  return new ProviderError(
-    `The call to ${where} failed before a complete answer: ${detail}. ` +
-      'Retryable; check provider.base_url and the network if it persists.',
-    { provider, model, retryable: true, cause },
-  );
+  const message = `The call to ${where} failed before a complete answer: ${detail}. Retryable; check provider.base_url and the network if it persists.`;
+  return new ProviderError(message, { provider, model, retryable: true, cause });
 }
 
 /** `fetch failed` alone says nothing; undici puts the useful code (ECONNREFUSED…) in `cause`. */

@@ -159,11 +159,7 @@ export class SessionTracer {
   private modelCallFinished(event: SessionEventMap['model_call_finished']): void {
     const span = take(this.session(event.sessionId).calls, callKey(event));
     if (!span) return;
-    span.setAttributes({
-      'gen_ai.response.model': event.model,
-      'gen_ai.usage.input_tokens': event.inputTokens,
-      'gen_ai.usage.output_tokens': event.outputTokens,
-    });
+    span.setAttributes({ 'gen_ai.response.model': event.model, 'gen_ai.usage.input_tokens': event.inputTokens, 'gen_ai.usage.output_tokens': event.outputTokens });
     if (this.options.captureContent && typeof event.response === 'string') {
       span.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: event.response }] }]));
     }

@@ -46,13 +46,9 @@ export function parseOtlpHeaders(text: string | undefined, variable: string): Re
 }
 
 function checkedUrl(value: string, from: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(value.trim());
-  } catch {
-    throw new ConfigError(`${from} is "${value}", which is not a URL; write it like http://127.0.0.1:4318`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+  if (!URL.canParse(value.trim())) throw new ConfigError(`${from} is "${value}", which is not a URL; write it like http://127.0.0.1:4318`);
+  const { protocol } = new URL(value.trim());
+  if (protocol !== 'http:' && protocol !== 'https:') {
     throw new ConfigError(`${from} is "${value}"; govflow exports OTLP over HTTP, so use an http:// or https:// URL`);
   }
   return value.trim();
