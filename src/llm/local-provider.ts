@@ -4,7 +4,7 @@
  * resolved at start and imported on the first call. Model files are checked first, because
  * llama.cpp aborts the process on some malformed files.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -80,12 +80,8 @@ export function physicalCores(): number {
 export function resolveNodeLlamaCpp(moduleDir: string | null | undefined): string {
   if (moduleDir) {
     const entry = path.join(moduleDir, 'node_modules', 'node-llama-cpp', 'dist', 'index.js');
-    try {
-      realpathSync(entry);
-      return pathToFileURL(entry).href;
-    } catch {
-      throw new ConfigError(`${INSTALL_HINT} (GOVFLOW_NODE_LLAMA_CPP_DIR=${moduleDir} holds no node_modules/node-llama-cpp)`);
-    }
+    if (!existsSync(entry)) throw new ConfigError(`${INSTALL_HINT} (GOVFLOW_NODE_LLAMA_CPP_DIR=${moduleDir} holds no node_modules/node-llama-cpp)`);
+    return pathToFileURL(entry).href;
   }
   try {
     return import.meta.resolve('node-llama-cpp');

@@ -73,9 +73,7 @@ function protocolBlock(snapshot: GovernanceSnapshot, agent: AgentDefinition, fil
       `All task results then go to next_agent.${agent.next.length > 0 ? '' : ' (none: the results end the session)'}`,
     );
   }
-  if (agent.outputSchema) {
-    lines.push('', 'output.content must match this JSON Schema:', JSON.stringify(agent.outputSchema));
-  }
+  if (agent.outputSchema) lines.push('', 'output.content must match this JSON Schema:', JSON.stringify(agent.outputSchema));
   lines.push(
     '',
     'Message format (all fields required, null where they do not apply):',

@@ -76,12 +76,8 @@ export type SessionEventName = keyof SessionEventMap;
 
 /** A typed, failure-isolated event bus shared by the runner and its listeners. */
 export class SessionEvents {
-  private readonly emitter = new EventEmitter();
-
-  constructor() {
-    // Many SSE clients may listen at once; the default of 10 would print a false leak warning.
-    this.emitter.setMaxListeners(0);
-  }
+  // Many SSE clients may listen at once; the default of 10 would print a false leak warning.
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
 
   emit<K extends SessionEventName>(name: K, payload: SessionEventMap[K]): void {
     for (const listener of this.emitter.listeners(name)) {

@@ -39,9 +39,7 @@ function mismatch(what: string, expected: unknown, actual: unknown): Expectation
 /** Every way the observation differs from the expectation (empty: the case passes). */
 export function checkExpectations(expected: TestCaseExpectation, observed: Observation): ExpectationFailure[] {
   const failures: ExpectationFailure[] = [];
-  if (expected.status !== undefined && expected.status !== observed.status) {
-    failures.push(mismatch('status', expected.status, observed.status));
-  }
+  if (expected.status !== undefined && expected.status !== observed.status) failures.push(mismatch('status', expected.status, observed.status));
   if (expected.agents !== undefined && !isDeepStrictEqual(expected.agents, observed.agents)) {
     failures.push({ what: 'agents (the session\'s messages, in order)', detail: lineDiff(expected.agents.join('\n'), observed.agents.join('\n')) });
   }
