@@ -128,9 +128,5 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
     }
   }
 
-  return Object.freeze({
-    kind: compiled.kind,
-    interfaceVersion: PROVIDER_INTERFACE_VERSION,
-    generate,
-  });
+  return Object.freeze({ kind: compiled.kind, interfaceVersion: PROVIDER_INTERFACE_VERSION, generate });
 }

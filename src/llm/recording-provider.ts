@@ -69,11 +69,7 @@ function answerFromResponse(response: LlmResponse): RecordedAnswer {
       name: call.name,
       input: call.inputError !== undefined && typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}),
     })),
-    usage: {
-      input_tokens: response.usage.inputTokens,
-      output_tokens: response.usage.outputTokens,
-      cached_input_tokens: response.usage.cachedInputTokens,
-    },
+    usage: { input_tokens: response.usage.inputTokens, output_tokens: response.usage.outputTokens, cached_input_tokens: response.usage.cachedInputTokens },
     model: response.model,
     finish_reason: response.finishReason ?? null,
   };

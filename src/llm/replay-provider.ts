@@ -100,11 +100,7 @@ export class ReplayProvider implements LlmProvider {
     return {
       ...(toolCalls.length > 0 ? { toolCalls } : {}),
       text: answer.text,
-      usage: {
-        inputTokens: answer.usage.input_tokens,
-        outputTokens: answer.usage.output_tokens,
-        cachedInputTokens: answer.usage.cached_input_tokens,
-      },
+      usage: { inputTokens: answer.usage.input_tokens, outputTokens: answer.usage.output_tokens, cachedInputTokens: answer.usage.cached_input_tokens },
       model: answer.model,
       provider: this.kind,
       finishReason: answer.finish_reason ?? undefined,
