@@ -38,9 +38,9 @@
  * (previous entry's ENTRY_HASH + body); the first entry ever chains to 64 zeros. The chain runs
  * across day files, so deleting, editing or reordering any entry breaks it.
  */
-import { createHash } from 'node:crypto';
 import { zonedParts } from '../message/zoned-time.js';
 import type { SentientMessage } from '../message/sentient-message.js';
+import { sha256Hex } from '../sha256-hex.js';
 import { AuditWriteError } from './audit-errors.js';
 import { formatToolAuditLines, type ToolAuditLines } from './tool-audit-lines.js';
 import {
@@ -149,7 +149,7 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
 
 /** SHA-256 hex over `previousHash + body` (UTF-8). */
 export function computeEntryHash(previousHash: string, body: string): string {
-  return createHash('sha256').update(previousHash).update(body).digest('hex');
+  return sha256Hex(previousHash + body);
 }
 
 /** The two closing lines of an entry. */

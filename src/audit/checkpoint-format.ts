@@ -5,10 +5,11 @@
  * (a witness) is what makes cutting the newest entries, or replacing a whole day, detectable even
  * by someone who can rewrite every file of the root.
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { canonicalJson } from '../message/canonical-json.js';
+import { sha256Hex } from '../sha256-hex.js';
 
 export interface Checkpoint {
   /** The local day (YYYYMMDD) of the file the last entry is in. */
@@ -27,7 +28,7 @@ export interface Checkpoint {
 
 /** The key id a checkpoint names: SHA-256 of the public key's DER SPKI bytes. */
 export function publicKeyId(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex');
+  return sha256Hex(publicKey.export({ type: 'spki', format: 'der' }));
 }
 
 /** A new Ed25519 key pair as PEM: PKCS#8 private, SPKI public. */

@@ -7,10 +7,10 @@
  * Durable data is versioned: `format` and `version` are checked on every read, and a cassette of
  * another version is an error naming the file.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { isPlainObject } from '../message/json-text.js';
+import { sha256Hex } from '../sha256-hex.js';
 
 export const CASSETTE_FORMAT = 'govflow-cassette' as const;
 /** Versions this build reads; it writes the last one. */
@@ -96,11 +96,7 @@ export function promptText(parts: PromptParts): string {
 
 /** The lookup key of a call: sha256 of its normalized prompt (the agent is kept beside it). */
 export function promptKey(parts: PromptParts): string {
-  return sha256(normalizeVolatile(promptText(parts)));
-}
-
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return sha256Hex(normalizeVolatile(promptText(parts)));
 }
 
 const FILE_MARKER = /^\[FILE: (.+)\]$/;
@@ -163,7 +159,7 @@ export function noFileChanges(changes: FileChanges): boolean {
 
 /** sha256 of each file's text, by path (a governance snapshot's `files`, a prompt's). */
 export function fileHashes(files: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(files).map(([file, text]) => [file, sha256(text)]));
+  return Object.fromEntries(Object.entries(files).map(([file, text]) => [file, sha256Hex(text)]));
 }
 
 export function emptyCassette(now: Date = new Date()): Cassette {

@@ -11,8 +11,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { sha256Hex } from '../sha256-hex.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { emptyCassette, fileHashes, promptFileHashes, promptKey, sha256, type Cassette, type RecordedAnswer } from './cassette-format.js';
+import { emptyCassette, fileHashes, promptFileHashes, promptKey, type Cassette, type RecordedAnswer } from './cassette-format.js';
 import { captureSlots, type CaptureSlot } from './recording-middleware.js';
 import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
@@ -27,7 +28,7 @@ export class CassetteRecorder {
 
   /** Adds one call and rewrites the file. */
   add(request: LlmRequest, provider: string, answer: RecordedAnswer): void {
-    const systemSha256 = sha256(request.system);
+    const systemSha256 = sha256Hex(request.system);
     this.cassette.systems[systemSha256] = request.system;
     const history = (request.history ?? []).map((turn) => ({ role: turn.role, content: turn.content }));
     this.cassette.calls.push({

@@ -14,9 +14,9 @@
  * The child's id is derived from the parent's id and the tool call's id, so a parent recovered
  * after a crash finds its existing child and resumes it rather than starting a second one.
  */
-import { createHash } from 'node:crypto';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { LlmToolOffer } from '../llm/provider.js';
+import { sha256Hex } from '../sha256-hex.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
 import type { DelegationOutcome, JournaledToolCall } from '../store/tool-journal-records.js';
 import type { ActiveSession } from './message-commit.js';
@@ -36,10 +36,6 @@ export interface DelegationResult {
   output: string;
   isError: boolean;
   delegation: DelegationOutcome;
-}
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** The child session id of one parent tool call: stable across restarts. */

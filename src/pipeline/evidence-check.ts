@@ -4,9 +4,9 @@
  * invalid and goes back to the model with the missing paths; each file's sha256 and size go on
  * the message's audit entry (`[EVIDENCE]`).
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { SentientMessage } from '../message/sentient-message.js';
+import { sha256Hex } from '../sha256-hex.js';
 import type { ToolBox } from '../tools/tool-box.js';
 import { resolveExisting } from '../tools/workspace-paths.js';
 
@@ -27,7 +27,7 @@ export async function checkEvidence(message: SentientMessage, tools: ToolBox | u
     try {
       const { absolute } = await resolveExisting(workspace, entry, 'evidence_files');
       const content = await readFile(absolute);
-      files.push({ path: entry, sha256: createHash('sha256').update(content).digest('hex'), bytes: content.length });
+      files.push({ path: entry, sha256: sha256Hex(content), bytes: content.length });
     } catch (error) {
       missing.push(`${entry} (${error instanceof Error ? error.message.replace(/^evidence_files: /, '') : String(error)})`);
     }

@@ -4,10 +4,10 @@
  * then the protocol block — so providers' prompt caches hit; the variable input comes last, in
  * the user part.
  */
-import { createHash } from 'node:crypto';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { executionalAgents } from '../governance/routing-graph.js';
+import { sha256Hex } from '../sha256-hex.js';
 
 export interface BuiltPrompt {
   system: string;
@@ -42,7 +42,7 @@ export function buildSystemPrompt(snapshot: GovernanceSnapshot, agent: AgentDefi
   files.push(agentPath);
   parts.push(protocolBlock(snapshot, agent, files));
   const system = parts.join('');
-  const built = { system, systemSha256: createHash('sha256').update(system).digest('hex'), files };
+  const built = { system, systemSha256: sha256Hex(system), files };
   perSnapshot.set(agent.name, built);
   return built;
 }

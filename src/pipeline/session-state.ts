@@ -4,7 +4,6 @@
  * Routing decisions are read from the records (plan, on_failure), never from the current
  * governance, so a hot reload cannot change the past.
  */
-import { createHash } from 'node:crypto';
 import { argumentsSha256 } from '../message/canonical-json.js';
 import { stringifyJson } from '../message/json-text.js';
 import type { PlanTask } from '../message/plan.js';
@@ -12,6 +11,7 @@ import type { SentientMessage } from '../message/sentient-message.js';
 import type { JournalRecord, MessageRecord, SessionRecord, StepKind, UsageFigures } from '../store/session-journal.js';
 import type { ApprovalRecord, ApprovalRequestRecord, JournaledToolCall, ToolResultRecord } from '../store/tool-journal-records.js';
 import { GovflowError } from '../errors.js';
+import { sha256Hex } from '../sha256-hex.js';
 
 /** One model turn of a tool loop, with the results journaled so far. */
 export interface ToolLoopTurn {
@@ -113,7 +113,7 @@ export function loopKeyOf(agent: string, input: { source: string; content: unkno
   const content = isMessage(input.content)
     ? { from: input.content.agent.name, status: input.content.status.code, output: input.content.output }
     : input.content;
-  return `${agent}:${createHash('sha256').update(`${input.source}\0${stringifyJson(content)}`).digest('hex').slice(0, 32)}`;
+  return `${agent}:${sha256Hex(`${input.source}\0${stringifyJson(content)}`).slice(0, 32)}`;
 }
 
 export function initialState(session: SessionRecord): SessionState {

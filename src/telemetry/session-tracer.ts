@@ -9,9 +9,9 @@
  * A session that pauses and resumes (even in another process) keeps its trace: each run opens a
  * new root span under the same trace id. Listens only; a session never waits for tracing.
  */
-import { createHash } from 'node:crypto';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import type { SessionEventMap, SessionEvents } from '../pipeline/session-events.js';
+import { sha256Hex } from '../sha256-hex.js';
 
 export interface SessionTracerOptions {
   /** Put prompts, answers and tool data on spans (the caller passes text after PII redaction). */
@@ -46,7 +46,7 @@ const WORKFLOW_NAME = 'govflow';
 
 /** The trace id of a session: the first 128 bits of SHA-256(session id), so every run of it shares one trace. */
 export function sessionTraceId(sessionId: string): string {
-  return createHash('sha256').update(sessionId).digest('hex').slice(0, 32);
+  return sha256Hex(sessionId).slice(0, 32);
 }
 
 export class SessionTracer {
