@@ -1,9 +1,6 @@
 /**
- * `govflow verify`: recomputes every ENTRY_HASH in chain order (day files oldest first, entries
- * in file order) and reports the FIRST entry that does not hold. Edits, deletions, insertions
- * and reorderings break the recomputed chain at the first affected entry; a truncated file shows
- * as a torn tail; deleting whole entries from the end (or the newest file) leaves a valid but
- * shorter chain, which the head record (audit-head.json) exposes.
+ * `govflow verify`: recomputes every ENTRY_HASH in chain order and reports the FIRST entry that
+ * does not hold. Entries cut from the end leave a valid but shorter chain: the head record exposes it.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -30,14 +27,12 @@ export type AuditProblemReason =
   /** The logs' last entry is not the one the head record names. */
   | 'head-mismatch';
 
+/** The first bad entry (or gap): its log file, 1-based line, and what is wrong for a person. */
 export interface AuditProblem {
-  /** Path of the log file (in `logsDir`). */
   file: string;
-  /** 1-based line where the bad entry (or the gap) starts. */
   line: number;
   messageId: string | null;
   reason: AuditProblemReason;
-  /** What is wrong and what it usually means, for a person. */
   detail: string;
 }
 
@@ -47,7 +42,7 @@ export interface VerifyResult {
   /** Entries checked (all of them when ok). */
   entries: number;
   firstProblem?: AuditProblem;
-  /** Not failures, but limits of what could be checked (e.g. no head record). */
+  /** Limits of what could be checked (no head record, a daemon writing). */
   warnings: string[];
   /** Where the chain starts when retention deleted its first days (`entries` and last `hash` deleted, through `day`). */
   deleted?: { day: string; entries: number; hash: string };
@@ -88,7 +83,7 @@ export async function verifyAuditChain(options: {
   // read after it hold at least what it names, however much is written meanwhile.
   const head = readHeadRecord(options.stateDir);
   const files = [];
-  // Days retention deleted (docs/audit-log.md "Retention and archives"): the chain starts after the last one.
+  // The chain starts after the last day retention deleted.
   const deletions = readDeletions(options.logsDir);
   const start = deletions.records.at(-1)?.record ?? null;
   const deleted = start && { day: start.day, entries: start.entries, hash: start.hash };
