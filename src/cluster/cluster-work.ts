@@ -1,18 +1,9 @@
 /**
- * The Postgres backend's work (docs/cluster.md, `store.kind: postgres`), below the one daemon
- * (src/daemon/daemon.ts):
- *
- * - intake: the inbox (and HTTP, which writes into the inbox) only enqueues: a request becomes a
- *   `queued` row, then its file is archived. Nothing here waits for a free worker.
- * - workers: `intake.concurrency` slots, each claiming the oldest claimable session from Postgres
- *   (new, a reply waiting, or a dead daemon's expired lease) and running it under a fenced lease.
- * - heartbeat: leases renewed every `cluster.lease_ms / 3`; a lease lost (or not renewed for a
- *   whole lease, as when the link to Postgres is cut) aborts that session's run here. The same
- *   timer refreshes this daemon's row in `daemons` (daemon-heartbeat.ts) for `govflow status`.
- * - outbox: results of requests this daemon took, wherever they ran, written to its outbox.
- * - projection: the chain in Postgres appended to system/logs/ (chain-projection.ts).
- * - signed checkpoints (audit.signing_key): what this daemon appended is signed into the cluster's one stream.
- * Postgres wakes the loops with LISTEN/NOTIFY (store-listener.ts); a poll every second covers lost ones.
+ * The Postgres backend's work under the one daemon (docs/cluster.md): intake only enqueues;
+ * `intake.concurrency` workers claim sessions and run them under fenced leases, renewed every
+ * `cluster.lease_ms / 3` (a lease lost, or unrenewed for a whole lease, aborts its run here); the
+ * results of requests this daemon took go to its outbox; the chain is projected to system/logs/.
+ * LISTEN/NOTIFY wakes the loops; a poll every second covers lost notifications.
  */
 import { setMaxListeners } from 'node:events';
 import type { GovflowConfig } from '../config/config-loader.js';

@@ -1,9 +1,7 @@
 /**
- * Intake in cluster mode (docs/cluster.md): a claimed inbox file (or HTTP submission, which arrives as
- * one) is committed to the store — a `queued` session row, or a reply row for a paused session —
- * and only then archived. A duplicate request id (accepted by any daemon) or a reply that cannot
- * apply goes to system/failed/. When Postgres does not answer, the item is kept (its file stays in
- * system/processing/) and enqueued again by `retry()` until the store takes it.
+ * Intake in cluster mode: a claimed item is committed to the store, then archived; a duplicate or a
+ * reply that cannot apply goes to system/failed/. While Postgres does not answer, the item is kept
+ * (its file stays in system/processing/) for `retry()`.
  */
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
