@@ -1,8 +1,7 @@
 /**
- * Error classes by what the caller should do next (STYLE: "errors say what to do next").
- * One base, `GovflowError` (after openai-agents-js's `AgentsError`): a kind, whether retrying may
- * help, the session it happened in, and `cause`. The CLI maps kinds to exit codes in one table
- * (src/cli/exit-codes.ts); every other error class derives from this base.
+ * One error base by what the caller should do next (after openai-agents-js's `AgentsError`): a
+ * kind, whether retrying may help, the session, and `cause`. The CLI maps kinds to exit codes in
+ * one table (src/cli/exit-codes.ts).
  */
 
 /**
@@ -73,10 +72,7 @@ export class UsageError extends GovflowError {
   }
 }
 
-/**
- * A call to an LLM provider failed. `retryable` says whether the same call may succeed later
- * (network, 408/409/429/5xx, timeout); `retryAfterMs` carries the server's Retry-After.
- */
+/** A call to an LLM provider failed; `retryAfterMs` carries the server's Retry-After. */
 export class ProviderError extends GovflowError {
   override readonly name = 'ProviderError';
   readonly provider: string;

@@ -1,8 +1,7 @@
 /**
- * The web view at /ui (README "Web view"), on the HTTP API's server and behind the same auth: a browser
- * signs in once with its bearer token, kept in an HttpOnly, SameSite=Strict cookie that the API's
- * auth hook reads when no Authorization header is sent. Operators see their own sessions only,
- * auditors everything; answers to pending questions go through the same reply file as the API.
+ * The web view at /ui (README "Web view"), behind the API's auth: a browser signs in once with its
+ * bearer token, kept in an HttpOnly, SameSite=Strict cookie that the auth hook reads when no
+ * Authorization header is sent. Answers go through the same reply file as the API.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
