@@ -108,9 +108,8 @@ const NEWLINE = Buffer.from('\n');
 const FIRST_WINDOW = 1024 * 1024;
 
 /**
- * The last `separators` entry ends of `file` and what lies after them, read from the end in
- * growing windows: a day file may hold hundreds of megabytes (more than one string may), and a
- * start needs only its last entry. `ends` are byte offsets just past each "---" line, oldest first.
+ * The byte offsets just past the last `separators` "---" lines of `file`, oldest first, read from
+ * the end in growing windows: a day file may be larger than one string may be.
  */
 function readTail(file: string, separators: number): { ends: number[]; size: number; read: (from: number) => Buffer } {
   const fd = fs.openSync(file, 'r');
@@ -133,10 +132,7 @@ function readTail(file: string, separators: number): { ends: number[]; size: num
   }
 }
 
-/**
- * How often `needle` occurs in `file` before byte `end`, read in slices (a day file may be larger
- * than one string may be): whole entries (one "---" line ends each), or lines.
- */
+/** How often `needle` occurs in `file` before byte `end`, read in slices for the same reason. */
 function countInFile(file: string, needle: Buffer, end = Infinity): number {
   const fd = fs.openSync(file, 'r');
   try {
@@ -219,7 +215,7 @@ export function scanChainTail(logsDir: string, stateDir: string, head: HeadRecor
   if (read.state === 'ok' && end !== null && read.record.file === end.file && read.record.hash === end.hash) {
     return { file: end.file as string | null, hash: end.hash, entries: read.record.entries, newestDay, repairs, warnings: [] as string[] };
   }
-  // Every day counts: those retention archived (gzipped) or deleted (docs/audit-log.md "Retention and archives") too.
+  // Every day counts: those retention archived or deleted too.
   const archived = listArchivedLogFiles(logsDir).map((name) => splitEntryBlocks(gunzipSync(fs.readFileSync(path.join(archiveFolderOf(logsDir), name))).toString('utf8')).blocks.length);
   const total = files.reduce((sum, file) => sum + countInFile(path.join(logsDir, file), SEPARATOR), (chainStart(logsDir)?.entries ?? 0) + archived.reduce((sum, entries) => sum + entries, 0));
   const warnings: string[] = [];

@@ -58,7 +58,6 @@ export class AuditLogWriter {
     this.head = new HeadRecordFile(options.stateDir);
   }
 
-  /** Opens the trail: cuts a torn tail off the newest file, finds the hash to chain to, checks the head record. */
   static async open(options: AuditLogWriterOptions): Promise<AuditLogWriter> {
     try {
       new Intl.DateTimeFormat('en-US', { timeZone: options.timezone });
@@ -85,11 +84,7 @@ export class AuditLogWriter {
     return writer;
   }
 
-  /**
-   * Writes one entry and fdatasyncs it. Resolves with the day file and the entry's hash once the
-   * entry is on disk; rejects with {@link AuditWriteError} (nothing of the entry left behind) when
-   * it could not be written — the message must then not be passed on.
-   */
+  /** Resolves once the entry is on disk; an {@link AuditWriteError} leaves nothing of it behind, and the message must not be passed on. */
   async append(input: AuditEntryInput): Promise<{ file: string; hash: string }> {
     const messageId = input.message.message_id;
     this.idlePosition = undefined;
@@ -135,10 +130,7 @@ export class AuditLogWriter {
     return { file: filePath, hash };
   }
 
-  /**
-   * The open day file when it is `day`'s and still the file at its path (checked once per turn: a
-   * file removed, renamed or replaced would swallow the entries written to its descriptor).
-   */
+  /** Checked once per turn: a file removed, renamed or replaced would swallow the entries written to its descriptor. */
   private currentFile(day: string, filePath: string): AppendOnlyFile | null {
     if (this.file === null || this.fileDay !== day) return null;
     if (this.checkedThisTurn) return this.file;
@@ -183,7 +175,6 @@ export class AuditLogWriter {
     setImmediate(() => (this.checkedThisTurn = false));
   }
 
-  /** Closes the day file once the syncs asked of it have finished. */
   private releaseFile(): void {
     const file = this.file;
     this.file = null;
@@ -203,10 +194,7 @@ export class AuditLogWriter {
     }
   }
 
-  /**
-   * Where the log ends now (the open day file, else the newest on disk), or null before the first
-   * entry: every entry appended from now on comes after it (crash recovery reads from there).
-   */
+  /** Where the log ends now, or null before the first entry: crash recovery reads from there. */
   position(): AuditPosition | null {
     if (this.file !== null) return { file: path.basename(this.file.file), bytes: this.file.writtenBytes };
     // No day file open yet (nothing appended since the start or a day change): the newest one's size, asked once until the next append.

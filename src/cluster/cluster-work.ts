@@ -67,17 +67,13 @@ export class ClusterWork implements WorkSource {
   private timers: NodeJS.Timeout[] = [];
   private lastRenewal = Date.now();
   private http: HttpApi | null = null;
-  /** Writes the results due to this daemon's outbox. */
   private readonly deliverOutbox: () => Promise<void>;
   private readonly storeIntake: StoreIntake;
   private projecting: Promise<void> | null = null;
   private readonly remoteEvents: RemoteSessionEvents;
-  /** Store failures of the poll's work, one warning per outage. */
   private readonly outages: OutageLog;
   private readonly heartbeat: DaemonHeartbeat;
-  /** Signs the chain after this daemon's commits, when audit.signing_key is set. */
   private readonly checkpoints: StoreCheckpoints | null;
-  /** Claims sessions while slots are free; concurrent calls fold into one loop. */
   private readonly claimWork: () => Promise<void>;
   /** Says this daemon is alive, with the sessions it runs; stops once draining (the row goes at stop). */
   private readonly beat: () => Promise<void>;
@@ -283,10 +279,7 @@ export class ClusterWork implements WorkSource {
     }
   }
 
-  /**
-   * Projects new entries, at most once per PROJECTION_DELAY_MS: every commit in the cluster
-   * notifies every daemon, and one pass (one query, one write, one fdatasync) serves them all.
-   */
+  /** At most once per PROJECTION_DELAY_MS: every commit in the cluster notifies every daemon, and one pass serves them all. */
   private projectChain(): Promise<void> {
     this.projecting ??= new Promise<void>((resolve) => setTimeout(resolve, PROJECTION_DELAY_MS)).then(() => {
       this.projecting = null;

@@ -33,9 +33,7 @@ export interface SessionRowChange {
   message?: string | null;
   manifest?: unknown;
   governance_hash?: string;
-  /** Give the lease up (the session paused or finished). */
   release?: true;
-  /** Mark the replies of the session as applied. */
   replies_applied?: true;
 }
 
@@ -43,7 +41,6 @@ export interface StoreWrite {
   sessionId: string;
   /** The lease epoch the write was made under (the fence). */
   epoch: number;
-  /** Serialized journal records, numbered from `firstSeq`. */
   records: string[];
   firstSeq: number;
   audit: AuditEntryInput[];
@@ -99,12 +96,11 @@ export class StoreCommitter {
     });
   }
 
-  /** Called after each commit that appended audit entries, with the newest one's hash. */
   onEntriesCommitted(listener: (lastHash: string) => void): void {
     this.entriesListener = listener;
   }
 
-  /** A system prompt to keep (content-addressed); committed with the next transaction. */
+  /** Committed with the next transaction. */
   keepPrompt(sha256: string, text: string): void {
     this.prompts.set(sha256, text);
   }
