@@ -50,10 +50,7 @@ export interface VerifyResult {
 
 const MESSAGE_ID_LINE = /^\[MESSAGE_ID: (.*)\]$/m;
 
-/**
- * Where an intact entry's chain really continues from: the entry whose hash, with this body,
- * gives the stated hash. Only called once, at the first failure, so a linear scan is fine.
- */
+/** The entry an intact entry really chains to. Only called at the first failure, so a linear scan is fine. */
 function findRealPredecessor(files: Array<{ fullPath: string; blocks: RawEntryBlock[] }>, body: string, stated: string, start: string): string | null {
   if (computeEntryHash(GENESIS_HASH, body) === stated) return 'the start of the chain (genesis)';
   if (computeEntryHash(start, body) === stated) return 'the last entry retention deleted';
@@ -72,11 +69,7 @@ export async function verifyAuditChain(options: {
   stateDir: string;
   /** Receives the ENTRY_HASH of every intact entry, in chain order (signed checkpoints are held against them). */
   hashes?: string[];
-  /**
-   * A daemon owns the root and is writing: an incomplete entry at the end of the newest file is
-   * one being written, and the logs may run ahead of the head record. Verify then checks up to the
-   * last complete entry it read and says so (`liveUpTo`), instead of failing on the writer's work.
-   */
+  /** A daemon is writing: an incomplete last entry is its work, not damage, and the logs may be ahead of the head record. */
   live?: boolean;
 }): Promise<VerifyResult> {
   // The head record first: the writer makes entries durable before it advances the head, so logs

@@ -69,10 +69,7 @@ export interface RawEntryBlock {
   lines: string[];
 }
 
-/**
- * Cuts text into entries at each `---` line. Values never hold a line break, so a `---` line is
- * always a real separator. Whatever follows the last separator is the torn tail.
- */
+/** Cuts text at each `---` line, always a real separator since no value holds a line break; what follows the last is the torn tail. */
 export function splitEntryBlocks(text: string): { blocks: RawEntryBlock[]; torn: TornTail | null } {
   const blocks: RawEntryBlock[] = [];
   let start = 0; // of the current block, in characters

@@ -141,11 +141,7 @@ export interface DeletionOptions {
   sign?: <T extends object>(fields: T) => T & { key: string; sig: string };
 }
 
-/**
- * Deletes archived days older than `deleteAfterDays` — their `.log.gz` and their `YYYYMMDD/` folder
- * of journals and results — unless the legal hold exists (`held`). Refuses (throws) when the
- * archived chain it would delete does not hold: retention never destroys the evidence of tampering.
- */
+/** Unless the legal hold exists; throws when the chain it would delete does not hold: retention never destroys the evidence of tampering. */
 export function deleteOldDays(options: DeletionOptions): { deleted: string[]; held: boolean } {
   const now = options.now ?? new Date();
   const cutoff = dayCutoff(now, options.deleteAfterDays, options.timezone);

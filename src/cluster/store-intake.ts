@@ -56,17 +56,10 @@ export class StoreIntake {
       archive();
       return;
     }
-    const outcome = await this.leases.enqueue({
-      // The request id (named, or generated at the claim) is the key: a session id made here
-      // again after a crash never makes a second session.
-      sessionId: item.sessionId ?? generateSessionId(item.receivedAt, config.timezone),
-      requestId: item.requestId,
-      text: item.text,
-      user: item.user,
-      metadata: item.metadata,
-      sourceFile: item.sourceFile,
-      claimedPath: item.claimedPath,
-    });
+    const { requestId, text, user, metadata, sourceFile, claimedPath } = item;
+    // The request id is the key: a session id made here again after a crash never makes a second session.
+    const sessionId = item.sessionId ?? generateSessionId(item.receivedAt, config.timezone);
+    const outcome = await this.leases.enqueue({ sessionId, requestId, text, user, metadata, sourceFile, claimedPath });
     if (outcome.kind === 'duplicate' && !outcome.ours) {
       return reject(
         outcome.column === 'request_id'

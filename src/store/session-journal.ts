@@ -1,8 +1,6 @@
 /**
- * The journal of one session under system/sessions/<session_id>/: `journal.jsonl`, append-only,
- * versioned records (the request, every LLM exchange with its exact prompt and raw response,
- * every committed message, replies, the end), and `manifest.json`, a cache of the session's
- * state for `govflow status`. The journal is the truth: a session resumes from it after a crash.
+ * The journal of one session, `system/sessions/<id>/journal.jsonl`: append-only, versioned records,
+ * the truth a session resumes from after a crash; `manifest.json` beside it is a cache for `govflow status`.
  */
 import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
 import type { ToolJournalRecord } from './tool-journal-records.js';

@@ -104,11 +104,7 @@ ${rows.length === 0 ? '<p>No session matches.</p>' : `<table><thead><tr><th scop
 <nav class="pager" aria-label="pages">${result.page > 1 ? `<a href="${escapeHtml(link({ page: result.page - 1 }))}">previous page</a>` : ''}${result.page < result.pages ? `<a href="${escapeHtml(link({ page: result.page + 1 }))}">next page</a>` : ''}</nav>`;
 }
 
-/**
- * Reloads the page when the session moves past what it shows: a message it does not show yet, a
- * tool call, a new step, a new question, or its end. A page showing a paused session ignores the
- * `pending` the stream replays first (it is the one on the page) and waits for the resumed run.
- */
+/** Reloads the page when the session moves past what it shows; a paused page ignores the `pending` the stream replays first (it is the one shown). */
 function liveScript(sessionId: string, shownMessages: number, showsPaused: boolean): string {
   const url = JSON.stringify(`/v1/sessions/${encodeURIComponent(sessionId)}/events`);
   return `<script>
