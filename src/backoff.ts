@@ -9,10 +9,7 @@ export interface BackoffOptions {
   baseMs: number;
   /** Upper bound of the computed backoff, whatever the attempt number. */
   maxMs: number;
-  /**
-   * Upper bound of a server-requested wait. Separate from `maxMs` because a server that asks
-   * for 20 s means it; waiting less only earns another 429. Beyond this we wait this long.
-   */
+  /** Upper bound of a server-requested wait, apart from `maxMs`: a server that asks for 20 s means it, and less earns another 429. */
   retryAfterMaxMs: number;
   /** Source of randomness in [0, 1); injected by tests to check the jitter bounds. */
   random?: () => number;

@@ -81,10 +81,7 @@ export class ProviderError extends GovflowError {
   readonly retryAfterMs: number | undefined;
   readonly timedOut: boolean;
   readonly bodyExcerpt: string | undefined;
-  /**
-   * The message names the agent and the call itself and tells the whole story (a replay miss):
-   * the failed message shows it as it is, first, rather than after "<agent>: the model call failed:".
-   */
+  /** The message tells the whole story itself (a replay miss): shown as it is, not after "<agent>: the model call failed:". */
   readonly selfContained: boolean;
 
   constructor(

@@ -32,11 +32,7 @@ export interface AuditEntryInput {
   delegation?: { parentSessionId: string; depth: number } | null;
 }
 
-/**
- * The day (`YYYYMMDD`, the day file's stem) and time (`HH:mm:ss`, the TIMESTAMP) of `executedAt`
- * in `timezone`, from a single conversion so that an entry's TIMESTAMP and the file it lands in
- * can never disagree. DST days need no special case: the IANA zone data decides the wall clock.
- */
+/** The day file's `YYYYMMDD` and the TIMESTAMP of `executedAt` in `timezone`, from one conversion so that they never disagree. */
 export function localDayAndTime(executedAt: string, timezone: string): { day: string; time: string } {
   const instant = new Date(executedAt);
   if (Number.isNaN(instant.getTime())) {

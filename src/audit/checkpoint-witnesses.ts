@@ -63,8 +63,7 @@ class Witness {
 
   /** Tries once more what is queued (at stop), without waiting for the backoff. */
   async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.close();
     await this.sending;
     if (this.queue.length > 0) await this.drain();
   }

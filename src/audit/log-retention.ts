@@ -1,10 +1,9 @@
 /**
  * Retention of the audit trail and of its days' journals and results (docs/audit-log.md "Retention
  * and archives"). The newest day file never moves: the writer chains to it. A deletion is recorded
- * in `archive/deleted.jsonl` before anything goes, so verify can start the chain there. Crash-safe:
- * an archive is synced and renamed before its source is removed, and until then readers take the
- * `.log`, so no day counts twice; days the record names but still on disk are a deletion cut by a
- * crash: readers skip them, the next pass removes them.
+ * in `archive/deleted.jsonl` first, so verify can start the chain there. Crash-safe: sources go only
+ * after their archive is synced, readers take a day's `.log` while it exists, and days the record
+ * names but still on disk are a deletion a crash cut: skipped, then removed by the next pass.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,10 +1,9 @@
 /**
- * Signed checkpoints of the chain in Postgres (docs/cluster.md): the cluster's one chain gets one
- * stream of checkpoints in files mode's format, kept in `audit_checkpoints` and delivered to this
- * daemon's witnesses. After a commit, a daemon tries once `audit.checkpoint_ms` after the cluster's
- * newest checkpoint. A try is one transaction under an advisory lock, so daemons sign one after the
- * other and never the same count twice; time is the database's clock read under that lock, so
- * counts and times rise together across daemons. Nothing here fails or slows a session.
+ * Signed checkpoints of the chain in Postgres (docs/cluster.md): one stream for the cluster's one
+ * chain, in files mode's format, kept in `audit_checkpoints` and sent to this daemon's witnesses.
+ * A try is one transaction under an advisory lock, so daemons never sign the same count twice, and
+ * reads the database's clock under it, so counts and times rise together across daemons. Nothing
+ * here fails or slows a session: a failed try is warned about once per outage and tried again.
  */
 import type { KeyObject } from 'node:crypto';
 import type pg from 'pg';

@@ -13,14 +13,8 @@ import { buildDayReport, type DayReport, type ReportSession } from './day-report
 const SAFE_NAME = /^[A-Za-z0-9._-]{1,200}$/;
 
 const MANIFEST_STATUS: Record<string, string> = {
-  RUNNING: 'running',
-  PENDING: 'running',
-  PAUSED: 'pending',
-  SUCCESS: 'success',
-  PARTIAL: 'partial',
-  FAILED: 'failed',
-  HALTED_COST: 'failed',
-  HALTED_TIME: 'failed',
+  RUNNING: 'running', PENDING: 'running', PAUSED: 'pending', SUCCESS: 'success',
+  PARTIAL: 'partial', FAILED: 'failed', HALTED_COST: 'failed', HALTED_TIME: 'failed',
 };
 
 interface ResultOnDisk {

@@ -1,10 +1,8 @@
 /**
- * An append-only file with optional fdatasync. Writes are synchronous (appends are small and must
- * keep their order); the fdatasync runs on the thread pool, shared by the callers that ask while
- * one runs (group commit). A write the disk refuses (issue 20) leaves nothing half-written: the
- * file is cut back to its last whole record, which waits in a backlog (later appends queue behind
- * it) retried with backoff until the disk takes it; {@link backlogWritten} lets the audit writer
- * keep "journal record, then audit entry".
+ * An append-only file whose fdatasyncs run on the thread pool, shared by the callers that ask while
+ * one runs (group commit); writes stay synchronous, being small and ordered. A write the disk
+ * refuses (issue 20) is cut back to the last whole record and waits in a backlog, retried with
+ * backoff; {@link backlogWritten} lets the audit writer keep "journal record, then audit entry".
  */
 import { close, closeSync, fdatasync, fstatSync, fsync, fsyncSync, ftruncateSync, open, openSync, statSync, writeSync } from 'node:fs';
 import { diskCall, diskCallAsync, diskFailureCode, type DiskFaults } from './disk-io.js';
