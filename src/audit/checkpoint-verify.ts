@@ -9,7 +9,7 @@ import type { KeyObject } from 'node:crypto';
 import { readHeadRecord } from './audit-chain-tail.js';
 import { checkpointSignatureHolds, parseCheckpointLine, type Checkpoint } from './checkpoint-format.js';
 import { checkpointsDir } from './checkpoint-writer.js';
-import { readDeletions, readNames } from './log-retention.js';
+import { readDeletions, readNames, type DeletionRecord } from './log-retention.js';
 
 export interface CheckpointProblem {
   /** `file:line`, or a table row. */
@@ -93,10 +93,7 @@ export function holdCheckpoints(options: { sources: CheckpointSource[]; publicKe
 }
 
 /** Where the chain's `hashes` start: after the `entries` retention deleted, the last hashing to `hash`. */
-interface ChainStart {
-  entries: number;
-  hash: string;
-}
+type ChainStart = Pick<DeletionRecord, 'entries' | 'hash'>;
 
 /** Files mode. Every record of days retention deleted must be signed too: whoever deletes days without the key could cut any history. */
 export function verifyCheckpoints(options: { logsDir: string; stateDir: string; witnesses: string[]; publicKey: KeyObject; keyId: string; hashes: string[] }): CheckpointVerifyResult {

@@ -67,6 +67,10 @@ export interface DayReport {
 /** Extension lines that flag a compliance event on an entry. */
 const FLAG_LINE = /^\[(VIOLATIONS|COMPLIANCE VIOLATIONS|GUARDRAILS|PII_REDACTED)\]: (.*)$/;
 
+function placeOf(entry: ReportEntry): EntryPlace {
+  return { sessionId: entry.sessionId, agent: entry.agent, sequence: entry.sequence, time: entry.time };
+}
+
 function flagsOf(entry: ReportEntry): ReportFlag[] {
   const flags: ReportFlag[] = [];
   const lines = entry.body.split('\n');
@@ -78,7 +82,7 @@ function flagsOf(entry: ReportEntry): ReportFlag[] {
     const [, kind, detail] = match;
     if (detail === '[]' || detail === '{}') continue;
     if (kind === 'COMPLIANCE VIOLATIONS' && hasViolations) continue;
-    flags.push({ sessionId: entry.sessionId, agent: entry.agent, sequence: entry.sequence, time: entry.time, kind, detail });
+    flags.push({ ...placeOf(entry), kind, detail });
   }
   return flags;
 }
@@ -132,14 +136,7 @@ export function buildDayReport(input: {
     count(agent.byStatus, entry.status.code);
 
     if (entry.status.code === 'failed' || entry.error) {
-      failures.push({
-        sessionId: entry.sessionId,
-        agent: entry.agent,
-        sequence: entry.sequence,
-        time: entry.time,
-        code: entry.error?.code ?? null,
-        reason: entry.error?.message ?? entry.status.message,
-      });
+      failures.push({ ...placeOf(entry), code: entry.error?.code ?? null, reason: entry.error?.message ?? entry.status.message });
     }
     flags.push(...flagsOf(entry));
   }

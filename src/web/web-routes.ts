@@ -38,8 +38,7 @@ export function cookieAuthorization(cookieHeader: string | undefined): string | 
 
 /** Pages a browser reaches before it has signed in. */
 export function isPublicUiPath(url: string): boolean {
-  const pathOnly = url.split('?')[0];
-  return pathOnly === '/ui/login';
+  return url.split('?')[0] === '/ui/login';
 }
 
 export function isUiPath(url: string): boolean {
