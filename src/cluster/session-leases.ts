@@ -131,7 +131,10 @@ export class SessionLeases {
     return new Set(result.rows.filter((row) => held.get(row.session_id) === Number(row.epoch)).map((row) => row.session_id));
   }
 
-  /** At start: leases still held by this daemon id were its previous, dead run's (we hold the root lock); they expire now, not after `lease_ms`. */
+  /**
+   * At start: leases still held by this daemon id were its previous, dead run's (we hold the root
+   * lock); they expire now, not after `lease_ms`, and the next claim's epoch still fences.
+   */
   async releaseOwn(): Promise<number> {
     const result = await this.pool.query(
       `with released as (update ${this.table('sessions')} set lease_expires_at = now() - interval '1 millisecond', updated_at = now()
