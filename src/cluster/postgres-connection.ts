@@ -37,7 +37,6 @@ export function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-/** The qualified name of a table of `schema`: `tablesOf(schema)('sessions')`. */
 export function tablesOf(schema: string): (name: string) => string {
   const quoted = quoteIdentifier(schema);
   return (name) => `${quoted}.${name}`;

@@ -41,10 +41,7 @@ export class SessionIndex {
 
   private building: Promise<void> | null = null;
 
-  /**
-   * The first scan, in slices of SCAN_SLICE sessions with a turn of the event loop between them:
-   * 100,000 sessions take seconds to read, and running sessions must not stall meanwhile.
-   */
+  /** The first scan, yielding to the event loop between slices: 100,000 sessions take seconds, and running sessions must not stall. */
   private build(): Promise<void> {
     this.building ??= (async () => {
       const rows = new Map<string, SessionRow>();
