@@ -196,19 +196,19 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       return html(reply, renderPage({ title: 'Sessions', user: caller.user, body: await sessionsBody(index, caller, request) }));
     });
 
-    /** The session the URL names, its view and the caller; 404 when the caller may not see it. */
+    /** The session the URL names, its view and the caller; 404 when the caller may not see it. Only its user may answer it. */
     const visibleSession = (request: FastifyRequest) => {
       const caller = callerOf(request);
       const sessionId = stringParam(request, 'session_id');
       const view = context.lookup.session(sessionId);
       if (!view || !maySee(caller, view.user)) throw new HttpProblem(404, 'not_found', `no session "${sessionId.slice(0, 140)}" that you may see`);
-      return { caller, sessionId, view };
+      const mayAnswer = caller.role !== 'auditor' && (caller.role === 'local' || caller.user === view.user);
+      return { caller, sessionId, view, mayAnswer };
     };
 
     scope.get('/ui/sessions/:session_id', async (request, reply) => {
-      const { caller, sessionId, view } = visibleSession(request);
+      const { caller, sessionId, view, mayAnswer } = visibleSession(request);
       const records = context.reads.records(sessionId);
-      const mayAnswer = caller.role !== 'auditor' && (caller.role === 'local' || caller.user === view.user);
       const page = renderSessionBody({
         sessionId,
         records,
@@ -222,10 +222,8 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
     });
 
     scope.post('/ui/sessions/:session_id/reply', async (request, reply) => {
-      const { caller, sessionId, view } = visibleSession(request);
-      if (caller.role === 'auditor' || (caller.role !== 'local' && caller.user !== view.user)) {
-        throw new HttpProblem(403, 'forbidden', `only the session's user (${view.user}) can answer it`);
-      }
+      const { caller, sessionId, view, mayAnswer } = visibleSession(request);
+      if (!mayAnswer) throw new HttpProblem(403, 'forbidden', `only the session's user (${view.user}) can answer it`);
       if (!view.state.paused) throw new HttpProblem(409, 'conflict', `session "${sessionId}" is not waiting for an answer`);
       const form = (request.body as Record<string, unknown> | null) ?? {};
       const awaiting = view.state.paused.awaiting ?? 'reply';
