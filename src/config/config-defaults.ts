@@ -2,6 +2,8 @@
  * Every default of govflow.config.yaml and of agent keys, each written once next to its meaning
  * (STYLE: "every default written once, next to its documentation"). The schema is config-schema.ts.
  */
+import { DEFAULT_MAX_DEPTH } from '../message/json-depth.js';
+
 /** Options of provider kind local (README "Local models"), used where `provider.local` leaves them out. */
 export const LOCAL_PROVIDER_DEFAULTS = {
   /** CPU threads; null: the machine's physical cores (more threads than cores is very slow). */
@@ -87,8 +89,7 @@ export const CONFIG_DEFAULTS = {
   },
   message: {
     schema: null,
-    /** Deepest JSON nesting accepted in a model's answer (the message object itself is depth 1). */
-    max_depth: 64,
+    max_depth: DEFAULT_MAX_DEPTH,
   },
   /** Files that reach prompts must lie inside the root after symlinks are resolved (README "Files outside the root, and prices"). */
   allow_outside_root: false,
