@@ -289,12 +289,17 @@ describe.each(CASES)('$kind through the AI SDK', (testCase) => {
     server.reply({ kind: 'hang' }, { kind: 'text', text: 'must not be reached' });
     const controller = new AbortController();
     const { delays, sleep } = recordingSleep();
-    const started = Date.now();
-    setTimeout(() => controller.abort(new Error('shutdown')), 100);
+    let abortedAt = 0;
+    // Aborted once the call reached the server (the provider package is loaded on the first call,
+    // which takes longer than a fixed delay on a busy machine).
+    void expect.poll(() => server.requests.length, { timeout: 10_000 }).toBe(1).then(() => {
+      abortedAt = Date.now();
+      controller.abort(new Error('shutdown'));
+    });
     const error = await rejectionOf(
       providerFor(testCase, { sleep, timeoutMs: 20_000 }).generate(requestFor(testCase, { signal: controller.signal })),
     );
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - abortedAt).toBeLessThan(2_000);
     expect(error.retryable).toBe(false);
     expect(error.timedOut).toBe(false);
     expect(error.attempts).toBe(1);
