@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import type { MCPClient, MCPTransport } from '@ai-sdk/mcp';
-import type { McpServerConfig } from '../config/config-loader.js';
+import type { McpServerConfig } from '../config/config-schema.js';
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../log-contract.js';
 import { McpProcessRecords } from './mcp-process-records.js';
