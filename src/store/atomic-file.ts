@@ -17,9 +17,10 @@ function temporaryFor(file: string, tempDir: string): string {
   return path.join(tempDir, `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
 }
 
-export function writeFileAtomic(file: string, content: string, durable = true, faults?: DiskFaults): void {
+/** `mode` applies from the temporary file's creation on: the content is never readable more widely. */
+export function writeFileAtomic(file: string, content: string, durable = true, faults?: DiskFaults, mode = 0o666): void {
   const temporary = temporaryFor(file, path.dirname(file));
-  const fd = openSync(temporary, 'w');
+  const fd = openSync(temporary, 'w', mode);
   try {
     diskCall(faults, 'write', file, () => writeSync(fd, content));
     if (durable) fsyncSync(fd);
