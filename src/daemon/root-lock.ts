@@ -9,7 +9,7 @@
  * removes it, under a short-lived break file so that two processes never both remove a lock and
  * each take one.
  */
-import { GovflowError } from '../errors.js';
+import { errorCode, GovflowError } from '../errors.js';
 import { closeSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,10 +45,6 @@ export class RootLockedError extends GovflowError {
         : `a one-shot "govflow run" (pid ${owner.pid}) is using this root (${lockPath}); wait for it to finish`,
     );
   }
-}
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException).code;
 }
 
 function parseOwner(text: string): RootOwner | null {

@@ -9,7 +9,7 @@ import { link, lstat, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { GovflowError } from '../errors.js';
+import { errorCode, GovflowError } from '../errors.js';
 
 /** The operator-facing record in failed/<name>.error.json. */
 export interface FailedFileRecord {
@@ -23,10 +23,6 @@ export interface FailedFileRecord {
 }
 
 const MAX_NAME_ATTEMPTS = 10_000;
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
 
 /** `report.txt`, `report-1.txt`, `report-2.txt`, …; hidden-looking or extension-less names get the counter at the end. */
 function candidateName(originalName: string, attempt: number): string {

@@ -19,7 +19,7 @@
 import { existsSync, lstatSync, mkdirSync, renameSync, watch, type BigIntStats, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { errorMessage } from '../errors.js';
+import { errorCode, errorMessage } from '../errors.js';
 import { claimNameFor } from './claim-name.js';
 import { FileQueue } from './file-queue.js';
 import { isIgnoredName } from './request-file.js';
@@ -52,10 +52,6 @@ const SCAN_STAT_PARALLELISM = 16;
  * files each), between which running sessions go on.
  */
 const CLAIM_TURN_BUDGET_MS = 25;
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
 
 export class InboxClaimer {
   private readonly inbox: string;

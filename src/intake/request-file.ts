@@ -7,6 +7,7 @@ import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { jsonTextDepth } from '../message/json-depth.js';
 import { isPlainObject } from '../message/json-text.js';
+import { errorMessage } from '../errors.js';
 
 /** A request id as README "Folder layout" allows it (`[A-Za-z0-9._-]{1,128}`); it names files in outbox/ and state/, so no path characters. */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
@@ -247,8 +248,7 @@ function parseJson(text: string): ParsedRequestFile {
   try {
     document = JSON.parse(text);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    return invalid(`the file is not valid JSON (${detail}): fix the JSON, or save plain text as .txt`);
+    return invalid(`the file is not valid JSON (${errorMessage(error)}): fix the JSON, or save plain text as .txt`);
   }
   if (!isPlainObject(document)) {
     return invalid(`the JSON is ${describeType(document)}, not an object: write {"request": "..."}`);

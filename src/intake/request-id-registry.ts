@@ -15,7 +15,7 @@ import type { SystemPaths } from '../config/system-paths.js';
 import { fsyncSharedDirectory } from '../store/append-only-file.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { randomBase36, REQUEST_ID_PATTERN } from './request-file.js';
-import { GovflowError } from '../errors.js';
+import { errorCode, GovflowError } from '../errors.js';
 
 /** Format of a marker's content; bump when fields change meaning. */
 const MARKER_FORMAT_VERSION = 1;
@@ -35,10 +35,6 @@ interface MarkerContent {
   request_id: string;
   claimed_path: string;
   claimed_at: string;
-}
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
 export class RequestIdRegistry {
