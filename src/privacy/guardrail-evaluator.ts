@@ -6,7 +6,7 @@
  * triggers and applies redactions, so it is pure and testable on its own.
  */
 import { mapJsonStrings } from '../message/json-text.js';
-import type { PiiFinding } from './pii-detectors.js';
+import { replaceFindings, type PiiFinding } from './pii-detectors.js';
 import type { GuardrailAction, GuardrailRule, GuardrailStage } from './guardrail-rules.js';
 
 /** One rule that fired, as recorded on the audit entry (`[GUARDRAILS]: [{"rule","action"}]`). */
@@ -79,15 +79,8 @@ function redactText(rule: GuardrailRule, text: string, pii: GuardrailPiiScanner)
       return text.replace(matcher.regex, REDACTED(rule.name));
     case 'max_chars':
       return text; // handled over the whole value (the budget spans every string)
-    case 'pii_present': {
-      let result = '';
-      let position = 0;
-      for (const finding of piiFindings(rule, text, pii)) {
-        result += text.slice(position, finding.start) + pii.placeholderFor(finding.kind, finding.value);
-        position = finding.end;
-      }
-      return result + text.slice(position);
-    }
+    case 'pii_present':
+      return replaceFindings(text, piiFindings(rule, text, pii), (finding) => pii.placeholderFor(finding.kind, finding.value));
   }
 }
 

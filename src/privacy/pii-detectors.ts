@@ -177,6 +177,17 @@ export function builtInDetector(kind: PiiKind): PiiDetector {
   return { kind, pattern: new RegExp(source.pattern, 'g'), ...(source.accept ? { accept: source.accept } : {}), ...(source.find ? { find: source.find } : {}) };
 }
 
+/** `text` with each finding (in order, not overlapping) replaced by `replacement(finding)`. */
+export function replaceFindings(text: string, findings: readonly PiiFinding[], replacement: (finding: PiiFinding) => string): string {
+  let result = '';
+  let position = 0;
+  for (const finding of findings) {
+    result += text.slice(position, finding.start) + replacement(finding);
+    position = finding.end;
+  }
+  return result + text.slice(position);
+}
+
 /** Every finding of every detector in `text`, overlaps resolved: earliest start, then longest. */
 export function findPii(text: string, detectors: readonly PiiDetector[]): PiiFinding[] {
   const found: PiiFinding[] = [];

@@ -5,7 +5,7 @@
  * inside, keys included), so request metadata and message objects go through the same door.
  */
 import { GovflowError } from '../errors.js';
-import { builtInDetector, findPii, PII_KINDS, type PiiDetector, type PiiFinding, type PiiKind } from './pii-detectors.js';
+import { builtInDetector, findPii, PII_KINDS, replaceFindings, type PiiDetector, type PiiFinding, type PiiKind } from './pii-detectors.js';
 import { mapJsonStrings } from '../message/json-text.js';
 import { compileUserRegex } from './user-regex.js';
 import type { VaultEntry } from './pii-vault.js';
@@ -134,14 +134,8 @@ export class PiiRedactor {
     const counts: PiiCounts = {};
     const findings = this.detectors.length === 0 ? [] : findPii(text, this.detectors);
     if (findings.length === 0) return { text, counts };
-    let result = '';
-    let position = 0;
-    for (const finding of findings) {
-      result += text.slice(position, finding.start) + this.placeholderFor(finding.kind, finding.value);
-      position = finding.end;
-      counts[finding.kind] = (counts[finding.kind] ?? 0) + 1;
-    }
-    return { text: result + text.slice(position), counts };
+    for (const finding of findings) counts[finding.kind] = (counts[finding.kind] ?? 0) + 1;
+    return { text: replaceFindings(text, findings, (finding) => this.placeholderFor(finding.kind, finding.value)), counts };
   }
 
   /** A JSON value with every string in it redacted (object keys too). */

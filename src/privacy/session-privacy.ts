@@ -54,15 +54,12 @@ export class SessionPrivacy {
   private readonly rawByStep = new WeakMap<object, string>();
   /** Facts from the request or a reply, for the next step that reads user input. */
   private pending: StepFacts = { counts: {}, triggers: [] };
-  /** False until the session's folder exists (a new session redacts its request first). */
-  private persisting: boolean;
-
   private constructor(
     private readonly config: GovflowConfig,
     private readonly folder: string,
-    persisting: boolean,
+    /** False until the session's folder exists (a new session redacts its request first). */
+    private persisting: boolean,
   ) {
-    this.persisting = persisting;
     const { detectors, everyKind } = compiledDetectors(config);
     this.redactor = new PiiRedactor(detectors, readVault(folder));
     this.scanner = {
