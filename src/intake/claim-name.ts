@@ -1,12 +1,7 @@
 /**
- * The name a request file gets when the intake claims it: `<epoch ms>-<6 base36>-<original name>`
- * in system/processing/.
- *
- * Why encode so much in a name: after a crash the claimed file is all that is left, and the daemon
- * must rebuild the same item from it — the operator's original name (for failed/ and the result's
- * `source_file`), when it was received, and the request id that was generated for it. The id is
- * derived from the claim's time and random part, so re-reading a claimed file never invents a
- * second id for the same request.
+ * A claimed file's name in system/processing/: `<epoch ms>-<6 base36>-<original name>`. After a
+ * crash the file is all that is left, so its name carries what rebuilds the same item: the
+ * original name, when it came, and (from time and random part) the same generated request id.
  */
 import path from 'node:path';
 import { compactInTimeZone } from '../message/zoned-time.js';
@@ -55,8 +50,7 @@ export function claimedAtOf(claimedPath: string): Date | null {
  */
 export function generatedRequestIdFor(claimedPath: string): string {
   const claim = parseClaimName(claimedPath);
-  if (claim) return generateRequestId(claim.claimedAt, claim.random);
-  return generateRequestId();
+  return claim ? generateRequestId(claim.claimedAt, claim.random) : generateRequestId();
 }
 
 /**

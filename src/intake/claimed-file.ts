@@ -1,7 +1,6 @@
 /**
- * Turning a claimed file (in system/processing/) into an intake item — used right after a claim,
- * and by the daemon after a crash, when the claimed files are all that is left of the requests it
- * had accepted. Reading never follows a symlink and never reads more than `maxBytes + 1` bytes.
+ * A claimed file (in system/processing/) as an intake item, right after its claim or after a crash.
+ * Reading never follows a symlink and never reads more than `maxBytes + 1` bytes.
  */
 import { closeSync, constants, lstatSync, openSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -84,25 +83,16 @@ export async function readClaimedFile(claimedPath: string, maxBytes: number): Pr
   const absolutePath = path.resolve(claimedPath);
   const sourceFile = originalNameOf(absolutePath);
   const stats = lstatSync(absolutePath);
+  const rejected = (reason: string): IntakeRejection => ({ kind: 'rejected', file: sourceFile, claimedPath: absolutePath, reason });
   const nonRegular = describeNonRegular(stats);
-  if (nonRegular) return { kind: 'rejected', file: sourceFile, claimedPath: absolutePath, reason: nonRegular };
+  if (nonRegular) return rejected(nonRegular);
   if (stats.size > maxBytes) {
-    return {
-      kind: 'rejected',
-      file: sourceFile,
-      claimedPath: absolutePath,
-      reason: `the file is ${stats.size} bytes, over intake.max_bytes (${maxBytes}): shorten the request or raise intake.max_bytes in govflow.config.yaml`,
-    };
+    return rejected(`the file is ${stats.size} bytes, over intake.max_bytes (${maxBytes}): shorten the request or raise intake.max_bytes in govflow.config.yaml`);
   }
-
   return claimedItem(absolutePath, readAtMost(absolutePath, maxBytes + 1, stats.size), maxBytes, stats.mtime);
 }
 
-/**
- * The item of a claimed file whose content is known (`bytes`): what readClaimedFile returns after
- * reading it, without the read (a submission hands its text over). `mtime` stands in for the
- * claim time of a hand-placed file.
- */
+/** readClaimedFile without the read (a submission hands its text over); `mtime` dates a hand-placed file. */
 export function claimedItem(claimedPath: string, bytes: Buffer, maxBytes: number, mtime: Date = new Date()): IntakeItem | IntakeRejection {
   const absolutePath = path.resolve(claimedPath);
   const sourceFile = originalNameOf(absolutePath);

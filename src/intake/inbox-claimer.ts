@@ -1,20 +1,12 @@
 /**
- * Finding and claiming inbox files (README "Folder layout"): every request file dropped into system/inbox/ is
- * renamed into system/processing/ under a unique claim name as soon as it is complete, whether or
- * not a session slot is free. Claiming costs a lstat and a rename (microseconds, done
- * synchronously); it is running sessions that `intake.concurrency` bounds, not claiming, so a
- * flood leaves the inbox within moments and waits in processing/ as claims (see inbox-intake.ts).
- *
- * - **Finding files.** `fs.watch` on the inbox folder (inotify on Linux: one watch, each event
- *   names the file) is only a hint for speed; a full scan at start and every `rescanIntervalMs`
- *   is the truth, so events lost to a busy or restarted watcher never lose a request. No library
- *   watcher: chokidar re-listed the folder and lstat-ed every waiting file on each change, which
- *   under a flood cost more than the claims themselves.
- * - **Settling.** A file still being written in place is left alone until it stops changing
- *   (settle-check.ts); a rename into the inbox is complete at once.
- * - **Claiming.** An atomic rename; a second claimer (a `govflow run` taking its file back) gets
- *   ENOENT and moves on. Symlinks and folders are claimed too (the link itself, never its target)
- *   and rejected after the claim.
+ * Claims inbox files: each is renamed into system/processing/ under a unique claim name as soon as
+ * it is complete (settle-check.ts), whether or not a session slot is free — a lstat and a rename,
+ * so a flood leaves the inbox within moments. `fs.watch` (inotify: one watch, each event names the
+ * file) is only a hint; a scan at start and every `rescanIntervalMs` is the truth, so lost events
+ * never lose a request. No library watcher: chokidar re-listed the folder and lstat-ed every
+ * waiting file on each change, which under a flood cost more than the claims. A second claimer
+ * (a `govflow run` taking its file back) gets ENOENT and moves on. Symlinks and folders are
+ * claimed too (the link, never its target) and rejected after the claim.
  */
 import { existsSync, lstatSync, mkdirSync, renameSync, watch, type BigIntStats, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';

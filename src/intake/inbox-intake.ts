@@ -1,20 +1,11 @@
 /**
- * The daemon's front door (README "Folder layout"): it owns a request file's life from the inbox to the archive.
- *
- * How intake takes work, a flood included:
- * - **Claim eagerly.** Files dropped into system/inbox/ are claimed (renamed into
- *   system/processing/) as soon as they are complete (inbox-claimer.ts), whatever the load.
- *   Requests submitted by a program (`submit`, the HTTP API) are written straight into
- *   processing/ as claims (request-submission.ts). processing/ is the durable queue: a claim is
- *   never lost, and after a crash recovery finds every claim there, started or not.
- * - **Run boundedly.** Claims wait in memory as names only (about 100 bytes each), first claimed
- *   first run; `concurrency` bounds the sessions running, not the claims. A claim is read, parsed
- *   and its request id registered only when a slot takes it, so 10,000 waiting requests hold
- *   10,000 names, not 10,000 request texts.
- * - **After the claim.** Invalid files and duplicate request ids go to system/failed/ with an
- *   error record; valid items go to `handle`. A failing handler is logged, never fatal.
- * - **The end.** The runner reports which claimed files are done; `archive` moves them to
- *   system/archive/YYYYMMDD/ (request-archive.ts).
+ * The daemon's front door (README "Folder layout"): a request file's life from the inbox to the archive.
+ * Files are claimed into system/processing/ as soon as they are complete (inbox-claimer.ts), and
+ * submissions are written there as claims (request-submission.ts): processing/ is the durable
+ * queue that crash recovery reads. Claims wait in memory as names only, first claimed first run;
+ * a claim is read, parsed and its request id registered only when one of `concurrency` slots takes
+ * it, so 10,000 waiting requests hold 10,000 names, not their texts. Invalid files and duplicate
+ * ids go to system/failed/; done files to system/archive/YYYYMMDD/ (request-archive.ts).
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';

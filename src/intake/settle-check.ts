@@ -1,22 +1,11 @@
 /**
- * Deciding whether an inbox file is finished being written (README "How intake takes a flood": files written in
- * place are left alone until they stop changing).
- *
- * The rule is "size and mtime unchanged for settle_ms", but waiting settle_ms for every file
- * would put the whole settle time on the latency of every request. Most files arrive complete
- * (written elsewhere, then renamed in), so the wait is spent only where a file can still grow:
- *
- * - nobody wrote to it for settle_ms (mtime is old enough): ready;
- * - it was renamed or linked in after its last write (ctime later than mtime): ready — writing
- *   updates both stamps, a rename only ctime. Coarse timestamps (ext4 ticks every few ms) often
- *   hide this, hence the next rule;
- * - the watcher saw it appear and saw no write to it since: ready — an in-place writer's first
- *   write is what made the size non-zero, and that write is reported as a change;
- * - the same size and mtime as when it was seen settle_ms ago: ready (covers clock skew between
- *   the filesystem and this process, where mtime ages never add up);
- * - otherwise wait for whatever is left of settle_ms, then look again.
- *
- * Empty files are never "ready early": an empty file is what an in-place writer creates first.
+ * Whether an inbox file is finished being written (README "How intake takes a flood"). Waiting
+ * settle_ms for every file would add it to every request's latency, and most files arrive whole
+ * (renamed in), so a file is ready when: its mtime is settle_ms old; or it was renamed in after its
+ * last write (ctime > mtime: a write updates both, a rename only ctime — but coarse ext4 stamps
+ * often hide it); or the watcher saw it appear and no write since (an in-place writer's first
+ * write, which made it non-empty, is reported); or its size and mtime stayed the same for
+ * settle_ms (covers clock skew). Empty files are never ready early: writers create them first.
  */
 
 /** What lstat said about the file, in the precise (bigint) units. */
