@@ -31,10 +31,7 @@ export function parseClaimName(claimedPath: string): ClaimName | null {
   return { claimName, originalName, claimedAt: new Date(Number(milliseconds)), random };
 }
 
-/**
- * The name the operator gave the file. A file in processing/ that does not follow the claim
- * pattern (someone put it there by hand) keeps its own name.
- */
+/** The name the operator gave the file (a file put in processing/ by hand keeps its own). */
 export function originalNameOf(claimedPath: string): string {
   return parseClaimName(claimedPath)?.originalName ?? path.basename(claimedPath);
 }
@@ -44,19 +41,13 @@ export function claimedAtOf(claimedPath: string): Date | null {
   return parseClaimName(claimedPath)?.claimedAt ?? null;
 }
 
-/**
- * The request id generated for a claimed request that did not name one: the same on every call
- * for a name made by claimNameFor; a hand-placed file gets a fresh one each time.
- */
+/** The id generated for a request that names none: the same on every call for a claim name. */
 export function generatedRequestIdFor(claimedPath: string): string {
   const claim = parseClaimName(claimedPath);
   return claim ? generateRequestId(claim.claimedAt, claim.random) : generateRequestId();
 }
 
-/**
- * The session id for a claimed request that names none: derived from the claim like the request
- * id, so a daemon restarted after a crash finds the session it had started for this very file.
- */
+/** The session id for a request that names none: derived from the claim, so a restart finds it again. */
 export function sessionIdForClaim(claimedPath: string, timezone: string): string {
   const claim = parseClaimName(claimedPath);
   const at = claim?.claimedAt ?? new Date();

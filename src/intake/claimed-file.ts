@@ -49,10 +49,8 @@ function describeNonRegular(stats: import('node:fs').Stats): string | null {
 }
 
 /**
- * Reads at most `limit` bytes; O_NOFOLLOW makes a symlink swapped in after lstat fail instead of
- * being followed. `sizeHint` (the size lstat saw) sizes the buffer, which grows if the file did.
- * Synchronous: a request file is small and in the page cache, and reading it here costs less than
- * the thread-pool round trips of an asynchronous read.
+ * At most `limit` bytes; O_NOFOLLOW fails on a symlink swapped in after lstat. `sizeHint` sizes the
+ * buffer. Synchronous: a small file in the page cache costs less than the thread-pool round trips.
  */
 function readAtMost(file: string, limit: number, sizeHint: number): Buffer {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -75,10 +73,7 @@ function readAtMost(file: string, limit: number, sizeHint: number): Buffer {
   }
 }
 
-/**
- * Reads and parses a claimed file. Returns the item, or a rejection with a reason that says what
- * the operator should fix. Throws only for I/O failures (for example the file vanished).
- */
+/** The item of a claimed file, or a rejection saying what to fix. Throws only for I/O failures. */
 export async function readClaimedFile(claimedPath: string, maxBytes: number): Promise<IntakeItem | IntakeRejection> {
   const absolutePath = path.resolve(claimedPath);
   const sourceFile = originalNameOf(absolutePath);
@@ -112,10 +107,7 @@ export function claimedItem(claimedPath: string, bytes: Buffer, maxBytes: number
   }
 }
 
-/**
- * Files left in system/processing/ — claimed by a daemon that stopped before finishing them —
- * oldest claim first, as absolute paths. Hidden names are temporary files, not claims.
- */
+/** Claims left in system/processing/, oldest first, as absolute paths (hidden names are temp files). */
 export async function recoverClaimedFiles(paths: SystemPaths): Promise<string[]> {
   let names: string[];
   try {

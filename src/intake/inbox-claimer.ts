@@ -39,10 +39,7 @@ type Arrival = 'appeared' | 'written';
 
 /** How many lstat calls a scan runs at once, so a huge inbox does not flood the thread pool. */
 const SCAN_STAT_PARALLELISM = 16;
-/**
- * Time one event-loop turn may spend claiming: a flood is claimed in slices (about a thousand
- * files each), between which running sessions go on.
- */
+/** Time one event-loop turn may spend claiming (about a thousand files): running sessions go on between. */
 const CLAIM_TURN_BUDGET_MS = 25;
 
 export class InboxClaimer {
@@ -156,10 +153,9 @@ export class InboxClaimer {
   }
 
   /**
-   * Claims in slices, each over two turns: a turn lstat-s a slice of names, and the next turn —
-   * after a poll phase has delivered every inotify event of writes made before those lstat calls —
-   * decides on them and claims. Without that pause a file whose first write landed just before
-   * its lstat would still look "appeared whole" and be claimed half-written.
+   * Claims in slices over two turns: one lstat-s names, the next decides, after a poll phase has
+   * delivered the inotify events of writes before those lstats — else a file first written just
+   * before its lstat would look "appeared whole" and be claimed half-written.
    */
   private scheduleClaims(): void {
     if (this.claimTurn || !this.active || this.held || (this.names.size === 0 && this.sighted.length === 0)) return;
