@@ -47,10 +47,7 @@ export function stringParam(request: FastifyRequest, name: string): string {
   return String((request.params as Record<string, unknown>)[name] ?? '');
 }
 
-/**
- * Opens an SSE response on a hijacked reply, tracked for shutdown. While stopping: 503, so a
- * client reconnecting after its stream was ended is not left holding the closing server open.
- */
+/** An SSE response on a hijacked reply, tracked for shutdown; 503 while stopping, so no reconnect holds the server open. */
 export function openStream(context: RouteContext, request: FastifyRequest, reply: FastifyReply, headers?: Record<string, string>): SseConnection {
   if (context.isStopping()) throw stopping();
   reply.hijack();

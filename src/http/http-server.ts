@@ -196,11 +196,7 @@ export class HttpApi {
     return api;
   }
 
-  /**
-   * Puts a new token set in force for the next request (`http.tokens` edited under a running
-   * daemon); throws ConfigError, keeping the tokens it has, when the set is empty on a listener
-   * other machines can reach.
-   */
+  /** Puts edited `http.tokens` in force; throws ConfigError (keeping the old) for none on a reachable listener. */
   replaceTokens(tokens: readonly TokenEntry[]): void {
     this.auth.tokens = tokenTableFor(this.listen, tokens);
   }
