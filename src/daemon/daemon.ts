@@ -1,15 +1,9 @@
 /**
- * The daemon: one state machine over a backend (docs/cluster.md, README "Folder layout").
- *
- *   starting ──boot done──▶ running ──stop()──▶ draining ──steps done──▶ stopped
- *       └──boot threw──▶ failed (what started is closed again; start() rethrows)
- *
- * The daemon owns what every backend shares: the inbox intake (and HTTP submissions, which become
- * its claims), the HTTP API, the governance and config watchers, the disk guard, and a graceful
- * stop (a grace period for running steps, then a hard stop that still leaves every journal
- * consistent). The backend's work source decides what a claimed item becomes: with files
- * (inbox-work.ts) a session run here under `intake.concurrency`, crash recovery first; with
- * Postgres (src/cluster/cluster-work.ts) a queued row that any daemon of the cluster claims.
+ * The daemon: one state machine (work-source.ts DaemonState) over a backend (docs/cluster.md). It
+ * owns what every backend shares: the intake, the HTTP API, the watchers, the disk guard, and a
+ * graceful stop (a grace period, then a hard stop that leaves every journal consistent). The work
+ * source decides what a claim becomes: a session run here (inbox-work.ts), or a queued row any
+ * daemon of the cluster takes (src/cluster/cluster-work.ts).
  */
 import { setMaxListeners } from 'node:events';
 import { loadConfig } from '../config/config-loader.js';
