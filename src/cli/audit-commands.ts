@@ -1,8 +1,4 @@
-/**
- * `govflow logs` and `govflow verify`: the auditor's commands over system/logs. `logs` reads
- * entries back, filtered by day, session, agent or status, as the entry text (what an auditor
- * sees in the file) or as one JSON array of parsed entries.
- */
+/** `govflow logs` (entries filtered by day, session, agent or status; as text or JSON) and `govflow verify`. */
 import { formatEntryTrailer } from '../audit/audit-entry-format.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
 import { type EntryFilter, type LoggedEntry, entryJson, filterEntries, isLogDate, readLogEntries } from '../audit/audit-log-reader.js';

@@ -1,7 +1,6 @@
 /**
- * The result document `govflow run` prints when a session could not give one itself (an internal
- * error escaped the runner, e.g. the outbox cannot be written): the same shape (docs/results.md), status
- * `failed`, error PROCESSING_ERROR, so a caller reading `--json` always gets a result.
+ * The result `govflow run` prints when an internal error left the session none (docs/results.md:
+ * `failed`, PROCESSING_ERROR), so a caller reading `--json` always gets one.
  */
 import { errorMessage } from '../errors.js';
 import { isoInTimeZone } from '../message/zoned-time.js';

@@ -34,10 +34,7 @@ function age(fromIso: string, now: number): string {
   return `${Math.round(seconds / 86_400)}d`;
 }
 
-/**
- * A stand-in for a manifest a process was killed before writing (it is written off the event
- * loop after the journal's first records): what the journal alone says.
- */
+/** What the journal alone says, for a manifest its process was killed before writing. */
 function manifestFromJournal(sessionsDir: string, sessionId: string): SessionManifest | null {
   let records;
   try {
@@ -116,9 +113,8 @@ export const statusCommand: CommandDefinition = {
     const all = SessionJournal.list(paths.sessions)
       .map((id) => SessionJournal.readManifest(paths.sessions, id) ?? manifestFromJournal(paths.sessions, id))
       .filter((manifest): manifest is SessionManifest => manifest !== null);
-    // A session still marked running is interrupted when no live process owns the root, or when
-    // the owner is a one-shot `govflow run` and the session is not one of its runs (it was a
-    // daemon's). The next `govflow start` or `govflow run` on this root resumes it.
+    // Running with no live owner, or not among a one-shot owner's runs: interrupted (the next
+    // start or run resumes it).
     const runClaims = new Set(new RunClaims(paths.state).list());
     const ownerDead = (manifest: SessionManifest) => owner === null || (owner.kind === 'run' && !runClaims.has(manifest.session_id));
     const unfinished = all.filter((manifest) => manifest.state === 'RUNNING' || manifest.state === 'PENDING');

@@ -1,7 +1,6 @@
 /**
- * `govflow test [--root DIR] [NAME…] [--update]` (README "Record, replay and governance tests"): runs the root's tests/*.yaml cases
- * against their cassettes, prints PASS/FAIL per case with a readable diff, and ends with
- * `N passed, N failed`. Exit 0 when all pass, 1 otherwise, 2 for bad usage.
+ * `govflow test [NAME…] [--update]` (README "Record, replay and governance tests"): the root's
+ * tests/*.yaml against their cassettes, PASS/FAIL with a diff each. Exit 0 all pass, 1 not, 2 usage.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
