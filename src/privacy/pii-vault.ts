@@ -1,7 +1,6 @@
 /**
- * The session vault: the only file that holds original PII values (README "Privacy and guardrails"), at
- * system/sessions/<session_id>/pii-vault.json, mode 0600, written atomically. Versioned like
- * every durable format; an unknown version is an error rather than a guess.
+ * The session vault, system/sessions/<session_id>/pii-vault.json (mode 0600): the only file with
+ * original PII values. An unknown format version is an error, not a guess.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
