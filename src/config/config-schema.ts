@@ -1,7 +1,4 @@
-/**
- * The JSON Schema of govflow.config.yaml and of agent declarations; the defaults are in
- * config-defaults.ts.
- */
+/** The JSON Schema of govflow.config.yaml and of agent declarations; the defaults are in config-defaults.ts. */
 const nullableString = { type: ['string', 'null'] };
 const positiveInteger = { type: 'integer', minimum: 1 };
 const nullablePositiveNumber = { type: ['number', 'null'], exclusiveMinimum: 0 };
