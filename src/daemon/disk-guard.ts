@@ -108,7 +108,6 @@ export class DiskGuard {
     this.writeStatus();
   }
 
-  /** The folders the daemon writes to, made again when removed. */
   private recreateFolders(): void {
     const { paths } = this.options;
     for (const folder of [paths.inbox, paths.outbox, paths.logs, paths.sessions, paths.archive, paths.failed, paths.processing, paths.state]) {

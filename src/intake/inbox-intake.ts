@@ -224,7 +224,6 @@ export class InboxIntake {
     this.pump();
   }
 
-  /** Fills free slots from the claims that wait. */
   private pump(): void {
     while (this.state === 'running' && !this.held && this.slots.size < this.options.concurrency && this.waiting.size > 0) {
       const claimName = this.waiting.shift()!;

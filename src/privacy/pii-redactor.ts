@@ -148,7 +148,6 @@ export class PiiRedactor {
     return text.replace(PLACEHOLDER, (whole, label: string) => this.byPlaceholder.get(label)?.value ?? whole);
   }
 
-  /** A JSON value with every string in it restored. */
   restoreValue<T>(value: T): T {
     return mapJsonStrings(value, (text) => this.restore(text), true) as T;
   }
