@@ -33,13 +33,8 @@ export function describeCaseReport(report: CaseReport, root: string): string {
   return lines.join('\n');
 }
 
-interface LoadedCases {
-  cases: TestCase[];
-  /** Files that could not be read as cases: `file:line: problem`. */
-  broken: string[];
-}
-
-function loadCases(root: string, testsDir: string): LoadedCases {
+/** The cases of tests/, and `file:line: problem` for each file that could not be read as cases. */
+function loadCases(root: string, testsDir: string): { cases: TestCase[]; broken: string[] } {
   const files = readdirSync(testsDir).filter((name) => /\.ya?ml$/.test(name)).sort();
   const cases: TestCase[] = [];
   const broken: string[] = [];

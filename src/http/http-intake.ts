@@ -24,11 +24,6 @@ export interface HttpIntakeOptions {
   reads?: SessionReads;
 }
 
-export interface Submitted {
-  requestId: string;
-  sessionId: string;
-}
-
 /** Throws 400 for a body that is not a JSON object. */
 function objectBody(body: unknown, example: string): Record<string, unknown> {
   if (!isPlainObject(body)) throw badRequest(`the body must be a JSON object such as ${example}`);
@@ -39,7 +34,7 @@ export class HttpIntake {
   constructor(private readonly options: HttpIntakeOptions) {}
 
   /** Hands a request for `user` to the intake, resolved once durable; 400 for a bad body, 409 for a known id. */
-  async submit(body: unknown, user: string, sessionId: string = this.newSessionId()): Promise<Submitted> {
+  async submit(body: unknown, user: string, sessionId: string = this.newSessionId()): Promise<{ requestId: string; sessionId: string }> {
     const fields = objectBody(body, '{"request": "..."}');
     if (fields.request === undefined && (fields.reply !== undefined || fields.approve !== undefined)) {
       throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');

@@ -21,11 +21,6 @@ const LINK_UNSUPPORTED = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'];
 
 export type ClaimOutcome = 'claimed' | 'duplicate';
 
-export interface RequestIdRegistryOptions {
-  /** fsync the marker and its folder before answering (default true; tests may turn it off). */
-  durable?: boolean;
-}
-
 interface MarkerContent {
   format_version: number;
   request_id: string;
@@ -39,7 +34,8 @@ export class RequestIdRegistry {
   private readonly durable: boolean;
   private directoryReady = false;
 
-  constructor(paths: SystemPaths, options: RequestIdRegistryOptions = {}) {
+  /** `durable`: fsync the marker and its folder before answering (default true; tests may turn it off). */
+  constructor(paths: SystemPaths, options: { durable?: boolean } = {}) {
     this.directory = path.join(paths.state, 'requests');
     this.durable = options.durable ?? true;
   }
