@@ -28,9 +28,9 @@ function answerFor(body) {
   return answers[agent] ?? answers['*'] ?? '{}';
 }
 
+/** A whole answer with its Content-Length, as llama.cpp's server, vLLM and Ollama send one. */
 function plain(response, model, text) {
-  response.writeHead(200, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({
+  const body = Buffer.from(JSON.stringify({
     id: 'chatcmpl-bench',
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
@@ -38,6 +38,8 @@ function plain(response, model, text) {
     choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
     usage,
   }));
+  response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+  response.end(body);
 }
 
 function streamed(response, model, text) {

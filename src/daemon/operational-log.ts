@@ -24,7 +24,11 @@ export function createOperationalLog(options: { json?: boolean; level?: string }
     transports: [new winston.transports.Stream({ stream: process.stderr })],
   });
   return {
-    debug: (message, fields) => logger.debug(message, fields),
+    // winston builds and formats an entry before it drops one below its level: per-step detail
+    // is asked for on every step, so it is checked here first.
+    debug: (message, fields) => {
+      if (logger.isDebugEnabled()) logger.debug(message, fields);
+    },
     info: (message, fields) => logger.info(message, fields),
     warn: (message, fields) => logger.warn(message, fields),
     error: (message, fields) => logger.error(message, fields),

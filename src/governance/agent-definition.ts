@@ -21,10 +21,7 @@ export interface AgentDefinition {
   maxRetries?: number;
   /** Root-relative path of the markdown file holding its instructions (null: config only). */
   file: string | null;
-  /**
-   * Where it was declared, for errors: `governance/agents/x.md` or `govflow.config.yaml`, the
-   * line of its name, and the lines of the keys routing errors point at.
-   */
+  /** Where it was declared, for errors: file, the line of its name, the lines of its routing keys. */
   declaredIn: { file: string; line: number; keyLines?: Readonly<Partial<Record<RoutingKey, number>>> };
   /** The markdown instructions (frontmatter removed). */
   instructions: string;

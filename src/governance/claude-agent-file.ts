@@ -1,17 +1,8 @@
 /**
- * Agent files written for Claude Code (`.claude/agents/*.md`: frontmatter `name`, `description`,
- * `tools` as "Read, Grep, WebFetch", `model`, maybe `color`) load as govflow agents when dropped
- * into governance/agents/ (README "Start a project of your own"). Such a file is told apart by what a govflow file never has:
- * no `type`, and a tools string, a hyphenated name, a Claude model alias or a `color`.
- *
- * The mapping, one rule each:
- * - `name`: lower-cased, `-` becomes `_` (`code-reviewer` → `code_reviewer`);
- * - `type`: executional (a plan task or a `next` of another agent reaches it);
- * - `tools`: Read → read_file, Write → write_file, Glob and LS → list_files, WebFetch → http_get,
- *   `mcp__server__tool` → `mcp:server/tool`; any other (Bash, Edit, Grep, …) has no govflow
- *   counterpart and is an error naming the file and the line of `tools:`;
- * - `model`: `inherit`, `sonnet`, `opus` and `haiku` mean the configured model; a full model id is kept;
- * - `color` is Claude Code's display colour: dropped.
+ * Agent files written for Claude Code (`.claude/agents/*.md`) load as govflow agents, told apart
+ * by what a govflow file never has: no `type`, and a tools string, a hyphenated name, a Claude
+ * model alias or a `color`. They become executional agents; tools with no govflow counterpart are
+ * errors, model aliases mean the configured model, `color` is dropped.
  */
 import { ConfigError } from '../errors.js';
 
@@ -63,15 +54,12 @@ export function fromClaudeCodeAgent(
     const mapped: string[] = [];
     for (const tool of names) {
       const govflow = govflowTool(tool);
-      if (govflow === null) {
-        errors.push(
-          new ConfigError(
-            `Claude Code tool "${tool}" has no govflow counterpart: remove it from tools (govflow maps Read, Write, Glob, LS, WebFetch and mcp__<server>__<tool>)`,
-            file,
-            lineOf(['tools']),
-          ),
-        );
-      } else if (!mapped.includes(govflow)) mapped.push(govflow);
+      if (govflow !== null) {
+        if (!mapped.includes(govflow)) mapped.push(govflow);
+        continue;
+      }
+      const hint = 'remove it from tools (govflow maps Read, Write, Glob, LS, WebFetch and mcp__<server>__<tool>)';
+      errors.push(new ConfigError(`Claude Code tool "${tool}" has no govflow counterpart: ${hint}`, file, lineOf(['tools'])));
     }
     converted.tools = mapped;
   }

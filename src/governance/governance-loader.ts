@@ -1,9 +1,6 @@
 /**
- * Reads a governance tree into an immutable snapshot: agents (frontmatter or config `agents:`),
- * policies and context in `prompt.include` order, output schemas and the message schema, with a
- * content hash over every path and text that shapes behaviour (of the config, its governance keys
- * only: src/governance/config-governance-part.ts). Collects every problem it finds, each naming
- * file and line, instead of stopping at the first.
+ * Reads a governance tree into an immutable snapshot with a content hash over every path and text
+ * that shapes behaviour. Collects every problem, each naming file and line, instead of stopping at the first.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -106,17 +103,11 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   };
   const addAgent = (agent: AgentDefinition) => {
     const existing = agents.get(agent.name);
-    if (existing) {
-      errors.push(
-        new ConfigError(
-          `agent name "${agent.name}" is already used by ${existing.declaredIn.file}:${existing.declaredIn.line}; names must be unique`,
-          agent.declaredIn.file,
-          agent.declaredIn.line,
-        ),
-      );
-      return;
+    if (!existing) agents.set(agent.name, agent);
+    else {
+      const taken = `agent name "${agent.name}" is already used by ${existing.declaredIn.file}:${existing.declaredIn.line}; names must be unique`;
+      errors.push(new ConfigError(taken, agent.declaredIn.file, agent.declaredIn.line));
     }
-    agents.set(agent.name, agent);
   };
 
   // Agents declared in config first: their files are then not expected to carry frontmatter.
@@ -133,9 +124,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
       file = toPosix(path.normalize(declaration.file));
       configAgentFiles.add(file);
       if (!existsSync(path.join(root, file))) {
-        errors.push(
-          new ConfigError(`agent "${name}": file "${declaration.file}" does not exist`, CONFIG_FILE_NAME, configLine(['agents', name, 'file'])),
-        );
+        errors.push(new ConfigError(`agent "${name}": file "${declaration.file}" does not exist`, CONFIG_FILE_NAME, configLine(['agents', name, 'file'])));
         continue;
       }
       const split = readMarkdown(file);
@@ -148,9 +137,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   }
 
   const agentsFolder = path.join(root, 'governance', 'agents');
-  const agentFiles = existsSync(agentsFolder)
-    ? readdirSync(agentsFolder).filter((name) => name.endsWith('.md')).sort()
-    : [];
+  const agentFiles = existsSync(agentsFolder) ? readdirSync(agentsFolder).filter((name) => name.endsWith('.md')).sort() : [];
   for (const fileName of agentFiles) {
     const relative = `governance/agents/${fileName}`;
     if (configAgentFiles.has(relative)) continue;
@@ -162,13 +149,8 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
         warnings.push(`${relative}: no frontmatter and not named by any \`agents:\` entry in govflow.config.yaml; ignored`);
         continue;
       }
-      errors.push(
-        new ConfigError(
-          'no YAML frontmatter: start the file with a "---" block (name, type, description, ...) or declare this agent under `agents:` in govflow.config.yaml with `file:`',
-          relative,
-          1,
-        ),
-      );
+      const how = 'start the file with a "---" block (name, type, description, ...) or declare this agent under `agents:` in govflow.config.yaml with `file:`';
+      errors.push(new ConfigError(`no YAML frontmatter: ${how}`, relative, 1));
       continue;
     }
     let source;
@@ -216,12 +198,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   const guardrails = loadGuardrails(config, read, errors, configLine);
 
   if (agents.size === 0 && errors.length === 0) {
-    errors.push(
-      new ConfigError(
-        'no agents found: add governance/agents/<name>.md files with frontmatter, or declare `agents:` in govflow.config.yaml',
-        'governance/agents',
-      ),
-    );
+    errors.push(new ConfigError('no agents found: add governance/agents/<name>.md files with frontmatter, or declare `agents:` in govflow.config.yaml', 'governance/agents'));
   }
   if (errors.length > 0 || !entryAgent) return { snapshot: null, errors, warnings };
   return {
@@ -269,8 +246,7 @@ function resolveAgent(
       return null;
     }
   }
-  // Deny by default (README "Give an agent tools"): only tools the agent names are ever offered, so a name that
-  // matches nothing is a mistake the author must hear about now, not a silent empty offer.
+  // Deny by default: a tool name that matches nothing is a mistake to hear about now, not a silent empty offer.
   const servers = Object.keys(config.mcp.servers);
   let toolsValid = true;
   for (const key of ['tools', 'approval'] as const) {
@@ -282,8 +258,7 @@ function resolveAgent(
     });
   }
   if (!toolsValid) return null;
-  // node-llama-cpp answers under a JSON grammar here, and its function calling cannot run under one:
-  // no tools, and no `delegate` tool for an agent that delegates either.
+  // A local model answers under a JSON grammar, which rules out tool calls (and so `delegate`).
   const toolKey = config.provider.kind !== 'local' ? undefined : (['tools', 'delegates'] as const).find((key) => (declaration[key] ?? []).length > 0);
   if (toolKey) {
     const why = toolKey === 'delegates' ? ', and delegating is a tool call (delegate)' : '';
@@ -345,10 +320,7 @@ function collectPromptFiles(config: GovflowConfig, read: (relative: string) => s
   return result;
 }
 
-/**
- * A local model's weights file (provider.model given as a path, for `kind: local`) steers every
- * run: it must lie inside the root too.
- */
+/** A local model's weights file steers every run: it must lie inside the root too. */
 function checkModelFile(config: GovflowConfig, boundary: RootBoundary, errors: ConfigError[]): void {
   const model = config.provider.model;
   if ((config.provider.kind as string) !== 'local' || !/[\\/]|\.(gguf|bin|onnx|safetensors)$/i.test(model)) return;
@@ -359,12 +331,7 @@ function checkModelFile(config: GovflowConfig, boundary: RootBoundary, errors: C
   }
 }
 
-function loadMessageSchema(
-  config: GovflowConfig,
-  read: (relative: string) => string,
-  errors: ConfigError[],
-  schemaLine: () => number,
-): Record<string, unknown> {
+function loadMessageSchema(config: GovflowConfig, read: (relative: string) => string, errors: ConfigError[], schemaLine: () => number): Record<string, unknown> {
   if (!config.message.schema) return SENTIENT_MESSAGE_SCHEMA as unknown as Record<string, unknown>;
   const relative = toPosix(path.normalize(config.message.schema));
   try {

@@ -1,20 +1,13 @@
 /**
- * Silent failure #2 (issue 11): a model missing from the price table costs $0, so a cost budget
- * on it would never stop anything. With `limits.max_cost_usd_per_session` set, every model a
- * session may call — the provider's default and each agent's `model:` override — must have a
- * price (govflow's table or the config's `pricing:`), or the configuration is refused naming it
- * (README "Files outside the root, and prices"). Local providers (free models) and dry-run (no model at all) need no price.
+ * Silent failure #2 (issue 11): an unpriced model costs $0, so a cost budget would never stop it.
+ * With `limits.max_cost_usd_per_session` set, every model a session may call must have a price.
  */
 import { CONFIG_FILE_NAME, type GovflowConfig } from '../config/config-loader.js';
 import { ConfigError } from '../errors.js';
 import { lookUpPrice } from '../llm/model-prices.js';
 import type { AgentDefinition } from './agent-definition.js';
 
-export function checkBudgetedModelsArePriced(
-  config: GovflowConfig,
-  agents: ReadonlyMap<string, AgentDefinition>,
-  budgetLine: () => number,
-): ConfigError[] {
+export function checkBudgetedModelsArePriced(config: GovflowConfig, agents: ReadonlyMap<string, AgentDefinition>, budgetLine: () => number): ConfigError[] {
   const budget = config.limits.max_cost_usd_per_session;
   if (budget === null || config.provider.kind === 'dry-run') return [];
   const usedBy = new Map<string, string[]>([[config.provider.model, ['provider.model']]]);
@@ -26,14 +19,10 @@ export function checkBudgetedModelsArePriced(
   for (const [model, users] of usedBy) {
     const lookup = lookUpPrice(model, config.prices, { providerKind: config.provider.kind });
     if (lookup.found || lookup.isLocal) continue;
-    errors.push(
-      new ConfigError(
-        `limits.max_cost_usd_per_session is ${budget} but model "${model}" (used by ${users.join(', ')}) has no price, so its calls would count as $0 ` +
-          `and the budget would never stop them: add pricing: { "${model}": { input_per_mtok: <USD>, output_per_mtok: <USD> } } to ${CONFIG_FILE_NAME}`,
-        CONFIG_FILE_NAME,
-        budgetLine(),
-      ),
-    );
+    const message =
+      `limits.max_cost_usd_per_session is ${budget} but model "${model}" (used by ${users.join(', ')}) has no price, so its calls would count as $0 ` +
+      `and the budget would never stop them: add pricing: { "${model}": { input_per_mtok: <USD>, output_per_mtok: <USD> } } to ${CONFIG_FILE_NAME}`;
+    errors.push(new ConfigError(message, CONFIG_FILE_NAME, budgetLine()));
   }
   return errors;
 }

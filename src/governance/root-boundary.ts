@@ -1,8 +1,6 @@
 /**
- * Silent failure #4 (issue 11): the root is the boundary. Every file that can reach a prompt or
- * steer a run — `prompt.include` matches, `context/` and `governance/` files, config-declared
- * agent files, schemas, model files — must lie inside the root after symlinks are resolved, or
- * it is refused with an error naming the path (README "Files outside the root, and prices"). `allow_outside_root: true` lifts this.
+ * Silent failure #4 (issue 11): every file that can reach a prompt or steer a run must lie inside
+ * the root after symlinks are resolved, unless `allow_outside_root: true`.
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -32,11 +30,7 @@ export class RootBoundary {
     readonly allowOutside: boolean,
   ) {}
 
-  /**
-   * The absolute path of `relative` (root-relative, or absolute); throws {@link OutsideRootError}
-   * when it, or the file a symlink on its way points to, lies outside the root. A path that does
-   * not exist is returned as is: reading it then fails with the usual "does not exist".
-   */
+  /** The absolute path of `relative`; throws {@link OutsideRootError} when it resolves outside the root (a missing path passes). */
   resolve(relative: string): string {
     const full = path.resolve(this.root, relative);
     if (this.allowOutside) return full;
@@ -48,9 +42,7 @@ export class RootBoundary {
     }
     this.realRoot ??= realpathSync(this.root);
     const inside = path.relative(this.realRoot, real);
-    if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) {
-      throw new OutsideRootError(relative, real, this.root);
-    }
+    if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) throw new OutsideRootError(relative, real, this.root);
     return full;
   }
 }

@@ -10,11 +10,7 @@ export function executionalAgents(agents: ReadonlyMap<string, AgentDefinition>):
   return [...agents.values()].filter((agent) => agent.type === 'executional').map((agent) => agent.name);
 }
 
-export function checkRoutingGraph(
-  agents: ReadonlyMap<string, AgentDefinition>,
-  errors: ConfigError[],
-  warnings: string[],
-): string | null {
+export function checkRoutingGraph(agents: ReadonlyMap<string, AgentDefinition>, errors: ConfigError[], warnings: string[]): string | null {
   if (agents.size === 0) return null;
   const at = (agent: AgentDefinition, key?: RoutingKey) =>
     [agent.declaredIn.file, (key && agent.declaredIn.keyLines?.[key]) || agent.declaredIn.line] as const;
@@ -23,12 +19,7 @@ export function checkRoutingGraph(
     errors.push(new ConfigError('no entry agent: mark exactly one agent with `entry: true` to receive new requests', 'governance/agents'));
   } else if (entries.length > 1) {
     for (const agent of entries.slice(1)) {
-      errors.push(
-        new ConfigError(
-          `more than one entry agent (${entries.map((item) => item.name).join(', ')}): keep \`entry: true\` on exactly one`,
-          ...at(agent, 'entry'),
-        ),
-      );
+      errors.push(new ConfigError(`more than one entry agent (${entries.map((item) => item.name).join(', ')}): keep \`entry: true\` on exactly one`, ...at(agent, 'entry')));
     }
   }
 
@@ -48,9 +39,7 @@ export function checkRoutingGraph(
     }
     if (agent.plan) {
       if (executionalAgents(agents).length === 0) {
-        errors.push(
-          new ConfigError(`agent "${agent.name}" has plan: true but there is no executional agent (type: executional) to run its tasks`, ...at(agent, 'plan')),
-        );
+        errors.push(new ConfigError(`agent "${agent.name}" has plan: true but there is no executional agent (type: executional) to run its tasks`, ...at(agent, 'plan')));
       }
       if (agent.next.length === 0) {
         warnings.push(`${agent.declaredIn.file}: plan agent "${agent.name}" has no next agent to receive the task results; the plan's results end the session`);

@@ -42,7 +42,6 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
   connection.stoppingId = () => eventIdAfter(lastMessage, 'stopping');
 
   const idAfter = (kind: string, ordinal?: number) => eventIdAfter(lastMessage, kind, ordinal);
-  const live = (deliver: () => void) => (replaying ? held.push(deliver) : deliver());
   const started = (data: { session_id: string; request_id: string; agent: string }) => {
     startedSent = true;
     connection.send('session_started', eventIdAfter(0, 'session_started'), data);
@@ -66,7 +65,9 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
   };
   function on<K extends keyof SessionEventMap>(name: K, handle: (payload: SessionEventMap[K]) => void): void {
     offs.push(events.on(name, (payload) => {
-      if (sessionId !== null && (payload as { sessionId: string }).sessionId === sessionId && connection.isOpen) live(() => handle(payload));
+      if (sessionId === null || (payload as { sessionId: string }).sessionId !== sessionId || !connection.isOpen) return;
+      if (replaying) held.push(() => handle(payload));
+      else handle(payload);
     }));
   }
   /** A live-only event: numbered by the daemon (the same on every connection). */

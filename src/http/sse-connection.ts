@@ -12,6 +12,7 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 export class SseConnection {
   private heartbeat: NodeJS.Timeout | null = null;
   private ended = false;
+  private corked = false;
   /** The id of the daemon's stopping notice (the session stream sets it); null: none, as seed 003's chat. */
   stoppingId: () => string | null = () => null;
   private readonly closeListeners: Array<() => void> = [];
@@ -61,6 +62,16 @@ export class SseConnection {
 
   private write(text: string): void {
     if (this.ended || this.response.writableEnded || this.response.destroyed) return;
+    // The events of one turn of the loop (a model's answer read in one piece gives dozens of
+    // chunks) leave in one write instead of one system call each.
+    if (!this.corked) {
+      this.corked = true;
+      this.response.cork();
+      setImmediate(() => {
+        this.corked = false;
+        this.response.uncork();
+      });
+    }
     this.response.write(text);
     if (this.response.writableLength > MAX_BUFFERED_BYTES) {
       this.response.destroy(new Error('event stream client does not read; disconnected'));

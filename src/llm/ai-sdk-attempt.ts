@@ -1,17 +1,8 @@
 /**
- * One attempt at one model call through the AI SDK, streamed (`streamText`, the default) or
- * not (`generateText`). No retries here: the SDK's own are switched off (`maxRetries: 0`) so
- * the adapter's loop is the only one and counts attempts honestly. Errors are thrown as the
- * SDK raised them; `provider-error-translation.ts` makes sense of them.
+ * One attempt at one model call through the AI SDK, streamed or not. The SDK's retries are off
+ * (`maxRetries: 0`) so `withRetries` counts attempts honestly; errors are thrown as raised.
  */
-import {
-  generateText,
-  streamText,
-  type LanguageModel,
-  type LanguageModelUsage,
-  type ModelMessage,
-  type OutputInterface,
-} from 'ai';
+import { generateText, streamText, type LanguageModel, type LanguageModelUsage, type ModelMessage, type OutputInterface } from 'ai';
 import { AnswerBudget, checkAnswerSize } from './answer-size-limit.js';
 import type { LlmRequest, LlmToolCall, LlmUsage } from './provider.js';
 import { sdkToolSet, toolCallOf, toolNameTable, toolTurnMessages, type ToolNameTable } from './ai-sdk-tools.js';
@@ -41,12 +32,7 @@ export interface AttemptInput {
   maxOutputBytes: number;
 }
 
-/**
- * JSON mode without the SDK's parsing: `responseFormat: { type: 'json' }` with no schema makes
- * the providers send `json_object` / `application/json`, while the text is returned as it came.
- * The SDK's own `Output.json()` would throw on invalid JSON and lose the raw text that our
- * repair step needs.
- */
+/** JSON mode without the SDK's parsing: `Output.json()` would throw on invalid JSON and lose the raw text repair needs. */
 const RAW_JSON_OUTPUT: OutputInterface<string, string, never> = {
   name: 'raw-json-text',
   responseFormat: Promise.resolve({ type: 'json' }),
@@ -61,11 +47,7 @@ function messagesOf(request: LlmRequest, table: ToolNameTable): ModelMessage[] {
   return [...history, { role: 'user', content: request.prompt }, ...toolTurnMessages(request, table)];
 }
 
-/**
- * Our usage shape. Every provider counts cached tokens inside the input total (the SDK
- * normalises Anthropic's separate `cache_read_input_tokens` into it), so `inputTokens`
- * includes `cachedInputTokens` and pricing splits them.
- */
+/** Our usage shape: `inputTokens` includes `cachedInputTokens` (the SDK normalises Anthropic's too). */
 export function usageOf(usage: LanguageModelUsage | undefined): LlmUsage {
   return {
     inputTokens: usage?.inputTokens ?? 0,
@@ -81,8 +63,7 @@ function callSettings(input: AttemptInput, table: ToolNameTable) {
     model: input.model,
     system: request.system,
     messages: messagesOf(request, table),
-    // Only the agent's allowed tools, and no execute: the SDK stops after this one model turn
-    // (its default stopWhen is one step) and the tool loop in the pipeline runs the calls.
+    // No execute: the SDK stops after this one turn and the pipeline's tool loop runs the calls.
     ...(tools ? { tools } : {}),
     temperature: request.temperature,
     maxOutputTokens: request.maxTokens,
@@ -119,8 +100,7 @@ async function attemptStreaming(input: AttemptInput): Promise<AttemptResult> {
   const result = streamText({
     ...callSettings(input, table),
     abortSignal: AbortSignal.any([input.abortSignal, cut.signal]),
-    // The default logs the raw SDK error to the console, where a server-echoed key would
-    // leak; errors reach us as stream parts and are translated (and scrubbed) by the caller.
+    // The default logs the raw error, where a server-echoed key would leak; the caller scrubs it.
     onError: () => {},
   });
   let text = '';

@@ -1,21 +1,12 @@
 /**
- * Which AI SDK provider package serves each govflow provider kind, how it is configured
- * (base URL, key), and what each one sends for structured output. Checked once, when the
- * adapter is created, so a missing key or base URL stops the daemon at start with a message
- * that says which setting to fill in. Only the configured kind's package is loaded, on the
- * first call.
+ * Which AI SDK package serves each provider kind and how it is configured, checked when the
+ * adapter is created. Only the configured kind's package is loaded, on the first call.
  */
 import type { LanguageModel } from 'ai';
 import { ConfigError } from '../errors.js';
 
 /** The real providers this adapter speaks to (dry-run and scripted live elsewhere). */
-export const AI_SDK_PROVIDER_KINDS = [
-  'openai',
-  'openai-compatible',
-  'ollama',
-  'anthropic',
-  'google',
-] as const;
+export const AI_SDK_PROVIDER_KINDS = ['openai', 'openai-compatible', 'ollama', 'anthropic', 'google'] as const;
 
 export type AiSdkProviderKind = (typeof AI_SDK_PROVIDER_KINDS)[number];
 
@@ -34,11 +25,8 @@ export const API_KEY_ENV_BY_KIND: Readonly<Partial<Record<AiSdkProviderKind, str
 });
 
 /**
- * How each kind asks for JSON. OpenAI-style chat APIs get `response_format: json_object`
- * (not the strict `json_schema` mode: it rejects our message schema's open `content: {}`
- * objects); Gemini gets `responseMimeType: application/json`; Anthropic has no JSON switch
- * without a schema (the SDK would warn and ignore it), so it relies on the prompt alone.
- * Either way our own validation judges the text.
+ * Which kinds get native JSON mode: `json_object`, not strict `json_schema` (it rejects our open
+ * `content: {}`); Anthropic has no JSON switch without a schema, so it relies on the prompt.
  */
 export const NATIVE_JSON_MODE_BY_KIND: Readonly<Record<AiSdkProviderKind, boolean>> = Object.freeze({
   openai: true,
@@ -66,37 +54,22 @@ function once<T>(create: () => Promise<T>): () => Promise<T> {
 function requireKey(settings: ModelFactorySettings): string {
   if (settings.apiKey) return settings.apiKey;
   const envName = API_KEY_ENV_BY_KIND[settings.kind] ?? 'GOVFLOW_API_KEY';
-  throw new ConfigError(
-    `provider.kind "${settings.kind}" needs an API key: set ${envName} (or GOVFLOW_API_KEY, ` +
-      'or name another variable in provider.api_key_env in govflow.config.yaml).',
-  );
+  throw new ConfigError(`provider.kind "${settings.kind}" needs an API key: set ${envName} (or GOVFLOW_API_KEY, or name another variable in provider.api_key_env in govflow.config.yaml).`);
 }
 
 /** The SDK wants no trailing slash; users paste URLs with one. */
 function normaliseBaseUrl(baseUrl: string | null): string | undefined {
   if (baseUrl === null || baseUrl.trim() === '') return undefined;
   const trimmed = baseUrl.trim().replace(/\/+$/, '');
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(trimmed).protocol;
-  } catch {
-    protocol = undefined;
-  }
+  const protocol = URL.canParse(trimmed) ? new URL(trimmed).protocol : undefined;
   // `localhost:11434` parses as a URL with the scheme "localhost:"; only http(s) is a server.
   if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new ConfigError(
-      `provider.base_url "${trimmed}" is not an http(s) URL; write it in full, e.g. http://127.0.0.1:11434/v1 ` +
-        '(provider.base_url or GOVFLOW_BASE_URL).',
-    );
+    throw new ConfigError(`provider.base_url "${trimmed}" is not an http(s) URL; write it in full, e.g. http://127.0.0.1:11434/v1 (provider.base_url or GOVFLOW_BASE_URL).`);
   }
   return trimmed;
 }
 
-/**
- * The AI SDK model of a model id for `settings.kind`; the provider client is created once and
- * reused. Throws ConfigError for a missing key (hosted providers), a missing base URL
- * (openai-compatible) or a malformed one.
- */
+/** The AI SDK model of a model id, from one client; throws ConfigError for a missing key or base URL. */
 export function createModelFactory(settings: ModelFactorySettings): (modelId: string) => Promise<LanguageModel> {
   const baseURL = normaliseBaseUrl(settings.baseUrl);
   const fetch = settings.fetch;
@@ -104,17 +77,13 @@ export function createModelFactory(settings: ModelFactorySettings): (modelId: st
     case 'openai': {
       const apiKey = requireKey(settings);
       const openai = once(async () => (await import('@ai-sdk/openai')).createOpenAI({ apiKey, baseURL, fetch }));
-      // Chat Completions rather than the Responses API: every OpenAI-compatible gateway
-      // and proxy speaks it, so provider.base_url can point anywhere.
+      // Chat Completions, not the Responses API: every OpenAI-compatible gateway and proxy speaks it.
       return async (modelId) => (await openai()).chat(modelId);
     }
     case 'openai-compatible':
     case 'ollama': {
       if (!baseURL && settings.kind === 'openai-compatible') {
-        throw new ConfigError(
-          'provider.kind "openai-compatible" needs the server address: set provider.base_url ' +
-            'in govflow.config.yaml or GOVFLOW_BASE_URL (e.g. http://127.0.0.1:8000/v1).',
-        );
+        throw new ConfigError('provider.kind "openai-compatible" needs the server address: set provider.base_url in govflow.config.yaml or GOVFLOW_BASE_URL (e.g. http://127.0.0.1:8000/v1).');
       }
       // Ollama needs no key; one is still sent when given (an authenticating proxy in front).
       const compatible = once(async () => (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({

@@ -1,28 +1,15 @@
 /**
- * The real LLM providers (OpenAI, OpenAI-compatible servers, Ollama, Anthropic, Gemini) behind
- * our small `LlmProvider` interface, through the AI SDK. This file makes ONE attempt per call and
- * translates its failure to a `ProviderError` (retryable or not, Retry-After, key scrubbed);
- * retries and the per-attempt timeout are `withRetries` (retrying-provider.ts), around any provider.
+ * The real LLM providers behind `LlmProvider`, through the AI SDK: ONE attempt per call, its
+ * failure translated to a `ProviderError`; retries and timeouts are `withRetries`'.
  */
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import type { LanguageModel } from 'ai';
 import { ConfigError } from '../errors.js';
 import { attemptOnce } from './ai-sdk-attempt.js';
 import { cappedFetch, findAnswerTooLarge, wholeBodyLimit } from './answer-size-limit.js';
-import {
-  AI_SDK_PROVIDER_KINDS,
-  NATIVE_JSON_MODE_BY_KIND,
-  createModelFactory,
-  isAiSdkProviderKind,
-  type AiSdkProviderKind,
-} from './ai-sdk-models.js';
+import { AI_SDK_PROVIDER_KINDS, NATIVE_JSON_MODE_BY_KIND, createModelFactory, isAiSdkProviderKind, type AiSdkProviderKind } from './ai-sdk-models.js';
 import { translateProviderFailure } from './provider-error-translation.js';
-import {
-  PROVIDER_INTERFACE_VERSION,
-  type LlmProvider,
-  type LlmRequest,
-  type LlmResponse,
-} from './provider.js';
+import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
 /** Everything the adapter needs, resolved by config loading (env already applied). */
 export interface AiSdkAdapterSettings {
@@ -44,14 +31,9 @@ export interface AiSdkAdapterSettings {
 /** The settings after defaults and checks, frozen. */
 function compile(settings: AiSdkAdapterSettings) {
   if (!isAiSdkProviderKind(settings.kind)) {
-    throw new ConfigError(
-      `provider.kind "${String(settings.kind)}" is not an LLM provider; use one of ` +
-        `${AI_SDK_PROVIDER_KINDS.join(', ')} (or dry-run / scripted).`,
-    );
+    throw new ConfigError(`provider.kind "${String(settings.kind)}" is not an LLM provider; use one of ${AI_SDK_PROVIDER_KINDS.join(', ')} (or dry-run / scripted).`);
   }
-  if (!settings.model || settings.model.trim() === '') {
-    throw new ConfigError('provider.model is empty; set it in govflow.config.yaml or GOVFLOW_MODEL.');
-  }
+  if (!settings.model || settings.model.trim() === '') throw new ConfigError('provider.model is empty; set it in govflow.config.yaml or GOVFLOW_MODEL.');
   return Object.freeze({
     kind: settings.kind,
     model: settings.model.trim(),
@@ -66,11 +48,7 @@ function compile(settings: AiSdkAdapterSettings) {
 // `govflow run --json` and the daemon's single `ready` line. Our own validation reports what matters.
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
-/**
- * True for a 200 answer that held no stream: the SDK's InvalidResponseDataError "stream ended
- * without a finish reason" with no text delta before it (a stream cut mid-body is a different,
- * retryable error).
- */
+/** True for a 200 answer that held no stream (a stream cut mid-body is another, retryable error). */
 function answeredWithoutStream(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     if (/InvalidResponseDataError|NoOutputGeneratedError/.test(current.name) || /stream ended without a finish/i.test(current.message)) return true;
@@ -78,11 +56,7 @@ function answeredWithoutStream(error: unknown): boolean {
   return false;
 }
 
-/**
- * The bare adapter for a real model API: one attempt per call, no timeout of its own (the
- * request's signal carries it). Throws ConfigError at once for a missing key or base URL, so the
- * daemon fails at start rather than on the first message. Failed calls reject with `ProviderError`.
- */
+/** The bare adapter; throws ConfigError at once for a missing key or base URL, so the daemon fails at start. */
 export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider {
   const compiled = compile(settings);
   const baseModelFor = createModelFactory({
@@ -100,15 +74,13 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
     }
     return model;
   };
-  // Some OpenAI-compatible servers and gateways ignore `stream: true` and answer with one JSON
-  // body; after the first such answer this provider stops asking for streams.
+  // Some servers ignore `stream: true` and answer one JSON body; after the first, stop asking.
   let streaming = compiled.stream;
 
   async function generate(request: LlmRequest): Promise<LlmResponse> {
     const modelId = request.model && request.model.trim() !== '' ? request.model.trim() : compiled.model;
     const model = await modelFor(modelId);
-    // Streaming costs CPU (web streams, the SDK's stream machinery): only a call whose chunks
-    // someone reads (an open event stream or chat for the session) streams.
+    // Streaming costs CPU: only a call whose chunks someone reads streams.
     const stream = streaming && request.onChunk !== undefined;
     let receivedText = false;
     const watchedRequest: LlmRequest = {
@@ -156,9 +128,5 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
     }
   }
 
-  return Object.freeze({
-    kind: compiled.kind,
-    interfaceVersion: PROVIDER_INTERFACE_VERSION,
-    generate,
-  });
+  return Object.freeze({ kind: compiled.kind, interfaceVersion: PROVIDER_INTERFACE_VERSION, generate });
 }

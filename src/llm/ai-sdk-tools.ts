@@ -1,8 +1,6 @@
 /**
- * The tool side of an AI SDK call: the offered tools as the SDK's native tool set (no `execute`,
- * so the SDK stops after one model turn and hands the calls back), the tool loop so far as
- * assistant tool-call and tool-result messages, and the calls of an answer mapped back to
- * govflow's names.
+ * The tool side of an AI SDK call: the offered tools without `execute` (so the SDK hands the calls
+ * back after one turn), the tool loop so far as messages, and names mapped to and from the wire.
  */
 import { jsonSchema, tool, type ModelMessage, type ToolSet } from 'ai';
 import type { LlmRequest, LlmToolCall, LlmToolOffer } from './provider.js';
@@ -66,10 +64,7 @@ export function toolTurnMessages(request: LlmRequest, table: ToolNameTable): Mod
 }
 
 /** One SDK tool-call part as our call. */
-export function toolCallOf(
-  part: { toolCallId: string; toolName: string; input: unknown; invalid?: boolean; error?: unknown },
-  table: ToolNameTable,
-): LlmToolCall {
+export function toolCallOf(part: { toolCallId: string; toolName: string; input: unknown; invalid?: boolean; error?: unknown }, table: ToolNameTable): LlmToolCall {
   const call: LlmToolCall = { id: part.toolCallId, name: table.fromWire.get(part.toolName) ?? part.toolName, input: part.input };
   if (part.invalid) {
     const cause = part.error instanceof Error ? part.error.message : String(part.error ?? 'invalid tool call');

@@ -1,14 +1,8 @@
 /**
- * `llm.max_output_bytes` (docs/configuration.md): the largest answer a model may give. A hostile or broken
- * model that sends 50 MB, or streams tokens forever, is cut as soon as its answer passes the
- * limit — not by `timeout_ms`, and before the answer can fill memory. The cut attempt is
- * invalid output, handled by the repair loop like any other (README "Write an agent"), never a provider error.
- *
- * Three places enforce it:
- *  - `AnswerBudget` counts streamed text as it arrives (the AI SDK adapter, any `onChunk`);
- *  - `cappedFetch` caps a whole (non-streamed) response body at the HTTP level, before the SDK
- *    reads it into one string;
- *  - `limitAnswerSize` wraps any provider (scripted, dry-run, the adapter) and checks the text.
+ * `llm.max_output_bytes`: a model answer that passes it is cut at once, before it fills memory,
+ * and is invalid output for the repair loop, never a provider error. `AnswerBudget` counts
+ * streamed text, `cappedFetch` caps a whole HTTP body before the SDK reads it, `limitAnswerSize`
+ * wraps any provider.
  */
 import { GovflowError } from '../errors.js';
 import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
@@ -21,10 +15,7 @@ export function answerTooLargeMessage(limitBytes: number): string {
   return `answer exceeded llm.max_output_bytes (${limitBytes})`;
 }
 
-/**
- * Thrown (or used as the abort reason) when an answer passes `llm.max_output_bytes`. Kind
- * `provider`: the model's answer is at fault (the repair loop asks again), not govflow.
- */
+/** Thrown (or the abort reason) when an answer passes `llm.max_output_bytes`: the model is at fault. */
 export class AnswerTooLargeError extends GovflowError {
   override readonly name = 'AnswerTooLargeError';
   constructor(
@@ -87,20 +78,25 @@ export function wholeBodyLimit(answerLimitBytes: number): number {
 }
 
 /**
- * A `fetch` for the AI SDK whose response bodies stop with AnswerTooLargeError once they pass
- * `maxBodyBytes`, so a 50 MB body is never read whole. Event streams pass through unchanged:
- * their text is counted piece by piece by the adapter, precisely, and their framing would make
- * a body count meaningless.
+ * A `fetch` whose bodies stop with AnswerTooLargeError past `maxBodyBytes` (counted as read when
+ * the length is unknown or compressed; refused unread when it declares more). Event streams pass
+ * through: the adapter counts their text, and their framing would make a body count meaningless.
  */
 export function cappedFetch(maxBodyBytes: number, answerLimitBytes: number): typeof fetch {
   return async (input, init) => {
     const response = await fetch(input, init);
     const type = response.headers.get('content-type') ?? '';
     if (response.body === null || type.includes('text/event-stream')) return response;
-    const declared = Number(response.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > maxBodyBytes) {
-      await response.body.cancel().catch(() => undefined);
-      throw new AnswerTooLargeError(answerLimitBytes, '');
+    const length = response.headers.get('content-length');
+    if (length !== null) {
+      if (Number(length) > maxBodyBytes) {
+        await response.body.cancel().catch(() => undefined);
+        throw new AnswerTooLargeError(answerLimitBytes, '');
+      }
+      // A declared length within the cap bounds what is read — unless the body is compressed,
+      // as fetch decodes it while reading: then only counting the decoded bytes does.
+      const encoding = response.headers.get('content-encoding');
+      if (/^\d+$/.test(length) && (encoding === null || encoding === 'identity')) return response;
     }
     let seen = 0;
     const counted = response.body.pipeThrough(
@@ -116,18 +112,13 @@ export function cappedFetch(maxBodyBytes: number, answerLimitBytes: number): typ
   };
 }
 
-/**
- * Wraps any provider so its answers obey the limit: streamed pieces are counted as they come
- * (the call is aborted at once when they pass it) and the final text is checked whole.
- * Rejects with AnswerTooLargeError, whatever the inner provider made of the abort.
- */
+/** Wraps any provider so its answers obey the limit, streamed or whole; rejects with AnswerTooLargeError. */
 export function limitAnswerSize(provider: LlmProvider, limitBytes: number): LlmProvider {
   async function generate(request: LlmRequest): Promise<LlmResponse> {
     const cut = new AbortController();
     const budget = new AnswerBudget(limitBytes);
     const consumer = request.onChunk;
-    // Only a call whose chunks someone reads streams; without a reader the answer comes whole
-    // and is checked whole (the adapters' fetch caps the body meanwhile).
+    // Without a chunk reader the answer comes whole and is checked whole (the fetch caps the body).
     const limited: LlmRequest = !consumer ? request : {
       ...request,
       signal: AbortSignal.any([request.signal, cut.signal]),

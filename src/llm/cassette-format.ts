@@ -1,15 +1,11 @@
 /**
- * Cassettes (README "Record, replay and governance tests"): recorded model calls, one JSON file per recording run. A call is found
- * again by its agent and a hash of its normalized prompt (system + history + prompt, with the
- * values that change on every run — message ids, timestamps, session and request ids — replaced
- * by placeholders). Several answers under one key are kept in call order.
- *
- * Durable data is versioned: `format` and `version` are checked on every read, and a cassette of
- * another version is an error naming the file.
+ * Cassettes: recorded model calls, one JSON file per recording run, found again by agent and a
+ * hash of the prompt with its per-run values (ids, timestamps) replaced by placeholders. Several
+ * answers under one key are kept in call order. `format` and `version` are checked on every read.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
+import { sha256Hex } from '../message/canonical-json.js';
 import { isPlainObject } from '../message/json-text.js';
 
 export const CASSETTE_FORMAT = 'govflow-cassette' as const;
@@ -59,11 +55,7 @@ export interface Cassette {
   /** System prompts by their sha256 (after redaction: exactly what the provider got). */
   systems: Record<string, string>;
   calls: RecordedCall[];
-  /**
-   * sha256 of every governance file the recording ran under (agents, policies, schemas, config),
-   * by path — `govflow test --update` writes it — so a replay can name the files added or removed
-   * since, which no prompt's own files show. Absent from cassettes recorded before it was kept.
-   */
+  /** sha256 of every governance file the recording ran under, by path: names files added or removed since. Absent in older cassettes. */
   governance_tree?: Record<string, string>;
 }
 
@@ -96,11 +88,7 @@ export function promptText(parts: PromptParts): string {
 
 /** The lookup key of a call: sha256 of its normalized prompt (the agent is kept beside it). */
 export function promptKey(parts: PromptParts): string {
-  return sha256(normalizeVolatile(promptText(parts)));
-}
-
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return sha256Hex(normalizeVolatile(promptText(parts)));
 }
 
 const FILE_MARKER = /^\[FILE: (.+)\]$/;
@@ -111,10 +99,7 @@ function isBlockStart(lines: string[], index: number): boolean {
   return lines[index] === RULE && /^\[.*\]$/.test(lines[index + 1] ?? '') && lines[index + 2] === RULE;
 }
 
-/**
- * The files of a system prompt built by prompt-builder.ts, by path: each `[FILE: path]` block's
- * text. What the model saw, so a changed hash means a changed prompt.
- */
+/** Each `[FILE: path]` block's text in a system prompt built by prompt-builder.ts, by path. */
 export function promptFiles(system: string): Record<string, string> {
   const files: Record<string, string> = {};
   const lines = system.split('\n');
@@ -163,7 +148,7 @@ export function noFileChanges(changes: FileChanges): boolean {
 
 /** sha256 of each file's text, by path (a governance snapshot's `files`, a prompt's). */
 export function fileHashes(files: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(files).map(([file, text]) => [file, sha256(text)]));
+  return Object.fromEntries(Object.entries(files).map(([file, text]) => [file, sha256Hex(text)]));
 }
 
 export function emptyCassette(now: Date = new Date()): Cassette {

@@ -24,12 +24,7 @@ export function resolveApiKey(config: GovflowConfig, env: NodeJS.ProcessEnv): st
   return null;
 }
 
-/**
- * What `govflow validate` and the daemon's start find wrong with the provider before any call
- * (issue #32): an `api_key_env` naming a variable that is not set (the provider would silently send
- * no key), and for `kind: local` a model file that is missing or no GGUF, or node-llama-cpp not
- * installed.
- */
+/** What `govflow validate` and the daemon's start find wrong with the provider before any call (issue #32). */
 export function providerProblems(config: GovflowConfig, env: NodeJS.ProcessEnv): ConfigError[] {
   const problems: ConfigError[] = [];
   const variable = config.provider.api_key_env;
@@ -57,12 +52,7 @@ export interface CreateProviderOptions {
   recordDir?: string | null;
 }
 
-/**
- * The configured provider, bare: one attempt per call, recorded to cassettes when `llm.record`
- * (or `recordDir`) says so. The runner wraps it in `withRetries` (with `retrySettings(config)`),
- * so retries and per-attempt timeouts behave the same for the scripted provider in tests and for
- * the real APIs.
- */
+/** The configured provider, bare (the runner adds `withRetries`), recorded when `llm.record` or `recordDir` says so. */
 export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = process.env, options: CreateProviderOptions = {}): LlmProvider {
   const recordDir = options.recordDir !== undefined ? options.recordDir : config.llm.record;
   const provider = createBaseProvider(config, env, recordDir !== null);
@@ -110,10 +100,7 @@ function createBaseProvider(config: GovflowConfig, env: NodeJS.ProcessEnv, recor
   });
 }
 
-/**
- * Cost of one call with the config's price table over the defaults. A model priced by neither
- * costs 0, and `warn` hears about it once per model (README "Files outside the root, and prices"): it is not silently free.
- */
+/** Cost of one call with the config's prices over the defaults; `warn` hears once of each unpriced model. */
 export function costCalculator(config: GovflowConfig, warn?: (message: string) => void): (model: string, usage: LlmUsage) => number {
   const prices = new Map<string, PriceLookup>();
   const warned = new Set<string>();

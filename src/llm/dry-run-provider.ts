@@ -1,8 +1,4 @@
-/**
- * The dry-run provider (docs/configuration.md): each agent answers with a minimal valid message for its
- * content_type and first allowed next agent, marked as dry-run, so a whole pipeline runs with no
- * LLM and no network.
- */
+/** The dry-run provider: each agent answers a minimal valid message, marked dry-run, with no LLM or network. */
 import { deepMerge, minimalInstance } from './minimal-instance.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 import { GovflowError } from '../errors.js';

@@ -1,8 +1,6 @@
 /**
- * Reads and checks a GGUF file's header and metadata before llama.cpp sees it. llama.cpp aborts
- * the whole process (a native assertion, no exception) on some malformed models — a missing
- * `token_type` or `feed_forward_length`, for one — so a corrupt or incomplete file must be
- * refused here, with an error that names the file and what is wrong, and never reach it.
+ * Checks a GGUF file's header and metadata before llama.cpp sees it: llama.cpp aborts the whole
+ * process (a native assertion) on some malformed models, e.g. one missing `token_type`.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
@@ -88,16 +86,8 @@ class Reader {
 
 /** Keys llama.cpp needs for an architecture before it can load without aborting. */
 function requiredKeys(architecture: string): string[] {
-  return [
-    `${architecture}.context_length`,
-    `${architecture}.embedding_length`,
-    `${architecture}.block_count`,
-    `${architecture}.feed_forward_length`,
-    `${architecture}.attention.head_count`,
-    'tokenizer.ggml.model',
-    'tokenizer.ggml.tokens',
-    'tokenizer.ggml.token_type',
-  ];
+  const perArchitecture = ['context_length', 'embedding_length', 'block_count', 'feed_forward_length', 'attention.head_count'];
+  return [...perArchitecture.map((key) => `${architecture}.${key}`), 'tokenizer.ggml.model', 'tokenizer.ggml.tokens', 'tokenizer.ggml.token_type'];
 }
 
 /** Reads the header of `file`; throws ConfigError naming the file and the problem. */

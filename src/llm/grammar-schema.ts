@@ -1,12 +1,7 @@
 /**
- * The JSON Schema a local model's answer is constrained by (README "Local models"): the message schema with
- * the agent's `output_schema` in `output.content`, reduced to the subset node-llama-cpp's
- * JSON-schema grammar supports. What the grammar cannot express (patterns, allOf, if/then, not,
- * numeric bounds, uniqueItems…) is left out here and still checked by ajv after the answer, as
- * for every provider. Pure: no node-llama-cpp needed.
- *
- * Where the orchestrator overwrites a field anyway (message_id, timestamp, agent, input,
- * metadata), the grammar asks for `null`: fewer tokens, nothing to get wrong.
+ * The JSON Schema a local model's answer is constrained by: the message schema with the agent's
+ * `output_schema`, reduced to what node-llama-cpp's grammar supports (ajv still checks the rest).
+ * Fields the orchestrator overwrites anyway are asked for as `null`: fewer tokens.
  */
 import { isPlainObject, resolvePointer } from '../message/json-text.js';
 import type { LlmRequest } from './provider.js';

@@ -1,14 +1,10 @@
 /**
- * Provider `kind: local` (README "Local models"): a GGUF model run in-process by node-llama-cpp 3, every
- * answer constrained by a JSON-schema grammar built from the message schema and the agent's
- * `output_schema` (grammar-schema.ts); the answer is still validated by ajv like any other.
- *
- * node-llama-cpp is large, so it is not a dependency: it is resolved when the provider is created
- * (a missing package fails the start with one line saying how to install it) and imported on the
- * first call. Model files are checked (inside the root, a sound GGUF header) before llama.cpp
- * sees them, because llama.cpp aborts the process on some malformed files.
+ * Provider `kind: local`: a GGUF model run in-process by node-llama-cpp 3, each answer constrained
+ * by a JSON-schema grammar (grammar-schema.ts). node-llama-cpp is large, so not a dependency: it is
+ * resolved at start and imported on the first call. Model files are checked first, because
+ * llama.cpp aborts the process on some malformed files.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -84,12 +80,8 @@ export function physicalCores(): number {
 export function resolveNodeLlamaCpp(moduleDir: string | null | undefined): string {
   if (moduleDir) {
     const entry = path.join(moduleDir, 'node_modules', 'node-llama-cpp', 'dist', 'index.js');
-    try {
-      realpathSync(entry);
-      return pathToFileURL(entry).href;
-    } catch {
-      throw new ConfigError(`${INSTALL_HINT} (GOVFLOW_NODE_LLAMA_CPP_DIR=${moduleDir} holds no node_modules/node-llama-cpp)`);
-    }
+    if (!existsSync(entry)) throw new ConfigError(`${INSTALL_HINT} (GOVFLOW_NODE_LLAMA_CPP_DIR=${moduleDir} holds no node_modules/node-llama-cpp)`);
+    return pathToFileURL(entry).href;
   }
   try {
     return import.meta.resolve('node-llama-cpp');

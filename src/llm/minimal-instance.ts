@@ -47,8 +47,6 @@ export function minimalInstance(schema: unknown, depth = 0, root: Schema = schem
       return typeof node.minimum === 'number' ? node.minimum : 0;
     case 'boolean':
       return false;
-    case 'null':
-      return null;
     default:
       return null;
   }

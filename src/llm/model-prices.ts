@@ -1,15 +1,8 @@
-/**
- * What a call cost: a default price table for common models, a user table that overrides it,
- * and `costUsd`, which the pipeline uses for `max_cost_usd_per_session` budgets and the audit log.
- * Prices move; the table is a convenience, the user table is the authority.
- */
+/** What a call cost, for budgets and the audit log: a default price table, overridden by the user's. */
 import type { ModelPrice } from '../config/config-loader.js';
 import type { LlmUsage } from './provider.js';
 
-/**
- * A price table, keyed by model name (or a model-name prefix, see `findModelPrice`): USD per
- * million tokens; `cached_input` defaults to `input` when a price omits it.
- */
+/** USD per million tokens by model name or name prefix; `cached_input` defaults to `input`. */
 export type ModelPriceTable = Readonly<Record<string, ModelPrice>>;
 
 /**
@@ -63,10 +56,7 @@ export interface CostEstimate {
  * The key that matches is the exact name, else the longest key the name starts with, followed
  * by `-`, `:`, `.` or `@` — so `gpt-4o-mini` never prices as `gpt-4o`.
  */
-function findInTable(
-  model: string,
-  table: ModelPriceTable,
-): { key: string; price: ModelPrice } | undefined {
+function findInTable(model: string, table: ModelPriceTable): { key: string; price: ModelPrice } | undefined {
   const exact = table[model];
   if (exact) return { key: model, price: exact };
   let best: string | undefined;
@@ -83,17 +73,12 @@ function findInTable(
  * The price of `model`: the user table first (so a user can correct any default), then the
  * defaults. Names are compared in lower case, with any `vendor/` prefix removed.
  */
-export function findModelPrice(
-  model: string,
-  overrides?: ModelPriceTable,
-  defaults: ModelPriceTable | null = DEFAULT_MODEL_PRICES,
-): { key: string; price: ModelPrice } | undefined {
+export function findModelPrice(model: string, overrides?: ModelPriceTable, defaults: ModelPriceTable | null = DEFAULT_MODEL_PRICES): { key: string; price: ModelPrice } | undefined {
   const normalised = model.trim().toLowerCase();
   const bare = normalised.includes('/') ? normalised.slice(normalised.lastIndexOf('/') + 1) : normalised;
   for (const table of [overrides, defaults]) {
     if (!table) continue;
-    const lowered: Record<string, ModelPrice> = {};
-    for (const [key, price] of Object.entries(table)) lowered[key.toLowerCase()] = price;
+    const lowered = Object.fromEntries(Object.entries(table).map(([key, price]) => [key.toLowerCase(), price]));
     const found = findInTable(normalised, lowered) ?? findInTable(bare, lowered);
     if (found) return found;
   }
@@ -101,18 +86,10 @@ export function findModelPrice(
 }
 
 /**
- * Cost of one call. Cached input tokens are priced at `cached_input` (falling back to `input`),
- * the rest of the input at `input`, output at `output`. An unknown model costs 0 with
- * `priceKnown: false`, so budgets can warn instead of silently treating it as free.
- * With `options.providerKind` of a local provider (ollama) a model is free and known unless
- * the user table prices it.
+ * Cost of one call. An unknown model costs 0 with `priceKnown: false`, so budgets can warn
+ * instead of treating it as free; a local provider's (ollama) is free unless the user prices it.
  */
-export function costUsd(
-  model: string,
-  usage: LlmUsage,
-  overrides?: ModelPriceTable,
-  options?: { providerKind?: string },
-): CostEstimate {
+export function costUsd(model: string, usage: LlmUsage, overrides?: ModelPriceTable, options?: { providerKind?: string }): CostEstimate {
   return costAtPrice(lookUpPrice(model, overrides, options), usage);
 }
 

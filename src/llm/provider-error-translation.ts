@@ -1,17 +1,12 @@
 /**
- * Turns whatever an AI SDK call threw into our `ProviderError`: unwraps the SDK's wrappers,
- * classifies it (HTTP status, network, the caller's abort), reads Retry-After,
- * and scrubs the API key from every piece of text it keeps. Servers do echo keys back
- * ("Incorrect API key provided: sk-proj-…"), so nothing leaves here unscrubbed.
+ * Turns whatever an AI SDK call threw into our `ProviderError`, classified, with Retry-After, and
+ * scrubbed of the API key: servers do echo keys back ("Incorrect API key provided: sk-proj-…").
  */
 import { APICallError, RetryError } from 'ai';
 import { ProviderError } from '../errors.js';
 import { isRetryableStatus, parseRetryAfterMs } from '../backoff.js';
 
-/**
- * The adapter's final word on a call: a `ProviderError` that also says how many attempts were
- * made, so the audit entry can tell "failed once" from "failed after 3 tries".
- */
+/** A `ProviderError` that also says how many attempts were made (for the audit entry). */
 export class ProviderCallError extends ProviderError {
   readonly attempts: number;
   /** The session deadline (`LlmRequest.deadlineMs`) ended the call. */
@@ -31,10 +26,7 @@ export const BODY_EXCERPT_MAX_CHARS = 300;
 /** The shortest run of key characters treated as a leak (servers show partial keys). */
 const MIN_LEAKED_FRAGMENT = 8;
 
-/**
- * Removes `secret`, and any run of at least 8 of its consecutive characters, from `text`.
- * Partial runs matter: providers print the key's head and tail around an ellipsis.
- */
+/** Removes `secret` and any 8-character run of it from `text`: providers print a key's head and tail. */
 export function scrubSecret(text: string, secret: string | null | undefined): string {
   if (!secret || secret.length < MIN_LEAKED_FRAGMENT) return secret ? text.split(secret).join('[redacted]') : text;
   let result = text.split(secret).join('[redacted]');
@@ -55,10 +47,7 @@ export interface FailureContext {
   provider: string;
   model: string;
   apiKey: string | null;
-  /**
-   * The attempt's signal. Its abort is reported as a cancellation; the retry wrapper, which owns
-   * the per-attempt timeout, turns the cancellations it caused into retryable timeouts.
-   */
+  /** Its abort is a cancellation; the retry wrapper turns those its timeout caused into timeouts. */
   callerSignal: AbortSignal;
 }
 
@@ -84,15 +73,10 @@ function unwrap(error: unknown): unknown {
 function excerpt(body: string | undefined, apiKey: string | null): string | undefined {
   if (!body) return undefined;
   const compact = scrubSecret(body, apiKey).replace(/\s+/g, ' ').trim();
-  return compact.length > BODY_EXCERPT_MAX_CHARS
-    ? `${compact.slice(0, BODY_EXCERPT_MAX_CHARS - 1)}…`
-    : compact;
+  return compact.length > BODY_EXCERPT_MAX_CHARS ? `${compact.slice(0, BODY_EXCERPT_MAX_CHARS - 1)}…` : compact;
 }
 
-/**
- * What the operator should do about a status that retrying cannot fix.
- * Kept short: the message lands in result files and the audit log.
- */
+/** What the operator should do about a status; short, for result files and the audit log. */
 function adviceFor(status: number, provider: string): string {
   if (status === 401) return `check the API key for ${provider} (provider.api_key_env or GOVFLOW_API_KEY)`;
   if (status === 403) return `the key for ${provider} is not allowed to use this model or endpoint`;
@@ -112,10 +96,7 @@ function scrubbedCause(error: unknown, apiKey: string | null): Error {
   return cause;
 }
 
-/**
- * Classifies one failed attempt. The caller's abort comes first, then HTTP statuses, then everything else as a network
- * failure (DNS, refused or reset connections, a stream cut mid-body), which is retryable.
- */
+/** Classifies one failed attempt: the caller's abort, an HTTP status, else a retryable network failure. */
 export function translateProviderFailure(error: unknown, context: FailureContext): ProviderError {
   const { provider, model, apiKey } = context;
   const where = `${provider} model ${model}`;
@@ -123,36 +104,18 @@ export function translateProviderFailure(error: unknown, context: FailureContext
   const cause = scrubbedCause(inner, apiKey);
 
   if (context.callerSignal.aborted) {
-    return new ProviderError(`The call to ${where} was cancelled by the caller.`, {
-      provider,
-      model,
-      retryable: false,
-      cause,
-    });
+    return new ProviderError(`The call to ${where} was cancelled by the caller.`, { provider, model, retryable: false, cause });
   }
   if (APICallError.isInstance(inner) && inner.statusCode !== undefined) {
     const status = inner.statusCode;
     const body = excerpt(inner.responseBody, apiKey);
-    return new ProviderError(
-      `${where} answered HTTP ${status}: ${adviceFor(status, provider)}.` +
-        (body ? ` Body: ${body}` : ''),
-      {
-        provider,
-        model,
-        status,
-        retryable: isRetryableStatus(status),
-        retryAfterMs: parseRetryAfterMs(inner.responseHeaders),
-        bodyExcerpt: body,
-        cause,
-      },
-    );
+    const retryAfterMs = parseRetryAfterMs(inner.responseHeaders);
+    const message = `${where} answered HTTP ${status}: ${adviceFor(status, provider)}.${body ? ` Body: ${body}` : ''}`;
+    return new ProviderError(message, { provider, model, status, retryable: isRetryableStatus(status), retryAfterMs, bodyExcerpt: body, cause });
   }
   const detail = scrubSecret(describeNetworkError(inner), apiKey);
-  return new ProviderError(
-    `The call to ${where} failed before a complete answer: ${detail}. ` +
-      'Retryable; check provider.base_url and the network if it persists.',
-    { provider, model, retryable: true, cause },
-  );
+  const message = `The call to ${where} failed before a complete answer: ${detail}. Retryable; check provider.base_url and the network if it persists.`;
+  return new ProviderError(message, { provider, model, retryable: true, cause });
 }
 
 /** `fetch failed` alone says nothing; undici puts the useful code (ECONNREFUSED…) in `cause`. */

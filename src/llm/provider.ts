@@ -33,10 +33,7 @@ export interface LlmRequest {
     governanceFiles: string[];
     outputSchema: Record<string, unknown> | null;
   };
-  /**
-   * Aborts the call. From the pipeline it carries only shutdown, which is final; inside
-   * `withRetries` each attempt's signal also carries that attempt's timeout and the deadline.
-   */
+  /** Shutdown (final); inside `withRetries` also the attempt's timeout and the session deadline. */
   signal: AbortSignal;
   /** Per-attempt timeout for this call (the agent's `timeout_ms`); else `llm.timeout_ms`. */
   timeoutMs?: number;
@@ -44,18 +41,11 @@ export interface LlmRequest {
   deadlineMs?: number;
   /** Called with each streamed text chunk, where the provider streams. */
   onChunk?: (chunk: string) => void;
-  /**
-   * Tools the agent is allowed, offered in the provider's native tool list (README "Give an agent tools"); nothing
-   * else is offered. Absent or empty: no tools.
-   */
+  /** The only tools offered, in the provider's native tool list (README "Give an agent tools"). */
   tools?: LlmToolOffer[];
   /** The tool loop so far in this step, after `prompt`: each model turn's calls and their results. */
   toolTurns?: LlmToolTurn[];
-  /**
-   * Model calls this agent already made in this session, as its journal shows (before this one).
-   * A provider that answers from a list (scripted) continues after them, so a session resumed in
-   * another process goes on where it was instead of starting the list over.
-   */
+  /** This agent's earlier model calls in the session's journal: where a scripted list resumes in another process. */
   journaledCalls?: number;
 }
 

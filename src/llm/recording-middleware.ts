@@ -1,9 +1,6 @@
 /**
- * Recording at the model layer for the AI SDK providers: a language-model middleware
- * (`wrapGenerate` / `wrapStream`) that sees exactly what the model returned — text, tool calls,
- * usage — for every successful attempt. It does not know which agent called; the recording
- * provider (recording-provider.ts) opens a capture slot around each call with AsyncLocalStorage,
- * and the middleware fills it. Outside a recording call it passes everything through untouched.
+ * An AI SDK middleware that records exactly what the model returned into the capture slot the
+ * recording provider opens around each call (AsyncLocalStorage); outside one it does nothing.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LanguageModelV3Content, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';

@@ -1,18 +1,13 @@
 /**
- * Records every successful model call to a cassette file (`llm.record: DIR`,
- * `govflow run --record DIR`, `govflow test --update`). It wraps any provider:
- * - AI SDK providers are recorded at the model layer by recording-middleware.ts (the text, tool
- *   calls and usage the model itself returned); this wrapper opens the capture slot and files the
- *   answer under the call's agent and prompt key;
- * - providers of our own (dry-run, scripted) are recorded here, from their response, in the same
- *   format.
- * The prompt stored is the request as the provider got it: after redaction.
- * The cassette is rewritten atomically after each call, so a crash keeps every call before it.
+ * Records every successful model call of any provider to a cassette file: AI SDK answers as the
+ * model layer saw them (recording-middleware.ts), our own providers' from their response. The
+ * prompt stored is the redacted one; the file is rewritten atomically after each call.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { emptyCassette, fileHashes, promptFileHashes, promptKey, sha256, type Cassette, type RecordedAnswer } from './cassette-format.js';
+import { sha256Hex } from '../message/canonical-json.js';
+import { emptyCassette, fileHashes, promptFileHashes, promptKey, type Cassette, type RecordedAnswer } from './cassette-format.js';
 import { captureSlots, type CaptureSlot } from './recording-middleware.js';
 import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
@@ -27,7 +22,7 @@ export class CassetteRecorder {
 
   /** Adds one call and rewrites the file. */
   add(request: LlmRequest, provider: string, answer: RecordedAnswer): void {
-    const systemSha256 = sha256(request.system);
+    const systemSha256 = sha256Hex(request.system);
     this.cassette.systems[systemSha256] = request.system;
     const history = (request.history ?? []).map((turn) => ({ role: turn.role, content: turn.content }));
     this.cassette.calls.push({
@@ -74,11 +69,7 @@ function answerFromResponse(response: LlmResponse): RecordedAnswer {
       name: call.name,
       input: call.inputError !== undefined && typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}),
     })),
-    usage: {
-      input_tokens: response.usage.inputTokens,
-      output_tokens: response.usage.outputTokens,
-      cached_input_tokens: response.usage.cachedInputTokens,
-    },
+    usage: { input_tokens: response.usage.inputTokens, output_tokens: response.usage.outputTokens, cached_input_tokens: response.usage.cachedInputTokens },
     model: response.model,
     finish_reason: response.finishReason ?? null,
   };

@@ -1,12 +1,7 @@
 /**
- * What a replay miss says (README "Record, replay and governance tests": it "fails loudly, naming the agent and what changed in its
- * prompt"). A miss is the cause a person has to fix, so its message leads with it: which agent,
- * which model call of the session, why no recording matched, and the line diff of the prompt.
- *
- * After one miss, every agent downstream misses too — its input now carries the failure — and the
- * session ends with the last of them. So a later miss of the same session leads with the first
- * one, and adds itself after it without its own prompt's diff, which would only show the first
- * failure again as escaped JSON inside the agent's input.
+ * What a replay miss says: which agent and call, why nothing matched, the prompt's diff. Every
+ * agent downstream of a miss misses too (its input carries the failure), so a later miss leads
+ * with the session's first and leaves out its own diff, which would only repeat it as escaped JSON.
  */
 import { ProviderError } from '../errors.js';
 import type { FileChanges } from './cassette-format.js';

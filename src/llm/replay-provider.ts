@@ -1,27 +1,12 @@
 /**
- * Provider `kind: replay` (README "Record, replay and governance tests"): answers every call from recorded cassettes, streamed or
- * not, with no model and no network. Calls are found by agent + normalized prompt hash; several
- * answers under one key are given in the order they were recorded.
- *
- * A call with no recording fails loudly (`on_miss: fail`, the only mode): the error names the
- * agent and its call in the session, the governance files whose text changed since the closest
- * recording of that agent, and a line diff of the prompt against it — led by the session's first
- * miss when this one followed it (replay-miss.ts).
+ * Provider `kind: replay`: answers every call from recorded cassettes, with no model or network.
+ * A call with no recording fails loudly, naming the governance files changed since the closest
+ * recording and a diff of the prompt against it (replay-miss.ts).
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import {
-  type RecordedToolCall,
-  fileChanges,
-  normalizeVolatile,
-  promptFileHashes,
-  promptKey,
-  promptText,
-  readCassette,
-  type Cassette,
-  type RecordedCall,
-} from './cassette-format.js';
+import { fileChanges, normalizeVolatile, promptFileHashes, promptKey, promptText, readCassette, type Cassette, type RecordedCall, type RecordedToolCall } from './cassette-format.js';
 import { countChangedLines, lineDiff } from './line-diff.js';
 import { toolNameTable } from './ai-sdk-tools.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
@@ -85,10 +70,7 @@ export class ReplayProvider implements LlmProvider {
     return hashes;
   }
 
-  /**
-   * The governance files the recording ran under (their hashes, by path); null when a cassette
-   * does not list them (recorded before they were kept).
-   */
+  /** Hashes of the governance files the recording ran under; null when a cassette predates them. */
   recordedGovernanceTree(): Record<string, string> | null {
     if (this.cassettes.length === 0 || this.cassettes.some((cassette) => !cassette.governance_tree)) return null;
     return Object.assign({}, ...this.cassettes.map((cassette) => cassette.governance_tree)) as Record<string, string>;
@@ -118,11 +100,7 @@ export class ReplayProvider implements LlmProvider {
     return {
       ...(toolCalls.length > 0 ? { toolCalls } : {}),
       text: answer.text,
-      usage: {
-        inputTokens: answer.usage.input_tokens,
-        outputTokens: answer.usage.output_tokens,
-        cachedInputTokens: answer.usage.cached_input_tokens,
-      },
+      usage: { inputTokens: answer.usage.input_tokens, outputTokens: answer.usage.output_tokens, cachedInputTokens: answer.usage.cached_input_tokens },
       model: answer.model,
       provider: this.kind,
       finishReason: answer.finish_reason ?? undefined,
@@ -146,9 +124,7 @@ export class ReplayProvider implements LlmProvider {
 
   private miss(request: LlmRequest, session: SessionCalls): ReplayMissError {
     const candidates = this.byAgent.get(request.agent) ?? [];
-    if (candidates.length === 0) {
-      return this.noteMiss(request, session, { reason: 'no-recording', systemChanged: true });
-    }
+    if (candidates.length === 0) return this.noteMiss(request, session, { reason: 'no-recording', systemChanged: true });
     const now = normalizeVolatile(promptText(request));
     let closest = candidates[0];
     let closestDistance = Infinity;
@@ -194,10 +170,7 @@ export class ReplayProvider implements LlmProvider {
   }
 }
 
-/**
- * The recorded tool calls as the tool loop takes them: names recorded on the wire (AI SDK
- * middleware) mapped back to govflow's, inputs parsed from their JSON text.
- */
+/** The recorded tool calls with govflow's names and parsed inputs. */
 function replayedToolCalls(recorded: readonly RecordedToolCall[], request: LlmRequest): LlmToolCall[] {
   if (recorded.length === 0) return [];
   const table = toolNameTable(request.tools ?? [], request.toolTurns);

@@ -1,16 +1,12 @@
 /**
- * Retries around ANY provider (after vercel/ai's retry-with-exponential-backoff): each attempt
- * gets its own timeout (`llm.timeout_ms`, or the agent's `timeout_ms` carried by the request),
- * failures the provider marks retryable (network, 408/409/429/5xx) and attempts that timed out
- * wait out a jittered backoff or the server's Retry-After, up to `llm.max_attempts` in all.
- *
- * The caller's signal (shutdown) and the session deadline (`deadlineMs`) are final: never retried.
- * The per-attempt timeout lives here alone, so a hung call is retried whatever the provider —
- * the AI SDK adapters, the scripted provider, a test double.
+ * Retries around ANY provider (after vercel/ai's retry-with-exponential-backoff), so a hung or
+ * failing call is retried whatever the provider: each attempt has its own timeout; retryable
+ * failures and timeouts wait a jittered backoff or Retry-After, up to `llm.max_attempts`.
+ * The caller's signal (shutdown) and the session deadline are final: never retried.
  */
 import { findAnswerTooLarge } from './answer-size-limit.js';
 import type { GovflowConfig } from '../config/config-loader.js';
-import { ConfigError, ProviderError } from '../errors.js';
+import { ConfigError, ProviderError, errorMessage } from '../errors.js';
 import { DEFAULT_BACKOFF, abortableSleep, retryDelayMs } from '../backoff.js';
 import { ProviderCallError } from './provider-error-translation.js';
 import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
@@ -37,9 +33,7 @@ export interface RetrySettings {
 }
 
 function positiveInteger(value: number, configKey: string): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new ConfigError(`${configKey} must be a whole number of at least 1; got ${value}.`);
-  }
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${configKey} must be a whole number of at least 1; got ${value}.`);
   return value;
 }
 
@@ -69,9 +63,8 @@ function compileRetrySettings(settings: RetrySettings) {
 }
 
 /**
- * One attempt's signal: the caller's (shutdown), plus one timer for whichever comes first, this
- * attempt's timeout or the session deadline. One controller per attempt and no second one in the
- * pipeline: an AbortController costs ~10 µs per call in an async flow on the test VM.
+ * The caller's signal plus one timer for this attempt's timeout or the deadline, whichever is first.
+ * One controller per attempt and no second in the pipeline: each costs ~10 µs per call.
  */
 interface AttemptSignal {
   readonly signal: AbortSignal;
@@ -109,11 +102,7 @@ function attemptSignal(caller: AbortSignal, timeoutMs: number, deadlineMs: numbe
   };
 }
 
-/**
- * What one failed attempt means. The caller's abort is final; our own timeout is a retryable
- * timeout whatever the provider made of the abort; a `ProviderError` says itself whether it is
- * retryable. (A defect, any other error, never reaches here: it is passed on unretried.)
- */
+/** What one failed attempt means: the caller's abort is final, our own timeout retryable whatever the provider made of it. */
 function classify(error: unknown, attempt: AttemptSignal, caller: AbortSignal, provider: string, model: string, timeoutMs: number): ProviderError {
   if (caller.aborted) {
     if (error instanceof ProviderError && !error.retryable) return error;
@@ -130,18 +119,10 @@ function classify(error: unknown, attempt: AttemptSignal, caller: AbortSignal, p
     );
   }
   if (error instanceof ProviderError) return error;
-  return new ProviderError(`${provider} model ${model} failed: ${error instanceof Error ? error.message : String(error)}`, {
-    provider,
-    model,
-    retryable: false,
-    cause: error,
-  });
+  return new ProviderError(`${provider} model ${model} failed: ${errorMessage(error)}`, { provider, model, retryable: false, cause: error });
 }
 
-/**
- * Wraps `provider` so each call is retried per `settings`. Failed calls reject with
- * `ProviderCallError` (a `ProviderError` that also says how many attempts were made).
- */
+/** Wraps `provider` so each call is retried per `settings`; failures reject with `ProviderCallError`. */
 export function withRetries(provider: LlmProvider, settings: RetrySettings): LlmProvider {
   const compiled = compileRetrySettings(settings);
 
@@ -157,13 +138,10 @@ export function withRetries(provider: LlmProvider, settings: RetrySettings): Llm
         const response = await provider.generate({ ...request, signal: current.signal });
         return { ...response, attempts: attempt };
       } catch (error) {
-        // An answer over llm.max_output_bytes is the model's output, not a provider fault: the
-        // repair loop handles it as invalid output, so it is passed on as it is, never retried.
+        // An answer over llm.max_output_bytes is invalid output for the repair loop: never retried.
         const tooLarge = findAnswerTooLarge(error);
         if (tooLarge) throw tooLarge;
-        // A defect of the provider (a plain Error, not a ProviderError, not an abort or timeout)
-        // is an internal error: passed on as it is, never retried here; the runner counts it
-        // against limits.max_crash_retries (crash-retries.ts).
+        // A provider's defect (not a ProviderError, abort or timeout) is a crash for the runner to count.
         if (!(error instanceof ProviderError) && !caller.aborted && !current.deadlinePassed && !current.timedOut) throw error;
         const failure = classify(error, current, caller, provider.kind, request.model, timeoutMs);
         if (caller.aborted || current.deadlinePassed || !failure.retryable || attempt >= compiled.maxAttempts) {

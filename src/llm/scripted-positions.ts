@@ -1,16 +1,10 @@
 /**
- * Where the scripted provider is in each agent's list of responses. One process hands the entries
- * out in order, as the calls come (across sessions). A session this process did not serve from its
- * start — resumed by a restarted daemon, or answered by a reply through `govflow run` in a new
- * process — made calls in an earlier process, which used the first entries; its journal counts
- * them (`LlmRequest.journaledCalls`), and the list goes on after them. So a resumed session
- * continues where it was instead of hearing its first answers (and running their tool calls) again.
+ * Where the scripted provider is in each agent's list of responses, handed out in order across
+ * sessions. A session resumed in another process skips the entries its journal shows an earlier
+ * process used (`LlmRequest.journaledCalls`), instead of hearing its first answers again.
  */
 
-/**
- * Sessions remembered per agent before the least recently used is forgotten: enough for any
- * test or benchmark daemon, and a bound on what a long-running one keeps.
- */
+/** Sessions remembered before the least recently used is forgotten: a bound for a long-running daemon. */
 const REMEMBERED_SESSIONS = 100_000;
 
 export class ScriptPositions {
@@ -19,11 +13,7 @@ export class ScriptPositions {
   /** Calls this process answered (or accounted for) per session and agent, least recently used first. */
   private readonly answered = new Map<string, number>();
 
-  /**
-   * The entry for this call (it may lie past the list's end), skipping the entries that calls of
-   * an earlier process used: those the journal shows for this session and agent beyond the ones
-   * answered here. The position moves past it only with `advance`.
-   */
+  /** The entry for this call (maybe past the list's end), after those an earlier process used; `advance` moves on. */
   take(agent: string, sessionId: string | undefined, journaledCalls: number | undefined): number {
     const position = this.next.get(agent) ?? 0;
     if (sessionId === undefined || journaledCalls === undefined) return position;

@@ -1,52 +1,40 @@
 /**
- * The scripted provider (docs/configuration.md, for tests and benchmarks): replays responses per agent from a
- * file, in order. It fails loudly — an unexpected call throws (and is kept in `unexpectedCalls`),
- * and `assertAllUsed` reports responses nobody asked for and calls nobody scripted (after
- * openai-agents-js's scripted model). Tests synchronise on calls instead of sleeping: `callStarted(n)`
- * resolves when the n-th call began, `hold(n)` keeps the n-th call waiting until released, and the
- * `onCall` hook runs (and is awaited) at the start of every call.
- *
- * File (YAML or JSON):
- *   latency_ms: 0          # optional delay before every answer
- *   loop: false            # true: each agent's list starts over when used up (benchmarks)
- *   responses:
- *     objective_agent:
- *       - '{"output": ...}'                          # raw text, exactly as a model would send it
- *       - json: { output: ..., status: ... }         # an object, sent as JSON text
- *       - error: { status: 429, message: slow down, retry_after_ms: 10 }
- *       - { text: '...', delay_ms: 50, usage: { input_tokens: 10, output_tokens: 5 } }
- *       - tool_calls:                                # a turn of the tool loop (README "Give an agent tools")
- *           - { name: write_file, input: { path: report.md, content: "..." }, id: call_1 }
- *           - { name: read_file, input_text: '{"path": ' }   # malformed arguments, as sent
- *
- * A `tool_calls` entry answers one model turn with those calls (`id` optional; `text` optional);
- * the agent's next entry answers the turn after the results. Tool names are govflow's
- * (`read_file`, `mcp:docs/search`), whether or not the agent was offered them. A call without `id`
- * in a session is `call_<agent>_<n>_<i>`: the i-th call of the agent's n-th model call in that
- * session, so ids stay unique in a session that resumes in another process.
- *
- * A session resumed in another process (a restarted daemon, a reply through `govflow run`) goes on
- * in each agent's list after the calls its journal shows (scripted-positions.ts): one script
- * covers the whole session, whichever process answers which part.
+ * The scripted provider (README "Replaying scripted answers"; for tests and benchmarks): replays
+ * responses per agent from a YAML or JSON file, in order, and fails loudly on an unexpected call
+ * (after openai-agents-js's scripted model). Tests synchronise on calls instead of sleeping:
+ * `callStarted(n)`, `hold(n)`, the `onCall` hook. A session resumed in another process goes on
+ * after the calls its journal shows (scripted-positions.ts).
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { raceAbort } from '../abort-race.js';
 import { abortableSleep, isRetryableStatus } from '../backoff.js';
 import { ConfigError, GovflowError, ProviderError } from '../errors.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
 import { ScriptPositions } from './scripted-positions.js';
 
+/** One scripted answer; a plain string in the file is its `text`. */
 export interface ScriptedResponse {
+  /** Raw text, exactly as a model would send it. */
   text?: string;
+  /** An object, sent as JSON text. */
   json?: unknown;
+  /** A provider failure instead of an answer. */
   error?: { status?: number; message?: string; retry_after_ms?: number; timeout?: boolean };
   delay_ms?: number;
   usage?: { input_tokens?: number; output_tokens?: number; cached_input_tokens?: number };
+  /**
+   * A turn of tool calls (govflow's tool names; `input_text`: raw, maybe malformed arguments); the
+   * agent's next entry answers the turn after the results. Without `id`, a call in a session is
+   * `call_<agent>_<n>_<i>` (the agent's n-th model call), unique across processes.
+   */
   tool_calls?: Array<{ name: string; input?: unknown; input_text?: string; id?: string }>;
 }
 
 export interface Script {
+  /** Delay before every answer. */
   latency_ms?: number;
+  /** Each agent's list starts over when used up (benchmarks). */
   loop?: boolean;
   responses: Record<string, Array<string | ScriptedResponse>>;
 }
@@ -67,19 +55,6 @@ export interface ScriptedCall {
 export interface ScriptedProviderOptions {
   /** Runs at the start of every call, before the scripted answer; the call awaits it. */
   onCall?: (call: ScriptedCall) => void | Promise<void>;
-}
-
-/** Waits for `gate`, or rejects with the signal's reason as soon as it aborts. */
-function gateOrAbort(gate: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    void gate.then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    });
-  });
 }
 
 export class ScriptedProvider implements LlmProvider {
@@ -110,10 +85,7 @@ export class ScriptedProvider implements LlmProvider {
     });
   }
 
-  /**
-   * Keeps the n-th call (1-based) waiting after it started, until the returned function is
-   * called. The held call still rejects at once when its signal aborts.
-   */
+  /** Keeps the n-th call waiting until the returned function is called (its signal still aborts it). */
   hold(number: number): () => void {
     if (this.calls.length >= number) throw new GovflowError('internal', `scripted provider: call ${number} already started; hold it before it starts`);
     let release!: () => void;
@@ -149,7 +121,7 @@ export class ScriptedProvider implements LlmProvider {
     this.startWaiters.delete(call.number);
     if (this.options.onCall) await this.options.onCall(call);
     const gate = this.gates.get(call.number);
-    if (gate) await gateOrAbort(gate, request.signal);
+    if (gate) await raceAbort(gate, request.signal);
     const list = this.script.responses[request.agent] ?? [];
     let position = this.positions.take(request.agent, request.sessionId, request.journaledCalls);
     if (position >= list.length && this.script.loop && list.length > 0) position %= list.length;

@@ -1,14 +1,10 @@
 /**
  * Cancelling one session from outside (POST /v1/agent/chat?cancel_on_disconnect=true): its model
- * call in flight is aborted, and any later call of that session fails at once, so the session
- * ends failed through the runner's ordinary failure path, with the reason in its error message and
- * audit entry. Nothing else changes: other sessions and shutdown work as before.
- *
- * It is a layer of the provider pipeline, composed once when the runtime creates the provider
- * (`layer`), never a method replaced on a provider instance: the AI SDK adapters are frozen. Each
- * call names its session (`LlmRequest.sessionId`); only the calls of watched sessions get an abort
- * controller, every other call goes straight through.
+ * call in flight is aborted and later ones fail at once, so it ends failed the ordinary way. A
+ * layer of the provider pipeline (the AI SDK adapters are frozen); only watched sessions' calls
+ * get an abort controller.
  */
+import { raceAbort } from '../abort-race.js';
 import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
 export class SessionCancellation {
@@ -45,21 +41,21 @@ export class SessionCancellation {
     const reason = this.cancelled.get(sessionId);
     if (reason !== undefined) return Promise.reject(new Error(reason));
     const controller = new AbortController();
-    const forward = () => controller.abort(request.signal.reason);
+    const forward = () => controller.abort(asError(request.signal.reason));
     if (request.signal.aborted) forward();
     else request.signal.addEventListener('abort', forward, { once: true });
     const calls = this.inFlight.get(sessionId) ?? new Set<AbortController>();
     calls.add(controller);
     this.inFlight.set(sessionId, calls);
-    const aborted = new Promise<never>((_resolve, reject) => {
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason instanceof Error ? controller.signal.reason : new Error(String(controller.signal.reason))), { once: true });
-    });
-    aborted.catch(() => undefined);
     // Racing the abort makes the cancellation take effect even for providers that ignore the signal.
-    return Promise.race([inner.generate({ ...request, signal: controller.signal }), aborted]).finally(() => {
+    return raceAbort(inner.generate({ ...request, signal: controller.signal }), controller.signal).finally(() => {
       request.signal.removeEventListener('abort', forward);
       calls.delete(controller);
       if (calls.size === 0) this.inFlight.delete(sessionId);
     });
   }
+}
+
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
 }

@@ -17,5 +17,10 @@ export function canonicalJson(value: unknown): string {
 
 /** A tool call's arguments as an approval names them (docs/results.md): SHA-256 (hex) of their canonical JSON. */
 export function argumentsSha256(input: unknown): string {
-  return createHash('sha256').update(canonicalJson(input ?? null)).digest('hex');
+  return sha256Hex(canonicalJson(input ?? null));
+}
+
+/** SHA-256 (hex) of a text (UTF-8) or of bytes. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
 }

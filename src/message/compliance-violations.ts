@@ -1,7 +1,6 @@
 /**
- * Compliance flags for one message (README "Write an agent"): a message must carry its audit data, and
- * `audit.governance_files_consulted` may only name files that were in that agent's prompt.
- * The flags are written to the entry's `[COMPLIANCE VIOLATIONS]` line; they do not stop the run.
+ * Compliance flags for one message, written to its `[COMPLIANCE VIOLATIONS]` line (they do not stop
+ * the run): it must carry its audit data, and consult only files that were in its prompt.
  */
 import type { SentientMessage } from '../message/sentient-message.js';
 
@@ -11,23 +10,15 @@ function normalizeName(name: string): string {
 }
 
 /**
- * Why this message falls short of the audit rules; empty when it complies.
- *
- * @param filesInPrompt root-relative paths of the governance files given to the agent, e.g.
- *   `governance/audit.md`, `context/application.md`.
- *
- * A consulted name matches a prompt file when it equals its path, or when it equals its
- * basename and no other prompt file has that basename (seed 002 writes "audit.md" for
- * governance/audit.md).
+ * Why this message falls short of the audit rules; empty when it complies. A consulted name matches
+ * a prompt file by path, or by a basename no other prompt file has (seed 002 writes "audit.md").
  */
 export function complianceViolations(message: SentientMessage, filesInPrompt: string[]): string[] {
   const violations: string[] = [];
   const audit = message.audit as SentientMessage['audit'] | null | undefined;
   const notes = audit?.compliance_notes;
   if (typeof notes !== 'string' || notes.trim() === '') {
-    violations.push(
-      `audit.compliance_notes is ${notes === null || notes === undefined ? 'null' : 'empty'}: the agent must say how the step complies`,
-    );
+    violations.push(`audit.compliance_notes is ${notes === null || notes === undefined ? 'null' : 'empty'}: the agent must say how the step complies`);
   }
   const consulted = audit?.governance_files_consulted;
   if (!Array.isArray(consulted)) {

@@ -1,10 +1,6 @@
 /**
- * How deep JSON nests, measured without recursion: a model can answer with 100,000 nested
- * arrays, and every recursive walk over such a value (JSON.stringify, structuredClone, ajv,
- * isDeepStrictEqual) overflows the stack. `message.max_depth` (docs/configuration.md) is checked on the text
- * before it is parsed, so a too-deep value is never built; values from elsewhere are measured
- * with an explicit stack before anything recursive walks them.
- *
+ * How deep JSON nests, measured without recursion: a model can answer with 100,000 nested arrays,
+ * which every recursive walk (JSON.stringify, ajv, isDeepStrictEqual) overflows the stack on.
  * Depth counts containers: `1` and `"a"` are 0, `{}` and `[]` are 1, `{"a":[1]}` is 2.
  */
 
@@ -15,11 +11,7 @@ export interface TextDepth {
   exceededAt: number | null;
 }
 
-/**
- * Scans JSON text once, counting `{`/`[` against `}`/`]` outside strings (escapes respected).
- * Stops at the first bracket past `limit`. The text need not be valid JSON: chatter around it
- * only counts where it holds brackets outside quotes.
- */
+/** Scans JSON text (valid or not) once, counting brackets outside strings, up to the first past `limit`. */
 export function jsonTextDepth(text: string, limit: number = Number.POSITIVE_INFINITY): TextDepth {
   let depth = 0;
   let deepest = 0;
@@ -43,10 +35,7 @@ export function jsonTextDepth(text: string, limit: number = Number.POSITIVE_INFI
   return { depth: deepest, exceededAt: null };
 }
 
-/**
- * Depth of a value (objects and arrays), walked with an explicit stack. Stops as soon as it
- * passes `limit` and returns `limit + 1` then, so a cyclic value also ends (as "too deep").
- */
+/** Depth of a value, walked with an explicit stack; `limit + 1` once past `limit`, so a cyclic value ends too. */
 export function jsonValueDepth(value: unknown, limit: number = Number.MAX_SAFE_INTEGER): number {
   if (typeof value !== 'object' || value === null) return 0;
   let deepest = 0;

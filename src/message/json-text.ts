@@ -1,10 +1,7 @@
 /**
- * JSON helpers every layer shares: the one plain-object test, JSON pointers, a map over a value's
- * strings, and `JSON.stringify` that cannot overflow the stack. V8's own is recursive and throws
- * "Maximum call stack size exceeded" a few thousand levels down; for data that deep (a hostile
- * model's answer, kept raw, or anything not checked against `message.max_depth`) this module
- * writes the same text with an explicit stack. Ordinary values take the native path unchanged,
- * so audit hashes, loop keys and results are byte-for-byte what they always were.
+ * JSON helpers every layer shares, and a `JSON.stringify` that cannot overflow the stack: V8's is
+ * recursive, so data a few thousand levels deep is written with an explicit stack instead.
+ * Ordinary values take the native path, byte for byte.
  */
 
 type Task =
@@ -48,10 +45,7 @@ export function isStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
-/**
- * Like `JSON.stringify(value, null, indent)` for JSON data (objects, arrays, strings, numbers,
- * booleans, null, `toJSON`), at any depth. Returns undefined where JSON.stringify would.
- */
+/** `JSON.stringify(value, null, indent)` for JSON data at any depth. */
 export function stringifyJson(value: unknown, indent = 0): string | undefined {
   try {
     return JSON.stringify(value, null, indent);

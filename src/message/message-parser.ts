@@ -1,18 +1,16 @@
 /**
- * Finds the one JSON object in a model's answer (seed 000 §7): raw JSON, a ```json fenced block,
- * or the text from the first `{` to the last `}`. Trailing commas, the most common slip, are
- * removed; anything else that does not parse is reported for the repair loop.
- *
- * Nesting is measured on the text before it is parsed (`message.max_depth`, docs/configuration.md): a value
- * deeper than that is never built, so nothing downstream can overflow the stack walking it.
+ * Finds the one JSON object in a model's answer (seed 000 §7): raw, fenced, or first `{` to last
+ * `}`; trailing commas are mended. Nesting is measured on the text first (`message.max_depth`), so
+ * a too-deep value is never built and nothing downstream overflows the stack walking it.
  */
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
 import { jsonTextDepth, tooDeepMessage } from './json-depth.js';
 import { isPlainObject } from './json-text.js';
 
-export type ParseResult =
-  | { ok: true; value: Record<string, unknown>; method: 'raw' | 'fenced' | 'braces'; repairedTrailingCommas: boolean }
-  | { ok: false; error: string };
+/** Where the object was found: the whole answer, a fenced block, or first `{` to last `}`. */
+type Method = 'raw' | 'fenced' | 'braces';
+
+export type ParseResult = { ok: true; value: Record<string, unknown>; method: Method; repairedTrailingCommas: boolean } | { ok: false; error: string };
 
 const FENCE = /```(?:json|JSON)?[ \t]*\r?\n([\s\S]*?)\r?\n?```/;
 
@@ -77,7 +75,7 @@ function isCutOff(text: string, start: number): boolean {
 export function parseModelOutput(raw: string, maxDepth: number = CONFIG_DEFAULTS.message.max_depth): ParseResult {
   const text = raw.trim();
   if (text.length === 0) return { ok: false, error: 'the response was empty; answer with one JSON object' };
-  const candidates: Array<{ text: string; method: 'raw' | 'fenced' | 'braces' }> = [{ text, method: 'raw' }];
+  const candidates: Array<{ text: string; method: Method }> = [{ text, method: 'raw' }];
   const fenced = FENCE.exec(text);
   if (fenced) candidates.push({ text: fenced[1].trim(), method: 'fenced' });
   const first = text.indexOf('{');
@@ -85,7 +83,7 @@ export function parseModelOutput(raw: string, maxDepth: number = CONFIG_DEFAULTS
   if (first !== -1 && last > first) candidates.push({ text: text.slice(first, last + 1), method: 'braces' });
 
   // Report the error inside the extracted JSON (fenced block, else braces), not at the chatter.
-  const parseErrors: Partial<Record<'raw' | 'fenced' | 'braces', string>> = {};
+  const parseErrors: Partial<Record<Method, string>> = {};
   let notAnObject: string | undefined;
   const tooDeep = tooDeepMessage(maxDepth, 'the response');
   for (const candidate of candidates) {
@@ -98,9 +96,7 @@ export function parseModelOutput(raw: string, maxDepth: number = CONFIG_DEFAULTS
       parseErrors[candidate.method] = parsed.error;
       continue;
     }
-    if (isPlainObject(parsed.value)) {
-      return { ok: true, value: parsed.value, method: candidate.method, repairedTrailingCommas: parsed.repaired };
-    }
+    if (isPlainObject(parsed.value)) return { ok: true, value: parsed.value, method: candidate.method, repairedTrailingCommas: parsed.repaired };
     notAnObject ??= `the response is JSON but not an object (got ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}); answer with one JSON object`;
   }
   const mainError = parseErrors.fenced ?? parseErrors.braces ?? parseErrors.raw;

@@ -1,7 +1,4 @@
-/**
- * Stamps the fields the orchestrator owns (README "Write an agent") over whatever the model wrote there, and
- * records each value it replaced so the audit entry can say what was corrected.
- */
+/** Stamps the fields the orchestrator owns over what the model wrote, recording each correction for the audit entry. */
 import { isDeepStrictEqual } from 'node:util';
 import type { SentientMessage } from './sentient-message.js';
 import { isoInTimeZone } from './zoned-time.js';
@@ -25,16 +22,11 @@ function preview(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-/**
- * Returns a new message with the owned fields set from `context`. A correction is recorded when
- * the model wrote a non-null value that differs from the stamped one (omitting a field or writing
- * null is what the protocol asks for, so it is not a correction).
- */
+/** A new message with the owned fields set; a non-null value the model wrote otherwise is a correction. */
 export function stampMessage(candidate: Record<string, unknown>, context: StampContext): { message: SentientMessage; corrections: string[] } {
   const corrections: string[] = [];
-  // A shallow copy (a deep clone cost a tenth of a step): the sections stamped here are replaced
-  // by new objects, `audit` and `error` (changed later by the commit) are copied, and `output`,
-  // `status` and `next_agent` are shared with the candidate, which nothing changes in place.
+  // A shallow copy (a deep clone cost a tenth of a step): stamped sections are replaced, `audit`
+  // and `error` copied, the rest shared with the candidate, which nothing changes in place.
   const message: Record<string, unknown> = { ...candidate };
   if (isPlainObject(message.audit)) message.audit = { ...message.audit };
   const set = (pathName: string, written: unknown, value: unknown) => {

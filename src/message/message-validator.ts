@@ -1,8 +1,4 @@
-/**
- * Validates a stamped message for one agent: the message schema, the `next` allowlist, the
- * declared content_type, the agent's output_schema and, for plan agents, the plan itself. The
- * problems are phrased so they can be sent back to the model verbatim.
- */
+/** Validates a stamped message for one agent, with problems phrased to send back to the model verbatim. */
 import type { ValidateFunction } from 'ajv';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
@@ -31,12 +27,8 @@ export class MessageValidator {
   }
 
   validate(message: SentientMessage, agent: AgentDefinition): ValidationOutcome {
-    if (jsonValueDepth(message, this.maxDepth) > this.maxDepth) {
-      return { ok: false, problems: [tooDeepMessage(this.maxDepth, 'the message')] };
-    }
-    if (!this.validateMessage(message)) {
-      return { ok: false, problems: describeSchemaErrors(this.validateMessage.errors) };
-    }
+    if (jsonValueDepth(message, this.maxDepth) > this.maxDepth) return { ok: false, problems: [tooDeepMessage(this.maxDepth, 'the message')] };
+    if (!this.validateMessage(message)) return { ok: false, problems: describeSchemaErrors(this.validateMessage.errors) };
     const problems: string[] = [];
     const status = message.status.code;
     const nextName = message.next_agent.name;

@@ -1,8 +1,4 @@
-/**
- * Messages the orchestrator writes itself, in an agent's place: the fallback after repairs run
- * out (README "Write an agent") and the failures of limits and providers (docs/results.md, error
- * codes). They have the same shape as any other message, so routing, journal and audit treat them alike.
- */
+/** Messages the orchestrator writes in an agent's place, shaped like any other so routing, journal and audit treat them alike. */
 import type { ErrorCode, SentientMessage } from './sentient-message.js';
 import { stampMessage, type StampContext } from './message-stamping.js';
 
@@ -19,13 +15,7 @@ export function orchestratorFailureMessage(context: StampContext, failure: Orche
     output: { content: null, content_type: 'error' },
     next_agent: { name: null, reason: 'the orchestrator ended this chain' },
     status: { code: 'failed', message: failure.message },
-    error: {
-      has_error: true,
-      error_code: failure.code,
-      error_message: failure.message,
-      retry_count: context.retryCount,
-      recoverable: failure.recoverable,
-    },
+    error: { has_error: true, error_code: failure.code, error_message: failure.message, retry_count: context.retryCount, recoverable: failure.recoverable },
     audit: { compliance_notes: failure.notes, governance_files_consulted: [] },
   };
   return stampMessage(body, context).message;

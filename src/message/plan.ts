@@ -1,7 +1,4 @@
-/**
- * Plans (README "Write an agent"): the task list a `plan: true` agent outputs, and the checks the orchestrator
- * runs before executing it — known executional agents, unique ids, known dependencies, no cycles.
- */
+/** The task list a `plan: true` agent outputs, and the checks run before executing it. */
 
 export interface PlanTask {
   id: string;

@@ -1,7 +1,4 @@
-/**
- * One place that turns JSON Schemas (draft-07 or 2020-12) into ajv validators, and ajv errors
- * into sentences a model or a person can act on.
- */
+/** JSON Schemas (draft-07 or 2020-12) into ajv validators, and ajv errors into sentences to act on. */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -33,8 +30,7 @@ function ajvFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
 /** Compiles a schema; throws ajv's own error (with the bad keyword) when the schema is invalid. */
 export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
   const ajv = ajvFor(schema);
-  // A schema with an $id can only be added once per ajv instance: reuse the compiled one when it
-  // is the same schema, and replace it when the file was edited (governance reloads at runtime).
+  // An $id can be added once per ajv: reuse the same schema, replace an edited one (hot reload).
   if (typeof schema.$id === 'string') {
     const existing = ajv.getSchema(schema.$id);
     if (existing && isDeepStrictEqual(existing.schema, schema)) return existing;
@@ -50,12 +46,8 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, p
     .filter((error) => !['if', 'anyOf'].includes(error.keyword) || errors.length === 1)
     .map((error) => {
       const path = `${prefix}${error.instancePath}` || '(root)';
-      if (error.keyword === 'additionalProperties') {
-        return `${path}: unknown key "${String(error.params.additionalProperty)}"`;
-      }
-      if (error.keyword === 'required') {
-        return `${path}: missing required key "${String(error.params.missingProperty)}"`;
-      }
+      if (error.keyword === 'additionalProperties') return `${path}: unknown key "${String(error.params.additionalProperty)}"`;
+      if (error.keyword === 'required') return `${path}: missing required key "${String(error.params.missingProperty)}"`;
       if (error.keyword === 'enum') {
         const allowed = (error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value));
         return `${path}: must be one of ${allowed.join(', ')}`;

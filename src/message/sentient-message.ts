@@ -1,23 +1,11 @@
-/**
- * The Sentient message contract (seed 002, README "Write an agent"): the TypeScript type and the built-in JSON
- * Schema live together here so they cannot drift apart.
- */
+/** The Sentient message contract (seed 002): the TypeScript type and the built-in JSON Schema together, so they cannot drift apart. */
 
 /** Status codes an agent may report (README "Write an agent"). */
 export const STATUS_CODES = ['success', 'partial', 'failed', 'pending'] as const;
 export type StatusCode = (typeof STATUS_CODES)[number];
 
 /** Error codes: the seed's six plus the two the orchestrator enforces itself. */
-export const ERROR_CODES = [
-  'OUT_OF_SCOPE',
-  'INVALID_INPUT',
-  'PROCESSING_ERROR',
-  'TIMEOUT',
-  'DEPENDENCY_ERROR',
-  'VALIDATION_ERROR',
-  'BUDGET_EXCEEDED',
-  'LOOP_DETECTED',
-] as const;
+export const ERROR_CODES = ['OUT_OF_SCOPE', 'INVALID_INPUT', 'PROCESSING_ERROR', 'TIMEOUT', 'DEPENDENCY_ERROR', 'VALIDATION_ERROR', 'BUDGET_EXCEEDED', 'LOOP_DETECTED'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export const AGENT_TYPES = ['governance', 'operational', 'executional'] as const;
@@ -58,18 +46,7 @@ export const SENTIENT_MESSAGE_SCHEMA = {
   $id: 'https://govflow.dev/schemas/sentient-message.json',
   title: 'Sentient agent message',
   type: 'object',
-  required: [
-    'message_id',
-    'timestamp',
-    'agent',
-    'input',
-    'output',
-    'next_agent',
-    'status',
-    'error',
-    'metadata',
-    'audit',
-  ],
+  required: ['message_id', 'timestamp', 'agent', 'input', 'output', 'next_agent', 'status', 'error', 'metadata', 'audit'],
   properties: {
     message_id: { type: 'string', minLength: 1 },
     timestamp: {

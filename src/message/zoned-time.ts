@@ -1,8 +1,6 @@
 /**
- * ISO 8601 timestamps with the offset of an IANA zone, on the hot path of every step. date-fns-tz
- * re-tokenizes the zone on each call and costs the daemon ~20 MB of RSS to load; here one
- * Intl.DateTimeFormat per zone is cached and the offset derived from its parts, several times
- * faster. The tests check it against date-fns-tz (the reference) across DST days and midnights.
+ * ISO 8601 timestamps in an IANA zone, on every step's hot path: one cached Intl.DateTimeFormat per
+ * zone, several times faster than date-fns-tz (and ~20 MB less RSS), checked against it in tests.
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -10,16 +8,8 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatterFor(timezone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timezone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: timezone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
+    const fields = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' } as const;
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', ...fields });
     formatters.set(timezone, formatter);
   }
   return formatter;
@@ -37,10 +27,7 @@ export interface ZonedParts {
   offsetMinutes: number;
 }
 
-/**
- * The last second converted, per zone: a step stamps its message, names its audit day file and
- * formats its TIMESTAMP within the same second, and formatToParts is the costly part.
- */
+/** The last second converted, per zone: a step formats the same second several times, and formatToParts is costly. */
 const lastSecond = new Map<string, { second: number; parts: ZonedParts }>();
 
 /** Wall-clock fields of `date` in `timezone`, and the zone's offset from UTC in minutes. */

@@ -1,10 +1,7 @@
 /**
- * No poison pills (`limits.max_crash_retries`, docs/configuration.md): a step that fails with an unexpected
- * internal error — a bug, a broken provider adapter, a failing disk — is recorded in the journal
- * as a `crash` record and the session is run again from its journal, as after a restart. Once
- * the crashes since the last committed message pass the limit (restarts included: the count is
- * in the journal), the session ends `failed` with PROCESSING_ERROR, an audit entry and a result,
- * instead of crashing at every start and never answering its request.
+ * No poison pills (`limits.max_crash_retries`): a step's unexpected internal error is journaled
+ * as a `crash` and the session runs again from its journal. Once the crashes since the last
+ * message (counted across restarts) pass the limit, it ends failed with PROCESSING_ERROR.
  */
 import { errorMessage } from '../errors.js';
 import { JOURNAL_FORMAT, type CrashRecord } from '../store/session-journal.js';
@@ -42,13 +39,10 @@ export async function recordCrash(active: ActiveSession, error: unknown, now: Da
 
 /** True when the session has crashed more often than it may be retried and has not ended yet. */
 export function crashRetriesUsedUp(state: SessionState, maxCrashRetries: number): boolean {
-  return state.crashes > maxCrashRetries && !state.final && !state.paused && !state.finishedRecorded;
+  return state.crashes > maxCrashRetries && !state.final && !state.paused && state.finishedAt === null;
 }
 
-/**
- * Where the PROCESSING_ERROR message goes and what it says: the step the session was at (the
- * chain's cursor, or the running plan's agent).
- */
+/** The PROCESSING_ERROR message, at the step the session was at (the cursor, or the running plan's agent). */
 export function crashGiveUp(state: SessionState, maxCrashRetries: number): { step: PendingStep; outcome: StepOutcome } | null {
   const plan = state.plan;
   const step = state.cursor ?? (plan ? chainStep(plan.agent, 'orchestrator', { plan_message_id: plan.messageId, error: state.lastCrash }, plan.messageId) : null);

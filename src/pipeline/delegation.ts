@@ -1,22 +1,13 @@
 /**
- * Delegation (README "Delegation", seed 004): an agent with `delegates:` is offered a `delegate` tool
- * `{agent, objective, input}` that runs a child session starting at that agent, in this process
- * through the same runner, and gets the child's result (status, output, message) as the tool
- * result. The child has its own session id and workspace, the parent's user, and carries where
- * it came from in its first journal record (`[PARENT_SESSION_ID]`, `[DEPTH]` on its entries).
- *
- * Limits, each refused (or stopped) with its own error to the model and a violation on the
- * parent's entry: depth over `limits.max_depth`, more than `limits.max_fan_out` children running
- * at once in one session tree, the same (origin, target, objective) twice in one tree, the
- * child's deadline (`limits.delegation_deadline_ms`) and token budget
- * (`limits.max_tokens_per_delegation`), the last two enforced by the child's own limit checks.
- *
- * The child's id is derived from the parent's id and the tool call's id, so a parent recovered
- * after a crash finds its existing child and resumes it rather than starting a second one.
+ * Delegation (README "Delegation"): an agent with `delegates:` is offered a `delegate` tool that
+ * runs a child session through the same runner and returns its result. Each limit (depth, fan-out,
+ * cycles, the child's deadline and token budget) refuses or stops it with a violation on the
+ * parent's entry. The child's id derives from the parent's and the call's, so a recovered parent
+ * resumes its existing child rather than starting a second.
  */
-import { createHash } from 'node:crypto';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { LlmToolOffer } from '../llm/provider.js';
+import { sha256Hex } from '../message/canonical-json.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
 import type { DelegationOutcome, JournaledToolCall } from '../store/tool-journal-records.js';
 import type { ActiveSession } from './message-commit.js';
@@ -36,10 +27,6 @@ export interface DelegationResult {
   output: string;
   isError: boolean;
   delegation: DelegationOutcome;
-}
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** The child session id of one parent tool call: stable across restarts. */

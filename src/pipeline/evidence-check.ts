@@ -1,11 +1,10 @@
 /**
- * Evidence files (README "Give an agent tools", seed 001): a message may list `audit.evidence_files`, paths relative
- * to the session workspace. Each must be a file inside it (symlinks resolved), else the output is
- * invalid and goes back to the model with the missing paths; each file's sha256 and size go on
- * the message's audit entry (`[EVIDENCE]`).
+ * Evidence files (README "Give an agent tools"): each path a message lists in `audit.evidence_files`
+ * must be a file in the session workspace, else the output is invalid; each file's sha256 and size
+ * go on the audit entry (`[EVIDENCE]`).
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { sha256Hex } from '../message/canonical-json.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { ToolBox } from '../tools/tool-box.js';
 import { resolveExisting } from '../tools/workspace-paths.js';
@@ -27,7 +26,7 @@ export async function checkEvidence(message: SentientMessage, tools: ToolBox | u
     try {
       const { absolute } = await resolveExisting(workspace, entry, 'evidence_files');
       const content = await readFile(absolute);
-      files.push({ path: entry, sha256: createHash('sha256').update(content).digest('hex'), bytes: content.length });
+      files.push({ path: entry, sha256: sha256Hex(content), bytes: content.length });
     } catch (error) {
       missing.push(`${entry} (${error instanceof Error ? error.message.replace(/^evidence_files: /, '') : String(error)})`);
     }

@@ -1,8 +1,4 @@
-/**
- * Commits one message of a session: sequence number, stamp, journal record (page cache), audit
- * entry (durable), state, live event. What is committed is one variant of `StepOutcome`, decided
- * by the attempt loop (step-attempts.ts) or by the orchestrator's own checks.
- */
+/** Commits one message of a session (one `StepOutcome`): stamp, journal record, durable audit entry, state, live event. */
 import { randomUUID } from 'node:crypto';
 import type { AuditEntryInput } from '../audit/audit-entry-format.js';
 import type { GovflowConfig } from '../config/config-loader.js';
@@ -82,10 +78,7 @@ export class MessageCommitter {
     private readonly stepStartedAt: (step: PendingStep) => number | undefined,
   ) {}
 
-  /**
-   * Serialized per session so sequence numbers follow commit order with no gap. `agent` is null
-   * when the step's agent is not defined in the current governance.
-   */
+  /** Serialized per session so sequence numbers follow commit order with no gap; `agent` null when undefined. */
   commit(active: ActiveSession, step: PendingStep, snapshot: GovernanceSnapshot, loopKey: string, agent: AgentDefinition | null, outcome: StepOutcome): Promise<void> {
     const work = active.commitQueue.then(() => this.commitNow(active, step, snapshot, loopKey, agent, outcome));
     active.commitQueue = work.catch(() => undefined);
@@ -181,10 +174,7 @@ export class MessageCommitter {
   }
 }
 
-/**
- * The audit entry of a journaled message: the same at its commit and when recovery appends it
- * again. A delegated child's entries carry `[PARENT_SESSION_ID]` and `[DEPTH]` (README "Delegation").
- */
+/** The audit entry of a journaled message, the same at its commit and when recovery appends it again. */
 export function auditInputOf(record: MessageRecord, state: SessionState): AuditEntryInput {
   const from = state.session.delegation;
   return {

@@ -7,12 +7,7 @@ import type { ActiveSession } from './message-commit.js';
 import { readyTasks, taskStep, type PendingStep } from './session-state.js';
 import { GovflowError } from '../errors.js';
 
-export async function runPlan(
-  active: ActiveSession,
-  limits: GovflowConfig['limits'],
-  runStep: (step: PendingStep) => Promise<void>,
-  draining: () => boolean,
-): Promise<void> {
+export async function runPlan(active: ActiveSession, limits: GovflowConfig['limits'], runStep: (step: PendingStep) => Promise<void>, draining: () => boolean): Promise<void> {
   const plan = active.state.plan!;
   const running = new Map<string, Promise<void>>();
   // A task whose tool call waits for approval pauses the session: no new task starts.
@@ -20,8 +15,7 @@ export async function runPlan(
     for (const task of draining() ? [] : readyTasks(plan)) {
       if (running.size >= limits.max_fan_out) break;
       if (running.has(task.id)) continue;
-      // Start no more tasks than steps are left, so parallel tasks cannot overshoot max_steps
-      // (a task started with no step left records the limit, as a chain step does).
+      // No more tasks than steps left, so parallel tasks cannot overshoot max_steps.
       if (running.size > 0 && active.state.messages.length + running.size >= limits.max_steps) break;
       const promise = runStep(taskStep(plan, task)).finally(() => running.delete(task.id));
       running.set(task.id, promise);

@@ -1,10 +1,5 @@
-/**
- * Builds the prompt for one agent call. The system part is stable for an agent under one
- * governance snapshot — policies and context in `prompt.include` order, the agent's own file,
- * then the protocol block — so providers' prompt caches hit; the variable input comes last, in
- * the user part.
- */
-import { createHash } from 'node:crypto';
+/** Builds the prompt for one agent call: a system part stable per agent and snapshot, so prompt caches hit, then the input. */
+import { sha256Hex } from '../message/canonical-json.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { executionalAgents } from '../governance/routing-graph.js';
@@ -42,7 +37,7 @@ export function buildSystemPrompt(snapshot: GovernanceSnapshot, agent: AgentDefi
   files.push(agentPath);
   parts.push(protocolBlock(snapshot, agent, files));
   const system = parts.join('');
-  const built = { system, systemSha256: createHash('sha256').update(system).digest('hex'), files };
+  const built = { system, systemSha256: sha256Hex(system), files };
   perSnapshot.set(agent.name, built);
   return built;
 }
@@ -78,9 +73,7 @@ function protocolBlock(snapshot: GovernanceSnapshot, agent: AgentDefinition, fil
       `All task results then go to next_agent.${agent.next.length > 0 ? '' : ' (none: the results end the session)'}`,
     );
   }
-  if (agent.outputSchema) {
-    lines.push('', 'output.content must match this JSON Schema:', JSON.stringify(agent.outputSchema));
-  }
+  if (agent.outputSchema) lines.push('', 'output.content must match this JSON Schema:', JSON.stringify(agent.outputSchema));
   lines.push(
     '',
     'Message format (all fields required, null where they do not apply):',
@@ -109,12 +102,7 @@ function isMessage(value: unknown): value is { message_id: string; agent: { name
   return typeof value === 'object' && value !== null && 'message_id' in value && 'agent' in value && 'input' in value && 'output' in value;
 }
 
-/**
- * The upstream message as the model sees it: the message itself, with the input *it* answered
- * elided when that input is again a message. The chain would otherwise nest every earlier
- * message inside the prompt (quadratic growth, and a shrinking cacheable share); the journal and
- * the audit log keep the full input.
- */
+/** The upstream message with the message it answered elided: otherwise every earlier message nests in the prompt. */
 function promptView(content: unknown): unknown {
   if (!isMessage(content) || !isMessage(content.input.content)) return content;
   const earlier = content.input.content;
@@ -126,9 +114,7 @@ function promptView(content: unknown): unknown {
 
 /** The variable part: the input this agent answers, compact JSON for structured input. */
 export function buildUserPrompt(input: { source: string; content: unknown }): string {
-  if (input.source === 'user' && typeof input.content === 'string') {
-    return `User request:\n${input.content}`;
-  }
+  if (input.source === 'user' && typeof input.content === 'string') return `User request:\n${input.content}`;
   return `Input from ${input.source === 'user' ? 'the user' : `"${input.source}"`} (JSON):\n${JSON.stringify(promptView(input.content))}`;
 }
 

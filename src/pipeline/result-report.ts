@@ -4,11 +4,11 @@
  */
 import { jsonValueDepth } from '../message/json-depth.js';
 import { stringifyJson } from '../message/json-text.js';
+import type { ResultDocument } from './session-result.js';
+import type { SessionState } from './session-state.js';
 
 /** Deepest output the report indents; deeper output is written on one line. */
 const REPORT_INDENT_MAX_DEPTH = 64;
-import type { ResultDocument } from './session-result.js';
-import type { SessionState } from './session-state.js';
 
 function mermaidLabel(text: string): string {
   return text.replace(/"/g, '#quot;').replace(/</g, '#lt;').replace(/>/g, '#gt;');

@@ -1,8 +1,4 @@
-/**
- * What the session runner needs from the world and what it gives back: the interfaces its
- * adapters implement (operational log), its dependencies, requests and outcomes, and
- * the errors callers act on.
- */
+/** What the session runner needs from the world and gives back, and the errors callers act on. */
 import type { GovflowConfig } from '../config/config-loader.js';
 import { GovflowError, type GovflowErrorOptions } from '../errors.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
@@ -17,10 +13,7 @@ import type { DelegatedFrom } from '../store/session-journal.js';
 
 export interface RunnerDependencies {
   config: GovflowConfig;
-  /**
-   * The governance snapshot for the next step of `sessionId` (hot reload swaps it; cluster mode
-   * keeps each session on the version it started with).
-   */
+  /** The governance snapshot for the next step of `sessionId` (hot reload swaps it; a cluster pins it). */
   governance: (sessionId?: string) => GovernanceSnapshot;
   provider: LlmProvider;
   /** Every durable effect of a session (journal, audit entries, results): the store seam. */
@@ -46,10 +39,7 @@ export interface NewSessionRequest {
   sourceFile: string;
   /** The claimed request file, archived when the session ends (null: leave the file alone). */
   claimedPath: string | null;
-  /**
-   * Set when crash recovery starts this session over (its journal was lost): audit entries the
-   * session id already has from this instant on are voided before it runs.
-   */
+  /** Set when recovery starts this session over (journal lost): its audit entries from then on are voided first. */
   recoveredSince?: string;
   /** The agent the session starts at (default: the entry agent); set for delegated children. */
   entryAgent?: string;

@@ -1,9 +1,7 @@
 /**
- * Live events of running sessions, for whoever listens in-process: the HTTP event stream, the web
- * view, tracing and metrics. Listeners are told after the fact and cannot change a session; a
- * listener that throws is ignored (the session's durability never depends on a listener).
- *
- * `message` is emitted only after the message's audit entry is durable (docs/http-api.md).
+ * Live events of running sessions for in-process listeners (event streams, web view, tracing,
+ * metrics), told after the fact; a listener that throws is ignored. `message` is emitted only
+ * after the message's audit entry is durable (docs/http-api.md).
  */
 import { EventEmitter } from 'node:events';
 import type { RequestFileRef } from './runner-contract.js';
@@ -69,11 +67,7 @@ export interface SessionEventMap {
     ordinal?: number;
   };
   session_finished: { sessionId: string; requestId: string; status: string };
-  /**
-   * Claimed request files whose work is over (the replies a run applied and, once the session
-   * ended, its request file), reported before `pending` / `session_finished`: the intake archives
-   * them. Reported again by a recovery that finds the session finished.
-   */
+  /** Claimed request files whose work is over, for the intake to archive; before `pending` / `session_finished`. */
   request_files_done: { sessionId: string; files: RequestFileRef[] };
   error: { sessionId: string; message: string };
 }
@@ -82,12 +76,8 @@ export type SessionEventName = keyof SessionEventMap;
 
 /** A typed, failure-isolated event bus shared by the runner and its listeners. */
 export class SessionEvents {
-  private readonly emitter = new EventEmitter();
-
-  constructor() {
-    // Many SSE clients may listen at once; the default of 10 would print a false leak warning.
-    this.emitter.setMaxListeners(0);
-  }
+  // Many SSE clients may listen at once; the default of 10 would print a false leak warning.
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
 
   emit<K extends SessionEventName>(name: K, payload: SessionEventMap[K]): void {
     for (const listener of this.emitter.listeners(name)) {
@@ -105,11 +95,7 @@ export class SessionEvents {
     return () => this.emitter.off(name, listener);
   }
 
-  /**
-   * Says someone reads the live chunks of `sessionId` (null: of every session) until the returned
-   * function is called. A model call streams only while its session's chunks are read: streaming
-   * costs CPU nobody gains from otherwise.
-   */
+  /** Someone reads `sessionId`'s live chunks (null: every session's) until the returned function is called; only then do calls stream. */
   readChunks(sessionId: string | null): () => void {
     const key = sessionId ?? EVERY_SESSION;
     this.chunkReaders.set(key, (this.chunkReaders.get(key) ?? 0) + 1);

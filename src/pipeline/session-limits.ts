@@ -1,8 +1,4 @@
-/**
- * The limits the orchestrator enforces before each step (docs/configuration.md): steps, routing loops, the
- * session deadline, token and cost budgets. Each one that trips ends the session with a message
- * that says which limit, its value, and what to change.
- */
+/** The limits enforced before each step; one that trips ends the session saying which limit, its value, what to change. */
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { SessionStateName } from '../store/session-journal.js';
@@ -18,13 +14,7 @@ export function limitHalt(halt: SessionStateName, code: OrchestratorFailure['cod
 }
 
 /** The first limit that stops `agent` from running next, or null. */
-export function limitReached(
-  limits: GovflowConfig['limits'],
-  state: SessionState,
-  agent: string,
-  loopKey: string,
-  now: Date,
-): LimitReached | null {
+export function limitReached(limits: GovflowConfig['limits'], state: SessionState, agent: string, loopKey: string, now: Date): LimitReached | null {
   if (state.messages.length >= limits.max_steps) {
     return limitHalt('HALTED_COST', 'BUDGET_EXCEEDED', `session stopped: max_steps (${limits.max_steps} messages) reached before ${agent} could run; raise limits.max_steps if this chain is legitimately longer`, false, 'max_steps');
   }

@@ -1,8 +1,4 @@
-/**
- * Crash recovery of one session against its audit log: audit entries whose journal records a
- * power loss took are voided (their steps run again), and journaled messages the audit log lacks
- * (a crash between the two writes) are appended again.
- */
+/** Crash recovery of one session against its audit log: lost steps voided, missing entries appended again. */
 import { auditInputOf, type ActiveSession } from './message-commit.js';
 import { JOURNAL_FORMAT, type VoidRecord } from '../store/session-journal.js';
 import type { AuditedMessages } from '../store/session-store.js';
@@ -10,9 +6,8 @@ import type { OperationalLog } from '../log-contract.js';
 import { applyRecord } from './session-state.js';
 
 /**
- * Voids the audit entries of this session whose messages the journal does not hold (the audit
- * log is synced at every message, the journal at the end, so power loss can leave the log
- * ahead). Their steps run again with new sequence numbers; the first new message names them.
+ * Voids audit entries whose messages the journal lacks (the audit log is synced at every message,
+ * the journal at the end, so power loss can leave the log ahead); the first new message names them.
  */
 export async function voidLostMessages(active: ActiveSession, audited: AuditedMessages, now: Date, log: OperationalLog | undefined): Promise<void> {
   const { state } = active;

@@ -61,10 +61,7 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
   };
 }
 
-/**
- * The result as the store writes it: `<request_id>.json` (made durable) and the human-readable
- * `<request_id>.md` report, a rendering of the journal.
- */
+/** The result as the store writes it: `<request_id>.json` and the `<request_id>.md` report. */
 export function resultFiles(result: ResultDocument, state: SessionState, reportOf: ResultDocument = result): SessionResultFiles {
   // `reportOf`: the report renders the redacted result when only the JSON carries originals (README "Privacy and guardrails").
   return { requestId: result.request_id, json: `${JSON.stringify(result, null, 2)}

@@ -16,7 +16,6 @@ import { runPlan } from './plan-scheduler.js';
 import { isSessionId, type ApprovalDecision } from '../intake/request-file.js';
 import { ownerUidOf, userNameOf } from '../intake/file-owner.js';
 import { ReplyRejectedError, SessionInterruptedError, type NewSessionRequest, type RunnerDependencies, type SessionOutcome } from './runner-contract.js';
-import type { OperationalLog } from '../log-contract.js';
 import { buildResult, resultFiles } from './session-result.js';
 import { limitReached } from './session-limits.js';
 import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.js';
@@ -28,8 +27,6 @@ import { Delegations } from './delegation.js';
 export function generateSessionId(now: Date, timezone: string): string {
   return `sess-${compactInTimeZone(now, timezone, true)}-${randomBytes(4).toString('hex')}`;
 }
-
-const SILENT_LOG: OperationalLog = { info() {}, warn() {}, error() {} };
 
 export class SessionRunner {
   private readonly now: () => Date;
@@ -47,19 +44,11 @@ export class SessionRunner {
     this.committer = new MessageCommitter(deps, this.now, (active) => this.scheduleManifest(active), (step) => this.stepStarts.get(step));
   }
 
-  private get log(): OperationalLog {
-    return this.deps.log ?? SILENT_LOG;
-  }
-
   private get config(): GovflowConfig {
     return this.deps.config;
   }
 
-  /**
-   * Stops every session before its next step (graceful shutdown): steps already running finish
-   * and are committed, then their sessions end with SessionInterruptedError and resume from the
-   * journal at the next start.
-   */
+  /** Graceful shutdown: running steps finish and commit, then their sessions stop until the next start. */
   drain(): void {
     this.draining = true;
   }
@@ -95,7 +84,7 @@ export class SessionRunner {
     const active: ActiveSession = { stored, state: initialState(sessionRecord), commitQueue: Promise.resolve(), privacy };
     privacy.folderCreated();
     if (request.claimedPath) privacy.redactFile(request.claimedPath);
-    this.log.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
+    this.deps.log?.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
     this.deps.events?.emit('session_started', { sessionId, requestId: request.requestId, user: request.user ?? null, entryAgent: snapshot.entryAgent });
     if (request.recoveredSince !== undefined) await voidLostMessages(active, await this.deps.store.auditedMessages(sessionId, request.recoveredSince), this.now(), this.deps.log);
     return this.run(active, signal);
@@ -151,7 +140,7 @@ export class SessionRunner {
       };
       await active.stored.recordApproval(decision);
       applyRecord(active.state, decision);
-      this.log.info(reply.approval.approve ? 'tool call approved' : 'tool call denied', { session: sessionId, tool: paused.tool, user: decision.user });
+      this.deps.log?.info(reply.approval.approve ? 'tool call approved' : 'tool call denied', { session: sessionId, tool: paused.tool, user: decision.user });
       return this.run(active, signal);
     }
     const record: ReplyRecord = {
@@ -165,14 +154,11 @@ export class SessionRunner {
     await active.stored.recordReply(record);
     if (reply.claimedPath) active.privacy?.redactFile(reply.claimedPath);
     applyRecord(active.state, record);
-    this.log.info('session resumed by reply', { session: sessionId, source: reply.sourceFile });
+    this.deps.log?.info('session resumed by reply', { session: sessionId, source: reply.sourceFile });
     return this.run(active, signal);
   }
 
-  /**
-   * Continues a session after a crash or restart: appends committed messages the audit log
-   * misses, then runs on (or just rewrites the result of a finished or paused session).
-   */
+  /** Continues a session after a crash or restart, mending its audit log first (session-recovery.ts). */
   async recoverSession(sessionId: string, signal: AbortSignal): Promise<SessionOutcome> {
     const active = await this.openSession(sessionId);
     const audited = await this.deps.store.auditedMessages(sessionId, active.state.session.created_at, active.state.session.audit_from ?? null);
@@ -193,9 +179,9 @@ export class SessionRunner {
     const maxCrashRetries = this.config.limits.max_crash_retries;
     try {
       const { state } = active;
-      if (!state.finishedRecorded) this.writeManifest(active);
+      if (state.finishedAt === null) this.writeManifest(active);
       if (crashRetriesUsedUp(state, maxCrashRetries)) await this.giveUpAfterCrashes(active);
-      while (!state.final && !state.paused && !state.finishedRecorded) {
+      while (!state.final && !state.paused && state.finishedAt === null) {
         if (signal.aborted || this.draining) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`, { sessionId: state.session.session_id });
         if (state.plan) await runPlan(active, this.config.limits, (step) => this.runStep(active, step, signal), () => this.draining);
         else if (state.cursor) await this.runStep(active, state.cursor, signal);
@@ -225,7 +211,7 @@ export class SessionRunner {
 
   private async closeJournal(active: ActiveSession): Promise<void> {
     const manifestError = await active.stored.close();
-    if (manifestError) this.log.warn('could not update the session manifest (a cache for govflow status)', { session: active.state.session.session_id, error: manifestError.message });
+    if (manifestError) this.deps.log?.warn('could not update the session manifest (a cache for govflow status)', { session: active.state.session.session_id, error: manifestError.message });
   }
 
   private async runStep(active: ActiveSession, step: PendingStep, signal: AbortSignal): Promise<void> {
@@ -261,10 +247,7 @@ export class SessionRunner {
     return code === 'success' ? 'SUCCESS' : code === 'partial' ? 'PARTIAL' : 'FAILED';
   }
 
-  /**
-   * Rewrites the manifest once the current turn of the event loop is over: it is bookkeeping for
-   * `govflow status`, and sessions stepping together should reach their next model call first.
-   */
+  /** Rewrites the manifest after this turn of the event loop: sessions stepping together reach their model calls first. */
   private scheduleManifest(active: ActiveSession): void {
     if (active.manifestScheduled) return;
     active.manifestScheduled = true;
@@ -274,7 +257,7 @@ export class SessionRunner {
       try {
         this.writeManifest(active);
       } catch (error) {
-        this.log.warn('could not update the session manifest (a cache for govflow status)', { session: active.state.session.session_id, error: errorMessage(error) });
+        this.deps.log?.warn('could not update the session manifest (a cache for govflow status)', { session: active.state.session.session_id, error: errorMessage(error) });
       }
     });
   }
@@ -301,23 +284,18 @@ export class SessionRunner {
     });
   }
 
-  /**
-   * Writes the result, records the end and reports the request files that are done (the intake
-   * archives them: `request_files_done`). Idempotent, so recovery may run it again; that is why the `finished`
-   * record is not synced.
-   */
+  /** Writes the result, records the end, reports the request files done. Idempotent (recovery may run it again), so `finished` is not synced. */
   private async finish(active: ActiveSession): Promise<SessionOutcome> {
     const { state, stored } = active;
     const finishedAt = state.finishedAt ?? this.now().toISOString();
     const built = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt, this.config.timezone);
     // With pii.restore_in_result the outbox result, and nothing else, carries the originals.
     const result = active.privacy?.restoresResult ? active.privacy.restore(built) : built;
-    // The journal and the result are durable before a request file is archived: until then
-    // recovery finds the claimed file and writes the result again from the journal.
+    // Durable before a request file is archived: until then recovery writes the result again.
     if (state.paused) {
       await stored.pause(resultFiles(result, state, built));
     } else {
-      const end: FinishedRecord | null = state.finishedRecorded ? null : { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
+      const end: FinishedRecord | null = state.finishedAt !== null ? null : { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
       await stored.finish(resultFiles(result, state, built), end);
       if (end) applyRecord(state, end);
     }
@@ -329,7 +307,7 @@ export class SessionRunner {
     const sessionId = state.session.session_id;
     if (state.paused) this.deps.events?.emit('pending', { sessionId, question: state.paused.question ?? '', awaiting: state.paused.awaiting ?? 'reply', pause: pauseKeyOf(state.paused), ordinal: state.pausesSinceMessage });
     else this.deps.events?.emit('session_finished', { sessionId, requestId: state.session.request_id, status: result.status });
-    this.log.info(state.paused ? 'session paused for a reply' : 'session finished', {
+    this.deps.log?.info(state.paused ? 'session paused for a reply' : 'session finished', {
       session: state.session.session_id,
       request: state.session.request_id,
       status: result.status,
@@ -340,9 +318,8 @@ export class SessionRunner {
 }
 
 /**
- * Who decided an approval (docs/results.md): over HTTP the token's user (written by the daemon itself,
- * so honoured only in a file its own OS user owns); from a reply file its owner, with the `user`
- * the file claims kept beside it. Without a file (a reply read from stdin) the person running it.
+ * Who decided an approval (docs/results.md): over HTTP the token's user (honoured only in a file the
+ * daemon's own OS user owns); else the reply file's owner, or whoever runs the reply from stdin.
  */
 function decidedBy(approval: ApprovalDecision, claimedPath: string | null): { user: string; claimed_user: string | null } {
   const uid = claimedPath === null ? (process.getuid?.() ?? null) : ownerUidOf(claimedPath);

@@ -1,11 +1,8 @@
 /**
- * A session's state as a pure fold over its journal records. The live runner and crash recovery
- * use the same fold, so a resumed session continues exactly where the committed records left it.
- * Routing decisions are read from the records (plan, on_failure), never from the current
- * governance, so a hot reload cannot change the past.
+ * A session's state as a pure fold over its journal records, shared by the live runner and crash
+ * recovery. Routing is read from the records, never the current governance: a hot reload cannot change the past.
  */
-import { createHash } from 'node:crypto';
-import { argumentsSha256 } from '../message/canonical-json.js';
+import { argumentsSha256, sha256Hex } from '../message/canonical-json.js';
 import { stringifyJson } from '../message/json-text.js';
 import type { PlanTask } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
@@ -62,10 +59,7 @@ export interface SessionState {
     /** SHA-256 of the waiting call's arguments (canonical JSON). */
     argsSha256?: string;
   } | null;
-  /**
-   * Pauses since the last message (a pending message is the first, each approval wait after it the
-   * next): the event stream numbers a `pending` with it, the same live and replayed.
-   */
+  /** Pauses since the last message: numbers a `pending` event the same live and replayed. */
   pausesSinceMessage: number;
   /** Tool loops of steps not yet committed, by step key (`"3"`, `"task:t1"`). */
   toolLoops: Map<string, ToolLoopState>;
@@ -79,10 +73,7 @@ export interface SessionState {
   modelTimeMs: number;
   /** Model time per step key (`"3"`, `"task:t1"`), for the report. */
   stepDurations: Map<string, number>;
-  /**
-   * Model calls (exchange records) per agent: where a provider that answers from a list (scripted)
-   * goes on when the session resumes in another process.
-   */
+  /** Model calls per agent (`LlmRequest.journaledCalls`). */
   agentModelCalls: Map<string, number>;
   /** Claimed reply files applied to this session (archived when a run ends). */
   replyFiles: Array<{ claimedPath: string; sourceFile: string }>;
@@ -90,7 +81,6 @@ export interface SessionState {
   finishedAt: string | null;
   /** Start of the current run (creation, or the reply that resumed it): the deadline's base. */
   runStartedAt: string;
-  finishedRecorded: boolean;
   /** Highest sequence number used, by a message or by a voided audit entry. */
   lastSequence: number;
   /** Audit entries voided since the last message (named in the next message's audit notes). */
@@ -113,7 +103,7 @@ export function loopKeyOf(agent: string, input: { source: string; content: unkno
   const content = isMessage(input.content)
     ? { from: input.content.agent.name, status: input.content.status.code, output: input.content.output }
     : input.content;
-  return `${agent}:${createHash('sha256').update(`${input.source}\0${stringifyJson(content)}`).digest('hex').slice(0, 32)}`;
+  return `${agent}:${sha256Hex(`${input.source}\0${stringifyJson(content)}`).slice(0, 32)}`;
 }
 
 export function initialState(session: SessionRecord): SessionState {
@@ -135,7 +125,6 @@ export function initialState(session: SessionRecord): SessionState {
     replyFiles: [],
     finishedAt: null,
     runStartedAt: session.created_at,
-    finishedRecorded: false,
     lastSequence: 0,
     voided: [],
     crashes: 0,
@@ -167,7 +156,6 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       }
       return;
     case 'finished':
-      state.finishedRecorded = true;
       state.finishedAt = record.at;
       return;
     case 'void':

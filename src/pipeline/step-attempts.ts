@@ -1,8 +1,4 @@
-/**
- * One step's attempt/repair loop: call the model, parse, validate, send the exact problems back,
- * up to `max_retries` repairs. Every exchange is journaled; the loop decides which `StepOutcome`
- * the step commits, and commits nothing itself.
- */
+/** One step's attempt/repair loop, up to `max_retries` repairs: decides the `StepOutcome`, commits nothing. */
 import type { Delegations } from './delegation.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ProviderError, errorMessage } from '../errors.js';
@@ -32,10 +28,7 @@ export type AttemptsOutcome = StepOutcome | { kind: 'paused' };
 export class StepAttempts {
   private readonly validators = new WeakMap<GovernanceSnapshot, MessageValidator>();
   private readonly toolLoop: ToolLoop;
-  /**
-   * The provider inside the retry wrapper (llm.max_attempts, a timeout per attempt, the session
-   * deadline), whatever was injected; dry-run answers at once and never fails, so it runs bare.
-   */
+  /** The provider inside the retry wrapper; dry-run never fails, so it runs bare. */
   private readonly provider: LlmProvider;
 
   constructor(
@@ -78,8 +71,7 @@ export class StepAttempts {
     const stepKey = step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1);
     // Deny by default: an agent without `tools:` is offered nothing (and waits for nothing here).
     const offers = agent.tools.length > 0 || agent.delegates.length > 0 ? await this.toolLoop.offers(agent, signal) : [];
-    // Resumed after a crash or an approval: calls of the last journaled turn without a result run
-    // first (a call whose result is journaled never runs again).
+    // Resumed after a crash or an approval: the last journaled turn's calls without a result run first.
     const guardTools = toolResultGuard(active, step, snapshot);
     const resumed = state.toolLoops.get(stepKey)?.turns.at(-1);
     if (resumed && resumed.calls.some((call) => !resumed.results.has(call.id))) {
@@ -185,8 +177,7 @@ export class StepAttempts {
             continue attempts;
           }
           if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`, { sessionId, cause: error });
-          // Not a provider failure but a defect (ours or the adapter's): a crash, which the runner
-          // records and retries up to limits.max_crash_retries.
+          // A defect, not a provider failure: a crash for the runner (limits.max_crash_retries).
           if (!(error instanceof ProviderError)) throw error;
           finished(model, errorMessage(error), emptyUsage());
           // The event streams' `error {message}` (docs/http-api.md): the model call failed after its retries.

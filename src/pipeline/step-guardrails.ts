@@ -1,16 +1,7 @@
 /**
- * Guardrails at the two doors of a step (README "Privacy and guardrails"): the input before it is put in the prompt,
- * the model's validated answer before it is committed. What fired is recorded on the step by the
- * session's privacy state, and the message commit writes it on the audit entry (`[GUARDRAILS]`).
- *
- * - input (what people send: the request and replies): `redact` changes what the model sees; `intervene` fails the step without a model call
- *   (status failed, OUT_OF_SCOPE, `on_failure` routing); `flag` becomes a compliance note.
- * - tool_result: `redact` (and PII redaction) changes what is journaled and shown to the model;
- *   `retry` replaces the result with an error result carrying the rule's message; `intervene`
- *   fails the step (status failed, OUT_OF_SCOPE, `on_failure` routing).
- * - output: `retry` sends the rule's message back (one of the step's `max_retries`); `redact`
- *   changes `output.content`; `intervene` forces the answer's status to failed (`on_failure`
- *   routing); `flag` becomes a compliance note.
+ * Guardrails at a step's doors (README "Privacy and guardrails"): people's input before the
+ * prompt, tool results before the model sees them, the validated answer before it is committed.
+ * What fired is recorded on the step and written on its audit entry (`[GUARDRAILS]`).
  */
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
@@ -20,15 +11,10 @@ import type { PendingStep } from './session-state.js';
 import type { ToolResultGuard } from './tool-loop.js';
 
 /** The step's input as the model may see it, or the failure an `intervene` rule asks for. */
-export function guardStepInput(
-  active: ActiveSession,
-  step: PendingStep,
-  snapshot: GovernanceSnapshot,
-): { input: PendingStep['input']; failure: OrchestratorFailure | null } {
+export function guardStepInput(active: ActiveSession, step: PendingStep, snapshot: GovernanceSnapshot): { input: PendingStep['input']; failure: OrchestratorFailure | null } {
   const privacy = active.privacy;
   if (!privacy) return { input: step.input, failure: null };
-  // Input rules guard what people send (the request, replies); what agents pass on was checked
-  // as their output, and an on_failure agent must be able to read the message that failed.
+  // Only what people send: agents' messages were checked as output (and on_failure must read them).
   if (step.input.source !== 'user') return { input: step.input, failure: null };
   privacy.claimUserInput(step);
   const guarded = privacy.guard(snapshot.guardrails, 'input', step, step.input.content);

@@ -1,10 +1,7 @@
 /**
- * The tool side of a step (README "Give an agent tools"): what the agent is offered, and the calls of one model turn
- * run in order — refused when the agent was not offered the tool (a `tool_not_allowed`
- * violation) or the arguments are unusable, paused for a person when the tool needs approval,
- * otherwise run. The turn is journaled before any call runs and each result before the next
- * model turn, so recovery never runs a call again whose result is journaled — nor does a later
- * turn that repeats the call's id: it gets the journaled result back.
+ * The tool side of a step: what the agent is offered, and one model turn's calls run in order —
+ * refused, paused for approval, or run. The turn is journaled before any call runs and each result
+ * before the next turn, so a call whose result is journaled never runs again (nor a repeat of its id).
  */
 import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
@@ -50,10 +47,7 @@ export class ToolLoop {
     return active.state.toolLoops.get(stepKey)!.turns.at(-1)!;
   }
 
-  /**
-   * Runs the calls of `turn` that have no journaled result yet. Returns 'paused' when one waits
-   * for approval (the session pauses; the calls after it run once it is decided).
-   */
+  /** Runs the calls of `turn` without a journaled result; 'paused' when one waits for approval. */
   async runTurn(
     active: ActiveSession,
     stepKey: string,
@@ -95,8 +89,7 @@ export class ToolLoop {
           refuse('approval_denied', `${call.name} was not run: a person${who} denied it${decision.reason ? `: ${decision.reason}` : ''}`);
           continue;
         }
-        // An approval is for these exact arguments (docs/results.md): a call whose arguments differ from
-        // the approved ones under the same id is not run (a new call gets its own approval).
+        // An approval is for these exact arguments (docs/results.md).
         if (decision.args_sha256 !== undefined && decision.args_sha256 !== argumentsSha256(call.input)) {
           refuse('approval_denied', `${call.name} was not run: its arguments differ from the ones approved (args_sha256 ${decision.args_sha256}); call it again to ask for a new approval`);
           continue;
@@ -203,11 +196,7 @@ export class ToolLoop {
   }
 }
 
-/**
- * What the session's privacy rules make of a tool's result: the text the model may see (PII
- * replaced, `redact` rules applied), the message a `retry` rule sends back instead, or the
- * failure an `intervene` rule ends the step with.
- */
+/** What the privacy rules make of a tool's result: the text the model may see, a `retry` message, or an `intervene` failure. */
 export type ToolResultGuard = (output: string) => { value: string; retry: string | null; intervene: OrchestratorFailure | null };
 
 /** The journaled result of call `id` in a turn of `loop` before `turn`, if any. */

@@ -9,8 +9,8 @@
  * A session that pauses and resumes (even in another process) keeps its trace: each run opens a
  * new root span under the same trace id. Listens only; a session never waits for tracing.
  */
-import { createHash } from 'node:crypto';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import { sha256Hex } from '../message/canonical-json.js';
 import type { SessionEventMap, SessionEvents } from '../pipeline/session-events.js';
 
 export interface SessionTracerOptions {
@@ -46,7 +46,7 @@ const WORKFLOW_NAME = 'govflow';
 
 /** The trace id of a session: the first 128 bits of SHA-256(session id), so every run of it shares one trace. */
 export function sessionTraceId(sessionId: string): string {
-  return createHash('sha256').update(sessionId).digest('hex').slice(0, 32);
+  return sha256Hex(sessionId).slice(0, 32);
 }
 
 export class SessionTracer {
@@ -85,11 +85,7 @@ export class SessionTracer {
 
   private sessionStarted(event: SessionEventMap['session_started']): void {
     const spans = this.session(event.sessionId);
-    spans.root.setAttributes({
-      'govflow.request.id': event.requestId,
-      'govflow.entry_agent': event.entryAgent,
-      ...(event.user ? { 'govflow.user': event.user } : {}),
-    });
+    spans.root.setAttributes({ 'govflow.request.id': event.requestId, 'govflow.entry_agent': event.entryAgent, ...(event.user ? { 'govflow.user': event.user } : {}) });
   }
 
   /** The session's open spans; a run that did not start here (a resume, a reply) opens its root now. */
@@ -163,11 +159,7 @@ export class SessionTracer {
   private modelCallFinished(event: SessionEventMap['model_call_finished']): void {
     const span = take(this.session(event.sessionId).calls, callKey(event));
     if (!span) return;
-    span.setAttributes({
-      'gen_ai.response.model': event.model,
-      'gen_ai.usage.input_tokens': event.inputTokens,
-      'gen_ai.usage.output_tokens': event.outputTokens,
-    });
+    span.setAttributes({ 'gen_ai.response.model': event.model, 'gen_ai.usage.input_tokens': event.inputTokens, 'gen_ai.usage.output_tokens': event.outputTokens });
     if (this.options.captureContent && typeof event.response === 'string') {
       span.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: event.response }] }]));
     }

@@ -1,7 +1,6 @@
 /**
- * Whether and where govflow exports traces (README "Traces (OpenTelemetry)"): the config's `telemetry:` section and the
- * standard OpenTelemetry environment variables, resolved to one frozen object. Pure: no SDK is
- * loaded here, so a daemon without telemetry never pays for it.
+ * Whether and where govflow exports traces, from `telemetry:` and the standard OpenTelemetry
+ * variables, as one frozen object. No SDK is loaded here: a daemon without telemetry never pays for it.
  */
 import { ConfigError } from '../errors.js';
 import type { GovflowConfig } from '../config/config-loader.js';
@@ -34,9 +33,7 @@ export function parseOtlpHeaders(text: string | undefined, variable: string): Re
   for (const pair of text.split(',')) {
     if (pair.trim() === '') continue;
     const equals = pair.indexOf('=');
-    if (equals <= 0) {
-      throw new ConfigError(`${variable} holds "${pair.trim()}", which is not key=value; write it as key1=value1,key2=value2`);
-    }
+    if (equals <= 0) throw new ConfigError(`${variable} holds "${pair.trim()}", which is not key=value; write it as key1=value1,key2=value2`);
     let value = pair.slice(equals + 1).trim();
     try {
       value = decodeURIComponent(value);
@@ -49,22 +46,17 @@ export function parseOtlpHeaders(text: string | undefined, variable: string): Re
 }
 
 function checkedUrl(value: string, from: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(value.trim());
-  } catch {
-    throw new ConfigError(`${from} is "${value}", which is not a URL; write it like http://127.0.0.1:4318`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+  if (!URL.canParse(value.trim())) throw new ConfigError(`${from} is "${value}", which is not a URL; write it like http://127.0.0.1:4318`);
+  const { protocol } = new URL(value.trim());
+  if (protocol !== 'http:' && protocol !== 'https:') {
     throw new ConfigError(`${from} is "${value}"; govflow exports OTLP over HTTP, so use an http:// or https:// URL`);
   }
   return value.trim();
 }
 
 /**
- * Null when tracing is off: no endpoint configured, or OTEL_SDK_DISABLED=true. The config key
- * wins over the environment; OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as written (it is the
- * full URL by the OpenTelemetry rules), the others get `/v1/traces` appended.
+ * Null when tracing is off. The config key wins over the environment; only
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is the full URL by the OpenTelemetry rules.
  */
 export function resolveTelemetrySettings(config: Pick<GovflowConfig, 'telemetry'>, env: NodeJS.ProcessEnv): TelemetrySettings | null {
   if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return null;
@@ -72,17 +64,16 @@ export function resolveTelemetrySettings(config: Pick<GovflowConfig, 'telemetry'
     ...parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS'),
     ...parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS'),
   };
-  const common = { captureContent: config.telemetry.capture_content, serviceName: config.telemetry.service_name, headers };
-  if (config.telemetry.otlp_endpoint) {
-    return Object.freeze({ ...common, tracesUrl: tracesUrlOf(checkedUrl(config.telemetry.otlp_endpoint, 'telemetry.otlp_endpoint')), source: 'telemetry.otlp_endpoint' as const });
-  }
-  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  if (traces && traces.trim() !== '') {
-    return Object.freeze({ ...common, tracesUrl: checkedUrl(traces, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'), source: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' as const });
-  }
-  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  if (base && base.trim() !== '') {
-    return Object.freeze({ ...common, tracesUrl: tracesUrlOf(checkedUrl(base, 'OTEL_EXPORTER_OTLP_ENDPOINT')), source: 'OTEL_EXPORTER_OTLP_ENDPOINT' as const });
+  const sources = [
+    ['telemetry.otlp_endpoint', config.telemetry.otlp_endpoint],
+    ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', env.OTEL_EXPORTER_OTLP_ENDPOINT],
+  ] as const;
+  for (const [source, value] of sources) {
+    if (!value || value.trim() === '') continue;
+    const url = checkedUrl(value, source);
+    const tracesUrl = source === 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' ? url : tracesUrlOf(url);
+    return Object.freeze({ captureContent: config.telemetry.capture_content, serviceName: config.telemetry.service_name, headers, tracesUrl, source });
   }
   return null;
 }

@@ -1,7 +1,6 @@
 /**
- * Tracing for one process (README "Traces (OpenTelemetry)"): off unless an OTLP endpoint is configured, in which case the
- * OpenTelemetry SDK is loaded (by dynamic import, so a daemon without telemetry never loads it)
- * and subscribes to the session events. The runtime closes it on stop, which exports every span.
+ * Tracing for one process: off unless an OTLP endpoint is configured; then the OpenTelemetry SDK
+ * is imported and subscribes to the session events. Closing it on stop exports every span.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { GovflowConfig } from '../config/config-loader.js';
@@ -21,16 +20,8 @@ export interface Telemetry {
 /** A collector that does not answer must not hold up the daemon's stop for longer than this. */
 export const SHUTDOWN_LIMIT_MS = 6_000;
 
-/**
- * Null when tracing is off. Throws ConfigError on a malformed endpoint or header variable; once
- * running, export failures are only logged (a collector outage never stops a session).
- */
-export async function startTelemetry(
-  config: Pick<GovflowConfig, 'telemetry'>,
-  events: SessionEvents,
-  env: NodeJS.ProcessEnv,
-  log?: OperationalLog,
-): Promise<Telemetry | null> {
+/** Null when tracing is off. Throws ConfigError on bad settings; later export failures are only logged. */
+export async function startTelemetry(config: Pick<GovflowConfig, 'telemetry'>, events: SessionEvents, env: NodeJS.ProcessEnv, log?: OperationalLog): Promise<Telemetry | null> {
   const settings = resolveTelemetrySettings(config, env);
   if (!settings) return null;
   const { startTracePipeline } = await import('./trace-pipeline.js');

@@ -1,8 +1,4 @@
-/**
- * The OpenTelemetry SDK side of tracing: a tracer provider with its own id generator, a batch
- * processor and the OTLP/HTTP (JSON) exporter. Only ever loaded by dynamic import from
- * telemetry.ts, when tracing is on.
- */
+/** The OpenTelemetry SDK side of tracing, imported by telemetry.ts only when tracing is on. */
 import type { IdGenerator } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, BatchSpanProcessor, RandomIdGenerator, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -12,9 +8,8 @@ import type { TelemetrySettings } from './telemetry-settings.js';
 import { SessionTracer, sessionTraceId } from './session-tracer.js';
 
 /**
- * Random ids, except the trace id of a session's root span, which derives from the session id.
- * The tracer asks for a trace id synchronously inside startSpan of a span without a parent, so
- * `prepare` right before it picks the id for exactly that span.
+ * Random ids, except a session root span's trace id, derived from the session id: the tracer asks
+ * for it synchronously inside startSpan, so `prepare` right before picks it for exactly that span.
  */
 export class SessionTraceIds implements IdGenerator {
   private readonly random = new RandomIdGenerator();

@@ -1,9 +1,6 @@
 /**
- * What changed in the agents' prompts since a case was recorded, and how `govflow test` says it
- * (README "Record, replay and governance tests": it "names the agents and the governance files whose text changed"). A prompt's own
- * files ([FILE: …] blocks) show edits to policies, context and the agent's file; an agent file
- * added or removed shows in none of them — it changes the planner's list of task agents — so the
- * cassette's list of every governance file (`governance_tree`) names those.
+ * What changed in the agents' prompts since a case was recorded, as `govflow test` says it. An
+ * agent file added or removed shows in no prompt's own files, so the cassette's `governance_tree` names those.
  */
 import { fileChanges, fileHashes, noFileChanges, promptFileHashes, type FileChanges } from '../llm/cassette-format.js';
 import type { ReplayProvider } from '../llm/replay-provider.js';
@@ -17,10 +14,7 @@ export interface PromptChange {
   promptFiles: FileChanges;
   /** False when its system prompt is as recorded: only its input (the request, an earlier answer) changed. */
   systemChanged: boolean;
-  /**
-   * Governance files added, removed or edited since the recording, for a system prompt that
-   * changed while its own files did not; null when the cassette does not list them.
-   */
+  /** Governance files changed since the recording, for a system prompt whose own files did not; null when unlisted. */
   governance: FileChanges | null;
   /** The agent of the session's first replay miss when this agent missed after it (its input carries that failure). */
   after: string | null;
@@ -34,11 +28,7 @@ function merged(left: FileChanges, right: FileChanges): FileChanges {
   return { added: union(left.added, right.added), removed: union(left.removed, right.removed), changed: union(left.changed, right.changed) };
 }
 
-/**
- * Agents whose prompt changed since the recording: those whose calls missed (with a diff), and
- * every other recorded agent whose governance files changed — also the ones the session never
- * reached because an earlier agent's miss ended it.
- */
+/** Agents whose prompt changed since the recording: those that missed, and any other recorded agent whose files changed. */
 export function promptChangesOf(replay: ReplayProvider | null, snapshot: GovernanceSnapshot): PromptChange[] {
   if (!replay) return [];
   const recordedTree = replay.recordedGovernanceTree();

@@ -1,18 +1,6 @@
 /**
- * Governance test cases (`tests/*.yaml`, README "Record, replay and governance tests"). A file holds one case (a mapping) or a list
- * of them:
- *
- *   name: meeting-note                      # [A-Za-z0-9._-]+, unique across tests/
- *   request: "Summarize this note …"        # or { request, request_id?, user?, metadata? }
- *   cassette: cassettes/meeting-note.json   # relative to tests/ (default cassettes/<name>.cassette.json); written by --update
- *   expect:
- *     status: success                       # success | partial | failed | pending
- *     agents: [objective_agent, goal_agent] # the agents of the session's messages, in order
- *     output: { /summary: "…" }             # JSON pointer into the result's output → value
- *     audit: { entries: 6, verify: true, contains: ["[STATUS: success]"], not_contains: [], violations: 0 }
- *     # or entries: [{ agent: objective_agent, status: success, output_type: objectives, contains: [...] }, …]
- *
- * Unknown keys and wrong types are errors naming the file and line.
+ * Governance test cases (`tests/*.yaml`, README "Record, replay and governance tests"): a file holds
+ * one case or a list of them. Unknown keys and wrong types are errors naming the file and line.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -45,7 +33,9 @@ export interface AuditExpectation {
 
 export interface TestCaseExpectation {
   status?: 'success' | 'partial' | 'failed' | 'pending';
+  /** The agents of the session's messages, in order. */
   agents?: string[];
+  /** JSON pointer into the result's output → expected value. */
   output?: Record<string, unknown>;
   audit?: AuditExpectation;
 }

@@ -1,7 +1,6 @@
 /**
- * Runs one governance test case (README "Record, replay and governance tests") in a throwaway copy of the root — the real `system/`
- * is never touched — answering from the case's cassette (or, with `update`, from the configured
- * provider while recording a new cassette), then judges the session against the case.
+ * Runs one governance test case in a throwaway copy of the root, answering from its cassette (or,
+ * with `update`, recording one from the configured provider), then judges the session.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

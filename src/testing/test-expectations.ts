@@ -1,8 +1,5 @@
-/**
- * Compares what a governance test case's session did with what the case expects. Pure: the
- * runner gathers the observations (result, audit entries, verify outcome), this file judges them
- * and says, for each mismatch, what was expected and what happened, with a line diff.
- */
+/** Judges what a test case's session did against what the case expects, each mismatch with a diff. Pure. */
+import { isDeepStrictEqual } from 'node:util';
 import { lineDiff } from '../llm/line-diff.js';
 import { resolvePointer } from '../message/json-text.js';
 import type { AuditEntryExpectation, TestCaseExpectation } from './test-case-file.js';
@@ -28,20 +25,6 @@ export interface ExpectationFailure {
   detail: string;
 }
 
-/** Deep equality of JSON values (key order ignored). */
-export function jsonEqual(left: unknown, right: unknown): boolean {
-  if (left === right) return true;
-  if (typeof left !== typeof right || left === null || right === null || typeof left !== 'object') return false;
-  if (Array.isArray(left) !== Array.isArray(right)) return false;
-  if (Array.isArray(left)) {
-    const other = right as unknown[];
-    return left.length === other.length && left.every((item, index) => jsonEqual(item, other[index]));
-  }
-  const leftKeys = Object.keys(left as object);
-  const rightObject = right as Record<string, unknown>;
-  return leftKeys.length === Object.keys(rightObject).length && leftKeys.every((key) => Object.prototype.hasOwnProperty.call(rightObject, key) && jsonEqual((left as Record<string, unknown>)[key], rightObject[key]));
-}
-
 function show(value: unknown): string {
   return value === undefined ? '(nothing there)' : JSON.stringify(value, null, 2);
 }
@@ -56,15 +39,13 @@ function mismatch(what: string, expected: unknown, actual: unknown): Expectation
 /** Every way the observation differs from the expectation (empty: the case passes). */
 export function checkExpectations(expected: TestCaseExpectation, observed: Observation): ExpectationFailure[] {
   const failures: ExpectationFailure[] = [];
-  if (expected.status !== undefined && expected.status !== observed.status) {
-    failures.push(mismatch('status', expected.status, observed.status));
-  }
-  if (expected.agents !== undefined && !jsonEqual(expected.agents, observed.agents)) {
+  if (expected.status !== undefined && expected.status !== observed.status) failures.push(mismatch('status', expected.status, observed.status));
+  if (expected.agents !== undefined && !isDeepStrictEqual(expected.agents, observed.agents)) {
     failures.push({ what: 'agents (the session\'s messages, in order)', detail: lineDiff(expected.agents.join('\n'), observed.agents.join('\n')) });
   }
   for (const [pointer, value] of Object.entries(expected.output ?? {})) {
     const actual = resolvePointer(observed.output, pointer);
-    if (!jsonEqual(value, actual)) failures.push(mismatch(`output ${pointer === '' ? '(whole)' : pointer}`, value, actual));
+    if (!isDeepStrictEqual(value, actual)) failures.push(mismatch(`output ${pointer === '' ? '(whole)' : pointer}`, value, actual));
   }
   const audit = expected.audit;
   if (audit) {
@@ -108,7 +89,7 @@ function checkEntries(expected: AuditEntryExpectation[], observed: Observation):
       wanted[key] = entry[key];
       shown[key] = actual[key];
     }
-    if (!jsonEqual(wanted, shown)) failures.push(mismatch(`audit entry ${index + 1}`, wanted, shown));
+    if (!isDeepStrictEqual(wanted, shown)) failures.push(mismatch(`audit entry ${index + 1}`, wanted, shown));
     for (const text of entry.contains ?? []) {
       if (!observed.auditEntries[index].includes(text)) failures.push({ what: `audit entry ${index + 1}`, detail: `does not contain ${JSON.stringify(text)}` });
     }

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { MCPClient, MCPTransport } from '@ai-sdk/mcp';
+import { raceAbort } from '../abort-race.js';
 import type { McpServerConfig } from '../config/config-schema.js';
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../log-contract.js';
@@ -213,23 +214,4 @@ export class McpServers {
 /** Closes the client and, for a stdio server, ends its process group; best effort, never rejects. */
 function closeQuietly(client: MCPClient | undefined, transport: unknown): Promise<unknown> {
   return Promise.allSettled([client?.close(), transport instanceof StdioMcpTransport ? transport.close() : undefined]);
-}
-
-/** Rejects with the signal's reason as soon as it aborts, whatever `promise` does. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

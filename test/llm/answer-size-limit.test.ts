@@ -4,6 +4,8 @@
  * rejects with AnswerTooLargeError (invalid output for the repair loop, not a provider error).
  * Real HTTP through the loopback server in each wire format.
  */
+import { createServer, type Server } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   AnswerBudget,
@@ -109,6 +111,32 @@ describe('the AI SDK adapter cuts a hostile answer at llm.max_output_bytes', () 
     expect((over as Error).message).toBe('answer exceeded llm.max_output_bytes (4096)');
     const under = await provider(WIRES[0], { maxOutputBytes: small }).generate(request());
     expect(Buffer.byteLength(under.text)).toBe(small - 3);
+  });
+
+  it('a whole body that declares its length passes as sent; a compressed one is counted as it is decoded', async () => {
+    const completion = (content: string) => JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] });
+    // 50 MB of answer gzipped to a few dozen kB: its Content-Length is far below the cap.
+    const bomb = gzipSync(completion('x'.repeat(FIFTY_MB)));
+    const plain = Buffer.from(completion('{"status":"success"}'));
+    const raw: Server = createServer((request, response) => {
+      request.resume();
+      const body = request.url?.includes('bomb') ? bomb : plain;
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length), ...(body === bomb ? { 'content-encoding': 'gzip' } : {}) });
+      response.end(body);
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const port = (raw.address() as { port: number }).port;
+    try {
+      const settings = (path: string) => ({ kind: 'openai-compatible' as const, model: 'm', baseUrl: `http://127.0.0.1:${port}/${path}`, apiKey: null, maxAttempts: 1, timeoutMs: 60_000, maxOutputBytes: LIMIT, stream: false });
+      expect(bomb.length).toBeLessThan(wholeBodyLimit(LIMIT));
+      expect((await createAiSdkProvider(settings('plain')).generate(request({ model: 'm' }))).text).toBe('{"status":"success"}');
+      const error = await rejection(createAiSdkProvider(settings('bomb')).generate(request({ model: 'm' })));
+      expect(error).toBeInstanceOf(AnswerTooLargeError);
+      // Cut while the body was read (no text kept), not after the whole 50 MB was decoded.
+      expect((error as AnswerTooLargeError).prefix).toBe('');
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
   });
 
   it('an ordinary answer passes untouched', async () => {

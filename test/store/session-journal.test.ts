@@ -45,7 +45,7 @@ describe('frozen journals of every supported version', () => {
       'final_output_agent',
     ]);
     expect(state.final?.message.agent.name).toBe('final_output_agent');
-    expect(state.finishedRecorded).toBe(true);
+    expect(state.finishedAt).toBe('2026-11-23T17:05:48.749Z');
     expect(state.lastSequence).toBe(6);
     expect(SessionJournal.readManifest(FIXTURES, 'v1')).toMatchObject({ v: 1, state: 'SUCCESS', messages: 6 });
   });
