@@ -1,8 +1,6 @@
 /**
- * govflow's one backoff: exponential with full jitter, and an abortable sleep. Provider calls
- * (README "Providers": which failures deserve another attempt, the server's own Retry-After),
- * witnesses of signed checkpoints and writes waiting for the disk (store/disk-waits.ts) all wait
- * this way. Pure arithmetic, tested on its own (bullmq's `backoffs.ts` is the model: tiny and pure).
+ * govflow's one backoff: exponential with full jitter, and an abortable sleep, for provider calls,
+ * checkpoint witnesses and writes waiting for the disk. Pure arithmetic (bullmq's `backoffs.ts` is the model).
  */
 
 /** Delays in plain milliseconds, compiled once from the adapter settings. */
@@ -11,10 +9,7 @@ export interface BackoffOptions {
   baseMs: number;
   /** Upper bound of the computed backoff, whatever the attempt number. */
   maxMs: number;
-  /**
-   * Upper bound of a server-requested wait. Separate from `maxMs` because a server that asks
-   * for 20 s means it; waiting less only earns another 429. Beyond this we wait this long.
-   */
+  /** Upper bound of a server-requested wait, apart from `maxMs`: a server that asks for 20 s means it, and less earns another 429. */
   retryAfterMaxMs: number;
   /** Source of randomness in [0, 1); injected by tests to check the jitter bounds. */
   random?: () => number;
@@ -27,18 +22,14 @@ export const DEFAULT_BACKOFF: Readonly<BackoffOptions> = Object.freeze({
   retryAfterMaxMs: 60_000,
 });
 
-/**
- * HTTP statuses worth retrying: request timeout, conflict (a concurrent request), rate limit
- * and server errors. 400/401/403/404 and the rest fail the same way every time.
- */
+/** Request timeout, conflict (a concurrent request), rate limit, server errors: the rest fail the same way every time. */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || (status >= 500 && status <= 599);
 }
 
 /**
- * Full-jitter exponential backoff: a uniform wait in [0, min(maxMs, baseMs * 2^(attempt-1))].
- * Full jitter spreads a crowd of clients that failed together (AWS architecture blog,
- * "Exponential Backoff And Jitter"). `attempt` is the 1-based number of the attempt that failed.
+ * A uniform wait in [0, min(maxMs, baseMs * 2^(attempt-1))] after the 1-based `attempt` failed:
+ * full jitter spreads a crowd of clients that failed together (AWS, "Exponential Backoff And Jitter").
  */
 export function backoffDelayMs(attempt: number, options: Pick<BackoffOptions, 'baseMs' | 'maxMs' | 'random'>): number {
   const exponent = Math.max(0, attempt - 1);
@@ -50,11 +41,7 @@ export function backoffDelayMs(attempt: number, options: Pick<BackoffOptions, 'b
 
 /** Case-insensitive header lookup over the plain record the AI SDK hands back. */
 function headerValue(headers: Record<string, string> | undefined, name: string): string | undefined {
-  if (!headers) return undefined;
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() === name) return value;
-  }
-  return undefined;
+  return Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name)?.[1];
 }
 
 /**
@@ -62,10 +49,7 @@ function headerValue(headers: Record<string, string> | undefined, name: string):
  * `retry-after-ms` (OpenAI, Azure) wins over `Retry-After`, which is either delta-seconds
  * (possibly fractional) or an HTTP date. Dates in the past mean "now" (0).
  */
-export function parseRetryAfterMs(
-  headers: Record<string, string> | undefined,
-  now: number = Date.now(),
-): number | undefined {
+export function parseRetryAfterMs(headers: Record<string, string> | undefined, now: number = Date.now()): number | undefined {
   const milliseconds = headerValue(headers, 'retry-after-ms');
   if (milliseconds !== undefined && milliseconds.trim() !== '') {
     const value = Number(milliseconds);
@@ -81,23 +65,13 @@ export function parseRetryAfterMs(
   return Math.max(0, date - now);
 }
 
-/**
- * How long to wait before the next attempt: the server's hint when it gave one (capped at
- * `retryAfterMaxMs`), otherwise the jittered backoff for the attempt that just failed.
- */
-export function retryDelayMs(
-  attempt: number,
-  retryAfterMs: number | undefined,
-  options: BackoffOptions,
-): number {
+/** The server's hint when it gave one (capped at `retryAfterMaxMs`), else the jittered backoff. */
+export function retryDelayMs(attempt: number, retryAfterMs: number | undefined, options: BackoffOptions): number {
   if (retryAfterMs !== undefined) return Math.min(retryAfterMs, options.retryAfterMaxMs);
   return backoffDelayMs(attempt, options);
 }
 
-/**
- * Waits `ms`, rejecting with the signal's reason as soon as it aborts, so a shutdown or a
- * session deadline never sits out a long Retry-After.
- */
+/** Rejects with the signal's reason as soon as it aborts: a shutdown never sits out a long Retry-After. */
 export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {

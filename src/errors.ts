@@ -1,8 +1,7 @@
 /**
- * Error classes by what the caller should do next (STYLE: "errors say what to do next").
- * One base, `GovflowError` (after openai-agents-js's `AgentsError`): a kind, whether retrying may
- * help, the session it happened in, and `cause`. The CLI maps kinds to exit codes in one table
- * (src/cli/exit-codes.ts); every other error class derives from this base.
+ * One error base by what the caller should do next (after openai-agents-js's `AgentsError`): a
+ * kind, whether retrying may help, the session, and `cause`. The CLI maps kinds to exit codes in
+ * one table (src/cli/exit-codes.ts).
  */
 
 /**
@@ -73,10 +72,7 @@ export class UsageError extends GovflowError {
   }
 }
 
-/**
- * A call to an LLM provider failed. `retryable` says whether the same call may succeed later
- * (network, 408/409/429/5xx, timeout); `retryAfterMs` carries the server's Retry-After.
- */
+/** A call to an LLM provider failed; `retryAfterMs` carries the server's Retry-After. */
 export class ProviderError extends GovflowError {
   override readonly name = 'ProviderError';
   readonly provider: string;
@@ -85,10 +81,7 @@ export class ProviderError extends GovflowError {
   readonly retryAfterMs: number | undefined;
   readonly timedOut: boolean;
   readonly bodyExcerpt: string | undefined;
-  /**
-   * The message names the agent and the call itself and tells the whole story (a replay miss):
-   * the failed message shows it as it is, first, rather than after "<agent>: the model call failed:".
-   */
+  /** The message tells the whole story itself (a replay miss): shown as it is, not after "<agent>: the model call failed:". */
   readonly selfContained: boolean;
 
   constructor(

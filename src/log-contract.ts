@@ -1,8 +1,4 @@
-/**
- * What every part of govflow writes its operational log to (not the audit log): the daemon's
- * winston logger (src/daemon/operational-log.ts), or a test's collector. A bottom-floor type, so
- * the pipeline, tools and intake share it without importing each other.
- */
+/** The operational log (not the audit log), a bottom-floor type so the pipeline, tools and intake share it without importing each other. */
 export interface OperationalLog {
   /** Per-step detail (each step begun, each message committed): shown with GOVFLOW_LOG_LEVEL=debug. */
   debug?(message: string, fields?: Record<string, unknown>): void;

@@ -1,14 +1,8 @@
 /**
- * Where the audit chain ends: the head record and the scan the writer runs once, at open.
- *
- * The head record, `<stateDir>/audit-head.json`, names the last entry the writer appended (file,
- * entry count, hash, message id). The log files alone cannot show that their last entries (or
- * their last day file) were deleted — a shorter chain is still a valid chain — so `verify`
- * compares the logs with it. The root's one writer overwrites it after each turn's appends without
- * fsync and without truncating: the JSON is padded to one 512-byte sector and written with one
- * pwrite at offset 0 through a descriptor kept open (a writeFile with O_TRUNC cost 0.15 ms per
- * append on ext4). A torn or lagging record is rebuilt from the logs at open; a record AHEAD of
- * the logs never is: it is the evidence of deleted entries.
+ * Where the audit chain ends: the head record (docs/audit-log.md "Head record") and the scan the
+ * writer runs once, at open. The record is padded to one 512-byte sector and overwritten with one
+ * pwrite through a descriptor kept open, without fsync (a writeFile with O_TRUNC cost 0.15 ms per
+ * append on ext4). A record AHEAD of the logs is never rebuilt: it is the evidence of deleted entries.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -24,13 +18,11 @@ export const HEAD_RECORD_FORMAT = 1;
 const HEAD_RECORD_FILE = 'audit-head.json';
 const SECTOR = 512;
 
+/** The last entry appended: its day file (`YYYYMMDD.log`), the chain's length, its hash and message id. */
 export interface AuditHeadRecord {
   format: 1;
-  /** Log file name (`YYYYMMDD.log`) holding the last entry. */
   file: string;
-  /** Entries across all log files. */
   entries: number;
-  /** ENTRY_HASH and message_id of the last entry. */
   hash: string;
   message_id: string;
 }
@@ -102,14 +94,12 @@ export class HeadRecordFile {
   }
 }
 
-/** A torn tail cut off the newest file; the daemon logs it. */
+/** A torn tail cut off the newest file (the daemon logs it): its 1-based line, the offset cut to, the bytes cut and their start. */
 export interface AuditRepair {
   file: string;
-  /** 1-based line where the cut text began; byte offset the file was cut to; bytes cut. */
   line: number;
   offset: number;
   bytes: number;
-  /** The start of what was cut, for the operator. */
   excerpt: string;
 }
 
@@ -118,9 +108,8 @@ const NEWLINE = Buffer.from('\n');
 const FIRST_WINDOW = 1024 * 1024;
 
 /**
- * The last `separators` entry ends of `file` and what lies after them, read from the end in
- * growing windows: a day file may hold hundreds of megabytes (more than one string may), and a
- * start needs only its last entry. `ends` are byte offsets just past each "---" line, oldest first.
+ * The byte offsets just past the last `separators` "---" lines of `file`, oldest first, read from
+ * the end in growing windows: a day file may be larger than one string may be.
  */
 function readTail(file: string, separators: number): { ends: number[]; size: number; read: (from: number) => Buffer } {
   const fd = fs.openSync(file, 'r');
@@ -143,10 +132,7 @@ function readTail(file: string, separators: number): { ends: number[]; size: num
   }
 }
 
-/**
- * How often `needle` occurs in `file` before byte `end`, read in slices (a day file may be larger
- * than one string may be): whole entries (one "---" line ends each), or lines.
- */
+/** How often `needle` occurs in `file` before byte `end`, read in slices for the same reason. */
 function countInFile(file: string, needle: Buffer, end = Infinity): number {
   const fd = fs.openSync(file, 'r');
   try {
@@ -180,7 +166,6 @@ export function cutTornTail(file: string): AuditRepair | null {
   } finally {
     fs.closeSync(fd);
   }
-  // The 1-based line where the cut began: lines before it, counted in slices.
   const line = end === 0 ? 1 : countInFile(file, NEWLINE, end) + 1;
   return { file, line, offset: end, bytes: cut.length, excerpt: cut.subarray(0, 200).toString('utf8') };
 }
@@ -197,17 +182,14 @@ function lastEntryBlock(file: string) {
 }
 
 /**
- * Cuts a torn tail off the newest file, finds the last entry (its `file` and `hash`: 64 zeros
- * before the first) and how many `entries` the trail holds, and checks the head record against
- * the logs, rewriting it through `head` when missing, torn or behind. `newestDay` is the newest
- * day file, even an empty one. Only the root's one writer calls it (it holds the root lock): a
- * tail being written by a live writer would look torn.
+ * Cuts a torn tail off the newest file, finds the last entry and the chain's length, and rewrites
+ * the head record when it is missing, torn or behind. Only the root's one writer calls it: a tail
+ * being written by a live writer would look torn.
  */
 export function scanChainTail(logsDir: string, stateDir: string, head: HeadRecordFile) {
   const files = listLogFiles(logsDir);
   const newest = files.at(-1);
   const repair = newest === undefined ? null : cutTornTail(path.join(logsDir, newest));
-  const count = (file: string) => countInFile(path.join(logsDir, file), SEPARATOR);
   let end: { file: string; hash: string; messageId: string } | null = null;
   for (let index = files.length - 1; index >= 0 && end === null; index -= 1) {
     const fullPath = path.join(logsDir, files[index]);
@@ -233,9 +215,9 @@ export function scanChainTail(logsDir: string, stateDir: string, head: HeadRecor
   if (read.state === 'ok' && end !== null && read.record.file === end.file && read.record.hash === end.hash) {
     return { file: end.file as string | null, hash: end.hash, entries: read.record.entries, newestDay, repairs, warnings: [] as string[] };
   }
-  // Every day counts: those retention archived (gzipped) or deleted (docs/audit-log.md "Retention and archives") too.
+  // Every day counts: those retention archived or deleted too.
   const archived = listArchivedLogFiles(logsDir).map((name) => splitEntryBlocks(gunzipSync(fs.readFileSync(path.join(archiveFolderOf(logsDir), name))).toString('utf8')).blocks.length);
-  const total = files.reduce((sum, file) => sum + count(file), (chainStart(logsDir)?.entries ?? 0) + archived.reduce((sum, entries) => sum + entries, 0));
+  const total = files.reduce((sum, file) => sum + countInFile(path.join(logsDir, file), SEPARATOR), (chainStart(logsDir)?.entries ?? 0) + archived.reduce((sum, entries) => sum + entries, 0));
   const warnings: string[] = [];
   let entries = total;
   if (read.state === 'ok' && read.record.entries >= total) {

@@ -1,9 +1,6 @@
 /**
- * `govflow verify`: recomputes every ENTRY_HASH in chain order (day files oldest first, entries
- * in file order) and reports the FIRST entry that does not hold. Edits, deletions, insertions
- * and reorderings break the recomputed chain at the first affected entry; a truncated file shows
- * as a torn tail; deleting whole entries from the end (or the newest file) leaves a valid but
- * shorter chain, which the head record (audit-head.json) exposes.
+ * `govflow verify`: recomputes every ENTRY_HASH in chain order and reports the FIRST entry that
+ * does not hold. Entries cut from the end leave a valid but shorter chain: the head record exposes it.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -30,14 +27,12 @@ export type AuditProblemReason =
   /** The logs' last entry is not the one the head record names. */
   | 'head-mismatch';
 
+/** The first bad entry (or gap): its log file, 1-based line, and what is wrong for a person. */
 export interface AuditProblem {
-  /** Path of the log file (in `logsDir`). */
   file: string;
-  /** 1-based line where the bad entry (or the gap) starts. */
   line: number;
   messageId: string | null;
   reason: AuditProblemReason;
-  /** What is wrong and what it usually means, for a person. */
   detail: string;
 }
 
@@ -47,7 +42,7 @@ export interface VerifyResult {
   /** Entries checked (all of them when ok). */
   entries: number;
   firstProblem?: AuditProblem;
-  /** Not failures, but limits of what could be checked (e.g. no head record). */
+  /** Limits of what could be checked (no head record, a daemon writing). */
   warnings: string[];
   /** Where the chain starts when retention deleted its first days (`entries` and last `hash` deleted, through `day`). */
   deleted?: { day: string; entries: number; hash: string };
@@ -55,10 +50,7 @@ export interface VerifyResult {
 
 const MESSAGE_ID_LINE = /^\[MESSAGE_ID: (.*)\]$/m;
 
-/**
- * Where an intact entry's chain really continues from: the entry whose hash, with this body,
- * gives the stated hash. Only called once, at the first failure, so a linear scan is fine.
- */
+/** The entry an intact entry really chains to. Only called at the first failure, so a linear scan is fine. */
 function findRealPredecessor(files: Array<{ fullPath: string; blocks: RawEntryBlock[] }>, body: string, stated: string, start: string): string | null {
   if (computeEntryHash(GENESIS_HASH, body) === stated) return 'the start of the chain (genesis)';
   if (computeEntryHash(start, body) === stated) return 'the last entry retention deleted';
@@ -77,18 +69,14 @@ export async function verifyAuditChain(options: {
   stateDir: string;
   /** Receives the ENTRY_HASH of every intact entry, in chain order (signed checkpoints are held against them). */
   hashes?: string[];
-  /**
-   * A daemon owns the root and is writing: an incomplete entry at the end of the newest file is
-   * one being written, and the logs may run ahead of the head record. Verify then checks up to the
-   * last complete entry it read and says so (`liveUpTo`), instead of failing on the writer's work.
-   */
+  /** A daemon is writing: an incomplete last entry is its work, not damage, and the logs may be ahead of the head record. */
   live?: boolean;
 }): Promise<VerifyResult> {
   // The head record first: the writer makes entries durable before it advances the head, so logs
   // read after it hold at least what it names, however much is written meanwhile.
   const head = readHeadRecord(options.stateDir);
   const files = [];
-  // Days retention deleted (docs/audit-log.md "Retention and archives"): the chain starts after the last one.
+  // The chain starts after the last day retention deleted.
   const deletions = readDeletions(options.logsDir);
   const start = deletions.records.at(-1)?.record ?? null;
   const deleted = start && { day: start.day, entries: start.entries, hash: start.hash };

@@ -5,29 +5,19 @@
  */
 import { TOOL_AUDIT_TAGS, type ToolAuditLines } from './tool-audit-lines.js';
 import { AuditLogFormatError } from './audit-errors.js';
-import {
-  AUDIT_FORMAT_VERSION,
-  ValueDecodeError,
-  decodeJson,
-  decodeStringArray,
-  unescapeNullableText,
-  unescapeText,
-} from './audit-line-encoding.js';
+import { AUDIT_FORMAT_VERSION, ValueDecodeError, decodeJson, decodeStringArray, unescapeNullableText, unescapeText } from './audit-line-encoding.js';
 
 /** One entry read back: every value unescaped, plus where it sits and its stated hash. */
 export interface ParsedAuditEntry {
-  /** 1-based line of `[TIMESTAMP: …]`. */
+  /** 1-based line of `[TIMESTAMP: …]`; byte offset and length of the entry in the text. */
   line: number;
-  /** Byte offset of the entry in the text (UTF-8), and its length in bytes. */
   offset: number;
   length: number;
   /** The lines before `[ENTRY_HASH: …]`, exactly as written: what the hash covers. */
   body: string;
-  /** The stated `ENTRY_HASH`. */
   hash: string;
   /** `HH:mm:ss` in the configured zone. */
   time: string;
-  /** `timestamp.executed_at` exactly as the message stated it. */
   executedAt: string;
   agent: string;
   inputSource: string;
@@ -50,18 +40,15 @@ export interface ParsedAuditEntry {
   corrections: string[];
   complianceViolations: string[];
   notes: string[];
-  /** `[PII_REDACTED]`: occurrences replaced by kind (README "Privacy and guardrails"), or null. */
   piiRedacted: Record<string, number> | null;
-  /** `[GUARDRAILS]`: the rules that fired and their actions (README "Privacy and guardrails"). */
   guardrails: Array<{ rule: string; action: string }>;
   formatVersion: number;
-  /** `[TOOL_CALLS]`, `[VIOLATIONS]`, `[APPROVALS]`, `[EVIDENCE]`, `[DELEGATIONS]` when the entry has them. */
   tools?: ToolAuditLines;
-  /** `[PARENT_SESSION_ID]` and `[DEPTH]` of a delegated child session's entry (README "Delegation"), else null. */
+  /** Null unless the entry is a delegated child session's. */
   delegation: { parentSessionId: string; depth: number } | null;
 }
 
-/** Text after the last complete entry: a write cut short by a crash (or a truncation). */
+/** Text after the last complete entry: a write cut short by a crash or a truncation. */
 export interface TornTail {
   line: number;
   offset: number;
@@ -74,19 +61,15 @@ export interface ParsedEntries {
   torn: TornTail | null;
 }
 
-/** An entry's raw lines, before interpretation. */
+/** An entry's raw lines (without the closing `---`), before interpretation. */
 export interface RawEntryBlock {
   line: number;
   offset: number;
   length: number;
-  /** The lines of the entry without the closing `---`. */
   lines: string[];
 }
 
-/**
- * Cuts text into entries at each `---` line. Values never hold a line break, so a `---` line is
- * always a real separator. Whatever follows the last separator is the torn tail.
- */
+/** Cuts text at each `---` line, always a real separator since no value holds a line break; what follows the last is the torn tail. */
 export function splitEntryBlocks(text: string): { blocks: RawEntryBlock[]; torn: TornTail | null } {
   const blocks: RawEntryBlock[] = [];
   let start = 0; // of the current block, in characters

@@ -1,13 +1,7 @@
-/**
- * Errors of the audit trail, by what the caller should do next (STYLE: "errors say what to do
- * next"). They live apart from src/errors.ts because only the audit layer raises them.
- */
+/** Errors of the audit trail, apart from src/errors.ts because only the audit layer raises them. */
 import { GovflowError } from '../errors.js';
 
-/**
- * An audit log file holds text that is not a well-formed entry: tampering, a disk fault, or a
- * file written by a newer govflow. Names the file (when known) and the 1-based line.
- */
+/** Text that is not a well-formed entry (tampering, a disk fault, a newer govflow), by file and 1-based line. */
 export class AuditLogFormatError extends GovflowError {
   override readonly name = 'AuditLogFormatError';
   constructor(
@@ -31,9 +25,8 @@ export class AuditLogFormatError extends GovflowError {
 }
 
 /**
- * The audit writer could not put an entry on disk (disk full, I/O error, closed writer). The
- * message it belongs to must NOT be passed on: the caller should stop the session and let the
- * operator fix the disk; the journal replays the missing entry after restart.
+ * The writer could not put an entry on disk. Its message must NOT be passed on: the caller stops
+ * the session, and the journal replays the missing entry after a restart.
  */
 export class AuditWriteError extends GovflowError {
   override readonly name = 'AuditWriteError';

@@ -1,24 +1,10 @@
 /**
- * How one value is written on one audit line, and read back (docs/audit-log.md, "One value on
- * one line"). The rules are chosen so that no value can ever contain a line break, so a request can
- * neither split an entry nor forge the `---` separator or a `[TAG: ...]` line of its own.
- *
- * Text values:
- *  - `\` → `\\`, LF → `\n`, CR → `\r`, TAB → `\t` (tab too, for readability);
- *  - every other C0 control char, DEL, every C1 control char (U+0080–U+009F: U+0085 NEL is a
- *    line break to Python's `str.splitlines()`), U+2028 and U+2029 → `\uXXXX` (the last two are
- *    line terminators for some editors and JavaScript tooling);
- *  - inside the bracket of `[STATUS: code]` / `[ERROR: code]` a `]` is also written `\u005d`, so
- *    the code cannot swallow the text after it.
- * Null (in a slot that may be null) is written `\N`, the convention of PostgreSQL's COPY text
- * format. The escaper never produces `\N` (a text backslash is always doubled), so `\N` and the
- * string "\N" (written `\\N`) or "null" (written `null`) can never be confused.
- *
- * JSON values (arrays, objects, numbers, the INPUT when it is not a string) are compact
- * `JSON.stringify` output, which escapes C0 control characters itself; DEL, C1 controls and
- * U+2028/U+2029 are escaped on top, which is still valid JSON.
+ * How one value is written on one audit line, and read back (docs/audit-log.md "One value on one
+ * line"): no value can hold a line break, so a request can neither split an entry nor forge a line.
+ * C1 controls are escaped because U+0085 (NEL) is a line break to Python's `str.splitlines()`;
+ * U+2028/2029 because some editors break lines there. Null is `\N`, as in PostgreSQL's COPY text
+ * format: the escaper doubles every text backslash, so it never writes `\N` for text.
  */
-
 import { GovflowError, type GovflowErrorOptions } from '../errors.js';
 import { stringifyJson } from '../message/json-text.js';
 
@@ -28,11 +14,7 @@ export const NULL_MARK = '\\N';
 /** Version of the entry layout, written on every entry as `[AUDIT_FORMAT: 1]`. */
 export const AUDIT_FORMAT_VERSION = 1;
 
-/**
- * What is written `\uXXXX` (or `\\`, `\n`, `\r`, `\t`): a backslash, C0 and C1 controls, DEL,
- * U+2028/2029, and a UTF-16 surrogate without its partner (UTF-8 cannot hold one: it would be
- * written as U+FFFD and read back changed).
- */
+/** A lone UTF-16 surrogate is escaped too: UTF-8 cannot hold one, it would be read back as U+FFFD. */
 const LONE_SURROGATE = '[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
 const ESCAPABLE = new RegExp(`[\\\\\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]|${LONE_SURROGATE}`, 'g');
 /** The same, plus `]` (inside the bracket of `[STATUS: code]` / `[ERROR: code]`). */
@@ -45,7 +27,6 @@ function escapeChar(char: string): string {
   return SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
-/** Text → one-line form. */
 export function escapeText(value: string): string {
   return value.replace(ESCAPABLE, escapeChar);
 }
@@ -74,35 +55,16 @@ export class ValueDecodeError extends GovflowError {
   }
 }
 
+const WRITTEN_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|([\\nrt])|([^]?))/g;
+const SHORT_UNESCAPES: Record<string, string> = { '\\': '\\', n: '\n', r: '\r', t: '\t' };
+
 /** One-line form → text. Throws {@link ValueDecodeError} on a backslash that is not ours. */
 export function unescapeText(written: string): string {
-  if (!written.includes('\\')) return written;
-  let result = '';
-  let index = 0;
-  while (index < written.length) {
-    const slash = written.indexOf('\\', index);
-    if (slash === -1) {
-      result += written.slice(index);
-      break;
-    }
-    result += written.slice(index, slash);
-    const kind = written[slash + 1];
-    if (kind === '\\') result += '\\';
-    else if (kind === 'n') result += '\n';
-    else if (kind === 'r') result += '\r';
-    else if (kind === 't') result += '\t';
-    else if (kind === 'u' && /^[0-9a-f]{4}$/i.test(written.slice(slash + 2, slash + 6))) {
-      result += String.fromCharCode(parseInt(written.slice(slash + 2, slash + 6), 16));
-      index = slash + 6;
-      continue;
-    } else {
-      throw new ValueDecodeError(
-        `unknown escape "\\${kind ?? ''}" at column ${slash + 1} (only \\\\ \\n \\r \\t \\uXXXX are written)`,
-      );
-    }
-    index = slash + 2;
-  }
-  return result;
+  return written.replace(WRITTEN_ESCAPE, (_escape, hex: string | undefined, short: string | undefined, other: string, at: number) => {
+    if (hex !== undefined) return String.fromCharCode(parseInt(hex, 16));
+    if (short !== undefined) return SHORT_UNESCAPES[short];
+    throw new ValueDecodeError(`unknown escape "\\${other}" at column ${at + 1} (only \\\\ \\n \\r \\t \\uXXXX are written)`);
+  });
 }
 
 export function unescapeNullableText(written: string): string | null {

@@ -1,8 +1,4 @@
-/**
- * Reading the audit trail back: which day files exist, their entries, and the filters behind
- * `govflow logs`. Read-only; safe to run while the daemon appends (a half-written last entry is
- * skipped, exactly as the writer would cut it after a crash).
- */
+/** Reading the audit trail back, for `govflow logs`: safe while the daemon appends (a half-written last entry is skipped). */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseEntries, type ParsedAuditEntry } from './audit-entry-parse.js';
@@ -21,7 +17,6 @@ export function isLogDate(text: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** `YYYYMMDD.log` → `YYYYMMDD`. */
 export function logFileDate(file: string): string {
   return file.slice(0, 8);
 }
@@ -43,10 +38,7 @@ export interface ReadEntriesOptions {
   date?: string;
 }
 
-/**
- * Entries of the selected files, in chain order. Throws {@link AuditLogFormatError} (naming the
- * file and line) when an entry is malformed: run `govflow verify` to see whether it was tampered.
- */
+/** In chain order; {@link AuditLogFormatError} names the file and line of a malformed entry. */
 export async function readLogEntries(logsDir: string, options: ReadEntriesOptions = {}): Promise<LoggedEntry[]> {
   const files = listLogFiles(logsDir).filter((file) => options.date === undefined || logFileDate(file) === options.date);
   const entries: LoggedEntry[] = [];

@@ -1,21 +1,11 @@
 /**
- * Appends audit entries to `system/logs/YYYYMMDD.log` (docs/audit-log.md), one file per local day in the
- * configured IANA zone, hash-chained across entries and days.
- *
- * One writer per root: the process holding the root lock (src/daemon/root-lock.ts) is the only one
- * that appends, so the chain tail read at open stays current and nothing is re-read per append.
- *
- * Durability: each entry is one write() followed by fdatasync() before `append` resolves, so a
- * message is never passed on before its entry is on disk. `append` writes synchronously (no await
- * between formatting and writing), so concurrent callers are chained in call order; their
- * fdatasyncs are shared (group commit, AppendOnlyFile). A crash mid-write can only leave a torn
- * tail on the newest file; `open` cuts it and reports it. The head record (audit-head-record.ts)
- * is rewritten once per turn of the event loop, after that turn's appends.
- *
- * When the disk fails (issue 20) the day file's AppendOnlyFile waits it out: never half an entry,
- * never two, later appends in order behind it. Once per turn the day file's descriptor is compared
- * with its path: a file removed, renamed or replaced under the writer is reopened at its path, and
- * the problem is logged; the chain then shows the gap to `govflow verify`.
+ * Appends audit entries to `system/logs/YYYYMMDD.log` (docs/audit-log.md), hash-chained across
+ * entries and days. Only the process holding the root lock appends, so the chain tail read at open
+ * stays current. `append` formats and writes with no await in between, so concurrent callers chain
+ * in call order, then share fdatasyncs (group commit, AppendOnlyFile): no message is passed on
+ * before its entry is on disk. A failing disk is waited out by the day file (never half an entry,
+ * never two); a day file removed or replaced under the writer is reopened at its path once per
+ * turn, and `verify` then shows the gap.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -29,15 +19,14 @@ import { AuditWriteError } from './audit-errors.js';
 import type { AuditPosition } from '../store/session-journal.js';
 
 export interface AuditLogWriterOptions {
-  /** `<root>/system/logs`; created when missing. */
+  /** `<root>/system/logs` and where the head record lives; both created when missing. */
   logsDir: string;
-  /** Where the head record (`audit-head.json`) lives; created when missing. */
   stateDir: string;
   /** IANA zone deciding both the TIMESTAMP and which day file an entry goes to. */
   timezone: string;
   /** fdatasync each entry before `append` resolves (default true; benchmarks may turn it off). */
   durable?: boolean;
-  /** Where problems found while appending go (a day file removed under the writer), besides `warnings`. */
+  /** Hears problems found while appending (a day file removed under the writer), besides `warnings`. */
   log?: (message: string, fields?: Record<string, unknown>) => void;
   /** Hears the chain's head after every durable entry (signed checkpoints, docs/audit-log.md). */
   onCommitted?: (state: { day: string; entries: number; hash: string }) => void;
@@ -46,9 +35,8 @@ export interface AuditLogWriterOptions {
 }
 
 export class AuditLogWriter {
-  /** Torn tails cut at open. */
+  /** Torn tails cut at open, and what an operator should know of the trail. */
   readonly repairs: AuditRepair[] = [];
-  /** Things found at open (or while appending) that an operator should know. */
   readonly warnings: string[] = [];
 
   private readonly head: HeadRecordFile;
@@ -63,7 +51,6 @@ export class AuditLogWriter {
   private entries = 0;
   /** The head record after this turn's appends, waiting to be written (a write is scheduled). */
   private pendingHead: AuditHeadRecord | null = null;
-  /** The day file was checked against its path in this turn of the event loop. */
   private checkedThisTurn = false;
   private closed = false;
 
@@ -71,7 +58,6 @@ export class AuditLogWriter {
     this.head = new HeadRecordFile(options.stateDir);
   }
 
-  /** Opens the trail: cuts a torn tail off the newest file, finds the hash to chain to, checks the head record. */
   static async open(options: AuditLogWriterOptions): Promise<AuditLogWriter> {
     try {
       new Intl.DateTimeFormat('en-US', { timeZone: options.timezone });
@@ -98,11 +84,7 @@ export class AuditLogWriter {
     return writer;
   }
 
-  /**
-   * Writes one entry and fdatasyncs it. Resolves with the day file and the entry's hash once the
-   * entry is on disk; rejects with {@link AuditWriteError} (nothing of the entry left behind) when
-   * it could not be written — the message must then not be passed on.
-   */
+  /** Resolves once the entry is on disk; an {@link AuditWriteError} leaves nothing of it behind, and the message must not be passed on. */
   async append(input: AuditEntryInput): Promise<{ file: string; hash: string }> {
     const messageId = input.message.message_id;
     this.idlePosition = undefined;
@@ -125,7 +107,6 @@ export class AuditLogWriter {
         this.opening = null;
       }
     }
-    /** The entry could not be made durable: the message must not be passed on. */
     const failed = (what: string, advice: string, error: unknown) =>
       new AuditWriteError(`could not ${what} the audit entry of message ${messageId} to ${filePath} (${(error as Error).message}); the message was not passed on: ${advice}`, filePath, messageId, { cause: error });
     const { text, hash } = formatEntry(input, this.options.timezone, this.lastHash);
@@ -149,10 +130,7 @@ export class AuditLogWriter {
     return { file: filePath, hash };
   }
 
-  /**
-   * The open day file when it is `day`'s and still the file at its path (checked once per turn: a
-   * file removed, renamed or replaced would swallow the entries written to its descriptor).
-   */
+  /** Checked once per turn: a file removed, renamed or replaced would swallow the entries written to its descriptor. */
   private currentFile(day: string, filePath: string): AppendOnlyFile | null {
     if (this.file === null || this.fileDay !== day) return null;
     if (this.checkedThisTurn) return this.file;
@@ -167,7 +145,6 @@ export class AuditLogWriter {
     return null;
   }
 
-  /** Opens (creating if needed) the day file and makes it current. */
   private openDayFile(day: string, filePath: string, messageId: string): AppendOnlyFile {
     const { logsDir, durable = true, faults } = this.options;
     try {
@@ -198,7 +175,6 @@ export class AuditLogWriter {
     setImmediate(() => (this.checkedThisTurn = false));
   }
 
-  /** Closes the day file once the syncs asked of it have finished. */
   private releaseFile(): void {
     const file = this.file;
     this.file = null;
@@ -206,7 +182,6 @@ export class AuditLogWriter {
     if (file) void file.close().catch(() => undefined);
   }
 
-  /** Writes the head record for the last entry appended. */
   private writeHead(): void {
     const record = this.pendingHead;
     if (record === null) return;
@@ -219,10 +194,7 @@ export class AuditLogWriter {
     }
   }
 
-  /**
-   * Where the log ends now (the open day file, else the newest on disk), or null before the first
-   * entry: every entry appended from now on comes after it (crash recovery reads from there).
-   */
+  /** Where the log ends now, or null before the first entry: crash recovery reads from there. */
   position(): AuditPosition | null {
     if (this.file !== null) return { file: path.basename(this.file.file), bytes: this.file.writtenBytes };
     // No day file open yet (nothing appended since the start or a day change): the newest one's size, asked once until the next append.
@@ -237,7 +209,6 @@ export class AuditLogWriter {
     return this.idlePosition;
   }
 
-  /** Entries in the whole trail so far (as the head record counts them). */
   get entryCount(): number {
     return this.entries;
   }

@@ -1,33 +1,28 @@
 /**
- * Signed checkpoints of the audit chain (docs/audit-log.md): one JSON line `{"day", "entries", "hash",
- * "at", "key", "sig"}` saying "the chain had `entries` entries, the last one hashing to `hash`",
- * signed with Ed25519 over the canonical JSON of the other fields. A copy held outside the machine
- * (a witness) is what makes cutting the newest entries, or replacing a whole day, detectable even
- * by someone who can rewrite every file of the root.
+ * Signed checkpoints of the audit chain (docs/audit-log.md), Ed25519 over canonical JSON. A copy
+ * held off the machine (a witness) makes a cut of the newest entries, or a replaced day, detectable
+ * even by someone who can rewrite every file of the root.
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { canonicalJson } from '../message/canonical-json.js';
+import { sha256Hex } from '../sha256-hex.js';
 
+/** "The chain had `entries` entries, the last in day file `day` hashing to `hash`", signed `at` by `key`. */
 export interface Checkpoint {
-  /** The local day (YYYYMMDD) of the file the last entry is in. */
   day: string;
-  /** Entries in the chain from its first one, every day counted. */
   entries: number;
-  /** ENTRY_HASH of the last of them. */
   hash: string;
-  /** When it was signed (ISO 8601). */
   at: string;
-  /** SHA-256 (hex) of the signer's public key, DER SubjectPublicKeyInfo bytes. */
+  /** The key id: SHA-256 of the public key's DER SPKI bytes. */
   key: string;
   /** Base64 Ed25519 signature over the canonical JSON of the fields above. */
   sig: string;
 }
 
-/** The key id a checkpoint names: SHA-256 of the public key's DER SPKI bytes. */
 export function publicKeyId(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex');
+  return sha256Hex(publicKey.export({ type: 'spki', format: 'der' }));
 }
 
 /** A new Ed25519 key pair as PEM: PKCS#8 private, SPKI public. */
@@ -63,7 +58,6 @@ export function readPublicKey(file: string): { publicKey: KeyObject; keyId: stri
   return { publicKey, keyId: publicKeyId(publicKey) };
 }
 
-/** Signs `state` as of `at`. */
 export function signCheckpoint(privateKey: KeyObject, keyId: string, state: { day: string; entries: number; hash: string }, at: Date): Checkpoint {
   return signFields(privateKey, keyId, { day: state.day, entries: state.entries, hash: state.hash, at: at.toISOString() });
 }

@@ -1,12 +1,7 @@
 /**
- * `govflow verify --key FILE.pub [--witness DIR]…` (docs/audit-log.md): every signed checkpoint — the
- * root's own (`system/state/checkpoints/`) and each witness folder's — is held against the chain
- * the logs hold. A checkpoint fails when its signature does not hold for the key (forged, or
- * re-signed with another key), when it names more entries than the logs hold (entries were cut)
- * or another hash at its entry (entries or a whole day were replaced), or when the head record
- * says the chain is shorter than a checkpoint (the head was rewritten to match a cut). Cluster mode
- * holds the chain in Postgres against its checkpoint table and the witnesses the same way
- * (src/cluster/store-checkpoints.ts, `verify --store --key`).
+ * `govflow verify --key FILE.pub [--witness DIR]…` (docs/audit-log.md): every signed checkpoint,
+ * the root's own and each witness's, is held against the chain (the logs', or in cluster mode the
+ * store's: store-checkpoints.ts) and against the head record, which a cut may have rewritten.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,30 +9,27 @@ import type { KeyObject } from 'node:crypto';
 import { readHeadRecord } from './audit-chain-tail.js';
 import { checkpointSignatureHolds, parseCheckpointLine, type Checkpoint } from './checkpoint-format.js';
 import { checkpointsDir } from './checkpoint-writer.js';
-import { readDeletions, readNames } from './log-retention.js';
+import { readDeletions, readNames, type DeletionRecord } from './log-retention.js';
 
 export interface CheckpointProblem {
-  /** `file:line` of the checkpoint. */
+  /** `file:line`, or a table row. */
   where: string;
   checkpoint: Checkpoint | null;
   detail: string;
 }
 
 export interface CheckpointVerifyResult {
-  /** Checkpoints read and found to hold. */
+  /** Checkpoints found to hold, the places read, and the newest that holds. */
   checked: number;
-  /** Where they were read from (the root's folder, then each witness). */
   sources: string[];
   firstProblem?: CheckpointProblem;
-  /** The newest checkpoint that holds (highest entry count). */
   newest: Checkpoint | null;
 }
 
-/** One line of a stream of checkpoints, and where it is (`file:line`, or a table row). */
 export interface CheckpointLine {
   where: string;
   line: string;
-  /** The last line of an append-only file: a crash mid-append may have cut it. */
+  /** The last line of an append-only file, which a crash mid-append may have cut. */
   mayBeTorn: boolean;
 }
 
@@ -72,10 +64,7 @@ export function describeCheckpoint(checkpoint: Checkpoint): string {
 /** What the checkpoints are held against: the files' chain, or the one in Postgres (cluster mode). */
 export type ChainKind = 'logs' | 'store';
 
-/**
- * Checks every checkpoint of every source against `hashes`, the chain's ENTRY_HASHes in order;
- * stops at the first that does not hold.
- */
+/** Holds every checkpoint of every source against `hashes`, the chain's ENTRY_HASHes in order, up to the first that fails. */
 export function holdCheckpoints(options: { sources: CheckpointSource[]; publicKey: KeyObject; keyId: string; hashes: string[]; chain: ChainKind; start?: ChainStart }): CheckpointVerifyResult {
   const result: CheckpointVerifyResult = { checked: 0, sources: options.sources.map((source) => source.name), newest: null };
   for (const source of options.sources) {
@@ -104,16 +93,9 @@ export function holdCheckpoints(options: { sources: CheckpointSource[]; publicKe
 }
 
 /** Where the chain's `hashes` start: after the `entries` retention deleted, the last hashing to `hash`. */
-interface ChainStart {
-  entries: number;
-  hash: string;
-}
+type ChainStart = Pick<DeletionRecord, 'entries' | 'hash'>;
 
-/**
- * Files mode: every record of days retention deleted must be signed by the key (whoever deletes
- * days without it could cut any history); then the root's checkpoints and each witness folder's
- * against the logs, and the head record.
- */
+/** Files mode. Every record of days retention deleted must be signed too: whoever deletes days without the key could cut any history. */
 export function verifyCheckpoints(options: { logsDir: string; stateDir: string; witnesses: string[]; publicKey: KeyObject; keyId: string; hashes: string[] }): CheckpointVerifyResult {
   const sources = [folderSource(checkpointsDir(options.stateDir), { witness: false }), ...options.witnesses.map((folder) => folderSource(folder, { witness: true }))];
   const deletions = readDeletions(options.logsDir).records;

@@ -1,9 +1,7 @@
 /**
- * Delivery of signed checkpoints to the configured witnesses (docs/audit-log.md), the one way both
- * modes do it: files mode's CheckpointWriter and cluster mode's StoreCheckpoints hand each new
- * checkpoint here. A folder gets the line appended to `<day>.jsonl`, a URL a POST of the line.
- * A witness that is down is retried with backoff, never blocking a session; its backlog is kept in
- * `system/state/witnesses.json` for `govflow status` and /metrics.
+ * Delivery of signed checkpoints to the witnesses (docs/audit-log.md), for both modes: a folder gets
+ * the line appended to `<day>.jsonl`, a URL a POST. A witness that is down is retried with backoff,
+ * never blocking a session; the backlog goes to `system/state/witnesses.json` for status and /metrics.
  */
 import { readStatusFile, writeStatusFile } from '../store/status-file.js';
 import { GovflowError } from '../errors.js';
@@ -15,12 +13,11 @@ import type { Checkpoint } from './checkpoint-format.js';
 /** A witness's backlog, for status and metrics. */
 export interface WitnessLag {
   witness: string;
-  /** Checkpoints signed but not yet delivered. */
+  /** Checkpoints signed, not yet delivered. */
   pending: number;
   lastError: string | null;
 }
 
-/** Where the daemon keeps its witnesses' backlog for `govflow status` and /metrics. */
 const WITNESS_STATUS_FILE = 'witnesses.json';
 
 export interface WitnessStatus {
@@ -66,8 +63,7 @@ class Witness {
 
   /** Tries once more what is queued (at stop), without waiting for the backoff. */
   async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.close();
     await this.sending;
     if (this.queue.length > 0) await this.drain();
   }
@@ -121,7 +117,6 @@ export class CheckpointWitnesses {
     this.witnesses = options.witnesses.map((target) => new Witness(target, options.log, () => this.statusChanged()));
   }
 
-  /** Queues `checkpoint` for every witness; returns at once. */
   deliver(checkpoint: Checkpoint): void {
     for (const witness of this.witnesses) witness.deliver(checkpoint);
   }

@@ -1,10 +1,7 @@
 /**
- * Signs checkpoints of the chain as the audit writer commits entries (docs/audit-log.md): at most one per
- * `audit.checkpoint_ms` (a trailing one, so the newest entry is always covered within that time),
- * one for a day's last entry as soon as the next day's first is written, and one at stop. Each
- * line goes to `system/state/checkpoints/YYYYMMDD.jsonl` and to every witness
- * (checkpoint-witnesses.ts). Nothing here can fail or slow a session: errors are logged, and a
- * witness that is down is retried with backoff, its backlog in `witnessLag()`.
+ * Signs checkpoints of the chain as the audit writer commits entries (docs/audit-log.md): at most
+ * one per `audit.checkpoint_ms`, trailing, so the newest entry is covered within that time; one for
+ * a day's last entry once the next day begins; one at stop. Nothing here can fail or slow a session.
  */
 import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,7 +24,6 @@ export interface CheckpointWriterOptions {
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
-/** The folder of checkpoint files under a root's state folder. */
 export function checkpointsDir(stateDir: string): string {
   return path.join(stateDir, 'checkpoints');
 }

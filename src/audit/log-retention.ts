@@ -1,20 +1,9 @@
 /**
- * Retention of the audit trail and of the journals and results of its days (docs/audit-log.md
- * "Retention and archives", `audit.retention`):
- * - day files older than `keep_days` move, gzipped, to `system/logs/archive/YYYYMMDD.log.gz`, where
- *   `govflow verify` still reads them as part of the chain; the newest day file never moves (the
- *   writer chains to it). The finished sessions of those days follow into `archive/YYYYMMDD/`
- *   (store/session-retention.ts).
- * - with `delete_after_days`, archived days older than that are deleted, never while
- *   `system/state/legal-hold` exists. The deletion is recorded first, as one line of
- *   `archive/deleted.jsonl`: the chain's entry count and last ENTRY_HASH at the end of the last
- *   deleted day (signed like a checkpoint when audit.signing_key is set), the days, sessions and
- *   requests deleted. Verify starts the chain there.
- *
- * Crash-safe: an archive is written to a temp file, synced and renamed before its source is
- * removed; a day found both ways was archived whole and only its `.log` is left to remove (until
- * then readers take the `.log`, so no day counts twice). Days the record names but still on disk
- * were being deleted when a crash came: readers skip them, the next pass removes them.
+ * Retention of the audit trail and of its days' journals and results (docs/audit-log.md "Retention
+ * and archives"). The newest day file never moves: the writer chains to it. A deletion is recorded
+ * in `archive/deleted.jsonl` first, so verify can start the chain there. Crash-safe: sources go only
+ * after their archive is synced, readers take a day's `.log` while it exists, and days the record
+ * names but still on disk are a deletion a crash cut: skipped, then removed by the next pass.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -32,8 +21,7 @@ export const LEGAL_HOLD_FILE = 'legal-hold';
 const DELETIONS_FILE = 'deleted.jsonl';
 const DAY = 86_400_000;
 
-
-/** One deletion: the chain up to the end of `day` (entries counted from the first, every day). */
+/** One deletion: the chain up to the end of `day`, and what went; signed like a checkpoint when a key is set. */
 export interface DeletionRecord {
   day: string;
   entries: number;
@@ -42,7 +30,6 @@ export interface DeletionRecord {
   days: string[];
   sessions: string[];
   requests: string[];
-  /** Key id and Ed25519 signature over the canonical JSON of the other fields (checkpoint-format.ts). */
   key?: string;
   sig?: string;
 }
@@ -114,7 +101,6 @@ export function readNames(folder: string): string[] {
   }
 }
 
-
 export interface RetentionOptions {
   logsDir: string;
   timezone: string;
@@ -154,11 +140,7 @@ export interface DeletionOptions {
   sign?: <T extends object>(fields: T) => T & { key: string; sig: string };
 }
 
-/**
- * Deletes archived days older than `deleteAfterDays` — their `.log.gz` and their `YYYYMMDD/` folder
- * of journals and results — unless the legal hold exists (`held`). Refuses (throws) when the
- * archived chain it would delete does not hold: retention never destroys the evidence of tampering.
- */
+/** Unless the legal hold exists; throws when the chain it would delete does not hold: retention never destroys the evidence of tampering. */
 export function deleteOldDays(options: DeletionOptions): { deleted: string[]; held: boolean } {
   const now = options.now ?? new Date();
   const cutoff = dayCutoff(now, options.deleteAfterDays, options.timezone);

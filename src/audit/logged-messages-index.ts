@@ -1,9 +1,7 @@
 /**
  * Which messages of which sessions the audit log already holds, for crash recovery: each day file
- * is parsed once, and afterwards only the bytes appended since (complete entries; a torn last one
- * waits for its end). A restart that recovers a thousand sessions or claims thus reads the day's
- * log once, not once per session — the cost of a restart follows what is pending, not the size
- * of the log.
+ * is parsed once, then only the bytes appended since, so the cost of a restart follows what is
+ * pending, not the size of the log.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -45,11 +43,7 @@ export class LoggedMessagesIndex {
     private readonly read: RangeReader = readRange,
   ) {}
 
-  /**
-   * The messages of `sessionId` in the day files from `fromDate` (`YYYYMMDD`) on, by message id.
-   * With `from`, the session's entries all come after that point (its day file and offset, as the
-   * store noted it): earlier files and the part of that file before it are not read.
-   */
+  /** By message id; nothing before `fromDate`, nor before `from` (where the store noted the session's entries begin), is read. */
   async messagesOf(sessionId: string, fromDate?: string, from?: AuditPosition | null): Promise<SessionMessages> {
     const found: SessionMessages = new Map();
     for (const file of listLogFiles(this.logsDir)) {
@@ -102,14 +96,12 @@ export class LoggedMessagesIndex {
     indexed.bytes = await this.indexRange(full, indexed.bytes, size, indexed.sessions);
   }
 
-  /** Indexes the whole entries of [from, to) in slices; returns where the last whole one ends (a torn last one waits for its end). */
+  /** Returns where the last whole entry ends: a torn last one waits for its end. In slices: a busy day's file can be larger than one string may be. */
   private async indexRange(full: string, from: number, to: number, sessions: Map<string, SessionMessages>): Promise<number> {
-    // In slices of whole entries: a busy day's file can be larger than one string may be.
     let at = from;
     while (at < to) {
       const length = Math.min(SLICE_BYTES, to - at);
       const bytes = await this.read(full, at, length);
-      // Whole entries only (each ends with "---\n").
       const last = bytes.lastIndexOf(ENTRY_END);
       if (last === -1) {
         if (length === SLICE_BYTES) throw new AuditLogFormatError(`no entry end ("---") in ${SLICE_BYTES} bytes`, 1, full);
@@ -128,11 +120,7 @@ export class LoggedMessagesIndex {
 const SLICE_BYTES = 16 * 1024 * 1024;
 const ENTRY_END = Buffer.from('\n---\n');
 const ENTRY_START = Buffer.from('[TIMESTAMP: ');
-/**
- * The four header lines recovery needs, read without parsing whole entries (verify does that):
- * every field is one line (newlines in values are escaped), so a line that starts with `[AGENT: `
- * is that field. In an entry they come in this order; SEQUENCE closes the set.
- */
+/** The four lines recovery needs, without parsing whole entries: no value holds a newline, and SEQUENCE comes last. */
 const FIELD_LINE = /^\[(AGENT|MESSAGE_ID|SESSION_ID|SEQUENCE): ([^\n]*)\]$/gm;
 
 function indexEntries(text: string, sessions: Map<string, SessionMessages>): void {

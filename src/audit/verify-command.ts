@@ -1,7 +1,4 @@
-/**
- * `govflow verify`: checks the hash chain of all audit logs (docs/audit-log.md). Exit 0 when intact, 1
- * naming the first bad entry as `file:line` so an editor or terminal can jump to it.
- */
+/** `govflow verify`: exit 0 when the chain is intact, else 1, naming the first bad entry as `file:line`. */
 import type { KeyObject } from 'node:crypto';
 import { type VerifyResult, verifyAuditChain } from './audit-chain-verify.js';
 import { type CheckpointVerifyResult, verifyCheckpoints } from './checkpoint-verify.js';
@@ -14,7 +11,7 @@ export interface VerifyCommandOptions {
   projection?: boolean;
   /** A daemon owns the root: verify up to the last complete entry it reads (see verifyAuditChain). */
   live?: boolean;
-  /** `--key FILE.pub [--witness DIR]…`: also hold every signed checkpoint against the logs (docs/audit-log.md). */
+  /** `--key FILE.pub [--witness DIR]…`: also hold every signed checkpoint against the logs. */
   signed?: { publicKey: KeyObject; keyId: string; witnesses: string[] };
 }
 
@@ -28,10 +25,9 @@ export function describeVerifyResult(result: VerifyResult): string {
     if (result.deleted) lines.push(`the chain starts after entry ${result.deleted.entries}: retention deleted the days through ${result.deleted.day} (system/logs/archive/deleted.jsonl)`);
   } else {
     lines.push(
-      `audit chain broken at ${problem.file}:${problem.line} (message_id ${problem.messageId ?? 'unknown'}): ` +
-        `${problem.reason.replace('-', ' ')}: ${problem.detail}`,
+      `audit chain broken at ${problem.file}:${problem.line} (message_id ${problem.messageId ?? 'unknown'}): ${problem.reason.replace('-', ' ')}: ${problem.detail}`,
+      `${result.entries} entries before it are intact`,
     );
-    lines.push(`${result.entries} entries before it are intact`);
   }
   for (const warning of result.warnings) lines.push(`warning: ${warning}`);
   return lines.join('\n') + '\n';

@@ -1,13 +1,9 @@
 /**
- * Projects the audit chain in Postgres onto this daemon's `system/logs/YYYYMMDD.log` (docs/cluster.md):
- * every entry, in chain order, byte for byte as committed (the text was formatted once, by
- * audit-entry-format.ts, when it was appended), so the files `govflow verify` reads are identical
- * on every daemon.
- *
- * Where it resumes is read from the files themselves, never from a separate marker: the newest
- * file's torn tail (a crash mid-append) is cut, its last ENTRY_HASH is looked up in the chain,
- * and projection continues after that position. Logs holding an entry the chain does not have
- * are not this store's projection: the daemon refuses to start rather than mix two chains.
+ * Projects the audit chain in Postgres onto this daemon's `system/logs/` (docs/cluster.md), byte
+ * for byte as committed, so the files `verify` reads are the same on every daemon. Where it resumes
+ * is read from the files themselves, never a separate marker: the newest file's last ENTRY_HASH,
+ * looked up in the chain. Logs ending in an entry the chain lacks are not this store's: the daemon
+ * refuses to start rather than mix two chains.
  */
 import * as fs from 'node:fs';
 import path from 'node:path';
@@ -64,7 +60,7 @@ export class ChainProjection {
     while (await this.appendBatch());
   });
 
-  /** One batch; resolves true when there may be more. */
+  /** Resolves true when there may be more. */
   private async appendBatch(): Promise<boolean> {
     const rows = await this.pool.query<{ position: string; day: string; entry: string; session_id: string; hash: string }>(
       `select position, day, entry, session_id, hash from ${this.table} where position > $1 order by position limit ${BATCH}`,
@@ -85,11 +81,7 @@ export class ChainProjection {
     return rows.rows.length === BATCH;
   }
 
-  /**
-   * Appends to the day's file. The write is synchronous, so a reader in this process (HTTP logs,
-   * verify, the web view) never sees half a batch; the syncs run on the thread pool, so the
-   * sessions running here go on meanwhile.
-   */
+  /** The write is synchronous, so a reader in this process never sees half a batch; the syncs run on the thread pool. */
   private async append(day: string, text: string): Promise<void> {
     const file = path.join(this.logsDir, `${day}.log`);
     const created = !fs.existsSync(file);

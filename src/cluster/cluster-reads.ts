@@ -1,9 +1,7 @@
 /**
- * The HTTP API's view of the store in cluster mode (docs/cluster.md: results, session status, the event
- * stream and the web view read from the database on any daemon): a request's result and owner,
- * and a session's journal, fetched from Postgres before each handler runs and kept for a short
- * while (the handlers read synchronously: src/store/session-reads.ts); what was not fetched is read
- * from this root's files, as the files backend reads it. A submission is enqueued straight into Postgres, whose unique request id answers 202 or 409.
+ * The HTTP API's view of the store in cluster mode: a request's result and owner and a session's
+ * journal, fetched from Postgres before each handler runs and kept briefly, because the handlers
+ * read synchronously (src/store/session-reads.ts); the rest is read from this root's files.
  */
 import type pg from 'pg';
 import type { SystemPaths } from '../config/system-paths.js';

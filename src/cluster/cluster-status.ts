@@ -1,9 +1,6 @@
 /**
- * `govflow status` in cluster mode: the whole cluster, read from Postgres (any daemon's root shows
- * the same, but for its witnesses): the daemons alive and those whose heartbeat went stale (daemon-heartbeat.ts), then the
- * sessions: queued, running (with the daemon holding the lease), waiting for takeover (lease
- * expired), paused, and recently finished. Between them, the backlog of this root's daemon's
- * checkpoint witnesses, as in files mode.
+ * `govflow status` in cluster mode: the whole cluster, read from Postgres (the same on any daemon's
+ * root but for its witnesses): daemons alive and stale, then the sessions by state.
  */
 import type pg from 'pg';
 import { quoteIdentifier } from './postgres-connection.js';
@@ -40,7 +37,7 @@ function daemonLine(row: DaemonRow): string {
   return `  ${row.daemon_id}  host=${row.host}  pid=${row.pid}  ${row.stale ? '' : `up=${Math.round(row.up_ms / 1000)}s  `}last_seen=${(row.silent_ms / 1000).toFixed(1)}s ago  ${sessions}${row.http_url ? `  http=${row.http_url}` : ''}`;
 }
 
-/** `witnesses`: the backlog of this root's daemon's witnesses (each daemon delivers what it signs). */
+/** `witnesses` are this root's daemon's: each daemon delivers what it signs. */
 export async function clusterStatus(pool: pg.Pool, schema: string, witnesses: WitnessLag[], now = Date.now()): Promise<{ json: unknown; text: string }> {
   const sessions = `${quoteIdentifier(schema)}.sessions`;
   const select = `select session_id, request_id, state, owner, intake_daemon, coalesce(lease_expires_at < now(), false) as lease_expired, result_status, created_at, updated_at,

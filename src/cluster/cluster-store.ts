@@ -1,8 +1,4 @@
-/**
- * Everything one daemon needs of the Postgres store, opened together: the pool (exit 2 when
- * unreachable), the migrations, this daemon's identity, the group committer, the session store
- * and the leases. The daemon, `govflow status` and the tests open it the same way.
- */
+/** Everything one daemon needs of the Postgres store, opened the same way by the daemon, `govflow status` and the tests. */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';

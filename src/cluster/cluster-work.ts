@@ -1,18 +1,9 @@
 /**
- * The Postgres backend's work (docs/cluster.md, `store.kind: postgres`), below the one daemon
- * (src/daemon/daemon.ts):
- *
- * - intake: the inbox (and HTTP, which writes into the inbox) only enqueues: a request becomes a
- *   `queued` row, then its file is archived. Nothing here waits for a free worker.
- * - workers: `intake.concurrency` slots, each claiming the oldest claimable session from Postgres
- *   (new, a reply waiting, or a dead daemon's expired lease) and running it under a fenced lease.
- * - heartbeat: leases renewed every `cluster.lease_ms / 3`; a lease lost (or not renewed for a
- *   whole lease, as when the link to Postgres is cut) aborts that session's run here. The same
- *   timer refreshes this daemon's row in `daemons` (daemon-heartbeat.ts) for `govflow status`.
- * - outbox: results of requests this daemon took, wherever they ran, written to its outbox.
- * - projection: the chain in Postgres appended to system/logs/ (chain-projection.ts).
- * - signed checkpoints (audit.signing_key): what this daemon appended is signed into the cluster's one stream.
- * Postgres wakes the loops with LISTEN/NOTIFY (store-listener.ts); a poll every second covers lost ones.
+ * The Postgres backend's work under the one daemon (docs/cluster.md): intake only enqueues;
+ * `intake.concurrency` workers claim sessions and run them under fenced leases, renewed every
+ * `cluster.lease_ms / 3` (a lease lost, or unrenewed for a whole lease, aborts its run here); the
+ * results of requests this daemon took go to its outbox; the chain is projected to system/logs/.
+ * LISTEN/NOTIFY wakes the loops; a poll every second covers lost notifications.
  */
 import { setMaxListeners } from 'node:events';
 import type { GovflowConfig } from '../config/config-loader.js';
@@ -76,17 +67,13 @@ export class ClusterWork implements WorkSource {
   private timers: NodeJS.Timeout[] = [];
   private lastRenewal = Date.now();
   private http: HttpApi | null = null;
-  /** Writes the results due to this daemon's outbox. */
   private readonly deliverOutbox: () => Promise<void>;
   private readonly storeIntake: StoreIntake;
   private projecting: Promise<void> | null = null;
   private readonly remoteEvents: RemoteSessionEvents;
-  /** Store failures of the poll's work, one warning per outage. */
   private readonly outages: OutageLog;
   private readonly heartbeat: DaemonHeartbeat;
-  /** Signs the chain after this daemon's commits, when audit.signing_key is set. */
   private readonly checkpoints: StoreCheckpoints | null;
-  /** Claims sessions while slots are free; concurrent calls fold into one loop. */
   private readonly claimWork: () => Promise<void>;
   /** Says this daemon is alive, with the sessions it runs; stops once draining (the row goes at stop). */
   private readonly beat: () => Promise<void>;
@@ -292,10 +279,7 @@ export class ClusterWork implements WorkSource {
     }
   }
 
-  /**
-   * Projects new entries, at most once per PROJECTION_DELAY_MS: every commit in the cluster
-   * notifies every daemon, and one pass (one query, one write, one fdatasync) serves them all.
-   */
+  /** At most once per PROJECTION_DELAY_MS: every commit in the cluster notifies every daemon, and one pass serves them all. */
   private projectChain(): Promise<void> {
     this.projecting ??= new Promise<void>((resolve) => setTimeout(resolve, PROJECTION_DELAY_MS)).then(() => {
       this.projecting = null;

@@ -1,10 +1,8 @@
 /**
- * Which daemons of the cluster are alive (docs/cluster.md, "Daemons and heartbeats"): each daemon
- * keeps one row of `daemons` (migration 3) fresh at its lease-renewal pace — host, pid, HTTP
- * address, the sessions it runs — and deletes it on a clean stop. Leases alone cannot tell this:
- * an idle daemon holds none. A row not refreshed for STALE_RENEWALS of its daemon's renewal
- * intervals is a daemon presumed dead; by then its leases (one renewal interval is a third of a
- * lease) have run out and other daemons take its sessions over.
+ * Which daemons of the cluster are alive (docs/cluster.md "Daemons and heartbeats"): each keeps
+ * one row of `daemons` fresh at its lease-renewal pace and deletes it on a clean stop. Leases alone
+ * cannot tell this: an idle daemon holds none. By the time a row is STALE_RENEWALS intervals old,
+ * the daemon's leases (three intervals) have run out and others took its sessions over.
  */
 import { hostname } from 'node:os';
 import type pg from 'pg';
@@ -75,10 +73,7 @@ export class DaemonHeartbeat {
   }
 }
 
-/**
- * Every daemon's row, oldest start first, each judged alive or stale by Postgres's clock; null
- * when the store predates migration 3 (no daemon of this version has started on it yet).
- */
+/** Every daemon's row, judged by Postgres's clock; null when the store predates migration 3. */
 export async function readDaemons(pool: pg.Pool, schema: string): Promise<DaemonRow[] | null> {
   const exists = await pool.query<{ found: boolean }>('select to_regclass($1) is not null as found', [`${quoteIdentifier(schema)}.daemons`]);
   if (!exists.rows[0]?.found) return null;

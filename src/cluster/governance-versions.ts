@@ -1,10 +1,7 @@
 /**
- * Governance versions in cluster mode (docs/cluster.md: sessions run on the governance version they
- * started with). When a session first runs, the daemon's current snapshot is stored in
- * Postgres, content-addressed by its hash (`governance_snapshots`), and the session is pinned to
- * it (`sessions.governance_hash`). A daemon that later runs the session — a takeover, a reply —
- * uses that version even when its own markdown is newer: it writes the stored files under
- * system/state/governance/<hash>/ and loads them there, once per hash.
+ * Sessions run on the governance version they started with (docs/cluster.md): the snapshot is
+ * stored in Postgres by hash and the session pinned to it; a daemon that later runs the session
+ * (a takeover, a reply) writes those files under system/state/governance/<hash>/ and loads them.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +12,6 @@ import { tablesOf } from './postgres-connection.js';
 import { GovflowError } from '../errors.js';
 
 export class GovernanceVersions {
-  /** Snapshots by hash (the current one and every version loaded from the store). */
   private readonly snapshots = new Map<string, GovernanceSnapshot>();
   /** The version each session running here is pinned to. */
   private readonly pinned = new Map<string, string>();
@@ -31,11 +27,7 @@ export class GovernanceVersions {
     this.table = tablesOf(schema);
   }
 
-  /**
-   * Pins a session before it runs here: to the version it has (`pinnedHash`, from its row), or —
-   * a session with none yet — to this daemon's current one, stored first (its first message
-   * records the hash on the row). Resolves with the hash.
-   */
+  /** Pins a session to its row's version, or when it has none yet to this daemon's current one, stored first. */
   async pin(sessionId: string, pinnedHash: string | null): Promise<string> {
     let hash = pinnedHash;
     if (hash === null) {

@@ -1,8 +1,4 @@
-/**
- * Warnings of a store outage, once per outage: while Postgres is away the poll retries every
- * second, and each retry would otherwise log the same failure again. The first failure of each
- * kind is a warning; the next success of that kind says the work goes on again (info).
- */
+/** One warning per store outage: while Postgres is away the poll retries every second, and would log each failure again. */
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../log-contract.js';
 import { withoutCredentials } from './postgres-connection.js';
@@ -13,14 +9,12 @@ export class OutageLog {
 
   constructor(private readonly log: OperationalLog) {}
 
-  /** A failed attempt of `what` (e.g. "claim work from the store"); warns on the first of an outage. */
   failed(what: string, error: unknown): void {
     const count = this.failing.get(what) ?? 0;
     this.failing.set(what, count + 1);
     if (count === 0) this.log.warn(`cannot ${what}; retrying (one warning per outage)`, { error: withoutCredentials(errorMessage(error)) });
   }
 
-  /** A successful attempt of `what`: ends its outage, saying how many attempts failed. */
   succeeded(what: string): void {
     const count = this.failing.get(what);
     if (count === undefined) return;

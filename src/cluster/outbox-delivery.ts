@@ -1,9 +1,7 @@
 /**
- * The outbox of a daemon in cluster mode (docs/cluster.md: results are in the outbox of the daemon that
- * took the request): results of the requests this daemon enqueued, wherever they ran, written to
- * its system/outbox/ (temp + rename, as in files mode) when Postgres notifies a result for it,
- * on a poll, and after a restart. `outbox_version` records what was written, so a result that
- * changed (pending, then final) is written again and nothing is written twice.
+ * Results go to the outbox of the daemon that took the request, wherever they ran (docs/cluster.md).
+ * `outbox_version` records what was written, so a result that changed (pending, then final) is
+ * written again and nothing twice.
  */
 import type { OperationalLog } from '../log-contract.js';
 import { OutageLog } from './outage-log.js';
@@ -11,10 +9,6 @@ import { writeOutboxResult } from '../store/atomic-file.js';
 import { tablesOf } from './postgres-connection.js';
 import type { ClusterStore } from './cluster-store.js';
 
-/**
- * Writes every result due to this daemon's outbox; concurrent calls share the run (one more pass
- * when asked meanwhile), and a failure is warned about once per outage.
- */
 export function outboxDelivery(cluster: Pick<ClusterStore, 'pool' | 'schema' | 'daemonId'>, outboxDir: string, durable: boolean, log: OperationalLog): () => Promise<void> {
   const sessions = tablesOf(cluster.schema)('sessions');
   return new OutageLog(log).coalesced('write results to the outbox', async () => {

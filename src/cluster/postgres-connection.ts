@@ -1,7 +1,4 @@
-/**
- * The connection pool of cluster mode (docs/cluster.md) and the one error a daemon that cannot reach
- * Postgres at start exits with: code 2, naming host and port, never the credentials.
- */
+/** The connection pool of cluster mode, and the error (exit 2) when Postgres cannot be reached at start. */
 import pg from 'pg';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { GovflowError, errorMessage } from '../errors.js';
@@ -36,12 +33,10 @@ export function storeSettings(config: GovflowConfig): { url: string; schema: str
   return { url: config.store.url, schema: config.store.schema, poolSize: config.cluster.pool_size, connectTimeoutMs: config.cluster.connect_timeout_ms };
 }
 
-/** A quoted SQL identifier (schema names are checked by the config schema too). */
 export function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-/** The qualified name of a table of `schema`: `tablesOf(schema)('sessions')`. */
 export function tablesOf(schema: string): (name: string) => string {
   const quoted = quoteIdentifier(schema);
   return (name) => `${quoted}.${name}`;
@@ -63,12 +58,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   }
 }
 
-/**
- * Opens a pool and proves it works with one query, within the connect timeout; otherwise throws
- * StoreUnreachableError naming host and port. Idle-client errors (a server restart, a cut link)
- * are reported through `onError` instead of crashing the process. `applicationName` is shown in
- * pg_stat_activity: `govflow:<daemon id>` for a daemon.
- */
+/** A pool proven with one query within the connect timeout; idle-client errors go to `onError` instead of crashing the process. */
 export async function openPool(settings: ReturnType<typeof storeSettings> & { applicationName?: string }, onError: (message: string) => void = () => {}): Promise<pg.Pool> {
   const pool = new pg.Pool({
     connectionString: settings.url,

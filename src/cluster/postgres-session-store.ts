@@ -1,29 +1,13 @@
 /**
- * The Postgres store (docs/cluster.md): the second implementation of the store seam
- * (src/store/session-store.ts). A session's journal is rows of `journal`; each message's audit
- * entry is appended to the chain in the same transaction as its journal record (store-committer.ts);
- * results go to the session's row, from which the intake daemon writes its outbox.
- *
- * A session is written only under a lease this daemon holds (`hold(sessionId, epoch)`, taken by
- * session-leases.ts); every write is fenced by that epoch. Once one write of a session fails, every
- * later one fails at once: the session is dropped here and resumed from the journal by whoever
- * holds its lease next.
+ * The Postgres store (docs/cluster.md), the second implementation of src/store/session-store.ts.
+ * Every write is fenced by the epoch of a lease this daemon holds; once one write of a session
+ * fails every later one fails at once, and whoever holds the lease next resumes it from the journal.
  */
 import type pg from 'pg';
 import type { AuditEntryInput } from '../audit/audit-entry-format.js';
 import { parseEntries } from '../audit/audit-entry-parse.js';
 import { parseJournalRecord } from '../store/session-journal.js';
-import type {
-  CrashRecord,
-  ExchangeRecord,
-  FinishedRecord,
-  JournalRecord,
-  MessageRecord,
-  ReplyRecord,
-  SessionManifest,
-  SessionRecord,
-  VoidRecord,
-} from '../store/session-journal.js';
+import type { CrashRecord, ExchangeRecord, FinishedRecord, JournalRecord, MessageRecord, ReplyRecord, SessionManifest, SessionRecord, VoidRecord } from '../store/session-journal.js';
 import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from '../store/tool-journal-records.js';
 import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession } from '../store/session-store.js';
 import { tablesOf } from './postgres-connection.js';
@@ -67,7 +51,6 @@ class PostgresStoredSession implements StoredSession {
     }
   }
 
-  /** The session's first record (create). */
   async commitSession(record: SessionRecord): Promise<void> {
     await this.write([record], [], { state: 'running' });
   }
@@ -164,7 +147,6 @@ export class PostgresSessionStore implements SessionStore {
     return new Map([...this.leases].map(([sessionId, lease]) => [sessionId, lease.epoch]));
   }
 
-  /** Forgets a session this daemon no longer holds. */
   release(sessionId: string): void {
     this.leases.delete(sessionId);
   }

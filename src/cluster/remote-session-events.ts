@@ -1,9 +1,8 @@
 /**
- * Live events of sessions that run on other daemons (docs/cluster.md: the event stream read from
- * the database on any daemon). The HTTP streams listen on one bus; this daemon's own runner
- * feeds it directly, and this feeds it what Postgres says about everyone else's sessions: a
- * `message` per audit entry once the projection wrote it, then `pending` or `session_finished`
- * from the result notices. Model text (`content_chunk`) streams only where the session runs.
+ * Live events of sessions that run on other daemons: this daemon's runner feeds the HTTP streams'
+ * bus directly, and this feeds it the rest from Postgres: a `message` per projected audit entry,
+ * then `pending` or `session_finished` from the result notices. Model text streams only where the
+ * session runs.
  */
 import { parseEntries } from '../audit/audit-entry-parse.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
@@ -13,7 +12,7 @@ import type { ResultNotice } from './store-committer.js';
 const LOCAL_ECHO_MS = 10_000;
 
 export class RemoteSessionEvents {
-  /** Sessions that ran here lately (id → when they ended). */
+  /** When sessions that ran here lately ended. */
   private readonly ranHere = new Map<string, number>();
 
   constructor(
@@ -32,7 +31,6 @@ export class RemoteSessionEvents {
     return this.runningHere(sessionId) || this.ranHere.has(sessionId);
   }
 
-  /** Entries the projection just wrote. */
   entries(entries: Array<{ sessionId: string; entry: string; hash: string }>): void {
     for (const { sessionId, entry, hash } of entries) {
       if (this.local(sessionId)) continue;
@@ -44,15 +42,8 @@ export class RemoteSessionEvents {
         continue;
       }
       if (!parsed) continue;
-      this.events.emit('message', {
-        sessionId,
-        sequence: parsed.sequence,
-        agent: parsed.agent,
-        status: parsed.status.code,
-        outputType: parsed.outputType || null,
-        messageId: parsed.messageId,
-        entryHash: hash,
-      });
+      const { sequence, agent, status, outputType, messageId } = parsed;
+      this.events.emit('message', { sessionId, sequence, agent, status: status.code, outputType: outputType || null, messageId, entryHash: hash });
     }
   }
 

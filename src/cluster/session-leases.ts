@@ -1,14 +1,7 @@
 /**
- * The work queue and the leases of cluster mode (docs/cluster.md), on the `sessions` table itself:
- *
- * - intake inserts a `queued` row (the request id is unique: a duplicate is refused by Postgres);
- * - a daemon claims the oldest claimable row with `FOR UPDATE SKIP LOCKED` — queued, a paused
- *   session with a reply waiting, or a running one whose lease expired (its daemon died or lost
- *   its link) — setting `owner`, `epoch + 1` and `lease_expires_at`;
- * - the owner renews its leases every `lease_ms / 3`; every write is fenced by the epoch
- *   (store-committer.ts), so a daemon that lost a lease cannot commit to that session.
- *
- * Why not graphile-worker or pg-boss: docs/cluster.md ("The queue").
+ * The work queue and the leases of cluster mode, on the `sessions` table itself (docs/cluster.md
+ * "The queue", which also says why not graphile-worker or pg-boss): a claim takes the oldest
+ * claimable row `FOR UPDATE SKIP LOCKED` and bumps its epoch, which fences every later write.
  */
 import type pg from 'pg';
 import { inTransaction, tablesOf } from './postgres-connection.js';
@@ -62,10 +55,7 @@ export class SessionLeases {
     this.channels = channelsOf(schema);
   }
 
-  /**
-   * Commits a new request to the store. A request id (or session id) the store has is a
-   * duplicate; `ours` says it is this very file, enqueued before a crash (archive it, no error).
-   */
+  /** A request or session id the store has is a duplicate; `ours`: this very file, enqueued before a crash (archive it, no error). */
   async enqueue(request: QueuedRequest): Promise<EnqueueOutcome> {
     const document = { text: request.text, user: request.user, metadata: request.metadata, source_file: request.sourceFile, claimed_path: request.claimedPath };
     try {
@@ -142,9 +132,8 @@ export class SessionLeases {
   }
 
   /**
-   * At start: leases this daemon id still holds were held by its previous run, which is dead (this
-   * process holds the root's lock). They expire now instead of after `lease_ms`, so any daemon —
-   * this one included — resumes those sessions at once; the claim's new epoch still fences.
+   * At start: leases still held by this daemon id were its previous, dead run's (we hold the root
+   * lock); they expire now, not after `lease_ms`, and the next claim's epoch still fences.
    */
   async releaseOwn(): Promise<number> {
     const result = await this.pool.query(

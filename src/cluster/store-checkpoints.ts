@@ -1,21 +1,9 @@
 /**
- * Signed checkpoints of the chain in Postgres (docs/cluster.md, docs/audit-log.md): the one chain of the
- * cluster gets one stream of checkpoints, in the files mode's format, kept in `audit_checkpoints`
- * (migration 3) and delivered to this daemon's witnesses.
- *
- * The daemon that commits entries makes sure a checkpoint covers them within `audit.checkpoint_ms`:
- * after a commit it tries once that much after the newest checkpoint of the cluster (at once when
- * that is older). A try is one transaction under an advisory lock, so the daemons of a cluster
- * sign one after the other and never the same count twice: it reads the newest checkpoint, and
- * ends there when that one already covers this daemon's entries (another daemon signed after
- * them) or when it is younger than `checkpoint_ms` (it tries again when it is not); otherwise it
- * signs the chain's head as of now — plus, on a day's first checkpoint, the previous day's last
- * entry, as files mode does — and inserts the rows. Time is the database's clock, read under the
- * lock, so counts and times rise together across daemons. Only committed checkpoints go to the
- * witnesses. At stop, entries of this daemon still uncovered are signed without waiting.
- *
- * Nothing here fails or slows a session: the signing runs beside the commits, and a failed try
- * (Postgres away) is warned about once per outage and tried again.
+ * Signed checkpoints of the chain in Postgres (docs/cluster.md): one stream for the cluster's one
+ * chain, in files mode's format, kept in `audit_checkpoints` and sent to this daemon's witnesses.
+ * A try is one transaction under an advisory lock, so daemons never sign the same count twice, and
+ * reads the database's clock under it, so counts and times rise together across daemons. Nothing
+ * here fails or slows a session: a failed try is warned about once per outage and tried again.
  */
 import type { KeyObject } from 'node:crypto';
 import type pg from 'pg';
@@ -31,10 +19,7 @@ import { inTransaction, tablesOf } from './postgres-connection.js';
 const WHAT = 'sign a checkpoint of the audit chain';
 
 export class StoreCheckpoints {
-  /**
-   * Signs after each of this daemon's commits when audit.signing_key is set (else null).
-   * Throws ConfigError when the key cannot be read.
-   */
+  /** Null unless audit.signing_key is set; ConfigError when the key cannot be read. */
   static forCluster(config: GovflowConfig, cluster: ClusterStore, log: OperationalLog): StoreCheckpoints | null {
     if (config.audit.signing_key === null) return null;
     const witnesses = new CheckpointWitnesses({ stateDir: config.paths.state, witnesses: config.audit.witnesses, log: (message, fields) => log.warn(message, fields) });

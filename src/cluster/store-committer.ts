@@ -1,22 +1,11 @@
 /**
- * Every durable write of the Postgres store goes through here, group-committed: the writes that
- * arrive while a transaction runs share the next one. One transaction — one call of the SQL
- * function `commit_writes` (store-migrations.ts, version 2), so one round trip:
- *
- *   1. locks the sessions' rows (in id order) and checks each write's fence: the row's `owner`
- *      and `epoch` must still be this daemon's lease; a write whose lease was lost is dropped and
- *      rejected with LeaseLostError (docs/cluster.md: a daemon that lost its lease cannot commit);
- *   2. appends the journal records;
- *   3. when any write carries audit entries, locks the chain head (`audit_head`, FOR UPDATE: the
- *      lock that serialises appends across daemons) and chains each entry: its body is formatted
- *      here exactly as the files mode does (audit-entry-format.ts), its hash is SHA-256 over the
- *      previous hash + body, computed under the lock, and the trailer is the files mode's;
- *   4. applies session changes (state, result, manifest, lease release);
- *   5. notifies listeners (new audit entries, results), delivered at commit.
- *
- * A failed transaction (connection cut, server gone) rejects every write in it with
- * StoreUnavailableError: the runner drops that work, the lease runs out, and whoever claims the
- * session next resumes it from the journal — whatever committed is there, whatever did not is not.
+ * Every durable write of the Postgres store, group-committed: writes that arrive while a
+ * transaction runs share the next one, a single call of the SQL function `commit_writes`
+ * (store-migrations.ts, version 2). Under the session rows' locks it drops writes whose lease epoch
+ * no longer holds (LeaseLostError), appends journal records, and chains audit entries under the
+ * `audit_head` row lock, formatted here exactly as files mode formats them. A failed transaction
+ * rejects every write in it (StoreUnavailableError): the session resumes from its journal on
+ * whichever daemon claims it next.
  */
 import type pg from 'pg';
 import { formatEntryBody, localDayAndTime, type AuditEntryInput } from '../audit/audit-entry-format.js';
@@ -44,9 +33,7 @@ export interface SessionRowChange {
   message?: string | null;
   manifest?: unknown;
   governance_hash?: string;
-  /** Give the lease up (the session paused or finished). */
   release?: true;
-  /** Mark the replies of the session as applied. */
   replies_applied?: true;
 }
 
@@ -54,7 +41,6 @@ export interface StoreWrite {
   sessionId: string;
   /** The lease epoch the write was made under (the fence). */
   epoch: number;
-  /** Serialized journal records, numbered from `firstSeq`. */
   records: string[];
   firstSeq: number;
   audit: AuditEntryInput[];
@@ -67,7 +53,6 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-/** Writes per transaction at most (the rest wait for the next one). */
 const MAX_BATCH = 256;
 
 /** What `<schema>_results` carries: a session paused or finished (every daemon hears it). */
@@ -103,7 +88,7 @@ export class StoreCommitter {
     this.channels = channelsOf(options.schema);
   }
 
-  /** Queues a write; resolves with the hashes of its audit entries once committed. */
+  /** Resolves with the hashes of its audit entries once committed. */
   commit(write: StoreWrite): Promise<string[]> {
     return new Promise((resolve, reject) => {
       this.queue.push({ write, resolve, reject });
@@ -111,12 +96,11 @@ export class StoreCommitter {
     });
   }
 
-  /** Called after each commit that appended audit entries, with the newest one's hash. */
   onEntriesCommitted(listener: (lastHash: string) => void): void {
     this.entriesListener = listener;
   }
 
-  /** A system prompt to keep (content-addressed); committed with the next transaction. */
+  /** Committed with the next transaction. */
   keepPrompt(sha256: string, text: string): void {
     this.prompts.set(sha256, text);
   }

@@ -1,9 +1,7 @@
 /**
- * Intake in cluster mode (docs/cluster.md): a claimed inbox file (or HTTP submission, which arrives as
- * one) is committed to the store — a `queued` session row, or a reply row for a paused session —
- * and only then archived. A duplicate request id (accepted by any daemon) or a reply that cannot
- * apply goes to system/failed/. When Postgres does not answer, the item is kept (its file stays in
- * system/processing/) and enqueued again by `retry()` until the store takes it.
+ * Intake in cluster mode: a claimed item is committed to the store, then archived; a duplicate or a
+ * reply that cannot apply goes to system/failed/. While Postgres does not answer, the item is kept
+ * (its file stays in system/processing/) for `retry()`.
  */
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
@@ -58,17 +56,10 @@ export class StoreIntake {
       archive();
       return;
     }
-    const outcome = await this.leases.enqueue({
-      // The request id (named, or generated at the claim) is the key: a session id made here
-      // again after a crash never makes a second session.
-      sessionId: item.sessionId ?? generateSessionId(item.receivedAt, config.timezone),
-      requestId: item.requestId,
-      text: item.text,
-      user: item.user,
-      metadata: item.metadata,
-      sourceFile: item.sourceFile,
-      claimedPath: item.claimedPath,
-    });
+    const { requestId, text, user, metadata, sourceFile, claimedPath } = item;
+    // The request id is the key: a session id made here again after a crash never makes a second session.
+    const sessionId = item.sessionId ?? generateSessionId(item.receivedAt, config.timezone);
+    const outcome = await this.leases.enqueue({ sessionId, requestId, text, user, metadata, sourceFile, claimedPath });
     if (outcome.kind === 'duplicate' && !outcome.ours) {
       return reject(
         outcome.column === 'request_id'

@@ -1,8 +1,4 @@
-/**
- * LISTEN on a cluster schema's channels (store-committer.ts `channelsOf`): new work, new audit
- * entries, results. A dropped connection is replaced after `retryMs` while `active()` holds;
- * meanwhile the daemon's polling covers the gap.
- */
+/** LISTEN on a cluster schema's channels; a dropped connection is replaced after `retryMs`, the daemon's poll covering the gap. */
 import type pg from 'pg';
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../log-contract.js';

@@ -1,8 +1,7 @@
 /**
- * The Postgres store's tables, as versioned migrations applied in order at every start (and by
- * `govflow migrate` alone). Each runs once, in its own transaction, under an advisory lock so
- * daemons starting together do not race; `schema_migrations` records what ran. Never edit a
- * released migration: add the next version.
+ * The Postgres store's tables, as versioned migrations applied at every start (and by `govflow
+ * migrate`), in one transaction under an advisory lock so daemons starting together do not race.
+ * Never edit a released migration: add the next version.
  */
 import type pg from 'pg';
 import { GENESIS_HASH } from '../audit/audit-entry-format.js';
@@ -215,7 +214,6 @@ create table $schema.audit_checkpoints (
   },
 ]);
 
-/** Advisory lock key of the migrations (any constant; one per schema via hashtext). */
 const LOCK_SQL = 'select pg_advisory_xact_lock(hashtext($1))';
 
 /** Applies every migration the schema lacks; resolves with the versions applied now. */

@@ -1,7 +1,6 @@
 /**
- * Results as `govflow run` reads them in cluster mode (docs/cluster.md): from the `sessions` table, on
- * any root. A reply's result is filed in the outbox of the daemon that took the request, which may
- * be another root's, so the run waits on the store rather than on this root's outbox.
+ * Results as `govflow run` reads them in cluster mode: a reply's result is filed in the outbox of
+ * the daemon that took the request, maybe another root's, so the run waits on the store instead.
  */
 import type { ResultSource } from '../cli/run-handover.js';
 import type { GovflowConfig } from '../config/config-loader.js';
@@ -11,7 +10,6 @@ export interface StoreResults extends ResultSource {
   close(): Promise<void>;
 }
 
-/** Opens a small pool on the store; throws StoreUnreachableError (host and port, no credentials). */
 export async function openStoreResults(config: GovflowConfig): Promise<StoreResults> {
   const settings = storeSettings(config);
   const pool = await openPool({ ...settings, poolSize: 1, applicationName: 'govflow run' });

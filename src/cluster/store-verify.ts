@@ -1,11 +1,7 @@
 /**
- * `govflow verify --store` (docs/cluster.md): checks the audit chain in Postgres — every entry hashes to
- * its ENTRY_HASH after the one before it, positions run 1..N with no gap, the head row names the
- * last entry — and then this root's log files against it, entry by entry: the files must be the
- * chain's projection (the same entries, byte for byte, in chain order). Files that end before the
- * chain does are a projection still catching up (a warning); anything else is the first problem.
- * With `--key`, the signed checkpoints (audit_checkpoints and the witness folders) are then held
- * against the chain in Postgres (checkpoint-verify.ts).
+ * `govflow verify --store`: checks the audit chain in Postgres (hashes, positions 1..N, the head
+ * row), then this root's log files against it byte for byte. Files that end early are a
+ * projection still catching up: a warning.
  */
 import * as fs from 'node:fs';
 import path from 'node:path';
@@ -39,11 +35,7 @@ function* fileEntries(logsDir: string): Generator<{ file: string; line: number; 
   }
 }
 
-/**
- * `hashes`, when given, receives the ENTRY_HASH of every intact entry of the chain in Postgres, in
- * order: signed checkpoints are held against them. A file that differs from the chain stops the
- * comparison of files, not the walk of the chain, so they are complete up to a break of the chain.
- */
+/** `hashes` receives the chain's ENTRY_HASHes for the checkpoints: a file that differs stops the comparison of files, not the walk of the chain. */
 export async function verifyStore(pool: pg.Pool, schema: string, logsDir: string, hashes: string[] = []): Promise<StoreVerifyResult> {
   const quoted = quoteIdentifier(schema);
   const warnings: string[] = [];
@@ -53,7 +45,6 @@ export async function verifyStore(pool: pg.Pool, schema: string, logsDir: string
   let position = 0;
   let projected = 0;
   let filesEnded = false;
-  /** The first difference of the files, reported as it was found (the entries before it intact). */
   let fileFailure: StoreVerifyResult | null = null;
   const fail = (problem: string): StoreVerifyResult => fileFailure ?? { ok: false, entries: position, files: fileCount, projected, problem, warnings };
   for (;;) {

@@ -4,6 +4,7 @@
  * CONFIG_DEFAULTS is not `as const`: its inferred type is the shape of the loaded config
  * (GovflowConfig), so a key that may hold other values than its default says so with `as`.
  */
+import { DEFAULT_MAX_DEPTH } from '../message/json-depth.js';
 import type { McpServerConfig, ProviderKind } from './config-schema.js';
 
 /** Options of provider kind local (README "Local models"), used where `provider.local` leaves them out. */
@@ -91,8 +92,7 @@ export const CONFIG_DEFAULTS = {
   },
   message: {
     schema: null as string | null,
-    /** Deepest JSON nesting accepted in a model's answer (the message object itself is depth 1). */
-    max_depth: 64,
+    max_depth: DEFAULT_MAX_DEPTH,
   },
   /** Files that reach prompts must lie inside the root after symlinks are resolved (README "Files outside the root, and prices"). */
   allow_outside_root: false,

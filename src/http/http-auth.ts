@@ -4,6 +4,7 @@
  * Without tokens the API listens on loopback only and every caller is `local`.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { sha256Hex } from '../sha256-hex.js';
 import { HttpProblem } from './http-problem.js';
 
 export type CallerRole = 'operator' | 'auditor' | 'local';
@@ -21,7 +22,7 @@ export interface TokenEntry {
 
 /** Hex SHA-256 of a token, as `http.tokens[].sha256` stores it. */
 export function tokenSha256(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return sha256Hex(token);
 }
 
 /** A new random bearer token (256 bits, URL-safe). */

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
-import { sha256Hex } from '../message/canonical-json.js';
+import { sha256Hex } from '../sha256-hex.js';
 import { isPlainObject } from '../message/json-text.js';
 
 export const CASSETTE_FORMAT = 'govflow-cassette' as const;

@@ -5,8 +5,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { sha256Hex } from '../sha256-hex.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { sha256Hex } from '../message/canonical-json.js';
 import { emptyCassette, fileHashes, promptFileHashes, promptKey, type Cassette, type RecordedAnswer } from './cassette-format.js';
 import { captureSlots, type CaptureSlot } from './recording-middleware.js';
 import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';

@@ -2,7 +2,7 @@
  * Canonical JSON (docs/audit-log.md), what signed checkpoints and approved call arguments are hashed over:
  * the same value always gives the same text.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../sha256-hex.js';
 
 /** Object keys sorted by code unit at every level, no whitespace; strings and numbers as JSON.stringify writes them. */
 export function canonicalJson(value: unknown): string {
@@ -18,9 +18,4 @@ export function canonicalJson(value: unknown): string {
 /** A tool call's arguments as an approval names them (docs/results.md): SHA-256 (hex) of their canonical JSON. */
 export function argumentsSha256(input: unknown): string {
   return sha256Hex(canonicalJson(input ?? null));
-}
-
-/** SHA-256 (hex) of a text (UTF-8) or of bytes. */
-export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
 }

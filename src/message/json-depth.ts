@@ -5,6 +5,9 @@
  */
 
 /** Where a text first nests past the limit; `depth` is the deepest level seen up to there. */
+/** Deepest JSON nesting accepted in a model's answer by default (`message.max_depth`; the message object itself is depth 1). */
+export const DEFAULT_MAX_DEPTH = 64;
+
 export interface TextDepth {
   depth: number;
   /** Index of the bracket that went past the limit, or null when the text stays within it. */

@@ -3,8 +3,7 @@
  * `}`; trailing commas are mended. Nesting is measured on the text first (`message.max_depth`), so
  * a too-deep value is never built and nothing downstream overflows the stack walking it.
  */
-import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
-import { jsonTextDepth, tooDeepMessage } from './json-depth.js';
+import { DEFAULT_MAX_DEPTH, jsonTextDepth, tooDeepMessage } from './json-depth.js';
 import { isPlainObject } from './json-text.js';
 
 /** Where the object was found: the whole answer, a fenced block, or first `{` to last `}`. */
@@ -72,7 +71,7 @@ function isCutOff(text: string, start: number): boolean {
 }
 
 /** The answer's JSON object, or why there is none; `maxDepth` is `message.max_depth`, the deepest nesting accepted. */
-export function parseModelOutput(raw: string, maxDepth: number = CONFIG_DEFAULTS.message.max_depth): ParseResult {
+export function parseModelOutput(raw: string, maxDepth: number = DEFAULT_MAX_DEPTH): ParseResult {
   const text = raw.trim();
   if (text.length === 0) return { ok: false, error: 'the response was empty; answer with one JSON object' };
   const candidates: Array<{ text: string; method: Method }> = [{ text, method: 'raw' }];

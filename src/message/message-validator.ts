@@ -1,8 +1,7 @@
 /** Validates a stamped message for one agent, with problems phrased to send back to the model verbatim. */
 import type { ValidateFunction } from 'ajv';
 import type { AgentDefinition } from '../governance/agent-definition.js';
-import { CONFIG_DEFAULTS } from '../config/config-defaults.js';
-import { jsonValueDepth, tooDeepMessage } from './json-depth.js';
+import { DEFAULT_MAX_DEPTH, jsonValueDepth, tooDeepMessage } from './json-depth.js';
 import { checkPlan, type Plan } from './plan.js';
 import { compileSchema, describeSchemaErrors } from './schema-compiler.js';
 import type { SentientMessage } from './sentient-message.js';
@@ -21,7 +20,7 @@ export class MessageValidator {
     messageSchema: Record<string, unknown>,
     private readonly executionalAgents: readonly string[],
     /** `message.max_depth`: deeper messages are refused before ajv (recursive) walks them. */
-    private readonly maxDepth: number = CONFIG_DEFAULTS.message.max_depth,
+    private readonly maxDepth: number = DEFAULT_MAX_DEPTH,
   ) {
     this.validateMessage = compileSchema(messageSchema);
   }

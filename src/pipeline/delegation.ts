@@ -7,7 +7,7 @@
  */
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { LlmToolOffer } from '../llm/provider.js';
-import { sha256Hex } from '../message/canonical-json.js';
+import { sha256Hex } from '../sha256-hex.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
 import type { DelegationOutcome, JournaledToolCall } from '../store/tool-journal-records.js';
 import type { ActiveSession } from './message-commit.js';

@@ -4,7 +4,7 @@
  * go on the audit entry (`[EVIDENCE]`).
  */
 import { readFile } from 'node:fs/promises';
-import { sha256Hex } from '../message/canonical-json.js';
+import { sha256Hex } from '../sha256-hex.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { ToolBox } from '../tools/tool-box.js';
 import { resolveExisting } from '../tools/workspace-paths.js';

@@ -1,5 +1,5 @@
 /** Builds the prompt for one agent call: a system part stable per agent and snapshot, so prompt caches hit, then the input. */
-import { sha256Hex } from '../message/canonical-json.js';
+import { sha256Hex } from '../sha256-hex.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { executionalAgents } from '../governance/routing-graph.js';

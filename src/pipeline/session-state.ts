@@ -2,7 +2,8 @@
  * A session's state as a pure fold over its journal records, shared by the live runner and crash
  * recovery. Routing is read from the records, never the current governance: a hot reload cannot change the past.
  */
-import { argumentsSha256, sha256Hex } from '../message/canonical-json.js';
+import { argumentsSha256 } from '../message/canonical-json.js';
+import { sha256Hex } from '../sha256-hex.js';
 import { stringifyJson } from '../message/json-text.js';
 import type { PlanTask } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';

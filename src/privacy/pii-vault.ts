@@ -37,7 +37,7 @@ export function readVault(sessionFolder: string): VaultEntry[] {
   return parsed.entries;
 }
 
-/** Replaces the vault with `entries`. Its temporary file is named after it too (.pii-vault.json.*.tmp). */
+/** Replaces the vault with `entries`; its temporary file (.pii-vault.json.*.tmp) is mode 0600 from its creation. */
 export function writeVault(sessionFolder: string, entries: readonly VaultEntry[], durable: boolean): void {
   mkdirSync(sessionFolder, { recursive: true });
   const body: VaultFile = { v: VAULT_FORMAT, entries: [...entries] };

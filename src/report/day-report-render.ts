@@ -66,12 +66,18 @@ function sections(report: DayReport): Section[] {
   ];
 }
 
+/** Counts and cost in one sentence: no text from a log, so nothing in it to escape. */
+function totals(report: DayReport): string {
+  const { cost } = report;
+  const uncounted = cost.sessionsWithoutResult ? `; ${cost.sessionsWithoutResult} sessions without a result are not counted` : '';
+  return `${report.entries} audit entries, ${report.sessions.length} sessions, cost ${usd(cost.usd)} (${cost.inputTokens} input / ${cost.outputTokens} output tokens${uncounted}).`;
+}
+
 export function renderDayReportMarkdown(report: DayReport): string {
   const lines: string[] = [];
   lines.push(`# govflow day report ${report.date} (${prettyDate(report.date)})`, '');
   for (const warning of report.warnings) lines.push(`> warning: ${cell(warning)}`, '');
-  lines.push(`**Verify:** ${cell(report.verify.summary)}`, '');
-  lines.push(`${report.entries} audit entries, ${report.sessions.length} sessions, cost ${usd(report.cost.usd)} (${report.cost.inputTokens} input / ${report.cost.outputTokens} output tokens${report.cost.sessionsWithoutResult ? `; ${report.cost.sessionsWithoutResult} sessions without a result are not counted` : ''}).`, '');
+  lines.push(`**Verify:** ${cell(report.verify.summary)}`, '', totals(report), '');
 
   const text = (value: Cell) => (typeof value === 'object' ? Object.values(value)[0] : value);
   for (const section of sections(report)) {
@@ -95,18 +101,13 @@ function table(headers: string[], rows: string[][]): string {
   return `<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 
-/**
- * The report's sections as an HTML fragment (for the web view's day page); `sessionHref`, when
- * given, links each session id to its page.
- */
+/** The sections as an HTML fragment (the web view's day page); `sessionHref` links each session id. */
 export function renderDayReportFragment(report: DayReport, sessionHref?: (sessionId: string) => string): string {
   const session = (id: string) => (sessionHref ? `<a href="${escapeHtml(sessionHref(id))}">${escapeHtml(id)}</a>` : escapeHtml(id));
   const parts: string[] = report.warnings.map((warning) => `<p class="warning" role="alert">warning: ${escapeHtml(warning)}</p>`);
   parts.push(
     `<p class="verify ${report.verify.ok ? 'verify-ok' : 'verify-failed'}" role="${report.verify.ok ? 'status' : 'alert'}">${escapeHtml(report.verify.summary)}</p>`,
-  );
-  parts.push(
-    `<p>${report.entries} audit entries, ${report.sessions.length} sessions, cost ${escapeHtml(usd(report.cost.usd))} (${report.cost.inputTokens} input / ${report.cost.outputTokens} output tokens${report.cost.sessionsWithoutResult ? `; ${report.cost.sessionsWithoutResult} sessions without a result are not counted` : ''}).</p>`,
+    `<p>${escapeHtml(totals(report))}</p>`,
   );
   const html = (value: Cell) =>
     typeof value !== 'object' ? escapeHtml(value)
@@ -127,21 +128,25 @@ th{background:#f1f3f7}code{font-size:.85em;word-break:break-all}.verify{padding:
 .verify-ok{background:#e7f6ea}.verify-failed{background:#fde8e8;color:#8a1010}.status-failed{color:#a31515;font-weight:600}
 @media (max-width:40rem){table{display:block;overflow-x:auto}}`;
 
-export function renderDayReportHtml(report: DayReport): string {
+/** A whole page with its style inline: no scripts, no external files. `title` is HTML. */
+export function htmlDocument(title: string, style: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>govflow day report ${escapeHtml(report.date)}</title>
-<style>${PAGE_STYLE}</style>
+<title>${title}</title>
+<style>${style}</style>
 </head>
 <body>
-<main>
-<h1>govflow day report ${escapeHtml(report.date)} <small>(${escapeHtml(prettyDate(report.date))})</small></h1>
-${renderDayReportFragment(report)}
-</main>
+${body}
 </body>
 </html>
 `;
+}
+
+export function renderDayReportHtml(report: DayReport): string {
+  const date = escapeHtml(report.date);
+  const body = `<main>\n<h1>govflow day report ${date} <small>(${escapeHtml(prettyDate(report.date))})</small></h1>\n${renderDayReportFragment(report)}\n</main>`;
+  return htmlDocument(`govflow day report ${date}`, PAGE_STYLE, body);
 }

@@ -1,8 +1,4 @@
-/**
- * Reads what a day report is built from, off a files-mode root: the day's audit entries, the
- * whole chain's verify result, and each logged session's result (outbox) or, while it has none,
- * its manifest. Shared by `govflow report` and the web view's day page.
- */
+/** Reads what a day report is built from, off a files-mode root: for `govflow report` and the web view's day page. */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { verifyAuditChain } from '../audit/audit-chain-verify.js';
@@ -17,14 +13,8 @@ import { buildDayReport, type DayReport, type ReportSession } from './day-report
 const SAFE_NAME = /^[A-Za-z0-9._-]{1,200}$/;
 
 const MANIFEST_STATUS: Record<string, string> = {
-  RUNNING: 'running',
-  PENDING: 'running',
-  PAUSED: 'pending',
-  SUCCESS: 'success',
-  PARTIAL: 'partial',
-  FAILED: 'failed',
-  HALTED_COST: 'failed',
-  HALTED_TIME: 'failed',
+  RUNNING: 'running', PENDING: 'running', PAUSED: 'pending', SUCCESS: 'success',
+  PARTIAL: 'partial', FAILED: 'failed', HALTED_COST: 'failed', HALTED_TIME: 'failed',
 };
 
 interface ResultOnDisk {
@@ -83,11 +73,7 @@ export function readSessionStanding(paths: SystemPaths, sessionId: string, reque
   };
 }
 
-/**
- * The day's entries and the report over them, from the files under `paths`. `web` (the web view's
- * day page): only the entries the viewer may see, the chain verified as a running daemon writes it,
- * and no CLI advice in the warnings.
- */
+/** `web`: only the entries the viewer may see, the chain verified as a running daemon writes it, and no CLI advice. */
 export async function readDay(paths: SystemPaths, date: string, web?: { visible: (entry: LoggedEntry) => boolean }): Promise<{ report: DayReport; entries: LoggedEntry[] }> {
   const warnings: string[] = [];
   let entries: LoggedEntry[] = [];
@@ -110,7 +96,6 @@ export async function readDay(paths: SystemPaths, date: string, web?: { visible:
   return { report: buildDayReport({ date, entries, verify, sessions, warnings }), entries };
 }
 
-/** Builds the report of `date` (YYYYMMDD) from the files under `paths`. */
 export async function loadDayReport(paths: SystemPaths, date: string): Promise<DayReport> {
   return (await readDay(paths, date)).report;
 }

@@ -1,8 +1,6 @@
 /**
- * One day's summary for auditors (issue 16, `govflow report`): sessions by status, agents,
- * failures with their reasons, compliance flags, cost and the verify result. A pure function of
- * what is on disk, read by the caller — the day's audit entries, the chain's verify result and
- * the results of the day's sessions — so the CLI and the web view's day page show the same thing.
+ * One day's summary for auditors (`govflow report`): a pure function of what the caller read, so
+ * the CLI and the web view's day page show the same thing.
  */
 import type { VerifyResult } from '../audit/audit-chain-verify.js';
 import type { ParsedAuditEntry } from '../audit/audit-entry-parse.js';
@@ -66,13 +64,17 @@ export interface DayReport {
   warnings: string[];
 }
 
-/** Extension lines that flag a compliance event on an entry (docs/audit-log.md; README "Give an agent tools"; README "Privacy and guardrails"). */
+/** Extension lines that flag a compliance event on an entry. */
 const FLAG_LINE = /^\[(VIOLATIONS|COMPLIANCE VIOLATIONS|GUARDRAILS|PII_REDACTED)\]: (.*)$/;
+
+function placeOf(entry: ReportEntry): EntryPlace {
+  return { sessionId: entry.sessionId, agent: entry.agent, sequence: entry.sequence, time: entry.time };
+}
 
 function flagsOf(entry: ReportEntry): ReportFlag[] {
   const flags: ReportFlag[] = [];
   const lines = entry.body.split('\n');
-  // `[VIOLATIONS]` (docs/audit-log.md) repeats the older `[COMPLIANCE VIOLATIONS]` findings: count them once.
+  // `[VIOLATIONS]` repeats the older `[COMPLIANCE VIOLATIONS]` findings: count them once.
   const hasViolations = lines.some((line) => line.startsWith('[VIOLATIONS]: '));
   for (const line of lines) {
     const match = FLAG_LINE.exec(line);
@@ -80,7 +82,7 @@ function flagsOf(entry: ReportEntry): ReportFlag[] {
     const [, kind, detail] = match;
     if (detail === '[]' || detail === '{}') continue;
     if (kind === 'COMPLIANCE VIOLATIONS' && hasViolations) continue;
-    flags.push({ sessionId: entry.sessionId, agent: entry.agent, sequence: entry.sequence, time: entry.time, kind, detail });
+    flags.push({ ...placeOf(entry), kind, detail });
   }
   return flags;
 }
@@ -89,7 +91,6 @@ function count(into: Record<string, number>, key: string): void {
   into[key] = (into[key] ?? 0) + 1;
 }
 
-/** The day's verify status from the whole chain's result. */
 export function dayVerifyStatus(date: string, verify: VerifyResult): DayVerify {
   const problem = verify.firstProblem;
   if (verify.ok || !problem) {
@@ -108,10 +109,7 @@ export function dayVerifyStatus(date: string, verify: VerifyResult): DayVerify {
   };
 }
 
-/**
- * Builds the report. `entries` are the day's entries in log order; `sessions` the standing of
- * the sessions those entries belong to (missing ones show as `unknown`).
- */
+/** `entries` in log order; `sessions` the standing of their sessions (missing ones show as `unknown`). */
 export function buildDayReport(input: {
   date: string;
   entries: readonly ReportEntry[];
@@ -125,7 +123,6 @@ export function buildDayReport(input: {
   const failures: ReportFailure[] = [];
   const flags: ReportFlag[] = [];
   for (const entry of input.entries) {
-    // A session with no result or manifest to go by shows as `unknown`.
     const standing = known.get(entry.sessionId) ?? { sessionId: entry.sessionId, requestId: entry.requestId, status: 'unknown', message: null, error: null, usage: null };
     const session = perSession.get(entry.sessionId) ?? { ...standing, messages: 0, agents: [], firstTime: entry.time, lastTime: entry.time };
     perSession.set(entry.sessionId, session);
@@ -139,14 +136,7 @@ export function buildDayReport(input: {
     count(agent.byStatus, entry.status.code);
 
     if (entry.status.code === 'failed' || entry.error) {
-      failures.push({
-        sessionId: entry.sessionId,
-        agent: entry.agent,
-        sequence: entry.sequence,
-        time: entry.time,
-        code: entry.error?.code ?? null,
-        reason: entry.error?.message ?? entry.status.message,
-      });
+      failures.push({ ...placeOf(entry), code: entry.error?.code ?? null, reason: entry.error?.message ?? entry.status.message });
     }
     flags.push(...flagsOf(entry));
   }

@@ -1,13 +1,8 @@
 /**
- * An append-only file with optional fdatasync. Writes are synchronous calls — appends are small
- * and must keep their order — and durability is awaited: the fdatasync runs on the thread pool,
- * and callers that ask while one runs share the next one (group commit).
- *
- * When the disk refuses a write (ENOSPC, EDQUOT, EROFS, EIO: issue 20), nothing half-written
- * stays: the file is cut back to its last whole record, the record waits in a backlog (later
- * appends queue behind it, in order), and the backlog is retried with backoff (disk-waits.ts)
- * until the disk takes it. `sync` resolves only once the backlog is written and synced, and
- * {@link backlogWritten} lets the audit writer keep "journal record, then audit entry".
+ * An append-only file whose fdatasyncs run on the thread pool, shared by the callers that ask while
+ * one runs (group commit); writes stay synchronous, being small and ordered. A write the disk
+ * refuses (issue 20) is cut back to the last whole record and waits in a backlog, retried with
+ * backoff; {@link backlogWritten} lets the audit writer keep "journal record, then audit entry".
  */
 import { close, closeSync, fdatasync, fstatSync, fsync, fsyncSync, ftruncateSync, open, openSync, statSync, writeSync } from 'node:fs';
 import { diskCall, diskCallAsync, diskFailureCode, type DiskFaults } from './disk-io.js';
@@ -20,20 +15,13 @@ import { GovflowError } from '../errors.js';
 /** open(2) on the thread pool, resolving with the descriptor. */
 export const openAsync = promisify(open);
 
-/**
- * Group commit on one file descriptor: `sync()` resolves once everything written to the
- * descriptor before the call is on disk. At most one fdatasync runs at a time; requests that
- * arrive while it runs are served by one more, queued behind it.
- */
+/** Group commit on one descriptor: at most one sync runs; requests arriving meanwhile share one more, queued behind it. */
 export class FdatasyncQueue {
   private readonly flush: (fd: number) => Promise<void>;
   private running: Promise<void> = Promise.resolve();
   private queued: Promise<void> | null = null;
 
-  /**
-   * `flush`: fdatasync (files) or fsync (folders, whose entries are what must reach the disk);
-   * `label`: the path the syncs are for, in injected failures and waits.
-   */
+  /** `flush` is fsync for folders, whose entries are what must reach the disk; `label` names the path in faults and waits. */
   constructor(
     flush: typeof fdatasync = fdatasync,
     private readonly label = 'a file',
@@ -42,7 +30,6 @@ export class FdatasyncQueue {
     this.flush = promisify(flush);
   }
 
-  /** `fd`: the queue's one descriptor. */
   sync(fd: number): Promise<void> {
     if (this.queued) return this.queued;
     const queued = this.running.then(() => {
@@ -61,7 +48,6 @@ export class FdatasyncQueue {
   }
 }
 
-/** The backlog flushes of every file that waits for the disk. */
 const flushes = new Set<Promise<void>>();
 
 /** Null when no file waits for the disk; else resolves once the backlogs waiting now are written (or abandoned). */
@@ -72,7 +58,6 @@ export function backlogWritten(): Promise<void> | null {
 export interface AppendOnlyFileOptions {
   /** A descriptor already opened for appending to the file, to adopt. */
   fd?: number;
-  /** Failures to inject (tests). */
   faults?: DiskFaults;
 }
 
@@ -91,7 +76,6 @@ export class AppendOnlyFile {
     return this.size;
   }
 
-  /** Opens (creating) `file` for appending. */
   constructor(
     readonly file: string,
     private readonly durable: boolean,
@@ -109,10 +93,7 @@ export class AppendOnlyFile {
     return new AppendOnlyFile(file, durable, { fd: await openAsync(file, 'a'), faults });
   }
 
-  /**
-   * Appends text to the page cache (durable with the next `sync`). A write the disk refuses goes
-   * to the backlog instead (see the file comment); other errors throw, leaving nothing behind.
-   */
+  /** Durable with the next `sync`. A write the disk refuses goes to the backlog; other errors throw, leaving nothing behind. */
   append(text: string): void {
     if (this.fd === null) throw new GovflowError('internal', `${this.file} is closed`);
     this.backlog.push(text);
@@ -203,15 +184,10 @@ export function fsyncDirectory(directory: string): void {
   }
 }
 
-/** Folders many sessions add entries to (sessions/, outbox/, …), each with an open descriptor. */
 const sharedDirectories = new Map<string, { fd: Promise<number>; syncs: FdatasyncQueue }>();
 const MAX_SHARED_DIRECTORIES = 32;
 
-/**
- * fsyncDirectoryAsync for a folder that many sessions add entries to at once: its descriptor
- * stays open, and callers that arrive while a sync runs share the next one (group commit), so a
- * burst of sessions ending together costs one or two folder syncs instead of one each.
- */
+/** For a folder many sessions add entries to at once (sessions/, outbox/): its descriptor stays open and callers share syncs, so a burst costs one or two. */
 export async function fsyncSharedDirectory(directory: string): Promise<void> {
   const key = path.resolve(directory);
   let shared = sharedDirectories.get(key);

@@ -12,17 +12,15 @@ let counter = 0;
 /** fdatasync on the thread pool (the event loop goes on meanwhile). */
 export const fdatasyncAsync = promisify(fdatasync);
 
-/** The temporary file's name: hidden, in `tempDir` (the target's folder unless a caller says). */
 function temporaryFor(file: string, tempDir: string): string {
   return path.join(tempDir, `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
 }
 
-/** `mode` applies from the temporary file's creation on: the content is never readable more widely. */
-export function writeFileAtomic(file: string, content: string, durable = true, faults?: DiskFaults, mode = 0o666): void {
+export function writeFileAtomic(file: string, content: string | Uint8Array, durable = true, faults?: DiskFaults, mode?: number): void {
   const temporary = temporaryFor(file, path.dirname(file));
   const fd = openSync(temporary, 'w', mode);
   try {
-    diskCall(faults, 'write', file, () => writeSync(fd, content));
+    diskCall(faults, 'write', file, () => writeSync(fd, typeof content === 'string' ? Buffer.from(content, 'utf8') : content));
     if (durable) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
@@ -37,22 +35,15 @@ export function writeFileAtomic(file: string, content: string, durable = true, f
 export interface AtomicWriteOptions {
   /** fdatasync the file and fsync its folder (default true). */
   durable?: boolean;
-  /**
-   * Where the temporary file goes (same file system; default: the file's folder), to keep it out
-   * of a folder that must only ever hold finished files: results are written through `system/`
-   * into `system/outbox/` (docs/results.md).
-   */
+  /** Where the temporary file goes, on the same file system, to keep it out of a folder that must only hold finished files (the outbox). */
   tempDir?: string;
-  /** Failures to inject (tests). */
   faults?: DiskFaults;
 }
 
 /**
- * The same for the hot path: creating the temporary file and the syncs run on the thread pool;
- * the write, close and rename, which cost microseconds, run right here and save the thread-pool
- * round trips. A disk that refuses the write (ENOSPC, EDQUOT, EROFS, EIO) is waited out: the
- * temporary file is removed and the whole write retried with backoff (disk-waits.ts), so the
- * file at `file` is always either the old one or the whole new one.
+ * The same for the hot path: the open and the syncs run on the thread pool; the write, close and
+ * rename cost microseconds and run right here. A disk that refuses the write is waited out and the
+ * whole write retried (disk-waits.ts), so `file` is always the old file or the whole new one.
  */
 export async function writeFileAtomicAsync(file: string, content: string, options: AtomicWriteOptions = {}): Promise<void> {
   const { durable = true, tempDir = path.dirname(file), faults } = options;
@@ -72,11 +63,7 @@ export async function writeFileAtomicAsync(file: string, content: string, option
   if (durable) await fsyncSharedDirectory(path.dirname(file));
 }
 
-/**
- * A session's result into the outbox (docs/results.md): `<request_id>.json` (durable when asked) and its
- * `.md` report. The temporary files go to `system/`, beside the outbox, so that the outbox only
- * ever holds finished results.
- */
+/** A session's result into the outbox, its temporary files in `system/` so that the outbox only ever holds finished results. */
 export async function writeOutboxResult(outboxDir: string, result: SessionResultFiles, durable: boolean, faults?: DiskFaults): Promise<void> {
   const tempDir = path.dirname(outboxDir);
   await Promise.all([
@@ -104,24 +91,15 @@ async function writeThroughTemporary(file: string, content: string, durable: boo
   }
 }
 
-/** The folder under system/logs/ that retention archives days into (docs/audit-log.md "Retention and archives"). */
+/** The folder under system/logs/ that retention archives days into. */
 export const ARCHIVE_FOLDER = 'archive';
 
 export function archiveFolderOf(logsDir: string): string {
   return path.join(logsDir, ARCHIVE_FOLDER);
 }
 
-/** Writes `bytes` gzipped to `target` (temp, sync, rename), creating its folder; `mode` as the source's. */
+/** Writes `bytes` gzipped to `target` atomically, creating its folder; `mode` as the source's. */
 export function writeGzip(target: string, bytes: Buffer, mode = 0o644): void {
   mkdirSync(path.dirname(target), { recursive: true });
-  const temp = `${target}.tmp`;
-  const fd = openSync(temp, 'w', mode);
-  try {
-    writeSync(fd, gzipSync(bytes));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, target);
-  fsyncDirectory(path.dirname(target));
+  writeFileAtomic(target, gzipSync(bytes), true, undefined, mode);
 }

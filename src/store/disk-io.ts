@@ -1,10 +1,7 @@
 /**
- * The seam between the store layer and the disk, for the durable writes issue 20 is about
- * (journal appends, audit appends, result files, archive moves, their syncs). Store code runs
- * each such call through {@link diskCall} with the {@link DiskFaults} its owner was given: tests
- * pass failures in there (the Nth write fails with a given errno, optionally after the write
- * reached the file: test/support/disk-faults.ts), so disk-full, read-only and I/O errors are
- * tested everywhere without privileges or a real small filesystem. Running code passes none.
+ * The seam between the store layer and the disk for the durable writes of issue 20: tests inject
+ * failures through {@link DiskFaults} (test/support/disk-faults.ts), so disk-full, read-only and
+ * I/O errors are tested everywhere without privileges or a small filesystem.
  */
 
 export type DiskOperation = 'write' | 'sync' | 'open' | 'rename';
@@ -26,7 +23,6 @@ export interface DiskFaults {
   failureFor(operation: DiskOperation, file: string): { error: Error; afterCall: boolean } | null;
 }
 
-/** Runs one synchronous durable call on `file` through the seam. */
 export function diskCall<T>(faults: DiskFaults | undefined, operation: DiskOperation, file: string, call: () => T): T {
   const failure = faults?.failureFor(operation, file) ?? null;
   if (failure === null) return call();

@@ -1,21 +1,15 @@
 /**
- * Durable writes that wait for the disk (issue 20). A write failing with ENOSPC, EDQUOT, EROFS
- * or EIO is not an error for the session: the store layer retries it with govflow's backoff
- * (backoff.ts: full jitter under a ceiling of 100 ms doubling to 5 s) until the disk takes it, and the session goes on from
- * where it was — no restart. Meanwhile this registry says what waits (`waiting: ENOSPC on
- * <path>`), for the operational log and `govflow status`.
- *
- * One registry per process (the root lock makes the process the root's one writer); the daemon
- * plugs its log and its status file in with {@link DiskWaits.listen}.
+ * Durable writes that wait for the disk (issue 20): a write failing with ENOSPC, EDQUOT, EROFS or
+ * EIO is retried with backoff until the disk takes it, and the session goes on where it was. The
+ * registry says what waits, for the log and `govflow status`: one per process, since the root lock
+ * makes the process the root's one writer.
  */
 import { abortableSleep, backoffDelayMs, type BackoffOptions } from '../backoff.js';
 import { GovflowError } from '../errors.js';
 import { diskFailureCode } from './disk-io.js';
 
 export interface DiskWait {
-  /** The errno the disk answered with (ENOSPC, EDQUOT, EROFS, EIO). */
   errno: string;
-  /** The file or folder the write was for. */
   path: string;
   /** ISO time of the first failure of this write. */
   since: string;
@@ -38,7 +32,6 @@ export class DiskWaitAbandonedError extends GovflowError {
   }
 }
 
-/** The wait between attempts: a ceiling of 100 ms doubling to 5 s. */
 export const DISK_BACKOFF: Readonly<Pick<BackoffOptions, 'baseMs' | 'maxMs'>> = Object.freeze({ baseMs: 100, maxMs: 5_000 });
 
 export class DiskWaits {
@@ -46,10 +39,8 @@ export class DiskWaits {
   private readonly listeners = new Set<DiskWaitListener>();
   /** Ends every wait in progress (abandonAll aborts it and puts a new one in its place). */
   private abandon = new AbortController();
-  /** Tests shorten it with {@link setBackoff}. */
   private backoff: Pick<BackoffOptions, 'baseMs' | 'maxMs'> = DISK_BACKOFF;
 
-  /** What waits right now (oldest first). */
   list(): DiskWait[] {
     return [...this.current].map((wait) => ({ ...wait }));
   }
@@ -63,11 +54,7 @@ export class DiskWaits {
     this.backoff = backoff;
   }
 
-  /**
-   * Runs `attempt` until it succeeds. A disk failure (see DISK_FAILURE_CODES) is waited out and
-   * retried; any other error is thrown at once. `attempt` must be safe to repeat: it is called
-   * again after a failure that may have left part of its work on disk.
-   */
+  /** Runs `attempt` until the disk takes it; other errors throw at once. It must be safe to repeat after a partial failure. */
   async retry<T>(file: string, attempt: () => T | Promise<T>): Promise<T> {
     let wait: DiskWait | null = null;
     try {
@@ -96,7 +83,6 @@ export class DiskWaits {
     }
   }
 
-  /** Reports a needed folder that was removed and made again (a warning, never a crash). */
   noteRecreated(folder: string): void {
     for (const listener of this.listeners) listener.recreated?.(folder);
   }
@@ -108,5 +94,4 @@ export class DiskWaits {
   }
 }
 
-/** The process's registry (the store layer's files all report here). */
 export const diskWaits = new DiskWaits();

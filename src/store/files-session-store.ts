@@ -1,8 +1,6 @@
 /**
- * The files store (files mode): a session is `system/sessions/<id>/` (journal.jsonl, append-only,
- * and manifest.json, a cache of its state for `govflow status`), its audit entries go to the
- * hash-chained `system/logs/`, its result to `system/outbox/`. The ordering promises of
- * `SessionStore` are kept here; the record types and readers are in session-journal.ts.
+ * The files store: a session is `system/sessions/<id>/` (journal.jsonl, and manifest.json, a cache
+ * for `govflow status`), its audit entries go to `system/logs/`, its result to `system/outbox/`.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,46 +11,27 @@ import type { DiskFaults } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
 import { ManifestFile } from './manifest-file.js';
 import { PromptStore } from './prompt-store.js';
-import {
-  SessionJournal,
-  type AuditPosition,
-  type CrashRecord,
-  type ExchangeRecord,
-  type FinishedRecord,
-  type JournalRecord,
-  type MessageRecord,
-  type ReplyRecord,
-  type SessionManifest,
-  type SessionRecord,
-  type VoidRecord,
-} from './session-journal.js';
+import { SessionJournal, type AuditPosition, type CrashRecord, type ExchangeRecord, type FinishedRecord, type JournalRecord, type MessageRecord, type ReplyRecord, type SessionManifest, type SessionRecord, type VoidRecord } from './session-journal.js';
 import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from './tool-journal-records.js';
 import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession } from './session-store.js';
 import { GovflowError } from '../errors.js';
 
 export interface FilesSessionStoreOptions {
-  /** `system/sessions/`. */
   sessionsDir: string;
-  /** `system/outbox/`. */
   outboxDir: string;
   /** fdatasync journals and results (`daemon.fsync`). */
   durable: boolean;
-  /**
-   * The audit trail (the AuditLogWriter): `append` resolves once the entry is durable, with its
-   * hash; `position` is where the log ends now (noted on each new session as `audit_from`).
-   */
+  /** The AuditLogWriter; `position` is noted on each new session as `audit_from`. */
   audit: { append(input: AuditEntryInput): Promise<{ hash: string }>; position?(): AuditPosition | null };
-  /** The session's audit entries logged from `sinceIso` on, after `from` as SessionStore.auditedMessages says (reads system/logs/). */
+  /** SessionStore.auditedMessages, read from system/logs/. */
   auditedMessages: (sessionId: string, sinceIso: string, from?: AuditPosition | null) => Promise<AuditedMessages>;
-  /** `system/snapshots/`: system prompts go to `prompts/<sha256>.md` under it. */
+  /** System prompts go to `prompts/<sha256>.md` under it. */
   snapshotsDir: string;
-  /** Failures to inject into journal, result and prompt writes (tests). */
   faults?: DiskFaults;
 }
 
 const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-/** One session of the files store: its journal and manifest, plus the shared audit writer and outbox. */
 class FilesStoredSession implements StoredSession {
   private readonly manifest: ManifestFile;
 
@@ -70,7 +49,7 @@ class FilesStoredSession implements StoredSession {
     for (const record of records) this.journal.append(`${JSON.stringify(record)}\n`);
   }
 
-  /** Appends, then resolves once every record so far (and the session's folder entries) is on disk. */
+  /** Resolves once every record so far, and the session's folder entries, are on disk. */
   private async appendDurable(...records: JournalRecord[]): Promise<void> {
     this.append(...records);
     await Promise.all([this.entriesDurable, this.journal.sync()]);
@@ -82,10 +61,9 @@ class FilesStoredSession implements StoredSession {
   }
 
   async commitMessage(record: MessageRecord, audit: AuditEntryInput): Promise<{ entryHash: string | null }> {
-    // One durable write per step: the audit entry. The journal record goes to the page cache
-    // first, so a killed process never leaves an audited message the journal lacks; the journal
-    // is synced when the session pauses or ends. After power loss the audit log may be ahead of
-    // the journal: recovery voids those entries (voidMessages) and runs their steps again.
+    // One durable write per step, the audit entry; the journal record reaches the page cache
+    // first, so a killed process never leaves an audited message the journal lacks. After power
+    // loss the log may be ahead: recovery voids those entries and runs their steps again.
     this.append(record);
     return { entryHash: (await this.options.audit.append(audit)).hash };
   }
@@ -135,7 +113,6 @@ class FilesStoredSession implements StoredSession {
     this.manifest.write(`${JSON.stringify(manifest, null, 2)}\n`);
   }
 
-  /** Closes the journal once the last manifest write has landed (a failed one is reported). */
   async close(): Promise<Error | null> {
     const manifestError = await this.manifest.close();
     await this.journal.close();
@@ -162,7 +139,6 @@ export class FilesSessionStore implements SessionStore {
   async create(record: SessionRecord): Promise<StoredSession> {
     const { sessionsDir, durable } = this.options;
     const directory = SessionJournal.directoryOf(sessionsDir, record.session_id);
-    // A disk that refuses the new folder or file (ENOSPC, ...) is waited out (disk-waits.ts).
     const journal = await diskWaits.retry(directory, async () => {
       await mkdir(directory, { recursive: true });
       return AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable, this.options.faults);

@@ -1,8 +1,7 @@
 /**
- * A small file rewritten in place, for caches such as a session's manifest.json: nothing is
- * synced, and readers may meet a rewrite in progress and retry. A rewrite of an open file costs a
- * few microseconds, so it runs right away; only creating the file (costly on some filesystems)
- * runs off the event loop, and the latest content written meanwhile lands once the file is open.
+ * A small file rewritten in place, for caches such as manifest.json: nothing is synced, and readers
+ * may meet a rewrite in progress and retry. Only creating the file (costly on some filesystems)
+ * runs off the event loop; the latest content written meanwhile lands once it is open.
  */
 import { closeSync, ftruncateSync, open, writeSync } from 'node:fs';
 
@@ -15,7 +14,6 @@ export class ManifestFile {
 
   constructor(readonly file: string) {}
 
-  /** Replaces the file's content (once the file is open, if it is still being created). */
   write(content: string): void {
     if (this.closed || this.failure) return;
     this.latest = content;
@@ -42,10 +40,7 @@ export class ManifestFile {
     }
   }
 
-  /**
-   * Waits for the latest content to land (a creation still under way), then releases the
-   * descriptor; resolves with the first error met, else null. Safe to call twice.
-   */
+  /** Waits for the latest content to land, then releases the descriptor; resolves with the first error met. Safe to call twice. */
   async close(): Promise<Error | null> {
     await this.opening;
     this.closed = true;

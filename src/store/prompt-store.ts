@@ -1,8 +1,7 @@
 /**
- * The exact system prompts sent to models, stored once per root under
- * system/snapshots/prompts/<sha256>.md and named by hash in each exchange record. A system prompt
- * depends only on the governance snapshot and the agent, so storing it per call (or per session)
- * would repeat the same tens of kilobytes thousands of times.
+ * The exact system prompts sent to models, stored once per root as system/snapshots/prompts/<sha256>.md:
+ * a prompt depends only on the governance snapshot and the agent, so storing it per call would
+ * repeat the same tens of kilobytes thousands of times.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,11 +18,7 @@ export class PromptStore {
     private readonly faults?: DiskFaults,
   ) {}
 
-  /**
-   * Stores the prompt unless it already is (checked on disk once per process and hash). When the
-   * disk refuses it (ENOSPC, EDQUOT, EROFS, EIO) the write is retried in the background (the
-   * prompt can also be rebuilt from the governance snapshot it came from); the session goes on.
-   */
+  /** A write the disk refuses is retried in the background: the session goes on (the prompt can be rebuilt from its snapshot). */
   ensure(sha256: string, text: string): void {
     if (this.known.has(sha256)) return;
     const file = path.join(this.directory, `${sha256}.md`);

@@ -1,8 +1,6 @@
 /**
- * The journal of one session under system/sessions/<session_id>/: `journal.jsonl`, append-only,
- * versioned records (the request, every LLM exchange with its exact prompt and raw response,
- * every committed message, replies, the end), and `manifest.json`, a cache of the session's
- * state for `govflow status`. The journal is the truth: a session resumes from it after a crash.
+ * The journal of one session, `system/sessions/<id>/journal.jsonl`: append-only, versioned records,
+ * the truth a session resumes from after a crash; `manifest.json` beside it is a cache for `govflow status`.
  */
 import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
 import type { ToolJournalRecord } from './tool-journal-records.js';
@@ -16,17 +14,10 @@ import type { SentientMessage } from '../message/sentient-message.js';
 /** Version of journal records and manifests; bump with a reader for the old one. */
 export const JOURNAL_FORMAT = 1 as const;
 
-/**
- * Journal versions this govflow reads. Each has a frozen journal under test/fixtures/journal/v<N>/
- * that the tests read (never regenerated), so a change that breaks an old journal fails there.
- */
+/** Journal versions this govflow reads, each with a frozen journal under test/fixtures/journal/v<N>/. */
 export const SUPPORTED_JOURNAL_VERSIONS: readonly number[] = [1];
 
-/**
- * A journal line that is not a record this govflow can read: damage, a hand edit, or a journal
- * written by a newer govflow. Names the file and the 1-based line; nothing is cut. Kind `audit`:
- * a record govflow keeps cannot be read, as with a malformed audit log.
- */
+/** A journal line this govflow cannot read (damage, a hand edit, a newer govflow): never cut, named by file and line. */
 export class JournalFormatError extends GovflowError {
   override readonly name = 'JournalFormatError';
   constructor(
@@ -55,12 +46,9 @@ export interface SessionRecord {
   created_at: string;
   /** The agent that receives the request (the entry agent when the session was created). */
   entry_agent: string;
-  /** Set on a child session started by a `delegate` tool call (README "Delegation"). */
+  /** Set on a child session started by a `delegate` tool call. */
   delegation?: DelegatedFrom;
-  /**
-   * Where the audit log stood when the session was created: all its entries come after this
-   * point, so crash recovery reads the log from here (files store; absent in older journals).
-   */
+  /** Where the audit log stood at creation: crash recovery reads the log from here (files store; absent in older journals). */
   audit_from?: AuditPosition;
 }
 
@@ -73,11 +61,9 @@ export interface AuditPosition {
 /** Where a child session comes from and the limits it runs under. */
 export interface DelegatedFrom {
   parent_session_id: string;
-  /** The user's session at the top of the tree. */
+  /** The user's session at the top of the tree; depth 1 is its child. */
   root_session_id: string;
-  /** 1 for a child of the user's session. */
   depth: number;
-  /** The parent's tool call that started it. */
   call_id: string;
   /** Cycle keys (`origin>target#objective_sha256`) of this delegation and its ancestors. */
   lineage: string[];
@@ -139,11 +125,9 @@ export interface MessageRecord {
   plan: Plan | null;
   /** Where a failed status goes (the agent's on_failure when this was committed). */
   on_failure: string | null;
-  /** PII occurrences replaced for this message, by kind (README "Privacy and guardrails"); absent in older records. */
+  /** These three are absent in older records. */
   pii_redacted?: Record<string, number> | null;
-  /** Guardrails that fired on this message (README "Privacy and guardrails"); absent in older records. */
   guardrails?: Array<{ rule: string; action: string }> | null;
-  /** Tool calls, tool violations, approvals and evidence of this step (README "Give an agent tools"); absent in older records. */
   tools?: ToolAuditLines;
 }
 
@@ -157,10 +141,9 @@ export interface ReplyRecord {
 }
 
 /**
- * An audit entry whose message record a crash (power loss) took from the journal: the journal is
- * synced at the end of a session, the audit log at every message, so after power loss the log can
- * be ahead. The entry stays in the tamper-evident log; its step runs again with the next sequence
- * number, and the message that replaces it says so in its audit notes.
+ * An audit entry whose message record power loss took from the journal (the journal is synced at
+ * the end of a session, the audit log at every message). The entry stays in the log; its step runs
+ * again with the next sequence number, and the message that replaces it says so in its notes.
  */
 export interface VoidRecord {
   v: typeof JOURNAL_FORMAT;
@@ -178,11 +161,7 @@ export interface FinishedRecord {
   at: string;
 }
 
-/**
- * A step failed with an unexpected internal error (a bug, a broken provider, a full disk): the
- * session is run again from its journal, at most `limits.max_crash_retries` times in a row —
- * counted here, so restarts count too — then ends failed with PROCESSING_ERROR.
- */
+/** A step failed with an unexpected internal error; counted here so restarts count toward `limits.max_crash_retries` too. */
 export interface CrashRecord {
   v: typeof JOURNAL_FORMAT;
   type: 'crash';
@@ -194,15 +173,7 @@ export interface CrashRecord {
 export type JournalRecord = SessionRecord | ExchangeRecord | MessageRecord | ReplyRecord | VoidRecord | FinishedRecord | CrashRecord | ToolJournalRecord;
 
 /** Seed 001's job states. */
-export type SessionStateName =
-  | 'PENDING'
-  | 'RUNNING'
-  | 'PAUSED'
-  | 'SUCCESS'
-  | 'PARTIAL'
-  | 'FAILED'
-  | 'HALTED_COST'
-  | 'HALTED_TIME';
+export type SessionStateName = 'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCESS' | 'PARTIAL' | 'FAILED' | 'HALTED_COST' | 'HALTED_TIME';
 
 export interface SessionManifest {
   v: typeof JOURNAL_FORMAT;
@@ -233,10 +204,8 @@ export class SessionJournal {
   }
 
   /**
-   * Reads records; with `repair`, truncates a torn final line (one without its "\n": a crash cut
-   * the append short). Anything else that is not a record — an unparsable line before the end, a
-   * complete final line that does not parse, a version this govflow does not read — throws
-   * {@link JournalFormatError} naming file and line: that is damage, never silently cut.
+   * With `repair`, truncates a torn final line (one without its "\n": a crash cut the append
+   * short). Any other line that is not a record throws {@link JournalFormatError}: that is damage, never cut.
    */
   static read(directory: string, repair = false): JournalRecord[] {
     const file = path.join(directory, 'journal.jsonl');
@@ -276,10 +245,7 @@ export class SessionJournal {
   }
 }
 
-/**
- * One complete journal line as a record of a supported version, or a JournalFormatError naming
- * `file` (or the store row) and line: the one parser of journal records, whichever store keeps them.
- */
+/** The one parser of journal records, whichever store keeps them; `file` may name a store row. */
 export function parseJournalRecord(line: string, file: string, lineNumber: number): JournalRecord {
   let value: unknown;
   try {

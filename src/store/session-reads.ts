@@ -1,8 +1,6 @@
 /**
- * The read seam: what the HTTP API and the web view read about requests and sessions, from the
- * backend that keeps them — the files of this root (here), or Postgres in cluster mode
- * (src/cluster/cluster-reads.ts, which reads the files of this root for what it did not fetch).
- * Handlers read synchronously: the HTTP server awaits `prefetch` for the ids a request names first.
+ * The read seam of the HTTP API and the web view: this root's files, or Postgres in cluster mode
+ * (src/cluster/cluster-reads.ts). Handlers read synchronously: the server awaits `prefetch` first.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,10 +17,7 @@ export interface SessionReads {
   records(sessionId: string): JournalRecord[];
   /** The user and session of a request id the store accepted, when the store knows more than the root's registry. */
   ownerOf(requestId: string): Promise<{ user: string; sessionId: string | null } | null>;
-  /**
-   * A store that is its own durability (Postgres) commits a new request without an inbox claim:
-   * 'duplicate' when it already has its request id (or session id), from any daemon.
-   */
+  /** A store that is its own durability (Postgres) commits a new request without an inbox claim. */
   submit?(request: { requestId: string; sessionId: string; text: string; user: string; metadata: Record<string, unknown> | null }): Promise<'queued' | 'duplicate'>;
   /** Every session of a shared store as the web view lists it (newest first); without it the web view indexes the root's files. */
   sessionRows?(): Promise<SessionRow[]>;

@@ -1,14 +1,9 @@
 /**
  * Journals and results follow their audit days into the archive (docs/audit-log.md "Retention
- * and archives"): a session that finished on a day older than `keep_days` moves, every file
- * gzipped, from `system/sessions/<id>/` to `system/logs/archive/YYYYMMDD/sessions/<id>/`, and its
- * result from `system/outbox/` to `system/logs/archive/YYYYMMDD/outbox/` (YYYYMMDD: the day it
- * finished). Running and paused sessions never move; nor does a delegated child while its parent
- * is not finished, or a session whose request file is still claimed (recovery reads them). Readers by id (HTTP, web view) find them
- * there (store/session-reads.ts): `sessionFolder`, `archivedResult`. Deleting them is log-retention.ts's, by day.
- *
- * Crash-safe: the archive copies are complete and synced before the live files are removed, the
- * session folder last, so a crash in between only makes the next pass copy them again.
+ * and archives"), gzipped under `system/logs/archive/YYYYMMDD/`. Running and paused sessions never
+ * move; nor does a delegated child while its parent runs, or a session whose request file is still
+ * claimed (recovery reads them). Crash-safe: the copies are synced before the live files are
+ * removed, the session folder last, so a crash only makes the next pass copy them again.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,7 +13,6 @@ import type { SystemPaths } from '../config/system-paths.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { SessionJournal, type JournalRecord, type SessionStateName } from './session-journal.js';
 
-/** The folders a reader by id needs: live sessions, and the logs folder that holds the archive. */
 type ArchivePaths = Pick<SystemPaths, 'sessions' | 'logs'>;
 
 const ENDED: ReadonlySet<SessionStateName> = new Set(['SUCCESS', 'PARTIAL', 'FAILED', 'HALTED_COST', 'HALTED_TIME']);
@@ -37,10 +31,7 @@ function readJournal(sessionsDir: string, sessionId: string): JournalRecord[] | 
   }
 }
 
-/**
- * Archives the sessions that ended before `before` (`YYYYMMDD`, exclusive), with their results.
- * The manifest (a cache that may lag) only skips sessions early; the journal decides.
- */
+/** Archives the sessions that ended before the day `before`; the manifest (a cache that may lag) only skips early, the journal decides. */
 export function archiveFinishedSessions(options: { paths: SystemPaths; timezone: string; before: string }): string[] {
   const { paths, timezone, before } = options;
   const archived: string[] = [];

@@ -1,32 +1,17 @@
 /**
  * The store seam: every durable effect of a session behind one interface, so the session runner
- * never touches files. The files store (files-session-store.ts: journal folder, hash-chained
- * audit log, outbox) is the first implementation; a Postgres store (docs/cluster.md, cluster mode) is a
- * second one, not a fork of the runner.
- *
- * The promises each implementation keeps (the durability tests hold the files store to them):
- * - `commitMessage` records the message in the session's journal and THEN makes its audit entry
- *   durable; it resolves only when the entry is durable (docs/audit-log.md: on disk before the message is
- *   passed on). A crash in between leaves a journaled message without an audit entry, which
- *   recovery appends again — never an audited message the journal lacks, short of power loss.
- * - `pause` and `finish` make the journal durable and the result durable (docs/results.md) before they
- *   resolve; `finish` records the session's end after that. Both may run again after a crash
- *   (recovery rewrites the same result).
+ * never touches files. Implementations: files-session-store.ts, and Postgres (src/cluster/). The
+ * promises each keeps (the durability tests hold the files store to them):
+ * - `commitMessage` journals the message and THEN makes its audit entry durable before it resolves
+ *   (on disk before the message is passed on). A crash in between leaves a journaled message
+ *   without an entry, which recovery appends again — never an audited message the journal lacks,
+ *   short of power loss.
+ * - `pause` and `finish` make the journal and the result durable before they resolve; both may run
+ *   again after a crash (recovery rewrites the same result).
  * - `open` returns every complete record, in order; a torn last record is cut.
  */
 import type { AuditEntryInput } from '../audit/audit-entry-format.js';
-import type {
-  AuditPosition,
-  CrashRecord,
-  ExchangeRecord,
-  FinishedRecord,
-  JournalRecord,
-  MessageRecord,
-  ReplyRecord,
-  SessionManifest,
-  SessionRecord,
-  VoidRecord,
-} from './session-journal.js';
+import type { AuditPosition, CrashRecord, ExchangeRecord, FinishedRecord, JournalRecord, MessageRecord, ReplyRecord, SessionManifest, SessionRecord, VoidRecord } from './session-journal.js';
 import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from './tool-journal-records.js';
 
 /** The audit entries a session already has, by message id (crash recovery). */
@@ -35,9 +20,8 @@ export type AuditedMessages = Map<string, { sequence: number; agent: string }>;
 /** A session's result as files: the result JSON (docs/results.md; durable) and the human-readable report. */
 export interface SessionResultFiles {
   requestId: string;
-  /** The result document, serialized. */
   json: string;
-  /** The markdown report, a rendering of the journal (not made durable on its own). */
+  /** A rendering of the journal: not made durable on its own. */
   report: string;
 }
 
@@ -46,10 +30,7 @@ export interface StoredSession {
   readonly sessionId: string;
   /** A model call's record: kept with the session, durable with the next commit. */
   recordExchange(record: ExchangeRecord): void;
-  /**
-   * Commits one message: journal record, then its durable audit entry. Resolves with the audit
-   * entry's hash (null when the audit trail does not expose one).
-   */
+  /** Journal record, then its durable audit entry; the entry's hash is null when the trail does not expose one. */
   commitMessage(record: MessageRecord, audit: AuditEntryInput): Promise<{ entryHash: string | null }>;
   /** Appends again the audit entry of a journaled message the audit trail lacks (recovery). */
   reappendAudit(audit: AuditEntryInput): Promise<void>;
@@ -65,10 +46,7 @@ export interface StoredSession {
   recordApproval(record: ApprovalRequestRecord | ApprovalRecord): Promise<void>;
   /** The session waits for a person: its journal and its pending result are durable on return. */
   pause(result: SessionResultFiles): Promise<void>;
-  /**
-   * The session ended: journal and result durable, then the end record (`null` when an earlier
-   * run recorded it already).
-   */
+  /** Journal and result durable, then the end record (`null` when an earlier run recorded it already). */
   finish(result: SessionResultFiles, end: FinishedRecord | null): Promise<void>;
   /** Bookkeeping for `govflow status`, written off the hot path; may lag. */
   writeManifest(manifest: SessionManifest): void;
@@ -76,27 +54,18 @@ export interface StoredSession {
   close(): Promise<Error | null>;
 }
 
-/** Where sessions live. */
 export interface SessionStore {
-  /**
-   * True when this daemon may open the session: one created in the files store; on Postgres, one
-   * it holds the lease of (another daemon's sessions are theirs to run).
-   */
+  /** True when this daemon may open the session: on Postgres, only one whose lease it holds. */
   exists(sessionId: string): boolean;
-  /** Creates a session from its first record. */
   create(record: SessionRecord): Promise<StoredSession>;
   /** Opens a session for a reply or recovery, with its records in order. */
   open(sessionId: string): Promise<{ session: StoredSession; records: JournalRecord[] }>;
   /**
-   * The audit entries of `sessionId` logged from `sinceIso` on (crash recovery). `from`, for the
-   * files store's log: a point all of them come after (the session record's `audit_from`); null
-   * when the journal has none (read the days from `sinceIso`); left out for a claimed request whose
-   * session never started (the store bounds it by where the run that claimed it began).
+   * The audit entries of `sessionId` logged from `sinceIso` on (crash recovery). `from` is the
+   * session record's `audit_from` (null in older journals); left out for a claimed request whose
+   * session never started, the store bounds it by where the run that claimed it began.
    */
   auditedMessages(sessionId: string, sinceIso: string, from?: AuditPosition | null): Promise<AuditedMessages>;
-  /**
-   * Keeps the exact system prompt sent to a model, once per hash (exchange records name it by
-   * its SHA-256); a no-op for a hash already kept.
-   */
+  /** Keeps the exact system prompt sent to a model, once per SHA-256 (exchange records name it by it). */
   keepPrompt(sha256: string, text: string): void;
 }

@@ -1,7 +1,6 @@
 /**
- * Status files in system/state/ that a running daemon writes for `govflow status` (disk alarm,
- * witnesses, config, recovery): JSON, replaced atomically, not fsynced (a status for people, which
- * the next daemon writes again), and trusted by readers only for the process that owns the root.
+ * Status files in system/state/ that a running daemon writes for `govflow status`: replaced
+ * atomically but not fsynced (the next daemon writes them again), and trusted only for the root's owner.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,17 +1,15 @@
 /**
- * Journal records of the tool loop (README "Give an agent tools"), folded by src/pipeline/session-state.ts like every
- * other record: the calls of one model turn (written before any of them runs), each call's
- * result (written before the next model turn), and a person's approval decision. Recovery reads
- * them back, so a call whose result is journaled is never run again.
+ * Journal records of the tool loop, folded by src/pipeline/session-state.ts like every other: a
+ * model turn's calls (written before any runs), each result (before the next turn), approvals.
+ * A call whose result is journaled is never run again.
  */
 import type { JOURNAL_FORMAT } from './session-journal.js';
 
-/** One tool call as the model made it. */
+/** One tool call as the model made it; `input_error` when its arguments were not JSON. */
 export interface JournaledToolCall {
   id: string;
   name: string;
   input: unknown;
-  /** Why the arguments were unusable (not JSON), when they were. */
   input_error?: string;
 }
 
@@ -22,7 +20,6 @@ export interface ToolTurnRecord {
   agent: string;
   /** The step key of exchange records: the sequence number, or `task:<id>`. */
   step: string;
-  /** The repair attempt it belongs to. */
   attempt: number;
   /** Text the model wrote alongside its calls. */
   text: string;
@@ -48,7 +45,7 @@ export interface ToolResultRecord {
   is_error: boolean;
   /** Set when the call was refused and never ran. */
   refused: ToolRefusal | null;
-  /** A `delegate` call's child session (README "Delegation"); absent on other tools and older records. */
+  /** A `delegate` call's child session; absent on other tools and older records. */
   delegation?: DelegationOutcome;
   ms: number;
   at: string;
@@ -63,11 +60,10 @@ export interface ApprovalRecord {
   tool: string;
   approve: boolean;
   reason: string | null;
-  /** Who decided: the HTTP token's user, or the reply file's owner (docs/results.md). */
+  /** Who decided: the HTTP token's user, or the reply file's owner; the optional fields are absent on older records. */
   user: string | null;
-  /** A `user` the reply file claimed, kept beside the owner (absent on older records). */
+  /** A `user` the reply file claimed: kept, not trusted. */
   claimed_user?: string | null;
-  /** SHA-256 of the call's arguments (canonical JSON) that were approved (absent on older records). */
   args_sha256?: string;
   source_file: string;
   claimed_path: string | null;
@@ -83,7 +79,7 @@ export interface ApprovalRequestRecord {
   call_id: string;
   tool: string;
   input: unknown;
-  /** SHA-256 of `input` as canonical JSON: an approval names it (docs/results.md; absent on older records). */
+  /** SHA-256 of `input` as canonical JSON, which an approval names (absent on older records). */
   args_sha256?: string;
   question: string;
   at: string;

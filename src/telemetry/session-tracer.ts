@@ -10,7 +10,7 @@
  * new root span under the same trace id. Listens only; a session never waits for tracing.
  */
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
-import { sha256Hex } from '../message/canonical-json.js';
+import { sha256Hex } from '../sha256-hex.js';
 import type { SessionEventMap, SessionEvents } from '../pipeline/session-events.js';
 
 export interface SessionTracerOptions {

@@ -1,8 +1,4 @@
-/**
- * The audit log in the web view: the list of days (each linked by its YYYYMMDD name, with its
- * verify status) and one day's page (the day report's sections, then every entry, the first bad
- * one highlighted when the chain is broken there).
- */
+/** The audit log in the web view: the list of days with their verify status, and one day's page. */
 import path from 'node:path';
 import { verifyAuditChain, type VerifyResult } from '../audit/audit-chain-verify.js';
 import { listLogFiles, logFileDate, type LoggedEntry } from '../audit/audit-log-reader.js';
@@ -45,10 +41,7 @@ function entryRow(entry: LoggedEntry, bad: boolean): string {
   return `<tr${bad ? ' class="bad-entry" id="first-bad-entry"' : ''}><td>${escapeHtml(entry.time)}</td><td>${entry.line}</td><td><a href="${escapeHtml(sessionHref(entry.sessionId))}">${escapeHtml(entry.sessionId)}</a></td><td>${entry.sequence}</td><td>${escapeHtml(entry.agent)}</td><td>${statusBadge(entry.status.code)}</td><td><code>${escapeHtml(entry.hash.slice(0, 16))}…</code>${bad ? ' <strong>first bad entry</strong>' : ''}</td></tr>`;
 }
 
-/**
- * One day. `visible` says whether the viewer may see a session's entries (operators see their
- * own only; the report then covers only what they may see).
- */
+/** `visible`: operators see their own sessions' entries only, and the report covers only those. */
 export async function renderDayBody(paths: SystemPaths, date: string, visible: (entry: LoggedEntry) => boolean): Promise<string> {
   const { report, entries } = await readDay(paths, date, { visible });
   const bad = report.verify.firstBadEntry;

@@ -1,8 +1,6 @@
 /**
- * A session's chain as a server-rendered SVG: one box per committed message in sequence order,
- * coloured by status, an arrow from each message to the next, plan tasks that ran side by side
- * drawn in one row. Every box links to its message on the page; the SVG has a title and a text
- * description for screen readers.
+ * A session's chain as a server-rendered SVG: one linked box per message, coloured by status, plan
+ * tasks that ran side by side in one row; a title and a description for screen readers.
  */
 import { escapeHtml } from './web-page.js';
 

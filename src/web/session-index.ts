@@ -1,7 +1,6 @@
 /**
- * The sessions page's index, kept in memory so a page stays fast with 100,000 sessions in the
- * root: built by one scan on first use, then kept current by the live session events (a session
- * an event names is re-read at the next query, from its manifest and first journal line only).
+ * The sessions page's index, in memory so a page stays fast with 100,000 sessions: one scan on
+ * first use, then the sessions the live events name are re-read at the next query.
  */
 import type { SystemPaths } from '../config/system-paths.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
@@ -42,10 +41,7 @@ export class SessionIndex {
 
   private building: Promise<void> | null = null;
 
-  /**
-   * The first scan, in slices of SCAN_SLICE sessions with a turn of the event loop between them:
-   * 100,000 sessions take seconds to read, and running sessions must not stall meanwhile.
-   */
+  /** The first scan, yielding to the event loop between slices: 100,000 sessions take seconds, and running sessions must not stall. */
   private build(): Promise<void> {
     this.building ??= (async () => {
       const rows = new Map<string, SessionRow>();

@@ -1,8 +1,4 @@
-/**
- * The sessions page's rows: a session from its manifest (state, request id, times, current agent)
- * and its first journal record (user, request text); and the in-memory query over them: status
- * filter, search over session id, request id, request text and agents, newest first, paged.
- */
+/** The sessions page's rows, from each session's manifest and first journal record, and the in-memory query over them. */
 import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';

@@ -1,8 +1,6 @@
 /**
- * One session's page: its chain as an SVG diagram, the question it waits on (with the answer form
- * when the viewer is the session's user), and every message with the prompt the model was sent,
- * its raw answers (repairs included), validation errors and corrections, tool calls, and the
- * message's audit entry exactly as the log holds it.
+ * One session's page: its chain as a diagram, the question it waits on, and every message with
+ * its prompt, raw answers, corrections, tool calls and its audit entry as the log holds it.
  */
 import type { LoggedEntry } from '../audit/audit-log-reader.js';
 import { foldRecords, type SessionState } from '../pipeline/session-state.js';

@@ -1,9 +1,8 @@
 /**
- * The web view's page frame (README "Web view"): one server-rendered HTML document per page, no build
- * step and no external files — a small stylesheet inline, readable on a laptop and at phone
- * width, with a skip link, labelled forms and visible focus for keyboard users.
+ * The web view's page frame (README "Web view"): server-rendered, no build step and no external
+ * files, readable at phone width, with a skip link, labelled forms and visible focus.
  */
-import { escapeHtml } from '../report/day-report-render.js';
+import { escapeHtml, htmlDocument } from '../report/day-report-render.js';
 
 export { escapeHtml };
 
@@ -45,24 +44,13 @@ export function renderPage(options: PageOptions): string {
   const nav = options.user === null
     ? ''
     : `<nav aria-label="main"><a href="/ui/sessions">Sessions</a> &nbsp; <a href="/ui/days">Audit log</a></nav><span class="who">signed in as ${escapeHtml(options.user)}</span>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(options.title)} · govflow</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<a class="skip" href="#content">Skip to content</a>
+  const body = `<a class="skip" href="#content">Skip to content</a>
 <header><a href="/ui/sessions">govflow</a>${nav}</header>
 <main id="content">
 ${options.body}
 </main>
-${options.tail ?? ''}
-</body>
-</html>
-`;
+${options.tail ?? ''}`;
+  return htmlDocument(`${escapeHtml(options.title)} · govflow`, STYLE, body);
 }
 
 export function statusBadge(status: string): string {

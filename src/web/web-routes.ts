@@ -1,8 +1,7 @@
 /**
- * The web view at /ui (README "Web view"), on the HTTP API's server and behind the same auth: a browser
- * signs in once with its bearer token, kept in an HttpOnly, SameSite=Strict cookie that the API's
- * auth hook reads when no Authorization header is sent. Operators see their own sessions only,
- * auditors everything; answers to pending questions go through the same reply file as the API.
+ * The web view at /ui (README "Web view"), behind the API's auth: a browser signs in once with its
+ * bearer token, kept in an HttpOnly, SameSite=Strict cookie that the auth hook reads when no
+ * Authorization header is sent. Answers go through the same reply file as the API.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
@@ -39,8 +38,7 @@ export function cookieAuthorization(cookieHeader: string | undefined): string | 
 
 /** Pages a browser reaches before it has signed in. */
 export function isPublicUiPath(url: string): boolean {
-  const pathOnly = url.split('?')[0];
-  return pathOnly === '/ui/login';
+  return url.split('?')[0] === '/ui/login';
 }
 
 export function isUiPath(url: string): boolean {
@@ -105,11 +103,7 @@ ${rows.length === 0 ? '<p>No session matches.</p>' : `<table><thead><tr><th scop
 <nav class="pager" aria-label="pages">${result.page > 1 ? `<a href="${escapeHtml(link({ page: result.page - 1 }))}">previous page</a>` : ''}${result.page < result.pages ? `<a href="${escapeHtml(link({ page: result.page + 1 }))}">next page</a>` : ''}</nav>`;
 }
 
-/**
- * Reloads the page when the session moves past what it shows: a message it does not show yet, a
- * tool call, a new step, a new question, or its end. A page showing a paused session ignores the
- * `pending` the stream replays first (it is the one on the page) and waits for the resumed run.
- */
+/** Reloads the page when the session moves past what it shows; a paused page ignores the `pending` the stream replays first (it is the one shown). */
 function liveScript(sessionId: string, shownMessages: number, showsPaused: boolean): string {
   const url = JSON.stringify(`/v1/sessions/${encodeURIComponent(sessionId)}/events`);
   return `<script>
@@ -202,19 +196,19 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       return html(reply, renderPage({ title: 'Sessions', user: caller.user, body: await sessionsBody(index, caller, request) }));
     });
 
-    /** The session the URL names, its view and the caller; 404 when the caller may not see it. */
+    /** The session the URL names, its view and the caller; 404 when the caller may not see it. Only its user may answer it. */
     const visibleSession = (request: FastifyRequest) => {
       const caller = callerOf(request);
       const sessionId = stringParam(request, 'session_id');
       const view = context.lookup.session(sessionId);
       if (!view || !maySee(caller, view.user)) throw new HttpProblem(404, 'not_found', `no session "${sessionId.slice(0, 140)}" that you may see`);
-      return { caller, sessionId, view };
+      const mayAnswer = caller.role !== 'auditor' && (caller.role === 'local' || caller.user === view.user);
+      return { caller, sessionId, view, mayAnswer };
     };
 
     scope.get('/ui/sessions/:session_id', async (request, reply) => {
-      const { caller, sessionId, view } = visibleSession(request);
+      const { caller, sessionId, view, mayAnswer } = visibleSession(request);
       const records = context.reads.records(sessionId);
-      const mayAnswer = caller.role !== 'auditor' && (caller.role === 'local' || caller.user === view.user);
       const page = renderSessionBody({
         sessionId,
         records,
@@ -228,10 +222,8 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
     });
 
     scope.post('/ui/sessions/:session_id/reply', async (request, reply) => {
-      const { caller, sessionId, view } = visibleSession(request);
-      if (caller.role === 'auditor' || (caller.role !== 'local' && caller.user !== view.user)) {
-        throw new HttpProblem(403, 'forbidden', `only the session's user (${view.user}) can answer it`);
-      }
+      const { caller, sessionId, view, mayAnswer } = visibleSession(request);
+      if (!mayAnswer) throw new HttpProblem(403, 'forbidden', `only the session's user (${view.user}) can answer it`);
       if (!view.state.paused) throw new HttpProblem(409, 'conflict', `session "${sessionId}" is not waiting for an answer`);
       const form = (request.body as Record<string, unknown> | null) ?? {};
       const awaiting = view.state.paused.awaiting ?? 'reply';

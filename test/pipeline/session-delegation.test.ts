@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedResponse } from '../../src/llm/scripted-provider.js';
 import { openRuntime } from '../../src/daemon/runtime.js';
 import { childSessionId } from '../../src/pipeline/delegation.js';
-import { sha256Hex } from '../../src/message/canonical-json.js';
+import { sha256Hex } from '../../src/sha256-hex.js';
 import type { ToolResultRecord } from '../../src/store/tool-journal-records.js';
 import type { SessionRecord } from '../../src/store/session-journal.js';
 import { agentFile, agentMessage, auditEntries, journalOf, makeTempDir, removeTempDirs, scripted, verifyRoot, writeFile } from './pipeline-test-helpers.js';
