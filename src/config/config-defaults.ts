@@ -92,6 +92,7 @@ export const CONFIG_DEFAULTS = {
   },
   message: {
     schema: null as string | null,
+    /** Deepest JSON nesting accepted in a model's answer (the message object itself is depth 1). */
     max_depth: DEFAULT_MAX_DEPTH,
   },
   /** Files that reach prompts must lie inside the root after symlinks are resolved (README "Files outside the root, and prices"). */
