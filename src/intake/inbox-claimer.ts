@@ -1,12 +1,9 @@
 /**
- * Claims inbox files: each is renamed into system/processing/ under a unique claim name as soon as
- * it is complete (settle-check.ts), whether or not a session slot is free — a lstat and a rename,
- * so a flood leaves the inbox within moments. `fs.watch` (inotify: one watch, each event names the
- * file) is only a hint; a scan at start and every `rescanIntervalMs` is the truth, so lost events
- * never lose a request. No library watcher: chokidar re-listed the folder and lstat-ed every
- * waiting file on each change, which under a flood cost more than the claims. A second claimer
- * (a `govflow run` taking its file back) gets ENOENT and moves on. Symlinks and folders are
- * claimed too (the link, never its target) and rejected after the claim.
+ * Claims inbox files into system/processing/ as soon as they are complete (settle-check.ts), slot
+ * free or not: a lstat and a rename, so a flood leaves the inbox at once. `fs.watch` is a hint; a
+ * scan at start and every `rescanIntervalMs` is the truth. Not chokidar: it re-listed the folder
+ * and lstat-ed every waiting file on each change, which under a flood cost more than the claims.
+ * Symlinks and folders are claimed too (never followed) and rejected after the claim.
  */
 import { existsSync, lstatSync, mkdirSync, renameSync, watch, type BigIntStats, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
