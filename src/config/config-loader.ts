@@ -48,10 +48,8 @@ export interface ModelPrice {
 type ConfigSections = typeof CONFIG_DEFAULTS;
 
 /**
- * The whole, validated, defaulted configuration. Frozen. Each section has the shape of its
- * defaults (config-defaults.ts, whose comments docs/configuration.md is made from); the loader
- * resolves `tools.workspace`, `audit.signing_key` and `audit.witnesses` against the root, expands
- * `${ENV}` in `store.url` and lower-cases host names and token hashes.
+ * The whole, validated, defaulted configuration, frozen; each section has its defaults' shape
+ * (config-defaults.ts), with paths resolved against the root and `${ENV}` in `store.url` expanded.
  */
 export interface GovflowConfig extends ConfigSections {
   root: string;

@@ -1,9 +1,7 @@
 /**
- * The daemon: one state machine (work-source.ts DaemonState) over a backend (docs/cluster.md). It
- * owns what every backend shares: the intake, the HTTP API, the watchers, the disk guard, and a
- * graceful stop (a grace period, then a hard stop that leaves every journal consistent). The work
- * source decides what a claim becomes: a session run here (inbox-work.ts), or a queued row any
- * daemon of the cluster takes (src/cluster/cluster-work.ts).
+ * The daemon: one state machine (DaemonState) over a backend (docs/cluster.md), owning the intake,
+ * HTTP API, watchers, disk guard and a graceful stop (a grace period, then a hard stop). The work
+ * source decides what a claim becomes (inbox-work.ts, src/cluster/cluster-work.ts).
  */
 import { setMaxListeners } from 'node:events';
 import { loadConfig } from '../config/config-loader.js';

@@ -170,11 +170,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   };
 }
 
-/**
- * One pass of `audit.retention` (docs/audit-log.md "Retention and archives"), at start and hourly:
- * old days, their sessions and request files to the archive, then archived days past
- * delete_after_days deleted unless the legal hold exists. Never throws.
- */
+/** One pass of `audit.retention` (docs/audit-log.md "Retention and archives"), at start and hourly. Never throws. */
 function retentionPass(config: GovflowConfig, key: { privateKey: KeyObject; keyId: string } | null, log: OperationalLog | undefined): (atStart: boolean) => void {
   const { keep_days: keepDays, delete_after_days: deleteAfterDays } = config.audit.retention;
   const { paths, timezone } = config;

@@ -1,9 +1,7 @@
 /**
- * `POST /v1/agent/chat` (docs/http-api.md): a request, or a conversation's next turn, through the
- * same durable path as POST /v1/requests, streamed back in seed 003's own protocol (no `id:` lines)
- * for clients built for it. The conversation id is the session id; a session that pauses sends its
- * question as its last text and goes on when the next call names it. A client that leaves stops
- * the session only with `?cancel_on_disconnect=true`.
+ * `POST /v1/agent/chat` (docs/http-api.md): a request or a conversation's next turn (the
+ * conversation id is the session id), streamed back in seed 003's protocol. A client that leaves
+ * stops the session only with `?cancel_on_disconnect=true`.
  */
 import type { FastifyInstance } from 'fastify';
 import type { SessionEventMap } from '../pipeline/session-events.js';

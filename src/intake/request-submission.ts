@@ -1,7 +1,6 @@
 /**
- * Requests a program (the HTTP API) hands over: written once, straight into system/processing/ as
- * the claimed file an inbox claim would leave, so crash recovery finds it like any claim. Each
- * step is safe to cut by kill -9 or a power loss:
+ * Requests the HTTP API hands over, written straight into system/processing/ as the claim an inbox
+ * file would leave. Each step is safe to cut by kill -9 or a power loss:
  * 1. write a hidden temp file in processing/ (recovery never reads hidden names), start its fdatasync;
  * 2. claim the request id with it (an exclusive hard link: a duplicate is refused before any answer);
  * 3. rename it to its claim name (same inode: the registry still knows it); the session may start;

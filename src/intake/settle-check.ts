@@ -1,11 +1,8 @@
 /**
- * Whether an inbox file is finished being written (README "How intake takes a flood"). Waiting
- * settle_ms for every file would add it to every request's latency, and most files arrive whole
- * (renamed in), so a file is ready when: its mtime is settle_ms old; or it was renamed in after its
- * last write (ctime > mtime: a write updates both, a rename only ctime — but coarse ext4 stamps
- * often hide it); or the watcher saw it appear and no write since (an in-place writer's first
- * write, which made it non-empty, is reported); or its size and mtime stayed the same for
- * settle_ms (covers clock skew). Empty files are never ready early: writers create them first.
+ * Whether an inbox file is finished being written. Most arrive whole (renamed in), so rather than
+ * wait settle_ms for each, a file is ready when its mtime is settle_ms old; or ctime > mtime (renamed
+ * in after its last write; coarse ext4 stamps often hide it); or the watcher saw it appear and no
+ * write since; or its size and mtime held for settle_ms (clock skew). Never an empty file early.
  */
 
 /** What lstat said about the file, in the precise (bigint) units. */
