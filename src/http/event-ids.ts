@@ -1,10 +1,8 @@
 /**
  * Ids of the session event stream (docs/http-api.md "Event stream"), each a function of its event,
- * never of one connection, so an event has one id live, in a replay and after any reconnect
- * (issue 32): a `message` its sequence (`7`); any other `<last message's sequence>.<kind>[.<n>]`
- * (`0.session_started`, `7.pending.2`, `7.content_chunk.12`, `7.stopping`). Resuming reads only the
- * leading sequence. Live-only events (steps, chunks, tool calls) are numbered by the daemon that
- * runs the session, so every connection agrees; a step run again after a restart counts from 1.
+ * so it is the same live, in a replay and after any reconnect (issue 32): a `message` its sequence
+ * (`7`), any other `<last message's sequence>.<kind>[.<n>]` (`7.pending.2`, `7.content_chunk.12`).
+ * Resuming reads only the leading sequence; the daemon running a session numbers its live events.
  */
 import type { SessionEventMap, SessionEvents } from '../pipeline/session-events.js';
 import { badRequest } from './http-problem.js';

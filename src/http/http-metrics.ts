@@ -1,8 +1,4 @@
-/**
- * Prometheus metrics (`GET /metrics`, docs/http-api.md), fed by the shared session event bus: sessions by
- * status, step and model-call durations, tokens and cost by agent and model, queue depth, and the
- * latency of durable audit appends. Listeners only count; they never touch a session.
- */
+/** Prometheus metrics (`GET /metrics`, docs/http-api.md) from the session event bus; listeners only count. */
 import { readDiskStatus } from '../daemon/disk-guard.js';
 import { witnessLag } from '../audit/checkpoint-witnesses.js';
 import { readNames } from '../audit/log-retention.js';

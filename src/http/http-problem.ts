@@ -1,8 +1,4 @@
-/**
- * Errors the HTTP API answers with (docs/http-api.md): `{"error": {"code", "message"}}` and a status.
- * Route code throws an HttpProblem; the server's error handler turns it (and Fastify's own
- * errors: oversized, truncated or non-JSON bodies, wrong content types) into that shape.
- */
+/** The HTTP API's errors (docs/http-api.md): `{"error": {"code", "message"}}`, for routes' and Fastify's alike. */
 import { errorMessage, GovflowError, type GovflowErrorKind } from '../errors.js';
 
 export type ProblemCode =

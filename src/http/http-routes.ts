@@ -1,7 +1,6 @@
 /**
- * The HTTP API's routes (docs/http-api.md) for requests, sessions and the audit trail. Each handler checks who is
- * asking (operators see only their own work, auditors read everything and submit nothing), reads
- * or writes through the same files as the daemon, and throws an HttpProblem for anything else.
+ * The HTTP API's routes (docs/http-api.md) for requests, sessions and the audit trail: operators see
+ * only their own work; auditors read everything and submit nothing.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeVerifyResult } from '../audit/verify-command.js';

@@ -1,7 +1,6 @@
 /**
- * The guardrail rules of a root: config `guardrails:`, then the frontmatter of
- * governance/guardrails.md (`guardrails: [...]` or the list itself; its body is the rationale
- * prompts get). Part of the governance snapshot, so hot-reloaded with it.
+ * The guardrail rules of a root: config `guardrails:`, then governance/guardrails.md's frontmatter
+ * (`guardrails: [...]` or the list itself; its body, the rationale, is what prompts get).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
