@@ -1,7 +1,4 @@
-/**
- * The session vault, system/sessions/<session_id>/pii-vault.json (mode 0600): the only file with
- * original PII values. An unknown format version is an error, not a guess.
- */
+/** The session vault (pii-vault.json, mode 0600): the only file with original PII values. */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../store/atomic-file.js';

@@ -1,7 +1,6 @@
 /**
- * Pid records of the stdio MCP servers a daemon started (system/state/mcp/), so the next daemon
- * ends the process groups a `kill -9` left behind. A record keeps the process's start time
- * (/proc/<pid>/stat): a reused pid with another start time is someone else's and left alone.
+ * Pid records of a daemon's stdio MCP servers (system/state/mcp/), so the next daemon ends what a
+ * `kill -9` left; a reused pid (another /proc start time) is left alone.
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,6 @@
 /**
- * The MCP servers of `mcp.servers` through `@ai-sdk/mcp`: stdio servers started on first use in
- * their own process group, Streamable HTTP ones with headers from the environment. A server that
- * fails fails only the call that needed it (a ToolCallError); the next use connects again.
+ * The MCP servers of `mcp.servers` through `@ai-sdk/mcp`, stdio ones started on first use. A server
+ * that fails fails only the call that needed it (a ToolCallError); the next use connects again.
  */
 import path from 'node:path';
 import type { MCPClient, MCPTransport } from '@ai-sdk/mcp';
