@@ -123,3 +123,8 @@ export class RequestFileError extends GovflowError {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The `code` of a Node.js system error (ENOENT, EEXIST, …), if it has one. */
+export function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}

@@ -1,8 +1,4 @@
-/**
- * `govflow logs` and `govflow verify`: the auditor's commands over system/logs. `logs` reads
- * entries back, filtered by day, session, agent or status, as the entry text (what an auditor
- * sees in the file) or as one JSON array of parsed entries.
- */
+/** `govflow logs` (entries filtered by day, session, agent or status; as text or JSON) and `govflow verify`. */
 import { formatEntryTrailer } from '../audit/audit-entry-format.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
 import { type EntryFilter, type LoggedEntry, entryJson, filterEntries, isLogDate, readLogEntries } from '../audit/audit-log-reader.js';
@@ -16,16 +12,8 @@ import { RootLock } from '../daemon/root-lock.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { CommandDefinition } from './command-context.js';
 
-/** `--date`, `--session`, `--agent`, `--status` as the filter, `--json`. */
-export interface LogsCommandOptions extends EntryFilter {
-  logsDir: string;
-  json: boolean;
-  /** Where output goes (stdout in the CLI); each call gets whole lines. */
-  write: (text: string) => void;
-}
-
-/** Exit 0 after printing; 2 for a bad `--date`; 1 when a log file is malformed. */
-export async function logsCommand(options: LogsCommandOptions): Promise<number> {
+/** Exit 0 after printing (whole lines to `write`); 2 for a bad `--date`; 1 when a log file is malformed. */
+export async function logsCommand(options: EntryFilter & { logsDir: string; json: boolean; write: (text: string) => void }): Promise<number> {
   if (options.date !== undefined && !isLogDate(options.date)) {
     options.write(`govflow logs: --date must be a day written YYYYMMDD (for example 20260308), got "${options.date}"\n`);
     return 2;

@@ -1,7 +1,7 @@
 /** What every CLI command receives: its parsed flags, the root, and where to write. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { errorMessage, UsageError } from '../errors.js';
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -44,7 +44,7 @@ export function parseCommandArgs(definition: CommandDefinition, argv: string[], 
       strict: true,
     });
   } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\nusage: ${usage}`);
+    throw new UsageError(`${errorMessage(error)}\nusage: ${usage}`);
   }
   if (parsed.values.help) return 'help';
   const rootFlag = parsed.values.root as string | undefined;

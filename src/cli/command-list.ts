@@ -1,8 +1,6 @@
 /**
- * The CLI's commands by name, with their usage and one-line summary, and how to load each one.
- * Commands are imported only when run (a dynamic import per command), so `govflow --help`,
- * `govflow status` and every spawned CLI load only what they use: the daemon, the AI SDK and the
- * schema compiler stay unloaded unless the command needs them.
+ * The CLI's commands by name, with usage, summary and loader: each is imported only when run, so
+ * `govflow --help` or `status` never load the daemon, the AI SDK or the schema compiler.
  */
 import type { CommandDefinition } from './command-context.js';
 

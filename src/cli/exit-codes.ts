@@ -1,7 +1,4 @@
-/**
- * The CLI's exit codes (docs/exit-codes.md), in one place: what each error kind and each result status
- * means to a shell script. Commands throw `GovflowError`s; `main` turns them into these codes.
- */
+/** The CLI's exit codes (docs/exit-codes.md) by error kind and by result status, in one place. */
 import { GovflowError, errorMessage, type GovflowErrorKind } from '../errors.js';
 import type { ResultStatus } from '../pipeline/session-result.js';
 

@@ -1,11 +1,7 @@
 /**
- * `govflow init [DIR] [--force]` (README "Start a project of your own"): a working root of one's own, made from the example
- * application the package ships (the same files this repository runs as its own root, so there
- * is one example, not two): `governance/` (the objective → goal → planning → final output chain
- * with two executional agents), `context/`, `schemas/`, `tests/` with a passing case and its
- * cassette, a commented `govflow.config.yaml` (dry-run: no LLM needed) and a `.gitignore` for
- * `system/`. A folder that is not empty is refused unless `--force` (what `npm i` and `git init`
- * leave does not count).
+ * `govflow init [DIR] [--force]` (README "Start a project of your own"): a root made from the
+ * example application this repository runs as its own root (one example, not two), with a
+ * dry-run config and a `.gitignore` for `system/`. A folder that is not empty needs `--force`.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -38,10 +34,7 @@ const GITIGNORE = `# govflow's runtime state: inbox, outbox, logs, journals (sta
 /workspace/
 `;
 
-/**
- * What an "empty" folder may already hold: what `npm i govflow` (or a tarball of it) and `git
- * init` leave, since installing the package first is the way in.
- */
+/** What an "empty" folder may hold: what `npm i govflow` and `git init` leave (installing comes first). */
 const ALLOWED_BEFORE_INIT = /^(node_modules|package\.json|package-lock\.json|\.git|\.npmrc|.*\.tgz)$/;
 
 export const initCommand: CommandDefinition = {

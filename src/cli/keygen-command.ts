@@ -1,8 +1,6 @@
 /**
- * `govflow keygen --out FILE`: an Ed25519 key pair for signed audit checkpoints (docs/audit-log.md): FILE
- * holds the private key (PKCS#8 PEM, mode 0600) that `audit.signing_key` names, FILE.pub the
- * public key (SPKI PEM) auditors pass to `govflow verify --key`. Existing files are kept unless
- * `--force`: a replaced key cannot verify the checkpoints signed before.
+ * `govflow keygen --out FILE`: an Ed25519 key pair for audit checkpoints (docs/audit-log.md), FILE
+ * (PKCS#8, 0600) and FILE.pub (SPKI). Existing files need `--force`: a new key cannot verify old checkpoints.
  */
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,6 @@
 /**
- * `govflow run FILE|-`: one request (or a reply to a paused session) to the end. With no daemon
- * on the root it takes the root lock and runs in process; with a daemon running it hands the
- * request to the daemon and waits for the result (run-handover.ts); while another one-shot run
- * owns the root it waits for it to finish.
+ * `govflow run FILE|-`: one request or reply to the end: in process under the root lock, handed to
+ * the root's daemon (run-handover.ts), or after waiting for another run that owns the root.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

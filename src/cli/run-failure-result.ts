@@ -1,8 +1,8 @@
 /**
- * The result document `govflow run` prints when a session could not give one itself (an internal
- * error escaped the runner, e.g. the outbox cannot be written): the same shape (docs/results.md), status
- * `failed`, error PROCESSING_ERROR, so a caller reading `--json` always gets a result.
+ * The result `govflow run` prints when an internal error left the session none (docs/results.md:
+ * `failed`, PROCESSING_ERROR), so a caller reading `--json` always gets one.
  */
+import { errorMessage } from '../errors.js';
 import { isoInTimeZone } from '../message/zoned-time.js';
 import { RESULT_FORMAT, type ResultDocument } from '../pipeline/session-result.js';
 
@@ -17,8 +17,7 @@ export interface InternalFailure {
 }
 
 export function internalFailureResult(failure: InternalFailure, finishedAt: Date = new Date()): ResultDocument {
-  const detail = failure.error instanceof Error ? failure.error.message : String(failure.error);
-  const message = `govflow could not finish this request: an internal error stopped the session (${detail}); its journal, if any, is under system/sessions/`;
+  const message = `govflow could not finish this request: an internal error stopped the session (${errorMessage(failure.error)}); its journal, if any, is under system/sessions/`;
   return {
     format: RESULT_FORMAT,
     request_id: failure.requestId ?? '',

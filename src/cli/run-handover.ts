@@ -1,15 +1,8 @@
 /**
- * `govflow run` on a root whose daemon runs (README "One writer per root"): one writer per root, so the run does not
- * open the root itself; it drops its request into the daemon's inbox (written under an ignored
- * name, then renamed: the daemon never sees half of it) and waits for the result the daemon
- * writes to `system/outbox/<request_id>.json` — or for `system/failed/<name>.error.json` when the
- * daemon rejects it (a duplicate request_id, a reply to a session that is not paused).
- *
- * If the daemon stops before it claimed the file, the run takes its file back and says so: the
- * caller then runs the request itself.
- *
- * In cluster mode (docs/cluster.md) the result is read from the store instead (`ResultSource`): a reply's
- * result goes to the outbox of the daemon that took the request, which may be another root's.
+ * `govflow run` beside the root's daemon (README "One writer per root"): the request goes into its
+ * inbox (under an ignored name, then renamed) and the run waits for its outbox result or its
+ * failed/ error record. A daemon that stops before claiming it gives it back for the run to run.
+ * In cluster mode the result is read from the store: a reply's may land at another root.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -72,11 +65,7 @@ function inboxDocument(parsed: ParsedRequest | ParsedReply, requestId: string | 
   };
 }
 
-/**
- * Hands one request (or reply) to the daemon that owns the root and waits for its outcome.
- * `requestId` is the id to run the request under (ignored for replies: their result keeps the
- * paused session's request id).
- */
+/** Hands one request (under `requestId`) or reply to the root's daemon and waits for its outcome. */
 export async function handOverToDaemon(
   paths: SystemPaths,
   owner: RootOwner,

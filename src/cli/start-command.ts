@@ -8,9 +8,8 @@ import type { CommandDefinition } from './command-context.js';
 export const startCommand: CommandDefinition = {
   options: { http: { type: 'string' } },
   async run({ root, io, values }) {
-    // A long-running daemon grows its old space by a quarter at a time instead of V8's default
-    // (bench/RESULTS.md, real path: peak RSS 193–234 MB → 160–165 MB at concurrency 16, CPU alike).
-    // Read by the heap controller as it goes, so setting it here, before the daemon starts, takes.
+    // Old space grows by a quarter at a time, not V8's default (bench/RESULTS.md: peak RSS
+    // 193–234 → 160–165 MB at concurrency 16); read as the heap grows, so setting it here takes.
     setFlagsFromString('--heap-growing-percent=25');
     const log = createOperationalLog();
     const removeHandlers = installLastResortHandlers(log);

@@ -34,10 +34,7 @@ function age(fromIso: string, now: number): string {
   return `${Math.round(seconds / 86_400)}d`;
 }
 
-/**
- * A stand-in for a manifest a process was killed before writing (it is written off the event
- * loop after the journal's first records): what the journal alone says.
- */
+/** What the journal alone says, for a manifest its process was killed before writing. */
 function manifestFromJournal(sessionsDir: string, sessionId: string): SessionManifest | null {
   let records;
   try {
@@ -100,25 +97,20 @@ export const statusCommand: CommandDefinition = {
     const now = Date.now();
     const owner = RootLock.owner(paths.state);
     const daemons = owner?.kind === 'daemon' ? [owner.pid] : [];
-    // The disk alarm and writes waiting for the disk, as the running daemon last wrote them.
+    // The status files count only as the running daemon wrote them.
     const diskStatus = readDiskStatus(paths);
     const disk = diskStatus !== null && diskStatus.pid === owner?.pid ? diskStatus : null;
-    // Witnesses of the signed checkpoints (docs/audit-log.md) and their backlog, as the running daemon last wrote them.
     const witnesses = witnessLag(paths.state, owner?.pid);
-    // Crash recovery of what an earlier run left, as the running daemon last wrote it.
     const recoveryStatus = readRecoveryStatus(paths);
     const recovery = recoveryStatus !== null && recoveryStatus.pid === owner?.pid && recoveryStatus.done < recoveryStatus.total ? recoveryStatus : null;
-    // govflow.config.yaml keys edited under the running daemon that wait for its restart.
     const configStatus = owner?.kind === 'daemon' ? readConfigStatus(paths.state, owner.pid) : null;
     const config = configStatus === null ? null : { restart_needed: configStatus.restart_needed };
-    // Every session keeps its state in its manifest (written at each step and at the end), so the
-    // manifests alone tell running and paused sessions from finished ones.
+    // Manifests (written at each step and at the end) alone tell running, paused and finished apart.
     const all = SessionJournal.list(paths.sessions)
       .map((id) => SessionJournal.readManifest(paths.sessions, id) ?? manifestFromJournal(paths.sessions, id))
       .filter((manifest): manifest is SessionManifest => manifest !== null);
-    // A session still marked running is interrupted when no live process owns the root, or when
-    // the owner is a one-shot `govflow run` and the session is not one of its runs (it was a
-    // daemon's). The next `govflow start` or `govflow run` on this root resumes it.
+    // Running with no live owner, or not among a one-shot owner's runs: interrupted (the next
+    // start or run resumes it).
     const runClaims = new Set(new RunClaims(paths.state).list());
     const ownerDead = (manifest: SessionManifest) => owner === null || (owner.kind === 'run' && !runClaims.has(manifest.session_id));
     const unfinished = all.filter((manifest) => manifest.state === 'RUNNING' || manifest.state === 'PENDING');

@@ -1,7 +1,6 @@
 /**
- * `govflow test [--root DIR] [NAME…] [--update]` (README "Record, replay and governance tests"): runs the root's tests/*.yaml cases
- * against their cassettes, prints PASS/FAIL per case with a readable diff, and ends with
- * `N passed, N failed`. Exit 0 when all pass, 1 otherwise, 2 for bad usage.
+ * `govflow test [NAME…] [--update]` (README "Record, replay and governance tests"): the root's
+ * tests/*.yaml against their cassettes, PASS/FAIL with a diff each. Exit 0 all pass, 1 not, 2 usage.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -34,13 +33,8 @@ export function describeCaseReport(report: CaseReport, root: string): string {
   return lines.join('\n');
 }
 
-interface LoadedCases {
-  cases: TestCase[];
-  /** Files that could not be read as cases: `file:line: problem`. */
-  broken: string[];
-}
-
-function loadCases(root: string, testsDir: string): LoadedCases {
+/** The cases of tests/, and `file:line: problem` for each file that could not be read as cases. */
+function loadCases(root: string, testsDir: string): { cases: TestCase[]; broken: string[] } {
   const files = readdirSync(testsDir).filter((name) => /\.ya?ml$/.test(name)).sort();
   const cases: TestCase[] = [];
   const broken: string[] = [];

@@ -1,8 +1,6 @@
 /**
- * `govflow token add USER [--role auditor]`: creates a bearer token for the HTTP API (docs/http-api.md),
- * prints it once, and records only its SHA-256 under `http.tokens` in govflow.config.yaml. The
- * rest of the file — keys, comments, order — is kept as it was. A running daemon with the HTTP API
- * applies the new token set by itself (src/daemon/config-watch.ts); the command says whether one does.
+ * `govflow token add USER [--role auditor]`: prints a new HTTP API token once and adds its SHA-256
+ * to `http.tokens`, keeping the file's comments and order; a running daemon applies it by itself.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,11 @@
 /**
  * Every default of govflow.config.yaml and of agent keys, each written once next to its meaning
  * (STYLE: "every default written once, next to its documentation"). The schema is config-schema.ts.
+ * CONFIG_DEFAULTS is not `as const`: its inferred type is the shape of the loaded config
+ * (GovflowConfig), so a key that may hold other values than its default says so with `as`.
  */
 import { DEFAULT_MAX_DEPTH } from '../message/json-depth.js';
+import type { McpServerConfig, ProviderKind } from './config-schema.js';
 
 /** Options of provider kind local (README "Local models"), used where `provider.local` leaves them out. */
 export const LOCAL_PROVIDER_DEFAULTS = {
@@ -18,21 +21,21 @@ export const LOCAL_PROVIDER_DEFAULTS = {
 export const CONFIG_DEFAULTS = {
   provider: {
     /** dry-run (no LLM), scripted, replay, openai, openai-compatible, anthropic, google, ollama or local (GOVFLOW_PROVIDER). */
-    kind: 'dry-run',
+    kind: 'dry-run' as ProviderKind,
     /** The model every agent uses unless its own `model:` says otherwise (GOVFLOW_MODEL). */
     model: 'gpt-4.1-mini',
     /** Another address for the provider's API: proxies, gateways, local servers (GOVFLOW_BASE_URL). */
-    base_url: null,
+    base_url: null as string | null,
     /** The environment variable holding the API key (GOVFLOW_API_KEY wins); keys are never read from this file. */
-    api_key_env: null,
+    api_key_env: null as string | null,
     /** kind scripted: the YAML or JSON file of responses, for tests (GOVFLOW_SCRIPT). */
-    script: null,
+    script: null as string | null,
     /** Stream answers from real providers (live content_chunk events); false asks for whole answers. */
     stream: true,
     /** kind replay (README "Record, replay and governance tests"): `{ dir: <cassette file or folder>, on_miss: fail }`; a miss always fails. */
-    replay: null,
+    replay: null as { dir: string; on_miss?: 'fail' } | null,
     /** kind local (README "Local models"): `{ threads, context_size, gpu }`; model: is the .gguf file. */
-    local: null,
+    local: null as { threads?: number | null; context_size?: number; gpu?: false | 'auto' | 'cuda' | 'vulkan' | 'metal' } | null,
   },
   llm: {
     /** Attempts per LLM call on network errors, 408/409/429/5xx (README "CLI: killed runs, exit codes, retries"). */
@@ -47,7 +50,7 @@ export const CONFIG_DEFAULTS = {
      */
     max_output_bytes: 1_048_576,
     /** Folder to record every model call to, as cassettes (README "Record, replay and governance tests"); null records nothing. */
-    record: null,
+    record: null as string | null,
   },
   limits: {
     /** Messages per session before it fails. */
@@ -58,8 +61,8 @@ export const CONFIG_DEFAULTS = {
     max_retries: 2,
     /** Whole-session deadline. */
     session_timeout_ms: 1_800_000,
-    max_tokens_per_session: null,
-    max_cost_usd_per_session: null,
+    max_tokens_per_session: null as number | null,
+    max_cost_usd_per_session: null as number | null,
     /**
      * Times a session whose step failed with an unexpected internal error is run again (across
      * restarts) before it ends failed with PROCESSING_ERROR: no request can crash forever.
@@ -70,7 +73,7 @@ export const CONFIG_DEFAULTS = {
     /** Delegation: a child session still running after this is stopped and fails. */
     delegation_deadline_ms: 300_000,
     /** Delegation: tokens one child session may use; null = no budget beyond the session's own. */
-    max_tokens_per_delegation: null,
+    max_tokens_per_delegation: null as number | null,
   },
   intake: {
     /** Sessions running at once. */
@@ -88,7 +91,8 @@ export const CONFIG_DEFAULTS = {
     min_free_bytes: 67_108_864,
   },
   message: {
-    schema: null,
+    schema: null as string | null,
+    /** Deepest JSON nesting accepted in a model's answer (the message object itself is depth 1). */
     max_depth: DEFAULT_MAX_DEPTH,
   },
   /** Files that reach prompts must lie inside the root after symlinks are resolved (README "Files outside the root, and prices"). */
@@ -115,25 +119,25 @@ export const CONFIG_DEFAULTS = {
      * it the daemon signs a checkpoint of the chain's head after committed entries. Null: no
      * checkpoints.
      */
-    signing_key: null,
+    signing_key: null as string | null,
     /** At most one checkpoint per this many milliseconds (one more at each day's end and at stop). */
     checkpoint_ms: 1000,
     /** Folders (another disk, a share) and http(s) URLs that receive every checkpoint. */
-    witnesses: [],
+    witnesses: [] as string[],
     /**
      * Day files older than `keep_days` move to system/logs/archive/YYYYMMDD.log.gz, the journals and
      * results of the sessions that finished on them and the request files of system/archive/YYYYMMDD/
      * to system/logs/archive/YYYYMMDD/ (docs/audit-log.md). Archived days older than `delete_after_days` (above keep_days; files mode
      * only) are deleted, never while system/state/legal-hold exists. Null: kept as is.
      */
-    retention: { keep_days: null, archive: 'gzip', delete_after_days: null },
+    retention: { keep_days: null as number | null, archive: 'gzip' as const, delete_after_days: null as number | null },
   },
   telemetry: {
     /**
      * OTLP/HTTP collector (e.g. http://127.0.0.1:4318, or a full …/v1/traces URL). Null: tracing
      * is off unless OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT is set.
      */
-    otlp_endpoint: null,
+    otlp_endpoint: null as string | null,
     /** Put prompts and answers (after PII redaction) on spans. Off: spans carry no message text. */
     capture_content: false,
     /** The `service.name` resource attribute of every span. */
@@ -141,9 +145,9 @@ export const CONFIG_DEFAULTS = {
   },
   http: {
     /** `HOST:PORT` to serve the HTTP API on (docs/http-api.md); null: no listener (`govflow start --http` also sets it). */
-    listen: null,
+    listen: null as string | null,
     /** Bearer tokens, stored as their SHA-256 (`govflow token add`); empty: loopback only, every caller is `local`. A running daemon applies an edit at once. */
-    tokens: [],
+    tokens: [] as Array<{ user: string; sha256: string; role: 'operator' | 'auditor' }>,
     /** Largest request body accepted (413 above it). */
     max_body_bytes: 1_048_576,
     /** Milliseconds between SSE comment heartbeats (docs/http-api.md). */
@@ -196,17 +200,14 @@ export const CONFIG_DEFAULTS = {
   },
   /** MCP servers whose tools agents may be offered as `mcp:<server>/<tool>` (README "Give an agent tools"). */
   mcp: {
-    servers: {},
+    servers: {} as Record<string, McpServerConfig>,
     /** One tool call (and a stdio server's start or an HTTP server's handshake). */
     timeout_ms: 30_000,
   },
-} as const;
+};
 
 /** Defaults of agent keys that have one. */
 export const AGENT_DEFAULTS = {
   /** Model turns per message in the tool loop (README "Give an agent tools"). */
   max_turns: 20,
 } as const;
-
-/** Highest `message.max_depth` a config may set (JSON.stringify overflows the stack near 4,000). */
-export const MAX_MESSAGE_DEPTH_CEILING = 1000;

@@ -10,12 +10,10 @@ import { CONFIG_DEFAULTS } from './config-defaults.js';
 import { CONFIG_SCHEMA } from './config-schema.js';
 import { parseYamlSource } from './yaml-source.js';
 import { systemPaths, type SystemPaths } from './system-paths.js';
-import { PiiConfigError, piiDetectors, type PiiConfig } from '../privacy/pii-redactor.js';
+import { PiiConfigError, piiDetectors } from '../privacy/pii-redactor.js';
 import { isPlainObject } from '../message/json-text.js';
 
 export const CONFIG_FILE_NAME = 'govflow.config.yaml';
-
-export type ProviderKind = (typeof CONFIG_SCHEMA.properties.provider.properties.kind.enum)[number];
 
 /** An agent as declared in frontmatter or under config `agents:`. */
 export interface AgentDeclaration {
@@ -41,34 +39,19 @@ export interface AgentDeclaration {
   delegates?: string[];
 }
 
-/** An MCP server from config `mcp.servers` (README "Give an agent tools"): stdio (`command`) or Streamable HTTP (`url`). */
-export interface McpServerConfig {
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-  url?: string;
-  /** Header name → name of the environment variable holding its value. */
-  headers_env?: Record<string, string>;
-  timeout_ms?: number;
-}
-
-export interface ToolsConfig {
-  /** Absolute: the root-relative `tools.workspace` resolved. */
-  workspace: string;
-  max_result_bytes: number;
-  max_file_bytes: number;
-  http_get: { allow_hosts: string[]; max_bytes: number; timeout_ms: number; max_redirects: number };
-}
-
 export interface ModelPrice {
   input: number;
   output: number;
   cached_input?: number;
 }
 
-/** The whole, validated, defaulted configuration. Frozen. */
-export interface GovflowConfig {
+type ConfigSections = typeof CONFIG_DEFAULTS;
+
+/**
+ * The whole, validated, defaulted configuration, frozen; each section has its defaults' shape
+ * (config-defaults.ts), with paths resolved against the root and `${ENV}` in `store.url` expanded.
+ */
+export interface GovflowConfig extends ConfigSections {
   root: string;
   /** Absolute path of the config file read, or null when there was none. */
   configFile: string | null;
@@ -78,65 +61,10 @@ export interface GovflowConfig {
    */
   written: Readonly<Record<string, unknown>>;
   timezone: string;
-  provider: {
-    kind: ProviderKind;
-    model: string;
-    base_url: string | null;
-    api_key_env: string | null;
-    /** Scripted provider: the file of responses (relative to root). */
-    script: string | null;
-    stream: boolean;
-    /** Replay provider: where the cassettes are (relative to root). */
-    replay: { dir: string; on_miss?: 'fail' } | null;
-    /** Local provider: llama.cpp options (threads default: physical cores). */
-    local: { threads?: number | null; context_size?: number; gpu?: false | 'auto' | 'cuda' | 'vulkan' | 'metal' } | null;
-  };
-  llm: { max_attempts: number; timeout_ms: number; backoff_base_ms: number; backoff_max_ms: number; max_output_bytes: number; record: string | null };
-  limits: {
-    max_steps: number;
-    max_fan_out: number;
-    max_retries: number;
-    session_timeout_ms: number;
-    max_tokens_per_session: number | null;
-    max_cost_usd_per_session: number | null;
-    max_crash_retries: number;
-    max_depth: number;
-    delegation_deadline_ms: number;
-    max_tokens_per_delegation: number | null;
-  };
-  intake: { concurrency: number; max_bytes: number; rescan_interval_ms: number; settle_ms: number; min_free_bytes: number };
-  message: { schema: string | null; max_depth: number };
-  prompt: { include: string[] };
-  daemon: { shutdown_grace_ms: number; fsync: boolean };
-  /** Signed checkpoints, witnesses and retention of the audit trail (docs/audit-log.md); paths absolute. */
-  audit: {
-    signing_key: string | null;
-    checkpoint_ms: number;
-    witnesses: string[];
-    retention: { keep_days: number | null; archive: 'gzip'; delete_after_days: number | null };
-  };
-  /** OpenTelemetry export (README "Traces (OpenTelemetry)"); see src/telemetry/telemetry-settings.ts for the env variables. */
-  telemetry: { otlp_endpoint: string | null; capture_content: boolean; service_name: string };
-  /** The HTTP API (docs/http-api.md); `listen` null means no HTTP listener. */
-  http: {
-    listen: string | null;
-    tokens: Array<{ user: string; sha256: string; role: 'operator' | 'auditor' }>;
-    max_body_bytes: number;
-    heartbeat_ms: number;
-    request_timeout_ms: number;
-  };
   /** `prices:` and `pricing:` (converted; docs/configuration.md), merged; `pricing` wins per model. */
   prices: Record<string, ModelPrice>;
-  allow_outside_root: boolean;
   agents: Record<string, AgentDeclaration>;
-  tools: ToolsConfig;
-  mcp: { servers: Record<string, McpServerConfig>; timeout_ms: number };
-  /** The store (docs/cluster.md): `files` (default) or `postgres` (cluster mode); `url` has `${ENV}` expanded. */
-  store: { kind: 'files' | 'postgres'; url: string | null; schema: string };
-  cluster: { lease_ms: number; pool_size: number; connect_timeout_ms: number };
   paths: SystemPaths;
-  /** PII redaction (README "Privacy and guardrails"). */
-  pii: PiiConfig;
   /** Guardrail rules as written; compiled (with file and line) by the governance loader. */
   guardrails: unknown[];
 }
@@ -196,7 +124,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     );
   }
 
-  const defaulted = <K extends keyof GovflowConfig & keyof typeof CONFIG_DEFAULTS>(name: K) => withDefaults(CONFIG_DEFAULTS[name], user[name]) as GovflowConfig[K];
+  const defaulted = <K extends keyof ConfigSections>(name: K) => withDefaults(CONFIG_DEFAULTS[name], user[name]) as ConfigSections[K];
   const provider = defaulted('provider');
   for (const [key, variable] of Object.entries(PROVIDER_ENVIRONMENT)) if (env[variable]) (provider as unknown as Record<string, unknown>)[key] = env[variable];
   const validKinds: readonly string[] = CONFIG_SCHEMA.properties.provider.properties.kind.enum;
@@ -301,7 +229,7 @@ function pricingTable(pricing: unknown): Record<string, ModelPrice> {
 }
 
 /** `tools` with the workspace resolved and host names lower-cased. */
-function toolsSection(root: string, tools: ToolsConfig): ToolsConfig {
+function toolsSection(root: string, tools: GovflowConfig['tools']): GovflowConfig['tools'] {
   return { ...tools, workspace: path.resolve(root, tools.workspace), http_get: { ...tools.http_get, allow_hosts: tools.http_get.allow_hosts.map((host) => host.toLowerCase()) } };
 }
 

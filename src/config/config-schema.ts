@@ -1,9 +1,4 @@
-/**
- * The JSON Schema of govflow.config.yaml and of agent declarations; the defaults are in
- * config-defaults.ts.
- */
-import { MAX_MESSAGE_DEPTH_CEILING } from './config-defaults.js';
-
+/** The JSON Schema of govflow.config.yaml and of agent declarations; the defaults are in config-defaults.ts. */
 const nullableString = { type: ['string', 'null'] };
 const positiveInteger = { type: 'integer', minimum: 1 };
 const nullablePositiveNumber = { type: ['number', 'null'], exclusiveMinimum: 0 };
@@ -35,6 +30,18 @@ export const AGENT_DECLARATION_SCHEMA = {
     delegates: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
   },
 } as const;
+
+/** An MCP server from config `mcp.servers` (README "Give an agent tools"): stdio (`command`) or Streamable HTTP (`url`). */
+export interface McpServerConfig {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  /** Header name → name of the environment variable holding its value. */
+  headers_env?: Record<string, string>;
+  timeout_ms?: number;
+}
 
 const MCP_SERVER_SCHEMA = {
   type: 'object',
@@ -140,8 +147,9 @@ export const CONFIG_SCHEMA = {
     message: {
       type: 'object',
       additionalProperties: false,
-      // Capped so that every walk over a message (JSON text, schema checks) stays far from the stack's end.
-      properties: { schema: nullableString, max_depth: { type: 'integer', minimum: 4, maximum: MAX_MESSAGE_DEPTH_CEILING } },
+      // Capped so that every walk over a message (JSON text, schema checks) stays far from the stack's
+      // end: JSON.stringify overflows it near depth 4,000.
+      properties: { schema: nullableString, max_depth: { type: 'integer', minimum: 4, maximum: 1000 } },
     },
     prompt: {
       type: 'object',
@@ -285,3 +293,5 @@ export const CONFIG_SCHEMA = {
     },
   },
 } as const;
+
+export type ProviderKind = (typeof CONFIG_SCHEMA.properties.provider.properties.kind.enum)[number];

@@ -1,7 +1,4 @@
-/**
- * Splits a markdown file into YAML frontmatter and body by hand (no gray-matter: it evaluates
- * JavaScript frontmatter and hides line numbers).
- */
+/** Markdown into YAML frontmatter and body, by hand: gray-matter evaluates JavaScript frontmatter and hides lines. */
 import { GovflowError } from '../errors.js';
 
 export interface SplitMarkdown {

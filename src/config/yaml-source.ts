@@ -1,6 +1,4 @@
-/**
- * YAML parsing that remembers where each key stood, so that errors can name file and line.
- */
+/** YAML parsing that remembers where each key stood, so that errors can name file and line. */
 import { LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, type Node } from 'yaml';
 import { ConfigError } from '../errors.js';
 

@@ -1,15 +1,10 @@
-/**
- * What crash recovery asks a session's journal about a claimed file in system/processing/: did
- * this claim start the session, and was this reply already applied? The claimed files are the
- * truth of what was accepted; the journals say how far each got.
- */
+/** What crash recovery asks a session's journal about a claimed file: how far it got. */
 import { rmSync } from 'node:fs';
 import { SessionJournal } from '../store/session-journal.js';
 
 /**
- * True when the session's journal was started for exactly this claimed file. A journal a crash
- * left without even its first record holds nothing committed: it is removed, so the request
- * starts over under the same session id.
+ * True when the session's journal was started for this claimed file. One a crash left without its
+ * first record holds nothing: it is removed, so the request starts over under the same session id.
  */
 export function sessionStartedByClaim(sessionsDir: string, sessionId: string, claimedPath: string): boolean {
   if (!SessionJournal.exists(sessionsDir, sessionId)) return false;

@@ -1,7 +1,6 @@
 /**
- * system/state/config.json: what the running daemon made of govflow.config.yaml, for
- * `govflow status` (changed keys that wait for a restart) and `govflow token add` (whether the
- * daemon serves the HTTP API, so picks a new token up by itself).
+ * system/state/config.json: what the running daemon made of its config, for `govflow status`
+ * (keys waiting for a restart) and `govflow token add` (whether an HTTP API picks a token up).
  */
 import { readStatusFile, writeStatusFile } from '../store/status-file.js';
 

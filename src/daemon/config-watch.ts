@@ -1,9 +1,7 @@
 /**
- * Edits of govflow.config.yaml under a running daemon (issue 32). `http.tokens` applies at once,
- * so `govflow token add` needs no restart; every other key the daemon read at start (the runner,
- * intake, store and governance were built from it), so a change to one is named in one warning
- * and in `govflow status` as waiting for a restart. An edit that does not validate is an error
- * naming file and line, and the daemon goes on with the config it has.
+ * Edits of govflow.config.yaml under a running daemon (issue 32): `http.tokens` applies at once;
+ * any other key was read at start, so its change is named in one warning and in `govflow status`
+ * as waiting for a restart. An invalid edit is logged with file and line; the config stays.
  */
 import { watchSettled } from './governance-watch.js';
 import path from 'node:path';
@@ -24,10 +22,7 @@ function keysNeedingRestart(started: Readonly<Record<string, unknown>>, next: Re
   return keys.filter((key) => (key === 'http' ? !isDeepStrictEqual(withoutTokens(started.http), withoutTokens(next.http)) : !isDeepStrictEqual(started[key], next[key])));
 }
 
-/**
- * Starts watching the file of `config` (the config the daemon started with); `http` is the HTTP API
- * whose tokens follow the file, or null. Resolves once the watcher is ready, with its stop function.
- */
+/** Watches the file of `config`, the tokens of `http` following it; resolves once ready, with its stop function. */
 export async function watchConfig(config: GovflowConfig, env: NodeJS.ProcessEnv, log: OperationalLog, http: Pick<HttpApi, 'replaceTokens' | 'url'> | null): Promise<() => Promise<void>> {
   const write = (restartNeeded: string[]) => {
     try {

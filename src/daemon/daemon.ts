@@ -1,15 +1,7 @@
 /**
- * The daemon: one state machine over a backend (docs/cluster.md, README "Folder layout").
- *
- *   starting ──boot done──▶ running ──stop()──▶ draining ──steps done──▶ stopped
- *       └──boot threw──▶ failed (what started is closed again; start() rethrows)
- *
- * The daemon owns what every backend shares: the inbox intake (and HTTP submissions, which become
- * its claims), the HTTP API, the governance and config watchers, the disk guard, and a graceful
- * stop (a grace period for running steps, then a hard stop that still leaves every journal
- * consistent). The backend's work source decides what a claimed item becomes: with files
- * (inbox-work.ts) a session run here under `intake.concurrency`, crash recovery first; with
- * Postgres (src/cluster/cluster-work.ts) a queued row that any daemon of the cluster claims.
+ * The daemon: one state machine (DaemonState) over a backend (docs/cluster.md), owning the intake,
+ * HTTP API, watchers, disk guard and a graceful stop (a grace period, then a hard stop). The work
+ * source decides what a claim becomes (inbox-work.ts, src/cluster/cluster-work.ts).
  */
 import { setMaxListeners } from 'node:events';
 import { loadConfig } from '../config/config-loader.js';

@@ -1,13 +1,9 @@
 /**
- * The daemon's watch on its disk (issue 20), modelled on RabbitMQ's disk-free alarm:
- *   - a free-space floor, `intake.min_free_bytes` (0 turns it off): below it the daemon claims no
- *     new request (files stay in the inbox, nothing is rejected) while running sessions go on;
- *     the alarm is logged once when it rises and once when it clears;
- *   - the folders the daemon needs under system/ are made again when removed (a warning, no crash);
- *   - what waits for the disk (disk-waits.ts) is logged and, with the alarm, kept in
- *     system/state/disk.json for `govflow status`.
- * The status file is written in place through a descriptor kept open, padded to a fixed size, so
- * updating it needs no new disk block even when the disk is full.
+ * The daemon's watch on its disk (issue 20), after RabbitMQ's disk-free alarm: below
+ * `intake.min_free_bytes` nothing new is claimed while running sessions go on; removed system/
+ * folders are made again; what waits for the disk is kept in system/state/disk.json for
+ * `govflow status` — written in place through a descriptor kept open, padded to a fixed size, so
+ * an update needs no new disk block even on a full disk.
  */
 import { readStatusFile } from '../store/status-file.js';
 import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, statfsSync, writeSync } from 'node:fs';
@@ -112,7 +108,6 @@ export class DiskGuard {
     this.writeStatus();
   }
 
-  /** The folders the daemon writes to, made again when removed. */
   private recreateFolders(): void {
     const { paths } = this.options;
     for (const folder of [paths.inbox, paths.outbox, paths.logs, paths.sessions, paths.archive, paths.failed, paths.processing, paths.state]) {

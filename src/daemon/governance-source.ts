@@ -1,7 +1,6 @@
 /**
- * Holds the current governance snapshot and stores every snapshot it serves, content-addressed
- * under system/snapshots/<hash>.json, so an auditor can read the exact text behind any message
- * (the audit entry's GOVERNANCE_VERSION names the file).
+ * The current governance snapshot; every one served is stored under system/snapshots/<hash>.json,
+ * so an auditor can read the exact text behind any message (GOVERNANCE_VERSION names the file).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';

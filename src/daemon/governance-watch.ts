@@ -1,8 +1,6 @@
 /**
- * Hot reload of governance (README "Write an agent": a running daemon reloads valid changes by itself): a
- * watcher on governance/, context/ and schemas/ that reloads the snapshot 150 ms after the last
- * change. A valid tree replaces the snapshot for new steps; an invalid one is logged and the last
- * good snapshot kept, whichever store the daemon runs on.
+ * Hot reload of governance/, context/ and schemas/ (README "Write an agent"): a valid tree replaces
+ * the snapshot for new steps; an invalid one is logged and the last good one kept.
  */
 import { watch } from 'chokidar';
 import { existsSync } from 'node:fs';
@@ -11,20 +9,14 @@ import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../log-contract.js';
 import type { GovernanceSource } from './governance-source.js';
 
-/**
- * Starts watching and resolves once the watcher is ready (so an edit made after the daemon's
- * `ready` line is never missed), with the function that stops it.
- */
+/** Resolves once watching (no edit after the `ready` line is missed), with the function that stops it. */
 export async function watchGovernance(root: string, governance: GovernanceSource, log: OperationalLog): Promise<() => Promise<void>> {
   const targets = ['governance', 'context', 'schemas'].map((folder) => path.join(root, folder)).filter((folder) => existsSync(folder));
   if (targets.length === 0) return async () => {};
   return watchSettled(targets, () => reloadGovernance(governance, log), (error) => log.error('governance watcher error', { error: errorMessage(error) }));
 }
 
-/**
- * Watches `targets` with chokidar and calls `changed` once edits have settled for 150 ms (an
- * editor's save is several events). Resolves once the watcher is ready, with its stop function.
- */
+/** Calls `changed` once edits of `targets` settled for 150 ms (a save is several events); resolves once ready. */
 export async function watchSettled(targets: string | string[], changed: () => void, failed: (error: unknown) => void): Promise<() => Promise<void>> {
   let timer: NodeJS.Timeout | null = null;
   const watcher = watch(targets, { ignoreInitial: true });

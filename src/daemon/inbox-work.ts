@@ -1,9 +1,7 @@
 /**
- * The files backend's work: a claimed item is a session run here, in one of the intake's
- * `intake.concurrency` slots. Crash recovery starts from the claimed files, which are the truth:
- * a claimed request maps to its session id deterministically, so its session resumes from the
- * journal when one exists and starts otherwise. Recovered requests take the same slots as new
- * ones, ahead of them (they arrived first); replies follow once their sessions have run.
+ * The files backend's work: a claimed item is a session run here, in an intake slot. Recovery
+ * starts from the claimed files: a claim maps to its session id, so its session resumes from the
+ * journal or starts. Recovered requests go ahead of new ones; replies once their sessions ran.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { errorMessage } from '../errors.js';

@@ -1,8 +1,6 @@
 /**
- * The daemon's last line of defence: an error that escapes every session's own handling (a
- * rejected promise nobody awaited, a throw inside a timer callback) is logged and the daemon
- * keeps serving the other sessions. Sessions themselves never rely on this: their crashes are
- * journaled and retried (`limits.max_crash_retries`), and end with a result.
+ * The last line of defence: an error no session handled (an unawaited rejection, a throw in a
+ * timer) is logged and the daemon serves on. Sessions never rely on it: theirs are journaled and retried.
  */
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../log-contract.js';

@@ -1,8 +1,6 @@
 /**
- * Resumes the sessions of `govflow run` processes that were killed mid-session (see
- * src/daemon/run-claims.ts): each is recovered from its journal by the runner, which
- * writes its result to system/outbox/, and released. Called when a daemon starts and before a
- * `govflow run` runs its own request, so a killed one-shot run never stays RUNNING for ever.
+ * Resumes the sessions of killed `govflow run`s (run-claims.ts) from their journals, when a daemon
+ * starts and before a run runs its own, so a killed run never stays RUNNING for ever.
  */
 import { errorMessage } from '../errors.js';
 import { SessionInterruptedError, type SessionOutcome } from '../pipeline/runner-contract.js';

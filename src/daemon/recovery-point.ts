@@ -1,9 +1,7 @@
 /**
- * Where crash recovery may start reading the audit log for claimed requests whose sessions never
- * started (docs/audit-log.md "Crash recovery"): a run that found system/processing/ empty notes
- * where the log ended when it started — any session it creates from a claim logs after that —
- * and a run that finds claims left there keeps the point the run that claimed them noted, however
- * many crashes ago. Interrupted sessions need none of this: their journal holds `audit_from`.
+ * Where recovery may start reading the audit log for claims whose sessions never started
+ * (docs/audit-log.md "Crash recovery"): a run that found system/processing/ empty notes where the
+ * log ended; one that finds claims keeps the point noted by the run that claimed them.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

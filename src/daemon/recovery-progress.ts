@@ -1,7 +1,6 @@
 /**
- * How far crash recovery has got, for `govflow status` while a restarted daemon works off what an
- * earlier run left: `system/state/recovery.json`, rewritten at most twice a second and once at the
- * end. Only the daemon that owns the root writes it; status trusts it only for that pid.
+ * How far crash recovery has got, for `govflow status`: system/state/recovery.json, rewritten at
+ * most twice a second and at the end, trusted only for the pid that owns the root.
  */
 import { readStatusFile, writeStatusFile } from '../store/status-file.js';
 import type { SystemPaths } from '../config/system-paths.js';

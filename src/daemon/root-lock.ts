@@ -1,15 +1,10 @@
 /**
- * One writer per root (files mode, README "One writer per root"): `system/state/root.lock` names the process that owns
- * the root — a daemon, or a one-shot `govflow run` when no daemon runs. Only the owner appends to
- * the audit log, journals sessions and moves request files, so none of them needs a lock of its
- * own. Several machines sharing work is cluster mode's job (docs/cluster.md), not this file's.
- *
- * The lock is a file created exclusively (O_EXCL) holding the owner's pid, host and kind. A lock
- * whose owner is gone (killed, or a pid from before the last boot) is stale: the next process
- * removes it, under a short-lived break file so that two processes never both remove a lock and
- * each take one.
+ * One writer per root (README "One writer per root"): system/state/root.lock, created with O_EXCL,
+ * names the owner (a daemon, or a `govflow run`), the only process that writes the audit log,
+ * journals and request files. A lock whose owner is gone is removed by the next process under a
+ * short-lived break file, so two processes never both remove a lock and each take one.
  */
-import { GovflowError } from '../errors.js';
+import { errorCode, GovflowError } from '../errors.js';
 import { closeSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,10 +42,6 @@ export class RootLockedError extends GovflowError {
   }
 }
 
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException).code;
-}
-
 function parseOwner(text: string): RootOwner | null {
   try {
     const value = JSON.parse(text) as Partial<RootOwner>;
@@ -72,9 +63,8 @@ function observe(lockPath: string): { text: string; ctimeMs: number } | null {
 }
 
 /**
- * The live owner a lock names, or null when the lock is stale: unreadable (a crash between create
- * and write), made before the last boot, or naming a process that is gone (or this very process:
- * a pid reused in a restarted container).
+ * The live owner a lock names, or null when it is stale: unreadable, from before the last boot, or
+ * naming a process that is gone (or this one: a pid reused in a restarted container).
  */
 function liveOwner(observed: { text: string; ctimeMs: number }): RootOwner | null {
   const owner = parseOwner(observed.text);
@@ -102,11 +92,7 @@ export class RootLock {
     return heldHere.has(lockPath) ? parseOwner(observed.text) : liveOwner(observed);
   }
 
-  /**
-   * Takes the root for this process; throws {@link RootLockedError} when a live process owns it.
-   * A stale lock left by a dead owner is removed first (its unfinished sessions are recovered by
-   * the new owner).
-   */
+  /** Takes the root (removing a stale lock); throws {@link RootLockedError} when a live process owns it. */
   static async acquire(stateDir: string, kind: RootOwnerKind): Promise<RootLock> {
     mkdirSync(stateDir, { recursive: true });
     const lockPath = path.join(stateDir, ROOT_LOCK_FILE);
@@ -167,10 +153,7 @@ function tryCreate(lockPath: string, owner: RootOwner): boolean {
   return true;
 }
 
-/**
- * Removes the stale lock whose text is `staleText`, unless another process got there first.
- * False when another process is breaking it right now (wait a moment and look again).
- */
+/** Removes the stale lock `staleText` unless another process did; false while another is breaking it. */
 function breakStale(lockPath: string, staleText: string): boolean {
   const breakPath = `${lockPath}.break`;
   let fd: number;

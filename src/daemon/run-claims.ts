@@ -1,10 +1,7 @@
 /**
- * Which sessions a `govflow run` runs: `system/state/runs/<session_id>`, an empty file created when
- * `govflow run` starts (or resumes) a session and removed once the session ended or paused. Only
- * the root's owner runs sessions (src/daemon/root-lock.ts), so a claim this process did not make
- * is an orphan: its `govflow run` was killed. `govflow status` shows such a session as interrupted,
- * and the next `govflow start` or `govflow run` on the root resumes it from its journal. Daemon
- * sessions need no claim: their claimed files in system/processing/ play that part.
+ * The sessions `govflow run` runs: an empty system/state/runs/<session_id> while one runs. Only the
+ * root's owner runs sessions, so a claim this process did not make is a killed run's, resumed by
+ * the next start or run. (A daemon's sessions have their claimed files in system/processing/.)
  */
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -54,16 +54,9 @@ export interface RuntimeOptions {
   /** Replaces the configured provider (tests, benchmarks). */
   provider?: LlmProvider;
   now?: () => Date;
-  /**
-   * Take the root lock as this kind of owner before opening the audit log (the daemon and a
-   * one-shot `govflow run`); throws RootLockedError when another live process owns the root.
-   * Without it (tests, benchmarks) the caller promises that nothing else writes to the root.
-   */
+  /** Take the root lock as this owner before opening the audit log; without it (tests) nothing else may write. */
   owner?: RootOwnerKind;
-  /**
-   * The store sessions live in, when not the files store (cluster mode, src/cluster/): the root's
-   * audit writer is then not opened, since that store keeps the audit trail.
-   */
+  /** Another store than files (cluster mode), which keeps the audit trail: the root's audit writer is not opened. */
   store?: SessionStore;
   /** The governance a session runs on, when not always the current one (cluster mode pins versions). */
   governanceFor?: (sessionId: string | undefined, current: GovernanceSource) => GovernanceSnapshot;
@@ -177,13 +170,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   };
 }
 
-/**
- * One pass of `audit.retention` (docs/audit-log.md "Retention and archives"), run at start and
- * hourly: day files older than keep_days to the archive, then the sessions that ended on such days
- * and the processed request files of those days (at start and whenever a day moved: a day's
- * sessions end by the time it is archived), then the archived days older than delete_after_days
- * deleted unless the legal hold exists. Never throws.
- */
+/** One pass of `audit.retention` (docs/audit-log.md "Retention and archives"), at start and hourly. Never throws. */
 function retentionPass(config: GovflowConfig, key: { privateKey: KeyObject; keyId: string } | null, log: OperationalLog | undefined): (atStart: boolean) => void {
   const { keep_days: keepDays, delete_after_days: deleteAfterDays } = config.audit.retention;
   const { paths, timezone } = config;

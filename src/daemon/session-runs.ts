@@ -1,9 +1,7 @@
 /**
- * Which sessions a run is working on in this daemon, and the rule for a reply that arrives while
- * one is. A run journals a pause before it is done with it (the result file, the manifest, the
- * other tasks of a plan), and the HTTP API accepts a reply as soon as the journal shows the pause:
- * such a reply waits for the run to end and is then applied to that same pause. A reply to a
- * session that is running and waits for no one, or whose pause was answered meanwhile, is refused.
+ * The sessions this daemon is running, and replies that arrive meanwhile: a run journals a pause
+ * before it is done with it, and the HTTP API accepts a reply once the journal shows the pause, so
+ * the reply waits for the run to end. One to a session that waits for no one is refused.
  */
 import { SessionJournal } from '../store/session-journal.js';
 import { foldRecords, pauseKeyOf } from '../pipeline/session-state.js';
@@ -23,11 +21,7 @@ export class SessionRuns {
     };
   }
 
-  /**
-   * Resolves once a reply to the session may be applied (null), or with why it may not: the
-   * session runs and waits for no one, or the pause the reply answered was answered meanwhile.
-   * `onWait` hears each wait for a run that is only finishing its pause.
-   */
+  /** Null once a reply may be applied, or why not (waits for no one, or answered meanwhile); `onWait` hears each wait. */
   async replyMayApply(sessionId: string, onWait: () => void): Promise<string | null> {
     let answered: string | null = null;
     for (;;) {

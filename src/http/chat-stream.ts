@@ -1,16 +1,7 @@
 /**
- * `POST /v1/agent/chat` (docs/http-api.md, seed 003): a request, or the next turn of a conversation, whose
- * progress streams back in seed 003's own protocol, names and payloads key for key, for clients
- * built for it: `message_start {turn}` (zero-based, one per LLM turn of the loop), `content_chunk
- * {chunk}`, `tool_call_start {tool_use_id, name}`, `tool_call_result {tool_use_id, name,
- * is_error}`, `error {message}`, `message_complete {}`, with no `id:` lines. The conversation id is
- * the session id (response header `x-conversation-id`, beside `x-request-id`): a session that
- * pauses with a question sends the question as its last text and continues when the next chat call
- * names it.
- *
- * The request goes through the same durable inbox path as POST /v1/requests. A client that leaves
- * does not stop the session, unless it asked `?cancel_on_disconnect=true`: then the session's model
- * call is aborted and the session ends failed, saying why.
+ * `POST /v1/agent/chat` (docs/http-api.md): a request or a conversation's next turn (the
+ * conversation id is the session id), streamed back in seed 003's protocol. A client that leaves
+ * stops the session only with `?cancel_on_disconnect=true`.
  */
 import type { FastifyInstance } from 'fastify';
 import type { SessionEventMap } from '../pipeline/session-events.js';
@@ -72,9 +63,8 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
       completed = true;
       if (connection !== null) connection.end();
     };
-    // Seed 003's names and payloads, key for key: a turn is one LLM call of the loop (a model turn
-    // of an agent's tool loop, or a repair), counted from 0 across the conversation; a provider
-    // retry inside the call is the same turn.
+    // Seed 003's names and payloads, key for key. A turn is one LLM call (a tool-loop turn or a
+    // repair; a provider retry is the same turn), counted from 0 across the conversation.
     let turn = 0;
     on('session_started', (event) => {
       requestId = event.requestId;

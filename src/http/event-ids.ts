@@ -1,18 +1,8 @@
 /**
- * Ids of the session event stream (docs/http-api.md, "Event stream"). Each is a function of the event it names, never of
- * what one connection happened to send, so a client sees the same id for the same event live, in
- * a full replay, and after reconnecting with any Last-Event-ID (govflow issue 32):
- *
- * - `message`: its sequence number (`7`).
- * - every other event: `<sequence of the last committed message before it>.<kind>[.<n>]`:
- *   `0.session_started`, `7.session_finished`, `7.pending.2` (the second pause since message 7,
- *   counted in the journal), `7.content_chunk.12` (the twelfth chunk since message 7, counted as
- *   the runner emits them), `7.stopping` (the daemon's notice that it stops).
- *
- * Resuming reads only the leading sequence: a reconnect gets every committed message after it.
- * Steps, chunks and tool calls are live only (the journal does not keep them, so no replay sends
- * them again); the daemon that runs the session numbers them, so every connection agrees. A step
- * run again after a restart emits new events, numbered again from 1.
+ * Ids of the session event stream (docs/http-api.md "Event stream"), each a function of its event,
+ * so it is the same live, in a replay and after any reconnect (issue 32): a `message` its sequence
+ * (`7`), any other `<last message's sequence>.<kind>[.<n>]` (`7.pending.2`, `7.content_chunk.12`).
+ * Resuming reads only the leading sequence; the daemon running a session numbers its live events.
  */
 import type { SessionEventMap, SessionEvents } from '../pipeline/session-events.js';
 import { badRequest } from './http-problem.js';
@@ -39,10 +29,8 @@ export function parseLastEventId(header: string | string[] | undefined): number 
 }
 
 /**
- * Numbers the live events of each session by kind since its last message, as the runner emits
- * them: one count per daemon, not per connection. Listening from the daemon's start means events
- * no client watched are counted too; an event is numbered once (by its payload, which every
- * listener shares), whichever listener asks first.
+ * Numbers each session's live events by kind since its last message: one count per daemon, from
+ * its start (unwatched events count too), each event once by its shared payload.
  */
 export class LiveEventOrdinals {
   /** session id → kind → events of that kind since the session's last message. Dropped when it finishes. */

@@ -1,8 +1,7 @@
 /**
- * Who is calling (docs/http-api.md). Tokens are configured as the hex SHA-256 of the secret, never the
- * secret itself; a presented token is hashed and compared to every configured hash in constant
- * time, so neither the comparison nor the table's order tells an attacker anything.
- * Without tokens the API listens on loopback only and every caller is the user `local`.
+ * Who is calling (docs/http-api.md). Tokens are configured as their SHA-256; a presented one is
+ * hashed and compared to every hash in constant time, so neither timing nor order tells anything.
+ * Without tokens the API listens on loopback only and every caller is `local`.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Hex } from '../sha256-hex.js';

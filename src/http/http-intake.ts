@@ -1,13 +1,7 @@
 /**
- * Requests and replies that arrive over HTTP (docs/http-api.md: the same checks and durability as an
- * inbox file): the body is checked by the inbox's own parser, then handed to the intake, which
- * makes it durable as a claim in system/processing/ and schedules it at once (no inbox file, no
- * watcher: InboxIntake.submit). The 202 comes after that: a kill -9 right after it loses
- * nothing, and crash recovery runs the claim like any other.
- *
- * Duplicates: the request id is claimed in the request-id registry (system/state/requests/)
- * before the claim is published; an id claimed by anyone before — queued, running, paused or
- * finished — answers 409.
+ * Requests and replies over HTTP (docs/http-api.md), with an inbox file's checks (its parser) and
+ * durability (InboxIntake.submit): the 202 comes once the claim is durable, so a kill -9 after it
+ * loses nothing. An id claimed before, in any state, answers 409.
  */
 import { open, readFile } from 'node:fs/promises';
 import { generateRequestId, parseJsonRequest, parseRequestFile, randomBase36, REQUEST_ID_PATTERN, unknownFieldReason } from '../intake/request-file.js';
@@ -30,11 +24,6 @@ export interface HttpIntakeOptions {
   reads?: SessionReads;
 }
 
-export interface Submitted {
-  requestId: string;
-  sessionId: string;
-}
-
 /** Throws 400 for a body that is not a JSON object. */
 function objectBody(body: unknown, example: string): Record<string, unknown> {
   if (!isPlainObject(body)) throw badRequest(`the body must be a JSON object such as ${example}`);
@@ -44,11 +33,8 @@ function objectBody(body: unknown, example: string): Record<string, unknown> {
 export class HttpIntake {
   constructor(private readonly options: HttpIntakeOptions) {}
 
-  /**
-   * Hands a new request for `user` to the intake and resolves once it is durable.
-   * Throws 400 for a body the inbox would reject, 409 for a request id already accepted.
-   */
-  async submit(body: unknown, user: string, sessionId: string = this.newSessionId()): Promise<Submitted> {
+  /** Hands a request for `user` to the intake, resolved once durable; 400 for a bad body, 409 for a known id. */
+  async submit(body: unknown, user: string, sessionId: string = this.newSessionId()): Promise<{ requestId: string; sessionId: string }> {
     const fields = objectBody(body, '{"request": "..."}');
     if (fields.request === undefined && (fields.reply !== undefined || fields.approve !== undefined)) {
       throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');

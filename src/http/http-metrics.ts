@@ -1,8 +1,4 @@
-/**
- * Prometheus metrics (`GET /metrics`, docs/http-api.md), fed by the shared session event bus: sessions by
- * status, step and model-call durations, tokens and cost by agent and model, queue depth, and the
- * latency of durable audit appends. Listeners only count; they never touch a session.
- */
+/** Prometheus metrics (`GET /metrics`, docs/http-api.md) from the session event bus; listeners only count. */
 import { readDiskStatus } from '../daemon/disk-guard.js';
 import { witnessLag } from '../audit/checkpoint-witnesses.js';
 import { readNames } from '../audit/log-retention.js';
@@ -59,8 +55,7 @@ export class GovflowMetrics {
       Math.max(0, countVisible(sources.paths.inbox) + countVisible(sources.paths.processing) - running.size),
     );
 
-    // The disk alarm (intake.min_free_bytes) and writes waiting for the disk, as the daemon's
-    // disk guard last wrote them to system/state/disk.json (issue 20).
+    // As the daemon's disk guard last wrote them to system/state/disk.json (issue 20).
     gauge('govflow_disk_alarm', '1 while free space is below intake.min_free_bytes and no new request is claimed, else 0', () => (readDiskStatus(sources.paths)?.alarm ? 1 : 0));
     gauge('govflow_disk_free_bytes', "Bytes free on the root's filesystem at the disk guard's last check", () => {
       const free = readDiskStatus(sources.paths)?.free_bytes;
@@ -68,7 +63,6 @@ export class GovflowMetrics {
     });
     gauge('govflow_disk_waiting_writes', 'Durable writes waiting for the disk (ENOSPC, EDQUOT, EROFS, EIO), retried with backoff', () => readDiskStatus(sources.paths)?.waiting.length ?? 0);
 
-    // Signed checkpoints not yet delivered to each witness (docs/audit-log.md), as the daemon last wrote them.
     new Gauge({
       name: 'govflow_witness_pending_checkpoints',
       help: 'Signed audit checkpoints a witness has not taken yet (it is retried with backoff)',

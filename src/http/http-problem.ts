@@ -1,9 +1,5 @@
-/**
- * Errors the HTTP API answers with (docs/http-api.md): `{"error": {"code", "message"}}` and a status.
- * Route code throws an HttpProblem; the server's error handler turns it (and Fastify's own
- * errors: oversized, truncated or non-JSON bodies, wrong content types) into that shape.
- */
-import { GovflowError, type GovflowErrorKind } from '../errors.js';
+/** The HTTP API's errors (docs/http-api.md): `{"error": {"code", "message"}}`, for routes' and Fastify's alike. */
+import { errorMessage, GovflowError, type GovflowErrorKind } from '../errors.js';
 
 export type ProblemCode =
   | 'bad_request'
@@ -60,7 +56,7 @@ const FASTIFY_PROBLEMS: Record<string, (maxBodyBytes: number, detail: string) =>
 export function problemOf(error: unknown, maxBodyBytes: number): HttpProblem {
   if (error instanceof HttpProblem) return error;
   const code = (error as { code?: unknown } | null)?.code;
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = errorMessage(error);
   if (typeof code === 'string' && FASTIFY_PROBLEMS[code]) return FASTIFY_PROBLEMS[code](maxBodyBytes, detail);
   if (error instanceof SyntaxError) return badRequest(`the body is not valid JSON (${detail}): send one JSON object`);
   const status = (error as { statusCode?: unknown } | null)?.statusCode;

@@ -1,7 +1,6 @@
 /**
- * The HTTP API's routes (docs/http-api.md) for requests, sessions and the audit trail. Each handler checks who is
- * asking (operators see only their own work, auditors read everything and submit nothing), reads
- * or writes through the same files as the daemon, and throws an HttpProblem for anything else.
+ * The HTTP API's routes (docs/http-api.md) for requests, sessions and the audit trail: operators see
+ * only their own work; auditors read everything and submit nothing.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeVerifyResult } from '../audit/verify-command.js';
@@ -47,10 +46,7 @@ export function stringParam(request: FastifyRequest, name: string): string {
   return String((request.params as Record<string, unknown>)[name] ?? '');
 }
 
-/**
- * Opens an SSE response on a hijacked reply, tracked for shutdown. While stopping: 503, so a
- * client reconnecting after its stream was ended is not left holding the closing server open.
- */
+/** An SSE response on a hijacked reply, tracked for shutdown; 503 while stopping, so no reconnect holds the server open. */
 export function openStream(context: RouteContext, request: FastifyRequest, reply: FastifyReply, headers?: Record<string, string>): SseConnection {
   if (context.isStopping()) throw stopping();
   reply.hijack();

@@ -1,7 +1,6 @@
 /**
- * The HTTP API's server (docs/http-api.md): Fastify on `http.listen`, bearer-token auth, JSON errors,
- * limits against bad clients (body size, slow senders, abrupt disconnects), and a shutdown that
- * refuses new work with 503 and ends every event stream with a final event before closing.
+ * The HTTP API's server (docs/http-api.md): Fastify with token auth, JSON errors, limits against bad
+ * clients, and a shutdown that answers 503 and ends every event stream with a final event.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createServer } from 'node:http';
@@ -196,11 +195,7 @@ export class HttpApi {
     return api;
   }
 
-  /**
-   * Puts a new token set in force for the next request (`http.tokens` edited under a running
-   * daemon); throws ConfigError, keeping the tokens it has, when the set is empty on a listener
-   * other machines can reach.
-   */
+  /** Puts edited `http.tokens` in force; throws ConfigError (keeping the old) for none on a reachable listener. */
   replaceTokens(tokens: readonly TokenEntry[]): void {
     this.auth.tokens = tokenTableFor(this.listen, tokens);
   }

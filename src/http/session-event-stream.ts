@@ -1,13 +1,7 @@
 /**
- * The event stream of one session (docs/http-api.md): committed messages replayed from the journal, then
- * live events from the shared bus (runtime.events), in one SSE response.
- *
- * Event ids (event-ids.ts) are each a function of the event: a `message` has its sequence number
- * (`7`), every other event `<last committed message before it>.<kind>[.<n>]` (`7.session_finished`).
- * A client that reconnects with `Last-Event-ID: 7` or `7.content_chunk.3` gets every committed
- * message after 7 — read from the journal, which outlives the daemon — and then the live events,
- * with no gap and no repeat, under the ids a full replay gives them. While the journal is read,
- * live events are held back, and messages it already replayed are dropped.
+ * One session's event stream (docs/http-api.md): committed messages replayed from the journal
+ * (after Last-Event-ID's sequence; ids: event-ids.ts), then live events from the bus, with no gap
+ * and no repeat: live events wait while the journal is read, and those it replayed are dropped.
  */
 import type { SessionEventMap, SessionEvents } from '../pipeline/session-events.js';
 import { pauseKeyOf } from '../pipeline/session-state.js';

@@ -1,7 +1,6 @@
 /**
  * What the HTTP API reads about requests and sessions: results and journals through the backend's
- * read seam (src/store/session-reads.ts; sessions folded as the runner folds them), and which
- * request is running in which session from the live event bus.
+ * read seam (folded as the runner folds them), and which session runs which request from the bus.
  */
 import { isSessionId } from '../intake/request-file.js';
 import type { SessionEvents } from '../pipeline/session-events.js';

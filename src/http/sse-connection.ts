@@ -1,13 +1,8 @@
 /**
- * One Server-Sent Events response: headers, `id:`/`event:`/`data:` frames, a comment heartbeat,
- * and an end that is safe to call twice. A client that stops reading is cut off once too much is
- * buffered for it, so one slow reader never grows the daemon's memory without bound.
- *
- * Why not @fastify/sse (the stack names it): its current line (0.6) is a 0.x release whose
- * `engines` asks for Node >= 20.20.2, above the 20.19 govflow supports; and the two streams here
- * need what it does not give in one place: frames without ids for seed 003's chat, ids taken from
- * the journal for the session stream (so a reconnect resumes exactly), and the slow-reader cut-off
- * above. This file is 90 lines over Node's own response; revisit when @fastify/sse reaches 1.0.
+ * One Server-Sent Events response: frames, a comment heartbeat, an end safe to call twice, and a
+ * cut-off for a client that stops reading (a slow reader never grows memory without bound).
+ * Not @fastify/sse: 0.6 wants Node >= 20.20.2 (govflow supports 20.19) and gives no frames without
+ * ids (seed 003's chat) beside journal ids, nor the cut-off; revisit at its 1.0.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -18,10 +13,7 @@ export class SseConnection {
   private heartbeat: NodeJS.Timeout | null = null;
   private ended = false;
   private corked = false;
-  /**
-   * The id of the daemon's stopping notice on this stream, set by a stream whose events have ids
-   * (the session stream: one that resumes right); null sends it without an id, as seed 003's chat.
-   */
+  /** The id of the daemon's stopping notice (the session stream sets it); null: none, as seed 003's chat. */
   stoppingId: () => string | null = () => null;
   private readonly closeListeners: Array<() => void> = [];
 

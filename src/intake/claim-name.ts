@@ -1,12 +1,7 @@
 /**
- * The name a request file gets when the intake claims it: `<epoch ms>-<6 base36>-<original name>`
- * in system/processing/.
- *
- * Why encode so much in a name: after a crash the claimed file is all that is left, and the daemon
- * must rebuild the same item from it — the operator's original name (for failed/ and the result's
- * `source_file`), when it was received, and the request id that was generated for it. The id is
- * derived from the claim's time and random part, so re-reading a claimed file never invents a
- * second id for the same request.
+ * A claimed file's name in system/processing/: `<epoch ms>-<6 base36>-<original name>`. After a
+ * crash the file is all that is left, so its name carries what rebuilds the same item: the
+ * original name, when it came, and (from time and random part) the same generated request id.
  */
 import path from 'node:path';
 import { compactInTimeZone } from '../message/zoned-time.js';
@@ -36,10 +31,7 @@ export function parseClaimName(claimedPath: string): ClaimName | null {
   return { claimName, originalName, claimedAt: new Date(Number(milliseconds)), random };
 }
 
-/**
- * The name the operator gave the file. A file in processing/ that does not follow the claim
- * pattern (someone put it there by hand) keeps its own name.
- */
+/** The name the operator gave the file (a file put in processing/ by hand keeps its own). */
 export function originalNameOf(claimedPath: string): string {
   return parseClaimName(claimedPath)?.originalName ?? path.basename(claimedPath);
 }
@@ -49,20 +41,13 @@ export function claimedAtOf(claimedPath: string): Date | null {
   return parseClaimName(claimedPath)?.claimedAt ?? null;
 }
 
-/**
- * The request id generated for a claimed request that did not name one: the same on every call
- * for a name made by claimNameFor; a hand-placed file gets a fresh one each time.
- */
+/** The id generated for a request that names none: the same on every call for a claim name. */
 export function generatedRequestIdFor(claimedPath: string): string {
   const claim = parseClaimName(claimedPath);
-  if (claim) return generateRequestId(claim.claimedAt, claim.random);
-  return generateRequestId();
+  return claim ? generateRequestId(claim.claimedAt, claim.random) : generateRequestId();
 }
 
-/**
- * The session id for a claimed request that names none: derived from the claim like the request
- * id, so a daemon restarted after a crash finds the session it had started for this very file.
- */
+/** The session id for a request that names none: derived from the claim, so a restart finds it again. */
 export function sessionIdForClaim(claimedPath: string, timezone: string): string {
   const claim = parseClaimName(claimedPath);
   const at = claim?.claimedAt ?? new Date();

@@ -1,7 +1,6 @@
 /**
- * Turning a claimed file (in system/processing/) into an intake item — used right after a claim,
- * and by the daemon after a crash, when the claimed files are all that is left of the requests it
- * had accepted. Reading never follows a symlink and never reads more than `maxBytes + 1` bytes.
+ * A claimed file (in system/processing/) as an intake item, right after its claim or after a crash.
+ * Reading never follows a symlink and never reads more than `maxBytes + 1` bytes.
  */
 import { closeSync, constants, lstatSync, openSync, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -50,10 +49,8 @@ function describeNonRegular(stats: import('node:fs').Stats): string | null {
 }
 
 /**
- * Reads at most `limit` bytes; O_NOFOLLOW makes a symlink swapped in after lstat fail instead of
- * being followed. `sizeHint` (the size lstat saw) sizes the buffer, which grows if the file did.
- * Synchronous: a request file is small and in the page cache, and reading it here costs less than
- * the thread-pool round trips of an asynchronous read.
+ * At most `limit` bytes; O_NOFOLLOW fails on a symlink swapped in after lstat. `sizeHint` sizes the
+ * buffer. Synchronous: a small file in the page cache costs less than the thread-pool round trips.
  */
 function readAtMost(file: string, limit: number, sizeHint: number): Buffer {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -76,33 +73,21 @@ function readAtMost(file: string, limit: number, sizeHint: number): Buffer {
   }
 }
 
-/**
- * Reads and parses a claimed file. Returns the item, or a rejection with a reason that says what
- * the operator should fix. Throws only for I/O failures (for example the file vanished).
- */
+/** The item of a claimed file, or a rejection saying what to fix. Throws only for I/O failures. */
 export async function readClaimedFile(claimedPath: string, maxBytes: number): Promise<IntakeItem | IntakeRejection> {
   const absolutePath = path.resolve(claimedPath);
   const sourceFile = originalNameOf(absolutePath);
   const stats = lstatSync(absolutePath);
+  const rejected = (reason: string): IntakeRejection => ({ kind: 'rejected', file: sourceFile, claimedPath: absolutePath, reason });
   const nonRegular = describeNonRegular(stats);
-  if (nonRegular) return { kind: 'rejected', file: sourceFile, claimedPath: absolutePath, reason: nonRegular };
+  if (nonRegular) return rejected(nonRegular);
   if (stats.size > maxBytes) {
-    return {
-      kind: 'rejected',
-      file: sourceFile,
-      claimedPath: absolutePath,
-      reason: `the file is ${stats.size} bytes, over intake.max_bytes (${maxBytes}): shorten the request or raise intake.max_bytes in govflow.config.yaml`,
-    };
+    return rejected(`the file is ${stats.size} bytes, over intake.max_bytes (${maxBytes}): shorten the request or raise intake.max_bytes in govflow.config.yaml`);
   }
-
   return claimedItem(absolutePath, readAtMost(absolutePath, maxBytes + 1, stats.size), maxBytes, stats.mtime);
 }
 
-/**
- * The item of a claimed file whose content is known (`bytes`): what readClaimedFile returns after
- * reading it, without the read (a submission hands its text over). `mtime` stands in for the
- * claim time of a hand-placed file.
- */
+/** readClaimedFile without the read (a submission hands its text over); `mtime` dates a hand-placed file. */
 export function claimedItem(claimedPath: string, bytes: Buffer, maxBytes: number, mtime: Date = new Date()): IntakeItem | IntakeRejection {
   const absolutePath = path.resolve(claimedPath);
   const sourceFile = originalNameOf(absolutePath);
@@ -122,10 +107,7 @@ export function claimedItem(claimedPath: string, bytes: Buffer, maxBytes: number
   }
 }
 
-/**
- * Files left in system/processing/ — claimed by a daemon that stopped before finishing them —
- * oldest claim first, as absolute paths. Hidden names are temporary files, not claims.
- */
+/** Claims left in system/processing/, oldest first, as absolute paths (hidden names are temp files). */
 export async function recoverClaimedFiles(paths: SystemPaths): Promise<string[]> {
   let names: string[];
   try {

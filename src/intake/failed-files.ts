@@ -1,15 +1,12 @@
 /**
- * Moving a file that cannot be a request to system/failed/ with `<name>.error.json` next to it
- * (docs/results.md), so the operator sees what was wrong and the daemon keeps running.
- *
- * Nothing in failed/ is ever overwritten: when the name is taken, a counter goes before the
- * extension (`report-1.txt`), and the error file follows the stored name.
+ * Files that cannot be requests go to system/failed/ with `<name>.error.json` beside them
+ * (docs/results.md). Nothing there is overwritten: a taken name gets a counter (`report-1.txt`).
  */
 import { link, lstat, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { GovflowError } from '../errors.js';
+import { errorCode, GovflowError } from '../errors.js';
 
 /** The operator-facing record in failed/<name>.error.json. */
 export interface FailedFileRecord {
@@ -23,10 +20,6 @@ export interface FailedFileRecord {
 }
 
 const MAX_NAME_ATTEMPTS = 10_000;
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
 
 /** `report.txt`, `report-1.txt`, `report-2.txt`, …; hidden-looking or extension-less names get the counter at the end. */
 function candidateName(originalName: string, attempt: number): string {
@@ -47,9 +40,8 @@ async function exists(file: string): Promise<boolean> {
 }
 
 /**
- * Moves `sourcePath` (a file, symlink or directory — never followed) into failed/ under a free
- * name. Files and symlinks are hard-linked first, which fails instead of replacing an existing
- * name; directories cannot be hard-linked, so for them the name is checked before the rename.
+ * Moves `sourcePath` (never followed) into failed/ under a free name: hard-linked first, which
+ * fails rather than replace a name; a directory cannot be, so its name is checked before the rename.
  */
 async function moveUnderFreeName(sourcePath: string, failedDirectory: string, originalName: string): Promise<string> {
   const isDirectory = (await lstat(sourcePath)).isDirectory();
@@ -82,10 +74,7 @@ async function moveUnderFreeName(sourcePath: string, failedDirectory: string, or
   );
 }
 
-/**
- * Moves a claimed (or still unclaimed) file to failed/ and writes its error record atomically.
- * `originalName` is what the operator called it; `reason` says what to fix.
- */
+/** Moves a file to failed/ and writes its error record; `reason` says what to fix. */
 export async function moveToFailed(
   paths: SystemPaths,
   sourcePath: string,

@@ -1,7 +1,6 @@
 /**
- * Who wrote a file, by the file system's word (docs/results.md: an approval from a reply file is the
- * file owner's, whatever `user` the file claims). The name comes from /etc/passwd; a uid with no
- * entry there is named by its number.
+ * Who wrote a file, by the file system's word (docs/results.md: an approval in a reply file is its
+ * owner's, whatever `user` it claims), named from /etc/passwd or else by uid.
  */
 import { lstatSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';

@@ -1,8 +1,4 @@
-/**
- * The intake's FIFO of inbox file names. A name is in it at most once (a Set answers "already
- * queued?" in O(1)), and taking from the front is O(1) too, so a flood of thousands of files
- * costs a few bytes per name and no quadratic `Array.shift`.
- */
+/** A FIFO of file names, each at most once, with O(1) `has` and `shift` (no quadratic `Array.shift`). */
 export class FileQueue {
   private names: string[] = [];
   private head = 0;

@@ -1,25 +1,14 @@
 /**
- * Finding and claiming inbox files (README "Folder layout"): every request file dropped into system/inbox/ is
- * renamed into system/processing/ under a unique claim name as soon as it is complete, whether or
- * not a session slot is free. Claiming costs a lstat and a rename (microseconds, done
- * synchronously); it is running sessions that `intake.concurrency` bounds, not claiming, so a
- * flood leaves the inbox within moments and waits in processing/ as claims (see inbox-intake.ts).
- *
- * - **Finding files.** `fs.watch` on the inbox folder (inotify on Linux: one watch, each event
- *   names the file) is only a hint for speed; a full scan at start and every `rescanIntervalMs`
- *   is the truth, so events lost to a busy or restarted watcher never lose a request. No library
- *   watcher: chokidar re-listed the folder and lstat-ed every waiting file on each change, which
- *   under a flood cost more than the claims themselves.
- * - **Settling.** A file still being written in place is left alone until it stops changing
- *   (settle-check.ts); a rename into the inbox is complete at once.
- * - **Claiming.** An atomic rename; a second claimer (a `govflow run` taking its file back) gets
- *   ENOENT and moves on. Symlinks and folders are claimed too (the link itself, never its target)
- *   and rejected after the claim.
+ * Claims inbox files into system/processing/ as soon as they are complete (settle-check.ts), slot
+ * free or not: a lstat and a rename, so a flood leaves the inbox at once. `fs.watch` is a hint; a
+ * scan at start and every `rescanIntervalMs` is the truth. Not chokidar: it re-listed the folder
+ * and lstat-ed every waiting file on each change, which under a flood cost more than the claims.
+ * Symlinks and folders are claimed too (never followed) and rejected after the claim.
  */
 import { existsSync, lstatSync, mkdirSync, renameSync, watch, type BigIntStats, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { errorMessage } from '../errors.js';
+import { errorCode, errorMessage } from '../errors.js';
 import { claimNameFor } from './claim-name.js';
 import { FileQueue } from './file-queue.js';
 import { isIgnoredName } from './request-file.js';
@@ -47,15 +36,8 @@ type Arrival = 'appeared' | 'written';
 
 /** How many lstat calls a scan runs at once, so a huge inbox does not flood the thread pool. */
 const SCAN_STAT_PARALLELISM = 16;
-/**
- * Time one event-loop turn may spend claiming: a flood is claimed in slices (about a thousand
- * files each), between which running sessions go on.
- */
+/** Time one event-loop turn may spend claiming (about a thousand files): running sessions go on between. */
 const CLAIM_TURN_BUDGET_MS = 25;
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
 
 export class InboxClaimer {
   private readonly inbox: string;
@@ -168,10 +150,9 @@ export class InboxClaimer {
   }
 
   /**
-   * Claims in slices, each over two turns: a turn lstat-s a slice of names, and the next turn —
-   * after a poll phase has delivered every inotify event of writes made before those lstat calls —
-   * decides on them and claims. Without that pause a file whose first write landed just before
-   * its lstat would still look "appeared whole" and be claimed half-written.
+   * Claims in slices over two turns: one lstat-s names, the next decides, after a poll phase has
+   * delivered the inotify events of writes before those lstats — else a file first written just
+   * before its lstat would look "appeared whole" and be claimed half-written.
    */
   private scheduleClaims(): void {
     if (this.claimTurn || !this.active || this.held || (this.names.size === 0 && this.sighted.length === 0)) return;

@@ -1,20 +1,11 @@
 /**
- * The daemon's front door (README "Folder layout"): it owns a request file's life from the inbox to the archive.
- *
- * How intake takes work, a flood included:
- * - **Claim eagerly.** Files dropped into system/inbox/ are claimed (renamed into
- *   system/processing/) as soon as they are complete (inbox-claimer.ts), whatever the load.
- *   Requests submitted by a program (`submit`, the HTTP API) are written straight into
- *   processing/ as claims (request-submission.ts). processing/ is the durable queue: a claim is
- *   never lost, and after a crash recovery finds every claim there, started or not.
- * - **Run boundedly.** Claims wait in memory as names only (about 100 bytes each), first claimed
- *   first run; `concurrency` bounds the sessions running, not the claims. A claim is read, parsed
- *   and its request id registered only when a slot takes it, so 10,000 waiting requests hold
- *   10,000 names, not 10,000 request texts.
- * - **After the claim.** Invalid files and duplicate request ids go to system/failed/ with an
- *   error record; valid items go to `handle`. A failing handler is logged, never fatal.
- * - **The end.** The runner reports which claimed files are done; `archive` moves them to
- *   system/archive/YYYYMMDD/ (request-archive.ts).
+ * The daemon's front door (README "Folder layout"): a request file's life from the inbox to the archive.
+ * Files are claimed into system/processing/ as soon as they are complete (inbox-claimer.ts), and
+ * submissions are written there as claims (request-submission.ts): processing/ is the durable
+ * queue that crash recovery reads. Claims wait in memory as names only, first claimed first run;
+ * a claim is read, parsed and its request id registered only when one of `concurrency` slots takes
+ * it, so 10,000 waiting requests hold 10,000 names, not their texts. Invalid files and duplicate
+ * ids go to system/failed/; done files to system/archive/YYYYMMDD/ (request-archive.ts).
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -65,10 +56,7 @@ export class InboxIntake {
   private readonly claimer: InboxClaimer;
   /** Claim names (in system/processing/) waiting for a slot, first claimed first. */
   private readonly waiting = new FileQueue();
-  /**
-   * Waiting claims that were submitted rather than dropped, by claim name: their text (not read
-   * back), their request id registered already by `submit`.
-   */
+  /** Texts of waiting submitted claims, by claim name (not read back; `submit` registered their ids). */
   private readonly submitted = new Map<string, string>();
   /** Waiting claims a crash left, run by their own handler (`adopt`), by claim name. */
   private readonly adopted = new Map<string, (claimedPath: string) => Promise<void>>();
@@ -127,11 +115,9 @@ export class InboxIntake {
   }
 
   /**
-   * The handoff for requests that do not come as inbox files (the HTTP API; cluster mode replaces
-   * it): schedules the request as soon as its claim is in place, without the watcher, and
-   * resolves once the claim is durable.
-   * 'duplicate' when its request id was accepted before. Before start() and after stop() the
-   * claim waits in processing/ for the next start's recovery.
+   * Takes a request that is no inbox file (the HTTP API): scheduled once its claim is in place,
+   * resolved once durable; 'duplicate' for an id seen before. Outside start()–stop() the claim
+   * waits for the next start's recovery.
    */
   async submit(submission: Submission): Promise<SubmissionOutcome> {
     return writeClaimedSubmission(this.options.paths, this.registry, submission, {
@@ -141,9 +127,8 @@ export class InboxIntake {
   }
 
   /**
-   * Claims a crash left in system/processing/, queued ahead of everything claimed after them
-   * (they arrived first) and run by `run` in the same `concurrency` slots, without the request id
-   * check (the caller recovers each one). Resolves once every one ran, or stop() dropped them.
+   * Claims a crash left, queued ahead of newer ones and run by `run` in the same slots, without the
+   * request id check (the caller recovers each). Resolves once all ran, or stop() dropped them.
    */
   adopt(claimedPaths: readonly string[], run: (claimedPath: string) => Promise<void>): Promise<void> {
     if (claimedPaths.length === 0 || this.stopRequested()) return Promise.resolve();
@@ -186,10 +171,7 @@ export class InboxIntake {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /**
-   * Holds claiming and starting (false: the disk alarm rose; no file leaves the inbox, nothing is
-   * rejected, no new session starts) or lets both go on (true), taking up what waited.
-   */
+  /** false (the disk alarm rose): no file leaves the inbox, no session starts; true: go on. */
   setClaiming(allowed: boolean): void {
     this.held = !allowed;
     this.claimer.setHeld(this.held);
@@ -242,7 +224,6 @@ export class InboxIntake {
     this.pump();
   }
 
-  /** Fills free slots from the claims that wait. */
   private pump(): void {
     while (this.state === 'running' && !this.held && this.slots.size < this.options.concurrency && this.waiting.size > 0) {
       const claimName = this.waiting.shift()!;

@@ -1,16 +1,10 @@
 /**
- * The end of a request file's life (README "Folder layout"): once its session has ended — or, for a reply, once
- * the reply was applied and the session ended or paused again — the claimed file moves from
- * system/processing/ to system/archive/YYYYMMDD/ under its original name, never overwriting.
- * The runner reports which files are done (the `request_files_done` event); the intake archives them.
- *
- * A move the disk refuses (ENOSPC, EDQUOT, EROFS, EIO: the new folder or entry needs space) is
- * retried in the background with backoff (disk-waits.ts): until it succeeds the file stays in
- * system/processing/, where a restart would find and archive it too. The move is not synced: after
- * a power cut the file may be back in processing/, and recovery archives it again.
- *
- * With audit.retention, the day folders older than keep_days follow their audit day
- * (archiveRequestDays; docs/audit-log.md "Retention and archives").
+ * The end of a request file's life (README "Folder layout"): once the runner reports it done
+ * (`request_files_done`), the claimed file moves to system/archive/YYYYMMDD/ under its original
+ * name, never overwriting. A move the disk refuses (ENOSPC, EDQUOT, EROFS, EIO) is retried in the
+ * background (disk-waits.ts); the move is not synced: a file back in processing/ after a crash or
+ * power cut is archived by recovery. With audit.retention, old day folders follow their audit day
+ * (docs/audit-log.md "Retention and archives").
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -54,11 +48,10 @@ function moveToArchive(archiveDir: string, day: string, claimedPath: string, sou
 }
 
 /**
- * Moves the request files of the days before `before` (`YYYYMMDD`) from system/archive/YYYYMMDD/ to
- * system/logs/archive/YYYYMMDD/requests/<name>.gz, where deleting the day takes them. Their
- * request-id markers (hard links to them) are first replaced by markers that keep only the id
- * (RequestIdRegistry.keepIdsOnly), so the text leaves with the file and the id stays refused.
- * Crash-safe: gzip copies synced, then markers, then originals removed. Returns the days moved.
+ * Moves the request files of days before `before` (`YYYYMMDD`) to
+ * system/logs/archive/YYYYMMDD/requests/<name>.gz, where deleting the day takes them; their
+ * markers first keep only the id (RequestIdRegistry.keepIdsOnly). Crash-safe: gzip copies synced,
+ * then markers, then originals removed. Returns the days moved.
  */
 export function archiveRequestDays(options: { paths: SystemPaths; before: string; durable?: boolean }): string[] {
   const { paths, before } = options;
@@ -83,11 +76,7 @@ export function archiveRequestDays(options: { paths: SystemPaths; before: string
   return days;
 }
 
-/**
- * The refused request files of system/failed/ (and their `<name>.error.json`) follow their day the
- * same way: a file last written on a day before `before` moves, gzipped, to
- * system/logs/archive/YYYYMMDD/failed/, where deleting the day takes it. Returns how many moved.
- */
+/** The same for system/failed/ (with each `<name>.error.json`), by last write, into `failed/`. Returns how many moved. */
 export function archiveFailedFiles(options: { paths: SystemPaths; before: string; timezone: string }): number {
   const { paths, before, timezone } = options;
   const entries = existsSync(paths.failed) ? readdirSync(paths.failed, { withFileTypes: true }).filter((entry) => entry.isFile()) : [];

@@ -1,12 +1,12 @@
 /**
- * What a file dropped into `system/inbox/` means (README "Folder layout"), decided from its name and bytes alone.
- * No I/O here: the intake reads the file, this module says whether it is a request, a reply to a
- * paused session, or something the operator has to fix — and the reason says what to fix.
+ * What an inbox file means (README "Folder layout"), from its name and bytes alone: a request, a
+ * reply to a paused session, or something to fix, with a reason saying what. No I/O.
  */
 import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { jsonTextDepth } from '../message/json-depth.js';
 import { isPlainObject } from '../message/json-text.js';
+import { errorMessage } from '../errors.js';
 
 /** A request id as README "Folder layout" allows it (`[A-Za-z0-9._-]{1,128}`); it names files in outbox/ and state/, so no path characters. */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
@@ -61,10 +61,7 @@ export interface InvalidRequestFile {
 
 export type ParsedRequestFile = ParsedRequest | ParsedReply | InvalidRequestFile;
 
-/**
- * True for names the intake must not touch yet: hidden files and the temporary names editors,
- * downloaders and `rsync` use while writing. They become requests once renamed.
- */
+/** Hidden files and the temporary names editors, downloaders and `rsync` write under until they rename. */
 export function isIgnoredName(name: string): boolean {
   if (name.startsWith('.')) return true;
   const lower = name.toLowerCase();
@@ -84,10 +81,7 @@ function twoDigits(value: number): string {
   return String(value).padStart(2, '0');
 }
 
-/**
- * `req-YYYYMMDD-HHmmss-<6 base36>` in UTC. Both parts are parameters so that a claimed file can
- * regenerate the same id after a crash (see claim-name.ts) instead of inventing a second one.
- */
+/** `req-YYYYMMDD-HHmmss-<6 base36>` in UTC; parameters so a claim regenerates the same id (claim-name.ts). */
 export function generateRequestId(at: Date = new Date(), random: string = randomBase36(6)): string {
   const date = `${at.getUTCFullYear()}${twoDigits(at.getUTCMonth() + 1)}${twoDigits(at.getUTCDate())}`;
   const time = `${twoDigits(at.getUTCHours())}${twoDigits(at.getUTCMinutes())}${twoDigits(at.getUTCSeconds())}`;
@@ -95,11 +89,9 @@ export function generateRequestId(at: Date = new Date(), random: string = random
 }
 
 /**
- * What a JSON document may hold, by what it is and who wrote it: a file dropped into the inbox
- * (README "Folder layout": requests and replies; approvals) or a body posted over HTTP (docs/http-api.md), where the caller's token names
- * the user and the URL or the server the session — the daemon writes those into the claim, which
- * is then read as a file. One table and one check for both paths: a field either refuses is
- * refused by the other with the same reason.
+ * The fields of a JSON document by kind and source: an inbox file, or an HTTP body (docs/http-api.md),
+ * whose user and session come from the token and URL (the daemon writes them into the claim). One
+ * table and one check, so both paths refuse a field with the same reason.
  */
 export const JSON_FIELDS = {
   request: {
@@ -187,10 +179,7 @@ function parseApproval(document: Record<string, unknown>): ParsedRequestFile {
   };
 }
 
-/**
- * A JSON request, from a file or (`source: 'http'`) the body of POST /v1/requests: the one check
- * both paths run, so a request is judged the same way wherever it arrives.
- */
+/** A JSON request from a file or (`source: 'http'`) POST /v1/requests: one check for both. */
 export function parseJsonRequest(document: Record<string, unknown>, source: JsonSource = 'file'): ParsedRequestFile {
   if (typeof document.request !== 'string') {
     const found = document.request === undefined ? 'it is missing' : `it is ${describeType(document.request)}`;
@@ -233,10 +222,7 @@ export function parseJsonRequest(document: Record<string, unknown>, source: Json
   };
 }
 
-/**
- * Deepest nesting a JSON request may have (its `metadata` is journaled and logged: a value
- * thousands of levels deep would overflow the stack of every writer that walks it).
- */
+/** Deepest nesting of a JSON request: deeper `metadata` would overflow the stack of the writers that walk it. */
 export const MAX_REQUEST_DEPTH = 64;
 
 function parseJson(text: string): ParsedRequestFile {
@@ -247,8 +233,7 @@ function parseJson(text: string): ParsedRequestFile {
   try {
     document = JSON.parse(text);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    return invalid(`the file is not valid JSON (${detail}): fix the JSON, or save plain text as .txt`);
+    return invalid(`the file is not valid JSON (${errorMessage(error)}): fix the JSON, or save plain text as .txt`);
   }
   if (!isPlainObject(document)) {
     return invalid(`the JSON is ${describeType(document)}, not an object: write {"request": "..."}`);
@@ -261,10 +246,7 @@ function parseJson(text: string): ParsedRequestFile {
   return parseJsonRequest(document);
 }
 
-/**
- * Parses the bytes of one inbox file. `bytes` may be longer than `maxBytes` (the intake reads one
- * byte more than allowed, so it can tell "exactly at the limit" from "over it").
- */
+/** Parses one inbox file; `bytes` may hold one byte over `maxBytes`, to tell "at the limit" from "over". */
 export function parseRequestFile(fileName: string, bytes: Buffer, maxBytes: number): ParsedRequestFile {
   const extension = path.extname(fileName).toLowerCase();
   if (!ACCEPTED_EXTENSIONS.includes(extension)) {

@@ -1,12 +1,8 @@
 /**
- * Remembers every request id that was ever accepted, so a duplicate never runs twice (README "Folder layout") —
- * even with two daemons on one root, and across restarts.
- *
- * One marker file per id in system/state/requests/. Creating it is the claim, and creation is
- * exclusive at the filesystem level (link(2) and O_EXCL both fail when the name exists), so two
- * processes racing for the same id cannot both win. The marker records which claimed file won:
- * when the daemon crashed between claiming the id and starting the session, re-claiming with the
- * same file is recognised as its own earlier claim instead of a duplicate.
+ * Every request id ever accepted, so a duplicate never runs twice (README "Folder layout"), even
+ * with two daemons on one root. One marker per id in system/state/requests/: creating it is the
+ * claim, exclusive at the filesystem level (link(2) and O_EXCL fail when the name exists). The
+ * marker names the claimed file that won, so re-claiming with it after a crash is not a duplicate.
  */
 import { existsSync, linkSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { link, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
@@ -15,7 +11,7 @@ import type { SystemPaths } from '../config/system-paths.js';
 import { fsyncSharedDirectory } from '../store/append-only-file.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { randomBase36, REQUEST_ID_PATTERN } from './request-file.js';
-import { GovflowError } from '../errors.js';
+import { errorCode, GovflowError } from '../errors.js';
 
 /** Format of a marker's content; bump when fields change meaning. */
 const MARKER_FORMAT_VERSION = 1;
@@ -25,20 +21,11 @@ const LINK_UNSUPPORTED = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'];
 
 export type ClaimOutcome = 'claimed' | 'duplicate';
 
-export interface RequestIdRegistryOptions {
-  /** fsync the marker and its folder before answering (default true; tests may turn it off). */
-  durable?: boolean;
-}
-
 interface MarkerContent {
   format_version: number;
   request_id: string;
   claimed_path: string;
   claimed_at: string;
-}
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
 export class RequestIdRegistry {
@@ -47,7 +34,8 @@ export class RequestIdRegistry {
   private readonly durable: boolean;
   private directoryReady = false;
 
-  constructor(paths: SystemPaths, options: RequestIdRegistryOptions = {}) {
+  /** `durable`: fsync the marker and its folder before answering (default true; tests may turn it off). */
+  constructor(paths: SystemPaths, options: { durable?: boolean } = {}) {
     this.directory = path.join(paths.state, 'requests');
     this.durable = options.durable ?? true;
   }
@@ -62,16 +50,12 @@ export class RequestIdRegistry {
   }
 
   /**
-   * Claims `requestId` for the request in `claimedPath`. 'duplicate' when another file already
-   * claimed it; 'claimed' when this call created the marker, or when the marker is this very file
-   * (our own claim from before a crash). The file work runs on the thread pool, so a flood of
-   * requests does not stall the sessions already running.
-   *
-   * The marker of a claimed file is a hard link to the file itself: creating a file is by far the
-   * costliest metadata operation on some filesystems, and a link is atomic and exclusive all the
-   * same. Claims that are not files (`govflow run` from stdin) and filesystems without hard links
-   * get a small JSON marker naming the claim instead. `syncFolder: false` leaves the folder
-   * fsync to the caller (syncFolder()).
+   * Claims `requestId` for `claimedPath`: 'claimed' when this call made the marker or the marker
+   * is this very file (our claim from before a crash), else 'duplicate'. On the thread pool, so a
+   * flood does not stall running sessions. The marker is a hard link to the file (creating a file
+   * is the costliest metadata operation on some filesystems; a link is as atomic and exclusive);
+   * claims that are no file (stdin) and filesystems without links get a JSON marker naming it.
+   * `syncFolder: false` leaves the folder fsync to the caller (syncFolder()).
    */
   async claim(requestId: string, claimedPath: string, options: { syncFolder?: boolean } = {}): Promise<ClaimOutcome> {
     const syncFolder = this.durable && (options.syncFolder ?? true);
@@ -103,20 +87,15 @@ export class RequestIdRegistry {
     return (await this.isOwnMarker(marker, content.claimed_path)) ? 'claimed' : 'duplicate';
   }
 
-  /**
-   * Makes the markers created so far durable (one folder fsync, shared by callers that arrive
-   * together). For a caller that claimed with `syncFolder: false` to overlap this with its own syncs.
-   */
+  /** Makes the markers so far durable: one folder fsync, shared by callers that arrive together. */
   async syncFolder(): Promise<void> {
     if (this.durable) await fsyncSharedDirectory(this.directory);
   }
 
   /**
-   * Replaces each marker that is a hard link to one of `files` (`dev:ino`) by one that holds only
-   * the id and the owner HTTP reads check (`user`, `session_id`): the id stays claimed, so the
-   * request is still refused as a duplicate, while its text leaves with the file (retention,
-   * docs/audit-log.md "Retention and archives"). The marker is never absent: the new one is
-   * renamed over it. Returns how many were replaced.
+   * Replaces each marker that is a hard link to one of `files` (`dev:ino`) by one holding only the
+   * id and what HTTP reads check (`user`, `session_id`), renamed over it: the id stays refused while
+   * the text leaves with the file (docs/audit-log.md "Retention and archives"). Returns the count.
    */
   keepIdsOnly(files: ReadonlySet<string>): number {
     let replaced = 0;
@@ -150,10 +129,9 @@ export class RequestIdRegistry {
   }
 
   /**
-   * Writes the content to a temporary file and hard-links it to the marker name. The link is the
-   * exclusive step, and it publishes a complete file: a crash can never leave an empty marker
-   * that would make our own claim look like somebody else's. Filesystems without hard links fall
-   * back to O_EXCL creation.
+   * Writes a temporary file and hard-links it to the marker name: the exclusive step publishes a
+   * whole file, so a crash never leaves an empty marker that makes our claim look like somebody
+   * else's. Filesystems without hard links fall back to O_EXCL creation.
    */
   private async createExclusively(marker: string, text: string): Promise<boolean> {
     const temporary = path.join(this.directory, `.${process.pid}-${randomBase36(8)}.tmp`);

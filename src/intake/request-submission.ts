@@ -1,23 +1,13 @@
 /**
- * Requests handed to the intake by a program (the HTTP API) instead of dropped into the inbox.
- * They skip the inbox and its watcher: the document is written once, durably, straight into
- * system/processing/ as a claimed file — exactly what the intake's own claim of an inbox file
- * leaves there — so the intake schedules it at once and crash recovery finds it like any claim.
- *
- * The steps, each safe to be cut by kill -9 or a power loss:
- * 1. write a hidden temp file in processing/ (recovery never reads hidden names) and start its
- *    fdatasync;
- * 2. claim the request id with it (a hard link in the registry: exclusive, so a duplicate is
- *    refused here, before anything is acknowledged);
- * 3. rename it to its claim name (the inode stays, so the registry still knows it as its own);
- *    the session may start now, as an inbox file's does once claimed;
- * 4. wait for the fdatasync and fsync processing/ and the registry folder; only then is the
- *    submission acknowledged.
- * A crash between 2 and 3 leaves a hidden temp file that owns its id: repairInterruptedSubmissions
- * (run before recovery lists processing/) finishes the rename. Any other hidden temp file was never
- * acknowledged and is removed. A power loss after 3 but before 4 may leave a claim whose data never
- * reached the disk (empty or torn): it was never acknowledged either, and recovery releases its
- * request id (releaseUnacknowledged) so the client's retry is accepted.
+ * Requests the HTTP API hands over, written straight into system/processing/ as the claim an inbox
+ * file would leave. Each step is safe to cut by kill -9 or a power loss:
+ * 1. write a hidden temp file in processing/ (recovery never reads hidden names), start its fdatasync;
+ * 2. claim the request id with it (an exclusive hard link: a duplicate is refused before any answer);
+ * 3. rename it to its claim name (same inode: the registry still knows it); the session may start;
+ * 4. wait for the fdatasync and the folder fsyncs; only then is the submission acknowledged.
+ * A crash between 2 and 3 leaves a temp file that owns its id: repairInterruptedSubmissions finishes
+ * the rename; other temp files were never acknowledged and go. A power loss between 3 and 4 may
+ * leave an empty or torn claim: recovery releases its id (releaseUnacknowledged) so a retry is accepted.
  */
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -80,10 +70,8 @@ export interface SubmissionOptions {
 }
 
 /**
- * Writes `submission` into system/processing/ as a claimed file; resolves once it is durable.
- * A crash before that leaves what any unacknowledged claim leaves (recovery runs it, or a power
- * loss undoes it: see releaseUnacknowledged); a session started at `onClaimed` may have written
- * before the claim's data reached the disk, as one of an inbox file may before the file's.
+ * Writes `submission` into system/processing/ as a claimed file; resolves once it is durable (a
+ * session started at `onClaimed` may write before that, as one of an inbox file may).
  */
 export async function writeClaimedSubmission(paths: SystemPaths, registry: RequestIdRegistry, submission: Submission, options: SubmissionOptions): Promise<SubmissionOutcome> {
   const { durable, onClaimed = () => {} } = options;
@@ -119,11 +107,9 @@ export async function writeClaimedSubmission(paths: SystemPaths, registry: Reque
 }
 
 /**
- * For a claim recovery cannot read: when it is an HTTP submission (`http-<request_id>.json`) that
- * owns its request id's marker, a power loss cut it before its data reached the disk, so it was
- * never acknowledged (the 202 waits for the data). The marker goes, so the client's retry is
- * accepted instead of answered 409; the claim itself goes to system/failed/ as any unreadable one.
- * Returns the request id it released, or null.
+ * For a claim recovery cannot read: an HTTP submission (`http-<request_id>.json`) owning its id's
+ * marker was cut by a power loss before its data (and so its 202) — its marker goes, so the
+ * client's retry is accepted, not answered 409. Returns the id it released, or null.
  */
 export function releaseUnacknowledged(registry: RequestIdRegistry, claimedPath: string): string | null {
   const requestId = HTTP_SUBMISSION_NAME.exec(originalNameOf(claimedPath))?.[1];
@@ -147,9 +133,8 @@ function ownsMarker(registry: RequestIdRegistry, requestId: string, file: string
 }
 
 /**
- * Finishes submissions a crash cut between the id claim and the rename (the request goes on: the
- * client may not have had its answer, and a retry gets 409 while GET shows the request); removes
- * temp files that never claimed an id. Returns how many were finished.
+ * Finishes submissions a crash cut between the id claim and the rename (a retry gets 409 while
+ * GET shows the request); removes temp files that never claimed an id. Returns how many finished.
  */
 export function repairInterruptedSubmissions(paths: SystemPaths, registry: RequestIdRegistry, maxBytes: number): number {
   const processing = path.resolve(paths.processing);
@@ -160,9 +145,7 @@ export function repairInterruptedSubmissions(paths: SystemPaths, registry: Reque
     if (!match) continue;
     const temporary = path.join(processing, name);
     try {
-      // A name that is no claim name (`.submit-spare-*.tmp`, left by earlier versions) says
-      // nothing: its content is a submission's JSON, and its claim gets the name an HTTP
-      // submission of its id has.
+      // `.submit-spare-*.tmp` (earlier versions) has no claim name: it gets an HTTP submission's.
       const unnamed = parseClaimName(match[1]) === null;
       const parsed = parseRequestFile(unnamed ? 'unnamed.json' : match[1], readFileSync(temporary), maxBytes);
       if (parsed.kind === 'request' && parsed.requestId !== null && ownsMarker(registry, parsed.requestId, temporary)) {

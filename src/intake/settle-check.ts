@@ -1,22 +1,8 @@
 /**
- * Deciding whether an inbox file is finished being written (README "How intake takes a flood": files written in
- * place are left alone until they stop changing).
- *
- * The rule is "size and mtime unchanged for settle_ms", but waiting settle_ms for every file
- * would put the whole settle time on the latency of every request. Most files arrive complete
- * (written elsewhere, then renamed in), so the wait is spent only where a file can still grow:
- *
- * - nobody wrote to it for settle_ms (mtime is old enough): ready;
- * - it was renamed or linked in after its last write (ctime later than mtime): ready — writing
- *   updates both stamps, a rename only ctime. Coarse timestamps (ext4 ticks every few ms) often
- *   hide this, hence the next rule;
- * - the watcher saw it appear and saw no write to it since: ready — an in-place writer's first
- *   write is what made the size non-zero, and that write is reported as a change;
- * - the same size and mtime as when it was seen settle_ms ago: ready (covers clock skew between
- *   the filesystem and this process, where mtime ages never add up);
- * - otherwise wait for whatever is left of settle_ms, then look again.
- *
- * Empty files are never "ready early": an empty file is what an in-place writer creates first.
+ * Whether an inbox file is finished being written. Most arrive whole (renamed in), so rather than
+ * wait settle_ms for each, a file is ready when its mtime is settle_ms old; or ctime > mtime (renamed
+ * in after its last write; coarse ext4 stamps often hide it); or the watcher saw it appear and no
+ * write since; or its size and mtime held for settle_ms (clock skew). Never an empty file early.
  */
 
 /** What lstat said about the file, in the precise (bigint) units. */

@@ -1,8 +1,4 @@
-/**
- * Check-digit algorithms that turn "looks like an id" into "is an id": Luhn (payment cards),
- * Verhoeff (India's Aadhaar) and the Singapore NRIC/FIN letter. IBAN checksums come from
- * ibantools (see pii-detectors.ts). Pure functions over digit strings, no I/O.
- */
+/** Check digits that turn "looks like an id" into "is an id": Luhn, Verhoeff (Aadhaar), NRIC/FIN letter. */
 
 /** Luhn mod-10 over a string of digits (ISO/IEC 7812-1). */
 export function passesLuhn(digits: string): boolean {
@@ -60,10 +56,7 @@ const NRIC_WEIGHTS = [2, 7, 6, 5, 4, 3, 2];
 const NRIC_LETTERS_ST = 'JZIHGFEDCBA';
 const NRIC_LETTERS_FG = 'XWUTRQPNMLK';
 
-/**
- * Singapore NRIC (S, T) and FIN (F, G): weighted sum of the seven digits, plus 4 for the T and
- * G series, mod 11 picks the final letter. `id` is exactly letter + 7 digits + letter.
- */
+/** Singapore NRIC (S, T) and FIN (F, G): the digits' weighted sum (+4 for T and G) mod 11 picks the last letter. */
 export function passesNricCheck(id: string): boolean {
   if (!/^[STFG]\d{7}[A-Z]$/.test(id)) return false;
   const prefix = id[0];

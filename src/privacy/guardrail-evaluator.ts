@@ -1,12 +1,9 @@
 /**
- * Runs guardrail rules over a text or a JSON value at one stage (input, output, tool_result).
- * Rules run in declaration order; a `redact` rule changes what later rules see. The caller
- * decides what the other actions mean for its step (flag → compliance note, retry → repair
- * prompt with the rule's message, intervene → status forced to failed): this file only finds
- * triggers and applies redactions, so it is pure and testable on its own.
+ * Runs guardrail rules over a text or JSON value at one stage, in declaration order (a `redact`
+ * changes what later rules see). Pure: it finds triggers and redacts; the caller acts on the rest.
  */
 import { mapJsonStrings } from '../message/json-text.js';
-import type { PiiFinding } from './pii-detectors.js';
+import { replaceFindings, type PiiFinding } from './pii-detectors.js';
 import type { GuardrailAction, GuardrailRule, GuardrailStage } from './guardrail-rules.js';
 
 /** One rule that fired, as recorded on the audit entry (`[GUARDRAILS]: [{"rule","action"}]`). */
@@ -79,15 +76,8 @@ function redactText(rule: GuardrailRule, text: string, pii: GuardrailPiiScanner)
       return text.replace(matcher.regex, REDACTED(rule.name));
     case 'max_chars':
       return text; // handled over the whole value (the budget spans every string)
-    case 'pii_present': {
-      let result = '';
-      let position = 0;
-      for (const finding of piiFindings(rule, text, pii)) {
-        result += text.slice(position, finding.start) + pii.placeholderFor(finding.kind, finding.value);
-        position = finding.end;
-      }
-      return result + text.slice(position);
-    }
+    case 'pii_present':
+      return replaceFindings(text, piiFindings(rule, text, pii), (finding) => pii.placeholderFor(finding.kind, finding.value));
   }
 }
 
@@ -105,9 +95,8 @@ function truncateLeaves(value: unknown, max: number, rule: string): unknown {
 }
 
 /**
- * Runs the rules of `stage` over `value` (a string or any JSON value). `piiView` decides whether
- * `pii_present` fires (the session passes one that looks behind its own placeholders, since the
- * value it guards is already redacted); `pii` redacts what is still there.
+ * Runs the rules of `stage` over `value`. `piiView` decides whether `pii_present` fires (the session
+ * looks behind its placeholders: the value is already redacted); `pii` redacts what is still there.
  */
 export function evaluateGuardrails<T>(
   rules: readonly GuardrailRule[],

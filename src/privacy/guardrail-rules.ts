@@ -1,8 +1,6 @@
 /**
- * Guardrail rules (README "Privacy and guardrails"; seed 000 §9): read from config `guardrails:` and from the
- * frontmatter of governance/guardrails.md, checked and compiled once per governance snapshot.
- * Every problem names file and line; a snapshot with a bad rule is rejected as a whole, so a hot
- * reload keeps the last good rules (and the daemon logs why).
+ * Guardrail rules (README "Privacy and guardrails"), compiled once per governance snapshot; every
+ * problem names file and line, and a bad rule rejects the snapshot (a hot reload keeps the last good).
  *
  *     - name: english-only          unique, [A-Za-z0-9_.-]+
  *       on: output                  input | output | tool_result
@@ -46,10 +44,7 @@ export interface GuardrailSource {
 const RULE_KEYS = new Set(['name', 'on', 'match', 'action', 'message', 'description']);
 const MATCH_KEYS = ['regex', 'script', 'max_chars', 'pii_present'] as const;
 
-/**
- * Compiles `raw` (a YAML list) into rules, pushing one ConfigError per problem onto `errors`.
- * `taken` holds names already used (config rules, then the file's), so names stay unique.
- */
+/** Compiles `raw` (a YAML list), one ConfigError per problem onto `errors`; `taken`: names used so far. */
 export function compileGuardrails(raw: unknown, source: GuardrailSource, errors: ConfigError[], taken: Map<string, string>): GuardrailRule[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) {

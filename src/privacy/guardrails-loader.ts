@@ -1,9 +1,6 @@
 /**
- * Collects the guardrail rules of a governance root: config `guardrails:` first, then the
- * frontmatter of governance/guardrails.md (its markdown body is the human rationale; only the
- * body reaches prompts). The frontmatter holds either `guardrails: [...]` or the list itself.
- * Called by the governance loader, so rules are part of the snapshot: hot-reloaded with it, and a
- * broken file (bad YAML, bad regex) rejects the new snapshot, keeping the last good rules.
+ * The guardrail rules of a root: config `guardrails:`, then governance/guardrails.md's frontmatter
+ * (`guardrails: [...]` or the list itself; its body, the rationale, is what prompts get).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -16,10 +13,7 @@ import { compileGuardrails, type GuardrailRule } from './guardrail-rules.js';
 /** Root-relative path of the guardrails policy file. */
 export const GUARDRAILS_FILE = 'governance/guardrails.md';
 
-/**
- * Every rule, compiled; problems go onto `errors` with file and line. `read` reads a
- * root-relative file (and records it in the snapshot hash); `configLine` finds a config key's line.
- */
+/** Every rule, compiled; problems onto `errors`. `read` reads (and hashes) a root-relative file. */
 export function loadGuardrails(
   config: GovflowConfig,
   read: (relative: string) => string,

@@ -1,11 +1,7 @@
 /**
- * The built-in PII detectors (README "Privacy and guardrails"): each is a candidate regex plus a validator, so that a
- * checksum (Luhn, IBAN mod-97, Verhoeff, NRIC letter) or a numbering plan decides what counts.
- *
- * Libraries: ibantools validates IBANs (per-country length and mod-97); libphonenumber-js
- * supplies the country calling codes (Google's libphonenumber metadata) that phone candidates
- * must start with. Candidates are found by our own regexes because both libraries' text
- * scanners are far slower than one regex pass.
+ * The built-in PII detectors: a candidate regex plus a validator (a checksum or a numbering plan).
+ * ibantools checks IBANs and libphonenumber-js supplies calling codes, but candidates come from our
+ * regexes: both libraries' text scanners are far slower than one regex pass.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import { createRequire } from 'node:module';
@@ -65,10 +61,8 @@ function isCallingCode(code: string): boolean {
 }
 
 /**
- * A phone number when it has a real country calling code and an E.164 length, and, for North
- * American numbers, a valid area code and exchange. (Full validation with libphonenumber's
- * per-country patterns costs ~0.1–0.2 ms per candidate, which alone held throughput under
- * 5 MB/s on text with a number per KiB; the candidate regex already demands a "+" or NANP shape.)
+ * A real calling code and an E.164 length (a valid area code and exchange for NANP). Not
+ * libphonenumber's full check: ~0.1–0.2 ms per candidate held throughput under 5 MB/s.
  */
 function acceptPhone(match: string): boolean {
   const digits = digitsOnly(match);
@@ -175,6 +169,17 @@ const SOURCES: Record<PiiKind, { pattern: string; accept?: (match: string) => bo
 export function builtInDetector(kind: PiiKind): PiiDetector {
   const source = SOURCES[kind];
   return { kind, pattern: new RegExp(source.pattern, 'g'), ...(source.accept ? { accept: source.accept } : {}), ...(source.find ? { find: source.find } : {}) };
+}
+
+/** `text` with each finding (in order, not overlapping) replaced by `replacement(finding)`. */
+export function replaceFindings(text: string, findings: readonly PiiFinding[], replacement: (finding: PiiFinding) => string): string {
+  let result = '';
+  let position = 0;
+  for (const finding of findings) {
+    result += text.slice(position, finding.start) + replacement(finding);
+    position = finding.end;
+  }
+  return result + text.slice(position);
 }
 
 /** Every finding of every detector in `text`, overlaps resolved: earliest start, then longest. */

@@ -1,11 +1,9 @@
 /**
- * Replaces PII with placeholders (`[EMAIL_1]`) and back. One redactor per session: the same
- * value always gets the same placeholder, numbered per kind in order of first sight, and its
- * entries are what the session vault stores. Works on strings and on JSON values (every string
- * inside, keys included), so request metadata and message objects go through the same door.
+ * Replaces PII with placeholders (`[EMAIL_1]`) and back, in strings and JSON values (keys too).
+ * One per session: a value keeps its placeholder, numbered per kind; the vault stores the entries.
  */
 import { GovflowError } from '../errors.js';
-import { builtInDetector, findPii, PII_KINDS, type PiiDetector, type PiiFinding, type PiiKind } from './pii-detectors.js';
+import { builtInDetector, findPii, PII_KINDS, replaceFindings, type PiiDetector, type PiiFinding, type PiiKind } from './pii-detectors.js';
 import { mapJsonStrings } from '../message/json-text.js';
 import { compileUserRegex } from './user-regex.js';
 import type { VaultEntry } from './pii-vault.js';
@@ -47,10 +45,7 @@ export function piiEnabled(config: PiiConfig | undefined): config is PiiConfig {
   return config !== undefined && (config.redact.length > 0 || config.custom.length > 0);
 }
 
-/**
- * The detectors for a `pii:` section. Throws (UserRegexError or Error) naming the bad kind or
- * pattern; the config loader turns that into file and line.
- */
+/** The detectors for a `pii:` section; a PiiConfigError names the bad kind or pattern. */
 export function piiDetectors(config: PiiConfig): PiiDetector[] {
   const detectors: PiiDetector[] = [];
   for (const kind of config.redact) {
@@ -108,12 +103,10 @@ export class PiiRedactor {
   }
 
   /**
-   * Where a stream may be cut so that no PII value is split, or 0 to hold it all: the last
-   * whitespace at least CUT_HOLD_CHARS before the end and inside no finding. A value without
-   * spaces (email, key, IBAN written solid) is never split at a space; one with spaces (phone,
-   * card) still being written reaches the end of `text`, so it starts after the cut. Text with no
-   * such space (minified JSON) is cut once it passes FORCED_CUT_AFTER, FORCED_HOLD_CHARS before
-   * the end — longer than any built-in value — so what is held, and scanned per chunk, stays small.
+   * Where a stream may be cut without splitting a PII value, or 0: the last whitespace at least
+   * CUT_HOLD_CHARS before the end and inside no finding (a value with spaces still being written
+   * reaches the end). Text with no such space (minified JSON) is cut past FORCED_CUT_AFTER,
+   * FORCED_HOLD_CHARS before its end, so what is held and rescanned stays small.
    */
   safeCut(text: string): number {
     const findings = this.detectors.length === 0 ? [] : findPii(text, this.detectors);
@@ -134,14 +127,8 @@ export class PiiRedactor {
     const counts: PiiCounts = {};
     const findings = this.detectors.length === 0 ? [] : findPii(text, this.detectors);
     if (findings.length === 0) return { text, counts };
-    let result = '';
-    let position = 0;
-    for (const finding of findings) {
-      result += text.slice(position, finding.start) + this.placeholderFor(finding.kind, finding.value);
-      position = finding.end;
-      counts[finding.kind] = (counts[finding.kind] ?? 0) + 1;
-    }
-    return { text: result + text.slice(position), counts };
+    for (const finding of findings) counts[finding.kind] = (counts[finding.kind] ?? 0) + 1;
+    return { text: replaceFindings(text, findings, (finding) => this.placeholderFor(finding.kind, finding.value)), counts };
   }
 
   /** A JSON value with every string in it redacted (object keys too). */
@@ -161,7 +148,6 @@ export class PiiRedactor {
     return text.replace(PLACEHOLDER, (whole, label: string) => this.byPlaceholder.get(label)?.value ?? whole);
   }
 
-  /** A JSON value with every string in it restored. */
   restoreValue<T>(value: T): T {
     return mapJsonStrings(value, (text) => this.restore(text), true) as T;
   }

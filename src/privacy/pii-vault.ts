@@ -1,11 +1,7 @@
-/**
- * The session vault: the only file that holds original PII values (README "Privacy and guardrails"), at
- * system/sessions/<session_id>/pii-vault.json, mode 0600, written atomically. Versioned like
- * every durable format; an unknown version is an error rather than a guess.
- */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+/** The session vault (pii-vault.json, mode 0600): the only file with original PII values. */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fsyncDirectory } from '../store/append-only-file.js';
+import { writeFileAtomic } from '../store/atomic-file.js';
 import { GovflowError } from '../errors.js';
 
 export const VAULT_FORMAT = 1 as const;
@@ -38,20 +34,9 @@ export function readVault(sessionFolder: string): VaultEntry[] {
   return parsed.entries;
 }
 
-/** Replaces the vault with `entries` (mode 0600 from the start: the temp file is created so). */
+/** Replaces the vault with `entries`; its temporary file (.pii-vault.json.*.tmp) is mode 0600 from its creation. */
 export function writeVault(sessionFolder: string, entries: readonly VaultEntry[], durable: boolean): void {
   mkdirSync(sessionFolder, { recursive: true });
-  const file = vaultPath(sessionFolder);
   const body: VaultFile = { v: VAULT_FORMAT, entries: [...entries] };
-  // The temporary name contains "vault" too: no moment exists where originals sit in another file.
-  const temporary = path.join(sessionFolder, `.${VAULT_FILE_NAME}.${process.pid}.tmp`);
-  const fd = openSync(temporary, 'w', 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify(body)}\n`);
-    if (durable) fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, file);
-  if (durable) fsyncDirectory(sessionFolder);
+  writeFileAtomic(vaultPath(sessionFolder), `${JSON.stringify(body)}\n`, durable, undefined, 0o600);
 }

@@ -1,24 +1,12 @@
 /**
- * Secret patterns, taken from gitleaks' default rule set (config/gitleaks.toml, gitleaks v8),
- * rule ids kept so a finding can be traced back to its source rule:
- *   aws-access-token, github-pat, github-fine-grained-pat, github-oauth, github-app-token,
- *   github-refresh-token, gitlab-pat, slack-bot-token, slack-user-token, slack-app-token,
- *   stripe-access-token, openai-api-key, anthropic-api-key, gcp-api-key, npm-access-token,
- *   sendgrid-api-token, jwt, private-key.
- * Translated from Go RE2 to JavaScript (no `(?i)` inline groups; gitleaks' keyword prefilter
- * and entropy thresholds replaced by the literal prefixes the regexes already require).
- * `authorization-bearer` is ours: gitleaks has no rule for a bare `Bearer <token>` header, and
- * README "Privacy and guardrails" lists `Bearer …` among the secrets.
+ * Secret patterns from gitleaks' default rule set (config/gitleaks.toml, gitleaks v8), under its
+ * rule ids, translated from Go RE2 (no `(?i)` groups; the keyword prefilter and entropy thresholds
+ * replaced by the literal prefixes the regexes require). `authorization-bearer` is ours: gitleaks
+ * has none for a bare `Bearer <token>`, which README "Privacy and guardrails" lists as a secret.
  */
 
-export interface SecretRule {
-  /** The gitleaks rule id (or ours, see above). */
-  id: string;
-  /** A JavaScript pattern source, used with the `g` flag. */
-  pattern: string;
-}
-
-export const SECRET_RULES: readonly SecretRule[] = [
+/** Each rule's gitleaks id (or ours) and JavaScript pattern source, used with the `g` flag. */
+export const SECRET_RULES: ReadonlyArray<{ id: string; pattern: string }> = [
   { id: 'private-key', pattern: String.raw`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]{64,}?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----` },
   { id: 'aws-access-token', pattern: String.raw`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b` },
   { id: 'github-fine-grained-pat', pattern: String.raw`\bgithub_pat_\w{82}\b` },

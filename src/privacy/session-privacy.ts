@@ -1,10 +1,8 @@
 /**
- * A session's privacy state and the calls the runner makes at each door (README "Privacy and guardrails"): the request
- * and replies are redacted before they are journaled, the model's answers before they are
- * journaled or parsed, tool results before they reach the model; guardrails run on input, output
- * and tool results. Placeholders issued are written to the session vault before any record that
- * uses them. What a step redacted and which rules fired is kept per step until its message is
- * committed (`takeForCommit`), so the audit entry carries `[PII_REDACTED]` and `[GUARDRAILS]`.
+ * A session's privacy at each door (README "Privacy and guardrails"): user text is redacted before
+ * it is journaled, answers before they are parsed, tool results before the model sees them. The
+ * vault is written before any record uses its placeholders; what a step redacted and which rules
+ * fired wait for its message (`takeForCommit`: `[PII_REDACTED]`, `[GUARDRAILS]`).
  */
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
@@ -30,9 +28,8 @@ interface StepFacts {
 }
 
 /**
- * Detectors compiled once per configuration, not per session (their regexes are only used
- * synchronously, so sessions can share them). `everyKind` is what pii_present looks for: every
- * built-in kind, configured for redaction or not, plus the custom ones.
+ * Detectors compiled once per configuration (used only synchronously, so sessions share them);
+ * `everyKind`, what pii_present looks for, has every built-in kind plus the custom ones.
  */
 const compiled = new WeakMap<GovflowConfig['pii'], { detectors: PiiDetector[]; everyKind: PiiDetector[] }>();
 function compiledDetectors(config: GovflowConfig): { detectors: PiiDetector[]; everyKind: PiiDetector[] } {
@@ -54,15 +51,12 @@ export class SessionPrivacy {
   private readonly rawByStep = new WeakMap<object, string>();
   /** Facts from the request or a reply, for the next step that reads user input. */
   private pending: StepFacts = { counts: {}, triggers: [] };
-  /** False until the session's folder exists (a new session redacts its request first). */
-  private persisting: boolean;
-
   private constructor(
     private readonly config: GovflowConfig,
     private readonly folder: string,
-    persisting: boolean,
+    /** False until the session's folder exists (a new session redacts its request first). */
+    private persisting: boolean,
   ) {
-    this.persisting = persisting;
     const { detectors, everyKind } = compiledDetectors(config);
     this.redactor = new PiiRedactor(detectors, readVault(folder));
     this.scanner = {
@@ -76,10 +70,7 @@ export class SessionPrivacy {
     return new SessionPrivacy(config, path.join(config.paths.sessions, sessionId), true);
   }
 
-  /**
-   * For a session whose folder does not exist yet: nothing is written until `folderCreated()`
-   * (the journal creates the folder; the vault must not take its place first).
-   */
+  /** For a new session: nothing is written until `folderCreated()` (the journal makes the folder first). */
   static forNewSession(config: GovflowConfig, sessionId: string): SessionPrivacy {
     return new SessionPrivacy(config, path.join(config.paths.sessions, sessionId), false);
   }
@@ -118,11 +109,7 @@ export class SessionPrivacy {
     return redacted;
   }
 
-  /**
-   * The live chunks of a model's answer, redacted before `emit` shows them. Text is held back
-   * until no PII value can be split across the cut (PiiRedactor.safeCut);
-   * `end` flushes the rest when the answer is complete or failed.
-   */
+  /** A model answer's live chunks, redacted, held back until no value can be split (safeCut); `end` flushes. */
   liveChunks(emit: (chunk: string) => void): { push(chunk: string): void; end(): void } {
     let held = '';
     return {
@@ -149,10 +136,7 @@ export class SessionPrivacy {
     return redacted;
   }
 
-  /**
-   * Redacts the arguments of a model's tool calls, counted on `step`: they are journaled, shown on
-   * the event stream and in approval questions, and handed to the tool as redacted (README "Privacy and guardrails").
-   */
+  /** Redacts tool call arguments, counted on `step`: journaled, shown and handed to the tool redacted. */
   redactToolCalls(step: object, calls: LlmToolCall[]): LlmToolCall[] {
     if (calls.length === 0) return calls;
     const { value: inputs, counts } = this.redactor.redactValue(calls.map((call) => call.input));
@@ -169,15 +153,11 @@ export class SessionPrivacy {
     this.pending = { counts: {}, triggers: [] };
   }
 
-  /**
-   * Runs the `stage` rules of `rules` over `value` (already redacted); `pii_present` looks at the
-   * originals behind the placeholders. Triggers are recorded on `step`.
-   */
+  /** Runs the `stage` rules over `value` (redacted already), recording triggers on `step`. */
   guard<T>(rules: readonly GuardrailRule[], stage: GuardrailStage, step: object, value: T): GuardrailOutcome<T> {
     if (!rules.some((rule) => rule.on === stage)) return { value, triggers: [], retry: null, intervene: null };
-    // pii_present asks whether the sender wrote PII: people's input is read behind its
-    // placeholders; a model's answer or a tool's result is read as it arrived, before redaction
-    // (placeholders the model merely repeats are not PII it wrote).
+    // pii_present asks whether the sender wrote PII: input is read behind its placeholders, an
+    // answer or tool result as it arrived (placeholders a model repeats are not PII it wrote).
     const raw = this.rawByStep.get(step);
     const piiView =
       stage === 'input' || raw === undefined
@@ -206,18 +186,14 @@ export class SessionPrivacy {
     };
   }
 
-  /**
-   * Rewrites a claimed request or reply file with its PII replaced, so that the archived copy
-   * holds the redacted text (README "Privacy and guardrails"). No-op when nothing in it is PII.
-   */
+  /** Rewrites a claimed file with its PII replaced, so the archived copy is redacted. */
   redactFile(file: string): void {
     if (!existsSync(file)) return;
     const text = readFileSync(file, 'utf8');
     const redacted = this.redactFileText(text);
     if (redacted === text) return;
-    // In place, not temp + rename: the request-id registry's marker is a hard link to this very
-    // file (same inode), and it must lose the originals too. The journal already holds the
-    // request, so a crash mid-write costs only the archived copy's exactness, never the session.
+    // In place, not temp + rename: the request id's marker is a hard link to it and must lose the
+    // originals too. The journal holds the request, so a crash costs only the copy's exactness.
     const fd = openSync(file, 'r+');
     try {
       writeSync(fd, redacted, 0, 'utf8');

@@ -1,10 +1,7 @@
 /**
- * Regexes written by people (pii.custom patterns, guardrail `match.regex`): compiled once at load
- * time, with the answers a governance author needs when one is wrong. Accepts the `(?i)`, `(?m)`,
- * `(?s)` and `(?u)` leading inline flags of PCRE/RE2/Python (README "Privacy and guardrails" examples use `(?i)`), which
- * JavaScript has no syntax for, by turning them into RegExp flags. Rejects patterns that can
- * backtrack catastrophically (nested quantifiers, star height > 1) with safe-regex2, because a
- * runaway regex would block the daemon's only thread on one request.
+ * Regexes people write (pii.custom, guardrail `match.regex`), compiled at load with answers an author
+ * needs. Leading `(?i)`, `(?m)`, `(?s)`, `(?u)` (PCRE/RE2/Python; README examples use `(?i)`) become
+ * RegExp flags. safe-regex2 rejects catastrophic backtracking: it would block the daemon's thread.
  */
 import safeRegex from 'safe-regex2';
 import { GovflowError } from '../errors.js';
@@ -17,10 +14,7 @@ export class UserRegexError extends GovflowError {
   }
 }
 
-/**
- * Compiles `pattern` into a global, Unicode-aware RegExp. Throws UserRegexError saying what is
- * wrong and how to fix it; `what` names the setting (e.g. `guardrail "no-wire" match.regex`).
- */
+/** `pattern` as a global, Unicode-aware RegExp; UserRegexError says what to fix in `what` (the setting). */
 export function compileUserRegex(pattern: unknown, what: string): RegExp {
   if (typeof pattern !== 'string' || pattern.length === 0) {
     throw new UserRegexError(`${what} must be a non-empty string (a regular expression)`);

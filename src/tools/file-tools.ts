@@ -1,8 +1,4 @@
-/**
- * The built-in file tools (README "Give an agent tools"): read_file{path}, write_file{path, content} and
- * list_files{path}, each confined to the session workspace by workspace-paths.ts and bounded by
- * `tools.max_file_bytes`.
- */
+/** read_file, write_file and list_files (README "Give an agent tools"), confined to the session workspace. */
 import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';

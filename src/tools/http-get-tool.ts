@@ -1,11 +1,7 @@
 /**
- * The built-in http_get{url} tool (README "Give an agent tools"). It reaches only hosts in `tools.http_get.allow_hosts`,
- * and checks that list again:
- * - after name resolution: the connection goes to the address that was checked (no second lookup
- *   a rebinding DNS server could answer differently), and a listed name that resolves to a
- *   loopback, private or link-local address is refused unless that address is listed itself;
- * - on every redirect, which is followed by hand (never by the HTTP client), up to max_redirects.
- * The body is read up to `max_bytes` and the whole exchange, redirects included, within `timeout_ms`.
+ * The http_get{url} tool (README "Give an agent tools"): only hosts in `allow_hosts`, checked again
+ * after resolution (the connection uses the checked address, so a rebinding DNS cannot answer
+ * twice; a private or loopback address must be listed itself) and on each redirect, followed by hand.
  */
 import { lookup } from 'node:dns/promises';
 import http from 'node:http';

@@ -1,12 +1,6 @@
 /**
- * Pid records of the stdio MCP servers a daemon started, under `system/state/mcp/`: one file per
- * server process, written as soon as it is spawned and removed when it is stopped. A daemon killed
- * with `kill -9` cannot stop its servers; the next daemon on the root reads the records left
- * behind and ends those process groups before starting its own (no orphans; README "Give an agent tools").
- *
- * A pid can be reused after its process ended, so a record also keeps the process's start time
- * (Linux `/proc/<pid>/stat`): a live process with another start time is someone else's and is
- * left alone.
+ * Pid records of a daemon's stdio MCP servers (system/state/mcp/), so the next daemon ends what a
+ * `kill -9` left; a reused pid (another /proc start time) is left alone.
  */
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -63,11 +57,7 @@ export class McpProcessRecords {
     rmSync(this.fileOf(server, pid), { force: true });
   }
 
-  /**
-   * Ends the process groups of servers whose daemon is gone, and removes their records. Records
-   * of a live daemon (another process on this root, e.g. `govflow run` beside a daemon) are kept.
-   * Returns what it killed, for the operational log.
-   */
+  /** Ends the process groups of servers whose daemon is gone, removing their records; returns what it killed. */
   reapOrphans(): Array<{ server: string; pid: number }> {
     let names: string[];
     try {

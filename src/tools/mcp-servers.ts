@@ -1,16 +1,11 @@
 /**
- * The MCP servers of `mcp.servers` (README "Give an agent tools"), reached through the AI SDK's MCP client
- * (`@ai-sdk/mcp`): stdio servers started on first use in their own process group (pids recorded
- * under system/state/mcp/), Streamable HTTP servers with headers taken from the environment.
- *
- * A server that cannot start, is down, crashes, hangs or answers garbage fails the tool call (or
- * the listing) that needed it with a ToolCallError naming the server and what happened; the next
- * use connects again. Nothing here throws past a call, so no server can stop the daemon.
+ * The MCP servers of `mcp.servers` through `@ai-sdk/mcp`, stdio ones started on first use. A server
+ * that fails fails only the call that needed it (a ToolCallError); the next use connects again.
  */
 import path from 'node:path';
 import type { MCPClient, MCPTransport } from '@ai-sdk/mcp';
 import { raceAbort } from '../abort-race.js';
-import type { McpServerConfig } from '../config/config-loader.js';
+import type { McpServerConfig } from '../config/config-schema.js';
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../log-contract.js';
 import { McpProcessRecords } from './mcp-process-records.js';

@@ -1,12 +1,7 @@
 /**
- * The stdio transport for MCP servers govflow starts (README "Give an agent tools"): newline-delimited JSON-RPC over
- * the child's stdin/stdout, given to the AI SDK's MCP client. It is ours rather than the SDK's
- * because the child must run in its own process group (`detached`), so stopping it — or reaping
- * it after a killed daemon — ends the whole group, grandchildren included, and because its pid
- * must be recorded under system/ before it does anything (mcp-process-records.ts).
- *
- * A line that is not JSON is reported through `onerror` and skipped: a server printing garbage
- * fails the calls waiting on it (by their timeout), not the daemon.
+ * The stdio transport for MCP servers: newline-delimited JSON-RPC over the child's stdio. Ours, not
+ * the SDK's, because the child needs its own process group (stopping or reaping it ends its
+ * grandchildren too) and its pid recorded before it runs. A non-JSON line goes to `onerror`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { MCPTransport, JSONRPCMessage } from '@ai-sdk/mcp';
@@ -25,10 +20,7 @@ export interface StdioServerOptions {
   onStderr?: (line: string) => void;
 }
 
-/**
- * What a server inherits from the daemon's environment: enough to find programs and a home, never
- * the daemon's secrets (provider API keys). Anything else it needs is listed under `env:`.
- */
+/** What a server inherits: enough to find programs and a home, never the daemon's secrets (the rest via `env:`). */
 const INHERITED_VARIABLES = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ', 'NODE_EXTRA_CA_CERTS', 'SYSTEMROOT'];
 
 export function serverEnvironment(configured: Record<string, string>, parent: NodeJS.ProcessEnv = process.env): Record<string, string> {

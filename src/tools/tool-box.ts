@@ -1,8 +1,6 @@
 /**
- * Every tool one process can run — the built-in tools and the configured MCP servers' tools —
- * behind two questions the tool loop asks: what is this agent offered (its `tools:` patterns
- * expanded, deny by default), and what does this call return. A call never throws for a tool
- * problem: refusals, bad input and dead servers come back as error results the model can read.
+ * Built-in and MCP tools behind the tool loop's two questions: what an agent is offered (deny by
+ * default), and what a call returns — never a throw: problems are error results the model reads.
  */
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
@@ -42,11 +40,7 @@ export class ToolBox {
     return ensureWorkspace(this.config.tools.workspace, sessionId);
   }
 
-  /**
-   * The tools an agent is offered: built-ins it names, and the tools of each MCP server it names
-   * that match its patterns. A server that cannot be reached offers nothing this turn (logged);
-   * a call to one of its tools still fails with the server's own error.
-   */
+  /** The tools matching an agent's patterns; a server that cannot be reached offers none this turn (logged). */
   async offered(patterns: readonly string[], signal: AbortSignal): Promise<ToolDescriptor[]> {
     const offers: ToolDescriptor[] = [];
     const servers = new Set<string>();

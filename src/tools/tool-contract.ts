@@ -1,8 +1,4 @@
-/**
- * What a tool is to the tool loop: a name, a description and a JSON Schema of its input (what
- * the model is offered), and a call that turns an input into a text result or an error result.
- * Built-in tools and MCP tools both implement it; the loop never knows which one it runs.
- */
+/** A tool as the loop sees it, built-in or MCP alike: what the model is offered, and a call. */
 import { GovflowError } from '../errors.js';
 
 /** What the model is offered for one tool. */
@@ -30,10 +26,8 @@ export interface ToolOutcome {
 }
 
 /**
- * A call that cannot be carried out as asked (a path outside the workspace, a host not allowed,
- * a server that is down). The loop gives its message to the model as the tool's error result, so
- * it says what was refused and what would be accepted. Kind `provider`: the model's call or a
- * service it reaches is at fault, not govflow.
+ * A call that cannot be carried out as asked; its message, the model's error result, says what
+ * would be accepted. Kind `provider`: the call or a service it reaches is at fault, not govflow.
  */
 export class ToolCallError extends GovflowError {
   override readonly name = 'ToolCallError';

@@ -1,8 +1,6 @@
 /**
- * Tool names and the patterns agents allow them with (README "Give an agent tools"): the built-in tools by name,
- * MCP tools as `mcp:<server>/<tool>`, and a trailing `*` for a prefix (`mcp:files/*`,
- * `mcp:files/delete_*`). Pure functions: the loader checks declarations with them, the tool loop
- * decides with them what an agent is offered and what waits for approval.
+ * Tool names and patterns (README "Give an agent tools"): built-ins by name, MCP tools as
+ * `mcp:<server>/<tool>`, a trailing `*` for a prefix (`mcp:files/delete_*`).
  */
 
 /** The tools govflow itself provides. */
@@ -29,10 +27,7 @@ export function anyPatternMatches(patterns: readonly string[], name: string): bo
   return patterns.some((pattern) => (pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name));
 }
 
-/**
- * What is wrong with one entry of an agent's `tools:` or `approval:` list, or null when it names a
- * built-in tool or a tool (or prefix) of a configured MCP server.
- */
+/** What is wrong with an entry of `tools:` or `approval:`, or null when it names a known tool or prefix. */
 export function toolPatternProblem(pattern: string, mcpServers: readonly string[]): string | null {
   if (isBuiltInTool(pattern)) return null;
   if (pattern.startsWith('mcp:')) {

@@ -1,8 +1,6 @@
 /**
- * Confines the built-in file tools to the session's workspace (README "Give an agent tools"). A path the model gives
- * is relative to the workspace; absolute paths and `..` segments are refused outright, and the
- * resolved path (symlinks followed) must stay inside the workspace's own real path, so a symlink
- * planted inside cannot lead out.
+ * Confines the file tools to the session's workspace: absolute paths and `..` are refused, and the
+ * resolved path (symlinks followed) must stay inside its real path, so a planted symlink cannot lead out.
  */
 import { mkdir, realpath, lstat } from 'node:fs/promises';
 import path from 'node:path';
@@ -41,10 +39,7 @@ export function workspaceRelative(workspaceReal: string, absolute: string): stri
   return relative === '' ? '.' : relative;
 }
 
-/**
- * Resolves an existing file or folder inside the workspace. Throws ToolCallError when it does not
- * exist or resolves (through a symlink) outside.
- */
+/** An existing file or folder inside the workspace; ToolCallError when missing or leading outside. */
 export async function resolveExisting(workspace: string, requested: string, tool: string): Promise<{ absolute: string; workspaceReal: string }> {
   const joined = joinRelative(workspace, requested, tool);
   const workspaceReal = await realpath(workspace);
@@ -62,10 +57,7 @@ export async function resolveExisting(workspace: string, requested: string, tool
   return { absolute, workspaceReal };
 }
 
-/**
- * Resolves a file to write: its deepest existing folder must resolve inside the workspace (the
- * missing folders below it are created), and an existing file must not be a symlink.
- */
+/** A file to write: its deepest existing folder inside the workspace (the rest are made), never a symlink. */
 export async function resolveForWrite(workspace: string, requested: string, tool: string): Promise<{ absolute: string; workspaceReal: string }> {
   const joined = joinRelative(workspace, requested, tool);
   const workspaceReal = await realpath(workspace);
