@@ -8,7 +8,7 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { randomBase36, type ParsedReply, type ParsedRequest } from '../intake/request-file.js';
-import { readDiskStatus } from '../daemon/disk-guard.js';
+import { readDiskStatus } from '../store/status-file.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { RootLock, type RootOwner } from '../daemon/root-lock.js';
 import { SessionJournal } from '../store/session-journal.js';

@@ -1,6 +1,6 @@
 /** `govflow status`: running, paused and recently finished sessions, with current agent and age. */
 import { readConfigStatus } from '../daemon/config-status.js';
-import { readDiskStatus, type DiskStatus } from '../daemon/disk-guard.js';
+import { readDiskStatus, type DiskStatus } from '../store/status-file.js';
 import { witnessLag, witnessLines } from '../audit/checkpoint-witnesses.js';
 import { readRecoveryStatus } from '../daemon/recovery-progress.js';
 import { RootLock } from '../daemon/root-lock.js';

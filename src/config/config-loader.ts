@@ -7,10 +7,10 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { compileSchema, errorKeyPath, describeSchemaErrors } from '../message/schema-compiler.js';
 import { CONFIG_DEFAULTS } from './config-defaults.js';
-import { CONFIG_SCHEMA } from './config-schema.js';
+import { CONFIG_SCHEMA, PII_KINDS } from './config-schema.js';
 import { parseYamlSource } from './yaml-source.js';
 import { systemPaths, type SystemPaths } from './system-paths.js';
-import { PiiConfigError, piiDetectors } from '../privacy/pii-redactor.js';
+import { compileUserRegex, UserRegexError } from './user-regex.js';
 import { isPlainObject } from '../message/json-text.js';
 
 export const CONFIG_FILE_NAME = 'govflow.config.yaml';
@@ -182,12 +182,8 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     pii: defaulted('pii'),
     guardrails: (user.guardrails as unknown[] | undefined) ?? [],
   };
-  try {
-    piiDetectors(config.pii); // bad kinds and unsafe custom patterns fail here, with their line
-  } catch (error) {
-    if (!(error instanceof PiiConfigError)) throw error;
-    throw new ConfigError(error.message, CONFIG_FILE_NAME, lineOf(error.keyPath));
-  }
+  const pii = piiProblem(config.pii);
+  if (pii !== null) throw new ConfigError(pii.message, CONFIG_FILE_NAME, lineOf(pii.keyPath));
   const problem = retentionProblem(config);
   if (problem !== null) throw new ConfigError(problem, CONFIG_FILE_NAME, lineOf(['audit', 'retention', 'delete_after_days']));
   if (env.GOVFLOW_FSYNC === '0') config.daemon.fsync = false;
@@ -254,6 +250,20 @@ function auditSettings(root: string, audit: GovflowConfig['audit']): GovflowConf
     }
   }
   return { ...audit, signing_key: keyPath, witnesses: audit.witnesses.map((witness) => (/^https?:\/\//.test(witness) ? witness : path.resolve(root, witness))) };
+}
+
+/** What is wrong with `pii.custom` beyond its schema (a built-in kind's name, an unsafe pattern), and where; or null. */
+function piiProblem(pii: GovflowConfig['pii']): { message: string; keyPath: Array<string | number> } | null {
+  for (const [index, custom] of pii.custom.entries()) {
+    if ((PII_KINDS as readonly string[]).includes(custom.name)) return { message: `pii.custom[${index}].name "${custom.name}" is a built-in kind; list it under pii.redact instead`, keyPath: ['pii', 'custom', index, 'name'] };
+    try {
+      compileUserRegex(custom.pattern, `pii.custom[${index}] (${custom.name}) pattern`);
+    } catch (error) {
+      if (!(error instanceof UserRegexError)) throw error;
+      return { message: error.message, keyPath: ['pii', 'custom', index, 'pattern'] };
+    }
+  }
+  return null;
 }
 
 /** Only archived days are deleted (docs/audit-log.md "Retention and archives"): what makes `delete_after_days` wrong, or null. */

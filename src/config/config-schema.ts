@@ -71,6 +71,9 @@ function priceTableSchema(suffix: string) {
   };
 }
 
+/** The built-in PII kinds `pii.redact` may name (src/privacy/pii-detectors.ts has a detector for each). */
+export const PII_KINDS = ['email', 'phone', 'credit_card', 'iban', 'national_id', 'ip_address', 'secret'] as const;
+
 export const CONFIG_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -269,7 +272,7 @@ export const CONFIG_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        redact: { type: 'array', uniqueItems: true, items: { enum: ['email', 'phone', 'credit_card', 'iban', 'national_id', 'ip_address', 'secret'] } },
+        redact: { type: 'array', uniqueItems: true, items: { enum: PII_KINDS } },
         custom: {
           type: 'array',
           items: {

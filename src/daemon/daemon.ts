@@ -113,7 +113,7 @@ export class GovflowDaemon {
     if (listen) {
       // Before the intake starts: a request posted now is claimed and waits for it.
       // Loaded only when wanted: Fastify and prom-client stay out of every other command's start.
-      const { HttpApi } = await import('../http/http-server.js');
+      const [{ HttpApi }, { webView }] = await Promise.all([import('../http/http-server.js'), import('../web/web-routes.js')]);
       this.http = await HttpApi.start({
         config,
         listen,
@@ -125,6 +125,7 @@ export class GovflowDaemon {
         readiness: () => (this.state === 'running' ? { ready: true, reason: 'ready' } : { ready: false, reason: `govflow is ${this.state}` }),
         metrics: { audit: this.runtime.audit as unknown as { append: (...args: never[]) => Promise<unknown> } | null, costUsd: costCalculator(config) },
         ...(this.work.reads ? { reads: this.work.reads } : {}),
+        web: webView,
       });
     }
     await this.work.recover();

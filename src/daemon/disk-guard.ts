@@ -5,27 +5,14 @@
  * `govflow status` — written in place through a descriptor kept open, padded to a fixed size, so
  * an update needs no new disk block even on a full disk.
  */
-import { readStatusFile } from '../store/status-file.js';
+import { DISK_STATUS_FILE, type DiskStatus } from '../store/status-file.js';
 import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, statfsSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import type { OperationalLog } from '../log-contract.js';
-import { type DiskWait, diskWaits } from '../store/disk-waits.js';
+import { diskWaits } from '../store/disk-waits.js';
 
-export const DISK_STATUS_FILE = 'disk.json';
 const STATUS_FILE_SIZE = 4096;
-
-export interface DiskStatus {
-  v: 1;
-  pid: number;
-  updated_at: string;
-  /** Bytes available to the daemon on the root's filesystem (null when statfs failed). */
-  free_bytes: number | null;
-  min_free_bytes: number;
-  alarm: boolean;
-  alarm_since: string | null;
-  waiting: DiskWait[];
-}
 
 export interface DiskGuardOptions {
   paths: SystemPaths;
@@ -40,11 +27,6 @@ export interface DiskGuardOptions {
 function statfsFreeBytes(folder: string): number {
   const stats = statfsSync(folder);
   return Number(stats.bavail) * Number(stats.bsize);
-}
-
-/** The last status a daemon wrote, or null (no file, unreadable). */
-export function readDiskStatus(paths: SystemPaths): DiskStatus | null {
-  return readStatusFile<DiskStatus>(paths.state, DISK_STATUS_FILE);
 }
 
 export class DiskGuard {

@@ -1,5 +1,5 @@
 /** Prometheus metrics (`GET /metrics`, docs/http-api.md) from the session event bus; listeners only count. */
-import { readDiskStatus } from '../daemon/disk-guard.js';
+import { readDiskStatus } from '../store/status-file.js';
 import { witnessLag } from '../audit/checkpoint-witnesses.js';
 import { readNames } from '../audit/log-retention.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';

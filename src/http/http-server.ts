@@ -11,7 +11,7 @@ import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { Submission, SubmissionOutcome } from '../intake/request-submission.js';
 import type { OperationalLog } from '../log-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
-import { isLoopbackHost, TokenTable, type TokenEntry } from './http-auth.js';
+import { isLoopbackHost, TokenTable, type Caller, type TokenEntry } from './http-auth.js';
 import { LiveEventOrdinals } from './event-ids.js';
 import { HttpIntake } from './http-intake.js';
 import { GovflowMetrics, type MetricsSources } from './http-metrics.js';
@@ -21,7 +21,6 @@ import { registerChatRoute } from './chat-stream.js';
 import { SessionLookup } from './session-lookup.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
 import type { SessionCancellation } from '../llm/session-cancellation.js';
-import { cookieAuthorization, isPublicUiPath, isUiPath, registerWebRoutes } from '../web/web-routes.js';
 
 export interface HttpApiOptions {
   config: GovflowConfig;
@@ -39,6 +38,27 @@ export interface HttpApiOptions {
   cancellation: SessionCancellation;
   /** The backend's read seam; the root's files when not given (cluster mode: Postgres, every daemon serves every request). */
   reads?: SessionReads;
+  /** The browser view mounted under /ui (src/web), handed in by the daemon: it sits above the API it uses. */
+  web?: WebView;
+}
+
+/** A browser view on the API: its routes, and how its pages are signed in to. */
+export interface WebView {
+  register(app: FastifyInstance, context: RouteContext, options: WebViewOptions): void;
+  /** Paths served without a token (the sign-in page). */
+  isPublicPath(url: string): boolean;
+  /** Paths of the view: a GET without a valid token is sent to sign in instead of a 401. */
+  isPath(url: string): boolean;
+  /** The token a signed-in browser sends as a cookie. */
+  cookieAuthorization(cookieHeader: string | undefined): string | undefined;
+}
+
+export interface WebViewOptions {
+  /** Whether http.tokens is set (otherwise every caller is `local` and no sign-in is needed); asked per request, as tokens change live. */
+  tokensEnabled: () => boolean;
+  /** The API's token check: a Caller, or an HttpProblem 401. */
+  authenticate: (authorization: string | undefined) => Caller;
+  log?: OperationalLog;
 }
 
 /** Splits `HOST:PORT` (`[::1]:7070` for IPv6); throws ConfigError saying what to write. */
@@ -137,18 +157,18 @@ export class HttpApi {
       reads,
     };
 
+    const web = options.web;
     // JSON only: any other body type is a 400 that names the content type to send.
     app.removeContentTypeParser(['text/plain']);
     app.decorateRequest('caller', null);
     app.addHook('onRequest', async (request, reply) => {
       // Only the liveness probe carries no token (SPEC §11): /readyz, like every other route, needs one.
-      if (request.url === '/healthz' || isPublicUiPath(request.url)) return;
-      // A browser signed in to the web view sends its token as a cookie (src/web/web-routes.ts).
-      const authorization = request.headers.authorization ?? cookieAuthorization(request.headers.cookie);
+      if (request.url === '/healthz' || web?.isPublicPath(request.url)) return;
+      const authorization = request.headers.authorization ?? web?.cookieAuthorization(request.headers.cookie);
       try {
         (request as unknown as { caller: unknown }).caller = auth.tokens.authenticate(authorization);
       } catch (error) {
-        if (isUiPath(request.url) && request.method === 'GET' && error instanceof HttpProblem && error.status === 401) return reply.redirect('/ui/login', 303);
+        if (web?.isPath(request.url) && request.method === 'GET' && error instanceof HttpProblem && error.status === 401) return reply.redirect('/ui/login', 303);
         throw error;
       }
     });
@@ -181,7 +201,7 @@ export class HttpApi {
     });
     registerRoutes(app, context);
     registerChatRoute(app, context);
-    registerWebRoutes(app, context, { tokensEnabled: () => auth.tokens.enabled, authenticate: (authorization) => auth.tokens.authenticate(authorization), log });
+    web?.register(app, context, { tokensEnabled: () => auth.tokens.enabled, authenticate: (authorization) => auth.tokens.authenticate(authorization), log });
 
     try {
       await app.listen({ host, port });

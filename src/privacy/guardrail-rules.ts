@@ -9,8 +9,8 @@
  *       message: Answer in English. sent back with retry; the reason for the others
  */
 import { ConfigError } from '../errors.js';
-import { PII_KINDS } from './pii-detectors.js';
-import { compileUserRegex, UserRegexError } from './user-regex.js';
+import { PII_KINDS } from '../config/config-schema.js';
+import { compileUserRegex, UserRegexError } from '../config/user-regex.js';
 import { isPlainObject } from '../message/json-text.js';
 
 export const GUARDRAIL_STAGES = ['input', 'output', 'tool_result'] as const;

@@ -8,9 +8,9 @@ import { createRequire } from 'node:module';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { hasCardIssuerPrefix, passesLuhn, passesNricCheck, passesVerhoeff } from './checksums.js';
 import { SECRET_PATTERN } from './secret-rules.js';
+import { PII_KINDS } from '../config/config-schema.js';
 
 /** The kinds `pii.redact` accepts; the key used in `[PII_REDACTED]` counts. */
-export const PII_KINDS = ['email', 'phone', 'credit_card', 'iban', 'national_id', 'ip_address', 'secret'] as const;
 export type PiiKind = (typeof PII_KINDS)[number];
 
 /** One value found in a text. */

@@ -3,9 +3,9 @@
  * One per session: a value keeps its placeholder, numbered per kind; the vault stores the entries.
  */
 import { GovflowError } from '../errors.js';
-import { builtInDetector, findPii, PII_KINDS, replaceFindings, type PiiDetector, type PiiFinding, type PiiKind } from './pii-detectors.js';
+import { builtInDetector, findPii, replaceFindings, type PiiDetector, type PiiFinding, type PiiKind } from './pii-detectors.js';
 import { mapJsonStrings } from '../message/json-text.js';
-import { compileUserRegex } from './user-regex.js';
+import { compileUserRegex } from '../config/user-regex.js';
 import type { VaultEntry } from './pii-vault.js';
 
 /** Counts of occurrences replaced, by kind (`[PII_REDACTED]: {"email":2}`). */
@@ -29,48 +29,17 @@ export class PiiTextError extends GovflowError {
   }
 }
 
-/** A bad `pii:` setting; `keyPath` locates it in govflow.config.yaml. */
-export class PiiConfigError extends GovflowError {
-  override readonly name = 'PiiConfigError';
-  constructor(
-    message: string,
-    readonly keyPath: ReadonlyArray<string | number>,
-  ) {
-    super('config', message);
-  }
-}
-
 /** True when the config asks for any redaction at all. */
 export function piiEnabled(config: PiiConfig | undefined): config is PiiConfig {
   return config !== undefined && (config.redact.length > 0 || config.custom.length > 0);
 }
 
-/** The detectors for a `pii:` section; a PiiConfigError names the bad kind or pattern. */
+/** The detectors for a `pii:` section as loadConfig checked it (kinds, names and patterns: config-loader.ts). */
 export function piiDetectors(config: PiiConfig): PiiDetector[] {
-  const detectors: PiiDetector[] = [];
-  for (const kind of config.redact) {
-    if (!(PII_KINDS as readonly string[]).includes(kind)) {
-      throw new PiiConfigError(`pii.redact: unknown kind "${kind}"; use any of ${PII_KINDS.join(', ')}`, ['pii', 'redact']);
-    }
-    detectors.push(builtInDetector(kind as PiiKind));
-  }
-  for (const [index, custom] of config.custom.entries()) {
-    if (!/^[a-z][a-z0-9_]*$/.test(custom.name)) {
-      throw new PiiConfigError(
-        `pii.custom[${index}].name "${custom.name}" must match [a-z][a-z0-9_]* (it becomes the placeholder [${String(custom.name).toUpperCase()}_1])`,
-        ['pii', 'custom', index, 'name'],
-      );
-    }
-    if ((PII_KINDS as readonly string[]).includes(custom.name)) {
-      throw new PiiConfigError(`pii.custom[${index}].name "${custom.name}" is a built-in kind; list it under pii.redact instead`, ['pii', 'custom', index, 'name']);
-    }
-    try {
-      detectors.push({ kind: custom.name, pattern: compileUserRegex(custom.pattern, `pii.custom[${index}] (${custom.name}) pattern`) });
-    } catch (error) {
-      throw new PiiConfigError((error as Error).message, ['pii', 'custom', index, 'pattern']);
-    }
-  }
-  return detectors;
+  return [
+    ...config.redact.map((kind) => builtInDetector(kind as PiiKind)),
+    ...config.custom.map((custom, index) => ({ kind: custom.name, pattern: compileUserRegex(custom.pattern, `pii.custom[${index}] (${custom.name}) pattern`) })),
+  ];
 }
 
 const PLACEHOLDER = /\[([A-Z][A-Z0-9_]*_\d+)\]/g;

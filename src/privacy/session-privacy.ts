@@ -8,7 +8,8 @@ import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { LlmToolCall } from '../llm/provider.js';
-import { builtInDetector, findPii, PII_KINDS, type PiiDetector } from './pii-detectors.js';
+import { PII_KINDS } from '../config/config-schema.js';
+import { builtInDetector, findPii, type PiiDetector } from './pii-detectors.js';
 import { addCounts, PiiRedactor, piiDetectors, piiEnabled, type PiiCounts } from './pii-redactor.js';
 import { readVault, writeVault } from './pii-vault.js';
 import type { GuardrailRule, GuardrailStage } from './guardrail-rules.js';

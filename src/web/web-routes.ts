@@ -9,8 +9,8 @@ import { AuditLogFormatError } from '../audit/audit-errors.js';
 import { maySee, readsEverything, type Caller } from '../http/http-auth.js';
 import { HttpProblem, problemOf } from '../http/http-problem.js';
 import { errorMessage } from '../errors.js';
-import type { OperationalLog } from '../log-contract.js';
 import { callerOf, stringParam, type RouteContext } from '../http/http-routes.js';
+import type { WebView, WebViewOptions } from '../http/http-server.js';
 import { renderDayBody, renderDaysBody, sessionHref } from './audit-pages.js';
 import { SessionIndex } from './session-index.js';
 import { compareRows, indexRowText, querySessions, type SessionQuery } from './session-list.js';
@@ -43,14 +43,6 @@ export function isPublicUiPath(url: string): boolean {
 
 export function isUiPath(url: string): boolean {
   return url === '/ui' || url.startsWith('/ui/') || url.startsWith('/ui?');
-}
-
-export interface WebOptions {
-  /** Whether http.tokens is set (otherwise every caller is `local` and no sign-in is needed); asked per request, as tokens change live. */
-  tokensEnabled: () => boolean;
-  /** The API's token check: a Caller, or an HttpProblem 401. */
-  authenticate: (authorization: string | undefined) => Caller;
-  log?: OperationalLog;
 }
 
 function html(reply: FastifyReply, page: string, status = 200): FastifyReply {
@@ -150,7 +142,7 @@ async function sessionEntries(context: RouteContext, sessionId: string): Promise
   }
 }
 
-export function registerWebRoutes(app: FastifyInstance, context: RouteContext, options: WebOptions): void {
+export function registerWebRoutes(app: FastifyInstance, context: RouteContext, options: WebViewOptions): void {
   // Cluster mode: the sessions of the whole cluster, from Postgres, at each request.
   const storeRows = context.reads.sessionRows?.bind(context.reads);
   const index = storeRows
@@ -246,3 +238,6 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
     });
   });
 }
+
+/** What the daemon mounts on the HTTP API. */
+export const webView: WebView = { register: registerWebRoutes, isPublicPath: isPublicUiPath, isPath: isUiPath, cookieAuthorization };

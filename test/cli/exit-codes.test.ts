@@ -18,8 +18,8 @@ import { OutsideRootError } from '../../src/governance/root-boundary.js';
 import { HttpProblem } from '../../src/http/http-problem.js';
 import { AnswerTooLargeError } from '../../src/llm/answer-size-limit.js';
 import { ReplyRejectedError, SessionInterruptedError } from '../../src/pipeline/runner-contract.js';
-import { PiiConfigError, PiiTextError } from '../../src/privacy/pii-redactor.js';
-import { UserRegexError } from '../../src/privacy/user-regex.js';
+import { PiiTextError } from '../../src/privacy/pii-redactor.js';
+import { UserRegexError } from '../../src/config/user-regex.js';
 import { DiskWaitAbandonedError } from '../../src/store/disk-waits.js';
 import { JournalFormatError } from '../../src/store/session-journal.js';
 import { ToolCallError } from '../../src/tools/tool-contract.js';
@@ -62,7 +62,6 @@ describe('GovflowError and the exit-code table', () => {
   it('the classes that once extended plain Error have a kind too, and keep the fields callers read', () => {
     const cases: Array<[GovflowError, string, number]> = [
       [new OutsideRootError('../secret.md', '/elsewhere/secret.md', '/root'), 'config', 2],
-      [new PiiConfigError('pii.redact: unknown kind "x"', ['pii', 'redact']), 'config', 2],
       [new UserRegexError('rule must be a non-empty string'), 'config', 2],
       [new HttpProblem(400, 'bad_request', 'send JSON'), 'request', 2],
       [new HttpProblem(503, 'stopping', 'shutting down'), 'interrupted', 1],
@@ -83,7 +82,6 @@ describe('GovflowError and the exit-code table', () => {
     expect(new HttpProblem(503, 'not_ready', 'starting')).toMatchObject({ name: 'HttpProblem', status: 503, code: 'not_ready', retryable: true });
     expect(new AnswerTooLargeError(10, 'ab')).toMatchObject({ limitBytes: 10, prefix: 'ab', message: 'answer exceeded llm.max_output_bytes (10)' });
     expect(new ValueDecodeError('bad', { cause: 'why' }).cause).toBe('why');
-    expect(new PiiConfigError('bad', ['pii', 'custom', 0]).keyPath).toEqual(['pii', 'custom', 0]);
   });
 
   it('carries retryable, the session id and the cause', () => {

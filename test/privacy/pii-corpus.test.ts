@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtInDetector, findPii, PII_KINDS } from '../../src/privacy/pii-detectors.js';
+import { builtInDetector, findPii } from '../../src/privacy/pii-detectors.js';
+import { PII_KINDS } from '../../src/config/config-schema.js';
 import { scoreDetectors, type LabelledLine } from '../support/detector-scoring.mjs';
 import { REPOSITORY_ROOT } from '../support/example-app.js';
 

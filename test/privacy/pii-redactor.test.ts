@@ -1,9 +1,11 @@
-import { statSync, readdirSync, readFileSync } from 'node:fs';
+import { statSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PiiConfigError, PiiRedactor, PiiTextError, piiDetectors, piiEnabled, MAX_REDACT_CHARS } from '../../src/privacy/pii-redactor.js';
+import { PiiRedactor, PiiTextError, piiDetectors, piiEnabled, MAX_REDACT_CHARS } from '../../src/privacy/pii-redactor.js';
 import { readVault, writeVault, VAULT_FILE_NAME } from '../../src/privacy/pii-vault.js';
-import { compileUserRegex, UserRegexError } from '../../src/privacy/user-regex.js';
+import { compileUserRegex, UserRegexError } from '../../src/config/user-regex.js';
+import { loadConfig } from '../../src/config/config-loader.js';
+import { ConfigError } from '../../src/errors.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 afterEach(removeTempFolders);
@@ -49,21 +51,23 @@ describe('PiiRedactor', () => {
     expect(binary.text).toBe('\u0000\u0001\uFFFD [EMAIL_1]');
   });
 
-  it('rejects bad settings with the key to fix', () => {
-    const bad = (custom: Array<{ name: string; pattern: string }>) => {
+  it('rejects bad settings in govflow.config.yaml with the line to fix', () => {
+    const bad = (pii: string) => {
+      const root = makeTempFolder('govflow-pii-config-');
+      writeFileSync(path.join(root, 'govflow.config.yaml'), `timezone: UTC\npii:\n${pii}`);
       try {
-        piiDetectors({ redact: [], custom, restore_in_result: false });
+        loadConfig(root);
       } catch (error) {
-        return error as PiiConfigError;
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as ConfigError).describe();
       }
       throw new Error('expected an error');
     };
-    expect(bad([{ name: 'x', pattern: '(a+)+$' }]).keyPath).toEqual(['pii', 'custom', 0, 'pattern']);
-    expect(bad([{ name: 'x', pattern: '(a+)+$' }]).message).toMatch(/backtrack catastrophically/);
-    expect(bad([{ name: 'ok', pattern: 'A' }, { name: 'y', pattern: '([' }]).message).toMatch(/pii.custom\[1\].*not a valid regular expression/);
-    expect(bad([{ name: 'Bad', pattern: 'A' }]).keyPath).toEqual(['pii', 'custom', 0, 'name']);
-    expect(bad([{ name: 'email', pattern: 'A' }]).message).toMatch(/built-in kind/);
-    expect(() => piiDetectors({ redact: ['passport'], custom: [], restore_in_result: false })).toThrow(/unknown kind "passport"/);
+    expect(bad('  custom:\n    - name: x\n      pattern: "(a+)+$"\n')).toMatch(/govflow\.config\.yaml:5: .*backtrack catastrophically/);
+    expect(bad('  custom:\n    - { name: ok, pattern: A }\n    - { name: y, pattern: "([" }\n')).toMatch(/:5: pii.custom\[1\].*not a valid regular expression/);
+    expect(bad('  custom:\n    - { name: Bad, pattern: A }\n')).toMatch(/govflow\.config\.yaml:4: .*name/);
+    expect(bad('  custom:\n    - name: email\n      pattern: A\n')).toMatch(/:4: .*built-in kind/);
+    expect(bad('  redact: [passport]\n')).toMatch(/govflow\.config\.yaml:3: .*pii\.redact/);
   });
 });
 
