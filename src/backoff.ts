@@ -2,6 +2,7 @@
  * govflow's one backoff: exponential with full jitter, and an abortable sleep, for provider calls,
  * checkpoint witnesses and writes waiting for the disk. Pure arithmetic (bullmq's `backoffs.ts` is the model).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Delays in plain milliseconds, compiled once from the adapter settings. */
 export interface BackoffOptions {
@@ -72,20 +73,8 @@ export function retryDelayMs(attempt: number, retryAfterMs: number | undefined, 
 }
 
 /** Rejects with the signal's reason as soon as it aborts: a shutdown never sits out a long Retry-After. */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
+export async function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  await sleep(ms, undefined, { signal }).catch((error: unknown) => {
+    throw signal.aborted ? signal.reason : error;
   });
 }

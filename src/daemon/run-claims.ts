@@ -3,10 +3,8 @@
  * root's owner runs sessions, so a claim this process did not make is a killed run's, resumed by
  * the next start or run. (A daemon's sessions have their claimed files in system/processing/.)
  */
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-
-const LEGACY_NAME = /^([A-Za-z0-9._-]{1,128})@\d+$/;
 
 export class RunClaims {
   readonly directory: string;
@@ -32,16 +30,11 @@ export class RunClaims {
 
   /** The sessions with a claim (read-only: `govflow status` calls it without owning the root). */
   list(): string[] {
-    return this.names().map((name) => LEGACY_NAME.exec(name)?.[1] ?? name);
+    return this.names();
   }
 
   /** Claims of killed runs: those this process did not make (it must own the root). */
   orphans(): string[] {
-    // Claims of earlier versions (`<session_id>@<pid>`) get today's name, so `release` removes them.
-    for (const name of this.names()) {
-      const legacy = LEGACY_NAME.exec(name);
-      if (legacy) renameSync(path.join(this.directory, name), path.join(this.directory, legacy[1]));
-    }
     return this.list().filter((sessionId) => !this.mine.has(sessionId));
   }
 

@@ -28,17 +28,4 @@ describe('RunClaims', () => {
     claims.release('sess-mine');
     expect(readdirSync(claims.directory)).toEqual([]);
   });
-
-  it('reads a claim of an earlier version (<session>@<pid>) and renames it only when the owner takes it', () => {
-    const state = stateDir();
-    const claims = new RunClaims(state);
-    mkdirSync(claims.directory, { recursive: true });
-    writeFileSync(path.join(claims.directory, 'sess-old@12345'), '');
-    expect(new RunClaims(state).list()).toEqual(['sess-old']);
-    expect(readdirSync(claims.directory)).toEqual(['sess-old@12345']);
-    expect(claims.orphans()).toEqual(['sess-old']);
-    expect(readdirSync(claims.directory)).toEqual(['sess-old']);
-    claims.release('sess-old');
-    expect(readdirSync(claims.directory)).toEqual([]);
-  });
 });
