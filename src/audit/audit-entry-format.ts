@@ -3,34 +3,14 @@
  * writer, the reader and `verify` all go through this file, so the layout is defined exactly once.
  */
 import { zonedParts } from '../message/zoned-time.js';
-import type { SentientMessage } from '../message/sentient-message.js';
 import { sha256Hex } from '../sha256-hex.js';
 import { AuditWriteError } from './audit-errors.js';
-import { formatToolAuditLines, type ToolAuditLines } from './tool-audit-lines.js';
+import { formatToolAuditLines } from './tool-audit-lines.js';
+import type { AuditEntryInput } from '../store/session-store.js';
 import { AUDIT_FORMAT_VERSION, encodeJson, escapeCode, escapeNullableText, escapeText } from './audit-line-encoding.js';
 
 /** `previousHash` of the very first entry. */
 export const GENESIS_HASH = '0'.repeat(64);
-
-/** What the writer is given for one message. */
-export interface AuditEntryInput {
-  message: SentientMessage;
-  /** Hash of the governance files the step ran under (`[GOVERNANCE_VERSION: …]`). */
-  governanceHash: string;
-  /** What the orchestrator corrected in the LLM's message. */
-  corrections: string[];
-  complianceViolations: string[];
-  /** Anything else worth recording (dry run, replayed after a crash, …). */
-  notes: string[];
-  /** Occurrences of PII replaced, by kind. */
-  piiRedacted?: Record<string, number> | null;
-  guardrails?: ReadonlyArray<{ rule: string; action: string }> | null;
-  /** The session's user; no `[USER: …]` line when absent. */
-  user?: string | null;
-  tools?: ToolAuditLines;
-  /** Set on the entries of a delegated child session. */
-  delegation?: { parentSessionId: string; depth: number } | null;
-}
 
 /** The day file's `YYYYMMDD` and the TIMESTAMP of `executedAt` in `timezone`, from one conversion so that they never disagree. */
 export function localDayAndTime(executedAt: string, timezone: string): { day: string; time: string } {

@@ -3,7 +3,8 @@
  * audit-entry-format.ts). Strict on purpose: a line this version did not write makes the entry
  * malformed, so a forged or damaged entry is reported rather than half-read.
  */
-import { TOOL_AUDIT_TAGS, type ToolAuditLines } from './tool-audit-lines.js';
+import { TOOL_AUDIT_TAGS } from './tool-audit-lines.js';
+import type { ToolAuditLines } from '../store/tool-journal-records.js';
 import { AuditLogFormatError } from './audit-errors.js';
 import { AUDIT_FORMAT_VERSION, ValueDecodeError, decodeJson, decodeStringArray, unescapeNullableText, unescapeText } from './audit-line-encoding.js';
 

@@ -4,25 +4,7 @@
  * again) is written the first time only.
  */
 import { encodeJson } from './audit-line-encoding.js';
-
-export interface ToolAuditLines {
-  toolCalls?: Array<{ id: string; name: string; is_error: boolean; ms: number }>;
-  violations?: Array<{ kind: string; detail: string }>;
-  approvals?: Array<{
-    call_id: string;
-    tool: string;
-    approve: boolean;
-    user: string | null;
-    /** A `user` the reply file claimed: kept, not trusted. */
-    claimed_user?: string;
-    at: string;
-    reason: string | null;
-    args_sha256?: string;
-    executed_args_match?: boolean;
-  }>;
-  evidence?: Array<{ path: string; sha256: string; bytes: number }>;
-  delegations?: Array<{ child_session: string | null; agent: string; objective_sha256: string; status: string; ms: number }>;
-}
+import type { ToolAuditLines } from '../store/tool-journal-records.js';
 
 /** Each line's tag and the field it holds, in the order written (the parser reads them by this table too). */
 export const TOOL_AUDIT_TAGS = { TOOL_CALLS: 'toolCalls', VIOLATIONS: 'violations', APPROVALS: 'approvals', EVIDENCE: 'evidence', DELEGATIONS: 'delegations' } as const;

@@ -12,6 +12,7 @@ import { readDiskStatus } from '../store/status-file.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { RootLock, type RootOwner } from '../daemon/root-lock.js';
 import { SessionJournal } from '../store/session-journal.js';
+import type { ResultSource } from '../store/session-reads.js';
 
 const POLL_MS = 50;
 
@@ -20,14 +21,6 @@ export type HandoverOutcome =
   | { kind: 'rejected'; reason: string }
   /** The daemon stopped before it claimed the request: nothing was handed over. */
   | { kind: 'daemon-gone' };
-
-/** Where a handed-over request's result is read: this root's files, or the cluster's store. */
-export interface ResultSource {
-  /** The request id a session's results are filed under; null when there is no such session. */
-  requestIdOf(sessionId: string): Promise<string | null>;
-  /** The request's newest result document (its JSON text), or null when there is none yet. */
-  read(requestId: string): Promise<string | null>;
-}
 
 /** Files mode: the session's manifest and `system/outbox/<request_id>.json`. */
 export function fileResults(paths: SystemPaths): ResultSource {

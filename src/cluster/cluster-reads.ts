@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import type { SystemPaths } from '../config/system-paths.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
-import type { SessionRow } from '../web/session-list.js';
+import type { SessionRow } from '../store/session-reads.js';
 import { JournalFormatError, type JournalRecord } from '../store/session-journal.js';
 import { httpSubmissionName } from '../intake/request-submission.js';
 import { tablesOf } from './postgres-connection.js';

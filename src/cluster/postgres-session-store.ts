@@ -4,7 +4,7 @@
  * fails every later one fails at once, and whoever holds the lease next resumes it from the journal.
  */
 import type pg from 'pg';
-import type { AuditEntryInput } from '../audit/audit-entry-format.js';
+import type { AuditEntryInput } from '../store/session-store.js';
 import { parseEntries } from '../audit/audit-entry-parse.js';
 import { parseJournalRecord } from '../store/session-journal.js';
 import type { CrashRecord, ExchangeRecord, FinishedRecord, JournalRecord, MessageRecord, ReplyRecord, SessionManifest, SessionRecord, VoidRecord } from '../store/session-journal.js';

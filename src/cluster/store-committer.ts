@@ -8,7 +8,8 @@
  * whichever daemon claims it next.
  */
 import type pg from 'pg';
-import { formatEntryBody, localDayAndTime, type AuditEntryInput } from '../audit/audit-entry-format.js';
+import { formatEntryBody, localDayAndTime } from '../audit/audit-entry-format.js';
+import type { AuditEntryInput } from '../store/session-store.js';
 import { errorMessage } from '../errors.js';
 import { SessionInterruptedError } from '../pipeline/runner-contract.js';
 import { tablesOf, withoutCredentials } from './postgres-connection.js';

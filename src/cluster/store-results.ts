@@ -2,7 +2,7 @@
  * Results as `govflow run` reads them in cluster mode: a reply's result is filed in the outbox of
  * the daemon that took the request, maybe another root's, so the run waits on the store instead.
  */
-import type { ResultSource } from '../cli/run-handover.js';
+import type { ResultSource } from '../store/session-reads.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { openPool, quoteIdentifier, storeSettings } from './postgres-connection.js';
 

@@ -9,12 +9,16 @@ import type { SystemPaths } from '../config/system-paths.js';
 import { claimedAtOf, generatedRequestIdFor, originalNameOf, parseClaimName } from './claim-name.js';
 import { parseRequestFile, type ParsedReply, type ParsedRequest } from './request-file.js';
 
-interface ItemSource {
-  /** The name the operator gave the file in the inbox. */
-  sourceFile: string;
+interface ItemSource extends RequestFileRef {
+  receivedAt: Date;
+}
+
+/** A claimed request or reply file: where it is in system/processing/ and the name it came with. */
+export interface RequestFileRef {
   /** Absolute path of the claimed file in system/processing/. */
   claimedPath: string;
-  receivedAt: Date;
+  /** The name the operator gave the file in the inbox. */
+  sourceFile: string;
 }
 
 export interface IntakeRequest extends ItemSource, Omit<ParsedRequest, 'requestId'> {

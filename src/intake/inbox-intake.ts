@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { errorMessage, GovflowError } from '../errors.js';
-import type { RequestFileRef } from '../pipeline/runner-contract.js';
+import type { RequestFileRef } from './claimed-file.js';
 import { claimedItem, readClaimedFile, type IntakeItem, type IntakeRejection } from './claimed-file.js';
 import { moveToFailed } from './failed-files.js';
 import { FileQueue } from './file-queue.js';

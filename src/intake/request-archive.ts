@@ -11,7 +11,7 @@ import path from 'node:path';
 import { archiveFolderOf, writeGzip } from '../store/atomic-file.js';
 import type { SystemPaths } from '../config/system-paths.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
-import type { RequestFileRef } from '../pipeline/runner-contract.js';
+import type { RequestFileRef } from './claimed-file.js';
 import { diskCall, diskFailureCode, type DiskFaults } from '../store/disk-io.js';
 import { diskWaits } from '../store/disk-waits.js';
 import { RequestIdRegistry } from './request-id-registry.js';

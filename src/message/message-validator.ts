@@ -1,10 +1,12 @@
 /** Validates a stamped message for one agent, with problems phrased to send back to the model verbatim. */
 import type { ValidateFunction } from 'ajv';
-import type { AgentDefinition } from '../governance/agent-definition.js';
 import { DEFAULT_MAX_DEPTH, jsonValueDepth, tooDeepMessage } from './json-depth.js';
 import { checkPlan, type Plan } from './plan.js';
 import { compileSchema, describeSchemaErrors } from './schema-compiler.js';
 import type { SentientMessage } from './sentient-message.js';
+
+/** What the validator reads of an agent (governance's AgentDefinition has it). */
+export type AgentContract = { name: string; next: readonly string[]; contentType: string; outputSchema?: Record<string, unknown> | null; plan?: boolean };
 
 export interface ValidationOutcome {
   ok: boolean;
@@ -25,7 +27,7 @@ export class MessageValidator {
     this.validateMessage = compileSchema(messageSchema);
   }
 
-  validate(message: SentientMessage, agent: AgentDefinition): ValidationOutcome {
+  validate(message: SentientMessage, agent: AgentContract): ValidationOutcome {
     if (jsonValueDepth(message, this.maxDepth) > this.maxDepth) return { ok: false, problems: [tooDeepMessage(this.maxDepth, 'the message')] };
     if (!this.validateMessage(message)) return { ok: false, problems: describeSchemaErrors(this.validateMessage.errors) };
     const problems: string[] = [];
@@ -64,7 +66,7 @@ export class MessageValidator {
     return { ok: true, problems: [] };
   }
 
-  private outputValidator(agent: AgentDefinition): ValidateFunction {
+  private outputValidator(agent: AgentContract): ValidateFunction {
     let validator = this.outputValidators.get(agent.name);
     if (!validator) {
       validator = compileSchema(agent.outputSchema!);

@@ -1,6 +1,6 @@
 /** Commits one message of a session (one `StepOutcome`): stamp, journal record, durable audit entry, state, live event. */
 import { randomUUID } from 'node:crypto';
-import type { AuditEntryInput } from '../audit/audit-entry-format.js';
+import type { AuditEntryInput } from '../store/session-store.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';

@@ -47,12 +47,6 @@ export interface NewSessionRequest {
   delegation?: DelegatedFrom;
 }
 
-/** A claimed request or reply file: where it is in system/processing/ and the name it came with. */
-export interface RequestFileRef {
-  claimedPath: string;
-  sourceFile: string;
-}
-
 export interface SessionOutcome {
   sessionId: string;
   requestId: string;

@@ -4,7 +4,7 @@
  * after the message's audit entry is durable (docs/http-api.md).
  */
 import { EventEmitter } from 'node:events';
-import type { RequestFileRef } from './runner-contract.js';
+import type { RequestFileRef } from '../intake/claimed-file.js';
 
 /** What both ends of one model call attempt say about it. */
 interface ModelCall {

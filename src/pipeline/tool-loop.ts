@@ -5,7 +5,7 @@
  */
 import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
-import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
+import type { ToolAuditLines } from '../store/tool-journal-records.js';
 import type { LlmToolCall, LlmToolOffer, LlmToolTurn } from '../llm/provider.js';
 import { JOURNAL_FORMAT } from '../store/session-journal.js';
 import { DELEGATE_TOOL_NAME, delegateOffer, type Delegations } from './delegation.js';

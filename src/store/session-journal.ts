@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
 import type { ToolJournalRecord } from './tool-journal-records.js';
-import type { ToolAuditLines } from '../audit/tool-audit-lines.js';
+import type { ToolAuditLines } from '../store/tool-journal-records.js';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { GovflowError } from '../errors.js';

@@ -5,9 +5,27 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
-import type { SessionRow } from '../web/session-list.js';
 import { SessionJournal, type JournalRecord } from './session-journal.js';
 import { archivedResult, sessionFolder } from './session-retention.js';
+
+/** One session as the web view's sessions list shows it. */
+export interface SessionRow {
+  sessionId: string;
+  requestId: string;
+  /** Lower case: running, paused, success, partial, failed, halted_cost, … */
+  status: string;
+  user: string;
+  requestText: string;
+  /** Agents known to have answered (the current one, and every one seen live), for the search. */
+  agents: string[];
+  /** Session id, request id, request text and agents, lower case: what the search looks in. */
+  searchText: string;
+  currentAgent: string | null;
+  messages: number;
+  createdAt: string;
+  updatedAt: string;
+  costUsd: number;
+}
 
 export interface SessionReads {
   prefetch(ids: { requestId?: string; sessionId?: string }): Promise<void>;
@@ -43,4 +61,12 @@ export class FilesSessionReads implements SessionReads {
   async ownerOf(): Promise<null> {
     return null;
   }
+}
+
+/** Where a handed-over request's result is read: this root's files, or the cluster's store. */
+export interface ResultSource {
+  /** The request id a session's results are filed under; null when there is no such session. */
+  requestIdOf(sessionId: string): Promise<string | null>;
+  /** The request's newest result document (its JSON text), or null when there is none yet. */
+  read(requestId: string): Promise<string | null>;
 }

@@ -10,9 +10,30 @@
  *   again after a crash (recovery rewrites the same result).
  * - `open` returns every complete record, in order; a torn last record is cut.
  */
-import type { AuditEntryInput } from '../audit/audit-entry-format.js';
 import type { AuditPosition, CrashRecord, ExchangeRecord, FinishedRecord, JournalRecord, MessageRecord, ReplyRecord, SessionManifest, SessionRecord, VoidRecord } from './session-journal.js';
 import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from './tool-journal-records.js';
+import type { SentientMessage } from '../message/sentient-message.js';
+import type { ToolAuditLines } from './tool-journal-records.js';
+
+/** What the audit writer is given for one message (src/audit/audit-entry-format.ts writes it). */
+export interface AuditEntryInput {
+  message: SentientMessage;
+  /** Hash of the governance files the step ran under (`[GOVERNANCE_VERSION: …]`). */
+  governanceHash: string;
+  /** What the orchestrator corrected in the LLM's message. */
+  corrections: string[];
+  complianceViolations: string[];
+  /** Anything else worth recording (dry run, replayed after a crash, …). */
+  notes: string[];
+  /** Occurrences of PII replaced, by kind. */
+  piiRedacted?: Record<string, number> | null;
+  guardrails?: ReadonlyArray<{ rule: string; action: string }> | null;
+  /** The session's user; no `[USER: …]` line when absent. */
+  user?: string | null;
+  tools?: ToolAuditLines;
+  /** Set on the entries of a delegated child session. */
+  delegation?: { parentSessionId: string; depth: number } | null;
+}
 
 /** The audit entries a session already has, by message id (crash recovery). */
 export type AuditedMessages = Map<string, { sequence: number; agent: string }>;

@@ -5,6 +5,26 @@
  */
 import type { JOURNAL_FORMAT } from './session-journal.js';
 
+/** The lines an acting agent's audit entry adds after its own (src/audit/tool-audit-lines.ts writes them). */
+export interface ToolAuditLines {
+  toolCalls?: Array<{ id: string; name: string; is_error: boolean; ms: number }>;
+  violations?: Array<{ kind: string; detail: string }>;
+  approvals?: Array<{
+    call_id: string;
+    tool: string;
+    approve: boolean;
+    user: string | null;
+    /** A `user` the reply file claimed: kept, not trusted. */
+    claimed_user?: string;
+    at: string;
+    reason: string | null;
+    args_sha256?: string;
+    executed_args_match?: boolean;
+  }>;
+  evidence?: Array<{ path: string; sha256: string; bytes: number }>;
+  delegations?: Array<{ child_session: string | null; agent: string; objective_sha256: string; status: string; ms: number }>;
+}
+
 /** One tool call as the model made it; `input_error` when its arguments were not JSON. */
 export interface JournaledToolCall {
   id: string;

@@ -5,7 +5,8 @@
 import type { SystemPaths } from '../config/system-paths.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { SessionJournal } from '../store/session-journal.js';
-import { compareRows, indexRowText, querySessions, readSessionRow, type SessionPage, type SessionQuery, type SessionRow } from './session-list.js';
+import { compareRows, indexRowText, querySessions, readSessionRow, type SessionPage, type SessionQuery } from './session-list.js';
+import type { SessionRow } from '../store/session-reads.js';
 
 const SCAN_SLICE = 500;
 

@@ -3,24 +3,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { SessionJournal, type SessionRecord } from '../store/session-journal.js';
-
-export interface SessionRow {
-  sessionId: string;
-  requestId: string;
-  /** Lower case: running, paused, success, partial, failed, halted_cost, … */
-  status: string;
-  user: string;
-  requestText: string;
-  /** Agents known to have answered (the current one, and every one seen live), for the search. */
-  agents: string[];
-  /** Session id, request id, request text and agents, lower case: what the search looks in. */
-  searchText: string;
-  currentAgent: string | null;
-  messages: number;
-  createdAt: string;
-  updatedAt: string;
-  costUsd: number;
-}
+import type { SessionRow } from '../store/session-reads.js';
 
 export interface SessionQuery {
   status: string | null;

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { afterEach } from 'vitest';
-import type { AuditEntryInput } from '../../src/audit/audit-entry-format.js';
+import type { AuditEntryInput } from '../../src/store/session-store.js';
 import type { SentientMessage } from '../../src/message/sentient-message.js';
 
 export function makeMessage(overrides: {

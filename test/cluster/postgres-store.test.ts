@@ -11,7 +11,7 @@ import { ChainProjection } from '../../src/cluster/chain-projection.js';
 import { verifyStore } from '../../src/cluster/store-verify.js';
 import { LeaseLostError } from '../../src/cluster/store-committer.js';
 import { openRuntime, type Runtime } from '../../src/daemon/runtime.js';
-import type { AuditEntryInput } from '../../src/audit/audit-entry-format.js';
+import type { AuditEntryInput } from '../../src/store/session-store.js';
 import { JOURNAL_FORMAT, type MessageRecord, type SessionRecord } from '../../src/store/session-journal.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 import { copyExampleAppInto } from '../support/example-app.js';

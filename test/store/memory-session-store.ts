@@ -4,7 +4,7 @@
  * Postgres store of SPEC §15 plugs in the same way). It keeps the interface's order: a message's
  * record is in `records` before its audit entry is in `audit`.
  */
-import type { AuditEntryInput } from '../../src/audit/audit-entry-format.js';
+import type { AuditEntryInput } from '../../src/store/session-store.js';
 import type { FinishedRecord, JournalRecord, SessionManifest, SessionRecord } from '../../src/store/session-journal.js';
 import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession } from '../../src/store/session-store.js';
 

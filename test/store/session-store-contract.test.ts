@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntryInput } from '../../src/audit/audit-entry-format.js';
+import type { AuditEntryInput } from '../../src/store/session-store.js';
 import {
   JOURNAL_FORMAT,
   JournalFormatError,
