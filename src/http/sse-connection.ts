@@ -56,6 +56,8 @@ export class SseConnection {
   /** Ends the response after what was sent. */
   end(): void {
     if (this.ended) return;
+    // Uncorked here, not by end(): on Node 22 end() leaves a corked socket corked (and detached).
+    this.uncork();
     this.response.end();
     this.finish();
   }
@@ -67,16 +69,19 @@ export class SseConnection {
     if (!this.corked) {
       this.corked = true;
       this.response.cork();
-      setImmediate(() => {
-        this.corked = false;
-        this.response.uncork();
-      });
+      setImmediate(() => this.uncork());
     }
     this.response.write(text);
     if (this.response.writableLength > MAX_BUFFERED_BYTES) {
       this.response.destroy(new Error('event stream client does not read; disconnected'));
       this.finish();
     }
+  }
+
+  private uncork(): void {
+    if (!this.corked) return;
+    this.corked = false;
+    this.response.uncork();
   }
 
   private finish(): void {
