@@ -13,6 +13,7 @@ import { listLogFiles } from './audit-log-reader.js';
 import { archiveFolderOf } from '../store/atomic-file.js';
 import { chainStart, listArchivedLogFiles } from './log-retention.js';
 import { gunzipSync } from 'node:zlib';
+import { errorCode } from '../errors.js';
 
 export const HEAD_RECORD_FORMAT = 1;
 const HEAD_RECORD_FILE = 'audit-head.json';
@@ -43,7 +44,7 @@ export function readHeadRecord(stateDir: string): HeadRecordRead {
   try {
     value = JSON.parse(fs.readFileSync(path.join(stateDir, HEAD_RECORD_FILE), 'utf8'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing' };
+    if (errorCode(error) === 'ENOENT') return { state: 'missing' };
     const torn = error instanceof SyntaxError ? 'not JSON (torn write?): ' : '';
     return { state: 'unreadable', reason: torn + (error as Error).message };
   }

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseEntries, type ParsedAuditEntry } from './audit-entry-parse.js';
 import { AuditLogFormatError } from './audit-errors.js';
+import { errorCode } from '../errors.js';
 
 /** An entry with the day file it was read from (`YYYYMMDD.log`). */
 export interface LoggedEntry extends ParsedAuditEntry {
@@ -27,7 +28,7 @@ export function listLogFiles(logsDir: string): string[] {
   try {
     names = fs.readdirSync(logsDir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (errorCode(error) === 'ENOENT') return [];
     throw error;
   }
   return names.filter((name) => /^\d{8}\.log$/.test(name) && isLogDate(name.slice(0, 8))).sort();

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { claimedAtOf, generatedRequestIdFor, originalNameOf, parseClaimName } from './claim-name.js';
 import { parseRequestFile, type ParsedReply, type ParsedRequest } from './request-file.js';
+import { errorCode } from '../errors.js';
 
 interface ItemSource extends RequestFileRef {
   receivedAt: Date;
@@ -117,7 +118,7 @@ export async function recoverClaimedFiles(paths: SystemPaths): Promise<string[]>
   try {
     names = await readdir(paths.processing);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (errorCode(error) === 'ENOENT') return [];
     throw error;
   }
   const claims = names

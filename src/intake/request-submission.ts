@@ -17,6 +17,7 @@ import { fdatasyncAsync } from '../store/atomic-file.js';
 import { claimNameFor, originalNameOf, parseClaimName } from './claim-name.js';
 import { parseRequestFile, REQUEST_ID_PATTERN } from './request-file.js';
 import type { RequestIdRegistry } from './request-id-registry.js';
+import { errorCode } from '../errors.js';
 
 /** The inbox-style name of an HTTP submission (`source_file` of its result, its archive name). */
 export function httpSubmissionName(requestId: string): string {
@@ -83,7 +84,7 @@ export async function writeClaimedSubmission(paths: SystemPaths, registry: Reque
     fd = writeTemporary(temporary, submission.text);
   } catch (error) {
     // system/processing/ was removed under the daemon: make it again and write.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (errorCode(error) !== 'ENOENT') throw error;
     mkdirSync(processing, { recursive: true });
     fd = writeTemporary(temporary, submission.text);
   }

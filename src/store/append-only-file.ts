@@ -10,7 +10,7 @@ import { diskWaits } from './disk-waits.js';
 import { open as openHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { GovflowError } from '../errors.js';
+import { errorCode, GovflowError } from '../errors.js';
 
 /** open(2) on the thread pool, resolving with the descriptor. */
 export const openAsync = promisify(open);
@@ -155,7 +155,7 @@ export class AppendOnlyFile {
       if (atPath.ino === open.ino && atPath.dev === open.dev) return null;
       return open.nlink === 0 ? 'removed and another file put at its path' : 'renamed away and another file put at its path';
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (errorCode(error) !== 'ENOENT') throw error;
       return open.nlink === 0 ? 'removed' : 'renamed away (or its folder was removed)';
     }
   }

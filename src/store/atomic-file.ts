@@ -7,6 +7,7 @@ import { fsyncDirectory, fsyncSharedDirectory, openAsync } from './append-only-f
 import { diskCall, type DiskFaults } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
 import type { SessionResultFiles } from './session-store.js';
+import { errorCode } from '../errors.js';
 
 let counter = 0;
 /** fdatasync on the thread pool (the event loop goes on meanwhile). */
@@ -54,7 +55,7 @@ export async function writeFileAtomicAsync(file: string, content: string, option
     } catch (error) {
       // Its folder (system/outbox/, ...) was removed under the daemon: make it again, say so, retry.
       const folder = path.dirname(file);
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync(folder)) throw error;
+      if (errorCode(error) !== 'ENOENT' || existsSync(folder)) throw error;
       mkdirSync(folder, { recursive: true });
       diskWaits.noteRecreated(folder);
       await writeOnce();

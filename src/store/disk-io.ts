@@ -3,6 +3,7 @@
  * failures through {@link DiskFaults} (test/support/disk-faults.ts), so disk-full, read-only and
  * I/O errors are tested everywhere without privileges or a small filesystem.
  */
+import { errorCode } from '../errors.js';
 
 export type DiskOperation = 'write' | 'sync' | 'open' | 'rename';
 
@@ -11,7 +12,7 @@ export const DISK_FAILURE_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUO
 
 export function diskFailureCode(error: unknown): string | null {
   for (let current: unknown = error; current instanceof Error; current = current.cause) {
-    const code = (current as NodeJS.ErrnoException).code;
+    const code = errorCode(current);
     if (code !== undefined && DISK_FAILURE_CODES.has(code)) return code;
   }
   return null;

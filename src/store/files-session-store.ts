@@ -4,7 +4,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { AuditEntryInput } from '../store/session-store.js';
+import type { AuditEntryInput } from './session-store.js';
 import { AppendOnlyFile, fsyncDirectoryAsync, fsyncSharedDirectory } from './append-only-file.js';
 import { writeOutboxResult } from './atomic-file.js';
 import type { DiskFaults } from './disk-io.js';

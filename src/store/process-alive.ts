@@ -1,5 +1,6 @@
 /** Whether a process id on this host is (possibly) alive, for leftovers of processes that died. */
 import { readFileSync } from 'node:fs';
+import { errorCode } from '../errors.js';
 
 /**
  * False when the process surely does not exist (ESRCH) or is a zombie: killed, but not yet reaped
@@ -11,7 +12,7 @@ export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+    return errorCode(error) !== 'ESRCH';
   }
   return !isZombie(pid);
 }

@@ -3,11 +3,10 @@
  * the truth a session resumes from after a crash; `manifest.json` beside it is a cache for `govflow status`.
  */
 import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
-import type { ToolJournalRecord } from './tool-journal-records.js';
-import type { ToolAuditLines } from '../store/tool-journal-records.js';
+import type { ToolAuditLines, ToolJournalRecord } from './tool-journal-records.js';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { GovflowError } from '../errors.js';
+import { errorCode, GovflowError } from '../errors.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 
@@ -238,7 +237,7 @@ export class SessionJournal {
       try {
         return JSON.parse(readFileSync(path.join(sessionsDir, sessionId, 'manifest.json'), 'utf8')) as SessionManifest;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        if (errorCode(error) === 'ENOENT') return null;
       }
     }
     return null;

@@ -3,6 +3,7 @@
  * resolved path (symlinks followed) must stay inside its real path, so a planted symlink cannot lead out.
  */
 import { mkdir, realpath, lstat } from 'node:fs/promises';
+import { errorCode } from '../errors.js';
 import path from 'node:path';
 import { ToolCallError } from './tool-contract.js';
 
@@ -47,7 +48,7 @@ export async function resolveExisting(workspace: string, requested: string, tool
   try {
     absolute = await realpath(joined);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new ToolCallError(`${tool}: "${requested}" does not exist in the session workspace`);
     throw new ToolCallError(`${tool}: cannot resolve "${requested}": ${(error as Error).message}`);
   }
