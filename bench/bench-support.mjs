@@ -130,10 +130,14 @@ export class FixedLatencyProvider extends InstantProvider {
     this.calls += 1;
     await new Promise((resolve, reject) => {
       const timer = setTimeout(resolve, this.latencyMs);
-      request.signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(request.signal.reason);
-      }, { once: true });
+      request.signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(request.signal.reason);
+        },
+        { once: true },
+      );
     });
     return this.answer(request);
   }
@@ -145,8 +149,13 @@ export class FixedLatencyProvider extends InstantProvider {
  * through the AI SDK against startFakeModel's server with the same latency.
  */
 export function benchPaths() {
-  const paths = (process.env.BENCH_PATHS ?? 'scripted,real').split(',').map((name) => name.trim()).filter(Boolean);
-  for (const name of paths) if (name !== 'scripted' && name !== 'real') throw new Error(`BENCH_PATHS=${process.env.BENCH_PATHS}: each path must be scripted or real`);
+  const paths = (process.env.BENCH_PATHS ?? 'scripted,real')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  for (const name of paths)
+    if (name !== 'scripted' && name !== 'real')
+      throw new Error(`BENCH_PATHS=${process.env.BENCH_PATHS}: each path must be scripted or real`);
   return paths;
 }
 
@@ -170,7 +179,12 @@ export async function exampleAnswers() {
   try {
     let finished;
     const done = new Promise((resolve) => (finished = resolve));
-    const daemon = await GovflowDaemon.start(root, { log: quietLog((message) => message === 'session finished' && finished()), announce: () => {}, provider, env: { GOVFLOW_TIMEZONE: 'UTC' } });
+    const daemon = await GovflowDaemon.start(root, {
+      log: quietLog((message) => message === 'session finished' && finished()),
+      announce: () => {},
+      provider,
+      env: { GOVFLOW_TIMEZONE: 'UTC' },
+    });
     dropRequest(root, 'capture.json', JSON.stringify({ request: requestText(0), request_id: 'capture' }));
     await done;
     await daemon.stop();
@@ -195,7 +209,11 @@ export async function startFakeModel(answers, latencyMs) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-fake-'));
   const answersFile = path.join(folder, 'answers.json');
   writeFileSync(answersFile, JSON.stringify(answers));
-  const child = spawn(process.execPath, [path.join(REPOSITORY_ROOT, 'bench', 'fake-openai-server.mjs'), answersFile, String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [path.join(REPOSITORY_ROOT, 'bench', 'fake-openai-server.mjs'), answersFile, String(latencyMs)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   fakeServers.add(child);
   child.once('exit', () => fakeServers.delete(child));
   const port = await new Promise((resolve, reject) => {
@@ -305,7 +323,10 @@ export function machineInfo() {
   }
   let tempFilesystem = 'unknown';
   try {
-    tempFilesystem = execFileSync('findmnt', ['-n', '-o', 'FSTYPE,OPTIONS', '--target', os.tmpdir()], { encoding: 'utf8' }).trim().replace(/\s+/, ' (') + ')';
+    tempFilesystem =
+      execFileSync('findmnt', ['-n', '-o', 'FSTYPE,OPTIONS', '--target', os.tmpdir()], { encoding: 'utf8' })
+        .trim()
+        .replace(/\s+/, ' (') + ')';
   } catch {
     /* not Linux: left unknown */
   }

@@ -16,7 +16,11 @@ const pg = require('pg');
 const totals = {};
 
 function statementOf(text) {
-  return text.replace(/\s+/g, ' ').replace(/"[^"]+"\./g, '').trim().slice(0, 70);
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/"[^"]+"\./g, '')
+    .trim()
+    .slice(0, 70);
 }
 
 const original = pg.Client.prototype.query;
@@ -29,7 +33,8 @@ pg.Client.prototype.query = function timedQuery(config, values, callback) {
     bucket.calls += 1;
     bucket.ms += performance.now() - started;
   };
-  if (typeof callback === 'function') return original.call(this, config, values, (...args) => (done(), callback(...args)));
+  if (typeof callback === 'function')
+    return original.call(this, config, values, (...args) => (done(), callback(...args)));
   if (typeof values === 'function') return original.call(this, config, (...args) => (done(), values(...args)));
   const result = original.call(this, config, values);
   if (result && typeof result.then === 'function') result.then(done, done);

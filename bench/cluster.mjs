@@ -70,7 +70,11 @@ process.on('exit', () => {
 function scriptResponses() {
   const answer = (content, contentType, next) => ({
     json: {
-      message_id: null, timestamp: null, agent: null, input: null, metadata: null,
+      message_id: null,
+      timestamp: null,
+      agent: null,
+      input: null,
+      metadata: null,
       output: { content, content_type: contentType },
       next_agent: { name: next, reason: next ? `hand over to ${next}` : 'end of chain' },
       status: { code: 'success', message: `success: ${contentType}` },
@@ -84,17 +88,27 @@ function scriptResponses() {
   ];
   return {
     objective_agent: [answer({ objectives: ['summarise the text'] }, 'objectives', 'goal_agent')],
-    goal_agent: [answer({ source_text: 'text', objectives: [{ objective: 'summarise', goals: ['a summary exists'] }] }, 'goals', 'planning_agent')],
+    goal_agent: [
+      answer(
+        { source_text: 'text', objectives: [{ objective: 'summarise', goals: ['a summary exists'] }] },
+        'goals',
+        'planning_agent',
+      ),
+    ],
     planning_agent: [answer({ tasks }, 'plan', 'final_output_agent')],
     summarizer_agent: [answer({ summary: 'A short summary.', decisions: [] }, 'summary', null)],
-    action_item_agent: [answer({ action_items: [{ task: 'send the report', owner: 'Bob', due: null }] }, 'action_items', null)],
+    action_item_agent: [
+      answer({ action_items: [{ task: 'send the report', owner: 'Bob', due: null }] }, 'action_items', null),
+    ],
     final_output_agent: [answer({ answer: 'Done.' }, 'final_report', null)],
   };
 }
 const PATHS = benchPaths();
 const RESPONSES = scriptResponses();
 /** The same answers for the real path's server (agent → text). */
-const FAKE_ANSWERS = Object.fromEntries(Object.entries(RESPONSES).map(([agent, [first]]) => [agent, JSON.stringify(first.json)]));
+const FAKE_ANSWERS = Object.fromEntries(
+  Object.entries(RESPONSES).map(([agent, [first]]) => [agent, JSON.stringify(first.json)]),
+);
 const fakes = new Map();
 /** The real path's model server answering after `latencyMs`, started on first use. */
 async function fakeFor(latencyMs) {
@@ -130,7 +144,11 @@ async function connectServer() {
 
 /** `govflow start` on a root; resolves once it printed its ready line. */
 async function startDaemon(root, nodeArgs = [], env = {}) {
-  const child = spawn(process.execPath, [...nodeArgs, CLI, 'start', '--root', root], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'start', '--root', root], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   child.on('exit', () => children.delete(child));
   let stdout = '';
@@ -139,7 +157,10 @@ async function startDaemon(root, nodeArgs = [], env = {}) {
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const deadline = Date.now() + 30_000;
   while (!stdout.includes('ready')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`govflow start --root ${root} did not get ready (exit ${child.exitCode}):\n${stderr.slice(-2000)}`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(
+        `govflow start --root ${root} did not get ready (exit ${child.exitCode}):\n${stderr.slice(-2000)}`,
+      );
     await sleep(20);
   }
   return {
@@ -155,13 +176,17 @@ async function startDaemon(root, nodeArgs = [], env = {}) {
 
 /** Roots for `count` daemons on `model`'s path; `store` is the YAML of the store section (null: files). */
 async function makeRoots(model, count, { store, concurrency, latencyMs }) {
-  const provider = model === 'real' ? (await fakeFor(latencyMs)).providerYaml : 'provider: { kind: scripted, script: script.json }\n';
+  const provider =
+    model === 'real' ? (await fakeFor(latencyMs)).providerYaml : 'provider: { kind: scripted, script: script.json }\n';
   return Array.from({ length: count }, () => {
     const root = makeExampleRoot(
       `${provider}intake: { concurrency: ${concurrency} }\n${store ? `store: ${store}\ncluster: { lease_ms: 10000 }\n` : ''}`,
       'govflow-bench-cluster-',
     );
-    writeFileSync(path.join(root, 'script.json'), JSON.stringify({ latency_ms: latencyMs, loop: true, responses: RESPONSES }));
+    writeFileSync(
+      path.join(root, 'script.json'),
+      JSON.stringify({ latency_ms: latencyMs, loop: true, responses: RESPONSES }),
+    );
     roots.push(root);
     return root;
   });
@@ -180,7 +205,8 @@ async function waitForResults(label, rootsOfRun, count, timeoutMs) {
   for (;;) {
     const done = rootsOfRun.reduce((sum, root) => sum + outboxCount(root), 0);
     if (done >= count) return;
-    if (Date.now() > deadline) throw new Error(`${label}: only ${done} of ${count} results after ${timeoutMs / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`${label}: only ${done} of ${count} results after ${timeoutMs / 1000} s`);
     await sleep(10);
   }
 }
@@ -199,13 +225,15 @@ function processCpuMs(pid) {
 
 /** CPU time so far of the daemons and of every local Postgres process (backends, WAL writer, …). */
 function cpuMs(daemonPids) {
-  const postgresPids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres');
-    } catch {
-      return false;
-    }
-  });
+  const postgresPids = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres');
+      } catch {
+        return false;
+      }
+    });
   const sum = (pids) => pids.reduce((total, pid) => total + processCpuMs(pid), 0);
   return { daemons: sum(daemonPids), postgres: sum(postgresPids) };
 }
@@ -220,12 +248,24 @@ async function timeBatch(label, rootsOfRun, requests, { nodeArgs, env } = {}) {
   try {
     for (const root of rootsOfRun) daemons.push(await startDaemon(root, nodeArgs, env));
     // Warm-up: a few sessions per daemon before the clock starts (JIT, connections, caches).
-    const warmups = rootsOfRun.flatMap((root, daemon) => Array.from({ length: WARMUP }, (_, index) => stageRequest(root, `warm-${label}-${daemon}-${index}.json`, JSON.stringify({ request: requestText(index), request_id: `warm-${label}-${daemon}-${index}` }))));
+    const warmups = rootsOfRun.flatMap((root, daemon) =>
+      Array.from({ length: WARMUP }, (_, index) =>
+        stageRequest(
+          root,
+          `warm-${label}-${daemon}-${index}.json`,
+          JSON.stringify({ request: requestText(index), request_id: `warm-${label}-${daemon}-${index}` }),
+        ),
+      ),
+    );
     for (const drop of warmups) drop();
     await waitForResults(label, rootsOfRun, warmups.length, 60_000);
     const drops = Array.from({ length: requests }, (_, index) => {
       const id = `${label}-${index}`;
-      return stageRequest(rootsOfRun[index % rootsOfRun.length], `${id}.json`, JSON.stringify({ request: requestText(index), request_id: id }));
+      return stageRequest(
+        rootsOfRun[index % rootsOfRun.length],
+        `${id}.json`,
+        JSON.stringify({ request: requestText(index), request_id: id }),
+      );
     });
     const cpuBefore = cpuMs(daemons.map((daemon) => daemon.pid));
     const started = now();
@@ -233,7 +273,11 @@ async function timeBatch(label, rootsOfRun, requests, { nodeArgs, env } = {}) {
     await waitForResults(label, rootsOfRun, warmups.length + requests, 300_000);
     const wallMs = now() - started;
     const cpuAfter = cpuMs(daemons.map((daemon) => daemon.pid));
-    return { wallMs, daemonCpuMs: cpuAfter.daemons - cpuBefore.daemons, postgresCpuMs: cpuAfter.postgres - cpuBefore.postgres };
+    return {
+      wallMs,
+      daemonCpuMs: cpuAfter.daemons - cpuBefore.daemons,
+      postgresCpuMs: cpuAfter.postgres - cpuBefore.postgres,
+    };
   } finally {
     await Promise.all(daemons.map((daemon) => daemon.stop()));
     for (const root of rootsOfRun) {
@@ -245,7 +289,9 @@ async function timeBatch(label, rootsOfRun, requests, { nodeArgs, env } = {}) {
 
 const database = await connectServer();
 if (!database) {
-  console.log(`cluster: no Postgres server answers at ${PG_URL.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')} (GOVFLOW_TEST_PG_URL); skipped`);
+  console.log(
+    `cluster: no Postgres server answers at ${PG_URL.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')} (GOVFLOW_TEST_PG_URL); skipped`,
+  );
   reportResult({ bench: 'cluster', title: 'Cluster mode (skipped: no Postgres)', figures: [], targets: [] });
   process.exit(0);
 }
@@ -253,21 +299,45 @@ if (!database) {
 const figures = [];
 const targets = [];
 try {
-  console.log(`cluster: daemons as child processes sharing one fresh Postgres schema per run; paths: ${PATHS.join(', ')}`);
+  console.log(
+    `cluster: daemons as child processes sharing one fresh Postgres schema per run; paths: ${PATHS.join(', ')}`,
+  );
   // Sessions per second, instant model.
   for (const count of [1, 2, 3]) {
     for (const model of PATHS) {
-      const { wallMs } = await timeBatch(`tp${count}-${model}`, await makeRoots(model, count, { store: await database.freshStore(), concurrency: 8, latencyMs: 0 }), REQUESTS);
+      const { wallMs } = await timeBatch(
+        `tp${count}-${model}`,
+        await makeRoots(model, count, { store: await database.freshStore(), concurrency: 8, latencyMs: 0 }),
+        REQUESTS,
+      );
       const rate = REQUESTS / (wallMs / 1000);
-      console.log(`  ${model.padEnd(8)} ${count} daemon(s), instant model, concurrency 8 each: ${REQUESTS} sessions in ${round(wallMs / 1000, 2)} s = ${round(rate, 1)} sessions/s`);
-      figures.push({ name: `${model}: ${count} daemon(s), instant model: sessions/s`, unit: 'sessions/s', median: round(rate, 1), runs: 1 });
+      console.log(
+        `  ${model.padEnd(8)} ${count} daemon(s), instant model, concurrency 8 each: ${REQUESTS} sessions in ${round(wallMs / 1000, 2)} s = ${round(rate, 1)} sessions/s`,
+      );
+      figures.push({
+        name: `${model}: ${count} daemon(s), instant model: sessions/s`,
+        unit: 'sessions/s',
+        median: round(rate, 1),
+        runs: 1,
+      });
     }
   }
   // Reference on the same machine at the same moment: one files-mode daemon.
   for (const model of PATHS) {
-    const { wallMs } = await timeBatch(`tp-files-${model}`, await makeRoots(model, 1, { store: null, concurrency: 8, latencyMs: 0 }), REQUESTS);
-    console.log(`  ${model.padEnd(8)} reference, 1 files-mode daemon, instant model, concurrency 8: ${round(REQUESTS / (wallMs / 1000), 1)} sessions/s`);
-    figures.push({ name: `${model}: reference: 1 files-mode daemon, instant model: sessions/s`, unit: 'sessions/s', median: round(REQUESTS / (wallMs / 1000), 1), runs: 1 });
+    const { wallMs } = await timeBatch(
+      `tp-files-${model}`,
+      await makeRoots(model, 1, { store: null, concurrency: 8, latencyMs: 0 }),
+      REQUESTS,
+    );
+    console.log(
+      `  ${model.padEnd(8)} reference, 1 files-mode daemon, instant model, concurrency 8: ${round(REQUESTS / (wallMs / 1000), 1)} sessions/s`,
+    );
+    figures.push({
+      name: `${model}: reference: 1 files-mode daemon, instant model: sessions/s`,
+      unit: 'sessions/s',
+      median: round(REQUESTS / (wallMs / 1000), 1),
+      runs: 1,
+    });
   }
 
   // 100 ms model, 16 per daemon, 3 daemons.
@@ -281,39 +351,100 @@ try {
   const describeCpu = (label, batch) => {
     const perSession = (batch.daemonCpuMs + batch.postgresCpuMs) / LATENCY_REQUESTS;
     const floor = (batch.daemonCpuMs + batch.postgresCpuMs) / cores / idealMs;
-    console.log(`             CPU per session: daemons ${round(batch.daemonCpuMs / LATENCY_REQUESTS, 1)} ms + Postgres ${round(batch.postgresCpuMs / LATENCY_REQUESTS, 1)} ms; the ${LATENCY_REQUESTS} sessions' CPU on ${cores} cores alone takes ${round(floor, 3)}× the ideal`);
-    figures.push({ name: `${label}: CPU per session (daemons + Postgres)`, unit: 'ms', median: round(perSession, 1), runs: 1, note: `CPU-bound floor of wall / ideal on ${cores} cores: ${round(floor, 3)}×` });
+    console.log(
+      `             CPU per session: daemons ${round(batch.daemonCpuMs / LATENCY_REQUESTS, 1)} ms + Postgres ${round(batch.postgresCpuMs / LATENCY_REQUESTS, 1)} ms; the ${LATENCY_REQUESTS} sessions' CPU on ${cores} cores alone takes ${round(floor, 3)}× the ideal`,
+    );
+    figures.push({
+      name: `${label}: CPU per session (daemons + Postgres)`,
+      unit: 'ms',
+      median: round(perSession, 1),
+      runs: 1,
+      note: `CPU-bound floor of wall / ideal on ${cores} cores: ${round(floor, 3)}×`,
+    });
   };
   for (const model of PATHS) {
-    const latency = await timeBatch(`lat-${model}`, await makeRoots(model, 3, { store: await database.freshStore(), concurrency: 16, latencyMs: LATENCY_MS }), LATENCY_REQUESTS);
+    const latency = await timeBatch(
+      `lat-${model}`,
+      await makeRoots(model, 3, { store: await database.freshStore(), concurrency: 16, latencyMs: LATENCY_MS }),
+      LATENCY_REQUESTS,
+    );
     const ratio = latency.wallMs / idealMs;
-    console.log(`  ${model.padEnd(8)} 3 daemons × 16, ${LATENCY_MS} ms model: ${LATENCY_REQUESTS} sessions in ${round(latency.wallMs / 1000, 2)} s; ideal ${round(idealMs / 1000, 2)} s; wall/ideal ${round(ratio, 3)}`);
-    figures.push({ name: `${model}: 3 daemons × 16, ${LATENCY_MS} ms model: wall / ideal`, unit: '×', median: round(ratio, 3), runs: 1, note: `${LATENCY_REQUESTS} sessions, ideal ${round(idealMs / 1000, 2)} s` });
-    targets.push({ name: `${model}: 3 daemons × 16, 100 ms model: wall / ideal`, target: '≤ 1.15×', value: round(ratio, 3), unit: '×', pass: ratio <= 1.15 });
+    console.log(
+      `  ${model.padEnd(8)} 3 daemons × 16, ${LATENCY_MS} ms model: ${LATENCY_REQUESTS} sessions in ${round(latency.wallMs / 1000, 2)} s; ideal ${round(idealMs / 1000, 2)} s; wall/ideal ${round(ratio, 3)}`,
+    );
+    figures.push({
+      name: `${model}: 3 daemons × 16, ${LATENCY_MS} ms model: wall / ideal`,
+      unit: '×',
+      median: round(ratio, 3),
+      runs: 1,
+      note: `${LATENCY_REQUESTS} sessions, ideal ${round(idealMs / 1000, 2)} s`,
+    });
+    targets.push({
+      name: `${model}: 3 daemons × 16, 100 ms model: wall / ideal`,
+      target: '≤ 1.15×',
+      value: round(ratio, 3),
+      unit: '×',
+      pass: ratio <= 1.15,
+    });
     describeCpu(`${model}: cluster 3 × 16`, latency);
   }
   // Reference: three independent files-mode daemons (no shared store), the same load.
   for (const model of PATHS) {
-    const filesLatency = await timeBatch(`lat-files-${model}`, await makeRoots(model, 3, { store: null, concurrency: 16, latencyMs: LATENCY_MS }), LATENCY_REQUESTS);
-    console.log(`  ${model.padEnd(8)} reference, 3 independent files-mode daemons × 16: ${round(filesLatency.wallMs / 1000, 2)} s; wall/ideal ${round(filesLatency.wallMs / idealMs, 3)}`);
-    figures.push({ name: `${model}: reference: 3 files-mode daemons × 16, 100 ms model: wall / ideal`, unit: '×', median: round(filesLatency.wallMs / idealMs, 3), runs: 1 });
+    const filesLatency = await timeBatch(
+      `lat-files-${model}`,
+      await makeRoots(model, 3, { store: null, concurrency: 16, latencyMs: LATENCY_MS }),
+      LATENCY_REQUESTS,
+    );
+    console.log(
+      `  ${model.padEnd(8)} reference, 3 independent files-mode daemons × 16: ${round(filesLatency.wallMs / 1000, 2)} s; wall/ideal ${round(filesLatency.wallMs / idealMs, 3)}`,
+    );
+    figures.push({
+      name: `${model}: reference: 3 files-mode daemons × 16, 100 ms model: wall / ideal`,
+      unit: '×',
+      median: round(filesLatency.wallMs / idealMs, 3),
+      runs: 1,
+    });
     describeCpu(`${model}: files-mode 3 × 16`, { ...filesLatency, postgresCpuMs: 0 });
   }
 
   // Per-step overhead: one daemon, one session at a time, files store and postgres store.
   const timingFile = path.join(os.tmpdir(), `govflow-bench-query-timing-${process.pid}.json`);
-  const timing = { nodeArgs: ['--import', path.join(REPOSITORY_ROOT, 'bench', 'cluster-query-timing.mjs')], env: { BENCH_QUERY_TIMING_FILE: timingFile } };
+  const timing = {
+    nodeArgs: ['--import', path.join(REPOSITORY_ROOT, 'bench', 'cluster-query-timing.mjs')],
+    env: { BENCH_QUERY_TIMING_FILE: timingFile },
+  };
   const stepMs = {};
   for (const model of PATHS) {
     stepMs[model] = {};
-    for (const [kind, store] of [['files', null], ['postgres', await database.freshStore()]]) {
-      const { wallMs } = await timeBatch(`step-${kind}-${model}`, await makeRoots(model, 1, { store, concurrency: 1, latencyMs: 0 }), STEP_SESSIONS, store && model === 'scripted' ? timing : {});
+    for (const [kind, store] of [
+      ['files', null],
+      ['postgres', await database.freshStore()],
+    ]) {
+      const { wallMs } = await timeBatch(
+        `step-${kind}-${model}`,
+        await makeRoots(model, 1, { store, concurrency: 1, latencyMs: 0 }),
+        STEP_SESSIONS,
+        store && model === 'scripted' ? timing : {},
+      );
       stepMs[model][kind] = wallMs / (STEP_SESSIONS * STEPS);
-      console.log(`  ${model.padEnd(8)} per step, ${kind} store (1 daemon, concurrency 1, instant model, ${STEP_SESSIONS} sessions): ${round(stepMs[model][kind], 3)} ms`);
-      figures.push({ name: `${model}: per-step overhead, ${kind} store`, unit: 'ms', median: round(stepMs[model][kind], 3), runs: 1 });
+      console.log(
+        `  ${model.padEnd(8)} per step, ${kind} store (1 daemon, concurrency 1, instant model, ${STEP_SESSIONS} sessions): ${round(stepMs[model][kind], 3)} ms`,
+      );
+      figures.push({
+        name: `${model}: per-step overhead, ${kind} store`,
+        unit: 'ms',
+        median: round(stepMs[model][kind], 3),
+        runs: 1,
+      });
     }
     const stepRatio = stepMs[model].postgres / stepMs[model].files;
-    targets.push({ name: `${model}: per-step overhead: postgres / files store`, target: '≤ 2×', value: round(stepRatio, 2), unit: '×', pass: stepRatio <= 2 });
+    targets.push({
+      name: `${model}: per-step overhead: postgres / files store`,
+      target: '≤ 2×',
+      value: round(stepRatio, 2),
+      unit: '×',
+      pass: stepRatio <= 2,
+    });
     console.log(`  ${model.padEnd(8)} postgres / files per step: ${round(stepRatio, 2)}× (target ≤ 2×)`);
   }
 
@@ -321,18 +452,29 @@ try {
   rmSync(timingFile, { force: true });
   const statements = Object.entries(totals ?? {}).sort(([, a], [, b]) => b.ms - a.ms);
   if (statements.length === 0) {
-    console.log('  audit append share of a step: n/a (no scripted postgres run, or the daemon sent no queries through the pg driver)');
+    console.log(
+      '  audit append share of a step: n/a (no scripted postgres run, or the daemon sent no queries through the pg driver)',
+    );
   } else {
     const steps = (STEP_SESSIONS + WARMUP) * STEPS; // the daemon's whole life: warm-up sessions too
     console.log(`  statements per step, scripted, postgres store (start-up included), by time:`);
-    for (const [text, { calls, ms }] of statements.slice(0, 6)) console.log(`    ${round(ms / steps, 3)} ms, ${round(calls / steps, 2)} calls  ${text}`);
+    for (const [text, { calls, ms }] of statements.slice(0, 6))
+      console.log(`    ${round(ms / steps, 3)} ms, ${round(calls / steps, 2)} calls  ${text}`);
     // The audit append commits in the same statement as the journal record (one transaction), so
     // from outside it can only be bounded: the share of the step in the statements that append it.
     const append = statements.filter(([text]) => /commit_writes|insert into audit_entries|audit_head/i.test(text));
     const appendMs = append.reduce((sum, [, { ms }]) => sum + ms, 0) / steps;
     const share = (100 * appendMs) / stepMs.scripted.postgres;
-    console.log(`  audit append (in its commit with the journal record): ${round(appendMs, 3)} ms of a ${round(stepMs.scripted.postgres, 3)} ms step = ${round(share, 1)} % (an upper bound: the same statement commits the journal)`);
-    figures.push({ name: 'scripted: audit append (with its journal commit) share of a step, postgres store', unit: '%', median: round(share, 1), runs: 1, note: `${round(appendMs, 3)} ms of ${round(stepMs.scripted.postgres, 3)} ms` });
+    console.log(
+      `  audit append (in its commit with the journal record): ${round(appendMs, 3)} ms of a ${round(stepMs.scripted.postgres, 3)} ms step = ${round(share, 1)} % (an upper bound: the same statement commits the journal)`,
+    );
+    figures.push({
+      name: 'scripted: audit append (with its journal commit) share of a step, postgres store',
+      unit: '%',
+      median: round(share, 1),
+      runs: 1,
+      note: `${round(appendMs, 3)} ms of ${round(stepMs.scripted.postgres, 3)} ms`,
+    });
   }
 } finally {
   await database.close();
@@ -342,7 +484,13 @@ try {
 reportResult({
   bench: 'cluster',
   title: 'Cluster mode (daemons as child processes, one Postgres)',
-  config: { paths: PATHS, requests: REQUESTS, latencyRequests: LATENCY_REQUESTS, stepSessions: STEP_SESSIONS, latencyMs: LATENCY_MS },
+  config: {
+    paths: PATHS,
+    requests: REQUESTS,
+    latencyRequests: LATENCY_REQUESTS,
+    stepSessions: STEP_SESSIONS,
+    latencyMs: LATENCY_MS,
+  },
   figures,
   targets,
 });

@@ -53,11 +53,25 @@ function installLangGraph() {
   const marker = path.join(INSTALL_DIR, 'node_modules', '@langchain', 'langgraph-checkpoint-sqlite', 'package.json');
   if (!existsSync(marker)) {
     mkdirSync(INSTALL_DIR, { recursive: true });
-    writeFileSync(path.join(INSTALL_DIR, 'package.json'), JSON.stringify({ name: 'govflow-bench-langgraph', private: true, type: 'module' }));
-    console.log(`installing ${PACKAGES.join(' ')} into ${path.relative(REPOSITORY_ROOT, INSTALL_DIR)} (first run only)`);
-    const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', ...PACKAGES], { cwd: INSTALL_DIR, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    writeFileSync(
+      path.join(INSTALL_DIR, 'package.json'),
+      JSON.stringify({ name: 'govflow-bench-langgraph', private: true, type: 'module' }),
+    );
+    console.log(
+      `installing ${PACKAGES.join(' ')} into ${path.relative(REPOSITORY_ROOT, INSTALL_DIR)} (first run only)`,
+    );
+    const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', ...PACKAGES], {
+      cwd: INSTALL_DIR,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+    });
     if (result.status !== 0 || !existsSync(marker)) {
-      const reason = (result.stderr ?? '').trim().split('\n').filter((line) => !line.includes('nodedir')).at(-1) ?? `exit ${result.status}`;
+      const reason =
+        (result.stderr ?? '')
+          .trim()
+          .split('\n')
+          .filter((line) => !line.includes('nodedir'))
+          .at(-1) ?? `exit ${result.status}`;
       return { error: reason };
     }
   }
@@ -72,8 +86,19 @@ async function importInstalled(requireFrom, name) {
 async function buildGraph(requireFrom, checkpointer) {
   const { Annotation, StateGraph, START, END } = await importInstalled(requireFrom, '@langchain/langgraph');
   const answers = {};
-  for (const agent of ['objective_agent', 'goal_agent', 'planning_agent', 'summarizer_agent', 'action_item_agent', 'final_output_agent']) {
-    answers[agent] = JSON.stringify({ agent, output: { content: { items: [`${agent} result`] }, content_type: 'text' }, status: { code: 'success', message: 'done' } });
+  for (const agent of [
+    'objective_agent',
+    'goal_agent',
+    'planning_agent',
+    'summarizer_agent',
+    'action_item_agent',
+    'final_output_agent',
+  ]) {
+    answers[agent] = JSON.stringify({
+      agent,
+      output: { content: { items: [`${agent} result`] }, content_type: 'text' },
+      status: { code: 'success', message: 'done' },
+    });
   }
   const State = Annotation.Root({
     request: Annotation(),
@@ -105,8 +130,12 @@ async function langGraphRound(graph, label, sessions, durability) {
   const perStep = [];
   for (let index = 0; index < sessions; index++) {
     const started = now();
-    const result = await graph.invoke({ request: requestText(index) }, { configurable: { thread_id: `${label}-${index}` }, ...(durability ? { durability } : {}) });
-    if (result.messages.length !== STEPS) throw new Error(`LangGraph ran ${result.messages.length} nodes, expected ${STEPS}`);
+    const result = await graph.invoke(
+      { request: requestText(index) },
+      { configurable: { thread_id: `${label}-${index}` }, ...(durability ? { durability } : {}) },
+    );
+    if (result.messages.length !== STEPS)
+      throw new Error(`LangGraph ran ${result.messages.length} nodes, expected ${STEPS}`);
     perStep.push((now() - started) / STEPS);
   }
   return summarize(perStep).median;
@@ -116,14 +145,27 @@ async function langGraphRound(graph, label, sessions, durability) {
 async function govflowRound(openRuntime, label, sessions) {
   const root = makeExampleRoot('', 'govflow-bench-compare-');
   roots.push(root);
-  const runtime = await openRuntime(root, { provider: new InstantProvider(), env: { GOVFLOW_TIMEZONE: 'UTC' }, log: quietLog() });
+  const runtime = await openRuntime(root, {
+    provider: new InstantProvider(),
+    env: { GOVFLOW_TIMEZONE: 'UTC' },
+    log: quietLog(),
+  });
   const signal = new AbortController().signal;
   try {
     const perStep = [];
     for (let index = -5; index < sessions; index++) {
       const started = now();
-      const outcome = await runtime.runner.startSession({ requestId: `${label}-${index}`, text: requestText(Math.abs(index)), sourceFile: 'bench.txt', claimedPath: null }, signal);
-      if (outcome.status !== 'success' || outcome.result.messages !== STEPS) throw new Error(`govflow session ended ${outcome.status} with ${outcome.result.messages} messages`);
+      const outcome = await runtime.runner.startSession(
+        {
+          requestId: `${label}-${index}`,
+          text: requestText(Math.abs(index)),
+          sourceFile: 'bench.txt',
+          claimedPath: null,
+        },
+        signal,
+      );
+      if (outcome.status !== 'success' || outcome.result.messages !== STEPS)
+        throw new Error(`govflow session ended ${outcome.status} with ${outcome.result.messages} messages`);
       if (index >= 0) perStep.push((now() - started) / STEPS);
     }
     return summarize(perStep).median;
@@ -136,7 +178,9 @@ async function govflowRound(openRuntime, label, sessions) {
 
 const installed = installLangGraph();
 if (installed.error) {
-  console.log(`compare-langgraph: skipped, the LangGraph packages could not be installed into bench/.tmp (${installed.error})`);
+  console.log(
+    `compare-langgraph: skipped, the LangGraph packages could not be installed into bench/.tmp (${installed.error})`,
+  );
   reportResult({ bench: 'compare-langgraph', skipped: installed.error, targets: [] });
   process.exit(0);
 }
@@ -174,14 +218,32 @@ for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
 }
 const median = (values) => summarize(values).median;
 const ratio = median(figures.govflow) / median(figures.sqliteFull);
-console.log(`  medians: govflow ${round(median(figures.govflow))} ms/step; LangGraph+SQLite sync/FULL ${round(median(figures.sqliteFull))}; saver defaults ${round(median(figures.sqliteDefault))}; in memory ${round(median(figures.memory))}`);
+console.log(
+  `  medians: govflow ${round(median(figures.govflow))} ms/step; LangGraph+SQLite sync/FULL ${round(median(figures.sqliteFull))}; saver defaults ${round(median(figures.sqliteDefault))}; in memory ${round(median(figures.memory))}`,
+);
 console.log(`  ratio govflow / LangGraph.js+SQLite (same durability): ${round(ratio, 2)}× (target ≤ ${TARGET_RATIO}×)`);
 // The two run back to back in each round, so a round's own ratio is less exposed to load that
 // comes and goes on a shared machine than the ratio of the two medians.
 const pairedRatios = figures.govflow.map((value, index) => value / figures.sqliteFull[index]);
-console.log(`  per-round ratios: ${pairedRatios.map((value) => round(value, 2)).join(', ')}; median ${round(median(pairedRatios), 2)}×; load average at the end ${os.loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+console.log(
+  `  per-round ratios: ${pairedRatios.map((value) => round(value, 2)).join(', ')}; median ${round(median(pairedRatios), 2)}×; load average at the end ${os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ')}`,
+);
 reportResult({
   bench: 'compare-langgraph',
-  figures: { ...Object.fromEntries(Object.entries(figures).map(([name, values]) => [name, round(median(values))])), pairedRatio: round(median(pairedRatios), 2) },
-  targets: [{ name: 'govflow / LangGraph.js+SQLite per step', target: `≤ ${TARGET_RATIO}×`, value: round(ratio, 2), unit: '×', pass: ratio <= TARGET_RATIO }],
+  figures: {
+    ...Object.fromEntries(Object.entries(figures).map(([name, values]) => [name, round(median(values))])),
+    pairedRatio: round(median(pairedRatios), 2),
+  },
+  targets: [
+    {
+      name: 'govflow / LangGraph.js+SQLite per step',
+      target: `≤ ${TARGET_RATIO}×`,
+      value: round(ratio, 2),
+      unit: '×',
+      pass: ratio <= TARGET_RATIO,
+    },
+  ],
 });

@@ -86,7 +86,12 @@ async function runOnce(via, concurrency, requests, run) {
   });
   const provider = via === 'scripted' ? new FixedLatencyProvider(LATENCY_MS) : null;
   const callsBefore = provider ? 0 : (await fake.stats()).calls;
-  const daemon = await GovflowDaemon.start(root, { log, announce: () => {}, ...(provider ? { provider } : {}), env: { GOVFLOW_TIMEZONE: 'UTC' } });
+  const daemon = await GovflowDaemon.start(root, {
+    log,
+    announce: () => {},
+    ...(provider ? { provider } : {}),
+    env: { GOVFLOW_TIMEZONE: 'UTC' },
+  });
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   try {
     // Every file is written before the clock starts; the timed part renames them all in.
@@ -103,10 +108,14 @@ async function runOnce(via, concurrency, requests, run) {
     const outcome = await within(done, idealMs * 3 + 30_000, 'timeout');
     loopDelay.disable();
     const cpu = process.cpuUsage(cpuBefore);
-    if (outcome === 'timeout') throw new Error(`${via}, concurrency ${concurrency}: only ${finished} of ${requests} sessions finished in time`);
+    if (outcome === 'timeout')
+      throw new Error(`${via}, concurrency ${concurrency}: only ${finished} of ${requests} sessions finished in time`);
     if (failed > 0) throw new Error(`${via}, concurrency ${concurrency}: ${failed} sessions did not succeed`);
     const calls = provider ? provider.calls : (await fake.stats()).calls - callsBefore;
-    if (calls !== requests * CALLS_PER_REQUEST) throw new Error(`${via}, concurrency ${concurrency}: ${calls} model calls, expected ${requests * CALLS_PER_REQUEST}`);
+    if (calls !== requests * CALLS_PER_REQUEST)
+      throw new Error(
+        `${via}, concurrency ${concurrency}: ${calls} model calls, expected ${requests * CALLS_PER_REQUEST}`,
+      );
     const wallMs = lastFinished - started;
     return {
       wallMs,
@@ -132,7 +141,8 @@ for (const concurrency of LEVELS) {
   const runs = concurrency === TARGET_LEVEL ? RUNS : SLOW_RUNS;
   const results = Object.fromEntries(PATHS.map((via) => [via, []]));
   // The paths alternate run by run, so both meet the same machine load.
-  for (let run = 0; run < runs; run++) for (const via of PATHS) results[via].push(await runOnce(via, concurrency, requests, run));
+  for (let run = 0; run < runs; run++)
+    for (const via of PATHS) results[via].push(await runOnce(via, concurrency, requests, run));
   const idealMs = (requests * CRITICAL_PATH_CALLS * LATENCY_MS) / concurrency;
   const issueIdealMs = (requests * CALLS_PER_REQUEST * LATENCY_MS) / concurrency;
   const wavesMs = Math.ceil(requests / concurrency) * CRITICAL_PATH_CALLS * LATENCY_MS;
@@ -150,9 +160,19 @@ for (const concurrency of LEVELS) {
       `    ${via.padEnd(8)} wall ${describeFigure(wall, 's', 2)}; wall/issue's ideal ${round(issueRatio.median, 3)}; wall/critical-path ideal ${round(ratio.median, 3)} ` +
         `(min ${round(ratio.min, 3)}, max ${round(ratio.max, 3)}); CPU per session ${round(cpu.median, 1)} ms; event-loop delay p99 ${round(loopP99.median, 1)} ms`,
     );
-    const figure = (name, stats, unit, digits, extra = {}) => ({ name: `${via}: concurrency ${concurrency}: ${name}`, unit, median: round(stats.median, digits), min: round(stats.min, digits), max: round(stats.max, digits), runs: stats.count, ...extra });
+    const figure = (name, stats, unit, digits, extra = {}) => ({
+      name: `${via}: concurrency ${concurrency}: ${name}`,
+      unit,
+      median: round(stats.median, digits),
+      min: round(stats.min, digits),
+      max: round(stats.max, digits),
+      runs: stats.count,
+      ...extra,
+    });
     figures.push(
-      figure(`wall time (${requests} requests)`, wall, 's', 2, { note: `ideal ${round(idealMs / 1000, 2)} s, waves ${round(wavesMs / 1000, 2)} s` }),
+      figure(`wall time (${requests} requests)`, wall, 's', 2, {
+        note: `ideal ${round(idealMs / 1000, 2)} s, waves ${round(wavesMs / 1000, 2)} s`,
+      }),
       figure(`wall / issue's ideal (6 calls)`, issueRatio, '×', 3),
       figure(`wall / critical-path ideal (5 calls)`, ratio, '×', 3),
       figure('CPU per session', cpu, 'ms', 1),
@@ -161,10 +181,24 @@ for (const concurrency of LEVELS) {
       const issuePass = issueRatio.median <= TARGET_RATIO;
       const pass = ratio.median <= TARGET_RATIO;
       targets.push(
-        { name: `${via}: wall / issue's ideal (6 calls) at concurrency ${TARGET_LEVEL}`, target: `≤ ${TARGET_RATIO}×`, value: round(issueRatio.median, 3), unit: '×', pass: issuePass },
-        { name: `${via}: wall / critical-path ideal (5 calls) at concurrency ${TARGET_LEVEL}`, target: `≤ ${TARGET_RATIO}×`, value: round(ratio.median, 3), unit: '×', pass },
+        {
+          name: `${via}: wall / issue's ideal (6 calls) at concurrency ${TARGET_LEVEL}`,
+          target: `≤ ${TARGET_RATIO}×`,
+          value: round(issueRatio.median, 3),
+          unit: '×',
+          pass: issuePass,
+        },
+        {
+          name: `${via}: wall / critical-path ideal (5 calls) at concurrency ${TARGET_LEVEL}`,
+          target: `≤ ${TARGET_RATIO}×`,
+          value: round(ratio.median, 3),
+          unit: '×',
+          pass,
+        },
       );
-      console.log(`    ${via.padEnd(8)} target wall/ideal ≤ ${TARGET_RATIO} at concurrency ${TARGET_LEVEL}: issue's ideal ${issuePass ? 'PASS' : 'MISS'}; critical-path ideal ${pass ? 'PASS' : 'MISS'}`);
+      console.log(
+        `    ${via.padEnd(8)} target wall/ideal ≤ ${TARGET_RATIO} at concurrency ${TARGET_LEVEL}: issue's ideal ${issuePass ? 'PASS' : 'MISS'}; critical-path ideal ${pass ? 'PASS' : 'MISS'}`,
+      );
     }
   }
 }
@@ -173,7 +207,15 @@ fake?.stop();
 reportResult({
   bench: 'concurrency',
   title: `Concurrency (model latency ${LATENCY_MS} ms)`,
-  config: { paths: PATHS, latencyMs: LATENCY_MS, requests: REQUESTS, serialRequests: SERIAL_REQUESTS, runs: RUNS, slowRuns: SLOW_RUNS, levels: LEVELS },
+  config: {
+    paths: PATHS,
+    latencyMs: LATENCY_MS,
+    requests: REQUESTS,
+    serialRequests: SERIAL_REQUESTS,
+    runs: RUNS,
+    slowRuns: SLOW_RUNS,
+    levels: LEVELS,
+  },
   figures,
   targets,
 });

@@ -53,9 +53,11 @@ function shortUrl(url) {
 
 export function printProfileSummary(summary, write = console.log) {
   write(`  self time, top functions (of ${summary.totalMs} ms sampled):`);
-  for (const entry of summary.functions) write(`    ${String(entry.ms).padStart(8)} ms ${String(entry.share).padStart(5)} %  ${entry.name}`);
+  for (const entry of summary.functions)
+    write(`    ${String(entry.ms).padStart(8)} ms ${String(entry.share).padStart(5)} %  ${entry.name}`);
   write('  self time by file:');
-  for (const entry of summary.files) write(`    ${String(entry.ms).padStart(8)} ms ${String(entry.share).padStart(5)} %  ${entry.name}`);
+  for (const entry of summary.files)
+    write(`    ${String(entry.ms).padStart(8)} ms ${String(entry.share).padStart(5)} %  ${entry.name}`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -23,28 +23,34 @@ const MARKER = /\[bench-request ([\w-]+)\]/;
 const usage = { prompt_tokens: 900, completion_tokens: 120, total_tokens: 1020 };
 
 function answerFor(body) {
-  const system = (body.messages ?? []).filter((message) => message.role === 'system').map((message) => (typeof message.content === 'string' ? message.content : JSON.stringify(message.content))).join('\n');
+  const system = (body.messages ?? [])
+    .filter((message) => message.role === 'system')
+    .map((message) => (typeof message.content === 'string' ? message.content : JSON.stringify(message.content)))
+    .join('\n');
   const agent = /You are "([a-z][a-z0-9_]*)"/.exec(system)?.[1];
   return answers[agent] ?? answers['*'] ?? '{}';
 }
 
 /** A whole answer with its Content-Length, as llama.cpp's server, vLLM and Ollama send one. */
 function plain(response, model, text) {
-  const body = Buffer.from(JSON.stringify({
-    id: 'chatcmpl-bench',
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-    usage,
-  }));
+  const body = Buffer.from(
+    JSON.stringify({
+      id: 'chatcmpl-bench',
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      usage,
+    }),
+  );
   response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
   response.end(body);
 }
 
 function streamed(response, model, text) {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const frame = (delta, extra = {}) => `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+  const frame = (delta, extra = {}) =>
+    `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
   let out = frame({ role: 'assistant', content: '' });
   for (let at = 0; at < text.length; at += 40) out += frame({ content: text.slice(at, at + 40) });
   out += `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage })}\n\n`;
@@ -62,7 +68,11 @@ const server = createServer((request, response) => {
   request.on('data', (part) => parts.push(part));
   request.on('end', () => {
     const body = JSON.parse(Buffer.concat(parts).toString('utf8'));
-    const marker = (body.messages ?? []).map((message) => (message.role === 'user' && typeof message.content === 'string' ? MARKER.exec(message.content)?.[1] : undefined)).find(Boolean);
+    const marker = (body.messages ?? [])
+      .map((message) =>
+        message.role === 'user' && typeof message.content === 'string' ? MARKER.exec(message.content)?.[1] : undefined,
+      )
+      .find(Boolean);
     if (marker) firstSeen[marker] ??= arrived;
     stats.calls += 1;
     if (body.stream === true) stats.streamed += 1;

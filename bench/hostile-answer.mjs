@@ -32,18 +32,26 @@ function serve() {
       let left = endless ? Number.POSITIVE_INFINITY : MEGABYTES * 1024 * 1024;
       let sent = 0;
       const frame = wantsStream
-        ? (text) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'hostile', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`
+        ? (text) =>
+            `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'hostile', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`
         : (text) => text;
       response.writeHead(200, { 'content-type': wantsStream ? 'text/event-stream' : 'application/json' });
       const write = (text) => {
         sent += text.length;
         return response.write(text);
       };
-      if (!wantsStream) write('{"id":"c","object":"chat.completion","created":1,"model":"hostile","choices":[{"index":0,"message":{"role":"assistant","content":"{\\"output\\":\\"');
+      if (!wantsStream)
+        write(
+          '{"id":"c","object":"chat.completion","created":1,"model":"hostile","choices":[{"index":0,"message":{"role":"assistant","content":"{\\"output\\":\\"',
+        );
       const pump = () => {
         while (!response.destroyed) {
           if (left <= 0) {
-            write(wantsStream ? `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'hostile', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n` : '\\"}"},"finish_reason":"stop"}]}');
+            write(
+              wantsStream
+                ? `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'hostile', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`
+                : '\\"}"},"finish_reason":"stop"}]}',
+            );
             response.end();
             return;
           }
@@ -68,7 +76,7 @@ async function startModel(endless) {
   const port = await new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
       buffered += chunk;
-      for (let newline; (newline = buffered.indexOf('\n')) !== -1; ) {
+      for (let newline; (newline = buffered.indexOf('\n')) !== -1;) {
         const line = buffered.slice(0, newline);
         buffered = buffered.slice(newline + 1);
         if (line.startsWith('PORT ')) resolve(Number(line.slice(5)));
@@ -81,7 +89,8 @@ async function startModel(endless) {
 }
 
 async function measure() {
-  const { cleanUpOnExit, importBuilt, makeExampleRoot, reportResult, round, sleep } = await import('./bench-support.mjs');
+  const { cleanUpOnExit, importBuilt, makeExampleRoot, reportResult, round, sleep } =
+    await import('./bench-support.mjs');
   const { openRuntime } = await importBuilt('daemon/runtime.js');
   const roots = [];
   cleanUpOnExit(roots);
@@ -99,28 +108,51 @@ async function measure() {
   let allCut = true;
   for (const scenario of scenarios) {
     const model = await startModel(scenario.endless);
-    const root = makeExampleRoot(`provider:\n  kind: openai-compatible\n  model: hostile\n  base_url: http://127.0.0.1:${model.port}/v1\n  stream: ${scenario.stream}\n`);
+    const root = makeExampleRoot(
+      `provider:\n  kind: openai-compatible\n  model: hostile\n  base_url: http://127.0.0.1:${model.port}/v1\n  stream: ${scenario.stream}\n`,
+    );
     roots.push(root);
     const runtime = await openRuntime(root, { env: {} });
     const started = performance.now();
     let outcome;
     try {
-      outcome = await runtime.runner.startSession({ requestId: `hostile-${figures.length}`, text: 'Summarize the note.', sourceFile: 'hostile.txt', claimedPath: null }, new AbortController().signal);
+      outcome = await runtime.runner.startSession(
+        {
+          requestId: `hostile-${figures.length}`,
+          text: 'Summarize the note.',
+          sourceFile: 'hostile.txt',
+          claimedPath: null,
+        },
+        new AbortController().signal,
+      );
     } finally {
       await runtime.close();
     }
     const seconds = (performance.now() - started) / 1000;
     await sleep(200);
     model.stop();
-    const cut = outcome.status === 'failed' && outcome.result.error?.error_code === 'VALIDATION_ERROR' && String(outcome.result.message).includes('llm.max_output_bytes (1048576)');
+    const cut =
+      outcome.status === 'failed' &&
+      outcome.result.error?.error_code === 'VALIDATION_ERROR' &&
+      String(outcome.result.message).includes('llm.max_output_bytes (1048576)');
     allCut &&= cut;
     const sentMb = model.sent.map((bytes) => round(bytes / MB, 1));
-    console.log(`${scenario.name}: ${outcome.status} ${outcome.result.error?.error_code ?? ''} in ${seconds.toFixed(2)} s; the model sent ${sentMb.join(', ')} MB per call before the cut`);
-    figures.push({ name: `${scenario.name}: session wall time`, unit: 's', median: round(seconds, 2), runs: 1, note: `sent per call: ${sentMb.join(' / ')} MB` });
+    console.log(
+      `${scenario.name}: ${outcome.status} ${outcome.result.error?.error_code ?? ''} in ${seconds.toFixed(2)} s; the model sent ${sentMb.join(', ')} MB per call before the cut`,
+    );
+    figures.push({
+      name: `${scenario.name}: session wall time`,
+      unit: 's',
+      median: round(seconds, 2),
+      runs: 1,
+      note: `sent per call: ${sentMb.join(' / ')} MB`,
+    });
   }
   clearInterval(sampler);
   const peak = process.resourceUsage().maxRSS / 1024;
-  console.log(`RSS before ${rssBefore.toFixed(1)} MB, sampled peak ${sampledPeak.toFixed(1)} MB, maxRSS ${peak.toFixed(1)} MB`);
+  console.log(
+    `RSS before ${rssBefore.toFixed(1)} MB, sampled peak ${sampledPeak.toFixed(1)} MB, maxRSS ${peak.toFixed(1)} MB`,
+  );
   reportResult({
     bench: 'hostile-answer',
     title: `Peak memory while a model answers ${MEGABYTES} MB per call`,
@@ -128,7 +160,13 @@ async function measure() {
     figures: [{ name: 'RSS before', unit: 'MB', median: round(rssBefore, 1), runs: 1 }, ...figures],
     targets: [
       { name: 'peak RSS', target: '< 250 MB', value: round(peak, 1), unit: 'MB', pass: peak < 250 },
-      { name: 'every hostile answer cut at llm.max_output_bytes', target: 'all', value: allCut ? 'all' : 'not all', unit: '', pass: allCut },
+      {
+        name: 'every hostile answer cut at llm.max_output_bytes',
+        target: 'all',
+        value: allCut ? 'all' : 'not all',
+        unit: '',
+        pass: allCut,
+      },
     ],
   });
 }

@@ -110,7 +110,9 @@ class HttpConnection {
       this.socket.on('data', onData);
       this.socket.once('error', reject);
     });
-    this.socket.write(`POST ${pathname} HTTP/1.1\r\nHost: ${this.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    this.socket.write(
+      `POST ${pathname} HTTP/1.1\r\nHost: ${this.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     return answer;
   }
 }
@@ -130,28 +132,30 @@ async function runClients({ path: via, target, count, concurrency, waitForFinish
   const sent = [];
   const accepted = [];
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    let connection = null;
-    while (next < count) {
-      const index = next++;
-      const id = `${prefix}-${index}`;
-      const body = JSON.stringify({ request: `${requestText(index)}[bench-request ${id}]\n`, request_id: id });
-      const done = waitForFinish ? new Promise((resolve) => finished.set(id, resolve)) : null;
-      if (via === 'files') {
-        const drop = stageRequest(target, `${id}.json`, body);
-        sent.push([id, absoluteNow()]);
-        drop();
-      } else {
-        connection ??= await HttpConnection.open(target);
-        const started = absoluteNow();
-        sent.push([id, started]);
-        const status = await connection.post('/v1/requests', body);
-        if (status !== 202) throw new Error(`POST ${id} answered ${status}`);
-        accepted.push(absoluteNow() - started);
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      let connection = null;
+      while (next < count) {
+        const index = next++;
+        const id = `${prefix}-${index}`;
+        const body = JSON.stringify({ request: `${requestText(index)}[bench-request ${id}]\n`, request_id: id });
+        const done = waitForFinish ? new Promise((resolve) => finished.set(id, resolve)) : null;
+        if (via === 'files') {
+          const drop = stageRequest(target, `${id}.json`, body);
+          sent.push([id, absoluteNow()]);
+          drop();
+        } else {
+          connection ??= await HttpConnection.open(target);
+          const started = absoluteNow();
+          sent.push([id, started]);
+          const status = await connection.post('/v1/requests', body);
+          if (status !== 202) throw new Error(`POST ${id} answered ${status}`);
+          accepted.push(absoluteNow() - started);
+        }
+        await (done ?? sleep(0));
       }
-      await (done ?? sleep(0));
-    }
-  }));
+    }),
+  );
   return { sent, accepted };
 }
 
@@ -175,10 +179,12 @@ async function measure(model, via, shape, count = REQUESTS, concurrency = CONCUR
   let child = null;
   let finishedCount = 0;
   let wake = () => {};
-  const provider = fake ? null : new InstantProvider((request) => {
-    const id = MARKER.exec(request.prompt)?.[1];
-    if (id && !firstCall.has(id)) firstCall.set(id, absoluteNow());
-  });
+  const provider = fake
+    ? null
+    : new InstantProvider((request) => {
+        const id = MARKER.exec(request.prompt)?.[1];
+        if (id && !firstCall.has(id)) firstCall.set(id, absoluteNow());
+      });
   const log = quietLog((message, fields) => {
     if (message === 'session started' && fields?.request) requestOf.set(fields.session, fields.request);
     // Count sessions, not lines.
@@ -191,12 +197,21 @@ async function measure(model, via, shape, count = REQUESTS, concurrency = CONCUR
     }
   });
   let ready = '';
-  const daemon = await GovflowDaemon.start(root, { log, ...(provider ? { provider } : {}), env: { GOVFLOW_TIMEZONE: 'UTC' }, announce: (line) => (ready = line), ...(via === 'http' ? { httpListen: '127.0.0.1:0' } : {}) });
+  const daemon = await GovflowDaemon.start(root, {
+    log,
+    ...(provider ? { provider } : {}),
+    env: { GOVFLOW_TIMEZONE: 'UTC' },
+    announce: (line) => (ready = line),
+    ...(via === 'http' ? { httpListen: '127.0.0.1:0' } : {}),
+  });
   const target = via === 'http' ? /HTTP API on (\S+)/.exec(ready)?.[1] : root;
   const began = absoluteNow();
   let posted;
   try {
-    child = spawn(process.execPath, [fileURLToPath(import.meta.url)], { env: { ...process.env, BENCH_HTTP_CLIENT: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+      env: { ...process.env, BENCH_HTTP_CLIENT: '1' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const answer = new Promise((resolve, reject) => {
       child.once('message', resolve);
       child.once('error', reject);
@@ -216,8 +231,18 @@ async function measure(model, via, shape, count = REQUESTS, concurrency = CONCUR
   }
   const wall = absoluteNow() - began;
   const missing = posted.sent.filter(([id]) => !firstCall.has(id));
-  if (missing.length > 0) throw new Error(`no model call was seen for ${missing.length} requests (${missing.slice(0, 3).map(([id]) => id).join(', ')}…)`);
-  return { latency: summarize(posted.sent.map(([id, sent]) => firstCall.get(id) - sent)), accepted: summarize(posted.accepted), wall };
+  if (missing.length > 0)
+    throw new Error(
+      `no model call was seen for ${missing.length} requests (${missing
+        .slice(0, 3)
+        .map(([id]) => id)
+        .join(', ')}…)`,
+    );
+  return {
+    latency: summarize(posted.sent.map(([id, sent]) => firstCall.get(id) - sent)),
+    accepted: summarize(posted.accepted),
+    wall,
+  };
 }
 
 function rssKb(pid) {
@@ -231,18 +256,35 @@ async function streamMemory(model) {
   roots.push(root);
   const fake = model === 'real' ? await startFakeModel(answers, 600_000) : null;
   writeFileSync(script, 'responses:\n  objective_agent:\n    - { text: "{}", delay_ms: 600000 }\n');
-  writeFileSync(path.join(root, 'govflow.config.yaml'), `timezone: UTC\n${fake?.providerYaml ?? 'provider: { kind: scripted, script: script.yaml }\n'}http: { listen: "127.0.0.1:0" }\n`);
-  const child = spawn(process.execPath, [path.join(REPOSITORY_ROOT, 'bin', 'govflow.js'), 'start', '--root', root], { stdio: ['ignore', 'pipe', 'ignore'] });
+  writeFileSync(
+    path.join(root, 'govflow.config.yaml'),
+    `timezone: UTC\n${fake?.providerYaml ?? 'provider: { kind: scripted, script: script.yaml }\n'}http: { listen: "127.0.0.1:0" }\n`,
+  );
+  const child = spawn(process.execPath, [path.join(REPOSITORY_ROOT, 'bin', 'govflow.js'), 'start', '--root', root], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const controllers = [];
   try {
     let out = '';
-    const url = await within(new Promise((resolve) => child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /HTTP API on (\S+)/.exec(out);
-      if (match) resolve(match[1]);
-    })), 20_000, null);
+    const url = await within(
+      new Promise((resolve) =>
+        child.stdout.on('data', (chunk) => {
+          out += chunk;
+          const match = /HTTP API on (\S+)/.exec(out);
+          if (match) resolve(match[1]);
+        }),
+      ),
+      20_000,
+      null,
+    );
     if (!url) throw new Error('the daemon printed no ready line with an HTTP address');
-    const posted = await (await fetch(`${url}/v1/requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"request": "hold", "request_id": "held"}' })).json();
+    const posted = await (
+      await fetch(`${url}/v1/requests`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"request": "hold", "request_id": "held"}',
+      })
+    ).json();
     // Warm up the route and the stream code with a few streams, then measure.
     const open = async () => {
       const controller = new AbortController();
@@ -277,17 +319,30 @@ if (process.env.BENCH_HTTP_CLIENT === '1') {
 } else {
   cleanUpOnExit(roots);
   if (PATHS.includes('real')) ({ answers } = await exampleAnswers());
-  console.log(`http submit: ${REQUESTS} requests by ${CONCURRENCY} clients in a child process (instant model, fsync on, intake.concurrency 16), ${ROUNDS} rounds, HTTP and files alternating; paths: ${PATHS.join(', ')}`);
+  console.log(
+    `http submit: ${REQUESTS} requests by ${CONCURRENCY} clients in a child process (instant model, fsync on, intake.concurrency 16), ${ROUNDS} rounds, HTTP and files alternating; paths: ${PATHS.join(', ')}`,
+  );
   const rounds = [];
   for (let index = 0; index < ROUNDS; index++) {
     const entry = {};
     for (const model of PATHS) {
-      const http = { closed: await measure(model, 'http', 'closed'), flood: await measure(model, 'http', 'flood'), serial: await measure(model, 'http', 'serial', SERIAL, 1) };
-      const files = { closed: await measure(model, 'files', 'closed'), flood: await measure(model, 'files', 'flood'), serial: await measure(model, 'files', 'serial', SERIAL, 1) };
+      const http = {
+        closed: await measure(model, 'http', 'closed'),
+        flood: await measure(model, 'http', 'flood'),
+        serial: await measure(model, 'http', 'serial', SERIAL, 1),
+      };
+      const files = {
+        closed: await measure(model, 'files', 'closed'),
+        flood: await measure(model, 'files', 'flood'),
+        serial: await measure(model, 'files', 'serial', SERIAL, 1),
+      };
       entry[model] = { http, files };
-      const line = (shape) => `HTTP p50 ${round1(http[shape].latency.median)} ms (p95 ${round1(http[shape].latency.p95)}), files ${round1(files[shape].latency.median)} ms (p95 ${round1(files[shape].latency.p95)}), added ${round1(http[shape].latency.median - files[shape].latency.median)} ms`;
+      const line = (shape) =>
+        `HTTP p50 ${round1(http[shape].latency.median)} ms (p95 ${round1(http[shape].latency.p95)}), files ${round1(files[shape].latency.median)} ms (p95 ${round1(files[shape].latency.p95)}), added ${round1(http[shape].latency.median - files[shape].latency.median)} ms`;
       console.log(`  round ${index + 1}, ${model}: concurrency ${CONCURRENCY}: ${line('closed')}`);
-      console.log(`           flood: ${line('flood')}; all finished after HTTP ${Math.round(http.flood.wall)} ms, files ${Math.round(files.flood.wall)} ms; POST → 202 p50 ${round1(http.flood.accepted.median)} ms`);
+      console.log(
+        `           flood: ${line('flood')}; all finished after HTTP ${Math.round(http.flood.wall)} ms, files ${Math.round(files.flood.wall)} ms; POST → 202 p50 ${round1(http.flood.accepted.median)} ms`,
+      );
       console.log(`           one at a time: ${line('serial')}`);
     }
     rounds.push(entry);
@@ -302,25 +357,42 @@ if (process.env.BENCH_HTTP_CLIENT === '1') {
       files: medianOf((entry) => entry.files[shape].latency.median),
       filesP95: medianOf((entry) => entry.files[shape].latency.p95),
       added: medianOf((entry) => entry.http[shape].latency.median - entry.files[shape].latency.median),
-      perRound: rounds.map((entry) => round1(entry[model].http[shape].latency.median - entry[model].files[shape].latency.median)),
+      perRound: rounds.map((entry) =>
+        round1(entry[model].http[shape].latency.median - entry[model].files[shape].latency.median),
+      ),
     });
     const closed = figure('closed');
     const flood = figure('flood');
     const serial = figure('serial');
     const acceptedP50 = medianOf((entry) => entry.http.flood.accepted.median);
-    const floodWall = { http: medianOf((entry) => entry.http.flood.wall), files: medianOf((entry) => entry.files.flood.wall) };
-    for (const [name, stats] of [[`concurrency ${CONCURRENCY}`, closed], ['flood', flood], ['one at a time', serial]]) {
-      console.log(`  ${model}, median of ${ROUNDS} rounds, ${name}: HTTP p50 ${round1(stats.http)} ms, files p50 ${round1(stats.files)} ms, added by the API ${round1(stats.added)} ms (per round: ${stats.perRound.join(', ')})`);
+    const floodWall = {
+      http: medianOf((entry) => entry.http.flood.wall),
+      files: medianOf((entry) => entry.files.flood.wall),
+    };
+    for (const [name, stats] of [
+      [`concurrency ${CONCURRENCY}`, closed],
+      ['flood', flood],
+      ['one at a time', serial],
+    ]) {
+      console.log(
+        `  ${model}, median of ${ROUNDS} rounds, ${name}: HTTP p50 ${round1(stats.http)} ms, files p50 ${round1(stats.files)} ms, added by the API ${round1(stats.added)} ms (per round: ${stats.perRound.join(', ')})`,
+      );
     }
     const memory = await streamMemory(model);
-    console.log(`  ${model}: ${STREAMS} open event streams: daemon RSS ${memory.before} kB → ${memory.after} kB (${round(memory.perStreamKb, 1)} kB per stream)`);
+    console.log(
+      `  ${model}: ${STREAMS} open event streams: daemon RSS ${memory.before} kB → ${memory.after} kB (${round(memory.perStreamKb, 1)} kB per stream)`,
+    );
     const named = (name, unit, median) => ({ name: `${model}: ${name}`, unit, median });
     figures.push(
       named(`concurrency ${CONCURRENCY}: HTTP submit → first call p50`, 'ms', round1(closed.http)),
       named(`concurrency ${CONCURRENCY}: HTTP submit → first call p95`, 'ms', round1(closed.httpP95)),
       named(`concurrency ${CONCURRENCY}: file drop → first call p50`, 'ms', round1(closed.files)),
       named(`concurrency ${CONCURRENCY}: file drop → first call p95`, 'ms', round1(closed.filesP95)),
-      named(`concurrency ${CONCURRENCY}: added by the API (median of per-round p50 differences)`, 'ms', round1(closed.added)),
+      named(
+        `concurrency ${CONCURRENCY}: added by the API (median of per-round p50 differences)`,
+        'ms',
+        round1(closed.added),
+      ),
       named('flood: HTTP submit → first call p50', 'ms', round1(flood.http)),
       named('flood: file drop → first call p50', 'ms', round1(flood.files)),
       named('flood: added (median of per-round p50 differences)', 'ms', round1(flood.added)),
@@ -332,9 +404,27 @@ if (process.env.BENCH_HTTP_CLIENT === '1') {
       named('RSS per open stream', 'kB', round(memory.perStreamKb, 1)),
     );
     targets.push(
-      { name: `${model}: API adds to submit→first call p50 at concurrency ${CONCURRENCY}`, target: '≤ 5 ms', value: round1(closed.added), unit: 'ms', pass: closed.added <= 5 },
-      { name: `${model}: RSS per open stream (100 streams ≤ 20 MB)`, target: '≤ 200 kB', value: round(memory.perStreamKb, 1), unit: 'kB', pass: memory.perStreamKb <= 200 },
+      {
+        name: `${model}: API adds to submit→first call p50 at concurrency ${CONCURRENCY}`,
+        target: '≤ 5 ms',
+        value: round1(closed.added),
+        unit: 'ms',
+        pass: closed.added <= 5,
+      },
+      {
+        name: `${model}: RSS per open stream (100 streams ≤ 20 MB)`,
+        target: '≤ 200 kB',
+        value: round(memory.perStreamKb, 1),
+        unit: 'kB',
+        pass: memory.perStreamKb <= 200,
+      },
     );
   }
-  reportResult({ bench: 'http-submit', title: 'HTTP submit latency and event-stream memory', config: { requests: REQUESTS, concurrency: CONCURRENCY, streams: STREAMS, rounds: ROUNDS, paths: PATHS }, figures, targets });
+  reportResult({
+    bench: 'http-submit',
+    title: 'HTTP submit latency and event-stream memory',
+    config: { requests: REQUESTS, concurrency: CONCURRENCY, streams: STREAMS, rounds: ROUNDS, paths: PATHS },
+    figures,
+    targets,
+  });
 }

@@ -62,7 +62,12 @@ async function runOnce(run) {
     if (id && !firstCall.has(id)) firstCall.set(id, now());
   });
   const { log, ended } = sessionEnds();
-  const daemon = await GovflowDaemon.start(root, { log, announce: () => {}, provider, env: { GOVFLOW_TIMEZONE: 'UTC' } });
+  const daemon = await GovflowDaemon.start(root, {
+    log,
+    announce: () => {},
+    provider,
+    env: { GOVFLOW_TIMEZONE: 'UTC' },
+  });
   const latencies = [];
   try {
     for (let index = 0; index < WARMUP + FILES; index++) {
@@ -86,12 +91,16 @@ async function runOnce(run) {
   return summarize(latencies);
 }
 
-console.log(`intake latency: ${RUNS} run(s) × ${FILES} files (+${WARMUP} warm-up), dropped one at a time by rename into system/inbox/`);
+console.log(
+  `intake latency: ${RUNS} run(s) × ${FILES} files (+${WARMUP} warm-up), dropped one at a time by rename into system/inbox/`,
+);
 const runs = [];
 for (let run = 0; run < RUNS; run++) {
   const stats = await runOnce(run);
   runs.push(stats);
-  console.log(`  run ${run + 1}: p50 ${round(stats.median, 2)} ms, p95 ${round(stats.p95, 2)} ms, min ${round(stats.min, 2)}, max ${round(stats.max, 2)}`);
+  console.log(
+    `  run ${run + 1}: p50 ${round(stats.median, 2)} ms, p95 ${round(stats.p95, 2)} ms, min ${round(stats.min, 2)}, max ${round(stats.max, 2)}`,
+  );
 }
 const p50 = summarize(runs.map((stats) => stats.median));
 const p95 = summarize(runs.map((stats) => stats.p95));
@@ -105,8 +114,24 @@ reportResult({
   title: 'Intake latency (rename into inbox → first model call)',
   config: { files: FILES, runs: RUNS, warmup: WARMUP },
   figures: [
-    { name: 'latency p50', unit: 'ms', median: round(p50.median, 2), min: round(p50.min, 2), max: round(p50.max, 2), runs: p50.count },
-    { name: 'latency p95', unit: 'ms', median: round(p95.median, 2), min: round(p95.min, 2), max: round(p95.max, 2), runs: p95.count },
+    {
+      name: 'latency p50',
+      unit: 'ms',
+      median: round(p50.median, 2),
+      min: round(p50.min, 2),
+      max: round(p50.max, 2),
+      runs: p50.count,
+    },
+    {
+      name: 'latency p95',
+      unit: 'ms',
+      median: round(p95.median, 2),
+      min: round(p95.min, 2),
+      max: round(p95.max, 2),
+      runs: p95.count,
+    },
   ],
-  targets: [{ name: 'intake latency p50', target: `≤ ${TARGET_P50_MS} ms`, value: round(p50.median, 2), unit: 'ms', pass }],
+  targets: [
+    { name: 'intake latency p50', target: `≤ ${TARGET_P50_MS} ms`, value: round(p50.median, 2), unit: 'ms', pass },
+  ],
 });

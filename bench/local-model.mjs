@@ -15,7 +15,17 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cleanUpOnExit, envInteger, importBuilt, makeExampleRoot, now, removeRoot, reportResult, round, summarize } from './bench-support.mjs';
+import {
+  cleanUpOnExit,
+  envInteger,
+  importBuilt,
+  makeExampleRoot,
+  now,
+  removeRoot,
+  reportResult,
+  round,
+  summarize,
+} from './bench-support.mjs';
 
 const { LocalProvider } = await importBuilt('llm/local-provider.js');
 const { SENTIENT_MESSAGE_SCHEMA } = await importBuilt('message/sentient-message.js');
@@ -24,9 +34,22 @@ const CALLS = envInteger('BENCH_LOCAL_CALLS', 20);
 const TARGET_MS = 100;
 const moduleDir = process.env.GOVFLOW_NODE_LLAMA_CPP_DIR ?? path.join(os.tmpdir(), 'govflow-node-llama-cpp-3.22.1');
 
-if (!existsSync(path.join(moduleDir, 'node_modules', 'node-llama-cpp')) || !existsSync(path.join(moduleDir, 'tiny.gguf'))) {
-  console.log(`local model: node-llama-cpp or tiny.gguf is not in ${moduleDir}; run the local-provider tests once (they put both there) or set GOVFLOW_NODE_LLAMA_CPP_DIR`);
-  reportResult({ bench: 'local-model', title: 'Local model (not run)', config: {}, figures: [], targets: [{ name: 'constrained message after load', target: `≤ ${TARGET_MS} ms`, value: 'not run', unit: '', pass: false }] });
+if (
+  !existsSync(path.join(moduleDir, 'node_modules', 'node-llama-cpp')) ||
+  !existsSync(path.join(moduleDir, 'tiny.gguf'))
+) {
+  console.log(
+    `local model: node-llama-cpp or tiny.gguf is not in ${moduleDir}; run the local-provider tests once (they put both there) or set GOVFLOW_NODE_LLAMA_CPP_DIR`,
+  );
+  reportResult({
+    bench: 'local-model',
+    title: 'Local model (not run)',
+    config: {},
+    figures: [],
+    targets: [
+      { name: 'constrained message after load', target: `≤ ${TARGET_MS} ms`, value: 'not run', unit: '', pass: false },
+    ],
+  });
   process.exit(0);
 }
 
@@ -37,7 +60,14 @@ roots.push(root);
 mkdirSync(path.join(root, 'models'));
 copyFileSync(path.join(moduleDir, 'tiny.gguf'), path.join(root, 'models', 'tiny.gguf'));
 const outputSchema = JSON.parse(readFileSync(path.join(root, 'schemas', 'action-items.json'), 'utf8'));
-const provider = new LocalProvider({ root, model: 'models/tiny.gguf', threads: 1, contextSize: 512, gpu: false, moduleDir });
+const provider = new LocalProvider({
+  root,
+  model: 'models/tiny.gguf',
+  threads: 1,
+  contextSize: 512,
+  gpu: false,
+  moduleDir,
+});
 
 const request = () => ({
   agent: 'action_item_agent',
@@ -47,7 +77,15 @@ const request = () => ({
   temperature: 0,
   maxTokens: 1000,
   jsonSchema: SENTIENT_MESSAGE_SCHEMA,
-  expectation: { contentType: 'action_items', next: [], agentType: 'executional', plan: false, executionalAgents: [], governanceFiles: [], outputSchema },
+  expectation: {
+    contentType: 'action_items',
+    next: [],
+    agentType: 'executional',
+    plan: false,
+    executionalAgents: [],
+    governanceFiles: [],
+    outputSchema,
+  },
   signal: new AbortController().signal,
 });
 
@@ -60,13 +98,18 @@ for (let call = 0; call < CALLS; call++) {
   const started = now();
   const response = await provider.generate(request());
   times.push(now() - started);
-  if (response.text !== first.text) throw new Error('the tiny model answered differently: greedy decoding should be deterministic');
+  if (response.text !== first.text)
+    throw new Error('the tiny model answered differently: greedy decoding should be deterministic');
 }
 const figures = summarize(times);
 const pass = figures.median <= TARGET_MS;
-console.log(`local model: tiny GGUF (${first.usage.outputTokens} answer tokens, ${first.text.length} chars), threads 1`);
+console.log(
+  `local model: tiny GGUF (${first.usage.outputTokens} answer tokens, ${first.text.length} chars), threads 1`,
+);
 console.log(`  first answer (import, init, load, grammar, answer): ${round(firstMs, 1)} ms`);
-console.log(`  constrained message after load: median ${round(figures.median, 1)} ms, min ${round(figures.min, 1)}, max ${round(figures.max, 1)} (${CALLS} calls); target ≤ ${TARGET_MS} ms: ${pass ? 'PASS' : 'MISS'}`);
+console.log(
+  `  constrained message after load: median ${round(figures.median, 1)} ms, min ${round(figures.min, 1)}, max ${round(figures.max, 1)} (${CALLS} calls); target ≤ ${TARGET_MS} ms: ${pass ? 'PASS' : 'MISS'}`,
+);
 removeRoot(root);
 roots.length = 0;
 
@@ -76,7 +119,23 @@ reportResult({
   config: { calls: CALLS, threads: 1 },
   figures: [
     { name: 'first answer incl. load', unit: 'ms', median: round(firstMs, 1), runs: 1 },
-    { name: 'constrained message after load', unit: 'ms', median: round(figures.median, 1), min: round(figures.min, 1), max: round(figures.max, 1), runs: CALLS, note: `${first.usage.outputTokens} answer tokens` },
+    {
+      name: 'constrained message after load',
+      unit: 'ms',
+      median: round(figures.median, 1),
+      min: round(figures.min, 1),
+      max: round(figures.max, 1),
+      runs: CALLS,
+      note: `${first.usage.outputTokens} answer tokens`,
+    },
   ],
-  targets: [{ name: 'constrained message after load', target: `≤ ${TARGET_MS} ms`, value: round(figures.median, 1), unit: 'ms', pass }],
+  targets: [
+    {
+      name: 'constrained message after load',
+      target: `≤ ${TARGET_MS} ms`,
+      value: round(figures.median, 1),
+      unit: 'ms',
+      pass,
+    },
+  ],
 });

@@ -24,13 +24,16 @@ import { fileURLToPath } from 'node:url';
  * one an operator gets; BENCH_MEMORY_NODE_FLAGS replaces them ('' for Node's defaults).
  */
 function daemonNodeFlags() {
-  if (process.env.BENCH_MEMORY_NODE_FLAGS !== undefined) return process.env.BENCH_MEMORY_NODE_FLAGS.split(' ').filter(Boolean);
+  if (process.env.BENCH_MEMORY_NODE_FLAGS !== undefined)
+    return process.env.BENCH_MEMORY_NODE_FLAGS.split(' ').filter(Boolean);
   const start = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start;
   return start.split(' ').filter((word) => word.startsWith('--'));
 }
 
 if (typeof globalThis.gc !== 'function') {
-  const child = spawnSync(process.execPath, ['--expose-gc', ...daemonNodeFlags(), fileURLToPath(import.meta.url)], { stdio: 'inherit' });
+  const child = spawnSync(process.execPath, ['--expose-gc', ...daemonNodeFlags(), fileURLToPath(import.meta.url)], {
+    stdio: 'inherit',
+  });
   process.exit(child.status ?? 1);
 }
 const NODE_FLAGS = process.execArgv.filter((flag) => flag !== '--expose-gc');
@@ -70,7 +73,13 @@ async function sample(requests) {
     await sleep(20);
   }
   const usage = process.memoryUsage();
-  return { requests, rssMb: usage.rss / MB, heapUsedMb: usage.heapUsed / MB, externalMb: usage.external / MB, arrayBuffersMb: usage.arrayBuffers / MB };
+  return {
+    requests,
+    rssMb: usage.rss / MB,
+    heapUsedMb: usage.heapUsed / MB,
+    externalMb: usage.external / MB,
+    arrayBuffersMb: usage.arrayBuffers / MB,
+  };
 }
 
 const root = makeExampleRoot();
@@ -86,15 +95,22 @@ const log = quietLog((message, fields) => {
   if (finished === batchTarget) batchDone();
 });
 
-console.log(`memory: ${REQUESTS} requests through the daemon (instant model), RSS sampled after a forced GC every ${SAMPLE_EVERY}; node flags: ${NODE_FLAGS.join(' ') || '(defaults)'}`);
+console.log(
+  `memory: ${REQUESTS} requests through the daemon (instant model), RSS sampled after a forced GC every ${SAMPLE_EVERY}; node flags: ${NODE_FLAGS.join(' ') || '(defaults)'}`,
+);
 execFileSync('sync');
-const daemon = await GovflowDaemon.start(root, { log, announce: () => {}, provider: new InstantProvider(), env: { GOVFLOW_TIMEZONE: 'UTC' } });
+const daemon = await GovflowDaemon.start(root, {
+  log,
+  announce: () => {},
+  provider: new InstantProvider(),
+  env: { GOVFLOW_TIMEZONE: 'UTC' },
+});
 const samples = [];
 const started = now();
 try {
   samples.push(await sample(0));
   console.log(`  before: RSS ${round(samples[0].rssMb, 1)} MB, heap ${round(samples[0].heapUsedMb, 1)} MB`);
-  for (let sent = 0; sent < REQUESTS; ) {
+  for (let sent = 0; sent < REQUESTS;) {
     const batch = Math.min(SAMPLE_EVERY, REQUESTS - sent);
     batchTarget = sent + batch;
     const done = new Promise((resolve) => {
@@ -122,7 +138,11 @@ try {
 const first = samples[0];
 const last = samples.at(-1);
 const tail = samples.slice(Math.floor(samples.length / 2));
-const perThousand = (field) => slope(tail.map((point) => point.requests), tail.map((point) => point[field])) * 1000;
+const perThousand = (field) =>
+  slope(
+    tail.map((point) => point.requests),
+    tail.map((point) => point[field]),
+  ) * 1000;
 const rssGrowth = last.rssMb - first.rssMb;
 const heapGrowth = last.heapUsedMb - first.heapUsedMb;
 const afterFirstBatch = samples[1] ?? last;
@@ -130,9 +150,15 @@ const rssSlope = perThousand('rssMb');
 const heapSlope = perThousand('heapUsedMb');
 const growthPass = rssGrowth <= TARGET_GROWTH_MB;
 const trendPass = rssSlope <= TARGET_SLOPE_MB_PER_1000;
-console.log(`  RSS growth: ${round(rssGrowth, 1)} MB (${round(last.rssMb - afterFirstBatch.rssMb, 1)} MB after the first batch); heap growth ${round(heapGrowth, 1)} MB`);
-console.log(`  trend (last ${tail.length} samples): RSS ${round(rssSlope, 2)} MB per 1,000 requests, heap ${round(heapSlope, 2)} MB per 1,000 requests`);
-console.log(`  target RSS growth ≤ ${TARGET_GROWTH_MB} MB: ${growthPass ? 'PASS' : 'MISS'}; target no trend (≤ ${TARGET_SLOPE_MB_PER_1000} MB/1,000): ${trendPass ? 'PASS' : 'MISS'}`);
+console.log(
+  `  RSS growth: ${round(rssGrowth, 1)} MB (${round(last.rssMb - afterFirstBatch.rssMb, 1)} MB after the first batch); heap growth ${round(heapGrowth, 1)} MB`,
+);
+console.log(
+  `  trend (last ${tail.length} samples): RSS ${round(rssSlope, 2)} MB per 1,000 requests, heap ${round(heapSlope, 2)} MB per 1,000 requests`,
+);
+console.log(
+  `  target RSS growth ≤ ${TARGET_GROWTH_MB} MB: ${growthPass ? 'PASS' : 'MISS'}; target no trend (≤ ${TARGET_SLOPE_MB_PER_1000} MB/1,000): ${trendPass ? 'PASS' : 'MISS'}`,
+);
 
 reportResult({
   bench: 'memory',
@@ -141,15 +167,39 @@ reportResult({
   figures: [
     { name: 'RSS before', unit: 'MB', median: round(first.rssMb, 1), runs: 1 },
     { name: `RSS after ${REQUESTS} requests`, unit: 'MB', median: round(last.rssMb, 1), runs: 1 },
-    { name: 'RSS growth', unit: 'MB', median: round(rssGrowth, 1), runs: 1, note: `${round(last.rssMb - afterFirstBatch.rssMb, 1)} MB after the first batch` },
+    {
+      name: 'RSS growth',
+      unit: 'MB',
+      median: round(rssGrowth, 1),
+      runs: 1,
+      note: `${round(last.rssMb - afterFirstBatch.rssMb, 1)} MB after the first batch`,
+    },
     { name: 'heap used growth', unit: 'MB', median: round(heapGrowth, 2), runs: 1 },
     { name: 'RSS trend (last half of samples)', unit: 'MB/1000 requests', median: round(rssSlope, 3), runs: 1 },
     { name: 'heap trend (last half of samples)', unit: 'MB/1000 requests', median: round(heapSlope, 3), runs: 1 },
     { name: 'wall time', unit: 's', median: round((now() - started) / 1000, 1), runs: 1 },
   ],
   targets: [
-    { name: 'RSS growth', target: `≤ ${TARGET_GROWTH_MB} MB`, value: round(rssGrowth, 1), unit: 'MB', pass: growthPass },
-    { name: 'RSS trend', target: `≤ ${TARGET_SLOPE_MB_PER_1000} MB/1000 req`, value: round(rssSlope, 3), unit: 'MB/1000', pass: trendPass },
+    {
+      name: 'RSS growth',
+      target: `≤ ${TARGET_GROWTH_MB} MB`,
+      value: round(rssGrowth, 1),
+      unit: 'MB',
+      pass: growthPass,
+    },
+    {
+      name: 'RSS trend',
+      target: `≤ ${TARGET_SLOPE_MB_PER_1000} MB/1000 req`,
+      value: round(rssSlope, 3),
+      unit: 'MB/1000',
+      pass: trendPass,
+    },
   ],
-  details: { samples: samples.map((point) => ({ requests: point.requests, rssMb: round(point.rssMb, 2), heapUsedMb: round(point.heapUsedMb, 2) })) },
+  details: {
+    samples: samples.map((point) => ({
+      requests: point.requests,
+      rssMb: round(point.rssMb, 2),
+      heapUsedMb: round(point.heapUsedMb, 2),
+    })),
+  },
 });

@@ -50,8 +50,23 @@ cleanUpOnExit(roots);
 
 /** The synchronous fs calls govflow's pipeline makes, timed one by one in the instrumented run. */
 const TIMED_FS_CALLS = [
-  'fdatasyncSync', 'fsyncSync', 'openSync', 'closeSync', 'renameSync', 'mkdirSync', 'writeSync', 'writeFileSync',
-  'readFileSync', 'existsSync', 'rmSync', 'unlinkSync', 'linkSync', 'fstatSync', 'ftruncateSync', 'readdirSync', 'statSync',
+  'fdatasyncSync',
+  'fsyncSync',
+  'openSync',
+  'closeSync',
+  'renameSync',
+  'mkdirSync',
+  'writeSync',
+  'writeFileSync',
+  'readFileSync',
+  'existsSync',
+  'rmSync',
+  'unlinkSync',
+  'linkSync',
+  'fstatSync',
+  'ftruncateSync',
+  'readdirSync',
+  'statSync',
 ];
 
 /**
@@ -100,9 +115,14 @@ async function runOnce(label, env, sessions, probe, parent = os.tmpdir()) {
   const runtime = await openRuntime(root, { provider: new InstantProvider(), env, log: quietLog() });
   const signal = new AbortController().signal;
   const runSession = async (id) => {
-    const outcome = await runtime.runner.startSession({ requestId: id, text: requestText(Number(id.split('-').at(-1))), sourceFile: `${id}.txt`, claimedPath: null }, signal);
+    const outcome = await runtime.runner.startSession(
+      { requestId: id, text: requestText(Number(id.split('-').at(-1))), sourceFile: `${id}.txt`, claimedPath: null },
+      signal,
+    );
     if (outcome.status !== 'success' || outcome.result.messages !== STEPS) {
-      throw new Error(`${label}: session ${id} ended ${outcome.status} with ${outcome.result.messages} messages; expected success with ${STEPS}`);
+      throw new Error(
+        `${label}: session ${id} ended ${outcome.status} with ${outcome.result.messages} messages; expected success with ${STEPS}`,
+      );
     }
   };
   try {
@@ -170,7 +190,13 @@ function probeDisk(count, bytes) {
       fs.renameSync(path.join(folder, `created-${index}`), path.join(folder, `renamed-${index}`));
       renameTimes.push(now() - started);
     }
-    return { append: summarize(appendTimes), directory: summarize(directoryTimes), create: summarize(createTimes), mkdir: summarize(mkdirTimes), rename: summarize(renameTimes) };
+    return {
+      append: summarize(appendTimes),
+      directory: summarize(directoryTimes),
+      create: summarize(createTimes),
+      mkdir: summarize(mkdirTimes),
+      rename: summarize(renameTimes),
+    };
   } finally {
     removeRoot(folder);
     roots.splice(roots.indexOf(folder), 1);
@@ -178,7 +204,9 @@ function probeDisk(count, bytes) {
 }
 
 const baseEnv = { GOVFLOW_TIMEZONE: 'UTC' };
-console.log(`overhead per step: ${RUNS} run(s) × ${SESSIONS} sessions (+${WARMUP} warm-up), ${STEPS} messages each, instant model`);
+console.log(
+  `overhead per step: ${RUNS} run(s) × ${SESSIONS} sessions (+${WARMUP} warm-up), ${STEPS} messages each, instant model`,
+);
 
 if (process.env.BENCH_OVERHEAD_ONLY) {
   // Profiling aid: one mode only ("on" or "off"), no report. node --cpu-prof bench/overhead-per-step.mjs
@@ -190,7 +218,8 @@ if (process.env.BENCH_OVERHEAD_ONLY) {
 const fsyncOn = [];
 for (let run = 0; run < RUNS; run++) fsyncOn.push(await runOnce(`on${run}`, baseEnv, SESSIONS));
 const fsyncOff = [];
-for (let run = 0; run < RUNS; run++) fsyncOff.push(await runOnce(`off${run}`, { ...baseEnv, GOVFLOW_FSYNC: '0' }, SESSIONS));
+for (let run = 0; run < RUNS; run++)
+  fsyncOff.push(await runOnce(`off${run}`, { ...baseEnv, GOVFLOW_FSYNC: '0' }, SESSIONS));
 const probe = instrumentFs();
 const instrumented = await runOnce('probe', baseEnv, SESSIONS, probe);
 probe.restore();
@@ -220,25 +249,51 @@ const byName = Object.fromEntries(
   Object.entries(fsCalls)
     .filter(([, entry]) => entry.calls > 0)
     .sort((left, right) => right[1].ms - left[1].ms)
-    .map(([name, entry]) => [name, { perSession: round(entry.calls / SESSIONS, 2), msPerSession: round(entry.ms / SESSIONS, 3), msEach: round(entry.ms / entry.calls, 4) }]),
+    .map(([name, entry]) => [
+      name,
+      {
+        perSession: round(entry.calls / SESSIONS, 2),
+        msPerSession: round(entry.ms / SESSIONS, 3),
+        msEach: round(entry.ms / entry.calls, 4),
+      },
+    ]),
 );
 
 const fsyncShareOfStep = Math.max(0, (onStats.median - offStats.median) / onStats.median);
-console.log(`  fsync on (default):      ${describeFigure(onStats, 'ms/step')}; p95 within runs ${round(onP95.median, 3)} ms`);
-console.log(`  GOVFLOW_FSYNC=0:         ${describeFigure(offStats, 'ms/step')} (no fsync at all: the cost of everything else)`);
-console.log(`  share that is fsync:     ${round(fsyncShareOfStep * 100, 1)} % ((on - off) / on; the syncs run on the thread pool)`);
-if (memoryFs) console.log(`  same, root on ${TMPFS}:   ${describeFigure(memoryFs, 'ms/step')} (fsync on; a RAM filesystem: govflow's own work)`);
+console.log(
+  `  fsync on (default):      ${describeFigure(onStats, 'ms/step')}; p95 within runs ${round(onP95.median, 3)} ms`,
+);
+console.log(
+  `  GOVFLOW_FSYNC=0:         ${describeFigure(offStats, 'ms/step')} (no fsync at all: the cost of everything else)`,
+);
+console.log(
+  `  share that is fsync:     ${round(fsyncShareOfStep * 100, 1)} % ((on - off) / on; the syncs run on the thread pool)`,
+);
+if (memoryFs)
+  console.log(
+    `  same, root on ${TMPFS}:   ${describeFigure(memoryFs, 'ms/step')} (fsync on; a RAM filesystem: govflow's own work)`,
+  );
 console.log(`  instrumented run (fsync on, every sync fs call timed): mean ${round(instrumentedPerStep, 3)} ms/step`);
-console.log(`    sync fsync + fdatasync: ${round(syncsPerSession, 1)} calls/session, ${round(syncMsPerStep, 3)} ms/step = ${round(syncShare * 100, 1)} % of the step`);
+console.log(
+  `    sync fsync + fdatasync: ${round(syncsPerSession, 1)} calls/session, ${round(syncMsPerStep, 3)} ms/step = ${round(syncShare * 100, 1)} % of the step`,
+);
 console.log(`    all sync fs calls:     ${round(fsMsPerStep, 3)} ms/step = ${round(fsShare * 100, 1)} % of the step`);
 console.log(`    everything else (JS):  ${round(instrumentedPerStep - fsMsPerStep, 3)} ms/step`);
 console.log('    per fs call:           calls/session  ms/session  ms each');
 for (const [name, entry] of Object.entries(byName)) {
-  console.log(`      ${name.padEnd(16)} ${String(entry.perSession).padStart(12)} ${String(entry.msPerSession).padStart(11)} ${String(entry.msEach).padStart(8)}`);
+  console.log(
+    `      ${name.padEnd(16)} ${String(entry.perSession).padStart(12)} ${String(entry.msPerSession).padStart(11)} ${String(entry.msEach).padStart(8)}`,
+  );
 }
-console.log(`  disk probe (${disk.append.count}×): append 1 KiB + fdatasync ${round(disk.append.median, 3)} ms median (p95 ${round(disk.append.p95, 3)}); directory fsync ${round(disk.directory.median, 3)} ms median`);
-console.log(`  disk probe: create a file ${round(disk.create.median, 3)} ms, create a folder ${round(disk.mkdir.median, 3)} ms, rename ${round(disk.rename.median, 3)} ms (medians)`);
-console.log(`    a session needs 1 folder and 4 files (journal, manifest, 2 results): ${round((disk.mkdir.median + 4 * disk.create.median) / STEPS, 3)} ms per step of creation alone`);
+console.log(
+  `  disk probe (${disk.append.count}×): append 1 KiB + fdatasync ${round(disk.append.median, 3)} ms median (p95 ${round(disk.append.p95, 3)}); directory fsync ${round(disk.directory.median, 3)} ms median`,
+);
+console.log(
+  `  disk probe: create a file ${round(disk.create.median, 3)} ms, create a folder ${round(disk.mkdir.median, 3)} ms, rename ${round(disk.rename.median, 3)} ms (medians)`,
+);
+console.log(
+  `    a session needs 1 folder and 4 files (journal, manifest, 2 results): ${round((disk.mkdir.median + 4 * disk.create.median) / STEPS, 3)} ms per step of creation alone`,
+);
 
 const pass = onStats.median <= TARGET_MS;
 console.log(`  target ≤ ${TARGET_MS} ms/step: ${pass ? 'PASS' : 'MISS'}`);
@@ -250,19 +305,55 @@ reportResult({
   figures: [
     { name: 'ms per step, fsync on', unit: 'ms', ...pick(onStats) },
     { name: 'ms per step, GOVFLOW_FSYNC=0', unit: 'ms', ...pick(offStats) },
-    { name: 'share of the step that is fsync ((on - off) / on)', unit: '%', median: round(fsyncShareOfStep * 100, 1), runs: RUNS },
+    {
+      name: 'share of the step that is fsync ((on - off) / on)',
+      unit: '%',
+      median: round(fsyncShareOfStep * 100, 1),
+      runs: RUNS,
+    },
     ...(memoryFs ? [{ name: `ms per step, fsync on, root on ${TMPFS} (RAM)`, unit: 'ms', ...pick(memoryFs) }] : []),
     { name: 'create a file (probe)', unit: 'ms', ...pick(disk.create), runs: disk.create.count },
     { name: 'create a folder (probe)', unit: 'ms', ...pick(disk.mkdir), runs: disk.mkdir.count },
     { name: 'rename (probe)', unit: 'ms', ...pick(disk.rename), runs: disk.rename.count },
     { name: 'fsync/fdatasync calls per session', unit: 'calls', median: round(syncsPerSession, 2), runs: 1 },
-    { name: 'time in fsync/fdatasync per step', unit: 'ms', median: round(syncMsPerStep, 4), runs: 1, note: `${round(syncShare * 100, 1)} % of the step` },
-    { name: 'time in all sync fs calls per step', unit: 'ms', median: round(fsMsPerStep, 4), runs: 1, note: `${round(fsShare * 100, 1)} % of the step` },
-    { name: 'time outside fs calls per step (JS)', unit: 'ms', median: round(instrumentedPerStep - fsMsPerStep, 4), runs: 1 },
-    { name: 'append 1 KiB + fdatasync (probe)', unit: 'ms', ...pick(disk.append), runs: disk.append.count, note: `p95 ${round(disk.append.p95, 3)}` },
+    {
+      name: 'time in fsync/fdatasync per step',
+      unit: 'ms',
+      median: round(syncMsPerStep, 4),
+      runs: 1,
+      note: `${round(syncShare * 100, 1)} % of the step`,
+    },
+    {
+      name: 'time in all sync fs calls per step',
+      unit: 'ms',
+      median: round(fsMsPerStep, 4),
+      runs: 1,
+      note: `${round(fsShare * 100, 1)} % of the step`,
+    },
+    {
+      name: 'time outside fs calls per step (JS)',
+      unit: 'ms',
+      median: round(instrumentedPerStep - fsMsPerStep, 4),
+      runs: 1,
+    },
+    {
+      name: 'append 1 KiB + fdatasync (probe)',
+      unit: 'ms',
+      ...pick(disk.append),
+      runs: disk.append.count,
+      note: `p95 ${round(disk.append.p95, 3)}`,
+    },
     { name: 'directory fsync (probe)', unit: 'ms', ...pick(disk.directory), runs: disk.directory.count },
   ],
-  targets: [{ name: 'overhead per step (median, fsync on)', target: `≤ ${TARGET_MS} ms`, value: round(onStats.median, 3), unit: 'ms', pass }],
+  targets: [
+    {
+      name: 'overhead per step (median, fsync on)',
+      target: `≤ ${TARGET_MS} ms`,
+      value: round(onStats.median, 3),
+      unit: 'ms',
+      pass,
+    },
+  ],
   details: { fsCallsPerSession: byName, syncShare: round(syncShare, 3), fsShare: round(fsShare, 3) },
 });
 

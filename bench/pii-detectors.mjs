@@ -33,7 +33,9 @@ const lines = readFileSync(path.join(REPOSITORY_ROOT, 'test/fixtures/pii/corpus.
   .map((line) => JSON.parse(line));
 const scores = scoreDetectors(lines, PII_KINDS.map(builtInDetector), findPii);
 
-console.log(`PII detectors on ${lines.length} labelled lines (${lines.filter((line) => line.expect.length === 0).length} hard negatives)`);
+console.log(
+  `PII detectors on ${lines.length} labelled lines (${lines.filter((line) => line.expect.length === 0).length} hard negatives)`,
+);
 console.log('  detector      TP   FP   FN  precision  recall');
 for (const score of scores) {
   console.log(
@@ -41,7 +43,11 @@ for (const score of scores) {
   );
 }
 
-const config = { redact: [...PII_KINDS], custom: [{ name: 'employee_id', pattern: 'EMP-[0-9]{6}' }], restore_in_result: false };
+const config = {
+  redact: [...PII_KINDS],
+  custom: [{ name: 'employee_id', pattern: 'EMP-[0-9]{6}' }],
+  restore_in_result: false,
+};
 const prose =
   'Minutes of the weekly review. Alice will send the revised budget by Friday; Bob reviews the draft and the risk register. ' +
   'Carol asked whether the vendor contract covers support hours outside the EU and what the escalation path looks like. ' +
@@ -51,7 +57,9 @@ function textOf(unit, targetBytes, sprinkle) {
   const pieces = [];
   let bytes = 0;
   for (let index = 0; bytes < targetBytes; index++) {
-    const piece = sprinkle ? `${unit}Contact person${index}@example.com or +44 20 7946 0${String(100 + (index % 900))}.\n` : unit;
+    const piece = sprinkle
+      ? `${unit}Contact person${index}@example.com or +44 20 7946 0${String(100 + (index % 900))}.\n`
+      : unit;
     pieces.push(piece);
     bytes += Buffer.byteLength(piece);
   }
@@ -97,13 +105,52 @@ reportResult({
   title: 'PII detectors: precision, recall, throughput',
   config: { lines: lines.length, megabytes: MEGABYTES, runs: RUNS },
   figures: [
-    ...scores.map((score) => ({ name: `${score.kind}: precision / recall`, unit: '', median: `${round(score.precision, 3)} / ${round(score.recall, 3)}`, runs: 1, note: `TP ${score.truePositives}, FP ${score.falsePositives}, FN ${score.falseNegatives}` })),
-    ...throughput.map((item) => ({ name: `throughput, ${item.name}`, unit: 'MB per CPU s', median: round(item.stats.median, 1), runs: RUNS, note: `${round(item.stats.min, 1)} – ${round(item.stats.max, 1)}; wall ${round(item.wall.median, 1)} MB/s` })),
+    ...scores.map((score) => ({
+      name: `${score.kind}: precision / recall`,
+      unit: '',
+      median: `${round(score.precision, 3)} / ${round(score.recall, 3)}`,
+      runs: 1,
+      note: `TP ${score.truePositives}, FP ${score.falsePositives}, FN ${score.falseNegatives}`,
+    })),
+    ...throughput.map((item) => ({
+      name: `throughput, ${item.name}`,
+      unit: 'MB per CPU s',
+      median: round(item.stats.median, 1),
+      runs: RUNS,
+      note: `${round(item.stats.min, 1)} – ${round(item.stats.max, 1)}; wall ${round(item.wall.median, 1)} MB/s`,
+    })),
   ],
   targets: [
-    { name: `precision, lowest detector (${lowestPrecision.kind})`, target: `≥ ${TARGET_PRECISION}`, value: round(lowestPrecision.precision, 3), unit: '', pass: lowestPrecision.precision >= TARGET_PRECISION },
-    { name: `recall, lowest detector (${lowestRecall.kind})`, target: `≥ ${TARGET_RECALL}`, value: round(lowestRecall.recall, 3), unit: '', pass: lowestRecall.recall >= TARGET_RECALL },
-    { name: `throughput, slowest workload (${slowest.name})`, target: `≥ ${TARGET_MBPS} MB/s (CPU time)`, value: round(slowest.stats.median, 1), unit: 'MB/s', pass: slowest.stats.median >= TARGET_MBPS },
+    {
+      name: `precision, lowest detector (${lowestPrecision.kind})`,
+      target: `≥ ${TARGET_PRECISION}`,
+      value: round(lowestPrecision.precision, 3),
+      unit: '',
+      pass: lowestPrecision.precision >= TARGET_PRECISION,
+    },
+    {
+      name: `recall, lowest detector (${lowestRecall.kind})`,
+      target: `≥ ${TARGET_RECALL}`,
+      value: round(lowestRecall.recall, 3),
+      unit: '',
+      pass: lowestRecall.recall >= TARGET_RECALL,
+    },
+    {
+      name: `throughput, slowest workload (${slowest.name})`,
+      target: `≥ ${TARGET_MBPS} MB/s (CPU time)`,
+      value: round(slowest.stats.median, 1),
+      unit: 'MB/s',
+      pass: slowest.stats.median >= TARGET_MBPS,
+    },
   ],
-  details: { scores, throughput: throughput.map((item) => ({ name: item.name, bytes: item.bytes, replaced: item.replaced, median: item.stats.median, wallMedian: item.wall.median })) },
+  details: {
+    scores,
+    throughput: throughput.map((item) => ({
+      name: item.name,
+      bytes: item.bytes,
+      replaced: item.replaced,
+      median: item.stats.median,
+      wallMedian: item.wall.median,
+    })),
+  },
 });

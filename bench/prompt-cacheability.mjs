@@ -58,7 +58,12 @@ function leanUserPrompt(prompt) {
   const content = JSON.parse(prompt.slice(newline + 1));
   const isMessage = content && typeof content === 'object' && content.agent && content.output && content.status;
   const lean = isMessage
-    ? { from: content.agent.name, status: content.status, output: content.output, ...(content.input?.source === 'user' ? { request: content.input.content } : {}) }
+    ? {
+        from: content.agent.name,
+        status: content.status,
+        output: content.output,
+        ...(content.input?.source === 'user' ? { request: content.input.content } : {}),
+      }
     : content;
   return `${prompt.slice(0, newline + 1)}${JSON.stringify(lean)}`;
 }
@@ -83,14 +88,24 @@ try {
   const signal = new AbortController().signal;
   for (let index = 0; index < REQUESTS; index++) {
     // Different texts of realistic size; later agents see the earlier messages (ids, timestamps differ too).
-    const outcome = await runtime.runner.startSession({ requestId: `cache-${index}`, text: requestText(index * 7 + 1), sourceFile: `cache-${index}.txt`, claimedPath: null }, signal);
+    const outcome = await runtime.runner.startSession(
+      {
+        requestId: `cache-${index}`,
+        text: requestText(index * 7 + 1),
+        sourceFile: `cache-${index}.txt`,
+        claimedPath: null,
+      },
+      signal,
+    );
     if (outcome.status !== 'success') throw new Error(`session ${index} ended ${outcome.status}`);
   }
   const snapshot = runtime.governance.current();
   for (const [agentName, agentCalls] of calls) {
-    if (agentCalls.length !== REQUESTS) throw new Error(`${agentName} was called ${agentCalls.length} times for ${REQUESTS} requests`);
+    if (agentCalls.length !== REQUESTS)
+      throw new Error(`${agentName} was called ${agentCalls.length} times for ${REQUESTS} requests`);
     const rebuilt = buildSystemPrompt(snapshot, snapshot.agents.get(agentName)).system;
-    if (agentCalls.some((call) => call.system !== rebuilt)) throw new Error(`${agentName}: the pipeline sent a system prompt buildSystemPrompt() does not rebuild`);
+    if (agentCalls.some((call) => call.system !== rebuilt))
+      throw new Error(`${agentName}: the pipeline sent a system prompt buildSystemPrompt() does not rebuild`);
     const full = agentCalls.map((call) => `${call.system}${call.prompt}`);
     const meanChars = full.reduce((sum, text) => sum + text.length, 0) / full.length;
     const meanSystem = agentCalls.reduce((sum, call) => sum + call.system.length, 0) / agentCalls.length;
@@ -123,8 +138,12 @@ try {
   roots.length = 0;
 }
 
-console.log(`prompt cacheability: ${REQUESTS} requests through the pipeline; prompt = system + user; tokens ≈ chars / 4`);
-console.log('  agent                 chars  ~tokens   system     user   common prefix   share   (compact user JSON: ~tokens, share) (lean input: ~tokens, share)');
+console.log(
+  `prompt cacheability: ${REQUESTS} requests through the pipeline; prompt = system + user; tokens ≈ chars / 4`,
+);
+console.log(
+  '  agent                 chars  ~tokens   system     user   common prefix   share   (compact user JSON: ~tokens, share) (lean input: ~tokens, share)',
+);
 for (const row of rows) {
   console.log(
     `  ${row.agent.padEnd(20)} ${String(row.chars).padStart(6)} ${String(row.tokens).padStart(8)} ${String(row.systemChars).padStart(8)} ${String(row.userChars).padStart(8)} ${String(row.prefixChars).padStart(15)} ${`${round(row.share * 100, 1)} %`.padStart(7)}   (${row.compactTokens}, ${round(row.compactShare * 100, 1)} %) (${row.leanTokens}, ${round(row.leanShare * 100, 1)} %)`,
@@ -132,7 +151,9 @@ for (const row of rows) {
 }
 const lowest = rows.reduce((low, row) => (row.share < low.share ? row : low), rows[0]);
 const pass = lowest.share >= TARGET_SHARE;
-console.log(`  lowest share: ${lowest.agent} ${round(lowest.share * 100, 1)} %; target ≥ ${TARGET_SHARE * 100} % for every agent: ${pass ? 'PASS' : 'MISS'}`);
+console.log(
+  `  lowest share: ${lowest.agent} ${round(lowest.share * 100, 1)} %; target ≥ ${TARGET_SHARE * 100} % for every agent: ${pass ? 'PASS' : 'MISS'}`,
+);
 
 reportResult({
   bench: 'prompt-cacheability',
@@ -145,6 +166,14 @@ reportResult({
     runs: 1,
     note: `${row.chars} chars ≈ ${row.tokens} tokens (system ${row.systemChars}, user ${row.userChars}); prefix ${row.prefixChars}; with compact user JSON ${round(row.compactShare * 100, 1)} %, lean input ${round(row.leanShare * 100, 1)} %`,
   })),
-  targets: [{ name: 'cacheable prefix, lowest agent', target: `≥ ${TARGET_SHARE * 100} %`, value: round(lowest.share * 100, 1), unit: '%', pass }],
+  targets: [
+    {
+      name: 'cacheable prefix, lowest agent',
+      target: `≥ ${TARGET_SHARE * 100} %`,
+      value: round(lowest.share * 100, 1),
+      unit: '%',
+      pass,
+    },
+  ],
   details: { rows },
 });

@@ -47,9 +47,11 @@ async function sdkBaseline(mode, baseURL, callsText, concurrencyText, promptFile
   };
   const runBatch = async (calls, concurrency) => {
     let next = 0;
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (next++ < calls) await call();
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next++ < calls) await call();
+      }),
+    );
   };
   const calls = Number(callsText);
   const concurrency = Number(concurrencyText);
@@ -61,7 +63,17 @@ async function sdkBaseline(mode, baseURL, callsText, concurrencyText, promptFile
 }
 
 async function main() {
-  const { makeExampleRoot, removeRoot, cleanUpOnExit, exampleAnswers, startFakeModel, envInteger, round, reportResult, requestText } = await import('./bench-support.mjs');
+  const {
+    makeExampleRoot,
+    removeRoot,
+    cleanUpOnExit,
+    exampleAnswers,
+    startFakeModel,
+    envInteger,
+    round,
+    reportResult,
+    requestText,
+  } = await import('./bench-support.mjs');
   const REQUESTS = envInteger('BENCH_REAL_REQUESTS', 160);
   const WIDE_REQUESTS = envInteger('BENCH_REAL_WIDE_REQUESTS', 500);
   const ROUNDS = envInteger('BENCH_REAL_ROUNDS', 3);
@@ -82,10 +94,24 @@ async function main() {
 
   function sdkCpuPerCall(mode, baseUrl, calls, concurrency) {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--sdk-baseline', mode, baseUrl, String(calls), String(concurrency), promptFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(
+        process.execPath,
+        [
+          fileURLToPath(import.meta.url),
+          '--sdk-baseline',
+          mode,
+          baseUrl,
+          String(calls),
+          String(concurrency),
+          promptFile,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
       let out = '';
       child.stdout.on('data', (data) => (out += data));
-      child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out).cpuMsPerCall) : reject(new Error(`sdk baseline exited ${code}`))));
+      child.on('close', (code) =>
+        code === 0 ? resolve(JSON.parse(out).cpuMsPerCall) : reject(new Error(`sdk baseline exited ${code}`)),
+      );
     });
   }
 
@@ -98,12 +124,20 @@ async function main() {
 
   /** `govflow start` on a fresh root; resolves once its ready line names the HTTP address. */
   async function startGovflow(fake, concurrency) {
-    const root = makeExampleRoot(`intake: { concurrency: ${concurrency} }\nhttp: { listen: "127.0.0.1:0" }\n${fake.providerYaml}`);
+    const root = makeExampleRoot(
+      `intake: { concurrency: ${concurrency} }\nhttp: { listen: "127.0.0.1:0" }\n${fake.providerYaml}`,
+    );
     roots.push(root);
     // Its operational log (stderr) is read and dropped, as a terminal or journald would take it.
     // BENCH_REAL_PROFILE=DIR writes the daemon's CPU profile there (bench/cpu-profile-summary.mjs reads it).
-    const profile = process.env.BENCH_REAL_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_REAL_PROFILE] : [];
-    const child = spawn(process.execPath, [...profile, CLI, 'start', '--root', root], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GOVFLOW_TIMEZONE: 'UTC' } });
+    const profile = process.env.BENCH_REAL_PROFILE
+      ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_REAL_PROFILE]
+      : [];
+    const child = spawn(process.execPath, [...profile, CLI, 'start', '--root', root], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, GOVFLOW_TIMEZONE: 'UTC' },
+    });
     child.stderr.resume();
     children.push(child);
     const url = await new Promise((resolve, reject) => {
@@ -139,13 +173,20 @@ async function main() {
   async function batch(daemon, prefix, count, events) {
     const already = daemon.results();
     const streams = [];
-    await Promise.all(Array.from({ length: count }, async (_, index) => {
-      const requestId = `${prefix}-${index}`;
-      const response = await fetch(`${daemon.url}/v1/requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: requestText(index), request_id: requestId }) });
-      if (response.status !== 202) throw new Error(`POST /v1/requests answered ${response.status}: ${await response.text()}`);
-      await response.arrayBuffer();
-      if (events) streams.push(readEvents(daemon.url, requestId));
-    }));
+    await Promise.all(
+      Array.from({ length: count }, async (_, index) => {
+        const requestId = `${prefix}-${index}`;
+        const response = await fetch(`${daemon.url}/v1/requests`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ request: requestText(index), request_id: requestId }),
+        });
+        if (response.status !== 202)
+          throw new Error(`POST /v1/requests answered ${response.status}: ${await response.text()}`);
+        await response.arrayBuffer();
+        if (events) streams.push(readEvents(daemon.url, requestId));
+      }),
+    );
     while (daemon.results() < already + count) await new Promise((resolve) => setTimeout(resolve, 50));
     await Promise.all(streams);
   }
@@ -164,15 +205,25 @@ async function main() {
       const cpuMs = procCpuMs(daemon.pid) - cpuBefore;
       const stats = await fake.stats();
       const calls = stats.calls - callsBefore;
-      if (calls !== requests * CALLS_PER_REQUEST) throw new Error(`${calls} model calls for ${requests} requests, expected ${requests * CALLS_PER_REQUEST}`);
-      return { cpuMsPerCall: cpuMs / calls, wallMs, peakRssMb: peakRssMb(daemon.pid), rssMb: rssMb(daemon.pid), streamedShare: (stats.streamed - streamedBefore) / calls, baseUrl: fake.baseUrl };
+      if (calls !== requests * CALLS_PER_REQUEST)
+        throw new Error(`${calls} model calls for ${requests} requests, expected ${requests * CALLS_PER_REQUEST}`);
+      return {
+        cpuMsPerCall: cpuMs / calls,
+        wallMs,
+        peakRssMb: peakRssMb(daemon.pid),
+        rssMb: rssMb(daemon.pid),
+        streamedShare: (stats.streamed - streamedBefore) / calls,
+        baseUrl: fake.baseUrl,
+      };
     } finally {
       await daemon.stop();
       fake.stop();
     }
   }
 
-  console.log(`real path: govflow start --http, kind openai-compatible, loopback OpenAI-wire server in its own process; ${CALLS_PER_REQUEST} model calls per request`);
+  console.log(
+    `real path: govflow start --http, kind openai-compatible, loopback OpenAI-wire server in its own process; ${CALLS_PER_REQUEST} model calls per request`,
+  );
   const figures = [];
   const targets = [];
 
@@ -187,26 +238,63 @@ async function main() {
     const streamCpu = await sdkCpuPerCall('stream', fake.baseUrl, REQUESTS * CALLS_PER_REQUEST, 16);
     const withEvents = await measured(100, 16, REQUESTS, true);
     fake.stop();
-    rounds.push({ generateCpu, streamCpu, plain, withEvents, plainRatio: plain.cpuMsPerCall / generateCpu, eventsRatio: withEvents.cpuMsPerCall / streamCpu });
-    console.log(`  round ${round + 1}: generateText ${round2(generateCpu)} ms, govflow plain ${round2(plain.cpuMsPerCall)} ms (${round2(plain.cpuMsPerCall / generateCpu)}×, ${Math.round(plain.streamedShare * 100)} % streamed, peak RSS ${Math.round(plain.peakRssMb)} MB); streamText ${round2(streamCpu)} ms, govflow with event streams ${round2(withEvents.cpuMsPerCall)} ms (${round2(withEvents.cpuMsPerCall / streamCpu)}×, ${Math.round(withEvents.streamedShare * 100)} % streamed, peak RSS ${Math.round(withEvents.peakRssMb)} MB)`);
+    rounds.push({
+      generateCpu,
+      streamCpu,
+      plain,
+      withEvents,
+      plainRatio: plain.cpuMsPerCall / generateCpu,
+      eventsRatio: withEvents.cpuMsPerCall / streamCpu,
+    });
+    console.log(
+      `  round ${round + 1}: generateText ${round2(generateCpu)} ms, govflow plain ${round2(plain.cpuMsPerCall)} ms (${round2(plain.cpuMsPerCall / generateCpu)}×, ${Math.round(plain.streamedShare * 100)} % streamed, peak RSS ${Math.round(plain.peakRssMb)} MB); streamText ${round2(streamCpu)} ms, govflow with event streams ${round2(withEvents.cpuMsPerCall)} ms (${round2(withEvents.cpuMsPerCall / streamCpu)}×, ${Math.round(withEvents.streamedShare * 100)} % streamed, peak RSS ${Math.round(withEvents.peakRssMb)} MB)`,
+    );
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const plainRatio = median(rounds.map((r) => r.plainRatio));
   const eventsRatio = median(rounds.map((r) => r.eventsRatio));
   const peakRss = Math.max(...rounds.flatMap((r) => [r.plain.peakRssMb, r.withEvents.peakRssMb]));
   const plain = rounds[0].plain;
-  console.log(`  median of ${ROUNDS} rounds: govflow plain ${round2(plainRatio)}× generateText; with event streams ${round2(eventsRatio)}× streamText; highest peak RSS ${Math.round(peakRss)} MB`);
+  console.log(
+    `  median of ${ROUNDS} rounds: govflow plain ${round2(plainRatio)}× generateText; with event streams ${round2(eventsRatio)}× streamText; highest peak RSS ${Math.round(peakRss)} MB`,
+  );
   figures.push(
     { name: 'AI SDK generateText: CPU per call', unit: 'ms', median: round2(median(rounds.map((r) => r.generateCpu))) },
     { name: 'AI SDK streamText: CPU per call', unit: 'ms', median: round2(median(rounds.map((r) => r.streamCpu))) },
-    { name: 'govflow plain: CPU per model call', unit: 'ms', median: round2(median(rounds.map((r) => r.plain.cpuMsPerCall))) },
-    { name: 'govflow with event streams: CPU per model call', unit: 'ms', median: round2(median(rounds.map((r) => r.withEvents.cpuMsPerCall))) },
+    {
+      name: 'govflow plain: CPU per model call',
+      unit: 'ms',
+      median: round2(median(rounds.map((r) => r.plain.cpuMsPerCall))),
+    },
+    {
+      name: 'govflow with event streams: CPU per model call',
+      unit: 'ms',
+      median: round2(median(rounds.map((r) => r.withEvents.cpuMsPerCall))),
+    },
     { name: 'govflow: peak RSS at concurrency 16', unit: 'MB', median: round(peakRss, 0) },
   );
   targets.push(
-    { name: 'CPU per call / generateText (nobody reads chunks), median of rounds', target: '≤ 1.5×', value: round2(plainRatio), unit: '×', pass: plainRatio <= 1.5 },
-    { name: 'CPU per call / streamText (event stream on every session), median of rounds', target: '≤ 1.3×', value: round2(eventsRatio), unit: '×', pass: eventsRatio <= 1.3 },
-    { name: 'peak RSS at concurrency 16', target: '≤ 150 MB', value: round(peakRss, 0), unit: 'MB', pass: peakRss <= 150 },
+    {
+      name: 'CPU per call / generateText (nobody reads chunks), median of rounds',
+      target: '≤ 1.5×',
+      value: round2(plainRatio),
+      unit: '×',
+      pass: plainRatio <= 1.5,
+    },
+    {
+      name: 'CPU per call / streamText (event stream on every session), median of rounds',
+      target: '≤ 1.3×',
+      value: round2(eventsRatio),
+      unit: '×',
+      pass: eventsRatio <= 1.3,
+    },
+    {
+      name: 'peak RSS at concurrency 16',
+      target: '≤ 150 MB',
+      value: round(peakRss, 0),
+      unit: 'MB',
+      pass: peakRss <= 150,
+    },
   );
 
   // 2. 500 sessions in flight, 2 s model.
@@ -214,16 +302,43 @@ async function main() {
   const idealMs = Math.ceil(WIDE_REQUESTS / 500) * 5 * 2_000;
   const wideRatio = wide.wallMs / idealMs;
   const perSessionMb = (wide.peakRssMb - plain.rssMb) / Math.min(500, WIDE_REQUESTS);
-  console.log(`  concurrency 500, 2 s model, ${WIDE_REQUESTS} requests: wall ${round(wide.wallMs / 1000, 2)} s = ${round(wideRatio, 2)}× ideal (${idealMs / 1000} s); peak RSS ${round(wide.peakRssMb, 0)} MB (≈ ${round(perSessionMb, 2)} MB per session in flight); ${round(wide.cpuMsPerCall, 2)} ms CPU/call`);
+  console.log(
+    `  concurrency 500, 2 s model, ${WIDE_REQUESTS} requests: wall ${round(wide.wallMs / 1000, 2)} s = ${round(wideRatio, 2)}× ideal (${idealMs / 1000} s); peak RSS ${round(wide.peakRssMb, 0)} MB (≈ ${round(perSessionMb, 2)} MB per session in flight); ${round(wide.cpuMsPerCall, 2)} ms CPU/call`,
+  );
   figures.push(
-    { name: `concurrency 500: wall / ideal (${WIDE_REQUESTS} requests, 2 s model)`, unit: '×', median: round(wideRatio, 2) },
+    {
+      name: `concurrency 500: wall / ideal (${WIDE_REQUESTS} requests, 2 s model)`,
+      unit: '×',
+      median: round(wideRatio, 2),
+    },
     { name: 'concurrency 500: peak RSS', unit: 'MB', median: round(wide.peakRssMb, 0) },
     { name: 'concurrency 500: memory per session in flight', unit: 'MB', median: round(perSessionMb, 2) },
   );
   targets.push(
-    { name: 'wall / ideal at 500 in flight', target: '≤ 1.3×', value: round(wideRatio, 2), unit: '×', pass: wideRatio <= 1.3 },
-    { name: 'peak RSS at 500 in flight', target: '≤ 1024 MB', value: round(wide.peakRssMb, 0), unit: 'MB', pass: wide.peakRssMb <= 1024 },
+    {
+      name: 'wall / ideal at 500 in flight',
+      target: '≤ 1.3×',
+      value: round(wideRatio, 2),
+      unit: '×',
+      pass: wideRatio <= 1.3,
+    },
+    {
+      name: 'peak RSS at 500 in flight',
+      target: '≤ 1024 MB',
+      value: round(wide.peakRssMb, 0),
+      unit: 'MB',
+      pass: wide.peakRssMb <= 1024,
+    },
   );
-  for (const target of targets) console.log(`  target ${target.name} ${target.target}: ${target.value} ${target.unit} ${target.pass ? 'PASS' : 'MISS'}`);
-  reportResult({ bench: 'real-path', title: 'The real path (openai-compatible over loopback)', config: { requests: REQUESTS, wideRequests: WIDE_REQUESTS, cpus: os.cpus().length }, figures, targets });
+  for (const target of targets)
+    console.log(
+      `  target ${target.name} ${target.target}: ${target.value} ${target.unit} ${target.pass ? 'PASS' : 'MISS'}`,
+    );
+  reportResult({
+    bench: 'real-path',
+    title: 'The real path (openai-compatible over loopback)',
+    config: { requests: REQUESTS, wideRequests: WIDE_REQUESTS, cpus: os.cpus().length },
+    figures,
+    targets,
+  });
 }

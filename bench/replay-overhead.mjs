@@ -55,19 +55,30 @@ const capturing = {
 };
 const runtime = await openRuntime(root, { env: { GOVFLOW_FSYNC: '0' }, provider: capturing });
 for (let index = 0; index < SESSIONS; index++) {
-  await runtime.runner.startSession({ requestId: `bench-${index}`, text: requestText(index), sourceFile: 'bench.txt', claimedPath: null }, new AbortController().signal);
+  await runtime.runner.startSession(
+    { requestId: `bench-${index}`, text: requestText(index), sourceFile: 'bench.txt', claimedPath: null },
+    new AbortController().signal,
+  );
 }
 await runtime.close();
 const cassettes = loadCassettes(cassetteFile);
 const systemChars = summarize(requests.map((request) => request.system.length + request.prompt.length)).median;
-console.log(`replay overhead: ${requests.length} recorded calls (${SESSIONS} sessions), median prompt ${systemChars} chars; ${RUNS} runs`);
+console.log(
+  `replay overhead: ${requests.length} recorded calls (${SESSIONS} sessions), median prompt ${systemChars} chars; ${RUNS} runs`,
+);
 
 const instant = {
   async generate(request) {
     request.signal.throwIfAborted();
     const text = '{"answer":true}';
     request.onChunk?.(text);
-    return { text, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }, model: request.model, provider: 'instant', attempts: 1 };
+    return {
+      text,
+      usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+      model: request.model,
+      provider: 'instant',
+      attempts: 1,
+    };
   },
 };
 
@@ -95,7 +106,9 @@ const replay = summarize(replayTimes.slice(perRun));
 const baseline = summarize(instantTimes.slice(perRun));
 const overhead = replay.median - baseline.median;
 const pass = overhead <= TARGET_MS;
-console.log(`  replay per call: median ${round(replay.median, 4)} ms, p95 ${round(replay.p95, 4)} ms, min ${round(replay.min, 4)}, max ${round(replay.max, 4)}`);
+console.log(
+  `  replay per call: median ${round(replay.median, 4)} ms, p95 ${round(replay.p95, 4)} ms, min ${round(replay.min, 4)}, max ${round(replay.max, 4)}`,
+);
 console.log(`  instant provider per call: median ${round(baseline.median, 4)} ms`);
 console.log(`  overhead per model call: ${round(overhead, 4)} ms; target ≤ ${TARGET_MS} ms: ${pass ? 'PASS' : 'MISS'}`);
 removeRoot(root);
@@ -106,9 +119,19 @@ reportResult({
   title: 'Replay provider overhead per model call',
   config: { sessions: SESSIONS, runs: RUNS, calls: requests.length },
   figures: [
-    { name: 'replay, per call', unit: 'ms', median: round(replay.median, 4), min: round(replay.min, 4), max: round(replay.max, 4), runs: RUNS - 1, note: `p95 ${round(replay.p95, 4)} ms; prompts ~${systemChars} chars` },
+    {
+      name: 'replay, per call',
+      unit: 'ms',
+      median: round(replay.median, 4),
+      min: round(replay.min, 4),
+      max: round(replay.max, 4),
+      runs: RUNS - 1,
+      note: `p95 ${round(replay.p95, 4)} ms; prompts ~${systemChars} chars`,
+    },
     { name: 'instant provider, per call', unit: 'ms', median: round(baseline.median, 4), runs: RUNS - 1 },
   ],
-  targets: [{ name: 'overhead per model call', target: `≤ ${TARGET_MS} ms`, value: round(overhead, 4), unit: 'ms', pass }],
+  targets: [
+    { name: 'overhead per model call', target: `≤ ${TARGET_MS} ms`, value: round(overhead, 4), unit: 'ms', pass },
+  ],
   details: { replay, baseline },
 });

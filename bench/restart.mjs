@@ -13,7 +13,17 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPOSITORY_ROOT, envInteger, importBuilt, machineInfo, makeExampleRoot, removeRoot, reportResult, round, sleep } from './bench-support.mjs';
+import {
+  REPOSITORY_ROOT,
+  envInteger,
+  importBuilt,
+  machineInfo,
+  makeExampleRoot,
+  removeRoot,
+  reportResult,
+  round,
+  sleep,
+} from './bench-support.mjs';
 
 const { AuditLogWriter } = await importBuilt('audit/audit-log-writer.js');
 const REQUESTS = envInteger('REQUESTS', 1500);
@@ -31,16 +41,32 @@ function fakeMessage(sessionId, sequence, at) {
     next_agent: { name: null, reason: 'end' },
     status: { code: 'success', message: 'done' },
     error: { has_error: false, error_code: null, error_message: null, retry_count: 0, recoverable: false },
-    metadata: { session_id: sessionId, request_id: `earlier-${sessionId}`, sequence_number: sequence, parent_message_id: null },
+    metadata: {
+      session_id: sessionId,
+      request_id: `earlier-${sessionId}`,
+      sequence_number: sequence,
+      parent_message_id: null,
+    },
     audit: { compliance_notes: 'earlier', governance_files_consulted: [] },
   };
 }
 
 async function prebuildLog(root, entries) {
-  const writer = await AuditLogWriter.open({ logsDir: path.join(root, 'system', 'logs'), stateDir: path.join(root, 'system', 'state'), timezone: 'UTC', durable: false });
+  const writer = await AuditLogWriter.open({
+    logsDir: path.join(root, 'system', 'logs'),
+    stateDir: path.join(root, 'system', 'state'),
+    timezone: 'UTC',
+    durable: false,
+  });
   const at = new Date().toISOString();
   for (let index = 0; index < entries; index++) {
-    await writer.append({ message: fakeMessage(`sess-earlier-${Math.floor(index / 6)}`, (index % 6) + 1, at), governanceHash: 'earlier', corrections: [], complianceViolations: [], notes: [] });
+    await writer.append({
+      message: fakeMessage(`sess-earlier-${Math.floor(index / 6)}`, (index % 6) + 1, at),
+      governanceHash: 'earlier',
+      corrections: [],
+      complianceViolations: [],
+      notes: [],
+    });
   }
   await writer.close();
 }
@@ -63,7 +89,8 @@ function startDaemon(root) {
   return { child, ready, exited };
 }
 
-const results = (root) => readdirSync(path.join(root, 'system', 'outbox')).filter((name) => name.endsWith('.json')).length;
+const results = (root) =>
+  readdirSync(path.join(root, 'system', 'outbox')).filter((name) => name.endsWith('.json')).length;
 
 async function measure(entries) {
   const root = makeExampleRoot('intake: { concurrency: 16 }\n', 'govflow-bench-restart-');
@@ -72,7 +99,11 @@ async function measure(entries) {
     const first = startDaemon(root);
     await first.ready;
     const inbox = path.join(root, 'system', 'inbox');
-    for (let index = 0; index < REQUESTS; index++) writeFileSync(path.join(inbox, `r${index}.json`), JSON.stringify({ request: `Summarize note ${index}.`, request_id: `r${index}` }));
+    for (let index = 0; index < REQUESTS; index++)
+      writeFileSync(
+        path.join(inbox, `r${index}.json`),
+        JSON.stringify({ request: `Summarize note ${index}.`, request_id: `r${index}` }),
+      );
     const droppedAt = performance.now();
     // Let it run a while: about a fifth of the requests.
     while (results(root) < REQUESTS / 5) await sleep(20);
@@ -87,7 +118,13 @@ async function measure(entries) {
     const after = (REQUESTS - doneAtStop) / ((performance.now() - startedAt) / 1000);
     second.child.kill('SIGTERM');
     await second.exited;
-    return { entries, waiting_at_stop: REQUESTS - doneAtStop, before_per_s: round(before, 1), after_per_s: round(after, 1), ratio: round(after / before, 2) };
+    return {
+      entries,
+      waiting_at_stop: REQUESTS - doneAtStop,
+      before_per_s: round(before, 1),
+      after_per_s: round(after, 1),
+      ratio: round(after / before, 2),
+    };
   } finally {
     removeRoot(root);
   }
@@ -97,7 +134,12 @@ const rows = [];
 for (const entries of SIZES) {
   const row = await measure(entries);
   rows.push(row);
-  console.log(`${entries} entries in the day log, ${row.waiting_at_stop} waiting at ${STOP}: ${row.before_per_s}/s before, ${row.after_per_s}/s after the restart (${row.ratio}× the rate before; target ≥ 0.5×)`);
+  console.log(
+    `${entries} entries in the day log, ${row.waiting_at_stop} waiting at ${STOP}: ${row.before_per_s}/s before, ${row.after_per_s}/s after the restart (${row.ratio}× the rate before; target ≥ 0.5×)`,
+  );
 }
-if (rows.length === 2) console.log(`rate after the restart at ${rows[1].entries} entries / at ${rows[0].entries}: ${round(rows[1].after_per_s / rows[0].after_per_s, 2)} (target within 10 %)`);
+if (rows.length === 2)
+  console.log(
+    `rate after the restart at ${rows[1].entries} entries / at ${rows[0].entries}: ${round(rows[1].after_per_s / rows[0].after_per_s, 2)} (target within 10 %)`,
+  );
 reportResult({ name: 'restart', machine: machineInfo(), stop: STOP, requests: REQUESTS, rows });

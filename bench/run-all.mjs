@@ -15,7 +15,26 @@ import { fileURLToPath } from 'node:url';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH_DIR, '..');
-const SCRIPTS = ['prompt-cacheability', 'overhead-per-step', 'cluster', 'tracing-overhead', 'sessions-page', 'intake-latency', 'concurrency', 'memory', 'flood', 'compare-langgraph', 'hostile-answer', 'pii-detectors', 'http-submit', 'replay-overhead', 'local-model', 'restart', 'signing', 'real-path'];
+const SCRIPTS = [
+  'prompt-cacheability',
+  'overhead-per-step',
+  'cluster',
+  'tracing-overhead',
+  'sessions-page',
+  'intake-latency',
+  'concurrency',
+  'memory',
+  'flood',
+  'compare-langgraph',
+  'hostile-answer',
+  'pii-detectors',
+  'http-submit',
+  'replay-overhead',
+  'local-model',
+  'restart',
+  'signing',
+  'real-path',
+];
 
 function build() {
   if (process.env.BENCH_SKIP_BUILD === '1') return;
@@ -28,7 +47,10 @@ function build() {
 function runScript(name) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [path.join(BENCH_DIR, `${name}.mjs`)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(BENCH_DIR, `${name}.mjs`)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let result = null;
     let buffered = '';
     child.stdout.on('data', (chunk) => {
@@ -43,7 +65,9 @@ function runScript(name) {
     });
     child.on('close', (code) => {
       const seconds = (performance.now() - started) / 1000;
-      resolve(code === 0 && result ? { ...result, seconds } : { bench: name, error: `exited with code ${code}`, seconds });
+      resolve(
+        code === 0 && result ? { ...result, seconds } : { bench: name, error: `exited with code ${code}`, seconds },
+      );
     });
   });
 }
@@ -73,7 +97,13 @@ for (const result of results) {
     continue;
   }
   for (const target of result.targets) {
-    rows.push([`${result.bench}: ${target.name}`, target.target, `${target.value} ${target.unit}`, target.pass ? 'pass' : 'MISS', `${result.seconds.toFixed(0)} s`]);
+    rows.push([
+      `${result.bench}: ${target.name}`,
+      target.target,
+      `${target.value} ${target.unit}`,
+      target.pass ? 'pass' : 'MISS',
+      `${result.seconds.toFixed(0)} s`,
+    ]);
   }
 }
 const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));

@@ -10,7 +10,17 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPOSITORY_ROOT, envInteger, machineInfo, makeExampleRoot, removeRoot, reportResult, round, sleep, summarize } from './bench-support.mjs';
+import {
+  REPOSITORY_ROOT,
+  envInteger,
+  machineInfo,
+  makeExampleRoot,
+  removeRoot,
+  reportResult,
+  round,
+  sleep,
+  summarize,
+} from './bench-support.mjs';
 
 const REQUESTS = envInteger('REQUESTS', 300);
 const ROUNDS = envInteger('ROUNDS', 3);
@@ -20,7 +30,9 @@ spawnSync(process.execPath, [CLI, 'keygen', '--out', path.join(keys, 'audit.key'
 
 async function perStepMs(signed) {
   const witness = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-witness-'));
-  const audit = signed ? `audit: { signing_key: ${JSON.stringify(path.join(keys, 'audit.key'))}, witnesses: [${JSON.stringify(witness)}] }\n` : '';
+  const audit = signed
+    ? `audit: { signing_key: ${JSON.stringify(path.join(keys, 'audit.key'))}, witnesses: [${JSON.stringify(witness)}] }\n`
+    : '';
   const root = makeExampleRoot(`intake: { concurrency: 8 }\n${audit}`, 'govflow-bench-signing-');
   try {
     const child = spawn(process.execPath, [CLI, 'start', '--root', root], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -29,7 +41,11 @@ async function perStepMs(signed) {
     while (!output.includes('ready')) await sleep(5);
     const inbox = path.join(root, 'system', 'inbox');
     const started = performance.now();
-    for (let index = 0; index < REQUESTS; index++) writeFileSync(path.join(inbox, `r${index}.json`), JSON.stringify({ request: `Summarize note ${index}.`, request_id: `r${index}` }));
+    for (let index = 0; index < REQUESTS; index++)
+      writeFileSync(
+        path.join(inbox, `r${index}.json`),
+        JSON.stringify({ request: `Summarize note ${index}.`, request_id: `r${index}` }),
+      );
     const outbox = path.join(root, 'system', 'outbox');
     while (readdirSync(outbox).filter((name) => name.endsWith('.json')).length < REQUESTS) await sleep(10);
     const elapsed = performance.now() - started;
@@ -51,5 +67,14 @@ for (let round_ = 0; round_ < ROUNDS; round_++) {
 removeRoot(keys);
 const [a, b] = [summarize(plain), summarize(signed)];
 const overhead = (b.median / a.median - 1) * 100;
-console.log(`per step, median of ${ROUNDS} rounds of ${REQUESTS} requests: ${round(a.median, 3)} ms unsigned, ${round(b.median, 3)} ms signed (checkpoint_ms 1000, one witness folder): ${round(overhead, 1)} % (target ≤ 5 %)`);
-reportResult({ name: 'signing', machine: machineInfo(), unsigned_ms_per_step: round(a.median, 3), signed_ms_per_step: round(b.median, 3), overhead_percent: round(overhead, 1), target_met: overhead <= 5 });
+console.log(
+  `per step, median of ${ROUNDS} rounds of ${REQUESTS} requests: ${round(a.median, 3)} ms unsigned, ${round(b.median, 3)} ms signed (checkpoint_ms 1000, one witness folder): ${round(overhead, 1)} % (target ≤ 5 %)`,
+);
+reportResult({
+  name: 'signing',
+  machine: machineInfo(),
+  unsigned_ms_per_step: round(a.median, 3),
+  signed_ms_per_step: round(b.median, 3),
+  overhead_percent: round(overhead, 1),
+  target_met: overhead <= 5,
+});

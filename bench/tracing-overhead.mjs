@@ -64,14 +64,26 @@ await new Promise((resolve) => collector.listen(0, '127.0.0.1', resolve));
 const collectorUrl = `http://127.0.0.1:${collector.address().port}`;
 
 async function runOnce(label, traced, cheapest) {
-  const root = makeExampleRoot(traced ? `telemetry: { otlp_endpoint: "${collectorUrl}" }\n` : '', 'govflow-bench-trace-', cheapest ? parent : os.tmpdir());
+  const root = makeExampleRoot(
+    traced ? `telemetry: { otlp_endpoint: "${collectorUrl}" }\n` : '',
+    'govflow-bench-trace-',
+    cheapest ? parent : os.tmpdir(),
+  );
   roots.push(root);
-  const runtime = await openRuntime(root, { provider: new InstantProvider(), env: cheapest ? { GOVFLOW_FSYNC: '0' } : {}, log: quietLog() });
+  const runtime = await openRuntime(root, {
+    provider: new InstantProvider(),
+    env: cheapest ? { GOVFLOW_FSYNC: '0' } : {},
+    log: quietLog(),
+  });
   if (traced !== (runtime.telemetry !== null)) throw new Error(`${label}: tracing should be ${traced ? 'on' : 'off'}`);
   const signal = new AbortController().signal;
   const runSession = async (id, index) => {
-    const outcome = await runtime.runner.startSession({ requestId: id, text: requestText(index), sourceFile: `${id}.txt`, claimedPath: null }, signal);
-    if (outcome.status !== 'success' || outcome.result.messages !== STEPS) throw new Error(`${label}: session ${id} ended ${outcome.status}`);
+    const outcome = await runtime.runner.startSession(
+      { requestId: id, text: requestText(index), sourceFile: `${id}.txt`, claimedPath: null },
+      signal,
+    );
+    if (outcome.status !== 'success' || outcome.result.messages !== STEPS)
+      throw new Error(`${label}: session ${id} ended ${outcome.status}`);
   };
   try {
     for (let index = 0; index < WARMUP; index++) await runSession(`warm-${label}-${index}`, index);
@@ -92,15 +104,48 @@ async function runOnce(label, traced, cheapest) {
 /** The tracer's own synchronous work per step, with the real batch processor and OTLP exporter. */
 async function directCostPerStep(steps) {
   const events = new SessionEvents();
-  const pipeline = startTracePipeline(events, { tracesUrl: `${collectorUrl}/v1/traces`, source: 'telemetry.otlp_endpoint', captureContent: false, serviceName: 'bench', headers: {} });
+  const pipeline = startTracePipeline(events, {
+    tracesUrl: `${collectorUrl}/v1/traces`,
+    source: 'telemetry.otlp_endpoint',
+    captureContent: false,
+    serviceName: 'bench',
+    headers: {},
+  });
   const oneSession = (sessionId) => {
     events.emit('session_started', { sessionId, requestId: sessionId, user: null, entryAgent: 'objective_agent' });
     for (let sequence = 1; sequence <= STEPS; sequence++) {
       const agent = `agent_${sequence}`;
       events.emit('step_started', { sessionId, agent, sequence, taskId: null });
-      events.emit('model_call_started', { sessionId, agent, model: 'gpt-4.1-mini', provider: 'openai', attempt: 0, taskId: null });
-      events.emit('model_call_finished', { sessionId, agent, model: 'gpt-4.1-mini', provider: 'openai', attempt: 0, taskId: null, inputTokens: 900, outputTokens: 120, ms: 1, error: null });
-      events.emit('message', { sessionId, sequence, agent, status: 'success', outputType: 'summary', messageId: `${sessionId}-${sequence}`, entryHash: 'a'.repeat(64), taskId: null });
+      events.emit('model_call_started', {
+        sessionId,
+        agent,
+        model: 'gpt-4.1-mini',
+        provider: 'openai',
+        attempt: 0,
+        taskId: null,
+      });
+      events.emit('model_call_finished', {
+        sessionId,
+        agent,
+        model: 'gpt-4.1-mini',
+        provider: 'openai',
+        attempt: 0,
+        taskId: null,
+        inputTokens: 900,
+        outputTokens: 120,
+        ms: 1,
+        error: null,
+      });
+      events.emit('message', {
+        sessionId,
+        sequence,
+        agent,
+        status: 'success',
+        outputType: 'summary',
+        messageId: `${sessionId}-${sequence}`,
+        entryHash: 'a'.repeat(64),
+        taskId: null,
+      });
     }
     events.emit('session_finished', { sessionId, requestId: sessionId, status: 'success' });
   };
@@ -132,20 +177,30 @@ async function pairs(cheapest) {
     offs.push(off);
     ons.push(on);
     ratios.push((on / off - 1) * 100);
-    console.log(`  ${cheapest ? 'RAM root, fsync off' : 'default config'} pair ${run + 1}: off ${round(off, 4)} ms/step, on ${round(on, 4)} ms/step → ${round((on / off - 1) * 100, 1)} %`);
+    console.log(
+      `  ${cheapest ? 'RAM root, fsync off' : 'default config'} pair ${run + 1}: off ${round(off, 4)} ms/step, on ${round(on, 4)} ms/step → ${round((on / off - 1) * 100, 1)} %`,
+    );
   }
   return { off: summarize(offs), on: summarize(ons), ratio: summarize(ratios) };
 }
 
-console.log(`tracing overhead: ${RUNS} off/on pairs × ${SESSIONS} sessions (+${WARMUP} warm-up), default config and RAM root (${parent}) with fsync off`);
+console.log(
+  `tracing overhead: ${RUNS} off/on pairs × ${SESSIONS} sessions (+${WARMUP} warm-up), default config and RAM root (${parent}) with fsync off`,
+);
 const disk = await pairs(false);
 const ram = await pairs(true);
 const direct = await directCostPerStep(60_000);
 const directPercent = (direct / disk.off.median) * 100;
 const directPercentRam = (direct / ram.off.median) * 100;
-console.log(`  default config: off ${round(disk.off.median, 4)} ms/step, on ${round(disk.on.median, 4)} ms/step; end to end +${round(disk.ratio.median, 1)} % median of pairs (${round(disk.ratio.min, 1)} … ${round(disk.ratio.max, 1)})`);
-console.log(`  RAM root, fsync off: off ${round(ram.off.median, 4)} ms/step, on ${round(ram.on.median, 4)} ms/step; end to end +${round(ram.ratio.median, 1)} % median of pairs (${round(ram.ratio.min, 1)} … ${round(ram.ratio.max, 1)})`);
-console.log(`  direct: tracing costs ${round(direct * 1000, 1)} µs of CPU per step, export included = ${round(directPercent, 1)} % of the default step, ${round(directPercentRam, 1)} % of the RAM/fsync-off step`);
+console.log(
+  `  default config: off ${round(disk.off.median, 4)} ms/step, on ${round(disk.on.median, 4)} ms/step; end to end +${round(disk.ratio.median, 1)} % median of pairs (${round(disk.ratio.min, 1)} … ${round(disk.ratio.max, 1)})`,
+);
+console.log(
+  `  RAM root, fsync off: off ${round(ram.off.median, 4)} ms/step, on ${round(ram.on.median, 4)} ms/step; end to end +${round(ram.ratio.median, 1)} % median of pairs (${round(ram.ratio.min, 1)} … ${round(ram.ratio.max, 1)})`,
+);
+console.log(
+  `  direct: tracing costs ${round(direct * 1000, 1)} µs of CPU per step, export included = ${round(directPercent, 1)} % of the default step, ${round(directPercentRam, 1)} % of the RAM/fsync-off step`,
+);
 console.log(`  collector received ${exportedSpans} export requests`);
 const pass = directPercent <= TARGET_PERCENT;
 console.log(`  target ≤ ${TARGET_PERCENT} % of the step (direct, default config): ${pass ? 'PASS' : 'MISS'}`);
@@ -162,9 +217,23 @@ reportResult({
     { name: 'ms per step, RAM root + fsync off, tracing off', unit: 'ms', ...pick(ram.off) },
     { name: 'ms per step, RAM root + fsync off, tracing on', unit: 'ms', ...pick(ram.on) },
     { name: 'end to end, RAM root + fsync off (on/off − 1)', unit: '%', ...pick(ram.ratio) },
-    { name: 'tracing CPU per step, export included (direct)', unit: 'µs', median: round(direct * 1000, 1), runs: 1, note: `${round(directPercentRam, 1)} % of the RAM/fsync-off step` },
+    {
+      name: 'tracing CPU per step, export included (direct)',
+      unit: 'µs',
+      median: round(direct * 1000, 1),
+      runs: 1,
+      note: `${round(directPercentRam, 1)} % of the RAM/fsync-off step`,
+    },
   ],
-  targets: [{ name: 'tracing cost per step (direct, default config)', target: `≤ ${TARGET_PERCENT} %`, value: round(directPercent, 1), unit: '%', pass }],
+  targets: [
+    {
+      name: 'tracing cost per step (direct, default config)',
+      target: `≤ ${TARGET_PERCENT} %`,
+      value: round(directPercent, 1),
+      unit: '%',
+      pass,
+    },
+  ],
 });
 
 function pick(stats) {

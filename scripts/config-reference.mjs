@@ -49,7 +49,10 @@ function commentsByKey() {
     if (/:\s*\{\s*$/.test(trimmed)) stack.push(key);
   }
   // The one key without a default in the table: the system's zone is read at load time.
-  comments.set('timezone', "IANA zone of the audit log's days and times (GOVFLOW_TIMEZONE); default: the system's zone.");
+  comments.set(
+    'timezone',
+    "IANA zone of the audit log's days and times (GOVFLOW_TIMEZONE); default: the system's zone.",
+  );
   return comments;
 }
 
@@ -74,8 +77,12 @@ function render() {
       const isSection = child.type === 'object' && child.properties && Object.keys(child.properties).length > 0;
       const fallback = valueAt(CONFIG_DEFAULTS, here);
       const shown = fallback === undefined ? '—' : `\`${JSON.stringify(fallback)}\``;
-      if (isSection && here.length === 1) rows.push(`| **\`${dotted}\`** | section | | ${comments.get(dotted) ?? ''} |`);
-      else rows.push(`| \`${dotted}\` | ${typeOf(child)} | ${isSection ? '' : shown} | ${(comments.get(dotted) ?? '').replace(/\|/g, '\\|')} |`);
+      if (isSection && here.length === 1)
+        rows.push(`| **\`${dotted}\`** | section | | ${comments.get(dotted) ?? ''} |`);
+      else
+        rows.push(
+          `| \`${dotted}\` | ${typeOf(child)} | ${isSection ? '' : shown} | ${(comments.get(dotted) ?? '').replace(/\|/g, '\\|')} |`,
+        );
       if (isSection) walk(child, here);
     }
   };
@@ -89,9 +96,9 @@ function render() {
     'name the file and line. Relative paths resolve against the root.',
     '',
     'A running daemon watches this file: an edit of `http.tokens` applies at once (so `govflow token add`',
-    'needs no restart); any other changed key is named in one warning in the daemon\'s log and in',
+    "needs no restart); any other changed key is named in one warning in the daemon's log and in",
     '`govflow status` as needing a restart; an edit that does not validate is logged as an error with',
-    'file and line, and the daemon keeps the config it has. The governance hash (audit entries\'',
+    "file and line, and the daemon keeps the config it has. The governance hash (audit entries'",
     '`GOVERNANCE_VERSION`) covers every key except `http`, `daemon`, `intake`, `telemetry`, `store`,',
     '`cluster` and `audit`, which say how govflow runs and is reached, not what agents are told or may do.',
     '',
@@ -111,7 +118,9 @@ if (process.argv.includes('--check')) {
     // missing: out of date
   }
   if (current !== text) {
-    console.error(`${path.relative(ROOT, TARGET)} is out of date with the config schema and defaults: run npm run docs`);
+    console.error(
+      `${path.relative(ROOT, TARGET)} is out of date with the config schema and defaults: run npm run docs`,
+    );
     process.exit(1);
   }
   console.log(`${path.relative(ROOT, TARGET)} is up to date`);

@@ -50,7 +50,10 @@ function headerValue(headers: Record<string, string> | undefined, name: string):
  * `retry-after-ms` (OpenAI, Azure) wins over `Retry-After`, which is either delta-seconds
  * (possibly fractional) or an HTTP date. Dates in the past mean "now" (0).
  */
-export function parseRetryAfterMs(headers: Record<string, string> | undefined, now: number = Date.now()): number | undefined {
+export function parseRetryAfterMs(
+  headers: Record<string, string> | undefined,
+  now: number = Date.now(),
+): number | undefined {
   const milliseconds = headerValue(headers, 'retry-after-ms');
   if (milliseconds !== undefined && milliseconds.trim() !== '') {
     const value = Number(milliseconds);

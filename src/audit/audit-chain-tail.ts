@@ -28,7 +28,8 @@ export interface AuditHeadRecord {
   message_id: string;
 }
 
-export type HeadRecordRead = { state: 'missing' } | { state: 'unreadable'; reason: string } | { state: 'ok'; record: AuditHeadRecord };
+export type HeadRecordRead =
+  { state: 'missing' } | { state: 'unreadable'; reason: string } | { state: 'ok'; record: AuditHeadRecord };
 
 /** Why a parsed record is not one, or null when it is. */
 function invalidBecause(record: Partial<Record<keyof AuditHeadRecord, unknown>>): string | null {
@@ -52,7 +53,10 @@ export function readHeadRecord(stateDir: string): HeadRecordRead {
   const record = value as AuditHeadRecord;
   const reason = invalidBecause(record);
   if (reason !== null) return { state: 'unreadable', reason };
-  return { state: 'ok', record: { format: 1, file: record.file, entries: record.entries, hash: record.hash, message_id: record.message_id } };
+  return {
+    state: 'ok',
+    record: { format: 1, file: record.file, entries: record.entries, hash: record.hash, message_id: record.message_id },
+  };
 }
 
 /** The record's bytes, padded with spaces to one sector when it fits. */
@@ -73,7 +77,11 @@ export class HeadRecordFile {
     if (this.fd !== null && fs.fstatSync(this.fd).nlink === 0) this.close();
     if (this.fd === null) {
       fs.mkdirSync(this.stateDir, { recursive: true });
-      this.fd = fs.openSync(path.join(this.stateDir, HEAD_RECORD_FILE), fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
+      this.fd = fs.openSync(
+        path.join(this.stateDir, HEAD_RECORD_FILE),
+        fs.constants.O_RDWR | fs.constants.O_CREAT,
+        0o644,
+      );
       this.size = fs.fstatSync(this.fd).size;
     }
     const bytes = encode(record);
@@ -121,7 +129,11 @@ function readTail(file: string, separators: number): { ends: number[]; size: num
       const bytes = Buffer.alloc(size - start);
       fs.readSync(fd, bytes, 0, bytes.length, start);
       const ends: number[] = [];
-      for (let at = bytes.lastIndexOf(SEPARATOR); at !== -1 && ends.length < separators; at = at === 0 ? -1 : bytes.lastIndexOf(SEPARATOR, at - 1)) {
+      for (
+        let at = bytes.lastIndexOf(SEPARATOR);
+        at !== -1 && ends.length < separators;
+        at = at === 0 ? -1 : bytes.lastIndexOf(SEPARATOR, at - 1)
+      ) {
         ends.unshift(start + at + SEPARATOR.length);
       }
       if (ends.length >= separators || start === 0) {
@@ -139,11 +151,12 @@ function countInFile(file: string, needle: Buffer, end = Infinity): number {
   try {
     const slice = Buffer.alloc(16 * 1024 * 1024);
     let count = 0;
-    for (let position = 0; position < end; ) {
+    for (let position = 0; position < end;) {
       const read = fs.readSync(fd, slice, 0, Math.min(slice.length, end - position), position);
       const bytes = slice.subarray(0, read);
       let last = -1;
-      for (let at = bytes.indexOf(needle); at !== -1; at = bytes.indexOf(needle, at + 1)) [count, last] = [count + 1, at];
+      for (let at = bytes.indexOf(needle); at !== -1; at = bytes.indexOf(needle, at + 1))
+        [count, last] = [count + 1, at];
       if (read < slice.length) break;
       // Overlap the needle's length, so one split across two slices is counted once.
       position += last === -1 ? read - needle.length + 1 : last + needle.length;
@@ -178,7 +191,10 @@ function lastEntryBlock(file: string) {
   if (end === undefined) return undefined;
   // Fewer than two ends means the window reached the file's start, where the entry begins.
   const start = tail.ends.length >= 2 ? tail.ends.at(-2)! : 0;
-  const text = tail.read(start).subarray(0, end - start).toString('utf8');
+  const text = tail
+    .read(start)
+    .subarray(0, end - start)
+    .toString('utf8');
   return splitEntryBlocks(text).blocks.at(-1);
 }
 
@@ -214,11 +230,25 @@ export function scanChainTail(logsDir: string, stateDir: string, head: HeadRecor
   const newestDay = newest === undefined ? null : newest.slice(0, 8);
   const repairs = repair ? [repair] : [];
   if (read.state === 'ok' && end !== null && read.record.file === end.file && read.record.hash === end.hash) {
-    return { file: end.file as string | null, hash: end.hash, entries: read.record.entries, newestDay, repairs, warnings: [] as string[] };
+    return {
+      file: end.file as string | null,
+      hash: end.hash,
+      entries: read.record.entries,
+      newestDay,
+      repairs,
+      warnings: [] as string[],
+    };
   }
   // Every day counts: those retention archived or deleted too.
-  const archived = listArchivedLogFiles(logsDir).map((name) => splitEntryBlocks(gunzipSync(fs.readFileSync(path.join(archiveFolderOf(logsDir), name))).toString('utf8')).blocks.length);
-  const total = files.reduce((sum, file) => sum + countInFile(path.join(logsDir, file), SEPARATOR), (chainStart(logsDir)?.entries ?? 0) + archived.reduce((sum, entries) => sum + entries, 0));
+  const archived = listArchivedLogFiles(logsDir).map(
+    (name) =>
+      splitEntryBlocks(gunzipSync(fs.readFileSync(path.join(archiveFolderOf(logsDir), name))).toString('utf8')).blocks
+        .length,
+  );
+  const total = files.reduce(
+    (sum, file) => sum + countInFile(path.join(logsDir, file), SEPARATOR),
+    (chainStart(logsDir)?.entries ?? 0) + archived.reduce((sum, entries) => sum + entries, 0),
+  );
   const warnings: string[] = [];
   let entries = total;
   if (read.state === 'ok' && read.record.entries >= total) {
@@ -232,8 +262,19 @@ export function scanChainTail(logsDir: string, stateDir: string, head: HeadRecor
     );
     entries = record.entries;
   } else if (end !== null) {
-    const why = read.state === 'missing' ? 'it was missing' : read.state === 'unreadable' ? `it was unreadable: ${read.reason}` : `it was behind the logs: ${read.record.entries} entries`;
-    head.write({ format: HEAD_RECORD_FORMAT, file: end.file, entries: total, hash: end.hash, message_id: end.messageId });
+    const why =
+      read.state === 'missing'
+        ? 'it was missing'
+        : read.state === 'unreadable'
+          ? `it was unreadable: ${read.reason}`
+          : `it was behind the logs: ${read.record.entries} entries`;
+    head.write({
+      format: HEAD_RECORD_FORMAT,
+      file: end.file,
+      entries: total,
+      hash: end.hash,
+      message_id: end.messageId,
+    });
     warnings.push(`audit head record rebuilt from the logs (${why}): ${total} entries`);
   }
   return { file: end?.file ?? null, hash: end?.hash ?? GENESIS_HASH, entries, newestDay, repairs, warnings };

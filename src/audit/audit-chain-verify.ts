@@ -51,13 +51,19 @@ export interface VerifyResult {
 const MESSAGE_ID_LINE = /^\[MESSAGE_ID: (.*)\]$/m;
 
 /** The entry an intact entry really chains to. Only called at the first failure, so a linear scan is fine. */
-function findRealPredecessor(files: Array<{ fullPath: string; blocks: RawEntryBlock[] }>, body: string, stated: string, start: string): string | null {
+function findRealPredecessor(
+  files: Array<{ fullPath: string; blocks: RawEntryBlock[] }>,
+  body: string,
+  stated: string,
+  start: string,
+): string | null {
   if (computeEntryHash(GENESIS_HASH, body) === stated) return 'the start of the chain (genesis)';
   if (computeEntryHash(start, body) === stated) return 'the last entry retention deleted';
   for (const file of files) {
     for (const block of file.blocks) {
       const candidate = /^\[ENTRY_HASH: ([0-9a-f]{64})\]$/.exec(block.lines.at(-1) ?? '')?.[1];
-      if (candidate !== undefined && computeEntryHash(candidate, body) === stated) return `${file.fullPath}:${block.line}`;
+      if (candidate !== undefined && computeEntryHash(candidate, body) === stated)
+        return `${file.fullPath}:${block.line}`;
     }
   }
   return null;
@@ -82,7 +88,10 @@ export async function verifyAuditChain(options: {
   const deleted = start && { day: start.day, entries: start.entries, hash: start.hash };
   const offset = start?.entries ?? 0;
   // Archived days come first: they are older than every day still in logs/.
-  const archived = listArchivedLogFiles(options.logsDir, start?.day ?? '').map((name) => ({ name: `${name.slice(0, 8)}.log`, fullPath: path.join(options.logsDir, ARCHIVE_FOLDER, name) }));
+  const archived = listArchivedLogFiles(options.logsDir, start?.day ?? '').map((name) => ({
+    name: `${name.slice(0, 8)}.log`,
+    fullPath: path.join(options.logsDir, ARCHIVE_FOLDER, name),
+  }));
   const current = listLogFiles(options.logsDir).map((name) => ({ name, fullPath: path.join(options.logsDir, name) }));
   for (const { name, fullPath } of [...archived, ...current]) {
     const raw = await fs.promises.readFile(fullPath);
@@ -120,10 +129,20 @@ export async function verifyAuditChain(options: {
       if (computeEntryHash(previous, entry.body) !== entry.hash) {
         const realPredecessor = findRealPredecessor(files, entry.body, entry.hash, start?.hash ?? GENESIS_HASH);
         return realPredecessor === null
-          ? problem(file.fullPath, block.line, entry.messageId, 'hash-mismatch',
-              'the entry does not hash to its ENTRY_HASH after the entry before it: this entry was edited, or entries right before it were deleted')
-          : problem(file.fullPath, block.line, entry.messageId, 'chain-break',
-              `the entry is intact but chains to ${realPredecessor}, not to the entry before it: entries were reordered, inserted or deleted here`);
+          ? problem(
+              file.fullPath,
+              block.line,
+              entry.messageId,
+              'hash-mismatch',
+              'the entry does not hash to its ENTRY_HASH after the entry before it: this entry was edited, or entries right before it were deleted',
+            )
+          : problem(
+              file.fullPath,
+              block.line,
+              entry.messageId,
+              'chain-break',
+              `the entry is intact but chains to ${realPredecessor}, not to the entry before it: entries were reordered, inserted or deleted here`,
+            );
       }
       chain.push({ file: file.fullPath, line: block.line, messageId: entry.messageId, hash: entry.hash });
       options.hashes?.push(entry.hash);
@@ -131,15 +150,22 @@ export async function verifyAuditChain(options: {
     }
     if (file.torn !== null) {
       if (options.live === true && file === files.at(-1)) break; // the entry the daemon is writing now
-      return problem(file.fullPath, file.torn.line, MESSAGE_ID_LINE.exec(file.torn.text)?.[1] ?? null, 'torn',
+      return problem(
+        file.fullPath,
+        file.torn.line,
+        MESSAGE_ID_LINE.exec(file.torn.text)?.[1] ?? null,
+        'torn',
         `the file ends in an incomplete entry (${file.torn.length} bytes): the file was truncated, ` +
-          'or the daemon crashed mid-write and has not restarted yet (it cuts torn tails at start)');
+          'or the daemon crashed mid-write and has not restarted yet (it cuts torn tails at start)',
+      );
     }
   }
 
   if (options.live === true && chain.length > 0) {
     const last = chain.at(-1)!;
-    warnings.push(`a daemon is writing: verified up to entry ${chain.length} (${path.basename(last.file)}:${last.line}, message ${last.messageId}); entries written after it were not read`);
+    warnings.push(
+      `a daemon is writing: verified up to entry ${chain.length} (${path.basename(last.file)}:${last.line}, message ${last.messageId}); entries written after it were not read`,
+    );
   }
   if (head.state !== 'ok') {
     if (chain.length > 0) {
@@ -152,20 +178,35 @@ export async function verifyAuditChain(options: {
   if (record.entries > offset + chain.length) {
     const headFileExists = files.some((file) => file.name === record.file);
     const gapFile = headFileExists ? files.at(-1) : undefined;
-    return problem(gapFile?.fullPath ?? path.join(options.logsDir, record.file), gapFile ? gapFile.lineCount + 1 : 1, record.message_id, 'missing-entries',
+    return problem(
+      gapFile?.fullPath ?? path.join(options.logsDir, record.file),
+      gapFile ? gapFile.lineCount + 1 : 1,
+      record.message_id,
+      'missing-entries',
       `the logs hold ${offset + chain.length} entries but the head record says ${record.entries}, the last being message ` +
         `${record.message_id} in ${record.file}${headFileExists ? '' : ' (that file is missing)'}: ` +
-        `the last ${record.entries - offset - chain.length} entries were deleted`);
+        `the last ${record.entries - offset - chain.length} entries were deleted`,
+    );
   }
   const atHead = chain[record.entries - offset - 1];
   if (atHead === undefined) {
-    return problem(path.join(options.logsDir, record.file), 1, record.message_id, 'head-mismatch',
-      `the head record names entry ${record.entries}, but retention deleted the first ${offset} entries: the head record was rewritten`);
+    return problem(
+      path.join(options.logsDir, record.file),
+      1,
+      record.message_id,
+      'head-mismatch',
+      `the head record names entry ${record.entries}, but retention deleted the first ${offset} entries: the head record was rewritten`,
+    );
   }
   if (atHead.hash !== record.hash) {
-    return problem(atHead.file, atHead.line, atHead.messageId, 'head-mismatch',
+    return problem(
+      atHead.file,
+      atHead.line,
+      atHead.messageId,
+      'head-mismatch',
       `entry ${record.entries} should be message ${record.message_id} with hash ${record.hash} (head record), ` +
-        'but the logs hold another entry there: the last entries were replaced');
+        'but the logs hold another entry there: the last entries were replaced',
+    );
   }
   if (record.entries < offset + chain.length && options.live !== true) {
     warnings.push(

@@ -16,11 +16,18 @@ export const GENESIS_HASH = '0'.repeat(64);
 export function localDayAndTime(executedAt: string, timezone: string): { day: string; time: string } {
   const instant = new Date(executedAt);
   if (Number.isNaN(instant.getTime())) {
-    throw new AuditWriteError(`timestamp.executed_at "${executedAt}" is not a date; the orchestrator must stamp ISO 8601 with an offset`, undefined, undefined);
+    throw new AuditWriteError(
+      `timestamp.executed_at "${executedAt}" is not a date; the orchestrator must stamp ISO 8601 with an offset`,
+      undefined,
+      undefined,
+    );
   }
   const { year, month, day, hour, minute, second } = zonedParts(instant, timezone);
   const pad = (value: number) => String(value).padStart(2, '0');
-  return { day: `${String(year).padStart(4, '0')}${pad(month)}${pad(day)}`, time: `${pad(hour)}:${pad(minute)}:${pad(second)}` };
+  return {
+    day: `${String(year).padStart(4, '0')}${pad(month)}${pad(day)}`,
+    time: `${pad(hour)}:${pad(minute)}:${pad(second)}`,
+  };
 }
 
 /** All lines of an entry before `[ENTRY_HASH: …]`; `timezone` is the configured zone, not the message's own label. */
@@ -64,9 +71,14 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
     lines.push(`[COMPLIANCE VIOLATIONS]: ${encodeJson(input.complianceViolations)}`);
   }
   if (input.notes.length > 0) lines.push(`[NOTES]: ${encodeJson(input.notes)}`);
-  if (input.piiRedacted && Object.keys(input.piiRedacted).length > 0) lines.push(`[PII_REDACTED]: ${encodeJson(input.piiRedacted)}`);
+  if (input.piiRedacted && Object.keys(input.piiRedacted).length > 0)
+    lines.push(`[PII_REDACTED]: ${encodeJson(input.piiRedacted)}`);
   if (input.guardrails && input.guardrails.length > 0) lines.push(`[GUARDRAILS]: ${encodeJson(input.guardrails)}`);
-  if (input.delegation) lines.push(`[PARENT_SESSION_ID: ${escapeText(input.delegation.parentSessionId)}]`, `[DEPTH: ${encodeJson(input.delegation.depth)}]`);
+  if (input.delegation)
+    lines.push(
+      `[PARENT_SESSION_ID: ${escapeText(input.delegation.parentSessionId)}]`,
+      `[DEPTH: ${encodeJson(input.delegation.depth)}]`,
+    );
   lines.push(...formatToolAuditLines(input.tools));
   return lines.join('\n') + '\n';
 }
@@ -82,7 +94,11 @@ export function formatEntryTrailer(hash: string): string {
 }
 
 /** A whole entry, ready to append, with its hash. */
-export function formatEntry(input: AuditEntryInput, timezone: string, previousHash: string): { text: string; hash: string } {
+export function formatEntry(
+  input: AuditEntryInput,
+  timezone: string,
+  previousHash: string,
+): { text: string; hash: string } {
   const body = formatEntryBody(input, timezone);
   const hash = computeEntryHash(previousHash, body);
   return { text: body + formatEntryTrailer(hash), hash };

@@ -6,7 +6,14 @@
 import { TOOL_AUDIT_TAGS } from './tool-audit-lines.js';
 import type { ToolAuditLines } from '../store/tool-journal-records.js';
 import { AuditLogFormatError } from './audit-errors.js';
-import { AUDIT_FORMAT_VERSION, ValueDecodeError, decodeJson, decodeStringArray, unescapeNullableText, unescapeText } from './audit-line-encoding.js';
+import {
+  AUDIT_FORMAT_VERSION,
+  ValueDecodeError,
+  decodeJson,
+  decodeStringArray,
+  unescapeNullableText,
+  unescapeText,
+} from './audit-line-encoding.js';
 
 /** One entry read back: every value unescaped, plus where it sits and its stated hash. */
 export interface ParsedAuditEntry {
@@ -78,7 +85,11 @@ export function splitEntryBlocks(text: string): { blocks: RawEntryBlock[]; torn:
   let offset = 0; // of the current block, in bytes
   let lines: string[] = [];
   // An unterminated last line belongs to the torn tail.
-  for (let position = 0, newline = text.indexOf('\n'); newline !== -1; position = newline + 1, newline = text.indexOf('\n', position)) {
+  for (
+    let position = 0, newline = text.indexOf('\n');
+    newline !== -1;
+    position = newline + 1, newline = text.indexOf('\n', position)
+  ) {
     const lineText = text.slice(position, newline);
     if (lineText !== '---') {
       lines.push(lineText);
@@ -126,7 +137,12 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
   /** The value of `[TAG: value]` on the next line, or of `prefix value` when `closing` is ''. */
   const take = (prefix: string, closing = ']'): string => {
     const text = lines[index];
-    if (text === undefined || !text.startsWith(prefix) || !text.endsWith(closing) || text.length < prefix.length + closing.length) {
+    if (
+      text === undefined ||
+      !text.startsWith(prefix) ||
+      !text.endsWith(closing) ||
+      text.length < prefix.length + closing.length
+    ) {
       return fail(`expected a line starting "${prefix}"${text === undefined ? ' but the entry ended' : ''}`);
     }
     index += 1;
@@ -140,7 +156,8 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
   const writtenInput = take('[INPUT]: ', '');
   const inputIndex = index - 1;
   const outputType = decode(() => unescapeText(take('[OUTPUT TYPE: ')));
-  const statusMatch = /^\[STATUS: ([^\]]*)\] (.*)$/.exec(lines[index] ?? '') ?? fail('expected "[STATUS: code] message"');
+  const statusMatch =
+    /^\[STATUS: ([^\]]*)\] (.*)$/.exec(lines[index] ?? '') ?? fail('expected "[STATUS: code] message"');
   index += 1;
   const status = decode(() => ({ code: unescapeText(statusMatch[1]), message: unescapeText(statusMatch[2]) }));
 
@@ -148,10 +165,16 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
   if (lines[index]?.startsWith('[ERROR: ')) {
     const head = /^\[ERROR: ([^\]]*)\] /.exec(lines[index]);
     const tail = ERROR_TAIL.exec(lines[index]);
-    if (!head || !tail || tail.index < head[0].length) return fail('expected "[ERROR: code] message (retry_count=N, recoverable=true|false)"');
+    if (!head || !tail || tail.index < head[0].length)
+      return fail('expected "[ERROR: code] message (retry_count=N, recoverable=true|false)"');
     const message = lines[index].slice(head[0].length, tail.index);
     index += 1;
-    error = decode(() => ({ code: unescapeNullableText(head[1]), message: unescapeNullableText(message), retryCount: Number(tail[1]), recoverable: tail[2] === 'true' }));
+    error = decode(() => ({
+      code: unescapeNullableText(head[1]),
+      message: unescapeNullableText(message),
+      retryCount: Number(tail[1]),
+      recoverable: tail[2] === 'true',
+    }));
   }
   const complianceNotes = decode(() => unescapeNullableText(take('[COMPLIANCE NOTES]: ', '')));
   const governanceFiles = decode(() => {
@@ -178,27 +201,46 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     return decode(() => read(line.value), line.at);
   };
   const formatVersion = field('AUDIT_FORMAT', (written) =>
-    Number(written) === AUDIT_FORMAT_VERSION ? AUDIT_FORMAT_VERSION : invalid(`AUDIT_FORMAT ${written} is not ${AUDIT_FORMAT_VERSION}; read it with the govflow version that wrote it`),
+    Number(written) === AUDIT_FORMAT_VERSION
+      ? AUDIT_FORMAT_VERSION
+      : invalid(
+          `AUDIT_FORMAT ${written} is not ${AUDIT_FORMAT_VERSION}; read it with the govflow version that wrote it`,
+        ),
   );
   const sequence = field('SEQUENCE', (written) => {
     const value = decodeJson(written);
     return typeof value === 'number' ? value : invalid('SEQUENCE is not a number');
   });
-  const jsonInput = field('INPUT_ENCODING', (written) => written === 'json' || invalid(`INPUT_ENCODING "${written}" is not "json"`), () => false);
+  const jsonInput = field(
+    'INPUT_ENCODING',
+    (written) => written === 'json' || invalid(`INPUT_ENCODING "${written}" is not "json"`),
+    () => false,
+  );
   const json = (written: string) => decodeJson(written);
   const list = (tag: string) => field(tag, decodeStringArray, () => []);
   const parentSessionId = field('PARENT_SESSION_ID', unescapeText, () => null);
-  const depth = field('DEPTH', (written) => {
-    const value = decodeJson(written);
-    return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : invalid('DEPTH is not a whole number of at least 1');
-  }, () => null);
-  if ((parentSessionId === null) !== (depth === null)) fail('PARENT_SESSION_ID and DEPTH appear only together', (seen.get('PARENT_SESSION_ID') ?? seen.get('DEPTH'))!.at);
+  const depth = field(
+    'DEPTH',
+    (written) => {
+      const value = decodeJson(written);
+      return typeof value === 'number' && Number.isInteger(value) && value >= 1
+        ? value
+        : invalid('DEPTH is not a whole number of at least 1');
+    },
+    () => null,
+  );
+  if ((parentSessionId === null) !== (depth === null))
+    fail('PARENT_SESSION_ID and DEPTH appear only together', (seen.get('PARENT_SESSION_ID') ?? seen.get('DEPTH'))!.at);
   let tools: ToolAuditLines | undefined;
   for (const [tag, name] of Object.entries(TOOL_AUDIT_TAGS)) {
-    const value = field(tag, (written) => {
-      const array = decodeJson(written);
-      return Array.isArray(array) ? array : invalid(`${tag} is not a JSON array`);
-    }, () => undefined);
+    const value = field(
+      tag,
+      (written) => {
+        const array = decodeJson(written);
+        return Array.isArray(array) ? array : invalid(`${tag} is not a JSON array`);
+      },
+      () => undefined,
+    );
     if (value !== undefined) tools = { ...tools, [name]: value };
   }
 

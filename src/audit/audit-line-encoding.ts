@@ -60,11 +60,16 @@ const SHORT_UNESCAPES: Record<string, string> = { '\\': '\\', n: '\n', r: '\r', 
 
 /** One-line form → text. Throws {@link ValueDecodeError} on a backslash that is not ours. */
 export function unescapeText(written: string): string {
-  return written.replace(WRITTEN_ESCAPE, (_escape, hex: string | undefined, short: string | undefined, other: string, at: number) => {
-    if (hex !== undefined) return String.fromCharCode(parseInt(hex, 16));
-    if (short !== undefined) return SHORT_UNESCAPES[short];
-    throw new ValueDecodeError(`unknown escape "\\${other}" at column ${at + 1} (only \\\\ \\n \\r \\t \\uXXXX are written)`);
-  });
+  return written.replace(
+    WRITTEN_ESCAPE,
+    (_escape, hex: string | undefined, short: string | undefined, other: string, at: number) => {
+      if (hex !== undefined) return String.fromCharCode(parseInt(hex, 16));
+      if (short !== undefined) return SHORT_UNESCAPES[short];
+      throw new ValueDecodeError(
+        `unknown escape "\\${other}" at column ${at + 1} (only \\\\ \\n \\r \\t \\uXXXX are written)`,
+      );
+    },
+  );
 }
 
 export function unescapeNullableText(written: string): string | null {

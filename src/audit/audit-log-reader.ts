@@ -41,7 +41,9 @@ export interface ReadEntriesOptions {
 
 /** In chain order; {@link AuditLogFormatError} names the file and line of a malformed entry. */
 export async function readLogEntries(logsDir: string, options: ReadEntriesOptions = {}): Promise<LoggedEntry[]> {
-  const files = listLogFiles(logsDir).filter((file) => options.date === undefined || logFileDate(file) === options.date);
+  const files = listLogFiles(logsDir).filter(
+    (file) => options.date === undefined || logFileDate(file) === options.date,
+  );
   const entries: LoggedEntry[] = [];
   for (const file of files) {
     const text = await fs.promises.readFile(path.join(logsDir, file), 'utf8');

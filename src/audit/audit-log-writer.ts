@@ -10,7 +10,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { type AuditHeadRecord, type AuditRepair, HEAD_RECORD_FORMAT, HeadRecordFile, scanChainTail } from './audit-chain-tail.js';
+import {
+  type AuditHeadRecord,
+  type AuditRepair,
+  HEAD_RECORD_FORMAT,
+  HeadRecordFile,
+  scanChainTail,
+} from './audit-chain-tail.js';
 import { formatEntry, localDayAndTime } from './audit-entry-format.js';
 import type { AuditEntryInput } from '../store/session-store.js';
 import { AppendOnlyFile, backlogWritten, fsyncDirectory } from '../store/append-only-file.js';
@@ -91,8 +97,14 @@ export class AuditLogWriter {
     this.idlePosition = undefined;
     const local = localDayAndTime(input.message.timestamp.executed_at, this.options.timezone);
     // Behind a day file (or a journal record) that waits for the disk, in call order.
-    for (let gate = this.opening ?? backlogWritten(); gate !== null; gate = this.opening ?? backlogWritten()) await gate;
-    if (this.closed) throw new AuditWriteError('the audit log writer is closed; open a new one before appending', undefined, messageId);
+    for (let gate = this.opening ?? backlogWritten(); gate !== null; gate = this.opening ?? backlogWritten())
+      await gate;
+    if (this.closed)
+      throw new AuditWriteError(
+        'the audit log writer is closed; open a new one before appending',
+        undefined,
+        messageId,
+      );
     // Never reopen an older day: the chain runs in file order, so an entry whose clock went
     // backwards across midnight (or a late replay) stays in the newest file.
     const day = this.newestDay !== null && local.day < this.newestDay ? this.newestDay : local.day;
@@ -109,7 +121,12 @@ export class AuditLogWriter {
       }
     }
     const failed = (what: string, advice: string, error: unknown) =>
-      new AuditWriteError(`could not ${what} the audit entry of message ${messageId} to ${filePath} (${(error as Error).message}); the message was not passed on: ${advice}`, filePath, messageId, { cause: error });
+      new AuditWriteError(
+        `could not ${what} the audit entry of message ${messageId} to ${filePath} (${(error as Error).message}); the message was not passed on: ${advice}`,
+        filePath,
+        messageId,
+        { cause: error },
+      );
     const { text, hash } = formatEntry(input, this.options.timezone, this.lastHash);
     try {
       file.append(text);
@@ -121,7 +138,13 @@ export class AuditLogWriter {
     // This entry's place in the chain: other appends may come in while it syncs.
     const entries = this.entries;
     if (this.pendingHead === null) setImmediate(() => this.writeHead());
-    this.pendingHead = { format: HEAD_RECORD_FORMAT, file: path.basename(filePath), entries: this.entries, hash, message_id: messageId };
+    this.pendingHead = {
+      format: HEAD_RECORD_FORMAT,
+      file: path.basename(filePath),
+      entries: this.entries,
+      hash,
+      message_id: messageId,
+    };
     try {
       await file.sync();
     } catch (error) {
@@ -156,9 +179,14 @@ export class AuditLogWriter {
       this.file = new AppendOnlyFile(filePath, durable, { faults });
       if (!existed) fsyncDirectory(logsDir);
     } catch (error) {
-      throw new AuditWriteError(`could not open the audit log ${filePath} (${(error as Error).message}); check that ${logsDir} is writable`, filePath, messageId, {
-        cause: error,
-      });
+      throw new AuditWriteError(
+        `could not open the audit log ${filePath} (${(error as Error).message}); check that ${logsDir} is writable`,
+        filePath,
+        messageId,
+        {
+          cause: error,
+        },
+      );
     }
     this.markChecked();
     this.fileDay = day;
@@ -202,7 +230,8 @@ export class AuditLogWriter {
     if (this.idlePosition === undefined) {
       const newest = this.newestDay === null ? null : `${this.newestDay}.log`;
       try {
-        this.idlePosition = newest === null ? null : { file: newest, bytes: fs.statSync(path.join(this.options.logsDir, newest)).size };
+        this.idlePosition =
+          newest === null ? null : { file: newest, bytes: fs.statSync(path.join(this.options.logsDir, newest)).size };
       } catch {
         this.idlePosition = null;
       }

@@ -40,9 +40,18 @@ export function readSigningKey(file: string): { privateKey: KeyObject; keyId: st
   try {
     privateKey = createPrivateKey(readFileSync(file));
   } catch (error) {
-    throw new ConfigError(`audit.signing_key ${file} cannot be read as a PEM private key (${(error as Error).message}); make one with "govflow keygen --out ${file}"`, file, undefined, { cause: error });
+    throw new ConfigError(
+      `audit.signing_key ${file} cannot be read as a PEM private key (${(error as Error).message}); make one with "govflow keygen --out ${file}"`,
+      file,
+      undefined,
+      { cause: error },
+    );
   }
-  if (privateKey.asymmetricKeyType !== 'ed25519') throw new ConfigError(`audit.signing_key ${file} is a ${privateKey.asymmetricKeyType} key; govflow signs with Ed25519 ("govflow keygen")`, file);
+  if (privateKey.asymmetricKeyType !== 'ed25519')
+    throw new ConfigError(
+      `audit.signing_key ${file} is a ${privateKey.asymmetricKeyType} key; govflow signs with Ed25519 ("govflow keygen")`,
+      file,
+    );
   return { privateKey, keyId: publicKeyId(createPublicKey(privateKey)) };
 }
 
@@ -52,18 +61,41 @@ export function readPublicKey(file: string): { publicKey: KeyObject; keyId: stri
   try {
     publicKey = createPublicKey(readFileSync(file));
   } catch (error) {
-    throw new ConfigError(`${file} cannot be read as a PEM public key (${(error as Error).message}); pass the .pub file "govflow keygen" wrote`, file, undefined, { cause: error });
+    throw new ConfigError(
+      `${file} cannot be read as a PEM public key (${(error as Error).message}); pass the .pub file "govflow keygen" wrote`,
+      file,
+      undefined,
+      { cause: error },
+    );
   }
-  if (publicKey.asymmetricKeyType !== 'ed25519') throw new ConfigError(`${file} is a ${publicKey.asymmetricKeyType} key; govflow checkpoints are signed with Ed25519`, file);
+  if (publicKey.asymmetricKeyType !== 'ed25519')
+    throw new ConfigError(
+      `${file} is a ${publicKey.asymmetricKeyType} key; govflow checkpoints are signed with Ed25519`,
+      file,
+    );
   return { publicKey, keyId: publicKeyId(publicKey) };
 }
 
-export function signCheckpoint(privateKey: KeyObject, keyId: string, state: { day: string; entries: number; hash: string }, at: Date): Checkpoint {
-  return signFields(privateKey, keyId, { day: state.day, entries: state.entries, hash: state.hash, at: at.toISOString() });
+export function signCheckpoint(
+  privateKey: KeyObject,
+  keyId: string,
+  state: { day: string; entries: number; hash: string },
+  at: Date,
+): Checkpoint {
+  return signFields(privateKey, keyId, {
+    day: state.day,
+    entries: state.entries,
+    hash: state.hash,
+    at: at.toISOString(),
+  });
 }
 
 /** `fields` with `key` and `sig` over the canonical JSON of the rest, as a checkpoint (retention's deletion records too). */
-export function signFields<T extends object>(privateKey: KeyObject, keyId: string, fields: T): T & { key: string; sig: string } {
+export function signFields<T extends object>(
+  privateKey: KeyObject,
+  keyId: string,
+  fields: T,
+): T & { key: string; sig: string } {
   const signed = { ...fields, key: keyId };
   return { ...signed, sig: sign(null, Buffer.from(canonicalJson(signed)), privateKey).toString('base64') };
 }
@@ -88,7 +120,8 @@ export function parseCheckpointLine(line: string): Checkpoint | string {
   }
   const record = value as Partial<Record<keyof Checkpoint, unknown>>;
   if (typeof value !== 'object' || value === null) return 'not a JSON object';
-  for (const key of ['day', 'hash', 'at', 'key', 'sig'] as const) if (typeof record[key] !== 'string') return `"${key}" is not a string`;
+  for (const key of ['day', 'hash', 'at', 'key', 'sig'] as const)
+    if (typeof record[key] !== 'string') return `"${key}" is not a string`;
   if (!Number.isInteger(record.entries) || (record.entries as number) < 0) return '"entries" is not a count';
   return record as Checkpoint;
 }

@@ -47,10 +47,14 @@ export function folderSource(folder: string, options: { witness: boolean }): Che
     name: folder,
     missing: options.witness && !fs.existsSync(folder) ? `the witness folder ${folder} does not exist` : null,
     *lines() {
-      for (const file of readNames(folder).filter((name) => /^\d{8}\.jsonl$/.test(name)).sort().map((name) => path.join(folder, name))) {
+      for (const file of readNames(folder)
+        .filter((name) => /^\d{8}\.jsonl$/.test(name))
+        .sort()
+        .map((name) => path.join(folder, name))) {
         const lines = fs.readFileSync(file, 'utf8').split('\n');
         for (let index = 0; index < lines.length; index++) {
-          if (lines[index].trim() !== '') yield { where: `${file}:${index + 1}`, line: lines[index], mayBeTorn: index === lines.length - 1 };
+          if (lines[index].trim() !== '')
+            yield { where: `${file}:${index + 1}`, line: lines[index], mayBeTorn: index === lines.length - 1 };
         }
       }
     },
@@ -65,8 +69,19 @@ export function describeCheckpoint(checkpoint: Checkpoint): string {
 export type ChainKind = 'logs' | 'store';
 
 /** Holds every checkpoint of every source against `hashes`, the chain's ENTRY_HASHes in order, up to the first that fails. */
-export function holdCheckpoints(options: { sources: CheckpointSource[]; publicKey: KeyObject; keyId: string; hashes: string[]; chain: ChainKind; start?: ChainStart }): CheckpointVerifyResult {
-  const result: CheckpointVerifyResult = { checked: 0, sources: options.sources.map((source) => source.name), newest: null };
+export function holdCheckpoints(options: {
+  sources: CheckpointSource[];
+  publicKey: KeyObject;
+  keyId: string;
+  hashes: string[];
+  chain: ChainKind;
+  start?: ChainStart;
+}): CheckpointVerifyResult {
+  const result: CheckpointVerifyResult = {
+    checked: 0,
+    sources: options.sources.map((source) => source.name),
+    newest: null,
+  };
   for (const source of options.sources) {
     if (source.missing !== null) {
       result.firstProblem = { where: source.name, checkpoint: null, detail: source.missing };
@@ -96,18 +111,43 @@ export function holdCheckpoints(options: { sources: CheckpointSource[]; publicKe
 type ChainStart = Pick<DeletionRecord, 'entries' | 'hash'>;
 
 /** Files mode. Every record of days retention deleted must be signed too: whoever deletes days without the key could cut any history. */
-export function verifyCheckpoints(options: { logsDir: string; stateDir: string; witnesses: string[]; publicKey: KeyObject; keyId: string; hashes: string[] }): CheckpointVerifyResult {
-  const sources = [folderSource(checkpointsDir(options.stateDir), { witness: false }), ...options.witnesses.map((folder) => folderSource(folder, { witness: true }))];
+export function verifyCheckpoints(options: {
+  logsDir: string;
+  stateDir: string;
+  witnesses: string[];
+  publicKey: KeyObject;
+  keyId: string;
+  hashes: string[];
+}): CheckpointVerifyResult {
+  const sources = [
+    folderSource(checkpointsDir(options.stateDir), { witness: false }),
+    ...options.witnesses.map((folder) => folderSource(folder, { witness: true })),
+  ];
   const deletions = readDeletions(options.logsDir).records;
   for (const { where, line, record } of deletions) {
     const parsed = parseCheckpointLine(line);
     const problem =
-      typeof parsed === 'string' ? 'it is not signed: days were deleted without the key (by hand, or before audit.signing_key was set)'
-      : parsed.key !== options.keyId ? `it is signed by another key (${parsed.key.slice(0, 16)}…): it was forged or re-signed`
-      : checkpointSignatureHolds(parsed, options.publicKey) ? null : 'the signature does not hold: the record was altered or forged';
-    if (problem !== null) return { checked: 0, sources: sources.map((source) => source.name), newest: null, firstProblem: { where, checkpoint: null, detail: `record of days deleted through ${record.day}: ${problem}` } };
+      typeof parsed === 'string'
+        ? 'it is not signed: days were deleted without the key (by hand, or before audit.signing_key was set)'
+        : parsed.key !== options.keyId
+          ? `it is signed by another key (${parsed.key.slice(0, 16)}…): it was forged or re-signed`
+          : checkpointSignatureHolds(parsed, options.publicKey)
+            ? null
+            : 'the signature does not hold: the record was altered or forged';
+    if (problem !== null)
+      return {
+        checked: 0,
+        sources: sources.map((source) => source.name),
+        newest: null,
+        firstProblem: { where, checkpoint: null, detail: `record of days deleted through ${record.day}: ${problem}` },
+      };
   }
-  const result = holdCheckpoints({ ...options, sources, chain: 'logs', ...(deletions.length > 0 && { start: deletions.at(-1)!.record }) });
+  const result = holdCheckpoints({
+    ...options,
+    sources,
+    chain: 'logs',
+    ...(deletions.length > 0 && { start: deletions.at(-1)!.record }),
+  });
   if (result.firstProblem !== undefined) return result;
   const head = readHeadRecord(options.stateDir);
   if (head.state === 'ok' && result.newest !== null && head.record.entries < result.newest.entries) {
@@ -120,10 +160,16 @@ export function verifyCheckpoints(options: { logsDir: string; stateDir: string; 
   return result;
 }
 
-function checkOne(checkpoint: Checkpoint, options: { publicKey: KeyObject; keyId: string; hashes: string[]; chain: ChainKind; start?: ChainStart }): string | null {
-  if (checkpoint.key !== options.keyId) return `signed by another key (${checkpoint.key.slice(0, 16)}…, not ${options.keyId.slice(0, 16)}…): it was forged or re-signed`;
-  if (!checkpointSignatureHolds(checkpoint, options.publicKey)) return 'the signature does not hold: the checkpoint was altered or forged';
-  const [holds, of] = options.chain === 'logs' ? ['the logs hold', 'the logs'] : ["the store's chain holds", "the store's chain"];
+function checkOne(
+  checkpoint: Checkpoint,
+  options: { publicKey: KeyObject; keyId: string; hashes: string[]; chain: ChainKind; start?: ChainStart },
+): string | null {
+  if (checkpoint.key !== options.keyId)
+    return `signed by another key (${checkpoint.key.slice(0, 16)}…, not ${options.keyId.slice(0, 16)}…): it was forged or re-signed`;
+  if (!checkpointSignatureHolds(checkpoint, options.publicKey))
+    return 'the signature does not hold: the checkpoint was altered or forged';
+  const [holds, of] =
+    options.chain === 'logs' ? ['the logs hold', 'the logs'] : ["the store's chain holds", "the store's chain"];
   // Checkpoints of days retention deleted: their entries are gone; the one at the cut names its hash.
   const offset = options.start?.entries ?? 0;
   if (checkpoint.entries < offset) return null;

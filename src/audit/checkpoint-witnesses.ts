@@ -33,7 +33,10 @@ export function witnessLag(stateDir: string, pid: number | undefined): WitnessLa
 
 /** `govflow status` lines (files and cluster mode): one per witness. */
 export function witnessLines(lags: WitnessLag[]): string[] {
-  return lags.map((lag) => `witness ${lag.witness}: ${lag.pending === 0 ? 'up to date' : `${lag.pending} checkpoints waiting`}${lag.lastError ? ` (last error: ${lag.lastError})` : ''}`);
+  return lags.map(
+    (lag) =>
+      `witness ${lag.witness}: ${lag.pending === 0 ? 'up to date' : `${lag.pending} checkpoints waiting`}${lag.lastError ? ` (last error: ${lag.lastError})` : ''}`,
+  );
 }
 
 type Log = (message: string, fields?: Record<string, unknown>) => void;
@@ -86,11 +89,18 @@ class Witness {
       this.failures += 1;
       this.lastError = (error as Error).message;
       this.changed();
-      if (this.failures === 1) this.log?.(`audit witness ${this.target} did not take a checkpoint; retrying with backoff (sessions go on)`, { witness: this.target, error: this.lastError });
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.sending = this.drain();
-      }, backoffDelayMs(this.failures, DEFAULT_BACKOFF));
+      if (this.failures === 1)
+        this.log?.(`audit witness ${this.target} did not take a checkpoint; retrying with backoff (sessions go on)`, {
+          witness: this.target,
+          error: this.lastError,
+        });
+      this.timer = setTimeout(
+        () => {
+          this.timer = null;
+          this.sending = this.drain();
+        },
+        backoffDelayMs(this.failures, DEFAULT_BACKOFF),
+      );
       this.timer.unref();
     } finally {
       this.sending = null;
@@ -100,7 +110,12 @@ class Witness {
   private async send(checkpoint: Checkpoint): Promise<void> {
     const line = JSON.stringify(checkpoint);
     if (/^https?:\/\//.test(this.target)) {
-      const response = await fetch(this.target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: line, signal: AbortSignal.timeout(10_000) });
+      const response = await fetch(this.target, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: line,
+        signal: AbortSignal.timeout(10_000),
+      });
       if (!response.ok) throw new GovflowError('provider', `HTTP ${response.status} from ${this.target}`);
       return;
     }
@@ -122,7 +137,11 @@ export class CheckpointWitnesses {
   }
 
   lag(): WitnessLag[] {
-    return this.witnesses.map((witness) => ({ witness: witness.target, pending: witness.pending, lastError: witness.lastError }));
+    return this.witnesses.map((witness) => ({
+      witness: witness.target,
+      pending: witness.pending,
+      lastError: witness.lastError,
+    }));
   }
 
   /** One more try of each witness's backlog, then no more retries (at stop). */

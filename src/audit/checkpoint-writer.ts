@@ -37,7 +37,11 @@ export class CheckpointWriter {
   private readonly witnesses: CheckpointWitnesses;
 
   constructor(private readonly options: CheckpointWriterOptions) {
-    this.witnesses = new CheckpointWitnesses({ stateDir: options.stateDir, witnesses: options.witnesses, log: options.log });
+    this.witnesses = new CheckpointWitnesses({
+      stateDir: options.stateDir,
+      witnesses: options.witnesses,
+      log: options.log,
+    });
   }
 
   /** The chain's head after a committed entry (syncs of concurrent appends may report out of order). */
@@ -77,7 +81,9 @@ export class CheckpointWriter {
         await mkdir(folder, { recursive: true });
         await appendFile(path.join(folder, `${state.day}.jsonl`), `${JSON.stringify(checkpoint)}\n`);
       })
-      .catch((error: unknown) => this.options.log?.(`could not write a signed checkpoint to ${folder}`, { error: (error as Error).message }));
+      .catch((error: unknown) =>
+        this.options.log?.(`could not write a signed checkpoint to ${folder}`, { error: (error as Error).message }),
+      );
     this.witnesses.deliver(checkpoint);
   }
 }

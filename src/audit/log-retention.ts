@@ -35,7 +35,10 @@ export interface DeletionRecord {
 }
 
 /** Every deletion, oldest first, with its `file:line`; `problem` names a line that is not one. */
-export function readDeletions(logsDir: string): { records: Array<{ record: DeletionRecord; where: string; line: string }>; problem: { file: string; line: number; detail: string } | null } {
+export function readDeletions(logsDir: string): {
+  records: Array<{ record: DeletionRecord; where: string; line: string }>;
+  problem: { file: string; line: number; detail: string } | null;
+} {
   const file = path.join(archiveFolderOf(logsDir), DELETIONS_FILE);
   let text: string;
   try {
@@ -53,8 +56,15 @@ export function readDeletions(logsDir: string): { records: Array<{ record: Delet
     } catch {
       return { records, problem: { file, line: index + 1, detail: 'not JSON' } };
     }
-    if (!/^\d{8}$/.test(String(record.day)) || !Number.isInteger(record.entries) || !/^[0-9a-f]{64}$/.test(String(record.hash))) {
-      return { records, problem: { file, line: index + 1, detail: 'not a deletion record ("day", "entries" and "hash" are required)' } };
+    if (
+      !/^\d{8}$/.test(String(record.day)) ||
+      !Number.isInteger(record.entries) ||
+      !/^[0-9a-f]{64}$/.test(String(record.hash))
+    ) {
+      return {
+        records,
+        problem: { file, line: index + 1, detail: 'not a deletion record ("day", "entries" and "hash" are required)' },
+      };
     }
     records.push({ record, where, line });
   }
@@ -75,7 +85,8 @@ export function deletedRequest(logsDir: string, requestId: string): DeletionReco
   let known = deletedRequests.get(logsDir);
   if (known?.stamp !== stamp) {
     known = { stamp, byRequest: new Map() };
-    for (const { record } of readDeletions(logsDir).records) for (const id of record.requests ?? []) known.byRequest.set(id, record);
+    for (const { record } of readDeletions(logsDir).records)
+      for (const id of record.requests ?? []) known.byRequest.set(id, record);
     deletedRequests.set(logsDir, known);
   }
   return known.byRequest.get(requestId) ?? null;
@@ -89,7 +100,9 @@ export function chainStart(logsDir: string): DeletionRecord | null {
 /** Archived day files (`YYYYMMDD.log.gz`) not also still in logs/ and not deleted (days after `after`), oldest first. */
 export function listArchivedLogFiles(logsDir: string, after = chainStart(logsDir)?.day ?? ''): string[] {
   const current = new Set(listLogFiles(logsDir));
-  return readNames(archiveFolderOf(logsDir)).filter((name) => /^\d{8}\.log\.gz$/.test(name) && name.slice(0, 8) > after && !current.has(name.slice(0, -3))).sort();
+  return readNames(archiveFolderOf(logsDir))
+    .filter((name) => /^\d{8}\.log\.gz$/.test(name) && name.slice(0, 8) > after && !current.has(name.slice(0, -3)))
+    .sort();
 }
 
 /** The names in `folder`; none when it cannot be read (not made yet, or gone). */
@@ -150,7 +163,9 @@ export function deleteOldDays(options: DeletionOptions): { deleted: string[]; he
   const firstKept = listLogFiles(options.logsDir)[0]?.slice(0, 8) ?? '99999999';
   const deletedThrough = start?.day ?? '';
   const names = readNames(archiveDir);
-  const folders = names.filter((name) => /^\d{8}$/.test(name) && name > deletedThrough && name < cutoff && name < firstKept);
+  const folders = names.filter(
+    (name) => /^\d{8}$/.test(name) && name > deletedThrough && name < cutoff && name < firstKept,
+  );
   const logs = listArchivedLogFiles(options.logsDir, deletedThrough).filter((name) => name.slice(0, 8) < cutoff);
   // What a crash left of an earlier deletion (its record is written): removed, not recorded again.
   const leftovers = names.filter((name) => /^\d{8}(\.log\.gz)?$/.test(name) && name.slice(0, 8) <= deletedThrough);
@@ -165,20 +180,38 @@ export function deleteOldDays(options: DeletionOptions): { deleted: string[]; he
       for (const block of splitEntryBlocks(gunzipSync(fs.readFileSync(file)).toString('utf8')).blocks) {
         const entry = parseEntryBlock(block);
         if (computeEntryHash(hash, entry.body) !== entry.hash) {
-          throw new GovflowError('audit', `${file}: entry ${entry.messageId} (line ${block.line}) does not chain to the entry before it; nothing deleted: run "govflow verify"`);
+          throw new GovflowError(
+            'audit',
+            `${file}: entry ${entry.messageId} (line ${block.line}) does not chain to the entry before it; nothing deleted: run "govflow verify"`,
+          );
         }
         [entries, hash] = [entries + 1, entry.hash];
       }
     }
     const listed = (sub: string, suffix: string) =>
-      folders.flatMap((day) => readNames(path.join(archiveDir, day, sub)).filter((name) => name.endsWith(suffix)).map((name) => name.slice(0, name.length - suffix.length))).sort();
-    const fields = { day: days.at(-1)!, entries, hash, at: now.toISOString(), days, sessions: listed('sessions', ''), requests: listed('outbox', '.json.gz') };
+      folders
+        .flatMap((day) =>
+          readNames(path.join(archiveDir, day, sub))
+            .filter((name) => name.endsWith(suffix))
+            .map((name) => name.slice(0, name.length - suffix.length)),
+        )
+        .sort();
+    const fields = {
+      day: days.at(-1)!,
+      entries,
+      hash,
+      at: now.toISOString(),
+      days,
+      sessions: listed('sessions', ''),
+      requests: listed('outbox', '.json.gz'),
+    };
     const record = options.sign ? options.sign(fields) : fields;
     const file = path.join(archiveDir, DELETIONS_FILE);
     const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
     writeFileAtomic(file, `${before}${JSON.stringify(record)}\n`);
   }
-  for (const name of [...folders, ...logs, ...leftovers]) fs.rmSync(path.join(archiveDir, name), { recursive: true, force: true });
+  for (const name of [...folders, ...logs, ...leftovers])
+    fs.rmSync(path.join(archiveDir, name), { recursive: true, force: true });
   fsyncDirectory(archiveDir);
   return { deleted: days, held: false };
 }

@@ -84,7 +84,13 @@ export class LoggedMessagesIndex {
     if (indexed !== undefined && size < indexed.bytes) indexed = undefined;
     if (indexed === undefined || wantedStart < indexed.start) {
       // A point past the end or not where an entry begins (the file was replaced since) reads it all.
-      const startAt = wantedStart > size || (wantedStart > 0 && wantedStart < size && !(await this.read(full, wantedStart, ENTRY_START.length)).equals(ENTRY_START)) ? 0 : wantedStart;
+      const startAt =
+        wantedStart > size ||
+        (wantedStart > 0 &&
+          wantedStart < size &&
+          !(await this.read(full, wantedStart, ENTRY_START.length)).equals(ENTRY_START))
+          ? 0
+          : wantedStart;
       if (indexed === undefined) {
         indexed = { start: startAt, bytes: startAt, sessions: new Map() };
         this.files.set(file, indexed);
@@ -97,14 +103,20 @@ export class LoggedMessagesIndex {
   }
 
   /** Returns where the last whole entry ends: a torn last one waits for its end. In slices: a busy day's file can be larger than one string may be. */
-  private async indexRange(full: string, from: number, to: number, sessions: Map<string, SessionMessages>): Promise<number> {
+  private async indexRange(
+    full: string,
+    from: number,
+    to: number,
+    sessions: Map<string, SessionMessages>,
+  ): Promise<number> {
     let at = from;
     while (at < to) {
       const length = Math.min(SLICE_BYTES, to - at);
       const bytes = await this.read(full, at, length);
       const last = bytes.lastIndexOf(ENTRY_END);
       if (last === -1) {
-        if (length === SLICE_BYTES) throw new AuditLogFormatError(`no entry end ("---") in ${SLICE_BYTES} bytes`, 1, full);
+        if (length === SLICE_BYTES)
+          throw new AuditLogFormatError(`no entry end ("---") in ${SLICE_BYTES} bytes`, 1, full);
         return at;
       }
       const end = last + ENTRY_END.length;

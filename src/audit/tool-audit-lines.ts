@@ -7,7 +7,13 @@ import { encodeJson } from './audit-line-encoding.js';
 import type { ToolAuditLines } from '../store/tool-journal-records.js';
 
 /** Each line's tag and the field it holds, in the order written (the parser reads them by this table too). */
-export const TOOL_AUDIT_TAGS = { TOOL_CALLS: 'toolCalls', VIOLATIONS: 'violations', APPROVALS: 'approvals', EVIDENCE: 'evidence', DELEGATIONS: 'delegations' } as const;
+export const TOOL_AUDIT_TAGS = {
+  TOOL_CALLS: 'toolCalls',
+  VIOLATIONS: 'violations',
+  APPROVALS: 'approvals',
+  EVIDENCE: 'evidence',
+  DELEGATIONS: 'delegations',
+} as const;
 
 /** The key that names the call an item is about, on the lines that have one. */
 const CALL_KEYS: Partial<Record<keyof ToolAuditLines, string>> = { toolCalls: 'id', approvals: 'call_id' };
@@ -15,7 +21,9 @@ const CALL_KEYS: Partial<Record<keyof ToolAuditLines, string>> = { toolCalls: 'i
 function oncePerCall(field: keyof ToolAuditLines, items: ReadonlyArray<object>): object[] {
   const key = CALL_KEYS[field];
   const idOf = (item: object) => (item as Record<string, unknown>)[key ?? ''];
-  return key === undefined ? [...items] : items.filter((item, index) => items.findIndex((other) => idOf(other) === idOf(item)) === index);
+  return key === undefined
+    ? [...items]
+    : items.filter((item, index) => items.findIndex((other) => idOf(other) === idOf(item)) === index);
 }
 
 export function formatToolAuditLines(lines: ToolAuditLines | undefined): string[] {

@@ -22,7 +22,10 @@ export function describeVerifyResult(result: VerifyResult): string {
   if (result.ok || problem === undefined) {
     // Always plural: scripts match this line literally ("N entries in M files").
     lines.push(`audit chain intact: ${result.entries} entries in ${result.files} files`);
-    if (result.deleted) lines.push(`the chain starts after entry ${result.deleted.entries}: retention deleted the days through ${result.deleted.day} (system/logs/archive/deleted.jsonl)`);
+    if (result.deleted)
+      lines.push(
+        `the chain starts after entry ${result.deleted.entries}: retention deleted the days through ${result.deleted.day} (system/logs/archive/deleted.jsonl)`,
+      );
   } else {
     lines.push(
       `audit chain broken at ${problem.file}:${problem.line} (message_id ${problem.messageId ?? 'unknown'}): ${problem.reason.replace('-', ' ')}: ${problem.detail}`,
@@ -35,15 +38,25 @@ export function describeVerifyResult(result: VerifyResult): string {
 
 export async function verifyCommand(options: VerifyCommandOptions): Promise<number> {
   const hashes: string[] = [];
-  const result = await verifyAuditChain({ logsDir: options.logsDir, stateDir: options.stateDir, hashes, live: options.live === true });
+  const result = await verifyAuditChain({
+    logsDir: options.logsDir,
+    stateDir: options.stateDir,
+    hashes,
+    live: options.live === true,
+  });
   if (options.projection === true) {
     // No head record here by design: the chain's head is in Postgres, and --store checks it.
     result.warnings = result.warnings.filter((warning) => !warning.startsWith('no audit head record'));
-    result.warnings.push('cluster mode: these logs are a projection of the chain in Postgres; `govflow verify --store` also checks that no last entries were deleted');
+    result.warnings.push(
+      'cluster mode: these logs are a projection of the chain in Postgres; `govflow verify --store` also checks that no last entries were deleted',
+    );
   }
   options.write(describeVerifyResult(result));
   if (options.signed === undefined) return result.ok ? 0 : 1;
-  const checkpointsHold = reportCheckpoints(verifyCheckpoints({ logsDir: options.logsDir, stateDir: options.stateDir, hashes, ...options.signed }), options.write);
+  const checkpointsHold = reportCheckpoints(
+    verifyCheckpoints({ logsDir: options.logsDir, stateDir: options.stateDir, hashes, ...options.signed }),
+    options.write,
+  );
   return result.ok && checkpointsHold ? 0 : 1;
 }
 
@@ -59,6 +72,8 @@ export function reportCheckpoints(checkpoints: CheckpointVerifyResult, write: (t
     return false;
   }
   const newest = checkpoints.newest!;
-  write(`signed checkpoints hold: ${checkpoints.checked} checked in ${checkpoints.sources.length} places, the newest covering ${newest.entries} entries (${newest.day}, signed ${newest.at})\n`);
+  write(
+    `signed checkpoints hold: ${checkpoints.checked} checked in ${checkpoints.sources.length} places, the newest covering ${newest.entries} entries (${newest.day}, signed ${newest.at})\n`,
+  );
   return true;
 }

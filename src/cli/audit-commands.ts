@@ -1,7 +1,14 @@
 /** `govflow logs` (entries filtered by day, session, agent or status; as text or JSON) and `govflow verify`. */
 import { formatEntryTrailer } from '../audit/audit-entry-format.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
-import { type EntryFilter, type LoggedEntry, entryJson, filterEntries, isLogDate, readLogEntries } from '../audit/audit-log-reader.js';
+import {
+  type EntryFilter,
+  type LoggedEntry,
+  entryJson,
+  filterEntries,
+  isLogDate,
+  readLogEntries,
+} from '../audit/audit-log-reader.js';
 import path from 'node:path';
 import { reportCheckpoints, verifyCommand } from '../audit/verify-command.js';
 import { folderSource, holdCheckpoints } from '../audit/checkpoint-verify.js';
@@ -13,9 +20,13 @@ import { ConfigError, UsageError } from '../errors.js';
 import type { CommandDefinition } from './command-context.js';
 
 /** Exit 0 after printing (whole lines to `write`); 2 for a bad `--date`; 1 when a log file is malformed. */
-export async function logsCommand(options: EntryFilter & { logsDir: string; json: boolean; write: (text: string) => void }): Promise<number> {
+export async function logsCommand(
+  options: EntryFilter & { logsDir: string; json: boolean; write: (text: string) => void },
+): Promise<number> {
   if (options.date !== undefined && !isLogDate(options.date)) {
-    options.write(`govflow logs: --date must be a day written YYYYMMDD (for example 20260308), got "${options.date}"\n`);
+    options.write(
+      `govflow logs: --date must be a day written YYYYMMDD (for example 20260308), got "${options.date}"\n`,
+    );
     return 2;
   }
   let entries: LoggedEntry[];
@@ -23,7 +34,9 @@ export async function logsCommand(options: EntryFilter & { logsDir: string; json
     entries = await readLogEntries(options.logsDir, options.date === undefined ? {} : { date: options.date });
   } catch (error) {
     if (!(error instanceof AuditLogFormatError)) throw error;
-    options.write(`govflow logs: ${error.describe()}\nrun "govflow verify" to check whether the log was tampered with\n`);
+    options.write(
+      `govflow logs: ${error.describe()}\nrun "govflow verify" to check whether the log was tampered with\n`,
+    );
     return 1;
   }
   const selected = filterEntries(entries, options);
@@ -81,15 +94,29 @@ export const verifyCliCommand: CommandDefinition = {
   async run({ root, io, values }) {
     const paths = systemPaths(root);
     const witnesses = ((values.witness as unknown as string[] | undefined) ?? []).map((folder) => path.resolve(folder));
-    if (witnesses.length > 0 && typeof values.key !== 'string') throw new UsageError('--witness needs --key FILE.pub: a witness holds signed checkpoints, checked with the public key');
-    const signed = typeof values.key === 'string' ? { ...readPublicKey(path.resolve(values.key)), witnesses } : undefined;
+    if (witnesses.length > 0 && typeof values.key !== 'string')
+      throw new UsageError(
+        '--witness needs --key FILE.pub: a witness holds signed checkpoints, checked with the public key',
+      );
+    const signed =
+      typeof values.key === 'string' ? { ...readPublicKey(path.resolve(values.key)), witnesses } : undefined;
     if (values.store !== true) {
       const live = RootLock.owner(paths.state)?.kind === 'daemon';
-      return verifyCommand({ logsDir: paths.logs, stateDir: paths.state, write: io.stdout, projection: isClusterRoot(root, io.env), live, ...(signed ? { signed } : {}) });
+      return verifyCommand({
+        logsDir: paths.logs,
+        stateDir: paths.state,
+        write: io.stdout,
+        projection: isClusterRoot(root, io.env),
+        live,
+        ...(signed ? { signed } : {}),
+      });
     }
     // Cluster mode (docs/cluster.md): the chain in Postgres, and this root's log files against it.
     const config = loadConfig(root, io.env);
-    if (config.store.kind !== 'postgres') throw new ConfigError('govflow verify --store checks the Postgres store of cluster mode, and this root uses the files store: run govflow verify without --store');
+    if (config.store.kind !== 'postgres')
+      throw new ConfigError(
+        'govflow verify --store checks the Postgres store of cluster mode, and this root uses the files store: run govflow verify without --store',
+      );
     const { openPool, storeSettings } = await import('../cluster/postgres-connection.js');
     const { describeStoreVerify, storeCheckpointSource, verifyStore } = await import('../cluster/store-verify.js');
     const settings = storeSettings(config);
@@ -100,8 +127,14 @@ export const verifyCliCommand: CommandDefinition = {
       io.stdout(describeStoreVerify(result));
       if (signed === undefined) return result.ok ? 0 : 1;
       // The one stream of checkpoints of the chain (src/cluster/store-checkpoints.ts), then each witness's copy.
-      const sources = [await storeCheckpointSource(pool, settings.schema), ...signed.witnesses.map((folder) => folderSource(folder, { witness: true }))];
-      const checkpointsHold = reportCheckpoints(holdCheckpoints({ sources, publicKey: signed.publicKey, keyId: signed.keyId, hashes, chain: 'store' }), io.stdout);
+      const sources = [
+        await storeCheckpointSource(pool, settings.schema),
+        ...signed.witnesses.map((folder) => folderSource(folder, { witness: true })),
+      ];
+      const checkpointsHold = reportCheckpoints(
+        holdCheckpoints({ sources, publicKey: signed.publicKey, keyId: signed.keyId, hashes, chain: 'store' }),
+        io.stdout,
+      );
       return result.ok && checkpointsHold ? 0 : 1;
     } finally {
       await pool.end();

@@ -34,7 +34,12 @@ export const COMMON_OPTIONS = {
 } as const;
 
 /** Parses a command's arguments; throws UsageError naming the bad flag. */
-export function parseCommandArgs(definition: CommandDefinition, argv: string[], io: CommandIo, usage = ''): CommandContext | 'help' {
+export function parseCommandArgs(
+  definition: CommandDefinition,
+  argv: string[],
+  io: CommandIo,
+  usage = '',
+): CommandContext | 'help' {
   let parsed;
   try {
     parsed = parseArgs({

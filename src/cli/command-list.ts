@@ -16,13 +16,15 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
   {
     name: 'init',
     usage: 'govflow init [DIR] [--force]',
-    summary: 'create a working root in DIR (default: here): config, the example agent chain, context, schemas, a passing test',
+    summary:
+      'create a working root in DIR (default: here): config, the example agent chain, context, schemas, a passing test',
     load: async () => (await import('./init-command.js')).initCommand,
   },
   {
     name: 'start',
     usage: 'govflow start [--root DIR] [--http HOST:PORT]',
-    summary: 'run the daemon in the foreground (prints a line with "ready" once the inbox is watched); --http also serves the HTTP API',
+    summary:
+      'run the daemon in the foreground (prints a line with "ready" once the inbox is watched); --http also serves the HTTP API',
     load: async () => (await import('./start-command.js')).startCommand,
   },
   {
@@ -46,7 +48,8 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
   {
     name: 'verify',
     usage: 'govflow verify [--root DIR] [--store] [--key FILE.pub [--witness DIR]...]',
-    summary: 'check the hash chain of all audit logs; names the first bad entry (exit 0 intact, 1 not); --key: also every signed checkpoint (the root\'s and each witness\'s) against the logs; --store: the chain in Postgres and the log files against it (cluster mode), with --key also the checkpoints kept in Postgres and each witness\'s against that chain',
+    summary:
+      "check the hash chain of all audit logs; names the first bad entry (exit 0 intact, 1 not); --key: also every signed checkpoint (the root's and each witness's) against the logs; --store: the chain in Postgres and the log files against it (cluster mode), with --key also the checkpoints kept in Postgres and each witness's against that chain",
     load: async () => (await import('./audit-commands.js')).verifyCliCommand,
   },
   {
@@ -58,19 +61,22 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
   {
     name: 'migrate',
     usage: 'govflow migrate [--root DIR]',
-    summary: "cluster mode: apply the Postgres store's schema migrations and exit (the daemon also applies them at start)",
+    summary:
+      "cluster mode: apply the Postgres store's schema migrations and exit (the daemon also applies them at start)",
     load: async () => (await import('./migrate-command.js')).migrateCommand,
   },
   {
     name: 'status',
     usage: 'govflow status [--root DIR] [--json]',
-    summary: 'sessions running, paused, interrupted, recently finished; in cluster mode also the daemons alive and stale',
+    summary:
+      'sessions running, paused, interrupted, recently finished; in cluster mode also the daemons alive and stale',
     load: async () => (await import('./status-command.js')).statusCommand,
   },
   {
     name: 'test',
     usage: 'govflow test [--root DIR] [NAME…] [--update]',
-    summary: "run the root's tests/*.yaml cases against their cassettes (exit 0 all pass, 1 otherwise); --update records again",
+    summary:
+      "run the root's tests/*.yaml cases against their cassettes (exit 0 all pass, 1 otherwise); --update records again",
     load: async () => (await import('./test-command.js')).testCommand,
   },
   {

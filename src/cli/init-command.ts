@@ -45,10 +45,13 @@ export const initCommand: CommandDefinition = {
     const target = path.resolve(positionals[0] ?? '.');
     const present = existsSync(target) ? readdirSync(target).filter((name) => !ALLOWED_BEFORE_INIT.test(name)) : [];
     if (present.length > 0 && values.force !== true) {
-      throw new UsageError(`${target} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}): run govflow init in an empty folder, name a new one (govflow init my-project), or pass --force to add the files (existing ones are overwritten)`);
+      throw new UsageError(
+        `${target} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}): run govflow init in an empty folder, name a new one (govflow init my-project), or pass --force to add the files (existing ones are overwritten)`,
+      );
     }
     mkdirSync(target, { recursive: true });
-    for (const folder of INIT_FOLDERS) cpSync(path.join(PACKAGE_ROOT, folder), path.join(target, folder), { recursive: true, force: true });
+    for (const folder of INIT_FOLDERS)
+      cpSync(path.join(PACKAGE_ROOT, folder), path.join(target, folder), { recursive: true, force: true });
     writeFileSync(path.join(target, 'govflow.config.yaml'), CONFIG_TEMPLATE);
     writeFileSync(path.join(target, '.gitignore'), GITIGNORE);
     const shown = path.relative(process.cwd(), target) || '.';

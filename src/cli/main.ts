@@ -31,7 +31,11 @@ function helpText(): string {
     'usage:',
     ...COMMAND_LIST.flatMap((command) => [...wrap(command.usage, 80, '  '), ...wrap(command.summary, 80, '      ')]),
     '',
-    ...wrap('Every command takes --root DIR (else GOVFLOW_ROOT, else the current directory) and --help; govflow --version prints the version.', 80, ''),
+    ...wrap(
+      'Every command takes --root DIR (else GOVFLOW_ROOT, else the current directory) and --help; govflow --version prints the version.',
+      80,
+      '',
+    ),
     '',
     'examples:',
     '  govflow init my-pipeline && cd my-pipeline',
@@ -92,7 +96,9 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
       return 0;
     }
     if (!ROOTLESS_COMMANDS.has(name) && !existsSync(context.root)) {
-      throw new UsageError(`the root folder ${context.root} does not exist: pass --root DIR naming a govflow root (or make one with govflow init DIR)`);
+      throw new UsageError(
+        `the root folder ${context.root} does not exist: pass --root DIR naming a govflow root (or make one with govflow init DIR)`,
+      );
     }
     return await command.run(context);
   } catch (error) {

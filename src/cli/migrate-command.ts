@@ -7,7 +7,9 @@ export const migrateCommand: CommandDefinition = {
   async run({ root, io }) {
     const config = loadConfig(root, io.env);
     if (config.store.kind !== 'postgres') {
-      throw new ConfigError('govflow migrate is for cluster mode: this root uses the files store (store.kind: files), which needs no migrations; set store: { kind: postgres, url: ... } in govflow.config.yaml to use Postgres');
+      throw new ConfigError(
+        'govflow migrate is for cluster mode: this root uses the files store (store.kind: files), which needs no migrations; set store: { kind: postgres, url: ... } in govflow.config.yaml to use Postgres',
+      );
     }
     const { openPool, storeAddress, storeSettings } = await import('../cluster/postgres-connection.js');
     const { migrate, MIGRATIONS } = await import('../cluster/store-migrations.js');

@@ -18,7 +18,8 @@ export const reportCommand: CommandDefinition = {
     }
     const config = loadConfig(root, io.env);
     const date = (values.date as string | undefined) ?? compactInTimeZone(new Date(), config.timezone);
-    if (!isLogDate(date)) throw new UsageError(`--date ${date} is not a day; write it as YYYYMMDD, e.g. --date 20260127`);
+    if (!isLogDate(date))
+      throw new UsageError(`--date ${date} is not a day; write it as YYYYMMDD, e.g. --date 20260127`);
     const report = await loadDayReport(config.paths, date);
     const text = format === 'html' ? renderDayReportHtml(report) : renderDayReportMarkdown(report);
     for (const warning of report.warnings) io.stderr(`warning: ${warning}\n`);

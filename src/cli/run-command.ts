@@ -39,7 +39,8 @@ function describeResult(result: ResultDocument): string {
 
 /** Warnings and errors of resuming killed runs, on stderr (stdout may hold --json). */
 function stderrLog(io: CommandIo): OperationalLog {
-  const line = (level: string) => (message: string, fields?: Record<string, unknown>) => io.stderr(`govflow run: ${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);
+  const line = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    io.stderr(`govflow run: ${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);
   return { info() {}, warn: line('warning'), error: line('error') };
 }
 
@@ -78,7 +79,11 @@ export const runCommand: CommandDefinition = {
     };
     const parse = (config: GovflowConfig) => parseRequestFile(name, bytes, config.intake.max_bytes);
     /** Hands the request to the daemon `owner` and prints its outcome; null when the daemon went before it took it. */
-    const handOver = async (config: GovflowConfig, owner: RootOwner, openResults?: () => Promise<StoreResults>): Promise<number | null> => {
+    const handOver = async (
+      config: GovflowConfig,
+      owner: RootOwner,
+      openResults?: () => Promise<StoreResults>,
+    ): Promise<number | null> => {
       const parsed = parse(config);
       if (parsed.kind === 'invalid') return fail(`${target} is not a request: ${parsed.reason}`);
       const requestId = parsed.kind === 'request' ? (parsed.requestId ?? generateRequestId()) : null;
@@ -90,7 +95,14 @@ export const runCommand: CommandDefinition = {
       }
       let handed: HandoverOutcome;
       try {
-        handed = await handOverToDaemon(config.paths, owner, parsed, requestId, (line) => io.stderr(`govflow run: ${line}\n`), results);
+        handed = await handOverToDaemon(
+          config.paths,
+          owner,
+          parsed,
+          requestId,
+          (line) => io.stderr(`govflow run: ${line}\n`),
+          results,
+        );
       } finally {
         await results?.close();
       }
@@ -103,11 +115,16 @@ export const runCommand: CommandDefinition = {
     if (rootConfig.store.kind === 'postgres') {
       const daemon = RootLock.owner(rootConfig.paths.state);
       if (daemon === null || daemon.kind !== 'daemon') {
-        return fail('this root is in cluster mode (store.kind: postgres), where sessions run in the daemons: start this root\'s daemon with `govflow start` and run again (or drop the file into system/inbox/)');
+        return fail(
+          "this root is in cluster mode (store.kind: postgres), where sessions run in the daemons: start this root's daemon with `govflow start` and run again (or drop the file into system/inbox/)",
+        );
       }
       // Results are read from the store: a reply's goes to the daemon that took the request (pg only in cluster mode).
       const openResults = async () => (await import('../cluster/store-results.js')).openStoreResults(rootConfig);
-      return (await handOver(rootConfig, daemon, openResults)) ?? fail('the daemon stopped before it took the request; start it again and run again');
+      return (
+        (await handOver(rootConfig, daemon, openResults)) ??
+        fail('the daemon stopped before it took the request; start it again and run again')
+      );
     }
 
     // --record DIR (README "Record, replay and governance tests"): every model call of this run goes to a cassette in DIR.
@@ -116,7 +133,8 @@ export const runCommand: CommandDefinition = {
     let waitingNoted = false;
     for (;;) {
       try {
-        const provider = recordDir !== undefined ? createProvider(loadConfig(root, io.env), io.env, { recordDir }) : undefined;
+        const provider =
+          recordDir !== undefined ? createProvider(loadConfig(root, io.env), io.env, { recordDir }) : undefined;
         runtime = await openRuntime(root, { env: io.env, log: undefined, owner: 'run', provider });
         break;
       } catch (error) {
@@ -139,9 +157,16 @@ export const runCommand: CommandDefinition = {
       const claims = new RunClaims(runtime.config.paths.state);
       // A session this process resumes had its first answers from an earlier process's script.
       let resumedHere = parsed.kind === 'reply';
-      for (const resumed of await resumeOrphanedRuns(runtime.config.paths.state, runtime.runner, signal, stderrLog(io))) {
+      for (const resumed of await resumeOrphanedRuns(
+        runtime.config.paths.state,
+        runtime.runner,
+        signal,
+        stderrLog(io),
+      )) {
         resumedHere = true;
-        io.stderr(`govflow run: resumed session ${resumed.sessionId} of a killed govflow run: ${resumed.status}; result in system/outbox/${resumed.requestId}.json\n`);
+        io.stderr(
+          `govflow run: resumed session ${resumed.sessionId} of a killed govflow run: ${resumed.status}; result in system/outbox/${resumed.requestId}.json\n`,
+        );
       }
       const startedAt = new Date();
       let outcome: { status: ResultDocument['status']; result: ResultDocument };
@@ -151,7 +176,16 @@ export const runCommand: CommandDefinition = {
         if (parsed.kind === 'reply') {
           claims.register(parsed.sessionId);
           try {
-            outcome = await runtime.runner.replyToSession(parsed.sessionId, { text: parsed.reply, sourceFile: name, claimedPath: null, ...(parsed.approval ? { approval: parsed.approval } : {}) }, signal);
+            outcome = await runtime.runner.replyToSession(
+              parsed.sessionId,
+              {
+                text: parsed.reply,
+                sourceFile: name,
+                claimedPath: null,
+                ...(parsed.approval ? { approval: parsed.approval } : {}),
+              },
+              signal,
+            );
           } catch (error) {
             if (!(error instanceof ReplyRejectedError)) throw error;
             claims.release(parsed.sessionId);
@@ -162,10 +196,20 @@ export const runCommand: CommandDefinition = {
           const registry = new RequestIdRegistry(runtime.config.paths);
           // Each run is its own claim: running the same file (or stdin) twice with one request_id is a duplicate.
           const claim = `run:${path.resolve(target === '-' ? 'stdin' : target)}:${process.pid}:${Date.now()}`;
-          if ((await registry.claim(requestId, claim)) === 'duplicate') return fail(`duplicate request_id "${requestId}": it was already processed; use a new request_id`);
-          if (parsed.sessionId && runtime.runner.sessionExists(parsed.sessionId)) return fail(`session_id "${parsed.sessionId}" is already in use; omit session_id or choose a new one`);
+          if ((await registry.claim(requestId, claim)) === 'duplicate')
+            return fail(`duplicate request_id "${requestId}": it was already processed; use a new request_id`);
+          if (parsed.sessionId && runtime.runner.sessionExists(parsed.sessionId))
+            return fail(`session_id "${parsed.sessionId}" is already in use; omit session_id or choose a new one`);
           outcome = await runtime.runner.startSession(
-            { requestId, sessionId: parsed.sessionId, text: parsed.text, user: parsed.user, metadata: parsed.metadata, sourceFile: name, claimedPath: null },
+            {
+              requestId,
+              sessionId: parsed.sessionId,
+              text: parsed.text,
+              user: parsed.user,
+              metadata: parsed.metadata,
+              sourceFile: name,
+              claimedPath: null,
+            },
             signal,
             (id) => {
               sessionId = id;
@@ -179,10 +223,21 @@ export const runCommand: CommandDefinition = {
       } catch (error) {
         // Whatever failed inside, the caller gets a result document (docs/results.md) and exit 1 (docs/exit-codes.md).
         io.stderr(`govflow run: the session failed with an internal error: ${errorMessage(error)}\n`);
-        outcome = { status: 'failed', result: internalFailureResult({ requestId, sessionId, sourceFile: name, startedAt, error, timezone: runtime.config.timezone }) };
+        outcome = {
+          status: 'failed',
+          result: internalFailureResult({
+            requestId,
+            sessionId,
+            sourceFile: name,
+            startedAt,
+            error,
+            timezone: runtime.config.timezone,
+          }),
+        };
       }
       const recorded = runtime.provider as Partial<RecordingProvider>;
-      if (recorded.recorder) io.stderr(`recorded ${recorded.recorder.callCount} model call(s) to ${recorded.recorder.file}\n`);
+      if (recorded.recorder)
+        io.stderr(`recorded ${recorded.recorder.callCount} model call(s) to ${recorded.recorder.file}\n`);
       const scriptedProvider = innermostProvider(recorded.inner ?? runtime.provider);
       // A paused session has its later answers still to come.
       if (scriptedProvider instanceof ScriptedProvider && outcome.status !== 'pending') {
@@ -192,7 +247,8 @@ export const runCommand: CommandDefinition = {
           const asked = new Set(scriptedProvider.calls.map((call) => call.agent));
           for (const agent of Object.keys(unused)) if (!asked.has(agent)) delete unused[agent];
         }
-        if (Object.keys(unused).length > 0) io.stderr(`warning: scripted responses never asked for: ${JSON.stringify(unused)}\n`);
+        if (Object.keys(unused).length > 0)
+          io.stderr(`warning: scripted responses never asked for: ${JSON.stringify(unused)}\n`);
       }
       return print(outcome.result);
     } finally {

@@ -68,7 +68,11 @@ export async function handOverToDaemon(
   results: ResultSource = fileResults(paths),
 ): Promise<HandoverOutcome> {
   const resultId = parsed.kind === 'reply' ? await results.requestIdOf(parsed.sessionId) : requestId;
-  if (resultId === null) return { kind: 'rejected', reason: `session "${(parsed as ParsedReply).sessionId}" does not exist; check the session_id` };
+  if (resultId === null)
+    return {
+      kind: 'rejected',
+      reason: `session "${(parsed as ParsedReply).sessionId}" does not exist; check the session_id`,
+    };
   const name = `run-${process.pid}-${randomBase36(8)}.json`;
   const waiting: Waiting = {
     inboxFile: path.join(paths.inbox, name),
@@ -82,7 +86,9 @@ export async function handOverToDaemon(
   notify(`handed the request to the govflow daemon (pid ${owner.pid}) as system/inbox/${name}; waiting for its result`);
   const disk = readDiskStatus(paths);
   if (disk?.pid === owner.pid && disk.alarm) {
-    notify(`the daemon's disk alarm is up (${disk.free_bytes} bytes free, below intake.min_free_bytes ${disk.min_free_bytes}): the request waits in the inbox until space is freed`);
+    notify(
+      `the daemon's disk alarm is up (${disk.free_bytes} bytes free, below intake.min_free_bytes ${disk.min_free_bytes}): the request waits in the inbox until space is freed`,
+    );
   }
   return waitForOutcome(paths, waiting, results);
 }

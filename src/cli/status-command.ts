@@ -22,7 +22,8 @@ function diskLines(disk: DiskStatus | null): string[] {
       `disk: ALARM since ${disk.alarm_since}: ${disk.free_bytes} bytes free, below intake.min_free_bytes ${disk.min_free_bytes}; new requests wait in the inbox`,
     );
   }
-  for (const wait of disk.waiting) lines.push(`waiting: ${wait.errno} on ${wait.path} (since ${wait.since}, ${wait.attempts} attempts)`);
+  for (const wait of disk.waiting)
+    lines.push(`waiting: ${wait.errno} on ${wait.path} (since ${wait.since}, ${wait.attempts} attempts)`);
   return lines;
 }
 
@@ -50,7 +51,13 @@ function manifestFromJournal(sessionsDir: string, sessionId: string): SessionMan
     v: first.v,
     session_id: sessionId,
     request_id: first.request_id,
-    state: finished ? (finished.status === 'success' ? 'SUCCESS' : finished.status === 'partial' ? 'PARTIAL' : 'FAILED') : 'RUNNING',
+    state: finished
+      ? finished.status === 'success'
+        ? 'SUCCESS'
+        : finished.status === 'partial'
+          ? 'PARTIAL'
+          : 'FAILED'
+      : 'RUNNING',
     current_agent: null,
     source_file: first.source_file,
     created_at: first.created_at,
@@ -102,7 +109,10 @@ export const statusCommand: CommandDefinition = {
     const disk = diskStatus !== null && diskStatus.pid === owner?.pid ? diskStatus : null;
     const witnesses = witnessLag(paths.state, owner?.pid);
     const recoveryStatus = readRecoveryStatus(paths);
-    const recovery = recoveryStatus !== null && recoveryStatus.pid === owner?.pid && recoveryStatus.done < recoveryStatus.total ? recoveryStatus : null;
+    const recovery =
+      recoveryStatus !== null && recoveryStatus.pid === owner?.pid && recoveryStatus.done < recoveryStatus.total
+        ? recoveryStatus
+        : null;
     const configStatus = owner?.kind === 'daemon' ? readConfigStatus(paths.state, owner.pid) : null;
     const config = configStatus === null ? null : { restart_needed: configStatus.restart_needed };
     // Manifests (written at each step and at the end) alone tell running, paused and finished apart.
@@ -112,7 +122,8 @@ export const statusCommand: CommandDefinition = {
     // Running with no live owner, or not among a one-shot owner's runs: interrupted (the next
     // start or run resumes it).
     const runClaims = new Set(new RunClaims(paths.state).list());
-    const ownerDead = (manifest: SessionManifest) => owner === null || (owner.kind === 'run' && !runClaims.has(manifest.session_id));
+    const ownerDead = (manifest: SessionManifest) =>
+      owner === null || (owner.kind === 'run' && !runClaims.has(manifest.session_id));
     const unfinished = all.filter((manifest) => manifest.state === 'RUNNING' || manifest.state === 'PENDING');
     const interrupted = unfinished.filter(ownerDead);
     const running = unfinished.filter((manifest) => !ownerDead(manifest));
@@ -122,20 +133,35 @@ export const statusCommand: CommandDefinition = {
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
       .slice(0, RECENT);
     if (values.json) {
-      io.stdout(`${JSON.stringify({ daemons, config, disk, witnesses, recovery, running, interrupted, paused, recent }, null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify({ daemons, config, disk, witnesses, recovery, running, interrupted, paused, recent }, null, 2)}\n`,
+      );
       return 0;
     }
     const line = (manifest: SessionManifest) =>
       `  ${manifest.session_id}  ${manifest.state.padEnd(11)} agent=${manifest.current_agent ?? '-'}  messages=${manifest.messages}  age=${age(manifest.created_at, now)}  request=${manifest.request_id}`;
     const lines = [
       `daemon: ${daemons.length > 0 ? `running (pid ${daemons.join(', ')})` : 'not running'}  root: ${root}`,
-      ...(config !== null && config.restart_needed.length > 0 ? [`config: restart needed: govflow.config.yaml changed ${config.restart_needed.join(', ')} since the daemon started`] : []),
+      ...(config !== null && config.restart_needed.length > 0
+        ? [
+            `config: restart needed: govflow.config.yaml changed ${config.restart_needed.join(', ')} since the daemon started`,
+          ]
+        : []),
       ...diskLines(disk),
-      ...(recovery ? [`recovering: ${recovery.total - recovery.done} of ${recovery.total} requests left by an earlier run still waiting, ${recovery.per_second}/s (new requests are taken meanwhile)`] : []),
+      ...(recovery
+        ? [
+            `recovering: ${recovery.total - recovery.done} of ${recovery.total} requests left by an earlier run still waiting, ${recovery.per_second}/s (new requests are taken meanwhile)`,
+          ]
+        : []),
       ...witnessLines(witnesses),
       `running (${running.length}):`,
       ...running.map(line),
-      ...(interrupted.length > 0 ? [`interrupted (${interrupted.length}; its process died — the next \`govflow start\` or \`govflow run\` resumes it):`, ...interrupted.map(line)] : []),
+      ...(interrupted.length > 0
+        ? [
+            `interrupted (${interrupted.length}; its process died — the next \`govflow start\` or \`govflow run\` resumes it):`,
+            ...interrupted.map(line),
+          ]
+        : []),
       `paused (${paused.length}):`,
       ...paused.map((manifest) => `${line(manifest)}\n      question: ${manifest.question ?? ''}`),
       `recently finished (${recent.length}):`,

@@ -12,7 +12,10 @@ import type { CommandDefinition } from './command-context.js';
 
 function indent(text: string, spaces: number): string {
   const pad = ' '.repeat(spaces);
-  return text.split('\n').map((line) => `${pad}${line}`).join('\n');
+  return text
+    .split('\n')
+    .map((line) => `${pad}${line}`)
+    .join('\n');
 }
 
 /** The report of one case, as printed. */
@@ -25,7 +28,8 @@ export function describeCaseReport(report: CaseReport, root: string): string {
     lines.push(`  prompt of agent ${change.agent} changed since the recording — ${describePromptChange(change)}`);
     if (change.diff) lines.push(indent(change.diff, 4));
   }
-  if (report.promptChanges.length > 0) lines.push(`  to accept the change, record again: govflow test --update ${report.testCase.name}`);
+  if (report.promptChanges.length > 0)
+    lines.push(`  to accept the change, record again: govflow test --update ${report.testCase.name}`);
   for (const failure of report.failures) {
     lines.push(`  ${failure.what}:`);
     lines.push(indent(failure.detail, 4));
@@ -35,7 +39,9 @@ export function describeCaseReport(report: CaseReport, root: string): string {
 
 /** The cases of tests/, and `file:line: problem` for each file that could not be read as cases. */
 function loadCases(root: string, testsDir: string): { cases: TestCase[]; broken: string[] } {
-  const files = readdirSync(testsDir).filter((name) => /\.ya?ml$/.test(name)).sort();
+  const files = readdirSync(testsDir)
+    .filter((name) => /\.ya?ml$/.test(name))
+    .sort();
   const cases: TestCase[] = [];
   const broken: string[] = [];
   const seen = new Map<string, string>();
@@ -45,7 +51,9 @@ function loadCases(root: string, testsDir: string): { cases: TestCase[]; broken:
       for (const testCase of readTestCaseFile(path.join(testsDir, name), file, testsDir)) {
         const earlier = seen.get(testCase.name);
         if (earlier) {
-          broken.push(`${file}:${testCase.line}: the name "${testCase.name}" is already used by ${earlier}; give each case its own name`);
+          broken.push(
+            `${file}:${testCase.line}: the name "${testCase.name}" is already used by ${earlier}; give each case its own name`,
+          );
           continue;
         }
         seen.set(testCase.name, `${file}:${testCase.line}`);
@@ -64,18 +72,24 @@ export const testCommand: CommandDefinition = {
   async run({ root, values, positionals, io }) {
     const testsDir = path.join(root, 'tests');
     if (!existsSync(testsDir)) {
-      io.stderr(`govflow test: ${root} has no tests/ folder; write cases as tests/<name>.yaml (name, request, cassette, expect) and record them with --update\n`);
+      io.stderr(
+        `govflow test: ${root} has no tests/ folder; write cases as tests/<name>.yaml (name, request, cassette, expect) and record them with --update\n`,
+      );
       return 2;
     }
     const { cases, broken } = loadCases(root, testsDir);
     const unknown = positionals.filter((name) => !cases.some((testCase) => testCase.name === name));
     if (unknown.length > 0 && broken.length === 0) {
-      io.stderr(`govflow test: no test case named ${unknown.map((name) => `"${name}"`).join(', ')}; the cases are: ${cases.map((testCase) => testCase.name).join(', ') || '(none)'}\n`);
+      io.stderr(
+        `govflow test: no test case named ${unknown.map((name) => `"${name}"`).join(', ')}; the cases are: ${cases.map((testCase) => testCase.name).join(', ') || '(none)'}\n`,
+      );
       return 2;
     }
     const selected = positionals.length > 0 ? cases.filter((testCase) => positionals.includes(testCase.name)) : cases;
     if (selected.length === 0 && broken.length === 0) {
-      io.stderr(`govflow test: tests/ holds no *.yaml case; write one (name, request, cassette, expect) and record it with --update\n`);
+      io.stderr(
+        `govflow test: tests/ holds no *.yaml case; write one (name, request, cassette, expect) and record it with --update\n`,
+      );
       return 2;
     }
     let passed = 0;

@@ -23,22 +23,28 @@ export const tokenCommand: CommandDefinition = {
     if (action !== 'add' || user === undefined || extra.length > 0) {
       throw new UsageError('write: govflow token add USER [--role operator|auditor]');
     }
-    if (!USER_PATTERN.test(user)) throw new UsageError(`user "${user.slice(0, 40)}" is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ @ -`);
+    if (!USER_PATTERN.test(user))
+      throw new UsageError(
+        `user "${user.slice(0, 40)}" is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ @ -`,
+      );
     const role = (values.role as string | undefined) ?? 'operator';
-    if (role !== 'operator' && role !== 'auditor') throw new UsageError(`--role must be operator or auditor, got "${role}"`);
+    if (role !== 'operator' && role !== 'auditor')
+      throw new UsageError(`--role must be operator or auditor, got "${role}"`);
 
     // The config must be valid before we touch it, so a broken file is reported, not rewritten.
     const { paths } = loadConfig(root, io.env);
     const file = path.join(root, CONFIG_FILE_NAME);
     const document = parseDocument(existsSync(file) ? readFileSync(file, 'utf8') : '');
     if (document.contents === null) document.contents = new YAMLMap() as unknown as typeof document.contents;
-    if (!isMap(document.contents)) throw new UsageError(`${CONFIG_FILE_NAME} must be a YAML mapping to add http.tokens to it`);
+    if (!isMap(document.contents))
+      throw new UsageError(`${CONFIG_FILE_NAME} must be a YAML mapping to add http.tokens to it`);
     let http = document.get('http', true);
     if (http === undefined || http === null) {
       http = new YAMLMap();
       document.set('http', http);
     }
-    if (!isMap(http)) throw new UsageError(`http in ${CONFIG_FILE_NAME} must be a mapping (http: { listen: ..., tokens: [...] })`);
+    if (!isMap(http))
+      throw new UsageError(`http in ${CONFIG_FILE_NAME} must be a mapping (http: { listen: ..., tokens: [...] })`);
     let tokens: unknown = http.get('tokens', true);
     if (tokens === undefined || tokens === null) {
       tokens = new YAMLSeq();
@@ -49,7 +55,9 @@ export const tokenCommand: CommandDefinition = {
     tokens.add(document.createNode({ user, sha256: tokenSha256(token), role }));
     writeFileAtomic(file, document.toString({ lineWidth: 0 }));
     loadConfig(root, io.env); // the result must load; a failure here is a bug worth an exit 1
-    io.stderr(`added an HTTP token for ${user} (${role}) to ${file}\n${whoUsesIt(paths.state)}\nthe token is shown once, store it now:\n`);
+    io.stderr(
+      `added an HTTP token for ${user} (${role}) to ${file}\n${whoUsesIt(paths.state)}\nthe token is shown once, store it now:\n`,
+    );
     io.stdout(`${token}\n`);
     return 0;
   },
@@ -58,9 +66,11 @@ export const tokenCommand: CommandDefinition = {
 /** What happens to the new token now: the running daemon picks it up, or needs a (re)start with the HTTP API. */
 function whoUsesIt(stateDir: string): string {
   const owner = RootLock.owner(stateDir);
-  if (owner?.kind !== 'daemon') return 'no daemon runs on this root: it works once one starts with the HTTP API (govflow start --http HOST:PORT, or http.listen)';
+  if (owner?.kind !== 'daemon')
+    return 'no daemon runs on this root: it works once one starts with the HTTP API (govflow start --http HOST:PORT, or http.listen)';
   const status = readConfigStatus(stateDir, owner.pid);
   if (status === null) return `a daemon (pid ${owner.pid}) runs on this root: restart it to apply the token`;
-  if (status.http === null) return `the running daemon (pid ${owner.pid}) serves no HTTP API: restart it with govflow start --http HOST:PORT (or set http.listen) to use the token`;
+  if (status.http === null)
+    return `the running daemon (pid ${owner.pid}) serves no HTTP API: restart it with govflow start --http HOST:PORT (or set http.listen) to use the token`;
   return `the running daemon (pid ${owner.pid}) picks it up within a moment (HTTP API on ${status.http})`;
 }

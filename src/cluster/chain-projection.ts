@@ -45,7 +45,9 @@ export class ChainProjection {
     const text = fs.readFileSync(file, 'utf8');
     if (text.length === 0) return { repaired: repair ? file : null };
     const hash = LAST_HASH.exec(text)?.[1];
-    const found = hash ? await this.pool.query<{ position: string }>(`select position from ${this.table} where hash = $1`, [hash]) : null;
+    const found = hash
+      ? await this.pool.query<{ position: string }>(`select position from ${this.table} where hash = $1`, [hash])
+      : null;
     if (!found || found.rows.length === 0) {
       throw new ConfigError(
         `${file} ends with an audit entry the store's chain does not hold: these logs are not a projection of this store (a files-mode root, or another store); move system/logs/ aside and start again`,
@@ -62,7 +64,13 @@ export class ChainProjection {
 
   /** Resolves true when there may be more. */
   private async appendBatch(): Promise<boolean> {
-    const rows = await this.pool.query<{ position: string; day: string; entry: string; session_id: string; hash: string }>(
+    const rows = await this.pool.query<{
+      position: string;
+      day: string;
+      entry: string;
+      session_id: string;
+      hash: string;
+    }>(
       `select position, day, entry, session_id, hash from ${this.table} where position > $1 order by position limit ${BATCH}`,
       [this.position],
     );
@@ -73,7 +81,13 @@ export class ChainProjection {
       const day = rows.rows[start].day;
       let end = start;
       while (end < rows.rows.length && rows.rows[end].day === day) end++;
-      await this.append(day, rows.rows.slice(start, end).map((row) => row.entry).join(''));
+      await this.append(
+        day,
+        rows.rows
+          .slice(start, end)
+          .map((row) => row.entry)
+          .join(''),
+      );
       this.position = Number(rows.rows[end - 1].position);
       start = end;
     }
@@ -88,7 +102,7 @@ export class ChainProjection {
     const fd = fs.openSync(file, 'a');
     try {
       const bytes = Buffer.from(text, 'utf8');
-      for (let offset = 0; offset < bytes.length; ) offset += fs.writeSync(fd, bytes, offset);
+      for (let offset = 0; offset < bytes.length;) offset += fs.writeSync(fd, bytes, offset);
       if (this.durable) await fdatasyncAsync(fd);
     } finally {
       fs.closeSync(fd);

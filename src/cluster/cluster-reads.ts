@@ -44,9 +44,16 @@ export class ClusterReads implements SessionReads {
   async prefetch(ids: { requestId?: string; sessionId?: string }): Promise<void> {
     let sessionId = ids.sessionId;
     if (ids.requestId !== undefined) {
-      const row = await this.pool.query<{ session_id: string; result_json: string | null }>(`select session_id, result_json from ${this.table('sessions')} where request_id = $1`, [ids.requestId]);
+      const row = await this.pool.query<{ session_id: string; result_json: string | null }>(
+        `select session_id, result_json from ${this.table('sessions')} where request_id = $1`,
+        [ids.requestId],
+      );
       const found = row.rows[0];
-      this.remember(this.results, ids.requestId, found?.result_json ? (JSON.parse(found.result_json) as Record<string, unknown>) : null);
+      this.remember(
+        this.results,
+        ids.requestId,
+        found?.result_json ? (JSON.parse(found.result_json) as Record<string, unknown>) : null,
+      );
       sessionId ??= found?.session_id;
     }
     if (sessionId !== undefined) {
@@ -57,7 +64,11 @@ export class ClusterReads implements SessionReads {
         if (!(error instanceof JournalFormatError)) throw error;
         records = error;
       }
-      this.remember(this.journals, sessionId, records instanceof JournalFormatError || records.length > 0 ? records : undefined);
+      this.remember(
+        this.journals,
+        sessionId,
+        records instanceof JournalFormatError || records.length > 0 ? records : undefined,
+      );
     }
   }
 
@@ -73,18 +84,33 @@ export class ClusterReads implements SessionReads {
   }
 
   async ownerOf(requestId: string): Promise<{ user: string; sessionId: string | null } | null> {
-    const row = await this.pool.query<{ user_name: string | null; session_id: string }>(`select user_name, session_id from ${this.table('sessions')} where request_id = $1`, [requestId]);
+    const row = await this.pool.query<{ user_name: string | null; session_id: string }>(
+      `select user_name, session_id from ${this.table('sessions')} where request_id = $1`,
+      [requestId],
+    );
     const found = row.rows[0];
     return found ? { user: found.user_name ?? 'local', sessionId: found.session_id } : null;
   }
 
-  async submit(request: { requestId: string; sessionId: string; text: string; user: string; metadata: Record<string, unknown> | null }): Promise<'queued' | 'duplicate'> {
-    const outcome = await this.leases.enqueue({ ...request, sourceFile: httpSubmissionName(request.requestId), claimedPath: null });
+  async submit(request: {
+    requestId: string;
+    sessionId: string;
+    text: string;
+    user: string;
+    metadata: Record<string, unknown> | null;
+  }): Promise<'queued' | 'duplicate'> {
+    const outcome = await this.leases.enqueue({
+      ...request,
+      sourceFile: httpSubmissionName(request.requestId),
+      claimedPath: null,
+    });
     return outcome.kind === 'queued' ? 'queued' : 'duplicate';
   }
 
   async sessionRows(): Promise<SessionRow[]> {
-    const rows = await this.pool.query<Omit<SessionRow, 'createdAt' | 'updatedAt'> & { createdAt: Date; updatedAt: Date }>(
+    const rows = await this.pool.query<
+      Omit<SessionRow, 'createdAt' | 'updatedAt'> & { createdAt: Date; updatedAt: Date }
+    >(
       `select session_id as "sessionId", request_id as "requestId", case when state = 'finished' then coalesce(result_status, 'failed') else state end as status,
          coalesce(user_name, 'local') as "user", coalesce(request->>'text', '') as "requestText", array_remove(array[manifest->>'current_agent'], null) as agents,
          '' as "searchText", manifest->>'current_agent' as "currentAgent",
@@ -92,7 +118,11 @@ export class ClusterReads implements SessionReads {
          coalesce((result_json::jsonb->'usage'->>'cost_usd')::float8, (manifest->'usage'->>'cost_usd')::float8, 0) as "costUsd"
        from ${this.table('sessions')} order by created_at desc limit ${MAX_LISTED}`,
     );
-    return rows.rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() }));
+    return rows.rows.map((row) => ({
+      ...row,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    }));
   }
 
   private remember<T>(map: Map<string, Cached<T>>, key: string, value: T): void {

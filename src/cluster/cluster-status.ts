@@ -28,7 +28,17 @@ const SHOWN = 50;
 const SESSIONS_NAMED = 5;
 
 function daemonJson(row: DaemonRow) {
-  return { daemon_id: row.daemon_id, host: row.host, pid: row.pid, http_url: row.http_url, started_at: row.started_at, last_seen: row.last_seen, seconds_since_seen: Math.round(row.silent_ms / 100) / 10, renew_ms: row.renew_ms, sessions: row.sessions };
+  return {
+    daemon_id: row.daemon_id,
+    host: row.host,
+    pid: row.pid,
+    http_url: row.http_url,
+    started_at: row.started_at,
+    last_seen: row.last_seen,
+    seconds_since_seen: Math.round(row.silent_ms / 100) / 10,
+    renew_ms: row.renew_ms,
+    sessions: row.sessions,
+  };
 }
 
 function daemonLine(row: DaemonRow): string {
@@ -38,14 +48,24 @@ function daemonLine(row: DaemonRow): string {
 }
 
 /** `witnesses` are this root's daemon's: each daemon delivers what it signs. */
-export async function clusterStatus(pool: pg.Pool, schema: string, witnesses: WitnessLag[], now = Date.now()): Promise<{ json: unknown; text: string }> {
+export async function clusterStatus(
+  pool: pg.Pool,
+  schema: string,
+  witnesses: WitnessLag[],
+  now = Date.now(),
+): Promise<{ json: unknown; text: string }> {
   const sessions = `${quoteIdentifier(schema)}.sessions`;
   const select = `select session_id, request_id, state, owner, intake_daemon, coalesce(lease_expires_at < now(), false) as lease_expired, result_status, created_at, updated_at,
       coalesce((result_json::jsonb->>'messages')::int, (manifest->>'messages')::int, 0) as messages, manifest->>'current_agent' as current_agent, coalesce(manifest->>'question', case when state = 'paused' then result_json::jsonb->>'message' end) as question
     from ${sessions}`;
-  const unfinished = (await pool.query<Row>(`${select} where state <> 'finished' order by created_at limit ${SHOWN * 3}`)).rows;
-  const recent = (await pool.query<Row>(`${select} where state = 'finished' order by updated_at desc limit ${RECENT}`)).rows;
-  const counts = (await pool.query<{ state: string; n: number }>(`select state, count(*)::int as n from ${sessions} group by state`)).rows;
+  const unfinished = (
+    await pool.query<Row>(`${select} where state <> 'finished' order by created_at limit ${SHOWN * 3}`)
+  ).rows;
+  const recent = (await pool.query<Row>(`${select} where state = 'finished' order by updated_at desc limit ${RECENT}`))
+    .rows;
+  const counts = (
+    await pool.query<{ state: string; n: number }>(`select state, count(*)::int as n from ${sessions} group by state`)
+  ).rows;
   const count = (state: string) => counts.find((row) => row.state === state)?.n ?? 0;
   const queued = unfinished.filter((row) => row.state === 'queued');
   const running = unfinished.filter((row) => row.state === 'running' && !row.lease_expired);
@@ -54,21 +74,48 @@ export async function clusterStatus(pool: pg.Pool, schema: string, witnesses: Wi
   const heartbeats = await readDaemons(pool, schema);
   const alive = (heartbeats ?? []).filter((row) => !row.stale);
   const stale = (heartbeats ?? []).filter((row) => row.stale);
-  const json = { store: schema, daemons: heartbeats && alive.map(daemonJson), stale_daemons: heartbeats && stale.map(daemonJson), counts: Object.fromEntries(counts.map((row) => [row.state, row.n])), witnesses, queued, running, interrupted, paused, recent };
+  const json = {
+    store: schema,
+    daemons: heartbeats && alive.map(daemonJson),
+    stale_daemons: heartbeats && stale.map(daemonJson),
+    counts: Object.fromEntries(counts.map((row) => [row.state, row.n])),
+    witnesses,
+    queued,
+    running,
+    interrupted,
+    paused,
+    recent,
+  };
   const age = (from: Date) => `${Math.max(0, Math.round((now - from.getTime()) / 1000))}s`;
   const line = (row: Row) =>
     `  ${row.session_id}  ${(row.result_status ?? row.state).padEnd(9)} ${row.owner ? `daemon=${row.owner}  ` : ''}agent=${row.current_agent ?? '-'}  messages=${row.messages}  age=${age(row.created_at)}  request=${row.request_id}`;
   const lines = [
     ...(heartbeats === null
-      ? [`cluster store: ${schema}  daemons: unknown (the store predates daemon heartbeats: run govflow migrate, or start a daemon of this version)`]
-      : [`cluster store: ${schema}  daemons alive: ${alive.length}${stale.length > 0 ? `, stale: ${stale.length}` : ''}`, `daemons alive (${alive.length}):`, ...alive.map((row) => daemonLine(row))]),
-    ...(stale.length > 0 ? [`daemons stale (${stale.length}; no heartbeat for ${STALE_RENEWALS} renewals — presumed dead, their leases are taken over):`, ...stale.map((row) => daemonLine(row))] : []),
+      ? [
+          `cluster store: ${schema}  daemons: unknown (the store predates daemon heartbeats: run govflow migrate, or start a daemon of this version)`,
+        ]
+      : [
+          `cluster store: ${schema}  daemons alive: ${alive.length}${stale.length > 0 ? `, stale: ${stale.length}` : ''}`,
+          `daemons alive (${alive.length}):`,
+          ...alive.map((row) => daemonLine(row)),
+        ]),
+    ...(stale.length > 0
+      ? [
+          `daemons stale (${stale.length}; no heartbeat for ${STALE_RENEWALS} renewals — presumed dead, their leases are taken over):`,
+          ...stale.map((row) => daemonLine(row)),
+        ]
+      : []),
     ...witnessLines(witnesses),
     `queued (${count('queued')}):`,
     ...queued.slice(0, SHOWN).map(line),
     `running (${running.length}):`,
     ...running.map(line),
-    ...(interrupted.length > 0 ? [`waiting for takeover (${interrupted.length}; their daemon stopped renewing the lease — another daemon resumes them):`, ...interrupted.map(line)] : []),
+    ...(interrupted.length > 0
+      ? [
+          `waiting for takeover (${interrupted.length}; their daemon stopped renewing the lease — another daemon resumes them):`,
+          ...interrupted.map(line),
+        ]
+      : []),
     `paused (${count('paused')}):`,
     ...paused.map((row) => `${line(row)}\n      question: ${row.question ?? ''}`),
     `recently finished (${count('finished')} in all):`,

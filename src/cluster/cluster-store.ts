@@ -25,7 +25,9 @@ function daemonIdOf(stateDir: string): string {
     // first start of this root in cluster mode
   }
   mkdirSync(stateDir, { recursive: true });
-  const id = `${hostname().replace(/[^A-Za-z0-9.-]/g, '-').slice(0, 40)}-${randomBytes(4).toString('hex')}`;
+  const id = `${hostname()
+    .replace(/[^A-Za-z0-9.-]/g, '-')
+    .slice(0, 40)}-${randomBytes(4).toString('hex')}`;
   writeFileSync(file, `${id}\n`);
   return id;
 }
@@ -46,7 +48,13 @@ export async function openClusterStore(config: GovflowConfig, onPoolError?: (mes
     schema: settings.schema,
     daemonId,
     committer,
-    store: new PostgresSessionStore({ pool, schema: settings.schema, daemonId, committer, leaseMs: config.cluster.lease_ms }),
+    store: new PostgresSessionStore({
+      pool,
+      schema: settings.schema,
+      daemonId,
+      committer,
+      leaseMs: config.cluster.lease_ms,
+    }),
     leases: new SessionLeases(pool, settings.schema, daemonId, config.cluster.lease_ms),
     close: () => pool.end(),
   };

@@ -30,7 +30,19 @@ import { RemoteSessionEvents } from './remote-session-events.js';
 import { SessionEvents, type SessionEventName } from '../pipeline/session-events.js';
 import type { HttpApi } from '../http/http-server.js';
 
-const EVENT_NAMES: readonly SessionEventName[] = ['session_started', 'step_started', 'model_call_started', 'content_chunk', 'model_call_finished', 'tool_call_start', 'tool_call_result', 'message', 'pending', 'session_finished', 'error'];
+const EVENT_NAMES: readonly SessionEventName[] = [
+  'session_started',
+  'step_started',
+  'model_call_started',
+  'content_chunk',
+  'model_call_finished',
+  'tool_call_start',
+  'tool_call_result',
+  'message',
+  'pending',
+  'session_finished',
+  'error',
+];
 
 const POLL_MS = 1000;
 const PROJECTION_DELAY_MS = 20;
@@ -38,7 +50,9 @@ const HEARTBEAT = "record this daemon's heartbeat in the store";
 
 /** Opens the Postgres store; throws StoreUnreachableError (exit 2, naming host and port) when it does not answer. */
 export async function openClusterBackend(config: GovflowConfig, log: OperationalLog): Promise<Backend> {
-  const cluster = await openClusterStore(config, (message) => log.warn('postgres connection error; the pool reconnects', { error: message }));
+  const cluster = await openClusterStore(config, (message) =>
+    log.warn('postgres connection error; the pool reconnects', { error: message }),
+  );
   let versions: GovernanceVersions | null = null;
   return {
     runtimeOptions: {
@@ -46,7 +60,9 @@ export async function openClusterBackend(config: GovflowConfig, log: Operational
       governanceFor: (sessionId, current) => versions?.snapshotFor(sessionId) ?? current.current(),
     },
     work(context) {
-      versions = new GovernanceVersions(cluster.pool, cluster.schema, config, () => context.runtime.governance.current());
+      versions = new GovernanceVersions(cluster.pool, cluster.schema, config, () =>
+        context.runtime.governance.current(),
+      );
       return new ClusterWork(config, cluster, versions, context);
     },
     close: () => cluster.close(),
@@ -93,7 +109,12 @@ export class ClusterWork implements WorkSource {
     this.outages = new OutageLog(log);
     this.deliverOutbox = outboxDelivery(cluster, config.paths.outbox, config.daemon.fsync, log);
     this.remoteEvents = new RemoteSessionEvents(this.events, (sessionId) => this.running.has(sessionId));
-    this.heartbeat = new DaemonHeartbeat(cluster.pool, cluster.schema, cluster.daemonId, renewalIntervalMs(config.cluster.lease_ms));
+    this.heartbeat = new DaemonHeartbeat(
+      cluster.pool,
+      cluster.schema,
+      cluster.daemonId,
+      renewalIntervalMs(config.cluster.lease_ms),
+    );
     this.reads = new ClusterReads(cluster.pool, cluster.schema, cluster.leases, config.paths);
     this.checkpoints = StoreCheckpoints.forCluster(config, cluster, log);
     this.claimWork = this.outages.coalesced('claim work from the store', async () => {
@@ -106,7 +127,9 @@ export class ClusterWork implements WorkSource {
     this.beat = this.outages.coalesced(HEARTBEAT, async () => {
       if (this.active) await this.heartbeat.beat(this.http?.url ?? null, [...this.running.keys()]);
     });
-    this.projectNow = this.outages.coalesced('project the audit chain to system/logs/', async () => this.projection?.catchUp());
+    this.projectNow = this.outages.coalesced('project the audit chain to system/logs/', async () =>
+      this.projection?.catchUp(),
+    );
     this.stopSteps = {
       taking: [['store timers', () => this.timers.forEach(clearInterval)]],
       finishing: [
@@ -116,10 +139,13 @@ export class ClusterWork implements WorkSource {
         ['projection', () => this.projection?.catchUp()],
         ['signed checkpoints', () => this.checkpoints?.close()],
         // After a beat in flight, which would otherwise write the row again.
-        ['heartbeat', async () => {
-          await this.beat();
-          await this.heartbeat.remove();
-        }],
+        [
+          'heartbeat',
+          async () => {
+            await this.beat();
+            await this.heartbeat.remove();
+          },
+        ],
         ['store notifications', () => this.listener?.release()],
       ],
       closing: [['postgres pool', () => this.cluster.close()]],
@@ -148,17 +174,33 @@ export class ClusterWork implements WorkSource {
     for (const name of EVENT_NAMES) events.on(name, (payload) => this.events.emit(name, payload as never));
     // A session's chunks may be read on another daemon of the cluster: every call here streams.
     events.readChunks(null);
-    this.projection = new ChainProjection(cluster.pool, cluster.schema, config.paths.logs, config.daemon.fsync, (entries) => {
-      if (this.http) this.remoteEvents.entries(entries);
-    });
+    this.projection = new ChainProjection(
+      cluster.pool,
+      cluster.schema,
+      config.paths.logs,
+      config.daemon.fsync,
+      (entries) => {
+        if (this.http) this.remoteEvents.entries(entries);
+      },
+    );
     const { repaired } = await this.projection.open();
-    if (repaired) this.log.warn('audit log: cut a torn entry left by a crash; the projection writes it again', { file: repaired });
+    if (repaired)
+      this.log.warn('audit log: cut a torn entry left by a crash; the projection writes it again', { file: repaired });
     await this.projection.catchUp();
-    this.listener = new StoreListener(cluster.pool, cluster.schema, { work: () => this.pump(), audit: () => void this.projectChain(), results: (payload) => this.resultNotice(payload) }, {
-      log: this.log,
-      retryMs: POLL_MS,
-      active: () => this.context.state() === 'running' || this.context.state() === 'starting',
-    });
+    this.listener = new StoreListener(
+      cluster.pool,
+      cluster.schema,
+      {
+        work: () => this.pump(),
+        audit: () => void this.projectChain(),
+        results: (payload) => this.resultNotice(payload),
+      },
+      {
+        log: this.log,
+        retryMs: POLL_MS,
+        active: () => this.context.state() === 'running' || this.context.state() === 'starting',
+      },
+    );
     await this.listener.listen();
   }
 
@@ -171,7 +213,10 @@ export class ClusterWork implements WorkSource {
       else await this.storeIntake.handle(item);
     }
     const released = await cluster.leases.releaseOwn();
-    if (released > 0) this.log.info(`${released} session(s) this daemon ran when it last stopped resume now, without waiting for cluster.lease_ms`);
+    if (released > 0)
+      this.log.info(
+        `${released} session(s) this daemon ran when it last stopped resume now, without waiting for cluster.lease_ms`,
+      );
   }
 
   async started(http: HttpApi | null): Promise<void> {
@@ -184,12 +229,15 @@ export class ClusterWork implements WorkSource {
         void this.renewLeases();
       }, renewalIntervalMs(leaseMs)),
       // The poll, every quarter lease at most: an expired lease is noticed well within cluster.lease_ms.
-      setInterval(() => {
-        void this.storeIntake.retry();
-        this.pump();
-        void this.projectChain();
-        void this.deliverOutbox();
-      }, Math.min(POLL_MS, Math.max(100, Math.floor(leaseMs / 4)))),
+      setInterval(
+        () => {
+          void this.storeIntake.retry();
+          this.pump();
+          void this.projectChain();
+          void this.deliverOutbox();
+        },
+        Math.min(POLL_MS, Math.max(100, Math.floor(leaseMs / 4))),
+      ),
     );
     this.pump();
     void this.deliverOutbox();
@@ -224,9 +272,17 @@ export class ClusterWork implements WorkSource {
         if (error instanceof SessionInterruptedError || controller.signal.aborted) {
           // Lost lease, lost link or shutdown: whatever committed is in the journal; the next holder resumes it.
           const reason = controller.signal.aborted ? errorMessage(controller.signal.reason) : errorMessage(error);
-          this.log.warn(this.context.state() === 'draining' && !(error instanceof LeaseLostError) ? 'session interrupted by shutdown; it goes back to the queue' : 'session dropped here: another daemon resumes it', { session: sessionId, reason: withoutCredentials(reason) });
+          this.log.warn(
+            this.context.state() === 'draining' && !(error instanceof LeaseLostError)
+              ? 'session interrupted by shutdown; it goes back to the queue'
+              : 'session dropped here: another daemon resumes it',
+            { session: sessionId, reason: withoutCredentials(reason) },
+          );
         } else {
-          this.log.error('session crashed; its lease runs out and a daemon resumes it from the journal', { session: sessionId, error: errorMessage(error) });
+          this.log.error('session crashed; its lease runs out and a daemon resumes it from the journal', {
+            session: sessionId,
+            error: errorMessage(error),
+          });
         }
       })
       .finally(async () => {
@@ -235,7 +291,8 @@ export class ClusterWork implements WorkSource {
         this.versions.unpin(sessionId);
         this.running.delete(sessionId);
         this.remoteEvents.ended(sessionId);
-        if (this.context.state() === 'draining') await this.cluster.leases.giveBack(sessionId, epoch).catch(() => undefined);
+        if (this.context.state() === 'draining')
+          await this.cluster.leases.giveBack(sessionId, epoch).catch(() => undefined);
         this.pump();
       });
     this.running.set(sessionId, { epoch, controller, work });
@@ -248,11 +305,39 @@ export class ClusterWork implements WorkSource {
     if (claimed.previousState === 'paused' && claimed.reply) {
       const reply = claimed.reply;
       // The runner logs how each session ends.
-      await runner.replyToSession(sessionId, { text: reply.text, sourceFile: reply.source_file, claimedPath: null, ...(reply.approval ? { approval: { approve: reply.approval.approve, reason: reply.approval.reason, user: reply.approval.user } } : {}) } as Parameters<typeof runner.replyToSession>[1], signal);
+      await runner.replyToSession(
+        sessionId,
+        {
+          text: reply.text,
+          sourceFile: reply.source_file,
+          claimedPath: null,
+          ...(reply.approval
+            ? {
+                approval: { approve: reply.approval.approve, reason: reply.approval.reason, user: reply.approval.user },
+              }
+            : {}),
+        } as Parameters<typeof runner.replyToSession>[1],
+        signal,
+      );
     } else if (!claimed.journaled) {
-      await runner.startSession({ requestId: claimed.requestId, sessionId, text: request.text, user: request.user, metadata: request.metadata, sourceFile: request.source_file, claimedPath: null }, signal);
+      await runner.startSession(
+        {
+          requestId: claimed.requestId,
+          sessionId,
+          text: request.text,
+          user: request.user,
+          metadata: request.metadata,
+          sourceFile: request.source_file,
+          claimedPath: null,
+        },
+        signal,
+      );
     } else {
-      if (claimed.previousState === 'running') this.log.warn('took over a session whose lease ran out; resuming it from the journal', { session: sessionId, epoch: claimed.epoch });
+      if (claimed.previousState === 'running')
+        this.log.warn('took over a session whose lease ran out; resuming it from the journal', {
+          session: sessionId,
+          epoch: claimed.epoch,
+        });
       await runner.recoverSession(sessionId, signal);
     }
   }
@@ -269,12 +354,20 @@ export class ClusterWork implements WorkSource {
       const kept = await this.cluster.leases.renew(held);
       this.lastRenewal = Date.now();
       for (const [sessionId, { controller }] of this.running) {
-        if (held.has(sessionId) && !kept.has(sessionId)) controller.abort(new LeaseLostError(`session ${sessionId}: lease lost to another daemon`, { sessionId }));
+        if (held.has(sessionId) && !kept.has(sessionId))
+          controller.abort(new LeaseLostError(`session ${sessionId}: lease lost to another daemon`, { sessionId }));
       }
     } catch (error) {
-      this.log.warn('cannot renew leases: Postgres does not answer', { error: withoutCredentials(errorMessage(error)) });
+      this.log.warn('cannot renew leases: Postgres does not answer', {
+        error: withoutCredentials(errorMessage(error)),
+      });
       if (Date.now() - this.lastRenewal > this.config.cluster.lease_ms) {
-        for (const [sessionId, { controller }] of this.running) controller.abort(new LeaseLostError(`session ${sessionId}: no lease renewal for ${this.config.cluster.lease_ms} ms`, { sessionId }));
+        for (const [sessionId, { controller }] of this.running)
+          controller.abort(
+            new LeaseLostError(`session ${sessionId}: no lease renewal for ${this.config.cluster.lease_ms} ms`, {
+              sessionId,
+            }),
+          );
       }
     }
   }

@@ -69,13 +69,19 @@ export class DaemonHeartbeat {
 
   /** Clean stop: this run's row goes (not a newer run's of the same root, which cannot exist while we hold its lock). */
   async remove(): Promise<void> {
-    await this.pool.query(`delete from ${this.table} where daemon_id = $1 and host = $2 and pid = $3`, [this.daemonId, this.host, process.pid]);
+    await this.pool.query(`delete from ${this.table} where daemon_id = $1 and host = $2 and pid = $3`, [
+      this.daemonId,
+      this.host,
+      process.pid,
+    ]);
   }
 }
 
 /** Every daemon's row, judged by Postgres's clock; null when the store predates migration 3. */
 export async function readDaemons(pool: pg.Pool, schema: string): Promise<DaemonRow[] | null> {
-  const exists = await pool.query<{ found: boolean }>('select to_regclass($1) is not null as found', [`${quoteIdentifier(schema)}.daemons`]);
+  const exists = await pool.query<{ found: boolean }>('select to_regclass($1) is not null as found', [
+    `${quoteIdentifier(schema)}.daemons`,
+  ]);
   if (!exists.rows[0]?.found) return null;
   const result = await pool.query<DaemonRow>(
     `select daemon_id, host, pid, http_url, renew_ms, sessions, started_at, last_seen,

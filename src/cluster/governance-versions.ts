@@ -55,24 +55,43 @@ export class GovernanceVersions {
 
   private async store(snapshot: GovernanceSnapshot): Promise<void> {
     if (this.stored.has(snapshot.hash)) return;
-    await this.pool.query(`insert into ${this.table('governance_snapshots')} (hash, files) values ($1, $2) on conflict do nothing`, [snapshot.hash, JSON.stringify(snapshot.files)]);
+    await this.pool.query(
+      `insert into ${this.table('governance_snapshots')} (hash, files) values ($1, $2) on conflict do nothing`,
+      [snapshot.hash, JSON.stringify(snapshot.files)],
+    );
     this.stored.add(snapshot.hash);
   }
 
   private async load(hash: string): Promise<GovernanceSnapshot> {
-    const row = await this.pool.query<{ files: Record<string, string> }>(`select files from ${this.table('governance_snapshots')} where hash = $1`, [hash]);
+    const row = await this.pool.query<{ files: Record<string, string> }>(
+      `select files from ${this.table('governance_snapshots')} where hash = $1`,
+      [hash],
+    );
     const files = row.rows[0]?.files;
-    if (!files) throw new GovflowError('internal', `governance version ${hash} is not in the store; the session cannot run on the version it started with`);
+    if (!files)
+      throw new GovflowError(
+        'internal',
+        `governance version ${hash} is not in the store; the session cannot run on the version it started with`,
+      );
     const folder = path.join(this.config.paths.state, 'governance', hash);
     for (const [relative, text] of Object.entries(files)) {
       const target = path.join(folder, relative);
-      if (!target.startsWith(folder + path.sep)) throw new GovflowError('internal', `governance version ${hash} names a file outside its folder: ${relative}`);
+      if (!target.startsWith(folder + path.sep))
+        throw new GovflowError('internal', `governance version ${hash} names a file outside its folder: ${relative}`);
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, text);
     }
     const { snapshot, errors } = loadGovernance({ ...this.config, root: folder });
-    if (!snapshot) throw new GovflowError('config', `governance version ${hash} from the store does not load here: ${errors.map((error) => error.describe()).join('; ')}`);
-    if (snapshot.hash !== hash) throw new GovflowError('config', `governance version ${hash} loads here as ${snapshot.hash} (a config difference between daemons?)`);
+    if (!snapshot)
+      throw new GovflowError(
+        'config',
+        `governance version ${hash} from the store does not load here: ${errors.map((error) => error.describe()).join('; ')}`,
+      );
+    if (snapshot.hash !== hash)
+      throw new GovflowError(
+        'config',
+        `governance version ${hash} loads here as ${snapshot.hash} (a config difference between daemons?)`,
+      );
     return snapshot;
   }
 }

@@ -12,7 +12,10 @@ export class OutageLog {
   failed(what: string, error: unknown): void {
     const count = this.failing.get(what) ?? 0;
     this.failing.set(what, count + 1);
-    if (count === 0) this.log.warn(`cannot ${what}; retrying (one warning per outage)`, { error: withoutCredentials(errorMessage(error)) });
+    if (count === 0)
+      this.log.warn(`cannot ${what}; retrying (one warning per outage)`, {
+        error: withoutCredentials(errorMessage(error)),
+      });
   }
 
   succeeded(what: string): void {

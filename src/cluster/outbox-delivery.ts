@@ -9,18 +9,36 @@ import { writeOutboxResult } from '../store/atomic-file.js';
 import { tablesOf } from './postgres-connection.js';
 import type { ClusterStore } from './cluster-store.js';
 
-export function outboxDelivery(cluster: Pick<ClusterStore, 'pool' | 'schema' | 'daemonId'>, outboxDir: string, durable: boolean, log: OperationalLog): () => Promise<void> {
+export function outboxDelivery(
+  cluster: Pick<ClusterStore, 'pool' | 'schema' | 'daemonId'>,
+  outboxDir: string,
+  durable: boolean,
+  log: OperationalLog,
+): () => Promise<void> {
   const sessions = tablesOf(cluster.schema)('sessions');
   return new OutageLog(log).coalesced('write results to the outbox', async () => {
     for (;;) {
-      const due = await cluster.pool.query<{ session_id: string; request_id: string; result_json: string; result_report: string; result_version: number }>(
+      const due = await cluster.pool.query<{
+        session_id: string;
+        request_id: string;
+        result_json: string;
+        result_report: string;
+        result_version: number;
+      }>(
         `select session_id, request_id, result_json, result_report, result_version from ${sessions} where intake_daemon = $1 and result_version > outbox_version limit 100`,
         [cluster.daemonId],
       );
       if (due.rows.length === 0) return;
       for (const row of due.rows) {
-        await writeOutboxResult(outboxDir, { requestId: row.request_id, json: row.result_json, report: row.result_report }, durable);
-        await cluster.pool.query(`update ${sessions} set outbox_version = greatest(outbox_version, $2) where session_id = $1`, [row.session_id, row.result_version]);
+        await writeOutboxResult(
+          outboxDir,
+          { requestId: row.request_id, json: row.result_json, report: row.result_report },
+          durable,
+        );
+        await cluster.pool.query(
+          `update ${sessions} set outbox_version = greatest(outbox_version, $2) where session_id = $1`,
+          [row.session_id, row.result_version],
+        );
       }
     }
   });

@@ -28,9 +28,22 @@ export function withoutCredentials(text: string): string {
 }
 
 /** The connection settings of a root with `store.kind: postgres`; throws StoreUnreachableError for any other. */
-export function storeSettings(config: GovflowConfig): { url: string; schema: string; poolSize: number; connectTimeoutMs: number } {
-  if (config.store.kind !== 'postgres' || !config.store.url) throw new StoreUnreachableError('store.kind is not postgres: set store: { kind: postgres, url: ... } in govflow.config.yaml');
-  return { url: config.store.url, schema: config.store.schema, poolSize: config.cluster.pool_size, connectTimeoutMs: config.cluster.connect_timeout_ms };
+export function storeSettings(config: GovflowConfig): {
+  url: string;
+  schema: string;
+  poolSize: number;
+  connectTimeoutMs: number;
+} {
+  if (config.store.kind !== 'postgres' || !config.store.url)
+    throw new StoreUnreachableError(
+      'store.kind is not postgres: set store: { kind: postgres, url: ... } in govflow.config.yaml',
+    );
+  return {
+    url: config.store.url,
+    schema: config.store.schema,
+    poolSize: config.cluster.pool_size,
+    connectTimeoutMs: config.cluster.connect_timeout_ms,
+  };
 }
 
 export function quoteIdentifier(name: string): string {
@@ -59,7 +72,10 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
 }
 
 /** A pool proven with one query within the connect timeout; idle-client errors go to `onError` instead of crashing the process. */
-export async function openPool(settings: ReturnType<typeof storeSettings> & { applicationName?: string }, onError: (message: string) => void = () => {}): Promise<pg.Pool> {
+export async function openPool(
+  settings: ReturnType<typeof storeSettings> & { applicationName?: string },
+  onError: (message: string) => void = () => {},
+): Promise<pg.Pool> {
   const pool = new pg.Pool({
     connectionString: settings.url,
     max: settings.poolSize,

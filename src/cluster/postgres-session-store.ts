@@ -7,8 +7,23 @@ import type pg from 'pg';
 import type { AuditEntryInput } from '../store/session-store.js';
 import { parseEntries } from '../audit/audit-entry-parse.js';
 import { parseJournalRecord } from '../store/session-journal.js';
-import type { CrashRecord, ExchangeRecord, FinishedRecord, JournalRecord, MessageRecord, ReplyRecord, SessionManifest, SessionRecord, VoidRecord } from '../store/session-journal.js';
-import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from '../store/tool-journal-records.js';
+import type {
+  CrashRecord,
+  ExchangeRecord,
+  FinishedRecord,
+  JournalRecord,
+  MessageRecord,
+  ReplyRecord,
+  SessionManifest,
+  SessionRecord,
+  VoidRecord,
+} from '../store/session-journal.js';
+import type {
+  ApprovalRecord,
+  ApprovalRequestRecord,
+  ToolResultRecord,
+  ToolTurnRecord,
+} from '../store/tool-journal-records.js';
 import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession } from '../store/session-store.js';
 import { tablesOf } from './postgres-connection.js';
 import { StoreCommitter, type SessionRowChange } from './store-committer.js';
@@ -35,7 +50,11 @@ class PostgresStoredSession implements StoredSession {
   ) {}
 
   /** One fenced write: the carried records, then `records`, then `audit`, then `change`. */
-  private async write(records: JournalRecord[], audit: AuditEntryInput[], change?: SessionRowChange): Promise<string[]> {
+  private async write(
+    records: JournalRecord[],
+    audit: AuditEntryInput[],
+    change?: SessionRowChange,
+  ): Promise<string[]> {
     if (this.failure) throw this.failure;
     const serialized = [...this.carried, ...records.map((record) => JSON.stringify(record))];
     this.carried = [];
@@ -44,7 +63,14 @@ class PostgresStoredSession implements StoredSession {
     const withManifest = this.manifest ? { ...change, manifest: this.manifest } : change;
     this.manifest = null;
     try {
-      return await this.committer.commit({ sessionId: this.sessionId, epoch: this.lease.epoch, records: serialized, firstSeq, audit, ...(withManifest ? { change: withManifest } : {}) });
+      return await this.committer.commit({
+        sessionId: this.sessionId,
+        epoch: this.lease.epoch,
+        records: serialized,
+        firstSeq,
+        audit,
+        ...(withManifest ? { change: withManifest } : {}),
+      });
     } catch (error) {
       this.failure ??= error as Error;
       throw error;
@@ -86,7 +112,11 @@ class PostgresStoredSession implements StoredSession {
   }
 
   async recordApproval(record: ApprovalRequestRecord | ApprovalRecord): Promise<void> {
-    await this.write([record], [], record.type === 'approval' ? { state: 'running', replies_applied: true } : undefined);
+    await this.write(
+      [record],
+      [],
+      record.type === 'approval' ? { state: 'running', replies_applied: true } : undefined,
+    );
   }
 
   async pause(result: SessionResultFiles): Promise<void> {
@@ -119,13 +149,30 @@ class PostgresStoredSession implements StoredSession {
 function resultOf(result: SessionResultFiles, pending?: 'pending'): SessionRowChange {
   const parsed = JSON.parse(result.json) as { status?: string; message?: unknown };
   const message = pending && typeof parsed.message === 'string' ? parsed.message.slice(0, 4000) : null;
-  return { result_json: result.json, result_report: result.report, result_status: pending ?? parsed.status ?? 'failed', message };
+  return {
+    result_json: result.json,
+    result_report: result.report,
+    result_status: pending ?? parsed.status ?? 'failed',
+    message,
+  };
 }
 
 /** A session's journal rows, parsed by the one journal parser; `lastSeq` 0 when it has none. */
-export async function readJournalRows(pool: pg.Pool, table: (name: string) => string, sessionId: string): Promise<{ lastSeq: number; records: JournalRecord[] }> {
-  const rows = await pool.query<{ seq: number; record: string }>(`select seq, record from ${table('journal')} where session_id = $1 order by seq`, [sessionId]);
-  return { lastSeq: rows.rows.at(-1)?.seq ?? 0, records: rows.rows.map((row, index) => parseJournalRecord(row.record, `the store's journal of session ${sessionId}`, index + 1)) };
+export async function readJournalRows(
+  pool: pg.Pool,
+  table: (name: string) => string,
+  sessionId: string,
+): Promise<{ lastSeq: number; records: JournalRecord[] }> {
+  const rows = await pool.query<{ seq: number; record: string }>(
+    `select seq, record from ${table('journal')} where session_id = $1 order by seq`,
+    [sessionId],
+  );
+  return {
+    lastSeq: rows.rows.at(-1)?.seq ?? 0,
+    records: rows.rows.map((row, index) =>
+      parseJournalRecord(row.record, `the store's journal of session ${sessionId}`, index + 1),
+    ),
+  };
 }
 
 export class PostgresSessionStore implements SessionStore {
@@ -133,7 +180,15 @@ export class PostgresSessionStore implements SessionStore {
   private readonly table: (name: string) => string;
 
   /** `leaseMs` (cluster.lease_ms): the first lease of a session made here (a delegated child). */
-  constructor(private readonly options: { pool: pg.Pool; schema: string; daemonId: string; committer: StoreCommitter; leaseMs: number }) {
+  constructor(
+    private readonly options: {
+      pool: pg.Pool;
+      schema: string;
+      daemonId: string;
+      committer: StoreCommitter;
+      leaseMs: number;
+    },
+  ) {
     this.table = tablesOf(options.schema);
   }
 
@@ -166,7 +221,18 @@ export class PostgresSessionStore implements SessionStore {
       // A session started in this process (a delegated child): its row is made here, leased to us.
       await this.options.pool.query(
         `insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon, owner, epoch, lease_expires_at) values ($1, $2, 'running', $3, $4, $5, $5, 1, now() + $6 * interval '1 millisecond')`,
-        [record.session_id, record.request_id, JSON.stringify({ text: record.request.text, metadata: record.request.metadata, source_file: record.source_file }), record.request.user, this.options.daemonId, this.options.leaseMs],
+        [
+          record.session_id,
+          record.request_id,
+          JSON.stringify({
+            text: record.request.text,
+            metadata: record.request.metadata,
+            source_file: record.source_file,
+          }),
+          record.request.user,
+          this.options.daemonId,
+          this.options.leaseMs,
+        ],
       );
       lease = { epoch: 1, nextSeq: 1 };
       this.leases.set(record.session_id, lease);
@@ -185,11 +251,18 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async auditedMessages(sessionId: string): Promise<AuditedMessages> {
-    const rows = await this.options.pool.query<{ message_id: string; entry: string }>(`select message_id, entry from ${this.table('audit_entries')} where session_id = $1 order by position`, [sessionId]);
+    const rows = await this.options.pool.query<{ message_id: string; entry: string }>(
+      `select message_id, entry from ${this.table('audit_entries')} where session_id = $1 order by position`,
+      [sessionId],
+    );
     const audited: AuditedMessages = new Map();
     for (const row of rows.rows) {
       const entry = parseEntries(row.entry).entries[0];
-      if (!entry) throw new GovflowError('internal', `the store's audit entry of message ${row.message_id} (session ${sessionId}) cannot be read as an audit entry`);
+      if (!entry)
+        throw new GovflowError(
+          'internal',
+          `the store's audit entry of message ${row.message_id} (session ${sessionId}) cannot be read as an audit entry`,
+        );
       audited.set(row.message_id, { sequence: entry.sequence, agent: entry.agent });
     }
     return audited;

@@ -43,7 +43,15 @@ export class RemoteSessionEvents {
       }
       if (!parsed) continue;
       const { sequence, agent, status, outputType, messageId } = parsed;
-      this.events.emit('message', { sessionId, sequence, agent, status: status.code, outputType: outputType || null, messageId, entryHash: hash });
+      this.events.emit('message', {
+        sessionId,
+        sequence,
+        agent,
+        status: status.code,
+        outputType: outputType || null,
+        messageId,
+        entryHash: hash,
+      });
     }
   }
 
@@ -51,7 +59,18 @@ export class RemoteSessionEvents {
   result(notice: ResultNotice): void {
     if (this.local(notice.session)) return;
     // The notice does not say which pause (no key): a stream that replayed it may show pending twice.
-    if (notice.state === 'paused') this.events.emit('pending', { sessionId: notice.session, question: notice.message ?? '', awaiting: 'reply', pause: '' });
-    else this.events.emit('session_finished', { sessionId: notice.session, requestId: notice.request, status: notice.status });
+    if (notice.state === 'paused')
+      this.events.emit('pending', {
+        sessionId: notice.session,
+        question: notice.message ?? '',
+        awaiting: 'reply',
+        pause: '',
+      });
+    else
+      this.events.emit('session_finished', {
+        sessionId: notice.session,
+        requestId: notice.request,
+        status: notice.status,
+      });
   }
 }

@@ -24,7 +24,13 @@ export interface ClaimedSession {
   epoch: number;
   /** What the session was when claimed: queued (new), running (taken over) or paused (a reply waits). */
   previousState: 'queued' | 'running' | 'paused';
-  request: { text: string; user: string | null; metadata: Record<string, unknown> | null; source_file: string; claimed_path: string | null };
+  request: {
+    text: string;
+    user: string | null;
+    metadata: Record<string, unknown> | null;
+    source_file: string;
+    claimed_path: string | null;
+  };
   /** The oldest reply not applied yet, for a paused session. */
   reply: QueuedReply | null;
   /** True when the session has journal records (it ran before: resume it). */
@@ -39,7 +45,8 @@ export interface QueuedReply {
   approval?: { approve: boolean; reason: string | null; user: string | null };
 }
 
-export type EnqueueOutcome = { kind: 'queued' } | { kind: 'duplicate'; ours: boolean; column: 'request_id' | 'session_id' };
+export type EnqueueOutcome =
+  { kind: 'queued' } | { kind: 'duplicate'; ours: boolean; column: 'request_id' | 'session_id' };
 
 export class SessionLeases {
   private readonly table: (name: string) => string;
@@ -57,22 +64,43 @@ export class SessionLeases {
 
   /** A request or session id the store has is a duplicate; `ours`: this very file, enqueued before a crash (archive it, no error). */
   async enqueue(request: QueuedRequest): Promise<EnqueueOutcome> {
-    const document = { text: request.text, user: request.user, metadata: request.metadata, source_file: request.sourceFile, claimed_path: request.claimedPath };
+    const document = {
+      text: request.text,
+      user: request.user,
+      metadata: request.metadata,
+      source_file: request.sourceFile,
+      claimed_path: request.claimedPath,
+    };
     try {
       await this.pool.query(
         `with inserted as (insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ($1, $2, 'queued', $3, $4, $5) returning session_id)
          select pg_notify($6, session_id) from inserted`,
-        [request.sessionId, request.requestId, JSON.stringify(document), request.user, this.daemonId, this.channels.work],
+        [
+          request.sessionId,
+          request.requestId,
+          JSON.stringify(document),
+          request.user,
+          this.daemonId,
+          this.channels.work,
+        ],
       );
       return { kind: 'queued' };
     } catch (error) {
       if ((error as { code?: string }).code !== '23505') throw error;
-      const existing = await this.pool.query<{ intake_daemon: string; request: { claimed_path?: string | null }; request_id: string }>(
+      const existing = await this.pool.query<{
+        intake_daemon: string;
+        request: { claimed_path?: string | null };
+        request_id: string;
+      }>(
         `select intake_daemon, request, request_id from ${this.table('sessions')} where request_id = $1 or session_id = $2`,
         [request.requestId, request.sessionId],
       );
       const row = existing.rows[0];
-      const ours = row !== undefined && row.intake_daemon === this.daemonId && request.claimedPath !== null && row.request.claimed_path === request.claimedPath;
+      const ours =
+        row !== undefined &&
+        row.intake_daemon === this.daemonId &&
+        request.claimedPath !== null &&
+        row.request.claimed_path === request.claimedPath;
       return { kind: 'duplicate', ours, column: row?.request_id === request.requestId ? 'request_id' : 'session_id' };
     }
   }
@@ -80,11 +108,19 @@ export class SessionLeases {
   /** Queues a reply to a paused session; null when accepted, else why not. */
   async enqueueReply(sessionId: string, reply: QueuedReply): Promise<string | null> {
     return inTransaction(this.pool, async (client) => {
-      const row = await client.query<{ state: string }>(`select state from ${this.table('sessions')} where session_id = $1 for update`, [sessionId]);
+      const row = await client.query<{ state: string }>(
+        `select state from ${this.table('sessions')} where session_id = $1 for update`,
+        [sessionId],
+      );
       const state = row.rows[0]?.state;
-      if (state === undefined) return `no session "${sessionId}" exists in the store; check the session_id in the pending result`;
-      if (state !== 'paused') return `session "${sessionId}" ${state === 'finished' ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes a session whose result is pending`;
-      await client.query(`insert into ${this.table('replies')} (session_id, reply) values ($1, $2)`, [sessionId, JSON.stringify(reply)]);
+      if (state === undefined)
+        return `no session "${sessionId}" exists in the store; check the session_id in the pending result`;
+      if (state !== 'paused')
+        return `session "${sessionId}" ${state === 'finished' ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes a session whose result is pending`;
+      await client.query(`insert into ${this.table('replies')} (session_id, reply) values ($1, $2)`, [
+        sessionId,
+        JSON.stringify(reply),
+      ]);
       await client.query('select pg_notify($1, $2)', [this.channels.work, sessionId]);
       return null;
     });
@@ -128,7 +164,9 @@ export class SessionLeases {
        returning s.session_id, s.epoch`,
       [ids, this.daemonId, this.leaseMs],
     );
-    return new Set(result.rows.filter((row) => held.get(row.session_id) === Number(row.epoch)).map((row) => row.session_id));
+    return new Set(
+      result.rows.filter((row) => held.get(row.session_id) === Number(row.epoch)).map((row) => row.session_id),
+    );
   }
 
   /**

@@ -22,8 +22,18 @@ export class StoreCheckpoints {
   /** Null unless audit.signing_key is set; ConfigError when the key cannot be read. */
   static forCluster(config: GovflowConfig, cluster: ClusterStore, log: OperationalLog): StoreCheckpoints | null {
     if (config.audit.signing_key === null) return null;
-    const witnesses = new CheckpointWitnesses({ stateDir: config.paths.state, witnesses: config.audit.witnesses, log: (message, fields) => log.warn(message, fields) });
-    const checkpoints = new StoreCheckpoints(cluster, readSigningKey(config.audit.signing_key), config.audit.checkpoint_ms, witnesses, log);
+    const witnesses = new CheckpointWitnesses({
+      stateDir: config.paths.state,
+      witnesses: config.audit.witnesses,
+      log: (message, fields) => log.warn(message, fields),
+    });
+    const checkpoints = new StoreCheckpoints(
+      cluster,
+      readSigningKey(config.audit.signing_key),
+      config.audit.checkpoint_ms,
+      witnesses,
+      log,
+    );
     cluster.committer.onEntriesCommitted((lastHash) => checkpoints.committed(lastHash));
     return checkpoints;
   }
@@ -68,10 +78,13 @@ export class StoreCheckpoints {
 
   private schedule(): void {
     if (this.closed || this.timer !== null || this.running !== null || this.uncovered === null) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.run(false);
-    }, Math.max(0, this.nextTryAt - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        void this.run(false);
+      },
+      Math.max(0, this.nextTryAt - Date.now()),
+    );
     this.timer.unref();
   }
 
@@ -103,20 +116,37 @@ export class StoreCheckpoints {
     const waitMs = await inTransaction(this.cluster.pool, async (client) => {
       await client.query('select pg_advisory_xact_lock(hashtext($1))', [`govflow-checkpoints:${this.cluster.schema}`]);
       const now = (await client.query<{ now: Date }>('select clock_timestamp() as now')).rows[0].now;
-      const mine = await client.query<{ position: string }>(`select position from ${this.table('audit_entries')} where hash = $1`, [target]);
-      const newest = (await client.query<{ entries: string; day: string; signed_at: Date }>(`select entries, day, signed_at from ${this.table('audit_checkpoints')} order by entries desc limit 1`)).rows.at(0);
+      const mine = await client.query<{ position: string }>(
+        `select position from ${this.table('audit_entries')} where hash = $1`,
+        [target],
+      );
+      const newest = (
+        await client.query<{ entries: string; day: string; signed_at: Date }>(
+          `select entries, day, signed_at from ${this.table('audit_checkpoints')} order by entries desc limit 1`,
+        )
+      ).rows.at(0);
       const age = newest ? now.getTime() - newest.signed_at.getTime() : Infinity;
       if (mine.rows.length === 0) {
-        log.warn('the audit chain in Postgres no longer holds an entry this daemon committed: not signing over it (run govflow verify --store)', { hash: target });
+        log.warn(
+          'the audit chain in Postgres no longer holds an entry this daemon committed: not signing over it (run govflow verify --store)',
+          { hash: target },
+        );
         return intervalMs;
       }
       // Covered already: another daemon signed after these entries.
-      if (newest !== undefined && Number(newest.entries) >= Number(mine.rows[0].position)) return Math.max(0, intervalMs - age);
+      if (newest !== undefined && Number(newest.entries) >= Number(mine.rows[0].position))
+        return Math.max(0, intervalMs - age);
       early = !force && age < intervalMs;
       if (early) return intervalMs - age;
-      for (const point of await this.pointsToSign(client, newest ? { entries: Number(newest.entries), day: newest.day } : null)) {
+      for (const point of await this.pointsToSign(
+        client,
+        newest ? { entries: Number(newest.entries), day: newest.day } : null,
+      )) {
         const checkpoint = signCheckpoint(this.key.privateKey, this.key.keyId, point, now);
-        await client.query(`insert into ${this.table('audit_checkpoints')} (entries, day, hash, signed_at, daemon, line) values ($1, $2, $3, $4, $5, $6)`, [checkpoint.entries, checkpoint.day, checkpoint.hash, now, this.cluster.daemonId, JSON.stringify(checkpoint)]);
+        await client.query(
+          `insert into ${this.table('audit_checkpoints')} (entries, day, hash, signed_at, daemon, line) values ($1, $2, $3, $4, $5, $6)`,
+          [checkpoint.entries, checkpoint.day, checkpoint.hash, now, this.cluster.daemonId, JSON.stringify(checkpoint)],
+        );
         signed.push(checkpoint);
       }
       return intervalMs;
@@ -128,7 +158,10 @@ export class StoreCheckpoints {
   }
 
   /** The chain's head, preceded on a day's first checkpoint by the last entry of the day before. */
-  private async pointsToSign(client: pg.PoolClient, newest: { entries: number; day: string } | null): Promise<ChainState[]> {
+  private async pointsToSign(
+    client: pg.PoolClient,
+    newest: { entries: number; day: string } | null,
+  ): Promise<ChainState[]> {
     const head = (
       await client.query<{ position: string; hash: string; day: string }>(
         `select h.position, h.hash, e.day from ${this.table('audit_head')} h join ${this.table('audit_entries')} e on e.position = h.position where h.id = 1`,

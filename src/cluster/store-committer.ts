@@ -138,7 +138,13 @@ export class StoreCommitter {
       // One statement, so one implicit transaction and one round trip (migration 2).
       const result = await this.options.pool.query<{ outcome: { fenced: number[]; hashes: string[][] } }>(
         `select ${this.table('commit_writes')}($1, $2::jsonb, $3::jsonb, $4, $5) as outcome`,
-        [this.options.daemonId, JSON.stringify(writes), JSON.stringify(prompts), this.channels.audit, this.channels.results],
+        [
+          this.options.daemonId,
+          JSON.stringify(writes),
+          JSON.stringify(prompts),
+          this.channels.audit,
+          this.channels.results,
+        ],
       );
       outcome = result.rows[0].outcome;
     } catch (error) {
@@ -150,7 +156,12 @@ export class StoreCommitter {
     this.stats.transactions++;
     batch.forEach((pending, index) => {
       if (fenced.has(index)) {
-        pending.reject(new LeaseLostError(`session ${pending.write.sessionId}: the lease (epoch ${pending.write.epoch}) was taken over by another daemon; this daemon's work on it is dropped`, { sessionId: pending.write.sessionId }));
+        pending.reject(
+          new LeaseLostError(
+            `session ${pending.write.sessionId}: the lease (epoch ${pending.write.epoch}) was taken over by another daemon; this daemon's work on it is dropped`,
+            { sessionId: pending.write.sessionId },
+          ),
+        );
         return;
       }
       pending.resolve(outcome.hashes[index]);
@@ -162,7 +173,12 @@ export class StoreCommitter {
 
   private rejectAll(batch: Pending[], error: unknown): void {
     for (const pending of batch) {
-      pending.reject(new StoreUnavailableError(`session ${pending.write.sessionId}: the Postgres store did not take the write (${withoutCredentials(errorMessage(error))}); the work is dropped and the session resumes from its journal`, { sessionId: pending.write.sessionId, cause: error }));
+      pending.reject(
+        new StoreUnavailableError(
+          `session ${pending.write.sessionId}: the Postgres store did not take the write (${withoutCredentials(errorMessage(error))}); the work is dropped and the session resumes from its journal`,
+          { sessionId: pending.write.sessionId, cause: error },
+        ),
+      );
     }
   }
 }

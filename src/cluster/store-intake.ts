@@ -32,7 +32,10 @@ export class StoreIntake {
       this.unqueued.delete(item.claimedPath);
     } catch (error) {
       if (!this.unqueued.has(item.claimedPath)) {
-        this.log.warn('cannot commit a request to the store; it waits in system/processing/ and is retried', { file: item.sourceFile, error: withoutCredentials(errorMessage(error)) });
+        this.log.warn('cannot commit a request to the store; it waits in system/processing/ and is retried', {
+          file: item.sourceFile,
+          error: withoutCredentials(errorMessage(error)),
+        });
       }
       this.unqueued.set(item.claimedPath, item);
     }
@@ -45,13 +48,23 @@ export class StoreIntake {
 
   private async enqueue(item: IntakeItem): Promise<void> {
     const { config } = this;
-    const archive = () => archiveRequestFile(config.paths.archive, compactInTimeZone(new Date(), config.timezone), item.claimedPath, item.sourceFile);
+    const archive = () =>
+      archiveRequestFile(
+        config.paths.archive,
+        compactInTimeZone(new Date(), config.timezone),
+        item.claimedPath,
+        item.sourceFile,
+      );
     const reject = async (reason: string) => {
       await moveToFailed(config.paths, item.claimedPath, item.sourceFile, reason, { durable: config.daemon.fsync });
       this.log.warn('request file rejected: moved to system/failed/', { file: item.sourceFile, reason });
     };
     if (item.kind === 'reply') {
-      const refused = await this.leases.enqueueReply(item.sessionId, { text: item.reply, source_file: item.sourceFile, ...(item.approval ? { approval: item.approval } : {}) });
+      const refused = await this.leases.enqueueReply(item.sessionId, {
+        text: item.reply,
+        source_file: item.sourceFile,
+        ...(item.approval ? { approval: item.approval } : {}),
+      });
       if (refused) return reject(refused);
       archive();
       return;

@@ -21,7 +21,9 @@ export class StoreListener {
     try {
       client = (await this.pool.connect()) as unknown as pg.Client;
     } catch (error) {
-      this.options.log.warn('cannot LISTEN for store notifications; polling only until it reconnects', { error: withoutCredentials(errorMessage(error)) });
+      this.options.log.warn('cannot LISTEN for store notifications; polling only until it reconnects', {
+        error: withoutCredentials(errorMessage(error)),
+      });
       return;
     }
     this.client = client;
@@ -31,7 +33,9 @@ export class StoreListener {
       else if (message.channel === channels.results) this.handlers.results(message.payload);
     });
     client.on('error', (error) => {
-      this.options.log.warn('store notifications lost; reconnecting', { error: withoutCredentials(errorMessage(error)) });
+      this.options.log.warn('store notifications lost; reconnecting', {
+        error: withoutCredentials(errorMessage(error)),
+      });
       (client as unknown as pg.PoolClient).release(true);
       this.client = null;
       if (this.options.active()) setTimeout(() => void this.listen(), this.options.retryMs).unref();

@@ -223,17 +223,30 @@ export async function migrate(pool: pg.Pool, schema: string): Promise<number[]> 
     const applied: number[] = [];
     await client.query(LOCK_SQL, [`govflow-migrations:${schema}`]);
     await client.query(`create schema if not exists ${quoted}`);
-    await client.query(`create table if not exists ${quoted}.schema_migrations (version int primary key, name text not null, applied_at timestamptz not null default now())`);
-    const done = new Set((await client.query<{ version: number }>(`select version from ${quoted}.schema_migrations`)).rows.map((row) => row.version));
+    await client.query(
+      `create table if not exists ${quoted}.schema_migrations (version int primary key, name text not null, applied_at timestamptz not null default now())`,
+    );
+    const done = new Set(
+      (await client.query<{ version: number }>(`select version from ${quoted}.schema_migrations`)).rows.map(
+        (row) => row.version,
+      ),
+    );
     for (const migration of MIGRATIONS) {
       if (done.has(migration.version)) continue;
       await client.query(migration.sql.replaceAll('$schema', quoted));
-      await client.query(`insert into ${quoted}.schema_migrations (version, name) values ($1, $2)`, [migration.version, migration.name]);
+      await client.query(`insert into ${quoted}.schema_migrations (version, name) values ($1, $2)`, [
+        migration.version,
+        migration.name,
+      ]);
       applied.push(migration.version);
     }
     const newest = Math.max(0, ...done);
     const known = MIGRATIONS.at(-1)?.version ?? 0;
-    if (newest > known) throw new GovflowError('config', `the store's schema "${schema}" is at version ${newest}, newer than this govflow knows (${known}): run the newer govflow`);
+    if (newest > known)
+      throw new GovflowError(
+        'config',
+        `the store's schema "${schema}" is at version ${newest}, newer than this govflow knows (${known}): run the newer govflow`,
+      );
     return applied;
   });
 }

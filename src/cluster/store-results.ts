@@ -16,11 +16,17 @@ export async function openStoreResults(config: GovflowConfig): Promise<StoreResu
   const sessions = `${quoteIdentifier(settings.schema)}.sessions`;
   return {
     async requestIdOf(sessionId) {
-      const found = await pool.query<{ request_id: string }>(`select request_id from ${sessions} where session_id = $1`, [sessionId]);
+      const found = await pool.query<{ request_id: string }>(
+        `select request_id from ${sessions} where session_id = $1`,
+        [sessionId],
+      );
       return found.rows[0]?.request_id ?? null;
     },
     async read(requestId) {
-      const found = await pool.query<{ result_json: string | null }>(`select result_json from ${sessions} where request_id = $1`, [requestId]);
+      const found = await pool.query<{ result_json: string | null }>(
+        `select result_json from ${sessions} where request_id = $1`,
+        [requestId],
+      );
       return found.rows[0]?.result_json ?? null;
     },
     close: () => pool.end(),

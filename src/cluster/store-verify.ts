@@ -36,7 +36,12 @@ function* fileEntries(logsDir: string): Generator<{ file: string; line: number; 
 }
 
 /** `hashes` receives the chain's ENTRY_HASHes for the checkpoints: a file that differs stops the comparison of files, not the walk of the chain. */
-export async function verifyStore(pool: pg.Pool, schema: string, logsDir: string, hashes: string[] = []): Promise<StoreVerifyResult> {
+export async function verifyStore(
+  pool: pg.Pool,
+  schema: string,
+  logsDir: string,
+  hashes: string[] = [],
+): Promise<StoreVerifyResult> {
   const quoted = quoteIdentifier(schema);
   const warnings: string[] = [];
   const files = fs.existsSync(logsDir) ? fileEntries(logsDir) : [][Symbol.iterator]();
@@ -46,7 +51,8 @@ export async function verifyStore(pool: pg.Pool, schema: string, logsDir: string
   let projected = 0;
   let filesEnded = false;
   let fileFailure: StoreVerifyResult | null = null;
-  const fail = (problem: string): StoreVerifyResult => fileFailure ?? { ok: false, entries: position, files: fileCount, projected, problem, warnings };
+  const fail = (problem: string): StoreVerifyResult =>
+    fileFailure ?? { ok: false, entries: position, files: fileCount, projected, problem, warnings };
   for (;;) {
     const rows = await pool.query<{ position: string; message_id: string; entry: string; hash: string }>(
       `select position, message_id, entry, hash from ${quoted}.audit_entries where position > $1 order by position limit ${BATCH}`,
@@ -54,12 +60,17 @@ export async function verifyStore(pool: pg.Pool, schema: string, logsDir: string
     );
     for (const row of rows.rows) {
       const at = Number(row.position);
-      if (at !== position + 1) return fail(`store chain broken at position ${position + 1}: the next entry is at ${at} (entries were deleted)`);
+      if (at !== position + 1)
+        return fail(
+          `store chain broken at position ${position + 1}: the next entry is at ${at} (entries were deleted)`,
+        );
       const stated = TRAILER.exec(row.entry);
       const body = stated ? row.entry.slice(0, stated.index) : row.entry;
       const hash = computeEntryHash(previous, body);
       if (!stated || stated[1] !== row.hash || hash !== row.hash) {
-        return fail(`store chain broken at position ${at} (message_id ${row.message_id}): hash mismatch: the entry does not hash to its ENTRY_HASH after the entry before it (edited, reordered or deleted entries)`);
+        return fail(
+          `store chain broken at position ${at} (message_id ${row.message_id}): hash mismatch: the entry does not hash to its ENTRY_HASH after the entry before it (edited, reordered or deleted entries)`,
+        );
       }
       hashes.push(hash);
       previous = hash;
@@ -71,7 +82,9 @@ export async function verifyStore(pool: pg.Pool, schema: string, logsDir: string
         continue;
       }
       if (next.value.text !== row.entry) {
-        fileFailure = fail(`log file differs from the store at ${next.value.file}:${next.value.line}: expected the entry of message_id ${row.message_id} (chain position ${at}) byte for byte`);
+        fileFailure = fail(
+          `log file differs from the store at ${next.value.file}:${next.value.line}: expected the entry of message_id ${row.message_id} (chain position ${at}) byte for byte`,
+        );
         filesEnded = true;
         continue;
       }
@@ -80,34 +93,51 @@ export async function verifyStore(pool: pg.Pool, schema: string, logsDir: string
     if (rows.rows.length < BATCH) break;
   }
   if (fileFailure) return fileFailure;
-  const head = await pool.query<{ position: string; hash: string }>(`select position, hash from ${quoted}.audit_head where id = 1`);
+  const head = await pool.query<{ position: string; hash: string }>(
+    `select position, hash from ${quoted}.audit_head where id = 1`,
+  );
   if (Number(head.rows[0]?.position) !== position || head.rows[0]?.hash !== previous) {
-    return fail(`store chain ends at position ${position}, but its head row names position ${head.rows[0]?.position} (entries were deleted from the end)`);
+    return fail(
+      `store chain ends at position ${position}, but its head row names position ${head.rows[0]?.position} (entries were deleted from the end)`,
+    );
   }
   if (!filesEnded) {
     const extra = files.next();
-    if (!extra.done) return fail(`log file holds an entry the store's chain does not: ${extra.value.file}:${extra.value.line}`);
+    if (!extra.done)
+      return fail(`log file holds an entry the store's chain does not: ${extra.value.file}:${extra.value.line}`);
   }
-  if (projected < position) warnings.push(`the log files hold ${projected} of the chain's ${position} entries: the projection is behind (a daemon catches up while it runs)`);
+  if (projected < position)
+    warnings.push(
+      `the log files hold ${projected} of the chain's ${position} entries: the projection is behind (a daemon catches up while it runs)`,
+    );
   return { ok: true, entries: position, files: fileCount, projected, problem: null, warnings };
 }
 
 /** The checkpoints kept in Postgres (cluster mode), in the order of the entries they cover. */
 export async function storeCheckpointSource(pool: pg.Pool, schema: string): Promise<CheckpointSource> {
   const table = `${quoteIdentifier(schema)}.audit_checkpoints`;
-  const rows = await pool.query<{ entries: string; line: string }>(`select entries, line from ${table} order by entries`);
+  const rows = await pool.query<{ entries: string; line: string }>(
+    `select entries, line from ${table} order by entries`,
+  );
   return {
     name: `${schema}.audit_checkpoints`,
     missing: null,
     *lines() {
-      for (const row of rows.rows) yield { where: `${schema}.audit_checkpoints (row of ${row.entries} entries)`, line: row.line, mayBeTorn: false };
+      for (const row of rows.rows)
+        yield {
+          where: `${schema}.audit_checkpoints (row of ${row.entries} entries)`,
+          line: row.line,
+          mayBeTorn: false,
+        };
     },
   };
 }
 
 export function describeStoreVerify(result: StoreVerifyResult): string {
   const lines = result.ok
-    ? [`store audit chain intact: ${result.entries} entries; log files match it: ${result.projected} entries in ${result.files} files`]
+    ? [
+        `store audit chain intact: ${result.entries} entries; log files match it: ${result.projected} entries in ${result.files} files`,
+      ]
     : [result.problem ?? 'store audit chain broken', `${result.entries} entries before it are intact`];
   for (const warning of result.warnings) lines.push(`warning: ${warning}`);
   return lines.join('\n') + '\n';

@@ -35,7 +35,11 @@ export const CONFIG_DEFAULTS = {
     /** kind replay (README "Record, replay and governance tests"): `{ dir: <cassette file or folder>, on_miss: fail }`; a miss always fails. */
     replay: null as { dir: string; on_miss?: 'fail' } | null,
     /** kind local (README "Local models"): `{ threads, context_size, gpu }`; model: is the .gguf file. */
-    local: null as { threads?: number | null; context_size?: number; gpu?: false | 'auto' | 'cuda' | 'vulkan' | 'metal' } | null,
+    local: null as {
+      threads?: number | null;
+      context_size?: number;
+      gpu?: false | 'auto' | 'cuda' | 'vulkan' | 'metal';
+    } | null,
   },
   llm: {
     /** Attempts per LLM call on network errors, 408/409/429/5xx (README "CLI: killed runs, exit codes, retries"). */

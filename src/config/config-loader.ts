@@ -86,7 +86,12 @@ function systemTimeZone(): string {
 }
 
 /** The `provider` keys the environment sets (when not empty), by variable. */
-const PROVIDER_ENVIRONMENT = { kind: 'GOVFLOW_PROVIDER', model: 'GOVFLOW_MODEL', base_url: 'GOVFLOW_BASE_URL', script: 'GOVFLOW_SCRIPT' } as const;
+const PROVIDER_ENVIRONMENT = {
+  kind: 'GOVFLOW_PROVIDER',
+  model: 'GOVFLOW_MODEL',
+  base_url: 'GOVFLOW_BASE_URL',
+  script: 'GOVFLOW_SCRIPT',
+} as const;
 
 /** A fresh copy of `defaults` with what the user wrote over it: mappings merged key by key, anything else replaced. */
 function withDefaults(defaults: unknown, written: unknown): unknown {
@@ -107,7 +112,11 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
   if (configFile) {
     const source = parseYamlSource(readFileSync(configFile, 'utf8'), CONFIG_FILE_NAME);
     if (source.value !== null && source.value !== undefined && !isPlainObject(source.value)) {
-      throw new ConfigError('the config must be a YAML mapping of keys (timezone:, provider:, ...)', CONFIG_FILE_NAME, 1);
+      throw new ConfigError(
+        'the config must be a YAML mapping of keys (timezone:, provider:, ...)',
+        CONFIG_FILE_NAME,
+        1,
+      );
     }
     user = (source.value as Record<string, unknown> | null) ?? {};
     lineOf = source.lineOf;
@@ -124,9 +133,11 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     );
   }
 
-  const defaulted = <K extends keyof ConfigSections>(name: K) => withDefaults(CONFIG_DEFAULTS[name], user[name]) as ConfigSections[K];
+  const defaulted = <K extends keyof ConfigSections>(name: K) =>
+    withDefaults(CONFIG_DEFAULTS[name], user[name]) as ConfigSections[K];
   const provider = defaulted('provider');
-  for (const [key, variable] of Object.entries(PROVIDER_ENVIRONMENT)) if (env[variable]) (provider as unknown as Record<string, unknown>)[key] = env[variable];
+  for (const [key, variable] of Object.entries(PROVIDER_ENVIRONMENT))
+    if (env[variable]) (provider as unknown as Record<string, unknown>)[key] = env[variable];
   const validKinds: readonly string[] = CONFIG_SCHEMA.properties.provider.properties.kind.enum;
   if (!validKinds.includes(provider.kind)) {
     throw new ConfigError(
@@ -170,7 +181,14 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     daemon: defaulted('daemon'),
     audit: auditSettings(root, defaulted('audit')),
     telemetry: defaulted('telemetry'),
-    http: { ...http, tokens: http.tokens.map((token: { user: string; sha256: string; role?: 'operator' | 'auditor' }) => ({ user: token.user, sha256: token.sha256.toLowerCase(), role: token.role ?? 'operator' })) },
+    http: {
+      ...http,
+      tokens: http.tokens.map((token: { user: string; sha256: string; role?: 'operator' | 'auditor' }) => ({
+        user: token.user,
+        sha256: token.sha256.toLowerCase(),
+        role: token.role ?? 'operator',
+      })),
+    },
     prices: { ...((user.prices as Record<string, ModelPrice> | undefined) ?? {}), ...pricingTable(user.pricing) },
     allow_outside_root: defaulted('allow_outside_root'),
     agents: (user.agents as Record<string, AgentDeclaration> | undefined) ?? {},
@@ -185,7 +203,8 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
   const pii = piiProblem(config.pii);
   if (pii !== null) throw new ConfigError(pii.message, CONFIG_FILE_NAME, lineOf(pii.keyPath));
   const problem = retentionProblem(config);
-  if (problem !== null) throw new ConfigError(problem, CONFIG_FILE_NAME, lineOf(['audit', 'retention', 'delete_after_days']));
+  if (problem !== null)
+    throw new ConfigError(problem, CONFIG_FILE_NAME, lineOf(['audit', 'retention', 'delete_after_days']));
   if (env.GOVFLOW_FSYNC === '0') config.daemon.fsync = false;
   return deepFreeze(config);
 }
@@ -196,15 +215,28 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
  */
 function storeSection(store: GovflowConfig['store'], env: NodeJS.ProcessEnv, line: number): GovflowConfig['store'] {
   const kind = (env.GOVFLOW_STORE ?? store.kind) as GovflowConfig['store']['kind'];
-  if (kind !== 'files' && kind !== 'postgres') throw new ConfigError(`GOVFLOW_STORE="${kind}" is not a store kind; use files or postgres`);
+  if (kind !== 'files' && kind !== 'postgres')
+    throw new ConfigError(`GOVFLOW_STORE="${kind}" is not a store kind; use files or postgres`);
   const written = env.GOVFLOW_STORE_URL || store.url;
-  const url = written === null ? null : written.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => {
-    const value = env[name];
-    if (value === undefined) throw new ConfigError(`store.url names the environment variable \${${name}}, which is not set; set it or write the URL out`, CONFIG_FILE_NAME, line);
-    return value;
-  });
+  const url =
+    written === null
+      ? null
+      : written.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => {
+          const value = env[name];
+          if (value === undefined)
+            throw new ConfigError(
+              `store.url names the environment variable \${${name}}, which is not set; set it or write the URL out`,
+              CONFIG_FILE_NAME,
+              line,
+            );
+          return value;
+        });
   if (kind === 'postgres' && !url) {
-    throw new ConfigError('store.kind is postgres but store.url is not set: give a URL such as postgres://user@host:5432/db (or set GOVFLOW_STORE_URL)', env.GOVFLOW_STORE ? undefined : CONFIG_FILE_NAME, env.GOVFLOW_STORE ? undefined : line);
+    throw new ConfigError(
+      'store.kind is postgres but store.url is not set: give a URL such as postgres://user@host:5432/db (or set GOVFLOW_STORE_URL)',
+      env.GOVFLOW_STORE ? undefined : CONFIG_FILE_NAME,
+      env.GOVFLOW_STORE ? undefined : line,
+    );
   }
   return { kind, url, schema: store.schema };
 }
@@ -226,7 +258,11 @@ function pricingTable(pricing: unknown): Record<string, ModelPrice> {
 
 /** `tools` with the workspace resolved and host names lower-cased. */
 function toolsSection(root: string, tools: GovflowConfig['tools']): GovflowConfig['tools'] {
-  return { ...tools, workspace: path.resolve(root, tools.workspace), http_get: { ...tools.http_get, allow_hosts: tools.http_get.allow_hosts.map((host) => host.toLowerCase()) } };
+  return {
+    ...tools,
+    workspace: path.resolve(root, tools.workspace),
+    http_get: { ...tools.http_get, allow_hosts: tools.http_get.allow_hosts.map((host) => host.toLowerCase()) },
+  };
 }
 
 function deepFreeze<T>(value: T): T {
@@ -246,16 +282,27 @@ function auditSettings(root: string, audit: GovflowConfig['audit']): GovflowConf
   if (keyPath !== null) {
     const relative = path.relative(path.resolve(root), keyPath);
     if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) {
-      throw new ConfigError(`audit.signing_key ${keyPath} is inside the root: keep the private key outside it (e.g. /etc/govflow/audit.key), so whoever can write the root cannot sign`, CONFIG_FILE_NAME);
+      throw new ConfigError(
+        `audit.signing_key ${keyPath} is inside the root: keep the private key outside it (e.g. /etc/govflow/audit.key), so whoever can write the root cannot sign`,
+        CONFIG_FILE_NAME,
+      );
     }
   }
-  return { ...audit, signing_key: keyPath, witnesses: audit.witnesses.map((witness) => (/^https?:\/\//.test(witness) ? witness : path.resolve(root, witness))) };
+  return {
+    ...audit,
+    signing_key: keyPath,
+    witnesses: audit.witnesses.map((witness) => (/^https?:\/\//.test(witness) ? witness : path.resolve(root, witness))),
+  };
 }
 
 /** What is wrong with `pii.custom` beyond its schema (a built-in kind's name, an unsafe pattern), and where; or null. */
 function piiProblem(pii: GovflowConfig['pii']): { message: string; keyPath: Array<string | number> } | null {
   for (const [index, custom] of pii.custom.entries()) {
-    if ((PII_KINDS as readonly string[]).includes(custom.name)) return { message: `pii.custom[${index}].name "${custom.name}" is a built-in kind; list it under pii.redact instead`, keyPath: ['pii', 'custom', index, 'name'] };
+    if ((PII_KINDS as readonly string[]).includes(custom.name))
+      return {
+        message: `pii.custom[${index}].name "${custom.name}" is a built-in kind; list it under pii.redact instead`,
+        keyPath: ['pii', 'custom', index, 'name'],
+      };
     try {
       compileUserRegex(custom.pattern, `pii.custom[${index}] (${custom.name}) pattern`);
     } catch (error) {
@@ -273,7 +320,9 @@ function retentionProblem(config: GovflowConfig): string | null {
   if (config.store.kind === 'postgres') {
     return 'audit.retention.delete_after_days is not supported with store.kind: postgres (the chain, journals and results live in Postgres, which retention does not prune); remove it, or set it to null';
   }
-  if (keep === null) return `audit.retention.delete_after_days (${deleteAfter}) needs audit.retention.keep_days: only archived days are deleted; set keep_days below ${deleteAfter}`;
-  if (deleteAfter <= keep) return `audit.retention.delete_after_days (${deleteAfter}) must be greater than audit.retention.keep_days (${keep}): days are deleted only after they were archived`;
+  if (keep === null)
+    return `audit.retention.delete_after_days (${deleteAfter}) needs audit.retention.keep_days: only archived days are deleted; set keep_days below ${deleteAfter}`;
+  if (deleteAfter <= keep)
+    return `audit.retention.delete_after_days (${deleteAfter}) must be greater than audit.retention.keep_days (${keep}): days are deleted only after they were archived`;
   return null;
 }

@@ -84,7 +84,17 @@ export const CONFIG_SCHEMA = {
       additionalProperties: false,
       properties: {
         kind: {
-          enum: ['dry-run', 'scripted', 'openai', 'openai-compatible', 'anthropic', 'google', 'ollama', 'replay', 'local'],
+          enum: [
+            'dry-run',
+            'scripted',
+            'openai',
+            'openai-compatible',
+            'anthropic',
+            'google',
+            'ollama',
+            'replay',
+            'local',
+          ],
         },
         model: { type: 'string', minLength: 1 },
         base_url: nullableString,
@@ -279,7 +289,10 @@ export const CONFIG_SCHEMA = {
             type: 'object',
             additionalProperties: false,
             required: ['name', 'pattern'],
-            properties: { name: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' }, pattern: { type: 'string', minLength: 1 } },
+            properties: {
+              name: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+              pattern: { type: 'string', minLength: 1 },
+            },
           },
         },
         restore_in_result: { type: 'boolean' },

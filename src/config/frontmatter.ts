@@ -29,7 +29,10 @@ export function splitFrontmatter(text: string): SplitMarkdown {
       return {
         frontmatter: lines.slice(1, index).join('\n'),
         frontmatterLine: 2,
-        body: lines.slice(index + 1).join('\n').replace(/^\n+/, ''),
+        body: lines
+          .slice(index + 1)
+          .join('\n')
+          .replace(/^\n+/, ''),
       };
     }
   }

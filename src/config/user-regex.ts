@@ -19,19 +19,25 @@ export function compileUserRegex(pattern: unknown, what: string): RegExp {
   if (typeof pattern !== 'string' || pattern.length === 0) {
     throw new UserRegexError(`${what} must be a non-empty string (a regular expression)`);
   }
-  if (pattern.length > 1000) throw new UserRegexError(`${what} is ${pattern.length} characters long; keep patterns under 1000 characters`);
+  if (pattern.length > 1000)
+    throw new UserRegexError(`${what} is ${pattern.length} characters long; keep patterns under 1000 characters`);
   let source = pattern;
   const flags = new Set(['g', 'u']);
   const leading = /^\(\?([a-zA-Z]+)\)/.exec(source);
   if (leading) {
     for (const letter of leading[1]) {
-      if (!'imsu'.includes(letter)) throw new UserRegexError(`${what}: inline flag "(?${letter})" is not supported; use (?i), (?m) or (?s) at the start of the pattern`);
+      if (!'imsu'.includes(letter))
+        throw new UserRegexError(
+          `${what}: inline flag "(?${letter})" is not supported; use (?i), (?m) or (?s) at the start of the pattern`,
+        );
       flags.add(letter);
     }
     source = source.slice(leading[0].length);
   }
   if (/\(\?[a-zA-Z]+\)/.test(source) || /\(\?[a-zA-Z-]+:/.test(source)) {
-    throw new UserRegexError(`${what}: inline flags are only supported at the very start of the pattern, e.g. "(?i)wire .* to account"`);
+    throw new UserRegexError(
+      `${what}: inline flags are only supported at the very start of the pattern, e.g. "(?i)wire .* to account"`,
+    );
   }
   let regex: RegExp;
   try {
@@ -50,7 +56,8 @@ export function compileUserRegex(pattern: unknown, what: string): RegExp {
         'rewrite it without nested repetition',
     );
   }
-  if (regex.test('')) throw new UserRegexError(`${what} "${pattern}" matches the empty string; it must match at least one character`);
+  if (regex.test(''))
+    throw new UserRegexError(`${what} "${pattern}" matches the empty string; it must match at least one character`);
   regex.lastIndex = 0;
   return regex;
 }

@@ -16,17 +16,34 @@ import { writeConfigStatus } from './config-status.js';
  * Top-level keys of `next` that differ from `started` and only a restart applies, in the order
  * written (keys removed last); `http` counts only when more than its tokens changed.
  */
-function keysNeedingRestart(started: Readonly<Record<string, unknown>>, next: Readonly<Record<string, unknown>>): string[] {
-  const withoutTokens = (value: unknown) => (typeof value === 'object' && value !== null ? { ...value, tokens: undefined } : value);
+function keysNeedingRestart(
+  started: Readonly<Record<string, unknown>>,
+  next: Readonly<Record<string, unknown>>,
+): string[] {
+  const withoutTokens = (value: unknown) =>
+    typeof value === 'object' && value !== null ? { ...value, tokens: undefined } : value;
   const keys = [...new Set([...Object.keys(next), ...Object.keys(started)])];
-  return keys.filter((key) => (key === 'http' ? !isDeepStrictEqual(withoutTokens(started.http), withoutTokens(next.http)) : !isDeepStrictEqual(started[key], next[key])));
+  return keys.filter((key) =>
+    key === 'http'
+      ? !isDeepStrictEqual(withoutTokens(started.http), withoutTokens(next.http))
+      : !isDeepStrictEqual(started[key], next[key]),
+  );
 }
 
 /** Watches the file of `config`, the tokens of `http` following it; resolves once ready, with its stop function. */
-export async function watchConfig(config: GovflowConfig, env: NodeJS.ProcessEnv, log: OperationalLog, http: Pick<HttpApi, 'replaceTokens' | 'url'> | null): Promise<() => Promise<void>> {
+export async function watchConfig(
+  config: GovflowConfig,
+  env: NodeJS.ProcessEnv,
+  log: OperationalLog,
+  http: Pick<HttpApi, 'replaceTokens' | 'url'> | null,
+): Promise<() => Promise<void>> {
   const write = (restartNeeded: string[]) => {
     try {
-      writeConfigStatus(config.paths.state, { pid: process.pid, http: http?.url ?? null, restart_needed: restartNeeded });
+      writeConfigStatus(config.paths.state, {
+        pid: process.pid,
+        http: http?.url ?? null,
+        restart_needed: restartNeeded,
+      });
     } catch (error) {
       log.warn('could not write system/state/config.json for govflow status', { error: errorMessage(error) });
     }
@@ -41,7 +58,9 @@ export async function watchConfig(config: GovflowConfig, env: NodeJS.ProcessEnv,
       next = loadConfig(config.root, env);
     } catch (error) {
       const what = error instanceof ConfigError ? error.describe() : `${CONFIG_FILE_NAME}: ${errorMessage(error)}`;
-      log.error(`${what} — this edit of ${CONFIG_FILE_NAME} does not validate: fix it (the file is read again when saved); the daemon keeps running on the config it has`);
+      log.error(
+        `${what} — this edit of ${CONFIG_FILE_NAME} does not validate: fix it (the file is read again when saved); the daemon keeps running on the config it has`,
+      );
       return;
     }
     if (!isDeepStrictEqual(next.http.tokens, tokens)) {
@@ -50,17 +69,24 @@ export async function watchConfig(config: GovflowConfig, env: NodeJS.ProcessEnv,
         tokens = next.http.tokens;
         if (http) log.info(`${CONFIG_FILE_NAME}: http.tokens applied`, { tokens: tokens.length });
       } catch (error) {
-        log.error(`${CONFIG_FILE_NAME}: http.tokens not applied, the HTTP API keeps the tokens it had: ${errorMessage(error)}`);
+        log.error(
+          `${CONFIG_FILE_NAME}: http.tokens not applied, the HTTP API keeps the tokens it had: ${errorMessage(error)}`,
+        );
       }
     }
     const changed = keysNeedingRestart(config.written, next.written);
     if (isDeepStrictEqual(changed, restartNeeded)) return;
     restartNeeded = changed;
     write(restartNeeded);
-    if (changed.length > 0) log.warn(`${CONFIG_FILE_NAME} changed ${changed.join(', ')}: restart the daemon to apply (until then it runs on the config it started with)`);
+    if (changed.length > 0)
+      log.warn(
+        `${CONFIG_FILE_NAME} changed ${changed.join(', ')}: restart the daemon to apply (until then it runs on the config it started with)`,
+      );
     else log.info(`${CONFIG_FILE_NAME} is back to the config the daemon started with: no restart needed`);
   };
 
   // The file itself, not the root: chokidar follows it across atomic renames and while it is absent.
-  return watchSettled(path.join(config.root, CONFIG_FILE_NAME), check, (error) => log.error('config watcher error', { error: errorMessage(error) }));
+  return watchSettled(path.join(config.root, CONFIG_FILE_NAME), check, (error) =>
+    log.error('config watcher error', { error: errorMessage(error) }),
+  );
 }

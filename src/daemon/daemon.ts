@@ -54,7 +54,13 @@ export class GovflowDaemon {
     // Every running model call listens on the shutdown signal (and removes its listener when it
     // settles): past 10 concurrent calls Node's leak warning would be a false alarm on stderr.
     setMaxListeners(0, this.abort.signal);
-    this.work = backend.work({ runtime, log: options.log, registry: this.registry, signal: this.abort.signal, state: () => this.state });
+    this.work = backend.work({
+      runtime,
+      log: options.log,
+      registry: this.registry,
+      signal: this.abort.signal,
+      state: () => this.state,
+    });
     // The runner reports which claimed files are done; the intake owns their move to the archive.
     runtime.events.on('request_files_done', (event) => this.intake?.archive(event.files));
   }
@@ -63,10 +69,19 @@ export class GovflowDaemon {
   static async start(root: string, options: DaemonOptions): Promise<GovflowDaemon> {
     const config = loadConfig(root, options.env);
     // Cluster mode is loaded only when configured, like the HTTP server.
-    const backend = config.store.kind === 'postgres' ? await (await import('../cluster/cluster-work.js')).openClusterBackend(config, options.log) : FILES_BACKEND;
+    const backend =
+      config.store.kind === 'postgres'
+        ? await (await import('../cluster/cluster-work.js')).openClusterBackend(config, options.log)
+        : FILES_BACKEND;
     let runtime: Runtime;
     try {
-      runtime = await openRuntime(root, { env: options.env, log: options.log, provider: options.provider, owner: 'daemon', ...backend.runtimeOptions });
+      runtime = await openRuntime(root, {
+        env: options.env,
+        log: options.log,
+        provider: options.provider,
+        owner: 'daemon',
+        ...backend.runtimeOptions,
+      });
     } catch (error) {
       await backend.close();
       throw error;
@@ -92,7 +107,9 @@ export class GovflowDaemon {
     const log = this.options.log;
     for (const warning of warnings) log.warn(`governance: ${warning}`);
     if (provider.kind === 'dry-run') {
-      log.warn('provider is dry-run: no LLM is called; every agent answers with a placeholder message (set provider.kind in govflow.config.yaml to use a model)');
+      log.warn(
+        'provider is dry-run: no LLM is called; every agent answers with a placeholder message (set provider.kind in govflow.config.yaml to use a model)',
+      );
     }
     const intake = new InboxIntake({
       paths: config.paths,
@@ -104,7 +121,8 @@ export class GovflowDaemon {
       concurrency: this.work.intakeConcurrency,
       timezone: config.timezone,
       handle: (item) => this.work.handle(item),
-      onRejected: (rejection) => log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
+      onRejected: (rejection) =>
+        log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
       log: (level, message, fields) => log[level](message, fields as Record<string, unknown> | undefined),
     });
     this.intake = intake;
@@ -113,7 +131,10 @@ export class GovflowDaemon {
     if (listen) {
       // Before the intake starts: a request posted now is claimed and waits for it.
       // Loaded only when wanted: Fastify and prom-client stay out of every other command's start.
-      const [{ HttpApi }, { webView }] = await Promise.all([import('../http/http-server.js'), import('../web/web-routes.js')]);
+      const [{ HttpApi }, { webView }] = await Promise.all([
+        import('../http/http-server.js'),
+        import('../web/web-routes.js'),
+      ]);
       this.http = await HttpApi.start({
         config,
         listen,
@@ -122,15 +143,26 @@ export class GovflowDaemon {
         submit: (submission) => intake.submit(submission),
         log,
         cancellation: this.runtime.cancellation,
-        readiness: () => (this.state === 'running' ? { ready: true, reason: 'ready' } : { ready: false, reason: `govflow is ${this.state}` }),
-        metrics: { audit: this.runtime.audit as unknown as { append: (...args: never[]) => Promise<unknown> } | null, costUsd: costCalculator(config) },
+        readiness: () =>
+          this.state === 'running'
+            ? { ready: true, reason: 'ready' }
+            : { ready: false, reason: `govflow is ${this.state}` },
+        metrics: {
+          audit: this.runtime.audit as unknown as { append: (...args: never[]) => Promise<unknown> } | null,
+          costUsd: costCalculator(config),
+        },
         ...(this.work.reads ? { reads: this.work.reads } : {}),
         web: webView,
       });
     }
     await this.work.recover();
     // The disk alarm is decided before the first claim; below the floor the inbox just waits.
-    this.diskGuard = new DiskGuard({ paths: config.paths, minFreeBytes: config.intake.min_free_bytes, log, onClaimingChange: (mayClaim) => intake.setClaiming(mayClaim) });
+    this.diskGuard = new DiskGuard({
+      paths: config.paths,
+      minFreeBytes: config.intake.min_free_bytes,
+      log,
+      onClaimingChange: (mayClaim) => intake.setClaiming(mayClaim),
+    });
     this.diskGuard.start();
     await intake.start();
     this.stopWatchingGovernance = await watchGovernance(config.root, governance, log);
@@ -197,7 +229,9 @@ export class GovflowDaemon {
       try {
         await step();
       } catch (error) {
-        this.options.log.error(`shutdown: ${name} failed to close`, { error: this.work.describeError ? this.work.describeError(error) : errorMessage(error) });
+        this.options.log.error(`shutdown: ${name} failed to close`, {
+          error: this.work.describeError ? this.work.describeError(error) : errorMessage(error),
+        });
       }
     }
   }

@@ -42,7 +42,10 @@ export class DiskGuard {
     const log = options.log;
     this.stopListening = diskWaits.listen({
       waiting: (wait) => {
-        log.error(`waiting: ${wait.errno} on ${wait.path}; the write is retried (every ${'≤'}5 s) and the session continues once the disk takes it`, { ...wait });
+        log.error(
+          `waiting: ${wait.errno} on ${wait.path}; the write is retried (every ${'≤'}5 s) and the session continues once the disk takes it`,
+          { ...wait },
+        );
         this.writeStatus();
       },
       resumed: (wait) => {
@@ -84,7 +87,10 @@ export class DiskGuard {
       this.options.onClaimingChange(false);
     } else if (!below && this.alarmSince !== null && this.free !== null) {
       this.alarmSince = null;
-      log.info(`disk alarm cleared: ${this.free} bytes free; claiming requests again`, { free_bytes: this.free, min_free_bytes: minFreeBytes });
+      log.info(`disk alarm cleared: ${this.free} bytes free; claiming requests again`, {
+        free_bytes: this.free,
+        min_free_bytes: minFreeBytes,
+      });
       this.options.onClaimingChange(true);
     }
     this.writeStatus();
@@ -92,7 +98,16 @@ export class DiskGuard {
 
   private recreateFolders(): void {
     const { paths } = this.options;
-    for (const folder of [paths.inbox, paths.outbox, paths.logs, paths.sessions, paths.archive, paths.failed, paths.processing, paths.state]) {
+    for (const folder of [
+      paths.inbox,
+      paths.outbox,
+      paths.logs,
+      paths.sessions,
+      paths.archive,
+      paths.failed,
+      paths.processing,
+      paths.state,
+    ]) {
       if (existsSync(folder)) continue;
       try {
         mkdirSync(folder, { recursive: true });

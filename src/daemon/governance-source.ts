@@ -50,13 +50,20 @@ export class GovernanceSource {
     mkdirSync(folder, { recursive: true });
     const file = path.join(folder, `${snapshot.hash}.json`);
     if (existsSync(file)) return;
-    writeFileAtomic(file, `${JSON.stringify({ format: SNAPSHOT_FORMAT, hash: snapshot.hash, files: snapshot.files }, null, 2)}\n`, this.config.daemon.fsync);
+    writeFileAtomic(
+      file,
+      `${JSON.stringify({ format: SNAPSHOT_FORMAT, hash: snapshot.hash, files: snapshot.files }, null, 2)}\n`,
+      this.config.daemon.fsync,
+    );
   }
 }
 
 export class GovernanceInvalidError extends GovflowError {
   override readonly name = 'GovernanceInvalidError';
   constructor(readonly errors: ConfigError[]) {
-    super('config', `the governance tree has ${errors.length} error(s):\n${errors.map((error) => `  ${error.describe()}`).join('\n')}\nrun \`govflow validate\` for details`);
+    super(
+      'config',
+      `the governance tree has ${errors.length} error(s):\n${errors.map((error) => `  ${error.describe()}`).join('\n')}\nrun \`govflow validate\` for details`,
+    );
   }
 }

@@ -10,14 +10,28 @@ import type { OperationalLog } from '../log-contract.js';
 import type { GovernanceSource } from './governance-source.js';
 
 /** Resolves once watching (no edit after the `ready` line is missed), with the function that stops it. */
-export async function watchGovernance(root: string, governance: GovernanceSource, log: OperationalLog): Promise<() => Promise<void>> {
-  const targets = ['governance', 'context', 'schemas'].map((folder) => path.join(root, folder)).filter((folder) => existsSync(folder));
+export async function watchGovernance(
+  root: string,
+  governance: GovernanceSource,
+  log: OperationalLog,
+): Promise<() => Promise<void>> {
+  const targets = ['governance', 'context', 'schemas']
+    .map((folder) => path.join(root, folder))
+    .filter((folder) => existsSync(folder));
   if (targets.length === 0) return async () => {};
-  return watchSettled(targets, () => reloadGovernance(governance, log), (error) => log.error('governance watcher error', { error: errorMessage(error) }));
+  return watchSettled(
+    targets,
+    () => reloadGovernance(governance, log),
+    (error) => log.error('governance watcher error', { error: errorMessage(error) }),
+  );
 }
 
 /** Calls `changed` once edits of `targets` settled for 150 ms (a save is several events); resolves once ready. */
-export async function watchSettled(targets: string | string[], changed: () => void, failed: (error: unknown) => void): Promise<() => Promise<void>> {
+export async function watchSettled(
+  targets: string | string[],
+  changed: () => void,
+  failed: (error: unknown) => void,
+): Promise<() => Promise<void>> {
   let timer: NodeJS.Timeout | null = null;
   const watcher = watch(targets, { ignoreInitial: true });
   watcher.on('all', () => {
@@ -37,7 +51,11 @@ function reloadGovernance(governance: GovernanceSource, log: OperationalLog): vo
   try {
     const { changed, errors, warnings, hash } = governance.reload();
     if (errors.length > 0) {
-      for (const error of errors) log.error(`governance change rejected, keeping the last good snapshot: ${error.describe()}`, { file: error.file, line: error.line });
+      for (const error of errors)
+        log.error(`governance change rejected, keeping the last good snapshot: ${error.describe()}`, {
+          file: error.file,
+          line: error.line,
+        });
       return;
     }
     for (const warning of warnings) log.warn(`governance: ${warning}`);

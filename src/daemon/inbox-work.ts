@@ -5,7 +5,13 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { errorMessage } from '../errors.js';
-import { readClaimedFile, recoverClaimedFiles, type IntakeItem, type IntakeReply, type IntakeRequest } from '../intake/claimed-file.js';
+import {
+  readClaimedFile,
+  recoverClaimedFiles,
+  type IntakeItem,
+  type IntakeReply,
+  type IntakeRequest,
+} from '../intake/claimed-file.js';
 import { claimedAtOf, sessionIdForClaim } from '../intake/claim-name.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import type { InboxIntake } from '../intake/inbox-intake.js';
@@ -38,7 +44,7 @@ export class InboxWork implements WorkSource {
   }
 
   private get stopped(): boolean {
-    return this.context.signal.aborted || this.context.state() !== 'starting' && this.context.state() !== 'running';
+    return this.context.signal.aborted || (this.context.state() !== 'starting' && this.context.state() !== 'running');
   }
 
   async prepare(intake: InboxIntake): Promise<void> {
@@ -46,7 +52,10 @@ export class InboxWork implements WorkSource {
     this.intake = intake;
     mkdirSync(config.paths.processing, { recursive: true });
     const repaired = repairInterruptedSubmissions(config.paths, this.context.registry, config.intake.max_bytes);
-    if (repaired > 0) this.context.log.warn('intake: finished submissions a crash interrupted after their request id was claimed', { requests: repaired });
+    if (repaired > 0)
+      this.context.log.warn('intake: finished submissions a crash interrupted after their request id was claimed', {
+        requests: repaired,
+      });
     // From now on processing/ also holds this daemon's own fresh claims (inbox files, HTTP
     // submissions), which recovery must not run a second time.
     this.leftovers = await recoverClaimedFiles(config.paths);
@@ -59,7 +68,9 @@ export class InboxWork implements WorkSource {
       .then(() => resumeOrphanedRuns(config.paths.state, runner, this.context.signal, log))
       .then(() => undefined)
       .catch((error: unknown) => {
-        log.error('crash recovery failed; what it did not finish is retried at the next start', { error: errorMessage(error) });
+        log.error('crash recovery failed; what it did not finish is retried at the next start', {
+          error: errorMessage(error),
+        });
       });
     return Promise.resolve();
   }
@@ -70,7 +81,9 @@ export class InboxWork implements WorkSource {
     const { config } = this.context.runtime;
     const log = this.context.log;
     if (leftovers.length > 0) log.info('recovering requests left by an earlier run', { claims: leftovers.length });
-    const progress = new RecoveryProgress(config.paths, leftovers.length, (error) => log.warn('cannot write the recovery status for govflow status', { error: errorMessage(error) }));
+    const progress = new RecoveryProgress(config.paths, leftovers.length, (error) =>
+      log.warn('cannot write the recovery status for govflow status', { error: errorMessage(error) }),
+    );
     const replies: IntakeReply[] = [];
     try {
       // Claims are read when a slot takes them, so a flood left claimed holds names, not texts.
@@ -99,7 +112,10 @@ export class InboxWork implements WorkSource {
       const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
       if (item.kind === 'rejected') {
         const released = releaseUnacknowledged(this.context.registry, claimedPath);
-        const reason = released === null ? item.reason : `${item.reason} (an HTTP submission a power loss cut before it was acknowledged: request_id "${released}" may be submitted again)`;
+        const reason =
+          released === null
+            ? item.reason
+            : `${item.reason} (an HTTP submission a power loss cut before it was acknowledged: request_id "${released}" may be submitted again)`;
         await moveToFailed(config.paths, claimedPath, item.file, reason);
         return null;
       }
@@ -108,7 +124,12 @@ export class InboxWork implements WorkSource {
       if (sessionStartedByClaim(config.paths.sessions, sessionId, item.claimedPath)) {
         await this.runSession(sessionId, (signal) => runner.recoverSession(sessionId, signal));
       } else if ((await this.context.registry.claim(item.requestId, item.claimedPath)) === 'duplicate') {
-        await moveToFailed(config.paths, item.claimedPath, item.sourceFile, `duplicate request_id "${item.requestId}": it was already processed; use a new request_id`);
+        await moveToFailed(
+          config.paths,
+          item.claimedPath,
+          item.sourceFile,
+          `duplicate request_id "${item.requestId}": it was already processed; use a new request_id`,
+        );
       } else {
         await this.run(item, true);
       }
@@ -133,7 +154,10 @@ export class InboxWork implements WorkSource {
   }
 
   private cannotRecover(file: string, error: unknown): void {
-    this.context.log.error('cannot recover this request; its file stays in system/processing/ until the problem is fixed and the daemon restarts', { file, error: errorMessage(error) });
+    this.context.log.error(
+      'cannot recover this request; its file stays in system/processing/ until the problem is fixed and the daemon restarts',
+      { file, error: errorMessage(error) },
+    );
   }
 
   /** The session of a request: the one it names, else one derived from its claim (stable across restarts). */
@@ -142,7 +166,10 @@ export class InboxWork implements WorkSource {
   }
 
   /** Runs one session's work; the runner logs how it ended, this logs how it broke off. */
-  private async runSession(sessionId: string | null, work: (signal: AbortSignal, track: (sessionId: string) => void) => Promise<SessionOutcome>): Promise<void> {
+  private async runSession(
+    sessionId: string | null,
+    work: (signal: AbortSignal, track: (sessionId: string) => void) => Promise<SessionOutcome>,
+  ): Promise<void> {
     let tracked = sessionId;
     let ended = sessionId === null ? () => {} : this.sessionRuns.begin(sessionId);
     try {
@@ -155,7 +182,10 @@ export class InboxWork implements WorkSource {
         this.context.log.warn('session interrupted by shutdown; it resumes at next start', { session: tracked });
         return;
       }
-      this.context.log.error('session crashed; it resumes from its journal at next start', { session: tracked, error: errorMessage(error) });
+      this.context.log.error('session crashed; it resumes from its journal at next start', {
+        session: tracked,
+        error: errorMessage(error),
+      });
     } finally {
       ended();
     }
@@ -168,24 +198,37 @@ export class InboxWork implements WorkSource {
   /** `recovered`: the item was claimed before a crash (its session may have left audit entries); recovery itself runs it. */
   private async run(item: IntakeItem, recovered: boolean): Promise<void> {
     const { config, runner } = this.context.runtime;
-    const reject = (reason: string) => moveToFailed(config.paths, item.claimedPath, item.sourceFile, reason).then(() => {
-      this.context.log.warn('request file rejected: moved to system/failed/', { file: item.sourceFile, reason });
-    });
+    const reject = (reason: string) =>
+      moveToFailed(config.paths, item.claimedPath, item.sourceFile, reason).then(() => {
+        this.context.log.warn('request file rejected: moved to system/failed/', { file: item.sourceFile, reason });
+      });
     if (item.kind === 'reply') {
       // A new reply waits for crash recovery: its session may be among those recovery has yet to
       // resume or is rewriting (a paused one), and one session has one writer.
       if (!recovered) await this.recovery;
-      const refused = await this.sessionRuns.replyMayApply(item.sessionId, () => this.context.log.info('reply waits for its session to finish recording its pause', { session: item.sessionId }));
+      const refused = await this.sessionRuns.replyMayApply(item.sessionId, () =>
+        this.context.log.info('reply waits for its session to finish recording its pause', { session: item.sessionId }),
+      );
       if (refused !== null) {
         await reject(refused);
         return;
       }
       const ended = this.sessionRuns.begin(item.sessionId);
       try {
-        await runner.replyToSession(item.sessionId, { text: item.reply, sourceFile: item.sourceFile, claimedPath: item.claimedPath, ...(item.approval ? { approval: item.approval } : {}) }, this.context.signal);
+        await runner.replyToSession(
+          item.sessionId,
+          {
+            text: item.reply,
+            sourceFile: item.sourceFile,
+            claimedPath: item.claimedPath,
+            ...(item.approval ? { approval: item.approval } : {}),
+          },
+          this.context.signal,
+        );
       } catch (error) {
         if (error instanceof ReplyRejectedError) await reject(error.message);
-        else if (!(error instanceof SessionInterruptedError)) this.context.log.error('reply failed', { session: item.sessionId, error: errorMessage(error) });
+        else if (!(error instanceof SessionInterruptedError))
+          this.context.log.error('reply failed', { session: item.sessionId, error: errorMessage(error) });
       } finally {
         ended();
       }

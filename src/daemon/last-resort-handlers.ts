@@ -8,10 +8,14 @@ import type { OperationalLog } from '../log-contract.js';
 /** Installs the handlers; returns the function that removes them (for a clean stop). */
 export function installLastResortHandlers(log: OperationalLog): () => void {
   const onRejection = (reason: unknown) => {
-    log.error('unexpected error outside any session (a promise rejected unhandled); the daemon keeps running', { error: errorMessage(reason) });
+    log.error('unexpected error outside any session (a promise rejected unhandled); the daemon keeps running', {
+      error: errorMessage(reason),
+    });
   };
   const onException = (error: unknown) => {
-    log.error('unexpected error outside any session (thrown in a callback); the daemon keeps running', { error: errorMessage(error) });
+    log.error('unexpected error outside any session (thrown in a callback); the daemon keeps running', {
+      error: errorMessage(error),
+    });
   };
   process.on('unhandledRejection', onRejection);
   process.on('uncaughtException', onException);

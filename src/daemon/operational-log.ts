@@ -5,7 +5,9 @@
 import winston from 'winston';
 import type { OperationalLog } from '../log-contract.js';
 
-export function createOperationalLog(options: { json?: boolean; level?: string } = {}): OperationalLog & { close(): void } {
+export function createOperationalLog(
+  options: { json?: boolean; level?: string } = {},
+): OperationalLog & { close(): void } {
   const json = options.json ?? !process.stderr.isTTY;
   const format = json
     ? winston.format.combine(winston.format.timestamp(), winston.format.json())

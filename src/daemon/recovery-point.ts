@@ -16,7 +16,9 @@ const LOG_START: AuditPosition = { file: '', bytes: 0 };
 function readPoint(file: string): AuditPosition | null {
   try {
     const point = JSON.parse(readFileSync(file, 'utf8')) as Partial<AuditPosition>;
-    return typeof point.file === 'string' && Number.isSafeInteger(point.bytes) && point.bytes! >= 0 ? { file: point.file, bytes: point.bytes! } : null;
+    return typeof point.file === 'string' && Number.isSafeInteger(point.bytes) && point.bytes! >= 0
+      ? { file: point.file, bytes: point.bytes! }
+      : null;
   } catch {
     return null;
   }

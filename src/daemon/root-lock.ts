@@ -45,7 +45,12 @@ export class RootLockedError extends GovflowError {
 function parseOwner(text: string): RootOwner | null {
   try {
     const value = JSON.parse(text) as Partial<RootOwner>;
-    if (typeof value.pid !== 'number' || typeof value.host !== 'string' || (value.kind !== 'daemon' && value.kind !== 'run')) return null;
+    if (
+      typeof value.pid !== 'number' ||
+      typeof value.host !== 'string' ||
+      (value.kind !== 'daemon' && value.kind !== 'run')
+    )
+      return null;
     return { pid: value.pid, host: value.host, kind: value.kind, started_at: String(value.started_at ?? '') };
   } catch {
     return null;
@@ -109,13 +114,20 @@ export class RootLock {
       const observed = observe(lockPath);
       if (observed === null) {
         // Released meanwhile, or a name that exists but leads nowhere (a dangling symbolic link).
-        if (attempt >= 50) throw new GovflowError('usage', `cannot create the root lock ${lockPath}: something is there that cannot be read (a dangling symbolic link?); remove it`);
+        if (attempt >= 50)
+          throw new GovflowError(
+            'usage',
+            `cannot create the root lock ${lockPath}: something is there that cannot be read (a dangling symbolic link?); remove it`,
+          );
         continue;
       }
       const live = liveOwner(observed);
       if (live !== null) throw new RootLockedError(live, lockPath);
       if (attempt >= 50) {
-        throw new GovflowError('usage', `could not take the root lock ${lockPath}: it keeps being re-created; if no govflow process runs on this root, remove the file`);
+        throw new GovflowError(
+          'usage',
+          `could not take the root lock ${lockPath}: it keeps being re-created; if no govflow process runs on this root, remove the file`,
+        );
       }
       if (!breakStale(lockPath, observed.text)) await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -141,9 +153,13 @@ function tryCreate(lockPath: string, owner: RootOwner): boolean {
     fd = openSync(lockPath, 'wx');
   } catch (error) {
     if (errorCode(error) === 'EEXIST') return false;
-    throw new GovflowError('usage', `could not create the root lock ${lockPath} (${(error as Error).message}); check that ${path.dirname(lockPath)} is writable`, {
-      cause: error,
-    });
+    throw new GovflowError(
+      'usage',
+      `could not create the root lock ${lockPath} (${(error as Error).message}); check that ${path.dirname(lockPath)} is writable`,
+      {
+        cause: error,
+      },
+    );
   }
   try {
     writeSync(fd, `${JSON.stringify(owner)}\n`);

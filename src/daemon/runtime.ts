@@ -83,7 +83,14 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     }
     if (key !== null) {
       const { privateKey, keyId } = key;
-      checkpoints = new CheckpointWriter({ stateDir: config.paths.state, privateKey, keyId, intervalMs: config.audit.checkpoint_ms, witnesses: config.audit.witnesses, log: (message, fields) => options.log?.warn(message, fields) });
+      checkpoints = new CheckpointWriter({
+        stateDir: config.paths.state,
+        privateKey,
+        keyId,
+        intervalMs: config.audit.checkpoint_ms,
+        witnesses: config.audit.witnesses,
+        log: (message, fields) => options.log?.warn(message, fields),
+      });
     }
     if (!options.store) {
       audit = await AuditLogWriter.open({
@@ -100,10 +107,12 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     lock?.release();
     throw error;
   }
-  for (const repair of audit?.repairs ?? []) options.log?.warn('audit log: cut a torn entry left by a crash', { ...repair });
+  for (const repair of audit?.repairs ?? [])
+    options.log?.warn('audit log: cut a torn entry left by a crash', { ...repair });
   const loggedMessages = new LoggedMessagesIndex(config.paths.logs);
   // Where recovery reads from for claims whose sessions never started (recovery-point.ts); null: a `govflow run`.
-  const claimsFrom = audit && options.owner === 'daemon' ? recoveryPoint(config.paths, audit.position(), config.daemon.fsync) : null;
+  const claimsFrom =
+    audit && options.owner === 'daemon' ? recoveryPoint(config.paths, audit.position(), config.daemon.fsync) : null;
   const events = new SessionEvents();
   const cancellation = new SessionCancellation();
   // Tools agents may be offered (README "Give an agent tools"). MCP servers a killed daemon left running go first.
@@ -126,11 +135,17 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
         durable: config.daemon.fsync,
         audit: audit!,
         // One index for every recovery of this process: each day file is parsed once (crash recovery, docs/audit-log.md).
-        auditedMessages: (sessionId, sinceIso, from) => loggedMessages.messagesOf(sessionId, compactInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone), from === undefined ? claimsFrom : from),
+        auditedMessages: (sessionId, sinceIso, from) =>
+          loggedMessages.messagesOf(
+            sessionId,
+            compactInTimeZone(new Date(Date.parse(sinceIso) - 86_400_000), config.timezone),
+            from === undefined ? claimsFrom : from,
+          ),
       });
   const runner = new SessionRunner({
     config,
-    governance: (sessionId) => (options.governanceFor ? options.governanceFor(sessionId, governance) : governance.current()),
+    governance: (sessionId) =>
+      options.governanceFor ? options.governanceFor(sessionId, governance) : governance.current(),
     // The provider pipeline, composed once: every provider's answers obey llm.max_output_bytes
     // (injected ones too), and calls of a cancelled session are aborted. The runner adds retries.
     provider: limitAnswerSize(cancellation.layer(provider), config.llm.max_output_bytes),
@@ -158,7 +173,9 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
       if (closed) return;
       closed = true;
       await telemetry?.shutdown();
-      await tools.close().catch((error: unknown) => options.log?.warn('could not stop every MCP server', { error: String(error) }));
+      await tools
+        .close()
+        .catch((error: unknown) => options.log?.warn('could not stop every MCP server', { error: String(error) }));
       if (retentionTimer) clearInterval(retentionTimer);
       try {
         await audit?.close();
@@ -171,7 +188,11 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
 }
 
 /** One pass of `audit.retention` (docs/audit-log.md "Retention and archives"), at start and hourly. Never throws. */
-function retentionPass(config: GovflowConfig, key: { privateKey: KeyObject; keyId: string } | null, log: OperationalLog | undefined): (atStart: boolean) => void {
+function retentionPass(
+  config: GovflowConfig,
+  key: { privateKey: KeyObject; keyId: string } | null,
+  log: OperationalLog | undefined,
+): (atStart: boolean) => void {
   const { keep_days: keepDays, delete_after_days: deleteAfterDays } = config.audit.retention;
   const { paths, timezone } = config;
   let heldLogged = false;
@@ -179,21 +200,46 @@ function retentionPass(config: GovflowConfig, key: { privateKey: KeyObject; keyI
     try {
       const now = new Date();
       const moved = archiveOldDays({ logsDir: paths.logs, timezone, keepDays: keepDays!, now });
-      if (moved.length > 0) log?.info('audit retention: archived day files', { days: moved, folder: 'system/logs/archive' });
+      if (moved.length > 0)
+        log?.info('audit retention: archived day files', { days: moved, folder: 'system/logs/archive' });
       if (atStart || moved.length > 0) {
         const before = dayCutoff(now, keepDays!, timezone);
         const sessions = archiveFinishedSessions({ paths, timezone, before });
-        if (sessions.length > 0) log?.info('audit retention: archived finished sessions and their results', { sessions: sessions.length, folder: 'system/logs/archive/YYYYMMDD' });
+        if (sessions.length > 0)
+          log?.info('audit retention: archived finished sessions and their results', {
+            sessions: sessions.length,
+            folder: 'system/logs/archive/YYYYMMDD',
+          });
         const requestDays = archiveRequestDays({ paths, before, durable: config.daemon.fsync });
-        if (requestDays.length > 0) log?.info('audit retention: archived processed request files', { days: requestDays, folder: 'system/logs/archive/YYYYMMDD/requests' });
+        if (requestDays.length > 0)
+          log?.info('audit retention: archived processed request files', {
+            days: requestDays,
+            folder: 'system/logs/archive/YYYYMMDD/requests',
+          });
         const failed = archiveFailedFiles({ paths, before, timezone });
-        if (failed > 0) log?.info('audit retention: archived refused request files', { files: failed, folder: 'system/logs/archive/YYYYMMDD/failed' });
+        if (failed > 0)
+          log?.info('audit retention: archived refused request files', {
+            files: failed,
+            folder: 'system/logs/archive/YYYYMMDD/failed',
+          });
       }
       if (deleteAfterDays === null) return;
       const sign = key ? <T extends object>(fields: T) => signFields(key.privateKey, key.keyId, fields) : undefined;
-      const { deleted, held } = deleteOldDays({ logsDir: paths.logs, stateDir: paths.state, timezone, deleteAfterDays, now, ...(sign && { sign }) });
-      if (deleted.length > 0) log?.info('audit retention: deleted archived days', { days: deleted, record: 'system/logs/archive/deleted.jsonl' });
-      if (held && !heldLogged) log?.info('audit retention: system/state/legal-hold exists, so nothing is deleted while it does');
+      const { deleted, held } = deleteOldDays({
+        logsDir: paths.logs,
+        stateDir: paths.state,
+        timezone,
+        deleteAfterDays,
+        now,
+        ...(sign && { sign }),
+      });
+      if (deleted.length > 0)
+        log?.info('audit retention: deleted archived days', {
+          days: deleted,
+          record: 'system/logs/archive/deleted.jsonl',
+        });
+      if (held && !heldLogged)
+        log?.info('audit retention: system/state/legal-hold exists, so nothing is deleted while it does');
       heldLogged = held;
     } catch (error) {
       log?.warn('audit retention: a pass failed; the next one tries again', { error: (error as Error).message });

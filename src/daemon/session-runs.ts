@@ -32,7 +32,8 @@ export class SessionRuns {
         return `session "${sessionId}" had the question this reply answers settled by another reply meanwhile; reply to the question its result asks now`;
       }
       if (run === undefined) return null;
-      if (pause === null) return `session "${sessionId}" is running right now; send the reply once its result is pending`;
+      if (pause === null)
+        return `session "${sessionId}" is running right now; send the reply once its result is pending`;
       answered = pause;
       onWait();
       await run;

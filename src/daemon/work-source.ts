@@ -57,4 +57,3 @@ export interface Backend {
   /** Closes what opening the backend made, when the runtime could not open. */
   close(): Promise<void>;
 }
-

@@ -50,7 +50,12 @@ export function fromClaudeCodeAgent(
   else converted.name = name;
   if (typeof model === 'string' && !CLAUDE_MODEL_ALIASES.has(model)) converted.model = model;
   if (tools !== undefined) {
-    const names = typeof tools === 'string' ? tools.split(/[,\s]+/).filter((tool) => tool !== '') : Array.isArray(tools) ? tools.map(String) : [];
+    const names =
+      typeof tools === 'string'
+        ? tools.split(/[,\s]+/).filter((tool) => tool !== '')
+        : Array.isArray(tools)
+          ? tools.map(String)
+          : [];
     const mapped: string[] = [];
     for (const tool of names) {
       const govflow = govflowTool(tool);
@@ -59,7 +64,9 @@ export function fromClaudeCodeAgent(
         continue;
       }
       const hint = 'remove it from tools (govflow maps Read, Write, Glob, LS, WebFetch and mcp__<server>__<tool>)';
-      errors.push(new ConfigError(`Claude Code tool "${tool}" has no govflow counterpart: ${hint}`, file, lineOf(['tools'])));
+      errors.push(
+        new ConfigError(`Claude Code tool "${tool}" has no govflow counterpart: ${hint}`, file, lineOf(['tools'])),
+      );
     }
     converted.tools = mapped;
   }

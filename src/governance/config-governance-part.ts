@@ -9,11 +9,21 @@ import { stringify } from 'yaml';
  * trail is protected, none of which changes what an agent is told, may do or answers. Every other
  * key stays in, including keys added later: the hash errs on covering too much.
  */
-export const OPERATIONAL_CONFIG_KEYS: readonly string[] = ['http', 'daemon', 'intake', 'telemetry', 'store', 'cluster', 'audit'];
+export const OPERATIONAL_CONFIG_KEYS: readonly string[] = [
+  'http',
+  'daemon',
+  'intake',
+  'telemetry',
+  'store',
+  'cluster',
+  'audit',
+];
 
 /** The governance keys as YAML, or null when there are none; layout and comments steer no agent, so they do not count. */
 export function configGovernancePart(written: Readonly<Record<string, unknown>>): string | null {
-  const governing = Object.fromEntries(Object.entries(written).filter(([key]) => !OPERATIONAL_CONFIG_KEYS.includes(key)));
+  const governing = Object.fromEntries(
+    Object.entries(written).filter(([key]) => !OPERATIONAL_CONFIG_KEYS.includes(key)),
+  );
   if (Object.keys(governing).length === 0) return null;
   return stringify(governing, { lineWidth: 0 });
 }

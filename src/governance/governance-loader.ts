@@ -76,7 +76,9 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   const configLine = (keyPath: readonly (string | number)[]): number => {
     if (configSource === undefined) {
       try {
-        configSource = config.configFile ? parseYamlSource(readFileSync(boundary.resolve(CONFIG_FILE_NAME), 'utf8'), CONFIG_FILE_NAME) : null;
+        configSource = config.configFile
+          ? parseYamlSource(readFileSync(boundary.resolve(CONFIG_FILE_NAME), 'utf8'), CONFIG_FILE_NAME)
+          : null;
       } catch {
         configSource = null;
       }
@@ -124,7 +126,13 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
       file = toPosix(path.normalize(declaration.file));
       configAgentFiles.add(file);
       if (!existsSync(path.join(root, file))) {
-        errors.push(new ConfigError(`agent "${name}": file "${declaration.file}" does not exist`, CONFIG_FILE_NAME, configLine(['agents', name, 'file'])));
+        errors.push(
+          new ConfigError(
+            `agent "${name}": file "${declaration.file}" does not exist`,
+            CONFIG_FILE_NAME,
+            configLine(['agents', name, 'file']),
+          ),
+        );
         continue;
       }
       const split = readMarkdown(file);
@@ -132,12 +140,25 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
       instructions = split.body;
     }
     const lineOf = (keyPath: string[]) => configLine(['agents', name, ...keyPath]);
-    const agent = resolveAgent({ ...declaration, name }, { file: CONFIG_FILE_NAME, line }, file, instructions, config, errors, read, lineOf);
+    const agent = resolveAgent(
+      { ...declaration, name },
+      { file: CONFIG_FILE_NAME, line },
+      file,
+      instructions,
+      config,
+      errors,
+      read,
+      lineOf,
+    );
     if (agent) addAgent(agent);
   }
 
   const agentsFolder = path.join(root, 'governance', 'agents');
-  const agentFiles = existsSync(agentsFolder) ? readdirSync(agentsFolder).filter((name) => name.endsWith('.md')).sort() : [];
+  const agentFiles = existsSync(agentsFolder)
+    ? readdirSync(agentsFolder)
+        .filter((name) => name.endsWith('.md'))
+        .sort()
+    : [];
   for (const fileName of agentFiles) {
     const relative = `governance/agents/${fileName}`;
     if (configAgentFiles.has(relative)) continue;
@@ -146,10 +167,13 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
     if (split.frontmatter === null) {
       if (configAgentFiles.size > 0) {
         // A tree whose agents are declared in config may keep other markdown beside them.
-        warnings.push(`${relative}: no frontmatter and not named by any \`agents:\` entry in govflow.config.yaml; ignored`);
+        warnings.push(
+          `${relative}: no frontmatter and not named by any \`agents:\` entry in govflow.config.yaml; ignored`,
+        );
         continue;
       }
-      const how = 'start the file with a "---" block (name, type, description, ...) or declare this agent under `agents:` in govflow.config.yaml with `file:`';
+      const how =
+        'start the file with a "---" block (name, type, description, ...) or declare this agent under `agents:` in govflow.config.yaml with `file:`';
       errors.push(new ConfigError(`no YAML frontmatter: ${how}`, relative, 1));
       continue;
     }
@@ -162,7 +186,9 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
     }
     let declaration = source.value;
     if (!isPlainObject(declaration)) {
-      errors.push(new ConfigError('frontmatter must be a YAML mapping (name: ..., type: ...)', relative, split.frontmatterLine));
+      errors.push(
+        new ConfigError('frontmatter must be a YAML mapping (name: ..., type: ...)', relative, split.frontmatterLine),
+      );
       continue;
     }
     if (isClaudeCodeAgent(declaration as Record<string, unknown>)) {
@@ -177,7 +203,9 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
       for (const error of validateDeclaration.errors ?? []) {
         if (error.keyword === 'if') continue;
         const [sentence] = describeSchemaErrors([error]);
-        errors.push(new ConfigError(`frontmatter ${sentence.replace(/^\//, '')}`, relative, source.lineOf(errorKeyPath(error))));
+        errors.push(
+          new ConfigError(`frontmatter ${sentence.replace(/^\//, '')}`, relative, source.lineOf(errorKeyPath(error))),
+        );
       }
       continue;
     }
@@ -186,7 +214,16 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
     if (typed.name !== expectedName && typed.name !== expectedName.toLowerCase().replace(/-/g, '_')) {
       warnings.push(`${relative}: agent name "${typed.name}" differs from the file name "${expectedName}"`);
     }
-    const agent = resolveAgent(typed, { file: relative, line: source.lineOf(['name']) }, relative, split.body, config, errors, read, source.lineOf);
+    const agent = resolveAgent(
+      typed,
+      { file: relative, line: source.lineOf(['name']) },
+      relative,
+      split.body,
+      config,
+      errors,
+      read,
+      source.lineOf,
+    );
     if (agent) addAgent(agent);
   }
 
@@ -194,11 +231,18 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   checkModelFile(config, boundary, errors);
   const messageSchema = loadMessageSchema(config, read, errors, () => configLine(['message', 'schema']));
   const entryAgent = checkRoutingGraph(agents, errors, warnings);
-  errors.push(...checkBudgetedModelsArePriced(config, agents, () => configLine(['limits', 'max_cost_usd_per_session'])));
+  errors.push(
+    ...checkBudgetedModelsArePriced(config, agents, () => configLine(['limits', 'max_cost_usd_per_session'])),
+  );
   const guardrails = loadGuardrails(config, read, errors, configLine);
 
   if (agents.size === 0 && errors.length === 0) {
-    errors.push(new ConfigError('no agents found: add governance/agents/<name>.md files with frontmatter, or declare `agents:` in govflow.config.yaml', 'governance/agents'));
+    errors.push(
+      new ConfigError(
+        'no agents found: add governance/agents/<name>.md files with frontmatter, or declare `agents:` in govflow.config.yaml',
+        'governance/agents',
+      ),
+    );
   }
   if (errors.length > 0 || !entryAgent) return { snapshot: null, errors, warnings };
   return {
@@ -233,7 +277,9 @@ function resolveAgent(
       if (typeof declaration.output_schema === 'string') {
         const schemaPath = toPosix(path.normalize(declaration.output_schema));
         if (!existsSync(path.join(config.root, schemaPath))) {
-          throw new ConfigError(`output_schema file "${declaration.output_schema}" does not exist (paths are relative to the root)`);
+          throw new ConfigError(
+            `output_schema file "${declaration.output_schema}" does not exist (paths are relative to the root)`,
+          );
         }
         outputSchema = JSON.parse(read(schemaPath)) as Record<string, unknown>;
       } else {
@@ -241,7 +287,8 @@ function resolveAgent(
       }
       compileSchema(outputSchema);
     } catch (error) {
-      const why = error instanceof OutsideRootError ? 'output_schema file' : 'output_schema is not a usable JSON Schema:';
+      const why =
+        error instanceof OutsideRootError ? 'output_schema file' : 'output_schema is not a usable JSON Schema:';
       errors.push(new ConfigError(`agent "${declaration.name}": ${why} ${errorMessage(error)}`, declaredIn.file, line));
       return null;
     }
@@ -254,20 +301,47 @@ function resolveAgent(
       const problem = toolPatternProblem(pattern, servers);
       if (!problem) return;
       toolsValid = false;
-      errors.push(new ConfigError(`agent "${declaration.name}": ${key}: ${problem}`, declaredIn.file, lineOf([key, String(index)])));
+      errors.push(
+        new ConfigError(
+          `agent "${declaration.name}": ${key}: ${problem}`,
+          declaredIn.file,
+          lineOf([key, String(index)]),
+        ),
+      );
     });
   }
   if (!toolsValid) return null;
   // A local model answers under a JSON grammar, which rules out tool calls (and so `delegate`).
-  const toolKey = config.provider.kind !== 'local' ? undefined : (['tools', 'delegates'] as const).find((key) => (declaration[key] ?? []).length > 0);
+  const toolKey =
+    config.provider.kind !== 'local'
+      ? undefined
+      : (['tools', 'delegates'] as const).find((key) => (declaration[key] ?? []).length > 0);
   if (toolKey) {
     const why = toolKey === 'delegates' ? ', and delegating is a tool call (delegate)' : '';
-    errors.push(new ConfigError(`agent "${declaration.name}": ${toolKey}: provider.kind local cannot offer tools${why} (a local model answers under a JSON grammar, which rules out tool calls); remove ${toolKey}: from this agent or use a provider kind with tool calls (openai, anthropic, google, openai-compatible, ollama, scripted)`, declaredIn.file, lineOf([toolKey])));
+    errors.push(
+      new ConfigError(
+        `agent "${declaration.name}": ${toolKey}: provider.kind local cannot offer tools${why} (a local model answers under a JSON grammar, which rules out tool calls); remove ${toolKey}: from this agent or use a provider kind with tool calls (openai, anthropic, google, openai-compatible, ollama, scripted)`,
+        declaredIn.file,
+        lineOf([toolKey]),
+      ),
+    );
     return null;
   }
   for (const pattern of declaration.approval ?? []) {
-    const offered = (declaration.tools ?? []).some((tool) => tool === pattern || (tool.endsWith('*') && pattern.startsWith(tool.slice(0, -1))) || (pattern.endsWith('*') && tool.startsWith(pattern.slice(0, -1))));
-    if (!offered) errors.push(new ConfigError(`agent "${declaration.name}": approval: "${pattern}" is not among its tools, so it can never be called; add it to tools: or remove it`, declaredIn.file, lineOf(['approval'])));
+    const offered = (declaration.tools ?? []).some(
+      (tool) =>
+        tool === pattern ||
+        (tool.endsWith('*') && pattern.startsWith(tool.slice(0, -1))) ||
+        (pattern.endsWith('*') && tool.startsWith(pattern.slice(0, -1))),
+    );
+    if (!offered)
+      errors.push(
+        new ConfigError(
+          `agent "${declaration.name}": approval: "${pattern}" is not among its tools, so it can never be called; add it to tools: or remove it`,
+          declaredIn.file,
+          lineOf(['approval']),
+        ),
+      );
   }
   return {
     name: declaration.name,
@@ -287,7 +361,13 @@ function resolveAgent(
     file,
     declaredIn: {
       ...declaredIn,
-      keyLines: { entry: lineOf(['entry']), next: lineOf(['next']), plan: lineOf(['plan']), on_failure: lineOf(['on_failure']), delegates: lineOf(['delegates']) },
+      keyLines: {
+        entry: lineOf(['entry']),
+        next: lineOf(['next']),
+        plan: lineOf(['plan']),
+        on_failure: lineOf(['on_failure']),
+        delegates: lineOf(['delegates']),
+      },
     },
     instructions,
     tools: [...(declaration.tools ?? [])],
@@ -297,7 +377,11 @@ function resolveAgent(
   };
 }
 
-function collectPromptFiles(config: GovflowConfig, read: (relative: string) => string, errors: ConfigError[]): PromptFile[] {
+function collectPromptFiles(
+  config: GovflowConfig,
+  read: (relative: string) => string,
+  errors: ConfigError[],
+): PromptFile[] {
   const seen = new Set<string>();
   const result: PromptFile[] = [];
   for (const pattern of config.prompt.include) {
@@ -312,7 +396,10 @@ function collectPromptFiles(config: GovflowConfig, read: (relative: string) => s
         const content = read(match);
         result.push({ path: match, content: match === GUARDRAILS_FILE ? guardrailsPromptText(content) : content });
       } catch (error) {
-        const why = error instanceof OutsideRootError ? `prompt.include "${pattern}" matches a file outside the root: ` : 'cannot read prompt file: ';
+        const why =
+          error instanceof OutsideRootError
+            ? `prompt.include "${pattern}" matches a file outside the root: `
+            : 'cannot read prompt file: ';
         errors.push(new ConfigError(`${why}${errorMessage(error)}`, match));
       }
     }
@@ -331,7 +418,12 @@ function checkModelFile(config: GovflowConfig, boundary: RootBoundary, errors: C
   }
 }
 
-function loadMessageSchema(config: GovflowConfig, read: (relative: string) => string, errors: ConfigError[], schemaLine: () => number): Record<string, unknown> {
+function loadMessageSchema(
+  config: GovflowConfig,
+  read: (relative: string) => string,
+  errors: ConfigError[],
+  schemaLine: () => number,
+): Record<string, unknown> {
   if (!config.message.schema) return SENTIENT_MESSAGE_SCHEMA as unknown as Record<string, unknown>;
   const relative = toPosix(path.normalize(config.message.schema));
   try {

@@ -7,7 +7,11 @@ import { ConfigError } from '../errors.js';
 import { lookUpPrice } from '../llm/model-prices.js';
 import type { AgentDefinition } from './agent-definition.js';
 
-export function checkBudgetedModelsArePriced(config: GovflowConfig, agents: ReadonlyMap<string, AgentDefinition>, budgetLine: () => number): ConfigError[] {
+export function checkBudgetedModelsArePriced(
+  config: GovflowConfig,
+  agents: ReadonlyMap<string, AgentDefinition>,
+  budgetLine: () => number,
+): ConfigError[] {
   const budget = config.limits.max_cost_usd_per_session;
   if (budget === null || config.provider.kind === 'dry-run') return [];
   const usedBy = new Map<string, string[]>([[config.provider.model, ['provider.model']]]);

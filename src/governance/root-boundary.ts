@@ -42,7 +42,8 @@ export class RootBoundary {
     }
     this.realRoot ??= realpathSync(this.root);
     const inside = path.relative(this.realRoot, real);
-    if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) throw new OutsideRootError(relative, real, this.root);
+    if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside))
+      throw new OutsideRootError(relative, real, this.root);
     return full;
   }
 }

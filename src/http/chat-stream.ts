@@ -21,8 +21,10 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     const fields = request.body;
     if (!isPlainObject(fields)) throw badRequest('send {"message": "...", "conversation_id"?: "..."}');
     const unknown = Object.keys(fields).find((key) => !CHAT_FIELDS.includes(key));
-    if (unknown !== undefined) throw badRequest(`unknown field "${unknown.slice(0, 64)}": send only "message" and "conversation_id"`);
-    if (typeof fields.message !== 'string' || fields.message.trim() === '') throw badRequest('"message" must be a non-empty string');
+    if (unknown !== undefined)
+      throw badRequest(`unknown field "${unknown.slice(0, 64)}": send only "message" and "conversation_id"`);
+    if (typeof fields.message !== 'string' || fields.message.trim() === '')
+      throw badRequest('"message" must be a non-empty string');
     const cancelOnDisconnect = (request.query as Record<string, unknown>).cancel_on_disconnect === 'true';
 
     let sessionId: string;
@@ -30,12 +32,19 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     let alreadyCommitted = 0;
     let resuming = false;
     if (fields.conversation_id !== undefined && fields.conversation_id !== null) {
-      if (typeof fields.conversation_id !== 'string') throw badRequest('"conversation_id" must be a string (the session id a previous chat returned)');
+      if (typeof fields.conversation_id !== 'string')
+        throw badRequest('"conversation_id" must be a string (the session id a previous chat returned)');
       sessionId = fields.conversation_id;
       const view = context.lookup.session(sessionId);
       if (!view || !maySee(caller, view.user)) throw notFound(`conversation "${sessionId.slice(0, 140)}"`);
-      if (!view.state.paused) throw conflict(`conversation "${sessionId}" is not waiting for a message (${view.finishedStatus ?? 'running'}); start a new one without conversation_id`);
-      if (view.state.paused.awaiting === 'approval') throw conflict(`conversation "${sessionId}" waits for an approval: POST /v1/sessions/${sessionId}/reply {"approve": true|false}`);
+      if (!view.state.paused)
+        throw conflict(
+          `conversation "${sessionId}" is not waiting for a message (${view.finishedStatus ?? 'running'}); start a new one without conversation_id`,
+        );
+      if (view.state.paused.awaiting === 'approval')
+        throw conflict(
+          `conversation "${sessionId}" waits for an approval: POST /v1/sessions/${sessionId}/reply {"approve": true|false}`,
+        );
       alreadyCommitted = view.messages.at(-1)?.sequence ?? 0;
       requestId = view.state.session.request_id;
       resuming = true;
@@ -53,9 +62,12 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     };
     const offs: Array<() => void> = [];
     const on = <K extends keyof SessionEventMap>(name: K, handle: (payload: SessionEventMap[K]) => void) => {
-      offs.push(context.events.on(name, (payload) => {
-        if ((payload as { sessionId: string }).sessionId === sessionId && (connection === null || connection.isOpen)) handle(payload);
-      }));
+      offs.push(
+        context.events.on(name, (payload) => {
+          if ((payload as { sessionId: string }).sessionId === sessionId && (connection === null || connection.isOpen))
+            handle(payload);
+        }),
+      );
     };
     let completed = false;
     const complete = () => {
@@ -72,7 +84,9 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     on('model_call_started', () => send('message_start', { turn: turn++ }));
     on('content_chunk', (event) => send('content_chunk', { chunk: event.chunk }));
     on('tool_call_start', (event) => send('tool_call_start', { tool_use_id: event.id, name: event.name }));
-    on('tool_call_result', (event) => send('tool_call_result', { tool_use_id: event.id, name: event.name, is_error: event.isError }));
+    on('tool_call_result', (event) =>
+      send('tool_call_result', { tool_use_id: event.id, name: event.name, is_error: event.isError }),
+    );
     let errorSent = false;
     on('error', (event) => {
       errorSent = true;
@@ -80,7 +94,10 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     });
     on('message', (event) => {
       if (event.sequence <= alreadyCommitted) return;
-      if (event.status === 'failed' && !errorSent) send('error', { message: `${event.agent} failed; the result has the details (GET /v1/requests/${requestId ?? sessionId})` });
+      if (event.status === 'failed' && !errorSent)
+        send('error', {
+          message: `${event.agent} failed; the result has the details (GET /v1/requests/${requestId ?? sessionId})`,
+        });
     });
     // A question for the person is what the assistant says last: it reaches the client as text.
     on('pending', (event) => {
@@ -106,18 +123,28 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     }
     const finishedOrPaused = () => {
       const view = context.lookup.session(sessionId);
-      return view !== null && (view.finishedStatus !== null || (view.state.paused !== null && (view.messages.at(-1)?.sequence ?? 0) > alreadyCommitted));
+      return (
+        view !== null &&
+        (view.finishedStatus !== null ||
+          (view.state.paused !== null && (view.messages.at(-1)?.sequence ?? 0) > alreadyCommitted))
+      );
     };
     // Seed 003's frames carry no ids; the conversation (the session) and its request are named in
     // headers, so a client that wants the §9 result can GET it.
-    const open = openStream(context, request, reply, { 'x-conversation-id': sessionId, ...(requestId !== null ? { 'x-request-id': requestId } : {}) });
+    const open = openStream(context, request, reply, {
+      'x-conversation-id': sessionId,
+      ...(requestId !== null ? { 'x-request-id': requestId } : {}),
+    });
     connection = open;
     for (const deliver of early.splice(0)) deliver();
     if (completed) open.end();
     open.onClose(() => {
       for (const off of offs.splice(0)) off();
       if (cancelOnDisconnect && !finishedOrPaused()) {
-        context.cancellation.cancel(sessionId, 'the chat client disconnected and asked cancel_on_disconnect=true: the session was cancelled');
+        context.cancellation.cancel(
+          sessionId,
+          'the chat client disconnected and asked cancel_on_disconnect=true: the session was cancelled',
+        );
       }
     });
   });

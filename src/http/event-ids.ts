@@ -8,7 +8,13 @@ import type { SessionEventMap, SessionEvents } from '../pipeline/session-events.
 import { badRequest } from './http-problem.js';
 
 /** Events the runner emits as it works and the journal does not keep. */
-export const LIVE_EVENT_KINDS = ['step_started', 'content_chunk', 'tool_call_start', 'tool_call_result', 'error'] as const;
+export const LIVE_EVENT_KINDS = [
+  'step_started',
+  'content_chunk',
+  'tool_call_start',
+  'tool_call_result',
+  'error',
+] as const;
 export type LiveEventKind = (typeof LIVE_EVENT_KINDS)[number];
 
 /** The id of a non-message event that follows message `afterSequence` (0: before any). */
@@ -24,7 +30,10 @@ export function parseLastEventId(header: string | string[] | undefined): number 
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value.trim() === '') return null;
   const match = /^\s*(\d{1,9})(?:\.\d{1,12}|\.[a-z_]{1,40}(?:\.\d{1,12})?)?\s*$/.exec(value);
-  if (!match) throw badRequest(`Last-Event-ID "${value.slice(0, 40)}" is not an id this stream sent (they look like "7" or "7.content_chunk.3"): reconnect without it to start over`);
+  if (!match)
+    throw badRequest(
+      `Last-Event-ID "${value.slice(0, 40)}" is not an id this stream sent (they look like "7" or "7.content_chunk.3"): reconnect without it to start over`,
+    );
   return Number(match[1]);
 }
 

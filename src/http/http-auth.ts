@@ -49,7 +49,11 @@ export function maySee(caller: Caller, owner: string): boolean {
 /** Throws 403 for auditors: they read everything and submit nothing. */
 export function requireSubmitter(caller: Caller): void {
   if (caller.role === 'auditor') {
-    throw new HttpProblem(403, 'forbidden', `user "${caller.user}" is an auditor: auditors read and verify, they cannot submit requests or replies`);
+    throw new HttpProblem(
+      403,
+      'forbidden',
+      `user "${caller.user}" is an auditor: auditors read and verify, they cannot submit requests or replies`,
+    );
   }
 }
 
@@ -57,7 +61,10 @@ export class TokenTable {
   private readonly entries: Array<{ digest: Buffer; caller: Caller }>;
 
   constructor(tokens: readonly TokenEntry[]) {
-    this.entries = tokens.map((token) => ({ digest: Buffer.from(token.sha256.toLowerCase(), 'hex'), caller: { user: token.user, role: token.role } }));
+    this.entries = tokens.map((token) => ({
+      digest: Buffer.from(token.sha256.toLowerCase(), 'hex'),
+      caller: { user: token.user, role: token.role },
+    }));
   }
 
   get enabled(): boolean {
@@ -69,7 +76,11 @@ export class TokenTable {
     if (!this.enabled) return { user: 'local', role: 'local' };
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) {
-      throw new HttpProblem(401, 'unauthorized', 'this API needs "Authorization: Bearer <token>" (create a token with: govflow token add USER)');
+      throw new HttpProblem(
+        401,
+        'unauthorized',
+        'this API needs "Authorization: Bearer <token>" (create a token with: govflow token add USER)',
+      );
     }
     const presented = createHash('sha256').update(match[1], 'utf8').digest();
     let found: Caller | null = null;
@@ -77,7 +88,12 @@ export class TokenTable {
       // Every entry is compared, whatever matched before: the time taken does not depend on which.
       if (timingSafeEqual(presented, entry.digest) && found === null) found = entry.caller;
     }
-    if (!found) throw new HttpProblem(401, 'unauthorized', 'the bearer token is not one of http.tokens: check it, or create one with govflow token add USER');
+    if (!found)
+      throw new HttpProblem(
+        401,
+        'unauthorized',
+        'the bearer token is not one of http.tokens: check it, or create one with govflow token add USER',
+      );
     return found;
   }
 }

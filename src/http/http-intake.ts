@@ -4,7 +4,14 @@
  * loses nothing. An id claimed before, in any state, answers 409.
  */
 import { open, readFile } from 'node:fs/promises';
-import { generateRequestId, parseJsonRequest, parseRequestFile, randomBase36, REQUEST_ID_PATTERN, unknownFieldReason } from '../intake/request-file.js';
+import {
+  generateRequestId,
+  parseJsonRequest,
+  parseRequestFile,
+  randomBase36,
+  REQUEST_ID_PATTERN,
+  unknownFieldReason,
+} from '../intake/request-file.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { httpSubmissionName, type Submission, type SubmissionOutcome } from '../intake/request-submission.js';
 import { generateSessionId } from '../pipeline/session-runner.js';
@@ -34,7 +41,11 @@ export class HttpIntake {
   constructor(private readonly options: HttpIntakeOptions) {}
 
   /** Hands a request for `user` to the intake, resolved once durable; 400 for a bad body, 409 for a known id. */
-  async submit(body: unknown, user: string, sessionId: string = this.newSessionId()): Promise<{ requestId: string; sessionId: string }> {
+  async submit(
+    body: unknown,
+    user: string,
+    sessionId: string = this.newSessionId(),
+  ): Promise<{ requestId: string; sessionId: string }> {
     const fields = objectBody(body, '{"request": "..."}');
     if (fields.request === undefined && (fields.reply !== undefined || fields.approve !== undefined)) {
       throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');
@@ -43,20 +54,43 @@ export class HttpIntake {
     const checked = parseJsonRequest(fields, 'http');
     if (checked.kind === 'invalid') throw badRequest(checked.reason);
     const requestId = fields.request_id ?? generateRequestId();
-    const document = { request: fields.request, request_id: requestId, session_id: sessionId, user, metadata: fields.metadata ?? null };
+    const document = {
+      request: fields.request,
+      request_id: requestId,
+      session_id: sessionId,
+      user,
+      metadata: fields.metadata ?? null,
+    };
     const text = `${JSON.stringify(document)}\n`;
     const parsed = parseRequestFile('request.json', Buffer.from(text, 'utf8'), this.options.maxBytes);
-    if (parsed.kind === 'invalid') throw badRequest(parsed.reason.replace('the file is larger than intake.max_bytes', 'the request is larger than intake.max_bytes'));
-    if (parsed.kind !== 'request' || parsed.requestId === null) throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');
+    if (parsed.kind === 'invalid')
+      throw badRequest(
+        parsed.reason.replace(
+          'the file is larger than intake.max_bytes',
+          'the request is larger than intake.max_bytes',
+        ),
+      );
+    if (parsed.kind !== 'request' || parsed.requestId === null)
+      throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');
 
     const storeSubmit = this.options.reads?.submit?.bind(this.options.reads);
     if (storeSubmit) {
       // Cluster mode (docs/cluster.md): committed to Postgres before the 202; its unique request id decides.
-      const outcome = await storeSubmit({ requestId: parsed.requestId, sessionId, text: parsed.text, user, metadata: parsed.metadata });
+      const outcome = await storeSubmit({
+        requestId: parsed.requestId,
+        sessionId,
+        text: parsed.text,
+        user,
+        metadata: parsed.metadata,
+      });
       if (outcome === 'duplicate') throw this.duplicate(parsed.requestId);
       return { requestId: parsed.requestId, sessionId };
     }
-    const outcome = await this.options.submit({ name: httpSubmissionName(parsed.requestId), text, requestId: parsed.requestId });
+    const outcome = await this.options.submit({
+      name: httpSubmissionName(parsed.requestId),
+      text,
+      requestId: parsed.requestId,
+    });
     if (outcome.kind === 'duplicate') throw this.duplicate(parsed.requestId);
     return { requestId: parsed.requestId, sessionId };
   }
@@ -73,19 +107,29 @@ export class HttpIntake {
     if (unknown) throw badRequest(unknown);
     let document: Record<string, unknown>;
     if (awaiting === 'approval') {
-      if (typeof fields.approve !== 'boolean') throw badRequest('this session waits for an approval: send {"approve": true|false, "reason"?: "..."}');
-      if (fields.reason !== undefined && typeof fields.reason !== 'string') throw badRequest('"reason" must be a string');
-      if (fields.reply !== undefined) throw badRequest('this session waits for an approval, not a reply: send {"approve": true|false}');
+      if (typeof fields.approve !== 'boolean')
+        throw badRequest('this session waits for an approval: send {"approve": true|false, "reason"?: "..."}');
+      if (fields.reason !== undefined && typeof fields.reason !== 'string')
+        throw badRequest('"reason" must be a string');
+      if (fields.reply !== undefined)
+        throw badRequest('this session waits for an approval, not a reply: send {"approve": true|false}');
       for (const field of ['call_id', 'args_sha256'] as const) {
-        if (fields[field] !== undefined && typeof fields[field] !== 'string') throw badRequest(`"${field}" must be a string (from the pending result's approval)`);
+        if (fields[field] !== undefined && typeof fields[field] !== 'string')
+          throw badRequest(`"${field}" must be a string (from the pending result's approval)`);
       }
       // Who decides over HTTP is the token's user (docs/results.md): written as http_user, never as a claim.
       document = { session_id: sessionId, ...fields, http_user: user };
     } else {
-      if (fields.approve !== undefined) throw conflict('this session waits for a reply, not an approval: send {"reply": "..."}');
-      if (typeof fields.reply !== 'string' || fields.reply.trim() === '') throw badRequest('send {"reply": "..."} with the answer to the pending question');
+      if (fields.approve !== undefined)
+        throw conflict('this session waits for a reply, not an approval: send {"reply": "..."}');
+      if (typeof fields.reply !== 'string' || fields.reply.trim() === '')
+        throw badRequest('send {"reply": "..."} with the answer to the pending question');
       document = { session_id: sessionId, reply: fields.reply, user };
-      const parsed = parseRequestFile('reply.json', Buffer.from(JSON.stringify(document), 'utf8'), this.options.maxBytes);
+      const parsed = parseRequestFile(
+        'reply.json',
+        Buffer.from(JSON.stringify(document), 'utf8'),
+        this.options.maxBytes,
+      );
       if (parsed.kind === 'invalid') throw badRequest(parsed.reason);
     }
     const name = `reply-${sessionId}-${Date.now()}-${randomBase36(6)}.json`;
@@ -130,6 +174,8 @@ export class HttpIntake {
   }
 
   private duplicate(requestId: string) {
-    return conflict(`request_id "${requestId}" was already accepted (it is queued, running or finished): GET /v1/requests/${requestId} shows it; use a new request_id for a new request`);
+    return conflict(
+      `request_id "${requestId}" was already accepted (it is queued, running or finished): GET /v1/requests/${requestId} shows it; use a new request_id for a new request`,
+    );
   }
 }

@@ -32,7 +32,12 @@ export class GovflowMetrics {
   constructor(sources: MetricsSources) {
     const registry = this.registry;
     collectDefaultMetrics({ register: registry, prefix: 'govflow_process_' });
-    const sessions = new Counter({ name: 'govflow_sessions_total', help: 'Sessions that ended or paused, by result status', labelNames: ['status'], registers: [registry] });
+    const sessions = new Counter({
+      name: 'govflow_sessions_total',
+      help: 'Sessions that ended or paused, by result status',
+      labelNames: ['status'],
+      registers: [registry],
+    });
     const running = this.running;
     /** A gauge read at each scrape; `undefined` leaves it as it was. */
     const gauge = (name: string, help: string, value: () => number | undefined) =>
@@ -46,22 +51,59 @@ export class GovflowMetrics {
         },
       });
     gauge('govflow_sessions_running', 'Sessions running in this daemon now', () => running.size);
-    const steps = new Histogram({ name: 'govflow_step_duration_seconds', help: 'Time from a step starting to its message being committed', labelNames: ['agent'], buckets: DURATION_BUCKETS, registers: [registry] });
-    const calls = new Histogram({ name: 'govflow_model_call_duration_seconds', help: 'Duration of one model call attempt', labelNames: ['agent', 'model', 'outcome'], buckets: DURATION_BUCKETS, registers: [registry] });
-    const tokens = new Counter({ name: 'govflow_tokens_total', help: 'Model tokens by agent, model and direction', labelNames: ['agent', 'model', 'direction'], registers: [registry] });
-    const cost = new Counter({ name: 'govflow_cost_usd_total', help: 'Model cost in USD by agent and model (price table)', labelNames: ['agent', 'model'], registers: [registry] });
-    const audit = new Histogram({ name: 'govflow_audit_append_seconds', help: 'Latency of one durable audit entry append', buckets: AUDIT_BUCKETS, registers: [registry] });
-    gauge('govflow_queue_depth', 'Requests waiting: files in system/inbox plus claimed ones whose session has not started', () =>
-      Math.max(0, countVisible(sources.paths.inbox) + countVisible(sources.paths.processing) - running.size),
+    const steps = new Histogram({
+      name: 'govflow_step_duration_seconds',
+      help: 'Time from a step starting to its message being committed',
+      labelNames: ['agent'],
+      buckets: DURATION_BUCKETS,
+      registers: [registry],
+    });
+    const calls = new Histogram({
+      name: 'govflow_model_call_duration_seconds',
+      help: 'Duration of one model call attempt',
+      labelNames: ['agent', 'model', 'outcome'],
+      buckets: DURATION_BUCKETS,
+      registers: [registry],
+    });
+    const tokens = new Counter({
+      name: 'govflow_tokens_total',
+      help: 'Model tokens by agent, model and direction',
+      labelNames: ['agent', 'model', 'direction'],
+      registers: [registry],
+    });
+    const cost = new Counter({
+      name: 'govflow_cost_usd_total',
+      help: 'Model cost in USD by agent and model (price table)',
+      labelNames: ['agent', 'model'],
+      registers: [registry],
+    });
+    const audit = new Histogram({
+      name: 'govflow_audit_append_seconds',
+      help: 'Latency of one durable audit entry append',
+      buckets: AUDIT_BUCKETS,
+      registers: [registry],
+    });
+    gauge(
+      'govflow_queue_depth',
+      'Requests waiting: files in system/inbox plus claimed ones whose session has not started',
+      () => Math.max(0, countVisible(sources.paths.inbox) + countVisible(sources.paths.processing) - running.size),
     );
 
     // As the daemon's disk guard last wrote them to system/state/disk.json (issue 20).
-    gauge('govflow_disk_alarm', '1 while free space is below intake.min_free_bytes and no new request is claimed, else 0', () => (readDiskStatus(sources.paths)?.alarm ? 1 : 0));
+    gauge(
+      'govflow_disk_alarm',
+      '1 while free space is below intake.min_free_bytes and no new request is claimed, else 0',
+      () => (readDiskStatus(sources.paths)?.alarm ? 1 : 0),
+    );
     gauge('govflow_disk_free_bytes', "Bytes free on the root's filesystem at the disk guard's last check", () => {
       const free = readDiskStatus(sources.paths)?.free_bytes;
       return typeof free === 'number' ? free : undefined;
     });
-    gauge('govflow_disk_waiting_writes', 'Durable writes waiting for the disk (ENOSPC, EDQUOT, EROFS, EIO), retried with backoff', () => readDiskStatus(sources.paths)?.waiting.length ?? 0);
+    gauge(
+      'govflow_disk_waiting_writes',
+      'Durable writes waiting for the disk (ENOSPC, EDQUOT, EROFS, EIO), retried with backoff',
+      () => readDiskStatus(sources.paths)?.waiting.length ?? 0,
+    );
 
     new Gauge({
       name: 'govflow_witness_pending_checkpoints',
@@ -91,10 +133,17 @@ export class GovflowMetrics {
         if (started !== undefined) steps.observe({ agent: event.agent }, (performance.now() - started) / 1000);
       }),
       events.on('model_call_finished', (event) => {
-        calls.observe({ agent: event.agent, model: event.model, outcome: event.error === null ? 'ok' : 'error' }, event.ms / 1000);
+        calls.observe(
+          { agent: event.agent, model: event.model, outcome: event.error === null ? 'ok' : 'error' },
+          event.ms / 1000,
+        );
         tokens.inc({ agent: event.agent, model: event.model, direction: 'input' }, event.inputTokens);
         tokens.inc({ agent: event.agent, model: event.model, direction: 'output' }, event.outputTokens);
-        const usd = sources.costUsd(event.model, { inputTokens: event.inputTokens, outputTokens: event.outputTokens, cachedInputTokens: 0 });
+        const usd = sources.costUsd(event.model, {
+          inputTokens: event.inputTokens,
+          outputTokens: event.outputTokens,
+          cachedInputTokens: 0,
+        });
         if (usd > 0) cost.inc({ agent: event.agent, model: event.model }, usd);
       }),
       events.on('pending', (event) => {

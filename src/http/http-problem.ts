@@ -36,20 +36,30 @@ function kindOfStatus(status: number): GovflowErrorKind {
 }
 
 export const badRequest = (message: string) => new HttpProblem(400, 'bad_request', message);
-export const notFound = (what: string) => new HttpProblem(404, 'not_found', `${what} does not exist or is not yours to see`);
+export const notFound = (what: string) =>
+  new HttpProblem(404, 'not_found', `${what} does not exist or is not yours to see`);
 export const forbidden = (message: string) => new HttpProblem(403, 'forbidden', message);
 export const conflict = (message: string) => new HttpProblem(409, 'conflict', message);
-export const stopping = () => new HttpProblem(503, 'stopping', 'govflow is shutting down and accepts no new work; retry once it is back');
+export const stopping = () =>
+  new HttpProblem(503, 'stopping', 'govflow is shutting down and accepts no new work; retry once it is back');
 
 /** Fastify error codes (see fastify/lib/errors.js) mapped to what the client should fix. */
 const FASTIFY_PROBLEMS: Record<string, (maxBodyBytes: number, detail: string) => HttpProblem> = {
   FST_ERR_CTP_BODY_TOO_LARGE: (max) =>
-    new HttpProblem(413, 'payload_too_large', `the request body is larger than http.max_body_bytes (${max} bytes): send less, or raise http.max_body_bytes`),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => badRequest('the body must be JSON: send it with "Content-Type: application/json"'),
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => badRequest('the body is shorter or longer than its Content-Length header says: send the whole body'),
+    new HttpProblem(
+      413,
+      'payload_too_large',
+      `the request body is larger than http.max_body_bytes (${max} bytes): send less, or raise http.max_body_bytes`,
+    ),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    badRequest('the body must be JSON: send it with "Content-Type: application/json"'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+    badRequest('the body is shorter or longer than its Content-Length header says: send the whole body'),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => badRequest('the body is empty but Content-Type says JSON: send a JSON object'),
-  FST_ERR_CTP_INVALID_JSON_BODY: (_max, detail) => badRequest(`the body is not valid JSON (${detail}): send one JSON object`),
-  FST_ERR_CTP_INVALID_TYPE: () => badRequest('the Content-Type header is malformed: send "Content-Type: application/json"'),
+  FST_ERR_CTP_INVALID_JSON_BODY: (_max, detail) =>
+    badRequest(`the body is not valid JSON (${detail}): send one JSON object`),
+  FST_ERR_CTP_INVALID_TYPE: () =>
+    badRequest('the Content-Type header is malformed: send "Content-Type: application/json"'),
 };
 
 /** Any error a route or Fastify raised, as the problem to answer with. */

@@ -47,7 +47,12 @@ export function stringParam(request: FastifyRequest, name: string): string {
 }
 
 /** An SSE response on a hijacked reply, tracked for shutdown; 503 while stopping, so no reconnect holds the server open. */
-export function openStream(context: RouteContext, request: FastifyRequest, reply: FastifyReply, headers?: Record<string, string>): SseConnection {
+export function openStream(
+  context: RouteContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  headers?: Record<string, string>,
+): SseConnection {
   if (context.isStopping()) throw stopping();
   reply.hijack();
   const connection = new SseConnection(request.raw, reply.raw, context.heartbeatMs, headers);
@@ -81,7 +86,11 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
       request_id: requestId,
       session_id: sessionId,
       status: 'queued',
-      links: { self: `/v1/requests/${requestId}`, events: `/v1/requests/${requestId}/events`, session_events: `/v1/sessions/${sessionId}/events` },
+      links: {
+        self: `/v1/requests/${requestId}`,
+        events: `/v1/requests/${requestId}/events`,
+        session_events: `/v1/sessions/${sessionId}/events`,
+      },
     });
   });
 
@@ -92,20 +101,40 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
     if (result) return result;
     const deletion = deletedRequest(context.paths.logs, requestId);
     if (deletion) {
-      throw new HttpProblem(404, 'not_found', `request "${requestId}" ended on a day audit retention deleted (through ${deletion.day}, at ${deletion.at}): its result and journal are gone (audit.retention.delete_after_days)`);
+      throw new HttpProblem(
+        404,
+        'not_found',
+        `request "${requestId}" ended on a day audit retention deleted (through ${deletion.day}, at ${deletion.at}): its result and journal are gone (audit.retention.delete_after_days)`,
+      );
     }
     const sessionId = owner.sessionId ?? lookup.runningSessionOf(requestId);
     const running = sessionId !== null && lookup.session(sessionId) !== null;
-    return { request_id: requestId, status: running ? 'running' : 'queued', ...(sessionId ? { session_id: sessionId } : {}) };
+    return {
+      request_id: requestId,
+      status: running ? 'running' : 'queued',
+      ...(sessionId ? { session_id: sessionId } : {}),
+    };
   });
 
   app.get('/v1/requests/:request_id/events', async (request, reply) => {
     const requestId = stringParam(request, 'request_id');
     const owner = await visibleRequest(callerOf(request), requestId);
     const lastSequence = parseLastEventId(request.headers['last-event-id']);
-    const sessionId = owner.sessionId ?? lookup.runningSessionOf(requestId) ?? ((lookup.result(requestId)?.session_id as string | undefined) ?? null);
+    const sessionId =
+      owner.sessionId ??
+      lookup.runningSessionOf(requestId) ??
+      (lookup.result(requestId)?.session_id as string | undefined) ??
+      null;
     const connection = openStream(context, request, reply);
-    streamSessionEvents({ connection, events: context.events, lookup, ordinals: context.ordinals, sessionId, requestId, lastSequence });
+    streamSessionEvents({
+      connection,
+      events: context.events,
+      lookup,
+      ordinals: context.ordinals,
+      sessionId,
+      requestId,
+      lastSequence,
+    });
   });
 
   app.get('/v1/sessions/:session_id/events', async (request, reply) => {
@@ -115,7 +144,15 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
     else if (!maySee(callerOf(request), queued.user)) throw notFound(`session "${sessionId.slice(0, 140)}"`);
     const lastSequence = parseLastEventId(request.headers['last-event-id']);
     const connection = openStream(context, request, reply);
-    streamSessionEvents({ connection, events: context.events, lookup, ordinals: context.ordinals, sessionId, requestId: null, lastSequence });
+    streamSessionEvents({
+      connection,
+      events: context.events,
+      lookup,
+      ordinals: context.ordinals,
+      sessionId,
+      requestId: null,
+      lastSequence,
+    });
   });
 
   app.post('/v1/sessions/:session_id/reply', async (request, reply) => {
@@ -125,11 +162,16 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
     const sessionId = stringParam(request, 'session_id');
     const view = visibleSession(caller, sessionId);
     if (!view.state.paused) {
-      const why = view.finishedStatus !== null ? `has finished (${view.finishedStatus})` : 'is running and not waiting for anyone';
+      const why =
+        view.finishedStatus !== null
+          ? `has finished (${view.finishedStatus})`
+          : 'is running and not waiting for anyone';
       throw conflict(`session "${sessionId}" ${why}; a reply only resumes a session whose result is pending`);
     }
     await intake.reply(sessionId, request.body, caller.user, view.state.paused.awaiting ?? 'reply');
-    return reply.code(202).send({ session_id: sessionId, status: 'queued', links: { events: `/v1/sessions/${sessionId}/events` } });
+    return reply
+      .code(202)
+      .send({ session_id: sessionId, status: 'queued', links: { events: `/v1/sessions/${sessionId}/events` } });
   });
 
   app.get('/v1/logs', async (request) => {
@@ -141,16 +183,24 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
       if (typeof value !== 'string') throw badRequest(`query parameter "${key}" must appear once`);
       filter[key] = value;
     }
-    if (filter.date !== undefined && !isLogDate(filter.date)) throw badRequest(`date must be a day written YYYYMMDD (for example 20260308), got "${filter.date.slice(0, 20)}"`);
+    if (filter.date !== undefined && !isLogDate(filter.date))
+      throw badRequest(`date must be a day written YYYYMMDD (for example 20260308), got "${filter.date.slice(0, 20)}"`);
     let entries: LoggedEntry[];
     try {
       entries = await readLogEntries(context.paths.logs, filter.date === undefined ? {} : { date: filter.date });
     } catch (error) {
-      if (error instanceof AuditLogFormatError) throw new HttpProblem(500, 'internal', `an audit log is malformed: ${error.describe()}; GET /v1/verify says more`);
+      if (error instanceof AuditLogFormatError)
+        throw new HttpProblem(
+          500,
+          'internal',
+          `an audit log is malformed: ${error.describe()}; GET /v1/verify says more`,
+        );
       throw error;
     }
     const caller = callerOf(request);
-    const selected = filterEntries(entries, filter).filter((entry) => readsEverything(caller) || (entry.user ?? 'local') === caller.user);
+    const selected = filterEntries(entries, filter).filter(
+      (entry) => readsEverything(caller) || (entry.user ?? 'local') === caller.user,
+    );
     return { entries: selected.map(entryJson) };
   });
 

@@ -66,7 +66,9 @@ export function parseListen(listen: string): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]|([^:\s]+)):(\d{1,5})$/.exec(listen.trim());
   const port = match ? Number(match[3]) : NaN;
   if (!match || port > 65535) {
-    throw new ConfigError(`http.listen "${listen}" is not HOST:PORT: write it like 127.0.0.1:7070 (port 0 picks a free port)`);
+    throw new ConfigError(
+      `http.listen "${listen}" is not HOST:PORT: write it like 127.0.0.1:7070 (port 0 picks a free port)`,
+    );
   }
   return { host: match[1] ?? match[2], port };
 }
@@ -113,12 +115,20 @@ export class HttpApi {
       // docs as `session=sess-…`; a broken header) gets govflow's JSON error shape too, not Fastify's.
       clientErrorHandler: (error, socket) => {
         if (!socket.writable) return;
-        const body = JSON.stringify(badRequest(`the request could not be read (${(error as Error & { code?: string }).code ?? error.message}): percent-encode the URL (for example …/v1/logs?session=sess-%E2%80%A6) and check the headers`).toBody());
-        socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+        const body = JSON.stringify(
+          badRequest(
+            `the request could not be read (${(error as Error & { code?: string }).code ?? error.message}): percent-encode the URL (for example …/v1/logs?session=sess-%E2%80%A6) and check the headers`,
+          ).toBody(),
+        );
+        socket.end(
+          `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        );
       },
       // Malformed URLs and over-long ids are answered by the router itself: same JSON shape.
       frameworkErrors: (error, _request, reply) => {
-        const problem = badRequest(`the URL is not usable (${error.message.slice(0, 200)}): check the path and its percent-encoding`);
+        const problem = badRequest(
+          `the URL is not usable (${error.message.slice(0, 200)}): check the path and its percent-encoding`,
+        );
         const untyped = reply as unknown as { code: (status: number) => { send: (body: unknown) => unknown } };
         void untyped.code(400).send(problem.toBody());
       },
@@ -136,7 +146,13 @@ export class HttpApi {
         ),
     });
     const reads = options.reads ?? new FilesSessionReads(config.paths);
-    const intake = new HttpIntake({ submit: options.submit, registry: options.registry, maxBytes: config.intake.max_bytes, timezone: config.timezone, reads });
+    const intake = new HttpIntake({
+      submit: options.submit,
+      registry: options.registry,
+      maxBytes: config.intake.max_bytes,
+      timezone: config.timezone,
+      reads,
+    });
     const lookup = new SessionLookup(reads, options.events);
     const ordinals = new LiveEventOrdinals(options.events);
     const metrics = new GovflowMetrics({ ...options.metrics, events: options.events, paths: config.paths });
@@ -168,7 +184,13 @@ export class HttpApi {
       try {
         (request as unknown as { caller: unknown }).caller = auth.tokens.authenticate(authorization);
       } catch (error) {
-        if (web?.isPath(request.url) && request.method === 'GET' && error instanceof HttpProblem && error.status === 401) return reply.redirect('/ui/login', 303);
+        if (
+          web?.isPath(request.url) &&
+          request.method === 'GET' &&
+          error instanceof HttpProblem &&
+          error.status === 401
+        )
+          return reply.redirect('/ui/login', 303);
         throw error;
       }
     });
@@ -181,19 +203,31 @@ export class HttpApi {
     });
     app.setErrorHandler((error, request, reply) => {
       const problem = problemOf(error, settings.max_body_bytes);
-      if (problem.status >= 500) log.error('http: request failed', { method: request.method, url: request.url.slice(0, 200), error: errorMessage(error) });
+      if (problem.status >= 500)
+        log.error('http: request failed', {
+          method: request.method,
+          url: request.url.slice(0, 200),
+          error: errorMessage(error),
+        });
       if (reply.raw.headersSent) return;
       void reply.code(problem.status).send(problem.toBody());
     });
     app.setNotFoundHandler((request, reply) => {
       const problem = notFound(`route ${request.method} ${request.url.split('?')[0].slice(0, 100)}`);
-      void reply.code(404).send({ error: { code: problem.code, message: `${problem.message}: the API is /v1/requests, /v1/requests/:id/events, /v1/sessions/:id/reply, /v1/agent/chat, /v1/logs, /v1/verify, /healthz, /readyz, /metrics (docs/http-api.md)` } });
+      void reply.code(404).send({
+        error: {
+          code: problem.code,
+          message: `${problem.message}: the API is /v1/requests, /v1/requests/:id/events, /v1/sessions/:id/reply, /v1/agent/chat, /v1/logs, /v1/verify, /healthz, /readyz, /metrics (docs/http-api.md)`,
+        },
+      });
     });
     app.get('/healthz', async () => ({ status: 'ok' }));
     app.get('/readyz', async (_request, reply) => {
       const { ready, reason } = options.readiness();
       if (ready && !(api?.stoppingNow ?? false)) return { status: 'ready' };
-      return reply.code(503).send(new HttpProblem(503, 'not_ready', api?.stoppingNow ? 'govflow is stopping' : reason).toBody());
+      return reply
+        .code(503)
+        .send(new HttpProblem(503, 'not_ready', api?.stoppingNow ? 'govflow is stopping' : reason).toBody());
     });
     app.get('/metrics', async (_request, reply) => {
       const { contentType, body } = await metrics.text();
@@ -201,13 +235,19 @@ export class HttpApi {
     });
     registerRoutes(app, context);
     registerChatRoute(app, context);
-    web?.register(app, context, { tokensEnabled: () => auth.tokens.enabled, authenticate: (authorization) => auth.tokens.authenticate(authorization), log });
+    web?.register(app, context, {
+      tokensEnabled: () => auth.tokens.enabled,
+      authenticate: (authorization) => auth.tokens.authenticate(authorization),
+      log,
+    });
 
     try {
       await app.listen({ host, port });
     } catch (error) {
       for (const cleanup of cleanups) cleanup();
-      throw new ConfigError(`cannot listen on ${options.listen} (http.listen): ${errorMessage(error)}; choose a free port or another address`);
+      throw new ConfigError(
+        `cannot listen on ${options.listen} (http.listen): ${errorMessage(error)}; choose a free port or another address`,
+      );
     }
     const address = app.server.address() as AddressInfo;
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -225,7 +265,9 @@ export class HttpApi {
     if (this.stoppingNow) return;
     this.stoppingNow = true;
     for (const stream of [...this.context.streams]) {
-      stream.send('error', stream.stoppingId(), { message: 'govflow is stopping; reconnect with Last-Event-ID once it is back to continue where you left off' });
+      stream.send('error', stream.stoppingId(), {
+        message: 'govflow is stopping; reconnect with Last-Event-ID once it is back to continue where you left off',
+      });
       stream.end();
     }
   }

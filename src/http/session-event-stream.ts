@@ -50,7 +50,10 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
     connection.send('session_finished', idAfter('session_finished'), { session_id: sessionId, status });
     connection.end();
   };
-  const sendMessage = (message: { sequence: number; agent: string; status: string; outputType: string | null; messageId: string }, entryHash: string | null) => {
+  const sendMessage = (
+    message: { sequence: number; agent: string; status: string; outputType: string | null; messageId: string },
+    entryHash: string | null,
+  ) => {
     if (message.sequence <= lastMessage) return;
     lastMessage = message.sequence;
     if (message.sequence <= clientHas) return;
@@ -64,11 +67,14 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
     });
   };
   function on<K extends keyof SessionEventMap>(name: K, handle: (payload: SessionEventMap[K]) => void): void {
-    offs.push(events.on(name, (payload) => {
-      if (sessionId === null || (payload as { sessionId: string }).sessionId !== sessionId || !connection.isOpen) return;
-      if (replaying) held.push(() => handle(payload));
-      else handle(payload);
-    }));
+    offs.push(
+      events.on(name, (payload) => {
+        if (sessionId === null || (payload as { sessionId: string }).sessionId !== sessionId || !connection.isOpen)
+          return;
+        if (replaying) held.push(() => handle(payload));
+        else handle(payload);
+      }),
+    );
   }
   /** A live-only event: numbered by the daemon (the same on every connection). */
   function onLive<K extends LiveEventKind>(name: K, data: (payload: SessionEventMap[K]) => unknown): void {
@@ -99,7 +105,12 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
     if (sessionId !== null) offs.push(events.readChunks(sessionId));
     const view = sessionId === null ? null : lookup.session(sessionId);
     if (view) {
-      if (!startedSent) started({ session_id: view.state.session.session_id, request_id: view.state.session.request_id, agent: view.state.session.entry_agent });
+      if (!startedSent)
+        started({
+          session_id: view.state.session.session_id,
+          request_id: view.state.session.request_id,
+          agent: view.state.session.entry_agent,
+        });
       for (const message of view.messages) sendMessage(message, null);
       if (view.finishedStatus !== null) {
         finished(view.finishedStatus);
@@ -108,7 +119,10 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
       if (view.state.paused) {
         // Journaled before the run is done with it: the run's live `pending` may follow, once.
         replayedPause = pauseKeyOf(view.state.paused);
-        connection.send('pending', idAfter('pending', view.state.pausesSinceMessage), { question: view.state.paused.question, awaiting: view.state.paused.awaiting ?? 'reply' });
+        connection.send('pending', idAfter('pending', view.state.pausesSinceMessage), {
+          question: view.state.paused.question,
+          awaiting: view.state.paused.awaiting ?? 'reply',
+        });
       }
     }
     replaying = false;
@@ -120,13 +134,20 @@ export function streamSessionEvents(options: SessionStreamOptions): void {
     return;
   }
   // Queued: wait for the session that takes this request, then replay it from its journal.
-  offs.push(events.on('session_started', (event) => {
-    if (sessionId === null && event.requestId === options.requestId) {
-      sessionId = event.sessionId;
-      replay();
-    }
-  }));
-  const already = options.requestId === null ? null : (lookup.runningSessionOf(options.requestId) ?? (lookup.result(options.requestId)?.session_id as string | undefined) ?? null);
+  offs.push(
+    events.on('session_started', (event) => {
+      if (sessionId === null && event.requestId === options.requestId) {
+        sessionId = event.sessionId;
+        replay();
+      }
+    }),
+  );
+  const already =
+    options.requestId === null
+      ? null
+      : (lookup.runningSessionOf(options.requestId) ??
+        (lookup.result(options.requestId)?.session_id as string | undefined) ??
+        null);
   if (already !== null && sessionId === null) {
     sessionId = already;
     replay();

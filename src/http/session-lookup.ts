@@ -83,6 +83,11 @@ export class SessionLookup {
         messageId: record.message.message_id,
       }))
       .sort((left, right) => left.sequence - right.sequence);
-    return { state, user: state.session.request.user ?? 'local', messages, finishedStatus: state.paused ? null : finishedStatus };
+    return {
+      state,
+      user: state.session.request.user ?? 'local',
+      messages,
+      finishedStatus: state.paused ? null : finishedStatus,
+    };
   }
 }

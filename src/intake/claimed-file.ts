@@ -49,7 +49,8 @@ function describeNonRegular(stats: import('node:fs').Stats): string | null {
   if (stats.isDirectory()) {
     return 'it is a folder: put request files directly in system/inbox/ (subfolders are not read)';
   }
-  if (!stats.isFile()) return 'it is not a regular file (device, pipe or socket): drop a regular .txt, .md or .json file';
+  if (!stats.isFile())
+    return 'it is not a regular file (device, pipe or socket): drop a regular .txt, .md or .json file';
   return null;
 }
 
@@ -83,17 +84,29 @@ export async function readClaimedFile(claimedPath: string, maxBytes: number): Pr
   const absolutePath = path.resolve(claimedPath);
   const sourceFile = originalNameOf(absolutePath);
   const stats = lstatSync(absolutePath);
-  const rejected = (reason: string): IntakeRejection => ({ kind: 'rejected', file: sourceFile, claimedPath: absolutePath, reason });
+  const rejected = (reason: string): IntakeRejection => ({
+    kind: 'rejected',
+    file: sourceFile,
+    claimedPath: absolutePath,
+    reason,
+  });
   const nonRegular = describeNonRegular(stats);
   if (nonRegular) return rejected(nonRegular);
   if (stats.size > maxBytes) {
-    return rejected(`the file is ${stats.size} bytes, over intake.max_bytes (${maxBytes}): shorten the request or raise intake.max_bytes in govflow.config.yaml`);
+    return rejected(
+      `the file is ${stats.size} bytes, over intake.max_bytes (${maxBytes}): shorten the request or raise intake.max_bytes in govflow.config.yaml`,
+    );
   }
   return claimedItem(absolutePath, readAtMost(absolutePath, maxBytes + 1, stats.size), maxBytes, stats.mtime);
 }
 
 /** readClaimedFile without the read (a submission hands its text over); `mtime` dates a hand-placed file. */
-export function claimedItem(claimedPath: string, bytes: Buffer, maxBytes: number, mtime: Date = new Date()): IntakeItem | IntakeRejection {
+export function claimedItem(
+  claimedPath: string,
+  bytes: Buffer,
+  maxBytes: number,
+  mtime: Date = new Date(),
+): IntakeItem | IntakeRejection {
   const absolutePath = path.resolve(claimedPath);
   const sourceFile = originalNameOf(absolutePath);
   const parsed = parseRequestFile(sourceFile, bytes, maxBytes);
@@ -124,6 +137,8 @@ export async function recoverClaimedFiles(paths: SystemPaths): Promise<string[]>
   const claims = names
     .filter((name) => !name.startsWith('.'))
     .map((name) => ({ name, claimedAt: parseClaimName(name)?.claimedAt.getTime() ?? 0 }));
-  claims.sort((left, right) => left.claimedAt - right.claimedAt || (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  claims.sort(
+    (left, right) => left.claimedAt - right.claimedAt || (left.name < right.name ? -1 : left.name > right.name ? 1 : 0),
+  );
   return claims.map((claim) => path.join(path.resolve(paths.processing), claim.name));
 }

@@ -67,7 +67,9 @@ export class InboxClaimer {
   }
 
   isIdle(): boolean {
-    return this.pending === 0 && this.sighted.length === 0 && this.scanning === undefined && this.claimTurn === undefined;
+    return (
+      this.pending === 0 && this.sighted.length === 0 && this.scanning === undefined && this.claimTurn === undefined
+    );
   }
 
   /** Starts the watcher, claims what the inbox already holds, and rescans every rescanIntervalMs. */
@@ -111,11 +113,17 @@ export class InboxClaimer {
     try {
       this.watcher = watch(this.inbox, { persistent: true }, (event, fileName) => this.onEvent(event, fileName));
     } catch (error) {
-      this.options.log('warn', `intake: cannot watch ${this.inbox}; scans still find every file, and the next one tries again: ${errorMessage(error)}`);
+      this.options.log(
+        'warn',
+        `intake: cannot watch ${this.inbox}; scans still find every file, and the next one tries again: ${errorMessage(error)}`,
+      );
       return;
     }
     this.watcher.on('error', (error: unknown) => {
-      this.options.log('warn', `intake: the inbox watcher stopped with an error; scans still find every file, and the next one restarts it: ${errorMessage(error)}`);
+      this.options.log(
+        'warn',
+        `intake: the inbox watcher stopped with an error; scans still find every file, and the next one restarts it: ${errorMessage(error)}`,
+      );
       this.watcher?.close();
       this.watcher = undefined;
       void this.scan();
@@ -182,7 +190,10 @@ export class InboxClaimer {
   private scan(): Promise<void> {
     this.scanning ??= this.scanInbox()
       .catch((error: unknown) => {
-        this.options.log('error', `intake: scanning ${this.inbox} failed; retrying at the next rescan: ${errorMessage(error)}`);
+        this.options.log(
+          'error',
+          `intake: scanning ${this.inbox} failed; retrying at the next rescan: ${errorMessage(error)}`,
+        );
       })
       .finally(() => {
         this.scanning = undefined;
@@ -193,7 +204,9 @@ export class InboxClaimer {
 
   private async scanInbox(): Promise<void> {
     this.startWatcher();
-    const names = (await readdir(this.inbox)).filter((name) => !isIgnoredName(name) && !this.names.has(name) && !this.settling.has(name));
+    const names = (await readdir(this.inbox)).filter(
+      (name) => !isIgnoredName(name) && !this.names.has(name) && !this.settling.has(name),
+    );
     const found: Array<{ name: string; mtimeMs: number }> = [];
     for (let start = 0; start < names.length && this.active; start += SCAN_STAT_PARALLELISM) {
       const batch = names.slice(start, start + SCAN_STAT_PARALLELISM);
@@ -202,7 +215,9 @@ export class InboxClaimer {
         if (result.status === 'fulfilled') found.push({ name: batch[index], mtimeMs: result.value.mtimeMs });
       });
     }
-    found.sort((left, right) => left.mtimeMs - right.mtimeMs || (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+    found.sort(
+      (left, right) => left.mtimeMs - right.mtimeMs || (left.name < right.name ? -1 : left.name > right.name ? 1 : 0),
+    );
     for (const { name } of found) this.enqueue(name);
   }
 
@@ -217,7 +232,8 @@ export class InboxClaimer {
     try {
       this.sighted.push({ name, stats: lstatSync(path.join(this.inbox, name), { bigint: true }) });
     } catch (error) {
-      if (errorCode(error) !== 'ENOENT') this.options.log('warn', `intake: cannot inspect "${name}": ${errorMessage(error)}`, { file: name });
+      if (errorCode(error) !== 'ENOENT')
+        this.options.log('warn', `intake: cannot inspect "${name}": ${errorMessage(error)}`, { file: name });
       this.forget(name); // gone: claimed already, or removed by its owner
     }
   }
@@ -227,7 +243,13 @@ export class InboxClaimer {
     const inboxPath = path.join(this.inbox, name);
     if (stats.isFile()) {
       const earlier = this.sightings.get(name);
-      const verdict = settleVerdict({ sighting: stats, earlier, nowMs: Date.now(), settleMs: this.options.settleMs, arrivedWhole: this.arrivals.get(name) === 'appeared' });
+      const verdict = settleVerdict({
+        sighting: stats,
+        earlier,
+        nowMs: Date.now(),
+        settleMs: this.options.settleMs,
+        arrivedWhole: this.arrivals.get(name) === 'appeared',
+      });
       if (!verdict.ready) {
         if (!earlier || earlier.mtimeNs !== stats.mtimeNs || earlier.size !== stats.size) {
           this.sightings.set(name, { size: stats.size, mtimeNs: stats.mtimeNs, seenAtMs: Date.now() });
@@ -246,12 +268,16 @@ export class InboxClaimer {
         // system/processing/ was removed under the daemon: make it again (with a warning) and claim.
         if (errorCode(error) !== 'ENOENT' || existsSync(this.processing) || !existsSync(inboxPath)) throw error;
         mkdirSync(this.processing, { recursive: true });
-        this.options.log('warn', `intake: folder ${this.processing} was removed while the daemon ran; made it again`, { folder: this.processing });
+        this.options.log('warn', `intake: folder ${this.processing} was removed while the daemon ran; made it again`, {
+          folder: this.processing,
+        });
         renameSync(inboxPath, claimedPath);
       }
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return; // claimed by someone else first
-      this.options.log('warn', `intake: cannot claim "${name}"; the next scan retries it: ${errorMessage(error)}`, { file: name });
+      this.options.log('warn', `intake: cannot claim "${name}"; the next scan retries it: ${errorMessage(error)}`, {
+        file: name,
+      });
       return;
     }
     this.options.log('info', `intake: claimed "${name}"`, { file: name, claimedPath });

@@ -69,7 +69,10 @@ export class InboxIntake {
 
   constructor(options: InboxIntakeOptions) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
-      throw new GovflowError('config', `intake concurrency must be a whole number of at least 1, got ${options.concurrency}: fix intake.concurrency`);
+      throw new GovflowError(
+        'config',
+        `intake concurrency must be a whole number of at least 1, got ${options.concurrency}: fix intake.concurrency`,
+      );
     }
     this.options = options;
     this.processing = path.resolve(options.paths.processing);
@@ -100,7 +103,10 @@ export class InboxIntake {
   /** Creates the system/ folders, starts the watcher and claims what the inbox already holds. */
   async start(): Promise<void> {
     if (this.state !== 'created') {
-      throw new GovflowError('internal', `start() was called on an intake that is ${this.state}: create a new InboxIntake instead`);
+      throw new GovflowError(
+        'internal',
+        `start() was called on an intake that is ${this.state}: create a new InboxIntake instead`,
+      );
     }
     this.changeState('starting');
     const { paths } = this.options;
@@ -155,7 +161,10 @@ export class InboxIntake {
     try {
       archiveRequestFiles(this.options.paths.archive, this.options.timezone, files);
     } catch (error) {
-      this.log('error', `intake: cannot archive ${files.map((file) => file.sourceFile).join(', ')}; the files stay in system/processing/ and are archived at the next start: ${errorMessage(error)}`);
+      this.log(
+        'error',
+        `intake: cannot archive ${files.map((file) => file.sourceFile).join(', ')}; the files stay in system/processing/ and are archived at the next start: ${errorMessage(error)}`,
+      );
     }
   }
 
@@ -225,7 +234,12 @@ export class InboxIntake {
   }
 
   private pump(): void {
-    while (this.state === 'running' && !this.held && this.slots.size < this.options.concurrency && this.waiting.size > 0) {
+    while (
+      this.state === 'running' &&
+      !this.held &&
+      this.slots.size < this.options.concurrency &&
+      this.waiting.size > 0
+    ) {
       const claimName = this.waiting.shift()!;
       const submitted = this.submitted.get(claimName);
       this.submitted.delete(claimName);
@@ -234,7 +248,11 @@ export class InboxIntake {
       const claimedPath = path.join(this.processing, claimName);
       const slot: Promise<void> = (adopted ? adopted(claimedPath) : this.processClaimed(claimedPath, submitted))
         .catch((error: unknown) => {
-          this.log('error', `intake: unexpected failure while handling the claim "${claimName}": ${errorMessage(error)}`, { file: claimName });
+          this.log(
+            'error',
+            `intake: unexpected failure while handling the claim "${claimName}": ${errorMessage(error)}`,
+            { file: claimName },
+          );
         })
         .finally(() => {
           this.slots.delete(slot);
@@ -249,9 +267,15 @@ export class InboxIntake {
   private async processClaimed(claimedPath: string, submitted?: string): Promise<void> {
     let item: IntakeItem | IntakeRejection;
     try {
-      item = submitted !== undefined ? claimedItem(claimedPath, Buffer.from(submitted, 'utf8'), this.options.maxBytes) : await readClaimedFile(claimedPath, this.options.maxBytes);
+      item =
+        submitted !== undefined
+          ? claimedItem(claimedPath, Buffer.from(submitted, 'utf8'), this.options.maxBytes)
+          : await readClaimedFile(claimedPath, this.options.maxBytes);
     } catch (error) {
-      this.log('error', `intake: cannot read the claimed file ${claimedPath}; it stays in system/processing/ and is recovered at the next start: ${errorMessage(error)}`);
+      this.log(
+        'error',
+        `intake: cannot read the claimed file ${claimedPath}; it stays in system/processing/ and is recovered at the next start: ${errorMessage(error)}`,
+      );
       return;
     }
     if (item.kind === 'rejected') return this.reject(item);
@@ -260,7 +284,10 @@ export class InboxIntake {
       try {
         outcome = await this.registry.claim(item.requestId, claimedPath);
       } catch (error) {
-        this.log('error', `intake: cannot record request id "${item.requestId}"; the file stays in system/processing/ and is recovered at the next start: ${errorMessage(error)}`);
+        this.log(
+          'error',
+          `intake: cannot record request id "${item.requestId}"; the file stays in system/processing/ and is recovered at the next start: ${errorMessage(error)}`,
+        );
         return;
       }
       if (outcome === 'duplicate') {
@@ -288,9 +315,15 @@ export class InboxIntake {
         durable: this.options.durable ?? true,
       });
     } catch (error) {
-      this.log('error', `intake: cannot move "${rejection.file}" to system/failed/; it stays in system/processing/: ${errorMessage(error)}`);
+      this.log(
+        'error',
+        `intake: cannot move "${rejection.file}" to system/failed/; it stays in system/processing/: ${errorMessage(error)}`,
+      );
     }
-    this.log('warn', `intake: rejected "${rejection.file}": ${rejection.reason}`, { file: rejection.file, reason: rejection.reason });
+    this.log('warn', `intake: rejected "${rejection.file}": ${rejection.reason}`, {
+      file: rejection.file,
+      reason: rejection.reason,
+    });
     try {
       this.options.onRejected?.({ file: rejection.file, reason: rejection.reason });
     } catch (error) {

@@ -17,14 +17,25 @@ import { diskWaits } from '../store/disk-waits.js';
 import { RequestIdRegistry } from './request-id-registry.js';
 
 /** Archives every file in `files` under today's folder (in `timezone`). */
-export function archiveRequestFiles(archiveDir: string, timezone: string, files: readonly RequestFileRef[], now: Date = new Date()): void {
+export function archiveRequestFiles(
+  archiveDir: string,
+  timezone: string,
+  files: readonly RequestFileRef[],
+  now: Date = new Date(),
+): void {
   if (files.length === 0) return;
   const day = compactInTimeZone(now, timezone);
   for (const file of files) archiveRequestFile(archiveDir, day, file.claimedPath, file.sourceFile);
 }
 
 /** Moves `claimedPath` (if still there) into `archiveDir/day/`; a taken name gets `.1`, `.2`, ... `faults`: tests. */
-export function archiveRequestFile(archiveDir: string, day: string, claimedPath: string, sourceFile: string, faults?: DiskFaults): void {
+export function archiveRequestFile(
+  archiveDir: string,
+  day: string,
+  claimedPath: string,
+  sourceFile: string,
+  faults?: DiskFaults,
+): void {
   const moveOnce = () => moveToArchive(archiveDir, day, claimedPath, sourceFile, faults);
   try {
     moveOnce();
@@ -34,7 +45,13 @@ export function archiveRequestFile(archiveDir: string, day: string, claimedPath:
   }
 }
 
-function moveToArchive(archiveDir: string, day: string, claimedPath: string, sourceFile: string, faults: DiskFaults | undefined): void {
+function moveToArchive(
+  archiveDir: string,
+  day: string,
+  claimedPath: string,
+  sourceFile: string,
+  faults: DiskFaults | undefined,
+): void {
   if (!existsSync(claimedPath)) return;
   const folder = path.join(archiveDir, day);
   mkdirSync(folder, { recursive: true });
@@ -55,13 +72,23 @@ function moveToArchive(archiveDir: string, day: string, claimedPath: string, sou
  */
 export function archiveRequestDays(options: { paths: SystemPaths; before: string; durable?: boolean }): string[] {
   const { paths, before } = options;
-  const days = (existsSync(paths.archive) ? readdirSync(paths.archive) : []).filter((name) => /^\d{8}$/.test(name) && name < before).sort();
-  const files = days.flatMap((day) => readdirSync(path.join(paths.archive, day), { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => ({ day, name: entry.name })));
+  const days = (existsSync(paths.archive) ? readdirSync(paths.archive) : [])
+    .filter((name) => /^\d{8}$/.test(name) && name < before)
+    .sort();
+  const files = days.flatMap((day) =>
+    readdirSync(path.join(paths.archive, day), { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => ({ day, name: entry.name })),
+  );
   const linked = new Set<string>();
   for (const { day, name } of files) {
     const file = path.join(paths.archive, day, name);
     const stats = statSync(file);
-    writeGzip(path.join(archiveFolderOf(paths.logs), day, 'requests', `${name}.gz`), readFileSync(file), stats.mode & 0o777);
+    writeGzip(
+      path.join(archiveFolderOf(paths.logs), day, 'requests', `${name}.gz`),
+      readFileSync(file),
+      stats.mode & 0o777,
+    );
     linked.add(`${stats.dev}:${stats.ino}`);
   }
   if (linked.size > 0) new RequestIdRegistry(paths, { durable: options.durable ?? true }).keepIdsOnly(linked);
@@ -79,14 +106,20 @@ export function archiveRequestDays(options: { paths: SystemPaths; before: string
 /** The same for system/failed/ (with each `<name>.error.json`), by last write, into `failed/`. Returns how many moved. */
 export function archiveFailedFiles(options: { paths: SystemPaths; before: string; timezone: string }): number {
   const { paths, before, timezone } = options;
-  const entries = existsSync(paths.failed) ? readdirSync(paths.failed, { withFileTypes: true }).filter((entry) => entry.isFile()) : [];
+  const entries = existsSync(paths.failed)
+    ? readdirSync(paths.failed, { withFileTypes: true }).filter((entry) => entry.isFile())
+    : [];
   let moved = 0;
   for (const { name } of entries) {
     const file = path.join(paths.failed, name);
     const stats = statSync(file);
     const day = compactInTimeZone(stats.mtime, timezone);
     if (day >= before) continue;
-    writeGzip(path.join(archiveFolderOf(paths.logs), day, 'failed', `${name}.gz`), readFileSync(file), stats.mode & 0o777);
+    writeGzip(
+      path.join(archiveFolderOf(paths.logs), day, 'failed', `${name}.gz`),
+      readFileSync(file),
+      stats.mode & 0o777,
+    );
     rmSync(file);
     moved += 1;
   }

@@ -113,7 +113,11 @@ export type JsonSource = 'file' | 'http';
 export type JsonDocumentKind = keyof typeof JSON_FIELDS;
 
 /** The reason a document holds a field its kind does not have; null when it holds none. */
-export function unknownFieldReason(document: Record<string, unknown>, kind: JsonDocumentKind, source: JsonSource): string | null {
+export function unknownFieldReason(
+  document: Record<string, unknown>,
+  kind: JsonDocumentKind,
+  source: JsonSource,
+): string | null {
   const allowed: readonly string[] = JSON_FIELDS[kind][source];
   const unknown = Object.keys(document).find((key) => !allowed.includes(key));
   if (unknown === undefined) return null;
@@ -149,7 +153,8 @@ function parseReply(document: Record<string, unknown>): ParsedRequestFile {
   }
   const sessionProblem = checkSessionId(document.session_id);
   if (sessionProblem) return invalid(sessionProblem);
-  if (document.reply.trim() === '') return invalid('"reply" is empty: write the answer to the question in the pending result');
+  if (document.reply.trim() === '')
+    return invalid('"reply" is empty: write the answer to the question in the pending result');
   return { kind: 'reply', sessionId: document.session_id, reply: document.reply };
 }
 
@@ -175,7 +180,14 @@ function parseApproval(document: Record<string, unknown>): ParsedRequestFile {
     kind: 'reply',
     sessionId: document.session_id,
     reply: `${document.approve ? 'approved' : 'denied'}${reason ? `: ${reason}` : ''}`,
-    approval: { approve: document.approve, reason, user: text('user'), callId: text('call_id'), argsSha256: text('args_sha256'), httpUser: text('http_user') },
+    approval: {
+      approve: document.approve,
+      reason,
+      user: text('user'),
+      callId: text('call_id'),
+      argsSha256: text('args_sha256'),
+      httpUser: text('http_user'),
+    },
   };
 }
 
@@ -194,7 +206,8 @@ export function parseJsonRequest(document: Record<string, unknown>, source: Json
   // Optional strings: absent or null means "not given"; anything else must be a string.
   for (const key of ['request_id', 'session_id', 'user']) {
     const value = document[key];
-    if (value !== undefined && value !== null && typeof value !== 'string') return invalid(`"${key}" must be a string, but it is ${describeType(value)}`);
+    if (value !== undefined && value !== null && typeof value !== 'string')
+      return invalid(`"${key}" must be a string, but it is ${describeType(value)}`);
   }
   const text = (key: string) => (typeof document[key] === 'string' ? (document[key] as string) : null);
   const requestId = text('request_id');
@@ -238,7 +251,8 @@ function parseJson(text: string): ParsedRequestFile {
   if (!isPlainObject(document)) {
     return invalid(`the JSON is ${describeType(document)}, not an object: write {"request": "..."}`);
   }
-  if (document.request === undefined && document.reply === undefined && document.approve !== undefined) return parseApproval(document);
+  if (document.request === undefined && document.reply === undefined && document.approve !== undefined)
+    return parseApproval(document);
   if (document.request === undefined && document.reply !== undefined) return parseReply(document);
   if (document.request !== undefined && document.reply !== undefined) {
     return invalid('the JSON has both "request" and "reply": a file is either a new request or a reply, not both');

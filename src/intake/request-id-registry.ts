@@ -43,7 +43,10 @@ export class RequestIdRegistry {
   /** The marker file of an id. `.` and `..` are valid ids but not usable file names, so they are spelled out. */
   markerPathOf(requestId: string): string {
     if (!REQUEST_ID_PATTERN.test(requestId)) {
-      throw new GovflowError('internal', `request id ${JSON.stringify(requestId)} does not match ${REQUEST_ID_PATTERN}: parse request files with parseRequestFile first`);
+      throw new GovflowError(
+        'internal',
+        `request id ${JSON.stringify(requestId)} does not match ${REQUEST_ID_PATTERN}: parse request files with parseRequestFile first`,
+      );
     }
     const fileName = requestId === '.' || requestId === '..' ? requestId.replaceAll('.', '%2E') : requestId;
     return path.join(this.directory, fileName);
@@ -109,9 +112,15 @@ export class RequestIdRegistry {
       } catch {
         // a text request: no owner fields
       }
-      const owner = Object.fromEntries(['user', 'session_id'].filter((key) => typeof request[key] === 'string').map((key) => [key, request[key]]));
+      const owner = Object.fromEntries(
+        ['user', 'session_id'].filter((key) => typeof request[key] === 'string').map((key) => [key, request[key]]),
+      );
       const requestId = name.replaceAll('%2E', '.');
-      writeFileAtomic(marker, `${JSON.stringify({ format_version: MARKER_FORMAT_VERSION, request_id: requestId, ...owner })}\n`, this.durable);
+      writeFileAtomic(
+        marker,
+        `${JSON.stringify({ format_version: MARKER_FORMAT_VERSION, request_id: requestId, ...owner })}\n`,
+        this.durable,
+      );
       replaced++;
     }
     return replaced;
@@ -163,7 +172,9 @@ export class RequestIdRegistry {
   private async readClaimedPath(marker: string): Promise<string | null> {
     try {
       const content = JSON.parse(await readFile(marker, 'utf8')) as Partial<MarkerContent>;
-      return content.format_version === MARKER_FORMAT_VERSION && typeof content.claimed_path === 'string' ? content.claimed_path : null;
+      return content.format_version === MARKER_FORMAT_VERSION && typeof content.claimed_path === 'string'
+        ? content.claimed_path
+        : null;
     } catch {
       return null;
     }

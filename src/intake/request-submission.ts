@@ -9,7 +9,21 @@
  * the rename; other temp files were never acknowledged and go. A power loss between 3 and 4 may
  * leave an empty or torn claim: recovery releases its id (releaseUnacknowledged) so a retry is accepted.
  */
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { fsyncSharedDirectory } from '../store/append-only-file.js';
@@ -74,7 +88,12 @@ export interface SubmissionOptions {
  * Writes `submission` into system/processing/ as a claimed file; resolves once it is durable (a
  * session started at `onClaimed` may write before that, as one of an inbox file may).
  */
-export async function writeClaimedSubmission(paths: SystemPaths, registry: RequestIdRegistry, submission: Submission, options: SubmissionOptions): Promise<SubmissionOutcome> {
+export async function writeClaimedSubmission(
+  paths: SystemPaths,
+  registry: RequestIdRegistry,
+  submission: Submission,
+  options: SubmissionOptions,
+): Promise<SubmissionOutcome> {
   const { durable, onClaimed = () => {} } = options;
   const processing = path.resolve(paths.processing);
   const claimName = claimNameFor(submission.name);
@@ -103,7 +122,11 @@ export async function writeClaimedSubmission(paths: SystemPaths, registry: Reque
   }
   renameSync(temporary, path.join(processing, claimName));
   onClaimed(claimName);
-  await Promise.all([dataDurable, durable ? fsyncSharedDirectory(processing) : null, durable && submission.requestId !== null ? registry.syncFolder() : null]);
+  await Promise.all([
+    dataDurable,
+    durable ? fsyncSharedDirectory(processing) : null,
+    durable && submission.requestId !== null ? registry.syncFolder() : null,
+  ]);
   return { kind: 'claimed', claimName };
 }
 
@@ -114,7 +137,8 @@ export async function writeClaimedSubmission(paths: SystemPaths, registry: Reque
  */
 export function releaseUnacknowledged(registry: RequestIdRegistry, claimedPath: string): string | null {
   const requestId = HTTP_SUBMISSION_NAME.exec(originalNameOf(claimedPath))?.[1];
-  if (requestId === undefined || !REQUEST_ID_PATTERN.test(requestId) || !ownsMarker(registry, requestId, claimedPath)) return null;
+  if (requestId === undefined || !REQUEST_ID_PATTERN.test(requestId) || !ownsMarker(registry, requestId, claimedPath))
+    return null;
   try {
     unlinkSync(registry.markerPathOf(requestId));
     return requestId;
@@ -137,7 +161,11 @@ function ownsMarker(registry: RequestIdRegistry, requestId: string, file: string
  * Finishes submissions a crash cut between the id claim and the rename (a retry gets 409 while
  * GET shows the request); removes temp files that never claimed an id. Returns how many finished.
  */
-export function repairInterruptedSubmissions(paths: SystemPaths, registry: RequestIdRegistry, maxBytes: number): number {
+export function repairInterruptedSubmissions(
+  paths: SystemPaths,
+  registry: RequestIdRegistry,
+  maxBytes: number,
+): number {
   const processing = path.resolve(paths.processing);
   if (!existsSync(processing)) return 0;
   let repaired = 0;

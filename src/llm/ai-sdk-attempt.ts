@@ -2,7 +2,14 @@
  * One attempt at one model call through the AI SDK, streamed or not. The SDK's retries are off
  * (`maxRetries: 0`) so `withRetries` counts attempts honestly; errors are thrown as raised.
  */
-import { generateText, streamText, type LanguageModel, type LanguageModelUsage, type ModelMessage, type OutputInterface } from 'ai';
+import {
+  generateText,
+  streamText,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type OutputInterface,
+} from 'ai';
 import { AnswerBudget, checkAnswerSize } from './answer-size-limit.js';
 import type { LlmRequest, LlmToolCall, LlmUsage } from './provider.js';
 import { sdkToolSet, toolCallOf, toolNameTable, toolTurnMessages, type ToolNameTable } from './ai-sdk-tools.js';

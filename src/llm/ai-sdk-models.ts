@@ -54,7 +54,9 @@ function once<T>(create: () => Promise<T>): () => Promise<T> {
 function requireKey(settings: ModelFactorySettings): string {
   if (settings.apiKey) return settings.apiKey;
   const envName = API_KEY_ENV_BY_KIND[settings.kind] ?? 'GOVFLOW_API_KEY';
-  throw new ConfigError(`provider.kind "${settings.kind}" needs an API key: set ${envName} (or GOVFLOW_API_KEY, or name another variable in provider.api_key_env in govflow.config.yaml).`);
+  throw new ConfigError(
+    `provider.kind "${settings.kind}" needs an API key: set ${envName} (or GOVFLOW_API_KEY, or name another variable in provider.api_key_env in govflow.config.yaml).`,
+  );
 }
 
 /** The SDK wants no trailing slash; users paste URLs with one. */
@@ -64,7 +66,9 @@ function normaliseBaseUrl(baseUrl: string | null): string | undefined {
   const protocol = URL.canParse(trimmed) ? new URL(trimmed).protocol : undefined;
   // `localhost:11434` parses as a URL with the scheme "localhost:"; only http(s) is a server.
   if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new ConfigError(`provider.base_url "${trimmed}" is not an http(s) URL; write it in full, e.g. http://127.0.0.1:11434/v1 (provider.base_url or GOVFLOW_BASE_URL).`);
+    throw new ConfigError(
+      `provider.base_url "${trimmed}" is not an http(s) URL; write it in full, e.g. http://127.0.0.1:11434/v1 (provider.base_url or GOVFLOW_BASE_URL).`,
+    );
   }
   return trimmed;
 }
@@ -83,26 +87,34 @@ export function createModelFactory(settings: ModelFactorySettings): (modelId: st
     case 'openai-compatible':
     case 'ollama': {
       if (!baseURL && settings.kind === 'openai-compatible') {
-        throw new ConfigError('provider.kind "openai-compatible" needs the server address: set provider.base_url in govflow.config.yaml or GOVFLOW_BASE_URL (e.g. http://127.0.0.1:8000/v1).');
+        throw new ConfigError(
+          'provider.kind "openai-compatible" needs the server address: set provider.base_url in govflow.config.yaml or GOVFLOW_BASE_URL (e.g. http://127.0.0.1:8000/v1).',
+        );
       }
       // Ollama needs no key; one is still sent when given (an authenticating proxy in front).
-      const compatible = once(async () => (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({
-        name: settings.kind,
-        baseURL: baseURL ?? OLLAMA_DEFAULT_BASE_URL,
-        apiKey: settings.apiKey ?? undefined,
-        includeUsage: true,
-        fetch,
-      }));
+      const compatible = once(async () =>
+        (await import('@ai-sdk/openai-compatible')).createOpenAICompatible({
+          name: settings.kind,
+          baseURL: baseURL ?? OLLAMA_DEFAULT_BASE_URL,
+          apiKey: settings.apiKey ?? undefined,
+          includeUsage: true,
+          fetch,
+        }),
+      );
       return async (modelId) => (await compatible()).chatModel(modelId);
     }
     case 'anthropic': {
       const apiKey = requireKey(settings);
-      const anthropic = once(async () => (await import('@ai-sdk/anthropic')).createAnthropic({ apiKey, baseURL, fetch }));
+      const anthropic = once(async () =>
+        (await import('@ai-sdk/anthropic')).createAnthropic({ apiKey, baseURL, fetch }),
+      );
       return async (modelId) => (await anthropic()).messages(modelId);
     }
     case 'google': {
       const apiKey = requireKey(settings);
-      const google = once(async () => (await import('@ai-sdk/google')).createGoogleGenerativeAI({ apiKey, baseURL, fetch }));
+      const google = once(async () =>
+        (await import('@ai-sdk/google')).createGoogleGenerativeAI({ apiKey, baseURL, fetch }),
+      );
       return async (modelId) => (await google()).chat(modelId);
     }
   }

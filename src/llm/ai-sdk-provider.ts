@@ -7,7 +7,13 @@ import type { LanguageModel } from 'ai';
 import { ConfigError } from '../errors.js';
 import { attemptOnce } from './ai-sdk-attempt.js';
 import { cappedFetch, findAnswerTooLarge, wholeBodyLimit } from './answer-size-limit.js';
-import { AI_SDK_PROVIDER_KINDS, NATIVE_JSON_MODE_BY_KIND, createModelFactory, isAiSdkProviderKind, type AiSdkProviderKind } from './ai-sdk-models.js';
+import {
+  AI_SDK_PROVIDER_KINDS,
+  NATIVE_JSON_MODE_BY_KIND,
+  createModelFactory,
+  isAiSdkProviderKind,
+  type AiSdkProviderKind,
+} from './ai-sdk-models.js';
 import { translateProviderFailure } from './provider-error-translation.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
@@ -31,9 +37,12 @@ export interface AiSdkAdapterSettings {
 /** The settings after defaults and checks, frozen. */
 function compile(settings: AiSdkAdapterSettings) {
   if (!isAiSdkProviderKind(settings.kind)) {
-    throw new ConfigError(`provider.kind "${String(settings.kind)}" is not an LLM provider; use one of ${AI_SDK_PROVIDER_KINDS.join(', ')} (or dry-run / scripted).`);
+    throw new ConfigError(
+      `provider.kind "${String(settings.kind)}" is not an LLM provider; use one of ${AI_SDK_PROVIDER_KINDS.join(', ')} (or dry-run / scripted).`,
+    );
   }
-  if (!settings.model || settings.model.trim() === '') throw new ConfigError('provider.model is empty; set it in govflow.config.yaml or GOVFLOW_MODEL.');
+  if (!settings.model || settings.model.trim() === '')
+    throw new ConfigError('provider.model is empty; set it in govflow.config.yaml or GOVFLOW_MODEL.');
   return Object.freeze({
     kind: settings.kind,
     model: settings.model.trim(),
@@ -51,7 +60,11 @@ function compile(settings: AiSdkAdapterSettings) {
 /** True for a 200 answer that held no stream (a stream cut mid-body is another, retryable error). */
 function answeredWithoutStream(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    if (/InvalidResponseDataError|NoOutputGeneratedError/.test(current.name) || /stream ended without a finish/i.test(current.message)) return true;
+    if (
+      /InvalidResponseDataError|NoOutputGeneratedError/.test(current.name) ||
+      /stream ended without a finish/i.test(current.message)
+    )
+      return true;
   }
   return false;
 }
@@ -91,7 +104,15 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
       },
     };
     const attempt = async (asked: LlmRequest, asStream: boolean): Promise<LlmResponse> => ({
-      ...(await attemptOnce({ model, modelId, request: asked, jsonMode: compiled.jsonMode, stream: asStream, maxOutputBytes: compiled.maxOutputBytes, abortSignal: request.signal })),
+      ...(await attemptOnce({
+        model,
+        modelId,
+        request: asked,
+        jsonMode: compiled.jsonMode,
+        stream: asStream,
+        maxOutputBytes: compiled.maxOutputBytes,
+        abortSignal: request.signal,
+      })),
       provider: compiled.kind,
       attempts: 1,
     });
@@ -124,7 +145,12 @@ export function createAiSdkAdapter(settings: AiSdkAdapterSettings): LlmProvider 
           // Not a streaming problem after all: report the original failure.
         }
       }
-      throw translateProviderFailure(error, { provider: compiled.kind, model: modelId, apiKey: compiled.apiKey, callerSignal: request.signal });
+      throw translateProviderFailure(error, {
+        provider: compiled.kind,
+        model: modelId,
+        apiKey: compiled.apiKey,
+        callerSignal: request.signal,
+      });
     }
   }
 

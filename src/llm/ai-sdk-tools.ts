@@ -20,7 +20,12 @@ export function toolNameTable(offers: readonly LlmToolOffer[], turns: LlmRequest
   const names = [...offers.map((offer) => offer.name), ...turns.flatMap((turn) => turn.calls.map((call) => call.name))];
   for (const name of names) {
     if (toWire.has(name)) continue;
-    const base = name.replace(/^mcp:/, 'mcp__').replace(/\//g, '__').replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 60) || 'tool';
+    const base =
+      name
+        .replace(/^mcp:/, 'mcp__')
+        .replace(/\//g, '__')
+        .replace(/[^A-Za-z0-9_-]/g, '_')
+        .slice(0, 60) || 'tool';
     let wire = base;
     for (let index = 2; fromWire.has(wire); index++) wire = `${base}_${index}`;
     toWire.set(name, wire);
@@ -34,7 +39,10 @@ export function sdkToolSet(offers: readonly LlmToolOffer[], table: ToolNameTable
   if (offers.length === 0) return undefined;
   const tools: ToolSet = {};
   for (const offer of offers) {
-    tools[table.toWire.get(offer.name)!] = tool({ description: offer.description, inputSchema: jsonSchema(offer.inputSchema as Parameters<typeof jsonSchema>[0]) });
+    tools[table.toWire.get(offer.name)!] = tool({
+      description: offer.description,
+      inputSchema: jsonSchema(offer.inputSchema as Parameters<typeof jsonSchema>[0]),
+    });
   }
   return tools;
 }
@@ -47,7 +55,12 @@ export function toolTurnMessages(request: LlmRequest, table: ToolNameTable): Mod
       role: 'assistant',
       content: [
         ...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []),
-        ...turn.calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: table.toWire.get(call.name) ?? call.name, input: call.input ?? {} })),
+        ...turn.calls.map((call) => ({
+          type: 'tool-call' as const,
+          toolCallId: call.id,
+          toolName: table.toWire.get(call.name) ?? call.name,
+          input: call.input ?? {},
+        })),
       ],
     });
     messages.push({
@@ -56,7 +69,9 @@ export function toolTurnMessages(request: LlmRequest, table: ToolNameTable): Mod
         type: 'tool-result' as const,
         toolCallId: result.id,
         toolName: table.toWire.get(result.name) ?? result.name,
-        output: result.isError ? { type: 'error-text' as const, value: result.output } : { type: 'text' as const, value: result.output },
+        output: result.isError
+          ? { type: 'error-text' as const, value: result.output }
+          : { type: 'text' as const, value: result.output },
       })),
     });
   }
@@ -64,8 +79,15 @@ export function toolTurnMessages(request: LlmRequest, table: ToolNameTable): Mod
 }
 
 /** One SDK tool-call part as our call. */
-export function toolCallOf(part: { toolCallId: string; toolName: string; input: unknown; invalid?: boolean; error?: unknown }, table: ToolNameTable): LlmToolCall {
-  const call: LlmToolCall = { id: part.toolCallId, name: table.fromWire.get(part.toolName) ?? part.toolName, input: part.input };
+export function toolCallOf(
+  part: { toolCallId: string; toolName: string; input: unknown; invalid?: boolean; error?: unknown },
+  table: ToolNameTable,
+): LlmToolCall {
+  const call: LlmToolCall = {
+    id: part.toolCallId,
+    name: table.fromWire.get(part.toolName) ?? part.toolName,
+    input: part.input,
+  };
   if (part.invalid) {
     const cause = part.error instanceof Error ? part.error.message : String(part.error ?? 'invalid tool call');
     // A call to a name never offered is not an input problem: the loop refuses it by name.

@@ -108,7 +108,11 @@ export function cappedFetch(maxBodyBytes: number, answerLimitBytes: number): typ
         },
       }),
     );
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
@@ -119,25 +123,28 @@ export function limitAnswerSize(provider: LlmProvider, limitBytes: number): LlmP
     const budget = new AnswerBudget(limitBytes);
     const consumer = request.onChunk;
     // Without a chunk reader the answer comes whole and is checked whole (the fetch caps the body).
-    const limited: LlmRequest = !consumer ? request : {
-      ...request,
-      signal: AbortSignal.any([request.signal, cut.signal]),
-      onChunk: (chunk) => {
-        if (cut.signal.aborted) return;
-        try {
-          budget.add(chunk);
-        } catch (error) {
-          cut.abort(error);
-          return;
-        }
-        consumer(chunk);
-      },
-    };
+    const limited: LlmRequest = !consumer
+      ? request
+      : {
+          ...request,
+          signal: AbortSignal.any([request.signal, cut.signal]),
+          onChunk: (chunk) => {
+            if (cut.signal.aborted) return;
+            try {
+              budget.add(chunk);
+            } catch (error) {
+              cut.abort(error);
+              return;
+            }
+            consumer(chunk);
+          },
+        };
     let response: LlmResponse;
     try {
       response = await provider.generate(limited);
     } catch (error) {
-      const tooLarge = findAnswerTooLarge(error) ?? (cut.signal.aborted ? findAnswerTooLarge(cut.signal.reason) : undefined);
+      const tooLarge =
+        findAnswerTooLarge(error) ?? (cut.signal.aborted ? findAnswerTooLarge(cut.signal.reason) : undefined);
       throw tooLarge ?? error;
     }
     if (cut.signal.aborted) throw cut.signal.reason;

@@ -156,18 +156,23 @@ export function emptyCassette(now: Date = new Date()): Cassette {
 }
 
 function checkCall(call: unknown, index: number, file: string): RecordedCall {
-  const problem = (what: string) => new ConfigError(`cassette call #${index + 1}: ${what}; re-record it (govflow test --update, or llm.record)`, file);
+  const problem = (what: string) =>
+    new ConfigError(`cassette call #${index + 1}: ${what}; re-record it (govflow test --update, or llm.record)`, file);
   if (!isPlainObject(call)) throw problem('is not an object');
   for (const field of ['agent', 'key', 'system_sha256', 'prompt'] as const) {
     if (typeof call[field] !== 'string') throw problem(`"${field}" must be a string`);
   }
   if (!Array.isArray(call.history)) throw problem('"history" must be a list');
   const answer = call.answer;
-  if (!isPlainObject(answer) || typeof answer.text !== 'string' || !isPlainObject(answer.usage)) throw problem('"answer" needs "text" and "usage"');
+  if (!isPlainObject(answer) || typeof answer.text !== 'string' || !isPlainObject(answer.usage))
+    throw problem('"answer" needs "text" and "usage"');
   return {
     ...(call as unknown as RecordedCall),
     governance_files: isPlainObject(call.governance_files) ? (call.governance_files as Record<string, string>) : {},
-    answer: { ...(answer as unknown as RecordedAnswer), tool_calls: Array.isArray(answer.tool_calls) ? (answer.tool_calls as RecordedToolCall[]) : [] },
+    answer: {
+      ...(answer as unknown as RecordedAnswer),
+      tool_calls: Array.isArray(answer.tool_calls) ? (answer.tool_calls as RecordedToolCall[]) : [],
+    },
   };
 }
 
@@ -177,7 +182,10 @@ export function parseCassette(text: string, file: string): Cassette {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`not a cassette: invalid JSON (${error instanceof Error ? error.message : String(error)})`, file);
+    throw new ConfigError(
+      `not a cassette: invalid JSON (${error instanceof Error ? error.message : String(error)})`,
+      file,
+    );
   }
   if (!isPlainObject(value) || value.format !== CASSETTE_FORMAT) {
     throw new ConfigError(`not a govflow cassette (expected "format": "${CASSETTE_FORMAT}")`, file);
@@ -188,16 +196,30 @@ export function parseCassette(text: string, file: string): Cassette {
       file,
     );
   }
-  if (!isPlainObject(value.systems) || !Array.isArray(value.calls)) throw new ConfigError('a cassette needs "systems" and "calls"', file);
+  if (!isPlainObject(value.systems) || !Array.isArray(value.calls))
+    throw new ConfigError('a cassette needs "systems" and "calls"', file);
   const calls = value.calls.map((call, index) => checkCall(call, index, file));
   for (const [index, call] of calls.entries()) {
     if (typeof value.systems[call.system_sha256] !== 'string') {
-      throw new ConfigError(`cassette call #${index + 1} names system prompt ${call.system_sha256.slice(0, 12)}… which is not in "systems"`, file);
+      throw new ConfigError(
+        `cassette call #${index + 1} names system prompt ${call.system_sha256.slice(0, 12)}… which is not in "systems"`,
+        file,
+      );
     }
   }
   const tree = value.governance_tree;
-  const governanceTree = isPlainObject(tree) && Object.values(tree).every((hash) => typeof hash === 'string') ? { governance_tree: tree as Record<string, string> } : {};
-  return { format: CASSETTE_FORMAT, version: value.version as number, recorded_at: String(value.recorded_at ?? ''), systems: value.systems as Record<string, string>, calls, ...governanceTree };
+  const governanceTree =
+    isPlainObject(tree) && Object.values(tree).every((hash) => typeof hash === 'string')
+      ? { governance_tree: tree as Record<string, string> }
+      : {};
+  return {
+    format: CASSETTE_FORMAT,
+    version: value.version as number,
+    recorded_at: String(value.recorded_at ?? ''),
+    systems: value.systems as Record<string, string>,
+    calls,
+    ...governanceTree,
+  };
 }
 
 export function readCassette(file: string): Cassette {

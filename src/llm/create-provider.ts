@@ -29,11 +29,21 @@ export function providerProblems(config: GovflowConfig, env: NodeJS.ProcessEnv):
   const problems: ConfigError[] = [];
   const variable = config.provider.api_key_env;
   if (variable !== null && !env.GOVFLOW_API_KEY && !env[variable]) {
-    problems.push(new ConfigError(`provider.api_key_env names ${variable}, which is not set in the environment: export ${variable}=<key> (or GOVFLOW_API_KEY), or remove api_key_env`, 'govflow.config.yaml'));
+    problems.push(
+      new ConfigError(
+        `provider.api_key_env names ${variable}, which is not set in the environment: export ${variable}=<key> (or GOVFLOW_API_KEY), or remove api_key_env`,
+        'govflow.config.yaml',
+      ),
+    );
   }
   if (config.provider.kind === 'local') {
     const checks = [
-      () => checkModelFile(config.root, config.provider.model, (config as { allow_outside_root?: boolean }).allow_outside_root === true),
+      () =>
+        checkModelFile(
+          config.root,
+          config.provider.model,
+          (config as { allow_outside_root?: boolean }).allow_outside_root === true,
+        ),
       () => resolveNodeLlamaCpp(env.GOVFLOW_NODE_LLAMA_CPP_DIR ?? null),
     ];
     for (const check of checks) {
@@ -53,7 +63,11 @@ export interface CreateProviderOptions {
 }
 
 /** The configured provider, bare (the runner adds `withRetries`), recorded when `llm.record` or `recordDir` says so. */
-export function createProvider(config: GovflowConfig, env: NodeJS.ProcessEnv = process.env, options: CreateProviderOptions = {}): LlmProvider {
+export function createProvider(
+  config: GovflowConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  options: CreateProviderOptions = {},
+): LlmProvider {
   const recordDir = options.recordDir !== undefined ? options.recordDir : config.llm.record;
   const provider = createBaseProvider(config, env, recordDir !== null);
   if (recordDir === null) return provider;
@@ -67,7 +81,10 @@ function createBaseProvider(config: GovflowConfig, env: NodeJS.ProcessEnv, recor
   if (kind === 'dry-run') return new DryRunProvider();
   if (kind === 'replay') {
     if (!config.provider.replay) {
-      throw new ConfigError('provider.kind is "replay" but no cassettes are named: add provider.replay: { dir: <cassette file or folder>, on_miss: fail }', 'govflow.config.yaml');
+      throw new ConfigError(
+        'provider.kind is "replay" but no cassettes are named: add provider.replay: { dir: <cassette file or folder>, on_miss: fail }',
+        'govflow.config.yaml',
+      );
     }
     return ReplayProvider.fromTarget(path.resolve(config.root, config.provider.replay.dir));
   }
@@ -85,7 +102,10 @@ function createBaseProvider(config: GovflowConfig, env: NodeJS.ProcessEnv, recor
   }
   if (kind === 'scripted') {
     if (!config.provider.script) {
-      throw new ConfigError('provider.kind is "scripted" but no script file is set: add provider.script (or GOVFLOW_SCRIPT) naming a YAML/JSON file of responses', 'govflow.config.yaml');
+      throw new ConfigError(
+        'provider.kind is "scripted" but no script file is set: add provider.script (or GOVFLOW_SCRIPT) naming a YAML/JSON file of responses',
+        'govflow.config.yaml',
+      );
     }
     return ScriptedProvider.fromFile(path.resolve(config.root, config.provider.script));
   }
@@ -101,7 +121,10 @@ function createBaseProvider(config: GovflowConfig, env: NodeJS.ProcessEnv, recor
 }
 
 /** Cost of one call with the config's prices over the defaults; `warn` hears once of each unpriced model. */
-export function costCalculator(config: GovflowConfig, warn?: (message: string) => void): (model: string, usage: LlmUsage) => number {
+export function costCalculator(
+  config: GovflowConfig,
+  warn?: (message: string) => void,
+): (model: string, usage: LlmUsage) => number {
   const prices = new Map<string, PriceLookup>();
   const warned = new Set<string>();
   return (model, usage) => {

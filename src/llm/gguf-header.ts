@@ -12,8 +12,19 @@ const MAX_HEADER_BYTES = 64 * 1024 * 1024;
 
 /** GGUF metadata value types. */
 const enum ValueType {
-  Uint8 = 0, Int8 = 1, Uint16 = 2, Int16 = 3, Uint32 = 4, Int32 = 5, Float32 = 6, Bool = 7,
-  String = 8, Array = 9, Uint64 = 10, Int64 = 11, Float64 = 12,
+  Uint8 = 0,
+  Int8 = 1,
+  Uint16 = 2,
+  Int16 = 3,
+  Uint32 = 4,
+  Int32 = 5,
+  Float32 = 6,
+  Bool = 7,
+  String = 8,
+  Array = 9,
+  Uint64 = 10,
+  Int64 = 11,
+  Float64 = 12,
 }
 
 const FIXED_SIZES: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
@@ -28,11 +39,17 @@ export interface GgufHeader {
 
 class Reader {
   offset = 0;
-  constructor(private readonly buffer: Buffer, private readonly file: string) {}
+  constructor(
+    private readonly buffer: Buffer,
+    private readonly file: string,
+  ) {}
 
   need(bytes: number): void {
     if (this.offset + bytes > this.buffer.length) {
-      throw new ConfigError(`not a usable GGUF model: the file ends inside its header (at byte ${this.offset}); the download or copy is probably incomplete`, this.file);
+      throw new ConfigError(
+        `not a usable GGUF model: the file ends inside its header (at byte ${this.offset}); the download or copy is probably incomplete`,
+        this.file,
+      );
     }
   }
   u32(): number {
@@ -45,7 +62,11 @@ class Reader {
     this.need(8);
     const value = this.buffer.readBigUInt64LE(this.offset);
     this.offset += 8;
-    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new ConfigError('not a usable GGUF model: a length in its header is impossibly large (corrupt file)', this.file);
+    if (value > BigInt(Number.MAX_SAFE_INTEGER))
+      throw new ConfigError(
+        'not a usable GGUF model: a length in its header is impossibly large (corrupt file)',
+        this.file,
+      );
     return Number(value);
   }
   string(): string {
@@ -66,16 +87,31 @@ class Reader {
         else if (FIXED_SIZES[itemType] !== undefined) {
           this.need(count * FIXED_SIZES[itemType]);
           this.offset += count * FIXED_SIZES[itemType];
-        } else throw new ConfigError(`not a usable GGUF model: unknown array item type ${itemType} in its metadata (corrupt file)`, this.file);
+        } else
+          throw new ConfigError(
+            `not a usable GGUF model: unknown array item type ${itemType} in its metadata (corrupt file)`,
+            this.file,
+          );
         return { arrayLength: count };
       }
-      case ValueType.Uint32: return this.u32();
-      case ValueType.Float32: this.need(4); this.offset += 4; return this.buffer.readFloatLE(this.offset - 4);
-      case ValueType.Bool: this.need(1); return this.buffer[this.offset++] !== 0;
-      case ValueType.Uint64: return this.u64();
+      case ValueType.Uint32:
+        return this.u32();
+      case ValueType.Float32:
+        this.need(4);
+        this.offset += 4;
+        return this.buffer.readFloatLE(this.offset - 4);
+      case ValueType.Bool:
+        this.need(1);
+        return this.buffer[this.offset++] !== 0;
+      case ValueType.Uint64:
+        return this.u64();
       default: {
         const size = FIXED_SIZES[type];
-        if (size === undefined) throw new ConfigError(`not a usable GGUF model: unknown metadata value type ${type} (corrupt file)`, this.file);
+        if (size === undefined)
+          throw new ConfigError(
+            `not a usable GGUF model: unknown metadata value type ${type} (corrupt file)`,
+            this.file,
+          );
         this.need(size);
         this.offset += size;
         return 0;
@@ -86,8 +122,19 @@ class Reader {
 
 /** Keys llama.cpp needs for an architecture before it can load without aborting. */
 function requiredKeys(architecture: string): string[] {
-  const perArchitecture = ['context_length', 'embedding_length', 'block_count', 'feed_forward_length', 'attention.head_count'];
-  return [...perArchitecture.map((key) => `${architecture}.${key}`), 'tokenizer.ggml.model', 'tokenizer.ggml.tokens', 'tokenizer.ggml.token_type'];
+  const perArchitecture = [
+    'context_length',
+    'embedding_length',
+    'block_count',
+    'feed_forward_length',
+    'attention.head_count',
+  ];
+  return [
+    ...perArchitecture.map((key) => `${architecture}.${key}`),
+    'tokenizer.ggml.model',
+    'tokenizer.ggml.tokens',
+    'tokenizer.ggml.token_type',
+  ];
 }
 
 /** Reads the header of `file`; throws ConfigError naming the file and the problem. */
@@ -96,7 +143,10 @@ export function readGgufHeader(file: string): GgufHeader {
   try {
     descriptor = openSync(file, 'r');
   } catch (error) {
-    throw new ConfigError(`cannot open the model file: ${error instanceof Error ? error.message : String(error)}`, file);
+    throw new ConfigError(
+      `cannot open the model file: ${error instanceof Error ? error.message : String(error)}`,
+      file,
+    );
   }
   let buffer: Buffer;
   try {
@@ -108,12 +158,18 @@ export function readGgufHeader(file: string): GgufHeader {
   }
   const reader = new Reader(buffer, file);
   if (buffer.length < 4 || buffer.toString('latin1', 0, 4) !== GGUF_MAGIC) {
-    throw new ConfigError('not a GGUF model file (it does not start with "GGUF"); provider.model must name a .gguf file', file);
+    throw new ConfigError(
+      'not a GGUF model file (it does not start with "GGUF"); provider.model must name a .gguf file',
+      file,
+    );
   }
   reader.offset = 4;
   const version = reader.u32();
   if (!SUPPORTED_VERSIONS.includes(version)) {
-    throw new ConfigError(`GGUF version ${version} is not supported (versions ${SUPPORTED_VERSIONS.join(', ')} are); convert the model with a current llama.cpp`, file);
+    throw new ConfigError(
+      `GGUF version ${version} is not supported (versions ${SUPPORTED_VERSIONS.join(', ')} are); convert the model with a current llama.cpp`,
+      file,
+    );
   }
   const tensorCount = reader.u64();
   const keyCount = reader.u64();
@@ -123,9 +179,11 @@ export function readGgufHeader(file: string): GgufHeader {
     metadata.set(key, reader.value(reader.u32()));
   }
   const architecture = metadata.get('general.architecture');
-  if (typeof architecture !== 'string') throw new ConfigError('not a usable GGUF model: general.architecture is missing from its metadata', file);
+  if (typeof architecture !== 'string')
+    throw new ConfigError('not a usable GGUF model: general.architecture is missing from its metadata', file);
   const missing = requiredKeys(architecture).filter((key) => !metadata.has(key));
-  if (missing.length > 0) throw new ConfigError(`not a usable GGUF model: its metadata lacks ${missing.join(', ')}`, file);
+  if (missing.length > 0)
+    throw new ConfigError(`not a usable GGUF model: its metadata lacks ${missing.join(', ')}`, file);
   if (tensorCount === 0) throw new ConfigError('not a usable GGUF model: it holds no tensors', file);
   return { version, tensorCount, metadata, architecture };
 }

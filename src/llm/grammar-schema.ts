@@ -16,7 +16,9 @@ const PRIMITIVE_TYPES = ['string', 'number', 'integer', 'boolean', 'null'];
 const MAX_REF_DEPTH = 8;
 
 /** Any JSON value, as the grammar can say it. */
-const ANY_VALUE: Schema = { oneOf: [{ type: [...PRIMITIVE_TYPES] }, { type: 'object', additionalProperties: true }, { type: 'array' }] };
+const ANY_VALUE: Schema = {
+  oneOf: [{ type: [...PRIMITIVE_TYPES] }, { type: 'object', additionalProperties: true }, { type: 'array' }],
+};
 
 function isPrimitive(value: unknown): boolean {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value);
@@ -28,23 +30,32 @@ function convertType(type: string, schema: Schema, root: Schema, depth: number):
       const result: Schema = { type: 'string' };
       if (typeof schema.minLength === 'number') result.minLength = schema.minLength;
       if (typeof schema.maxLength === 'number') result.maxLength = schema.maxLength;
-      if (schema.format === 'date-time' || schema.format === 'date' || schema.format === 'time') return { type: 'string', format: schema.format };
+      if (schema.format === 'date-time' || schema.format === 'date' || schema.format === 'time')
+        return { type: 'string', format: schema.format };
       return result;
     }
     case 'object': {
       const properties: Record<string, Schema> = {};
-      for (const [key, value] of Object.entries(isPlainObject(schema.properties) ? schema.properties : {})) properties[key] = toGrammarSchema(value, root, depth);
+      for (const [key, value] of Object.entries(isPlainObject(schema.properties) ? schema.properties : {}))
+        properties[key] = toGrammarSchema(value, root, depth);
       const result: Schema = { type: 'object', properties };
-      const required = Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === 'string' && key in properties) : [];
+      const required = Array.isArray(schema.required)
+        ? schema.required.filter((key): key is string => typeof key === 'string' && key in properties)
+        : [];
       if (required.length > 0) result.required = required;
-      if (isPlainObject(schema.additionalProperties)) result.additionalProperties = toGrammarSchema(schema.additionalProperties, root, depth);
-      else result.additionalProperties = schema.additionalProperties === true || (schema.additionalProperties === undefined && Object.keys(properties).length === 0);
+      if (isPlainObject(schema.additionalProperties))
+        result.additionalProperties = toGrammarSchema(schema.additionalProperties, root, depth);
+      else
+        result.additionalProperties =
+          schema.additionalProperties === true ||
+          (schema.additionalProperties === undefined && Object.keys(properties).length === 0);
       return result;
     }
     case 'array': {
       const result: Schema = { type: 'array' };
       if (isPlainObject(schema.items)) result.items = toGrammarSchema(schema.items, root, depth);
-      if (Array.isArray(schema.prefixItems)) result.prefixItems = schema.prefixItems.map((item) => toGrammarSchema(item, root, depth));
+      if (Array.isArray(schema.prefixItems))
+        result.prefixItems = schema.prefixItems.map((item) => toGrammarSchema(item, root, depth));
       if (typeof schema.minItems === 'number') result.minItems = schema.minItems;
       if (typeof schema.maxItems === 'number') result.maxItems = schema.maxItems;
       return result;
@@ -55,24 +66,43 @@ function convertType(type: string, schema: Schema, root: Schema, depth: number):
 }
 
 /** One JSON Schema (draft-07 or 2020-12) → the grammar's subset. Never throws. */
-export function toGrammarSchema(schema: unknown, root: Schema = isPlainObject(schema) ? schema : {}, depth = 0): Schema {
+export function toGrammarSchema(
+  schema: unknown,
+  root: Schema = isPlainObject(schema) ? schema : {},
+  depth = 0,
+): Schema {
   if (schema === true || !isPlainObject(schema)) return ANY_VALUE;
   if (typeof schema.$ref === 'string') {
     // A local reference (`#/definitions/x`, `#/$defs/x`, `#/properties/a/...`), resolved against `root`.
-    const target = depth < MAX_REF_DEPTH && schema.$ref.startsWith('#') ? resolvePointer(root, decodeURIComponent(schema.$ref.slice(1))) : null;
+    const target =
+      depth < MAX_REF_DEPTH && schema.$ref.startsWith('#')
+        ? resolvePointer(root, decodeURIComponent(schema.$ref.slice(1)))
+        : null;
     return isPlainObject(target) ? toGrammarSchema(target, root, depth + 1) : ANY_VALUE;
   }
   if ('const' in schema && isPrimitive(schema.const)) return { const: schema.const };
   if (Array.isArray(schema.enum) && schema.enum.every(isPrimitive)) return { enum: schema.enum };
-  const alternatives = (Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : null) as unknown[] | null;
-  if (alternatives && alternatives.length > 0) return { oneOf: alternatives.map((alternative) => toGrammarSchema(alternative, root, depth)) };
-  const types = (Array.isArray(schema.type) ? schema.type : typeof schema.type === 'string' ? [schema.type] : []) as string[];
+  const alternatives = (
+    Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : null
+  ) as unknown[] | null;
+  if (alternatives && alternatives.length > 0)
+    return { oneOf: alternatives.map((alternative) => toGrammarSchema(alternative, root, depth)) };
+  const types = (
+    Array.isArray(schema.type) ? schema.type : typeof schema.type === 'string' ? [schema.type] : []
+  ) as string[];
   if (types.length === 0) {
     if (isPlainObject(schema.properties)) return convertType('object', schema, root, depth);
     if (isPlainObject(schema.items)) return convertType('array', schema, root, depth);
     return ANY_VALUE;
   }
-  if (types.every((type) => PRIMITIVE_TYPES.includes(type)) && !(types.includes('string') && (schema.maxLength !== undefined || schema.minLength !== undefined || schema.format !== undefined) && types.length > 1)) {
+  if (
+    types.every((type) => PRIMITIVE_TYPES.includes(type)) &&
+    !(
+      types.includes('string') &&
+      (schema.maxLength !== undefined || schema.minLength !== undefined || schema.format !== undefined) &&
+      types.length > 1
+    )
+  ) {
     return types.length === 1 ? convertType(types[0], schema, root, depth) : { type: types };
   }
   const variants = types.map((type) => convertType(type, schema, root, depth));
@@ -95,7 +125,10 @@ export function messageGrammarSchema(messageSchema: Record<string, unknown>, exp
   }
   const next = properties.next_agent;
   if (isPlainObject(next) && isPlainObject(next.properties) && 'name' in (next.properties as Schema)) {
-    properties.next_agent = { ...next, properties: { ...(next.properties as Schema), name: { enum: [...expectation.next, null] } } };
+    properties.next_agent = {
+      ...next,
+      properties: { ...(next.properties as Schema), name: { enum: [...expectation.next, null] } },
+    };
   }
   const error = properties.error;
   if (isPlainObject(error) && isPlainObject(error.properties) && 'retry_count' in (error.properties as Schema)) {

@@ -16,20 +16,31 @@ function operations(before: string[], after: string[]): Operation[] {
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  while (
+    tail < before.length - head &&
+    tail < after.length - head &&
+    before[before.length - 1 - tail] === after[after.length - 1 - tail]
+  )
+    tail++;
   const left = before.slice(head, before.length - tail);
   const right = after.slice(head, after.length - tail);
   const result: Operation[] = before.slice(0, head).map((text) => ({ kind: 'same', text }));
   if (left.length * right.length > 4_000_000) {
     // Too large to align: show both middles whole.
-    result.push(...left.map((text): Operation => ({ kind: 'removed', text })), ...right.map((text): Operation => ({ kind: 'added', text })));
+    result.push(
+      ...left.map((text): Operation => ({ kind: 'removed', text })),
+      ...right.map((text): Operation => ({ kind: 'added', text })),
+    );
   } else {
     // lengths[i][j] = LCS length of left[i..] and right[j..]
     const width = right.length + 1;
     const lengths = new Uint32Array((left.length + 1) * width);
     for (let i = left.length - 1; i >= 0; i--) {
       for (let j = right.length - 1; j >= 0; j--) {
-        lengths[i * width + j] = left[i] === right[j] ? lengths[(i + 1) * width + j + 1] + 1 : Math.max(lengths[(i + 1) * width + j], lengths[i * width + j + 1]);
+        lengths[i * width + j] =
+          left[i] === right[j]
+            ? lengths[(i + 1) * width + j + 1] + 1
+            : Math.max(lengths[(i + 1) * width + j], lengths[i * width + j + 1]);
       }
     }
     let i = 0;
@@ -64,7 +75,12 @@ export function lineDiff(before: string, after: string, [beforeLabel, afterLabel
   const shown = new Set<number>();
   script.forEach((operation, index) => {
     if (operation.kind === 'same') return;
-    for (let near = Math.max(0, index - CONTEXT_LINES); near <= Math.min(script.length - 1, index + CONTEXT_LINES); near++) shown.add(near);
+    for (
+      let near = Math.max(0, index - CONTEXT_LINES);
+      near <= Math.min(script.length - 1, index + CONTEXT_LINES);
+      near++
+    )
+      shown.add(near);
   });
   const lines = [`--- ${beforeLabel}`, `+++ ${afterLabel}`];
   let previous = -1;

@@ -13,7 +13,8 @@ import { readGgufHeader } from './gguf-header.js';
 import { messageGrammarSchema } from './grammar-schema.js';
 import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
-export const INSTALL_HINT = 'provider.kind "local" needs node-llama-cpp, which is not installed: run `npm i node-llama-cpp@3`';
+export const INSTALL_HINT =
+  'provider.kind "local" needs node-llama-cpp, which is not installed: run `npm i node-llama-cpp@3`';
 
 export interface LocalProviderSettings {
   root: string;
@@ -49,8 +50,20 @@ interface Sequence {
   clearHistory(): Promise<void>;
 }
 interface ChatSession {
-  setChatHistory(history: Array<{ type: 'system' | 'user'; text: string } | { type: 'model'; response: string[] }>): void;
-  prompt(text: string, options: { grammar?: unknown; maxTokens?: number; temperature?: number; onTextChunk?: (text: string) => void; onToken?: (tokens: unknown[]) => void; signal?: AbortSignal }): Promise<string>;
+  setChatHistory(
+    history: Array<{ type: 'system' | 'user'; text: string } | { type: 'model'; response: string[] }>,
+  ): void;
+  prompt(
+    text: string,
+    options: {
+      grammar?: unknown;
+      maxTokens?: number;
+      temperature?: number;
+      onTextChunk?: (text: string) => void;
+      onToken?: (tokens: unknown[]) => void;
+      signal?: AbortSignal;
+    },
+  ): Promise<string>;
   dispose(options?: { disposeSequence?: boolean }): void;
 }
 
@@ -80,7 +93,10 @@ export function physicalCores(): number {
 export function resolveNodeLlamaCpp(moduleDir: string | null | undefined): string {
   if (moduleDir) {
     const entry = path.join(moduleDir, 'node_modules', 'node-llama-cpp', 'dist', 'index.js');
-    if (!existsSync(entry)) throw new ConfigError(`${INSTALL_HINT} (GOVFLOW_NODE_LLAMA_CPP_DIR=${moduleDir} holds no node_modules/node-llama-cpp)`);
+    if (!existsSync(entry))
+      throw new ConfigError(
+        `${INSTALL_HINT} (GOVFLOW_NODE_LLAMA_CPP_DIR=${moduleDir} holds no node_modules/node-llama-cpp)`,
+      );
     return pathToFileURL(entry).href;
   }
   try {
@@ -97,11 +113,17 @@ export function checkModelFile(root: string, model: string, allowOutsideRoot: bo
   try {
     real = realpathSync(resolved);
   } catch {
-    throw new ConfigError(`model file ${resolved} does not exist; provider.model (or the agent's model:) must name a .gguf file in the root`, model);
+    throw new ConfigError(
+      `model file ${resolved} does not exist; provider.model (or the agent's model:) must name a .gguf file in the root`,
+      model,
+    );
   }
   const realRoot = realpathSync(root);
   if (!allowOutsideRoot && real !== realRoot && !real.startsWith(realRoot + path.sep)) {
-    throw new ConfigError(`model file ${real} is outside the root ${realRoot}; move it inside the root or set allow_outside_root: true`, model);
+    throw new ConfigError(
+      `model file ${real} is outside the root ${realRoot}; move it inside the root or set allow_outside_root: true`,
+      model,
+    );
   }
   readGgufHeader(real);
   return real;
@@ -139,7 +161,11 @@ export class LocalProvider implements LlmProvider {
       loaded = (async () => {
         const { llama } = await this.runtime();
         const model = await llama.loadModel({ modelPath: file, gpuLayers: this.settings.gpu ? 'auto' : 0 });
-        const context = await model.createContext({ contextSize: this.settings.contextSize, threads: this.threads, sequences: 1 });
+        const context = await model.createContext({
+          contextSize: this.settings.contextSize,
+          threads: this.threads,
+          sequences: 1,
+        });
         return { model, sequence: context.getSequence() };
       })();
       loaded.catch(() => this.models.delete(file));
@@ -150,7 +176,10 @@ export class LocalProvider implements LlmProvider {
 
   private grammarFor(request: LlmRequest, llama: Llama): Promise<unknown> | null {
     if (!request.jsonSchema) return null;
-    const schema = messageGrammarSchema(request.jsonSchema, request.expectation ?? { contentType: '', next: [], outputSchema: null });
+    const schema = messageGrammarSchema(
+      request.jsonSchema,
+      request.expectation ?? { contentType: '', next: [], outputSchema: null },
+    );
     const key = JSON.stringify(schema);
     let grammar = this.grammars.get(key);
     if (!grammar) {
@@ -174,7 +203,12 @@ export class LocalProvider implements LlmProvider {
     try {
       file = checkModelFile(this.settings.root, modelName, this.settings.allowOutsideRoot === true);
     } catch (error) {
-      throw new ProviderError(error instanceof ConfigError ? error.describe() : String(error), { provider: this.kind, model: modelName, retryable: false, cause: error });
+      throw new ProviderError(error instanceof ConfigError ? error.describe() : String(error), {
+        provider: this.kind,
+        model: modelName,
+        retryable: false,
+        cause: error,
+      });
     }
     try {
       const { module, llama } = await this.runtime();
@@ -185,7 +219,11 @@ export class LocalProvider implements LlmProvider {
       try {
         session.setChatHistory([
           { type: 'system', text: request.system },
-          ...(request.history ?? []).map((turn) => (turn.role === 'user' ? { type: 'user' as const, text: turn.content } : { type: 'model' as const, response: [turn.content] })),
+          ...(request.history ?? []).map((turn) =>
+            turn.role === 'user'
+              ? { type: 'user' as const, text: turn.content }
+              : { type: 'model' as const, response: [turn.content] },
+          ),
         ]);
         let outputTokens = 0;
         const text = await session.prompt(request.prompt, {
@@ -198,7 +236,9 @@ export class LocalProvider implements LlmProvider {
           onTextChunk: request.onChunk,
           signal: request.signal,
         });
-        const inputText = [request.system, ...(request.history ?? []).map((turn) => turn.content), request.prompt].join('\n');
+        const inputText = [request.system, ...(request.history ?? []).map((turn) => turn.content), request.prompt].join(
+          '\n',
+        );
         return {
           text,
           usage: { inputTokens: model.tokenize(inputText).length, outputTokens, cachedInputTokens: 0 },
@@ -213,7 +253,10 @@ export class LocalProvider implements LlmProvider {
     } catch (error) {
       if (request.signal.aborted) throw request.signal.reason ?? error;
       if (error instanceof ProviderError) throw error;
-      throw new ProviderError(`local model ${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}`, { provider: this.kind, model: modelName, retryable: false, cause: error });
+      throw new ProviderError(
+        `local model ${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}`,
+        { provider: this.kind, model: modelName, retryable: false, cause: error },
+      );
     }
   }
 }

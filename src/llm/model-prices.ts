@@ -73,7 +73,11 @@ function findInTable(model: string, table: ModelPriceTable): { key: string; pric
  * The price of `model`: the user table first (so a user can correct any default), then the
  * defaults. Names are compared in lower case, with any `vendor/` prefix removed.
  */
-export function findModelPrice(model: string, overrides?: ModelPriceTable, defaults: ModelPriceTable | null = DEFAULT_MODEL_PRICES): { key: string; price: ModelPrice } | undefined {
+export function findModelPrice(
+  model: string,
+  overrides?: ModelPriceTable,
+  defaults: ModelPriceTable | null = DEFAULT_MODEL_PRICES,
+): { key: string; price: ModelPrice } | undefined {
   const normalised = model.trim().toLowerCase();
   const bare = normalised.includes('/') ? normalised.slice(normalised.lastIndexOf('/') + 1) : normalised;
   for (const table of [overrides, defaults]) {
@@ -89,7 +93,12 @@ export function findModelPrice(model: string, overrides?: ModelPriceTable, defau
  * Cost of one call. An unknown model costs 0 with `priceKnown: false`, so budgets can warn
  * instead of treating it as free; a local provider's (ollama) is free unless the user prices it.
  */
-export function costUsd(model: string, usage: LlmUsage, overrides?: ModelPriceTable, options?: { providerKind?: string }): CostEstimate {
+export function costUsd(
+  model: string,
+  usage: LlmUsage,
+  overrides?: ModelPriceTable,
+  options?: { providerKind?: string },
+): CostEstimate {
   return costAtPrice(lookUpPrice(model, overrides, options), usage);
 }
 
@@ -99,7 +108,11 @@ export interface PriceLookup {
   found: { key: string; price: ModelPrice } | undefined;
 }
 
-export function lookUpPrice(model: string, overrides?: ModelPriceTable, options?: { providerKind?: string }): PriceLookup {
+export function lookUpPrice(
+  model: string,
+  overrides?: ModelPriceTable,
+  options?: { providerKind?: string },
+): PriceLookup {
   const isLocal = options?.providerKind !== undefined && LOCAL_PROVIDER_KINDS.has(options.providerKind);
   // A local model is free unless the user priced it (e.g. to account for their own hardware).
   return { isLocal, found: findModelPrice(model, overrides, isLocal ? null : DEFAULT_MODEL_PRICES) };

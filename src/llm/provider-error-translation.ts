@@ -14,7 +14,10 @@ export class ProviderCallError extends ProviderError {
   constructor(error: ProviderError, attempts: number, deadlinePassed = false) {
     const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
     // A self-contained message (a replay miss, never retried) ends with its diff: nothing after it.
-    super(error.selfContained && attempts === 1 ? error.message : `${error.message} (after ${tries})`, { ...error, cause: error.cause });
+    super(error.selfContained && attempts === 1 ? error.message : `${error.message} (after ${tries})`, {
+      ...error,
+      cause: error.cause,
+    });
     this.attempts = attempts;
     this.deadlinePassed = deadlinePassed;
   }
@@ -84,7 +87,8 @@ function adviceFor(status: number, provider: string): string {
   if (status === 400) return 'the provider rejected the request; see the body excerpt';
   if (isRetryableStatus(status)) return 'retryable; the provider is overloaded, rate-limited or failing';
   // A 200 the SDK could not read: something other than the model API answered (a proxy's page, a wrong path).
-  if (status >= 200 && status < 300) return `the answer is not ${provider}'s API format; check provider.base_url (GOVFLOW_BASE_URL) points at the model API`;
+  if (status >= 200 && status < 300)
+    return `the answer is not ${provider}'s API format; check provider.base_url (GOVFLOW_BASE_URL) points at the model API`;
   return 'see the body excerpt';
 }
 
@@ -104,14 +108,27 @@ export function translateProviderFailure(error: unknown, context: FailureContext
   const cause = scrubbedCause(inner, apiKey);
 
   if (context.callerSignal.aborted) {
-    return new ProviderError(`The call to ${where} was cancelled by the caller.`, { provider, model, retryable: false, cause });
+    return new ProviderError(`The call to ${where} was cancelled by the caller.`, {
+      provider,
+      model,
+      retryable: false,
+      cause,
+    });
   }
   if (APICallError.isInstance(inner) && inner.statusCode !== undefined) {
     const status = inner.statusCode;
     const body = excerpt(inner.responseBody, apiKey);
     const retryAfterMs = parseRetryAfterMs(inner.responseHeaders);
     const message = `${where} answered HTTP ${status}: ${adviceFor(status, provider)}.${body ? ` Body: ${body}` : ''}`;
-    return new ProviderError(message, { provider, model, status, retryable: isRetryableStatus(status), retryAfterMs, bodyExcerpt: body, cause });
+    return new ProviderError(message, {
+      provider,
+      model,
+      status,
+      retryable: isRetryableStatus(status),
+      retryAfterMs,
+      bodyExcerpt: body,
+      cause,
+    });
   }
   const detail = scrubSecret(describeNetworkError(inner), apiKey);
   const message = `The call to ${where} failed before a complete answer: ${detail}. Retryable; check provider.base_url and the network if it persists.`;

@@ -104,6 +104,16 @@ export interface LlmProvider {
 }
 
 /** A layer around `inner` (retries, limits, recording): its kind and synthetic flag, its own `generate`. */
-export function wrapProvider<Extra extends object>(inner: LlmProvider, generate: LlmProvider['generate'], extra?: Extra): LlmProvider & Extra {
-  return Object.freeze({ kind: inner.kind, interfaceVersion: PROVIDER_INTERFACE_VERSION, ...(inner.synthetic ? { synthetic: true } : {}), generate, ...extra } as LlmProvider & Extra);
+export function wrapProvider<Extra extends object>(
+  inner: LlmProvider,
+  generate: LlmProvider['generate'],
+  extra?: Extra,
+): LlmProvider & Extra {
+  return Object.freeze({
+    kind: inner.kind,
+    interfaceVersion: PROVIDER_INTERFACE_VERSION,
+    ...(inner.synthetic ? { synthetic: true } : {}),
+    generate,
+    ...extra,
+  } as LlmProvider & Extra);
 }

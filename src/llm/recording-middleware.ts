@@ -22,7 +22,12 @@ function usageOf(usage: LanguageModelV3Usage | undefined): RecordedAnswer['usage
   };
 }
 
-function answerOf(content: LanguageModelV3Content[], usage: LanguageModelV3Usage | undefined, model: string, finishReason: string | null): RecordedAnswer {
+function answerOf(
+  content: LanguageModelV3Content[],
+  usage: LanguageModelV3Usage | undefined,
+  model: string,
+  finishReason: string | null,
+): RecordedAnswer {
   let text = '';
   const toolCalls: RecordedToolCall[] = [];
   for (const part of content) {
@@ -38,7 +43,13 @@ export const recordingMiddleware: LanguageModelMiddleware = {
   async wrapGenerate({ doGenerate, model }) {
     const result = await doGenerate();
     const slot = captureSlots.getStore();
-    if (slot) slot.answer = answerOf(result.content, result.usage, result.response?.modelId ?? model.modelId, result.finishReason.unified);
+    if (slot)
+      slot.answer = answerOf(
+        result.content,
+        result.usage,
+        result.response?.modelId ?? model.modelId,
+        result.finishReason.unified,
+      );
     return result;
   },
   async wrapStream({ doStream, model }) {
@@ -72,5 +83,8 @@ export const recordingMiddleware: LanguageModelMiddleware = {
 /** `model` with the recording middleware around it. */
 export function withRecording(model: LanguageModel): LanguageModel {
   if (typeof model === 'string') return model;
-  return wrapLanguageModel({ model: model as Parameters<typeof wrapLanguageModel>[0]['model'], middleware: recordingMiddleware });
+  return wrapLanguageModel({
+    model: model as Parameters<typeof wrapLanguageModel>[0]['model'],
+    middleware: recordingMiddleware,
+  });
 }

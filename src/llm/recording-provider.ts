@@ -7,7 +7,14 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../sha256-hex.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { emptyCassette, fileHashes, promptFileHashes, promptKey, type Cassette, type RecordedAnswer } from './cassette-format.js';
+import {
+  emptyCassette,
+  fileHashes,
+  promptFileHashes,
+  promptKey,
+  type Cassette,
+  type RecordedAnswer,
+} from './cassette-format.js';
 import { captureSlots, type CaptureSlot } from './recording-middleware.js';
 import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
@@ -15,7 +22,10 @@ import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } fro
 export class CassetteRecorder {
   private readonly cassette: Cassette;
 
-  constructor(readonly file: string, now: Date = new Date()) {
+  constructor(
+    readonly file: string,
+    now: Date = new Date(),
+  ) {
     this.cassette = emptyCassette(now);
     mkdirSync(path.dirname(file), { recursive: true });
   }
@@ -67,9 +77,14 @@ function answerFromResponse(response: LlmResponse): RecordedAnswer {
     tool_calls: (response.toolCalls ?? []).map((call) => ({
       id: call.id,
       name: call.name,
-      input: call.inputError !== undefined && typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}),
+      input:
+        call.inputError !== undefined && typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {}),
     })),
-    usage: { input_tokens: response.usage.inputTokens, output_tokens: response.usage.outputTokens, cached_input_tokens: response.usage.cachedInputTokens },
+    usage: {
+      input_tokens: response.usage.inputTokens,
+      output_tokens: response.usage.outputTokens,
+      cached_input_tokens: response.usage.cachedInputTokens,
+    },
     model: response.model,
     finish_reason: response.finishReason ?? null,
   };

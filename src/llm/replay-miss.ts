@@ -31,7 +31,10 @@ export interface ReplayMissDetails {
 
 /** A call the cassettes do not hold. Not retryable: the same call would miss again. */
 export class ReplayMissError extends ProviderError {
-  constructor(readonly details: ReplayMissDetails, model: string) {
+  constructor(
+    readonly details: ReplayMissDetails,
+    model: string,
+  ) {
     super(describeMiss(details), { provider: 'replay', model, retryable: false, selfContained: true });
   }
 }
@@ -40,7 +43,7 @@ const RECORD_AGAIN = 'record again (govflow test --update, or llm.record)';
 
 function ordinal(value: number): string {
   const tens = value % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][value % 10] ?? 'th';
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][value % 10] ?? 'th');
   return `${value}${suffix}`;
 }
 
@@ -53,9 +56,12 @@ function changedFilesText(details: ReplayMissDetails): string {
   const parts: string[] = [];
   if (changed.length > 0) parts.push(`governance files whose text changed since the recording: ${changed.join(', ')}`);
   if (added.length > 0) parts.push(`governance files added to its prompt since the recording: ${added.join(', ')}`);
-  if (removed.length > 0) parts.push(`governance files gone from its prompt since the recording: ${removed.join(', ')}`);
+  if (removed.length > 0)
+    parts.push(`governance files gone from its prompt since the recording: ${removed.join(', ')}`);
   if (parts.length > 0) return parts.join('; ');
-  return details.systemChanged ? 'its system prompt differs from the recording, though no governance file in it does' : 'its input differs from the recording (its system prompt does not)';
+  return details.systemChanged
+    ? 'its system prompt differs from the recording, though no governance file in it does'
+    : 'its input differs from the recording (its system prompt does not)';
 }
 
 /** The first (or only) miss of a session, whole. */
@@ -75,7 +81,8 @@ function describeLater(details: ReplayMissDetails): string {
   const head = `Then agent "${details.agent}" (${whichCall(details)}) had no recorded answer either`;
   if (details.reason === 'no-recording') return `${head}: the cassettes hold no call of it.`;
   if (details.reason === 'used-up') return `${head}: it made this call more often than recorded.`;
-  if (!details.systemChanged) return `${head}: its input changed, as it carries the failure above (its prompt's diff is left out).`;
+  if (!details.systemChanged)
+    return `${head}: its input changed, as it carries the failure above (its prompt's diff is left out).`;
   return `${head}: ${changedFilesText(details)}. Its system prompt against the closest recording:\n${details.systemDiff ?? ''}`;
 }
 

@@ -6,10 +6,26 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { fileChanges, normalizeVolatile, promptFileHashes, promptKey, promptText, readCassette, type Cassette, type RecordedCall, type RecordedToolCall } from './cassette-format.js';
+import {
+  fileChanges,
+  normalizeVolatile,
+  promptFileHashes,
+  promptKey,
+  promptText,
+  readCassette,
+  type Cassette,
+  type RecordedCall,
+  type RecordedToolCall,
+} from './cassette-format.js';
 import { countChangedLines, lineDiff } from './line-diff.js';
 import { toolNameTable } from './ai-sdk-tools.js';
-import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
+import {
+  PROVIDER_INTERFACE_VERSION,
+  type LlmProvider,
+  type LlmRequest,
+  type LlmResponse,
+  type LlmToolCall,
+} from './provider.js';
 import { ReplayMissError, type ReplayMissDetails } from './replay-miss.js';
 
 /** Model calls of one session so far, and its first miss (the cause of any miss after it). */
@@ -57,9 +73,17 @@ export class ReplayProvider implements LlmProvider {
     try {
       stats = statSync(target);
     } catch {
-      throw new ConfigError(`replay: cassette file or folder ${target} does not exist; record one with llm.record, govflow run --record DIR or govflow test --update`, target);
+      throw new ConfigError(
+        `replay: cassette file or folder ${target} does not exist; record one with llm.record, govflow run --record DIR or govflow test --update`,
+        target,
+      );
     }
-    const files = stats.isFile() ? [target] : readdirSync(target).filter((name) => name.endsWith('.json')).sort().map((name) => path.join(target, name));
+    const files = stats.isFile()
+      ? [target]
+      : readdirSync(target)
+          .filter((name) => name.endsWith('.json'))
+          .sort()
+          .map((name) => path.join(target, name));
     return new ReplayProvider(files.map(readCassette));
   }
 
@@ -90,7 +114,11 @@ export class ReplayProvider implements LlmProvider {
     if (!recordings) throw this.miss(request, session);
     const position = this.positions.get(mapKey) ?? 0;
     if (position >= recordings.length) {
-      throw this.noteMiss(request, session, { reason: 'used-up', recordedAnswers: recordings.length, systemChanged: false });
+      throw this.noteMiss(request, session, {
+        reason: 'used-up',
+        recordedAnswers: recordings.length,
+        systemChanged: false,
+      });
     }
     const recording = recordings[position];
     this.positions.set(mapKey, position + 1);
@@ -100,7 +128,11 @@ export class ReplayProvider implements LlmProvider {
     return {
       ...(toolCalls.length > 0 ? { toolCalls } : {}),
       text: answer.text,
-      usage: { inputTokens: answer.usage.input_tokens, outputTokens: answer.usage.output_tokens, cachedInputTokens: answer.usage.cached_input_tokens },
+      usage: {
+        inputTokens: answer.usage.input_tokens,
+        outputTokens: answer.usage.output_tokens,
+        cachedInputTokens: answer.usage.cached_input_tokens,
+      },
       model: answer.model,
       provider: this.kind,
       finishReason: answer.finish_reason ?? undefined,
@@ -124,13 +156,16 @@ export class ReplayProvider implements LlmProvider {
 
   private miss(request: LlmRequest, session: SessionCalls): ReplayMissError {
     const candidates = this.byAgent.get(request.agent) ?? [];
-    if (candidates.length === 0) return this.noteMiss(request, session, { reason: 'no-recording', systemChanged: true });
+    if (candidates.length === 0)
+      return this.noteMiss(request, session, { reason: 'no-recording', systemChanged: true });
     const now = normalizeVolatile(promptText(request));
     let closest = candidates[0];
     let closestDistance = Infinity;
     let recordedClosest = '';
     for (const candidate of candidates) {
-      const recorded = normalizeVolatile(promptText({ system: candidate.system, prompt: candidate.call.prompt, history: candidate.call.history }));
+      const recorded = normalizeVolatile(
+        promptText({ system: candidate.system, prompt: candidate.call.prompt, history: candidate.call.history }),
+      );
       const distance = countChangedLines(recorded, now);
       if (distance < closestDistance) {
         closest = candidate;
@@ -145,12 +180,18 @@ export class ReplayProvider implements LlmProvider {
       governanceFileChanges: fileChanges(closest.call.governance_files, promptFileHashes(request.system)),
       systemChanged,
       diff: lineDiff(recordedClosest, now, ['recorded prompt', 'prompt now']),
-      systemDiff: systemChanged ? lineDiff(systemThen, systemNow, ['recorded system prompt', 'system prompt now']) : null,
+      systemDiff: systemChanged
+        ? lineDiff(systemThen, systemNow, ['recorded system prompt', 'system prompt now'])
+        : null,
     });
   }
 
   /** Notes a miss of this call (no answers, file changes or diffs unless `found` has them) and the error that says it. */
-  private noteMiss(request: LlmRequest, session: SessionCalls, found: Pick<ReplayMissDetails, 'reason' | 'systemChanged'> & Partial<ReplayMissDetails>): ReplayMissError {
+  private noteMiss(
+    request: LlmRequest,
+    session: SessionCalls,
+    found: Pick<ReplayMissDetails, 'reason' | 'systemChanged'> & Partial<ReplayMissDetails>,
+  ): ReplayMissError {
     const details: ReplayMissDetails = {
       agent: request.agent,
       call: session.calls,
@@ -179,7 +220,12 @@ function replayedToolCalls(recorded: readonly RecordedToolCall[], request: LlmRe
     try {
       return { id: call.id, name, input: JSON.parse(call.input) as unknown };
     } catch (error) {
-      return { id: call.id, name, input: call.input, inputError: error instanceof Error ? error.message : String(error) };
+      return {
+        id: call.id,
+        name,
+        input: call.input,
+        inputError: error instanceof Error ? error.message : String(error),
+      };
     }
   });
 }

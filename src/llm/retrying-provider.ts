@@ -33,7 +33,8 @@ export interface RetrySettings {
 }
 
 function positiveInteger(value: number, configKey: string): number {
-  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${configKey} must be a whole number of at least 1; got ${value}.`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigError(`${configKey} must be a whole number of at least 1; got ${value}.`);
   return value;
 }
 
@@ -80,11 +81,14 @@ function attemptSignal(caller: AbortSignal, timeoutMs: number, deadlineMs: numbe
   const forward = () => controller.abort(caller.reason);
   if (caller.aborted) forward();
   else caller.addEventListener('abort', forward, { once: true });
-  const timer = setTimeout(() => {
-    fired = true;
-    const why = deadlineFirst ? 'The session deadline passed' : `The attempt took longer than ${timeoutMs} ms`;
-    controller.abort(new DOMException(why, 'TimeoutError'));
-  }, Math.max(1, Math.min(timeoutMs, deadlineMs, MAX_TIMER_MS)));
+  const timer = setTimeout(
+    () => {
+      fired = true;
+      const why = deadlineFirst ? 'The session deadline passed' : `The attempt took longer than ${timeoutMs} ms`;
+      controller.abort(new DOMException(why, 'TimeoutError'));
+    },
+    Math.max(1, Math.min(timeoutMs, deadlineMs, MAX_TIMER_MS)),
+  );
   // Like AbortSignal.timeout: a pending attempt's timer alone does not keep the process alive.
   timer.unref();
   return {
@@ -103,13 +107,31 @@ function attemptSignal(caller: AbortSignal, timeoutMs: number, deadlineMs: numbe
 }
 
 /** What one failed attempt means: the caller's abort is final, our own timeout retryable whatever the provider made of it. */
-function classify(error: unknown, attempt: AttemptSignal, caller: AbortSignal, provider: string, model: string, timeoutMs: number): ProviderError {
+function classify(
+  error: unknown,
+  attempt: AttemptSignal,
+  caller: AbortSignal,
+  provider: string,
+  model: string,
+  timeoutMs: number,
+): ProviderError {
   if (caller.aborted) {
     if (error instanceof ProviderError && !error.retryable) return error;
-    return new ProviderError(`The call to ${provider} model ${model} was cancelled by the caller.`, { provider, model, retryable: false, cause: error });
+    return new ProviderError(`The call to ${provider} model ${model} was cancelled by the caller.`, {
+      provider,
+      model,
+      retryable: false,
+      cause: error,
+    });
   }
   if (attempt.deadlinePassed) {
-    return new ProviderError(`The session deadline passed during the call to ${provider} model ${model}.`, { provider, model, retryable: false, timedOut: true, cause: error });
+    return new ProviderError(`The session deadline passed during the call to ${provider} model ${model}.`, {
+      provider,
+      model,
+      retryable: false,
+      timedOut: true,
+      cause: error,
+    });
   }
   if (attempt.timedOut) {
     return new ProviderError(
@@ -119,7 +141,12 @@ function classify(error: unknown, attempt: AttemptSignal, caller: AbortSignal, p
     );
   }
   if (error instanceof ProviderError) return error;
-  return new ProviderError(`${provider} model ${model} failed: ${errorMessage(error)}`, { provider, model, retryable: false, cause: error });
+  return new ProviderError(`${provider} model ${model} failed: ${errorMessage(error)}`, {
+    provider,
+    model,
+    retryable: false,
+    cause: error,
+  });
 }
 
 /** Wraps `provider` so each call is retried per `settings`; failures reject with `ProviderCallError`. */
@@ -142,7 +169,8 @@ export function withRetries(provider: LlmProvider, settings: RetrySettings): Llm
         const tooLarge = findAnswerTooLarge(error);
         if (tooLarge) throw tooLarge;
         // A provider's defect (not a ProviderError, abort or timeout) is a crash for the runner to count.
-        if (!(error instanceof ProviderError) && !caller.aborted && !current.deadlinePassed && !current.timedOut) throw error;
+        if (!(error instanceof ProviderError) && !caller.aborted && !current.deadlinePassed && !current.timedOut)
+          throw error;
         const failure = classify(error, current, caller, provider.kind, request.model, timeoutMs);
         if (caller.aborted || current.deadlinePassed || !failure.retryable || attempt >= compiled.maxAttempts) {
           throw new ProviderCallError(failure, attempt, current.deadlinePassed);
@@ -153,7 +181,10 @@ export function withRetries(provider: LlmProvider, settings: RetrySettings): Llm
         try {
           await compiled.sleep(delay, caller);
         } catch (sleepError) {
-          throw new ProviderCallError(classify(sleepError, current, caller, provider.kind, request.model, timeoutMs), attempt);
+          throw new ProviderCallError(
+            classify(sleepError, current, caller, provider.kind, request.model, timeoutMs),
+            attempt,
+          );
         }
       } finally {
         current.dispose();

@@ -10,7 +10,13 @@ import { parse } from 'yaml';
 import { raceAbort } from '../abort-race.js';
 import { abortableSleep, isRetryableStatus } from '../backoff.js';
 import { ConfigError, GovflowError, ProviderError } from '../errors.js';
-import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse, type LlmToolCall } from './provider.js';
+import {
+  PROVIDER_INTERFACE_VERSION,
+  type LlmProvider,
+  type LlmRequest,
+  type LlmResponse,
+  type LlmToolCall,
+} from './provider.js';
 import { ScriptPositions } from './scripted-positions.js';
 
 /** One scripted answer; a plain string in the file is its `text`. */
@@ -87,7 +93,8 @@ export class ScriptedProvider implements LlmProvider {
 
   /** Keeps the n-th call waiting until the returned function is called (its signal still aborts it). */
   hold(number: number): () => void {
-    if (this.calls.length >= number) throw new GovflowError('internal', `scripted provider: call ${number} already started; hold it before it starts`);
+    if (this.calls.length >= number)
+      throw new GovflowError('internal', `scripted provider: call ${number} already started; hold it before it starts`);
     let release!: () => void;
     this.gates.set(number, new Promise<void>((resolve) => (release = resolve)));
     return () => release();
@@ -98,7 +105,10 @@ export class ScriptedProvider implements LlmProvider {
     try {
       script = parse(readFileSync(file, 'utf8')) as Script;
     } catch (error) {
-      throw new ConfigError(`cannot read the scripted provider's file: ${error instanceof Error ? error.message : String(error)}`, file);
+      throw new ConfigError(
+        `cannot read the scripted provider's file: ${error instanceof Error ? error.message : String(error)}`,
+        file,
+      );
     }
     if (!script || typeof script.responses !== 'object' || script.responses === null) {
       throw new ConfigError('a script needs `responses:` mapping agent names to lists of responses', file);
@@ -171,7 +181,10 @@ export class ScriptedProvider implements LlmProvider {
     return entries.map((entry, index) => {
       this.toolCallCount += 1;
       // Counted from the journal in a session: a process-wide count would give a resumed session's new calls the ids of its old ones.
-      const defaultId = sessionId !== undefined && journaledCalls !== undefined ? `call_${agent}_${journaledCalls + 1}_${index + 1}` : `call_${agent}_${this.toolCallCount}`;
+      const defaultId =
+        sessionId !== undefined && journaledCalls !== undefined
+          ? `call_${agent}_${journaledCalls + 1}_${index + 1}`
+          : `call_${agent}_${this.toolCallCount}`;
       const call: LlmToolCall = { id: entry.id ?? defaultId, name: entry.name, input: entry.input ?? {} };
       if (entry.input_text !== undefined) {
         try {
@@ -201,10 +214,16 @@ export class ScriptedProvider implements LlmProvider {
     const unused = this.unusedResponses();
     const problems: string[] = [];
     if (Object.keys(unused).length > 0) {
-      problems.push(`responses never asked for: ${Object.entries(unused).map(([agent, count]) => `${agent} ×${count}`).join(', ')}`);
+      problems.push(
+        `responses never asked for: ${Object.entries(unused)
+          .map(([agent, count]) => `${agent} ×${count}`)
+          .join(', ')}`,
+      );
     }
     if (this.unexpectedCalls.length > 0) {
-      problems.push(`unexpected calls: ${this.unexpectedCalls.map((call) => `#${call.number} ${call.agent}`).join(', ')}`);
+      problems.push(
+        `unexpected calls: ${this.unexpectedCalls.map((call) => `#${call.number} ${call.agent}`).join(', ')}`,
+      );
     }
     if (problems.length > 0) throw new GovflowError('internal', `scripted provider: ${problems.join('; ')}`);
   }

@@ -6,7 +6,10 @@ import type { SentientMessage } from '../message/sentient-message.js';
 
 /** `./governance\\audit.md` → `governance/audit.md`: how names are compared. */
 function normalizeName(name: string): string {
-  return name.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+  return name
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '');
 }
 
 /**
@@ -18,7 +21,9 @@ export function complianceViolations(message: SentientMessage, filesInPrompt: st
   const audit = message.audit as SentientMessage['audit'] | null | undefined;
   const notes = audit?.compliance_notes;
   if (typeof notes !== 'string' || notes.trim() === '') {
-    violations.push(`audit.compliance_notes is ${notes === null || notes === undefined ? 'null' : 'empty'}: the agent must say how the step complies`);
+    violations.push(
+      `audit.compliance_notes is ${notes === null || notes === undefined ? 'null' : 'empty'}: the agent must say how the step complies`,
+    );
   }
   const consulted = audit?.governance_files_consulted;
   if (!Array.isArray(consulted)) {

@@ -16,7 +16,12 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /** A JSON pointer's segments, unescaped: `/a~1b/c` → ['a/b', 'c']. */
 export function pointerSegments(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** RFC 6901: the value at `pointer` in `document`, or `undefined` when there is none. */
@@ -24,7 +29,8 @@ export function resolvePointer(document: unknown, pointer: string): unknown {
   let current: unknown = document;
   for (const segment of pointerSegments(pointer)) {
     if (Array.isArray(current) && /^(0|[1-9]\d*)$/.test(segment)) current = current[Number(segment)];
-    else if (typeof current === 'object' && current !== null && Object.hasOwn(current, segment)) current = (current as Record<string, unknown>)[segment];
+    else if (typeof current === 'object' && current !== null && Object.hasOwn(current, segment))
+      current = (current as Record<string, unknown>)[segment];
     else return undefined;
   }
   return current;
@@ -35,7 +41,9 @@ export function mapJsonStrings(value: unknown, change: (text: string) => string,
   if (typeof value === 'string') return change(value);
   if (Array.isArray(value)) return value.map((item) => mapJsonStrings(item, change, keys));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [keys ? change(key) : key, mapJsonStrings(item, change, keys)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [keys ? change(key) : key, mapJsonStrings(item, change, keys)]),
+    );
   }
   return value;
 }

@@ -9,7 +9,9 @@ import { isPlainObject } from './json-text.js';
 /** Where the object was found: the whole answer, a fenced block, or first `{` to last `}`. */
 type Method = 'raw' | 'fenced' | 'braces';
 
-export type ParseResult = { ok: true; value: Record<string, unknown>; method: Method; repairedTrailingCommas: boolean } | { ok: false; error: string };
+export type ParseResult =
+  | { ok: true; value: Record<string, unknown>; method: Method; repairedTrailingCommas: boolean }
+  | { ok: false; error: string };
 
 const FENCE = /```(?:json|JSON)?[ \t]*\r?\n([\s\S]*?)\r?\n?```/;
 
@@ -95,15 +97,21 @@ export function parseModelOutput(raw: string, maxDepth: number = DEFAULT_MAX_DEP
       parseErrors[candidate.method] = parsed.error;
       continue;
     }
-    if (isPlainObject(parsed.value)) return { ok: true, value: parsed.value, method: candidate.method, repairedTrailingCommas: parsed.repaired };
+    if (isPlainObject(parsed.value))
+      return { ok: true, value: parsed.value, method: candidate.method, repairedTrailingCommas: parsed.repaired };
     notAnObject ??= `the response is JSON but not an object (got ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}); answer with one JSON object`;
   }
   const mainError = parseErrors.fenced ?? parseErrors.braces ?? parseErrors.raw;
   if (mainError === tooDeep) return { ok: false, error: tooDeep };
   if (notAnObject) return { ok: false, error: notAnObject };
-  if (first === -1) return { ok: false, error: 'no JSON object found in the response; answer with one JSON object and nothing else' };
+  if (first === -1)
+    return { ok: false, error: 'no JSON object found in the response; answer with one JSON object and nothing else' };
   if (last < first || isCutOff(text, first)) {
-    return { ok: false, error: 'the JSON object is cut off (it never closes); the response was probably truncated — answer with a shorter, complete JSON object' };
+    return {
+      ok: false,
+      error:
+        'the JSON object is cut off (it never closes); the response was probably truncated — answer with a shorter, complete JSON object',
+    };
   }
   return { ok: false, error: `the response is not valid JSON: ${mainError ?? 'unknown parse error'}` };
 }

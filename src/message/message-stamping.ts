@@ -18,12 +18,15 @@ export interface StampContext {
 }
 
 function preview(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 /** A new message with the owned fields set; a non-null value the model wrote otherwise is a correction. */
-export function stampMessage(candidate: Record<string, unknown>, context: StampContext): { message: SentientMessage; corrections: string[] } {
+export function stampMessage(
+  candidate: Record<string, unknown>,
+  context: StampContext,
+): { message: SentientMessage; corrections: string[] } {
   const corrections: string[] = [];
   // A shallow copy (a deep clone cost a tenth of a step): stamped sections are replaced, `audit`
   // and `error` copied, the rest shared with the candidate, which nothing changes in place.
@@ -59,7 +62,11 @@ export function stampMessage(candidate: Record<string, unknown>, context: StampC
 
   const writtenInput = section('input');
   set('input.source', writtenInput.source, context.input.source);
-  if (writtenInput.content !== undefined && writtenInput.content !== null && !isDeepStrictEqual(writtenInput.content, context.input.content)) {
+  if (
+    writtenInput.content !== undefined &&
+    writtenInput.content !== null &&
+    !isDeepStrictEqual(writtenInput.content, context.input.content)
+  ) {
     corrections.push('input.content: model rewrote its input; replaced with the input it was given');
   }
   message.input = { source: context.input.source, content: context.input.content };
@@ -77,7 +84,9 @@ export function stampMessage(candidate: Record<string, unknown>, context: StampC
   // metadata.* is owned entirely: keys the model invented there are dropped, not passed on.
   for (const [key, written] of Object.entries(writtenMetadata)) {
     if (!(key in metadata) && written !== undefined && written !== null) {
-      corrections.push(`metadata.${key}: model wrote ${preview(written)}, removed (metadata is set by the orchestrator)`);
+      corrections.push(
+        `metadata.${key}: model wrote ${preview(written)}, removed (metadata is set by the orchestrator)`,
+      );
     }
   }
   message.metadata = metadata;

@@ -6,7 +6,13 @@ import { compileSchema, describeSchemaErrors } from './schema-compiler.js';
 import type { SentientMessage } from './sentient-message.js';
 
 /** What the validator reads of an agent (governance's AgentDefinition has it). */
-export type AgentContract = { name: string; next: readonly string[]; contentType: string; outputSchema?: Record<string, unknown> | null; plan?: boolean };
+export type AgentContract = {
+  name: string;
+  next: readonly string[];
+  contentType: string;
+  outputSchema?: Record<string, unknown> | null;
+  plan?: boolean;
+};
 
 export interface ValidationOutcome {
   ok: boolean;
@@ -28,8 +34,10 @@ export class MessageValidator {
   }
 
   validate(message: SentientMessage, agent: AgentContract): ValidationOutcome {
-    if (jsonValueDepth(message, this.maxDepth) > this.maxDepth) return { ok: false, problems: [tooDeepMessage(this.maxDepth, 'the message')] };
-    if (!this.validateMessage(message)) return { ok: false, problems: describeSchemaErrors(this.validateMessage.errors) };
+    if (jsonValueDepth(message, this.maxDepth) > this.maxDepth)
+      return { ok: false, problems: [tooDeepMessage(this.maxDepth, 'the message')] };
+    if (!this.validateMessage(message))
+      return { ok: false, problems: describeSchemaErrors(this.validateMessage.errors) };
     const problems: string[] = [];
     const status = message.status.code;
     const nextName = message.next_agent.name;
@@ -49,7 +57,9 @@ export class MessageValidator {
       );
     }
     if (producing && message.output.content_type !== agent.contentType) {
-      problems.push(`/output/content_type: must be "${agent.contentType}" for ${agent.name}, got "${message.output.content_type}"`);
+      problems.push(
+        `/output/content_type: must be "${agent.contentType}" for ${agent.name}, got "${message.output.content_type}"`,
+      );
     }
     if (problems.length > 0) return { ok: false, problems };
     if (producing && agent.outputSchema) {

@@ -15,19 +15,30 @@ export function orchestratorFailureMessage(context: StampContext, failure: Orche
     output: { content: null, content_type: 'error' },
     next_agent: { name: null, reason: 'the orchestrator ended this chain' },
     status: { code: 'failed', message: failure.message },
-    error: { has_error: true, error_code: failure.code, error_message: failure.message, retry_count: context.retryCount, recoverable: failure.recoverable },
+    error: {
+      has_error: true,
+      error_code: failure.code,
+      error_message: failure.message,
+      retry_count: context.retryCount,
+      recoverable: failure.recoverable,
+    },
     audit: { compliance_notes: failure.notes, governance_files_consulted: [] },
   };
   return stampMessage(body, context).message;
 }
 
 /** The VALIDATION_ERROR fallback recorded for an agent whose output could not be repaired. */
-export function validationFallbackMessage(context: StampContext, problems: string[], attempts: number): SentientMessage {
+export function validationFallbackMessage(
+  context: StampContext,
+  problems: string[],
+  attempts: number,
+): SentientMessage {
   const summary = problems.slice(0, 5).join('; ');
   return orchestratorFailureMessage(context, {
     code: 'VALIDATION_ERROR',
     message: `${context.agent.name} did not produce a valid message after ${attempts} attempt(s): ${summary}`,
     recoverable: false,
-    notes: 'Orchestrator fallback: the model output failed validation after all repair attempts; the raw output is kept in the session journal.',
+    notes:
+      'Orchestrator fallback: the model output failed validation after all repair attempts; the raw output is kept in the session journal.',
   });
 }

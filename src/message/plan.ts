@@ -16,7 +16,9 @@ export function checkPlan(content: unknown, executionalAgents: readonly string[]
   const problems: string[] = [];
   const tasks = (content as { tasks?: unknown } | null)?.tasks;
   if (typeof content !== 'object' || content === null || !Array.isArray(tasks)) {
-    return { problems: ['/output/content: a plan must be {"tasks": [{"id", "agent", "instruction", "depends_on": []}]}'] };
+    return {
+      problems: ['/output/content: a plan must be {"tasks": [{"id", "agent", "instruction", "depends_on": []}]}'],
+    };
   }
   if (tasks.length === 0) problems.push('/output/content/tasks: the plan has no tasks');
   const ids = new Set<string>();
@@ -32,9 +34,12 @@ export function checkPlan(content: unknown, executionalAgents: readonly string[]
     else if (ids.has(item.id)) problems.push(`${where}/id: duplicate task id "${item.id}"`);
     else ids.add(item.id);
     if (typeof item.agent !== 'string' || !executionalAgents.includes(item.agent)) {
-      problems.push(`${where}/agent: "${String(item.agent)}" is not an executional agent; use one of ${executionalAgents.join(', ')}`);
+      problems.push(
+        `${where}/agent: "${String(item.agent)}" is not an executional agent; use one of ${executionalAgents.join(', ')}`,
+      );
     }
-    if (typeof item.instruction !== 'string' || item.instruction.length === 0) problems.push(`${where}/instruction: must be a non-empty string`);
+    if (typeof item.instruction !== 'string' || item.instruction.length === 0)
+      problems.push(`${where}/instruction: must be a non-empty string`);
     const dependsOn = item.depends_on ?? [];
     if (!Array.isArray(dependsOn) || dependsOn.some((id) => typeof id !== 'string')) {
       problems.push(`${where}/depends_on: must be an array of task ids`);

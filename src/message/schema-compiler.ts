@@ -46,8 +46,10 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined, p
     .filter((error) => !['if', 'anyOf'].includes(error.keyword) || errors.length === 1)
     .map((error) => {
       const path = `${prefix}${error.instancePath}` || '(root)';
-      if (error.keyword === 'additionalProperties') return `${path}: unknown key "${String(error.params.additionalProperty)}"`;
-      if (error.keyword === 'required') return `${path}: missing required key "${String(error.params.missingProperty)}"`;
+      if (error.keyword === 'additionalProperties')
+        return `${path}: unknown key "${String(error.params.additionalProperty)}"`;
+      if (error.keyword === 'required')
+        return `${path}: missing required key "${String(error.params.missingProperty)}"`;
       if (error.keyword === 'enum') {
         const allowed = (error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value));
         return `${path}: must be one of ${allowed.join(', ')}`;

@@ -5,7 +5,16 @@ export const STATUS_CODES = ['success', 'partial', 'failed', 'pending'] as const
 export type StatusCode = (typeof STATUS_CODES)[number];
 
 /** Error codes: the seed's six plus the two the orchestrator enforces itself. */
-export const ERROR_CODES = ['OUT_OF_SCOPE', 'INVALID_INPUT', 'PROCESSING_ERROR', 'TIMEOUT', 'DEPENDENCY_ERROR', 'VALIDATION_ERROR', 'BUDGET_EXCEEDED', 'LOOP_DETECTED'] as const;
+export const ERROR_CODES = [
+  'OUT_OF_SCOPE',
+  'INVALID_INPUT',
+  'PROCESSING_ERROR',
+  'TIMEOUT',
+  'DEPENDENCY_ERROR',
+  'VALIDATION_ERROR',
+  'BUDGET_EXCEEDED',
+  'LOOP_DETECTED',
+] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export const AGENT_TYPES = ['governance', 'operational', 'executional'] as const;
@@ -46,7 +55,18 @@ export const SENTIENT_MESSAGE_SCHEMA = {
   $id: 'https://govflow.dev/schemas/sentient-message.json',
   title: 'Sentient agent message',
   type: 'object',
-  required: ['message_id', 'timestamp', 'agent', 'input', 'output', 'next_agent', 'status', 'error', 'metadata', 'audit'],
+  required: [
+    'message_id',
+    'timestamp',
+    'agent',
+    'input',
+    'output',
+    'next_agent',
+    'status',
+    'error',
+    'metadata',
+    'audit',
+  ],
   properties: {
     message_id: { type: 'string', minLength: 1 },
     timestamp: {

@@ -8,7 +8,14 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatterFor(timezone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timezone);
   if (!formatter) {
-    const fields = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' } as const;
+    const fields = {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    } as const;
     formatter = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', ...fields });
     formatters.set(timezone, formatter);
   }
@@ -45,7 +52,10 @@ function convert(date: Date, timezone: string): ZonedParts {
   for (const part of formatterFor(timezone).formatToParts(date)) {
     if (part.type !== 'literal') fields[part.type] = Number(part.value);
   }
-  const { year, month, day, hour, minute, second } = fields as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>;
+  const { year, month, day, hour, minute, second } = fields as Record<
+    'year' | 'month' | 'day' | 'hour' | 'minute' | 'second',
+    number
+  >;
   const wallAsUtc = Date.UTC(year, month - 1, day, hour, minute, second);
   const offsetMinutes = Math.round((wallAsUtc - (date.getTime() - date.getUTCMilliseconds())) / 60_000);
   return Object.freeze({ year, month, day, hour, minute, second, offsetMinutes });

@@ -24,7 +24,13 @@ function crashText(error: unknown): string {
 }
 
 /** Appends the durable `crash` record and folds it into the state. */
-export async function recordCrash(active: ActiveSession, error: unknown, now: Date, maxCrashRetries: number, log?: OperationalLog): Promise<void> {
+export async function recordCrash(
+  active: ActiveSession,
+  error: unknown,
+  now: Date,
+  maxCrashRetries: number,
+  log?: OperationalLog,
+): Promise<void> {
   const record: CrashRecord = { v: JOURNAL_FORMAT, type: 'crash', error: crashText(error), at: now.toISOString() };
   await active.stored.recordCrash(record);
   applyRecord(active.state, record);
@@ -43,9 +49,21 @@ export function crashRetriesUsedUp(state: SessionState, maxCrashRetries: number)
 }
 
 /** The PROCESSING_ERROR message, at the step the session was at (the cursor, or the running plan's agent). */
-export function crashGiveUp(state: SessionState, maxCrashRetries: number): { step: PendingStep; outcome: StepOutcome } | null {
+export function crashGiveUp(
+  state: SessionState,
+  maxCrashRetries: number,
+): { step: PendingStep; outcome: StepOutcome } | null {
   const plan = state.plan;
-  const step = state.cursor ?? (plan ? chainStep(plan.agent, 'orchestrator', { plan_message_id: plan.messageId, error: state.lastCrash }, plan.messageId) : null);
+  const step =
+    state.cursor ??
+    (plan
+      ? chainStep(
+          plan.agent,
+          'orchestrator',
+          { plan_message_id: plan.messageId, error: state.lastCrash },
+          plan.messageId,
+        )
+      : null);
   if (!step) return null;
   const times = state.crashes === 1 ? 'once' : `${state.crashes} times`;
   return {

@@ -11,7 +11,12 @@ import { sha256Hex } from '../sha256-hex.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
 import type { DelegationOutcome, JournaledToolCall } from '../store/tool-journal-records.js';
 import type { ActiveSession } from './message-commit.js';
-import { SessionInterruptedError, type NewSessionRequest, type RunnerDependencies, type SessionOutcome } from './runner-contract.js';
+import {
+  SessionInterruptedError,
+  type NewSessionRequest,
+  type RunnerDependencies,
+  type SessionOutcome,
+} from './runner-contract.js';
 
 export const DELEGATE_TOOL_NAME = 'delegate';
 
@@ -69,7 +74,12 @@ export class Delegations {
   ) {}
 
   /** Runs one `delegate` call of `agent` in `active`; never throws except when the parent is stopped. */
-  async call(active: ActiveSession, agent: AgentDefinition, call: JournaledToolCall, signal: AbortSignal): Promise<DelegationResult> {
+  async call(
+    active: ActiveSession,
+    agent: AgentDefinition,
+    call: JournaledToolCall,
+    signal: AbortSignal,
+  ): Promise<DelegationResult> {
     const started = performance.now();
     const input = (call.input ?? {}) as Record<string, unknown>;
     const target = typeof input.agent === 'string' ? input.agent : '';
@@ -79,14 +89,29 @@ export class Delegations {
     const refuse = (name: string, detail: string): DelegationResult => ({
       output: `delegation refused (${name}): ${detail}`,
       isError: true,
-      delegation: { ...base, child_session: null, status: 'refused', ms: Math.round(performance.now() - started), limit: { name, detail } },
+      delegation: {
+        ...base,
+        child_session: null,
+        status: 'refused',
+        ms: Math.round(performance.now() - started),
+        limit: { name, detail },
+      },
     });
     // Unusable input is refused without a limit (no violation): the model called it wrong.
-    const notRun = (detail: string): DelegationResult => ({ output: `delegate was not run: ${detail}`, isError: true, delegation: { ...base, child_session: null, status: 'refused', ms: 0 } });
+    const notRun = (detail: string): DelegationResult => ({
+      output: `delegate was not run: ${detail}`,
+      isError: true,
+      delegation: { ...base, child_session: null, status: 'refused', ms: 0 },
+    });
     if (!agent.delegates.includes(target)) {
-      return notRun(target === '' ? `"agent" must name one of: ${agent.delegates.join(', ')}` : `${agent.name} may not delegate to "${target}"; it may delegate to: ${agent.delegates.join(', ')}`);
+      return notRun(
+        target === ''
+          ? `"agent" must name one of: ${agent.delegates.join(', ')}`
+          : `${agent.name} may not delegate to "${target}"; it may delegate to: ${agent.delegates.join(', ')}`,
+      );
     }
-    if (objective.trim() === '') return notRun('"objective" must be a non-empty string saying what the child session must achieve');
+    if (objective.trim() === '')
+      return notRun('"objective" must be a non-empty string saying what the child session must achieve');
     const { config } = this.deps;
     const limits = config.limits;
     const parent = active.state.session;
@@ -100,24 +125,44 @@ export class Delegations {
     const resuming = runner.sessionExists(childId);
     if (!resuming) {
       if (depth > limits.max_depth) {
-        return refuse('max_depth', `a child of this session would be at depth ${depth}, over limits.max_depth = ${limits.max_depth} (the user's session is depth 0); do the work yourself or raise limits.max_depth`);
+        return refuse(
+          'max_depth',
+          `a child of this session would be at depth ${depth}, over limits.max_depth = ${limits.max_depth} (the user's session is depth 0); do the work yourself or raise limits.max_depth`,
+        );
       }
       const running = this.running.get(rootId) ?? 0;
       if (running >= limits.max_fan_out) {
-        return refuse('max_fan_out', `${running} child sessions of this session tree are running already (limits.max_fan_out = ${limits.max_fan_out}); wait for one to finish or do the work yourself`);
+        return refuse(
+          'max_fan_out',
+          `${running} child sessions of this session tree are running already (limits.max_fan_out = ${limits.max_fan_out}); wait for one to finish or do the work yourself`,
+        );
       }
       if (this.seenInTree(active, rootId, key)) {
-        return refuse('cycle', `${agent.name} already delegated this same objective to ${target} in this session tree (a delegation cycle); use the earlier result or change the objective`);
+        return refuse(
+          'cycle',
+          `${agent.name} already delegated this same objective to ${target} in this session tree (a delegation cycle); use the earlier result or change the objective`,
+        );
       }
     }
     this.delegated.set(rootId, (this.delegated.get(rootId) ?? new Set<string>()).add(key));
     this.running.set(rootId, (this.running.get(rootId) ?? 0) + 1);
     try {
-      const outcome = await this.runChild(active, call, { childId, target, objective, input: input.input, rootId, depth, key, resuming }, signal);
+      const outcome = await this.runChild(
+        active,
+        call,
+        { childId, target, objective, input: input.input, rootId, depth, key, resuming },
+        signal,
+      );
       const ms = Math.round(performance.now() - started);
       const result = outcome.result;
       const limit = stoppedBy(result);
-      const document = { child_session: childId, agent: target, status: result.status, output: result.output, message: result.message };
+      const document = {
+        child_session: childId,
+        agent: target,
+        status: result.status,
+        output: result.output,
+        message: result.message,
+      };
       const text = JSON.stringify(limit ? { ...document, stopped_by: limit.name } : document);
       return {
         // The child's result may carry originals (pii.restore_in_result): redacted again on its way into the parent's model.
@@ -139,7 +184,8 @@ export class Delegations {
       for (const turn of loop.turns) {
         for (const result of turn.results.values()) {
           const done = result.delegation;
-          if (done && done.status !== 'refused' && cycleKey(done.origin, done.agent, done.objective_sha256) === key) return true;
+          if (done && done.status !== 'refused' && cycleKey(done.origin, done.agent, done.objective_sha256) === key)
+            return true;
         }
       }
     }
@@ -149,7 +195,16 @@ export class Delegations {
   private async runChild(
     active: ActiveSession,
     call: JournaledToolCall,
-    child: { childId: string; target: string; objective: string; input: unknown; rootId: string; depth: number; key: string; resuming: boolean },
+    child: {
+      childId: string;
+      target: string;
+      objective: string;
+      input: unknown;
+      rootId: string;
+      depth: number;
+      key: string;
+      resuming: boolean;
+    },
     signal: AbortSignal,
   ): Promise<SessionOutcome> {
     const { config } = this.deps;
@@ -170,10 +225,18 @@ export class Delegations {
     const remaining = deadlineAt ? deadlineAt.getTime() - this.now().getTime() : config.limits.delegation_deadline_ms;
     const timer = setTimeout(() => stop.abort(), Math.max(0, remaining));
     const childSignal = AbortSignal.any([signal, stop.signal]);
-    this.deps.log?.info(child.resuming ? 'delegated session resumed' : 'delegated session started', { session: parent.session_id, child: child.childId, agent: child.target, depth: child.depth });
+    this.deps.log?.info(child.resuming ? 'delegated session resumed' : 'delegated session started', {
+      session: parent.session_id,
+      child: child.childId,
+      agent: child.target,
+      depth: child.depth,
+    });
     try {
       if (child.resuming) return await runner.recoverSession(child.childId, childSignal);
-      const text = child.input === undefined || child.input === null ? child.objective : `${child.objective}\n\nInput:\n${typeof child.input === 'string' ? child.input : JSON.stringify(child.input, null, 2)}`;
+      const text =
+        child.input === undefined || child.input === null
+          ? child.objective
+          : `${child.objective}\n\nInput:\n${typeof child.input === 'string' ? child.input : JSON.stringify(child.input, null, 2)}`;
       return await runner.startSession(
         {
           requestId: child.childId,
@@ -190,7 +253,8 @@ export class Delegations {
     } catch (error) {
       if (signal.aborted || !stop.signal.aborted) throw error;
       // The deadline passed mid-step: run the child on, so its deadline check ends it failed.
-      if (!(error instanceof SessionInterruptedError)) this.deps.log?.warn('delegated session stopped at its deadline', { child: child.childId });
+      if (!(error instanceof SessionInterruptedError))
+        this.deps.log?.warn('delegated session stopped at its deadline', { child: child.childId });
       return await runner.recoverSession(child.childId, signal);
     } finally {
       clearTimeout(timer);
@@ -203,6 +267,7 @@ function stoppedBy(result: SessionOutcome['result']): { name: string; detail: st
   if (result.status !== 'failed') return null;
   const message = typeof result.error?.error_message === 'string' ? result.error.error_message : result.message;
   if (message.includes('limits.delegation_deadline_ms')) return { name: 'delegation_deadline_ms', detail: message };
-  if (message.includes('limits.max_tokens_per_delegation')) return { name: 'max_tokens_per_delegation', detail: message };
+  if (message.includes('limits.max_tokens_per_delegation'))
+    return { name: 'max_tokens_per_delegation', detail: message };
   return null;
 }

@@ -6,7 +6,11 @@ import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { DRY_RUN_NOTE } from '../llm/dry-run-provider.js';
 import { stampMessage, type StampContext } from '../message/message-stamping.js';
-import { orchestratorFailureMessage, validationFallbackMessage, type OrchestratorFailure } from '../message/orchestrator-messages.js';
+import {
+  orchestratorFailureMessage,
+  validationFallbackMessage,
+  type OrchestratorFailure,
+} from '../message/orchestrator-messages.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import { JOURNAL_FORMAT, type MessageRecord, type SessionStateName } from '../store/session-journal.js';
@@ -30,7 +34,14 @@ export interface ActiveSession {
 /** What one step ends with: exactly one of these is committed as the step's message. */
 export type StepOutcome =
   /** The model's message passed validation. */
-  | { kind: 'answer'; candidate: Record<string, unknown>; plan: Plan | null; retryCount: number; promptFiles: string[]; evidence?: Array<{ path: string; sha256: string; bytes: number }> }
+  | {
+      kind: 'answer';
+      candidate: Record<string, unknown>;
+      plan: Plan | null;
+      retryCount: number;
+      promptFiles: string[];
+      evidence?: Array<{ path: string; sha256: string; bytes: number }>;
+    }
   /** Repairs ran out: the orchestrator records a VALIDATION_ERROR fallback, raw output kept. */
   | { kind: 'fallback'; problems: string[]; retryCount: number; rawOutput: string | null }
   /** The model call failed; the message fails and the agent's `on_failure` routing applies. */
@@ -79,18 +90,40 @@ export class MessageCommitter {
   ) {}
 
   /** Serialized per session so sequence numbers follow commit order with no gap; `agent` null when undefined. */
-  commit(active: ActiveSession, step: PendingStep, snapshot: GovernanceSnapshot, loopKey: string, agent: AgentDefinition | null, outcome: StepOutcome): Promise<void> {
+  commit(
+    active: ActiveSession,
+    step: PendingStep,
+    snapshot: GovernanceSnapshot,
+    loopKey: string,
+    agent: AgentDefinition | null,
+    outcome: StepOutcome,
+  ): Promise<void> {
     const work = active.commitQueue.then(() => this.commitNow(active, step, snapshot, loopKey, agent, outcome));
     active.commitQueue = work.catch(() => undefined);
     return work;
   }
 
-  private async commitNow(active: ActiveSession, step: PendingStep, snapshot: GovernanceSnapshot, loopKey: string, agent: AgentDefinition | null, outcome: StepOutcome): Promise<void> {
+  private async commitNow(
+    active: ActiveSession,
+    step: PendingStep,
+    snapshot: GovernanceSnapshot,
+    loopKey: string,
+    agent: AgentDefinition | null,
+    outcome: StepOutcome,
+  ): Promise<void> {
     const { state } = active;
     if (state.final) return; // another task already ended the session
     const identity = agent ?? { name: step.agent, type: 'operational' };
     const retryCount = outcome.kind === 'halt' ? 0 : outcome.retryCount;
-    const context = stampContext(this.deps.config, this.now(), state, step, identity, state.lastSequence + 1, retryCount);
+    const context = stampContext(
+      this.deps.config,
+      this.now(),
+      state,
+      step,
+      identity,
+      state.lastSequence + 1,
+      retryCount,
+    );
     let message: SentientMessage;
     let corrections: string[] = [];
     let violations: string[] = [];
@@ -118,7 +151,9 @@ export class MessageCommitter {
     const halt = outcome.kind === 'halt' ? outcome.halt : null;
     if (halt) notes.push(`session state: ${halt}`);
     for (const voided of state.voided) {
-      notes.push(`replaces audit entry ${voided.messageId} (sequence ${voided.sequence}), whose journal record a crash lost: the step ran again`);
+      notes.push(
+        `replaces audit entry ${voided.messageId} (sequence ${voided.sequence}), whose journal record a crash lost: the step ran again`,
+      );
     }
     // The step's tool calls, refusals and approvals, and the evidence its message named (README "Give an agent tools").
     const stepKey = step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1);

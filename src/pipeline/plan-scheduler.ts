@@ -7,7 +7,12 @@ import type { ActiveSession } from './message-commit.js';
 import { readyTasks, taskStep, type PendingStep } from './session-state.js';
 import { GovflowError } from '../errors.js';
 
-export async function runPlan(active: ActiveSession, limits: GovflowConfig['limits'], runStep: (step: PendingStep) => Promise<void>, draining: () => boolean): Promise<void> {
+export async function runPlan(
+  active: ActiveSession,
+  limits: GovflowConfig['limits'],
+  runStep: (step: PendingStep) => Promise<void>,
+  draining: () => boolean,
+): Promise<void> {
   const plan = active.state.plan!;
   const running = new Map<string, Promise<void>>();
   // A task whose tool call waits for approval pauses the session: no new task starts.

@@ -64,7 +64,9 @@ function protocolBlock(snapshot: GovernanceSnapshot, agent: AgentDefinition, fil
     'The orchestrator owns message_id, timestamp, agent, input, metadata and error.retry_count and overwrites them; write null there.',
   ];
   if (agent.plan) {
-    const executors = executionalAgents(snapshot.agents).map((name) => `"${name}" (${snapshot.agents.get(name)?.description ?? ''})`);
+    const executors = executionalAgents(snapshot.agents).map(
+      (name) => `"${name}" (${snapshot.agents.get(name)?.description ?? ''})`,
+    );
     lines.push(
       '',
       'You are a planning agent: output.content must be a plan the orchestrator executes:',
@@ -73,7 +75,8 @@ function protocolBlock(snapshot: GovernanceSnapshot, agent: AgentDefinition, fil
       `All task results then go to next_agent.${agent.next.length > 0 ? '' : ' (none: the results end the session)'}`,
     );
   }
-  if (agent.outputSchema) lines.push('', 'output.content must match this JSON Schema:', JSON.stringify(agent.outputSchema));
+  if (agent.outputSchema)
+    lines.push('', 'output.content must match this JSON Schema:', JSON.stringify(agent.outputSchema));
   lines.push(
     '',
     'Message format (all fields required, null where they do not apply):',
@@ -94,12 +97,24 @@ function messageTemplate(agent: AgentDefinition): Record<string, unknown> {
     status: { code: 'success', message: '<human-readable status>' },
     error: { has_error: false, error_code: null, error_message: null, retry_count: null, recoverable: false },
     metadata: null,
-    audit: { compliance_notes: '<rules checked and how the result complies>', governance_files_consulted: ['<file from a [FILE: ...] marker>'] },
+    audit: {
+      compliance_notes: '<rules checked and how the result complies>',
+      governance_files_consulted: ['<file from a [FILE: ...] marker>'],
+    },
   };
 }
 
-function isMessage(value: unknown): value is { message_id: string; agent: { name: string }; input: { source: string; content: unknown } } {
-  return typeof value === 'object' && value !== null && 'message_id' in value && 'agent' in value && 'input' in value && 'output' in value;
+function isMessage(
+  value: unknown,
+): value is { message_id: string; agent: { name: string }; input: { source: string; content: unknown } } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'message_id' in value &&
+    'agent' in value &&
+    'input' in value &&
+    'output' in value
+  );
 }
 
 /** The upstream message with the message it answered elided: otherwise every earlier message nests in the prompt. */
@@ -108,7 +123,10 @@ function promptView(content: unknown): unknown {
   const earlier = content.input.content;
   return {
     ...content,
-    input: { source: content.input.source, content: `(message ${earlier.message_id} from ${earlier.agent.name}, omitted: it was handled earlier in the chain)` },
+    input: {
+      source: content.input.source,
+      content: `(message ${earlier.message_id} from ${earlier.agent.name}, omitted: it was handled earlier in the chain)`,
+    },
   };
 }
 

@@ -30,7 +30,13 @@ export function renderResultReport(result: ResultDocument, state: SessionState):
     const message = record.message;
     const id = `m${message.metadata.sequence_number}`;
     const label = `${mermaidLabel(`${message.metadata.sequence_number}. ${message.agent.name}${record.task_id ? ` [${record.task_id}]` : ''}`)}<br/>${message.status.code}`;
-    return { id, messageId: message.message_id, parent: message.metadata.parent_message_id, task: record.task_id !== null, label };
+    return {
+      id,
+      messageId: message.message_id,
+      parent: message.metadata.parent_message_id,
+      task: record.task_id !== null,
+      label,
+    };
   });
   const byMessageId = new Map(nodes.map((node) => [node.messageId, node.id]));
   // A plan's tasks hang off the plan message; whatever the plan hands its results to follows them.
@@ -41,7 +47,10 @@ export function renderResultReport(result: ResultDocument, state: SessionState):
   const mermaid = ['```mermaid', 'flowchart TD', '  request(["request"])'];
   for (const node of nodes) {
     mermaid.push(`  ${node.id}["${node.label}"]`);
-    const parents = !node.task && node.parent && tasksOf.has(node.parent) ? tasksOf.get(node.parent)! : [node.parent ? byMessageId.get(node.parent) ?? 'request' : 'request'];
+    const parents =
+      !node.task && node.parent && tasksOf.has(node.parent)
+        ? tasksOf.get(node.parent)!
+        : [node.parent ? (byMessageId.get(node.parent) ?? 'request') : 'request'];
     for (const parent of parents) mermaid.push(`  ${parent} --> ${node.id}`);
   }
   mermaid.push('```');
@@ -63,7 +72,9 @@ export function renderResultReport(result: ResultDocument, state: SessionState):
     '## Message',
     '',
     result.message,
-    ...(result.error ? ['', `**Error ${String(result.error.error_code)}**: ${String(result.error.error_message)}`] : []),
+    ...(result.error
+      ? ['', `**Error ${String(result.error.error_code)}**: ${String(result.error.error_message)}`]
+      : []),
     '',
     '## Output',
     '',

@@ -35,7 +35,14 @@ export interface SessionEventMap {
     /** The model's raw answer (null when the call failed). */
     response?: string | null;
   };
-  tool_call_start: { sessionId: string; agent: string; id: string; name: string; input: unknown; taskId?: string | null };
+  tool_call_start: {
+    sessionId: string;
+    agent: string;
+    id: string;
+    name: string;
+    input: unknown;
+    taskId?: string | null;
+  };
   tool_call_result: {
     sessionId: string;
     agent: string;

@@ -9,34 +9,88 @@ import type { SessionState } from './session-state.js';
 export type LimitReached = Extract<StepOutcome, { kind: 'halt' }>;
 
 /** A limit that tripped: the state it leaves, and the failure message's code, text and note. */
-export function limitHalt(halt: SessionStateName, code: OrchestratorFailure['code'], message: string, recoverable: boolean, limit: string): LimitReached {
+export function limitHalt(
+  halt: SessionStateName,
+  code: OrchestratorFailure['code'],
+  message: string,
+  recoverable: boolean,
+  limit: string,
+): LimitReached {
   return { kind: 'halt', halt, failure: { code, message, recoverable, notes: `Orchestrator limit: ${limit}.` } };
 }
 
 /** The first limit that stops `agent` from running next, or null. */
-export function limitReached(limits: GovflowConfig['limits'], state: SessionState, agent: string, loopKey: string, now: Date): LimitReached | null {
+export function limitReached(
+  limits: GovflowConfig['limits'],
+  state: SessionState,
+  agent: string,
+  loopKey: string,
+  now: Date,
+): LimitReached | null {
   if (state.messages.length >= limits.max_steps) {
-    return limitHalt('HALTED_COST', 'BUDGET_EXCEEDED', `session stopped: max_steps (${limits.max_steps} messages) reached before ${agent} could run; raise limits.max_steps if this chain is legitimately longer`, false, 'max_steps');
+    return limitHalt(
+      'HALTED_COST',
+      'BUDGET_EXCEEDED',
+      `session stopped: max_steps (${limits.max_steps} messages) reached before ${agent} could run; raise limits.max_steps if this chain is legitimately longer`,
+      false,
+      'max_steps',
+    );
   }
   if (state.loopKeys.has(loopKey)) {
-    return limitHalt('FAILED', 'LOOP_DETECTED', `session stopped: ${agent} would receive the same input a second time (routing loop)`, false, 'the same agent with the same input twice');
+    return limitHalt(
+      'FAILED',
+      'LOOP_DETECTED',
+      `session stopped: ${agent} would receive the same input a second time (routing loop)`,
+      false,
+      'the same agent with the same input twice',
+    );
   }
   if (now.getTime() - Date.parse(state.runStartedAt) > limits.session_timeout_ms) {
-    return limitHalt('HALTED_TIME', 'TIMEOUT', `session stopped: the session deadline (limits.session_timeout_ms = ${limits.session_timeout_ms} ms) passed before ${agent} could run`, true, 'session deadline');
+    return limitHalt(
+      'HALTED_TIME',
+      'TIMEOUT',
+      `session stopped: the session deadline (limits.session_timeout_ms = ${limits.session_timeout_ms} ms) passed before ${agent} could run`,
+      true,
+      'session deadline',
+    );
   }
   const tokens = state.usage.input_tokens + state.usage.output_tokens;
   const delegated = state.session.delegation;
   if (delegated && now.getTime() >= Date.parse(delegated.deadline_at)) {
-    return limitHalt('HALTED_TIME', 'TIMEOUT', `delegated session stopped: its deadline (limits.delegation_deadline_ms, until ${delegated.deadline_at}) passed before ${agent} could finish; raise limits.delegation_deadline_ms or delegate a smaller objective`, false, 'delegation deadline');
+    return limitHalt(
+      'HALTED_TIME',
+      'TIMEOUT',
+      `delegated session stopped: its deadline (limits.delegation_deadline_ms, until ${delegated.deadline_at}) passed before ${agent} could finish; raise limits.delegation_deadline_ms or delegate a smaller objective`,
+      false,
+      'delegation deadline',
+    );
   }
   if (delegated && delegated.max_tokens !== null && tokens >= delegated.max_tokens) {
-    return limitHalt('HALTED_COST', 'BUDGET_EXCEEDED', `delegated session stopped: token budget used up (${tokens} of limits.max_tokens_per_delegation = ${delegated.max_tokens}) before ${agent} could run; raise limits.max_tokens_per_delegation or delegate a smaller objective`, false, 'delegation token budget');
+    return limitHalt(
+      'HALTED_COST',
+      'BUDGET_EXCEEDED',
+      `delegated session stopped: token budget used up (${tokens} of limits.max_tokens_per_delegation = ${delegated.max_tokens}) before ${agent} could run; raise limits.max_tokens_per_delegation or delegate a smaller objective`,
+      false,
+      'delegation token budget',
+    );
   }
   if (limits.max_tokens_per_session !== null && tokens >= limits.max_tokens_per_session) {
-    return limitHalt('HALTED_COST', 'BUDGET_EXCEEDED', `session stopped: token budget used up (${tokens} of limits.max_tokens_per_session = ${limits.max_tokens_per_session}) before ${agent} could run`, false, 'token budget');
+    return limitHalt(
+      'HALTED_COST',
+      'BUDGET_EXCEEDED',
+      `session stopped: token budget used up (${tokens} of limits.max_tokens_per_session = ${limits.max_tokens_per_session}) before ${agent} could run`,
+      false,
+      'token budget',
+    );
   }
   if (limits.max_cost_usd_per_session !== null && state.usage.cost_usd >= limits.max_cost_usd_per_session) {
-    return limitHalt('HALTED_COST', 'BUDGET_EXCEEDED', `session stopped: cost budget used up ($${state.usage.cost_usd.toFixed(4)} of limits.max_cost_usd_per_session = $${limits.max_cost_usd_per_session}) before ${agent} could run`, false, 'cost budget');
+    return limitHalt(
+      'HALTED_COST',
+      'BUDGET_EXCEEDED',
+      `session stopped: cost budget used up ($${state.usage.cost_usd.toFixed(4)} of limits.max_cost_usd_per_session = $${limits.max_cost_usd_per_session}) before ${agent} could run`,
+      false,
+      'cost budget',
+    );
   }
   return null;
 }

@@ -9,25 +9,50 @@ import { applyRecord } from './session-state.js';
  * Voids audit entries whose messages the journal lacks (the audit log is synced at every message,
  * the journal at the end, so power loss can leave the log ahead); the first new message names them.
  */
-export async function voidLostMessages(active: ActiveSession, audited: AuditedMessages, now: Date, log: OperationalLog | undefined): Promise<void> {
+export async function voidLostMessages(
+  active: ActiveSession,
+  audited: AuditedMessages,
+  now: Date,
+  log: OperationalLog | undefined,
+): Promise<void> {
   const { state } = active;
   const known = new Set(state.messages.map((record) => record.message.message_id));
   for (const voided of state.voided) known.add(voided.messageId);
-  const lost = [...audited].filter(([messageId]) => !known.has(messageId)).sort((a, b) => a[1].sequence - b[1].sequence);
+  const lost = [...audited]
+    .filter(([messageId]) => !known.has(messageId))
+    .sort((a, b) => a[1].sequence - b[1].sequence);
   if (lost.length === 0) return;
-  const records: VoidRecord[] = lost.map(([messageId, { sequence, agent }]) => ({ v: JOURNAL_FORMAT, type: 'void', message_id: messageId, sequence, agent, at: now.toISOString() }));
+  const records: VoidRecord[] = lost.map(([messageId, { sequence, agent }]) => ({
+    v: JOURNAL_FORMAT,
+    type: 'void',
+    message_id: messageId,
+    sequence,
+    agent,
+    at: now.toISOString(),
+  }));
   await active.stored.voidMessages(records);
   for (const record of records) {
     applyRecord(state, record);
-    log?.warn('voided an audit entry whose journal record a crash lost; its step runs again', { session: state.session.session_id, message: record.message_id, sequence: record.sequence });
+    log?.warn('voided an audit entry whose journal record a crash lost; its step runs again', {
+      session: state.session.session_id,
+      message: record.message_id,
+      sequence: record.sequence,
+    });
   }
 }
 
 /** Appends the journaled messages the audit log misses, in journal order. */
-export async function appendMissingAuditEntries(active: ActiveSession, audited: AuditedMessages, log: OperationalLog | undefined): Promise<void> {
+export async function appendMissingAuditEntries(
+  active: ActiveSession,
+  audited: AuditedMessages,
+  log: OperationalLog | undefined,
+): Promise<void> {
   for (const record of active.state.messages) {
     if (audited.has(record.message.message_id)) continue;
     await active.stored.reappendAudit(auditInputOf(record, active.state));
-    log?.warn('re-appended a journaled message missing from the audit log', { session: active.state.session.session_id, message: record.message.message_id });
+    log?.warn('re-appended a journaled message missing from the audit log', {
+      session: active.state.session.session_id,
+      message: record.message.message_id,
+    });
   }
 }

@@ -36,7 +36,9 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
   const final = state.final?.message;
   const last = state.messages[state.messages.length - 1]?.message;
   const decisive = final ?? last;
-  const status: ResultStatus = state.paused ? 'pending' : ((final?.status.code as ResultStatus | undefined) ?? 'failed');
+  const status: ResultStatus = state.paused
+    ? 'pending'
+    : ((final?.status.code as ResultStatus | undefined) ?? 'failed');
   const error = decisive?.error?.has_error ? { ...decisive.error } : null;
   return {
     format: RESULT_FORMAT,
@@ -56,14 +58,29 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
       cost_usd: Math.round(state.usage.cost_usd * 1e6) / 1e6,
     },
     ...(state.paused?.awaiting === 'approval'
-      ? { awaiting: 'approval' as const, approval: { call_id: state.paused.callId ?? '', tool: state.paused.tool ?? '', args_sha256: state.paused.argsSha256 ?? '' } }
+      ? {
+          awaiting: 'approval' as const,
+          approval: {
+            call_id: state.paused.callId ?? '',
+            tool: state.paused.tool ?? '',
+            args_sha256: state.paused.argsSha256 ?? '',
+          },
+        }
       : {}),
   };
 }
 
 /** The result as the store writes it: `<request_id>.json` and the `<request_id>.md` report. */
-export function resultFiles(result: ResultDocument, state: SessionState, reportOf: ResultDocument = result): SessionResultFiles {
+export function resultFiles(
+  result: ResultDocument,
+  state: SessionState,
+  reportOf: ResultDocument = result,
+): SessionResultFiles {
   // `reportOf`: the report renders the redacted result when only the JSON carries originals (README "Privacy and guardrails").
-  return { requestId: result.request_id, json: `${JSON.stringify(result, null, 2)}
-`, report: renderResultReport(reportOf, state) };
+  return {
+    requestId: result.request_id,
+    json: `${JSON.stringify(result, null, 2)}
+`,
+    report: renderResultReport(reportOf, state),
+  };
 }

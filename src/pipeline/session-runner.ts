@@ -9,17 +9,38 @@ import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage, GovflowError } from '../errors.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import type { ApprovalRecord } from '../store/tool-journal-records.js';
-import { JOURNAL_FORMAT, type FinishedRecord, type ReplyRecord, type RequestInfo, type SessionRecord, type SessionStateName } from '../store/session-journal.js';
+import {
+  JOURNAL_FORMAT,
+  type FinishedRecord,
+  type ReplyRecord,
+  type RequestInfo,
+  type SessionRecord,
+  type SessionStateName,
+} from '../store/session-journal.js';
 import { MessageCommitter, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { crashGiveUp, crashRetriesUsedUp, isCrash, recordCrash } from './crash-retries.js';
 import { runPlan } from './plan-scheduler.js';
 import { isSessionId, type ApprovalDecision } from '../intake/request-file.js';
 import { ownerUidOf, userNameOf } from '../intake/file-owner.js';
-import { ReplyRejectedError, SessionInterruptedError, type NewSessionRequest, type RunnerDependencies, type SessionOutcome } from './runner-contract.js';
+import {
+  ReplyRejectedError,
+  SessionInterruptedError,
+  type NewSessionRequest,
+  type RunnerDependencies,
+  type SessionOutcome,
+} from './runner-contract.js';
 import { buildResult, resultFiles } from './session-result.js';
 import { limitReached } from './session-limits.js';
 import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.js';
-import { applyRecord, foldRecords, initialState, loopKeyOf, pauseKeyOf, type PendingStep, type SessionState } from './session-state.js';
+import {
+  applyRecord,
+  foldRecords,
+  initialState,
+  loopKeyOf,
+  pauseKeyOf,
+  type PendingStep,
+  type SessionState,
+} from './session-state.js';
 import { StepAttempts } from './step-attempts.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
 import { Delegations } from './delegation.js';
@@ -41,7 +62,12 @@ export class SessionRunner {
     this.now = deps.now ?? (() => new Date());
     for (const folder of Object.values(deps.config.paths)) mkdirSync(folder, { recursive: true });
     this.attempts = new StepAttempts(deps, this.now, new Delegations(deps, () => this, this.now));
-    this.committer = new MessageCommitter(deps, this.now, (active) => this.scheduleManifest(active), (step) => this.stepStarts.get(step));
+    this.committer = new MessageCommitter(
+      deps,
+      this.now,
+      (active) => this.scheduleManifest(active),
+      (step) => this.stepStarts.get(step),
+    );
   }
 
   private get config(): GovflowConfig {
@@ -59,7 +85,11 @@ export class SessionRunner {
   }
 
   /** Creates a session for a new request and runs it until it ends or pauses. `onSessionId` hears its id first. */
-  async startSession(request: NewSessionRequest, signal: AbortSignal, onSessionId?: (sessionId: string) => void): Promise<SessionOutcome> {
+  async startSession(
+    request: NewSessionRequest,
+    signal: AbortSignal,
+    onSessionId?: (sessionId: string) => void,
+  ): Promise<SessionOutcome> {
     const createdAt = this.now();
     const sessionId = request.sessionId ?? generateSessionId(createdAt, this.config.timezone);
     const snapshot = this.deps.governance(sessionId);
@@ -67,7 +97,11 @@ export class SessionRunner {
     onSessionId?.(sessionId);
     // PII leaves the request before anything is written (README "Privacy and guardrails"); originals go to the vault.
     const privacy = SessionPrivacy.forNewSession(this.config, sessionId);
-    const info: RequestInfo = { text: privacy.redactUserText(request.text), user: request.user ?? null, metadata: request.metadata ? privacy.redactUserValue(request.metadata) : null };
+    const info: RequestInfo = {
+      text: privacy.redactUserText(request.text),
+      user: request.user ?? null,
+      metadata: request.metadata ? privacy.redactUserValue(request.metadata) : null,
+    };
     const sessionRecord: SessionRecord = {
       v: JOURNAL_FORMAT,
       type: 'session',
@@ -81,12 +115,32 @@ export class SessionRunner {
       ...(request.delegation ? { delegation: request.delegation } : {}),
     };
     const stored = await this.deps.store.create(sessionRecord);
-    const active: ActiveSession = { stored, state: initialState(sessionRecord), commitQueue: Promise.resolve(), privacy };
+    const active: ActiveSession = {
+      stored,
+      state: initialState(sessionRecord),
+      commitQueue: Promise.resolve(),
+      privacy,
+    };
     privacy.folderCreated();
     if (request.claimedPath) privacy.redactFile(request.claimedPath);
-    this.deps.log?.info('session started', { session: sessionId, request: request.requestId, source: request.sourceFile });
-    this.deps.events?.emit('session_started', { sessionId, requestId: request.requestId, user: request.user ?? null, entryAgent: snapshot.entryAgent });
-    if (request.recoveredSince !== undefined) await voidLostMessages(active, await this.deps.store.auditedMessages(sessionId, request.recoveredSince), this.now(), this.deps.log);
+    this.deps.log?.info('session started', {
+      session: sessionId,
+      request: request.requestId,
+      source: request.sourceFile,
+    });
+    this.deps.events?.emit('session_started', {
+      sessionId,
+      requestId: request.requestId,
+      user: request.user ?? null,
+      entryAgent: snapshot.entryAgent,
+    });
+    if (request.recoveredSince !== undefined)
+      await voidLostMessages(
+        active,
+        await this.deps.store.auditedMessages(sessionId, request.recoveredSince),
+        this.now(),
+        this.deps.log,
+      );
     return this.run(active, signal);
   }
 
@@ -97,7 +151,10 @@ export class SessionRunner {
     signal: AbortSignal,
   ): Promise<SessionOutcome> {
     if (!isSessionId(sessionId) || !this.sessionExists(sessionId)) {
-      throw new ReplyRejectedError(`no session "${sessionId}" exists on this root; check the session_id in the pending result`, { sessionId });
+      throw new ReplyRejectedError(
+        `no session "${sessionId}" exists on this root; check the session_id in the pending result`,
+        { sessionId },
+      );
     }
     const active = await this.openSession(sessionId);
     const reject = async (message: string): Promise<never> => {
@@ -106,7 +163,9 @@ export class SessionRunner {
     };
     const paused = active.state.paused;
     if (!paused) {
-      return reject(`session "${sessionId}" ${active.state.final ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes a session whose result is pending`);
+      return reject(
+        `session "${sessionId}" ${active.state.final ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes a session whose result is pending`,
+      );
     }
     if ((paused.awaiting === 'approval') !== (reply.approval !== undefined)) {
       return reject(
@@ -140,7 +199,11 @@ export class SessionRunner {
       };
       await active.stored.recordApproval(decision);
       applyRecord(active.state, decision);
-      this.deps.log?.info(reply.approval.approve ? 'tool call approved' : 'tool call denied', { session: sessionId, tool: paused.tool, user: decision.user });
+      this.deps.log?.info(reply.approval.approve ? 'tool call approved' : 'tool call denied', {
+        session: sessionId,
+        tool: paused.tool,
+        user: decision.user,
+      });
       return this.run(active, signal);
     }
     const record: ReplyRecord = {
@@ -161,7 +224,11 @@ export class SessionRunner {
   /** Continues a session after a crash or restart, mending its audit log first (session-recovery.ts). */
   async recoverSession(sessionId: string, signal: AbortSignal): Promise<SessionOutcome> {
     const active = await this.openSession(sessionId);
-    const audited = await this.deps.store.auditedMessages(sessionId, active.state.session.created_at, active.state.session.audit_from ?? null);
+    const audited = await this.deps.store.auditedMessages(
+      sessionId,
+      active.state.session.created_at,
+      active.state.session.audit_from ?? null,
+    );
     await voidLostMessages(active, audited, this.now(), this.deps.log);
     await appendMissingAuditEntries(active, audited, this.deps.log);
     return this.run(active, signal);
@@ -172,7 +239,12 @@ export class SessionRunner {
       throw new GovflowError('internal', `no session "${sessionId}" under ${this.config.paths.sessions}`);
     }
     const { session, records } = await this.deps.store.open(sessionId);
-    return { stored: session, state: foldRecords(records), commitQueue: Promise.resolve(), privacy: SessionPrivacy.forSession(this.config, sessionId) };
+    return {
+      stored: session,
+      state: foldRecords(records),
+      commitQueue: Promise.resolve(),
+      privacy: SessionPrivacy.forSession(this.config, sessionId),
+    };
   }
 
   private async run(active: ActiveSession, signal: AbortSignal): Promise<SessionOutcome> {
@@ -182,10 +254,20 @@ export class SessionRunner {
       if (state.finishedAt === null) this.writeManifest(active);
       if (crashRetriesUsedUp(state, maxCrashRetries)) await this.giveUpAfterCrashes(active);
       while (!state.final && !state.paused && state.finishedAt === null) {
-        if (signal.aborted || this.draining) throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`, { sessionId: state.session.session_id });
-        if (state.plan) await runPlan(active, this.config.limits, (step) => this.runStep(active, step, signal), () => this.draining);
+        if (signal.aborted || this.draining)
+          throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`, {
+            sessionId: state.session.session_id,
+          });
+        if (state.plan)
+          await runPlan(
+            active,
+            this.config.limits,
+            (step) => this.runStep(active, step, signal),
+            () => this.draining,
+          );
         else if (state.cursor) await this.runStep(active, state.cursor, signal);
-        else throw new GovflowError('internal', `session ${state.session.session_id} has no next step (corrupt journal?)`);
+        else
+          throw new GovflowError('internal', `session ${state.session.session_id} has no next step (corrupt journal?)`);
       }
       return await this.finish(active);
     } catch (error) {
@@ -206,12 +288,23 @@ export class SessionRunner {
     if (!giveUp) return;
     const snapshot = this.deps.governance(active.state.session.session_id);
     const agent = snapshot.agents.get(giveUp.step.agent) ?? null;
-    await this.committer.commit(active, giveUp.step, snapshot, loopKeyOf(giveUp.step.agent, giveUp.step.input), agent, giveUp.outcome);
+    await this.committer.commit(
+      active,
+      giveUp.step,
+      snapshot,
+      loopKeyOf(giveUp.step.agent, giveUp.step.input),
+      agent,
+      giveUp.outcome,
+    );
   }
 
   private async closeJournal(active: ActiveSession): Promise<void> {
     const manifestError = await active.stored.close();
-    if (manifestError) this.deps.log?.warn('could not update the session manifest (a cache for govflow status)', { session: active.state.session.session_id, error: manifestError.message });
+    if (manifestError)
+      this.deps.log?.warn('could not update the session manifest (a cache for govflow status)', {
+        session: active.state.session.session_id,
+        error: manifestError.message,
+      });
   }
 
   private async runStep(active: ActiveSession, step: PendingStep, signal: AbortSignal): Promise<void> {
@@ -224,11 +317,18 @@ export class SessionRunner {
     if (!agent) {
       outcome = {
         kind: 'halt',
-        failure: { code: 'DEPENDENCY_ERROR', message: `agent "${step.agent}" is not defined in the current governance (governance/agents/${step.agent}.md); restore it or fix the routing`, recoverable: true, notes: 'Orchestrator: unknown agent.' },
+        failure: {
+          code: 'DEPENDENCY_ERROR',
+          message: `agent "${step.agent}" is not defined in the current governance (governance/agents/${step.agent}.md); restore it or fix the routing`,
+          recoverable: true,
+          notes: 'Orchestrator: unknown agent.',
+        },
         halt: null,
       };
     } else {
-      const attempted = limitReached(this.config.limits, state, step.agent, loopKey, this.now()) ?? (await this.attempts.run(active, step, snapshot, agent, signal));
+      const attempted =
+        limitReached(this.config.limits, state, step.agent, loopKey, this.now()) ??
+        (await this.attempts.run(active, step, snapshot, agent, signal));
       // A tool call waits for approval: nothing to commit, the session is paused (README "Give an agent tools").
       if (attempted.kind === 'paused') return;
       outcome = attempted;
@@ -257,7 +357,10 @@ export class SessionRunner {
       try {
         this.writeManifest(active);
       } catch (error) {
-        this.deps.log?.warn('could not update the session manifest (a cache for govflow status)', { session: active.state.session.session_id, error: errorMessage(error) });
+        this.deps.log?.warn('could not update the session manifest (a cache for govflow status)', {
+          session: active.state.session.session_id,
+          error: errorMessage(error),
+        });
       }
     });
   }
@@ -288,25 +391,46 @@ export class SessionRunner {
   private async finish(active: ActiveSession): Promise<SessionOutcome> {
     const { state, stored } = active;
     const finishedAt = state.finishedAt ?? this.now().toISOString();
-    const built = buildResult(state, state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt, this.config.timezone);
+    const built = buildResult(
+      state,
+      state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt,
+      this.config.timezone,
+    );
     // With pii.restore_in_result the outbox result, and nothing else, carries the originals.
     const result = active.privacy?.restoresResult ? active.privacy.restore(built) : built;
     // Durable before a request file is archived: until then recovery writes the result again.
     if (state.paused) {
       await stored.pause(resultFiles(result, state, built));
     } else {
-      const end: FinishedRecord | null = state.finishedAt !== null ? null : { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
+      const end: FinishedRecord | null =
+        state.finishedAt !== null
+          ? null
+          : { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
       await stored.finish(resultFiles(result, state, built), end);
       if (end) applyRecord(state, end);
     }
     // The request files are the intake's to archive (request-archive.ts): the runner reports them.
     const doneFiles = [...state.replyFiles];
-    if (!state.paused && state.session.claimed_path) doneFiles.push({ claimedPath: state.session.claimed_path, sourceFile: state.session.source_file });
-    if (doneFiles.length > 0) this.deps.events?.emit('request_files_done', { sessionId: state.session.session_id, files: doneFiles });
+    if (!state.paused && state.session.claimed_path)
+      doneFiles.push({ claimedPath: state.session.claimed_path, sourceFile: state.session.source_file });
+    if (doneFiles.length > 0)
+      this.deps.events?.emit('request_files_done', { sessionId: state.session.session_id, files: doneFiles });
     this.writeManifest(active);
     const sessionId = state.session.session_id;
-    if (state.paused) this.deps.events?.emit('pending', { sessionId, question: state.paused.question ?? '', awaiting: state.paused.awaiting ?? 'reply', pause: pauseKeyOf(state.paused), ordinal: state.pausesSinceMessage });
-    else this.deps.events?.emit('session_finished', { sessionId, requestId: state.session.request_id, status: result.status });
+    if (state.paused)
+      this.deps.events?.emit('pending', {
+        sessionId,
+        question: state.paused.question ?? '',
+        awaiting: state.paused.awaiting ?? 'reply',
+        pause: pauseKeyOf(state.paused),
+        ordinal: state.pausesSinceMessage,
+      });
+    else
+      this.deps.events?.emit('session_finished', {
+        sessionId,
+        requestId: state.session.request_id,
+        status: result.status,
+      });
     this.deps.log?.info(state.paused ? 'session paused for a reply' : 'session finished', {
       session: state.session.session_id,
       request: state.session.request_id,
@@ -321,8 +445,12 @@ export class SessionRunner {
  * Who decided an approval (docs/results.md): over HTTP the token's user (honoured only in a file the
  * daemon's own OS user owns); else the reply file's owner, or whoever runs the reply from stdin.
  */
-function decidedBy(approval: ApprovalDecision, claimedPath: string | null): { user: string; claimed_user: string | null } {
+function decidedBy(
+  approval: ApprovalDecision,
+  claimedPath: string | null,
+): { user: string; claimed_user: string | null } {
   const uid = claimedPath === null ? (process.getuid?.() ?? null) : ownerUidOf(claimedPath);
-  if (approval.httpUser !== null && uid !== null && uid === process.getuid?.()) return { user: approval.httpUser, claimed_user: null };
+  if (approval.httpUser !== null && uid !== null && uid === process.getuid?.())
+    return { user: approval.httpUser, claimed_user: null };
   return { user: uid === null ? 'unknown' : userNameOf(uid), claimed_user: approval.user };
 }

@@ -8,7 +8,12 @@ import { stringifyJson } from '../message/json-text.js';
 import type { PlanTask } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { JournalRecord, MessageRecord, SessionRecord, StepKind, UsageFigures } from '../store/session-journal.js';
-import type { ApprovalRecord, ApprovalRequestRecord, JournaledToolCall, ToolResultRecord } from '../store/tool-journal-records.js';
+import type {
+  ApprovalRecord,
+  ApprovalRequestRecord,
+  JournaledToolCall,
+  ToolResultRecord,
+} from '../store/tool-journal-records.js';
 import { GovflowError } from '../errors.js';
 
 /** One model turn of a tool loop, with the results journaled so far. */
@@ -148,7 +153,8 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       state.agentModelCalls.set(record.agent, (state.agentModelCalls.get(record.agent) ?? 0) + 1);
       return;
     case 'reply':
-      if (record.claimed_path) state.replyFiles.push({ claimedPath: record.claimed_path, sourceFile: record.source_file });
+      if (record.claimed_path)
+        state.replyFiles.push({ claimedPath: record.claimed_path, sourceFile: record.source_file });
       if (state.paused) {
         const { agent, question, input, messageId } = state.paused;
         state.cursor = chainStep(agent, 'user', { reply: record.reply, question, previous_input: input }, messageId);
@@ -177,7 +183,9 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       return;
     }
     case 'tool_result': {
-      const turn = state.toolLoops.get(record.step)?.turns.findLast((candidate) => candidate.calls.some((call) => call.id === record.id));
+      const turn = state.toolLoops
+        .get(record.step)
+        ?.turns.findLast((candidate) => candidate.calls.some((call) => call.id === record.id));
       turn?.results.set(record.id, record);
       return;
     }
@@ -186,7 +194,8 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       return;
     case 'approval':
       state.approvals.set(record.call_id, record);
-      if (record.claimed_path) state.replyFiles.push({ claimedPath: record.claimed_path, sourceFile: record.source_file });
+      if (record.claimed_path)
+        state.replyFiles.push({ claimedPath: record.claimed_path, sourceFile: record.source_file });
       if (state.paused?.awaiting === 'approval' && state.paused.callId === record.call_id) {
         state.paused = null;
         state.runStartedAt = record.at;
@@ -236,7 +245,12 @@ function applyMessage(state: SessionState, record: MessageRecord): void {
   }
   if (status === 'pending') {
     state.pausesSinceMessage = 1;
-    state.paused = { agent: message.agent.name, messageId: message.message_id, question: message.status.message, input: message.input.content };
+    state.paused = {
+      agent: message.agent.name,
+      messageId: message.message_id,
+      question: message.status.message,
+      input: message.input.content,
+    };
     return;
   }
   if (status === 'failed') {
@@ -245,15 +259,27 @@ function applyMessage(state: SessionState, record: MessageRecord): void {
     return;
   }
   if (record.plan) {
-    state.plan = { messageId: message.message_id, agent: message.agent.name, next: message.next_agent.name, tasks: record.plan.tasks, results: new Map() };
+    state.plan = {
+      messageId: message.message_id,
+      agent: message.agent.name,
+      next: message.next_agent.name,
+      tasks: record.plan.tasks,
+      results: new Map(),
+    };
     return;
   }
-  if (message.next_agent.name) state.cursor = chainStep(message.next_agent.name, message.agent.name, message, message.message_id);
+  if (message.next_agent.name)
+    state.cursor = chainStep(message.next_agent.name, message.agent.name, message, message.message_id);
   else state.final = record;
 }
 
 /** A step of the chain (not a plan task): `agent` answers `content` from `source`. */
-export function chainStep(agent: string, source: string, content: unknown, parentMessageId: string | null): PendingStep {
+export function chainStep(
+  agent: string,
+  source: string,
+  content: unknown,
+  parentMessageId: string | null,
+): PendingStep {
   return { agent, input: { source, content }, parentMessageId, kind: 'chain', taskId: null, planMessageId: null };
 }
 
@@ -269,7 +295,9 @@ export function skippedTasks(plan: PlanState): Set<string> {
     changed = false;
     for (const task of plan.tasks) {
       if (skipped.has(task.id) || plan.results.has(task.id)) continue;
-      const blocked = task.depends_on.some((id) => skipped.has(id) || (plan.results.has(id) && !succeeded(plan.results.get(id))));
+      const blocked = task.depends_on.some(
+        (id) => skipped.has(id) || (plan.results.has(id) && !succeeded(plan.results.get(id))),
+      );
       if (blocked) {
         skipped.add(task.id);
         changed = true;
@@ -281,7 +309,9 @@ export function skippedTasks(plan: PlanState): Set<string> {
 
 /** Tasks whose dependencies all succeeded and that have no result yet. */
 export function readyTasks(plan: PlanState): PlanTask[] {
-  return plan.tasks.filter((task) => !plan.results.has(task.id) && task.depends_on.every((id) => succeeded(plan.results.get(id))));
+  return plan.tasks.filter(
+    (task) => !plan.results.has(task.id) && task.depends_on.every((id) => succeeded(plan.results.get(id))),
+  );
 }
 
 export function taskStep(plan: PlanState, task: PlanTask): PendingStep {
@@ -303,7 +333,14 @@ function settlePlanIfDone(state: SessionState): void {
   if (!plan.tasks.every((task) => plan.results.has(task.id) || skipped.has(task.id))) return;
   const results = plan.tasks.map((task) => {
     const result = plan.results.get(task.id);
-    if (!result) return { task_id: task.id, agent: task.agent, status: 'skipped', message: 'not run: a task it depends on did not succeed', output: null };
+    if (!result)
+      return {
+        task_id: task.id,
+        agent: task.agent,
+        status: 'skipped',
+        message: 'not run: a task it depends on did not succeed',
+        output: null,
+      };
     return {
       task_id: task.id,
       agent: task.agent,
@@ -320,13 +357,19 @@ function settlePlanIfDone(state: SessionState): void {
     state.final = planRecord;
     return;
   }
-  state.cursor = chainStep(plan.next, plan.agent, { request: state.session.request.text, plan: planRecord.message.output.content, results }, plan.messageId);
+  state.cursor = chainStep(
+    plan.next,
+    plan.agent,
+    { request: state.session.request.text, plan: planRecord.message.output.content, results },
+    plan.messageId,
+  );
 }
 
 /** Rebuilds a session's state from its records. */
 export function foldRecords(records: JournalRecord[]): SessionState {
   const session = records[0];
-  if (!session || session.type !== 'session') throw new GovflowError('audit', 'journal does not start with a session record');
+  if (!session || session.type !== 'session')
+    throw new GovflowError('audit', 'journal does not start with a session record');
   const state = initialState(session);
   for (const record of records.slice(1)) applyRecord(state, record);
   return state;

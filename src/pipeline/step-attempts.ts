@@ -46,13 +46,21 @@ export class StepAttempts {
   }
 
   private validatorFor(snapshot: GovernanceSnapshot): MessageValidator {
-    const validator = this.validators.get(snapshot) ?? new MessageValidator(snapshot.messageSchema, executionalAgents(snapshot.agents), this.config.message.max_depth);
+    const validator =
+      this.validators.get(snapshot) ??
+      new MessageValidator(snapshot.messageSchema, executionalAgents(snapshot.agents), this.config.message.max_depth);
     this.validators.set(snapshot, validator);
     return validator;
   }
 
   /** Runs the loop for `agent` on `step`; throws SessionInterruptedError on shutdown. */
-  async run(active: ActiveSession, step: PendingStep, snapshot: GovernanceSnapshot, agent: AgentDefinition, signal: AbortSignal): Promise<AttemptsOutcome> {
+  async run(
+    active: ActiveSession,
+    step: PendingStep,
+    snapshot: GovernanceSnapshot,
+    agent: AgentDefinition,
+    signal: AbortSignal,
+  ): Promise<AttemptsOutcome> {
     const { state } = active;
     const events = this.deps.events;
     const sessionId = state.session.session_id;
@@ -67,10 +75,16 @@ export class StepAttempts {
     let lastRaw: string | null = null;
     const stepLabel = step.taskId ? `task ${step.taskId}` : `step ${state.lastSequence + 1}`;
     this.deps.log?.debug?.('agent step', { session: sessionId, agent: agent.name, step: stepLabel });
-    events?.emit('step_started', { sessionId, agent: agent.name, sequence: state.lastSequence + 1, taskId: step.taskId ?? null });
+    events?.emit('step_started', {
+      sessionId,
+      agent: agent.name,
+      sequence: state.lastSequence + 1,
+      taskId: step.taskId ?? null,
+    });
     const stepKey = step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1);
     // Deny by default: an agent without `tools:` is offered nothing (and waits for nothing here).
-    const offers = agent.tools.length > 0 || agent.delegates.length > 0 ? await this.toolLoop.offers(agent, signal) : [];
+    const offers =
+      agent.tools.length > 0 || agent.delegates.length > 0 ? await this.toolLoop.offers(agent, signal) : [];
     // Resumed after a crash or an approval: the last journaled turn's calls without a result run first.
     const guardTools = toolResultGuard(active, step, snapshot);
     const resumed = state.toolLoops.get(stepKey)?.turns.at(-1);
@@ -98,14 +112,39 @@ export class StepAttempts {
         const started = performance.now();
         let toolCalls: LlmToolCall[] | undefined;
         const callTimeout = agent.timeoutMs ?? this.config.llm.timeout_ms;
-        const deadlineMs = Math.max(1, Date.parse(state.runStartedAt) + this.config.limits.session_timeout_ms - this.now().getTime());
+        const deadlineMs = Math.max(
+          1,
+          Date.parse(state.runStartedAt) + this.config.limits.session_timeout_ms - this.now().getTime(),
+        );
         const model = agent.model ?? this.config.provider.model;
         const taskId = step.taskId ?? null;
-        events?.emit('model_call_started', { sessionId, agent: agent.name, model, provider: this.deps.provider.kind, attempt, taskId, system: prompt.system, prompt: prompts, history: earlier });
+        events?.emit('model_call_started', {
+          sessionId,
+          agent: agent.name,
+          model,
+          provider: this.deps.provider.kind,
+          attempt,
+          taskId,
+          system: prompt.system,
+          prompt: prompts,
+          history: earlier,
+        });
         /** Journals the exchange (durable with the step's message: the store's commit) and tells listeners. */
         const finished = (modelUsed: string, error: string | null, usage: UsageFigures) => {
           const response = error === null ? text : null;
-          events?.emit('model_call_finished', { sessionId, agent: agent.name, provider: this.deps.provider.kind, attempt, ms: Math.round(performance.now() - started), taskId, response, model: modelUsed, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, error });
+          events?.emit('model_call_finished', {
+            sessionId,
+            agent: agent.name,
+            provider: this.deps.provider.kind,
+            attempt,
+            ms: Math.round(performance.now() - started),
+            taskId,
+            response,
+            model: modelUsed,
+            inputTokens: usage.input_tokens,
+            outputTokens: usage.output_tokens,
+            error,
+          });
           const record: ExchangeRecord = {
             v: JOURNAL_FORMAT,
             type: 'exchange',
@@ -130,41 +169,53 @@ export class StepAttempts {
         };
         // Live chunks (docs/http-api.md), redacted without splitting a PII value across two of them (README "Privacy and guardrails").
         const emitChunk = (chunk: string) => events?.emit('content_chunk', { sessionId, agent: agent.name, chunk });
-        const live = events?.readsChunks(sessionId) ? (active.privacy?.liveChunks(emitChunk) ?? { push: emitChunk, end: () => {} }) : null;
+        const live = events?.readsChunks(sessionId)
+          ? (active.privacy?.liveChunks(emitChunk) ?? { push: emitChunk, end: () => {} })
+          : null;
         try {
-          const response = await this.provider.generate({
-            agent: agent.name,
-            sessionId,
-            system: prompt.system,
-            prompt: prompts,
-            history: earlier,
-            model,
-            temperature: agent.temperature,
-            maxTokens: agent.maxTokens,
-            jsonSchema: snapshot.messageSchema,
-            expectation: {
-              contentType: agent.contentType,
-              next: agent.next,
-              agentType: agent.type,
-              plan: agent.plan,
-              executionalAgents: executionalAgents(snapshot.agents),
-              governanceFiles: prompt.files,
-              outputSchema: agent.outputSchema,
-            },
-            // Shutdown only; the attempt timeouts and the deadline are the retry wrapper's.
-            signal,
-            timeoutMs: callTimeout,
-            deadlineMs,
-            ...(offers.length > 0 ? { tools: offers } : {}),
-            ...(state.toolLoops.has(stepKey) ? { toolTurns: providerTurns(state.toolLoops.get(stepKey)) } : {}),
-            journaledCalls: state.agentModelCalls.get(agent.name) ?? 0,
-            ...(live ? { onChunk: live.push } : {}),
-          }).finally(() => live?.end());
+          const response = await this.provider
+            .generate({
+              agent: agent.name,
+              sessionId,
+              system: prompt.system,
+              prompt: prompts,
+              history: earlier,
+              model,
+              temperature: agent.temperature,
+              maxTokens: agent.maxTokens,
+              jsonSchema: snapshot.messageSchema,
+              expectation: {
+                contentType: agent.contentType,
+                next: agent.next,
+                agentType: agent.type,
+                plan: agent.plan,
+                executionalAgents: executionalAgents(snapshot.agents),
+                governanceFiles: prompt.files,
+                outputSchema: agent.outputSchema,
+              },
+              // Shutdown only; the attempt timeouts and the deadline are the retry wrapper's.
+              signal,
+              timeoutMs: callTimeout,
+              deadlineMs,
+              ...(offers.length > 0 ? { tools: offers } : {}),
+              ...(state.toolLoops.has(stepKey) ? { toolTurns: providerTurns(state.toolLoops.get(stepKey)) } : {}),
+              journaledCalls: state.agentModelCalls.get(agent.name) ?? 0,
+              ...(live ? { onChunk: live.push } : {}),
+            })
+            .finally(() => live?.end());
           // The answer is redacted before it is journaled, parsed or logged (README "Privacy and guardrails").
           text = active.privacy ? active.privacy.redactForStep(step, response.text) : response.text;
-          toolCalls = active.privacy && response.toolCalls ? active.privacy.redactToolCalls(step, response.toolCalls) : response.toolCalls;
+          toolCalls =
+            active.privacy && response.toolCalls
+              ? active.privacy.redactToolCalls(step, response.toolCalls)
+              : response.toolCalls;
           const usage = response.usage;
-          finished(response.model, null, { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cached_input_tokens: usage.cachedInputTokens, cost_usd: this.deps.costUsd(response.model, usage) });
+          finished(response.model, null, {
+            input_tokens: usage.inputTokens,
+            output_tokens: usage.outputTokens,
+            cached_input_tokens: usage.cachedInputTokens,
+            cost_usd: this.deps.costUsd(response.model, usage),
+          });
         } catch (error) {
           const tooLarge = signal.aborted ? undefined : findAnswerTooLarge(error);
           if (tooLarge) {
@@ -173,25 +224,46 @@ export class StepAttempts {
             lastRaw = `${tooLarge.prefix}… [cut: ${tooLarge.message}]`;
             problems = [tooLarge.message];
             this.deps.log?.warn('invalid agent output', { session: sessionId, agent: agent.name, attempt, problems });
-            history.push({ role: 'user', content: prompts }, { role: 'assistant', content: lastRaw }, { role: 'user', content: buildRepairPrompt(problems) });
+            history.push(
+              { role: 'user', content: prompts },
+              { role: 'assistant', content: lastRaw },
+              { role: 'user', content: buildRepairPrompt(problems) },
+            );
             continue attempts;
           }
-          if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`, { sessionId, cause: error });
+          if (signal.aborted)
+            throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`, {
+              sessionId,
+              cause: error,
+            });
           // A defect, not a provider failure: a crash for the runner (limits.max_crash_retries).
           if (!(error instanceof ProviderError)) throw error;
           finished(model, errorMessage(error), emptyUsage());
           // The event streams' `error {message}` (docs/http-api.md): the model call failed after its retries.
           events?.emit('error', { sessionId, message: `${agent.name}: the model call failed: ${errorMessage(error)}` });
           // The deadline timer may fire a millisecond before the clock says the deadline passed.
-          const pastDeadline = (error instanceof ProviderCallError && error.deadlinePassed) || this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
+          const pastDeadline =
+            (error instanceof ProviderCallError && error.deadlinePassed) ||
+            this.now().getTime() - Date.parse(state.runStartedAt) >= this.config.limits.session_timeout_ms;
           if (pastDeadline) {
-            return limitHalt('HALTED_TIME', 'TIMEOUT', `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed while ${agent.name} was running`, true, 'session deadline');
+            return limitHalt(
+              'HALTED_TIME',
+              'TIMEOUT',
+              `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed while ${agent.name} was running`,
+              true,
+              'session deadline',
+            );
           }
           const code = error.timedOut ? 'TIMEOUT' : 'DEPENDENCY_ERROR';
           const detail = errorMessage(error);
           return {
             kind: 'failure',
-            failure: { code, message: error.selfContained ? detail : `${agent.name}: the model call failed: ${detail}`, recoverable: error.retryable || error.timedOut, notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).` },
+            failure: {
+              code,
+              message: error.selfContained ? detail : `${agent.name}: the model call failed: ${detail}`,
+              recoverable: error.retryable || error.timedOut,
+              notes: `Orchestrator: provider ${this.deps.provider.kind} failed (${code}).`,
+            },
             retryCount: attempt,
           };
         }
@@ -201,7 +273,12 @@ export class StepAttempts {
         if (turnsUsed >= agent.maxTurns) {
           return {
             kind: 'failure',
-            failure: { code: 'LOOP_DETECTED', message: `${agent.name} still called tools after max_turns = ${agent.maxTurns} model turns; it must answer with its message by then`, recoverable: false, notes: 'Orchestrator limit: max_turns of the tool loop.' },
+            failure: {
+              code: 'LOOP_DETECTED',
+              message: `${agent.name} still called tools after max_turns = ${agent.maxTurns} model turns; it must answer with its message by then`,
+              recoverable: false,
+              notes: 'Orchestrator limit: max_turns of the tool loop.',
+            },
             retryCount: attempt,
           };
         }
@@ -217,14 +294,24 @@ export class StepAttempts {
       lastRaw = text;
       const parsed = parseModelOutput(text, this.config.message.max_depth);
       if (parsed.ok) {
-        const provisional = stampMessage(parsed.value, stampContext(this.config, this.now(), state, step, agent, 0, attempt));
+        const provisional = stampMessage(
+          parsed.value,
+          stampContext(this.config, this.now(), state, step, agent, 0, attempt),
+        );
         const outcome = this.validatorFor(snapshot).validate(provisional.message, agent);
         const guarded = outcome.ok ? guardStepOutput(active, step, snapshot, parsed.value, attempt) : null;
         if (outcome.ok && guarded?.kind === 'accept') {
           const evidence = await checkEvidence(provisional.message, this.deps.tools, sessionId);
           if (evidence.ok) {
             const plan = guarded.intervened ? null : (outcome.plan ?? null);
-            return { kind: 'answer', candidate: guarded.candidate, plan, retryCount: attempt, promptFiles: prompt.files, ...(evidence.files.length > 0 ? { evidence: evidence.files } : {}) };
+            return {
+              kind: 'answer',
+              candidate: guarded.candidate,
+              plan,
+              retryCount: attempt,
+              promptFiles: prompt.files,
+              ...(evidence.files.length > 0 ? { evidence: evidence.files } : {}),
+            };
           }
           problems = evidence.problems;
         } else {
@@ -234,7 +321,11 @@ export class StepAttempts {
         problems = [parsed.error];
       }
       this.deps.log?.warn('invalid agent output', { session: sessionId, agent: agent.name, attempt, problems });
-      history.push({ role: 'user', content: prompts }, { role: 'assistant', content: text }, { role: 'user', content: buildRepairPrompt(problems) });
+      history.push(
+        { role: 'user', content: prompts },
+        { role: 'assistant', content: text },
+        { role: 'user', content: buildRepairPrompt(problems) },
+      );
     }
     return { kind: 'fallback', problems, retryCount: maxRetries, rawOutput: lastRaw };
   }

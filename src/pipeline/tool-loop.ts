@@ -9,7 +9,15 @@ import type { ToolAuditLines } from '../store/tool-journal-records.js';
 import type { LlmToolCall, LlmToolOffer, LlmToolTurn } from '../llm/provider.js';
 import { JOURNAL_FORMAT } from '../store/session-journal.js';
 import { DELEGATE_TOOL_NAME, delegateOffer, type Delegations } from './delegation.js';
-import type { ApprovalRecord, ApprovalRequestRecord, DelegationOutcome, JournaledToolCall, ToolRefusal, ToolResultRecord, ToolTurnRecord } from '../store/tool-journal-records.js';
+import type {
+  ApprovalRecord,
+  ApprovalRequestRecord,
+  DelegationOutcome,
+  JournaledToolCall,
+  ToolRefusal,
+  ToolResultRecord,
+  ToolTurnRecord,
+} from '../store/tool-journal-records.js';
 import { truncateUtf8 } from '../tools/tool-contract.js';
 import { anyPatternMatches } from '../tools/tool-names.js';
 import { argumentsSha256 } from '../message/canonical-json.js';
@@ -41,9 +49,30 @@ export class ToolLoop {
   }
 
   /** Journals a model turn that called tools (before any of them runs) and returns it. */
-  recordTurn(active: ActiveSession, stepKey: string, agent: AgentDefinition, attempt: number, text: string, calls: LlmToolCall[]): ToolLoopTurn {
-    const journaled: JournaledToolCall[] = calls.map((call) => ({ id: call.id, name: call.name, input: call.input, ...(call.inputError ? { input_error: call.inputError } : {}) }));
-    this.append(active, { v: JOURNAL_FORMAT, type: 'tool_turn', agent: agent.name, step: stepKey, attempt, text, calls: journaled, at: this.now().toISOString() });
+  recordTurn(
+    active: ActiveSession,
+    stepKey: string,
+    agent: AgentDefinition,
+    attempt: number,
+    text: string,
+    calls: LlmToolCall[],
+  ): ToolLoopTurn {
+    const journaled: JournaledToolCall[] = calls.map((call) => ({
+      id: call.id,
+      name: call.name,
+      input: call.input,
+      ...(call.inputError ? { input_error: call.inputError } : {}),
+    }));
+    this.append(active, {
+      v: JOURNAL_FORMAT,
+      type: 'tool_turn',
+      agent: agent.name,
+      step: stepKey,
+      attempt,
+      text,
+      calls: journaled,
+      at: this.now().toISOString(),
+    });
     return active.state.toolLoops.get(stepKey)!.turns.at(-1)!;
   }
 
@@ -63,19 +92,45 @@ export class ToolLoop {
       const journaled = earlierResult(state.toolLoops.get(stepKey), turn, call.id);
       if (journaled) {
         // The same call again (a model, or a script, repeating its id): it ran once, and its approval was used then.
-        this.deps.log?.warn('tool call not run again: its result is journaled', { session: sessionId, agent: agent.name, tool: call.name, call: call.id });
-        this.recordResult(active, stepKey, agent, call, { output: journaled.output, isError: journaled.is_error }, journaled.refused, 0, journaled.delegation);
+        this.deps.log?.warn('tool call not run again: its result is journaled', {
+          session: sessionId,
+          agent: agent.name,
+          tool: call.name,
+          call: call.id,
+        });
+        this.recordResult(
+          active,
+          stepKey,
+          agent,
+          call,
+          { output: journaled.output, isError: journaled.is_error },
+          journaled.refused,
+          0,
+          journaled.delegation,
+        );
         continue;
       }
-      const refuse = (refused: ToolRefusal, output: string) => this.recordResult(active, stepKey, agent, call, { output, isError: true }, refused, 0);
+      const refuse = (refused: ToolRefusal, output: string) =>
+        this.recordResult(active, stepKey, agent, call, { output, isError: true }, refused, 0);
       if (!this.offered(agent, call.name)) {
-        this.deps.log?.warn('tool call refused: not offered to this agent', { session: sessionId, agent: agent.name, tool: call.name });
-        const allowed = agent.tools.length > 0 ? `the tools you may call are: ${agent.tools.join(', ')}` : 'you may call no tools';
-        refuse('tool_not_allowed', `tool "${call.name}" is not available to ${agent.name}; it was not run (${allowed})`);
+        this.deps.log?.warn('tool call refused: not offered to this agent', {
+          session: sessionId,
+          agent: agent.name,
+          tool: call.name,
+        });
+        const allowed =
+          agent.tools.length > 0 ? `the tools you may call are: ${agent.tools.join(', ')}` : 'you may call no tools';
+        refuse(
+          'tool_not_allowed',
+          `tool "${call.name}" is not available to ${agent.name}; it was not run (${allowed})`,
+        );
         continue;
       }
       if (call.input_error !== undefined) {
-        refuse('invalid_input', `${call.name} was not run: its arguments are not a usable JSON object (${call.input_error}); call it again with valid JSON arguments`);
+        refuse(
+          'invalid_input',
+          `${call.name} was not run: its arguments are not a usable JSON object (${call.input_error}); call it again with valid JSON arguments`,
+        );
         continue;
       }
       if (anyPatternMatches(agent.approval, call.name)) {
@@ -86,12 +141,18 @@ export class ToolLoop {
         }
         if (!decision.approve) {
           const who = decision.user ? ` (${decision.user})` : '';
-          refuse('approval_denied', `${call.name} was not run: a person${who} denied it${decision.reason ? `: ${decision.reason}` : ''}`);
+          refuse(
+            'approval_denied',
+            `${call.name} was not run: a person${who} denied it${decision.reason ? `: ${decision.reason}` : ''}`,
+          );
           continue;
         }
         // An approval is for these exact arguments (docs/results.md).
         if (decision.args_sha256 !== undefined && decision.args_sha256 !== argumentsSha256(call.input)) {
-          refuse('approval_denied', `${call.name} was not run: its arguments differ from the ones approved (args_sha256 ${decision.args_sha256}); call it again to ask for a new approval`);
+          refuse(
+            'approval_denied',
+            `${call.name} was not run: its arguments differ from the ones approved (args_sha256 ${decision.args_sha256}); call it again to ask for a new approval`,
+          );
           continue;
         }
       }
@@ -102,11 +163,25 @@ export class ToolLoop {
   }
 
   /** Runs one call and journals its result; an `intervene` guardrail on the result ends the step. */
-  private async execute(active: ActiveSession, stepKey: string, agent: AgentDefinition, call: JournaledToolCall, signal: AbortSignal, guard?: ToolResultGuard): Promise<OrchestratorFailure | null> {
+  private async execute(
+    active: ActiveSession,
+    stepKey: string,
+    agent: AgentDefinition,
+    call: JournaledToolCall,
+    signal: AbortSignal,
+    guard?: ToolResultGuard,
+  ): Promise<OrchestratorFailure | null> {
     const sessionId = active.state.session.session_id;
     const events = this.deps.events;
     const taskId = stepKey.startsWith('task:') ? stepKey.slice('task:'.length) : null;
-    events?.emit('tool_call_start', { sessionId, agent: agent.name, id: call.id, name: call.name, input: call.input, taskId });
+    events?.emit('tool_call_start', {
+      sessionId,
+      agent: agent.name,
+      id: call.id,
+      name: call.name,
+      input: call.input,
+      taskId,
+    });
     const started = performance.now();
     let outcome: { output: string; isError: boolean };
     let delegation: DelegationOutcome | undefined;
@@ -115,21 +190,37 @@ export class ToolLoop {
         const delegated = await this.delegations.call(active, agent, call, signal);
         outcome = { output: delegated.output, isError: delegated.isError };
         delegation = delegated.delegation;
-      } else outcome = this.deps.tools
-        ? await this.deps.tools.call(call.name, call.input, { sessionId, callId: call.id, signal })
-        : { output: `${call.name}: no tools are available in this process`, isError: true };
+      } else
+        outcome = this.deps.tools
+          ? await this.deps.tools.call(call.name, call.input, { sessionId, callId: call.id, signal })
+          : { output: `${call.name}: no tools are available in this process`, isError: true };
     } catch (error) {
       // Only a stop aborts a call: no result is journaled, so the call runs again after restart.
-      if (signal.aborted) throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown during ${call.name}`);
+      if (signal.aborted)
+        throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown during ${call.name}`);
       throw error;
     }
     const ms = Math.round(performance.now() - started);
     // PII redaction and tool_result guardrails (README "Privacy and guardrails") before the result is journaled or shown.
     const guarded = guard && !outcome.isError ? guard(outcome.output) : null;
-    if (guarded) outcome = guarded.retry !== null ? { output: guarded.retry, isError: true } : { output: guarded.value, isError: guarded.intervene !== null };
-    const refused = delegation?.status === 'refused' ? (delegation.limit ? 'delegation_refused' : 'invalid_input') : null;
+    if (guarded)
+      outcome =
+        guarded.retry !== null
+          ? { output: guarded.retry, isError: true }
+          : { output: guarded.value, isError: guarded.intervene !== null };
+    const refused =
+      delegation?.status === 'refused' ? (delegation.limit ? 'delegation_refused' : 'invalid_input') : null;
     this.recordResult(active, stepKey, agent, call, outcome, refused, ms, delegation);
-    events?.emit('tool_call_result', { sessionId, agent: agent.name, id: call.id, name: call.name, isError: outcome.isError, ms, taskId, output: outcome.output });
+    events?.emit('tool_call_result', {
+      sessionId,
+      agent: agent.name,
+      id: call.id,
+      name: call.name,
+      isError: outcome.isError,
+      ms,
+      taskId,
+      output: outcome.output,
+    });
     return guarded?.intervene ?? null;
   }
 
@@ -145,7 +236,9 @@ export class ToolLoop {
   ): void {
     const limit = this.deps.config.tools.max_result_bytes;
     const cut = truncateUtf8(outcome.output, limit);
-    const output = cut.truncated ? `${cut.text}\n[result truncated: ${cut.bytes} bytes, only the first ${limit} (tools.max_result_bytes) are shown]` : cut.text;
+    const output = cut.truncated
+      ? `${cut.text}\n[result truncated: ${cut.bytes} bytes, only the first ${limit} (tools.max_result_bytes) are shown]`
+      : cut.text;
     const record: ToolResultRecord = {
       v: JOURNAL_FORMAT,
       type: 'tool_result',
@@ -165,9 +258,15 @@ export class ToolLoop {
     this.append(active, record);
   }
 
-  private async requestApproval(active: ActiveSession, stepKey: string, agent: AgentDefinition, call: JournaledToolCall): Promise<void> {
+  private async requestApproval(
+    active: ActiveSession,
+    stepKey: string,
+    agent: AgentDefinition,
+    call: JournaledToolCall,
+  ): Promise<void> {
     let input = JSON.stringify(call.input) ?? 'null';
-    if (input.length > QUESTION_INPUT_CHARS) input = `${input.slice(0, QUESTION_INPUT_CHARS)}… (${input.length} characters)`;
+    if (input.length > QUESTION_INPUT_CHARS)
+      input = `${input.slice(0, QUESTION_INPUT_CHARS)}… (${input.length} characters)`;
     const argsSha256 = argumentsSha256(call.input);
     const question =
       `${agent.name} wants to call ${call.name} with input ${input} (call_id ${call.id}, args_sha256 ${argsSha256}). Approve it? ` +
@@ -186,7 +285,12 @@ export class ToolLoop {
     };
     await active.stored.recordApproval(record);
     applyRecord(active.state, record);
-    this.deps.log?.info('tool call waits for approval', { session: active.state.session.session_id, agent: agent.name, tool: call.name, call: call.id });
+    this.deps.log?.info('tool call waits for approval', {
+      session: active.state.session.session_id,
+      agent: agent.name,
+      tool: call.name,
+      call: call.id,
+    });
   }
 
   private append(active: ActiveSession, record: ToolTurnRecord | ToolResultRecord): void {
@@ -197,7 +301,11 @@ export class ToolLoop {
 }
 
 /** What the privacy rules make of a tool's result: the text the model may see, a `retry` message, or an `intervene` failure. */
-export type ToolResultGuard = (output: string) => { value: string; retry: string | null; intervene: OrchestratorFailure | null };
+export type ToolResultGuard = (output: string) => {
+  value: string;
+  retry: string | null;
+  intervene: OrchestratorFailure | null;
+};
 
 /** The journaled result of call `id` in a turn of `loop` before `turn`, if any. */
 function earlierResult(loop: ToolLoopState | undefined, turn: ToolLoopTurn, id: string): ToolResultRecord | undefined {
@@ -222,17 +330,44 @@ export function providerTurns(loop: ToolLoopState | undefined): LlmToolTurn[] {
 }
 
 /** The audit lines of a step's tool loop: its calls, refusals and approvals. */
-export function toolAuditLines(loop: ToolLoopState | undefined, approvals: ReadonlyMap<string, ApprovalRecord>): ToolAuditLines {
-  const journaled = (loop?.turns ?? []).flatMap((turn) => turn.calls.map((call) => turn.results.get(call.id)).filter((result): result is ToolResultRecord => result !== undefined));
+export function toolAuditLines(
+  loop: ToolLoopState | undefined,
+  approvals: ReadonlyMap<string, ApprovalRecord>,
+): ToolAuditLines {
+  const journaled = (loop?.turns ?? []).flatMap((turn) =>
+    turn.calls
+      .map((call) => turn.results.get(call.id))
+      .filter((result): result is ToolResultRecord => result !== undefined),
+  );
   // One item per call: a repeated id (given its journaled result again) is the call that ran first.
   const results = journaled.filter((result, index) => journaled.findIndex((other) => other.id === result.id) === index);
   const lines: ToolAuditLines = {};
-  if (results.length > 0) lines.toolCalls = results.map((result) => ({ id: result.id, name: result.name, is_error: result.is_error, ms: result.ms }));
-  const violations = results.filter((result) => result.refused === 'tool_not_allowed').map((result) => ({ kind: 'tool_not_allowed', detail: result.name }));
+  if (results.length > 0)
+    lines.toolCalls = results.map((result) => ({
+      id: result.id,
+      name: result.name,
+      is_error: result.is_error,
+      ms: result.ms,
+    }));
+  const violations = results
+    .filter((result) => result.refused === 'tool_not_allowed')
+    .map((result) => ({ kind: 'tool_not_allowed', detail: result.name }));
   // Delegation (README "Delegation"): each child on [DELEGATIONS]; each limit that refused or stopped one is a violation.
   const delegations = results.flatMap((result) => (result.delegation ? [result.delegation] : []));
-  if (delegations.length > 0) lines.delegations = delegations.map((item) => ({ child_session: item.child_session, agent: item.agent, objective_sha256: item.objective_sha256, status: item.status, ms: item.ms }));
-  for (const item of delegations) if (item.limit) violations.push({ kind: item.status === 'refused' ? 'delegation_refused' : 'delegation_stopped', detail: `${item.limit.name}: ${item.limit.detail}` });
+  if (delegations.length > 0)
+    lines.delegations = delegations.map((item) => ({
+      child_session: item.child_session,
+      agent: item.agent,
+      objective_sha256: item.objective_sha256,
+      status: item.status,
+      ms: item.ms,
+    }));
+  for (const item of delegations)
+    if (item.limit)
+      violations.push({
+        kind: item.status === 'refused' ? 'delegation_refused' : 'delegation_stopped',
+        detail: `${item.limit.name}: ${item.limit.detail}`,
+      });
   if (violations.length > 0) lines.violations = violations;
   const decided = results.map((result) => approvals.get(result.id)).filter((decision) => decision !== undefined);
   if (decided.length > 0) {
@@ -246,10 +381,14 @@ export function toolAuditLines(loop: ToolLoopState | undefined, approvals: Reado
         ...(decision.claimed_user ? { claimed_user: decision.claimed_user } : {}),
         at: decision.at,
         reason: decision.reason,
-        ...(decision.args_sha256 !== undefined ? { args_sha256: decision.args_sha256, executed_args_match: call !== undefined && argumentsSha256(call.input) === decision.args_sha256 } : {}),
+        ...(decision.args_sha256 !== undefined
+          ? {
+              args_sha256: decision.args_sha256,
+              executed_args_match: call !== undefined && argumentsSha256(call.input) === decision.args_sha256,
+            }
+          : {}),
       };
     });
   }
   return lines;
 }
-

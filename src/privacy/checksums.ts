@@ -76,7 +76,8 @@ export function hasCardIssuerPrefix(digits: string): boolean {
   if (digits[0] === '4') return length === 13 || length === 16 || length === 19; // Visa
   if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return length === 16; // Mastercard
   if (two === 34 || two === 37) return length === 15; // American Express
-  if (four === 6011 || two === 65 || (three >= 644 && three <= 649) || (six >= 622126 && six <= 622925)) return length >= 16 && length <= 19; // Discover
+  if (four === 6011 || two === 65 || (three >= 644 && three <= 649) || (six >= 622126 && six <= 622925))
+    return length >= 16 && length <= 19; // Discover
   if (two === 36 || two === 38 || two === 39 || (three >= 300 && three <= 305)) return length >= 14 && length <= 19; // Diners Club
   if (four >= 3528 && four <= 3589) return length >= 16 && length <= 19; // JCB
   if (two === 62) return length >= 16 && length <= 19; // UnionPay

@@ -36,7 +36,8 @@ const REDACTED = (rule: string) => `[REDACTED:${rule}]`;
 function stringLeaves(value: unknown, into: string[] = []): string[] {
   if (typeof value === 'string') into.push(value);
   else if (Array.isArray(value)) for (const item of value) stringLeaves(item, into);
-  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) stringLeaves(item, into);
+  else if (value !== null && typeof value === 'object')
+    for (const item of Object.values(value)) stringLeaves(item, into);
   return into;
 }
 
@@ -77,7 +78,9 @@ function redactText(rule: GuardrailRule, text: string, pii: GuardrailPiiScanner)
     case 'max_chars':
       return text; // handled over the whole value (the budget spans every string)
     case 'pii_present':
-      return replaceFindings(text, piiFindings(rule, text, pii), (finding) => pii.placeholderFor(finding.kind, finding.value));
+      return replaceFindings(text, piiFindings(rule, text, pii), (finding) =>
+        pii.placeholderFor(finding.kind, finding.value),
+      );
   }
 }
 
@@ -114,9 +117,11 @@ export function evaluateGuardrails<T>(
     const trigger: GuardrailTrigger = { rule: rule.name, action: rule.action, message: rule.message ?? matched };
     outcome.triggers.push(trigger);
     if (rule.action === 'redact') {
-      outcome.value = (rule.matcher.kind === 'max_chars'
-        ? truncateLeaves(outcome.value, rule.matcher.max, rule.name)
-        : mapJsonStrings(outcome.value, (leaf) => redactText(rule, leaf, pii))) as T;
+      outcome.value = (
+        rule.matcher.kind === 'max_chars'
+          ? truncateLeaves(outcome.value, rule.matcher.max, rule.name)
+          : mapJsonStrings(outcome.value, (leaf) => redactText(rule, leaf, pii))
+      ) as T;
     } else if (rule.action === 'retry') {
       outcome.retry ??= trigger;
     } else if (rule.action === 'intervene') {
@@ -127,6 +132,8 @@ export function evaluateGuardrails<T>(
 }
 
 /** The `[GUARDRAILS]` audit value for a list of triggers. */
-export function guardrailAuditValue(triggers: readonly GuardrailTrigger[]): Array<{ rule: string; action: GuardrailAction }> {
+export function guardrailAuditValue(
+  triggers: readonly GuardrailTrigger[],
+): Array<{ rule: string; action: GuardrailAction }> {
   return triggers.map((trigger) => ({ rule: trigger.rule, action: trigger.action }));
 }

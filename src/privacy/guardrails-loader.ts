@@ -32,7 +32,9 @@ export function loadGuardrails(
   try {
     split = splitFrontmatter(read(GUARDRAILS_FILE));
   } catch (error) {
-    errors.push(new ConfigError(errorMessage(error), GUARDRAILS_FILE, error instanceof FrontmatterError ? error.line : 1));
+    errors.push(
+      new ConfigError(errorMessage(error), GUARDRAILS_FILE, error instanceof FrontmatterError ? error.line : 1),
+    );
     return rules;
   }
   if (split.frontmatter === null) return rules; // rationale only, no rules
@@ -40,7 +42,11 @@ export function loadGuardrails(
   try {
     source = parseYamlSource(split.frontmatter, GUARDRAILS_FILE, split.frontmatterLine);
   } catch (error) {
-    errors.push(error instanceof ConfigError ? error : new ConfigError(errorMessage(error), GUARDRAILS_FILE, split.frontmatterLine));
+    errors.push(
+      error instanceof ConfigError
+        ? error
+        : new ConfigError(errorMessage(error), GUARDRAILS_FILE, split.frontmatterLine),
+    );
     return rules;
   }
   const value = source.value;
@@ -50,13 +56,24 @@ export function loadGuardrails(
     const keys = Object.keys(value);
     const extra = keys.filter((key) => key !== 'guardrails');
     if (extra.length > 0) {
-      errors.push(new ConfigError(`frontmatter key(s) ${extra.map((key) => `"${key}"`).join(', ')} are not known; the frontmatter holds guardrails: [rules]`, GUARDRAILS_FILE, source.lineOf([extra[0]])));
+      errors.push(
+        new ConfigError(
+          `frontmatter key(s) ${extra.map((key) => `"${key}"`).join(', ')} are not known; the frontmatter holds guardrails: [rules]`,
+          GUARDRAILS_FILE,
+          source.lineOf([extra[0]]),
+        ),
+      );
       return rules;
     }
   }
   const list = wrapped ? (value as { guardrails?: unknown }).guardrails : value;
   return rules.concat(
-    compileGuardrails(list, { file: GUARDRAILS_FILE, lineOf: (keyPath) => source.lineOf(wrapped ? ['guardrails', ...keyPath] : keyPath) }, errors, taken),
+    compileGuardrails(
+      list,
+      { file: GUARDRAILS_FILE, lineOf: (keyPath) => source.lineOf(wrapped ? ['guardrails', ...keyPath] : keyPath) },
+      errors,
+      taken,
+    ),
   );
 }
 

@@ -54,7 +54,9 @@ function acceptIban(match: string): boolean {
 let callingCodes: Set<string> | null = null;
 function isCallingCode(code: string): boolean {
   if (callingCodes === null) {
-    const { getCountries, getCountryCallingCode } = createRequire(import.meta.url)('libphonenumber-js/min') as typeof import('libphonenumber-js/min');
+    const { getCountries, getCountryCallingCode } = createRequire(import.meta.url)(
+      'libphonenumber-js/min',
+    ) as typeof import('libphonenumber-js/min');
     callingCodes = new Set(getCountries().map((country) => getCountryCallingCode(country) as string));
   }
   return callingCodes.has(code);
@@ -101,7 +103,16 @@ const EMAIL_DOMAIN_AT = new RegExp(EMAIL_DOMAIN, 'y');
 
 /** [A-Za-z0-9._%+-]: characters of an email's local part (and of what may not precede it). */
 function isLocalPartChar(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 46 || code === 95 || code === 37 || code === 43 || code === 45;
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 46 ||
+    code === 95 ||
+    code === 37 ||
+    code === 43 ||
+    code === 45
+  );
 }
 
 function isAlphanumeric(code: number): boolean {
@@ -114,7 +125,12 @@ function findEmails(text: string): Array<[number, number]> {
   for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
     let start = at;
     while (start > 0 && at - start < 64 && isLocalPartChar(text.charCodeAt(start - 1))) start--;
-    if (start === at || (start > 0 && isLocalPartChar(text.charCodeAt(start - 1))) || !isAlphanumeric(text.charCodeAt(start))) continue;
+    if (
+      start === at ||
+      (start > 0 && isLocalPartChar(text.charCodeAt(start - 1))) ||
+      !isAlphanumeric(text.charCodeAt(start))
+    )
+      continue;
     EMAIL_DOMAIN_AT.lastIndex = at + 1;
     const domain = EMAIL_DOMAIN_AT.exec(text);
     if (!domain) continue;
@@ -127,7 +143,10 @@ function findEmails(text: string): Array<[number, number]> {
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 
 /** Sources of the built-in detectors, one per kind (alternatives inside one kind share a pass). */
-const SOURCES: Record<PiiKind, { pattern: string; accept?: (match: string) => boolean; find?: (text: string) => Array<[number, number]> }> = {
+const SOURCES: Record<
+  PiiKind,
+  { pattern: string; accept?: (match: string) => boolean; find?: (text: string) => Array<[number, number]> }
+> = {
   email: {
     // RFC 5321 in practice: dot-atom local part, a domain with a letter TLD (so "pkg@1.2.3" is not one).
     // Searched from each "@" by findEmails (a regex that must try every word start is 10× slower).
@@ -168,11 +187,20 @@ const SOURCES: Record<PiiKind, { pattern: string; accept?: (match: string) => bo
 /** A fresh detector for one built-in kind (regexes are stateful with `g`: one per user). */
 export function builtInDetector(kind: PiiKind): PiiDetector {
   const source = SOURCES[kind];
-  return { kind, pattern: new RegExp(source.pattern, 'g'), ...(source.accept ? { accept: source.accept } : {}), ...(source.find ? { find: source.find } : {}) };
+  return {
+    kind,
+    pattern: new RegExp(source.pattern, 'g'),
+    ...(source.accept ? { accept: source.accept } : {}),
+    ...(source.find ? { find: source.find } : {}),
+  };
 }
 
 /** `text` with each finding (in order, not overlapping) replaced by `replacement(finding)`. */
-export function replaceFindings(text: string, findings: readonly PiiFinding[], replacement: (finding: PiiFinding) => string): string {
+export function replaceFindings(
+  text: string,
+  findings: readonly PiiFinding[],
+  replacement: (finding: PiiFinding) => string,
+): string {
   let result = '';
   let position = 0;
   for (const finding of findings) {

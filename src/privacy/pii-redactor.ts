@@ -3,7 +3,14 @@
  * One per session: a value keeps its placeholder, numbered per kind; the vault stores the entries.
  */
 import { GovflowError } from '../errors.js';
-import { builtInDetector, findPii, replaceFindings, type PiiDetector, type PiiFinding, type PiiKind } from './pii-detectors.js';
+import {
+  builtInDetector,
+  findPii,
+  replaceFindings,
+  type PiiDetector,
+  type PiiFinding,
+  type PiiKind,
+} from './pii-detectors.js';
 import { mapJsonStrings } from '../message/json-text.js';
 import { compileUserRegex } from '../config/user-regex.js';
 import type { VaultEntry } from './pii-vault.js';
@@ -38,7 +45,10 @@ export function piiEnabled(config: PiiConfig | undefined): config is PiiConfig {
 export function piiDetectors(config: PiiConfig): PiiDetector[] {
   return [
     ...config.redact.map((kind) => builtInDetector(kind as PiiKind)),
-    ...config.custom.map((custom, index) => ({ kind: custom.name, pattern: compileUserRegex(custom.pattern, `pii.custom[${index}] (${custom.name}) pattern`) })),
+    ...config.custom.map((custom, index) => ({
+      kind: custom.name,
+      pattern: compileUserRegex(custom.pattern, `pii.custom[${index}] (${custom.name}) pattern`),
+    })),
   ];
 }
 
@@ -91,13 +101,18 @@ export class PiiRedactor {
   /** `text` with every finding replaced, and the counts of what was replaced. */
   redact(text: string): { text: string; counts: PiiCounts } {
     if (text.length > MAX_REDACT_CHARS) {
-      throw new PiiTextError(`text of ${text.length} characters is over the redactor's limit of ${MAX_REDACT_CHARS}; split it or lower its size limit`);
+      throw new PiiTextError(
+        `text of ${text.length} characters is over the redactor's limit of ${MAX_REDACT_CHARS}; split it or lower its size limit`,
+      );
     }
     const counts: PiiCounts = {};
     const findings = this.detectors.length === 0 ? [] : findPii(text, this.detectors);
     if (findings.length === 0) return { text, counts };
     for (const finding of findings) counts[finding.kind] = (counts[finding.kind] ?? 0) + 1;
-    return { text: replaceFindings(text, findings, (finding) => this.placeholderFor(finding.kind, finding.value)), counts };
+    return {
+      text: replaceFindings(text, findings, (finding) => this.placeholderFor(finding.kind, finding.value)),
+      counts,
+    };
   }
 
   /** A JSON value with every string in it redacted (object keys too). */

@@ -29,7 +29,10 @@ export function readVault(sessionFolder: string): VaultEntry[] {
   if (!existsSync(file)) return [];
   const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<VaultFile>;
   if (parsed.v !== VAULT_FORMAT || !Array.isArray(parsed.entries)) {
-    throw new GovflowError('audit', `${file}: unsupported vault format ${JSON.stringify(parsed.v)} (this govflow reads v${VAULT_FORMAT})`);
+    throw new GovflowError(
+      'audit',
+      `${file}: unsupported vault format ${JSON.stringify(parsed.v)} (this govflow reads v${VAULT_FORMAT})`,
+    );
   }
   return parsed.entries;
 }

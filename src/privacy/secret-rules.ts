@@ -7,7 +7,10 @@
 
 /** Each rule's gitleaks id (or ours) and JavaScript pattern source, used with the `g` flag. */
 export const SECRET_RULES: ReadonlyArray<{ id: string; pattern: string }> = [
-  { id: 'private-key', pattern: String.raw`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]{64,}?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----` },
+  {
+    id: 'private-key',
+    pattern: String.raw`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]{64,}?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`,
+  },
   { id: 'aws-access-token', pattern: String.raw`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b` },
   { id: 'github-fine-grained-pat', pattern: String.raw`\bgithub_pat_\w{82}\b` },
   { id: 'github-pat', pattern: String.raw`\bghp_[0-9a-zA-Z]{36}\b` },
@@ -20,7 +23,10 @@ export const SECRET_RULES: ReadonlyArray<{ id: string; pattern: string }> = [
   { id: 'slack-app-token', pattern: String.raw`\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+` },
   { id: 'stripe-access-token', pattern: String.raw`\b(?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99}\b` },
   { id: 'anthropic-api-key', pattern: String.raw`\bsk-ant-(?:api03|admin01)-[a-zA-Z0-9_-]{93}AA\b` },
-  { id: 'openai-api-key', pattern: String.raw`\bsk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\b|\bsk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}\b` },
+  {
+    id: 'openai-api-key',
+    pattern: String.raw`\bsk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\b|\bsk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}\b`,
+  },
   { id: 'gcp-api-key', pattern: String.raw`\bAIza[\w-]{35}(?![\w-])` },
   { id: 'npm-access-token', pattern: String.raw`\bnpm_[a-zA-Z0-9]{36}\b` },
   { id: 'sendgrid-api-token', pattern: String.raw`\bSG\.[a-zA-Z0-9=_-]{22}\.[a-zA-Z0-9=_-]{43}\b` },

@@ -13,7 +13,13 @@ import { builtInDetector, findPii, type PiiDetector } from './pii-detectors.js';
 import { addCounts, PiiRedactor, piiDetectors, piiEnabled, type PiiCounts } from './pii-redactor.js';
 import { readVault, writeVault } from './pii-vault.js';
 import type { GuardrailRule, GuardrailStage } from './guardrail-rules.js';
-import { evaluateGuardrails, guardrailAuditValue, type GuardrailOutcome, type GuardrailPiiScanner, type GuardrailTrigger } from './guardrail-evaluator.js';
+import {
+  evaluateGuardrails,
+  guardrailAuditValue,
+  type GuardrailOutcome,
+  type GuardrailPiiScanner,
+  type GuardrailTrigger,
+} from './guardrail-evaluator.js';
 
 /** What a committed message records about privacy. */
 export interface PrivacyCommitFacts {
@@ -183,7 +189,9 @@ export class SessionPrivacy {
     return {
       piiRedacted: Object.keys(facts.counts).length > 0 ? facts.counts : null,
       guardrails: facts.triggers.length > 0 ? guardrailAuditValue(facts.triggers) : null,
-      complianceNotes: facts.triggers.filter((trigger) => trigger.action === 'flag').map((trigger) => `Guardrail "${trigger.rule}" flagged: ${trigger.message}`),
+      complianceNotes: facts.triggers
+        .filter((trigger) => trigger.action === 'flag')
+        .map((trigger) => `Guardrail "${trigger.rule}" flagged: ${trigger.message}`),
     };
   }
 
@@ -221,6 +229,7 @@ export class SessionPrivacy {
 
   /** Writes the vault when placeholders were issued since the last write. */
   private persist(): void {
-    if (this.persisting && this.redactor.takeNewEntries()) writeVault(this.folder, this.redactor.entries(), this.config.daemon.fsync);
+    if (this.persisting && this.redactor.takeNewEntries())
+      writeVault(this.folder, this.redactor.entries(), this.config.daemon.fsync);
   }
 }

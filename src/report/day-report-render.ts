@@ -8,7 +8,10 @@ import type { DayReport } from './day-report.js';
 const STATUS_ORDER = ['success', 'partial', 'failed', 'pending', 'running', 'unknown'];
 
 function statusEntries(byStatus: Record<string, number>): Array<[string, number]> {
-  const known = STATUS_ORDER.filter((status) => byStatus[status] !== undefined).map((status): [string, number] => [status, byStatus[status]]);
+  const known = STATUS_ORDER.filter((status) => byStatus[status] !== undefined).map((status): [string, number] => [
+    status,
+    byStatus[status],
+  ]);
   const others = Object.entries(byStatus).filter(([status]) => !STATUS_ORDER.includes(status));
   return [...known, ...others];
 }
@@ -23,7 +26,10 @@ function usd(value: number): string {
 
 /** One line for a Markdown table cell: no pipes or newlines can break the table. */
 function cell(text: string | number | null | undefined): string {
-  return String(text ?? '').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+  return String(text ?? '')
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n]+/g, ' ');
 }
 
 /** A table cell: text, or a session id (linked in HTML), a status (styled) or a detail shown as code. */
@@ -39,29 +45,70 @@ interface Section {
 /** The report's sections, the same in both renderings. */
 function sections(report: DayReport): Section[] {
   const table = (headers: string[], rows: Cell[][]) => (rows.length === 0 ? [] : [{ headers, rows }]);
-  const byStatus = (counts: Record<string, number>) => statusEntries(counts).map(([status, total]) => `${status} ${total}`).join(', ');
+  const byStatus = (counts: Record<string, number>) =>
+    statusEntries(counts)
+      .map(([status, total]) => `${status} ${total}`)
+      .join(', ');
   return [
     {
       title: 'Sessions by status',
       empty: 'No session logged an entry this day.',
-      tables: report.sessions.length === 0 ? [] : [
-        { headers: ['status', 'sessions'], rows: statusEntries(report.byStatus) },
-        {
-          headers: ['session', 'request', 'status', 'messages', 'agents', 'first – last', 'cost'],
-          rows: report.sessions.map((row) => [{ session: row.sessionId }, row.requestId, { status: row.status }, row.messages, row.agents.join(', '), `${row.firstTime} – ${row.lastTime}`, row.usage ? usd(row.usage.cost_usd) : '—']),
-        },
-      ],
+      tables:
+        report.sessions.length === 0
+          ? []
+          : [
+              { headers: ['status', 'sessions'], rows: statusEntries(report.byStatus) },
+              {
+                headers: ['session', 'request', 'status', 'messages', 'agents', 'first – last', 'cost'],
+                rows: report.sessions.map((row) => [
+                  { session: row.sessionId },
+                  row.requestId,
+                  { status: row.status },
+                  row.messages,
+                  row.agents.join(', '),
+                  `${row.firstTime} – ${row.lastTime}`,
+                  row.usage ? usd(row.usage.cost_usd) : '—',
+                ]),
+              },
+            ],
     },
-    { title: 'Agents', empty: 'No agent ran this day.', tables: table(['agent', 'messages', 'by status'], report.agents.map((agent) => [agent.agent, agent.messages, byStatus(agent.byStatus)])) },
+    {
+      title: 'Agents',
+      empty: 'No agent ran this day.',
+      tables: table(
+        ['agent', 'messages', 'by status'],
+        report.agents.map((agent) => [agent.agent, agent.messages, byStatus(agent.byStatus)]),
+      ),
+    },
     {
       title: 'Failures',
       empty: 'None.',
-      tables: table(['time', 'session', '#', 'agent', 'code', 'reason'], report.failures.map((failure) => [failure.time, { session: failure.sessionId }, failure.sequence, failure.agent, failure.code ?? '—', failure.reason])),
+      tables: table(
+        ['time', 'session', '#', 'agent', 'code', 'reason'],
+        report.failures.map((failure) => [
+          failure.time,
+          { session: failure.sessionId },
+          failure.sequence,
+          failure.agent,
+          failure.code ?? '—',
+          failure.reason,
+        ]),
+      ),
     },
     {
       title: 'Compliance flags',
       empty: 'None.',
-      tables: table(['time', 'session', '#', 'agent', 'flag', 'detail'], report.flags.map((flag) => [flag.time, { session: flag.sessionId }, flag.sequence, flag.agent, flag.kind, { code: flag.detail }])),
+      tables: table(
+        ['time', 'session', '#', 'agent', 'flag', 'detail'],
+        report.flags.map((flag) => [
+          flag.time,
+          { session: flag.sessionId },
+          flag.sequence,
+          flag.agent,
+          flag.kind,
+          { code: flag.detail },
+        ]),
+      ),
     },
   ];
 }
@@ -69,7 +116,9 @@ function sections(report: DayReport): Section[] {
 /** Counts and cost in one sentence: no text from a log, so nothing in it to escape. */
 function totals(report: DayReport): string {
   const { cost } = report;
-  const uncounted = cost.sessionsWithoutResult ? `; ${cost.sessionsWithoutResult} sessions without a result are not counted` : '';
+  const uncounted = cost.sessionsWithoutResult
+    ? `; ${cost.sessionsWithoutResult} sessions without a result are not counted`
+    : '';
   return `${report.entries} audit entries, ${report.sessions.length} sessions, cost ${usd(cost.usd)} (${cost.inputTokens} input / ${cost.outputTokens} output tokens${uncounted}).`;
 }
 
@@ -84,7 +133,12 @@ export function renderDayReportMarkdown(report: DayReport): string {
     lines.push(`## ${section.title}`, '');
     if (section.tables.length === 0) lines.push(section.empty, '');
     for (const { headers, rows } of section.tables) {
-      lines.push(`| ${headers.join(' | ')} |`, `|${'---|'.repeat(headers.length)}`, ...rows.map((row) => `| ${row.map((value) => cell(text(value))).join(' | ')} |`), '');
+      lines.push(
+        `| ${headers.join(' | ')} |`,
+        `|${'---|'.repeat(headers.length)}`,
+        ...rows.map((row) => `| ${row.map((value) => cell(text(value))).join(' | ')} |`),
+        '',
+      );
     }
   }
   return `${lines.join('\n')}\n`;
@@ -103,21 +157,33 @@ function table(headers: string[], rows: string[][]): string {
 
 /** The sections as an HTML fragment (the web view's day page); `sessionHref` links each session id. */
 export function renderDayReportFragment(report: DayReport, sessionHref?: (sessionId: string) => string): string {
-  const session = (id: string) => (sessionHref ? `<a href="${escapeHtml(sessionHref(id))}">${escapeHtml(id)}</a>` : escapeHtml(id));
-  const parts: string[] = report.warnings.map((warning) => `<p class="warning" role="alert">warning: ${escapeHtml(warning)}</p>`);
+  const session = (id: string) =>
+    sessionHref ? `<a href="${escapeHtml(sessionHref(id))}">${escapeHtml(id)}</a>` : escapeHtml(id);
+  const parts: string[] = report.warnings.map(
+    (warning) => `<p class="warning" role="alert">warning: ${escapeHtml(warning)}</p>`,
+  );
   parts.push(
     `<p class="verify ${report.verify.ok ? 'verify-ok' : 'verify-failed'}" role="${report.verify.ok ? 'status' : 'alert'}">${escapeHtml(report.verify.summary)}</p>`,
     `<p>${escapeHtml(totals(report))}</p>`,
   );
   const html = (value: Cell) =>
-    typeof value !== 'object' ? escapeHtml(value)
-    : 'session' in value ? session(value.session)
-    : 'status' in value ? `<span class="status status-${escapeHtml(value.status)}">${escapeHtml(value.status)}</span>`
-    : `<code>${escapeHtml(value.code)}</code>`;
+    typeof value !== 'object'
+      ? escapeHtml(value)
+      : 'session' in value
+        ? session(value.session)
+        : 'status' in value
+          ? `<span class="status status-${escapeHtml(value.status)}">${escapeHtml(value.status)}</span>`
+          : `<code>${escapeHtml(value.code)}</code>`;
   for (const section of sections(report)) {
     parts.push(`<h2>${section.title}</h2>`);
     if (section.tables.length === 0) parts.push(`<p>${section.empty}</p>`);
-    for (const { headers, rows } of section.tables) parts.push(table(headers, rows.map((row) => row.map(html))));
+    for (const { headers, rows } of section.tables)
+      parts.push(
+        table(
+          headers,
+          rows.map((row) => row.map(html)),
+        ),
+      );
   }
   return parts.join('\n');
 }

@@ -13,8 +13,14 @@ import { buildDayReport, type DayReport, type ReportSession } from './day-report
 const SAFE_NAME = /^[A-Za-z0-9._-]{1,200}$/;
 
 const MANIFEST_STATUS: Record<string, string> = {
-  RUNNING: 'running', PENDING: 'running', PAUSED: 'pending', SUCCESS: 'success',
-  PARTIAL: 'partial', FAILED: 'failed', HALTED_COST: 'failed', HALTED_TIME: 'failed',
+  RUNNING: 'running',
+  PENDING: 'running',
+  PAUSED: 'pending',
+  SUCCESS: 'success',
+  PARTIAL: 'partial',
+  FAILED: 'failed',
+  HALTED_COST: 'failed',
+  HALTED_TIME: 'failed',
 };
 
 interface ResultOnDisk {
@@ -47,7 +53,12 @@ export function readSessionStanding(paths: SystemPaths, sessionId: string, reque
             requestId,
             status: typeof result.status === 'string' ? result.status : 'unknown',
             message: textOrNull(result.message),
-            error: error ? { code: textOrNull(error.error_code ?? error.code), message: textOrNull(error.error_message ?? error.message) } : null,
+            error: error
+              ? {
+                  code: textOrNull(error.error_code ?? error.code),
+                  message: textOrNull(error.error_message ?? error.message),
+                }
+              : null,
             usage: {
               input_tokens: numberOr(result.usage?.input_tokens, 0),
               output_tokens: numberOr(result.usage?.output_tokens, 0),
@@ -69,12 +80,20 @@ export function readSessionStanding(paths: SystemPaths, sessionId: string, reque
     status: MANIFEST_STATUS[manifest.state] ?? 'unknown',
     message: manifest.question,
     error: null,
-    usage: { input_tokens: manifest.usage.input_tokens, output_tokens: manifest.usage.output_tokens, cost_usd: manifest.usage.cost_usd },
+    usage: {
+      input_tokens: manifest.usage.input_tokens,
+      output_tokens: manifest.usage.output_tokens,
+      cost_usd: manifest.usage.cost_usd,
+    },
   };
 }
 
 /** `web`: only the entries the viewer may see, the chain verified as a running daemon writes it, and no CLI advice. */
-export async function readDay(paths: SystemPaths, date: string, web?: { visible: (entry: LoggedEntry) => boolean }): Promise<{ report: DayReport; entries: LoggedEntry[] }> {
+export async function readDay(
+  paths: SystemPaths,
+  date: string,
+  web?: { visible: (entry: LoggedEntry) => boolean },
+): Promise<{ report: DayReport; entries: LoggedEntry[] }> {
   const warnings: string[] = [];
   let entries: LoggedEntry[] = [];
   try {
@@ -82,7 +101,9 @@ export async function readDay(paths: SystemPaths, date: string, web?: { visible:
     if (web) entries = entries.filter(web.visible);
   } catch (error) {
     if (!(error instanceof AuditLogFormatError)) throw error;
-    warnings.push(`the day's log could not be read to its end: ${errorMessage(error)}${web ? '' : `; run \`govflow verify\` and \`govflow logs --date ${date}\``}`);
+    warnings.push(
+      `the day's log could not be read to its end: ${errorMessage(error)}${web ? '' : `; run \`govflow verify\` and \`govflow logs --date ${date}\``}`,
+    );
   }
   const verify = await verifyAuditChain({ logsDir: paths.logs, stateDir: paths.state, live: web !== undefined });
   const sessions: ReportSession[] = [];

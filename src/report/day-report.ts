@@ -8,7 +8,18 @@ import type { ParsedAuditEntry } from '../audit/audit-entry-parse.js';
 /** What the report needs of one audit entry (a LoggedEntry has all of it). */
 export type ReportEntry = Pick<
   ParsedAuditEntry,
-  'line' | 'time' | 'agent' | 'status' | 'error' | 'messageId' | 'sessionId' | 'requestId' | 'sequence' | 'complianceViolations' | 'body' | 'hash'
+  | 'line'
+  | 'time'
+  | 'agent'
+  | 'status'
+  | 'error'
+  | 'messageId'
+  | 'sessionId'
+  | 'requestId'
+  | 'sequence'
+  | 'complianceViolations'
+  | 'body'
+  | 'hash'
 > & { file: string };
 
 /** A session's standing: its §9 result when it has one, else what its manifest says. */
@@ -94,7 +105,11 @@ function count(into: Record<string, number>, key: string): void {
 export function dayVerifyStatus(date: string, verify: VerifyResult): DayVerify {
   const problem = verify.firstProblem;
   if (verify.ok || !problem) {
-    return { ok: true, summary: `audit chain intact: ${verify.entries} entries in ${verify.files} files`, firstBadEntry: null };
+    return {
+      ok: true,
+      summary: `audit chain intact: ${verify.entries} entries in ${verify.files} files`,
+      firstBadEntry: null,
+    };
   }
   // The log's own name: a full path would show where the root lives, not which entry is bad.
   const where = `${problem.file.slice(problem.file.replace(/\\/g, '/').lastIndexOf('/') + 1)}:${problem.line}`;
@@ -123,8 +138,21 @@ export function buildDayReport(input: {
   const failures: ReportFailure[] = [];
   const flags: ReportFlag[] = [];
   for (const entry of input.entries) {
-    const standing = known.get(entry.sessionId) ?? { sessionId: entry.sessionId, requestId: entry.requestId, status: 'unknown', message: null, error: null, usage: null };
-    const session = perSession.get(entry.sessionId) ?? { ...standing, messages: 0, agents: [], firstTime: entry.time, lastTime: entry.time };
+    const standing = known.get(entry.sessionId) ?? {
+      sessionId: entry.sessionId,
+      requestId: entry.requestId,
+      status: 'unknown',
+      message: null,
+      error: null,
+      usage: null,
+    };
+    const session = perSession.get(entry.sessionId) ?? {
+      ...standing,
+      messages: 0,
+      agents: [],
+      firstTime: entry.time,
+      lastTime: entry.time,
+    };
     perSession.set(entry.sessionId, session);
     session.messages += 1;
     session.lastTime = entry.time;
@@ -136,7 +164,11 @@ export function buildDayReport(input: {
     count(agent.byStatus, entry.status.code);
 
     if (entry.status.code === 'failed' || entry.error) {
-      failures.push({ ...placeOf(entry), code: entry.error?.code ?? null, reason: entry.error?.message ?? entry.status.message });
+      failures.push({
+        ...placeOf(entry),
+        code: entry.error?.code ?? null,
+        reason: entry.error?.message ?? entry.status.message,
+      });
     }
     flags.push(...flagsOf(entry));
   }
@@ -158,7 +190,9 @@ export function buildDayReport(input: {
     entries: input.entries.length,
     sessions,
     byStatus,
-    agents: [...perAgent.values()].sort((left, right) => right.messages - left.messages || left.agent.localeCompare(right.agent)),
+    agents: [...perAgent.values()].sort(
+      (left, right) => right.messages - left.messages || left.agent.localeCompare(right.agent),
+    ),
     failures,
     flags,
     cost,

@@ -4,7 +4,19 @@
  * refuses (issue 20) is cut back to the last whole record and waits in a backlog, retried with
  * backoff; {@link backlogWritten} lets the audit writer keep "journal record, then audit entry".
  */
-import { close, closeSync, fdatasync, fstatSync, fsync, fsyncSync, ftruncateSync, open, openSync, statSync, writeSync } from 'node:fs';
+import {
+  close,
+  closeSync,
+  fdatasync,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  ftruncateSync,
+  open,
+  openSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { diskCall, diskCallAsync, diskFailureCode, type DiskFaults } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
 import { open as openHandle } from 'node:fs/promises';
@@ -110,10 +122,12 @@ export class AppendOnlyFile {
         if (fstatSync(this.fd).size > this.size) ftruncateSync(this.fd, this.size);
         this.writeBacklog(this.fd);
       });
-      const settled: Promise<void> = this.flushing.catch(() => undefined).finally(() => {
-        this.flushing = null;
-        flushes.delete(settled);
-      });
+      const settled: Promise<void> = this.flushing
+        .catch(() => undefined)
+        .finally(() => {
+          this.flushing = null;
+          flushes.delete(settled);
+        });
       flushes.add(settled);
     }
   }
@@ -124,7 +138,10 @@ export class AppendOnlyFile {
       const bytes = Buffer.from(this.backlog[0], 'utf8');
       let written = 0;
       try {
-        while (written < bytes.length) written += diskCall(this.faults, 'write', this.file, () => writeSync(fd, bytes, written, bytes.length - written));
+        while (written < bytes.length)
+          written += diskCall(this.faults, 'write', this.file, () =>
+            writeSync(fd, bytes, written, bytes.length - written),
+          );
       } catch (error) {
         try {
           ftruncateSync(fd, this.size);
@@ -153,7 +170,9 @@ export class AppendOnlyFile {
     try {
       const atPath = statSync(this.file);
       if (atPath.ino === open.ino && atPath.dev === open.dev) return null;
-      return open.nlink === 0 ? 'removed and another file put at its path' : 'renamed away and another file put at its path';
+      return open.nlink === 0
+        ? 'removed and another file put at its path'
+        : 'renamed away and another file put at its path';
     } catch (error) {
       if (errorCode(error) !== 'ENOENT') throw error;
       return open.nlink === 0 ? 'removed' : 'renamed away (or its folder was removed)';
@@ -195,7 +214,10 @@ export async function fsyncSharedDirectory(directory: string): Promise<void> {
     if (sharedDirectories.size >= MAX_SHARED_DIRECTORIES) {
       const [oldestKey, oldest] = sharedDirectories.entries().next().value!;
       sharedDirectories.delete(oldestKey);
-      void Promise.all([oldest.fd, oldest.syncs.settled()]).then(([fd]) => close(fd, () => undefined), () => undefined);
+      void Promise.all([oldest.fd, oldest.syncs.settled()]).then(
+        ([fd]) => close(fd, () => undefined),
+        () => undefined,
+      );
     }
     const fd = openAsync(key, 'r');
     shared = { fd, syncs: new FdatasyncQueue(fsync) };

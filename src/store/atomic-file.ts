@@ -1,5 +1,15 @@
 /** Writes a whole file atomically (temp + rename), so readers never see half of it. */
-import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fdatasync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -17,11 +27,19 @@ function temporaryFor(file: string, tempDir: string): string {
   return path.join(tempDir, `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
 }
 
-export function writeFileAtomic(file: string, content: string | Uint8Array, durable = true, faults?: DiskFaults, mode?: number): void {
+export function writeFileAtomic(
+  file: string,
+  content: string | Uint8Array,
+  durable = true,
+  faults?: DiskFaults,
+  mode?: number,
+): void {
   const temporary = temporaryFor(file, path.dirname(file));
   const fd = openSync(temporary, 'w', mode);
   try {
-    diskCall(faults, 'write', file, () => writeSync(fd, typeof content === 'string' ? Buffer.from(content, 'utf8') : content));
+    diskCall(faults, 'write', file, () =>
+      writeSync(fd, typeof content === 'string' ? Buffer.from(content, 'utf8') : content),
+    );
     if (durable) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
@@ -46,7 +64,11 @@ export interface AtomicWriteOptions {
  * rename cost microseconds and run right here. A disk that refuses the write is waited out and the
  * whole write retried (disk-waits.ts), so `file` is always the old file or the whole new one.
  */
-export async function writeFileAtomicAsync(file: string, content: string, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomicAsync(
+  file: string,
+  content: string,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const { durable = true, tempDir = path.dirname(file), faults } = options;
   const writeOnce = () => writeThroughTemporary(file, content, durable, tempDir, faults);
   await diskWaits.retry(file, async () => {
@@ -65,22 +87,38 @@ export async function writeFileAtomicAsync(file: string, content: string, option
 }
 
 /** A session's result into the outbox, its temporary files in `system/` so that the outbox only ever holds finished results. */
-export async function writeOutboxResult(outboxDir: string, result: SessionResultFiles, durable: boolean, faults?: DiskFaults): Promise<void> {
+export async function writeOutboxResult(
+  outboxDir: string,
+  result: SessionResultFiles,
+  durable: boolean,
+  faults?: DiskFaults,
+): Promise<void> {
   const tempDir = path.dirname(outboxDir);
   await Promise.all([
-    writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.md`), result.report, { durable: false, tempDir, faults }),
+    writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.md`), result.report, {
+      durable: false,
+      tempDir,
+      faults,
+    }),
     writeFileAtomicAsync(path.join(outboxDir, `${result.requestId}.json`), result.json, { durable, tempDir, faults }),
   ]);
 }
 
-async function writeThroughTemporary(file: string, content: string, durable: boolean, tempDir: string, faults: DiskFaults | undefined): Promise<void> {
+async function writeThroughTemporary(
+  file: string,
+  content: string,
+  durable: boolean,
+  tempDir: string,
+  faults: DiskFaults | undefined,
+): Promise<void> {
   const temporary = temporaryFor(file, tempDir);
   try {
     const fd = await openAsync(temporary, 'w');
     try {
       const bytes = Buffer.from(content, 'utf8');
       let written = 0;
-      while (written < bytes.length) written += diskCall(faults, 'write', file, () => writeSync(fd, bytes, written, bytes.length - written));
+      while (written < bytes.length)
+        written += diskCall(faults, 'write', file, () => writeSync(fd, bytes, written, bytes.length - written));
       if (durable) await fdatasyncAsync(fd);
     } finally {
       closeSync(fd);

@@ -32,7 +32,12 @@ export function diskCall<T>(faults: DiskFaults | undefined, operation: DiskOpera
 }
 
 /** The same for a call on the thread pool (fdatasync). */
-export async function diskCallAsync<T>(faults: DiskFaults | undefined, operation: DiskOperation, file: string, call: () => Promise<T>): Promise<T> {
+export async function diskCallAsync<T>(
+  faults: DiskFaults | undefined,
+  operation: DiskOperation,
+  file: string,
+  call: () => Promise<T>,
+): Promise<T> {
   const failure = faults?.failureFor(operation, file) ?? null;
   if (failure === null) return call();
   if (failure.afterCall) await call();

@@ -32,7 +32,10 @@ export class DiskWaitAbandonedError extends GovflowError {
   }
 }
 
-export const DISK_BACKOFF: Readonly<Pick<BackoffOptions, 'baseMs' | 'maxMs'>> = Object.freeze({ baseMs: 100, maxMs: 5_000 });
+export const DISK_BACKOFF: Readonly<Pick<BackoffOptions, 'baseMs' | 'maxMs'>> = Object.freeze({
+  baseMs: 100,
+  maxMs: 5_000,
+});
 
 export class DiskWaits {
   private readonly current = new Set<DiskWait>();
@@ -74,7 +77,10 @@ export class DiskWaits {
             Object.assign(wait, { attempts: wait.attempts + 1, errno });
           }
           await abortableSleep(backoffDelayMs(wait.attempts, this.backoff), this.abandon.signal).catch(() => {
-            throw new DiskWaitAbandonedError('stopped while waiting for the disk; the write is retried from the journal at the next start', { cause: error });
+            throw new DiskWaitAbandonedError(
+              'stopped while waiting for the disk; the write is retried from the journal at the next start',
+              { cause: error },
+            );
           });
         }
       }

@@ -11,8 +11,25 @@ import type { DiskFaults } from './disk-io.js';
 import { diskWaits } from './disk-waits.js';
 import { ManifestFile } from './manifest-file.js';
 import { PromptStore } from './prompt-store.js';
-import { SessionJournal, type AuditPosition, type CrashRecord, type ExchangeRecord, type FinishedRecord, type JournalRecord, type MessageRecord, type ReplyRecord, type SessionManifest, type SessionRecord, type VoidRecord } from './session-journal.js';
-import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from './tool-journal-records.js';
+import {
+  SessionJournal,
+  type AuditPosition,
+  type CrashRecord,
+  type ExchangeRecord,
+  type FinishedRecord,
+  type JournalRecord,
+  type MessageRecord,
+  type ReplyRecord,
+  type SessionManifest,
+  type SessionRecord,
+  type VoidRecord,
+} from './session-journal.js';
+import type {
+  ApprovalRecord,
+  ApprovalRequestRecord,
+  ToolResultRecord,
+  ToolTurnRecord,
+} from './tool-journal-records.js';
 import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession } from './session-store.js';
 import { GovflowError } from '../errors.js';
 
@@ -143,7 +160,9 @@ export class FilesSessionStore implements SessionStore {
       await mkdir(directory, { recursive: true });
       return AppendOnlyFile.open(path.join(directory, 'journal.jsonl'), durable, this.options.faults);
     });
-    const entriesDurable = durable ? Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)]) : undefined;
+    const entriesDurable = durable
+      ? Promise.all([fsyncDirectoryAsync(directory), fsyncSharedDirectory(sessionsDir)])
+      : undefined;
     const session = new FilesStoredSession(record.session_id, journal, this.options, entriesDurable);
     // Where its entries can begin: crash recovery reads the log from there, not from the day's start.
     const auditFrom = this.options.audit.position?.() ?? null;
@@ -152,10 +171,13 @@ export class FilesSessionStore implements SessionStore {
   }
 
   async open(sessionId: string): Promise<{ session: StoredSession; records: JournalRecord[] }> {
-    if (!this.exists(sessionId)) throw new GovflowError('internal', `no session "${sessionId}" under ${this.options.sessionsDir}`);
+    if (!this.exists(sessionId))
+      throw new GovflowError('internal', `no session "${sessionId}" under ${this.options.sessionsDir}`);
     const directory = SessionJournal.directoryOf(this.options.sessionsDir, sessionId);
     const records = SessionJournal.read(directory, true);
-    const journal = new AppendOnlyFile(path.join(directory, 'journal.jsonl'), this.options.durable, { faults: this.options.faults });
+    const journal = new AppendOnlyFile(path.join(directory, 'journal.jsonl'), this.options.durable, {
+      faults: this.options.faults,
+    });
     return { session: new FilesStoredSession(sessionId, journal, this.options), records };
   }
 

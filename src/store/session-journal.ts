@@ -169,10 +169,19 @@ export interface CrashRecord {
   at: string;
 }
 
-export type JournalRecord = SessionRecord | ExchangeRecord | MessageRecord | ReplyRecord | VoidRecord | FinishedRecord | CrashRecord | ToolJournalRecord;
+export type JournalRecord =
+  | SessionRecord
+  | ExchangeRecord
+  | MessageRecord
+  | ReplyRecord
+  | VoidRecord
+  | FinishedRecord
+  | CrashRecord
+  | ToolJournalRecord;
 
 /** Seed 001's job states. */
-export type SessionStateName = 'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCESS' | 'PARTIAL' | 'FAILED' | 'HALTED_COST' | 'HALTED_TIME';
+export type SessionStateName =
+  'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCESS' | 'PARTIAL' | 'FAILED' | 'HALTED_COST' | 'HALTED_TIME';
 
 export interface SessionManifest {
   v: typeof JOURNAL_FORMAT;
@@ -258,7 +267,11 @@ export function parseJournalRecord(line: string, file: string, lineNumber: numbe
   }
   const record = value as Partial<JournalRecord> | null;
   if (typeof record !== 'object' || record === null || typeof record.type !== 'string') {
-    throw new JournalFormatError('not a journal record (no "type"); the journal is damaged: restore it from a backup', file, lineNumber);
+    throw new JournalFormatError(
+      'not a journal record (no "type"); the journal is damaged: restore it from a backup',
+      file,
+      lineNumber,
+    );
   }
   if (!SUPPORTED_JOURNAL_VERSIONS.includes(record.v as number)) {
     throw new JournalFormatError(

@@ -36,7 +36,13 @@ export interface SessionReads {
   /** The user and session of a request id the store accepted, when the store knows more than the root's registry. */
   ownerOf(requestId: string): Promise<{ user: string; sessionId: string | null } | null>;
   /** A store that is its own durability (Postgres) commits a new request without an inbox claim. */
-  submit?(request: { requestId: string; sessionId: string; text: string; user: string; metadata: Record<string, unknown> | null }): Promise<'queued' | 'duplicate'>;
+  submit?(request: {
+    requestId: string;
+    sessionId: string;
+    text: string;
+    user: string;
+    metadata: Record<string, unknown> | null;
+  }): Promise<'queued' | 'duplicate'>;
   /** Every session of a shared store as the web view lists it (newest first); without it the web view indexes the root's files. */
   sessionRows?(): Promise<SessionRow[]>;
 }
@@ -48,7 +54,10 @@ export class FilesSessionReads implements SessionReads {
 
   result(requestId: string): Record<string, unknown> | null {
     try {
-      return JSON.parse(readFileSync(path.join(this.paths.outbox, `${requestId}.json`), 'utf8')) as Record<string, unknown>;
+      return JSON.parse(readFileSync(path.join(this.paths.outbox, `${requestId}.json`), 'utf8')) as Record<
+        string,
+        unknown
+      >;
     } catch {
       return archivedResult(this.paths, requestId); // moved by audit.retention (docs/audit-log.md)
     }

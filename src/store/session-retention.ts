@@ -37,7 +37,11 @@ export function archiveFinishedSessions(options: { paths: SystemPaths; timezone:
   const archived: string[] = [];
   for (const sessionId of SessionJournal.list(paths.sessions)) {
     const manifest = SessionJournal.readManifest(paths.sessions, sessionId);
-    if (manifest && (!ENDED.has(manifest.state) || compactInTimeZone(new Date(manifest.updated_at), timezone) >= before)) continue;
+    if (
+      manifest &&
+      (!ENDED.has(manifest.state) || compactInTimeZone(new Date(manifest.updated_at), timezone) >= before)
+    )
+      continue;
     const records = readJournal(paths.sessions, sessionId);
     const day = records && endDay(records, timezone);
     const session = records?.[0];
@@ -45,16 +49,28 @@ export function archiveFinishedSessions(options: { paths: SystemPaths; timezone:
     // Its request file still claimed: a crash came before intake archived it, and recovery reads this journal.
     if (session.claimed_path !== null && fs.existsSync(session.claimed_path)) continue;
     const parent = session.delegation?.parent_session_id;
-    if (parent !== undefined && SessionJournal.exists(paths.sessions, parent) && endDay(readJournal(paths.sessions, parent) ?? [], timezone) === null) continue;
+    if (
+      parent !== undefined &&
+      SessionJournal.exists(paths.sessions, parent) &&
+      endDay(readJournal(paths.sessions, parent) ?? [], timezone) === null
+    )
+      continue;
     const dayFolder = path.join(archiveFolderOf(paths.logs), day);
-    const results = [`${session.request_id}.json`, `${session.request_id}.md`].map((name) => path.join(paths.outbox, name)).filter((file) => fs.existsSync(file));
-    for (const file of results) writeGzip(path.join(dayFolder, 'outbox', `${path.basename(file)}.gz`), fs.readFileSync(file));
+    const results = [`${session.request_id}.json`, `${session.request_id}.md`]
+      .map((name) => path.join(paths.outbox, name))
+      .filter((file) => fs.existsSync(file));
+    for (const file of results)
+      writeGzip(path.join(dayFolder, 'outbox', `${path.basename(file)}.gz`), fs.readFileSync(file));
     const folder = SessionJournal.directoryOf(paths.sessions, sessionId);
     for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
       if (!entry.isFile()) continue;
       const file = path.join(folder, entry.name);
       // The PII vault keeps its mode 0600 (README "Privacy and guardrails").
-      writeGzip(path.join(dayFolder, 'sessions', sessionId, `${entry.name}.gz`), fs.readFileSync(file), fs.statSync(file).mode & 0o777);
+      writeGzip(
+        path.join(dayFolder, 'sessions', sessionId, `${entry.name}.gz`),
+        fs.readFileSync(file),
+        fs.statSync(file).mode & 0o777,
+      );
     }
     for (const file of results) fs.rmSync(file);
     fs.rmSync(folder, { recursive: true, force: true });
@@ -91,7 +107,9 @@ export function sessionFolder(paths: ArchivePaths, sessionId: string): string {
 export function archivedResult(paths: ArchivePaths, requestId: string): Record<string, unknown> | null {
   const archived = findArchived(paths, path.join('outbox', `${requestId}.json.gz`));
   try {
-    return archived === null ? null : (JSON.parse(gunzipSync(fs.readFileSync(archived)).toString('utf8')) as Record<string, unknown>);
+    return archived === null
+      ? null
+      : (JSON.parse(gunzipSync(fs.readFileSync(archived)).toString('utf8')) as Record<string, unknown>);
   } catch {
     return null;
   }

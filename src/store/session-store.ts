@@ -10,8 +10,24 @@
  *   again after a crash (recovery rewrites the same result).
  * - `open` returns every complete record, in order; a torn last record is cut.
  */
-import type { AuditPosition, CrashRecord, ExchangeRecord, FinishedRecord, JournalRecord, MessageRecord, ReplyRecord, SessionManifest, SessionRecord, VoidRecord } from './session-journal.js';
-import type { ApprovalRecord, ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from './tool-journal-records.js';
+import type {
+  AuditPosition,
+  CrashRecord,
+  ExchangeRecord,
+  FinishedRecord,
+  JournalRecord,
+  MessageRecord,
+  ReplyRecord,
+  SessionManifest,
+  SessionRecord,
+  VoidRecord,
+} from './session-journal.js';
+import type {
+  ApprovalRecord,
+  ApprovalRequestRecord,
+  ToolResultRecord,
+  ToolTurnRecord,
+} from './tool-journal-records.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { ToolAuditLines } from './tool-journal-records.js';
 

@@ -22,7 +22,13 @@ export interface ToolAuditLines {
     executed_args_match?: boolean;
   }>;
   evidence?: Array<{ path: string; sha256: string; bytes: number }>;
-  delegations?: Array<{ child_session: string | null; agent: string; objective_sha256: string; status: string; ms: number }>;
+  delegations?: Array<{
+    child_session: string | null;
+    agent: string;
+    objective_sha256: string;
+    status: string;
+    ms: number;
+  }>;
 }
 
 /** One tool call as the model made it; `input_error` when its arguments were not JSON. */

@@ -9,7 +9,15 @@
  * A session that pauses and resumes (even in another process) keeps its trace: each run opens a
  * new root span under the same trace id. Listens only; a session never waits for tracing.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import { sha256Hex } from '../sha256-hex.js';
 import type { SessionEventMap, SessionEvents } from '../pipeline/session-events.js';
 
@@ -68,14 +76,27 @@ export class SessionTracer {
     on('tool_call_start', (event) => this.toolCallStarted(event));
     on('tool_call_result', (event) => this.toolCallFinished(event));
     on('message', (event) => this.messageCommitted(event));
-    on('pending', (event) => this.sessionEnded(event.sessionId, { 'govflow.session.status': 'pending', 'govflow.pending.awaiting': event.awaiting }, null));
-    on('session_finished', (event) => this.sessionEnded(event.sessionId, { 'govflow.session.status': event.status }, event.status === 'failed' ? 'session failed' : null));
+    on('pending', (event) =>
+      this.sessionEnded(
+        event.sessionId,
+        { 'govflow.session.status': 'pending', 'govflow.pending.awaiting': event.awaiting },
+        null,
+      ),
+    );
+    on('session_finished', (event) =>
+      this.sessionEnded(
+        event.sessionId,
+        { 'govflow.session.status': event.status },
+        event.status === 'failed' ? 'session failed' : null,
+      ),
+    );
   }
 
   /** Stops listening and ends every span still open (daemon stop): nothing open is lost. */
   detach(): void {
     for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
-    for (const sessionId of [...this.sessions.keys()]) this.sessionEnded(sessionId, { 'govflow.session.status': 'interrupted' }, null);
+    for (const sessionId of [...this.sessions.keys()])
+      this.sessionEnded(sessionId, { 'govflow.session.status': 'interrupted' }, null);
   }
 
   /** Sessions with spans open right now (tests, diagnostics). */
@@ -85,7 +106,11 @@ export class SessionTracer {
 
   private sessionStarted(event: SessionEventMap['session_started']): void {
     const spans = this.session(event.sessionId);
-    spans.root.setAttributes({ 'govflow.request.id': event.requestId, 'govflow.entry_agent': event.entryAgent, ...(event.user ? { 'govflow.user': event.user } : {}) });
+    spans.root.setAttributes({
+      'govflow.request.id': event.requestId,
+      'govflow.entry_agent': event.entryAgent,
+      ...(event.user ? { 'govflow.user': event.user } : {}),
+    });
   }
 
   /** The session's open spans; a run that did not start here (a resume, a reply) opens its root now. */
@@ -104,7 +129,13 @@ export class SessionTracer {
     return spans;
   }
 
-  private startStep(spans: SessionSpans, sessionId: string, agent: string, taskId: string | null, sequence: number | null): OpenStep {
+  private startStep(
+    spans: SessionSpans,
+    sessionId: string,
+    agent: string,
+    taskId: string | null,
+    sequence: number | null,
+  ): OpenStep {
     const span = this.startSpan('invoke_agent', agent, spans.root, {
       'gen_ai.agent.name': agent,
       'gen_ai.conversation.id': sessionId,
@@ -117,9 +148,19 @@ export class SessionTracer {
   }
 
   /** `<operation> <name>` under `parent` (a root span when null). */
-  private startSpan(operation: string, name: string, parent: Span | null, attributes: Attributes, kind = SpanKind.INTERNAL): Span {
+  private startSpan(
+    operation: string,
+    name: string,
+    parent: Span | null,
+    attributes: Attributes,
+    kind = SpanKind.INTERNAL,
+  ): Span {
     const context = parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT;
-    return this.tracer.startSpan(`${operation} ${name}`, { kind, attributes: { 'gen_ai.operation.name': operation, ...attributes } }, context);
+    return this.tracer.startSpan(
+      `${operation} ${name}`,
+      { kind, attributes: { 'gen_ai.operation.name': operation, ...attributes } },
+      context,
+    );
   }
 
   /** The open step of this agent (and task, when known), the oldest when several match; one opened now when none is. */
@@ -147,21 +188,34 @@ export class SessionTracer {
       'govflow.attempt': event.attempt,
     };
     if (this.options.captureContent) {
-      if (event.system !== undefined) attributes['gen_ai.system_instructions'] = JSON.stringify([{ type: 'text', content: event.system }]);
+      if (event.system !== undefined)
+        attributes['gen_ai.system_instructions'] = JSON.stringify([{ type: 'text', content: event.system }]);
       if (event.prompt !== undefined) {
         const messages = [...(event.history ?? []), { role: 'user', content: event.prompt }];
-        attributes['gen_ai.input.messages'] = JSON.stringify(messages.map((message) => ({ role: message.role, parts: [{ type: 'text', content: message.content }] })));
+        attributes['gen_ai.input.messages'] = JSON.stringify(
+          messages.map((message) => ({ role: message.role, parts: [{ type: 'text', content: message.content }] })),
+        );
       }
     }
-    this.session(event.sessionId).calls.set(callKey(event), this.startSpan('chat', event.model, step.span, attributes, SpanKind.CLIENT));
+    this.session(event.sessionId).calls.set(
+      callKey(event),
+      this.startSpan('chat', event.model, step.span, attributes, SpanKind.CLIENT),
+    );
   }
 
   private modelCallFinished(event: SessionEventMap['model_call_finished']): void {
     const span = take(this.session(event.sessionId).calls, callKey(event));
     if (!span) return;
-    span.setAttributes({ 'gen_ai.response.model': event.model, 'gen_ai.usage.input_tokens': event.inputTokens, 'gen_ai.usage.output_tokens': event.outputTokens });
+    span.setAttributes({
+      'gen_ai.response.model': event.model,
+      'gen_ai.usage.input_tokens': event.inputTokens,
+      'gen_ai.usage.output_tokens': event.outputTokens,
+    });
     if (this.options.captureContent && typeof event.response === 'string') {
-      span.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: event.response }] }]));
+      span.setAttribute(
+        'gen_ai.output.messages',
+        JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: event.response }] }]),
+      );
     }
     if (event.error !== null) {
       span.setAttribute('error.type', 'provider_error');
@@ -178,14 +232,19 @@ export class SessionTracer {
       'gen_ai.agent.name': event.agent,
       'gen_ai.conversation.id': event.sessionId,
     };
-    if (this.options.captureContent && event.input !== undefined) attributes['gen_ai.tool.call.arguments'] = safeJson(event.input);
-    this.session(event.sessionId).tools.set(toolKey(event), this.startSpan('execute_tool', event.name, step.span, attributes));
+    if (this.options.captureContent && event.input !== undefined)
+      attributes['gen_ai.tool.call.arguments'] = safeJson(event.input);
+    this.session(event.sessionId).tools.set(
+      toolKey(event),
+      this.startSpan('execute_tool', event.name, step.span, attributes),
+    );
   }
 
   private toolCallFinished(event: SessionEventMap['tool_call_result']): void {
     const span = take(this.session(event.sessionId).tools, toolKey(event));
     if (!span) return;
-    if (this.options.captureContent && event.output !== undefined) span.setAttribute('gen_ai.tool.call.result', event.output);
+    if (this.options.captureContent && event.output !== undefined)
+      span.setAttribute('gen_ai.tool.call.result', event.output);
     if (event.isError) {
       span.setAttribute('error.type', 'tool_error');
       span.setStatus({ code: SpanStatusCode.ERROR, message: `tool ${event.name} returned an error` });
@@ -204,7 +263,8 @@ export class SessionTracer {
       ...(event.outputType ? { 'govflow.message.output_type': event.outputType } : {}),
       ...(event.entryHash ? { 'govflow.audit.entry_hash': event.entryHash } : {}),
     });
-    if (event.status === 'failed') step.span.setStatus({ code: SpanStatusCode.ERROR, message: `agent ${event.agent} failed` });
+    if (event.status === 'failed')
+      step.span.setStatus({ code: SpanStatusCode.ERROR, message: `agent ${event.agent} failed` });
     this.endOpenChildren(spans, event.agent);
     step.span.end();
   }

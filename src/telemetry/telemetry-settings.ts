@@ -33,7 +33,10 @@ export function parseOtlpHeaders(text: string | undefined, variable: string): Re
   for (const pair of text.split(',')) {
     if (pair.trim() === '') continue;
     const equals = pair.indexOf('=');
-    if (equals <= 0) throw new ConfigError(`${variable} holds "${pair.trim()}", which is not key=value; write it as key1=value1,key2=value2`);
+    if (equals <= 0)
+      throw new ConfigError(
+        `${variable} holds "${pair.trim()}", which is not key=value; write it as key1=value1,key2=value2`,
+      );
     let value = pair.slice(equals + 1).trim();
     try {
       value = decodeURIComponent(value);
@@ -46,7 +49,8 @@ export function parseOtlpHeaders(text: string | undefined, variable: string): Re
 }
 
 function checkedUrl(value: string, from: string): string {
-  if (!URL.canParse(value.trim())) throw new ConfigError(`${from} is "${value}", which is not a URL; write it like http://127.0.0.1:4318`);
+  if (!URL.canParse(value.trim()))
+    throw new ConfigError(`${from} is "${value}", which is not a URL; write it like http://127.0.0.1:4318`);
   const { protocol } = new URL(value.trim());
   if (protocol !== 'http:' && protocol !== 'https:') {
     throw new ConfigError(`${from} is "${value}"; govflow exports OTLP over HTTP, so use an http:// or https:// URL`);
@@ -58,7 +62,10 @@ function checkedUrl(value: string, from: string): string {
  * Null when tracing is off. The config key wins over the environment; only
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is the full URL by the OpenTelemetry rules.
  */
-export function resolveTelemetrySettings(config: Pick<GovflowConfig, 'telemetry'>, env: NodeJS.ProcessEnv): TelemetrySettings | null {
+export function resolveTelemetrySettings(
+  config: Pick<GovflowConfig, 'telemetry'>,
+  env: NodeJS.ProcessEnv,
+): TelemetrySettings | null {
   if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return null;
   const headers = {
     ...parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_HEADERS, 'OTEL_EXPORTER_OTLP_HEADERS'),
@@ -73,7 +80,13 @@ export function resolveTelemetrySettings(config: Pick<GovflowConfig, 'telemetry'
     if (!value || value.trim() === '') continue;
     const url = checkedUrl(value, source);
     const tracesUrl = source === 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' ? url : tracesUrlOf(url);
-    return Object.freeze({ captureContent: config.telemetry.capture_content, serviceName: config.telemetry.service_name, headers, tracesUrl, source });
+    return Object.freeze({
+      captureContent: config.telemetry.capture_content,
+      serviceName: config.telemetry.service_name,
+      headers,
+      tracesUrl,
+      source,
+    });
   }
   return null;
 }

@@ -21,7 +21,12 @@ export interface Telemetry {
 export const SHUTDOWN_LIMIT_MS = 6_000;
 
 /** Null when tracing is off. Throws ConfigError on bad settings; later export failures are only logged. */
-export async function startTelemetry(config: Pick<GovflowConfig, 'telemetry'>, events: SessionEvents, env: NodeJS.ProcessEnv, log?: OperationalLog): Promise<Telemetry | null> {
+export async function startTelemetry(
+  config: Pick<GovflowConfig, 'telemetry'>,
+  events: SessionEvents,
+  env: NodeJS.ProcessEnv,
+  log?: OperationalLog,
+): Promise<Telemetry | null> {
   const settings = resolveTelemetrySettings(config, env);
   if (!settings) return null;
   const { startTracePipeline } = await import('./trace-pipeline.js');
@@ -30,7 +35,10 @@ export async function startTelemetry(config: Pick<GovflowConfig, 'telemetry'>, e
     env,
     onExportFailure: (message) => {
       exportFailed = true;
-      log?.warn('tracing: spans could not be exported; check that the collector runs and telemetry.otlp_endpoint points at it', { url: settings.tracesUrl, error: message });
+      log?.warn(
+        'tracing: spans could not be exported; check that the collector runs and telemetry.otlp_endpoint points at it',
+        { url: settings.tracesUrl, error: message },
+      );
     },
   });
   log?.info('tracing on: exporting OpenTelemetry spans', {
@@ -48,10 +56,18 @@ export async function startTelemetry(config: Pick<GovflowConfig, 'telemetry'>, e
           // The limit's timer alone does not keep the process alive.
           const limit = delay(SHUTDOWN_LIMIT_MS, 'late' as const, { ref: false });
           const outcome = await Promise.race([pipeline.shutdown().then(() => 'done' as const), limit]);
-          if (outcome === 'late') log?.warn(`tracing: the collector did not take the last spans within ${SHUTDOWN_LIMIT_MS} ms; they are dropped`, { url: settings.tracesUrl });
+          if (outcome === 'late')
+            log?.warn(
+              `tracing: the collector did not take the last spans within ${SHUTDOWN_LIMIT_MS} ms; they are dropped`,
+              { url: settings.tracesUrl },
+            );
         } catch (error) {
           // An export failure was told already when it happened.
-          if (!exportFailed) log?.warn('tracing: exporting the last spans failed', { url: settings.tracesUrl, error: errorMessage(error) });
+          if (!exportFailed)
+            log?.warn('tracing: exporting the last spans failed', {
+              url: settings.tracesUrl,
+              error: errorMessage(error),
+            });
         }
       })();
       return stopping;

@@ -1,6 +1,12 @@
 /** The OpenTelemetry SDK side of tracing, imported by telemetry.ts only when tracing is on. */
 import type { IdGenerator } from '@opentelemetry/sdk-trace-base';
-import { BasicTracerProvider, BatchSpanProcessor, RandomIdGenerator, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  RandomIdGenerator,
+  SimpleSpanProcessor,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { SessionEvents } from '../pipeline/session-events.js';
@@ -76,10 +82,18 @@ export interface TracePipeline {
   shutdown(): Promise<void>;
 }
 
-export function startTracePipeline(events: SessionEvents, settings: TelemetrySettings, options: TracePipelineOptions = {}): TracePipeline {
-  const base = options.exporter ?? new OTLPTraceExporter({ url: settings.tracesUrl, headers: settings.headers, timeoutMillis: 5_000 });
+export function startTracePipeline(
+  events: SessionEvents,
+  settings: TelemetrySettings,
+  options: TracePipelineOptions = {},
+): TracePipeline {
+  const base =
+    options.exporter ??
+    new OTLPTraceExporter({ url: settings.tracesUrl, headers: settings.headers, timeoutMillis: 5_000 });
   const exporter = options.onExportFailure ? reportingFailures(base, options.onExportFailure) : base;
-  const processor = options.immediate ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter, { scheduledDelayMillis: batchDelayMs(options.env ?? process.env) });
+  const processor = options.immediate
+    ? new SimpleSpanProcessor(exporter)
+    : new BatchSpanProcessor(exporter, { scheduledDelayMillis: batchDelayMs(options.env ?? process.env) });
   const ids = new SessionTraceIds();
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.serviceName }),

@@ -25,7 +25,11 @@ const NO_CHANGES: FileChanges = { added: [], removed: [], changed: [] };
 
 function merged(left: FileChanges, right: FileChanges): FileChanges {
   const union = (a: string[], b: string[]) => [...new Set([...a, ...b])].sort();
-  return { added: union(left.added, right.added), removed: union(left.removed, right.removed), changed: union(left.changed, right.changed) };
+  return {
+    added: union(left.added, right.added),
+    removed: union(left.removed, right.removed),
+    changed: union(left.changed, right.changed),
+  };
 }
 
 /** Agents whose prompt changed since the recording: those that missed, and any other recorded agent whose files changed. */
@@ -43,14 +47,29 @@ export function promptChangesOf(replay: ReplayProvider | null, snapshot: Governa
       // After the first miss, an agent's input shows that failure as escaped JSON: its system prompt's diff says more.
       const after = miss.after?.agent ?? null;
       const diff = after === null ? miss.diff : miss.systemDiff;
-      byAgent.set(miss.agent, { agent: miss.agent, promptFiles: miss.governanceFileChanges, systemChanged: miss.systemChanged, governance, after, diff });
+      byAgent.set(miss.agent, {
+        agent: miss.agent,
+        promptFiles: miss.governanceFileChanges,
+        systemChanged: miss.systemChanged,
+        governance,
+        after,
+        diff,
+      });
     }
   }
   for (const [agentName, recorded] of replay.recordedFileHashes()) {
     const agent = snapshot.agents.get(agentName);
     if (!agent || byAgent.has(agentName)) continue;
     const promptFiles = fileChanges(recorded, promptFileHashes(buildSystemPrompt(snapshot, agent).system));
-    if (!noFileChanges(promptFiles)) byAgent.set(agentName, { agent: agentName, promptFiles, systemChanged: true, governance, after: null, diff: null });
+    if (!noFileChanges(promptFiles))
+      byAgent.set(agentName, {
+        agent: agentName,
+        promptFiles,
+        systemChanged: true,
+        governance,
+        after: null,
+        diff: null,
+      });
   }
   return [...byAgent.values()];
 }
@@ -65,13 +84,15 @@ function listed(changes: FileChanges, since: string): string {
 
 /** Why the agent's prompt changed, in one line. */
 export function describePromptChange(change: PromptChange): string {
-  if (!change.systemChanged && change.after !== null) return `its input changed: it carries the failed answer of agent "${change.after}" (the replay miss above)`;
-  if (!change.systemChanged) return 'no governance file changed (the input to it did: the request, or an earlier agent\'s answer)';
+  if (!change.systemChanged && change.after !== null)
+    return `its input changed: it carries the failed answer of agent "${change.after}" (the replay miss above)`;
+  if (!change.systemChanged)
+    return "no governance file changed (the input to it did: the request, or an earlier agent's answer)";
   if (!noFileChanges(change.promptFiles)) return listed(change.promptFiles, '');
   const governance = change.governance ?? NO_CHANGES;
   if (!noFileChanges(governance)) return `no file in its prompt changed; ${listed(governance, ' since the recording')}`;
   if (change.governance === null) {
-    return 'no file in its prompt changed, and the cassette does not list the governance files it was recorded with (record again to have them named): an agent file added or removed, or another agent\'s description or output_schema, changes it too';
+    return "no file in its prompt changed, and the cassette does not list the governance files it was recorded with (record again to have them named): an agent file added or removed, or another agent's description or output_schema, changes it too";
   }
-  return 'no governance file changed, but govflow\'s own part of the prompt did (a newer govflow): record again';
+  return "no governance file changed, but govflow's own part of the prompt did (a newer govflow): record again";
 }

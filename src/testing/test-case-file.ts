@@ -97,7 +97,12 @@ const CASE_SCHEMA = {
                   items: {
                     type: 'object',
                     additionalProperties: false,
-                    properties: { agent: { type: 'string' }, status: { type: 'string' }, output_type: { type: 'string' }, contains: stringList },
+                    properties: {
+                      agent: { type: 'string' },
+                      status: { type: 'string' },
+                      output_type: { type: 'string' },
+                      contains: stringList,
+                    },
                   },
                 },
               ],
@@ -121,12 +126,17 @@ export function parseTestCaseFile(text: string, file: string, testsDir: string):
   const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (document.errors.length > 0) {
     const first = document.errors[0];
-    throw new ConfigError(`invalid YAML: ${first.message.split('\n')[0]}`, file, lineCounter.linePos(first.pos[0]).line);
+    throw new ConfigError(
+      `invalid YAML: ${first.message.split('\n')[0]}`,
+      file,
+      lineCounter.linePos(first.pos[0]).line,
+    );
   }
   const lineAt = (segments: Array<string | number>): number => {
     // The deepest node that exists on the path: a misspelt key points at its own line.
     for (let length = segments.length; length >= 0; length--) {
-      const node = length === 0 ? document.contents : (document.getIn(segments.slice(0, length), true) as Node | undefined);
+      const node =
+        length === 0 ? document.contents : (document.getIn(segments.slice(0, length), true) as Node | undefined);
       const keyNode = length > 0 ? keyNodeOf(segments.slice(0, length)) : undefined;
       const range = keyNode?.range ?? node?.range;
       if (range) return lineCounter.linePos(range[0]).line;
@@ -136,7 +146,9 @@ export function parseTestCaseFile(text: string, file: string, testsDir: string):
   const keyNodeOf = (segments: Array<string | number>): Node | undefined => {
     const parent = segments.length === 1 ? document.contents : document.getIn(segments.slice(0, -1), true);
     if (!isMap(parent)) return undefined;
-    const pair = parent.items.find((item) => String((item.key as { value?: unknown } | null)?.value) === String(segments.at(-1)));
+    const pair = parent.items.find(
+      (item) => String((item.key as { value?: unknown } | null)?.value) === String(segments.at(-1)),
+    );
     return pair?.key as Node | undefined;
   };
   const value = document.toJS() as unknown;
@@ -149,14 +161,25 @@ export function parseTestCaseFile(text: string, file: string, testsDir: string):
     const base: Array<string | number> = isList ? [index] : [];
     if (!validateCase(item)) {
       // A misspelt key also leaves its right spelling missing: name the misspelling first.
-      const error = validateCase.errors!.find((candidate) => candidate.keyword === 'additionalProperties') ?? validateCase.errors![0];
+      const error =
+        validateCase.errors!.find((candidate) => candidate.keyword === 'additionalProperties') ??
+        validateCase.errors![0];
       const inCase = pointerSegments(error.instancePath);
       const segments = [...base, ...errorKeyPath(error)];
       const [sentence] = describeSchemaErrors([error]);
       const where = inCase.length > 0 ? inCase.join('.') : 'the case';
-      throw new ConfigError(`${where}: ${sentence.slice(sentence.indexOf(': ') + 2)} (allowed keys: name, request, cassette?, expect {status, agents, output, audit {entries, violations, verify, contains, not_contains}})`, file, lineAt(segments));
+      throw new ConfigError(
+        `${where}: ${sentence.slice(sentence.indexOf(': ') + 2)} (allowed keys: name, request, cassette?, expect {status, agents, output, audit {entries, violations, verify, contains, not_contains}})`,
+        file,
+        lineAt(segments),
+      );
     }
-    const raw = item as { name: string; request: string | TestCase['request']; cassette?: string; expect: TestCaseExpectation };
+    const raw = item as {
+      name: string;
+      request: string | TestCase['request'];
+      cassette?: string;
+      expect: TestCaseExpectation;
+    };
     const cassette = raw.cassette ?? `cassettes/${raw.name}.cassette.json`;
     return {
       name: raw.name,

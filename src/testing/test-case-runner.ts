@@ -50,14 +50,21 @@ function copyRoot(root: string): string {
   return copy;
 }
 
-function providerFor(testCase: TestCase, copy: string, options: RunCaseOptions, stagingFile: string): { provider: LlmProvider; replay: ReplayProvider | null; recorder: CassetteRecorder | null } {
+function providerFor(
+  testCase: TestCase,
+  copy: string,
+  options: RunCaseOptions,
+  stagingFile: string,
+): { provider: LlmProvider; replay: ReplayProvider | null; recorder: CassetteRecorder | null } {
   if (!options.update) {
     try {
       const replay = ReplayProvider.fromTarget(testCase.cassette);
       return { provider: replay, replay, recorder: null };
     } catch (error) {
       if (error instanceof ConfigError) {
-        const hint = /does not exist/.test(error.message) ? `; record it with: govflow test --update ${testCase.name}` : '';
+        const hint = /does not exist/.test(error.message)
+          ? `; record it with: govflow test --update ${testCase.name}`
+          : '';
         throw new ConfigError(`${error.message}${hint}`, error.file);
       }
       throw error;
@@ -65,10 +72,17 @@ function providerFor(testCase: TestCase, copy: string, options: RunCaseOptions, 
   }
   const config = loadConfig(copy, options.env);
   if (config.provider.kind === 'replay') {
-    throw new ConfigError('--update records answers from the configured provider, but provider.kind is "replay"; configure the provider to record from (dry-run, scripted or a real model)', 'govflow.config.yaml');
+    throw new ConfigError(
+      '--update records answers from the configured provider, but provider.kind is "replay"; configure the provider to record from (dry-run, scripted or a real model)',
+      'govflow.config.yaml',
+    );
   }
   const recorder = new CassetteRecorder(stagingFile);
-  return { provider: recordingProvider(createProvider(config, options.env, { recordDir: null }), recorder), replay: null, recorder };
+  return {
+    provider: recordingProvider(createProvider(config, options.env, { recordDir: null }), recorder),
+    replay: null,
+    recorder,
+  };
 }
 
 /** Runs one case to the end. Never throws for a case's own problems: they are its failures. */
@@ -76,7 +90,11 @@ export async function runTestCase(root: string, testCase: TestCase, options: Run
   const started = performance.now();
   const copy = copyRoot(root);
   const staging = mkdtempSync(path.join(tmpdir(), 'govflow-test-cassette-'));
-  const report = (failures: ExpectationFailure[], promptChanges: PromptChange[] = [], recorded: string | null = null): CaseReport => ({
+  const report = (
+    failures: ExpectationFailure[],
+    promptChanges: PromptChange[] = [],
+    recorded: string | null = null,
+  ): CaseReport => ({
     testCase,
     passed: failures.length === 0 && promptChanges.length === 0,
     ms: Math.round(performance.now() - started),
@@ -89,7 +107,9 @@ export async function runTestCase(root: string, testCase: TestCase, options: Run
     try {
       parts = providerFor(testCase, copy, options, path.join(staging, 'cassette.json'));
     } catch (error) {
-      return report([{ what: 'cassette', detail: error instanceof ConfigError ? error.describe() : errorMessage(error) }]);
+      return report([
+        { what: 'cassette', detail: error instanceof ConfigError ? error.describe() : errorMessage(error) },
+      ]);
     }
     const env = { ...options.env, GOVFLOW_FSYNC: '0' };
     const runtime = await openRuntime(copy, { env, provider: parts.provider });
@@ -108,17 +128,29 @@ export async function runTestCase(root: string, testCase: TestCase, options: Run
         },
         new AbortController().signal,
       );
-      const entries = (await readLogEntries(runtime.config.paths.logs)).filter((entry) => entry.sessionId === outcome.sessionId);
+      const entries = (await readLogEntries(runtime.config.paths.logs)).filter(
+        (entry) => entry.sessionId === outcome.sessionId,
+      );
       entries.sort((left, right) => left.sequence - right.sequence);
-      const verified = await verifyAuditChain({ logsDir: runtime.config.paths.logs, stateDir: runtime.config.paths.state });
+      const verified = await verifyAuditChain({
+        logsDir: runtime.config.paths.logs,
+        stateDir: runtime.config.paths.state,
+      });
       promptChanges = promptChangesOf(parts.replay, runtime.governance.current());
       observation = {
         status: outcome.status,
         agents: entries.map((entry) => entry.agent),
         output: outcome.result.output,
         auditEntries: entries.map((entry) => entry.body),
-        auditFields: entries.map((entry) => ({ agent: entry.agent, status: entry.status.code, output_type: entry.outputType })),
-        verify: { ok: verified.ok, problem: verified.firstProblem ? `${verified.firstProblem.reason}: ${verified.firstProblem.detail}` : null },
+        auditFields: entries.map((entry) => ({
+          agent: entry.agent,
+          status: entry.status.code,
+          output_type: entry.outputType,
+        })),
+        verify: {
+          ok: verified.ok,
+          problem: verified.firstProblem ? `${verified.firstProblem.reason}: ${verified.firstProblem.detail}` : null,
+        },
       };
     } finally {
       await runtime.close();

@@ -32,20 +32,26 @@ function show(value: unknown): string {
 function mismatch(what: string, expected: unknown, actual: unknown): ExpectationFailure {
   const before = show(expected);
   const after = show(actual);
-  const detail = before.includes('\n') || after.includes('\n') ? lineDiff(before, after) : `expected ${before}\n  actual ${after}`;
+  const detail =
+    before.includes('\n') || after.includes('\n') ? lineDiff(before, after) : `expected ${before}\n  actual ${after}`;
   return { what, detail };
 }
 
 /** Every way the observation differs from the expectation (empty: the case passes). */
 export function checkExpectations(expected: TestCaseExpectation, observed: Observation): ExpectationFailure[] {
   const failures: ExpectationFailure[] = [];
-  if (expected.status !== undefined && expected.status !== observed.status) failures.push(mismatch('status', expected.status, observed.status));
+  if (expected.status !== undefined && expected.status !== observed.status)
+    failures.push(mismatch('status', expected.status, observed.status));
   if (expected.agents !== undefined && !isDeepStrictEqual(expected.agents, observed.agents)) {
-    failures.push({ what: 'agents (the session\'s messages, in order)', detail: lineDiff(expected.agents.join('\n'), observed.agents.join('\n')) });
+    failures.push({
+      what: "agents (the session's messages, in order)",
+      detail: lineDiff(expected.agents.join('\n'), observed.agents.join('\n')),
+    });
   }
   for (const [pointer, value] of Object.entries(expected.output ?? {})) {
     const actual = resolvePointer(observed.output, pointer);
-    if (!isDeepStrictEqual(value, actual)) failures.push(mismatch(`output ${pointer === '' ? '(whole)' : pointer}`, value, actual));
+    if (!isDeepStrictEqual(value, actual))
+      failures.push(mismatch(`output ${pointer === '' ? '(whole)' : pointer}`, value, actual));
   }
   const audit = expected.audit;
   if (audit) {
@@ -55,19 +61,30 @@ export function checkExpectations(expected: TestCaseExpectation, observed: Obser
     if (Array.isArray(audit.entries)) failures.push(...checkEntries(audit.entries, observed));
     if (audit.violations !== undefined) {
       const flagged = observed.auditEntries.filter((entry) => entry.includes('[VIOLATIONS]')).length;
-      if (flagged !== audit.violations) failures.push(mismatch('audit entries with [VIOLATIONS]', audit.violations, flagged));
+      if (flagged !== audit.violations)
+        failures.push(mismatch('audit entries with [VIOLATIONS]', audit.violations, flagged));
     }
     if (audit.verify !== undefined && audit.verify !== observed.verify.ok) {
-      failures.push({ what: 'audit verify', detail: `expected the audit trail to ${audit.verify ? 'verify' : 'fail verification'}; ${observed.verify.ok ? 'it verified' : `it did not: ${observed.verify.problem ?? 'unknown problem'}`}` });
+      failures.push({
+        what: 'audit verify',
+        detail: `expected the audit trail to ${audit.verify ? 'verify' : 'fail verification'}; ${observed.verify.ok ? 'it verified' : `it did not: ${observed.verify.problem ?? 'unknown problem'}`}`,
+      });
     }
     for (const text of audit.contains ?? []) {
       if (!observed.auditEntries.some((entry) => entry.includes(text))) {
-        failures.push({ what: 'audit contains', detail: `no audit entry of the session contains ${JSON.stringify(text)}` });
+        failures.push({
+          what: 'audit contains',
+          detail: `no audit entry of the session contains ${JSON.stringify(text)}`,
+        });
       }
     }
     for (const text of audit.not_contains ?? []) {
       const index = observed.auditEntries.findIndex((entry) => entry.includes(text));
-      if (index >= 0) failures.push({ what: 'audit not_contains', detail: `audit entry ${index + 1} of the session contains ${JSON.stringify(text)}` });
+      if (index >= 0)
+        failures.push({
+          what: 'audit not_contains',
+          detail: `audit entry ${index + 1} of the session contains ${JSON.stringify(text)}`,
+        });
     }
   }
   return failures;
@@ -91,7 +108,8 @@ function checkEntries(expected: AuditEntryExpectation[], observed: Observation):
     }
     if (!isDeepStrictEqual(wanted, shown)) failures.push(mismatch(`audit entry ${index + 1}`, wanted, shown));
     for (const text of entry.contains ?? []) {
-      if (!observed.auditEntries[index].includes(text)) failures.push({ what: `audit entry ${index + 1}`, detail: `does not contain ${JSON.stringify(text)}` });
+      if (!observed.auditEntries[index].includes(text))
+        failures.push({ what: `audit entry ${index + 1}`, detail: `does not contain ${JSON.stringify(text)}` });
     }
   });
   return failures;

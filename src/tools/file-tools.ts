@@ -8,27 +8,41 @@ import { resolveExisting, resolveForWrite, workspaceRelative } from './workspace
 /** Entries list_files returns at most. */
 const MAX_LISTED_ENTRIES = 1000;
 
-const PATH_PROPERTY = { type: 'string', description: 'Path relative to the session workspace, e.g. "notes/summary.md".' };
+const PATH_PROPERTY = {
+  type: 'string',
+  description: 'Path relative to the session workspace, e.g. "notes/summary.md".',
+};
 
 export function readFileTool(maxFileBytes: number): Tool {
   return {
     name: 'read_file',
     description: `Reads a UTF-8 text file from the session workspace (at most ${maxFileBytes} bytes).`,
-    inputSchema: { type: 'object', properties: { path: PATH_PROPERTY }, required: ['path'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { path: PATH_PROPERTY },
+      required: ['path'],
+      additionalProperties: false,
+    },
     async call(input, context) {
       const requested = stringField(input, 'path', 'read_file')!;
       const { absolute } = await resolveExisting(context.workspace, requested, 'read_file');
       const stats = await stat(absolute);
-      if (stats.isDirectory()) throw new ToolCallError(`read_file: "${requested}" is a folder; use list_files to see what it holds`);
+      if (stats.isDirectory())
+        throw new ToolCallError(`read_file: "${requested}" is a folder; use list_files to see what it holds`);
       if (!stats.isFile()) throw new ToolCallError(`read_file: "${requested}" is not a regular file`);
       if (stats.size > maxFileBytes) {
-        throw new ToolCallError(`read_file: "${requested}" has ${stats.size} bytes, over the limit of ${maxFileBytes} (tools.max_file_bytes)`);
+        throw new ToolCallError(
+          `read_file: "${requested}" has ${stats.size} bytes, over the limit of ${maxFileBytes} (tools.max_file_bytes)`,
+        );
       }
       const handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
       try {
         const buffer = Buffer.alloc(maxFileBytes + 1);
         const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-        if (bytesRead > maxFileBytes) throw new ToolCallError(`read_file: "${requested}" grew over the limit of ${maxFileBytes} bytes while being read`);
+        if (bytesRead > maxFileBytes)
+          throw new ToolCallError(
+            `read_file: "${requested}" grew over the limit of ${maxFileBytes} bytes while being read`,
+          );
         return { output: buffer.subarray(0, bytesRead).toString('utf8'), isError: false };
       } finally {
         await handle.close();
@@ -51,11 +65,21 @@ export function writeFileTool(maxFileBytes: number): Tool {
       const requested = stringField(input, 'path', 'write_file')!;
       const content = stringField(input, 'content', 'write_file')!;
       const bytes = Buffer.byteLength(content);
-      if (bytes > maxFileBytes) throw new ToolCallError(`write_file: the content has ${bytes} bytes, over the limit of ${maxFileBytes} (tools.max_file_bytes)`);
+      if (bytes > maxFileBytes)
+        throw new ToolCallError(
+          `write_file: the content has ${bytes} bytes, over the limit of ${maxFileBytes} (tools.max_file_bytes)`,
+        );
       const { absolute, workspaceReal } = await resolveForWrite(context.workspace, requested, 'write_file');
       // O_NOFOLLOW: a symlink planted between the check and the open is refused, not followed.
-      const handle = await open(absolute, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ELOOP') throw new ToolCallError(`write_file: "${requested}" is a symlink; write_file does not write through symlinks`);
+      const handle = await open(
+        absolute,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+        0o644,
+      ).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ELOOP')
+          throw new ToolCallError(
+            `write_file: "${requested}" is a symlink; write_file does not write through symlinks`,
+          );
         throw new ToolCallError(`write_file: cannot write "${requested}": ${error.message}`);
       });
       try {
@@ -72,13 +96,25 @@ export function writeFileTool(maxFileBytes: number): Tool {
 export function listFilesTool(): Tool {
   return {
     name: 'list_files',
-    description: 'Lists a folder of the session workspace ("." for its top): one entry per line, folders ending in "/", files with their size in bytes.',
-    inputSchema: { type: 'object', properties: { path: { ...PATH_PROPERTY, description: 'Folder relative to the session workspace; "." for its top.' } }, additionalProperties: false },
+    description:
+      'Lists a folder of the session workspace ("." for its top): one entry per line, folders ending in "/", files with their size in bytes.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { ...PATH_PROPERTY, description: 'Folder relative to the session workspace; "." for its top.' },
+      },
+      additionalProperties: false,
+    },
     async call(input, context) {
       const requested = stringField(input, 'path', 'list_files', true) ?? '.';
-      const { absolute, workspaceReal } = await resolveExisting(context.workspace, requested === '' ? '.' : requested, 'list_files');
+      const { absolute, workspaceReal } = await resolveExisting(
+        context.workspace,
+        requested === '' ? '.' : requested,
+        'list_files',
+      );
       const stats = await stat(absolute);
-      if (!stats.isDirectory()) throw new ToolCallError(`list_files: "${requested}" is a file; use read_file to read it`);
+      if (!stats.isDirectory())
+        throw new ToolCallError(`list_files: "${requested}" is a file; use read_file to read it`);
       const entries = (await readdir(absolute, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
       const lines: string[] = [];
       for (const entry of entries.slice(0, MAX_LISTED_ENTRIES)) {
@@ -86,7 +122,8 @@ export function listFilesTool(): Tool {
         else if (entry.isSymbolicLink()) lines.push(`${entry.name} -> (symlink)`);
         else if (entry.isFile()) lines.push(`${entry.name} ${(await stat(path.join(absolute, entry.name))).size}`);
       }
-      if (entries.length > MAX_LISTED_ENTRIES) lines.push(`(${entries.length - MAX_LISTED_ENTRIES} more entries not listed)`);
+      if (entries.length > MAX_LISTED_ENTRIES)
+        lines.push(`(${entries.length - MAX_LISTED_ENTRIES} more entries not listed)`);
       const where = workspaceRelative(workspaceReal, absolute);
       return { output: lines.length > 0 ? `${where}:\n${lines.join('\n')}` : `${where}: (empty)`, isError: false };
     },

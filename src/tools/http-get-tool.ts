@@ -30,11 +30,21 @@ export function hostAllowed(allowHosts: readonly string[], host: string): boolea
 export function isInternalAddress(address: string): boolean {
   if (isIP(address) === 4) {
     const [a, b] = address.split('.').map(Number);
-    return a === 127 || a === 10 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 127 ||
+      a === 10 ||
+      a === 0 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 169 && b === 254) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
   const lower = address.toLowerCase();
   if (lower.startsWith('::ffff:')) return isInternalAddress(lower.slice(7));
-  return lower === '::1' || lower === '::' || lower.startsWith('fc') || lower.startsWith('fd') || lower.startsWith('fe80');
+  return (
+    lower === '::1' || lower === '::' || lower.startsWith('fc') || lower.startsWith('fd') || lower.startsWith('fe80')
+  );
 }
 
 /** The address to connect to for `url`, after every allow-list check. */
@@ -45,7 +55,10 @@ async function checkedAddress(url: URL, limits: HttpGetLimits): Promise<{ addres
   if (url.username || url.password) throw new ToolCallError('http_get: URLs with credentials are refused');
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (!hostAllowed(limits.allow_hosts, host)) {
-    const allowed = limits.allow_hosts.length > 0 ? `allowed hosts: ${limits.allow_hosts.join(', ')}` : 'no host is allowed (tools.http_get.allow_hosts is empty)';
+    const allowed =
+      limits.allow_hosts.length > 0
+        ? `allowed hosts: ${limits.allow_hosts.join(', ')}`
+        : 'no host is allowed (tools.http_get.allow_hosts is empty)';
     throw new ToolCallError(`http_get: host "${host}" is not in tools.http_get.allow_hosts (${allowed})`);
   }
   if (isIP(host)) return { address: host, family: isIP(host) };
@@ -70,7 +83,12 @@ interface Fetched {
   body: Buffer;
 }
 
-function fetchOnce(url: URL, target: { address: string; family: number }, limits: HttpGetLimits, signal: AbortSignal): Promise<Fetched> {
+function fetchOnce(
+  url: URL,
+  target: { address: string; family: number },
+  limits: HttpGetLimits,
+  signal: AbortSignal,
+): Promise<Fetched> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
     const request = client.request(
@@ -81,8 +99,13 @@ function fetchOnce(url: URL, target: { address: string; family: number }, limits
         headers: { 'user-agent': 'govflow-http_get', accept: '*/*', 'accept-encoding': 'identity' },
         // Pin the connection to the checked address; TLS still verifies the certificate against the name.
         lookup: (_hostname, options, callback) => {
-          if ((options as { all?: boolean }).all) (callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [target]);
-          else (callback as (error: null, address: string, family: number) => void)(null, target.address, target.family);
+          if ((options as { all?: boolean }).all)
+            (callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(
+              null,
+              [target],
+            );
+          else
+            (callback as (error: null, address: string, family: number) => void)(null, target.address, target.family);
         },
       },
       (response) => {
@@ -97,7 +120,11 @@ function fetchOnce(url: URL, target: { address: string; family: number }, limits
         const declared = Number(response.headers['content-length']);
         if (Number.isFinite(declared) && declared > limits.max_bytes) {
           response.destroy();
-          reject(new ToolCallError(`http_get: the response has ${declared} bytes, over the limit of ${limits.max_bytes} (tools.http_get.max_bytes)`));
+          reject(
+            new ToolCallError(
+              `http_get: the response has ${declared} bytes, over the limit of ${limits.max_bytes} (tools.http_get.max_bytes)`,
+            ),
+          );
           return;
         }
         const chunks: Buffer[] = [];
@@ -106,7 +133,11 @@ function fetchOnce(url: URL, target: { address: string; family: number }, limits
           total += chunk.length;
           if (total > limits.max_bytes) {
             response.destroy();
-            reject(new ToolCallError(`http_get: the response is over the limit of ${limits.max_bytes} bytes (tools.http_get.max_bytes)`));
+            reject(
+              new ToolCallError(
+                `http_get: the response is over the limit of ${limits.max_bytes} bytes (tools.http_get.max_bytes)`,
+              ),
+            );
             return;
           }
           chunks.push(chunk);
@@ -145,16 +176,25 @@ export function httpGetTool(limits: HttpGetLimits): Tool {
           const target = await checkedAddress(url, limits);
           const fetched = await fetchOnce(url, target, limits, signal);
           if (fetched.location !== null) {
-            if (redirects >= limits.max_redirects) throw new ToolCallError(`http_get: more than ${limits.max_redirects} redirects (tools.http_get.max_redirects)`);
+            if (redirects >= limits.max_redirects)
+              throw new ToolCallError(
+                `http_get: more than ${limits.max_redirects} redirects (tools.http_get.max_redirects)`,
+              );
             url = new URL(fetched.location, url);
             continue;
           }
           const text = fetched.body.toString('utf8');
-          return { output: `HTTP ${fetched.status}\ncontent-type: ${fetched.contentType ?? 'unknown'}\nurl: ${url.href}\n\n${text}`, isError: fetched.status >= 400 };
+          return {
+            output: `HTTP ${fetched.status}\ncontent-type: ${fetched.contentType ?? 'unknown'}\nurl: ${url.href}\n\n${text}`,
+            isError: fetched.status >= 400,
+          };
         }
       } catch (error) {
         if (error instanceof ToolCallError) throw error;
-        if (timeout.aborted) throw new ToolCallError(`http_get: no complete answer within ${limits.timeout_ms} ms (tools.http_get.timeout_ms)`);
+        if (timeout.aborted)
+          throw new ToolCallError(
+            `http_get: no complete answer within ${limits.timeout_ms} ms (tools.http_get.timeout_ms)`,
+          );
         if (context.signal.aborted) throw error;
         throw new ToolCallError(`http_get: ${url.href}: ${(error as Error).message}`);
       }

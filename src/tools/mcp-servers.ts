@@ -28,7 +28,10 @@ interface Connection {
   client: MCPClient;
   transport: MCPTransport;
   tools: ToolDescriptor[];
-  execute: Map<string, (input: unknown, options: { toolCallId: string; messages: []; abortSignal: AbortSignal }) => PromiseLike<unknown>>;
+  execute: Map<
+    string,
+    (input: unknown, options: { toolCallId: string; messages: []; abortSignal: AbortSignal }) => PromiseLike<unknown>
+  >;
 }
 
 const SILENT: OperationalLog = { info() {}, warn() {}, error() {} };
@@ -36,11 +39,17 @@ const SILENT: OperationalLog = { info() {}, warn() {}, error() {} };
 /** An MCP call result (content parts, maybe structured content) as the text the model reads. */
 export function mcpResultText(result: unknown): ToolOutcome {
   if (typeof result !== 'object' || result === null) return { output: JSON.stringify(result ?? null), isError: false };
-  const value = result as { content?: Array<Record<string, unknown>>; structuredContent?: unknown; isError?: boolean; toolResult?: unknown };
+  const value = result as {
+    content?: Array<Record<string, unknown>>;
+    structuredContent?: unknown;
+    isError?: boolean;
+    toolResult?: unknown;
+  };
   const parts: string[] = [];
   for (const part of value.content ?? []) {
     if (part.type === 'text' && typeof part.text === 'string') parts.push(part.text);
-    else if (part.type === 'image' || part.type === 'audio') parts.push(`[${part.type} ${String(part.mimeType ?? '')}, ${String(part.data ?? '').length} base64 characters]`);
+    else if (part.type === 'image' || part.type === 'audio')
+      parts.push(`[${part.type} ${String(part.mimeType ?? '')}, ${String(part.data ?? '').length} base64 characters]`);
     else parts.push(JSON.stringify(part));
   }
   if (parts.length === 0 && value.structuredContent !== undefined) parts.push(JSON.stringify(value.structuredContent));
@@ -80,13 +89,18 @@ export class McpServers {
     const connection = await this.connection(server, signal);
     const execute = connection.execute.get(tool);
     if (!execute) {
-      throw new ToolCallError(`MCP server "${server}" has no tool "${tool}"; it offers: ${connection.tools.map((entry) => entry.name).join(', ') || 'none'}`);
+      throw new ToolCallError(
+        `MCP server "${server}" has no tool "${tool}"; it offers: ${connection.tools.map((entry) => entry.name).join(', ') || 'none'}`,
+      );
     }
     const timeoutMs = this.timeoutOf(server);
     const timeout = AbortSignal.timeout(timeoutMs);
     const abortSignal = AbortSignal.any([signal, timeout]);
     try {
-      const result = await raceAbort(Promise.resolve(execute(input, { toolCallId: callId, messages: [], abortSignal })), abortSignal);
+      const result = await raceAbort(
+        Promise.resolve(execute(input, { toolCallId: callId, messages: [], abortSignal })),
+        abortSignal,
+      );
       return mcpResultText(result);
     } catch (error) {
       if (signal.aborted) throw error;
@@ -101,7 +115,8 @@ export class McpServers {
 
   private connection(server: string, signal?: AbortSignal): Promise<Connection> {
     if (this.closed) return Promise.reject(new ToolCallError('the daemon is stopping; MCP servers are closed'));
-    if (!Object.hasOwn(this.options.servers, server)) return Promise.reject(new ToolCallError(`no MCP server "${server}" is configured under mcp.servers`));
+    if (!Object.hasOwn(this.options.servers, server))
+      return Promise.reject(new ToolCallError(`no MCP server "${server}" is configured under mcp.servers`));
     let pending = this.connections.get(server);
     if (!pending) {
       pending = this.connect(server, signal);
@@ -113,13 +128,18 @@ export class McpServers {
     return pending;
   }
 
-  private transportFor(server: string, config: McpServerConfig): MCPTransport | { type: 'http'; url: string; headers: Record<string, string>; redirect: 'error' } {
+  private transportFor(
+    server: string,
+    config: McpServerConfig,
+  ): MCPTransport | { type: 'http'; url: string; headers: Record<string, string>; redirect: 'error' } {
     if (config.url) {
       const headers: Record<string, string> = {};
       for (const [header, variable] of Object.entries(config.headers_env ?? {})) {
         const value = (this.options.env ?? process.env)[variable];
         if (value === undefined || value === '') {
-          throw new ToolCallError(`MCP server "${server}": header ${header} comes from the environment variable ${variable}, which is not set`);
+          throw new ToolCallError(
+            `MCP server "${server}": header ${header} comes from the environment variable ${variable}, which is not set`,
+          );
         }
         headers[header] = value;
       }
@@ -158,12 +178,16 @@ export class McpServers {
           transport: transportConfig,
           clientName: 'govflow',
           initializationOptions: { signal: abortSignal },
-          onUncaughtError: (error) => this.log.warn('MCP server sent something unusable', { server, error: errorMessage(error) }),
+          onUncaughtError: (error) =>
+            this.log.warn('MCP server sent something unusable', { server, error: errorMessage(error) }),
         }),
         abortSignal,
       );
       const listed = await raceAbort(client.listTools({ options: { signal: abortSignal } }), abortSignal);
-      const toolSet = client.toolsFromDefinitions(listed) as unknown as Record<string, { execute: Connection['execute'] extends Map<string, infer F> ? F : never }>;
+      const toolSet = client.toolsFromDefinitions(listed) as unknown as Record<
+        string,
+        { execute: Connection['execute'] extends Map<string, infer F> ? F : never }
+      >;
       const connection: Connection = {
         client,
         transport: transportConfig as MCPTransport,

@@ -21,9 +21,25 @@ export interface StdioServerOptions {
 }
 
 /** What a server inherits: enough to find programs and a home, never the daemon's secrets (the rest via `env:`). */
-const INHERITED_VARIABLES = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ', 'NODE_EXTRA_CA_CERTS', 'SYSTEMROOT'];
+const INHERITED_VARIABLES = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'TERM',
+  'LANG',
+  'LC_ALL',
+  'TMPDIR',
+  'TZ',
+  'NODE_EXTRA_CA_CERTS',
+  'SYSTEMROOT',
+];
 
-export function serverEnvironment(configured: Record<string, string>, parent: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function serverEnvironment(
+  configured: Record<string, string>,
+  parent: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of INHERITED_VARIABLES) {
     const value = parent[name];
@@ -126,7 +142,8 @@ export class StdioMcpTransport implements MCPTransport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     const child = this.child;
-    if (!child || this.closed || !child.stdin || child.stdin.destroyed) throw new GovflowError('provider', 'the MCP server is not running');
+    if (!child || this.closed || !child.stdin || child.stdin.destroyed)
+      throw new GovflowError('provider', 'the MCP server is not running');
     await new Promise<void>((resolve, reject) => {
       child.stdin!.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
     });

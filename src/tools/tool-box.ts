@@ -19,10 +19,18 @@ export class ToolBox {
   readonly mcp: McpServers;
   private readonly log: OperationalLog | undefined;
 
-  constructor(private readonly config: GovflowConfig, options: { env?: NodeJS.ProcessEnv; log?: OperationalLog } = {}) {
+  constructor(
+    private readonly config: GovflowConfig,
+    options: { env?: NodeJS.ProcessEnv; log?: OperationalLog } = {},
+  ) {
     const tools = config.tools;
     this.builtIns = new Map(
-      [readFileTool(tools.max_file_bytes), writeFileTool(tools.max_file_bytes), listFilesTool(), httpGetTool(tools.http_get)].map((tool) => [tool.name, tool]),
+      [
+        readFileTool(tools.max_file_bytes),
+        writeFileTool(tools.max_file_bytes),
+        listFilesTool(),
+        httpGetTool(tools.http_get),
+      ].map((tool) => [tool.name, tool]),
     );
     this.mcp = new McpServers({
       root: config.root,
@@ -55,7 +63,8 @@ export class ToolBox {
     }
     for (const server of servers) {
       try {
-        for (const tool of await this.mcp.tools(server, signal)) if (anyPatternMatches(patterns, tool.name)) offers.push(tool);
+        for (const tool of await this.mcp.tools(server, signal))
+          if (anyPatternMatches(patterns, tool.name)) offers.push(tool);
       } catch (error) {
         if (signal.aborted) throw error;
         this.log?.warn('MCP server tools not offered this turn', { server, error: errorMessage(error) });
@@ -65,10 +74,16 @@ export class ToolBox {
   }
 
   /** Runs one allowed call. Tool problems become error results; only an abort rejects. */
-  async call(name: string, input: unknown, context: { sessionId: string; callId: string; signal: AbortSignal }): Promise<ToolOutcome> {
+  async call(
+    name: string,
+    input: unknown,
+    context: { sessionId: string; callId: string; signal: AbortSignal },
+  ): Promise<ToolOutcome> {
     try {
       if (!isPlainObject(input)) {
-        throw new ToolCallError(`${name}: the arguments must be a JSON object, got ${Array.isArray(input) ? 'an array' : input === null ? 'null' : typeof input}`);
+        throw new ToolCallError(
+          `${name}: the arguments must be a JSON object, got ${Array.isArray(input) ? 'an array' : input === null ? 'null' : typeof input}`,
+        );
       }
       const builtIn = this.builtIns.get(name);
       if (builtIn) {

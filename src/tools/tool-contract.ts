@@ -42,11 +42,18 @@ export interface Tool extends ToolDescriptor {
 }
 
 /** Reads a required string field of a tool input, or throws a ToolCallError naming it. */
-export function stringField(input: Record<string, unknown>, field: string, tool: string, optional = false): string | undefined {
+export function stringField(
+  input: Record<string, unknown>,
+  field: string,
+  tool: string,
+  optional = false,
+): string | undefined {
   const value = input[field];
   if (value === undefined && optional) return undefined;
   if (typeof value !== 'string') {
-    throw new ToolCallError(`${tool}: "${field}" must be a string${optional ? ' when given' : ''} (got ${value === undefined ? 'nothing' : typeof value})`);
+    throw new ToolCallError(
+      `${tool}: "${field}" must be a string${optional ? ' when given' : ''} (got ${value === undefined ? 'nothing' : typeof value})`,
+    );
   }
   return value;
 }

@@ -35,7 +35,8 @@ export function toolPatternProblem(pattern: string, mcpServers: readonly string[
     if (!parsed || parsed.tool === '') {
       return `"${pattern}" is not an MCP tool name: write mcp:<server>/<tool>, or mcp:<server>/* for all of a server's tools`;
     }
-    if (parsed.server.includes('*')) return `"${pattern}": the server name cannot be a pattern; only the tool name may end in *`;
+    if (parsed.server.includes('*'))
+      return `"${pattern}": the server name cannot be a pattern; only the tool name may end in *`;
     if (!mcpServers.includes(parsed.server)) {
       const known = mcpServers.length > 0 ? `configured servers: ${mcpServers.join(', ')}` : 'no server is configured';
       return `"${pattern}" names MCP server "${parsed.server}", which is not under mcp.servers in govflow.config.yaml (${known})`;

@@ -25,7 +25,9 @@ function isInside(parent: string, child: string): boolean {
 function joinRelative(workspace: string, requested: string, tool: string): string {
   if (requested.includes('\0')) throw new ToolCallError(`${tool}: the path contains a NUL character`);
   if (path.isAbsolute(requested) || path.win32.isAbsolute(requested)) {
-    throw new ToolCallError(`${tool}: "${requested}" is an absolute path; give a path relative to the session workspace (e.g. "notes/summary.md")`);
+    throw new ToolCallError(
+      `${tool}: "${requested}" is an absolute path; give a path relative to the session workspace (e.g. "notes/summary.md")`,
+    );
   }
   const segments = requested.split(/[\\/]+/);
   if (segments.includes('..')) {
@@ -41,7 +43,11 @@ export function workspaceRelative(workspaceReal: string, absolute: string): stri
 }
 
 /** An existing file or folder inside the workspace; ToolCallError when missing or leading outside. */
-export async function resolveExisting(workspace: string, requested: string, tool: string): Promise<{ absolute: string; workspaceReal: string }> {
+export async function resolveExisting(
+  workspace: string,
+  requested: string,
+  tool: string,
+): Promise<{ absolute: string; workspaceReal: string }> {
   const joined = joinRelative(workspace, requested, tool);
   const workspaceReal = await realpath(workspace);
   let absolute: string;
@@ -49,17 +55,24 @@ export async function resolveExisting(workspace: string, requested: string, tool
     absolute = await realpath(joined);
   } catch (error) {
     const code = errorCode(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new ToolCallError(`${tool}: "${requested}" does not exist in the session workspace`);
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw new ToolCallError(`${tool}: "${requested}" does not exist in the session workspace`);
     throw new ToolCallError(`${tool}: cannot resolve "${requested}": ${(error as Error).message}`);
   }
   if (!isInside(workspaceReal, absolute)) {
-    throw new ToolCallError(`${tool}: "${requested}" leads outside the session workspace (through a symlink); only files inside it can be used`);
+    throw new ToolCallError(
+      `${tool}: "${requested}" leads outside the session workspace (through a symlink); only files inside it can be used`,
+    );
   }
   return { absolute, workspaceReal };
 }
 
 /** A file to write: its deepest existing folder inside the workspace (the rest are made), never a symlink. */
-export async function resolveForWrite(workspace: string, requested: string, tool: string): Promise<{ absolute: string; workspaceReal: string }> {
+export async function resolveForWrite(
+  workspace: string,
+  requested: string,
+  tool: string,
+): Promise<{ absolute: string; workspaceReal: string }> {
   const joined = joinRelative(workspace, requested, tool);
   const workspaceReal = await realpath(workspace);
   if (path.resolve(joined) === path.resolve(workspace) || /[\\/]$/.test(requested) || requested.trim() === '') {
@@ -78,14 +91,17 @@ export async function resolveForWrite(workspace: string, requested: string, tool
   }
   const existingReal = await realpath(existing);
   if (!isInside(workspaceReal, existingReal)) {
-    throw new ToolCallError(`${tool}: "${requested}" leads outside the session workspace (through a symlink); only files inside it can be written`);
+    throw new ToolCallError(
+      `${tool}: "${requested}" leads outside the session workspace (through a symlink); only files inside it can be written`,
+    );
   }
   const folder = path.join(existingReal, ...missing);
   await mkdir(folder, { recursive: true });
   const absolute = path.join(folder, path.basename(joined));
   try {
     const stats = await lstat(absolute);
-    if (stats.isSymbolicLink()) throw new ToolCallError(`${tool}: "${requested}" is a symlink; write_file does not write through symlinks`);
+    if (stats.isSymbolicLink())
+      throw new ToolCallError(`${tool}: "${requested}" is a symlink; write_file does not write through symlinks`);
     if (stats.isDirectory()) throw new ToolCallError(`${tool}: "${requested}" is a folder; give a file path`);
   } catch (error) {
     if (error instanceof ToolCallError) throw error;

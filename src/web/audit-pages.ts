@@ -15,7 +15,11 @@ function dayStatus(file: string, verify: VerifyResult, files: string[]): { ok: b
   if (verify.ok || !problem) return { ok: true, text: 'intact' };
   const badIndex = files.findIndex((name) => problem.file.endsWith(name));
   const index = files.indexOf(file);
-  if (index === badIndex) return { ok: false, text: `verify failed at line ${problem.line} (message_id ${problem.messageId ?? 'unknown'}): ${problem.reason.replace('-', ' ')}` };
+  if (index === badIndex)
+    return {
+      ok: false,
+      text: `verify failed at line ${problem.line} (message_id ${problem.messageId ?? 'unknown'}): ${problem.reason.replace('-', ' ')}`,
+    };
   if (badIndex === -1 || index < badIndex) return { ok: true, text: 'intact' };
   return { ok: null, text: 'not checked: the chain is broken on an earlier day' };
 }
@@ -42,7 +46,11 @@ function entryRow(entry: LoggedEntry, bad: boolean): string {
 }
 
 /** `visible`: operators see their own sessions' entries only, and the report covers only those. */
-export async function renderDayBody(paths: SystemPaths, date: string, visible: (entry: LoggedEntry) => boolean): Promise<string> {
+export async function renderDayBody(
+  paths: SystemPaths,
+  date: string,
+  visible: (entry: LoggedEntry) => boolean,
+): Promise<string> {
   const { report, entries } = await readDay(paths, date, { visible });
   const bad = report.verify.firstBadEntry;
   const rows = entries.map((entry) => entryRow(entry, bad !== null && entry.line === bad.line));

@@ -19,7 +19,12 @@ const GAP_Y = 30;
 const PAD = 12;
 
 const FILL: Record<string, string> = { success: '#e4f4e8', failed: '#fbe2e2', pending: '#fff1cc', partial: '#fff1cc' };
-const STROKE: Record<string, string> = { success: '#1d7a36', failed: '#a31515', pending: '#8a5a00', partial: '#8a5a00' };
+const STROKE: Record<string, string> = {
+  success: '#1d7a36',
+  failed: '#a31515',
+  pending: '#8a5a00',
+  partial: '#8a5a00',
+};
 
 /** Rows of messages: plan tasks that follow each other form one row, every other message its own. */
 function rowsOf(messages: readonly DiagramMessage[]): DiagramMessage[][] {
@@ -61,7 +66,9 @@ export function renderChainDiagram(messages: readonly DiagramMessage[], anchor: 
   for (let rowIndex = 1; rowIndex < centers.length; rowIndex++) {
     for (const from of centers[rowIndex - 1]) {
       for (const to of centers[rowIndex]) {
-        parts.unshift(`<line x1="${from.x}" y1="${from.bottom}" x2="${to.x}" y2="${to.top - 2}" stroke="#5a5f6b" stroke-width="1.5" marker-end="url(#arrow)"/>`);
+        parts.unshift(
+          `<line x1="${from.x}" y1="${from.bottom}" x2="${to.x}" y2="${to.top - 2}" stroke="#5a5f6b" stroke-width="1.5" marker-end="url(#arrow)"/>`,
+        );
       }
     }
   }

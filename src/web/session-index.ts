@@ -5,7 +5,14 @@
 import type { SystemPaths } from '../config/system-paths.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { SessionJournal } from '../store/session-journal.js';
-import { compareRows, indexRowText, querySessions, readSessionRow, type SessionPage, type SessionQuery } from './session-list.js';
+import {
+  compareRows,
+  indexRowText,
+  querySessions,
+  readSessionRow,
+  type SessionPage,
+  type SessionQuery,
+} from './session-list.js';
 import type { SessionRow } from '../store/session-reads.js';
 
 const SCAN_SLICE = 500;
@@ -29,7 +36,10 @@ export class SessionIndex {
       events.on('step_started', (event) => touch(event.sessionId)),
       events.on('message', (event) => {
         touch(event.sessionId);
-        this.seenAgents.set(event.sessionId, (this.seenAgents.get(event.sessionId) ?? new Set<string>()).add(event.agent));
+        this.seenAgents.set(
+          event.sessionId,
+          (this.seenAgents.get(event.sessionId) ?? new Set<string>()).add(event.agent),
+        );
       }),
       events.on('pending', (event) => touch(event.sessionId)),
       events.on('session_finished', (event) => touch(event.sessionId)),

@@ -80,7 +80,8 @@ export function compareRows(left: SessionRow, right: SessionRow): number {
 export function querySessions(ordered: readonly SessionRow[], query: SessionQuery): SessionPage {
   const search = query.search?.trim().toLowerCase() ?? '';
   const byStatus: Record<string, number> = {};
-  const matches = (row: SessionRow) => (query.user === null || row.user === query.user) && (search === '' || row.searchText.includes(search));
+  const matches = (row: SessionRow) =>
+    (query.user === null || row.user === query.user) && (search === '' || row.searchText.includes(search));
   // One pass counts and keeps only the requested page's rows (no array of every match).
   const collect = (page: number) => {
     const first = (page - 1) * query.pageSize;

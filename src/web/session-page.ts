@@ -35,7 +35,9 @@ function systemPrompt(snapshotsDir: string, sha256: string): string | null {
 
 function exchangeBlock(exchange: ExchangeRecord, snapshotsDir: string): string {
   const system = systemPrompt(snapshotsDir, exchange.system_sha256);
-  const history = exchange.history.map((turn) => `<h5>${escapeHtml(turn.role)}</h5>${preformatted(turn.content)}`).join('');
+  const history = exchange.history
+    .map((turn) => `<h5>${escapeHtml(turn.role)}</h5>${preformatted(turn.content)}`)
+    .join('');
   return `<details${exchange.attempt === 0 ? '' : ' open'}>
 <summary>call ${exchange.attempt + 1}: ${escapeHtml(exchange.model)} via ${escapeHtml(exchange.provider)}, ${exchange.duration_ms} ms, ${exchange.usage.input_tokens}/${exchange.usage.output_tokens} tokens${exchange.error ? ' — <span class="status status-failed">error</span>' : ''}</summary>
 ${system === null ? `<p>System prompt: <code>${escapeHtml(exchange.system_sha256)}</code> (not in system/snapshots/prompts/)</p>` : `<details><summary>system prompt (${escapeHtml(exchange.system_sha256.slice(0, 12))})</summary>${preformatted(system)}</details>`}
@@ -50,18 +52,28 @@ ${exchange.error ? `<h4>error</h4>${preformatted(exchange.error)}` : ''}
 function toolCallsBlock(record: MessageRecord): string {
   const { toolCalls = [], approvals = [], violations = [] } = record.tools ?? {};
   if (toolCalls.length + approvals.length + violations.length === 0) return '<p>None.</p>';
-  const calls = toolCalls.map((call) => `<li><code>${escapeHtml(call.name)}</code> (${escapeHtml(call.id)}): ${call.is_error ? '<span class="status status-failed">error</span>' : 'ok'}, ${call.ms} ms</li>`);
+  const calls = toolCalls.map(
+    (call) =>
+      `<li><code>${escapeHtml(call.name)}</code> (${escapeHtml(call.id)}): ${call.is_error ? '<span class="status status-failed">error</span>' : 'ok'}, ${call.ms} ms</li>`,
+  );
   return `${calls.length > 0 ? `<ul class="tool-calls">${calls.join('')}</ul>` : ''}${approvals.length > 0 ? `<h5>approvals</h5>${preformatted(approvals)}` : ''}${violations.length > 0 ? `<h5>tool violations</h5>${preformatted(violations)}` : ''}`;
 }
 
-function messageBlock(record: MessageRecord, exchanges: ExchangeRecord[], entry: LoggedEntry | undefined, snapshotsDir: string): string {
+function messageBlock(
+  record: MessageRecord,
+  exchanges: ExchangeRecord[],
+  entry: LoggedEntry | undefined,
+  snapshotsDir: string,
+): string {
   const message = record.message;
   const sequence = message.metadata.sequence_number;
   const status = message.status.code;
   const problems = [
     ...record.corrections.map((text) => `correction: ${text}`),
     ...record.violations.map((text) => `compliance: ${text}`),
-    ...exchanges.filter((exchange) => exchange.error).map((exchange) => `call ${exchange.attempt + 1}: ${exchange.error}`),
+    ...exchanges
+      .filter((exchange) => exchange.error)
+      .map((exchange) => `call ${exchange.attempt + 1}: ${exchange.error}`),
   ];
   return `<section class="message ${escapeHtml(status)}" id="m-${sequence}" aria-labelledby="m-${sequence}-title">
 <h3 id="m-${sequence}-title">${sequence}. ${escapeHtml(message.agent.name)} ${statusBadge(status)}${record.task_id ? ` <small>task ${escapeHtml(record.task_id)}</small>` : ''}</h3>
@@ -87,7 +99,11 @@ function approvalDetails(paused: { tool?: string; input: unknown }): string {
 </dl>`;
 }
 
-function answerForm(sessionId: string, paused: NonNullable<SessionState['paused']>, awaiting: 'reply' | 'approval'): string {
+function answerForm(
+  sessionId: string,
+  paused: NonNullable<SessionState['paused']>,
+  awaiting: 'reply' | 'approval',
+): string {
   const action = `/ui/sessions/${encodeURIComponent(sessionId)}/reply`;
   const { question, tool } = paused;
   if (awaiting === 'approval') {
@@ -105,30 +121,47 @@ function answerForm(sessionId: string, paused: NonNullable<SessionState['paused'
 </form>`;
 }
 
-export function renderSessionBody(input: SessionPageInput): { title: string; body: string; running: boolean; waiting: boolean } {
+export function renderSessionBody(input: SessionPageInput): {
+  title: string;
+  body: string;
+  running: boolean;
+  waiting: boolean;
+} {
   const state = foldRecords(input.records);
   const finished = input.records.find((record) => record.type === 'finished');
   const status = state.paused ? 'pending' : finished && finished.type === 'finished' ? finished.status : 'running';
-  const messages = [...state.messages].sort((left, right) => left.message.metadata.sequence_number - right.message.metadata.sequence_number);
+  const messages = [...state.messages].sort(
+    (left, right) => left.message.metadata.sequence_number - right.message.metadata.sequence_number,
+  );
   const exchanges = input.records.filter((record): record is ExchangeRecord => record.type === 'exchange');
   const entriesById = new Map(input.entries.map((entry) => [entry.messageId, entry]));
   const paused = state.paused;
   const awaiting = paused?.awaiting === 'approval' ? 'approval' : 'reply';
   const parts: string[] = [];
-  if (input.notice) parts.push(`<p class="notice" role="status" id="notice" tabindex="-1">${escapeHtml(input.notice)}</p>`);
+  if (input.notice)
+    parts.push(`<p class="notice" role="status" id="notice" tabindex="-1">${escapeHtml(input.notice)}</p>`);
   parts.push(`<h1>Session <code>${escapeHtml(input.sessionId)}</code> ${statusBadge(status)}</h1>`);
-  parts.push(`<p>Request <code>${escapeHtml(state.session.request_id)}</code> from <strong>${escapeHtml(state.session.request.user ?? 'local')}</strong>, started ${escapeHtml(state.session.created_at)}; ${messages.length} messages, ${state.usage.input_tokens}/${state.usage.output_tokens} tokens, $${state.usage.cost_usd.toFixed(4)}.</p>`);
+  parts.push(
+    `<p>Request <code>${escapeHtml(state.session.request_id)}</code> from <strong>${escapeHtml(state.session.request.user ?? 'local')}</strong>, started ${escapeHtml(state.session.created_at)}; ${messages.length} messages, ${state.usage.input_tokens}/${state.usage.output_tokens} tokens, $${state.usage.cost_usd.toFixed(4)}.</p>`,
+  );
   parts.push(`<details open><summary>request</summary>${preformatted(state.session.request.text)}</details>`);
   if (paused) {
     parts.push(`<h2>Waiting for ${awaiting === 'approval' ? 'an approval' : 'an answer'}</h2>`);
     parts.push(`<p class="warning" id="pending-question">${escapeHtml(paused.question)}</p>`);
     if (awaiting === 'approval') parts.push(approvalDetails(paused));
-    parts.push(input.mayAnswer ? answerForm(input.sessionId, paused, awaiting) : '<p>Only the session\'s user can answer.</p>');
+    parts.push(
+      input.mayAnswer ? answerForm(input.sessionId, paused, awaiting) : "<p>Only the session's user can answer.</p>",
+    );
   }
   parts.push('<h2>Chain</h2>');
   parts.push(
     `<div class="diagram">${renderChainDiagram(
-      messages.map((record) => ({ sequence: record.message.metadata.sequence_number, agent: record.message.agent.name, status: record.message.status.code, taskId: record.task_id })),
+      messages.map((record) => ({
+        sequence: record.message.metadata.sequence_number,
+        agent: record.message.agent.name,
+        status: record.message.status.code,
+        taskId: record.task_id,
+      })),
       (sequence) => `#m-${sequence}`,
     )}</div>`,
   );
@@ -138,5 +171,10 @@ export function renderSessionBody(input: SessionPageInput): { title: string; bod
     const own = exchanges.filter((exchange) => exchange.agent === record.message.agent.name && exchange.step === key);
     parts.push(messageBlock(record, own, entriesById.get(record.message.message_id), input.snapshotsDir));
   }
-  return { title: `Session ${input.sessionId}`, body: parts.join('\n'), running: status === 'running', waiting: paused !== null };
+  return {
+    title: `Session ${input.sessionId}`,
+    body: parts.join('\n'),
+    running: status === 'running',
+    waiting: paused !== null,
+  };
 }

@@ -41,9 +41,10 @@ export interface PageOptions {
 }
 
 export function renderPage(options: PageOptions): string {
-  const nav = options.user === null
-    ? ''
-    : `<nav aria-label="main"><a href="/ui/sessions">Sessions</a> &nbsp; <a href="/ui/days">Audit log</a></nav><span class="who">signed in as ${escapeHtml(options.user)}</span>`;
+  const nav =
+    options.user === null
+      ? ''
+      : `<nav aria-label="main"><a href="/ui/sessions">Sessions</a> &nbsp; <a href="/ui/days">Audit log</a></nav><span class="who">signed in as ${escapeHtml(options.user)}</span>`;
   const body = `<a class="skip" href="#content">Skip to content</a>
 <header><a href="/ui/sessions">govflow</a>${nav}</header>
 <main id="content">

@@ -67,19 +67,36 @@ ${message ? `<p class="warning" role="alert">${escapeHtml(message)}</p>` : ''}
   });
 }
 
-async function sessionsBody(index: Pick<SessionIndex, 'query'>, caller: Caller, request: FastifyRequest): Promise<string> {
+async function sessionsBody(
+  index: Pick<SessionIndex, 'query'>,
+  caller: Caller,
+  request: FastifyRequest,
+): Promise<string> {
   const status = queryText(request, 'status');
   const search = queryText(request, 'q');
   const page = Number(queryText(request, 'page') ?? '1') || 1;
-  const result = await index.query({ status, search, page, pageSize: PAGE_SIZE, user: readsEverything(caller) ? null : caller.user });
+  const result = await index.query({
+    status,
+    search,
+    page,
+    pageSize: PAGE_SIZE,
+    user: readsEverything(caller) ? null : caller.user,
+  });
   const link = (changes: Record<string, string | number | null>) => {
     const params = new URLSearchParams();
     const merged = { status, q: search, page: result.page, ...changes };
-    for (const [key, value] of Object.entries(merged)) if (value !== null && value !== '' && !(key === 'page' && value === 1)) params.set(key, String(value));
+    for (const [key, value] of Object.entries(merged))
+      if (value !== null && value !== '' && !(key === 'page' && value === 1)) params.set(key, String(value));
     const text = params.toString();
     return `/ui/sessions${text ? `?${text}` : ''}`;
   };
-  const options = ['<option value="">all</option>', ...STATUSES.map((name) => `<option value="${name}"${name === status ? ' selected' : ''}>${name}${result.byStatus[name] ? ` (${result.byStatus[name]})` : ''}</option>`)];
+  const options = [
+    '<option value="">all</option>',
+    ...STATUSES.map(
+      (name) =>
+        `<option value="${name}"${name === status ? ' selected' : ''}>${name}${result.byStatus[name] ? ` (${result.byStatus[name]})` : ''}</option>`,
+    ),
+  ];
   const rows = result.rows.map(
     (row) =>
       `<tr><td><a href="${escapeHtml(sessionHref(row.sessionId))}">${escapeHtml(row.sessionId)}</a></td><td>${statusBadge(row.status)}</td><td>${escapeHtml(row.requestId)}</td><td>${escapeHtml(row.user)}</td><td>${escapeHtml(row.requestText.slice(0, 120))}${row.requestText.length > 120 ? '…' : ''}</td><td>${row.messages}</td><td>${escapeHtml(row.currentAgent ?? '—')}</td><td>${escapeHtml(row.createdAt)}</td></tr>`,
@@ -118,19 +135,36 @@ function liveScript(sessionId: string, shownMessages: number, showsPaused: boole
 
 /** The line a page shows after the form at ?sent=… went to the inbox. */
 function sentNotice(sent: string | null): string | null {
-  if (sent === 'approve') return 'Your approval was sent; the tool runs and the session resumes as soon as the daemon takes it.';
-  if (sent === 'deny') return 'Your denial was sent; the agent is told the call was denied and the session goes on as soon as the daemon takes it.';
+  if (sent === 'approve')
+    return 'Your approval was sent; the tool runs and the session resumes as soon as the daemon takes it.';
+  if (sent === 'deny')
+    return 'Your denial was sent; the agent is told the call was denied and the session goes on as soon as the daemon takes it.';
   return sent ? 'Your answer was sent; the session resumes as soon as the daemon takes it.' : null;
 }
 
 /** The approval decision an HTML form posted: its Approve or Deny button's value. */
-function formDecision(form: Record<string, unknown>): { approve: boolean; reason?: string; call_id?: string; args_sha256?: string } {
+function formDecision(form: Record<string, unknown>): {
+  approve: boolean;
+  reason?: string;
+  call_id?: string;
+  args_sha256?: string;
+} {
   if (form.approve !== 'true' && form.approve !== 'false') {
-    throw new HttpProblem(400, 'bad_request', 'the form sent no decision: press Approve or Deny (approve=true or approve=false)');
+    throw new HttpProblem(
+      400,
+      'bad_request',
+      'the form sent no decision: press Approve or Deny (approve=true or approve=false)',
+    );
   }
   const reason = typeof form.reason === 'string' ? form.reason.trim() : '';
-  const bound = (field: 'call_id' | 'args_sha256') => (typeof form[field] === 'string' && form[field] !== '' ? { [field]: form[field] as string } : {});
-  return { approve: form.approve === 'true', ...(reason === '' ? {} : { reason }), ...bound('call_id'), ...bound('args_sha256') };
+  const bound = (field: 'call_id' | 'args_sha256') =>
+    typeof form[field] === 'string' && form[field] !== '' ? { [field]: form[field] as string } : {};
+  return {
+    approve: form.approve === 'true',
+    ...(reason === '' ? {} : { reason }),
+    ...bound('call_id'),
+    ...bound('args_sha256'),
+  };
 }
 
 async function sessionEntries(context: RouteContext, sessionId: string): Promise<LoggedEntry[]> {
@@ -146,7 +180,11 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
   // Cluster mode: the sessions of the whole cluster, from Postgres, at each request.
   const storeRows = context.reads.sessionRows?.bind(context.reads);
   const index = storeRows
-    ? { query: async (query: SessionQuery) => querySessions((await storeRows()).map(indexRowText).sort(compareRows), query), close: () => {} }
+    ? {
+        query: async (query: SessionQuery) =>
+          querySessions((await storeRows()).map(indexRowText).sort(compareRows), query),
+        close: () => {},
+      }
     : new SessionIndex(context.paths, context.events);
   app.addHook('onClose', async () => index.close());
   void app.register(async (scope) => {
@@ -158,25 +196,36 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
     // Errors as pages a person reads (the API's JSON shape is for programs).
     scope.setErrorHandler((error, request, reply) => {
       const problem = problemOf(error, Number.MAX_SAFE_INTEGER);
-      if (problem.status >= 500) options.log?.error('web view: page failed', { url: request.url.slice(0, 200), error: errorMessage(error) });
+      if (problem.status >= 500)
+        options.log?.error('web view: page failed', { url: request.url.slice(0, 200), error: errorMessage(error) });
       const caller = (request as FastifyRequest & { caller?: Caller | null }).caller ?? null;
       void html(
         reply,
-        renderPage({ title: `Error ${problem.status}`, user: caller?.user ?? null, body: `<h1>${problem.status}: ${escapeHtml(problem.code.replace('_', ' '))}</h1>\n<p role="alert">${escapeHtml(problem.message)}</p>\n<p><a href="/ui/sessions">Back to the sessions</a></p>` }),
+        renderPage({
+          title: `Error ${problem.status}`,
+          user: caller?.user ?? null,
+          body: `<h1>${problem.status}: ${escapeHtml(problem.code.replace('_', ' '))}</h1>\n<p role="alert">${escapeHtml(problem.message)}</p>\n<p><a href="/ui/sessions">Back to the sessions</a></p>`,
+        }),
         problem.status,
       );
     });
 
     scope.get('/ui', async (_request, reply) => reply.redirect('/ui/sessions'));
 
-    scope.get('/ui/login', async (_request, reply) => (options.tokensEnabled() ? html(reply, loginPage(null)) : reply.redirect('/ui/sessions')));
+    scope.get('/ui/login', async (_request, reply) =>
+      options.tokensEnabled() ? html(reply, loginPage(null)) : reply.redirect('/ui/sessions'),
+    );
 
     scope.post('/ui/login', async (request, reply) => {
       const token = String((request.body as Record<string, unknown> | null)?.token ?? '').trim();
       try {
         options.authenticate(`Bearer ${token}`);
       } catch {
-        return html(reply, loginPage('That token is not one of http.tokens. Check it, or create one with: govflow token add USER'), 401);
+        return html(
+          reply,
+          loginPage('That token is not one of http.tokens. Check it, or create one with: govflow token add USER'),
+          401,
+        );
       }
       return reply
         .header('set-cookie', `${UI_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`)
@@ -185,7 +234,10 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
 
     scope.get('/ui/sessions', async (request, reply) => {
       const caller = callerOf(request);
-      return html(reply, renderPage({ title: 'Sessions', user: caller.user, body: await sessionsBody(index, caller, request) }));
+      return html(
+        reply,
+        renderPage({ title: 'Sessions', user: caller.user, body: await sessionsBody(index, caller, request) }),
+      );
     });
 
     /** The session the URL names, its view and the caller; 404 when the caller may not see it. Only its user may answer it. */
@@ -193,7 +245,8 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       const caller = callerOf(request);
       const sessionId = stringParam(request, 'session_id');
       const view = context.lookup.session(sessionId);
-      if (!view || !maySee(caller, view.user)) throw new HttpProblem(404, 'not_found', `no session "${sessionId.slice(0, 140)}" that you may see`);
+      if (!view || !maySee(caller, view.user))
+        throw new HttpProblem(404, 'not_found', `no session "${sessionId.slice(0, 140)}" that you may see`);
       const mayAnswer = caller.role !== 'auditor' && (caller.role === 'local' || caller.user === view.user);
       return { caller, sessionId, view, mayAnswer };
     };
@@ -210,13 +263,22 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
         notice: sentNotice(queryText(request, 'sent')),
       });
       const live = page.running || page.waiting;
-      return html(reply, renderPage({ title: page.title, user: caller.user, body: page.body, tail: live ? liveScript(sessionId, view.messages.length, page.waiting) : '' }));
+      return html(
+        reply,
+        renderPage({
+          title: page.title,
+          user: caller.user,
+          body: page.body,
+          tail: live ? liveScript(sessionId, view.messages.length, page.waiting) : '',
+        }),
+      );
     });
 
     scope.post('/ui/sessions/:session_id/reply', async (request, reply) => {
       const { caller, sessionId, view, mayAnswer } = visibleSession(request);
       if (!mayAnswer) throw new HttpProblem(403, 'forbidden', `only the session's user (${view.user}) can answer it`);
-      if (!view.state.paused) throw new HttpProblem(409, 'conflict', `session "${sessionId}" is not waiting for an answer`);
+      if (!view.state.paused)
+        throw new HttpProblem(409, 'conflict', `session "${sessionId}" is not waiting for an answer`);
       const form = (request.body as Record<string, unknown> | null) ?? {};
       const awaiting = view.state.paused.awaiting ?? 'reply';
       const decision = awaiting === 'approval' ? formDecision(form) : null;
@@ -227,17 +289,35 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       return reply.redirect(`${sessionHref(sessionId)}?sent=${sent}`, 303);
     });
 
-    scope.get('/ui/days', async (request, reply) => html(reply, renderPage({ title: 'Audit log', user: callerOf(request).user, body: await renderDaysBody(context.paths) })));
+    scope.get('/ui/days', async (request, reply) =>
+      html(
+        reply,
+        renderPage({ title: 'Audit log', user: callerOf(request).user, body: await renderDaysBody(context.paths) }),
+      ),
+    );
 
     scope.get('/ui/days/:date', async (request, reply) => {
       const caller = callerOf(request);
       const date = stringParam(request, 'date');
-      if (!isLogDate(date)) throw new HttpProblem(404, 'not_found', `"${date.slice(0, 20)}" is not a day written YYYYMMDD`);
+      if (!isLogDate(date))
+        throw new HttpProblem(404, 'not_found', `"${date.slice(0, 20)}" is not a day written YYYYMMDD`);
       const visible = (entry: LoggedEntry) => readsEverything(caller) || (entry.user ?? 'local') === caller.user;
-      return html(reply, renderPage({ title: `Audit log ${date}`, user: caller.user, body: await renderDayBody(context.paths, date, visible) }));
+      return html(
+        reply,
+        renderPage({
+          title: `Audit log ${date}`,
+          user: caller.user,
+          body: await renderDayBody(context.paths, date, visible),
+        }),
+      );
     });
   });
 }
 
 /** What the daemon mounts on the HTTP API. */
-export const webView: WebView = { register: registerWebRoutes, isPublicPath: isPublicUiPath, isPath: isUiPath, cookieAuthorization };
+export const webView: WebView = {
+  register: registerWebRoutes,
+  isPublicPath: isPublicUiPath,
+  isPath: isUiPath,
+  cookieAuthorization,
+};

@@ -15,7 +15,9 @@ async function sampleTrail() {
   const instants = ['07T10', '07T11', '07T12', '08T10', '08T11', '08T12'];
   for (const [index, instant] of instants.entries()) {
     await writer.append(
-      entryInput(makeMessage({ id: `m${index + 1}`, executedAt: `2026-03-${instant}:00:00Z`, input: `request ${index + 1}` })),
+      entryInput(
+        makeMessage({ id: `m${index + 1}`, executedAt: `2026-03-${instant}:00:00Z`, input: `request ${index + 1}` }),
+      ),
     );
   }
   await writer.close();
@@ -45,14 +47,25 @@ describe('verifyAuditChain', () => {
   it('detects an edited character and names that entry', async () => {
     const { dirs, fileA, a } = await sampleTrail();
     fs.writeFileSync(fileA, a.text.replace('[INPUT]: request 2', '[INPUT]: request 9'));
-    const result = await expectProblem(dirs, { file: fileA, line: a.entries[1].line, messageId: 'm2', reason: 'hash-mismatch' });
+    const result = await expectProblem(dirs, {
+      file: fileA,
+      line: a.entries[1].line,
+      messageId: 'm2',
+      reason: 'hash-mismatch',
+    });
     expect(result.entries).toBe(1);
   });
 
   it('detects an edited ENTRY_HASH line', async () => {
     const { dirs, fileB, b } = await sampleTrail();
     const last = b.entries[2];
-    fs.writeFileSync(fileB, b.text.replace(last.hash, last.hash.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'))));
+    fs.writeFileSync(
+      fileB,
+      b.text.replace(
+        last.hash,
+        last.hash.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')),
+      ),
+    );
     await expectProblem(dirs, { file: fileB, line: last.line, messageId: 'm6', reason: 'hash-mismatch' });
   });
 
@@ -71,7 +84,12 @@ describe('verifyAuditChain', () => {
   it('detects two swapped entries as a chain break', async () => {
     const { dirs, fileA, a } = await sampleTrail();
     fs.writeFileSync(fileA, a.pieces[0] + a.pieces[2] + a.pieces[1]);
-    const result = await expectProblem(dirs, { file: fileA, line: a.entries[1].line, messageId: 'm3', reason: 'chain-break' });
+    const result = await expectProblem(dirs, {
+      file: fileA,
+      line: a.entries[1].line,
+      messageId: 'm3',
+      reason: 'chain-break',
+    });
     expect(result.firstProblem?.detail).toContain(`chains to ${fileA}:${a.entries[2].line}`); // where m2 now sits
   });
 
@@ -86,7 +104,9 @@ describe('verifyAuditChain', () => {
     fs.appendFileSync(fileB, b.pieces[2].slice(0, 60));
     const live = await verifyAuditChain({ ...dirs, live: true });
     expect(live).toMatchObject({ ok: true, entries: 6 });
-    expect(live.warnings.join('\n')).toMatch(/a daemon is writing: verified up to entry 6 \(20260308\.log:\d+, message m6\)/);
+    expect(live.warnings.join('\n')).toMatch(
+      /a daemon is writing: verified up to entry 6 \(20260308\.log:\d+, message m6\)/,
+    );
     // Without a daemon the same bytes are a torn tail.
     await expectProblem(dirs, { file: fileB, reason: 'torn' });
   });

@@ -1,12 +1,7 @@
 import * as fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  GENESIS_HASH,
-  computeEntryHash,
-  formatEntry,
-  formatEntryBody,
-} from '../../src/audit/audit-entry-format.js';
+import { GENESIS_HASH, computeEntryHash, formatEntry, formatEntryBody } from '../../src/audit/audit-entry-format.js';
 import { parseEntries } from '../../src/audit/audit-entry-parse.js';
 import { AuditLogFormatError } from '../../src/audit/audit-errors.js';
 import type { SentientMessage } from '../../src/message/sentient-message.js';
@@ -48,16 +43,35 @@ describe('audit entry format', () => {
     const golden = fs.readFileSync(GOLDEN, 'utf8');
     const { text, hash } = formatEntry(input, 'Asia/Singapore', GENESIS_HASH);
     expect(text).toBe(golden);
-    expect(hash).toBe(createHash('sha256').update('0'.repeat(64) + formatEntryBody(input, 'Asia/Singapore')).digest('hex'));
-    const seedOrder = golden.split('\n').slice(0, 11).map((line) => line.slice(0, line.indexOf(line.startsWith('[INPUT]') ? ']' : ':')));
+    expect(hash).toBe(
+      createHash('sha256')
+        .update('0'.repeat(64) + formatEntryBody(input, 'Asia/Singapore'))
+        .digest('hex'),
+    );
+    const seedOrder = golden
+      .split('\n')
+      .slice(0, 11)
+      .map((line) => line.slice(0, line.indexOf(line.startsWith('[INPUT]') ? ']' : ':')));
     expect(seedOrder).toEqual([
-      '[TIMESTAMP', '[AGENT', '[INPUT SOURCE', '[INPUT', '[OUTPUT TYPE', '[STATUS', '[ERROR',
-      '[COMPLIANCE NOTES]', '[GOVERNANCE FILES]', '[MESSAGE_ID', '[SESSION_ID',
+      '[TIMESTAMP',
+      '[AGENT',
+      '[INPUT SOURCE',
+      '[INPUT',
+      '[OUTPUT TYPE',
+      '[STATUS',
+      '[ERROR',
+      '[COMPLIANCE NOTES]',
+      '[GOVERNANCE FILES]',
+      '[MESSAGE_ID',
+      '[SESSION_ID',
     ]);
   });
 
   it('renders TIMESTAMP in the configured zone, not the offset the message was written in', () => {
-    const body = formatEntryBody(entryInput(makeMessage({ executedAt: '2026-03-08T14:30:52+08:00' })), 'America/New_York');
+    const body = formatEntryBody(
+      entryInput(makeMessage({ executedAt: '2026-03-08T14:30:52+08:00' })),
+      'America/New_York',
+    );
     expect(body.split('\n')[0]).toBe('[TIMESTAMP: 01:30:52]');
   });
 
@@ -115,7 +129,10 @@ const shapes: Shape[] = [
   { name: 'object input holding a line separator', message: makeMessage({ input: { text: 'a\u2028b\nc' } }) },
   {
     name: 'C1 controls (U+0085 NEL is a line break to Python) in text and in JSON input',
-    message: makeMessage({ input: 'a\u0085b\u0080c\u009fd\u007fe', status: { code: 'success', message: 'ok\u0085[STATUS: forged]' } }),
+    message: makeMessage({
+      input: 'a\u0085b\u0080c\u009fd\u007fe',
+      status: { code: 'success', message: 'ok\u0085[STATUS: forged]' },
+    }),
   },
   { name: 'object input holding C1 controls', message: makeMessage({ input: { text: 'a\u0085b\u009b' } }) },
   {
@@ -126,7 +143,10 @@ const shapes: Shape[] = [
     name: 'compliance notes that are literally "\\N" and "null"',
     message: makeMessage({ audit: { compliance_notes: '\\N', governance_files_consulted: ['null'] } }),
   },
-  { name: 'empty compliance notes', message: makeMessage({ audit: { compliance_notes: '', governance_files_consulted: [] } }) },
+  {
+    name: 'empty compliance notes',
+    message: makeMessage({ audit: { compliance_notes: '', governance_files_consulted: [] } }),
+  },
   {
     name: 'error line with a message that mimics the suffix',
     message: makeMessage({
@@ -231,7 +251,11 @@ describe('format → parse round trip', () => {
     const cut = second.text.slice(0, -1); // "---" without its newline
     const { entries, torn } = parseEntries(first.text + cut);
     expect(entries.map((entry) => entry.messageId)).toEqual(['a']);
-    expect(torn).toMatchObject({ line: first.text.split('\n').length, offset: Buffer.byteLength(first.text), text: cut });
+    expect(torn).toMatchObject({
+      line: first.text.split('\n').length,
+      offset: Buffer.byteLength(first.text),
+      text: cut,
+    });
   });
 
   it('rejects malformed entries naming the line', () => {
@@ -262,12 +286,26 @@ describe('format → parse round trip', () => {
 });
 
 describe('C1 controls in audit values (SPEC §6)', () => {
-  it('are written as \\u0085 and friends, so Python\'s splitlines() sees one line per tag', () => {
-    const { text } = formatEntry(entryInput(makeMessage({ input: 'before\u0085after', audit: { compliance_notes: 'x\u009cy', governance_files_consulted: ['a\u0085b'] } })), 'UTC', GENESIS_HASH);
+  it("are written as \\u0085 and friends, so Python's splitlines() sees one line per tag", () => {
+    const { text } = formatEntry(
+      entryInput(
+        makeMessage({
+          input: 'before\u0085after',
+          audit: { compliance_notes: 'x\u009cy', governance_files_consulted: ['a\u0085b'] },
+        }),
+      ),
+      'UTC',
+      GENESIS_HASH,
+    );
     expect(text).toContain('[INPUT]: before\\u0085after');
     expect(text).toContain('[COMPLIANCE NOTES]: x\\u009cy');
     expect(text).toContain('["a\\u0085b"]');
     // Every line break Python's str.splitlines() knows, besides the "\n" ending each line.
-    expect(text.slice(0, -1).split('\n').every((line) => !/[\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/.test(line))).toBe(true);
+    expect(
+      text
+        .slice(0, -1)
+        .split('\n')
+        .every((line) => !/[\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/.test(line)),
+    ).toBe(true);
   });
 });

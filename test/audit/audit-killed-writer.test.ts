@@ -30,7 +30,8 @@ interface Appender {
 
 const running: ChildProcess[] = [];
 afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of running.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 async function until(what: string, condition: () => boolean, detail: () => string, timeoutMs = 20_000): Promise<void> {
@@ -41,7 +42,12 @@ async function until(what: string, condition: () => boolean, detail: () => strin
   }
 }
 
-async function startAppender(dirs: { logsDir: string; stateDir: string }, name: string, count: number, days: string[]): Promise<Appender> {
+async function startAppender(
+  dirs: { logsDir: string; stateDir: string },
+  name: string,
+  count: number,
+  days: string[],
+): Promise<Appender> {
   const child = spawn(process.execPath, [CHILD, WRITER_URL, JSON.stringify({ ...dirs, name, count, days })], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -70,7 +76,10 @@ function go(appenders: Appender[]): void {
 
 async function finished(appender: Appender): Promise<{ warnings: string[]; repairs: number }> {
   const { code } = await appender.exit;
-  const summary = appender.output().split('\n').find((line) => line.startsWith('{"done"'));
+  const summary = appender
+    .output()
+    .split('\n')
+    .find((line) => line.startsWith('{"done"'));
   expect(code, appender.output()).toBe(0);
   return JSON.parse(summary!);
 }

@@ -15,7 +15,9 @@ async function writeAll(dirs: { logsDir: string; stateDir: string }, timezone: s
   const writer = await AuditLogWriter.open({ ...dirs, timezone });
   const results = [];
   for (const [index, executedAt] of instants.entries()) {
-    results.push(await writer.append(entryInput(makeMessage({ id: `m${index + 1}`, executedAt, sequence: index + 1 }))));
+    results.push(
+      await writer.append(entryInput(makeMessage({ id: `m${index + 1}`, executedAt, sequence: index + 1 }))),
+    );
   }
   await writer.close();
   return results;
@@ -38,7 +40,10 @@ describe('AuditLogWriter: one file per local day', () => {
       '2026-03-09T00:00:00+08:00',
     ]);
     expect(results.map((result) => path.basename(result.file))).toEqual([
-      '20260308.log', '20260308.log', '20260309.log', '20260309.log',
+      '20260308.log',
+      '20260308.log',
+      '20260309.log',
+      '20260309.log',
     ]);
     expect(await timestampsByFile(dirs.logsDir)).toEqual({
       '20260308.log': ['23:59:58', '23:59:59'],
@@ -107,7 +112,9 @@ describe('AuditLogWriter: one file per local day', () => {
       record: { format: 1, file: '20260310.log', entries: 3, hash: third.hash, message_id: 'm3' },
     });
     const text = fs.readFileSync(path.join(dirs.logsDir, '20260310.log'), 'utf8');
-    expect(parseEntries(text).entries[0].hash).toBe(computeEntryHash(first[1].hash, parseEntries(text).entries[0].body));
+    expect(parseEntries(text).entries[0].hash).toBe(
+      computeEntryHash(first[1].hash, parseEntries(text).entries[0].body),
+    );
     await expect(writer.append(entryInput(makeMessage()))).rejects.toBeInstanceOf(AuditWriteError);
   });
 
@@ -122,7 +129,9 @@ describe('AuditLogWriter: one file per local day', () => {
     const dirs = tempRoot();
     const writer = await AuditLogWriter.open({ ...dirs, timezone: 'UTC' });
     const ids = Array.from({ length: 40 }, (_, index) => `c${index}`);
-    await Promise.all(ids.map((id) => writer.append(entryInput(makeMessage({ id, executedAt: '2026-03-08T10:00:00Z' })))));
+    await Promise.all(
+      ids.map((id) => writer.append(entryInput(makeMessage({ id, executedAt: '2026-03-08T10:00:00Z' })))),
+    );
     await writer.close();
     expect((await readLogEntries(dirs.logsDir)).map((entry) => entry.messageId)).toEqual(ids);
     expect(await verifyAuditChain(dirs)).toMatchObject({ ok: true, entries: 40 });
@@ -213,7 +222,10 @@ describe('AuditLogWriter: crash recovery', () => {
     await writer.close();
     expect(JSON.parse(fs.readFileSync(headFile, 'utf8'))).toEqual(expected);
 
-    fs.writeFileSync(headFile, JSON.stringify({ ...expected, file: '20260307.log', entries: 1, hash: written[0].hash, message_id: 'm1' }));
+    fs.writeFileSync(
+      headFile,
+      JSON.stringify({ ...expected, file: '20260307.log', entries: 1, hash: written[0].hash, message_id: 'm1' }),
+    );
     writer = await AuditLogWriter.open({ ...dirs, timezone: 'UTC' });
     expect(writer.entryCount).toBe(2);
     await writer.close();

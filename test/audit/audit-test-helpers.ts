@@ -7,19 +7,21 @@ import { afterEach } from 'vitest';
 import type { AuditEntryInput } from '../../src/store/session-store.js';
 import type { SentientMessage } from '../../src/message/sentient-message.js';
 
-export function makeMessage(overrides: {
-  id?: string;
-  executedAt?: string;
-  agent?: string;
-  input?: unknown;
-  source?: string;
-  session?: string;
-  status?: SentientMessage['status'];
-  error?: SentientMessage['error'];
-  audit?: SentientMessage['audit'];
-  sequence?: number;
-  parent?: string | null;
-} = {}): SentientMessage {
+export function makeMessage(
+  overrides: {
+    id?: string;
+    executedAt?: string;
+    agent?: string;
+    input?: unknown;
+    source?: string;
+    session?: string;
+    status?: SentientMessage['status'];
+    error?: SentientMessage['error'];
+    audit?: SentientMessage['audit'];
+    sequence?: number;
+    parent?: string | null;
+  } = {},
+): SentientMessage {
   return {
     message_id: overrides.id ?? 'msg-1',
     timestamp: { executed_at: overrides.executedAt ?? '2026-03-08T14:30:52.000+08:00', timezone: 'Asia/Singapore' },
@@ -48,7 +50,10 @@ export function makeMessage(overrides: {
   };
 }
 
-export function entryInput(message: SentientMessage, extra: Partial<Omit<AuditEntryInput, 'message'>> = {}): AuditEntryInput {
+export function entryInput(
+  message: SentientMessage,
+  extra: Partial<Omit<AuditEntryInput, 'message'>> = {},
+): AuditEntryInput {
   return {
     message,
     governanceHash: extra.governanceHash ?? 'gov-hash-1',

@@ -19,7 +19,13 @@ async function trail() {
   for (const row of rows) {
     await writer.append(
       entryInput(
-        makeMessage({ id: row.id, session: row.session, agent: row.agent, executedAt: row.at, status: { code: row.code, message: `${row.id} done` } }),
+        makeMessage({
+          id: row.id,
+          session: row.session,
+          agent: row.agent,
+          executedAt: row.at,
+          status: { code: row.code, message: `${row.id} done` },
+        }),
       ),
     );
   }
@@ -45,7 +51,8 @@ describe('logsCommand', () => {
     const { code, output } = await run({ logsDir: dirs.logsDir });
     expect(code).toBe(0);
     const fileText =
-      fs.readFileSync(path.join(dirs.logsDir, '20260307.log'), 'utf8') + fs.readFileSync(path.join(dirs.logsDir, '20260308.log'), 'utf8');
+      fs.readFileSync(path.join(dirs.logsDir, '20260307.log'), 'utf8') +
+      fs.readFileSync(path.join(dirs.logsDir, '20260308.log'), 'utf8');
     expect(output.replace(/^# \d{8}\.log\n/gm, '')).toBe(fileText);
     expect(output.match(/^# .*$/gm)).toEqual(['# 20260307.log', '# 20260308.log']);
   });
@@ -56,7 +63,9 @@ describe('logsCommand', () => {
     expect(idsOf((await run({ logsDir: dirs.logsDir, json: true, session: 's1' })).output)).toEqual(['a1', 'a2']);
     expect(idsOf((await run({ logsDir: dirs.logsDir, json: true, agent: 'planner' })).output)).toEqual(['a2', 'a3']);
     expect(idsOf((await run({ logsDir: dirs.logsDir, json: true, status: 'success' })).output)).toEqual(['a1', 'a3']);
-    expect(idsOf((await run({ logsDir: dirs.logsDir, json: true, session: 's2', agent: 'planner' })).output)).toEqual(['a3']);
+    expect(idsOf((await run({ logsDir: dirs.logsDir, json: true, session: 's2', agent: 'planner' })).output)).toEqual([
+      'a3',
+    ]);
     expect(idsOf((await run({ logsDir: dirs.logsDir, json: true, date: '20260309' })).output)).toEqual([]);
   });
 
@@ -82,7 +91,10 @@ describe('logsCommand', () => {
 
   it('says so when nothing matches (text mode)', async () => {
     const dirs = await trail();
-    expect(await run({ logsDir: dirs.logsDir, agent: 'nobody' })).toEqual({ code: 0, output: 'no audit entries match\n' });
+    expect(await run({ logsDir: dirs.logsDir, agent: 'nobody' })).toEqual({
+      code: 0,
+      output: 'no audit entries match\n',
+    });
   });
 
   it('rejects a --date that is not YYYYMMDD with exit 2 and what to write', async () => {
@@ -123,11 +135,26 @@ describe('audit log reader', () => {
     expect(await ids('s1')).toEqual(['a1', 'a2']);
     expect(await ids('s2')).toEqual(['a3', 'a4']);
     expect(await ids('s1', '20260308')).toEqual([]);
-    expect(await index.messagesOf('s2', '20260308')).toEqual(new Map([['a3', { sequence: 1, agent: 'planner' }], ['a4', { sequence: 1, agent: 'objective_agent' }]]));
+    expect(await index.messagesOf('s2', '20260308')).toEqual(
+      new Map([
+        ['a3', { sequence: 1, agent: 'planner' }],
+        ['a4', { sequence: 1, agent: 'objective_agent' }],
+      ]),
+    );
     // The torn tail cut (as a restarted writer does) and a new entry appended: it is found.
     fs.writeFileSync(file, whole);
     const writer = await AuditLogWriter.open({ ...dirs, timezone: 'Asia/Singapore' });
-    await writer.append(entryInput(makeMessage({ id: 'a5', session: 's2', agent: 'planner', executedAt: '2026-03-08T12:00:00+08:00', status: { code: 'success', message: 'a5 done' } })));
+    await writer.append(
+      entryInput(
+        makeMessage({
+          id: 'a5',
+          session: 's2',
+          agent: 'planner',
+          executedAt: '2026-03-08T12:00:00+08:00',
+          status: { code: 'success', message: 'a5 done' },
+        }),
+      ),
+    );
     await writer.close();
     expect(await ids('s2', '20260308')).toEqual(['a3', 'a4', 'a5']);
   });
@@ -149,7 +176,17 @@ describe('audit log reader', () => {
     await Promise.all(Array.from({ length: 200 }, (_unused, n) => index.messagesOf(`s${n % 3}`)));
     expect(reads.map((read) => read.file).sort()).toEqual(['20260307.log', '20260308.log']);
     const writer = await AuditLogWriter.open({ ...dirs, timezone: 'Asia/Singapore' });
-    await writer.append(entryInput(makeMessage({ id: 'a6', session: 's1', agent: 'planner', executedAt: '2026-03-08T12:00:00+08:00', status: { code: 'success', message: 'a6 done' } })));
+    await writer.append(
+      entryInput(
+        makeMessage({
+          id: 'a6',
+          session: 's1',
+          agent: 'planner',
+          executedAt: '2026-03-08T12:00:00+08:00',
+          status: { code: 'success', message: 'a6 done' },
+        }),
+      ),
+    );
     await writer.close();
     expect([...(await index.messagesOf('s1')).keys()]).toEqual(['a1', 'a2', 'a6']);
     // Only the new bytes of the newest day were read.
@@ -177,18 +214,30 @@ describe('audit log reader', () => {
       }
     });
     // From a4's place: the earlier day and a3 are not read, a4 is found.
-    expect([...(await index.messagesOf('s2', undefined, { file: '20260308.log', bytes: a4At })).keys()]).toEqual(['a4']);
+    expect([...(await index.messagesOf('s2', undefined, { file: '20260308.log', bytes: a4At })).keys()]).toEqual([
+      'a4',
+    ]);
     expect(reads.some((read) => read.file === '20260307.log')).toBe(false);
     expect(Math.min(...reads.map((read) => read.offset))).toBe(a4At);
     // From the file's start (a session noted earlier): only the part before a4 is read now.
     const before = reads.length;
-    expect([...(await index.messagesOf('s2', undefined, { file: '20260308.log', bytes: 0 })).keys()].sort()).toEqual(['a3', 'a4']);
-    expect(reads.slice(before).filter((read) => read.length > 12)).toEqual([{ file: '20260308.log', offset: 0, length: a4At }]);
+    expect([...(await index.messagesOf('s2', undefined, { file: '20260308.log', bytes: 0 })).keys()].sort()).toEqual([
+      'a3',
+      'a4',
+    ]);
+    expect(reads.slice(before).filter((read) => read.length > 12)).toEqual([
+      { file: '20260308.log', offset: 0, length: a4At },
+    ]);
     // A point where no entry begins (the file was replaced since it was noted) reads the file whole.
     const fresh = new LoggedMessagesIndex(dirs.logsDir);
-    expect([...(await fresh.messagesOf('s2', undefined, { file: '20260308.log', bytes: a4At + 3 })).keys()].sort()).toEqual(['a3', 'a4']);
+    expect(
+      [...(await fresh.messagesOf('s2', undefined, { file: '20260308.log', bytes: a4At + 3 })).keys()].sort(),
+    ).toEqual(['a3', 'a4']);
     // A later day's file is read from its start; an older one is skipped.
-    expect([...(await fresh.messagesOf('s1', undefined, { file: '20260307.log', bytes: 0 })).keys()]).toEqual(['a1', 'a2']);
+    expect([...(await fresh.messagesOf('s1', undefined, { file: '20260307.log', bytes: 0 })).keys()]).toEqual([
+      'a1',
+      'a2',
+    ]);
     expect([...(await fresh.messagesOf('s1', undefined, { file: '20260308.log', bytes: 0 })).keys()]).toEqual([]);
   });
 

@@ -7,7 +7,17 @@
  * day, leaving markers that keep the id refused (and its owner) but not the text; refused request
  * files in system/failed/ follow their day too.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -27,7 +37,12 @@ const FIXTURE = path.join(import.meta.dirname, '..', 'fixtures', 'journal', 'v1'
 const FINISHED_ON = '20261123';
 
 /** Copies the frozen v1 session as `sessionId` (its session record changed by `edit`), with its result files. */
-function placeSession(root: string, sessionId: string, edit: (record: Record<string, unknown>) => void = () => {}, keep = Infinity): void {
+function placeSession(
+  root: string,
+  sessionId: string,
+  edit: (record: Record<string, unknown>) => void = () => {},
+  keep = Infinity,
+): void {
   const paths = systemPaths(root);
   const folder = path.join(paths.sessions, sessionId);
   mkdirSync(folder, { recursive: true });
@@ -40,7 +55,10 @@ function placeSession(root: string, sessionId: string, edit: (record: Record<str
   writeFileSync(path.join(folder, 'journal.jsonl'), `${lines.join('\n')}\n`);
   if (keep === Infinity) cpSync(path.join(FIXTURE, 'manifest.json'), path.join(folder, 'manifest.json'));
   mkdirSync(paths.outbox, { recursive: true });
-  writeFileSync(path.join(paths.outbox, `req-${sessionId}.json`), JSON.stringify({ request_id: `req-${sessionId}`, session_id: sessionId, status: 'success' }));
+  writeFileSync(
+    path.join(paths.outbox, `req-${sessionId}.json`),
+    JSON.stringify({ request_id: `req-${sessionId}`, session_id: sessionId, status: 'success' }),
+  );
   writeFileSync(path.join(paths.outbox, `req-${sessionId}.md`), '# result\n');
 }
 
@@ -56,7 +74,11 @@ describe('archiveFinishedSessions', () => {
     expect(archiveFinishedSessions({ paths, timezone: 'UTC', before: '20261124' })).toEqual(['done']);
 
     const day = path.join(paths.logs, 'archive', FINISHED_ON);
-    expect(readdirSync(path.join(day, 'sessions', 'done')).sort()).toEqual(['journal.jsonl.gz', 'manifest.json.gz', 'pii-vault.json.gz']);
+    expect(readdirSync(path.join(day, 'sessions', 'done')).sort()).toEqual([
+      'journal.jsonl.gz',
+      'manifest.json.gz',
+      'pii-vault.json.gz',
+    ]);
     expect(statSync(path.join(day, 'sessions', 'done', 'pii-vault.json.gz')).mode & 0o777).toBe(0o600);
     const journal = gunzipSync(readFileSync(path.join(day, 'sessions', 'done', 'journal.jsonl.gz'))).toString('utf8');
     expect(journal.startsWith('{"v":1,"type":"session","session_id":"done"')).toBe(true);
@@ -72,7 +94,20 @@ describe('archiveFinishedSessions', () => {
     const { root } = tempRoot();
     const paths = systemPaths(root);
     placeSession(root, 'parent', () => {}, 3);
-    placeSession(root, 'child', (record) => (record.delegation = { parent_session_id: 'parent', root_session_id: 'parent', depth: 1, call_id: 'c1', lineage: [], deadline_at: '2026-11-24T00:00:00.000Z', max_tokens: null }));
+    placeSession(
+      root,
+      'child',
+      (record) =>
+        (record.delegation = {
+          parent_session_id: 'parent',
+          root_session_id: 'parent',
+          depth: 1,
+          call_id: 'c1',
+          lineage: [],
+          deadline_at: '2026-11-24T00:00:00.000Z',
+          max_tokens: null,
+        }),
+    );
     const claimed = path.join(paths.processing, 'claimed.json');
     mkdirSync(paths.processing, { recursive: true });
     writeFileSync(claimed, '{"request": "Summarize."}');
@@ -80,7 +115,11 @@ describe('archiveFinishedSessions', () => {
     expect(archiveFinishedSessions({ paths, timezone: 'UTC', before: '20261124' })).toEqual([]);
     placeSession(root, 'parent');
     rmSync(claimed);
-    expect(archiveFinishedSessions({ paths, timezone: 'UTC', before: '20261124' }).sort()).toEqual(['child', 'claimed', 'parent']);
+    expect(archiveFinishedSessions({ paths, timezone: 'UTC', before: '20261124' }).sort()).toEqual([
+      'child',
+      'claimed',
+      'parent',
+    ]);
   });
 });
 
@@ -89,22 +128,35 @@ describe('deleteOldDays', () => {
     const { logsDir, stateDir } = tempRoot();
     const writer = await AuditLogWriter.open({ logsDir, stateDir, timezone: 'UTC' });
     for (const [index, day] of ['2026-01-01', '2026-01-02', '2026-03-01'].entries()) {
-      await writer.append(entryInput(makeMessage({ id: `m${index}`, executedAt: `${day}T10:00:00.000+00:00`, sequence: index + 1 })));
+      await writer.append(
+        entryInput(makeMessage({ id: `m${index}`, executedAt: `${day}T10:00:00.000+00:00`, sequence: index + 1 })),
+      );
     }
     await writer.close();
     const now = new Date('2026-03-02T12:00:00Z');
     expect(archiveOldDays({ logsDir, timezone: 'UTC', keepDays: 30, now })).toEqual(['20260101', '20260102']);
     const archived = path.join(logsDir, 'archive', '20260102.log.gz');
     const original = readFileSync(archived);
-    writeFileSync(archived, gzipSync(gunzipSync(original).toString('utf8').replace('[AGENT: objective_agent]', '[AGENT: goal_agent]')));
+    writeFileSync(
+      archived,
+      gzipSync(gunzipSync(original).toString('utf8').replace('[AGENT: objective_agent]', '[AGENT: goal_agent]')),
+    );
 
-    expect(() => deleteOldDays({ logsDir, stateDir, timezone: 'UTC', deleteAfterDays: 40, now })).toThrow(/20260102\.log\.gz: entry m1 .* does not chain/);
+    expect(() => deleteOldDays({ logsDir, stateDir, timezone: 'UTC', deleteAfterDays: 40, now })).toThrow(
+      /20260102\.log\.gz: entry m1 .* does not chain/,
+    );
     expect(existsSync(path.join(logsDir, 'archive', '20260101.log.gz'))).toBe(true);
     expect(existsSync(path.join(logsDir, 'archive', 'deleted.jsonl'))).toBe(false);
 
     writeFileSync(archived, original);
-    expect(deleteOldDays({ logsDir, stateDir, timezone: 'UTC', deleteAfterDays: 40, now })).toEqual({ deleted: ['20260101', '20260102'], held: false });
-    const record = JSON.parse(readFileSync(path.join(logsDir, 'archive', 'deleted.jsonl'), 'utf8')) as { entries: number; day: string };
+    expect(deleteOldDays({ logsDir, stateDir, timezone: 'UTC', deleteAfterDays: 40, now })).toEqual({
+      deleted: ['20260101', '20260102'],
+      held: false,
+    });
+    const record = JSON.parse(readFileSync(path.join(logsDir, 'archive', 'deleted.jsonl'), 'utf8')) as {
+      entries: number;
+      day: string;
+    };
     expect(record).toMatchObject({ day: '20260102', entries: 2 });
     expect(readdirSync(path.join(logsDir, 'archive'))).toEqual(['deleted.jsonl']);
   });
@@ -113,7 +165,9 @@ describe('deleteOldDays', () => {
     const { logsDir, stateDir } = tempRoot();
     let writer = await AuditLogWriter.open({ logsDir, stateDir, timezone: 'UTC' });
     for (const [index, day] of ['2026-01-01', '2026-01-02', '2026-03-01'].entries()) {
-      await writer.append(entryInput(makeMessage({ id: `m${index}`, executedAt: `${day}T10:00:00.000+00:00`, sequence: index + 1 })));
+      await writer.append(
+        entryInput(makeMessage({ id: `m${index}`, executedAt: `${day}T10:00:00.000+00:00`, sequence: index + 1 })),
+      );
     }
     await writer.close();
     const now = new Date('2026-03-02T12:00:00Z');
@@ -141,9 +195,19 @@ describe('archiveRequestDays', () => {
       expect(await registry.claim(requestId, claimed)).toBe('claimed');
       archiveRequestFile(paths.archive, day, claimed, name);
     };
-    await accept('old.json', JSON.stringify({ request: 'Secret old text.', request_id: 'old-json', user: 'alice', session_id: 's-old' }), 'old-json', '20260101');
+    await accept(
+      'old.json',
+      JSON.stringify({ request: 'Secret old text.', request_id: 'old-json', user: 'alice', session_id: 's-old' }),
+      'old-json',
+      '20260101',
+    );
     await accept('note.txt', 'Secret old note.', 'old-txt', '20260101');
-    await accept('new.json', JSON.stringify({ request: 'Kept new text.', request_id: 'new-json' }), 'new-json', '20260301');
+    await accept(
+      'new.json',
+      JSON.stringify({ request: 'Kept new text.', request_id: 'new-json' }),
+      'new-json',
+      '20260301',
+    );
     const marker = (id: string) => path.join(stateDir, 'requests', id);
 
     expect(archiveRequestDays({ paths, before: '20260201', durable: false })).toEqual(['20260101']);
@@ -151,20 +215,33 @@ describe('archiveRequestDays', () => {
     const requests = path.join(logsDir, 'archive', '20260101', 'requests');
     expect(readdirSync(requests).sort()).toEqual(['note.txt.gz', 'old.json.gz']);
     expect(gunzipSync(readFileSync(path.join(requests, 'note.txt.gz'))).toString('utf8')).toBe('Secret old note.');
-    expect(JSON.parse(readFileSync(marker('old-json'), 'utf8'))).toEqual({ format_version: 1, request_id: 'old-json', user: 'alice', session_id: 's-old' });
+    expect(JSON.parse(readFileSync(marker('old-json'), 'utf8'))).toEqual({
+      format_version: 1,
+      request_id: 'old-json',
+      user: 'alice',
+      session_id: 's-old',
+    });
     expect(JSON.parse(readFileSync(marker('old-txt'), 'utf8'))).toEqual({ format_version: 1, request_id: 'old-txt' });
     expect(readFileSync(marker('new-json'), 'utf8')).toContain('Kept new text.'); // still the request file itself
     expect(archiveRequestDays({ paths, before: '20260201', durable: false })).toEqual([]);
 
     // Delete the day: no copy of the old texts is left anywhere under the root, yet the ids are still refused and owned.
-    expect(deleteOldDays({ logsDir, stateDir, timezone: 'UTC', deleteAfterDays: 40, now: new Date('2026-03-02T12:00:00Z') }).deleted).toEqual(['20260101']);
+    expect(
+      deleteOldDays({ logsDir, stateDir, timezone: 'UTC', deleteAfterDays: 40, now: new Date('2026-03-02T12:00:00Z') })
+        .deleted,
+    ).toEqual(['20260101']);
     expect(allTexts(root).filter(({ text }) => text.includes('Secret old'))).toEqual([]);
     expect(allTexts(root).filter(({ text }) => text.includes('Kept new text.')).length).toBeGreaterThan(0);
     const again = path.join(paths.processing, 'again.json');
     writeFileSync(again, JSON.stringify({ request: 'Secret old text.', request_id: 'old-json' }));
     expect(await registry.claim('old-json', again)).toBe('duplicate');
     expect(await registry.claim('old-txt', again)).toBe('duplicate');
-    const intake = new HttpIntake({ submit: () => Promise.reject(new Error('not used')), registry, maxBytes: 1 << 20, timezone: 'UTC' });
+    const intake = new HttpIntake({
+      submit: () => Promise.reject(new Error('not used')),
+      registry,
+      maxBytes: 1 << 20,
+      timezone: 'UTC',
+    });
     expect(await intake.ownerOf('old-json')).toEqual({ user: 'alice', sessionId: 's-old' });
   });
 });
@@ -186,11 +263,16 @@ describe('archiveFailedFiles', () => {
     expect(readdirSync(paths.failed)).toEqual(['late.json']);
     const failed = path.join(logsDir, 'archive', '20260101', 'failed');
     expect(readdirSync(failed).sort()).toEqual(['bad.json.error.json.gz', 'bad.json.gz']);
-    expect(gunzipSync(readFileSync(path.join(failed, 'bad.json.gz'))).toString('utf8')).toBe('{"request": "Secret refused text"');
+    expect(gunzipSync(readFileSync(path.join(failed, 'bad.json.gz'))).toString('utf8')).toBe(
+      '{"request": "Secret refused text"',
+    );
     expect(statSync(path.join(failed, 'bad.json.gz')).mode & 0o777).toBe(0o640);
     expect(archiveFailedFiles({ paths, before: '20260201', timezone: 'UTC' })).toBe(0);
 
-    expect(deleteOldDays({ logsDir, stateDir, timezone: 'UTC', deleteAfterDays: 40, now: new Date('2026-03-02T12:00:00Z') }).deleted).toEqual(['20260101']);
+    expect(
+      deleteOldDays({ logsDir, stateDir, timezone: 'UTC', deleteAfterDays: 40, now: new Date('2026-03-02T12:00:00Z') })
+        .deleted,
+    ).toEqual(['20260101']);
     expect(allTexts(root).filter(({ text }) => text.includes('Secret refused'))).toEqual([]);
     expect(allTexts(root).filter(({ text }) => text.includes('Kept refused text')).length).toBe(1);
   });

@@ -16,7 +16,20 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { compactInTimeZone } from '../../src/message/zoned-time.js';
 import { buildDistOnce } from '../daemon/build-once.js';
-import { EXAMPLE_ANSWERS, answer, cleanupAll, dropJson, exampleScript, makeRoot, readResult, runCli, startDaemon, waitFor, writeScript, type DaemonProcess } from '../daemon/daemon-helpers.js';
+import {
+  EXAMPLE_ANSWERS,
+  answer,
+  cleanupAll,
+  dropJson,
+  exampleScript,
+  makeRoot,
+  readResult,
+  runCli,
+  startDaemon,
+  waitFor,
+  writeScript,
+  type DaemonProcess,
+} from '../daemon/daemon-helpers.js';
 import { getJson, httpUrlOf } from '../http/http-test-helpers.js';
 import { allTexts } from './audit-test-helpers.js';
 
@@ -25,7 +38,13 @@ afterEach(cleanupAll);
 afterAll(cleanupAll);
 
 const SHIFTED_CLOCK = fileURLToPath(new URL('../support/shifted-clock.mjs', import.meta.url));
-const PENDING = answer({ content: { question: 'Which quarter?' }, contentType: 'objectives', status: 'pending', message: 'Which quarter?', next: null });
+const PENDING = answer({
+  content: { question: 'Which quarter?' },
+  contentType: 'objectives',
+  status: 'pending',
+  message: 'Which quarter?',
+  next: null,
+});
 
 /** `govflow start` with its clock `days` ahead of the real one. */
 function startDaysAhead(root: string, days: number): Promise<DaemonProcess> {
@@ -55,12 +74,19 @@ describe('audit.retention: archive, legal hold, delete', () => {
 
     // Today: one session finishes, one pauses on a question.
     writeConfig(root, 'provider: { kind: scripted, script: script.json }\n', audit);
-    writeScript(root, exampleScript({ responses: { objective_agent: [{ json: EXAMPLE_ANSWERS.objective_agent }, { json: PENDING }] } }));
+    writeScript(
+      root,
+      exampleScript({ responses: { objective_agent: [{ json: EXAMPLE_ANSWERS.objective_agent }, { json: PENDING }] } }),
+    );
     let daemon = await startDaemon(root);
     dropJson(root, 'done.json', { request: 'Summarize the Zephyr note.', request_id: 'old-done' });
-    await waitFor('the finished result', () => readResult(root, 'old-done')?.status === 'success', { detail: () => daemon.stderrTail() });
+    await waitFor('the finished result', () => readResult(root, 'old-done')?.status === 'success', {
+      detail: () => daemon.stderrTail(),
+    });
     dropJson(root, 'ask.json', { request: 'Summarize the quarter.', request_id: 'old-paused' });
-    await waitFor('the paused result', () => readResult(root, 'old-paused')?.status === 'pending', { detail: () => daemon.stderrTail() });
+    await waitFor('the paused result', () => readResult(root, 'old-paused')?.status === 'pending', {
+      detail: () => daemon.stderrTail(),
+    });
     expect((await daemon.stop()).code).toBe(0);
     const finishedSession = readResult(root, 'old-done')!.session_id;
     const pausedSession = readResult(root, 'old-paused')!.session_id;
@@ -70,7 +96,9 @@ describe('audit.retention: archive, legal hold, delete', () => {
     writeConfig(root, '', audit, 'http: { listen: "127.0.0.1:0" }\n');
     daemon = await startDaysAhead(root, 45);
     dropJson(root, 'later.json', { request: 'Summarize the later note.', request_id: 'later' });
-    await waitFor('the later result', () => readResult(root, 'later')?.status === 'success', { detail: () => daemon.stderrTail() });
+    await waitFor('the later result', () => readResult(root, 'later')?.status === 'success', {
+      detail: () => daemon.stderrTail(),
+    });
     expect((await daemon.stop()).code).toBe(0);
     expect(existsSync(path.join(system, 'logs', `${today}.log`))).toBe(true);
     daemon = await startDaysAhead(root, 45);
@@ -79,14 +107,21 @@ describe('audit.retention: archive, legal hold, delete', () => {
     expect(existsSync(path.join(archive, `${today}.log.gz`))).toBe(true);
     const archivedSession = path.join(archive, today, 'sessions', finishedSession);
     expect(readdirSync(archivedSession).sort()).toEqual(['journal.jsonl.gz', 'manifest.json.gz']);
-    expect(gunzipSync(readFileSync(path.join(archivedSession, 'journal.jsonl.gz'))).toString('utf8')).toContain('"type":"finished"');
+    expect(gunzipSync(readFileSync(path.join(archivedSession, 'journal.jsonl.gz'))).toString('utf8')).toContain(
+      '"type":"finished"',
+    );
     expect(existsSync(path.join(system, 'sessions', finishedSession))).toBe(false);
     expect(readdirSync(path.join(archive, today, 'outbox')).sort()).toEqual(['old-done.json.gz', 'old-done.md.gz']);
     expect(readResult(root, 'old-done')).toBeNull();
     // Its request file follows the day; the request-id marker keeps only the id.
     expect(existsSync(path.join(system, 'archive', today))).toBe(false);
-    expect(gunzipSync(readFileSync(path.join(archive, today, 'requests', 'done.json.gz'))).toString('utf8')).toContain('Zephyr');
-    expect(JSON.parse(readFileSync(path.join(system, 'state', 'requests', 'old-done'), 'utf8'))).toEqual({ format_version: 1, request_id: 'old-done' });
+    expect(gunzipSync(readFileSync(path.join(archive, today, 'requests', 'done.json.gz'))).toString('utf8')).toContain(
+      'Zephyr',
+    );
+    expect(JSON.parse(readFileSync(path.join(system, 'state', 'requests', 'old-done'), 'utf8'))).toEqual({
+      format_version: 1,
+      request_id: 'old-done',
+    });
     // The paused session and its pending result stay where they are.
     expect(existsSync(path.join(system, 'sessions', pausedSession, 'journal.jsonl'))).toBe(true);
     expect(readResult(root, 'old-paused')?.status).toBe('pending');
@@ -115,9 +150,18 @@ describe('audit.retention: archive, legal hold, delete', () => {
     const apiLater = httpUrlOf(daemon.readyLine);
     expect(existsSync(path.join(archive, `${today}.log.gz`))).toBe(false);
     expect(existsSync(path.join(archive, today))).toBe(false);
-    const deletions = readFileSync(path.join(archive, 'deleted.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const deletions = readFileSync(path.join(archive, 'deleted.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(deletions).toHaveLength(1);
-    expect(deletions[0]).toMatchObject({ day: today, entries: oldEntries, days: [today], sessions: [finishedSession], requests: ['old-done'] });
+    expect(deletions[0]).toMatchObject({
+      day: today,
+      entries: oldEntries,
+      days: [today],
+      sessions: [finishedSession],
+      requests: ['old-done'],
+    });
     expect(deletions[0].sig).toEqual(expect.any(String));
     const gone = await getJson(`${apiLater}/v1/requests/old-done`);
     expect(gone.status).toBe(404);
@@ -125,7 +169,11 @@ describe('audit.retention: archive, legal hold, delete', () => {
     expect(existsSync(path.join(system, 'sessions', pausedSession, 'journal.jsonl'))).toBe(true);
     expect(readResult(root, 'old-paused')?.status).toBe('pending');
     // No copy of the deleted request's text is left, yet its id is still refused.
-    expect(allTexts(root).filter(({ text }) => text.includes('Zephyr')).map(({ file }) => file)).toEqual([]);
+    expect(
+      allTexts(root)
+        .filter(({ text }) => text.includes('Zephyr'))
+        .map(({ file }) => file),
+    ).toEqual([]);
     dropJson(root, 'done-again.json', { request: 'Summarize the note again.', request_id: 'old-done' });
     const refused = path.join(system, 'failed', 'done-again.json.error.json');
     await waitFor('the duplicate refused', () => existsSync(refused), { detail: () => daemon.stderrTail() });
@@ -136,7 +184,9 @@ describe('audit.retention: archive, legal hold, delete', () => {
     verified = await runCli(['verify', '--root', root, '--key', publicKey, '--witness', witness]);
     expect(verified.code, verified.stdout).toBe(0);
     expect(verified.stdout).toMatch(/audit chain intact: \d+ entries in 1 files/);
-    expect(verified.stdout).toContain(`the chain starts after entry ${oldEntries}: retention deleted the days through ${today}`);
+    expect(verified.stdout).toContain(
+      `the chain starts after entry ${oldEntries}: retention deleted the days through ${today}`,
+    );
     expect((await runCli(['verify', '--root', root])).code).toBe(0);
 
     // A record of deletion that is forged (another hash) breaks the chain; one stripped of its signature fails --key.
@@ -145,7 +195,7 @@ describe('audit.retention: archive, legal hold, delete', () => {
     writeFileSync(recordFile, `${JSON.stringify({ ...record, hash: 'f'.repeat(64) })}\n`);
     const forged = await runCli(['verify', '--root', root]);
     expect(forged.code).toBe(1);
-    expect(forged.stdout).toContain("hash mismatch");
+    expect(forged.stdout).toContain('hash mismatch');
     const { key: _key, sig: _sig, ...unsigned } = record;
     writeFileSync(recordFile, `${JSON.stringify(unsigned)}\n`);
     expect((await runCli(['verify', '--root', root])).code).toBe(0);
@@ -158,6 +208,8 @@ describe('audit.retention: archive, legal hold, delete', () => {
     const root = makeRoot('timezone: UTC\naudit:\n  retention: { keep_days: 190, delete_after_days: 30 }\n');
     const started = await runCli(['start', '--root', root]);
     expect(started.code).toBe(2);
-    expect(started.stderr).toContain('govflow.config.yaml:3: audit.retention.delete_after_days (30) must be greater than audit.retention.keep_days (190)');
+    expect(started.stderr).toContain(
+      'govflow.config.yaml:3: audit.retention.delete_after_days (30) must be greater than audit.retention.keep_days (190)',
+    );
   }, 30_000);
 });

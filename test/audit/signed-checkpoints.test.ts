@@ -34,12 +34,17 @@ async function keygen(name: string): Promise<{ privateKey: string; publicKey: st
 /** A root whose daemon signs with `privateKey` into a fresh witness folder; runs `count` requests. */
 async function signedRoot(privateKey: string, count: number, extra = ''): Promise<{ root: string; witness: string }> {
   const witness = mkdtempSync(path.join(tmpdir(), 'govflow-witness-'));
-  const root = makeRoot(`timezone: UTC\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 50, witnesses: [${JSON.stringify(witness)}] }\n${extra}`);
+  const root = makeRoot(
+    `timezone: UTC\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 50, witnesses: [${JSON.stringify(witness)}] }\n${extra}`,
+  );
   const daemon = await startDaemon(root);
   // Dropped together: sessions run at once, so entries commit while others sync.
-  for (let index = 1; index <= count; index++) dropJson(root, `r${index}.json`, { request: `Summarize note ${index}.`, request_id: `signed-${index}` });
+  for (let index = 1; index <= count; index++)
+    dropJson(root, `r${index}.json`, { request: `Summarize note ${index}.`, request_id: `signed-${index}` });
   for (let index = 1; index <= count; index++) {
-    await waitFor(`result ${index}`, () => readResult(root, `signed-${index}`)?.status === 'success', { detail: () => daemon.stderrTail() });
+    await waitFor(`result ${index}`, () => readResult(root, `signed-${index}`)?.status === 'success', {
+      detail: () => daemon.stderrTail(),
+    });
   }
   expect((await daemon.stop()).code).toBe(0);
   return { root, witness };
@@ -47,7 +52,13 @@ async function signedRoot(privateKey: string, count: number, extra = ''): Promis
 
 function dayLog(root: string): string {
   const logs = path.join(root, 'system', 'logs');
-  return path.join(logs, readdirSync(logs).filter((name) => name.endsWith('.log')).sort().at(-1)!);
+  return path.join(
+    logs,
+    readdirSync(logs)
+      .filter((name) => name.endsWith('.log'))
+      .sort()
+      .at(-1)!,
+  );
 }
 
 const ENTRY_END = /\[ENTRY_HASH: [0-9a-f]{64}\]\n---\n/;
@@ -83,7 +94,7 @@ describe('govflow keygen', () => {
     expect(again.stderr).toMatch(/exists/);
   });
 
-  it('makes the key file\'s folder when it does not exist yet', async () => {
+  it("makes the key file's folder when it does not exist yet", async () => {
     const { privateKey } = await keygen(path.join('new-folder', 'nested', 'audit.key'));
     expect(statSync(privateKey).mode & 0o777).toBe(0o600);
     expect(statSync(path.dirname(privateKey)).mode & 0o777).toBe(0o700);
@@ -97,7 +108,10 @@ describe('signed checkpoints and verify --key', () => {
     const files = readdirSync(path.join(root, 'system', 'state', 'checkpoints'));
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^\d{8}\.jsonl$/);
-    const lines = readFileSync(path.join(root, 'system', 'state', 'checkpoints', files[0]), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const lines = readFileSync(path.join(root, 'system', 'state', 'checkpoints', files[0]), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const last = lines.at(-1);
     expect(Object.keys(last).sort()).toEqual(['at', 'day', 'entries', 'hash', 'key', 'sig']);
     expect(last.entries).toBe(24);
@@ -106,8 +120,12 @@ describe('signed checkpoints and verify --key', () => {
     expect(readFileSync(dayLog(root), 'utf8')).toContain(`[ENTRY_HASH: ${last.hash}]`);
     // Its signature is over the canonical JSON of the other fields.
     const { sig: _sig, ...fields } = last;
-    expect(canonicalJson(fields)).toBe(`{"at":${JSON.stringify(last.at)},"day":"${last.day}","entries":24,"hash":"${last.hash}","key":"${last.key}"}`);
-    expect(readFileSync(path.join(witness, files[0]), 'utf8')).toBe(readFileSync(path.join(root, 'system', 'state', 'checkpoints', files[0]), 'utf8'));
+    expect(canonicalJson(fields)).toBe(
+      `{"at":${JSON.stringify(last.at)},"day":"${last.day}","entries":24,"hash":"${last.hash}","key":"${last.key}"}`,
+    );
+    expect(readFileSync(path.join(witness, files[0]), 'utf8')).toBe(
+      readFileSync(path.join(root, 'system', 'state', 'checkpoints', files[0]), 'utf8'),
+    );
 
     const verified = await runCli(['verify', '--root', root, '--key', publicKey, '--witness', witness]);
     expect(verified.code, verified.stdout).toBe(0);
@@ -126,7 +144,9 @@ describe('signed checkpoints and verify --key', () => {
     const checked = await runCli(['verify', '--root', root, '--key', publicKey, '--witness', witness]);
     expect(checked.code).toBe(1);
     // The first checkpoint past the cut is named (how many entries it covers depends on when it was signed).
-    expect(checked.stdout).toMatch(/signed checkpoint contradicted at .*\.jsonl:\d+: checkpoint of \d{8} \((\d+) entries, signed .*\): the logs hold only 6 entries: the last \d+ were cut/);
+    expect(checked.stdout).toMatch(
+      /signed checkpoint contradicted at .*\.jsonl:\d+: checkpoint of \d{8} \((\d+) entries, signed .*\): the logs hold only 6 entries: the last \d+ were cut/,
+    );
   }, 60_000);
 
   it('reports a day replaced by a consistent re-chained copy', async () => {
@@ -140,7 +160,9 @@ describe('signed checkpoints and verify --key', () => {
     const checked = await runCli(['verify', '--root', root, '--key', publicKey, '--witness', witness]);
     expect(checked.code).toBe(1);
     // The first checkpoint at or past the edited third entry is named (when it was signed depends on the load).
-    expect(checked.stdout).toMatch(/entry [3-6] of the logs has another hash than the signed [0-9a-f]{64}: entries up to it were replaced/);
+    expect(checked.stdout).toMatch(
+      /entry [3-6] of the logs has another hash than the signed [0-9a-f]{64}: entries up to it were replaced/,
+    );
   }, 60_000);
 
   it('reports checkpoints re-signed with another key', async () => {
@@ -167,13 +189,19 @@ describe('signed checkpoints and verify --key', () => {
     // A witness "folder" below a regular file: no process, root included, can create it.
     const blocker = path.join(mkdtempSync(path.join(tmpdir(), 'govflow-blocked-')), 'file');
     writeFileSync(blocker, 'not a folder');
-    const root = makeRoot(`timezone: UTC\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [${JSON.stringify(path.join(blocker, 'witness'))}] }\n`);
+    const root = makeRoot(
+      `timezone: UTC\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [${JSON.stringify(path.join(blocker, 'witness'))}] }\n`,
+    );
     const daemon = await startDaemon(root);
     for (let index = 1; index <= 2; index++) {
       dropJson(root, `w${index}.json`, { request: `Summarize note ${index}.`, request_id: `stuck-${index}` });
-      await waitFor(`result ${index}`, () => readResult(root, `stuck-${index}`)?.status === 'success', { detail: () => daemon.stderrTail() });
+      await waitFor(`result ${index}`, () => readResult(root, `stuck-${index}`)?.status === 'success', {
+        detail: () => daemon.stderrTail(),
+      });
     }
-    await waitFor('the witness warning', () => daemon.stderr.includes('did not take a checkpoint'), { detail: () => daemon.stderrTail() });
+    await waitFor('the witness warning', () => daemon.stderr.includes('did not take a checkpoint'), {
+      detail: () => daemon.stderrTail(),
+    });
     // Its backlog shows in status while the daemon runs.
     const status = await waitFor('the witness backlog in status', async () => {
       const run = await runCli(['status', '--root', root]);
@@ -204,20 +232,31 @@ describe('signed checkpoints and verify --key', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/checkpoints`;
-      const root = makeRoot(`timezone: UTC\nhttp: { listen: "127.0.0.1:0" }\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [${JSON.stringify(url)}] }\n`);
+      const root = makeRoot(
+        `timezone: UTC\nhttp: { listen: "127.0.0.1:0" }\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [${JSON.stringify(url)}] }\n`,
+      );
       const daemon = await startDaemon(root);
       const api = httpUrlOf(daemon.readyLine);
       dropJson(root, 'u.json', { request: 'Summarize the note.', request_id: 'url-1' });
-      await waitFor('the result', () => readResult(root, 'url-1')?.status === 'success', { detail: () => daemon.stderrTail() });
+      await waitFor('the result', () => readResult(root, 'url-1')?.status === 'success', {
+        detail: () => daemon.stderrTail(),
+      });
       const metrics = await waitFor('the witness gauge', async () => {
         const text = await (await fetch(`${api}/metrics`)).text();
         return text.includes('govflow_witness_pending_checkpoints{') ? text : null;
       });
       expect(metrics).toContain(`govflow_witness_pending_checkpoints{witness="${url}"}`);
-      await waitFor('the checkpoints delivered after the failures', () => received.some((line) => JSON.parse(line).entries === 6), { timeoutMs: 20_000, detail: () => daemon.stderrTail() });
+      await waitFor(
+        'the checkpoints delivered after the failures',
+        () => received.some((line) => JSON.parse(line).entries === 6),
+        { timeoutMs: 20_000, detail: () => daemon.stderrTail() },
+      );
       expect((await daemon.stop()).code).toBe(0);
       const witness = mkdtempSync(path.join(tmpdir(), 'govflow-url-witness-'));
-      writeFileSync(path.join(witness, `${JSON.parse(received[0]).day}.jsonl`), received.map((line) => `${line}\n`).join(''));
+      writeFileSync(
+        path.join(witness, `${JSON.parse(received[0]).day}.jsonl`),
+        received.map((line) => `${line}\n`).join(''),
+      );
       const verified = await runCli(['verify', '--root', root, '--key', publicKey, '--witness', witness]);
       expect(verified.code, verified.stdout).toBe(0);
     } finally {
@@ -236,11 +275,16 @@ describe('signed checkpoints and verify --key', () => {
     renameSync(file, oldName);
     const headFile = path.join(root, 'system', 'state', 'audit-head.json');
     writeFileSync(headFile, JSON.stringify({ ...JSON.parse(readFileSync(headFile, 'utf8')), file: '20200101.log' }));
-    writeFileSync(path.join(root, 'govflow.config.yaml'), `timezone: UTC\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [${JSON.stringify(witness)}], retention: { keep_days: 190 } }\n`);
+    writeFileSync(
+      path.join(root, 'govflow.config.yaml'),
+      `timezone: UTC\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [${JSON.stringify(witness)}], retention: { keep_days: 190 } }\n`,
+    );
     // A day written after it; the next start archives the old one (the newest file is never moved).
     const daemon = await startDaemon(root);
     dropJson(root, 'later.json', { request: 'Summarize the later note.', request_id: 'later-1' });
-    await waitFor('the later result', () => readResult(root, 'later-1')?.status === 'success', { detail: () => daemon.stderrTail() });
+    await waitFor('the later result', () => readResult(root, 'later-1')?.status === 'success', {
+      detail: () => daemon.stderrTail(),
+    });
     expect((await daemon.stop()).code).toBe(0);
     expect(existsSync(oldName)).toBe(true);
     const again = await startDaemon(root);

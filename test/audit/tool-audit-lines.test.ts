@@ -4,7 +4,14 @@ import { formatToolAuditLines } from '../../src/audit/tool-audit-lines.js';
 
 describe('formatToolAuditLines', () => {
   it('writes each section once, in order, and each call once on it', () => {
-    const approval = { call_id: 'c1', tool: 'write_file', approve: true, user: 'ana', at: '2026-01-01T00:00:00.000Z', reason: null };
+    const approval = {
+      call_id: 'c1',
+      tool: 'write_file',
+      approve: true,
+      user: 'ana',
+      at: '2026-01-01T00:00:00.000Z',
+      reason: null,
+    };
     const lines = formatToolAuditLines({
       toolCalls: [
         { id: 'c1', name: 'write_file', is_error: false, ms: 4 },

@@ -17,14 +17,20 @@ describe('govflow verify on a live root', () => {
   it('exits 0 every time while the daemon drains a backlog, naming the entry it verified up to', async () => {
     const root = makeRoot('timezone: UTC\nintake: { concurrency: 16 }\n');
     const daemon = await startDaemon(root);
-    for (let index = 0; index < REQUESTS; index++) dropJson(root, `r${index}.json`, { request: `Summarize note ${index} about the budget.`, request_id: `live-${index}` });
+    for (let index = 0; index < REQUESTS; index++)
+      dropJson(root, `r${index}.json`, {
+        request: `Summarize note ${index} about the budget.`,
+        request_id: `live-${index}`,
+      });
     const runs: Array<{ code: number; stdout: string }> = [];
     // Verify over and over while sessions commit, until every result is out.
     while (readResults(root).length < REQUESTS) runs.push(await runCli(['verify', '--root', root]));
     await daemon.stop();
     expect(runs.length).toBeGreaterThan(2);
     for (const run of runs) expect(run.code, run.stdout).toBe(0);
-    expect(runs.some((run) => /a daemon is writing: verified up to entry \d+ \(\d{8}\.log:\d+, message /.test(run.stdout))).toBe(true);
+    expect(
+      runs.some((run) => /a daemon is writing: verified up to entry \d+ \(\d{8}\.log:\d+, message /.test(run.stdout)),
+    ).toBe(true);
     const after = await runCli(['verify', '--root', root]);
     expect(after.code).toBe(0);
     expect(after.stdout).toMatch(new RegExp(`audit chain intact: ${REQUESTS * 6} entries`));

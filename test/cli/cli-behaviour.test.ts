@@ -19,7 +19,9 @@ afterAll(cleanupAll);
 /** Runs the CLI with stdout read until the first chunk, then closed (what `| head -1` does). */
 function firstChunkThenClose(args: string[]): Promise<{ code: number | null; stderr: string; first: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(REPOSITORY_ROOT, 'bin', 'govflow.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(REPOSITORY_ROOT, 'bin', 'govflow.js'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let first = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -42,7 +44,10 @@ describe('the govflow CLI', () => {
     const logs = path.join(root, 'system', 'logs');
     const day = path.join(logs, `${new Date().toISOString().slice(0, 10).replace(/-/g, '')}.log`);
     writeFileSync(day, readFileSync(day, 'utf8').repeat(2000));
-    for (const args of [['logs', '--root', root], ['logs', '--root', root, '--json']]) {
+    for (const args of [
+      ['logs', '--root', root],
+      ['logs', '--root', root, '--json'],
+    ]) {
       const run = await firstChunkThenClose(args);
       expect(run.first.length).toBeGreaterThan(0);
       expect(run.stderr, args.join(' ')).toBe('');
@@ -55,7 +60,10 @@ describe('the govflow CLI', () => {
     const daemon = await startDaemon(root);
     dropJson(root, 'one.json', { request: 'Summarize the note.', request_id: 'once-1' });
     dropJson(root, 'two.json', { request: 'Summarize the other note.', request_id: 'once-2' });
-    await waitFor('the results', () => readResult(root, 'once-1')?.status === 'success' && readResult(root, 'once-2')?.status === 'success');
+    await waitFor(
+      'the results',
+      () => readResult(root, 'once-1')?.status === 'success' && readResult(root, 'once-2')?.status === 'success',
+    );
     await daemon.stop();
     const ends = daemon.stderr.split('\n').filter((line) => line.includes('"message":"session finished"'));
     expect(ends).toHaveLength(2);
@@ -63,7 +71,9 @@ describe('the govflow CLI', () => {
   }, 60_000);
 
   it('prints its version with --version', async () => {
-    const { version } = JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
     const run = await runCli(['--version']);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`govflow ${version}\n`);

@@ -21,7 +21,12 @@ function rowsUnder(heading: string): string[][] {
     .split('\n')
     .filter((line) => line.startsWith('|') && !/^\|[-| ]+\|$/.test(line))
     .slice(1)
-    .map((line) => line.slice(1, -1).split(' | ').map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split(' | ')
+        .map((cell) => cell.trim()),
+    );
 }
 
 /** `{ name: code }` from rows whose first cell is a `name` in backticks and whose second is the code. */

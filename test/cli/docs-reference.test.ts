@@ -12,7 +12,11 @@ beforeAll(buildDistOnce, 180_000);
 
 describe('the configuration reference', () => {
   it('is what scripts/config-reference.mjs writes from the code (run npm run docs after changing a config key)', () => {
-    const checked = spawnSync(process.execPath, [path.join(REPOSITORY_ROOT, 'scripts', 'config-reference.mjs'), '--check'], { encoding: 'utf8' });
+    const checked = spawnSync(
+      process.execPath,
+      [path.join(REPOSITORY_ROOT, 'scripts', 'config-reference.mjs'), '--check'],
+      { encoding: 'utf8' },
+    );
     expect(checked.stderr).toBe('');
     expect(checked.status).toBe(0);
   });

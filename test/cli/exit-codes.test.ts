@@ -78,22 +78,45 @@ describe('GovflowError and the exit-code table', () => {
       expect(error.kind, error.name).toBe(kind);
       expect(exitCodeFor(error), error.name).toBe(code);
     }
-    expect(new JournalFormatError('damaged', 'journal.jsonl', 5)).toMatchObject({ name: 'JournalFormatError', file: 'journal.jsonl', line: 5, message: 'journal.jsonl:5: damaged' });
-    expect(new HttpProblem(503, 'not_ready', 'starting')).toMatchObject({ name: 'HttpProblem', status: 503, code: 'not_ready', retryable: true });
-    expect(new AnswerTooLargeError(10, 'ab')).toMatchObject({ limitBytes: 10, prefix: 'ab', message: 'answer exceeded llm.max_output_bytes (10)' });
+    expect(new JournalFormatError('damaged', 'journal.jsonl', 5)).toMatchObject({
+      name: 'JournalFormatError',
+      file: 'journal.jsonl',
+      line: 5,
+      message: 'journal.jsonl:5: damaged',
+    });
+    expect(new HttpProblem(503, 'not_ready', 'starting')).toMatchObject({
+      name: 'HttpProblem',
+      status: 503,
+      code: 'not_ready',
+      retryable: true,
+    });
+    expect(new AnswerTooLargeError(10, 'ab')).toMatchObject({
+      limitBytes: 10,
+      prefix: 'ab',
+      message: 'answer exceeded llm.max_output_bytes (10)',
+    });
     expect(new ValueDecodeError('bad', { cause: 'why' }).cause).toBe('why');
   });
 
   it('carries retryable, the session id and the cause', () => {
     const cause = new Error('socket hang up');
-    const error = new GovflowError('provider', 'the model call failed', { retryable: true, sessionId: 'sess-1', cause });
+    const error = new GovflowError('provider', 'the model call failed', {
+      retryable: true,
+      sessionId: 'sess-1',
+      cause,
+    });
     expect(error).toMatchObject({ kind: 'provider', retryable: true, sessionId: 'sess-1', cause });
-    expect(new SessionInterruptedError('stop', { sessionId: 'sess-2' })).toMatchObject({ retryable: true, sessionId: 'sess-2' });
+    expect(new SessionInterruptedError('stop', { sessionId: 'sess-2' })).toMatchObject({
+      retryable: true,
+      sessionId: 'sess-2',
+    });
     expect(new ProviderError('401', { provider: 'openai', model: 'm', retryable: false }).retryable).toBe(false);
   });
 
   it('describes configuration errors with file:line', () => {
-    expect(describeFailure(new ConfigError('unknown key "x"', 'govflow.config.yaml', 7))).toBe('configuration error: govflow.config.yaml:7: unknown key "x"');
+    expect(describeFailure(new ConfigError('unknown key "x"', 'govflow.config.yaml', 7))).toBe(
+      'configuration error: govflow.config.yaml:7: unknown key "x"',
+    );
     expect(describeFailure(new AuditLogFormatError('torn', 4, 'a.log'))).toBe('a.log:4: torn');
     expect(describeFailure('plain')).toBe('plain');
   });
@@ -125,7 +148,13 @@ describe('GovflowError and the exit-code table', () => {
     const { openRuntime } = await import('../../src/daemon/runtime.js');
     const runtime = await openRuntime(root, { env: {} });
     try {
-      const error = await runtime.runner.replyToSession('sess-nowhere', { text: 'yes', sourceFile: 'reply.json', claimedPath: null }, new AbortController().signal).catch((caught: unknown) => caught);
+      const error = await runtime.runner
+        .replyToSession(
+          'sess-nowhere',
+          { text: 'yes', sourceFile: 'reply.json', claimedPath: null },
+          new AbortController().signal,
+        )
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ReplyRejectedError);
       expect(error).toMatchObject({ kind: 'request', sessionId: 'sess-nowhere', retryable: false });
     } finally {
@@ -170,31 +199,43 @@ describe('exit codes through a real govflow process', () => {
     // The other process keeps at it (a .break file older than a few seconds counts as abandoned,
     // and a loaded machine may take that long to start the CLI).
     const breaking = setInterval(() => utimesSync(breakFile, new Date(), new Date()), 500);
-    const run = await runGovflowProcess(['run', path.join(root, 'request.txt'), '--root', root]).finally(() => clearInterval(breaking));
+    const run = await runGovflowProcess(['run', path.join(root, 'request.txt'), '--root', root]).finally(() =>
+      clearInterval(breaking),
+    );
     expect(run.code, run.stderr).toBe(2);
-    expect(run.stderr).toMatch(/could not take the root lock .*keeps being re-created; if no govflow process runs on this root, remove the file/);
+    expect(run.stderr).toMatch(
+      /could not take the root lock .*keeps being re-created; if no govflow process runs on this root, remove the file/,
+    );
   });
 
   // /proc takes no new files, even from root (tests may run as root, where chmod does not stop a write).
-  it.runIf(process.platform === 'linux')('a state folder that cannot be written: start and run exit 2 naming it (was 1)', async () => {
-    const root = makeRoot();
-    mkdirSync(path.join(root, 'system'), { recursive: true });
-    symlinkSync('/proc', path.join(root, 'system', 'state'));
-    writeFileSync(path.join(root, 'request.txt'), 'hello');
-    for (const args of [['start'], ['run', path.join(root, 'request.txt')]]) {
-      const result = await runGovflowProcess([...args, '--root', root]);
-      expect(result.code, result.stderr).toBe(2);
-      expect(result.stderr).toMatch(/could not create the root lock .*check that .*system\/state is writable/);
-    }
-  });
+  it.runIf(process.platform === 'linux')(
+    'a state folder that cannot be written: start and run exit 2 naming it (was 1)',
+    async () => {
+      const root = makeRoot();
+      mkdirSync(path.join(root, 'system'), { recursive: true });
+      symlinkSync('/proc', path.join(root, 'system', 'state'));
+      writeFileSync(path.join(root, 'request.txt'), 'hello');
+      for (const args of [['start'], ['run', path.join(root, 'request.txt')]]) {
+        const result = await runGovflowProcess([...args, '--root', root]);
+        expect(result.code, result.stderr).toBe(2);
+        expect(result.stderr).toMatch(/could not create the root lock .*check that .*system\/state is writable/);
+      }
+    },
+  );
 
-  it.skipIf(!pg)('a store schema newer than this govflow: govflow migrate exits 2 saying to run the newer one (was 1)', async () => {
-    const root = makeRoot(`store:\n  kind: postgres\n  url: ${pg!.url}\n  schema: ${pg!.schema}\n`);
-    const first = await runGovflowProcess(['migrate', '--root', root]);
-    expect(first.code, first.stderr).toBe(0);
-    await pg!.query(`insert into schema_migrations (version, name) values (9999, 'from a newer govflow')`);
-    const newer = await runGovflowProcess(['migrate', '--root', root]);
-    expect(newer.code, newer.stderr).toBe(2);
-    expect(newer.stderr).toMatch(/the store's schema ".*" is at version 9999, newer than this govflow knows \(\d+\): run the newer govflow/);
-  });
+  it.skipIf(!pg)(
+    'a store schema newer than this govflow: govflow migrate exits 2 saying to run the newer one (was 1)',
+    async () => {
+      const root = makeRoot(`store:\n  kind: postgres\n  url: ${pg!.url}\n  schema: ${pg!.schema}\n`);
+      const first = await runGovflowProcess(['migrate', '--root', root]);
+      expect(first.code, first.stderr).toBe(0);
+      await pg!.query(`insert into schema_migrations (version, name) values (9999, 'from a newer govflow')`);
+      const newer = await runGovflowProcess(['migrate', '--root', root]);
+      expect(newer.code, newer.stderr).toBe(2);
+      expect(newer.stderr).toMatch(
+        /the store's schema ".*" is at version 9999, newer than this govflow knows \(\d+\): run the newer govflow/,
+      );
+    },
+  );
 });

@@ -31,8 +31,17 @@ describe('govflow init', () => {
     const target = path.join(tempDir('govflow-init-'), 'project');
     const created = await runCli(['init', target]);
     expect(created.code, created.stderr).toBe(0);
-    expect(readdirSync(target).sort()).toEqual(['.gitignore', 'context', 'governance', 'govflow.config.yaml', 'schemas', 'tests']);
-    expect(readdirSync(path.join(target, 'governance', 'agents'))).toEqual(expect.arrayContaining(['objective_agent.md', 'goal_agent.md', 'planning_agent.md', 'final_output_agent.md']));
+    expect(readdirSync(target).sort()).toEqual([
+      '.gitignore',
+      'context',
+      'governance',
+      'govflow.config.yaml',
+      'schemas',
+      'tests',
+    ]);
+    expect(readdirSync(path.join(target, 'governance', 'agents'))).toEqual(
+      expect.arrayContaining(['objective_agent.md', 'goal_agent.md', 'planning_agent.md', 'final_output_agent.md']),
+    );
     expect(readFileSync(path.join(target, '.gitignore'), 'utf8')).toMatch(/^\/system\/$/m);
     expect(readFileSync(path.join(target, 'govflow.config.yaml'), 'utf8')).toMatch(/dry-run/);
     expect((await runCli(['validate', '--root', target])).code).toBe(0);
@@ -58,7 +67,10 @@ describe('the npm package, installed from its tarball into an empty folder', () 
   it('installs, inits, validates, tests and runs one request through start in dry-run', async () => {
     const packDir = tempDir('govflow-pack-');
     // --ignore-scripts: dist/ is this run's one build; a second tsc here could hand a running daemon half a module.
-    const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], { cwd: REPOSITORY_ROOT, encoding: 'utf8' });
+    const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], {
+      cwd: REPOSITORY_ROOT,
+      encoding: 'utf8',
+    });
     expect(packed.status, packed.stderr).toBe(0);
     const tarball = readdirSync(packDir).find((name) => name.endsWith('.tgz'))!;
     const listed = spawnSync('tar', ['-tzf', path.join(packDir, tarball)], { encoding: 'utf8' }).stdout.split('\n');
@@ -66,7 +78,11 @@ describe('the npm package, installed from its tarball into an empty folder', () 
     expect(listed.some((name) => name.startsWith('package/test/') || name.startsWith('package/src/'))).toBe(false);
 
     const app = tempDir('govflow-app-');
-    const installed = spawnSync('npm', ['install', '--no-audit', '--no-fund', path.join(packDir, tarball)], { cwd: app, encoding: 'utf8', timeout: 240_000 });
+    const installed = spawnSync('npm', ['install', '--no-audit', '--no-fund', path.join(packDir, tarball)], {
+      cwd: app,
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
     expect(installed.status, installed.stderr).toBe(0);
     const bin = path.join(app, 'node_modules', '.bin', 'govflow');
     const cli = (args: string[]) => spawnSync(bin, args, { cwd: app, encoding: 'utf8', timeout: 60_000 });
@@ -83,11 +99,18 @@ describe('the npm package, installed from its tarball into an empty folder', () 
     try {
       await waitFor('the ready line', () => output.includes('ready'), { timeoutMs: 30_000, detail: () => output });
       mkdirSync(path.join(app, 'system', 'inbox'), { recursive: true });
-      writeFileSync(path.join(app, 'system', 'inbox', 'note.json'), JSON.stringify({ request: 'Summarize: Ana sends the budget by Friday.', request_id: 'packaged-1' }));
-      const result = await waitFor('the result', () => {
-        const file = path.join(app, 'system', 'outbox', 'packaged-1.json');
-        return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { status: string }) : null;
-      }, { timeoutMs: 30_000, detail: () => output });
+      writeFileSync(
+        path.join(app, 'system', 'inbox', 'note.json'),
+        JSON.stringify({ request: 'Summarize: Ana sends the budget by Friday.', request_id: 'packaged-1' }),
+      );
+      const result = await waitFor(
+        'the result',
+        () => {
+          const file = path.join(app, 'system', 'outbox', 'packaged-1.json');
+          return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { status: string }) : null;
+        },
+        { timeoutMs: 30_000, detail: () => output },
+      );
       expect(result.status).toBe('success');
     } finally {
       daemon.kill('SIGTERM');

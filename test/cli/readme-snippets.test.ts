@@ -77,16 +77,26 @@ function readRunnableSnippets(readme: string): { snippets: Snippet[]; problems: 
       problems.push(`${where}: a runnable snippet is sh, bash, yaml or markdown, not "${fence[1]}"`);
       continue;
     }
-    const snippet: Snippet = { line: opening, section, language, text: `${body.join('\n')}\n`, group: where, validateAtEnd: false };
+    const snippet: Snippet = {
+      line: opening,
+      section,
+      language,
+      text: `${body.join('\n')}\n`,
+      group: where,
+      validateAtEnd: false,
+    };
     for (const word of words.slice(1)) {
       const [key, value] = word.split('=', 2);
       if (key === 'group' && value) snippet.group = `group ${value}`;
-      else if (key === 'file' && value && !path.isAbsolute(value) && !value.split('/').includes('..')) snippet.file = value;
+      else if (key === 'file' && value && !path.isAbsolute(value) && !value.split('/').includes('..'))
+        snippet.file = value;
       else if (word === 'validate=end') snippet.validateAtEnd = true;
       else problems.push(`${where}: unknown word "${word}" (group=NAME, file=PATH inside the root, validate=end)`);
     }
-    if (language === 'markdown' && !snippet.file) problems.push(`${where}: a runnable markdown snippet names its file=PATH`);
-    if (language === 'sh' && (snippet.file || snippet.validateAtEnd)) problems.push(`${where}: an sh snippet takes only group=`);
+    if (language === 'markdown' && !snippet.file)
+      problems.push(`${where}: a runnable markdown snippet names its file=PATH`);
+    if (language === 'sh' && (snippet.file || snippet.validateAtEnd))
+      problems.push(`${where}: an sh snippet takes only group=`);
     snippets.push(snippet);
   }
   return { snippets, problems };
@@ -118,7 +128,11 @@ beforeAll(async () => {
   );
   chmodSync(path.join(shims, 'govflow'), 0o755);
   chmodSync(path.join(shims, 'npx'), 0o755);
-  environment = { PATH: `${shims}${path.delimiter}${process.env.PATH ?? ''}`, HOME: path.join(scratch, 'home'), LANG: 'C.UTF-8' };
+  environment = {
+    PATH: `${shims}${path.delimiter}${process.env.PATH ?? ''}`,
+    HOME: path.join(scratch, 'home'),
+    LANG: 'C.UTF-8',
+  };
   if (process.env.TMPDIR) environment.TMPDIR = process.env.TMPDIR;
 }, 180_000);
 
@@ -142,7 +156,8 @@ function run(command: string, args: string[], cwd: string): Promise<Outcome> {
   });
 }
 
-const isMapping = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isMapping = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function merged(base: Record<string, unknown>, addition: Record<string, unknown>): Record<string, unknown> {
   const result = { ...base };
@@ -179,7 +194,10 @@ async function apply(snippet: Snippet, root: string): Promise<void> {
 async function expectValid(root: string, after: Snippet[]): Promise<void> {
   const checked = await run(process.execPath, [CLI, 'validate', '--root', root], root);
   const names = after.map((snippet) => `README.md:${snippet.line}`).join(', ');
-  expect(checked.code, `govflow validate rejects the root after ${names} ("${after[0].section}"):\n${checked.output}`).toBe(0);
+  expect(
+    checked.code,
+    `govflow validate rejects the root after ${names} ("${after[0].section}"):\n${checked.output}`,
+  ).toBe(0);
 }
 
 describe('the README marks its runnable examples well', () => {
@@ -192,20 +210,30 @@ describe('the README marks its runnable examples well', () => {
 describe.concurrent('README.md examples marked runnable', () => {
   for (const [group, members] of groups) {
     const lines = members.map((snippet) => snippet.line).join(', ');
-    const title = members.length === 1 && group.startsWith('README.md:') ? `${group} ("${members[0].section}")` : `${group}: README.md:${lines} ("${members[0].section}")`;
-    it(title, async () => {
-      const root = path.join(mkdtempSync(path.join(scratch, 'group-')), 'root');
-      const created = await run(process.execPath, [CLI, 'init', root], scratch);
-      expect(created.code, created.output).toBe(0);
-      cpSync(path.join(REPOSITORY_ROOT, 'examples'), path.join(root, 'examples'), { recursive: true, filter: (source) => !/\/examples\/[^/]+\/system$/.test(source) });
-      const deferred: Snippet[] = [];
-      for (const snippet of members) {
-        await apply(snippet, root);
-        if (snippet.language === 'sh') continue;
-        if (snippet.validateAtEnd || deferred.length > 0) deferred.push(snippet);
-        else await expectValid(root, [snippet]);
-      }
-      if (deferred.length > 0) await expectValid(root, deferred);
-    }, 60_000);
+    const title =
+      members.length === 1 && group.startsWith('README.md:')
+        ? `${group} ("${members[0].section}")`
+        : `${group}: README.md:${lines} ("${members[0].section}")`;
+    it(
+      title,
+      async () => {
+        const root = path.join(mkdtempSync(path.join(scratch, 'group-')), 'root');
+        const created = await run(process.execPath, [CLI, 'init', root], scratch);
+        expect(created.code, created.output).toBe(0);
+        cpSync(path.join(REPOSITORY_ROOT, 'examples'), path.join(root, 'examples'), {
+          recursive: true,
+          filter: (source) => !/\/examples\/[^/]+\/system$/.test(source),
+        });
+        const deferred: Snippet[] = [];
+        for (const snippet of members) {
+          await apply(snippet, root);
+          if (snippet.language === 'sh') continue;
+          if (snippet.validateAtEnd || deferred.length > 0) deferred.push(snippet);
+          else await expectValid(root, [snippet]);
+        }
+        if (deferred.length > 0) await expectValid(root, deferred);
+      },
+      60_000,
+    );
   }
 });

@@ -13,7 +13,12 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkpointSignatureHolds, parseCheckpointLine, readPublicKey, type Checkpoint } from '../../src/audit/checkpoint-format.js';
+import {
+  checkpointSignatureHolds,
+  parseCheckpointLine,
+  readPublicKey,
+  type Checkpoint,
+} from '../../src/audit/checkpoint-format.js';
 import { runCli, waitFor } from '../daemon/daemon-helpers.js';
 import { Cluster, clusterForTests, type ClusterNode } from '../support/cluster.js';
 import { pgTestSchema } from '../support/postgres.js';
@@ -46,7 +51,11 @@ type CheckpointRow = {
 function witnessLines(): string[] {
   return readdirSync(witness)
     .filter((name) => name.endsWith('.jsonl'))
-    .flatMap((name) => readFileSync(path.join(witness, name), 'utf8').split('\n').filter((line) => line !== ''));
+    .flatMap((name) =>
+      readFileSync(path.join(witness, name), 'utf8')
+        .split('\n')
+        .filter((line) => line !== ''),
+    );
 }
 
 describe.skipIf(!pg)('cluster mode: one stream of signed checkpoints for the one chain', () => {
@@ -54,7 +63,12 @@ describe.skipIf(!pg)('cluster mode: one stream of signed checkpoints for the one
 
   clusterForTests(
     pg,
-    { nodes: 2, concurrency: 1, latencyMs: 60, extraConfig: `audit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: ${INTERVAL_MS}, witnesses: [${JSON.stringify(witness)}, ${JSON.stringify(blocked)}] }` },
+    {
+      nodes: 2,
+      concurrency: 1,
+      latencyMs: 60,
+      extraConfig: `audit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: ${INTERVAL_MS}, witnesses: [${JSON.stringify(witness)}, ${JSON.stringify(blocked)}] }`,
+    },
     async (created) => {
       cluster = created;
       const made = await runCli(['keygen', '--out', privateKey]);
@@ -94,21 +108,39 @@ describe.skipIf(!pg)('cluster mode: one stream of signed checkpoints for the one
     // The backlog of the daemon's witnesses, as in files mode: the blocked one waits, with its error.
     const status = await waitFor('the blocked witness in govflow status', async () => {
       const shown = await first.cli(['status']);
-      return new RegExp(`^witness ${blocked}: \\d+ checkpoints waiting \\(last error: .*ENOTDIR`, 'm').test(shown.stdout) ? shown.stdout : null;
+      return new RegExp(`^witness ${blocked}: \\d+ checkpoints waiting \\(last error: .*ENOTDIR`, 'm').test(
+        shown.stdout,
+      )
+        ? shown.stdout
+        : null;
     });
     expect(status).toMatch(new RegExp(`^witness ${witness}: (up to date|\\d+ checkpoints waiting)$`, 'm'));
-    const json = JSON.parse((await first.cli(['status', '--json'])).stdout) as { witnesses: Array<{ witness: string; pending: number; lastError: string | null }> };
+    const json = JSON.parse((await first.cli(['status', '--json'])).stdout) as {
+      witnesses: Array<{ witness: string; pending: number; lastError: string | null }>;
+    };
     expect(json.witnesses.map((lag) => lag.witness)).toEqual([witness, blocked]);
-    expect(json.witnesses[1]).toMatchObject({ pending: expect.any(Number), lastError: expect.stringContaining('ENOTDIR') });
+    expect(json.witnesses[1]).toMatchObject({
+      pending: expect.any(Number),
+      lastError: expect.stringContaining('ENOTDIR'),
+    });
     expect(json.witnesses[1].pending).toBeGreaterThan(0);
     await first.stop();
     await second.stop();
 
-    const rows = await pg!.query<CheckpointRow>('select entries, day, hash, signed_at, daemon, line from audit_checkpoints order by entries');
+    const rows = await pg!.query<CheckpointRow>(
+      'select entries, day, hash, signed_at, daemon, line from audit_checkpoints order by entries',
+    );
     const [head] = await pg!.query<{ position: string; hash: string }>('select position, hash from audit_head');
-    const chain = new Map((await pg!.query<{ position: string; hash: string }>('select position, hash from audit_entries')).map((row) => [Number(row.position), row.hash]));
+    const chain = new Map(
+      (await pg!.query<{ position: string; hash: string }>('select position, hash from audit_entries')).map((row) => [
+        Number(row.position),
+        row.hash,
+      ]),
+    );
     expect(rows.length, 'checkpoints signed').toBeGreaterThan(2);
-    expect(new Set(rows.map((row) => row.daemon)), 'daemons that signed').toEqual(new Set([first.daemonId, second.daemonId]));
+    expect(new Set(rows.map((row) => row.daemon)), 'daemons that signed').toEqual(
+      new Set([first.daemonId, second.daemonId]),
+    );
 
     const { publicKey: key, keyId } = readPublicKey(publicKey);
     const checkpoints: Checkpoint[] = [];
@@ -117,7 +149,12 @@ describe.skipIf(!pg)('cluster mode: one stream of signed checkpoints for the one
       if (typeof checkpoint === 'string') throw new Error(`not a checkpoint (${checkpoint}): ${row.line}`);
       expect(checkpointSignatureHolds(checkpoint, key), `signature of ${row.line}`).toBe(true);
       expect(checkpoint.key).toBe(keyId);
-      expect({ entries: checkpoint.entries, hash: checkpoint.hash, day: checkpoint.day, at: Date.parse(checkpoint.at) }).toEqual({
+      expect({
+        entries: checkpoint.entries,
+        hash: checkpoint.hash,
+        day: checkpoint.day,
+        at: Date.parse(checkpoint.at),
+      }).toEqual({
         entries: Number(row.entries),
         hash: chain.get(Number(row.entries)),
         day: row.day,
@@ -128,11 +165,16 @@ describe.skipIf(!pg)('cluster mode: one stream of signed checkpoints for the one
     // One stream: ordered by entries, the signing times never go back.
     for (let index = 1; index < checkpoints.length; index++) {
       const [before, after] = [checkpoints[index - 1], checkpoints[index]];
-      expect(Date.parse(after.at), `${JSON.stringify(before)} then ${JSON.stringify(after)}`).toBeGreaterThanOrEqual(Date.parse(before.at));
+      expect(Date.parse(after.at), `${JSON.stringify(before)} then ${JSON.stringify(after)}`).toBeGreaterThanOrEqual(
+        Date.parse(before.at),
+      );
       // While both daemons ran (no stop, which signs at once), one per interval across the cluster.
       const at = Date.parse(after.at);
       if (Date.parse(before.at) >= together && at <= apart && before.day === after.day) {
-        expect(at - Date.parse(before.at), `checkpoints ${before.entries} and ${after.entries} signed while both daemons ran`).toBeGreaterThanOrEqual(INTERVAL_MS - 1);
+        expect(
+          at - Date.parse(before.at),
+          `checkpoints ${before.entries} and ${after.entries} signed while both daemons ran`,
+        ).toBeGreaterThanOrEqual(INTERVAL_MS - 1);
       }
     }
     // The stops signed the rest: the newest covers the whole chain.
@@ -144,17 +186,24 @@ describe.skipIf(!pg)('cluster mode: one stream of signed checkpoints for the one
     const verified = await first.cli(['verify', '--store', '--key', publicKey, '--witness', witness]);
     expect(verified.code, `${verified.stdout}${verified.stderr}`).toBe(0);
     expect(verified.stdout).toContain(`store audit chain intact: ${head.position} entries`);
-    expect(verified.stdout).toContain(`signed checkpoints hold: ${rows.length * 2} checked in 2 places, the newest covering ${head.position} entries`);
+    expect(verified.stdout).toContain(
+      `signed checkpoints hold: ${rows.length * 2} checked in 2 places, the newest covering ${head.position} entries`,
+    );
   }, 180_000);
 
   it('names the checkpoint a cut of the newest entries in Postgres contradicts', async () => {
     const [node] = cluster.nodes;
-    const rows = await pg!.query<CheckpointRow>('select entries, day, hash, signed_at, daemon, line from audit_checkpoints order by entries');
+    const rows = await pg!.query<CheckpointRow>(
+      'select entries, day, hash, signed_at, daemon, line from audit_checkpoints order by entries',
+    );
     const [head] = await pg!.query<{ position: string }>('select position from audit_head');
     const kept = Number(head.position) - 3;
     // A consistent cut: the last three entries gone and the head row rewritten to match.
     await pg!.query('delete from audit_entries where position > $1', [kept]);
-    await pg!.query('update audit_head set position = $1, hash = (select hash from audit_entries where position = $1)', [kept]);
+    await pg!.query(
+      'update audit_head set position = $1, hash = (select hash from audit_entries where position = $1)',
+      [kept],
+    );
 
     const contradicted = parseCheckpointLine(rows.find((row) => Number(row.entries) > kept)!.line) as Checkpoint;
     const cut = await node.cli(['verify', '--store', '--key', publicKey, '--witness', witness]);
@@ -167,6 +216,10 @@ describe.skipIf(!pg)('cluster mode: one stream of signed checkpoints for the one
     await pg!.query('delete from audit_checkpoints where entries > $1', [kept]);
     const witnessed = await node.cli(['verify', '--store', '--key', publicKey, '--witness', witness]);
     expect(witnessed.code, `${witnessed.stdout}${witnessed.stderr}`).toBe(1);
-    expect(witnessed.stdout).toMatch(new RegExp(`signed checkpoint contradicted at ${witness.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\d{8}\\.jsonl:\\d+: checkpoint of \\d{8} \\((\\d+) entries, signed [^)]+\\): the store's chain holds only ${kept} entries: the last \\d+ were cut`));
+    expect(witnessed.stdout).toMatch(
+      new RegExp(
+        `signed checkpoint contradicted at ${witness.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\d{8}\\.jsonl:\\d+: checkpoint of \\d{8} \\((\\d+) entries, signed [^)]+\\): the store's chain holds only ${kept} entries: the last \\d+ were cut`,
+      ),
+    );
   }, 60_000);
 });

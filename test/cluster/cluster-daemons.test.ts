@@ -15,7 +15,11 @@ import { pgTestSchema } from '../support/postgres.js';
 const pg = await pgTestSchema('cluster_daemons');
 
 function post(node: ClusterNode, body: Record<string, unknown>): Promise<Response> {
-  return fetch(`${node.httpUrl}/v1/requests`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(`${node.httpUrl}/v1/requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
@@ -28,7 +32,7 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
     await cluster.startAll();
   });
 
-  it('runs requests dropped into one inbox on every daemon, with the results in that inbox\'s outbox', async () => {
+  it("runs requests dropped into one inbox on every daemon, with the results in that inbox's outbox", async () => {
     const [first] = cluster.nodes;
     const ids = Array.from({ length: 6 }, (_, index) => `one-inbox-${index}`);
     for (const id of ids) {
@@ -37,25 +41,40 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
     }
     // Intake is bounded by the store, not by concurrency 1: every file is committed and archived
     // while sessions still run.
-    const archived = () => listDir(path.join(first.root, 'system', 'archive')).flatMap((day) => listDir(path.join(first.root, 'system', 'archive', day)));
-    await waitFor('all six request files archived', () => archived().length === ids.length, { timeoutMs: 10_000, detail: () => `archived: ${archived().join(', ')}\n${cluster.describe(ids)}` });
+    const archived = () =>
+      listDir(path.join(first.root, 'system', 'archive')).flatMap((day) =>
+        listDir(path.join(first.root, 'system', 'archive', day)),
+      );
+    await waitFor('all six request files archived', () => archived().length === ids.length, {
+      timeoutMs: 10_000,
+      detail: () => `archived: ${archived().join(', ')}\n${cluster.describe(ids)}`,
+    });
     expect(first.results().size, 'sessions still running when the last file was archived').toBeLessThan(ids.length);
     expect(first.inbox()).toEqual([]);
     expect(archived().sort()).toEqual(ids.map((id) => `${id}.json`).sort());
     // A daemon that took none of them shows them running in `govflow status` (asked again while
     // some still run: on a loaded machine one CLI start can take as long as a session).
     let status = await cluster.nodes[2].cli(['status']);
-    while (!/running \([1-9]\d*\)/.test(status.stdout) && first.results().size < ids.length) status = await cluster.nodes[2].cli(['status']);
-    expect(Number(/running \((\d+)\)/.exec(status.stdout)?.[1] ?? 0), `govflow status on node2 while node0's requests run:\n${status.stdout}`).toBeGreaterThan(0);
+    while (!/running \([1-9]\d*\)/.test(status.stdout) && first.results().size < ids.length)
+      status = await cluster.nodes[2].cli(['status']);
+    expect(
+      Number(/running \((\d+)\)/.exec(status.stdout)?.[1] ?? 0),
+      `govflow status on node2 while node0's requests run:\n${status.stdout}`,
+    ).toBeGreaterThan(0);
     expect(status.stdout).toMatch(/request=one-inbox-\d/);
 
     await cluster.waitForResults(ids, 60_000);
-    const finishers = new Set([...first.results().values()].map((result) => (result.output as { answer?: string }).answer));
-    expect(finishers.size, `final steps ran on ${[...finishers].join(', ')}: the other daemons took none of node0's queue`).toBeGreaterThan(1);
+    const finishers = new Set(
+      [...first.results().values()].map((result) => (result.output as { answer?: string }).answer),
+    );
+    expect(
+      finishers.size,
+      `final steps ran on ${[...finishers].join(', ')}: the other daemons took none of node0's queue`,
+    ).toBeGreaterThan(1);
     for (const answer of finishers) expect(cluster.nodes.map((node) => finalAnswerOf(node.name))).toContain(answer);
   }, 90_000);
 
-  it('runs a request from each daemon\'s inbox and keeps every invariant', async () => {
+  it("runs a request from each daemon's inbox and keeps every invariant", async () => {
     const ids = cluster.nodes.map((node) => `from-${node.name}`);
     cluster.nodes.forEach((node, index) => {
       node.drop(ids[index]);
@@ -72,7 +91,9 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
     for (const [index, node] of cluster.nodes.entries()) {
       const status = statuses[index];
       expect(status.code, status.stderr).toBe(0);
-      const missing = sessions.filter((result) => !status.stdout.includes(result.session_id)).map((result) => result.session_id);
+      const missing = sessions
+        .filter((result) => !status.stdout.includes(result.session_id))
+        .map((result) => result.session_id);
       expect(missing, `sessions missing from govflow status on ${node.name}:\n${status.stdout}`).toEqual([]);
       for (const result of sessions) {
         const response = await fetch(`${node.httpUrl}/v1/requests/${result.request_id}`);
@@ -84,11 +105,16 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
     // The event stream of a session that ran elsewhere, from every daemon: every message, then the end.
     const finished = sessions[0];
     for (const node of cluster.nodes) {
-      const response = await fetch(`${node.httpUrl}/v1/requests/${finished.request_id}/events`, { signal: AbortSignal.timeout(15_000) });
+      const response = await fetch(`${node.httpUrl}/v1/requests/${finished.request_id}/events`, {
+        signal: AbortSignal.timeout(15_000),
+      });
       expect(response.status).toBe(200);
       const text = await response.text();
       const events = [...text.matchAll(/^event: (\w+)$/gm)].map((match) => match[1]);
-      expect(events.filter((name) => name === 'message'), `message events from ${node.name}:\n${text}`).toHaveLength(finished.messages);
+      expect(
+        events.filter((name) => name === 'message'),
+        `message events from ${node.name}:\n${text}`,
+      ).toHaveLength(finished.messages);
       expect(events.at(-1), `last event from ${node.name}`).toBe('session_finished');
     }
   }, 60_000);
@@ -105,13 +131,16 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
     }
   }, 60_000);
 
-  it('accepts a request over HTTP on one daemon and writes its result to that daemon\'s outbox', async () => {
+  it("accepts a request over HTTP on one daemon and writes its result to that daemon's outbox", async () => {
     const node = cluster.nodes[2];
     const response = await post(node, { request: 'Summarise the HTTP request.', request_id: 'over-http' });
     expect(response.status).toBe(202);
     takenBy.set('over-http', node);
     await cluster.waitForResults(['over-http'], 60_000);
-    const duplicate = await post(cluster.nodes[0], { request: 'The same id on another daemon.', request_id: 'over-http' });
+    const duplicate = await post(cluster.nodes[0], {
+      request: 'The same id on another daemon.',
+      request_id: 'over-http',
+    });
     expect(duplicate.status, 'a request_id accepted by one daemon is a duplicate on every other').toBe(409);
     await assertClusterConsistent(cluster, takenBy);
   }, 120_000);
@@ -119,23 +148,32 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
   it('rejects a request_id already accepted by another daemon (§2: never run twice)', async () => {
     const [, second] = cluster.nodes;
     second.drop('one-inbox-0', 'the same request_id again, through another daemon');
-    await waitFor('the duplicate to move to system/failed', () => listDir(path.join(second.root, 'system', 'failed')).some((name) => name.startsWith('one-inbox-0')), {
-      timeoutMs: 15_000,
-      detail: () => cluster.describe(),
-    });
+    await waitFor(
+      'the duplicate to move to system/failed',
+      () => listDir(path.join(second.root, 'system', 'failed')).some((name) => name.startsWith('one-inbox-0')),
+      {
+        timeoutMs: 15_000,
+        detail: () => cluster.describe(),
+      },
+    );
     expect(second.results().has('one-inbox-0')).toBe(false);
     await assertClusterConsistent(cluster, takenBy);
   }, 60_000);
 
   it('accepts one request_id posted to all three daemons at once exactly once: one 202, two 409 (§2, §11)', async () => {
-    const responses = await Promise.all(cluster.nodes.map((node) => post(node, { request: `Posted to ${node.name}.`, request_id: 'posted-thrice' })));
+    const responses = await Promise.all(
+      cluster.nodes.map((node) => post(node, { request: `Posted to ${node.name}.`, request_id: 'posted-thrice' })),
+    );
     const statuses = responses.map((response) => response.status);
     const accepted = cluster.nodes.filter((_, index) => statuses[index] === 202);
     // Whatever the answer, the request must run once, with its result where the 202 came from.
     if (accepted.length === 1) takenBy.set('posted-thrice', accepted[0]);
     await cluster.waitForResults(['posted-thrice'], 60_000);
     const holders = (cluster.resultsByRequest().get('posted-thrice') ?? []).map((holder) => holder.node.name);
-    expect({ statuses: [...statuses].sort(), holders }, `202 from ${accepted.map((node) => node.name).join(', ')}; results in ${holders.join(', ')}`).toEqual({
+    expect(
+      { statuses: [...statuses].sort(), holders },
+      `202 from ${accepted.map((node) => node.name).join(', ')}; results in ${holders.join(', ')}`,
+    ).toEqual({
       statuses: [202, 409, 409],
       holders: accepted.slice(0, 1).map((node) => node.name),
     });
@@ -143,7 +181,7 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
   }, 120_000);
 
   // Last: it leaves one daemon's log file edited.
-  it('names a daemon\'s edited log file in `govflow verify --store`, while the database chain stays intact', async () => {
+  it("names a daemon's edited log file in `govflow verify --store`, while the database chain stays intact", async () => {
     const [first, second] = cluster.nodes;
     const logs = path.join(second.root, 'system', 'logs');
     const [day] = listDir(logs).filter((name) => name.endsWith('.log'));

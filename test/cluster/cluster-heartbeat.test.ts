@@ -58,7 +58,11 @@ describe.skipIf(!pg)('cluster mode: govflow status lists the daemons alive and t
       async () => {
         const status = await statusOf(node1);
         if (ids(status.json.daemons).join() !== [id0, id1].sort().join()) missing.push(status.text);
-        return status.json.daemons.every((daemon) => Date.parse(daemon.last_seen) - Date.parse(daemon.started_at) > LEASE_MS) ? status : null;
+        return status.json.daemons.every(
+          (daemon) => Date.parse(daemon.last_seen) - Date.parse(daemon.started_at) > LEASE_MS,
+        )
+          ? status
+          : null;
       },
       { timeoutMs: 15_000, intervalMs: 200, detail: () => missing.join('\n') },
     );
@@ -69,7 +73,9 @@ describe.skipIf(!pg)('cluster mode: govflow status lists the daemons alive and t
       const row = idle.json.daemons.find((daemon) => daemon.daemon_id === id);
       expect(row, idle.text).toMatchObject({ pid: node.daemon!.pid, sessions: [] });
       expect(row!.http_url?.replace(/\/$/, '')).toBe(node.httpUrl);
-      expect(idle.text).toMatch(new RegExp(`^  ${id}  host=\\S+  pid=${node.daemon!.pid}  .*sessions=none  http=`, 'm'));
+      expect(idle.text).toMatch(
+        new RegExp(`^  ${id}  host=\\S+  pid=${node.daemon!.pid}  .*sessions=none  http=`, 'm'),
+      );
     }
     expect(idle.text).toContain('daemons alive (2):');
     expect(idle.text).not.toContain('daemons stale');

@@ -35,7 +35,13 @@ describe.skipIf(!pg)('cluster mode: a daemon cut off from Postgres', () => {
     cluster = created;
     [victim, other] = cluster.nodes;
     // Only the victim's goal agent is slow: the daemon that takes its session over answers at once.
-    writeScript(victim.root, nodeScript(victim.name, { latencyMs: 100, responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: GOAL_CALL_MS }] } }));
+    writeScript(
+      victim.root,
+      nodeScript(victim.name, {
+        latencyMs: 100,
+        responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: GOAL_CALL_MS }] },
+      }),
+    );
     await cluster.startAll();
   });
 
@@ -54,29 +60,45 @@ describe.skipIf(!pg)('cluster mode: a daemon cut off from Postgres', () => {
    * its answer in hand and tries to commit at once). The session must end on `other`, and every
    * invariant hold; with `thenRuns`, `victim` must also run a new request as usual.
    */
-  async function outage(requestId: string, disrupt: () => void, restore: () => void, options: { afterCall?: boolean; thenRuns?: boolean } = {}): Promise<void> {
+  async function outage(
+    requestId: string,
+    disrupt: () => void,
+    restore: () => void,
+    options: { afterCall?: boolean; thenRuns?: boolean } = {},
+  ): Promise<void> {
     for (const node of cluster.nodes) if (!node.running) await node.start();
     other.daemon!.signal('SIGSTOP');
     victim.drop(requestId);
     takenBy.set(requestId, victim);
     try {
-      await waitFor(`the first message of ${requestId} on ${victim.name}`, () => victim.logText().includes(`[REQUEST_ID: ${requestId}]`), {
-        timeoutMs: 20_000,
-        intervalMs: 20,
-        detail: () => cluster.describe([requestId]),
-      });
+      await waitFor(
+        `the first message of ${requestId} on ${victim.name}`,
+        () => victim.logText().includes(`[REQUEST_ID: ${requestId}]`),
+        {
+          timeoutMs: 20_000,
+          intervalMs: 20,
+          detail: () => cluster.describe([requestId]),
+        },
+      );
     } finally {
       other.daemon!.signal('SIGCONT');
     }
     const goalCallStartedBy = Date.now();
     disrupt();
     try {
-      await waitFor(`${other.name} to take ${requestId} over`, () => takenOver(requestId), { timeoutMs: 30_000, intervalMs: 50, detail: () => cluster.describe([requestId]) });
+      await waitFor(`${other.name} to take ${requestId} over`, () => takenOver(requestId), {
+        timeoutMs: 30_000,
+        intervalMs: 50,
+        detail: () => cluster.describe([requestId]),
+      });
       if (options.afterCall) {
         // Not a wait for anything: the freeze itself must outlast the model call.
         await sleep(Math.max(0, GOAL_CALL_MS + 500 - (Date.now() - goalCallStartedBy)));
       } else {
-        expect(Date.now() - goalCallStartedBy, 'the takeover came after the model call ended; the fencing case was not reached').toBeLessThan(GOAL_CALL_MS);
+        expect(
+          Date.now() - goalCallStartedBy,
+          'the takeover came after the model call ended; the fencing case was not reached',
+        ).toBeLessThan(GOAL_CALL_MS);
       }
     } finally {
       restore();
@@ -85,7 +107,9 @@ describe.skipIf(!pg)('cluster mode: a daemon cut off from Postgres', () => {
     await cluster.waitForResults([requestId], 60_000);
     expect(victim.running, `${victim.name} exited:\n${victim.stderrTail()}`).toBe(true);
     const [{ result }] = cluster.resultsByRequest().get(requestId)!;
-    expect(result.output, `${requestId} did not end on the daemon that took it over`).toEqual({ answer: finalAnswerOf(other.name) });
+    expect(result.output, `${requestId} did not end on the daemon that took it over`).toEqual({
+      answer: finalAnswerOf(other.name),
+    });
     if (options.thenRuns) {
       victim.drop(`${requestId}-after`);
       takenBy.set(`${requestId}-after`, victim);
@@ -127,12 +151,22 @@ describe.skipIf(!pg)('cluster mode: a daemon cut off from Postgres', () => {
     takenBy.set('during-cut', victim);
     try {
       const daemon = victim.daemon!;
-      await waitFor(`${victim.name} to find the store unreachable for during-cut.json`, () => daemon.stderr.split('\n').some((line) => line.includes('cannot commit a request to the store') && line.includes('during-cut.json')), {
-        timeoutMs: 20_000,
-        detail: () => victim.stderrTail(),
-      });
+      await waitFor(
+        `${victim.name} to find the store unreachable for during-cut.json`,
+        () =>
+          daemon.stderr
+            .split('\n')
+            .some((line) => line.includes('cannot commit a request to the store') && line.includes('during-cut.json')),
+        {
+          timeoutMs: 20_000,
+          detail: () => victim.stderrTail(),
+        },
+      );
       expect(victim.running, `${victim.name} exited:\n${victim.stderrTail()}`).toBe(true);
-      expect(listDir(path.join(victim.root, 'system', 'failed')), 'a request failed because the store was unreachable').toEqual([]);
+      expect(
+        listDir(path.join(victim.root, 'system', 'failed')),
+        'a request failed because the store was unreachable',
+      ).toEqual([]);
     } finally {
       victim.link.heal();
     }

@@ -25,17 +25,23 @@ describe.skipIf(!pg)('cluster mode: a daemon restarted after kill -9', () => {
     await node.start();
     const ids = ['held-a', 'held-b'];
     for (const id of ids) node.drop(id);
-    await waitFor('both sessions to log their first message', () => ids.every((id) => node.logText().includes(`[REQUEST_ID: ${id}]`)), {
-      timeoutMs: 20_000,
-      intervalMs: 20,
-      detail: () => cluster.describe(ids),
-    });
+    await waitFor(
+      'both sessions to log their first message',
+      () => ids.every((id) => node.logText().includes(`[REQUEST_ID: ${id}]`)),
+      {
+        timeoutMs: 20_000,
+        intervalMs: 20,
+        detail: () => cluster.describe(ids),
+      },
+    );
     await node.kill9();
     const restartedAt = Date.now();
     const daemon = await node.start();
     await cluster.waitForResults(ids, 30_000);
     const tookMs = Date.now() - restartedAt;
-    expect(tookMs, `both results ${tookMs} ms after the restart; the lease is ${LEASE_MS} ms`).toBeLessThan(LEASE_MS / 2);
+    expect(tookMs, `both results ${tookMs} ms after the restart; the lease is ${LEASE_MS} ms`).toBeLessThan(
+      LEASE_MS / 2,
+    );
     expect(daemon.stderr).toMatch(/2 session\(s\) this daemon ran when it last stopped resume now/);
     await assertClusterConsistent(cluster, new Map(ids.map((id) => [id, node] as const)));
   }, 120_000);

@@ -18,7 +18,8 @@ const LATENCY_MS = 400;
 
 function governanceOf(node: ClusterNode): string {
   const match = /governance ([0-9a-f]{12})/.exec(node.daemon?.readyLine ?? '');
-  if (!match) throw new Error(`${node.name}: no governance hash in the ready line ${JSON.stringify(node.daemon?.readyLine)}`);
+  if (!match)
+    throw new Error(`${node.name}: no governance hash in the ready line ${JSON.stringify(node.daemon?.readyLine)}`);
   return match[1];
 }
 
@@ -47,11 +48,15 @@ describe.skipIf(!pg)('cluster mode: a daemon killed mid-session', () => {
     const ids = ['killed-a', 'killed-b'];
     for (const id of ids) node0.drop(id);
     try {
-      await waitFor('both sessions to log their first message on node0', () => ids.every((id) => node0.logText().includes(`[REQUEST_ID: ${id}]`)), {
-        timeoutMs: 20_000,
-        intervalMs: 20,
-        detail: () => cluster.describe(ids),
-      });
+      await waitFor(
+        'both sessions to log their first message on node0',
+        () => ids.every((id) => node0.logText().includes(`[REQUEST_ID: ${id}]`)),
+        {
+          timeoutMs: 20_000,
+          intervalMs: 20,
+          detail: () => cluster.describe(ids),
+        },
+      );
     } finally {
       await node0.kill9();
       node2.daemon!.signal('SIGCONT');
@@ -60,7 +65,9 @@ describe.skipIf(!pg)('cluster mode: a daemon killed mid-session', () => {
     const entriesAtKill = await node0.auditEntries();
     const sessionOf = new Map(entriesAtKill.map((entry) => [entry.requestId, entry.sessionId]));
     const sessionIds = ids.map((id) => sessionOf.get(id)!);
-    const finishedAtKill = entriesAtKill.filter((entry) => entry.agent === 'final_output_agent').map((entry) => entry.requestId);
+    const finishedAtKill = entriesAtKill
+      .filter((entry) => entry.agent === 'final_output_agent')
+      .map((entry) => entry.requestId);
     expect(finishedAtKill, 'sessions node0 had finished before it was killed: nothing left to take over').toEqual([]);
 
     // Resumed within the lease: the sessions finish on node2 within lease_ms plus their remaining
@@ -69,14 +76,19 @@ describe.skipIf(!pg)('cluster mode: a daemon killed mid-session', () => {
       `node2 to resume and finish both sessions within lease_ms (${LEASE_MS} ms) + 5 model calls`,
       async () => {
         const entries = await node2.auditEntries();
-        return sessionIds.every((id) => bySession(entries, id).some((entry) => entry.agent === 'final_output_agent')) ? entries : null;
+        return sessionIds.every((id) => bySession(entries, id).some((entry) => entry.agent === 'final_output_agent'))
+          ? entries
+          : null;
       },
       { timeoutMs: LEASE_MS + 5 * LATENCY_MS + 6000, intervalMs: 100, detail: () => cluster.describe(ids) },
     );
     const resumedAfterMs = Date.now() - killedAt;
     for (const id of sessionIds) {
       const versions = new Set(bySession(finished, id).map((entry) => entry.governanceVersion.slice(0, 12)));
-      expect([...versions], `governance versions of ${id} (finished ${resumedAfterMs} ms after the kill by a daemon with newer markdown)`).toEqual([older]);
+      expect(
+        [...versions],
+        `governance versions of ${id} (finished ${resumedAfterMs} ms after the kill by a daemon with newer markdown)`,
+      ).toEqual([older]);
     }
 
     // A session node2 starts itself runs on node2's governance.

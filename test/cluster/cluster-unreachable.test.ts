@@ -7,7 +7,14 @@ import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
-import { cleanupAll, exampleScript, makeRoot, scriptedConfig, spawnCli, writeScript } from '../daemon/daemon-helpers.js';
+import {
+  cleanupAll,
+  exampleScript,
+  makeRoot,
+  scriptedConfig,
+  spawnCli,
+  writeScript,
+} from '../daemon/daemon-helpers.js';
 
 const PASSWORD = 's3cret-Pa55word';
 const USER = 'gfuser';
@@ -21,7 +28,12 @@ async function freePort(): Promise<number> {
 }
 
 function rootFor(port: number): string {
-  const root = makeRoot(scriptedConfig(`store: { kind: postgres, url: "postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/test", schema: govflow }\n`), 'govflow-unreachable-');
+  const root = makeRoot(
+    scriptedConfig(
+      `store: { kind: postgres, url: "postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/test", schema: govflow }\n`,
+    ),
+    'govflow-unreachable-',
+  );
   writeScript(root, exampleScript());
   return root;
 }
@@ -48,21 +60,25 @@ describe('cluster mode: a store unreachable at start', () => {
   it.each([
     ['nothing listens (connection refused)', freePort],
     ['the server accepts and never answers', () => Promise.resolve((blackHole.address() as net.AddressInfo).port)],
-  ])('exits 2 within 30 s naming host and port when %s', async (_case, port) => {
-    const target = await port();
-    const root = rootFor(target);
-    const startedAt = Date.now();
-    const daemon = spawnCli(root, ['start', '--root', root]); // no ready line to wait for: there must be none
-    const outcome = await Promise.race([daemon.exited, sleep(35_000).then(() => null)]);
-    const elapsed = Date.now() - startedAt;
-    if (outcome === null) await daemon.kill9();
-    const output = `${daemon.stdout}${daemon.stderr}`;
-    expect(outcome, `govflow start still running after ${elapsed} ms; output:\n${output}`).not.toBeNull();
-    expect(outcome!.code, `exit code (after ${elapsed} ms); output:\n${output}`).toBe(2);
-    expect(elapsed, 'seconds to give up').toBeLessThan(30_000);
-    expect(output).toContain('127.0.0.1');
-    expect(output).toContain(String(target));
-    expect(output, 'the password of the store URL was printed').not.toContain(PASSWORD);
-    expect(output).not.toMatch(/govflow ready/);
-  }, 60_000);
+  ])(
+    'exits 2 within 30 s naming host and port when %s',
+    async (_case, port) => {
+      const target = await port();
+      const root = rootFor(target);
+      const startedAt = Date.now();
+      const daemon = spawnCli(root, ['start', '--root', root]); // no ready line to wait for: there must be none
+      const outcome = await Promise.race([daemon.exited, sleep(35_000).then(() => null)]);
+      const elapsed = Date.now() - startedAt;
+      if (outcome === null) await daemon.kill9();
+      const output = `${daemon.stdout}${daemon.stderr}`;
+      expect(outcome, `govflow start still running after ${elapsed} ms; output:\n${output}`).not.toBeNull();
+      expect(outcome!.code, `exit code (after ${elapsed} ms); output:\n${output}`).toBe(2);
+      expect(elapsed, 'seconds to give up').toBeLessThan(30_000);
+      expect(output).toContain('127.0.0.1');
+      expect(output).toContain(String(target));
+      expect(output, 'the password of the store URL was printed').not.toContain(PASSWORD);
+      expect(output).not.toMatch(/govflow ready/);
+    },
+    60_000,
+  );
 });

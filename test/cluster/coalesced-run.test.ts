@@ -24,7 +24,10 @@ describe('coalesced', () => {
 
   it('hands a failure to onError once per run and resolves, or rejects without onError', async () => {
     const errors: unknown[] = [];
-    const guarded = coalesced(() => Promise.reject(new Error('store away')), (error) => errors.push(error));
+    const guarded = coalesced(
+      () => Promise.reject(new Error('store away')),
+      (error) => errors.push(error),
+    );
     await Promise.all([guarded(), guarded()]);
     expect(errors.map((error) => (error as Error).message)).toEqual(['store away']);
     await expect(coalesced(() => Promise.reject(new Error('no handler')))()).rejects.toThrow('no handler');

@@ -47,15 +47,30 @@ describe.skipIf(!pgSchema)('daemon heartbeats in Postgres', () => {
     await slow.register(null);
     await heartbeat.beat('http://127.0.0.1:7070', ['sess-2', 'sess-1']);
     const [a] = await rowsOf(pool);
-    expect(a).toMatchObject({ daemon_id: 'daemon-a', pid: process.pid, http_url: 'http://127.0.0.1:7070', renew_ms: 100, sessions: ['sess-1', 'sess-2'], stale: false });
+    expect(a).toMatchObject({
+      daemon_id: 'daemon-a',
+      pid: process.pid,
+      http_url: 'http://127.0.0.1:7070',
+      renew_ms: 100,
+      sessions: ['sess-1', 'sess-2'],
+      stale: false,
+    });
     expect(a.host.length).toBeGreaterThan(0);
     // daemon-a misses its beats: stale after 3 × 100 ms; daemon-b, on a 60 s interval, stays alive.
-    const daemons = await waitFor('daemon-a stale', async () => {
-      const rows = await rowsOf(pool);
-      return rows.find((row) => row.daemon_id === 'daemon-a')?.stale ? rows : null;
-    }, { timeoutMs: 10_000, intervalMs: 50 });
+    const daemons = await waitFor(
+      'daemon-a stale',
+      async () => {
+        const rows = await rowsOf(pool);
+        return rows.find((row) => row.daemon_id === 'daemon-a')?.stale ? rows : null;
+      },
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
     expect(daemons.find((row) => row.daemon_id === 'daemon-a')!.silent_ms).toBeGreaterThanOrEqual(300);
-    expect(daemons.find((row) => row.daemon_id === 'daemon-b')).toMatchObject({ stale: false, http_url: null, sessions: [] });
+    expect(daemons.find((row) => row.daemon_id === 'daemon-b')).toMatchObject({
+      stale: false,
+      http_url: null,
+      sessions: [],
+    });
     // A beat brings it back; a clean stop removes only its own row.
     await heartbeat.beat(null, []);
     expect((await rowsOf(pool)).find((row) => row.daemon_id === 'daemon-a')?.stale).toBe(false);
@@ -68,7 +83,9 @@ describe.skipIf(!pgSchema)('daemon heartbeats in Postgres', () => {
     await new DaemonHeartbeat(pool, pgSchema!.schema, 'retired', 100).register(null);
     await new DaemonHeartbeat(pool, pgSchema!.schema, 'recently-dead', 100).register(null);
     await pgSchema!.query("update daemons set last_seen = now() - interval '25 hours' where daemon_id = 'retired'");
-    await pgSchema!.query("update daemons set last_seen = now() - interval '23 hours' where daemon_id = 'recently-dead'");
+    await pgSchema!.query(
+      "update daemons set last_seen = now() - interval '23 hours' where daemon_id = 'recently-dead'",
+    );
     await new DaemonHeartbeat(pool, pgSchema!.schema, 'newcomer', 100).register(null);
     const rows = await rowsOf(pool);
     const judged = rows.map((row) => `${row.daemon_id} ${row.stale ? 'stale' : 'alive'}`).sort();

@@ -13,7 +13,8 @@ describe('OutageLog', () => {
     const outages = new OutageLog(log);
     outages.succeeded('claim work from the store');
     expect(lines).toEqual([]);
-    for (let attempt = 0; attempt < 5; attempt++) outages.failed('claim work from the store', new Error('connect to postgres://app:s3cret@db:5432/x refused'));
+    for (let attempt = 0; attempt < 5; attempt++)
+      outages.failed('claim work from the store', new Error('connect to postgres://app:s3cret@db:5432/x refused'));
     outages.failed('write results to the outbox', new Error('ECONNRESET'));
     expect(lines.map(([level, message]) => `${level} ${message}`)).toEqual([
       'warn cannot claim work from the store; retrying (one warning per outage)',

@@ -10,7 +10,10 @@ describe.skipIf(!pg)('test support: a fresh Postgres schema per file', () => {
     await pg!.query('insert into probe values (1), (2)');
     const rows = await pg!.query<{ total: number }>('select sum(n)::int as total from probe');
     expect(rows[0].total).toBe(3);
-    const schemas = await pg!.query<{ n: number }>('select count(*)::int as n from information_schema.schemata where schema_name = $1', [pg!.schema]);
+    const schemas = await pg!.query<{ n: number }>(
+      'select count(*)::int as n from information_schema.schemata where schema_name = $1',
+      [pg!.schema],
+    );
     expect(schemas[0].n).toBe(1);
   });
 });

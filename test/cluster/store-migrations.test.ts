@@ -23,12 +23,25 @@ function rootWith(config: string): string {
   return root;
 }
 
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
+function cli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(REPOSITORY_ROOT, 'bin/govflow.js'), ...args], { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr, ms: Date.now() - started });
-    });
+    execFile(
+      process.execPath,
+      [path.join(REPOSITORY_ROOT, 'bin/govflow.js'), ...args],
+      { env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({
+          code: error ? ((error as { code?: number }).code ?? 1) : 0,
+          stdout,
+          stderr,
+          ms: Date.now() - started,
+        });
+      },
+    );
   });
 }
 

@@ -41,14 +41,18 @@ function stampMatches(): boolean {
 function compile(): Promise<void> {
   const tsc = path.join(REPOSITORY_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tsc, '-b', 'tsconfig.json'], { cwd: REPOSITORY_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [tsc, '-b', 'tsconfig.json'], {
+      cwd: REPOSITORY_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code === 0) resolve();
-      else reject(new Error(`building dist/ failed (tsc exit ${code}); the daemon tests run the built CLI:\n${output}`));
+      else
+        reject(new Error(`building dist/ failed (tsc exit ${code}); the daemon tests run the built CLI:\n${output}`));
     });
   });
 }

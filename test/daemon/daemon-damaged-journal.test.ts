@@ -7,7 +7,18 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
-import { cleanupAll, dropJson, exampleScript, makeRoot, readResult, readSessions, scriptedConfig, startDaemon, waitFor, writeScript } from './daemon-helpers.js';
+import {
+  cleanupAll,
+  dropJson,
+  exampleScript,
+  makeRoot,
+  readResult,
+  readSessions,
+  scriptedConfig,
+  startDaemon,
+  waitFor,
+  writeScript,
+} from './daemon-helpers.js';
 
 beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
@@ -21,7 +32,10 @@ describe('recovery with a damaged journal', () => {
     dropJson(root, 'damaged.json', { request: 'Summarise the damaged one.', request_id: 'damaged-1' });
     dropJson(root, 'healthy.json', { request: 'Summarise the healthy one.', request_id: 'healthy-1' });
     const started = () => readSessions(root).filter((session) => session.messages.length >= 1);
-    await waitFor('both sessions under way', () => started().length === 2, { timeoutMs: 20_000, detail: () => daemon.stderrTail() });
+    await waitFor('both sessions under way', () => started().length === 2, {
+      timeoutMs: 20_000,
+      detail: () => daemon.stderrTail(),
+    });
     await daemon.kill9();
 
     const damaged = readSessions(root).find((session) => session.requestId === 'damaged-1')!;
@@ -32,12 +46,21 @@ describe('recovery with a damaged journal', () => {
 
     writeScript(root, exampleScript({ latencyMs: 10, loop: true }));
     daemon = await startDaemon(root);
-    await waitFor('the healthy result', () => readResult(root, 'healthy-1')?.status === 'success', { timeoutMs: 30_000, detail: () => daemon.stderrTail() });
-    await waitFor('the recovery error', () => /cannot recover this request/.test(daemon.stderr), { detail: () => daemon.stderrTail() });
+    await waitFor('the healthy result', () => readResult(root, 'healthy-1')?.status === 'success', {
+      timeoutMs: 30_000,
+      detail: () => daemon.stderrTail(),
+    });
+    await waitFor('the recovery error', () => /cannot recover this request/.test(daemon.stderr), {
+      detail: () => daemon.stderrTail(),
+    });
     expect(daemon.stderr).toContain(`${journal}:2: not a journal record`);
     expect(readResult(root, 'damaged-1')).toBeNull();
     // The healthy request's file is archived right after its result is written.
-    await waitFor('the healthy request archived', () => readdirSync(path.join(root, 'system', 'processing')).length === 1, { detail: () => daemon.stderrTail() });
+    await waitFor(
+      'the healthy request archived',
+      () => readdirSync(path.join(root, 'system', 'processing')).length === 1,
+      { detail: () => daemon.stderrTail() },
+    );
     expect(readFileSync(journal, 'utf8')).toBe(lines.join('\n')); // nothing was cut
     expect((await daemon.stop()).code).toBe(0);
   }, 90_000);

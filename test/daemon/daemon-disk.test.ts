@@ -6,7 +6,18 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
-import { cleanupAll, dropJson, inboxOf, listDir, makeRoot, readResult, runCli, spawnCli, startDaemon, waitFor } from './daemon-helpers.js';
+import {
+  cleanupAll,
+  dropJson,
+  inboxOf,
+  listDir,
+  makeRoot,
+  readResult,
+  runCli,
+  spawnCli,
+  startDaemon,
+  waitFor,
+} from './daemon-helpers.js';
 
 beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
@@ -17,17 +28,24 @@ describe('a daemon whose disk misbehaves', () => {
     const root = makeRoot('timezone: UTC\n');
     const daemon = await startDaemon(root);
     dropJson(root, 'before.json', { request: 'Summarise the first note.', request_id: 'before-rm' });
-    await waitFor('the first result', () => readResult(root, 'before-rm')?.status === 'success', { detail: () => daemon.stderrTail() });
+    await waitFor('the first result', () => readResult(root, 'before-rm')?.status === 'success', {
+      detail: () => daemon.stderrTail(),
+    });
 
     rmSync(path.join(root, 'system', 'logs'), { recursive: true });
     const ids = ['after-rm-1', 'after-rm-2', 'after-rm-3'];
     for (const id of ids) dropJson(root, `${id}.json`, { request: `Summarise note ${id}.`, request_id: id });
-    await waitFor('three more results', () => ids.every((id) => readResult(root, id)?.status === 'success'), { timeoutMs: 30_000, detail: () => daemon.stderrTail() });
+    await waitFor('three more results', () => ids.every((id) => readResult(root, id)?.status === 'success'), {
+      timeoutMs: 30_000,
+      detail: () => daemon.stderrTail(),
+    });
     expect((await daemon.stop()).code).toBe(0);
 
     const logs = path.join(root, 'system', 'logs');
     expect(existsSync(logs)).toBe(true);
-    const text = readdirSync(logs).map((name) => readFileSync(path.join(logs, name), 'utf8')).join('');
+    const text = readdirSync(logs)
+      .map((name) => readFileSync(path.join(logs, name), 'utf8'))
+      .join('');
     for (const id of ids) {
       const session = readResult(root, id)!.session_id;
       expect(text.split(`[SESSION_ID: ${session}]`).length - 1, `entries of ${id} on disk`).toBe(6);
@@ -43,13 +61,18 @@ describe('a daemon whose disk misbehaves', () => {
     const daemon = await startDaemon(root);
     dropJson(root, 'waits.json', { request: 'Summarise this later.', request_id: 'waits-1' });
     const status = await runCli(['status', '--root', root]);
-    expect(status.stdout).toMatch(/^disk: ALARM since .*bytes free, below intake\.min_free_bytes 1000000000000000000; new requests wait in the inbox$/m);
+    expect(status.stdout).toMatch(
+      /^disk: ALARM since .*bytes free, below intake\.min_free_bytes 1000000000000000000; new requests wait in the inbox$/m,
+    );
     // A one-shot run handed to this daemon says why it waits (then it is stopped here).
     const file = path.join(root, 'run.json');
     writeFileSync(file, JSON.stringify({ request: 'Summarise this too.', request_id: 'waits-2' }));
     const run = spawnCli(root, ['run', file, '--root', root]);
-    const says = /the daemon's disk alarm is up \(\d+ bytes free, below intake\.min_free_bytes 1000000000000000000\): the request waits in the inbox/;
-    await waitFor('govflow run to say why the request waits', () => says.test(run.stderr), { detail: () => run.stderrTail() });
+    const says =
+      /the daemon's disk alarm is up \(\d+ bytes free, below intake\.min_free_bytes 1000000000000000000\): the request waits in the inbox/;
+    await waitFor('govflow run to say why the request waits', () => says.test(run.stderr), {
+      detail: () => run.stderrTail(),
+    });
     await run.kill9();
     // Meanwhile (a status and a run later: many times the intake's settle time) it claimed nothing.
     expect(listDir(inboxOf(root))).toContain('waits.json');

@@ -4,7 +4,16 @@
  * for one-shot commands, and strict readers for what the daemon leaves on disk.
  */
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -151,7 +160,9 @@ export class DaemonProcess {
     const status = await Promise.race([this.exited, timer]);
     if (status === null) {
       await this.kill9();
-      throw new Error(`govflow start (pid ${this.pid}) did not exit within ${timeoutMs} ms of ${signal}\nstderr:\n${this.stderrTail()}`);
+      throw new Error(
+        `govflow start (pid ${this.pid}) did not exit within ${timeoutMs} ms of ${signal}\nstderr:\n${this.stderrTail()}`,
+      );
     }
     return status;
   }
@@ -180,7 +191,11 @@ export class DaemonProcess {
  * `start`, a `run` waiting for its result). `cleanupAll` kills it if the test does not.
  */
 export function spawnCli(root: string, args: string[], env?: Record<string, string>): DaemonProcess {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }) as unknown as ChildProcessWithoutNullStreams;
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: root,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }) as unknown as ChildProcessWithoutNullStreams;
   const daemon = new DaemonProcess(root, child);
   runningDaemons.add(daemon);
   return daemon;
@@ -190,11 +205,17 @@ export function spawnCli(root: string, args: string[], env?: Record<string, stri
  * Spawns `node bin/govflow.js start --root <root>` and waits for the line containing `ready` on
  * stdout. Fails with stderr when the process exits first or the line does not come in time.
  */
-export async function startDaemon(root: string, options: { env?: Record<string, string>; readyTimeoutMs?: number } = {}): Promise<DaemonProcess> {
+export async function startDaemon(
+  root: string,
+  options: { env?: Record<string, string>; readyTimeoutMs?: number } = {},
+): Promise<DaemonProcess> {
   const daemon = spawnCli(root, ['start', '--root', root], options.env);
   const timeoutMs = options.readyTimeoutMs ?? 20_000;
   const outcome = await Promise.race([
-    waitFor('the ready line', () => daemon.stdout.split('\n').find((line) => line.includes('ready')) ?? null, { timeoutMs: timeoutMs + 1000, intervalMs: 10 }).then(
+    waitFor('the ready line', () => daemon.stdout.split('\n').find((line) => line.includes('ready')) ?? null, {
+      timeoutMs: timeoutMs + 1000,
+      intervalMs: 10,
+    }).then(
       (line) => ({ line }),
       () => ({ line: null }),
     ),
@@ -206,7 +227,10 @@ export async function startDaemon(root: string, options: { env?: Record<string, 
     return daemon;
   }
   await daemon.kill9();
-  const why = 'status' in outcome ? `exited early (code ${outcome.status.code}, signal ${outcome.status.signal})` : `printed no "ready" line within ${timeoutMs} ms`;
+  const why =
+    'status' in outcome
+      ? `exited early (code ${outcome.status.code}, signal ${outcome.status.signal})`
+      : `printed no "ready" line within ${timeoutMs} ms`;
   throw new Error(`govflow start --root ${root} ${why}\nstdout:\n${daemon.stdout}\nstderr:\n${daemon.stderrTail(60)}`);
 }
 
@@ -217,14 +241,21 @@ export interface CliResult {
 }
 
 /** Runs one CLI command to completion (asynchronously, so daemons' pipes keep draining). */
-export function runCli(args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [CLI, ...args],
       { env: cleanEnv(options.env), timeout: options.timeoutMs ?? 30_000, maxBuffer: 256 * 1024 * 1024 },
       (error, stdout, stderr) => {
-        const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : -1) : 0;
+        const code = error
+          ? typeof (error as { code?: unknown }).code === 'number'
+            ? (error as { code: number }).code
+            : -1
+          : 0;
         resolve({ code, stdout, stderr });
       },
     );
@@ -296,7 +327,10 @@ export function readSessions(root: string): SessionOnDisk[] {
     if (!existsSync(file)) continue;
     const text = readFileSync(file, 'utf8');
     if (text.length === 0) continue; // a running daemon created it this instant; its session record comes next
-    if (!text.endsWith('\n')) throw new Error(`journal ${file} ends with a torn line: ${JSON.stringify(text.slice(text.lastIndexOf('\n') + 1).slice(0, 200))}`);
+    if (!text.endsWith('\n'))
+      throw new Error(
+        `journal ${file} ends with a torn line: ${JSON.stringify(text.slice(text.lastIndexOf('\n') + 1).slice(0, 200))}`,
+      );
     const records = text
       .split('\n')
       .filter((line) => line !== '')
@@ -312,8 +346,18 @@ export function readSessions(root: string): SessionOnDisk[] {
     const messages = records
       .filter((record) => record.type === 'message')
       .map((record) => {
-        const message = record.message as { message_id: string; metadata: { sequence_number: number }; agent: { name: string }; input: { source: string } };
-        return { messageId: message.message_id, sequence: message.metadata.sequence_number, agent: message.agent.name, inputSource: message.input.source };
+        const message = record.message as {
+          message_id: string;
+          metadata: { sequence_number: number };
+          agent: { name: string };
+          input: { source: string };
+        };
+        return {
+          messageId: message.message_id,
+          sequence: message.metadata.sequence_number,
+          agent: message.agent.name,
+          inputSource: message.input.source,
+        };
       });
     sessions.push({ sessionId, requestId: first.request_id!, text: first.request!.text, records, messages });
   }
@@ -351,7 +395,8 @@ export function assertNoTornAuditEntries(root: string): number {
     if (!name.endsWith('.log')) continue;
     const text = readFileSync(path.join(logs, name), 'utf8');
     if (text === '') continue;
-    if (!text.endsWith('\n---\n')) throw new Error(`audit log ${name} does not end with a complete entry: …${JSON.stringify(text.slice(-200))}`);
+    if (!text.endsWith('\n---\n'))
+      throw new Error(`audit log ${name} does not end with a complete entry: …${JSON.stringify(text.slice(-200))}`);
     const blocks = text.slice(0, -'\n---\n'.length).split('\n---\n');
     for (const [index, block] of blocks.entries()) {
       const lines = block.split('\n');
@@ -398,8 +443,16 @@ export function answer(value: Answer): Record<string, unknown> {
 
 /** One valid answer per agent of the example app (objective → goal → plan(t1, t2) → final). */
 export const EXAMPLE_ANSWERS = {
-  objective_agent: answer({ content: { objectives: ['summarise the text'] }, contentType: 'objectives', next: 'goal_agent' }),
-  goal_agent: answer({ content: { source_text: 'text', objectives: [{ objective: 'summarise', goals: ['a summary exists'] }] }, contentType: 'goals', next: 'planning_agent' }),
+  objective_agent: answer({
+    content: { objectives: ['summarise the text'] },
+    contentType: 'objectives',
+    next: 'goal_agent',
+  }),
+  goal_agent: answer({
+    content: { source_text: 'text', objectives: [{ objective: 'summarise', goals: ['a summary exists'] }] },
+    contentType: 'goals',
+    next: 'planning_agent',
+  }),
   planning_agent: answer({
     content: {
       tasks: [
@@ -410,13 +463,23 @@ export const EXAMPLE_ANSWERS = {
     contentType: 'plan',
     next: 'final_output_agent',
   }),
-  summarizer_agent: answer({ content: { summary: 'A short summary.', decisions: [] }, contentType: 'summary', next: null }),
-  action_item_agent: answer({ content: { action_items: [{ task: 'send the report', owner: 'Bob', due: null }] }, contentType: 'action_items', next: null }),
+  summarizer_agent: answer({
+    content: { summary: 'A short summary.', decisions: [] },
+    contentType: 'summary',
+    next: null,
+  }),
+  action_item_agent: answer({
+    content: { action_items: [{ task: 'send the report', owner: 'Bob', due: null }] },
+    contentType: 'action_items',
+    next: null,
+  }),
   final_output_agent: answer({ content: { answer: 'Done.' }, contentType: 'final_report', next: null }),
 } as const;
 
 /** A script (JSON is valid YAML) replaying `EXAMPLE_ANSWERS`, with overrides per agent. */
-export function exampleScript(options: { latencyMs?: number; loop?: boolean; responses?: Record<string, unknown[]> } = {}): string {
+export function exampleScript(
+  options: { latencyMs?: number; loop?: boolean; responses?: Record<string, unknown[]> } = {},
+): string {
   const responses: Record<string, unknown[]> = {};
   for (const [agent, message] of Object.entries(EXAMPLE_ANSWERS)) responses[agent] = [{ json: message }];
   Object.assign(responses, options.responses ?? {});

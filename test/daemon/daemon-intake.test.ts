@@ -3,7 +3,19 @@
  * names and in-place writers, and a flood claimed at once whose claims survive kill -9 (SPEC §2,
  * §7, §8).
  */
-import { lstatSync, mkdirSync, openSync, readFileSync, readdirSync, closeSync, writeSync, renameSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  closeSync,
+  writeSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -34,10 +46,15 @@ afterAll(cleanupAll);
 
 /** Waits until the outbox holds a final (non-pending) result for the request dropped as `sourceFile`. */
 async function resultFor(daemon: DaemonProcess, sourceFile: string, timeoutMs = 15_000) {
-  return waitFor(`a result for ${sourceFile}`, () => readResults(daemon.root).find((result) => result.source_file === sourceFile), {
-    timeoutMs,
-    detail: () => `outbox: ${listDir(path.join(daemon.root, 'system', 'outbox')).join(', ')}\nfailed: ${listDir(path.join(daemon.root, 'system', 'failed')).join(', ')}\nstderr:\n${daemon.stderrTail()}`,
-  });
+  return waitFor(
+    `a result for ${sourceFile}`,
+    () => readResults(daemon.root).find((result) => result.source_file === sourceFile),
+    {
+      timeoutMs,
+      detail: () =>
+        `outbox: ${listDir(path.join(daemon.root, 'system', 'outbox')).join(', ')}\nfailed: ${listDir(path.join(daemon.root, 'system', 'failed')).join(', ')}\nstderr:\n${daemon.stderrTail()}`,
+    },
+  );
 }
 
 describe('govflow start: a request from drop to result (dry-run, no config)', () => {
@@ -107,16 +124,24 @@ describe('govflow start: files that cannot be requests', () => {
     await waitFor(
       'every bad file in system/failed/ with its error record',
       () => expected.every((name) => existsSync(path.join(failedDir, `${name}.error.json`))),
-      { detail: () => `failed/: ${listDir(failedDir).join(', ')}\ninbox/: ${listDir(inboxOf(root)).join(', ')}\nstderr:\n${daemon.stderrTail()}` },
+      {
+        detail: () =>
+          `failed/: ${listDir(failedDir).join(', ')}\ninbox/: ${listDir(inboxOf(root)).join(', ')}\nstderr:\n${daemon.stderrTail()}`,
+      },
     );
     for (const name of expected) {
       expect(lstatSync(path.join(failedDir, name), { throwIfNoEntry: false }), `failed/${name}`).toBeDefined();
-      const record = JSON.parse(readFileSync(path.join(failedDir, `${name}.error.json`), 'utf8')) as { file: string; reason: string; at: string };
+      const record = JSON.parse(readFileSync(path.join(failedDir, `${name}.error.json`), 'utf8')) as {
+        file: string;
+        reason: string;
+        at: string;
+      };
       expect(record.file).toBe(name);
       expect(record.reason.length, `reason for ${name}`).toBeGreaterThan(10);
       expect(Number.isNaN(Date.parse(record.at)), `at for ${name}`).toBe(false);
     }
-    const reasonOf = (name: string) => (JSON.parse(readFileSync(path.join(failedDir, `${name}.error.json`), 'utf8')) as { reason: string }).reason;
+    const reasonOf = (name: string) =>
+      (JSON.parse(readFileSync(path.join(failedDir, `${name}.error.json`), 'utf8')) as { reason: string }).reason;
     expect(reasonOf('empty.txt')).toMatch(/empty/i);
     expect(reasonOf('latin1.txt')).toMatch(/utf-?8/i);
     expect(reasonOf('broken.json')).toMatch(/json/i);
@@ -137,7 +162,9 @@ describe('govflow start: files that cannot be requests', () => {
     const first = await resultFor(daemon, 'first.json');
     expect(first.status).toBe('success');
     dropJson(root, 'second.json', { request: 'Summarise the second note.', request_id: 'dup-1' });
-    await waitFor('the duplicate in system/failed/', () => existsSync(path.join(failedDir, 'second.json.error.json')), { detail: () => daemon.stderrTail() });
+    await waitFor('the duplicate in system/failed/', () => existsSync(path.join(failedDir, 'second.json.error.json')), {
+      detail: () => daemon.stderrTail(),
+    });
     expect(reasonOf('second.json')).toMatch(/duplicate/i);
 
     // And a good file after all that still runs.
@@ -163,12 +190,17 @@ describe('govflow start: ignored names and in-place writers', () => {
     // A request dropped after them settles after them: once it has run, the intake has long passed them by.
     dropFile(root, 'after-ignored.txt', 'Summarise: the ignored names stay where they are.');
     expect((await resultFor(daemon, 'after-ignored.txt')).status).toBe('success');
-    await waitFor('after-ignored.txt archived', () => listDir(path.join(root, 'system', 'processing')).length === 0, { detail: () => listDir(path.join(root, 'system', 'processing')).join(', ') });
+    await waitFor('after-ignored.txt archived', () => listDir(path.join(root, 'system', 'processing')).length === 0, {
+      detail: () => listDir(path.join(root, 'system', 'processing')).join(', '),
+    });
     expect(listDir(inboxOf(root))).toEqual([...ignored].sort());
-    for (const name of ignored) expect(readFileSync(path.join(inboxOf(root), name), 'utf8')).toBe(`Summarise the note called ${name}.`);
+    for (const name of ignored)
+      expect(readFileSync(path.join(inboxOf(root), name), 'utf8')).toBe(`Summarise the note called ${name}.`);
     expect(readResults(root).map((result) => result.source_file)).toEqual(['after-ignored.txt']);
 
-    ignored.forEach((name, index) => renameSync(path.join(inboxOf(root), name), path.join(inboxOf(root), `renamed-${index}.txt`)));
+    ignored.forEach((name, index) =>
+      renameSync(path.join(inboxOf(root), name), path.join(inboxOf(root), `renamed-${index}.txt`)),
+    );
     for (let index = 0; index < ignored.length; index++) {
       expect((await resultFor(daemon, `renamed-${index}.txt`)).status).toBe('success');
     }
@@ -202,10 +234,15 @@ describe('govflow start: a flood is claimed at once, and claims survive kill -9'
     writeScript(root, exampleScript({ latencyMs: 400, loop: true }));
     let daemon = await startDaemon(root);
     const count = 12;
-    for (let index = 0; index < count; index++) dropJson(root, `flood-${index}.json`, { request: `Summarise note ${index}.`, request_id: `flood-${index}` });
+    for (let index = 0; index < count; index++)
+      dropJson(root, `flood-${index}.json`, { request: `Summarise note ${index}.`, request_id: `flood-${index}` });
     const processing = path.join(root, 'system', 'processing');
     // Every file leaves the inbox as a claim long before the 2 slots could have run them all.
-    await waitFor('every file claimed', () => listDir(inboxOf(root)).length === 0 && listDir(processing).length === count, { detail: () => daemon.stderrTail() });
+    await waitFor(
+      'every file claimed',
+      () => listDir(inboxOf(root)).length === 0 && listDir(processing).length === count,
+      { detail: () => daemon.stderrTail() },
+    );
     expect(readSessions(root).length).toBeLessThanOrEqual(2);
     await daemon.kill9();
     expect(listDir(processing)).toHaveLength(count);
@@ -213,14 +250,23 @@ describe('govflow start: a flood is claimed at once, and claims survive kill -9'
 
     writeScript(root, exampleScript({ latencyMs: 0, loop: true }));
     daemon = await startDaemon(root);
-    await waitFor(`${count} results`, () => readResults(root).length === count, { timeoutMs: 30_000, detail: () => daemon.stderrTail() });
-    await waitFor('nothing left in processing/', () => listDir(processing).length === 0, { detail: () => daemon.stderrTail() });
+    await waitFor(`${count} results`, () => readResults(root).length === count, {
+      timeoutMs: 30_000,
+      detail: () => daemon.stderrTail(),
+    });
+    await waitFor('nothing left in processing/', () => listDir(processing).length === 0, {
+      detail: () => daemon.stderrTail(),
+    });
     expect((await daemon.stop()).code).toBe(0);
     const results = readResults(root);
-    expect(results.map((result) => result.request_id).sort()).toEqual(Array.from({ length: count }, (_, index) => `flood-${index}`).sort());
+    expect(results.map((result) => result.request_id).sort()).toEqual(
+      Array.from({ length: count }, (_, index) => `flood-${index}`).sort(),
+    );
     expect(results.every((result) => result.status === 'success')).toBe(true);
     expect(readSessions(root)).toHaveLength(count);
-    const archived = readdirSync(path.join(root, 'system', 'archive')).flatMap((day) => readdirSync(path.join(root, 'system', 'archive', day)));
+    const archived = readdirSync(path.join(root, 'system', 'archive')).flatMap((day) =>
+      readdirSync(path.join(root, 'system', 'archive', day)),
+    );
     expect(archived.sort()).toEqual(Array.from({ length: count }, (_, index) => `flood-${index}.json`).sort());
     expect(listDir(path.join(root, 'system', 'failed'))).toEqual([]);
     const verify = await runCli(['verify', '--root', root]);

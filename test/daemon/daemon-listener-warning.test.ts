@@ -22,7 +22,8 @@ describe('the daemon under concurrency', () => {
     process.on('warning', onWarning);
     const daemon = await GovflowDaemon.start(root, { env: {}, log: SILENT, provider, announce: () => {} });
     try {
-      for (let index = 0; index < 12; index++) writeFileSync(path.join(root, 'system', 'inbox', `r${index}.txt`), `Summarize request ${index}.`);
+      for (let index = 0; index < 12; index++)
+        writeFileSync(path.join(root, 'system', 'inbox', `r${index}.txt`), `Summarize request ${index}.`);
       await provider.waitForCalls(12);
       // Warnings are emitted on the next tick.
       await new Promise((resolve) => setImmediate(resolve));

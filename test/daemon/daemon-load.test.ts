@@ -71,7 +71,9 @@ describe('a duplicate request_id claimed just before a crash', () => {
     const root = makeRoot('timezone: UTC\n');
     let daemon = await startDaemon(root);
     dropJson(root, 'original.json', { request: 'Summarise the original.', request_id: 'dup-crash' });
-    await waitFor('the original result', () => readResult(root, 'dup-crash')?.status === 'success', { detail: () => daemon.stderrTail() });
+    await waitFor('the original result', () => readResult(root, 'dup-crash')?.status === 'success', {
+      detail: () => daemon.stderrTail(),
+    });
     await daemon.kill9();
     writeFileSync(
       path.join(root, 'system', 'processing', `${Date.now()}-abc123-copy.json`),
@@ -82,7 +84,9 @@ describe('a duplicate request_id claimed just before a crash', () => {
     // finishes that too, so wait for processing/ to empty as well.
     await waitFor(
       'the copy in failed/ and processing/ empty',
-      () => listDir(path.join(root, 'system', 'failed')).includes('copy.json.error.json') && listDir(path.join(root, 'system', 'processing')).length === 0,
+      () =>
+        listDir(path.join(root, 'system', 'failed')).includes('copy.json.error.json') &&
+        listDir(path.join(root, 'system', 'processing')).length === 0,
       { detail: () => daemon.stderrTail() },
     );
     expect(readSessions(root).filter((session) => session.requestId === 'dup-crash')).toHaveLength(1);
@@ -111,8 +115,9 @@ describe('a session folder a crash left with an empty journal', () => {
     await waitFor(
       'a result for the crashed request, and its file archived',
       () =>
-        readSessions(root).some((session) => session.sessionId === sessionId && session.records.some((record) => record.type === 'finished')) &&
-        listDir(path.join(root, 'system', 'processing')).length === 0,
+        readSessions(root).some(
+          (session) => session.sessionId === sessionId && session.records.some((record) => record.type === 'finished'),
+        ) && listDir(path.join(root, 'system', 'processing')).length === 0,
       { detail: () => daemon.stderrTail() },
     );
     expect(listDir(path.join(root, 'system', 'failed'))).toEqual([]);

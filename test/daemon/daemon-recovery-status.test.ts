@@ -7,7 +7,18 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
-import { cleanupAll, dropJson, exampleScript, makeRoot, readResults, runCli, scriptedConfig, startDaemon, waitFor, writeScript } from './daemon-helpers.js';
+import {
+  cleanupAll,
+  dropJson,
+  exampleScript,
+  makeRoot,
+  readResults,
+  runCli,
+  scriptedConfig,
+  startDaemon,
+  waitFor,
+  writeScript,
+} from './daemon-helpers.js';
 
 beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
@@ -20,9 +31,13 @@ describe('a restart with a backlog', () => {
     const root = makeRoot(scriptedConfig('intake: { concurrency: 4 }\n'));
     writeScript(root, exampleScript({ latencyMs: 40, loop: true }));
     const first = await startDaemon(root);
-    for (let index = 0; index < REQUESTS; index++) dropJson(root, `r${index}.json`, { request: `Summarize note ${index}.`, request_id: `backlog-${index}` });
+    for (let index = 0; index < REQUESTS; index++)
+      dropJson(root, `r${index}.json`, { request: `Summarize note ${index}.`, request_id: `backlog-${index}` });
     const processing = path.join(root, 'system', 'processing');
-    await waitFor('the backlog claimed', () => readdirSync(path.join(root, 'system', 'inbox')).filter((name) => name.endsWith('.json')).length === 0);
+    await waitFor(
+      'the backlog claimed',
+      () => readdirSync(path.join(root, 'system', 'inbox')).filter((name) => name.endsWith('.json')).length === 0,
+    );
     await waitFor('a few results', () => readResults(root).length >= 4);
     await first.kill9();
     const left = readdirSync(processing).filter((name) => name.endsWith('.json')).length;
@@ -37,14 +52,20 @@ describe('a restart with a backlog', () => {
       if (line) seen.push(line);
     }
     expect(seen.length).toBeGreaterThan(0);
-    expect(seen[0]).toMatch(new RegExp(`^recovering: \\d+ of ${left} requests left by an earlier run still waiting, [\\d.]+/s`));
+    expect(seen[0]).toMatch(
+      new RegExp(`^recovering: \\d+ of ${left} requests left by an earlier run still waiting, [\\d.]+/s`),
+    );
     const fresh = readResults(root).filter((result) => result.request_id === 'during-recovery');
     expect(fresh).toHaveLength(1);
     // One intake.concurrency (4) for the backlog and the new request, in arrival order: it took a
     // slot only once every recovered request had one, so all but the last four had finished.
     const freshStart = Date.parse(fresh[0].started_at);
-    const finishedFirst = readResults(root).filter((result) => result.request_id !== 'during-recovery' && Date.parse(result.finished_at) <= freshStart).length;
-    expect(finishedFirst, 'recovered requests finished before the new one started').toBeGreaterThanOrEqual(REQUESTS - 4);
+    const finishedFirst = readResults(root).filter(
+      (result) => result.request_id !== 'during-recovery' && Date.parse(result.finished_at) <= freshStart,
+    ).length;
+    expect(finishedFirst, 'recovered requests finished before the new one started').toBeGreaterThanOrEqual(
+      REQUESTS - 4,
+    );
     const json = JSON.parse((await runCli(['status', '--root', root, '--json'])).stdout) as { recovery: unknown };
     expect(json.recovery).toBeNull();
     await second.stop();

@@ -32,20 +32,41 @@ afterEach(cleanupAll);
 afterAll(cleanupAll);
 
 const QUESTION = 'Which meeting do you mean: Monday or Tuesday?';
-const PENDING = answer({ content: { question: QUESTION }, contentType: 'objectives', status: 'pending', message: QUESTION, next: null });
+const PENDING = answer({
+  content: { question: QUESTION },
+  contentType: 'objectives',
+  status: 'pending',
+  message: QUESTION,
+  next: null,
+});
 
 function stderrDetail(daemon: DaemonProcess) {
-  return () => `outbox: ${listDir(path.join(daemon.root, 'system', 'outbox')).join(', ')}\nfailed: ${listDir(path.join(daemon.root, 'system', 'failed')).join(', ')}\nstderr:\n${daemon.stderrTail()}`;
+  return () =>
+    `outbox: ${listDir(path.join(daemon.root, 'system', 'outbox')).join(', ')}\nfailed: ${listDir(path.join(daemon.root, 'system', 'failed')).join(', ')}\nstderr:\n${daemon.stderrTail()}`;
 }
 
 describe('pending sessions and replies', () => {
   it('pauses on a question, survives a restart, resumes at the same agent on a reply and ends with one final result', async () => {
     const root = makeRoot(scriptedConfig());
     // First daemon: the objective agent asks a question; nothing else may be called.
-    writeScript(root, exampleScript({ responses: { objective_agent: [{ json: PENDING }], goal_agent: [], planning_agent: [], summarizer_agent: [], action_item_agent: [], final_output_agent: [] } }));
+    writeScript(
+      root,
+      exampleScript({
+        responses: {
+          objective_agent: [{ json: PENDING }],
+          goal_agent: [],
+          planning_agent: [],
+          summarizer_agent: [],
+          action_item_agent: [],
+          final_output_agent: [],
+        },
+      }),
+    );
     let daemon = await startDaemon(root);
     dropJson(root, 'question.json', { request: 'Summarise the meeting.', request_id: 'pend-1' });
-    const pending = await waitFor('a pending result', () => readResult(root, 'pend-1'), { detail: stderrDetail(daemon) });
+    const pending = await waitFor('a pending result', () => readResult(root, 'pend-1'), {
+      detail: stderrDetail(daemon),
+    });
     expect(pending.status).toBe('pending');
     expect(pending.message).toContain(QUESTION);
     const sessionId = pending.session_id;
@@ -53,7 +74,10 @@ describe('pending sessions and replies', () => {
 
     const status = await runCli(['status', '--root', root]);
     expect(status.code).toBe(0);
-    const pausedBlock = status.stdout.slice(status.stdout.indexOf('paused ('), status.stdout.indexOf('recently finished'));
+    const pausedBlock = status.stdout.slice(
+      status.stdout.indexOf('paused ('),
+      status.stdout.indexOf('recently finished'),
+    );
     expect(pausedBlock).toContain('paused (1)');
     expect(pausedBlock).toContain(sessionId);
     expect(pausedBlock).toContain('agent=objective_agent');
@@ -62,7 +86,10 @@ describe('pending sessions and replies', () => {
     expect((await daemon.stop('SIGTERM')).code, daemon.stderrTail()).toBe(0);
     // Second daemon: the rest of the chain, after the person answers; the objective agent's list goes
     // on after the question the journal shows.
-    writeScript(root, exampleScript({ responses: { objective_agent: [{ json: PENDING }, { json: EXAMPLE_ANSWERS.objective_agent }] } }));
+    writeScript(
+      root,
+      exampleScript({ responses: { objective_agent: [{ json: PENDING }, { json: EXAMPLE_ANSWERS.objective_agent }] } }),
+    );
     daemon = await startDaemon(root);
     // A reply for a session that does not exist goes to failed/ with a reason that says so. A reply
     // is looked at only after crash recovery: once this one is in failed/, recovery has run.
@@ -77,11 +104,20 @@ describe('pending sessions and replies', () => {
     // Recovery has run; the session must still wait for its person.
     expect(readResult(root, 'pend-1')?.status).toBe('pending');
     const afterRestart = await runCli(['status', '--root', root]);
-    expect(afterRestart.stdout.slice(afterRestart.stdout.indexOf('paused ('), afterRestart.stdout.indexOf('recently finished'))).toContain(sessionId);
+    expect(
+      afterRestart.stdout.slice(
+        afterRestart.stdout.indexOf('paused ('),
+        afterRestart.stdout.indexOf('recently finished'),
+      ),
+    ).toContain(sessionId);
     expect(afterRestart.stdout).toContain('paused (1)');
 
     dropJson(root, 'answer.json', { session_id: sessionId, reply: 'The Monday meeting.' });
-    const final = await waitFor('the final result', () => (readResult(root, 'pend-1')?.status === 'success' ? readResult(root, 'pend-1') : null), { detail: stderrDetail(daemon) });
+    const final = await waitFor(
+      'the final result',
+      () => (readResult(root, 'pend-1')?.status === 'success' ? readResult(root, 'pend-1') : null),
+      { detail: stderrDetail(daemon) },
+    );
     expect(final.session_id).toBe(sessionId);
     expect(final.messages).toBe(7);
     expect(readResults(root)).toHaveLength(1); // replaced, not added
@@ -101,7 +137,9 @@ describe('pending sessions and replies', () => {
     expect(JSON.stringify(entries[1].input)).toContain('The Monday meeting.');
     expect(entries.map((entry) => entry.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(readSessions(root)).toHaveLength(1);
-    const archived = readdirSync(path.join(root, 'system', 'archive')).flatMap((day) => listDir(path.join(root, 'system', 'archive', day)));
+    const archived = readdirSync(path.join(root, 'system', 'archive')).flatMap((day) =>
+      listDir(path.join(root, 'system', 'archive', day)),
+    );
     expect(archived.sort()).toEqual(['answer.json', 'question.json']);
 
     expect((await daemon.stop()).code).toBe(0);
@@ -115,8 +153,14 @@ describe('hot reload of governance', () => {
     const root = makeRoot('timezone: UTC\n');
     const daemon = await startDaemon(root);
     dropFile(root, 'before.txt', 'Summarise: before the edit.');
-    const before = await waitFor('the first result', () => readResults(root).find((result) => result.source_file === 'before.txt'), { detail: stderrDetail(daemon) });
-    const firstVersion = new Set((await readAuditEntries(root, ['--session', before.session_id])).map((entry) => entry.governanceVersion));
+    const before = await waitFor(
+      'the first result',
+      () => readResults(root).find((result) => result.source_file === 'before.txt'),
+      { detail: stderrDetail(daemon) },
+    );
+    const firstVersion = new Set(
+      (await readAuditEntries(root, ['--session', before.session_id])).map((entry) => entry.governanceVersion),
+    );
     expect(firstVersion.size).toBe(1);
     const [oldHash] = [...firstVersion];
 
@@ -134,20 +178,30 @@ describe('hot reload of governance', () => {
     expect(readFileSync(path.join(snapshots, newSnapshot), 'utf8')).toContain(marker.replace(/"/g, '\\"'));
 
     dropFile(root, 'after.txt', 'Summarise: after the edit.');
-    const after = await waitFor('the second result', () => readResults(root).find((result) => result.source_file === 'after.txt'), { detail: stderrDetail(daemon) });
+    const after = await waitFor(
+      'the second result',
+      () => readResults(root).find((result) => result.source_file === 'after.txt'),
+      { detail: stderrDetail(daemon) },
+    );
     const afterEntries = await readAuditEntries(root, ['--session', after.session_id]);
     expect(new Set(afterEntries.map((entry) => entry.governanceVersion))).toEqual(new Set([newHash]));
     expect(newHash).not.toBe(oldHash);
 
     // A broken edit: the frontmatter no longer parses.
     writeFileSync(agentFile, original.replace(/^type: executional$/m, 'type: [executional'));
-    await waitFor('an error naming the broken file and line', () => /summarizer_agent\.md:\d+/.test(daemon.stderr), { detail: () => daemon.stderrTail() });
+    await waitFor('an error naming the broken file and line', () => /summarizer_agent\.md:\d+/.test(daemon.stderr), {
+      detail: () => daemon.stderrTail(),
+    });
     const errorLine = daemon.stderr.split('\n').find((line) => /summarizer_agent\.md:\d+/.test(line))!;
     expect(errorLine).toMatch(/error/i);
     expect(errorLine).toMatch(/yaml|frontmatter/i);
 
     dropFile(root, 'broken.txt', 'Summarise: while the governance is broken.');
-    const whileBroken = await waitFor('the third result', () => readResults(root).find((result) => result.source_file === 'broken.txt'), { detail: stderrDetail(daemon) });
+    const whileBroken = await waitFor(
+      'the third result',
+      () => readResults(root).find((result) => result.source_file === 'broken.txt'),
+      { detail: stderrDetail(daemon) },
+    );
     expect(whileBroken.status).toBe('success');
     const brokenEntries = await readAuditEntries(root, ['--session', whileBroken.session_id]);
     expect(new Set(brokenEntries.map((entry) => entry.governanceVersion))).toEqual(new Set([newHash]));
@@ -165,28 +219,44 @@ describe('govflow status and --help', () => {
       exampleScript({
         responses: {
           // finished first, then paused, then running (stuck in the goal agent for a while)
-          objective_agent: [{ json: EXAMPLE_ANSWERS.objective_agent }, { json: PENDING }, { json: EXAMPLE_ANSWERS.objective_agent }],
+          objective_agent: [
+            { json: EXAMPLE_ANSWERS.objective_agent },
+            { json: PENDING },
+            { json: EXAMPLE_ANSWERS.objective_agent },
+          ],
           goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent }, slowGoal],
         },
       }),
     );
     const daemon = await startDaemon(root);
     dropJson(root, 'done.json', { request: 'Finish me.', request_id: 'st-done' });
-    await waitFor('the finished session', () => readResult(root, 'st-done')?.status === 'success', { detail: stderrDetail(daemon) });
+    await waitFor('the finished session', () => readResult(root, 'st-done')?.status === 'success', {
+      detail: stderrDetail(daemon),
+    });
     dropJson(root, 'ask.json', { request: 'Ask me.', request_id: 'st-paused' });
-    await waitFor('the paused session', () => readResult(root, 'st-paused')?.status === 'pending', { detail: stderrDetail(daemon) });
+    await waitFor('the paused session', () => readResult(root, 'st-paused')?.status === 'pending', {
+      detail: stderrDetail(daemon),
+    });
     dropJson(root, 'slow.json', { request: 'Take your time.', request_id: 'st-running' });
-    const running = await waitFor('the running session in the goal agent', () =>
-      readSessions(root).find((session) => session.requestId === 'st-running' && session.messages.length === 1),
-    { detail: stderrDetail(daemon) });
+    const running = await waitFor(
+      'the running session in the goal agent',
+      () => readSessions(root).find((session) => session.requestId === 'st-running' && session.messages.length === 1),
+      { detail: stderrDetail(daemon) },
+    );
     const manifest = path.join(root, 'system', 'sessions', running.sessionId, 'manifest.json');
-    await waitFor('its manifest naming the goal agent', () => (JSON.parse(readFileSync(manifest, 'utf8')) as { current_agent: string | null }).current_agent === 'goal_agent', { detail: stderrDetail(daemon) });
+    await waitFor(
+      'its manifest naming the goal agent',
+      () =>
+        (JSON.parse(readFileSync(manifest, 'utf8')) as { current_agent: string | null }).current_agent === 'goal_agent',
+      { detail: stderrDetail(daemon) },
+    );
 
     const status = await runCli(['status', '--root', root]);
     expect(status.code).toBe(0);
     const out = status.stdout;
     expect(out).toMatch(new RegExp(`daemon: running \\(pid [^)]*${daemon.pid}`));
-    const section = (title: string, next: string | null) => out.slice(out.indexOf(title), next ? out.indexOf(next) : undefined);
+    const section = (title: string, next: string | null) =>
+      out.slice(out.indexOf(title), next ? out.indexOf(next) : undefined);
     const runningBlock = section('running (', 'paused (');
     const pausedBlock = section('paused (', 'recently finished (');
     const finishedBlock = section('recently finished (', null);
@@ -204,14 +274,20 @@ describe('govflow status and --help', () => {
     for (const block of [runningBlock, pausedBlock, finishedBlock]) expect(block).toMatch(/age=\d+[smhd]/);
 
     const json = await runCli(['status', '--root', root, '--json']);
-    const parsed = JSON.parse(json.stdout) as { running: Array<{ session_id: string }>; paused: Array<{ session_id: string }>; recent: Array<{ session_id: string }> };
+    const parsed = JSON.parse(json.stdout) as {
+      running: Array<{ session_id: string }>;
+      paused: Array<{ session_id: string }>;
+      recent: Array<{ session_id: string }>;
+    };
     expect(parsed.running.map((entry) => entry.session_id)).toEqual([running.sessionId]);
     expect(parsed.paused.map((entry) => entry.session_id)).toEqual([byRequest['st-paused']]);
     expect(parsed.recent.map((entry) => entry.session_id)).toContain(byRequest['st-done']);
 
     // A second SIGINT stops at once, even with the slow step in flight.
     daemon.signal('SIGINT');
-    await waitFor('the daemon draining', () => daemon.stderr.includes('daemon running → draining'), { detail: stderrDetail(daemon) });
+    await waitFor('the daemon draining', () => daemon.stderr.includes('daemon running → draining'), {
+      detail: stderrDetail(daemon),
+    });
     const exit = await daemon.stop('SIGINT', 5000);
     expect(exit.code).toBe(0);
     const stopped = await runCli(['status', '--root', root]);

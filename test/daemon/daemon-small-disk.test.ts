@@ -11,7 +11,16 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
 import { skipsFor } from '../support/machine-requirement.js';
-import { assertNoTornAuditEntries, cleanupAll, dropJson, makeRoot, readResult, runCli, startDaemon, waitFor } from './daemon-helpers.js';
+import {
+  assertNoTornAuditEntries,
+  cleanupAll,
+  dropJson,
+  makeRoot,
+  readResult,
+  runCli,
+  startDaemon,
+  waitFor,
+} from './daemon-helpers.js';
 
 function canMountTmpfs(): string | null {
   if (process.platform !== 'linux') return 'not Linux';
@@ -54,19 +63,30 @@ describe.skipIf(skipped)('a daemon on a 4 MB tmpfs', () => {
     writeFileSync(path.join(mount, 'govflow.config.yaml'), 'timezone: UTC\nintake:\n  min_free_bytes: 0\n');
     const daemon = await startDaemon(mount);
     dropJson(mount, 'first.json', { request: 'Summarise the first note.', request_id: 'small-1' });
-    await waitFor('the first result', () => readResult(mount, 'small-1')?.status === 'success', { detail: () => daemon.stderrTail() });
+    await waitFor('the first result', () => readResult(mount, 'small-1')?.status === 'success', {
+      detail: () => daemon.stderrTail(),
+    });
 
     // Fill the disk up to two pages, then drop a request: its session cannot write its journal.
     const stats = statfsSync(mount);
-    writeFileSync(path.join(mount, 'filler.bin'), Buffer.alloc(Math.max(0, (Number(stats.bavail) - 2) * Number(stats.bsize))));
+    writeFileSync(
+      path.join(mount, 'filler.bin'),
+      Buffer.alloc(Math.max(0, (Number(stats.bavail) - 2) * Number(stats.bsize))),
+    );
     dropJson(mount, 'second.json', { request: 'Summarise the second note.', request_id: 'small-2' });
-    await waitFor('a write waiting for the disk', () => /waiting: ENOSPC on /.test(daemon.stderr), { timeoutMs: 20_000, detail: () => daemon.stderrTail() });
+    await waitFor('a write waiting for the disk', () => /waiting: ENOSPC on /.test(daemon.stderr), {
+      timeoutMs: 20_000,
+      detail: () => daemon.stderrTail(),
+    });
     const status = await runCli(['status', '--root', mount]);
     expect(status.stdout).toMatch(/^waiting: ENOSPC on .*system/m);
     expect(readResult(mount, 'small-2')).toBeNull();
 
     execFileSync('mount', ['-o', 'remount,size=256m', mount]);
-    await waitFor('the second result', () => readResult(mount, 'small-2')?.status === 'success', { timeoutMs: 30_000, detail: () => daemon.stderrTail() });
+    await waitFor('the second result', () => readResult(mount, 'small-2')?.status === 'success', {
+      timeoutMs: 30_000,
+      detail: () => daemon.stderrTail(),
+    });
     expect(daemon.stderr).toMatch(/disk write taken after \d+ attempt/);
     expect((await daemon.stop()).code).toBe(0);
     expect(assertNoTornAuditEntries(mount)).toBe(12);

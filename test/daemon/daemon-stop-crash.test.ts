@@ -63,9 +63,14 @@ async function assertConsistentRoot(root: string): Promise<void> {
   expect(duplicates, 'MESSAGE_IDs logged twice').toEqual([]);
   const journaledIds = sessions.flatMap((session) => session.messages.map((message) => message.messageId));
   expect(new Set(journaledIds).size, 'message ids journaled twice').toBe(journaledIds.length);
-  expect([...auditedIds].sort(), 'the audit log holds exactly the journaled messages').toEqual([...journaledIds].sort());
+  expect([...auditedIds].sort(), 'the audit log holds exactly the journaled messages').toEqual(
+    [...journaledIds].sort(),
+  );
   for (const session of sessions) {
-    expect(session.messages.map((message) => message.sequence), `journal sequence of ${session.sessionId}`).toEqual(session.messages.map((_, index) => index + 1));
+    expect(
+      session.messages.map((message) => message.sequence),
+      `journal sequence of ${session.sessionId}`,
+    ).toEqual(session.messages.map((_, index) => index + 1));
     const audited = entries.filter((entry) => entry.sessionId === session.sessionId).map((entry) => entry.sequence);
     expect(audited, `audited sequence of ${session.sessionId}`).toEqual(session.messages.map((_, index) => index + 1));
   }
@@ -77,7 +82,8 @@ function sessionOf(root: string, requestId: string) {
 }
 
 function detail(daemon: DaemonProcess) {
-  return () => `outbox: ${listDir(path.join(daemon.root, 'system', 'outbox')).join(', ')}\nstderr:\n${daemon.stderrTail()}`;
+  return () =>
+    `outbox: ${listDir(path.join(daemon.root, 'system', 'outbox')).join(', ')}\nstderr:\n${daemon.stderrTail()}`;
 }
 
 describe('graceful stop', () => {
@@ -104,8 +110,14 @@ describe('graceful stop', () => {
 
     writeScript(root, exampleScript({ latencyMs: 20 }));
     daemon = await startDaemon(root, { env: STEP_LOG });
-    await waitFor('the final result', () => readResults(root).find((result) => result.request_id === 'graceful-1' && result.status !== 'pending'), { detail: detail(daemon) });
-    await waitFor('nothing left in processing/', () => listDir(path.join(root, 'system', 'processing')).length === 0, { detail: detail(daemon) });
+    await waitFor(
+      'the final result',
+      () => readResults(root).find((result) => result.request_id === 'graceful-1' && result.status !== 'pending'),
+      { detail: detail(daemon) },
+    );
+    await waitFor('nothing left in processing/', () => listDir(path.join(root, 'system', 'processing')).length === 0, {
+      detail: detail(daemon),
+    });
     expect((await daemon.stop()).code).toBe(0);
     const results = readResults(root);
     expect(results).toHaveLength(1);
@@ -119,17 +131,23 @@ describe('graceful stop', () => {
     const root = makeRoot(scriptedConfig());
     // The goal agent's call never answers: only the second signal's hard stop can end the drain
     // before the 10 s grace period (and the 8 s the test waits), whatever the machine's speed.
-    writeScript(root, exampleScript({ responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: 600_000 }] } }));
+    writeScript(
+      root,
+      exampleScript({ responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: 600_000 }] } }),
+    );
     let daemon = await startDaemon(root, { env: STEP_LOG });
     dropJson(root, 'slow.json', { request: 'Summarise very slowly.', request_id: 'second-signal-1' });
     // The goal agent's (hanging) step has begun: a drain now has a step in flight to wait for.
     await waitFor(
       'the first message committed and the goal step running',
-      () => (sessionOf(root, 'second-signal-1')?.messages.length ?? 0) >= 1 && daemon.stderr.includes('"step":"step 2"'),
+      () =>
+        (sessionOf(root, 'second-signal-1')?.messages.length ?? 0) >= 1 && daemon.stderr.includes('"step":"step 2"'),
       { detail: detail(daemon), timeoutMs: 10_000 },
     );
     daemon.signal('SIGTERM');
-    await waitFor('the daemon draining', () => daemon.stderr.includes('daemon running → draining'), { detail: detail(daemon) });
+    await waitFor('the daemon draining', () => daemon.stderr.includes('daemon running → draining'), {
+      detail: detail(daemon),
+    });
     const exit = await daemon.stop('SIGINT', 8_000);
     expect(daemon.stderr).toContain('second stop signal: stopping now');
     expect(exit.signal).toBeNull();
@@ -141,10 +159,16 @@ describe('graceful stop', () => {
 
     writeScript(root, exampleScript({ latencyMs: 20 }));
     daemon = await startDaemon(root, { env: STEP_LOG });
-    const result = await waitFor('the recovered result', () => readResults(root).find((entry) => entry.request_id === 'second-signal-1'), { detail: detail(daemon) });
+    const result = await waitFor(
+      'the recovered result',
+      () => readResults(root).find((entry) => entry.request_id === 'second-signal-1'),
+      { detail: detail(daemon) },
+    );
     expect(result.status).toBe('success');
     expect(result.messages).toBe(6);
-    await waitFor('nothing left in processing/', () => listDir(path.join(root, 'system', 'processing')).length === 0, { detail: detail(daemon) });
+    await waitFor('nothing left in processing/', () => listDir(path.join(root, 'system', 'processing')).length === 0, {
+      detail: detail(daemon),
+    });
     expect((await daemon.stop()).code).toBe(0);
     expect(readResults(root)).toHaveLength(1);
     expect(readSessions(root)).toHaveLength(1);
@@ -154,7 +178,10 @@ describe('graceful stop', () => {
   it('when the grace period runs out, running steps are stopped, the exit is clean and the next start finishes the work', async () => {
     const root = makeRoot(scriptedConfig('daemon:\n  shutdown_grace_ms: 300\n'));
     // The goal agent's call never answers: only the grace period can end the drain.
-    writeScript(root, exampleScript({ responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: 600_000 }] } }));
+    writeScript(
+      root,
+      exampleScript({ responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: 600_000 }] } }),
+    );
     let daemon = await startDaemon(root, { env: STEP_LOG });
     dropJson(root, 'slow.json', { request: 'Summarise, but the operator is impatient.', request_id: 'grace-1' });
     // The goal agent's (hanging) step has begun: a drain now has a step in flight to wait for.
@@ -171,7 +198,11 @@ describe('graceful stop', () => {
 
     writeScript(root, exampleScript({ latencyMs: 10 }));
     daemon = await startDaemon(root, { env: STEP_LOG });
-    const result = await waitFor('the recovered result', () => readResults(root).find((entry) => entry.request_id === 'grace-1'), { detail: detail(daemon) });
+    const result = await waitFor(
+      'the recovered result',
+      () => readResults(root).find((entry) => entry.request_id === 'grace-1'),
+      { detail: detail(daemon) },
+    );
     expect(result.status).toBe('success');
     expect((await daemon.stop()).code).toBe(0);
     expect(readSessions(root)).toHaveLength(1);
@@ -208,7 +239,11 @@ describe('crash safety', () => {
         const name = `r${iteration}-${index}`;
         // half plain text (generated request ids), half JSON with the author's own id
         if (index % 2 === 0) dropFile(root, `${name}.txt`, `Request ${name}: summarise the notes of meeting ${name}.`);
-        else dropJson(root, `${name}.json`, { request: `Request ${name}: list the action items.`, request_id: `crash-${name}` });
+        else
+          dropJson(root, `${name}.json`, {
+            request: `Request ${name}: list the action items.`,
+            request_id: `crash-${name}`,
+          });
         dropped.push(index % 2 === 0 ? `${name}.txt` : `${name}.json`);
       }
       const daemon = await startDaemon(root, { env: STEP_LOG });
@@ -219,7 +254,9 @@ describe('crash safety', () => {
       const processing = path.join(root, 'system', 'processing');
       await waitFor(
         `${steps} steps begun, or no work left`,
-        () => daemon.stderr.split('"agent step"').length > steps || (listDir(inbox).length === 0 && listDir(processing).length === 0),
+        () =>
+          daemon.stderr.split('"agent step"').length > steps ||
+          (listDir(inbox).length === 0 && listDir(processing).length === 0),
         { intervalMs: 2, detail: () => `${context}\n${daemon.stderrTail()}` },
       );
       const busy = listDir(processing).length > 0 || listDir(inbox).length > 0;
@@ -232,13 +269,24 @@ describe('crash safety', () => {
     await waitFor(
       `a result for all ${dropped.length} requests`,
       () => readResults(root).filter((result) => result.status !== 'pending').length >= dropped.length,
-      { timeoutMs: 60_000, intervalMs: 200, detail: () => `${context}\nresults: ${readResults(root).length}\nstderr:\n${daemon.stderrTail()}` },
+      {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+        detail: () => `${context}\nresults: ${readResults(root).length}\nstderr:\n${daemon.stderrTail()}`,
+      },
     );
-    await waitFor('inbox/ and processing/ empty, no unfinished session', () =>
-      listDir(path.join(root, 'system', 'inbox')).length === 0 &&
-      listDir(path.join(root, 'system', 'processing')).length === 0 &&
-      unfinishedManifests(root).length === 0,
-    { timeoutMs: 15_000, detail: () => `${context}\nprocessing: ${listDir(path.join(root, 'system', 'processing')).join(', ')}\nunfinished: ${unfinishedManifests(root).join(', ')}` });
+    await waitFor(
+      'inbox/ and processing/ empty, no unfinished session',
+      () =>
+        listDir(path.join(root, 'system', 'inbox')).length === 0 &&
+        listDir(path.join(root, 'system', 'processing')).length === 0 &&
+        unfinishedManifests(root).length === 0,
+      {
+        timeoutMs: 15_000,
+        detail: () =>
+          `${context}\nprocessing: ${listDir(path.join(root, 'system', 'processing')).join(', ')}\nunfinished: ${unfinishedManifests(root).join(', ')}`,
+      },
+    );
     expect((await daemon.stop()).code).toBe(0);
 
     const results = readResults(root);
@@ -254,9 +302,14 @@ describe('crash safety', () => {
     const sessions = readSessions(root);
     const perRequest = new Map<string, number>();
     for (const session of sessions) perRequest.set(session.requestId, (perRequest.get(session.requestId) ?? 0) + 1);
-    expect([...perRequest.entries()].filter(([, count]) => count > 1), `${context}: requests that ran twice`).toEqual([]);
+    expect(
+      [...perRequest.entries()].filter(([, count]) => count > 1),
+      `${context}: requests that ran twice`,
+    ).toEqual([]);
     expect(sessions, context).toHaveLength(dropped.length);
-    const archived = readdirSync(path.join(root, 'system', 'archive')).flatMap((day) => listDir(path.join(root, 'system', 'archive', day)));
+    const archived = readdirSync(path.join(root, 'system', 'archive')).flatMap((day) =>
+      listDir(path.join(root, 'system', 'archive', day)),
+    );
     expect(archived.sort(), context).toEqual([...dropped].sort());
     expect(existsSync(path.join(root, 'system', 'logs'))).toBe(true);
     await assertConsistentRoot(root);

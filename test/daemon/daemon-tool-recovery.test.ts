@@ -12,7 +12,19 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../src/store/process-alive.js';
 import { buildDistOnce } from './build-once.js';
-import { answer, cleanupAll, dropFile, makeRoot, readAuditEntries, readResult, readSessions, scriptedConfig, startDaemon, waitFor, writeScript } from './daemon-helpers.js';
+import {
+  answer,
+  cleanupAll,
+  dropFile,
+  makeRoot,
+  readAuditEntries,
+  readResult,
+  readSessions,
+  scriptedConfig,
+  startDaemon,
+  waitFor,
+  writeScript,
+} from './daemon-helpers.js';
 
 const FIXTURE_SERVER = fileURLToPath(new URL('../tools/fixtures/mcp-fixture-server.mjs', import.meta.url));
 
@@ -22,7 +34,15 @@ afterAll(cleanupAll);
 
 const servers: http.Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); })));
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(resolve);
+        }),
+    ),
+  );
 });
 
 /** A root whose only agent is `worker_agent`, with `agentLines` added to its frontmatter. */
@@ -32,7 +52,18 @@ function toolRoot(config: string, agentLines: string[]): string {
   for (const file of readdirSync(agents)) rmSync(path.join(agents, file));
   writeFileSync(
     path.join(agents, 'worker_agent.md'),
-    ['---', 'name: worker_agent', 'type: executional', 'description: Works with tools.', 'entry: true', 'next: []', 'content_type: report', ...agentLines, '---', '# Worker\nUse the tools.\n'].join('\n'),
+    [
+      '---',
+      'name: worker_agent',
+      'type: executional',
+      'description: Works with tools.',
+      'entry: true',
+      'next: []',
+      'content_type: report',
+      ...agentLines,
+      '---',
+      '# Worker\nUse the tools.\n',
+    ].join('\n'),
   );
   return root;
 }
@@ -55,7 +86,11 @@ describe('kill -9 in a tool loop', () => {
     writeScript(root, JSON.stringify({ responses: { worker_agent: [turn, { json: DONE, delay_ms: 60_000 }] } }));
     const first = await startDaemon(root);
     dropFile(root, 'job.json', JSON.stringify({ request: 'Count once.', request_id: 'job-1' }));
-    await waitFor('the tool result in the journal', () => readSessions(root)[0]?.records.some((record) => record.type === 'tool_result' && record.id === 'c1') || null);
+    await waitFor(
+      'the tool result in the journal',
+      () =>
+        readSessions(root)[0]?.records.some((record) => record.type === 'tool_result' && record.id === 'c1') || null,
+    );
     expect(hits).toBe(1);
     await first.kill9();
 
@@ -73,7 +108,13 @@ describe('kill -9 in a tool loop', () => {
     expect(entries).toHaveLength(1);
     await second.stop();
     const logs = path.join(root, 'system', 'logs');
-    const log = readFileSync(path.join(logs, readdirSync(logs).find((name) => name.endsWith('.log'))!), 'utf8');
+    const log = readFileSync(
+      path.join(
+        logs,
+        readdirSync(logs).find((name) => name.endsWith('.log'))!,
+      ),
+      'utf8',
+    );
     expect(log).toMatch(/\[TOOL_CALLS\]: \[\{"id":"c1","name":"http_get","is_error":false,"ms":\d+\}\]/);
   });
 
@@ -85,7 +126,11 @@ describe('kill -9 in a tool loop', () => {
     writeScript(root, JSON.stringify({ responses: { worker_agent: [turn, { json: DONE, delay_ms: 60_000 }] } }));
     const first = await startDaemon(root);
     dropFile(root, 'job.json', JSON.stringify({ request: 'Echo.', request_id: 'job-1' }));
-    await waitFor('the MCP tool result', () => readSessions(root)[0]?.records.some((record) => record.type === 'tool_result' && record.id === 'm1') || null);
+    await waitFor(
+      'the MCP tool result',
+      () =>
+        readSessions(root)[0]?.records.some((record) => record.type === 'tool_result' && record.id === 'm1') || null,
+    );
     const serverPid = Number(readFileSync(pidFile, 'utf8'));
     await first.kill9();
     // FIXTURE_STAY: the server outlives its killed daemon.
@@ -101,7 +146,17 @@ describe('kill -9 in a tool loop', () => {
   it('an approval waits across a restart and is given by a reply file in the inbox', async () => {
     const root = toolRoot('', ['tools: [write_file]', 'approval: [write_file]']);
     // One script for both daemons: the second goes on after the turn the journal shows.
-    writeScript(root, JSON.stringify({ responses: { worker_agent: [{ tool_calls: [{ id: 'w1', name: 'write_file', input: { path: 'out.md', content: 'approved text' } }] }, { json: DONE }] } }));
+    writeScript(
+      root,
+      JSON.stringify({
+        responses: {
+          worker_agent: [
+            { tool_calls: [{ id: 'w1', name: 'write_file', input: { path: 'out.md', content: 'approved text' } }] },
+            { json: DONE },
+          ],
+        },
+      }),
+    );
     const first = await startDaemon(root);
     dropFile(root, 'job.json', JSON.stringify({ request: 'Write out.md.', request_id: 'job-1' }));
     const pending = await waitFor('the pending result', () => readResult(root, 'job-1'), { timeoutMs: 20_000 });
@@ -110,14 +165,32 @@ describe('kill -9 in a tool loop', () => {
     await first.stop();
 
     const second = await startDaemon(root);
-    dropFile(root, 'approve.json', JSON.stringify({ session_id: pending.session_id, approve: true, user: 'ana', reason: 'fine' }));
-    const result = await waitFor('the final result', () => (readResult(root, 'job-1')?.status === 'success' ? readResult(root, 'job-1') : null), { timeoutMs: 20_000, detail: () => second.stderrTail() });
+    dropFile(
+      root,
+      'approve.json',
+      JSON.stringify({ session_id: pending.session_id, approve: true, user: 'ana', reason: 'fine' }),
+    );
+    const result = await waitFor(
+      'the final result',
+      () => (readResult(root, 'job-1')?.status === 'success' ? readResult(root, 'job-1') : null),
+      { timeoutMs: 20_000, detail: () => second.stderrTail() },
+    );
     expect(result.status).toBe('success');
     expect(readFileSync(path.join(root, 'workspace', pending.session_id, 'out.md'), 'utf8')).toBe('approved text');
     await second.stop();
     const logs = path.join(root, 'system', 'logs');
-    const log = readFileSync(path.join(logs, readdirSync(logs).find((name) => name.endsWith('.log'))!), 'utf8');
+    const log = readFileSync(
+      path.join(
+        logs,
+        readdirSync(logs).find((name) => name.endsWith('.log'))!,
+      ),
+      'utf8',
+    );
     // The reply file's owner approved; the "user" it claims is kept as claimed_user (SPEC §16).
-    expect(log).toMatch(new RegExp(`\\[APPROVALS\\]: \\[\\{"call_id":"w1","tool":"write_file","approve":true,"user":"${userInfo().username}","claimed_user":"ana"`));
+    expect(log).toMatch(
+      new RegExp(
+        `\\[APPROVALS\\]: \\[\\{"call_id":"w1","tool":"write_file","approve":true,"user":"${userInfo().username}","claimed_user":"ana"`,
+      ),
+    );
   });
 });

@@ -32,11 +32,27 @@ function recordingLog() {
 function guardedRoot(minFreeBytes: number) {
   const root = makeTempFolder('govflow-disk-');
   const paths = systemPaths(root);
-  for (const folder of [paths.inbox, paths.outbox, paths.logs, paths.sessions, paths.archive, paths.failed, paths.processing, paths.state]) mkdirSync(folder, { recursive: true });
+  for (const folder of [
+    paths.inbox,
+    paths.outbox,
+    paths.logs,
+    paths.sessions,
+    paths.archive,
+    paths.failed,
+    paths.processing,
+    paths.state,
+  ])
+    mkdirSync(folder, { recursive: true });
   const recorded = recordingLog();
   let free = 10 * minFreeBytes;
   const claiming: boolean[] = [];
-  const guard = new DiskGuard({ paths, minFreeBytes, log: recorded.log, onClaimingChange: (mayClaim) => claiming.push(mayClaim), freeBytes: () => free });
+  const guard = new DiskGuard({
+    paths,
+    minFreeBytes,
+    log: recorded.log,
+    onClaimingChange: (mayClaim) => claiming.push(mayClaim),
+    freeBytes: () => free,
+  });
   cleanups.push(() => guard.stop());
   return { root, paths, guard, lines: recorded.lines, claiming, setFree: (bytes: number) => (free = bytes) };
 }
@@ -63,7 +79,9 @@ describe('the free-space floor', () => {
     guard.check();
     expect(guard.alarm).toBe(true);
     expect(claiming).toEqual([false]);
-    const rises = lines.filter((line) => /disk alarm: 1000000 bytes free .*below intake\.min_free_bytes \(67108864\)/.test(line.message));
+    const rises = lines.filter((line) =>
+      /disk alarm: 1000000 bytes free .*below intake\.min_free_bytes \(67108864\)/.test(line.message),
+    );
     expect(rises).toHaveLength(1);
     expect(rises[0].level).toBe('error');
     expect(readDiskStatus(paths)).toMatchObject({ alarm: true, free_bytes: 1_000_000, min_free_bytes: 67_108_864 });
@@ -89,7 +107,11 @@ describe('the free-space floor', () => {
     rmSync(paths.sessions, { recursive: true });
     guard.check();
     expect(existsSync(paths.inbox) && existsSync(paths.sessions)).toBe(true);
-    expect(lines.filter((line) => line.level === 'warn' && /was removed while the daemon ran; made it again/.test(line.message))).toHaveLength(2);
+    expect(
+      lines.filter(
+        (line) => line.level === 'warn' && /was removed while the daemon ran; made it again/.test(line.message),
+      ),
+    ).toHaveLength(2);
   });
 });
 
@@ -109,10 +131,20 @@ describe('govflow status', () => {
 
     const text = await status(root);
     expect(text).toContain(`daemon: running (pid ${process.pid})`);
-    expect(text).toMatch(/^disk: ALARM since .*: 4096 bytes free, below intake\.min_free_bytes 67108864; new requests wait in the inbox$/m);
-    expect(text).toMatch(new RegExp(`^waiting: ENOSPC on ${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(since `, 'm'));
-    expect(JSON.parse(await status(root, true)).disk).toMatchObject({ alarm: true, free_bytes: 4096, waiting: [{ errno: 'ENOSPC', path: target }] });
-    expect(lines.some((line) => line.level === 'error' && line.message.startsWith(`waiting: ENOSPC on ${target}`))).toBe(true);
+    expect(text).toMatch(
+      /^disk: ALARM since .*: 4096 bytes free, below intake\.min_free_bytes 67108864; new requests wait in the inbox$/m,
+    );
+    expect(text).toMatch(
+      new RegExp(`^waiting: ENOSPC on ${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(since `, 'm'),
+    );
+    expect(JSON.parse(await status(root, true)).disk).toMatchObject({
+      alarm: true,
+      free_bytes: 4096,
+      waiting: [{ errno: 'ENOSPC', path: target }],
+    });
+    expect(
+      lines.some((line) => line.level === 'error' && line.message.startsWith(`waiting: ENOSPC on ${target}`)),
+    ).toBe(true);
 
     faults.clear();
     await write;

@@ -24,16 +24,25 @@ describe('recoveryPoint', () => {
   it('notes where the log ends when nothing is claimed, and keeps that point while claims are left', () => {
     const paths = root();
     const noted = path.join(paths.state, 'recovery-from.json');
-    expect(recoveryPoint(paths, { file: '20260308.log', bytes: 1200 }, false)).toEqual({ file: '20260308.log', bytes: 1200 });
+    expect(recoveryPoint(paths, { file: '20260308.log', bytes: 1200 }, false)).toEqual({
+      file: '20260308.log',
+      bytes: 1200,
+    });
     expect(JSON.parse(readFileSync(noted, 'utf8'))).toEqual({ file: '20260308.log', bytes: 1200 });
     // The run claims a request and is killed; the next two runs (the second after another crash) keep the first point.
     writeFileSync(path.join(paths.processing, '20260308T101010Z-note.txt'), 'Summarize.');
-    expect(recoveryPoint(paths, { file: '20260308.log', bytes: 9000 }, false)).toEqual({ file: '20260308.log', bytes: 1200 });
-    expect(recoveryPoint(paths, { file: '20260309.log', bytes: 300 }, false)).toEqual({ file: '20260308.log', bytes: 1200 });
+    expect(recoveryPoint(paths, { file: '20260308.log', bytes: 9000 }, false)).toEqual({
+      file: '20260308.log',
+      bytes: 1200,
+    });
+    expect(recoveryPoint(paths, { file: '20260309.log', bytes: 300 }, false)).toEqual({
+      file: '20260308.log',
+      bytes: 1200,
+    });
     expect(JSON.parse(readFileSync(noted, 'utf8'))).toEqual({ file: '20260308.log', bytes: 1200 });
   });
 
-  it('reads from the log\'s start for claims it has no point for, and notes the start when there is no log yet', () => {
+  it("reads from the log's start for claims it has no point for, and notes the start when there is no log yet", () => {
     const paths = root();
     writeFileSync(path.join(paths.processing, '.submission.tmp'), '{"request":');
     expect(recoveryPoint(paths, { file: '20260308.log', bytes: 500 }, false)).toEqual({ file: '', bytes: 0 });

@@ -16,7 +16,18 @@ import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
 import { GovflowDaemon } from '../../src/daemon/daemon.js';
 import { entryInput, makeMessage } from '../audit/audit-test-helpers.js';
 import { buildDistOnce } from './build-once.js';
-import { cleanupAll, dropJson, exampleScript, makeRoot, readResults, runCli, scriptedConfig, startDaemon, waitFor, writeScript } from './daemon-helpers.js';
+import {
+  cleanupAll,
+  dropJson,
+  exampleScript,
+  makeRoot,
+  readResults,
+  runCli,
+  scriptedConfig,
+  startDaemon,
+  waitFor,
+  writeScript,
+} from './daemon-helpers.js';
 
 beforeAll(buildDistOnce, 180_000);
 afterEach(async () => {
@@ -30,10 +41,24 @@ const REQUESTS = 40;
 const SILENT = { info() {}, warn() {}, error() {} };
 
 async function prebuildDayLog(root: string): Promise<void> {
-  const writer = await AuditLogWriter.open({ logsDir: path.join(root, 'system', 'logs'), stateDir: path.join(root, 'system', 'state'), timezone: 'UTC', durable: false });
+  const writer = await AuditLogWriter.open({
+    logsDir: path.join(root, 'system', 'logs'),
+    stateDir: path.join(root, 'system', 'state'),
+    timezone: 'UTC',
+    durable: false,
+  });
   const executedAt = new Date().toISOString();
   for (let index = 0; index < EARLIER_ENTRIES; index++) {
-    await writer.append(entryInput(makeMessage({ id: randomUUID(), session: `sess-earlier-${Math.floor(index / 6)}`, sequence: (index % 6) + 1, executedAt })));
+    await writer.append(
+      entryInput(
+        makeMessage({
+          id: randomUUID(),
+          session: `sess-earlier-${Math.floor(index / 6)}`,
+          sequence: (index % 6) + 1,
+          executedAt,
+        }),
+      ),
+    );
   }
   await writer.close();
 }
@@ -74,20 +99,31 @@ describe('a restart over a large day log', () => {
     writeScript(root, exampleScript({ latencyMs: 40, loop: true }));
     await prebuildDayLog(root);
     const logsDir = path.join(root, 'system', 'logs');
-    const logSize = () => readdirSync(logsDir).filter((name) => name.endsWith('.log')).reduce((sum, name) => sum + fs.statSync(path.join(logsDir, name)).size, 0);
+    const logSize = () =>
+      readdirSync(logsDir)
+        .filter((name) => name.endsWith('.log'))
+        .reduce((sum, name) => sum + fs.statSync(path.join(logsDir, name)).size, 0);
     const earlierBytes = logSize();
     const first = await startDaemon(root);
-    for (let index = 0; index < REQUESTS; index++) dropJson(root, `r${index}.json`, { request: `Summarize note ${index}.`, request_id: `waiting-${index}` });
-    await waitFor('the requests claimed', () => readdirSync(path.join(root, 'system', 'inbox')).filter((name) => name.endsWith('.json')).length === 0);
+    for (let index = 0; index < REQUESTS; index++)
+      dropJson(root, `r${index}.json`, { request: `Summarize note ${index}.`, request_id: `waiting-${index}` });
+    await waitFor(
+      'the requests claimed',
+      () => readdirSync(path.join(root, 'system', 'inbox')).filter((name) => name.endsWith('.json')).length === 0,
+    );
     await waitFor('a few results', () => readResults(root).length >= 4);
     await first.kill9();
-    const waiting = readdirSync(path.join(root, 'system', 'processing')).filter((name) => name.endsWith('.json')).length;
+    const waiting = readdirSync(path.join(root, 'system', 'processing')).filter((name) =>
+      name.endsWith('.json'),
+    ).length;
     expect(waiting).toBeGreaterThan(10);
 
     const counted = countLogReads(logsDir);
     const second = await GovflowDaemon.start(root, { env: {}, log: SILENT, announce: () => {} });
     try {
-      await waitFor('every request finished', () => readResults(root).length >= REQUESTS || null, { timeoutMs: 120_000 });
+      await waitFor('every request finished', () => readResults(root).length >= REQUESTS || null, {
+        timeoutMs: 120_000,
+      });
     } finally {
       await second.stop();
     }

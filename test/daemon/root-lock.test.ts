@@ -27,7 +27,10 @@ describe('RootLock', () => {
   it('is taken once per process, names its owner, and is removed on release', async () => {
     const stateDir = makeTempFolder('govflow-lock-');
     const lock = await RootLock.acquire(stateDir, 'daemon');
-    expect(JSON.parse(readFileSync(path.join(stateDir, ROOT_LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid, kind: 'daemon' });
+    expect(JSON.parse(readFileSync(path.join(stateDir, ROOT_LOCK_FILE), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      kind: 'daemon',
+    });
     expect(RootLock.owner(stateDir)).toMatchObject({ pid: process.pid, kind: 'daemon' });
     await expect(RootLock.acquire(stateDir, 'run')).rejects.toThrow(RootLockedError);
     lock.release();
@@ -57,7 +60,7 @@ describe('RootLock', () => {
     await expect(RootLock.acquire(stateDir, 'run')).rejects.toThrow(/one-shot "govflow run" \(pid \d+\).*wait/);
   });
 
-  it('breaks a lock left by a dead process, an unreadable lock, and keeps another host\'s', async () => {
+  it("breaks a lock left by a dead process, an unreadable lock, and keeps another host's", async () => {
     const stateDir = makeTempFolder('govflow-lock-');
     const lockPath = path.join(stateDir, ROOT_LOCK_FILE);
     writeFileSync(lockPath, lockText(await deadPid(), 'daemon'));

@@ -7,7 +7,19 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
-import { answer, cleanupAll, exampleScript, listDir, makeRoot, readResult, runCli, scriptedConfig, spawnCli, startDaemon, writeScript } from './daemon-helpers.js';
+import {
+  answer,
+  cleanupAll,
+  exampleScript,
+  listDir,
+  makeRoot,
+  readResult,
+  runCli,
+  scriptedConfig,
+  spawnCli,
+  startDaemon,
+  writeScript,
+} from './daemon-helpers.js';
 
 beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
@@ -47,7 +59,13 @@ describe('one daemon per root', () => {
   it('govflow run hands a reply to a paused session to the daemon and prints the final result', async () => {
     const root = makeRoot(scriptedConfig());
     const question = 'Which meeting: Monday or Tuesday?';
-    const pending = answer({ content: { question }, contentType: 'objectives', status: 'pending', message: question, next: null });
+    const pending = answer({
+      content: { question },
+      contentType: 'objectives',
+      status: 'pending',
+      message: question,
+      next: null,
+    });
     const script = JSON.parse(exampleScript()) as { responses: Record<string, unknown[]> };
     script.responses.objective_agent = [{ json: pending }, ...script.responses.objective_agent];
     writeScript(root, JSON.stringify(script));
@@ -62,7 +80,11 @@ describe('one daemon per root', () => {
     writeFileSync(reply, JSON.stringify({ session_id: sessionId, reply: 'Monday.' }));
     const second = await runCli(['run', reply, '--root', root, '--json']);
     expect(second.code, second.stderr).toBe(0);
-    expect(JSON.parse(second.stdout)).toMatchObject({ request_id: 'handed-pending', session_id: sessionId, status: 'success' });
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      request_id: 'handed-pending',
+      session_id: sessionId,
+      status: 'success',
+    });
     expect((await daemon.stop()).code).toBe(0);
   }, 60_000);
 

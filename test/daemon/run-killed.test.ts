@@ -35,9 +35,12 @@ async function killRunInGoalAgent(root: string, requestId: string): Promise<stri
   writeFileSync(request, JSON.stringify({ request: 'Summarise the meeting.', request_id: requestId }));
   const run = spawnCli(root, ['run', request, '--root', root, '--json']);
   try {
-    const session = await waitFor('the objective message, committed before the goal agent hangs', () =>
-      readSessions(root).find((candidate) => candidate.requestId === requestId && candidate.messages.length === 1),
-    { detail: () => run.stderrTail() });
+    const session = await waitFor(
+      'the objective message, committed before the goal agent hangs',
+      () =>
+        readSessions(root).find((candidate) => candidate.requestId === requestId && candidate.messages.length === 1),
+      { detail: () => run.stderrTail() },
+    );
     const claims = path.join(root, 'system', 'state', 'runs');
     expect(readdirSync(claims)).toEqual([session.sessionId]);
     expect((await run.stop('SIGKILL')).signal).toBe('SIGKILL');
@@ -50,7 +53,10 @@ async function killRunInGoalAgent(root: string, requestId: string): Promise<stri
 async function expectInterrupted(root: string, sessionId: string): Promise<void> {
   const status = await runCli(['status', '--root', root, '--json']);
   expect(status.code, status.stderr).toBe(0);
-  const parsed = JSON.parse(status.stdout) as { running: Array<{ session_id: string }>; interrupted: Array<{ session_id: string }> };
+  const parsed = JSON.parse(status.stdout) as {
+    running: Array<{ session_id: string }>;
+    interrupted: Array<{ session_id: string }>;
+  };
   expect(parsed.running).toEqual([]);
   expect(parsed.interrupted.map((entry) => entry.session_id)).toEqual([sessionId]);
   const text = await runCli(['status', '--root', root]);
@@ -65,7 +71,12 @@ describe('a govflow run killed mid-session', () => {
     await expectInterrupted(root, sessionId);
 
     // The resumed session needs goal → final once; the new request the whole chain.
-    const twice = Object.fromEntries(Object.entries(EXAMPLE_ANSWERS).map(([agent, message]) => [agent, agent === 'objective_agent' ? [{ json: message }] : [{ json: message }, { json: message }]]));
+    const twice = Object.fromEntries(
+      Object.entries(EXAMPLE_ANSWERS).map(([agent, message]) => [
+        agent,
+        agent === 'objective_agent' ? [{ json: message }] : [{ json: message }, { json: message }],
+      ]),
+    );
     writeScript(root, exampleScript({ responses: twice }));
     const next = path.join(root, 'next.json');
     writeFileSync(next, JSON.stringify({ request: 'Another one.', request_id: 'next-run' }));
@@ -83,7 +94,10 @@ describe('a govflow run killed mid-session', () => {
     expect(journal.messages.filter((message) => message.agent === 'objective_agent')).toHaveLength(1);
     expect(journal.records.at(-1)?.type).toBe('finished');
     expect(readdirSync(path.join(root, 'system', 'state', 'runs'))).toEqual([]);
-    const after = JSON.parse((await runCli(['status', '--root', root, '--json'])).stdout) as { interrupted: unknown[]; running: unknown[] };
+    const after = JSON.parse((await runCli(['status', '--root', root, '--json'])).stdout) as {
+      interrupted: unknown[];
+      running: unknown[];
+    };
     expect(after.interrupted).toEqual([]);
     expect(after.running).toEqual([]);
     expect((await runCli(['verify', '--root', root])).code).toBe(0);
@@ -95,16 +109,29 @@ describe('a govflow run killed mid-session', () => {
     const daemon = await startDaemon(root, { env: { GOVFLOW_LOG_LEVEL: 'debug' } });
     const request = path.join(root, 'system', 'inbox', 'daemon-killed.json');
     writeFileSync(request, JSON.stringify({ request: 'Summarise the meeting.', request_id: 'daemon-killed' }));
-    const session = await waitFor('the goal step running', () =>
-      (daemon.stderr.includes('"step":"step 2"') ? readSessions(root).find((candidate) => candidate.requestId === 'daemon-killed') : undefined),
-    { detail: () => daemon.stderrTail() });
-    const running = JSON.parse((await runCli(['status', '--root', root, '--json'])).stdout) as { running: Array<{ session_id: string }> };
+    const session = await waitFor(
+      'the goal step running',
+      () =>
+        daemon.stderr.includes('"step":"step 2"')
+          ? readSessions(root).find((candidate) => candidate.requestId === 'daemon-killed')
+          : undefined,
+      { detail: () => daemon.stderrTail() },
+    );
+    const running = JSON.parse((await runCli(['status', '--root', root, '--json'])).stdout) as {
+      running: Array<{ session_id: string }>;
+    };
     expect(running.running.map((entry) => entry.session_id)).toEqual([session.sessionId]);
     await daemon.kill9();
     await expectInterrupted(root, session.sessionId);
     writeScript(root, exampleScript());
     const next = await startDaemon(root);
-    expect((await waitFor('the recovered result', () => readResult(root, 'daemon-killed'), { detail: () => next.stderrTail() })).status).toBe('success');
+    expect(
+      (
+        await waitFor('the recovered result', () => readResult(root, 'daemon-killed'), {
+          detail: () => next.stderrTail(),
+        })
+      ).status,
+    ).toBe('success');
     expect((await next.stop('SIGTERM')).code).toBe(0);
   });
 
@@ -114,7 +141,9 @@ describe('a govflow run killed mid-session', () => {
     await expectInterrupted(root, sessionId);
     writeScript(root, exampleScript());
     const daemon = await startDaemon(root);
-    const result = await waitFor('the resumed result', () => readResult(root, 'killed-then-daemon'), { detail: () => daemon.stderrTail() });
+    const result = await waitFor('the resumed result', () => readResult(root, 'killed-then-daemon'), {
+      detail: () => daemon.stderrTail(),
+    });
     expect(result.status).toBe('success');
     expect(result.session_id).toBe(sessionId);
     await waitFor('the released run claim', () => readdirSync(path.join(root, 'system', 'state', 'runs')).length === 0);

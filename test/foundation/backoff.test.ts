@@ -34,18 +34,45 @@ describe('backoffDelayMs (full jitter)', () => {
   it('doubles the ceiling per attempt: random ≈ 1 reaches it, random 0 waits nothing', () => {
     const nearlyOne = () => 0.999_999;
     expect([1, 2, 3, 4].map((attempt) => backoffDelayMs(attempt, options(nearlyOne)))).toEqual([99, 199, 399, 799]);
-    expect([1, 2, 3, 4].map((attempt) => backoffDelayMs(attempt, options(() => 0)))).toEqual([0, 0, 0, 0]);
+    expect(
+      [1, 2, 3, 4].map((attempt) =>
+        backoffDelayMs(
+          attempt,
+          options(() => 0),
+        ),
+      ),
+    ).toEqual([0, 0, 0, 0]);
   });
 
   it('scales linearly with the random draw', () => {
-    expect(backoffDelayMs(3, options(() => 0.25))).toBe(100);
-    expect(backoffDelayMs(3, options(() => 0.5))).toBe(200);
+    expect(
+      backoffDelayMs(
+        3,
+        options(() => 0.25),
+      ),
+    ).toBe(100);
+    expect(
+      backoffDelayMs(
+        3,
+        options(() => 0.5),
+      ),
+    ).toBe(200);
   });
 
   it('never exceeds the cap, even for absurd attempt numbers', () => {
     for (const attempt of [5, 10, 100, 5_000]) {
-      expect(backoffDelayMs(attempt, options(() => 0.999_999))).toBeLessThanOrEqual(1_000);
-      expect(backoffDelayMs(attempt, options(() => 0.999_999))).toBeGreaterThan(990);
+      expect(
+        backoffDelayMs(
+          attempt,
+          options(() => 0.999_999),
+        ),
+      ).toBeLessThanOrEqual(1_000);
+      expect(
+        backoffDelayMs(
+          attempt,
+          options(() => 0.999_999),
+        ),
+      ).toBeGreaterThan(990);
     }
   });
 
@@ -87,13 +114,37 @@ describe('parseRetryAfterMs', () => {
 
 describe('retryDelayMs', () => {
   it('uses the server hint when there is one, capped', () => {
-    expect(retryDelayMs(1, 2_500, options(() => 0.5))).toBe(2_500);
-    expect(retryDelayMs(1, 60_000, options(() => 0.5))).toBe(10_000);
-    expect(retryDelayMs(1, 0, options(() => 0.5))).toBe(0);
+    expect(
+      retryDelayMs(
+        1,
+        2_500,
+        options(() => 0.5),
+      ),
+    ).toBe(2_500);
+    expect(
+      retryDelayMs(
+        1,
+        60_000,
+        options(() => 0.5),
+      ),
+    ).toBe(10_000);
+    expect(
+      retryDelayMs(
+        1,
+        0,
+        options(() => 0.5),
+      ),
+    ).toBe(0);
   });
 
   it('falls back to the jittered backoff', () => {
-    expect(retryDelayMs(2, undefined, options(() => 0.5))).toBe(100);
+    expect(
+      retryDelayMs(
+        2,
+        undefined,
+        options(() => 0.5),
+      ),
+    ).toBe(100);
   });
 });
 

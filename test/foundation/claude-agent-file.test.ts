@@ -35,7 +35,10 @@ describe('Claude Code agent files in governance/agents/', () => {
     const { snapshot, errors } = loadGovernance(loadConfig(root, {}));
     expect(errors.map((error) => error.describe())).toEqual([]);
     const agent = snapshot!.agents.get('code_reviewer')!;
-    expect(agent).toMatchObject({ type: 'executional', description: 'Reviews a change for correctness and style. Use after code is written.' });
+    expect(agent).toMatchObject({
+      type: 'executional',
+      description: 'Reviews a change for correctness and style. Use after code is written.',
+    });
     expect(agent.tools).toEqual(['read_file', 'list_files', 'http_get', 'mcp:docs/search']);
     expect(agent.model).toBeUndefined();
     expect(agent.instructions).toContain('You are a senior reviewer.');
@@ -43,10 +46,19 @@ describe('Claude Code agent files in governance/agents/', () => {
 
   it('refuse a Claude Code tool govflow does not have, naming the file and the line of tools:', async () => {
     const root = makeRoot('timezone: UTC\n');
-    writeFileSync(path.join(root, 'governance', 'agents', 'fixer.md'), ['---', 'name: fixer', 'description: Fixes failing tests.', 'tools: Read, Bash, Edit', '---', 'Fix it.', ''].join('\n'));
+    writeFileSync(
+      path.join(root, 'governance', 'agents', 'fixer.md'),
+      ['---', 'name: fixer', 'description: Fixes failing tests.', 'tools: Read, Bash, Edit', '---', 'Fix it.', ''].join(
+        '\n',
+      ),
+    );
     const checked = await runCli(['validate', '--root', root]);
     expect(checked.code).toBe(1);
-    expect(checked.stdout + checked.stderr).toMatch(/governance\/agents\/fixer\.md:4: Claude Code tool "Bash" has no govflow counterpart/);
-    expect(checked.stdout + checked.stderr).toMatch(/governance\/agents\/fixer\.md:4: Claude Code tool "Edit" has no govflow counterpart/);
+    expect(checked.stdout + checked.stderr).toMatch(
+      /governance\/agents\/fixer\.md:4: Claude Code tool "Bash" has no govflow counterpart/,
+    );
+    expect(checked.stdout + checked.stderr).toMatch(
+      /governance\/agents\/fixer\.md:4: Claude Code tool "Edit" has no govflow counterpart/,
+    );
   }, 60_000);
 });

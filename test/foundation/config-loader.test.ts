@@ -56,11 +56,16 @@ describe('loadConfig defaults', () => {
   });
 
   it('reads the hostile-answer limits and refuses a max_depth deep enough to overflow the stack', () => {
-    const config = loadConfig(rootWithConfig('llm: { max_output_bytes: 4096 }\nmessage: { max_depth: 10 }\nlimits: { max_crash_retries: 0 }\n'), {});
+    const config = loadConfig(
+      rootWithConfig('llm: { max_output_bytes: 4096 }\nmessage: { max_depth: 10 }\nlimits: { max_crash_retries: 0 }\n'),
+      {},
+    );
     expect(config.llm.max_output_bytes).toBe(4096);
     expect(config.message.max_depth).toBe(10);
     expect(config.limits.max_crash_retries).toBe(0);
-    expect(() => loadConfig(rootWithConfig('message:\n  max_depth: 100000\n'), {})).toThrow(/max_depth: must be <= 1000/);
+    expect(() => loadConfig(rootWithConfig('message:\n  max_depth: 100000\n'), {})).toThrow(
+      /max_depth: must be <= 1000/,
+    );
   });
 
   it('treats an empty config file as all defaults', () => {
@@ -105,7 +110,11 @@ describe('loadConfig file and environment', () => {
   it('reads the file when the environment says nothing', () => {
     const config = loadConfig(rootWithConfig(fileConfig), {});
     expect(config.timezone).toBe('Asia/Singapore');
-    expect(config.provider).toMatchObject({ kind: 'openai', model: 'gpt-4.1-mini', base_url: 'http://file.example/v1' });
+    expect(config.provider).toMatchObject({
+      kind: 'openai',
+      model: 'gpt-4.1-mini',
+      base_url: 'http://file.example/v1',
+    });
   });
 
   it('lets GOVFLOW_TIMEZONE, GOVFLOW_PROVIDER, GOVFLOW_MODEL and GOVFLOW_BASE_URL win over the file', () => {
@@ -153,7 +162,9 @@ describe('loadConfig errors name the key, the file and the line', () => {
   });
 
   it('rejects an unknown nested key at its own line, not its section line', () => {
-    const root = rootWithConfig(['timezone: UTC', 'limits:', '  max_steps: 5', '  max_fan_outt: 2', 'intake:', '  concurrency: 1', ''].join('\n'));
+    const root = rootWithConfig(
+      ['timezone: UTC', 'limits:', '  max_steps: 5', '  max_fan_outt: 2', 'intake:', '  concurrency: 1', ''].join('\n'),
+    );
     const error = configError(() => loadConfig(root, {}));
     expect(error.message).toContain('max_fan_outt');
     expect(error.message).toContain('limits');
@@ -161,18 +172,38 @@ describe('loadConfig errors name the key, the file and the line', () => {
   });
 
   it('accepts audit.retention.delete_after_days only above keep_days, in files mode, naming the field and its line otherwise', () => {
-    const retention = (fields: string, extra = '') => rootWithConfig(`timezone: UTC\n${extra}audit:\n  retention:\n${fields}`);
-    expect(loadConfig(retention('    keep_days: 190\n    archive: gzip\n    delete_after_days: null\n'), {}).audit.retention.delete_after_days).toBeNull();
-    expect(loadConfig(retention('    keep_days: 190\n    delete_after_days: 400\n'), {}).audit.retention).toEqual({ keep_days: 190, archive: 'gzip', delete_after_days: 400 });
+    const retention = (fields: string, extra = '') =>
+      rootWithConfig(`timezone: UTC\n${extra}audit:\n  retention:\n${fields}`);
+    expect(
+      loadConfig(retention('    keep_days: 190\n    archive: gzip\n    delete_after_days: null\n'), {}).audit.retention
+        .delete_after_days,
+    ).toBeNull();
+    expect(loadConfig(retention('    keep_days: 190\n    delete_after_days: 400\n'), {}).audit.retention).toEqual({
+      keep_days: 190,
+      archive: 'gzip',
+      delete_after_days: 400,
+    });
 
     const notAbove = configError(() => loadConfig(retention('    keep_days: 190\n    delete_after_days: 190\n'), {}));
     expect(notAbove.describe()).toBe(
       'govflow.config.yaml:5: audit.retention.delete_after_days (190) must be greater than audit.retention.keep_days (190): days are deleted only after they were archived',
     );
     const noKeep = configError(() => loadConfig(retention('    delete_after_days: 30\n'), {}));
-    expect(noKeep.describe()).toMatch(/^govflow\.config\.yaml:4: audit\.retention\.delete_after_days \(30\) needs audit\.retention\.keep_days/);
-    const cluster = configError(() => loadConfig(retention('    keep_days: 1\n    delete_after_days: 30\n', 'store: { kind: postgres, url: "postgres://127.0.0.1/test" }\n'), {}));
-    expect(cluster.describe()).toMatch(/^govflow\.config\.yaml:6: audit\.retention\.delete_after_days is not supported with store\.kind: postgres/);
+    expect(noKeep.describe()).toMatch(
+      /^govflow\.config\.yaml:4: audit\.retention\.delete_after_days \(30\) needs audit\.retention\.keep_days/,
+    );
+    const cluster = configError(() =>
+      loadConfig(
+        retention(
+          '    keep_days: 1\n    delete_after_days: 30\n',
+          'store: { kind: postgres, url: "postgres://127.0.0.1/test" }\n',
+        ),
+        {},
+      ),
+    );
+    expect(cluster.describe()).toMatch(
+      /^govflow\.config\.yaml:6: audit\.retention\.delete_after_days is not supported with store\.kind: postgres/,
+    );
   });
 
   it('rejects an unknown key inside provider', () => {
@@ -230,7 +261,11 @@ describe('loadConfig errors name the key, the file and the line', () => {
   });
 
   it('reports invalid YAML syntax with the line of the error', () => {
-    const root = rootWithConfig(['timezone: UTC', 'limits:', '  max_steps: 5', '  max_fan_out: [1, 2', 'intake:', '  concurrency: 1', ''].join('\n'));
+    const root = rootWithConfig(
+      ['timezone: UTC', 'limits:', '  max_steps: 5', '  max_fan_out: [1, 2', 'intake:', '  concurrency: 1', ''].join(
+        '\n',
+      ),
+    );
     const error = configError(() => loadConfig(root, {}));
     expect(error.message).toMatch(/invalid YAML/);
     expect(error.file).toBe('govflow.config.yaml');
@@ -239,14 +274,20 @@ describe('loadConfig errors name the key, the file and the line', () => {
   });
 
   it('reports a nested-mapping syntax error at its exact line', () => {
-    const root = rootWithConfig(['timezone: UTC', 'limits:', '  max_steps: 5', '  max_fan_out: 2: 3', 'intake:', '  concurrency: 1', ''].join('\n'));
+    const root = rootWithConfig(
+      ['timezone: UTC', 'limits:', '  max_steps: 5', '  max_fan_out: 2: 3', 'intake:', '  concurrency: 1', ''].join(
+        '\n',
+      ),
+    );
     const error = configError(() => loadConfig(root, {}));
     expect(error.message).toMatch(/invalid YAML/);
     expect(error.line).toBe(4);
   });
 
   it('reports a duplicate key with its line', () => {
-    const root = rootWithConfig(['timezone: UTC', 'provider:', '  kind: openai', 'timezone: Asia/Singapore', ''].join('\n'));
+    const root = rootWithConfig(
+      ['timezone: UTC', 'provider:', '  kind: openai', 'timezone: Asia/Singapore', ''].join('\n'),
+    );
     const error = configError(() => loadConfig(root, {}));
     expect(error.message).toMatch(/invalid YAML/);
     expect(error.line).toBe(4);

@@ -41,7 +41,10 @@ function plainErrorLines(): string[] {
 describe('the error base is adopted everywhere in src/', () => {
   it('has no error class extending plain Error and no `throw new Error(` but the listed exceptions', () => {
     const unexpected = plainErrorLines().filter((line) => !(line in ALLOWED));
-    expect(unexpected, 'throw a GovflowError (src/errors.ts) with its kind, or derive the class from GovflowError').toEqual([]);
+    expect(
+      unexpected,
+      'throw a GovflowError (src/errors.ts) with its kind, or derive the class from GovflowError',
+    ).toEqual([]);
   });
 
   it('lists no exception that is gone (the list stays as short as the code needs)', () => {

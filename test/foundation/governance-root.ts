@@ -48,7 +48,13 @@ export function minimalRoot(): string {
   writeFile(
     root,
     'governance/agents/start_agent.md',
-    agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts.', 'entry: true', 'next: [finish_agent]']),
+    agentMarkdown([
+      'name: start_agent',
+      'type: governance',
+      'description: Starts.',
+      'entry: true',
+      'next: [finish_agent]',
+    ]),
   );
   writeFile(
     root,

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseModelOutput, removeTrailingCommas } from '../../src/message/message-parser.js';
 
-const message = { status: { code: 'success', message: 'done' }, output: { content: { items: [1, 2] }, content_type: 'summary' } };
+const message = {
+  status: { code: 'success', message: 'done' },
+  output: { content: { items: [1, 2] }, content_type: 'summary' },
+};
 const json = JSON.stringify(message, null, 2);
 
 function parsed(raw: string) {
@@ -89,7 +92,9 @@ describe('parseModelOutput rejects with an error the model can act on', () => {
   });
 
   it('a truncated fenced block', () => {
-    expect(failure('```json\n{"status": {"code": "success"}, "output": {"content": "half')).toMatch(/truncated|cut off/);
+    expect(failure('```json\n{"status": {"code": "success"}, "output": {"content": "half')).toMatch(
+      /truncated|cut off/,
+    );
   });
 
   it('a JSON array of messages, naming the array', () => {

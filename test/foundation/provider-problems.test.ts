@@ -13,14 +13,17 @@ beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
 afterAll(cleanupAll);
 
-const UNSET_KEY = 'timezone: UTC\nprovider: { kind: openai-compatible, model: m, base_url: "http://127.0.0.1:9/v1", api_key_env: GATEWAY_KEY_NOT_SET }\n';
+const UNSET_KEY =
+  'timezone: UTC\nprovider: { kind: openai-compatible, model: m, base_url: "http://127.0.0.1:9/v1", api_key_env: GATEWAY_KEY_NOT_SET }\n';
 
 describe('provider problems found before any call', () => {
   it('an api_key_env naming an unset variable: validate exits 1 and start exits 2, both naming the variable', async () => {
     const root = makeRoot(UNSET_KEY);
     const checked = await runCli(['validate', '--root', root]);
     expect(checked.code).toBe(1);
-    expect(checked.stderr).toMatch(/provider\.api_key_env names GATEWAY_KEY_NOT_SET, which is not set in the environment/);
+    expect(checked.stderr).toMatch(
+      /provider\.api_key_env names GATEWAY_KEY_NOT_SET, which is not set in the environment/,
+    );
     const started = await startDaemon(root).then(
       () => null,
       (error: unknown) => String(error),
@@ -43,7 +46,9 @@ describe('provider problems found before any call', () => {
     const root = makeRoot('timezone: UTC\nprovider: { kind: local, model: models/missing.gguf }\n');
     const checked = await runCli(['validate', '--root', root], { env: { GOVFLOW_NODE_LLAMA_CPP_DIR: root } });
     expect(checked.code).toBe(1);
-    expect(checked.stderr).toMatch(/summarizer_agent\.md:7.*agent "summarizer_agent": tools: provider\.kind local cannot offer tools/);
+    expect(checked.stderr).toMatch(
+      /summarizer_agent\.md:7.*agent "summarizer_agent": tools: provider\.kind local cannot offer tools/,
+    );
     const started = await startDaemon(root, { env: { GOVFLOW_NODE_LLAMA_CPP_DIR: root } }).then(
       () => null,
       (error: unknown) => String(error),

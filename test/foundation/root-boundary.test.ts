@@ -42,8 +42,17 @@ describe('the root is the boundary', () => {
     const root = minimalRoot();
     const secret = outsideFile();
     const relative = path.relative(root, secret);
-    writeFile(root, 'govflow.config.yaml', `prompt:\n  include: ["context/**/*.md", "${path.dirname(relative)}/*.md"]\n`);
-    await expectOutside(root, new RegExp(`error: ${relative.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: prompt.include .* matches a file outside the root`));
+    writeFile(
+      root,
+      'govflow.config.yaml',
+      `prompt:\n  include: ["context/**/*.md", "${path.dirname(relative)}/*.md"]\n`,
+    );
+    await expectOutside(
+      root,
+      new RegExp(
+        `error: ${relative.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: prompt.include .* matches a file outside the root`,
+      ),
+    );
     const { snapshot } = loadGovernance(loadConfig(root, {}));
     expect(snapshot).toBeNull();
   });
@@ -52,7 +61,12 @@ describe('the root is the boundary', () => {
     const root = minimalRoot();
     const secret = outsideFile();
     symlinkSync(secret, path.join(root, 'context', 'linked.md'));
-    await expectOutside(root, new RegExp(`error: context/linked\\.md: .*context/linked\\.md is outside the root .*resolves to ${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    await expectOutside(
+      root,
+      new RegExp(
+        `error: context/linked\\.md: .*context/linked\\.md is outside the root .*resolves to ${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      ),
+    );
     // The daemon does not load it either.
     expect(() => GovernanceSource.load(loadConfig(root, {}))).toThrow(GovernanceInvalidError);
   });
@@ -86,9 +100,18 @@ describe('the root is the boundary', () => {
     writeFile(
       root,
       'governance/agents/finish_agent.md',
-      agentMarkdown(['name: finish_agent', 'type: operational', 'description: Finishes.', 'next: []', 'output_schema: schemas/finish.json']),
+      agentMarkdown([
+        'name: finish_agent',
+        'type: operational',
+        'description: Finishes.',
+        'next: []',
+        'output_schema: schemas/finish.json',
+      ]),
     );
-    await expectOutside(root, /error: governance\/agents\/finish_agent\.md:\d+: agent "finish_agent": output_schema file schemas\/finish\.json is outside the root/);
+    await expectOutside(
+      root,
+      /error: governance\/agents\/finish_agent\.md:\d+: agent "finish_agent": output_schema file schemas\/finish\.json is outside the root/,
+    );
   });
 
   it('refuses a govflow.config.yaml that is a symlink out of the root: validate lists it (exit 1), the loader does not throw', async () => {
@@ -99,7 +122,9 @@ describe('the root is the boundary', () => {
     await expectOutside(root, /error: govflow\.config\.yaml is outside the root/);
     const { snapshot, errors } = loadGovernance(loadConfig(root, {}));
     expect(snapshot).toBeNull();
-    expect(errors.map((error) => error.describe())).toEqual([expect.stringMatching(/^govflow\.config\.yaml is outside the root/)]);
+    expect(errors.map((error) => error.describe())).toEqual([
+      expect.stringMatching(/^govflow\.config\.yaml is outside the root/),
+    ]);
   });
 
   it('allows all of it with allow_outside_root: true, and symlinks that stay inside the root always', async () => {
@@ -112,7 +137,9 @@ describe('the root is the boundary', () => {
     const result = await runValidate(['--root', root]);
     expect(result.code, result.stderr).toBe(0);
     const { snapshot } = loadGovernance(loadConfig(root, {}));
-    expect(snapshot!.promptFiles.map((file) => file.path)).toEqual(expect.arrayContaining(['context/linked.md', 'context/inside-link.md']));
+    expect(snapshot!.promptFiles.map((file) => file.path)).toEqual(
+      expect.arrayContaining(['context/linked.md', 'context/inside-link.md']),
+    );
 
     writeFile(root, 'govflow.config.yaml', '');
     rmSync(path.join(root, 'context', 'linked.md'));

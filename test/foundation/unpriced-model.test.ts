@@ -15,23 +15,46 @@ const usage = { inputTokens: 1_000_000, outputTokens: 1_000_000, cachedInputToke
 describe('a cost budget with an unpriced model', () => {
   it('is a configuration error naming the model and the line of the budget', async () => {
     const root = minimalRoot();
-    writeFile(root, 'govflow.config.yaml', ['provider:', '  kind: openai', '  model: house-model-7', 'limits:', '  max_cost_usd_per_session: 1', ''].join('\n'));
+    writeFile(
+      root,
+      'govflow.config.yaml',
+      ['provider:', '  kind: openai', '  model: house-model-7', 'limits:', '  max_cost_usd_per_session: 1', ''].join(
+        '\n',
+      ),
+    );
     const result = await runValidate(['--root', root]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/error: govflow\.config\.yaml:5: .*model "house-model-7" \(used by provider\.model\) has no price.*pricing:/);
+    expect(result.stderr).toMatch(
+      /error: govflow\.config\.yaml:5: .*model "house-model-7" \(used by provider\.model\) has no price.*pricing:/,
+    );
   });
 
   it('names an agent whose model override is unpriced, even when the default model is priced', async () => {
     const root = minimalRoot();
-    writeFile(root, 'govflow.config.yaml', ['provider:', '  kind: openai', '  model: gpt-4.1-mini', 'limits:', '  max_cost_usd_per_session: 1', ''].join('\n'));
+    writeFile(
+      root,
+      'govflow.config.yaml',
+      ['provider:', '  kind: openai', '  model: gpt-4.1-mini', 'limits:', '  max_cost_usd_per_session: 1', ''].join(
+        '\n',
+      ),
+    );
     writeFile(
       root,
       'governance/agents/start_agent.md',
-      agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts.', 'entry: true', 'next: [finish_agent]', 'model: mystery-llm']),
+      agentMarkdown([
+        'name: start_agent',
+        'type: governance',
+        'description: Starts.',
+        'entry: true',
+        'next: [finish_agent]',
+        'model: mystery-llm',
+      ]),
     );
     const result = await runValidate(['--root', root]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/model "mystery-llm" \(used by agent start_agent \(governance\/agents\/start_agent\.md\)\) has no price/);
+    expect(result.stderr).toMatch(
+      /model "mystery-llm" \(used by agent start_agent \(governance\/agents\/start_agent\.md\)\) has no price/,
+    );
     expect(result.stderr).not.toMatch(/gpt-4\.1-mini/);
   });
 
@@ -40,7 +63,16 @@ describe('a cost budget with an unpriced model', () => {
     writeFile(
       root,
       'govflow.config.yaml',
-      ['provider:', '  kind: openai', '  model: house-model-7', 'pricing:', '  house-model-7: { input_per_mtok: 0.4, output_per_mtok: 1.6 }', 'limits:', '  max_cost_usd_per_session: 1', ''].join('\n'),
+      [
+        'provider:',
+        '  kind: openai',
+        '  model: house-model-7',
+        'pricing:',
+        '  house-model-7: { input_per_mtok: 0.4, output_per_mtok: 1.6 }',
+        'limits:',
+        '  max_cost_usd_per_session: 1',
+        '',
+      ].join('\n'),
     );
     const result = await runValidate(['--root', root]);
     expect(result.code, result.stderr).toBe(0);
@@ -49,7 +81,13 @@ describe('a cost budget with an unpriced model', () => {
 
   it('is fine for a local provider, whose models cost nothing', async () => {
     const root = minimalRoot();
-    writeFile(root, 'govflow.config.yaml', ['provider:', '  kind: ollama', '  model: my-finetune', 'limits:', '  max_cost_usd_per_session: 1', ''].join('\n'));
+    writeFile(
+      root,
+      'govflow.config.yaml',
+      ['provider:', '  kind: ollama', '  model: my-finetune', 'limits:', '  max_cost_usd_per_session: 1', ''].join(
+        '\n',
+      ),
+    );
     expect((await runValidate(['--root', root])).code).toBe(0);
   });
 });

@@ -46,7 +46,9 @@ describe('govflow validate on the example application', () => {
     expect(result.stdout).toMatch(/^agents: 6 \(entry: objective_agent\)$/m);
     expect(result.stdout).toMatch(/^routing graph:$/m);
     expect(result.stdout).toMatch(/\* objective_agent \(governance\) → goal_agent$/m);
-    expect(result.stdout).toMatch(/planning_agent \(operational\) → final_output_agent, plan tasks: action_item_agent \| summarizer_agent$/m);
+    expect(result.stdout).toMatch(
+      /planning_agent \(operational\) → final_output_agent, plan tasks: action_item_agent \| summarizer_agent$/m,
+    );
     expect(result.stdout).toMatch(/final_output_agent \(operational\) → \(end\)$/m);
     expect(governanceHash(result.stdout)).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -80,7 +82,13 @@ describe('govflow validate reports broken agent files with file:line', () => {
     writeFile(
       root,
       startFile,
-      agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts: now: really', 'entry: true', 'next: [finish_agent]']),
+      agentMarkdown([
+        'name: start_agent',
+        'type: governance',
+        'description: Starts: now: really',
+        'entry: true',
+        'next: [finish_agent]',
+      ]),
     );
     // line 1 is "---", so the third YAML line is file line 4.
     await expectError(root, startFile, 4, /invalid YAML/);
@@ -91,7 +99,13 @@ describe('govflow validate reports broken agent files with file:line', () => {
     writeFile(
       root,
       startFile,
-      agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts.', 'entry: true', 'next: [finish_agent, ghost_agent]']),
+      agentMarkdown([
+        'name: start_agent',
+        'type: governance',
+        'description: Starts.',
+        'entry: true',
+        'next: [finish_agent, ghost_agent]',
+      ]),
     );
     await expectError(root, startFile, 6, /unknown agent "ghost_agent"/);
   });
@@ -101,7 +115,14 @@ describe('govflow validate reports broken agent files with file:line', () => {
     writeFile(
       root,
       startFile,
-      agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts.', 'entry: true', 'on_failure: ghost_agent', 'next: [finish_agent]']),
+      agentMarkdown([
+        'name: start_agent',
+        'type: governance',
+        'description: Starts.',
+        'entry: true',
+        'on_failure: ghost_agent',
+        'next: [finish_agent]',
+      ]),
     );
     await expectError(root, startFile, 6, /on_failure.*"ghost_agent"/);
   });
@@ -119,7 +140,11 @@ describe('govflow validate reports broken agent files with file:line', () => {
 
   it('no entry agent at all', async () => {
     const root = minimalRoot();
-    writeFile(root, startFile, agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts.', 'next: [finish_agent]']));
+    writeFile(
+      root,
+      startFile,
+      agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts.', 'next: [finish_agent]']),
+    );
     const result = await validate(root);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/no entry agent/);
@@ -127,13 +152,27 @@ describe('govflow validate reports broken agent files with file:line', () => {
 
   it('missing `type`: names the key', async () => {
     const root = minimalRoot();
-    writeFile(root, startFile, agentMarkdown(['name: start_agent', 'description: Starts.', 'entry: true', 'next: [finish_agent]']));
+    writeFile(
+      root,
+      startFile,
+      agentMarkdown(['name: start_agent', 'description: Starts.', 'entry: true', 'next: [finish_agent]']),
+    );
     await expectError(root, startFile, 2, /missing required key "type"/);
   });
 
   it('bad `type` value: the line of `type`', async () => {
     const root = minimalRoot();
-    writeFile(root, startFile, agentMarkdown(['name: start_agent', 'description: Starts.', 'type: manager', 'entry: true', 'next: [finish_agent]']));
+    writeFile(
+      root,
+      startFile,
+      agentMarkdown([
+        'name: start_agent',
+        'description: Starts.',
+        'type: manager',
+        'entry: true',
+        'next: [finish_agent]',
+      ]),
+    );
     await expectError(root, startFile, 4, /type.*governance.*operational.*executional/);
   });
 
@@ -142,7 +181,14 @@ describe('govflow validate reports broken agent files with file:line', () => {
     writeFile(
       root,
       startFile,
-      agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts.', 'entry: true', 'next: [finish_agent]', 'skills: [web_search]']),
+      agentMarkdown([
+        'name: start_agent',
+        'type: governance',
+        'description: Starts.',
+        'entry: true',
+        'next: [finish_agent]',
+        'skills: [web_search]',
+      ]),
     );
     await expectError(root, startFile, 7, /unknown key "skills"/);
   });
@@ -155,7 +201,13 @@ describe('govflow validate reports broken agent files with file:line', () => {
 
   it('unclosed frontmatter: line 1', async () => {
     const root = minimalRoot();
-    writeFile(root, startFile, ['---', 'name: start_agent', 'type: governance', 'description: Starts.', 'entry: true', '# Start', 'text'].join('\n'));
+    writeFile(
+      root,
+      startFile,
+      ['---', 'name: start_agent', 'type: governance', 'description: Starts.', 'entry: true', '# Start', 'text'].join(
+        '\n',
+      ),
+    );
     await expectError(root, startFile, 1, /no closing "---"/);
   });
 
@@ -172,7 +224,12 @@ describe('govflow validate reports broken agent files with file:line', () => {
       'governance/agents/start_agent_copy.md',
       agentMarkdown(['name: start_agent', 'type: governance', 'description: A copy.', 'next: [finish_agent]']),
     );
-    const stderr = await expectError(root, 'governance/agents/start_agent_copy.md', 2, /"start_agent" is already used by governance\/agents\/start_agent\.md:2/);
+    const stderr = await expectError(
+      root,
+      'governance/agents/start_agent_copy.md',
+      2,
+      /"start_agent" is already used by governance\/agents\/start_agent\.md:2/,
+    );
     expect(stderr).toMatch(/warning: .*start_agent_copy\.md.*differs from the file name/);
   });
 
@@ -181,7 +238,14 @@ describe('govflow validate reports broken agent files with file:line', () => {
     writeFile(
       root,
       startFile,
-      agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts.', 'entry: true', 'plan: true', 'next: [finish_agent]']),
+      agentMarkdown([
+        'name: start_agent',
+        'type: governance',
+        'description: Starts.',
+        'entry: true',
+        'plan: true',
+        'next: [finish_agent]',
+      ]),
     );
     await expectError(root, startFile, 6, /plan: true but there is no executional agent/);
   });
@@ -191,9 +255,20 @@ describe('govflow validate reports broken agent files with file:line', () => {
     writeFile(
       root,
       startFile,
-      agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts.', 'entry: true', 'plan: true', 'next: [finish_agent]']),
+      agentMarkdown([
+        'name: start_agent',
+        'type: governance',
+        'description: Starts.',
+        'entry: true',
+        'plan: true',
+        'next: [finish_agent]',
+      ]),
     );
-    writeFile(root, 'governance/agents/worker_agent.md', agentMarkdown(['name: worker_agent', 'type: executional', 'description: Works.']));
+    writeFile(
+      root,
+      'governance/agents/worker_agent.md',
+      agentMarkdown(['name: worker_agent', 'type: executional', 'description: Works.']),
+    );
     const result = await validate(root);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/start_agent \(governance\) → finish_agent, plan tasks: worker_agent$/m);
@@ -205,9 +280,20 @@ describe('govflow validate reports broken agent files with file:line', () => {
     writeFile(
       root,
       'governance/agents/finish_agent.md',
-      agentMarkdown(['name: finish_agent', 'type: operational', 'description: Finishes.', 'output_schema: schemas/nope.json', 'next: []']),
+      agentMarkdown([
+        'name: finish_agent',
+        'type: operational',
+        'description: Finishes.',
+        'output_schema: schemas/nope.json',
+        'next: []',
+      ]),
     );
-    await expectError(root, 'governance/agents/finish_agent.md', 5, /output_schema.*schemas\/nope\.json.*does not exist/);
+    await expectError(
+      root,
+      'governance/agents/finish_agent.md',
+      5,
+      /output_schema.*schemas\/nope\.json.*does not exist/,
+    );
   });
 
   it('output_schema file that is not JSON', async () => {
@@ -216,7 +302,13 @@ describe('govflow validate reports broken agent files with file:line', () => {
     writeFile(
       root,
       'governance/agents/finish_agent.md',
-      agentMarkdown(['name: finish_agent', 'type: operational', 'description: Finishes.', 'next: []', 'output_schema: schemas/broken.json']),
+      agentMarkdown([
+        'name: finish_agent',
+        'type: operational',
+        'description: Finishes.',
+        'next: []',
+        'output_schema: schemas/broken.json',
+      ]),
     );
     await expectError(root, 'governance/agents/finish_agent.md', 6, /output_schema is not a usable JSON Schema/);
   });
@@ -227,7 +319,13 @@ describe('govflow validate reports broken agent files with file:line', () => {
     writeFile(
       root,
       'governance/agents/finish_agent.md',
-      agentMarkdown(['name: finish_agent', 'type: operational', 'description: Finishes.', 'next: []', 'output_schema: schemas/bad-type.json']),
+      agentMarkdown([
+        'name: finish_agent',
+        'type: operational',
+        'description: Finishes.',
+        'next: []',
+        'output_schema: schemas/bad-type.json',
+      ]),
     );
     await expectError(root, 'governance/agents/finish_agent.md', 6, /output_schema is not a usable JSON Schema/);
   });
@@ -237,7 +335,15 @@ describe('govflow validate reports broken agent files with file:line', () => {
     writeFile(
       root,
       'governance/agents/finish_agent.md',
-      agentMarkdown(['name: finish_agent', 'type: operational', 'description: Finishes.', 'next: []', 'output_schema:', '  type: object', '  required: notalist']),
+      agentMarkdown([
+        'name: finish_agent',
+        'type: operational',
+        'description: Finishes.',
+        'next: []',
+        'output_schema:',
+        '  type: object',
+        '  required: notalist',
+      ]),
     );
     await expectError(root, 'governance/agents/finish_agent.md', 6, /output_schema is not a usable JSON Schema/);
   });
@@ -248,7 +354,13 @@ describe('govflow validate reports broken agent files with file:line', () => {
     writeFile(
       root,
       'governance/agents/finish_agent.md',
-      agentMarkdown(['name: finish_agent', 'type: operational', 'description: Finishes.', 'next: []', 'output_schema: schemas/answer.json']),
+      agentMarkdown([
+        'name: finish_agent',
+        'type: operational',
+        'description: Finishes.',
+        'next: []',
+        'output_schema: schemas/answer.json',
+      ]),
     );
     expect((await validate(root)).code).toBe(0);
   });
@@ -278,7 +390,11 @@ describe('govflow validate reports broken agent files with file:line', () => {
   it('reports every broken file, not only the first', async () => {
     const root = minimalRoot();
     writeFile(root, 'governance/agents/a_agent.md', '# no frontmatter\n');
-    writeFile(root, 'governance/agents/b_agent.md', agentMarkdown(['name: b_agent', 'type: executional', 'description: B.', 'colour: red']));
+    writeFile(
+      root,
+      'governance/agents/b_agent.md',
+      agentMarkdown(['name: b_agent', 'type: executional', 'description: B.', 'colour: red']),
+    );
     const result = await validate(root);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: governance\/agents\/a_agent\.md:1: /m);
@@ -331,7 +447,9 @@ describe('agents declared in govflow.config.yaml', () => {
     writeFile(root, 'governance/agents/NOTES.md', '# Notes for authors\n');
     const result = await validate(root);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/warning: governance\/agents\/NOTES\.md: no frontmatter and not named by any `agents:` entry/);
+    expect(result.stderr).toMatch(
+      /warning: governance\/agents\/NOTES\.md: no frontmatter and not named by any `agents:` entry/,
+    );
     expect(result.stdout).toMatch(/^agents: 2 /m);
   });
 
@@ -342,7 +460,17 @@ describe('agents declared in govflow.config.yaml', () => {
     writeFile(
       root,
       'govflow.config.yaml',
-      ['prompt:', '  include: ["docs/*.md"]', 'agents:', '  only_agent:', '    type: operational', '    description: Does it all.', '    entry: true', '    file: prompts/only.md', ''].join('\n'),
+      [
+        'prompt:',
+        '  include: ["docs/*.md"]',
+        'agents:',
+        '  only_agent:',
+        '    type: operational',
+        '    description: Does it all.',
+        '    entry: true',
+        '    file: prompts/only.md',
+        '',
+      ].join('\n'),
     );
     const result = await validate(root);
     expect(result.code, result.stderr).toBe(0);
@@ -351,7 +479,19 @@ describe('agents declared in govflow.config.yaml', () => {
 
   it('report an unknown key in a config agent at its line in the config file', async () => {
     const root = configAgentsRoot();
-    writeFile(root, 'govflow.config.yaml', ['agents:', '  intake_agent:', '    type: governance', '    description: x', '    entry: true', '    nxt: []', ''].join('\n'));
+    writeFile(
+      root,
+      'govflow.config.yaml',
+      [
+        'agents:',
+        '  intake_agent:',
+        '    type: governance',
+        '    description: x',
+        '    entry: true',
+        '    nxt: []',
+        '',
+      ].join('\n'),
+    );
     await expectError(root, 'govflow.config.yaml', 6, /nxt/);
   });
 
@@ -360,14 +500,26 @@ describe('agents declared in govflow.config.yaml', () => {
     writeFile(
       root,
       'govflow.config.yaml',
-      ['agents:', '  intake_agent:', '    type: governance', '    description: x', '    entry: true', '    file: governance/agents/missing.md', ''].join('\n'),
+      [
+        'agents:',
+        '  intake_agent:',
+        '    type: governance',
+        '    description: x',
+        '    entry: true',
+        '    file: governance/agents/missing.md',
+        '',
+      ].join('\n'),
     );
     await expectError(root, 'govflow.config.yaml', 6, /missing\.md.*does not exist/);
   });
 
   it('report an invalid config agent name at its line', async () => {
     const root = configAgentsRoot();
-    writeFile(root, 'govflow.config.yaml', ['agents:', '  Intake-Agent:', '    type: governance', '    description: x', '    entry: true', ''].join('\n'));
+    writeFile(
+      root,
+      'govflow.config.yaml',
+      ['agents:', '  Intake-Agent:', '    type: governance', '    description: x', '    entry: true', ''].join('\n'),
+    );
     await expectError(root, 'govflow.config.yaml', 2, /Intake-Agent/);
   });
 
@@ -376,7 +528,18 @@ describe('agents declared in govflow.config.yaml', () => {
     writeFile(
       root,
       'govflow.config.yaml',
-      ['agents:', '  intake_agent:', '    type: governance', '    description: x', '    entry: true', '    next: [ghost_agent]', '  end_agent:', '    type: operational', '    description: y', ''].join('\n'),
+      [
+        'agents:',
+        '  intake_agent:',
+        '    type: governance',
+        '    description: x',
+        '    entry: true',
+        '    next: [ghost_agent]',
+        '  end_agent:',
+        '    type: operational',
+        '    description: y',
+        '',
+      ].join('\n'),
     );
     await expectError(root, 'govflow.config.yaml', 6, /unknown agent "ghost_agent"/);
   });
@@ -400,7 +563,11 @@ describe('governance hash', () => {
     writeFile(root, 'schemas/unused.json', '{}');
     expect(await hashOf(root)).toBe(before);
     // Rewriting a file with the same bytes (new mtime) changes nothing either.
-    writeFile(root, 'context/application.md', (await import('node:fs')).readFileSync(path.join(root, 'context/application.md'), 'utf8'));
+    writeFile(
+      root,
+      'context/application.md',
+      (await import('node:fs')).readFileSync(path.join(root, 'context/application.md'), 'utf8'),
+    );
     expect(await hashOf(root)).toBe(before);
   });
 
@@ -479,7 +646,11 @@ describe('prompt include order', () => {
   it('follows config prompt.include, pattern by pattern', async () => {
     const root = copyExampleApp();
     writeFile(root, 'context/zeta.md', '# Zeta\n');
-    writeFile(root, 'govflow.config.yaml', 'prompt:\n  include: ["governance/message_format.md", "governance/*.md", "context/**/*.md"]\n');
+    writeFile(
+      root,
+      'govflow.config.yaml',
+      'prompt:\n  include: ["governance/message_format.md", "governance/*.md", "context/**/*.md"]\n',
+    );
     const result = await validate(root);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(

@@ -7,7 +7,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
-import { REPOSITORY_ROOT, agentMarkdown, copyExampleApp, governanceHash, minimalRoot, removeTempRoots, writeFile } from './governance-root.js';
+import {
+  REPOSITORY_ROOT,
+  agentMarkdown,
+  copyExampleApp,
+  governanceHash,
+  minimalRoot,
+  removeTempRoots,
+  writeFile,
+} from './governance-root.js';
 
 beforeAll(async () => {
   // The one build of this vitest run, shared with every suite that runs the CLI (a second tsc
@@ -60,7 +68,14 @@ describe('govflow validate (child process)', () => {
     writeFile(
       root,
       'governance/agents/start_agent.md',
-      agentMarkdown(['name: start_agent', 'type: governance', 'description: Starts.', 'entry: true', 'next: [finish_agent]', 'delegate_to: [x]']),
+      agentMarkdown([
+        'name: start_agent',
+        'type: governance',
+        'description: Starts.',
+        'entry: true',
+        'next: [finish_agent]',
+        'delegate_to: [x]',
+      ]),
     );
     const result = govflow(['validate', '--root', root]);
     expect(result.code).toBe(1);
@@ -85,7 +100,13 @@ describe('govflow validate (child process)', () => {
     writeFile(
       root,
       'governance/agents/start_agent.md',
-      agentMarkdown(['name: start_agent', 'type: governance', 'next: [finsh_agent]', 'description: Starts.', 'entry: true']),
+      agentMarkdown([
+        'name: start_agent',
+        'type: governance',
+        'next: [finsh_agent]',
+        'description: Starts.',
+        'entry: true',
+      ]),
     );
     const result = govflow(['validate', '--root', root]);
     expect(result.code).toBe(1);

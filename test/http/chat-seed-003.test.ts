@@ -16,7 +16,11 @@ const { running } = httpTestbed();
 
 /** A root with one agent that may list and read files in its workspace, answering from `responses`. */
 async function chatDaemon(responses: Array<string | ScriptedResponse>): Promise<string> {
-  const root = singleAgentRoot('assistant_agent', ['description: Answers the user.', 'content_type: answer', 'tools: [list_files, read_file]'], 'govflow-chat-seed-');
+  const root = singleAgentRoot(
+    'assistant_agent',
+    ['description: Answers the user.', 'content_type: answer', 'tools: [list_files, read_file]'],
+    'govflow-chat-seed-',
+  );
   mkdirSync(path.join(root, 'workspace'), { recursive: true });
   const started = await startHttpDaemon(root, new ScriptedProvider({ responses: { assistant_agent: responses } }));
   running.push(started);
@@ -47,7 +51,7 @@ async function chat(url: string, message: string): Promise<{ events: SseEvent[];
   return { events, raw, headers: response.headers };
 }
 
-describe('the chat endpoint replays seed 003\'s example exchanges', () => {
+describe("the chat endpoint replays seed 003's example exchanges", () => {
   it('a simple question (no tools): message_start {turn: 0}, content_chunk…, message_complete {}', async () => {
     const url = await chatDaemon([FINAL]);
     const { events, raw, headers } = await chat(url, 'What does this workflow do?');
@@ -60,7 +64,10 @@ describe('the chat endpoint replays seed 003\'s example exchanges', () => {
   });
 
   it('a question requiring a tool call (2 turns): tool_use_id on start and result, turn 0 then 1', async () => {
-    const url = await chatDaemon([{ text: 'Let me look up that workflow.', tool_calls: [{ id: 't1', name: 'list_files', input: { path: '.' } }] }, FINAL]);
+    const url = await chatDaemon([
+      { text: 'Let me look up that workflow.', tool_calls: [{ id: 't1', name: 'list_files', input: { path: '.' } }] },
+      FINAL,
+    ]);
     const { events } = await chat(url, 'What does the low stock workflow do?');
     expect(shape(events)).toEqual([
       'message_start ["turn"]',
@@ -71,7 +78,10 @@ describe('the chat endpoint replays seed 003\'s example exchanges', () => {
       'content_chunk ["chunk"]',
       'message_complete []',
     ]);
-    expect(events.filter((event) => event.event === 'message_start').map((event) => event.data)).toEqual([{ turn: 0 }, { turn: 1 }]);
+    expect(events.filter((event) => event.event === 'message_start').map((event) => event.data)).toEqual([
+      { turn: 0 },
+      { turn: 1 },
+    ]);
     expect(events[2].data).toEqual({ tool_use_id: 't1', name: 'list_files' });
     expect(events[3].data).toEqual({ tool_use_id: 't1', name: 'list_files', is_error: false });
   });
@@ -79,7 +89,10 @@ describe('the chat endpoint replays seed 003\'s example exchanges', () => {
   it('a workflow built over three turns: two tool calls, then the answer', async () => {
     const url = await chatDaemon([
       { tool_calls: [{ id: 't1', name: 'list_files', input: { path: '.' } }] },
-      { text: "I'll build that workflow...", tool_calls: [{ id: 't2', name: 'read_file', input: { path: 'missing.md' } }] },
+      {
+        text: "I'll build that workflow...",
+        tool_calls: [{ id: 't2', name: 'read_file', input: { path: 'missing.md' } }],
+      },
       FINAL,
     ]);
     const { events } = await chat(url, 'Build a low stock alert workflow.');
@@ -95,7 +108,11 @@ describe('the chat endpoint replays seed 003\'s example exchanges', () => {
       'content_chunk ["chunk"]',
       'message_complete []',
     ]);
-    expect(events.filter((event) => event.event === 'message_start').map((event) => event.data)).toEqual([{ turn: 0 }, { turn: 1 }, { turn: 2 }]);
+    expect(events.filter((event) => event.event === 'message_start').map((event) => event.data)).toEqual([
+      { turn: 0 },
+      { turn: 1 },
+      { turn: 2 },
+    ]);
     // Reading a file that does not exist is the tool's error, reported as such.
     expect(events[6].data).toEqual({ tool_use_id: 't2', name: 'read_file', is_error: true });
   });

@@ -16,7 +16,10 @@ const { running, start, open } = httpTestbed();
 
 function auditText(root: string): string {
   const logs = path.join(root, 'system', 'logs');
-  return readdirSync(logs).filter((name) => name.endsWith('.log')).map((name) => readFileSync(path.join(logs, name), 'utf8')).join('');
+  return readdirSync(logs)
+    .filter((name) => name.endsWith('.log'))
+    .map((name) => readFileSync(path.join(logs, name), 'utf8'))
+    .join('');
 }
 
 const TOKENS = { alice: 'alice-secret-token', bob: 'bob-secret-token', audrey: 'audrey-secret-token' };
@@ -33,19 +36,35 @@ describe('HTTP access control', () => {
   it('needs a valid token, shows operators only their own work, lets auditors read all but submit nothing', async () => {
     const { url, root } = await start(new GatedProvider(), TOKEN_CONFIG);
     expect((await postJson(`${url}/v1/requests`, { request: 'x' })).status).toBe(401);
-    expect((await postJson(`${url}/v1/requests`, { request: 'x' }, 'wrong-token')).body.error.code).toBe('unauthorized');
+    expect((await postJson(`${url}/v1/requests`, { request: 'x' }, 'wrong-token')).body.error.code).toBe(
+      'unauthorized',
+    );
     expect((await getJson(`${url}/healthz`)).status).toBe(200);
     expect((await getJson(`${url}/metrics`)).status).toBe(401);
 
-    const submitted = await postJson(`${url}/v1/requests`, { request: 'Summarize the budget.', request_id: 'alice-1' }, TOKENS.alice);
+    const submitted = await postJson(
+      `${url}/v1/requests`,
+      { request: 'Summarize the budget.', request_id: 'alice-1' },
+      TOKENS.alice,
+    );
     expect(submitted.status).toBe(202);
     await (await open(`${url}/v1/requests/alice-1/events`, { token: TOKENS.alice })).finished();
 
     expect((await getJson(`${url}/v1/requests/alice-1`, TOKENS.alice)).body.status).toBe('success');
     expect((await getJson(`${url}/v1/requests/alice-1`, TOKENS.bob)).status).toBe(404);
-    expect((await fetch(`${url}/v1/requests/alice-1/events`, { headers: { authorization: `Bearer ${TOKENS.bob}` } })).status).toBe(404);
-    expect((await fetch(`${url}/v1/sessions/${submitted.body.session_id}/events`, { headers: { authorization: `Bearer ${TOKENS.bob}` } })).status).toBe(404);
-    expect((await postJson(`${url}/v1/sessions/${submitted.body.session_id}/reply`, { reply: 'x' }, TOKENS.bob)).status).toBe(404);
+    expect(
+      (await fetch(`${url}/v1/requests/alice-1/events`, { headers: { authorization: `Bearer ${TOKENS.bob}` } })).status,
+    ).toBe(404);
+    expect(
+      (
+        await fetch(`${url}/v1/sessions/${submitted.body.session_id}/events`, {
+          headers: { authorization: `Bearer ${TOKENS.bob}` },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await postJson(`${url}/v1/sessions/${submitted.body.session_id}/reply`, { reply: 'x' }, TOKENS.bob)).status,
+    ).toBe(404);
     expect((await getJson(`${url}/v1/logs`, TOKENS.bob)).body.entries).toEqual([]);
     expect((await getJson(`${url}/v1/logs`, TOKENS.alice)).body.entries).toHaveLength(6);
 
@@ -62,7 +81,10 @@ describe('HTTP access control', () => {
     const { url, root } = await start(new GatedProvider(), TOKEN_CONFIG);
     dropJson(root, 'from-bob.json', { request: 'Summarize the budget.', request_id: 'bob-file-1', user: 'bob' });
     dropFile(root, 'plain.txt', 'Summarize the plain note.');
-    await waitFor('both results', () => readdirSync(path.join(root, 'system', 'outbox')).filter((name) => name.endsWith('.json')).length === 2);
+    await waitFor(
+      'both results',
+      () => readdirSync(path.join(root, 'system', 'outbox')).filter((name) => name.endsWith('.json')).length === 2,
+    );
     expect((await getJson(`${url}/v1/requests/bob-file-1`, TOKENS.bob)).body.status).toBe('success');
     expect((await getJson(`${url}/v1/requests/bob-file-1`, TOKENS.alice)).status).toBe(404);
     const text = auditText(root);
@@ -75,14 +97,19 @@ describe('HTTP access control', () => {
     const root = exampleRoot('http: { listen: "0.0.0.0:0" }\n');
     const { GovflowDaemon } = await import('../../src/daemon/daemon.js');
     const silent = { info() {}, warn() {}, error() {} };
-    await expect(GovflowDaemon.start(root, { env: {}, log: silent, provider: new GatedProvider(), announce: () => {} })).rejects.toThrow(/http\.tokens is empty/);
+    await expect(
+      GovflowDaemon.start(root, { env: {}, log: silent, provider: new GatedProvider(), announce: () => {} }),
+    ).rejects.toThrow(/http\.tokens is empty/);
   });
 });
 
 describe('chat stream', () => {
   it('streams seed 003 events for one request and closes with message_complete', async () => {
     const { url } = await start(new GatedProvider());
-    const chat = await open(`${url}/v1/agent/chat`, { method: 'POST', body: { message: 'Summarize: Ana sends the budget.' } });
+    const chat = await open(`${url}/v1/agent/chat`, {
+      method: 'POST',
+      body: { message: 'Summarize: Ana sends the budget.' },
+    });
     const events = await chat.finished();
     const names = events.map((event) => event.event);
     expect(names[0]).toBe('message_start');
@@ -92,7 +119,9 @@ describe('chat stream', () => {
     expect(events.at(-1)!.data).toEqual({});
     expect(chat.headers.get('x-conversation-id')).toMatch(/^sess-/);
     // One LLM turn per agent of the example chain, counted from 0.
-    expect(events.filter((event) => event.event === 'message_start').map((event) => (event.data as { turn: number }).turn)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(
+      events.filter((event) => event.event === 'message_start').map((event) => (event.data as { turn: number }).turn),
+    ).toEqual([0, 1, 2, 3, 4, 5]);
     const requestId = chat.headers.get('x-request-id')!;
     expect((await getJson(`${url}/v1/requests/${requestId}`)).body.status).toBe('success');
   });
@@ -106,8 +135,14 @@ describe('chat stream', () => {
     expect(first.events.at(-2)!.data).toEqual({ chunk: 'Which budget do you mean?' });
     const conversationId = first.headers.get('x-conversation-id')!;
     const requestId = first.headers.get('x-request-id')!;
-    await waitFor('the pending result', async () => (await getJson(`${url}/v1/requests/${requestId}`)).body.status === 'pending');
-    const second = await open(`${url}/v1/agent/chat`, { method: 'POST', body: { message: 'The Q3 one.', conversation_id: conversationId } });
+    await waitFor(
+      'the pending result',
+      async () => (await getJson(`${url}/v1/requests/${requestId}`)).body.status === 'pending',
+    );
+    const second = await open(`${url}/v1/agent/chat`, {
+      method: 'POST',
+      body: { message: 'The Q3 one.', conversation_id: conversationId },
+    });
     await second.finished();
     expect(second.headers.get('x-conversation-id')).toBe(conversationId);
     expect(second.names().at(-1)).toBe('message_complete');
@@ -122,11 +157,16 @@ describe('chat stream', () => {
     await kept.close();
     provider.release(100);
     await waitFor('the kept session to succeed', () => {
-      const results = readdirSync(path.join(running[0].daemon['runtime'].config.paths.outbox)).filter((name) => name.endsWith('.json'));
+      const results = readdirSync(path.join(running[0].daemon['runtime'].config.paths.outbox)).filter((name) =>
+        name.endsWith('.json'),
+      );
       return results.length === 1;
     });
 
-    const cancelled = await open(`${url}/v1/agent/chat?cancel_on_disconnect=true`, { method: 'POST', body: { message: 'Stop when I leave.' } });
+    const cancelled = await open(`${url}/v1/agent/chat?cancel_on_disconnect=true`, {
+      method: 'POST',
+      body: { message: 'Stop when I leave.' },
+    });
     await cancelled.until((events) => events.some((event) => event.event === 'message_start'));
     const calls = provider.calls;
     await provider.waitForCalls(calls);
@@ -134,7 +174,10 @@ describe('chat stream', () => {
     const outbox = running[0].daemon['runtime'].config.paths.outbox as string;
     const failed = await waitFor('the cancelled session to fail', () => {
       for (const name of readdirSync(outbox).filter((candidate) => candidate.endsWith('.json'))) {
-        const result = JSON.parse(readFileSync(path.join(outbox, name), 'utf8')) as { status: string; error: { error_message: string } | null };
+        const result = JSON.parse(readFileSync(path.join(outbox, name), 'utf8')) as {
+          status: string;
+          error: { error_message: string } | null;
+        };
         if (result.status === 'failed') return result;
       }
       return null;
@@ -190,13 +233,21 @@ describe('shutdown and misbehaving clients', () => {
     const slow = await talk('POST /v1/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n', false);
     expect(slow.closedMs).toBeLessThan(5000);
     // Truncated body: fewer bytes than Content-Length, then the client leaves.
-    await talk('POST /v1/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"request": "cut', true);
+    await talk(
+      'POST /v1/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"request": "cut',
+      true,
+    );
     // Body that never completes: the server answers 408 or closes within the timeout.
-    const stalled = await talk('POST /v1/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"request": ', false);
+    const stalled = await talk(
+      'POST /v1/requests HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"request": ',
+      false,
+    );
     expect(stalled.closedMs).toBeLessThan(5000);
     expect(readdirSync(path.join(root, 'system', 'inbox')).filter((name) => !name.startsWith('.'))).toEqual([]);
     // Still serving.
-    expect((await postJson(`${url}/v1/requests`, { request: 'after the bad clients', request_id: 'still-ok' })).status).toBe(202);
+    expect(
+      (await postJson(`${url}/v1/requests`, { request: 'after the bad clients', request_id: 'still-ok' })).status,
+    ).toBe(202);
     await (await open(`${url}/v1/requests/still-ok/events`)).finished();
     expect((await getJson(`${url}/v1/requests/still-ok`)).body.status).toBe('success');
   });

@@ -13,16 +13,25 @@ import { GatedProvider, SseReader, getJson, httpTestbed, postJson, startHttpDaem
 
 const { start, open, running } = httpTestbed();
 
-const messageSequences = (reader: SseReader) => reader.events.filter((event) => event.event === 'message').map((event) => (event.data as { sequence: number }).sequence);
+const messageSequences = (reader: SseReader) =>
+  reader.events
+    .filter((event) => event.event === 'message')
+    .map((event) => (event.data as { sequence: number }).sequence);
 
 describe('HTTP API', () => {
   it('runs a posted request and streams every event live, each with an id, then closes', async () => {
     const provider = new GatedProvider({ gated: true });
     const { url, root, readyLine } = await start(provider);
     expect(readyLine).toMatch(/ready/);
-    const submitted = await postJson(`${url}/v1/requests`, { request: 'Summarize: Ana sends the budget by Friday.', metadata: { ticket: 7 } });
+    const submitted = await postJson(`${url}/v1/requests`, {
+      request: 'Summarize: Ana sends the budget by Friday.',
+      metadata: { ticket: 7 },
+    });
     expect(submitted.status).toBe(202);
-    expect(submitted.body).toMatchObject({ status: 'queued', links: { events: `/v1/requests/${submitted.body.request_id}/events` } });
+    expect(submitted.body).toMatchObject({
+      status: 'queued',
+      links: { events: `/v1/requests/${submitted.body.request_id}/events` },
+    });
     const requestId = submitted.body.request_id as string;
 
     const stream = await open(`${url}/v1/requests/${requestId}/events`);
@@ -36,24 +45,58 @@ describe('HTTP API', () => {
     expect(names).toContain('content_chunk');
     expect(messageSequences(stream)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(events.every((event) => typeof event.id === 'string' && event.id.length > 0)).toBe(true);
-    for (const event of events.filter((candidate) => candidate.event === 'message')) expect(event.id).toBe(String((event.data as { sequence: number }).sequence));
+    for (const event of events.filter((candidate) => candidate.event === 'message'))
+      expect(event.id).toBe(String((event.data as { sequence: number }).sequence));
     // The first step started before the client connected; the next ones stream live.
-    expect(events.filter((event) => event.event === 'step_started').map((event) => event.data)).toContainEqual({ agent: 'goal_agent', sequence: 2, task_id: null });
-    const chunks = events.filter((event) => event.event === 'content_chunk').map((event) => event.data as { agent: string; chunk: string });
-    expect(chunks.filter((chunk) => chunk.agent === 'goal_agent').map((chunk) => chunk.chunk).join('')).toMatch(/^\{.*\}$/s);
-    expect(events.find((event) => event.event === 'message')!.data).toMatchObject({ sequence: 1, agent: 'objective_agent', status: 'success', output_type: 'objectives' });
+    expect(events.filter((event) => event.event === 'step_started').map((event) => event.data)).toContainEqual({
+      agent: 'goal_agent',
+      sequence: 2,
+      task_id: null,
+    });
+    const chunks = events
+      .filter((event) => event.event === 'content_chunk')
+      .map((event) => event.data as { agent: string; chunk: string });
+    expect(
+      chunks
+        .filter((chunk) => chunk.agent === 'goal_agent')
+        .map((chunk) => chunk.chunk)
+        .join(''),
+    ).toMatch(/^\{.*\}$/s);
+    expect(events.find((event) => event.event === 'message')!.data).toMatchObject({
+      sequence: 1,
+      agent: 'objective_agent',
+      status: 'success',
+      output_type: 'objectives',
+    });
     expect(events.at(-1)!.data).toMatchObject({ status: 'success' });
 
     const result = await getJson(`${url}/v1/requests/${requestId}`);
     expect(result.status).toBe(200);
-    expect(result.body).toMatchObject({ request_id: requestId, session_id: submitted.body.session_id, status: 'success', messages: 6 });
+    expect(result.body).toMatchObject({
+      request_id: requestId,
+      session_id: submitted.body.session_id,
+      status: 'success',
+      messages: 6,
+    });
     const logs = path.join(root, 'system', 'logs');
-    const text = readdirSync(logs).filter((name) => name.endsWith('.log')).map((name) => readFileSync(path.join(logs, name), 'utf8')).join('');
+    const text = readdirSync(logs)
+      .filter((name) => name.endsWith('.log'))
+      .map((name) => readFileSync(path.join(logs, name), 'utf8'))
+      .join('');
     expect(text.match(/\[USER: local\]/g)).toHaveLength(6);
     // A late client gets the whole finished session replayed from the journal, then the end.
     const late = await open(`${url}/v1/sessions/${submitted.body.session_id}/events`);
     await late.finished();
-    expect(late.names()).toEqual(['session_started', 'message', 'message', 'message', 'message', 'message', 'message', 'session_finished']);
+    expect(late.names()).toEqual([
+      'session_started',
+      'message',
+      'message',
+      'message',
+      'message',
+      'message',
+      'message',
+      'session_finished',
+    ]);
   });
 
   it('answers 409 for a request id already accepted, also while it runs, and 400/413/404 with the reason', async () => {
@@ -68,11 +111,31 @@ describe('HTTP API', () => {
 
     const cases: Array<[string, RequestInit, number, RegExp]> = [
       ['bad JSON', { body: '{"request": ', headers: { 'content-type': 'application/json' } }, 400, /not valid JSON/],
-      ['unknown field', { body: '{"request": "x", "user": "mallory"}', headers: { 'content-type': 'application/json' } }, 400, /unknown field "user"/],
+      [
+        'unknown field',
+        { body: '{"request": "x", "user": "mallory"}', headers: { 'content-type': 'application/json' } },
+        400,
+        /unknown field "user"/,
+      ],
       ['wrong content type', { body: 'hello', headers: { 'content-type': 'text/plain' } }, 400, /application\/json/],
-      ['missing request', { body: '{"metadata": {}}', headers: { 'content-type': 'application/json' } }, 400, /"request" must be a string/],
-      ['bad request id', { body: '{"request": "x", "request_id": "../etc"}', headers: { 'content-type': 'application/json' } }, 400, /request_id/],
-      ['oversized', { body: JSON.stringify({ request: 'x'.repeat(4096) }), headers: { 'content-type': 'application/json' } }, 413, /max_body_bytes/],
+      [
+        'missing request',
+        { body: '{"metadata": {}}', headers: { 'content-type': 'application/json' } },
+        400,
+        /"request" must be a string/,
+      ],
+      [
+        'bad request id',
+        { body: '{"request": "x", "request_id": "../etc"}', headers: { 'content-type': 'application/json' } },
+        400,
+        /request_id/,
+      ],
+      [
+        'oversized',
+        { body: JSON.stringify({ request: 'x'.repeat(4096) }), headers: { 'content-type': 'application/json' } },
+        413,
+        /max_body_bytes/,
+      ],
     ];
     for (const [name, init, status, reason] of cases) {
       const response = await fetch(`${url}/v1/requests`, { method: 'POST', ...init });
@@ -82,7 +145,10 @@ describe('HTTP API', () => {
     }
     expect((await getJson(`${url}/v1/requests/never-seen`)).status).toBe(404);
     expect((await getJson(`${url}/v1/nothing-here`)).body.error.code).toBe('not_found');
-    expect((await getJson(`${url}/v1/requests/%zz`)).body.error).toMatchObject({ code: 'bad_request', message: expect.stringMatching(/URL/) });
+    expect((await getJson(`${url}/v1/requests/%zz`)).body.error).toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/URL/),
+    });
     expect((await getJson(`${url}/v1/requests/${'a'.repeat(3000)}`)).status).toBe(400);
     provider.release(100);
   });
@@ -101,12 +167,23 @@ describe('HTTP API', () => {
     const provider = new GatedProvider();
     const started = await startHttpDaemon(root, provider);
     running.push(started);
-    await waitFor('the torn claim in system/failed/', () => readdirSync(paths.failed).includes('http-torn-1.json.error.json') || null);
+    await waitFor(
+      'the torn claim in system/failed/',
+      () => readdirSync(paths.failed).includes('http-torn-1.json.error.json') || null,
+    );
     const record = JSON.parse(readFileSync(path.join(paths.failed, 'http-torn-1.json.error.json'), 'utf8'));
-    expect(record.reason).toMatch(/power loss cut before it was acknowledged: request_id "torn-1" may be submitted again/);
-    const retried = await postJson(`${started.url}/v1/requests`, { request: 'Summarize: the retry.', request_id: 'torn-1' });
+    expect(record.reason).toMatch(
+      /power loss cut before it was acknowledged: request_id "torn-1" may be submitted again/,
+    );
+    const retried = await postJson(`${started.url}/v1/requests`, {
+      request: 'Summarize: the retry.',
+      request_id: 'torn-1',
+    });
     expect(retried.status).toBe(202);
-    await waitFor('the retried request to succeed', async () => (await getJson(`${started.url}/v1/requests/torn-1`)).body?.status === 'success' || null);
+    await waitFor(
+      'the retried request to succeed',
+      async () => (await getJson(`${started.url}/v1/requests/torn-1`)).body?.status === 'success' || null,
+    );
   });
 
   it('resumes a cut stream with Last-Event-ID: every committed message after it, no gap, no repeat', async () => {
@@ -137,7 +214,11 @@ describe('HTTP API', () => {
     const { url } = await start(provider);
     const { body } = await postJson(`${url}/v1/requests`, { request: 'Summarize the meeting.' });
     // Half follow the request's link, half the session's (both handed out with the 202).
-    const clients = await Promise.all(Array.from({ length: 8 }, (_unused, index) => open(`${url}${index % 2 === 0 ? body.links.events : body.links.session_events}`)));
+    const clients = await Promise.all(
+      Array.from({ length: 8 }, (_unused, index) =>
+        open(`${url}${index % 2 === 0 ? body.links.events : body.links.session_events}`),
+      ),
+    );
     provider.release(100);
     for (const client of clients) {
       await client.finished();
@@ -155,9 +236,18 @@ describe('HTTP API', () => {
     // A paused session's stream stays open, kept alive by comment heartbeats.
     await stream.until(() => stream.comments >= 2);
     expect(stream.ended).toBe(false);
-    expect(stream.events.find((event) => event.event === 'pending')!.data).toEqual({ question: 'Which budget do you mean?', awaiting: 'reply' });
-    await waitFor('the pending result', async () => (await getJson(`${url}/v1/requests/${body.request_id}`)).body.status === 'pending');
-    expect((await getJson(`${url}/v1/requests/${body.request_id}`)).body).toMatchObject({ status: 'pending', message: 'Which budget do you mean?' });
+    expect(stream.events.find((event) => event.event === 'pending')!.data).toEqual({
+      question: 'Which budget do you mean?',
+      awaiting: 'reply',
+    });
+    await waitFor(
+      'the pending result',
+      async () => (await getJson(`${url}/v1/requests/${body.request_id}`)).body.status === 'pending',
+    );
+    expect((await getJson(`${url}/v1/requests/${body.request_id}`)).body).toMatchObject({
+      status: 'pending',
+      message: 'Which budget do you mean?',
+    });
     const replyUrl = `${url}/v1/sessions/${body.session_id}/reply`;
     expect((await postJson(replyUrl, { approve: true })).status).toBe(409);
     expect((await postJson(replyUrl, { reply: '' })).status).toBe(400);
@@ -173,7 +263,9 @@ describe('HTTP API', () => {
   it('shows the disk alarm in /metrics while free space is below intake.min_free_bytes', async () => {
     // A floor no disk here can meet: the alarm rises at start and the daemon claims nothing.
     const { url } = await start(new GatedProvider(), 'intake: { min_free_bytes: 1000000000000000 }\n');
-    await waitFor('the disk alarm in /metrics', async () => /^govflow_disk_alarm 1$/m.test(await (await fetch(`${url}/metrics`)).text()));
+    await waitFor('the disk alarm in /metrics', async () =>
+      /^govflow_disk_alarm 1$/m.test(await (await fetch(`${url}/metrics`)).text()),
+    );
   });
 
   it('serves health, readiness, metrics, logs and verify', async () => {
@@ -188,7 +280,9 @@ describe('HTTP API', () => {
     expect(metrics).toMatch(/^govflow_disk_alarm 0$/m);
     expect(metrics).toMatch(/^govflow_disk_free_bytes [1-9]\d*$/m);
     expect(metrics).toMatch(/^govflow_disk_waiting_writes 0$/m);
-    expect(metrics).toMatch(/govflow_model_call_duration_seconds_count\{agent="objective_agent",model="dry-run",outcome="ok"\} 1/);
+    expect(metrics).toMatch(
+      /govflow_model_call_duration_seconds_count\{agent="objective_agent",model="dry-run",outcome="ok"\} 1/,
+    );
     expect(metrics).toMatch(/govflow_tokens_total\{agent="objective_agent",model="dry-run",direction="input"\} [1-9]/);
     expect(metrics).toMatch(/govflow_audit_append_seconds_count 6/);
     expect(metrics).toMatch(/govflow_queue_depth 0/);

@@ -8,20 +8,43 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LlmProvider } from '../../src/llm/provider.js';
 import type { OperationalLog } from '../../src/log-contract.js';
-import { SUMMARY_CONTENT, TWO_TASKS, auditEntries, agentMessage, exampleRoot, happyResponses, scripted, singleAgentRoot, writeFile } from '../pipeline/pipeline-test-helpers.js';
+import {
+  SUMMARY_CONTENT,
+  TWO_TASKS,
+  auditEntries,
+  agentMessage,
+  exampleRoot,
+  happyResponses,
+  scripted,
+  singleAgentRoot,
+  writeFile,
+} from '../pipeline/pipeline-test-helpers.js';
 import { GatedProvider, SseReader, getJson, httpTestbed, postJson, startHttpDaemon } from './http-test-helpers.js';
 
 const { running, readers } = httpTestbed();
 
 function approvalRoot(): string {
-  return singleAgentRoot('writer_agent', ['description: Writes reports.', 'next: []', 'content_type: report', 'tools: [write_file]', 'approval: [write_file]'], 'govflow-http-approval-');
+  return singleAgentRoot(
+    'writer_agent',
+    [
+      'description: Writes reports.',
+      'next: []',
+      'content_type: report',
+      'tools: [write_file]',
+      'approval: [write_file]',
+    ],
+    'govflow-http-approval-',
+  );
 }
 
 describe('approvals over HTTP', () => {
   it('pauses at the call, streams pending with awaiting approval, and an approve POST runs the tool and the session on', async () => {
     const root = approvalRoot();
     const provider = scripted({
-      writer_agent: [{ tool_calls: [{ id: 'c1', name: 'write_file', input: { path: 'report.md', content: '# Report\n' } }] }, agentMessage({ content: { report: 'done' }, contentType: 'report' })],
+      writer_agent: [
+        { tool_calls: [{ id: 'c1', name: 'write_file', input: { path: 'report.md', content: '# Report\n' } }] },
+        agentMessage({ content: { report: 'done' }, contentType: 'report' }),
+      ],
     });
     const started = await startHttpDaemon(root, provider);
     running.push(started);
@@ -30,7 +53,10 @@ describe('approvals over HTTP', () => {
     const stream = await SseReader.open(`${url}/v1/requests/appr-1/events`);
     readers.push(stream);
     await stream.until((events) => events.some((event) => event.event === 'pending'));
-    const pending = stream.events.find((event) => event.event === 'pending')!.data as { question: string; awaiting: string };
+    const pending = stream.events.find((event) => event.event === 'pending')!.data as {
+      question: string;
+      awaiting: string;
+    };
     expect(pending.awaiting).toBe('approval');
     expect(pending.question).toContain('write_file');
     const replyUrl = `${url}/v1/sessions/${body.session_id}/reply`;
@@ -43,16 +69,25 @@ describe('approvals over HTTP', () => {
     expect((await getJson(`${url}/v1/requests/appr-1`)).body).toMatchObject({ status: 'success' });
     expect(existsSync(path.join(root, 'workspace', body.session_id, 'report.md'))).toBe(true);
     const entry = (await auditEntries(root)).find((candidate) => candidate.sessionId === body.session_id)!;
-    expect(entry.body).toMatch(/\[APPROVALS\]: \[\{[^\]]*"approve":true,"user":"local","at":[^\]]*"reason":"reviewed the report","args_sha256":"[0-9a-f]{64}","executed_args_match":true/);
+    expect(entry.body).toMatch(
+      /\[APPROVALS\]: \[\{[^\]]*"approve":true,"user":"local","at":[^\]]*"reason":"reviewed the report","args_sha256":"[0-9a-f]{64}","executed_args_match":true/,
+    );
     expect(entry.body).toContain('[USER: local]');
   });
 
   it('an approval POSTed while the run is still finishing its pause (a plan task runs on) waits for it, then resumes that call; the stream says pending once', async () => {
     const root = exampleRoot();
     const agentPath = path.join(root, 'governance/agents/summarizer_agent.md');
-    writeFile(root, 'governance/agents/summarizer_agent.md', readFileSync(agentPath, 'utf8').replace('max_turns: 4', 'max_turns: 4\napproval: [write_file]'));
+    writeFile(
+      root,
+      'governance/agents/summarizer_agent.md',
+      readFileSync(agentPath, 'utf8').replace('max_turns: 4', 'max_turns: 4\napproval: [write_file]'),
+    );
     const responses = happyResponses(TWO_TASKS);
-    responses.summarizer_agent = [{ tool_calls: [{ id: 's1', name: 'write_file', input: { path: 'summary.md', content: 'S' } }] }, agentMessage({ content: SUMMARY_CONTENT, contentType: 'summary' })];
+    responses.summarizer_agent = [
+      { tool_calls: [{ id: 's1', name: 'write_file', input: { path: 'summary.md', content: 'S' } }] },
+      agentMessage({ content: SUMMARY_CONTENT, contentType: 'summary' }),
+    ];
     const inner = scripted(responses);
     // The other task's model call is held: the session has journaled its pause but its run goes on.
     let release = () => {};
@@ -70,13 +105,18 @@ describe('approvals over HTTP', () => {
       const started = await startHttpDaemon(root, provider, log);
       running.push(started);
       const { url } = started;
-      const { body } = await postJson(`${url}/v1/requests`, { request: 'Summarize the note and list its action items.', request_id: 'appr-plan' });
+      const { body } = await postJson(`${url}/v1/requests`, {
+        request: 'Summarize the note and list its action items.',
+        request_id: 'appr-plan',
+      });
       await log.heard(/^tool call waits for approval$/);
       // A stream opened now replays the pause from the journal; the run announces it again later.
       const stream = await SseReader.open(`${url}/v1/sessions/${body.session_id}/events`);
       readers.push(stream);
       await stream.until((events) => events.some((event) => event.event === 'pending'));
-      expect((await postJson(`${url}/v1/sessions/${body.session_id}/reply`, { approve: true, reason: 'fine' })).status).toBe(202);
+      expect(
+        (await postJson(`${url}/v1/sessions/${body.session_id}/reply`, { approve: true, reason: 'fine' })).status,
+      ).toBe(202);
       // The intake has the reply file and decided about it: before the fix it was refused here.
       const decided = await log.heard(/^reply waits for its session|^request file rejected/);
       expect(decided).toBe('reply waits for its session to finish recording its pause');
@@ -99,11 +139,20 @@ describe('approvals over HTTP', () => {
     try {
       const started = await startHttpDaemon(root, provider, log);
       running.push(started);
-      const { body } = await postJson(`${started.url}/v1/requests`, { request: 'Write the report.', request_id: 'appr-running' });
+      const { body } = await postJson(`${started.url}/v1/requests`, {
+        request: 'Write the report.',
+        request_id: 'appr-running',
+      });
       await provider.waitForCalls(1);
-      writeFile(root, 'system/inbox/early-approval.json', JSON.stringify({ session_id: body.session_id, approve: true }));
+      writeFile(
+        root,
+        'system/inbox/early-approval.json',
+        JSON.stringify({ session_id: body.session_id, approve: true }),
+      );
       expect(await log.heard(/^request file rejected/)).toBe('request file rejected: moved to system/failed/');
-      expect(readdirSync(path.join(root, 'system', 'failed')).some((name) => name.includes('early-approval'))).toBe(true);
+      expect(readdirSync(path.join(root, 'system', 'failed')).some((name) => name.includes('early-approval'))).toBe(
+        true,
+      );
       provider.release(100);
       const stream = await SseReader.open(`${started.url}/v1/requests/appr-running/events`);
       readers.push(stream);

@@ -17,7 +17,10 @@ describe('http config', () => {
 
   it('reads tokens with operator as the default role, hashes lower-cased', () => {
     const hash = tokenSha256('t');
-    const config = loadConfig(exampleRoot(`http:\n  listen: 127.0.0.1:7070\n  tokens: [{ user: ana, sha256: "${hash.toUpperCase()}" }]\n`), {});
+    const config = loadConfig(
+      exampleRoot(`http:\n  listen: 127.0.0.1:7070\n  tokens: [{ user: ana, sha256: "${hash.toUpperCase()}" }]\n`),
+      {},
+    );
     expect(config.http.tokens).toEqual([{ user: 'ana', sha256: hash, role: 'operator' }]);
   });
 
@@ -38,7 +41,10 @@ describe('http config', () => {
 describe('tokens', () => {
   it('authenticates by sha-256, refuses a missing or unknown token with 401', () => {
     const token = newToken();
-    const table = new TokenTable([{ user: 'ana', sha256: tokenSha256(token), role: 'auditor' }, { user: 'raj', sha256: tokenSha256('raj-token'), role: 'operator' }]);
+    const table = new TokenTable([
+      { user: 'ana', sha256: tokenSha256(token), role: 'auditor' },
+      { user: 'raj', sha256: tokenSha256('raj-token'), role: 'operator' },
+    ]);
     expect(table.authenticate(`Bearer ${token}`)).toEqual({ user: 'ana', role: 'auditor' });
     expect(table.authenticate('bearer raj-token')).toEqual({ user: 'raj', role: 'operator' });
     for (const header of [undefined, '', 'Bearer', `Basic ${token}`, 'Bearer nope']) {

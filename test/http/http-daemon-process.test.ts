@@ -16,8 +16,10 @@ afterAll(cleanupAll);
 
 const HTTP_CONFIG = 'timezone: UTC\nhttp: { listen: "127.0.0.1:0" }\n';
 
-
-const messageSequences = (reader: SseReader) => reader.events.filter((event) => event.event === 'message').map((event) => (event.data as { sequence: number }).sequence);
+const messageSequences = (reader: SseReader) =>
+  reader.events
+    .filter((event) => event.event === 'message')
+    .map((event) => (event.data as { sequence: number }).sequence);
 
 describe('govflow start with the HTTP API', () => {
   it('loses no request acknowledged with 202 when killed -9 right after, and runs each exactly once', async () => {
@@ -25,19 +27,25 @@ describe('govflow start with the HTTP API', () => {
     const first = await startDaemon(root);
     const url = httpUrlOf(first.readyLine);
     const ids = Array.from({ length: 24 }, (_unused, index) => `kill-${index}`);
-    const answers = await Promise.all(ids.map((id) => postJson(`${url}/v1/requests`, { request: `Summarize note ${id}.`, request_id: id })));
+    const answers = await Promise.all(
+      ids.map((id) => postJson(`${url}/v1/requests`, { request: `Summarize note ${id}.`, request_id: id })),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(ids.map(() => 202));
     await first.kill9();
 
     const second = await startDaemon(root);
-    await waitFor('a result for every acknowledged request', () => readResults(root).length === ids.length, { timeoutMs: 60_000, detail: () => second.stderrTail() });
+    await waitFor('a result for every acknowledged request', () => readResults(root).length === ids.length, {
+      timeoutMs: 60_000,
+      detail: () => second.stderrTail(),
+    });
     const results = readResults(root);
     expect(results.map((result) => result.request_id).sort()).toEqual([...ids].sort());
     expect(results.every((result) => result.status === 'success')).toBe(true);
     // Each request ran once: one session per request id in the audit log, six entries each.
     const url2 = httpUrlOf(second.readyLine);
     const entries = (await getJson(`${url2}/v1/logs`)).body.entries as Array<{ requestId: string; sessionId: string }>;
-    for (const id of ids) expect(new Set(entries.filter((entry) => entry.requestId === id).map((entry) => entry.sessionId)).size).toBe(1);
+    for (const id of ids)
+      expect(new Set(entries.filter((entry) => entry.requestId === id).map((entry) => entry.sessionId)).size).toBe(1);
     expect((await postJson(`${url2}/v1/requests`, { request: 'again', request_id: ids[0] })).status).toBe(409);
     expect((await getJson(`${url2}/v1/verify`)).body.ok).toBe(true);
     await second.stop();
@@ -47,10 +55,15 @@ describe('govflow start with the HTTP API', () => {
     const root = makeRoot(HTTP_CONFIG);
     const first = await startDaemon(root);
     const url = httpUrlOf(first.readyLine);
-    const { body } = await postJson(`${url}/v1/requests`, { request: 'Summarize the meeting.', request_id: 'restart-1' });
+    const { body } = await postJson(`${url}/v1/requests`, {
+      request: 'Summarize the meeting.',
+      request_id: 'restart-1',
+    });
     const stream = await SseReader.open(`${url}/v1/requests/restart-1/events`);
     await stream.finished();
-    const third = stream.events.find((event) => event.event === 'message' && (event.data as { sequence: number }).sequence === 3)!;
+    const third = stream.events.find(
+      (event) => event.event === 'message' && (event.data as { sequence: number }).sequence === 3,
+    )!;
     expect((await first.stop()).code).toBe(0);
 
     const second = await startDaemon(root);
@@ -77,10 +90,15 @@ describe('govflow start with the HTTP API', () => {
     const daemon = await startDaemon(root);
     const url = httpUrlOf(daemon.readyLine);
     expect((await postJson(`${url}/v1/requests`, { request: 'x' })).status).toBe(401);
-    expect((await postJson(`${url}/v1/requests`, { request: 'Summarize.', request_id: 'tok-1' }, token)).status).toBe(202);
+    expect((await postJson(`${url}/v1/requests`, { request: 'Summarize.', request_id: 'tok-1' }, token)).status).toBe(
+      202,
+    );
     await waitFor('the result', () => readResults(root).length === 1, { timeoutMs: 20_000 });
     const logs = path.join(root, 'system', 'logs');
-    const text = readdirSync(logs).filter((name) => name.endsWith('.log')).map((name) => readFileSync(path.join(logs, name), 'utf8')).join('');
+    const text = readdirSync(logs)
+      .filter((name) => name.endsWith('.log'))
+      .map((name) => readFileSync(path.join(logs, name), 'utf8'))
+      .join('');
     expect(text.match(/\[USER: alice\]/g)).toHaveLength(6);
     expect((await runCli(['verify', '--root', root])).code).toBe(0);
     await daemon.stop();

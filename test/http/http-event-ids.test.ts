@@ -6,7 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../daemon/daemon-helpers.js';
 import { agentMessage, scripted, singleAgentRoot } from '../pipeline/pipeline-test-helpers.js';
-import { GatedProvider, SseReader, getJson, httpTestbed, postJson, startHttpDaemon, type SseEvent } from './http-test-helpers.js';
+import {
+  GatedProvider,
+  SseReader,
+  getJson,
+  httpTestbed,
+  postJson,
+  startHttpDaemon,
+  type SseEvent,
+} from './http-test-helpers.js';
 
 const { start, open, running } = httpTestbed();
 
@@ -29,7 +37,8 @@ function comparable(event: SseEvent | undefined): unknown {
 /** Every event of `some` is in `reference` with the same id, name and data. */
 function expectSameIds(some: SseEvent[], reference: SseEvent[]): void {
   const byId = new Map(reference.map((event) => [event.id, event]));
-  for (const event of some) expect({ id: event.id, found: comparable(byId.get(event.id)) }).toEqual({ id: event.id, found: comparable(event) });
+  for (const event of some)
+    expect({ id: event.id, found: comparable(byId.get(event.id)) }).toEqual({ id: event.id, found: comparable(event) });
 }
 
 describe('session event ids', () => {
@@ -39,21 +48,39 @@ describe('session event ids', () => {
     const { body } = await postJson(`${url}/v1/requests`, { request: 'Summarize the budget.' });
     const live = await open(`${url}/v1/requests/${body.request_id}/events`);
     await live.until((events) => events.some((event) => event.event === 'pending'));
-    await waitFor('the pending result', async () => (await getJson(`${url}/v1/requests/${body.request_id}`)).body.status === 'pending' || null);
+    await waitFor(
+      'the pending result',
+      async () => (await getJson(`${url}/v1/requests/${body.request_id}`)).body.status === 'pending' || null,
+    );
     // A stream opened during the pause replays it from the journal: same ids as the live one.
     const duringPause = await open(`${url}/v1/sessions/${body.session_id}/events`);
     await duringPause.until((events) => events.some((event) => event.event === 'pending'));
     expectSameIds(duringPause.events, live.events);
-    expect((await postJson(`${url}/v1/sessions/${body.session_id}/reply`, { reply: 'The Q3 budget.' })).status).toBe(202);
+    expect((await postJson(`${url}/v1/sessions/${body.session_id}/reply`, { reply: 'The Q3 budget.' })).status).toBe(
+      202,
+    );
     await live.finished();
     expectUniqueIds(live.events);
 
     const full = await open(`${url}/v1/sessions/${body.session_id}/events`);
     await full.finished();
-    expect(full.names()).toEqual(['session_started', 'message', 'message', 'message', 'message', 'message', 'message', 'message', 'session_finished']);
+    expect(full.names()).toEqual([
+      'session_started',
+      'message',
+      'message',
+      'message',
+      'message',
+      'message',
+      'message',
+      'message',
+      'session_finished',
+    ]);
     expectUniqueIds(full.events);
     expectSameIds(full.events, live.events);
-    expectSameIds(live.events.filter((event) => REPLAYABLE.has(event.event) && event.event !== 'pending'), full.events);
+    expectSameIds(
+      live.events.filter((event) => REPLAYABLE.has(event.event) && event.event !== 'pending'),
+      full.events,
+    );
 
     for (const [index, event] of full.events.entries()) {
       const resumed = await open(`${url}/v1/sessions/${body.session_id}/events`, { lastEventId: event.id! });
@@ -65,7 +92,17 @@ describe('session event ids', () => {
   });
 
   it('tell two pauses after the same message apart, live and replayed', async () => {
-    const root = singleAgentRoot('writer_agent', ['description: Writes reports.', 'next: []', 'content_type: report', 'tools: [write_file]', 'approval: [write_file]'], 'govflow-http-event-ids-');
+    const root = singleAgentRoot(
+      'writer_agent',
+      [
+        'description: Writes reports.',
+        'next: []',
+        'content_type: report',
+        'tools: [write_file]',
+        'approval: [write_file]',
+      ],
+      'govflow-http-event-ids-',
+    );
     const provider = scripted({
       writer_agent: [
         { tool_calls: [{ id: 'c1', name: 'write_file', input: { path: 'a.md', content: 'A' } }] },
@@ -86,7 +123,10 @@ describe('session event ids', () => {
       const late = await open(`${url}/v1/sessions/${body.session_id}/events`);
       await late.until(() => pendingsOf(late).length === 1);
       duringPauses.push(late);
-      await waitFor('the pause recorded', async () => (await getJson(`${url}/v1/requests/ids-1`)).body.status === 'pending' || null);
+      await waitFor(
+        'the pause recorded',
+        async () => (await getJson(`${url}/v1/requests/ids-1`)).body.status === 'pending' || null,
+      );
       expect((await postJson(`${url}/v1/sessions/${body.session_id}/reply`, { approve: true })).status).toBe(202);
     }
     await live.finished();

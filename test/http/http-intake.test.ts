@@ -35,14 +35,26 @@ function setUp() {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const inbox = new InboxIntake({
-    paths, registry, maxBytes: 1024, settleMs: 100, rescanIntervalMs: 60_000, concurrency: 1, timezone: 'UTC', watch: false,
+    paths,
+    registry,
+    maxBytes: 1024,
+    settleMs: 100,
+    rescanIntervalMs: 60_000,
+    concurrency: 1,
+    timezone: 'UTC',
+    watch: false,
     handle: async (item) => {
       handled.push(item);
       await gate;
     },
   });
   intakes.push(inbox);
-  const intake = new HttpIntake({ submit: (submission) => inbox.submit(submission), registry, maxBytes: 1024, timezone: 'UTC' });
+  const intake = new HttpIntake({
+    submit: (submission) => inbox.submit(submission),
+    registry,
+    maxBytes: 1024,
+    timezone: 'UTC',
+  });
   return { paths, registry, intake, inbox, handled, release };
 }
 
@@ -55,14 +67,27 @@ describe('HttpIntake', () => {
     const [claim] = visible(paths.processing);
     expect(originalNameOf(claim)).toBe('http-r-1.json');
     expect(JSON.parse(readFileSync(path.join(paths.processing, claim), 'utf8'))).toEqual({
-      request: 'Summarize.', request_id: 'r-1', session_id: submitted.sessionId, user: 'alice', metadata: { a: 1 },
+      request: 'Summarize.',
+      request_id: 'r-1',
+      session_id: submitted.sessionId,
+      user: 'alice',
+      metadata: { a: 1 },
     });
     expect(readdirSync(paths.inbox)).toEqual([]);
     await expect.poll(() => handled.length).toBe(1);
-    expect(handled[0]).toMatchObject({ kind: 'request', requestId: 'r-1', user: 'alice', sourceFile: 'http-r-1.json', claimedPath: path.join(paths.processing, claim) });
+    expect(handled[0]).toMatchObject({
+      kind: 'request',
+      requestId: 'r-1',
+      user: 'alice',
+      sourceFile: 'http-r-1.json',
+      claimedPath: path.join(paths.processing, claim),
+    });
     expect(await intake.ownerOf('r-1')).toEqual({ user: 'alice', sessionId: submitted.sessionId });
     await expect(intake.submit({ request: 'again', request_id: 'r-1' }, 'bob')).rejects.toMatchObject({ status: 409 });
-    await expect(intake.submit({ request: 'x'.repeat(2000) }, 'bob')).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/max_bytes/) });
+    await expect(intake.submit({ request: 'x'.repeat(2000) }, 'bob')).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/max_bytes/),
+    });
     expect(visible(paths.processing)).toEqual([claim]);
     expect(await intake.ownerOf('never')).toBeNull();
     release();
@@ -81,7 +106,10 @@ describe('HttpIntake', () => {
       const file = parseRequestFile('r.json', Buffer.from(JSON.stringify(body)), 1024);
       expect(file.kind, JSON.stringify(body)).toBe('invalid');
       const reason = (file as { reason: string }).reason;
-      const refused = await intake.submit(body, 'alice').then(() => null, (error: unknown) => error as { status: number; message: string });
+      const refused = await intake.submit(body, 'alice').then(
+        () => null,
+        (error: unknown) => error as { status: number; message: string },
+      );
       expect({ body, status: refused?.status }).toEqual({ body, status: 400 });
       // The same reason up to the list of fields (a client over HTTP may not name the user or session).
       expect(refused!.message.split(':')[0]).toBe(reason.split(':')[0]);
@@ -118,9 +146,24 @@ describe('HttpIntake', () => {
       writeFileSync(file, document === '' ? '' : JSON.stringify(document));
       return requestId ? registry.claim(requestId, file) : null;
     };
-    expect(await cut('.submit-1700000000000-abcdef-http-cut-1.json.tmp', { request: 'cut short', request_id: 'cut-1', user: 'alice' }, 'cut-1')).toBe('claimed');
-    expect(await cut('.submit-spare-abc123.tmp', { request: 'cut short in a spare', request_id: 'cut-3', user: 'bob' }, 'cut-3')).toBe('claimed');
-    await cut('.submit-1700000000001-abcdef-http-cut-2.json.tmp', { request: 'never acknowledged', request_id: 'cut-2' });
+    expect(
+      await cut(
+        '.submit-1700000000000-abcdef-http-cut-1.json.tmp',
+        { request: 'cut short', request_id: 'cut-1', user: 'alice' },
+        'cut-1',
+      ),
+    ).toBe('claimed');
+    expect(
+      await cut(
+        '.submit-spare-abc123.tmp',
+        { request: 'cut short in a spare', request_id: 'cut-3', user: 'bob' },
+        'cut-3',
+      ),
+    ).toBe('claimed');
+    await cut('.submit-1700000000001-abcdef-http-cut-2.json.tmp', {
+      request: 'never acknowledged',
+      request_id: 'cut-2',
+    });
     await cut('.submit-spare-def456.tmp', '');
     expect(repairInterruptedSubmissions(paths, registry, 1024)).toBe(2);
     const names = readdirSync(paths.processing);

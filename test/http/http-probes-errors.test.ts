@@ -18,7 +18,12 @@ class FailingProvider extends GatedProvider {
 
   override async generate(request: LlmRequest): Promise<LlmResponse> {
     await super.generate(request);
-    throw new ProviderError('the provider answered 400: model "gpt-x" does not exist', { provider: 'dry-run', model: 'gpt-x', status: 400, retryable: false });
+    throw new ProviderError('the provider answered 400: model "gpt-x" does not exist', {
+      provider: 'dry-run',
+      model: 'gpt-x',
+      status: 400,
+      retryable: false,
+    });
   }
 }
 
@@ -45,11 +50,20 @@ describe('probes and unreadable requests', () => {
     expect((await getJson(`${url}/v1/logs`)).status).toBe(401);
   });
 
-  it('answers a request with raw non-ASCII bytes in its query with a 400 in govflow\'s error shape', async () => {
+  it("answers a request with raw non-ASCII bytes in its query with a 400 in govflow's error shape", async () => {
     const { url } = await start(new GatedProvider());
-    const answer = await rawRequest(url, Buffer.concat([Buffer.from('GET /v1/logs?session=sess-'), Buffer.from('…', 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]));
+    const answer = await rawRequest(
+      url,
+      Buffer.concat([
+        Buffer.from('GET /v1/logs?session=sess-'),
+        Buffer.from('…', 'utf8'),
+        Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n'),
+      ]),
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 400/);
-    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: string; message: string } };
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as {
+      error: { code: string; message: string };
+    };
     expect(body.error.code).toBe('bad_request');
     expect(body.error.message).toMatch(/percent-encode the URL/);
   });
@@ -75,6 +89,10 @@ describe('probes and unreadable requests', () => {
     const chatEvents = await chat.finished();
     expect(chatEvents.filter((event) => event.event === 'error')).toHaveLength(1);
     // (the chunks are the dry-run answer the gate streams before the failure)
-    expect(chatEvents.map((event) => event.event).filter((name) => name !== 'content_chunk')).toEqual(['message_start', 'error', 'message_complete']);
+    expect(chatEvents.map((event) => event.event).filter((name) => name !== 'content_chunk')).toEqual([
+      'message_start',
+      'error',
+      'message_complete',
+    ]);
   });
 });

@@ -6,7 +6,12 @@
 import { GovflowDaemon } from '../../src/daemon/daemon.js';
 import { DryRunProvider } from '../../src/llm/dry-run-provider.js';
 import type { OperationalLog } from '../../src/log-contract.js';
-import { PROVIDER_INTERFACE_VERSION, type LlmProvider, type LlmRequest, type LlmResponse } from '../../src/llm/provider.js';
+import {
+  PROVIDER_INTERFACE_VERSION,
+  type LlmProvider,
+  type LlmRequest,
+  type LlmResponse,
+} from '../../src/llm/provider.js';
 import { afterEach } from 'vitest';
 import { agentMessage, exampleRoot, removeTempDirs } from '../pipeline/pipeline-test-helpers.js';
 
@@ -58,7 +63,8 @@ export class GatedProvider implements LlmProvider {
       if (this.credit > 0) this.credit -= 1;
       else {
         await new Promise<void>((resolve, reject) => {
-          const onAbort = () => reject(request.signal.reason instanceof Error ? request.signal.reason : new Error('aborted'));
+          const onAbort = () =>
+            reject(request.signal.reason instanceof Error ? request.signal.reason : new Error('aborted'));
           if (request.signal.aborted) return onAbort();
           request.signal.addEventListener('abort', onAbort, { once: true });
           this.waiting.push(() => {
@@ -70,8 +76,19 @@ export class GatedProvider implements LlmProvider {
     }
     if (this.options.pendingOnce === request.agent && !this.asked) {
       this.asked = true;
-      const text = agentMessage({ content: null, contentType: request.expectation?.contentType ?? 'objectives', next: null, status: 'pending', message: 'Which budget do you mean?' });
-      return { text, usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0 }, model: 'dry-run', provider: this.kind };
+      const text = agentMessage({
+        content: null,
+        contentType: request.expectation?.contentType ?? 'objectives',
+        next: null,
+        status: 'pending',
+        message: 'Which budget do you mean?',
+      });
+      return {
+        text,
+        usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0 },
+        model: 'dry-run',
+        provider: this.kind,
+      };
     }
     const response = await this.inner.generate(request);
     const half = Math.floor(response.text.length / 2);
@@ -97,9 +114,19 @@ export function httpUrlOf(readyLine: string): string {
 }
 
 /** Starts the daemon in this process with the HTTP API on a free loopback port. */
-export async function startHttpDaemon(root: string, provider: LlmProvider = new GatedProvider(), log: OperationalLog = SILENT): Promise<HttpDaemon> {
+export async function startHttpDaemon(
+  root: string,
+  provider: LlmProvider = new GatedProvider(),
+  log: OperationalLog = SILENT,
+): Promise<HttpDaemon> {
   let readyLine = '';
-  const daemon = await GovflowDaemon.start(root, { env: {}, log, provider, httpListen: '127.0.0.1:0', announce: (line) => (readyLine = line) });
+  const daemon = await GovflowDaemon.start(root, {
+    env: {},
+    log,
+    provider,
+    httpListen: '127.0.0.1:0',
+    announce: (line) => (readyLine = line),
+  });
   return { daemon, url: httpUrlOf(readyLine), readyLine };
 }
 
@@ -140,7 +167,10 @@ export class SseReader {
   private waiters: Array<() => void> = [];
   private reading: Promise<void> = Promise.resolve();
 
-  static async open(url: string, options: { token?: string; lastEventId?: string; method?: string; body?: unknown } = {}): Promise<SseReader> {
+  static async open(
+    url: string,
+    options: { token?: string; lastEventId?: string; method?: string; body?: unknown } = {},
+  ): Promise<SseReader> {
     const reader = new SseReader();
     const response = await fetch(url, {
       method: options.method ?? 'GET',
@@ -223,7 +253,9 @@ export class SseReader {
 
   /** Resolves once the server ended the stream. */
   async finished(timeoutMs = 15_000): Promise<SseEvent[]> {
-    const timer = new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error(`the stream did not end; got: ${this.names().join(', ')}`)), timeoutMs).unref());
+    const timer = new Promise<never>((_resolve, reject) =>
+      setTimeout(() => reject(new Error(`the stream did not end; got: ${this.names().join(', ')}`)), timeoutMs).unref(),
+    );
     await Promise.race([this.reading, timer]);
     return this.events;
   }

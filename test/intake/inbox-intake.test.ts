@@ -1,4 +1,15 @@
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IntakeItem } from '../../src/intake/claimed-file.js';
@@ -17,12 +28,19 @@ describe('InboxIntake: accepting requests', () => {
     const { paths } = makeRoot();
     const { intake, recorded } = makeIntake(paths);
     await intake.start();
-    for (const folder of [paths.inbox, paths.processing, paths.failed, paths.state]) expect(existsSync(folder)).toBe(true);
+    for (const folder of [paths.inbox, paths.processing, paths.failed, paths.state])
+      expect(existsSync(folder)).toBe(true);
 
     dropFile(paths, 'hello.json', JSON.stringify({ request: 'say hi', request_id: 'hello-1', user: 'ana' }));
     await waitUntil(() => recorded.items.length === 1, 'the request');
     const item = recorded.items[0];
-    expect(item).toMatchObject({ kind: 'request', requestId: 'hello-1', text: 'say hi', user: 'ana', sourceFile: 'hello.json' });
+    expect(item).toMatchObject({
+      kind: 'request',
+      requestId: 'hello-1',
+      text: 'say hi',
+      user: 'ana',
+      sourceFile: 'hello.json',
+    });
     expect(path.dirname(item.claimedPath)).toBe(path.resolve(paths.processing));
     expect(existsSync(item.claimedPath)).toBe(true);
     expect(readdirSync(paths.inbox)).toEqual([]);
@@ -38,7 +56,12 @@ describe('InboxIntake: accepting requests', () => {
     const item = recorded.items[0] as Extract<IntakeItem, { kind: 'request' }>;
     expect(item.requestId).toMatch(/^req-\d{8}-\d{6}-[0-9a-z]{6}$/);
     const again = await readClaimedFile(item.claimedPath, 1024);
-    expect(again).toMatchObject({ kind: 'request', requestId: item.requestId, sourceFile: 'plain.txt', text: 'summarise this' });
+    expect(again).toMatchObject({
+      kind: 'request',
+      requestId: item.requestId,
+      sourceFile: 'plain.txt',
+      text: 'summarise this',
+    });
     expect(await recoverClaimedFiles(paths)).toEqual([item.claimedPath]);
     expect(originalNameOf(item.claimedPath)).toBe('plain.txt');
   });
@@ -49,7 +72,12 @@ describe('InboxIntake: accepting requests', () => {
     await intake.start();
     dropFile(paths, 'answer.json', '{"session_id":"sess-9","reply":"blue"}');
     await waitUntil(() => recorded.items.length === 1, 'the reply');
-    expect(recorded.items[0]).toMatchObject({ kind: 'reply', sessionId: 'sess-9', reply: 'blue', sourceFile: 'answer.json' });
+    expect(recorded.items[0]).toMatchObject({
+      kind: 'reply',
+      sessionId: 'sess-9',
+      reply: 'blue',
+      sourceFile: 'answer.json',
+    });
   });
 
   it('claims each file renamed into the inbox, one after another (latency figures: bench/intake-latency.mjs)', async () => {
@@ -60,7 +88,9 @@ describe('InboxIntake: accepting requests', () => {
       dropFile(paths, `fast-${index}.txt`, `request ${index}`);
       await waitUntil(() => recorded.items.length === index + 1, `fast-${index}.txt`);
     }
-    expect(recorded.items.map((item) => item.sourceFile)).toEqual(Array.from({ length: 15 }, (_, index) => `fast-${index}.txt`));
+    expect(recorded.items.map((item) => item.sourceFile)).toEqual(
+      Array.from({ length: 15 }, (_, index) => `fast-${index}.txt`),
+    );
   });
 });
 
@@ -115,7 +145,10 @@ describe('InboxIntake: rejected files', () => {
     await intake.start();
     dropFile(paths, 'broken.json', '{"request": ');
     await waitUntil(() => recorded.rejections.length === 1, 'the rejection');
-    expect(recorded.rejections[0]).toMatchObject({ file: 'broken.json', reason: expect.stringMatching(/not valid JSON/) });
+    expect(recorded.rejections[0]).toMatchObject({
+      file: 'broken.json',
+      reason: expect.stringMatching(/not valid JSON/),
+    });
     expect(readFileSync(path.join(paths.failed, 'broken.json'), 'utf8')).toBe('{"request": ');
     const record = errorRecord(paths.failed, 'broken.json');
     expect(record.file).toBe('broken.json');
@@ -136,13 +169,19 @@ describe('InboxIntake: rejected files', () => {
     dropFile(paths, 'extra-approval.json', JSON.stringify({ session_id: 'sess-9', approve: true, approver: 'ana' }));
     await waitUntil(() => recorded.rejections.length === 3, 'the rejections');
     expect(recorded.items).toEqual([]);
-    for (const [file, field] of [['extra.json', 'priority'], ['extra-reply.json', 'colour'], ['extra-approval.json', 'approver']]) {
+    for (const [file, field] of [
+      ['extra.json', 'priority'],
+      ['extra-reply.json', 'colour'],
+      ['extra-approval.json', 'approver'],
+    ]) {
       const record = errorRecord(paths.failed, file);
       expect(record.file).toBe(file);
       expect(record.reason).toMatch(new RegExp(`^unknown field "${field}"`));
       expect(existsSync(path.join(paths.failed, file))).toBe(true);
     }
-    expect(errorRecord(paths.failed, 'extra.json').reason).toMatch(/"request", "request_id", "session_id", "user", "metadata"/);
+    expect(errorRecord(paths.failed, 'extra.json').reason).toMatch(
+      /"request", "request_id", "session_id", "user", "metadata"/,
+    );
   });
 
   it('never overwrites an earlier failed file with the same name', async () => {
@@ -153,12 +192,11 @@ describe('InboxIntake: rejected files', () => {
     await waitUntil(() => recorded.rejections.length === 1, 'the first rejection');
     dropFile(paths, 'empty.txt', '   ');
     await waitUntil(() => recorded.rejections.length === 2, 'the second rejection');
-    expect(readdirSync(paths.failed).filter((name) => !name.startsWith('.')).sort()).toEqual([
-      'empty-1.txt',
-      'empty-1.txt.error.json',
-      'empty.txt',
-      'empty.txt.error.json',
-    ]);
+    expect(
+      readdirSync(paths.failed)
+        .filter((name) => !name.startsWith('.'))
+        .sort(),
+    ).toEqual(['empty-1.txt', 'empty-1.txt.error.json', 'empty.txt', 'empty.txt.error.json']);
     expect(readFileSync(path.join(paths.failed, 'empty-1.txt'), 'utf8')).toBe('   ');
     expect(errorRecord(paths.failed, 'empty-1.txt').file).toBe('empty.txt');
   });
@@ -276,7 +314,11 @@ describe('InboxIntake: scale, races and shutdown', () => {
     });
     await intake.start();
     // Every file leaves the inbox although only 4 handlers run and none has finished.
-    await waitUntil(() => readdirSync(paths.inbox).length === 0 && intake.queued === 996 && active === 4, 'every file claimed, 4 handlers waiting', 30_000);
+    await waitUntil(
+      () => readdirSync(paths.inbox).length === 0 && intake.queued === 996 && active === 4,
+      'every file claimed, 4 handlers waiting',
+      30_000,
+    );
     expect(intake.running).toBe(4);
     expect(readdirSync(paths.processing)).toHaveLength(1000);
     release();
@@ -294,7 +336,11 @@ describe('InboxIntake: scale, races and shutdown', () => {
     const { paths } = makeRoot();
     mkdirSync(paths.inbox, { recursive: true });
     const base = Date.now() / 1000 - 60;
-    for (const [name, age] of [['c.txt', 3], ['a.txt', 1], ['b.txt', 2]] as const) {
+    for (const [name, age] of [
+      ['c.txt', 3],
+      ['a.txt', 1],
+      ['b.txt', 2],
+    ] as const) {
       writeFileSync(path.join(paths.inbox, name), name);
       utimesSync(path.join(paths.inbox, name), base + age, base + age);
     }

@@ -39,7 +39,13 @@ describe('parseRequestFile: valid files', () => {
   });
 
   it('reads every field of a JSON request', () => {
-    const json = JSON.stringify({ request: 'do it', request_id: 'order-1.A_b', session_id: 's1', user: 'ana', metadata: { a: 1 } });
+    const json = JSON.stringify({
+      request: 'do it',
+      request_id: 'order-1.A_b',
+      session_id: 's1',
+      user: 'ana',
+      metadata: { a: 1 },
+    });
     expect(parse('r.json', json)).toEqual({
       kind: 'request',
       requestId: 'order-1.A_b',
@@ -84,19 +90,39 @@ describe('parseRequestFile: invalid files say what to fix', () => {
     ['non-string request', 'a.json', '{"request":42}', /"request" must be a string, but it is a number/],
     ['empty request', 'a.json', '{"request":"  "}', /"request" is empty/],
     ['bad request_id characters', 'a.json', '{"request":"x","request_id":"a/b"}', /"request_id" "a\/b" is not allowed/],
-    ['request_id too long', 'a.json', JSON.stringify({ request: 'x', request_id: 'a'.repeat(129) }), /1 to 128 characters/],
+    [
+      'request_id too long',
+      'a.json',
+      JSON.stringify({ request: 'x', request_id: 'a'.repeat(129) }),
+      /1 to 128 characters/,
+    ],
     ['empty request_id', 'a.json', '{"request":"x","request_id":""}', /"request_id" "" is not allowed/],
     ['numeric request_id', 'a.json', '{"request":"x","request_id":7}', /"request_id" must be a string/],
     ['non-string user', 'a.json', '{"request":"x","user":["u"]}', /"user" must be a string, but it is an array/],
     ['non-string session_id', 'a.json', '{"request":"x","session_id":1}', /"session_id" must be a string/],
     ['path-like session_id', 'a.json', '{"request":"x","session_id":".."}', /not a session id/],
-    ['metadata not an object', 'a.json', '{"request":"x","metadata":"m"}', /"metadata" must be a JSON object, but it is a string/],
-    ['metadata an array', 'a.json', '{"request":"x","metadata":[1]}', /"metadata" must be a JSON object, but it is an array/],
+    [
+      'metadata not an object',
+      'a.json',
+      '{"request":"x","metadata":"m"}',
+      /"metadata" must be a JSON object, but it is a string/,
+    ],
+    [
+      'metadata an array',
+      'a.json',
+      '{"request":"x","metadata":[1]}',
+      /"metadata" must be a JSON object, but it is an array/,
+    ],
     ['reply without session_id', 'a.json', '{"reply":"yes"}', /needs "session_id"/],
     ['reply not a string', 'a.json', '{"session_id":"s","reply":3}', /"reply" must be a string/],
     ['reply traversing folders', 'a.json', '{"session_id":"../x","reply":"y"}', /not a session id/],
     ['both request and reply', 'a.json', '{"request":"x","session_id":"s","reply":"y"}', /both "request" and "reply"/],
-    ['other extension', 'a.pdf', 'hello', /extension ".pdf" is not accepted: name the file \*\.txt or \*\.md .* or \*\.json/],
+    [
+      'other extension',
+      'a.pdf',
+      'hello',
+      /extension ".pdf" is not accepted: name the file \*\.txt or \*\.md .* or \*\.json/,
+    ],
     ['no extension', 'README', 'hello', /no extension is not accepted/],
   ];
   it.each(cases)('%s', (_label, name, content, expected) => {

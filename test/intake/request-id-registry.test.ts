@@ -26,7 +26,7 @@ describe('RequestIdRegistry', () => {
     expect(await new RequestIdRegistry(paths).claim('r1', '/p/1-aaaaaa-a.json')).toBe('claimed');
   });
 
-  it('treats an unreadable marker as somebody else\'s claim (never run twice)', async () => {
+  it("treats an unreadable marker as somebody else's claim (never run twice)", async () => {
     const { paths } = makeRoot();
     mkdirSync(path.join(paths.state, 'requests'), { recursive: true });
     writeFileSync(path.join(paths.state, 'requests', 'r2'), '');
@@ -70,7 +70,10 @@ describe('RequestIdRegistry', () => {
     const mine = path.join(paths.processing, '1-aaaaaa-mine.json');
     writeFileSync(mine, '{"request": "x"}');
     mkdirSync(path.join(paths.state, 'requests'), { recursive: true });
-    writeFileSync(path.join(paths.state, 'requests', 'old'), JSON.stringify({ format_version: 1, request_id: 'old', claimed_path: mine, claimed_at: 'x' }));
+    writeFileSync(
+      path.join(paths.state, 'requests', 'old'),
+      JSON.stringify({ format_version: 1, request_id: 'old', claimed_path: mine, claimed_at: 'x' }),
+    );
     expect(await new RequestIdRegistry(paths).claim('old', mine)).toBe('claimed');
     writeFileSync(path.join(paths.state, 'requests', 'lookalike'), JSON.stringify({ claimed_path: mine }));
     expect(await new RequestIdRegistry(paths).claim('lookalike', mine)).toBe('duplicate');
@@ -78,7 +81,9 @@ describe('RequestIdRegistry', () => {
 
   it('gives exactly one winner among many racing claims', async () => {
     const { paths } = makeRoot();
-    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, index) => new RequestIdRegistry(paths).claim('race', `/p/${index}`)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => new RequestIdRegistry(paths).claim('race', `/p/${index}`)),
+    );
     expect(outcomes.filter((outcome) => outcome === 'claimed')).toHaveLength(1);
   });
 
@@ -100,28 +105,67 @@ describe('settleVerdict', () => {
   const at = (milliseconds: number) => BigInt(milliseconds) * 1_000_000n;
 
   it('waits for a fresh file that was written in place, for the rest of settle_ms', () => {
-    const verdict = settleVerdict({ sighting: { size: 5n, mtimeNs: at(now - 30), ctimeNs: at(now - 30) }, nowMs: now, settleMs: 100, arrivedWhole: false });
+    const verdict = settleVerdict({
+      sighting: { size: 5n, mtimeNs: at(now - 30), ctimeNs: at(now - 30) },
+      nowMs: now,
+      settleMs: 100,
+      arrivedWhole: false,
+    });
     expect(verdict).toEqual({ ready: false, waitMs: 70 });
   });
 
   it('takes a file nobody wrote to for settle_ms', () => {
-    expect(settleVerdict({ sighting: { size: 5n, mtimeNs: at(now - 100), ctimeNs: at(now - 100) }, nowMs: now, settleMs: 100, arrivedWhole: false }).ready).toBe(true);
+    expect(
+      settleVerdict({
+        sighting: { size: 5n, mtimeNs: at(now - 100), ctimeNs: at(now - 100) },
+        nowMs: now,
+        settleMs: 100,
+        arrivedWhole: false,
+      }).ready,
+    ).toBe(true);
   });
 
   it('takes at once a file renamed in after its last write, or one that appeared whole', () => {
-    expect(settleVerdict({ sighting: { size: 5n, mtimeNs: at(now - 1), ctimeNs: at(now) }, nowMs: now, settleMs: 100, arrivedWhole: false }).ready).toBe(true);
-    expect(settleVerdict({ sighting: { size: 5n, mtimeNs: at(now), ctimeNs: at(now) }, nowMs: now, settleMs: 100, arrivedWhole: true }).ready).toBe(true);
+    expect(
+      settleVerdict({
+        sighting: { size: 5n, mtimeNs: at(now - 1), ctimeNs: at(now) },
+        nowMs: now,
+        settleMs: 100,
+        arrivedWhole: false,
+      }).ready,
+    ).toBe(true);
+    expect(
+      settleVerdict({
+        sighting: { size: 5n, mtimeNs: at(now), ctimeNs: at(now) },
+        nowMs: now,
+        settleMs: 100,
+        arrivedWhole: true,
+      }).ready,
+    ).toBe(true);
   });
 
   it('never takes a fresh empty file early: that is how in-place writers start', () => {
-    expect(settleVerdict({ sighting: { size: 0n, mtimeNs: at(now - 1), ctimeNs: at(now) }, nowMs: now, settleMs: 100, arrivedWhole: true }).ready).toBe(false);
+    expect(
+      settleVerdict({
+        sighting: { size: 0n, mtimeNs: at(now - 1), ctimeNs: at(now) },
+        nowMs: now,
+        settleMs: 100,
+        arrivedWhole: true,
+      }).ready,
+    ).toBe(false);
   });
 
   it('takes a file with a future mtime once it was unchanged for settle_ms', () => {
     const sighting = { size: 5n, mtimeNs: at(now + 60_000), ctimeNs: at(now + 60_000) };
-    expect(settleVerdict({ sighting, nowMs: now, settleMs: 100, arrivedWhole: false })).toEqual({ ready: false, waitMs: 100 });
+    expect(settleVerdict({ sighting, nowMs: now, settleMs: 100, arrivedWhole: false })).toEqual({
+      ready: false,
+      waitMs: 100,
+    });
     const earlier = { size: 5n, mtimeNs: sighting.mtimeNs, seenAtMs: now - 100 };
     expect(settleVerdict({ sighting, earlier, nowMs: now, settleMs: 100, arrivedWhole: false }).ready).toBe(true);
-    expect(settleVerdict({ sighting: { ...sighting, size: 6n }, earlier, nowMs: now, settleMs: 100, arrivedWhole: false }).ready).toBe(false);
+    expect(
+      settleVerdict({ sighting: { ...sighting, size: 6n }, earlier, nowMs: now, settleMs: 100, arrivedWhole: false })
+        .ready,
+    ).toBe(false);
   });
 });

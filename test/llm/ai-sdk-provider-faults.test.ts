@@ -8,7 +8,12 @@ import { ConfigError } from '../../src/errors.js';
 import { AI_SDK_PROVIDER_KINDS, isAiSdkProviderKind } from '../../src/llm/ai-sdk-models.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
 import { ProviderCallError } from '../../src/llm/provider-error-translation.js';
-import { createAiSdkProvider, type AiSdkProviderSettings, startLoopbackLlmServer, type LoopbackLlmServer } from './loopback-llm-server.js';
+import {
+  createAiSdkProvider,
+  type AiSdkProviderSettings,
+  startLoopbackLlmServer,
+  type LoopbackLlmServer,
+} from './loopback-llm-server.js';
 
 let server: LoopbackLlmServer;
 
@@ -203,9 +208,14 @@ describe('models', () => {
   });
 
   it('reports the model that actually answered', async () => {
-    server.reply({ kind: 'text', text: '{}', model: 'gpt-4.1-mini-2025-04-14' }, { kind: 'text', text: '{}', model: 'gpt-4.1-mini-2025-04-14' });
+    server.reply(
+      { kind: 'text', text: '{}', model: 'gpt-4.1-mini-2025-04-14' },
+      { kind: 'text', text: '{}', model: 'gpt-4.1-mini-2025-04-14' },
+    );
     const provider = createAiSdkProvider(settings());
     expect((await provider.generate(request())).model).toBe('gpt-4.1-mini-2025-04-14');
-    expect((await createAiSdkProvider(settings({ stream: false })).generate(request())).model).toBe('gpt-4.1-mini-2025-04-14');
+    expect((await createAiSdkProvider(settings({ stream: false })).generate(request())).model).toBe(
+      'gpt-4.1-mini-2025-04-14',
+    );
   });
 });

@@ -7,7 +7,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/errors.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
 import { ProviderCallError } from '../../src/llm/provider-error-translation.js';
-import { createAiSdkProvider, type AiSdkProviderSettings, startLoopbackLlmServer, type LoopbackLlmServer, type RecordedRequest } from './loopback-llm-server.js';
+import {
+  createAiSdkProvider,
+  type AiSdkProviderSettings,
+  startLoopbackLlmServer,
+  type LoopbackLlmServer,
+  type RecordedRequest,
+} from './loopback-llm-server.js';
 
 interface ProviderCase {
   kind: AiSdkProviderSettings['kind'];
@@ -19,9 +25,21 @@ interface ProviderCase {
 
 const CASES: ProviderCase[] = [
   { kind: 'openai', model: 'gpt-4.1-mini', apiKey: 'sk-test-openai-key-0001', basePath: '/v1', wire: 'openai' },
-  { kind: 'openai-compatible', model: 'qwen2.5-7b-instruct', apiKey: 'sk-test-compat-key-0002', basePath: '/v1', wire: 'openai' },
+  {
+    kind: 'openai-compatible',
+    model: 'qwen2.5-7b-instruct',
+    apiKey: 'sk-test-compat-key-0002',
+    basePath: '/v1',
+    wire: 'openai',
+  },
   { kind: 'ollama', model: 'llama3.1:8b', apiKey: null, basePath: '/v1', wire: 'openai' },
-  { kind: 'anthropic', model: 'claude-sonnet-4-20250514', apiKey: 'sk-ant-test-key-0003', basePath: '/v1', wire: 'anthropic' },
+  {
+    kind: 'anthropic',
+    model: 'claude-sonnet-4-20250514',
+    apiKey: 'sk-ant-test-key-0003',
+    basePath: '/v1',
+    wire: 'anthropic',
+  },
   { kind: 'google', model: 'gemini-2.5-flash', apiKey: 'AIzaTestGoogleKey0004', basePath: '/v1beta', wire: 'gemini' },
 ];
 
@@ -102,7 +120,9 @@ function sentSettings(request: RecordedRequest) {
     };
   }
   if (request.wire === 'anthropic') {
-    const system = Array.isArray(body.system) ? body.system.map((part: { text: string }) => part.text).join('') : body.system;
+    const system = Array.isArray(body.system)
+      ? body.system.map((part: { text: string }) => part.text).join('')
+      : body.system;
     const last = body.messages?.at(-1);
     return {
       model: body.model,
@@ -155,9 +175,16 @@ describe.each(CASES)('$kind through the AI SDK', (testCase) => {
 
   it('streams: calls onChunk per delta, assembles the text, reads usage from the end of the stream', async () => {
     const chunks = ['{"status":', '"success","output"', ':{"content":{"ok":true}}}'];
-    server.reply({ kind: 'text', text: ANSWER, chunks, usage: { inputTokens: 80, outputTokens: 20, cachedInputTokens: 64 } });
+    server.reply({
+      kind: 'text',
+      text: ANSWER,
+      chunks,
+      usage: { inputTokens: 80, outputTokens: 20, cachedInputTokens: 64 },
+    });
     const received: string[] = [];
-    const response = await providerFor(testCase).generate(requestFor(testCase, { onChunk: (chunk) => received.push(chunk) }));
+    const response = await providerFor(testCase).generate(
+      requestFor(testCase, { onChunk: (chunk) => received.push(chunk) }),
+    );
 
     expect(received).toEqual(chunks);
     expect(response.text).toBe(ANSWER);
@@ -170,7 +197,11 @@ describe.each(CASES)('$kind through the AI SDK', (testCase) => {
   });
 
   it('asks for no stream when nobody reads the chunks (streaming costs CPU for nothing)', async () => {
-    server.reply({ kind: 'text', text: ANSWER, chunks: ['{"status":', '"success","output"', ':{"content":{"ok":true}}}'] });
+    server.reply({
+      kind: 'text',
+      text: ANSWER,
+      chunks: ['{"status":', '"success","output"', ':{"content":{"ok":true}}}'],
+    });
     const response = await providerFor(testCase).generate(requestFor(testCase));
     expect(response.text).toBe(ANSWER);
     const [sent] = server.requests as [RecordedRequest];
@@ -203,7 +234,10 @@ describe.each(CASES)('$kind through the AI SDK', (testCase) => {
         ? body.contents.map((turn: any) => ({ role: turn.role, text: turn.parts[0].text }))
         : body.messages
             .filter((turn: any) => turn.role !== 'system')
-            .map((turn: any) => ({ role: turn.role, text: Array.isArray(turn.content) ? turn.content[0].text : turn.content }));
+            .map((turn: any) => ({
+              role: turn.role,
+              text: Array.isArray(turn.content) ? turn.content[0].text : turn.content,
+            }));
     const assistantRole = testCase.wire === 'gemini' ? 'model' : 'assistant';
     expect(turns).toEqual([
       { role: 'user', text: 'first prompt' },
@@ -252,7 +286,9 @@ describe.each(CASES)('$kind through the AI SDK', (testCase) => {
   it('does not retry a 401, says what to check, and never shows the key', async () => {
     server.reply({ kind: 'status', status: 401, echoCredential: true }, { kind: 'text', text: 'must not be reached' });
     const { delays, sleep } = recordingSleep();
-    const error = await rejectionOf(providerFor(testCase, { sleep, apiKey: SECRET_KEY }).generate(requestFor(testCase)));
+    const error = await rejectionOf(
+      providerFor(testCase, { sleep, apiKey: SECRET_KEY }).generate(requestFor(testCase)),
+    );
     expect(server.requests).toHaveLength(1);
     // The server did receive the key and echoed it back, so scrubbing is what keeps it out.
     expect(credentialSent(server.requests[0] as RecordedRequest)).toContain(SECRET_KEY);
@@ -262,7 +298,13 @@ describe.each(CASES)('$kind through the AI SDK', (testCase) => {
     expect(delays).toEqual([]);
     expect(error.message).toMatch(/HTTP 401.*API key/);
     expect(error.bodyExcerpt).toContain('Incorrect API key provided');
-    const everything = [error.message, error.bodyExcerpt, error.stack, inspect(error, { depth: 10 }), JSON.stringify(error)].join('\n');
+    const everything = [
+      error.message,
+      error.bodyExcerpt,
+      error.stack,
+      inspect(error, { depth: 10 }),
+      JSON.stringify(error),
+    ].join('\n');
     expect(everything).not.toContain(SECRET_KEY);
     expect(everything).not.toContain(SECRET_KEY.slice(0, 12));
     expect(everything).not.toContain(SECRET_KEY.slice(-12));
@@ -292,10 +334,13 @@ describe.each(CASES)('$kind through the AI SDK', (testCase) => {
     let abortedAt = 0;
     // Aborted once the call reached the server (the provider package is loaded on the first call,
     // which takes longer than a fixed delay on a busy machine).
-    void expect.poll(() => server.requests.length, { timeout: 10_000 }).toBe(1).then(() => {
-      abortedAt = Date.now();
-      controller.abort(new Error('shutdown'));
-    });
+    void expect
+      .poll(() => server.requests.length, { timeout: 10_000 })
+      .toBe(1)
+      .then(() => {
+        abortedAt = Date.now();
+        controller.abort(new Error('shutdown'));
+      });
     const error = await rejectionOf(
       providerFor(testCase, { sleep, timeoutMs: 20_000 }).generate(requestFor(testCase, { signal: controller.signal })),
     );

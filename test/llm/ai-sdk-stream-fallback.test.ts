@@ -43,7 +43,9 @@ async function jsonOnlyServer(kind: keyof typeof JSON_BODIES, streamFlags: unkno
     let body = '';
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
-      streamFlags.push(kind === 'google' ? (request.url ?? '').includes('streamGenerateContent') : (JSON.parse(body).stream ?? false));
+      streamFlags.push(
+        kind === 'google' ? (request.url ?? '').includes('streamGenerateContent') : (JSON.parse(body).stream ?? false),
+      );
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(JSON_BODIES[kind]));
     });
@@ -54,17 +56,36 @@ async function jsonOnlyServer(kind: keyof typeof JSON_BODIES, streamFlags: unkno
 }
 
 describe('a server that does not stream', () => {
-  it.each(['openai-compatible', 'anthropic', 'google'] as const)('%s: gets the answer without streaming, and later calls do not ask for a stream', async (kind) => {
-    const flags: unknown[] = [];
-    const baseUrl = await jsonOnlyServer(kind, flags);
-    const provider = createAiSdkProvider({ kind, model: 'local-model', baseUrl, apiKey: kind === 'openai-compatible' ? null : 'test-key-123456', maxAttempts: 1, timeoutMs: 5_000 });
-    // A reader of the chunks is what makes a call stream.
-    const call = () => provider.generate({ agent: 'a', system: 'Answer in JSON.', prompt: 'hi', model: 'local-model', maxTokens: 100, signal: new AbortController().signal, onChunk: () => {} });
-    const first = await call();
-    expect(first.text).toBe('{"ok":true}');
-    expect(first.usage).toMatchObject({ inputTokens: 11, outputTokens: 3 });
-    expect(flags).toEqual([true, false]);
-    await call();
-    expect(flags).toEqual([true, false, false]);
-  });
+  it.each(['openai-compatible', 'anthropic', 'google'] as const)(
+    '%s: gets the answer without streaming, and later calls do not ask for a stream',
+    async (kind) => {
+      const flags: unknown[] = [];
+      const baseUrl = await jsonOnlyServer(kind, flags);
+      const provider = createAiSdkProvider({
+        kind,
+        model: 'local-model',
+        baseUrl,
+        apiKey: kind === 'openai-compatible' ? null : 'test-key-123456',
+        maxAttempts: 1,
+        timeoutMs: 5_000,
+      });
+      // A reader of the chunks is what makes a call stream.
+      const call = () =>
+        provider.generate({
+          agent: 'a',
+          system: 'Answer in JSON.',
+          prompt: 'hi',
+          model: 'local-model',
+          maxTokens: 100,
+          signal: new AbortController().signal,
+          onChunk: () => {},
+        });
+      const first = await call();
+      expect(first.text).toBe('{"ok":true}');
+      expect(first.usage).toMatchObject({ inputTokens: 11, outputTokens: 3 });
+      expect(flags).toEqual([true, false]);
+      await call();
+      expect(flags).toEqual([true, false, false]);
+    },
+  );
 });

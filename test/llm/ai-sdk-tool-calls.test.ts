@@ -19,16 +19,44 @@ afterEach(async () => {
 });
 
 const OFFERS: LlmToolOffer[] = [
-  { name: 'write_file', description: 'Writes a file.', inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] } },
-  { name: 'mcp:docs/search', description: 'Searches docs.', inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
+  {
+    name: 'write_file',
+    description: 'Writes a file.',
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'string' }, content: { type: 'string' } },
+      required: ['path', 'content'],
+    },
+  },
+  {
+    name: 'mcp:docs/search',
+    description: 'Searches docs.',
+    inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+  },
 ];
 
 function provider(stream: boolean) {
-  return createAiSdkProvider({ kind: 'openai', model: 'gpt-4.1-mini', baseUrl: `${server.url}/v1`, apiKey: 'sk-test', maxAttempts: 1, timeoutMs: 5000, stream });
+  return createAiSdkProvider({
+    kind: 'openai',
+    model: 'gpt-4.1-mini',
+    baseUrl: `${server.url}/v1`,
+    apiKey: 'sk-test',
+    maxAttempts: 1,
+    timeoutMs: 5000,
+    stream,
+  });
 }
 
 function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
-  return { agent: 'writer_agent', system: 'sys', prompt: 'do it', model: 'gpt-4.1-mini', signal: new AbortController().signal, tools: OFFERS, ...overrides };
+  return {
+    agent: 'writer_agent',
+    system: 'sys',
+    prompt: 'do it',
+    model: 'gpt-4.1-mini',
+    signal: new AbortController().signal,
+    tools: OFFERS,
+    ...overrides,
+  };
 }
 
 describe.each([true, false])('AI SDK tool calls (stream %s)', (stream) => {
@@ -49,7 +77,10 @@ describe.each([true, false])('AI SDK tool calls (stream %s)', (stream) => {
     ]);
     expect(server.requests).toHaveLength(1);
     const body = server.requests[0].body;
-    expect(body.tools.map((entry: { function: { name: string } }) => entry.function.name)).toEqual(['write_file', 'mcp__docs__search']);
+    expect(body.tools.map((entry: { function: { name: string } }) => entry.function.name)).toEqual([
+      'write_file',
+      'mcp__docs__search',
+    ]);
     expect(body.tools[0].function.parameters.required).toEqual(['path', 'content']);
     if (stream) expect(chunks.join('')).toBe('Let me write.');
   });
@@ -99,7 +130,10 @@ describe.each([true, false])('AI SDK tool calls (stream %s)', (stream) => {
     const messages = server.requests[0].body.messages as Array<Record<string, any>>;
     const roles = messages.map((message) => message.role);
     expect(roles).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
-    expect(messages[2].tool_calls[0]).toMatchObject({ id: 'call_1', function: { name: 'mcp__docs__search', arguments: '{"query":"x"}' } });
+    expect(messages[2].tool_calls[0]).toMatchObject({
+      id: 'call_1',
+      function: { name: 'mcp__docs__search', arguments: '{"query":"x"}' },
+    });
     expect(messages[3]).toMatchObject({ tool_call_id: 'call_1', content: 'found it' });
     expect(messages[5]).toMatchObject({ tool_call_id: 'call_2' });
     expect(messages[5].content).toContain('refused: absolute path');
@@ -111,39 +145,59 @@ const OTHER_WIRES = [
   { kind: 'google' as const, model: 'gemini-2.5-flash', basePath: '/v1beta' },
 ].flatMap((wire) => [true, false].map((stream) => ({ ...wire, stream })));
 
-describe.each(OTHER_WIRES)('AI SDK tool calls on the $kind wire (stream $stream)', ({ kind, model, basePath, stream }) => {
-  const adapter = () => createAiSdkProvider({ kind, model, baseUrl: `${server.url}${basePath}`, apiKey: 'k-test', maxAttempts: 1, timeoutMs: 5000, stream });
+describe.each(OTHER_WIRES)(
+  'AI SDK tool calls on the $kind wire (stream $stream)',
+  ({ kind, model, basePath, stream }) => {
+    const adapter = () =>
+      createAiSdkProvider({
+        kind,
+        model,
+        baseUrl: `${server.url}${basePath}`,
+        apiKey: 'k-test',
+        maxAttempts: 1,
+        timeoutMs: 5000,
+        stream,
+      });
 
-  it('offers the tools natively and returns the calls, with the text before them, under govflow names', async () => {
-    server.reply({
-      kind: 'tool_calls',
-      text: 'Let me write.',
-      calls: [
-        { id: 'toolu_1', name: 'write_file', arguments: '{"path":"a.md","content":"hi"}' },
-        { id: 'toolu_2', name: 'mcp__docs__search', arguments: '{"query":"x"}' },
-      ],
+    it('offers the tools natively and returns the calls, with the text before them, under govflow names', async () => {
+      server.reply({
+        kind: 'tool_calls',
+        text: 'Let me write.',
+        calls: [
+          { id: 'toolu_1', name: 'write_file', arguments: '{"path":"a.md","content":"hi"}' },
+          { id: 'toolu_2', name: 'mcp__docs__search', arguments: '{"query":"x"}' },
+        ],
+      });
+      const chunks: string[] = [];
+      const response = await adapter().generate(request({ model, onChunk: (chunk) => chunks.push(chunk) }));
+      // Gemini 2.5 sends no call ids: the SDK makes them up, one per call.
+      const ids =
+        kind === 'google' ? [expect.stringMatching(/\S/), expect.stringMatching(/\S/)] : ['toolu_1', 'toolu_2'];
+      expect(response.toolCalls).toEqual([
+        { id: ids[0], name: 'write_file', input: { path: 'a.md', content: 'hi' } },
+        { id: ids[1], name: 'mcp:docs/search', input: { query: 'x' } },
+      ]);
+      expect(new Set(response.toolCalls!.map((call) => call.id)).size).toBe(2);
+      expect(server.requests[0]).toMatchObject({ wire: kind === 'google' ? 'gemini' : 'anthropic', stream });
+      expect(offeredToolsOf(server.requests[0].body)).toEqual(['mcp__docs__search', 'write_file']);
+      if (stream) expect(chunks.join('')).toBe('Let me write.');
     });
-    const chunks: string[] = [];
-    const response = await adapter().generate(request({ model, onChunk: (chunk) => chunks.push(chunk) }));
-    // Gemini 2.5 sends no call ids: the SDK makes them up, one per call.
-    const ids = kind === 'google' ? [expect.stringMatching(/\S/), expect.stringMatching(/\S/)] : ['toolu_1', 'toolu_2'];
-    expect(response.toolCalls).toEqual([
-      { id: ids[0], name: 'write_file', input: { path: 'a.md', content: 'hi' } },
-      { id: ids[1], name: 'mcp:docs/search', input: { query: 'x' } },
-    ]);
-    expect(new Set(response.toolCalls!.map((call) => call.id)).size).toBe(2);
-    expect(server.requests[0]).toMatchObject({ wire: kind === 'google' ? 'gemini' : 'anthropic', stream });
-    expect(offeredToolsOf(server.requests[0].body)).toEqual(['mcp__docs__search', 'write_file']);
-    if (stream) expect(chunks.join('')).toBe('Let me write.');
-  });
 
-  it('replays an earlier turn as the tool call and its result', async () => {
-    server.reply({ kind: 'text', text: '{"done":true}' });
-    const call = { id: 'toolu_9', name: 'write_file', input: { path: 'a.md', content: 'hi' } };
-    const response = await adapter().generate(request({ model, toolTurns: [{ text: '', calls: [call], results: [{ ...call, output: 'wrote 2 bytes to a.md', isError: false }] }] }));
-    expect(response.text).toBe('{"done":true}');
-    const results = toolResultsOf(server.requests[0].body);
-    expect(results).toHaveLength(1);
-    expect(results[0]).toContain('wrote 2 bytes to a.md');
-  });
-});
+    it('replays an earlier turn as the tool call and its result', async () => {
+      server.reply({ kind: 'text', text: '{"done":true}' });
+      const call = { id: 'toolu_9', name: 'write_file', input: { path: 'a.md', content: 'hi' } };
+      const response = await adapter().generate(
+        request({
+          model,
+          toolTurns: [
+            { text: '', calls: [call], results: [{ ...call, output: 'wrote 2 bytes to a.md', isError: false }] },
+          ],
+        }),
+      );
+      expect(response.text).toBe('{"done":true}');
+      const results = toolResultsOf(server.requests[0].body);
+      expect(results).toHaveLength(1);
+      expect(results[0]).toContain('wrote 2 bytes to a.md');
+    });
+  },
+);

@@ -17,7 +17,12 @@ import {
 } from '../../src/llm/answer-size-limit.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
 import { ScriptedProvider } from '../../src/llm/scripted-provider.js';
-import { createAiSdkProvider, type AiSdkProviderSettings, startLoopbackLlmServer, type LoopbackLlmServer } from './loopback-llm-server.js';
+import {
+  createAiSdkProvider,
+  type AiSdkProviderSettings,
+  startLoopbackLlmServer,
+  type LoopbackLlmServer,
+} from './loopback-llm-server.js';
 
 const FIFTY_MB = 50 * 1024 * 1024;
 const LIMIT = 1_048_576;
@@ -53,7 +58,14 @@ function provider(wire: (typeof WIRES)[number], overrides: Partial<AiSdkProvider
 }
 
 function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
-  return { agent: 'objective_agent', system: 'Answer with JSON.', prompt: 'Go.', model: 'hostile-model', signal: new AbortController().signal, ...overrides };
+  return {
+    agent: 'objective_agent',
+    system: 'Answer with JSON.',
+    prompt: 'Go.',
+    model: 'hostile-model',
+    signal: new AbortController().signal,
+    ...overrides,
+  };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -70,7 +82,9 @@ describe('the AI SDK adapter cuts a hostile answer at llm.max_output_bytes', () 
     it(`${wire.kind}: a 50 MB streamed answer is cut after about 1 MiB, with one attempt`, async () => {
       server.reply({ kind: 'flood', bytes: FIFTY_MB });
       const chunks: string[] = [];
-      const error = await rejection(provider(wire).generate(request({ model: wire.model, onChunk: (chunk) => chunks.push(chunk) })));
+      const error = await rejection(
+        provider(wire).generate(request({ model: wire.model, onChunk: (chunk) => chunks.push(chunk) })),
+      );
       expect(error).toBeInstanceOf(AnswerTooLargeError);
       expect((error as Error).message).toBe('answer exceeded llm.max_output_bytes (1048576)');
       expect((error as AnswerTooLargeError).prefix.startsWith('{"output":{"content":"')).toBe(true);
@@ -114,22 +128,44 @@ describe('the AI SDK adapter cuts a hostile answer at llm.max_output_bytes', () 
   });
 
   it('a whole body that declares its length passes as sent; a compressed one is counted as it is decoded', async () => {
-    const completion = (content: string) => JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] });
+    const completion = (content: string) =>
+      JSON.stringify({
+        id: 'c',
+        object: 'chat.completion',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      });
     // 50 MB of answer gzipped to a few dozen kB: its Content-Length is far below the cap.
     const bomb = gzipSync(completion('x'.repeat(FIFTY_MB)));
     const plain = Buffer.from(completion('{"status":"success"}'));
     const raw: Server = createServer((request, response) => {
       request.resume();
       const body = request.url?.includes('bomb') ? bomb : plain;
-      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length), ...(body === bomb ? { 'content-encoding': 'gzip' } : {}) });
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+        ...(body === bomb ? { 'content-encoding': 'gzip' } : {}),
+      });
       response.end(body);
     });
     await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
     const port = (raw.address() as { port: number }).port;
     try {
-      const settings = (path: string) => ({ kind: 'openai-compatible' as const, model: 'm', baseUrl: `http://127.0.0.1:${port}/${path}`, apiKey: null, maxAttempts: 1, timeoutMs: 60_000, maxOutputBytes: LIMIT, stream: false });
+      const settings = (path: string) => ({
+        kind: 'openai-compatible' as const,
+        model: 'm',
+        baseUrl: `http://127.0.0.1:${port}/${path}`,
+        apiKey: null,
+        maxAttempts: 1,
+        timeoutMs: 60_000,
+        maxOutputBytes: LIMIT,
+        stream: false,
+      });
       expect(bomb.length).toBeLessThan(wholeBodyLimit(LIMIT));
-      expect((await createAiSdkProvider(settings('plain')).generate(request({ model: 'm' }))).text).toBe('{"status":"success"}');
+      expect((await createAiSdkProvider(settings('plain')).generate(request({ model: 'm' }))).text).toBe(
+        '{"status":"success"}',
+      );
       const error = await rejection(createAiSdkProvider(settings('bomb')).generate(request({ model: 'm' })));
       expect(error).toBeInstanceOf(AnswerTooLargeError);
       // Cut while the body was read (no text kept), not after the whole 50 MB was decoded.
@@ -179,7 +215,9 @@ describe('limitAnswerSize: every provider obeys the limit (scripted, dry-run, in
       },
     };
     const heard: string[] = [];
-    const error = await rejection(limitAnswerSize(endless, 1_000).generate(request({ onChunk: (chunk) => heard.push(chunk) })));
+    const error = await rejection(
+      limitAnswerSize(endless, 1_000).generate(request({ onChunk: (chunk) => heard.push(chunk) })),
+    );
     expect(error).toBeInstanceOf(AnswerTooLargeError);
     expect(sawAbort).toBe(true);
     expect(sent).toBe(1_100);
@@ -187,11 +225,13 @@ describe('limitAnswerSize: every provider obeys the limit (scripted, dry-run, in
     expect(heard.join('')).toHaveLength(1_000);
   });
 
-  it('the caller\'s own abort stays the caller\'s', async () => {
+  it("the caller's own abort stays the caller's", async () => {
     const controller = new AbortController();
     controller.abort(new Error('shutdown'));
     const scripted = new ScriptedProvider({ responses: { objective_agent: [{ text: '{}', delay_ms: 10 }] } });
-    await expect(limitAnswerSize(scripted, 1_000).generate(request({ signal: controller.signal }))).rejects.toThrow('shutdown');
+    await expect(limitAnswerSize(scripted, 1_000).generate(request({ signal: controller.signal }))).rejects.toThrow(
+      'shutdown',
+    );
   });
 
   it('AnswerBudget and checkAnswerSize agree at the boundary', () => {

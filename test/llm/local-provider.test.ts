@@ -32,7 +32,10 @@ const OUTPUT_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['summary', 'items'],
-  properties: { summary: { type: 'string', maxLength: 40 }, items: { type: 'array', maxItems: 2, items: { type: 'string', pattern: '^[a-z]+$' } } },
+  properties: {
+    summary: { type: 'string', maxLength: 40 },
+    items: { type: 'array', maxItems: 2, items: { type: 'string', pattern: '^[a-z]+$' } },
+  },
 };
 const MESSAGE_SCHEMA = SENTIENT_MESSAGE_SCHEMA as unknown as Record<string, unknown>;
 
@@ -45,7 +48,15 @@ function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
     temperature: 0,
     maxTokens: 600,
     jsonSchema: MESSAGE_SCHEMA,
-    expectation: { contentType: 'summary', next: ['final_output_agent'], agentType: 'executional', plan: false, executionalAgents: [], governanceFiles: [], outputSchema: OUTPUT_SCHEMA },
+    expectation: {
+      contentType: 'summary',
+      next: ['final_output_agent'],
+      agentType: 'executional',
+      plan: false,
+      executionalAgents: [],
+      governanceFiles: [],
+      outputSchema: OUTPUT_SCHEMA,
+    },
     signal: new AbortController().signal,
     ...overrides,
   };
@@ -54,17 +65,40 @@ function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
 describe('the grammar schema', () => {
   it('keeps what the grammar supports, drops the rest, and pins what the orchestrator owns', () => {
     expect(toGrammarSchema({ type: ['string', 'null'], pattern: 'x' })).toEqual({ type: ['string', 'null'] });
-    expect(toGrammarSchema({ anyOf: [{ type: 'integer', minimum: 3 }, { const: 'x' }] })).toEqual({ oneOf: [{ type: 'integer' }, { const: 'x' }] });
-    expect(toGrammarSchema({ $ref: '#/definitions/a', definitions: { a: { enum: ['p', 'q'] } } })).toEqual({ enum: ['p', 'q'] });
-    expect(toGrammarSchema({ type: ['object', 'null'], properties: { a: { type: 'string', maxLength: 3 } }, required: ['a'], additionalProperties: false })).toEqual({
-      oneOf: [{ type: 'object', properties: { a: { type: 'string', maxLength: 3 } }, required: ['a'], additionalProperties: false }, { type: 'null' }],
+    expect(toGrammarSchema({ anyOf: [{ type: 'integer', minimum: 3 }, { const: 'x' }] })).toEqual({
+      oneOf: [{ type: 'integer' }, { const: 'x' }],
+    });
+    expect(toGrammarSchema({ $ref: '#/definitions/a', definitions: { a: { enum: ['p', 'q'] } } })).toEqual({
+      enum: ['p', 'q'],
+    });
+    expect(
+      toGrammarSchema({
+        type: ['object', 'null'],
+        properties: { a: { type: 'string', maxLength: 3 } },
+        required: ['a'],
+        additionalProperties: false,
+      }),
+    ).toEqual({
+      oneOf: [
+        {
+          type: 'object',
+          properties: { a: { type: 'string', maxLength: 3 } },
+          required: ['a'],
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
     });
     const grammar = messageGrammarSchema(MESSAGE_SCHEMA, request().expectation!) as { properties: Record<string, any> };
     expect(grammar.properties.message_id).toEqual({ type: 'null' });
     expect(grammar.properties.metadata).toEqual({ type: 'null' });
     expect(grammar.properties.next_agent.properties.name).toEqual({ enum: ['final_output_agent', null] });
     expect(grammar.properties.output.properties.content_type).toEqual({ enum: ['summary', null] });
-    expect(grammar.properties.output.properties.content.oneOf[0].properties.items).toEqual({ type: 'array', maxItems: 2, items: { type: 'string' } });
+    expect(grammar.properties.output.properties.content.oneOf[0].properties.items).toEqual({
+      type: 'array',
+      maxItems: 2,
+      items: { type: 'string' },
+    });
   });
 });
 
@@ -73,15 +107,23 @@ describe('model files', () => {
     const root = makeTempFolder('govflow-local-root-');
     const outside = makeTempFolder('govflow-local-outside-');
     writeFileSync(path.join(root, 'garbage.gguf'), 'this is not a model');
-    expect(() => checkModelFile(root, 'garbage.gguf', false)).toThrow(/not a GGUF model file \(it does not start with "GGUF"\)/);
+    expect(() => checkModelFile(root, 'garbage.gguf', false)).toThrow(
+      /not a GGUF model file \(it does not start with "GGUF"\)/,
+    );
     writeFileSync(path.join(root, 'cut.gguf'), tinyGguf().subarray(0, 3000));
     expect(() => checkModelFile(root, 'cut.gguf', false)).toThrow(/the file ends inside its header/);
-    writeTinyGguf(path.join(root, 'no-types.gguf'), { omitKeys: ['tokenizer.ggml.token_type', 'llama.feed_forward_length'] });
-    expect(() => checkModelFile(root, 'no-types.gguf', false)).toThrow(/its metadata lacks llama.feed_forward_length, tokenizer.ggml.token_type/);
+    writeTinyGguf(path.join(root, 'no-types.gguf'), {
+      omitKeys: ['tokenizer.ggml.token_type', 'llama.feed_forward_length'],
+    });
+    expect(() => checkModelFile(root, 'no-types.gguf', false)).toThrow(
+      /its metadata lacks llama.feed_forward_length, tokenizer.ggml.token_type/,
+    );
     expect(() => checkModelFile(root, 'missing.gguf', false)).toThrow(/does not exist/);
     writeTinyGguf(path.join(outside, 'tiny.gguf'));
     symlinkSync(path.join(outside, 'tiny.gguf'), path.join(root, 'linked.gguf'));
-    expect(() => checkModelFile(root, path.join(outside, 'tiny.gguf'), false)).toThrow(/is outside the root .*allow_outside_root: true/);
+    expect(() => checkModelFile(root, path.join(outside, 'tiny.gguf'), false)).toThrow(
+      /is outside the root .*allow_outside_root: true/,
+    );
     expect(() => checkModelFile(root, 'linked.gguf', false)).toThrow(/is outside the root/);
     expect(checkModelFile(root, 'linked.gguf', true)).toBe(path.join(outside, 'tiny.gguf'));
     const header = readGgufHeader(path.join(outside, 'tiny.gguf'));
@@ -117,7 +159,11 @@ describe('govflow start without node-llama-cpp', () => {
     writeFileSync(summarizer, readFileSync(summarizer, 'utf8').replace(/^tools:.*\n/m, ''));
     writeTinyGguf(path.join(root, 'tiny.gguf'));
     writeFileSync(path.join(root, 'govflow.config.yaml'), 'provider: { kind: local, model: tiny.gguf }\n');
-    const child = spawnSync(process.execPath, [path.join(REPOSITORY_ROOT, 'bin', 'govflow.js'), 'start', '--root', root], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH } });
+    const child = spawnSync(
+      process.execPath,
+      [path.join(REPOSITORY_ROOT, 'bin', 'govflow.js'), 'start', '--root', root],
+      { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH } },
+    );
     expect(child.status).toBe(2);
     const lines = child.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -139,7 +185,10 @@ describe.skipIf(skipped)('a real tiny model through node-llama-cpp', () => {
     root = makeTempFolder('govflow-local-model-');
     mkdirSync(path.join(root, 'models'));
     writeTinyGguf(path.join(root, 'models', 'tiny.gguf'));
-    writeFileSync(path.join(root, 'govflow.config.yaml'), 'provider:\n  kind: local\n  model: models/tiny.gguf\n  local: { threads: 1, context_size: 512 }\n');
+    writeFileSync(
+      path.join(root, 'govflow.config.yaml'),
+      'provider:\n  kind: local\n  model: models/tiny.gguf\n  local: { threads: 1, context_size: 512 }\n',
+    );
     provider = createProvider(loadConfig(root, {}), { GOVFLOW_NODE_LLAMA_CPP_DIR: moduleDir! }) as LocalProvider;
     expect(provider.kind).toBe('local');
   });
@@ -166,7 +215,9 @@ describe.skipIf(skipped)('a real tiny model through node-llama-cpp', () => {
 
   it('builds a grammar from custom message schemas too (draft-07 and 2020-12 fixtures)', async () => {
     for (const name of ['message-schema-draft07.json', 'message-schema-2020-12.json']) {
-      const schema = JSON.parse(readFileSync(path.join(REPOSITORY_ROOT, 'test', 'fixtures', 'foundation', name), 'utf8'));
+      const schema = JSON.parse(
+        readFileSync(path.join(REPOSITORY_ROOT, 'test', 'fixtures', 'foundation', name), 'utf8'),
+      );
       const response = await provider.generate(request({ jsonSchema: schema }));
       const message = JSON.parse(response.text);
       const grammarValid = compileSchema(messageGrammarSchema(schema, request().expectation!));
@@ -189,7 +240,9 @@ describe.skipIf(skipped)('a real tiny model through node-llama-cpp', () => {
       ].join('\n'),
     );
     writeFileSync(path.join(appRoot, 'request.txt'), 'Say hello.');
-    const run = await runCli(['run', path.join(appRoot, 'request.txt'), '--root', appRoot, '--json'], { env: { GOVFLOW_NODE_LLAMA_CPP_DIR: moduleDir! } });
+    const run = await runCli(['run', path.join(appRoot, 'request.txt'), '--root', appRoot, '--json'], {
+      env: { GOVFLOW_NODE_LLAMA_CPP_DIR: moduleDir! },
+    });
     expect(run.stderr).toBe('');
     const result = JSON.parse(run.stdout);
     expect(result).toMatchObject({ status: 'success', messages: 1, output: '' });
@@ -199,14 +252,21 @@ describe.skipIf(skipped)('a real tiny model through node-llama-cpp', () => {
     expect(verify.code).toBe(0);
   }, 180_000);
 
-  it('refuses an agent\'s model override outside the root or corrupt, and keeps working', async () => {
+  it("refuses an agent's model override outside the root or corrupt, and keeps working", async () => {
     const outside = makeTempFolder('govflow-local-outside-');
     writeTinyGguf(path.join(outside, 'other.gguf'));
-    const outsideCall = await provider.generate(request({ model: path.join(outside, 'other.gguf') })).catch((error: unknown) => error);
+    const outsideCall = await provider
+      .generate(request({ model: path.join(outside, 'other.gguf') }))
+      .catch((error: unknown) => error);
     expect(outsideCall).toBeInstanceOf(ProviderError);
     expect((outsideCall as Error).message).toMatch(/is outside the root/);
-    writeFileSync(path.join(root, 'models', 'broken.gguf'), Buffer.concat([Buffer.from('GGUF'), Buffer.alloc(4, 0xff)]));
-    await expect(provider.generate(request({ model: 'models/broken.gguf' }))).rejects.toThrow(/GGUF version 4294967295 is not supported/);
+    writeFileSync(
+      path.join(root, 'models', 'broken.gguf'),
+      Buffer.concat([Buffer.from('GGUF'), Buffer.alloc(4, 0xff)]),
+    );
+    await expect(provider.generate(request({ model: 'models/broken.gguf' }))).rejects.toThrow(
+      /GGUF version 4294967295 is not supported/,
+    );
     const again = await provider.generate(request({ jsonSchema: undefined, expectation: undefined, maxTokens: 5 }));
     expect(typeof again.text).toBe('string');
   }, 120_000);

@@ -66,7 +66,12 @@ export type ScriptedReply =
    * JSON text the model wrote, so a test can send a malformed one (OpenAI, Anthropic streamed);
    * Gemini sends no call ids.
    */
-  | { kind: 'tool_calls'; calls: Array<{ id: string; name: string; arguments: string }>; text?: string; usage?: ScriptedUsage };
+  | {
+      kind: 'tool_calls';
+      calls: Array<{ id: string; name: string; arguments: string }>;
+      text?: string;
+      usage?: ScriptedUsage;
+    };
 
 export type Wire = 'openai' | 'anthropic' | 'gemini';
 
@@ -105,7 +110,11 @@ function classify(url: string, body: any): { wire: Wire | 'unknown'; stream: boo
   if (path.endsWith('/messages')) return { wire: 'anthropic', stream: body?.stream === true, model: body?.model };
   const gemini = /\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
   if (gemini) {
-    return { wire: 'gemini', stream: gemini[2] === 'streamGenerateContent', model: decodeURIComponent(gemini[1] ?? '') };
+    return {
+      wire: 'gemini',
+      stream: gemini[2] === 'streamGenerateContent',
+      model: decodeURIComponent(gemini[1] ?? ''),
+    };
   }
   return { wire: 'unknown', stream: false, model: undefined };
 }
@@ -126,18 +135,27 @@ function defaultErrorBody(wire: Wire | 'unknown', status: number, message: strin
     const type = status === 429 ? 'rate_limit_error' : status === 401 ? 'authentication_error' : 'api_error';
     return { type: 'error', error: { type, message } };
   }
-  if (wire === 'gemini') return { error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' } };
+  if (wire === 'gemini')
+    return { error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' } };
   return { error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null } };
 }
 
 /** Drops the connection mid-stream once `cutAfterChunks` chunks were sent; true when it did. */
-function cutOff(response: ServerResponse, reply: Extract<ScriptedReply, { kind: 'text' }>, sentChunks: number): boolean {
+function cutOff(
+  response: ServerResponse,
+  reply: Extract<ScriptedReply, { kind: 'text' }>,
+  sentChunks: number,
+): boolean {
   if (reply.cutAfterChunks === undefined || sentChunks < reply.cutAfterChunks) return false;
   response.socket?.destroy();
   return true;
 }
 
-function answerOpenAi(response: ServerResponse, request: RecordedRequest, reply: Extract<ScriptedReply, { kind: 'text' }>): void {
+function answerOpenAi(
+  response: ServerResponse,
+  request: RecordedRequest,
+  reply: Extract<ScriptedReply, { kind: 'text' }>,
+): void {
   const model = reply.model ?? request.model ?? 'unknown';
   const usage = reply.usage ?? DEFAULT_USAGE;
   const wireUsage = {
@@ -175,12 +193,20 @@ function answerOpenAi(response: ServerResponse, request: RecordedRequest, reply:
   response.end();
 }
 
-function answerAnthropic(response: ServerResponse, request: RecordedRequest, reply: Extract<ScriptedReply, { kind: 'text' }>): void {
+function answerAnthropic(
+  response: ServerResponse,
+  request: RecordedRequest,
+  reply: Extract<ScriptedReply, { kind: 'text' }>,
+): void {
   const model = reply.model ?? request.model ?? 'unknown';
   const usage = reply.usage ?? DEFAULT_USAGE;
   const cached = usage.cachedInputTokens ?? 0;
   // Anthropic counts cache reads apart from `input_tokens`.
-  const inputUsage = { input_tokens: usage.inputTokens - cached, cache_read_input_tokens: cached, cache_creation_input_tokens: 0 };
+  const inputUsage = {
+    input_tokens: usage.inputTokens - cached,
+    cache_read_input_tokens: cached,
+    cache_creation_input_tokens: 0,
+  };
   const message = { id: 'msg_loopback', type: 'message', role: 'assistant', model, stop_sequence: null };
   if (!request.stream) {
     sendJson(response, 200, {
@@ -192,19 +218,36 @@ function answerAnthropic(response: ServerResponse, request: RecordedRequest, rep
     return;
   }
   const send = startSse(response);
-  send({ type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...inputUsage, output_tokens: 1 } } }, 'message_start');
+  send(
+    {
+      type: 'message_start',
+      message: { ...message, content: [], stop_reason: null, usage: { ...inputUsage, output_tokens: 1 } },
+    },
+    'message_start',
+  );
   send({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start');
   for (const [index, piece] of (reply.chunks ?? splitText(reply.text)).entries()) {
     if (cutOff(response, reply, index)) return;
     send({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } }, 'content_block_delta');
   }
   send({ type: 'content_block_stop', index: 0 }, 'content_block_stop');
-  send({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.outputTokens } }, 'message_delta');
+  send(
+    {
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: usage.outputTokens },
+    },
+    'message_delta',
+  );
   send({ type: 'message_stop' }, 'message_stop');
   response.end();
 }
 
-function answerGemini(response: ServerResponse, request: RecordedRequest, reply: Extract<ScriptedReply, { kind: 'text' }>): void {
+function answerGemini(
+  response: ServerResponse,
+  request: RecordedRequest,
+  reply: Extract<ScriptedReply, { kind: 'text' }>,
+): void {
   const usage = reply.usage ?? DEFAULT_USAGE;
   const usageMetadata = {
     promptTokenCount: usage.inputTokens,
@@ -227,7 +270,11 @@ function answerGemini(response: ServerResponse, request: RecordedRequest, reply:
   for (const [index, piece] of pieces.entries()) {
     if (cutOff(response, reply, index)) return;
     const last = index === pieces.length - 1;
-    send({ candidates: [candidate(piece, last ? 'STOP' : undefined)], modelVersion, ...(last ? { usageMetadata } : {}) });
+    send({
+      candidates: [candidate(piece, last ? 'STOP' : undefined)],
+      modelVersion,
+      ...(last ? { usageMetadata } : {}),
+    });
   }
   response.end();
 }
@@ -235,41 +282,106 @@ function answerGemini(response: ServerResponse, request: RecordedRequest, reply:
 /** Where a flood's text sits in each wire's bodies and events. */
 const FLOOD_TEXT_START = '{"output":{"content":"';
 
-function floodFraming(wire: Wire, stream: boolean, model: string): { head: string; piece: (text: string) => string; tail: string; type: string } {
+function floodFraming(
+  wire: Wire,
+  stream: boolean,
+  model: string,
+): { head: string; piece: (text: string) => string; tail: string; type: string } {
   const json = (value: unknown) => JSON.stringify(value);
   if (!stream) {
     // The text goes inside a JSON string: the filler is plain ASCII, so only the start needs escaping.
     const open = json(FLOOD_TEXT_START).slice(1, -1);
     const body =
       wire === 'anthropic'
-        ? [`{"id":"msg_flood","type":"message","role":"assistant","model":${json(model)},"content":[{"type":"text","text":"${open}`, `"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}`]
+        ? [
+            `{"id":"msg_flood","type":"message","role":"assistant","model":${json(model)},"content":[{"type":"text","text":"${open}`,
+            `"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}`,
+          ]
         : wire === 'gemini'
-          ? [`{"candidates":[{"content":{"parts":[{"text":"${open}`, `"}],"role":"model"},"finishReason":"STOP","index":0}]}`]
-          : [`{"id":"chatcmpl-flood","object":"chat.completion","created":1700000000,"model":${json(model)},"choices":[{"index":0,"message":{"role":"assistant","content":"${open}`, `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`];
+          ? [
+              `{"candidates":[{"content":{"parts":[{"text":"${open}`,
+              `"}],"role":"model"},"finishReason":"STOP","index":0}]}`,
+            ]
+          : [
+              `{"id":"chatcmpl-flood","object":"chat.completion","created":1700000000,"model":${json(model)},"choices":[{"index":0,"message":{"role":"assistant","content":"${open}`,
+              `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`,
+            ];
     return { head: body[0]!, piece: (text) => text, tail: body[1]!, type: 'application/json' };
   }
   const event = (data: unknown, name?: string) => `${name ? `event: ${name}\n` : ''}data: ${json(data)}\n\n`;
   if (wire === 'anthropic') {
-    const message = { id: 'msg_flood', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
-    const delta = (text: string) => event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, 'content_block_delta');
+    const message = {
+      id: 'msg_flood',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    };
+    const delta = (text: string) =>
+      event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, 'content_block_delta');
     return {
-      head: event({ type: 'message_start', message }, 'message_start') + event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start') + delta(FLOOD_TEXT_START),
+      head:
+        event({ type: 'message_start', message }, 'message_start') +
+        event(
+          { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+          'content_block_start',
+        ) +
+        delta(FLOOD_TEXT_START),
       piece: delta,
-      tail: event({ type: 'content_block_stop', index: 0 }, 'content_block_stop') + event({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 1 } }, 'message_delta') + event({ type: 'message_stop' }, 'message_stop'),
+      tail:
+        event({ type: 'content_block_stop', index: 0 }, 'content_block_stop') +
+        event(
+          {
+            type: 'message_delta',
+            delta: { stop_reason: 'end_turn', stop_sequence: null },
+            usage: { output_tokens: 1 },
+          },
+          'message_delta',
+        ) +
+        event({ type: 'message_stop' }, 'message_stop'),
       type: 'text/event-stream',
     };
   }
   if (wire === 'gemini') {
-    const delta = (text: string, finishReason?: string) => event({ candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0, ...(finishReason ? { finishReason } : {}) }] });
-    return { head: delta(FLOOD_TEXT_START), piece: (text) => delta(text), tail: delta('"}}', 'STOP'), type: 'text/event-stream' };
+    const delta = (text: string, finishReason?: string) =>
+      event({
+        candidates: [
+          { content: { parts: [{ text }], role: 'model' }, index: 0, ...(finishReason ? { finishReason } : {}) },
+        ],
+      });
+    return {
+      head: delta(FLOOD_TEXT_START),
+      piece: (text) => delta(text),
+      tail: delta('"}}', 'STOP'),
+      type: 'text/event-stream',
+    };
   }
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
-    event({ id: 'chatcmpl-flood', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [{ index: 0, delta, finish_reason: finish }] });
-  return { head: chunk({ role: 'assistant', content: FLOOD_TEXT_START }, null), piece: (text) => chunk({ content: text }, null), tail: chunk({}, 'stop') + 'data: [DONE]\n\n', type: 'text/event-stream' };
+    event({
+      id: 'chatcmpl-flood',
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+  return {
+    head: chunk({ role: 'assistant', content: FLOOD_TEXT_START }, null),
+    piece: (text) => chunk({ content: text }, null),
+    tail: chunk({}, 'stop') + 'data: [DONE]\n\n',
+    type: 'text/event-stream',
+  };
 }
 
 /** Writes a flood as fast as the client reads it (backpressure), counting what went out. */
-function sendFlood(response: ServerResponse, request: RecordedRequest, reply: Extract<ScriptedReply, { kind: 'flood' }>, counters: { bytesSent: number; cutByClient: number; finished: number }): void {
+function sendFlood(
+  response: ServerResponse,
+  request: RecordedRequest,
+  reply: Extract<ScriptedReply, { kind: 'flood' }>,
+  counters: { bytesSent: number; cutByClient: number; finished: number },
+): void {
   const wire = request.wire === 'unknown' ? 'openai' : request.wire;
   const framing = floodFraming(wire, request.stream, request.model ?? 'unknown');
   const chunkBytes = reply.chunkBytes ?? 16_384;
@@ -325,12 +437,20 @@ export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
         // Kept as text: a test asserting on it will show what arrived.
       }
       const url = incoming.url ?? '/';
-      const recorded: RecordedRequest = { method: incoming.method ?? 'GET', url, headers: incoming.headers, body, ...classify(url, body) };
+      const recorded: RecordedRequest = {
+        method: incoming.method ?? 'GET',
+        url,
+        headers: incoming.headers,
+        body,
+        ...classify(url, body),
+      };
       requests.push(recorded);
       const reply = queue.shift();
       if (!reply) {
         unexpectedRequests.push(recorded);
-        sendJson(response, 418, { error: { message: `loopback server: no scripted reply for ${recorded.method} ${url}` } });
+        sendJson(response, 418, {
+          error: { message: `loopback server: no scripted reply for ${recorded.method} ${url}` },
+        });
         return;
       }
       if (reply.kind === 'hang') return;
@@ -347,7 +467,12 @@ export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
         const message = reply.echoCredential
           ? `Incorrect API key provided: ${credentialOf(incoming.headers)}. You can find your API key in your account.`
           : `scripted HTTP ${reply.status}`;
-        sendJson(response, reply.status, reply.body ?? defaultErrorBody(recorded.wire, reply.status, message), reply.headers);
+        sendJson(
+          response,
+          reply.status,
+          reply.body ?? defaultErrorBody(recorded.wire, reply.status, message),
+          reply.headers,
+        );
         return;
       }
       if (reply.kind === 'tool_calls') {

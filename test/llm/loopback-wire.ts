@@ -15,14 +15,23 @@ import type { RecordedRequest, ScriptedReply, ScriptedUsage } from './loopback-l
 
 export const DEFAULT_USAGE: ScriptedUsage = { inputTokens: 12, outputTokens: 5, cachedInputTokens: 0 };
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(text);
 }
 
 export function startSse(response: ServerResponse): (data: unknown, event?: string) => void {
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  response.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   return (data, event) => {
     const payload = typeof data === 'string' ? data : JSON.stringify(data);
     response.write(`${event ? `event: ${event}\n` : ''}data: ${payload}\n\n`);
@@ -55,81 +64,169 @@ export function answerToolCalls(response: ServerResponse, request: RecordedReque
 function answerOpenAiToolCalls(response: ServerResponse, request: RecordedRequest, reply: ToolCallsReply): void {
   const model = request.model ?? 'unknown';
   const usage = reply.usage ?? DEFAULT_USAGE;
-  const wireUsage = { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
+  const wireUsage = {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+  };
   const base = { id: 'chatcmpl-loopback-tools', created: 1_700_000_000, model };
-  const wireCalls = reply.calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+  const wireCalls = reply.calls.map((call) => ({
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }));
   if (!request.stream) {
     sendJson(response, 200, {
       ...base,
       object: 'chat.completion',
-      choices: [{ index: 0, message: { role: 'assistant', content: reply.text ?? null, tool_calls: wireCalls }, finish_reason: 'tool_calls' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: reply.text ?? null, tool_calls: wireCalls },
+          finish_reason: 'tool_calls',
+        },
+      ],
       usage: wireUsage,
     });
     return;
   }
   const send = startSse(response);
-  const chunk = (delta: Record<string, unknown>, finish: string | null) => ({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+  const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
+    ...base,
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
   send(chunk({ role: 'assistant', content: reply.text ?? '' }, null));
   reply.calls.forEach((call, index) => {
     const [first, second] = halves(call.arguments);
-    send(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: first } }] }, null));
+    send(
+      chunk(
+        { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: first } }] },
+        null,
+      ),
+    );
     send(chunk({ tool_calls: [{ index, function: { arguments: second } }] }, null));
   });
   send(chunk({}, 'tool_calls'));
-  if (request.body?.stream_options?.include_usage === true) send({ ...base, object: 'chat.completion.chunk', choices: [], usage: wireUsage });
+  if (request.body?.stream_options?.include_usage === true)
+    send({ ...base, object: 'chat.completion.chunk', choices: [], usage: wireUsage });
   send('[DONE]');
   response.end();
 }
 
 function answerAnthropicToolCalls(response: ServerResponse, request: RecordedRequest, reply: ToolCallsReply): void {
   const usage = reply.usage ?? DEFAULT_USAGE;
-  const message = { id: 'msg_loopback_tools', type: 'message', role: 'assistant', model: request.model ?? 'unknown', stop_sequence: null };
+  const message = {
+    id: 'msg_loopback_tools',
+    type: 'message',
+    role: 'assistant',
+    model: request.model ?? 'unknown',
+    stop_sequence: null,
+  };
   const textBlocks = reply.text ? [{ type: 'text', text: reply.text }] : [];
   if (!request.stream) {
     sendJson(response, 200, {
       ...message,
-      content: [...textBlocks, ...reply.calls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: parsedArguments(call.arguments) }))],
+      content: [
+        ...textBlocks,
+        ...reply.calls.map((call) => ({
+          type: 'tool_use',
+          id: call.id,
+          name: call.name,
+          input: parsedArguments(call.arguments),
+        })),
+      ],
       stop_reason: 'tool_use',
       usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
     });
     return;
   }
   const send = startSse(response);
-  send({ type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { input_tokens: usage.inputTokens, output_tokens: 1 } } }, 'message_start');
+  send(
+    {
+      type: 'message_start',
+      message: {
+        ...message,
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: usage.inputTokens, output_tokens: 1 },
+      },
+    },
+    'message_start',
+  );
   let index = 0;
   if (reply.text) {
     send({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start');
-    send({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: reply.text } }, 'content_block_delta');
+    send(
+      { type: 'content_block_delta', index, delta: { type: 'text_delta', text: reply.text } },
+      'content_block_delta',
+    );
     send({ type: 'content_block_stop', index }, 'content_block_stop');
     index += 1;
   }
   for (const call of reply.calls) {
-    send({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }, 'content_block_start');
-    for (const piece of halves(call.arguments)) send({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }, 'content_block_delta');
+    send(
+      {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+      },
+      'content_block_start',
+    );
+    for (const piece of halves(call.arguments))
+      send(
+        { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } },
+        'content_block_delta',
+      );
     send({ type: 'content_block_stop', index }, 'content_block_stop');
     index += 1;
   }
-  send({ type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: usage.outputTokens } }, 'message_delta');
+  send(
+    {
+      type: 'message_delta',
+      delta: { stop_reason: 'tool_use', stop_sequence: null },
+      usage: { output_tokens: usage.outputTokens },
+    },
+    'message_delta',
+  );
   send({ type: 'message_stop' }, 'message_stop');
   response.end();
 }
 
 function answerGeminiToolCalls(response: ServerResponse, request: RecordedRequest, reply: ToolCallsReply): void {
   const usage = reply.usage ?? DEFAULT_USAGE;
-  const usageMetadata = { promptTokenCount: usage.inputTokens, candidatesTokenCount: usage.outputTokens, totalTokenCount: usage.inputTokens + usage.outputTokens };
+  const usageMetadata = {
+    promptTokenCount: usage.inputTokens,
+    candidatesTokenCount: usage.outputTokens,
+    totalTokenCount: usage.inputTokens + usage.outputTokens,
+  };
   const modelVersion = request.model ?? 'unknown';
   const textParts = reply.text ? [{ text: reply.text }] : [];
-  const callParts = reply.calls.map((call) => ({ functionCall: { name: call.name, args: parsedArguments(call.arguments) } }));
-  const candidate = (parts: unknown[], finishReason?: string) => ({ content: { parts, role: 'model' }, index: 0, ...(finishReason ? { finishReason } : {}) });
+  const callParts = reply.calls.map((call) => ({
+    functionCall: { name: call.name, args: parsedArguments(call.arguments) },
+  }));
+  const candidate = (parts: unknown[], finishReason?: string) => ({
+    content: { parts, role: 'model' },
+    index: 0,
+    ...(finishReason ? { finishReason } : {}),
+  });
   if (!request.stream) {
-    sendJson(response, 200, { candidates: [candidate([...textParts, ...callParts], 'STOP')], usageMetadata, modelVersion });
+    sendJson(response, 200, {
+      candidates: [candidate([...textParts, ...callParts], 'STOP')],
+      usageMetadata,
+      modelVersion,
+    });
     return;
   }
   const send = startSse(response);
   if (textParts.length > 0) send({ candidates: [candidate(textParts)], modelVersion });
   callParts.forEach((part, index) => {
     const last = index === callParts.length - 1;
-    send({ candidates: [candidate([part], last ? 'STOP' : undefined)], modelVersion, ...(last ? { usageMetadata } : {}) });
+    send({
+      candidates: [candidate([part], last ? 'STOP' : undefined)],
+      modelVersion,
+      ...(last ? { usageMetadata } : {}),
+    });
   });
   response.end();
 }
@@ -139,7 +236,8 @@ export function toolResultsOf(body: any): string[] {
   const results: unknown[] = [];
   for (const message of Array.isArray(body?.messages) ? body.messages : []) {
     if (message?.role === 'tool') results.push(message.content); // OpenAI
-    if (Array.isArray(message?.content)) results.push(...message.content.filter((block: any) => block?.type === 'tool_result')); // Anthropic
+    if (Array.isArray(message?.content))
+      results.push(...message.content.filter((block: any) => block?.type === 'tool_result')); // Anthropic
   }
   for (const content of Array.isArray(body?.contents) ? body.contents : []) {
     results.push(...(content?.parts ?? []).filter((part: any) => part?.functionResponse !== undefined)); // Gemini
@@ -150,5 +248,12 @@ export function toolResultsOf(body: any): string[] {
 /** The names of the tools a request offers natively, in any of the three wires. */
 export function offeredToolsOf(body: any): string[] {
   const tools: any[] = Array.isArray(body?.tools) ? body.tools : [];
-  return tools.flatMap((tool) => tool?.function?.name ?? tool?.name ?? (tool?.functionDeclarations ?? []).map((declaration: any) => declaration.name)).sort();
+  return tools
+    .flatMap(
+      (tool) =>
+        tool?.function?.name ??
+        tool?.name ??
+        (tool?.functionDeclarations ?? []).map((declaration: any) => declaration.name),
+    )
+    .sort();
 }

@@ -55,7 +55,12 @@ describe('costUsd', () => {
       priceKnown: true,
     });
     expect(costUsd('gpt-4o', usage(1_000_000, 0), undefined, { providerKind: 'ollama' }).usd).toBe(0);
-    const priced = costUsd('my-llama', usage(1_000_000, 0), { 'my-llama': { input: 0.5, output: 0 } }, { providerKind: 'ollama' });
+    const priced = costUsd(
+      'my-llama',
+      usage(1_000_000, 0),
+      { 'my-llama': { input: 0.5, output: 0 } },
+      { providerKind: 'ollama' },
+    );
     expect(priced.usd).toBeCloseTo(0.5, 10);
   });
 
@@ -70,7 +75,18 @@ describe('costUsd', () => {
 
 describe('the default table', () => {
   it('has the models the docs promise, with non-negative prices', () => {
-    for (const model of ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4.1-nano', 'gpt-4o', 'gpt-4o-mini', 'o4-mini', 'claude-sonnet-4', 'claude-3-5-haiku', 'gemini-2.5-pro', 'gemini-2.5-flash']) {
+    for (const model of [
+      'gpt-4.1',
+      'gpt-4.1-mini',
+      'gpt-4.1-nano',
+      'gpt-4o',
+      'gpt-4o-mini',
+      'o4-mini',
+      'claude-sonnet-4',
+      'claude-3-5-haiku',
+      'gemini-2.5-pro',
+      'gemini-2.5-flash',
+    ]) {
       const found = findModelPrice(model);
       expect(found?.key, model).toBe(model);
     }

@@ -8,7 +8,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config-loader.js';
 import { ConfigError } from '../../src/errors.js';
-import { CASSETTE_FORMAT, normalizeVolatile, parseCassette, promptFileHashes, promptKey, type Cassette } from '../../src/llm/cassette-format.js';
+import {
+  CASSETTE_FORMAT,
+  normalizeVolatile,
+  parseCassette,
+  promptFileHashes,
+  promptKey,
+  type Cassette,
+} from '../../src/llm/cassette-format.js';
 import { createProvider } from '../../src/llm/create-provider.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
 import { captureSlots, withRecording, type CaptureSlot } from '../../src/llm/recording-middleware.js';
@@ -47,7 +54,9 @@ function readOnlyCassette(folder: string): Cassette {
 describe('cassette keys', () => {
   it('ignore per-run ids and timestamps but not the text around them', () => {
     const first = request();
-    const second = request({ prompt: first.prompt.replace('6f1c2a0e', '7a2b3c4d').replace('17:01:02.123', '09:00:00.000') });
+    const second = request({
+      prompt: first.prompt.replace('6f1c2a0e', '7a2b3c4d').replace('17:01:02.123', '09:00:00.000'),
+    });
     expect(promptKey(first)).toBe(promptKey(second));
     expect(promptKey(request({ prompt: `${first.prompt} more` }))).not.toBe(promptKey(first));
     expect(normalizeVolatile('sess-20261123-170102-ab12cd34 req-20261123-170102-x1y2z3')).toBe('<session> <request>');
@@ -65,34 +74,49 @@ describe('cassette keys', () => {
 describe('recording our own providers and replaying them', () => {
   it('round-trips several answers per key in call order, streamed or not', async () => {
     const folder = makeTempFolder('govflow-cassette-');
-    const scripted = new ScriptedProvider({ responses: { writer: ['{"n":1}', { text: '{"n":2}', usage: { input_tokens: 7, output_tokens: 3 } }] } });
+    const scripted = new ScriptedProvider({
+      responses: { writer: ['{"n":1}', { text: '{"n":2}', usage: { input_tokens: 7, output_tokens: 3 } }] },
+    });
     const recorder = new CassetteRecorder(path.join(folder, 'run.cassette.json'));
     const recording = recordingProvider(scripted, recorder);
     expect((await recording.generate(request())).text).toBe('{"n":1}');
     expect((await recording.generate(request())).text).toBe('{"n":2}');
     const cassette = readOnlyCassette(folder);
     expect(cassette.format).toBe(CASSETTE_FORMAT);
-    expect(cassette.calls.map((call) => [call.agent, call.provider, call.answer.text])).toEqual([['writer', 'scripted', '{"n":1}'], ['writer', 'scripted', '{"n":2}']]);
+    expect(cassette.calls.map((call) => [call.agent, call.provider, call.answer.text])).toEqual([
+      ['writer', 'scripted', '{"n":1}'],
+      ['writer', 'scripted', '{"n":2}'],
+    ]);
     expect(Object.keys(cassette.systems)).toHaveLength(1);
     expect(cassette.calls[1].answer.usage).toEqual({ input_tokens: 7, output_tokens: 3, cached_input_tokens: 0 });
 
     const replay = ReplayProvider.fromTarget(folder);
     const chunks: string[] = [];
     // Another run: new ids and times in the prompt, same key.
-    const again = request({ prompt: request().prompt.replace('6f1c2a0e', '00000000'), onChunk: (chunk) => chunks.push(chunk) });
+    const again = request({
+      prompt: request().prompt.replace('6f1c2a0e', '00000000'),
+      onChunk: (chunk) => chunks.push(chunk),
+    });
     expect((await replay.generate(again)).text).toBe('{"n":1}');
     const second = await replay.generate(request());
     expect(second).toMatchObject({ text: '{"n":2}', provider: 'replay', usage: { inputTokens: 7, outputTokens: 3 } });
     expect(chunks.join('')).toBe('{"n":1}');
-    await expect(replay.generate(request())).rejects.toThrow(/made this call more often than recorded: the cassettes hold 2 answer/);
+    await expect(replay.generate(request())).rejects.toThrow(
+      /made this call more often than recorded: the cassettes hold 2 answer/,
+    );
   });
 
   it('a miss names the agent, the governance file whose text changed, and shows the diff', async () => {
     const folder = makeTempFolder('govflow-cassette-');
-    const recording = recordingProvider(new ScriptedProvider({ responses: { writer: ['{}'] } }), new CassetteRecorder(path.join(folder, 'a.json')));
+    const recording = recordingProvider(
+      new ScriptedProvider({ responses: { writer: ['{}'] } }),
+      new CassetteRecorder(path.join(folder, 'a.json')),
+    );
     await recording.generate(request());
     const replay = ReplayProvider.fromTarget(folder);
-    const error = await replay.generate(request({ system: systemWith('Be thorough.') })).catch((caught: unknown) => caught);
+    const error = await replay
+      .generate(request({ system: systemWith('Be thorough.') }))
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ReplayMissError);
     const miss = error as ReplayMissError;
     expect(miss.retryable).toBe(false);
@@ -101,7 +125,9 @@ describe('recording our own providers and replaying them', () => {
     expect(miss.message).toContain('governance files whose text changed since the recording: governance/policy.md');
     expect(miss.message).toContain('- Be brief.');
     expect(miss.message).toContain('+ Be thorough.');
-    await expect(replay.generate(request({ agent: 'reviewer' }))).rejects.toThrow('no recorded answer for agent "reviewer" (model call 2 of the session, its 1st): the cassettes hold no call of it (they hold writer)');
+    await expect(replay.generate(request({ agent: 'reviewer' }))).rejects.toThrow(
+      'no recorded answer for agent "reviewer" (model call 2 of the session, its 1st): the cassettes hold no call of it (they hold writer)',
+    );
   });
 
   it('rejects cassettes of another format version, naming the file', () => {
@@ -126,8 +152,17 @@ describe('frozen cassettes of every version', () => {
     const replay = ReplayProvider.fromTarget(fixture);
     const RULE_LINE = '='.repeat(72);
     const system = `${RULE_LINE}\n[FILE: governance/policy.md]\n${RULE_LINE}\nBe brief.\n\n${RULE_LINE}\n[SYSTEM PROTOCOL: RESPONSE FORMAT]\n${RULE_LINE}\nAnswer in JSON.\n`;
-    const answer = await replay.generate({ agent: 'writer', system, prompt: 'User request:\nWrite.', model: 'gpt-4.1-mini', signal: new AbortController().signal });
-    expect(answer).toMatchObject({ text: '{"frozen":1}', usage: { inputTokens: 9, outputTokens: 4, cachedInputTokens: 0 } });
+    const answer = await replay.generate({
+      agent: 'writer',
+      system,
+      prompt: 'User request:\nWrite.',
+      model: 'gpt-4.1-mini',
+      signal: new AbortController().signal,
+    });
+    expect(answer).toMatchObject({
+      text: '{"frozen":1}',
+      usage: { inputTokens: 9, outputTokens: 4, cachedInputTokens: 0 },
+    });
   });
 });
 
@@ -138,13 +173,27 @@ describe('configuration', () => {
     const recorded = createProvider(loadConfig(root, {}), {});
     expect(recorded.kind).toBe('dry-run');
     expect(recorded.synthetic).toBe(true);
-    const expectation = { contentType: 'notes', next: [], agentType: 'operational', plan: false, executionalAgents: [], governanceFiles: [], outputSchema: null };
+    const expectation = {
+      contentType: 'notes',
+      next: [],
+      agentType: 'operational',
+      plan: false,
+      executionalAgents: [],
+      governanceFiles: [],
+      outputSchema: null,
+    };
     const answer = await recorded.generate(request({ expectation }));
-    writeFileSync(path.join(root, 'govflow.config.yaml'), 'provider:\n  kind: replay\n  replay: { dir: cassettes, on_miss: fail }\n');
+    writeFileSync(
+      path.join(root, 'govflow.config.yaml'),
+      'provider:\n  kind: replay\n  replay: { dir: cassettes, on_miss: fail }\n',
+    );
     const replay = createProvider(loadConfig(root, {}), {});
     expect(replay.kind).toBe('replay');
     expect((await replay.generate(request({ expectation }))).text).toBe(answer.text);
-    writeFileSync(path.join(root, 'govflow.config.yaml'), 'provider:\n  kind: replay\n  replay: { dir: cassettes, on_miss: ignore }\n');
+    writeFileSync(
+      path.join(root, 'govflow.config.yaml'),
+      'provider:\n  kind: replay\n  replay: { dir: cassettes, on_miss: ignore }\n',
+    );
     expect(() => loadConfig(root, {})).toThrow(/on_miss/);
     writeFileSync(path.join(root, 'govflow.config.yaml'), 'provider: { kind: replay }\n');
     expect(() => createProvider(loadConfig(root, {}), {})).toThrow(/add provider.replay: \{ dir:/);
@@ -156,10 +205,21 @@ describe('govflow run --record, then kind replay', () => {
     const root = makeTempFolder('govflow-record-run-');
     copyExampleAppInto(root);
     writeFileSync(path.join(root, 'note.txt'), 'Summarize: Ana sends the budget by Friday.');
-    const recorded = await runCli(['run', path.join(root, 'note.txt'), '--root', root, '--json', '--record', path.join(root, 'cassettes')]);
+    const recorded = await runCli([
+      'run',
+      path.join(root, 'note.txt'),
+      '--root',
+      root,
+      '--json',
+      '--record',
+      path.join(root, 'cassettes'),
+    ]);
     expect(recorded.code).toBe(0);
     expect(recorded.stderr).toMatch(/^recorded 6 model call\(s\) to .*cassettes\/\d{8}-\d{6}-\d+\.cassette\.json$/m);
-    writeFileSync(path.join(root, 'govflow.config.yaml'), 'provider:\n  kind: replay\n  replay: { dir: cassettes, on_miss: fail }\n');
+    writeFileSync(
+      path.join(root, 'govflow.config.yaml'),
+      'provider:\n  kind: replay\n  replay: { dir: cassettes, on_miss: fail }\n',
+    );
     const replayed = await runCli(['run', path.join(root, 'note.txt'), '--root', root, '--json']);
     expect(replayed.code).toBe(0);
     const [first, second] = [JSON.parse(recorded.stdout), JSON.parse(replayed.stdout)];
@@ -168,7 +228,11 @@ describe('govflow run --record, then kind replay', () => {
     expect(second.usage.input_tokens).toBe(first.usage.input_tokens);
     const logs = await runCli(['logs', '--root', root, '--json']);
     // Replayed dry-run answers are still marked as made up by dry-run in the audit trail.
-    expect(JSON.parse(logs.stdout).filter((entry: { complianceNotes: string | null }) => String(entry.complianceNotes).includes('dry-run')).length).toBeGreaterThanOrEqual(12);
+    expect(
+      JSON.parse(logs.stdout).filter((entry: { complianceNotes: string | null }) =>
+        String(entry.complianceNotes).includes('dry-run'),
+      ).length,
+    ).toBeGreaterThanOrEqual(12);
   });
 });
 
@@ -177,23 +241,42 @@ describe('a replay miss, as the user sees it', () => {
     const root = makeTempFolder('govflow-replay-miss-');
     copyExampleAppInto(root);
     const note = path.join(root, 'note.txt');
-    writeFileSync(note, 'Summarize this meeting note and list its action items with owners: Ana sends the budget by Friday.');
+    writeFileSync(
+      note,
+      'Summarize this meeting note and list its action items with owners: Ana sends the budget by Friday.',
+    );
     const recorded = await runCli(['run', note, '--root', root, '--json', '--record', path.join(root, 'cassettes')]);
     expect(recorded.code).toBe(0);
-    writeFileSync(path.join(root, 'govflow.config.yaml'), 'provider:\n  kind: replay\n  replay: { dir: cassettes, on_miss: fail }\n');
+    writeFileSync(
+      path.join(root, 'govflow.config.yaml'),
+      'provider:\n  kind: replay\n  replay: { dir: cassettes, on_miss: fail }\n',
+    );
     appendFileSync(path.join(root, 'governance', 'agents', 'summarizer_agent.md'), '\nAlways answer in haiku.\n');
 
     const replayed = await runCli(['run', note, '--root', root, '--json']);
     expect(replayed.code).toBe(1);
-    const result = JSON.parse(replayed.stdout) as { status: string; message: string; request_id: string; error: { error_message: string } };
+    const result = JSON.parse(replayed.stdout) as {
+      status: string;
+      message: string;
+      request_id: string;
+      error: { error_message: string };
+    };
     expect(result.status).toBe('failed');
-    const outbox = JSON.parse(readFileSync(path.join(root, 'system', 'outbox', `${result.request_id}.json`), 'utf8')) as typeof result;
+    const outbox = JSON.parse(
+      readFileSync(path.join(root, 'system', 'outbox', `${result.request_id}.json`), 'utf8'),
+    ) as typeof result;
     for (const text of [result.message, result.error.error_message, outbox.message, outbox.error.error_message]) {
-      expect(text).toMatch(/^replay: no recorded answer for agent "summarizer_agent" \(model call \d+ of the session, its 1st\)/);
-      expect(text).toContain('governance files whose text changed since the recording: governance/agents/summarizer_agent.md');
+      expect(text).toMatch(
+        /^replay: no recorded answer for agent "summarizer_agent" \(model call \d+ of the session, its 1st\)/,
+      );
+      expect(text).toContain(
+        'governance files whose text changed since the recording: governance/agents/summarizer_agent.md',
+      );
       expect(text).toContain('\n+ Always answer in haiku.');
       // The agent that missed because of it comes after, without its input's escaped JSON.
-      expect(text).toMatch(/\n\nThen agent "final_output_agent" \(model call \d+ of the session, its 1st\) had no recorded answer either/);
+      expect(text).toMatch(
+        /\n\nThen agent "final_output_agent" \(model call \d+ of the session, its 1st\) had no recorded answer either/,
+      );
       expect(text).not.toContain('\\"');
     }
     const text = await runCli(['run', note, '--root', root]);
@@ -218,12 +301,22 @@ describe('the AI SDK recording middleware', () => {
           wrapModel: withRecording,
         });
         const recorder = new CassetteRecorder(path.join(folder, 'ai.json'));
-        server.reply({ kind: 'text', text: '{"ok":true}', usage: { inputTokens: 12, outputTokens: 4, cachedInputTokens: 2 }, model: 'served-model' });
+        server.reply({
+          kind: 'text',
+          text: '{"ok":true}',
+          usage: { inputTokens: 12, outputTokens: 4, cachedInputTokens: 2 },
+          model: 'served-model',
+        });
         const response = await recordingProvider(provider, recorder).generate(request({ model: 'local-model' }));
         expect(response.text).toBe('{"ok":true}');
         const [call] = readOnlyCassette(folder).calls;
         expect(call).toMatchObject({ agent: 'writer', provider: 'openai-compatible', model: 'local-model' });
-        expect(call.answer).toMatchObject({ text: '{"ok":true}', model: 'served-model', tool_calls: [], usage: { input_tokens: 12, output_tokens: 4, cached_input_tokens: 2 } });
+        expect(call.answer).toMatchObject({
+          text: '{"ok":true}',
+          model: 'served-model',
+          tool_calls: [],
+          usage: { input_tokens: 12, output_tokens: 4, cached_input_tokens: 2 },
+        });
         expect(call.answer.finish_reason).toBe('stop');
         // The capture slot is filled by the middleware itself, at the model layer.
         const slot: CaptureSlot = { answer: null };
@@ -245,7 +338,12 @@ describe('tool calls', () => {
   it('are recorded with the answer and replayed with their govflow names and parsed inputs', async () => {
     const folder = makeTempFolder('govflow-cassette-tools-');
     const scripted = new ScriptedProvider({
-      responses: { writer: [{ tool_calls: [{ id: 'c1', name: 'write_file', input: { path: 'a.md', content: '# A' } }] }, '{"done":true}'] },
+      responses: {
+        writer: [
+          { tool_calls: [{ id: 'c1', name: 'write_file', input: { path: 'a.md', content: '# A' } }] },
+          '{"done":true}',
+        ],
+      },
     });
     const recording = recordingProvider(scripted, new CassetteRecorder(path.join(folder, 'tools.cassette.json')));
     const offer = { name: 'write_file', description: 'Writes a file.', inputSchema: { type: 'object' } };
@@ -253,11 +351,15 @@ describe('tool calls', () => {
     expect(first.toolCalls).toEqual([{ id: 'c1', name: 'write_file', input: { path: 'a.md', content: '# A' } }]);
     await recording.generate(request({ tools: [offer], prompt: `${request().prompt}\nagain` }));
     const cassette = readOnlyCassette(folder);
-    expect(cassette.calls[0].answer.tool_calls).toEqual([{ id: 'c1', name: 'write_file', input: '{"path":"a.md","content":"# A"}' }]);
+    expect(cassette.calls[0].answer.tool_calls).toEqual([
+      { id: 'c1', name: 'write_file', input: '{"path":"a.md","content":"# A"}' },
+    ]);
 
     const replay = ReplayProvider.fromTarget(folder);
     const replayed = await replay.generate(request({ tools: [offer] }));
     expect(replayed.toolCalls).toEqual([{ id: 'c1', name: 'write_file', input: { path: 'a.md', content: '# A' } }]);
-    expect((await replay.generate(request({ tools: [offer], prompt: `${request().prompt}\nagain` }))).toolCalls).toBeUndefined();
+    expect(
+      (await replay.generate(request({ tools: [offer], prompt: `${request().prompt}\nagain` }))).toolCalls,
+    ).toBeUndefined();
   });
 });

@@ -68,7 +68,9 @@ describe('withRetries', () => {
   });
 
   it("retries a retryable error, honouring the server's Retry-After", async () => {
-    const scripted = new ScriptedProvider({ responses: { a: [{ error: { status: 429, retry_after_ms: 1234 } }, 'ok'] } });
+    const scripted = new ScriptedProvider({
+      responses: { a: [{ error: { status: 429, retry_after_ms: 1234 } }, 'ok'] },
+    });
     const { delays, sleep } = recordingSleep();
     const response = await withRetries(scripted, { maxAttempts: 3, timeoutMs: 1000, sleep }).generate(request());
     expect(response.text).toBe('ok');
@@ -76,9 +78,13 @@ describe('withRetries', () => {
   });
 
   it('fails at once on an error that is not retryable', async () => {
-    const scripted = new ScriptedProvider({ responses: { a: [{ error: { status: 401, message: 'bad key' } }, 'unused'] } });
+    const scripted = new ScriptedProvider({
+      responses: { a: [{ error: { status: 401, message: 'bad key' } }, 'unused'] },
+    });
     const { delays, sleep } = recordingSleep();
-    const error = await failureOf(withRetries(scripted, { maxAttempts: 3, timeoutMs: 1000, sleep }).generate(request()));
+    const error = await failureOf(
+      withRetries(scripted, { maxAttempts: 3, timeoutMs: 1000, sleep }).generate(request()),
+    );
     expect(error.status).toBe(401);
     expect(error.retryable).toBe(false);
     expect(error.attempts).toBe(1);
@@ -100,9 +106,13 @@ describe('withRetries', () => {
   });
 
   it('an abort during the backoff wait ends the call without another attempt', async () => {
-    const scripted = new ScriptedProvider({ responses: { a: [{ error: { status: 503, retry_after_ms: 60_000 } }, 'unused'] } });
+    const scripted = new ScriptedProvider({
+      responses: { a: [{ error: { status: 503, retry_after_ms: 60_000 } }, 'unused'] },
+    });
     const controller = new AbortController();
-    const pending = withRetries(scripted, { maxAttempts: 3, timeoutMs: 1000 }).generate(request({ signal: controller.signal }));
+    const pending = withRetries(scripted, { maxAttempts: 3, timeoutMs: 1000 }).generate(
+      request({ signal: controller.signal }),
+    );
     await scripted.callStarted(1);
     // The real sleep: it must wake on the abort instead of sitting out the minute.
     setImmediate(() => controller.abort(new Error('stop')));
@@ -122,9 +132,13 @@ describe('withRetries', () => {
   });
 
   it('does not start a backoff that would end after the session deadline', async () => {
-    const scripted = new ScriptedProvider({ responses: { a: [{ error: { status: 429, retry_after_ms: 60_000 } }, 'unused'] } });
+    const scripted = new ScriptedProvider({
+      responses: { a: [{ error: { status: 429, retry_after_ms: 60_000 } }, 'unused'] },
+    });
     const { delays, sleep } = recordingSleep();
-    const error = await failureOf(withRetries(scripted, { maxAttempts: 3, timeoutMs: 1000, sleep }).generate(request({ deadlineMs: 5_000 })));
+    const error = await failureOf(
+      withRetries(scripted, { maxAttempts: 3, timeoutMs: 1000, sleep }).generate(request({ deadlineMs: 5_000 })),
+    );
     expect(error.status).toBe(429);
     expect(error.deadlinePassed).toBe(false);
     expect(delays).toEqual([]);
@@ -141,7 +155,9 @@ describe('withRetries', () => {
         throw new TypeError('bug');
       },
     };
-    await expect(withRetries(broken, { maxAttempts: 3, timeoutMs: 1000 }).generate(request())).rejects.toThrow(TypeError);
+    await expect(withRetries(broken, { maxAttempts: 3, timeoutMs: 1000 }).generate(request())).rejects.toThrow(
+      TypeError,
+    );
     expect(calls).toBe(1);
   });
 

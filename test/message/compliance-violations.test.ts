@@ -10,7 +10,12 @@ function withAudit(compliance_notes: string | null, governance_files_consulted: 
 
 describe('complianceViolations', () => {
   it('accepts notes and files that were in the prompt, by path or unambiguous basename', () => {
-    expect(complianceViolations(withAudit('ok per audit.md', ['context/application.md', 'audit.md', './governance/message_format.md']), PROMPT)).toEqual([]);
+    expect(
+      complianceViolations(
+        withAudit('ok per audit.md', ['context/application.md', 'audit.md', './governance/message_format.md']),
+        PROMPT,
+      ),
+    ).toEqual([]);
     expect(complianceViolations(withAudit('ok', []), PROMPT)).toEqual([]);
   });
 
@@ -28,7 +33,9 @@ describe('complianceViolations', () => {
   });
 
   it('flags files that were not in the prompt', () => {
-    expect(complianceViolations(withAudit('ok', ['audit.md', 'governance/secrets.md', 'other/audit.md']), PROMPT)).toEqual([
+    expect(
+      complianceViolations(withAudit('ok', ['audit.md', 'governance/secrets.md', 'other/audit.md']), PROMPT),
+    ).toEqual([
       'governance_files_consulted names "governance/secrets.md", which was not in this agent\'s prompt',
       'governance_files_consulted names "other/audit.md", which was not in this agent\'s prompt',
     ]);
@@ -37,7 +44,9 @@ describe('complianceViolations', () => {
   it('flags a basename that matches more than one prompt file', () => {
     const prompt = ['governance/audit.md', 'context/audit.md'];
     expect(complianceViolations(withAudit('ok', ['audit.md', 'context/audit.md']), prompt)).toEqual([
-      expect.stringMatching(/"audit.md", which matches several prompt files \(governance\/audit.md, context\/audit.md\)/),
+      expect.stringMatching(
+        /"audit.md", which matches several prompt files \(governance\/audit.md, context\/audit.md\)/,
+      ),
     ]);
   });
 });

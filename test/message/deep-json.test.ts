@@ -72,7 +72,7 @@ describe('stringifyJson: JSON.stringify at any depth', () => {
     expect(stringifyJson(object)).toBe('{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000));
   });
 
-  it('the explicit-stack writer gives exactly JSON.stringify\'s text, compact and indented', () => {
+  it("the explicit-stack writer gives exactly JSON.stringify's text, compact and indented", () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 8 }), fc.constantFrom(0, 2), (value, indent) => {
         expect(stringifyIteratively(value, indent)).toBe(JSON.stringify(value, null, indent));
@@ -82,7 +82,13 @@ describe('stringifyJson: JSON.stringify at any depth', () => {
   });
 
   it('follows JSON.stringify on undefined, functions, toJSON, non-finite numbers and cycles', () => {
-    const odd = { a: undefined, b: () => 1, c: [undefined, () => 1, Number.NaN, -0], d: new Date(0), e: new String('s') };
+    const odd = {
+      a: undefined,
+      b: () => 1,
+      c: [undefined, () => 1, Number.NaN, -0],
+      d: new Date(0),
+      e: new String('s'),
+    };
     expect(stringifyIteratively(odd)).toBe(JSON.stringify(odd));
     expect(stringifyIteratively(undefined)).toBeUndefined();
     const cyclic: Record<string, unknown> = {};
@@ -135,13 +141,24 @@ describe('walks over model-controlled data survive deep values', () => {
     const key = loopKeyOf('goal_agent', { source: 'objective_agent', content: deepArray(HUNDRED_THOUSAND) });
     expect(key).toMatch(/^goal_agent:[0-9a-f]{32}$/);
     expect(loopKeyOf('goal_agent', { source: 'objective_agent', content: deepArray(HUNDRED_THOUSAND) })).toBe(key);
-    expect(loopKeyOf('goal_agent', { source: 'objective_agent', content: deepArray(HUNDRED_THOUSAND - 1) })).not.toBe(key);
+    expect(loopKeyOf('goal_agent', { source: 'objective_agent', content: deepArray(HUNDRED_THOUSAND - 1) })).not.toBe(
+      key,
+    );
   });
 
   it('a JSON request nested past 64 levels is refused with a reason, not a crash later', () => {
     const metadata = '{"a":'.repeat(HUNDRED_THOUSAND) + '1' + '}'.repeat(HUNDRED_THOUSAND);
-    const parsed = parseRequestFile('deep.json', Buffer.from(`{"request":"hi","metadata":${metadata}}`), 10 * 1024 * 1024);
-    expect(parsed).toEqual({ kind: 'invalid', reason: 'the JSON nests deeper than 64 levels of objects and arrays: flatten "metadata"' });
-    expect(parseRequestFile('ok.json', Buffer.from('{"request":"hi","metadata":{"a":{"b":[1]}}}'), 1024).kind).toBe('request');
+    const parsed = parseRequestFile(
+      'deep.json',
+      Buffer.from(`{"request":"hi","metadata":${metadata}}`),
+      10 * 1024 * 1024,
+    );
+    expect(parsed).toEqual({
+      kind: 'invalid',
+      reason: 'the JSON nests deeper than 64 levels of objects and arrays: flatten "metadata"',
+    });
+    expect(parseRequestFile('ok.json', Buffer.from('{"request":"hi","metadata":{"a":{"b":[1]}}}'), 1024).kind).toBe(
+      'request',
+    );
   });
 });

@@ -3,7 +3,16 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DryRunProvider } from '../../src/llm/dry-run-provider.js';
 import { deepMerge, minimalInstance } from '../../src/llm/minimal-instance.js';
-import { REPOSITORY_ROOT, auditEntries, exampleRoot, messageRecords, journalOf, removeTempDirs, runRequest, verifyRoot } from './pipeline-test-helpers.js';
+import {
+  REPOSITORY_ROOT,
+  auditEntries,
+  exampleRoot,
+  messageRecords,
+  journalOf,
+  removeTempDirs,
+  runRequest,
+  verifyRoot,
+} from './pipeline-test-helpers.js';
 
 afterAll(removeTempDirs);
 
@@ -23,7 +32,10 @@ describe('dry-run provider', () => {
     'fills the fields a custom message schema adds (%s) so that dry-run still passes validation',
     async (fixture) => {
       const root = exampleRoot('message:\n  schema: schemas/custom-message.json\n');
-      copyFileSync(path.join(REPOSITORY_ROOT, 'test/fixtures/foundation', fixture), path.join(root, 'schemas/custom-message.json'));
+      copyFileSync(
+        path.join(REPOSITORY_ROOT, 'test/fixtures/foundation', fixture),
+        path.join(root, 'schemas/custom-message.json'),
+      );
       const outcome = await runRequest(root, new DryRunProvider());
       expect(outcome.status).toBe('success');
       const records = messageRecords(journalOf(root, outcome.sessionId));
@@ -36,10 +48,17 @@ describe('dry-run provider', () => {
     const schema = {
       type: 'object',
       required: ['a', 'b'],
-      properties: { a: { $ref: '#/$defs/name' }, b: { type: 'object', required: ['c'], properties: { c: { type: 'integer', minimum: 3 } } } },
+      properties: {
+        a: { $ref: '#/$defs/name' },
+        b: { type: 'object', required: ['c'], properties: { c: { type: 'integer', minimum: 3 } } },
+      },
       $defs: { name: { type: 'string', minLength: 2 } },
     };
     expect(minimalInstance(schema)).toEqual({ a: 'xx', b: { c: 3 } });
-    expect(deepMerge({ a: 1, b: { c: 2, d: 3 } }, { b: { c: 5 }, e: [1] })).toEqual({ a: 1, b: { c: 5, d: 3 }, e: [1] });
+    expect(deepMerge({ a: 1, b: { c: 2, d: 3 } }, { b: { c: 5 }, e: [1] })).toEqual({
+      a: 1,
+      b: { c: 5, d: 3 },
+      e: [1],
+    });
   });
 });

@@ -18,7 +18,12 @@ import type { SessionOutcome } from '../../src/pipeline/runner-contract.js';
 import type { ResultDocument } from '../../src/pipeline/session-result.js';
 import type { DiskFaults } from '../../src/store/disk-io.js';
 import { FilesSessionStore } from '../../src/store/files-session-store.js';
-import { SessionJournal, type ExchangeRecord, type JournalRecord, type MessageRecord } from '../../src/store/session-journal.js';
+import {
+  SessionJournal,
+  type ExchangeRecord,
+  type JournalRecord,
+  type MessageRecord,
+} from '../../src/store/session-journal.js';
 import { REPOSITORY_ROOT, copyExampleAppInto } from '../support/example-app.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
@@ -54,7 +59,11 @@ export function singleAgentRoot(name: string, agentLines: string[], prefix = 'go
   const root = makeTempDir(prefix);
   writeFile(root, 'govflow.config.yaml', 'timezone: UTC\n');
   writeFile(root, 'context/application.md', '# Application\nAnswers questions and writes reports.\n');
-  writeFile(root, `governance/agents/${name}.md`, agentFile([`name: ${name}`, 'type: executional', 'entry: true', ...agentLines]));
+  writeFile(
+    root,
+    `governance/agents/${name}.md`,
+    agentFile([`name: ${name}`, 'type: executional', 'entry: true', ...agentLines]),
+  );
   return root;
 }
 
@@ -85,10 +94,19 @@ export function agentMessage(answer: AgentAnswer): string {
     next_agent: { name: answer.next ?? null, reason: answer.next ? `hand over to ${answer.next}` : 'end of chain' },
     status: { code: status, message: answer.message ?? `${status}: ${answer.contentType}` },
     error: answer.error
-      ? { has_error: true, error_code: answer.error.code, error_message: answer.error.message, retry_count: null, recoverable: answer.error.recoverable ?? false }
+      ? {
+          has_error: true,
+          error_code: answer.error.code,
+          error_message: answer.error.message,
+          retry_count: null,
+          recoverable: answer.error.recoverable ?? false,
+        }
       : { has_error: false, error_code: null, error_message: null, retry_count: null, recoverable: false },
     metadata: null,
-    audit: { compliance_notes: 'checked against context/application.md', governance_files_consulted: answer.files ?? ['context/application.md'] },
+    audit: {
+      compliance_notes: 'checked against context/application.md',
+      governance_files_consulted: answer.files ?? ['context/application.md'],
+    },
   });
 }
 
@@ -98,7 +116,8 @@ export interface PlanTaskSpec {
   depends_on?: string[];
 }
 
-export const REQUEST_TEXT = 'Summarize this meeting note and list its action items: Alice will send the budget by Friday. Bob reviews the draft.';
+export const REQUEST_TEXT =
+  'Summarize this meeting note and list its action items: Alice will send the budget by Friday. Bob reviews the draft.';
 
 export const SUMMARY_CONTENT = { summary: 'Alice sends the budget by Friday; Bob reviews the draft.', decisions: [] };
 export const ACTION_ITEMS_CONTENT = {
@@ -112,13 +131,30 @@ export const FINAL_CONTENT = { answer: 'Summary and two action items.' };
 /** Answers of the example app's agents, one per agent in chain order (a happy path). */
 export function happyResponses(tasks: PlanTaskSpec[]): Record<string, Array<string | ScriptedResponse>> {
   const responses: Record<string, Array<string | ScriptedResponse>> = {
-    objective_agent: [agentMessage({ content: ['Summarize the note', 'List the action items'], contentType: 'objectives', next: 'goal_agent' })],
+    objective_agent: [
+      agentMessage({
+        content: ['Summarize the note', 'List the action items'],
+        contentType: 'objectives',
+        next: 'goal_agent',
+      }),
+    ],
     goal_agent: [
-      agentMessage({ content: { source_text: REQUEST_TEXT, objectives: [{ objective: 'Summarize', goals: ['faithful'] }] }, contentType: 'goals', next: 'planning_agent' }),
+      agentMessage({
+        content: { source_text: REQUEST_TEXT, objectives: [{ objective: 'Summarize', goals: ['faithful'] }] },
+        contentType: 'goals',
+        next: 'planning_agent',
+      }),
     ],
     planning_agent: [
       agentMessage({
-        content: { tasks: tasks.map((task) => ({ id: task.id, agent: task.agent, instruction: `${task.agent}: ${REQUEST_TEXT}`, depends_on: task.depends_on ?? [] })) },
+        content: {
+          tasks: tasks.map((task) => ({
+            id: task.id,
+            agent: task.agent,
+            instruction: `${task.agent}: ${REQUEST_TEXT}`,
+            depends_on: task.depends_on ?? [],
+          })),
+        },
         contentType: 'plan',
         next: 'final_output_agent',
       }),
@@ -179,7 +215,12 @@ export async function runRequest(
 ): Promise<SessionOutcome> {
   // With `faults`, the root's audit writer and files store are made here to be given them.
   const faulty = options.faults ? await faultyFilesStore(root, options.faults) : null;
-  const runtime = await openRuntime(root, { provider, env: {}, now: options.now, ...(faulty ? { store: faulty.store } : {}) });
+  const runtime = await openRuntime(root, {
+    provider,
+    env: {},
+    now: options.now,
+    ...(faulty ? { store: faulty.store } : {}),
+  });
   try {
     return await runtime.runner.startSession(
       { requestId: options.requestId ?? nextRequestId(), text, sourceFile: 'request.txt', claimedPath: null },
@@ -191,14 +232,29 @@ export async function runRequest(
   }
 }
 
-async function faultyFilesStore(root: string, faults: DiskFaults): Promise<{ store: FilesSessionStore; audit: AuditLogWriter }> {
+async function faultyFilesStore(
+  root: string,
+  faults: DiskFaults,
+): Promise<{ store: FilesSessionStore; audit: AuditLogWriter }> {
   const { paths, timezone } = loadConfig(root, {});
   const audit = await AuditLogWriter.open({ logsDir: paths.logs, stateDir: paths.state, timezone, faults });
-  const store = new FilesSessionStore({ sessionsDir: paths.sessions, outboxDir: paths.outbox, snapshotsDir: paths.snapshots, durable: true, audit, auditedMessages: async () => new Map(), faults });
+  const store = new FilesSessionStore({
+    sessionsDir: paths.sessions,
+    outboxDir: paths.outbox,
+    snapshotsDir: paths.snapshots,
+    durable: true,
+    audit,
+    auditedMessages: async () => new Map(),
+    faults,
+  });
   return { store, audit };
 }
 
-export async function withRuntime<T>(root: string, provider: LlmProvider, body: (runtime: Runtime) => Promise<T>): Promise<T> {
+export async function withRuntime<T>(
+  root: string,
+  provider: LlmProvider,
+  body: (runtime: Runtime) => Promise<T>,
+): Promise<T> {
   const runtime = await openRuntime(root, { provider, env: {} });
   try {
     return await body(runtime);
@@ -207,7 +263,10 @@ export async function withRuntime<T>(root: string, provider: LlmProvider, body: 
   }
 }
 
-export function scripted(responses: Record<string, Array<string | ScriptedResponse>>, extra: { latency_ms?: number } = {}): ScriptedProvider {
+export function scripted(
+  responses: Record<string, Array<string | ScriptedResponse>>,
+  extra: { latency_ms?: number } = {},
+): ScriptedProvider {
   return new ScriptedProvider({ responses, ...extra });
 }
 
@@ -254,7 +313,10 @@ export interface CliRun {
 }
 
 /** `govflow <args>` in process, through main(), with captured output and an empty environment. */
-export async function runCli(args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+export async function runCli(
+  args: string[],
+  options: { stdin?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const io: CommandIo = {
@@ -298,14 +360,29 @@ export class RecordingProvider implements LlmProvider {
   }
 
   generate(request: LlmRequest): Promise<LlmResponse> {
-    this.requests.push({ agent: request.agent, system: request.system, prompt: request.prompt, history: structuredClone(request.history ?? []), model: request.model });
+    this.requests.push({
+      agent: request.agent,
+      system: request.system,
+      prompt: request.prompt,
+      history: structuredClone(request.history ?? []),
+      model: request.model,
+    });
     return this.inner.generate(request);
   }
 }
 
 /** Writes a scripted-provider file and a config that uses it; returns the script path. */
-export function useScriptFile(root: string, responses: Record<string, Array<string | ScriptedResponse>>, name = 'script.json', configExtra = ''): string {
+export function useScriptFile(
+  root: string,
+  responses: Record<string, Array<string | ScriptedResponse>>,
+  name = 'script.json',
+  configExtra = '',
+): string {
   const file = writeFile(root, name, JSON.stringify({ responses }, null, 2));
-  writeFile(root, 'govflow.config.yaml', `timezone: UTC\nprovider:\n  kind: scripted\n  script: ${name}\n${configExtra}`);
+  writeFile(
+    root,
+    'govflow.config.yaml',
+    `timezone: UTC\nprovider:\n  kind: scripted\n  script: ${name}\n${configExtra}`,
+  );
   return file;
 }

@@ -26,7 +26,8 @@ import { CLI } from '../daemon/daemon-helpers.js';
 /** A copy of the example app with no govflow.config.yaml: the dry-run provider. */
 function unconfiguredRoot(): string {
   const root = makeTempDir();
-  for (const folder of ['governance', 'context', 'schemas']) cpSync(path.join(REPOSITORY_ROOT, folder), path.join(root, folder), { recursive: true });
+  for (const folder of ['governance', 'context', 'schemas'])
+    cpSync(path.join(REPOSITORY_ROOT, folder), path.join(root, folder), { recursive: true });
   return root;
 }
 
@@ -37,7 +38,11 @@ function expectResultDocument(result: Record<string, unknown>) {
   expect(result.error).toBeNull();
   expect(typeof result.request_id).toBe('string');
   expect(typeof result.session_id).toBe('string');
-  expect(result.usage).toEqual({ input_tokens: expect.any(Number), output_tokens: expect.any(Number), cost_usd: expect.any(Number) });
+  expect(result.usage).toEqual({
+    input_tokens: expect.any(Number),
+    output_tokens: expect.any(Number),
+    cost_usd: expect.any(Number),
+  });
 }
 
 describe('govflow run in process', () => {
@@ -70,7 +75,9 @@ describe('govflow run in process', () => {
 
   it('reads the request from standard input with -', async () => {
     const root = unconfiguredRoot();
-    const run = await runCli(['run', '-', '--root', root, '--json'], { stdin: JSON.stringify({ request: REQUEST_TEXT, request_id: 'req-from-stdin' }) });
+    const run = await runCli(['run', '-', '--root', root, '--json'], {
+      stdin: JSON.stringify({ request: REQUEST_TEXT, request_id: 'req-from-stdin' }),
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
@@ -147,7 +154,12 @@ describe('govflow run as a child process', () => {
     writeFile(root, 'script.json', JSON.stringify(script));
     writeFile(root, 'govflow.config.yaml', 'timezone: UTC\nprovider:\n  kind: scripted\n  script: script.json\n');
     const run = (text: string) =>
-      spawnSync(process.execPath, [CLI, 'run', '-', '--root', root], { input: text, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 });
+      spawnSync(process.execPath, [CLI, 'run', '-', '--root', root], {
+        input: text,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '' },
+        timeout: 60_000,
+      });
     const failed = run('first request');
     expect(failed.status).toBe(1);
     expect(failed.stdout).toMatch(/^status: failed/);

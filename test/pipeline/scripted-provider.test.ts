@@ -5,7 +5,9 @@ const base = { system: 's', prompt: 'p', model: 'm' };
 
 describe('ScriptedProvider', () => {
   it('answers per agent in order and throws on an unexpected call', async () => {
-    const provider = new ScriptedProvider({ responses: { a: ['one', { json: { two: 2 }, usage: { input_tokens: 3, output_tokens: 4 } }] } });
+    const provider = new ScriptedProvider({
+      responses: { a: ['one', { json: { two: 2 }, usage: { input_tokens: 3, output_tokens: 4 } }] },
+    });
     const signal = new AbortController().signal;
     expect((await provider.generate({ ...base, agent: 'a', signal })).text).toBe('one');
     const second = await provider.generate({ ...base, agent: 'a', signal });
@@ -25,7 +27,10 @@ describe('ScriptedProvider', () => {
 
   it('lets a test await a call and hold it until released, with no timer', async () => {
     const seen: string[] = [];
-    const provider = new ScriptedProvider({ responses: { a: ['one', 'two'] } }, { onCall: (call) => void seen.push(`${call.number}:${call.agent}`) });
+    const provider = new ScriptedProvider(
+      { responses: { a: ['one', 'two'] } },
+      { onCall: (call) => void seen.push(`${call.number}:${call.agent}`) },
+    );
     const signal = new AbortController().signal;
     const release = provider.hold(2);
     const first = provider.generate({ ...base, agent: 'a', signal });
@@ -63,13 +68,16 @@ describe('ScriptedProvider', () => {
 
   it('rejects with the abort reason when the signal aborts during a delay', async () => {
     const provider = new ScriptedProvider({ responses: { a: [{ text: 'late', delay_ms: 5000 }] } });
-    await expect(provider.generate({ ...base, agent: 'a', signal: AbortSignal.timeout(30) })).rejects.toMatchObject({ name: 'TimeoutError' });
+    await expect(provider.generate({ ...base, agent: 'a', signal: AbortSignal.timeout(30) })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
   });
 
-  it('goes on after the calls a session\'s journal shows that this process did not answer', async () => {
+  it("goes on after the calls a session's journal shows that this process did not answer", async () => {
     const script = { responses: { a: ['one', 'two', 'three'], b: ['b1', 'b2'] } };
     const signal = new AbortController().signal;
-    const ask = (provider: ScriptedProvider, agent: string, sessionId: string, journaledCalls: number) => provider.generate({ ...base, agent, signal, sessionId, journaledCalls });
+    const ask = (provider: ScriptedProvider, agent: string, sessionId: string, journaledCalls: number) =>
+      provider.generate({ ...base, agent, signal, sessionId, journaledCalls });
     // A session resumed in a new process, its journal showing one call of `a`: the list goes on at the second.
     const resumed = new ScriptedProvider(script);
     expect((await ask(resumed, 'a', 's1', 1)).text).toBe('two');
@@ -85,8 +93,13 @@ describe('ScriptedProvider', () => {
     expect((await ask(live, 'a', 's1', 1)).text).toBe('three');
   });
 
-  it('names a call without id by the agent\'s model calls in the session, so a resumed session\'s ids stay new', async () => {
-    const turn = { tool_calls: [{ name: 'list_files', input: {} }, { name: 'read_file', input: { path: 'x' } }] };
+  it("names a call without id by the agent's model calls in the session, so a resumed session's ids stay new", async () => {
+    const turn = {
+      tool_calls: [
+        { name: 'list_files', input: {} },
+        { name: 'read_file', input: { path: 'x' } },
+      ],
+    };
     const provider = new ScriptedProvider({ responses: { a: [turn, turn] } });
     const signal = new AbortController().signal;
     const first = await provider.generate({ ...base, agent: 'a', signal, sessionId: 's1', journaledCalls: 0 });
@@ -100,7 +113,11 @@ describe('ScriptedProvider', () => {
   it('with loop: true, a resumed session wraps around the list', async () => {
     const provider = new ScriptedProvider({ loop: true, responses: { a: ['one', 'two'] } });
     const signal = new AbortController().signal;
-    expect((await provider.generate({ ...base, agent: 'a', signal, sessionId: 's1', journaledCalls: 3 })).text).toBe('two');
-    expect((await provider.generate({ ...base, agent: 'a', signal, sessionId: 's1', journaledCalls: 4 })).text).toBe('one');
+    expect((await provider.generate({ ...base, agent: 'a', signal, sessionId: 's1', journaledCalls: 3 })).text).toBe(
+      'two',
+    );
+    expect((await provider.generate({ ...base, agent: 'a', signal, sessionId: 's1', journaledCalls: 4 })).text).toBe(
+      'one',
+    );
   });
 });

@@ -28,7 +28,9 @@ function rootFor(url: string): string {
 
 async function run(root: string) {
   const request = writeFile(root, 'request.txt', 'Summarize this meeting note: Ana sends the budget by Friday.');
-  const outcome = await runCli(['run', request, '--root', root, '--json'], { env: { GOVFLOW_API_KEY: 'test-key-123456' } });
+  const outcome = await runCli(['run', request, '--root', root, '--json'], {
+    env: { GOVFLOW_API_KEY: 'test-key-123456' },
+  });
   return { ...outcome, result: outcome.stdout ? JSON.parse(outcome.stdout) : null };
 }
 
@@ -39,7 +41,10 @@ describe('a model call that hangs', () => {
     const { code, stderr, result } = await run(root);
     expect(code, stderr).toBe(1);
     expect(server.requests).toHaveLength(2);
-    expect(server.requests.map((request) => agentOf(systemPromptOf(request.body)))).toEqual(['objective_agent', 'objective_agent']);
+    expect(server.requests.map((request) => agentOf(systemPromptOf(request.body)))).toEqual([
+      'objective_agent',
+      'objective_agent',
+    ]);
     expect(result.status).toBe('failed');
     expect(result.error).toMatchObject({ error_code: 'TIMEOUT', recoverable: true });
     expect(result.error.error_message).toMatch(/timed out after 2000 ms .*after 2 attempts/);
@@ -48,13 +53,18 @@ describe('a model call that hangs', () => {
   }, 30_000);
 
   it('hanging once, then answering: the retry answers and the session succeeds', async () => {
-    server = await startResponderLlmServer(({ system, index }) => (index === 0 ? { kind: 'hang' } : exampleAppReply(system)));
+    server = await startResponderLlmServer(({ system, index }) =>
+      index === 0 ? { kind: 'hang' } : exampleAppReply(system),
+    );
     const root = rootFor(server.url);
     const { code, stderr, result } = await run(root);
     expect(code, stderr).toBe(0);
     expect(result.status).toBe('success');
     expect(result.messages).toBe(6);
     expect(server.requests).toHaveLength(7);
-    expect(server.requests.slice(0, 2).map((request) => agentOf(systemPromptOf(request.body)))).toEqual(['objective_agent', 'objective_agent']);
+    expect(server.requests.slice(0, 2).map((request) => agentOf(systemPromptOf(request.body)))).toEqual([
+      'objective_agent',
+      'objective_agent',
+    ]);
   }, 30_000);
 });

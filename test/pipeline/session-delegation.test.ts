@@ -14,7 +14,17 @@ import { childSessionId } from '../../src/pipeline/delegation.js';
 import { sha256Hex } from '../../src/sha256-hex.js';
 import type { ToolResultRecord } from '../../src/store/tool-journal-records.js';
 import type { SessionRecord } from '../../src/store/session-journal.js';
-import { agentFile, agentMessage, auditEntries, journalOf, makeTempDir, removeTempDirs, scripted, verifyRoot, writeFile } from './pipeline-test-helpers.js';
+import {
+  agentFile,
+  agentMessage,
+  auditEntries,
+  journalOf,
+  makeTempDir,
+  removeTempDirs,
+  scripted,
+  verifyRoot,
+  writeFile,
+} from './pipeline-test-helpers.js';
 
 afterEach(removeTempDirs);
 
@@ -23,19 +33,49 @@ function delegationRoot(config = ''): string {
   writeFile(root, 'govflow.config.yaml', `timezone: UTC\n${config}`);
   writeFile(root, 'context/application.md', '# App\nResearches topics.\n');
   const common = ['next: []', 'content_type: report'];
-  writeFile(root, 'governance/agents/lead_agent.md', agentFile(['name: lead_agent', 'type: operational', 'description: Leads.', 'entry: true', ...common, 'tools: [write_file]', 'delegates: [research_agent]']));
-  writeFile(root, 'governance/agents/research_agent.md', agentFile(['name: research_agent', 'type: executional', 'description: Researches.', ...common, 'tools: [read_file]', 'delegates: [research_agent]']));
+  writeFile(
+    root,
+    'governance/agents/lead_agent.md',
+    agentFile([
+      'name: lead_agent',
+      'type: operational',
+      'description: Leads.',
+      'entry: true',
+      ...common,
+      'tools: [write_file]',
+      'delegates: [research_agent]',
+    ]),
+  );
+  writeFile(
+    root,
+    'governance/agents/research_agent.md',
+    agentFile([
+      'name: research_agent',
+      'type: executional',
+      'description: Researches.',
+      ...common,
+      'tools: [read_file]',
+      'delegates: [research_agent]',
+    ]),
+  );
   return root;
 }
 
 const answer = (report: string) => agentMessage({ content: { report }, contentType: 'report' });
-const delegate = (id: string, objective: string, input?: unknown): ScriptedResponse => ({ tool_calls: [{ id, name: 'delegate', input: { agent: 'research_agent', objective, ...(input === undefined ? {} : { input }) } }] });
+const delegate = (id: string, objective: string, input?: unknown): ScriptedResponse => ({
+  tool_calls: [
+    { id, name: 'delegate', input: { agent: 'research_agent', objective, ...(input === undefined ? {} : { input }) } },
+  ],
+});
 
 async function run(root: string, responses: Record<string, Array<string | ScriptedResponse>>) {
   const provider = scripted(responses);
   const runtime = await openRuntime(root, { provider, env: {} });
   try {
-    const outcome = await runtime.runner.startSession({ requestId: 'req-1', text: 'Research the topic.', user: 'alice', sourceFile: 'request.txt', claimedPath: null }, new AbortController().signal);
+    const outcome = await runtime.runner.startSession(
+      { requestId: 'req-1', text: 'Research the topic.', user: 'alice', sourceFile: 'request.txt', claimedPath: null },
+      new AbortController().signal,
+    );
     return { outcome, provider };
   } finally {
     await runtime.close();
@@ -47,7 +87,9 @@ function toolResults(root: string, sessionId: string): ToolResultRecord[] {
 }
 
 async function entryOf(root: string, sessionId: string, agent: string) {
-  const entries = (await auditEntries(root)).filter((entry) => entry.body.includes(`[SESSION_ID: ${sessionId}]`) && entry.body.includes(`[AGENT: ${agent}]`));
+  const entries = (await auditEntries(root)).filter(
+    (entry) => entry.body.includes(`[SESSION_ID: ${sessionId}]`) && entry.body.includes(`[AGENT: ${agent}]`),
+  );
   expect(entries).toHaveLength(1);
   return entries[0].body;
 }
@@ -72,17 +114,35 @@ describe('delegation', () => {
 
     const [result] = toolResults(root, parentId);
     expect(result.is_error).toBe(false);
-    expect(JSON.parse(result.output)).toEqual({ child_session: childId, agent: 'research_agent', status: 'success', output: { report: 'three facts' }, message: 'success: report' });
-    expect(result.delegation).toMatchObject({ child_session: childId, agent: 'research_agent', objective_sha256: sha256Hex('Find the facts'), status: 'success' });
+    expect(JSON.parse(result.output)).toEqual({
+      child_session: childId,
+      agent: 'research_agent',
+      status: 'success',
+      output: { report: 'three facts' },
+      message: 'success: report',
+    });
+    expect(result.delegation).toMatchObject({
+      child_session: childId,
+      agent: 'research_agent',
+      objective_sha256: sha256Hex('Find the facts'),
+      status: 'success',
+    });
 
     // The child: its own journal, starting at research_agent, the parent's user, depth 1, redacted input.
     const childSession = journalOf(root, childId)[0] as SessionRecord;
     expect(childSession.entry_agent).toBe('research_agent');
     expect(childSession.request.user).toBe('alice');
-    expect(childSession.delegation).toMatchObject({ parent_session_id: parentId, root_session_id: parentId, depth: 1, call_id: 'd1' });
+    expect(childSession.delegation).toMatchObject({
+      parent_session_id: parentId,
+      root_session_id: parentId,
+      depth: 1,
+      call_id: 'd1',
+    });
     expect(childSession.request.text).toContain('Find the facts');
     expect(childSession.request.text).toContain('[EMAIL_1]');
-    expect(readFileSync(path.join(root, 'system', 'sessions', childId, 'journal.jsonl'), 'utf8')).not.toContain('carol@example.com');
+    expect(readFileSync(path.join(root, 'system', 'sessions', childId, 'journal.jsonl'), 'utf8')).not.toContain(
+      'carol@example.com',
+    );
     expect(provider.calls[1].prompt).not.toContain('carol@example.com');
 
     const childEntry = await entryOf(root, childId, 'research_agent');
@@ -93,17 +153,33 @@ describe('delegation', () => {
     expect(childEntry).toContain('[USER: alice]');
     const parentEntry = await entryOf(root, parentId, 'lead_agent');
     expect(parentEntry).not.toContain('[PARENT_SESSION_ID');
-    expect(parentEntry).toMatch(new RegExp(`\\[DELEGATIONS\\]: \\[\\{"child_session":"${childId.replace(/\./g, '\\.')}","agent":"research_agent","objective_sha256":"${sha256Hex('Find the facts')}","status":"success","ms":\\d+\\}\\]`));
+    expect(parentEntry).toMatch(
+      new RegExp(
+        `\\[DELEGATIONS\\]: \\[\\{"child_session":"${childId.replace(/\./g, '\\.')}","agent":"research_agent","objective_sha256":"${sha256Hex('Find the facts')}","status":"success","ms":\\d+\\}\\]`,
+      ),
+    );
     expect(parentEntry).toContain('[TOOL_CALLS]: [{"id":"d1","name":"delegate","is_error":false');
     const verified = await verifyRoot(root);
     expect(verified.ok).toBe(true);
   });
 
-  it('gives the child its own workspace: it cannot read the parent\'s files', async () => {
+  it("gives the child its own workspace: it cannot read the parent's files", async () => {
     const root = delegationRoot();
     const { outcome } = await run(root, {
-      lead_agent: [{ tool_calls: [{ id: 'w1', name: 'write_file', input: { path: 'secret.txt', content: 'parent only' } }] }, delegate('d1', 'Read the secret'), answer('done')],
-      research_agent: [{ tool_calls: [{ id: 'r1', name: 'read_file', input: { path: 'secret.txt' } }, { id: 'r2', name: 'read_file', input: { path: '' } }] }, answer('nothing found')],
+      lead_agent: [
+        { tool_calls: [{ id: 'w1', name: 'write_file', input: { path: 'secret.txt', content: 'parent only' } }] },
+        delegate('d1', 'Read the secret'),
+        answer('done'),
+      ],
+      research_agent: [
+        {
+          tool_calls: [
+            { id: 'r1', name: 'read_file', input: { path: 'secret.txt' } },
+            { id: 'r2', name: 'read_file', input: { path: '' } },
+          ],
+        },
+        answer('nothing found'),
+      ],
     });
     const childId = childSessionId(outcome.sessionId, 'd1');
     const reads = toolResults(root, childId);
@@ -130,9 +206,13 @@ describe('delegation', () => {
     const childId = childSessionId(outcome.sessionId, 'd1');
     const [refused] = toolResults(root, childId);
     expect(refused).toMatchObject({ is_error: true, refused: 'delegation_refused' });
-    expect(refused.output).toMatch(/^delegation refused \(max_depth\): a child of this session would be at depth 2, over limits\.max_depth = 1/);
+    expect(refused.output).toMatch(
+      /^delegation refused \(max_depth\): a child of this session would be at depth 2, over limits\.max_depth = 1/,
+    );
     const childEntry = await entryOf(root, childId, 'research_agent');
-    expect(violationsOf(childEntry)).toEqual([{ kind: 'delegation_refused', detail: expect.stringMatching(/^max_depth: /) }]);
+    expect(violationsOf(childEntry)).toEqual([
+      { kind: 'delegation_refused', detail: expect.stringMatching(/^max_depth: /) },
+    ]);
     expect(childEntry).toContain('"child_session":null,"agent":"research_agent"');
     expect(childEntry).toContain('"status":"refused"');
   });
@@ -145,8 +225,12 @@ describe('delegation', () => {
     });
     const childId = childSessionId(outcome.sessionId, 'd1');
     const [refused] = toolResults(root, childId);
-    expect(refused.output).toMatch(/^delegation refused \(max_fan_out\): 1 child sessions of this session tree are running already \(limits\.max_fan_out = 1\)/);
-    expect(violationsOf(await entryOf(root, childId, 'research_agent'))).toEqual([{ kind: 'delegation_refused', detail: expect.stringMatching(/^max_fan_out: /) }]);
+    expect(refused.output).toMatch(
+      /^delegation refused \(max_fan_out\): 1 child sessions of this session tree are running already \(limits\.max_fan_out = 1\)/,
+    );
+    expect(violationsOf(await entryOf(root, childId, 'research_agent'))).toEqual([
+      { kind: 'delegation_refused', detail: expect.stringMatching(/^max_fan_out: /) },
+    ]);
     // Once the first child is done, the next one may run.
     const [first] = toolResults(root, outcome.sessionId);
     expect(first.is_error).toBe(false);
@@ -155,12 +239,27 @@ describe('delegation', () => {
   it('refuses the same origin, target and objective twice in one session tree (cycle)', async () => {
     const root = delegationRoot();
     const { outcome } = await run(root, {
-      lead_agent: [{ tool_calls: [{ id: 'd1', name: 'delegate', input: { agent: 'research_agent', objective: 'Same' } }, { id: 'd2', name: 'delegate', input: { agent: 'research_agent', objective: 'Same' } }, { id: 'd3', name: 'delegate', input: { agent: 'research_agent', objective: 'Other' } }] }, answer('done')],
+      lead_agent: [
+        {
+          tool_calls: [
+            { id: 'd1', name: 'delegate', input: { agent: 'research_agent', objective: 'Same' } },
+            { id: 'd2', name: 'delegate', input: { agent: 'research_agent', objective: 'Same' } },
+            { id: 'd3', name: 'delegate', input: { agent: 'research_agent', objective: 'Other' } },
+          ],
+        },
+        answer('done'),
+      ],
       research_agent: [answer('first'), answer('other')],
     });
     const results = toolResults(root, outcome.sessionId);
-    expect(results.map((result) => [result.id, result.is_error, result.delegation?.status])).toEqual([['d1', false, 'success'], ['d2', true, 'refused'], ['d3', false, 'success']]);
-    expect(results[1].output).toMatch(/^delegation refused \(cycle\): lead_agent already delegated this same objective to research_agent/);
+    expect(results.map((result) => [result.id, result.is_error, result.delegation?.status])).toEqual([
+      ['d1', false, 'success'],
+      ['d2', true, 'refused'],
+      ['d3', false, 'success'],
+    ]);
+    expect(results[1].output).toMatch(
+      /^delegation refused \(cycle\): lead_agent already delegated this same objective to research_agent/,
+    );
     const entry = await entryOf(root, outcome.sessionId, 'lead_agent');
     expect(violationsOf(entry)).toEqual([{ kind: 'delegation_refused', detail: expect.stringMatching(/^cycle: /) }]);
     expect(entry).toContain('"status":"refused"');
@@ -183,7 +282,9 @@ describe('delegation', () => {
     const childEntry = await entryOf(root, childId, 'research_agent');
     expect(childEntry).toContain('[ERROR: TIMEOUT]');
     const parentEntry = await entryOf(root, outcome.sessionId, 'lead_agent');
-    expect(violationsOf(parentEntry)).toEqual([{ kind: 'delegation_stopped', detail: expect.stringMatching(/^delegation_deadline_ms: /) }]);
+    expect(violationsOf(parentEntry)).toEqual([
+      { kind: 'delegation_stopped', detail: expect.stringMatching(/^delegation_deadline_ms: /) },
+    ]);
     expect((await verifyRoot(root)).ok).toBe(true);
   });
 
@@ -191,36 +292,78 @@ describe('delegation', () => {
     const root = delegationRoot('limits: { max_tokens_per_delegation: 50 }\n');
     const { outcome } = await run(root, {
       lead_agent: [delegate('d1', 'Think hard'), answer('done')],
-      research_agent: [{ text: 'not json at all', usage: { input_tokens: 40, output_tokens: 40 } }, answer('never reached')],
+      research_agent: [
+        { text: 'not json at all', usage: { input_tokens: 40, output_tokens: 40 } },
+        answer('never reached'),
+      ],
     });
     const [result] = toolResults(root, outcome.sessionId);
     expect(JSON.parse(result.output)).toMatchObject({ status: 'failed', stopped_by: 'max_tokens_per_delegation' });
     const childEntry = await entryOf(root, childSessionId(outcome.sessionId, 'd1'), 'research_agent');
     expect(childEntry).toContain('[ERROR: BUDGET_EXCEEDED]');
-    expect(violationsOf(await entryOf(root, outcome.sessionId, 'lead_agent'))).toEqual([{ kind: 'delegation_stopped', detail: expect.stringMatching(/^max_tokens_per_delegation: /) }]);
+    expect(violationsOf(await entryOf(root, outcome.sessionId, 'lead_agent'))).toEqual([
+      { kind: 'delegation_stopped', detail: expect.stringMatching(/^max_tokens_per_delegation: /) },
+    ]);
   });
 
   it('a delegate call naming an agent outside delegates:, or without an objective, is refused as invalid input', async () => {
     const root = delegationRoot();
     const { outcome } = await run(root, {
-      lead_agent: [{ tool_calls: [{ id: 'd1', name: 'delegate', input: { agent: 'lead_agent', objective: 'Loop back' } }, { id: 'd2', name: 'delegate', input: { agent: 'research_agent', objective: '  ' } }] }, answer('done')],
+      lead_agent: [
+        {
+          tool_calls: [
+            { id: 'd1', name: 'delegate', input: { agent: 'lead_agent', objective: 'Loop back' } },
+            { id: 'd2', name: 'delegate', input: { agent: 'research_agent', objective: '  ' } },
+          ],
+        },
+        answer('done'),
+      ],
     });
     expect(outcome.status).toBe('success');
     const results = toolResults(root, outcome.sessionId);
-    expect(results.map((result) => [result.refused, result.is_error])).toEqual([['invalid_input', true], ['invalid_input', true]]);
-    expect(results[0].output).toBe('delegate was not run: lead_agent may not delegate to "lead_agent"; it may delegate to: research_agent');
+    expect(results.map((result) => [result.refused, result.is_error])).toEqual([
+      ['invalid_input', true],
+      ['invalid_input', true],
+    ]);
+    expect(results[0].output).toBe(
+      'delegate was not run: lead_agent may not delegate to "lead_agent"; it may delegate to: research_agent',
+    );
     expect(results[1].output).toMatch(/"objective" must be a non-empty string/);
     expect(violationsOf(await entryOf(root, outcome.sessionId, 'lead_agent'))).toEqual([]);
   });
 
   it('an agent without delegates: is not offered delegate and its call is refused', async () => {
     const root = delegationRoot();
-    writeFile(root, 'governance/agents/lead_agent.md', agentFile(['name: lead_agent', 'type: operational', 'description: Leads.', 'entry: true', 'next: []', 'content_type: report', 'tools: [write_file]']));
-    writeFile(root, 'governance/agents/research_agent.md', agentFile(['name: research_agent', 'type: executional', 'description: Researches.', 'next: []', 'content_type: report']));
+    writeFile(
+      root,
+      'governance/agents/lead_agent.md',
+      agentFile([
+        'name: lead_agent',
+        'type: operational',
+        'description: Leads.',
+        'entry: true',
+        'next: []',
+        'content_type: report',
+        'tools: [write_file]',
+      ]),
+    );
+    writeFile(
+      root,
+      'governance/agents/research_agent.md',
+      agentFile([
+        'name: research_agent',
+        'type: executional',
+        'description: Researches.',
+        'next: []',
+        'content_type: report',
+      ]),
+    );
     const { outcome, provider } = await run(root, { lead_agent: [delegate('d1', 'Anything'), answer('done')] });
     expect(provider.calls[0].tools).toEqual(['write_file']);
     const [refused] = toolResults(root, outcome.sessionId);
     expect(refused.refused).toBe('tool_not_allowed');
-    expect(violationsOf(await entryOf(root, outcome.sessionId, 'lead_agent'))).toEqual([{ kind: 'tool_not_allowed', detail: 'delegate' }]);
+    expect(violationsOf(await entryOf(root, outcome.sessionId, 'lead_agent'))).toEqual([
+      { kind: 'tool_not_allowed', detail: 'delegate' },
+    ]);
   });
 });

@@ -43,12 +43,39 @@ describe('a session whose disk fills up under it', () => {
     const inLogs = (file: string) => file.includes(path.join('system', 'logs'));
     faults.inject({ operation: 'write', nth: 3, errno: 'ENOSPC', times: 3, match: inLogs });
     faults.inject({ operation: 'sync', nth: 2, errno: 'EIO', times: 2, match: inLogs });
-    faults.inject({ operation: 'write', nth: 4, errno: 'EDQUOT', times: 2, match: (file) => file.endsWith('journal.jsonl') });
-    faults.inject({ operation: 'rename', nth: 1, errno: 'EROFS', times: 2, match: (file) => file.includes(`${path.sep}outbox${path.sep}`) });
-    faults.inject({ operation: 'open', nth: 1, errno: 'ENOSPC', times: 2, match: (file) => file.endsWith('journal.jsonl') });
-    faults.inject({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 2, match: (file) => file.includes(path.join('snapshots', 'prompts')) });
+    faults.inject({
+      operation: 'write',
+      nth: 4,
+      errno: 'EDQUOT',
+      times: 2,
+      match: (file) => file.endsWith('journal.jsonl'),
+    });
+    faults.inject({
+      operation: 'rename',
+      nth: 1,
+      errno: 'EROFS',
+      times: 2,
+      match: (file) => file.includes(`${path.sep}outbox${path.sep}`),
+    });
+    faults.inject({
+      operation: 'open',
+      nth: 1,
+      errno: 'ENOSPC',
+      times: 2,
+      match: (file) => file.endsWith('journal.jsonl'),
+    });
+    faults.inject({
+      operation: 'write',
+      nth: 1,
+      errno: 'ENOSPC',
+      times: 2,
+      match: (file) => file.includes(path.join('snapshots', 'prompts')),
+    });
 
-    const outcome = await runRequest(root, scripted(happyResponses(TWO_TASKS)), undefined, { requestId: 'disk-full-1', faults });
+    const outcome = await runRequest(root, scripted(happyResponses(TWO_TASKS)), undefined, {
+      requestId: 'disk-full-1',
+      faults,
+    });
     expect(outcome.status).toBe('success');
     expect(readResult(root, 'disk-full-1')).toMatchObject({ status: 'success', messages: 6 });
 
@@ -59,7 +86,9 @@ describe('a session whose disk fills up under it', () => {
     expect(new Set(entries.map((entry) => entry.sequence)).size).toBe(6);
     expect((await verifyRoot(root)).ok).toBe(true);
     expect(new Set(waits.map((wait) => wait.errno))).toEqual(new Set(['ENOSPC', 'EIO', 'EDQUOT', 'EROFS']));
-    expect(waits.map((wait) => wait.path)).toEqual(expect.arrayContaining([expect.stringContaining(path.join('snapshots', 'prompts'))]));
+    expect(waits.map((wait) => wait.path)).toEqual(
+      expect.arrayContaining([expect.stringContaining(path.join('snapshots', 'prompts'))]),
+    );
     expect(diskWaits.list()).toEqual([]);
   });
 });

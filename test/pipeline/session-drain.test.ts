@@ -43,7 +43,9 @@ describe('drain', () => {
     await expect(running).rejects.toBeInstanceOf(SessionInterruptedError);
     await runtime.close();
     expect(first.calls.map((call) => call.agent)).toEqual(['objective_agent']);
-    expect(messageRecords(journalOf(root, sessionId)).map((record) => record.message.agent.name)).toEqual(['objective_agent']);
+    expect(messageRecords(journalOf(root, sessionId)).map((record) => record.message.agent.name)).toEqual([
+      'objective_agent',
+    ]);
     expect((await auditEntries(root)).map((entry) => entry.agent)).toEqual(['objective_agent']);
 
     const rest = { ...responses, objective_agent: [] };

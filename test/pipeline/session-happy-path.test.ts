@@ -28,10 +28,12 @@ afterEach(removeTempDirs);
 describe('happy path with a two-task plan', () => {
   it('commits six messages with gapless sequence numbers, right parents, a result, an audit chain and exact prompts', async () => {
     const root = exampleRoot();
-    const provider = scripted(happyResponses([
-      { id: 't1', agent: 'summarizer_agent' },
-      { id: 't2', agent: 'action_item_agent', depends_on: ['t1'] },
-    ]));
+    const provider = scripted(
+      happyResponses([
+        { id: 't1', agent: 'summarizer_agent' },
+        { id: 't2', agent: 'action_item_agent', depends_on: ['t1'] },
+      ]),
+    );
     const outcome = await runRequest(root, provider, REQUEST_TEXT, { requestId: 'req-happy-1' });
     provider.assertAllUsed();
     expect(outcome.status).toBe('success');
@@ -65,8 +67,16 @@ describe('happy path with a two-task plan', () => {
     expect(final.metadata.parent_message_id).toBe(planning.message_id);
 
     // t2 depends on t1: its input carries t1's output; t1's carries none.
-    expect(summary.input.content).toEqual({ task_id: 't1', instruction: `summarizer_agent: ${REQUEST_TEXT}`, dependencies: {} });
-    expect(actions.input.content).toEqual({ task_id: 't2', instruction: `action_item_agent: ${REQUEST_TEXT}`, dependencies: { t1: SUMMARY_CONTENT } });
+    expect(summary.input.content).toEqual({
+      task_id: 't1',
+      instruction: `summarizer_agent: ${REQUEST_TEXT}`,
+      dependencies: {},
+    });
+    expect(actions.input.content).toEqual({
+      task_id: 't2',
+      instruction: `action_item_agent: ${REQUEST_TEXT}`,
+      dependencies: { t1: SUMMARY_CONTENT },
+    });
     // The final agent receives all task results.
     const finalInput = final.input.content as { results: Array<{ task_id: string; status: string; output: unknown }> };
     expect(finalInput.results.map((result) => [result.task_id, result.status])).toEqual([
@@ -107,7 +117,11 @@ describe('happy path with a two-task plan', () => {
     expect(exchanges).toHaveLength(6);
     const systemByHash = new Map<string, string>();
     // Exact system prompts are stored once per root, named by their hash.
-    for (const exchange of exchanges) systemByHash.set(exchange.system_sha256, PromptStore.read(path.join(root, 'system', 'snapshots'), exchange.system_sha256));
+    for (const exchange of exchanges)
+      systemByHash.set(
+        exchange.system_sha256,
+        PromptStore.read(path.join(root, 'system', 'snapshots'), exchange.system_sha256),
+      );
     exchanges.forEach((exchange, index) => {
       const call = provider.calls.find((candidate) => candidate.agent === exchange.agent)!;
       expect(exchange.prompt).toBe(call.prompt);
@@ -137,7 +151,12 @@ describe('happy path with a two-task plan', () => {
     // System prompt: prompt.include files in order, then the agent's file, then the protocol block.
     const system = systemByHash.get(exchanges[0].system_sha256)!;
     const markers = [...system.matchAll(/^\[FILE: (.+)\]$/gm)].map((match) => match[1]);
-    expect(markers).toEqual(['context/application.md', 'governance/audit.md', 'governance/message_format.md', 'governance/agents/objective_agent.md']);
+    expect(markers).toEqual([
+      'context/application.md',
+      'governance/audit.md',
+      'governance/message_format.md',
+      'governance/agents/objective_agent.md',
+    ]);
     const protocolAt = system.indexOf('[SYSTEM PROTOCOL: RESPONSE FORMAT]');
     expect(protocolAt).toBeGreaterThan(system.indexOf('[FILE: governance/agents/objective_agent.md]'));
     expect(system.slice(protocolAt)).not.toMatch(/^\[FILE: /m);
@@ -195,7 +214,12 @@ describe('orchestrator-owned fields', () => {
     const root = exampleRoot();
     const responses = happyResponses(TWO_TASKS);
     const forged = JSON.parse(responses.objective_agent[0] as string);
-    forged.metadata = { session_id: 'sess-forged', request_id: 'req-forged', sequence_number: 99, parent_message_id: 'x' };
+    forged.metadata = {
+      session_id: 'sess-forged',
+      request_id: 'req-forged',
+      sequence_number: 99,
+      parent_message_id: 'x',
+    };
     forged.message_id = 'my-own-id';
     forged.agent = { name: 'final_output_agent', type: 'operational' };
     forged.error.retry_count = 7;
@@ -206,13 +230,29 @@ describe('orchestrator-owned fields', () => {
     provider.assertAllUsed();
     expect(outcome.status).toBe('success');
     const [record] = messageRecords(journalOf(root, outcome.sessionId));
-    expect(record.message.metadata).toEqual({ session_id: outcome.sessionId, request_id: 'req-owned', sequence_number: 1, parent_message_id: null });
+    expect(record.message.metadata).toEqual({
+      session_id: outcome.sessionId,
+      request_id: 'req-owned',
+      sequence_number: 1,
+      parent_message_id: null,
+    });
     expect(record.message.message_id).not.toBe('my-own-id');
     expect(record.message.agent).toEqual({ name: 'objective_agent', type: 'governance' });
     expect(record.message.error.retry_count).toBe(0);
     const [entry] = await auditEntries(root);
-    for (const field of ['message_id', 'agent.name', 'metadata.session_id', 'metadata.request_id', 'metadata.sequence_number', 'metadata.parent_message_id', 'error.retry_count']) {
-      expect(entry.corrections.some((correction) => correction.startsWith(`${field}:`)), field).toBe(true);
+    for (const field of [
+      'message_id',
+      'agent.name',
+      'metadata.session_id',
+      'metadata.request_id',
+      'metadata.sequence_number',
+      'metadata.parent_message_id',
+      'error.retry_count',
+    ]) {
+      expect(
+        entry.corrections.some((correction) => correction.startsWith(`${field}:`)),
+        field,
+      ).toBe(true);
     }
     expect(entry.complianceViolations.join(' ')).toContain('governance/secret.md');
     expect(entry.complianceViolations.join(' ')).not.toContain('context/application.md');

@@ -49,10 +49,17 @@ class BrokenProvider implements LlmProvider {
   async generate(request: LlmRequest): Promise<LlmResponse> {
     this.calls += 1;
     if (this.hang(this.calls)) {
-      return new Promise((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }));
+      return new Promise((_, reject) =>
+        request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }),
+      );
     }
     if (this.broken(this.calls, request)) {
-      return { text: undefined as unknown as string, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }, model: 'broken', provider: this.kind };
+      return {
+        text: undefined as unknown as string,
+        usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+        model: 'broken',
+        provider: this.kind,
+      };
     }
     return this.inner.generate(request);
   }
@@ -98,7 +105,12 @@ describe('hostile answers are invalid output', () => {
     expect(assistantTurn.content.length).toBeLessThan(2_200);
     expect(assistantTurn.content).toContain('[cut: answer exceeded llm.max_output_bytes (4096)]');
     const exchanges = journalOf(root, outcome.sessionId).filter((record) => record.type === 'exchange');
-    expect(exchanges[0]).toMatchObject({ agent: 'objective_agent', attempt: 0, response: null, error: 'answer exceeded llm.max_output_bytes (4096)' });
+    expect(exchanges[0]).toMatchObject({
+      agent: 'objective_agent',
+      attempt: 0,
+      response: null,
+      error: 'answer exceeded llm.max_output_bytes (4096)',
+    });
   });
 
   it('too large every time: failed VALIDATION_ERROR naming the limit', async () => {
@@ -119,7 +131,9 @@ describe('no poison pills: limits.max_crash_retries', () => {
     expect(provider.calls).toBe(3);
     expect(outcome.status).toBe('failed');
     expect(outcome.result.error).toMatchObject({ error_code: 'PROCESSING_ERROR', recoverable: false });
-    expect(outcome.result.message).toMatch(/objective_agent's step failed with an unexpected internal error 3 times \(limits\.max_crash_retries = 2\); last error: TypeError/);
+    expect(outcome.result.message).toMatch(
+      /objective_agent's step failed with an unexpected internal error 3 times \(limits\.max_crash_retries = 2\); last error: TypeError/,
+    );
     const crashes = crashRecords(root, outcome.sessionId);
     expect(crashes).toHaveLength(3);
     expect(crashes[0].error).toMatch(/^TypeError: /);
@@ -127,7 +141,10 @@ describe('no poison pills: limits.max_crash_retries', () => {
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ agent: 'objective_agent', status: { code: 'failed' } });
     expect(JSON.stringify(entries[0])).toContain('PROCESSING_ERROR');
-    expect(readResult(root, outcome.requestId)).toMatchObject({ status: 'failed', error: { error_code: 'PROCESSING_ERROR' } });
+    expect(readResult(root, outcome.requestId)).toMatchObject({
+      status: 'failed',
+      error: { error_code: 'PROCESSING_ERROR' },
+    });
     expect((await verifyRoot(root)).ok).toBe(true);
   });
 
@@ -142,7 +159,10 @@ describe('no poison pills: limits.max_crash_retries', () => {
 
   it('a crash that does not come back costs one retry: the session succeeds', async () => {
     const root = exampleRoot();
-    const provider = new BrokenProvider(scripted(happyResponses(TWO_TASKS)), (call, request) => call === 1 && request.agent === 'objective_agent');
+    const provider = new BrokenProvider(
+      scripted(happyResponses(TWO_TASKS)),
+      (call, request) => call === 1 && request.agent === 'objective_agent',
+    );
     const outcome = await runRequest(root, provider);
     expect(outcome.status).toBe('success');
     expect(crashRecords(root, outcome.sessionId)).toHaveLength(1);
@@ -152,7 +172,10 @@ describe('no poison pills: limits.max_crash_retries', () => {
   it('a plan task that crashes once: the plan resumes from the journal and the session succeeds', async () => {
     const root = exampleRoot();
     let summarizerCalls = 0;
-    const provider = new BrokenProvider(scripted(happyResponses(TWO_TASKS)), (_call, request) => request.agent === 'summarizer_agent' && ++summarizerCalls === 1);
+    const provider = new BrokenProvider(
+      scripted(happyResponses(TWO_TASKS)),
+      (_call, request) => request.agent === 'summarizer_agent' && ++summarizerCalls === 1,
+    );
     const outcome = await runRequest(root, provider);
     expect(outcome.status).toBe('success');
     expect(crashRecords(root, outcome.sessionId)).toHaveLength(1);
@@ -166,13 +189,24 @@ describe('no poison pills: limits.max_crash_retries', () => {
     const root = exampleRoot();
     const requestId = nextRequestId();
     // First process: one crash, then the retry hangs until shutdown interrupts it.
-    const first = await openRuntime(root, { provider: new BrokenProvider(scripted({}), (call) => call === 1, (call) => call === 2), env: {} });
+    const first = await openRuntime(root, {
+      provider: new BrokenProvider(
+        scripted({}),
+        (call) => call === 1,
+        (call) => call === 2,
+      ),
+      env: {},
+    });
     const shutdown = new AbortController();
     let sessionId = '';
     const running = first.runner
-      .startSession({ requestId, text: 'hello', sourceFile: 'request.txt', claimedPath: null }, shutdown.signal, (id) => {
-        sessionId = id;
-      })
+      .startSession(
+        { requestId, text: 'hello', sourceFile: 'request.txt', claimedPath: null },
+        shutdown.signal,
+        (id) => {
+          sessionId = id;
+        },
+      )
       .catch((error: unknown) => error);
     await expect.poll(() => sessionId !== '' && crashRecords(root, sessionId).length).toBe(1);
     shutdown.abort(new Error('shutdown'));
@@ -196,12 +230,22 @@ describe('no poison pills: limits.max_crash_retries', () => {
     const root = exampleRoot();
     const runtime = await openRuntime(root, { provider: scripted(happyResponses(TWO_TASKS)), env: {} });
     try {
-      for (const name of ['session_started', 'step_started', 'message', 'model_call_finished', 'content_chunk', 'session_finished'] as const) {
+      for (const name of [
+        'session_started',
+        'step_started',
+        'message',
+        'model_call_finished',
+        'content_chunk',
+        'session_finished',
+      ] as const) {
         runtime.events.on(name, () => {
           throw new Error(`listener for ${name} broke`);
         });
       }
-      const outcome = await runtime.runner.startSession({ requestId: nextRequestId(), text: 'hello', sourceFile: 'request.txt', claimedPath: null }, new AbortController().signal);
+      const outcome = await runtime.runner.startSession(
+        { requestId: nextRequestId(), text: 'hello', sourceFile: 'request.txt', claimedPath: null },
+        new AbortController().signal,
+      );
       expect(outcome.status).toBe('success');
       expect(crashRecords(root, outcome.sessionId)).toEqual([]);
     } finally {

@@ -32,7 +32,9 @@ async function expectLimit(root: string, sessionId: string, requestId: string, c
   expect(last.message.status.code).toBe('failed');
   expect(last.message.error).toMatchObject({ has_error: true, error_code: code });
   expect(last.message.status.message).toMatch(text);
-  expect(messages.map((record) => record.message.metadata.sequence_number)).toEqual(messages.map((_, index) => index + 1));
+  expect(messages.map((record) => record.message.metadata.sequence_number)).toEqual(
+    messages.map((_, index) => index + 1),
+  );
   const entries = await auditEntries(root);
   expect(entries).toHaveLength(messages.length);
   expect(entries.at(-1)!.messageId).toBe(last.message.message_id);
@@ -59,7 +61,13 @@ describe('limits', () => {
     provider.assertAllUsed();
     expect(provider.calls.map((call) => call.agent)).toEqual(['objective_agent', 'goal_agent']);
     expect(outcome.status).toBe('failed');
-    const { last } = await expectLimit(root, outcome.sessionId, 'req-max-steps', 'BUDGET_EXCEEDED', /max_steps \(2 messages\)/);
+    const { last } = await expectLimit(
+      root,
+      outcome.sessionId,
+      'req-max-steps',
+      'BUDGET_EXCEEDED',
+      /max_steps \(2 messages\)/,
+    );
     expect(last.message.agent.name).toBe('planning_agent');
   });
 
@@ -67,9 +75,34 @@ describe('limits', () => {
     const root = makeTempDir();
     writeFile(root, 'govflow.config.yaml', 'timezone: UTC\n');
     writeFile(root, 'context/application.md', '# Application\nPing pong.\n');
-    writeFile(root, 'governance/agents/ping_agent.md', agentFile(['name: ping_agent', 'type: governance', 'description: Pings.', 'entry: true', 'next: [pong_agent, end_agent]', 'content_type: ping']));
-    writeFile(root, 'governance/agents/pong_agent.md', agentFile(['name: pong_agent', 'type: operational', 'description: Pongs.', 'next: [ping_agent]', 'content_type: pong']));
-    writeFile(root, 'governance/agents/end_agent.md', agentFile(['name: end_agent', 'type: operational', 'description: Ends.', 'next: []', 'content_type: end']));
+    writeFile(
+      root,
+      'governance/agents/ping_agent.md',
+      agentFile([
+        'name: ping_agent',
+        'type: governance',
+        'description: Pings.',
+        'entry: true',
+        'next: [pong_agent, end_agent]',
+        'content_type: ping',
+      ]),
+    );
+    writeFile(
+      root,
+      'governance/agents/pong_agent.md',
+      agentFile([
+        'name: pong_agent',
+        'type: operational',
+        'description: Pongs.',
+        'next: [ping_agent]',
+        'content_type: pong',
+      ]),
+    );
+    writeFile(
+      root,
+      'governance/agents/end_agent.md',
+      agentFile(['name: end_agent', 'type: operational', 'description: Ends.', 'next: []', 'content_type: end']),
+    );
     const ping = agentMessage({ content: 'ping', contentType: 'ping', next: 'pong_agent' });
     const pong = agentMessage({ content: 'pong', contentType: 'pong', next: 'ping_agent' });
     const provider = scripted({ ping_agent: [ping, ping], pong_agent: [pong, pong] });
@@ -78,7 +111,13 @@ describe('limits', () => {
     expect(provider.calls.map((call) => call.agent)).toEqual(['ping_agent', 'pong_agent', 'ping_agent']);
     expect(provider.unusedResponses()).toEqual({ pong_agent: 1 });
     expect(outcome.status).toBe('failed');
-    const { last, messages } = await expectLimit(root, outcome.sessionId, 'req-loop', 'LOOP_DETECTED', /pong_agent would receive the same input a second time/);
+    const { last, messages } = await expectLimit(
+      root,
+      outcome.sessionId,
+      'req-loop',
+      'LOOP_DETECTED',
+      /pong_agent would receive the same input a second time/,
+    );
     expect(messages).toHaveLength(4);
     expect(last.message.agent.name).toBe('pong_agent');
   });
@@ -87,7 +126,11 @@ describe('limits', () => {
     // One attempt: the retries of a timed-out call are test/pipeline/session-call-retries.test.ts.
     const root = exampleRoot('llm:\n  max_attempts: 1\n');
     const agentPath = path.join(root, 'governance/agents/objective_agent.md');
-    writeFile(root, 'governance/agents/objective_agent.md', readFileSync(agentPath, 'utf8').replace('entry: true\n', 'entry: true\ntimeout_ms: 50\n'));
+    writeFile(
+      root,
+      'governance/agents/objective_agent.md',
+      readFileSync(agentPath, 'utf8').replace('entry: true\n', 'entry: true\ntimeout_ms: 50\n'),
+    );
     const responses = happyResponses(TWO_TASKS);
     const provider = scripted({ objective_agent: [{ text: responses.objective_agent[0] as string, delay_ms: 1000 }] });
     // The answer would come after 1 s and succeed: a TIMEOUT shows the 50 ms limit cut the call.
@@ -108,7 +151,13 @@ describe('limits', () => {
     // The goal agent would answer after 2 s and the chain go on: a TIMEOUT shows the 300 ms deadline cut it.
     const outcome = await runRequest(root, provider, REQUEST_TEXT, { requestId: 'req-deadline' });
     expect(outcome.status).toBe('failed');
-    await expectLimit(root, outcome.sessionId, 'req-deadline', 'TIMEOUT', /session deadline \(limits\.session_timeout_ms = 300 ms\)/);
+    await expectLimit(
+      root,
+      outcome.sessionId,
+      'req-deadline',
+      'TIMEOUT',
+      /session deadline \(limits\.session_timeout_ms = 300 ms\)/,
+    );
     const manifest = SessionJournal.readManifest(sessionsDir(root), outcome.sessionId);
     expect(manifest?.state).toBe('HALTED_TIME');
   });
@@ -120,8 +169,17 @@ describe('limits', () => {
     const responses = happyResponses(TWO_TASKS);
     const provider = scripted({ objective_agent: [{ text: responses.objective_agent[0] as string, delay_ms: 3000 }] });
     const frozen = new Date();
-    const outcome = await runRequest(root, provider, REQUEST_TEXT, { requestId: 'req-deadline-lag', now: () => frozen });
-    const { last } = await expectLimit(root, outcome.sessionId, 'req-deadline-lag', 'TIMEOUT', /session deadline .* passed while objective_agent was running/);
+    const outcome = await runRequest(root, provider, REQUEST_TEXT, {
+      requestId: 'req-deadline-lag',
+      now: () => frozen,
+    });
+    const { last } = await expectLimit(
+      root,
+      outcome.sessionId,
+      'req-deadline-lag',
+      'TIMEOUT',
+      /session deadline .* passed while objective_agent was running/,
+    );
     expect(last.final).toBe(true);
     expect(last.halt).toBe('HALTED_TIME');
     expect(SessionJournal.readManifest(sessionsDir(root), outcome.sessionId)?.state).toBe('HALTED_TIME');
@@ -141,10 +199,19 @@ describe('limits', () => {
         return response;
       },
     };
-    const outcome = await runRequest(root, slowClockProvider, REQUEST_TEXT, { requestId: 'req-deadline-clock', now: () => new Date(clock) });
+    const outcome = await runRequest(root, slowClockProvider, REQUEST_TEXT, {
+      requestId: 'req-deadline-clock',
+      now: () => new Date(clock),
+    });
     expect(provider.calls.map((call) => call.agent)).toEqual(['objective_agent']);
     expect(outcome.status).toBe('failed');
-    const { last } = await expectLimit(root, outcome.sessionId, 'req-deadline-clock', 'TIMEOUT', /session deadline .* before goal_agent could run/);
+    const { last } = await expectLimit(
+      root,
+      outcome.sessionId,
+      'req-deadline-clock',
+      'TIMEOUT',
+      /session deadline .* before goal_agent could run/,
+    );
     expect(last.message.agent.name).toBe('goal_agent');
   });
 
@@ -159,22 +226,45 @@ describe('limits', () => {
     const outcome = await runRequest(root, provider, REQUEST_TEXT, { requestId: 'req-tokens' });
     provider.assertAllUsed();
     expect(provider.calls.map((call) => call.agent)).toEqual(['objective_agent', 'goal_agent']);
-    const { result, last } = await expectLimit(root, outcome.sessionId, 'req-tokens', 'BUDGET_EXCEEDED', /token budget used up \(1100 of limits\.max_tokens_per_session = 1000\)/);
+    const { result, last } = await expectLimit(
+      root,
+      outcome.sessionId,
+      'req-tokens',
+      'BUDGET_EXCEEDED',
+      /token budget used up \(1100 of limits\.max_tokens_per_session = 1000\)/,
+    );
     expect(last.message.agent.name).toBe('planning_agent');
     expect(result.usage).toMatchObject({ input_tokens: 700, output_tokens: 400 });
   });
 
   it('max_cost_usd_per_session: BUDGET_EXCEEDED with prices from the config', async () => {
     const root = exampleRoot(
-      ['provider:', '  model: priced-model', 'prices:', '  priced-model: { input: 10, output: 20 }', 'limits:', '  max_cost_usd_per_session: 0.01', ''].join('\n'),
+      [
+        'provider:',
+        '  model: priced-model',
+        'prices:',
+        '  priced-model: { input: 10, output: 20 }',
+        'limits:',
+        '  max_cost_usd_per_session: 0.01',
+        '',
+      ].join('\n'),
     );
     const responses = happyResponses(TWO_TASKS);
     // 1000 × $10/M + 300 × $20/M = $0.016 > $0.01.
-    const provider = scripted({ objective_agent: [withUsage(responses.objective_agent[0] as string, 1000, 300)], goal_agent: [] });
+    const provider = scripted({
+      objective_agent: [withUsage(responses.objective_agent[0] as string, 1000, 300)],
+      goal_agent: [],
+    });
     const outcome = await runRequest(root, provider, REQUEST_TEXT, { requestId: 'req-cost' });
     provider.assertAllUsed();
     expect(provider.calls.map((call) => call.agent)).toEqual(['objective_agent']);
-    const { result } = await expectLimit(root, outcome.sessionId, 'req-cost', 'BUDGET_EXCEEDED', /cost budget used up \(\$0\.0160 of limits\.max_cost_usd_per_session = \$0\.01\)/);
+    const { result } = await expectLimit(
+      root,
+      outcome.sessionId,
+      'req-cost',
+      'BUDGET_EXCEEDED',
+      /cost budget used up \(\$0\.0160 of limits\.max_cost_usd_per_session = \$0\.01\)/,
+    );
     expect(result.usage.cost_usd).toBeCloseTo(0.016, 6);
   });
 });
@@ -186,7 +276,13 @@ describe('provider errors', () => {
     const outcome = await runRequest(root, provider, REQUEST_TEXT, { requestId: 'req-500' });
     provider.assertAllUsed();
     expect(outcome.status).toBe('failed');
-    const { last } = await expectLimit(root, outcome.sessionId, 'req-500', 'DEPENDENCY_ERROR', /objective_agent: the model call failed: upstream exploded/);
+    const { last } = await expectLimit(
+      root,
+      outcome.sessionId,
+      'req-500',
+      'DEPENDENCY_ERROR',
+      /objective_agent: the model call failed: upstream exploded/,
+    );
     expect(last.message.error.recoverable).toBe(true);
     const exchanges = journalOf(root, outcome.sessionId).filter((record) => record.type === 'exchange');
     expect(exchanges).toMatchObject([{ response: null, error: expect.stringContaining('upstream exploded') }]);
@@ -195,7 +291,10 @@ describe('provider errors', () => {
   it('a 500 is retried (llm.max_attempts) inside one exchange, and the answer goes on', async () => {
     const root = exampleRoot('llm:\n  max_attempts: 2\n  backoff_base_ms: 1\n');
     const responses = happyResponses(TWO_TASKS);
-    const provider = scripted({ ...responses, objective_agent: [{ error: { status: 500, message: 'upstream exploded' } }, ...responses.objective_agent] });
+    const provider = scripted({
+      ...responses,
+      objective_agent: [{ error: { status: 500, message: 'upstream exploded' } }, ...responses.objective_agent],
+    });
     const outcome = await runRequest(root, provider, REQUEST_TEXT, { requestId: 'req-500-retried' });
     provider.assertAllUsed();
     expect(outcome.status).toBe('success');
@@ -217,7 +316,13 @@ describe('max_steps with a parallel plan', () => {
     const provider = scripted(responses, { latency_ms: 5 });
     const outcome = await runRequest(root, provider, REQUEST_TEXT, { requestId: 'req-max-steps-plan' });
     expect(outcome.status).toBe('failed');
-    const { messages } = await expectLimit(root, outcome.sessionId, 'req-max-steps-plan', 'BUDGET_EXCEEDED', /max_steps \(4 messages\)/);
+    const { messages } = await expectLimit(
+      root,
+      outcome.sessionId,
+      'req-max-steps-plan',
+      'BUDGET_EXCEEDED',
+      /max_steps \(4 messages\)/,
+    );
     // Four agent messages, then the orchestrator's limit message — as in a plain chain.
     expect(messages).toHaveLength(5);
     expect(provider.calls).toHaveLength(4);

@@ -29,13 +29,25 @@ describe('plans', () => {
     const root = exampleRoot();
     const responses = happyResponses(DEPENDENT);
     responses.summarizer_agent = [
-      agentMessage({ content: null, contentType: 'summary', status: 'failed', message: 'The text is empty', error: { code: 'PROCESSING_ERROR', message: 'nothing to summarise' } }),
+      agentMessage({
+        content: null,
+        contentType: 'summary',
+        status: 'failed',
+        message: 'The text is empty',
+        error: { code: 'PROCESSING_ERROR', message: 'nothing to summarise' },
+      }),
     ];
     responses.action_item_agent = [];
     const provider = scripted(responses);
     const outcome = await runRequest(root, provider, REQUEST_TEXT, { requestId: 'req-plan-fail' });
     provider.assertAllUsed();
-    expect(provider.calls.map((call) => call.agent)).toEqual(['objective_agent', 'goal_agent', 'planning_agent', 'summarizer_agent', 'final_output_agent']);
+    expect(provider.calls.map((call) => call.agent)).toEqual([
+      'objective_agent',
+      'goal_agent',
+      'planning_agent',
+      'summarizer_agent',
+      'final_output_agent',
+    ]);
     const messages = messageRecords(journalOf(root, outcome.sessionId)).map((record) => record.message);
     expect(messages.map((message) => message.metadata.sequence_number)).toEqual([1, 2, 3, 4, 5]);
     const final = messages[4];
@@ -70,7 +82,11 @@ describe('plans', () => {
     inner.assertAllUsed();
     expect(outcome.status).toBe('success');
     const repair = provider.requests.filter((request) => request.agent === 'planning_agent')[1];
-    expect(repair.prompt).toBe(buildRepairPrompt(['/output/content/tasks/0/agent: "goal_agent" is not an executional agent; use one of action_item_agent, summarizer_agent']));
+    expect(repair.prompt).toBe(
+      buildRepairPrompt([
+        '/output/content/tasks/0/agent: "goal_agent" is not an executional agent; use one of action_item_agent, summarizer_agent',
+      ]),
+    );
     const planMessage = messageRecords(journalOf(root, outcome.sessionId))[2];
     expect(planMessage.plan?.tasks.map((task) => task.id)).toEqual(['t1', 't2']);
     expect(planMessage.message.error.retry_count).toBe(1);
@@ -89,8 +105,17 @@ describe('plans', () => {
     provider.assertAllUsed();
     const messages = messageRecords(journalOf(root, outcome.sessionId)).map((record) => record.message);
     // The two tasks commit in whichever order they finish (under load the timeout may come first).
-    expect(messages.map((message) => message.agent.name).slice(0, 3)).toEqual(['objective_agent', 'goal_agent', 'planning_agent']);
-    expect(messages.slice(3, 5).map((message) => message.agent.name).sort()).toEqual(['action_item_agent', 'summarizer_agent']);
+    expect(messages.map((message) => message.agent.name).slice(0, 3)).toEqual([
+      'objective_agent',
+      'goal_agent',
+      'planning_agent',
+    ]);
+    expect(
+      messages
+        .slice(3, 5)
+        .map((message) => message.agent.name)
+        .sort(),
+    ).toEqual(['action_item_agent', 'summarizer_agent']);
     expect(messages[5].agent.name).toBe('final_output_agent');
     const summarizer = messages.find((message) => message.agent.name === 'summarizer_agent')!;
     const actionItems = messages.find((message) => message.agent.name === 'action_item_agent')!;

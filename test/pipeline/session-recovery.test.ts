@@ -107,7 +107,13 @@ function crashedRoot(full: FullRun, cut: Cut): string {
   const last = entries.at(-1);
   if (last) {
     const head = new HeadRecordFile(stateDir);
-    head.write({ format: HEAD_RECORD_FORMAT, file: full.logFile, entries: entries.length, hash: last.hash, message_id: last.messageId });
+    head.write({
+      format: HEAD_RECORD_FORMAT,
+      file: full.logFile,
+      entries: entries.length,
+      hash: last.hash,
+      message_id: last.messageId,
+    });
     head.close();
   }
   return root;
@@ -136,27 +142,43 @@ function journaledCalls(root: string, sessionId: string): Map<string, number> {
  * the responses the messages after the first `committed` still need. A step whose call was journaled but whose
  * message was not asks the model again, so it gets a response of its own.
  */
-function remainingResponses(root: string, full: FullRun, tasks: PlanTaskSpec[], committed: number): Record<string, Array<string | ScriptedResponse>> {
+function remainingResponses(
+  root: string,
+  full: FullRun,
+  tasks: PlanTaskSpec[],
+  committed: number,
+): Record<string, Array<string | ScriptedResponse>> {
   const all = happyResponses(tasks);
   const used = new Map<string, number>();
-  for (const record of full.messages.slice(0, committed)) used.set(record.message.agent.name, (used.get(record.message.agent.name) ?? 0) + 1);
+  for (const record of full.messages.slice(0, committed))
+    used.set(record.message.agent.name, (used.get(record.message.agent.name) ?? 0) + 1);
   const answeredBefore = journaledCalls(root, full.sessionId);
   const left: Record<string, Array<string | ScriptedResponse>> = {};
   for (const [agent, list] of Object.entries(all)) {
     const needed = list.slice(used.get(agent) ?? 0);
     // An agent that is not asked again never reaches its list: nothing of it is skipped.
-    left[agent] = needed.length === 0 ? [] : [...Array.from({ length: answeredBefore.get(agent) ?? 0 }, () => 'answered before the crash'), ...needed];
+    left[agent] =
+      needed.length === 0
+        ? []
+        : [...Array.from({ length: answeredBefore.get(agent) ?? 0 }, () => 'answered before the crash'), ...needed];
   }
   return left;
 }
 
 async function expectRecoveredLikeFull(root: string, full: FullRun, cut: Cut, tasks: PlanTaskSpec[]) {
   const provider = scripted(remainingResponses(root, full, tasks, cut.messages));
-  const outcome = await withRuntime(root, provider, (runtime) => runtime.runner.recoverSession(full.sessionId, new AbortController().signal));
+  const outcome = await withRuntime(root, provider, (runtime) =>
+    runtime.runner.recoverSession(full.sessionId, new AbortController().signal),
+  );
   const label = JSON.stringify(cut);
   // No committed step is redone: only the agents of the missing messages are called.
   provider.assertAllUsed();
-  expect(provider.calls.map((call) => call.agent).sort(), label).toEqual(full.messages.slice(cut.messages).map((record) => record.message.agent.name).sort());
+  expect(provider.calls.map((call) => call.agent).sort(), label).toEqual(
+    full.messages
+      .slice(cut.messages)
+      .map((record) => record.message.agent.name)
+      .sort(),
+  );
   expect(outcome.status, label).toBe('success');
 
   const messages = messageRecords(journalOf(root, full.sessionId));
@@ -164,8 +186,13 @@ async function expectRecoveredLikeFull(root: string, full: FullRun, cut: Cut, ta
   expect(messages.slice(0, cut.messages).map((record) => record.message.message_id)).toEqual(
     full.messages.slice(0, cut.messages).map((record) => record.message.message_id),
   );
-  expect(messages.map((record) => record.message.metadata.sequence_number), label).toEqual(full.messages.map((_, index) => index + 1));
-  expect(messages.map((record) => record.message.agent.name).sort()).toEqual(full.messages.map((record) => record.message.agent.name).sort());
+  expect(
+    messages.map((record) => record.message.metadata.sequence_number),
+    label,
+  ).toEqual(full.messages.map((_, index) => index + 1));
+  expect(messages.map((record) => record.message.agent.name).sort()).toEqual(
+    full.messages.map((record) => record.message.agent.name).sort(),
+  );
 
   // Every message audited exactly once, in commit order, chain intact.
   const entries = await auditEntries(root);
@@ -177,7 +204,11 @@ async function expectRecoveredLikeFull(root: string, full: FullRun, cut: Cut, ta
   expect(verified.entries).toBe(full.messages.length);
 
   const result = readResult(root, full.requestId);
-  expect(result, label).toMatchObject({ status: 'success', messages: full.messages.length, session_id: full.sessionId });
+  expect(result, label).toMatchObject({
+    status: 'success',
+    messages: full.messages.length,
+    session_id: full.sessionId,
+  });
   const finished = journalOf(root, full.sessionId).filter((record) => record.type === 'finished');
   expect(finished, label).toHaveLength(1);
 }
@@ -261,7 +292,14 @@ describe('recovery after a shutdown interrupted a running session', () => {
       { id: 't1', agent: 'summarizer_agent' },
       { id: 't2', agent: 'action_item_agent', depends_on: ['t1'] },
     ];
-    const agents = ['objective_agent', 'goal_agent', 'planning_agent', 'summarizer_agent', 'action_item_agent', 'final_output_agent'];
+    const agents = [
+      'objective_agent',
+      'goal_agent',
+      'planning_agent',
+      'summarizer_agent',
+      'action_item_agent',
+      'final_output_agent',
+    ];
     for (let k = 0; k < agents.length; k++) {
       const root = exampleRoot();
       const controller = new AbortController();
@@ -270,7 +308,16 @@ describe('recovery after a shutdown interrupted a running session', () => {
       let sessionId: string;
       try {
         await expect(
-          runtime.runner.startSession({ requestId: `req-shutdown-${k}`, sessionId: `sess-shutdown-${k}`, text: REQUEST_TEXT, sourceFile: 'request.txt', claimedPath: null }, controller.signal),
+          runtime.runner.startSession(
+            {
+              requestId: `req-shutdown-${k}`,
+              sessionId: `sess-shutdown-${k}`,
+              text: REQUEST_TEXT,
+              sourceFile: 'request.txt',
+              claimedPath: null,
+            },
+            controller.signal,
+          ),
         ).rejects.toBeInstanceOf(SessionInterruptedError);
         sessionId = `sess-shutdown-${k}`;
       } finally {
@@ -282,7 +329,9 @@ describe('recovery after a shutdown interrupted a running session', () => {
       const rest = happyResponses(tasks);
       for (const agent of agents.slice(0, k)) rest[agent].shift();
       const second = scripted(rest);
-      const outcome = await withRuntime(root, second, (again) => again.runner.recoverSession(sessionId, new AbortController().signal));
+      const outcome = await withRuntime(root, second, (again) =>
+        again.runner.recoverSession(sessionId, new AbortController().signal),
+      );
       second.assertAllUsed();
       expect(second.calls.map((call) => call.agent)).toEqual(agents.slice(k));
       expect(outcome.status).toBe('success');
@@ -302,43 +351,86 @@ describe('recovery after a shutdown interrupted a running session', () => {
  * are voided in the journal, and their steps run again under the next sequence numbers.
  */
 describe('recovery when power loss left the audit log ahead of the journal', () => {
-  async function expectVoidedAndRerun(root: string, full: FullRun, kept: number, lost: number, run: (runtime: Awaited<ReturnType<typeof openRuntime>>, provider: ReturnType<typeof scripted>) => Promise<{ status: string }>) {
+  async function expectVoidedAndRerun(
+    root: string,
+    full: FullRun,
+    kept: number,
+    lost: number,
+    run: (
+      runtime: Awaited<ReturnType<typeof openRuntime>>,
+      provider: ReturnType<typeof scripted>,
+    ) => Promise<{ status: string }>,
+  ) {
     const label = `kept ${kept}, lost ${lost}`;
     const provider = scripted(remainingResponses(root, full, PLANS[0].tasks, kept));
     const outcome = await withRuntime(root, provider, (runtime) => run(runtime, provider));
     provider.assertAllUsed();
-    expect(provider.calls.map((call) => call.agent).sort(), label).toEqual(full.messages.slice(kept).map((record) => record.message.agent.name).sort());
+    expect(provider.calls.map((call) => call.agent).sort(), label).toEqual(
+      full.messages
+        .slice(kept)
+        .map((record) => record.message.agent.name)
+        .sort(),
+    );
     expect(outcome.status, label).toBe('success');
 
     const records = journalOf(root, full.sessionId);
     const voids = records.filter((record) => record.type === 'void');
     const lostMessages = full.messages.slice(kept, kept + lost).map((record) => record.message);
-    expect(voids.map((record) => record.message_id), label).toEqual(lostMessages.map((message) => message.message_id));
-    expect(voids.map((record) => record.sequence), label).toEqual(lostMessages.map((message) => message.metadata.sequence_number));
+    expect(
+      voids.map((record) => record.message_id),
+      label,
+    ).toEqual(lostMessages.map((message) => message.message_id));
+    expect(
+      voids.map((record) => record.sequence),
+      label,
+    ).toEqual(lostMessages.map((message) => message.metadata.sequence_number));
 
     const messages = messageRecords(records).map((record) => record.message);
     expect(messages, label).toHaveLength(full.messages.length);
-    const expectedSequences = [...Array.from({ length: kept }, (_, index) => index + 1), ...Array.from({ length: full.messages.length - kept }, (_, index) => kept + lost + index + 1)];
-    expect(messages.map((message) => message.metadata.sequence_number), label).toEqual(expectedSequences);
+    const expectedSequences = [
+      ...Array.from({ length: kept }, (_, index) => index + 1),
+      ...Array.from({ length: full.messages.length - kept }, (_, index) => kept + lost + index + 1),
+    ];
+    expect(
+      messages.map((message) => message.metadata.sequence_number),
+      label,
+    ).toEqual(expectedSequences);
 
     // The log keeps the lost entries; every sequence number of the session appears once, with no gap.
     const entries = await auditEntries(root);
     expect(entries, label).toHaveLength(full.messages.length + lost);
-    expect(entries.map((entry) => entry.sequence), label).toEqual(Array.from({ length: full.messages.length + lost }, (_, index) => index + 1));
+    expect(
+      entries.map((entry) => entry.sequence),
+      label,
+    ).toEqual(Array.from({ length: full.messages.length + lost }, (_, index) => index + 1));
     expect(new Set(entries.map((entry) => entry.messageId)).size, label).toBe(entries.length);
     const replacement = entries[kept + lost];
     for (const message of lostMessages) {
-      expect(replacement.notes.some((note) => note.includes(`replaces audit entry ${message.message_id}`)), label).toBe(true);
+      expect(
+        replacement.notes.some((note) => note.includes(`replaces audit entry ${message.message_id}`)),
+        label,
+      ).toBe(true);
     }
     expect((await verifyRoot(root)).ok, label).toBe(true);
-    expect(readResult(root, full.requestId), label).toMatchObject({ status: 'success', messages: full.messages.length });
+    expect(readResult(root, full.requestId), label).toMatchObject({
+      status: 'success',
+      messages: full.messages.length,
+    });
   }
 
   it('voids the entries the journal lost and runs their steps again (resume)', async () => {
     const full = await uninterruptedRun(PLANS[0].tasks, '');
-    for (const [kept, lost] of [[0, 1], [1, 1], [2, 3], [4, 2], [5, 1]]) {
+    for (const [kept, lost] of [
+      [0, 1],
+      [1, 1],
+      [2, 3],
+      [4, 2],
+      [5, 1],
+    ]) {
       const root = crashedRoot(full, { messages: kept, audited: kept + lost, torn: false });
-      await expectVoidedAndRerun(root, full, kept, lost, (runtime) => runtime.runner.recoverSession(full.sessionId, new AbortController().signal));
+      await expectVoidedAndRerun(root, full, kept, lost, (runtime) =>
+        runtime.runner.recoverSession(full.sessionId, new AbortController().signal),
+      );
     }
   });
 
@@ -350,7 +442,14 @@ describe('recovery when power loss left the audit log ahead of the journal', () 
     const session = full.records[0] as Extract<JournalRecord, { type: 'session' }>;
     await expectVoidedAndRerun(root, full, 0, lost, (runtime) =>
       runtime.runner.startSession(
-        { requestId: full.requestId, sessionId: full.sessionId, text: REQUEST_TEXT, sourceFile: session.source_file, claimedPath: null, recoveredSince: session.created_at },
+        {
+          requestId: full.requestId,
+          sessionId: full.sessionId,
+          text: REQUEST_TEXT,
+          sourceFile: session.source_file,
+          claimedPath: null,
+          recoveredSince: session.created_at,
+        },
         new AbortController().signal,
       ),
     );
@@ -362,7 +461,16 @@ describe('recovery when power loss left the audit log ahead of the journal', () 
     rmSync(path.join(sessionsDir(root), full.sessionId), { recursive: true });
     const provider = scripted(happyResponses(PLANS[0].tasks));
     await withRuntime(root, provider, (runtime) =>
-      runtime.runner.startSession({ requestId: full.requestId, sessionId: full.sessionId, text: REQUEST_TEXT, sourceFile: 'x.txt', claimedPath: null }, new AbortController().signal),
+      runtime.runner.startSession(
+        {
+          requestId: full.requestId,
+          sessionId: full.sessionId,
+          text: REQUEST_TEXT,
+          sourceFile: 'x.txt',
+          claimedPath: null,
+        },
+        new AbortController().signal,
+      ),
     );
     expect(journalOf(root, full.sessionId).filter((record) => record.type === 'void')).toHaveLength(0);
   });

@@ -49,11 +49,21 @@ function onFailureRoot(withOnFailure: boolean): string {
       ...(withOnFailure ? ['on_failure: error_agent'] : []),
     ]),
   );
-  writeFile(root, 'governance/agents/done_agent.md', agentFile(['name: done_agent', 'type: operational', 'description: Finishes.', 'next: []', 'content_type: done']));
+  writeFile(
+    root,
+    'governance/agents/done_agent.md',
+    agentFile(['name: done_agent', 'type: operational', 'description: Finishes.', 'next: []', 'content_type: done']),
+  );
   writeFile(
     root,
     'governance/agents/error_agent.md',
-    agentFile(['name: error_agent', 'type: operational', 'description: Explains failures to the user.', 'next: []', 'content_type: error_report']),
+    agentFile([
+      'name: error_agent',
+      'type: operational',
+      'description: Explains failures to the user.',
+      'next: []',
+      'content_type: error_report',
+    ]),
   );
   return root;
 }
@@ -82,7 +92,11 @@ describe('status failed', () => {
 
   it('sends the failure to the on_failure agent', async () => {
     const root = onFailureRoot(true);
-    const explained = agentMessage({ content: { explanation: 'We analyse text, not video.' }, contentType: 'error_report', next: null });
+    const explained = agentMessage({
+      content: { explanation: 'We analyse text, not video.' },
+      contentType: 'error_report',
+      next: null,
+    });
     const provider = scripted({ check_agent: [checkFailed], error_agent: [explained], done_agent: [] });
     const outcome = await runRequest(root, provider, 'edit my video', { requestId: 'req-on-failure' });
     provider.assertAllUsed();
@@ -95,7 +109,11 @@ describe('status failed', () => {
     expect(handled.metadata.parent_message_id).toBe(failed.message_id);
     expect(handled.metadata.sequence_number).toBe(2);
     expect(outcome.status).toBe('success');
-    expect(readResult(root, 'req-on-failure')).toMatchObject({ status: 'success', messages: 2, output: { explanation: 'We analyse text, not video.' } });
+    expect(readResult(root, 'req-on-failure')).toMatchObject({
+      status: 'success',
+      messages: 2,
+      output: { explanation: 'We analyse text, not video.' },
+    });
     expect((await verifyRoot(root)).ok).toBe(true);
   });
 });
@@ -115,7 +133,11 @@ describe('pending and reply', () => {
     const happy = happyResponses(TWO_TASKS);
     const rest = scripted({ ...happy, objective_agent: [pendingObjective(), ...happy.objective_agent] });
     const resumed = await withRuntime(root, rest, (runtime) =>
-      runtime.runner.replyToSession(paused.sessionId, { text: REQUEST_TEXT, sourceFile: 'reply.json', claimedPath: null }, new AbortController().signal),
+      runtime.runner.replyToSession(
+        paused.sessionId,
+        { text: REQUEST_TEXT, sourceFile: 'reply.json', claimedPath: null },
+        new AbortController().signal,
+      ),
     );
     rest.assertAllUsed();
     expect(resumed.status).toBe('success');
@@ -142,7 +164,11 @@ describe('pending and reply', () => {
     // A second reply to a finished session is refused.
     await expect(
       withRuntime(root, scripted({}), (runtime) =>
-        runtime.runner.replyToSession(paused.sessionId, { text: 'again', sourceFile: 'reply2.json', claimedPath: null }, new AbortController().signal),
+        runtime.runner.replyToSession(
+          paused.sessionId,
+          { text: 'again', sourceFile: 'reply2.json', claimedPath: null },
+          new AbortController().signal,
+        ),
       ),
     ).rejects.toThrow(/already finished/);
   });
@@ -152,7 +178,11 @@ describe('pending and reply', () => {
     // One script for both runs: the reply's process goes on after the question the journal shows.
     const happy = happyResponses(TWO_TASKS);
     useScriptFile(root, { ...happy, objective_agent: [pendingObjective(), ...happy.objective_agent] });
-    const requestFile = writeFile(root, 'request.json', JSON.stringify({ request: 'Summarize it.', request_id: 'req-cli-pending' }));
+    const requestFile = writeFile(
+      root,
+      'request.json',
+      JSON.stringify({ request: 'Summarize it.', request_id: 'req-cli-pending' }),
+    );
     const first = await runCli(['run', requestFile, '--root', root, '--json']);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(3);
@@ -160,7 +190,11 @@ describe('pending and reply', () => {
     expect(pending).toMatchObject({ status: 'pending', message: QUESTION, request_id: 'req-cli-pending' });
     expect(readResult(root, 'req-cli-pending').status).toBe('pending');
 
-    const replyFile = writeFile(root, 'reply.json', JSON.stringify({ session_id: pending.session_id, reply: REQUEST_TEXT }));
+    const replyFile = writeFile(
+      root,
+      'reply.json',
+      JSON.stringify({ session_id: pending.session_id, reply: REQUEST_TEXT }),
+    );
     const second = await runCli(['run', replyFile, '--root', root]);
     expect(second.stderr).toBe('');
     expect(second.code).toBe(0);
@@ -175,7 +209,12 @@ describe('pending and reply', () => {
     const again = await runCli(['run', replyFile, '--root', root]);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already finished/);
-    const unknown = await runCli(['run', writeFile(root, 'reply-unknown.json', JSON.stringify({ session_id: 'sess-none', reply: 'x' })), '--root', root]);
+    const unknown = await runCli([
+      'run',
+      writeFile(root, 'reply-unknown.json', JSON.stringify({ session_id: 'sess-none', reply: 'x' })),
+      '--root',
+      root,
+    ]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no session "sess-none"/);
   });

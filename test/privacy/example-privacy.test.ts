@@ -18,7 +18,10 @@ describe('examples/privacy', () => {
     expect(result.output.reply).toContain('card [CREDIT_CARD_1]');
     expect(result.output.reply).toContain('email [EMAIL_1]');
     const logs = path.join(root, 'system', 'logs');
-    const log = readdirSync(logs).filter((name) => name.endsWith('.log')).map((name) => readFileSync(path.join(logs, name), 'utf8')).join('');
+    const log = readdirSync(logs)
+      .filter((name) => name.endsWith('.log'))
+      .map((name) => readFileSync(path.join(logs, name), 'utf8'))
+      .join('');
     expect(log).toContain('[INPUT]: Hi, my card [CREDIT_CARD_1] was blocked');
     expect(log).toContain('[PII_REDACTED]: {"credit_card":1,"email":2,"phone":1,"customer_id":1}');
     for (const original of ['4111 1111 1111 1111', 'jane.doe@example.com', '+44 20 7946 0958', 'CUST-204518']) {

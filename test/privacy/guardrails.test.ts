@@ -2,7 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config-loader.js';
 import { ConfigError } from '../../src/errors.js';
 import { loadGovernance } from '../../src/governance/governance-loader.js';
-import { evaluateGuardrails, guardrailAuditValue, type GuardrailPiiScanner } from '../../src/privacy/guardrail-evaluator.js';
+import {
+  evaluateGuardrails,
+  guardrailAuditValue,
+  type GuardrailPiiScanner,
+} from '../../src/privacy/guardrail-evaluator.js';
 import { compileGuardrails } from '../../src/privacy/guardrail-rules.js';
 import { PiiRedactor, piiDetectors } from '../../src/privacy/pii-redactor.js';
 import { minimalRoot, removeTempRoots, runValidate, writeFile } from '../foundation/governance-root.js';
@@ -11,11 +15,18 @@ afterEach(removeTempRoots);
 
 function compile(raw: unknown) {
   const errors: ConfigError[] = [];
-  const rules = compileGuardrails(raw, { file: 'rules.yaml', lineOf: (path) => 10 + Number(path[0] ?? 0) }, errors, new Map());
+  const rules = compileGuardrails(
+    raw,
+    { file: 'rules.yaml', lineOf: (path) => 10 + Number(path[0] ?? 0) },
+    errors,
+    new Map(),
+  );
   return { rules, errors: errors.map((error) => error.describe()) };
 }
 
-const scanner: GuardrailPiiScanner = new PiiRedactor(piiDetectors({ redact: ['email', 'phone'], custom: [], restore_in_result: false }));
+const scanner: GuardrailPiiScanner = new PiiRedactor(
+  piiDetectors({ redact: ['email', 'phone'], custom: [], restore_in_result: false }),
+);
 
 describe('guardrail rules', () => {
   it('compiles each match kind', () => {
@@ -44,7 +55,9 @@ describe('guardrail rules', () => {
       { name: 'k', on: 'output', match: { max_chars: 3 }, action: 'flag', colour: 'red' },
     ]);
     expect(errors).toEqual([
-      expect.stringMatching(/^rules\.yaml:10: guardrails\[0\] \("a"\): match\.regex "\(a\+\)\+\$" can backtrack catastrophically/),
+      expect.stringMatching(
+        /^rules\.yaml:10: guardrails\[0\] \("a"\): match\.regex "\(a\+\)\+\$" can backtrack catastrophically/,
+      ),
       expect.stringMatching(/^rules\.yaml:11: .*not a valid regular expression/),
       expect.stringMatching(/^rules\.yaml:12: .*"Klingon" is not a Unicode script name/),
       expect.stringMatching(/^rules\.yaml:13: .*on must be one of input, output, tool_result/),
@@ -77,8 +90,17 @@ describe('guardrail evaluation', () => {
   });
 
   it('intervene and redact on input, with a described match when the rule has no message', () => {
-    const outcome = evaluateGuardrails(rules, 'input', 'Please WIRE it all to account 12, ref CODE-77 and CODE-8', scanner);
-    expect(outcome.intervene).toEqual({ rule: 'no-wire', action: 'intervene', message: 'text matched /(?i)wire .* to account/' });
+    const outcome = evaluateGuardrails(
+      rules,
+      'input',
+      'Please WIRE it all to account 12, ref CODE-77 and CODE-8',
+      scanner,
+    );
+    expect(outcome.intervene).toEqual({
+      rule: 'no-wire',
+      action: 'intervene',
+      message: 'text matched /(?i)wire .* to account/',
+    });
     expect(outcome.value).toBe('Please WIRE it all to account 12, ref [REDACTED:mask-codes] and [REDACTED:mask-codes]');
     expect(guardrailAuditValue(outcome.triggers)).toEqual([
       { rule: 'no-wire', action: 'intervene' },
@@ -97,7 +119,12 @@ describe('guardrail evaluation', () => {
     // The truncation ran first and cut the address, so the PII rule no longer fires.
     expect(outcome.triggers.map((trigger) => trigger.rule)).toEqual(['long']);
     expect(outcome.value).toEqual(['abc', 'x@cor[REDACTED:long]']);
-    const mail = evaluateGuardrails(rules.filter((rule) => rule.name === 'pii-tool'), 'tool_result', 'from x@corp.io', scanner);
+    const mail = evaluateGuardrails(
+      rules.filter((rule) => rule.name === 'pii-tool'),
+      'tool_result',
+      'from x@corp.io',
+      scanner,
+    );
     expect(mail.value).toBe('from [EMAIL_1]');
   });
 });
@@ -107,8 +134,16 @@ describe('guardrails in a governance root', () => {
 
   it('loads config rules and governance/guardrails.md rules; prompts get only the rationale', () => {
     const root = minimalRoot();
-    writeFile(root, 'govflow.config.yaml', 'guardrails:\n  - { name: short, on: output, match: { max_chars: 5000 }, action: flag }\n');
-    writeFile(root, 'governance/guardrails.md', rulesFile('  - { name: no-wire, on: input, match: { regex: "(?i)wire .* to account" }, action: intervene }'));
+    writeFile(
+      root,
+      'govflow.config.yaml',
+      'guardrails:\n  - { name: short, on: output, match: { max_chars: 5000 }, action: flag }\n',
+    );
+    writeFile(
+      root,
+      'governance/guardrails.md',
+      rulesFile('  - { name: no-wire, on: input, match: { regex: "(?i)wire .* to account" }, action: intervene }'),
+    );
     const { snapshot, errors } = loadGovernance(loadConfig(root, {}));
     expect(errors).toEqual([]);
     expect(snapshot!.guardrails.map((rule) => [rule.name, rule.declaredIn.file, rule.declaredIn.line])).toEqual([
@@ -121,10 +156,18 @@ describe('guardrails in a governance root', () => {
 
   it('govflow validate names file and line of a bad rule and of broken YAML', async () => {
     const root = minimalRoot();
-    writeFile(root, 'governance/guardrails.md', rulesFile('  - name: ok\n    on: output\n    match: { max_chars: 9 }\n    action: flag\n  - name: bad\n    on: input\n    match: { regex: "(x+)+y" }\n    action: flag'));
+    writeFile(
+      root,
+      'governance/guardrails.md',
+      rulesFile(
+        '  - name: ok\n    on: output\n    match: { max_chars: 9 }\n    action: flag\n  - name: bad\n    on: input\n    match: { regex: "(x+)+y" }\n    action: flag',
+      ),
+    );
     const bad = await runValidate(['--root', root]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr + bad.stdout).toMatch(/governance\/guardrails\.md:9: guardrails\[1\] \("bad"\): match\.regex .*backtrack catastrophically/);
+    expect(bad.stderr + bad.stdout).toMatch(
+      /governance\/guardrails\.md:9: guardrails\[1\] \("bad"\): match\.regex .*backtrack catastrophically/,
+    );
     writeFile(root, 'governance/guardrails.md', rulesFile('  - { name: broken, on: [output'));
     const broken = await runValidate(['--root', root]);
     expect(broken.code).toBe(1);
@@ -133,12 +176,18 @@ describe('guardrails in a governance root', () => {
 
   it('a bad pii.custom pattern fails config loading with its line', () => {
     const root = minimalRoot();
-    writeFile(root, 'govflow.config.yaml', 'pii:\n  redact: [email]\n  custom:\n    - name: employee_id\n      pattern: "(EMP-\\\\d+)+$"\n');
+    writeFile(
+      root,
+      'govflow.config.yaml',
+      'pii:\n  redact: [email]\n  custom:\n    - name: employee_id\n      pattern: "(EMP-\\\\d+)+$"\n',
+    );
     expect(() => loadConfig(root, {})).toThrow(ConfigError);
     try {
       loadConfig(root, {});
     } catch (error) {
-      expect((error as ConfigError).describe()).toMatch(/^govflow\.config\.yaml:5: pii\.custom\[0\] \(employee_id\) pattern .*backtrack catastrophically/);
+      expect((error as ConfigError).describe()).toMatch(
+        /^govflow\.config\.yaml:5: pii\.custom\[0\] \(employee_id\) pattern .*backtrack catastrophically/,
+      );
     }
   });
 });

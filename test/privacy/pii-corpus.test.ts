@@ -33,7 +33,11 @@ describe('PII corpus', () => {
   });
 
   it('scoring counts a wrong kind as both a false alarm and a miss', () => {
-    const [email] = scoreDetectors([{ id: 1, text: 'a@corp.io', expect: [{ kind: 'phone', value: 'a@corp.io' }] }], [builtInDetector('email')], findPii).filter((score) => score.kind === 'email');
+    const [email] = scoreDetectors(
+      [{ id: 1, text: 'a@corp.io', expect: [{ kind: 'phone', value: 'a@corp.io' }] }],
+      [builtInDetector('email')],
+      findPii,
+    ).filter((score) => score.kind === 'email');
     expect(email).toMatchObject({ truePositives: 0, falsePositives: 1, precision: 0 });
   });
 });

@@ -38,7 +38,10 @@ describe('checksums', () => {
 
 describe('detectors, positives and hard negatives', () => {
   it('email', () => {
-    expect(found('email', 'write to jane.doe+tag@mail.example.co.uk, or ops@corp.io.')).toEqual(['jane.doe+tag@mail.example.co.uk', 'ops@corp.io']);
+    expect(found('email', 'write to jane.doe+tag@mail.example.co.uk, or ops@corp.io.')).toEqual([
+      'jane.doe+tag@mail.example.co.uk',
+      'ops@corp.io',
+    ]);
     expect(found('email', 'install lodash@4.17.21 and user@localhost, @mention, a@b')).toEqual([]);
   });
   it('phone', () => {
@@ -48,7 +51,9 @@ describe('detectors, positives and hard negatives', () => {
       '415.555.2671',
       '+14155552671',
     ]);
-    expect(found('phone', 'on 2024-03-15, order 4412-8832, version 1.2.3, 555-123-4567, ISBN 978-3-16-148410-0')).toEqual([]);
+    expect(
+      found('phone', 'on 2024-03-15, order 4412-8832, version 1.2.3, 555-123-4567, ISBN 978-3-16-148410-0'),
+    ).toEqual([]);
   });
   it('credit_card (Luhn and issuer prefix)', () => {
     expect(found('credit_card', 'cards 4111 1111 1111 1111, 5500-0055-5555-5559 and 378282246310005')).toEqual([
@@ -56,20 +61,30 @@ describe('detectors, positives and hard negatives', () => {
       '5500-0055-5555-5559',
       '378282246310005',
     ]);
-    expect(found('credit_card', 'not 4111 1111 1111 1112, ISBN 9783161484100, order 1234567890123, mixed 4111-1111 1111-1111')).toEqual([]);
+    expect(
+      found(
+        'credit_card',
+        'not 4111 1111 1111 1112, ISBN 9783161484100, order 1234567890123, mixed 4111-1111 1111-1111',
+      ),
+    ).toEqual([]);
   });
   it('iban (mod-97 via ibantools)', () => {
-    expect(found('iban', 'pay GB82 WEST 1234 5698 7654 32 or DE89370400440532013000')).toEqual(['GB82 WEST 1234 5698 7654 32', 'DE89370400440532013000']);
+    expect(found('iban', 'pay GB82 WEST 1234 5698 7654 32 or DE89370400440532013000')).toEqual([
+      'GB82 WEST 1234 5698 7654 32',
+      'DE89370400440532013000',
+    ]);
     expect(found('iban', 'bad DE89370400440532013001, code AB12 CDEF GHIJ, GB00 WEST 1234 5698 7654 32')).toEqual([]);
   });
   it('national_id: SSN, NINO, Aadhaar (Verhoeff), NRIC', () => {
-    expect(found('national_id', 'SSN 123-45-6789, NINO AB 12 34 56 C, Aadhaar 2341 2341 2346, NRIC S1234567D')).toEqual([
-      '123-45-6789',
-      'AB 12 34 56 C',
-      '2341 2341 2346',
-      'S1234567D',
-    ]);
-    expect(found('national_id', 'SSN 000-12-3456 666-12-3456 123-00-6789, NINO QQ123456C GB123456A, Aadhaar 2341 2341 2345, NRIC S1234567A, date 2024-03-15')).toEqual([]);
+    expect(found('national_id', 'SSN 123-45-6789, NINO AB 12 34 56 C, Aadhaar 2341 2341 2346, NRIC S1234567D')).toEqual(
+      ['123-45-6789', 'AB 12 34 56 C', '2341 2341 2346', 'S1234567D'],
+    );
+    expect(
+      found(
+        'national_id',
+        'SSN 000-12-3456 666-12-3456 123-00-6789, NINO QQ123456C GB123456A, Aadhaar 2341 2341 2345, NRIC S1234567A, date 2024-03-15',
+      ),
+    ).toEqual([]);
   });
   it('ip_address: IPv4 and IPv6', () => {
     expect(found('ip_address', 'from 192.168.1.20 and 2001:db8::8a2e:370:7334 or ::1, then 10.0.0.1.')).toEqual([
@@ -78,7 +93,9 @@ describe('detectors, positives and hard negatives', () => {
       '::1',
       '10.0.0.1',
     ]);
-    expect(found('ip_address', 'v1.2.3.4, 256.1.1.1, 1.2.3, at 14:30:52, ratio 3:2, 10.0.0.1.5, std::map, A::B')).toEqual([]);
+    expect(
+      found('ip_address', 'v1.2.3.4, 256.1.1.1, 1.2.3, at 14:30:52, ratio 3:2, 10.0.0.1.5, std::map, A::B'),
+    ).toEqual([]);
   });
   it('secret: one sample per gitleaks rule', () => {
     const samples: Record<string, string> = {
@@ -103,7 +120,8 @@ describe('detectors, positives and hard negatives', () => {
       'authorization-bearer': 'Bearer abcdefghijklmnopqrstuvwxyz012345',
     };
     expect(Object.keys(samples).sort()).toEqual(SECRET_RULES.map((rule) => rule.id).sort());
-    for (const [rule, sample] of Object.entries(samples)) expect(found('secret', `token: ${sample} end`), rule).toEqual([sample]);
+    for (const [rule, sample] of Object.entries(samples))
+      expect(found('secret', `token: ${sample} end`), rule).toEqual([sample]);
     expect(found('secret', 'ghp_short, AKIA123, sk_test_x, bearer token, -----BEGIN PUBLIC KEY-----')).toEqual([]);
   });
   it('every kind has a detector', () => {

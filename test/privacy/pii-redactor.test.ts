@@ -1,7 +1,13 @@
 import { statSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PiiRedactor, PiiTextError, piiDetectors, piiEnabled, MAX_REDACT_CHARS } from '../../src/privacy/pii-redactor.js';
+import {
+  PiiRedactor,
+  PiiTextError,
+  piiDetectors,
+  piiEnabled,
+  MAX_REDACT_CHARS,
+} from '../../src/privacy/pii-redactor.js';
 import { readVault, writeVault, VAULT_FILE_NAME } from '../../src/privacy/pii-vault.js';
 import { compileUserRegex, UserRegexError } from '../../src/config/user-regex.js';
 import { loadConfig } from '../../src/config/config-loader.js';
@@ -10,7 +16,11 @@ import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 afterEach(removeTempFolders);
 
-const ALL = { redact: ['email', 'phone', 'credit_card', 'iban', 'national_id', 'ip_address', 'secret'], custom: [{ name: 'employee_id', pattern: 'EMP-[0-9]{6}' }], restore_in_result: true };
+const ALL = {
+  redact: ['email', 'phone', 'credit_card', 'iban', 'national_id', 'ip_address', 'secret'],
+  custom: [{ name: 'employee_id', pattern: 'EMP-[0-9]{6}' }],
+  restore_in_result: true,
+};
 
 describe('PiiRedactor', () => {
   it('gives the same value the same placeholder and counts occurrences', () => {
@@ -20,7 +30,9 @@ describe('PiiRedactor', () => {
     expect(first.counts).toEqual({ email: 3, employee_id: 1 });
     const second = redactor.redact('reply to bob@corp.io');
     expect(second.text).toBe('reply to [EMAIL_2]');
-    expect(redactor.restore('Dear [EMAIL_1], cc [EMAIL_2], unknown [EMAIL_9]')).toBe('Dear jane@corp.io, cc bob@corp.io, unknown [EMAIL_9]');
+    expect(redactor.restore('Dear [EMAIL_1], cc [EMAIL_2], unknown [EMAIL_9]')).toBe(
+      'Dear jane@corp.io, cc bob@corp.io, unknown [EMAIL_9]',
+    );
   });
 
   it('redacts and restores every string of a JSON value, keys included', () => {
@@ -63,8 +75,12 @@ describe('PiiRedactor', () => {
       }
       throw new Error('expected an error');
     };
-    expect(bad('  custom:\n    - name: x\n      pattern: "(a+)+$"\n')).toMatch(/govflow\.config\.yaml:5: .*backtrack catastrophically/);
-    expect(bad('  custom:\n    - { name: ok, pattern: A }\n    - { name: y, pattern: "([" }\n')).toMatch(/:5: pii.custom\[1\].*not a valid regular expression/);
+    expect(bad('  custom:\n    - name: x\n      pattern: "(a+)+$"\n')).toMatch(
+      /govflow\.config\.yaml:5: .*backtrack catastrophically/,
+    );
+    expect(bad('  custom:\n    - { name: ok, pattern: A }\n    - { name: y, pattern: "([" }\n')).toMatch(
+      /:5: pii.custom\[1\].*not a valid regular expression/,
+    );
     expect(bad('  custom:\n    - { name: Bad, pattern: A }\n')).toMatch(/govflow\.config\.yaml:4: .*name/);
     expect(bad('  custom:\n    - name: email\n      pattern: A\n')).toMatch(/:4: .*built-in kind/);
     expect(bad('  redact: [passport]\n')).toMatch(/govflow\.config\.yaml:3: .*pii\.redact/);

@@ -7,7 +7,18 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
-import { answer, cleanupAll, dropJson, exampleScript, makeRoot, readAuditEntries, readResult, startDaemon, waitFor, writeScript } from '../daemon/daemon-helpers.js';
+import {
+  answer,
+  cleanupAll,
+  dropJson,
+  exampleScript,
+  makeRoot,
+  readAuditEntries,
+  readResult,
+  startDaemon,
+  waitFor,
+  writeScript,
+} from '../daemon/daemon-helpers.js';
 
 beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
@@ -54,17 +65,38 @@ describe('PII never leaves the vault', () => {
       root,
       exampleScript({
         responses: {
-          objective_agent: [{ json: answer({ content: { objectives: ['answer [EMAIL_1]', `copy ${ORIGINALS.modelInvented}`] }, contentType: 'objectives', next: 'goal_agent' }) }],
-          final_output_agent: [{ json: answer({ content: { answer: 'Replied to [EMAIL_1] about [EMPLOYEE_ID_1].' }, contentType: 'final_report', next: null }) }],
+          objective_agent: [
+            {
+              json: answer({
+                content: { objectives: ['answer [EMAIL_1]', `copy ${ORIGINALS.modelInvented}`] },
+                contentType: 'objectives',
+                next: 'goal_agent',
+              }),
+            },
+          ],
+          final_output_agent: [
+            {
+              json: answer({
+                content: { answer: 'Replied to [EMAIL_1] about [EMPLOYEE_ID_1].' },
+                contentType: 'final_report',
+                next: null,
+              }),
+            },
+          ],
         },
       }),
     );
     const daemon = await startDaemon(root);
-    const request = `Contact ${ORIGINALS.email} or ${ORIGINALS.phone}. Card ${ORIGINALS.card}, IBAN ${ORIGINALS.iban}, SSN ${ORIGINALS.ssn}, ` +
+    const request =
+      `Contact ${ORIGINALS.email} or ${ORIGINALS.phone}. Card ${ORIGINALS.card}, IBAN ${ORIGINALS.iban}, SSN ${ORIGINALS.ssn}, ` +
       `host ${ORIGINALS.ip}, key ${ORIGINALS.secret}, staff ${ORIGINALS.employee}. Again: ${ORIGINALS.email}.`;
     dropJson(root, 'pii.json', { request, request_id: 'req-pii-1', metadata: { customer: ORIGINALS.email } });
     const result = await waitFor('the result', () => readResult(root, 'req-pii-1'), { timeoutMs: 30_000 });
-    await waitFor('the archive move', () => (filesUnder(path.join(root, 'system', 'archive')).length > 0 ? true : null), { timeoutMs: 10_000 });
+    await waitFor(
+      'the archive move',
+      () => (filesUnder(path.join(root, 'system', 'archive')).length > 0 ? true : null),
+      { timeoutMs: 10_000 },
+    );
     await daemon.stop();
 
     expect(result.status).toBe('success');
@@ -79,30 +111,46 @@ describe('PII never leaves the vault', () => {
     const vault = readFileSync(vaults[0], 'utf8');
     for (const value of Object.values(ORIGINALS)) expect(vault).toContain(value);
 
-    const checked = all.filter((file) => !vaults.includes(file) && file !== path.join(system, 'outbox', 'req-pii-1.json'));
+    const checked = all.filter(
+      (file) => !vaults.includes(file) && file !== path.join(system, 'outbox', 'req-pii-1.json'),
+    );
     expect(checked.some((file) => file.includes(`${path.sep}archive${path.sep}`))).toBe(true);
     expect(checked.some((file) => file.endsWith('journal.jsonl'))).toBe(true);
     expect(checked.some((file) => file.endsWith('.log'))).toBe(true);
     for (const file of checked) {
       const text = readFileSync(file, 'utf8');
-      for (const [kind, value] of Object.entries(ORIGINALS)) expect(text.includes(value), `${kind} "${value}" found in ${path.relative(root, file)}`).toBe(false);
+      for (const [kind, value] of Object.entries(ORIGINALS))
+        expect(text.includes(value), `${kind} "${value}" found in ${path.relative(root, file)}`).toBe(false);
     }
     for (const value of Object.values(ORIGINALS)) {
       expect(daemon.stdout).not.toContain(value);
       expect(daemon.stderrTail(10_000)).not.toContain(value);
     }
 
-    const archived = readFileSync(checked.find((file) => file.includes(`${path.sep}archive${path.sep}`))!, 'utf8');
+    const archived = readFileSync(
+      checked.find((file) => file.includes(`${path.sep}archive${path.sep}`))!,
+      'utf8',
+    );
     expect(JSON.parse(archived).request).toContain('[EMAIL_1]');
     const entries = await readAuditEntries(root);
     const first = entries.find((entry) => entry.agent === 'objective_agent')!;
     expect(first.input).toContain('Contact [EMAIL_1] or [PHONE_1]');
     // `govflow logs --json` carries the extension lines as fields.
-    expect((first as unknown as { piiRedacted: Record<string, number> }).piiRedacted).toMatchObject({ email: 4, employee_id: 1 });
-    expect((first as unknown as { guardrails: unknown[] }).guardrails).toEqual([{ rule: 'pii-in-answer', action: 'flag' }]);
-    const logText = filesUnder(path.join(system, 'logs')).filter((file) => file.endsWith('.log')).map((file) => readFileSync(file, 'utf8')).join('');
+    expect((first as unknown as { piiRedacted: Record<string, number> }).piiRedacted).toMatchObject({
+      email: 4,
+      employee_id: 1,
+    });
+    expect((first as unknown as { guardrails: unknown[] }).guardrails).toEqual([
+      { rule: 'pii-in-answer', action: 'flag' },
+    ]);
+    const logText = filesUnder(path.join(system, 'logs'))
+      .filter((file) => file.endsWith('.log'))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('');
     // The request named the address twice and the metadata once; the model's own address once.
-    expect(logText).toContain('[PII_REDACTED]: {"email":4,"phone":1,"credit_card":1,"iban":1,"national_id":1,"ip_address":1,"secret":1,"employee_id":1}');
+    expect(logText).toContain(
+      '[PII_REDACTED]: {"email":4,"phone":1,"credit_card":1,"iban":1,"national_id":1,"ip_address":1,"secret":1,"employee_id":1}',
+    );
     expect(logText).toContain('[GUARDRAILS]: [{"rule":"pii-in-answer","action":"flag"}]');
     expect(logText).toContain('Guardrail "pii-in-answer" flagged: text contains PII (email)');
   }, 60_000);

@@ -7,7 +7,15 @@ import { ConfigError } from '../../src/errors.js';
 import { compileGuardrails } from '../../src/privacy/guardrail-rules.js';
 import { SessionPrivacy } from '../../src/privacy/session-privacy.js';
 import { VAULT_FILE_NAME } from '../../src/privacy/pii-vault.js';
-import { agentMessage, exampleRoot, happyResponses, journalOf, removeTempDirs, scripted, withRuntime } from '../pipeline/pipeline-test-helpers.js';
+import {
+  agentMessage,
+  exampleRoot,
+  happyResponses,
+  journalOf,
+  removeTempDirs,
+  scripted,
+  withRuntime,
+} from '../pipeline/pipeline-test-helpers.js';
 
 afterEach(removeTempDirs);
 
@@ -18,15 +26,27 @@ describe('SessionPrivacy', () => {
     const root = exampleRoot(PII);
     const responses = happyResponses([{ id: 't1', agent: 'summarizer_agent' }]);
     responses.objective_agent = [
-      agentMessage({ content: null, contentType: 'objectives', status: 'pending', message: 'Which address should we use?' }),
+      agentMessage({
+        content: null,
+        contentType: 'objectives',
+        status: 'pending',
+        message: 'Which address should we use?',
+      }),
       ...responses.objective_agent,
     ];
     const provider = scripted(responses);
     await withRuntime(root, provider, async (runtime) => {
       const signal = new AbortController().signal;
-      const paused = await runtime.runner.startSession({ requestId: 'req-reply-1', text: 'Write to a@corp.io', sourceFile: 'r.txt', claimedPath: null }, signal);
+      const paused = await runtime.runner.startSession(
+        { requestId: 'req-reply-1', text: 'Write to a@corp.io', sourceFile: 'r.txt', claimedPath: null },
+        signal,
+      );
       expect(paused.status).toBe('pending');
-      const done = await runtime.runner.replyToSession(paused.sessionId, { text: 'Use a@corp.io or b@corp.io, call +1 415 555 2671', sourceFile: 'reply.json', claimedPath: null }, signal);
+      const done = await runtime.runner.replyToSession(
+        paused.sessionId,
+        { text: 'Use a@corp.io or b@corp.io, call +1 415 555 2671', sourceFile: 'reply.json', claimedPath: null },
+        signal,
+      );
       expect(done.status).toBe('success');
       const journal = readFileSync(path.join(root, 'system', 'sessions', paused.sessionId, 'journal.jsonl'), 'utf8');
       expect(journal).not.toMatch(/[ab]@corp\.io|415 555 2671/);
@@ -53,7 +73,11 @@ describe('SessionPrivacy', () => {
     expect(errors).toEqual([]);
     const privacy = SessionPrivacy.forSession(config, 'sess-tool');
     const step = {};
-    const outcome = privacy.guardToolResult(rules, step, 'token ghp_' + 'a'.repeat(36) + ' for x@corp.io and more text after it');
+    const outcome = privacy.guardToolResult(
+      rules,
+      step,
+      'token ghp_' + 'a'.repeat(36) + ' for x@corp.io and more text after it',
+    );
     expect(outcome.value).toBe('token [SECRET_1] for [EMAIL_1] and more [REDACTED:tool-size]');
     const facts = privacy.takeForCommit(step);
     expect(facts.piiRedacted).toEqual({ secret: 1, email: 1 });

@@ -90,7 +90,13 @@ describe('whole entries', () => {
       output: { content: null, content_type: file },
       next_agent: { name: null, reason: null },
       status: { code: 'failed', message },
-      error: { has_error: true, error_code: 'PROCESSING_ERROR', error_message: errorMessage, retry_count: 1, recoverable: false },
+      error: {
+        has_error: true,
+        error_code: 'PROCESSING_ERROR',
+        error_message: errorMessage,
+        retry_count: 1,
+        recoverable: false,
+      },
       metadata: { session_id: 'sess-1', request_id: 'req-1', sequence_number: 1, parent_message_id: parent },
       audit: { compliance_notes: notes, governance_files_consulted: [file] },
     };
@@ -98,32 +104,40 @@ describe('whole entries', () => {
 
   it('any hostile fields: one entry of the fixed line count, read back field for field, from the UTF-8 bytes', () => {
     fc.assert(
-      fc.property(fc.array(hostileText(12), { minLength: 8, maxLength: 8 }), fc.oneof(hostileText(12), fc.array(hostileText(4), { maxLength: 3 })), (texts, input) => {
-        const message = messageOf(texts, input);
-        const notes = [texts[3]];
-        const { text, hash } = formatEntry({ message, governanceHash: 'gov', corrections: [texts[0]], complianceViolations: [], notes }, 'Asia/Singapore', GENESIS_HASH);
-        const fromDisk = throughUtf8(text);
-        const { entries, torn } = parseEntries(fromDisk);
-        expect(torn).toBeNull();
-        expect(entries).toHaveLength(1);
-        const [entry] = entries;
-        expect(entry.hash).toBe(hash);
-        expect(fromDisk.split('\n')).toHaveLength(typeof input === 'string' ? 22 : 23);
-        expect(entry).toMatchObject({
-          agent: texts[0],
-          inputSource: texts[1],
-          input,
-          outputType: texts[4],
-          status: { code: 'failed', message: texts[2] },
-          error: { code: 'PROCESSING_ERROR', message: texts[5], retryCount: 1, recoverable: false },
-          complianceNotes: texts[3],
-          governanceFiles: [texts[4]],
-          messageId: `msg-${texts[6]}`,
-          parentMessageId: texts[7],
-          corrections: [texts[0]],
-          notes,
-        });
-      }),
+      fc.property(
+        fc.array(hostileText(12), { minLength: 8, maxLength: 8 }),
+        fc.oneof(hostileText(12), fc.array(hostileText(4), { maxLength: 3 })),
+        (texts, input) => {
+          const message = messageOf(texts, input);
+          const notes = [texts[3]];
+          const { text, hash } = formatEntry(
+            { message, governanceHash: 'gov', corrections: [texts[0]], complianceViolations: [], notes },
+            'Asia/Singapore',
+            GENESIS_HASH,
+          );
+          const fromDisk = throughUtf8(text);
+          const { entries, torn } = parseEntries(fromDisk);
+          expect(torn).toBeNull();
+          expect(entries).toHaveLength(1);
+          const [entry] = entries;
+          expect(entry.hash).toBe(hash);
+          expect(fromDisk.split('\n')).toHaveLength(typeof input === 'string' ? 22 : 23);
+          expect(entry).toMatchObject({
+            agent: texts[0],
+            inputSource: texts[1],
+            input,
+            outputType: texts[4],
+            status: { code: 'failed', message: texts[2] },
+            error: { code: 'PROCESSING_ERROR', message: texts[5], retryCount: 1, recoverable: false },
+            complianceNotes: texts[3],
+            governanceFiles: [texts[4]],
+            messageId: `msg-${texts[6]}`,
+            parentMessageId: texts[7],
+            corrections: [texts[0]],
+            notes,
+          });
+        },
+      ),
       { seed: PROPERTY_SEED, numRuns: 200 },
     );
   });

@@ -9,9 +9,44 @@ import fc from 'fast-check';
 export const PROPERTY_SEED = 18;
 
 export const NASTY_PIECES = [
-  '\\', '\\\\', '\\N', '\\u0041', '\n', '\r', '\r\n', '\t', '\u0000', '\u0001', '\u001b', '\u001f', '\u007f', '\u0080', '\u0085', '\u009f',
-  '\u00a0', '\u2028', '\u2029', '\ufeff', '\ud800', '\udbff', '\udc00', '\udfff', '\ud83d\ude00', ']', '[', '"', '{', '}', '---', '\n---\n',
-  '[ENTRY_HASH: 00]', '[STATUS: success]', '```', '```json\n', 'é', '日本',
+  '\\',
+  '\\\\',
+  '\\N',
+  '\\u0041',
+  '\n',
+  '\r',
+  '\r\n',
+  '\t',
+  '\u0000',
+  '\u0001',
+  '\u001b',
+  '\u001f',
+  '\u007f',
+  '\u0080',
+  '\u0085',
+  '\u009f',
+  '\u00a0',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
+  '\ud83d\ude00',
+  ']',
+  '[',
+  '"',
+  '{',
+  '}',
+  '---',
+  '\n---\n',
+  '[ENTRY_HASH: 00]',
+  '[STATUS: success]',
+  '```',
+  '```json\n',
+  'é',
+  '日本',
 ];
 
 /** One UTF-16 code unit, any value. */
@@ -23,7 +58,9 @@ export const anyCodePoint = fc.integer({ min: 0, max: 0x10ffff }).map((code) => 
 /** Text mixing nasty pieces, arbitrary code units and code points and ordinary strings. */
 export function hostileText(maxPieces = 24): fc.Arbitrary<string> {
   return fc
-    .array(fc.oneof(fc.constantFrom(...NASTY_PIECES), anyCodeUnit, fc.string({ maxLength: 8 }), anyCodePoint), { maxLength: maxPieces })
+    .array(fc.oneof(fc.constantFrom(...NASTY_PIECES), anyCodeUnit, fc.string({ maxLength: 8 }), anyCodePoint), {
+      maxLength: maxPieces,
+    })
     .map((pieces) => pieces.join(''));
 }
 

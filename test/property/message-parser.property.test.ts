@@ -12,7 +12,10 @@ import { PROPERTY_SEED, hostileText } from './hostile-text.js';
 const RUNS = { seed: PROPERTY_SEED, numRuns: 300 };
 
 /** A JSON object (the shape every answer must have). */
-const jsonObject = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 4 }), { minKeys: 1, maxKeys: 5 });
+const jsonObject = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 4 }), {
+  minKeys: 1,
+  maxKeys: 5,
+});
 
 /** Model chatter: anything without braces or backticks (which would change what is extracted). */
 const chatter = hostileText(10).map((text) => text.replace(/[{}`]/g, ''));
@@ -38,13 +41,24 @@ describe('parseModelOutput on hostile text', () => {
 
   it('raw JSON, a fenced block or an object inside chatter all give back the same object', () => {
     fc.assert(
-      fc.property(jsonObject, chatter, chatter, fc.constantFrom('raw', 'fenced', 'braces'), (value, before, after, form) => {
-        const json = JSON.stringify(value);
-        const text = form === 'raw' ? json : form === 'fenced' ? `${before}\n\`\`\`json\n${json}\n\`\`\`\n${after}` : `${before} ${json} ${after}`;
-        const parsed = parseModelOutput(text);
-        expect(parsed.ok).toBe(true);
-        if (parsed.ok) expect(parsed.value).toEqual(JSON.parse(json));
-      }),
+      fc.property(
+        jsonObject,
+        chatter,
+        chatter,
+        fc.constantFrom('raw', 'fenced', 'braces'),
+        (value, before, after, form) => {
+          const json = JSON.stringify(value);
+          const text =
+            form === 'raw'
+              ? json
+              : form === 'fenced'
+                ? `${before}\n\`\`\`json\n${json}\n\`\`\`\n${after}`
+                : `${before} ${json} ${after}`;
+          const parsed = parseModelOutput(text);
+          expect(parsed.ok).toBe(true);
+          if (parsed.ok) expect(parsed.value).toEqual(JSON.parse(json));
+        },
+      ),
       RUNS,
     );
   });

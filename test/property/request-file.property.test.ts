@@ -12,23 +12,41 @@ const RUNS = { seed: PROPERTY_SEED, numRuns: 300 };
 const MAX_BYTES = 4_096;
 
 const fileName = fc.oneof(
-  fc.constantFrom('request.txt', 'NOTE.MD', 'r.json', 'r.JSON', 'archive.zip', 'noextension', '.hidden.txt', 'a.b.c.json'),
+  fc.constantFrom(
+    'request.txt',
+    'NOTE.MD',
+    'r.json',
+    'r.JSON',
+    'archive.zip',
+    'noextension',
+    '.hidden.txt',
+    'a.b.c.json',
+  ),
   hostileText(4).map((stem) => `${stem}.txt`),
 );
 
 /** Text a request may hold: well-formed Unicode (a lone surrogate cannot be UTF-8) with something in it. */
-const requestText = hostileText(16).filter((text) => !hasLoneSurrogate(text) && text.replace(/^\uFEFF/, '').trim() !== '');
+const requestText = hostileText(16).filter(
+  (text) => !hasLoneSurrogate(text) && text.replace(/^\uFEFF/, '').trim() !== '',
+);
 
 const requestId = fc.stringMatching(/^[A-Za-z0-9._-]{1,20}$/);
 
 describe('parseRequestFile on any input', () => {
   it('never throws; an invalid file always gets a reason', () => {
     fc.assert(
-      fc.property(fileName, fc.oneof(fc.uint8Array({ maxLength: 200 }), hostileText(30).map((text) => Buffer.from(text, 'utf8'))), (name, bytes) => {
-        const parsed = parseRequestFile(name, Buffer.from(bytes), MAX_BYTES);
-        expect(['request', 'reply', 'invalid']).toContain(parsed.kind);
-        if (parsed.kind === 'invalid') expect(parsed.reason.length).toBeGreaterThan(10);
-      }),
+      fc.property(
+        fileName,
+        fc.oneof(
+          fc.uint8Array({ maxLength: 200 }),
+          hostileText(30).map((text) => Buffer.from(text, 'utf8')),
+        ),
+        (name, bytes) => {
+          const parsed = parseRequestFile(name, Buffer.from(bytes), MAX_BYTES);
+          expect(['request', 'reply', 'invalid']).toContain(parsed.kind);
+          if (parsed.kind === 'invalid') expect(parsed.reason.length).toBeGreaterThan(10);
+        },
+      ),
       RUNS,
     );
   });
@@ -36,8 +54,14 @@ describe('parseRequestFile on any input', () => {
   it('JSON documents of any shape and nesting never throw', () => {
     const document = fc.oneof(
       fc.jsonValue({ maxDepth: 6 }),
-      fc.record({ request: fc.jsonValue({ maxDepth: 2 }), metadata: fc.jsonValue({ maxDepth: 6 }) }, { requiredKeys: [] }),
-      fc.record({ session_id: fc.jsonValue({ maxDepth: 1 }), reply: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] }),
+      fc.record(
+        { request: fc.jsonValue({ maxDepth: 2 }), metadata: fc.jsonValue({ maxDepth: 6 }) },
+        { requiredKeys: [] },
+      ),
+      fc.record(
+        { session_id: fc.jsonValue({ maxDepth: 1 }), reply: fc.jsonValue({ maxDepth: 1 }) },
+        { requiredKeys: [] },
+      ),
     );
     fc.assert(
       fc.property(document, (value) => {
@@ -52,7 +76,14 @@ describe('parseRequestFile on any input', () => {
     fc.assert(
       fc.property(requestText, fc.constantFrom('.txt', '.md', '.TXT'), (text, extension) => {
         const parsed = parseRequestFile(`request${extension}`, Buffer.from(text, 'utf8'), 1_000_000);
-        expect(parsed).toEqual({ kind: 'request', requestId: null, text: text.replace(/^\uFEFF/, ''), sessionId: null, user: null, metadata: null });
+        expect(parsed).toEqual({
+          kind: 'request',
+          requestId: null,
+          text: text.replace(/^\uFEFF/, ''),
+          sessionId: null,
+          user: null,
+          metadata: null,
+        });
       }),
       RUNS,
     );
@@ -64,7 +95,9 @@ describe('parseRequestFile on any input', () => {
         requestText,
         fc.option(requestId, { nil: undefined }),
         fc.option(requestText, { nil: undefined }),
-        fc.option(fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 }), { nil: undefined }),
+        fc.option(fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 }), {
+          nil: undefined,
+        }),
         (request, id, user, metadata) => {
           const document = { request, request_id: id, user, metadata };
           const parsed = parseRequestFile('r.json', Buffer.from(JSON.stringify(document), 'utf8'), 1_000_000);

@@ -50,7 +50,12 @@ describe.each(KINDS)('conformance: $kind', (testCase) => {
 
     // Replay: the same features answered from the cassettes, with no server to ask.
     await server.close();
-    writeFileSync(path.join(root, 'govflow.config.yaml'), featureConfig(['provider: { kind: replay, replay: { dir: cassettes, on_miss: fail } }'], collector.url, { record: false }));
+    writeFileSync(
+      path.join(root, 'govflow.config.yaml'),
+      featureConfig(['provider: { kind: replay, replay: { dir: cassettes, on_miss: fail } }'], collector.url, {
+        record: false,
+      }),
+    );
     const replay = await startDaemon(root);
     const replayUrl = httpUrlOf(replay.readyLine);
     const replayed = await runFeatures(replayUrl, FEATURES, { sequential: false });

@@ -41,7 +41,13 @@ async function runFeature(url: string, feature: Feature, readers: SseReader[]): 
     readers.push(chat);
     const events = await chat.finished(45_000);
     const requestId = chat.headers.get('x-request-id') ?? '';
-    return { feature, requestId, sessionId: chat.headers.get('x-conversation-id') ?? '', events, result: await finalResult(url, requestId) };
+    return {
+      feature,
+      requestId,
+      sessionId: chat.headers.get('x-conversation-id') ?? '',
+      events,
+      result: await finalResult(url, requestId),
+    };
   }
   const submitted = await postJson(`${url}/v1/requests`, { request });
   expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
@@ -50,7 +56,10 @@ async function runFeature(url: string, feature: Feature, readers: SseReader[]): 
   readers.push(stream);
   if (feature === 'approval') {
     await stream.until((events) => events.some((event) => event.event === 'pending'), 45_000);
-    const reply = await postJson(`${url}/v1/sessions/${sessionId}/reply`, { approve: true, reason: 'conformance check' });
+    const reply = await postJson(`${url}/v1/sessions/${sessionId}/reply`, {
+      approve: true,
+      reason: 'conformance check',
+    });
     expect(reply.status, JSON.stringify(reply.body)).toBe(202);
   }
   const events = await stream.finished(45_000);
@@ -61,7 +70,11 @@ async function runFeature(url: string, feature: Feature, readers: SseReader[]): 
  * Runs `features` through the daemon at `url`: all at once, or one after the other in the given
  * order (a scripted provider answers each agent's calls in the order of its file).
  */
-export async function runFeatures(url: string, features: readonly Feature[], options: { sequential: boolean }): Promise<Map<Feature, FeatureRun>> {
+export async function runFeatures(
+  url: string,
+  features: readonly Feature[],
+  options: { sequential: boolean },
+): Promise<Map<Feature, FeatureRun>> {
   const readers: SseReader[] = [];
   try {
     const runs: FeatureRun[] = [];
@@ -85,7 +98,10 @@ function filesUnder(folder: string): string[] {
   });
 }
 
-const usageOf = (calls: number) => ({ input_tokens: calls * CALL_USAGE.input_tokens, output_tokens: calls * CALL_USAGE.output_tokens });
+const usageOf = (calls: number) => ({
+  input_tokens: calls * CALL_USAGE.input_tokens,
+  output_tokens: calls * CALL_USAGE.output_tokens,
+});
 
 /**
  * Checks each feature's outcome, its usage the sum of its session's calls; returns every session
@@ -94,10 +110,18 @@ const usageOf = (calls: number) => ({ input_tokens: calls * CALL_USAGE.input_tok
 export async function checkOutcomes(root: string, runs: Map<Feature, FeatureRun>): Promise<string[]> {
   const entries = await auditEntries(root);
   for (const run of runs.values()) {
-    expect(run.result, `${run.feature}: ${JSON.stringify(run.result)}`).toMatchObject({ status: 'success', output: SPECS[run.feature].output, messages: 1 });
+    expect(run.result, `${run.feature}: ${JSON.stringify(run.result)}`).toMatchObject({
+      status: 'success',
+      output: SPECS[run.feature].output,
+      messages: 1,
+    });
     expect(run.result.usage, `${run.feature}: usage`).toMatchObject(usageOf(SPECS[run.feature].turns.length));
-    if (run.feature !== 'chat') expect(run.events.at(-1), run.feature).toMatchObject({ event: 'session_finished', data: { status: 'success' } });
-    expect(entriesOf(entries, run.sessionId).map((entry) => entry.status.code), run.feature).toEqual(['success']);
+    if (run.feature !== 'chat')
+      expect(run.events.at(-1), run.feature).toMatchObject({ event: 'session_finished', data: { status: 'success' } });
+    expect(
+      entriesOf(entries, run.sessionId).map((entry) => entry.status.code),
+      run.feature,
+    ).toEqual(['success']);
   }
   const sessionIds = [...runs.values()].map((run) => run.sessionId);
 
@@ -113,28 +137,54 @@ export async function checkOutcomes(root: string, runs: Map<Feature, FeatureRun>
       'content_chunk ["chunk"]',
       'message_complete []',
     ]);
-    expect(chat.events.filter((event) => event.event === 'message_start').map((event) => event.data)).toEqual([{ turn: 0 }, { turn: 1 }]);
-    const start = chat.events.find((event) => event.event === 'tool_call_start')!.data as { tool_use_id: string; name: string };
+    expect(chat.events.filter((event) => event.event === 'message_start').map((event) => event.data)).toEqual([
+      { turn: 0 },
+      { turn: 1 },
+    ]);
+    const start = chat.events.find((event) => event.event === 'tool_call_start')!.data as {
+      tool_use_id: string;
+      name: string;
+    };
     expect(start.tool_use_id).toMatch(/\S/);
-    expect(chat.events.find((event) => event.event === 'tool_call_result')!.data).toEqual({ tool_use_id: start.tool_use_id, name: 'list_files', is_error: false });
+    expect(chat.events.find((event) => event.event === 'tool_call_result')!.data).toEqual({
+      tool_use_id: start.tool_use_id,
+      name: 'list_files',
+      is_error: false,
+    });
     expect(chat.events.at(-1)!.data).toEqual({});
   }
 
   const approval = runs.get('approval');
   if (approval) {
-    const pending = approval.events.find((event) => event.event === 'pending')!.data as { awaiting: string; question: string };
+    const pending = approval.events.find((event) => event.event === 'pending')!.data as {
+      awaiting: string;
+      question: string;
+    };
     expect(pending.awaiting).toBe('approval');
     expect(pending.question).toContain('write_file');
     // The stream was open when the session resumed: the model's text reached it as it came.
-    expect(approval.events.slice(approval.events.findIndex((event) => event.event === 'pending')).some((event) => event.event === 'content_chunk')).toBe(true);
+    expect(
+      approval.events
+        .slice(approval.events.findIndex((event) => event.event === 'pending'))
+        .some((event) => event.event === 'content_chunk'),
+    ).toBe(true);
     expect(readFileSync(path.join(root, 'workspace', approval.sessionId, 'note.md'), 'utf8')).toBe('Approved note.');
     const [entry] = entriesOf(entries, approval.sessionId);
-    expect(entry.tools?.approvals).toEqual([expect.objectContaining({ tool: 'write_file', approve: true, user: 'local', reason: 'conformance check', executed_args_match: true })]);
+    expect(entry.tools?.approvals).toEqual([
+      expect.objectContaining({
+        tool: 'write_file',
+        approve: true,
+        user: 'local',
+        reason: 'conformance check',
+        executed_args_match: true,
+      }),
+    ]);
     expect(entry.tools?.toolCalls?.map((call) => [call.name, call.is_error])).toEqual([['write_file', false]]);
   }
 
   const guardrail = runs.get('guardrail');
-  if (guardrail) expect(entriesOf(entries, guardrail.sessionId)[0].guardrails).toEqual([{ rule: 'english-only', action: 'retry' }]);
+  if (guardrail)
+    expect(entriesOf(entries, guardrail.sessionId)[0].guardrails).toEqual([{ rule: 'english-only', action: 'retry' }]);
 
   const pii = runs.get('pii');
   if (pii) {
@@ -142,7 +192,10 @@ export async function checkOutcomes(root: string, runs: Map<Feature, FeatureRun>
     expect(entry.piiRedacted).toEqual({ email: 1 });
     expect(entry.input).toContain('[EMAIL_1]');
     // Only the vaults and the results that restore it (restore_in_result, of this run or an earlier one) hold the address.
-    const restored = (file: string) => file.includes(`${path.sep}outbox${path.sep}`) && file.endsWith('.json') && JSON.stringify(JSON.parse(readFileSync(file, 'utf8')).output) === JSON.stringify(SPECS.pii.output);
+    const restored = (file: string) =>
+      file.includes(`${path.sep}outbox${path.sep}`) &&
+      file.endsWith('.json') &&
+      JSON.stringify(JSON.parse(readFileSync(file, 'utf8')).output) === JSON.stringify(SPECS.pii.output);
     for (const file of filesUnder(path.join(root, 'system'))) {
       if (path.basename(file).includes('vault') || restored(file)) continue;
       expect(readFileSync(file, 'utf8').includes(EMAIL), `${EMAIL} in ${path.relative(root, file)}`).toBe(false);
@@ -156,8 +209,12 @@ export async function checkOutcomes(root: string, runs: Map<Feature, FeatureRun>
     expect(delegations).toEqual([expect.objectContaining({ agent: 'helper_agent', status: 'success' })]);
     const childId = delegations[0].child_session!;
     const child = entriesOf(entries, childId);
-    expect(child.map((childEntry) => [childEntry.agent, childEntry.status.code, childEntry.delegation])).toEqual([['helper_agent', 'success', { parentSessionId: delegation.sessionId, depth: 1 }]]);
-    expect(JSON.parse(readFileSync(path.join(root, 'system', 'outbox', `${child[0].requestId}.json`), 'utf8'))).toMatchObject({ output: HELPER_OUTPUT, usage: usageOf(1) });
+    expect(child.map((childEntry) => [childEntry.agent, childEntry.status.code, childEntry.delegation])).toEqual([
+      ['helper_agent', 'success', { parentSessionId: delegation.sessionId, depth: 1 }],
+    ]);
+    expect(
+      JSON.parse(readFileSync(path.join(root, 'system', 'outbox', `${child[0].requestId}.json`), 'utf8')),
+    ).toMatchObject({ output: HELPER_OUTPUT, usage: usageOf(1) });
     sessionIds.push(childId);
   }
   return sessionIds;
@@ -178,8 +235,16 @@ export function checkCassettes(root: string, calls = MODEL_CALLS): void {
  * call with the provider's GenAI name, an `execute_tool` span per tool call, and each audit
  * entry's hash on an `invoke_agent` span.
  */
-export async function checkTraces(root: string, spans: ReceivedSpan[], sessionIds: string[], options: { provider: string; calls?: number; tools?: string[] }): Promise<void> {
-  const roots = spans.filter((span) => span.name === 'invoke_workflow govflow' && sessionIds.includes(String(span.attributes['gen_ai.conversation.id'])));
+export async function checkTraces(
+  root: string,
+  spans: ReceivedSpan[],
+  sessionIds: string[],
+  options: { provider: string; calls?: number; tools?: string[] },
+): Promise<void> {
+  const roots = spans.filter(
+    (span) =>
+      span.name === 'invoke_workflow govflow' && sessionIds.includes(String(span.attributes['gen_ai.conversation.id'])),
+  );
   expect(new Set(roots.map((span) => span.attributes['gen_ai.conversation.id']))).toEqual(new Set(sessionIds));
   const traces = new Set(roots.map((span) => span.traceId));
   expect(traces.size).toBe(sessionIds.length);
@@ -187,13 +252,21 @@ export async function checkTraces(root: string, spans: ReceivedSpan[], sessionId
   const chats = inTraces.filter((span) => span.name.startsWith('chat '));
   expect(chats).toHaveLength(options.calls ?? MODEL_CALLS);
   expect(new Set(chats.map((span) => span.attributes['gen_ai.provider.name']))).toEqual(new Set([options.provider]));
-  expect(inTraces.filter((span) => span.name.startsWith('execute_tool ')).map((span) => span.name).sort()).toEqual(
-    (options.tools ?? ['delegate', 'list_files', 'write_file']).map((tool) => `execute_tool ${tool}`),
+  expect(
+    inTraces
+      .filter((span) => span.name.startsWith('execute_tool '))
+      .map((span) => span.name)
+      .sort(),
+  ).toEqual((options.tools ?? ['delegate', 'list_files', 'write_file']).map((tool) => `execute_tool ${tool}`));
+  const spanHashes = new Set(
+    inTraces
+      .filter((span) => span.name.startsWith('invoke_agent '))
+      .map((span) => span.attributes['govflow.audit.entry_hash']),
   );
-  const spanHashes = new Set(inTraces.filter((span) => span.name.startsWith('invoke_agent ')).map((span) => span.attributes['govflow.audit.entry_hash']));
   const entries = (await auditEntries(root)).filter((entry) => sessionIds.includes(entry.sessionId));
   expect(entries.length).toBe(sessionIds.length);
-  for (const entry of entries) expect(spanHashes.has(entry.hash), `entry hash of ${entry.sessionId} on an invoke_agent span`).toBe(true);
+  for (const entry of entries)
+    expect(spanHashes.has(entry.hash), `entry hash of ${entry.sessionId} on an invoke_agent span`).toBe(true);
 }
 
 /**
@@ -202,18 +275,28 @@ export async function checkTraces(root: string, spans: ReceivedSpan[], sessionId
  * result or the guardrail's message.
  */
 export function checkWire(server: ResponderLlmServer, testCase: KindCase): void {
-  expect(server.requests.map((request) => request.wire)).toEqual(Array.from({ length: MODEL_CALLS }, () => testCase.wire));
+  expect(server.requests.map((request) => request.wire)).toEqual(
+    Array.from({ length: MODEL_CALLS }, () => testCase.wire),
+  );
   const seen: string[] = [];
   for (const request of server.requests) {
     const text = JSON.stringify(request.body);
     expect(text).not.toContain(EMAIL);
     const { agent, feature, turn } = turnOf({ body: request.body, system: systemPromptOf(request.body) });
-    expect(offeredToolsOf(request.body), `${agent} ${feature ?? ''}`).toEqual(agent === 'desk_agent' ? ['delegate', 'list_files', 'write_file'] : []);
+    expect(offeredToolsOf(request.body), `${agent} ${feature ?? ''}`).toEqual(
+      agent === 'desk_agent' ? ['delegate', 'list_files', 'write_file'] : [],
+    );
     // A call streams only while someone reads its session's chunks: the chat always, a delegated child never.
-    if (feature === 'chat' || agent === 'helper_agent') expect(request.stream, `${agent} ${feature ?? ''} streamed`).toBe(feature === 'chat');
+    if (feature === 'chat' || agent === 'helper_agent')
+      expect(request.stream, `${agent} ${feature ?? ''} streamed`).toBe(feature === 'chat');
     if (feature === undefined) continue;
     seen.push(`${feature} ${turn}`);
-    if (turn === SPECS[feature].turns.length - 1) expect(text, `${feature}: what the model sees on its last turn`).toContain(SPECS[feature].lastTurnSees);
+    if (turn === SPECS[feature].turns.length - 1)
+      expect(text, `${feature}: what the model sees on its last turn`).toContain(SPECS[feature].lastTurnSees);
   }
-  expect(seen.sort()).toEqual(Object.entries(SPECS).flatMap(([feature, spec]) => spec.turns.map((_turn, index) => `${feature} ${index}`)).sort());
+  expect(seen.sort()).toEqual(
+    Object.entries(SPECS)
+      .flatMap(([feature, spec]) => spec.turns.map((_turn, index) => `${feature} ${index}`))
+      .sort(),
+  );
 }

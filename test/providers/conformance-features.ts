@@ -45,13 +45,19 @@ const answer = (text: string) => ({ answer: agentMessage({ content: { answer: te
 export const SPECS: Record<Feature, FeatureSpec> = {
   chat: {
     request: 'What is in the workspace? (conformance: chat)',
-    turns: [{ text: 'Let me look.', calls: [{ id: 'call_chat_1', name: 'list_files', input: { path: '.' } }] }, answer('The workspace is empty.')],
+    turns: [
+      { text: 'Let me look.', calls: [{ id: 'call_chat_1', name: 'list_files', input: { path: '.' } }] },
+      answer('The workspace is empty.'),
+    ],
     output: { answer: 'The workspace is empty.' },
     lastTurnSees: '(empty)',
   },
   approval: {
     request: 'Save a note once someone approves it. (conformance: approval)',
-    turns: [{ calls: [{ id: 'call_appr_1', name: 'write_file', input: { path: 'note.md', content: 'Approved note.' } }] }, answer('Saved note.md after approval.')],
+    turns: [
+      { calls: [{ id: 'call_appr_1', name: 'write_file', input: { path: 'note.md', content: 'Approved note.' } }] },
+      answer('Saved note.md after approval.'),
+    ],
     output: { answer: 'Saved note.md after approval.' },
     lastTurnSees: 'wrote 14 bytes to note.md',
   },
@@ -70,7 +76,15 @@ export const SPECS: Record<Feature, FeatureSpec> = {
   delegation: {
     request: 'Ask the helper to count the apples. (conformance: delegation)',
     turns: [
-      { calls: [{ id: 'call_dele_1', name: 'delegate', input: { agent: 'helper_agent', objective: 'Count the apples', input: 'three apples and two pears' } }] },
+      {
+        calls: [
+          {
+            id: 'call_dele_1',
+            name: 'delegate',
+            input: { agent: 'helper_agent', objective: 'Count the apples', input: 'three apples and two pears' },
+          },
+        ],
+      },
       answer('The helper counted three apples.'),
     ],
     output: { answer: 'The helper counted three apples.' },
@@ -93,24 +107,38 @@ export function featureOfText(text: string): Feature | undefined {
 }
 
 /** Which feature and turn a request to the loopback server is (helper_agent's has turn 0 of its own). */
-export function turnOf(request: Pick<IncomingLlmRequest, 'body' | 'system'>): { agent: string | undefined; feature: Feature | undefined; turn: number } {
+export function turnOf(request: Pick<IncomingLlmRequest, 'body' | 'system'>): {
+  agent: string | undefined;
+  feature: Feature | undefined;
+  turn: number;
+} {
   const text = JSON.stringify(request.body);
   const agent = agentOf(request.system);
   const repairs = text.split(GUARDRAIL_MESSAGE).length - 1;
-  return { agent, feature: agent === 'desk_agent' ? featureOfText(text) : undefined, turn: toolResultsOf(request.body).length + repairs };
+  return {
+    agent,
+    feature: agent === 'desk_agent' ? featureOfText(text) : undefined,
+    turn: toolResultsOf(request.body).length + repairs,
+  };
 }
 
 function replyOf(turn: Turn): ScriptedReply {
   const usage = { inputTokens: CALL_USAGE.input_tokens, outputTokens: CALL_USAGE.output_tokens, cachedInputTokens: 0 };
   if (turn.answer !== undefined) return { kind: 'text', text: turn.answer, usage };
-  return { kind: 'tool_calls', usage, ...(turn.text ? { text: turn.text } : {}), calls: (turn.calls ?? []).map((call) => ({ id: call.id, name: call.name, arguments: JSON.stringify(call.input) })) };
+  return {
+    kind: 'tool_calls',
+    usage,
+    ...(turn.text ? { text: turn.text } : {}),
+    calls: (turn.calls ?? []).map((call) => ({ id: call.id, name: call.name, arguments: JSON.stringify(call.input) })),
+  };
 }
 
 /** The loopback server's answer to any request of the features. */
 export function featureResponder(request: IncomingLlmRequest): ScriptedReply {
   const { agent, feature, turn } = turnOf(request);
   if (agent === 'helper_agent') return replyOf(HELPER_ANSWER);
-  if (agent !== 'desk_agent' || feature === undefined) throw new Error(`conformance responder: no feature for agent ${agent}`);
+  if (agent !== 'desk_agent' || feature === undefined)
+    throw new Error(`conformance responder: no feature for agent ${agent}`);
   const next = SPECS[feature].turns[turn];
   if (!next) throw new Error(`conformance responder: ${feature} has no turn ${turn}`);
   return replyOf(next);
@@ -131,7 +159,11 @@ export function featureScript(): string {
  * Every feature's config around `provider` (its YAML lines): recording to `cassettes/` unless `record` is false,
  * the guardrail `english-only` unless another rule (a flow mapping) is given.
  */
-export function featureConfig(provider: string[], collectorUrl: string, options: { record?: boolean; guardrail?: string } = {}): string {
+export function featureConfig(
+  provider: string[],
+  collectorUrl: string,
+  options: { record?: boolean; guardrail?: string } = {},
+): string {
   return [
     'timezone: UTC',
     'http: { listen: "127.0.0.1:0" }',
@@ -146,12 +178,41 @@ export function featureConfig(provider: string[], collectorUrl: string, options:
 }
 
 /** A temp root with desk_agent (entry; tools, approval, delegates) and helper_agent, and `config`. */
-export function featureRoot(config: string, deskLines = ['tools: [list_files, write_file]', 'approval: [write_file]', 'delegates: [helper_agent]']): string {
+export function featureRoot(
+  config: string,
+  deskLines = ['tools: [list_files, write_file]', 'approval: [write_file]', 'delegates: [helper_agent]'],
+): string {
   const root = makeTempFolder('govflow-conformance-');
   writeFile(root, 'govflow.config.yaml', config);
-  writeFile(root, 'context/application.md', '# Front desk\nAnswers customers, keeps notes, asks a helper to count stock.\n');
-  writeFile(root, 'governance/agents/desk_agent.md', agentFile(['name: desk_agent', 'type: executional', 'description: Answers the customer.', 'entry: true', 'content_type: answer', 'next: []', ...deskLines]));
-  writeFile(root, 'governance/agents/helper_agent.md', agentFile(['name: helper_agent', 'type: executional', 'description: Counts stock.', 'content_type: answer', 'next: []']));
+  writeFile(
+    root,
+    'context/application.md',
+    '# Front desk\nAnswers customers, keeps notes, asks a helper to count stock.\n',
+  );
+  writeFile(
+    root,
+    'governance/agents/desk_agent.md',
+    agentFile([
+      'name: desk_agent',
+      'type: executional',
+      'description: Answers the customer.',
+      'entry: true',
+      'content_type: answer',
+      'next: []',
+      ...deskLines,
+    ]),
+  );
+  writeFile(
+    root,
+    'governance/agents/helper_agent.md',
+    agentFile([
+      'name: helper_agent',
+      'type: executional',
+      'description: Counts stock.',
+      'content_type: answer',
+      'next: []',
+    ]),
+  );
   mkdirSync(path.join(root, 'workspace'), { recursive: true });
   return root;
 }

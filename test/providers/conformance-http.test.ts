@@ -31,28 +31,37 @@ function providerConfig(testCase: KindCase, baseUrl: string): string {
 }
 
 describe('govflow start --http with each real provider kind', () => {
-  it.each(KINDS)('$kind: the API, the event stream with content chunks, and a verified chain', async (testCase) => {
-    server = await startResponderLlmServer(({ system }) => exampleAppReply(system));
-    const root = makeRoot(providerConfig(testCase, server.url + testCase.basePath));
-    const daemon = await startDaemon(root, { env: { [testCase.keyEnv]: testCase.key } });
-    const url = httpUrlOf(daemon.readyLine);
+  it.each(KINDS)(
+    '$kind: the API, the event stream with content chunks, and a verified chain',
+    async (testCase) => {
+      server = await startResponderLlmServer(({ system }) => exampleAppReply(system));
+      const root = makeRoot(providerConfig(testCase, server.url + testCase.basePath));
+      const daemon = await startDaemon(root, { env: { [testCase.keyEnv]: testCase.key } });
+      const url = httpUrlOf(daemon.readyLine);
 
-    const submitted = await postJson(`${url}/v1/requests`, { request: REQUEST_TEXT, request_id: `conf-${testCase.kind}` });
-    expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
-    const stream = await SseReader.open(`${url}/v1/requests/conf-${testCase.kind}/events`);
-    const events = await stream.finished(45_000);
-    expect(events.at(-1)).toMatchObject({ event: 'session_finished', data: { status: 'success' } });
-    expect(events.filter((event) => event.event === 'message')).toHaveLength(6);
-    // The adapter streamed the model's text to the stream as it came.
-    expect(events.filter((event) => event.event === 'content_chunk').length).toBeGreaterThanOrEqual(6);
+      const submitted = await postJson(`${url}/v1/requests`, {
+        request: REQUEST_TEXT,
+        request_id: `conf-${testCase.kind}`,
+      });
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
+      const stream = await SseReader.open(`${url}/v1/requests/conf-${testCase.kind}/events`);
+      const events = await stream.finished(45_000);
+      expect(events.at(-1)).toMatchObject({ event: 'session_finished', data: { status: 'success' } });
+      expect(events.filter((event) => event.event === 'message')).toHaveLength(6);
+      // The adapter streamed the model's text to the stream as it came.
+      expect(events.filter((event) => event.event === 'content_chunk').length).toBeGreaterThanOrEqual(6);
 
-    const result = (await getJson(`${url}/v1/requests/conf-${testCase.kind}`)).body;
-    expect(result).toMatchObject({ status: 'success', messages: 6 });
-    expect(server.requests.map((request) => agentOf(systemPromptOf(request.body))).sort()).toEqual([...EXAMPLE_AGENTS].sort());
-    expect(server.requests.every((request) => request.wire === testCase.wire)).toBe(true);
-    // A call streams only while someone reads its chunks: the stream was open for the last one.
-    expect(server.requests.at(-1)?.stream).toBe(true);
-    expect((await getJson(`${url}/v1/verify`)).body.ok).toBe(true);
-    expect((await daemon.stop()).code).toBe(0);
-  }, 90_000);
+      const result = (await getJson(`${url}/v1/requests/conf-${testCase.kind}`)).body;
+      expect(result).toMatchObject({ status: 'success', messages: 6 });
+      expect(server.requests.map((request) => agentOf(systemPromptOf(request.body))).sort()).toEqual(
+        [...EXAMPLE_AGENTS].sort(),
+      );
+      expect(server.requests.every((request) => request.wire === testCase.wire)).toBe(true);
+      // A call streams only while someone reads its chunks: the stream was open for the last one.
+      expect(server.requests.at(-1)?.stream).toBe(true);
+      expect((await getJson(`${url}/v1/verify`)).body.ok).toBe(true);
+      expect((await daemon.stop()).code).toBe(0);
+    },
+    90_000,
+  );
 });

@@ -27,7 +27,9 @@ const env: Record<string, string> = 'dir' in installed ? { GOVFLOW_NODE_LLAMA_CP
 
 const LOCAL = ['provider: { kind: local, model: models/tiny.gguf, local: { threads: 1, context_size: 4096 } }'];
 /** The grammar holds the answer to three characters; the guardrail redacts any three. */
-const DESK = ['output_schema: { type: object, additionalProperties: false, required: [answer], properties: { answer: { type: string, minLength: 3, maxLength: 3 } } }'];
+const DESK = [
+  'output_schema: { type: object, additionalProperties: false, required: [answer], properties: { answer: { type: string, minLength: 3, maxLength: 3 } } }',
+];
 const GUARDRAIL = '{ name: three-chars, on: output, match: { regex: "^.{3}$" }, action: redact }';
 const REDACTED = { answer: '[REDACTED:three-chars]' };
 const FEATURES: Feature[] = ['chat', 'pii', 'guardrail'];
@@ -63,7 +65,11 @@ async function checkLocalOutcomes(root: string, runs: Map<Feature, FeatureRun>):
     }
   }
   const chat = runs.get('chat')!;
-  expect(seed003Shape(chat.events)).toEqual(['message_start ["turn"]', 'content_chunk ["chunk"]', 'message_complete []']);
+  expect(seed003Shape(chat.events)).toEqual([
+    'message_start ["turn"]',
+    'content_chunk ["chunk"]',
+    'message_complete []',
+  ]);
   expect(chat.events[0].data).toEqual({ turn: 0 });
   return runs;
 }
@@ -79,31 +85,53 @@ describe.skipIf(skipped)('conformance: local', () => {
     const runs = await checkLocalOutcomes(root, await runFeatures(url, FEATURES, { sequential: false }));
     expect((await getJson(`${url}/v1/verify`)).body.ok).toBe(true);
     expect((await daemon.stop()).code).toBe(0);
-    await checkTraces(root, collector.spans, sessionsOf(runs), { provider: 'local', calls: FEATURES.length, tools: [] });
+    await checkTraces(root, collector.spans, sessionsOf(runs), {
+      provider: 'local',
+      calls: FEATURES.length,
+      tools: [],
+    });
     // The prompt the model got (the cassette holds it as given) had the placeholder, never the address.
     checkCassettes(root, FEATURES.length);
-    expect(readFileSync(path.join(root, 'system', 'sessions', runs.get('pii')!.sessionId, 'pii-vault.json'), 'utf8')).toContain(EMAIL);
+    expect(
+      readFileSync(path.join(root, 'system', 'sessions', runs.get('pii')!.sessionId, 'pii-vault.json'), 'utf8'),
+    ).toContain(EMAIL);
 
-    writeFileSync(path.join(root, 'govflow.config.yaml'), featureConfig(['provider: { kind: replay, replay: { dir: cassettes, on_miss: fail } }'], collector.url, { record: false, guardrail: GUARDRAIL }));
+    writeFileSync(
+      path.join(root, 'govflow.config.yaml'),
+      featureConfig(['provider: { kind: replay, replay: { dir: cassettes, on_miss: fail } }'], collector.url, {
+        record: false,
+        guardrail: GUARDRAIL,
+      }),
+    );
     const replay = await startDaemon(root);
     const replayUrl = httpUrlOf(replay.readyLine);
     const replayed = await checkLocalOutcomes(root, await runFeatures(replayUrl, FEATURES, { sequential: false }));
     expect((await replay.stop()).code).toBe(0);
-    await checkTraces(root, collector.spans, sessionsOf(replayed), { provider: 'replay', calls: FEATURES.length, tools: [] });
+    await checkTraces(root, collector.spans, sessionsOf(replayed), {
+      provider: 'replay',
+      calls: FEATURES.length,
+      tools: [],
+    });
   }, 180_000);
 
   it.each([
     ['tools', 'tools: [list_files]'],
     ['delegates', 'delegates: [helper_agent]'],
-  ])('an agent with %s: validate and start refuse in one line naming the agent, its line and why', async (key, line) => {
-    const root = localRoot(featureConfig(LOCAL, 'http://127.0.0.1:9', { guardrail: GUARDRAIL }), [...DESK, line]);
-    // desk_agent.md: the frontmatter's line 2 is `name:`; the key is the 9th line.
-    const named = new RegExp(`governance/agents/desk_agent\\.md:9: agent "desk_agent": ${key}: provider\\.kind local cannot offer tools`);
-    const checked = await runCli(['validate', '--root', root], { env });
-    expect(checked.stderr).toMatch(named);
-    expect(checked.code).toBe(1);
-    const started = await runCli(['start', '--root', root], { env, timeoutMs: 60_000 });
-    expect(started.stderr.split('\n').filter((text) => named.test(text))).toHaveLength(1);
-    expect(started.code).toBe(2);
-  }, 90_000);
+  ])(
+    'an agent with %s: validate and start refuse in one line naming the agent, its line and why',
+    async (key, line) => {
+      const root = localRoot(featureConfig(LOCAL, 'http://127.0.0.1:9', { guardrail: GUARDRAIL }), [...DESK, line]);
+      // desk_agent.md: the frontmatter's line 2 is `name:`; the key is the 9th line.
+      const named = new RegExp(
+        `governance/agents/desk_agent\\.md:9: agent "desk_agent": ${key}: provider\\.kind local cannot offer tools`,
+      );
+      const checked = await runCli(['validate', '--root', root], { env });
+      expect(checked.stderr).toMatch(named);
+      expect(checked.code).toBe(1);
+      const started = await runCli(['start', '--root', root], { env, timeoutMs: 60_000 });
+      expect(started.stderr.split('\n').filter((text) => named.test(text))).toHaveLength(1);
+      expect(started.code).toBe(2);
+    },
+    90_000,
+  );
 });

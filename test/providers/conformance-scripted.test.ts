@@ -38,7 +38,12 @@ describe('conformance: scripted, then replay', () => {
     await checkTraces(root, collector.spans, sessions, { provider: 'scripted' });
     checkCassettes(root);
 
-    writeFileSync(path.join(root, 'govflow.config.yaml'), featureConfig(['provider: { kind: replay, replay: { dir: cassettes, on_miss: fail } }'], collector.url, { record: false }));
+    writeFileSync(
+      path.join(root, 'govflow.config.yaml'),
+      featureConfig(['provider: { kind: replay, replay: { dir: cassettes, on_miss: fail } }'], collector.url, {
+        record: false,
+      }),
+    );
     const replay = await startDaemon(root);
     const replayUrl = httpUrlOf(replay.readyLine);
     const replayedSessions = await checkOutcomes(root, await runFeatures(replayUrl, FEATURES, { sequential: false }));

@@ -50,7 +50,10 @@ function message(
   };
 }
 
-const OBJECTIVES = ['Produce a faithful summary of the meeting note', 'List every action item with its owner and due date'];
+const OBJECTIVES = [
+  'Produce a faithful summary of the meeting note',
+  'List every action item with its owner and due date',
+];
 
 /** The message `agent` answers with. */
 export function answerFor(agent: string): Record<string, unknown> {
@@ -76,7 +79,12 @@ export function answerFor(agent: string): Record<string, unknown> {
         {
           tasks: [
             { id: 't1', agent: 'summarizer_agent', instruction: `Summarise: ${SOURCE_TEXT}`, depends_on: [] },
-            { id: 't2', agent: 'action_item_agent', instruction: `Extract action items: ${SOURCE_TEXT}`, depends_on: [] },
+            {
+              id: 't2',
+              agent: 'action_item_agent',
+              instruction: `Extract action items: ${SOURCE_TEXT}`,
+              depends_on: [],
+            },
           ],
         },
         'final_output_agent',

@@ -7,7 +7,14 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startLoopbackLlmServer, type LoopbackLlmServer } from '../llm/loopback-llm-server.js';
-import { RESULT_KEYS, exampleRoot, journalOf, removeTempDirs, runCli, writeFile } from '../pipeline/pipeline-test-helpers.js';
+import {
+  RESULT_KEYS,
+  exampleRoot,
+  journalOf,
+  removeTempDirs,
+  runCli,
+  writeFile,
+} from '../pipeline/pipeline-test-helpers.js';
 
 let server: LoopbackLlmServer;
 
@@ -23,7 +30,9 @@ afterEach(async () => {
 const FIFTY_MB = 50 * 1024 * 1024;
 
 function hostileRoot(extra = ''): string {
-  return exampleRoot(`provider:\n  kind: openai-compatible\n  model: hostile-model\n  base_url: ${server.url}/v1\n${extra}`);
+  return exampleRoot(
+    `provider:\n  kind: openai-compatible\n  model: hostile-model\n  base_url: ${server.url}/v1\n${extra}`,
+  );
 }
 
 async function runJson(root: string, text = 'Summarize: Ana sends the budget by Friday.') {
@@ -33,7 +42,9 @@ async function runJson(root: string, text = 'Summarize: Ana sends the budget by 
   try {
     result = JSON.parse(run.stdout) as Record<string, unknown>;
   } catch {
-    throw new Error(`stdout is not a result document (exit ${run.code}): ${run.stdout.slice(0, 300)}\nstderr: ${run.stderr.slice(0, 500)}`);
+    throw new Error(
+      `stdout is not a result document (exit ${run.code}): ${run.stdout.slice(0, 300)}\nstderr: ${run.stderr.slice(0, 500)}`,
+    );
   }
   return { ...run, result };
 }
@@ -54,7 +65,11 @@ describe('govflow run --json with a hostile model', () => {
     // `govflow run` reads no chunks, so both settings ask plainly; a streamed flood is cut in
     // test/providers/real-path-bad-input.test.ts (10 MB of chunks to a chat stream).
     it(`a 50 MB answer with provider.stream ${stream}: cut at llm.max_output_bytes, a failed VALIDATION_ERROR result`, async () => {
-      server.reply({ kind: 'flood', bytes: FIFTY_MB }, { kind: 'flood', bytes: FIFTY_MB }, { kind: 'flood', bytes: FIFTY_MB });
+      server.reply(
+        { kind: 'flood', bytes: FIFTY_MB },
+        { kind: 'flood', bytes: FIFTY_MB },
+        { kind: 'flood', bytes: FIFTY_MB },
+      );
       const testRoot = hostileRoot(`  stream: ${stream}\nllm: { timeout_ms: 600000 }\n`);
       const run = await runJson(testRoot);
       expect(run.code).toBe(1);
@@ -74,7 +89,11 @@ describe('govflow run --json with a hostile model', () => {
 describe('govflow run --json when something inside fails', () => {
   it('a provider adapter that returns no text: crash retries, then a failed PROCESSING_ERROR result', async () => {
     const scriptRoot = exampleRoot('provider:\n  kind: scripted\n  script: script.yaml\n');
-    writeFile(scriptRoot, 'script.yaml', 'responses:\n  objective_agent:\n    - text: 42\n    - text: 42\n    - text: 42\n');
+    writeFile(
+      scriptRoot,
+      'script.yaml',
+      'responses:\n  objective_agent:\n    - text: 42\n    - text: 42\n    - text: 42\n',
+    );
     const run = await runJson(scriptRoot);
     expect(run.code).toBe(1);
     expect(run.result).toMatchObject({ status: 'failed', messages: 1, error: { error_code: 'PROCESSING_ERROR' } });
@@ -85,12 +104,20 @@ describe('govflow run --json when something inside fails', () => {
     const scriptRoot = exampleRoot();
     // A folder where the result file must go makes the final rename fail, every time.
     mkdirSync(path.join(scriptRoot, 'system', 'outbox', 'blocked.json'), { recursive: true });
-    const file = writeFile(scriptRoot, 'request.json', JSON.stringify({ request: 'Summarize: Ana sends the budget.', request_id: 'blocked' }));
+    const file = writeFile(
+      scriptRoot,
+      'request.json',
+      JSON.stringify({ request: 'Summarize: Ana sends the budget.', request_id: 'blocked' }),
+    );
     const run = await runCli(['run', file, '--root', scriptRoot, '--json']);
     expect(run.code).toBe(1);
     const result = JSON.parse(run.stdout) as Record<string, unknown>;
     for (const key of RESULT_KEYS) expect(result).toHaveProperty(key);
-    expect(result).toMatchObject({ request_id: 'blocked', status: 'failed', error: { error_code: 'PROCESSING_ERROR' } });
+    expect(result).toMatchObject({
+      request_id: 'blocked',
+      status: 'failed',
+      error: { error_code: 'PROCESSING_ERROR' },
+    });
     expect(String(result.session_id)).toMatch(/^sess-/);
     expect(run.stderr).toContain('internal error');
   });

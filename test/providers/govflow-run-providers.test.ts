@@ -12,7 +12,12 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedReply } from '../llm/loopback-llm-server.js';
 import { EXAMPLE_AGENTS, REQUEST_TEXT, agentOf, answerFor, exampleAppReply } from './example-app-responder.js';
-import { startResponderLlmServer, systemPromptOf, type Responder, type ResponderLlmServer } from './responder-llm-server.js';
+import {
+  startResponderLlmServer,
+  systemPromptOf,
+  type Responder,
+  type ResponderLlmServer,
+} from './responder-llm-server.js';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { KINDS, providerLines, type KindCase } from './provider-kinds.js';
 import { REPOSITORY_ROOT, copyExampleAppInto } from '../support/example-app.js';
@@ -89,7 +94,9 @@ function govflowRun(root: string, env: NodeJS.ProcessEnv): Promise<ChildResult> 
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`govflow run did not finish within ${CHILD_TIMEOUT_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(`govflow run did not finish within ${CHILD_TIMEOUT_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`),
+      );
     }, CHILD_TIMEOUT_MS);
     child.on('error', (error) => {
       clearTimeout(timer);
@@ -122,7 +129,9 @@ function expectKeyNowhere(key: string, root: string, child: ChildResult): void {
     ['stderr', child.stderr],
     ...filesUnder(root).map((file): [string, string] => [path.relative(root, file), readFileSync(file, 'utf8')]),
   ];
-  const leaks = places.flatMap(([where, text]) => fragments.filter((fragment) => text.includes(fragment)).map((fragment) => `${where}: ${fragment}`));
+  const leaks = places.flatMap(([where, text]) =>
+    fragments.filter((fragment) => text.includes(fragment)).map((fragment) => `${where}: ${fragment}`),
+  );
   expect(leaks).toEqual([]);
 }
 
@@ -172,50 +181,63 @@ function expectRequestsShaped(testCase: KindCase, requests: RecordedRequest[]): 
 const exampleResponder: Responder = ({ system }) => exampleAppReply(system);
 
 describe('govflow run with each provider kind against a loopback server', () => {
-  it.each(KINDS)('$kind: runs the example app to success over its own wire format', async (testCase) => {
-    server = await startResponderLlmServer(exampleResponder);
-    const baseUrl = server.url + testCase.basePath;
-    const root = exampleRoot(testCase, baseUrl);
-    const child = await govflowRun(root, childEnv({ [testCase.keyEnv]: testCase.key }));
+  it.each(KINDS)(
+    '$kind: runs the example app to success over its own wire format',
+    async (testCase) => {
+      server = await startResponderLlmServer(exampleResponder);
+      const baseUrl = server.url + testCase.basePath;
+      const root = exampleRoot(testCase, baseUrl);
+      const child = await govflowRun(root, childEnv({ [testCase.keyEnv]: testCase.key }));
 
-    expect(child.code, `stderr: ${child.stderr}\nstdout: ${child.stdout}`).toBe(0);
-    const result = JSON.parse(child.stdout);
-    expect(result.status).toBe('success');
-    expect(result.messages).toBe(6);
-    expect(result.error).toBeNull();
-    expect(result.output).toEqual((answerFor('final_output_agent').output as { content: unknown }).content);
+      expect(child.code, `stderr: ${child.stderr}\nstdout: ${child.stdout}`).toBe(0);
+      const result = JSON.parse(child.stdout);
+      expect(result.status).toBe('success');
+      expect(result.messages).toBe(6);
+      expect(result.error).toBeNull();
+      expect(result.output).toEqual((answerFor('final_output_agent').output as { content: unknown }).content);
 
-    expect(server.requests).toHaveLength(6);
-    const agents = server.requests.map((request) => agentOf(systemPromptOf(request.body)));
-    expect([...agents].sort()).toEqual([...EXAMPLE_AGENTS].sort());
-    expect(agents.slice(0, 3)).toEqual(['objective_agent', 'goal_agent', 'planning_agent']);
-    expect(agents[5]).toBe('final_output_agent');
-    expectRequestsShaped(testCase, server.requests);
-    expectUsageSummed(result, server.replies);
+      expect(server.requests).toHaveLength(6);
+      const agents = server.requests.map((request) => agentOf(systemPromptOf(request.body)));
+      expect([...agents].sort()).toEqual([...EXAMPLE_AGENTS].sort());
+      expect(agents.slice(0, 3)).toEqual(['objective_agent', 'goal_agent', 'planning_agent']);
+      expect(agents[5]).toBe('final_output_agent');
+      expectRequestsShaped(testCase, server.requests);
+      expectUsageSummed(result, server.replies);
 
-    expectRunFiles(root, result.request_id);
-    expectKeyNowhere(testCase.key, root, child);
-  }, TEST_TIMEOUT_MS);
+      expectRunFiles(root, result.request_id);
+      expectKeyNowhere(testCase.key, root, child);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('takes kind, model, base_url (trailing slash) and key from GOVFLOW_* env alone', async () => {
-    const testCase = byKind('anthropic');
-    server = await startResponderLlmServer(exampleResponder);
-    const baseUrl = `${server.url}${testCase.basePath}/`;
-    const root = exampleRoot(testCase, baseUrl, { providerInConfig: false });
-    const child = await govflowRun(
-      root,
-      childEnv({ GOVFLOW_PROVIDER: testCase.kind, GOVFLOW_MODEL: testCase.model, GOVFLOW_BASE_URL: baseUrl, GOVFLOW_API_KEY: testCase.key }),
-    );
+  it(
+    'takes kind, model, base_url (trailing slash) and key from GOVFLOW_* env alone',
+    async () => {
+      const testCase = byKind('anthropic');
+      server = await startResponderLlmServer(exampleResponder);
+      const baseUrl = `${server.url}${testCase.basePath}/`;
+      const root = exampleRoot(testCase, baseUrl, { providerInConfig: false });
+      const child = await govflowRun(
+        root,
+        childEnv({
+          GOVFLOW_PROVIDER: testCase.kind,
+          GOVFLOW_MODEL: testCase.model,
+          GOVFLOW_BASE_URL: baseUrl,
+          GOVFLOW_API_KEY: testCase.key,
+        }),
+      );
 
-    expect(child.code, `stderr: ${child.stderr}\nstdout: ${child.stdout}`).toBe(0);
-    const result = JSON.parse(child.stdout);
-    expect(result.status).toBe('success');
-    expect(result.messages).toBe(6);
-    expect(server.requests).toHaveLength(6);
-    expectRequestsShaped(testCase, server.requests);
-    expectUsageSummed(result, server.replies);
-    expectKeyNowhere(testCase.key, root, child);
-  }, TEST_TIMEOUT_MS);
+      expect(child.code, `stderr: ${child.stderr}\nstdout: ${child.stdout}`).toBe(0);
+      const result = JSON.parse(child.stdout);
+      expect(result.status).toBe('success');
+      expect(result.messages).toBe(6);
+      expect(server.requests).toHaveLength(6);
+      expectRequestsShaped(testCase, server.requests);
+      expectUsageSummed(result, server.replies);
+      expectKeyNowhere(testCase.key, root, child);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
 
 describe('govflow run: a 429 with Retry-After once, then success', () => {
@@ -272,7 +294,9 @@ describe('govflow run: a 401 fails the first message without retrying', () => {
 
       // The audit entry of the first agent records the failure.
       const logDir = path.join(root, 'system/logs');
-      const log = readdirSync(logDir).map((name) => readFileSync(path.join(logDir, name), 'utf8')).join('');
+      const log = readdirSync(logDir)
+        .map((name) => readFileSync(path.join(logDir, name), 'utf8'))
+        .join('');
       expect(log).toContain('[AGENT: objective_agent]');
       expect(log).toContain('[STATUS: failed]');
       expect(log).toContain('[ERROR: DEPENDENCY_ERROR]');

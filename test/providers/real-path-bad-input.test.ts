@@ -23,21 +23,58 @@ afterEach(async () => {
   server = null;
 });
 
-const TEN_MB_OF_CHUNKS = Array.from({ length: 2_500 }, (_, index) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: `${index}`.padEnd(4_000, 'x') }, finish_reason: null }] })}\n\n`).join('');
+const TEN_MB_OF_CHUNKS = Array.from(
+  { length: 2_500 },
+  (_, index) =>
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: `${index}`.padEnd(4_000, 'x') }, finish_reason: null }] })}\n\n`,
+).join('');
 
 /** Each case: the reply every model call gets while it is on, whether it needs a stream, and what the error must say. */
 const CASES: Array<{ name: string; reply: ScriptedReply; streamed: boolean; error: RegExp; retried?: false }> = [
-  { name: 'malformed SSE', reply: { kind: 'raw', status: 200, contentType: 'text/event-stream', body: 'data: {"id":"c","choices":[{"delta":{"content":"hal\n\ndata: not json at all\n\n' }, streamed: true, error: /failed before a complete answer: JSON parsing failed/ },
-  { name: 'a stream that stops mid-way', reply: { kind: 'text', text: 'abcdefghijkl', chunks: ['abc', 'def', 'ghi', 'jkl'], cutAfterChunks: 2 }, streamed: true, error: /failed before a complete answer.*after 3 attempts/ },
-  { name: '10 MB of chunks', reply: { kind: 'raw', status: 200, contentType: 'text/event-stream', body: TEN_MB_OF_CHUNKS }, streamed: true, error: /max_output_bytes/ },
-  { name: 'a 200 with an HTML page', reply: { kind: 'raw', status: 200, contentType: 'text/html', body: '<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>' }, streamed: false, error: /answered HTTP 200.*not openai-compatible's API format; check provider\.base_url.*Welcome to nginx/, retried: false },
+  {
+    name: 'malformed SSE',
+    reply: {
+      kind: 'raw',
+      status: 200,
+      contentType: 'text/event-stream',
+      body: 'data: {"id":"c","choices":[{"delta":{"content":"hal\n\ndata: not json at all\n\n',
+    },
+    streamed: true,
+    error: /failed before a complete answer: JSON parsing failed/,
+  },
+  {
+    name: 'a stream that stops mid-way',
+    reply: { kind: 'text', text: 'abcdefghijkl', chunks: ['abc', 'def', 'ghi', 'jkl'], cutAfterChunks: 2 },
+    streamed: true,
+    error: /failed before a complete answer.*after 3 attempts/,
+  },
+  {
+    name: '10 MB of chunks',
+    reply: { kind: 'raw', status: 200, contentType: 'text/event-stream', body: TEN_MB_OF_CHUNKS },
+    streamed: true,
+    error: /max_output_bytes/,
+  },
+  {
+    name: 'a 200 with an HTML page',
+    reply: {
+      kind: 'raw',
+      status: 200,
+      contentType: 'text/html',
+      body: '<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>',
+    },
+    streamed: false,
+    error: /answered HTTP 200.*not openai-compatible's API format; check provider\.base_url.*Welcome to nginx/,
+    retried: false,
+  },
 ];
 
 describe('a real adapter against a server that misbehaves', () => {
   it('fails each session with a clear provider error after retries, audits it, and runs the next request', async () => {
     let bad: ScriptedReply | null = null;
     server = await startResponderLlmServer(({ system }) => bad ?? exampleAppReply(system));
-    const root = makeRoot(`timezone: UTC\nhttp: { listen: "127.0.0.1:0" }\nllm: { backoff_base_ms: 1, backoff_max_ms: 5, timeout_ms: 20000 }\nprovider: { kind: openai-compatible, model: m, base_url: "${server.url}/v1" }\n`);
+    const root = makeRoot(
+      `timezone: UTC\nhttp: { listen: "127.0.0.1:0" }\nllm: { backoff_base_ms: 1, backoff_max_ms: 5, timeout_ms: 20000 }\nprovider: { kind: openai-compatible, model: m, base_url: "${server.url}/v1" }\n`,
+    );
     const daemon = await startDaemon(root);
     const url = httpUrlOf(daemon.readyLine);
 
@@ -47,7 +84,10 @@ describe('a real adapter against a server that misbehaves', () => {
       let requestId: string;
       if (testCase.streamed) {
         // The chat endpoint reads the chunks from the first call on, so every call streams.
-        const chat = await SseReader.open(`${url}/v1/agent/chat`, { method: 'POST', body: { message: `Summarize: ${testCase.name}.` } });
+        const chat = await SseReader.open(`${url}/v1/agent/chat`, {
+          method: 'POST',
+          body: { message: `Summarize: ${testCase.name}.` },
+        });
         await chat.finished(60_000);
         // Seed 003: the failure is an `error` event, then `message_complete`.
         expect(chat.names().slice(-2), testCase.name).toEqual(['error', 'message_complete']);
@@ -57,10 +97,16 @@ describe('a real adapter against a server that misbehaves', () => {
         expect(submitted.status).toBe(202);
         requestId = String(submitted.body.request_id);
       }
-      const result = await waitFor(`the result of ${testCase.name}`, async () => {
-        const answer = await getJson(`${url}/v1/requests/${requestId}`);
-        return answer.status === 200 && answer.body.status !== undefined && answer.body.status !== 'running' ? answer.body : null;
-      }, { timeoutMs: 60_000 });
+      const result = await waitFor(
+        `the result of ${testCase.name}`,
+        async () => {
+          const answer = await getJson(`${url}/v1/requests/${requestId}`);
+          return answer.status === 200 && answer.body.status !== undefined && answer.body.status !== 'running'
+            ? answer.body
+            : null;
+        },
+        { timeoutMs: 60_000 },
+      );
       bad = null;
       expect(result.status, testCase.name).toBe('failed');
       const message = JSON.stringify(result.error);
@@ -69,16 +115,24 @@ describe('a real adapter against a server that misbehaves', () => {
       // Retried (attempts or repairs), except a 200 no retry can change (a wrong base_url).
       if (testCase.retried === false) expect(server.requests.length - before, testCase.name).toBe(1);
       else expect(server.requests.length - before, testCase.name).toBeGreaterThan(1);
-      if (testCase.streamed) expect(server.requests.slice(before).every((request) => request.stream), testCase.name).toBe(true);
+      if (testCase.streamed)
+        expect(
+          server.requests.slice(before).every((request) => request.stream),
+          testCase.name,
+        ).toBe(true);
       const logs = await getJson(`${url}/v1/logs?session=${encodeURIComponent(String(result.session_id))}`);
       expect(JSON.stringify(logs.body), testCase.name).toContain(String(result.session_id));
     }
 
     const good = await postJson(`${url}/v1/requests`, { request: 'Summarize: Ana sends the budget by Friday.' });
-    const done = await waitFor('the good request', async () => {
-      const answer = await getJson(`${url}/v1/requests/${good.body.request_id}`);
-      return answer.body.status === 'success' ? answer.body : null;
-    }, { timeoutMs: 60_000 });
+    const done = await waitFor(
+      'the good request',
+      async () => {
+        const answer = await getJson(`${url}/v1/requests/${good.body.request_id}`);
+        return answer.body.status === 'success' ? answer.body : null;
+      },
+      { timeoutMs: 60_000 },
+    );
     expect(done.messages).toBe(6);
     expect((await daemon.stop()).code).toBe(0);
     expect((await runCli(['verify', '--root', root])).code).toBe(0);

@@ -56,7 +56,8 @@ export function systemPromptOf(body: any): string {
   };
   if (Array.isArray(body?.messages)) {
     // OpenAI: a `system` (or `developer`) message first.
-    for (const message of body.messages) if (message?.role === 'system' || message?.role === 'developer') collect(message.content);
+    for (const message of body.messages)
+      if (message?.role === 'system' || message?.role === 'developer') collect(message.content);
   }
   if (body?.system !== undefined) collect(body.system); // Anthropic: string or text blocks.
   if (body?.systemInstruction !== undefined) collect(body.systemInstruction); // Gemini: {parts: [{text}]}.

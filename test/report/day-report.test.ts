@@ -32,15 +32,33 @@ const OUT_OF_SCOPE = agentMessage({
 /** A root with a day of three sessions: one clean success, one with a compliance flag, one failed. */
 async function dayWithSessions(): Promise<{ root: string; date: string; ids: Record<string, string> }> {
   const root = exampleRoot();
-  const clean = await runRequest(root, scripted(happyResponses(TWO_TASKS)), 'Summarize: Ana sends the budget.', { requestId: 'req-clean' });
+  const clean = await runRequest(root, scripted(happyResponses(TWO_TASKS)), 'Summarize: Ana sends the budget.', {
+    requestId: 'req-clean',
+  });
   const flaggedResponses = happyResponses(TWO_TASKS);
   flaggedResponses.objective_agent = [
-    agentMessage({ content: ['Summarize the note'], contentType: 'objectives', next: 'goal_agent', files: ['context/not-in-the-prompt.md'] }),
+    agentMessage({
+      content: ['Summarize the note'],
+      contentType: 'objectives',
+      next: 'goal_agent',
+      files: ['context/not-in-the-prompt.md'],
+    }),
   ];
-  const flagged = await runRequest(root, scripted(flaggedResponses), 'Summarize: Raj books the venue.', { requestId: 'req-flagged' });
-  const failed = await runRequest(root, scripted({ objective_agent: [{ text: OUT_OF_SCOPE, usage: { input_tokens: 1000, output_tokens: 200 } }] }), 'Edit my video.', { requestId: 'req-failed' });
+  const flagged = await runRequest(root, scripted(flaggedResponses), 'Summarize: Raj books the venue.', {
+    requestId: 'req-flagged',
+  });
+  const failed = await runRequest(
+    root,
+    scripted({ objective_agent: [{ text: OUT_OF_SCOPE, usage: { input_tokens: 1000, output_tokens: 200 } }] }),
+    'Edit my video.',
+    { requestId: 'req-failed' },
+  );
   const [file] = logFiles(root);
-  return { root, date: file.slice(0, 8), ids: { clean: clean.sessionId, flagged: flagged.sessionId, failed: failed.sessionId } };
+  return {
+    root,
+    date: file.slice(0, 8),
+    ids: { clean: clean.sessionId, flagged: flagged.sessionId, failed: failed.sessionId },
+  };
 }
 
 describe('day report', () => {
@@ -50,11 +68,26 @@ describe('day report', () => {
     expect(report.date).toBe(date);
     expect(report.sessions.map((session) => session.sessionId)).toEqual([ids.clean, ids.flagged, ids.failed]);
     expect(report.byStatus).toEqual({ success: 2, failed: 1 });
-    expect(report.sessions.find((session) => session.sessionId === ids.failed)).toMatchObject({ requestId: 'req-failed', status: 'failed', messages: 1, agents: ['objective_agent'] });
+    expect(report.sessions.find((session) => session.sessionId === ids.failed)).toMatchObject({
+      requestId: 'req-failed',
+      status: 'failed',
+      messages: 1,
+      agents: ['objective_agent'],
+    });
     expect(report.entries).toBe(13);
-    expect(report.agents.find((agent) => agent.agent === 'objective_agent')).toEqual({ agent: 'objective_agent', messages: 3, byStatus: { success: 2, failed: 1 } });
+    expect(report.agents.find((agent) => agent.agent === 'objective_agent')).toEqual({
+      agent: 'objective_agent',
+      messages: 3,
+      byStatus: { success: 2, failed: 1 },
+    });
     expect(report.failures).toEqual([
-      expect.objectContaining({ sessionId: ids.failed, agent: 'objective_agent', sequence: 1, code: 'OUT_OF_SCOPE', reason: 'video <editing> is not supported' }),
+      expect.objectContaining({
+        sessionId: ids.failed,
+        agent: 'objective_agent',
+        sequence: 1,
+        code: 'OUT_OF_SCOPE',
+        reason: 'video <editing> is not supported',
+      }),
     ]);
     expect(report.flags).toHaveLength(1);
     // The SPEC §6 line; the older [COMPLIANCE VIOLATIONS] line beside it is not counted twice.
@@ -65,7 +98,10 @@ describe('day report', () => {
     expect(report.cost.inputTokens).toBe(results.reduce((sum, result) => sum + result.usage.input_tokens, 0));
     expect(report.cost.inputTokens).toBeGreaterThanOrEqual(1000);
     expect(report.cost.usd).toBeGreaterThan(0);
-    expect(report.cost.usd).toBeCloseTo(results.reduce((sum, result) => sum + result.usage.cost_usd, 0), 6);
+    expect(report.cost.usd).toBeCloseTo(
+      results.reduce((sum, result) => sum + result.usage.cost_usd, 0),
+      6,
+    );
     expect(report.verify).toMatchObject({ ok: true, firstBadEntry: null });
     expect(report.verify.summary).toBe('audit chain intact: 13 entries in 1 files');
 
@@ -88,7 +124,9 @@ describe('day report', () => {
     const tamperedLine = text.split('\n').findIndex((line) => line === '[AGENT: goal_agent]');
     const report = await loadDayReport(systemPaths(root), date);
     expect(report.verify.ok).toBe(false);
-    expect(report.verify.summary).toMatch(new RegExp(`^verify failed: first bad entry at ${date}\\.log:\\d+ \\(message_id [0-9a-f-]+\\): hash mismatch`));
+    expect(report.verify.summary).toMatch(
+      new RegExp(`^verify failed: first bad entry at ${date}\\.log:\\d+ \\(message_id [0-9a-f-]+\\): hash mismatch`),
+    );
     expect(report.verify.firstBadEntry).not.toBeNull();
     // The bad entry starts a line or two before its AGENT line.
     expect(report.verify.firstBadEntry!.line).toBeLessThanOrEqual(tamperedLine + 1);
@@ -121,11 +159,26 @@ describe('day report', () => {
 
   it('is a pure function of entries, verify result and sessions (what the web view reuses)', () => {
     const entry = {
-      file: '20260127.log', line: 1, time: '10:00:00', agent: 'objective_agent', status: { code: 'success', message: 'ok' }, error: null,
-      messageId: 'm1', sessionId: 's1', requestId: 'r1', sequence: 1, complianceViolations: [], hash: 'h',
+      file: '20260127.log',
+      line: 1,
+      time: '10:00:00',
+      agent: 'objective_agent',
+      status: { code: 'success', message: 'ok' },
+      error: null,
+      messageId: 'm1',
+      sessionId: 's1',
+      requestId: 'r1',
+      sequence: 1,
+      complianceViolations: [],
+      hash: 'h',
       body: '[TIMESTAMP: 10:00:00]\n[GUARDRAILS]: [{"rule":"english-only","action":"retry"}]\n[PII_REDACTED]: {"email":2}',
     };
-    const report = buildDayReport({ date: '20260127', entries: [entry], verify: { ok: true, files: 1, entries: 1, warnings: [] }, sessions: [] });
+    const report = buildDayReport({
+      date: '20260127',
+      entries: [entry],
+      verify: { ok: true, files: 1, entries: 1, warnings: [] },
+      sessions: [],
+    });
     expect(report.sessions[0]).toMatchObject({ sessionId: 's1', status: 'unknown', usage: null });
     expect(report.cost.sessionsWithoutResult).toBe(1);
     expect(report.flags.map((flag) => flag.kind)).toEqual(['GUARDRAILS', 'PII_REDACTED']);

@@ -17,7 +17,11 @@ import { archiveRequestFile } from '../../src/intake/request-archive.js';
 import { entryInput, makeMessage, tempRoot } from '../audit/audit-test-helpers.js';
 import { InjectedDiskFaults } from '../support/disk-faults.js';
 
-const seen: { waiting: DiskWait[]; resumed: DiskWait[]; recreated: string[] } = { waiting: [], resumed: [], recreated: [] };
+const seen: { waiting: DiskWait[]; resumed: DiskWait[]; recreated: string[] } = {
+  waiting: [],
+  resumed: [],
+  recreated: [],
+};
 let stopListening: () => void = () => undefined;
 let faults = new InjectedDiskFaults();
 
@@ -39,7 +43,8 @@ afterEach(() => {
 });
 
 const at = (index: number) => `2026-03-08T10:00:${String(index).padStart(2, '0')}Z`;
-const message = (index: number) => entryInput(makeMessage({ id: `m${index}`, executedAt: at(index), sequence: index + 1 }));
+const message = (index: number) =>
+  entryInput(makeMessage({ id: `m${index}`, executedAt: at(index), sequence: index + 1 }));
 
 describe('audit appends when the disk refuses them', () => {
   it('waits out ENOSPC on a write, keeps later appends in order, and writes each entry once', async () => {
@@ -48,7 +53,9 @@ describe('audit appends when the disk refuses them', () => {
     await writer.append(message(0));
     faults.inject({ operation: 'write', nth: 1, errno: 'ENOSPC', times: 4 });
     const appends = [1, 2, 3].map((index) => writer.append(message(index)));
-    await expect.poll(() => seen.waiting).toEqual([expect.objectContaining({ errno: 'ENOSPC', path: path.join(dirs.logsDir, '20260308.log') })]);
+    await expect
+      .poll(() => seen.waiting)
+      .toEqual([expect.objectContaining({ errno: 'ENOSPC', path: path.join(dirs.logsDir, '20260308.log') })]);
     await Promise.all(appends);
     await writer.close();
     expect((await readLogEntries(dirs.logsDir)).map((entry) => entry.messageId)).toEqual(['m0', 'm1', 'm2', 'm3']);
@@ -94,11 +101,18 @@ describe('audit appends when the disk refuses them', () => {
 describe('the day file checked against its path before each batch', () => {
   for (const [what, damage] of [
     ['removed (rm -rf system/logs)', (dirs: { logsDir: string }) => rmSync(dirs.logsDir, { recursive: true })],
-    ['renamed away (archived by hand)', (dirs: { logsDir: string }) => renameSync(path.join(dirs.logsDir, '20260308.log'), path.join(dirs.logsDir, 'old.log.bak'))],
-    ['replaced by another file', (dirs: { logsDir: string }) => {
-      renameSync(path.join(dirs.logsDir, '20260308.log'), path.join(dirs.logsDir, 'moved.bak'));
-      writeFileSync(path.join(dirs.logsDir, '20260308.log'), '');
-    }],
+    [
+      'renamed away (archived by hand)',
+      (dirs: { logsDir: string }) =>
+        renameSync(path.join(dirs.logsDir, '20260308.log'), path.join(dirs.logsDir, 'old.log.bak')),
+    ],
+    [
+      'replaced by another file',
+      (dirs: { logsDir: string }) => {
+        renameSync(path.join(dirs.logsDir, '20260308.log'), path.join(dirs.logsDir, 'moved.bak'));
+        writeFileSync(path.join(dirs.logsDir, '20260308.log'), '');
+      },
+    ],
   ] as const) {
     it(`is reopened at its path when ${what}: later entries are on disk, the error is logged, verify shows the gap`, async () => {
       const dirs = tempRoot();
@@ -115,7 +129,9 @@ describe('the day file checked against its path before each batch', () => {
       expect(entries).toContain('[MESSAGE_ID: m2]');
       expect(entries).toContain('[MESSAGE_ID: m3]');
       expect(entries).not.toContain('[MESSAGE_ID: m1]');
-      expect(logged.join('\n')).toMatch(/audit log .*20260308\.log was (removed|renamed away).*reopened.*govflow verify/);
+      expect(logged.join('\n')).toMatch(
+        /audit log .*20260308\.log was (removed|renamed away).*reopened.*govflow verify/,
+      );
       expect((await verifyAuditChain(dirs)).ok).toBe(false);
     });
   }
@@ -164,7 +180,10 @@ describe('result files and archive moves when the disk refuses them', () => {
     const write = writeFileAtomicAsync(path.join(dirs.root, 'outbox', 'r3.json'), '{}\n', { faults });
     await expect.poll(() => diskWaits.list().length).toBe(1);
     diskWaits.abandonAll();
-    const error = await write.then(() => null, (reason: unknown) => reason);
+    const error = await write.then(
+      () => null,
+      (reason: unknown) => reason,
+    );
     expect(error).toBeInstanceOf(DiskWaitAbandonedError);
     expect((error as Error).cause).toMatchObject({ code: 'ENOSPC' });
     expect(diskWaits.list()).toEqual([]);

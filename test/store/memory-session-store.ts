@@ -6,7 +6,12 @@
  */
 import type { AuditEntryInput } from '../../src/store/session-store.js';
 import type { FinishedRecord, JournalRecord, SessionManifest, SessionRecord } from '../../src/store/session-journal.js';
-import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession } from '../../src/store/session-store.js';
+import type {
+  AuditedMessages,
+  SessionResultFiles,
+  SessionStore,
+  StoredSession,
+} from '../../src/store/session-store.js';
 
 export interface MemorySession {
   records: JournalRecord[];
@@ -32,7 +37,14 @@ export class MemorySessionStore implements SessionStore {
 
   async create(record: SessionRecord): Promise<StoredSession> {
     if (this.sessions.has(record.session_id)) throw new Error(`session ${record.session_id} exists already`);
-    const session: MemorySession = { records: [record], audit: [], recordsAtAudit: [], results: [], manifests: [], closed: 0 };
+    const session: MemorySession = {
+      records: [record],
+      audit: [],
+      recordsAtAudit: [],
+      results: [],
+      manifests: [],
+      closed: 0,
+    };
     this.sessions.set(record.session_id, session);
     return this.handle(record.session_id, session);
   }
@@ -46,7 +58,10 @@ export class MemorySessionStore implements SessionStore {
   async auditedMessages(sessionId: string): Promise<AuditedMessages> {
     const audited: AuditedMessages = new Map();
     for (const entry of this.sessions.get(sessionId)?.audit ?? []) {
-      audited.set(entry.message.message_id, { sequence: entry.message.metadata.sequence_number, agent: entry.message.agent.name });
+      audited.set(entry.message.message_id, {
+        sequence: entry.message.metadata.sequence_number,
+        agent: entry.message.agent.name,
+      });
     }
     return audited;
   }

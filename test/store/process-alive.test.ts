@@ -18,19 +18,28 @@ describe('isProcessAlive', () => {
     expect(isProcessAlive(2 ** 22 + 12345)).toBe(false);
   });
 
-  it.runIf(existsSync('/proc/self/stat'))('is false for a process that exited but was never reaped (a zombie)', async () => {
-    // The child exits after a second, by when its parent has become `sleep 30` (exec), which never
-    // reaps it. (A child that exits at once may be reaped by the shell before its exec: no zombie.)
-    const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    try {
-      const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
-      const deadline = Date.now() + 15_000;
-      while (procState(zombie) !== 'Z' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
-      expect(procState(zombie)).toBe('Z');
-      expect(isProcessAlive(zombie)).toBe(false);
-      expect(isProcessAlive(parent.pid!)).toBe(true);
-    } finally {
-      parent.kill('SIGKILL');
-    }
-  }, 20_000);
+  it.runIf(existsSync('/proc/self/stat'))(
+    'is false for a process that exited but was never reaped (a zombie)',
+    async () => {
+      // The child exits after a second, by when its parent has become `sleep 30` (exec), which never
+      // reaps it. (A child that exits at once may be reaped by the shell before its exec: no zombie.)
+      const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      try {
+        const zombie = Number(
+          await new Promise<string>((resolve) =>
+            parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString())),
+          ),
+        );
+        const deadline = Date.now() + 15_000;
+        while (procState(zombie) !== 'Z' && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(procState(zombie)).toBe('Z');
+        expect(isProcessAlive(zombie)).toBe(false);
+        expect(isProcessAlive(parent.pid!)).toBe(true);
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    },
+    20_000,
+  );
 });

@@ -26,7 +26,10 @@ function copyOfV1(): { directory: string; file: string; lines: string[] } {
 
 describe('frozen journals of every supported version', () => {
   it('has a fixture for each supported version, and nothing else', () => {
-    const folders = readdirSync(FIXTURES, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    const folders = readdirSync(FIXTURES, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
     expect(folders).toEqual(SUPPORTED_JOURNAL_VERSIONS.map((version) => `v${version}`));
   });
 
@@ -35,7 +38,11 @@ describe('frozen journals of every supported version', () => {
     expect(records).toHaveLength(14);
     expect(records.every((record) => record.v === 1)).toBe(true);
     const state = foldRecords(records);
-    expect(state.session).toMatchObject({ session_id: 'sess-fixture-v1', request_id: 'fixture-v1', entry_agent: 'objective_agent' });
+    expect(state.session).toMatchObject({
+      session_id: 'sess-fixture-v1',
+      request_id: 'fixture-v1',
+      entry_agent: 'objective_agent',
+    });
     expect(state.messages.map((record) => record.message.agent.name)).toEqual([
       'objective_agent',
       'goal_agent',
@@ -77,7 +84,9 @@ describe('SessionJournal.read', () => {
     })();
     expect(error).toBeInstanceOf(JournalFormatError);
     expect((error as JournalFormatError).line).toBe(5);
-    expect((error as Error).message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5: not a journal record`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5: not a journal record`),
+    );
     expect(readFileSync(file, 'utf8')).toBe(damaged);
   });
 
@@ -91,7 +100,9 @@ describe('SessionJournal.read', () => {
     const { directory, file, lines } = copyOfV1();
     lines[2] = lines[2].replace('{"v":1,', '{"v":2,');
     writeFileSync(file, `${lines.join('\n')}\n`);
-    expect(() => SessionJournal.read(directory)).toThrow(/journal\.jsonl:3: journal record version v=2 is not one this govflow reads \(1\)/);
+    expect(() => SessionJournal.read(directory)).toThrow(
+      /journal\.jsonl:3: journal record version v=2 is not one this govflow reads \(1\)/,
+    );
     lines[2] = lines[2].replace('{"v":2,', '{');
     writeFileSync(file, `${lines.join('\n')}\n`);
     expect(() => SessionJournal.read(directory)).toThrow(/journal\.jsonl:3: journal record version v=undefined/);

@@ -24,7 +24,13 @@ import type { ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from '..
 import { makeMessage } from '../audit/audit-test-helpers.js';
 import { pgTestSchema } from '../support/postgres.js';
 import { removeTempFolders } from '../support/temp-dirs.js';
-import { openFilesBackend, openPostgresBackend, openPostgresSeam, type PostgresSeam, type SeamBackend } from './store-seam-backends.js';
+import {
+  openFilesBackend,
+  openPostgresBackend,
+  openPostgresSeam,
+  type PostgresSeam,
+  type SeamBackend,
+} from './store-seam-backends.js';
 
 const pgSchema = await pgTestSchema('seam');
 let postgres: PostgresSeam | undefined;
@@ -47,32 +53,131 @@ const GOVERNANCE = 'g'.repeat(64);
 /** Ids unique in the file: the Postgres backend's tests share one schema. */
 function newSession(): SessionRecord {
   const id = randomBytes(4).toString('hex');
-  return { v: JOURNAL_FORMAT, type: 'session', session_id: `sess-seam-${id}`, request_id: `req-seam-${id}`, request: { text: 'hello', user: 'ada', metadata: { team: 'ops' } }, source_file: 'request.txt', claimed_path: null, created_at: AT, entry_agent: 'objective_agent' };
+  return {
+    v: JOURNAL_FORMAT,
+    type: 'session',
+    session_id: `sess-seam-${id}`,
+    request_id: `req-seam-${id}`,
+    request: { text: 'hello', user: 'ada', metadata: { team: 'ops' } },
+    source_file: 'request.txt',
+    claimed_path: null,
+    created_at: AT,
+    entry_agent: 'objective_agent',
+  };
 }
 
-function message(session: SessionRecord, id: string, sequence: number, agent = 'objective_agent'): { record: MessageRecord; audit: AuditEntryInput } {
+function message(
+  session: SessionRecord,
+  id: string,
+  sequence: number,
+  agent = 'objective_agent',
+): { record: MessageRecord; audit: AuditEntryInput } {
   const body = makeMessage({ id, sequence, agent, session: session.session_id });
   const record: MessageRecord = {
-    v: JOURNAL_FORMAT, type: 'message', kind: 'chain', message: body, task_id: null, plan_message_id: null, loop_key: `${agent}:${id}`,
-    governance_hash: GOVERNANCE, corrections: [], violations: [], notes: [`note ${id}`], raw_output: null, final: false, plan: null, on_failure: null,
+    v: JOURNAL_FORMAT,
+    type: 'message',
+    kind: 'chain',
+    message: body,
+    task_id: null,
+    plan_message_id: null,
+    loop_key: `${agent}:${id}`,
+    governance_hash: GOVERNANCE,
+    corrections: [],
+    violations: [],
+    notes: [`note ${id}`],
+    raw_output: null,
+    final: false,
+    plan: null,
+    on_failure: null,
   };
-  return { record, audit: { message: body, governanceHash: GOVERNANCE, corrections: [], complianceViolations: [], notes: [`note ${id}`], user: 'ada' } };
+  return {
+    record,
+    audit: {
+      message: body,
+      governanceHash: GOVERNANCE,
+      corrections: [],
+      complianceViolations: [],
+      notes: [`note ${id}`],
+      user: 'ada',
+    },
+  };
 }
 
 function exchange(step: string): ExchangeRecord {
   return {
-    v: JOURNAL_FORMAT, type: 'exchange', agent: 'objective_agent', step, attempt: 1, provider: 'scripted', model: 'm', temperature: null, max_tokens: null,
-    system_sha256: 's'.repeat(64), prompt: `prompt ${step}`, history: [], response: '{}', error: null,
-    usage: { input_tokens: 3, output_tokens: 2, cached_input_tokens: 0, cost_usd: 0.5 }, duration_ms: 7, at: AT,
+    v: JOURNAL_FORMAT,
+    type: 'exchange',
+    agent: 'objective_agent',
+    step,
+    attempt: 1,
+    provider: 'scripted',
+    model: 'm',
+    temperature: null,
+    max_tokens: null,
+    system_sha256: 's'.repeat(64),
+    prompt: `prompt ${step}`,
+    history: [],
+    response: '{}',
+    error: null,
+    usage: { input_tokens: 3, output_tokens: 2, cached_input_tokens: 0, cost_usd: 0.5 },
+    duration_ms: 7,
+    at: AT,
   };
 }
 
-const TOOL_TURN: ToolTurnRecord = { v: JOURNAL_FORMAT, type: 'tool_turn', agent: 'objective_agent', step: '2', attempt: 1, text: 'looking', calls: [{ id: 'call-1', name: 'read_file', input: { path: 'a.txt' } }], at: AT };
-const TOOL_RESULT: ToolResultRecord = { v: JOURNAL_FORMAT, type: 'tool_result', agent: 'objective_agent', step: '2', id: 'call-1', name: 'read_file', output: 'contents', truncated: false, bytes: 8, is_error: false, refused: null, ms: 4, at: AT };
-const APPROVAL_REQUEST: ApprovalRequestRecord = { v: JOURNAL_FORMAT, type: 'approval_request', agent: 'objective_agent', step: '2', call_id: 'call-2', tool: 'send_mail', input: { to: 'x' }, question: 'send it?', at: AT };
-const VOID: VoidRecord = { v: JOURNAL_FORMAT, type: 'void', message_id: 'lost', sequence: 1, agent: 'objective_agent', at: AT };
+const TOOL_TURN: ToolTurnRecord = {
+  v: JOURNAL_FORMAT,
+  type: 'tool_turn',
+  agent: 'objective_agent',
+  step: '2',
+  attempt: 1,
+  text: 'looking',
+  calls: [{ id: 'call-1', name: 'read_file', input: { path: 'a.txt' } }],
+  at: AT,
+};
+const TOOL_RESULT: ToolResultRecord = {
+  v: JOURNAL_FORMAT,
+  type: 'tool_result',
+  agent: 'objective_agent',
+  step: '2',
+  id: 'call-1',
+  name: 'read_file',
+  output: 'contents',
+  truncated: false,
+  bytes: 8,
+  is_error: false,
+  refused: null,
+  ms: 4,
+  at: AT,
+};
+const APPROVAL_REQUEST: ApprovalRequestRecord = {
+  v: JOURNAL_FORMAT,
+  type: 'approval_request',
+  agent: 'objective_agent',
+  step: '2',
+  call_id: 'call-2',
+  tool: 'send_mail',
+  input: { to: 'x' },
+  question: 'send it?',
+  at: AT,
+};
+const VOID: VoidRecord = {
+  v: JOURNAL_FORMAT,
+  type: 'void',
+  message_id: 'lost',
+  sequence: 1,
+  agent: 'objective_agent',
+  at: AT,
+};
 const CRASH: CrashRecord = { v: JOURNAL_FORMAT, type: 'crash', error: 'provider exploded', at: AT };
-const REPLY: ReplyRecord = { v: JOURNAL_FORMAT, type: 'reply', reply: 'yes', source_file: 'reply.json', claimed_path: null, at: AT };
+const REPLY: ReplyRecord = {
+  v: JOURNAL_FORMAT,
+  type: 'reply',
+  reply: 'yes',
+  source_file: 'reply.json',
+  claimed_path: null,
+  at: AT,
+};
 const FINISHED: FinishedRecord = { v: JOURNAL_FORMAT, type: 'finished', status: 'success', at: AT };
 
 function result(session: SessionRecord, status: string, extra: Record<string, unknown> = {}) {
@@ -137,9 +242,25 @@ describe.each(BACKENDS)('the store seam, $name backend', ({ name, available, ope
       );
       // Read before close: what a commit returned for is there for any reader.
       await backend.reads.prefetch({ sessionId: session.session_id });
-      expect(backend.reads.records(session.session_id)).toEqual([session, exchange('1'), first.record, TOOL_TURN, TOOL_RESULT, exchange('2'), second.record]);
+      expect(backend.reads.records(session.session_id)).toEqual([
+        session,
+        exchange('1'),
+        first.record,
+        TOOL_TURN,
+        TOOL_RESULT,
+        exchange('2'),
+        second.record,
+      ]);
       expect(await stored.close()).toBeNull();
-      expect(await recordsOf(session.session_id)).toEqual([session, exchange('1'), first.record, TOOL_TURN, TOOL_RESULT, exchange('2'), second.record]);
+      expect(await recordsOf(session.session_id)).toEqual([
+        session,
+        exchange('1'),
+        first.record,
+        TOOL_TURN,
+        TOOL_RESULT,
+        exchange('2'),
+        second.record,
+      ]);
     });
 
     it('keeps exchange and tool records recorded after the last commit when the session closes', async () => {
@@ -163,9 +284,21 @@ describe.each(BACKENDS)('the store seam, $name backend', ({ name, available, ope
       await stored.recordCrash(CRASH);
       await stored.recordApproval(APPROVAL_REQUEST);
       await backend.reads.prefetch({ sessionId: session.session_id });
-      expect(backend.reads.records(session.session_id)).toEqual([session, VOID, { ...VOID, message_id: 'lost-2', sequence: 2 }, CRASH, APPROVAL_REQUEST]);
+      expect(backend.reads.records(session.session_id)).toEqual([
+        session,
+        VOID,
+        { ...VOID, message_id: 'lost-2', sequence: 2 },
+        CRASH,
+        APPROVAL_REQUEST,
+      ]);
       expect(await stored.close()).toBeNull();
-      expect(await recordsOf(session.session_id)).toEqual([session, VOID, { ...VOID, message_id: 'lost-2', sequence: 2 }, CRASH, APPROVAL_REQUEST]);
+      expect(await recordsOf(session.session_id)).toEqual([
+        session,
+        VOID,
+        { ...VOID, message_id: 'lost-2', sequence: 2 },
+        CRASH,
+        APPROVAL_REQUEST,
+      ]);
     });
 
     it('appends again the audit entry of a journaled message, without a journal record', async () => {
@@ -202,7 +335,12 @@ describe.each(BACKENDS)('the store seam, $name backend', ({ name, available, ope
       await stored.commitMessage(first.record, first.audit);
       expect(await resultOf(session.request_id)).toBeNull();
       await stored.pause(result(session, 'pending', { question: 'which team?' }));
-      expect(await resultOf(session.request_id)).toEqual({ request_id: session.request_id, session_id: session.session_id, status: 'pending', question: 'which team?' });
+      expect(await resultOf(session.request_id)).toEqual({
+        request_id: session.request_id,
+        session_id: session.session_id,
+        status: 'pending',
+        question: 'which team?',
+      });
       expect(await stored.close()).toBeNull();
       expect(await recordsOf(session.session_id)).toEqual([session, first.record]);
 
@@ -213,10 +351,18 @@ describe.each(BACKENDS)('the store seam, $name backend', ({ name, available, ope
       const second = message(session, 'm2', 2);
       await reopened.session.commitMessage(second.record, second.audit);
       await reopened.session.finish(result(session, 'success', { messages: 2 }), FINISHED);
-      expect(await resultOf(session.request_id)).toEqual({ request_id: session.request_id, session_id: session.session_id, status: 'success', messages: 2 });
+      expect(await resultOf(session.request_id)).toEqual({
+        request_id: session.request_id,
+        session_id: session.session_id,
+        status: 'success',
+        messages: 2,
+      });
       expect(await reopened.session.close()).toBeNull();
       expect(await recordsOf(session.session_id)).toEqual([session, first.record, REPLY, second.record, FINISHED]);
-      expect([...(await backend.store.auditedMessages(session.session_id, session.created_at)).keys()]).toEqual(['m1', 'm2']);
+      expect([...(await backend.store.auditedMessages(session.session_id, session.created_at)).keys()]).toEqual([
+        'm1',
+        'm2',
+      ]);
     });
 
     it('finishes without an end record when an earlier run recorded it', async () => {
@@ -226,7 +372,12 @@ describe.each(BACKENDS)('the store seam, $name backend', ({ name, available, ope
       stored.recordExchange(exchange('1'));
       await stored.finish(result(session, 'failed', { error: 'PROCESSING_ERROR' }), null);
       expect(await stored.close()).toBeNull();
-      expect(await resultOf(session.request_id)).toEqual({ request_id: session.request_id, session_id: session.session_id, status: 'failed', error: 'PROCESSING_ERROR' });
+      expect(await resultOf(session.request_id)).toEqual({
+        request_id: session.request_id,
+        session_id: session.session_id,
+        status: 'failed',
+        error: 'PROCESSING_ERROR',
+      });
       expect(await recordsOf(session.session_id)).toEqual([session, exchange('1')]);
     });
 
@@ -239,7 +390,11 @@ describe.each(BACKENDS)('the store seam, $name backend', ({ name, available, ope
     });
 
     it.each([
-      ['a record of a journal version it does not read', JSON.stringify({ ...CRASH, v: 99 }), /version v=99 is not one this govflow reads/],
+      [
+        'a record of a journal version it does not read',
+        JSON.stringify({ ...CRASH, v: 99 }),
+        /version v=99 is not one this govflow reads/,
+      ],
       ['a damaged record', '{"v":1,"type":"cra', /not a journal record/],
       ['a record without a type', '{"v":1}', /no "type"/],
     ])('reads records through the one parser: %s is a JournalFormatError at its line', async (_what, line, problem) => {
@@ -257,7 +412,9 @@ describe.each(BACKENDS)('the store seam, $name backend', ({ name, available, ope
       // The read seam throws it from records(), as its interface says: fetching is no error.
       await backend.reads.prefetch({ sessionId: session.session_id });
       expect(() => backend.reads.records(session.session_id)).toThrow(JournalFormatError);
-      expect(() => backend.reads.records(session.session_id)).toThrow(expect.objectContaining({ line: 3, message: expect.stringMatching(problem) as unknown }) as Error);
+      expect(() => backend.reads.records(session.session_id)).toThrow(
+        expect.objectContaining({ line: 3, message: expect.stringMatching(problem) as unknown }) as Error,
+      );
     });
 
     it('keeps a system prompt by its hash, durable with the next commit; keeping it again changes nothing', async () => {

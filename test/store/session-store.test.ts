@@ -15,9 +15,21 @@ import { loadConfig } from '../../src/config/config-loader.js';
 import { GovernanceSource } from '../../src/daemon/governance-source.js';
 import { SessionRunner } from '../../src/pipeline/session-runner.js';
 import { FilesSessionStore } from '../../src/store/files-session-store.js';
-import { JOURNAL_FORMAT, SessionJournal, type MessageRecord, type SessionRecord } from '../../src/store/session-journal.js';
+import {
+  JOURNAL_FORMAT,
+  SessionJournal,
+  type MessageRecord,
+  type SessionRecord,
+} from '../../src/store/session-journal.js';
 import { makeMessage } from '../audit/audit-test-helpers.js';
-import { REQUEST_TEXT, TWO_TASKS, exampleRoot, happyResponses, removeTempDirs, scripted } from '../pipeline/pipeline-test-helpers.js';
+import {
+  REQUEST_TEXT,
+  TWO_TASKS,
+  exampleRoot,
+  happyResponses,
+  removeTempDirs,
+  scripted,
+} from '../pipeline/pipeline-test-helpers.js';
 import { makeTempFolder } from '../support/temp-dirs.js';
 import { MemorySessionStore } from './memory-session-store.js';
 
@@ -88,7 +100,13 @@ describe('the files store', () => {
     try {
       expect(store.exists('../escape')).toBe(false);
       const session = await store.create(SESSION);
-      const { entryHash } = await session.commitMessage(messageRecord('m1', 1), { message: makeMessage({ id: 'm1', session: SESSION.session_id }), governanceHash: 'g'.repeat(64), corrections: [], complianceViolations: [], notes: [] });
+      const { entryHash } = await session.commitMessage(messageRecord('m1', 1), {
+        message: makeMessage({ id: 'm1', session: SESSION.session_id }),
+        governanceHash: 'g'.repeat(64),
+        corrections: [],
+        complianceViolations: [],
+        notes: [],
+      });
       expect(entryHash).toMatch(/^[0-9a-f]{64}$/);
       expect(journalAtAppend).toHaveLength(1);
       expect(journalAtAppend[0]).toContain('"message_id":"m1"');
@@ -106,7 +124,10 @@ describe('the files store', () => {
       await session.pause({ requestId: 'req-store-1', json: '{"status":"pending"}\n', report: '# pending\n' });
       expect(readFileSync(path.join(outboxDir, 'req-store-1.json'), 'utf8')).toBe('{"status":"pending"}\n');
       expect(readFileSync(path.join(outboxDir, 'req-store-1.md'), 'utf8')).toBe('# pending\n');
-      await session.finish({ requestId: 'req-store-1', json: '{"status":"success"}\n', report: '# done\n' }, { v: JOURNAL_FORMAT, type: 'finished', status: 'success', at: SESSION.created_at });
+      await session.finish(
+        { requestId: 'req-store-1', json: '{"status":"success"}\n', report: '# done\n' },
+        { v: JOURNAL_FORMAT, type: 'finished', status: 'success', at: SESSION.created_at },
+      );
       await session.close();
       expect(readFileSync(path.join(outboxDir, 'req-store-1.json'), 'utf8')).toBe('{"status":"success"}\n');
       expect(readFileSync(path.join(outboxDir, 'req-store-1.md'), 'utf8')).toBe('# done\n');
@@ -125,7 +146,10 @@ describe('the files store', () => {
     try {
       const session = await store.create(SESSION);
       await session.pause({ requestId: 'req-store-1', json: '{"status":"pending"}\n', report: '# pending\n' });
-      await session.finish({ requestId: 'req-store-1', json: '{"status":"success"}\n', report: '# done\n' }, { v: JOURNAL_FORMAT, type: 'finished', status: 'success', at: SESSION.created_at });
+      await session.finish(
+        { requestId: 'req-store-1', json: '{"status":"success"}\n', report: '# done\n' },
+        { v: JOURNAL_FORMAT, type: 'finished', status: 'success', at: SESSION.created_at },
+      );
       await session.close();
       await new Promise((resolve) => setImmediate(resolve));
       expect([...seen].sort()).toEqual(['req-store-1.json', 'req-store-1.md']);
@@ -146,8 +170,17 @@ describe('the files store', () => {
       await first.close();
       rmSync(sessionsDir, { recursive: true });
       const again = await store.create(SESSION);
-      await again.commitMessage(messageRecord('m1', 1), { message: makeMessage({ id: 'm1', session: SESSION.session_id }), governanceHash: 'g'.repeat(64), corrections: [], complianceViolations: [], notes: [] });
-      expect(SessionJournal.read(path.join(sessionsDir, SESSION.session_id)).map((record) => record.type)).toEqual(['session', 'message']);
+      await again.commitMessage(messageRecord('m1', 1), {
+        message: makeMessage({ id: 'm1', session: SESSION.session_id }),
+        governanceHash: 'g'.repeat(64),
+        corrections: [],
+        complianceViolations: [],
+        notes: [],
+      });
+      expect(SessionJournal.read(path.join(sessionsDir, SESSION.session_id)).map((record) => record.type)).toEqual([
+        'session',
+        'message',
+      ]);
       expect(SessionJournal.list(sessionsDir)).toEqual([SESSION.session_id]);
       await again.close();
     } finally {
@@ -171,7 +204,10 @@ describe('the session runner behind the seam', () => {
       complianceViolations,
       costUsd: () => 0,
     });
-    const outcome = await runner.startSession({ requestId: 'req-memory', text: REQUEST_TEXT, sourceFile: 'request.txt', claimedPath: null }, new AbortController().signal);
+    const outcome = await runner.startSession(
+      { requestId: 'req-memory', text: REQUEST_TEXT, sourceFile: 'request.txt', claimedPath: null },
+      new AbortController().signal,
+    );
     provider.assertAllUsed();
     expect(outcome.status).toBe('success');
     const session = store.sessions.get(outcome.sessionId)!;
@@ -180,12 +216,18 @@ describe('the session runner behind the seam', () => {
     expect(session.audit.map((entry) => entry.message.metadata.sequence_number)).toEqual([1, 2, 3, 4, 5, 6]);
     // Each audit entry came after its own journal record (the interface's order).
     session.audit.forEach((entry, index) => {
-      const recorded = session.records.slice(0, session.recordsAtAudit[index]).filter((record) => record.type === 'message') as MessageRecord[];
+      const recorded = session.records
+        .slice(0, session.recordsAtAudit[index])
+        .filter((record) => record.type === 'message') as MessageRecord[];
       expect(recorded.map((record) => record.message.message_id)).toContain(entry.message.message_id);
     });
     expect(session.records.at(-1)?.type).toBe('finished');
     expect(session.results.map((result) => result.kind)).toEqual(['finish']);
-    expect(JSON.parse(session.results[0]!.files.json)).toMatchObject({ request_id: 'req-memory', status: 'success', messages: 6 });
+    expect(JSON.parse(session.results[0]!.files.json)).toMatchObject({
+      request_id: 'req-memory',
+      status: 'success',
+      messages: 6,
+    });
     expect(session.closed).toBe(1);
     expect(store.prompts.size).toBeGreaterThan(0);
     // (system/snapshots/ holds the governance snapshot the governance source saved, not the runner's.)

@@ -37,9 +37,18 @@ export interface SeamBackend {
 /** The files backend: a fresh temp root per test (system/sessions, outbox, logs, snapshots). */
 export async function openFilesBackend(): Promise<SeamBackend> {
   const root = makeTempFolder('govflow-seam-');
-  const paths = { sessions: path.join(root, 'sessions'), outbox: path.join(root, 'outbox'), logs: path.join(root, 'logs'), snapshots: path.join(root, 'snapshots') };
+  const paths = {
+    sessions: path.join(root, 'sessions'),
+    outbox: path.join(root, 'outbox'),
+    logs: path.join(root, 'logs'),
+    snapshots: path.join(root, 'snapshots'),
+  };
   mkdirSync(paths.outbox, { recursive: true });
-  const writer = await AuditLogWriter.open({ logsDir: paths.logs, stateDir: path.join(root, 'state'), timezone: 'UTC' });
+  const writer = await AuditLogWriter.open({
+    logsDir: paths.logs,
+    stateDir: path.join(root, 'state'),
+    timezone: 'UTC',
+  });
   const store = new FilesSessionStore({
     sessionsDir: paths.sessions,
     outboxDir: paths.outbox,
@@ -52,7 +61,8 @@ export async function openFilesBackend(): Promise<SeamBackend> {
     store,
     reads: new FilesSessionReads(paths),
     resume: async () => {},
-    appendRawRecord: async (sessionId, line) => appendFileSync(path.join(paths.sessions, sessionId, 'journal.jsonl'), `${line}\n`),
+    appendRawRecord: async (sessionId, line) =>
+      appendFileSync(path.join(paths.sessions, sessionId, 'journal.jsonl'), `${line}\n`),
     keptPrompt: async (sha256) => {
       try {
         return PromptStore.read(paths.snapshots, sha256);
@@ -91,7 +101,11 @@ export function openPostgresBackend(shared: PostgresSeam): SeamBackend {
   const store = new PostgresSessionStore({ pool, schema, daemonId: DAEMON, committer, leaseMs: LEASE_MS });
   const leases = new SessionLeases(pool, schema, DAEMON, LEASE_MS);
   const root = makeTempFolder('govflow-seam-pg-');
-  const reads = new ClusterReads(pool, schema, leases, { sessions: path.join(root, 'sessions'), outbox: path.join(root, 'outbox'), logs: path.join(root, 'logs') });
+  const reads = new ClusterReads(pool, schema, leases, {
+    sessions: path.join(root, 'sessions'),
+    outbox: path.join(root, 'outbox'),
+    logs: path.join(root, 'logs'),
+  });
   const table = (name: string) => `"${schema}".${name}`;
   return {
     store,
@@ -101,14 +115,20 @@ export function openPostgresBackend(shared: PostgresSeam): SeamBackend {
       const refused = await leases.enqueueReply(sessionId, { text: 'go on', source_file: 'reply.json' });
       if (refused !== null) throw new Error(refused);
       const claimed = await leases.claimNext();
-      if (claimed?.sessionId !== sessionId) throw new Error(`claimed ${claimed?.sessionId ?? 'nothing'} instead of ${sessionId}`);
+      if (claimed?.sessionId !== sessionId)
+        throw new Error(`claimed ${claimed?.sessionId ?? 'nothing'} instead of ${sessionId}`);
       store.hold(sessionId, claimed.epoch);
     },
     async appendRawRecord(sessionId, line) {
-      await pool.query(`insert into ${table('journal')} (session_id, seq, record) select $1, coalesce(max(seq), 0) + 1, $2 from ${table('journal')} where session_id = $1`, [sessionId, line]);
+      await pool.query(
+        `insert into ${table('journal')} (session_id, seq, record) select $1, coalesce(max(seq), 0) + 1, $2 from ${table('journal')} where session_id = $1`,
+        [sessionId, line],
+      );
     },
     async keptPrompt(sha256) {
-      const rows = await pool.query<{ text: string }>(`select text from ${table('prompts')} where sha256 = $1`, [sha256]);
+      const rows = await pool.query<{ text: string }>(`select text from ${table('prompts')} where sha256 = $1`, [
+        sha256,
+      ]);
       return rows.rows[0]?.text ?? null;
     },
     close: async () => {},

@@ -58,9 +58,16 @@ export function finalAnswerOf(node: string): string {
  * The scripted model of the node called `node` (looping): the example app's answers, `responses`
  * replacing some agents' lists, and a final answer naming the node.
  */
-export function nodeScript(node: string, options: { latencyMs?: number; responses?: Record<string, unknown[]> } = {}): string {
+export function nodeScript(
+  node: string,
+  options: { latencyMs?: number; responses?: Record<string, unknown[]> } = {},
+): string {
   const final = answer({ content: { answer: finalAnswerOf(node) }, contentType: 'final_report', next: null });
-  return exampleScript({ latencyMs: options.latencyMs ?? 0, loop: true, responses: { final_output_agent: [{ json: final }], ...options.responses } });
+  return exampleScript({
+    latencyMs: options.latencyMs ?? 0,
+    loop: true,
+    responses: { final_output_agent: [{ json: final }], ...options.responses },
+  });
 }
 
 /**
@@ -159,7 +166,8 @@ export class ClusterNode {
   /** The HTTP API's base URL from the ready line (with `http: true`). */
   get httpUrl(): string {
     const match = /HTTP API on (http:\/\/[^\s,)]+)/.exec(this.daemon?.readyLine ?? '');
-    if (!match) throw new Error(`${this.name}: no HTTP URL in the ready line ${JSON.stringify(this.daemon?.readyLine)}`);
+    if (!match)
+      throw new Error(`${this.name}: no HTTP URL in the ready line ${JSON.stringify(this.daemon?.readyLine)}`);
     return match[1].replace(/\/$/, '');
   }
 
@@ -236,7 +244,12 @@ export class ClusterNode {
   }
 
   stderrTail(lines = 30): string {
-    return this.history.map((daemon) => `--- ${this.name} pid ${daemon.pid}${daemon.hasExited ? ' (exited)' : ''}:\n${daemon.stderrTail(lines)}`).join('\n');
+    return this.history
+      .map(
+        (daemon) =>
+          `--- ${this.name} pid ${daemon.pid}${daemon.hasExited ? ' (exited)' : ''}:\n${daemon.stderrTail(lines)}`,
+      )
+      .join('\n');
   }
 }
 
@@ -273,7 +286,11 @@ function pgTarget(pg: PgTestSchema): { host: string; port: number } {
  * built CLI and the nodes' roots, handed to `ready` (which may start or adjust them); after them,
  * every daemon killed, the temp folders removed and the schema dropped.
  */
-export function clusterForTests(pg: PgTestSchema | null, options: ClusterOptions, ready: (cluster: Cluster) => void | Promise<void>): void {
+export function clusterForTests(
+  pg: PgTestSchema | null,
+  options: ClusterOptions,
+  ready: (cluster: Cluster) => void | Promise<void>,
+): void {
   let cluster: Cluster | undefined;
   beforeAll(async () => {
     await buildDistOnce();
@@ -347,7 +364,10 @@ export class Cluster {
       () => {
         const [first, ...others] = this.nodes.map((node) => node.logFiles());
         last = first;
-        const entries = [...first.values()].reduce((sum, bytes) => sum + bytes.toString('utf8').split('\n---\n').length - 1, 0);
+        const entries = [...first.values()].reduce(
+          (sum, bytes) => sum + bytes.toString('utf8').split('\n---\n').length - 1,
+          0,
+        );
         if (entries < minEntries) return false;
         return others.every((files) => sameFiles(first, files));
       },
@@ -361,14 +381,20 @@ export class Cluster {
     const missing = requestIds.filter((id) => !results.has(id));
     return [
       `missing results (${missing.length}): ${missing.slice(0, 20).join(', ')}`,
-      ...this.nodes.map((node) => `${node.name}: ${node.running ? 'running' : 'stopped'}, inbox ${node.inbox().length}, outbox ${node.outbox().length}`),
+      ...this.nodes.map(
+        (node) =>
+          `${node.name}: ${node.running ? 'running' : 'stopped'}, inbox ${node.inbox().length}, outbox ${node.outbox().length}`,
+      ),
       ...this.nodes.map((node) => node.stderrTail(15)),
     ].join('\n');
   }
 
   describeLogs(): string {
     return this.nodes
-      .map((node) => `${node.name}: ${[...node.logFiles()].map(([name, bytes]) => `${name} ${bytes.length} bytes, ${bytes.toString('utf8').split('\n---\n').length - 1} entries`).join('; ') || 'no logs'}`)
+      .map(
+        (node) =>
+          `${node.name}: ${[...node.logFiles()].map(([name, bytes]) => `${name} ${bytes.length} bytes, ${bytes.toString('utf8').split('\n---\n').length - 1} entries`).join('; ') || 'no logs'}`,
+      )
       .join('\n');
   }
 }

@@ -46,7 +46,10 @@ export class InjectedDiskFaults implements DiskFaults {
       injection.seen += 1;
       if (injection.seen >= injection.nth && injection.failed < (injection.times ?? 1)) {
         injection.failed += 1;
-        const error = Object.assign(new Error(`${injection.errno}: injected ${operation} failure, ${file}`), { code: injection.errno, path: file });
+        const error = Object.assign(new Error(`${injection.errno}: injected ${operation} failure, ${file}`), {
+          code: injection.errno,
+          path: file,
+        });
         return { error, afterCall: injection.afterCall === true };
       }
     }

@@ -10,7 +10,9 @@
 export function skipsFor(what: string, reason: string | null): boolean {
   if (reason === null) return false;
   if (process.env.CI === 'true') {
-    throw new Error(`${what}: ${reason}. CI installs and starts what the tests need (.ci/run), so this is a failure, not a skip`);
+    throw new Error(
+      `${what}: ${reason}. CI installs and starts what the tests need (.ci/run), so this is a failure, not a skip`,
+    );
   }
   console.log(`${what} skipped: ${reason}`);
   return true;

@@ -19,16 +19,30 @@ export function nodeLlamaCppCacheDir(): string {
 export function ensureNodeLlamaCpp(): { dir: string } | { reason: string } {
   const dir = nodeLlamaCppCacheDir();
   const platformPackage = `@node-llama-cpp/${process.platform}-${process.arch}`;
-  if (existsSync(path.join(dir, 'node_modules', 'node-llama-cpp', 'dist', 'index.js')) && existsSync(path.join(dir, 'node_modules', platformPackage))) return { dir };
+  if (
+    existsSync(path.join(dir, 'node_modules', 'node-llama-cpp', 'dist', 'index.js')) &&
+    existsSync(path.join(dir, 'node_modules', platformPackage))
+  )
+    return { dir };
   mkdirSync(dir, { recursive: true });
-  if (!existsSync(path.join(dir, 'package.json'))) writeFileSync(path.join(dir, 'package.json'), '{"name":"govflow-node-llama-cpp-cache","private":true}\n');
+  if (!existsSync(path.join(dir, 'package.json')))
+    writeFileSync(path.join(dir, 'package.json'), '{"name":"govflow-node-llama-cpp-cache","private":true}\n');
   const install = spawnSync(
     'npm',
-    ['install', '--no-audit', '--no-fund', '--omit=optional', `node-llama-cpp@${NODE_LLAMA_CPP_VERSION}`, `${platformPackage}@${NODE_LLAMA_CPP_VERSION}`],
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--omit=optional',
+      `node-llama-cpp@${NODE_LLAMA_CPP_VERSION}`,
+      `${platformPackage}@${NODE_LLAMA_CPP_VERSION}`,
+    ],
     { cwd: dir, env: { ...process.env, NODE_LLAMA_CPP_SKIP_DOWNLOAD: 'true' }, encoding: 'utf8', timeout: 150_000 },
   );
   if (install.status !== 0) {
-    return { reason: `npm install node-llama-cpp@${NODE_LLAMA_CPP_VERSION} ${platformPackage} into ${dir} failed: ${(install.stderr || install.error?.message || '').trim().split('\n').slice(-2).join(' ')}` };
+    return {
+      reason: `npm install node-llama-cpp@${NODE_LLAMA_CPP_VERSION} ${platformPackage} into ${dir} failed: ${(install.stderr || install.error?.message || '').trim().split('\n').slice(-2).join(' ')}`,
+    };
   }
   return { dir };
 }

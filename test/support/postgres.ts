@@ -49,7 +49,11 @@ export async function postgresAnswers(url = TEST_PG_URL): Promise<boolean> {
  */
 export async function pgTestSchema(prefix = 't'): Promise<PgTestSchema | null> {
   if (!(await postgresAnswers())) {
-    if (!reported) skipsFor('the Postgres tests of this file', `no server answers at ${redacted(TEST_PG_URL)} (GOVFLOW_TEST_PG_URL)`);
+    if (!reported)
+      skipsFor(
+        'the Postgres tests of this file',
+        `no server answers at ${redacted(TEST_PG_URL)} (GOVFLOW_TEST_PG_URL)`,
+      );
     reported = true;
     return null;
   }

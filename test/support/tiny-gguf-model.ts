@@ -21,7 +21,11 @@ const CONTEXT = 512;
 const ALIGNMENT = 32;
 
 const enum GgufType {
-  Uint32 = 4, Int32 = 5, Float32 = 6, String = 8, Array = 9,
+  Uint32 = 4,
+  Int32 = 5,
+  Float32 = 6,
+  String = 8,
+  Array = 9,
 }
 
 /** Every property name in a JSON Schema, depth first. */
@@ -50,7 +54,8 @@ export function tinyVocabulary(): Array<{ text: string; type: number }> {
     { text: '<s>', type: 3 },
     { text: '</s>', type: 3 },
   ];
-  for (let byte = 0; byte < 256; byte++) tokens.push({ text: `<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`, type: 6 });
+  for (let byte = 0; byte < 256; byte++)
+    tokens.push({ text: `<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`, type: 6 });
   tokens.push({ text: '\u2581', type: 1 });
   for (let code = 0x21; code <= 0x7e; code++) tokens.push({ text: String.fromCharCode(code), type: 1 });
   for (const word of ['null', 'false', ...keyTokens()]) tokens.push({ text: word, type: 1 });
@@ -118,9 +123,17 @@ export function tinyGguf(options: TinyGgufOptions = {}): Buffer {
     ['llama.attention.head_count', GgufType.Uint32, HEADS],
     ['llama.attention.layer_norm_rms_epsilon', GgufType.Float32, 1e-5],
     ['tokenizer.ggml.model', GgufType.String, 'llama'],
-    ['tokenizer.ggml.tokens', GgufType.Array, { itemType: GgufType.String, items: vocabulary.map((token) => token.text) }],
+    [
+      'tokenizer.ggml.tokens',
+      GgufType.Array,
+      { itemType: GgufType.String, items: vocabulary.map((token) => token.text) },
+    ],
     ['tokenizer.ggml.scores', GgufType.Array, { itemType: GgufType.Float32, items: vocabulary.map(() => 0) }],
-    ['tokenizer.ggml.token_type', GgufType.Array, { itemType: GgufType.Int32, items: vocabulary.map((token) => token.type) }],
+    [
+      'tokenizer.ggml.token_type',
+      GgufType.Array,
+      { itemType: GgufType.Int32, items: vocabulary.map((token) => token.type) },
+    ],
     ['tokenizer.ggml.unknown_token_id', GgufType.Uint32, 0],
     ['tokenizer.ggml.bos_token_id', GgufType.Uint32, 1],
     ['tokenizer.ggml.eos_token_id', GgufType.Uint32, 2],
@@ -159,7 +172,8 @@ export function tinyGguf(options: TinyGgufOptions = {}): Buffer {
   });
   for (let block = 0; block < BLOCKS; block++) {
     tensor(`blk.${block}.attn_norm.weight`, [EMBEDDING], (data) => data.fill(1));
-    for (const name of ['attn_q', 'attn_k', 'attn_v', 'attn_output']) tensor(`blk.${block}.${name}.weight`, [EMBEDDING, EMBEDDING]);
+    for (const name of ['attn_q', 'attn_k', 'attn_v', 'attn_output'])
+      tensor(`blk.${block}.${name}.weight`, [EMBEDDING, EMBEDDING]);
     tensor(`blk.${block}.ffn_norm.weight`, [EMBEDDING], (data) => data.fill(1));
     tensor(`blk.${block}.ffn_gate.weight`, [EMBEDDING, FEED_FORWARD]);
     tensor(`blk.${block}.ffn_up.weight`, [EMBEDDING, FEED_FORWARD]);

@@ -14,10 +14,14 @@ describe('daemon tracing', () => {
     try {
       const root = makeRoot('timezone: UTC\n');
       // A batch delay of ten minutes: only the stop can have sent these spans.
-      const daemon = await startDaemon(root, { env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '600000' } });
+      const daemon = await startDaemon(root, {
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '600000' },
+      });
       expect(daemon.stderr).toContain('tracing on');
       dropJson(root, 'note.json', { request: 'Summarize: Ana books the venue.', request_id: 'trace-stop-1' });
-      const result = await waitFor('the result', () => readResult(root, 'trace-stop-1'), { detail: () => daemon.stderrTail() });
+      const result = await waitFor('the result', () => readResult(root, 'trace-stop-1'), {
+        detail: () => daemon.stderrTail(),
+      });
       expect(collector.spans).toHaveLength(0);
       const exit = await daemon.stop('SIGTERM');
       expect(exit.code).toBe(0);
@@ -25,7 +29,11 @@ describe('daemon tracing', () => {
       expect(workflow).toHaveLength(1);
       expect(workflow[0].attributes['gen_ai.conversation.id']).toBe(result.session_id);
       expect(collector.spans.filter((span) => span.name.startsWith('invoke_agent ')).length).toBe(result.messages);
-      expect(collector.spans.filter((span) => span.name.startsWith('chat ')).every((span) => span.attributes['gen_ai.provider.name'] === 'dry-run')).toBe(true);
+      expect(
+        collector.spans
+          .filter((span) => span.name.startsWith('chat '))
+          .every((span) => span.attributes['gen_ai.provider.name'] === 'dry-run'),
+      ).toBe(true);
     } finally {
       await collector.close();
     }

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRuntime } from '../../src/daemon/runtime.js';
 import { sessionTraceId } from '../../src/telemetry/session-tracer.js';
-import { TWO_TASKS, auditEntries, exampleRoot, happyResponses, removeTempDirs, scripted } from '../pipeline/pipeline-test-helpers.js';
+import {
+  TWO_TASKS,
+  auditEntries,
+  exampleRoot,
+  happyResponses,
+  removeTempDirs,
+  scripted,
+} from '../pipeline/pipeline-test-helpers.js';
 import { OtlpReceiver } from './otlp-receiver.js';
 
 const receivers: OtlpReceiver[] = [];
@@ -21,7 +28,10 @@ async function runTraced(root: string, env: NodeJS.ProcessEnv, requestId: string
   const runtime = await openRuntime(root, { provider: scripted(happyResponses(TWO_TASKS)), env, log });
   try {
     expect(runtime.telemetry).not.toBeNull();
-    return await runtime.runner.startSession({ requestId, text: 'Summarize: Ana sends the budget.', sourceFile: 'request.txt', claimedPath: null }, new AbortController().signal);
+    return await runtime.runner.startSession(
+      { requestId, text: 'Summarize: Ana sends the budget.', sourceFile: 'request.txt', claimedPath: null },
+      new AbortController().signal,
+    );
   } finally {
     await runtime.close();
   }
@@ -34,7 +44,11 @@ describe('OTLP/HTTP export to a loopback receiver', () => {
     const outcome = await runTraced(root, {}, 'req-otlp-1');
     expect(outcome.status).toBe('success');
     expect(collector.requests.length).toBeGreaterThan(0);
-    expect(collector.requests.every((request) => request.path === '/v1/traces' && request.contentType.includes('application/json'))).toBe(true);
+    expect(
+      collector.requests.every(
+        (request) => request.path === '/v1/traces' && request.contentType.includes('application/json'),
+      ),
+    ).toBe(true);
 
     const spans = collector.spans;
     const workflow = spans.filter((span) => span.name === 'invoke_workflow govflow');
@@ -47,7 +61,9 @@ describe('OTLP/HTTP export to a loopback receiver', () => {
 
     const entries = (await auditEntries(root)).filter((entry) => entry.sessionId === outcome.sessionId);
     const agents = spans.filter((span) => span.name.startsWith('invoke_agent '));
-    expect(agents.map((span) => span.attributes['govflow.audit.entry_hash']).sort()).toEqual(entries.map((entry) => entry.hash).sort());
+    expect(agents.map((span) => span.attributes['govflow.audit.entry_hash']).sort()).toEqual(
+      entries.map((entry) => entry.hash).sort(),
+    );
     for (const span of agents) {
       expect(span.parentSpanId).toBe(workflow[0].spanId);
       expect(span.attributes['gen_ai.conversation.id']).toBe(outcome.sessionId);
@@ -67,7 +83,14 @@ describe('OTLP/HTTP export to a loopback receiver', () => {
   it('takes OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as written and sends OTEL_EXPORTER_OTLP_HEADERS', async () => {
     const collector = await receiver();
     const root = exampleRoot();
-    await runTraced(root, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${collector.url}/v1/traces`, OTEL_EXPORTER_OTLP_HEADERS: 'x-tenant=audit%20team' }, 'req-otlp-2');
+    await runTraced(
+      root,
+      {
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${collector.url}/v1/traces`,
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-tenant=audit%20team',
+      },
+      'req-otlp-2',
+    );
     expect(collector.spans.some((span) => span.name === 'invoke_workflow govflow')).toBe(true);
     expect(collector.requests[0].headers['x-tenant']).toBe('audit team');
   });
@@ -85,7 +108,12 @@ describe('OTLP/HTTP export to a loopback receiver', () => {
     const warnings: string[] = [];
     const outcome = await runTraced(root, {}, 'req-otlp-3', warnings);
     expect(outcome.status).toBe('success');
-    expect(warnings.filter((warning) => warning.startsWith('tracing:')), warnings.join('\n')).toHaveLength(1);
-    expect(warnings.find((warning) => warning.startsWith('tracing:'))).toMatch(/check that the collector runs|did not take the last spans/);
+    expect(
+      warnings.filter((warning) => warning.startsWith('tracing:')),
+      warnings.join('\n'),
+    ).toHaveLength(1);
+    expect(warnings.find((warning) => warning.startsWith('tracing:'))).toMatch(
+      /check that the collector runs|did not take the last spans/,
+    );
   });
 });

@@ -31,7 +31,14 @@ interface OtlpExport {
   resourceSpans: Array<{
     resource?: { attributes?: OtlpAttribute[] };
     scopeSpans: Array<{
-      spans: Array<{ name: string; traceId: string; spanId: string; parentSpanId?: string; attributes?: OtlpAttribute[]; status?: { code?: number } }>;
+      spans: Array<{
+        name: string;
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        attributes?: OtlpAttribute[];
+        status?: { code?: number };
+      }>;
     }>;
   }>;
 }
@@ -50,7 +57,11 @@ function attributesOf(list: OtlpAttribute[] | undefined): Record<string, string 
 
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
-  readonly requests: Array<{ path: string; contentType: string; headers: Record<string, string | string[] | undefined> }> = [];
+  readonly requests: Array<{
+    path: string;
+    contentType: string;
+    headers: Record<string, string | string[] | undefined>;
+  }> = [];
   private constructor(private readonly server: Server) {}
 
   static async start(): Promise<OtlpReceiver> {
@@ -61,7 +72,11 @@ export class OtlpReceiver {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        receiver!.requests.push({ path: request.url ?? '', contentType: request.headers['content-type'] ?? '', headers: request.headers });
+        receiver!.requests.push({
+          path: request.url ?? '',
+          contentType: request.headers['content-type'] ?? '',
+          headers: request.headers,
+        });
         if (request.method !== 'POST' || request.url !== '/v1/traces') {
           response.writeHead(404).end();
           return;

@@ -4,12 +4,26 @@ import { SessionEvents } from '../../src/pipeline/session-events.js';
 import { sessionTraceId } from '../../src/telemetry/session-tracer.js';
 import { startTracePipeline, type TracePipeline } from '../../src/telemetry/trace-pipeline.js';
 import type { TelemetrySettings } from '../../src/telemetry/telemetry-settings.js';
-import { TWO_TASKS, auditEntries, exampleRoot, happyResponses, removeTempDirs, scripted, withRuntime } from '../pipeline/pipeline-test-helpers.js';
+import {
+  TWO_TASKS,
+  auditEntries,
+  exampleRoot,
+  happyResponses,
+  removeTempDirs,
+  scripted,
+  withRuntime,
+} from '../pipeline/pipeline-test-helpers.js';
 
 afterEach(removeTempDirs);
 
 function settings(captureContent: boolean): TelemetrySettings {
-  return { tracesUrl: 'http://127.0.0.1:9/v1/traces', source: 'telemetry.otlp_endpoint', captureContent, serviceName: 'govflow-test', headers: {} };
+  return {
+    tracesUrl: 'http://127.0.0.1:9/v1/traces',
+    source: 'telemetry.otlp_endpoint',
+    captureContent,
+    serviceName: 'govflow-test',
+    headers: {},
+  };
 }
 
 function parentOf(span: ReadableSpan): string | undefined {
@@ -27,7 +41,15 @@ describe('session tracing (in-memory exporter)', () => {
     let pipeline: TracePipeline | undefined;
     const outcome = await withRuntime(folder, scripted(happyResponses(TWO_TASKS)), async (runtime) => {
       pipeline = startTracePipeline(runtime.events, settings(false), { exporter, immediate: true });
-      return runtime.runner.startSession({ requestId: 'req-trace-1', text: 'Summarize: Ana sends the budget.', sourceFile: 'request.txt', claimedPath: null }, new AbortController().signal);
+      return runtime.runner.startSession(
+        {
+          requestId: 'req-trace-1',
+          text: 'Summarize: Ana sends the budget.',
+          sourceFile: 'request.txt',
+          claimedPath: null,
+        },
+        new AbortController().signal,
+      );
     });
     await pipeline!.flush();
     expect(outcome.status).toBe('success');
@@ -78,24 +100,75 @@ describe('session tracing (in-memory exporter)', () => {
 });
 
 /** Drives a tracer through the bus the way the runner does, one step of `agent`. */
-function step(events: SessionEvents, sessionId: string, agent: string, options: { taskId?: string; sequence: number; attempts?: number; tool?: { id: string; name: string; isError: boolean } }): void {
+function step(
+  events: SessionEvents,
+  sessionId: string,
+  agent: string,
+  options: {
+    taskId?: string;
+    sequence: number;
+    attempts?: number;
+    tool?: { id: string; name: string; isError: boolean };
+  },
+): void {
   const taskId = options.taskId ?? null;
   events.emit('step_started', { sessionId, agent, sequence: options.sequence, taskId });
   for (let attempt = 0; attempt < (options.attempts ?? 1); attempt++) {
     events.emit('model_call_started', {
-      sessionId, agent, model: 'gpt-4.1-mini', provider: 'openai', attempt, taskId,
-      system: `system of ${agent}`, prompt: `Reach [EMAIL_1] about ${agent} attempt ${attempt}`, history: [],
+      sessionId,
+      agent,
+      model: 'gpt-4.1-mini',
+      provider: 'openai',
+      attempt,
+      taskId,
+      system: `system of ${agent}`,
+      prompt: `Reach [EMAIL_1] about ${agent} attempt ${attempt}`,
+      history: [],
     });
     events.emit('model_call_finished', {
-      sessionId, agent, model: 'gpt-4.1-mini-2025', provider: 'openai', attempt, taskId, inputTokens: 100 + attempt, outputTokens: 20, ms: 5,
-      error: attempt === 0 && (options.attempts ?? 1) > 1 ? 'HTTP 503' : null, response: `{"answer":"${agent}"}`,
+      sessionId,
+      agent,
+      model: 'gpt-4.1-mini-2025',
+      provider: 'openai',
+      attempt,
+      taskId,
+      inputTokens: 100 + attempt,
+      outputTokens: 20,
+      ms: 5,
+      error: attempt === 0 && (options.attempts ?? 1) > 1 ? 'HTTP 503' : null,
+      response: `{"answer":"${agent}"}`,
     });
   }
   if (options.tool) {
-    events.emit('tool_call_start', { sessionId, agent, id: options.tool.id, name: options.tool.name, input: { path: 'notes.txt' }, taskId });
-    events.emit('tool_call_result', { sessionId, agent, id: options.tool.id, name: options.tool.name, isError: options.tool.isError, ms: 3, taskId, output: 'file text' });
+    events.emit('tool_call_start', {
+      sessionId,
+      agent,
+      id: options.tool.id,
+      name: options.tool.name,
+      input: { path: 'notes.txt' },
+      taskId,
+    });
+    events.emit('tool_call_result', {
+      sessionId,
+      agent,
+      id: options.tool.id,
+      name: options.tool.name,
+      isError: options.tool.isError,
+      ms: 3,
+      taskId,
+      output: 'file text',
+    });
   }
-  events.emit('message', { sessionId, sequence: options.sequence, agent, status: 'success', outputType: 'summary', messageId: `m-${agent}-${options.sequence}`, entryHash: `hash-${options.sequence}`, taskId });
+  events.emit('message', {
+    sessionId,
+    sequence: options.sequence,
+    agent,
+    status: 'success',
+    outputType: 'summary',
+    messageId: `m-${agent}-${options.sequence}`,
+    entryHash: `hash-${options.sequence}`,
+    taskId,
+  });
 }
 
 describe('session tracing (events on the bus)', () => {
@@ -104,8 +177,17 @@ describe('session tracing (events on the bus)', () => {
       const events = new SessionEvents();
       const exporter = new InMemorySpanExporter();
       const pipeline = startTracePipeline(events, settings(captureContent), { exporter, immediate: true });
-      events.emit('session_started', { sessionId: 'sess-content', requestId: 'r1', user: 'alice', entryAgent: 'objective_agent' });
-      step(events, 'sess-content', 'objective_agent', { sequence: 1, attempts: 2, tool: { id: 'call-1', name: 'read_file', isError: true } });
+      events.emit('session_started', {
+        sessionId: 'sess-content',
+        requestId: 'r1',
+        user: 'alice',
+        entryAgent: 'objective_agent',
+      });
+      step(events, 'sess-content', 'objective_agent', {
+        sequence: 1,
+        attempts: 2,
+        tool: { id: 'call-1', name: 'read_file', isError: true },
+      });
       events.emit('session_finished', { sessionId: 'sess-content', requestId: 'r1', status: 'failed' });
       await pipeline.flush();
       const spans = exporter.getFinishedSpans();
@@ -135,7 +217,13 @@ describe('session tracing (events on the bus)', () => {
         expect(tool.attributes['gen_ai.tool.call.result']).toBe('file text');
       } else {
         const keys = spans.flatMap((span) => Object.keys(span.attributes));
-        for (const key of ['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.system_instructions', 'gen_ai.tool.call.arguments', 'gen_ai.tool.call.result']) {
+        for (const key of [
+          'gen_ai.input.messages',
+          'gen_ai.output.messages',
+          'gen_ai.system_instructions',
+          'gen_ai.tool.call.arguments',
+          'gen_ai.tool.call.result',
+        ]) {
           expect(keys).not.toContain(key);
         }
       }
@@ -147,15 +235,61 @@ describe('session tracing (events on the bus)', () => {
     const events = new SessionEvents();
     const exporter = new InMemorySpanExporter();
     const pipeline = startTracePipeline(events, settings(false), { exporter, immediate: true });
-    events.emit('session_started', { sessionId: 'sess-pause', requestId: 'r2', user: null, entryAgent: 'planning_agent' });
+    events.emit('session_started', {
+      sessionId: 'sess-pause',
+      requestId: 'r2',
+      user: null,
+      entryAgent: 'planning_agent',
+    });
     // Two tasks of the same agent interleave: t2's call starts before t1's step ends.
     events.emit('step_started', { sessionId: 'sess-pause', agent: 'summarizer_agent', sequence: 2, taskId: 't1' });
     events.emit('step_started', { sessionId: 'sess-pause', agent: 'summarizer_agent', sequence: 2, taskId: 't2' });
-    events.emit('model_call_started', { sessionId: 'sess-pause', agent: 'summarizer_agent', model: 'm', provider: 'google', attempt: 0, taskId: 't2' });
-    events.emit('model_call_finished', { sessionId: 'sess-pause', agent: 'summarizer_agent', model: 'm', provider: 'google', attempt: 0, taskId: 't2', inputTokens: 1, outputTokens: 1, ms: 1, error: null });
-    events.emit('message', { sessionId: 'sess-pause', sequence: 2, agent: 'summarizer_agent', status: 'success', outputType: 'summary', messageId: 'm-t2', entryHash: 'h2', taskId: 't2' });
-    events.emit('message', { sessionId: 'sess-pause', sequence: 3, agent: 'summarizer_agent', status: 'success', outputType: 'summary', messageId: 'm-t1', entryHash: 'h3', taskId: 't1' });
-    events.emit('pending', { sessionId: 'sess-pause', question: 'Which budget?', awaiting: 'reply', pause: 'reply:m1' });
+    events.emit('model_call_started', {
+      sessionId: 'sess-pause',
+      agent: 'summarizer_agent',
+      model: 'm',
+      provider: 'google',
+      attempt: 0,
+      taskId: 't2',
+    });
+    events.emit('model_call_finished', {
+      sessionId: 'sess-pause',
+      agent: 'summarizer_agent',
+      model: 'm',
+      provider: 'google',
+      attempt: 0,
+      taskId: 't2',
+      inputTokens: 1,
+      outputTokens: 1,
+      ms: 1,
+      error: null,
+    });
+    events.emit('message', {
+      sessionId: 'sess-pause',
+      sequence: 2,
+      agent: 'summarizer_agent',
+      status: 'success',
+      outputType: 'summary',
+      messageId: 'm-t2',
+      entryHash: 'h2',
+      taskId: 't2',
+    });
+    events.emit('message', {
+      sessionId: 'sess-pause',
+      sequence: 3,
+      agent: 'summarizer_agent',
+      status: 'success',
+      outputType: 'summary',
+      messageId: 'm-t1',
+      entryHash: 'h3',
+      taskId: 't1',
+    });
+    events.emit('pending', {
+      sessionId: 'sess-pause',
+      question: 'Which budget?',
+      awaiting: 'reply',
+      pause: 'reply:m1',
+    });
     expect(pipeline.tracer.openSessions).toBe(0);
     // The reply resumes the session (no session_started): a second run in the same trace.
     step(events, 'sess-pause', 'final_output_agent', { sequence: 4 });
@@ -182,13 +316,28 @@ describe('session tracing (events on the bus)', () => {
     const events = new SessionEvents();
     const exporter = new InMemorySpanExporter();
     const pipeline = startTracePipeline(events, settings(false), { exporter, immediate: true });
-    events.emit('session_started', { sessionId: 'sess-stop', requestId: 'r3', user: null, entryAgent: 'objective_agent' });
+    events.emit('session_started', {
+      sessionId: 'sess-stop',
+      requestId: 'r3',
+      user: null,
+      entryAgent: 'objective_agent',
+    });
     events.emit('step_started', { sessionId: 'sess-stop', agent: 'objective_agent', sequence: 1, taskId: null });
-    events.emit('model_call_started', { sessionId: 'sess-stop', agent: 'objective_agent', model: 'm', provider: 'openai', attempt: 0 });
+    events.emit('model_call_started', {
+      sessionId: 'sess-stop',
+      agent: 'objective_agent',
+      model: 'm',
+      provider: 'openai',
+      attempt: 0,
+    });
     pipeline.tracer.detach();
     await pipeline.flush();
     const spans = exporter.getFinishedSpans();
-    expect(spans.map((span) => span.name).sort()).toEqual(['chat m', 'invoke_agent objective_agent', 'invoke_workflow govflow']);
+    expect(spans.map((span) => span.name).sort()).toEqual([
+      'chat m',
+      'invoke_agent objective_agent',
+      'invoke_workflow govflow',
+    ]);
     expect(named(spans, 'invoke_workflow')[0].attributes['govflow.session.status']).toBe('interrupted');
     // Detached: later events make no spans.
     events.emit('step_started', { sessionId: 'sess-stop', agent: 'goal_agent', sequence: 2, taskId: null });
@@ -204,7 +353,15 @@ describe('session tracing of a real session with capture_content', () => {
     let pipeline: TracePipeline | undefined;
     const outcome = await withRuntime(folder, scripted(happyResponses(TWO_TASKS)), async (runtime) => {
       pipeline = startTracePipeline(runtime.events, settings(true), { exporter, immediate: true });
-      return runtime.runner.startSession({ requestId: 'req-trace-pii', text: 'Summarize: mail ana.lopez@example.org the budget.', sourceFile: 'request.txt', claimedPath: null }, new AbortController().signal);
+      return runtime.runner.startSession(
+        {
+          requestId: 'req-trace-pii',
+          text: 'Summarize: mail ana.lopez@example.org the budget.',
+          sourceFile: 'request.txt',
+          claimedPath: null,
+        },
+        new AbortController().signal,
+      );
     });
     await pipeline!.flush();
     expect(outcome.status).toBe('success');

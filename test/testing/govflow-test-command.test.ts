@@ -3,7 +3,16 @@
  * governance edits named by agent and file, YAML typos with file and line, --update, diffs of
  * failed expectations, and bad usage.
  */
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseTestCaseFile } from '../../src/testing/test-case-file.js';
@@ -24,7 +33,7 @@ function exampleRoot(): string {
 const SHIPPED_CASE = readFileSync(path.join(REPOSITORY_ROOT, 'tests', 'meeting-note.yaml'), 'utf8');
 
 describe('govflow test', () => {
-  it('passes the shipped example case without touching the root\'s system/', async () => {
+  it("passes the shipped example case without touching the root's system/", async () => {
     const root = exampleRoot();
     const run = await runCli(['test', '--root', root]);
     expect(run.stdout).toMatch(/^PASS meeting-note \(\d+ ms\)$/m);
@@ -39,7 +48,9 @@ describe('govflow test', () => {
     const run = await runCli(['test', '--root', root]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('FAIL meeting-note (tests/meeting-note.yaml:');
-    expect(run.stdout).toContain('prompt of agent summarizer_agent changed since the recording — governance files whose text changed: governance/agents/summarizer_agent.md');
+    expect(run.stdout).toContain(
+      'prompt of agent summarizer_agent changed since the recording — governance files whose text changed: governance/agents/summarizer_agent.md',
+    );
     expect(run.stdout).toContain('+ Always answer in haiku.');
     expect(run.stdout).toContain('govflow test --update meeting-note');
     expect(run.stdout).not.toMatch(/prompt of agent objective_agent/);
@@ -49,40 +60,58 @@ describe('govflow test', () => {
     appendFileSync(path.join(root, 'governance', 'audit.md'), '\nCite every source.\n');
     const again = await runCli(['test', '--root', root]);
     for (const agent of ['objective_agent', 'goal_agent', 'planning_agent', 'final_output_agent']) {
-      expect(again.stdout).toMatch(new RegExp(`prompt of agent ${agent} changed since the recording — governance files whose text changed: [^\\n]*governance/audit\\.md`));
+      expect(again.stdout).toMatch(
+        new RegExp(
+          `prompt of agent ${agent} changed since the recording — governance files whose text changed: [^\\n]*governance/audit\\.md`,
+        ),
+      );
     }
   });
 
-  it('leads with the replay miss that caused the others, and shows no agent\'s escaped input', async () => {
+  it("leads with the replay miss that caused the others, and shows no agent's escaped input", async () => {
     const root = exampleRoot();
     appendFileSync(path.join(root, 'governance', 'agents', 'summarizer_agent.md'), '\nAlways answer in haiku.\n');
     const run = await runCli(['test', '--root', root]);
     expect(run.code).toBe(1);
     const lines = run.stdout.split('\n');
-    expect(lines[1]).toBe('  prompt of agent summarizer_agent changed since the recording — governance files whose text changed: governance/agents/summarizer_agent.md');
-    expect(run.stdout).toContain('  prompt of agent final_output_agent changed since the recording — its input changed: it carries the failed answer of agent "summarizer_agent" (the replay miss above)');
+    expect(lines[1]).toBe(
+      '  prompt of agent summarizer_agent changed since the recording — governance files whose text changed: governance/agents/summarizer_agent.md',
+    );
+    expect(run.stdout).toContain(
+      '  prompt of agent final_output_agent changed since the recording — its input changed: it carries the failed answer of agent "summarizer_agent" (the replay miss above)',
+    );
     expect(run.stdout).not.toContain('\\"');
   });
 
-  it('names a governance file added or removed since the recording (an agent file changes the planner\'s prompt, not its files)', async () => {
+  it("names a governance file added or removed since the recording (an agent file changes the planner's prompt, not its files)", async () => {
     const root = exampleRoot();
-    writeFileSync(path.join(root, 'governance', 'agents', 'risk_agent.md'), '---\nname: risk_agent\ntype: executional\ndescription: Lists the risks a text names.\ncontent_type: risks\nnext: []\n---\n# Risk Agent\nList the risks.\n');
+    writeFileSync(
+      path.join(root, 'governance', 'agents', 'risk_agent.md'),
+      '---\nname: risk_agent\ntype: executional\ndescription: Lists the risks a text names.\ncontent_type: risks\nnext: []\n---\n# Risk Agent\nList the risks.\n',
+    );
     const added = await runCli(['test', '--root', root]);
     expect(added.code).toBe(1);
-    expect(added.stdout).toContain('prompt of agent planning_agent changed since the recording — no file in its prompt changed; governance files added since the recording: governance/agents/risk_agent.md');
+    expect(added.stdout).toContain(
+      'prompt of agent planning_agent changed since the recording — no file in its prompt changed; governance files added since the recording: governance/agents/risk_agent.md',
+    );
     expect(added.stdout).not.toContain('no governance file changed');
 
     rmSync(path.join(root, 'governance', 'agents', 'risk_agent.md'));
     rmSync(path.join(root, 'governance', 'agents', 'summarizer_agent.md'));
     const removed = await runCli(['test', '--root', root]);
     expect(removed.code).toBe(1);
-    expect(removed.stdout).toContain('prompt of agent planning_agent changed since the recording — no file in its prompt changed; governance files removed since the recording: governance/agents/summarizer_agent.md');
+    expect(removed.stdout).toContain(
+      'prompt of agent planning_agent changed since the recording — no file in its prompt changed; governance files removed since the recording: governance/agents/summarizer_agent.md',
+    );
     expect(removed.stdout).not.toContain('no governance file changed');
   });
 
   it('reports a YAML case with a typo by file and line, and still runs the others', async () => {
     const root = exampleRoot();
-    writeFileSync(path.join(root, 'tests', 'typo.yaml'), 'name: typo\nrequest: hello\ncassette: cassettes/x.json\nexpect:\n  status: success\n  stauts: failed\n');
+    writeFileSync(
+      path.join(root, 'tests', 'typo.yaml'),
+      'name: typo\nrequest: hello\ncassette: cassettes/x.json\nexpect:\n  status: success\n  stauts: failed\n',
+    );
     const run = await runCli(['test', '--root', root]);
     expect(run.stdout).toContain('FAIL tests/typo.yaml:6: expect: unknown key "stauts"');
     expect(run.stdout).toMatch(/^PASS meeting-note/m);
@@ -92,7 +121,9 @@ describe('govflow test', () => {
 
   it('records a new case with --update, then replays it', async () => {
     const root = exampleRoot();
-    const text = SHIPPED_CASE.replace('name: meeting-note', 'name: second-note').replace('cassettes/meeting-note.cassette.json', 'cassettes/second.cassette.json').replace(/request: .*/, 'request: "Raj books the venue by Monday."');
+    const text = SHIPPED_CASE.replace('name: meeting-note', 'name: second-note')
+      .replace('cassettes/meeting-note.cassette.json', 'cassettes/second.cassette.json')
+      .replace(/request: .*/, 'request: "Raj books the venue by Monday."');
     writeFileSync(path.join(root, 'tests', 'second.yaml'), text);
     const missing = await runCli(['test', '--root', root, 'second-note']);
     expect(missing.code).toBe(1);
@@ -114,7 +145,10 @@ describe('govflow test', () => {
 
   it('shows a readable diff for each expectation that fails', async () => {
     const root = exampleRoot();
-    const wrong = SHIPPED_CASE.replace('status: success', 'status: partial').replace('/dry_run: true', '/dry_run: false\n    /missing: 3').replace('entries: 6', 'entries: 7').replace('"[STATUS: success]"', '"[STATUS: nope]"');
+    const wrong = SHIPPED_CASE.replace('status: success', 'status: partial')
+      .replace('/dry_run: true', '/dry_run: false\n    /missing: 3')
+      .replace('entries: 6', 'entries: 7')
+      .replace('"[STATUS: success]"', '"[STATUS: nope]"');
     writeFileSync(path.join(root, 'tests', 'meeting-note.yaml'), wrong);
     const run = await runCli(['test', '--root', root]);
     expect(run.code).toBe(1);
@@ -184,13 +218,19 @@ describe('test case files', () => {
     expect(cases[1].request).toEqual({ request: 'hello', user: 'ana', request_id: 'case-two' });
     const defaulted = parseTestCaseFile(text.replace('  cassette: c/two.json\n', ''), 'tests/list.yaml', '/root/tests');
     expect(defaulted[1].cassette).toBe('/root/tests/cassettes/two.cassette.json');
-    expect(() => parseTestCaseFile(text.replace('  expect:\n', '  expected:\n'), 'tests/list.yaml', '/root/tests')).toThrow(/unknown key "expected"/);
-    expect(() => parseTestCaseFile('name: x\nrequest: hi\n', 'tests/x.yaml', '/root/tests')).toThrow(/missing required key "expect"/);
+    expect(() =>
+      parseTestCaseFile(text.replace('  expect:\n', '  expected:\n'), 'tests/list.yaml', '/root/tests'),
+    ).toThrow(/unknown key "expected"/);
+    expect(() => parseTestCaseFile('name: x\nrequest: hi\n', 'tests/x.yaml', '/root/tests')).toThrow(
+      /missing required key "expect"/,
+    );
     try {
       parseTestCaseFile(text.replace('status: success', 'status: great'), 'tests/list.yaml', '/root/tests');
       expect.unreachable();
     } catch (error) {
-      expect((error as { describe(): string }).describe()).toMatch(/^tests\/list\.yaml:4: expect\.status: must be one of "success"/);
+      expect((error as { describe(): string }).describe()).toMatch(
+        /^tests\/list\.yaml:4: expect\.status: must be one of "success"/,
+      );
     }
     expect(() => parseTestCaseFile('name: [unclosed', 'tests/bad.yaml', '/root/tests')).toThrow(/invalid YAML/);
     expect(readdirSync(path.join(REPOSITORY_ROOT, 'tests', 'cassettes')).length).toBeGreaterThan(0);

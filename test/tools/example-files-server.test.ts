@@ -44,12 +44,16 @@ function rootWithData() {
   return servers;
 }
 
-const call = (servers: McpServers, tool: string, input: Record<string, unknown>) => servers.call('files', tool, input, `call-${tool}`, new AbortController().signal);
+const call = (servers: McpServers, tool: string, input: Record<string, unknown>) =>
+  servers.call('files', tool, input, `call-${tool}`, new AbortController().signal);
 
 describe('examples/mcp/files-server.mjs', () => {
   it('offers list_files and read_file, and answers them from DATA_DIR', async () => {
     const servers = rootWithData();
-    expect((await servers.tools('files')).map((tool) => tool.name).sort()).toEqual(['mcp:files/list_files', 'mcp:files/read_file']);
+    expect((await servers.tools('files')).map((tool) => tool.name).sort()).toEqual([
+      'mcp:files/list_files',
+      'mcp:files/read_file',
+    ]);
     const listed = await call(servers, 'list_files', {});
     expect(listed.isError).toBe(false);
     expect(JSON.parse(listed.output)).toEqual([
@@ -57,7 +61,9 @@ describe('examples/mcp/files-server.mjs', () => {
       { name: 'escape.txt', type: 'symlink' },
       { name: 'notes', type: 'folder' },
     ]);
-    expect(JSON.parse((await call(servers, 'list_files', { path: 'notes' })).output)).toEqual([{ name: 'venue.md', type: 'file', bytes: Buffer.byteLength(VENUE) }]);
+    expect(JSON.parse((await call(servers, 'list_files', { path: 'notes' })).output)).toEqual([
+      { name: 'venue.md', type: 'file', bytes: Buffer.byteLength(VENUE) },
+    ]);
     expect(await call(servers, 'read_file', { path: 'notes/venue.md' })).toEqual({ output: VENUE, isError: false });
   });
 

@@ -23,7 +23,10 @@ const write = writeFileTool(100);
 const list = listFilesTool();
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(ToolCallError);
   return (error as Error).message;
 }
@@ -31,7 +34,10 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 describe('file tools', () => {
   it('write, read and list inside the workspace, folders created', async () => {
     const { context } = await setup();
-    expect(await write.call({ path: 'notes/a.md', content: 'héllo' }, context)).toEqual({ output: 'wrote 6 bytes to notes/a.md', isError: false });
+    expect(await write.call({ path: 'notes/a.md', content: 'héllo' }, context)).toEqual({
+      output: 'wrote 6 bytes to notes/a.md',
+      isError: false,
+    });
     expect(readFileSync(path.join(context.workspace, 'notes/a.md'), 'utf8')).toBe('héllo');
     expect(await read.call({ path: 'notes/a.md' }, context)).toEqual({ output: 'héllo', isError: false });
     expect((await list.call({ path: '.' }, context)).output).toBe('.:\nnotes/');
@@ -41,7 +47,9 @@ describe('file tools', () => {
 
   it('refuses absolute paths and ".."', async () => {
     const { context, outside } = await setup();
-    expect(await refusal(read.call({ path: outside }, context))).toMatch(/is an absolute path; give a path relative to the session workspace/);
+    expect(await refusal(read.call({ path: outside }, context))).toMatch(
+      /is an absolute path; give a path relative to the session workspace/,
+    );
     expect(await refusal(read.call({ path: '../../secret.txt' }, context))).toMatch(/contains "\.\."/);
     expect(await refusal(write.call({ path: 'a/../../x.txt', content: 'x' }, context))).toMatch(/contains "\.\."/);
     expect(await refusal(list.call({ path: '..' }, context))).toMatch(/contains "\.\."/);
@@ -68,14 +76,20 @@ describe('file tools', () => {
   it('enforces the size limit on read and write', async () => {
     const { context } = await setup();
     writeFileSync(path.join(context.workspace, 'big.txt'), 'x'.repeat(101));
-    expect(await refusal(read.call({ path: 'big.txt' }, context))).toMatch(/101 bytes, over the limit of 100 \(tools\.max_file_bytes\)/);
-    expect(await refusal(write.call({ path: 'b.txt', content: 'y'.repeat(101) }, context))).toMatch(/over the limit of 100/);
+    expect(await refusal(read.call({ path: 'big.txt' }, context))).toMatch(
+      /101 bytes, over the limit of 100 \(tools\.max_file_bytes\)/,
+    );
+    expect(await refusal(write.call({ path: 'b.txt', content: 'y'.repeat(101) }, context))).toMatch(
+      /over the limit of 100/,
+    );
   });
 
   it('says what is wrong with missing files, folders and bad arguments', async () => {
     const { context } = await setup();
     mkdirSync(path.join(context.workspace, 'folder'));
-    expect(await refusal(read.call({ path: 'missing.txt' }, context))).toMatch(/"missing\.txt" does not exist in the session workspace/);
+    expect(await refusal(read.call({ path: 'missing.txt' }, context))).toMatch(
+      /"missing\.txt" does not exist in the session workspace/,
+    );
     expect(await refusal(read.call({ path: 'folder' }, context))).toMatch(/is a folder; use list_files/);
     expect(await refusal(write.call({ path: 'folder', content: 'x' }, context))).toMatch(/is a folder/);
     expect(await refusal(read.call({ path: 42 }, context))).toMatch(/"path" must be a string \(got number\)/);

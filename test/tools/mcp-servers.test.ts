@@ -37,11 +37,18 @@ function servers(config: Record<string, McpServerConfig>, env: NodeJS.ProcessEnv
   return { manager, recordsFolder, root };
 }
 
-const stdio = (extra: Partial<McpServerConfig> = {}): McpServerConfig => ({ command: process.execPath, args: [FIXTURE_SERVER], ...extra });
+const stdio = (extra: Partial<McpServerConfig> = {}): McpServerConfig => ({
+  command: process.execPath,
+  args: [FIXTURE_SERVER],
+  ...extra,
+});
 const signal = () => new AbortController().signal;
 
 async function failure(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(ToolCallError);
   return (error as Error).message;
 }
@@ -58,9 +65,17 @@ describe('MCP over stdio', () => {
   it('lists tools as mcp:<server>/<tool>, calls them, records the pid, and ends the process group on close', async () => {
     const { manager, recordsFolder } = servers({ files: stdio() });
     const tools = await manager.tools('files');
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['mcp:files/echo', 'mcp:files/add', 'mcp:files/delete_file']));
-    expect(tools.find((tool) => tool.name === 'mcp:files/add')!.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' } } });
-    expect(await manager.call('files', 'echo', { text: 'hi' }, 'c1', signal())).toEqual({ output: 'echo: hi', isError: false });
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['mcp:files/echo', 'mcp:files/add', 'mcp:files/delete_file']),
+    );
+    expect(tools.find((tool) => tool.name === 'mcp:files/add')!.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { a: { type: 'number' } },
+    });
+    expect(await manager.call('files', 'echo', { text: 'hi' }, 'c1', signal())).toEqual({
+      output: 'echo: hi',
+      isError: false,
+    });
     expect(await manager.call('files', 'add', { a: 2, b: 3 }, 'c2', signal())).toEqual({ output: '5', isError: false });
     expect(await manager.call('files', 'fail', {}, 'c3', signal())).toEqual({ output: 'it went wrong', isError: true });
     const [record] = readdirSync(recordsFolder);
@@ -75,34 +90,51 @@ describe('MCP over stdio', () => {
   it('a server that ignores SIGTERM is killed', async () => {
     const { manager, recordsFolder } = servers({ stubborn: stdio({ env: { FIXTURE_IGNORE_SIGTERM: '1' } }) });
     await manager.tools('stubborn');
-    const { pid } = JSON.parse(readFileSync(path.join(recordsFolder, readdirSync(recordsFolder)[0]), 'utf8')) as { pid: number };
+    const { pid } = JSON.parse(readFileSync(path.join(recordsFolder, readdirSync(recordsFolder)[0]), 'utf8')) as {
+      pid: number;
+    };
     await manager.close();
     expect(isProcessAlive(pid)).toBe(false);
   });
 
   it('a crash fails that call; the next call starts the server again', async () => {
     const { manager } = servers({ files: stdio() });
-    expect(await failure(manager.call('files', 'crash', {}, 'c1', signal()))).toMatch(/MCP server "files": crash failed: .*Connection closed/);
-    expect(await manager.call('files', 'echo', { text: 'again' }, 'c2', signal())).toEqual({ output: 'echo: again', isError: false });
+    expect(await failure(manager.call('files', 'crash', {}, 'c1', signal()))).toMatch(
+      /MCP server "files": crash failed: .*Connection closed/,
+    );
+    expect(await manager.call('files', 'echo', { text: 'again' }, 'c2', signal())).toEqual({
+      output: 'echo: again',
+      isError: false,
+    });
   });
 
   it('a hang fails that call after the timeout; the next call works', async () => {
     const { manager } = servers({ files: stdio({ timeout_ms: 800 }) });
-    expect(await failure(manager.call('files', 'hang', {}, 'c1', signal()))).toMatch(/MCP server "files": hang gave no answer within 800 ms/);
+    expect(await failure(manager.call('files', 'hang', {}, 'c1', signal()))).toMatch(
+      /MCP server "files": hang gave no answer within 800 ms/,
+    );
     expect((await manager.call('files', 'echo', { text: 'x' }, 'c2', signal())).output).toBe('echo: x');
   });
 
   it('garbage fails that call with a clear error', async () => {
     const { manager } = servers({ files: stdio({ timeout_ms: 3000 }) });
-    expect(await failure(manager.call('files', 'garbage', {}, 'c1', signal()))).toMatch(/MCP server "files": garbage (failed|gave no answer)/);
+    expect(await failure(manager.call('files', 'garbage', {}, 'c1', signal()))).toMatch(
+      /MCP server "files": garbage (failed|gave no answer)/,
+    );
     expect((await manager.call('files', 'echo', { text: 'y' }, 'c2', signal())).output).toBe('echo: y');
   });
 
   it('a command that does not exist, or a tool the server lacks, is a clear error', async () => {
     const { manager } = servers({ missing: { command: '/nonexistent/mcp-server' }, files: stdio() });
-    expect(await failure(manager.tools('missing'))).toMatch(/MCP server "missing" \(\/nonexistent\/mcp-server\) is not available: cannot start/);
-    expect(await failure(manager.call('files', 'nope', {}, 'c1', signal()))).toMatch(/MCP server "files" has no tool "nope"; it offers: mcp:files\/echo/);
-    expect(await failure(manager.call('ghost', 'x', {}, 'c1', signal()))).toMatch(/no MCP server "ghost" is configured/);
+    expect(await failure(manager.tools('missing'))).toMatch(
+      /MCP server "missing" \(\/nonexistent\/mcp-server\) is not available: cannot start/,
+    );
+    expect(await failure(manager.call('files', 'nope', {}, 'c1', signal()))).toMatch(
+      /MCP server "files" has no tool "nope"; it offers: mcp:files\/echo/,
+    );
+    expect(await failure(manager.call('ghost', 'x', {}, 'c1', signal()))).toMatch(
+      /no MCP server "ghost" is configured/,
+    );
   });
 });
 
@@ -110,10 +142,18 @@ describe('MCP over Streamable HTTP', () => {
   it('connects with headers from the environment and calls tools', async () => {
     const fixture = await startHttpFixture();
     closers.push(fixture.close);
-    const { manager } = servers({ docs: { url: fixture.url, headers_env: { Authorization: 'DOCS_MCP_TOKEN' } } }, { DOCS_MCP_TOKEN: 'Bearer t0ken' });
+    const { manager } = servers(
+      { docs: { url: fixture.url, headers_env: { Authorization: 'DOCS_MCP_TOKEN' } } },
+      { DOCS_MCP_TOKEN: 'Bearer t0ken' },
+    );
     expect((await manager.tools('docs')).map((tool) => tool.name)).toContain('mcp:docs/echo');
-    expect(await manager.call('docs', 'echo', { text: 'over http' }, 'c1', signal())).toEqual({ output: 'echo: over http', isError: false });
-    const whoami = JSON.parse((await manager.call('docs', 'whoami', {}, 'c2', signal())).output) as { authorization: string };
+    expect(await manager.call('docs', 'echo', { text: 'over http' }, 'c1', signal())).toEqual({
+      output: 'echo: over http',
+      isError: false,
+    });
+    const whoami = JSON.parse((await manager.call('docs', 'whoami', {}, 'c2', signal())).output) as {
+      authorization: string;
+    };
     expect(whoami.authorization).toBe('Bearer t0ken');
   });
 
@@ -121,9 +161,17 @@ describe('MCP over Streamable HTTP', () => {
     const fixture = await startHttpFixture();
     const url = fixture.url;
     await fixture.close();
-    const { manager } = servers({ down: { url }, secret: { url, headers_env: { Authorization: 'NOT_SET_VARIABLE' } } }, {}, 3000);
-    expect(await failure(manager.call('down', 'echo', { text: 'x' }, 'c1', signal()))).toMatch(/MCP server "down" \(http:\/\/127\.0\.0\.1:\d+\/mcp\) is not available/);
-    expect(await failure(manager.tools('secret'))).toMatch(/header Authorization comes from the environment variable NOT_SET_VARIABLE, which is not set/);
+    const { manager } = servers(
+      { down: { url }, secret: { url, headers_env: { Authorization: 'NOT_SET_VARIABLE' } } },
+      {},
+      3000,
+    );
+    expect(await failure(manager.call('down', 'echo', { text: 'x' }, 'c1', signal()))).toMatch(
+      /MCP server "down" \(http:\/\/127\.0\.0\.1:\d+\/mcp\) is not available/,
+    );
+    expect(await failure(manager.tools('secret'))).toMatch(
+      /header Authorization comes from the environment variable NOT_SET_VARIABLE, which is not set/,
+    );
   });
 });
 
@@ -133,13 +181,28 @@ describe('orphaned stdio servers', () => {
     // A "daemon" that has already died: its pid is free.
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const deadPid = Number(dead.stdout);
-    const orphan = spawn(process.execPath, [FIXTURE_SERVER], { detached: true, stdio: 'ignore', env: { ...process.env, FIXTURE_STAY: '1' } });
+    const orphan = spawn(process.execPath, [FIXTURE_SERVER], {
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, FIXTURE_STAY: '1' },
+    });
     await waitFor(() => processStartTicks(orphan.pid!) !== null, 'the orphan to start');
     mkdirSync(recordsFolder, { recursive: true });
-    const record = { v: 1, server: 'files', pid: orphan.pid, start_ticks: processStartTicks(orphan.pid!), daemon_pid: deadPid, command: 'node fixture', started_at: new Date().toISOString() };
+    const record = {
+      v: 1,
+      server: 'files',
+      pid: orphan.pid,
+      start_ticks: processStartTicks(orphan.pid!),
+      daemon_pid: deadPid,
+      command: 'node fixture',
+      started_at: new Date().toISOString(),
+    };
     writeFileSync(path.join(recordsFolder, `files.${orphan.pid}.json`), JSON.stringify(record));
     // A record of a live daemon (this process) is left alone.
-    writeFileSync(path.join(recordsFolder, 'other.99999999.json'), JSON.stringify({ ...record, pid: 99999999, daemon_pid: process.pid }));
+    writeFileSync(
+      path.join(recordsFolder, 'other.99999999.json'),
+      JSON.stringify({ ...record, pid: 99999999, daemon_pid: process.pid }),
+    );
     const exited = new Promise((resolve) => orphan.once('exit', resolve));
     manager.reapOrphans();
     await exited;
@@ -149,8 +212,11 @@ describe('orphaned stdio servers', () => {
 });
 
 describe('stdio server environment', () => {
-  it('inherits PATH and HOME but never the daemon\'s secrets; configured variables are added', () => {
-    const env = serverEnvironment({ DATA_DIR: 'data' }, { PATH: '/bin', HOME: '/home/x', OPENAI_API_KEY: 'sk-secret', GOVFLOW_API_KEY: 'k' });
+  it("inherits PATH and HOME but never the daemon's secrets; configured variables are added", () => {
+    const env = serverEnvironment(
+      { DATA_DIR: 'data' },
+      { PATH: '/bin', HOME: '/home/x', OPENAI_API_KEY: 'sk-secret', GOVFLOW_API_KEY: 'k' },
+    );
     expect(env).toEqual({ PATH: '/bin', HOME: '/home/x', DATA_DIR: 'data' });
   });
 });

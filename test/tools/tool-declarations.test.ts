@@ -18,7 +18,13 @@ function finishAgent(root: string, extra: string[]): void {
   );
 }
 
-const MCP_CONFIG = ['mcp:', '  servers:', '    files: { command: node, args: [server.js] }', '    docs: { url: "http://127.0.0.1:9/mcp", headers_env: { Authorization: DOCS_TOKEN } }', ''].join('\n');
+const MCP_CONFIG = [
+  'mcp:',
+  '  servers:',
+  '    files: { command: node, args: [server.js] }',
+  '    docs: { url: "http://127.0.0.1:9/mcp", headers_env: { Authorization: DOCS_TOKEN } }',
+  '',
+].join('\n');
 
 describe('agent tool declarations', () => {
   it('offers nothing by default and takes max_turns 20', () => {
@@ -34,7 +40,11 @@ describe('agent tool declarations', () => {
   it('reads tools, max_turns and approval, MCP names and prefixes included', () => {
     const root = minimalRoot();
     writeFile(root, 'govflow.config.yaml', MCP_CONFIG);
-    finishAgent(root, ['tools: [read_file, write_file, "mcp:docs/search", "mcp:files/*"]', 'max_turns: 4', 'approval: [write_file, "mcp:files/delete_*"]']);
+    finishAgent(root, [
+      'tools: [read_file, write_file, "mcp:docs/search", "mcp:files/*"]',
+      'max_turns: 4',
+      'approval: [write_file, "mcp:files/delete_*"]',
+    ]);
     const config = loadConfig(root, {});
     const { snapshot, errors } = loadGovernance(config);
     expect(errors.map((error) => error.describe())).toEqual([]);
@@ -53,7 +63,9 @@ describe('agent tool declarations', () => {
     finishAgent(root, ['tools:', '  - read_file', '  - delete_everything']);
     const result = await runValidate(['--root', root]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/error: governance\/agents\/finish_agent\.md:8: agent "finish_agent": tools: unknown tool "delete_everything"/);
+    expect(result.stderr).toMatch(
+      /error: governance\/agents\/finish_agent\.md:8: agent "finish_agent": tools: unknown tool "delete_everything"/,
+    );
   });
 
   it('validate names an unknown MCP server, in tools and in approval', async () => {
@@ -62,7 +74,9 @@ describe('agent tool declarations', () => {
     finishAgent(root, ['tools: ["mcp:nowhere/search"]', 'approval: ["mcp:elsewhere/*"]']);
     const result = await runValidate(['--root', root]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/finish_agent\.md:6: .*tools: "mcp:nowhere\/search" names MCP server "nowhere", which is not under mcp\.servers.*configured servers: files, docs/);
+    expect(result.stderr).toMatch(
+      /finish_agent\.md:6: .*tools: "mcp:nowhere\/search" names MCP server "nowhere", which is not under mcp\.servers.*configured servers: files, docs/,
+    );
     expect(result.stderr).toMatch(/finish_agent\.md:7: .*approval: "mcp:elsewhere\/\*" names MCP server "elsewhere"/);
   });
 
@@ -76,7 +90,11 @@ describe('agent tool declarations', () => {
 
   it('config names an MCP server with both command and url, or neither, as an error', () => {
     const root = minimalRoot();
-    writeFile(root, 'govflow.config.yaml', 'mcp:\n  servers:\n    both: { command: node, url: "http://127.0.0.1:1/mcp" }\n');
+    writeFile(
+      root,
+      'govflow.config.yaml',
+      'mcp:\n  servers:\n    both: { command: node, url: "http://127.0.0.1:1/mcp" }\n',
+    );
     expect(() => loadConfig(root, {})).toThrow(/mcp\.servers\.both needs exactly one of `command`/);
     writeFile(root, 'govflow.config.yaml', 'tools:\n  http_get: { allow_hosts: [Example.COM], bogus: 1 }\n');
     expect(() => loadConfig(root, {})).toThrow(/bogus|additional/);
@@ -84,9 +102,15 @@ describe('agent tool declarations', () => {
 
   it('config-declared agents take the same keys', () => {
     const root = minimalRoot();
-    writeFile(root, 'govflow.config.yaml', 'agents:\n  helper_agent:\n    type: executional\n    description: Helps.\n    tools: [list_files, bogus_tool]\n');
+    writeFile(
+      root,
+      'govflow.config.yaml',
+      'agents:\n  helper_agent:\n    type: executional\n    description: Helps.\n    tools: [list_files, bogus_tool]\n',
+    );
     const { errors } = loadGovernance(loadConfig(root, {}));
-    expect(errors.map((error) => error.describe()).join('\n')).toMatch(/govflow\.config\.yaml:5: agent "helper_agent": tools: unknown tool "bogus_tool"/);
+    expect(errors.map((error) => error.describe()).join('\n')).toMatch(
+      /govflow\.config\.yaml:5: agent "helper_agent": tools: unknown tool "bogus_tool"/,
+    );
   });
 
   it('validate refuses an approval entry the agent is not offered', async () => {
@@ -94,6 +118,8 @@ describe('agent tool declarations', () => {
     finishAgent(root, ['tools: [read_file]', 'approval: [write_file]']);
     const result = await runValidate(['--root', root]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/finish_agent\.md:7: agent "finish_agent": approval: "write_file" is not among its tools/);
+    expect(result.stderr).toMatch(
+      /finish_agent\.md:7: agent "finish_agent": approval: "write_file" is not among its tools/,
+    );
   });
 });

@@ -23,12 +23,23 @@ export function skipsWithoutChromium(what: string): boolean {
 
 // Tests write their screenshots to a temp folder; refresh the README's pictures with
 // GOVFLOW_SCREENSHOTS_DIR=docs/screenshots npx vitest run test/web
-const SCREENSHOTS = process.env.GOVFLOW_SCREENSHOTS_DIR ? path.resolve(REPOSITORY_ROOT, process.env.GOVFLOW_SCREENSHOTS_DIR) : path.join(tmpdir(), 'govflow-screenshots');
+const SCREENSHOTS = process.env.GOVFLOW_SCREENSHOTS_DIR
+  ? path.resolve(REPOSITORY_ROOT, process.env.GOVFLOW_SCREENSHOTS_DIR)
+  : path.join(tmpdir(), 'govflow-screenshots');
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 
@@ -45,11 +56,24 @@ export async function signIn(browser: Browser, url: string, token: string, width
 
 /** Waits until the (first) element's text contains `text`. */
 export async function seesText(locator: Locator, text: string, timeoutMs = 10_000): Promise<void> {
-  await waitFor(`text "${text}"`, async () => ((await locator.first().textContent({ timeout: 1_000 }).catch(() => '')) ?? '').includes(text), { timeoutMs });
+  await waitFor(
+    `text "${text}"`,
+    async () =>
+      (
+        (await locator
+          .first()
+          .textContent({ timeout: 1_000 })
+          .catch(() => '')) ?? ''
+      ).includes(text),
+    { timeoutMs },
+  );
 }
 
 export async function seesCount(locator: Locator, count: number, timeoutMs = 10_000): Promise<void> {
-  await waitFor(`${count} elements`, async () => (await locator.count()) === count, { timeoutMs, detail: () => `last count differs from ${count}` });
+  await waitFor(`${count} elements`, async () => (await locator.count()) === count, {
+    timeoutMs,
+    detail: () => `last count differs from ${count}`,
+  });
 }
 
 export async function shoot(page: Page, name: string): Promise<void> {

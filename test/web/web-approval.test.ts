@@ -13,14 +13,27 @@ import type { Browser, Page } from 'playwright-core';
 import { tokenSha256 } from '../../src/http/http-auth.js';
 import type { ScriptedProvider } from '../../src/llm/scripted-provider.js';
 import { waitFor } from '../daemon/daemon-helpers.js';
-import { agentFile, agentMessage, auditEntries, journalOf, makeTempDir, removeTempDirs, scripted, writeFile } from '../pipeline/pipeline-test-helpers.js';
+import {
+  agentFile,
+  agentMessage,
+  auditEntries,
+  journalOf,
+  makeTempDir,
+  removeTempDirs,
+  scripted,
+  writeFile,
+} from '../pipeline/pipeline-test-helpers.js';
 import { getJson, postJson, startHttpDaemon, type HttpDaemon } from '../http/http-test-helpers.js';
 import { launchChromium, skipsWithoutChromium, seesText, shoot, signIn } from './browser-helpers.js';
 
 const skipped = skipsWithoutChromium('web approval');
 
 const TOKENS = { alice: 'alice-approval-token', bob: 'bob-approval-token', audrey: 'audrey-approval-token' };
-const REPORT_INPUT = { path: 'reports/q3.md', content: '# Q3 report\nSpending is on plan: https://example.org/budget/2026/q3/spending-on-plan-by-department-and-month\n' };
+const REPORT_INPUT = {
+  path: 'reports/q3.md',
+  content:
+    '# Q3 report\nSpending is on plan: https://example.org/budget/2026/q3/spending-on-plan-by-department-and-month\n',
+};
 
 let browser: Browser | null = null;
 const running: HttpDaemon[] = [];
@@ -60,19 +73,37 @@ function approvalRoot(): string {
   writeFile(
     root,
     'governance/agents/writer_agent.md',
-    agentFile(['name: writer_agent', 'type: executional', 'description: Writes reports.', 'entry: true', 'next: []', 'content_type: report', 'tools: [write_file]', 'approval: [write_file]']),
+    agentFile([
+      'name: writer_agent',
+      'type: executional',
+      'description: Writes reports.',
+      'entry: true',
+      'next: []',
+      'content_type: report',
+      'tools: [write_file]',
+      'approval: [write_file]',
+    ]),
   );
   return root;
 }
 
 function writerScript(): ScriptedProvider {
   return scripted({
-    writer_agent: [{ tool_calls: [{ id: 'w1', name: 'write_file', input: REPORT_INPUT }] }, agentMessage({ content: { report: 'written' }, contentType: 'report' })],
+    writer_agent: [
+      { tool_calls: [{ id: 'w1', name: 'write_file', input: REPORT_INPUT }] },
+      agentMessage({ content: { report: 'written' }, contentType: 'report' }),
+    ],
   });
 }
 
 /** Starts the daemon, submits Alice's request and waits until its write waits for approval. */
-async function pausedSession(requestId: string): Promise<{ root: string; url: string; sessionId: string; provider: ScriptedProvider; releaseSecondCall: () => void }> {
+async function pausedSession(requestId: string): Promise<{
+  root: string;
+  url: string;
+  sessionId: string;
+  provider: ScriptedProvider;
+  releaseSecondCall: () => void;
+}> {
   const root = approvalRoot();
   const provider = writerScript();
   const releaseSecondCall = provider.hold(2);
@@ -80,10 +111,16 @@ async function pausedSession(requestId: string): Promise<{ root: string; url: st
   const started = await startHttpDaemon(root, provider);
   running.push(started);
   const { url } = started;
-  const submitted = await postJson(`${url}/v1/requests`, { request: 'Write the Q3 report.', request_id: requestId }, TOKENS.alice);
+  const submitted = await postJson(
+    `${url}/v1/requests`,
+    { request: 'Write the Q3 report.', request_id: requestId },
+    TOKENS.alice,
+  );
   expect(submitted.status).toBe(202);
   const sessionId = submitted.body.session_id as string;
-  await waitFor('the approval request', () => journalOf(root, sessionId).some((record) => record.type === 'approval_request'));
+  await waitFor('the approval request', () =>
+    journalOf(root, sessionId).some((record) => record.type === 'approval_request'),
+  );
   return { root, url, sessionId, provider, releaseSecondCall };
 }
 
@@ -165,7 +202,9 @@ describe.skipIf(skipped)('answering an approval in headless Chromium', () => {
 
     // The tool runs; the model's next call is held, so the page shows the session running, then done.
     await seesText(alice.locator('h1 .status'), 'running', 15_000);
-    await waitFor('the approved tool call to write its file', () => existsSync(path.join(root, 'workspace', sessionId, REPORT_INPUT.path)));
+    await waitFor('the approved tool call to write its file', () =>
+      existsSync(path.join(root, 'workspace', sessionId, REPORT_INPUT.path)),
+    );
     expect(readFileSync(path.join(root, 'workspace', sessionId, REPORT_INPUT.path), 'utf8')).toBe(REPORT_INPUT.content);
     releaseSecondCall();
     await seesText(alice.locator('h1 .status'), 'success', 15_000);
@@ -176,7 +215,16 @@ describe.skipIf(skipped)('answering an approval in headless Chromium', () => {
 
     // The decision went through the inbox as a reply file, and the audit entry names Alice and her reason.
     // Bound to the call the page showed (SPEC §16), and Alice as the token's user, not a claim.
-    expect(archivedReplies(root)).toEqual([{ session_id: sessionId, approve: true, reason: 'Checked the path and the text.', call_id: 'w1', args_sha256: argumentsSha256(REPORT_INPUT), http_user: 'alice' }]);
+    expect(archivedReplies(root)).toEqual([
+      {
+        session_id: sessionId,
+        approve: true,
+        reason: 'Checked the path and the text.',
+        call_id: 'w1',
+        args_sha256: argumentsSha256(REPORT_INPUT),
+        http_user: 'alice',
+      },
+    ]);
     const entry = (await auditEntries(root)).find((candidate) => candidate.sessionId === sessionId)!;
     expect(entry.body).toMatch(/\[APPROVALS\]: \[\{[^\]]*"approve":true/);
     expect(entry.body).toMatch(/\[APPROVALS\]: [^\n]*"user":"alice"/);
@@ -188,7 +236,9 @@ describe.skipIf(skipped)('answering an approval in headless Chromium', () => {
     const { root, url, sessionId, provider, releaseSecondCall } = await pausedSession('web-deny');
     // At a phone's width the call, its input and the form fit without scrolling sideways.
     const alice = await openAsAlice(url, sessionId, 390);
-    expect((await alice.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number).toBeLessThanOrEqual(1);
+    expect(
+      (await alice.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number,
+    ).toBeLessThanOrEqual(1);
     await alice.getByLabel(/Reason for your decision/).fill('Wrong folder.');
     await alice.getByRole('button', { name: 'Deny' }).click();
     await seesText(alice.getByRole('status'), 'Your denial was sent');
@@ -204,7 +254,16 @@ describe.skipIf(skipped)('answering an approval in headless Chromium', () => {
 
     releaseSecondCall();
     await seesText(alice.locator('h1 .status'), 'success', 15_000);
-    expect(archivedReplies(root)).toEqual([{ session_id: sessionId, approve: false, reason: 'Wrong folder.', call_id: 'w1', args_sha256: argumentsSha256(REPORT_INPUT), http_user: 'alice' }]);
+    expect(archivedReplies(root)).toEqual([
+      {
+        session_id: sessionId,
+        approve: false,
+        reason: 'Wrong folder.',
+        call_id: 'w1',
+        args_sha256: argumentsSha256(REPORT_INPUT),
+        http_user: 'alice',
+      },
+    ]);
     const entry = (await auditEntries(root)).find((candidate) => candidate.sessionId === sessionId)!;
     expect(entry.body).toMatch(/\[APPROVALS\]: [^\n]*"approve":false[^\n]*"reason":"Wrong folder."/);
   }, 90_000);

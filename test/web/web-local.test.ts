@@ -15,9 +15,17 @@ describe('web view without tokens', () => {
     const started = await startHttpDaemon(exampleRoot(), new GatedProvider());
     running.push(started);
     const { url } = started;
-    const submitted = await postJson(`${url}/v1/requests`, { request: 'Summarize <b>this</b> & that.', request_id: 'local-1' });
+    const submitted = await postJson(`${url}/v1/requests`, {
+      request: 'Summarize <b>this</b> & that.',
+      request_id: 'local-1',
+    });
     expect(submitted.status).toBe(202);
-    await waitFor('the result', async () => (await fetch(`${url}/v1/requests/local-1`).then((response) => response.json()) as { status: string }).status === 'success');
+    await waitFor(
+      'the result',
+      async () =>
+        ((await fetch(`${url}/v1/requests/local-1`).then((response) => response.json())) as { status: string })
+          .status === 'success',
+    );
 
     const login = await fetch(`${url}/ui/login`, { redirect: 'manual' });
     expect(login.status).toBe(302);

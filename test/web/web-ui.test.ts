@@ -13,7 +13,14 @@ import { tokenSha256 } from '../../src/http/http-auth.js';
 import { waitFor } from '../daemon/daemon-helpers.js';
 import { exampleRoot, removeTempDirs } from '../pipeline/pipeline-test-helpers.js';
 import { GatedProvider, postJson, startHttpDaemon, type HttpDaemon } from '../http/http-test-helpers.js';
-import { launchChromium, skipsWithoutChromium, seesCount, seesText, shoot, signIn as signInWith } from './browser-helpers.js';
+import {
+  launchChromium,
+  skipsWithoutChromium,
+  seesCount,
+  seesText,
+  shoot,
+  signIn as signInWith,
+} from './browser-helpers.js';
 
 const skipped = skipsWithoutChromium('web UI');
 
@@ -57,11 +64,19 @@ describe.skipIf(skipped)('web view in headless Chromium', () => {
     const { url } = started;
 
     // Alice's first request stops on a question; Bob runs one of his own to the end.
-    const asked = await postJson(`${url}/v1/requests`, { request: 'Summarize the budget meeting.', request_id: 'alice-question' }, TOKENS.alice);
+    const asked = await postJson(
+      `${url}/v1/requests`,
+      { request: 'Summarize the budget meeting.', request_id: 'alice-question' },
+      TOKENS.alice,
+    );
     expect(asked.status).toBe(202);
     provider.release(1);
     await waitFor('the pending result', () => existsSync(path.join(root, 'system', 'outbox', 'alice-question.json')));
-    const bobs = await postJson(`${url}/v1/requests`, { request: 'List the action items of the venue call.', request_id: 'bob-done' }, TOKENS.bob);
+    const bobs = await postJson(
+      `${url}/v1/requests`,
+      { request: 'List the action items of the venue call.', request_id: 'bob-done' },
+      TOKENS.bob,
+    );
     provider.release(6);
     await waitFor("bob's result", () => existsSync(path.join(root, 'system', 'outbox', 'bob-done.json')));
 
