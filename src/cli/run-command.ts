@@ -25,6 +25,10 @@ import { internalFailureResult } from './run-failure-result.js';
 import { createProvider } from '../llm/create-provider.js';
 import type { RecordingProvider } from '../llm/recording-provider.js';
 
+/** `govflow run` runs requests and replies; controls act on sessions a daemon holds (docs/run-control.md). */
+const CONTROL_BY_DAEMON =
+  'this is a control file: controls are applied by the daemon only; use govflow cancel|retry|fork|rerun, or drop the file into system/inbox/ of a running daemon';
+
 function describeResult(result: ResultDocument): string {
   const output = typeof result.output === 'string' ? result.output : JSON.stringify(result.output, null, 2);
   return [
@@ -86,6 +90,7 @@ export const runCommand: CommandDefinition = {
     ): Promise<number | null> => {
       const parsed = parse(config);
       if (parsed.kind === 'invalid') return fail(`${target} is not a request: ${parsed.reason}`);
+      if (parsed.kind === 'control') return fail(CONTROL_BY_DAEMON);
       const requestId = parsed.kind === 'request' ? (parsed.requestId ?? generateRequestId()) : null;
       let results: StoreResults | undefined;
       try {
@@ -152,6 +157,7 @@ export const runCommand: CommandDefinition = {
     try {
       const parsed = parse(runtime.config);
       if (parsed.kind === 'invalid') return fail(`${target} is not a request: ${parsed.reason}`);
+      if (parsed.kind === 'control') return fail(CONTROL_BY_DAEMON);
       const signal = new AbortController().signal;
       // Sessions of earlier `govflow run`s that were killed mid-way are finished first (README: CLI).
       const claims = new RunClaims(runtime.config.paths.state);
