@@ -10,6 +10,7 @@ import type { SessionRow, SessionStanding } from '../store/session-reads.js';
 import { JournalFormatError, type JournalRecord } from '../store/session-journal.js';
 import { httpSubmissionName } from '../intake/request-submission.js';
 import { tablesOf } from './postgres-connection.js';
+import { GovflowError } from '../errors.js';
 import { readJournalRows } from './postgres-session-store.js';
 import type { SessionLeases } from './session-leases.js';
 
@@ -34,7 +35,8 @@ export class ClusterReads implements SessionReads {
   constructor(
     private readonly pool: pg.Pool,
     schema: string,
-    private readonly leases: SessionLeases,
+    /** The queue submissions go to; null for a reader that submits nothing (the CLI). */
+    private readonly leases: SessionLeases | null,
     paths: Pick<SystemPaths, 'outbox' | 'sessions' | 'logs'>,
   ) {
     this.files = new FilesSessionReads(paths);
@@ -99,6 +101,7 @@ export class ClusterReads implements SessionReads {
     user: string;
     metadata: Record<string, unknown> | null;
   }): Promise<'queued' | 'duplicate'> {
+    if (!this.leases) throw new GovflowError('internal', 'this store reader takes no submissions');
     const outcome = await this.leases.enqueue({
       ...request,
       sourceFile: httpSubmissionName(request.requestId),
