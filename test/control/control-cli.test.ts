@@ -102,6 +102,7 @@ describe('govflow cancel|retry|rerun|fork', () => {
     const rerun = await cli('rerun', original);
     expect(rerun.code).toBe(0);
     expect(rerun.stdout).toContain('request_id: cli-1-rerun-1');
+    expect((await ended('cli-1-rerun-1')).status).toBe('success');
   }, 90_000);
 
   it('bulk: --dry-run lists the matches and cancels none; then every match is cancelled', async () => {
