@@ -46,7 +46,7 @@ describe('edit_file', () => {
     expect(
       await edit.call({ path: 'src/app.ts', old_string: 'retries = 3', new_string: 'retries = 5' }, context),
     ).toEqual({ output: 'edited src/app.ts: replaced 1 occurrence (36 bytes now)', isError: false });
-    expect(await refusal(edit.call({ path: 'src/app.ts', old_string: '3', new_string: '4' }, context))).toMatch(
+    expect(await refusal(edit.call({ path: 'src/app.ts', old_string: 'const', new_string: 'let' }, context))).toMatch(
       /old_string occurs 2 times in "src\/app\.ts"; give more surrounding text .* or set replace_all: true/,
     );
     expect(readFileSync(path.join(context.workspace, 'src/app.ts'), 'utf8')).toBe(
