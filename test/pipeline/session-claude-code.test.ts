@@ -130,7 +130,7 @@ describe('a Claude Code agent in a session', () => {
       call('c1', 'write_file', { path: 'src/app.js', content: 'const retries = 3;\nmodule.exports = { retries };\n' }),
       call('c2', 'write_file', { path: 'check.js', content: CHECK_SCRIPT }),
       call('c3', 'edit_file', { path: 'src/app.js', old_string: 'retries = 3', new_string: 'retries = 5' }),
-      call('c4', 'search_files', { pattern: 'retries = \\d', glob: '*.js' }),
+      call('c4', 'search_files', { pattern: 'retries = \\d', path: 'src', glob: '*.js' }),
       call('c5', 'run_command', { command: check }),
       done,
     ];
