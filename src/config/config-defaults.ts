@@ -223,6 +223,7 @@ export const CONFIG_DEFAULTS = {
   agents: {
     /** A folder of Claude Code agent files (e.g. .claude/agents) loaded in place, beside governance/agents/. */
     claude_code_dir: null as string | null,
+    /** How Claude Code agent files load (in governance/agents/ and in claude_code_dir). */
     claude_code: {
       /** A Claude Code tool with no govflow counterpart: `warn` (left out, named by validate) or `error`. */
       unknown_tools: 'warn' as 'warn' | 'error',
