@@ -5,10 +5,12 @@
  * bound approval dropped in the inbox lets the allowed one run; the audit entry records what ran.
  * An edit of the Claude Code folder reaches the running daemon like an edit of governance/agents.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argumentsSha256 } from '../../src/message/canonical-json.js';
+import { isProcessAlive } from '../../src/store/process-alive.js';
 import { buildDistOnce } from './build-once.js';
 import {
   answer,
@@ -27,7 +29,27 @@ afterAll(cleanupAll);
 const NODE = process.execPath;
 const BUILD = `${NODE} build.js`;
 
-function claudeRoot(): string {
+const calls = (id: string, name: string, input: Record<string, unknown>) => ({
+  tool_calls: [{ id, name, input }],
+});
+
+const BUILDER_SCRIPT = [
+  calls('c1', 'write_file', { path: 'version.txt', content: 'version=1.0.0\n' }),
+  calls('c2', 'write_file', {
+    path: 'build.js',
+    content: `const fs = require('fs'); fs.writeFileSync('dist.txt', fs.readFileSync('version.txt', 'utf8') + process.argv.slice(2).join(' '));`,
+  }),
+  calls('c3', 'edit_file', { path: 'version.txt', old_string: '1.0.0', new_string: '1.1.0' }),
+  calls('c4', 'search_files', { pattern: 'version=', literal: true }),
+  calls('c5', 'run_command', { command: `${BUILD} --release; touch hacked` }),
+  calls('c6', 'run_command', { command: `${BUILD} --release` }),
+  { json: answer({ content: 'built 1.1.0', contentType: 'text', next: null }) },
+];
+
+function claudeRoot(
+  commands = `{ allow: ["Bash(${BUILD}:*)"], timeout_ms: 20000 }`,
+  builder: unknown[] = BUILDER_SCRIPT,
+): string {
   const root = makeRoot(
     [
       'timezone: UTC',
@@ -35,7 +57,7 @@ function claudeRoot(): string {
       'agents:',
       '  claude_code_dir: .claude/agents',
       'tools:',
-      `  commands: { allow: ["Bash(${BUILD}:*)"], timeout_ms: 20000 }`,
+      `  commands: ${commands}`,
       '',
     ].join('\n'),
   );
@@ -72,9 +94,6 @@ function claudeRoot(): string {
       '',
     ].join('\n'),
   );
-  const calls = (id: string, name: string, input: Record<string, unknown>) => ({
-    tool_calls: [{ id, name, input }],
-  });
   writeScript(
     root,
     JSON.stringify({
@@ -82,18 +101,7 @@ function claudeRoot(): string {
         lead_agent: [
           { json: answer({ content: { brief: 'release' }, contentType: 'brief', next: 'release_builder' }) },
         ],
-        release_builder: [
-          calls('c1', 'write_file', { path: 'version.txt', content: 'version=1.0.0\n' }),
-          calls('c2', 'write_file', {
-            path: 'build.js',
-            content: `const fs = require('fs'); fs.writeFileSync('dist.txt', fs.readFileSync('version.txt', 'utf8') + process.argv.slice(2).join(' '));`,
-          }),
-          calls('c3', 'edit_file', { path: 'version.txt', old_string: '1.0.0', new_string: '1.1.0' }),
-          calls('c4', 'search_files', { pattern: 'version=', literal: true }),
-          calls('c5', 'run_command', { command: `${BUILD} --release; touch hacked` }),
-          calls('c6', 'run_command', { command: `${BUILD} --release` }),
-          { json: answer({ content: 'built 1.1.0', contentType: 'text', next: null }) },
-        ],
+        release_builder: builder,
       },
     }),
   );
@@ -161,4 +169,56 @@ describe('govflow start with a Claude Code agent folder', () => {
     const status = await daemon.stop('SIGTERM');
     expect(status.code).toBe(0);
   }, 90_000);
+
+  it('a command left running by a kill -9 of the daemon is killed with its children at the next start', async () => {
+    const slow = `${NODE} slow.js`;
+    // Writes started-<pid> at once; a child it starts would write its marker after 4 s, it after 5 s.
+    const body = [
+      "const fs = require('fs');",
+      "const { spawn } = require('child_process');",
+      "fs.writeFileSync('started-' + process.pid, '');",
+      "const child = \"const parent = process.ppid; setTimeout(() => require('fs').writeFileSync('child-finished-' + parent, ''), 4000)\";",
+      "spawn(process.execPath, ['-e', child], { stdio: 'ignore' });",
+      "setTimeout(() => fs.writeFileSync('finished-' + process.pid, ''), 5000);",
+    ].join('\n');
+    const root = claudeRoot(`{ allow: ["Bash(${slow})"], auto_approve: ["Bash(${slow})"], timeout_ms: 60000 }`, [
+      calls('c1', 'write_file', { path: 'slow.js', content: body }),
+      calls('c2', 'run_command', { command: slow }),
+      { json: answer({ content: 'done', contentType: 'text', next: null }) },
+    ]);
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+    const first = await startDaemon(root, { env });
+    dropJson(root, 'slow.json', { request: 'Run the slow job.', request_id: 'slow' });
+    const started = await waitFor(
+      'the command to start',
+      () => {
+        const folder = path.join(root, 'workspace');
+        for (const session of existsSync(folder) ? readdirSync(folder) : [])
+          for (const name of readdirSync(path.join(folder, session)))
+            if (name.startsWith('started-')) return { session, pid: Number(name.slice('started-'.length)) };
+        return null;
+      },
+      { timeoutMs: 30_000, detail: () => first.stderrTail() },
+    );
+    expect(readdirSync(path.join(root, 'system', 'state', 'commands'))).toHaveLength(1);
+    await first.kill9();
+    // Orphaned, it still runs; the next daemon ends its group before resuming the session.
+    expect(isProcessAlive(started.pid)).toBe(true);
+    const second = await startDaemon(root, { env });
+    await waitFor('the orphan to be killed', () => !isProcessAlive(started.pid), { timeoutMs: 10_000 });
+    // The session resumes: the call whose result was never journaled runs again, to its end.
+    await waitFor('the success result', () => resultOf(root, 'slow')?.status === 'success', {
+      timeoutMs: 40_000,
+      detail: () => second.stderrTail(),
+    });
+    await sleep(1000);
+    const files = readdirSync(path.join(root, 'workspace', started.session));
+    expect(files).not.toContain(`finished-${started.pid}`);
+    expect(files).not.toContain(`child-finished-${started.pid}`);
+    // The run after the restart went to its end, its child included.
+    const rerun = files.filter((name) => name.startsWith('finished-'));
+    expect(rerun).toHaveLength(1);
+    expect(files).toContain(`child-${rerun[0]}`);
+    expect((await second.stop('SIGTERM')).code).toBe(0);
+  }, 120_000);
 });
