@@ -6,7 +6,6 @@
  * An edit of the Claude Code folder reaches the running daemon like an edit of governance/agents.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argumentsSha256 } from '../../src/message/canonical-json.js';
@@ -172,14 +171,18 @@ describe('govflow start with a Claude Code agent folder', () => {
 
   it('a command left running by a kill -9 of the daemon is killed with its children at the next start', async () => {
     const slow = `${NODE} slow.js`;
-    // Writes started-<pid> at once; a child it starts would write its marker after 4 s, it after 5 s.
+    // The command and a child it starts (pids in started-<pid>, child-<pid>) would write their
+    // markers after 60 s; run again after a restart (a started- file is there), after 0.5 s.
     const body = [
       "const fs = require('fs');",
       "const { spawn } = require('child_process');",
+      "const delay = fs.readdirSync('.').some((name) => name.startsWith('started-')) ? 500 : 60000;",
       "fs.writeFileSync('started-' + process.pid, '');",
-      "const child = \"const parent = process.ppid; setTimeout(() => require('fs').writeFileSync('child-finished-' + parent, ''), 4000)\";",
-      "spawn(process.execPath, ['-e', child], { stdio: 'ignore' });",
-      "setTimeout(() => fs.writeFileSync('finished-' + process.pid, ''), 5000);",
+      'const code = "setTimeout(() => require(\'fs\').writeFileSync(\'child-finished-" + process.pid + "\', \'\'), " + delay + "); setInterval(() => {}, 1000);";',
+      "const child = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });",
+      'child.unref();',
+      "fs.writeFileSync('child-' + child.pid, '');",
+      "setTimeout(() => fs.writeFileSync('finished-' + process.pid, ''), delay + 500);",
     ].join('\n');
     const root = claudeRoot(`{ allow: ["Bash(${slow})"], auto_approve: ["Bash(${slow})"], timeout_ms: 60000 }`, [
       calls('c1', 'write_file', { path: 'slow.js', content: body }),
@@ -189,36 +192,47 @@ describe('govflow start with a Claude Code agent folder', () => {
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
     const first = await startDaemon(root, { env });
     dropJson(root, 'slow.json', { request: 'Run the slow job.', request_id: 'slow' });
-    const started = await waitFor(
-      'the command to start',
+    const pidsOf = (prefix: string) => {
+      const folder = path.join(root, 'workspace');
+      return (existsSync(folder) ? readdirSync(folder) : []).flatMap((session) =>
+        readdirSync(path.join(folder, session))
+          .filter((name) => name.startsWith(prefix))
+          .map((name) => ({ session, pid: Number(name.slice(prefix.length)) })),
+      );
+    };
+    const [started] = await waitFor(
+      'the command and its child to start',
       () => {
-        const folder = path.join(root, 'workspace');
-        for (const session of existsSync(folder) ? readdirSync(folder) : [])
-          for (const name of readdirSync(path.join(folder, session)))
-            if (name.startsWith('started-')) return { session, pid: Number(name.slice('started-'.length)) };
-        return null;
+        const found = pidsOf('started-');
+        return found.length === 1 && pidsOf('child-').length === 1 ? found : null;
       },
       { timeoutMs: 30_000, detail: () => first.stderrTail() },
     );
+    const [child] = pidsOf('child-');
     expect(readdirSync(path.join(root, 'system', 'state', 'commands'))).toHaveLength(1);
     await first.kill9();
-    // Orphaned, it still runs; the next daemon ends its group before resuming the session.
-    expect(isProcessAlive(started.pid)).toBe(true);
+    // Orphaned, both still run; the next daemon ends their group before resuming the session.
+    expect([isProcessAlive(started.pid), isProcessAlive(child.pid)]).toEqual([true, true]);
     const second = await startDaemon(root, { env });
-    await waitFor('the orphan to be killed', () => !isProcessAlive(started.pid), { timeoutMs: 10_000 });
+    await waitFor('the orphans to be killed', () => !isProcessAlive(started.pid) && !isProcessAlive(child.pid), {
+      timeoutMs: 15_000,
+    });
     // The session resumes: the call whose result was never journaled runs again, to its end.
     await waitFor('the success result', () => resultOf(root, 'slow')?.status === 'success', {
       timeoutMs: 40_000,
       detail: () => second.stderrTail(),
     });
-    await sleep(1000);
     const files = readdirSync(path.join(root, 'workspace', started.session));
     expect(files).not.toContain(`finished-${started.pid}`);
     expect(files).not.toContain(`child-finished-${started.pid}`);
-    // The run after the restart went to its end, its child included.
+    // The run after the restart went to its end, its child's marker included; the child, which
+    // would run forever, ended with it.
     const rerun = files.filter((name) => name.startsWith('finished-'));
     expect(rerun).toHaveLength(1);
     expect(files).toContain(`child-${rerun[0]}`);
+    const children = files.filter((name) => /^child-\d+$/.test(name)).map((name) => Number(name.slice(6)));
+    expect(children).toHaveLength(2);
+    await waitFor('every child to be gone', () => children.every((pid) => !isProcessAlive(pid)));
     expect((await second.stop('SIGTERM')).code).toBe(0);
   }, 120_000);
 });
