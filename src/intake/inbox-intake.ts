@@ -7,7 +7,7 @@
  * it, so 10,000 waiting requests hold 10,000 names, not their texts. Invalid files and duplicate
  * ids go to system/failed/; done files to system/archive/YYYYMMDD/ (request-archive.ts).
  */
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
@@ -26,16 +26,32 @@ import { isPlainObject } from '../message/json-text.js';
 /** Control files are small; a JSON claim up to this size is read at its claim to see whether it is one. */
 const CONTROL_PEEK_BYTES = 65_536;
 const CONTROL_KEY = /"control"\s*:/;
+const CONTROL_BYTES = Buffer.from('"control"');
 
-/** The text of a claimed `.json` regular file small enough to be a control; null otherwise. */
+/** Reused by every peek: reads are synchronous, so one buffer serves them all. */
+const PEEK_BUFFER = Buffer.allocUnsafe(CONTROL_PEEK_BYTES + 1);
+
+/**
+ * The text of a claimed `.json` file small enough to be a control; '' for one that names no
+ * "control"; null otherwise (a symlink, a folder, a larger file). One open and one read: it runs
+ * for every JSON claim of a flood.
+ */
 export function peekControlText(claimedPath: string): string | null {
   if (!claimedPath.toLowerCase().endsWith('.json')) return null;
+  let fd: number | null = null;
   try {
-    const stats = lstatSync(claimedPath);
-    if (!stats.isFile() || stats.size > CONTROL_PEEK_BYTES) return null;
-    return readFileSync(claimedPath, 'utf8');
+    fd = openSync(claimedPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const read = readSync(fd, PEEK_BUFFER, 0, PEEK_BUFFER.length, 0);
+    // A larger file is no control: it waits for a slot like a request.
+    if (read > CONTROL_PEEK_BYTES) return null;
+    // Most claims are requests: they are told apart by their bytes, without decoding them.
+    if (PEEK_BUFFER.subarray(0, read).indexOf(CONTROL_BYTES) === -1) return '';
+    const text = PEEK_BUFFER.toString('utf8', 0, read);
+    return CONTROL_KEY.test(text) ? text : '';
   } catch {
-    return null;
+    return null; // a folder (EISDIR), a symlink (ELOOP), gone: not a control
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }
 
@@ -264,8 +280,11 @@ export class InboxIntake {
 
   private enqueue(claimName: string, submittedText?: string): void {
     if (this.stopRequested()) return;
-    if (this.options.handleControl && !this.adopted.has(claimName) && this.takeControl(claimName, submittedText))
-      return;
+    if (this.options.handleControl && !this.adopted.has(claimName) && claimName.toLowerCase().endsWith('.json')) {
+      // A submission's text is at hand; a dropped file is read at once (one open, one read: a flood stays fast).
+      const text = submittedText ?? peekControlText(path.join(this.processing, claimName));
+      if (text !== null && this.takeControl(claimName, text)) return;
+    }
     this.waiting.push(claimName);
     if (submittedText !== undefined) this.submitted.set(claimName, submittedText);
     this.pump();
@@ -305,10 +324,9 @@ export class InboxIntake {
    * A control goes to its own lane at its claim: true when `claimName` was one (applied now, or
    * refused now when it is a control that cannot be). A control over CONTROL_PEEK_BYTES takes a slot.
    */
-  private takeControl(claimName: string, submittedText?: string): boolean {
+  private takeControl(claimName: string, text: string): boolean {
     const claimedPath = path.join(this.processing, claimName);
-    const text = submittedText ?? peekControlText(claimedPath);
-    if (text === null || !CONTROL_KEY.test(text)) return false;
+    if (!CONTROL_KEY.test(text)) return false;
     const item = claimedItem(claimedPath, Buffer.from(text, 'utf8'), this.options.maxBytes);
     let work: Promise<void>;
     if (item.kind === 'control') work = this.options.handleControl!(item);
