@@ -5,17 +5,24 @@
  * the next start); the bulk form with --dry-run; retry, rerun and fork print the new session's ids
  * as the daemon assigned them.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
 import {
+  EXAMPLE_ANSWERS,
   cleanupAll,
   dropJson,
+  exampleScript,
   listDir,
+  makeRoot,
   readResult,
+  readSessions,
   runCli,
+  scriptedConfig,
+  spawnCli,
   waitFor,
+  writeScript,
   type DaemonProcess,
 } from '../daemon/daemon-helpers.js';
 import { REQUEST_TEXT } from '../providers/example-app-responder.js';
@@ -131,6 +138,30 @@ describe('govflow cancel|retry|rerun|fork', () => {
     expect((await ended('bulk-1')).status).toBe('cancelled');
     expect((await ended('bulk-2')).status).toBe('cancelled');
   }, 90_000);
+
+  it('govflow run stops its own session on SIGINT: the session ends cancelled and run exits 1', async () => {
+    const own = makeRoot(scriptedConfig());
+    writeScript(
+      own,
+      exampleScript({ responses: { goal_agent: [{ json: EXAMPLE_ANSWERS.goal_agent, delay_ms: 600_000 }] } }),
+    );
+    const request = path.join(own, 'request.txt');
+    writeFileSync(request, 'Summarize: Ana sends the budget.');
+    const run = spawnCli(own, ['run', request, '--root', own, '--json']);
+    await waitFor('its first message', () => readSessions(own)[0]?.messages.length === 1, {
+      detail: () => run.stderrTail(),
+    });
+    run.signal('SIGINT');
+    const status = await run.exited;
+    expect(status.code).toBe(1);
+    const result = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(result).toMatchObject({
+      status: 'cancelled',
+      messages: 1,
+      control: { action: 'cancel', reason: 'govflow run was interrupted (SIGINT)' },
+    });
+    expect(run.stderr).toMatch(/SIGINT: cancelling the session/);
+  }, 60_000);
 
   it('exits 3 when no daemon runs: the control waits in the inbox and applies at the next start', async () => {
     dropJson(root, 'hang-3.json', { request: `${REQUEST_TEXT} ${HANG}`, request_id: 'cli-3' });
