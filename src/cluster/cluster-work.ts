@@ -10,12 +10,9 @@ import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
 import type { Backend, ShutdownStep, WorkContext, WorkSource } from '../daemon/work-source.js';
 import { recoverClaimedFiles, readClaimedFile, type IntakeControl, type IntakeItem } from '../intake/claimed-file.js';
-import { forkOrderOf } from '../daemon/fork-requests.js';
-import { claimInboxControls } from '../intake/control-sweep.js';
-import type { CancelOrder } from '../pipeline/run-controls.js';
-import type { ForkOrder } from '../pipeline/runner-contract.js';
-import { StoreControls, type QueuedCancel } from './store-controls.js';
-import { coalesced } from './coalesced-run.js';
+import { claimInboxControls } from '../intake/control-peek.js';
+import { heldCancels, StoreControls } from './store-controls.js';
+import { runClaimedSession } from './claimed-run.js';
 import { tablesOf } from './postgres-connection.js';
 import { readJournalRows } from './postgres-session-store.js';
 import { moveToFailed } from '../intake/failed-files.js';
@@ -56,26 +53,6 @@ const POLL_MS = 1000;
 const PROJECTION_DELAY_MS = 20;
 const HEARTBEAT = "record this daemon's heartbeat in the store";
 
-/** The cancel a queued store control orders (its file was archived when the store took it). */
-function cancelOrderOf(cancel: QueuedCancel): CancelOrder {
-  return {
-    controlId: cancel.control_id,
-    by: cancel.by,
-    claimedBy: cancel.claimed_by,
-    reason: cancel.reason,
-    claimedAt: cancel.claimed_at,
-    sourceFile: cancel.source_file,
-    claimedPath: null,
-  };
-}
-
-/** The fork a queued request carries (written by the intake that accepted it), as the runner takes it. */
-function forkOf(fork: Record<string, unknown> | undefined): { fork?: ForkOrder } {
-  if (fork === undefined) return {};
-  const order = forkOrderOf(fork);
-  return typeof order === 'string' ? {} : { fork: order };
-}
-
 /** Opens the Postgres store; throws StoreUnreachableError (exit 2, naming host and port) when it does not answer. */
 export async function openClusterBackend(config: GovflowConfig, log: OperationalLog): Promise<Backend> {
   const cluster = await openClusterStore(config, (message) =>
@@ -114,8 +91,8 @@ export class ClusterWork implements WorkSource {
   private readonly deliverOutbox: () => Promise<void>;
   private readonly storeIntake: StoreIntake;
   private readonly controls: StoreControls;
-  /** Sessions whose cancel was handed to their run here and has not settled. */
-  private readonly cancelling = new Set<string>();
+  /** Cancels waiting in the store for sessions held here, handed to their runs. */
+  private readonly checkControls: () => Promise<void>;
   private projecting: Promise<void> | null = null;
   private readonly remoteEvents: RemoteSessionEvents;
   private readonly outages: OutageLog;
@@ -143,6 +120,11 @@ export class ClusterWork implements WorkSource {
       records: async (sessionId) => (await readJournalRows(cluster.pool, table, sessionId)).records,
       events: this.events,
     });
+    this.checkControls = heldCancels(
+      this.controls,
+      () => cluster.store.heldLeases().keys(),
+      (sessionId, order) => context.runtime.runner.cancelRunning(sessionId, order),
+    );
     this.outages = new OutageLog(log);
     this.deliverOutbox = outboxDelivery(cluster, config.paths.outbox, config.daemon.fsync, log);
     this.remoteEvents = new RemoteSessionEvents(this.events, (sessionId) => this.running.has(sessionId));
@@ -209,22 +191,6 @@ export class ClusterWork implements WorkSource {
   handleControl(item: IntakeControl): Promise<void> {
     return this.storeIntake.handle(item);
   }
-
-  /**
-   * Cancels queued in the store for sessions running here (docs/run-control.md): their calls are
-   * aborted now. One that its run did not apply (it paused or ended first) stays queued: a paused
-   * session is claimable with it, and whoever claims it ends it cancelled.
-   */
-  private readonly checkControls = coalesced(async () => {
-    const here = [...this.cluster.store.heldLeases().keys()].filter((sessionId) => !this.cancelling.has(sessionId));
-    for (const { sessionId, cancel } of await this.controls.pendingCancels(here)) {
-      if (this.cancelling.has(sessionId)) continue;
-      const delivery = this.context.runtime.runner.cancelRunning(sessionId, cancelOrderOf(cancel));
-      if (delivery === null) continue;
-      this.cancelling.add(sessionId);
-      void delivery.finally(() => this.cancelling.delete(sessionId));
-    }
-  });
 
   async prepare(): Promise<void> {
     const { config, cluster } = this;
@@ -367,68 +333,8 @@ export class ClusterWork implements WorkSource {
   }
 
   private async runClaimed(claimed: ClaimedSession, signal: AbortSignal): Promise<void> {
-    const { runner } = this.context.runtime;
-    const { sessionId, request } = claimed;
-    await this.versions.pin(sessionId, claimed.governanceHash);
-    if (claimed.control) {
-      // A cancel waits for it: the session ends cancelled before anything else runs.
-      const order = cancelOrderOf(claimed.control);
-      if (claimed.journaled) await runner.cancelStopped(sessionId, order, signal);
-      else
-        await runner.startSession(
-          {
-            requestId: claimed.requestId,
-            sessionId,
-            text: request.text,
-            user: request.user,
-            metadata: request.metadata,
-            sourceFile: request.source_file,
-            claimedPath: null,
-            cancel: order,
-          },
-          signal,
-        );
-      return;
-    }
-    if (claimed.previousState === 'paused' && claimed.reply) {
-      const reply = claimed.reply;
-      // The runner logs how each session ends.
-      await runner.replyToSession(
-        sessionId,
-        {
-          text: reply.text,
-          sourceFile: reply.source_file,
-          claimedPath: null,
-          ...(reply.approval
-            ? {
-                approval: { approve: reply.approval.approve, reason: reply.approval.reason, user: reply.approval.user },
-              }
-            : {}),
-        } as Parameters<typeof runner.replyToSession>[1],
-        signal,
-      );
-    } else if (!claimed.journaled) {
-      await runner.startSession(
-        {
-          requestId: claimed.requestId,
-          sessionId,
-          text: request.text,
-          user: request.user,
-          metadata: request.metadata,
-          sourceFile: request.source_file,
-          claimedPath: null,
-          ...forkOf(request.fork),
-        },
-        signal,
-      );
-    } else {
-      if (claimed.previousState === 'running')
-        this.log.warn('took over a session whose lease ran out; resuming it from the journal', {
-          session: sessionId,
-          epoch: claimed.epoch,
-        });
-      await runner.recoverSession(sessionId, signal);
-    }
+    await this.versions.pin(claimed.sessionId, claimed.governanceHash);
+    await runClaimedSession(this.context.runtime.runner, claimed, signal, this.log);
   }
 
   /** Renews every lease held here; lost ones (or all, when Postgres has not answered for a lease) stop. */

@@ -6,6 +6,10 @@
  * its calls. The cancel's commit marks it applied (`replies_applied`), with any reply it withdrew.
  */
 import type pg from 'pg';
+import { forkOrderOf } from '../daemon/fork-requests.js';
+import type { CancelDelivery, CancelOrder } from '../pipeline/run-controls.js';
+import type { ForkOrder } from '../pipeline/runner-contract.js';
+import { coalesced } from './coalesced-run.js';
 import { inTransaction, tablesOf } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
 
@@ -72,4 +76,48 @@ export class StoreControls {
     );
     return rows.rows.map((row) => ({ sessionId: row.session_id, cancel: row.control }));
   }
+}
+
+/** The cancel a queued store control orders (its file was archived when the store took it). */
+export function cancelOrderOf(cancel: QueuedCancel): CancelOrder {
+  return {
+    controlId: cancel.control_id,
+    by: cancel.by,
+    claimedBy: cancel.claimed_by,
+    reason: cancel.reason,
+    claimedAt: cancel.claimed_at,
+    sourceFile: cancel.source_file,
+    claimedPath: null,
+  };
+}
+
+/** The fork a queued request carries (written by the intake that accepted it), as the runner takes it. */
+export function forkOf(fork: Record<string, unknown> | undefined): { fork?: ForkOrder } {
+  if (fork === undefined) return {};
+  const order = forkOrderOf(fork);
+  return typeof order === 'string' ? {} : { fork: order };
+}
+
+/**
+ * Hands the cancels waiting in the store for sessions held here to their runs (their calls are
+ * aborted now); called on a work notification naming one of them, and at every poll. A cancel a
+ * run did not apply (it paused or ended first) stays queued: a paused session is claimable with
+ * it, and whoever claims it ends it cancelled.
+ */
+export function heldCancels(
+  controls: StoreControls,
+  held: () => Iterable<string>,
+  cancelRunning: (sessionId: string, order: CancelOrder) => Promise<CancelDelivery> | null,
+): () => Promise<void> {
+  const delivering = new Set<string>();
+  return coalesced(async () => {
+    const here = [...held()].filter((sessionId) => !delivering.has(sessionId));
+    for (const { sessionId, cancel } of await controls.pendingCancels(here)) {
+      if (delivering.has(sessionId)) continue;
+      const delivery = cancelRunning(sessionId, cancelOrderOf(cancel));
+      if (delivery === null) continue;
+      delivering.add(sessionId);
+      void delivery.finally(() => delivering.delete(sessionId));
+    }
+  });
 }

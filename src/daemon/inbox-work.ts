@@ -16,9 +16,8 @@ import {
   type IntakeReply,
   type IntakeRequest,
 } from '../intake/claimed-file.js';
-import { claimInboxControls } from '../intake/control-sweep.js';
+import { claimInboxControls, peekControlText } from '../intake/control-peek.js';
 import { ownerUidOf } from '../intake/file-owner.js';
-import { peekControlText } from '../intake/inbox-intake.js';
 import type { ForkOrder } from '../pipeline/runner-contract.js';
 import { forkOrderOf } from './fork-requests.js';
 import { InboxControls } from './inbox-controls.js';

@@ -7,7 +7,7 @@
  * it, so 10,000 waiting requests hold 10,000 names, not their texts. Invalid files and duplicate
  * ids go to system/failed/; done files to system/archive/YYYYMMDD/ (request-archive.ts).
  */
-import { closeSync, constants, existsSync, openSync, readSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
@@ -21,49 +21,7 @@ import { archiveRequestFiles } from './request-archive.js';
 import { RequestIdRegistry } from './request-id-registry.js';
 import { writeClaimedSubmission, type Submission, type SubmissionOutcome } from './request-submission.js';
 import type { IntakeControl } from './claimed-file.js';
-import { isPlainObject } from '../message/json-text.js';
-
-/** Control files are small; a JSON claim up to this size is read at its claim to see whether it is one. */
-const CONTROL_PEEK_BYTES = 65_536;
-const CONTROL_KEY = /"control"\s*:/;
-const CONTROL_BYTES = Buffer.from('"control"');
-
-/** Reused by every peek: reads are synchronous, so one buffer serves them all. */
-const PEEK_BUFFER = Buffer.allocUnsafe(CONTROL_PEEK_BYTES + 1);
-
-/**
- * The text of a claimed `.json` file small enough to be a control; '' for one that names no
- * "control"; null otherwise (a symlink, a folder, a larger file). One open and one read: it runs
- * for every JSON claim of a flood.
- */
-export function peekControlText(claimedPath: string): string | null {
-  if (!claimedPath.toLowerCase().endsWith('.json')) return null;
-  let fd: number | null = null;
-  try {
-    fd = openSync(claimedPath, constants.O_RDONLY | constants.O_NOFOLLOW);
-    const read = readSync(fd, PEEK_BUFFER, 0, PEEK_BUFFER.length, 0);
-    // A larger file is no control: it waits for a slot like a request.
-    if (read > CONTROL_PEEK_BYTES) return null;
-    // Most claims are requests: they are told apart by their bytes, without decoding them.
-    if (PEEK_BUFFER.subarray(0, read).indexOf(CONTROL_BYTES) === -1) return '';
-    const text = PEEK_BUFFER.toString('utf8', 0, read);
-    return CONTROL_KEY.test(text) ? text : '';
-  } catch {
-    return null; // a folder (EISDIR), a symlink (ELOOP), gone: not a control
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
-}
-
-/** A JSON object with a "control" key: a control, even one too broken to apply. */
-function looksLikeControl(text: string): boolean {
-  try {
-    const document = JSON.parse(text) as unknown;
-    return isPlainObject(document) && document.control !== undefined;
-  } catch {
-    return false;
-  }
-}
+import { CONTROL_KEY, looksLikeControl, peekControlText } from './control-peek.js';
 
 export interface InboxIntakeOptions {
   paths: SystemPaths;
