@@ -89,6 +89,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
         keyId,
         intervalMs: config.audit.checkpoint_ms,
         witnesses: config.audit.witnesses,
+        durable: config.daemon.fsync,
         log: (message, fields) => options.log?.warn(message, fields),
       });
     }
