@@ -52,7 +52,7 @@ export interface WorkSource {
 
 /** A store below the daemon: what the runtime takes from it, and its work source once the runtime is open. */
 export interface Backend {
-  runtimeOptions: Pick<RuntimeOptions, 'store' | 'governanceFor'>;
+  runtimeOptions: Pick<RuntimeOptions, 'store' | 'governanceFor' | 'spend'>;
   work(context: WorkContext): WorkSource;
   /** Closes what opening the backend made, when the runtime could not open. */
   close(): Promise<void>;

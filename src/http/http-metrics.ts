@@ -1,6 +1,7 @@
 /** Prometheus metrics (`GET /metrics`, docs/http-api.md) from the session event bus; listeners only count. */
 import { readDiskStatus } from '../store/status-file.js';
 import { witnessLag } from '../audit/checkpoint-witnesses.js';
+import { webhookLag, type WebhookLag } from '../notify/webhook-notifier.js';
 import { readNames } from '../audit/log-retention.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { SystemPaths } from '../config/system-paths.js';
@@ -113,6 +114,45 @@ export class GovflowMetrics {
       collect() {
         this.reset();
         for (const lag of witnessLag(sources.paths.state, process.pid)) this.set({ witness: lag.witness }, lag.pending);
+      },
+    });
+
+    // Webhook deliveries (docs/webhooks.md), as the daemon's backlog last wrote them to system/state/webhooks.json.
+    const webhookGauge = (name: string, help: string, value: (lag: WebhookLag) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['url'],
+        registers: [registry],
+        collect() {
+          this.reset();
+          for (const lag of webhookLag(sources.paths.state, process.pid)) this.set({ url: lag.url }, value(lag));
+        },
+      });
+    webhookGauge(
+      'govflow_webhook_deliveries_waiting',
+      'Webhook events not delivered yet to an endpoint (retried with backoff for 24 h)',
+      (lag) => lag.waiting,
+    );
+    webhookGauge(
+      'govflow_webhook_deliveries_failed',
+      'Webhook events given up after 24 h of retries (kept in system/state/deliveries/webhooks/*/failed/)',
+      (lag) => lag.failed,
+    );
+    webhookGauge(
+      'govflow_webhook_deliveries_delivered',
+      'Webhook events an endpoint took (2xx) since the daemon started',
+      (lag) => lag.delivered,
+    );
+    new Gauge({
+      name: 'govflow_webhook_last_error',
+      help: "1 with the endpoint's last delivery error while its deliveries fail (cleared by the next delivery)",
+      labelNames: ['url', 'error'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const lag of webhookLag(sources.paths.state, process.pid))
+          if (lag.last_error !== null) this.set({ url: lag.url, error: lag.last_error.slice(0, 200) }, 1);
       },
     });
 

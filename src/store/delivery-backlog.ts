@@ -134,6 +134,7 @@ class TargetBacklog<T> {
     }
     records.sort((left, right) => left.created_at.localeCompare(right.created_at) || left.id.localeCompare(right.id));
     this.queue.push(...records);
+    this.lastError = records.findLast((record) => record.last_error !== null)?.last_error ?? null;
     if (records.length > 0)
       this.options.log?.('info', `${this.options.noun} backlog: ${records.length} waiting for ${this.target.name}`);
     this.kick();
