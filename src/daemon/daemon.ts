@@ -119,6 +119,8 @@ export class GovflowDaemon {
       settleMs: config.intake.settle_ms,
       rescanIntervalMs: config.intake.rescan_interval_ms,
       concurrency: this.work.intakeConcurrency,
+      maxQueued: config.http.max_queued,
+      ...(this.work.queuedElsewhere ? { queuedElsewhere: this.work.queuedElsewhere } : {}),
       timezone: config.timezone,
       handle: (item) => this.work.handle(item),
       onRejected: (rejection) =>
@@ -153,6 +155,7 @@ export class GovflowDaemon {
         },
         ...(this.work.reads ? { reads: this.work.reads } : {}),
         web: webView,
+        queued: () => intake.waitingToStart,
       });
     }
     await this.work.recover();

@@ -37,6 +37,8 @@ export interface WorkSource {
   readonly reads?: SessionReads;
   /** The ready line's words about the backend, ending in ", " when any. */
   readonly label: string;
+  /** Accepted requests waiting to start outside the intake (the store's queue), for http.max_queued. */
+  readonly queuedElsewhere?: () => number;
   handle(item: IntakeItem): Promise<void>;
   /** Before the HTTP API opens and anything new is claimed (claims a crash left are listed here). */
   prepare(intake: InboxIntake): Promise<void>;
