@@ -88,6 +88,8 @@ class TargetBacklog<T> {
   private timer: NodeJS.Timeout | null = null;
   private failures = 0;
   private closed = false;
+  /** File changes under way (removals, rewrites), which close() waits for. */
+  private readonly fileWork = new Set<Promise<unknown>>();
   failed = 0;
   deliveredCount = 0;
   lastError: string | null = null;
@@ -129,7 +131,7 @@ class TargetBacklog<T> {
           file: path.join(this.folder, name),
           error: errorMessage(error),
         });
-        void this.moveToFailed(name);
+        this.track(this.moveToFailed(name));
       }
     }
     records.sort((left, right) => left.created_at.localeCompare(right.created_at) || left.id.localeCompare(right.id));
@@ -200,6 +202,17 @@ class TargetBacklog<T> {
     this.timer = null;
   }
 
+  /** Resolves once the try and the file changes under way are done. */
+  async settled(): Promise<void> {
+    await this.sending;
+    while (this.fileWork.size > 0) await Promise.allSettled([...this.fileWork]);
+  }
+
+  private track(work: Promise<unknown>): void {
+    const tracked = work.catch(() => undefined).finally(() => this.fileWork.delete(tracked));
+    this.fileWork.add(tracked);
+  }
+
   private async drain(): Promise<void> {
     for (;;) {
       const record = this.queue.find((candidate) => !this.held.has(candidate.id));
@@ -221,14 +234,17 @@ class TargetBacklog<T> {
     this.failures = 0;
     this.deliveredCount += 1;
     this.lastError = null;
+    const file = path.join(this.folder, fileNameOf(record.id));
     if (this.once.delete(record.id)) {
       this.delivered.add(record.id);
-      void appendFile(
-        path.join(this.folder, DELIVERED_FILE),
-        `${JSON.stringify({ id: record.id, at: new Date().toISOString() })}\n`,
-      ).catch(() => undefined);
-    }
-    void rm(path.join(this.folder, fileNameOf(record.id)), { force: true }).catch(() => undefined);
+      // Remembered before the file goes: a crash in between sends it again rather than never.
+      this.track(
+        appendFile(
+          path.join(this.folder, DELIVERED_FILE),
+          `${JSON.stringify({ id: record.id, at: new Date().toISOString() })}\n`,
+        ).then(() => rm(file, { force: true })),
+      );
+    } else this.track(rm(file, { force: true }));
     this.changed();
   }
 
@@ -247,7 +263,7 @@ class TargetBacklog<T> {
         error: record.last_error,
         folder: path.join(this.folder, FAILED_FOLDER),
       });
-      void this.moveToFailed(fileNameOf(record.id), record);
+      this.track(this.moveToFailed(fileNameOf(record.id), record));
     } else {
       if (!this.options.ordered) this.queue.push(...this.queue.splice(index, 1));
       if (this.failures === 1)
@@ -257,8 +273,10 @@ class TargetBacklog<T> {
           { target: this.target.name, error: record.last_error },
         );
       // The attempt count and last error, for status after a restart; not synced (a lost update only loses that).
-      void writeFile(path.join(this.folder, fileNameOf(record.id)), `${JSON.stringify(record)}\n`).catch(
-        () => undefined,
+      this.track(
+        writeFileAtomicAsync(path.join(this.folder, fileNameOf(record.id)), `${JSON.stringify(record)}\n`, {
+          durable: false,
+        }),
       );
     }
     this.changed();
@@ -376,6 +394,7 @@ export class DeliveryBacklog<T> {
     }
     for (const target of this.targets) target.close();
     this.abort.abort();
+    await Promise.all(this.targets.map((target) => target.settled()));
     // The last change is told on the next turn of the event loop.
     await new Promise((resolve) => setImmediate(resolve));
   }
