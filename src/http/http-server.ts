@@ -213,7 +213,8 @@ export class HttpApi {
     });
     app.setErrorHandler((error, request, reply) => {
       const problem = problemOf(error, settings.max_body_bytes);
-      if (problem.status >= 500)
+      // 503 says "not now" (stopping, a full queue), not that something broke.
+      if (problem.status >= 500 && problem.status !== 503)
         log.error('http: request failed', {
           method: request.method,
           url: request.url.slice(0, 200),

@@ -6,15 +6,13 @@
  * event again under the same webhook-id, byte for byte, with a fresh timestamp and signature, until
  * it takes it — while the session has long ended, and `govflow status` and /metrics show the wait.
  */
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
+import { singleAgentRoot, WORKER_DONE } from '../support/single-agent-root.js';
 import {
   answer,
   cleanupAll,
   dropJson,
-  makeRoot,
   readResult,
   runCli,
   scriptedConfig,
@@ -31,7 +29,7 @@ import {
 } from '../support/webhook-receiver.js';
 
 const SECRET = newWebhookSecret();
-const DONE = answer({ content: { report: 'done' }, contentType: 'report' });
+const DONE = WORKER_DONE;
 const QUESTION = 'Which quarter do you mean?';
 const ASK = answer({ content: { question: QUESTION }, contentType: 'report', status: 'pending', message: QUESTION });
 
@@ -40,42 +38,21 @@ let daemon: DaemonProcess;
 let root: string;
 let httpUrl: string;
 
-/** A root whose one agent answers from the script; webhooks to /all (every event) and /approvals (one event). */
-function workerRoot(extra: string): string {
-  const created = makeRoot(scriptedConfig(extra));
-  const agents = path.join(created, 'governance', 'agents');
-  for (const file of readdirSync(agents)) rmSync(path.join(agents, file));
-  writeFileSync(
-    path.join(agents, 'worker_agent.md'),
-    [
-      '---',
-      'name: worker_agent',
-      'type: executional',
-      'description: Works, asks, and writes files with approval.',
-      'entry: true',
-      'next: []',
-      'content_type: report',
-      'tools: [write_file]',
-      'approval: [write_file]',
-      '---',
-      '# Worker\nDo the work.\n',
-    ].join('\n'),
-  );
-  return created;
-}
-
 beforeAll(async () => {
   await buildDistOnce();
   receiver = await startWebhookReceiver(SECRET);
-  root = workerRoot(
-    [
-      'http: { listen: "127.0.0.1:0" }',
-      'notify:',
-      '  webhooks:',
-      `    - { url: "${receiver.url}/all", secret_env: HOOK_SECRET }`,
-      `    - { url: "${receiver.url}/approvals", events: [approval_requested], secret_env: HOOK_SECRET }`,
-      '',
-    ].join('\n'),
+  root = singleAgentRoot(
+    scriptedConfig(
+      [
+        'http: { listen: "127.0.0.1:0" }',
+        'notify:',
+        '  webhooks:',
+        `    - { url: "${receiver.url}/all", secret_env: HOOK_SECRET }`,
+        `    - { url: "${receiver.url}/approvals", events: [approval_requested], secret_env: HOOK_SECRET }`,
+        '',
+      ].join('\n'),
+    ),
+    ['tools: [write_file]', 'approval: [write_file]'],
   );
   writeScript(
     root,

@@ -8,11 +8,11 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
+import { singleAgentRoot, WORKER_DONE } from '../support/single-agent-root.js';
 import {
   answer,
   cleanupAll,
   dropJson,
-  makeRoot,
   readResult,
   runCli,
   scriptedConfig,
@@ -42,7 +42,7 @@ afterAll(async () => {
 });
 
 function hookRoot(hookPath: string, script: Record<string, unknown[]>): string {
-  const root = makeRoot(
+  const root = singleAgentRoot(
     scriptedConfig(
       `notify:\n  webhooks:\n    - { url: "${receiver.url}${hookPath}", secret_env: HOOK_SECRET }\nintake: { concurrency: 1 }\n`,
     ),
@@ -51,14 +51,12 @@ function hookRoot(hookPath: string, script: Record<string, unknown[]>): string {
   return root;
 }
 
-const EXAMPLE_OK = {
-  objective_agent: [{ json: answer({ content: { objectives: ['x'] }, contentType: 'objectives', next: null }) }],
-};
+const WORKER_OK = { worker_agent: [{ json: WORKER_DONE }] };
 
 describe('durable webhook deliveries (SPEC §20)', () => {
   it('sends what waited when the daemon was killed -9, after the restart, within 10 s and under the same ids', async () => {
     receiver.answer((_index, at) => (at === '/killed' ? 503 : 204));
-    const root = hookRoot('/killed', EXAMPLE_OK);
+    const root = hookRoot('/killed', WORKER_OK);
     const first = await startDaemon(root, { env: ENV });
     dropJson(root, 'a.json', { request: 'first', request_id: 'killed-a' });
     dropJson(root, 'b.json', { request: 'second', request_id: 'killed-b' });
@@ -99,8 +97,8 @@ describe('durable webhook deliveries (SPEC §20)', () => {
 
   it('tells a pause once, not again at each restart while it waits', async () => {
     receiver.answer(() => 204);
-    const ask = answer({ content: { q: QUESTION }, contentType: 'objectives', status: 'pending', message: QUESTION });
-    const root = hookRoot('/paused', { objective_agent: [{ json: ask }] });
+    const ask = answer({ content: { q: QUESTION }, contentType: 'report', status: 'pending', message: QUESTION });
+    const root = hookRoot('/paused', { worker_agent: [{ json: ask }] });
     const first = await startDaemon(root, { env: ENV });
     dropJson(root, 'ask.json', { request: 'ask me', request_id: 'paused-1' });
     await waitFor('the pause event', () => receiver.verified('/paused').length === 1);
@@ -118,7 +116,7 @@ describe('durable webhook deliveries (SPEC §20)', () => {
 
   it('gives up an event still failing 24 h after it was made, and counts it as failed', async () => {
     receiver.answer(() => 500);
-    const root = hookRoot('/old', EXAMPLE_OK);
+    const root = hookRoot('/old', WORKER_OK);
     const url = `${receiver.url}/old`;
     const folder = targetFolderOf(webhookBacklogFolder(path.join(root, 'system', 'state')), url);
     mkdirSync(folder, { recursive: true });
@@ -153,7 +151,7 @@ describe('durable webhook deliveries (SPEC §20)', () => {
   }, 60_000);
 
   it('refuses to validate or start while a webhook secret is not set, naming the variable', async () => {
-    const root = hookRoot('/unset', EXAMPLE_OK);
+    const root = hookRoot('/unset', WORKER_OK);
     const validate = await runCli(['validate', '--root', root]);
     expect(validate.code).toBe(1);
     expect(validate.stderr).toContain('notify.webhooks[0].secret_env names HOOK_SECRET, which is not set');
