@@ -104,6 +104,7 @@ export class ClusterWork implements WorkSource {
   private queuedInStore = 0;
   private readonly countQueued: () => Promise<void>;
   readonly queuedElsewhere = () => this.queuedInStore;
+  readonly refreshQueued = () => this.countQueued();
 
   constructor(
     private readonly config: GovflowConfig,

@@ -155,7 +155,10 @@ export class GovflowDaemon {
         },
         ...(this.work.reads ? { reads: this.work.reads } : {}),
         web: webView,
-        queued: () => intake.waitingToStart,
+        queued: async () => {
+          await this.work.refreshQueued?.();
+          return intake.waitingToStart;
+        },
       });
     }
     await this.work.recover();

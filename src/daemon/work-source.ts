@@ -37,8 +37,10 @@ export interface WorkSource {
   readonly reads?: SessionReads;
   /** The ready line's words about the backend, ending in ", " when any. */
   readonly label: string;
-  /** Accepted requests waiting to start outside the intake (the store's queue), for http.max_queued. */
+  /** Accepted requests waiting to start outside the intake (the store's queue, as last counted), for http.max_queued. */
   readonly queuedElsewhere?: () => number;
+  /** Counts them again now (before POST /v1/requests decides on http.max_queued). */
+  readonly refreshQueued?: () => Promise<void>;
   handle(item: IntakeItem): Promise<void>;
   /** Before the HTTP API opens and anything new is claimed (claims a crash left are listed here). */
   prepare(intake: InboxIntake): Promise<void>;

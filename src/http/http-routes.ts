@@ -36,7 +36,7 @@ export interface RouteContext {
   /** The backend's read seam: the root's files, or Postgres in cluster mode (src/cluster/cluster-reads.ts). */
   reads: SessionReads;
   /** True while `http.max_queued` accepted requests wait to start: POST /v1/requests answers 503. */
-  queueFull: () => boolean;
+  queueFull: () => Promise<boolean>;
 }
 
 /** Seconds a client is told to wait when the queue is full: about what a few sessions take to start. */
@@ -85,7 +85,7 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
     if (context.isStopping()) throw stopping();
     const caller = callerOf(request);
     requireSubmitter(caller);
-    if (context.queueFull())
+    if (await context.queueFull())
       throw new HttpProblem(
         503,
         'queue_full',

@@ -42,7 +42,7 @@ export interface HttpApiOptions {
   /** The browser view mounted under /ui (src/web), handed in by the daemon: it sits above the API it uses. */
   web?: WebView;
   /** Accepted requests waiting to start (`http.max_queued` compares with it); none: never full. */
-  queued?: () => number;
+  queued?: () => number | Promise<number>;
 }
 
 /** A browser view on the API: its routes, and how its pages are signed in to. */
@@ -177,8 +177,8 @@ export class HttpApi {
       streams: new Set(),
       cancellation,
       reads,
-      queueFull: () =>
-        settings.max_queued !== null && options.queued !== undefined && options.queued() >= settings.max_queued,
+      queueFull: async () =>
+        settings.max_queued !== null && options.queued !== undefined && (await options.queued()) >= settings.max_queued,
     };
 
     const web = options.web;
