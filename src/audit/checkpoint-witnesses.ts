@@ -11,6 +11,7 @@ import path from 'node:path';
 import { DEFAULT_BACKOFF } from '../backoff.js';
 import { DeliveryBacklog, type DeliveryTarget, type TargetLag } from '../store/delivery-backlog.js';
 import type { Checkpoint } from './checkpoint-format.js';
+import { postJson } from '../notify/json-post.js';
 
 /** A witness's backlog, for status and metrics. */
 export interface WitnessLag {
@@ -56,14 +57,8 @@ function witnessTarget(target: string): DeliveryTarget<Checkpoint> {
       const checkpoint = record.payload;
       const line = JSON.stringify(checkpoint);
       if (/^https?:\/\//.test(target)) {
-        const response = await fetch(target, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: line,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(10_000)]),
-        });
-        await response.body?.cancel();
-        if (!response.ok) throw new GovflowError('provider', `HTTP ${response.status} from ${target}`);
+        const status = await postJson(target, line, { timeoutMs: 10_000, signal });
+        if (status < 200 || status > 299) throw new GovflowError('provider', `HTTP ${status} from ${target}`);
         return;
       }
       await mkdir(target, { recursive: true });

@@ -2,7 +2,7 @@
  * Webhooks (docs/webhooks.md): each session end or pause becomes Standard Webhooks events, queued
  * durably in govflow's one delivery backlog (src/store/delivery-backlog.ts) under
  * system/state/deliveries/webhooks/, then POSTed to every endpoint that subscribes to them with
- * `webhook-id`, `webhook-timestamp` and a `v1` signature made anew for each try. A non-2xx answer,
+ * `webhook-id`, `webhook-timestamp` and a `v1` signature made anew for each try (json-post.ts). A non-2xx answer,
  * or none within 10 s, is retried with backoff for 24 h. Nothing here blocks or fails a session.
  */
 import path from 'node:path';
@@ -14,6 +14,7 @@ import type { OperationalLog } from '../log-contract.js';
 import { DeliveryBacklog, type DeliveryTarget, type TargetLag } from '../store/delivery-backlog.js';
 import { readStatusFile, writeStatusFile } from '../store/status-file.js';
 import { webhookEventsOf, type SessionNotice } from './webhook-events.js';
+import { postJson, PostTimeoutError } from './json-post.js';
 
 /** A receiver must answer within this (SPEC §20), else the try counts as failed. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -110,40 +111,32 @@ function endpointTarget(endpoint: WebhookEndpoint): DeliveryTarget<WebhookPayloa
     async send(record, signal) {
       const now = new Date();
       const body = record.payload.body;
-      let response: Response;
+      let status: number;
       try {
-        response = await fetch(endpoint.url, {
-          method: 'POST',
+        status = await postJson(endpoint.url, body, {
           headers: {
-            'content-type': 'application/json',
             'user-agent': 'govflow-webhooks',
             'webhook-id': record.id,
             'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
             'webhook-signature': endpoint.signer.sign(record.id, now, body),
           },
-          body,
-          // A redirect is an answer other than 2xx: the endpoint's URL is what was configured.
-          redirect: 'manual',
-          signal: AbortSignal.any([signal, AbortSignal.timeout(WEBHOOK_TIMEOUT_MS)]),
+          timeoutMs: WEBHOOK_TIMEOUT_MS,
+          signal,
         });
-        await response.body?.cancel();
       } catch (error) {
-        const timedOut = (error as Error).name === 'TimeoutError';
         throw new GovflowError(
           'provider',
-          timedOut
-            ? `no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`
-            : `cannot reach it: ${describeFetchError(error)}`,
+          error instanceof PostTimeoutError ? error.message : `cannot reach it: ${describeFetchError(error)}`,
         );
       }
-      if (response.status < 200 || response.status > 299) throw new GovflowError('provider', `HTTP ${response.status}`);
+      // A redirect is an answer other than 2xx too: the endpoint's URL is what was configured.
+      if (status < 200 || status > 299) throw new GovflowError('provider', `HTTP ${status}`);
     },
   };
 }
 
 function describeFetchError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? errorMessage(error);
+  return (error as { code?: string }).code ?? errorMessage(error);
 }
 
 export class WebhookNotifier {

@@ -1,30 +1,22 @@
 /**
  * govflow's one way to deliver something to the outside with retries (STYLE Part IV): signed
  * checkpoints to audit witnesses (src/audit/checkpoint-witnesses.ts) and webhooks (src/notify/).
- * Each target keeps a durable backlog folder, one file per item written before it is sent and
- * removed once it is delivered; a target that fails waits out a backoff before its next try, so
- * a receiver that is down costs one request per backoff, and nothing here ever blocks the caller.
- * After a start the backlog left by the last run is tried at once (at least once: a crash between
- * a delivery and the removal of its file sends it again, with the same id). Items older than
- * `giveUpAfterMs` that fail once more move to `failed/`.
+ * Each target keeps a durable backlog in its folder (backlog-log.ts: an item is on disk before it
+ * is sent, its delivery noted after); a target that fails waits out a backoff before its next try,
+ * so a receiver that is down costs one request per backoff, and nothing here ever blocks the
+ * caller. After a start the backlog left by the last run is tried at once (at least once: a crash
+ * between a delivery and its note sends it again, with the same id). Items older than
+ * `giveUpAfterMs` that fail once more go to `failed/<id>.json`.
  */
-import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { backoffDelayMs, type BackoffOptions } from '../backoff.js';
 import { errorMessage } from '../errors.js';
 import { sha256Hex } from '../sha256-hex.js';
-import { writeFileAtomicAsync } from './atomic-file.js';
+import { BacklogLog, type DeliveryRecord } from './backlog-log.js';
 
-/** One item waiting for a target, as its file holds it. */
-export interface DeliveryRecord<T> {
-  v: 1;
-  id: string;
-  payload: T;
-  created_at: string;
-  attempts: number;
-  last_error: string | null;
-}
+export type { DeliveryRecord };
 
 export interface DeliveryTarget<T> {
   /** How status and logs name it: a URL or a folder. */
@@ -62,13 +54,14 @@ export interface DeliveryBacklogOptions<T> {
   /** What a target is, in log lines ("audit witness", "webhook"). */
   targetNoun: string;
   log?: (level: 'info' | 'warn', message: string, fields?: Record<string, unknown>) => void;
-  /** Told after any change of the lags (status files; called at most once per turn of the event loop). */
+  /** Told after changes of the lags (status files), at most every 250 ms and once at close. */
   onChange?: (lags: TargetLag[]) => void;
 }
 
 /** How long ids of delivered items flagged `once` are remembered, so enqueuing one again sends nothing. */
 const REMEMBER_DELIVERED_MS = 30 * 86_400_000;
-const DELIVERED_FILE = 'delivered.jsonl';
+/** Status files are rewritten at most this often. */
+const STATUS_INTERVAL_MS = 250;
 const FAILED_FOLDER = 'failed';
 
 /** A file name for an id: the id itself when it is safe, else its hash. */
@@ -82,13 +75,15 @@ class TargetBacklog<T> {
   /** Waiting items, in the order they are tried. */
   private readonly queue: DeliveryRecord<T>[] = [];
   private readonly held = new Set<string>();
-  private readonly delivered = new Set<string>();
+  /** Ids flagged `once` delivered within REMEMBER_DELIVERED_MS, with when. */
+  private delivered = new Map<string, string>();
   private readonly once = new Set<string>();
   private sending: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private failures = 0;
   private closed = false;
-  /** File changes under way (removals, rewrites), which close() waits for. */
+  private readonly log: BacklogLog<T>;
+  /** Failed items being written to failed/, which close() waits for. */
   private readonly fileWork = new Set<Promise<unknown>>();
   failed = 0;
   deliveredCount = 0;
@@ -102,43 +97,32 @@ class TargetBacklog<T> {
     private readonly signal: AbortSignal,
     private readonly changed: () => void,
   ) {
-    this.folder = path.join(options.folder, sha256Hex(target.name).slice(0, 16));
+    this.folder = targetFolderOf(options.folder, target.name);
+    this.log = new BacklogLog<T>(this.folder, options.durable);
   }
 
   get waiting(): number {
     return this.queue.length;
   }
 
-  /** Reads what the last run left (and the ids it delivered), then tries it. */
+  /** Reads what the last run left (and the `once` ids it delivered), then tries it. */
   load(): void {
     mkdirSync(this.folder, { recursive: true });
     writeFileSync(path.join(this.folder, 'target.json'), `${JSON.stringify({ target: this.target.name })}\n`);
-    this.loadDelivered();
     const failedFolder = path.join(this.folder, FAILED_FOLDER);
     this.failed = existsSync(failedFolder)
       ? readdirSync(failedFolder).filter((name) => name.endsWith('.json')).length
       : 0;
-    const records: DeliveryRecord<T>[] = [];
-    for (const name of readdirSync(this.folder)) {
-      if (!name.endsWith('.json') || name.startsWith('.') || name === 'target.json') continue;
-      try {
-        const record = JSON.parse(readFileSync(path.join(this.folder, name), 'utf8')) as DeliveryRecord<T>;
-        if (record.v !== 1 || typeof record.id !== 'string' || fileNameOf(record.id) !== name)
-          throw new Error('not a delivery record of this version');
-        records.push(record);
-      } catch (error) {
-        this.options.log?.('warn', `${this.options.noun} backlog: ${name} cannot be read; moved to failed/`, {
-          file: path.join(this.folder, name),
-          error: errorMessage(error),
-        });
-        this.track(this.moveToFailed(name));
-      }
-    }
-    records.sort((left, right) => left.created_at.localeCompare(right.created_at) || left.id.localeCompare(right.id));
-    this.queue.push(...records);
-    this.lastError = records.findLast((record) => record.last_error !== null)?.last_error ?? null;
-    if (records.length > 0)
-      this.options.log?.('info', `${this.options.noun} backlog: ${records.length} waiting for ${this.target.name}`);
+    const { waiting, delivered, skipped } = this.log.load(Date.now() - REMEMBER_DELIVERED_MS);
+    if (skipped > 0)
+      this.options.log?.('warn', `${this.options.noun} backlog: skipped ${skipped} line(s) a crash cut`, {
+        file: this.log.path,
+      });
+    this.delivered = delivered;
+    this.queue.push(...waiting);
+    this.lastError = waiting.findLast((record) => record.last_error !== null)?.last_error ?? null;
+    if (waiting.length > 0)
+      this.options.log?.('info', `${this.options.noun} backlog: ${waiting.length} waiting for ${this.target.name}`);
     this.kick();
   }
 
@@ -153,23 +137,18 @@ class TargetBacklog<T> {
       attempts: 0,
       last_error: null,
     };
-    // Held while its file is written: a drain under way must not deliver (and remove) it first.
+    // Held while its line is written: a delivery must not be noted before the item it delivers.
     this.held.add(id);
     if (options.once) this.once.add(id);
     this.queue.push(record);
     this.changed();
     try {
-      await writeFileAtomicAsync(path.join(this.folder, fileNameOf(id)), `${JSON.stringify(record)}\n`, {
-        durable: this.options.durable,
-      });
+      await this.log.add(record);
     } catch (error) {
       this.options.log?.(
         'warn',
-        `${this.options.noun} backlog: cannot write ${id} to disk; it is delivered from memory`,
-        {
-          target: this.target.name,
-          error: errorMessage(error),
-        },
+        `${this.options.noun} backlog: cannot write ${id} to ${this.log.path}; it is delivered from memory`,
+        { target: this.target.name, error: errorMessage(error) },
       );
     }
     if (!options.hold) this.release(id);
@@ -202,15 +181,11 @@ class TargetBacklog<T> {
     this.timer = null;
   }
 
-  /** Resolves once the try and the file changes under way are done. */
+  /** Resolves once the try under way and every line are written; closes the file. */
   async settled(): Promise<void> {
     await this.sending;
     while (this.fileWork.size > 0) await Promise.allSettled([...this.fileWork]);
-  }
-
-  private track(work: Promise<unknown>): void {
-    const tracked = work.catch(() => undefined).finally(() => this.fileWork.delete(tracked));
-    this.fileWork.add(tracked);
+    await this.log.close();
   }
 
   private async drain(): Promise<void> {
@@ -234,17 +209,11 @@ class TargetBacklog<T> {
     this.failures = 0;
     this.deliveredCount += 1;
     this.lastError = null;
-    const file = path.join(this.folder, fileNameOf(record.id));
-    if (this.once.delete(record.id)) {
-      this.delivered.add(record.id);
-      // Remembered before the file goes: a crash in between sends it again rather than never.
-      this.track(
-        appendFile(
-          path.join(this.folder, DELIVERED_FILE),
-          `${JSON.stringify({ id: record.id, at: new Date().toISOString() })}\n`,
-        ).then(() => rm(file, { force: true })),
-      );
-    } else this.track(rm(file, { force: true }));
+    const at = new Date().toISOString();
+    const once = this.once.delete(record.id);
+    if (once) this.delivered.set(record.id, at);
+    this.log.note({ done: record.id, at, ...(once ? { once: true as const } : {}) });
+    this.log.compactIfIdle(this.queue.length, this.delivered);
     this.changed();
   }
 
@@ -258,12 +227,22 @@ class TargetBacklog<T> {
     if (giveUpAfterMs !== null && Date.now() - Date.parse(record.created_at) >= giveUpAfterMs) {
       this.queue.splice(index, 1);
       this.failed += 1;
+      const file = path.join(this.folder, FAILED_FOLDER, fileNameOf(record.id));
       this.options.log?.('warn', `${this.options.noun} ${record.id} given up after ${record.attempts} attempts`, {
         target: this.target.name,
         error: record.last_error,
-        folder: path.join(this.folder, FAILED_FOLDER),
+        file,
       });
-      this.track(this.moveToFailed(fileNameOf(record.id), record));
+      const work = mkdir(path.dirname(file), { recursive: true })
+        .then(() => writeFile(file, `${JSON.stringify(record)}\n`))
+        .then(() => this.log.note({ gone: record.id }))
+        .catch((problem: unknown) =>
+          this.options.log?.('warn', `${this.options.noun} backlog: cannot write ${file}`, {
+            error: errorMessage(problem),
+          }),
+        )
+        .finally(() => this.fileWork.delete(work));
+      this.fileWork.add(work);
     } else {
       if (!this.options.ordered) this.queue.push(...this.queue.splice(index, 1));
       if (this.failures === 1)
@@ -272,12 +251,8 @@ class TargetBacklog<T> {
           `${this.options.targetNoun} ${this.target.name} did not take a ${this.options.noun}; retrying with backoff (sessions go on)`,
           { target: this.target.name, error: record.last_error },
         );
-      // The attempt count and last error, for status after a restart; not synced (a lost update only loses that).
-      this.track(
-        writeFileAtomicAsync(path.join(this.folder, fileNameOf(record.id)), `${JSON.stringify(record)}\n`, {
-          durable: false,
-        }),
-      );
+      // The attempt count and last error, for status after a restart.
+      this.log.note({ try: record.id, attempts: record.attempts, last_error: record.last_error });
     }
     this.changed();
     if (this.closed) return;
@@ -290,44 +265,6 @@ class TargetBacklog<T> {
     );
     this.timer.unref();
   }
-
-  private async moveToFailed(name: string, record?: DeliveryRecord<T>): Promise<void> {
-    const failedFolder = path.join(this.folder, FAILED_FOLDER);
-    try {
-      await mkdir(failedFolder, { recursive: true });
-      if (record) await writeFile(path.join(failedFolder, name), `${JSON.stringify(record)}\n`);
-      if (record) await rm(path.join(this.folder, name), { force: true });
-      else await rename(path.join(this.folder, name), path.join(failedFolder, name));
-    } catch (error) {
-      this.options.log?.('warn', `${this.options.noun} backlog: cannot move ${name} to failed/`, {
-        error: errorMessage(error),
-      });
-    }
-  }
-
-  /** Ids delivered within REMEMBER_DELIVERED_MS; older lines are dropped from the file. */
-  private loadDelivered(): void {
-    const file = path.join(this.folder, DELIVERED_FILE);
-    if (!existsSync(file)) return;
-    const cutoff = Date.now() - REMEMBER_DELIVERED_MS;
-    const kept: string[] = [];
-    let dropped = false;
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (line === '') continue;
-      try {
-        const entry = JSON.parse(line) as { id: string; at: string };
-        if (Date.parse(entry.at) < cutoff) {
-          dropped = true;
-          continue;
-        }
-        this.delivered.add(entry.id);
-        kept.push(line);
-      } catch {
-        dropped = true;
-      }
-    }
-    if (dropped) writeFileSync(file, kept.map((line) => `${line}\n`).join(''));
-  }
 }
 
 /** The backlogs of several targets that receive the same items. */
@@ -335,6 +272,8 @@ export class DeliveryBacklog<T> {
   private readonly targets: Array<TargetBacklog<T>>;
   private readonly abort = new AbortController();
   private changeDue = false;
+  private statusTimer: NodeJS.Timeout | null = null;
+  private toldAt = 0;
 
   constructor(private readonly options: DeliveryBacklogOptions<T>) {
     this.targets = options.targets.map(
@@ -395,21 +334,27 @@ export class DeliveryBacklog<T> {
     for (const target of this.targets) target.close();
     this.abort.abort();
     await Promise.all(this.targets.map((target) => target.settled()));
-    // The last change is told on the next turn of the event loop.
-    await new Promise((resolve) => setImmediate(resolve));
+    if (this.statusTimer) clearTimeout(this.statusTimer);
+    if (this.changeDue) this.tell();
   }
 
+  /** Tells `onChange` at most every STATUS_INTERVAL_MS (and once more at close): a status for people, not a log. */
   private changed(): void {
     if (this.changeDue || !this.options.onChange) return;
     this.changeDue = true;
-    setImmediate(() => {
-      this.changeDue = false;
-      try {
-        this.options.onChange?.(this.lag());
-      } catch {
-        // status for people: the next change tells it again
-      }
-    });
+    this.statusTimer = setTimeout(() => this.tell(), Math.max(0, this.toldAt + STATUS_INTERVAL_MS - Date.now()));
+    this.statusTimer.unref();
+  }
+
+  private tell(): void {
+    this.changeDue = false;
+    this.statusTimer = null;
+    this.toldAt = Date.now();
+    try {
+      this.options.onChange?.(this.lag());
+    } catch {
+      // status for people: the next change tells it again
+    }
   }
 }
 

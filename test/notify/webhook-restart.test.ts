@@ -4,7 +4,7 @@
  * not told again at every restart; an event still failing after 24 h is given up and counted as
  * failed in `govflow status`; a secret that is not set stops `validate` and `start`, naming it.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
@@ -87,10 +87,10 @@ describe('durable webhook deliveries (SPEC §20)', () => {
     expect(new Set(delivered.map((delivery) => delivery.id))).toEqual(failedTries);
     expect(Math.max(...delivered.map((delivery) => delivery.at)) - readyAt).toBeLessThan(10_000);
     expect(delivered.map((delivery) => delivery.payload!.data.request_id).sort()).toEqual(['killed-a', 'killed-b']);
-    // Delivered means gone from the backlog.
-    await waitFor('an empty backlog folder', () => {
-      const folder = targetFolderOf(webhookBacklogFolder(path.join(root, 'system', 'state')), `${receiver.url}/killed`);
-      return readdirSync(folder).filter((name) => name.startsWith('msg_')).length === 0;
+    // Delivered means no longer waiting.
+    await waitFor('the backlog empty', async () => {
+      const status = await runCli(['status', '--root', root]);
+      return status.stdout.includes('/killed: up to date') ? status.stdout : null;
     });
     await restarted.stop();
   }, 90_000);
@@ -123,14 +123,16 @@ describe('durable webhook deliveries (SPEC §20)', () => {
     // What an earlier run left: an event made 25 hours ago, tried for a day.
     const body = JSON.stringify({ type: 'session_finished', timestamp: '2020-01-01T00:00:00.000Z', data: {} });
     writeFileSync(
-      path.join(folder, 'msg_old.json'),
+      path.join(folder, 'backlog.jsonl'),
       `${JSON.stringify({
-        v: 1,
-        id: 'msg_old',
-        payload: { type: 'session_finished', body },
-        created_at: new Date(Date.now() - 25 * 3_600_000).toISOString(),
-        attempts: 300,
-        last_error: 'HTTP 500',
+        add: {
+          v: 1,
+          id: 'msg_old',
+          payload: { type: 'session_finished', body },
+          created_at: new Date(Date.now() - 25 * 3_600_000).toISOString(),
+          attempts: 300,
+          last_error: 'HTTP 500',
+        },
       })}\n`,
     );
     const daemon = await startDaemon(root, { env: ENV });
@@ -144,8 +146,7 @@ describe('durable webhook deliveries (SPEC §20)', () => {
     );
     expect(status).toContain('last error: HTTP 500');
     expect(receiver.received.filter((delivery) => delivery.id === 'msg_old').map((d) => d.raw)).toEqual([body]);
-    expect(existsSync(path.join(folder, 'failed', 'msg_old.json'))).toBe(true);
-    expect(existsSync(path.join(folder, 'msg_old.json'))).toBe(false);
+    await waitFor('the failed record', () => existsSync(path.join(folder, 'failed', 'msg_old.json')));
     expect(daemon.stderr).toContain('webhook event msg_old given up');
     await daemon.stop();
   }, 60_000);
