@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { quoteIdentifier } from './postgres-connection.js';
 import { readDaemons, STALE_RENEWALS, type DaemonRow } from './daemon-heartbeat.js';
 import { witnessLines, type WitnessLag } from '../audit/checkpoint-witnesses.js';
-import { webhookLines, type WebhookLag } from '../notify/webhook-notifier.js';
+import { webhookLines, type WebhookStatusLag } from '../notify/webhook-notifier.js';
 
 interface Row {
   session_id: string;
@@ -53,7 +53,7 @@ export async function clusterStatus(
   pool: pg.Pool,
   schema: string,
   witnesses: WitnessLag[],
-  webhooks: WebhookLag[] = [],
+  webhooks: WebhookStatusLag[] = [],
   now = Date.now(),
 ): Promise<{ json: unknown; text: string }> {
   const sessions = `${quoteIdentifier(schema)}.sessions`;

@@ -152,6 +152,7 @@ export class GovflowDaemon {
         metrics: {
           audit: this.runtime.audit as unknown as { append: (...args: never[]) => Promise<unknown> } | null,
           costUsd: costCalculator(config),
+          ...(this.runtime.webhooks ? { webhooks: () => this.runtime.webhooks!.lag() } : {}),
         },
         ...(this.work.reads ? { reads: this.work.reads } : {}),
         web: webView,

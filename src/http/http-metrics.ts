@@ -1,7 +1,7 @@
 /** Prometheus metrics (`GET /metrics`, docs/http-api.md) from the session event bus; listeners only count. */
 import { readDiskStatus } from '../store/status-file.js';
 import { witnessLag } from '../audit/checkpoint-witnesses.js';
-import { webhookLag, type WebhookLag } from '../notify/webhook-notifier.js';
+import type { WebhookLag } from '../notify/webhook-notifier.js';
 import { readNames } from '../audit/log-retention.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { SystemPaths } from '../config/system-paths.js';
@@ -18,6 +18,8 @@ export interface MetricsSources {
   costUsd: (model: string, usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number }) => number;
   /** The audit writer: its `append` is timed (null in cluster mode, where Postgres appends). */
   audit: { append: (...args: never[]) => Promise<unknown> } | null;
+  /** The webhooks' deliveries, live (none: no webhooks configured). */
+  webhooks?: () => WebhookLag[];
 }
 
 function countVisible(folder: string): number {
@@ -117,7 +119,8 @@ export class GovflowMetrics {
       },
     });
 
-    // Webhook deliveries (docs/webhooks.md), as the daemon's backlog last wrote them to system/state/webhooks.json.
+    // Webhook deliveries (docs/webhooks.md), live from the daemon's backlog.
+    const webhookLags = () => sources.webhooks?.() ?? [];
     const webhookGauge = (name: string, help: string, value: (lag: WebhookLag) => number) =>
       new Gauge({
         name,
@@ -126,7 +129,7 @@ export class GovflowMetrics {
         registers: [registry],
         collect() {
           this.reset();
-          for (const lag of webhookLag(sources.paths.state, process.pid)) this.set({ url: lag.url }, value(lag));
+          for (const lag of webhookLags()) this.set({ url: lag.url }, value(lag));
         },
       });
     webhookGauge(
@@ -151,7 +154,7 @@ export class GovflowMetrics {
       registers: [registry],
       collect() {
         this.reset();
-        for (const lag of webhookLag(sources.paths.state, process.pid))
+        for (const lag of webhookLags())
           if (lag.last_error !== null) this.set({ url: lag.url, error: lag.last_error.slice(0, 200) }, 1);
       },
     });

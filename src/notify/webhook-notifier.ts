@@ -35,7 +35,7 @@ export interface WebhookEndpoint {
   signer: Webhook;
 }
 
-/** A webhook endpoint's deliveries, for `govflow status` and /metrics. */
+/** A webhook endpoint's deliveries, for /metrics (live) and `govflow status` (without `delivered`). */
 export interface WebhookLag {
   url: string;
   waiting: number;
@@ -45,10 +45,12 @@ export interface WebhookLag {
   last_error_at: string | null;
 }
 
+export type WebhookStatusLag = Omit<WebhookLag, 'delivered'>;
+
 interface WebhookStatus {
   pid: number;
   updated_at: string;
-  webhooks: WebhookLag[];
+  webhooks: WebhookStatusLag[];
 }
 
 /** The backlog's folder under system/state/. */
@@ -141,6 +143,7 @@ function describeFetchError(error: unknown): string {
 
 export class WebhookNotifier {
   private readonly backlog: DeliveryBacklog<WebhookPayload>;
+  private shownStatus = '';
 
   /** Null without `notify.webhooks`; throws ConfigError for a secret that is not set or not valid. */
   static open(config: GovflowConfig, env: NodeJS.ProcessEnv, log?: OperationalLog): WebhookNotifier | null {
@@ -165,11 +168,12 @@ export class WebhookNotifier {
       targetNoun: 'webhook',
       log: (level, message, fields) => log?.[level](message, fields),
       onChange: (lags) => {
-        const status: WebhookStatus = {
-          pid: process.pid,
-          updated_at: new Date().toISOString(),
-          webhooks: lags.map(lagOf),
-        };
+        // For `govflow status` (another process): rewritten when what it shows changed, not per delivery.
+        const webhooks = lags.map(lagOf).map(({ delivered: _delivered, ...shown }) => shown);
+        const shown = JSON.stringify(webhooks);
+        if (shown === this.shownStatus) return;
+        this.shownStatus = shown;
+        const status: WebhookStatus = { pid: process.pid, updated_at: new Date().toISOString(), webhooks };
         writeStatusFile(stateDir, STATUS_FILE, status);
       },
     }).open();
@@ -226,12 +230,12 @@ function lagOf(lag: TargetLag): WebhookLag {
 }
 
 /** The webhooks' deliveries as the daemon `pid` (the root's owner) last wrote them; [] when none. */
-export function webhookLag(stateDir: string, pid: number | undefined): WebhookLag[] {
+export function webhookLag(stateDir: string, pid: number | undefined): WebhookStatusLag[] {
   return pid === undefined ? [] : (readStatusFile<WebhookStatus>(stateDir, STATUS_FILE, pid)?.webhooks ?? []);
 }
 
 /** `govflow status` lines: one per endpoint. */
-export function webhookLines(lags: WebhookLag[]): string[] {
+export function webhookLines(lags: WebhookStatusLag[]): string[] {
   return lags.map((lag) => {
     const state =
       lag.waiting === 0 && lag.failed === 0
@@ -239,6 +243,6 @@ export function webhookLines(lags: WebhookLag[]): string[] {
         : [`${lag.waiting} waiting`, ...(lag.failed > 0 ? [`${lag.failed} failed (given up after 24 h)`] : [])].join(
             ', ',
           );
-    return `webhook ${lag.url}: ${state}, ${lag.delivered} delivered since start${lag.last_error ? ` (last error: ${lag.last_error} at ${lag.last_error_at})` : ''}`;
+    return `webhook ${lag.url}: ${state}${lag.last_error ? ` (last error: ${lag.last_error} at ${lag.last_error_at})` : ''}`;
   });
 }

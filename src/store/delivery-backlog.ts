@@ -54,14 +54,14 @@ export interface DeliveryBacklogOptions<T> {
   /** What a target is, in log lines ("audit witness", "webhook"). */
   targetNoun: string;
   log?: (level: 'info' | 'warn', message: string, fields?: Record<string, unknown>) => void;
-  /** Told after changes of the lags (status files), at most every 250 ms and once at close. */
+  /** Told after changes of the lags (status files), at most every 500 ms and once at close. */
   onChange?: (lags: TargetLag[]) => void;
 }
 
 /** How long ids of delivered items flagged `once` are remembered, so enqueuing one again sends nothing. */
 const REMEMBER_DELIVERED_MS = 30 * 86_400_000;
 /** Status files are rewritten at most this often. */
-const STATUS_INTERVAL_MS = 250;
+const STATUS_INTERVAL_MS = 500;
 const FAILED_FOLDER = 'failed';
 
 /** A file name for an id: the id itself when it is safe, else its hash. */

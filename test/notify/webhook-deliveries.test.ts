@@ -169,7 +169,7 @@ describe('webhooks from a real daemon (SPEC §20)', () => {
     expect(first[0].answer).toBe(500);
     const during = await waitFor('status with the delivery waiting', async () => {
       const status = await runCli(['status', '--root', root]);
-      return /webhook .*\/all: 1 waiting, .*\(last error: HTTP 500/.test(status.stdout) ? status.stdout : null;
+      return /webhook .*\/all: 1 waiting \(last error: HTTP 500/.test(status.stdout) ? status.stdout : null;
     });
     expect(during).toContain(`webhook ${receiver.url}/approvals: up to date`);
     const metrics = await (await fetch(`${httpUrl}/metrics`)).text();
