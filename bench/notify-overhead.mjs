@@ -71,6 +71,7 @@ async function connect(url) {
         const length = Number(/content-length: *(\d+)/i.exec(text.slice(0, end))?.[1] ?? 0);
         if (text.length < end + 4 + length) return;
         socket.off('data', onData);
+        socket.off('error', reject);
         resolve(Number(text.slice(9, 12)));
       };
       socket.on('data', onData);
