@@ -26,7 +26,7 @@ describe.skipIf(!pg)('cluster mode: webhooks and max_queued', () => {
     {
       nodes: 2,
       concurrency: 1,
-      latencyMs: 600,
+      latencyMs: 1500,
       extraConfig: [
         'notify:',
         `  webhooks: [{ url: "${receiver.url}/hook", events: [session_finished], secret_env: HOOK_SECRET }]`,
