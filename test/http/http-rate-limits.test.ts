@@ -141,7 +141,7 @@ describe('a bounded queue (SPEC §20 max_queued)', () => {
     );
     writeScript(
       root,
-      JSON.stringify({ latency_ms: 4000, loop: true, responses: { worker_agent: [{ json: WORKER_DONE }] } }),
+      JSON.stringify({ latency_ms: 5000, loop: true, responses: { worker_agent: [{ json: WORKER_DONE }] } }),
     );
     const daemon = await startDaemon(root);
     const url = urlOf(daemon);
