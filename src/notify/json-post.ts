@@ -7,14 +7,19 @@
  */
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { GovflowError } from '../errors.js';
 
 const agents = {
   http: new HttpAgent({ keepAlive: true, maxSockets: 8 }),
   https: new HttpsAgent({ keepAlive: true, maxSockets: 8 }),
 };
 
-export class PostTimeoutError extends Error {
+/** The receiver did not answer within the time given. */
+export class PostTimeoutError extends GovflowError {
   override readonly name = 'TimeoutError';
+  constructor(message: string) {
+    super('provider', message, { retryable: true });
+  }
 }
 
 export function postJson(

@@ -91,17 +91,19 @@ export function webhookProblems(config: GovflowConfig, env: NodeJS.ProcessEnv): 
       );
       continue;
     }
+    let problem = secret.startsWith('whsec_') ? null : 'no whsec_ prefix';
     try {
-      if (!secret.startsWith('whsec_')) throw new Error('no whsec_ prefix');
       new Webhook(secret);
     } catch (error) {
+      problem ??= errorMessage(error);
+    }
+    if (problem !== null)
       problems.push(
         new ConfigError(
-          `${where}: ${webhook.secret_env} is not a Standard Webhooks secret (whsec_ followed by base64; ${errorMessage(error)}): ${example}`,
+          `${where}: ${webhook.secret_env} is not a Standard Webhooks secret (whsec_ followed by base64; ${problem}): ${example}`,
           'govflow.config.yaml',
         ),
       );
-    }
   }
   return problems;
 }

@@ -83,6 +83,8 @@ class TargetBacklog<T> {
   private failures = 0;
   private closed = false;
   private readonly log: BacklogLog<T>;
+  /** Items being written by enqueue(), which a flush and close() wait for. */
+  private readonly adding = new Set<Promise<boolean>>();
   /** Failed items being written to failed/, which close() waits for. */
   private readonly fileWork = new Set<Promise<unknown>>();
   failed = 0;
@@ -127,7 +129,13 @@ class TargetBacklog<T> {
   }
 
   /** Durable on return (unless the disk refused it: then it is delivered from memory). False when the id is known. */
-  async enqueue(id: string, payload: T, options: { hold: boolean; once: boolean }): Promise<boolean> {
+  enqueue(id: string, payload: T, options: { hold: boolean; once: boolean }): Promise<boolean> {
+    const adding = this.add(id, payload, options).finally(() => this.adding.delete(adding));
+    this.adding.add(adding);
+    return adding;
+  }
+
+  private async add(id: string, payload: T, options: { hold: boolean; once: boolean }): Promise<boolean> {
     if (this.delivered.has(id) || this.queue.some((record) => record.id === id)) return false;
     const record: DeliveryRecord<T> = {
       v: 1,
@@ -166,10 +174,11 @@ class TargetBacklog<T> {
     this.sending = this.drain().finally(() => (this.sending = null));
   }
 
-  /** One more try of what waits (at stop), then no more; resolves once done or `signal` aborts. */
+  /** One more try of what waits (at stop), items being added included; resolves once done or `signal` aborts. */
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    await Promise.allSettled([...this.adding]);
     await this.sending;
     if (!this.signal.aborted && this.queue.some((record) => !this.held.has(record.id))) await this.drain();
     this.close();
@@ -183,6 +192,7 @@ class TargetBacklog<T> {
 
   /** Resolves once the try under way and every line are written; closes the file. */
   async settled(): Promise<void> {
+    await Promise.allSettled([...this.adding]);
     await this.sending;
     while (this.fileWork.size > 0) await Promise.allSettled([...this.fileWork]);
     await this.log.close();
