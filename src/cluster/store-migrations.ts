@@ -212,6 +212,21 @@ create table $schema.audit_checkpoints (
 );
 `,
   },
+  {
+    version: 5,
+    name: 'user_spend: USD spent on model calls per user and day (limits.user_daily_usd)',
+    // One row per user and day (the configured zone's YYYYMMDD), added to by every daemon in one
+    // atomic upsert per priced model call (store-user-spend.ts).
+    sql: `
+create table $schema.user_spend (
+  day text not null,
+  user_name text not null,
+  usd float8 not null default 0,
+  updated_at timestamptz not null default now(),
+  primary key (day, user_name)
+);
+`,
+  },
 ]);
 
 const LOCK_SQL = 'select pg_advisory_xact_lock(hashtext($1))';

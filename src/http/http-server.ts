@@ -20,6 +20,7 @@ import { registerRoutes, type RouteContext } from './http-routes.js';
 import { registerChatRoute } from './chat-stream.js';
 import { registerControlRoutes } from './control-routes.js';
 import { SessionLookup } from './session-lookup.js';
+import { HttpRateLimits, type RateLimitSettings } from './http-rate-limits.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
 
 export interface HttpApiOptions {
@@ -38,6 +39,8 @@ export interface HttpApiOptions {
   reads?: SessionReads;
   /** The browser view mounted under /ui (src/web), handed in by the daemon: it sits above the API it uses. */
   web?: WebView;
+  /** Accepted requests waiting to start (`http.max_queued` compares with it); none: never full. */
+  queued?: () => number | Promise<number>;
 }
 
 /** A browser view on the API: its routes, and how its pages are signed in to. */
@@ -82,8 +85,8 @@ function tokenTableFor(listen: string, tokens: readonly TokenEntry[]): TokenTabl
   return table;
 }
 
-/** The tokens in force: one holder the hooks read, so a config edit can replace them (src/daemon/config-watch.ts). */
-type Auth = { tokens: TokenTable };
+/** The tokens and rate limits in force: one holder the hooks read, so a config edit can replace them (src/daemon/config-watch.ts). */
+type Auth = { tokens: TokenTable; limits: HttpRateLimits };
 
 export class HttpApi {
   private stoppingNow = false;
@@ -103,7 +106,10 @@ export class HttpApi {
     const { config, log } = options;
     const settings = config.http;
     const { host, port } = parseListen(options.listen);
-    const auth: Auth = { tokens: tokenTableFor(options.listen, settings.tokens) };
+    const auth: Auth = {
+      tokens: tokenTableFor(options.listen, settings.tokens),
+      limits: new HttpRateLimits(settings.rate_limit),
+    };
     const app = Fastify({
       logger: false,
       bodyLimit: settings.max_body_bytes,
@@ -167,12 +173,16 @@ export class HttpApi {
       streams: new Set(),
       limits: { maxBytes: config.intake.max_bytes, timezone: config.timezone },
       reads,
+      queueFull: async () =>
+        settings.max_queued !== null && options.queued !== undefined && (await options.queued()) >= settings.max_queued,
     };
 
     const web = options.web;
     // JSON only: any other body type is a 400 that names the content type to send.
     app.removeContentTypeParser(['text/plain']);
     app.decorateRequest('caller', null);
+    // Before the auth hook and every route (http-rate-limits.ts says why).
+    await auth.limits.register(app, (request) => (request as unknown as { caller: Caller | null }).caller);
     app.addHook('onRequest', async (request, reply) => {
       // Only the liveness probe carries no token (SPEC §11): /readyz, like every other route, needs one.
       if (request.url === '/healthz' || web?.isPublicPath(request.url)) return;
@@ -199,13 +209,15 @@ export class HttpApi {
     });
     app.setErrorHandler((error, request, reply) => {
       const problem = problemOf(error, settings.max_body_bytes);
-      if (problem.status >= 500)
+      // 503 says "not now" (stopping, a full queue), not that something broke.
+      if (problem.status >= 500 && problem.status !== 503)
         log.error('http: request failed', {
           method: request.method,
           url: request.url.slice(0, 200),
           error: errorMessage(error),
         });
       if (reply.raw.headersSent) return;
+      if (problem.retryAfterSeconds !== null) void reply.header('retry-after', String(problem.retryAfterSeconds));
       void reply.code(problem.status).send(problem.toBody());
     });
     app.setNotFoundHandler((request, reply) => {
@@ -255,6 +267,11 @@ export class HttpApi {
   /** Puts edited `http.tokens` in force; throws ConfigError (keeping the old) for none on a reachable listener. */
   replaceTokens(tokens: readonly TokenEntry[]): void {
     this.auth.tokens = tokenTableFor(this.listen, tokens);
+  }
+
+  /** Puts edited `http.rate_limit` in force. */
+  replaceRateLimits(settings: RateLimitSettings): void {
+    this.auth.limits.replace(settings);
   }
 
   /** Shutdown, first step: new work gets 503, every open event stream ends with a final event. */
