@@ -25,6 +25,7 @@ import {
 import type { ResponderLlmServer } from '../providers/responder-llm-server.js';
 import { REQUEST_TEXT } from '../providers/example-app-responder.js';
 import { removeTempFolders } from '../support/temp-dirs.js';
+import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   addAgentLines,
   callsTo,
@@ -43,6 +44,8 @@ const WRITE_FIRST = '(write first)';
 let server: ResponderLlmServer;
 let root: string;
 let daemon: DaemonProcess;
+let receiver: WebhookReceiver;
+const SECRET = newWebhookSecret();
 
 beforeAll(async () => {
   await buildDistOnce();
@@ -56,14 +59,19 @@ beforeAll(async () => {
       };
     return undefined;
   });
-  root = modelRoot(server, 'intake: { concurrency: 2 }');
+  receiver = await startWebhookReceiver(SECRET);
+  root = modelRoot(
+    server,
+    `intake: { concurrency: 2 }\nnotify:\n  webhooks:\n    - { url: "${receiver.url}/hooks", secret_env: HOOK_SECRET }`,
+  );
   addAgentLines(root, 'objective_agent', ['tools: [write_file]', 'approval: [write_file]']);
-  daemon = await startModelDaemon(root);
+  daemon = await startModelDaemon(root, { HOOK_SECRET: SECRET });
 }, 240_000);
 
 afterAll(async () => {
   await cleanupAll();
   await server?.close();
+  await receiver?.close();
   removeTempFolders();
 });
 
@@ -139,6 +147,14 @@ describe('cancel through a control file, real daemon and OpenAI wire', () => {
       sequence: null,
       control: { action: 'cancel', by: owner, claimed_by: 'mallory', reason: 'wrong request' },
     });
+    // Webhooks (docs/webhooks.md): the end, and the cancel as such.
+    await waitUntil('the cancel webhooks', () =>
+      ['session_finished', 'session_cancelled'].every((type) =>
+        receiver.received.some(
+          (hook) => hook.payload?.type === type && hook.payload.data.session_id === session.sessionId,
+        ),
+      ),
+    );
     const byStatus = (await readAuditEntries(root, ['--status', 'cancelled'])) as unknown as Array<{
       sessionId: string;
     }>;
@@ -202,7 +218,7 @@ describe('cancel through a control file, real daemon and OpenAI wire', () => {
     // And one dropped into the inbox while no daemon runs.
     dropControl(root, 'stop-busy-2.json', { control: 'cancel', session_id: busy2.sessionId, reason: 'while down' });
     const calls = server.arrivedAt.length;
-    daemon = await startModelDaemon(root);
+    daemon = await startModelDaemon(root, { HOOK_SECRET: SECRET });
     expect((await resultWith('busy-1', 'cancelled')).control).toMatchObject({ reason: 'claimed, then killed' });
     expect((await resultWith('busy-2', 'cancelled')).control).toMatchObject({ reason: 'while down' });
     // Neither session resumed: no model call since the restart.

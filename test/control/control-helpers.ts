@@ -46,8 +46,8 @@ export function modelRoot(server: ResponderLlmServer, extra = ''): string {
   );
 }
 
-export function startModelDaemon(root: string): Promise<DaemonProcess> {
-  return startDaemon(root, { env: { [KIND.keyEnv]: KIND.key } });
+export function startModelDaemon(root: string, env: Record<string, string> = {}): Promise<DaemonProcess> {
+  return startDaemon(root, { env: { [KIND.keyEnv]: KIND.key, ...env } });
 }
 
 /** The agent of the `index`-th request that arrived (forwarded or still waiting behind a slow one). */
