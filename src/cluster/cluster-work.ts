@@ -208,7 +208,7 @@ export class ClusterWork implements WorkSource {
   async recover(): Promise<void> {
     const { config, cluster } = this;
     for (const claimedPath of await recoverClaimedFiles(config.paths)) {
-      const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
+      const item = await readClaimedFile(claimedPath, config.intake.max_bytes, config.intake.attachments);
       if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
       else await this.storeIntake.handle(item);
     }

@@ -80,7 +80,17 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
     if (context.isStopping()) throw stopping();
     const caller = callerOf(request);
     requireSubmitter(caller);
-    const { requestId, sessionId } = await intake.submit(request.body, caller.user);
+    let submitted: { requestId: string; sessionId: string };
+    if (request.isMultipart()) {
+      try {
+        submitted = await intake.submitMultipart(request, caller.user);
+      } catch (error) {
+        // The rest of a refused upload is not read: the connection closes after the answer.
+        void reply.header('connection', 'close');
+        throw error;
+      }
+    } else submitted = await intake.submit(request.body, caller.user);
+    const { requestId, sessionId } = submitted;
     lookup.noteQueued(sessionId, requestId, caller.user);
     return reply.code(202).send({
       request_id: requestId,
