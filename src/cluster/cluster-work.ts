@@ -329,6 +329,8 @@ export class ClusterWork implements WorkSource {
           metadata: request.metadata,
           sourceFile: request.source_file,
           claimedPath: null,
+          // The attachments come from the store, to whichever daemon runs the session (docs/attachments.md).
+          ...(request.attachments?.length ? { attachments: { files: request.attachments, folder: null } } : {}),
         },
         signal,
       );

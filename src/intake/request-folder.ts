@@ -4,7 +4,7 @@
  * special file anywhere, a name that is not UTF-8, no request file or several, or more than
  * `intake.attachments` allows refuses the whole folder, with a reason that says what to fix.
  */
-import { chmodSync, lstatSync, readdirSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import path from 'node:path';
 import { hashFile, mediaTypeOf, type AttachmentInfo } from '../store/attachment-records.js';
@@ -62,8 +62,7 @@ function refuse(reason: string): never {
 /** Lists `relative` (under `folder`) into `walked`; refuses on the first thing that cannot be an attachment. */
 function walk(folder: string, relative: string, depth: number, walked: Walked, limits: AttachmentLimits): void {
   const where = relative === '' ? folder : path.join(folder, relative);
-  let entries: Array<Dirent<Buffer>>;
-  entries = readdirSync(where, { withFileTypes: true, encoding: 'buffer' });
+  const entries: Array<Dirent<Buffer>> = readdirSync(where, { withFileTypes: true, encoding: 'buffer' });
   entries.sort((left, right) => Buffer.compare(left.name, right.name));
   for (const entry of entries) {
     if (++walked.entries > WALK_CAP)
@@ -149,9 +148,4 @@ export async function readRequestFolder(folder: string, limits: AttachmentLimits
 /** Attachments are evidence, kept as delivered and readable by the daemon's user alone (mode 0600). */
 export async function keepAsEvidence(folder: string, attachments: readonly AttachmentInfo[]): Promise<void> {
   for (const attachment of attachments) await chmod(path.join(folder, attachment.path), 0o600);
-}
-
-/** keepAsEvidence, synchronously (a copy just made). */
-export function keepAsEvidenceSync(folder: string, attachments: readonly AttachmentInfo[]): void {
-  for (const attachment of attachments) chmodSync(path.join(folder, attachment.path), 0o600);
 }
