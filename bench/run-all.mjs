@@ -33,6 +33,7 @@ const SCRIPTS = [
   'local-model',
   'restart',
   'signing',
+  'attachments',
   'real-path',
 ];
 

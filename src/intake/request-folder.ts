@@ -7,6 +7,7 @@
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import path from 'node:path';
+import { GovflowError } from '../errors.js';
 import { hashFile, mediaTypeOf, type AttachmentInfo } from '../store/attachment-records.js';
 
 /** `intake.attachments` as the intake checks it. */
@@ -53,7 +54,13 @@ interface Walked {
   entries: number;
 }
 
-class FolderRefused extends Error {}
+/** What makes a folder no request folder; caught in this file and turned into the refusal's reason. */
+class FolderRefused extends GovflowError {
+  override readonly name = 'FolderRefused';
+  constructor(reason: string) {
+    super('request', reason);
+  }
+}
 
 function refuse(reason: string): never {
   throw new FolderRefused(reason);

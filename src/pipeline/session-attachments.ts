@@ -25,9 +25,8 @@ import type { SessionStore } from '../store/session-store.js';
 import {
   attachmentsFolderOf,
   attachmentsPresent,
-  folderReader,
   materializeAttachments,
-  type AttachmentReader,
+  type AttachmentSource,
 } from '../tools/attachment-workspace.js';
 import { truncateUtf8 } from '../tools/tool-contract.js';
 import { ensureWorkspace } from '../tools/workspace-paths.js';
@@ -37,20 +36,20 @@ import type { RequestAttachments } from './runner-contract.js';
 const INLINE_READ_MARGIN = 4096;
 
 /** Where the bytes of a session's attachments can be read from: its request folder, else the store. */
-function readerFor(
+function sourceFor(
   store: SessionStore,
   sessionId: string,
   folder: string | null,
   signal: AbortSignal,
-): AttachmentReader {
-  if (folder !== null) return folderReader(folder);
+): AttachmentSource {
+  if (folder !== null) return { folder };
   const readAttachment = store.readAttachment?.bind(store);
   if (!readAttachment)
     throw new GovflowError(
       'internal',
       `session ${sessionId} has attachments but neither its request folder nor the store holds them`,
     );
-  return (file) => readAttachment(sessionId, file.path, signal);
+  return { read: (file) => readAttachment(sessionId, file.path, signal) };
 }
 
 /** A new session's attachments: copied into its workspace, the text ones read for the prompt (redacted). */
@@ -66,7 +65,7 @@ export async function receiveAttachments(
   await materializeAttachments(
     workspace,
     request.files,
-    readerFor(store, sessionId, request.folder, signal),
+    sourceFor(store, sessionId, request.folder, signal),
     config.daemon.fsync,
   );
   const inline = await inlineTexts(
@@ -96,7 +95,7 @@ export async function ensureAttachments(
   await materializeAttachments(
     workspace,
     files,
-    readerFor(store, session.session_id, folder, signal),
+    sourceFor(store, session.session_id, folder, signal),
     config.daemon.fsync,
   );
 }

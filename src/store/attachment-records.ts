@@ -4,7 +4,7 @@
  * media type. The media type is looked up by extension (mime-types), never sniffed.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import mime from 'mime-types';
 
@@ -68,13 +68,24 @@ export function isNativeAttachment(type: string): boolean {
   return NATIVE_MEDIA_TYPES.includes(type);
 }
 
-/** SHA-256 and size of a file, read as a stream (a 20 MB attachment is never held whole). */
+/** Bytes read at a time when hashing: one buffer per file, reused, so a 20 MB file leaves no garbage behind. */
+const HASH_BUFFER_BYTES = 256 * 1024;
+
+/** SHA-256 and size of a file, read piece by piece into one buffer (a 20 MB attachment is never held whole). */
 export async function hashFile(file: string): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash('sha256');
+  const handle = await open(file, 'r');
   let bytes = 0;
-  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    bytes += chunk.length;
+  try {
+    const buffer = Buffer.allocUnsafe(HASH_BUFFER_BYTES);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+      bytes += bytesRead;
+    }
+  } finally {
+    await handle.close();
   }
   return { sha256: hash.digest('hex'), bytes };
 }

@@ -4,17 +4,22 @@
  * mode 0600. The file tools read them; writing tools refuse the folder (workspace-paths.ts).
  * A copy is written beside the folder and renamed into place, so a crash never leaves half of it.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { chmod, copyFile, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { GovflowError } from '../errors.js';
-import { ATTACHMENTS_FOLDER, type AttachmentInfo } from '../store/attachment-records.js';
+import { ATTACHMENTS_FOLDER, hashFile, type AttachmentInfo } from '../store/attachment-records.js';
 import { fsyncDirectory } from '../store/append-only-file.js';
 import { ensureWorkspace } from './workspace-paths.js';
 
-/** Reads one attachment's bytes, wherever they are kept (a request folder, another workspace, the store). */
-export type AttachmentReader = (file: AttachmentInfo) => AsyncIterable<Uint8Array>;
+/**
+ * Where attachments are copied from: a folder holding them under their paths (a request folder,
+ * another workspace: copied by the kernel, no bytes through memory), or a reader of their bytes
+ * (the store, in cluster mode).
+ */
+export type AttachmentSource =
+  | { folder: string }
+  | { read: (file: AttachmentInfo) => AsyncIterable<Uint8Array> };
 
 /** `<workspace>/<session_id>/attachments`. */
 export function attachmentsFolderOf(sessionWorkspace: string): string {
@@ -39,13 +44,13 @@ function targetOf(folder: string, file: AttachmentInfo): string {
 }
 
 /**
- * Writes `files` (read by `read`) into `sessionWorkspace/attachments/`, replacing what a crash may
+ * Writes `files` from `source` into `sessionWorkspace/attachments/`, replacing what a crash may
  * have left there; throws when a copy's SHA-256 differs from the list (the source changed).
  */
 export async function materializeAttachments(
   sessionWorkspace: string,
   files: readonly AttachmentInfo[],
-  read: AttachmentReader,
+  source: AttachmentSource,
   durable = true,
 ): Promise<void> {
   const folder = attachmentsFolderOf(sessionWorkspace);
@@ -55,24 +60,16 @@ export async function materializeAttachments(
   for (const file of files) {
     const target = targetOf(staging, file);
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-    const handle = await open(target, 'wx', 0o600);
-    const hash = createHash('sha256');
-    let bytes = 0;
-    try {
-      for await (const chunk of read(file)) {
-        hash.update(chunk);
-        bytes += chunk.length;
-        await handle.write(chunk);
-      }
-      if (durable) await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-    const sha256 = hash.digest('hex');
-    if (sha256 !== file.sha256 || bytes !== file.bytes)
+    if ('folder' in source) {
+      await copyFile(targetOf(path.resolve(source.folder), file), target, constants.COPYFILE_EXCL);
+      await chmod(target, 0o600);
+    } else await writeStream(target, source.read(file));
+    if (durable) await syncFile(target);
+    const copied = await hashFile(target);
+    if (copied.sha256 !== file.sha256 || copied.bytes !== file.bytes)
       throw new GovflowError(
         'internal',
-        `attachment "${file.path}" changed after it was received: it has ${bytes} bytes with SHA-256 ${sha256}, not ${file.bytes} bytes with ${file.sha256}`,
+        `attachment "${file.path}" changed after it was received: it has ${copied.bytes} bytes with SHA-256 ${copied.sha256}, not ${file.bytes} bytes with ${file.sha256}`,
       );
   }
   await rm(folder, { recursive: true, force: true });
@@ -80,9 +77,22 @@ export async function materializeAttachments(
   if (durable) fsyncDirectory(sessionWorkspace);
 }
 
-/** Reads attachments from a folder holding them under their paths (a request folder, a workspace's attachments/). */
-export function folderReader(folder: string): AttachmentReader {
-  return (file) => createReadStream(targetOf(path.resolve(folder), file));
+async function writeStream(target: string, chunks: AsyncIterable<Uint8Array>): Promise<void> {
+  const handle = await open(target, 'wx', 0o600);
+  try {
+    for await (const chunk of chunks) await handle.write(chunk);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function syncFile(file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
@@ -100,5 +110,5 @@ export async function copySessionAttachments(
   if (files.length === 0) return;
   const source = path.join(workspaceRoot, from);
   const target = await ensureWorkspace(workspaceRoot, to);
-  await materializeAttachments(target, files, folderReader(attachmentsFolderOf(source)), durable);
+  await materializeAttachments(target, files, { folder: attachmentsFolderOf(source) }, durable);
 }
