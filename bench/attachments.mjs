@@ -19,6 +19,7 @@
  * Targets: a 20 MB request folder is taken in ≤ 2 s and the peak grows by less than its size;
  * the 80 MB upload's peak grows by less than half its size (a held upload would add all of it).
  */
+/* global FormData, Blob */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
