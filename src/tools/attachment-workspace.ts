@@ -57,6 +57,23 @@ export async function materializeAttachments(
   const staging = path.join(sessionWorkspace, `.${ATTACHMENTS_FOLDER}.tmp`);
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true, mode: 0o700 });
+  try {
+    await copyInto(staging, files, source, durable);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  await rm(folder, { recursive: true, force: true });
+  await rename(staging, folder);
+  if (durable) fsyncDirectory(sessionWorkspace);
+}
+
+async function copyInto(
+  staging: string,
+  files: readonly AttachmentInfo[],
+  source: AttachmentSource,
+  durable: boolean,
+): Promise<void> {
   for (const file of files) {
     const target = targetOf(staging, file);
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
@@ -72,9 +89,6 @@ export async function materializeAttachments(
         `attachment "${file.path}" changed after it was received: it has ${copied.bytes} bytes with SHA-256 ${copied.sha256}, not ${file.bytes} bytes with ${file.sha256}`,
       );
   }
-  await rm(folder, { recursive: true, force: true });
-  await rename(staging, folder);
-  if (durable) fsyncDirectory(sessionWorkspace);
 }
 
 async function writeStream(target: string, chunks: AsyncIterable<Uint8Array>): Promise<void> {
