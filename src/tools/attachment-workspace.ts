@@ -17,9 +17,7 @@ import { ensureWorkspace } from './workspace-paths.js';
  * another workspace: copied by the kernel, no bytes through memory), or a reader of their bytes
  * (the store, in cluster mode).
  */
-export type AttachmentSource =
-  | { folder: string }
-  | { read: (file: AttachmentInfo) => AsyncIterable<Uint8Array> };
+export type AttachmentSource = { folder: string } | { read: (file: AttachmentInfo) => AsyncIterable<Uint8Array> };
 
 /** `<workspace>/<session_id>/attachments`. */
 export function attachmentsFolderOf(sessionWorkspace: string): string {
