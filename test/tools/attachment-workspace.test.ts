@@ -13,7 +13,9 @@ import {
   copySessionAttachments,
   materializeAttachments,
 } from '../../src/tools/attachment-workspace.js';
+import { editFileTool } from '../../src/tools/edit-file-tool.js';
 import { listFilesTool, readFileTool, writeFileTool } from '../../src/tools/file-tools.js';
+import { searchFilesTool } from '../../src/tools/search-files-tool.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 afterEach(removeTempFolders);
@@ -69,6 +71,18 @@ describe('materializeAttachments', () => {
       true,
     );
     expect((await write.call({ path: 'notes/attachments.md', content: 'ok' }, context)).isError).toBe(false);
+    await expect(
+      editFileTool(1_000_000).call(
+        { path: 'attachments/annex/prices.csv', old_string: 'price', new_string: 'cost' },
+        context,
+      ),
+    ).rejects.toThrow(/never written/);
+    expect(readFileSync(path.join(workspace, 'attachments', 'annex', 'prices.csv'), 'utf8')).toBe('item,price\n');
+    const found = await searchFilesTool({ maxFileBytes: 1_000_000, maxResultBytes: 65_536 }).call(
+      { pattern: 'item,price' },
+      context,
+    );
+    expect(found.output).toContain('attachments/annex/prices.csv');
   });
 
   it('refuses a source that changed since its hash was taken, and leaves no half copy', async () => {
