@@ -217,3 +217,14 @@ export async function nativeFiles(
   }
   return files;
 }
+
+/**
+ * The attachments of a session made from `original` (fork, retry, rerun: SPEC §18, "the original's
+ * attachments come with it"), as a new session's request takes them: the original's list, read
+ * from its workspace copy. startSession copies them (checked against the list) and journals them.
+ */
+export function attachmentsOf(config: GovflowConfig, original: SessionRecord): RequestAttachments | undefined {
+  const files = original.attachments?.files ?? [];
+  if (files.length === 0) return undefined;
+  return { files, folder: attachmentsFolderOf(path.join(config.tools.workspace, original.session_id)) };
+}
