@@ -11,13 +11,14 @@
  * Each phase runs BENCH_ATTACH_ROUNDS requests (default 3) after one small warm-up request, and
  * reads the daemon's peak resident memory (VmHWM, /proc) after the warm-up and after the rounds.
  *
- * 3. The same upload with an 80 MB file (BENCH_ATTACH_LARGE_BYTES; the limit raised for it): what
- *    an upload costs in memory must not grow with its size. (An upload's socket buffers are
- *    garbage V8 collects when external memory has grown by tens of MB, so the peak after one
- *    20 MB upload shows that ceiling; a held upload would add its size on top.)
+ * 3. The same upload with a 200 MB file (BENCH_ATTACH_LARGE_BYTES; the limit raised for it): what
+ *    an upload costs in memory must not grow with its size. An upload's socket buffers are
+ *    garbage that V8 collects once external memory has grown by some tens of MB (its soft limit
+ *    is 64 MB), so a streamed upload's peak levels off there whatever its size; a held one would
+ *    add all of it.
  *
  * Targets: a 20 MB request folder is taken in ≤ 2 s and the peak grows by less than its size;
- * the 80 MB upload's peak grows by less than half its size (a held upload would add all of it).
+ * the 200 MB upload's peak grows by less than 64 MB.
  */
 /* global FormData, Blob */
 import { spawn } from 'node:child_process';
@@ -39,7 +40,7 @@ import {
 const ROUNDS = envInteger('BENCH_ATTACH_ROUNDS', 3);
 const FILE_BYTES = envInteger('BENCH_ATTACH_BYTES', 20_000_000);
 /** A second, larger upload: the peak must not grow with the size of what is uploaded. */
-const LARGE_BYTES = envInteger('BENCH_ATTACH_LARGE_BYTES', 80_000_000);
+const LARGE_BYTES = envInteger('BENCH_ATTACH_LARGE_BYTES', 200_000_000);
 /** The default limits, raised for the larger upload. */
 const LIMITS = `intake: { attachments: { max_bytes: ${Math.max(20_971_520, FILE_BYTES, LARGE_BYTES)} } }\n`;
 const roots = [];
@@ -225,10 +226,10 @@ reportResult({
     },
     {
       name: `${size(LARGE_BYTES)} multipart upload: peak RSS growth (streamed, not held)`,
-      target: `< ${size(LARGE_BYTES / 2)}`,
+      target: '< 64 MB',
       value: growth(large),
       unit: 'MB',
-      pass: growth(large) * 2 ** 20 < LARGE_BYTES / 2,
+      pass: growth(large) < 64,
     },
   ],
   figures: [
