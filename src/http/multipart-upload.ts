@@ -73,6 +73,28 @@ export async function receiveUpload(
   limits: AttachmentLimits,
   maxRequestBytes: number,
 ): Promise<Upload> {
+  try {
+    return await receiveParts(request, folder, limits, maxRequestBytes);
+  } catch (error) {
+    // The client went away mid-upload: its fault, not ours (no 500, no error in the log).
+    const cutOff =
+      request.raw.destroyed ||
+      request.raw.readableAborted ||
+      request.raw.socket?.destroyed === true ||
+      (error as { code?: unknown }).code === 'ECONNRESET' ||
+      (error as { code?: unknown }).code === 'FST_MP_PREMATURE_CLOSE';
+    if (!(error instanceof HttpProblem) && cutOff)
+      throw badRequest('the upload was cut off before its end: send it again');
+    throw error;
+  }
+}
+
+async function receiveParts(
+  request: FastifyRequest,
+  folder: string,
+  limits: AttachmentLimits,
+  maxRequestBytes: number,
+): Promise<Upload> {
   const counted = { bytes: 0 };
   const paths: string[] = [];
   let text: string | null = null;

@@ -7,6 +7,7 @@
  * in the result and on the web page, the text ones inline and redacted for the entry agent only.
  */
 import { execFileSync } from 'node:child_process';
+import { request } from 'node:http';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -481,6 +482,23 @@ describe('POST /v1/requests as multipart/form-data', () => {
     const missing = await postForm(noRequest);
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toContain('no part "request"');
+
+    // A client that goes away mid-upload: nothing kept, and no error of govflow's in its log.
+    await new Promise<void>((resolve) => {
+      const boundary = '----govflow-cut-upload';
+      const cut = request(`${api}/v1/requests`, {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': 5_000_000 },
+      });
+      cut.on('error', () => resolve());
+      cut.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="request"\r\n\r\n${REFUSED} cut\r\n--${boundary}\r\n` +
+          'Content-Disposition: form-data; name="file"; filename="cut.bin"\r\nContent-Type: application/octet-stream\r\n\r\n',
+      );
+      cut.write(binaryBytes(200_000), () => setTimeout(() => cut.destroy(), 300));
+    });
+    await sleep(500);
+    expect(daemon.stderr).not.toContain('http: request failed');
 
     // Nothing staged is left behind, nothing was queued, nothing reached the model.
     expect(listDir(path.join(root, 'system', 'processing')).filter((name) => name.startsWith('.upload-'))).toEqual([]);
