@@ -29,6 +29,7 @@ const SCRIPTS = [
   'hostile-answer',
   'pii-detectors',
   'http-submit',
+  'notify-overhead',
   'replay-overhead',
   'local-model',
   'restart',

@@ -146,6 +146,14 @@ export class SessionLeases {
     });
   }
 
+  /** Sessions accepted and waiting for a daemon to start them (http.max_queued). */
+  async countQueued(): Promise<number> {
+    const result = await this.pool.query<{ n: number }>(
+      `select count(*)::int as n from ${this.table('sessions')} where state = 'queued'`,
+    );
+    return result.rows[0]?.n ?? 0;
+  }
+
   /** Leases the oldest claimable session to this daemon, or resolves null when none is. */
   async claimNext(): Promise<ClaimedSession | null> {
     const result = await this.pool.query<ClaimedSession>(

@@ -192,6 +192,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     daemon: defaulted('daemon'),
     audit: auditSettings(root, defaulted('audit')),
     telemetry: defaulted('telemetry'),
+    notify: defaulted('notify'),
     http: {
       ...http,
       tokens: http.tokens.map((token: { user: string; sha256: string; role?: 'operator' | 'auditor' }) => ({

@@ -46,6 +46,13 @@ export interface InboxIntakeOptions {
   durable?: boolean;
   /** Use the filesystem watcher (default true). Without it, only scans find files. */
   watch?: boolean;
+  /**
+   * http.max_queued: at this many accepted requests waiting to start, no inbox file is claimed
+   * (they wait in the inbox) until one starts. Null: no bound.
+   */
+  maxQueued?: number | null;
+  /** Accepted requests waiting elsewhere (cluster mode: queued in the store), counted with the claims here. */
+  queuedElsewhere?: () => number;
 }
 
 /** Life cycle; every change is logged. */
@@ -70,6 +77,8 @@ export class InboxIntake {
   private idleWaiters: Array<() => void> = [];
   private stopping: Promise<void> | undefined;
   private held = false;
+  /** True while http.max_queued requests wait to start: the claimer holds. */
+  private queueFull = false;
 
   constructor(options: InboxIntakeOptions) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
@@ -102,6 +111,26 @@ export class InboxIntake {
   /** Requests not yet handled: claimed and waiting for a slot, or found in the inbox and not claimed yet. */
   get queued(): number {
     return this.waiting.size + this.claimer.pending;
+  }
+
+  /** Accepted requests waiting to start (what http.max_queued bounds): claims here, and those queued elsewhere. */
+  get waitingToStart(): number {
+    return this.waiting.size + (this.options.queuedElsewhere?.() ?? 0);
+  }
+
+  /** Holds or frees the claimer as the queue fills and drains (also after `queuedElsewhere` changed). */
+  checkQueue(): void {
+    const max = this.options.maxQueued ?? null;
+    const full = max !== null && this.waitingToStart >= max;
+    if (full === this.queueFull) return;
+    this.queueFull = full;
+    this.log(
+      'info',
+      full
+        ? `intake: ${max} accepted requests wait to start (http.max_queued): new inbox files wait in the inbox until some start`
+        : 'intake: the queue is below http.max_queued again: claiming inbox files',
+    );
+    this.claimer.setHeld(this.held || full);
   }
 
   /** Creates the system/ folders, starts the watcher and claims what the inbox already holds. */
@@ -195,7 +224,7 @@ export class InboxIntake {
   /** false (the disk alarm rose): no file leaves the inbox, no session starts; true: go on. */
   setClaiming(allowed: boolean): void {
     this.held = !allowed;
-    this.claimer.setHeld(this.held);
+    this.claimer.setHeld(this.held || this.queueFull);
     this.pump();
   }
 
@@ -273,6 +302,7 @@ export class InboxIntake {
         });
       this.slots.add(slot);
     }
+    this.checkQueue();
   }
 
   /** `submitted`: a submission's text, null for a submitted folder (its request id is registered: only a dropped file's is claimed here). */

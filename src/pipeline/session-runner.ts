@@ -411,6 +411,10 @@ export class SessionRunner {
     );
     // With pii.restore_in_result the outbox result, and nothing else, carries the originals.
     const result = active.privacy?.restoresResult ? active.privacy.restore(built) : built;
+    // Webhooks (docs/webhooks.md) are queued durably first and sent once the end is durable: a
+    // crash in between sends them after the restart; an end recorded before is not told again.
+    const release =
+      state.paused || state.finishedAt === null ? await this.notify(state, result.status, finishedAt) : null;
     // Durable before a request file is archived: until then recovery writes the result again.
     if (state.paused) {
       await stored.pause(resultFiles(result, state, built));
@@ -422,6 +426,7 @@ export class SessionRunner {
       await stored.finish(resultFiles(result, state, built), end);
       if (end) applyRecord(state, end);
     }
+    release?.();
     // The request files are the intake's to archive (request-archive.ts): the runner reports them.
     const doneFiles = [...state.replyFiles];
     if (!state.paused && state.session.claimed_path)
@@ -451,6 +456,28 @@ export class SessionRunner {
       messages: result.messages,
     });
     return { sessionId: state.session.session_id, requestId: state.session.request_id, status: result.status, result };
+  }
+  /** Queues the webhook events of this end or pause (delegated children are their parent's business); never throws. */
+  private async notify(state: SessionState, status: string, at: string): Promise<(() => void) | null> {
+    if (!this.deps.notices || state.session.delegation) return null;
+    try {
+      return await this.deps.notices({
+        sessionId: state.session.session_id,
+        requestId: state.session.request_id,
+        user: state.session.request.user ?? 'local',
+        status,
+        at: state.paused ? this.now().toISOString() : at,
+        ...(state.paused
+          ? { pause: { key: pauseKeyOf(state.paused), awaiting: state.paused.awaiting ?? 'reply' } }
+          : {}),
+      });
+    } catch (error) {
+      this.deps.log?.warn('could not queue the webhook events of a session', {
+        session: state.session.session_id,
+        error: errorMessage(error),
+      });
+      return null;
+    }
   }
 }
 
