@@ -225,7 +225,7 @@ export class ClusterWork implements WorkSource {
   async recover(): Promise<void> {
     const { config, cluster } = this;
     for (const claimedPath of await recoverClaimedFiles(config.paths)) {
-      const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
+      const item = await readClaimedFile(claimedPath, config.intake.max_bytes, config.intake.attachments);
       if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
       else await this.storeIntake.handle(item);
     }
@@ -347,6 +347,8 @@ export class ClusterWork implements WorkSource {
           metadata: request.metadata,
           sourceFile: request.source_file,
           claimedPath: null,
+          // The attachments come from the store, to whichever daemon runs the session (docs/attachments.md).
+          ...(request.attachments?.length ? { attachments: { files: request.attachments, folder: null } } : {}),
         },
         signal,
       );

@@ -92,7 +92,17 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
         'http.max_queued accepted requests are waiting to start: retry after Retry-After seconds (the queue drains as sessions start)',
         QUEUE_FULL_RETRY_AFTER_SECONDS,
       );
-    const { requestId, sessionId } = await intake.submit(request.body, caller.user);
+    let submitted: { requestId: string; sessionId: string };
+    if (request.isMultipart()) {
+      try {
+        submitted = await intake.submitMultipart(request, caller.user);
+      } catch (error) {
+        // The rest of a refused upload is not read: the connection closes after the answer.
+        void reply.header('connection', 'close');
+        throw error;
+      }
+    } else submitted = await intake.submit(request.body, caller.user);
+    const { requestId, sessionId } = submitted;
     lookup.noteQueued(sessionId, requestId, caller.user);
     return reply.code(202).send({
       request_id: requestId,

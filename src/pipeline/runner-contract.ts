@@ -10,6 +10,7 @@ import type { SessionEvents } from './session-events.js';
 import type { OperationalLog } from '../log-contract.js';
 import type { ToolBox } from '../tools/tool-box.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
+import type { AttachmentInfo } from '../store/attachment-records.js';
 import type { SessionNotice } from '../notify/webhook-events.js';
 import type { UserSpend } from '../store/user-spend.js';
 
@@ -54,6 +55,17 @@ export interface NewSessionRequest {
   entryAgent?: string;
   /** Set when a `delegate` tool call starts this session (README "Delegation"). */
   delegation?: DelegatedFrom;
+  /** The request's attachments (docs/attachments.md), copied into the workspace before the first step. */
+  attachments?: RequestAttachments;
+}
+
+/** Where a new session's attachments come from. */
+export interface RequestAttachments {
+  files: AttachmentInfo[];
+  /** The request folder holding them as delivered; null: the store keeps them (cluster mode). */
+  folder: string | null;
+  /** The request file in `folder` (`request.txt`, …), redacted in place like a request file. */
+  requestFile?: string;
 }
 
 export interface SessionOutcome {

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage, GovflowError } from '../errors.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
@@ -44,6 +45,7 @@ import {
 import { StepAttempts } from './step-attempts.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
 import { Delegations } from './delegation.js';
+import { ensureAttachments, receiveAttachments } from './session-attachments.js';
 
 export function generateSessionId(now: Date, timezone: string): string {
   return `sess-${compactInTimeZone(now, timezone, true)}-${randomBytes(4).toString('hex')}`;
@@ -102,6 +104,11 @@ export class SessionRunner {
       user: request.user ?? null,
       metadata: request.metadata ? privacy.redactUserValue(request.metadata) : null,
     };
+    // Into the workspace before the journal names them, so every session that exists has them (docs/attachments.md).
+    const attachments =
+      request.attachments && request.attachments.files.length > 0
+        ? await receiveAttachments(this.config, this.deps.store, sessionId, request.attachments, privacy, signal)
+        : null;
     const sessionRecord: SessionRecord = {
       v: JOURNAL_FORMAT,
       type: 'session',
@@ -113,6 +120,7 @@ export class SessionRunner {
       created_at: createdAt.toISOString(),
       entry_agent: request.entryAgent ?? snapshot.entryAgent,
       ...(request.delegation ? { delegation: request.delegation } : {}),
+      ...(attachments ? { attachments } : {}),
     };
     const stored = await this.deps.store.create(sessionRecord);
     const active: ActiveSession = {
@@ -122,7 +130,10 @@ export class SessionRunner {
       privacy,
     };
     privacy.folderCreated();
-    if (request.claimedPath) privacy.redactFile(request.claimedPath);
+    // A request folder's request file is redacted in place; its attachments stay as delivered (evidence).
+    const requestFile = request.attachments?.requestFile;
+    if (request.claimedPath)
+      privacy.redactFile(requestFile ? path.join(request.claimedPath, requestFile) : request.claimedPath);
     this.deps.log?.info('session started', {
       session: sessionId,
       request: request.requestId,
@@ -252,6 +263,8 @@ export class SessionRunner {
     try {
       const { state } = active;
       if (state.finishedAt === null) this.writeManifest(active);
+      if (!state.final && state.finishedAt === null)
+        await ensureAttachments(this.config, this.deps.store, state.session, signal);
       if (crashRetriesUsedUp(state, maxCrashRetries)) await this.giveUpAfterCrashes(active);
       while (!state.final && !state.paused && state.finishedAt === null) {
         if (signal.aborted || this.draining)
