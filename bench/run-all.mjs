@@ -34,6 +34,7 @@ const SCRIPTS = [
   'local-model',
   'restart',
   'signing',
+  'attachments',
   'real-path',
 ];
 

@@ -5,6 +5,7 @@
  */
 import { TOOL_AUDIT_TAGS } from './tool-audit-lines.js';
 import type { ToolAuditLines } from '../store/tool-journal-records.js';
+import type { AttachmentInfo } from '../store/attachment-records.js';
 import { AuditLogFormatError } from './audit-errors.js';
 import {
   AUDIT_FORMAT_VERSION,
@@ -61,6 +62,8 @@ export interface ParsedAuditEntry {
   forkedFrom: string | null;
   /** Calls a fork did not repeat (`[NOT_REPEATED]`). */
   notRepeated: Array<Record<string, unknown>> | null;
+  /** `[ATTACHMENTS]`: on a session's first entry when its request came with files (docs/attachments.md). */
+  attachments?: AttachmentInfo[];
 }
 
 /** Text after the last complete entry: a write cut short by a crash or a truncation. */
@@ -119,7 +122,7 @@ export function parseEntries(text: string): ParsedEntries {
 const ERROR_TAIL = / \(retry_count=(\d+), recoverable=(true|false)\)$/;
 /** The lines after SESSION_ID, in any order, each at most once: `[TAG: value]` or `[TAG]: value`. */
 const EXTENSION_LINE =
-  /^\[(USER|AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION|PARENT_SESSION_ID|DEPTH|FORKED_FROM): (.*)\]$|^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS|TOOL_CALLS|VIOLATIONS|APPROVALS|EVIDENCE|DELEGATIONS|CONTROL|NOT_REPEATED)\]: (.*)$/;
+  /^\[(USER|AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION|PARENT_SESSION_ID|DEPTH|FORKED_FROM): (.*)\]$|^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS|ATTACHMENTS|TOOL_CALLS|VIOLATIONS|APPROVALS|EVIDENCE|DELEGATIONS|CONTROL|NOT_REPEATED)\]: (.*)$/;
 
 function invalid(reason: string): never {
   throw new ValueDecodeError(reason);
@@ -277,6 +280,15 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     if (value !== undefined) tools = { ...tools, [name]: value };
   }
 
+  const attachments = field(
+    'ATTACHMENTS',
+    (written) => {
+      const array = decodeJson(written);
+      return Array.isArray(array) ? (array as AttachmentInfo[]) : invalid('ATTACHMENTS is not a JSON array');
+    },
+    () => undefined,
+  );
+
   return {
     line: block.line,
     offset: block.offset,
@@ -315,5 +327,6 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     ),
     notRepeated,
     ...(tools ? { tools } : {}),
+    ...(attachments ? { attachments } : {}),
   };
 }

@@ -47,15 +47,27 @@ export async function openStandings(config: GovflowConfig): Promise<Standings> {
     async standing(sessionId) {
       const folded = state(sessionId);
       if (folded) return { user: folded.session.request.user ?? 'local', status: statusOf(folded) };
-      const queued = await findQueuedRequest(paths, sessionId, config.intake.max_bytes, config.timezone);
+      const queued = await findQueuedRequest(
+        paths,
+        sessionId,
+        config.intake.max_bytes,
+        config.timezone,
+        config.intake.attachments,
+      );
       return queued ? { user: queued.user ?? 'local', status: 'queued' } : null;
     },
     unfinished: () =>
-      filesCancelTargets(paths, config.intake.max_bytes, config.timezone, {
-        statuses: ['running', 'paused', 'queued'],
-        user: null,
-        since: null,
-      }),
+      filesCancelTargets(
+        paths,
+        config.intake.max_bytes,
+        config.timezone,
+        {
+          statuses: ['running', 'paused', 'queued'],
+          user: null,
+          since: null,
+        },
+        config.intake.attachments,
+      ),
     close: async () => {},
   };
 }

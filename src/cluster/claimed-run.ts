@@ -62,6 +62,8 @@ export async function runClaimedSession(
         metadata: request.metadata,
         sourceFile: request.source_file,
         claimedPath: null,
+        // The attachments come from the store, to whichever daemon runs the session (docs/attachments.md).
+        ...(request.attachments?.length ? { attachments: { files: request.attachments, folder: null } } : {}),
         ...forkOf(request.fork),
       },
       signal,

@@ -258,7 +258,7 @@ export class ClusterWork implements WorkSource {
       ...claimInboxControls(config.paths, config.intake.max_bytes),
     ];
     for (const claimedPath of claims) {
-      const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
+      const item = await readClaimedFile(claimedPath, config.intake.max_bytes, config.intake.attachments);
       if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
       else await this.storeIntake.handle(item);
     }

@@ -7,6 +7,8 @@ import type pg from 'pg';
 import { inTransaction, tablesOf } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
 import type { QueuedCancel } from './store-controls.js';
+import { insertAttachmentChunks } from './attachment-chunks.js';
+import type { AttachmentInfo } from '../store/attachment-records.js';
 
 export interface QueuedRequest {
   sessionId: string;
@@ -19,6 +21,11 @@ export interface QueuedRequest {
   claimedPath: string | null;
   /** A fork, retry or re-run's origin (docs/run-control.md; daemon/fork-requests.ts). */
   fork?: Record<string, unknown>;
+  /**
+   * A request folder's attachments (docs/attachments.md): stored with the request, read by whichever
+   * daemon runs it; or (`fromSession`) a fork's, the original's stored chunks copied (docs/run-control.md).
+   */
+  attachments?: { folder: string; files: AttachmentInfo[] } | { fromSession: string; files: AttachmentInfo[] };
 }
 
 export interface ClaimedSession {
@@ -34,6 +41,8 @@ export interface ClaimedSession {
     source_file: string;
     claimed_path: string | null;
     fork?: Record<string, unknown>;
+    /** The request's attachments; their bytes are in `attachment_chunks`. */
+    attachments?: AttachmentInfo[];
   };
   /** The oldest reply not applied yet, for a paused session. */
   reply: QueuedReply | null;
@@ -86,8 +95,34 @@ export class SessionLeases {
       source_file: request.sourceFile,
       claimed_path: request.claimedPath,
       ...(request.fork ? { fork: request.fork } : {}),
+      ...(request.attachments ? { attachments: request.attachments.files } : {}),
     };
     try {
+      if (request.attachments) {
+        // Request and attachments in one transaction: a daemon that claims the session finds every chunk.
+        const attachments = request.attachments;
+        await inTransaction(this.pool, async (client) => {
+          await client.query(
+            `insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ($1, $2, 'queued', $3, $4, $5)`,
+            [request.sessionId, request.requestId, JSON.stringify(document), request.user, this.daemonId],
+          );
+          if ('fromSession' in attachments)
+            await client.query(
+              `insert into ${this.table('attachment_chunks')} (session_id, path, seq, data) select $1, path, seq, data from ${this.table('attachment_chunks')} where session_id = $2`,
+              [request.sessionId, attachments.fromSession],
+            );
+          else
+            await insertAttachmentChunks(
+              client,
+              this.table('attachment_chunks'),
+              request.sessionId,
+              attachments.folder,
+              attachments.files,
+            );
+          await client.query('select pg_notify($1, $2)', [this.channels.work, request.sessionId]);
+        });
+        return { kind: 'queued' };
+      }
       await this.pool.query(
         `with inserted as (insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ($1, $2, 'queued', $3, $4, $5) returning session_id)
          select pg_notify($6, session_id) from inserted`,

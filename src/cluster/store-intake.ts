@@ -105,6 +105,7 @@ export class StoreIntake {
       sourceFile,
       claimedPath,
       ...(item.fork ? { fork: item.fork } : {}),
+      ...(item.attachments ? { attachments: { folder: claimedPath, files: item.attachments.files } } : {}),
     });
     if (outcome.kind === 'duplicate' && !outcome.ours) {
       return reject(
@@ -188,6 +189,10 @@ export class StoreIntake {
         sourceFile: `${item.action}-${requestId}.json`,
         claimedPath: item.claimedPath,
         fork: document.fork as Record<string, unknown>,
+        // The original's attachments come with it (docs/run-control.md): its stored chunks, copied.
+        ...(state.session.attachments?.files.length
+          ? { attachments: { fromSession: item.sessionId, files: state.session.attachments.files } }
+          : {}),
       });
       if (queued.kind === 'queued' || queued.ours)
         return { status: 'accepted', new_session_id: sessionId, new_request_id: requestId };

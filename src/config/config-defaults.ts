@@ -99,6 +99,12 @@ export const CONFIG_DEFAULTS = {
      * (they wait in the inbox) until space is freed; 0 turns the alarm off (issue 20).
      */
     min_free_bytes: 67_108_864,
+    /**
+     * Requests with files (docs/attachments.md), per request: a request folder in the inbox or a
+     * multipart POST holds at most `max_files` attachments of `max_bytes` in all (413 over HTTP);
+     * the entry agent gets the text attachments inline up to `inline_bytes` in all (after PII redaction).
+     */
+    attachments: { max_files: 20, max_bytes: 20_971_520, inline_bytes: 65_536 },
   },
   message: {
     schema: null as string | null,

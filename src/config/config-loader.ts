@@ -38,7 +38,12 @@ export interface AgentDeclaration {
   approval?: string[];
   /** Agents it may start a child session at (README "Delegation"). */
   delegates?: string[];
+  /** What the agent gets of a request's attachments (docs/attachments.md). */
+  attachments?: AttachmentMode;
 }
+
+/** `inline`: listed, text inline; `list`: listed only; `native`: inline, PDFs and images as file parts. */
+export type AttachmentMode = 'inline' | 'list' | 'native';
 
 export interface ModelPrice {
   input: number;

@@ -28,6 +28,7 @@ export const AGENT_DECLARATION_SCHEMA = {
     max_turns: positiveInteger,
     approval: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     delegates: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
+    attachments: { enum: ['inline', 'list', 'native'] },
   },
 } as const;
 
@@ -170,6 +171,15 @@ export const CONFIG_SCHEMA = {
         rescan_interval_ms: positiveInteger,
         settle_ms: { type: 'integer', minimum: 0 },
         min_free_bytes: { type: 'integer', minimum: 0 },
+        attachments: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            max_files: { type: 'integer', minimum: 0 },
+            max_bytes: { type: 'integer', minimum: 0 },
+            inline_bytes: { type: 'integer', minimum: 0 },
+          },
+        },
       },
     },
     message: {

@@ -116,6 +116,7 @@ export class GovflowDaemon {
       registry: this.registry,
       durable: config.daemon.fsync,
       maxBytes: config.intake.max_bytes,
+      attachments: config.intake.attachments,
       settleMs: config.intake.settle_ms,
       rescanIntervalMs: config.intake.rescan_interval_ms,
       concurrency: this.work.intakeConcurrency,
@@ -144,6 +145,7 @@ export class GovflowDaemon {
         events: this.work.events,
         registry: this.registry,
         submit: (submission) => intake.submit(submission),
+        submitFolder: (submission) => intake.submitFolder(submission),
         log,
         readiness: () =>
           this.state === 'running'

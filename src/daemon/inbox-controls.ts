@@ -113,7 +113,13 @@ export class InboxControls {
         }
         return { status: 'applied' };
       }
-      const queued = await findQueuedRequest(config.paths, sessionId, config.intake.max_bytes, config.timezone);
+      const queued = await findQueuedRequest(
+        config.paths,
+        sessionId,
+        config.intake.max_bytes,
+        config.timezone,
+        config.intake.attachments,
+      );
       if (queued === null)
         throw new ControlRejectedError(
           `no session "${sessionId}" exists here, running, queued or ended: check the session_id`,
@@ -132,6 +138,15 @@ export class InboxControls {
             metadata: queued.metadata,
             sourceFile: queued.sourceFile,
             claimedPath: queued.claimedPath,
+            ...(queued.attachments
+              ? {
+                  attachments: {
+                    files: queued.attachments.files,
+                    folder: queued.claimedPath,
+                    requestFile: queued.attachments.requestFile,
+                  },
+                }
+              : {}),
             cancel: order,
           },
           this.context.signal,
@@ -195,7 +210,13 @@ export class InboxControls {
       const [first] = SessionJournal.read(SessionJournal.directoryOf(config.paths.sessions, newSessionId));
       return first?.type === 'session' ? first.request_id : null;
     }
-    const queued = await findQueuedRequest(config.paths, newSessionId, config.intake.max_bytes, config.timezone);
+    const queued = await findQueuedRequest(
+      config.paths,
+      newSessionId,
+      config.intake.max_bytes,
+      config.timezone,
+      config.intake.attachments,
+    );
     return queued && existsSync(queued.claimedPath) ? queued.requestId : null;
   }
 }

@@ -220,7 +220,7 @@ function retentionPass(
         log?.info('audit retention: archived day files', { days: moved, folder: 'system/logs/archive' });
       if (atStart || moved.length > 0) {
         const before = dayCutoff(now, keepDays!, timezone);
-        const sessions = archiveFinishedSessions({ paths, timezone, before });
+        const sessions = archiveFinishedSessions({ paths, timezone, before, workspace: config.tools.workspace });
         if (sessions.length > 0)
           log?.info('audit retention: archived finished sessions and their results', {
             sessions: sessions.length,

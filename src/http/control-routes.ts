@@ -41,7 +41,13 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
     if (reads.sessionStanding) return reads.sessionStanding(sessionId);
     const noted = lookup.queuedSession(sessionId);
     if (noted) return { user: noted.user, status: 'queued' };
-    const claim = await findQueuedRequest(paths, sessionId, context.limits.maxBytes, context.limits.timezone);
+    const claim = await findQueuedRequest(
+      paths,
+      sessionId,
+      context.limits.maxBytes,
+      context.limits.timezone,
+      context.limits.attachments,
+    );
     return claim ? { user: claim.user ?? 'local', status: 'queued' } : null;
   };
 
@@ -143,7 +149,13 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
       return { matched: 0, cancelled: [], ...(dryRun ? { would_cancel: [] } : {}) };
     const candidates: CancelTarget[] = reads.unfinishedSessions
       ? (await reads.unfinishedSessions()).filter((candidate) => matchesCancelFilter(candidate, filter))
-      : await filesCancelTargets(paths, context.limits.maxBytes, context.limits.timezone, filter);
+      : await filesCancelTargets(
+          paths,
+          context.limits.maxBytes,
+          context.limits.timezone,
+          filter,
+          context.limits.attachments,
+        );
     const matched = candidates.map((candidate) => candidate.sessionId);
     if (dryRun === true) return { matched: matched.length, cancelled: [], would_cancel: matched };
     const cancelled: string[] = [];

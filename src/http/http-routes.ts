@@ -17,6 +17,7 @@ import { parseLastEventId, type LiveEventOrdinals } from './event-ids.js';
 import { streamSessionEvents } from './session-event-stream.js';
 import type { SessionLookup } from './session-lookup.js';
 import type { SessionReads } from '../store/session-reads.js';
+import type { AttachmentLimits } from '../intake/request-folder.js';
 import { SseConnection } from './sse-connection.js';
 
 export interface RouteContext {
@@ -32,7 +33,7 @@ export interface RouteContext {
   /** Every open event stream, so shutdown can end them with a final event. */
   streams: Set<SseConnection>;
   /** intake.max_bytes and the timezone: a queued claim is read as the intake reads it. */
-  limits: { maxBytes: number; timezone: string };
+  limits: { maxBytes: number; timezone: string; attachments: AttachmentLimits };
   /** The backend's read seam: the root's files, or Postgres in cluster mode (src/cluster/cluster-reads.ts). */
   reads: SessionReads;
   /** True while `http.max_queued` accepted requests wait to start: POST /v1/requests answers 503. */
@@ -92,7 +93,17 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
         'http.max_queued accepted requests are waiting to start: retry after Retry-After seconds (the queue drains as sessions start)',
         QUEUE_FULL_RETRY_AFTER_SECONDS,
       );
-    const { requestId, sessionId } = await intake.submit(request.body, caller.user);
+    let submitted: { requestId: string; sessionId: string };
+    if (request.isMultipart()) {
+      try {
+        submitted = await intake.submitMultipart(request, caller.user);
+      } catch (error) {
+        // The rest of a refused upload is not read: the connection closes after the answer.
+        void reply.header('connection', 'close');
+        throw error;
+      }
+    } else submitted = await intake.submit(request.body, caller.user);
+    const { requestId, sessionId } = submitted;
     lookup.noteQueued(sessionId, requestId, caller.user);
     return reply.code(202).send({
       request_id: requestId,

@@ -3,12 +3,14 @@
  * clients, and a shutdown that answers 503 and ends every event stream with a final event.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { Submission, SubmissionOutcome } from '../intake/request-submission.js';
+import type { FolderSubmission } from '../intake/folder-submission.js';
 import type { OperationalLog } from '../log-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { isLoopbackHost, TokenTable, type Caller, type TokenEntry } from './http-auth.js';
@@ -31,6 +33,8 @@ export interface HttpApiOptions {
   registry: RequestIdRegistry;
   /** The intake's handoff: requests and replies posted here become claims without an inbox file. */
   submit: (submission: Submission) => Promise<SubmissionOutcome>;
+  /** The intake's handoff of a multipart request's staged folder (docs/attachments.md). */
+  submitFolder?: (submission: FolderSubmission) => Promise<SubmissionOutcome>;
   log: OperationalLog;
   /** For `/readyz`: false while the daemon recovers or stops. */
   readiness: () => { ready: boolean; reason: string };
@@ -152,6 +156,10 @@ export class HttpApi {
     const reads = options.reads ?? new FilesSessionReads(config.paths);
     const intake = new HttpIntake({
       submit: options.submit,
+      ...(options.submitFolder ? { submitFolder: options.submitFolder } : {}),
+      paths: config.paths,
+      attachments: config.intake.attachments,
+      durable: config.daemon.fsync,
       registry: options.registry,
       maxBytes: config.intake.max_bytes,
       timezone: config.timezone,
@@ -171,15 +179,17 @@ export class HttpApi {
       heartbeatMs: settings.heartbeat_ms,
       isStopping: () => api?.stoppingNow ?? false,
       streams: new Set(),
-      limits: { maxBytes: config.intake.max_bytes, timezone: config.timezone },
+      limits: { maxBytes: config.intake.max_bytes, timezone: config.timezone, attachments: config.intake.attachments },
       reads,
       queueFull: async () =>
         settings.max_queued !== null && options.queued !== undefined && (await options.queued()) >= settings.max_queued,
     };
 
     const web = options.web;
-    // JSON only: any other body type is a 400 that names the content type to send.
+    // JSON, or multipart/form-data for requests with files (docs/attachments.md), streamed to disk
+    // by the route itself: any other body type is a 400 that names the content type to send.
     app.removeContentTypeParser(['text/plain']);
+    await app.register(fastifyMultipart);
     app.decorateRequest('caller', null);
     // Before the auth hook and every route (http-rate-limits.ts says why).
     await auth.limits.register(app, (request) => (request as unknown as { caller: Caller | null }).caller);

@@ -7,6 +7,7 @@
 import type { SystemPaths } from '../config/system-paths.js';
 import { SessionJournal } from '../store/session-journal.js';
 import { queuedClaims } from './queued-claims.js';
+import type { AttachmentLimits } from './request-folder.js';
 
 export type CancellableStatus = 'running' | 'paused' | 'queued';
 export const CANCELLABLE_STATUSES: readonly CancellableStatus[] = ['running', 'paused', 'queued'];
@@ -42,6 +43,7 @@ export async function filesCancelTargets(
   maxBytes: number,
   timezone: string,
   filter: CancelFilter,
+  attachments?: AttachmentLimits,
 ): Promise<CancelTarget[]> {
   const targets: CancelTarget[] = [];
   if (filter.statuses.includes('running') || filter.statuses.includes('paused')) {
@@ -66,7 +68,7 @@ export async function filesCancelTargets(
     }
   }
   if (filter.statuses.includes('queued')) {
-    for (const claim of await queuedClaims(paths, maxBytes, timezone)) {
+    for (const claim of await queuedClaims(paths, maxBytes, timezone, attachments)) {
       const target: CancelTarget = {
         sessionId: claim.sessionId,
         requestId: claim.requestId,

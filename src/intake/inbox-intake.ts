@@ -13,7 +13,9 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { errorMessage, GovflowError } from '../errors.js';
 import type { RequestFileRef } from './claimed-file.js';
-import { claimedItem, readClaimedFile, type IntakeItem, type IntakeRejection } from './claimed-file.js';
+import { claimedItem, claimTargetOf, readClaimedFile, type IntakeItem, type IntakeRejection } from './claimed-file.js';
+import type { AttachmentLimits } from './request-folder.js';
+import { claimSubmittedFolder, type FolderSubmission } from './folder-submission.js';
 import { moveToFailed } from './failed-files.js';
 import { FileQueue } from './file-queue.js';
 import { InboxClaimer, type IntakeLog } from './inbox-claimer.js';
@@ -27,6 +29,8 @@ export interface InboxIntakeOptions {
   paths: SystemPaths;
   /** intake.max_bytes: larger files are rejected without being read past the limit. */
   maxBytes: number;
+  /** intake.attachments: a folder within them is a request folder (docs/attachments.md); without it every folder is refused. */
+  attachments?: AttachmentLimits;
   /** intake.settle_ms: how long a file written in place must stay unchanged. */
   settleMs: number;
   /** intake.rescan_interval_ms: the full scan that catches whatever the watcher missed. */
@@ -71,8 +75,8 @@ export class InboxIntake {
   private readonly claimer: InboxClaimer;
   /** Claim names (in system/processing/) waiting for a slot, first claimed first. */
   private readonly waiting = new FileQueue();
-  /** Texts of waiting submitted claims, by claim name (not read back; `submit` registered their ids). */
-  private readonly submitted = new Map<string, string>();
+  /** Texts of waiting submitted claims, by claim name (not read back; `submit` registered their ids); null: a folder, read back. */
+  private readonly submitted = new Map<string, string | null>();
   /** Waiting claims a crash left, run by their own handler (`adopt`), by claim name. */
   private readonly adopted = new Map<string, (claimedPath: string) => Promise<void>>();
   /** Settles each `adopt` once its claims ran or stop() dropped them. */
@@ -171,6 +175,14 @@ export class InboxIntake {
     });
   }
 
+  /** A request folder staged by the HTTP API (multipart): claimed like `submit`, its id claimed with its request file. */
+  async submitFolder(submission: FolderSubmission): Promise<SubmissionOutcome> {
+    return claimSubmittedFolder(this.options.paths, this.registry, submission, {
+      durable: this.options.durable ?? true,
+      onClaimed: (claimName) => this.enqueue(claimName, null),
+    });
+  }
+
   /**
    * Claims a crash left, queued ahead of newer ones and run by `run` in the same slots, without the
    * request id check (the caller recovers each). Resolves once all ran, or stop() dropped them.
@@ -265,7 +277,7 @@ export class InboxIntake {
     for (const resolve of waiters) resolve();
   }
 
-  private enqueue(claimName: string, submittedText?: string): void {
+  private enqueue(claimName: string, submittedText?: string | null): void {
     if (this.stopRequested()) return;
     if (this.options.handleControl && !this.adopted.has(claimName) && claimName.toLowerCase().endsWith('.json')) {
       // A submission's text is at hand; a dropped file is read at once (one open, one read: a flood stays fast).
@@ -285,7 +297,7 @@ export class InboxIntake {
       this.waiting.size > 0
     ) {
       const claimName = this.waiting.shift()!;
-      const submitted = this.submitted.get(claimName);
+      const submitted = this.submitted.has(claimName) ? this.submitted.get(claimName)! : undefined;
       this.submitted.delete(claimName);
       const adopted = this.adopted.get(claimName);
       this.adopted.delete(claimName);
@@ -334,16 +346,16 @@ export class InboxIntake {
     return true;
   }
 
-  /** `submitted`: a submission's text (its request id is registered: only a dropped file's is claimed here). */
-  private async processClaimed(claimedPath: string, submitted?: string): Promise<void> {
+  /** `submitted`: a submission's text, null for a submitted folder (its request id is registered: only a dropped file's is claimed here). */
+  private async processClaimed(claimedPath: string, submitted?: string | null): Promise<void> {
     // Handled while it waited (a cancel of its queued session archived it): nothing left to do.
     if (!existsSync(claimedPath)) return;
     let item: IntakeItem | IntakeRejection;
     try {
       item =
-        submitted !== undefined
+        typeof submitted === 'string'
           ? claimedItem(claimedPath, Buffer.from(submitted, 'utf8'), this.options.maxBytes)
-          : await readClaimedFile(claimedPath, this.options.maxBytes);
+          : await readClaimedFile(claimedPath, this.options.maxBytes, this.options.attachments);
     } catch (error) {
       this.log(
         'error',
@@ -355,7 +367,7 @@ export class InboxIntake {
     if (item.kind === 'request' && submitted === undefined) {
       let outcome;
       try {
-        outcome = await this.registry.claim(item.requestId, claimedPath);
+        outcome = await this.registry.claim(item.requestId, claimTargetOf(item));
       } catch (error) {
         this.log(
           'error',

@@ -10,6 +10,7 @@ import type { SystemPaths } from '../config/system-paths.js';
 import { SessionJournal } from '../store/session-journal.js';
 import { readClaimedFile, type IntakeRequest } from './claimed-file.js';
 import { parseClaimName, sessionIdForClaim } from './claim-name.js';
+import type { AttachmentLimits } from './request-folder.js';
 
 /** One queued session, as a listing or a bulk cancel needs it (the request text is not kept). */
 export interface QueuedClaim {
@@ -22,9 +23,14 @@ export interface QueuedClaim {
 }
 
 /** The claims of system/processing/ that are requests without a session yet, oldest first. */
-export async function queuedClaims(paths: SystemPaths, maxBytes: number, timezone: string): Promise<QueuedClaim[]> {
+export async function queuedClaims(
+  paths: SystemPaths,
+  maxBytes: number,
+  timezone: string,
+  attachments?: AttachmentLimits,
+): Promise<QueuedClaim[]> {
   const queued: QueuedClaim[] = [];
-  for (const item of await queuedRequests(paths, maxBytes, timezone)) {
+  for (const item of await queuedRequests(paths, maxBytes, timezone, undefined, attachments)) {
     queued.push({
       sessionId: item.sessionId!,
       requestId: item.requestId,
@@ -43,8 +49,9 @@ export async function findQueuedRequest(
   sessionId: string,
   maxBytes: number,
   timezone: string,
+  attachments?: AttachmentLimits,
 ): Promise<IntakeRequest | null> {
-  return (await queuedRequests(paths, maxBytes, timezone, sessionId))[0] ?? null;
+  return (await queuedRequests(paths, maxBytes, timezone, sessionId, attachments))[0] ?? null;
 }
 
 async function queuedRequests(
@@ -52,6 +59,7 @@ async function queuedRequests(
   maxBytes: number,
   timezone: string,
   onlySession?: string,
+  attachments?: AttachmentLimits,
 ): Promise<IntakeRequest[]> {
   let names: string[];
   try {
@@ -67,11 +75,11 @@ async function queuedRequests(
   for (const name of names) {
     const claimedPath = path.join(path.resolve(paths.processing), name);
     // A text or Markdown request names no session: its id comes from the claim, with no read.
-    const plain = !name.toLowerCase().endsWith('.json');
+    const plain = /\.(txt|md)$/i.test(name);
     if (plain && onlySession !== undefined && sessionIdForClaim(claimedPath, timezone) !== onlySession) continue;
     let item;
     try {
-      item = await readClaimedFile(claimedPath, maxBytes);
+      item = await readClaimedFile(claimedPath, maxBytes, attachments);
     } catch {
       continue; // gone meanwhile (started, archived) or unreadable: not queued
     }

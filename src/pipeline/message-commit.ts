@@ -20,6 +20,7 @@ import type { RunnerDependencies } from './runner-contract.js';
 import { applyRecord, type PendingStep, type SessionState } from './session-state.js';
 import { cancelOf } from './run-controls.js';
 import { toolAuditLines } from './tool-audit.js';
+import { attachmentList } from '../store/attachment-records.js';
 
 /** A session being run by this process: its stored form, its folded state, its commit order. */
 export interface ActiveSession {
@@ -172,6 +173,8 @@ export class MessageCommitter {
       state.lineage?.not_repeated?.length && state.messages.every((earlier) => earlier.reused !== undefined)
         ? state.lineage.not_repeated
         : null;
+    // The session's first entry records the request's attachments (docs/attachments.md).
+    const attachments = state.messages.length === 0 ? (state.session.attachments?.files ?? []) : [];
     const record: MessageRecord = {
       v: JOURNAL_FORMAT,
       type: 'message',
@@ -193,6 +196,7 @@ export class MessageCommitter {
       on_failure: agent?.onFailure ?? null,
       ...(hasTools ? { tools } : {}),
       ...(notRepeated ? { not_repeated: notRepeated } : {}),
+      ...(attachments.length > 0 ? { attachments: attachmentList(attachments) } : {}),
     };
     // Journal record, then the durable audit entry (docs/audit-log.md): the store keeps that order.
     const { entryHash } = await active.stored.commitMessage(record, auditInputOf(record, state));
@@ -236,5 +240,6 @@ export function auditInputOf(record: MessageRecord, state: SessionState): AuditE
     ...(from ? { delegation: { parentSessionId: from.parent_session_id, depth: from.depth } } : {}),
     ...(record.reused ? { forkedFrom: record.reused.entry_hash } : {}),
     ...(record.not_repeated ? { notRepeated: record.not_repeated } : {}),
+    ...(record.attachments ? { attachments: record.attachments } : {}),
   };
 }

@@ -11,6 +11,7 @@ import type { OperationalLog } from '../log-contract.js';
 import type { ToolBox } from '../tools/tool-box.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
 import type { CancelOrder } from './run-controls.js';
+import type { AttachmentInfo } from '../store/attachment-records.js';
 import type { SessionNotice } from '../notify/webhook-events.js';
 import type { UserSpend } from '../store/user-spend.js';
 
@@ -59,6 +60,8 @@ export interface NewSessionRequest {
   cancel?: CancelOrder;
   /** Set when a fork, retry or re-run makes this session (docs/run-control.md). */
   fork?: ForkOrder;
+  /** The request's attachments (docs/attachments.md), copied into the workspace before the first step. */
+  attachments?: RequestAttachments;
 }
 
 /** A fork, retry or re-run as the runner applies it; `ForkOrder` of a session whose messages it reuses. */
@@ -74,6 +77,15 @@ export interface ForkOrder {
   reason: string | null;
   claimedAt: string;
   sourceFile: string;
+}
+
+/** Where a new session's attachments come from. */
+export interface RequestAttachments {
+  files: AttachmentInfo[];
+  /** The request folder holding them as delivered; null: the store keeps them (cluster mode). */
+  folder: string | null;
+  /** The request file in `folder` (`request.txt`, …), redacted in place like a request file. */
+  requestFile?: string;
 }
 
 export interface SessionOutcome {

@@ -144,9 +144,7 @@ export class SessionForks {
     }
     // No step has run before every copy is journaled, so the workspace may be rebuilt again after a crash.
     if (this.deps.tools && (first || state.reusedSoFar < fork.copies.length)) {
-      const workspace = await this.deps.tools.workspaceOf(sessionId);
-      const originalWorkspace = await this.deps.tools.workspaceOf(fork.order.ofSession);
-      await rebuildWorkspace(workspace, fork.writes, originalWorkspace);
+      await rebuildWorkspace(await this.deps.tools.workspaceOf(sessionId), fork.writes);
     }
     const ids = new Map<string, string>();
     for (const record of state.messages)

@@ -8,6 +8,7 @@ import type { SessionState } from './session-state.js';
 import { renderResultReport } from './result-report.js';
 import { describeControl } from './operator-entry.js';
 import type { Lineage } from '../store/session-journal.js';
+import { attachmentList, type AttachmentInfo } from '../store/attachment-records.js';
 
 /** Version of the result document. */
 export const RESULT_FORMAT = 1 as const;
@@ -35,6 +36,8 @@ export interface ResultDocument {
   control?: { action: 'cancel'; by: string; reason: string | null; at: string };
   /** A session made by fork, retry or re-run: where it comes from (docs/run-control.md). */
   lineage?: Lineage;
+  /** The request's attachments (docs/attachments.md), as its first audit entry lists them; absent: none. */
+  attachments?: AttachmentInfo[];
 }
 
 /** The session's result as it stands: final, or pending while paused. `finishedAt` is any ISO instant; both times are written in the configured zone. */
@@ -71,6 +74,9 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
       output_tokens: state.usage.output_tokens,
       cost_usd: Math.round(state.usage.cost_usd * 1e6) / 1e6,
     },
+    ...(state.session.attachments && state.session.attachments.files.length > 0
+      ? { attachments: attachmentList(state.session.attachments.files) }
+      : {}),
     ...(state.paused?.awaiting === 'approval'
       ? {
           awaiting: 'approval' as const,

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { GovflowError } from '../errors.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
@@ -42,6 +43,7 @@ import { journalReply, type IncomingReply } from './session-replies.js';
 import { cancelOf, RunControls, type CancelDelivery, type CancelOrder } from './run-controls.js';
 import { commitCancel, orderFor } from './session-cancel.js';
 import { forkOrderOf, forkUnfinished, SessionForks, type PreparedFork } from './session-fork.js';
+import { attachmentsOf, ensureAttachments, receiveAttachments } from './session-attachments.js';
 
 export function generateSessionId(now: Date, timezone: string): string {
   return `sess-${compactInTimeZone(now, timezone, true)}-${randomBytes(4).toString('hex')}`;
@@ -134,6 +136,13 @@ export class SessionRunner {
         user: request.user ?? null,
         metadata: request.metadata ? privacy.redactUserValue(request.metadata) : null,
       };
+      // A fork's attachments are its original's (docs/run-control.md), copied from the original's workspace and checked.
+      const requested = request.attachments ?? (fork ? attachmentsOf(this.config, fork.original.session) : undefined);
+      // Into the workspace before the journal names them, so every session that exists has them (docs/attachments.md).
+      const attachments =
+        requested && requested.files.length > 0
+          ? await receiveAttachments(this.config, this.deps.store, sessionId, requested, privacy, signal)
+          : null;
       const sessionRecord: SessionRecord = {
         v: JOURNAL_FORMAT,
         type: 'session',
@@ -147,6 +156,7 @@ export class SessionRunner {
           request.entryAgent ??
           (fork && fork.lineage.from > 1 ? fork.original.session.entry_agent : snapshot.entryAgent),
         ...(request.delegation ? { delegation: request.delegation } : {}),
+        ...(attachments ? { attachments } : {}),
         ...(fork && request.fork
           ? {
               lineage: fork.lineage,
@@ -167,7 +177,10 @@ export class SessionRunner {
         privacy,
       };
       privacy.folderCreated();
-      if (request.claimedPath) privacy.redactFile(request.claimedPath);
+      // A request folder's request file is redacted in place; its attachments stay as delivered (evidence).
+      const requestFile = request.attachments?.requestFile;
+      if (request.claimedPath)
+        privacy.redactFile(requestFile ? path.join(request.claimedPath, requestFile) : request.claimedPath);
       this.deps.log?.info('session started', {
         session: sessionId,
         request: request.requestId,
@@ -305,6 +318,8 @@ export class SessionRunner {
     active.signal = signal;
     try {
       if (state.finishedAt === null) this.finisher.writeManifest(active);
+      if (!state.final && !state.cancelled && state.finishedAt === null)
+        await ensureAttachments(this.config, this.deps.store, state.session, signal);
       try {
         if (crashRetriesUsedUp(state, maxCrashRetries) && !cancelOf(signal)) await this.giveUpAfterCrashes(active);
         while (!state.final && !state.paused && !state.cancelled && state.finishedAt === null) {

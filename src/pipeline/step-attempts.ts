@@ -21,6 +21,7 @@ import { limitHalt, limitReached, type LimitReached } from './session-limits.js'
 import { applyRecord, emptyUsage, type PendingStep } from './session-state.js';
 import { ToolLoop, providerTurns } from './tool-loop.js';
 import { checkEvidence } from './evidence-check.js';
+import { attachmentModeOf, attachmentsPromptBlock, nativeFiles } from './session-attachments.js';
 import { guardStepInput, guardStepOutput, toolResultGuard } from './step-guardrails.js';
 
 /** A step's outcome, or a pause: a tool call waits for a person's approval and nothing is committed. */
@@ -69,7 +70,11 @@ export class StepAttempts {
     this.deps.store.keepPrompt(prompt.systemSha256, prompt.system);
     const guardedInput = guardStepInput(active, step, snapshot);
     if (guardedInput.failure) return { kind: 'failure', failure: guardedInput.failure, retryCount: 0 };
-    const userPrompt = buildUserPrompt(guardedInput.input);
+    // Every agent's prompt lists the attachments; inline and native agents get more (docs/attachments.md).
+    const attachmentMode = attachmentModeOf(agent, state.session);
+    const userPrompt =
+      buildUserPrompt(guardedInput.input) + attachmentsPromptBlock(state.session.attachments, attachmentMode);
+    const files = await nativeFiles(this.config, sessionId, state.session.attachments, attachmentMode);
     const maxRetries = agent.maxRetries ?? this.config.limits.max_retries;
     const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
     let problems: string[] = [];
@@ -203,6 +208,7 @@ export class StepAttempts {
               timeoutMs: callTimeout,
               deadlineMs,
               ...(offers.length > 0 ? { tools: offers } : {}),
+              ...(files.length > 0 ? { files } : {}),
               ...(state.toolLoops.has(stepKey) ? { toolTurns: providerTurns(state.toolLoops.get(stepKey)) } : {}),
               journaledCalls: state.agentModelCalls.get(agent.name) ?? 0,
               ...(live ? { onChunk: live.push } : {}),

@@ -9,6 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import { errorCode, GovflowError } from '../errors.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
+import type { AttachmentInfo, SessionAttachments } from './attachment-records.js';
 
 /** Version of journal records and manifests; bump with a reader for the old one. */
 export const JOURNAL_FORMAT = 1 as const;
@@ -53,6 +54,8 @@ export interface SessionRecord {
   lineage?: Lineage;
   /** With `lineage`: the rest of the operator's act, so a fork a crash cut short goes on from the journal. */
   fork?: { control_id: string; claimed_by: string | null; claimed_at: string; source_file: string };
+  /** The request's attachments (docs/attachments.md), copied into the workspace before the first step; absent: none. */
+  attachments?: SessionAttachments;
 }
 
 /** A forked session's origin, as its result's `lineage` shows it (docs/run-control.md). */
@@ -147,6 +150,8 @@ export interface MessageRecord {
   reused?: { session_id: string; message_id: string; entry_hash: string };
   /** On a fork's first message run anew: the outside calls of the reused steps it did not repeat. */
   not_repeated?: NotRepeatedCall[];
+  /** On the session's first message: its request's attachments (`[ATTACHMENTS]` on its audit entry). */
+  attachments?: AttachmentInfo[];
 }
 
 /**

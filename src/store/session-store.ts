@@ -31,6 +31,7 @@ import type {
 } from './tool-journal-records.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { NotRepeatedCall, ToolAuditLines } from './tool-journal-records.js';
+import type { AttachmentInfo } from './attachment-records.js';
 
 /** What the audit writer is given for one message (src/audit/audit-entry-format.ts writes it). */
 export interface AuditEntryInput {
@@ -59,6 +60,8 @@ export interface AuditEntryInput {
   forkedFrom?: string | null;
   /** Calls with effects outside the workspace (http_get, MCP) a fork did not repeat (`[NOT_REPEATED]`). */
   notRepeated?: ReadonlyArray<NotRepeatedCall> | null;
+  /** The request's attachments, on the session's first entry (`[ATTACHMENTS]`, docs/attachments.md). */
+  attachments?: readonly AttachmentInfo[];
 }
 
 /** The `[CONTROL]` line of an operator's entry, keys in this order. */
@@ -139,4 +142,9 @@ export interface SessionStore {
   keepPrompt(sha256: string, text: string): void;
   /** Reads any session's records, without opening it (a fork reads its original); throws when it has none. */
   records(sessionId: string): Promise<JournalRecord[]>;
+  /**
+   * The bytes of an attachment the store keeps (cluster mode: any daemon may run the session);
+   * absent on stores that keep none (files: the request folder and the workspace hold them).
+   */
+  readAttachment?(sessionId: string, file: string, signal: AbortSignal): AsyncIterable<Uint8Array>;
 }

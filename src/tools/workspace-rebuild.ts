@@ -1,11 +1,10 @@
 /**
  * A fork's workspace as its original's was after the reused messages (docs/run-control.md): the
  * journaled file-tool calls that changed it are replayed in order — nothing is run again, no model
- * asked — and each file is checked against the sha256 its call recorded. The original's
- * attachments (`attachments/`, SPEC §22) come with it as delivered.
+ * asked — and each file is checked against the sha256 its call recorded. (The original's
+ * attachments come with the fork as a new session's do: pipeline/session-attachments.ts.)
  */
-import { cp, lstat, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
 import { GovflowError, errorCode } from '../errors.js';
 import { isPlainObject } from '../message/json-text.js';
 import { sha256Hex } from '../sha256-hex.js';
@@ -58,23 +57,13 @@ async function readIfPresent(file: string): Promise<string | null> {
 }
 
 /**
- * Replays `writes` into `workspace` (a fresh folder) and copies `attachmentsFrom`/attachments when
- * present. Throws a GovflowError naming the file whose text does not hash to what its call recorded.
+ * Replays `writes` into `workspace` (a fresh folder). Throws a GovflowError naming the file whose
+ * text does not hash to what its call recorded.
  */
 export async function rebuildWorkspace(
   workspace: string,
   writes: readonly JournaledWrite[],
-  attachmentsFrom: string | null,
 ): Promise<{ files: number }> {
-  if (attachmentsFrom !== null) {
-    const attachments = path.join(attachmentsFrom, 'attachments');
-    try {
-      if ((await lstat(attachments)).isDirectory())
-        await cp(attachments, path.join(workspace, 'attachments'), { recursive: true, preserveTimestamps: true });
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw error;
-    }
-  }
   const touched = new Set<string>();
   for (const write of writes) {
     const { absolute } = await resolveForWrite(workspace, write.wrote.path, write.tool);

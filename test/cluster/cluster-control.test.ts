@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { EXAMPLE_ANSWERS, dropJson, waitFor, writeScript } from '../daemon/daemon-helpers.js';
 import { Cluster, clusterForTests, nodeScript } from '../support/cluster.js';
 import { pgTestSchema } from '../support/postgres.js';
+import { dropFolder } from '../daemon/attachments-support.js';
 
 const pg = await pgTestSchema('cluster_control');
 
@@ -103,10 +104,14 @@ describe.skipIf(!pg)('cluster mode: cancel, retry and fork through the store', (
     const [node0, node1] = cluster.nodes;
     // node0's script waits at goal forever: only node1 may run these.
     await node0.stop();
-    dropJson(node1.root, 'done.json', {
-      request: 'Summarize a short note.',
-      request_id: 'short',
-      session_id: 'sess-short',
+    // A request with a file: the fork brings it, from the store, to whichever daemon runs it.
+    dropFolder(node1.root, 'done', {
+      'request.json': JSON.stringify({
+        request: 'Summarize a short note.',
+        request_id: 'short',
+        session_id: 'sess-short',
+      }),
+      'notes/a.txt': 'hello',
     });
     const original = await ended('sess-short', 'success');
     expect(original.messages).toBe(6);
@@ -137,6 +142,8 @@ describe.skipIf(!pg)('cluster mode: cancel, retry and fork through the store', (
     )[0]!;
     const forkResult = await ended(forked.session_id, 'success');
     expect(forkResult.lineage).toMatchObject({ action: 'fork', of_session: 'sess-short', from: 4 });
+    expect(original.attachments).toEqual([expect.objectContaining({ path: 'notes/a.txt', bytes: 5 })]);
+    expect(forkResult.attachments).toEqual(original.attachments);
     // Messages 1–3 reused: no model call for them; the fork asked only from message 4 on.
     const records = await journal(forked.session_id);
     expect(

@@ -25,6 +25,7 @@ import {
 import { REQUEST_TEXT } from '../providers/example-app-responder.js';
 import type { ResponderLlmServer } from '../providers/responder-llm-server.js';
 import { removeTempFolders } from '../support/temp-dirs.js';
+import { dropFolder } from '../daemon/attachments-support.js';
 import {
   addAgentLines,
   answerWithStatus,
@@ -218,6 +219,21 @@ describe('fork, retry and re-run, real daemon and OpenAI wire', () => {
     expect(entries[0]).toMatchObject({ agent: 'operator', notRepeated: null, control: { action: 'rerun', from: 1 } });
     const journal = readFileSync(path.join(root, 'system', 'sessions', rerun.session_id, 'journal.jsonl'), 'utf8');
     expect(JSON.parse(journal.split('\n')[0]!).request.text).toContain('Also mention the venue.');
+  }, 90_000);
+
+  it("brings the original's attachments to a re-run: copied into its workspace and listed on its result", async () => {
+    dropFolder(root, 'with-file', {
+      'request.json': JSON.stringify({ request: REQUEST_TEXT, request_id: 'with-file' }),
+      'notes/budget.csv': 'item,eur\nvenue,400\n',
+    });
+    const original = await resultOf('with-file');
+    expect(original.attachments).toEqual([expect.objectContaining({ path: 'notes/budget.csv', bytes: 19 })]);
+    await control('rerun-file.json', { control: 'rerun', session_id: original.session_id });
+    const rerun = await resultOf('with-file-rerun-1');
+    expect(rerun.attachments).toEqual(original.attachments);
+    expect(
+      readFileSync(path.join(root, 'workspace', rerun.session_id, 'attachments', 'notes', 'budget.csv'), 'utf8'),
+    ).toBe('item,eur\nvenue,400\n');
   }, 90_000);
 
   it('refuses a fork whose from is out of range, or whose request_id was taken, into failed/; the chain verifies', async () => {
