@@ -6,6 +6,7 @@
  * runner, seeing that reason, ends the session `cancelled`.
  */
 import { setMaxListeners } from 'node:events';
+import { GovflowError } from '../errors.js';
 
 /** A cancel as the runner applies it: who, why, and where it came from. */
 export interface CancelOrder {
@@ -25,11 +26,13 @@ export interface CancelOrder {
   sessionId?: string;
 }
 
-/** The abort reason of a cancelled session's signal. */
-export class CancelRequest extends Error {
+/** The abort reason of a cancelled session's signal: what stopped its calls, not a failure of theirs. */
+export class CancelRequest extends GovflowError {
   override readonly name = 'CancelRequest';
   constructor(readonly order: CancelOrder) {
-    super(`cancelled by ${order.by}${order.reason ? `: ${order.reason}` : ''}`);
+    super('interrupted', `cancelled by ${order.by}${order.reason ? `: ${order.reason}` : ''}`, {
+      sessionId: order.sessionId,
+    });
   }
 }
 
