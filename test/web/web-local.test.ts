@@ -48,9 +48,9 @@ describe('web view without tokens', () => {
     const days = await (await fetch(`${url}/ui/days`)).text();
     const date = /<a href="\/ui\/days\/(\d{8})">\1<\/a>/.exec(days)?.[1];
     expect(date).toBeDefined();
-    expect(days).toContain('Audit chain intact: 6 entries in 1 files.');
+    expect(days).toContain('Audit chain intact: 6 entries in 1 file.');
     const day = await (await fetch(`${url}/ui/days/${date}`)).text();
-    expect(day).toContain('audit chain intact: 6 entries in 1 files');
+    expect(day).toContain('audit chain intact: 6 entries in 1 file');
     expect((await fetch(`${url}/ui/days/2026-01-01`)).status).toBe(404);
     expect((await fetch(`${url}/ui/sessions/no-such-session`)).status).toBe(404);
   });
