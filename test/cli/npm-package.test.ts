@@ -50,6 +50,33 @@ describe('govflow init', () => {
     expect(tested.stdout).toMatch(/1 passed, 0 failed/);
   }, 60_000);
 
+  it('suggests next commands that work from where the user is (issue 39: no "cd .", no bare npx elsewhere)', async () => {
+    const here = tempDir('govflow-init-here-');
+    const inPlace = await runCli(['init'], { cwd: here });
+    expect(inPlace.code, inPlace.stderr).toBe(0);
+    expect(inPlace.stderr).toContain('next: npx govflow validate && npx govflow test && npx govflow start\n');
+    expect(inPlace.stderr).not.toMatch(/\bcd /);
+    expect(inPlace.stderr).toContain('> system/inbox/note.txt');
+
+    // Another folder, named from here: every command names it, so npx still finds this install.
+    const elsewhere = await runCli(['init', 'my pipeline'], { cwd: here });
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    expect(elsewhere.stderr).toContain(
+      "next: npx govflow validate --root 'my pipeline' && npx govflow test --root 'my pipeline' && npx govflow start --root 'my pipeline'\n",
+    );
+    expect(elsewhere.stderr).not.toMatch(/\bcd /);
+    expect(elsewhere.stderr).toContain("> 'my pipeline/system/inbox/note.txt'");
+    // And what it suggests runs as written, from here (npx as a shell function running this checkout's CLI).
+    const suggested = /next: (.*) && npx govflow start/.exec(elsewhere.stderr)![1];
+    const cli = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPOSITORY_ROOT, 'bin', 'govflow.js'))}`;
+    const ran = spawnSync('bash', ['-e', '-c', `npx() { shift; ${cli} "$@"; }\n${suggested}`], {
+      cwd: here,
+      encoding: 'utf8',
+    });
+    expect(ran.status, ran.stdout + ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/1 passed, 0 failed/);
+  }, 60_000);
+
   it('refuses a folder that is not empty unless --force, naming what is there', async () => {
     const target = tempDir('govflow-init-full-');
     writeFileSync(path.join(target, 'notes.txt'), 'mine');
