@@ -30,6 +30,12 @@ describe('web view without tokens', () => {
     const login = await fetch(`${url}/ui/login`, { redirect: 'manual' });
     expect(login.status).toBe(302);
     expect(login.headers.get('location')).toBe('/ui/sessions');
+    // The web view's address with or without its trailing slash (issue 39: /ui/ was a 404).
+    for (const address of ['/ui', '/ui/']) {
+      const entry = await fetch(`${url}${address}`, { redirect: 'manual' });
+      expect(entry.status, address).toBe(302);
+      expect(entry.headers.get('location'), address).toBe('/ui/sessions');
+    }
 
     const sessions = await fetch(`${url}/ui/sessions`);
     expect(sessions.status).toBe(200);
