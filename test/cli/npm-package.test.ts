@@ -103,6 +103,17 @@ describe('the npm package, installed from its tarball into an empty folder', () 
     const listed = spawnSync('tar', ['-tzf', path.join(packDir, tarball)], { encoding: 'utf8' }).stdout.split('\n');
     expect(listed).toContain('package/dist/cli/main.js');
     expect(listed.some((name) => name.startsWith('package/test/') || name.startsWith('package/src/'))).toBe(false);
+    // The README's screenshots ship with it (issue 39).
+    for (const match of readFileSync(path.join(REPOSITORY_ROOT, 'README.md'), 'utf8').matchAll(
+      /\]\((docs\/screenshots\/[^)]+)\)/g,
+    ))
+      expect(listed).toContain(`package/${match[1]}`);
+    // No install-time script: none could run from a tarball, and npm warns about each (issue 39).
+    const manifest = JSON.parse(
+      spawnSync('tar', ['-xzOf', path.join(packDir, tarball), 'package/package.json'], { encoding: 'utf8' }).stdout,
+    ) as { scripts: Record<string, string> };
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(manifest.scripts).not.toHaveProperty(script);
 
     const app = tempDir('govflow-app-');
     const installed = spawnSync('npm', ['install', '--no-audit', '--no-fund', path.join(packDir, tarball)], {
@@ -111,6 +122,7 @@ describe('the npm package, installed from its tarball into an empty folder', () 
       timeout: 240_000,
     });
     expect(installed.status, installed.stderr).toBe(0);
+    expect(installed.stderr).not.toMatch(/install-scripts|prepare/);
     const bin = path.join(app, 'node_modules', '.bin', 'govflow');
     const cli = (args: string[]) => spawnSync(bin, args, { cwd: app, encoding: 'utf8', timeout: 60_000 });
     expect(cli(['init']).status).toBe(0);
