@@ -181,9 +181,28 @@ async function startGovflow(node, fake, concurrency, roots) {
   };
 }
 
+/** POSTs one request; a connection the server closed as it was reused is tried again (409 then: it had arrived). */
+async function submit(url, body) {
+  for (let attempt = 1; ; attempt++) {
+    let response;
+    try {
+      response = await fetch(`${url}/v1/requests`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    } catch (error) {
+      if (attempt < 3 && error?.cause?.code === 'ECONNRESET') continue;
+      throw error;
+    }
+    const text = await response.text();
+    if (response.status === 202 || (attempt > 1 && response.status === 409)) return;
+    throw new Error(`POST /v1/requests answered ${response.status}: ${text}`);
+  }
+}
+
 /**
- * Submits `count` requests over HTTP, 64 at a time (a thousand connections opened at once overflow
- * the listen backlog: resets, not a figure of govflow), and waits for every result. The last is
+ * Submits `count` requests over HTTP, 64 at a time, and waits for every result. The last is
  * accepted long before the first session ends (five 2 s model calls), so all are in flight at once.
  */
 async function batch(daemon, prefix, count) {
@@ -191,17 +210,8 @@ async function batch(daemon, prefix, count) {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(64, count) }, async () => {
-      for (let index = next++; index < count; index = next++) {
-        const requestId = `${prefix}-${index}`;
-        const response = await fetch(`${daemon.url}/v1/requests`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ request: requestText(index), request_id: requestId }),
-        });
-        if (response.status !== 202)
-          throw new Error(`POST /v1/requests answered ${response.status}: ${await response.text()}`);
-        await response.arrayBuffer();
-      }
+      for (let index = next++; index < count; index = next++)
+        await submit(daemon.url, JSON.stringify({ request: requestText(index), request_id: `${prefix}-${index}` }));
     }),
   );
   const deadline = Date.now() + 600_000;
