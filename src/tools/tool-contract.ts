@@ -1,5 +1,6 @@
 /** A tool as the loop sees it, built-in or MCP alike: what the model is offered, and a call. */
 import { GovflowError } from '../errors.js';
+import type { CommandRun } from '../store/tool-journal-records.js';
 
 /** What the model is offered for one tool. */
 export interface ToolDescriptor {
@@ -23,6 +24,8 @@ export interface ToolCallContext {
 export interface ToolOutcome {
   output: string;
   isError: boolean;
+  /** What a run_command call ran (journaled and on the audit entry). */
+  command?: CommandRun;
 }
 
 /**
