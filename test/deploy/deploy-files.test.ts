@@ -39,12 +39,17 @@ const tempDir = (prefix: string) => {
 
 /** The image's file system and what its build left: the install in GOVFLOW_HOME, the root in GOVFLOW_ROOT. */
 let image: BuildOutcome;
-/** The environment of a plain shell on this machine: PATH and HOME, nothing of vitest's or npm's. */
-const shellEnv = (): Record<string, string> => ({
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  HOME: homedir(),
-  ...(process.env.npm_config_cache ? { npm_config_cache: process.env.npm_config_cache } : {}),
-});
+/**
+ * The environment of a plain shell on this machine (its CA certificates and proxies included, which
+ * npm needs): nothing of govflow's, and none of the npm_* variables vitest inherits from `npm test`
+ * (they would tell the daemon npm started it).
+ */
+const shellEnv = (): Record<string, string> => {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env))
+    if (value !== undefined && !/^(GOVFLOW_|npm_|VITEST|NODE_OPTIONS$)/i.test(name)) env[name] = value;
+  return env;
+};
 
 beforeAll(async () => {
   await buildDistOnce();
