@@ -30,10 +30,12 @@ const SCRIPTS = [
   'hostile-answer',
   'pii-detectors',
   'http-submit',
+  'notify-overhead',
   'replay-overhead',
   'local-model',
   'restart',
   'signing',
+  'attachments',
   'real-path',
 ];
 

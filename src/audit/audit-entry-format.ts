@@ -7,6 +7,7 @@ import { sha256Hex } from '../sha256-hex.js';
 import { AuditWriteError } from './audit-errors.js';
 import { formatToolAuditLines } from './tool-audit-lines.js';
 import type { AuditEntryInput } from '../store/session-store.js';
+import { attachmentList } from '../store/attachment-records.js';
 import { AUDIT_FORMAT_VERSION, encodeJson, escapeCode, escapeNullableText, escapeText } from './audit-line-encoding.js';
 
 /** `previousHash` of the very first entry. */
@@ -79,6 +80,8 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
       `[PARENT_SESSION_ID: ${escapeText(input.delegation.parentSessionId)}]`,
       `[DEPTH: ${encodeJson(input.delegation.depth)}]`,
     );
+  if (input.attachments && input.attachments.length > 0)
+    lines.push(`[ATTACHMENTS]: ${encodeJson(attachmentList(input.attachments))}`);
   lines.push(...formatToolAuditLines(input.tools));
   return lines.join('\n') + '\n';
 }

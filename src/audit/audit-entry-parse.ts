@@ -5,6 +5,7 @@
  */
 import { TOOL_AUDIT_TAGS } from './tool-audit-lines.js';
 import type { ToolAuditLines } from '../store/tool-journal-records.js';
+import type { AttachmentInfo } from '../store/attachment-records.js';
 import { AuditLogFormatError } from './audit-errors.js';
 import {
   AUDIT_FORMAT_VERSION,
@@ -54,6 +55,8 @@ export interface ParsedAuditEntry {
   tools?: ToolAuditLines;
   /** Null unless the entry is a delegated child session's. */
   delegation: { parentSessionId: string; depth: number } | null;
+  /** `[ATTACHMENTS]`: on a session's first entry when its request came with files (docs/attachments.md). */
+  attachments?: AttachmentInfo[];
 }
 
 /** Text after the last complete entry: a write cut short by a crash or a truncation. */
@@ -112,7 +115,7 @@ export function parseEntries(text: string): ParsedEntries {
 const ERROR_TAIL = / \(retry_count=(\d+), recoverable=(true|false)\)$/;
 /** The lines after SESSION_ID, in any order, each at most once: `[TAG: value]` or `[TAG]: value`. */
 const EXTENSION_LINE =
-  /^\[(USER|AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION|PARENT_SESSION_ID|DEPTH): (.*)\]$|^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS|TOOL_CALLS|VIOLATIONS|APPROVALS|EVIDENCE|DELEGATIONS)\]: (.*)$/;
+  /^\[(USER|AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION|PARENT_SESSION_ID|DEPTH): (.*)\]$|^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS|ATTACHMENTS|TOOL_CALLS|VIOLATIONS|APPROVALS|EVIDENCE|DELEGATIONS)\]: (.*)$/;
 
 function invalid(reason: string): never {
   throw new ValueDecodeError(reason);
@@ -244,6 +247,15 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     if (value !== undefined) tools = { ...tools, [name]: value };
   }
 
+  const attachments = field(
+    'ATTACHMENTS',
+    (written) => {
+      const array = decodeJson(written);
+      return Array.isArray(array) ? (array as AttachmentInfo[]) : invalid('ATTACHMENTS is not a JSON array');
+    },
+    () => undefined,
+  );
+
   return {
     line: block.line,
     offset: block.offset,
@@ -275,5 +287,6 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     formatVersion,
     delegation: parentSessionId === null || depth === null ? null : { parentSessionId, depth },
     ...(tools ? { tools } : {}),
+    ...(attachments ? { attachments } : {}),
   };
 }

@@ -21,6 +21,8 @@ export interface CheckpointWriterOptions {
   keyId: string;
   intervalMs: number;
   witnesses: string[];
+  /** fsync checkpoints waiting for a witness (daemon.fsync). */
+  durable?: boolean;
   log?: (message: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -40,6 +42,7 @@ export class CheckpointWriter {
     this.witnesses = new CheckpointWitnesses({
       stateDir: options.stateDir,
       witnesses: options.witnesses,
+      durable: options.durable,
       log: options.log,
     });
   }

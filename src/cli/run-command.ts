@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { openRuntime, type Runtime } from '../daemon/runtime.js';
-import { errorMessage } from '../errors.js';
+import { errorCode, errorMessage } from '../errors.js';
 import { generateRequestId, parseRequestFile } from '../intake/request-file.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
@@ -64,7 +64,12 @@ export const runCommand: CommandDefinition = {
       try {
         bytes = readFileSync(target);
       } catch (error) {
-        io.stderr(`govflow run: cannot read ${target}: ${errorMessage(error)}\n`);
+        const folder = errorCode(error) === 'EISDIR';
+        io.stderr(
+          folder
+            ? `govflow run: ${target} is a folder; govflow run takes one request file: move a request folder (request.txt plus attachments) into system/inbox/ of a running daemon, or POST it as multipart/form-data (docs/attachments.md)\n`
+            : `govflow run: cannot read ${target}: ${errorMessage(error)}\n`,
+        );
         return 2;
       }
     }

@@ -2,6 +2,7 @@
 import { readConfigStatus } from '../daemon/config-status.js';
 import { readDiskStatus, type DiskStatus } from '../store/status-file.js';
 import { witnessLag, witnessLines } from '../audit/checkpoint-witnesses.js';
+import { webhookLag, webhookLines } from '../notify/webhook-notifier.js';
 import { readRecoveryStatus } from '../daemon/recovery-progress.js';
 import { RootLock } from '../daemon/root-lock.js';
 import { systemPaths } from '../config/system-paths.js';
@@ -90,7 +91,8 @@ async function clusterStatusCommand(root: string, json: boolean, io: CommandCont
   const pool = await openPool(settings);
   try {
     const { state } = systemPaths(root);
-    const status = await clusterStatus(pool, settings.schema, witnessLag(state, RootLock.owner(state)?.pid));
+    const owner = RootLock.owner(state)?.pid;
+    const status = await clusterStatus(pool, settings.schema, witnessLag(state, owner), webhookLag(state, owner));
     io.stdout(json ? `${JSON.stringify(status.json, null, 2)}\n` : status.text);
   } finally {
     await pool.end();
@@ -110,6 +112,7 @@ export const statusCommand: CommandDefinition = {
     const diskStatus = readDiskStatus(paths);
     const disk = diskStatus !== null && diskStatus.pid === owner?.pid ? diskStatus : null;
     const witnesses = witnessLag(paths.state, owner?.pid);
+    const webhooks = webhookLag(paths.state, owner?.pid);
     const recoveryStatus = readRecoveryStatus(paths);
     const recovery =
       recoveryStatus !== null && recoveryStatus.pid === owner?.pid && recoveryStatus.done < recoveryStatus.total
@@ -136,7 +139,7 @@ export const statusCommand: CommandDefinition = {
       .slice(0, RECENT);
     if (values.json) {
       io.stdout(
-        `${JSON.stringify({ daemons, config, disk, witnesses, recovery, running, interrupted, paused, recent }, null, 2)}\n`,
+        `${JSON.stringify({ daemons, config, disk, witnesses, webhooks, recovery, running, interrupted, paused, recent }, null, 2)}\n`,
       );
       return 0;
     }
@@ -157,6 +160,7 @@ export const statusCommand: CommandDefinition = {
           ]
         : []),
       ...witnessLines(witnesses),
+      ...webhookLines(webhooks),
       `running (${running.length}):`,
       ...running.map(line),
       ...(interrupted.length > 0

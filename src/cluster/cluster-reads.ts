@@ -3,6 +3,8 @@
  * journal, fetched from Postgres before each handler runs and kept briefly, because the handlers
  * read synchronously (src/store/session-reads.ts); the rest is read from this root's files.
  */
+import type { AttachmentInfo } from '../store/attachment-records.js';
+import { httpFolderName } from '../intake/folder-submission.js';
 import type pg from 'pg';
 import type { SystemPaths } from '../config/system-paths.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
@@ -98,10 +100,11 @@ export class ClusterReads implements SessionReads {
     text: string;
     user: string;
     metadata: Record<string, unknown> | null;
+    attachments?: { folder: string; files: AttachmentInfo[] };
   }): Promise<'queued' | 'duplicate'> {
     const outcome = await this.leases.enqueue({
       ...request,
-      sourceFile: httpSubmissionName(request.requestId),
+      sourceFile: request.attachments ? httpFolderName(request.requestId) : httpSubmissionName(request.requestId),
       claimedPath: null,
     });
     return outcome.kind === 'queued' ? 'queued' : 'duplicate';

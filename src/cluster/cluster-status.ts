@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { quoteIdentifier } from './postgres-connection.js';
 import { readDaemons, STALE_RENEWALS, type DaemonRow } from './daemon-heartbeat.js';
 import { witnessLines, type WitnessLag } from '../audit/checkpoint-witnesses.js';
+import { webhookLines, type WebhookStatusLag } from '../notify/webhook-notifier.js';
 
 interface Row {
   session_id: string;
@@ -47,11 +48,12 @@ function daemonLine(row: DaemonRow): string {
   return `  ${row.daemon_id}  host=${row.host}  pid=${row.pid}  ${row.stale ? '' : `up=${Math.round(row.up_ms / 1000)}s  `}last_seen=${(row.silent_ms / 1000).toFixed(1)}s ago  ${sessions}${row.http_url ? `  http=${row.http_url}` : ''}`;
 }
 
-/** `witnesses` are this root's daemon's: each daemon delivers what it signs. */
+/** `witnesses` and `webhooks` are this root's daemon's: each daemon delivers what it signs and the events of the sessions it ended. */
 export async function clusterStatus(
   pool: pg.Pool,
   schema: string,
   witnesses: WitnessLag[],
+  webhooks: WebhookStatusLag[] = [],
   now = Date.now(),
 ): Promise<{ json: unknown; text: string }> {
   const sessions = `${quoteIdentifier(schema)}.sessions`;
@@ -80,6 +82,7 @@ export async function clusterStatus(
     stale_daemons: heartbeats && stale.map(daemonJson),
     counts: Object.fromEntries(counts.map((row) => [row.state, row.n])),
     witnesses,
+    webhooks,
     queued,
     running,
     interrupted,
@@ -106,6 +109,7 @@ export async function clusterStatus(
         ]
       : []),
     ...witnessLines(witnesses),
+    ...webhookLines(webhooks),
     `queued (${count('queued')}):`,
     ...queued.slice(0, SHOWN).map(line),
     `running (${running.length}):`,

@@ -25,10 +25,12 @@ import { ClusterReads } from './cluster-reads.js';
 import { outboxDelivery } from './outbox-delivery.js';
 import { StoreIntake } from './store-intake.js';
 import { OutageLog } from './outage-log.js';
+import { PostgresUserSpend } from './store-user-spend.js';
 import { DaemonHeartbeat, renewalIntervalMs } from './daemon-heartbeat.js';
 import { RemoteSessionEvents } from './remote-session-events.js';
 import { SessionEvents, type SessionEventName } from '../pipeline/session-events.js';
 import type { HttpApi } from '../http/http-server.js';
+import type { InboxIntake } from '../intake/inbox-intake.js';
 
 const EVENT_NAMES: readonly SessionEventName[] = [
   'session_started',
@@ -57,6 +59,9 @@ export async function openClusterBackend(config: GovflowConfig, log: Operational
   return {
     runtimeOptions: {
       store: cluster.store,
+      ...(config.limits.user_daily_usd !== null
+        ? { spend: new PostgresUserSpend(cluster.pool, cluster.schema, config, log) }
+        : {}),
       governanceFor: (sessionId, current) => versions?.snapshotFor(sessionId) ?? current.current(),
     },
     work(context) {
@@ -94,6 +99,12 @@ export class ClusterWork implements WorkSource {
   /** Says this daemon is alive, with the sessions it runs; stops once draining (the row goes at stop). */
   private readonly beat: () => Promise<void>;
   private readonly projectNow: () => Promise<void>;
+  private intake: InboxIntake | null = null;
+  /** Sessions queued in the store at the last poll (http.max_queued; counted only when it is set). */
+  private queuedInStore = 0;
+  private readonly countQueued: () => Promise<void>;
+  readonly queuedElsewhere = () => this.queuedInStore;
+  readonly refreshQueued = () => this.countQueued();
 
   constructor(
     private readonly config: GovflowConfig,
@@ -126,6 +137,11 @@ export class ClusterWork implements WorkSource {
     });
     this.beat = this.outages.coalesced(HEARTBEAT, async () => {
       if (this.active) await this.heartbeat.beat(this.http?.url ?? null, [...this.running.keys()]);
+    });
+    this.countQueued = this.outages.coalesced('count the queued sessions (http.max_queued)', async () => {
+      if (config.http.max_queued === null) return;
+      this.queuedInStore = await cluster.leases.countQueued();
+      this.intake?.checkQueue();
     });
     this.projectNow = this.outages.coalesced('project the audit chain to system/logs/', async () =>
       this.projection?.catchUp(),
@@ -168,8 +184,9 @@ export class ClusterWork implements WorkSource {
     return this.storeIntake.handle(item);
   }
 
-  async prepare(): Promise<void> {
+  async prepare(intake: InboxIntake): Promise<void> {
     const { config, cluster } = this;
+    this.intake = intake;
     const { events } = this.context.runtime;
     for (const name of EVENT_NAMES) events.on(name, (payload) => this.events.emit(name, payload as never));
     // A session's chunks may be read on another daemon of the cluster: every call here streams.
@@ -208,7 +225,7 @@ export class ClusterWork implements WorkSource {
   async recover(): Promise<void> {
     const { config, cluster } = this;
     for (const claimedPath of await recoverClaimedFiles(config.paths)) {
-      const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
+      const item = await readClaimedFile(claimedPath, config.intake.max_bytes, config.intake.attachments);
       if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
       else await this.storeIntake.handle(item);
     }
@@ -232,6 +249,7 @@ export class ClusterWork implements WorkSource {
       setInterval(
         () => {
           void this.storeIntake.retry();
+          void this.countQueued();
           this.pump();
           void this.projectChain();
           void this.deliverOutbox();
@@ -329,6 +347,8 @@ export class ClusterWork implements WorkSource {
           metadata: request.metadata,
           sourceFile: request.source_file,
           claimedPath: null,
+          // The attachments come from the store, to whichever daemon runs the session (docs/attachments.md).
+          ...(request.attachments?.length ? { attachments: { files: request.attachments, folder: null } } : {}),
         },
         signal,
       );

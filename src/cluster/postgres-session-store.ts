@@ -3,6 +3,7 @@
  * Every write is fenced by the epoch of a lease this daemon holds; once one write of a session
  * fails every later one fails at once, and whoever holds the lease next resumes it from the journal.
  */
+import { readAttachmentChunks } from './attachment-chunks.js';
 import type pg from 'pg';
 import type { AuditEntryInput } from '../store/session-store.js';
 import { parseEntries } from '../audit/audit-entry-parse.js';
@@ -213,6 +214,11 @@ export class PostgresSessionStore implements SessionStore {
 
   keepPrompt(sha256: string, text: string): void {
     this.options.committer.keepPrompt(sha256, text);
+  }
+
+  /** An attachment's bytes from `attachment_chunks` (docs/attachments.md), one chunk per query. */
+  readAttachment(sessionId: string, file: string, signal: AbortSignal): AsyncIterable<Uint8Array> {
+    return readAttachmentChunks(this.options.pool, this.table('attachment_chunks'), sessionId, file, signal);
   }
 
   async create(record: SessionRecord): Promise<StoredSession> {

@@ -6,6 +6,8 @@
 import type pg from 'pg';
 import { inTransaction, tablesOf } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
+import { insertAttachmentChunks } from './attachment-chunks.js';
+import type { AttachmentInfo } from '../store/attachment-records.js';
 
 export interface QueuedRequest {
   sessionId: string;
@@ -16,6 +18,8 @@ export interface QueuedRequest {
   sourceFile: string;
   /** Where the request file was claimed (to tell our own entry from a duplicate after a crash). */
   claimedPath: string | null;
+  /** A request folder's attachments (docs/attachments.md): stored with the request, read by whichever daemon runs it. */
+  attachments?: { folder: string; files: AttachmentInfo[] };
 }
 
 export interface ClaimedSession {
@@ -30,6 +34,8 @@ export interface ClaimedSession {
     metadata: Record<string, unknown> | null;
     source_file: string;
     claimed_path: string | null;
+    /** The request's attachments; their bytes are in `attachment_chunks`. */
+    attachments?: AttachmentInfo[];
   };
   /** The oldest reply not applied yet, for a paused session. */
   reply: QueuedReply | null;
@@ -70,8 +76,22 @@ export class SessionLeases {
       metadata: request.metadata,
       source_file: request.sourceFile,
       claimed_path: request.claimedPath,
+      ...(request.attachments ? { attachments: request.attachments.files } : {}),
     };
     try {
+      if (request.attachments) {
+        // Request and attachments in one transaction: a daemon that claims the session finds every chunk.
+        const { folder, files } = request.attachments;
+        await inTransaction(this.pool, async (client) => {
+          await client.query(
+            `insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ($1, $2, 'queued', $3, $4, $5)`,
+            [request.sessionId, request.requestId, JSON.stringify(document), request.user, this.daemonId],
+          );
+          await insertAttachmentChunks(client, this.table('attachment_chunks'), request.sessionId, folder, files);
+          await client.query('select pg_notify($1, $2)', [this.channels.work, request.sessionId]);
+        });
+        return { kind: 'queued' };
+      }
       await this.pool.query(
         `with inserted as (insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ($1, $2, 'queued', $3, $4, $5) returning session_id)
          select pg_notify($6, session_id) from inserted`,
@@ -124,6 +144,14 @@ export class SessionLeases {
       await client.query('select pg_notify($1, $2)', [this.channels.work, sessionId]);
       return null;
     });
+  }
+
+  /** Sessions accepted and waiting for a daemon to start them (http.max_queued). */
+  async countQueued(): Promise<number> {
+    const result = await this.pool.query<{ n: number }>(
+      `select count(*)::int as n from ${this.table('sessions')} where state = 'queued'`,
+    );
+    return result.rows[0]?.n ?? 0;
   }
 
   /** Leases the oldest claimable session to this daemon, or resolves null when none is. */

@@ -25,6 +25,7 @@ export class StoreCheckpoints {
     const witnesses = new CheckpointWitnesses({
       stateDir: config.paths.state,
       witnesses: config.audit.witnesses,
+      durable: config.daemon.fsync,
       log: (message, fields) => log.warn(message, fields),
     });
     const checkpoints = new StoreCheckpoints(

@@ -72,7 +72,16 @@ export class StoreIntake {
     const { requestId, text, user, metadata, sourceFile, claimedPath } = item;
     // The request id is the key: a session id made here again after a crash never makes a second session.
     const sessionId = item.sessionId ?? generateSessionId(item.receivedAt, config.timezone);
-    const outcome = await this.leases.enqueue({ sessionId, requestId, text, user, metadata, sourceFile, claimedPath });
+    const outcome = await this.leases.enqueue({
+      sessionId,
+      requestId,
+      text,
+      user,
+      metadata,
+      sourceFile,
+      claimedPath,
+      ...(item.attachments ? { attachments: { folder: claimedPath, files: item.attachments.files } } : {}),
+    });
     if (outcome.kind === 'duplicate' && !outcome.ours) {
       return reject(
         outcome.column === 'request_id'

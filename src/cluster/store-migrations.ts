@@ -212,6 +212,38 @@ create table $schema.audit_checkpoints (
 );
 `,
   },
+  {
+    version: 5,
+    name: 'user_spend: USD spent on model calls per user and day (limits.user_daily_usd)',
+    // One row per user and day (the configured zone's YYYYMMDD), added to by every daemon in one
+    // atomic upsert per priced model call (store-user-spend.ts).
+    sql: `
+create table $schema.user_spend (
+  day text not null,
+  user_name text not null,
+  usd float8 not null default 0,
+  updated_at timestamptz not null default now(),
+  primary key (day, user_name)
+);
+`,
+  },
+  {
+    version: 6,
+    name: 'attachment_chunks: the files of requests with attachments',
+    // A request's attachments travel with it (docs/attachments.md): whichever daemon runs the
+    // session copies them into its workspace from here. Stored in 1 MiB chunks (attachment-chunks.ts),
+    // written in the transaction that queues the request, so neither the writer nor a reader
+    // holds a whole file in memory. The list itself (path, sha256, bytes, type) is in sessions.request.
+    sql: `
+create table $schema.attachment_chunks (
+  session_id text not null references $schema.sessions (session_id),
+  path text not null,
+  seq int not null,
+  data bytea not null,
+  primary key (session_id, path, seq)
+);
+`,
+  },
 ]);
 
 const LOCK_SQL = 'select pg_advisory_xact_lock(hashtext($1))';

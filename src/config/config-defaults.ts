@@ -5,7 +5,7 @@
  * (GovflowConfig), so a key that may hold other values than its default says so with `as`.
  */
 import { DEFAULT_MAX_DEPTH } from '../message/json-depth.js';
-import type { McpServerConfig, ProviderKind } from './config-schema.js';
+import type { McpServerConfig, ProviderKind, WebhookEventType } from './config-schema.js';
 
 /** Options of provider kind local (README "Local models"), used where `provider.local` leaves them out. */
 export const LOCAL_PROVIDER_DEFAULTS = {
@@ -78,6 +78,12 @@ export const CONFIG_DEFAULTS = {
     delegation_deadline_ms: 300_000,
     /** Delegation: tokens one child session may use; null = no budget beyond the session's own. */
     max_tokens_per_delegation: null as number | null,
+    /**
+     * USD a user may spend on model calls per day in `timezone` (docs/webhooks.md "Budgets"):
+     * `{ default: 5, alice: 50 }`; a user not named gets `default` (none: no limit). Past it the
+     * user's sessions end failed with BUDGET_EXCEEDED before their next model call. Null: no limit.
+     */
+    user_daily_usd: null as Record<string, number> | null,
   },
   intake: {
     /** Sessions running at once. */
@@ -93,6 +99,12 @@ export const CONFIG_DEFAULTS = {
      * (they wait in the inbox) until space is freed; 0 turns the alarm off (issue 20).
      */
     min_free_bytes: 67_108_864,
+    /**
+     * Requests with files (docs/attachments.md), per request: a request folder in the inbox or a
+     * multipart POST holds at most `max_files` attachments of `max_bytes` in all (413 over HTTP);
+     * the entry agent gets the text attachments inline up to `inline_bytes` in all (after PII redaction).
+     */
+    attachments: { max_files: 20, max_bytes: 20_971_520, inline_bytes: 65_536 },
   },
   message: {
     schema: null as string | null,
@@ -158,6 +170,26 @@ export const CONFIG_DEFAULTS = {
     heartbeat_ms: 10_000,
     /** A client must send its whole request (headers and body) within this time (slowloris guard). */
     request_timeout_ms: 30_000,
+    /**
+     * `{ per_user_per_minute, auth_failures_per_minute }` (docs/webhooks.md "Rate limits"): past
+     * either, 429 with Retry-After until the minute's window frees; keyed by token user, failed
+     * tokens by client address. Null (or a null value): no limit. A running daemon applies an edit at once.
+     */
+    rate_limit: null as { per_user_per_minute?: number | null; auth_failures_per_minute?: number | null } | null,
+    /**
+     * Accepted requests waiting to start (docs/webhooks.md "A bounded queue"): at this many,
+     * POST /v1/requests answers 503 with Retry-After and inbox files wait in the inbox. Null: no bound.
+     */
+    max_queued: null as number | null,
+  },
+  /** Where govflow tells the world (docs/webhooks.md). */
+  notify: {
+    /**
+     * Standard Webhooks endpoints: `{ url, events, secret_env }`; events of session_finished,
+     * session_paused, approval_requested, session_cancelled (default: all); `secret_env` names the
+     * environment variable holding the `whsec_…` signing secret.
+     */
+    webhooks: [] as Array<{ url: string; events?: WebhookEventType[]; secret_env: string }>,
   },
   /** Built-in tools (README "Give an agent tools"). Folders are relative to the root. */
   tools: {

@@ -38,7 +38,12 @@ export interface AgentDeclaration {
   approval?: string[];
   /** Agents it may start a child session at (README "Delegation"). */
   delegates?: string[];
+  /** What the agent gets of a request's attachments (docs/attachments.md). */
+  attachments?: AttachmentMode;
 }
+
+/** `inline`: listed, text inline; `list`: listed only; `native`: inline, PDFs and images as file parts. */
+export type AttachmentMode = 'inline' | 'list' | 'native';
 
 export interface ModelPrice {
   input: number;
@@ -187,6 +192,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     daemon: defaulted('daemon'),
     audit: auditSettings(root, defaulted('audit')),
     telemetry: defaulted('telemetry'),
+    notify: defaulted('notify'),
     http: {
       ...http,
       tokens: http.tokens.map((token: { user: string; sha256: string; role?: 'operator' | 'auditor' }) => ({

@@ -28,6 +28,7 @@ export const AGENT_DECLARATION_SCHEMA = {
     max_turns: positiveInteger,
     approval: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     delegates: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
+    attachments: { enum: ['inline', 'list', 'native'] },
   },
 } as const;
 
@@ -70,6 +71,16 @@ function priceTableSchema(suffix: string) {
     },
   };
 }
+
+/** The events a webhook may subscribe to (docs/webhooks.md). */
+export const WEBHOOK_EVENT_TYPES = [
+  'session_finished',
+  'session_paused',
+  'approval_requested',
+  'session_cancelled',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The built-in PII kinds `pii.redact` may name (src/privacy/pii-detectors.ts has a detector for each). */
 export const PII_KINDS = ['email', 'phone', 'credit_card', 'iban', 'national_id', 'ip_address', 'secret'] as const;
@@ -144,6 +155,11 @@ export const CONFIG_SCHEMA = {
         max_depth: { type: 'integer', minimum: 0 },
         delegation_deadline_ms: positiveInteger,
         max_tokens_per_delegation: { type: ['integer', 'null'], minimum: 1 },
+        user_daily_usd: {
+          type: ['object', 'null'],
+          propertyNames: { pattern: '^[A-Za-z0-9._@-]{1,128}$' },
+          additionalProperties: { type: 'number', minimum: 0 },
+        },
       },
     },
     intake: {
@@ -155,6 +171,15 @@ export const CONFIG_SCHEMA = {
         rescan_interval_ms: positiveInteger,
         settle_ms: { type: 'integer', minimum: 0 },
         min_free_bytes: { type: 'integer', minimum: 0 },
+        attachments: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            max_files: { type: 'integer', minimum: 0 },
+            max_bytes: { type: 'integer', minimum: 0 },
+            inline_bytes: { type: 'integer', minimum: 0 },
+          },
+        },
       },
     },
     message: {
@@ -222,6 +247,34 @@ export const CONFIG_SCHEMA = {
         max_body_bytes: positiveInteger,
         heartbeat_ms: { type: 'integer', minimum: 100, maximum: 15_000 },
         request_timeout_ms: positiveInteger,
+        rate_limit: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          properties: {
+            per_user_per_minute: { type: ['integer', 'null'], minimum: 1 },
+            auth_failures_per_minute: { type: ['integer', 'null'], minimum: 1 },
+          },
+        },
+        max_queued: { type: ['integer', 'null'], minimum: 1 },
+      },
+    },
+    notify: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        webhooks: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['url', 'secret_env'],
+            properties: {
+              url: { type: 'string', pattern: '^https?://[^\\s]+$' },
+              events: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: WEBHOOK_EVENT_TYPES } },
+              secret_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+            },
+          },
+        },
       },
     },
     tools: {

@@ -1,5 +1,5 @@
 /**
- * Edits of govflow.config.yaml under a running daemon (issue 32): `http.tokens` applies at once;
+ * Edits of govflow.config.yaml under a running daemon (issue 32): `http.tokens` and `http.rate_limit` apply at once;
  * any other key was read at start, so its change is named in one warning and in `govflow status`
  * as waiting for a restart. An invalid edit is logged with file and line; the config stays.
  */
@@ -14,14 +14,14 @@ import { writeConfigStatus } from './config-status.js';
 
 /**
  * Top-level keys of `next` that differ from `started` and only a restart applies, in the order
- * written (keys removed last); `http` counts only when more than its tokens changed.
+ * written (keys removed last); `http` counts only when more than its tokens and rate limits changed.
  */
 function keysNeedingRestart(
   started: Readonly<Record<string, unknown>>,
   next: Readonly<Record<string, unknown>>,
 ): string[] {
   const withoutTokens = (value: unknown) =>
-    typeof value === 'object' && value !== null ? { ...value, tokens: undefined } : value;
+    typeof value === 'object' && value !== null ? { ...value, tokens: undefined, rate_limit: undefined } : value;
   const keys = [...new Set([...Object.keys(next), ...Object.keys(started)])];
   return keys.filter((key) =>
     key === 'http'
@@ -35,7 +35,7 @@ export async function watchConfig(
   config: GovflowConfig,
   env: NodeJS.ProcessEnv,
   log: OperationalLog,
-  http: Pick<HttpApi, 'replaceTokens' | 'url'> | null,
+  http: Pick<HttpApi, 'replaceTokens' | 'replaceRateLimits' | 'url'> | null,
 ): Promise<() => Promise<void>> {
   const write = (restartNeeded: string[]) => {
     try {
@@ -49,6 +49,7 @@ export async function watchConfig(
     }
   };
   let tokens = config.http.tokens;
+  let rateLimit = config.http.rate_limit;
   let restartNeeded: string[] = [];
   write(restartNeeded);
 
@@ -73,6 +74,11 @@ export async function watchConfig(
           `${CONFIG_FILE_NAME}: http.tokens not applied, the HTTP API keeps the tokens it had: ${errorMessage(error)}`,
         );
       }
+    }
+    if (!isDeepStrictEqual(next.http.rate_limit, rateLimit)) {
+      rateLimit = next.http.rate_limit;
+      http?.replaceRateLimits(rateLimit);
+      if (http) log.info(`${CONFIG_FILE_NAME}: http.rate_limit applied`, { rate_limit: rateLimit });
     }
     const changed = keysNeedingRestart(config.written, next.written);
     if (isDeepStrictEqual(changed, restartNeeded)) return;

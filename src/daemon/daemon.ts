@@ -116,9 +116,12 @@ export class GovflowDaemon {
       registry: this.registry,
       durable: config.daemon.fsync,
       maxBytes: config.intake.max_bytes,
+      attachments: config.intake.attachments,
       settleMs: config.intake.settle_ms,
       rescanIntervalMs: config.intake.rescan_interval_ms,
       concurrency: this.work.intakeConcurrency,
+      maxQueued: config.http.max_queued,
+      ...(this.work.queuedElsewhere ? { queuedElsewhere: this.work.queuedElsewhere } : {}),
       timezone: config.timezone,
       handle: (item) => this.work.handle(item),
       onRejected: (rejection) =>
@@ -141,6 +144,7 @@ export class GovflowDaemon {
         events: this.work.events,
         registry: this.registry,
         submit: (submission) => intake.submit(submission),
+        submitFolder: (submission) => intake.submitFolder(submission),
         log,
         cancellation: this.runtime.cancellation,
         readiness: () =>
@@ -150,9 +154,14 @@ export class GovflowDaemon {
         metrics: {
           audit: this.runtime.audit as unknown as { append: (...args: never[]) => Promise<unknown> } | null,
           costUsd: costCalculator(config),
+          ...(this.runtime.webhooks ? { webhooks: () => this.runtime.webhooks!.lag() } : {}),
         },
         ...(this.work.reads ? { reads: this.work.reads } : {}),
         web: webView,
+        queued: async () => {
+          await this.work.refreshQueued?.();
+          return intake.waitingToStart;
+        },
       });
     }
     await this.work.recover();

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { errorMessage } from '../errors.js';
 import {
+  claimTargetOf,
   readClaimedFile,
   recoverClaimedFiles,
   type IntakeItem,
@@ -16,6 +17,7 @@ import { claimedAtOf, sessionIdForClaim } from '../intake/claim-name.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import type { InboxIntake } from '../intake/inbox-intake.js';
 import { releaseUnacknowledged, repairInterruptedSubmissions } from '../intake/request-submission.js';
+import { repairInterruptedFolders } from '../intake/folder-submission.js';
 import { ReplyRejectedError, SessionInterruptedError, type SessionOutcome } from '../pipeline/runner-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { replyApplied, sessionStartedByClaim } from './claim-journals.js';
@@ -51,7 +53,9 @@ export class InboxWork implements WorkSource {
     const { config } = this.context.runtime;
     this.intake = intake;
     mkdirSync(config.paths.processing, { recursive: true });
-    const repaired = repairInterruptedSubmissions(config.paths, this.context.registry, config.intake.max_bytes);
+    const repaired =
+      repairInterruptedSubmissions(config.paths, this.context.registry, config.intake.max_bytes) +
+      repairInterruptedFolders(config.paths, this.context.registry);
     if (repaired > 0)
       this.context.log.warn('intake: finished submissions a crash interrupted after their request id was claimed', {
         requests: repaired,
@@ -109,7 +113,7 @@ export class InboxWork implements WorkSource {
     const { config, runner } = this.context.runtime;
     // One damaged journal (JournalFormatError names file:line) must not stop the others.
     try {
-      const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
+      const item = await readClaimedFile(claimedPath, config.intake.max_bytes, config.intake.attachments);
       if (item.kind === 'rejected') {
         const released = releaseUnacknowledged(this.context.registry, claimedPath);
         const reason =
@@ -123,7 +127,7 @@ export class InboxWork implements WorkSource {
       const sessionId = this.sessionIdFor(item);
       if (sessionStartedByClaim(config.paths.sessions, sessionId, item.claimedPath)) {
         await this.runSession(sessionId, (signal) => runner.recoverSession(sessionId, signal));
-      } else if ((await this.context.registry.claim(item.requestId, item.claimedPath)) === 'duplicate') {
+      } else if ((await this.context.registry.claim(item.requestId, claimTargetOf(item))) === 'duplicate') {
         await moveToFailed(
           config.paths,
           item.claimedPath,
@@ -247,6 +251,15 @@ export class InboxWork implements WorkSource {
       metadata: item.metadata,
       sourceFile: item.sourceFile,
       claimedPath: item.claimedPath,
+      ...(item.attachments
+        ? {
+            attachments: {
+              files: item.attachments.files,
+              folder: item.claimedPath,
+              requestFile: item.attachments.requestFile,
+            },
+          }
+        : {}),
       ...(recovered ? { recoveredSince: (claimedAtOf(item.claimedPath) ?? new Date(0)).toISOString() } : {}),
     };
     await this.runSession(null, (signal, track) => runner.startSession(request, signal, track));

@@ -28,6 +28,9 @@ import { FilesSessionStore } from '../store/files-session-store.js';
 import type { SessionStore } from '../store/session-store.js';
 import { ToolBox } from '../tools/tool-box.js';
 import { startTelemetry, type Telemetry } from '../telemetry/telemetry.js';
+import { WebhookNotifier } from '../notify/webhook-notifier.js';
+import type { SessionNotice } from '../notify/webhook-events.js';
+import { FilesUserSpend, type UserSpend } from '../store/user-spend.js';
 
 export interface Runtime {
   config: GovflowConfig;
@@ -44,6 +47,8 @@ export interface Runtime {
   events: SessionEvents;
   /** OpenTelemetry export, or null when tracing is off (README "Traces (OpenTelemetry)"). Flushed by close(). */
   telemetry: Telemetry | null;
+  /** Webhook deliveries (docs/webhooks.md), or null without `notify.webhooks`. */
+  webhooks: WebhookNotifier | null;
   warnings: string[];
   close(): Promise<void>;
 }
@@ -60,6 +65,8 @@ export interface RuntimeOptions {
   store?: SessionStore;
   /** The governance a session runs on, when not always the current one (cluster mode pins versions). */
   governanceFor?: (sessionId: string | undefined, current: GovernanceSource) => GovernanceSnapshot;
+  /** Where daily spend per user is kept when not in system/state/spend/ (cluster mode: Postgres). */
+  spend?: UserSpend;
 }
 
 /** Throws ConfigError / GovernanceInvalidError when the root cannot run. */
@@ -73,7 +80,12 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   let audit: AuditLogWriter | null = null;
   let checkpoints: CheckpointWriter | null = null;
   let retentionTimer: NodeJS.Timeout | null = null;
+  let webhooks: WebhookNotifier | null = null;
+  let filesSpend: FilesUserSpend | null = null;
   try {
+    // A secret that is not set stops the start here (exit 2), naming the variable.
+    webhooks = WebhookNotifier.open(config, env, options.log);
+    if (config.limits.user_daily_usd !== null && !options.spend) filesSpend = new FilesUserSpend(config, options.log);
     const key = config.audit.signing_key !== null && !options.store ? readSigningKey(config.audit.signing_key) : null;
     if (config.audit.retention.keep_days !== null && options.owner === 'daemon' && !options.store) {
       const retention = retentionPass(config, key, options.log);
@@ -89,6 +101,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
         keyId,
         intervalMs: config.audit.checkpoint_ms,
         witnesses: config.audit.witnesses,
+        durable: config.daemon.fsync,
         log: (message, fields) => options.log?.warn(message, fields),
       });
     }
@@ -104,6 +117,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     }
   } catch (error) {
     if (retentionTimer) clearInterval(retentionTimer);
+    await webhooks?.close();
     lock?.release();
     throw error;
   }
@@ -123,6 +137,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     telemetry = await startTelemetry(config, events, env, options.log);
   } catch (error) {
     await audit?.close();
+    await webhooks?.close();
     lock?.release();
     throw error;
   }
@@ -156,6 +171,8 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     log: options.log,
     events,
     tools,
+    ...(webhooks ? { notices: (notice: SessionNotice) => webhooks!.notify(notice) } : {}),
+    ...(options.spend || filesSpend ? { spend: options.spend ?? filesSpend! } : {}),
   });
   let closed = false;
   return {
@@ -168,6 +185,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     tools,
     events,
     telemetry,
+    webhooks,
     warnings,
     async close() {
       if (closed) return;
@@ -180,6 +198,8 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
       try {
         await audit?.close();
         await checkpoints?.close();
+        await webhooks?.close();
+        await filesSpend?.close();
       } finally {
         lock?.release();
       }
@@ -204,7 +224,7 @@ function retentionPass(
         log?.info('audit retention: archived day files', { days: moved, folder: 'system/logs/archive' });
       if (atStart || moved.length > 0) {
         const before = dayCutoff(now, keepDays!, timezone);
-        const sessions = archiveFinishedSessions({ paths, timezone, before });
+        const sessions = archiveFinishedSessions({ paths, timezone, before, workspace: config.tools.workspace });
         if (sessions.length > 0)
           log?.info('audit retention: archived finished sessions and their results', {
             sessions: sessions.length,

@@ -37,6 +37,10 @@ export interface WorkSource {
   readonly reads?: SessionReads;
   /** The ready line's words about the backend, ending in ", " when any. */
   readonly label: string;
+  /** Accepted requests waiting to start outside the intake (the store's queue, as last counted), for http.max_queued. */
+  readonly queuedElsewhere?: () => number;
+  /** Counts them again now (before POST /v1/requests decides on http.max_queued). */
+  readonly refreshQueued?: () => Promise<void>;
   handle(item: IntakeItem): Promise<void>;
   /** Before the HTTP API opens and anything new is claimed (claims a crash left are listed here). */
   prepare(intake: InboxIntake): Promise<void>;
@@ -52,7 +56,7 @@ export interface WorkSource {
 
 /** A store below the daemon: what the runtime takes from it, and its work source once the runtime is open. */
 export interface Backend {
-  runtimeOptions: Pick<RuntimeOptions, 'store' | 'governanceFor'>;
+  runtimeOptions: Pick<RuntimeOptions, 'store' | 'governanceFor' | 'spend'>;
   work(context: WorkContext): WorkSource;
   /** Closes what opening the backend made, when the runtime could not open. */
   close(): Promise<void>;

@@ -1,4 +1,5 @@
 /** An agent as the orchestrator uses it: declaration resolved, defaults applied, instructions read. */
+import type { AttachmentMode } from '../config/config-loader.js';
 import type { AgentType } from '../message/sentient-message.js';
 
 export interface AgentDefinition {
@@ -33,6 +34,8 @@ export interface AgentDefinition {
   approval: string[];
   /** Agents it may delegate to through the `delegate` tool (README "Delegation"); empty: none. */
   delegates: string[];
+  /** What it gets of a request's attachments (docs/attachments.md); null: `inline` for the entry agent, `list` for the others. */
+  attachments?: AttachmentMode | null;
 }
 
 /** Declaration keys the routing graph checks, so its errors can name their lines. */

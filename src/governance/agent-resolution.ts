@@ -87,6 +87,13 @@ export function resolveAgent(
     );
     return null;
   }
+  const attachmentsProblem = nativeAttachmentsProblem(declaration, config);
+  if (attachmentsProblem) {
+    errors.push(
+      new ConfigError(`agent "${declaration.name}": ${attachmentsProblem}`, declaredIn.file, lineOf(['attachments'])),
+    );
+    return null;
+  }
   for (const pattern of declaration.approval ?? []) {
     const offered = (declaration.tools ?? []).some(
       (tool) =>
@@ -134,5 +141,19 @@ export function resolveAgent(
     maxTurns: declaration.max_turns ?? AGENT_DEFAULTS.max_turns,
     approval: [...(declaration.approval ?? [])],
     delegates: [...(declaration.delegates ?? [])],
+    attachments: declaration.attachments ?? null,
   };
+}
+
+/** Provider kinds whose APIs take PDFs and images as file parts (docs/attachments.md). */
+const NATIVE_FILE_KINDS: readonly string[] = ['openai', 'anthropic', 'google'];
+
+/** Why `attachments: native` cannot apply: another provider kind, or redaction (a file part cannot be redacted). */
+function nativeAttachmentsProblem(declaration: AgentDeclaration, config: GovflowConfig): string | null {
+  if (declaration.attachments !== 'native') return null;
+  if (!NATIVE_FILE_KINDS.includes(config.provider.kind))
+    return `attachments: native sends PDFs and images as file parts, which provider.kind "${config.provider.kind}" does not take (only ${NATIVE_FILE_KINDS.join(', ')}); use attachments: inline or list, or one of those provider kinds`;
+  if (config.pii.redact.length > 0 || config.pii.custom.length > 0)
+    return 'attachments: native sends PDFs and images to the model as they are, but pii.redact is set and a file part cannot be redacted; use attachments: inline (text attachments are redacted) or list, or drop pii.redact';
+  return null;
 }

@@ -17,6 +17,7 @@ export const OPERATIONAL_CONFIG_KEYS: readonly string[] = [
   'store',
   'cluster',
   'audit',
+  'notify',
 ];
 
 /** The governance keys as YAML, or null when there are none; layout and comments steer no agent, so they do not count. */

@@ -151,7 +151,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
   const messageSchema = loadMessageSchema(config, read, errors, () => configLine(['message', 'schema']));
   const entryAgent = checkRoutingGraph(agents, errors, warnings);
   errors.push(
-    ...checkBudgetedModelsArePriced(config, agents, () => configLine(['limits', 'max_cost_usd_per_session'])),
+    ...checkBudgetedModelsArePriced(config, agents, (key) => configLine(['limits', key])),
   );
   const guardrails = loadGuardrails(config, read, errors, configLine);
 

@@ -1,6 +1,7 @@
 /**
  * Silent failure #2 (issue 11): an unpriced model costs $0, so a cost budget would never stop it.
- * With `limits.max_cost_usd_per_session` set, every model a session may call must have a price.
+ * With `limits.max_cost_usd_per_session` or `limits.user_daily_usd` set, every model a session may
+ * call must have a price.
  */
 import { CONFIG_FILE_NAME, type GovflowConfig } from '../config/config-loader.js';
 import { ConfigError } from '../errors.js';
@@ -10,10 +11,16 @@ import type { AgentDefinition } from './agent-definition.js';
 export function checkBudgetedModelsArePriced(
   config: GovflowConfig,
   agents: ReadonlyMap<string, AgentDefinition>,
-  budgetLine: () => number,
+  budgetLine: (key: 'max_cost_usd_per_session' | 'user_daily_usd') => number,
 ): ConfigError[] {
-  const budget = config.limits.max_cost_usd_per_session;
-  if (budget === null || config.provider.kind === 'dry-run') return [];
+  const key =
+    config.limits.max_cost_usd_per_session !== null
+      ? 'max_cost_usd_per_session'
+      : config.limits.user_daily_usd !== null
+        ? 'user_daily_usd'
+        : null;
+  if (key === null || config.provider.kind === 'dry-run') return [];
+  const budget = key === 'user_daily_usd' ? 'set' : `${config.limits.max_cost_usd_per_session}`;
   const usedBy = new Map<string, string[]>([[config.provider.model, ['provider.model']]]);
   for (const agent of agents.values()) {
     if (agent.model === undefined) continue;
@@ -24,9 +31,9 @@ export function checkBudgetedModelsArePriced(
     const lookup = lookUpPrice(model, config.prices, { providerKind: config.provider.kind });
     if (lookup.found || lookup.isLocal) continue;
     const message =
-      `limits.max_cost_usd_per_session is ${budget} but model "${model}" (used by ${users.join(', ')}) has no price, so its calls would count as $0 ` +
+      `limits.${key} is ${budget} but model "${model}" (used by ${users.join(', ')}) has no price, so its calls would count as $0 ` +
       `and the budget would never stop them: add pricing: { "${model}": { input_per_mtok: <USD>, output_per_mtok: <USD> } } to ${CONFIG_FILE_NAME}`;
-    errors.push(new ConfigError(message, CONFIG_FILE_NAME, budgetLine()));
+    errors.push(new ConfigError(message, CONFIG_FILE_NAME, budgetLine(key)));
   }
   return errors;
 }

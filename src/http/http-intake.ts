@@ -3,7 +3,16 @@
  * durability (InboxIntake.submit): the 202 comes once the claim is durable, so a kill -9 after it
  * loses nothing. An id claimed before, in any state, answers 409.
  */
+import { writeFileSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyRequest } from 'fastify';
+import type { SystemPaths } from '../config/system-paths.js';
+import { discardStaged, httpFolderName, stageFolder, type FolderSubmission } from '../intake/folder-submission.js';
+import { archiveRequestFile } from '../intake/request-archive.js';
+import { readRequestFolder, type AttachmentLimits } from '../intake/request-folder.js';
+import { compactInTimeZone } from '../message/zoned-time.js';
+import { receiveUpload } from './multipart-upload.js';
 import {
   generateRequestId,
   parseJsonRequest,
@@ -11,6 +20,7 @@ import {
   randomBase36,
   REQUEST_ID_PATTERN,
   unknownFieldReason,
+  type ParsedRequest,
 } from '../intake/request-file.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { httpSubmissionName, type Submission, type SubmissionOutcome } from '../intake/request-submission.js';
@@ -22,6 +32,14 @@ import { isPlainObject } from '../message/json-text.js';
 export interface HttpIntakeOptions {
   /** The intake's handoff (InboxIntake.submit): resolves once the submission is durable. */
   submit: (submission: Submission) => Promise<SubmissionOutcome>;
+  /** The intake's handoff of a multipart request's staged folder (InboxIntake.submitFolder). */
+  submitFolder?: (submission: FolderSubmission) => Promise<SubmissionOutcome>;
+  /** Where uploads are staged (system/processing/) and, in cluster mode, archived. */
+  paths?: SystemPaths;
+  /** intake.attachments: the bounds of a multipart upload. */
+  attachments?: AttachmentLimits;
+  /** Fsync uploads before the 202 (daemon.fsync). */
+  durable?: boolean;
   /** Where accepted request ids are recorded (for ownerOf). */
   registry: RequestIdRegistry;
   /** intake.max_bytes: the same limit an inbox file has. */
@@ -29,6 +47,20 @@ export interface HttpIntakeOptions {
   timezone: string;
   /** Cluster mode: request ids accepted by any daemon, and their owners, from the store. */
   reads?: SessionReads;
+}
+
+/**
+ * The fields of a multipart request's `request` part: a JSON object with a string `request` is
+ * §2's shape (docs/attachments.md); any other text is the request itself.
+ */
+function requestPartFields(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (isPlainObject(value) && typeof value.request === 'string') return value;
+  } catch {
+    // plain text
+  }
+  return { request: text };
 }
 
 /** Throws 400 for a body that is not a JSON object. */
@@ -51,9 +83,87 @@ export class HttpIntake {
       throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');
     }
     // The inbox's own check of a JSON request, with the fields a client may send.
+    const { text, requestId, parsed } = this.requestDocument(fields, user, sessionId);
+    const storeSubmit = this.options.reads?.submit?.bind(this.options.reads);
+    if (storeSubmit) {
+      // Cluster mode (docs/cluster.md): committed to Postgres before the 202; its unique request id decides.
+      const outcome = await storeSubmit({ requestId, sessionId, text: parsed.text, user, metadata: parsed.metadata });
+      if (outcome === 'duplicate') throw this.duplicate(requestId);
+      return { requestId, sessionId };
+    }
+    const outcome = await this.options.submit({ name: httpSubmissionName(requestId), text, requestId });
+    if (outcome.kind === 'duplicate') throw this.duplicate(requestId);
+    return { requestId, sessionId };
+  }
+
+  /**
+   * A multipart/form-data request (docs/attachments.md): its files streamed into a staged folder,
+   * its `request` part checked as a JSON body would be, the folder checked as a dropped request
+   * folder would be, then handed over durably. 400, 409 and 413 say what to change.
+   */
+  async submitMultipart(
+    request: FastifyRequest,
+    user: string,
+    sessionId: string = this.newSessionId(),
+  ): Promise<{ requestId: string; sessionId: string }> {
+    const { paths, attachments: limits, submitFolder } = this.options;
+    if (!paths || !limits || !submitFolder)
+      throw badRequest(
+        'this server takes requests as JSON only: send {"request": "..."} with Content-Type: application/json',
+      );
+    const staged = stageFolder(paths);
+    let handedOver = false;
+    try {
+      const upload = await receiveUpload(request, staged.folder, limits, this.options.maxBytes);
+      const document = this.requestDocument(requestPartFields(upload.request), user, sessionId);
+      writeFileSync(path.join(staged.folder, 'request.json'), document.text, { mode: 0o600 });
+      const contents = await readRequestFolder(staged.folder, limits);
+      if (contents.kind === 'invalid') throw badRequest(contents.reason.replace('the folder', 'the request'));
+      const requestId = document.requestId;
+      const storeSubmit = this.options.reads?.submit?.bind(this.options.reads);
+      if (storeSubmit) {
+        // Cluster mode (docs/cluster.md): request and attachments committed to Postgres before the 202.
+        const outcome = await storeSubmit({
+          requestId,
+          sessionId,
+          text: document.parsed.text,
+          user,
+          metadata: document.parsed.metadata,
+          attachments: { folder: staged.folder, files: contents.attachments },
+        });
+        if (outcome === 'duplicate') throw this.duplicate(requestId);
+        archiveRequestFile(
+          paths.archive,
+          compactInTimeZone(new Date(), this.options.timezone),
+          staged.folder,
+          httpFolderName(requestId),
+        );
+        handedOver = true;
+        return { requestId, sessionId };
+      }
+      handedOver = true; // from here the submission owns the folder (and removes it on a duplicate)
+      const outcome = await submitFolder({
+        folder: staged.folder,
+        name: httpFolderName(requestId),
+        requestId,
+        requestFile: 'request.json',
+      });
+      if (outcome.kind === 'duplicate') throw this.duplicate(requestId);
+      return { requestId, sessionId };
+    } finally {
+      if (!handedOver) discardStaged(staged);
+    }
+  }
+
+  /** The claim's JSON document of a request body's fields, checked as an inbox file would be; 400 for a bad one. */
+  private requestDocument(
+    fields: Record<string, unknown>,
+    user: string,
+    sessionId: string,
+  ): { text: string; requestId: string; parsed: ParsedRequest } {
     const checked = parseJsonRequest(fields, 'http');
     if (checked.kind === 'invalid') throw badRequest(checked.reason);
-    const requestId = fields.request_id ?? generateRequestId();
+    const requestId = (fields.request_id as string | undefined) ?? generateRequestId();
     const document = {
       request: fields.request,
       request_id: requestId,
@@ -72,27 +182,7 @@ export class HttpIntake {
       );
     if (parsed.kind !== 'request' || parsed.requestId === null)
       throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');
-
-    const storeSubmit = this.options.reads?.submit?.bind(this.options.reads);
-    if (storeSubmit) {
-      // Cluster mode (docs/cluster.md): committed to Postgres before the 202; its unique request id decides.
-      const outcome = await storeSubmit({
-        requestId: parsed.requestId,
-        sessionId,
-        text: parsed.text,
-        user,
-        metadata: parsed.metadata,
-      });
-      if (outcome === 'duplicate') throw this.duplicate(parsed.requestId);
-      return { requestId: parsed.requestId, sessionId };
-    }
-    const outcome = await this.options.submit({
-      name: httpSubmissionName(parsed.requestId),
-      text,
-      requestId: parsed.requestId,
-    });
-    if (outcome.kind === 'duplicate') throw this.duplicate(parsed.requestId);
-    return { requestId: parsed.requestId, sessionId };
+    return { text, requestId: parsed.requestId, parsed };
   }
 
   /** A session id for a request about to be submitted (listeners can subscribe before it starts). */

@@ -1,6 +1,7 @@
 /** Prometheus metrics (`GET /metrics`, docs/http-api.md) from the session event bus; listeners only count. */
 import { readDiskStatus } from '../store/status-file.js';
 import { witnessLag } from '../audit/checkpoint-witnesses.js';
+import type { WebhookLag } from '../notify/webhook-notifier.js';
 import { readNames } from '../audit/log-retention.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { SystemPaths } from '../config/system-paths.js';
@@ -17,6 +18,8 @@ export interface MetricsSources {
   costUsd: (model: string, usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number }) => number;
   /** The audit writer: its `append` is timed (null in cluster mode, where Postgres appends). */
   audit: { append: (...args: never[]) => Promise<unknown> } | null;
+  /** The webhooks' deliveries, live (none: no webhooks configured). */
+  webhooks?: () => WebhookLag[];
 }
 
 function countVisible(folder: string): number {
@@ -113,6 +116,46 @@ export class GovflowMetrics {
       collect() {
         this.reset();
         for (const lag of witnessLag(sources.paths.state, process.pid)) this.set({ witness: lag.witness }, lag.pending);
+      },
+    });
+
+    // Webhook deliveries (docs/webhooks.md), live from the daemon's backlog.
+    const webhookLags = () => sources.webhooks?.() ?? [];
+    const webhookGauge = (name: string, help: string, value: (lag: WebhookLag) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['url'],
+        registers: [registry],
+        collect() {
+          this.reset();
+          for (const lag of webhookLags()) this.set({ url: lag.url }, value(lag));
+        },
+      });
+    webhookGauge(
+      'govflow_webhook_deliveries_waiting',
+      'Webhook events not delivered yet to an endpoint (retried with backoff for 24 h)',
+      (lag) => lag.waiting,
+    );
+    webhookGauge(
+      'govflow_webhook_deliveries_failed',
+      'Webhook events given up after 24 h of retries (kept in system/state/deliveries/webhooks/*/failed/)',
+      (lag) => lag.failed,
+    );
+    webhookGauge(
+      'govflow_webhook_deliveries_delivered',
+      'Webhook events an endpoint took (2xx) since the daemon started',
+      (lag) => lag.delivered,
+    );
+    new Gauge({
+      name: 'govflow_webhook_last_error',
+      help: "1 with the endpoint's last delivery error while its deliveries fail (cleared by the next delivery)",
+      labelNames: ['url', 'error'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const lag of webhookLags())
+          if (lag.last_error !== null) this.set({ url: lag.url, error: lag.last_error.slice(0, 200) }, 1);
       },
     });
 

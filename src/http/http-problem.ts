@@ -10,6 +10,8 @@ export type ProblemCode =
   | 'payload_too_large'
   | 'stopping'
   | 'not_ready'
+  | 'too_many_requests'
+  | 'queue_full'
   | 'internal';
 
 /** An error whose message is meant for the API client: it says what was wrong and what to send instead. */
@@ -20,8 +22,10 @@ export class HttpProblem extends GovflowError {
     readonly status: number,
     readonly code: ProblemCode,
     message: string,
+    /** Sent as Retry-After (429, 503): when the client may try again. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
-    super(kindOfStatus(status), message, { retryable: status === 503 });
+    super(kindOfStatus(status), message, { retryable: status === 503 || status === 429 });
   }
 
   toBody(): { error: { code: ProblemCode; message: string } } {

@@ -35,7 +35,12 @@ export interface RouteContext {
   cancellation: SessionCancellation;
   /** The backend's read seam: the root's files, or Postgres in cluster mode (src/cluster/cluster-reads.ts). */
   reads: SessionReads;
+  /** True while `http.max_queued` accepted requests wait to start: POST /v1/requests answers 503. */
+  queueFull: () => Promise<boolean>;
 }
+
+/** Seconds a client is told to wait when the queue is full: about what a few sessions take to start. */
+const QUEUE_FULL_RETRY_AFTER_SECONDS = 5;
 
 /** The caller the auth hook put on the request. */
 export function callerOf(request: FastifyRequest): Caller {
@@ -80,7 +85,24 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
     if (context.isStopping()) throw stopping();
     const caller = callerOf(request);
     requireSubmitter(caller);
-    const { requestId, sessionId } = await intake.submit(request.body, caller.user);
+    if (await context.queueFull())
+      throw new HttpProblem(
+        503,
+        'queue_full',
+        'http.max_queued accepted requests are waiting to start: retry after Retry-After seconds (the queue drains as sessions start)',
+        QUEUE_FULL_RETRY_AFTER_SECONDS,
+      );
+    let submitted: { requestId: string; sessionId: string };
+    if (request.isMultipart()) {
+      try {
+        submitted = await intake.submitMultipart(request, caller.user);
+      } catch (error) {
+        // The rest of a refused upload is not read: the connection closes after the answer.
+        void reply.header('connection', 'close');
+        throw error;
+      }
+    } else submitted = await intake.submit(request.body, caller.user);
+    const { requestId, sessionId } = submitted;
     lookup.noteQueued(sessionId, requestId, caller.user);
     return reply.code(202).send({
       request_id: requestId,

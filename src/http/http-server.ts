@@ -3,12 +3,14 @@
  * clients, and a shutdown that answers 503 and ends every event stream with a final event.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { Submission, SubmissionOutcome } from '../intake/request-submission.js';
+import type { FolderSubmission } from '../intake/folder-submission.js';
 import type { OperationalLog } from '../log-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { isLoopbackHost, TokenTable, type Caller, type TokenEntry } from './http-auth.js';
@@ -19,6 +21,7 @@ import { badRequest, HttpProblem, notFound, problemOf } from './http-problem.js'
 import { registerRoutes, type RouteContext } from './http-routes.js';
 import { registerChatRoute } from './chat-stream.js';
 import { SessionLookup } from './session-lookup.js';
+import { HttpRateLimits, type RateLimitSettings } from './http-rate-limits.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
 import type { SessionCancellation } from '../llm/session-cancellation.js';
 
@@ -30,6 +33,8 @@ export interface HttpApiOptions {
   registry: RequestIdRegistry;
   /** The intake's handoff: requests and replies posted here become claims without an inbox file. */
   submit: (submission: Submission) => Promise<SubmissionOutcome>;
+  /** The intake's handoff of a multipart request's staged folder (docs/attachments.md). */
+  submitFolder?: (submission: FolderSubmission) => Promise<SubmissionOutcome>;
   log: OperationalLog;
   /** For `/readyz`: false while the daemon recovers or stops. */
   readiness: () => { ready: boolean; reason: string };
@@ -40,6 +45,8 @@ export interface HttpApiOptions {
   reads?: SessionReads;
   /** The browser view mounted under /ui (src/web), handed in by the daemon: it sits above the API it uses. */
   web?: WebView;
+  /** Accepted requests waiting to start (`http.max_queued` compares with it); none: never full. */
+  queued?: () => number | Promise<number>;
 }
 
 /** A browser view on the API: its routes, and how its pages are signed in to. */
@@ -84,8 +91,8 @@ function tokenTableFor(listen: string, tokens: readonly TokenEntry[]): TokenTabl
   return table;
 }
 
-/** The tokens in force: one holder the hooks read, so a config edit can replace them (src/daemon/config-watch.ts). */
-type Auth = { tokens: TokenTable };
+/** The tokens and rate limits in force: one holder the hooks read, so a config edit can replace them (src/daemon/config-watch.ts). */
+type Auth = { tokens: TokenTable; limits: HttpRateLimits };
 
 export class HttpApi {
   private stoppingNow = false;
@@ -105,7 +112,10 @@ export class HttpApi {
     const { config, log } = options;
     const settings = config.http;
     const { host, port } = parseListen(options.listen);
-    const auth: Auth = { tokens: tokenTableFor(options.listen, settings.tokens) };
+    const auth: Auth = {
+      tokens: tokenTableFor(options.listen, settings.tokens),
+      limits: new HttpRateLimits(settings.rate_limit),
+    };
     const app = Fastify({
       logger: false,
       bodyLimit: settings.max_body_bytes,
@@ -148,6 +158,10 @@ export class HttpApi {
     const reads = options.reads ?? new FilesSessionReads(config.paths);
     const intake = new HttpIntake({
       submit: options.submit,
+      ...(options.submitFolder ? { submitFolder: options.submitFolder } : {}),
+      paths: config.paths,
+      attachments: config.intake.attachments,
+      durable: config.daemon.fsync,
       registry: options.registry,
       maxBytes: config.intake.max_bytes,
       timezone: config.timezone,
@@ -171,12 +185,18 @@ export class HttpApi {
       streams: new Set(),
       cancellation,
       reads,
+      queueFull: async () =>
+        settings.max_queued !== null && options.queued !== undefined && (await options.queued()) >= settings.max_queued,
     };
 
     const web = options.web;
-    // JSON only: any other body type is a 400 that names the content type to send.
+    // JSON, or multipart/form-data for requests with files (docs/attachments.md), streamed to disk
+    // by the route itself: any other body type is a 400 that names the content type to send.
     app.removeContentTypeParser(['text/plain']);
+    await app.register(fastifyMultipart);
     app.decorateRequest('caller', null);
+    // Before the auth hook and every route (http-rate-limits.ts says why).
+    await auth.limits.register(app, (request) => (request as unknown as { caller: Caller | null }).caller);
     app.addHook('onRequest', async (request, reply) => {
       // Only the liveness probe carries no token (SPEC §11): /readyz, like every other route, needs one.
       if (request.url === '/healthz' || web?.isPublicPath(request.url)) return;
@@ -203,13 +223,15 @@ export class HttpApi {
     });
     app.setErrorHandler((error, request, reply) => {
       const problem = problemOf(error, settings.max_body_bytes);
-      if (problem.status >= 500)
+      // 503 says "not now" (stopping, a full queue), not that something broke.
+      if (problem.status >= 500 && problem.status !== 503)
         log.error('http: request failed', {
           method: request.method,
           url: request.url.slice(0, 200),
           error: errorMessage(error),
         });
       if (reply.raw.headersSent) return;
+      if (problem.retryAfterSeconds !== null) void reply.header('retry-after', String(problem.retryAfterSeconds));
       void reply.code(problem.status).send(problem.toBody());
     });
     app.setNotFoundHandler((request, reply) => {
@@ -258,6 +280,11 @@ export class HttpApi {
   /** Puts edited `http.tokens` in force; throws ConfigError (keeping the old) for none on a reachable listener. */
   replaceTokens(tokens: readonly TokenEntry[]): void {
     this.auth.tokens = tokenTableFor(this.listen, tokens);
+  }
+
+  /** Puts edited `http.rate_limit` in force. */
+  replaceRateLimits(settings: RateLimitSettings): void {
+    this.auth.limits.replace(settings);
   }
 
   /** Shutdown, first step: new work gets 503, every open event stream ends with a final event. */

@@ -9,6 +9,8 @@ import type { SystemPaths } from '../config/system-paths.js';
 import { claimedAtOf, generatedRequestIdFor, originalNameOf, parseClaimName } from './claim-name.js';
 import { parseRequestFile, type ParsedReply, type ParsedRequest } from './request-file.js';
 import { errorCode } from '../errors.js';
+import type { AttachmentInfo } from '../store/attachment-records.js';
+import { keepAsEvidence, readRequestFolder, type AttachmentLimits } from './request-folder.js';
 
 interface ItemSource extends RequestFileRef {
   receivedAt: Date;
@@ -25,6 +27,20 @@ export interface RequestFileRef {
 export interface IntakeRequest extends ItemSource, Omit<ParsedRequest, 'requestId'> {
   /** The author's request_id, or the one generated at the claim (stable across restarts). */
   requestId: string;
+  /** Set for a request folder (docs/attachments.md): `claimedPath` is the folder. */
+  attachments?: ClaimedAttachments;
+}
+
+/** The request file and the attachments of a claimed request folder. */
+export interface ClaimedAttachments {
+  /** The request file's name at the folder's top (`request.txt`, …). */
+  requestFile: string;
+  files: AttachmentInfo[];
+}
+
+/** The file a request's id is claimed with (its registry marker links to it): a folder's request file. */
+export function claimTargetOf(item: IntakeRequest): string {
+  return item.attachments ? path.join(item.claimedPath, item.attachments.requestFile) : item.claimedPath;
 }
 
 /** A reply, or an approval decision on a waiting tool call (README "Give an agent tools"). */
@@ -47,7 +63,7 @@ function describeNonRegular(stats: import('node:fs').Stats): string | null {
     return 'it is a symbolic link, and links are never followed: copy or move the file itself into system/inbox/';
   }
   if (stats.isDirectory()) {
-    return 'it is a folder: put request files directly in system/inbox/ (subfolders are not read)';
+    return 'it is a folder: put request files directly in system/inbox/, or make it a request folder (request.txt plus attachments, docs/attachments.md)';
   }
   if (!stats.isFile())
     return 'it is not a regular file (device, pipe or socket): drop a regular .txt, .md or .json file';
@@ -79,8 +95,15 @@ function readAtMost(file: string, limit: number, sizeHint: number): Buffer {
   }
 }
 
-/** The item of a claimed file, or a rejection saying what to fix. Throws only for I/O failures. */
-export async function readClaimedFile(claimedPath: string, maxBytes: number): Promise<IntakeItem | IntakeRejection> {
+/**
+ * The item of a claimed file or request folder, or a rejection saying what to fix. Throws only for
+ * I/O failures. Without `attachments` (limits) a folder is refused as before request folders existed.
+ */
+export async function readClaimedFile(
+  claimedPath: string,
+  maxBytes: number,
+  attachments?: AttachmentLimits,
+): Promise<IntakeItem | IntakeRejection> {
   const absolutePath = path.resolve(claimedPath);
   const sourceFile = originalNameOf(absolutePath);
   const stats = lstatSync(absolutePath);
@@ -90,6 +113,7 @@ export async function readClaimedFile(claimedPath: string, maxBytes: number): Pr
     claimedPath: absolutePath,
     reason,
   });
+  if (stats.isDirectory() && attachments) return readClaimedFolder(absolutePath, maxBytes, attachments, stats.mtime);
   const nonRegular = describeNonRegular(stats);
   if (nonRegular) return rejected(nonRegular);
   if (stats.size > maxBytes) {
@@ -98,6 +122,45 @@ export async function readClaimedFile(claimedPath: string, maxBytes: number): Pr
     );
   }
   return claimedItem(absolutePath, readAtMost(absolutePath, maxBytes + 1, stats.size), maxBytes, stats.mtime);
+}
+
+/** A claimed request folder: its request file parsed as an inbox file would be, its attachments kept 0600. */
+async function readClaimedFolder(
+  folder: string,
+  maxBytes: number,
+  limits: AttachmentLimits,
+  mtime: Date,
+): Promise<IntakeRequest | IntakeRejection> {
+  const sourceFile = originalNameOf(folder);
+  const rejected = (reason: string): IntakeRejection => ({
+    kind: 'rejected',
+    file: sourceFile,
+    claimedPath: folder,
+    reason,
+  });
+  const contents = await readRequestFolder(folder, limits);
+  if (contents.kind === 'invalid') return rejected(contents.reason);
+  const requestPath = path.join(folder, contents.requestFile);
+  const size = lstatSync(requestPath).size;
+  if (size > maxBytes)
+    return rejected(
+      `its ${contents.requestFile} is ${size} bytes, over intake.max_bytes (${maxBytes}): shorten the request (put long texts in attachments) or raise intake.max_bytes`,
+    );
+  const parsed = parseRequestFile(contents.requestFile, readAtMost(requestPath, maxBytes + 1, size), maxBytes);
+  if (parsed.kind === 'invalid') return rejected(`its ${contents.requestFile}: ${parsed.reason}`);
+  if (parsed.kind === 'reply')
+    return rejected(
+      `its ${contents.requestFile} is a reply to a paused session; a request folder holds a new request: drop replies as files in system/inbox/`,
+    );
+  await keepAsEvidence(folder, contents.attachments);
+  return {
+    ...parsed,
+    requestId: parsed.requestId ?? generatedRequestIdFor(folder),
+    sourceFile,
+    claimedPath: folder,
+    receivedAt: claimedAtOf(folder) ?? mtime,
+    attachments: { requestFile: contents.requestFile, files: contents.attachments },
+  };
 }
 
 /** readClaimedFile without the read (a submission hands its text over); `mtime` dates a hand-placed file. */

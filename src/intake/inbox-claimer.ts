@@ -3,7 +3,8 @@
  * free or not: a lstat and a rename, so a flood leaves the inbox at once. `fs.watch` is a hint; a
  * scan at start and every `rescanIntervalMs` is the truth. Not chokidar: it re-listed the folder
  * and lstat-ed every waiting file on each change, which under a flood cost more than the claims.
- * Symlinks and folders are claimed too (never followed) and rejected after the claim.
+ * Folders settle as a whole (request folders, docs/attachments.md); symlinks are claimed too (never
+ * followed) and rejected after the claim.
  */
 import { existsSync, lstatSync, mkdirSync, renameSync, watch, type BigIntStats, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
@@ -12,7 +13,7 @@ import { errorCode, errorMessage } from '../errors.js';
 import { claimNameFor } from './claim-name.js';
 import { FileQueue } from './file-queue.js';
 import { isIgnoredName } from './request-file.js';
-import { settleVerdict, type EarlierSighting } from './settle-check.js';
+import { folderSighting, settleVerdict, type EarlierSighting, type FileSighting } from './settle-check.js';
 
 export type IntakeLogLevel = 'info' | 'warn' | 'error';
 export type IntakeLog = (level: IntakeLogLevel, message: string, fields?: object) => void;
@@ -36,6 +37,8 @@ type Arrival = 'appeared' | 'written';
 
 /** How many lstat calls a scan runs at once, so a huge inbox does not flood the thread pool. */
 const SCAN_STAT_PARALLELISM = 16;
+/** Entries of an inbox folder looked at per sighting: far past any intake.attachments.max_files. */
+const FOLDER_SIGHTING_ENTRIES = 10_000;
 /** Time one event-loop turn may spend claiming (about a thousand files): running sessions go on between. */
 const CLAIM_TURN_BUDGET_MS = 25;
 
@@ -241,18 +244,30 @@ export class InboxClaimer {
   /** Claims a sighted name unless it may still be written to (then it waits for its writer). */
   private decide(name: string, stats: BigIntStats): void {
     const inboxPath = path.join(this.inbox, name);
-    if (stats.isFile()) {
+    if (stats.isFile() || stats.isDirectory()) {
       const earlier = this.sightings.get(name);
+      // A folder (a request folder) is one sighting of everything in it; the watcher sees no
+      // writes inside it, so only its stamps say whether it arrived whole.
+      const folder = stats.isDirectory();
+      let sighting: FileSighting = stats;
+      if (folder) {
+        try {
+          sighting = folderSighting(inboxPath, FOLDER_SIGHTING_ENTRIES);
+        } catch {
+          this.forget(name);
+          return; // gone meanwhile
+        }
+      }
       const verdict = settleVerdict({
-        sighting: stats,
+        sighting,
         earlier,
         nowMs: Date.now(),
         settleMs: this.options.settleMs,
-        arrivedWhole: this.arrivals.get(name) === 'appeared',
+        arrivedWhole: !folder && this.arrivals.get(name) === 'appeared',
       });
       if (!verdict.ready) {
-        if (!earlier || earlier.mtimeNs !== stats.mtimeNs || earlier.size !== stats.size) {
-          this.sightings.set(name, { size: stats.size, mtimeNs: stats.mtimeNs, seenAtMs: Date.now() });
+        if (!earlier || earlier.mtimeNs !== sighting.mtimeNs || earlier.size !== sighting.size) {
+          this.sightings.set(name, { size: sighting.size, mtimeNs: sighting.mtimeNs, seenAtMs: Date.now() });
         }
         this.waitForWriter(name, verdict.waitMs);
         return;

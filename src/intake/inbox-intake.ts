@@ -12,7 +12,9 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { errorMessage, GovflowError } from '../errors.js';
 import type { RequestFileRef } from './claimed-file.js';
-import { claimedItem, readClaimedFile, type IntakeItem, type IntakeRejection } from './claimed-file.js';
+import { claimedItem, claimTargetOf, readClaimedFile, type IntakeItem, type IntakeRejection } from './claimed-file.js';
+import type { AttachmentLimits } from './request-folder.js';
+import { claimSubmittedFolder, type FolderSubmission } from './folder-submission.js';
 import { moveToFailed } from './failed-files.js';
 import { FileQueue } from './file-queue.js';
 import { InboxClaimer, type IntakeLog } from './inbox-claimer.js';
@@ -24,6 +26,8 @@ export interface InboxIntakeOptions {
   paths: SystemPaths;
   /** intake.max_bytes: larger files are rejected without being read past the limit. */
   maxBytes: number;
+  /** intake.attachments: a folder within them is a request folder (docs/attachments.md); without it every folder is refused. */
+  attachments?: AttachmentLimits;
   /** intake.settle_ms: how long a file written in place must stay unchanged. */
   settleMs: number;
   /** intake.rescan_interval_ms: the full scan that catches whatever the watcher missed. */
@@ -42,6 +46,13 @@ export interface InboxIntakeOptions {
   durable?: boolean;
   /** Use the filesystem watcher (default true). Without it, only scans find files. */
   watch?: boolean;
+  /**
+   * http.max_queued: at this many accepted requests waiting to start, no inbox file is claimed
+   * (they wait in the inbox) until one starts. Null: no bound.
+   */
+  maxQueued?: number | null;
+  /** Accepted requests waiting elsewhere (cluster mode: queued in the store), counted with the claims here. */
+  queuedElsewhere?: () => number;
 }
 
 /** Life cycle; every change is logged. */
@@ -56,8 +67,8 @@ export class InboxIntake {
   private readonly claimer: InboxClaimer;
   /** Claim names (in system/processing/) waiting for a slot, first claimed first. */
   private readonly waiting = new FileQueue();
-  /** Texts of waiting submitted claims, by claim name (not read back; `submit` registered their ids). */
-  private readonly submitted = new Map<string, string>();
+  /** Texts of waiting submitted claims, by claim name (not read back; `submit` registered their ids); null: a folder, read back. */
+  private readonly submitted = new Map<string, string | null>();
   /** Waiting claims a crash left, run by their own handler (`adopt`), by claim name. */
   private readonly adopted = new Map<string, (claimedPath: string) => Promise<void>>();
   /** Settles each `adopt` once its claims ran or stop() dropped them. */
@@ -66,6 +77,8 @@ export class InboxIntake {
   private idleWaiters: Array<() => void> = [];
   private stopping: Promise<void> | undefined;
   private held = false;
+  /** True while http.max_queued requests wait to start: the claimer holds. */
+  private queueFull = false;
 
   constructor(options: InboxIntakeOptions) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
@@ -100,6 +113,26 @@ export class InboxIntake {
     return this.waiting.size + this.claimer.pending;
   }
 
+  /** Accepted requests waiting to start (what http.max_queued bounds): claims here, and those queued elsewhere. */
+  get waitingToStart(): number {
+    return this.waiting.size + (this.options.queuedElsewhere?.() ?? 0);
+  }
+
+  /** Holds or frees the claimer as the queue fills and drains (also after `queuedElsewhere` changed). */
+  checkQueue(): void {
+    const max = this.options.maxQueued ?? null;
+    const full = max !== null && this.waitingToStart >= max;
+    if (full === this.queueFull) return;
+    this.queueFull = full;
+    this.log(
+      'info',
+      full
+        ? `intake: ${max} accepted requests wait to start (http.max_queued): new inbox files wait in the inbox until some start`
+        : 'intake: the queue is below http.max_queued again: claiming inbox files',
+    );
+    this.claimer.setHeld(this.held || full);
+  }
+
   /** Creates the system/ folders, starts the watcher and claims what the inbox already holds. */
   async start(): Promise<void> {
     if (this.state !== 'created') {
@@ -129,6 +162,14 @@ export class InboxIntake {
     return writeClaimedSubmission(this.options.paths, this.registry, submission, {
       durable: this.options.durable ?? true,
       onClaimed: (claimName) => this.enqueue(claimName, submission.text),
+    });
+  }
+
+  /** A request folder staged by the HTTP API (multipart): claimed like `submit`, its id claimed with its request file. */
+  async submitFolder(submission: FolderSubmission): Promise<SubmissionOutcome> {
+    return claimSubmittedFolder(this.options.paths, this.registry, submission, {
+      durable: this.options.durable ?? true,
+      onClaimed: (claimName) => this.enqueue(claimName, null),
     });
   }
 
@@ -183,7 +224,7 @@ export class InboxIntake {
   /** false (the disk alarm rose): no file leaves the inbox, no session starts; true: go on. */
   setClaiming(allowed: boolean): void {
     this.held = !allowed;
-    this.claimer.setHeld(this.held);
+    this.claimer.setHeld(this.held || this.queueFull);
     this.pump();
   }
 
@@ -226,7 +267,7 @@ export class InboxIntake {
     for (const resolve of waiters) resolve();
   }
 
-  private enqueue(claimName: string, submittedText?: string): void {
+  private enqueue(claimName: string, submittedText?: string | null): void {
     if (this.stopRequested()) return;
     this.waiting.push(claimName);
     if (submittedText !== undefined) this.submitted.set(claimName, submittedText);
@@ -241,7 +282,7 @@ export class InboxIntake {
       this.waiting.size > 0
     ) {
       const claimName = this.waiting.shift()!;
-      const submitted = this.submitted.get(claimName);
+      const submitted = this.submitted.has(claimName) ? this.submitted.get(claimName)! : undefined;
       this.submitted.delete(claimName);
       const adopted = this.adopted.get(claimName);
       this.adopted.delete(claimName);
@@ -261,16 +302,17 @@ export class InboxIntake {
         });
       this.slots.add(slot);
     }
+    this.checkQueue();
   }
 
-  /** `submitted`: a submission's text (its request id is registered: only a dropped file's is claimed here). */
-  private async processClaimed(claimedPath: string, submitted?: string): Promise<void> {
+  /** `submitted`: a submission's text, null for a submitted folder (its request id is registered: only a dropped file's is claimed here). */
+  private async processClaimed(claimedPath: string, submitted?: string | null): Promise<void> {
     let item: IntakeItem | IntakeRejection;
     try {
       item =
-        submitted !== undefined
+        typeof submitted === 'string'
           ? claimedItem(claimedPath, Buffer.from(submitted, 'utf8'), this.options.maxBytes)
-          : await readClaimedFile(claimedPath, this.options.maxBytes);
+          : await readClaimedFile(claimedPath, this.options.maxBytes, this.options.attachments);
     } catch (error) {
       this.log(
         'error',
@@ -282,7 +324,7 @@ export class InboxIntake {
     if (item.kind === 'request' && submitted === undefined) {
       let outcome;
       try {
-        outcome = await this.registry.claim(item.requestId, claimedPath);
+        outcome = await this.registry.claim(item.requestId, claimTargetOf(item));
       } catch (error) {
         this.log(
           'error',

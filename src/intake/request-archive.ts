@@ -6,7 +6,17 @@
  * power cut is archived by recovery. With audit.retention, old day folders follow their audit day
  * (docs/audit-log.md "Retention and archives").
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import path from 'node:path';
 import { archiveFolderOf, writeGzip } from '../store/atomic-file.js';
 import type { SystemPaths } from '../config/system-paths.js';
@@ -75,15 +85,20 @@ export function archiveRequestDays(options: { paths: SystemPaths; before: string
   const days = (existsSync(paths.archive) ? readdirSync(paths.archive) : [])
     .filter((name) => /^\d{8}$/.test(name) && name < before)
     .sort();
+  // Request files, and the files of request folders (docs/attachments.md) under their folder's name.
   const files = days.flatMap((day) =>
-    readdirSync(path.join(paths.archive, day), { withFileTypes: true })
+    readdirSync(path.join(paths.archive, day), { withFileTypes: true, recursive: true })
       .filter((entry) => entry.isFile())
-      .map((entry) => ({ day, name: entry.name })),
+      .map((entry) => ({
+        day,
+        name: path.relative(path.join(paths.archive, day), path.join(entry.parentPath, entry.name)),
+      })),
   );
   const linked = new Set<string>();
   for (const { day, name } of files) {
     const file = path.join(paths.archive, day, name);
     const stats = statSync(file);
+    // Attachments keep their mode 0600 in the archive, as the PII vault does.
     writeGzip(
       path.join(archiveFolderOf(paths.logs), day, 'requests', `${name}.gz`),
       readFileSync(file),
@@ -93,6 +108,9 @@ export function archiveRequestDays(options: { paths: SystemPaths; before: string
   }
   if (linked.size > 0) new RequestIdRegistry(paths, { durable: options.durable ?? true }).keepIdsOnly(linked);
   for (const { day, name } of files) rmSync(path.join(paths.archive, day, name));
+  for (const day of days)
+    for (const entry of readdirSync(path.join(paths.archive, day), { withFileTypes: true }))
+      if (entry.isDirectory()) rmEmptyFolders(path.join(paths.archive, day, entry.name));
   for (const day of days) {
     try {
       rmdirSync(path.join(paths.archive, day));
@@ -107,21 +125,41 @@ export function archiveRequestDays(options: { paths: SystemPaths; before: string
 export function archiveFailedFiles(options: { paths: SystemPaths; before: string; timezone: string }): number {
   const { paths, before, timezone } = options;
   const entries = existsSync(paths.failed)
-    ? readdirSync(paths.failed, { withFileTypes: true }).filter((entry) => entry.isFile())
+    ? readdirSync(paths.failed, { withFileTypes: true }).filter((entry) => entry.isFile() || entry.isDirectory())
     : [];
   let moved = 0;
-  for (const { name } of entries) {
-    const file = path.join(paths.failed, name);
-    const stats = statSync(file);
+  for (const entry of entries) {
+    const file = path.join(paths.failed, entry.name);
+    const stats = lstatSync(file);
     const day = compactInTimeZone(stats.mtime, timezone);
     if (day >= before) continue;
-    writeGzip(
-      path.join(archiveFolderOf(paths.logs), day, 'failed', `${name}.gz`),
-      readFileSync(file),
-      stats.mode & 0o777,
-    );
-    rmSync(file);
+    // A refused request folder: its regular files go (links and special files inside are dropped, never followed).
+    const regular = entry.isDirectory()
+      ? readdirSync(file, { withFileTypes: true, recursive: true })
+          .filter((inside) => inside.isFile())
+          .map((inside) => path.relative(paths.failed, path.join(inside.parentPath, inside.name)))
+      : [entry.name];
+    for (const name of regular) {
+      const source = path.join(paths.failed, name);
+      writeGzip(
+        path.join(archiveFolderOf(paths.logs), day, 'failed', `${name}.gz`),
+        readFileSync(source),
+        lstatSync(source).mode & 0o777,
+      );
+    }
+    rmSync(file, { recursive: true, force: true });
     moved += 1;
   }
   return moved;
+}
+
+/** Removes `folder` and its subfolders once no file is left in them (a request folder whose files went to the archive). */
+function rmEmptyFolders(folder: string): void {
+  for (const entry of readdirSync(folder, { withFileTypes: true }))
+    if (entry.isDirectory()) rmEmptyFolders(path.join(folder, entry.name));
+  try {
+    rmdirSync(folder);
+  } catch {
+    // something else in it: left as found
+  }
 }

@@ -4,6 +4,8 @@
  * in after its last write; coarse ext4 stamps often hide it); or the watcher saw it appear and no
  * write since; or its size and mtime held for settle_ms (clock skew). Never an empty file early.
  */
+import { lstatSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 
 /** What lstat said about the file, in the precise (bigint) units. */
 export interface FileSighting {
@@ -53,4 +55,38 @@ export function settleVerdict(input: SettleInput): SettleVerdict {
   // "unchanged since the earlier sighting" rule decides.
   const remainingMs = ageMs < 0 ? settleMs : settleMs - ageMs;
   return { ready: false, waitMs: Math.max(1, Math.ceil(remainingMs)) };
+}
+
+/**
+ * A folder as one sighting (request folders, docs/attachments.md): the bytes of every file in it,
+ * the newest mtime of anything in it (a new name or a write anywhere moves it), and the folder's own
+ * ctime (a rename moves it past every mtime). Walks at most `maxEntries` entries, never following a link.
+ */
+export function folderSighting(folder: string, maxEntries: number): FileSighting {
+  const top = lstatSync(folder, { bigint: true });
+  const sighting: FileSighting = { size: 0n, mtimeNs: top.mtimeNs, ctimeNs: top.ctimeNs };
+  const pending = [folder];
+  let seen = 0;
+  while (pending.length > 0 && seen < maxEntries) {
+    const current = pending.pop()!;
+    let names: string[];
+    try {
+      names = readdirSync(current);
+    } catch {
+      continue; // removed meanwhile: the next sighting differs
+    }
+    for (const name of names) {
+      if (++seen > maxEntries) break;
+      let stats;
+      try {
+        stats = lstatSync(path.join(current, name), { bigint: true });
+      } catch {
+        continue;
+      }
+      if (stats.mtimeNs > sighting.mtimeNs) sighting.mtimeNs = stats.mtimeNs;
+      if (stats.isDirectory()) pending.push(path.join(current, name));
+      else if (stats.isFile()) sighting.size += stats.size;
+    }
+  }
+  return sighting;
 }

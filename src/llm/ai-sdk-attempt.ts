@@ -48,10 +48,32 @@ const RAW_JSON_OUTPUT: OutputInterface<string, string, never> = {
   createElementStreamTransform: () => undefined,
 };
 
-/** Repair conversations replay earlier turns before the new prompt. */
+/** Repair conversations replay earlier turns before the new prompt; file parts go with the first user message. */
 function messagesOf(request: LlmRequest, table: ToolNameTable): ModelMessage[] {
   const history: ModelMessage[] = (request.history ?? []).map((turn) => ({ role: turn.role, content: turn.content }));
-  return [...history, { role: 'user', content: request.prompt }, ...toolTurnMessages(request, table)];
+  const messages: ModelMessage[] = [
+    ...history,
+    { role: 'user', content: request.prompt },
+    ...toolTurnMessages(request, table),
+  ];
+  const files = request.files ?? [];
+  const first = messages.findIndex((message) => message.role === 'user');
+  if (files.length > 0 && first !== -1) {
+    const text = messages[first].content as string;
+    messages[first] = {
+      role: 'user',
+      content: [
+        { type: 'text', text },
+        ...files.map((file) => ({
+          type: 'file' as const,
+          data: file.data,
+          mediaType: file.mediaType,
+          filename: file.path,
+        })),
+      ],
+    };
+  }
+  return messages;
 }
 
 /** Our usage shape: `inputTokens` includes `cachedInputTokens` (the SDK normalises Anthropic's too). */

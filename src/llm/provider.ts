@@ -47,6 +47,16 @@ export interface LlmRequest {
   toolTurns?: LlmToolTurn[];
   /** This agent's earlier model calls in the session's journal: where a scripted list resumes in another process. */
   journaledCalls?: number;
+  /** PDFs and images sent as file parts of the first user message (`attachments: native`, docs/attachments.md). */
+  files?: LlmFile[];
+}
+
+/** A file part: an attachment's bytes as delivered, with its media type. */
+export interface LlmFile {
+  /** The attachment's path (the file name the provider is told). */
+  path: string;
+  mediaType: string;
+  data: Uint8Array;
 }
 
 /** One tool as the model is offered it. */

@@ -19,6 +19,7 @@ import type { SessionPrivacy } from '../privacy/session-privacy.js';
 import type { RunnerDependencies } from './runner-contract.js';
 import { applyRecord, type PendingStep, type SessionState } from './session-state.js';
 import { toolAuditLines } from './tool-audit.js';
+import { attachmentList } from '../store/attachment-records.js';
 
 /** A session being run by this process: its stored form, its folded state, its commit order. */
 export interface ActiveSession {
@@ -162,6 +163,8 @@ export class MessageCommitter {
     if (violations.length > 0) tools.violations = [...violations.map(violationOf), ...(tools.violations ?? [])];
     if (outcome.kind === 'answer' && outcome.evidence) tools.evidence = outcome.evidence;
     const hasTools = Object.keys(tools).length > 0;
+    // The session's first entry records the request's attachments (docs/attachments.md).
+    const attachments = state.messages.length === 0 ? (state.session.attachments?.files ?? []) : [];
     const record: MessageRecord = {
       v: JOURNAL_FORMAT,
       type: 'message',
@@ -182,6 +185,7 @@ export class MessageCommitter {
       plan: outcome.kind === 'answer' ? outcome.plan : null,
       on_failure: agent?.onFailure ?? null,
       ...(hasTools ? { tools } : {}),
+      ...(attachments.length > 0 ? { attachments: attachmentList(attachments) } : {}),
     };
     // Journal record, then the durable audit entry (docs/audit-log.md): the store keeps that order.
     const { entryHash } = await active.stored.commitMessage(record, auditInputOf(record, state));
@@ -223,5 +227,6 @@ export function auditInputOf(record: MessageRecord, state: SessionState): AuditE
     user: state.session.request.user ?? 'local',
     ...(record.tools ? { tools: record.tools } : {}),
     ...(from ? { delegation: { parentSessionId: from.parent_session_id, depth: from.depth } } : {}),
+    ...(record.attachments ? { attachments: record.attachments } : {}),
   };
 }

@@ -94,5 +94,18 @@ export function renderResultReport(result: ResultDocument, state: SessionState):
     state.session.request.text.replace(/```/g, '`\u200b``'),
     '```',
     '',
+    ...(result.attachments
+      ? [
+          '## Attachments',
+          '',
+          '| path | bytes | type | sha256 |',
+          '|---|---|---|---|',
+          ...result.attachments.map(
+            (file) =>
+              `| ${file.path.replace(/[|\\]/g, (character) => `\\${character}`)} | ${file.bytes} | ${file.type} | \`${file.sha256}\` |`,
+          ),
+          '',
+        ]
+      : []),
   ].join('\n');
 }

@@ -10,6 +10,9 @@ import type { SessionEvents } from './session-events.js';
 import type { OperationalLog } from '../log-contract.js';
 import type { ToolBox } from '../tools/tool-box.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
+import type { AttachmentInfo } from '../store/attachment-records.js';
+import type { SessionNotice } from '../notify/webhook-events.js';
+import type { UserSpend } from '../store/user-spend.js';
 
 export interface RunnerDependencies {
   config: GovflowConfig;
@@ -28,6 +31,13 @@ export interface RunnerDependencies {
   events?: SessionEvents;
   /** Tools agents may be offered (README "Give an agent tools"); without it, agents that name tools get none. */
   tools?: ToolBox;
+  /**
+   * Webhooks (docs/webhooks.md): queues a session end's or pause's events durably, held until the
+   * returned function is called once the end is durable. Never rejects. None: nothing is told.
+   */
+  notices?: (notice: SessionNotice) => Promise<() => void>;
+  /** Daily spend per user (limits.user_daily_usd); none: no daily budgets. */
+  spend?: UserSpend;
 }
 
 export interface NewSessionRequest {
@@ -45,6 +55,17 @@ export interface NewSessionRequest {
   entryAgent?: string;
   /** Set when a `delegate` tool call starts this session (README "Delegation"). */
   delegation?: DelegatedFrom;
+  /** The request's attachments (docs/attachments.md), copied into the workspace before the first step. */
+  attachments?: RequestAttachments;
+}
+
+/** Where a new session's attachments come from. */
+export interface RequestAttachments {
+  files: AttachmentInfo[];
+  /** The request folder holding them as delivered; null: the store keeps them (cluster mode). */
+  folder: string | null;
+  /** The request file in `folder` (`request.txt`, …), redacted in place like a request file. */
+  requestFile?: string;
 }
 
 export interface SessionOutcome {

@@ -6,6 +6,7 @@ import { isoInTimeZone } from '../message/zoned-time.js';
 import type { SessionResultFiles } from '../store/session-store.js';
 import type { SessionState } from './session-state.js';
 import { renderResultReport } from './result-report.js';
+import { attachmentList, type AttachmentInfo } from '../store/attachment-records.js';
 
 /** Version of the result document. */
 export const RESULT_FORMAT = 1 as const;
@@ -29,6 +30,8 @@ export interface ResultDocument {
   awaiting?: 'approval';
   /** The call an approval decides (docs/results.md): a reply names its `call_id` and `args_sha256`. */
   approval?: { call_id: string; tool: string; args_sha256: string };
+  /** The request's attachments (docs/attachments.md), as its first audit entry lists them; absent: none. */
+  attachments?: AttachmentInfo[];
 }
 
 /** The session's result as it stands: final, or pending while paused. `finishedAt` is any ISO instant; both times are written in the configured zone. */
@@ -57,6 +60,9 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
       output_tokens: state.usage.output_tokens,
       cost_usd: Math.round(state.usage.cost_usd * 1e6) / 1e6,
     },
+    ...(state.session.attachments && state.session.attachments.files.length > 0
+      ? { attachments: attachmentList(state.session.attachments.files) }
+      : {}),
     ...(state.paused?.awaiting === 'approval'
       ? {
           awaiting: 'approval' as const,

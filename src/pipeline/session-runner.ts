@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage, GovflowError } from '../errors.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
@@ -44,6 +45,7 @@ import {
 import { StepAttempts } from './step-attempts.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
 import { Delegations } from './delegation.js';
+import { ensureAttachments, receiveAttachments } from './session-attachments.js';
 
 export function generateSessionId(now: Date, timezone: string): string {
   return `sess-${compactInTimeZone(now, timezone, true)}-${randomBytes(4).toString('hex')}`;
@@ -102,6 +104,11 @@ export class SessionRunner {
       user: request.user ?? null,
       metadata: request.metadata ? privacy.redactUserValue(request.metadata) : null,
     };
+    // Into the workspace before the journal names them, so every session that exists has them (docs/attachments.md).
+    const attachments =
+      request.attachments && request.attachments.files.length > 0
+        ? await receiveAttachments(this.config, this.deps.store, sessionId, request.attachments, privacy, signal)
+        : null;
     const sessionRecord: SessionRecord = {
       v: JOURNAL_FORMAT,
       type: 'session',
@@ -113,6 +120,7 @@ export class SessionRunner {
       created_at: createdAt.toISOString(),
       entry_agent: request.entryAgent ?? snapshot.entryAgent,
       ...(request.delegation ? { delegation: request.delegation } : {}),
+      ...(attachments ? { attachments } : {}),
     };
     const stored = await this.deps.store.create(sessionRecord);
     const active: ActiveSession = {
@@ -122,7 +130,10 @@ export class SessionRunner {
       privacy,
     };
     privacy.folderCreated();
-    if (request.claimedPath) privacy.redactFile(request.claimedPath);
+    // A request folder's request file is redacted in place; its attachments stay as delivered (evidence).
+    const requestFile = request.attachments?.requestFile;
+    if (request.claimedPath)
+      privacy.redactFile(requestFile ? path.join(request.claimedPath, requestFile) : request.claimedPath);
     this.deps.log?.info('session started', {
       session: sessionId,
       request: request.requestId,
@@ -252,6 +263,8 @@ export class SessionRunner {
     try {
       const { state } = active;
       if (state.finishedAt === null) this.writeManifest(active);
+      if (!state.final && state.finishedAt === null)
+        await ensureAttachments(this.config, this.deps.store, state.session, signal);
       if (crashRetriesUsedUp(state, maxCrashRetries)) await this.giveUpAfterCrashes(active);
       while (!state.final && !state.paused && state.finishedAt === null) {
         if (signal.aborted || this.draining)
@@ -399,6 +412,10 @@ export class SessionRunner {
     );
     // With pii.restore_in_result the outbox result, and nothing else, carries the originals.
     const result = active.privacy?.restoresResult ? active.privacy.restore(built) : built;
+    // Webhooks (docs/webhooks.md) are queued durably first and sent once the end is durable: a
+    // crash in between sends them after the restart; an end recorded before is not told again.
+    const release =
+      state.paused || state.finishedAt === null ? await this.notify(state, result.status, finishedAt) : null;
     // Durable before a request file is archived: until then recovery writes the result again.
     if (state.paused) {
       await stored.pause(resultFiles(result, state, built));
@@ -410,6 +427,7 @@ export class SessionRunner {
       await stored.finish(resultFiles(result, state, built), end);
       if (end) applyRecord(state, end);
     }
+    release?.();
     // The request files are the intake's to archive (request-archive.ts): the runner reports them.
     const doneFiles = [...state.replyFiles];
     if (!state.paused && state.session.claimed_path)
@@ -439,6 +457,28 @@ export class SessionRunner {
       messages: result.messages,
     });
     return { sessionId: state.session.session_id, requestId: state.session.request_id, status: result.status, result };
+  }
+  /** Queues the webhook events of this end or pause (delegated children are their parent's business); never throws. */
+  private async notify(state: SessionState, status: string, at: string): Promise<(() => void) | null> {
+    if (!this.deps.notices || state.session.delegation) return null;
+    try {
+      return await this.deps.notices({
+        sessionId: state.session.session_id,
+        requestId: state.session.request_id,
+        user: state.session.request.user ?? 'local',
+        status,
+        at: state.paused ? this.now().toISOString() : at,
+        ...(state.paused
+          ? { pause: { key: pauseKeyOf(state.paused), awaiting: state.paused.awaiting ?? 'reply' } }
+          : {}),
+      });
+    } catch (error) {
+      this.deps.log?.warn('could not queue the webhook events of a session', {
+        session: state.session.session_id,
+        error: errorMessage(error),
+      });
+      return null;
+    }
   }
 }
 

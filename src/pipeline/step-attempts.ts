@@ -16,10 +16,11 @@ import { JOURNAL_FORMAT, type ExchangeRecord, type UsageFigures } from '../store
 import { stampContext, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
 import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
-import { limitHalt, limitReached } from './session-limits.js';
+import { limitHalt, limitReached, type LimitReached } from './session-limits.js';
 import { applyRecord, emptyUsage, type PendingStep } from './session-state.js';
 import { ToolLoop, providerTurns } from './tool-loop.js';
 import { checkEvidence } from './evidence-check.js';
+import { attachmentModeOf, attachmentsPromptBlock, nativeFiles } from './session-attachments.js';
 import { guardStepInput, guardStepOutput, toolResultGuard } from './step-guardrails.js';
 
 /** A step's outcome, or a pause: a tool call waits for a person's approval and nothing is committed. */
@@ -68,7 +69,11 @@ export class StepAttempts {
     this.deps.store.keepPrompt(prompt.systemSha256, prompt.system);
     const guardedInput = guardStepInput(active, step, snapshot);
     if (guardedInput.failure) return { kind: 'failure', failure: guardedInput.failure, retryCount: 0 };
-    const userPrompt = buildUserPrompt(guardedInput.input);
+    // Every agent's prompt lists the attachments; inline and native agents get more (docs/attachments.md).
+    const attachmentMode = attachmentModeOf(agent, state.session);
+    const userPrompt =
+      buildUserPrompt(guardedInput.input) + attachmentsPromptBlock(state.session.attachments, attachmentMode);
+    const files = await nativeFiles(this.config, sessionId, state.session.attachments, attachmentMode);
     const maxRetries = agent.maxRetries ?? this.config.limits.max_retries;
     const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
     let problems: string[] = [];
@@ -109,6 +114,9 @@ export class StepAttempts {
       const earlier = attempt === 0 ? [] : history.slice(0, -1);
       // Model turns of the tool loop: a turn that calls tools runs them and asks again.
       for (;;) {
+        // limits.user_daily_usd: no model call once the user's day is spent (calls in flight elsewhere may pass it).
+        const spent = await this.dailyBudgetReached(active);
+        if (spent) return spent;
         const started = performance.now();
         let toolCalls: LlmToolCall[] | undefined;
         const callTimeout = agent.timeoutMs ?? this.config.llm.timeout_ms;
@@ -198,6 +206,7 @@ export class StepAttempts {
               timeoutMs: callTimeout,
               deadlineMs,
               ...(offers.length > 0 ? { tools: offers } : {}),
+              ...(files.length > 0 ? { files } : {}),
               ...(state.toolLoops.has(stepKey) ? { toolTurns: providerTurns(state.toolLoops.get(stepKey)) } : {}),
               journaledCalls: state.agentModelCalls.get(agent.name) ?? 0,
               ...(live ? { onChunk: live.push } : {}),
@@ -210,12 +219,14 @@ export class StepAttempts {
               ? active.privacy.redactToolCalls(step, response.toolCalls)
               : response.toolCalls;
           const usage = response.usage;
+          const costUsd = this.deps.costUsd(response.model, usage);
           finished(response.model, null, {
             input_tokens: usage.inputTokens,
             output_tokens: usage.outputTokens,
             cached_input_tokens: usage.cachedInputTokens,
-            cost_usd: this.deps.costUsd(response.model, usage),
+            cost_usd: costUsd,
           });
+          if (costUsd > 0) await this.deps.spend?.add(userOf(active), costUsd, this.now());
         } catch (error) {
           const tooLarge = signal.aborted ? undefined : findAnswerTooLarge(error);
           if (tooLarge) {
@@ -329,4 +340,23 @@ export class StepAttempts {
     }
     return { kind: 'fallback', problems, retryCount: maxRetries, rawOutput: lastRaw };
   }
+
+  /** The halt of a session whose user spent the day's `limits.user_daily_usd`, or null. */
+  private async dailyBudgetReached(active: ActiveSession): Promise<LimitReached | null> {
+    const reached = await this.deps.spend?.reached(userOf(active), this.now());
+    if (!reached) return null;
+    const { user, day, spentUsd, limitUsd, key } = reached;
+    return limitHalt(
+      'HALTED_COST',
+      'BUDGET_EXCEEDED',
+      `user "${user}" has spent $${spentUsd.toFixed(4)} on model calls on ${day} (${this.config.timezone}), reaching limits.user_daily_usd.${key} = $${limitUsd}: the session stopped before its next model call; this user's requests fail the same way until the day turns, unless limits.user_daily_usd is raised`,
+      true,
+      'daily budget per user',
+    );
+  }
+}
+
+/** Whose budget a session's calls count against: its request's user (`local` when none). */
+function userOf(active: ActiveSession): string {
+  return active.state.session.request.user ?? 'local';
 }

@@ -101,6 +101,14 @@ export class SessionPrivacy {
     return redacted;
   }
 
+  /**
+   * Redacts a text attachment for the prompt (docs/attachments.md), counted as user input. `whole`
+   * false: the text is the start of a longer file, cut first where no PII value can be split.
+   */
+  redactAttachmentText(text: string, whole: boolean): string {
+    return this.redactUserText(whole ? text : text.slice(0, this.redactor.safeCut(text)));
+  }
+
   /** Redacts a JSON value from the user (request metadata); counts as user input. */
   redactUserValue<T>(value: T): T {
     const { value: redacted, counts } = this.redactor.redactValue(value);

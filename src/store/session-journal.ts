@@ -9,6 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import { errorCode, GovflowError } from '../errors.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
+import type { AttachmentInfo, SessionAttachments } from './attachment-records.js';
 
 /** Version of journal records and manifests; bump with a reader for the old one. */
 export const JOURNAL_FORMAT = 1 as const;
@@ -49,6 +50,8 @@ export interface SessionRecord {
   delegation?: DelegatedFrom;
   /** Where the audit log stood at creation: crash recovery reads the log from here (files store; absent in older journals). */
   audit_from?: AuditPosition;
+  /** The request's attachments (docs/attachments.md), copied into the workspace before the first step; absent: none. */
+  attachments?: SessionAttachments;
 }
 
 /** A point in the audit log: a day file (`YYYYMMDD.log`) and a byte offset in it where an entry ends. */
@@ -128,6 +131,8 @@ export interface MessageRecord {
   pii_redacted?: Record<string, number> | null;
   guardrails?: Array<{ rule: string; action: string }> | null;
   tools?: ToolAuditLines;
+  /** On the session's first message: its request's attachments (`[ATTACHMENTS]` on its audit entry). */
+  attachments?: AttachmentInfo[];
 }
 
 export interface ReplyRecord {

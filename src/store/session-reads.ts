@@ -2,6 +2,7 @@
  * The read seam of the HTTP API and the web view: this root's files, or Postgres in cluster mode
  * (src/cluster/cluster-reads.ts). Handlers read synchronously: the server awaits `prefetch` first.
  */
+import type { AttachmentInfo } from './attachment-records.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
@@ -42,6 +43,8 @@ export interface SessionReads {
     text: string;
     user: string;
     metadata: Record<string, unknown> | null;
+    /** A multipart request's attachments (docs/attachments.md): the staged folder holding them, and their list. */
+    attachments?: { folder: string; files: AttachmentInfo[] };
   }): Promise<'queued' | 'duplicate'>;
   /** Every session of a shared store as the web view lists it (newest first); without it the web view indexes the root's files. */
   sessionRows?(): Promise<SessionRow[]>;

@@ -12,6 +12,7 @@ import { archiveFolderOf, writeGzip } from './atomic-file.js';
 import type { SystemPaths } from '../config/system-paths.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { SessionJournal, type JournalRecord, type SessionStateName } from './session-journal.js';
+import { ATTACHMENTS_FOLDER } from './attachment-records.js';
 
 type ArchivePaths = Pick<SystemPaths, 'sessions' | 'logs'>;
 
@@ -32,7 +33,13 @@ function readJournal(sessionsDir: string, sessionId: string): JournalRecord[] | 
 }
 
 /** Archives the sessions that ended before the day `before`; the manifest (a cache that may lag) only skips early, the journal decides. */
-export function archiveFinishedSessions(options: { paths: SystemPaths; timezone: string; before: string }): string[] {
+export function archiveFinishedSessions(options: {
+  paths: SystemPaths;
+  timezone: string;
+  before: string;
+  /** tools.workspace: a session's copy of its attachments goes with it (the archived request folder keeps them, docs/attachments.md). */
+  workspace?: string;
+}): string[] {
   const { paths, timezone, before } = options;
   const archived: string[] = [];
   for (const sessionId of SessionJournal.list(paths.sessions)) {
@@ -74,6 +81,8 @@ export function archiveFinishedSessions(options: { paths: SystemPaths; timezone:
     }
     for (const file of results) fs.rmSync(file);
     fs.rmSync(folder, { recursive: true, force: true });
+    if (options.workspace && session.attachments)
+      fs.rmSync(path.join(options.workspace, sessionId, ATTACHMENTS_FOLDER), { recursive: true, force: true });
     archived.push(sessionId);
   }
   return archived;

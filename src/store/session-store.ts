@@ -30,6 +30,7 @@ import type {
 } from './tool-journal-records.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { ToolAuditLines } from './tool-journal-records.js';
+import type { AttachmentInfo } from './attachment-records.js';
 
 /** What the audit writer is given for one message (src/audit/audit-entry-format.ts writes it). */
 export interface AuditEntryInput {
@@ -49,6 +50,8 @@ export interface AuditEntryInput {
   tools?: ToolAuditLines;
   /** Set on the entries of a delegated child session. */
   delegation?: { parentSessionId: string; depth: number } | null;
+  /** The request's attachments, on the session's first entry (`[ATTACHMENTS]`, docs/attachments.md). */
+  attachments?: readonly AttachmentInfo[];
 }
 
 /** The audit entries a session already has, by message id (crash recovery). */
@@ -105,4 +108,9 @@ export interface SessionStore {
   auditedMessages(sessionId: string, sinceIso: string, from?: AuditPosition | null): Promise<AuditedMessages>;
   /** Keeps the exact system prompt sent to a model, once per SHA-256 (exchange records name it by it). */
   keepPrompt(sha256: string, text: string): void;
+  /**
+   * The bytes of an attachment the store keeps (cluster mode: any daemon may run the session);
+   * absent on stores that keep none (files: the request folder and the workspace hold them).
+   */
+  readAttachment?(sessionId: string, file: string, signal: AbortSignal): AsyncIterable<Uint8Array>;
 }

@@ -6,6 +6,7 @@ import { mkdir, realpath, lstat } from 'node:fs/promises';
 import { errorCode } from '../errors.js';
 import path from 'node:path';
 import { ToolCallError } from './tool-contract.js';
+import { ATTACHMENTS_FOLDER } from '../store/attachment-records.js';
 
 /** The session's workspace folder, created when missing. */
 export async function ensureWorkspace(workspaceRoot: string, sessionId: string): Promise<string> {
@@ -96,6 +97,7 @@ export async function resolveForWrite(
     );
   }
   const folder = path.join(existingReal, ...missing);
+  refuseAttachmentWrite(workspaceReal, path.join(folder, path.basename(joined)), requested, tool);
   await mkdir(folder, { recursive: true });
   const absolute = path.join(folder, path.basename(joined));
   try {
@@ -107,4 +109,16 @@ export async function resolveForWrite(
     if (error instanceof ToolCallError) throw error;
   }
   return { absolute, workspaceReal };
+}
+
+/**
+ * Attachments are evidence (docs/attachments.md): nothing under `attachments/` of a workspace is
+ * written, whichever tool asks (write_file, edit_file). `absolute` is the resolved target.
+ */
+export function refuseAttachmentWrite(workspaceReal: string, absolute: string, requested: string, tool: string): void {
+  const [first] = path.relative(workspaceReal, absolute).split(path.sep);
+  if (first === ATTACHMENTS_FOLDER)
+    throw new ToolCallError(
+      `${tool}: "${requested}" is in ${ATTACHMENTS_FOLDER}/, the request's attachments, which are kept as delivered and never written: write your result elsewhere, e.g. "notes/${path.basename(absolute)}"`,
+    );
 }

@@ -7,6 +7,7 @@ import { foldRecords, type SessionState } from '../pipeline/session-state.js';
 import { PromptStore } from '../store/prompt-store.js';
 import type { ExchangeRecord, JournalRecord, MessageRecord } from '../store/session-journal.js';
 import { renderChainDiagram } from './chain-diagram.js';
+import type { AttachmentInfo } from '../store/attachment-records.js';
 import { escapeHtml, preformatted, statusBadge } from './web-page.js';
 
 export interface SessionPageInput {
@@ -91,6 +92,18 @@ ${entry ? `<p>${escapeHtml(entry.file)}:${entry.line} · hash <code>${escapeHtml
 </section>`;
 }
 
+/** The request's attachments (docs/attachments.md) with their hashes, as the first audit entry lists them. */
+function attachmentsTable(files: readonly AttachmentInfo[]): string {
+  if (files.length === 0) return '';
+  const rows = files.map(
+    (file) =>
+      `<tr><td><code>${escapeHtml(file.path)}</code></td><td>${file.bytes}</td><td>${escapeHtml(file.type)}</td><td><code class="sha256">${escapeHtml(file.sha256)}</code></td></tr>`,
+  );
+  return `<h2 id="attachments-title">Attachments</h2>
+<table class="attachments" aria-labelledby="attachments-title"><thead><tr><th scope="col">path</th><th scope="col">bytes</th><th scope="col">type</th><th scope="col">SHA-256</th></tr></thead>
+<tbody>${rows.join('')}</tbody></table>`;
+}
+
 /** What a call waiting for approval would do: the tool and its input, as the journal holds them. */
 function approvalDetails(paused: { tool?: string; input: unknown }): string {
   return `<dl class="approval" aria-label="tool call waiting for approval">
@@ -145,6 +158,7 @@ export function renderSessionBody(input: SessionPageInput): {
     `<p>Request <code>${escapeHtml(state.session.request_id)}</code> from <strong>${escapeHtml(state.session.request.user ?? 'local')}</strong>, started ${escapeHtml(state.session.created_at)}; ${messages.length} messages, ${state.usage.input_tokens}/${state.usage.output_tokens} tokens, $${state.usage.cost_usd.toFixed(4)}.</p>`,
   );
   parts.push(`<details open><summary>request</summary>${preformatted(state.session.request.text)}</details>`);
+  parts.push(attachmentsTable(state.session.attachments?.files ?? []));
   if (paused) {
     parts.push(`<h2>Waiting for ${awaiting === 'approval' ? 'an approval' : 'an answer'}</h2>`);
     parts.push(`<p class="warning" id="pending-question">${escapeHtml(paused.question)}</p>`);

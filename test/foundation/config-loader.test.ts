@@ -45,7 +45,11 @@ describe('loadConfig defaults', () => {
       max_depth: 2,
       delegation_deadline_ms: 300_000,
       max_tokens_per_delegation: null,
+      user_daily_usd: null,
     });
+    // SPEC §20: all off unless set.
+    expect(config.notify).toEqual({ webhooks: [] });
+    expect(config.http).toMatchObject({ rate_limit: null, max_queued: null });
     expect(config.llm.max_output_bytes).toBe(1_048_576);
     expect(config.message.max_depth).toBe(64);
     expect(config.intake).toMatchObject({ concurrency: 2, max_bytes: 1_048_576 });
@@ -53,6 +57,39 @@ describe('loadConfig defaults', () => {
     expect(config.prompt.include).toEqual(['context/**/*.md', 'governance/*.md']);
     expect(config.agents).toEqual({});
     expect(config.paths.inbox).toBe(`${root}/system/inbox`);
+  });
+
+  it('reads the SPEC §20 keys and refuses bad ones, naming the key', () => {
+    const config = loadConfig(
+      rootWithConfig(
+        [
+          'notify:',
+          '  webhooks: [{ url: "https://hooks.example/x", events: [session_finished], secret_env: HOOK_SECRET }]',
+          'http: { rate_limit: { per_user_per_minute: 600 }, max_queued: 10 }',
+          'limits: { user_daily_usd: { default: 5, alice: 50 } }',
+          '',
+        ].join('\n'),
+      ),
+      {},
+    );
+    expect(config.notify.webhooks).toEqual([
+      { url: 'https://hooks.example/x', events: ['session_finished'], secret_env: 'HOOK_SECRET' },
+    ]);
+    expect(config.http.rate_limit).toEqual({ per_user_per_minute: 600 });
+    expect(config.http.max_queued).toBe(10);
+    expect(config.limits.user_daily_usd).toEqual({ default: 5, alice: 50 });
+    for (const [yaml, key] of [
+      ['notify: { webhooks: [{ url: "ftp://x", secret_env: S }] }', 'url'],
+      ['notify: { webhooks: [{ url: "https://x", events: [session_started], secret_env: S }] }', 'events'],
+      ['notify: { webhooks: [{ url: "https://x", secret_env: "not a name" }] }', 'secret_env'],
+      ['notify: { webhooks: [{ url: "https://x" }] }', 'secret_env'],
+      ['http: { rate_limit: { per_user_per_minute: 0 } }', 'per_user_per_minute'],
+      ['http: { rate_limit: { per_hour: 5 } }', 'per_hour'],
+      ['http: { max_queued: 0 }', 'max_queued'],
+      ['limits: { user_daily_usd: { alice: -1 } }', 'user_daily_usd'],
+    ]) {
+      expect(() => loadConfig(rootWithConfig(`${yaml}\n`), {}), yaml).toThrow(new RegExp(key));
+    }
   });
 
   it('reads the hostile-answer limits and refuses a max_depth deep enough to overflow the stack', () => {

@@ -3,7 +3,7 @@
  * file under system/ read back afterwards. Only the vault (and, with restore_in_result, the
  * outbox JSON result) may hold an original value.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
@@ -153,5 +153,93 @@ describe('PII never leaves the vault', () => {
     );
     expect(logText).toContain('[GUARDRAILS]: [{"rule":"pii-in-answer","action":"flag"}]');
     expect(logText).toContain('Guardrail "pii-in-answer" flagged: text contains PII (email)');
+  }, 60_000);
+});
+
+describe('PII in attachments (SPEC §22)', () => {
+  it('reaches no model, journal, audit log or log unredacted; only the attachments themselves keep the originals, as delivered', async () => {
+    const root = makeRoot(CONFIG);
+    const entry = path.join(root, 'governance', 'agents', 'objective_agent.md');
+    writeFileSync(entry, readFileSync(entry, 'utf8').replace('entry: true\n', 'entry: true\ntools: [read_file]\n'));
+    writeScript(
+      root,
+      exampleScript({
+        responses: {
+          objective_agent: [
+            { tool_calls: [{ name: 'read_file', input: { path: 'attachments/hr/contacts.csv' } }] },
+            {
+              json: answer({
+                content: { objectives: ['reach [EMAIL_1]'] },
+                contentType: 'objectives',
+                next: 'goal_agent',
+              }),
+            },
+          ],
+        },
+      }),
+    );
+    const daemon = await startDaemon(root);
+    const letter = `Dear team, write to ${ORIGINALS.email} or call ${ORIGINALS.phone}; pay to ${ORIGINALS.iban}.\n`;
+    const contacts = `name,email,staff\nJane,${ORIGINALS.email},${ORIGINALS.employee}\nHost,${ORIGINALS.ip},${ORIGINALS.secret}\n`;
+    const files: Record<string, string> = {
+      'request.txt': `Summarise the letter for ${ORIGINALS.email}.\n`,
+      'letter.md': letter,
+      'hr/contacts.csv': contacts,
+    };
+    const inbox = path.join(root, 'system', 'inbox');
+    mkdirSync(path.join(inbox, '.pii-folder', 'hr'), { recursive: true });
+    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(inbox, '.pii-folder', name), text);
+    renameSync(path.join(inbox, '.pii-folder'), path.join(inbox, 'pii-folder'));
+    const system = path.join(root, 'system');
+    const outbox = path.join(system, 'outbox');
+    const result = await waitFor('the result', () => readdirSync(outbox).find((name) => name.endsWith('.json')), {
+      timeoutMs: 30_000,
+      detail: () => daemon.stderrTail(),
+    });
+    await waitFor('the archive move', () => filesUnder(path.join(system, 'archive')).length >= 3, {
+      timeoutMs: 10_000,
+    });
+    await daemon.stop();
+    const sessionId = JSON.parse(readFileSync(path.join(outbox, result), 'utf8')).session_id as string;
+
+    // The one exception to "originals only in the vault": the attachments, as delivered, mode 0600.
+    const all = filesUnder(system);
+    const attachments = all.filter((file) => /archive.*pii-folder.*(letter\.md|contacts\.csv)$/.test(file));
+    expect(attachments).toHaveLength(2);
+    const workspace = path.join(root, 'workspace', sessionId, 'attachments');
+    for (const [name, text] of [
+      ['letter.md', letter],
+      ['hr/contacts.csv', contacts],
+    ]) {
+      for (const copy of [attachments.find((file) => file.endsWith(name))!, path.join(workspace, name)]) {
+        expect(readFileSync(copy, 'utf8')).toBe(text);
+        expect(statSync(copy).mode & 0o777).toBe(0o600);
+      }
+    }
+    const vault = all.find((file) => path.basename(file).includes('vault'))!;
+    for (const value of [ORIGINALS.email, ORIGINALS.iban, ORIGINALS.employee, ORIGINALS.secret])
+      expect(readFileSync(vault, 'utf8')).toContain(value);
+    const checked = all.filter((file) => file !== vault && !attachments.includes(file));
+    expect(checked.some((file) => file.endsWith('journal.jsonl'))).toBe(true);
+    expect(checked.some((file) => file.endsWith('request.txt'))).toBe(true);
+    for (const file of checked) {
+      const text = readFileSync(file, 'utf8');
+      for (const [kind, value] of Object.entries(ORIGINALS))
+        expect(text.includes(value), `${kind} "${value}" found in ${path.relative(root, file)}`).toBe(false);
+    }
+    for (const value of Object.values(ORIGINALS)) expect(daemon.stderrTail(10_000)).not.toContain(value);
+    // What the model was shown: the letter inline and the CSV read by a tool, both behind placeholders.
+    const journal = readFileSync(path.join(system, 'sessions', sessionId, 'journal.jsonl'), 'utf8');
+    expect(journal).toContain('[ATTACHMENT: attachments/letter.md]\\nDear team, write to [EMAIL_1] or call [PHONE_1]');
+    expect(journal).toContain('Jane,[EMAIL_1],[EMPLOYEE_ID_1]');
+    const entries = await readAuditEntries(root);
+    const first = entries.find((found) => found.sessionId === sessionId && found.sequence === 1) as unknown as {
+      piiRedacted: Record<string, number>;
+      attachments: Array<{ path: string }>;
+    };
+    expect(first.attachments.map((file) => file.path)).toEqual(['hr/contacts.csv', 'letter.md']);
+    // The request once, the inline letter and CSV, and the CSV again through read_file.
+    expect(first.piiRedacted.email).toBeGreaterThanOrEqual(3);
+    expect(first.piiRedacted).toMatchObject({ iban: 1, phone: 1 });
   }, 60_000);
 });

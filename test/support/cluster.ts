@@ -171,9 +171,10 @@ export class ClusterNode {
     return match[1].replace(/\/$/, '');
   }
 
-  async start(): Promise<DaemonProcess> {
+  /** `env`: more environment for the daemon (secrets the config names). */
+  async start(env?: Record<string, string>): Promise<DaemonProcess> {
     if (this.running) throw new Error(`${this.name} is running already`);
-    this.daemon = await startDaemon(this.root, { readyTimeoutMs: 30_000 });
+    this.daemon = await startDaemon(this.root, { readyTimeoutMs: 30_000, ...(env ? { env } : {}) });
     this.history.push(this.daemon);
     return this.daemon;
   }
