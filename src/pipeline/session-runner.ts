@@ -388,6 +388,7 @@ export class SessionRunner {
       request_id: state.session.request_id,
       state: this.stateName(state),
       current_agent: state.cursor?.agent ?? (state.plan ? `${state.plan.agent} (plan)` : (state.paused?.agent ?? null)),
+      last_agent: last?.message.agent.name ?? null,
       source_file: state.session.source_file,
       created_at: state.session.created_at,
       updated_at: now.toISOString(),
