@@ -14,12 +14,12 @@
  *
  * Targets: ≥ 250 sessions/s, p99 claim latency ≤ 2 s, peak RSS ≤ 150 MB, on each path.
  *
- * The flooded process runs with the Node flags of `npm start` (as bench/memory.mjs does), so the
- * peak RSS is the one an operator's daemon gets; BENCH_FLOOD_NODE_FLAGS replaces them ('' for
- * Node's defaults).
+ * The flooded process runs with the Node flags `govflow start` sets itself (DAEMON_NODE_FLAGS in
+ * src/cli/daemon-node-flags.ts; as bench/memory.mjs does), so the peak RSS is the one an
+ * operator's daemon gets; BENCH_FLOOD_NODE_FLAGS replaces them ('' for Node's defaults).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -73,10 +73,7 @@ function floodIn(via, flags, providerYaml) {
 if (!process.env.GOVFLOW_FLOOD_CHILD) {
   const flags =
     process.env.BENCH_FLOOD_NODE_FLAGS ??
-    JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-      .scripts.start.split(' ')
-      .filter((word) => word.startsWith('--'))
-      .join(' ');
+    (await import('../dist/cli/daemon-node-flags.js')).DAEMON_NODE_FLAGS.join(' ');
   const paths = benchPaths();
   const fake = paths.includes('real') ? await startFakeModel((await exampleAnswers()).answers, 0) : null;
   console.log(

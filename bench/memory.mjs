@@ -3,9 +3,10 @@
  * and after a long series of requests. Requests are dropped into the inbox in batches of
  * BENCH_MEMORY_SAMPLE_EVERY; after each batch has finished the script forces a full GC
  * (`--expose-gc`; the script re-runs itself with it when needed) and samples RSS and heap.
- * The process runs with the Node flags of `npm start` (`--max-semi-space-size=8`: V8's young
- * generation touches up to 32 MB of pages in its first busy minutes with Node's defaults, 8 MB
- * with the flag); BENCH_MEMORY_NODE_FLAGS='' measures Node's defaults instead.
+ * The process runs with the Node flags `govflow start` sets itself (DAEMON_NODE_FLAGS in
+ * src/cli/daemon-node-flags.ts: V8's young generation touches up to 32 MB of pages in its first
+ * busy minutes with Node's defaults, 4 MB with them); BENCH_MEMORY_NODE_FLAGS='' measures Node's
+ * defaults instead. bench/memory-as-typed.mjs measures `govflow start` itself, per Node version.
  *
  * Figures: RSS growth from before the first request to after the last; heap growth; the trend,
  * the least-squares slope of the last half of the samples in MB per 1,000 requests.
@@ -16,24 +17,26 @@
  * requests, i.e. ≤ 5 MB more over another 10,000).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The Node flags the daemon runs with: those of `npm start` (package.json), so the figure is the
- * one an operator gets; BENCH_MEMORY_NODE_FLAGS replaces them ('' for Node's defaults).
+ * The Node flags the daemon runs with: those `govflow start` sets, so the figure is the one an
+ * operator gets; BENCH_MEMORY_NODE_FLAGS replaces them ('' for Node's defaults).
  */
-function daemonNodeFlags() {
+async function daemonNodeFlags() {
   if (process.env.BENCH_MEMORY_NODE_FLAGS !== undefined)
     return process.env.BENCH_MEMORY_NODE_FLAGS.split(' ').filter(Boolean);
-  const start = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start;
-  return start.split(' ').filter((word) => word.startsWith('--'));
+  return [...(await import('../dist/cli/daemon-node-flags.js')).DAEMON_NODE_FLAGS];
 }
 
 if (typeof globalThis.gc !== 'function') {
-  const child = spawnSync(process.execPath, ['--expose-gc', ...daemonNodeFlags(), fileURLToPath(import.meta.url)], {
-    stdio: 'inherit',
-  });
+  const child = spawnSync(
+    process.execPath,
+    ['--expose-gc', ...(await daemonNodeFlags()), fileURLToPath(import.meta.url)],
+    {
+      stdio: 'inherit',
+    },
+  );
   process.exit(child.status ?? 1);
 }
 const NODE_FLAGS = process.execArgv.filter((flag) => flag !== '--expose-gc');

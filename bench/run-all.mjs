@@ -24,6 +24,7 @@ const SCRIPTS = [
   'intake-latency',
   'concurrency',
   'memory',
+  'memory-as-typed',
   'flood',
   'compare-langgraph',
   'hostile-answer',

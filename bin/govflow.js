@@ -1,7 +1,19 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-main(process.argv.slice(2)).then(
+const main = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(main)) {
+  // A clone of the repository before its first build (the package ships dist/).
+  console.error(`govflow: ${fileURLToPath(main)} is missing: build govflow first (npm run build in its folder)`);
+  process.exit(2);
+}
+// `govflow start` sets the Node flags the daemon runs with itself (SPEC §21, src/cli/daemon-node-flags.ts):
+// the process replaces itself before the CLI is loaded, so nothing of the first run is left.
+if (process.argv[2] === 'start') (await import('../dist/cli/daemon-node-flags.js')).execWithDaemonNodeFlags();
+const cli = await import(main.href);
+
+cli.main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },

@@ -2,6 +2,7 @@
 import type { KeyObject } from 'node:crypto';
 import { type VerifyResult, verifyAuditChain } from './audit-chain-verify.js';
 import { type CheckpointVerifyResult, verifyCheckpoints } from './checkpoint-verify.js';
+import { counted } from '../counted.js';
 
 export interface VerifyCommandOptions {
   logsDir: string;
@@ -20,8 +21,9 @@ export function describeVerifyResult(result: VerifyResult): string {
   const lines: string[] = [];
   const problem = result.firstProblem;
   if (result.ok || problem === undefined) {
-    // Always plural: scripts match this line literally ("N entries in M files").
-    lines.push(`audit chain intact: ${result.entries} entries in ${result.files} files`);
+    lines.push(
+      `audit chain intact: ${counted(result.entries, 'entry', 'entries')} in ${counted(result.files, 'file')}`,
+    );
     if (result.deleted)
       lines.push(
         `the chain starts after entry ${result.deleted.entries}: retention deleted the days through ${result.deleted.day} (system/logs/archive/deleted.jsonl)`,
@@ -29,7 +31,7 @@ export function describeVerifyResult(result: VerifyResult): string {
   } else {
     lines.push(
       `audit chain broken at ${problem.file}:${problem.line} (message_id ${problem.messageId ?? 'unknown'}): ${problem.reason.replace('-', ' ')}: ${problem.detail}`,
-      `${result.entries} entries before it are intact`,
+      `${counted(result.entries, 'entry', 'entries')} before it ${result.entries === 1 ? 'is' : 'are'} intact`,
     );
   }
   for (const warning of result.warnings) lines.push(`warning: ${warning}`);

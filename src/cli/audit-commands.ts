@@ -14,6 +14,7 @@ import { reportCheckpoints, verifyCommand } from '../audit/verify-command.js';
 import { folderSource, holdCheckpoints } from '../audit/checkpoint-verify.js';
 import { readPublicKey } from '../audit/checkpoint-format.js';
 import { loadConfig } from '../config/config-loader.js';
+import { isGovflowRoot } from '../config/govflow-root.js';
 import { systemPaths } from '../config/system-paths.js';
 import { RootLock } from '../daemon/root-lock.js';
 import { ConfigError, UsageError } from '../errors.js';
@@ -92,6 +93,11 @@ function isClusterRoot(root: string, env: NodeJS.ProcessEnv): boolean {
 export const verifyCliCommand: CommandDefinition = {
   options: { store: { type: 'boolean' }, key: { type: 'string' }, witness: { type: 'string', multiple: true } },
   async run({ root, io, values }) {
+    // An auditor pointing verify at the wrong folder must not get "intact: 0 entries" (SPEC §21).
+    if (!isGovflowRoot(root))
+      throw new UsageError(
+        `${root} is not a govflow root (it has no system/, no govflow.config.yaml and no governance/): pass --root DIR naming the root whose audit log to verify, or run govflow verify in it`,
+      );
     const paths = systemPaths(root);
     const witnesses = ((values.witness as unknown as string[] | undefined) ?? []).map((folder) => path.resolve(folder));
     if (witnesses.length > 0 && typeof values.key !== 'string')

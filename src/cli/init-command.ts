@@ -37,6 +37,31 @@ const GITIGNORE = `# govflow's runtime state: inbox, outbox, logs, journals (sta
 /** What an "empty" folder may hold: what `npm i govflow` and `git init` leave (installing comes first). */
 const ALLOWED_BEFORE_INIT = /^(node_modules|package\.json|package-lock\.json|\.git|\.npmrc|.*\.tgz)$/;
 
+/** A path as a shell word: quoted when it holds anything a shell would read otherwise. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * What to run next, from where the user is: `cd DIR && npx …` would leave the folder npx finds
+ * govflow installed in (and reach the registry), so a root elsewhere is named with --root.
+ */
+function nextSteps(target: string): string {
+  const relative = path.relative(process.cwd(), target);
+  const request = 'echo "Summarize: Ana sends the budget by Friday." >';
+  if (relative === '')
+    return (
+      'next: npx govflow validate && npx govflow test && npx govflow start\n' +
+      `then drop a request: ${request} system/inbox/note.txt\n`
+    );
+  const shown = relative.startsWith('..') || path.isAbsolute(relative) ? target : relative;
+  const root = `--root ${shellWord(shown)}`;
+  return (
+    `next: npx govflow validate ${root} && npx govflow test ${root} && npx govflow start ${root}\n` +
+    `then drop a request: ${request} ${shellWord(path.join(shown, 'system', 'inbox', 'note.txt'))}\n`
+  );
+}
+
 export const initCommand: CommandDefinition = {
   options: { force: { type: 'boolean' } },
   allowPositionals: true,
@@ -54,12 +79,7 @@ export const initCommand: CommandDefinition = {
       cpSync(path.join(PACKAGE_ROOT, folder), path.join(target, folder), { recursive: true, force: true });
     writeFileSync(path.join(target, 'govflow.config.yaml'), CONFIG_TEMPLATE);
     writeFileSync(path.join(target, '.gitignore'), GITIGNORE);
-    const shown = path.relative(process.cwd(), target) || '.';
-    io.stderr(
-      `created a govflow root in ${target}\n` +
-        `next: cd ${shown} && npx govflow validate && npx govflow test && npx govflow start\n` +
-        `then drop a request: echo "Summarize: Ana sends the budget by Friday." > system/inbox/note.txt\n`,
-    );
+    io.stderr(`created a govflow root in ${target}\n${nextSteps(target)}`);
     return 0;
   },
 };

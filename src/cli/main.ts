@@ -97,7 +97,7 @@ export async function main(argv: string[], io: CommandIo = defaultIo()): Promise
     }
     if (!ROOTLESS_COMMANDS.has(name) && !existsSync(context.root)) {
       throw new UsageError(
-        `the root folder ${context.root} does not exist: pass --root DIR naming a govflow root (or make one with govflow init DIR)`,
+        `the root folder ${context.root} does not exist, so it is not a govflow root: pass --root DIR naming one (or make one with govflow init DIR)`,
       );
     }
     return await command.run(context);

@@ -4,12 +4,14 @@ import { GovflowDaemon } from '../daemon/daemon.js';
 import { installLastResortHandlers } from '../daemon/last-resort-handlers.js';
 import { createOperationalLog } from '../daemon/operational-log.js';
 import type { CommandDefinition } from './command-context.js';
+import { startingWrapper, watchParent } from './wrapper-watch.js';
 
 export const startCommand: CommandDefinition = {
   options: { http: { type: 'string' } },
   async run({ root, io, values }) {
-    // Old space grows by a quarter at a time, not V8's default (bench/RESULTS.md: peak RSS
-    // 193–234 → 160–165 MB at concurrency 16); read as the heap grows, so setting it here takes.
+    // Old space grows by a quarter at a time, not V8's default. bin/govflow.js already restarted
+    // Node with it where Node can (daemon-node-flags.ts); where it cannot (Node 20), this flag
+    // still takes at run time, unlike the young generation's size (bench/RESULTS.md).
     setFlagsFromString('--heap-growing-percent=25');
     const log = createOperationalLog();
     const removeHandlers = installLastResortHandlers(log);
@@ -31,7 +33,19 @@ export const startCommand: CommandDefinition = {
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // Under npm or npx a SIGTERM to the wrapper never reaches this process (wrapper-watch.ts): its exit stops the daemon.
+    const wrapper = startingWrapper(io.env);
+    const stopWatching =
+      wrapper === null
+        ? () => {}
+        : watchParent((parentPid) => {
+            log.info(`the process that started govflow (${wrapper}, pid ${parentPid}) has exited: stopping`);
+            if (signalled) return; // already stopping
+            signalled = true;
+            daemon?.stop().then(stopped, stopped);
+          });
     const removeSignalHandlers = () => {
+      stopWatching();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     };

@@ -47,7 +47,8 @@ function manifestFromJournal(sessionsDir: string, sessionId: string): SessionMan
   const first = records[0];
   if (!first || first.type !== 'session') return null;
   const finished = records.find((record) => record.type === 'finished');
-  const messages = records.filter((record) => record.type === 'message').length;
+  const messageRecords = records.filter((record) => record.type === 'message');
+  const messages = messageRecords.length;
   return {
     v: first.v,
     session_id: sessionId,
@@ -62,6 +63,7 @@ function manifestFromJournal(sessionsDir: string, sessionId: string): SessionMan
             : 'FAILED'
       : 'RUNNING',
     current_agent: null,
+    last_agent: messageRecords.at(-1)?.message.agent.name ?? null,
     source_file: first.source_file,
     created_at: first.created_at,
     updated_at: finished?.at ?? first.created_at,
@@ -143,8 +145,9 @@ export const statusCommand: CommandDefinition = {
       );
       return 0;
     }
+    // A running or paused session names the agent at work; a finished one the agent it ended on.
     const line = (manifest: SessionManifest) =>
-      `  ${manifest.session_id}  ${manifest.state.padEnd(11)} agent=${manifest.current_agent ?? '-'}  messages=${manifest.messages}  age=${age(manifest.created_at, now)}  request=${manifest.request_id}`;
+      `  ${manifest.session_id}  ${manifest.state.padEnd(11)} agent=${manifest.current_agent ?? manifest.last_agent ?? '-'}  messages=${manifest.messages}  age=${age(manifest.created_at, now)}  request=${manifest.request_id}`;
     const lines = [
       `daemon: ${daemons.length > 0 ? `running (pid ${daemons.join(', ')})` : 'not running'}  root: ${root}`,
       ...(config !== null && config.restart_needed.length > 0

@@ -58,7 +58,7 @@ export async function clusterStatus(
 ): Promise<{ json: unknown; text: string }> {
   const sessions = `${quoteIdentifier(schema)}.sessions`;
   const select = `select session_id, request_id, state, owner, intake_daemon, coalesce(lease_expires_at < now(), false) as lease_expired, result_status, created_at, updated_at,
-      coalesce((result_json::jsonb->>'messages')::int, (manifest->>'messages')::int, 0) as messages, manifest->>'current_agent' as current_agent, coalesce(manifest->>'question', case when state = 'paused' then result_json::jsonb->>'message' end) as question
+      coalesce((result_json::jsonb->>'messages')::int, (manifest->>'messages')::int, 0) as messages, coalesce(manifest->>'current_agent', manifest->>'last_agent') as current_agent, coalesce(manifest->>'question', case when state = 'paused' then result_json::jsonb->>'message' end) as question
     from ${sessions}`;
   const unfinished = (
     await pool.query<Row>(`${select} where state <> 'finished' order by created_at limit ${SHOWN * 3}`)

@@ -10,6 +10,7 @@ import { GENESIS_HASH, computeEntryHash } from '../audit/audit-entry-format.js';
 import { listLogFiles } from '../audit/audit-log-reader.js';
 import { splitEntryBlocks } from '../audit/audit-entry-parse.js';
 import type { CheckpointSource } from '../audit/checkpoint-verify.js';
+import { counted } from '../counted.js';
 import { quoteIdentifier } from './postgres-connection.js';
 
 export interface StoreVerifyResult {
@@ -136,9 +137,12 @@ export async function storeCheckpointSource(pool: pg.Pool, schema: string): Prom
 export function describeStoreVerify(result: StoreVerifyResult): string {
   const lines = result.ok
     ? [
-        `store audit chain intact: ${result.entries} entries; log files match it: ${result.projected} entries in ${result.files} files`,
+        `store audit chain intact: ${counted(result.entries, 'entry', 'entries')}; log files match it: ${counted(result.projected, 'entry', 'entries')} in ${counted(result.files, 'file')}`,
       ]
-    : [result.problem ?? 'store audit chain broken', `${result.entries} entries before it are intact`];
+    : [
+        result.problem ?? 'store audit chain broken',
+        `${counted(result.entries, 'entry', 'entries')} before it ${result.entries === 1 ? 'is' : 'are'} intact`,
+      ];
   for (const warning of result.warnings) lines.push(`warning: ${warning}`);
   return lines.join('\n') + '\n';
 }

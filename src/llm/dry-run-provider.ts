@@ -50,6 +50,8 @@ export class DryRunProvider implements LlmProvider {
     };
     // A custom message schema may require more (e.g. `resources`, `audit.reasoning`): fill those in.
     const text = JSON.stringify(request.jsonSchema ? deepMerge(minimalInstance(request.jsonSchema), message) : message);
+    // Streamed as a model streams its answer, so a chat client or event stream shows it (issue 39).
+    request.onChunk?.(text);
     return {
       text,
       usage: {

@@ -129,6 +129,7 @@ export class SessionFinisher {
       current_agent: state.cancelled
         ? null
         : (state.cursor?.agent ?? (state.plan ? `${state.plan.agent} (plan)` : (state.paused?.agent ?? null))),
+      last_agent: last?.message.agent.name ?? null,
       source_file: state.session.source_file,
       created_at: state.session.created_at,
       updated_at: now.toISOString(),

@@ -4,6 +4,7 @@
  */
 import type { VerifyResult } from '../audit/audit-chain-verify.js';
 import type { ParsedAuditEntry } from '../audit/audit-entry-parse.js';
+import { counted } from '../counted.js';
 
 /** What the report needs of one audit entry (a LoggedEntry has all of it). */
 export type ReportEntry = Pick<
@@ -108,7 +109,7 @@ export function dayVerifyStatus(date: string, verify: VerifyResult): DayVerify {
   if (verify.ok || !problem) {
     return {
       ok: true,
-      summary: `audit chain intact: ${verify.entries} entries in ${verify.files} files`,
+      summary: `audit chain intact: ${counted(verify.entries, 'entry', 'entries')} in ${counted(verify.files, 'file')}`,
       firstBadEntry: null,
     };
   }

@@ -250,6 +250,8 @@ export interface SessionManifest {
   request_id: string;
   state: SessionStateName;
   current_agent: string | null;
+  /** The agent of the last message (what a finished session ended on); absent in manifests written before it was added. */
+  last_agent?: string | null;
   source_file: string;
   created_at: string;
   updated_at: string;

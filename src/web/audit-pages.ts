@@ -6,6 +6,7 @@ import type { SystemPaths } from '../config/system-paths.js';
 import { renderDayReportFragment } from '../report/day-report-render.js';
 import { readDay } from '../report/day-report-source.js';
 import { escapeHtml, statusBadge } from './web-page.js';
+import { counted } from '../counted.js';
 
 export const sessionHref = (sessionId: string) => `/ui/sessions/${encodeURIComponent(sessionId)}`;
 
@@ -34,7 +35,7 @@ export async function renderDaysBody(paths: SystemPaths): Promise<string> {
     return `<tr><td><a href="/ui/days/${escapeHtml(date)}">${escapeHtml(date)}</a></td><td class="${badge}">${escapeHtml(status.text)}</td></tr>`;
   });
   const summary = verify.ok
-    ? `<p class="verify verify-ok" role="status">Audit chain intact: ${verify.entries} entries in ${verify.files} files.</p>`
+    ? `<p class="verify verify-ok" role="status">Audit chain intact: ${counted(verify.entries, 'entry', 'entries')} in ${counted(verify.files, 'file')}.</p>`
     : `<p class="verify verify-failed" role="alert">verify failed: first bad entry at ${escapeHtml(path.basename(verify.firstProblem?.file ?? ''))}:${verify.firstProblem?.line ?? ''} (message_id ${escapeHtml(verify.firstProblem?.messageId ?? 'unknown')}) — ${escapeHtml(verify.firstProblem?.detail ?? '')}</p>`;
   return `<h1>Audit log</h1>
 ${summary}

@@ -210,7 +210,9 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       );
     });
 
+    // The web view's address, as typed with or without the slash.
     scope.get('/ui', async (_request, reply) => reply.redirect('/ui/sessions'));
+    scope.get('/ui/', async (_request, reply) => reply.redirect('/ui/sessions'));
 
     scope.get('/ui/login', async (_request, reply) =>
       options.tokensEnabled() ? html(reply, loginPage(null)) : reply.redirect('/ui/sessions'),

@@ -5,7 +5,7 @@ import { computeEntryHash, formatEntryTrailer } from '../../src/audit/audit-entr
 import { parseEntries } from '../../src/audit/audit-entry-parse.js';
 import { verifyAuditChain } from '../../src/audit/audit-chain-verify.js';
 import { AuditLogWriter } from '../../src/audit/audit-log-writer.js';
-import { verifyCommand } from '../../src/audit/verify-command.js';
+import { describeVerifyResult, verifyCommand } from '../../src/audit/verify-command.js';
 import { entryInput, makeMessage, tempRoot } from './audit-test-helpers.js';
 
 /** Two day files, three entries each: m1..m3 in 20260307.log, m4..m6 in 20260308.log. */
@@ -190,6 +190,21 @@ describe('verifyCommand', () => {
     const code = await verifyCommand({ ...dirs, write: (text) => (output += text) });
     expect(code).toBe(0);
     expect(output).toBe('audit chain intact: 6 entries in 2 files\n');
+  });
+
+  it('says "1 entry" and "1 file" in the singular (issue 39: "6 entries in 1 files")', () => {
+    const intact = (entries: number, files: number) => describeVerifyResult({ ok: true, entries, files, warnings: [] });
+    expect(intact(6, 1)).toBe('audit chain intact: 6 entries in 1 file\n');
+    expect(intact(1, 1)).toBe('audit chain intact: 1 entry in 1 file\n');
+    expect(intact(0, 0)).toBe('audit chain intact: 0 entries in 0 files\n');
+    const broken = describeVerifyResult({
+      ok: false,
+      entries: 1,
+      files: 1,
+      warnings: [],
+      firstProblem: { file: '20260101.log', line: 9, messageId: 'm-2', reason: 'hash-mismatch', detail: 'x' },
+    });
+    expect(broken).toContain('\n1 entry before it is intact\n');
   });
 
   it('exits 1 naming the first bad entry as file:line with its message id and the reason', async () => {

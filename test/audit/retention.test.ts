@@ -183,7 +183,7 @@ describe('audit.retention: archive, legal hold, delete', () => {
     // Verify starts the chain after the deleted entries, and every signed checkpoint still holds.
     verified = await runCli(['verify', '--root', root, '--key', publicKey, '--witness', witness]);
     expect(verified.code, verified.stdout).toBe(0);
-    expect(verified.stdout).toMatch(/audit chain intact: \d+ entries in 1 files/);
+    expect(verified.stdout).toMatch(/audit chain intact: \d+ entries in 1 file/);
     expect(verified.stdout).toContain(
       `the chain starts after entry ${oldEntries}: retention deleted the days through ${today}`,
     );

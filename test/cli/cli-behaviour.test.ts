@@ -5,7 +5,7 @@
  * foreground daemon logs each session's end once.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
@@ -85,11 +85,39 @@ describe('the govflow CLI', () => {
       const run = await runCli([command, '--root', missing]);
       expect(run.code, command).toBe(2);
       expect(run.stderr).toContain(`the root folder ${missing} does not exist`);
+      expect(run.stderr).toContain('not a govflow root');
     }
     // init makes its folder.
     const made = path.join(makeRoot(), 'new-root');
     mkdirSync(path.dirname(made), { recursive: true });
     expect((await runCli(['init', made])).code).toBe(0);
+  }, 60_000);
+
+  it('verify: a folder that is not a govflow root exits 2 saying so; an empty real root verifies 0 entries (SPEC §21)', async () => {
+    // An auditor pointing verify at the wrong folder must not get a pass (issue 39).
+    const empty = makeRoot();
+    for (const folder of ['governance', 'context', 'schemas']) rmSync(path.join(empty, folder), { recursive: true });
+    writeFileSync(path.join(empty, 'notes.txt'), 'not a root');
+    const elsewhere = await runCli(['verify', '--root', empty]);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain(`${empty} is not a govflow root`);
+    expect(elsewhere.stdout).not.toContain('intact');
+    // The current folder, with no --root, is judged the same way.
+    const here = await runCli(['verify'], { cwd: empty });
+    expect(here.code).toBe(2);
+    expect(here.stderr).toContain('is not a govflow root');
+    expect((await runCli(['verify', '--root', '/not/a/root'])).stderr).toContain('not a govflow root');
+
+    // Any one of system/, the config or governance/ makes a root: a new one verifies with 0 entries.
+    for (const made of ['governance', 'govflow.config.yaml', 'system']) {
+      const root = makeRoot();
+      for (const folder of ['governance', 'context', 'schemas']) rmSync(path.join(root, folder), { recursive: true });
+      if (made.endsWith('.yaml')) writeFileSync(path.join(root, made), '# nothing set\n');
+      else mkdirSync(path.join(root, made));
+      const run = await runCli(['verify', '--root', root]);
+      expect(run.code, `${made}: ${run.stderr}`).toBe(0);
+      expect(run.stdout, made).toContain('audit chain intact: 0 entries in 0 files');
+    }
   }, 60_000);
 
   it('keeps help within 80 columns, with examples', async () => {

@@ -50,6 +50,33 @@ describe('govflow init', () => {
     expect(tested.stdout).toMatch(/1 passed, 0 failed/);
   }, 60_000);
 
+  it('suggests next commands that work from where the user is (issue 39: no "cd .", no bare npx elsewhere)', async () => {
+    const here = tempDir('govflow-init-here-');
+    const inPlace = await runCli(['init'], { cwd: here });
+    expect(inPlace.code, inPlace.stderr).toBe(0);
+    expect(inPlace.stderr).toContain('next: npx govflow validate && npx govflow test && npx govflow start\n');
+    expect(inPlace.stderr).not.toMatch(/\bcd /);
+    expect(inPlace.stderr).toContain('> system/inbox/note.txt');
+
+    // Another folder, named from here: every command names it, so npx still finds this install.
+    const elsewhere = await runCli(['init', 'my pipeline'], { cwd: here });
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    expect(elsewhere.stderr).toContain(
+      "next: npx govflow validate --root 'my pipeline' && npx govflow test --root 'my pipeline' && npx govflow start --root 'my pipeline'\n",
+    );
+    expect(elsewhere.stderr).not.toMatch(/\bcd /);
+    expect(elsewhere.stderr).toContain("> 'my pipeline/system/inbox/note.txt'");
+    // And what it suggests runs as written, from here (npx as a shell function running this checkout's CLI).
+    const suggested = /next: (.*) && npx govflow start/.exec(elsewhere.stderr)![1];
+    const cli = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPOSITORY_ROOT, 'bin', 'govflow.js'))}`;
+    const ran = spawnSync('bash', ['-e', '-c', `npx() { shift; ${cli} "$@"; }\n${suggested}`], {
+      cwd: here,
+      encoding: 'utf8',
+    });
+    expect(ran.status, ran.stdout + ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/1 passed, 0 failed/);
+  }, 60_000);
+
   it('refuses a folder that is not empty unless --force, naming what is there', async () => {
     const target = tempDir('govflow-init-full-');
     writeFileSync(path.join(target, 'notes.txt'), 'mine');
@@ -76,6 +103,17 @@ describe('the npm package, installed from its tarball into an empty folder', () 
     const listed = spawnSync('tar', ['-tzf', path.join(packDir, tarball)], { encoding: 'utf8' }).stdout.split('\n');
     expect(listed).toContain('package/dist/cli/main.js');
     expect(listed.some((name) => name.startsWith('package/test/') || name.startsWith('package/src/'))).toBe(false);
+    // The README's screenshots ship with it (issue 39).
+    for (const match of readFileSync(path.join(REPOSITORY_ROOT, 'README.md'), 'utf8').matchAll(
+      /\]\((docs\/screenshots\/[^)]+)\)/g,
+    ))
+      expect(listed).toContain(`package/${match[1]}`);
+    // No install-time script: none could run from a tarball, and npm warns about each (issue 39).
+    const manifest = JSON.parse(
+      spawnSync('tar', ['-xzOf', path.join(packDir, tarball), 'package/package.json'], { encoding: 'utf8' }).stdout,
+    ) as { scripts: Record<string, string> };
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(manifest.scripts).not.toHaveProperty(script);
 
     const app = tempDir('govflow-app-');
     const installed = spawnSync('npm', ['install', '--no-audit', '--no-fund', path.join(packDir, tarball)], {
@@ -84,6 +122,7 @@ describe('the npm package, installed from its tarball into an empty folder', () 
       timeout: 240_000,
     });
     expect(installed.status, installed.stderr).toBe(0);
+    expect(installed.stderr).not.toMatch(/install-scripts|prepare/);
     const bin = path.join(app, 'node_modules', '.bin', 'govflow');
     const cli = (args: string[]) => spawnSync(bin, args, { cwd: app, encoding: 'utf8', timeout: 60_000 });
     expect(cli(['init']).status).toBe(0);

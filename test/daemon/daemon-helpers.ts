@@ -243,13 +243,18 @@ export interface CliResult {
 /** Runs one CLI command to completion (asynchronously, so daemons' pipes keep draining). */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+  options: { env?: Record<string, string>; timeoutMs?: number; cwd?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [CLI, ...args],
-      { env: cleanEnv(options.env), timeout: options.timeoutMs ?? 30_000, maxBuffer: 256 * 1024 * 1024 },
+      {
+        env: cleanEnv(options.env),
+        timeout: options.timeoutMs ?? 30_000,
+        maxBuffer: 256 * 1024 * 1024,
+        ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      },
       (error, stdout, stderr) => {
         const code = error
           ? typeof (error as { code?: unknown }).code === 'number'

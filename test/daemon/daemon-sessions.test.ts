@@ -270,7 +270,8 @@ describe('govflow status and --help', () => {
     expect(pausedBlock).toMatch(/agent=objective_agent/);
     expect(pausedBlock).toContain(QUESTION);
     expect(finishedBlock).toContain(byRequest['st-done']);
-    expect(finishedBlock).toMatch(/agent=/);
+    // A finished session names its last agent (issue 39: it showed agent=-).
+    expect(finishedBlock).toMatch(new RegExp(`${byRequest['st-done']}\\s+SUCCESS\\s+agent=final_output_agent `));
     for (const block of [runningBlock, pausedBlock, finishedBlock]) expect(block).toMatch(/age=\d+[smhd]/);
 
     const json = await runCli(['status', '--root', root, '--json']);

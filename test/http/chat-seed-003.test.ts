@@ -8,8 +8,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DryRunProvider } from '../../src/llm/dry-run-provider.js';
 import { ScriptedProvider, type ScriptedResponse } from '../../src/llm/scripted-provider.js';
-import { agentMessage, singleAgentRoot } from '../pipeline/pipeline-test-helpers.js';
+import { agentMessage, exampleRoot, singleAgentRoot } from '../pipeline/pipeline-test-helpers.js';
 import { httpTestbed, seed003Shape as shape, startHttpDaemon, type SseEvent } from './http-test-helpers.js';
 
 const { running } = httpTestbed();
@@ -115,5 +116,23 @@ describe("the chat endpoint replays seed 003's example exchanges", () => {
     ]);
     // Reading a file that does not exist is the tool's error, reported as such.
     expect(events[6].data).toEqual({ tool_use_id: 't2', name: 'read_file', is_error: true });
+  });
+
+  it('dry-run: every turn answers with text, so a chat client shows an answer (issue 39)', async () => {
+    const started = await startHttpDaemon(exampleRoot(), new DryRunProvider());
+    running.push(started);
+    const { events } = await chat(started.url, 'Summarize: Ana sends the budget by Friday.');
+    const starts = events.filter((event) => event.event === 'message_start').length;
+    expect(starts).toBe(6); // the example app's six agents, one turn each
+    // Each turn's answer follows its message_start as text: the dry-run message the agent gave.
+    const shapes = shape(events);
+    expect(shapes.filter((line) => line.startsWith('content_chunk'))).toHaveLength(6);
+    expect(shapes.at(-1)).toBe('message_complete []');
+    const text = events
+      .filter((event) => event.event === 'content_chunk')
+      .map((event) => (event.data as { chunk: string }).chunk)
+      .join('');
+    expect(text).toContain('dry-run');
+    expect(text).toContain('"content_type"');
   });
 });

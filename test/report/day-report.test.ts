@@ -103,7 +103,7 @@ describe('day report', () => {
       6,
     );
     expect(report.verify).toMatchObject({ ok: true, firstBadEntry: null });
-    expect(report.verify.summary).toBe('audit chain intact: 13 entries in 1 files');
+    expect(report.verify.summary).toBe('audit chain intact: 13 entries in 1 file');
 
     const markdown = renderDayReportMarkdown(report);
     expect(markdown).toContain(`# govflow day report ${date}`);

@@ -30,6 +30,12 @@ describe('web view without tokens', () => {
     const login = await fetch(`${url}/ui/login`, { redirect: 'manual' });
     expect(login.status).toBe(302);
     expect(login.headers.get('location')).toBe('/ui/sessions');
+    // The web view's address with or without its trailing slash (issue 39: /ui/ was a 404).
+    for (const address of ['/ui', '/ui/']) {
+      const entry = await fetch(`${url}${address}`, { redirect: 'manual' });
+      expect(entry.status, address).toBe(302);
+      expect(entry.headers.get('location'), address).toBe('/ui/sessions');
+    }
 
     const sessions = await fetch(`${url}/ui/sessions`);
     expect(sessions.status).toBe(200);
@@ -48,9 +54,9 @@ describe('web view without tokens', () => {
     const days = await (await fetch(`${url}/ui/days`)).text();
     const date = /<a href="\/ui\/days\/(\d{8})">\1<\/a>/.exec(days)?.[1];
     expect(date).toBeDefined();
-    expect(days).toContain('Audit chain intact: 6 entries in 1 files.');
+    expect(days).toContain('Audit chain intact: 6 entries in 1 file.');
     const day = await (await fetch(`${url}/ui/days/${date}`)).text();
-    expect(day).toContain('audit chain intact: 6 entries in 1 files');
+    expect(day).toContain('audit chain intact: 6 entries in 1 file');
     expect((await fetch(`${url}/ui/days/2026-01-01`)).status).toBe(404);
     expect((await fetch(`${url}/ui/sessions/no-such-session`)).status).toBe(404);
   });

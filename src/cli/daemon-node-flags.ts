@@ -1,0 +1,69 @@
+/**
+ * The runtime `govflow start` runs on (SPEC §21: no user adds Node flags or NODE_OPTIONS for the
+ * documented memory figures). V8 sizes its young generation before any JavaScript runs (on Node 24
+ * from the machine's memory: 134 MB of new space on a 24 GB machine), so `v8.setFlagsFromString`
+ * cannot cap it; the command line can. `govflow start` therefore replaces its own process, before
+ * loading anything else, with the same command under DAEMON_NODE_FLAGS (`process.execve`: the same
+ * pid, stdio, parent and signals, so nothing is left to forward and no second process can be
+ * orphaned). Where Node has no execve (Node 20, Windows) the daemon runs as started, with the one
+ * flag that takes at run time (start-command.ts).
+ *
+ * This file imports nothing of govflow: bin/govflow.js loads it before the CLI.
+ */
+
+/**
+ * Each flag's effect, measured by bench/memory-as-typed.mjs (bench/RESULTS.md): a young generation
+ * of 2 × 2 MB semi-spaces instead of up to 2 × 16 MB (Node 20/22) or 2 × 67 MB (Node 24 on 24 GB);
+ * the old generation collected once it is 25 % above what was live after the last collection.
+ */
+export const DAEMON_NODE_FLAGS: readonly string[] = Object.freeze([
+  '--max-semi-space-size=2',
+  '--heap-growing-percent=25',
+]);
+
+/** The flag names of DAEMON_NODE_FLAGS: a user who sets any of them chooses the runtime, and is not overridden. */
+const FLAG_NAMES = DAEMON_NODE_FLAGS.map((flag) => flag.split('=')[0]!);
+
+type Execve = (file: string, args: string[], env: NodeJS.ProcessEnv) => never;
+
+export interface DaemonRuntimeProcess {
+  execPath: string;
+  argv: string[];
+  execArgv: string[];
+  env: NodeJS.ProcessEnv;
+  execve?: Execve;
+}
+
+/**
+ * The argument vector that runs this command under DAEMON_NODE_FLAGS, or null when the process
+ * already runs under them (or under the user's own choice of any of them) or Node cannot replace a
+ * process.
+ */
+export function daemonExecArguments(current: DaemonRuntimeProcess): string[] | null {
+  if (typeof current.execve !== 'function') return null;
+  const given = [...current.execArgv, ...(current.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  if (given.some((flag) => FLAG_NAMES.some((name) => flag === name || flag.startsWith(`${name}=`)))) return null;
+  const [, script, ...args] = current.argv;
+  if (script === undefined) return null;
+  return [current.execPath, ...DAEMON_NODE_FLAGS, ...current.execArgv, script, ...args];
+}
+
+/**
+ * Replaces this process with `govflow start` under DAEMON_NODE_FLAGS where it can; returns (and the
+ * command runs here, as started) where it cannot or need not. Call it before anything is loaded,
+ * started or written: execve keeps the pid and open files, and discards everything else.
+ */
+export function execWithDaemonNodeFlags(
+  current: DaemonRuntimeProcess = process as unknown as DaemonRuntimeProcess,
+): void {
+  const args = daemonExecArguments(current);
+  if (args === null) return;
+  try {
+    current.execve!.call(process, current.execPath, args, current.env);
+  } catch (error) {
+    // Not fatal: the daemon runs with Node's defaults, and says why.
+    process.stderr.write(
+      `govflow start: could not restart Node with ${DAEMON_NODE_FLAGS.join(' ')} (${error instanceof Error ? error.message : String(error)}); running with Node's defaults\n`,
+    );
+  }
+}
