@@ -58,7 +58,9 @@ function manifestFromJournal(sessionsDir: string, sessionId: string): SessionMan
         ? 'SUCCESS'
         : finished.status === 'partial'
           ? 'PARTIAL'
-          : 'FAILED'
+          : finished.status === 'cancelled'
+            ? 'CANCELLED'
+            : 'FAILED'
       : 'RUNNING',
     current_agent: null,
     last_agent: messageRecords.at(-1)?.message.agent.name ?? null,

@@ -9,7 +9,12 @@ import { setMaxListeners } from 'node:events';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
 import type { Backend, ShutdownStep, WorkContext, WorkSource } from '../daemon/work-source.js';
-import { recoverClaimedFiles, readClaimedFile, type IntakeItem } from '../intake/claimed-file.js';
+import { recoverClaimedFiles, readClaimedFile, type IntakeControl, type IntakeItem } from '../intake/claimed-file.js';
+import { claimInboxControls } from '../intake/control-peek.js';
+import { heldCancels, StoreControls } from './store-controls.js';
+import { runClaimedSession } from './claimed-run.js';
+import { tablesOf } from './postgres-connection.js';
+import { readJournalRows } from './postgres-session-store.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { SessionInterruptedError } from '../pipeline/runner-contract.js';
 import type { OperationalLog } from '../log-contract.js';
@@ -90,6 +95,9 @@ export class ClusterWork implements WorkSource {
   private http: HttpApi | null = null;
   private readonly deliverOutbox: () => Promise<void>;
   private readonly storeIntake: StoreIntake;
+  private readonly controls: StoreControls;
+  /** Cancels waiting in the store for sessions held here, handed to their runs. */
+  private readonly checkControls: () => Promise<void>;
   private projecting: Promise<void> | null = null;
   private readonly remoteEvents: RemoteSessionEvents;
   private readonly outages: OutageLog;
@@ -116,7 +124,18 @@ export class ClusterWork implements WorkSource {
     // Intake only commits to the store, so it is not bounded by the running sessions.
     this.intakeConcurrency = Math.max(config.intake.concurrency, 8);
     this.label = `cluster mode: daemon ${cluster.daemonId}, store ${cluster.schema}, `;
-    this.storeIntake = new StoreIntake(config, cluster.leases, log);
+    this.controls = new StoreControls(cluster.pool, cluster.schema);
+    const table = tablesOf(cluster.schema);
+    this.storeIntake = new StoreIntake(config, cluster.leases, log, {
+      store: this.controls,
+      records: async (sessionId) => (await readJournalRows(cluster.pool, table, sessionId)).records,
+      events: this.events,
+    });
+    this.checkControls = heldCancels(
+      this.controls,
+      () => cluster.store.heldLeases().keys(),
+      (sessionId, order) => context.runtime.runner.cancelRunning(sessionId, order),
+    );
     this.outages = new OutageLog(log);
     this.deliverOutbox = outboxDelivery(cluster, config.paths.outbox, config.daemon.fsync, log);
     this.remoteEvents = new RemoteSessionEvents(this.events, (sessionId) => this.running.has(sessionId));
@@ -184,6 +203,11 @@ export class ClusterWork implements WorkSource {
     return this.storeIntake.handle(item);
   }
 
+  /** A control goes to the store at once (the holder of its session applies a cancel). */
+  handleControl(item: IntakeControl): Promise<void> {
+    return this.storeIntake.handle(item);
+  }
+
   async prepare(intake: InboxIntake): Promise<void> {
     const { config, cluster } = this;
     this.intake = intake;
@@ -208,7 +232,11 @@ export class ClusterWork implements WorkSource {
       cluster.pool,
       cluster.schema,
       {
-        work: () => this.pump(),
+        work: (payload) => {
+          this.pump();
+          if (payload !== undefined && this.cluster.store.heldLeases().has(payload))
+            void this.checkControls().catch(() => undefined);
+        },
         audit: () => void this.projectChain(),
         results: (payload) => this.resultNotice(payload),
       },
@@ -224,7 +252,12 @@ export class ClusterWork implements WorkSource {
   /** Files claimed before a crash are enqueued again (a duplicate of our own enqueue is archived); our own leases go back. */
   async recover(): Promise<void> {
     const { config, cluster } = this;
-    for (const claimedPath of await recoverClaimedFiles(config.paths)) {
+    // Controls dropped while this daemon was down go to the store before it claims any work (docs/run-control.md).
+    const claims = [
+      ...(await recoverClaimedFiles(config.paths)),
+      ...claimInboxControls(config.paths, config.intake.max_bytes),
+    ];
+    for (const claimedPath of claims) {
       const item = await readClaimedFile(claimedPath, config.intake.max_bytes, config.intake.attachments);
       if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
       else await this.storeIntake.handle(item);
@@ -251,6 +284,7 @@ export class ClusterWork implements WorkSource {
           void this.storeIntake.retry();
           void this.countQueued();
           this.pump();
+          void this.checkControls().catch(() => undefined);
           void this.projectChain();
           void this.deliverOutbox();
         },
@@ -317,49 +351,8 @@ export class ClusterWork implements WorkSource {
   }
 
   private async runClaimed(claimed: ClaimedSession, signal: AbortSignal): Promise<void> {
-    const { runner } = this.context.runtime;
-    const { sessionId, request } = claimed;
-    await this.versions.pin(sessionId, claimed.governanceHash);
-    if (claimed.previousState === 'paused' && claimed.reply) {
-      const reply = claimed.reply;
-      // The runner logs how each session ends.
-      await runner.replyToSession(
-        sessionId,
-        {
-          text: reply.text,
-          sourceFile: reply.source_file,
-          claimedPath: null,
-          ...(reply.approval
-            ? {
-                approval: { approve: reply.approval.approve, reason: reply.approval.reason, user: reply.approval.user },
-              }
-            : {}),
-        } as Parameters<typeof runner.replyToSession>[1],
-        signal,
-      );
-    } else if (!claimed.journaled) {
-      await runner.startSession(
-        {
-          requestId: claimed.requestId,
-          sessionId,
-          text: request.text,
-          user: request.user,
-          metadata: request.metadata,
-          sourceFile: request.source_file,
-          claimedPath: null,
-          // The attachments come from the store, to whichever daemon runs the session (docs/attachments.md).
-          ...(request.attachments?.length ? { attachments: { files: request.attachments, folder: null } } : {}),
-        },
-        signal,
-      );
-    } else {
-      if (claimed.previousState === 'running')
-        this.log.warn('took over a session whose lease ran out; resuming it from the journal', {
-          session: sessionId,
-          epoch: claimed.epoch,
-        });
-      await runner.recoverSession(sessionId, signal);
-    }
+    await this.versions.pin(claimed.sessionId, claimed.governanceHash);
+    await runClaimedSession(this.context.runtime.runner, claimed, signal, this.log);
   }
 
   /** Renews every lease held here; lost ones (or all, when Postgres has not answered for a lease) stop. */

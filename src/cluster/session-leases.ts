@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import { inTransaction, tablesOf } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
+import type { QueuedCancel } from './store-controls.js';
 import { insertAttachmentChunks } from './attachment-chunks.js';
 import type { AttachmentInfo } from '../store/attachment-records.js';
 
@@ -18,8 +19,13 @@ export interface QueuedRequest {
   sourceFile: string;
   /** Where the request file was claimed (to tell our own entry from a duplicate after a crash). */
   claimedPath: string | null;
-  /** A request folder's attachments (docs/attachments.md): stored with the request, read by whichever daemon runs it. */
-  attachments?: { folder: string; files: AttachmentInfo[] };
+  /** A fork, retry or re-run's origin (docs/run-control.md; daemon/fork-requests.ts). */
+  fork?: Record<string, unknown>;
+  /**
+   * A request folder's attachments (docs/attachments.md): stored with the request, read by whichever
+   * daemon runs it; or (`fromSession`) a fork's, the original's stored chunks copied (docs/run-control.md).
+   */
+  attachments?: { folder: string; files: AttachmentInfo[] } | { fromSession: string; files: AttachmentInfo[] };
 }
 
 export interface ClaimedSession {
@@ -34,11 +40,14 @@ export interface ClaimedSession {
     metadata: Record<string, unknown> | null;
     source_file: string;
     claimed_path: string | null;
+    fork?: Record<string, unknown>;
     /** The request's attachments; their bytes are in `attachment_chunks`. */
     attachments?: AttachmentInfo[];
   };
   /** The oldest reply not applied yet, for a paused session. */
   reply: QueuedReply | null;
+  /** A cancel waiting for the session (store-controls.ts): it goes before anything else. */
+  control: QueuedCancel | null;
   /** True when the session has journal records (it ran before: resume it). */
   journaled: boolean;
   /** The governance version the session is pinned to (null until its first message). */
@@ -68,6 +77,15 @@ export class SessionLeases {
     this.channels = channelsOf(schema);
   }
 
+  /** The request id of a session, or null when the store has no such session. */
+  async requestIdOf(sessionId: string): Promise<string | null> {
+    const found = await this.pool.query<{ request_id: string }>(
+      `select request_id from ${this.table('sessions')} where session_id = $1`,
+      [sessionId],
+    );
+    return found.rows[0]?.request_id ?? null;
+  }
+
   /** A request or session id the store has is a duplicate; `ours`: this very file, enqueued before a crash (archive it, no error). */
   async enqueue(request: QueuedRequest): Promise<EnqueueOutcome> {
     const document = {
@@ -76,18 +94,31 @@ export class SessionLeases {
       metadata: request.metadata,
       source_file: request.sourceFile,
       claimed_path: request.claimedPath,
+      ...(request.fork ? { fork: request.fork } : {}),
       ...(request.attachments ? { attachments: request.attachments.files } : {}),
     };
     try {
       if (request.attachments) {
         // Request and attachments in one transaction: a daemon that claims the session finds every chunk.
-        const { folder, files } = request.attachments;
+        const attachments = request.attachments;
         await inTransaction(this.pool, async (client) => {
           await client.query(
             `insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ($1, $2, 'queued', $3, $4, $5)`,
             [request.sessionId, request.requestId, JSON.stringify(document), request.user, this.daemonId],
           );
-          await insertAttachmentChunks(client, this.table('attachment_chunks'), request.sessionId, folder, files);
+          if ('fromSession' in attachments)
+            await client.query(
+              `insert into ${this.table('attachment_chunks')} (session_id, path, seq, data) select $1, path, seq, data from ${this.table('attachment_chunks')} where session_id = $2`,
+              [request.sessionId, attachments.fromSession],
+            );
+          else
+            await insertAttachmentChunks(
+              client,
+              this.table('attachment_chunks'),
+              request.sessionId,
+              attachments.folder,
+              attachments.files,
+            );
           await client.query('select pg_notify($1, $2)', [this.channels.work, request.sessionId]);
         });
         return { kind: 'queued' };
@@ -172,7 +203,8 @@ export class SessionLeases {
         where s.session_id = candidate.session_id
        returning s.session_id as "sessionId", s.request_id as "requestId", s.epoch::float8 as epoch, candidate.state as "previousState", s.request,
          s.governance_hash as "governanceHash",
-         (select r.reply from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied order by r.id limit 1) as reply,
+         (select r.reply from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied and not (r.reply ? 'control') order by r.id limit 1) as reply,
+         (select r.reply->'control' from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied and r.reply ? 'control' order by r.id limit 1) as control,
          exists (select 1 from ${this.table('journal')} j where j.session_id = s.session_id) as journaled`,
       [this.daemonId, this.leaseMs],
     );

@@ -195,7 +195,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     notify: defaulted('notify'),
     http: {
       ...http,
-      tokens: http.tokens.map((token: { user: string; sha256: string; role?: 'operator' | 'auditor' }) => ({
+      tokens: http.tokens.map((token: { user: string; sha256: string; role?: 'operator' | 'auditor' | 'admin' }) => ({
         user: token.user,
         sha256: token.sha256.toLowerCase(),
         role: token.role ?? 'operator',

@@ -124,6 +124,7 @@ export class GovflowDaemon {
       ...(this.work.queuedElsewhere ? { queuedElsewhere: this.work.queuedElsewhere } : {}),
       timezone: config.timezone,
       handle: (item) => this.work.handle(item),
+      handleControl: (item) => this.work.handleControl(item),
       onRejected: (rejection) =>
         log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
       log: (level, message, fields) => log[level](message, fields as Record<string, unknown> | undefined),
@@ -146,7 +147,6 @@ export class GovflowDaemon {
         submit: (submission) => intake.submit(submission),
         submitFolder: (submission) => intake.submitFolder(submission),
         log,
-        cancellation: this.runtime.cancellation,
         readiness: () =>
           this.state === 'running'
             ? { ready: true, reason: 'ready' }

@@ -3,7 +3,7 @@
  * Postgres (src/cluster/cluster-work.ts). Types only, so a backend needs nothing else of the daemon.
  */
 import type { InboxIntake } from '../intake/inbox-intake.js';
-import type { IntakeItem } from '../intake/claimed-file.js';
+import type { IntakeControl, IntakeItem } from '../intake/claimed-file.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { HttpApi } from '../http/http-server.js';
 import type { SessionReads } from '../store/session-reads.js';
@@ -42,6 +42,8 @@ export interface WorkSource {
   /** Counts them again now (before POST /v1/requests decides on http.max_queued). */
   readonly refreshQueued?: () => Promise<void>;
   handle(item: IntakeItem): Promise<void>;
+  /** A control at its claim, outside the intake's slots (docs/run-control.md). */
+  handleControl(item: IntakeControl): Promise<void>;
   /** Before the HTTP API opens and anything new is claimed (claims a crash left are listed here). */
   prepare(intake: InboxIntake): Promise<void>;
   /** Before the intake starts: crash recovery, taken up by the intake or the store. */

@@ -17,7 +17,7 @@ import { parseLastEventId, type LiveEventOrdinals } from './event-ids.js';
 import { streamSessionEvents } from './session-event-stream.js';
 import type { SessionLookup } from './session-lookup.js';
 import type { SessionReads } from '../store/session-reads.js';
-import type { SessionCancellation } from '../llm/session-cancellation.js';
+import type { AttachmentLimits } from '../intake/request-folder.js';
 import { SseConnection } from './sse-connection.js';
 
 export interface RouteContext {
@@ -32,7 +32,8 @@ export interface RouteContext {
   isStopping: () => boolean;
   /** Every open event stream, so shutdown can end them with a final event. */
   streams: Set<SseConnection>;
-  cancellation: SessionCancellation;
+  /** intake.max_bytes and the timezone: a queued claim is read as the intake reads it. */
+  limits: { maxBytes: number; timezone: string; attachments: AttachmentLimits };
   /** The backend's read seam: the root's files, or Postgres in cluster mode (src/cluster/cluster-reads.ts). */
   reads: SessionReads;
   /** True while `http.max_queued` accepted requests wait to start: POST /v1/requests answers 503. */

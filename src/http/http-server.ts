@@ -20,10 +20,10 @@ import { GovflowMetrics, type MetricsSources } from './http-metrics.js';
 import { badRequest, HttpProblem, notFound, problemOf } from './http-problem.js';
 import { registerRoutes, type RouteContext } from './http-routes.js';
 import { registerChatRoute } from './chat-stream.js';
+import { registerControlRoutes } from './control-routes.js';
 import { SessionLookup } from './session-lookup.js';
 import { HttpRateLimits, type RateLimitSettings } from './http-rate-limits.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
-import type { SessionCancellation } from '../llm/session-cancellation.js';
 
 export interface HttpApiOptions {
   config: GovflowConfig;
@@ -39,8 +39,6 @@ export interface HttpApiOptions {
   /** For `/readyz`: false while the daemon recovers or stops. */
   readiness: () => { ready: boolean; reason: string };
   metrics: Omit<MetricsSources, 'events' | 'paths'>;
-  /** The runtime's cancellation layer (chat `cancel_on_disconnect`). */
-  cancellation: SessionCancellation;
   /** The backend's read seam; the root's files when not given (cluster mode: Postgres, every daemon serves every request). */
   reads?: SessionReads;
   /** The browser view mounted under /ui (src/web), handed in by the daemon: it sits above the API it uses. */
@@ -170,9 +168,7 @@ export class HttpApi {
     const lookup = new SessionLookup(reads, options.events);
     const ordinals = new LiveEventOrdinals(options.events);
     const metrics = new GovflowMetrics({ ...options.metrics, events: options.events, paths: config.paths });
-    const cancellation = options.cancellation;
-    const forgetCancelled = options.events.on('session_finished', (event) => cancellation.forget(event.sessionId));
-    const cleanups = [() => lookup.close(), () => ordinals.close(), () => metrics.close(), forgetCancelled];
+    const cleanups = [() => lookup.close(), () => ordinals.close(), () => metrics.close()];
     let api: HttpApi | null = null;
     const context: RouteContext = {
       paths: config.paths,
@@ -183,7 +179,7 @@ export class HttpApi {
       heartbeatMs: settings.heartbeat_ms,
       isStopping: () => api?.stoppingNow ?? false,
       streams: new Set(),
-      cancellation,
+      limits: { maxBytes: config.intake.max_bytes, timezone: config.timezone, attachments: config.intake.attachments },
       reads,
       queueFull: async () =>
         settings.max_queued !== null && options.queued !== undefined && (await options.queued()) >= settings.max_queued,
@@ -257,6 +253,7 @@ export class HttpApi {
     });
     registerRoutes(app, context);
     registerChatRoute(app, context);
+    registerControlRoutes(app, context);
     web?.register(app, context, {
       tokensEnabled: () => auth.tokens.enabled,
       authenticate: (authorization) => auth.tokens.authenticate(authorization),

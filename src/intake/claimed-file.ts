@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { claimedAtOf, generatedRequestIdFor, originalNameOf, parseClaimName } from './claim-name.js';
 import { parseRequestFile, type ParsedReply, type ParsedRequest } from './request-file.js';
+import type { ParsedControl } from './control-file.js';
 import { errorCode } from '../errors.js';
 import type { AttachmentInfo } from '../store/attachment-records.js';
 import { keepAsEvidence, readRequestFolder, type AttachmentLimits } from './request-folder.js';
@@ -46,8 +47,11 @@ export function claimTargetOf(item: IntakeRequest): string {
 /** A reply, or an approval decision on a waiting tool call (README "Give an agent tools"). */
 export type IntakeReply = ItemSource & ParsedReply;
 
-/** What the handler receives: a new request, or a reply that resumes a paused session. */
-export type IntakeItem = IntakeRequest | IntakeReply;
+/** A control: a cancel, fork, retry or re-run of a session (docs/run-control.md). */
+export type IntakeControl = ItemSource & ParsedControl;
+
+/** What the handler receives: a new request, a reply that resumes a paused session, or a control. */
+export type IntakeItem = IntakeRequest | IntakeReply | IntakeControl;
 
 /** A claimed file that cannot be an item; the caller moves it to failed/ (see moveToFailed). */
 export interface IntakeRejection {
@@ -152,6 +156,10 @@ async function readClaimedFolder(
     return rejected(
       `its ${contents.requestFile} is a reply to a paused session; a request folder holds a new request: drop replies as files in system/inbox/`,
     );
+  if (parsed.kind === 'control')
+    return rejected(
+      `its ${contents.requestFile} is a control (docs/run-control.md); a request folder holds a new request: drop controls as files in system/inbox/`,
+    );
   await keepAsEvidence(folder, contents.attachments);
   return {
     ...parsed,
@@ -182,6 +190,7 @@ export function claimedItem(
     case 'invalid':
       return { kind: 'rejected', file: sourceFile, claimedPath: absolutePath, reason: parsed.reason };
     case 'reply':
+    case 'control':
       return { ...parsed, ...source };
     case 'request':
       return { ...parsed, requestId: parsed.requestId ?? generatedRequestIdFor(absolutePath), ...source };

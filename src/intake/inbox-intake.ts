@@ -7,6 +7,7 @@
  * it, so 10,000 waiting requests hold 10,000 names, not their texts. Invalid files and duplicate
  * ids go to system/failed/; done files to system/archive/YYYYMMDD/ (request-archive.ts).
  */
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
@@ -21,6 +22,8 @@ import { InboxClaimer, type IntakeLog } from './inbox-claimer.js';
 import { archiveRequestFiles } from './request-archive.js';
 import { RequestIdRegistry } from './request-id-registry.js';
 import { writeClaimedSubmission, type Submission, type SubmissionOutcome } from './request-submission.js';
+import type { IntakeControl } from './claimed-file.js';
+import { CONTROL_KEY, looksLikeControl, peekControlText } from './control-peek.js';
 
 export interface InboxIntakeOptions {
   paths: SystemPaths;
@@ -38,6 +41,11 @@ export interface InboxIntakeOptions {
   timezone: string;
   /** Runs one item. The intake logs a rejection of this promise and carries on. */
   handle: (item: IntakeItem) => Promise<void>;
+  /**
+   * Applies a control (docs/run-control.md) at once, in no slot: a cancel must not wait behind
+   * the sessions it may be meant to stop. Without it controls take a slot like any item.
+   */
+  handleControl?: (item: IntakeControl) => Promise<void>;
   onRejected?: (rejection: { file: string; reason: string }) => void;
   log?: IntakeLog;
   /** Defaults to the registry in system/state/requests/. */
@@ -74,6 +82,8 @@ export class InboxIntake {
   /** Settles each `adopt` once its claims ran or stop() dropped them. */
   private adoptionsDropped: Array<() => void> = [];
   private readonly slots = new Set<Promise<void>>();
+  /** Controls being applied (outside the slots). */
+  private readonly controls = new Set<Promise<void>>();
   private idleWaiters: Array<() => void> = [];
   private stopping: Promise<void> | undefined;
   private held = false;
@@ -240,7 +250,7 @@ export class InboxIntake {
     } catch (error) {
       this.log('warn', `intake: stopping the inbox claimer failed: ${errorMessage(error)}`);
     }
-    while (this.slots.size > 0) await Promise.allSettled([...this.slots]);
+    while (this.slots.size > 0 || this.controls.size > 0) await Promise.allSettled([...this.slots, ...this.controls]);
     this.changeState('stopped');
     this.settleIdleWaiters();
   }
@@ -257,7 +267,7 @@ export class InboxIntake {
 
   private isIdle(): boolean {
     if (this.state === 'stopped') return true;
-    return this.waiting.size === 0 && this.slots.size === 0 && this.claimer.isIdle();
+    return this.waiting.size === 0 && this.slots.size === 0 && this.controls.size === 0 && this.claimer.isIdle();
   }
 
   private settleIdleWaiters(): void {
@@ -269,6 +279,11 @@ export class InboxIntake {
 
   private enqueue(claimName: string, submittedText?: string | null): void {
     if (this.stopRequested()) return;
+    if (this.options.handleControl && !this.adopted.has(claimName) && claimName.toLowerCase().endsWith('.json')) {
+      // A submission's text is at hand; a dropped file is read at once (one open, one read: a flood stays fast).
+      const text = submittedText ?? peekControlText(path.join(this.processing, claimName));
+      if (text !== null && this.takeControl(claimName, text)) return;
+    }
     this.waiting.push(claimName);
     if (submittedText !== undefined) this.submitted.set(claimName, submittedText);
     this.pump();
@@ -305,8 +320,36 @@ export class InboxIntake {
     this.checkQueue();
   }
 
+  /**
+   * A control goes to its own lane at its claim: true when `claimName` was one (applied now, or
+   * refused now when it is a control that cannot be). A control over CONTROL_PEEK_BYTES takes a slot.
+   */
+  private takeControl(claimName: string, text: string): boolean {
+    const claimedPath = path.join(this.processing, claimName);
+    if (!CONTROL_KEY.test(text)) return false;
+    const item = claimedItem(claimedPath, Buffer.from(text, 'utf8'), this.options.maxBytes);
+    let work: Promise<void>;
+    if (item.kind === 'control') work = this.options.handleControl!(item);
+    else if (item.kind === 'rejected' && looksLikeControl(text)) work = this.reject(item);
+    else return false;
+    const running: Promise<void> = work
+      .catch((error: unknown) =>
+        this.log('error', `intake: applying the control "${claimName}" failed: ${errorMessage(error)}`, {
+          file: claimName,
+        }),
+      )
+      .finally(() => {
+        this.controls.delete(running);
+        this.settleIdleWaiters();
+      });
+    this.controls.add(running);
+    return true;
+  }
+
   /** `submitted`: a submission's text, null for a submitted folder (its request id is registered: only a dropped file's is claimed here). */
   private async processClaimed(claimedPath: string, submitted?: string | null): Promise<void> {
+    // Handled while it waited (a cancel of its queued session archived it): nothing left to do.
+    if (!existsSync(claimedPath)) return;
     let item: IntakeItem | IntakeRejection;
     try {
       item =

@@ -182,6 +182,9 @@ export class ToolLoop {
     const sessionId = active.state.session.session_id;
     const events = this.deps.events;
     const taskId = stepKey.startsWith('task:') ? stepKey.slice('task:'.length) : null;
+    // After a cancel is claimed no tool call starts (docs/run-control.md); a stop leaves it for the restart.
+    if (signal.aborted)
+      throw new SessionInterruptedError(`session ${sessionId} stopped before ${call.name} could start`);
     events?.emit('tool_call_start', {
       sessionId,
       agent: agent.name,
@@ -214,7 +217,7 @@ export class ToolLoop {
     if (guarded)
       outcome =
         guarded.retry !== null
-          ? { output: guarded.retry, isError: true }
+          ? { ...outcome, output: guarded.retry, isError: true }
           : { ...outcome, output: guarded.value, isError: guarded.intervene !== null };
     const refused =
       delegation?.status === 'refused' ? (delegation.limit ? 'delegation_refused' : 'invalid_input') : null;
@@ -261,6 +264,7 @@ export class ToolLoop {
       refused,
       ms,
       ...(delegation ? { delegation } : {}),
+      ...(outcome.wrote && !outcome.isError ? { wrote: outcome.wrote } : {}),
       ...(outcome.command ? { command: outcome.command } : {}),
       at: this.now().toISOString(),
     };

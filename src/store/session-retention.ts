@@ -16,7 +16,14 @@ import { ATTACHMENTS_FOLDER } from './attachment-records.js';
 
 type ArchivePaths = Pick<SystemPaths, 'sessions' | 'logs'>;
 
-const ENDED: ReadonlySet<SessionStateName> = new Set(['SUCCESS', 'PARTIAL', 'FAILED', 'HALTED_COST', 'HALTED_TIME']);
+const ENDED: ReadonlySet<SessionStateName> = new Set([
+  'SUCCESS',
+  'PARTIAL',
+  'FAILED',
+  'HALTED_COST',
+  'HALTED_TIME',
+  'CANCELLED',
+]);
 
 /** The day (`YYYYMMDD`) the session ended, or null while it runs or waits for a person. */
 function endDay(records: JournalRecord[], timezone: string): string | null {

@@ -4,6 +4,7 @@
  * missing or ambiguous is refused with the count, so the model can give more context.
  */
 import { readWorkspaceFile, writeWorkspaceFile } from './file-tools.js';
+import { sha256Hex } from '../sha256-hex.js';
 import { ToolCallError, stringField, type Tool } from './tool-contract.js';
 
 export function editFileTool(maxFileBytes: number): Tool {
@@ -55,6 +56,8 @@ export function editFileTool(maxFileBytes: number): Tool {
       return {
         output: `edited ${written}: replaced ${count} occurrence${count === 1 ? '' : 's'} (${bytes} bytes now)`,
         isError: false,
+        // The file as it was left, journaled: a fork replays the edit and checks it (docs/run-control.md).
+        wrote: { path: written, sha256: sha256Hex(edited), bytes },
       };
     },
   };

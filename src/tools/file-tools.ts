@@ -2,6 +2,7 @@
 import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { sha256Hex } from '../sha256-hex.js';
 import { ToolCallError, stringField, type Tool } from './tool-contract.js';
 import { resolveExisting, resolveForWrite, workspaceRelative } from './workspace-paths.js';
 
@@ -50,7 +51,12 @@ export function writeFileTool(maxFileBytes: number): Tool {
           `write_file: the content has ${bytes} bytes, over the limit of ${maxFileBytes} (tools.max_file_bytes)`,
         );
       const written = await writeWorkspaceFile(context.workspace, requested, content, 'write_file');
-      return { output: `wrote ${bytes} bytes to ${written}`, isError: false };
+      // The file as it was left, journaled: a fork rebuilds the workspace from it (docs/run-control.md).
+      return {
+        output: `wrote ${bytes} bytes to ${written}`,
+        isError: false,
+        wrote: { path: written, sha256: sha256Hex(content), bytes },
+      };
     },
   };
 }

@@ -137,8 +137,8 @@ describe('audit log reader', () => {
     expect(await ids('s1', '20260308')).toEqual([]);
     expect(await index.messagesOf('s2', '20260308')).toEqual(
       new Map([
-        ['a3', { sequence: 1, agent: 'planner' }],
-        ['a4', { sequence: 1, agent: 'objective_agent' }],
+        ['a3', { sequence: 1, agent: 'planner', hash: expect.stringMatching(/^[0-9a-f]{64}$/) }],
+        ['a4', { sequence: 1, agent: 'objective_agent', hash: expect.stringMatching(/^[0-9a-f]{64}$/) }],
       ]),
     );
     // The torn tail cut (as a restarted writer does) and a new entry appended: it is found.

@@ -11,6 +11,7 @@ import { searchFilesTool } from '../../src/tools/search-files-tool.js';
 import { ToolCallError, type ToolCallContext } from '../../src/tools/tool-contract.js';
 import { ensureWorkspace } from '../../src/tools/workspace-paths.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
+import { sha256Hex } from '../../src/sha256-hex.js';
 
 afterEach(removeTempFolders);
 
@@ -45,7 +46,11 @@ describe('edit_file', () => {
     put(context, 'src/app.ts', 'const retries = 3;\nconst delay = 3;\n');
     expect(
       await edit.call({ path: 'src/app.ts', old_string: 'retries = 3', new_string: 'retries = 5' }, context),
-    ).toEqual({ output: 'edited src/app.ts: replaced 1 occurrence (36 bytes now)', isError: false });
+    ).toEqual({
+      output: 'edited src/app.ts: replaced 1 occurrence (36 bytes now)',
+      isError: false,
+      wrote: { path: 'src/app.ts', sha256: sha256Hex('const retries = 5;\nconst delay = 3;\n'), bytes: 36 },
+    });
     expect(await refusal(edit.call({ path: 'src/app.ts', old_string: 'const', new_string: 'let' }, context))).toMatch(
       /old_string occurs 2 times in "src\/app\.ts"; give more surrounding text .* or set replace_all: true/,
     );

@@ -6,6 +6,7 @@ import { listFilesTool, readFileTool, writeFileTool } from '../../src/tools/file
 import { ToolCallError, truncateUtf8, type ToolCallContext } from '../../src/tools/tool-contract.js';
 import { ensureWorkspace } from '../../src/tools/workspace-paths.js';
 import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
+import { sha256Hex } from '../../src/sha256-hex.js';
 
 afterEach(removeTempFolders);
 
@@ -34,9 +35,11 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 describe('file tools', () => {
   it('write, read and list inside the workspace, folders created', async () => {
     const { context } = await setup();
+    // The file as it was left is part of the outcome: journaled, a fork rebuilds the workspace from it.
     expect(await write.call({ path: 'notes/a.md', content: 'héllo' }, context)).toEqual({
       output: 'wrote 6 bytes to notes/a.md',
       isError: false,
+      wrote: { path: 'notes/a.md', sha256: sha256Hex('héllo'), bytes: 6 },
     });
     expect(readFileSync(path.join(context.workspace, 'notes/a.md'), 'utf8')).toBe('héllo');
     expect(await read.call({ path: 'notes/a.md' }, context)).toEqual({ output: 'héllo', isError: false });

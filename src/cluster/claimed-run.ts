@@ -1,0 +1,79 @@
+/**
+ * What a daemon does with a session it claimed from the store (docs/cluster.md): a cancel waiting
+ * for it first (docs/run-control.md: it ends cancelled, nothing else runs), else the reply it
+ * waited for, its start (a fork starts from its original), or its resumption from the journal.
+ */
+import type { OperationalLog } from '../log-contract.js';
+import type { SessionRunner } from '../pipeline/session-runner.js';
+import type { ClaimedSession } from './session-leases.js';
+import { cancelOrderOf, forkOf } from './store-controls.js';
+
+export async function runClaimedSession(
+  runner: SessionRunner,
+  claimed: ClaimedSession,
+  signal: AbortSignal,
+  log: OperationalLog,
+): Promise<void> {
+  const { sessionId, request } = claimed;
+  if (claimed.control) {
+    // A cancel waits for it: the session ends cancelled before anything else runs.
+    const order = cancelOrderOf(claimed.control);
+    if (claimed.journaled) await runner.cancelStopped(sessionId, order, signal);
+    else
+      await runner.startSession(
+        {
+          requestId: claimed.requestId,
+          sessionId,
+          text: request.text,
+          user: request.user,
+          metadata: request.metadata,
+          sourceFile: request.source_file,
+          claimedPath: null,
+          cancel: order,
+        },
+        signal,
+      );
+    return;
+  }
+  if (claimed.previousState === 'paused' && claimed.reply) {
+    const reply = claimed.reply;
+    // The runner logs how each session ends.
+    await runner.replyToSession(
+      sessionId,
+      {
+        text: reply.text,
+        sourceFile: reply.source_file,
+        claimedPath: null,
+        ...(reply.approval
+          ? {
+              approval: { approve: reply.approval.approve, reason: reply.approval.reason, user: reply.approval.user },
+            }
+          : {}),
+      } as Parameters<typeof runner.replyToSession>[1],
+      signal,
+    );
+  } else if (!claimed.journaled) {
+    await runner.startSession(
+      {
+        requestId: claimed.requestId,
+        sessionId,
+        text: request.text,
+        user: request.user,
+        metadata: request.metadata,
+        sourceFile: request.source_file,
+        claimedPath: null,
+        // The attachments come from the store, to whichever daemon runs the session (docs/attachments.md).
+        ...(request.attachments?.length ? { attachments: { files: request.attachments, folder: null } } : {}),
+        ...forkOf(request.fork),
+      },
+      signal,
+    );
+  } else {
+    if (claimed.previousState === 'running')
+      log.warn('took over a session whose lease ran out; resuming it from the journal', {
+        session: sessionId,
+        epoch: claimed.epoch,
+      });
+    await runner.recoverSession(sessionId, signal);
+  }
+}
