@@ -73,6 +73,13 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
     load: async () => (await import('./status-command.js')).statusCommand,
   },
   {
+    name: 'sessions',
+    usage: 'govflow sessions [--status S] [--user U] [--since ISO] [--limit N] [--json] [--root DIR]',
+    summary:
+      'list sessions newest first (session, request, status, user, started, finished, lineage); status: queued, running, paused, success, partial, failed, cancelled',
+    load: async () => (await import('./sessions-command.js')).sessionsCommand,
+  },
+  {
     name: 'test',
     usage: 'govflow test [--root DIR] [NAME…] [--update]',
     summary:

@@ -16,7 +16,8 @@ import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-pr
 import { parseLastEventId, type LiveEventOrdinals } from './event-ids.js';
 import { streamSessionEvents } from './session-event-stream.js';
 import type { SessionLookup } from './session-lookup.js';
-import type { SessionReads } from '../store/session-reads.js';
+import type { SessionReads, SessionRow } from '../store/session-reads.js';
+import { ListingQueryError, parseListingFilters, type SessionListing } from '../store/session-listing.js';
 import type { SessionCancellation } from '../llm/session-cancellation.js';
 import { SseConnection } from './sse-connection.js';
 
@@ -35,6 +36,10 @@ export interface RouteContext {
   cancellation: SessionCancellation;
   /** The backend's read seam: the root's files, or Postgres in cluster mode (src/cluster/cluster-reads.ts). */
   reads: SessionReads;
+  /** `GET /v1/sessions` and the web view's lineage links (store/session-listing.ts). */
+  listing: SessionListing;
+  /** Every session newest first, with request text, for the web view's sessions page. */
+  sessionRows: () => Promise<readonly SessionRow[]>;
 }
 
 /** The caller the auth hook put on the request. */
@@ -135,6 +140,31 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
       requestId,
       lastSequence,
     });
+  });
+
+  app.get('/v1/sessions', async (request) => {
+    const query = request.query as Record<string, unknown>;
+    const raw: Record<string, string | null> = {};
+    for (const key of ['status', 'user', 'since', 'limit', 'cursor']) {
+      const value = query[key];
+      if (value !== undefined && typeof value !== 'string')
+        throw badRequest(`query parameter "${key}" must appear once`);
+      raw[key] = value ?? null;
+    }
+    let filters;
+    try {
+      filters = parseListingFilters(raw);
+    } catch (error) {
+      if (error instanceof ListingQueryError) throw badRequest(error.message);
+      throw error;
+    }
+    const caller = callerOf(request);
+    // An operator lists only its own sessions (SPEC §18); asking for another user's finds none.
+    if (!readsEverything(caller)) {
+      if (filters.user !== null && filters.user !== caller.user) return { sessions: [], next_cursor: null };
+      filters.user = caller.user;
+    }
+    return context.listing.list(filters);
   });
 
   app.get('/v1/sessions/:session_id/events', async (request, reply) => {

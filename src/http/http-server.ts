@@ -20,6 +20,8 @@ import { registerRoutes, type RouteContext } from './http-routes.js';
 import { registerChatRoute } from './chat-stream.js';
 import { SessionLookup } from './session-lookup.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
+import { indexRowText, SessionIndex, type SessionChanges } from '../store/session-index.js';
+import { QueuedRequests } from '../intake/queued-requests.js';
 import type { SessionCancellation } from '../llm/session-cancellation.js';
 
 export interface HttpApiOptions {
@@ -84,6 +86,22 @@ function tokenTableFor(listen: string, tokens: readonly TokenEntry[]): TokenTabl
   return table;
 }
 
+/** The session changes the files listing re-reads, from the event bus. */
+function sessionChanges(events: SessionEvents): SessionChanges {
+  return (listener) => {
+    const offs = [
+      events.on('session_started', (event) => listener(event.sessionId, null)),
+      events.on('step_started', (event) => listener(event.sessionId, null)),
+      events.on('message', (event) => listener(event.sessionId, event.agent)),
+      events.on('pending', (event) => listener(event.sessionId, null)),
+      events.on('session_finished', (event) => listener(event.sessionId, null)),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  };
+}
+
 /** The tokens in force: one holder the hooks read, so a config edit can replace them (src/daemon/config-watch.ts). */
 type Auth = { tokens: TokenTable };
 
@@ -145,7 +163,7 @@ export class HttpApi {
           handler,
         ),
     });
-    const reads = options.reads ?? new FilesSessionReads(config.paths);
+    const reads: SessionReads = options.reads ?? new FilesSessionReads(config.paths);
     const intake = new HttpIntake({
       submit: options.submit,
       registry: options.registry,
@@ -158,7 +176,23 @@ export class HttpApi {
     const metrics = new GovflowMetrics({ ...options.metrics, events: options.events, paths: config.paths });
     const cancellation = options.cancellation;
     const forgetCancelled = options.events.on('session_finished', (event) => cancellation.forget(event.sessionId));
-    const cleanups = [() => lookup.close(), () => ordinals.close(), () => metrics.close(), forgetCancelled];
+    // One listing for the API and the web view: the store's (Postgres), or this root's files indexed in memory.
+    const index = reads.listing
+      ? null
+      : new SessionIndex(config.paths, {
+          timezone: config.timezone,
+          claims: new QueuedRequests(config.paths, config.timezone, config.intake.max_bytes),
+          changes: sessionChanges(options.events),
+        });
+    const listing = reads.listing ?? index!;
+    const storeRows = reads.sessionRows?.bind(reads);
+    const cleanups = [
+      () => lookup.close(),
+      () => ordinals.close(),
+      () => metrics.close(),
+      forgetCancelled,
+      () => index?.close(),
+    ];
     let api: HttpApi | null = null;
     const context: RouteContext = {
       paths: config.paths,
@@ -171,6 +205,8 @@ export class HttpApi {
       streams: new Set(),
       cancellation,
       reads,
+      listing,
+      sessionRows: storeRows ? async () => (await storeRows()).map(indexRowText) : () => index!.orderedRows(),
     };
 
     const web = options.web;

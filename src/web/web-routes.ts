@@ -12,14 +12,13 @@ import { errorMessage } from '../errors.js';
 import { callerOf, stringParam, type RouteContext } from '../http/http-routes.js';
 import type { WebView, WebViewOptions } from '../http/http-server.js';
 import { renderDayBody, renderDaysBody, sessionHref } from './audit-pages.js';
-import { SessionIndex } from './session-index.js';
-import { compareRows, indexRowText, querySessions, type SessionQuery } from './session-list.js';
+import { LISTING_STATUSES } from '../store/session-listing.js';
+import { querySessions, type SessionPage, type SessionQuery } from './session-list.js';
 import { renderSessionBody } from './session-page.js';
 import { escapeHtml, renderPage, statusBadge } from './web-page.js';
 
 export const UI_COOKIE = 'govflow_token';
 const PAGE_SIZE = 50;
-const STATUSES = ['running', 'paused', 'success', 'partial', 'failed', 'halted_cost', 'halted_time'];
 
 /** The `Authorization` value a signed-in browser's cookie stands for, if it has one. */
 export function cookieAuthorization(cookieHeader: string | undefined): string | undefined {
@@ -68,7 +67,7 @@ ${message ? `<p class="warning" role="alert">${escapeHtml(message)}</p>` : ''}
 }
 
 async function sessionsBody(
-  index: Pick<SessionIndex, 'query'>,
+  index: { query: (query: SessionQuery) => Promise<SessionPage> },
   caller: Caller,
   request: FastifyRequest,
 ): Promise<string> {
@@ -92,14 +91,14 @@ async function sessionsBody(
   };
   const options = [
     '<option value="">all</option>',
-    ...STATUSES.map(
+    ...LISTING_STATUSES.map(
       (name) =>
         `<option value="${name}"${name === status ? ' selected' : ''}>${name}${result.byStatus[name] ? ` (${result.byStatus[name]})` : ''}</option>`,
     ),
   ];
   const rows = result.rows.map(
     (row) =>
-      `<tr><td><a href="${escapeHtml(sessionHref(row.sessionId))}">${escapeHtml(row.sessionId)}</a></td><td>${statusBadge(row.status)}</td><td>${escapeHtml(row.requestId)}</td><td>${escapeHtml(row.user)}</td><td>${escapeHtml(row.requestText.slice(0, 120))}${row.requestText.length > 120 ? '…' : ''}</td><td>${row.messages}</td><td>${escapeHtml(row.currentAgent ?? '—')}</td><td>${escapeHtml(row.createdAt)}</td></tr>`,
+      `<tr><td><a href="${escapeHtml(sessionHref(row.sessionId))}">${escapeHtml(row.sessionId)}</a></td><td>${statusBadge(row.status)}${row.state !== row.status ? ` <small>${escapeHtml(row.state)}</small>` : ''}</td><td>${escapeHtml(row.requestId)}</td><td>${escapeHtml(row.user)}</td><td>${escapeHtml(row.requestText.slice(0, 120))}${row.requestText.length > 120 ? '…' : ''}</td><td>${row.messages}</td><td>${escapeHtml(row.currentAgent ?? '—')}</td><td>${escapeHtml(row.startedAt ?? 'not yet')}</td></tr>`,
   );
   return `<h1>Sessions</h1>
 <form class="filters" method="get" action="/ui/sessions" role="search">
@@ -177,16 +176,8 @@ async function sessionEntries(context: RouteContext, sessionId: string): Promise
 }
 
 export function registerWebRoutes(app: FastifyInstance, context: RouteContext, options: WebViewOptions): void {
-  // Cluster mode: the sessions of the whole cluster, from Postgres, at each request.
-  const storeRows = context.reads.sessionRows?.bind(context.reads);
-  const index = storeRows
-    ? {
-        query: async (query: SessionQuery) =>
-          querySessions((await storeRows()).map(indexRowText).sort(compareRows), query),
-        close: () => {},
-      }
-    : new SessionIndex(context.paths, context.events);
-  app.addHook('onClose', async () => index.close());
+  // The API's listing rows: this root's sessions indexed in memory, or (cluster mode) Postgres's at each request.
+  const index = { query: async (query: SessionQuery) => querySessions(await context.sessionRows(), query) };
   void app.register(async (scope) => {
     // HTML forms post url-encoded bodies; only the /ui routes accept them.
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
