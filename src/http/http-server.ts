@@ -19,6 +19,7 @@ import { badRequest, HttpProblem, notFound, problemOf } from './http-problem.js'
 import { registerRoutes, type RouteContext } from './http-routes.js';
 import { registerChatRoute } from './chat-stream.js';
 import { SessionLookup } from './session-lookup.js';
+import { registerSecurityHeaders, type ContentSources } from './security-headers.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
 import { indexRowText, SessionIndex, type SessionChanges } from '../store/session-index.js';
 import { QueuedRequests } from '../intake/queued-requests.js';
@@ -53,6 +54,8 @@ export interface WebView {
   isPath(url: string): boolean;
   /** The token a signed-in browser sends as a cookie. */
   cookieAuthorization(cookieHeader: string | undefined): string | undefined;
+  /** The hashes of its inline scripts and styles, allowed by the Content-Security-Policy. */
+  contentSources: ContentSources;
 }
 
 export interface WebViewOptions {
@@ -210,6 +213,7 @@ export class HttpApi {
     };
 
     const web = options.web;
+    await registerSecurityHeaders(app, web?.contentSources ?? { scripts: [], styles: [] });
     // JSON only: any other body type is a 400 that names the content type to send.
     app.removeContentTypeParser(['text/plain']);
     app.decorateRequest('caller', null);

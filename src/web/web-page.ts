@@ -2,6 +2,7 @@
  * The web view's page frame (README "Web view"): server-rendered, no build step and no external
  * files, readable at phone width, with a skip link, labelled forms and visible focus.
  */
+import { createHash } from 'node:crypto';
 import { escapeHtml, htmlDocument } from '../report/day-report-render.js';
 
 export { escapeHtml };
@@ -31,6 +32,50 @@ details{background:#fff;border:1px solid var(--line);border-radius:4px;margin:.5
 @media (max-width:40rem){table{display:block;overflow-x:auto}header{gap:.75rem}main{padding:.5rem}}
 `;
 
+/** A CSP source allowing exactly this inline script or style (`'sha256-…'`): no 'unsafe-inline' is needed. */
+export function cspHash(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/**
+ * The one script of the web view: it reloads a live session's page when the session moves past
+ * what it shows. Constant text (so a hash allows it); what it needs it reads from `#live`'s data.
+ * A paused page ignores the `pending` the stream replays first (it is the one shown).
+ */
+const LIVE_SCRIPT = `
+(() => {
+  const live = document.getElementById('live');
+  if (!live) return;
+  const shown = Number(live.dataset.messages);
+  const paused = live.dataset.paused === 'true';
+  const source = new EventSource(live.dataset.events);
+  let seen = 0;
+  let pendings = 0;
+  let leaving = false;
+  const reload = () => { source.close(); if (!leaving) location.reload(); };
+  // A sent form navigates away: a reload now would cancel it (the session moves as soon as it lands).
+  document.addEventListener('submit', () => { leaving = true; source.close(); });
+  source.addEventListener('message', () => { seen += 1; if (seen > shown) reload(); });
+  source.addEventListener('pending', () => { pendings += 1; if (!paused || pendings > 1) reload(); });
+  for (const name of ['step_started', 'tool_call_start', 'tool_call_result', 'session_finished']) source.addEventListener(name, reload);
+})();
+`;
+
+/** The page's live updates: the data the script reads, and the script. */
+export function liveUpdates(eventsUrl: string, shownMessages: number, showsPaused: boolean): string {
+  return `<div id="live" hidden data-events="${escapeHtml(eventsUrl)}" data-messages="${shownMessages}" data-paused="${showsPaused}"></div>
+<script>${LIVE_SCRIPT}</script>`;
+}
+
+/** Focuses the notice a sent form leaves on top of the page (screen readers announce it). */
+const NOTICE_SCRIPT = `document.getElementById('notice')?.focus();`;
+
+/** The Content-Security-Policy sources of the web view's inline script and style (src/http/security-headers.ts). */
+export const WEB_CONTENT_SOURCES = Object.freeze({
+  scripts: Object.freeze([cspHash(LIVE_SCRIPT), cspHash(NOTICE_SCRIPT)]),
+  styles: Object.freeze([cspHash(STYLE)]),
+});
+
 export interface PageOptions {
   title: string;
   /** The signed-in user, shown in the header; null on the sign-in page. */
@@ -50,7 +95,7 @@ export function renderPage(options: PageOptions): string {
 <main id="content">
 ${options.body}
 </main>
-${options.tail ?? ''}`;
+${options.tail ?? ''}${options.body.includes('id="notice"') ? `\n<script>${NOTICE_SCRIPT}</script>` : ''}`;
   return htmlDocument(`${escapeHtml(options.title)} · govflow`, STYLE, body);
 }
 

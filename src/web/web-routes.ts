@@ -15,7 +15,7 @@ import { renderDayBody, renderDaysBody, sessionHref } from './audit-pages.js';
 import { LISTING_STATUSES } from '../store/session-listing.js';
 import { querySessions, type SessionPage, type SessionQuery } from './session-list.js';
 import { renderSessionBody } from './session-page.js';
-import { escapeHtml, renderPage, statusBadge } from './web-page.js';
+import { escapeHtml, liveUpdates, renderPage, statusBadge, WEB_CONTENT_SOURCES } from './web-page.js';
 
 export const UI_COOKIE = 'govflow_token';
 const PAGE_SIZE = 50;
@@ -109,27 +109,6 @@ async function sessionsBody(
 <p>${result.total} sessions${status ? ` with status ${escapeHtml(status)}` : ''}${search ? ` matching “${escapeHtml(search)}”` : ''}; page ${result.page} of ${result.pages}.</p>
 ${rows.length === 0 ? '<p>No session matches.</p>' : `<table><thead><tr><th scope="col">session</th><th scope="col">status</th><th scope="col">request</th><th scope="col">user</th><th scope="col">request text</th><th scope="col">messages</th><th scope="col">agent</th><th scope="col">started</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`}
 <nav class="pager" aria-label="pages">${result.page > 1 ? `<a href="${escapeHtml(link({ page: result.page - 1 }))}">previous page</a>` : ''}${result.page < result.pages ? `<a href="${escapeHtml(link({ page: result.page + 1 }))}">next page</a>` : ''}</nav>`;
-}
-
-/** Reloads the page when the session moves past what it shows; a paused page ignores the `pending` the stream replays first (it is the one shown). */
-function liveScript(sessionId: string, shownMessages: number, showsPaused: boolean): string {
-  const url = JSON.stringify(`/v1/sessions/${encodeURIComponent(sessionId)}/events`);
-  return `<script>
-(() => {
-  const source = new EventSource(${url});
-  let seen = 0;
-  let pendings = 0;
-  let leaving = false;
-  const reload = () => { source.close(); if (!leaving) location.reload(); };
-  // A sent form navigates away: a reload now would cancel it (the session moves as soon as it lands).
-  document.addEventListener('submit', () => { leaving = true; source.close(); });
-  source.addEventListener('message', () => { seen += 1; if (seen > ${shownMessages}) reload(); });
-  source.addEventListener('pending', () => { pendings += 1; if (${showsPaused ? 'pendings > 1' : 'true'}) reload(); });
-  for (const name of ['step_started', 'tool_call_start', 'tool_call_result', 'session_finished']) source.addEventListener(name, reload);
-  const notice = document.getElementById('notice');
-  if (notice) notice.focus();
-})();
-</script>`;
 }
 
 /** The line a page shows after the form at ?sent=… went to the inbox. */
@@ -260,7 +239,9 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
           title: page.title,
           user: caller.user,
           body: page.body,
-          tail: live ? liveScript(sessionId, view.messages.length, page.waiting) : '',
+          tail: live
+            ? liveUpdates(`/v1/sessions/${encodeURIComponent(sessionId)}/events`, view.messages.length, page.waiting)
+            : '',
         }),
       );
     });
@@ -311,4 +292,5 @@ export const webView: WebView = {
   isPublicPath: isPublicUiPath,
   isPath: isUiPath,
   cookieAuthorization,
+  contentSources: WEB_CONTENT_SOURCES,
 };
