@@ -23,14 +23,12 @@ import { pgTestSchema } from '../support/postgres.js';
 
 const pg = await pgTestSchema('listing');
 const BULK = 2_000;
-const STATUSES = ['success', 'failed', 'cancelled', 'partial'];
-const USERS = ['alice', 'bob'];
 const TOKENS = { alice: 'alice-cluster-list', audrey: 'audrey-cluster-list' };
 
 let root: string;
 let daemon: DaemonProcess;
 let url: string;
-let live: string[] = [];
+const live: string[] = [];
 
 beforeAll(async () => {
   if (!pg) return;
