@@ -1,5 +1,5 @@
 /**
- * `govflow token add USER [--role auditor]`: prints a new HTTP API token once and adds its SHA-256
+ * `govflow token add USER [--role auditor|admin]`: prints a new HTTP API token once and adds its SHA-256
  * to `http.tokens`, keeping the file's comments and order; a running daemon applies it by itself.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -21,15 +21,15 @@ export const tokenCommand: CommandDefinition = {
   async run({ root, io, values, positionals }) {
     const [action, user, ...extra] = positionals;
     if (action !== 'add' || user === undefined || extra.length > 0) {
-      throw new UsageError('write: govflow token add USER [--role operator|auditor]');
+      throw new UsageError('write: govflow token add USER [--role operator|auditor|admin]');
     }
     if (!USER_PATTERN.test(user))
       throw new UsageError(
         `user "${user.slice(0, 40)}" is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ @ -`,
       );
     const role = (values.role as string | undefined) ?? 'operator';
-    if (role !== 'operator' && role !== 'auditor')
-      throw new UsageError(`--role must be operator or auditor, got "${role}"`);
+    if (role !== 'operator' && role !== 'auditor' && role !== 'admin')
+      throw new UsageError(`--role must be operator, auditor or admin, got "${role}"`);
 
     // The config must be valid before we touch it, so a broken file is reported, not rewritten.
     const { paths } = loadConfig(root, io.env);

@@ -183,7 +183,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     telemetry: defaulted('telemetry'),
     http: {
       ...http,
-      tokens: http.tokens.map((token: { user: string; sha256: string; role?: 'operator' | 'auditor' }) => ({
+      tokens: http.tokens.map((token: { user: string; sha256: string; role?: 'operator' | 'auditor' | 'admin' }) => ({
         user: token.user,
         sha256: token.sha256.toLowerCase(),
         role: token.role ?? 'operator',

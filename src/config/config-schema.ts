@@ -215,7 +215,7 @@ export const CONFIG_SCHEMA = {
             properties: {
               user: { type: 'string', pattern: '^[A-Za-z0-9._@-]{1,128}$' },
               sha256: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' },
-              role: { enum: ['operator', 'auditor'] },
+              role: { enum: ['operator', 'auditor', 'admin'] },
             },
           },
         },

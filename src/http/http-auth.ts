@@ -7,7 +7,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Hex } from '../sha256-hex.js';
 import { HttpProblem } from './http-problem.js';
 
-export type CallerRole = 'operator' | 'auditor' | 'local';
+/** `admin` reads everything and acts on every session (docs/run-control.md); `local`: no tokens configured. */
+export type CallerRole = 'operator' | 'auditor' | 'admin' | 'local';
 
 export interface Caller {
   user: string;
@@ -17,7 +18,7 @@ export interface Caller {
 export interface TokenEntry {
   user: string;
   sha256: string;
-  role: 'operator' | 'auditor';
+  role: 'operator' | 'auditor' | 'admin';
 }
 
 /** Hex SHA-256 of a token, as `http.tokens[].sha256` stores it. */
@@ -38,7 +39,13 @@ export function isLoopbackHost(host: string): boolean {
 
 /** True when the caller may read every request, session and audit entry. */
 export function readsEverything(caller: Caller): boolean {
-  return caller.role === 'auditor' || caller.role === 'local';
+  return caller.role === 'auditor' || caller.role === 'admin' || caller.role === 'local';
+}
+
+/** True when `caller` may act on (reply to, cancel, retry, fork, re-run) a session of `owner`; auditors act on none. */
+export function mayActOn(caller: Caller, owner: string): boolean {
+  if (caller.role === 'auditor') return false;
+  return caller.role === 'admin' || caller.role === 'local' || caller.user === owner;
 }
 
 /** True when `caller` may see what `owner` submitted (404 otherwise, so ids do not leak). */

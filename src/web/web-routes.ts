@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
-import { maySee, readsEverything, type Caller } from '../http/http-auth.js';
+import { mayActOn, maySee, readsEverything, type Caller } from '../http/http-auth.js';
 import { HttpProblem, problemOf } from '../http/http-problem.js';
 import { errorMessage } from '../errors.js';
 import { callerOf, stringParam, type RouteContext } from '../http/http-routes.js';
@@ -217,7 +217,7 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       const view = context.lookup.session(sessionId);
       if (!view || !maySee(caller, view.user))
         throw new HttpProblem(404, 'not_found', `no session "${sessionId.slice(0, 140)}" that you may see`);
-      const mayAnswer = caller.role !== 'auditor' && (caller.role === 'local' || caller.user === view.user);
+      const mayAnswer = mayActOn(caller, view.user);
       return { caller, sessionId, view, mayAnswer };
     };
 

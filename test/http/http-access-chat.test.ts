@@ -22,13 +22,19 @@ function auditText(root: string): string {
     .join('');
 }
 
-const TOKENS = { alice: 'alice-secret-token', bob: 'bob-secret-token', audrey: 'audrey-secret-token' };
+const TOKENS = {
+  alice: 'alice-secret-token',
+  bob: 'bob-secret-token',
+  audrey: 'audrey-secret-token',
+  root: 'root-secret-token',
+};
 const TOKEN_CONFIG = [
   'http:',
   '  tokens:',
   `    - { user: alice, sha256: "${tokenSha256(TOKENS.alice)}", role: operator }`,
   `    - { user: bob, sha256: "${tokenSha256(TOKENS.bob).toUpperCase()}" }`,
   `    - { user: audrey, sha256: "${tokenSha256(TOKENS.audrey)}", role: auditor }`,
+  `    - { user: root, sha256: "${tokenSha256(TOKENS.root)}", role: admin }`,
   '',
 ].join('\n');
 
@@ -74,7 +80,16 @@ describe('HTTP access control', () => {
     expect(denied.status).toBe(403);
     expect(denied.body.error.message).toMatch(/auditor/);
 
+    // An admin reads everyone's work and may act on it; what it submits is its own.
+    expect((await getJson(`${url}/v1/requests/alice-1`, TOKENS.root)).body.status).toBe('success');
+    expect((await getJson(`${url}/v1/logs`, TOKENS.root)).body.entries).toHaveLength(6);
+    const byAdmin = await postJson(`${url}/v1/requests`, { request: 'x', request_id: 'root-1' }, TOKENS.root);
+    expect(byAdmin.status).toBe(202);
+    await (await open(`${url}/v1/requests/root-1/events`, { token: TOKENS.root })).finished();
+    expect((await getJson(`${url}/v1/requests/root-1`, TOKENS.alice)).status).toBe(404);
+
     expect(auditText(root).match(/\[USER: alice\]/g)).toHaveLength(6);
+    expect(auditText(root).match(/\[USER: root\]/g)).toHaveLength(6);
   });
 
   it('treats a file-drop request as its JSON user (else local): visible to that user only, [USER] on its entries', async () => {

@@ -2,7 +2,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config-loader.js';
 import { ConfigError } from '../../src/errors.js';
-import { isLoopbackHost, maySee, newToken, tokenSha256, TokenTable } from '../../src/http/http-auth.js';
+import {
+  isLoopbackHost,
+  mayActOn,
+  maySee,
+  newToken,
+  readsEverything,
+  tokenSha256,
+  TokenTable,
+} from '../../src/http/http-auth.js';
 import { parseListen } from '../../src/http/http-server.js';
 import { parseLastEventId } from '../../src/http/event-ids.js';
 import { exampleRoot, removeTempDirs } from '../pipeline/pipeline-test-helpers.js';
@@ -22,6 +30,21 @@ describe('http config', () => {
       {},
     );
     expect(config.http.tokens).toEqual([{ user: 'ana', sha256: hash, role: 'operator' }]);
+  });
+
+  it('takes the admin role, and refuses a role it does not know', () => {
+    const hash = tokenSha256('t');
+    const config = loadConfig(
+      exampleRoot(`http:\n  listen: 127.0.0.1:7070\n  tokens: [{ user: root, sha256: "${hash}", role: admin }]\n`),
+      {},
+    );
+    expect(config.http.tokens).toEqual([{ user: 'root', sha256: hash, role: 'admin' }]);
+    expect(() =>
+      loadConfig(
+        exampleRoot(`http:\n  listen: 127.0.0.1:7070\n  tokens: [{ user: root, sha256: "${hash}", role: owner }]\n`),
+        {},
+      ),
+    ).toThrow(/role/);
   });
 
   it('rejects a malformed listen address, token hash or unknown key, naming the line', () => {
@@ -59,6 +82,23 @@ describe('tokens', () => {
     expect(maySee({ user: 'ana', role: 'operator' }, 'ana')).toBe(true);
     expect(maySee({ user: 'ana', role: 'operator' }, 'raj')).toBe(false);
     expect(maySee({ user: 'audrey', role: 'auditor' }, 'raj')).toBe(true);
+  });
+
+  it('an admin reads everything and acts on every session; an operator acts on its own; an auditor on none', () => {
+    const admin = { user: 'root', role: 'admin' } as const;
+    const operator = { user: 'ana', role: 'operator' } as const;
+    const auditor = { user: 'audrey', role: 'auditor' } as const;
+    expect([readsEverything(admin), maySee(admin, 'raj'), mayActOn(admin, 'raj')]).toEqual([true, true, true]);
+    expect([readsEverything(operator), mayActOn(operator, 'ana'), mayActOn(operator, 'raj')]).toEqual([
+      false,
+      true,
+      false,
+    ]);
+    expect([mayActOn(auditor, 'audrey'), mayActOn(auditor, 'raj')]).toEqual([false, false]);
+    expect(mayActOn({ user: 'local', role: 'local' }, 'raj')).toBe(true);
+    expect(
+      new TokenTable([{ user: 'root', sha256: tokenSha256('x'), role: 'admin' }]).authenticate('Bearer x'),
+    ).toEqual(admin);
   });
 
   it('reads Last-Event-ID as the last message sequence the client has', () => {
