@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import {
+  emptyCounts,
   decodeCursor,
   encodeCursor,
   summaryOf,
@@ -12,6 +13,7 @@ import {
   type ListingQuery,
   type SessionListing,
   type SessionSummary,
+  type StatusCounts,
 } from '../store/session-listing.js';
 import { listingStatusOf } from '../store/session-listing.js';
 import type { SessionRow } from '../store/session-reads.js';
@@ -109,6 +111,15 @@ export class ClusterListing implements SessionListing {
       sessions: rows.map((row) => summaryOf(rowOf(row), this.timezone)),
       next_cursor: result.rows.length > query.limit && last ? encodeCursor(last.key, last.sessionId) : null,
     };
+  }
+
+  async counts(): Promise<StatusCounts> {
+    const result = await this.pool.query<{ status: string; n: number }>(
+      `select ${STATUS_SQL} as status, count(*)::int as n from ${this.table('sessions')} group by 1`,
+    );
+    const counts = emptyCounts();
+    for (const row of result.rows) counts[listingStatusOf(row.status)] += row.n;
+    return counts;
   }
 
   async derivedFrom(sessionId: string): Promise<SessionSummary[]> {

@@ -176,7 +176,6 @@ export class HttpApi {
     });
     const lookup = new SessionLookup(reads, options.events);
     const ordinals = new LiveEventOrdinals(options.events);
-    const metrics = new GovflowMetrics({ ...options.metrics, events: options.events, paths: config.paths });
     const cancellation = options.cancellation;
     const forgetCancelled = options.events.on('session_finished', (event) => cancellation.forget(event.sessionId));
     // One listing for the API and the web view: the store's (Postgres), or this root's files indexed in memory.
@@ -188,6 +187,7 @@ export class HttpApi {
           changes: sessionChanges(options.events),
         });
     const listing = reads.listing ?? index!;
+    const metrics = new GovflowMetrics({ ...options.metrics, events: options.events, paths: config.paths, listing });
     const storeRows = reads.sessionRows?.bind(reads);
     const cleanups = [
       () => lookup.close(),

@@ -10,6 +10,7 @@ import type { SystemPaths } from '../config/system-paths.js';
 import { SessionJournal, type SessionRecord } from './session-journal.js';
 import {
   compareRows,
+  emptyCounts,
   listingStatusOf,
   pageOfRows,
   type ListingPage,
@@ -17,6 +18,7 @@ import {
   type SessionLineage,
   type SessionListing,
   type SessionSummary,
+  type StatusCounts,
   summaryOf,
 } from './session-listing.js';
 import type { SessionRow } from './session-reads.js';
@@ -199,6 +201,12 @@ export class SessionIndex implements SessionListing {
 
   async list(query: ListingQuery): Promise<ListingPage> {
     return pageOfRows(await this.orderedRows(), query, this.options.timezone);
+  }
+
+  async counts(): Promise<StatusCounts> {
+    const counts = emptyCounts();
+    for (const row of await this.orderedRows()) counts[row.status] += 1;
+    return counts;
   }
 
   async derivedFrom(sessionId: string): Promise<SessionSummary[]> {

@@ -58,6 +58,8 @@ export interface SessionListing {
   list(query: ListingQuery): Promise<ListingPage>;
   /** The sessions made from this one by fork, retry or rerun, oldest first. */
   derivedFrom(sessionId: string): Promise<SessionSummary[]>;
+  /** How many sessions have each status now (`govflow status`, `/metrics`). */
+  counts(): Promise<StatusCounts>;
 }
 
 /** A filter or cursor that cannot be used; the message says what to send instead. */
@@ -88,6 +90,19 @@ export function listingStatusOf(state: string, resultStatus: string | null = nul
       // failed, halted_cost, halted_time: a session that ended without its result.
       return 'failed';
   }
+}
+
+/** Sessions per listing status, every status present (0 when none). */
+export type StatusCounts = Record<ListingStatus, number>;
+
+export function emptyCounts(): StatusCounts {
+  return Object.fromEntries(LISTING_STATUSES.map((status) => [status, 0])) as StatusCounts;
+}
+
+/** `sessions: 2 queued, 1 running, 0 paused, 40 success, …` (govflow status). */
+export function countsLine(counts: StatusCounts): string {
+  const total = LISTING_STATUSES.reduce((sum, status) => sum + counts[status], 0);
+  return `sessions (${total}): ${LISTING_STATUSES.map((status) => `${counts[status]} ${status}`).join(', ')}`;
 }
 
 /** Parses the filters as the CLI and the API take them; throws ListingQueryError naming the bad one. */

@@ -134,10 +134,24 @@ describe.skipIf(!pg)('listing sessions from the Postgres store', () => {
     expect((await getJson(`${url}/v1/sessions?user=bob`, TOKENS.alice)).body.sessions).toEqual([]);
   });
 
-  it('govflow sessions reads the same listing from the store', async () => {
+  it('govflow sessions, govflow status and /metrics read the same store', async () => {
     const cli = await runCli(['sessions', '--root', root, '--json', '--status', 'cancelled', '--user', 'alice']);
     expect(cli.code, cli.stderr).toBe(0);
     expect(JSON.parse(cli.stdout).sessions).toEqual(await walk('status=cancelled&user=alice&limit=1000'));
+    const status = await runCli(['status', '--root', root, '--json']);
+    expect(JSON.parse(status.stdout).sessions_by_status).toEqual({
+      queued: 0,
+      running: 0,
+      paused: 0,
+      success: BULK / 4 + 2,
+      partial: BULK / 4,
+      failed: BULK / 4,
+      cancelled: BULK / 4,
+    });
+    const metrics = await (
+      await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKENS.audrey}` } })
+    ).text();
+    expect(metrics).toContain(`govflow_sessions{status="cancelled"} ${BULK / 4}`);
     const text = await runCli(['sessions', '--root', root, '--limit', '3']);
     expect(text.stdout.trim().split('\n')).toHaveLength(4);
     expect(text.stdout).toContain(live[1]);

@@ -18,7 +18,12 @@ import {
 import { getJson, httpUrlOf, postJson } from './http-test-helpers.js';
 
 const COUNT = 3_000;
-const TOKENS = { alice: 'alice-list-token', bob: 'bob-list-token', audrey: 'audrey-list-token' };
+const TOKENS = {
+  alice: 'alice-list-token',
+  bob: 'bob-list-token',
+  audrey: 'audrey-list-token',
+  ada: 'ada-list-token',
+};
 
 let server: LoopbackLlmServer;
 let daemon: DaemonProcess;
@@ -58,6 +63,7 @@ beforeAll(async () => {
       `    - { user: alice, sha256: "${tokenSha256(TOKENS.alice)}", role: operator }`,
       `    - { user: bob, sha256: "${tokenSha256(TOKENS.bob)}", role: operator }`,
       `    - { user: audrey, sha256: "${tokenSha256(TOKENS.audrey)}", role: auditor }`,
+      `    - { user: ada, sha256: "${tokenSha256(TOKENS.ada)}", role: admin }`,
       '',
     ].join('\n'),
     'govflow-listing-',
@@ -141,7 +147,7 @@ describe('GET /v1/sessions and govflow sessions', () => {
       expected((session) => preparedStatus(session.state) === 'failed'),
     );
     const since = prepared[2_500].createdAt;
-    const bobsLate = await walk(`user=bob&since=${encodeURIComponent(since)}&status=success&limit=50`);
+    const bobsLate = await walk(`user=bob&since=${encodeURIComponent(since)}&status=success&limit=20`);
     expect(bobsLate.sessions.map((session) => session.session_id)).toEqual(
       expected((session) => session.user === 'bob' && session.createdAt >= since && session.state === 'SUCCESS'),
     );
@@ -171,13 +177,15 @@ describe('GET /v1/sessions and govflow sessions', () => {
     });
   });
 
-  it('shows an operator only its own sessions; an auditor everyone', async () => {
+  it('shows an operator only its own sessions; an auditor and an admin everyone', async () => {
     const alices = await walk('limit=1000', TOKENS.alice);
     expect(new Set(alices.sessions.map((session) => session.user))).toEqual(new Set(['alice']));
     expect(alices.sessions).toHaveLength(prepared.filter((session) => session.user === 'alice').length + 2);
     expect((await list('user=bob', TOKENS.alice)).body).toEqual({ sessions: [], next_cursor: null });
     const everyone = new Set((await walk('limit=1000')).sessions.map((session) => session.user));
     expect(everyone).toEqual(new Set(PREPARED_USERS));
+    const admins = await walk('limit=1000&user=bob', TOKENS.ada);
+    expect(admins.sessions).toHaveLength(prepared.filter((session) => session.user === 'bob').length + 1);
     expect((await getJson(`${url}/v1/sessions`)).status).toBe(401);
   });
 
@@ -193,6 +201,23 @@ describe('GET /v1/sessions and govflow sessions', () => {
     await bad('cursor=not-a-cursor', 'next_cursor');
     await bad('status=failed&status=success', 'must appear once');
   });
+
+  it('govflow status and /metrics count the sessions by status, cancelled ones included', async () => {
+    const expected = { queued: 2, running: 1, paused: 0, success: 600, partial: 600, failed: 1200, cancelled: 600 };
+    const status = await runCli(['status', '--root', root, '--json'], { env: { GATEWAY_TOKEN: 'unused' } });
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout).sessions_by_status).toEqual(expected);
+    const text = await runCli(['status', '--root', root]);
+    expect(text.stdout).toContain(
+      'sessions (3003): 2 queued, 1 running, 0 paused, 600 success, 600 partial, 1200 failed, 600 cancelled',
+    );
+    const metrics = await (
+      await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKENS.audrey}` } })
+    ).text();
+    for (const [name, count] of Object.entries(expected))
+      expect(metrics).toContain(`govflow_sessions{status="${name}"} ${count}`);
+    expect(metrics).toContain('govflow_sessions_total{status="cancelled"} 0');
+  }, 30_000);
 
   it('govflow sessions lists what the API lists, as JSON and as text', async () => {
     const env = { GATEWAY_TOKEN: 'unused' };

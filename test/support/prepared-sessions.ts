@@ -17,7 +17,7 @@ export interface PreparedSession {
 
 export const PREPARED_USERS = ['alice', 'bob', 'carol'] as const;
 /** Five states against three users: every user has sessions in every state. */
-export const PREPARED_STATES = ['SUCCESS', 'FAILED', 'PARTIAL', 'SUCCESS', 'HALTED_COST'] as const;
+export const PREPARED_STATES = ['SUCCESS', 'FAILED', 'PARTIAL', 'CANCELLED', 'HALTED_COST'] as const;
 
 /** Writes `count` sessions, one a second from `baseMs` on (oldest first); returns them. */
 export function writePreparedSessions(
