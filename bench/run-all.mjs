@@ -21,6 +21,7 @@ const SCRIPTS = [
   'cluster',
   'tracing-overhead',
   'sessions-page',
+  'sessions-list',
   'intake-latency',
   'concurrency',
   'memory',

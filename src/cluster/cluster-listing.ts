@@ -41,18 +41,23 @@ interface ListedRow {
 /** The listing status as SQL: a finished session's result status (SPEC §18 names), else its state. */
 const STATUS_SQL = `case when state = 'finished' then coalesce(result_status, 'failed') else state end`;
 
+/** The sessions table with each row's result document parsed once (`result`; `offset 0` keeps the planner from copying the cast into every use). */
+function fromSessions(table: string): string {
+  return `${table} cross join lateral (select result_json::jsonb as result offset 0) parsed`;
+}
+
 /** Columns of a listed row; `request_text` only when `withText` (the web view searches it). */
 function columns(withText: boolean): string {
   return `session_id as "sessionId", request_id as "requestId", state, result_status as "resultStatus",
     coalesce(user_name, 'local') as "user", ${withText ? `coalesce(request->>'text', '')` : `''`} as "requestText",
     manifest->>'current_agent' as "currentAgent",
-    coalesce((result_json::jsonb->>'messages')::int, (manifest->>'messages')::int, 0) as messages,
-    coalesce((result_json::jsonb->'usage'->>'cost_usd')::float8, (manifest->'usage'->>'cost_usd')::float8, 0) as "costUsd",
+    coalesce((result->>'messages')::int, (manifest->>'messages')::int, 0) as messages,
+    coalesce((result->'usage'->>'cost_usd')::float8, (manifest->'usage'->>'cost_usd')::float8, 0) as "costUsd",
     to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key, created_at as "acceptedAt",
-    case when state = 'queued' then null else coalesce((manifest->>'created_at')::timestamptz, (result_json::jsonb->>'started_at')::timestamptz, created_at) end as "startedAt",
-    case when state = 'finished' then coalesce((result_json::jsonb->>'finished_at')::timestamptz, updated_at) end as "finishedAt",
+    case when state = 'queued' then null else coalesce((manifest->>'created_at')::timestamptz, (result->>'started_at')::timestamptz, created_at) end as "startedAt",
+    case when state = 'finished' then coalesce((result->>'finished_at')::timestamptz, updated_at) end as "finishedAt",
     updated_at as "updatedAt",
-    coalesce(result_json::jsonb->'lineage', request->'lineage') as lineage`;
+    coalesce(result->'lineage', request->'lineage') as lineage`;
 }
 
 function rowOf(listed: ListedRow): SessionRow {
@@ -100,9 +105,11 @@ export class ClusterListing implements SessionListing {
       const { key, sessionId } = decodeCursor(query.cursor);
       where.push(`(created_at, session_id) < (${value(key)}::timestamptz, ${value(sessionId)})`);
     }
+    // The page's ids first (the filters read plain columns), its columns only for them: no result document is parsed for rows not shown.
     const result = await this.pool.query<ListedRow>(
-      `select ${columns(false)} from ${this.table('sessions')}${where.length > 0 ? ` where ${where.join(' and ')}` : ''}
-       order by created_at desc, session_id desc limit ${query.limit + 1}`,
+      `with page as (select session_id from ${this.table('sessions')}${where.length > 0 ? ` where ${where.join(' and ')}` : ''}
+         order by created_at desc, session_id desc limit ${query.limit + 1})
+       select ${columns(false)} from ${fromSessions(this.table('sessions'))} join page using (session_id) order by created_at desc, session_id desc`,
       values,
     );
     const rows = result.rows.slice(0, query.limit);
@@ -124,8 +131,8 @@ export class ClusterListing implements SessionListing {
 
   async derivedFrom(sessionId: string): Promise<SessionSummary[]> {
     const result = await this.pool.query<ListedRow>(
-      `select ${columns(false)} from ${this.table('sessions')}
-       where coalesce(result_json::jsonb->'lineage', request->'lineage')->>'of_session' = $1 order by created_at, session_id`,
+      `select ${columns(false)} from ${fromSessions(this.table('sessions'))}
+       where coalesce(result->'lineage', request->'lineage')->>'of_session' = $1 order by created_at, session_id`,
       [sessionId],
     );
     return result.rows.map((row) => summaryOf(rowOf(row), this.timezone));
@@ -134,7 +141,7 @@ export class ClusterListing implements SessionListing {
   /** The newest `limit` sessions with their request text, for the web view's sessions page. */
   async newestRows(limit: number): Promise<SessionRow[]> {
     const result = await this.pool.query<ListedRow>(
-      `select ${columns(true)} from ${this.table('sessions')} order by created_at desc, session_id desc limit ${limit}`,
+      `select ${columns(true)} from ${fromSessions(this.table('sessions'))} order by created_at desc, session_id desc limit ${limit}`,
     );
     return result.rows.map(rowOf);
   }
