@@ -60,7 +60,8 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
     ...(input.user === undefined || input.user === null ? [] : [`[USER: ${escapeText(input.user)}]`]),
     `[AUDIT_FORMAT: ${AUDIT_FORMAT_VERSION}]`,
     `[REQUEST_ID: ${escapeText(message.metadata.request_id)}]`,
-    `[SEQUENCE: ${encodeJson(message.metadata.sequence_number)}]`,
+    // An operator's entry is not a message: it has no sequence number (docs/run-control.md).
+    ...(input.control ? [] : [`[SEQUENCE: ${encodeJson(message.metadata.sequence_number)}]`]),
     `[PARENT_MESSAGE_ID: ${escapeNullableText(message.metadata.parent_message_id)}]`,
     `[EXECUTED_AT: ${escapeText(message.timestamp.executed_at)}]`,
   );
@@ -80,6 +81,9 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
       `[DEPTH: ${encodeJson(input.delegation.depth)}]`,
     );
   lines.push(...formatToolAuditLines(input.tools));
+  if (input.control) lines.push(`[CONTROL]: ${encodeJson(input.control)}`);
+  if (input.forkedFrom) lines.push(`[FORKED_FROM: ${escapeText(input.forkedFrom)}]`);
+  if (input.notRepeated && input.notRepeated.length > 0) lines.push(`[NOT_REPEATED]: ${encodeJson(input.notRepeated)}`);
   return lines.join('\n') + '\n';
 }
 

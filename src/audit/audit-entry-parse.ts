@@ -42,7 +42,8 @@ export interface ParsedAuditEntry {
   /** `[USER: …]`; null on entries written before users existed. */
   user: string | null;
   requestId: string;
-  sequence: number;
+  /** Null on an operator's entry, which is not a message. */
+  sequence: number | null;
   parentMessageId: string | null;
   governanceVersion: string;
   corrections: string[];
@@ -54,6 +55,12 @@ export interface ParsedAuditEntry {
   tools?: ToolAuditLines;
   /** Null unless the entry is a delegated child session's. */
   delegation: { parentSessionId: string; depth: number } | null;
+  /** An operator's entry (docs/run-control.md): its `[CONTROL]` object; such an entry has no sequence. */
+  control: Record<string, unknown> | null;
+  /** A message a fork reused: the original entry's hash. */
+  forkedFrom: string | null;
+  /** Calls a fork did not repeat (`[NOT_REPEATED]`). */
+  notRepeated: Array<Record<string, unknown>> | null;
 }
 
 /** Text after the last complete entry: a write cut short by a crash or a truncation. */
@@ -112,7 +119,7 @@ export function parseEntries(text: string): ParsedEntries {
 const ERROR_TAIL = / \(retry_count=(\d+), recoverable=(true|false)\)$/;
 /** The lines after SESSION_ID, in any order, each at most once: `[TAG: value]` or `[TAG]: value`. */
 const EXTENSION_LINE =
-  /^\[(USER|AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION|PARENT_SESSION_ID|DEPTH): (.*)\]$|^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS|TOOL_CALLS|VIOLATIONS|APPROVALS|EVIDENCE|DELEGATIONS)\]: (.*)$/;
+  /^\[(USER|AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION|PARENT_SESSION_ID|DEPTH|FORKED_FROM): (.*)\]$|^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS|TOOL_CALLS|VIOLATIONS|APPROVALS|EVIDENCE|DELEGATIONS|CONTROL|NOT_REPEATED)\]: (.*)$/;
 
 function invalid(reason: string): never {
   throw new ValueDecodeError(reason);
@@ -207,10 +214,36 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
           `AUDIT_FORMAT ${written} is not ${AUDIT_FORMAT_VERSION}; read it with the govflow version that wrote it`,
         ),
   );
-  const sequence = field('SEQUENCE', (written) => {
-    const value = decodeJson(written);
-    return typeof value === 'number' ? value : invalid('SEQUENCE is not a number');
-  });
+  const control = field(
+    'CONTROL',
+    (written) => {
+      const value = decodeJson(written);
+      return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : invalid('CONTROL is not a JSON object');
+    },
+    () => null,
+  );
+  // An operator's entry has no sequence; every message has one.
+  const sequence = field(
+    'SEQUENCE',
+    (written) => {
+      const value = decodeJson(written);
+      if (control !== null) return invalid("SEQUENCE on an operator's entry: operator entries are not messages");
+      return typeof value === 'number' ? value : invalid('SEQUENCE is not a number');
+    },
+    control === null ? undefined : () => null,
+  );
+  const notRepeated = field(
+    'NOT_REPEATED',
+    (written) => {
+      const value = decodeJson(written);
+      return Array.isArray(value)
+        ? (value as Array<Record<string, unknown>>)
+        : invalid('NOT_REPEATED is not a JSON array');
+    },
+    () => null,
+  );
   const jsonInput = field(
     'INPUT_ENCODING',
     (written) => written === 'json' || invalid(`INPUT_ENCODING "${written}" is not "json"`),
@@ -274,6 +307,13 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     guardrails: field('GUARDRAILS', json, () => []) as Array<{ rule: string; action: string }>,
     formatVersion,
     delegation: parentSessionId === null || depth === null ? null : { parentSessionId, depth },
+    control,
+    forkedFrom: field(
+      'FORKED_FROM',
+      (written) => (/^[0-9a-f]{64}$/.test(written) ? written : invalid('FORKED_FROM is not 64 lowercase hex digits')),
+      () => null,
+    ),
+    notRepeated,
     ...(tools ? { tools } : {}),
   };
 }

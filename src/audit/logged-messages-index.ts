@@ -10,7 +10,7 @@ import { listLogFiles, logFileDate } from './audit-log-reader.js';
 import { unescapeText } from './audit-line-encoding.js';
 import type { AuditPosition } from '../store/session-journal.js';
 
-export type SessionMessages = Map<string, { sequence: number; agent: string }>;
+export type SessionMessages = Map<string, { sequence: number | null; agent: string; hash: string }>;
 
 /** Reads `length` bytes of `file` from `offset` (the disk seam; tests count the reads). */
 export type RangeReader = (file: string, offset: number, length: number) => Promise<Buffer>;
@@ -132,19 +132,27 @@ export class LoggedMessagesIndex {
 const SLICE_BYTES = 16 * 1024 * 1024;
 const ENTRY_END = Buffer.from('\n---\n');
 const ENTRY_START = Buffer.from('[TIMESTAMP: ');
-/** The four lines recovery needs, without parsing whole entries: no value holds a newline, and SEQUENCE comes last. */
-const FIELD_LINE = /^\[(AGENT|MESSAGE_ID|SESSION_ID|SEQUENCE): ([^\n]*)\]$/gm;
+/**
+ * The lines recovery and forks need, without parsing whole entries: no value holds a newline, and
+ * ENTRY_HASH closes every entry. An operator's entry has no SEQUENCE (docs/run-control.md).
+ */
+const FIELD_LINE = /^\[(AGENT|MESSAGE_ID|SESSION_ID|SEQUENCE|ENTRY_HASH): ([^\n]*)\]$/gm;
 
 function indexEntries(text: string, sessions: Map<string, SessionMessages>): void {
-  const fields: Record<string, string> = {};
+  let fields: Record<string, string> = {};
   for (const match of text.matchAll(FIELD_LINE)) {
     const value = match[2]!.includes('\\') ? unescapeText(match[2]!) : match[2]!;
-    if (match[1] !== 'SEQUENCE') {
+    if (match[1] !== 'ENTRY_HASH') {
       fields[match[1]!] = value;
       continue;
     }
     const messages = sessions.get(fields.SESSION_ID ?? '') ?? new Map();
-    messages.set(fields.MESSAGE_ID ?? '', { sequence: Number(value), agent: fields.AGENT ?? '' });
+    messages.set(fields.MESSAGE_ID ?? '', {
+      sequence: fields.SEQUENCE === undefined ? null : Number(fields.SEQUENCE),
+      agent: fields.AGENT ?? '',
+      hash: value,
+    });
     sessions.set(fields.SESSION_ID ?? '', messages);
+    fields = {};
   }
 }

@@ -80,6 +80,35 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
     load: async () => (await import('./sessions-command.js')).sessionsCommand,
   },
   {
+    name: 'cancel',
+    usage:
+      'govflow cancel SESSION_ID [--reason TEXT] | govflow cancel --status running|paused|queued [--user U] [--since ISO] [--reason TEXT] [--dry-run] [--json] [--root DIR]',
+    summary:
+      'cancel a running, queued or paused session and wait until it ended (exit 0 cancelled, 1 already ended, 2 unknown session, 3 no daemon runs); with --status, every match (--dry-run lists them)',
+    load: async () => (await import('./control-commands.js')).cancelCommand,
+  },
+  {
+    name: 'retry',
+    usage: 'govflow retry SESSION_ID [--reason TEXT] [--request-id ID] [--json] [--root DIR]',
+    summary:
+      'a new session from an ended one, reusing its messages up to the first that did not succeed; prints the new session_id and request_id (exit 0 accepted, 1 refused, 2 unknown session, 3 no daemon runs)',
+    load: async () => (await import('./control-commands.js')).retryCommand,
+  },
+  {
+    name: 'rerun',
+    usage: 'govflow rerun SESSION_ID [--reason TEXT] [--request-id ID] [--json] [--root DIR]',
+    summary: 'a new session running an ended one again from its first message, under the current governance',
+    load: async () => (await import('./control-commands.js')).rerunCommand,
+  },
+  {
+    name: 'fork',
+    usage:
+      'govflow fork SESSION_ID --from K [--request-file FILE] [--reason TEXT] [--request-id ID] [--json] [--root DIR]',
+    summary:
+      'a new session that reuses messages 1…K-1 of an ended one (no model call) and runs from K on; --request-file replaces the request text',
+    load: async () => (await import('./control-commands.js')).forkSessionCommand,
+  },
+  {
     name: 'test',
     usage: 'govflow test [--root DIR] [NAME…] [--update]',
     summary:
@@ -94,7 +123,7 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
   },
   {
     name: 'token',
-    usage: 'govflow token add USER [--role operator|auditor] [--root DIR]',
+    usage: 'govflow token add USER [--role operator|auditor|admin] [--root DIR]',
     summary: 'create an HTTP API token: prints it once, writes only its sha-256 into govflow.config.yaml',
     load: async () => (await import('./token-command.js')).tokenCommand,
   },

@@ -22,6 +22,7 @@ export const EXIT_CODE_BY_STATUS: Readonly<Record<ResultStatus, ExitCode>> = Obj
   partial: 0,
   failed: 1,
   pending: 3,
+  cancelled: 1,
 });
 
 /** The exit code for an error a command threw; errors that are not ours are defects (1). */

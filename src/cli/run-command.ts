@@ -24,6 +24,12 @@ import type { StoreResults } from '../cluster/store-results.js';
 import { internalFailureResult } from './run-failure-result.js';
 import { createProvider } from '../llm/create-provider.js';
 import type { RecordingProvider } from '../llm/recording-provider.js';
+import { userNameOf } from '../intake/file-owner.js';
+import { controlIdOf } from '../pipeline/session-cancel.js';
+
+/** `govflow run` runs requests and replies; controls act on sessions a daemon holds (docs/run-control.md). */
+const CONTROL_BY_DAEMON =
+  'this is a control file: controls are applied by the daemon only; use govflow cancel|retry|fork|rerun, or drop the file into system/inbox/ of a running daemon';
 
 function describeResult(result: ResultDocument): string {
   const output = typeof result.output === 'string' ? result.output : JSON.stringify(result.output, null, 2);
@@ -86,6 +92,7 @@ export const runCommand: CommandDefinition = {
     ): Promise<number | null> => {
       const parsed = parse(config);
       if (parsed.kind === 'invalid') return fail(`${target} is not a request: ${parsed.reason}`);
+      if (parsed.kind === 'control') return fail(CONTROL_BY_DAEMON);
       const requestId = parsed.kind === 'request' ? (parsed.requestId ?? generateRequestId()) : null;
       let results: StoreResults | undefined;
       try {
@@ -152,6 +159,7 @@ export const runCommand: CommandDefinition = {
     try {
       const parsed = parse(runtime.config);
       if (parsed.kind === 'invalid') return fail(`${target} is not a request: ${parsed.reason}`);
+      if (parsed.kind === 'control') return fail(CONTROL_BY_DAEMON);
       const signal = new AbortController().signal;
       // Sessions of earlier `govflow run`s that were killed mid-way are finished first (README: CLI).
       const claims = new RunClaims(runtime.config.paths.state);
@@ -172,6 +180,22 @@ export const runCommand: CommandDefinition = {
       let outcome: { status: ResultDocument['status']; result: ResultDocument };
       let sessionId: string | null = parsed.kind === 'reply' ? parsed.sessionId : null;
       let requestId: string | null = null;
+      // SIGINT stops this run's own session: it ends cancelled (docs/run-control.md); a second one quits at once.
+      const interrupt = () => {
+        process.once('SIGINT', () => process.exit(130));
+        if (sessionId === null) process.exit(130);
+        io.stderr('govflow run: SIGINT: cancelling the session (press Ctrl-C again to quit at once)\n');
+        void runtime.runner.cancelRunning(sessionId, {
+          controlId: controlIdOf(`govflow-run\0${process.pid}\0${sessionId}\0${Date.now()}`),
+          by: userNameOf(process.getuid?.() ?? -1),
+          claimedBy: null,
+          reason: 'govflow run was interrupted (SIGINT)',
+          claimedAt: new Date().toISOString(),
+          sourceFile: name,
+          claimedPath: null,
+        });
+      };
+      process.once('SIGINT', interrupt);
       try {
         if (parsed.kind === 'reply') {
           claims.register(parsed.sessionId);
@@ -235,6 +259,7 @@ export const runCommand: CommandDefinition = {
           }),
         };
       }
+      process.off('SIGINT', interrupt);
       const recorded = runtime.provider as Partial<RecordingProvider>;
       if (recorded.recorder)
         io.stderr(`recorded ${recorded.recorder.callCount} model call(s) to ${recorded.recorder.file}\n`);

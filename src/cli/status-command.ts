@@ -57,7 +57,9 @@ function manifestFromJournal(sessionsDir: string, sessionId: string): SessionMan
         ? 'SUCCESS'
         : finished.status === 'partial'
           ? 'PARTIAL'
-          : 'FAILED'
+          : finished.status === 'cancelled'
+            ? 'CANCELLED'
+            : 'FAILED'
       : 'RUNNING',
     current_agent: null,
     source_file: first.source_file,

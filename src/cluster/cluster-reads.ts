@@ -6,10 +6,11 @@
 import type pg from 'pg';
 import type { SystemPaths } from '../config/system-paths.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
-import type { SessionRow } from '../store/session-reads.js';
+import type { SessionRow, SessionStanding } from '../store/session-reads.js';
 import { JournalFormatError, type JournalRecord } from '../store/session-journal.js';
 import { httpSubmissionName } from '../intake/request-submission.js';
 import { tablesOf } from './postgres-connection.js';
+import { GovflowError } from '../errors.js';
 import { readJournalRows } from './postgres-session-store.js';
 import type { SessionLeases } from './session-leases.js';
 import { ClusterListing } from './cluster-listing.js';
@@ -36,7 +37,8 @@ export class ClusterReads implements SessionReads {
   constructor(
     private readonly pool: pg.Pool,
     schema: string,
-    private readonly leases: SessionLeases,
+    /** The queue submissions go to; null for a reader that submits nothing (the CLI). */
+    private readonly leases: SessionLeases | null,
     paths: Pick<SystemPaths, 'outbox' | 'sessions' | 'logs'>,
     timezone: string,
   ) {
@@ -103,6 +105,7 @@ export class ClusterReads implements SessionReads {
     user: string;
     metadata: Record<string, unknown> | null;
   }): Promise<'queued' | 'duplicate'> {
+    if (!this.leases) throw new GovflowError('internal', 'this store reader takes no submissions');
     const outcome = await this.leases.enqueue({
       ...request,
       sourceFile: httpSubmissionName(request.requestId),
@@ -113,6 +116,44 @@ export class ClusterReads implements SessionReads {
 
   async sessionRows(): Promise<SessionRow[]> {
     return this.listing.newestRows(MAX_LISTED);
+  }
+
+  async sessionStanding(sessionId: string): Promise<SessionStanding | null> {
+    const row = await this.pool.query<{ user_name: string | null; state: string; result_status: string | null }>(
+      `select user_name, state, result_status from ${this.table('sessions')} where session_id = $1`,
+      [sessionId],
+    );
+    const found = row.rows[0];
+    if (!found) return null;
+    return {
+      user: found.user_name ?? 'local',
+      status: found.state === 'finished' ? (found.result_status ?? 'failed') : found.state,
+    };
+  }
+
+  async unfinishedSessions(): Promise<
+    Array<{
+      sessionId: string;
+      requestId: string;
+      user: string;
+      status: 'running' | 'paused' | 'queued';
+      createdAt: string;
+    }>
+  > {
+    // A delegated child (its request's source names its parent) goes with its parent's cancel.
+    const rows = await this.pool.query<{
+      sessionId: string;
+      requestId: string;
+      user: string;
+      status: 'running' | 'paused' | 'queued';
+      createdAt: Date;
+    }>(
+      `select session_id as "sessionId", request_id as "requestId", coalesce(user_name, 'local') as "user", state as status, created_at as "createdAt"
+         from ${this.table('sessions')}
+        where state in ('queued', 'running', 'paused') and coalesce(request->>'source_file', '') not like 'delegate:%'
+        order by created_at`,
+    );
+    return rows.rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
   }
 
   private remember<T>(map: Map<string, Cached<T>>, key: string, value: T): void {

@@ -9,7 +9,14 @@ import { setMaxListeners } from 'node:events';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
 import type { Backend, ShutdownStep, WorkContext, WorkSource } from '../daemon/work-source.js';
-import { recoverClaimedFiles, readClaimedFile, type IntakeItem } from '../intake/claimed-file.js';
+import { recoverClaimedFiles, readClaimedFile, type IntakeControl, type IntakeItem } from '../intake/claimed-file.js';
+import { forkOrderOf } from '../daemon/fork-requests.js';
+import type { CancelOrder } from '../pipeline/run-controls.js';
+import type { ForkOrder } from '../pipeline/runner-contract.js';
+import { StoreControls, type QueuedCancel } from './store-controls.js';
+import { coalesced } from './coalesced-run.js';
+import { tablesOf } from './postgres-connection.js';
+import { readJournalRows } from './postgres-session-store.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { SessionInterruptedError } from '../pipeline/runner-contract.js';
 import type { OperationalLog } from '../log-contract.js';
@@ -48,6 +55,26 @@ const POLL_MS = 1000;
 const PROJECTION_DELAY_MS = 20;
 const HEARTBEAT = "record this daemon's heartbeat in the store";
 
+/** The cancel a queued store control orders (its file was archived when the store took it). */
+function cancelOrderOf(cancel: QueuedCancel): CancelOrder {
+  return {
+    controlId: cancel.control_id,
+    by: cancel.by,
+    claimedBy: cancel.claimed_by,
+    reason: cancel.reason,
+    claimedAt: cancel.claimed_at,
+    sourceFile: cancel.source_file,
+    claimedPath: null,
+  };
+}
+
+/** The fork a queued request carries (written by the intake that accepted it), as the runner takes it. */
+function forkOf(fork: Record<string, unknown> | undefined): { fork?: ForkOrder } {
+  if (fork === undefined) return {};
+  const order = forkOrderOf(fork);
+  return typeof order === 'string' ? {} : { fork: order };
+}
+
 /** Opens the Postgres store; throws StoreUnreachableError (exit 2, naming host and port) when it does not answer. */
 export async function openClusterBackend(config: GovflowConfig, log: OperationalLog): Promise<Backend> {
   const cluster = await openClusterStore(config, (message) =>
@@ -85,6 +112,9 @@ export class ClusterWork implements WorkSource {
   private http: HttpApi | null = null;
   private readonly deliverOutbox: () => Promise<void>;
   private readonly storeIntake: StoreIntake;
+  private readonly controls: StoreControls;
+  /** Sessions whose cancel was handed to their run here and has not settled. */
+  private readonly cancelling = new Set<string>();
   private projecting: Promise<void> | null = null;
   private readonly remoteEvents: RemoteSessionEvents;
   private readonly outages: OutageLog;
@@ -105,7 +135,13 @@ export class ClusterWork implements WorkSource {
     // Intake only commits to the store, so it is not bounded by the running sessions.
     this.intakeConcurrency = Math.max(config.intake.concurrency, 8);
     this.label = `cluster mode: daemon ${cluster.daemonId}, store ${cluster.schema}, `;
-    this.storeIntake = new StoreIntake(config, cluster.leases, log);
+    this.controls = new StoreControls(cluster.pool, cluster.schema);
+    const table = tablesOf(cluster.schema);
+    this.storeIntake = new StoreIntake(config, cluster.leases, log, {
+      store: this.controls,
+      records: async (sessionId) => (await readJournalRows(cluster.pool, table, sessionId)).records,
+      events: this.events,
+    });
     this.outages = new OutageLog(log);
     this.deliverOutbox = outboxDelivery(cluster, config.paths.outbox, config.daemon.fsync, log);
     this.remoteEvents = new RemoteSessionEvents(this.events, (sessionId) => this.running.has(sessionId));
@@ -168,6 +204,27 @@ export class ClusterWork implements WorkSource {
     return this.storeIntake.handle(item);
   }
 
+  /** A control goes to the store at once (the holder of its session applies a cancel). */
+  handleControl(item: IntakeControl): Promise<void> {
+    return this.storeIntake.handle(item);
+  }
+
+  /**
+   * Cancels queued in the store for sessions running here (docs/run-control.md): their calls are
+   * aborted now. One that its run did not apply (it paused or ended first) stays queued: a paused
+   * session is claimable with it, and whoever claims it ends it cancelled.
+   */
+  private readonly checkControls = coalesced(async () => {
+    const here = [...this.cluster.store.heldLeases().keys()].filter((sessionId) => !this.cancelling.has(sessionId));
+    for (const { sessionId, cancel } of await this.controls.pendingCancels(here)) {
+      if (this.cancelling.has(sessionId)) continue;
+      const delivery = this.context.runtime.runner.cancelRunning(sessionId, cancelOrderOf(cancel));
+      if (delivery === null) continue;
+      this.cancelling.add(sessionId);
+      void delivery.finally(() => this.cancelling.delete(sessionId));
+    }
+  });
+
   async prepare(): Promise<void> {
     const { config, cluster } = this;
     const { events } = this.context.runtime;
@@ -191,7 +248,11 @@ export class ClusterWork implements WorkSource {
       cluster.pool,
       cluster.schema,
       {
-        work: () => this.pump(),
+        work: (payload) => {
+          this.pump();
+          if (payload !== undefined && this.cluster.store.heldLeases().has(payload))
+            void this.checkControls().catch(() => undefined);
+        },
         audit: () => void this.projectChain(),
         results: (payload) => this.resultNotice(payload),
       },
@@ -233,6 +294,7 @@ export class ClusterWork implements WorkSource {
         () => {
           void this.storeIntake.retry();
           this.pump();
+          void this.checkControls().catch(() => undefined);
           void this.projectChain();
           void this.deliverOutbox();
         },
@@ -302,6 +364,26 @@ export class ClusterWork implements WorkSource {
     const { runner } = this.context.runtime;
     const { sessionId, request } = claimed;
     await this.versions.pin(sessionId, claimed.governanceHash);
+    if (claimed.control) {
+      // A cancel waits for it: the session ends cancelled before anything else runs.
+      const order = cancelOrderOf(claimed.control);
+      if (claimed.journaled) await runner.cancelStopped(sessionId, order, signal);
+      else
+        await runner.startSession(
+          {
+            requestId: claimed.requestId,
+            sessionId,
+            text: request.text,
+            user: request.user,
+            metadata: request.metadata,
+            sourceFile: request.source_file,
+            claimedPath: null,
+            cancel: order,
+          },
+          signal,
+        );
+      return;
+    }
     if (claimed.previousState === 'paused' && claimed.reply) {
       const reply = claimed.reply;
       // The runner logs how each session ends.
@@ -329,6 +411,7 @@ export class ClusterWork implements WorkSource {
           metadata: request.metadata,
           sourceFile: request.source_file,
           claimedPath: null,
+          ...forkOf(request.fork),
         },
         signal,
       );

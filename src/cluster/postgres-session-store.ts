@@ -8,6 +8,7 @@ import type { AuditEntryInput } from '../store/session-store.js';
 import { parseEntries } from '../audit/audit-entry-parse.js';
 import { parseJournalRecord } from '../store/session-journal.js';
 import type {
+  ControlRecord,
   CrashRecord,
   ExchangeRecord,
   FinishedRecord,
@@ -87,6 +88,16 @@ class PostgresStoredSession implements StoredSession {
 
   async commitMessage(record: MessageRecord, audit: AuditEntryInput): Promise<{ entryHash: string | null }> {
     const [hash] = await this.write([record], [audit], { governance_hash: record.governance_hash });
+    return { entryHash: hash ?? null };
+  }
+
+  async commitControl(record: ControlRecord, audit: AuditEntryInput): Promise<{ entryHash: string | null }> {
+    // A cancel consumes the session's waiting controls and replies (they are applied, or refused by its end).
+    const [hash] = await this.write(
+      [record],
+      [audit],
+      record.action === 'cancel' ? { replies_applied: true } : undefined,
+    );
     return { entryHash: hash ?? null };
   }
 
@@ -250,6 +261,12 @@ export class PostgresSessionStore implements SessionStore {
     return { session: new PostgresStoredSession(sessionId, lease, this.options.committer), records };
   }
 
+  async records(sessionId: string): Promise<JournalRecord[]> {
+    const { records } = await readJournalRows(this.options.pool, this.table, sessionId);
+    if (records.length === 0) throw new GovflowError('request', `no session "${sessionId}" in the store`);
+    return records;
+  }
+
   async auditedMessages(sessionId: string): Promise<AuditedMessages> {
     const rows = await this.options.pool.query<{ message_id: string; entry: string }>(
       `select message_id, entry from ${this.table('audit_entries')} where session_id = $1 order by position`,
@@ -263,7 +280,7 @@ export class PostgresSessionStore implements SessionStore {
           'internal',
           `the store's audit entry of message ${row.message_id} (session ${sessionId}) cannot be read as an audit entry`,
         );
-      audited.set(row.message_id, { sequence: entry.sequence, agent: entry.agent });
+      audited.set(row.message_id, { sequence: entry.sequence, agent: entry.agent, hash: entry.hash });
     }
     return audited;
   }

@@ -41,7 +41,8 @@ export class RemoteSessionEvents {
       } catch {
         continue;
       }
-      if (!parsed) continue;
+      // An operator's entry (docs/run-control.md) is not a message: no `message` event.
+      if (!parsed || parsed.sequence === null) continue;
       const { sequence, agent, status, outputType, messageId } = parsed;
       this.events.emit('message', {
         sessionId,

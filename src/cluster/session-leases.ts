@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import { inTransaction, tablesOf } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
+import type { QueuedCancel } from './store-controls.js';
 
 export interface QueuedRequest {
   sessionId: string;
@@ -16,6 +17,8 @@ export interface QueuedRequest {
   sourceFile: string;
   /** Where the request file was claimed (to tell our own entry from a duplicate after a crash). */
   claimedPath: string | null;
+  /** A fork, retry or re-run's origin (docs/run-control.md; daemon/fork-requests.ts). */
+  fork?: Record<string, unknown>;
 }
 
 export interface ClaimedSession {
@@ -30,9 +33,12 @@ export interface ClaimedSession {
     metadata: Record<string, unknown> | null;
     source_file: string;
     claimed_path: string | null;
+    fork?: Record<string, unknown>;
   };
   /** The oldest reply not applied yet, for a paused session. */
   reply: QueuedReply | null;
+  /** A cancel waiting for the session (store-controls.ts): it goes before anything else. */
+  control: QueuedCancel | null;
   /** True when the session has journal records (it ran before: resume it). */
   journaled: boolean;
   /** The governance version the session is pinned to (null until its first message). */
@@ -62,6 +68,15 @@ export class SessionLeases {
     this.channels = channelsOf(schema);
   }
 
+  /** The request id of a session, or null when the store has no such session. */
+  async requestIdOf(sessionId: string): Promise<string | null> {
+    const found = await this.pool.query<{ request_id: string }>(
+      `select request_id from ${this.table('sessions')} where session_id = $1`,
+      [sessionId],
+    );
+    return found.rows[0]?.request_id ?? null;
+  }
+
   /** A request or session id the store has is a duplicate; `ours`: this very file, enqueued before a crash (archive it, no error). */
   async enqueue(request: QueuedRequest): Promise<EnqueueOutcome> {
     const document = {
@@ -70,6 +85,7 @@ export class SessionLeases {
       metadata: request.metadata,
       source_file: request.sourceFile,
       claimed_path: request.claimedPath,
+      ...(request.fork ? { fork: request.fork } : {}),
     };
     try {
       await this.pool.query(
@@ -144,7 +160,8 @@ export class SessionLeases {
         where s.session_id = candidate.session_id
        returning s.session_id as "sessionId", s.request_id as "requestId", s.epoch::float8 as epoch, candidate.state as "previousState", s.request,
          s.governance_hash as "governanceHash",
-         (select r.reply from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied order by r.id limit 1) as reply,
+         (select r.reply from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied and not (r.reply ? 'control') order by r.id limit 1) as reply,
+         (select r.reply->'control' from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied and r.reply ? 'control' order by r.id limit 1) as control,
          exists (select 1 from ${this.table('journal')} j where j.session_id = s.session_id) as journaled`,
       [this.daemonId, this.leaseMs],
     );

@@ -1,11 +1,28 @@
 /**
  * Intake in cluster mode: a claimed item is committed to the store, then archived; a duplicate or a
- * reply that cannot apply goes to system/failed/. While Postgres does not answer, the item is kept
- * (its file stays in system/processing/) for `retry()`.
+ * reply that cannot apply goes to system/failed/. A control (docs/run-control.md) is checked and
+ * queued: a cancel for whichever daemon holds its session, a fork, retry or re-run as a new queued
+ * session. While Postgres does not answer, the item is kept (its file stays in
+ * system/processing/) for `retry()`.
  */
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
-import type { IntakeItem } from '../intake/claimed-file.js';
+import type { IntakeControl, IntakeItem } from '../intake/claimed-file.js';
+import { sessionIdForClaim } from '../intake/claim-name.js';
+import { writeControlOutcome, type ControlOutcome } from '../intake/control-outcome.js';
+import { controlActor } from '../intake/file-owner.js';
+import { forkPoint, type ForkAction } from '../pipeline/fork-point.js';
+import type { SessionEvents } from '../pipeline/session-events.js';
+import { foldRecords } from '../pipeline/session-state.js';
+import type { JournalRecord } from '../store/session-journal.js';
+import {
+  claimedAtOf,
+  controlIdFor,
+  forkRequestDocument,
+  forkRequestId,
+  MAX_FORK_NUMBER,
+} from '../daemon/fork-requests.js';
+import type { StoreControls } from './store-controls.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { generateSessionId } from '../pipeline/session-runner.js';
@@ -23,6 +40,12 @@ export class StoreIntake {
     private readonly config: GovflowConfig,
     private readonly leases: SessionLeases,
     private readonly log: OperationalLog,
+    private readonly controls: {
+      store: StoreControls;
+      /** A session's journal records from the store (empty when it has none). */
+      records: (sessionId: string) => Promise<JournalRecord[]>;
+      events: SessionEvents;
+    },
   ) {}
 
   /** Commits one claimed item (or keeps it for `retry`); never throws. */
@@ -59,6 +82,7 @@ export class StoreIntake {
       await moveToFailed(config.paths, item.claimedPath, item.sourceFile, reason, { durable: config.daemon.fsync });
       this.log.warn('request file rejected: moved to system/failed/', { file: item.sourceFile, reason });
     };
+    if (item.kind === 'control') return this.enqueueControl(item, archive, reject);
     if (item.kind === 'reply') {
       const refused = await this.leases.enqueueReply(item.sessionId, {
         text: item.reply,
@@ -72,7 +96,16 @@ export class StoreIntake {
     const { requestId, text, user, metadata, sourceFile, claimedPath } = item;
     // The request id is the key: a session id made here again after a crash never makes a second session.
     const sessionId = item.sessionId ?? generateSessionId(item.receivedAt, config.timezone);
-    const outcome = await this.leases.enqueue({ sessionId, requestId, text, user, metadata, sourceFile, claimedPath });
+    const outcome = await this.leases.enqueue({
+      sessionId,
+      requestId,
+      text,
+      user,
+      metadata,
+      sourceFile,
+      claimedPath,
+      ...(item.fork ? { fork: item.fork } : {}),
+    });
     if (outcome.kind === 'duplicate' && !outcome.ours) {
       return reject(
         outcome.column === 'request_id'
@@ -81,5 +114,93 @@ export class StoreIntake {
       );
     }
     archive();
+  }
+
+  /** Checks a control against the store and queues it (throws only when Postgres does not answer: kept for retry). */
+  private async enqueueControl(
+    item: IntakeControl,
+    archive: () => void,
+    reject: (reason: string) => Promise<void>,
+  ): Promise<void> {
+    const actor = controlActor(item.claimedPath, item.httpUser, item.by);
+    let outcome: Omit<ControlOutcome, 'control' | 'session_id' | 'source_file' | 'at'>;
+    if (item.action === 'cancel') {
+      const refused = await this.controls.store.enqueueCancel(item.sessionId, {
+        action: 'cancel',
+        control_id: controlIdFor(item),
+        by: actor.by,
+        claimed_by: actor.claimedBy,
+        reason: item.reason,
+        claimed_at: claimedAtOf(item),
+        source_file: item.sourceFile,
+      });
+      outcome = refused === null ? { status: 'accepted' } : { status: 'refused', reason: refused };
+    } else outcome = await this.enqueueFork(item, actor);
+    if (outcome.status === 'refused') await reject(outcome.reason!);
+    else archive();
+    const settled: ControlOutcome = {
+      control: item.action,
+      session_id: item.sessionId,
+      ...outcome,
+      source_file: item.sourceFile,
+      at: new Date().toISOString(),
+    };
+    try {
+      writeControlOutcome(this.config.paths, settled, this.config.daemon.fsync);
+    } catch (error) {
+      this.log.warn('cannot record the outcome of a control for the CLI', { error: errorMessage(error) });
+    }
+    this.controls.events.emit('control_settled', settled);
+  }
+
+  private async enqueueFork(
+    item: IntakeControl,
+    actor: { by: string; claimedBy: string | null },
+  ): Promise<Omit<ControlOutcome, 'control' | 'session_id' | 'source_file' | 'at'>> {
+    const records = await this.controls.records(item.sessionId);
+    if (records.length === 0)
+      return { status: 'refused', reason: `no session "${item.sessionId}" exists in the store: check the session_id` };
+    const state = foldRecords(records);
+    const point = forkPoint(state, item.action as ForkAction, item.from);
+    if ('refusal' in point) return { status: 'refused', reason: point.refusal };
+    // The same claim gives the same new session id: applied again after a crash, it finds its own.
+    const sessionId = sessionIdForClaim(item.claimedPath, this.config.timezone);
+    const names = item.requestId
+      ? [item.requestId]
+      : Array.from({ length: MAX_FORK_NUMBER }, (_unused, n) =>
+          forkRequestId(state.session.request_id, item.action, n + 1),
+        );
+    for (const requestId of names) {
+      const document = forkRequestDocument({
+        original: state.session,
+        item,
+        actor,
+        from: point.from,
+        sessionId,
+        requestId,
+      });
+      const queued = await this.leases.enqueue({
+        sessionId,
+        requestId,
+        text: document.request,
+        user: document.user ?? null,
+        metadata: (document.metadata as Record<string, unknown> | undefined) ?? null,
+        sourceFile: `${item.action}-${requestId}.json`,
+        claimedPath: item.claimedPath,
+        fork: document.fork as Record<string, unknown>,
+      });
+      if (queued.kind === 'queued' || queued.ours)
+        return { status: 'accepted', new_session_id: sessionId, new_request_id: requestId };
+      if (queued.column === 'session_id') {
+        const ownRequest = await this.leases.requestIdOf(sessionId);
+        if (ownRequest !== null) return { status: 'accepted', new_session_id: sessionId, new_request_id: ownRequest };
+      }
+    }
+    return {
+      status: 'refused',
+      reason: item.requestId
+        ? `request_id "${item.requestId}" was already accepted: choose another, or leave it out`
+        : `no free request id of the form ${forkRequestId(state.session.request_id, item.action, 1)}…${MAX_FORK_NUMBER}: give one in "request_id"`,
+    };
   }
 }

@@ -11,7 +11,11 @@ export class StoreListener {
   constructor(
     private readonly pool: pg.Pool,
     private readonly schema: string,
-    private readonly handlers: { work(): void; audit(): void; results(payload: string | undefined): void },
+    private readonly handlers: {
+      work(payload: string | undefined): void;
+      audit(): void;
+      results(payload: string | undefined): void;
+    },
     private readonly options: { log: OperationalLog; retryMs: number; active: () => boolean },
   ) {}
 
@@ -28,7 +32,7 @@ export class StoreListener {
     }
     this.client = client;
     client.on('notification', (message) => {
-      if (message.channel === channels.work) this.handlers.work();
+      if (message.channel === channels.work) this.handlers.work(message.payload);
       else if (message.channel === channels.audit) this.handlers.audit();
       else if (message.channel === channels.results) this.handlers.results(message.payload);
     });

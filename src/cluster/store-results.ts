@@ -2,7 +2,8 @@
  * Results as `govflow run` reads them in cluster mode: a reply's result is filed in the outbox of
  * the daemon that took the request, maybe another root's, so the run waits on the store instead.
  */
-import type { ResultSource } from '../store/session-reads.js';
+import type { ResultSource, SessionReads, SessionStanding } from '../store/session-reads.js';
+import { ClusterReads } from './cluster-reads.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { openPool, quoteIdentifier, storeSettings } from './postgres-connection.js';
 
@@ -29,6 +30,24 @@ export async function openStoreResults(config: GovflowConfig): Promise<StoreResu
       );
       return found.rows[0]?.result_json ?? null;
     },
+    close: () => pool.end(),
+  };
+}
+
+/** Where sessions stand in the store, for `govflow cancel|retry|fork|rerun` (docs/run-control.md). */
+export interface StoreStandings {
+  standing(sessionId: string): Promise<SessionStanding | null>;
+  unfinished(): Promise<Awaited<ReturnType<NonNullable<SessionReads['unfinishedSessions']>>>>;
+  close(): Promise<void>;
+}
+
+export async function openStoreStandings(config: GovflowConfig): Promise<StoreStandings> {
+  const settings = storeSettings(config);
+  const pool = await openPool({ ...settings, poolSize: 1, applicationName: 'govflow control' });
+  const reads = new ClusterReads(pool, settings.schema, null, config.paths, config.timezone);
+  return {
+    standing: (sessionId) => reads.sessionStanding(sessionId),
+    unfinished: () => reads.unfinishedSessions(),
     close: () => pool.end(),
   };
 }

@@ -121,6 +121,7 @@ export class GovflowDaemon {
       concurrency: this.work.intakeConcurrency,
       timezone: config.timezone,
       handle: (item) => this.work.handle(item),
+      handleControl: (item) => this.work.handleControl(item),
       onRejected: (rejection) =>
         log.warn('request file rejected: moved to system/failed/', { file: rejection.file, reason: rejection.reason }),
       log: (level, message, fields) => log[level](message, fields as Record<string, unknown> | undefined),
@@ -142,7 +143,6 @@ export class GovflowDaemon {
         registry: this.registry,
         submit: (submission) => intake.submit(submission),
         log,
-        cancellation: this.runtime.cancellation,
         readiness: () =>
           this.state === 'running'
             ? { ready: true, reason: 'ready' }

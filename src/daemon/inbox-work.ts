@@ -1,17 +1,27 @@
 /**
- * The files backend's work: a claimed item is a session run here, in an intake slot. Recovery
- * starts from the claimed files: a claim maps to its session id, so its session resumes from the
- * journal or starts. Recovered requests go ahead of new ones; replies once their sessions ran.
+ * The files backend's work: a claimed item is a session run here, in an intake slot; a control is
+ * applied at once (inbox-controls.ts). Recovery starts from the claimed files: controls first (a
+ * cancel applies before its session would resume), then a claim maps to its session id, so its
+ * session resumes from the journal or starts. Recovered requests go ahead of new ones; replies
+ * once their sessions ran.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { errorMessage } from '../errors.js';
 import {
+  claimedItem,
   readClaimedFile,
   recoverClaimedFiles,
+  type IntakeControl,
   type IntakeItem,
   type IntakeReply,
   type IntakeRequest,
 } from '../intake/claimed-file.js';
+import { claimInboxControls } from '../intake/control-sweep.js';
+import { ownerUidOf } from '../intake/file-owner.js';
+import { peekControlText } from '../intake/inbox-intake.js';
+import type { ForkOrder } from '../pipeline/runner-contract.js';
+import { forkOrderOf } from './fork-requests.js';
+import { InboxControls } from './inbox-controls.js';
 import { claimedAtOf, sessionIdForClaim } from '../intake/claim-name.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import type { InboxIntake } from '../intake/inbox-intake.js';
@@ -34,13 +44,23 @@ export class InboxWork implements WorkSource {
   /** Claims a crash left in processing/, listed before anything new is claimed. */
   private leftovers: string[] = [];
   private recovery: Promise<void> = Promise.resolve();
+  /** Controls a crash left claimed or that waited in the inbox, applied before anything resumes. */
+  private controlRecovery: Promise<void> = Promise.resolve();
+  private readonly controls: InboxControls;
 
   constructor(private readonly context: WorkContext) {
     const { config, events } = context.runtime;
     this.intakeConcurrency = config.intake.concurrency;
     this.events = events;
     this.sessionRuns = new SessionRuns(config.paths.sessions);
+    this.controls = new InboxControls(context, this.sessionRuns, () => this.intake);
     this.stopSteps = { taking: [['recovery', () => this.recovery]], finishing: [], closing: [] };
+  }
+
+  /** A control, at its claim (the intake's own lane): after the controls recovery applies. */
+  async handleControl(item: IntakeControl): Promise<void> {
+    await this.controlRecovery;
+    await this.controls.apply(item);
   }
 
   private get stopped(): boolean {
@@ -58,13 +78,27 @@ export class InboxWork implements WorkSource {
       });
     // From now on processing/ also holds this daemon's own fresh claims (inbox files, HTTP
     // submissions), which recovery must not run a second time.
-    this.leftovers = await recoverClaimedFiles(config.paths);
+    const leftovers = await recoverClaimedFiles(config.paths);
+    const isControl = (claimedPath: string) => {
+      const text = peekControlText(claimedPath);
+      return (
+        text !== null && claimedItem(claimedPath, Buffer.from(text, 'utf8'), config.intake.max_bytes).kind === 'control'
+      );
+    };
+    const controls = leftovers.filter(isControl);
+    this.leftovers = leftovers.filter((claimedPath) => !controls.includes(claimedPath));
+    // Controls dropped while no daemon ran: claimed now, so they apply before any session resumes.
+    this.leftoverControls = [...controls, ...claimInboxControls(config.paths, config.intake.max_bytes)];
   }
+
+  private leftoverControls: string[] = [];
 
   recover(): Promise<void> {
     const { config, runner } = this.context.runtime;
     const log = this.context.log;
-    this.recovery = this.recoverClaims(this.leftovers)
+    this.controlRecovery = this.recoverControls(this.leftoverControls);
+    this.recovery = this.controlRecovery
+      .then(() => this.recoverClaims(this.leftovers))
       .then(() => resumeOrphanedRuns(config.paths.state, runner, this.context.signal, log))
       .then(() => undefined)
       .catch((error: unknown) => {
@@ -76,6 +110,22 @@ export class InboxWork implements WorkSource {
   }
 
   async started(): Promise<void> {}
+
+  /** Applies the controls a crash or a stopped daemon left, one by one, before the sessions resume. */
+  private async recoverControls(claimedPaths: string[]): Promise<void> {
+    const { config } = this.context.runtime;
+    if (claimedPaths.length > 0)
+      this.context.log.info('applying controls left by an earlier run', { controls: claimedPaths.length });
+    for (const claimedPath of claimedPaths) {
+      if (this.stopped) return;
+      try {
+        const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
+        if (item.kind === 'control') await this.controls.apply(item);
+      } catch (error) {
+        this.cannotRecover(claimedPath, error);
+      }
+    }
+  }
 
   private async recoverClaims(leftovers: string[]): Promise<void> {
     const { config } = this.context.runtime;
@@ -107,6 +157,8 @@ export class InboxWork implements WorkSource {
   /** Runs one claim a crash left; a reply is handed back for later. Logs, never throws. */
   private async recoverClaim(claimedPath: string): Promise<IntakeReply | null> {
     const { config, runner } = this.context.runtime;
+    // Handled meanwhile (a cancel of its queued session archived it).
+    if (!existsSync(claimedPath)) return null;
     // One damaged journal (JournalFormatError names file:line) must not stop the others.
     try {
       const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
@@ -120,6 +172,10 @@ export class InboxWork implements WorkSource {
         return null;
       }
       if (item.kind === 'reply') return item;
+      if (item.kind === 'control') {
+        await this.controls.apply(item);
+        return null;
+      }
       const sessionId = this.sessionIdFor(item);
       if (sessionStartedByClaim(config.paths.sessions, sessionId, item.claimedPath)) {
         await this.runSession(sessionId, (signal) => runner.recoverSession(sessionId, signal));
@@ -171,6 +227,8 @@ export class InboxWork implements WorkSource {
     work: (signal: AbortSignal, track: (sessionId: string) => void) => Promise<SessionOutcome>,
   ): Promise<void> {
     let tracked = sessionId;
+    // One session has one writer here: a control applying to it finishes first.
+    if (sessionId !== null) while (this.sessionRuns.busy(sessionId)) await this.sessionRuns.ended(sessionId);
     let ended = sessionId === null ? () => {} : this.sessionRuns.begin(sessionId);
     try {
       await work(this.context.signal, (started) => {
@@ -192,6 +250,7 @@ export class InboxWork implements WorkSource {
   }
 
   handle(item: IntakeItem): Promise<void> {
+    if (item.kind === 'control') return this.handleControl(item);
     return this.run(item, false);
   }
 
@@ -234,10 +293,32 @@ export class InboxWork implements WorkSource {
       }
       return;
     }
+    if (item.kind === 'control') return this.controls.apply(item);
     const sessionId = this.sessionIdFor(item);
+    // A control applying to this session (a cancel while it was queued) goes first.
+    while (this.sessionRuns.busy(sessionId)) await this.sessionRuns.ended(sessionId);
+    // Handled while it waited: a cancel made and ended its session from this very claim.
+    if (!existsSync(item.claimedPath)) return;
+    if (sessionStartedByClaim(config.paths.sessions, sessionId, item.claimedPath)) {
+      await this.runSession(sessionId, (signal) => runner.recoverSession(sessionId, signal));
+      return;
+    }
     if (runner.sessionExists(sessionId)) {
       await reject(`session_id "${sessionId}" is already in use; omit session_id or choose a new one`);
       return;
+    }
+    let fork: ForkOrder | undefined;
+    if (item.fork !== undefined) {
+      // Written by this daemon when it accepted a fork (docs/run-control.md); not a client's to send.
+      const order =
+        ownerUidOf(item.claimedPath) === process.getuid?.()
+          ? forkOrderOf(item.fork)
+          : "the file is not the daemon's own";
+      if (typeof order === 'string') {
+        await reject(`"fork" is the daemon's own field (${order}): to fork a session, drop a control file`);
+        return;
+      }
+      fork = order;
     }
     const request = {
       requestId: item.requestId,
@@ -248,6 +329,7 @@ export class InboxWork implements WorkSource {
       sourceFile: item.sourceFile,
       claimedPath: item.claimedPath,
       ...(recovered ? { recoveredSince: (claimedAtOf(item.claimedPath) ?? new Date(0)).toISOString() } : {}),
+      ...(fork ? { fork } : {}),
     };
     await this.runSession(null, (signal, track) => runner.startSession(request, signal, track));
   }

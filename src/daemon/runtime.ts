@@ -15,7 +15,6 @@ import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { costCalculator, createProvider } from '../llm/create-provider.js';
 import { limitAnswerSize } from '../llm/answer-size-limit.js';
 import type { LlmProvider } from '../llm/provider.js';
-import { SessionCancellation } from '../llm/session-cancellation.js';
 import { SessionRunner } from '../pipeline/session-runner.js';
 import type { OperationalLog } from '../log-contract.js';
 import { SessionEvents } from '../pipeline/session-events.js';
@@ -33,8 +32,6 @@ export interface Runtime {
   config: GovflowConfig;
   governance: GovernanceSource;
   provider: LlmProvider;
-  /** The provider pipeline's cancellation layer: the HTTP chat cancels sessions through it. */
-  cancellation: SessionCancellation;
   /** The files store's audit writer; null when another store keeps the audit trail (cluster mode). */
   audit: AuditLogWriter | null;
   runner: SessionRunner;
@@ -114,7 +111,6 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
   const claimsFrom =
     audit && options.owner === 'daemon' ? recoveryPoint(config.paths, audit.position(), config.daemon.fsync) : null;
   const events = new SessionEvents();
-  const cancellation = new SessionCancellation();
   // Tools agents may be offered (README "Give an agent tools"). MCP servers a killed daemon left running go first.
   const tools = new ToolBox(config, { env, log: options.log });
   tools.reapOrphans();
@@ -147,8 +143,9 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     governance: (sessionId) =>
       options.governanceFor ? options.governanceFor(sessionId, governance) : governance.current(),
     // The provider pipeline, composed once: every provider's answers obey llm.max_output_bytes
-    // (injected ones too), and calls of a cancelled session are aborted. The runner adds retries.
-    provider: limitAnswerSize(cancellation.layer(provider), config.llm.max_output_bytes),
+    // (injected ones too). The runner adds retries; a cancel aborts calls through the session's
+    // one signal (docs/run-control.md).
+    provider: limitAnswerSize(provider, config.llm.max_output_bytes),
     store: options.store ?? filesStore!,
     complianceViolations,
     costUsd: costCalculator(config, (message) => options.log?.warn(message)),
@@ -162,7 +159,6 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
     config,
     governance,
     provider,
-    cancellation,
     audit,
     runner,
     tools,

@@ -21,6 +21,16 @@ export class SessionRuns {
     };
   }
 
+  /** True while a run, reply or control of this process works on the session. */
+  busy(sessionId: string): boolean {
+    return this.runs.has(sessionId);
+  }
+
+  /** Resolves once the work on the session now ends (another may begin right after: check `busy` again). */
+  async ended(sessionId: string): Promise<void> {
+    await this.runs.get(sessionId);
+  }
+
   /** Null once a reply may be applied, or why not (waits for no one, or answered meanwhile); `onWait` hears each wait. */
   async replyMayApply(sessionId: string, onWait: () => void): Promise<string | null> {
     let answered: string | null = null;

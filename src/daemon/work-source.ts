@@ -3,7 +3,7 @@
  * Postgres (src/cluster/cluster-work.ts). Types only, so a backend needs nothing else of the daemon.
  */
 import type { InboxIntake } from '../intake/inbox-intake.js';
-import type { IntakeItem } from '../intake/claimed-file.js';
+import type { IntakeControl, IntakeItem } from '../intake/claimed-file.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { HttpApi } from '../http/http-server.js';
 import type { SessionReads } from '../store/session-reads.js';
@@ -38,6 +38,8 @@ export interface WorkSource {
   /** The ready line's words about the backend, ending in ", " when any. */
   readonly label: string;
   handle(item: IntakeItem): Promise<void>;
+  /** A control at its claim, outside the intake's slots (docs/run-control.md). */
+  handleControl(item: IntakeControl): Promise<void>;
   /** Before the HTTP API opens and anything new is claimed (claims a crash left are listed here). */
   prepare(intake: InboxIntake): Promise<void>;
   /** Before the intake starts: crash recovery, taken up by the intake or the store. */

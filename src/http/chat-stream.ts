@@ -109,7 +109,6 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
       complete();
     });
     offs.push(context.events.readChunks(sessionId));
-    if (cancelOnDisconnect) context.cancellation.watch(sessionId);
     try {
       if (resuming) await context.intake.reply(sessionId, { reply: fields.message }, caller.user, 'reply');
       else {
@@ -140,11 +139,17 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     if (completed) open.end();
     open.onClose(() => {
       for (const off of offs.splice(0)) off();
+      // The client asked for it: a cancel like any other (docs/run-control.md), by the client's user.
       if (cancelOnDisconnect && !finishedOrPaused()) {
-        context.cancellation.cancel(
-          sessionId,
-          'the chat client disconnected and asked cancel_on_disconnect=true: the session was cancelled',
-        );
+        void context.intake
+          .control(
+            sessionId,
+            'cancel',
+            { reason: 'the chat client disconnected and asked cancel_on_disconnect=true' },
+            caller.user,
+            null,
+          )
+          .catch(() => undefined);
       }
     });
   });

@@ -18,6 +18,9 @@ import { generateSessionId } from '../pipeline/session-runner.js';
 import { badRequest, conflict } from './http-problem.js';
 import type { SessionReads } from '../store/session-reads.js';
 import { isPlainObject } from '../message/json-text.js';
+import { parseControlDocument, type ControlAction } from '../intake/control-file.js';
+import type { ControlOutcome } from '../intake/control-outcome.js';
+import type { SessionEvents } from '../pipeline/session-events.js';
 
 export interface HttpIntakeOptions {
   /** The intake's handoff (InboxIntake.submit): resolves once the submission is durable. */
@@ -134,6 +137,51 @@ export class HttpIntake {
     }
     const name = `reply-${sessionId}-${Date.now()}-${randomBase36(6)}.json`;
     await this.options.submit({ name, text: `${JSON.stringify(document)}\n`, requestId: null });
+  }
+
+  /**
+   * Hands a control (docs/run-control.md) on `sessionId` to the intake, durably, as the token's
+   * user; 400 for a bad body. With `settle`, resolves with how the daemon applied it (a fork's new
+   * ids), else once it is durable. `events` is where the work source tells (control_settled).
+   */
+  async control(
+    sessionId: string,
+    action: ControlAction,
+    body: unknown,
+    user: string,
+    settle: { events: SessionEvents; timeoutMs: number } | null,
+  ): Promise<ControlOutcome | null> {
+    const fields = body === undefined || body === null ? {} : objectBody(body, '{"reason": "..."}');
+    const checked = parseControlDocument(fields, 'http');
+    if (checked.kind === 'invalid' && !checked.reason.startsWith('"control"')) throw badRequest(checked.reason);
+    const document = { control: action, session_id: sessionId, ...fields, http_user: user };
+    const parsed = parseControlDocument(document);
+    if (parsed.kind === 'invalid') throw badRequest(parsed.reason);
+    const name = `control-${action}-${sessionId}-${Date.now()}-${randomBase36(6)}.json`;
+    let settled: ((outcome: ControlOutcome) => void) | null = null;
+    const outcome = settle
+      ? new Promise<ControlOutcome>((resolve) => {
+          settled = resolve;
+        })
+      : null;
+    const off = settle?.events.on('control_settled', (event) => {
+      if (event.source_file === name) settled?.(event);
+    });
+    try {
+      await this.options.submit({ name, text: `${JSON.stringify(document)}\n`, requestId: null });
+      if (!outcome || !settle) return null;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), settle.timeoutMs);
+      });
+      try {
+        return await Promise.race([outcome, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    } finally {
+      off?.();
+    }
   }
 
   /** The user and session a request id belongs to, from its registry marker; null when never accepted. */

@@ -18,7 +18,6 @@ import { streamSessionEvents } from './session-event-stream.js';
 import type { SessionLookup } from './session-lookup.js';
 import type { SessionReads, SessionRow } from '../store/session-reads.js';
 import { ListingQueryError, parseListingFilters, type SessionListing } from '../store/session-listing.js';
-import type { SessionCancellation } from '../llm/session-cancellation.js';
 import { SseConnection } from './sse-connection.js';
 
 export interface RouteContext {
@@ -33,7 +32,8 @@ export interface RouteContext {
   isStopping: () => boolean;
   /** Every open event stream, so shutdown can end them with a final event. */
   streams: Set<SseConnection>;
-  cancellation: SessionCancellation;
+  /** intake.max_bytes and the timezone: a queued claim is read as the intake reads it. */
+  limits: { maxBytes: number; timezone: string };
   /** The backend's read seam: the root's files, or Postgres in cluster mode (src/cluster/cluster-reads.ts). */
   reads: SessionReads;
   /** `GET /v1/sessions` and the web view's lineage links (store/session-listing.ts). */

@@ -18,12 +18,12 @@ import { GovflowMetrics, type MetricsSources } from './http-metrics.js';
 import { badRequest, HttpProblem, notFound, problemOf } from './http-problem.js';
 import { registerRoutes, type RouteContext } from './http-routes.js';
 import { registerChatRoute } from './chat-stream.js';
+import { registerControlRoutes } from './control-routes.js';
 import { SessionLookup } from './session-lookup.js';
 import { registerSecurityHeaders, type ContentSources } from './security-headers.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
 import { indexRowText, SessionIndex, type SessionChanges } from '../store/session-index.js';
 import { QueuedRequests } from '../intake/queued-requests.js';
-import type { SessionCancellation } from '../llm/session-cancellation.js';
 
 export interface HttpApiOptions {
   config: GovflowConfig;
@@ -37,8 +37,6 @@ export interface HttpApiOptions {
   /** For `/readyz`: false while the daemon recovers or stops. */
   readiness: () => { ready: boolean; reason: string };
   metrics: Omit<MetricsSources, 'events' | 'paths'>;
-  /** The runtime's cancellation layer (chat `cancel_on_disconnect`). */
-  cancellation: SessionCancellation;
   /** The backend's read seam; the root's files when not given (cluster mode: Postgres, every daemon serves every request). */
   reads?: SessionReads;
   /** The browser view mounted under /ui (src/web), handed in by the daemon: it sits above the API it uses. */
@@ -176,8 +174,6 @@ export class HttpApi {
     });
     const lookup = new SessionLookup(reads, options.events);
     const ordinals = new LiveEventOrdinals(options.events);
-    const cancellation = options.cancellation;
-    const forgetCancelled = options.events.on('session_finished', (event) => cancellation.forget(event.sessionId));
     // One listing for the API and the web view: the store's (Postgres), or this root's files indexed in memory.
     const index = reads.listing
       ? null
@@ -189,13 +185,7 @@ export class HttpApi {
     const listing = reads.listing ?? index!;
     const metrics = new GovflowMetrics({ ...options.metrics, events: options.events, paths: config.paths, listing });
     const storeRows = reads.sessionRows?.bind(reads);
-    const cleanups = [
-      () => lookup.close(),
-      () => ordinals.close(),
-      () => metrics.close(),
-      forgetCancelled,
-      () => index?.close(),
-    ];
+    const cleanups = [() => lookup.close(), () => ordinals.close(), () => metrics.close(), () => index?.close()];
     let api: HttpApi | null = null;
     const context: RouteContext = {
       paths: config.paths,
@@ -206,7 +196,7 @@ export class HttpApi {
       heartbeatMs: settings.heartbeat_ms,
       isStopping: () => api?.stoppingNow ?? false,
       streams: new Set(),
-      cancellation,
+      limits: { maxBytes: config.intake.max_bytes, timezone: config.timezone },
       reads,
       listing,
       sessionRows: storeRows ? async () => (await storeRows()).map(indexRowText) : () => index!.orderedRows(),
@@ -275,6 +265,7 @@ export class HttpApi {
     });
     registerRoutes(app, context);
     registerChatRoute(app, context);
+    registerControlRoutes(app, context);
     web?.register(app, context, {
       tokensEnabled: () => auth.tokens.enabled,
       authenticate: (authorization) => auth.tokens.authenticate(authorization),

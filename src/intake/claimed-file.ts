@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { claimedAtOf, generatedRequestIdFor, originalNameOf, parseClaimName } from './claim-name.js';
 import { parseRequestFile, type ParsedReply, type ParsedRequest } from './request-file.js';
+import type { ParsedControl } from './control-file.js';
 import { errorCode } from '../errors.js';
 
 interface ItemSource extends RequestFileRef {
@@ -30,8 +31,11 @@ export interface IntakeRequest extends ItemSource, Omit<ParsedRequest, 'requestI
 /** A reply, or an approval decision on a waiting tool call (README "Give an agent tools"). */
 export type IntakeReply = ItemSource & ParsedReply;
 
-/** What the handler receives: a new request, or a reply that resumes a paused session. */
-export type IntakeItem = IntakeRequest | IntakeReply;
+/** A control: a cancel, fork, retry or re-run of a session (docs/run-control.md). */
+export type IntakeControl = ItemSource & ParsedControl;
+
+/** What the handler receives: a new request, a reply that resumes a paused session, or a control. */
+export type IntakeItem = IntakeRequest | IntakeReply | IntakeControl;
 
 /** A claimed file that cannot be an item; the caller moves it to failed/ (see moveToFailed). */
 export interface IntakeRejection {
@@ -119,6 +123,7 @@ export function claimedItem(
     case 'invalid':
       return { kind: 'rejected', file: sourceFile, claimedPath: absolutePath, reason: parsed.reason };
     case 'reply':
+    case 'control':
       return { ...parsed, ...source };
     case 'request':
       return { ...parsed, requestId: parsed.requestId ?? generatedRequestIdFor(absolutePath), ...source };

@@ -30,3 +30,18 @@ export function ownerUidOf(file: string): number | null {
     return null;
   }
 }
+
+/**
+ * Who sent a control (docs/run-control.md): over HTTP the token's user (honoured only in a file the
+ * daemon's own OS user owns, which the API writes); else the control file's owner. A `by` the
+ * file claims is kept as `claimedBy`, never trusted.
+ */
+export function controlActor(
+  claimedPath: string,
+  httpUser: string | null,
+  claimed: string | null,
+): { by: string; claimedBy: string | null } {
+  const uid = ownerUidOf(claimedPath);
+  if (httpUser !== null && uid !== null && uid === process.getuid?.()) return { by: httpUser, claimedBy: null };
+  return { by: uid === null ? 'unknown' : userNameOf(uid), claimedBy: claimed };
+}

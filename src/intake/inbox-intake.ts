@@ -7,6 +7,7 @@
  * it, so 10,000 waiting requests hold 10,000 names, not their texts. Invalid files and duplicate
  * ids go to system/failed/; done files to system/archive/YYYYMMDD/ (request-archive.ts).
  */
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
@@ -19,6 +20,34 @@ import { InboxClaimer, type IntakeLog } from './inbox-claimer.js';
 import { archiveRequestFiles } from './request-archive.js';
 import { RequestIdRegistry } from './request-id-registry.js';
 import { writeClaimedSubmission, type Submission, type SubmissionOutcome } from './request-submission.js';
+import type { IntakeControl } from './claimed-file.js';
+import { isPlainObject } from '../message/json-text.js';
+
+/** Control files are small; a JSON claim up to this size is read at its claim to see whether it is one. */
+const CONTROL_PEEK_BYTES = 65_536;
+const CONTROL_KEY = /"control"\s*:/;
+
+/** The text of a claimed `.json` regular file small enough to be a control; null otherwise. */
+export function peekControlText(claimedPath: string): string | null {
+  if (!claimedPath.toLowerCase().endsWith('.json')) return null;
+  try {
+    const stats = lstatSync(claimedPath);
+    if (!stats.isFile() || stats.size > CONTROL_PEEK_BYTES) return null;
+    return readFileSync(claimedPath, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** A JSON object with a "control" key: a control, even one too broken to apply. */
+function looksLikeControl(text: string): boolean {
+  try {
+    const document = JSON.parse(text) as unknown;
+    return isPlainObject(document) && document.control !== undefined;
+  } catch {
+    return false;
+  }
+}
 
 export interface InboxIntakeOptions {
   paths: SystemPaths;
@@ -34,6 +63,11 @@ export interface InboxIntakeOptions {
   timezone: string;
   /** Runs one item. The intake logs a rejection of this promise and carries on. */
   handle: (item: IntakeItem) => Promise<void>;
+  /**
+   * Applies a control (docs/run-control.md) at once, in no slot: a cancel must not wait behind
+   * the sessions it may be meant to stop. Without it controls take a slot like any item.
+   */
+  handleControl?: (item: IntakeControl) => Promise<void>;
   onRejected?: (rejection: { file: string; reason: string }) => void;
   log?: IntakeLog;
   /** Defaults to the registry in system/state/requests/. */
@@ -63,6 +97,8 @@ export class InboxIntake {
   /** Settles each `adopt` once its claims ran or stop() dropped them. */
   private adoptionsDropped: Array<() => void> = [];
   private readonly slots = new Set<Promise<void>>();
+  /** Controls being applied (outside the slots). */
+  private readonly controls = new Set<Promise<void>>();
   private idleWaiters: Array<() => void> = [];
   private stopping: Promise<void> | undefined;
   private held = false;
@@ -199,7 +235,7 @@ export class InboxIntake {
     } catch (error) {
       this.log('warn', `intake: stopping the inbox claimer failed: ${errorMessage(error)}`);
     }
-    while (this.slots.size > 0) await Promise.allSettled([...this.slots]);
+    while (this.slots.size > 0 || this.controls.size > 0) await Promise.allSettled([...this.slots, ...this.controls]);
     this.changeState('stopped');
     this.settleIdleWaiters();
   }
@@ -216,7 +252,7 @@ export class InboxIntake {
 
   private isIdle(): boolean {
     if (this.state === 'stopped') return true;
-    return this.waiting.size === 0 && this.slots.size === 0 && this.claimer.isIdle();
+    return this.waiting.size === 0 && this.slots.size === 0 && this.controls.size === 0 && this.claimer.isIdle();
   }
 
   private settleIdleWaiters(): void {
@@ -228,6 +264,8 @@ export class InboxIntake {
 
   private enqueue(claimName: string, submittedText?: string): void {
     if (this.stopRequested()) return;
+    if (this.options.handleControl && !this.adopted.has(claimName) && this.takeControl(claimName, submittedText))
+      return;
     this.waiting.push(claimName);
     if (submittedText !== undefined) this.submitted.set(claimName, submittedText);
     this.pump();
@@ -263,8 +301,37 @@ export class InboxIntake {
     }
   }
 
+  /**
+   * A control goes to its own lane at its claim: true when `claimName` was one (applied now, or
+   * refused now when it is a control that cannot be). A control over CONTROL_PEEK_BYTES takes a slot.
+   */
+  private takeControl(claimName: string, submittedText?: string): boolean {
+    const claimedPath = path.join(this.processing, claimName);
+    const text = submittedText ?? peekControlText(claimedPath);
+    if (text === null || !CONTROL_KEY.test(text)) return false;
+    const item = claimedItem(claimedPath, Buffer.from(text, 'utf8'), this.options.maxBytes);
+    let work: Promise<void>;
+    if (item.kind === 'control') work = this.options.handleControl!(item);
+    else if (item.kind === 'rejected' && looksLikeControl(text)) work = this.reject(item);
+    else return false;
+    const running: Promise<void> = work
+      .catch((error: unknown) =>
+        this.log('error', `intake: applying the control "${claimName}" failed: ${errorMessage(error)}`, {
+          file: claimName,
+        }),
+      )
+      .finally(() => {
+        this.controls.delete(running);
+        this.settleIdleWaiters();
+      });
+    this.controls.add(running);
+    return true;
+  }
+
   /** `submitted`: a submission's text (its request id is registered: only a dropped file's is claimed here). */
   private async processClaimed(claimedPath: string, submitted?: string): Promise<void> {
+    // Handled while it waited (a cancel of its queued session archived it): nothing left to do.
+    if (!existsSync(claimedPath)) return;
     let item: IntakeItem | IntakeRejection;
     try {
       item =

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { jsonTextDepth } from '../message/json-depth.js';
 import { isPlainObject } from '../message/json-text.js';
 import { errorMessage } from '../errors.js';
+import { parseControlDocument, type ParsedControl } from './control-file.js';
 
 /** A request id as README "Folder layout" allows it (`[A-Za-z0-9._-]{1,128}`); it names files in outbox/ and state/, so no path characters. */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
@@ -30,6 +31,11 @@ export interface ParsedRequest {
   sessionId: string | null;
   user: string | null;
   metadata: Record<string, unknown> | null;
+  /**
+   * Written by the daemon when it accepts a fork, retry or re-run (docs/run-control.md): the
+   * original and the operator's act. Honoured only in files the daemon's own user wrote.
+   */
+  fork?: Record<string, unknown>;
 }
 
 export interface ParsedReply {
@@ -59,7 +65,7 @@ export interface InvalidRequestFile {
   reason: string;
 }
 
-export type ParsedRequestFile = ParsedRequest | ParsedReply | InvalidRequestFile;
+export type ParsedRequestFile = ParsedRequest | ParsedReply | ParsedControl | InvalidRequestFile;
 
 /** Hidden files and the temporary names editors, downloaders and `rsync` write under until they rename. */
 export function isIgnoredName(name: string): boolean {
@@ -192,7 +198,12 @@ function parseApproval(document: Record<string, unknown>): ParsedRequestFile {
 }
 
 /** A JSON request from a file or (`source: 'http'`) POST /v1/requests: one check for both. */
-export function parseJsonRequest(document: Record<string, unknown>, source: JsonSource = 'file'): ParsedRequestFile {
+export function parseJsonRequest(given: Record<string, unknown>, source: JsonSource = 'file'): ParsedRequestFile {
+  // The daemon's own field on the request of a fork (docs/run-control.md); never one a client sends.
+  const { fork, ...document } = source === 'file' ? given : { ...given, fork: undefined };
+  if (source === 'http' && given.fork !== undefined) return invalid(unknownFieldReason(given, 'request', source)!);
+  if (fork !== undefined && !isPlainObject(fork))
+    return invalid(`"fork" is written by the daemon as an object; it is ${describeType(fork)}: leave it out`);
   if (typeof document.request !== 'string') {
     const found = document.request === undefined ? 'it is missing' : `it is ${describeType(document.request)}`;
     return invalid(
@@ -232,6 +243,7 @@ export function parseJsonRequest(document: Record<string, unknown>, source: Json
     sessionId,
     user: text('user'),
     metadata: (metadata as Record<string, unknown> | undefined) ?? null,
+    ...(fork !== undefined ? { fork } : {}),
   };
 }
 
@@ -251,6 +263,8 @@ function parseJson(text: string): ParsedRequestFile {
   if (!isPlainObject(document)) {
     return invalid(`the JSON is ${describeType(document)}, not an object: write {"request": "..."}`);
   }
+  // A control (docs/run-control.md) acts on a session; it is never a request, whatever else it holds.
+  if (document.control !== undefined) return parseControlDocument(document);
   if (document.request === undefined && document.reply === undefined && document.approve !== undefined)
     return parseApproval(document);
   if (document.request === undefined && document.reply !== undefined) return parseReply(document);

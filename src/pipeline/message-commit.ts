@@ -18,6 +18,7 @@ import type { StoredSession } from '../store/session-store.js';
 import type { SessionPrivacy } from '../privacy/session-privacy.js';
 import type { RunnerDependencies } from './runner-contract.js';
 import { applyRecord, type PendingStep, type SessionState } from './session-state.js';
+import { cancelOf } from './run-controls.js';
 import { toolAuditLines } from './tool-loop.js';
 
 /** A session being run by this process: its stored form, its folded state, its commit order. */
@@ -29,6 +30,8 @@ export interface ActiveSession {
   manifestScheduled?: boolean;
   /** PII redaction and guardrails of this session (README "Privacy and guardrails"). */
   privacy?: SessionPrivacy;
+  /** The run's signal: once a cancel aborted it, no message is committed (docs/run-control.md). */
+  signal?: AbortSignal;
 }
 
 /** What one step ends with: exactly one of these is committed as the step's message. */
@@ -112,7 +115,9 @@ export class MessageCommitter {
     outcome: StepOutcome,
   ): Promise<void> {
     const { state } = active;
-    if (state.final) return; // another task already ended the session
+    if (state.final || state.cancelled) return; // another task already ended the session
+    // A step that finished after the cancel was claimed is not committed: the session ends cancelled.
+    if (active.signal && cancelOf(active.signal)) return;
     const identity = agent ?? { name: step.agent, type: 'operational' };
     const retryCount = outcome.kind === 'halt' ? 0 : outcome.retryCount;
     const context = stampContext(
@@ -162,6 +167,11 @@ export class MessageCommitter {
     if (violations.length > 0) tools.violations = [...violations.map(violationOf), ...(tools.violations ?? [])];
     if (outcome.kind === 'answer' && outcome.evidence) tools.evidence = outcome.evidence;
     const hasTools = Object.keys(tools).length > 0;
+    // A fork's first message run anew names the outside calls it did not repeat (docs/run-control.md).
+    const notRepeated =
+      state.lineage?.not_repeated?.length && state.messages.every((earlier) => earlier.reused !== undefined)
+        ? state.lineage.not_repeated
+        : null;
     const record: MessageRecord = {
       v: JOURNAL_FORMAT,
       type: 'message',
@@ -182,6 +192,7 @@ export class MessageCommitter {
       plan: outcome.kind === 'answer' ? outcome.plan : null,
       on_failure: agent?.onFailure ?? null,
       ...(hasTools ? { tools } : {}),
+      ...(notRepeated ? { not_repeated: notRepeated } : {}),
     };
     // Journal record, then the durable audit entry (docs/audit-log.md): the store keeps that order.
     const { entryHash } = await active.stored.commitMessage(record, auditInputOf(record, state));
@@ -223,5 +234,7 @@ export function auditInputOf(record: MessageRecord, state: SessionState): AuditE
     user: state.session.request.user ?? 'local',
     ...(record.tools ? { tools: record.tools } : {}),
     ...(from ? { delegation: { parentSessionId: from.parent_session_id, depth: from.depth } } : {}),
+    ...(record.reused ? { forkedFrom: record.reused.entry_hash } : {}),
+    ...(record.not_repeated ? { notRepeated: record.not_repeated } : {}),
   };
 }

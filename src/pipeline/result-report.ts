@@ -68,6 +68,11 @@ export function renderResultReport(result: ResultDocument, state: SessionState):
     `- Source file: \`${result.source_file}\``,
     `- Started: ${result.started_at}; finished: ${result.finished_at}`,
     `- Messages: ${result.messages}; tokens: ${result.usage.input_tokens} in / ${result.usage.output_tokens} out; cost: $${result.usage.cost_usd.toFixed(6)}`,
+    ...(result.lineage
+      ? [
+          `- ${result.lineage.action} of session \`${result.lineage.of_session}\` (request \`${result.lineage.of_request}\`) from message ${result.lineage.from}, by ${result.lineage.by}${result.lineage.reason ? `: ${result.lineage.reason}` : ''}`,
+        ]
+      : []),
     '',
     '## Message',
     '',

@@ -10,6 +10,7 @@ import type { SessionEvents } from './session-events.js';
 import type { OperationalLog } from '../log-contract.js';
 import type { ToolBox } from '../tools/tool-box.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
+import type { CancelOrder } from './run-controls.js';
 
 export interface RunnerDependencies {
   config: GovflowConfig;
@@ -45,6 +46,25 @@ export interface NewSessionRequest {
   entryAgent?: string;
   /** Set when a `delegate` tool call starts this session (README "Delegation"). */
   delegation?: DelegatedFrom;
+  /** A cancel that came while the request was queued: the session is made and ends cancelled, no step runs. */
+  cancel?: CancelOrder;
+  /** Set when a fork, retry or re-run makes this session (docs/run-control.md). */
+  fork?: ForkOrder;
+}
+
+/** A fork, retry or re-run as the runner applies it; `ForkOrder` of a session whose messages it reuses. */
+export interface ForkOrder {
+  action: 'fork' | 'retry' | 'rerun';
+  ofSession: string;
+  /** The first message run anew (1 … the original's last sequence + 1). */
+  from: number;
+  /** The operator entry's id (made from the claim). */
+  controlId: string;
+  by: string;
+  claimedBy: string | null;
+  reason: string | null;
+  claimedAt: string;
+  sourceFile: string;
 }
 
 export interface SessionOutcome {
@@ -59,6 +79,14 @@ export class SessionInterruptedError extends GovflowError {
   override readonly name = 'SessionInterruptedError';
   constructor(message: string, options?: GovflowErrorOptions) {
     super('interrupted', message, { retryable: true, ...options });
+  }
+}
+
+/** A control that cannot apply (unknown session, a cancel of an ended one, `from` out of range): its file goes to failed/. */
+export class ControlRejectedError extends GovflowError {
+  override readonly name = 'ControlRejectedError';
+  constructor(message: string, options?: GovflowErrorOptions) {
+    super('request', message, options);
   }
 }
 

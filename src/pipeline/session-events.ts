@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { RequestFileRef } from '../intake/claimed-file.js';
+import type { ControlOutcome } from '../intake/control-outcome.js';
 
 /** What both ends of one model call attempt say about it. */
 interface ModelCall {
@@ -77,6 +78,8 @@ export interface SessionEventMap {
   /** Claimed request files whose work is over, for the intake to archive; before `pending` / `session_finished`. */
   request_files_done: { sessionId: string; files: RequestFileRef[] };
   error: { sessionId: string; message: string };
+  /** A control (docs/run-control.md) was applied, accepted or refused; the HTTP API answers with it. */
+  control_settled: ControlOutcome;
 }
 
 export type SessionEventName = keyof SessionEventMap;

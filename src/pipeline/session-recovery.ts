@@ -4,6 +4,7 @@ import { JOURNAL_FORMAT, type VoidRecord } from '../store/session-journal.js';
 import type { AuditedMessages } from '../store/session-store.js';
 import type { OperationalLog } from '../log-contract.js';
 import { applyRecord } from './session-state.js';
+import { operatorAuditInput } from './operator-entry.js';
 
 /**
  * Voids audit entries whose messages the journal lacks (the audit log is synced at every message,
@@ -18,7 +19,9 @@ export async function voidLostMessages(
   const { state } = active;
   const known = new Set(state.messages.map((record) => record.message.message_id));
   for (const voided of state.voided) known.add(voided.messageId);
+  // An operator's entry (no sequence) has its record journaled before it: it is never lost this way.
   const lost = [...audited]
+    .filter((entry): entry is [string, { sequence: number; agent: string; hash: string }] => entry[1].sequence !== null)
     .filter(([messageId]) => !known.has(messageId))
     .sort((a, b) => a[1].sequence - b[1].sequence);
   if (lost.length === 0) return;
@@ -41,18 +44,37 @@ export async function voidLostMessages(
   }
 }
 
-/** Appends the journaled messages the audit log misses, in journal order. */
+/** Appends the journaled messages and operator acts the audit log misses, in journal order. */
 export async function appendMissingAuditEntries(
   active: ActiveSession,
   audited: AuditedMessages,
+  timezone: string,
   log: OperationalLog | undefined,
 ): Promise<void> {
-  for (const record of active.state.messages) {
+  const { state } = active;
+  // A fork's own entry comes first in its session (docs/run-control.md).
+  const lineage = state.lineage;
+  if (lineage && !audited.has(lineage.control_id)) {
+    await active.stored.reappendAudit(operatorAuditInput(lineage, state.session, timezone));
+    log?.warn("re-appended an operator's entry missing from the audit log", {
+      session: state.session.session_id,
+      control: lineage.control_id,
+    });
+  }
+  for (const record of state.messages) {
     if (audited.has(record.message.message_id)) continue;
-    await active.stored.reappendAudit(auditInputOf(record, active.state));
+    await active.stored.reappendAudit(auditInputOf(record, state));
     log?.warn('re-appended a journaled message missing from the audit log', {
-      session: active.state.session.session_id,
+      session: state.session.session_id,
       message: record.message.message_id,
+    });
+  }
+  const cancel = state.cancelled;
+  if (cancel && !audited.has(cancel.control_id)) {
+    await active.stored.reappendAudit(operatorAuditInput(cancel, state.session, timezone));
+    log?.warn("re-appended an operator's entry missing from the audit log", {
+      session: state.session.session_id,
+      control: cancel.control_id,
     });
   }
 }

@@ -6,11 +6,13 @@ import { isoInTimeZone } from '../message/zoned-time.js';
 import type { SessionResultFiles } from '../store/session-store.js';
 import type { SessionState } from './session-state.js';
 import { renderResultReport } from './result-report.js';
+import { describeControl } from './operator-entry.js';
+import type { Lineage } from '../store/session-journal.js';
 
 /** Version of the result document. */
 export const RESULT_FORMAT = 1 as const;
 
-export type ResultStatus = 'success' | 'partial' | 'failed' | 'pending';
+export type ResultStatus = 'success' | 'partial' | 'failed' | 'pending' | 'cancelled';
 
 export interface ResultDocument {
   format: typeof RESULT_FORMAT;
@@ -29,6 +31,10 @@ export interface ResultDocument {
   awaiting?: 'approval';
   /** The call an approval decides (docs/results.md): a reply names its `call_id` and `args_sha256`. */
   approval?: { call_id: string; tool: string; args_sha256: string };
+  /** A cancelled session's cancel (docs/run-control.md). */
+  control?: { action: 'cancel'; by: string; reason: string | null; at: string };
+  /** A session made by fork, retry or re-run: where it comes from (docs/run-control.md). */
+  lineage?: Lineage;
 }
 
 /** The session's result as it stands: final, or pending while paused. `finishedAt` is any ISO instant; both times are written in the configured zone. */
@@ -36,10 +42,14 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
   const final = state.final?.message;
   const last = state.messages[state.messages.length - 1]?.message;
   const decisive = final ?? last;
-  const status: ResultStatus = state.paused
-    ? 'pending'
-    : ((final?.status.code as ResultStatus | undefined) ?? 'failed');
-  const error = decisive?.error?.has_error ? { ...decisive.error } : null;
+  const cancel = state.cancelled;
+  const status: ResultStatus = cancel
+    ? 'cancelled'
+    : state.paused
+      ? 'pending'
+      : ((final?.status.code as ResultStatus | undefined) ?? 'failed');
+  const error = !cancel && decisive?.error?.has_error ? { ...decisive.error } : null;
+  const lineage = state.session.lineage;
   return {
     format: RESULT_FORMAT,
     request_id: state.session.request_id,
@@ -47,7 +57,11 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
     source_file: state.session.source_file,
     status,
     output: decisive?.output.content ?? null,
-    message: state.paused ? state.paused.question : (decisive?.status.message ?? 'the session ended without a message'),
+    message: cancel
+      ? describeControl(cancel)
+      : state.paused
+        ? state.paused.question
+        : (decisive?.status.message ?? 'the session ended without a message'),
     error,
     messages: state.messages.length,
     started_at: isoInTimeZone(new Date(state.session.created_at), timezone),
@@ -67,6 +81,8 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
           },
         }
       : {}),
+    ...(cancel ? { control: { action: 'cancel' as const, by: cancel.by, reason: cancel.reason, at: cancel.at } } : {}),
+    ...(lineage ? { lineage: { ...lineage } } : {}),
   };
 }
 

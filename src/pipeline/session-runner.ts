@@ -1,49 +1,47 @@
 /**
  * Runs sessions: each step is call → parse → validate → repair → stamp → journal → audit → route,
- * with plans run as a DAG, limits enforced, pauses for people, and recovery from the journal.
+ * with plans run as a DAG, limits enforced, pauses for people, recovery from the journal, and the
+ * operators' controls (docs/run-control.md): every run of a session takes the session's one
+ * cancellation source (run-controls.ts), and forks start from their original's messages.
  * The runner depends on interfaces only (provider, session store, governance source).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { GovflowConfig } from '../config/config-loader.js';
-import { errorMessage, GovflowError } from '../errors.js';
+import { GovflowError } from '../errors.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
-import type { ApprovalRecord } from '../store/tool-journal-records.js';
-import {
-  JOURNAL_FORMAT,
-  type FinishedRecord,
-  type ReplyRecord,
-  type RequestInfo,
-  type SessionRecord,
-  type SessionStateName,
-} from '../store/session-journal.js';
+import { JOURNAL_FORMAT, type RequestInfo, type SessionRecord } from '../store/session-journal.js';
 import { MessageCommitter, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { crashGiveUp, crashRetriesUsedUp, isCrash, recordCrash } from './crash-retries.js';
 import { runPlan } from './plan-scheduler.js';
-import { isSessionId, type ApprovalDecision } from '../intake/request-file.js';
-import { ownerUidOf, userNameOf } from '../intake/file-owner.js';
+import { isSessionId } from '../intake/request-file.js';
 import {
+  ControlRejectedError,
   ReplyRejectedError,
   SessionInterruptedError,
   type NewSessionRequest,
   type RunnerDependencies,
   type SessionOutcome,
 } from './runner-contract.js';
-import { buildResult, resultFiles } from './session-result.js';
 import { limitReached } from './session-limits.js';
 import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.js';
 import {
-  applyRecord,
+  chainStep,
   foldRecords,
+  hasEnded,
   initialState,
   loopKeyOf,
-  pauseKeyOf,
   type PendingStep,
   type SessionState,
 } from './session-state.js';
 import { StepAttempts } from './step-attempts.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
 import { Delegations } from './delegation.js';
+import { SessionFinisher } from './session-finish.js';
+import { journalReply, type IncomingReply } from './session-replies.js';
+import { cancelOf, RunControls, type CancelDelivery, type CancelOrder } from './run-controls.js';
+import { commitCancel, orderFor } from './session-cancel.js';
+import { forkOrderOf, forkUnfinished, SessionForks, type PreparedFork } from './session-fork.js';
 
 export function generateSessionId(now: Date, timezone: string): string {
   return `sess-${compactInTimeZone(now, timezone, true)}-${randomBytes(4).toString('hex')}`;
@@ -53,6 +51,10 @@ export class SessionRunner {
   private readonly now: () => Date;
   private readonly attempts: StepAttempts;
   private readonly committer: MessageCommitter;
+  private readonly finisher: SessionFinisher;
+  private readonly forks: SessionForks;
+  /** One cancellation source per session this process runs. */
+  private readonly controls = new RunControls();
   /** Set by `drain()`: running steps finish, no new step starts. */
   private draining = false;
   /** When each step began, for the progress log. */
@@ -62,10 +64,12 @@ export class SessionRunner {
     this.now = deps.now ?? (() => new Date());
     for (const folder of Object.values(deps.config.paths)) mkdirSync(folder, { recursive: true });
     this.attempts = new StepAttempts(deps, this.now, new Delegations(deps, () => this, this.now));
+    this.finisher = new SessionFinisher(deps, this.now);
+    this.forks = new SessionForks(deps, this.now);
     this.committer = new MessageCommitter(
       deps,
       this.now,
-      (active) => this.scheduleManifest(active),
+      (active) => this.finisher.scheduleManifest(active),
       (step) => this.stepStarts.get(step),
     );
   }
@@ -84,6 +88,20 @@ export class SessionRunner {
     return this.deps.store.exists(sessionId);
   }
 
+  /** True while this process runs the session (a run, a reply, a recovery or a cancel of it). */
+  runs(sessionId: string): boolean {
+    return this.controls.running(sessionId);
+  }
+
+  /**
+   * Cancels a session this process runs (docs/run-control.md): its model, tool and MCP calls in
+   * flight and its delegated children are aborted now, and no call starts after. Resolves once the
+   * run applied it, or ended first ('not-applied': see cancelStopped); null when it does not run here.
+   */
+  cancelRunning(sessionId: string, order: CancelOrder): Promise<CancelDelivery> | null {
+    return this.controls.cancel(sessionId, order);
+  }
+
   /** Creates a session for a new request and runs it until it ends or pauses. `onSessionId` hears its id first. */
   async startSession(
     request: NewSessionRequest,
@@ -95,143 +113,176 @@ export class SessionRunner {
     const snapshot = this.deps.governance(sessionId);
     // Announced before the journal exists, so an index written here never misses a session.
     onSessionId?.(sessionId);
-    // PII leaves the request before anything is written (README "Privacy and guardrails"); originals go to the vault.
-    const privacy = SessionPrivacy.forNewSession(this.config, sessionId);
-    const info: RequestInfo = {
-      text: privacy.redactUserText(request.text),
-      user: request.user ?? null,
-      metadata: request.metadata ? privacy.redactUserValue(request.metadata) : null,
-    };
-    const sessionRecord: SessionRecord = {
-      v: JOURNAL_FORMAT,
-      type: 'session',
-      session_id: sessionId,
-      request_id: request.requestId,
-      request: info,
-      source_file: request.sourceFile,
-      claimed_path: request.claimedPath,
-      created_at: createdAt.toISOString(),
-      entry_agent: request.entryAgent ?? snapshot.entryAgent,
-      ...(request.delegation ? { delegation: request.delegation } : {}),
-    };
-    const stored = await this.deps.store.create(sessionRecord);
-    const active: ActiveSession = {
-      stored,
-      state: initialState(sessionRecord),
-      commitQueue: Promise.resolve(),
-      privacy,
-    };
-    privacy.folderCreated();
-    if (request.claimedPath) privacy.redactFile(request.claimedPath);
-    this.deps.log?.info('session started', {
-      session: sessionId,
-      request: request.requestId,
-      source: request.sourceFile,
-    });
-    this.deps.events?.emit('session_started', {
-      sessionId,
-      requestId: request.requestId,
-      user: request.user ?? null,
-      entryAgent: snapshot.entryAgent,
-    });
-    if (request.recoveredSince !== undefined)
-      await voidLostMessages(
-        active,
-        await this.deps.store.auditedMessages(sessionId, request.recoveredSince),
-        this.now(),
-        this.deps.log,
-      );
-    return this.run(active, signal);
+    const entered = this.controls.enter(sessionId, signal);
+    // A cancel that came while the request was queued: made and ended at once, no step runs.
+    if (request.cancel) void this.controls.cancel(sessionId, request.cancel);
+    try {
+      let fork: PreparedFork | null = null;
+      let forkRefusal: string | null = null;
+      if (request.fork) {
+        try {
+          fork = await this.forks.prepare(request.fork);
+        } catch (error) {
+          if (!(error instanceof ControlRejectedError)) throw error;
+          forkRefusal = error.message;
+        }
+      }
+      // PII leaves the request before anything is written (README "Privacy and guardrails"); originals go to the vault.
+      const privacy = SessionPrivacy.forNewSession(this.config, sessionId);
+      const info: RequestInfo = {
+        text: privacy.redactUserText(request.text),
+        user: request.user ?? null,
+        metadata: request.metadata ? privacy.redactUserValue(request.metadata) : null,
+      };
+      const sessionRecord: SessionRecord = {
+        v: JOURNAL_FORMAT,
+        type: 'session',
+        session_id: sessionId,
+        request_id: request.requestId,
+        request: info,
+        source_file: request.sourceFile,
+        claimed_path: request.claimedPath,
+        created_at: createdAt.toISOString(),
+        entry_agent:
+          request.entryAgent ??
+          (fork && fork.lineage.from > 1 ? fork.original.session.entry_agent : snapshot.entryAgent),
+        ...(request.delegation ? { delegation: request.delegation } : {}),
+        ...(fork && request.fork
+          ? {
+              lineage: fork.lineage,
+              fork: {
+                control_id: request.fork.controlId,
+                claimed_by: request.fork.claimedBy,
+                claimed_at: request.fork.claimedAt,
+                source_file: request.fork.sourceFile,
+              },
+            }
+          : {}),
+      };
+      const stored = await this.deps.store.create(sessionRecord);
+      const active: ActiveSession = {
+        stored,
+        state: initialState(sessionRecord),
+        commitQueue: Promise.resolve(),
+        privacy,
+      };
+      privacy.folderCreated();
+      if (request.claimedPath) privacy.redactFile(request.claimedPath);
+      this.deps.log?.info('session started', {
+        session: sessionId,
+        request: request.requestId,
+        source: request.sourceFile,
+      });
+      this.deps.events?.emit('session_started', {
+        sessionId,
+        requestId: request.requestId,
+        user: request.user ?? null,
+        entryAgent: sessionRecord.entry_agent,
+      });
+      if (request.recoveredSince !== undefined)
+        await voidLostMessages(
+          active,
+          await this.deps.store.auditedMessages(sessionId, request.recoveredSince),
+          this.now(),
+          this.deps.log,
+        );
+      if (fork) await this.forks.reuse(active, fork);
+      if (forkRefusal !== null) await this.refuseFork(active, forkRefusal);
+      return await this.run(active, entered.signal);
+    } finally {
+      entered.release();
+    }
   }
 
   /** Applies a person's reply to a paused session and runs it on. */
-  async replyToSession(
-    sessionId: string,
-    reply: { text: string; sourceFile: string; claimedPath: string | null; approval?: ApprovalDecision },
-    signal: AbortSignal,
-  ): Promise<SessionOutcome> {
+  async replyToSession(sessionId: string, reply: IncomingReply, signal: AbortSignal): Promise<SessionOutcome> {
     if (!isSessionId(sessionId) || !this.sessionExists(sessionId)) {
       throw new ReplyRejectedError(
         `no session "${sessionId}" exists on this root; check the session_id in the pending result`,
         { sessionId },
       );
     }
-    const active = await this.openSession(sessionId);
-    const reject = async (message: string): Promise<never> => {
-      await this.closeJournal(active);
-      throw new ReplyRejectedError(message, { sessionId });
-    };
-    const paused = active.state.paused;
-    if (!paused) {
-      return reject(
-        `session "${sessionId}" ${active.state.final ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes a session whose result is pending`,
-      );
+    const entered = this.controls.enter(sessionId, signal);
+    try {
+      const active = await this.openSession(sessionId);
+      try {
+        await journalReply(active, reply, this.now, this.deps.log);
+      } catch (error) {
+        await this.closeJournal(active);
+        throw error;
+      }
+      return await this.run(active, entered.signal);
+    } finally {
+      entered.release();
     }
-    if ((paused.awaiting === 'approval') !== (reply.approval !== undefined)) {
-      return reject(
-        paused.awaiting === 'approval'
-          ? `session "${sessionId}" waits for an approval of ${paused.tool ?? 'a tool call'}: reply with {"session_id": "${sessionId}", "approve": true|false, "reason"?: "...", "user"?: "..."}`
-          : `session "${sessionId}" waits for an answer to its question, not for an approval: reply with {"session_id": "${sessionId}", "reply": "..."}`,
-      );
-    }
-    if (reply.approval && paused.callId) {
-      // Bound to the exact call (docs/results.md): a decision naming another call or other arguments is refused, and the call keeps waiting.
-      const argsSha256 = paused.argsSha256 ?? '';
-      const refusal =
-        reply.approval.callId !== null && reply.approval.callId !== paused.callId
-          ? `the approval names call ${reply.approval.callId}, but session "${sessionId}" waits for call ${paused.callId} (${paused.tool ?? 'a tool'}): the decision was not applied`
-          : reply.approval.argsSha256 !== null && reply.approval.argsSha256 !== argsSha256
-            ? `the approval names args_sha256 ${reply.approval.argsSha256}, but the waiting call ${paused.callId} (${paused.tool ?? 'a tool'}) has arguments hashing to ${argsSha256}: they changed, or another call was meant; the decision was not applied`
-            : null;
-      if (refusal !== null) return reject(refusal);
-      const decision: ApprovalRecord = {
-        v: JOURNAL_FORMAT,
-        type: 'approval',
-        call_id: paused.callId,
-        tool: paused.tool ?? '',
-        approve: reply.approval.approve,
-        reason: reply.approval.reason,
-        ...decidedBy(reply.approval, reply.claimedPath),
-        args_sha256: argsSha256,
-        source_file: reply.sourceFile,
-        claimed_path: reply.claimedPath,
-        at: this.now().toISOString(),
-      };
-      await active.stored.recordApproval(decision);
-      applyRecord(active.state, decision);
-      this.deps.log?.info(reply.approval.approve ? 'tool call approved' : 'tool call denied', {
-        session: sessionId,
-        tool: paused.tool,
-        user: decision.user,
-      });
-      return this.run(active, signal);
-    }
-    const record: ReplyRecord = {
-      v: JOURNAL_FORMAT,
-      type: 'reply',
-      reply: active.privacy ? active.privacy.redactUserText(reply.text) : reply.text,
-      source_file: reply.sourceFile,
-      claimed_path: reply.claimedPath,
-      at: this.now().toISOString(),
-    };
-    await active.stored.recordReply(record);
-    if (reply.claimedPath) active.privacy?.redactFile(reply.claimedPath);
-    applyRecord(active.state, record);
-    this.deps.log?.info('session resumed by reply', { session: sessionId, source: reply.sourceFile });
-    return this.run(active, signal);
   }
 
   /** Continues a session after a crash or restart, mending its audit log first (session-recovery.ts). */
   async recoverSession(sessionId: string, signal: AbortSignal): Promise<SessionOutcome> {
+    const entered = this.controls.enter(sessionId, signal);
+    try {
+      return await this.recover(sessionId, entered.signal);
+    } finally {
+      entered.release();
+    }
+  }
+
+  /**
+   * Cancels a session no run of this process holds (paused, or left running by a crash): its
+   * journal and audit log mended first, then the cancel and its one result. A cancel applied
+   * before (the same control, after a crash) finishes again; any other on an ended session is a
+   * ControlRejectedError naming its status.
+   */
+  async cancelStopped(sessionId: string, order: CancelOrder, signal: AbortSignal): Promise<SessionOutcome> {
+    if (!isSessionId(sessionId) || !this.sessionExists(sessionId))
+      throw new ControlRejectedError(`no session "${sessionId}" exists: check the session_id`, { sessionId });
+    const entered = this.controls.enter(sessionId, signal);
+    try {
+      const active = await this.openSession(sessionId);
+      try {
+        const { state } = active;
+        if (hasEnded(state) && state.cancelled?.control_id !== order.controlId) {
+          throw new ControlRejectedError(
+            `session "${sessionId}" has already ended (${endStatusOf(state)}): only a running, queued or paused session can be cancelled`,
+            { sessionId },
+          );
+        }
+        await this.mendAuditLog(active);
+        await commitCancel(active, order, this.deps, this.now);
+        return await this.finisher.finish(active);
+      } finally {
+        await this.closeJournal(active);
+      }
+    } finally {
+      entered.release();
+    }
+  }
+
+  private async recover(sessionId: string, signal: AbortSignal): Promise<SessionOutcome> {
     const active = await this.openSession(sessionId);
+    await this.mendAuditLog(active);
+    const forkOrder = forkUnfinished(active.state) ? forkOrderOf(active.state.session) : null;
+    if (forkOrder) {
+      try {
+        await this.forks.reuse(active, await this.forks.prepare(forkOrder));
+      } catch (error) {
+        await this.closeJournal(active);
+        throw error;
+      }
+    }
+    return this.run(active, signal);
+  }
+
+  /** Voids audit entries power loss took from the journal, appends those the log lacks. */
+  private async mendAuditLog(active: ActiveSession): Promise<void> {
+    const { session } = active.state;
     const audited = await this.deps.store.auditedMessages(
-      sessionId,
-      active.state.session.created_at,
-      active.state.session.audit_from ?? null,
+      session.session_id,
+      session.created_at,
+      session.audit_from ?? null,
     );
     await voidLostMessages(active, audited, this.now(), this.deps.log);
-    await appendMissingAuditEntries(active, audited, this.deps.log);
-    return this.run(active, signal);
+    await appendMissingAuditEntries(active, audited, this.config.timezone, this.deps.log);
   }
 
   private async openSession(sessionId: string): Promise<ActiveSession> {
@@ -249,27 +300,37 @@ export class SessionRunner {
 
   private async run(active: ActiveSession, signal: AbortSignal): Promise<SessionOutcome> {
     const maxCrashRetries = this.config.limits.max_crash_retries;
+    const { state } = active;
+    const sessionId = state.session.session_id;
+    active.signal = signal;
     try {
-      const { state } = active;
-      if (state.finishedAt === null) this.writeManifest(active);
-      if (crashRetriesUsedUp(state, maxCrashRetries)) await this.giveUpAfterCrashes(active);
-      while (!state.final && !state.paused && state.finishedAt === null) {
-        if (signal.aborted || this.draining)
-          throw new SessionInterruptedError(`session ${state.session.session_id} interrupted by shutdown`, {
-            sessionId: state.session.session_id,
-          });
-        if (state.plan)
-          await runPlan(
-            active,
-            this.config.limits,
-            (step) => this.runStep(active, step, signal),
-            () => this.draining,
-          );
-        else if (state.cursor) await this.runStep(active, state.cursor, signal);
-        else
-          throw new GovflowError('internal', `session ${state.session.session_id} has no next step (corrupt journal?)`);
+      if (state.finishedAt === null) this.finisher.writeManifest(active);
+      try {
+        if (crashRetriesUsedUp(state, maxCrashRetries) && !cancelOf(signal)) await this.giveUpAfterCrashes(active);
+        while (!state.final && !state.paused && !state.cancelled && state.finishedAt === null) {
+          if (cancelOf(signal)) break;
+          if (signal.aborted || this.draining)
+            throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown`, { sessionId });
+          if (state.plan)
+            await runPlan(
+              active,
+              this.config.limits,
+              (step) => this.runStep(active, step, signal),
+              () => this.draining,
+            );
+          else if (state.cursor) await this.runStep(active, state.cursor, signal);
+          else throw new GovflowError('internal', `session ${sessionId} has no next step (corrupt journal?)`);
+        }
+      } catch (error) {
+        // A cancel stops whatever was in flight: what it threw is the cancel, not a crash.
+        if (!cancelOf(signal)) throw error;
       }
-      return await this.finish(active);
+      const cancel = cancelOf(signal);
+      const applies = cancel !== null && !state.final && !state.cancelled && state.finishedAt === null;
+      if (applies) await commitCancel(active, orderFor(sessionId, cancel), this.deps, this.now);
+      const outcome = await this.finisher.finish(active);
+      if (applies) this.controls.applied(sessionId);
+      return outcome;
     } catch (error) {
       if (!isCrash(error, signal, this.draining)) throw error;
       await recordCrash(active, error, this.now(), maxCrashRetries, this.deps.log);
@@ -279,7 +340,7 @@ export class SessionRunner {
       await this.closeJournal(active);
     }
     // Run again from the journal, exactly as a restart would; past the limit this ends it failed.
-    return this.recoverSession(active.state.session.session_id, signal);
+    return this.recover(sessionId, signal);
   }
 
   /** Commits the PROCESSING_ERROR message that ends a session whose crash retries are used up. */
@@ -298,6 +359,30 @@ export class SessionRunner {
     );
   }
 
+  /** A fork whose original can no longer be forked so (it changed since the control was accepted) ends failed, saying why. */
+  private async refuseFork(active: ActiveSession, refusal: string): Promise<void> {
+    const { session } = active.state;
+    const snapshot = this.deps.governance(session.session_id);
+    const step = chainStep(session.entry_agent, 'user', session.request.text, null);
+    await this.committer.commit(
+      active,
+      step,
+      snapshot,
+      loopKeyOf(step.agent, step.input),
+      snapshot.agents.get(step.agent) ?? null,
+      {
+        kind: 'halt',
+        failure: {
+          code: 'DEPENDENCY_ERROR',
+          message: `the fork could not start: ${refusal}`,
+          recoverable: false,
+          notes: 'Orchestrator: fork refused when the session started.',
+        },
+        halt: null,
+      },
+    );
+  }
+
   private async closeJournal(active: ActiveSession): Promise<void> {
     const manifestError = await active.stored.close();
     if (manifestError)
@@ -309,6 +394,9 @@ export class SessionRunner {
 
   private async runStep(active: ActiveSession, step: PendingStep, signal: AbortSignal): Promise<void> {
     const { state } = active;
+    // After a cancel (or a hard stop) no step starts: no model or tool call of this session is made.
+    if (signal.aborted)
+      throw new SessionInterruptedError(`session ${state.session.session_id} stopped before ${step.agent}'s step`);
     this.stepStarts.set(step, performance.now());
     const snapshot = this.deps.governance(state.session.session_id);
     const loopKey = loopKeyOf(step.agent, step.input);
@@ -335,122 +423,10 @@ export class SessionRunner {
     }
     await this.committer.commit(active, step, snapshot, loopKey, agent, outcome);
   }
-
-  private stateName(state: SessionState): SessionStateName {
-    if (state.paused) return 'PAUSED';
-    if (!state.final) return 'RUNNING';
-    if (state.final.halt) return state.final.halt;
-    // Records written before the halt field existed carry the state only in their notes.
-    const note = state.final.notes.find((line) => line.startsWith('session state: '));
-    if (note) return note.slice('session state: '.length) as SessionStateName;
-    const code = state.final.message.status.code;
-    return code === 'success' ? 'SUCCESS' : code === 'partial' ? 'PARTIAL' : 'FAILED';
-  }
-
-  /** Rewrites the manifest after this turn of the event loop: sessions stepping together reach their model calls first. */
-  private scheduleManifest(active: ActiveSession): void {
-    if (active.manifestScheduled) return;
-    active.manifestScheduled = true;
-    setImmediate(() => {
-      active.manifestScheduled = false;
-      // Outside the session's own try: a failure here must not escape as an uncaught exception.
-      try {
-        this.writeManifest(active);
-      } catch (error) {
-        this.deps.log?.warn('could not update the session manifest (a cache for govflow status)', {
-          session: active.state.session.session_id,
-          error: errorMessage(error),
-        });
-      }
-    });
-  }
-
-  private writeManifest(active: ActiveSession): void {
-    const { state } = active;
-    const last = state.messages[state.messages.length - 1];
-    const now = this.now();
-    active.stored.writeManifest({
-      v: JOURNAL_FORMAT,
-      session_id: state.session.session_id,
-      request_id: state.session.request_id,
-      state: this.stateName(state),
-      current_agent: state.cursor?.agent ?? (state.plan ? `${state.plan.agent} (plan)` : (state.paused?.agent ?? null)),
-      source_file: state.session.source_file,
-      created_at: state.session.created_at,
-      updated_at: now.toISOString(),
-      messages: state.messages.length,
-      usage: { ...state.usage },
-      elapsed_ms: now.getTime() - Date.parse(state.session.created_at),
-      model_time_ms: state.modelTimeMs,
-      governance_hash: last?.governance_hash ?? null,
-      question: state.paused?.question ?? null,
-    });
-  }
-
-  /** Writes the result, records the end, reports the request files done. Idempotent (recovery may run it again), so `finished` is not synced. */
-  private async finish(active: ActiveSession): Promise<SessionOutcome> {
-    const { state, stored } = active;
-    const finishedAt = state.finishedAt ?? this.now().toISOString();
-    const built = buildResult(
-      state,
-      state.paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt,
-      this.config.timezone,
-    );
-    // With pii.restore_in_result the outbox result, and nothing else, carries the originals.
-    const result = active.privacy?.restoresResult ? active.privacy.restore(built) : built;
-    // Durable before a request file is archived: until then recovery writes the result again.
-    if (state.paused) {
-      await stored.pause(resultFiles(result, state, built));
-    } else {
-      const end: FinishedRecord | null =
-        state.finishedAt !== null
-          ? null
-          : { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
-      await stored.finish(resultFiles(result, state, built), end);
-      if (end) applyRecord(state, end);
-    }
-    // The request files are the intake's to archive (request-archive.ts): the runner reports them.
-    const doneFiles = [...state.replyFiles];
-    if (!state.paused && state.session.claimed_path)
-      doneFiles.push({ claimedPath: state.session.claimed_path, sourceFile: state.session.source_file });
-    if (doneFiles.length > 0)
-      this.deps.events?.emit('request_files_done', { sessionId: state.session.session_id, files: doneFiles });
-    this.writeManifest(active);
-    const sessionId = state.session.session_id;
-    if (state.paused)
-      this.deps.events?.emit('pending', {
-        sessionId,
-        question: state.paused.question ?? '',
-        awaiting: state.paused.awaiting ?? 'reply',
-        pause: pauseKeyOf(state.paused),
-        ordinal: state.pausesSinceMessage,
-      });
-    else
-      this.deps.events?.emit('session_finished', {
-        sessionId,
-        requestId: state.session.request_id,
-        status: result.status,
-      });
-    this.deps.log?.info(state.paused ? 'session paused for a reply' : 'session finished', {
-      session: state.session.session_id,
-      request: state.session.request_id,
-      status: result.status,
-      messages: result.messages,
-    });
-    return { sessionId: state.session.session_id, requestId: state.session.request_id, status: result.status, result };
-  }
 }
 
-/**
- * Who decided an approval (docs/results.md): over HTTP the token's user (honoured only in a file the
- * daemon's own OS user owns); else the reply file's owner, or whoever runs the reply from stdin.
- */
-function decidedBy(
-  approval: ApprovalDecision,
-  claimedPath: string | null,
-): { user: string; claimed_user: string | null } {
-  const uid = claimedPath === null ? (process.getuid?.() ?? null) : ownerUidOf(claimedPath);
-  if (approval.httpUser !== null && uid !== null && uid === process.getuid?.())
-    return { user: approval.httpUser, claimed_user: null };
-  return { user: uid === null ? 'unknown' : userNameOf(uid), claimed_user: approval.user };
+/** How an ended session ended, for a refusal: its final status, or cancelled. */
+function endStatusOf(state: SessionState): string {
+  if (state.cancelled) return `cancelled by ${state.cancelled.by}`;
+  return state.final?.message.status.code ?? 'finished';
 }

@@ -7,7 +7,14 @@ import { sha256Hex } from '../sha256-hex.js';
 import { stringifyJson } from '../message/json-text.js';
 import type { PlanTask } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
-import type { JournalRecord, MessageRecord, SessionRecord, StepKind, UsageFigures } from '../store/session-journal.js';
+import type {
+  ControlRecord,
+  JournalRecord,
+  MessageRecord,
+  SessionRecord,
+  StepKind,
+  UsageFigures,
+} from '../store/session-journal.js';
 import type {
   ApprovalRecord,
   ApprovalRequestRecord,
@@ -94,6 +101,11 @@ export interface SessionState {
   /** Unexpected internal errors since the last message (limits.max_crash_retries), and the last one's text. */
   crashes: number;
   lastCrash: string | null;
+  /** The cancel that ended the session (docs/run-control.md); a cancel withdraws a pause. */
+  cancelled: ControlRecord | null;
+  /** The fork, retry or re-run that made this session, and how many of the original's records it has reused so far. */
+  lineage: ControlRecord | null;
+  reusedSoFar: number;
 }
 
 export function emptyUsage(): UsageFigures {
@@ -135,7 +147,15 @@ export function initialState(session: SessionRecord): SessionState {
     voided: [],
     crashes: 0,
     lastCrash: null,
+    cancelled: null,
+    lineage: null,
+    reusedSoFar: 0,
   };
+}
+
+/** True once the session has ended: its chain, a cancel, or the `finished` record. */
+export function hasEnded(state: SessionState): boolean {
+  return state.final !== null || state.cancelled !== null || state.finishedAt !== null;
 }
 
 /** Folds one record into the state (mutating it: states are owned by one session). */
@@ -153,6 +173,7 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       state.agentModelCalls.set(record.agent, (state.agentModelCalls.get(record.agent) ?? 0) + 1);
       return;
     case 'reply':
+      if (record.reused) state.reusedSoFar += 1;
       if (record.claimed_path)
         state.replyFiles.push({ claimedPath: record.claimed_path, sourceFile: record.source_file });
       if (state.paused) {
@@ -174,7 +195,11 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       state.lastCrash = record.error;
       return;
     case 'message':
+      if (record.reused) state.reusedSoFar += 1;
       applyMessage(state, record);
+      return;
+    case 'control':
+      applyControl(state, record);
       return;
     case 'tool_turn': {
       const loop = state.toolLoops.get(record.step) ?? { agent: record.agent, turns: [] };
@@ -202,6 +227,19 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       }
       return;
   }
+}
+
+function applyControl(state: SessionState, record: ControlRecord): void {
+  if (record.action !== 'cancel') {
+    state.lineage = record;
+    return;
+  }
+  if (state.cancelled) return;
+  state.cancelled = record;
+  // A waiting question or approval is withdrawn: a later answer is refused (runner: replyToSession).
+  state.paused = null;
+  state.cursor = null;
+  if (record.claimed_path) state.replyFiles.push({ claimedPath: record.claimed_path, sourceFile: record.source_file });
 }
 
 function applyApprovalRequest(state: SessionState, record: ApprovalRequestRecord): void {

@@ -1,5 +1,6 @@
 /** One step's attempt/repair loop, up to `max_retries` repairs: decides the `StepOutcome`, commits nothing. */
 import type { Delegations } from './delegation.js';
+import { raceAbort } from '../abort-race.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ProviderError, errorMessage } from '../errors.js';
 import { findAnswerTooLarge } from '../llm/answer-size-limit.js';
@@ -173,8 +174,9 @@ export class StepAttempts {
           ? (active.privacy?.liveChunks(emitChunk) ?? { push: emitChunk, end: () => {} })
           : null;
         try {
-          const response = await this.provider
-            .generate({
+          // Raced with the session's signal: a cancel takes effect even with a provider that ignores it.
+          const response = await raceAbort(
+            this.provider.generate({
               agent: agent.name,
               sessionId,
               system: prompt.system,
@@ -201,8 +203,9 @@ export class StepAttempts {
               ...(state.toolLoops.has(stepKey) ? { toolTurns: providerTurns(state.toolLoops.get(stepKey)) } : {}),
               journaledCalls: state.agentModelCalls.get(agent.name) ?? 0,
               ...(live ? { onChunk: live.push } : {}),
-            })
-            .finally(() => live?.end());
+            }),
+            signal,
+          ).finally(() => live?.end());
           // The answer is redacted before it is journaled, parsed or logged (README "Privacy and guardrails").
           text = active.privacy ? active.privacy.redactForStep(step, response.text) : response.text;
           toolCalls =

@@ -18,7 +18,7 @@ import type {
   ToolResultRecord,
   ToolTurnRecord,
 } from '../store/tool-journal-records.js';
-import { truncateUtf8 } from '../tools/tool-contract.js';
+import { truncateUtf8, type ToolOutcome } from '../tools/tool-contract.js';
 import { anyPatternMatches } from '../tools/tool-names.js';
 import { argumentsSha256 } from '../message/canonical-json.js';
 import type { ActiveSession } from './message-commit.js';
@@ -174,6 +174,9 @@ export class ToolLoop {
     const sessionId = active.state.session.session_id;
     const events = this.deps.events;
     const taskId = stepKey.startsWith('task:') ? stepKey.slice('task:'.length) : null;
+    // After a cancel is claimed no tool call starts (docs/run-control.md); a stop leaves it for the restart.
+    if (signal.aborted)
+      throw new SessionInterruptedError(`session ${sessionId} stopped before ${call.name} could start`);
     events?.emit('tool_call_start', {
       sessionId,
       agent: agent.name,
@@ -183,7 +186,7 @@ export class ToolLoop {
       taskId,
     });
     const started = performance.now();
-    let outcome: { output: string; isError: boolean };
+    let outcome: ToolOutcome;
     let delegation: DelegationOutcome | undefined;
     try {
       if (call.name === DELEGATE_TOOL_NAME && this.delegations) {
@@ -229,7 +232,7 @@ export class ToolLoop {
     stepKey: string,
     agent: AgentDefinition,
     call: JournaledToolCall,
-    outcome: { output: string; isError: boolean },
+    outcome: ToolOutcome,
     refused: ToolRefusal | null,
     ms: number,
     delegation?: DelegationOutcome,
@@ -253,6 +256,7 @@ export class ToolLoop {
       refused,
       ms,
       ...(delegation ? { delegation } : {}),
+      ...(outcome.wrote && !outcome.isError ? { wrote: outcome.wrote } : {}),
       at: this.now().toISOString(),
     };
     this.append(active, record);

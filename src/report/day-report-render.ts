@@ -88,7 +88,7 @@ function sections(report: DayReport): Section[] {
         report.failures.map((failure) => [
           failure.time,
           { session: failure.sessionId },
-          failure.sequence,
+          failure.sequence ?? '—',
           failure.agent,
           failure.code ?? '—',
           failure.reason,
@@ -103,7 +103,7 @@ function sections(report: DayReport): Section[] {
         report.flags.map((flag) => [
           flag.time,
           { session: flag.sessionId },
-          flag.sequence,
+          flag.sequence ?? '—',
           flag.agent,
           flag.kind,
           { code: flag.detail },

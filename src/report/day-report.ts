@@ -37,7 +37,8 @@ export interface ReportSession {
 interface EntryPlace {
   sessionId: string;
   agent: string;
-  sequence: number;
+  /** Null on an operator's entry (docs/run-control.md). */
+  sequence: number | null;
   time: string;
 }
 
@@ -154,6 +155,11 @@ export function buildDayReport(input: {
       lastTime: entry.time,
     };
     perSession.set(entry.sessionId, session);
+    // An operator's entry (a cancel, a fork) is in the chain but is no agent's message.
+    if (entry.sequence === null) {
+      session.lastTime = entry.time;
+      continue;
+    }
     session.messages += 1;
     session.lastTime = entry.time;
     if (!session.agents.includes(entry.agent)) session.agents.push(entry.agent);

@@ -14,6 +14,7 @@ import { PromptStore } from './prompt-store.js';
 import {
   SessionJournal,
   type AuditPosition,
+  type ControlRecord,
   type CrashRecord,
   type ExchangeRecord,
   type FinishedRecord,
@@ -82,6 +83,11 @@ class FilesStoredSession implements StoredSession {
     // first, so a killed process never leaves an audited message the journal lacks. After power
     // loss the log may be ahead: recovery voids those entries and runs their steps again.
     this.append(record);
+    return { entryHash: (await this.options.audit.append(audit)).hash };
+  }
+
+  async commitControl(record: ControlRecord, audit: AuditEntryInput): Promise<{ entryHash: string | null }> {
+    await this.appendDurable(record);
     return { entryHash: (await this.options.audit.append(audit)).hash };
   }
 
@@ -179,6 +185,12 @@ export class FilesSessionStore implements SessionStore {
       faults: this.options.faults,
     });
     return { session: new FilesStoredSession(sessionId, journal, this.options), records };
+  }
+
+  async records(sessionId: string): Promise<JournalRecord[]> {
+    if (!this.exists(sessionId))
+      throw new GovflowError('request', `no session "${sessionId}" under ${this.options.sessionsDir}`);
+    return SessionJournal.read(SessionJournal.directoryOf(this.options.sessionsDir, sessionId));
   }
 
   auditedMessages(sessionId: string, sinceIso: string, from?: AuditPosition | null): Promise<AuditedMessages> {

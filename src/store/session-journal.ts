@@ -3,7 +3,7 @@
  * the truth a session resumes from after a crash; `manifest.json` beside it is a cache for `govflow status`.
  */
 import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
-import type { ToolAuditLines, ToolJournalRecord } from './tool-journal-records.js';
+import type { NotRepeatedCall, ToolAuditLines, ToolJournalRecord } from './tool-journal-records.js';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { errorCode, GovflowError } from '../errors.js';
@@ -49,6 +49,21 @@ export interface SessionRecord {
   delegation?: DelegatedFrom;
   /** Where the audit log stood at creation: crash recovery reads the log from here (files store; absent in older journals). */
   audit_from?: AuditPosition;
+  /** Set on a session made by fork, retry or re-run (docs/run-control.md): where it comes from. */
+  lineage?: Lineage;
+  /** With `lineage`: the rest of the operator's act, so a fork a crash cut short goes on from the journal. */
+  fork?: { control_id: string; claimed_by: string | null; claimed_at: string; source_file: string };
+}
+
+/** A forked session's origin, as its result's `lineage` shows it (docs/run-control.md). */
+export interface Lineage {
+  action: 'fork' | 'retry' | 'rerun';
+  of_session: string;
+  of_request: string;
+  /** The first message run anew (messages 1 … from−1 are reused). */
+  from: number;
+  by: string;
+  reason: string | null;
 }
 
 /** A point in the audit log: a day file (`YYYYMMDD.log`) and a byte offset in it where an entry ends. */
@@ -128,6 +143,44 @@ export interface MessageRecord {
   pii_redacted?: Record<string, number> | null;
   guardrails?: Array<{ rule: string; action: string }> | null;
   tools?: ToolAuditLines;
+  /** A message a fork reused from its original, with no model call (docs/run-control.md). */
+  reused?: { session_id: string; message_id: string; entry_hash: string };
+  /** On a fork's first message run anew: the outside calls of the reused steps it did not repeat. */
+  not_repeated?: NotRepeatedCall[];
+}
+
+/**
+ * An operator's act on a session (docs/run-control.md): a cancel of this session, or the fork,
+ * retry or re-run that made it (then its first record after the session record). It has an audit
+ * entry of its own, which is not a message.
+ */
+export interface ControlRecord {
+  v: typeof JOURNAL_FORMAT;
+  type: 'control';
+  action: 'cancel' | 'fork' | 'retry' | 'rerun';
+  /** The operator entry's `[MESSAGE_ID]`; made from the claim, so a control applied again after a crash is known. */
+  control_id: string;
+  /** Who acted: the HTTP token's user, or the control file's owner. */
+  by: string;
+  /** A `by` the control file claimed: kept, not trusted. */
+  claimed_by: string | null;
+  reason: string | null;
+  at: string;
+  /** When the control was claimed: after it, no model or tool call of the session starts. */
+  claimed_at: string;
+  source_file: string;
+  /** The claimed control file, archived when the session ends; null when it was archived already. */
+  claimed_path: string | null;
+  governance_hash: string;
+  /** A cancel that reached this delegated child through its parent's. */
+  via_session?: string;
+  /** Fork, retry, re-run: the original, and the first message run anew. */
+  of_session?: string;
+  of_request?: string;
+  from?: number;
+  /** How many of the original's records (messages and replies) the fork reuses. */
+  reused?: number;
+  not_repeated?: NotRepeatedCall[];
 }
 
 export interface ReplyRecord {
@@ -137,6 +190,8 @@ export interface ReplyRecord {
   source_file: string;
   claimed_path: string | null;
   at: string;
+  /** A reply a fork reused from its original (docs/run-control.md). */
+  reused?: true;
 }
 
 /**
@@ -177,11 +232,12 @@ export type JournalRecord =
   | VoidRecord
   | FinishedRecord
   | CrashRecord
+  | ControlRecord
   | ToolJournalRecord;
 
 /** Seed 001's job states. */
 export type SessionStateName =
-  'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCESS' | 'PARTIAL' | 'FAILED' | 'HALTED_COST' | 'HALTED_TIME';
+  'PENDING' | 'RUNNING' | 'PAUSED' | 'SUCCESS' | 'PARTIAL' | 'FAILED' | 'HALTED_COST' | 'HALTED_TIME' | 'CANCELLED';
 
 export interface SessionManifest {
   v: typeof JOURNAL_FORMAT;

@@ -56,6 +56,28 @@ export interface SessionReads {
   sessionRows?(): Promise<SessionRow[]>;
   /** The listing of a shared store (Postgres); without it the root's files are indexed (session-index.ts). */
   listing?: SessionListing;
+  /**
+   * Where a session of a shared store stands (docs/run-control.md): its user and state, and its
+   * result's status once finished; null when the store has no such session. Without it the root's files are read.
+   */
+  sessionStanding?(sessionId: string): Promise<SessionStanding | null>;
+  /** Unfinished sessions of a shared store, for a bulk cancel (oldest first); without it the root's files are read. */
+  unfinishedSessions?(): Promise<
+    Array<{
+      sessionId: string;
+      requestId: string;
+      user: string;
+      status: 'running' | 'paused' | 'queued';
+      createdAt: string;
+    }>
+  >;
+}
+
+/** A session as a control sees it: whose, and whether it can still be cancelled (queued, running, paused). */
+export interface SessionStanding {
+  user: string;
+  /** queued, running, paused, or the ended session's result status (success, failed, cancelled, …). */
+  status: string;
 }
 
 export class FilesSessionReads implements SessionReads {

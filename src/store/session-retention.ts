@@ -15,7 +15,14 @@ import { SessionJournal, type JournalRecord, type SessionStateName } from './ses
 
 type ArchivePaths = Pick<SystemPaths, 'sessions' | 'logs'>;
 
-const ENDED: ReadonlySet<SessionStateName> = new Set(['SUCCESS', 'PARTIAL', 'FAILED', 'HALTED_COST', 'HALTED_TIME']);
+const ENDED: ReadonlySet<SessionStateName> = new Set([
+  'SUCCESS',
+  'PARTIAL',
+  'FAILED',
+  'HALTED_COST',
+  'HALTED_TIME',
+  'CANCELLED',
+]);
 
 /** The day (`YYYYMMDD`) the session ended, or null while it runs or waits for a person. */
 function endDay(records: JournalRecord[], timezone: string): string | null {

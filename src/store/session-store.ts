@@ -12,6 +12,7 @@
  */
 import type {
   AuditPosition,
+  ControlRecord,
   CrashRecord,
   ExchangeRecord,
   FinishedRecord,
@@ -29,7 +30,7 @@ import type {
   ToolTurnRecord,
 } from './tool-journal-records.js';
 import type { SentientMessage } from '../message/sentient-message.js';
-import type { ToolAuditLines } from './tool-journal-records.js';
+import type { NotRepeatedCall, ToolAuditLines } from './tool-journal-records.js';
 
 /** What the audit writer is given for one message (src/audit/audit-entry-format.ts writes it). */
 export interface AuditEntryInput {
@@ -49,10 +50,36 @@ export interface AuditEntryInput {
   tools?: ToolAuditLines;
   /** Set on the entries of a delegated child session. */
   delegation?: { parentSessionId: string; depth: number } | null;
+  /**
+   * Set on an operator's entry (docs/run-control.md): a cancel, fork, retry or re-run. It is not a
+   * message: `message` carries its §6 lines, and no `[SEQUENCE]` is written.
+   */
+  control?: ControlAuditLine | null;
+  /** Set on a message a fork reused: the ENTRY_HASH of the original's entry (`[FORKED_FROM: …]`). */
+  forkedFrom?: string | null;
+  /** Calls with effects outside the workspace (http_get, MCP) a fork did not repeat (`[NOT_REPEATED]`). */
+  notRepeated?: ReadonlyArray<NotRepeatedCall> | null;
 }
 
-/** The audit entries a session already has, by message id (crash recovery). */
-export type AuditedMessages = Map<string, { sequence: number; agent: string }>;
+/** The `[CONTROL]` line of an operator's entry, keys in this order. */
+export interface ControlAuditLine {
+  action: 'cancel' | 'fork' | 'retry' | 'rerun';
+  /** Who acted: the HTTP token's user, or the control file's owner. */
+  by: string;
+  /** A `by` the control file claimed: kept, not trusted. */
+  claimed_by?: string;
+  reason: string | null;
+  at: string;
+  /** Fork, retry, re-run: the session the new one comes from, and its first message run anew. */
+  of_session?: string;
+  from?: number;
+}
+
+/**
+ * The audit entries a session already has, by message id (crash recovery, forks): `sequence` is
+ * null on an operator's entry (docs/run-control.md); `hash` is the entry's ENTRY_HASH.
+ */
+export type AuditedMessages = Map<string, { sequence: number | null; agent: string; hash: string }>;
 
 /** A session's result as files: the result JSON (docs/results.md; durable) and the human-readable report. */
 export interface SessionResultFiles {
@@ -69,6 +96,11 @@ export interface StoredSession {
   recordExchange(record: ExchangeRecord): void;
   /** Journal record, then its durable audit entry; the entry's hash is null when the trail does not expose one. */
   commitMessage(record: MessageRecord, audit: AuditEntryInput): Promise<{ entryHash: string | null }>;
+  /**
+   * An operator's act (docs/run-control.md): the record durable in the journal, THEN its durable
+   * audit entry (a control is rare; it never leaves an entry the journal lacks, even after power loss).
+   */
+  commitControl(record: ControlRecord, audit: AuditEntryInput): Promise<{ entryHash: string | null }>;
   /** Appends again the audit entry of a journaled message the audit trail lacks (recovery). */
   reappendAudit(audit: AuditEntryInput): Promise<void>;
   /** Records audit entries whose journal records power loss took as void; durable on return. */
@@ -105,4 +137,6 @@ export interface SessionStore {
   auditedMessages(sessionId: string, sinceIso: string, from?: AuditPosition | null): Promise<AuditedMessages>;
   /** Keeps the exact system prompt sent to a model, once per SHA-256 (exchange records name it by it). */
   keepPrompt(sha256: string, text: string): void;
+  /** Reads any session's records, without opening it (a fork reads its original); throws when it has none. */
+  records(sessionId: string): Promise<JournalRecord[]>;
 }

@@ -31,6 +31,14 @@ export interface ToolAuditLines {
   }>;
 }
 
+/** A tool call with effects outside the workspace that a fork reused without running it again (docs/run-control.md). */
+export interface NotRepeatedCall {
+  /** The original session's message (sequence) whose step made the call. */
+  sequence: number;
+  id: string;
+  name: string;
+}
+
 /** One tool call as the model made it; `input_error` when its arguments were not JSON. */
 export interface JournaledToolCall {
   id: string;
@@ -73,6 +81,8 @@ export interface ToolResultRecord {
   refused: ToolRefusal | null;
   /** A `delegate` call's child session; absent on other tools and older records. */
   delegation?: DelegationOutcome;
+  /** A file tool that changed the workspace: the file as it was left (a fork rebuilds the workspace from these, docs/run-control.md). */
+  wrote?: { path: string; sha256: string; bytes: number };
   ms: number;
   at: string;
 }

@@ -131,7 +131,7 @@ export async function runTestCase(root: string, testCase: TestCase, options: Run
       const entries = (await readLogEntries(runtime.config.paths.logs)).filter(
         (entry) => entry.sessionId === outcome.sessionId,
       );
-      entries.sort((left, right) => left.sequence - right.sequence);
+      entries.sort((left, right) => (left.sequence ?? 0) - (right.sequence ?? 0));
       const verified = await verifyAuditChain({
         logsDir: runtime.config.paths.logs,
         stateDir: runtime.config.paths.state,

@@ -2,6 +2,7 @@
 import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { sha256Hex } from '../sha256-hex.js';
 import { ToolCallError, stringField, type Tool } from './tool-contract.js';
 import { resolveExisting, resolveForWrite, workspaceRelative } from './workspace-paths.js';
 
@@ -88,7 +89,12 @@ export function writeFileTool(maxFileBytes: number): Tool {
       } finally {
         await handle.close();
       }
-      return { output: `wrote ${bytes} bytes to ${workspaceRelative(workspaceReal, absolute)}`, isError: false };
+      const relative = workspaceRelative(workspaceReal, absolute);
+      return {
+        output: `wrote ${bytes} bytes to ${relative}`,
+        isError: false,
+        wrote: { path: relative, sha256: sha256Hex(content), bytes },
+      };
     },
   };
 }

@@ -23,6 +23,8 @@ export interface ToolCallContext {
 export interface ToolOutcome {
   output: string;
   isError: boolean;
+  /** A file tool that changed the workspace: the file as it left it (journaled, so a fork can rebuild it; docs/run-control.md). */
+  wrote?: { path: string; sha256: string; bytes: number };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemPaths } from '../../src/config/system-paths.js';
 import { SessionIndex, type SessionChanges } from '../../src/store/session-index.js';
-import { querySessions } from '../../src/web/session-list.js';
+import { querySessions, type SessionQuery } from '../../src/web/session-list.js';
 import type { SessionEvents } from '../../src/pipeline/session-events.js';
 import {
   TWO_TASKS,
@@ -32,7 +32,7 @@ function indexOf(root: string, events: SessionEvents) {
   return { listing, query: async (q: typeof query) => querySessions(await listing.orderedRows(), q) };
 }
 
-const query = { status: null, search: null, page: 1, pageSize: 50, user: null };
+const query: SessionQuery = { status: null, search: null, page: 1, pageSize: 50, user: null };
 
 describe('sessions index', () => {
   it('lists real sessions newest first, filters by status and user, searches text, request id and agents, pages, and follows new sessions', async () => {

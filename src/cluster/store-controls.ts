@@ -1,0 +1,75 @@
+/**
+ * Controls in cluster mode (docs/run-control.md) go through the store's queue like replies, in the
+ * same table (a `{"control": …}` document): a cancel of a queued or paused session makes it
+ * claimable, and whichever daemon claims it ends it cancelled; the daemon holding a running
+ * session hears of it at once (NOTIFY on the work channel, its poll as the backstop) and aborts
+ * its calls. The cancel's commit marks it applied (`replies_applied`), with any reply it withdrew.
+ */
+import type pg from 'pg';
+import { inTransaction, tablesOf } from './postgres-connection.js';
+import { channelsOf } from './store-committer.js';
+
+/** A cancel as the store keeps it until a daemon applies it. */
+export interface QueuedCancel {
+  action: 'cancel';
+  control_id: string;
+  by: string;
+  claimed_by: string | null;
+  reason: string | null;
+  claimed_at: string;
+  source_file: string;
+}
+
+export class StoreControls {
+  private readonly table: (name: string) => string;
+  private readonly channels: ReturnType<typeof channelsOf>;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    schema: string,
+  ) {
+    this.table = tablesOf(schema);
+    this.channels = channelsOf(schema);
+  }
+
+  /**
+   * Queues a cancel of a queued, running or paused session; resolves with why not otherwise
+   * (unknown session, already ended), or null. The same control queued again (a crash after its
+   * commit, before its file was archived) is not queued twice.
+   */
+  async enqueueCancel(sessionId: string, cancel: QueuedCancel): Promise<string | null> {
+    return inTransaction(this.pool, async (client) => {
+      const row = await client.query<{ state: string; result_status: string | null }>(
+        `select state, result_status from ${this.table('sessions')} where session_id = $1 for update`,
+        [sessionId],
+      );
+      const found = row.rows[0];
+      if (found === undefined)
+        return `no session "${sessionId}" exists in the store, running, queued or ended: check the session_id`;
+      const again = await client.query(
+        `select 1 from ${this.table('replies')} where session_id = $1 and reply->'control'->>'control_id' = $2`,
+        [sessionId, cancel.control_id],
+      );
+      if ((again.rowCount ?? 0) > 0) return null;
+      if (found.state === 'finished')
+        return `session "${sessionId}" has already ended (${found.result_status ?? 'finished'}): only a running, queued or paused session can be cancelled`;
+      await client.query(`insert into ${this.table('replies')} (session_id, reply) values ($1, $2)`, [
+        sessionId,
+        JSON.stringify({ control: cancel }),
+      ]);
+      await client.query('select pg_notify($1, $2)', [this.channels.work, sessionId]);
+      return null;
+    });
+  }
+
+  /** The cancels waiting for sessions among `sessionIds` (those this daemon runs). */
+  async pendingCancels(sessionIds: readonly string[]): Promise<Array<{ sessionId: string; cancel: QueuedCancel }>> {
+    if (sessionIds.length === 0) return [];
+    const rows = await this.pool.query<{ session_id: string; control: QueuedCancel }>(
+      `select session_id, reply->'control' as control from ${this.table('replies')}
+        where not applied and reply ? 'control' and session_id = any($1) order by id`,
+      [[...sessionIds]],
+    );
+    return rows.rows.map((row) => ({ sessionId: row.session_id, cancel: row.control }));
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * Controls in the files backend (docs/run-control.md), applied as soon as they are claimed, each
+ * reaching its session through the runner like any work: a cancel aborts a session running here
+ * through its one cancellation source, or ends a paused, queued or crash-stopped one from its
+ * journal or claim; a fork, retry or re-run is checked against its original and queued as a new
+ * request claim. Durable like a request: the claim stays in system/processing/ until it is
+ * applied (then archived) or refused (then in system/failed/), and applying it again after a crash
+ * is a no-op — its operator entry and its new session are named after the claim.
+ */
+import { existsSync } from 'node:fs';
+import { errorMessage } from '../errors.js';
+import type { IntakeControl } from '../intake/claimed-file.js';
+import { sessionIdForClaim } from '../intake/claim-name.js';
+import { writeControlOutcome, type ControlOutcome } from '../intake/control-outcome.js';
+import { moveToFailed } from '../intake/failed-files.js';
+import { controlActor } from '../intake/file-owner.js';
+import type { InboxIntake } from '../intake/inbox-intake.js';
+import { findQueuedRequest } from '../intake/queued-claims.js';
+import { forkPoint } from '../pipeline/fork-point.js';
+import type { CancelOrder } from '../pipeline/run-controls.js';
+import { ControlRejectedError, SessionInterruptedError } from '../pipeline/runner-contract.js';
+import { foldRecords } from '../pipeline/session-state.js';
+import { SessionJournal } from '../store/session-journal.js';
+import { claimedAtOf, controlIdFor, forkRequestDocument, forkRequestId, MAX_FORK_NUMBER } from './fork-requests.js';
+import type { SessionRuns } from './session-runs.js';
+import type { WorkContext } from './work-source.js';
+
+export class InboxControls {
+  constructor(
+    private readonly context: WorkContext,
+    private readonly sessionRuns: SessionRuns,
+    private readonly intake: () => InboxIntake | null,
+  ) {}
+
+  /** Applies one claimed control; never throws (what went wrong is logged, the claim stays for the next start). */
+  async apply(item: IntakeControl): Promise<void> {
+    const actor = controlActor(item.claimedPath, item.httpUser, item.by);
+    let outcome: Omit<ControlOutcome, 'control' | 'session_id' | 'source_file' | 'at'>;
+    try {
+      outcome =
+        item.action === 'cancel'
+          ? await this.cancel(item, {
+              controlId: controlIdFor(item),
+              by: actor.by,
+              claimedBy: actor.claimedBy,
+              reason: item.reason,
+              claimedAt: claimedAtOf(item),
+              sourceFile: item.sourceFile,
+              claimedPath: item.claimedPath,
+            })
+          : await this.fork(item, actor);
+    } catch (error) {
+      if (!(error instanceof ControlRejectedError)) {
+        if (!(error instanceof SessionInterruptedError))
+          this.context.log.error('control failed; its file stays in system/processing/ for the next start', {
+            file: item.sourceFile,
+            session: item.sessionId,
+            error: errorMessage(error),
+          });
+        return;
+      }
+      outcome = { status: 'refused', reason: error.message };
+    }
+    const { config, events } = this.context.runtime;
+    if (outcome.status === 'refused') {
+      await moveToFailed(config.paths, item.claimedPath, item.sourceFile, outcome.reason!, {
+        durable: config.daemon.fsync,
+      }).catch(() => undefined);
+      this.context.log.warn('control refused: moved to system/failed/', {
+        file: item.sourceFile,
+        session: item.sessionId,
+        reason: outcome.reason,
+      });
+    } else if (item.action !== 'cancel') {
+      // A cancel's file is archived with its session's end (the runner reports it); a fork's now.
+      this.intake()?.archive([{ claimedPath: item.claimedPath, sourceFile: item.sourceFile }]);
+    }
+    const settled: ControlOutcome = {
+      control: item.action,
+      session_id: item.sessionId,
+      ...outcome,
+      source_file: item.sourceFile,
+      at: new Date().toISOString(),
+    };
+    try {
+      writeControlOutcome(config.paths, settled, config.daemon.fsync);
+    } catch (error) {
+      this.context.log.warn('cannot record the outcome of a control for the CLI', { error: errorMessage(error) });
+    }
+    events.emit('control_settled', settled);
+  }
+
+  /** Cancels the session wherever it stands here: running, being answered, paused, stopped by a crash, or queued. */
+  private async cancel(item: IntakeControl, order: CancelOrder): Promise<{ status: 'applied' }> {
+    const { runner, config } = this.context.runtime;
+    const sessionId = item.sessionId;
+    for (;;) {
+      const delivery = runner.cancelRunning(sessionId, order);
+      if (delivery !== null) {
+        if ((await delivery) === 'applied') return { status: 'applied' };
+        continue; // its run ended or paused first: look again
+      }
+      if (this.sessionRuns.busy(sessionId)) {
+        await this.sessionRuns.ended(sessionId);
+        continue;
+      }
+      if (runner.sessionExists(sessionId)) {
+        const end = this.sessionRuns.begin(sessionId);
+        try {
+          await runner.cancelStopped(sessionId, order, this.context.signal);
+        } finally {
+          end();
+        }
+        return { status: 'applied' };
+      }
+      const queued = await findQueuedRequest(config.paths, sessionId, config.intake.max_bytes, config.timezone);
+      if (queued === null)
+        throw new ControlRejectedError(
+          `no session "${sessionId}" exists here, running, queued or ended: check the session_id`,
+        );
+      if (this.sessionRuns.busy(sessionId) || runner.runs(sessionId)) continue; // it started meanwhile
+      // Queued: the session is made from its claim and ends cancelled at once; no step runs.
+      const end = this.sessionRuns.begin(sessionId);
+      try {
+        await this.context.registry.claim(queued.requestId, queued.claimedPath);
+        await runner.startSession(
+          {
+            requestId: queued.requestId,
+            sessionId,
+            text: queued.text,
+            user: queued.user,
+            metadata: queued.metadata,
+            sourceFile: queued.sourceFile,
+            claimedPath: queued.claimedPath,
+            cancel: order,
+          },
+          this.context.signal,
+        );
+      } finally {
+        end();
+      }
+      return { status: 'applied' };
+    }
+  }
+
+  /** Checks the original and queues the new session's request; applying it again finds that request. */
+  private async fork(
+    item: IntakeControl,
+    actor: { by: string; claimedBy: string | null },
+  ): Promise<{ status: 'accepted'; new_session_id: string; new_request_id: string }> {
+    const { config } = this.context.runtime;
+    const newSessionId = sessionIdForClaim(item.claimedPath, config.timezone);
+    const already = await this.existingFork(newSessionId);
+    if (already) return { status: 'accepted', new_session_id: newSessionId, new_request_id: already };
+    if (!SessionJournal.exists(config.paths.sessions, item.sessionId))
+      throw new ControlRejectedError(`no session "${item.sessionId}" exists here: check the session_id`);
+    const state = foldRecords(SessionJournal.read(SessionJournal.directoryOf(config.paths.sessions, item.sessionId)));
+    const point = forkPoint(state, item.action as 'fork' | 'retry' | 'rerun', item.from);
+    if ('refusal' in point) throw new ControlRejectedError(point.refusal);
+    const intake = this.intake();
+    if (!intake) throw new SessionInterruptedError('the intake is not open');
+    const names = item.requestId
+      ? [item.requestId]
+      : Array.from({ length: MAX_FORK_NUMBER }, (_unused, n) =>
+          forkRequestId(state.session.request_id, item.action, n + 1),
+        );
+    for (const requestId of names) {
+      const document = forkRequestDocument({
+        original: state.session,
+        item,
+        actor,
+        from: point.from,
+        sessionId: newSessionId,
+        requestId,
+      });
+      const submitted = await intake.submit({
+        name: `${item.action}-${requestId}.json`,
+        text: `${JSON.stringify(document)}\n`,
+        requestId,
+      });
+      if (submitted.kind === 'claimed')
+        return { status: 'accepted', new_session_id: newSessionId, new_request_id: requestId };
+    }
+    throw new ControlRejectedError(
+      item.requestId
+        ? `request_id "${item.requestId}" was already accepted: choose another, or leave it out`
+        : `no free request id of the form ${forkRequestId(state.session.request_id, item.action, 1)}…${MAX_FORK_NUMBER}: give one in "request_id"`,
+    );
+  }
+
+  /** The request id of a fork this control queued before a crash (its session started, or its claim waits), else null. */
+  private async existingFork(newSessionId: string): Promise<string | null> {
+    const { config } = this.context.runtime;
+    if (SessionJournal.exists(config.paths.sessions, newSessionId)) {
+      const [first] = SessionJournal.read(SessionJournal.directoryOf(config.paths.sessions, newSessionId));
+      return first?.type === 'session' ? first.request_id : null;
+    }
+    const queued = await findQueuedRequest(config.paths, newSessionId, config.intake.max_bytes, config.timezone);
+    return queued && existsSync(queued.claimedPath) ? queued.requestId : null;
+  }
+}

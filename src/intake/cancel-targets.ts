@@ -1,0 +1,81 @@
+/**
+ * The sessions a bulk cancel matches in a files root (docs/run-control.md): running and paused
+ * ones by their manifests (a cache of the journal, so a bulk cancel may name one that ended since
+ * — its control is then refused, as any late cancel is), queued ones by their claims. Delegated
+ * children are left out: cancelling their parent cancels them.
+ */
+import type { SystemPaths } from '../config/system-paths.js';
+import { SessionJournal } from '../store/session-journal.js';
+import { queuedClaims } from './queued-claims.js';
+
+export type CancellableStatus = 'running' | 'paused' | 'queued';
+export const CANCELLABLE_STATUSES: readonly CancellableStatus[] = ['running', 'paused', 'queued'];
+
+export interface CancelTarget {
+  sessionId: string;
+  requestId: string;
+  user: string;
+  status: CancellableStatus;
+  createdAt: string;
+}
+
+export interface CancelFilter {
+  statuses: readonly CancellableStatus[];
+  /** Only this user's sessions; null: everyone's. */
+  user: string | null;
+  /** Only sessions made at or after this instant (ISO); null: any. */
+  since: string | null;
+}
+
+/** True when `target` passes `filter`. */
+export function matchesCancelFilter(target: CancelTarget, filter: CancelFilter): boolean {
+  return (
+    filter.statuses.includes(target.status) &&
+    (filter.user === null || target.user === filter.user) &&
+    (filter.since === null || Date.parse(target.createdAt) >= Date.parse(filter.since))
+  );
+}
+
+/** Unfinished sessions of the root matching `filter`, oldest first. */
+export async function filesCancelTargets(
+  paths: SystemPaths,
+  maxBytes: number,
+  timezone: string,
+  filter: CancelFilter,
+): Promise<CancelTarget[]> {
+  const targets: CancelTarget[] = [];
+  if (filter.statuses.includes('running') || filter.statuses.includes('paused')) {
+    for (const sessionId of SessionJournal.list(paths.sessions)) {
+      const manifest = SessionJournal.readManifest(paths.sessions, sessionId);
+      if (!manifest || (manifest.state !== 'RUNNING' && manifest.state !== 'PAUSED')) continue;
+      let first;
+      try {
+        [first] = SessionJournal.read(SessionJournal.directoryOf(paths.sessions, sessionId));
+      } catch {
+        continue; // damaged: nothing a control could apply to
+      }
+      if (first?.type !== 'session' || first.delegation) continue;
+      const target: CancelTarget = {
+        sessionId,
+        requestId: first.request_id,
+        user: first.request.user ?? 'local',
+        status: manifest.state === 'PAUSED' ? 'paused' : 'running',
+        createdAt: first.created_at,
+      };
+      if (matchesCancelFilter(target, filter)) targets.push(target);
+    }
+  }
+  if (filter.statuses.includes('queued')) {
+    for (const claim of await queuedClaims(paths, maxBytes, timezone)) {
+      const target: CancelTarget = {
+        sessionId: claim.sessionId,
+        requestId: claim.requestId,
+        user: claim.user,
+        status: 'queued',
+        createdAt: claim.receivedAt,
+      };
+      if (matchesCancelFilter(target, filter)) targets.push(target);
+    }
+  }
+  return targets.sort((left, right) => left.createdAt.localeCompare(right.createdAt));
+}
