@@ -41,13 +41,22 @@ interface ListedRow {
 /** The listing status as SQL: a finished session's result status (SPEC §18 names), else its state. */
 const STATUS_SQL = `case when state = 'finished' then coalesce(result_status, 'failed') else state end`;
 
+/**
+ * A fork, retry or re-run's lineage before its result has one: from the `fork` its request carries
+ * (daemon/fork-requests.ts), with the original's request id looked up.
+ */
+const FORK_LINEAGE_SQL = `case when request ? 'fork' then jsonb_build_object('action', request->'fork'->'action',
+    'of_session', request->'fork'->'of_session',
+    'of_request', (select original.request_id from $sessions original where original.session_id = listed.request->'fork'->>'of_session'),
+    'from', request->'fork'->'from', 'by', request->'fork'->'by', 'reason', request->'fork'->'reason') end`;
+
 /** The sessions table with each row's result document parsed once (`result`; `offset 0` keeps the planner from copying the cast into every use). */
 function fromSessions(table: string): string {
-  return `${table} cross join lateral (select result_json::jsonb as result offset 0) parsed`;
+  return `${table} listed cross join lateral (select listed.result_json::jsonb as result offset 0) parsed`;
 }
 
 /** Columns of a listed row; `request_text` only when `withText` (the web view searches it). */
-function columns(withText: boolean): string {
+function columns(withText: boolean, table: string): string {
   return `session_id as "sessionId", request_id as "requestId", state, result_status as "resultStatus",
     coalesce(user_name, 'local') as "user", ${withText ? `coalesce(request->>'text', '')` : `''`} as "requestText",
     manifest->>'current_agent' as "currentAgent",
@@ -57,7 +66,7 @@ function columns(withText: boolean): string {
     case when state = 'queued' then null else coalesce((manifest->>'created_at')::timestamptz, (result->>'started_at')::timestamptz, created_at) end as "startedAt",
     case when state = 'finished' then coalesce((result->>'finished_at')::timestamptz, updated_at) end as "finishedAt",
     updated_at as "updatedAt",
-    coalesce(result->'lineage', request->'lineage') as lineage`;
+    coalesce(result->'lineage', ${FORK_LINEAGE_SQL.replace('$sessions', table)}) as lineage`;
 }
 
 function rowOf(listed: ListedRow): SessionRow {
@@ -109,7 +118,7 @@ export class ClusterListing implements SessionListing {
     const result = await this.pool.query<ListedRow>(
       `with page as (select session_id from ${this.table('sessions')}${where.length > 0 ? ` where ${where.join(' and ')}` : ''}
          order by created_at desc, session_id desc limit ${query.limit + 1})
-       select ${columns(false)} from ${fromSessions(this.table('sessions'))} join page using (session_id) order by created_at desc, session_id desc`,
+       select ${columns(false, this.table('sessions'))} from ${fromSessions(this.table('sessions'))} join page using (session_id) order by created_at desc, session_id desc`,
       values,
     );
     const rows = result.rows.slice(0, query.limit);
@@ -131,8 +140,8 @@ export class ClusterListing implements SessionListing {
 
   async derivedFrom(sessionId: string): Promise<SessionSummary[]> {
     const result = await this.pool.query<ListedRow>(
-      `select ${columns(false)} from ${fromSessions(this.table('sessions'))}
-       where coalesce(result->'lineage', request->'lineage')->>'of_session' = $1 order by created_at, session_id`,
+      `select ${columns(false, this.table('sessions'))} from ${fromSessions(this.table('sessions'))}
+       where coalesce(result->'lineage'->>'of_session', request->'fork'->>'of_session') = $1 order by created_at, session_id`,
       [sessionId],
     );
     return result.rows.map((row) => summaryOf(rowOf(row), this.timezone));
@@ -141,7 +150,7 @@ export class ClusterListing implements SessionListing {
   /** The newest `limit` sessions with their request text, for the web view's sessions page. */
   async newestRows(limit: number): Promise<SessionRow[]> {
     const result = await this.pool.query<ListedRow>(
-      `select ${columns(true)} from ${fromSessions(this.table('sessions'))} order by created_at desc, session_id desc limit ${limit}`,
+      `select ${columns(true, this.table('sessions'))} from ${fromSessions(this.table('sessions'))} order by created_at desc, session_id desc limit ${limit}`,
     );
     return result.rows.map(rowOf);
   }

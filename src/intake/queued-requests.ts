@@ -9,11 +9,29 @@ import type { SystemPaths } from '../config/system-paths.js';
 import { errorCode } from '../errors.js';
 import type { ClaimedRequests } from '../store/session-index.js';
 import type { SessionRow } from '../store/session-reads.js';
+import type { SessionLineage } from '../store/session-listing.js';
 import { claimedAtOf, sessionIdForClaim } from './claim-name.js';
 import { readClaimedFile } from './claimed-file.js';
 
 /** The request text a queued row keeps (for the web view's search): its beginning. */
 const TEXT_KEPT = 2_000;
+
+/**
+ * The lineage of a fork, retry or re-run still queued, from the `fork` its claim carries
+ * (daemon/fork-requests.ts); its `of_request` is filled by the listing, which knows the original.
+ */
+function lineageOf(fork: Record<string, unknown> | undefined): SessionLineage | null {
+  if (!fork || typeof fork.of_session !== 'string' || !['fork', 'retry', 'rerun'].includes(String(fork.action)))
+    return null;
+  return {
+    action: fork.action as SessionLineage['action'],
+    of_session: fork.of_session,
+    of_request: typeof fork.of_request === 'string' ? fork.of_request : '',
+    from: typeof fork.from === 'number' ? fork.from : 1,
+    by: typeof fork.by === 'string' ? fork.by : 'local',
+    reason: typeof fork.reason === 'string' ? fork.reason : null,
+  };
+}
 
 export class QueuedRequests implements ClaimedRequests {
   /** claim name → its row, or null for a claim that is no request (a reply, a control, an unreadable file). */
@@ -78,7 +96,7 @@ export class QueuedRequests implements ClaimedRequests {
       finishedAt: null,
       updatedAt: acceptedAt,
       costUsd: 0,
-      lineage: null,
+      lineage: lineageOf(item.fork),
     };
   }
 }

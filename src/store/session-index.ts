@@ -15,7 +15,6 @@ import {
   pageOfRows,
   type ListingPage,
   type ListingQuery,
-  type SessionLineage,
   type SessionListing,
   type SessionSummary,
   type StatusCounts,
@@ -98,7 +97,7 @@ function readRow(
     updatedAt,
     costUsd: manifest?.usage.cost_usd ?? 0,
     searchText: '',
-    lineage: (record as (SessionRecord & { lineage?: SessionLineage }) | null)?.lineage ?? null,
+    lineage: record?.lineage ?? null,
   };
   return { row, fromManifest: manifest !== null };
 }
@@ -196,6 +195,9 @@ export class SessionIndex implements SessionListing {
     const queued = await claims.queued(
       (sessionId) => rows.has(sessionId) || SessionJournal.exists(this.paths.sessions, sessionId),
     );
+    for (const row of queued)
+      if (row.lineage && row.lineage.of_request === '')
+        row.lineage = { ...row.lineage, of_request: rows.get(row.lineage.of_session)?.requestId ?? '' };
     return queued.length === 0 ? this.ordered : mergeOrdered(this.ordered, queued.map(indexRowText).sort(compareRows));
   }
 

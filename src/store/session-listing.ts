@@ -6,6 +6,7 @@
  * mode asks Postgres (src/cluster/cluster-listing.ts); both answer through {@link SessionListing}.
  */
 import { isoInTimeZone } from '../message/zoned-time.js';
+import type { Lineage } from './session-journal.js';
 import type { SessionRow } from './session-reads.js';
 
 /** The statuses a listed session can have (SPEC §18). */
@@ -15,15 +16,8 @@ export type ListingStatus = (typeof LISTING_STATUSES)[number];
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 1000;
 
-/** Where a session made by fork, retry or rerun comes from (the `lineage` of its result). */
-export interface SessionLineage {
-  action: string;
-  of_session: string;
-  of_request: string;
-  from: number | null;
-  by: string;
-  reason: string | null;
-}
+/** Where a session made by fork, retry or rerun comes from (the `lineage` of its session record and result). */
+export type SessionLineage = Lineage;
 
 /** One listed session: the keys of `govflow sessions --json` and `GET /v1/sessions`. */
 export interface SessionSummary {

@@ -28,6 +28,8 @@ input,select,textarea,button{font:inherit;padding:.35rem .5rem;border:1px solid 
 textarea{width:100%;min-height:5rem}
 details{background:#fff;border:1px solid var(--line);border-radius:4px;margin:.5rem 0;padding:.25rem .75rem}summary{cursor:pointer;font-weight:600;padding:.25rem 0}
 .message{border-left:4px solid var(--line);padding-left:.75rem;margin:1rem 0}.message.failed{border-color:var(--bad)}.message.success{border-color:var(--ok)}
+form.control{background:#fff;border:1px solid var(--line);border-radius:4px;padding:.5rem .75rem;margin:.5rem 0}form.control h3{margin:.25rem 0}
+form[aria-label="cancel this session"] button{background:var(--bad);border-color:var(--bad)}.reused{color:var(--muted)}
 .bad-entry{background:#fde8e8}.pager{display:flex;gap:1rem}.diagram{overflow-x:auto;background:#fff;border:1px solid var(--line);border-radius:4px;padding:.5rem}
 @media (max-width:40rem){table{display:block;overflow-x:auto}header{gap:.75rem}main{padding:.5rem}}
 `;

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
 import { mayActOn, maySee, readsEverything, type Caller } from '../http/http-auth.js';
-import { HttpProblem, problemOf } from '../http/http-problem.js';
+import { HttpProblem, problemOf, type ProblemCode } from '../http/http-problem.js';
 import { errorMessage } from '../errors.js';
 import { callerOf, stringParam, type RouteContext } from '../http/http-routes.js';
 import type { WebView, WebViewOptions } from '../http/http-server.js';
@@ -15,6 +15,8 @@ import { renderDayBody, renderDaysBody, sessionHref } from './audit-pages.js';
 import { LISTING_STATUSES } from '../store/session-listing.js';
 import { querySessions, type SessionPage, type SessionQuery } from './session-list.js';
 import { renderSessionBody } from './session-page.js';
+import { controlNotice, UI_ACTIONS, type UiAction } from './session-actions.js';
+import { isSessionId } from '../intake/request-file.js';
 import { escapeHtml, liveUpdates, renderPage, statusBadge, WEB_CONTENT_SOURCES } from './web-page.js';
 
 export const UI_COOKIE = 'govflow_token';
@@ -111,8 +113,10 @@ ${rows.length === 0 ? '<p>No session matches.</p>' : `<table><thead><tr><th scop
 <nav class="pager" aria-label="pages">${result.page > 1 ? `<a href="${escapeHtml(link({ page: result.page - 1 }))}">previous page</a>` : ''}${result.page < result.pages ? `<a href="${escapeHtml(link({ page: result.page + 1 }))}">next page</a>` : ''}</nav>`;
 }
 
-/** The line a page shows after the form at ?sent=… went to the inbox. */
-function sentNotice(sent: string | null): string | null {
+/** The line a page shows after the form at ?sent=… went to the inbox (`session`: a fork's new session). */
+function sentNotice(sent: string | null, newSession: string | null): string | null {
+  if (sent !== null && (UI_ACTIONS as readonly string[]).includes(sent))
+    return controlNotice(sent, newSession !== null && isSessionId(newSession) ? newSession : null);
   if (sent === 'approve')
     return 'Your approval was sent; the tool runs and the session resumes as soon as the daemon takes it.';
   if (sent === 'deny')
@@ -143,6 +147,33 @@ function formDecision(form: Record<string, unknown>): {
     ...bound('call_id'),
     ...bound('args_sha256'),
   };
+}
+
+/** A control form's fields as the API's control route takes them (empty fields left out). */
+function controlBody(action: UiAction, form: Record<string, unknown>): Record<string, unknown> {
+  const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
+  const body: Record<string, unknown> = {};
+  if (text('reason') !== '') body.reason = text('reason');
+  if ((action === 'rerun' || action === 'fork') && text('request') !== '') body.request = text('request');
+  if (action === 'fork') {
+    const from = Number(text('from'));
+    if (!Number.isInteger(from) || from < 1)
+      throw new HttpProblem(
+        400,
+        'bad_request',
+        'the fork form sent no message to fork from: use “Fork from here” on a message',
+      );
+    body.from = from;
+  }
+  return body;
+}
+
+/** The browser's credentials (its header or its sign-in cookie), for the API call made on its behalf. */
+function forwardedCredentials(request: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (request.headers.authorization) headers.authorization = request.headers.authorization;
+  if (request.headers.cookie) headers.cookie = request.headers.cookie;
+  return headers;
 }
 
 async function sessionEntries(context: RouteContext, sessionId: string): Promise<LoggedEntry[]> {
@@ -230,7 +261,9 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
         entries: await sessionEntries(context, sessionId),
         snapshotsDir: context.paths.snapshots,
         mayAnswer,
-        notice: sentNotice(queryText(request, 'sent')),
+        mayAct: mayAnswer,
+        notice: sentNotice(queryText(request, 'sent'), queryText(request, 'session')),
+        derived: await context.listing.derivedFrom(sessionId),
       });
       const live = page.running || page.waiting;
       return html(
@@ -260,6 +293,37 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       const sent = decision === null ? '1' : decision.approve ? 'approve' : 'deny';
       return reply.redirect(`${sessionHref(sessionId)}?sent=${sent}`, 303);
     });
+
+    // Cancel, retry, re-run, fork: the API's own control routes, called with the browser's credentials,
+    // so the checks, the control file and the audit entry are the API's (docs/run-control.md).
+    for (const action of UI_ACTIONS) {
+      scope.post(`/ui/sessions/:session_id/${action}`, async (request, reply) => {
+        const { sessionId, view, mayAnswer } = visibleSession(request);
+        if (!mayAnswer)
+          throw new HttpProblem(403, 'forbidden', `you may not ${action} this session (its user is ${view.user})`);
+        const answer = await app.inject({
+          method: 'POST',
+          url: `/v1/sessions/${encodeURIComponent(sessionId)}/${action}`,
+          headers: forwardedCredentials(request),
+          payload: controlBody(action, (request.body as Record<string, unknown> | null) ?? {}),
+        });
+        let body: { session_id?: string; error?: { code: string; message: string } } = {};
+        try {
+          body = answer.json();
+        } catch {
+          // not JSON (a 503 while stopping): the status and text say enough
+        }
+        if (answer.statusCode >= 400)
+          throw new HttpProblem(
+            answer.statusCode,
+            (body.error?.code ?? 'internal') as ProblemCode,
+            body.error?.message ?? answer.body,
+          );
+        const query =
+          action === 'cancel' ? '?sent=cancel' : `?sent=${action}&session=${encodeURIComponent(body.session_id ?? '')}`;
+        return reply.redirect(`${sessionHref(sessionId)}${query}`, 303);
+      });
+    }
 
     scope.get('/ui/days', async (request, reply) =>
       html(
