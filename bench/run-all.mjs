@@ -22,6 +22,7 @@ const SCRIPTS = [
   'tracing-overhead',
   'sessions-page',
   'sessions-list',
+  'cancel-latency',
   'intake-latency',
   'concurrency',
   'memory',
