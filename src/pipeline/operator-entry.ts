@@ -32,14 +32,14 @@ export function describeControl(record: ControlRecord): string {
   return `${ACTION_WORDS[record.action]} by ${record.by} from session ${record.of_session ?? '?'} at message ${record.from ?? 1} (${reused})${why}`;
 }
 
-/** The `[CONTROL]` line: action, by, claimed_by?, reason, at, of_session?, from?. */
-export function controlLine(record: ControlRecord): ControlAuditLine {
+/** The `[CONTROL]` line: action, by, claimed_by?, reason, at (in the configured zone), of_session?, from?. */
+export function controlLine(record: ControlRecord, timezone: string): ControlAuditLine {
   return {
     action: record.action,
     by: record.by,
     ...(record.claimed_by !== null ? { claimed_by: record.claimed_by } : {}),
     reason: record.reason,
-    at: record.at,
+    at: isoInTimeZone(new Date(record.at), timezone),
     ...(record.of_session !== undefined ? { of_session: record.of_session } : {}),
     ...(record.from !== undefined ? { from: record.from } : {}),
   };
@@ -76,7 +76,7 @@ export function operatorAuditInput(record: ControlRecord, session: SessionRecord
     complianceViolations: [],
     notes: [],
     user: session.request.user ?? 'local',
-    control: controlLine(record),
+    control: controlLine(record, timezone),
     notRepeated: record.not_repeated ?? null,
     ...(from ? { delegation: { parentSessionId: from.parent_session_id, depth: from.depth } } : {}),
   };

@@ -81,7 +81,16 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
           },
         }
       : {}),
-    ...(cancel ? { control: { action: 'cancel' as const, by: cancel.by, reason: cancel.reason, at: cancel.at } } : {}),
+    ...(cancel
+      ? {
+          control: {
+            action: 'cancel' as const,
+            by: cancel.by,
+            reason: cancel.reason,
+            at: isoInTimeZone(new Date(cancel.at), timezone),
+          },
+        }
+      : {}),
     ...(lineage ? { lineage: { ...lineage } } : {}),
   };
 }

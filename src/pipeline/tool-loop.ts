@@ -209,8 +209,8 @@ export class ToolLoop {
     if (guarded)
       outcome =
         guarded.retry !== null
-          ? { output: guarded.retry, isError: true }
-          : { output: guarded.value, isError: guarded.intervene !== null };
+          ? { ...outcome, output: guarded.retry, isError: true }
+          : { ...outcome, output: guarded.value, isError: guarded.intervene !== null };
     const refused =
       delegation?.status === 'refused' ? (delegation.limit ? 'delegation_refused' : 'invalid_input') : null;
     this.recordResult(active, stepKey, agent, call, outcome, refused, ms, delegation);

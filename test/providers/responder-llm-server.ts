@@ -38,6 +38,10 @@ export interface ResponderLlmServer {
   readonly replies: ScriptedReply[];
   /** When each request arrived (Date.now()), same order as `requests`. */
   readonly arrivedAt: number[];
+  /** When the client closed each request before its answer was sent (Date.now()), by arrival number. */
+  readonly closedByClientAt: Array<number | undefined>;
+  /** Each request's system prompt as it arrived (a request waiting behind a slow one is here before it is forwarded). */
+  readonly arrivedSystems: string[];
   close(): Promise<void>;
 }
 
@@ -69,6 +73,8 @@ export async function startResponderLlmServer(responder: Responder): Promise<Res
   const backendUrl = new URL(backend.url);
   const replies: ScriptedReply[] = [];
   const arrivedAt: number[] = [];
+  const closedByClientAt: Array<number | undefined> = [];
+  const arrivedSystems: string[] = [];
   const sockets = new Set<Socket>();
   let chain: Promise<void> = Promise.resolve();
   let arrivals = 0;
@@ -86,6 +92,7 @@ export async function startResponderLlmServer(responder: Responder): Promise<Res
       }
       const index = arrivals++;
       arrivedAt.push(Date.now());
+      arrivedSystems.push(systemPromptOf(body));
       const url = incoming.url ?? '/';
       const forward = (): Promise<void> =>
         new Promise<void>((done) => {
@@ -118,7 +125,10 @@ export async function startResponderLlmServer(responder: Responder): Promise<Res
           );
           // A client that gave up (its attempt timed out on a reply that hangs) frees the chain.
           response.on('close', () => {
-            if (!response.writableFinished) outgoing.destroy();
+            if (!response.writableFinished) {
+              closedByClientAt[index] = Date.now();
+              outgoing.destroy();
+            }
             done();
           });
           // The backend dropped the connection (a reply cut mid-stream): the client sees the same.
@@ -145,6 +155,8 @@ export async function startResponderLlmServer(responder: Responder): Promise<Res
     requests: backend.requests,
     replies,
     arrivedAt,
+    closedByClientAt,
+    arrivedSystems,
     close: () => {
       closing ??= (async () => {
         for (const socket of sockets) socket.destroy();

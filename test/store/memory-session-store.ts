@@ -55,12 +55,19 @@ export class MemorySessionStore implements SessionStore {
     return { session: this.handle(sessionId, session), records: structuredClone(session.records) };
   }
 
+  async records(sessionId: string): Promise<JournalRecord[]> {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new Error(`no session ${sessionId}`);
+    return structuredClone(session.records);
+  }
+
   async auditedMessages(sessionId: string): Promise<AuditedMessages> {
     const audited: AuditedMessages = new Map();
-    for (const entry of this.sessions.get(sessionId)?.audit ?? []) {
+    for (const [index, entry] of (this.sessions.get(sessionId)?.audit ?? []).entries()) {
       audited.set(entry.message.message_id, {
-        sequence: entry.message.metadata.sequence_number,
+        sequence: entry.control ? null : entry.message.metadata.sequence_number,
         agent: entry.message.agent.name,
+        hash: `memory-${index + 1}`,
       });
     }
     return audited;
@@ -77,6 +84,11 @@ export class MemorySessionStore implements SessionStore {
       commitMessage: async (record, audit) => {
         session.records.push(structuredClone(record));
         await Promise.resolve();
+        addAudit(audit);
+        return { entryHash: `memory-${session.audit.length}` };
+      },
+      commitControl: async (record, audit) => {
+        session.records.push(structuredClone(record));
         addAudit(audit);
         return { entryHash: `memory-${session.audit.length}` };
       },

@@ -11,6 +11,7 @@ import type { AuditEntryInput } from '../../src/store/session-store.js';
 import {
   JOURNAL_FORMAT,
   JournalFormatError,
+  type ControlRecord,
   type CrashRecord,
   type ExchangeRecord,
   type FinishedRecord,
@@ -22,6 +23,7 @@ import {
 } from '../../src/store/session-journal.js';
 import type { ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from '../../src/store/tool-journal-records.js';
 import { makeMessage } from '../audit/audit-test-helpers.js';
+import { operatorAuditInput } from '../../src/pipeline/operator-entry.js';
 import { pgTestSchema } from '../support/postgres.js';
 import { removeTempFolders } from '../support/temp-dirs.js';
 import {
@@ -236,8 +238,8 @@ describe.each(BACKENDS)('the store seam, $name backend', ({ name, available, ope
       expect(hash2).not.toBe(hash1);
       expect(await backend.store.auditedMessages(session.session_id, session.created_at)).toEqual(
         new Map([
-          ['m1', { sequence: 1, agent: 'objective_agent' }],
-          ['m2', { sequence: 2, agent: 'planning_agent' }],
+          ['m1', { sequence: 1, agent: 'objective_agent', hash: hash1 }],
+          ['m2', { sequence: 2, agent: 'planning_agent', hash: hash2 }],
         ]),
       );
       // Read before close: what a commit returned for is there for any reader.
@@ -311,12 +313,47 @@ describe.each(BACKENDS)('the store seam, $name backend', ({ name, available, ope
       await stored.reappendAudit(missing.audit);
       expect(await backend.store.auditedMessages(session.session_id, session.created_at)).toEqual(
         new Map([
-          ['m1', { sequence: 1, agent: 'objective_agent' }],
-          ['m2', { sequence: 2, agent: 'review_agent' }],
+          ['m1', { sequence: 1, agent: 'objective_agent', hash: expect.stringMatching(/^[0-9a-f]{64}$/) }],
+          ['m2', { sequence: 2, agent: 'review_agent', hash: expect.stringMatching(/^[0-9a-f]{64}$/) }],
         ]),
       );
       expect(await stored.close()).toBeNull();
       expect(await recordsOf(session.session_id)).toEqual([session, first.record]);
+    });
+
+    it("commits an operator's control (docs/run-control.md): its record, then an entry with no sequence, read back by any reader", async () => {
+      backend = await open();
+      const session = newSession();
+      const stored = await backend.store.create(session);
+      const first = message(session, 'm1', 1);
+      await stored.commitMessage(first.record, first.audit);
+      const record: ControlRecord = {
+        v: JOURNAL_FORMAT,
+        type: 'control',
+        action: 'cancel',
+        control_id: 'c0ffee00-0000-5000-8000-000000000001',
+        by: 'ops',
+        claimed_by: 'someone-else',
+        reason: 'wrong request',
+        at: AT,
+        claimed_at: AT,
+        source_file: 'cancel.json',
+        claimed_path: null,
+        governance_hash: GOVERNANCE,
+      };
+      const { entryHash } = await stored.commitControl(record, operatorAuditInput(record, session, 'UTC'));
+      expect(entryHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(await backend.store.auditedMessages(session.session_id, session.created_at)).toEqual(
+        new Map([
+          ['m1', { sequence: 1, agent: 'objective_agent', hash: expect.stringMatching(/^[0-9a-f]{64}$/) }],
+          [record.control_id, { sequence: null, agent: 'operator', hash: entryHash }],
+        ]),
+      );
+      expect(await stored.close()).toBeNull();
+      expect(await recordsOf(session.session_id)).toEqual([session, first.record, record]);
+      // What a fork reads of its original, without opening it.
+      expect(await backend.store.records(session.session_id)).toEqual([session, first.record, record]);
+      await expect(backend.store.records('sess-seam-nowhere')).rejects.toThrow(/no session/);
     });
 
     it('knows no audit entries of a session that committed no message', async () => {

@@ -1,0 +1,223 @@
+/**
+ * Cancel through control files, against a real `govflow start` whose model is the loopback server
+ * speaking the OpenAI wire through the real AI SDK adapter (docs/run-control.md): the model request
+ * in flight is closed within moments of the claim and no call starts after it; a paused session's
+ * approval is withdrawn (a later one is refused into failed/); a queued session ends cancelled
+ * with no call; and a cancel survives kill -9 after its claim, or being dropped while no daemon
+ * runs — it applies before the session would resume.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimNameFor } from '../../src/intake/claim-name.js';
+import { buildDistOnce } from '../daemon/build-once.js';
+import {
+  cleanupAll,
+  dropJson,
+  listDir,
+  readAuditEntries,
+  readResult,
+  runCli,
+  type DaemonProcess,
+} from '../daemon/daemon-helpers.js';
+import type { ResponderLlmServer } from '../providers/responder-llm-server.js';
+import { REQUEST_TEXT } from '../providers/example-app-responder.js';
+import { removeTempFolders } from '../support/temp-dirs.js';
+import {
+  addAgentLines,
+  callsTo,
+  controlRecords,
+  dropControl,
+  hasToolResults,
+  modelRoot,
+  sessionOfRequest,
+  startModel,
+  startModelDaemon,
+} from './control-helpers.js';
+
+const HANG = '(hang at goal)';
+const WRITE_FIRST = '(write first)';
+
+let server: ResponderLlmServer;
+let root: string;
+let daemon: DaemonProcess;
+
+beforeAll(async () => {
+  await buildDistOnce();
+  server = await startModel(() => (agent, request) => {
+    const text = JSON.stringify(request.body);
+    if (agent === 'goal_agent' && text.includes(HANG)) return { kind: 'hang' };
+    if (agent === 'objective_agent' && text.includes(WRITE_FIRST) && !hasToolResults(request))
+      return {
+        kind: 'tool_calls',
+        calls: [{ id: 'call-w1', name: 'write_file', arguments: JSON.stringify({ path: 'note.md', content: 'x' }) }],
+      };
+    return undefined;
+  });
+  root = modelRoot(server, 'intake: { concurrency: 2 }');
+  addAgentLines(root, 'objective_agent', ['tools: [write_file]', 'approval: [write_file]']);
+  daemon = await startModelDaemon(root);
+}, 240_000);
+
+afterAll(async () => {
+  await cleanupAll();
+  await server?.close();
+  removeTempFolders();
+});
+
+/** The result of `requestId` once it has `status`. */
+async function resultWith(requestId: string, status: string, timeoutMs = 20_000) {
+  const { waitFor } = await import('../daemon/daemon-helpers.js');
+  return waitFor(
+    `${requestId} to be ${status}`,
+    () => {
+      const result = readResult(root, requestId) as (ReturnType<typeof readResult> & Record<string, unknown>) | null;
+      return result?.status === status ? result : null;
+    },
+    { timeoutMs, detail: () => daemon.stderrTail(30) },
+  );
+}
+
+async function waitUntil(what: string, probe: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const { waitFor } = await import('../daemon/daemon-helpers.js');
+  await waitFor(what, probe, { timeoutMs, detail: () => daemon.stderrTail(30) });
+}
+
+describe('cancel through a control file, real daemon and OpenAI wire', () => {
+  it('closes the model request in flight within moments of the claim, and no call starts after it', async () => {
+    dropJson(root, 'long.json', { request: `${REQUEST_TEXT} ${HANG}`, request_id: 'long-1' });
+    await waitUntil('the goal call in flight', () => callsTo(server, 'goal_agent') === 1);
+    const goalCall = server.arrivedAt.length - 1;
+    const session = sessionOfRequest(root, 'long-1')!;
+    dropControl(root, 'stop-long.json', {
+      control: 'cancel',
+      session_id: session.sessionId,
+      reason: 'wrong request',
+      by: 'mallory',
+    });
+    const result = await resultWith('long-1', 'cancelled');
+    const [control] = controlRecords(root, session.sessionId);
+    const claimedAt = Date.parse(control!.claimed_at as string);
+    const closedAt = server.closedByClientAt[goalCall];
+    expect(closedAt, 'the goal request was closed by the daemon').toBeDefined();
+    const latency = closedAt! - claimedAt;
+    console.log(`cancel: claim → model HTTP request closed in ${latency} ms`);
+    // A wide margin on a busy machine; it is a few milliseconds when nothing else runs.
+    expect(latency).toBeGreaterThanOrEqual(0);
+    expect(latency).toBeLessThan(2_000);
+    // No model or tool call starts after the claim.
+    const calls = server.arrivedAt.length;
+    await sleep(1_000);
+    expect(server.arrivedAt).toHaveLength(calls);
+    expect(server.arrivedAt.filter((at) => at >= claimedAt)).toEqual([]);
+
+    const owner = userInfo().username;
+    expect(result).toMatchObject({
+      status: 'cancelled',
+      messages: 1,
+      error: null,
+      control: { action: 'cancel', by: owner, reason: 'wrong request' },
+    });
+    expect(control).toMatchObject({ action: 'cancel', by: owner, claimed_by: 'mallory', reason: 'wrong request' });
+    // The control file is archived like a request; nothing is left claimed.
+    const day = listDir(path.join(root, 'system', 'archive')).at(-1)!;
+    expect(listDir(path.join(root, 'system', 'archive', day))).toContain('stop-long.json');
+    expect(listDir(path.join(root, 'system', 'processing')).filter((name) => name.includes('long'))).toEqual([]);
+
+    // The operator's entry: in the chain, found by status, no sequence, not a message.
+    const entries = (await readAuditEntries(root, ['--session', session.sessionId])) as unknown as Array<
+      Record<string, unknown>
+    >;
+    expect(entries.map((entry) => entry.agent)).toEqual(['objective_agent', 'operator']);
+    expect(entries[1]).toMatchObject({
+      inputSource: 'operator',
+      input: 'wrong request',
+      outputType: 'control',
+      status: { code: 'cancelled', message: `Cancelled by ${owner}: wrong request` },
+      sequence: null,
+      control: { action: 'cancel', by: owner, claimed_by: 'mallory', reason: 'wrong request' },
+    });
+    const byStatus = (await readAuditEntries(root, ['--status', 'cancelled'])) as unknown as Array<{
+      sessionId: string;
+    }>;
+    expect(byStatus.map((entry) => entry.sessionId)).toContain(session.sessionId);
+
+    // A second cancel of the ended session is refused into failed/, naming why.
+    dropControl(root, 'stop-again.json', { control: 'cancel', session_id: session.sessionId });
+    const refusal = path.join(root, 'system', 'failed', 'stop-again.json.error.json');
+    await waitUntil('the second cancel refused', () => existsSync(refusal));
+    expect(JSON.parse(readFileSync(refusal, 'utf8')).reason).toMatch(/has already ended \(cancelled by/);
+  }, 60_000);
+
+  it('withdraws a waiting approval: the session ends cancelled, and a later approval is refused', async () => {
+    dropJson(root, 'approve-me.json', { request: `${REQUEST_TEXT} ${WRITE_FIRST}`, request_id: 'approval-1' });
+    const pending = await resultWith('approval-1', 'pending');
+    expect(pending).toMatchObject({ awaiting: 'approval' });
+    const calls = server.arrivedAt.length;
+    dropControl(root, 'stop-approval.json', { control: 'cancel', session_id: pending.session_id });
+    const result = await resultWith('approval-1', 'cancelled');
+    expect(result.messages).toBe(0);
+    dropJson(root, 'late-approval.json', { session_id: pending.session_id, approve: true });
+    const refusal = path.join(root, 'system', 'failed', 'late-approval.json.error.json');
+    await waitUntil('the late approval refused', () => existsSync(refusal));
+    expect(JSON.parse(readFileSync(refusal, 'utf8')).reason).toMatch(
+      /was cancelled by .*: its question or approval was withdrawn/,
+    );
+    expect(server.arrivedAt).toHaveLength(calls);
+    expect(readResult(root, 'approval-1')!.status).toBe('cancelled');
+  }, 60_000);
+
+  it('ends a queued session cancelled with no model call, while the sessions ahead of it still run', async () => {
+    const before = server.arrivedAt.length;
+    dropJson(root, 'busy-1.json', { request: `${REQUEST_TEXT} ${HANG}`, request_id: 'busy-1' });
+    dropJson(root, 'busy-2.json', { request: `${REQUEST_TEXT} ${HANG}`, request_id: 'busy-2' });
+    // Both slots in a model call: each objective answered, each goal call open (one behind the other's).
+    await waitUntil('both slots busy at goal_agent', () => server.arrivedAt.length >= before + 4);
+    dropJson(root, 'waiting.json', { request: REQUEST_TEXT, request_id: 'queued-1', session_id: 'sess-queued-1' });
+    await waitUntil('the queued request claimed', () =>
+      readdirSync(path.join(root, 'system', 'processing')).some((name) => name.endsWith('waiting.json')),
+    );
+    const calls = server.arrivedAt.length;
+    dropControl(root, 'stop-queued.json', { control: 'cancel', session_id: 'sess-queued-1', reason: 'not needed' });
+    const result = await resultWith('queued-1', 'cancelled');
+    expect(result).toMatchObject({ session_id: 'sess-queued-1', messages: 0, control: { reason: 'not needed' } });
+    expect(server.arrivedAt).toHaveLength(calls);
+    const day = listDir(path.join(root, 'system', 'archive')).at(-1)!;
+    expect(listDir(path.join(root, 'system', 'archive', day))).toEqual(
+      expect.arrayContaining(['waiting.json', 'stop-queued.json']),
+    );
+  }, 60_000);
+
+  it('applies a cancel claimed before a kill -9, and one dropped while no daemon runs, before either session resumes', async () => {
+    const busy1 = sessionOfRequest(root, 'busy-1')!;
+    const busy2 = sessionOfRequest(root, 'busy-2')!;
+    await daemon.kill9();
+    // The state a kill -9 right after a claim leaves: the control file claimed in system/processing/.
+    writeFileSync(
+      path.join(root, 'system', 'processing', claimNameFor('stop-busy-1.json')),
+      JSON.stringify({ control: 'cancel', session_id: busy1.sessionId, reason: 'claimed, then killed' }),
+    );
+    // And one dropped into the inbox while no daemon runs.
+    dropControl(root, 'stop-busy-2.json', { control: 'cancel', session_id: busy2.sessionId, reason: 'while down' });
+    const calls = server.arrivedAt.length;
+    daemon = await startModelDaemon(root);
+    expect((await resultWith('busy-1', 'cancelled')).control).toMatchObject({ reason: 'claimed, then killed' });
+    expect((await resultWith('busy-2', 'cancelled')).control).toMatchObject({ reason: 'while down' });
+    // Neither session resumed: no model call since the restart.
+    await sleep(500);
+    expect(server.arrivedAt).toHaveLength(calls);
+    for (const session of [busy1, busy2]) {
+      expect(controlRecords(root, session.sessionId)).toHaveLength(1);
+      const entries = (await readAuditEntries(root, ['--session', session.sessionId])) as unknown as Array<{
+        agent: string;
+      }>;
+      expect(entries.filter((entry) => entry.agent === 'operator')).toHaveLength(1);
+    }
+    const verify = await runCli(['verify', '--root', root]);
+    expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+    expect(listDir(path.join(root, 'system', 'processing'))).toEqual([]);
+    expect((await daemon.stop()).code).toBe(0);
+  }, 90_000);
+});
