@@ -134,6 +134,36 @@ describe.skipIf(!pg)('listing sessions from the Postgres store', () => {
     expect((await getJson(`${url}/v1/sessions?user=bob`, TOKENS.alice)).body.sessions).toEqual([]);
   });
 
+  it("shows a re-run with its lineage in the listing and on both sessions' pages", async () => {
+    const rerun = await postJson(`${url}/v1/sessions/${live[0]}/rerun`, { reason: 'once more' }, TOKENS.alice);
+    expect(rerun.status, JSON.stringify(rerun.body)).toBe(202);
+    const lineage = {
+      action: 'rerun',
+      of_session: live[0],
+      of_request: 'c-live-1',
+      from: 1,
+      by: 'alice',
+      reason: 'once more',
+    };
+    const listedLineage = async () =>
+      (
+        (await walk('limit=5', TOKENS.alice)).find((session) => session.session_id === rerun.body.session_id) as
+          (Listed & { lineage: unknown }) | undefined
+      )?.lineage;
+    expect(await listedLineage()).toEqual(lineage);
+    await waitFor(
+      'the re-run to end',
+      async () =>
+        (await getJson(`${url}/v1/requests/${rerun.body.request_id}`, TOKENS.alice)).body.status === 'success',
+    );
+    expect(await listedLineage()).toEqual(lineage);
+    const cookie = { cookie: `govflow_token=${TOKENS.alice}` };
+    const original = await (await fetch(`${url}/ui/sessions/${live[0]}`, { headers: cookie })).text();
+    expect(original).toContain(`href="/ui/sessions/${rerun.body.session_id}"`);
+    const made = await (await fetch(`${url}/ui/sessions/${rerun.body.session_id}`, { headers: cookie })).text();
+    expect(made).toContain(`A re-run of session <a href="/ui/sessions/${live[0]}">`);
+  }, 60_000);
+
   it('govflow sessions, govflow status and /metrics read the same store', async () => {
     const cli = await runCli(['sessions', '--root', root, '--json', '--status', 'cancelled', '--user', 'alice']);
     expect(cli.code, cli.stderr).toBe(0);
@@ -143,7 +173,7 @@ describe.skipIf(!pg)('listing sessions from the Postgres store', () => {
       queued: 0,
       running: 0,
       paused: 0,
-      success: BULK / 4 + 2,
+      success: BULK / 4 + 3,
       partial: BULK / 4,
       failed: BULK / 4,
       cancelled: BULK / 4,
@@ -155,5 +185,6 @@ describe.skipIf(!pg)('listing sessions from the Postgres store', () => {
     const text = await runCli(['sessions', '--root', root, '--limit', '3']);
     expect(text.stdout.trim().split('\n')).toHaveLength(4);
     expect(text.stdout).toContain(live[1]);
+    expect(text.stdout).toMatch(/rerun of sess-\S+ by alice/);
   }, 60_000);
 });
