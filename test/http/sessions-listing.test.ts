@@ -239,4 +239,27 @@ describe('GET /v1/sessions and govflow sessions', () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('is not one of queued, running');
   }, 60_000);
+
+  it('lists a re-run still queued with its lineage, the original named by session and request', async () => {
+    const original = prepared[10];
+    const rerun = await postJson(`${url}/v1/sessions/${original.sessionId}/rerun`, { reason: 'check it' }, TOKENS.ada);
+    expect(rerun.status, JSON.stringify(rerun.body)).toBe(202);
+    const queued = (await list('status=queued')).body.sessions as Listed[];
+    expect(queued.find((session) => session.session_id === rerun.body.session_id)).toEqual({
+      session_id: rerun.body.session_id,
+      request_id: rerun.body.request_id,
+      status: 'queued',
+      user: original.user,
+      started_at: null,
+      finished_at: null,
+      lineage: {
+        action: 'rerun',
+        of_session: original.sessionId,
+        of_request: original.requestId,
+        from: 1,
+        by: 'ada',
+        reason: 'check it',
+      },
+    });
+  });
 });

@@ -1,6 +1,6 @@
 /**
- * Thousands of ended sessions in a root, cheaply: each a manifest and a one-line journal (its
- * session record), as the runner leaves them — what the listing reads, with no model run. Users,
+ * Thousands of ended sessions in a root, cheaply: each a manifest and a two-line journal (its
+ * session record and its end), as the runner leaves them — what the listing reads, with no model run. Users,
  * states and start times vary in a fixed cycle so tests know how many match each filter.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -49,7 +49,8 @@ export function writePreparedSessions(
       created_at: session.createdAt,
       entry_agent: 'objective_agent',
     };
-    writeFileSync(path.join(directory, 'journal.jsonl'), `${JSON.stringify(record)}\n`);
+    const finished = { v: 1, type: 'finished', status: preparedStatus(session.state), at: session.createdAt };
+    writeFileSync(path.join(directory, 'journal.jsonl'), `${JSON.stringify(record)}\n${JSON.stringify(finished)}\n`);
     const manifest = {
       v: 1,
       session_id: session.sessionId,
