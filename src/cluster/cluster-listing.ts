@@ -138,6 +138,15 @@ export class ClusterListing implements SessionListing {
     return counts;
   }
 
+  async summary(sessionId: string): Promise<SessionSummary | null> {
+    const result = await this.pool.query<ListedRow>(
+      `select ${columns(false, this.table('sessions'))} from ${fromSessions(this.table('sessions'))} where session_id = $1`,
+      [sessionId],
+    );
+    const row = result.rows[0];
+    return row ? summaryOf(rowOf(row), this.timezone) : null;
+  }
+
   async derivedFrom(sessionId: string): Promise<SessionSummary[]> {
     const result = await this.pool.query<ListedRow>(
       `select ${columns(false, this.table('sessions'))} from ${fromSessions(this.table('sessions'))}

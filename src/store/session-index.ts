@@ -211,6 +211,11 @@ export class SessionIndex implements SessionListing {
     return counts;
   }
 
+  async summary(sessionId: string): Promise<SessionSummary | null> {
+    const row = (await this.orderedRows()).find((candidate) => candidate.sessionId === sessionId);
+    return row ? summaryOf(row, this.options.timezone) : null;
+  }
+
   async derivedFrom(sessionId: string): Promise<SessionSummary[]> {
     const rows = await this.orderedRows();
     return rows

@@ -54,6 +54,8 @@ export interface SessionListing {
   derivedFrom(sessionId: string): Promise<SessionSummary[]>;
   /** How many sessions have each status now (`govflow status`, `/metrics`). */
   counts(): Promise<StatusCounts>;
+  /** One session as listed (a queued one too, which has no journal yet); null when unknown. */
+  summary(sessionId: string): Promise<SessionSummary | null>;
 }
 
 /** A filter or cursor that cannot be used; the message says what to send instead. */

@@ -4,6 +4,8 @@
  * lineage both ways — what it was made from, and the sessions made from it. The forms post to
  * /ui/sessions/:id/<action>, which hands them to the API's control routes (web-routes.ts).
  */
+import type { FastifyRequest } from 'fastify';
+import { HttpProblem } from '../http/http-problem.js';
 import type { ControlRecord, Lineage } from '../store/session-journal.js';
 import type { SessionSummary } from '../store/session-listing.js';
 import { sessionHref } from './audit-pages.js';
@@ -98,4 +100,31 @@ export function controlNotice(action: string, newSessionId: string | null): stri
     return 'Your cancel was sent: the session stops now (its model call is aborted) and ends cancelled.';
   if (!(UI_ACTIONS as readonly string[]).includes(action) || newSessionId === null) return null;
   return `Your ${ACTION_WORDS[action]} was accepted: new session ${newSessionId}, queued.`;
+}
+
+/** A control form's fields as the API's control route takes them (empty fields left out). */
+export function controlBody(action: UiAction, form: Record<string, unknown>): Record<string, unknown> {
+  const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
+  const body: Record<string, unknown> = {};
+  if (text('reason') !== '') body.reason = text('reason');
+  if ((action === 'rerun' || action === 'fork') && text('request') !== '') body.request = text('request');
+  if (action === 'fork') {
+    const from = Number(text('from'));
+    if (!Number.isInteger(from) || from < 1)
+      throw new HttpProblem(
+        400,
+        'bad_request',
+        'the fork form sent no message to fork from: use “Fork from here” on a message',
+      );
+    body.from = from;
+  }
+  return body;
+}
+
+/** The browser's credentials (its header or its sign-in cookie), for the API call made on its behalf. */
+export function forwardedCredentials(request: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (request.headers.authorization) headers.authorization = request.headers.authorization;
+  if (request.headers.cookie) headers.cookie = request.headers.cookie;
+  return headers;
 }

@@ -196,3 +196,16 @@ export function renderSessionBody(input: SessionPageInput): {
     waiting: paused !== null,
   };
 }
+
+/** The page of a session accepted but not started yet: who asked, and Cancel for whoever may act. */
+export function renderQueuedBody(summary: SessionSummary, mayAct: boolean, notice: string | null): string {
+  return [
+    notice ? `<p class="notice" role="status" id="notice" tabindex="-1">${escapeHtml(notice)}</p>` : '',
+    `<h1>Session <code>${escapeHtml(summary.session_id)}</code> ${statusBadge(summary.status)}</h1>`,
+    `<p>Request <code>${escapeHtml(summary.request_id)}</code> from <strong>${escapeHtml(summary.user)}</strong>, waiting for a free slot (<code>intake.concurrency</code>); reload to follow it.</p>`,
+    originBlock(summary.lineage, null),
+    mayAct ? cancelForm(summary.session_id) : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}

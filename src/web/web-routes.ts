@@ -14,8 +14,8 @@ import type { WebView, WebViewOptions } from '../http/http-server.js';
 import { renderDayBody, renderDaysBody, sessionHref } from './audit-pages.js';
 import { LISTING_STATUSES } from '../store/session-listing.js';
 import { querySessions, type SessionPage, type SessionQuery } from './session-list.js';
-import { renderSessionBody } from './session-page.js';
-import { controlNotice, UI_ACTIONS, type UiAction } from './session-actions.js';
+import { renderQueuedBody, renderSessionBody } from './session-page.js';
+import { controlBody, controlNotice, forwardedCredentials, UI_ACTIONS } from './session-actions.js';
 import { isSessionId } from '../intake/request-file.js';
 import { escapeHtml, liveUpdates, renderPage, statusBadge, WEB_CONTENT_SOURCES } from './web-page.js';
 
@@ -149,33 +149,6 @@ function formDecision(form: Record<string, unknown>): {
   };
 }
 
-/** A control form's fields as the API's control route takes them (empty fields left out). */
-function controlBody(action: UiAction, form: Record<string, unknown>): Record<string, unknown> {
-  const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
-  const body: Record<string, unknown> = {};
-  if (text('reason') !== '') body.reason = text('reason');
-  if ((action === 'rerun' || action === 'fork') && text('request') !== '') body.request = text('request');
-  if (action === 'fork') {
-    const from = Number(text('from'));
-    if (!Number.isInteger(from) || from < 1)
-      throw new HttpProblem(
-        400,
-        'bad_request',
-        'the fork form sent no message to fork from: use “Fork from here” on a message',
-      );
-    body.from = from;
-  }
-  return body;
-}
-
-/** The browser's credentials (its header or its sign-in cookie), for the API call made on its behalf. */
-function forwardedCredentials(request: FastifyRequest): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (request.headers.authorization) headers.authorization = request.headers.authorization;
-  if (request.headers.cookie) headers.cookie = request.headers.cookie;
-  return headers;
-}
-
 async function sessionEntries(context: RouteContext, sessionId: string): Promise<LoggedEntry[]> {
   try {
     return (await readLogEntries(context.paths.logs)).filter((entry) => entry.sessionId === sessionId);
@@ -252,7 +225,30 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       return { caller, sessionId, view, mayAnswer };
     };
 
+    /** A session accepted but not started (no journal yet): its listing, when the caller may see it. */
+    const queuedSession = async (request: FastifyRequest) => {
+      const caller = callerOf(request);
+      const sessionId = stringParam(request, 'session_id');
+      if (context.lookup.session(sessionId)) return null;
+      const summary = await context.listing.summary(sessionId);
+      return summary && summary.status === 'queued' && maySee(caller, summary.user)
+        ? { caller, summary, mayAct: mayActOn(caller, summary.user) }
+        : null;
+    };
+
     scope.get('/ui/sessions/:session_id', async (request, reply) => {
+      const queued = await queuedSession(request);
+      if (queued) {
+        const notice = sentNotice(queryText(request, 'sent'), null);
+        return html(
+          reply,
+          renderPage({
+            title: `Session ${queued.summary.session_id}`,
+            user: queued.caller.user,
+            body: renderQueuedBody(queued.summary, queued.mayAct, notice),
+          }),
+        );
+      }
       const { caller, sessionId, view, mayAnswer } = visibleSession(request);
       const records = context.reads.records(sessionId);
       const page = renderSessionBody({
@@ -298,9 +294,27 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
     // so the checks, the control file and the audit entry are the API's (docs/run-control.md).
     for (const action of UI_ACTIONS) {
       scope.post(`/ui/sessions/:session_id/${action}`, async (request, reply) => {
-        const { sessionId, view, mayAnswer } = visibleSession(request);
-        if (!mayAnswer)
-          throw new HttpProblem(403, 'forbidden', `you may not ${action} this session (its user is ${view.user})`);
+        // A queued session has no journal yet: only a cancel applies to it.
+        const queued = action === 'cancel' ? await queuedSession(request) : null;
+        let sessionId: string;
+        if (queued) {
+          sessionId = queued.summary.session_id;
+          if (!queued.mayAct)
+            throw new HttpProblem(
+              403,
+              'forbidden',
+              `you may not cancel this session (its user is ${queued.summary.user})`,
+            );
+        } else {
+          const visible = visibleSession(request);
+          sessionId = visible.sessionId;
+          if (!visible.mayAnswer)
+            throw new HttpProblem(
+              403,
+              'forbidden',
+              `you may not ${action} this session (its user is ${visible.view.user})`,
+            );
+        }
         const answer = await app.inject({
           method: 'POST',
           url: `/v1/sessions/${encodeURIComponent(sessionId)}/${action}`,

@@ -202,4 +202,34 @@ describe.skipIf(skipped)('run control in the web view', () => {
     await seesText(page.locator('#derived'), 're-run by local');
     expect(violations).toEqual([]);
   }, 60_000);
+
+  it('shows a queued session with Cancel, and cancels it before it starts', async () => {
+    const provider = new GatedProvider({ gated: true });
+    const started = await startHttpDaemon(exampleRoot(`${CONFIG}intake: { concurrency: 1 }\n`), provider);
+    running.push({ started, provider });
+    const { url } = started;
+    await postJson(`${url}/v1/requests`, { request: 'Summarize the first.' }, TOKENS.alice);
+    await provider.waitForCalls(1);
+    const second = await postJson(`${url}/v1/requests`, { request: 'Summarize the second.' }, TOKENS.alice);
+    const queued: string = second.body.session_id;
+    await waitFor('the second to be listed queued', async () => (await sessionStatus(url, queued)) === 'queued');
+
+    const auditor = await open(url, TOKENS.audrey);
+    await auditor.goto(`${url}/ui/sessions/${queued}`);
+    await seesText(auditor.locator('h1 .status'), 'queued');
+    expect(await auditor.getByRole('button', { name: 'Cancel session' }).count()).toBe(0);
+
+    const alice = await open(url, TOKENS.alice);
+    await alice.getByLabel('Status').selectOption('queued');
+    await alice.getByRole('button', { name: 'Filter' }).click();
+    await alice.getByRole('link', { name: queued }).click();
+    await seesText(alice.locator('h1 .status'), 'queued');
+    await alice.getByLabel(/Reason for the cancel/).fill('Not needed any more.');
+    await alice.getByRole('button', { name: 'Cancel session' }).click();
+    await alice.waitForURL(/sent=cancel/);
+    await seesText(alice.getByRole('status'), 'Your cancel was sent');
+    await waitFor('the queued session cancelled', async () => (await sessionStatus(url, queued)) === 'cancelled');
+    expect(provider.calls).toBe(1); // the cancelled one never reached the model
+    expect(violations).toEqual([]);
+  }, 60_000);
 });
