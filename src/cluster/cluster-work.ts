@@ -11,6 +11,7 @@ import { errorMessage } from '../errors.js';
 import type { Backend, ShutdownStep, WorkContext, WorkSource } from '../daemon/work-source.js';
 import { recoverClaimedFiles, readClaimedFile, type IntakeControl, type IntakeItem } from '../intake/claimed-file.js';
 import { forkOrderOf } from '../daemon/fork-requests.js';
+import { claimInboxControls } from '../intake/control-sweep.js';
 import type { CancelOrder } from '../pipeline/run-controls.js';
 import type { ForkOrder } from '../pipeline/runner-contract.js';
 import { StoreControls, type QueuedCancel } from './store-controls.js';
@@ -268,7 +269,12 @@ export class ClusterWork implements WorkSource {
   /** Files claimed before a crash are enqueued again (a duplicate of our own enqueue is archived); our own leases go back. */
   async recover(): Promise<void> {
     const { config, cluster } = this;
-    for (const claimedPath of await recoverClaimedFiles(config.paths)) {
+    // Controls dropped while this daemon was down go to the store before it claims any work (docs/run-control.md).
+    const claims = [
+      ...(await recoverClaimedFiles(config.paths)),
+      ...claimInboxControls(config.paths, config.intake.max_bytes),
+    ];
+    for (const claimedPath of claims) {
       const item = await readClaimedFile(claimedPath, config.intake.max_bytes);
       if (item.kind === 'rejected') await moveToFailed(config.paths, claimedPath, item.file, item.reason);
       else await this.storeIntake.handle(item);
