@@ -5,6 +5,7 @@
  * while new ones arrive on top. Files mode keeps the rows in memory (session-index.ts), cluster
  * mode asks Postgres (src/cluster/cluster-listing.ts); both answer through {@link SessionListing}.
  */
+import { GovflowError } from '../errors.js';
 import { isoInTimeZone } from '../message/zoned-time.js';
 import type { Lineage } from './session-journal.js';
 import type { SessionRow } from './session-reads.js';
@@ -58,9 +59,12 @@ export interface SessionListing {
   summary(sessionId: string): Promise<SessionSummary | null>;
 }
 
-/** A filter or cursor that cannot be used; the message says what to send instead. */
-export class ListingQueryError extends Error {
+/** A filter or cursor that cannot be used (a usage error: exit 2, HTTP 400); the message says what to send instead. */
+export class ListingQueryError extends GovflowError {
   override readonly name = 'ListingQueryError';
+  constructor(message: string) {
+    super('usage', message);
+  }
 }
 
 /** The listing status of a session state (a manifest's SessionStateName, or Postgres's state and result status). */

@@ -18,7 +18,7 @@ main{max-width:76rem;margin:0 auto;padding:1rem}
 a{color:var(--accent)}h1{font-size:1.45rem;margin:.5rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem;background:#fff}th,td{border:1px solid var(--line);padding:.35rem .55rem;text-align:left;vertical-align:top}
 th{background:#eef1f6}code,pre{font:13px/1.4 ui-monospace,Menlo,Consolas,monospace}pre{white-space:pre-wrap;word-break:break-word;background:#f3f4f7;border:1px solid var(--line);padding:.5rem;margin:.25rem 0 .75rem;max-height:28rem;overflow:auto}
-.status{font-weight:600}.status-success{color:var(--ok)}.status-failed,.status-error{color:var(--bad)}.status-pending,.status-partial,.status-paused{color:var(--warn)}
+.status{font-weight:600}.status-success{color:var(--ok)}.status-failed,.status-error{color:var(--bad)}.status-pending,.status-partial,.status-paused{color:var(--warn)}.status-cancelled,.status-queued{color:var(--muted)}
 .verify{padding:.5rem .75rem;border-radius:4px}.verify-ok{background:#e7f6ea}.verify-failed{background:#fde8e8;color:#8a1010}
 .notice{padding:.5rem .75rem;background:#e8f0fe;border-radius:4px}.warning{padding:.5rem .75rem;background:#fff4d6;border-radius:4px;overflow-wrap:anywhere}
 dl.approval dt{font-weight:600;margin-top:.5rem}dl.approval dd{margin-left:1rem}
