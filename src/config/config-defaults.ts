@@ -177,6 +177,20 @@ export const CONFIG_DEFAULTS = {
       /** Redirects followed (each checked against allow_hosts). */
       max_redirects: 5,
     },
+    /** run_command (docs/claude-code.md): commands run without a shell in the session's workspace. */
+    commands: {
+      /**
+       * Commands run_command may run, in Claude Code's permission syntax: "Bash(npm test)" exactly
+       * that command, "Bash(npm run lint:*)" that command with any arguments. Empty: run_command is off.
+       */
+      allow: [] as string[],
+      /** Entries of `allow` whose calls run without a person's approval; every other call waits for one. */
+      auto_approve: [] as string[],
+      /** A command still running after this is killed, with every process it started. */
+      timeout_ms: 60_000,
+      /** Output (stdout and stderr) past this stops the command, killed like at the timeout. */
+      max_output_bytes: 65_536,
+    },
   },
   /**
    * Where sessions, journals, audit chain and results live (docs/cluster.md). `files` (the default) is
@@ -201,6 +215,19 @@ export const CONFIG_DEFAULTS = {
     pool_size: 8,
     /** How long a daemon waits for Postgres at start before it exits 2 (docs/cluster.md). */
     connect_timeout_ms: 10_000,
+  },
+  /**
+   * Agents declared in config (name → the frontmatter keys plus `file:`; docs/agents.md), beside two
+   * settings for agent files written for Claude Code (docs/claude-code.md).
+   */
+  agents: {
+    /** A folder of Claude Code agent files (e.g. .claude/agents) loaded in place, beside governance/agents/. */
+    claude_code_dir: null as string | null,
+    /** How Claude Code agent files load (in governance/agents/ and in claude_code_dir). */
+    claude_code: {
+      /** A Claude Code tool with no govflow counterpart: `warn` (left out, named by validate) or `error`. */
+      unknown_tools: 'warn' as 'warn' | 'error',
+    },
   },
   /** MCP servers whose tools agents may be offered as `mcp:<server>/<tool>` (README "Give an agent tools"). */
   mcp: {

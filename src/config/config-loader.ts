@@ -11,6 +11,7 @@ import { CONFIG_SCHEMA, PII_KINDS } from './config-schema.js';
 import { parseYamlSource } from './yaml-source.js';
 import { systemPaths, type SystemPaths } from './system-paths.js';
 import { compileUserRegex, UserRegexError } from './user-regex.js';
+import { CommandRefusedError, parseCommandPattern, type CommandPattern } from './command-patterns.js';
 import { isPlainObject } from '../message/json-text.js';
 
 export const CONFIG_FILE_NAME = 'govflow.config.yaml';
@@ -51,7 +52,7 @@ type ConfigSections = typeof CONFIG_DEFAULTS;
  * The whole, validated, defaulted configuration, frozen; each section has its defaults' shape
  * (config-defaults.ts), with paths resolved against the root and `${ENV}` in `store.url` expanded.
  */
-export interface GovflowConfig extends ConfigSections {
+export interface GovflowConfig extends Omit<ConfigSections, 'agents'> {
   root: string;
   /** Absolute path of the config file read, or null when there was none. */
   configFile: string | null;
@@ -63,7 +64,12 @@ export interface GovflowConfig extends ConfigSections {
   timezone: string;
   /** `prices:` and `pricing:` (converted; docs/configuration.md), merged; `pricing` wins per model. */
   prices: Record<string, ModelPrice>;
+  /** Agents declared under `agents:` (its two settings are in `agentSettings`). */
   agents: Record<string, AgentDeclaration>;
+  /** `agents.claude_code_dir` (root-relative, forward slashes) and `agents.claude_code` (docs/claude-code.md). */
+  agentSettings: ConfigSections['agents'];
+  /** `tools.commands.allow` and `auto_approve` parsed (docs/claude-code.md). */
+  commandPatterns: { allow: readonly CommandPattern[]; autoApprove: readonly CommandPattern[] };
   paths: SystemPaths;
   /** Guardrail rules as written; compiled (with file and line) by the governance loader. */
   guardrails: unknown[];
@@ -191,7 +197,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     },
     prices: { ...((user.prices as Record<string, ModelPrice> | undefined) ?? {}), ...pricingTable(user.pricing) },
     allow_outside_root: defaulted('allow_outside_root'),
-    agents: (user.agents as Record<string, AgentDeclaration> | undefined) ?? {},
+    ...agentsSection(user.agents, lineOf),
     tools: toolsSection(absoluteRoot, defaulted('tools')),
     mcp,
     store: storeSection(defaulted('store'), env, lineOf(['store'])),
@@ -199,7 +205,9 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     paths: systemPaths(absoluteRoot),
     pii: defaulted('pii'),
     guardrails: (user.guardrails as unknown[] | undefined) ?? [],
+    commandPatterns: { allow: [], autoApprove: [] },
   };
+  config.commandPatterns = commandPatterns(config.tools.commands, lineOf);
   const pii = piiProblem(config.pii);
   if (pii !== null) throw new ConfigError(pii.message, CONFIG_FILE_NAME, lineOf(pii.keyPath));
   const problem = retentionProblem(config);
@@ -254,6 +262,59 @@ function pricingTable(pricing: unknown): Record<string, ModelPrice> {
     };
   }
   return table;
+}
+
+/** `agents:` split into the agents it declares and its two settings (the claude_code_dir checked to be a plain relative path). */
+function agentsSection(
+  written: unknown,
+  lineOf: (keyPath: readonly (string | number)[]) => number,
+): Pick<GovflowConfig, 'agents' | 'agentSettings'> {
+  const { claude_code_dir: dir, claude_code: claudeCode, ...agents } = (written ?? {}) as Record<string, unknown>;
+  const settings = withDefaults(CONFIG_DEFAULTS.agents, { claude_code_dir: dir, claude_code: claudeCode });
+  const agentSettings = settings as ConfigSections['agents'];
+  if (typeof dir === 'string') {
+    const relative = path.posix.normalize(dir.replace(/\\/g, '/')).replace(/\/$/, '');
+    if (path.posix.isAbsolute(relative) || relative === '..' || relative.startsWith('../') || relative === '.') {
+      throw new ConfigError(
+        `agents.claude_code_dir "${dir}" must be a folder inside the root, relative to it (e.g. .claude/agents)`,
+        CONFIG_FILE_NAME,
+        lineOf(['agents', 'claude_code_dir']),
+      );
+    }
+    agentSettings.claude_code_dir = relative;
+  }
+  return { agents: agents as Record<string, AgentDeclaration>, agentSettings };
+}
+
+/** `tools.commands.allow` and `auto_approve` parsed; an entry that is no command pattern, or auto-approves a command not allowed, is an error. */
+function commandPatterns(
+  commands: GovflowConfig['tools']['commands'],
+  lineOf: (keyPath: readonly (string | number)[]) => number,
+): GovflowConfig['commandPatterns'] {
+  const parsed = (key: 'allow' | 'auto_approve') =>
+    commands[key].map((text, index) => {
+      try {
+        return parseCommandPattern(text);
+      } catch (error) {
+        if (!(error instanceof CommandRefusedError)) throw error;
+        throw new ConfigError(
+          `tools.commands.${key}: ${error.message}`,
+          CONFIG_FILE_NAME,
+          lineOf(['tools', 'commands', key, index]),
+        );
+      }
+    });
+  const allow = parsed('allow');
+  const autoApprove = parsed('auto_approve');
+  autoApprove.forEach((pattern, index) => {
+    if (!commands.allow.includes(pattern.text))
+      throw new ConfigError(
+        `tools.commands.auto_approve: "${pattern.text}" is not in tools.commands.allow; a command runs only when allow lists it, so add it there too (or remove it here)`,
+        CONFIG_FILE_NAME,
+        lineOf(['tools', 'commands', 'auto_approve', index]),
+      );
+  });
+  return { allow, autoApprove };
 }
 
 /** `tools` with the workspace resolved and host names lower-cased. */

@@ -241,6 +241,16 @@ export const CONFIG_SCHEMA = {
             max_redirects: { type: 'integer', minimum: 0 },
           },
         },
+        commands: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            allow: { type: 'array', uniqueItems: true, items: { type: 'string', minLength: 1 } },
+            auto_approve: { type: 'array', uniqueItems: true, items: { type: 'string', minLength: 1 } },
+            timeout_ms: positiveInteger,
+            max_output_bytes: positiveInteger,
+          },
+        },
       },
     },
     store: {
@@ -302,6 +312,15 @@ export const CONFIG_SCHEMA = {
     guardrails: { type: 'array', items: { type: 'object' } },
     agents: {
       type: 'object',
+      // Two settings; every other key is an agent's name.
+      properties: {
+        claude_code_dir: nullableString,
+        claude_code: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { unknown_tools: { enum: ['warn', 'error'] } },
+        },
+      },
       additionalProperties: {
         ...AGENT_DECLARATION_SCHEMA,
         required: ['type', 'description'],

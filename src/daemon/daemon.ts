@@ -165,7 +165,13 @@ export class GovflowDaemon {
     });
     this.diskGuard.start();
     await intake.start();
-    this.stopWatchingGovernance = await watchGovernance(config.root, governance, log);
+    const claudeCodeDir = config.agentSettings.claude_code_dir;
+    this.stopWatchingGovernance = await watchGovernance(
+      config.root,
+      governance,
+      log,
+      claudeCodeDir === null ? [] : [claudeCodeDir],
+    );
     this.stopWatchingConfig = await watchConfig(config, this.options.env ?? process.env, log, this.http);
     this.setState('running');
     await this.work.started(this.http);

@@ -9,13 +9,17 @@ import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../log-contract.js';
 import type { GovernanceSource } from './governance-source.js';
 
-/** Resolves once watching (no edit after the `ready` line is missed), with the function that stops it. */
+/**
+ * Resolves once watching (no edit after the `ready` line is missed), with the function that stops it.
+ * `folders`: more root-relative folders that hold governance (`agents.claude_code_dir`).
+ */
 export async function watchGovernance(
   root: string,
   governance: GovernanceSource,
   log: OperationalLog,
+  folders: readonly string[] = [],
 ): Promise<() => Promise<void>> {
-  const targets = ['governance', 'context', 'schemas']
+  const targets = ['governance', 'context', 'schemas', ...folders]
     .map((folder) => path.join(root, folder))
     .filter((folder) => existsSync(folder));
   if (targets.length === 0) return async () => {};

@@ -3,27 +3,24 @@
  * that shapes behaviour. Collects every problem, each naming file and line, instead of stopping at the first.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'tinyglobby';
-import { CONFIG_FILE_NAME, type AgentDeclaration, type GovflowConfig } from '../config/config-loader.js';
-import { AGENT_DECLARATION_SCHEMA } from '../config/config-schema.js';
+import { CONFIG_FILE_NAME, type GovflowConfig } from '../config/config-loader.js';
 import { configGovernancePart } from './config-governance-part.js';
-import { fromClaudeCodeAgent, isClaudeCodeAgent } from './claude-agent-file.js';
+import { loadAgentFiles } from './agent-files.js';
+import { resolveAgent, toPosix } from './agent-resolution.js';
 import { parseYamlSource, type YamlSource } from '../config/yaml-source.js';
 import { ConfigError, errorMessage } from '../errors.js';
-import { compileSchema, describeSchemaErrors, errorKeyPath } from '../message/schema-compiler.js';
+import { compileSchema } from '../message/schema-compiler.js';
 import { SENTIENT_MESSAGE_SCHEMA } from '../message/sentient-message.js';
-import { DEFAULT_CONTENT_TYPE, type AgentDefinition } from './agent-definition.js';
+import type { AgentDefinition } from './agent-definition.js';
 import { FrontmatterError, splitFrontmatter } from '../config/frontmatter.js';
 import { checkBudgetedModelsArePriced } from './model-pricing-check.js';
 import { OutsideRootError, RootBoundary } from './root-boundary.js';
 import { checkRoutingGraph } from './routing-graph.js';
 import type { GuardrailRule } from '../privacy/guardrail-rules.js';
 import { GUARDRAILS_FILE, guardrailsPromptText, loadGuardrails } from '../privacy/guardrails-loader.js';
-import { AGENT_DEFAULTS } from '../config/config-defaults.js';
-import { toolPatternProblem } from '../tools/tool-names.js';
-import { isPlainObject } from '../message/json-text.js';
 
 export interface PromptFile {
   /** Root-relative, forward slashes. */
@@ -49,12 +46,6 @@ export interface GovernanceLoadResult {
   snapshot: GovernanceSnapshot | null;
   errors: ConfigError[];
   warnings: string[];
-}
-
-const validateDeclaration = compileSchema(AGENT_DECLARATION_SCHEMA as unknown as Record<string, unknown>);
-
-function toPosix(relative: string): string {
-  return relative.split(path.sep).join('/');
 }
 
 /** Loads the governance tree of `config.root`. Never throws for content problems: see `errors`. */
@@ -153,79 +144,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
     if (agent) addAgent(agent);
   }
 
-  const agentsFolder = path.join(root, 'governance', 'agents');
-  const agentFiles = existsSync(agentsFolder)
-    ? readdirSync(agentsFolder)
-        .filter((name) => name.endsWith('.md'))
-        .sort()
-    : [];
-  for (const fileName of agentFiles) {
-    const relative = `governance/agents/${fileName}`;
-    if (configAgentFiles.has(relative)) continue;
-    const split = readMarkdown(relative);
-    if (!split) continue;
-    if (split.frontmatter === null) {
-      if (configAgentFiles.size > 0) {
-        // A tree whose agents are declared in config may keep other markdown beside them.
-        warnings.push(
-          `${relative}: no frontmatter and not named by any \`agents:\` entry in govflow.config.yaml; ignored`,
-        );
-        continue;
-      }
-      const how =
-        'start the file with a "---" block (name, type, description, ...) or declare this agent under `agents:` in govflow.config.yaml with `file:`';
-      errors.push(new ConfigError(`no YAML frontmatter: ${how}`, relative, 1));
-      continue;
-    }
-    let source;
-    try {
-      source = parseYamlSource(split.frontmatter, relative, split.frontmatterLine);
-    } catch (error) {
-      errors.push(error instanceof ConfigError ? error : new ConfigError(errorMessage(error), relative, 1));
-      continue;
-    }
-    let declaration = source.value;
-    if (!isPlainObject(declaration)) {
-      errors.push(
-        new ConfigError('frontmatter must be a YAML mapping (name: ..., type: ...)', relative, split.frontmatterLine),
-      );
-      continue;
-    }
-    if (isClaudeCodeAgent(declaration as Record<string, unknown>)) {
-      const converted = fromClaudeCodeAgent(declaration as Record<string, unknown>, relative, source.lineOf);
-      if (converted.errors.length > 0) {
-        errors.push(...converted.errors);
-        continue;
-      }
-      declaration = converted.declaration;
-    }
-    if (!validateDeclaration(declaration)) {
-      for (const error of validateDeclaration.errors ?? []) {
-        if (error.keyword === 'if') continue;
-        const [sentence] = describeSchemaErrors([error]);
-        errors.push(
-          new ConfigError(`frontmatter ${sentence.replace(/^\//, '')}`, relative, source.lineOf(errorKeyPath(error))),
-        );
-      }
-      continue;
-    }
-    const typed = declaration as AgentDeclaration & { name: string };
-    const expectedName = fileName.replace(/\.md$/, '');
-    if (typed.name !== expectedName && typed.name !== expectedName.toLowerCase().replace(/-/g, '_')) {
-      warnings.push(`${relative}: agent name "${typed.name}" differs from the file name "${expectedName}"`);
-    }
-    const agent = resolveAgent(
-      typed,
-      { file: relative, line: source.lineOf(['name']) },
-      relative,
-      split.body,
-      config,
-      errors,
-      read,
-      source.lineOf,
-    );
-    if (agent) addAgent(agent);
-  }
+  loadAgentFiles({ config, errors, warnings, read, readMarkdown, addAgent, configLine }, configAgentFiles);
 
   const promptFiles = collectPromptFiles(config, read, errors);
   checkModelFile(config, boundary, errors);
@@ -257,123 +176,6 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
     }),
     errors,
     warnings,
-  };
-}
-
-function resolveAgent(
-  declaration: AgentDeclaration & { name: string },
-  declaredIn: { file: string; line: number },
-  file: string | null,
-  instructions: string,
-  config: GovflowConfig,
-  errors: ConfigError[],
-  read: (relative: string) => string,
-  lineOf: (keyPath: string[]) => number = () => declaredIn.line,
-): AgentDefinition | null {
-  let outputSchema: Record<string, unknown> | null = null;
-  if (declaration.output_schema !== undefined) {
-    const line = lineOf(['output_schema']);
-    try {
-      if (typeof declaration.output_schema === 'string') {
-        const schemaPath = toPosix(path.normalize(declaration.output_schema));
-        if (!existsSync(path.join(config.root, schemaPath))) {
-          throw new ConfigError(
-            `output_schema file "${declaration.output_schema}" does not exist (paths are relative to the root)`,
-          );
-        }
-        outputSchema = JSON.parse(read(schemaPath)) as Record<string, unknown>;
-      } else {
-        outputSchema = declaration.output_schema;
-      }
-      compileSchema(outputSchema);
-    } catch (error) {
-      const why =
-        error instanceof OutsideRootError ? 'output_schema file' : 'output_schema is not a usable JSON Schema:';
-      errors.push(new ConfigError(`agent "${declaration.name}": ${why} ${errorMessage(error)}`, declaredIn.file, line));
-      return null;
-    }
-  }
-  // Deny by default: a tool name that matches nothing is a mistake to hear about now, not a silent empty offer.
-  const servers = Object.keys(config.mcp.servers);
-  let toolsValid = true;
-  for (const key of ['tools', 'approval'] as const) {
-    (declaration[key] ?? []).forEach((pattern, index) => {
-      const problem = toolPatternProblem(pattern, servers);
-      if (!problem) return;
-      toolsValid = false;
-      errors.push(
-        new ConfigError(
-          `agent "${declaration.name}": ${key}: ${problem}`,
-          declaredIn.file,
-          lineOf([key, String(index)]),
-        ),
-      );
-    });
-  }
-  if (!toolsValid) return null;
-  // A local model answers under a JSON grammar, which rules out tool calls (and so `delegate`).
-  const toolKey =
-    config.provider.kind !== 'local'
-      ? undefined
-      : (['tools', 'delegates'] as const).find((key) => (declaration[key] ?? []).length > 0);
-  if (toolKey) {
-    const why = toolKey === 'delegates' ? ', and delegating is a tool call (delegate)' : '';
-    errors.push(
-      new ConfigError(
-        `agent "${declaration.name}": ${toolKey}: provider.kind local cannot offer tools${why} (a local model answers under a JSON grammar, which rules out tool calls); remove ${toolKey}: from this agent or use a provider kind with tool calls (openai, anthropic, google, openai-compatible, ollama, scripted)`,
-        declaredIn.file,
-        lineOf([toolKey]),
-      ),
-    );
-    return null;
-  }
-  for (const pattern of declaration.approval ?? []) {
-    const offered = (declaration.tools ?? []).some(
-      (tool) =>
-        tool === pattern ||
-        (tool.endsWith('*') && pattern.startsWith(tool.slice(0, -1))) ||
-        (pattern.endsWith('*') && tool.startsWith(pattern.slice(0, -1))),
-    );
-    if (!offered)
-      errors.push(
-        new ConfigError(
-          `agent "${declaration.name}": approval: "${pattern}" is not among its tools, so it can never be called; add it to tools: or remove it`,
-          declaredIn.file,
-          lineOf(['approval']),
-        ),
-      );
-  }
-  return {
-    name: declaration.name,
-    type: declaration.type,
-    description: declaration.description,
-    entry: declaration.entry ?? false,
-    next: declaration.next ?? [],
-    contentType: declaration.content_type ?? DEFAULT_CONTENT_TYPE,
-    outputSchema,
-    plan: declaration.plan ?? false,
-    onFailure: declaration.on_failure ?? null,
-    model: declaration.model,
-    temperature: declaration.temperature,
-    maxTokens: declaration.max_tokens,
-    timeoutMs: declaration.timeout_ms,
-    maxRetries: declaration.max_retries,
-    file,
-    declaredIn: {
-      ...declaredIn,
-      keyLines: {
-        entry: lineOf(['entry']),
-        next: lineOf(['next']),
-        plan: lineOf(['plan']),
-        on_failure: lineOf(['on_failure']),
-        delegates: lineOf(['delegates']),
-      },
-    },
-    instructions,
-    tools: [...(declaration.tools ?? [])],
-    maxTurns: declaration.max_turns ?? AGENT_DEFAULTS.max_turns,
-    approval: [...(declaration.approval ?? [])],
-    delegates: [...(declaration.delegates ?? [])],
   };
 }
 

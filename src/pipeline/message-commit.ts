@@ -19,7 +19,7 @@ import type { SessionPrivacy } from '../privacy/session-privacy.js';
 import type { RunnerDependencies } from './runner-contract.js';
 import { applyRecord, type PendingStep, type SessionState } from './session-state.js';
 import { cancelOf } from './run-controls.js';
-import { toolAuditLines } from './tool-loop.js';
+import { toolAuditLines } from './tool-audit.js';
 
 /** A session being run by this process: its stored form, its folded state, its commit order. */
 export interface ActiveSession {

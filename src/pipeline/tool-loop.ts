@@ -5,12 +5,10 @@
  */
 import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
-import type { ToolAuditLines } from '../store/tool-journal-records.js';
 import type { LlmToolCall, LlmToolOffer, LlmToolTurn } from '../llm/provider.js';
 import { JOURNAL_FORMAT } from '../store/session-journal.js';
 import { DELEGATE_TOOL_NAME, delegateOffer, type Delegations } from './delegation.js';
 import type {
-  ApprovalRecord,
   ApprovalRequestRecord,
   DelegationOutcome,
   JournaledToolCall,
@@ -103,7 +101,7 @@ export class ToolLoop {
           stepKey,
           agent,
           call,
-          { output: journaled.output, isError: journaled.is_error },
+          { output: journaled.output, isError: journaled.is_error, command: journaled.command },
           journaled.refused,
           0,
           journaled.delegation,
@@ -133,7 +131,17 @@ export class ToolLoop {
         );
         continue;
       }
-      if (anyPatternMatches(agent.approval, call.name)) {
+      const commandRefusal = this.deps.tools?.refusal(call.name, call.input) ?? null;
+      if (commandRefusal !== null) {
+        this.deps.log?.warn('tool call refused: command not allowed', {
+          session: sessionId,
+          agent: agent.name,
+          tool: call.name,
+        });
+        refuse('command_not_allowed', `${call.name} was not run: ${commandRefusal}`);
+        continue;
+      }
+      if (anyPatternMatches(agent.approval, call.name) || this.deps.tools?.needsApproval(call.name, call.input)) {
         const decision = state.approvals.get(call.id);
         if (!decision) {
           await this.requestApproval(active, stepKey, agent, call);
@@ -257,6 +265,7 @@ export class ToolLoop {
       ms,
       ...(delegation ? { delegation } : {}),
       ...(outcome.wrote && !outcome.isError ? { wrote: outcome.wrote } : {}),
+      ...(outcome.command ? { command: outcome.command } : {}),
       at: this.now().toISOString(),
     };
     this.append(active, record);
@@ -331,68 +340,4 @@ export function providerTurns(loop: ToolLoopState | undefined): LlmToolTurn[] {
       return { id: call.id, name: call.name, output: result?.output ?? 'not run', isError: result?.is_error ?? true };
     }),
   }));
-}
-
-/** The audit lines of a step's tool loop: its calls, refusals and approvals. */
-export function toolAuditLines(
-  loop: ToolLoopState | undefined,
-  approvals: ReadonlyMap<string, ApprovalRecord>,
-): ToolAuditLines {
-  const journaled = (loop?.turns ?? []).flatMap((turn) =>
-    turn.calls
-      .map((call) => turn.results.get(call.id))
-      .filter((result): result is ToolResultRecord => result !== undefined),
-  );
-  // One item per call: a repeated id (given its journaled result again) is the call that ran first.
-  const results = journaled.filter((result, index) => journaled.findIndex((other) => other.id === result.id) === index);
-  const lines: ToolAuditLines = {};
-  if (results.length > 0)
-    lines.toolCalls = results.map((result) => ({
-      id: result.id,
-      name: result.name,
-      is_error: result.is_error,
-      ms: result.ms,
-    }));
-  const violations = results
-    .filter((result) => result.refused === 'tool_not_allowed')
-    .map((result) => ({ kind: 'tool_not_allowed', detail: result.name }));
-  // Delegation (README "Delegation"): each child on [DELEGATIONS]; each limit that refused or stopped one is a violation.
-  const delegations = results.flatMap((result) => (result.delegation ? [result.delegation] : []));
-  if (delegations.length > 0)
-    lines.delegations = delegations.map((item) => ({
-      child_session: item.child_session,
-      agent: item.agent,
-      objective_sha256: item.objective_sha256,
-      status: item.status,
-      ms: item.ms,
-    }));
-  for (const item of delegations)
-    if (item.limit)
-      violations.push({
-        kind: item.status === 'refused' ? 'delegation_refused' : 'delegation_stopped',
-        detail: `${item.limit.name}: ${item.limit.detail}`,
-      });
-  if (violations.length > 0) lines.violations = violations;
-  const decided = results.map((result) => approvals.get(result.id)).filter((decision) => decision !== undefined);
-  if (decided.length > 0) {
-    lines.approvals = decided.map((decision) => {
-      const call = loop?.turns.flatMap((turn) => turn.calls).find((candidate) => candidate.id === decision.call_id);
-      return {
-        call_id: decision.call_id,
-        tool: decision.tool,
-        approve: decision.approve,
-        user: decision.user,
-        ...(decision.claimed_user ? { claimed_user: decision.claimed_user } : {}),
-        at: decision.at,
-        reason: decision.reason,
-        ...(decision.args_sha256 !== undefined
-          ? {
-              args_sha256: decision.args_sha256,
-              executed_args_match: call !== undefined && argumentsSha256(call.input) === decision.args_sha256,
-            }
-          : {}),
-      };
-    });
-  }
-  return lines;
 }

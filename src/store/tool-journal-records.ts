@@ -7,7 +7,16 @@ import type { JOURNAL_FORMAT } from './session-journal.js';
 
 /** The lines an acting agent's audit entry adds after its own (src/audit/tool-audit-lines.ts writes them). */
 export interface ToolAuditLines {
-  toolCalls?: Array<{ id: string; name: string; is_error: boolean; ms: number }>;
+  /** run_command calls add what ran: argv, exit code (null: killed) and the sha256 of all its output. */
+  toolCalls?: Array<{
+    id: string;
+    name: string;
+    is_error: boolean;
+    ms: number;
+    argv?: string[];
+    exit_code?: number | null;
+    output_sha256?: string;
+  }>;
   violations?: Array<{ kind: string; detail: string }>;
   approvals?: Array<{
     call_id: string;
@@ -62,7 +71,22 @@ export interface ToolTurnRecord {
 }
 
 /** Why a call was not run. */
-export type ToolRefusal = 'tool_not_allowed' | 'invalid_input' | 'approval_denied' | 'delegation_refused';
+export type ToolRefusal =
+  'tool_not_allowed' | 'invalid_input' | 'approval_denied' | 'delegation_refused' | 'command_not_allowed';
+
+/** What one run of a command did, for the journal and the audit entry. */
+export interface CommandRun {
+  argv: string[];
+  /** Null when it was killed (see `signal` and `stopped`) or never started. */
+  exit_code: number | null;
+  signal: string | null;
+  ms: number;
+  /** SHA-256 of everything it wrote to stdout and stderr, in the order read (also past the cap). */
+  output_sha256: string;
+  output_bytes: number;
+  /** Why govflow ended it, if it did. */
+  stopped: 'timeout' | 'output_limit' | null;
+}
 
 export interface ToolResultRecord {
   v: typeof JOURNAL_FORMAT;
@@ -83,6 +107,8 @@ export interface ToolResultRecord {
   delegation?: DelegationOutcome;
   /** A file tool that changed the workspace: the file as it was left (a fork rebuilds the workspace from these, docs/run-control.md). */
   wrote?: { path: string; sha256: string; bytes: number };
+  /** What a run_command call ran; absent on other tools, on refused calls and on older records. */
+  command?: CommandRun;
   ms: number;
   at: string;
 }

@@ -26,28 +26,8 @@ export function readFileTool(maxFileBytes: number): Tool {
     },
     async call(input, context) {
       const requested = stringField(input, 'path', 'read_file')!;
-      const { absolute } = await resolveExisting(context.workspace, requested, 'read_file');
-      const stats = await stat(absolute);
-      if (stats.isDirectory())
-        throw new ToolCallError(`read_file: "${requested}" is a folder; use list_files to see what it holds`);
-      if (!stats.isFile()) throw new ToolCallError(`read_file: "${requested}" is not a regular file`);
-      if (stats.size > maxFileBytes) {
-        throw new ToolCallError(
-          `read_file: "${requested}" has ${stats.size} bytes, over the limit of ${maxFileBytes} (tools.max_file_bytes)`,
-        );
-      }
-      const handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
-      try {
-        const buffer = Buffer.alloc(maxFileBytes + 1);
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-        if (bytesRead > maxFileBytes)
-          throw new ToolCallError(
-            `read_file: "${requested}" grew over the limit of ${maxFileBytes} bytes while being read`,
-          );
-        return { output: buffer.subarray(0, bytesRead).toString('utf8'), isError: false };
-      } finally {
-        await handle.close();
-      }
+      const { text } = await readWorkspaceFile(context.workspace, requested, maxFileBytes, 'read_file');
+      return { output: text, isError: false };
     },
   };
 }
@@ -70,33 +50,74 @@ export function writeFileTool(maxFileBytes: number): Tool {
         throw new ToolCallError(
           `write_file: the content has ${bytes} bytes, over the limit of ${maxFileBytes} (tools.max_file_bytes)`,
         );
-      const { absolute, workspaceReal } = await resolveForWrite(context.workspace, requested, 'write_file');
-      // O_NOFOLLOW: a symlink planted between the check and the open is refused, not followed.
-      const handle = await open(
-        absolute,
-        constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-        0o644,
-      ).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ELOOP')
-          throw new ToolCallError(
-            `write_file: "${requested}" is a symlink; write_file does not write through symlinks`,
-          );
-        throw new ToolCallError(`write_file: cannot write "${requested}": ${error.message}`);
-      });
-      try {
-        await handle.writeFile(content, 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      const relative = workspaceRelative(workspaceReal, absolute);
+      const written = await writeWorkspaceFile(context.workspace, requested, content, 'write_file');
+      // The file as it was left, journaled: a fork rebuilds the workspace from it (docs/run-control.md).
       return {
-        output: `wrote ${bytes} bytes to ${relative}`,
+        output: `wrote ${bytes} bytes to ${written}`,
         isError: false,
-        wrote: { path: relative, sha256: sha256Hex(content), bytes },
+        wrote: { path: written, sha256: sha256Hex(content), bytes },
       };
     },
   };
+}
+
+/**
+ * Writes `content` to a workspace file (folders made as needed, an existing file replaced, synced);
+ * returns its workspace-relative path. Never writes through a symlink.
+ */
+export async function writeWorkspaceFile(
+  workspace: string,
+  requested: string,
+  content: string,
+  tool: string,
+): Promise<string> {
+  const { absolute, workspaceReal } = await resolveForWrite(workspace, requested, tool);
+  // O_NOFOLLOW: a symlink planted between the check and the open is refused, not followed.
+  const handle = await open(
+    absolute,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+    0o644,
+  ).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ELOOP')
+      throw new ToolCallError(`${tool}: "${requested}" is a symlink; ${tool} does not write through symlinks`);
+    throw new ToolCallError(`${tool}: cannot write "${requested}": ${error.message}`);
+  });
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return workspaceRelative(workspaceReal, absolute);
+}
+
+/** The text of an existing workspace file of at most `maxFileBytes` bytes (never through a symlink swapped in after the check). */
+export async function readWorkspaceFile(
+  workspace: string,
+  requested: string,
+  maxFileBytes: number,
+  tool: string,
+): Promise<{ text: string; absolute: string; workspaceReal: string }> {
+  const { absolute, workspaceReal } = await resolveExisting(workspace, requested, tool);
+  const stats = await stat(absolute);
+  if (stats.isDirectory())
+    throw new ToolCallError(`${tool}: "${requested}" is a folder; use list_files to see what it holds`);
+  if (!stats.isFile()) throw new ToolCallError(`${tool}: "${requested}" is not a regular file`);
+  if (stats.size > maxFileBytes) {
+    throw new ToolCallError(
+      `${tool}: "${requested}" has ${stats.size} bytes, over the limit of ${maxFileBytes} (tools.max_file_bytes)`,
+    );
+  }
+  const handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const buffer = Buffer.alloc(maxFileBytes + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    if (bytesRead > maxFileBytes)
+      throw new ToolCallError(`${tool}: "${requested}" grew over the limit of ${maxFileBytes} bytes while being read`);
+    return { text: buffer.subarray(0, bytesRead).toString('utf8'), absolute, workspaceReal };
+  } finally {
+    await handle.close();
+  }
 }
 
 export function listFilesTool(): Tool {

@@ -6,8 +6,13 @@ import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../log-contract.js';
+import { CommandRefusedError } from '../config/command-patterns.js';
+import { editFileTool } from './edit-file-tool.js';
 import { listFilesTool, readFileTool, writeFileTool } from './file-tools.js';
 import { httpGetTool } from './http-get-tool.js';
+import { McpProcessRecords } from './mcp-process-records.js';
+import { allowedCommand, commandAutoApproved, runCommandTool, type CommandSettings } from './run-command-tool.js';
+import { searchFilesTool } from './search-files-tool.js';
 import { McpServers } from './mcp-servers.js';
 import { ToolCallError, type Tool, type ToolDescriptor, type ToolOutcome } from './tool-contract.js';
 import { anyPatternMatches, isBuiltInTool, parseMcpToolName } from './tool-names.js';
@@ -18,18 +23,30 @@ export class ToolBox {
   private readonly builtIns: Map<string, Tool>;
   readonly mcp: McpServers;
   private readonly log: OperationalLog | undefined;
+  private readonly commands: CommandSettings;
 
   constructor(
     private readonly config: GovflowConfig,
     options: { env?: NodeJS.ProcessEnv; log?: OperationalLog } = {},
   ) {
     const tools = config.tools;
+    this.commands = {
+      allow: config.commandPatterns.allow,
+      autoApprove: config.commandPatterns.autoApprove,
+      timeoutMs: tools.commands.timeout_ms,
+      maxOutputBytes: tools.commands.max_output_bytes,
+      records: new McpProcessRecords(path.join(config.paths.state, 'commands')),
+      env: options.env ?? process.env,
+    };
     this.builtIns = new Map(
       [
         readFileTool(tools.max_file_bytes),
         writeFileTool(tools.max_file_bytes),
+        editFileTool(tools.max_file_bytes),
         listFilesTool(),
+        searchFilesTool({ maxFileBytes: tools.max_file_bytes, maxResultBytes: tools.max_result_bytes }),
         httpGetTool(tools.http_get),
+        runCommandTool(this.commands),
       ].map((tool) => [tool.name, tool]),
     );
     this.mcp = new McpServers({
@@ -73,6 +90,26 @@ export class ToolBox {
     return offers;
   }
 
+  /**
+   * Why a call must be refused before it may even wait for approval, or null: a run_command whose
+   * command `tools.commands.allow` does not allow, or that needs a shell (docs/claude-code.md).
+   */
+  refusal(name: string, input: unknown): string | null {
+    if (name !== 'run_command') return null;
+    try {
+      allowedCommand(this.commands, input);
+      return null;
+    } catch (error) {
+      if (error instanceof CommandRefusedError) return error.message;
+      throw error;
+    }
+  }
+
+  /** True when the call waits for a person whatever the agent's `approval:` says: a run_command not auto-approved. */
+  needsApproval(name: string, input: unknown): boolean {
+    return name === 'run_command' && !commandAutoApproved(this.commands, input);
+  }
+
   /** Runs one allowed call. Tool problems become error results; only an abort rejects. */
   async call(
     name: string,
@@ -102,6 +139,8 @@ export class ToolBox {
 
   reapOrphans(): void {
     this.mcp.reapOrphans();
+    // Commands a killed daemon left running (their process groups).
+    this.commands.records.reapOrphans();
   }
 
   close(): Promise<void> {

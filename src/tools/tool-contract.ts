@@ -1,5 +1,6 @@
 /** A tool as the loop sees it, built-in or MCP alike: what the model is offered, and a call. */
 import { GovflowError } from '../errors.js';
+import type { CommandRun } from '../store/tool-journal-records.js';
 
 /** What the model is offered for one tool. */
 export interface ToolDescriptor {
@@ -25,6 +26,8 @@ export interface ToolOutcome {
   isError: boolean;
   /** A file tool that changed the workspace: the file as it left it (journaled, so a fork can rebuild it; docs/run-control.md). */
   wrote?: { path: string; sha256: string; bytes: number };
+  /** What a run_command call ran (journaled and on the audit entry). */
+  command?: CommandRun;
 }
 
 /**

@@ -4,7 +4,15 @@
  */
 
 /** The tools govflow itself provides. */
-export const BUILT_IN_TOOL_NAMES = ['read_file', 'write_file', 'list_files', 'http_get'] as const;
+export const BUILT_IN_TOOL_NAMES = [
+  'read_file',
+  'write_file',
+  'edit_file',
+  'list_files',
+  'search_files',
+  'http_get',
+  'run_command',
+] as const;
 export type BuiltInToolName = (typeof BUILT_IN_TOOL_NAMES)[number];
 
 export function isBuiltInTool(name: string): name is BuiltInToolName {
@@ -28,7 +36,13 @@ export function anyPatternMatches(patterns: readonly string[], name: string): bo
 }
 
 /** What is wrong with an entry of `tools:` or `approval:`, or null when it names a known tool or prefix. */
-export function toolPatternProblem(pattern: string, mcpServers: readonly string[]): string | null {
+export function toolPatternProblem(
+  pattern: string,
+  mcpServers: readonly string[],
+  commandsAllowed: boolean,
+): string | null {
+  if (pattern === 'run_command' && !commandsAllowed)
+    return '"run_command" is off: tools.commands.allow in govflow.config.yaml lists no command (docs/claude-code.md)';
   if (isBuiltInTool(pattern)) return null;
   if (pattern.startsWith('mcp:')) {
     const parsed = parseMcpToolName(pattern);

@@ -1,6 +1,7 @@
 /**
- * README.md's examples run as written (issue 32): every fenced block marked `runnable` is run
- * against a fresh root, so an example that stops working fails here instead of for a reader.
+ * The examples of README.md and of the reference pages in docs/ run as written (issue 32): every
+ * fenced block marked `runnable` is run against a fresh root, so an example that stops working
+ * fails here instead of for a reader.
  *
  * The convention — words after the language in the fence's info string (renderers show only the
  * language):
@@ -9,7 +10,7 @@
  *   ```yaml runnable [group=NAME] [file=PATH] [validate=end]
  *   ```markdown runnable file=PATH [group=NAME] [validate=end]
  *
- * - Snippets with the same group=NAME share one root and run in README order; a snippet without
+ * - Snippets with the same group=NAME in one file share one root and run in file order; a snippet without
  *   group= is a group of its own. Each group gets a fresh root: `govflow init` (dry-run), plus a
  *   copy of this repository's examples/ (the package ships it), which snippets name by its path
  *   here (examples/scripted-tools.yaml).
@@ -29,7 +30,7 @@
  * a real model, a key, a network peer, Postgres or a long-running daemon unmarked.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -38,7 +39,8 @@ import { buildDistOnce } from '../daemon/build-once.js';
 import { REPOSITORY_ROOT } from '../support/example-app.js';
 
 interface Snippet {
-  /** The README line of the opening fence. */
+  /** The file (README.md, docs/x.md) and line of the opening fence. */
+  where: string;
   line: number;
   section: string;
   language: 'sh' | 'yaml' | 'markdown';
@@ -50,9 +52,9 @@ interface Snippet {
 
 const LANGUAGES: Record<string, Snippet['language']> = { sh: 'sh', bash: 'sh', yaml: 'yaml', markdown: 'markdown' };
 
-/** The runnable snippets of `readme`, and what is wrong with any fence that claims to be one. */
-function readRunnableSnippets(readme: string): { snippets: Snippet[]; problems: string[] } {
-  const lines = readme.split('\n');
+/** The runnable snippets of `document` (named `name`), and what is wrong with any fence that claims to be one. */
+function readRunnableSnippets(name: string, document: string): { snippets: Snippet[]; problems: string[] } {
+  const lines = document.split('\n');
   const snippets: Snippet[] = [];
   const problems: string[] = [];
   let section = '';
@@ -64,10 +66,10 @@ function readRunnableSnippets(readme: string): { snippets: Snippet[]; problems: 
     const opening = index + 1;
     const body: string[] = [];
     for (index++; index < lines.length && !/^```\s*$/.test(lines[index]); index++) body.push(lines[index]);
-    if (index === lines.length) problems.push(`README.md:${opening}: the fence is never closed`);
+    if (index === lines.length) problems.push(`${name}:${opening}: the fence is never closed`);
     const words = fence[2].split(/\s+/).filter(Boolean);
     if (words.length === 0) continue;
-    const where = `README.md:${opening}`;
+    const where = `${name}:${opening}`;
     if (words[0] !== 'runnable') {
       problems.push(`${where}: after the language only "runnable" and its attributes may follow, found "${fence[2]}"`);
       continue;
@@ -78,6 +80,7 @@ function readRunnableSnippets(readme: string): { snippets: Snippet[]; problems: 
       continue;
     }
     const snippet: Snippet = {
+      where,
       line: opening,
       section,
       language,
@@ -87,7 +90,7 @@ function readRunnableSnippets(readme: string): { snippets: Snippet[]; problems: 
     };
     for (const word of words.slice(1)) {
       const [key, value] = word.split('=', 2);
-      if (key === 'group' && value) snippet.group = `group ${value}`;
+      if (key === 'group' && value) snippet.group = `${name} group ${value}`;
       else if (key === 'file' && value && !path.isAbsolute(value) && !value.split('/').includes('..'))
         snippet.file = value;
       else if (word === 'validate=end') snippet.validateAtEnd = true;
@@ -102,8 +105,20 @@ function readRunnableSnippets(readme: string): { snippets: Snippet[]; problems: 
   return { snippets, problems };
 }
 
-const README = readFileSync(path.join(REPOSITORY_ROOT, 'README.md'), 'utf8');
-const { snippets, problems } = readRunnableSnippets(README);
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(path.join(REPOSITORY_ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+const snippets: Snippet[] = [];
+const problems: string[] = [];
+for (const name of DOCUMENTS) {
+  const found = readRunnableSnippets(name, readFileSync(path.join(REPOSITORY_ROOT, name), 'utf8'));
+  snippets.push(...found.snippets);
+  problems.push(...found.problems);
+}
 const groups = new Map<string, Snippet[]>();
 for (const snippet of snippets) groups.set(snippet.group, [...(groups.get(snippet.group) ?? []), snippet]);
 
@@ -179,7 +194,7 @@ function addConfiguration(root: string, text: string): void {
 
 /** Writes or runs one snippet in `root`. */
 async function apply(snippet: Snippet, root: string): Promise<void> {
-  const where = `README.md:${snippet.line} ("${snippet.section}")`;
+  const where = `${snippet.where} ("${snippet.section}")`;
   if (snippet.language === 'sh') {
     const ran = await run('bash', ['-e', '-o', 'pipefail', '-c', snippet.text], root);
     expect(ran.code, `${where} fails as written (exit ${ran.code}):\n${snippet.text}\n${ran.output}`).toBe(0);
@@ -193,27 +208,27 @@ async function apply(snippet: Snippet, root: string): Promise<void> {
 
 async function expectValid(root: string, after: Snippet[]): Promise<void> {
   const checked = await run(process.execPath, [CLI, 'validate', '--root', root], root);
-  const names = after.map((snippet) => `README.md:${snippet.line}`).join(', ');
+  const names = after.map((snippet) => snippet.where).join(', ');
   expect(
     checked.code,
     `govflow validate rejects the root after ${names} ("${after[0].section}"):\n${checked.output}`,
   ).toBe(0);
 }
 
-describe('the README marks its runnable examples well', () => {
+describe('README.md and docs/ mark their runnable examples well', () => {
   it('every runnable fence is closed and uses only known words', () => {
     expect(problems).toEqual([]);
     expect(snippets.length).toBeGreaterThan(0);
   });
 });
 
-describe.concurrent('README.md examples marked runnable', () => {
+describe.concurrent('examples marked runnable in README.md and docs/', () => {
   for (const [group, members] of groups) {
     const lines = members.map((snippet) => snippet.line).join(', ');
     const title =
-      members.length === 1 && group.startsWith('README.md:')
+      members.length === 1 && group === members[0].where
         ? `${group} ("${members[0].section}")`
-        : `${group}: README.md:${lines} ("${members[0].section}")`;
+        : `${group}: lines ${lines} ("${members[0].section}")`;
     it(
       title,
       async () => {

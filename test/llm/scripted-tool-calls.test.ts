@@ -1,4 +1,4 @@
-/** The scripted provider answers with tool calls (format in README "Give an agent tools"). */
+/** The scripted provider answers with tool calls (format in docs/tools.md). */
 import { describe, expect, it } from 'vitest';
 import { ScriptedProvider } from '../../src/llm/scripted-provider.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
