@@ -233,6 +233,7 @@ export async function startFakeModel(answers, latencyMs) {
     providerYaml: `provider:\n  kind: openai-compatible\n  model: bench-model\n  base_url: ${url}/v1\n`,
     stats: () => get('/stats'),
     firstSeen: () => get('/first-seen'),
+    markers: () => get('/markers'),
     stop() {
       child.kill('SIGKILL');
     },

@@ -10,7 +10,10 @@
  * one JSON body or, when the request asks for a stream, as SSE chunks of ~40 characters with the
  * usage in the last one. Prints `listening PORT` once up; `GET /stats` gives the calls counted;
  * `GET /first-seen` maps each `[bench-request ID]` marker found in a user message to when its first
- * call arrived (performance.timeOrigin + performance.now(), a clock other processes share).
+ * call arrived (performance.timeOrigin + performance.now(), a clock other processes share);
+ * `GET /markers` gives per marker its calls, the first arrival and when a call's connection was
+ * closed by the client before its answer (a cancel: bench/cancel-latency.mjs holds every call
+ * with a LATENCY_MS longer than the run).
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -19,6 +22,8 @@ const answers = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const latencyMs = Number(process.argv[3] ?? 100);
 const stats = { calls: 0, streamed: 0 };
 const firstSeen = {};
+/** marker → { calls, first, closed: [times a call was closed unanswered] } */
+const markers = {};
 const MARKER = /\[bench-request ([\w-]+)\]/;
 const usage = { prompt_tokens: 900, completion_tokens: 120, total_tokens: 1020 };
 
@@ -58,9 +63,9 @@ function streamed(response, model, text) {
 }
 
 const server = createServer((request, response) => {
-  if (request.method === 'GET' && (request.url === '/stats' || request.url === '/first-seen')) {
+  if (request.method === 'GET' && ['/stats', '/first-seen', '/markers'].includes(request.url)) {
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(request.url === '/stats' ? stats : firstSeen));
+    response.end(JSON.stringify(request.url === '/stats' ? stats : request.url === '/markers' ? markers : firstSeen));
     return;
   }
   const arrived = performance.timeOrigin + performance.now();
@@ -74,10 +79,20 @@ const server = createServer((request, response) => {
       )
       .find(Boolean);
     if (marker) firstSeen[marker] ??= arrived;
+    const seen = marker ? (markers[marker] ??= { calls: 0, first: arrived, closed: [] }) : null;
+    if (seen) seen.calls += 1;
     stats.calls += 1;
     if (body.stream === true) stats.streamed += 1;
     const text = answerFor(body);
-    setTimeout(() => (body.stream === true ? streamed : plain)(response, body.model ?? 'bench-model', text), latencyMs);
+    const timer = setTimeout(
+      () => (body.stream === true ? streamed : plain)(response, body.model ?? 'bench-model', text),
+      latencyMs,
+    );
+    response.on('close', () => {
+      if (response.writableFinished) return;
+      clearTimeout(timer);
+      seen?.closed.push(performance.timeOrigin + performance.now());
+    });
   });
 });
 server.keepAliveTimeout = 60_000;

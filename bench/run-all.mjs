@@ -21,6 +21,8 @@ const SCRIPTS = [
   'cluster',
   'tracing-overhead',
   'sessions-page',
+  'sessions-list',
+  'cancel-latency',
   'intake-latency',
   'concurrency',
   'memory',

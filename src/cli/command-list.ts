@@ -73,6 +73,13 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
     load: async () => (await import('./status-command.js')).statusCommand,
   },
   {
+    name: 'sessions',
+    usage: 'govflow sessions [--status S] [--user U] [--since ISO] [--limit N] [--json] [--root DIR]',
+    summary:
+      'list sessions newest first (session, request, status, user, started, finished, lineage); status: queued, running, paused, success, partial, failed, cancelled',
+    load: async () => (await import('./sessions-command.js')).sessionsCommand,
+  },
+  {
     name: 'cancel',
     usage:
       'govflow cancel SESSION_ID [--reason TEXT] | govflow cancel --status running|paused|queued [--user U] [--since ISO] [--reason TEXT] [--dry-run] [--json] [--root DIR]',

@@ -5,10 +5,11 @@ import { witnessLag, witnessLines } from '../audit/checkpoint-witnesses.js';
 import { webhookLag, webhookLines } from '../notify/webhook-notifier.js';
 import { readRecoveryStatus } from '../daemon/recovery-progress.js';
 import { RootLock } from '../daemon/root-lock.js';
-import { systemPaths } from '../config/system-paths.js';
+import { systemPaths, type SystemPaths } from '../config/system-paths.js';
+import { countsLine, emptyCounts, listingStatusOf } from '../store/session-listing.js';
 import { RunClaims } from '../daemon/run-claims.js';
 import { SessionJournal, type SessionManifest } from '../store/session-journal.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandContext, CommandDefinition } from './command-context.js';
 
@@ -76,6 +77,16 @@ function manifestFromJournal(sessionsDir: string, sessionId: string): SessionMan
   };
 }
 
+/** Requests claimed whose session has not started; the config (for their session ids) is loaded only when there are claims. */
+async function queuedCount(root: string, paths: SystemPaths, env: NodeJS.ProcessEnv): Promise<number> {
+  if (!existsSync(paths.processing) || readdirSync(paths.processing).every((name) => name.startsWith('.'))) return 0;
+  const { loadConfig } = await import('../config/config-loader.js');
+  const { QueuedRequests } = await import('../intake/queued-requests.js');
+  const config = loadConfig(root, env);
+  const claims = new QueuedRequests(paths, config.timezone, config.intake.max_bytes);
+  return (await claims.queued((sessionId) => SessionJournal.exists(paths.sessions, sessionId))).length;
+}
+
 /** True for a root in cluster mode; the config is loaded only when it can be (status stays light). */
 async function usesPostgres(root: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   const file = path.join(root, 'govflow.config.yaml');
@@ -139,9 +150,12 @@ export const statusCommand: CommandDefinition = {
       .filter((manifest) => !['RUNNING', 'PENDING', 'PAUSED'].includes(manifest.state))
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
       .slice(0, RECENT);
+    const byStatus = emptyCounts();
+    for (const manifest of all) byStatus[listingStatusOf(manifest.state)] += 1;
+    byStatus.queued = await queuedCount(root, paths, io.env);
     if (values.json) {
       io.stdout(
-        `${JSON.stringify({ daemons, config, disk, witnesses, webhooks, recovery, running, interrupted, paused, recent }, null, 2)}\n`,
+        `${JSON.stringify({ daemons, config, disk, witnesses, webhooks, recovery, sessions_by_status: byStatus, running, interrupted, paused, recent }, null, 2)}\n`,
       );
       return 0;
     }
@@ -163,6 +177,7 @@ export const statusCommand: CommandDefinition = {
         : []),
       ...witnessLines(witnesses),
       ...webhookLines(webhooks),
+      countsLine(byStatus),
       `running (${running.length}):`,
       ...running.map(line),
       ...(interrupted.length > 0

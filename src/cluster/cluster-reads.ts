@@ -15,11 +15,12 @@ import { tablesOf } from './postgres-connection.js';
 import { GovflowError } from '../errors.js';
 import { readJournalRows } from './postgres-session-store.js';
 import type { SessionLeases } from './session-leases.js';
+import { ClusterListing } from './cluster-listing.js';
 
 /** Fetched entries live this long; a stream reads them once, right after the fetch. */
 const TTL_MS = 5_000;
 const MAX_ENTRIES = 2_000;
-/** The sessions list shows the newest sessions up to this many. */
+/** The web view's sessions page shows the newest sessions up to this many (the API's listing pages through all). */
 const MAX_LISTED = 10_000;
 
 interface Cached<T> {
@@ -33,6 +34,7 @@ export class ClusterReads implements SessionReads {
   private readonly journals = new Map<string, Cached<JournalRecord[] | JournalFormatError | undefined>>();
   private readonly table: (name: string) => string;
   private readonly files: FilesSessionReads;
+  readonly listing: ClusterListing;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -40,9 +42,11 @@ export class ClusterReads implements SessionReads {
     /** The queue submissions go to; null for a reader that submits nothing (the CLI). */
     private readonly leases: SessionLeases | null,
     paths: Pick<SystemPaths, 'outbox' | 'sessions' | 'logs'>,
+    timezone: string,
   ) {
     this.files = new FilesSessionReads(paths);
     this.table = tablesOf(schema);
+    this.listing = new ClusterListing(pool, schema, timezone);
   }
 
   async prefetch(ids: { requestId?: string; sessionId?: string }): Promise<void> {
@@ -114,21 +118,7 @@ export class ClusterReads implements SessionReads {
   }
 
   async sessionRows(): Promise<SessionRow[]> {
-    const rows = await this.pool.query<
-      Omit<SessionRow, 'createdAt' | 'updatedAt'> & { createdAt: Date; updatedAt: Date }
-    >(
-      `select session_id as "sessionId", request_id as "requestId", case when state = 'finished' then coalesce(result_status, 'failed') else state end as status,
-         coalesce(user_name, 'local') as "user", coalesce(request->>'text', '') as "requestText", array_remove(array[manifest->>'current_agent'], null) as agents,
-         '' as "searchText", manifest->>'current_agent' as "currentAgent",
-         coalesce((result_json::jsonb->>'messages')::int, (manifest->>'messages')::int, 0) as messages, created_at as "createdAt", updated_at as "updatedAt",
-         coalesce((result_json::jsonb->'usage'->>'cost_usd')::float8, (manifest->'usage'->>'cost_usd')::float8, 0) as "costUsd"
-       from ${this.table('sessions')} order by created_at desc limit ${MAX_LISTED}`,
-    );
-    return rows.rows.map((row) => ({
-      ...row,
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-    }));
+    return this.listing.newestRows(MAX_LISTED);
   }
 
   async sessionStanding(sessionId: string): Promise<SessionStanding | null> {

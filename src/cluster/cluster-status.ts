@@ -7,6 +7,8 @@ import { quoteIdentifier } from './postgres-connection.js';
 import { readDaemons, STALE_RENEWALS, type DaemonRow } from './daemon-heartbeat.js';
 import { witnessLines, type WitnessLag } from '../audit/checkpoint-witnesses.js';
 import { webhookLines, type WebhookStatusLag } from '../notify/webhook-notifier.js';
+import { countsLine } from '../store/session-listing.js';
+import { ClusterListing } from './cluster-listing.js';
 
 interface Row {
   session_id: string;
@@ -73,6 +75,7 @@ export async function clusterStatus(
   const running = unfinished.filter((row) => row.state === 'running' && !row.lease_expired);
   const interrupted = unfinished.filter((row) => row.state === 'running' && row.lease_expired);
   const paused = unfinished.filter((row) => row.state === 'paused');
+  const byStatus = await new ClusterListing(pool, schema, 'UTC').counts();
   const heartbeats = await readDaemons(pool, schema);
   const alive = (heartbeats ?? []).filter((row) => !row.stale);
   const stale = (heartbeats ?? []).filter((row) => row.stale);
@@ -81,6 +84,7 @@ export async function clusterStatus(
     daemons: heartbeats && alive.map(daemonJson),
     stale_daemons: heartbeats && stale.map(daemonJson),
     counts: Object.fromEntries(counts.map((row) => [row.state, row.n])),
+    sessions_by_status: byStatus,
     witnesses,
     webhooks,
     queued,
@@ -110,6 +114,7 @@ export async function clusterStatus(
       : []),
     ...witnessLines(witnesses),
     ...webhookLines(webhooks),
+    countsLine(byStatus),
     `queued (${count('queued')}):`,
     ...queued.slice(0, SHOWN).map(line),
     `running (${running.length}):`,

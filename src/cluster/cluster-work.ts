@@ -145,7 +145,7 @@ export class ClusterWork implements WorkSource {
       cluster.daemonId,
       renewalIntervalMs(config.cluster.lease_ms),
     );
-    this.reads = new ClusterReads(cluster.pool, cluster.schema, cluster.leases, config.paths);
+    this.reads = new ClusterReads(cluster.pool, cluster.schema, cluster.leases, config.paths, config.timezone);
     this.checkpoints = StoreCheckpoints.forCluster(config, cluster, log);
     this.claimWork = this.outages.coalesced('claim work from the store', async () => {
       while (this.active && this.running.size < config.intake.concurrency) {

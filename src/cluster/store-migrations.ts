@@ -244,6 +244,15 @@ create table $schema.attachment_chunks (
 );
 `,
   },
+  {
+    version: 7,
+    name: 'sessions_listing: the listing order (govflow sessions, GET /v1/sessions)',
+    // Each page of a listing starts after its cursor's (created_at, session_id), newest first
+    // (cluster-listing.ts): with this index a page reads its rows, not the whole table.
+    sql: `
+create index sessions_listing on $schema.sessions (created_at desc, session_id desc);
+`,
+  },
 ]);
 
 const LOCK_SQL = 'select pg_advisory_xact_lock(hashtext($1))';

@@ -44,7 +44,7 @@ export interface StoreStandings {
 export async function openStoreStandings(config: GovflowConfig): Promise<StoreStandings> {
   const settings = storeSettings(config);
   const pool = await openPool({ ...settings, poolSize: 1, applicationName: 'govflow control' });
-  const reads = new ClusterReads(pool, settings.schema, null, config.paths);
+  const reads = new ClusterReads(pool, settings.schema, null, config.paths, config.timezone);
   return {
     standing: (sessionId) => reads.sessionStanding(sessionId),
     unfinished: () => reads.unfinishedSessions(),

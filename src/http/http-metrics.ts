@@ -6,6 +6,7 @@ import { readNames } from '../audit/log-retention.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { SystemPaths } from '../config/system-paths.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
+import { LISTING_STATUSES, type SessionListing } from '../store/session-listing.js';
 
 /** Seconds; steps and model calls range from a millisecond (scripted) to minutes (real models). */
 const DURATION_BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -20,6 +21,8 @@ export interface MetricsSources {
   audit: { append: (...args: never[]) => Promise<unknown> } | null;
   /** The webhooks' deliveries, live (none: no webhooks configured). */
   webhooks?: () => WebhookLag[];
+  /** The sessions listing (store/session-listing.ts): every session by status, at each scrape. */
+  listing?: Pick<SessionListing, 'counts'>;
 }
 
 function countVisible(folder: string): number {
@@ -41,6 +44,20 @@ export class GovflowMetrics {
       labelNames: ['status'],
       registers: [registry],
     });
+    // Every result status from the start (0 until one ends so), so a rate over `cancelled` exists before the first cancel.
+    for (const status of ['success', 'partial', 'failed', 'pending', 'cancelled']) sessions.inc({ status }, 0);
+    const listing = sources.listing;
+    if (listing)
+      new Gauge({
+        name: 'govflow_sessions',
+        help: 'Sessions in the store now, by status (queued, running, paused, success, partial, failed, cancelled), as govflow sessions lists them',
+        labelNames: ['status'],
+        registers: [registry],
+        async collect() {
+          const counts = await listing.counts();
+          for (const status of LISTING_STATUSES) this.set({ status }, counts[status]);
+        },
+      });
     const running = this.running;
     /** A gauge read at each scrape; `undefined` leaves it as it was. */
     const gauge = (name: string, help: string, value: () => number | undefined) =>

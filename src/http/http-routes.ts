@@ -16,8 +16,9 @@ import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-pr
 import { parseLastEventId, type LiveEventOrdinals } from './event-ids.js';
 import { streamSessionEvents } from './session-event-stream.js';
 import type { SessionLookup } from './session-lookup.js';
-import type { SessionReads } from '../store/session-reads.js';
+import type { SessionReads, SessionRow } from '../store/session-reads.js';
 import type { AttachmentLimits } from '../intake/request-folder.js';
+import { ListingQueryError, parseListingFilters, type SessionListing } from '../store/session-listing.js';
 import { SseConnection } from './sse-connection.js';
 
 export interface RouteContext {
@@ -38,6 +39,10 @@ export interface RouteContext {
   reads: SessionReads;
   /** True while `http.max_queued` accepted requests wait to start: POST /v1/requests answers 503. */
   queueFull: () => Promise<boolean>;
+  /** `GET /v1/sessions` and the web view's lineage links (store/session-listing.ts). */
+  listing: SessionListing;
+  /** Every session newest first, with request text, for the web view's sessions page. */
+  sessionRows: () => Promise<readonly SessionRow[]>;
 }
 
 /** Seconds a client is told to wait when the queue is full: about what a few sessions take to start. */
@@ -158,6 +163,31 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
       requestId,
       lastSequence,
     });
+  });
+
+  app.get('/v1/sessions', async (request) => {
+    const query = request.query as Record<string, unknown>;
+    const raw: Record<string, string | null> = {};
+    for (const key of ['status', 'user', 'since', 'limit', 'cursor']) {
+      const value = query[key];
+      if (value !== undefined && typeof value !== 'string')
+        throw badRequest(`query parameter "${key}" must appear once`);
+      raw[key] = value ?? null;
+    }
+    let filters;
+    try {
+      filters = parseListingFilters(raw);
+    } catch (error) {
+      if (error instanceof ListingQueryError) throw badRequest(error.message);
+      throw error;
+    }
+    const caller = callerOf(request);
+    // An operator lists only its own sessions (SPEC §18); asking for another user's finds none.
+    if (!readsEverything(caller)) {
+      if (filters.user !== null && filters.user !== caller.user) return { sessions: [], next_cursor: null };
+      filters.user = caller.user;
+    }
+    return context.listing.list(filters);
   });
 
   app.get('/v1/sessions/:session_id/events', async (request, reply) => {

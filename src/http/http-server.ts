@@ -23,7 +23,10 @@ import { registerChatRoute } from './chat-stream.js';
 import { registerControlRoutes } from './control-routes.js';
 import { SessionLookup } from './session-lookup.js';
 import { HttpRateLimits, type RateLimitSettings } from './http-rate-limits.js';
+import { registerSecurityHeaders, type ContentSources } from './security-headers.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
+import { indexRowText, SessionIndex, type SessionChanges } from '../store/session-index.js';
+import { QueuedRequests } from '../intake/queued-requests.js';
 
 export interface HttpApiOptions {
   config: GovflowConfig;
@@ -56,6 +59,8 @@ export interface WebView {
   isPath(url: string): boolean;
   /** The token a signed-in browser sends as a cookie. */
   cookieAuthorization(cookieHeader: string | undefined): string | undefined;
+  /** The hashes of its inline scripts and styles, allowed by the Content-Security-Policy. */
+  contentSources: ContentSources;
 }
 
 export interface WebViewOptions {
@@ -87,6 +92,22 @@ function tokenTableFor(listen: string, tokens: readonly TokenEntry[]): TokenTabl
     );
   }
   return table;
+}
+
+/** The session changes the files listing re-reads, from the event bus. */
+function sessionChanges(events: SessionEvents): SessionChanges {
+  return (listener) => {
+    const offs = [
+      events.on('session_started', (event) => listener(event.sessionId, null)),
+      events.on('step_started', (event) => listener(event.sessionId, null)),
+      events.on('message', (event) => listener(event.sessionId, event.agent)),
+      events.on('pending', (event) => listener(event.sessionId, null)),
+      events.on('session_finished', (event) => listener(event.sessionId, null)),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  };
 }
 
 /** The tokens and rate limits in force: one holder the hooks read, so a config edit can replace them (src/daemon/config-watch.ts). */
@@ -153,7 +174,7 @@ export class HttpApi {
           handler,
         ),
     });
-    const reads = options.reads ?? new FilesSessionReads(config.paths);
+    const reads: SessionReads = options.reads ?? new FilesSessionReads(config.paths);
     const intake = new HttpIntake({
       submit: options.submit,
       ...(options.submitFolder ? { submitFolder: options.submitFolder } : {}),
@@ -167,8 +188,18 @@ export class HttpApi {
     });
     const lookup = new SessionLookup(reads, options.events);
     const ordinals = new LiveEventOrdinals(options.events);
-    const metrics = new GovflowMetrics({ ...options.metrics, events: options.events, paths: config.paths });
-    const cleanups = [() => lookup.close(), () => ordinals.close(), () => metrics.close()];
+    // One listing for the API and the web view: the store's (Postgres), or this root's files indexed in memory.
+    const index = reads.listing
+      ? null
+      : new SessionIndex(config.paths, {
+          timezone: config.timezone,
+          claims: new QueuedRequests(config.paths, config.timezone, config.intake.max_bytes),
+          changes: sessionChanges(options.events),
+        });
+    const listing = reads.listing ?? index!;
+    const metrics = new GovflowMetrics({ ...options.metrics, events: options.events, paths: config.paths, listing });
+    const storeRows = reads.sessionRows?.bind(reads);
+    const cleanups = [() => lookup.close(), () => ordinals.close(), () => metrics.close(), () => index?.close()];
     let api: HttpApi | null = null;
     const context: RouteContext = {
       paths: config.paths,
@@ -183,9 +214,12 @@ export class HttpApi {
       reads,
       queueFull: async () =>
         settings.max_queued !== null && options.queued !== undefined && (await options.queued()) >= settings.max_queued,
+      listing,
+      sessionRows: storeRows ? async () => (await storeRows()).map(indexRowText) : () => index!.orderedRows(),
     };
 
     const web = options.web;
+    await registerSecurityHeaders(app, web?.contentSources ?? { scripts: [], styles: [] });
     // JSON, or multipart/form-data for requests with files (docs/attachments.md), streamed to disk
     // by the route itself: any other body type is a 400 that names the content type to send.
     app.removeContentTypeParser(['text/plain']);

@@ -8,13 +8,16 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { SessionJournal, type JournalRecord } from './session-journal.js';
 import { archivedResult, sessionFolder } from './session-retention.js';
+import type { ListingStatus, SessionLineage, SessionListing } from './session-listing.js';
 
-/** One session as the web view's sessions list shows it. */
+/** One session as the listings (session-listing.ts) and the web view's sessions page hold it. */
 export interface SessionRow {
   sessionId: string;
   requestId: string;
-  /** Lower case: running, paused, success, partial, failed, halted_cost, … */
-  status: string;
+  /** As SPEC §18 lists it: queued, running, paused, success, partial, failed, cancelled. */
+  status: ListingStatus;
+  /** The finer state, lower case (running, halted_cost, …; queued while it waits). */
+  state: string;
   user: string;
   requestText: string;
   /** Agents known to have answered (the current one, and every one seen live), for the search. */
@@ -23,9 +26,15 @@ export interface SessionRow {
   searchText: string;
   currentAgent: string | null;
   messages: number;
-  createdAt: string;
+  /** When the request was accepted (ISO, UTC): the listing's order and `since` key, fixed from queued to ended. */
+  acceptedAt: string;
+  /** When its session started (ISO, UTC); null while queued. */
+  startedAt: string | null;
+  /** When it ended (ISO, UTC); null while queued, running or paused. */
+  finishedAt: string | null;
   updatedAt: string;
   costUsd: number;
+  lineage: SessionLineage | null;
 }
 
 export interface SessionReads {
@@ -48,6 +57,8 @@ export interface SessionReads {
   }): Promise<'queued' | 'duplicate'>;
   /** Every session of a shared store as the web view lists it (newest first); without it the web view indexes the root's files. */
   sessionRows?(): Promise<SessionRow[]>;
+  /** The listing of a shared store (Postgres); without it the root's files are indexed (session-index.ts). */
+  listing?: SessionListing;
   /**
    * Where a session of a shared store stands (docs/run-control.md): its user and state, and its
    * result's status once finished; null when the store has no such session. Without it the root's files are read.

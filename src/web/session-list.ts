@@ -1,8 +1,4 @@
-/** The sessions page's rows, from each session's manifest and first journal record, and the in-memory query over them. */
-import { closeSync, openSync, readSync } from 'node:fs';
-import path from 'node:path';
-import type { SystemPaths } from '../config/system-paths.js';
-import { SessionJournal, type SessionRecord } from '../store/session-journal.js';
+/** The sessions page's query over the listing's rows (store/session-index.ts), in memory: status, search, page numbers. */
 import type { SessionRow } from '../store/session-reads.js';
 
 export interface SessionQuery {
@@ -21,59 +17,6 @@ export interface SessionPage {
   pages: number;
   /** Count of every visible session per status, before the status filter. */
   byStatus: Record<string, number>;
-}
-
-/** Reused for every first-line read: reads are synchronous, so one buffer serves them all. */
-const FIRST_LINE_BUFFER = Buffer.allocUnsafe(256 * 1024);
-
-/** The first line of a journal: the session record (who asked what), read without the rest. */
-export function readSessionRecord(sessionsDir: string, sessionId: string): SessionRecord | null {
-  let descriptor: number | null = null;
-  try {
-    descriptor = openSync(path.join(sessionsDir, sessionId, 'journal.jsonl'), 'r');
-    const read = readSync(descriptor, FIRST_LINE_BUFFER, 0, FIRST_LINE_BUFFER.length, 0);
-    const text = FIRST_LINE_BUFFER.subarray(0, read).toString('utf8');
-    const newline = text.indexOf('\n');
-    const record = JSON.parse(newline === -1 ? text : text.slice(0, newline)) as SessionRecord;
-    return record.type === 'session' ? record : null;
-  } catch {
-    return null;
-  } finally {
-    if (descriptor !== null) closeSync(descriptor);
-  }
-}
-
-/** A session's row from its manifest and first journal record; null while it has no manifest. */
-export function readSessionRow(paths: SystemPaths, sessionId: string): SessionRow | null {
-  const manifest = SessionJournal.readManifest(paths.sessions, sessionId);
-  if (!manifest) return null;
-  const record = readSessionRecord(paths.sessions, manifest.session_id);
-  return {
-    sessionId: manifest.session_id,
-    requestId: manifest.request_id,
-    status: manifest.state.toLowerCase(),
-    user: record?.request.user ?? 'local',
-    requestText: record?.request.text ?? '',
-    agents: manifest.current_agent ? [manifest.current_agent] : [],
-    currentAgent: manifest.current_agent,
-    messages: manifest.messages,
-    createdAt: manifest.created_at,
-    updatedAt: manifest.updated_at,
-    costUsd: manifest.usage.cost_usd,
-    searchText: '',
-  };
-}
-
-/** Sets the row's search text from its fields (after its agents change). */
-export function indexRowText(row: SessionRow): SessionRow {
-  row.searchText = [row.sessionId, row.requestId, row.requestText, ...row.agents].join('\n').toLowerCase();
-  return row;
-}
-
-/** Newest first (then by session id): the order of the sessions page. */
-export function compareRows(left: SessionRow, right: SessionRow): number {
-  if (left.createdAt !== right.createdAt) return left.createdAt < right.createdAt ? 1 : -1;
-  return left.sessionId < right.sessionId ? 1 : left.sessionId > right.sessionId ? -1 : 0;
 }
 
 /** Filters, counts and pages rows already in page order (see compareRows), in memory. */

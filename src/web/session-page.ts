@@ -9,6 +9,9 @@ import type { ExchangeRecord, JournalRecord, MessageRecord } from '../store/sess
 import { renderChainDiagram } from './chain-diagram.js';
 import type { AttachmentInfo } from '../store/attachment-records.js';
 import { escapeHtml, preformatted, statusBadge } from './web-page.js';
+import type { SessionSummary } from '../store/session-listing.js';
+import { sessionHref } from './audit-pages.js';
+import { cancelForm, derivedBlock, endedForms, forkForm, originBlock } from './session-actions.js';
 
 export interface SessionPageInput {
   sessionId: string;
@@ -20,6 +23,10 @@ export interface SessionPageInput {
   mayAnswer: boolean;
   /** A line to show on top (after an answer was sent). */
   notice: string | null;
+  /** The viewer may cancel, retry, fork or re-run the session (SPEC §18: admin, its own operator, local). */
+  mayAct: boolean;
+  /** Sessions made from this one by fork, retry or re-run. */
+  derived: readonly SessionSummary[];
 }
 
 function stepKey(record: MessageRecord): string {
@@ -65,6 +72,7 @@ function messageBlock(
   exchanges: ExchangeRecord[],
   entry: LoggedEntry | undefined,
   snapshotsDir: string,
+  fork: string,
 ): string {
   const message = record.message;
   const sequence = message.metadata.sequence_number;
@@ -79,6 +87,7 @@ function messageBlock(
   return `<section class="message ${escapeHtml(status)}" id="m-${sequence}" aria-labelledby="m-${sequence}-title">
 <h3 id="m-${sequence}-title">${sequence}. ${escapeHtml(message.agent.name)} ${statusBadge(status)}${record.task_id ? ` <small>task ${escapeHtml(record.task_id)}</small>` : ''}</h3>
 <p>${escapeHtml(message.status.message)}${message.error.has_error ? ` — <strong>${escapeHtml(message.error.error_code ?? '')}</strong> ${escapeHtml(message.error.error_message ?? '')}` : ''}</p>
+${record.reused ? `<p class="reused">Reused from session <a href="${escapeHtml(`${sessionHref(record.reused.session_id)}#m-${sequence}`)}">${escapeHtml(record.reused.session_id)}</a> (its entry <code>${escapeHtml(record.reused.entry_hash.slice(0, 16))}…</code>): no model call.</p>` : ''}${fork}
 <details><summary>message (JSON)</summary>${preformatted(message)}</details>
 <h4>model calls (${exchanges.length})</h4>
 ${exchanges.length === 0 ? '<p>No model call: govflow wrote this message itself.</p>' : exchanges.map((exchange) => exchangeBlock(exchange, snapshotsDir)).join('\n')}
@@ -141,7 +150,8 @@ export function renderSessionBody(input: SessionPageInput): {
   waiting: boolean;
 } {
   const state = foldRecords(input.records);
-  const finished = input.records.find((record) => record.type === 'finished');
+  // The last end recorded: a session paused (pending) and then answered ends again.
+  const finished = input.records.findLast((record) => record.type === 'finished');
   const status = state.paused ? 'pending' : finished && finished.type === 'finished' ? finished.status : 'running';
   const messages = [...state.messages].sort(
     (left, right) => left.message.metadata.sequence_number - right.message.metadata.sequence_number,
@@ -157,8 +167,14 @@ export function renderSessionBody(input: SessionPageInput): {
   parts.push(
     `<p>Request <code>${escapeHtml(state.session.request_id)}</code> from <strong>${escapeHtml(state.session.request.user ?? 'local')}</strong>, started ${escapeHtml(state.session.created_at)}; ${messages.length} messages, ${state.usage.input_tokens}/${state.usage.output_tokens} tokens, $${state.usage.cost_usd.toFixed(4)}.</p>`,
   );
+  const origin = originBlock(state.session.lineage, state.cancelled);
+  if (origin) parts.push(origin);
   parts.push(`<details open><summary>request</summary>${preformatted(state.session.request.text)}</details>`);
   parts.push(attachmentsTable(state.session.attachments?.files ?? []));
+  const ended = status !== 'pending' && status !== 'running';
+  if (input.mayAct) parts.push(ended ? endedForms(input.sessionId, status) : cancelForm(input.sessionId));
+  const derived = derivedBlock(input.derived);
+  if (derived) parts.push(derived);
   if (paused) {
     parts.push(`<h2>Waiting for ${awaiting === 'approval' ? 'an approval' : 'an answer'}</h2>`);
     parts.push(`<p class="warning" id="pending-question">${escapeHtml(paused.question)}</p>`);
@@ -183,7 +199,9 @@ export function renderSessionBody(input: SessionPageInput): {
   for (const record of messages) {
     const key = stepKey(record);
     const own = exchanges.filter((exchange) => exchange.agent === record.message.agent.name && exchange.step === key);
-    parts.push(messageBlock(record, own, entriesById.get(record.message.message_id), input.snapshotsDir));
+    const sequence = record.message.metadata.sequence_number;
+    const fork = input.mayAct && ended ? forkForm(input.sessionId, sequence) : '';
+    parts.push(messageBlock(record, own, entriesById.get(record.message.message_id), input.snapshotsDir, fork));
   }
   return {
     title: `Session ${input.sessionId}`,
@@ -191,4 +209,17 @@ export function renderSessionBody(input: SessionPageInput): {
     running: status === 'running',
     waiting: paused !== null,
   };
+}
+
+/** The page of a session accepted but not started yet: who asked, and Cancel for whoever may act. */
+export function renderQueuedBody(summary: SessionSummary, mayAct: boolean, notice: string | null): string {
+  return [
+    notice ? `<p class="notice" role="status" id="notice" tabindex="-1">${escapeHtml(notice)}</p>` : '',
+    `<h1>Session <code>${escapeHtml(summary.session_id)}</code> ${statusBadge(summary.status)}</h1>`,
+    `<p>Request <code>${escapeHtml(summary.request_id)}</code> from <strong>${escapeHtml(summary.user)}</strong>, waiting for a free slot (<code>intake.concurrency</code>); reload to follow it.</p>`,
+    originBlock(summary.lineage, null),
+    mayAct ? cancelForm(summary.session_id) : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
 }

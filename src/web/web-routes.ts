@@ -7,19 +7,20 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
 import { mayActOn, maySee, readsEverything, type Caller } from '../http/http-auth.js';
-import { HttpProblem, problemOf } from '../http/http-problem.js';
+import { HttpProblem, problemOf, type ProblemCode } from '../http/http-problem.js';
 import { errorMessage } from '../errors.js';
 import { callerOf, stringParam, type RouteContext } from '../http/http-routes.js';
 import type { WebView, WebViewOptions } from '../http/http-server.js';
 import { renderDayBody, renderDaysBody, sessionHref } from './audit-pages.js';
-import { SessionIndex } from './session-index.js';
-import { compareRows, indexRowText, querySessions, type SessionQuery } from './session-list.js';
-import { renderSessionBody } from './session-page.js';
-import { escapeHtml, renderPage, statusBadge } from './web-page.js';
+import { LISTING_STATUSES } from '../store/session-listing.js';
+import { querySessions, type SessionPage, type SessionQuery } from './session-list.js';
+import { renderQueuedBody, renderSessionBody } from './session-page.js';
+import { controlBody, controlNotice, forwardedCredentials, UI_ACTIONS } from './session-actions.js';
+import { isSessionId } from '../intake/request-file.js';
+import { escapeHtml, liveUpdates, renderPage, statusBadge, WEB_CONTENT_SOURCES } from './web-page.js';
 
 export const UI_COOKIE = 'govflow_token';
 const PAGE_SIZE = 50;
-const STATUSES = ['running', 'paused', 'success', 'partial', 'failed', 'halted_cost', 'halted_time'];
 
 /** The `Authorization` value a signed-in browser's cookie stands for, if it has one. */
 export function cookieAuthorization(cookieHeader: string | undefined): string | undefined {
@@ -68,7 +69,7 @@ ${message ? `<p class="warning" role="alert">${escapeHtml(message)}</p>` : ''}
 }
 
 async function sessionsBody(
-  index: Pick<SessionIndex, 'query'>,
+  index: { query: (query: SessionQuery) => Promise<SessionPage> },
   caller: Caller,
   request: FastifyRequest,
 ): Promise<string> {
@@ -92,14 +93,14 @@ async function sessionsBody(
   };
   const options = [
     '<option value="">all</option>',
-    ...STATUSES.map(
+    ...LISTING_STATUSES.map(
       (name) =>
         `<option value="${name}"${name === status ? ' selected' : ''}>${name}${result.byStatus[name] ? ` (${result.byStatus[name]})` : ''}</option>`,
     ),
   ];
   const rows = result.rows.map(
     (row) =>
-      `<tr><td><a href="${escapeHtml(sessionHref(row.sessionId))}">${escapeHtml(row.sessionId)}</a></td><td>${statusBadge(row.status)}</td><td>${escapeHtml(row.requestId)}</td><td>${escapeHtml(row.user)}</td><td>${escapeHtml(row.requestText.slice(0, 120))}${row.requestText.length > 120 ? '…' : ''}</td><td>${row.messages}</td><td>${escapeHtml(row.currentAgent ?? '—')}</td><td>${escapeHtml(row.createdAt)}</td></tr>`,
+      `<tr><td><a href="${escapeHtml(sessionHref(row.sessionId))}">${escapeHtml(row.sessionId)}</a></td><td>${statusBadge(row.status)}${row.state !== row.status ? ` <small>${escapeHtml(row.state)}</small>` : ''}</td><td>${escapeHtml(row.requestId)}</td><td>${escapeHtml(row.user)}</td><td>${escapeHtml(row.requestText.slice(0, 120))}${row.requestText.length > 120 ? '…' : ''}</td><td>${row.messages}</td><td>${escapeHtml(row.currentAgent ?? '—')}</td><td>${escapeHtml(row.startedAt ?? 'not yet')}</td></tr>`,
   );
   return `<h1>Sessions</h1>
 <form class="filters" method="get" action="/ui/sessions" role="search">
@@ -112,29 +113,10 @@ ${rows.length === 0 ? '<p>No session matches.</p>' : `<table><thead><tr><th scop
 <nav class="pager" aria-label="pages">${result.page > 1 ? `<a href="${escapeHtml(link({ page: result.page - 1 }))}">previous page</a>` : ''}${result.page < result.pages ? `<a href="${escapeHtml(link({ page: result.page + 1 }))}">next page</a>` : ''}</nav>`;
 }
 
-/** Reloads the page when the session moves past what it shows; a paused page ignores the `pending` the stream replays first (it is the one shown). */
-function liveScript(sessionId: string, shownMessages: number, showsPaused: boolean): string {
-  const url = JSON.stringify(`/v1/sessions/${encodeURIComponent(sessionId)}/events`);
-  return `<script>
-(() => {
-  const source = new EventSource(${url});
-  let seen = 0;
-  let pendings = 0;
-  let leaving = false;
-  const reload = () => { source.close(); if (!leaving) location.reload(); };
-  // A sent form navigates away: a reload now would cancel it (the session moves as soon as it lands).
-  document.addEventListener('submit', () => { leaving = true; source.close(); });
-  source.addEventListener('message', () => { seen += 1; if (seen > ${shownMessages}) reload(); });
-  source.addEventListener('pending', () => { pendings += 1; if (${showsPaused ? 'pendings > 1' : 'true'}) reload(); });
-  for (const name of ['step_started', 'tool_call_start', 'tool_call_result', 'session_finished']) source.addEventListener(name, reload);
-  const notice = document.getElementById('notice');
-  if (notice) notice.focus();
-})();
-</script>`;
-}
-
-/** The line a page shows after the form at ?sent=… went to the inbox. */
-function sentNotice(sent: string | null): string | null {
+/** The line a page shows after the form at ?sent=… went to the inbox (`session`: a fork's new session). */
+function sentNotice(sent: string | null, newSession: string | null): string | null {
+  if (sent !== null && (UI_ACTIONS as readonly string[]).includes(sent))
+    return controlNotice(sent, newSession !== null && isSessionId(newSession) ? newSession : null);
   if (sent === 'approve')
     return 'Your approval was sent; the tool runs and the session resumes as soon as the daemon takes it.';
   if (sent === 'deny')
@@ -177,16 +159,8 @@ async function sessionEntries(context: RouteContext, sessionId: string): Promise
 }
 
 export function registerWebRoutes(app: FastifyInstance, context: RouteContext, options: WebViewOptions): void {
-  // Cluster mode: the sessions of the whole cluster, from Postgres, at each request.
-  const storeRows = context.reads.sessionRows?.bind(context.reads);
-  const index = storeRows
-    ? {
-        query: async (query: SessionQuery) =>
-          querySessions((await storeRows()).map(indexRowText).sort(compareRows), query),
-        close: () => {},
-      }
-    : new SessionIndex(context.paths, context.events);
-  app.addHook('onClose', async () => index.close());
+  // The API's listing rows: this root's sessions indexed in memory, or (cluster mode) Postgres's at each request.
+  const index = { query: async (query: SessionQuery) => querySessions(await context.sessionRows(), query) };
   void app.register(async (scope) => {
     // HTML forms post url-encoded bodies; only the /ui routes accept them.
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
@@ -253,7 +227,30 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       return { caller, sessionId, view, mayAnswer };
     };
 
+    /** A session accepted but not started (no journal yet): its listing, when the caller may see it. */
+    const queuedSession = async (request: FastifyRequest) => {
+      const caller = callerOf(request);
+      const sessionId = stringParam(request, 'session_id');
+      if (context.lookup.session(sessionId)) return null;
+      const summary = await context.listing.summary(sessionId);
+      return summary && summary.status === 'queued' && maySee(caller, summary.user)
+        ? { caller, summary, mayAct: mayActOn(caller, summary.user) }
+        : null;
+    };
+
     scope.get('/ui/sessions/:session_id', async (request, reply) => {
+      const queued = await queuedSession(request);
+      if (queued) {
+        const notice = sentNotice(queryText(request, 'sent'), null);
+        return html(
+          reply,
+          renderPage({
+            title: `Session ${queued.summary.session_id}`,
+            user: queued.caller.user,
+            body: renderQueuedBody(queued.summary, queued.mayAct, notice),
+          }),
+        );
+      }
       const { caller, sessionId, view, mayAnswer } = visibleSession(request);
       const records = context.reads.records(sessionId);
       const page = renderSessionBody({
@@ -262,7 +259,9 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
         entries: await sessionEntries(context, sessionId),
         snapshotsDir: context.paths.snapshots,
         mayAnswer,
-        notice: sentNotice(queryText(request, 'sent')),
+        mayAct: mayAnswer,
+        notice: sentNotice(queryText(request, 'sent'), queryText(request, 'session')),
+        derived: await context.listing.derivedFrom(sessionId),
       });
       const live = page.running || page.waiting;
       return html(
@@ -271,7 +270,9 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
           title: page.title,
           user: caller.user,
           body: page.body,
-          tail: live ? liveScript(sessionId, view.messages.length, page.waiting) : '',
+          tail: live
+            ? liveUpdates(`/v1/sessions/${encodeURIComponent(sessionId)}/events`, view.messages.length, page.waiting)
+            : '',
         }),
       );
     });
@@ -290,6 +291,55 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       const sent = decision === null ? '1' : decision.approve ? 'approve' : 'deny';
       return reply.redirect(`${sessionHref(sessionId)}?sent=${sent}`, 303);
     });
+
+    // Cancel, retry, re-run, fork: the API's own control routes, called with the browser's credentials,
+    // so the checks, the control file and the audit entry are the API's (docs/run-control.md).
+    for (const action of UI_ACTIONS) {
+      scope.post(`/ui/sessions/:session_id/${action}`, async (request, reply) => {
+        // A queued session has no journal yet: only a cancel applies to it.
+        const queued = action === 'cancel' ? await queuedSession(request) : null;
+        let sessionId: string;
+        if (queued) {
+          sessionId = queued.summary.session_id;
+          if (!queued.mayAct)
+            throw new HttpProblem(
+              403,
+              'forbidden',
+              `you may not cancel this session (its user is ${queued.summary.user})`,
+            );
+        } else {
+          const visible = visibleSession(request);
+          sessionId = visible.sessionId;
+          if (!visible.mayAnswer)
+            throw new HttpProblem(
+              403,
+              'forbidden',
+              `you may not ${action} this session (its user is ${visible.view.user})`,
+            );
+        }
+        const answer = await app.inject({
+          method: 'POST',
+          url: `/v1/sessions/${encodeURIComponent(sessionId)}/${action}`,
+          headers: forwardedCredentials(request),
+          payload: controlBody(action, (request.body as Record<string, unknown> | null) ?? {}),
+        });
+        let body: { session_id?: string; error?: { code: string; message: string } } = {};
+        try {
+          body = answer.json();
+        } catch {
+          // not JSON (a 503 while stopping): the status and text say enough
+        }
+        if (answer.statusCode >= 400)
+          throw new HttpProblem(
+            answer.statusCode,
+            (body.error?.code ?? 'internal') as ProblemCode,
+            body.error?.message ?? answer.body,
+          );
+        const query =
+          action === 'cancel' ? '?sent=cancel' : `?sent=${action}&session=${encodeURIComponent(body.session_id ?? '')}`;
+        return reply.redirect(`${sessionHref(sessionId)}${query}`, 303);
+      });
+    }
 
     scope.get('/ui/days', async (request, reply) =>
       html(
@@ -322,4 +372,5 @@ export const webView: WebView = {
   isPublicPath: isPublicUiPath,
   isPath: isUiPath,
   cookieAuthorization,
+  contentSources: WEB_CONTENT_SOURCES,
 };

@@ -101,11 +101,13 @@ export function openPostgresBackend(shared: PostgresSeam): SeamBackend {
   const store = new PostgresSessionStore({ pool, schema, daemonId: DAEMON, committer, leaseMs: LEASE_MS });
   const leases = new SessionLeases(pool, schema, DAEMON, LEASE_MS);
   const root = makeTempFolder('govflow-seam-pg-');
-  const reads = new ClusterReads(pool, schema, leases, {
-    sessions: path.join(root, 'sessions'),
-    outbox: path.join(root, 'outbox'),
-    logs: path.join(root, 'logs'),
-  });
+  const reads = new ClusterReads(
+    pool,
+    schema,
+    leases,
+    { sessions: path.join(root, 'sessions'), outbox: path.join(root, 'outbox'), logs: path.join(root, 'logs') },
+    'UTC',
+  );
   const table = (name: string) => `"${schema}".${name}`;
   return {
     store,
