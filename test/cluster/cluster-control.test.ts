@@ -79,9 +79,11 @@ describe.skipIf(!pg)('cluster mode: cancel, retry and fork through the store', (
       session_id: 'sess-next',
     });
     await waitFor('sess-next queued', async () => (await sessionRow('sess-next'))?.state === 'queued');
-    // Dropped into node1's inbox while it is down: at its start they reach the store before it claims any work.
-    dropJson(node1.root, 'stop-next.json', { control: 'cancel', session_id: 'sess-next', reason: 'not needed' });
-    dropJson(node1.root, 'stop-long.json', { control: 'cancel', session_id: 'sess-long', reason: 'hangs' });
+    // Dropped into node1's inbox while it is down: at its start they reach the store before it claims any work,
+    // in the order of their names. The queued session's cancel goes first: were the running one's first, node0's
+    // freed slot could start sess-next before its cancel reached the store (a cancel then ends it after a step).
+    dropJson(node1.root, 'a-stop-next.json', { control: 'cancel', session_id: 'sess-next', reason: 'not needed' });
+    dropJson(node1.root, 'b-stop-long.json', { control: 'cancel', session_id: 'sess-long', reason: 'hangs' });
     await node1.start();
 
     const long = await ended('sess-long', 'cancelled');

@@ -200,9 +200,13 @@ describe('cancel through a control file, real daemon and OpenAI wire', () => {
     const result = await resultWith('queued-1', 'cancelled');
     expect(result).toMatchObject({ session_id: 'sess-queued-1', messages: 0, control: { reason: 'not needed' } });
     expect(server.arrivedAt).toHaveLength(calls);
-    const day = listDir(path.join(root, 'system', 'archive')).at(-1)!;
-    expect(listDir(path.join(root, 'system', 'archive', day))).toEqual(
-      expect.arrayContaining(['waiting.json', 'stop-queued.json']),
+    // The files move to the archive once the result is written: wait for that move, do not race it.
+    const archived = () =>
+      listDir(path.join(root, 'system', 'archive')).flatMap((day) =>
+        listDir(path.join(root, 'system', 'archive', day)),
+      );
+    await waitUntil('the request and its cancel archived', () =>
+      ['waiting.json', 'stop-queued.json'].every((name) => archived().includes(name)),
     );
   }, 60_000);
 
