@@ -6,6 +6,9 @@
 import { SessionJournal } from '../store/session-journal.js';
 import { foldRecords, pauseKeyOf } from '../pipeline/session-state.js';
 
+/** Not a pause key: a cancelled session's reply goes on to be refused for what it is, not for a run. */
+const CANCELLED = '\0cancelled';
+
 export class SessionRuns {
   private readonly runs = new Map<string, Promise<void>>();
 
@@ -38,6 +41,12 @@ export class SessionRuns {
       const run = this.runs.get(sessionId);
       if (run === undefined && answered === null) return null;
       const pause = this.journaledPause(sessionId);
+      if (pause === CANCELLED) {
+        // The reply goes on to be refused for the cancel once the control's own work on the session ends.
+        if (run === undefined) return null;
+        await run;
+        continue;
+      }
       if (answered !== null && pause !== answered) {
         return `session "${sessionId}" had the question this reply answers settled by another reply meanwhile; reply to the question its result asks now`;
       }
@@ -50,10 +59,12 @@ export class SessionRuns {
     }
   }
 
+  /** The journaled pause's key, CANCELLED once a cancel ended the session (the reply's refusal says so), or null. */
   private journaledPause(sessionId: string): string | null {
     try {
-      const { paused } = foldRecords(SessionJournal.read(SessionJournal.directoryOf(this.sessionsDir, sessionId)));
-      return paused ? pauseKeyOf(paused) : null;
+      const state = foldRecords(SessionJournal.read(SessionJournal.directoryOf(this.sessionsDir, sessionId)));
+      if (state.cancelled) return CANCELLED;
+      return state.paused ? pauseKeyOf(state.paused) : null;
     } catch {
       return null;
     }
