@@ -25,7 +25,7 @@ import {
 import type { StoreControls } from './store-controls.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
-import { generateSessionId } from '../pipeline/session-runner.js';
+import { generateSessionId } from '../pipeline/session-creation.js';
 import type { OperationalLog } from '../log-contract.js';
 import { archiveRequestFile } from '../intake/request-archive.js';
 import { withoutCredentials } from './postgres-connection.js';

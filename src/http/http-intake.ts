@@ -24,7 +24,7 @@ import {
 } from '../intake/request-file.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { httpSubmissionName, type Submission, type SubmissionOutcome } from '../intake/request-submission.js';
-import { generateSessionId } from '../pipeline/session-runner.js';
+import { generateSessionId } from '../pipeline/session-creation.js';
 import { badRequest, conflict } from './http-problem.js';
 import type { SessionReads } from '../store/session-reads.js';
 import { isPlainObject } from '../message/json-text.js';
