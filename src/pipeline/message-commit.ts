@@ -17,7 +17,8 @@ import { JOURNAL_FORMAT, type MessageRecord, type SessionStateName } from '../st
 import type { StoredSession } from '../store/session-store.js';
 import type { SessionPrivacy } from '../privacy/session-privacy.js';
 import type { RunnerDependencies } from './runner-contract.js';
-import { applyRecord, type PendingStep, type SessionState } from './session-state.js';
+import { applyRecord, type SessionState } from './session-state.js';
+import type { PendingStep } from './session-steps.js';
 import { cancelOf } from './run-controls.js';
 import { toolAuditLines } from './tool-audit.js';
 import { attachmentList } from '../store/attachment-records.js';

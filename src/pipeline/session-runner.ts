@@ -22,7 +22,8 @@ import {
 } from './runner-contract.js';
 import { limitReached } from './session-limits.js';
 import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.js';
-import { chainStep, foldRecords, hasEnded, loopKeyOf, type PendingStep, type SessionState } from './session-state.js';
+import { foldRecords, hasEnded, type SessionState } from './session-state.js';
+import { chainStep, loopKeyOf, type PendingStep } from './session-steps.js';
 import { StepAttempts } from './step-attempts.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
 import { Delegations } from './delegation.js';

@@ -18,7 +18,8 @@ import { stampContext, type ActiveSession, type StepOutcome } from './message-co
 import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
 import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
 import { limitHalt, limitReached, type LimitReached } from './session-limits.js';
-import { applyRecord, emptyUsage, type PendingStep } from './session-state.js';
+import { applyRecord, emptyUsage } from './session-state.js';
+import type { PendingStep } from './session-steps.js';
 import { ToolLoop, providerTurns } from './tool-loop.js';
 import { checkEvidence } from './evidence-check.js';
 import { attachmentModeOf, attachmentsPromptBlock, nativeFiles } from './session-attachments.js';
