@@ -12,7 +12,7 @@ import { RootLock } from '../daemon/root-lock.js';
 import { filesCancelTargets, type CancelTarget } from '../intake/cancel-targets.js';
 import { readControlOutcome, type ControlOutcome } from '../intake/control-outcome.js';
 import { findQueuedRequest } from '../intake/queued-claims.js';
-import { randomBase36 } from '../intake/request-file.js';
+import { randomBase36 } from '../intake/request-ids.js';
 import { foldRecords, type SessionState } from '../pipeline/session-state.js';
 import { SessionJournal } from '../store/session-journal.js';
 import type { SessionStanding } from '../store/session-reads.js';

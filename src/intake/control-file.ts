@@ -4,7 +4,7 @@
  * a request: it gets no result of its own; applied, it is archived, refused it goes to failed/.
  * The HTTP API writes the same document, with its token's user as `http_user`. No I/O.
  */
-import { isSessionId, REQUEST_ID_PATTERN } from './request-file.js';
+import { isSessionId, REQUEST_ID_PATTERN } from './request-ids.js';
 
 export const CONTROL_ACTIONS = ['cancel', 'retry', 'fork', 'rerun'] as const;
 export type ControlAction = (typeof CONTROL_ACTIONS)[number];

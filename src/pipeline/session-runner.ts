@@ -11,7 +11,7 @@ import { GovflowError } from '../errors.js';
 import { MessageCommitter, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { crashGiveUp, crashRetriesUsedUp, isCrash, recordCrash } from './crash-retries.js';
 import { runPlan } from './plan-scheduler.js';
-import { isSessionId } from '../intake/request-file.js';
+import { isSessionId } from '../intake/request-ids.js';
 import {
   ControlRejectedError,
   ReplyRejectedError,
