@@ -4,7 +4,8 @@
  * message (counted across restarts) pass the limit, it ends failed with PROCESSING_ERROR.
  */
 import { errorMessage } from '../errors.js';
-import { JOURNAL_FORMAT, type CrashRecord } from '../store/session-journal.js';
+import type { CrashRecord } from '../store/session-journal.js';
+import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { ActiveSession, StepOutcome } from './message-commit.js';
 import { SessionInterruptedError } from './runner-contract.js';
 import type { OperationalLog } from '../log-contract.js';

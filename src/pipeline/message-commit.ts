@@ -13,7 +13,8 @@ import {
 } from '../message/orchestrator-messages.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
-import { JOURNAL_FORMAT, type MessageRecord, type SessionStateName } from '../store/session-journal.js';
+import type { MessageRecord, SessionStateName } from '../store/session-journal.js';
+import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { StoredSession } from '../store/session-store.js';
 import type { SessionPrivacy } from '../privacy/session-privacy.js';
 import type { RunnerDependencies } from './runner-contract.js';

@@ -6,28 +6,11 @@ import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
 import type { NotRepeatedCall, ToolAuditLines, ToolJournalRecord } from './tool-journal-records.js';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { errorCode, GovflowError } from '../errors.js';
+import { errorCode } from '../errors.js';
+import { JOURNAL_FORMAT, JournalFormatError, SUPPORTED_JOURNAL_VERSIONS } from './journal-format.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { AttachmentInfo, SessionAttachments } from './attachment-records.js';
-
-/** Version of journal records and manifests; bump with a reader for the old one. */
-export const JOURNAL_FORMAT = 1 as const;
-
-/** Journal versions this govflow reads, each with a frozen journal under test/fixtures/journal/v<N>/. */
-export const SUPPORTED_JOURNAL_VERSIONS: readonly number[] = [1];
-
-/** A journal line this govflow cannot read (damage, a hand edit, a newer govflow): never cut, named by file and line. */
-export class JournalFormatError extends GovflowError {
-  override readonly name = 'JournalFormatError';
-  constructor(
-    message: string,
-    readonly file: string,
-    readonly line: number,
-  ) {
-    super('audit', `${file}:${line}: ${message}`);
-  }
-}
 
 export interface RequestInfo {
   text: string;
