@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { UsageError, errorMessage } from '../errors.js';
-import { CANCELLABLE_STATUSES, matchesCancelFilter, type CancellableStatus } from '../intake/cancel-targets.js';
+import { CANCELLABLE_STATUSES, matchesCancelFilter } from '../intake/cancel-targets.js';
+import type { CancellableStatus } from '../store/session-reads.js';
 import { REQUEST_ID_PATTERN } from '../intake/request-ids.js';
 import type { CommandContext, CommandDefinition } from './command-context.js';
 import { daemonRuns, dropControl, openStandings, waitForControl, type Standings } from './control-handover.js';

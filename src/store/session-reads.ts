@@ -38,15 +38,19 @@ export interface SessionReads {
    */
   sessionStanding?(sessionId: string): Promise<SessionStanding | null>;
   /** Unfinished sessions of a shared store, for a bulk cancel (oldest first); without it the root's files are read. */
-  unfinishedSessions?(): Promise<
-    Array<{
-      sessionId: string;
-      requestId: string;
-      user: string;
-      status: 'running' | 'paused' | 'queued';
-      createdAt: string;
-    }>
-  >;
+  unfinishedSessions?(): Promise<CancelTarget[]>;
+}
+
+/** Where a session a cancel can still reach stands. */
+export type CancellableStatus = 'running' | 'paused' | 'queued';
+
+/** An unfinished session as a bulk cancel matches it (docs/run-control.md). */
+export interface CancelTarget {
+  sessionId: string;
+  requestId: string;
+  user: string;
+  status: CancellableStatus;
+  createdAt: string;
 }
 
 /** A session as a control sees it: whose, and whether it can still be cancelled (queued, running, paused). */
