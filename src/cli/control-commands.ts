@@ -73,10 +73,7 @@ export const cancelCommand: CommandDefinition = {
         return 1;
       }
       const name = dropControl(config, { control: 'cancel', session_id: sessionId, ...(reason ? { reason } : {}) });
-      if (!daemonRuns(config)) {
-        io.stderr(NO_DAEMON(name));
-        return 3;
-      }
+      // With no daemon the control waits in the inbox: waitForControl says so at once.
       const settled = await waitForControl(config, name);
       if (settled.kind === 'no-daemon') {
         io.stderr(NO_DAEMON(name));
@@ -190,10 +187,6 @@ function forkCommand(action: 'retry' | 'rerun' | 'fork'): CommandDefinition {
           ...(request !== undefined ? { request } : {}),
           ...(requestId !== undefined ? { request_id: requestId } : {}),
         });
-        if (!daemonRuns(config)) {
-          io.stderr(NO_DAEMON(name));
-          return 3;
-        }
         const settled = await waitForControl(config, name);
         if (settled.kind === 'no-daemon') {
           io.stderr(NO_DAEMON(name));
