@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { jsonTextDepth } from '../message/json-depth.js';
-import { isPlainObject } from '../message/json-text.js';
+import { describeType, isPlainObject } from '../message/json-text.js';
 import { errorMessage } from '../errors.js';
 import { parseControlDocument, type ParsedControl } from './control-file.js';
 import { isSessionId, REQUEST_ID_PATTERN } from './request-ids.js';
@@ -105,12 +105,6 @@ export function unknownFieldReason(
 
 function invalid(reason: string): InvalidRequestFile {
   return { kind: 'invalid', reason };
-}
-
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
 }
 
 function checkSessionId(sessionId: string): string | null {
