@@ -8,8 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { loadConfig, type GovflowConfig } from '../config/config-loader.js';
 import { UsageError, errorMessage } from '../errors.js';
-import { CANCELLABLE_STATUSES, matchesCancelFilter, type CancellableStatus } from '../intake/cancel-targets.js';
-import { REQUEST_ID_PATTERN } from '../intake/request-file.js';
+import { CANCELLABLE_STATUSES, matchesCancelFilter } from '../intake/cancel-targets.js';
+import type { CancellableStatus } from '../store/session-reads.js';
+import { REQUEST_ID_PATTERN } from '../intake/request-ids.js';
 import type { CommandContext, CommandDefinition } from './command-context.js';
 import { daemonRuns, dropControl, openStandings, waitForControl, type Standings } from './control-handover.js';
 
@@ -72,10 +73,7 @@ export const cancelCommand: CommandDefinition = {
         return 1;
       }
       const name = dropControl(config, { control: 'cancel', session_id: sessionId, ...(reason ? { reason } : {}) });
-      if (!daemonRuns(config)) {
-        io.stderr(NO_DAEMON(name));
-        return 3;
-      }
+      // With no daemon the control waits in the inbox: waitForControl says so at once.
       const settled = await waitForControl(config, name);
       if (settled.kind === 'no-daemon') {
         io.stderr(NO_DAEMON(name));
@@ -189,10 +187,6 @@ function forkCommand(action: 'retry' | 'rerun' | 'fork'): CommandDefinition {
           ...(request !== undefined ? { request } : {}),
           ...(requestId !== undefined ? { request_id: requestId } : {}),
         });
-        if (!daemonRuns(config)) {
-          io.stderr(NO_DAEMON(name));
-          return 3;
-        }
         const settled = await waitForControl(config, name);
         if (settled.kind === 'no-daemon') {
           io.stderr(NO_DAEMON(name));

@@ -9,13 +9,13 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { RootLock } from '../daemon/root-lock.js';
-import { filesCancelTargets, type CancelTarget } from '../intake/cancel-targets.js';
+import { filesCancelTargets } from '../intake/cancel-targets.js';
+import type { CancelTarget, SessionStanding } from '../store/session-reads.js';
 import { readControlOutcome, type ControlOutcome } from '../intake/control-outcome.js';
 import { findQueuedRequest } from '../intake/queued-claims.js';
-import { randomBase36 } from '../intake/request-file.js';
+import { randomBase36 } from '../intake/request-ids.js';
 import { foldRecords, type SessionState } from '../pipeline/session-state.js';
 import { SessionJournal } from '../store/session-journal.js';
-import type { SessionStanding } from '../store/session-reads.js';
 
 const POLL_MS = 50;
 

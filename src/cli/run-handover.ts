@@ -7,7 +7,8 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
-import { randomBase36, type ParsedReply, type ParsedRequest } from '../intake/request-file.js';
+import type { ParsedReply, ParsedRequest } from '../intake/request-file.js';
+import { randomBase36 } from '../intake/request-ids.js';
 import { readDiskStatus } from '../store/status-file.js';
 import type { ResultDocument } from '../pipeline/session-result.js';
 import { RootLock, type RootOwner } from '../daemon/root-lock.js';

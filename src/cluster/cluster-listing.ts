@@ -11,12 +11,12 @@ import {
   summaryOf,
   type ListingPage,
   type ListingQuery,
+  listingStatusOf,
   type SessionListing,
+  type SessionRow,
   type SessionSummary,
   type StatusCounts,
 } from '../store/session-listing.js';
-import { listingStatusOf } from '../store/session-listing.js';
-import type { SessionRow } from '../store/session-reads.js';
 import { tablesOf } from './postgres-connection.js';
 
 interface ListedRow {

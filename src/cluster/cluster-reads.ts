@@ -8,8 +8,10 @@ import { httpFolderName } from '../intake/folder-submission.js';
 import type pg from 'pg';
 import type { SystemPaths } from '../config/system-paths.js';
 import { FilesSessionReads, type SessionReads } from '../store/session-reads.js';
-import type { SessionRow, SessionStanding } from '../store/session-reads.js';
-import { JournalFormatError, type JournalRecord } from '../store/session-journal.js';
+import type { CancelTarget, SessionStanding } from '../store/session-reads.js';
+import type { SessionRow } from '../store/session-listing.js';
+import type { JournalRecord } from '../store/session-journal.js';
+import { JournalFormatError } from '../store/journal-format.js';
 import { httpSubmissionName } from '../intake/request-submission.js';
 import { tablesOf } from './postgres-connection.js';
 import { GovflowError } from '../errors.js';
@@ -134,23 +136,9 @@ export class ClusterReads implements SessionReads {
     };
   }
 
-  async unfinishedSessions(): Promise<
-    Array<{
-      sessionId: string;
-      requestId: string;
-      user: string;
-      status: 'running' | 'paused' | 'queued';
-      createdAt: string;
-    }>
-  > {
+  async unfinishedSessions(): Promise<CancelTarget[]> {
     // A delegated child (its request's source names its parent) goes with its parent's cancel.
-    const rows = await this.pool.query<{
-      sessionId: string;
-      requestId: string;
-      user: string;
-      status: 'running' | 'paused' | 'queued';
-      createdAt: Date;
-    }>(
+    const rows = await this.pool.query<Omit<CancelTarget, 'createdAt'> & { createdAt: Date }>(
       `select session_id as "sessionId", request_id as "requestId", coalesce(user_name, 'local') as "user", state as status, created_at as "createdAt"
          from ${this.table('sessions')}
         where state in ('queued', 'running', 'paused') and coalesce(request->>'source_file', '') not like 'delegate:%'

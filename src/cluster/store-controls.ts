@@ -12,16 +12,11 @@ import type { ForkOrder } from '../pipeline/runner-contract.js';
 import { coalesced } from './coalesced-run.js';
 import { inTransaction, tablesOf } from './postgres-connection.js';
 import { channelsOf } from './store-committer.js';
+import type { ControlFields } from '../store/session-journal.js';
 
 /** A cancel as the store keeps it until a daemon applies it. */
-export interface QueuedCancel {
+export interface QueuedCancel extends ControlFields {
   action: 'cancel';
-  control_id: string;
-  by: string;
-  claimed_by: string | null;
-  reason: string | null;
-  claimed_at: string;
-  source_file: string;
 }
 
 export class StoreControls {

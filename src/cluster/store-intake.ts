@@ -9,23 +9,18 @@ import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
 import type { IntakeControl, IntakeItem } from '../intake/claimed-file.js';
 import { sessionIdForClaim } from '../intake/claim-name.js';
-import { writeControlOutcome, type ControlOutcome } from '../intake/control-outcome.js';
-import { controlActor } from '../intake/file-owner.js';
+import type { ControlVerdict } from '../intake/control-outcome.js';
 import { forkPoint, type ForkAction } from '../pipeline/fork-point.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { foldRecords } from '../pipeline/session-state.js';
 import type { JournalRecord } from '../store/session-journal.js';
-import {
-  claimedAtOf,
-  controlIdFor,
-  forkRequestDocument,
-  forkRequestId,
-  MAX_FORK_NUMBER,
-} from '../daemon/fork-requests.js';
+import { controlFieldsOf, controlOrderFor, settleControl } from '../daemon/control-claims.js';
+import { forkRequestDocument, forkRequestIds, noFreeForkRequestId } from '../daemon/fork-requests.js';
+import type { ControlOrder } from '../pipeline/run-controls.js';
 import type { StoreControls } from './store-controls.js';
 import { moveToFailed } from '../intake/failed-files.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
-import { generateSessionId } from '../pipeline/session-runner.js';
+import { generateSessionId } from '../pipeline/session-creation.js';
 import type { OperationalLog } from '../log-contract.js';
 import { archiveRequestFile } from '../intake/request-archive.js';
 import { withoutCredentials } from './postgres-connection.js';
@@ -123,41 +118,26 @@ export class StoreIntake {
     archive: () => void,
     reject: (reason: string) => Promise<void>,
   ): Promise<void> {
-    const actor = controlActor(item.claimedPath, item.httpUser, item.by);
-    let outcome: Omit<ControlOutcome, 'control' | 'session_id' | 'source_file' | 'at'>;
+    const order = controlOrderFor(item);
+    let verdict: ControlVerdict;
     if (item.action === 'cancel') {
       const refused = await this.controls.store.enqueueCancel(item.sessionId, {
         action: 'cancel',
-        control_id: controlIdFor(item),
-        by: actor.by,
-        claimed_by: actor.claimedBy,
-        reason: item.reason,
-        claimed_at: claimedAtOf(item),
-        source_file: item.sourceFile,
+        ...controlFieldsOf(order),
       });
-      outcome = refused === null ? { status: 'accepted' } : { status: 'refused', reason: refused };
-    } else outcome = await this.enqueueFork(item, actor);
-    if (outcome.status === 'refused') await reject(outcome.reason!);
+      verdict = refused === null ? { status: 'accepted' } : { status: 'refused', reason: refused };
+    } else verdict = await this.enqueueFork(item, order);
+    if (verdict.status === 'refused') await reject(verdict.reason!);
     else archive();
-    const settled: ControlOutcome = {
-      control: item.action,
-      session_id: item.sessionId,
-      ...outcome,
-      source_file: item.sourceFile,
-      at: new Date().toISOString(),
-    };
-    try {
-      writeControlOutcome(this.config.paths, settled, this.config.daemon.fsync);
-    } catch (error) {
-      this.log.warn('cannot record the outcome of a control for the CLI', { error: errorMessage(error) });
-    }
-    this.controls.events.emit('control_settled', settled);
+    settleControl(item, verdict, {
+      paths: this.config.paths,
+      durable: this.config.daemon.fsync,
+      log: this.log,
+      events: this.controls.events,
+    });
   }
 
-  private async enqueueFork(
-    item: IntakeControl,
-    actor: { by: string; claimedBy: string | null },
-  ): Promise<Omit<ControlOutcome, 'control' | 'session_id' | 'source_file' | 'at'>> {
+  private async enqueueFork(item: IntakeControl, order: ControlOrder): Promise<ControlVerdict> {
     const records = await this.controls.records(item.sessionId);
     if (records.length === 0)
       return { status: 'refused', reason: `no session "${item.sessionId}" exists in the store: check the session_id` };
@@ -166,16 +146,11 @@ export class StoreIntake {
     if ('refusal' in point) return { status: 'refused', reason: point.refusal };
     // The same claim gives the same new session id: applied again after a crash, it finds its own.
     const sessionId = sessionIdForClaim(item.claimedPath, this.config.timezone);
-    const names = item.requestId
-      ? [item.requestId]
-      : Array.from({ length: MAX_FORK_NUMBER }, (_unused, n) =>
-          forkRequestId(state.session.request_id, item.action, n + 1),
-        );
-    for (const requestId of names) {
+    for (const requestId of forkRequestIds(item, state.session.request_id)) {
       const document = forkRequestDocument({
         original: state.session,
         item,
-        actor,
+        order,
         from: point.from,
         sessionId,
         requestId,
@@ -201,11 +176,6 @@ export class StoreIntake {
         if (ownRequest !== null) return { status: 'accepted', new_session_id: sessionId, new_request_id: ownRequest };
       }
     }
-    return {
-      status: 'refused',
-      reason: item.requestId
-        ? `request_id "${item.requestId}" was already accepted: choose another, or leave it out`
-        : `no free request id of the form ${forkRequestId(state.session.request_id, item.action, 1)}…${MAX_FORK_NUMBER}: give one in "request_id"`,
-    };
+    return { status: 'refused', reason: noFreeForkRequestId(item, state.session.request_id) };
   }
 }

@@ -2,7 +2,7 @@
  * Results as `govflow run` reads them in cluster mode: a reply's result is filed in the outbox of
  * the daemon that took the request, maybe another root's, so the run waits on the store instead.
  */
-import type { ResultSource, SessionReads, SessionStanding } from '../store/session-reads.js';
+import type { CancelTarget, ResultSource, SessionStanding } from '../store/session-reads.js';
 import { ClusterReads } from './cluster-reads.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { openPool, quoteIdentifier, storeSettings } from './postgres-connection.js';
@@ -37,7 +37,7 @@ export async function openStoreResults(config: GovflowConfig): Promise<StoreResu
 /** Where sessions stand in the store, for `govflow cancel|retry|fork|rerun` (docs/run-control.md). */
 export interface StoreStandings {
   standing(sessionId: string): Promise<SessionStanding | null>;
-  unfinished(): Promise<Awaited<ReturnType<NonNullable<SessionReads['unfinishedSessions']>>>>;
+  unfinished(): Promise<CancelTarget[]>;
   close(): Promise<void>;
 }
 

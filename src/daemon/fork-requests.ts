@@ -3,13 +3,12 @@
  * the original's request (or the control's replacement text) under a new session and request id,
  * owned by the original's user, with a `fork` object the runner starts it from.
  */
-import path from 'node:path';
 import type { IntakeControl } from '../intake/claimed-file.js';
-import { parseClaimName } from '../intake/claim-name.js';
 import { isPlainObject } from '../message/json-text.js';
+import type { ControlOrder } from '../pipeline/run-controls.js';
 import type { ForkOrder } from '../pipeline/runner-contract.js';
-import { controlIdOf } from '../pipeline/session-cancel.js';
 import type { SessionRecord } from '../store/session-journal.js';
+import { controlFieldsOf } from './control-claims.js';
 
 /** How many `<original>-<action>-<n>` names are tried before giving up. */
 export const MAX_FORK_NUMBER = 10_000;
@@ -20,26 +19,29 @@ export function forkRequestId(originalRequestId: string, action: string, n: numb
   return `${originalRequestId.slice(0, 128 - suffix.length)}${suffix}`;
 }
 
-/** When the control was claimed (its claim name says; else now). */
-export function claimedAtOf(item: IntakeControl): string {
-  return (parseClaimName(item.claimedPath)?.claimedAt ?? item.receivedAt).toISOString();
+/** The request ids a fork tries in turn: the one the control names, else `<original>-<action>-1` … `-MAX_FORK_NUMBER`. */
+export function forkRequestIds(item: IntakeControl, originalRequestId: string): string[] {
+  if (item.requestId) return [item.requestId];
+  return Array.from({ length: MAX_FORK_NUMBER }, (_unused, n) => forkRequestId(originalRequestId, item.action, n + 1));
 }
 
-/** The operator entry's id of a control: the same for the same claim, after any crash. */
-export function controlIdFor(item: IntakeControl): string {
-  return controlIdOf(path.basename(item.claimedPath));
+/** Why a fork is refused when every id of `forkRequestIds` was taken. */
+export function noFreeForkRequestId(item: IntakeControl, originalRequestId: string): string {
+  return item.requestId
+    ? `request_id "${item.requestId}" was already accepted: choose another, or leave it out`
+    : `no free request id of the form ${forkRequestId(originalRequestId, item.action, 1)}…${MAX_FORK_NUMBER}: give one in "request_id"`;
 }
 
 /** The new session's request document (the JSON of its claim, or the store row's request). */
 export function forkRequestDocument(options: {
   original: SessionRecord;
   item: IntakeControl;
-  actor: { by: string; claimedBy: string | null };
+  order: ControlOrder;
   from: number;
   sessionId: string;
   requestId: string;
 }): { request: string; request_id: string; session_id: string; user?: string; metadata?: unknown; fork: object } {
-  const { original, item, actor } = options;
+  const { original, item } = options;
   return {
     request: item.request ?? original.request.text,
     request_id: options.requestId,
@@ -50,12 +52,7 @@ export function forkRequestDocument(options: {
       action: item.action,
       of_session: original.session_id,
       from: options.from,
-      control_id: controlIdFor(item),
-      by: actor.by,
-      claimed_by: actor.claimedBy,
-      reason: item.reason,
-      claimed_at: claimedAtOf(item),
-      source_file: item.sourceFile,
+      ...controlFieldsOf(options.order),
     },
   };
 }

@@ -11,17 +11,17 @@ import { existsSync } from 'node:fs';
 import { errorMessage } from '../errors.js';
 import type { IntakeControl } from '../intake/claimed-file.js';
 import { sessionIdForClaim } from '../intake/claim-name.js';
-import { writeControlOutcome, type ControlOutcome } from '../intake/control-outcome.js';
+import type { ControlVerdict } from '../intake/control-outcome.js';
 import { moveToFailed } from '../intake/failed-files.js';
-import { controlActor } from '../intake/file-owner.js';
 import type { InboxIntake } from '../intake/inbox-intake.js';
 import { findQueuedRequest } from '../intake/queued-claims.js';
 import { forkPoint } from '../pipeline/fork-point.js';
-import type { CancelOrder } from '../pipeline/run-controls.js';
+import type { CancelOrder, ControlOrder } from '../pipeline/run-controls.js';
 import { ControlRejectedError, SessionInterruptedError } from '../pipeline/runner-contract.js';
 import { foldRecords } from '../pipeline/session-state.js';
 import { SessionJournal } from '../store/session-journal.js';
-import { claimedAtOf, controlIdFor, forkRequestDocument, forkRequestId, MAX_FORK_NUMBER } from './fork-requests.js';
+import { controlOrderFor, settleControl } from './control-claims.js';
+import { forkRequestDocument, forkRequestIds, noFreeForkRequestId } from './fork-requests.js';
 import type { SessionRuns } from './session-runs.js';
 import type { WorkContext } from './work-source.js';
 
@@ -34,21 +34,13 @@ export class InboxControls {
 
   /** Applies one claimed control; never throws (what went wrong is logged, the claim stays for the next start). */
   async apply(item: IntakeControl): Promise<void> {
-    const actor = controlActor(item.claimedPath, item.httpUser, item.by);
-    let outcome: Omit<ControlOutcome, 'control' | 'session_id' | 'source_file' | 'at'>;
+    const order = controlOrderFor(item);
+    let verdict: ControlVerdict;
     try {
-      outcome =
+      verdict =
         item.action === 'cancel'
-          ? await this.cancel(item, {
-              controlId: controlIdFor(item),
-              by: actor.by,
-              claimedBy: actor.claimedBy,
-              reason: item.reason,
-              claimedAt: claimedAtOf(item),
-              sourceFile: item.sourceFile,
-              claimedPath: item.claimedPath,
-            })
-          : await this.fork(item, actor);
+          ? await this.cancel(item, { ...order, claimedPath: item.claimedPath })
+          : await this.fork(item, order);
     } catch (error) {
       if (!(error instanceof ControlRejectedError)) {
         if (!(error instanceof SessionInterruptedError))
@@ -59,35 +51,23 @@ export class InboxControls {
           });
         return;
       }
-      outcome = { status: 'refused', reason: error.message };
+      verdict = { status: 'refused', reason: error.message };
     }
     const { config, events } = this.context.runtime;
-    if (outcome.status === 'refused') {
-      await moveToFailed(config.paths, item.claimedPath, item.sourceFile, outcome.reason!, {
+    if (verdict.status === 'refused') {
+      await moveToFailed(config.paths, item.claimedPath, item.sourceFile, verdict.reason!, {
         durable: config.daemon.fsync,
       }).catch(() => undefined);
       this.context.log.warn('control refused: moved to system/failed/', {
         file: item.sourceFile,
         session: item.sessionId,
-        reason: outcome.reason,
+        reason: verdict.reason,
       });
     } else if (item.action !== 'cancel') {
       // A cancel's file is archived with its session's end (the runner reports it); a fork's now.
       this.intake()?.archive([{ claimedPath: item.claimedPath, sourceFile: item.sourceFile }]);
     }
-    const settled: ControlOutcome = {
-      control: item.action,
-      session_id: item.sessionId,
-      ...outcome,
-      source_file: item.sourceFile,
-      at: new Date().toISOString(),
-    };
-    try {
-      writeControlOutcome(config.paths, settled, config.daemon.fsync);
-    } catch (error) {
-      this.context.log.warn('cannot record the outcome of a control for the CLI', { error: errorMessage(error) });
-    }
-    events.emit('control_settled', settled);
+    settleControl(item, verdict, { paths: config.paths, durable: config.daemon.fsync, log: this.context.log, events });
   }
 
   /** Cancels the session wherever it stands here: running, being answered, paused, stopped by a crash, or queued. */
@@ -161,7 +141,7 @@ export class InboxControls {
   /** Checks the original and queues the new session's request; applying it again finds that request. */
   private async fork(
     item: IntakeControl,
-    actor: { by: string; claimedBy: string | null },
+    order: ControlOrder,
   ): Promise<{ status: 'accepted'; new_session_id: string; new_request_id: string }> {
     const { config } = this.context.runtime;
     const newSessionId = sessionIdForClaim(item.claimedPath, config.timezone);
@@ -174,16 +154,11 @@ export class InboxControls {
     if ('refusal' in point) throw new ControlRejectedError(point.refusal);
     const intake = this.intake();
     if (!intake) throw new SessionInterruptedError('the intake is not open');
-    const names = item.requestId
-      ? [item.requestId]
-      : Array.from({ length: MAX_FORK_NUMBER }, (_unused, n) =>
-          forkRequestId(state.session.request_id, item.action, n + 1),
-        );
-    for (const requestId of names) {
+    for (const requestId of forkRequestIds(item, state.session.request_id)) {
       const document = forkRequestDocument({
         original: state.session,
         item,
-        actor,
+        order,
         from: point.from,
         sessionId: newSessionId,
         requestId,
@@ -196,11 +171,7 @@ export class InboxControls {
       if (submitted.kind === 'claimed')
         return { status: 'accepted', new_session_id: newSessionId, new_request_id: requestId };
     }
-    throw new ControlRejectedError(
-      item.requestId
-        ? `request_id "${item.requestId}" was already accepted: choose another, or leave it out`
-        : `no free request id of the form ${forkRequestId(state.session.request_id, item.action, 1)}…${MAX_FORK_NUMBER}: give one in "request_id"`,
-    );
+    throw new ControlRejectedError(noFreeForkRequestId(item, state.session.request_id));
   }
 
   /** The request id of a fork this control queued before a crash (its session started, or its claim waits), else null. */

@@ -7,12 +7,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { CANCELLABLE_STATUSES, filesCancelTargets, matchesCancelFilter } from '../intake/cancel-targets.js';
-import type { CancellableStatus, CancelTarget } from '../intake/cancel-targets.js';
+import type { CancellableStatus, CancelTarget, SessionStanding } from '../store/session-reads.js';
 import type { ControlAction } from '../intake/control-file.js';
 import { findQueuedRequest } from '../intake/queued-claims.js';
 import { isPlainObject } from '../message/json-text.js';
 import { forkPoint } from '../pipeline/fork-point.js';
-import type { SessionStanding } from '../store/session-reads.js';
 import { mayActOn, maySee, type Caller } from './http-auth.js';
 import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-problem.js';
 import { callerOf, stringParam, type RouteContext } from './http-routes.js';

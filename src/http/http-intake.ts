@@ -13,18 +13,11 @@ import { archiveRequestFile } from '../intake/request-archive.js';
 import { readRequestFolder, type AttachmentLimits } from '../intake/request-folder.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { receiveUpload } from './multipart-upload.js';
-import {
-  generateRequestId,
-  parseJsonRequest,
-  parseRequestFile,
-  randomBase36,
-  REQUEST_ID_PATTERN,
-  unknownFieldReason,
-  type ParsedRequest,
-} from '../intake/request-file.js';
+import { parseJsonRequest, parseRequestFile, unknownFieldReason, type ParsedRequest } from '../intake/request-file.js';
+import { generateRequestId, randomBase36, REQUEST_ID_PATTERN } from '../intake/request-ids.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import { httpSubmissionName, type Submission, type SubmissionOutcome } from '../intake/request-submission.js';
-import { generateSessionId } from '../pipeline/session-runner.js';
+import { generateSessionId } from '../pipeline/session-creation.js';
 import { badRequest, conflict } from './http-problem.js';
 import type { SessionReads } from '../store/session-reads.js';
 import { isPlainObject } from '../message/json-text.js';

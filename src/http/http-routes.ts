@@ -16,9 +16,14 @@ import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-pr
 import { parseLastEventId, type LiveEventOrdinals } from './event-ids.js';
 import { streamSessionEvents } from './session-event-stream.js';
 import type { SessionLookup } from './session-lookup.js';
-import type { SessionReads, SessionRow } from '../store/session-reads.js';
+import type { SessionReads } from '../store/session-reads.js';
 import type { AttachmentLimits } from '../intake/request-folder.js';
-import { ListingQueryError, parseListingFilters, type SessionListing } from '../store/session-listing.js';
+import {
+  ListingQueryError,
+  parseListingFilters,
+  type SessionListing,
+  type SessionRow,
+} from '../store/session-listing.js';
 import { SseConnection } from './sse-connection.js';
 
 export interface RouteContext {

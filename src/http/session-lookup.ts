@@ -2,7 +2,7 @@
  * What the HTTP API reads about requests and sessions: results and journals through the backend's
  * read seam (folded as the runner folds them), and which session runs which request from the bus.
  */
-import { isSessionId } from '../intake/request-file.js';
+import { isSessionId } from '../intake/request-ids.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { foldRecords, type SessionState } from '../pipeline/session-state.js';
 import type { SessionReads } from '../store/session-reads.js';

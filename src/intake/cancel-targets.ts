@@ -6,19 +6,11 @@
  */
 import type { SystemPaths } from '../config/system-paths.js';
 import { SessionJournal } from '../store/session-journal.js';
+import type { CancellableStatus, CancelTarget } from '../store/session-reads.js';
 import { queuedClaims } from './queued-claims.js';
 import type { AttachmentLimits } from './request-folder.js';
 
-export type CancellableStatus = 'running' | 'paused' | 'queued';
 export const CANCELLABLE_STATUSES: readonly CancellableStatus[] = ['running', 'paused', 'queued'];
-
-export interface CancelTarget {
-  sessionId: string;
-  requestId: string;
-  user: string;
-  status: CancellableStatus;
-  createdAt: string;
-}
 
 export interface CancelFilter {
   statuses: readonly CancellableStatus[];

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { compactInTimeZone } from '../message/zoned-time.js';
-import { generateRequestId, randomBase36 } from './request-file.js';
+import { generateRequestId, randomBase36 } from './request-ids.js';
 
 const CLAIM_NAME_PATTERN = /^(\d{1,16})-([0-9a-z]{6})-(.+)$/s;
 

@@ -4,7 +4,8 @@
  * a request: it gets no result of its own; applied, it is archived, refused it goes to failed/.
  * The HTTP API writes the same document, with its token's user as `http_user`. No I/O.
  */
-import { isSessionId, REQUEST_ID_PATTERN } from './request-file.js';
+import { describeType } from '../message/json-text.js';
+import { isSessionId, REQUEST_ID_PATTERN } from './request-ids.js';
 
 export const CONTROL_ACTIONS = ['cancel', 'retry', 'fork', 'rerun'] as const;
 export type ControlAction = (typeof CONTROL_ACTIONS)[number];
@@ -35,12 +36,6 @@ export const CONTROL_FIELDS = {
 
 /** Longest reason kept (it is written on the audit entry). */
 export const MAX_REASON_CHARS = 2000;
-
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
-}
 
 /**
  * Checks a control document; returns the control, or one sentence saying what to fix.

@@ -25,6 +25,9 @@ export interface ControlOutcome {
   at: string;
 }
 
+/** What the backend made of a control: the outcome without what names the control. */
+export type ControlVerdict = Omit<ControlOutcome, 'control' | 'session_id' | 'source_file' | 'at'>;
+
 function outcomeFile(paths: Pick<SystemPaths, 'state'>, sourceFile: string): string {
   return path.join(paths.state, 'controls', path.basename(sourceFile));
 }

@@ -17,7 +17,7 @@ import { claimNameFor } from './claim-name.js';
 import type { RequestIdRegistry } from './request-id-registry.js';
 import type { SubmissionOptions, SubmissionOutcome } from './request-submission.js';
 import { isRequestFileName } from './request-folder.js';
-import { randomBase36, REQUEST_ID_PATTERN } from './request-file.js';
+import { randomBase36, REQUEST_ID_PATTERN } from './request-ids.js';
 
 const UPLOAD_PATTERN = /^\.upload-[0-9a-z]+\.tmp$/;
 

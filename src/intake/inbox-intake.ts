@@ -3,34 +3,25 @@
  * Files are claimed into system/processing/ as soon as they are complete (inbox-claimer.ts), and
  * submissions are written there as claims (request-submission.ts): processing/ is the durable
  * queue that crash recovery reads. Claims wait in memory as names only, first claimed first run;
- * a claim is read, parsed and its request id registered only when one of `concurrency` slots takes
- * it, so 10,000 waiting requests hold 10,000 names, not their texts. Invalid files and duplicate
- * ids go to system/failed/; done files to system/archive/YYYYMMDD/ (request-archive.ts).
+ * a claim is read, parsed and its request id registered (claim-handler.ts) only when one of
+ * `concurrency` slots takes it, so 10,000 waiting requests hold 10,000 names, not their texts.
+ * Invalid files and duplicate ids go to system/failed/; done files to system/archive/YYYYMMDD/
+ * (request-archive.ts).
  */
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { SystemPaths } from '../config/system-paths.js';
 import { errorMessage, GovflowError } from '../errors.js';
 import type { RequestFileRef } from './claimed-file.js';
-import { claimedItem, claimTargetOf, readClaimedFile, type IntakeItem, type IntakeRejection } from './claimed-file.js';
-import type { AttachmentLimits } from './request-folder.js';
+import { ClaimHandler, type ClaimHandlerOptions } from './claim-handler.js';
 import { claimSubmittedFolder, type FolderSubmission } from './folder-submission.js';
-import { moveToFailed } from './failed-files.js';
 import { FileQueue } from './file-queue.js';
 import { InboxClaimer, type IntakeLog } from './inbox-claimer.js';
 import { archiveRequestFiles } from './request-archive.js';
 import { RequestIdRegistry } from './request-id-registry.js';
 import { writeClaimedSubmission, type Submission, type SubmissionOutcome } from './request-submission.js';
-import type { IntakeControl } from './claimed-file.js';
-import { CONTROL_KEY, looksLikeControl, peekControlText } from './control-peek.js';
+import { peekControlText } from './control-peek.js';
 
-export interface InboxIntakeOptions {
-  paths: SystemPaths;
-  /** intake.max_bytes: larger files are rejected without being read past the limit. */
-  maxBytes: number;
-  /** intake.attachments: a folder within them is a request folder (docs/attachments.md); without it every folder is refused. */
-  attachments?: AttachmentLimits;
+export interface InboxIntakeOptions extends ClaimHandlerOptions {
   /** intake.settle_ms: how long a file written in place must stay unchanged. */
   settleMs: number;
   /** intake.rescan_interval_ms: the full scan that catches whatever the watcher missed. */
@@ -39,19 +30,9 @@ export interface InboxIntakeOptions {
   concurrency: number;
   /** The configured timezone: the archive's day folders follow it. */
   timezone: string;
-  /** Runs one item. The intake logs a rejection of this promise and carries on. */
-  handle: (item: IntakeItem) => Promise<void>;
-  /**
-   * Applies a control (docs/run-control.md) at once, in no slot: a cancel must not wait behind
-   * the sessions it may be meant to stop. Without it controls take a slot like any item.
-   */
-  handleControl?: (item: IntakeControl) => Promise<void>;
-  onRejected?: (rejection: { file: string; reason: string }) => void;
   log?: IntakeLog;
   /** Defaults to the registry in system/state/requests/. */
   registry?: RequestIdRegistry;
-  /** fsync claims, markers and error records (default true; daemon.fsync). */
-  durable?: boolean;
   /** Use the filesystem watcher (default true). Without it, only scans find files. */
   watch?: boolean;
   /**
@@ -73,6 +54,7 @@ export class InboxIntake {
   private readonly registry: RequestIdRegistry;
   private readonly log: IntakeLog;
   private readonly claimer: InboxClaimer;
+  private readonly claims: ClaimHandler;
   /** Claim names (in system/processing/) waiting for a slot, first claimed first. */
   private readonly waiting = new FileQueue();
   /** Texts of waiting submitted claims, by claim name (not read back; `submit` registered their ids); null: a folder, read back. */
@@ -101,6 +83,7 @@ export class InboxIntake {
     this.processing = path.resolve(options.paths.processing);
     this.registry = options.registry ?? new RequestIdRegistry(options.paths, { durable: options.durable ?? true });
     this.log = options.log ?? (() => {});
+    this.claims = new ClaimHandler(options, this.registry, this.log);
     this.claimer = new InboxClaimer({
       inbox: options.paths.inbox,
       processing: options.paths.processing,
@@ -302,7 +285,7 @@ export class InboxIntake {
       const adopted = this.adopted.get(claimName);
       this.adopted.delete(claimName);
       const claimedPath = path.join(this.processing, claimName);
-      const slot: Promise<void> = (adopted ? adopted(claimedPath) : this.processClaimed(claimedPath, submitted))
+      const slot: Promise<void> = (adopted ? adopted(claimedPath) : this.claims.process(claimedPath, submitted))
         .catch((error: unknown) => {
           this.log(
             'error',
@@ -325,13 +308,8 @@ export class InboxIntake {
    * refused now when it is a control that cannot be). A control over CONTROL_PEEK_BYTES takes a slot.
    */
   private takeControl(claimName: string, text: string): boolean {
-    const claimedPath = path.join(this.processing, claimName);
-    if (!CONTROL_KEY.test(text)) return false;
-    const item = claimedItem(claimedPath, Buffer.from(text, 'utf8'), this.options.maxBytes);
-    let work: Promise<void>;
-    if (item.kind === 'control') work = this.options.handleControl!(item);
-    else if (item.kind === 'rejected' && looksLikeControl(text)) work = this.reject(item);
-    else return false;
+    const work = this.claims.controlWork(path.join(this.processing, claimName), text);
+    if (!work) return false;
     const running: Promise<void> = work
       .catch((error: unknown) =>
         this.log('error', `intake: applying the control "${claimName}" failed: ${errorMessage(error)}`, {
@@ -344,75 +322,5 @@ export class InboxIntake {
       });
     this.controls.add(running);
     return true;
-  }
-
-  /** `submitted`: a submission's text, null for a submitted folder (its request id is registered: only a dropped file's is claimed here). */
-  private async processClaimed(claimedPath: string, submitted?: string | null): Promise<void> {
-    // Handled while it waited (a cancel of its queued session archived it): nothing left to do.
-    if (!existsSync(claimedPath)) return;
-    let item: IntakeItem | IntakeRejection;
-    try {
-      item =
-        typeof submitted === 'string'
-          ? claimedItem(claimedPath, Buffer.from(submitted, 'utf8'), this.options.maxBytes)
-          : await readClaimedFile(claimedPath, this.options.maxBytes, this.options.attachments);
-    } catch (error) {
-      this.log(
-        'error',
-        `intake: cannot read the claimed file ${claimedPath}; it stays in system/processing/ and is recovered at the next start: ${errorMessage(error)}`,
-      );
-      return;
-    }
-    if (item.kind === 'rejected') return this.reject(item);
-    if (item.kind === 'request' && submitted === undefined) {
-      let outcome;
-      try {
-        outcome = await this.registry.claim(item.requestId, claimTargetOf(item));
-      } catch (error) {
-        this.log(
-          'error',
-          `intake: cannot record request id "${item.requestId}"; the file stays in system/processing/ and is recovered at the next start: ${errorMessage(error)}`,
-        );
-        return;
-      }
-      if (outcome === 'duplicate') {
-        return this.reject({
-          kind: 'rejected',
-          file: item.sourceFile,
-          claimedPath,
-          reason: `duplicate request_id "${item.requestId}": it was already processed; use a new request_id`,
-        });
-      }
-    }
-    try {
-      await this.options.handle(item);
-    } catch (error) {
-      this.log('error', `intake: the handler failed for "${item.sourceFile}": ${errorMessage(error)}`, {
-        file: item.sourceFile,
-        claimedPath,
-      });
-    }
-  }
-
-  private async reject(rejection: IntakeRejection): Promise<void> {
-    try {
-      await moveToFailed(this.options.paths, rejection.claimedPath, rejection.file, rejection.reason, {
-        durable: this.options.durable ?? true,
-      });
-    } catch (error) {
-      this.log(
-        'error',
-        `intake: cannot move "${rejection.file}" to system/failed/; it stays in system/processing/: ${errorMessage(error)}`,
-      );
-    }
-    this.log('warn', `intake: rejected "${rejection.file}": ${rejection.reason}`, {
-      file: rejection.file,
-      reason: rejection.reason,
-    });
-    try {
-      this.options.onRejected?.({ file: rejection.file, reason: rejection.reason });
-    } catch (error) {
-      this.log('error', `intake: the onRejected callback failed: ${errorMessage(error)}`);
-    }
   }
 }

@@ -8,8 +8,7 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { errorCode } from '../errors.js';
 import type { ClaimedRequests } from '../store/session-index.js';
-import type { SessionRow } from '../store/session-reads.js';
-import type { SessionLineage } from '../store/session-listing.js';
+import type { SessionLineage, SessionRow } from '../store/session-listing.js';
 import { claimedAtOf, sessionIdForClaim } from './claim-name.js';
 import { readClaimedFile } from './claimed-file.js';
 

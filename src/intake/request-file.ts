@@ -2,20 +2,12 @@
  * What an inbox file means (README "Folder layout"), from its name and bytes alone: a request, a
  * reply to a paused session, or something to fix, with a reason saying what. No I/O.
  */
-import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { jsonTextDepth } from '../message/json-depth.js';
-import { isPlainObject } from '../message/json-text.js';
+import { describeType, isPlainObject } from '../message/json-text.js';
 import { errorMessage } from '../errors.js';
 import { parseControlDocument, type ParsedControl } from './control-file.js';
-
-/** A request id as README "Folder layout" allows it (`[A-Za-z0-9._-]{1,128}`); it names files in outbox/ and state/, so no path characters. */
-export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
-
-/** Session ids name folders under system/sessions/, so `.` and `..` are refused on top of the pattern. */
-export function isSessionId(text: string): boolean {
-  return REQUEST_ID_PATTERN.test(text) && text !== '.' && text !== '..';
-}
+import { isSessionId, REQUEST_ID_PATTERN } from './request-ids.js';
 
 /** Extensions the inbox accepts, compared case-insensitively (`REQUEST.TXT` is a request too). */
 export const ACCEPTED_EXTENSIONS: readonly string[] = ['.txt', '.md', '.json'];
@@ -74,26 +66,6 @@ export function isIgnoredName(name: string): boolean {
   return IGNORED_SUFFIXES.some((suffix) => lower.endsWith(suffix));
 }
 
-const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
-
-/** `length` random base-36 characters (crypto-grade, so two daemons do not collide). */
-export function randomBase36(length: number): string {
-  let text = '';
-  for (let index = 0; index < length; index++) text += BASE36[randomInt(36)];
-  return text;
-}
-
-function twoDigits(value: number): string {
-  return String(value).padStart(2, '0');
-}
-
-/** `req-YYYYMMDD-HHmmss-<6 base36>` in UTC; parameters so a claim regenerates the same id (claim-name.ts). */
-export function generateRequestId(at: Date = new Date(), random: string = randomBase36(6)): string {
-  const date = `${at.getUTCFullYear()}${twoDigits(at.getUTCMonth() + 1)}${twoDigits(at.getUTCDate())}`;
-  const time = `${twoDigits(at.getUTCHours())}${twoDigits(at.getUTCMinutes())}${twoDigits(at.getUTCSeconds())}`;
-  return `req-${date}-${time}-${random}`;
-}
-
 /**
  * The fields of a JSON document by kind and source: an inbox file, or an HTTP body (docs/http-api.md),
  * whose user and session come from the token and URL (the daemon writes them into the claim). One
@@ -133,12 +105,6 @@ export function unknownFieldReason(
 
 function invalid(reason: string): InvalidRequestFile {
   return { kind: 'invalid', reason };
-}
-
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
 }
 
 function checkSessionId(sessionId: string): string | null {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { fsyncSharedDirectory } from '../store/append-only-file.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
-import { randomBase36, REQUEST_ID_PATTERN } from './request-file.js';
+import { randomBase36, REQUEST_ID_PATTERN } from './request-ids.js';
 import { errorCode, GovflowError } from '../errors.js';
 
 /** Format of a marker's content; bump when fields change meaning. */

@@ -29,7 +29,8 @@ import type { SystemPaths } from '../config/system-paths.js';
 import { fsyncSharedDirectory } from '../store/append-only-file.js';
 import { fdatasyncAsync } from '../store/atomic-file.js';
 import { claimNameFor, originalNameOf, parseClaimName } from './claim-name.js';
-import { parseRequestFile, REQUEST_ID_PATTERN } from './request-file.js';
+import { parseRequestFile } from './request-file.js';
+import { REQUEST_ID_PATTERN } from './request-ids.js';
 import type { RequestIdRegistry } from './request-id-registry.js';
 import { errorCode } from '../errors.js';
 

@@ -14,6 +14,13 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A value's JSON type as a sentence names it: `null`, `an array`, `a string`, … */
+export function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
 /** A JSON pointer's segments, unescaped: `/a~1b/c` → ['a/b', 'c']. */
 export function pointerSegments(pointer: string): string[] {
   return pointer === ''

@@ -4,11 +4,13 @@
  * message (counted across restarts) pass the limit, it ends failed with PROCESSING_ERROR.
  */
 import { errorMessage } from '../errors.js';
-import { JOURNAL_FORMAT, type CrashRecord } from '../store/session-journal.js';
+import type { CrashRecord } from '../store/session-journal.js';
+import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { ActiveSession, StepOutcome } from './message-commit.js';
 import { SessionInterruptedError } from './runner-contract.js';
 import type { OperationalLog } from '../log-contract.js';
-import { applyRecord, chainStep, type PendingStep, type SessionState } from './session-state.js';
+import { applyRecord, type SessionState } from './session-state.js';
+import { chainStep, type PendingStep } from './session-steps.js';
 
 /** Longest error text kept in a crash record and the failure message. */
 const CRASH_TEXT_MAX_CHARS = 500;

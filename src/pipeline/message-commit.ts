@@ -13,11 +13,13 @@ import {
 } from '../message/orchestrator-messages.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
-import { JOURNAL_FORMAT, type MessageRecord, type SessionStateName } from '../store/session-journal.js';
+import type { MessageRecord, SessionStateName } from '../store/session-journal.js';
+import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { StoredSession } from '../store/session-store.js';
 import type { SessionPrivacy } from '../privacy/session-privacy.js';
 import type { RunnerDependencies } from './runner-contract.js';
-import { applyRecord, type PendingStep, type SessionState } from './session-state.js';
+import { applyRecord, type SessionState } from './session-state.js';
+import type { PendingStep } from './session-steps.js';
 import { cancelOf } from './run-controls.js';
 import { toolAuditLines } from './tool-audit.js';
 import { attachmentList } from '../store/attachment-records.js';

@@ -4,7 +4,7 @@
  */
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { ActiveSession } from './message-commit.js';
-import { readyTasks, taskStep, type PendingStep } from './session-state.js';
+import { readyTasks, taskStep, type PendingStep } from './session-steps.js';
 import { GovflowError } from '../errors.js';
 
 export async function runPlan(

@@ -1,9 +1,11 @@
 /**
  * The human-readable report next to each result: the final output, the path through the agents
- * as a Mermaid diagram, timings, tokens and cost.
+ * as a Mermaid diagram, timings, tokens and cost; and the pair of files the store writes for a
+ * result (the JSON document of session-result.ts and this report).
  */
 import { jsonValueDepth } from '../message/json-depth.js';
 import { stringifyJson } from '../message/json-text.js';
+import type { SessionResultFiles } from '../store/session-store.js';
 import type { ResultDocument } from './session-result.js';
 import type { SessionState } from './session-state.js';
 
@@ -113,4 +115,19 @@ export function renderResultReport(result: ResultDocument, state: SessionState):
         ]
       : []),
   ].join('\n');
+}
+
+/** The result as the store writes it: `<request_id>.json` and the `<request_id>.md` report. */
+export function resultFiles(
+  result: ResultDocument,
+  state: SessionState,
+  reportOf: ResultDocument = result,
+): SessionResultFiles {
+  // `reportOf`: the report renders the redacted result when only the JSON carries originals (README "Privacy and guardrails").
+  return {
+    requestId: result.request_id,
+    json: `${JSON.stringify(result, null, 2)}
+`,
+    report: renderResultReport(reportOf, state),
+  };
 }

@@ -8,16 +8,21 @@
 import { setMaxListeners } from 'node:events';
 import { GovflowError } from '../errors.js';
 
-/** A cancel as the runner applies it: who, why, and where it came from. */
-export interface CancelOrder {
-  /** The operator entry's id, made from the claim (a cancel applied again after a crash is known by it). */
+/** What every operator's control carries as the runner applies it (docs/run-control.md): who, why, and where it came from. */
+export interface ControlOrder {
+  /** The operator entry's id, made from the claim (a control applied again after a crash is known by it). */
   controlId: string;
   by: string;
+  /** A `by` the control file claimed: kept, not trusted. */
   claimedBy: string | null;
   reason: string | null;
   /** When the control was claimed (ISO). */
   claimedAt: string;
   sourceFile: string;
+}
+
+/** A cancel as the runner applies it. */
+export interface CancelOrder extends ControlOrder {
   /** The claimed control file, archived when the session ends; null: nothing to archive. */
   claimedPath: string | null;
   /** Set when the cancel reached a delegated child through its parent. */

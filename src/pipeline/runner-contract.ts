@@ -10,7 +10,7 @@ import type { SessionEvents } from './session-events.js';
 import type { OperationalLog } from '../log-contract.js';
 import type { ToolBox } from '../tools/tool-box.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
-import type { CancelOrder } from './run-controls.js';
+import type { CancelOrder, ControlOrder } from './run-controls.js';
 import type { AttachmentInfo } from '../store/attachment-records.js';
 import type { SessionNotice } from '../notify/webhook-events.js';
 import type { UserSpend } from '../store/user-spend.js';
@@ -65,18 +65,11 @@ export interface NewSessionRequest {
 }
 
 /** A fork, retry or re-run as the runner applies it; `ForkOrder` of a session whose messages it reuses. */
-export interface ForkOrder {
+export interface ForkOrder extends ControlOrder {
   action: 'fork' | 'retry' | 'rerun';
   ofSession: string;
   /** The first message run anew (1 … the original's last sequence + 1). */
   from: number;
-  /** The operator entry's id (made from the claim). */
-  controlId: string;
-  by: string;
-  claimedBy: string | null;
-  reason: string | null;
-  claimedAt: string;
-  sourceFile: string;
 }
 
 /** Where a new session's attachments come from. */

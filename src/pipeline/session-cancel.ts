@@ -5,7 +5,8 @@
  * the session then ends with exactly one result, status `cancelled`.
  */
 import { createHash } from 'node:crypto';
-import { JOURNAL_FORMAT, type ControlRecord } from '../store/session-journal.js';
+import type { ControlRecord } from '../store/session-journal.js';
+import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { ActiveSession } from './message-commit.js';
 import { operatorAuditInput } from './operator-entry.js';
 import type { CancelOrder } from './run-controls.js';

@@ -4,10 +4,12 @@
  * manifest, a cache of the journal for `govflow status`, rewritten off the hot path.
  */
 import { errorMessage } from '../errors.js';
-import { JOURNAL_FORMAT, type FinishedRecord, type SessionStateName } from '../store/session-journal.js';
+import type { FinishedRecord, SessionStateName } from '../store/session-journal.js';
+import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { ActiveSession } from './message-commit.js';
 import type { RunnerDependencies, SessionOutcome } from './runner-contract.js';
-import { buildResult, resultFiles } from './session-result.js';
+import { resultFiles } from './result-report.js';
+import { buildResult } from './session-result.js';
 import { applyRecord, pauseKeyOf, type SessionState } from './session-state.js';
 
 export class SessionFinisher {

@@ -9,14 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { GovflowError, errorMessage } from '../errors.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import { isoInTimeZone } from '../message/zoned-time.js';
-import {
-  JOURNAL_FORMAT,
-  type ControlRecord,
-  type JournalRecord,
-  type Lineage,
-  type MessageRecord,
-  type ReplyRecord,
-} from '../store/session-journal.js';
+import type { ControlRecord, JournalRecord, Lineage, MessageRecord, ReplyRecord } from '../store/session-journal.js';
+import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { AuditedMessages } from '../store/session-store.js';
 import type { NotRepeatedCall, ToolResultRecord, ToolTurnRecord } from '../store/tool-journal-records.js';
 import { rebuildWorkspace, WORKSPACE_TOOLS, type JournaledWrite } from '../tools/workspace-rebuild.js';

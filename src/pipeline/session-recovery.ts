@@ -1,6 +1,7 @@
 /** Crash recovery of one session against its audit log: lost steps voided, missing entries appended again. */
 import { auditInputOf, type ActiveSession } from './message-commit.js';
-import { JOURNAL_FORMAT, type VoidRecord } from '../store/session-journal.js';
+import type { VoidRecord } from '../store/session-journal.js';
+import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { AuditedMessages } from '../store/session-store.js';
 import type { OperationalLog } from '../log-contract.js';
 import { applyRecord } from './session-state.js';

@@ -7,7 +7,8 @@
 import type { ApprovalDecision } from '../intake/request-file.js';
 import { ownerUidOf, userNameOf } from '../intake/file-owner.js';
 import type { OperationalLog } from '../log-contract.js';
-import { JOURNAL_FORMAT, type ReplyRecord } from '../store/session-journal.js';
+import type { ReplyRecord } from '../store/session-journal.js';
+import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { ApprovalRecord } from '../store/tool-journal-records.js';
 import type { ActiveSession } from './message-commit.js';
 import { ReplyRejectedError } from './runner-contract.js';

@@ -3,9 +3,7 @@
  * to a human-readable `<request_id>.md` report.
  */
 import { isoInTimeZone } from '../message/zoned-time.js';
-import type { SessionResultFiles } from '../store/session-store.js';
 import type { SessionState } from './session-state.js';
-import { renderResultReport } from './result-report.js';
 import { describeControl } from './operator-entry.js';
 import type { Lineage } from '../store/session-journal.js';
 import { attachmentList, type AttachmentInfo } from '../store/attachment-records.js';
@@ -98,20 +96,5 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
         }
       : {}),
     ...(lineage ? { lineage: { ...lineage } } : {}),
-  };
-}
-
-/** The result as the store writes it: `<request_id>.json` and the `<request_id>.md` report. */
-export function resultFiles(
-  result: ResultDocument,
-  state: SessionState,
-  reportOf: ResultDocument = result,
-): SessionResultFiles {
-  // `reportOf`: the report renders the redacted result when only the JSON carries originals (README "Privacy and guardrails").
-  return {
-    requestId: result.request_id,
-    json: `${JSON.stringify(result, null, 2)}
-`,
-    report: renderResultReport(reportOf, state),
   };
 }

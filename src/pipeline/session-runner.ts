@@ -5,17 +5,13 @@
  * cancellation source (run-controls.ts), and forks start from their original's messages.
  * The runner depends on interfaces only (provider, session store, governance source).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { GovflowError } from '../errors.js';
-import { compactInTimeZone } from '../message/zoned-time.js';
-import { JOURNAL_FORMAT, type RequestInfo, type SessionRecord } from '../store/session-journal.js';
 import { MessageCommitter, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { crashGiveUp, crashRetriesUsedUp, isCrash, recordCrash } from './crash-retries.js';
 import { runPlan } from './plan-scheduler.js';
-import { isSessionId } from '../intake/request-file.js';
+import { isSessionId } from '../intake/request-ids.js';
 import {
   ControlRejectedError,
   ReplyRejectedError,
@@ -26,15 +22,8 @@ import {
 } from './runner-contract.js';
 import { limitReached } from './session-limits.js';
 import { appendMissingAuditEntries, voidLostMessages } from './session-recovery.js';
-import {
-  chainStep,
-  foldRecords,
-  hasEnded,
-  initialState,
-  loopKeyOf,
-  type PendingStep,
-  type SessionState,
-} from './session-state.js';
+import { foldRecords, hasEnded, type SessionState } from './session-state.js';
+import { chainStep, loopKeyOf, type PendingStep } from './session-steps.js';
 import { StepAttempts } from './step-attempts.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
 import { Delegations } from './delegation.js';
@@ -42,12 +31,9 @@ import { SessionFinisher } from './session-finish.js';
 import { journalReply, type IncomingReply } from './session-replies.js';
 import { cancelOf, RunControls, type CancelDelivery, type CancelOrder } from './run-controls.js';
 import { commitCancel, orderFor } from './session-cancel.js';
-import { forkOrderOf, forkUnfinished, SessionForks, type PreparedFork } from './session-fork.js';
-import { attachmentsOf, ensureAttachments, receiveAttachments } from './session-attachments.js';
-
-export function generateSessionId(now: Date, timezone: string): string {
-  return `sess-${compactInTimeZone(now, timezone, true)}-${randomBytes(4).toString('hex')}`;
-}
+import { forkOrderOf, forkUnfinished, SessionForks } from './session-fork.js';
+import { ensureAttachments } from './session-attachments.js';
+import { createSession, generateSessionId } from './session-creation.js';
 
 export class SessionRunner {
   private readonly now: () => Date;
@@ -119,79 +105,13 @@ export class SessionRunner {
     // A cancel that came while the request was queued: made and ended at once, no step runs.
     if (request.cancel) void this.controls.cancel(sessionId, request.cancel);
     try {
-      let fork: PreparedFork | null = null;
-      let forkRefusal: string | null = null;
-      if (request.fork) {
-        try {
-          fork = await this.forks.prepare(request.fork);
-        } catch (error) {
-          if (!(error instanceof ControlRejectedError)) throw error;
-          forkRefusal = error.message;
-        }
-      }
-      // PII leaves the request before anything is written (README "Privacy and guardrails"); originals go to the vault.
-      const privacy = SessionPrivacy.forNewSession(this.config, sessionId);
-      const info: RequestInfo = {
-        text: privacy.redactUserText(request.text),
-        user: request.user ?? null,
-        metadata: request.metadata ? privacy.redactUserValue(request.metadata) : null,
-      };
-      // A fork's attachments are its original's (docs/run-control.md), copied from the original's workspace and checked.
-      const requested = request.attachments ?? (fork ? attachmentsOf(this.config, fork.original.session) : undefined);
-      // Into the workspace before the journal names them, so every session that exists has them (docs/attachments.md).
-      const attachments =
-        requested && requested.files.length > 0
-          ? await receiveAttachments(this.config, this.deps.store, sessionId, requested, privacy, signal)
-          : null;
-      const sessionRecord: SessionRecord = {
-        v: JOURNAL_FORMAT,
-        type: 'session',
-        session_id: sessionId,
-        request_id: request.requestId,
-        request: info,
-        source_file: request.sourceFile,
-        claimed_path: request.claimedPath,
-        created_at: createdAt.toISOString(),
-        entry_agent:
-          request.entryAgent ??
-          (fork && fork.lineage.from > 1 ? fork.original.session.entry_agent : snapshot.entryAgent),
-        ...(request.delegation ? { delegation: request.delegation } : {}),
-        ...(attachments ? { attachments } : {}),
-        ...(fork && request.fork
-          ? {
-              lineage: fork.lineage,
-              fork: {
-                control_id: request.fork.controlId,
-                claimed_by: request.fork.claimedBy,
-                claimed_at: request.fork.claimedAt,
-                source_file: request.fork.sourceFile,
-              },
-            }
-          : {}),
-      };
-      const stored = await this.deps.store.create(sessionRecord);
-      const active: ActiveSession = {
-        stored,
-        state: initialState(sessionRecord),
-        commitQueue: Promise.resolve(),
-        privacy,
-      };
-      privacy.folderCreated();
-      // A request folder's request file is redacted in place; its attachments stay as delivered (evidence).
-      const requestFile = request.attachments?.requestFile;
-      if (request.claimedPath)
-        privacy.redactFile(requestFile ? path.join(request.claimedPath, requestFile) : request.claimedPath);
-      this.deps.log?.info('session started', {
-        session: sessionId,
-        request: request.requestId,
-        source: request.sourceFile,
-      });
-      this.deps.events?.emit('session_started', {
-        sessionId,
-        requestId: request.requestId,
-        user: request.user ?? null,
-        entryAgent: sessionRecord.entry_agent,
-      });
+      const { active, fork, forkRefusal } = await createSession(
+        this.deps,
+        this.forks,
+        request,
+        { sessionId, createdAt, entryAgent: snapshot.entryAgent },
+        signal,
+      );
       if (request.recoveredSince !== undefined)
         await voidLostMessages(
           active,

@@ -3,16 +3,11 @@
  * recovery. Routing is read from the records, never the current governance: a hot reload cannot change the past.
  */
 import { argumentsSha256 } from '../message/canonical-json.js';
-import { sha256Hex } from '../sha256-hex.js';
-import { stringifyJson } from '../message/json-text.js';
-import type { PlanTask } from '../message/plan.js';
-import type { SentientMessage } from '../message/sentient-message.js';
 import type {
   ControlRecord,
   JournalRecord,
   MessageRecord,
   SessionRecord,
-  StepKind,
   UsageFigures,
 } from '../store/session-journal.js';
 import type {
@@ -22,6 +17,7 @@ import type {
   ToolResultRecord,
 } from '../store/tool-journal-records.js';
 import { GovflowError } from '../errors.js';
+import { chainStep, skippedTasks, type PendingStep, type PlanState } from './session-steps.js';
 
 /** One model turn of a tool loop, with the results journaled so far. */
 export interface ToolLoopTurn {
@@ -35,24 +31,6 @@ export interface ToolLoopTurn {
 export interface ToolLoopState {
   agent: string;
   turns: ToolLoopTurn[];
-}
-
-/** A step the session has to run next. */
-export interface PendingStep {
-  agent: string;
-  input: { source: string; content: unknown };
-  parentMessageId: string | null;
-  kind: Exclude<StepKind, 'limit'>;
-  taskId: string | null;
-  planMessageId: string | null;
-}
-
-export interface PlanState {
-  messageId: string;
-  agent: string;
-  next: string | null;
-  tasks: PlanTask[];
-  results: Map<string, SentientMessage>;
 }
 
 export interface SessionState {
@@ -110,18 +88,6 @@ export interface SessionState {
 
 export function emptyUsage(): UsageFigures {
   return { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cost_usd: 0 };
-}
-
-function isMessage(value: unknown): value is SentientMessage {
-  return typeof value === 'object' && value !== null && 'output' in value && 'agent' in value && 'status' in value;
-}
-
-/** "Same agent with the same input": a message input counts by who sent it and what it said. */
-export function loopKeyOf(agent: string, input: { source: string; content: unknown }): string {
-  const content = isMessage(input.content)
-    ? { from: input.content.agent.name, status: input.content.status.code, output: input.content.output }
-    : input.content;
-  return `${agent}:${sha256Hex(`${input.source}\0${stringifyJson(content)}`).slice(0, 32)}`;
 }
 
 export function initialState(session: SessionRecord): SessionState {
@@ -309,60 +275,6 @@ function applyMessage(state: SessionState, record: MessageRecord): void {
   if (message.next_agent.name)
     state.cursor = chainStep(message.next_agent.name, message.agent.name, message, message.message_id);
   else state.final = record;
-}
-
-/** A step of the chain (not a plan task): `agent` answers `content` from `source`. */
-export function chainStep(
-  agent: string,
-  source: string,
-  content: unknown,
-  parentMessageId: string | null,
-): PendingStep {
-  return { agent, input: { source, content }, parentMessageId, kind: 'chain', taskId: null, planMessageId: null };
-}
-
-function succeeded(message: SentientMessage | undefined): boolean {
-  return message !== undefined && (message.status.code === 'success' || message.status.code === 'partial');
-}
-
-/** Tasks that can never run because a dependency did not succeed (directly or transitively). */
-export function skippedTasks(plan: PlanState): Set<string> {
-  const skipped = new Set<string>();
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const task of plan.tasks) {
-      if (skipped.has(task.id) || plan.results.has(task.id)) continue;
-      const blocked = task.depends_on.some(
-        (id) => skipped.has(id) || (plan.results.has(id) && !succeeded(plan.results.get(id))),
-      );
-      if (blocked) {
-        skipped.add(task.id);
-        changed = true;
-      }
-    }
-  }
-  return skipped;
-}
-
-/** Tasks whose dependencies all succeeded and that have no result yet. */
-export function readyTasks(plan: PlanState): PlanTask[] {
-  return plan.tasks.filter(
-    (task) => !plan.results.has(task.id) && task.depends_on.every((id) => succeeded(plan.results.get(id))),
-  );
-}
-
-export function taskStep(plan: PlanState, task: PlanTask): PendingStep {
-  const dependencies: Record<string, unknown> = {};
-  for (const id of task.depends_on) dependencies[id] = plan.results.get(id)?.output.content ?? null;
-  return {
-    agent: task.agent,
-    input: { source: plan.agent, content: { task_id: task.id, instruction: task.instruction, dependencies } },
-    parentMessageId: plan.messageId,
-    kind: 'task',
-    taskId: task.id,
-    planMessageId: plan.messageId,
-  };
 }
 
 function settlePlanIfDone(state: SessionState): void {

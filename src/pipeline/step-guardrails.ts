@@ -7,7 +7,7 @@ import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { GuardrailTrigger } from '../privacy/guardrail-evaluator.js';
 import type { ActiveSession } from './message-commit.js';
-import type { PendingStep } from './session-state.js';
+import type { PendingStep } from './session-steps.js';
 import type { ToolResultGuard } from './tool-loop.js';
 
 /** The step's input as the model may see it, or the failure an `intervene` rule asks for. */

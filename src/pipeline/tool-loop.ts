@@ -6,7 +6,7 @@
 import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { LlmToolCall, LlmToolOffer, LlmToolTurn } from '../llm/provider.js';
-import { JOURNAL_FORMAT } from '../store/session-journal.js';
+import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import { DELEGATE_TOOL_NAME, delegateOffer, type Delegations } from './delegation.js';
 import type {
   ApprovalRequestRecord,

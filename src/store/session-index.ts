@@ -16,11 +16,11 @@ import {
   type ListingPage,
   type ListingQuery,
   type SessionListing,
+  type SessionRow,
   type SessionSummary,
   type StatusCounts,
   summaryOf,
 } from './session-listing.js';
-import type { SessionRow } from './session-reads.js';
 
 const SCAN_SLICE = 500;
 const ENDED = new Set(['success', 'partial', 'failed', 'cancelled']);

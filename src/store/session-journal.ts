@@ -6,28 +6,11 @@ import { existsSync, readFileSync, readdirSync, truncateSync } from 'node:fs';
 import type { NotRepeatedCall, ToolAuditLines, ToolJournalRecord } from './tool-journal-records.js';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { errorCode, GovflowError } from '../errors.js';
+import { errorCode } from '../errors.js';
+import { JOURNAL_FORMAT, JournalFormatError, SUPPORTED_JOURNAL_VERSIONS } from './journal-format.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
 import type { AttachmentInfo, SessionAttachments } from './attachment-records.js';
-
-/** Version of journal records and manifests; bump with a reader for the old one. */
-export const JOURNAL_FORMAT = 1 as const;
-
-/** Journal versions this govflow reads, each with a frozen journal under test/fixtures/journal/v<N>/. */
-export const SUPPORTED_JOURNAL_VERSIONS: readonly number[] = [1];
-
-/** A journal line this govflow cannot read (damage, a hand edit, a newer govflow): never cut, named by file and line. */
-export class JournalFormatError extends GovflowError {
-  override readonly name = 'JournalFormatError';
-  constructor(
-    message: string,
-    readonly file: string,
-    readonly line: number,
-  ) {
-    super('audit', `${file}:${line}: ${message}`);
-  }
-}
 
 export interface RequestInfo {
   text: string;
@@ -154,15 +137,8 @@ export interface MessageRecord {
   attachments?: AttachmentInfo[];
 }
 
-/**
- * An operator's act on a session (docs/run-control.md): a cancel of this session, or the fork,
- * retry or re-run that made it (then its first record after the session record). It has an audit
- * entry of its own, which is not a message.
- */
-export interface ControlRecord {
-  v: typeof JOURNAL_FORMAT;
-  type: 'control';
-  action: 'cancel' | 'fork' | 'retry' | 'rerun';
+/** What names an operator's control and who sent it, as its record, a queued cancel and a fork's request write it. */
+export interface ControlFields {
   /** The operator entry's `[MESSAGE_ID]`; made from the claim, so a control applied again after a crash is known. */
   control_id: string;
   /** Who acted: the HTTP token's user, or the control file's owner. */
@@ -170,10 +146,21 @@ export interface ControlRecord {
   /** A `by` the control file claimed: kept, not trusted. */
   claimed_by: string | null;
   reason: string | null;
-  at: string;
   /** When the control was claimed: after it, no model or tool call of the session starts. */
   claimed_at: string;
   source_file: string;
+}
+
+/**
+ * An operator's act on a session (docs/run-control.md): a cancel of this session, or the fork,
+ * retry or re-run that made it (then its first record after the session record). It has an audit
+ * entry of its own, which is not a message.
+ */
+export interface ControlRecord extends ControlFields {
+  v: typeof JOURNAL_FORMAT;
+  type: 'control';
+  action: 'cancel' | 'fork' | 'retry' | 'rerun';
+  at: string;
   /** The claimed control file, archived when the session ends; null when it was archived already. */
   claimed_path: string | null;
   governance_hash: string;

@@ -8,7 +8,6 @@
 import { GovflowError } from '../errors.js';
 import { isoInTimeZone } from '../message/zoned-time.js';
 import type { Lineage } from './session-journal.js';
-import type { SessionRow } from './session-reads.js';
 
 /** The statuses a listed session can have (SPEC §18). */
 export const LISTING_STATUSES = ['queued', 'running', 'paused', 'success', 'partial', 'failed', 'cancelled'] as const;
@@ -19,6 +18,33 @@ export const MAX_LIST_LIMIT = 1000;
 
 /** Where a session made by fork, retry or rerun comes from (the `lineage` of its session record and result). */
 export type SessionLineage = Lineage;
+
+/** One session as the listings and the web view's sessions page hold it. */
+export interface SessionRow {
+  sessionId: string;
+  requestId: string;
+  /** As SPEC §18 lists it: queued, running, paused, success, partial, failed, cancelled. */
+  status: ListingStatus;
+  /** The finer state, lower case (running, halted_cost, …; queued while it waits). */
+  state: string;
+  user: string;
+  requestText: string;
+  /** Agents known to have answered (the current one, and every one seen live), for the search. */
+  agents: string[];
+  /** Session id, request id, request text and agents, lower case: what the search looks in. */
+  searchText: string;
+  currentAgent: string | null;
+  messages: number;
+  /** When the request was accepted (ISO, UTC): the listing's order and `since` key, fixed from queued to ended. */
+  acceptedAt: string;
+  /** When its session started (ISO, UTC); null while queued. */
+  startedAt: string | null;
+  /** When it ended (ISO, UTC); null while queued, running or paused. */
+  finishedAt: string | null;
+  updatedAt: string;
+  costUsd: number;
+  lineage: SessionLineage | null;
+}
 
 /** One listed session: the keys of `govflow sessions --json` and `GET /v1/sessions`. */
 export interface SessionSummary {

@@ -8,34 +8,7 @@ import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
 import { SessionJournal, type JournalRecord } from './session-journal.js';
 import { archivedResult, sessionFolder } from './session-retention.js';
-import type { ListingStatus, SessionLineage, SessionListing } from './session-listing.js';
-
-/** One session as the listings (session-listing.ts) and the web view's sessions page hold it. */
-export interface SessionRow {
-  sessionId: string;
-  requestId: string;
-  /** As SPEC §18 lists it: queued, running, paused, success, partial, failed, cancelled. */
-  status: ListingStatus;
-  /** The finer state, lower case (running, halted_cost, …; queued while it waits). */
-  state: string;
-  user: string;
-  requestText: string;
-  /** Agents known to have answered (the current one, and every one seen live), for the search. */
-  agents: string[];
-  /** Session id, request id, request text and agents, lower case: what the search looks in. */
-  searchText: string;
-  currentAgent: string | null;
-  messages: number;
-  /** When the request was accepted (ISO, UTC): the listing's order and `since` key, fixed from queued to ended. */
-  acceptedAt: string;
-  /** When its session started (ISO, UTC); null while queued. */
-  startedAt: string | null;
-  /** When it ended (ISO, UTC); null while queued, running or paused. */
-  finishedAt: string | null;
-  updatedAt: string;
-  costUsd: number;
-  lineage: SessionLineage | null;
-}
+import type { SessionListing, SessionRow } from './session-listing.js';
 
 export interface SessionReads {
   prefetch(ids: { requestId?: string; sessionId?: string }): Promise<void>;
@@ -65,15 +38,19 @@ export interface SessionReads {
    */
   sessionStanding?(sessionId: string): Promise<SessionStanding | null>;
   /** Unfinished sessions of a shared store, for a bulk cancel (oldest first); without it the root's files are read. */
-  unfinishedSessions?(): Promise<
-    Array<{
-      sessionId: string;
-      requestId: string;
-      user: string;
-      status: 'running' | 'paused' | 'queued';
-      createdAt: string;
-    }>
-  >;
+  unfinishedSessions?(): Promise<CancelTarget[]>;
+}
+
+/** Where a session a cancel can still reach stands. */
+export type CancellableStatus = 'running' | 'paused' | 'queued';
+
+/** An unfinished session as a bulk cancel matches it (docs/run-control.md). */
+export interface CancelTarget {
+  sessionId: string;
+  requestId: string;
+  user: string;
+  status: CancellableStatus;
+  createdAt: string;
 }
 
 /** A session as a control sees it: whose, and whether it can still be cancelled (queued, running, paused). */

@@ -3,7 +3,7 @@
  * model turn's calls (written before any runs), each result (before the next turn), approvals.
  * A call whose result is journaled is never run again.
  */
-import type { JOURNAL_FORMAT } from './session-journal.js';
+import type { JOURNAL_FORMAT } from './journal-format.js';
 
 /** The lines an acting agent's audit entry adds after its own (src/audit/tool-audit-lines.ts writes them). */
 export interface ToolAuditLines {

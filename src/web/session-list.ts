@@ -1,5 +1,5 @@
 /** The sessions page's query over the listing's rows (store/session-index.ts), in memory: status, search, page numbers. */
-import type { SessionRow } from '../store/session-reads.js';
+import type { SessionRow } from '../store/session-listing.js';
 
 export interface SessionQuery {
   status: string | null;

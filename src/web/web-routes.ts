@@ -16,7 +16,7 @@ import { LISTING_STATUSES } from '../store/session-listing.js';
 import { querySessions, type SessionPage, type SessionQuery } from './session-list.js';
 import { renderQueuedBody, renderSessionBody } from './session-page.js';
 import { controlBody, controlNotice, forwardedCredentials, UI_ACTIONS } from './session-actions.js';
-import { isSessionId } from '../intake/request-file.js';
+import { isSessionId } from '../intake/request-ids.js';
 import { escapeHtml, liveUpdates, renderPage, statusBadge, WEB_CONTENT_SOURCES } from './web-page.js';
 
 export const UI_COOKIE = 'govflow_token';

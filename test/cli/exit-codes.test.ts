@@ -21,7 +21,7 @@ import { ReplyRejectedError, SessionInterruptedError } from '../../src/pipeline/
 import { PiiTextError } from '../../src/privacy/pii-redactor.js';
 import { UserRegexError } from '../../src/config/user-regex.js';
 import { DiskWaitAbandonedError } from '../../src/store/disk-waits.js';
-import { JournalFormatError } from '../../src/store/session-journal.js';
+import { JournalFormatError } from '../../src/store/journal-format.js';
 import { ToolCallError } from '../../src/tools/tool-contract.js';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { cleanupAll, makeRoot, runCli as runGovflowProcess } from '../daemon/daemon-helpers.js';

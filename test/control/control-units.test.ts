@@ -11,12 +11,8 @@ import { forkPoint, retryPoint } from '../../src/pipeline/fork-point.js';
 import { operatorAuditInput } from '../../src/pipeline/operator-entry.js';
 import { cancelOf, RunControls, type CancelOrder } from '../../src/pipeline/run-controls.js';
 import { foldRecords } from '../../src/pipeline/session-state.js';
-import {
-  JOURNAL_FORMAT,
-  type ControlRecord,
-  type JournalRecord,
-  type SessionRecord,
-} from '../../src/store/session-journal.js';
+import type { ControlRecord, JournalRecord, SessionRecord } from '../../src/store/session-journal.js';
+import { JOURNAL_FORMAT } from '../../src/store/journal-format.js';
 import { makeMessage } from '../audit/audit-test-helpers.js';
 
 const parse = (document: unknown) => parseRequestFile('c.json', Buffer.from(JSON.stringify(document)), 1_000_000);

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  generateRequestId,
-  isIgnoredName,
-  parseRequestFile,
-  REQUEST_ID_PATTERN,
-  type ParsedRequestFile,
-} from '../../src/intake/request-file.js';
+import { isIgnoredName, parseRequestFile, type ParsedRequestFile } from '../../src/intake/request-file.js';
+import { generateRequestId, REQUEST_ID_PATTERN } from '../../src/intake/request-ids.js';
 import { claimNameFor, generatedRequestIdFor, originalNameOf, parseClaimName } from '../../src/intake/claim-name.js';
 
 const MAX = 1024;

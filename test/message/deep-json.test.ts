@@ -10,7 +10,7 @@ import { parseRequestFile } from '../../src/intake/request-file.js';
 import { jsonTextDepth, jsonValueDepth } from '../../src/message/json-depth.js';
 import { stringifyIteratively, stringifyJson } from '../../src/message/json-text.js';
 import { parseModelOutput } from '../../src/message/message-parser.js';
-import { loopKeyOf } from '../../src/pipeline/session-state.js';
+import { loopKeyOf } from '../../src/pipeline/session-steps.js';
 
 const HUNDRED_THOUSAND = 100_000;
 

@@ -8,19 +8,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntryInput } from '../../src/store/session-store.js';
-import {
-  JOURNAL_FORMAT,
-  JournalFormatError,
-  type ControlRecord,
-  type CrashRecord,
-  type ExchangeRecord,
-  type FinishedRecord,
-  type JournalRecord,
-  type MessageRecord,
-  type ReplyRecord,
-  type SessionRecord,
-  type VoidRecord,
+import type {
+  ControlRecord,
+  CrashRecord,
+  ExchangeRecord,
+  FinishedRecord,
+  JournalRecord,
+  MessageRecord,
+  ReplyRecord,
+  SessionRecord,
+  VoidRecord,
 } from '../../src/store/session-journal.js';
+import { JOURNAL_FORMAT, JournalFormatError } from '../../src/store/journal-format.js';
 import type { ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from '../../src/store/tool-journal-records.js';
 import { makeMessage } from '../audit/audit-test-helpers.js';
 import { operatorAuditInput } from '../../src/pipeline/operator-entry.js';

@@ -15,12 +15,8 @@ import { loadConfig } from '../../src/config/config-loader.js';
 import { GovernanceSource } from '../../src/daemon/governance-source.js';
 import { SessionRunner } from '../../src/pipeline/session-runner.js';
 import { FilesSessionStore } from '../../src/store/files-session-store.js';
-import {
-  JOURNAL_FORMAT,
-  SessionJournal,
-  type MessageRecord,
-  type SessionRecord,
-} from '../../src/store/session-journal.js';
+import { SessionJournal, type MessageRecord, type SessionRecord } from '../../src/store/session-journal.js';
+import { JOURNAL_FORMAT } from '../../src/store/journal-format.js';
 import { makeMessage } from '../audit/audit-test-helpers.js';
 import {
   REQUEST_TEXT,
