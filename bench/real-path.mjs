@@ -22,13 +22,16 @@
  * Targets: CPU per call ≤ 2.0× the SDK floor on the HTTP path and on the file path (issue 41;
  * issue 27 asked 1.5× on HTTP); ≤ 1.3× streamText with event streams (27); peak RSS ≤ 150 MB at
  * concurrency 16; at 500 in flight wall ≤ 1.3× ideal and RSS ≤ 1 GB (27).
- * BENCH_REAL_PROFILE=DIR writes each daemon's CPU profile there (bench/cpu-profile-summary.mjs).
+ * BENCH_REAL_PROFILE=DIR profiles each daemon and each floor (DIR/<node>-<path>-<round>/govflow and
+ * /floor; bench/cpu-profile-summary.mjs reads one) and prints where the last round's CPU went per
+ * call, by part (govflow, AI SDK, zod, Node, GC…); profiling itself adds CPU to both sides.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { summarizeProfile } from './cpu-profile-summary.mjs';
 import { measureSdkFloor } from './sdk-floor.mjs';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -71,15 +74,13 @@ async function main() {
   const rssMb = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
   /** `govflow start` on a fresh root; resolves once its ready line is out (naming the HTTP address when `http`). */
-  async function startGovflow(fake, concurrency, http) {
+  async function startGovflow(fake, concurrency, http, profileDir) {
     const root = makeExampleRoot(
       `intake: { concurrency: ${concurrency} }\n${http ? 'http: { listen: "127.0.0.1:0" }\n' : ''}${fake.providerYaml}`,
     );
     roots.push(root);
     // Its operational log (stderr) is read and dropped, as a terminal or journald would take it.
-    const profile = process.env.BENCH_REAL_PROFILE
-      ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_REAL_PROFILE]
-      : [];
+    const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
     const child = spawn(process.execPath, [...profile, CLI, 'start', '--root', root], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -150,7 +151,7 @@ async function main() {
 
   /** One path measured on a fresh daemon: CPU per call, wall, RSS, and the request bodies it sent. */
   async function measured(fake, concurrency, requests, options = {}) {
-    const daemon = await startGovflow(fake, concurrency, !options.files);
+    const daemon = await startGovflow(fake, concurrency, !options.files, options.profileDir);
     try {
       await batch(daemon, 'warm', Math.min(concurrency, 32), options);
       await fake.captured?.();
@@ -193,13 +194,20 @@ async function main() {
     { key: 'events', label: 'HTTP with event streams', options: { events: true } },
   ];
   const rounds = [];
+  const PROFILES = process.env.BENCH_REAL_PROFILE;
+  const profileDir = (key, index, who) =>
+    PROFILES && path.join(PROFILES, `node${process.versions.node.split('.')[0]}-${key}-round${index + 1}`, who);
   for (let index = 0; index < ROUNDS; index++) {
     const fake = await startFakeModel(answers, 100, { capture: true });
     const row = {};
     try {
       for (const { key, options } of PATHS) {
-        const govflow = await measured(fake, 16, REQUESTS, options);
-        const floor = await measureSdkFloor(govflow.bodies, fake, 16, 32 * CALLS_PER_REQUEST);
+        const govflow = await measured(fake, 16, REQUESTS, {
+          ...options,
+          profileDir: profileDir(key, index, 'govflow'),
+        });
+        const floorProfile = profileDir(key, index, 'floor');
+        const floor = await measureSdkFloor(govflow.bodies, fake, 16, 32 * CALLS_PER_REQUEST, floorProfile);
         row[key] = { govflow, floor, ratio: govflow.cpuMsPerCall / floor.cpuMsPerCall };
       }
     } finally {
@@ -235,6 +243,24 @@ async function main() {
       },
     );
   figures.push({ name: 'govflow: peak RSS at concurrency 16', unit: 'MB', median: round(peakRss, 0) });
+  if (PROFILES) {
+    // Whole processes, start and warm-up included, over every call each made; idle left out.
+    const calls = (32 + REQUESTS) * CALLS_PER_REQUEST;
+    const partsPerCall = (dir) => {
+      const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+      const { parts } = summarizeProfile(JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
+      return new Map(parts.filter(({ name }) => name !== 'idle').map(({ name, ms }) => [name, ms / calls]));
+    };
+    console.log(`  where the CPU goes, ms per call (round ${ROUNDS}, profiled, start included): govflow | floor`);
+    for (const { key, label } of PATHS) {
+      const govflow = partsPerCall(profileDir(key, ROUNDS - 1, 'govflow'));
+      const floor = partsPerCall(profileDir(key, ROUNDS - 1, 'floor'));
+      console.log(
+        `    ${label}: ` +
+          [...govflow].map(([name, ms]) => `${name} ${round2(ms)} | ${round2(floor.get(name))}`).join(', '),
+      );
+    }
+  }
   const nodeMajor = process.versions.node.split('.')[0];
   targets.push(
     ...[

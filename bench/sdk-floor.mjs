@@ -123,19 +123,30 @@ function firstDifference(left, right) {
 /**
  * Replays `bodies` (what govflow sent, as captured) through the SDK alone in a child process on
  * this Node, against `fake` (started with capture on), `concurrency` at a time after `warmCalls`
- * unmeasured ones. Returns the SDK's
+ * unmeasured ones (its CPU profile written into `profileDir` when given). Returns the SDK's
  * CPU per call; throws unless the SDK sent byte-identical bodies (compared as multisets).
  */
-export async function measureSdkFloor(bodies, fake, concurrency, warmCalls) {
+export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, profileDir) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-floor-'));
   try {
     const file = path.join(folder, 'bodies.json');
     writeFileSync(file, JSON.stringify(bodies));
     await fake.captured(); // forget what came before
     const result = await new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [SCRIPT, file, fake.baseUrl, String(concurrency), String(warmCalls)], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
+          SCRIPT,
+          file,
+          fake.baseUrl,
+          String(concurrency),
+          String(warmCalls),
+        ],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       let out = '';
       child.stdout.on('data', (data) => (out += data));
       child.on('close', (code) =>
