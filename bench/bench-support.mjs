@@ -203,16 +203,16 @@ process.on('exit', () => fakeServers.forEach((child) => child.kill('SIGKILL')));
  * section that points `kind: openai-compatible` at it; `stats()` counts the calls;
  * `firstSeen()` maps each `[bench-request ID]` marker in a prompt to when its first call arrived
  * (ms on the clock of performance.timeOrigin + performance.now(), which processes share).
- * Killed by `stop()` or when this process exits.
+ * `capture` keeps every request body for `captured()`. Killed by `stop()` or when this process exits.
  */
-export async function startFakeModel(answers, latencyMs) {
+export async function startFakeModel(answers, latencyMs, { capture = false } = {}) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-fake-'));
   const answersFile = path.join(folder, 'answers.json');
   writeFileSync(answersFile, JSON.stringify(answers));
   const child = spawn(
     process.execPath,
     [path.join(REPOSITORY_ROOT, 'bench', 'fake-openai-server.mjs'), answersFile, String(latencyMs)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_FAKE_CAPTURE: capture ? '1' : '0' } },
   );
   fakeServers.add(child);
   child.once('exit', () => fakeServers.delete(child));
@@ -234,6 +234,8 @@ export async function startFakeModel(answers, latencyMs) {
     stats: () => get('/stats'),
     firstSeen: () => get('/first-seen'),
     markers: () => get('/markers'),
+    /** The request bodies received since the last call (with `capture`), as sent. */
+    captured: () => get('/captured'),
     stop() {
       child.kill('SIGKILL');
     },

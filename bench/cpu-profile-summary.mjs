@@ -38,7 +38,29 @@ export function summarizeProfile(profile, top = 25) {
       .sort((left, right) => right[1] - left[1])
       .slice(0, top)
       .map(([name, ms]) => ({ name, ms: Math.round(ms * 10) / 10, share: Math.round((ms / totalMs) * 1000) / 10 }));
-  return { totalMs: Math.round(totalMs), functions: sorted(functions), files: sorted(files) };
+  return { totalMs: Math.round(totalMs), functions: sorted(functions), files: sorted(files), parts: partsOf(files) };
+}
+
+/** Which part of the process a file's self time belongs to (where a model call's CPU goes). */
+const PARTS = [
+  ['idle', (file) => file === '(idle)'],
+  ['garbage collector', (file) => file === '(garbage collector)'],
+  ['govflow', (file) => file.startsWith('dist/')],
+  ['AI SDK', (file) => /^node_modules\/(ai|@ai-sdk\/[^/]+)\//.test(file)],
+  ['zod', (file) => file.startsWith('node_modules/zod/')],
+  ['other packages', (file) => file.startsWith('node_modules/')],
+  ['Node (node:*)', (file) => file.startsWith('node:')],
+  ['program, native and other', () => true],
+];
+
+/** Self time per part (PARTS), in milliseconds, in PARTS order. */
+function partsOf(files) {
+  const totals = new Map(PARTS.map(([name]) => [name, 0]));
+  for (const [file, ms] of files) {
+    const [name] = PARTS.find(([, matches]) => matches(file));
+    totals.set(name, totals.get(name) + ms);
+  }
+  return [...totals].map(([name, ms]) => ({ name, ms: Math.round(ms * 10) / 10 }));
 }
 
 function shortUrl(url) {

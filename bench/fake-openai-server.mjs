@@ -13,7 +13,9 @@
  * call arrived (performance.timeOrigin + performance.now(), a clock other processes share);
  * `GET /markers` gives per marker its calls, the first arrival and when a call's connection was
  * closed by the client before its answer (a cancel: bench/cancel-latency.mjs holds every call
- * with a LATENCY_MS longer than the run).
+ * with a LATENCY_MS longer than the run). With BENCH_FAKE_CAPTURE=1 it keeps every request body
+ * as the bytes arrived (UTF-8) and `GET /captured` hands them over as a JSON array, then forgets
+ * them: bench/sdk-floor.mjs replays govflow's own requests and checks it sent the same bytes.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -25,6 +27,8 @@ const firstSeen = {};
 /** marker → { calls, first, closed: [times a call was closed unanswered] } */
 const markers = {};
 const MARKER = /\[bench-request ([\w-]+)\]/;
+const capture = process.env.BENCH_FAKE_CAPTURE === '1';
+let captured = [];
 const usage = { prompt_tokens: 900, completion_tokens: 120, total_tokens: 1020 };
 
 function answerFor(body) {
@@ -63,6 +67,12 @@ function streamed(response, model, text) {
 }
 
 const server = createServer((request, response) => {
+  if (request.method === 'GET' && request.url === '/captured') {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(captured));
+    captured = [];
+    return;
+  }
   if (request.method === 'GET' && ['/stats', '/first-seen', '/markers'].includes(request.url)) {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(request.url === '/stats' ? stats : request.url === '/markers' ? markers : firstSeen));
@@ -72,7 +82,9 @@ const server = createServer((request, response) => {
   const parts = [];
   request.on('data', (part) => parts.push(part));
   request.on('end', () => {
-    const body = JSON.parse(Buffer.concat(parts).toString('utf8'));
+    const text = Buffer.concat(parts).toString('utf8');
+    if (capture) captured.push(text);
+    const body = JSON.parse(text);
     const marker = (body.messages ?? [])
       .map((message) =>
         message.role === 'user' && typeof message.content === 'string' ? MARKER.exec(message.content)?.[1] : undefined,
@@ -83,9 +95,9 @@ const server = createServer((request, response) => {
     if (seen) seen.calls += 1;
     stats.calls += 1;
     if (body.stream === true) stats.streamed += 1;
-    const text = answerFor(body);
+    const answer = answerFor(body);
     const timer = setTimeout(
-      () => (body.stream === true ? streamed : plain)(response, body.model ?? 'bench-model', text),
+      () => (body.stream === true ? streamed : plain)(response, body.model ?? 'bench-model', answer),
       latencyMs,
     );
     response.on('close', () => {

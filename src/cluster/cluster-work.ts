@@ -213,8 +213,9 @@ export class ClusterWork implements WorkSource {
     this.intake = intake;
     const { events } = this.context.runtime;
     for (const name of EVENT_NAMES) events.on(name, (payload) => this.events.emit(name, payload as never));
-    // A session's chunks may be read on another daemon of the cluster: every call here streams.
-    events.readChunks(null);
+    // Model text streams only where its session runs (remote-session-events.ts): a call here
+    // streams while an HTTP client of this daemon reads that session's chunks, else it generates.
+    events.followChunkReaders(this.events);
     this.projection = new ChainProjection(
       cluster.pool,
       cluster.schema,

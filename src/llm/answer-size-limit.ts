@@ -5,6 +5,7 @@
  * wraps any provider.
  */
 import { GovflowError } from '../errors.js';
+import { nodeHttpFetch } from './node-http-fetch.js';
 import { wrapProvider, type LlmProvider, type LlmRequest, type LlmResponse } from './provider.js';
 
 /** Characters of the cut answer kept on the error (shown to the model in the repair prompt). */
@@ -81,10 +82,15 @@ export function wholeBodyLimit(answerLimitBytes: number): number {
  * A `fetch` whose bodies stop with AnswerTooLargeError past `maxBodyBytes` (counted as read when
  * the length is unknown or compressed; refused unread when it declares more). Event streams pass
  * through: the adapter counts their text, and their framing would make a body count meaningless.
+ * `baseFetch` sends the request: the keep-alive node:http client unless a test gives another.
  */
-export function cappedFetch(maxBodyBytes: number, answerLimitBytes: number): typeof fetch {
+export function cappedFetch(
+  maxBodyBytes: number,
+  answerLimitBytes: number,
+  baseFetch: typeof fetch = nodeHttpFetch,
+): typeof fetch {
   return async (input, init) => {
-    const response = await fetch(input, init);
+    const response = await baseFetch(input, init);
     const type = response.headers.get('content-type') ?? '';
     if (response.body === null || type.includes('text/event-stream')) return response;
     const length = response.headers.get('content-length');

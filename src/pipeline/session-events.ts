@@ -119,12 +119,25 @@ export class SessionEvents {
     };
   }
 
-  /** True while someone reads this session's live chunks (see readChunks). */
+  /** True while someone reads this session's live chunks (see readChunks), here or on the bus followed. */
   readsChunks(sessionId: string): boolean {
-    return this.chunkReaders.has(sessionId) || this.chunkReaders.has(EVERY_SESSION);
+    return (
+      this.chunkReaders.has(sessionId) ||
+      this.chunkReaders.has(EVERY_SESSION) ||
+      (this.followed?.readsChunks(sessionId) ?? false)
+    );
+  }
+
+  /**
+   * Counts the chunk readers of `other` as this bus's own (cluster mode: the HTTP streams listen on
+   * a bus of their own that this one feeds), so a call streams exactly when a stream reads it.
+   */
+  followChunkReaders(other: SessionEvents): void {
+    if (other !== this) this.followed = other;
   }
 
   private readonly chunkReaders = new Map<string | symbol, number>();
+  private followed: SessionEvents | null = null;
 }
 
 const EVERY_SESSION = Symbol('every session');

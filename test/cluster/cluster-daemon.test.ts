@@ -328,6 +328,8 @@ describe.skipIf(!pg)('cluster daemon: HTTP API from the store', () => {
     });
     expect(submitted.status).toBe(202);
     const { session_id: sessionId } = (await submitted.json()) as { session_id: string };
+    // Read where the session runs, its model text streams (only the calls begun once this reads).
+    const streamA = fetch(`${apiA}/v1/requests/http-1/events`).then((response) => response.text());
     const daemonA = readFileSync(path.join(rootA, 'system', 'state', 'cluster-daemon-id'), 'utf8').trim();
     await waitFor(
       'A to lease the session',
@@ -351,6 +353,9 @@ describe.skipIf(!pg)('cluster daemon: HTTP API from the store', () => {
     expect(sequences).toEqual([1, 2, 3, 4, 5, 6]);
     expect(text).toMatch(/event: session_finished\ndata: \{"session_id":"[^"]+","status":"success"\}/);
     expect(text).not.toMatch(/event: content_chunk/); // model text streams only where the session runs
+    const textA = await streamA;
+    expect(textA).toMatch(/event: session_finished/);
+    expect(textA).toMatch(/event: content_chunk\ndata: \{"agent":"[a-z_]+","chunk":/);
     const result = await fetch(`${apiB}/v1/requests/http-1`);
     expect(result.status).toBe(200);
     expect(await result.json()).toMatchObject({

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SessionEventMap, SessionEventName } from '../../src/pipeline/session-events.js';
+import { SessionEvents, type SessionEventMap, type SessionEventName } from '../../src/pipeline/session-events.js';
 import {
   REQUEST_TEXT,
   auditEntries,
@@ -57,5 +57,22 @@ describe('session events', () => {
     expect(messages.map((message) => message.entryHash)).toEqual(hashes);
     expect(seen.filter((event) => event.name === 'step_started')).toHaveLength(6);
     expect(seen.filter((event) => event.name === 'model_call_finished')).toHaveLength(6);
+  });
+
+  it("a bus that follows another counts that bus's chunk readers (cluster mode: calls stream only while a stream reads)", () => {
+    const runnerBus = new SessionEvents();
+    const httpBus = new SessionEvents();
+    runnerBus.followChunkReaders(httpBus);
+    expect(runnerBus.readsChunks('session-1')).toBe(false);
+    const stopReading = httpBus.readChunks('session-1');
+    expect(runnerBus.readsChunks('session-1')).toBe(true);
+    expect(runnerBus.readsChunks('session-2')).toBe(false);
+    const ownReader = runnerBus.readChunks('session-2');
+    expect(runnerBus.readsChunks('session-2')).toBe(true);
+    expect(httpBus.readsChunks('session-2')).toBe(false);
+    stopReading();
+    ownReader();
+    expect(runnerBus.readsChunks('session-1')).toBe(false);
+    expect(runnerBus.readsChunks('session-2')).toBe(false);
   });
 });

@@ -1,0 +1,257 @@
+/**
+ * A keep-alive `fetch` over node:http and node:https for the model providers' calls (issue 41).
+ * Node's global fetch spends more CPU per call than the AI SDK itself does on a loopback model:
+ * WHATWG request and header objects, its own connection pool and parser on top of the socket.
+ * undici, which would let us tune that pool, is not a dependency of govflow (only the copy bundled
+ * inside Node behind `fetch`, and a transitive copy that is not ours to import), so this is built
+ * on Node's own HTTP client and two keep-alive Agents.
+ *
+ * It serves what the AI SDK's providers ask: a string or URL over http(s), a method, plain
+ * headers, a string or byte body and an AbortSignal. Everything else — a Request object, a stream
+ * or form body, a `redirect` mode other than follow, another scheme — goes to global fetch, and so
+ * does an answer that redirects (the request is sent again through fetch, which follows it), and
+ * every call when Node is told to use the environment's proxy (NODE_USE_ENV_PROXY, Node 24).
+ *
+ * Toward its caller it behaves as fetch does, so the provider layer's retry classification holds:
+ * a Response with status, headers and a body stream, gzip/deflate/br decoded as read; a failure
+ * before the answer rejects with TypeError('fetch failed') and the socket error as `cause`; a body
+ * broken midway errors with TypeError('terminated'); an abort destroys the socket (the server sees
+ * the call closed: a cancel reaches the model) and rejects, or errors the body, with the signal's
+ * reason. A socket kept alive that the server closed meanwhile is retried once on a new one, as
+ * Node's documentation advises.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+
+/**
+ * Connections per origin: above any `intake.concurrency` a model server would take (more calls
+ * wait for a socket); idle ones are closed at the server's Keep-Alive hint.
+ */
+export const MAX_SOCKETS_PER_ORIGIN = 1_024;
+/** Idle sockets kept per origin between waves of calls (Node's default). */
+export const MAX_FREE_SOCKETS_PER_ORIGIN = 256;
+
+const AGENT_OPTIONS = {
+  keepAlive: true,
+  maxSockets: MAX_SOCKETS_PER_ORIGIN,
+  maxFreeSockets: MAX_FREE_SOCKETS_PER_ORIGIN,
+  scheduling: 'lifo',
+} as const;
+const httpAgent = new http.Agent(AGENT_OPTIONS);
+const httpsAgent = new https.Agent(AGENT_OPTIONS);
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+const NORMALISED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+/** What a socket reused from the pool fails with when the server had closed it meanwhile. */
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+/** Node's fetch honours HTTP(S)_PROXY under NODE_USE_ENV_PROXY=1; this client leaves such calls to it. */
+const ENVIRONMENT_PROXY = process.env.NODE_USE_ENV_PROXY === '1';
+
+type FetchInput = Parameters<typeof fetch>[0];
+type FetchInit = NonNullable<Parameters<typeof fetch>[1]>;
+
+/** The request when this client serves it, else undefined (global fetch does). */
+function served(input: FetchInput, init: FetchInit | undefined): URL | undefined {
+  if (ENVIRONMENT_PROXY) return undefined;
+  const href = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
+  if (href === undefined || !URL.canParse(href)) return undefined;
+  const body = init?.body;
+  if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array))
+    return undefined;
+  if (init?.redirect !== undefined && init.redirect !== 'follow') return undefined;
+  if (init !== undefined && 'dispatcher' in init) return undefined;
+  const url = new URL(href);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  // fetch's own refusals (credentials in the URL, a body on GET/HEAD) keep fetch's own errors.
+  if (url.username !== '' || url.password !== '') return undefined;
+  if (body !== undefined && body !== null && /^(get|head)$/i.test(init?.method ?? 'GET')) return undefined;
+  return url;
+}
+
+/** A `fetch` over keep-alive node:http(s) Agents; global fetch for what it does not serve. */
+export const nodeHttpFetch = ((input: FetchInput, init?: FetchInit): Promise<Response> => {
+  const url = served(input, init);
+  if (url === undefined) return fetch(input, init);
+  return send(url, input, init ?? {}, true);
+}) as typeof fetch;
+
+/** The outgoing headers: the caller's, plus the defaults fetch would add. */
+function outgoingHeaders(given: FetchInit['headers'], body: string | Uint8Array | undefined): http.OutgoingHttpHeaders {
+  const headers: Record<string, string> = {};
+  if (given instanceof Headers || Array.isArray(given)) {
+    for (const [name, value] of given) headers[name.toLowerCase()] = value;
+  } else if (given) {
+    for (const name of Object.keys(given)) {
+      const value = given[name];
+      if (value !== undefined) headers[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
+    }
+  }
+  headers['accept'] ??= '*/*';
+  headers['accept-encoding'] ??= 'gzip, deflate, br';
+  if (body !== undefined) {
+    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    if (typeof body === 'string') headers['content-type'] ??= 'text/plain;charset=UTF-8';
+  }
+  return headers;
+}
+
+function responseHeaders(raw: string[]): Headers {
+  const headers = new Headers();
+  for (let index = 0; index + 1 < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!);
+  return headers;
+}
+
+/** The body as fetch reads it: decoded for the encodings it asks for, raw for any other. */
+function decoded(incoming: http.IncomingMessage): Readable {
+  const encoding = incoming.headers['content-encoding']?.trim().toLowerCase();
+  // As undici does: a truncated compressed body yields what arrived, then the socket's own error.
+  const lenient = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  let decoder: zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined;
+  if (encoding === 'gzip' || encoding === 'x-gzip') decoder = zlib.createGunzip(lenient);
+  else if (encoding === 'deflate') decoder = zlib.createInflate(lenient);
+  else if (encoding === 'br')
+    decoder = zlib.createBrotliDecompress({
+      flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+    });
+  if (decoder === undefined) return incoming;
+  incoming.pipe(decoder);
+  return decoder;
+}
+
+/** One exchange. `mayRetry`: a stale kept-alive socket may be replaced once. */
+function send(url: URL, input: FetchInput, init: FetchInit, mayRetry: boolean): Promise<Response> {
+  const signal = init.signal ?? undefined;
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  const body = init.body === null || init.body === undefined ? undefined : (init.body as string | Uint8Array);
+  const givenMethod = init.method ?? 'GET';
+  const method = NORMALISED_METHODS.has(givenMethod.toUpperCase()) ? givenMethod.toUpperCase() : givenMethod;
+  const secure = url.protocol === 'https:';
+
+  return new Promise<Response>((resolve, reject) => {
+    const request = (secure ? https : http).request({
+      protocol: url.protocol,
+      // A literal IPv6 address comes bracketed in URL.hostname; the socket wants it bare.
+      hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+      port: url.port,
+      path: url.pathname + url.search,
+      method,
+      headers: outgoingHeaders(init.headers, body),
+      agent: secure ? httpsAgent : httpAgent,
+    });
+    // What an abort does now: before the answer, reject; while the body is read, error it.
+    let onAbort = (): void => {
+      request.destroy();
+      reject(signal!.reason);
+    };
+    const abortListener = () => onAbort();
+    const release = () => signal?.removeEventListener('abort', abortListener);
+    signal?.addEventListener('abort', abortListener, { once: true });
+    let answered = false;
+
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (answered || signal?.aborted) return; // the body stream reports it, or the abort did
+      release();
+      if (mayRetry && request.reusedSocket && STALE_SOCKET_CODES.has(error.code ?? '')) {
+        resolve(send(url, input, init, false));
+        return;
+      }
+      reject(new TypeError('fetch failed', { cause: error }));
+    });
+
+    request.on('response', (incoming) => {
+      answered = true;
+      const status = incoming.statusCode ?? 0;
+      if (REDIRECT_STATUSES.has(status) && incoming.headers.location !== undefined) {
+        incoming.resume();
+        release();
+        resolve(fetch(input, init));
+        return;
+      }
+      const headers = responseHeaders(incoming.rawHeaders);
+      const statusText = incoming.statusMessage ?? '';
+      if (NULL_BODY_STATUSES.has(status) || method === 'HEAD') {
+        incoming.resume();
+        incoming.once('end', release);
+        answerWith(() => new Response(null, { status, statusText, headers }));
+        return;
+      }
+      const stream = bodyStream(incoming, request, signal, release, (abort) => (onAbort = abort));
+      answerWith(() => new Response(stream, { status, statusText, headers }));
+    });
+
+    /** Resolves with the Response, or fails as fetch does on a status it cannot represent. */
+    function answerWith(make: () => Response): void {
+      try {
+        resolve(make());
+      } catch (error) {
+        release();
+        request.destroy();
+        reject(new TypeError('fetch failed', { cause: error }));
+      }
+    }
+
+    if (body === undefined) request.end();
+    else request.end(body);
+  });
+}
+
+/**
+ * The response body as a web stream: read as the SDK pulls (the socket pauses when it does not),
+ * ended when the answer is complete, errored when the socket breaks, cancelled by closing the socket.
+ */
+function bodyStream(
+  incoming: http.IncomingMessage,
+  request: http.ClientRequest,
+  signal: AbortSignal | undefined,
+  release: () => void,
+  onAbort: (abort: () => void) => void,
+): ReadableStream<Uint8Array> {
+  const source = decoded(incoming);
+  let done = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const fail = (error: unknown) => {
+          if (done) return;
+          done = true;
+          release();
+          request.destroy();
+          controller.error(error);
+        };
+        onAbort(() => fail(signal!.reason));
+        const broken = (cause: unknown) => fail(new TypeError('terminated', { cause }));
+        source.on('data', (chunk: Buffer) => {
+          if (done) return;
+          controller.enqueue(chunk);
+          if ((controller.desiredSize ?? 0) <= 0) source.pause();
+        });
+        source.once('end', () => {
+          if (done) return;
+          done = true;
+          release();
+          controller.close();
+        });
+        incoming.on('error', broken);
+        if (source !== incoming) source.on('error', broken);
+        // A socket closed before the last byte, whether or not Node reported an error for it.
+        incoming.once('close', () => {
+          if (!incoming.complete) broken(Object.assign(new Error('other side closed'), { code: 'ECONNRESET' }));
+        });
+      },
+      pull() {
+        source.resume();
+      },
+      cancel() {
+        done = true;
+        release();
+        request.destroy();
+      },
+    },
+    { highWaterMark: 65_536, size: (chunk) => chunk.byteLength },
+  );
+}

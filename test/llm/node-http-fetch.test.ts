@@ -1,0 +1,242 @@
+/**
+ * The keep-alive node:http fetch the model providers use (src/llm/node-http-fetch.ts), against a
+ * real loopback server: sockets reused (counted at the server), an abort closing the request,
+ * gzip and br decoded, a broken body failing as fetch's `terminated`, a refused connection as
+ * `fetch failed` with its cause, and what it leaves to global fetch.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeHttpFetch } from '../../src/llm/node-http-fetch.js';
+
+type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
+
+let server: Server;
+let url: string;
+let handler: Handler;
+const sockets: Socket[] = [];
+let closedRequests = 0;
+
+beforeEach(async () => {
+  sockets.length = 0;
+  closedRequests = 0;
+  handler = (_request, body, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ echo: body }));
+  };
+  server = createServer((request, response) => {
+    const parts: Buffer[] = [];
+    request.on('data', (part: Buffer) => parts.push(part));
+    request.on('end', () => handler(request, Buffer.concat(parts).toString('utf8'), response));
+    response.on('close', () => {
+      if (!response.writableFinished) closedRequests += 1;
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  server.on('connection', (socket: Socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
+  const reason = await promise.then(
+    () => new Error('expected a rejection'),
+    (error: unknown) => error,
+  );
+  expect(reason).toBeInstanceOf(Error);
+  return reason as Error;
+}
+
+describe('nodeHttpFetch', () => {
+  it('sends method, headers and body, and answers with status, headers and body', async () => {
+    let seen: { method?: string; headers?: IncomingMessage['headers']; body?: string } = {};
+    handler = (request, body, response) => {
+      seen = { method: request.method, headers: request.headers, body };
+      response.writeHead(201, 'Made', { 'content-type': 'application/json', 'x-request-id': 'r-1' });
+      response.end('{"ok":true}');
+    };
+    const body = JSON.stringify({ messages: [{ role: 'user', content: 'héllo' }] });
+    const response = await nodeHttpFetch(`${url}/v1/chat/completions?x=1`, {
+      method: 'post',
+      headers: { 'Content-Type': 'application/json', authorization: 'Bearer k', skipped: undefined } as never,
+      body,
+    });
+    expect(response.status).toBe(201);
+    expect(response.statusText).toBe('Made');
+    expect(response.ok).toBe(true);
+    expect(response.headers.get('x-request-id')).toBe('r-1');
+    expect(await response.json()).toEqual({ ok: true });
+    expect(seen.method).toBe('POST');
+    expect(seen.body).toBe(body);
+    expect(seen.headers?.['content-type']).toBe('application/json');
+    expect(seen.headers?.['authorization']).toBe('Bearer k');
+    expect(seen.headers?.['content-length']).toBe(String(Buffer.byteLength(body)));
+    expect(seen.headers).not.toHaveProperty('skipped');
+  });
+
+  it('keeps connections alive: 20 calls one after another use one socket', async () => {
+    for (let call = 0; call < 20; call++) {
+      const response = await nodeHttpFetch(`${url}/call/${call}`, { method: 'POST', body: `call ${call}` });
+      expect(await response.json()).toEqual({ echo: `call ${call}` });
+    }
+    expect(sockets).toHaveLength(1);
+  });
+
+  it('keeps connections alive in parallel: two waves of 8 calls open 8 sockets, not 16', async () => {
+    handler = (_request, body, response) => setTimeout(() => response.end(body), 30);
+    for (let wave = 0; wave < 2; wave++) {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, async (_, index) =>
+          (await nodeHttpFetch(`${url}/`, { method: 'POST', body: `${wave}-${index}` })).text(),
+        ),
+      );
+      expect(answers).toEqual(Array.from({ length: 8 }, (_, index) => `${wave}-${index}`));
+    }
+    expect(sockets).toHaveLength(8);
+  });
+
+  it('an abort before the answer closes the request at the server and rejects with the reason', async () => {
+    handler = () => {}; // never answers
+    const controller = new AbortController();
+    const pending = nodeHttpFetch(`${url}/hang`, { method: 'POST', body: '{}', signal: controller.signal });
+    await until(() => sockets.length === 1, 'the request to arrive');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    const error = await rejectionOf(pending);
+    expect(error.name).toBe('AbortError');
+    await until(() => closedRequests === 1, 'the server to see the request closed');
+    expect(sockets[0]!.destroyed).toBe(true);
+  });
+
+  it('an abort while the body streams errors the body with the reason and closes the socket', async () => {
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: first\n\n');
+    };
+    const controller = new AbortController();
+    const response = await nodeHttpFetch(`${url}/stream`, { method: 'POST', body: '{}', signal: controller.signal });
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: first\n\n');
+    const reason = new Error('cancelled by the operator');
+    controller.abort(reason);
+    await expect(reader.read()).rejects.toBe(reason);
+    await until(() => closedRequests === 1, 'the server to see the stream closed');
+  });
+
+  it('an already aborted signal sends nothing', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const error = await rejectionOf(
+      nodeHttpFetch(`${url}/`, { method: 'POST', body: '{}', signal: controller.signal }),
+    );
+    expect(error.name).toBe('AbortError');
+    expect(sockets).toHaveLength(0);
+  });
+
+  it('cancelling the body closes the socket', async () => {
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: first\n\n');
+    };
+    const response = await nodeHttpFetch(`${url}/stream`, { method: 'POST', body: '{}' });
+    await response.body!.cancel();
+    await until(() => closedRequests === 1, 'the server to see the stream closed');
+  });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['br', brotliCompressSync],
+  ] as const)('decodes a %s body and asks for it', async (encoding, compress) => {
+    let accepted: string | undefined;
+    const text = JSON.stringify({ content: 'x'.repeat(10_000) });
+    handler = (request, _body, response) => {
+      accepted = request.headers['accept-encoding'];
+      const compressed = compress(Buffer.from(text));
+      response.writeHead(200, { 'content-encoding': encoding, 'content-length': String(compressed.length) });
+      response.end(compressed);
+    };
+    const response = await nodeHttpFetch(`${url}/`, { method: 'POST', body: '{}' });
+    expect(await response.text()).toBe(text);
+    expect(accepted).toContain(encoding);
+  });
+
+  it('a body broken midway errors with TypeError terminated, its cause a socket error', async () => {
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      response.write('{"partial":');
+      setTimeout(() => response.socket?.destroy(), 20);
+    };
+    const response = await nodeHttpFetch(`${url}/`, { method: 'POST', body: '{}' });
+    const error = await rejectionOf(response.text());
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toBe('terminated');
+    expect((error.cause as NodeJS.ErrnoException).code).toBe('ECONNRESET');
+  });
+
+  it('a refused connection rejects with TypeError fetch failed, ECONNREFUSED as its cause', async () => {
+    const address = url;
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    server = createServer().listen(0); // for afterEach
+    const error = await rejectionOf(nodeHttpFetch(`${address}/`, { method: 'POST', body: '{}' }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toBe('fetch failed');
+    expect((error.cause as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
+  });
+
+  it('a kept-alive socket the server closed meanwhile is replaced, not reported', async () => {
+    expect(await (await nodeHttpFetch(`${url}/`, { method: 'POST', body: 'one' })).json()).toEqual({ echo: 'one' });
+    // The server drops the idle socket without the client having noticed yet.
+    sockets[0]!.destroy();
+    const second = await nodeHttpFetch(`${url}/`, { method: 'POST', body: 'two' });
+    expect(await second.json()).toEqual({ echo: 'two' });
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('a redirect is followed (through global fetch), as fetch does', async () => {
+    handler = (request, body, response) => {
+      if (request.url === '/old') {
+        response.writeHead(307, { location: '/new' });
+        response.end();
+        return;
+      }
+      response.end(`${request.url} ${body}`);
+    };
+    const response = await nodeHttpFetch(`${url}/old`, { method: 'POST', body: 'moved' });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('/new moved');
+  });
+
+  it('a 204 has a null body; an error status keeps its body', async () => {
+    handler = (request, _body, response) => {
+      if (request.url === '/empty') response.writeHead(204).end();
+      else response.writeHead(429, { 'retry-after': '3' }).end('{"error":"slow down"}');
+    };
+    const empty = await nodeHttpFetch(`${url}/empty`, { method: 'POST', body: '{}' });
+    expect(empty.status).toBe(204);
+    expect(empty.body).toBeNull();
+    const limited = await nodeHttpFetch(`${url}/limited`, { method: 'POST', body: '{}' });
+    expect(limited.ok).toBe(false);
+    expect(limited.headers.get('retry-after')).toBe('3');
+    expect(await limited.json()).toEqual({ error: 'slow down' });
+  });
+
+  it('leaves a Request object to global fetch', async () => {
+    const response = await nodeHttpFetch(new Request(`${url}/`, { method: 'POST', body: 'as a Request' }));
+    expect(await response.json()).toEqual({ echo: 'as a Request' });
+  });
+});
