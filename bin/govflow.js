@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const main = new URL('../dist/cli/main.js', import.meta.url);
@@ -8,6 +9,9 @@ if (!existsSync(main)) {
   console.error(`govflow: ${fileURLToPath(main)} is missing: build govflow first (npm run build in its folder)`);
   process.exit(2);
 }
+// Node 22.1+ keeps the compiled code of govflow and its dependencies between runs (each CLI command
+// and daemon start compiles less); Node 20 has no such cache and starts as before.
+module.enableCompileCache?.();
 // `govflow start` sets the Node flags the daemon runs with itself (SPEC §21, src/cli/daemon-node-flags.ts):
 // the process replaces itself before the CLI is loaded, so nothing of the first run is left.
 if (process.argv[2] === 'start') (await import('../dist/cli/daemon-node-flags.js')).execWithDaemonNodeFlags();
