@@ -11,7 +11,7 @@ import type { GovflowConfig } from '../config/config-loader.js';
 import { RootLock } from '../daemon/root-lock.js';
 import { filesCancelTargets } from '../intake/cancel-targets.js';
 import type { CancelTarget, SessionStanding } from '../store/session-reads.js';
-import { readControlOutcome, type ControlOutcome } from '../intake/control-outcome.js';
+import { readControlOutcome, removeControlOutcome, type ControlOutcome } from '../intake/control-outcome.js';
 import { findQueuedRequest } from '../intake/queued-claims.js';
 import { randomBase36 } from '../intake/request-ids.js';
 import { foldRecords, type SessionState } from '../pipeline/session-state.js';
@@ -99,14 +99,23 @@ export function dropControl(config: GovflowConfig, document: Record<string, unkn
 export type Settled =
   { kind: 'outcome'; outcome: ControlOutcome } | { kind: 'refused'; reason: string } | { kind: 'no-daemon' };
 
-/** Waits until the daemon settled the control dropped as `name` (or stopped before taking it). */
+/**
+ * Waits until the daemon settled the control dropped as `name` (or stopped before taking it). Its
+ * outcome record, once read, is removed (one left behind is swept by the daemon after a day).
+ */
 export async function waitForControl(config: GovflowConfig, name: string, timeoutMs = 600_000): Promise<Settled> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const outcome = readControlOutcome(config.paths, name);
-    if (outcome && outcome.status !== 'refused') return { kind: 'outcome', outcome };
+    if (outcome && outcome.status !== 'refused') {
+      removeControlOutcome(config.paths, name);
+      return { kind: 'outcome', outcome };
+    }
     const refusal = refusalOf(config, name);
-    if (refusal !== null) return { kind: 'refused', reason: refusal };
+    if (refusal !== null) {
+      removeControlOutcome(config.paths, name);
+      return { kind: 'refused', reason: refusal };
+    }
     if (!daemonRuns(config) && existsSync(path.join(config.paths.inbox, name))) return { kind: 'no-daemon' };
     if (Date.now() > deadline)
       return { kind: 'refused', reason: `the daemon did not take ${name} in ${timeoutMs / 1000} s` };

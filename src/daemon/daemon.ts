@@ -6,6 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { loadConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
+import { startOutcomeSweep } from '../intake/control-outcome.js';
 import { InboxIntake } from '../intake/inbox-intake.js';
 import { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { LlmProvider } from '../llm/provider.js';
@@ -42,6 +43,7 @@ export class GovflowDaemon {
   private diskGuard: DiskGuard | null = null;
   private stopWatchingGovernance: (() => Promise<void>) | null = null;
   private stopWatchingConfig: (() => Promise<void>) | null = null;
+  private stopOutcomeSweep: (() => void) | null = null;
   private stopping: Promise<void> | null = null;
   private http: HttpApi | null = null;
 
@@ -106,6 +108,8 @@ export class GovflowDaemon {
     const { config, governance, provider, warnings } = this.runtime;
     const log = this.options.log;
     for (const warning of warnings) log.warn(`governance: ${warning}`);
+    // Outcomes of controls nobody read (docs/run-control.md) go after a day: at start, then hourly.
+    this.stopOutcomeSweep = startOutcomeSweep(config.paths, log);
     if (provider.kind === 'dry-run') {
       log.warn(
         'provider is dry-run: no LLM is called; every agent answers with a placeholder message (set provider.kind in govflow.config.yaml to use a model)',
@@ -233,6 +237,7 @@ export class GovflowDaemon {
       ['governance watcher', () => this.stopWatchingGovernance?.()],
       ['config watcher', () => this.stopWatchingConfig?.()],
       ['disk guard', () => this.diskGuard?.stop()],
+      ['control outcome sweep', () => this.stopOutcomeSweep?.()],
       ...finishing,
       ['audit log and root lock', () => this.runtime.close()],
       ...closing,

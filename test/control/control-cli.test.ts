@@ -3,9 +3,10 @@
  * beside a real daemon on the loopback OpenAI wire: cancel exits 0 cancelled, 1 already ended
  * (printing how), 2 unknown session, 3 no daemon runs (the file waits in the inbox and applies at
  * the next start); the bulk form with --dry-run; retry, rerun and fork print the new session's ids
- * as the daemon assigned them.
+ * as the daemon assigned them. The outcome record a command read is removed; the daemon sweeps
+ * those a day old at its start.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
@@ -55,6 +56,8 @@ afterAll(async () => {
 });
 
 const cli = (...args: string[]) => runCli([...args, '--root', root], { timeoutMs: 60_000 });
+/** The control outcome records left in system/state/controls/. */
+const outcomes = () => listDir(path.join(root, 'system', 'state', 'controls'));
 
 async function sessionOf(requestId: string): Promise<string> {
   return (await waitFor(`the session of ${requestId}`, () => sessionOfRequest(root, requestId))).sessionId;
@@ -76,6 +79,7 @@ describe('govflow cancel|retry|rerun|fork', () => {
     expect(cancelled.code, cancelled.stderr).toBe(0);
     expect(cancelled.stdout).toContain(`session ${sessionId} cancelled`);
     expect(readResult(root, 'cli-1')).toMatchObject({ status: 'cancelled' });
+    expect(outcomes()).toEqual([]);
 
     const again = await cli('cancel', sessionId);
     expect(again.code).toBe(1);
@@ -94,11 +98,13 @@ describe('govflow cancel|retry|rerun|fork', () => {
     expect(retried.code, retried.stderr).toBe(0);
     const made = JSON.parse(retried.stdout) as { session_id: string; request_id: string };
     expect(made).toEqual({ session_id: expect.stringMatching(/^sess-/), request_id: 'cli-1-retry-1' });
+    expect(outcomes()).toEqual([]);
     expect(await ended('cli-1-retry-1')).toMatchObject({ status: 'success', session_id: made.session_id });
 
     const forked = await cli('fork', made.session_id, '--from', '2', '--request-id', 'cli-fork');
     expect(forked.code, forked.stderr).toBe(0);
     expect(forked.stdout).toMatch(/^session_id: sess-.*\nrequest_id: cli-fork\n$/);
+    expect(outcomes()).toEqual([]);
     expect(await ended('cli-fork')).toMatchObject({ status: 'success', lineage: { action: 'fork', from: 2 } });
 
     const refused = await cli('fork', made.session_id, '--from', '99');
@@ -175,7 +181,20 @@ describe('govflow cancel|retry|rerun|fork', () => {
     const retry = await cli('retry', ended1);
     expect(retry.code).toBe(3);
     hanging = false;
+    // Outcomes nobody read: the one a day old goes at the daemon's start, the younger one stays.
+    mkdirSync(path.join(root, 'system', 'state', 'controls'), { recursive: true });
+    for (const [name, ageMs] of [
+      ['cancel-unread-old.json', 25 * 3_600_000],
+      ['cancel-unread-young.json', 3_600_000],
+    ] as const) {
+      const file = path.join(root, 'system', 'state', 'controls', name);
+      writeFileSync(file, '{}\n');
+      const when = new Date(Date.now() - ageMs);
+      utimesSync(file, when, when);
+    }
     daemon = await startModelDaemon(root);
+    expect(outcomes()).not.toContain('cancel-unread-old.json');
+    expect(outcomes()).toContain('cancel-unread-young.json');
     expect(await ended('cli-3')).toMatchObject({ status: 'cancelled', control: { reason: 'while down' } });
     await waitFor('the waiting retry applied', () => readResult(root, 'cli-fork-retry-1') !== null);
     expect(existsSync(path.join(root, 'system', 'inbox'))).toBe(true);

@@ -1,12 +1,22 @@
 /**
  * The pieces of run control without a daemon (docs/run-control.md): the control file's checks,
  * the operator entry's lines written and read back (no `[SEQUENCE]`, `[CONTROL]`), `[FORKED_FROM]`
- * and `[NOT_REPEATED]`, where a fork starts, and the one cancellation source of a session.
+ * and `[NOT_REPEATED]`, where a fork starts, the one cancellation source of a session, and the
+ * sweep of control outcomes nobody read.
  */
-import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, utimesSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { formatEntry, GENESIS_HASH } from '../../src/audit/audit-entry-format.js';
 import { parseEntries } from '../../src/audit/audit-entry-parse.js';
 import { parseRequestFile } from '../../src/intake/request-file.js';
+import {
+  OUTCOME_MAX_AGE_MS,
+  removeControlOutcome,
+  startOutcomeSweep,
+  sweepControlOutcomes,
+  writeControlOutcome,
+} from '../../src/intake/control-outcome.js';
 import { forkPoint, retryPoint } from '../../src/pipeline/fork-point.js';
 import { operatorAuditInput } from '../../src/pipeline/operator-entry.js';
 import { cancelOf, RunControls, type CancelOrder } from '../../src/pipeline/run-controls.js';
@@ -14,6 +24,7 @@ import { foldRecords } from '../../src/pipeline/session-state.js';
 import type { ControlRecord, JournalRecord, SessionRecord } from '../../src/store/session-journal.js';
 import { JOURNAL_FORMAT } from '../../src/store/journal-format.js';
 import { makeMessage } from '../audit/audit-test-helpers.js';
+import { makeTempFolder, removeTempFolders } from '../support/temp-dirs.js';
 
 const parse = (document: unknown) => parseRequestFile('c.json', Buffer.from(JSON.stringify(document)), 1_000_000);
 
@@ -241,5 +252,57 @@ describe("a session's one cancellation source", () => {
     expect(stopping.signal.aborted).toBe(true);
     expect(cancelOf(stopping.signal)).toBeNull();
     stopping.release();
+  });
+});
+
+describe('control outcomes (system/state/controls/)', () => {
+  afterEach(() => removeTempFolders());
+
+  /** Writes the outcome of the control sent as `name`, last written `ageMs` ago. */
+  function writeAged(paths: { state: string }, name: string, ageMs: number): void {
+    writeControlOutcome(
+      paths,
+      { control: 'cancel', session_id: 'sess-1', status: 'applied', source_file: name, at: 'a' },
+      false,
+    );
+    const when = new Date(Date.now() - ageMs);
+    utimesSync(path.join(paths.state, 'controls', name), when, when);
+  }
+
+  const left = (paths: { state: string }) => readdirSync(path.join(paths.state, 'controls')).sort();
+  const OLD = OUTCOME_MAX_AGE_MS + 60_000;
+
+  it('a sweep removes the outcomes a day old and keeps the younger ones; none written yet is no error', () => {
+    const paths = { state: makeTempFolder('govflow-outcomes-') };
+    writeAged(paths, 'old.json', OLD);
+    writeAged(paths, 'young.json', OUTCOME_MAX_AGE_MS - 60_000);
+    expect(sweepControlOutcomes(paths)).toBe(1);
+    expect(left(paths)).toEqual(['young.json']);
+    expect(sweepControlOutcomes({ state: makeTempFolder('govflow-outcomes-') })).toBe(0);
+
+    removeControlOutcome(paths, 'young.json');
+    removeControlOutcome(paths, 'young.json');
+    expect(left(paths)).toEqual([]);
+  });
+
+  it("the daemon's sweep runs at once and again on its interval, until stopped", async () => {
+    const paths = { state: makeTempFolder('govflow-outcomes-') };
+    writeAged(paths, 'first.json', OLD);
+    writeAged(paths, 'young.json', 0);
+    const said: unknown[] = [];
+    const log = { info: (_message: string, fields?: unknown) => said.push(fields), warn() {}, error() {} };
+    const stop = startOutcomeSweep(paths, log, 40);
+    try {
+      expect(left(paths)).toEqual(['young.json']);
+      expect(said).toEqual([{ removed: 1, older_than_hours: 24 }]);
+      writeAged(paths, 'later.json', OLD);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(left(paths)).toEqual(['young.json']);
+    } finally {
+      stop();
+    }
+    writeAged(paths, 'after.json', OLD);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(existsSync(path.join(paths.state, 'controls', 'after.json'))).toBe(true);
   });
 });
