@@ -3,6 +3,7 @@
  * bearer token, kept in an HttpOnly, SameSite=Strict cookie that the auth hook reads when no
  * Authorization header is sent. Answers go through the same reply file as the API.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
@@ -239,7 +240,15 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
     };
 
     scope.get('/ui/sessions/:session_id', async (request, reply) => {
-      const queued = await queuedSession(request);
+      let queued = await queuedSession(request);
+      // Right after a control form (`sent=`), a queued session may be between its claim and its first
+      // journal record (a cancel makes and ends it at once): give it a moment rather than a 404.
+      const asked = stringParam(request, 'session_id');
+      for (let tries = 0; !queued && queryText(request, 'sent') && tries < 40; tries++) {
+        if (context.lookup.session(asked)) break;
+        await sleep(50);
+        queued = await queuedSession(request);
+      }
       if (queued) {
         const notice = sentNotice(queryText(request, 'sent'), null);
         return html(
