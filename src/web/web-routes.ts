@@ -244,7 +244,7 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
       // Right after a control form (`sent=`), a queued session may be between its claim and its first
       // journal record (a cancel makes and ends it at once): give it a moment rather than a 404.
       const asked = stringParam(request, 'session_id');
-      for (let tries = 0; !queued && queryText(request, 'sent') && tries < 40; tries++) {
+      for (let tries = 0; !queued && queryText(request, 'sent') && tries < 100; tries++) {
         if (context.lookup.session(asked)) break;
         await sleep(50);
         queued = await queuedSession(request);

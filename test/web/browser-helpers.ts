@@ -56,16 +56,27 @@ export async function signIn(browser: Browser, url: string, token: string, width
 
 /** Waits until the (first) element's text contains `text`. */
 export async function seesText(locator: Locator, text: string, timeoutMs = 10_000): Promise<void> {
+  let lastPageText = '';
   await waitFor(
     `text "${text}"`,
-    async () =>
-      (
+    async () => {
+      lastPageText = await locator
+        .page()
+        .locator('body')
+        .innerText({ timeout: 1_000 })
+        .catch(() => lastPageText);
+      return (
         (await locator
           .first()
           .textContent({ timeout: 1_000 })
           .catch(() => '')) ?? ''
-      ).includes(text),
-    { timeoutMs },
+      ).includes(text);
+    },
+    {
+      timeoutMs,
+      // On a timeout, what the page showed instead (its address and text), to tell why.
+      detail: () => `page ${locator.page().url()}: ${lastPageText.slice(0, 600)}`,
+    },
   );
 }
 
