@@ -1,4 +1,5 @@
 /** The HTTP API's errors (docs/http-api.md): `{"error": {"code", "message"}}`, for routes' and Fastify's alike. */
+import type { IncomingMessage } from 'node:http';
 import { errorMessage, GovflowError, type GovflowErrorKind } from '../errors.js';
 
 export type ProblemCode =
@@ -78,4 +79,36 @@ export function problemOf(error: unknown, maxBodyBytes: number): HttpProblem {
     return new HttpProblem(status === 413 ? 413 : 400, status === 413 ? 'payload_too_large' : 'bad_request', detail);
   }
   return new HttpProblem(500, 'internal', `govflow failed to answer: ${detail}; the operational log has the details`);
+}
+
+/** How much of a refused request's body is read and dropped before answering (see discardRest). */
+const DISCARD_BYTES = 64 * 1024 * 1024;
+const DISCARD_MS = 10_000;
+
+/**
+ * Reads and drops what is left of a request refused before its body was read to the end (a 413
+ * mid-upload), so that a client still sending hears the answer instead of a broken pipe — a
+ * lingering close, as nginx does. False when it gave up (over 64 MB or 10 s left): answer with
+ * `Connection: close`.
+ */
+export async function discardRest(raw: IncomingMessage): Promise<boolean> {
+  if (raw.complete || raw.readableEnded || raw.destroyed) return true;
+  return new Promise((resolve) => {
+    let bytes = 0;
+    const done = (whole: boolean) => {
+      clearTimeout(timer);
+      raw.off('data', onData).off('end', onEnd).off('close', onClose).off('error', onClose);
+      if (!whole) raw.pause();
+      resolve(whole);
+    };
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > DISCARD_BYTES) done(false);
+    };
+    const onEnd = () => done(true);
+    const onClose = () => done(raw.complete);
+    const timer = setTimeout(() => done(false), DISCARD_MS);
+    raw.on('data', onData).once('end', onEnd).once('close', onClose).once('error', onClose);
+    raw.resume();
+  });
 }

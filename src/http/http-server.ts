@@ -17,7 +17,7 @@ import { isLoopbackHost, TokenTable, type Caller, type TokenEntry } from './http
 import { LiveEventOrdinals } from './event-ids.js';
 import { HttpIntake } from './http-intake.js';
 import { GovflowMetrics, type MetricsSources } from './http-metrics.js';
-import { badRequest, HttpProblem, notFound, problemOf } from './http-problem.js';
+import { badRequest, discardRest, HttpProblem, notFound, problemOf } from './http-problem.js';
 import { registerRoutes, type RouteContext } from './http-routes.js';
 import { registerChatRoute } from './chat-stream.js';
 import { registerControlRoutes } from './control-routes.js';
@@ -251,7 +251,7 @@ export class HttpApi {
       const sessionId = typeof params.session_id === 'string' ? params.session_id : undefined;
       if (requestId !== undefined || sessionId !== undefined) await reads.prefetch({ requestId, sessionId });
     });
-    app.setErrorHandler((error, request, reply) => {
+    app.setErrorHandler(async (error, request, reply) => {
       const problem = problemOf(error, settings.max_body_bytes);
       // 503 says "not now" (stopping, a full queue), not that something broke.
       if (problem.status >= 500 && problem.status !== 503)
@@ -260,9 +260,11 @@ export class HttpApi {
           url: request.url.slice(0, 200),
           error: errorMessage(error),
         });
-      if (reply.raw.headersSent) return;
+      if (reply.raw.headersSent) return reply;
+      // Refused mid-upload: read the rest first, or the client still sending gets a broken pipe.
+      if (!(await discardRest(request.raw))) void reply.header('connection', 'close');
       if (problem.retryAfterSeconds !== null) void reply.header('retry-after', String(problem.retryAfterSeconds));
-      void reply.code(problem.status).send(problem.toBody());
+      return reply.code(problem.status).send(problem.toBody());
     });
     app.setNotFoundHandler((request, reply) => {
       const problem = notFound(`route ${request.method} ${request.url.split('?')[0].slice(0, 100)}`);

@@ -10,6 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolResultsOf } from '../llm/loopback-wire.js';
@@ -482,6 +484,32 @@ describe('POST /v1/requests as multipart/form-data', () => {
     const missing = await postForm(noRequest);
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toContain('no part "request"');
+
+    // A client still sending long after the limit: the rest is read and dropped, then it hears the 413
+    // (no broken pipe, no answer held until the connection times out).
+    const boundary = '----govflow-long-upload';
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const long = request(`${api}/v1/requests`, {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+      long.on('error', reject).on('response', (response) => {
+        let text = '';
+        response
+          .on('data', (chunk: Buffer) => (text += chunk.toString()))
+          .on('end', () => resolve({ status: response.statusCode!, text }));
+      });
+      long.setTimeout(20_000, () => long.destroy(new Error('no answer within 20 s of a refused 24 MB upload')));
+      const head = `--${boundary}\r\nContent-Disposition: form-data; name="request"\r\n\r\n${REFUSED} long\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="long.bin"\r\n\r\n`;
+      const chunks = [
+        Buffer.from(head),
+        ...Array.from({ length: 24 }, () => binaryBytes(1_048_576)),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ];
+      pipeline(Readable.from(chunks), long).catch(reject);
+    });
+    expect(answer.status, answer.text).toBe(413);
+    expect(answer.text).toContain('intake.attachments.max_bytes');
 
     // A client that goes away mid-upload: nothing kept, and no error of govflow's in its log.
     await new Promise<void>((resolve) => {
