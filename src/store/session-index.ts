@@ -189,12 +189,18 @@ export class SessionIndex implements SessionListing {
     await this.build();
     for (const sessionId of [...this.dirty]) if (this.refresh(sessionId)) this.dirty.delete(sessionId);
     const rows = this.rows!;
-    this.ordered ??= [...rows.values()].sort(compareRows);
     const claims = this.options.claims;
-    if (!claims) return this.ordered;
-    const queued = await claims.queued(
-      (sessionId) => rows.has(sessionId) || SessionJournal.exists(this.paths.sessions, sessionId),
-    );
+    if (!claims) return (this.ordered ??= [...rows.values()].sort(compareRows));
+    const started = (sessionId: string): boolean => {
+      if (rows.has(sessionId)) return true;
+      if (!SessionJournal.exists(this.paths.sessions, sessionId)) return false;
+      // Started before its start was heard (a fork's first record still being synced): read it now,
+      // or it is listed nowhere meanwhile; with no record yet it stays listed as queued.
+      if (!this.refresh(sessionId)) this.dirty.add(sessionId);
+      return rows.has(sessionId);
+    };
+    const queued = await claims.queued(started);
+    this.ordered ??= [...rows.values()].sort(compareRows);
     for (const row of queued)
       if (row.lineage && row.lineage.of_request === '')
         row.lineage = { ...row.lineage, of_request: rows.get(row.lineage.of_session)?.requestId ?? '' };

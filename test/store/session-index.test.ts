@@ -1,6 +1,10 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemPaths } from '../../src/config/system-paths.js';
-import { SessionIndex, type SessionChanges } from '../../src/store/session-index.js';
+import { SessionIndex, type ClaimedRequests, type SessionChanges } from '../../src/store/session-index.js';
+import type { SessionRow } from '../../src/store/session-listing.js';
 import { querySessions, type SessionQuery } from '../../src/web/session-list.js';
 import type { SessionEvents } from '../../src/pipeline/session-events.js';
 import {
@@ -91,5 +95,72 @@ describe('sessions index', () => {
         index.listing.close();
       },
     );
+  });
+
+  it('never loses a retry between its claim and its start being heard: queued, then read from its first record', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'govflow-index-'));
+    try {
+      const paths = systemPaths(root);
+      const sessionId = 'sess-20261128-120000-retry001';
+      const lineage = {
+        action: 'retry',
+        of_session: 'sess-original',
+        of_request: 'req-1',
+        from: 1,
+        by: 'ada',
+        reason: null,
+      };
+      const claimed: SessionRow = {
+        sessionId,
+        requestId: 'req-1-retry-1',
+        status: 'queued',
+        state: 'queued',
+        user: 'alice',
+        requestText: 'Book the venue.',
+        agents: [],
+        searchText: '',
+        currentAgent: null,
+        messages: 0,
+        acceptedAt: '2026-11-28T12:00:00.000Z',
+        startedAt: null,
+        finishedAt: null,
+        updatedAt: '2026-11-28T12:00:00.000Z',
+        costUsd: 0,
+        lineage: lineage as SessionRow['lineage'],
+      };
+      // As the intake's claims do: a claim whose session started is not listed from its claim.
+      const claims: ClaimedRequests = {
+        queued: async (started) => (started(sessionId) ? [] : [{ ...claimed }]),
+        acceptedAt: () => null,
+      };
+      // No change is ever heard: the session's start is not announced to this index.
+      const listing = new SessionIndex(paths, { timezone: 'UTC', claims, changes: () => () => {} });
+      const derived = async () =>
+        (await listing.derivedFrom('sess-original')).map((row) => [row.session_id, row.status]);
+      expect(await derived()).toEqual([[sessionId, 'queued']]);
+      // Its journal is made but holds no record yet: still the queued claim.
+      const folder = path.join(paths.sessions, sessionId);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, 'journal.jsonl'), '');
+      expect(await derived()).toEqual([[sessionId, 'queued']]);
+      // Its first record is written, its start not yet heard: read from the record, not lost.
+      const record = {
+        v: 1,
+        type: 'session',
+        session_id: sessionId,
+        request_id: 'req-1-retry-1',
+        request: { text: 'Book the venue.', user: 'alice', metadata: null },
+        source_file: 'retry',
+        claimed_path: null,
+        created_at: '2026-11-28T12:00:01.000Z',
+        entry_agent: 'objective_agent',
+        lineage,
+      };
+      writeFileSync(path.join(folder, 'journal.jsonl'), `${JSON.stringify(record)}\n`);
+      expect(await derived()).toEqual([[sessionId, 'running']]);
+      listing.close();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
