@@ -46,10 +46,14 @@ afterEach(async () => {
   violations.length = 0;
   for (const { started, provider } of running.splice(0)) {
     provider.release(100);
-    await started.daemon.stop();
+    // Cleanup, not a test of draining: a second stop ends running steps at once, so the slow steps
+    // of a loaded machine cannot hold this hook past its timeout (seen once in CI at 30 s).
+    const stopped = started.daemon.stop();
+    void started.daemon.stop();
+    await stopped;
   }
   removeTempDirs();
-});
+}, 60_000);
 
 /** Notes every CSP violation the page reports (console errors naming the policy). */
 function watchPolicy(page: Page): Page {
