@@ -313,7 +313,10 @@ export function round(value, digits = 3) {
 
 /** "1.234 (min 1.1, max 1.5)" */
 export function describeFigure(stats, unit, digits = 3) {
-  return `${round(stats.median, digits)} ${unit} (min ${round(stats.min, digits)}, max ${round(stats.max, digits)}, ${stats.count} run${stats.count === 1 ? '' : 's'})`;
+  return (
+    `${round(stats.median, digits)} ${unit} (min ${round(stats.min, digits)}, max ${round(stats.max, digits)}, ${stats.count} run` +
+    `${stats.count === 1 ? '' : 's'})`
+  );
 }
 
 /** nproc, CPU model, Node version and the filesystem of the temp folder. */

@@ -312,7 +312,8 @@ try {
       );
       const rate = REQUESTS / (wallMs / 1000);
       console.log(
-        `  ${model.padEnd(8)} ${count} daemon(s), instant model, concurrency 8 each: ${REQUESTS} sessions in ${round(wallMs / 1000, 2)} s = ${round(rate, 1)} sessions/s`,
+        `  ${model.padEnd(8)} ${count} daemon(s), instant model, concurrency 8 each: ${REQUESTS} sessions in ${round(wallMs / 1000, 2)} s = ` +
+          `${round(rate, 1)} sessions/s`,
       );
       figures.push({
         name: `${model}: ${count} daemon(s), instant model: sessions/s`,
@@ -352,7 +353,9 @@ try {
     const perSession = (batch.daemonCpuMs + batch.postgresCpuMs) / LATENCY_REQUESTS;
     const floor = (batch.daemonCpuMs + batch.postgresCpuMs) / cores / idealMs;
     console.log(
-      `             CPU per session: daemons ${round(batch.daemonCpuMs / LATENCY_REQUESTS, 1)} ms + Postgres ${round(batch.postgresCpuMs / LATENCY_REQUESTS, 1)} ms; the ${LATENCY_REQUESTS} sessions' CPU on ${cores} cores alone takes ${round(floor, 3)}× the ideal`,
+      `             CPU per session: daemons ${round(batch.daemonCpuMs / LATENCY_REQUESTS, 1)} ms + Postgres ` +
+        `${round(batch.postgresCpuMs / LATENCY_REQUESTS, 1)} ms; the ${LATENCY_REQUESTS} sessions' CPU on ${cores} cores alone takes ` +
+        `${round(floor, 3)}× the ideal`,
     );
     figures.push({
       name: `${label}: CPU per session (daemons + Postgres)`,
@@ -370,7 +373,8 @@ try {
     );
     const ratio = latency.wallMs / idealMs;
     console.log(
-      `  ${model.padEnd(8)} 3 daemons × 16, ${LATENCY_MS} ms model: ${LATENCY_REQUESTS} sessions in ${round(latency.wallMs / 1000, 2)} s; ideal ${round(idealMs / 1000, 2)} s; wall/ideal ${round(ratio, 3)}`,
+      `  ${model.padEnd(8)} 3 daemons × 16, ${LATENCY_MS} ms model: ${LATENCY_REQUESTS} sessions in ${round(latency.wallMs / 1000, 2)} s; ` +
+        `ideal ${round(idealMs / 1000, 2)} s; wall/ideal ${round(ratio, 3)}`,
     );
     figures.push({
       name: `${model}: 3 daemons × 16, ${LATENCY_MS} ms model: wall / ideal`,
@@ -396,7 +400,8 @@ try {
       LATENCY_REQUESTS,
     );
     console.log(
-      `  ${model.padEnd(8)} reference, 3 independent files-mode daemons × 16: ${round(filesLatency.wallMs / 1000, 2)} s; wall/ideal ${round(filesLatency.wallMs / idealMs, 3)}`,
+      `  ${model.padEnd(8)} reference, 3 independent files-mode daemons × 16: ${round(filesLatency.wallMs / 1000, 2)} s; wall/ideal ` +
+        `${round(filesLatency.wallMs / idealMs, 3)}`,
     );
     figures.push({
       name: `${model}: reference: 3 files-mode daemons × 16, 100 ms model: wall / ideal`,
@@ -466,7 +471,8 @@ try {
     const appendMs = append.reduce((sum, [, { ms }]) => sum + ms, 0) / steps;
     const share = (100 * appendMs) / stepMs.scripted.postgres;
     console.log(
-      `  audit append (in its commit with the journal record): ${round(appendMs, 3)} ms of a ${round(stepMs.scripted.postgres, 3)} ms step = ${round(share, 1)} % (an upper bound: the same statement commits the journal)`,
+      `  audit append (in its commit with the journal record): ${round(appendMs, 3)} ms of a ${round(stepMs.scripted.postgres, 3)} ms step = ` +
+        `${round(share, 1)} % (an upper bound: the same statement commits the journal)`,
     );
     figures.push({
       name: 'scripted: audit append (with its journal commit) share of a step, postgres store',

@@ -219,7 +219,8 @@ for (let roundIndex = 0; roundIndex < ROUNDS; roundIndex++) {
 const median = (values) => summarize(values).median;
 const ratio = median(figures.govflow) / median(figures.sqliteFull);
 console.log(
-  `  medians: govflow ${round(median(figures.govflow))} ms/step; LangGraph+SQLite sync/FULL ${round(median(figures.sqliteFull))}; saver defaults ${round(median(figures.sqliteDefault))}; in memory ${round(median(figures.memory))}`,
+  `  medians: govflow ${round(median(figures.govflow))} ms/step; LangGraph+SQLite sync/FULL ${round(median(figures.sqliteFull))}; saver ` +
+    `defaults ${round(median(figures.sqliteDefault))}; in memory ${round(median(figures.memory))}`,
 );
 console.log(`  ratio govflow / LangGraph.js+SQLite (same durability): ${round(ratio, 2)}× (target ≤ ${TARGET_RATIO}×)`);
 // The two run back to back in each round, so a round's own ratio is less exposed to load that

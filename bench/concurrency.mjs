@@ -132,7 +132,8 @@ async function runOnce(via, concurrency, requests, run) {
 }
 
 console.log(
-  `concurrency: model latency ${LATENCY_MS} ms/call, ${CALLS_PER_REQUEST} calls per request (critical path ${CRITICAL_PATH_CALLS}: the 2 plan tasks run in parallel); paths: ${PATHS.join(', ')}`,
+  `concurrency: model latency ${LATENCY_MS} ms/call, ${CALLS_PER_REQUEST} calls per request (critical path ${CRITICAL_PATH_CALLS}: the 2 plan ` +
+    `tasks run in parallel); paths: ${PATHS.join(', ')}`,
 );
 const figures = [];
 const targets = [];
@@ -147,7 +148,8 @@ for (const concurrency of LEVELS) {
   const issueIdealMs = (requests * CALLS_PER_REQUEST * LATENCY_MS) / concurrency;
   const wavesMs = Math.ceil(requests / concurrency) * CRITICAL_PATH_CALLS * LATENCY_MS;
   console.log(
-    `  concurrency ${String(concurrency).padStart(2)} (${requests} requests, ${runs} run${runs === 1 ? '' : 's'}): issue's ideal (6 calls) ${round(issueIdealMs / 1000, 2)} s, ` +
+    `  concurrency ${String(concurrency).padStart(2)} (${requests} requests, ${runs} run${runs === 1 ? '' : 's'}): issue's ideal (6 calls) ` +
+      `${round(issueIdealMs / 1000, 2)} s, ` +
       `critical-path ideal (5 calls) ${round(idealMs / 1000, 2)} s (waves ${round(wavesMs / 1000, 2)} s)`,
   );
   for (const via of PATHS) {
@@ -157,8 +159,10 @@ for (const concurrency of LEVELS) {
     const loopP99 = summarize(results[via].map((result) => result.loopDelayP99Ms));
     const cpu = summarize(results[via].map((result) => result.cpuMsPerSession));
     console.log(
-      `    ${via.padEnd(8)} wall ${describeFigure(wall, 's', 2)}; wall/issue's ideal ${round(issueRatio.median, 3)}; wall/critical-path ideal ${round(ratio.median, 3)} ` +
-        `(min ${round(ratio.min, 3)}, max ${round(ratio.max, 3)}); CPU per session ${round(cpu.median, 1)} ms; event-loop delay p99 ${round(loopP99.median, 1)} ms`,
+      `    ${via.padEnd(8)} wall ${describeFigure(wall, 's', 2)}; wall/issue's ideal ${round(issueRatio.median, 3)}; wall/critical-path ideal ` +
+        `${round(ratio.median, 3)} ` +
+        `(min ${round(ratio.min, 3)}, max ${round(ratio.max, 3)}); CPU per session ${round(cpu.median, 1)} ms; event-loop delay p99 ` +
+        `${round(loopP99.median, 1)} ms`,
     );
     const figure = (name, stats, unit, digits, extra = {}) => ({
       name: `${via}: concurrency ${concurrency}: ${name}`,
@@ -197,7 +201,8 @@ for (const concurrency of LEVELS) {
         },
       );
       console.log(
-        `    ${via.padEnd(8)} target wall/ideal ≤ ${TARGET_RATIO} at concurrency ${TARGET_LEVEL}: issue's ideal ${issuePass ? 'PASS' : 'MISS'}; critical-path ideal ${pass ? 'PASS' : 'MISS'}`,
+        `    ${via.padEnd(8)} target wall/ideal ≤ ${TARGET_RATIO} at concurrency ${TARGET_LEVEL}: issue's ideal ` +
+          `${issuePass ? 'PASS' : 'MISS'}; critical-path ideal ${pass ? 'PASS' : 'MISS'}`,
       );
     }
   }

@@ -48,7 +48,8 @@ try {
   }
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `flood of ${files} files: ${seconds.toFixed(1)} s (${(files / seconds).toFixed(0)} sessions/s), peak RSS ${(peakRss / 1024).toFixed(0)} MB (baseline ${(baseline / 1024).toFixed(0)} MB), peak open fds ${peakFds}`,
+    `flood of ${files} files: ${seconds.toFixed(1)} s (${(files / seconds).toFixed(0)} sessions/s), peak RSS ${(peakRss / 1024).toFixed(0)} ` +
+      `MB (baseline ${(baseline / 1024).toFixed(0)} MB), peak open fds ${peakFds}`,
   );
 } finally {
   child.kill('SIGTERM');

@@ -77,7 +77,8 @@ if (!process.env.GOVFLOW_FLOOD_CHILD) {
   const paths = benchPaths();
   const fake = paths.includes('real') ? await startFakeModel((await exampleAnswers()).answers, 0) : null;
   console.log(
-    `flood: ${REQUESTS} request files renamed into the inbox at once, instant model, concurrency ${CONCURRENCY}; node flags: ${flags || '(defaults)'}; paths: ${paths.join(', ')}`,
+    `flood: ${REQUESTS} request files renamed into the inbox at once, instant model, concurrency ${CONCURRENCY}; node flags: ` +
+      `${flags || '(defaults)'}; paths: ${paths.join(', ')}`,
   );
   const results = {};
   for (const via of paths) results[via] = await floodIn(via, flags, via === 'real' ? fake.providerYaml : '');
@@ -95,7 +96,8 @@ if (!process.env.GOVFLOW_FLOOD_CHILD) {
   );
   for (const [via, result] of Object.entries(results)) {
     console.log(
-      `  ${via.padEnd(9)} ${String(result.rate).padStart(10)} ${`${result.p99} s`.padStart(10)} ${`${result.peakRssMb} MB`.padStart(9)} ${`${result.cpuMsPerSession} ms`.padStart(12)}`,
+      `  ${via.padEnd(9)} ${String(result.rate).padStart(10)} ${`${result.p99} s`.padStart(10)} ${`${result.peakRssMb} MB`.padStart(9)} ` +
+        `${`${result.cpuMsPerSession} ms`.padStart(12)}`,
     );
     figures.push(
       { name: `${via}: sessions per second`, unit: '/s', median: result.rate },
@@ -198,7 +200,9 @@ const p99 = (claimedBy.get(99) ?? lastFinished - started) / 1000;
 const peakRssMb = process.resourceUsage().maxRSS / 1024;
 const cpuMsPerSession = (cpu.user + cpu.system) / 1000 / REQUESTS;
 console.log(
-  `  ${via}: ${REQUESTS} sessions in ${round(seconds, 1)} s = ${round(rate, 1)} sessions/s; claim latency p50 ${round((claimedBy.get(50) ?? 0) / 1000, 2)} s, p95 ${round((claimedBy.get(95) ?? 0) / 1000, 2)} s, p99 ${round(p99, 2)} s; peak RSS ${round(peakRssMb, 1)} MB; CPU ${round(cpuMsPerSession, 1)} ms per session`,
+  `  ${via}: ${REQUESTS} sessions in ${round(seconds, 1)} s = ${round(rate, 1)} sessions/s; claim latency p50 ` +
+    `${round((claimedBy.get(50) ?? 0) / 1000, 2)} s, p95 ${round((claimedBy.get(95) ?? 0) / 1000, 2)} s, p99 ${round(p99, 2)} s; peak RSS ` +
+    `${round(peakRssMb, 1)} MB; CPU ${round(cpuMsPerSession, 1)} ms per session`,
 );
 console.log(
   `FLOOD_RESULT ${JSON.stringify({ rate: round(rate, 1), p99: round(p99, 2), peakRssMb: round(peakRssMb, 1), cpuMsPerSession: round(cpuMsPerSession, 1) })}`,

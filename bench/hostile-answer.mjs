@@ -33,7 +33,15 @@ function serve() {
       let sent = 0;
       const frame = wantsStream
         ? (text) =>
-            `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'hostile', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`
+            'data: ' +
+            JSON.stringify({
+              id: 'c',
+              object: 'chat.completion.chunk',
+              created: 1,
+              model: 'hostile',
+              choices: [{ index: 0, delta: { content: text }, finish_reason: null }],
+            }) +
+            '\n\n'
         : (text) => text;
       response.writeHead(200, { 'content-type': wantsStream ? 'text/event-stream' : 'application/json' });
       const write = (text) => {
@@ -49,7 +57,15 @@ function serve() {
           if (left <= 0) {
             write(
               wantsStream
-                ? `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'hostile', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`
+                ? 'data: ' +
+                    JSON.stringify({
+                      id: 'c',
+                      object: 'chat.completion.chunk',
+                      created: 1,
+                      model: 'hostile',
+                      choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+                    }) +
+                    '\n\ndata: [DONE]\n\n'
                 : '\\"}"},"finish_reason":"stop"}]}',
             );
             response.end();
@@ -138,7 +154,8 @@ async function measure() {
     allCut &&= cut;
     const sentMb = model.sent.map((bytes) => round(bytes / MB, 1));
     console.log(
-      `${scenario.name}: ${outcome.status} ${outcome.result.error?.error_code ?? ''} in ${seconds.toFixed(2)} s; the model sent ${sentMb.join(', ')} MB per call before the cut`,
+      `${scenario.name}: ${outcome.status} ${outcome.result.error?.error_code ?? ''} in ${seconds.toFixed(2)} s; the model sent ` +
+        `${sentMb.join(', ')} MB per call before the cut`,
     );
     figures.push({
       name: `${scenario.name}: session wall time`,

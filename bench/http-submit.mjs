@@ -320,7 +320,8 @@ if (process.env.BENCH_HTTP_CLIENT === '1') {
   cleanUpOnExit(roots);
   if (PATHS.includes('real')) ({ answers } = await exampleAnswers());
   console.log(
-    `http submit: ${REQUESTS} requests by ${CONCURRENCY} clients in a child process (instant model, fsync on, intake.concurrency 16), ${ROUNDS} rounds, HTTP and files alternating; paths: ${PATHS.join(', ')}`,
+    `http submit: ${REQUESTS} requests by ${CONCURRENCY} clients in a child process (instant model, fsync on, intake.concurrency 16), ` +
+      `${ROUNDS} rounds, HTTP and files alternating; paths: ${PATHS.join(', ')}`,
   );
   const rounds = [];
   for (let index = 0; index < ROUNDS; index++) {
@@ -338,10 +339,13 @@ if (process.env.BENCH_HTTP_CLIENT === '1') {
       };
       entry[model] = { http, files };
       const line = (shape) =>
-        `HTTP p50 ${round1(http[shape].latency.median)} ms (p95 ${round1(http[shape].latency.p95)}), files ${round1(files[shape].latency.median)} ms (p95 ${round1(files[shape].latency.p95)}), added ${round1(http[shape].latency.median - files[shape].latency.median)} ms`;
+        `HTTP p50 ${round1(http[shape].latency.median)} ms (p95 ${round1(http[shape].latency.p95)}), files ` +
+        `${round1(files[shape].latency.median)} ms (p95 ${round1(files[shape].latency.p95)}), added ` +
+        `${round1(http[shape].latency.median - files[shape].latency.median)} ms`;
       console.log(`  round ${index + 1}, ${model}: concurrency ${CONCURRENCY}: ${line('closed')}`);
       console.log(
-        `           flood: ${line('flood')}; all finished after HTTP ${Math.round(http.flood.wall)} ms, files ${Math.round(files.flood.wall)} ms; POST → 202 p50 ${round1(http.flood.accepted.median)} ms`,
+        `           flood: ${line('flood')}; all finished after HTTP ${Math.round(http.flood.wall)} ms, files ${Math.round(files.flood.wall)} ` +
+          `ms; POST → 202 p50 ${round1(http.flood.accepted.median)} ms`,
       );
       console.log(`           one at a time: ${line('serial')}`);
     }
@@ -375,7 +379,8 @@ if (process.env.BENCH_HTTP_CLIENT === '1') {
       ['one at a time', serial],
     ]) {
       console.log(
-        `  ${model}, median of ${ROUNDS} rounds, ${name}: HTTP p50 ${round1(stats.http)} ms, files p50 ${round1(stats.files)} ms, added by the API ${round1(stats.added)} ms (per round: ${stats.perRound.join(', ')})`,
+        `  ${model}, median of ${ROUNDS} rounds, ${name}: HTTP p50 ${round1(stats.http)} ms, files p50 ${round1(stats.files)} ms, added by ` +
+          `the API ${round1(stats.added)} ms (per round: ${stats.perRound.join(', ')})`,
       );
     }
     const memory = await streamMemory(model);

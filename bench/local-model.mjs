@@ -39,7 +39,8 @@ if (
   !existsSync(path.join(moduleDir, 'tiny.gguf'))
 ) {
   console.log(
-    `local model: node-llama-cpp or tiny.gguf is not in ${moduleDir}; run the local-provider tests once (they put both there) or set GOVFLOW_NODE_LLAMA_CPP_DIR`,
+    `local model: node-llama-cpp or tiny.gguf is not in ${moduleDir}; run the local-provider tests once (they put both there) or set ` +
+      `GOVFLOW_NODE_LLAMA_CPP_DIR`,
   );
   reportResult({
     bench: 'local-model',
@@ -108,7 +109,8 @@ console.log(
 );
 console.log(`  first answer (import, init, load, grammar, answer): ${round(firstMs, 1)} ms`);
 console.log(
-  `  constrained message after load: median ${round(figures.median, 1)} ms, min ${round(figures.min, 1)}, max ${round(figures.max, 1)} (${CALLS} calls); target ≤ ${TARGET_MS} ms: ${pass ? 'PASS' : 'MISS'}`,
+  `  constrained message after load: median ${round(figures.median, 1)} ms, min ${round(figures.min, 1)}, max ${round(figures.max, 1)} (` +
+    `${CALLS} calls); target ≤ ${TARGET_MS} ms: ${pass ? 'PASS' : 'MISS'}`,
 );
 removeRoot(root);
 roots.length = 0;

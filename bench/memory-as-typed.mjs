@@ -260,7 +260,10 @@ for (const node of nodeBinaries()) {
   const targeted = TARGETED_MAJORS.has(major);
   const verdict = (value, limit) => (targeted ? (value <= limit ? 'PASS' : 'MISS') : 'no target');
   console.log(
-    `  Node ${version}: peak RSS at 16 in flight ${round(sixteen.mb, 0)} MB (target ≤ ${TARGET_16_MB}: ${verdict(sixteen.mb, TARGET_16_MB)}; daemon CPU ${round(sixteen.cpuPerCall, 2)} ms per model call); at ${WIDE} in flight ${round(wide.mb, 0)} MB (target ≤ ${TARGET_WIDE_MB}: ${verdict(wide.mb, TARGET_WIDE_MB)}; daemon CPU ${round(wide.cpuPerCall, 2)} ms per model call); processes in the tree: ${sixteen.processes}`,
+    `  Node ${version}: peak RSS at 16 in flight ${round(sixteen.mb, 0)} MB (target ≤ ${TARGET_16_MB}: ${verdict(sixteen.mb, TARGET_16_MB)}; ` +
+      `daemon CPU ${round(sixteen.cpuPerCall, 2)} ms per model call); at ${WIDE} in flight ${round(wide.mb, 0)} MB (target ≤ ` +
+      `${TARGET_WIDE_MB}: ${verdict(wide.mb, TARGET_WIDE_MB)}; daemon CPU ${round(wide.cpuPerCall, 2)} ms per model call); processes in the ` +
+      `tree: ${sixteen.processes}`,
   );
   figures.push(
     { name: `Node ${version}: peak RSS at 16 in flight`, unit: 'MB', median: round(sixteen.mb, 0), runs: 1 },

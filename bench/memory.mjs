@@ -99,7 +99,8 @@ const log = quietLog((message, fields) => {
 });
 
 console.log(
-  `memory: ${REQUESTS} requests through the daemon (instant model), RSS sampled after a forced GC every ${SAMPLE_EVERY}; node flags: ${NODE_FLAGS.join(' ') || '(defaults)'}`,
+  `memory: ${REQUESTS} requests through the daemon (instant model), RSS sampled after a forced GC every ${SAMPLE_EVERY}; node flags: ` +
+    `${NODE_FLAGS.join(' ') || '(defaults)'}`,
 );
 execFileSync('sync');
 const daemon = await GovflowDaemon.start(root, {
@@ -128,7 +129,8 @@ try {
     const point = await sample(sent);
     samples.push(point);
     console.log(
-      `  after ${String(sent).padStart(6)}: RSS ${round(point.rssMb, 1)} MB, heap ${round(point.heapUsedMb, 1)} MB, external ${round(point.externalMb, 1)} MB (${round((now() - started) / 1000, 1)} s)`,
+      `  after ${String(sent).padStart(6)}: RSS ${round(point.rssMb, 1)} MB, heap ${round(point.heapUsedMb, 1)} MB, external ` +
+        `${round(point.externalMb, 1)} MB (${round((now() - started) / 1000, 1)} s)`,
     );
   }
   if (failed > 0) throw new Error(`${failed} sessions did not succeed`);
@@ -160,7 +162,8 @@ console.log(
   `  trend (last ${tail.length} samples): RSS ${round(rssSlope, 2)} MB per 1,000 requests, heap ${round(heapSlope, 2)} MB per 1,000 requests`,
 );
 console.log(
-  `  target RSS growth ≤ ${TARGET_GROWTH_MB} MB: ${growthPass ? 'PASS' : 'MISS'}; target no trend (≤ ${TARGET_SLOPE_MB_PER_1000} MB/1,000): ${trendPass ? 'PASS' : 'MISS'}`,
+  `  target RSS growth ≤ ${TARGET_GROWTH_MB} MB: ${growthPass ? 'PASS' : 'MISS'}; target no trend (≤ ${TARGET_SLOPE_MB_PER_1000} MB/1,000): ` +
+    `${trendPass ? 'PASS' : 'MISS'}`,
 );
 
 reportResult({

@@ -77,7 +77,8 @@ async function connect(url) {
       socket.on('data', onData);
       socket.once('error', reject);
       socket.write(
-        `POST /v1/requests HTTP/1.1\r\nHost: ${target.host}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `POST /v1/requests HTTP/1.1\r\nHost: ${target.host}\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: ` +
+          `application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
     });
 }
@@ -206,7 +207,8 @@ for (let index = 0; index < ROUNDS; index++) {
   notified.push(figures.true);
   added.push(figures.true - figures.false);
   console.log(
-    `round ${index + 1}: without ${round(figures.false, 2)} ms CPU/request, with webhooks + rate limits ${round(figures.true, 2)} ms (+${round(figures.true - figures.false, 2)} ms)`,
+    `round ${index + 1}: without ${round(figures.false, 2)} ms CPU/request, with webhooks + rate limits ${round(figures.true, 2)} ms (+` +
+      `${round(figures.true - figures.false, 2)} ms)`,
   );
 }
 await receiver.close();
@@ -214,7 +216,9 @@ const without = summarize(plain).median;
 const withBoth = summarize(notified).median;
 const extra = summarize(added).median;
 console.log(
-  `daemon CPU per request at ${IN_FLIGHT} in flight (${REQUESTS} requests of the example app, 6 steps each, medians of ${ROUNDS} rounds): without ${round(without, 2)} ms, with webhooks + rate limits ${round(withBoth, 2)} ms; added ${round(extra, 2)} ms (${round((extra / without) * 100, 1)} %)`,
+  `daemon CPU per request at ${IN_FLIGHT} in flight (${REQUESTS} requests of the example app, 6 steps each, medians of ${ROUNDS} rounds): ` +
+    `without ${round(without, 2)} ms, with webhooks + rate limits ${round(withBoth, 2)} ms; added ${round(extra, 2)} ms (` +
+    `${round((extra / without) * 100, 1)} %)`,
 );
 reportResult({
   bench: 'notify-overhead',

@@ -286,13 +286,16 @@ for (const [name, entry] of Object.entries(byName)) {
   );
 }
 console.log(
-  `  disk probe (${disk.append.count}×): append 1 KiB + fdatasync ${round(disk.append.median, 3)} ms median (p95 ${round(disk.append.p95, 3)}); directory fsync ${round(disk.directory.median, 3)} ms median`,
+  `  disk probe (${disk.append.count}×): append 1 KiB + fdatasync ${round(disk.append.median, 3)} ms median (p95 ` +
+    `${round(disk.append.p95, 3)}); directory fsync ${round(disk.directory.median, 3)} ms median`,
 );
 console.log(
-  `  disk probe: create a file ${round(disk.create.median, 3)} ms, create a folder ${round(disk.mkdir.median, 3)} ms, rename ${round(disk.rename.median, 3)} ms (medians)`,
+  `  disk probe: create a file ${round(disk.create.median, 3)} ms, create a folder ${round(disk.mkdir.median, 3)} ms, rename ` +
+    `${round(disk.rename.median, 3)} ms (medians)`,
 );
 console.log(
-  `    a session needs 1 folder and 4 files (journal, manifest, 2 results): ${round((disk.mkdir.median + 4 * disk.create.median) / STEPS, 3)} ms per step of creation alone`,
+  `    a session needs 1 folder and 4 files (journal, manifest, 2 results): ${round((disk.mkdir.median + 4 * disk.create.median) / STEPS, 3)} ` +
+    `ms per step of creation alone`,
 );
 
 const pass = onStats.median <= TARGET_MS;

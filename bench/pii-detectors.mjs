@@ -39,7 +39,9 @@ console.log(
 console.log('  detector      TP   FP   FN  precision  recall');
 for (const score of scores) {
   console.log(
-    `  ${score.kind.padEnd(12)} ${String(score.truePositives).padStart(3)}  ${String(score.falsePositives).padStart(3)}  ${String(score.falseNegatives).padStart(3)}  ${score.precision.toFixed(3).padStart(9)}  ${score.recall.toFixed(3).padStart(6)}${score.examples.length ? `   e.g. ${score.examples.slice(0, 2).join('; ')}` : ''}`,
+    `  ${score.kind.padEnd(12)} ${String(score.truePositives).padStart(3)}  ${String(score.falsePositives).padStart(3)}  ` +
+      `${String(score.falseNegatives).padStart(3)}  ${score.precision.toFixed(3).padStart(9)}  ` +
+      `${score.recall.toFixed(3).padStart(6)}${score.examples.length ? `   e.g. ${score.examples.slice(0, 2).join('; ')}` : ''}`,
   );
 }
 

@@ -146,7 +146,9 @@ console.log(
 );
 for (const row of rows) {
   console.log(
-    `  ${row.agent.padEnd(20)} ${String(row.chars).padStart(6)} ${String(row.tokens).padStart(8)} ${String(row.systemChars).padStart(8)} ${String(row.userChars).padStart(8)} ${String(row.prefixChars).padStart(15)} ${`${round(row.share * 100, 1)} %`.padStart(7)}   (${row.compactTokens}, ${round(row.compactShare * 100, 1)} %) (${row.leanTokens}, ${round(row.leanShare * 100, 1)} %)`,
+    `  ${row.agent.padEnd(20)} ${String(row.chars).padStart(6)} ${String(row.tokens).padStart(8)} ${String(row.systemChars).padStart(8)} ` +
+      `${String(row.userChars).padStart(8)} ${String(row.prefixChars).padStart(15)} ${`${round(row.share * 100, 1)} %`.padStart(7)}   (` +
+      `${row.compactTokens}, ${round(row.compactShare * 100, 1)} %) (${row.leanTokens}, ${round(row.leanShare * 100, 1)} %)`,
   );
 }
 const lowest = rows.reduce((low, row) => (row.share < low.share ? row : low), rows[0]);
@@ -164,7 +166,9 @@ reportResult({
     unit: '%',
     median: round(row.share * 100, 1),
     runs: 1,
-    note: `${row.chars} chars ≈ ${row.tokens} tokens (system ${row.systemChars}, user ${row.userChars}); prefix ${row.prefixChars}; with compact user JSON ${round(row.compactShare * 100, 1)} %, lean input ${round(row.leanShare * 100, 1)} %`,
+    note:
+      `${row.chars} chars ≈ ${row.tokens} tokens (system ${row.systemChars}, user ${row.userChars}); prefix ${row.prefixChars}; with ` +
+      `compact user JSON ${round(row.compactShare * 100, 1)} %, lean input ${round(row.leanShare * 100, 1)} %`,
   })),
   targets: [
     {

@@ -180,7 +180,8 @@ async function main() {
   }
 
   console.log(
-    `real path on Node ${process.version}: govflow start, kind openai-compatible, loopback OpenAI-wire server in its own process; ${CALLS_PER_REQUEST} model calls per request; floor: the AI SDK alone sending govflow's captured requests`,
+    `real path on Node ${process.version}: govflow start, kind openai-compatible, loopback OpenAI-wire server in its own process; ` +
+      `${CALLS_PER_REQUEST} model calls per request; floor: the AI SDK alone sending govflow's captured requests`,
   );
   const figures = [];
   const targets = [];
@@ -218,7 +219,9 @@ async function main() {
       `  round ${index + 1}: ` +
         PATHS.map(
           ({ key, label }) =>
-            `${label} ${round2(row[key].govflow.cpuMsPerCall)} ms / floor ${round2(row[key].floor.cpuMsPerCall)} ms = ${round2(row[key].ratio)}× (${row[key].floor.identical} bodies byte-identical, ${Math.round(row[key].govflow.streamedShare * 100)} % streamed, peak RSS ${Math.round(row[key].govflow.peakRssMb)} MB)`,
+            `${label} ${round2(row[key].govflow.cpuMsPerCall)} ms / floor ${round2(row[key].floor.cpuMsPerCall)} ms = ` +
+            `${round2(row[key].ratio)}× (${row[key].floor.identical} bodies byte-identical, ` +
+            `${Math.round(row[key].govflow.streamedShare * 100)} % streamed, peak RSS ${Math.round(row[key].govflow.peakRssMb)} MB)`,
         ).join('; '),
     );
   }
@@ -290,7 +293,9 @@ async function main() {
   const wideRatio = wide.wallMs / idealMs;
   const perSessionMb = (wide.peakRssMb - rounds[0].http.govflow.rssMb) / Math.min(500, WIDE_REQUESTS);
   console.log(
-    `  concurrency 500, 2 s model, ${WIDE_REQUESTS} requests: wall ${round(wide.wallMs / 1000, 2)} s = ${round(wideRatio, 2)}× ideal (${idealMs / 1000} s); peak RSS ${round(wide.peakRssMb, 0)} MB (≈ ${round(perSessionMb, 2)} MB per session in flight); ${round(wide.cpuMsPerCall, 2)} ms CPU/call`,
+    `  concurrency 500, 2 s model, ${WIDE_REQUESTS} requests: wall ${round(wide.wallMs / 1000, 2)} s = ${round(wideRatio, 2)}× ideal (` +
+      `${idealMs / 1000} s); peak RSS ${round(wide.peakRssMb, 0)} MB (≈ ${round(perSessionMb, 2)} MB per session in flight); ` +
+      `${round(wide.cpuMsPerCall, 2)} ms CPU/call`,
   );
   figures.push(
     {

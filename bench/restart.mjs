@@ -135,7 +135,8 @@ for (const entries of SIZES) {
   const row = await measure(entries);
   rows.push(row);
   console.log(
-    `${entries} entries in the day log, ${row.waiting_at_stop} waiting at ${STOP}: ${row.before_per_s}/s before, ${row.after_per_s}/s after the restart (${row.ratio}× the rate before; target ≥ 0.5×)`,
+    `${entries} entries in the day log, ${row.waiting_at_stop} waiting at ${STOP}: ${row.before_per_s}/s before, ${row.after_per_s}/s after ` +
+      `the restart (${row.ratio}× the rate before; target ≥ 0.5×)`,
   );
 }
 if (rows.length === 2)

@@ -122,7 +122,8 @@ for (const name of SCRIPTS.filter((script) => !only || only.includes(script))) {
 const machine = machineInfo();
 console.log('\n=== summary ===');
 console.log(
-  `machine: ${machine.nproc} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB, Node ${nodes.map((node) => node.version).join(' and ')}, temp dir ${machine.tempDir} on ${machine.tempFilesystem}`,
+  `machine: ${machine.nproc} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB, Node ${nodes.map((node) => node.version).join(' and ')}, ` +
+    `temp dir ${machine.tempDir} on ${machine.tempFilesystem}`,
 );
 const rows = [['benchmark', 'target', 'measured', 'result', 'time']];
 let failed = false;

@@ -155,7 +155,8 @@ const figure = (name, stats, note) =>
   });
 const show = (name, stats, note = '') =>
   console.log(
-    `  ${name}: median ${round(stats.median, 1)} ms (min ${round(stats.min, 1)}, p95 ${round(stats.p95, 1)}, max ${round(stats.max, 1)}, ${stats.count} runs)${note ? `; ${note}` : ''}`,
+    `  ${name}: median ${round(stats.median, 1)} ms (min ${round(stats.min, 1)}, p95 ${round(stats.p95, 1)}, max ${round(stats.max, 1)}, ` +
+      `${stats.count} runs)${note ? `; ${note}` : ''}`,
   );
 
 // Files mode --------------------------------------------------------------------------------
@@ -234,7 +235,8 @@ if (connected) {
       `insert into "${schema}".sessions (session_id, request_id, state, request, user_name, intake_daemon, result_status, result_json, created_at)
        select 'sess-list-' || lpad(i::text, 6, '0'), 'req-' || i, 'finished', jsonb_build_object('text', 'Summarize meeting ' || i),
          (array['alice','bob','carol','dave'])[i % 4 + 1], 'bench', (array['success','failed','cancelled'])[i % 3 + 1],
-         jsonb_build_object('status', (array['success','failed','cancelled'])[i % 3 + 1], 'messages', 6, 'started_at', '2026-01-01T00:00:00Z', 'finished_at', '2026-01-01T00:01:00Z')::text,
+         jsonb_build_object('status', (array['success','failed','cancelled'])[i % 3 + 1], 'messages', 6, 'started_at', '2026-01-01T00:00:00Z',` +
+        ` 'finished_at', '2026-01-01T00:01:00Z')::text,
          timestamptz '2026-01-01' + i * interval '1 minute'
        from generate_series(0, ${COUNT - 1}) as i`,
     );

@@ -68,7 +68,8 @@ removeRoot(keys);
 const [a, b] = [summarize(plain), summarize(signed)];
 const overhead = (b.median / a.median - 1) * 100;
 console.log(
-  `per step, median of ${ROUNDS} rounds of ${REQUESTS} requests: ${round(a.median, 3)} ms unsigned, ${round(b.median, 3)} ms signed (checkpoint_ms 1000, one witness folder): ${round(overhead, 1)} % (target ≤ 5 %)`,
+  `per step, median of ${ROUNDS} rounds of ${REQUESTS} requests: ${round(a.median, 3)} ms unsigned, ${round(b.median, 3)} ms signed ` +
+    `(checkpoint_ms 1000, one witness folder): ${round(overhead, 1)} % (target ≤ 5 %)`,
 );
 reportResult({
   name: 'signing',

@@ -178,7 +178,8 @@ async function pairs(cheapest) {
     ons.push(on);
     ratios.push((on / off - 1) * 100);
     console.log(
-      `  ${cheapest ? 'RAM root, fsync off' : 'default config'} pair ${run + 1}: off ${round(off, 4)} ms/step, on ${round(on, 4)} ms/step → ${round((on / off - 1) * 100, 1)} %`,
+      `  ${cheapest ? 'RAM root, fsync off' : 'default config'} pair ${run + 1}: off ${round(off, 4)} ms/step, on ${round(on, 4)} ms/step → ` +
+        `${round((on / off - 1) * 100, 1)} %`,
     );
   }
   return { off: summarize(offs), on: summarize(ons), ratio: summarize(ratios) };
@@ -193,13 +194,16 @@ const direct = await directCostPerStep(60_000);
 const directPercent = (direct / disk.off.median) * 100;
 const directPercentRam = (direct / ram.off.median) * 100;
 console.log(
-  `  default config: off ${round(disk.off.median, 4)} ms/step, on ${round(disk.on.median, 4)} ms/step; end to end +${round(disk.ratio.median, 1)} % median of pairs (${round(disk.ratio.min, 1)} … ${round(disk.ratio.max, 1)})`,
+  `  default config: off ${round(disk.off.median, 4)} ms/step, on ${round(disk.on.median, 4)} ms/step; end to end +` +
+    `${round(disk.ratio.median, 1)} % median of pairs (${round(disk.ratio.min, 1)} … ${round(disk.ratio.max, 1)})`,
 );
 console.log(
-  `  RAM root, fsync off: off ${round(ram.off.median, 4)} ms/step, on ${round(ram.on.median, 4)} ms/step; end to end +${round(ram.ratio.median, 1)} % median of pairs (${round(ram.ratio.min, 1)} … ${round(ram.ratio.max, 1)})`,
+  `  RAM root, fsync off: off ${round(ram.off.median, 4)} ms/step, on ${round(ram.on.median, 4)} ms/step; end to end +` +
+    `${round(ram.ratio.median, 1)} % median of pairs (${round(ram.ratio.min, 1)} … ${round(ram.ratio.max, 1)})`,
 );
 console.log(
-  `  direct: tracing costs ${round(direct * 1000, 1)} µs of CPU per step, export included = ${round(directPercent, 1)} % of the default step, ${round(directPercentRam, 1)} % of the RAM/fsync-off step`,
+  `  direct: tracing costs ${round(direct * 1000, 1)} µs of CPU per step, export included = ${round(directPercent, 1)} % of the default step, ` +
+    `${round(directPercentRam, 1)} % of the RAM/fsync-off step`,
 );
 console.log(`  collector received ${exportedSpans} export requests`);
 const pass = directPercent <= TARGET_PERCENT;

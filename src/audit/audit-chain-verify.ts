@@ -164,7 +164,8 @@ export async function verifyAuditChain(options: {
   if (options.live === true && chain.length > 0) {
     const last = chain.at(-1)!;
     warnings.push(
-      `a daemon is writing: verified up to entry ${chain.length} (${path.basename(last.file)}:${last.line}, message ${last.messageId}); entries written after it were not read`,
+      `a daemon is writing: verified up to entry ${chain.length} (${path.basename(last.file)}:${last.line}, message ${last.messageId}); ` +
+        `entries written after it were not read`,
     );
   }
   if (head.state !== 'ok') {

@@ -121,8 +121,35 @@ export function parseEntries(text: string): ParsedEntries {
 
 const ERROR_TAIL = / \(retry_count=(\d+), recoverable=(true|false)\)$/;
 /** The lines after SESSION_ID, in any order, each at most once: `[TAG: value]` or `[TAG]: value`. */
-const EXTENSION_LINE =
-  /^\[(USER|AUDIT_FORMAT|REQUEST_ID|SEQUENCE|PARENT_MESSAGE_ID|EXECUTED_AT|INPUT_ENCODING|GOVERNANCE_VERSION|PARENT_SESSION_ID|DEPTH|FORKED_FROM): (.*)\]$|^\[(CORRECTIONS|COMPLIANCE VIOLATIONS|NOTES|PII_REDACTED|GUARDRAILS|ATTACHMENTS|TOOL_CALLS|VIOLATIONS|APPROVALS|EVIDENCE|DELEGATIONS|CONTROL|NOT_REPEATED)\]: (.*)$/;
+const VALUE_TAGS = [
+  'USER',
+  'AUDIT_FORMAT',
+  'REQUEST_ID',
+  'SEQUENCE',
+  'PARENT_MESSAGE_ID',
+  'EXECUTED_AT',
+  'INPUT_ENCODING',
+  'GOVERNANCE_VERSION',
+  'PARENT_SESSION_ID',
+  'DEPTH',
+  'FORKED_FROM',
+];
+const SECTION_TAGS = [
+  'CORRECTIONS',
+  'COMPLIANCE VIOLATIONS',
+  'NOTES',
+  'PII_REDACTED',
+  'GUARDRAILS',
+  'ATTACHMENTS',
+  'TOOL_CALLS',
+  'VIOLATIONS',
+  'APPROVALS',
+  'EVIDENCE',
+  'DELEGATIONS',
+  'CONTROL',
+  'NOT_REPEATED',
+];
+const EXTENSION_LINE = new RegExp(`^\\[(${VALUE_TAGS.join('|')}): (.*)\\]$|^\\[(${SECTION_TAGS.join('|')})\\]: (.*)$`);
 
 function invalid(reason: string): never {
   throw new ValueDecodeError(reason);

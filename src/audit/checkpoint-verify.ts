@@ -154,7 +154,9 @@ export function verifyCheckpoints(options: {
     result.firstProblem = {
       where: path.join(options.stateDir, 'audit-head.json'),
       checkpoint: result.newest,
-      detail: `the head record says the chain has ${head.record.entries} entries, but the ${describeCheckpoint(result.newest)} names more: the head record was rewritten after entries were cut`,
+      detail:
+        `the head record says the chain has ${head.record.entries} entries, but the ${describeCheckpoint(result.newest)} names more: ` +
+        `the head record was rewritten after entries were cut`,
     };
   }
   return result;

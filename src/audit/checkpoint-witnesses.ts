@@ -38,7 +38,9 @@ export function witnessLag(stateDir: string, pid: number | undefined): WitnessLa
 export function witnessLines(lags: WitnessLag[]): string[] {
   return lags.map(
     (lag) =>
-      `witness ${lag.witness}: ${lag.pending === 0 ? 'up to date' : `${lag.pending} checkpoints waiting`}${lag.lastError ? ` (last error: ${lag.lastError})` : ''}`,
+      `witness ${lag.witness}: ${lag.pending === 0 ? 'up to date' : `${lag.pending} checkpoints waiting`}${
+        lag.lastError ? ` (last ` + `error: ${lag.lastError})` : ''
+      }`,
   );
 }
 

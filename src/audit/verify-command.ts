@@ -30,7 +30,8 @@ export function describeVerifyResult(result: VerifyResult): string {
       );
   } else {
     lines.push(
-      `audit chain broken at ${problem.file}:${problem.line} (message_id ${problem.messageId ?? 'unknown'}): ${problem.reason.replace('-', ' ')}: ${problem.detail}`,
+      `audit chain broken at ${problem.file}:${problem.line} ` +
+        `(message_id ${problem.messageId ?? 'unknown'}): ${problem.reason.replace('-', ' ')}: ${problem.detail}`,
       `${counted(result.entries, 'entry', 'entries')} before it ${result.entries === 1 ? 'is' : 'are'} intact`,
     );
   }
@@ -75,7 +76,8 @@ export function reportCheckpoints(checkpoints: CheckpointVerifyResult, write: (t
   }
   const newest = checkpoints.newest!;
   write(
-    `signed checkpoints hold: ${checkpoints.checked} checked in ${checkpoints.sources.length} places, the newest covering ${newest.entries} entries (${newest.day}, signed ${newest.at})\n`,
+    `signed checkpoints hold: ${checkpoints.checked} checked in ${checkpoints.sources.length} places, the newest covering ${newest.entries} ` +
+      `entries (${newest.day}, signed ${newest.at})\n`,
   );
   return true;
 }

@@ -96,7 +96,8 @@ export const verifyCliCommand: CommandDefinition = {
     // An auditor pointing verify at the wrong folder must not get "intact: 0 entries" (SPEC §21).
     if (!isGovflowRoot(root))
       throw new UsageError(
-        `${root} is not a govflow root (it has no system/, no govflow.config.yaml and no governance/): pass --root DIR naming the root whose audit log to verify, or run govflow verify in it`,
+        `${root} is not a govflow root (it has no system/, no govflow.config.yaml and no governance/): pass --root DIR naming the root whose ` +
+          `audit log to verify, or run govflow verify in it`,
       );
     const paths = systemPaths(root);
     const witnesses = ((values.witness as unknown as string[] | undefined) ?? []).map((folder) => path.resolve(folder));

@@ -49,7 +49,9 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
     name: 'verify',
     usage: 'govflow verify [--root DIR] [--store] [--key FILE.pub [--witness DIR]...]',
     summary:
-      "check the hash chain of all audit logs; names the first bad entry (exit 0 intact, 1 not); --key: also every signed checkpoint (the root's and each witness's) against the logs; --store: the chain in Postgres and the log files against it (cluster mode), with --key also the checkpoints kept in Postgres and each witness's against that chain",
+      'check the hash chain of all audit logs; names the first bad entry (exit 0 intact, 1 not); --key: also every signed checkpoint (the ' +
+      "root's and each witness's) against the logs; --store: the chain in Postgres and the log files against it (cluster mode), with --key " +
+      "also the checkpoints kept in Postgres and each witness's against that chain",
     load: async () => (await import('./audit-commands.js')).verifyCliCommand,
   },
   {
@@ -76,22 +78,26 @@ export const COMMAND_LIST: readonly CommandSummary[] = Object.freeze([
     name: 'sessions',
     usage: 'govflow sessions [--status S] [--user U] [--since ISO] [--limit N] [--json] [--root DIR]',
     summary:
-      'list sessions newest first (session, request, status, user, started, finished, lineage); status: queued, running, paused, success, partial, failed, cancelled',
+      'list sessions newest first (session, request, status, user, started, finished, lineage); status: queued, running, paused, success, ' +
+      'partial, failed, cancelled',
     load: async () => (await import('./sessions-command.js')).sessionsCommand,
   },
   {
     name: 'cancel',
     usage:
-      'govflow cancel SESSION_ID [--reason TEXT] | govflow cancel --status running|paused|queued [--user U] [--since ISO] [--reason TEXT] [--dry-run] [--json] [--root DIR]',
+      'govflow cancel SESSION_ID [--reason TEXT] | govflow cancel --status running|paused|queued [--user U] [--since ISO] [--reason TEXT] ' +
+      '[--dry-run] [--json] [--root DIR]',
     summary:
-      'cancel a running, queued or paused session and wait until it ended (exit 0 cancelled, 1 already ended, 2 unknown session, 3 no daemon runs); with --status, every match (--dry-run lists them)',
+      'cancel a running, queued or paused session and wait until it ended (exit 0 cancelled, 1 already ended, 2 unknown session, 3 no daemon ' +
+      'runs); with --status, every match (--dry-run lists them)',
     load: async () => (await import('./control-commands.js')).cancelCommand,
   },
   {
     name: 'retry',
     usage: 'govflow retry SESSION_ID [--reason TEXT] [--request-id ID] [--json] [--root DIR]',
     summary:
-      'a new session from an ended one, reusing its messages up to the first that did not succeed; prints the new session_id and request_id (exit 0 accepted, 1 refused, 2 unknown session, 3 no daemon runs)',
+      'a new session from an ended one, reusing its messages up to the first that did not succeed; prints the new session_id and request_id ' +
+      '(exit 0 accepted, 1 refused, 2 unknown session, 3 no daemon runs)',
     load: async () => (await import('./control-commands.js')).retryCommand,
   },
   {

@@ -64,7 +64,8 @@ export function execWithDaemonNodeFlags(
   } catch (error) {
     // Not fatal: the daemon runs with Node's defaults, and says why.
     process.stderr.write(
-      `govflow start: could not restart Node with ${DAEMON_NODE_FLAGS.join(' ')} (${error instanceof Error ? error.message : String(error)}); running with Node's defaults\n`,
+      `govflow start: could not restart Node with ${DAEMON_NODE_FLAGS.join(' ')} (${error instanceof Error ? error.message : String(error)}); ` +
+        `running with Node's defaults\n`,
     );
   }
 }

@@ -71,7 +71,8 @@ export const initCommand: CommandDefinition = {
     const present = existsSync(target) ? readdirSync(target).filter((name) => !ALLOWED_BEFORE_INIT.test(name)) : [];
     if (present.length > 0 && values.force !== true) {
       throw new UsageError(
-        `${target} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}): run govflow init in an empty folder, name a new one (govflow init my-project), or pass --force to add the files (existing ones are overwritten)`,
+        `${target} is not empty (${present.slice(0, 3).join(', ')}${present.length > 3 ? ', …' : ''}): run govflow init in an empty folder, ` +
+          `name a new one (govflow init my-project), or pass --force to add the files (existing ones are overwritten)`,
       );
     }
     mkdirSync(target, { recursive: true });

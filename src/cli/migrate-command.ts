@@ -8,7 +8,8 @@ export const migrateCommand: CommandDefinition = {
     const config = loadConfig(root, io.env);
     if (config.store.kind !== 'postgres') {
       throw new ConfigError(
-        'govflow migrate is for cluster mode: this root uses the files store (store.kind: files), which needs no migrations; set store: { kind: postgres, url: ... } in govflow.config.yaml to use Postgres',
+        'govflow migrate is for cluster mode: this root uses the files store (store.kind: files), which needs no migrations; set store: { ' +
+          'kind: postgres, url: ... } in govflow.config.yaml to use Postgres',
       );
     }
     const { openPool, storeAddress, storeSettings } = await import('../cluster/postgres-connection.js');

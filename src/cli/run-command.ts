@@ -30,7 +30,8 @@ import { controlIdOf } from '../pipeline/session-cancel.js';
 
 /** `govflow run` runs requests and replies; controls act on sessions a daemon holds (docs/run-control.md). */
 const CONTROL_BY_DAEMON =
-  'this is a control file: controls are applied by the daemon only; use govflow cancel|retry|fork|rerun, or drop the file into system/inbox/ of a running daemon';
+  'this is a control file: controls are applied by the daemon only; use govflow cancel|retry|fork|rerun, or drop the file into system/inbox/ ' +
+  'of a running daemon';
 
 function describeResult(result: ResultDocument): string {
   const output = typeof result.output === 'string' ? result.output : JSON.stringify(result.output, null, 2);
@@ -74,7 +75,8 @@ export const runCommand: CommandDefinition = {
         const folder = errorCode(error) === 'EISDIR';
         io.stderr(
           folder
-            ? `govflow run: ${target} is a folder; govflow run takes one request file: move a request folder (request.txt plus attachments) into system/inbox/ of a running daemon, or POST it as multipart/form-data (docs/attachments.md)\n`
+            ? `govflow run: ${target} is a folder; govflow run takes one request file: move a request folder (request.txt plus attachments) ` +
+                `into system/inbox/ of a running daemon, or POST it as multipart/form-data (docs/attachments.md)\n`
             : `govflow run: cannot read ${target}: ${errorMessage(error)}\n`,
         );
         return 2;
@@ -129,7 +131,8 @@ export const runCommand: CommandDefinition = {
       const daemon = RootLock.owner(rootConfig.paths.state);
       if (daemon === null || daemon.kind !== 'daemon') {
         return fail(
-          "this root is in cluster mode (store.kind: postgres), where sessions run in the daemons: start this root's daemon with `govflow start` and run again (or drop the file into system/inbox/)",
+          "this root is in cluster mode (store.kind: postgres), where sessions run in the daemons: start this root's daemon with `govflow " +
+            'start` and run again (or drop the file into system/inbox/)',
         );
       }
       // Results are read from the store: a reply's goes to the daemon that took the request (pg only in cluster mode).

@@ -17,7 +17,9 @@ export interface InternalFailure {
 }
 
 export function internalFailureResult(failure: InternalFailure, finishedAt: Date = new Date()): ResultDocument {
-  const message = `govflow could not finish this request: an internal error stopped the session (${errorMessage(failure.error)}); its journal, if any, is under system/sessions/`;
+  const message =
+    `govflow could not finish this request: an internal error stopped the session (${errorMessage(failure.error)}); its ` +
+    `journal, if any, is under system/sessions/`;
   return {
     format: RESULT_FORMAT,
     request_id: failure.requestId ?? '',

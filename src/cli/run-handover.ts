@@ -88,7 +88,8 @@ export async function handOverToDaemon(
   const disk = readDiskStatus(paths);
   if (disk?.pid === owner.pid && disk.alarm) {
     notify(
-      `the daemon's disk alarm is up (${disk.free_bytes} bytes free, below intake.min_free_bytes ${disk.min_free_bytes}): the request waits in the inbox until space is freed`,
+      `the daemon's disk alarm is up (${disk.free_bytes} bytes free, below intake.min_free_bytes ${disk.min_free_bytes}): the request waits ` +
+        `in the inbox until space is freed`,
     );
   }
   return waitForOutcome(paths, waiting, results);

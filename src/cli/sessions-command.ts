@@ -49,7 +49,8 @@ function table(sessions: SessionSummary[]): string {
   const userWidth = width((session) => session.user);
   const lines = sessions.map(
     (session) =>
-      `${session.session_id.padEnd(idWidth)}  ${session.status.padEnd(statusWidth)}  ${session.user.padEnd(userWidth)}  started=${session.started_at ?? '-'}  finished=${session.finished_at ?? '-'}  request=${session.request_id}${lineageText(session)}`,
+      `${session.session_id.padEnd(idWidth)}  ${session.status.padEnd(statusWidth)}  ${session.user.padEnd(userWidth)}  ` +
+      `started=${session.started_at ?? '-'}  finished=${session.finished_at ?? '-'}  request=${session.request_id}${lineageText(session)}`,
   );
   return `${lines.join('\n')}\n${sessions.length} session${sessions.length === 1 ? '' : 's'}\n`;
 }

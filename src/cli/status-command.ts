@@ -21,7 +21,8 @@ function diskLines(disk: DiskStatus | null): string[] {
   const lines: string[] = [];
   if (disk.alarm) {
     lines.push(
-      `disk: ALARM since ${disk.alarm_since}: ${disk.free_bytes} bytes free, below intake.min_free_bytes ${disk.min_free_bytes}; new requests wait in the inbox`,
+      `disk: ALARM since ${disk.alarm_since}: ${disk.free_bytes} bytes free, below intake.min_free_bytes ${disk.min_free_bytes}; new ` +
+        `requests wait in the inbox`,
     );
   }
   for (const wait of disk.waiting)
@@ -154,14 +155,14 @@ export const statusCommand: CommandDefinition = {
     for (const manifest of all) byStatus[listingStatusOf(manifest.state)] += 1;
     byStatus.queued = await queuedCount(root, paths, io.env);
     if (values.json) {
-      io.stdout(
-        `${JSON.stringify({ daemons, config, disk, witnesses, webhooks, recovery, sessions_by_status: byStatus, running, interrupted, paused, recent }, null, 2)}\n`,
-      );
+      const report = { daemons, config, disk, witnesses, webhooks, recovery, sessions_by_status: byStatus };
+      io.stdout(`${JSON.stringify({ ...report, running, interrupted, paused, recent }, null, 2)}\n`);
       return 0;
     }
     // A running or paused session names the agent at work; a finished one the agent it ended on.
     const line = (manifest: SessionManifest) =>
-      `  ${manifest.session_id}  ${manifest.state.padEnd(11)} agent=${manifest.current_agent ?? manifest.last_agent ?? '-'}  messages=${manifest.messages}  age=${age(manifest.created_at, now)}  request=${manifest.request_id}`;
+      `  ${manifest.session_id}  ${manifest.state.padEnd(11)} agent=${manifest.current_agent ?? manifest.last_agent ?? '-'}  ` +
+      `messages=${manifest.messages}  age=${age(manifest.created_at, now)}  request=${manifest.request_id}`;
     const lines = [
       `daemon: ${daemons.length > 0 ? `running (pid ${daemons.join(', ')})` : 'not running'}  root: ${root}`,
       ...(config !== null && config.restart_needed.length > 0
@@ -172,7 +173,8 @@ export const statusCommand: CommandDefinition = {
       ...diskLines(disk),
       ...(recovery
         ? [
-            `recovering: ${recovery.total - recovery.done} of ${recovery.total} requests left by an earlier run still waiting, ${recovery.per_second}/s (new requests are taken meanwhile)`,
+            `recovering: ${recovery.total - recovery.done} of ${recovery.total} requests left by an earlier run still ` +
+              `waiting, ${recovery.per_second}/s (new requests are taken meanwhile)`,
           ]
         : []),
       ...witnessLines(witnesses),

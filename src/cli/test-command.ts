@@ -81,7 +81,8 @@ export const testCommand: CommandDefinition = {
     const unknown = positionals.filter((name) => !cases.some((testCase) => testCase.name === name));
     if (unknown.length > 0 && broken.length === 0) {
       io.stderr(
-        `govflow test: no test case named ${unknown.map((name) => `"${name}"`).join(', ')}; the cases are: ${cases.map((testCase) => testCase.name).join(', ') || '(none)'}\n`,
+        `govflow test: no test case named ${unknown.map((name) => `"${name}"`).join(', ')}; the cases ` +
+          `are: ${cases.map((testCase) => testCase.name).join(', ') || '(none)'}\n`,
       );
       return 2;
     }

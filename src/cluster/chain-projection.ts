@@ -50,7 +50,8 @@ export class ChainProjection {
       : null;
     if (!found || found.rows.length === 0) {
       throw new ConfigError(
-        `${file} ends with an audit entry the store's chain does not hold: these logs are not a projection of this store (a files-mode root, or another store); move system/logs/ aside and start again`,
+        `${file} ends with an audit entry the store's chain does not hold: these logs are not a projection of this store (a files-mode root, ` +
+          `or another store); move system/logs/ aside and start again`,
       );
     }
     this.position = Number(found.rows[0].position);

@@ -57,16 +57,19 @@ function fromSessions(table: string): string {
 
 /** Columns of a listed row; `request_text` only when `withText` (the web view searches it). */
 function columns(withText: boolean, table: string): string {
-  return `session_id as "sessionId", request_id as "requestId", state, result_status as "resultStatus",
+  return (
+    `session_id as "sessionId", request_id as "requestId", state, result_status as "resultStatus",
     coalesce(user_name, 'local') as "user", ${withText ? `coalesce(request->>'text', '')` : `''`} as "requestText",
     manifest->>'current_agent' as "currentAgent",
     coalesce((result->>'messages')::int, (manifest->>'messages')::int, 0) as messages,
     coalesce((result->'usage'->>'cost_usd')::float8, (manifest->'usage'->>'cost_usd')::float8, 0) as "costUsd",
     to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as key, created_at as "acceptedAt",
-    case when state = 'queued' then null else coalesce((manifest->>'created_at')::timestamptz, (result->>'started_at')::timestamptz, created_at) end as "startedAt",
+    case when state = 'queued' then null else coalesce((manifest->>'created_at')::timestamptz, (result->>'started_at')::timestamptz, ` +
+    `created_at) end as "startedAt",
     case when state = 'finished' then coalesce((result->>'finished_at')::timestamptz, updated_at) end as "finishedAt",
     updated_at as "updatedAt",
-    coalesce(result->'lineage', ${FORK_LINEAGE_SQL.replace('$sessions', table)}) as lineage`;
+    coalesce(result->'lineage', ${FORK_LINEAGE_SQL.replace('$sessions', table)}) as lineage`
+  );
 }
 
 function rowOf(listed: ListedRow): SessionRow {
@@ -118,7 +121,8 @@ export class ClusterListing implements SessionListing {
     const result = await this.pool.query<ListedRow>(
       `with page as (select session_id from ${this.table('sessions')}${where.length > 0 ? ` where ${where.join(' and ')}` : ''}
          order by created_at desc, session_id desc limit ${query.limit + 1})
-       select ${columns(false, this.table('sessions'))} from ${fromSessions(this.table('sessions'))} join page using (session_id) order by created_at desc, session_id desc`,
+       select ${columns(false, this.table('sessions'))} from ${fromSessions(this.table('sessions'))} join page using (session_id) order by ` +
+        `created_at desc, session_id desc`,
       values,
     );
     const rows = result.rows.slice(0, query.limit);

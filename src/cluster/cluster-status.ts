@@ -47,7 +47,11 @@ function daemonJson(row: DaemonRow) {
 function daemonLine(row: DaemonRow): string {
   const named = row.sessions.slice(0, SESSIONS_NAMED).join(', ') + (row.sessions.length > SESSIONS_NAMED ? ', …' : '');
   const sessions = row.sessions.length === 0 ? 'sessions=none' : `sessions=${row.sessions.length} (${named})`;
-  return `  ${row.daemon_id}  host=${row.host}  pid=${row.pid}  ${row.stale ? '' : `up=${Math.round(row.up_ms / 1000)}s  `}last_seen=${(row.silent_ms / 1000).toFixed(1)}s ago  ${sessions}${row.http_url ? `  http=${row.http_url}` : ''}`;
+  return (
+    `  ${row.daemon_id}  host=${row.host}  ` +
+    `pid=${row.pid}  ${row.stale ? '' : `up=${Math.round(row.up_ms / 1000)}s  `}last_seen=${(row.silent_ms / 1000).toFixed(1)}s ` +
+    `ago  ${sessions}${row.http_url ? `  http=${row.http_url}` : ''}`
+  );
 }
 
 /** `witnesses` and `webhooks` are this root's daemon's: each daemon delivers what it signs and the events of the sessions it ended. */
@@ -59,8 +63,12 @@ export async function clusterStatus(
   now = Date.now(),
 ): Promise<{ json: unknown; text: string }> {
   const sessions = `${quoteIdentifier(schema)}.sessions`;
-  const select = `select session_id, request_id, state, owner, intake_daemon, coalesce(lease_expires_at < now(), false) as lease_expired, result_status, created_at, updated_at,
-      coalesce((result_json::jsonb->>'messages')::int, (manifest->>'messages')::int, 0) as messages, coalesce(manifest->>'current_agent', manifest->>'last_agent') as current_agent, coalesce(manifest->>'question', case when state = 'paused' then result_json::jsonb->>'message' end) as question
+  const select =
+    `select session_id, request_id, state, owner, intake_daemon, coalesce(lease_expires_at < now(), false) as lease_expired, ` +
+    `result_status, created_at, updated_at,
+      coalesce((result_json::jsonb->>'messages')::int, (manifest->>'messages')::int, 0) as messages, coalesce(manifest->>'current_agent', ` +
+    `manifest->>'last_agent') as current_agent, coalesce(manifest->>'question', case when state = 'paused' then ` +
+    `result_json::jsonb->>'message' end) as question
     from ${sessions}`;
   const unfinished = (
     await pool.query<Row>(`${select} where state <> 'finished' order by created_at limit ${SHOWN * 3}`)
@@ -95,7 +103,8 @@ export async function clusterStatus(
   };
   const age = (from: Date) => `${Math.max(0, Math.round((now - from.getTime()) / 1000))}s`;
   const line = (row: Row) =>
-    `  ${row.session_id}  ${(row.result_status ?? row.state).padEnd(9)} ${row.owner ? `daemon=${row.owner}  ` : ''}agent=${row.current_agent ?? '-'}  messages=${row.messages}  age=${age(row.created_at)}  request=${row.request_id}`;
+    `  ${row.session_id}  ${(row.result_status ?? row.state).padEnd(9)} ${row.owner ? `daemon=${row.owner}  ` : ''}agent=` +
+    `${row.current_agent ?? '-'}  messages=${row.messages}  age=${age(row.created_at)}  request=${row.request_id}`;
   const lines = [
     ...(heartbeats === null
       ? [

@@ -25,7 +25,8 @@ export function outboxDelivery(
         result_report: string;
         result_version: number;
       }>(
-        `select session_id, request_id, result_json, result_report, result_version from ${sessions} where intake_daemon = $1 and result_version > outbox_version limit 100`,
+        `select session_id, request_id, result_json, result_report, result_version from ${sessions} where intake_daemon = $1 and ` +
+          `result_version > outbox_version limit 100`,
         [cluster.daemonId],
       );
       if (due.rows.length === 0) return;

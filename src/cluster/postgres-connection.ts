@@ -89,7 +89,8 @@ export async function openPool(
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new StoreUnreachableError(
-      `cannot reach the Postgres store at ${storeAddress(settings.url)}: ${withoutCredentials(errorMessage(error))}; check that the server runs and store.url is right`,
+      `cannot reach the Postgres store at ${storeAddress(settings.url)}: ${withoutCredentials(errorMessage(error))}; check that the server ` +
+        `runs and store.url is right`,
       { cause: error },
     );
   }

@@ -237,7 +237,8 @@ export class PostgresSessionStore implements SessionStore {
     if (!lease) {
       // A session started in this process (a delegated child): its row is made here, leased to us.
       await this.options.pool.query(
-        `insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon, owner, epoch, lease_expires_at) values ($1, $2, 'running', $3, $4, $5, $5, 1, now() + $6 * interval '1 millisecond')`,
+        `insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon, owner, epoch, ` +
+          `lease_expires_at) values ($1, $2, 'running', $3, $4, $5, $5, 1, now() + $6 * interval '1 millisecond')`,
         [
           record.session_id,
           record.request_id,

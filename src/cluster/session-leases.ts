@@ -108,7 +108,8 @@ export class SessionLeases {
           );
           if ('fromSession' in attachments)
             await client.query(
-              `insert into ${this.table('attachment_chunks')} (session_id, path, seq, data) select $1, path, seq, data from ${this.table('attachment_chunks')} where session_id = $2`,
+              `insert into ${this.table('attachment_chunks')} (session_id, path, seq, data) select $1, path, seq, data ` +
+                `from ${this.table('attachment_chunks')} where session_id = $2`,
               [request.sessionId, attachments.fromSession],
             );
           else
@@ -124,7 +125,8 @@ export class SessionLeases {
         return { kind: 'queued' };
       }
       await this.pool.query(
-        `with inserted as (insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ($1, $2, 'queued', $3, $4, $5) returning session_id)
+        `with inserted as (insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ` +
+          `($1, $2, 'queued', $3, $4, $5) returning session_id)
          select pg_notify($6, session_id) from inserted`,
         [
           request.sessionId,
@@ -167,7 +169,10 @@ export class SessionLeases {
       if (state === undefined)
         return `no session "${sessionId}" exists in the store; check the session_id in the pending result`;
       if (state !== 'paused')
-        return `session "${sessionId}" ${state === 'finished' ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes a session whose result is pending`;
+        return (
+          `session "${sessionId}" ${state === 'finished' ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes ` +
+          `a session whose result is pending`
+        );
       await client.query(`insert into ${this.table('replies')} (session_id, reply) values ($1, $2)`, [
         sessionId,
         JSON.stringify(reply),
@@ -203,8 +208,10 @@ export class SessionLeases {
         where s.session_id = candidate.session_id
        returning s.session_id as "sessionId", s.request_id as "requestId", s.epoch::float8 as epoch, candidate.state as "previousState", s.request,
          s.governance_hash as "governanceHash",
-         (select r.reply from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied and not (r.reply ? 'control') order by r.id limit 1) as reply,
-         (select r.reply->'control' from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied and r.reply ? 'control' order by r.id limit 1) as control,
+         (select r.reply from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied and not (r.reply ? 'control') ` +
+        `order by r.id limit 1) as reply,
+         (select r.reply->'control' from ${this.table('replies')} r where r.session_id = s.session_id and not r.applied and r.reply ? ` +
+        `'control' order by r.id limit 1) as control,
          exists (select 1 from ${this.table('journal')} j where j.session_id = s.session_id) as journaled`,
       [this.daemonId, this.leaseMs],
     );

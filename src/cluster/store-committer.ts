@@ -158,7 +158,8 @@ export class StoreCommitter {
       if (fenced.has(index)) {
         pending.reject(
           new LeaseLostError(
-            `session ${pending.write.sessionId}: the lease (epoch ${pending.write.epoch}) was taken over by another daemon; this daemon's work on it is dropped`,
+            `session ${pending.write.sessionId}: the lease (epoch ${pending.write.epoch}) was taken over by another daemon; this daemon's ` +
+              `work on it is dropped`,
             { sessionId: pending.write.sessionId },
           ),
         );
@@ -175,7 +176,8 @@ export class StoreCommitter {
     for (const pending of batch) {
       pending.reject(
         new StoreUnavailableError(
-          `session ${pending.write.sessionId}: the Postgres store did not take the write (${withoutCredentials(errorMessage(error))}); the work is dropped and the session resumes from its journal`,
+          `session ${pending.write.sessionId}: the Postgres store did not take the write (${withoutCredentials(errorMessage(error))}); the ` +
+            `work is dropped and the session resumes from its journal`,
           { sessionId: pending.write.sessionId, cause: error },
         ),
       );

@@ -38,7 +38,8 @@ export class PostgresUserSpend implements UserSpend {
       spentUsd = result.rows[0]?.usd ?? 0;
     } catch (error) {
       throw new SessionInterruptedError(
-        `cannot read user "${user}"'s daily spend from Postgres (${withoutCredentials(errorMessage(error))}): no model call is made without it; the session resumes once the store answers`,
+        `cannot read user "${user}"'s daily spend from Postgres (${withoutCredentials(errorMessage(error))}): no model call is made without ` +
+          `it; the session resumes once the store answers`,
       );
     }
     return spentUsd >= limit.limitUsd ? { user, day, spentUsd, ...limit } : null;

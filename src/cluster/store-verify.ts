@@ -70,7 +70,8 @@ export async function verifyStore(
       const hash = computeEntryHash(previous, body);
       if (!stated || stated[1] !== row.hash || hash !== row.hash) {
         return fail(
-          `store chain broken at position ${at} (message_id ${row.message_id}): hash mismatch: the entry does not hash to its ENTRY_HASH after the entry before it (edited, reordered or deleted entries)`,
+          `store chain broken at position ${at} (message_id ${row.message_id}): hash mismatch: the entry does not hash to its ENTRY_HASH ` +
+            `after the entry before it (edited, reordered or deleted entries)`,
         );
       }
       hashes.push(hash);
@@ -84,7 +85,8 @@ export async function verifyStore(
       }
       if (next.value.text !== row.entry) {
         fileFailure = fail(
-          `log file differs from the store at ${next.value.file}:${next.value.line}: expected the entry of message_id ${row.message_id} (chain position ${at}) byte for byte`,
+          `log file differs from the store at ${next.value.file}:${next.value.line}: expected the entry of message_id ${row.message_id} ` +
+            `(chain position ${at}) byte for byte`,
         );
         filesEnded = true;
         continue;
@@ -137,7 +139,8 @@ export async function storeCheckpointSource(pool: pg.Pool, schema: string): Prom
 export function describeStoreVerify(result: StoreVerifyResult): string {
   const lines = result.ok
     ? [
-        `store audit chain intact: ${counted(result.entries, 'entry', 'entries')}; log files match it: ${counted(result.projected, 'entry', 'entries')} in ${counted(result.files, 'file')}`,
+        `store audit chain intact: ${counted(result.entries, 'entry', 'entries')}; log files match ` +
+          `it: ${counted(result.projected, 'entry', 'entries')} in ${counted(result.files, 'file')}`,
       ]
     : [
         result.problem ?? 'store audit chain broken',

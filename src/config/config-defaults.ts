@@ -162,7 +162,11 @@ export const CONFIG_DEFAULTS = {
   http: {
     /** `HOST:PORT` to serve the HTTP API on (docs/http-api.md); null: no listener (`govflow start --http` also sets it). */
     listen: null as string | null,
-    /** Bearer tokens, stored as their SHA-256 (`govflow token add`), each with a role: `operator` (its own work), `auditor` (reads everything, submits nothing) or `admin` (reads everything, acts on every session: docs/run-control.md); empty: loopback only, every caller is `local`. A running daemon applies an edit at once. */
+    /**
+     * Bearer tokens, stored as their SHA-256 (`govflow token add`), each with a role: `operator` (its own work),
+     * `auditor` (reads everything, submits nothing) or `admin` (reads everything, acts on every session:
+     * docs/run-control.md); empty: loopback only, every caller is `local`. A running daemon applies an edit at once.
+     */
     tokens: [] as Array<{ user: string; sha256: string; role: 'operator' | 'auditor' | 'admin' }>,
     /** Largest request body accepted (413 above it). */
     max_body_bytes: 1_048_576,

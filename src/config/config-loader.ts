@@ -160,7 +160,8 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
   const timezone = env.GOVFLOW_TIMEZONE || ((user.timezone as string | undefined) ?? systemTimeZone());
   if (!isValidTimeZone(timezone)) {
     throw new ConfigError(
-      `timezone "${timezone}" (from ${fromEnvironment ? 'GOVFLOW_TIMEZONE' : `${CONFIG_FILE_NAME}:${lineOf(['timezone'])}`}) is not a valid IANA time zone name; use one like "Asia/Singapore", "America/New_York" or "UTC"`,
+      `timezone "${timezone}" (from ${fromEnvironment ? 'GOVFLOW_TIMEZONE' : `${CONFIG_FILE_NAME}:${lineOf(['timezone'])}`}) is not a valid ` +
+        `IANA time zone name; use one like "Asia/Singapore", "America/New_York" or "UTC"`,
       fromEnvironment ? undefined : CONFIG_FILE_NAME,
       fromEnvironment ? undefined : lineOf(['timezone']),
     );
@@ -315,7 +316,8 @@ function commandPatterns(
   autoApprove.forEach((pattern, index) => {
     if (!commands.allow.includes(pattern.text))
       throw new ConfigError(
-        `tools.commands.auto_approve: "${pattern.text}" is not in tools.commands.allow; a command runs only when allow lists it, so add it there too (or remove it here)`,
+        `tools.commands.auto_approve: "${pattern.text}" is not in tools.commands.allow; a command runs only when allow lists it, so add it ` +
+          `there too (or remove it here)`,
         CONFIG_FILE_NAME,
         lineOf(['tools', 'commands', 'auto_approve', index]),
       );
@@ -350,7 +352,8 @@ function auditSettings(root: string, audit: GovflowConfig['audit']): GovflowConf
     const relative = path.relative(path.resolve(root), keyPath);
     if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) {
       throw new ConfigError(
-        `audit.signing_key ${keyPath} is inside the root: keep the private key outside it (e.g. /etc/govflow/audit.key), so whoever can write the root cannot sign`,
+        `audit.signing_key ${keyPath} is inside the root: keep the private key outside it (e.g. /etc/govflow/audit.key), so whoever can write ` +
+          `the root cannot sign`,
         CONFIG_FILE_NAME,
       );
     }
@@ -385,11 +388,20 @@ function retentionProblem(config: GovflowConfig): string | null {
   const { keep_days: keep, delete_after_days: deleteAfter } = config.audit.retention;
   if (deleteAfter === null) return null;
   if (config.store.kind === 'postgres') {
-    return 'audit.retention.delete_after_days is not supported with store.kind: postgres (the chain, journals and results live in Postgres, which retention does not prune); remove it, or set it to null';
+    return (
+      'audit.retention.delete_after_days is not supported with store.kind: postgres (the chain, journals and results live in Postgres, ' +
+      'which retention does not prune); remove it, or set it to null'
+    );
   }
   if (keep === null)
-    return `audit.retention.delete_after_days (${deleteAfter}) needs audit.retention.keep_days: only archived days are deleted; set keep_days below ${deleteAfter}`;
+    return (
+      `audit.retention.delete_after_days (${deleteAfter}) needs audit.retention.keep_days: only archived days are deleted; set keep_days ` +
+      `below ${deleteAfter}`
+    );
   if (deleteAfter <= keep)
-    return `audit.retention.delete_after_days (${deleteAfter}) must be greater than audit.retention.keep_days (${keep}): days are deleted only after they were archived`;
+    return (
+      `audit.retention.delete_after_days (${deleteAfter}) must be greater than audit.retention.keep_days (${keep}): days are deleted ` +
+      `only after they were archived`
+    );
   return null;
 }

@@ -60,7 +60,8 @@ export async function watchConfig(
     } catch (error) {
       const what = error instanceof ConfigError ? error.describe() : `${CONFIG_FILE_NAME}: ${errorMessage(error)}`;
       log.error(
-        `${what} — this edit of ${CONFIG_FILE_NAME} does not validate: fix it (the file is read again when saved); the daemon keeps running on the config it has`,
+        `${what} — this edit of ${CONFIG_FILE_NAME} does not validate: fix it (the file is read again when saved); the daemon keeps running ` +
+          `on the config it has`,
       );
       return;
     }

@@ -190,7 +190,8 @@ export class GovflowDaemon {
     await this.work.started(this.http);
     const current = governance.current();
     this.options.announce(
-      `govflow ready: watching ${config.paths.inbox}${this.http ? `, HTTP API on ${this.http.url}` : ''} (${this.work.label}provider ${provider.kind}, ${current.agents.size} agents, governance ${current.hash.slice(0, 12)})`,
+      `govflow ready: watching ${config.paths.inbox}${this.http ? `, HTTP API on ${this.http.url}` : ''} ` +
+        `(${this.work.label}provider ${provider.kind}, ${current.agents.size} agents, governance ${current.hash.slice(0, 12)})`,
     );
   }
 

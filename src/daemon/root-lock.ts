@@ -36,7 +36,8 @@ export class RootLockedError extends GovflowError {
     super(
       'usage',
       owner.kind === 'daemon'
-        ? `a govflow daemon (pid ${owner.pid}) already runs on this root (${lockPath}); stop it first (kill ${owner.pid}: SIGTERM stops it gracefully), or use "govflow run" to hand it a request`
+        ? `a govflow daemon (pid ${owner.pid}) already runs on this root (${lockPath}); stop it first (kill ${owner.pid}: SIGTERM stops it ` +
+            `gracefully), or use "govflow run" to hand it a request`
         : `a one-shot "govflow run" (pid ${owner.pid}) is using this root (${lockPath}); wait for it to finish`,
     );
   }

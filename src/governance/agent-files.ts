@@ -167,7 +167,8 @@ function claudeCodeDeclaration(
     for (const item of conversion.leftOut)
       context.errors.push(
         new ConfigError(
-          `Claude Code tool "${item.tool}" cannot be given to this agent (${item.why}): remove it from tools, or set agents.claude_code.unknown_tools: warn to run the agent without it`,
+          `Claude Code tool "${item.tool}" cannot be given to this agent (${item.why}): remove it from tools, or set ` +
+            `agents.claude_code.unknown_tools: warn to run the agent without it`,
           relative,
           item.line,
         ),

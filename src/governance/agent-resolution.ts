@@ -80,7 +80,9 @@ export function resolveAgent(
     const why = toolKey === 'delegates' ? ', and delegating is a tool call (delegate)' : '';
     errors.push(
       new ConfigError(
-        `agent "${declaration.name}": ${toolKey}: provider.kind local cannot offer tools${why} (a local model answers under a JSON grammar, which rules out tool calls); remove ${toolKey}: from this agent or use a provider kind with tool calls (openai, anthropic, google, openai-compatible, ollama, scripted)`,
+        `agent "${declaration.name}": ${toolKey}: provider.kind local cannot offer tools${why} (a local model answers under a JSON grammar, ` +
+          `which rules out tool calls); remove ${toolKey}: from this agent or use a provider kind with tool calls (openai, anthropic, google, ` +
+            `openai-compatible, ollama, scripted)`,
         declaredIn.file,
         lineOf([toolKey]),
       ),
@@ -152,8 +154,10 @@ const NATIVE_FILE_KINDS: readonly string[] = ['openai', 'anthropic', 'google'];
 function nativeAttachmentsProblem(declaration: AgentDeclaration, config: GovflowConfig): string | null {
   if (declaration.attachments !== 'native') return null;
   if (!NATIVE_FILE_KINDS.includes(config.provider.kind))
-    return `attachments: native sends PDFs and images as file parts, which provider.kind "${config.provider.kind}" does not take (only ${NATIVE_FILE_KINDS.join(', ')}); use attachments: inline or list, or one of those provider kinds`;
+    return `attachments: native sends PDFs and images as file parts, which provider.kind "${config.provider.kind}" does not take ` +
+      `(only ${NATIVE_FILE_KINDS.join(', ')}); use attachments: inline or list, or one of those provider kinds`;
   if (config.pii.redact.length > 0 || config.pii.custom.length > 0)
-    return 'attachments: native sends PDFs and images to the model as they are, but pii.redact is set and a file part cannot be redacted; use attachments: inline (text attachments are redacted) or list, or drop pii.redact';
+    return 'attachments: native sends PDFs and images to the model as they are, but pii.redact is set and a file part cannot be redacted; use ' +
+      'attachments: inline (text attachments are redacted) or list, or drop pii.redact';
   return null;
 }

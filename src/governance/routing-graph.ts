@@ -52,7 +52,8 @@ export function checkRoutingGraph(
       if (!agents.has(target)) {
         errors.push(
           new ConfigError(
-            `agent "${agent.name}": delegates names unknown agent "${target}"; a child session must start at a defined agent (known agents: ${[...agents.keys()].join(', ')})`,
+            `agent "${agent.name}": delegates names unknown agent "${target}"; a child session must start at a defined agent (known ` +
+              `agents: ${[...agents.keys()].join(', ')})`,
             ...at(agent, 'delegates'),
           ),
         );

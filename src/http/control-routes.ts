@@ -79,7 +79,8 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
       const standing = await target(caller, sessionId);
       if ((CANCELLABLE_STATUSES as readonly string[]).includes(standing.status))
         throw conflict(
-          `session "${sessionId}" is ${standing.status}: only a session that ended can be ${action === 'rerun' ? 're-run' : `${action}ed`}; cancel it first, or wait for its result`,
+          `session "${sessionId}" is ${standing.status}: only a session that ended can be ${action === 'rerun' ? 're-run' : `${action}ed`}; ` +
+            `cancel it first, or wait for its result`,
         );
       const view = lookup.session(sessionId);
       if (action === 'fork' && view && isPlainObject(request.body)) {

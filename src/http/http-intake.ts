@@ -306,7 +306,8 @@ export class HttpIntake {
 
   private duplicate(requestId: string) {
     return conflict(
-      `request_id "${requestId}" was already accepted (it is queued, running or finished): GET /v1/requests/${requestId} shows it; use a new request_id for a new request`,
+      `request_id "${requestId}" was already accepted (it is queued, running or finished): GET /v1/requests/${requestId} shows it; use a new ` +
+        `request_id for a new request`,
     );
   }
 }

@@ -65,7 +65,8 @@ export class HttpRateLimits {
       throw new HttpProblem(
         429,
         'too_many_requests',
-        `this address sent ${window.max} failed tokens within a minute (http.rate_limit.auth_failures_per_minute): every call from it is refused for ${Math.max(1, window.ttlInSeconds)} s more (Retry-After); check the token you send`,
+        `this address sent ${window.max} failed tokens within a minute (http.rate_limit.auth_failures_per_minute): every call from it is ` +
+          `refused for ${Math.max(1, window.ttlInSeconds)} s more (Retry-After); check the token you send`,
       );
     });
     app.addHook('onResponse', async (request, reply) => {
@@ -79,6 +80,7 @@ function userLimited(user: string, context: errorResponseBuilderContext): HttpPr
   return new HttpProblem(
     429,
     'too_many_requests',
-    `user "${user}" made more than ${context.max} calls this minute (http.rate_limit.per_user_per_minute): retry in ${seconds} s (Retry-After), or ask for a higher limit`,
+    `user "${user}" made more than ${context.max} calls this minute (http.rate_limit.per_user_per_minute): retry in ${seconds} s ` +
+      `(Retry-After), or ask for a higher limit`,
   );
 }

@@ -137,7 +137,8 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
       throw new HttpProblem(
         404,
         'not_found',
-        `request "${requestId}" ended on a day audit retention deleted (through ${deletion.day}, at ${deletion.at}): its result and journal are gone (audit.retention.delete_after_days)`,
+        `request "${requestId}" ended on a day audit retention deleted (through ${deletion.day}, at ${deletion.at}): its result and journal ` +
+          `are gone (audit.retention.delete_after_days)`,
       );
     }
     const sessionId = owner.sessionId ?? lookup.runningSessionOf(requestId);

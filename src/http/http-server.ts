@@ -146,11 +146,13 @@ export class HttpApi {
         if (!socket.writable) return;
         const body = JSON.stringify(
           badRequest(
-            `the request could not be read (${(error as Error & { code?: string }).code ?? error.message}): percent-encode the URL (for example …/v1/logs?session=sess-%E2%80%A6) and check the headers`,
+            `the request could not be read (${(error as Error & { code?: string }).code ?? error.message}): percent-encode the URL (for ` +
+              `example …/v1/logs?session=sess-%E2%80%A6) and check the headers`,
           ).toBody(),
         );
         socket.end(
-          `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+          `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; ` +
+            `charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
         );
       },
       // Malformed URLs and over-long ids are answered by the router itself: same JSON shape.
@@ -271,7 +273,9 @@ export class HttpApi {
       void reply.code(404).send({
         error: {
           code: problem.code,
-          message: `${problem.message}: the API is /v1/requests, /v1/requests/:id/events, /v1/sessions/:id/reply, /v1/agent/chat, /v1/logs, /v1/verify, /healthz, /readyz, /metrics (docs/http-api.md)`,
+          message:
+            `${problem.message}: the API is /v1/requests, /v1/requests/:id/events, /v1/sessions/:id/reply, /v1/agent/chat, /v1/logs, ` +
+            `/v1/verify, /healthz, /readyz, /metrics (docs/http-api.md)`,
         },
       });
     });

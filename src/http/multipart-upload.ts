@@ -42,7 +42,10 @@ export function uploadPathProblem(name: string): string | null {
   if (segments.some((segment) => segment === '' || segment === '.'))
     return `the file name ${shown} has an empty or "." folder in it: write the path plainly (e.g. "annex/prices.csv")`;
   if (segments.length === 1 && isRequestFileName(name))
-    return `the file name ${shown} is a request file's name, and the request comes from the "request" part: rename the file (a request has exactly one of ${REQUEST_FILE_NAMES.join(', ')})`;
+    return (
+      `the file name ${shown} is a request file's name, and the request comes from the "request" part: rename the file (a request has ` +
+      `exactly one of ${REQUEST_FILE_NAMES.join(', ')})`
+    );
   return null;
 }
 
@@ -54,7 +57,8 @@ function byteCounter(counted: { bytes: number }, maxBytes: number): Transform {
       if (counted.bytes > maxBytes)
         return done(
           tooLarge(
-            `the attached files are over ${maxBytes} bytes in all (intake.attachments.max_bytes): send smaller files, fewer of them, or raise the limit in govflow.config.yaml`,
+            `the attached files are over ${maxBytes} bytes in all (intake.attachments.max_bytes): send smaller files, fewer of them, or raise ` +
+              `the limit in govflow.config.yaml`,
           ),
         );
       done(null, chunk);
@@ -114,12 +118,14 @@ async function receiveParts(
     if (part.type === 'field') {
       if (part.fieldname !== 'request')
         throw badRequest(
-          `unknown part "${part.fieldname.slice(0, 64)}": send a part "request" (the text, or a JSON object {"request": "...", "request_id"?, "metadata"?}) and file parts`,
+          `unknown part "${part.fieldname.slice(0, 64)}": send a part "request" (the text, or a JSON object {"request": "...", "request_id"?, ` +
+            `"metadata"?}) and file parts`,
         );
       if (text !== null) throw badRequest('the part "request" was sent twice: send it once');
       if (part.valueTruncated || Buffer.byteLength(String(part.value)) > maxRequestBytes)
         throw tooLarge(
-          `the part "request" is larger than intake.max_bytes (${maxRequestBytes} bytes): shorten it (put long texts in attached files) or raise intake.max_bytes`,
+          `the part "request" is larger than intake.max_bytes (${maxRequestBytes} bytes): shorten it (put long texts in attached files) or ` +
+            `raise intake.max_bytes`,
         );
       text = String(part.value);
       continue;
@@ -130,7 +136,8 @@ async function receiveParts(
     if (paths.includes(name)) throw badRequest(`two file parts are named ${JSON.stringify(name)}: name each file once`);
     if (paths.length + 1 > limits.max_files)
       throw tooLarge(
-        `the request has more than ${limits.max_files} attached files (intake.attachments.max_files): send at most ${limits.max_files}, or raise the limit in govflow.config.yaml`,
+        `the request has more than ${limits.max_files} attached files (intake.attachments.max_files): send at most ${limits.max_files}, or ` +
+          `raise the limit in govflow.config.yaml`,
       );
     const target = path.join(folder, ...name.split('/'));
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });

@@ -83,7 +83,8 @@ export class ClaimHandler {
       } catch (error) {
         this.log(
           'error',
-          `intake: cannot record request id "${item.requestId}"; the file stays in system/processing/ and is recovered at the next start: ${errorMessage(error)}`,
+          `intake: cannot record request id "${item.requestId}"; the file stays in system/processing/ and is recovered at the next ` +
+            `start: ${errorMessage(error)}`,
         );
         return;
       }

@@ -148,7 +148,8 @@ async function readClaimedFolder(
   const size = lstatSync(requestPath).size;
   if (size > maxBytes)
     return rejected(
-      `its ${contents.requestFile} is ${size} bytes, over intake.max_bytes (${maxBytes}): shorten the request (put long texts in attachments) or raise intake.max_bytes`,
+      `its ${contents.requestFile} is ${size} bytes, over intake.max_bytes (${maxBytes}): shorten the request (put long texts in attachments) ` +
+        `or raise intake.max_bytes`,
     );
   const parsed = parseRequestFile(contents.requestFile, readAtMost(requestPath, maxBytes + 1, size), maxBytes);
   if (parsed.kind === 'invalid') return rejected(`its ${contents.requestFile}: ${parsed.reason}`);

@@ -79,11 +79,18 @@ export function parseControlDocument(
   if (action === 'fork') {
     if (typeof from !== 'number' || !Number.isInteger(from) || from < 1)
       return invalid(
-        `a fork needs "from": the sequence number of the first message to run anew (a whole number from 1), but it is ${from === null ? 'missing' : JSON.stringify(from)}`,
+        `a fork needs "from": the sequence number of the first message to run anew (a whole number from 1), but it ` +
+          `is ${from === null ? 'missing' : JSON.stringify(from)}`,
       );
   } else if (from !== null) {
     return invalid(
-      `"from" goes with "fork" only: ${action === 'retry' ? 'a retry starts at the first message that did not succeed' : action === 'rerun' ? 'a re-run starts at message 1' : 'a cancel has no step'}`,
+      `"from" goes with "fork" only: ${
+        action === 'retry'
+          ? 'a retry starts at the first message that did not ' + 'succeed'
+          : action === 'rerun'
+            ? 'a re-run starts at message 1'
+            : 'a cancel has no step'
+      }`,
     );
   }
   const request = text('request');
@@ -94,7 +101,8 @@ export function parseControlDocument(
     return invalid('"request" is empty: leave it out to reuse the original request');
   if (requestId !== null && !REQUEST_ID_PATTERN.test(requestId))
     return invalid(
-      `"request_id" ${JSON.stringify(requestId.slice(0, 140))} is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ - (or leave it out: <original>-${action}-<n>)`,
+      `"request_id" ${JSON.stringify(requestId.slice(0, 140))} is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ - (or leave it ` +
+        `out: <original>-${action}-<n>)`,
     );
   return {
     kind: 'control',

@@ -197,7 +197,8 @@ export class InboxIntake {
     } catch (error) {
       this.log(
         'error',
-        `intake: cannot archive ${files.map((file) => file.sourceFile).join(', ')}; the files stay in system/processing/ and are archived at the next start: ${errorMessage(error)}`,
+        `intake: cannot archive ${files.map((file) => file.sourceFile).join(', ')}; the files stay in system/processing/ and are archived at ` +
+          `the next start: ${errorMessage(error)}`,
       );
     }
   }

@@ -100,7 +100,10 @@ export function unknownFieldReason(
   const unknown = Object.keys(document).find((key) => !allowed.includes(key));
   if (unknown === undefined) return null;
   const noun = kind === 'request' ? 'a request' : kind === 'reply' ? 'a reply' : 'an approval';
-  return `unknown field ${JSON.stringify(unknown.slice(0, 64))}: ${noun} has only ${allowed.map((key) => `"${key}"`).join(', ')} (remove it, or put it under "metadata" of a request)`;
+  return (
+    `unknown field ${JSON.stringify(unknown.slice(0, 64))}: ${noun} has only ${allowed.map((key) => `"${key}"`).join(', ')} (remove it, ` +
+    `or put it under "metadata" of a request)`
+  );
 }
 
 function invalid(reason: string): InvalidRequestFile {
@@ -190,7 +193,8 @@ export function parseJsonRequest(given: Record<string, unknown>, source: JsonSou
   const requestId = text('request_id');
   if (requestId !== null && !REQUEST_ID_PATTERN.test(requestId)) {
     return invalid(
-      `"request_id" ${JSON.stringify(requestId.slice(0, 140))} is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ - (or leave it out to get one generated)`,
+      `"request_id" ${JSON.stringify(requestId.slice(0, 140))} is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ - (or leave it ` +
+        `out to get one generated)`,
     );
   }
   const sessionId = text('session_id');

@@ -113,11 +113,13 @@ function walk(folder: string, relative: string, depth: number, walked: Walked, l
     walked.totalBytes += stats.size;
     if (walked.attachments.length > limits.max_files)
       refuse(
-        `the folder holds more than ${limits.max_files} attachments, over intake.attachments.max_files: send at most ${limits.max_files} files with one request, or raise the limit in govflow.config.yaml`,
+        `the folder holds more than ${limits.max_files} attachments, over intake.attachments.max_files: send at most ${limits.max_files} ` +
+          `files with one request, or raise the limit in govflow.config.yaml`,
       );
     if (walked.totalBytes > limits.max_bytes)
       refuse(
-        `the attachments are over ${limits.max_bytes} bytes in all (intake.attachments.max_bytes): send smaller files, fewer of them, or raise the limit in govflow.config.yaml`,
+        `the attachments are over ${limits.max_bytes} bytes in all (intake.attachments.max_bytes): send smaller files, fewer of them, or ` +
+          `raise the limit in govflow.config.yaml`,
       );
   }
 }
@@ -137,7 +139,9 @@ export async function readRequestFolder(folder: string, limits: AttachmentLimits
   if (walked.requestFiles.length === 0)
     return {
       kind: 'invalid',
-      reason: `the folder holds no request file: put the request in ${REQUEST_FILE_NAMES.join(', ')} (exactly one) at the top of the folder, next to the attachments`,
+      reason:
+        `the folder holds no request file: put the request in ${REQUEST_FILE_NAMES.join(', ')} (exactly one) at the top of the folder, ` +
+        `next to the attachments`,
     };
   if (walked.requestFiles.length > 1)
     return {

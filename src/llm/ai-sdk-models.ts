@@ -55,7 +55,8 @@ function requireKey(settings: ModelFactorySettings): string {
   if (settings.apiKey) return settings.apiKey;
   const envName = API_KEY_ENV_BY_KIND[settings.kind] ?? 'GOVFLOW_API_KEY';
   throw new ConfigError(
-    `provider.kind "${settings.kind}" needs an API key: set ${envName} (or GOVFLOW_API_KEY, or name another variable in provider.api_key_env in govflow.config.yaml).`,
+    `provider.kind "${settings.kind}" needs an API key: set ${envName} (or GOVFLOW_API_KEY, or name another variable in provider.api_key_env ` +
+      `in govflow.config.yaml).`,
   );
 }
 
@@ -88,7 +89,8 @@ export function createModelFactory(settings: ModelFactorySettings): (modelId: st
     case 'ollama': {
       if (!baseURL && settings.kind === 'openai-compatible') {
         throw new ConfigError(
-          'provider.kind "openai-compatible" needs the server address: set provider.base_url in govflow.config.yaml or GOVFLOW_BASE_URL (e.g. http://127.0.0.1:8000/v1).',
+          'provider.kind "openai-compatible" needs the server address: set provider.base_url in govflow.config.yaml or GOVFLOW_BASE_URL (e.g. ' +
+            'http://127.0.0.1:8000/v1).',
         );
       }
       // Ollama needs no key; one is still sent when given (an authenticating proxy in front).

@@ -192,7 +192,8 @@ export function parseCassette(text: string, file: string): Cassette {
   }
   if (!(SUPPORTED_CASSETTE_VERSIONS as readonly unknown[]).includes(value.version)) {
     throw new ConfigError(
-      `cassette format version ${JSON.stringify(value.version)} is not supported (this govflow reads version ${SUPPORTED_CASSETTE_VERSIONS.join(', ')}); record it again with this version`,
+      `cassette format version ${JSON.stringify(value.version)} is not supported (this govflow reads ` +
+        `version ${SUPPORTED_CASSETTE_VERSIONS.join(', ')}); record it again with this version`,
       file,
     );
   }

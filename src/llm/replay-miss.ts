@@ -68,10 +68,16 @@ function changedFilesText(details: ReplayMissDetails): string {
 function describeFirst(details: ReplayMissDetails): string {
   const head = `replay: no recorded answer for agent "${details.agent}" (${whichCall(details)})`;
   if (details.reason === 'no-recording') {
-    return `${head}: the cassettes hold no call of it (they hold ${details.recordedAgents.length > 0 ? details.recordedAgents.join(', ') : 'no calls'}); ${RECORD_AGAIN}`;
+    return (
+      `${head}: the cassettes hold no call of it (they ` +
+      `hold ${details.recordedAgents.length > 0 ? details.recordedAgents.join(', ') : 'no calls'}); ${RECORD_AGAIN}`
+    );
   }
   if (details.reason === 'used-up') {
-    return `${head}: it made this call more often than recorded: the cassettes hold ${details.recordedAnswers} answer(s) for its prompt and all were used; ${RECORD_AGAIN}`;
+    return (
+      `${head}: it made this call more often than recorded: the cassettes hold ${details.recordedAnswers} answer(s) for its prompt and ` +
+      `all were used; ${RECORD_AGAIN}`
+    );
   }
   return `${head}: ${changedFilesText(details)}; ${RECORD_AGAIN}. Its prompt against the closest recording:\n${details.diff ?? ''}`;
 }

@@ -99,7 +99,9 @@ export function parseModelOutput(raw: string, maxDepth: number = DEFAULT_MAX_DEP
     }
     if (isPlainObject(parsed.value))
       return { ok: true, value: parsed.value, method: candidate.method, repairedTrailingCommas: parsed.repaired };
-    notAnObject ??= `the response is JSON but not an object (got ${Array.isArray(parsed.value) ? 'an array' : parsed.value === null ? 'null' : typeof parsed.value}); answer with one JSON object`;
+    notAnObject ??= `the response is JSON but not an object (got ${
+      Array.isArray(parsed.value) ? 'an ' + 'array' : parsed.value === null ? 'null' : typeof parsed.value
+    }); answer with one JSON object`;
   }
   const mainError = parseErrors.fenced ?? parseErrors.braces ?? parseErrors.raw;
   if (mainError === tooDeep) return { ok: false, error: tooDeep };

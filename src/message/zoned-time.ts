@@ -73,5 +73,8 @@ export function isoInTimeZone(date: Date, timezone: string): string {
   const { year, month, day, hour, minute, second, offsetMinutes } = zonedParts(date, timezone);
   const sign = offsetMinutes < 0 ? '-' : '+';
   const absolute = Math.abs(offsetMinutes);
-  return `${pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(hour)}:${pad(minute)}:${pad(second)}.${pad(date.getUTCMilliseconds(), 3)}${sign}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`;
+  return (
+    `${pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(hour)}:${pad(minute)}:${pad(second)}.` +
+    `${pad(date.getUTCMilliseconds(), 3)}${sign}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`
+  );
 }

@@ -47,7 +47,9 @@ function cycleKey(origin: string, target: string, objectiveSha256: string): stri
 export function delegateOffer(agent: AgentDefinition): LlmToolOffer {
   return {
     name: DELEGATE_TOOL_NAME,
-    description: `Hands a sub-task to another agent, which works on it in a separate session and returns its result (status, output, message). Agents you may delegate to: ${agent.delegates.join(', ')}.`,
+    description:
+      `Hands a sub-task to another agent, which works on it in a separate session and returns its result (status, output, ` +
+      `message). Agents you may delegate to: ${agent.delegates.join(', ')}.`,
     inputSchema: {
       type: 'object',
       properties: {
@@ -127,20 +129,23 @@ export class Delegations {
       if (depth > limits.max_depth) {
         return refuse(
           'max_depth',
-          `a child of this session would be at depth ${depth}, over limits.max_depth = ${limits.max_depth} (the user's session is depth 0); do the work yourself or raise limits.max_depth`,
+          `a child of this session would be at depth ${depth}, over limits.max_depth = ${limits.max_depth} (the user's session is depth 0); ` +
+            `do the work yourself or raise limits.max_depth`,
         );
       }
       const running = this.running.get(rootId) ?? 0;
       if (running >= limits.max_fan_out) {
         return refuse(
           'max_fan_out',
-          `${running} child sessions of this session tree are running already (limits.max_fan_out = ${limits.max_fan_out}); wait for one to finish or do the work yourself`,
+          `${running} child sessions of this session tree are running already (limits.max_fan_out = ${limits.max_fan_out}); wait for one to ` +
+            `finish or do the work yourself`,
         );
       }
       if (this.seenInTree(active, rootId, key)) {
         return refuse(
           'cycle',
-          `${agent.name} already delegated this same objective to ${target} in this session tree (a delegation cycle); use the earlier result or change the objective`,
+          `${agent.name} already delegated this same objective to ${target} in this session tree (a delegation cycle); use the earlier result ` +
+            `or change the objective`,
         );
       }
     }

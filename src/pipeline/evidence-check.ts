@@ -49,7 +49,8 @@ export async function checkEvidence(
     return {
       ok: false,
       problems: [
-        `/audit/evidence_files: these paths are not files inside the session workspace: ${missing.join('; ')}. Write them first (write_file) or list only files that exist.`,
+        `/audit/evidence_files: these paths are not files inside the session workspace: ${missing.join('; ')}. Write them first (write_file) ` +
+          `or list only files that exist.`,
       ],
     };
   }

@@ -32,7 +32,9 @@ export function forkPoint(
   if (!hasEnded(state)) {
     const standing = state.paused ? 'paused, waiting for a person' : 'still running';
     return {
-      refusal: `session "${sessionId}" is ${standing}: only a session that ended can be ${action === 'rerun' ? 're-run' : `${action}ed`}; cancel it first, or wait for its result`,
+      refusal:
+        `session "${sessionId}" is ${standing}: only a session that ended can be ${action === 'rerun' ? 're-run' : `${action}ed`}; ` +
+        `cancel it first, or wait for its result`,
     };
   }
   if (action === 'rerun') return { from: 1 };
@@ -40,7 +42,9 @@ export function forkPoint(
   const last = lastSequenceOf(state);
   if (from === null || !Number.isInteger(from) || from < 1 || from > last + 1) {
     return {
-      refusal: `"from" ${from === null ? 'is missing' : JSON.stringify(from)}: a fork of session "${sessionId}" starts at a message from 1 to ${last + 1} (its last message is ${last}; messages before "from" are reused)`,
+      refusal:
+        `"from" ${from === null ? 'is missing' : JSON.stringify(from)}: a fork of session "${sessionId}" starts at a message from 1 ` +
+        `to ${last + 1} (its last message is ${last}; messages before "from" are reused)`,
     };
   }
   return { from };

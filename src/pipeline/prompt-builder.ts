@@ -54,9 +54,11 @@ function protocolBlock(snapshot: GovernanceSnapshot, agent: AgentDefinition, fil
     `- output.content_type: "${agent.contentType}" (on success or partial).`,
     '- output.content: your result, shaped as your instructions say.',
     agent.next.length > 0
-      ? `- next_agent.name: one of ${agent.next.map((name) => `"${name}"`).join(', ')} on success or partial; null when failed or pending. No other agent is allowed.`
+      ? `- next_agent.name: one of ${agent.next.map((name) => `"${name}"`).join(', ')} on success or partial; null when failed or pending. No ` +
+        `other agent is allowed.`
       : '- next_agent.name: null (you are the end of your chain).',
-    '- next_agent.reason, status {code: success|partial|failed|pending, message}, error {has_error, error_code, error_message, recoverable}, audit {compliance_notes, governance_files_consulted}.',
+    '- next_agent.reason, status {code: success|partial|failed|pending, message}, error {has_error, error_code, error_message, recoverable}, ' +
+      'audit {compliance_notes, governance_files_consulted}.',
     '- error_code when has_error is true: OUT_OF_SCOPE, INVALID_INPUT, PROCESSING_ERROR, TIMEOUT, DEPENDENCY_ERROR or VALIDATION_ERROR; otherwise null.',
     '- status "pending" pauses the session and asks a person: put the question in status.message.',
     `- audit.governance_files_consulted may name only files shown above in [FILE: ...] markers: ${files.map((name) => `"${name}"`).join(', ')}.`,

@@ -31,7 +31,9 @@ export function renderResultReport(result: ResultDocument, state: SessionState):
   const nodes = state.messages.map((record) => {
     const message = record.message;
     const id = `m${message.metadata.sequence_number}`;
-    const label = `${mermaidLabel(`${message.metadata.sequence_number}. ${message.agent.name}${record.task_id ? ` [${record.task_id}]` : ''}`)}<br/>${message.status.code}`;
+    const label = `${mermaidLabel(
+      `${message.metadata.sequence_number}. ${message.agent.name}${record.task_id ? ` ` + `[${record.task_id}]` : ''}`,
+    )}<br/>${message.status.code}`;
     return {
       id,
       messageId: message.message_id,
@@ -61,7 +63,10 @@ export function renderResultReport(result: ResultDocument, state: SessionState):
     const message = record.message;
     const step = `${message.metadata.sequence_number}`;
     const ms = durations.get(record.task_id ? `task:${record.task_id}` : step);
-    return `| ${step} | ${message.agent.name}${record.task_id ? ` (${record.task_id})` : ''} | ${message.status.code} | ${message.output.content_type} | ${ms === undefined ? '—' : `${ms} ms`} |`;
+    return (
+      `| ${step} | ${message.agent.name}${record.task_id ? ` (${record.task_id})` : ''} | ${message.status.code} ` +
+      `| ${message.output.content_type} | ${ms === undefined ? '—' : `${ms} ms`} |`
+    );
   });
   return [
     `# Result ${result.request_id}: ${result.status}`,
@@ -72,7 +77,8 @@ export function renderResultReport(result: ResultDocument, state: SessionState):
     `- Messages: ${result.messages}; tokens: ${result.usage.input_tokens} in / ${result.usage.output_tokens} out; cost: $${result.usage.cost_usd.toFixed(6)}`,
     ...(result.lineage
       ? [
-          `- ${result.lineage.action} of session \`${result.lineage.of_session}\` (request \`${result.lineage.of_request}\`) from message ${result.lineage.from}, by ${result.lineage.by}${result.lineage.reason ? `: ${result.lineage.reason}` : ''}`,
+          `- ${result.lineage.action} of session \`${result.lineage.of_session}\` (request \`${result.lineage.of_request}\`) from ` +
+            `message ${result.lineage.from}, by ${result.lineage.by}${result.lineage.reason ? `: ${result.lineage.reason}` : ''}`,
         ]
       : []),
     '',

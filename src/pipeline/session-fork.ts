@@ -88,7 +88,8 @@ export class SessionForks {
     for (const copy of copies) {
       if (copy.type === 'message' && !audited.has(copy.message.message_id))
         throw new ControlRejectedError(
-          `session "${order.ofSession}" has no audit entry for its message ${copy.message.metadata.sequence_number} (${copy.message.message_id}), so a fork cannot name it: run govflow verify`,
+          `session "${order.ofSession}" has no audit entry for its message ${copy.message.metadata.sequence_number} ` +
+            `(${copy.message.message_id}), so a fork cannot name it: run govflow verify`,
         );
     }
     return {

@@ -31,7 +31,8 @@ export function limitReached(
     return limitHalt(
       'HALTED_COST',
       'BUDGET_EXCEEDED',
-      `session stopped: max_steps (${limits.max_steps} messages) reached before ${agent} could run; raise limits.max_steps if this chain is legitimately longer`,
+      `session stopped: max_steps (${limits.max_steps} messages) reached before ${agent} could run; raise limits.max_steps if this chain is ` +
+        `legitimately longer`,
       false,
       'max_steps',
     );
@@ -60,7 +61,8 @@ export function limitReached(
     return limitHalt(
       'HALTED_TIME',
       'TIMEOUT',
-      `delegated session stopped: its deadline (limits.delegation_deadline_ms, until ${delegated.deadline_at}) passed before ${agent} could finish; raise limits.delegation_deadline_ms or delegate a smaller objective`,
+      `delegated session stopped: its deadline (limits.delegation_deadline_ms, until ${delegated.deadline_at}) passed before ${agent} could ` +
+        `finish; raise limits.delegation_deadline_ms or delegate a smaller objective`,
       false,
       'delegation deadline',
     );
@@ -69,7 +71,8 @@ export function limitReached(
     return limitHalt(
       'HALTED_COST',
       'BUDGET_EXCEEDED',
-      `delegated session stopped: token budget used up (${tokens} of limits.max_tokens_per_delegation = ${delegated.max_tokens}) before ${agent} could run; raise limits.max_tokens_per_delegation or delegate a smaller objective`,
+      `delegated session stopped: token budget used up (${tokens} of limits.max_tokens_per_delegation = ${delegated.max_tokens}) ` +
+        `before ${agent} could run; raise limits.max_tokens_per_delegation or delegate a smaller objective`,
       false,
       'delegation token budget',
     );
@@ -87,7 +90,8 @@ export function limitReached(
     return limitHalt(
       'HALTED_COST',
       'BUDGET_EXCEEDED',
-      `session stopped: cost budget used up ($${state.usage.cost_usd.toFixed(4)} of limits.max_cost_usd_per_session = $${limits.max_cost_usd_per_session}) before ${agent} could run`,
+      `session stopped: cost budget used up ($${state.usage.cost_usd.toFixed(4)} of limits.max_cost_usd_per_session = ` +
+        `$${limits.max_cost_usd_per_session}) before ${agent} could run`,
       false,
       'cost budget',
     );

@@ -35,7 +35,8 @@ export async function journalReply(
   };
   if (state.cancelled) {
     reject(
-      `session "${sessionId}" was cancelled by ${state.cancelled.by} at ${state.cancelled.at}: its question or approval was withdrawn, and a reply no longer applies`,
+      `session "${sessionId}" was cancelled by ${state.cancelled.by} at ${state.cancelled.at}: its question or approval was withdrawn, and a ` +
+        `reply no longer applies`,
     );
   }
   const paused = state.paused;
@@ -47,7 +48,8 @@ export async function journalReply(
   if ((paused.awaiting === 'approval') !== (reply.approval !== undefined)) {
     reject(
       paused.awaiting === 'approval'
-        ? `session "${sessionId}" waits for an approval of ${paused.tool ?? 'a tool call'}: reply with {"session_id": "${sessionId}", "approve": true|false, "reason"?: "...", "user"?: "..."}`
+        ? `session "${sessionId}" waits for an approval of ${paused.tool ?? 'a tool call'}: reply with {"session_id": "${sessionId}", ` +
+            `"approve": true|false, "reason"?: "...", "user"?: "..."}`
         : `session "${sessionId}" waits for an answer to its question, not for an approval: reply with {"session_id": "${sessionId}", "reply": "..."}`,
     );
   }
@@ -56,11 +58,14 @@ export async function journalReply(
     const argsSha256 = paused.argsSha256 ?? '';
     if (reply.approval.callId !== null && reply.approval.callId !== paused.callId)
       reject(
-        `the approval names call ${reply.approval.callId}, but session "${sessionId}" waits for call ${paused.callId} (${paused.tool ?? 'a tool'}): the decision was not applied`,
+        `the approval names call ${reply.approval.callId}, but session "${sessionId}" waits for call ${paused.callId} (${
+          paused.tool ?? 'a ' + 'tool'
+        }): the decision was not applied`,
       );
     if (reply.approval.argsSha256 !== null && reply.approval.argsSha256 !== argsSha256)
       reject(
-        `the approval names args_sha256 ${reply.approval.argsSha256}, but the waiting call ${paused.callId} (${paused.tool ?? 'a tool'}) has arguments hashing to ${argsSha256}: they changed, or another call was meant; the decision was not applied`,
+        `the approval names args_sha256 ${reply.approval.argsSha256}, but the waiting call ${paused.callId} (${paused.tool ?? 'a tool'}) has ` +
+          `arguments hashing to ${argsSha256}: they changed, or another call was meant; the decision was not applied`,
       );
     const decision: ApprovalRecord = {
       v: JOURNAL_FORMAT,

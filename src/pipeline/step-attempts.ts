@@ -265,7 +265,8 @@ export class StepAttempts {
             return limitHalt(
               'HALTED_TIME',
               'TIMEOUT',
-              `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed while ${agent.name} was running`,
+              `session stopped: the session deadline (limits.session_timeout_ms = ${this.config.limits.session_timeout_ms} ms) passed ` +
+                `while ${agent.name} was running`,
               true,
               'session deadline',
             );
@@ -354,7 +355,9 @@ export class StepAttempts {
     return limitHalt(
       'HALTED_COST',
       'BUDGET_EXCEEDED',
-      `user "${user}" has spent $${spentUsd.toFixed(4)} on model calls on ${day} (${this.config.timezone}), reaching limits.user_daily_usd.${key} = $${limitUsd}: the session stopped before its next model call; this user's requests fail the same way until the day turns, unless limits.user_daily_usd is raised`,
+      `user "${user}" has spent $${spentUsd.toFixed(4)} on model calls on ${day} (${this.config.timezone}), reaching ` +
+        `limits.user_daily_usd.${key} = $${limitUsd}: the session stopped before its next model call; this user's requests fail the same way ` +
+        `until the day turns, unless limits.user_daily_usd is raised`,
       true,
       'daily budget per user',
     );

@@ -159,7 +159,8 @@ export class ToolLoop {
         if (decision.args_sha256 !== undefined && decision.args_sha256 !== argumentsSha256(call.input)) {
           refuse(
             'approval_denied',
-            `${call.name} was not run: its arguments differ from the ones approved (args_sha256 ${decision.args_sha256}); call it again to ask for a new approval`,
+            `${call.name} was not run: its arguments differ from the ones approved (args_sha256 ${decision.args_sha256}); call it again to ` +
+              `ask for a new approval`,
           );
           continue;
         }
@@ -283,7 +284,8 @@ export class ToolLoop {
     const argsSha256 = argumentsSha256(call.input);
     const question =
       `${agent.name} wants to call ${call.name} with input ${input} (call_id ${call.id}, args_sha256 ${argsSha256}). Approve it? ` +
-      `Reply with {"session_id": "${active.state.session.session_id}", "call_id": "${call.id}", "args_sha256": "${argsSha256}", "approve": true} or "approve": false, with an optional "reason".`;
+      `Reply with {"session_id": "${active.state.session.session_id}", "call_id": "${call.id}", "args_sha256": "${argsSha256}", "approve": ` +
+      `true} or "approve": false, with an optional "reason".`;
     const record: ApprovalRequestRecord = {
       v: JOURNAL_FORMAT,
       type: 'approval_request',

@@ -119,7 +119,10 @@ function totals(report: DayReport): string {
   const uncounted = cost.sessionsWithoutResult
     ? `; ${cost.sessionsWithoutResult} sessions without a result are not counted`
     : '';
-  return `${report.entries} audit entries, ${report.sessions.length} sessions, cost ${usd(cost.usd)} (${cost.inputTokens} input / ${cost.outputTokens} output tokens${uncounted}).`;
+  return (
+    `${report.entries} audit entries, ${report.sessions.length} sessions, cost ${usd(cost.usd)} (${cost.inputTokens} input ` +
+    `/ ${cost.outputTokens} output tokens${uncounted}).`
+  );
 }
 
 export function renderDayReportMarkdown(report: DayReport): string {
@@ -163,7 +166,8 @@ export function renderDayReportFragment(report: DayReport, sessionHref?: (sessio
     (warning) => `<p class="warning" role="alert">warning: ${escapeHtml(warning)}</p>`,
   );
   parts.push(
-    `<p class="verify ${report.verify.ok ? 'verify-ok' : 'verify-failed'}" role="${report.verify.ok ? 'status' : 'alert'}">${escapeHtml(report.verify.summary)}</p>`,
+    `<p class="verify ${report.verify.ok ? 'verify-ok' : 'verify-failed'}" ` +
+      `role="${report.verify.ok ? 'status' : 'alert'}">${escapeHtml(report.verify.summary)}</p>`,
     `<p>${escapeHtml(totals(report))}</p>`,
   );
   const html = (value: Cell) =>
@@ -213,6 +217,8 @@ ${body}
 
 export function renderDayReportHtml(report: DayReport): string {
   const date = escapeHtml(report.date);
-  const body = `<main>\n<h1>govflow day report ${date} <small>(${escapeHtml(prettyDate(report.date))})</small></h1>\n${renderDayReportFragment(report)}\n</main>`;
+  const body =
+    `<main>\n<h1>govflow day report ${date} ` +
+    `<small>(${escapeHtml(prettyDate(report.date))})</small></h1>\n${renderDayReportFragment(report)}\n</main>`;
   return htmlDocument(`govflow day report ${date}`, PAGE_STYLE, body);
 }

@@ -310,7 +310,8 @@ export function parseJournalRecord(line: string, file: string, lineNumber: numbe
     value = JSON.parse(line);
   } catch (error) {
     throw new JournalFormatError(
-      `not a journal record (${(error as Error).message}); the journal is damaged: restore it from a backup, or move the session folder aside to start the request over`,
+      `not a journal record (${(error as Error).message}); the journal is damaged: restore it from a backup, or move the session folder aside ` +
+        `to start the request over`,
       file,
       lineNumber,
     );

@@ -92,7 +92,10 @@ export function describePromptChange(change: PromptChange): string {
   const governance = change.governance ?? NO_CHANGES;
   if (!noFileChanges(governance)) return `no file in its prompt changed; ${listed(governance, ' since the recording')}`;
   if (change.governance === null) {
-    return "no file in its prompt changed, and the cassette does not list the governance files it was recorded with (record again to have them named): an agent file added or removed, or another agent's description or output_schema, changes it too";
+    return (
+      'no file in its prompt changed, and the cassette does not list the governance files it was recorded with (record again to have ' +
+      "them named): an agent file added or removed, or another agent's description or output_schema, changes it too"
+    );
   }
   return "no governance file changed, but govflow's own part of the prompt did (a newer govflow): record again";
 }

@@ -169,7 +169,8 @@ export function parseTestCaseFile(text: string, file: string, testsDir: string):
       const [sentence] = describeSchemaErrors([error]);
       const where = inCase.length > 0 ? inCase.join('.') : 'the case';
       throw new ConfigError(
-        `${where}: ${sentence.slice(sentence.indexOf(': ') + 2)} (allowed keys: name, request, cassette?, expect {status, agents, output, audit {entries, violations, verify, contains, not_contains}})`,
+        `${where}: ${sentence.slice(sentence.indexOf(': ') + 2)} (allowed keys: name, request, cassette?, expect {status, agents, output, ` +
+          `audit {entries, violations, verify, contains, not_contains}})`,
         file,
         lineAt(segments),
       );

@@ -73,7 +73,8 @@ function providerFor(
   const config = loadConfig(copy, options.env);
   if (config.provider.kind === 'replay') {
     throw new ConfigError(
-      '--update records answers from the configured provider, but provider.kind is "replay"; configure the provider to record from (dry-run, scripted or a real model)',
+      '--update records answers from the configured provider, but provider.kind is "replay"; configure the provider to record from (dry-run, ' +
+        'scripted or a real model)',
       'govflow.config.yaml',
     );
   }

@@ -67,7 +67,9 @@ export function checkExpectations(expected: TestCaseExpectation, observed: Obser
     if (audit.verify !== undefined && audit.verify !== observed.verify.ok) {
       failures.push({
         what: 'audit verify',
-        detail: `expected the audit trail to ${audit.verify ? 'verify' : 'fail verification'}; ${observed.verify.ok ? 'it verified' : `it did not: ${observed.verify.problem ?? 'unknown problem'}`}`,
+        detail: `expected the audit trail to ${audit.verify ? 'verify' : 'fail verification'}; ${
+          observed.verify.ok ? 'it verified' : `it did ` + `not: ${observed.verify.problem ?? 'unknown problem'}`
+        }`,
       });
     }
     for (const text of audit.contains ?? []) {

@@ -84,7 +84,8 @@ async function copyInto(
     if (copied.sha256 !== file.sha256 || copied.bytes !== file.bytes)
       throw new GovflowError(
         'internal',
-        `attachment "${file.path}" changed after it was received: it has ${copied.bytes} bytes with SHA-256 ${copied.sha256}, not ${file.bytes} bytes with ${file.sha256}`,
+        `attachment "${file.path}" changed after it was received: it has ${copied.bytes} bytes with SHA-256 ${copied.sha256}, ` +
+          `not ${file.bytes} bytes with ${file.sha256}`,
       );
   }
 }

@@ -11,7 +11,8 @@ export function editFileTool(maxFileBytes: number): Tool {
   return {
     name: 'edit_file',
     description:
-      'Edits a UTF-8 text file of the session workspace: replaces old_string, which must occur exactly once (give enough surrounding text to make it unique), with new_string; with replace_all: true, replaces every occurrence.',
+      'Edits a UTF-8 text file of the session workspace: replaces old_string, which must occur exactly once (give enough surrounding text to ' +
+      'make it unique), with new_string; with replace_all: true, replaces every occurrence.',
     inputSchema: {
       type: 'object',
       properties: {

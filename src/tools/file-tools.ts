@@ -35,7 +35,9 @@ export function readFileTool(maxFileBytes: number): Tool {
 export function writeFileTool(maxFileBytes: number): Tool {
   return {
     name: 'write_file',
-    description: `Writes a UTF-8 text file in the session workspace, creating folders as needed and replacing an existing file (at most ${maxFileBytes} bytes).`,
+    description:
+      `Writes a UTF-8 text file in the session workspace, creating folders as needed and replacing an existing file (at ` +
+      `most ${maxFileBytes} bytes).`,
     inputSchema: {
       type: 'object',
       properties: { path: PATH_PROPERTY, content: { type: 'string', description: 'The whole text of the file.' } },

@@ -70,7 +70,8 @@ async function checkedAddress(url: URL, limits: HttpGetLimits): Promise<{ addres
   }
   if (isInternalAddress(resolved.address) && !hostAllowed(limits.allow_hosts, resolved.address)) {
     throw new ToolCallError(
-      `http_get: "${host}" resolves to the internal address ${resolved.address}, which is not itself in tools.http_get.allow_hosts; list the address too if this is intended`,
+      `http_get: "${host}" resolves to the internal address ${resolved.address}, which is not itself in tools.http_get.allow_hosts; list the ` +
+        `address too if this is intended`,
     );
   }
   return resolved;

@@ -65,7 +65,9 @@ export function runCommandTool(settings: CommandSettings): Tool {
   const allowed = settings.allow.map((pattern) => pattern.text).join(', ') || '(none)';
   return {
     name: 'run_command',
-    description: `Runs one command in the session workspace, without a shell (no pipes, redirections, variables or wildcards), for at most ${settings.timeoutMs} ms, and answers its exit code and output (stdout and stderr, at most ${settings.maxOutputBytes} bytes). Allowed: ${allowed}.`,
+    description:
+      `Runs one command in the session workspace, without a shell (no pipes, redirections, variables or wildcards), for at ` +
+      `most ${settings.timeoutMs} ms, and answers its exit code and output (stdout and stderr, at most ${settings.maxOutputBytes} bytes). Allowed: ${allowed}.`,
     inputSchema: {
       type: 'object',
       properties: { command: { type: 'string', description: 'The command line, e.g. "npm test".' } },

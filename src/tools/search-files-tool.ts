@@ -23,7 +23,8 @@ export function searchFilesTool(limits: { maxFileBytes: number; maxResultBytes: 
   return {
     name: 'search_files',
     description:
-      'Searches the files of the session workspace for lines matching a regular expression (JavaScript syntax; a leading (?i) ignores case), or a literal text with literal: true. Answers one line per match as path:line:text.',
+      'Searches the files of the session workspace for lines matching a regular expression (JavaScript syntax; a leading (?i) ignores case), ' +
+      'or a literal text with literal: true. Answers one line per match as path:line:text.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -70,7 +71,8 @@ export function searchFilesTool(limits: { maxFileBytes: number; maxResultBytes: 
           bytes += Buffer.byteLength(line) + 1;
           if (bytes > limits.maxResultBytes) {
             lines.push(
-              `(more matches not shown: the answer reached ${limits.maxResultBytes} bytes (tools.max_result_bytes) in ${shown}, file ${index + 1} of ${files.length}; narrow path, glob or pattern)`,
+              `(more matches not shown: the answer reached ${limits.maxResultBytes} bytes (tools.max_result_bytes) in ${shown}, ` +
+                `file ${index + 1} of ${files.length}; narrow path, glob or pattern)`,
             );
             return { output: lines.join('\n'), isError: false };
           }

@@ -119,6 +119,7 @@ export function refuseAttachmentWrite(workspaceReal: string, absolute: string, r
   const [first] = path.relative(workspaceReal, absolute).split(path.sep);
   if (first === ATTACHMENTS_FOLDER)
     throw new ToolCallError(
-      `${tool}: "${requested}" is in ${ATTACHMENTS_FOLDER}/, the request's attachments, which are kept as delivered and never written: write your result elsewhere, e.g. "notes/${path.basename(absolute)}"`,
+      `${tool}: "${requested}" is in ${ATTACHMENTS_FOLDER}/, the request's attachments, which are kept as delivered and never written: write ` +
+        `your result elsewhere, e.g. "notes/${path.basename(absolute)}"`,
     );
 }

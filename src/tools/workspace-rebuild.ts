@@ -71,7 +71,8 @@ export async function rebuildWorkspace(
     if (sha256Hex(text) !== write.wrote.sha256) {
       throw new GovflowError(
         'audit',
-        `cannot rebuild the workspace: "${write.wrote.path}" as the journaled ${write.tool} call leaves it hashes to ${sha256Hex(text)}, not to the recorded ${write.wrote.sha256}; the original's journal was changed`,
+        `cannot rebuild the workspace: "${write.wrote.path}" as the journaled ${write.tool} call leaves it hashes to ${sha256Hex(text)}, not ` +
+          `to the recorded ${write.wrote.sha256}; the original's journal was changed`,
       );
     }
     await writeFile(absolute, text, 'utf8');

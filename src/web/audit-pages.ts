@@ -36,14 +36,26 @@ export async function renderDaysBody(paths: SystemPaths): Promise<string> {
   });
   const summary = verify.ok
     ? `<p class="verify verify-ok" role="status">Audit chain intact: ${counted(verify.entries, 'entry', 'entries')} in ${counted(verify.files, 'file')}.</p>`
-    : `<p class="verify verify-failed" role="alert">verify failed: first bad entry at ${escapeHtml(path.basename(verify.firstProblem?.file ?? ''))}:${verify.firstProblem?.line ?? ''} (message_id ${escapeHtml(verify.firstProblem?.messageId ?? 'unknown')}) — ${escapeHtml(verify.firstProblem?.detail ?? '')}</p>`;
+    : `<p class="verify verify-failed" role="alert">verify failed: first bad entry ` +
+      `at ${escapeHtml(path.basename(verify.firstProblem?.file ?? ''))}:${verify.firstProblem?.line ?? ''} ` +
+      `(message_id ${escapeHtml(verify.firstProblem?.messageId ?? 'unknown')}) — ${escapeHtml(verify.firstProblem?.detail ?? '')}</p>`;
   return `<h1>Audit log</h1>
 ${summary}
-${files.length === 0 ? '<p>No audit log yet.</p>' : `<table><thead><tr><th scope="col">day</th><th scope="col">verify</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`}`;
+${
+  files.length === 0
+    ? '<p>No audit log yet.</p>'
+    : `<table><thead><tr><th scope="col">day</th><th ` +
+      `scope="col">verify</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`
+}`;
 }
 
 function entryRow(entry: LoggedEntry, bad: boolean): string {
-  return `<tr${bad ? ' class="bad-entry" id="first-bad-entry"' : ''}><td>${escapeHtml(entry.time)}</td><td>${entry.line}</td><td><a href="${escapeHtml(sessionHref(entry.sessionId))}">${escapeHtml(entry.sessionId)}</a></td><td>${entry.sequence}</td><td>${escapeHtml(entry.agent)}</td><td>${statusBadge(entry.status.code)}</td><td><code>${escapeHtml(entry.hash.slice(0, 16))}…</code>${bad ? ' <strong>first bad entry</strong>' : ''}</td></tr>`;
+  return (
+    `<tr${bad ? ' class="bad-entry" id="first-bad-entry"' : ''}><td>${escapeHtml(entry.time)}</td><td>${entry.line}</td><td><a ` +
+    `href="${escapeHtml(sessionHref(entry.sessionId))}">${escapeHtml(entry.sessionId)}</a></td><td>${entry.sequence}</td><td>` +
+    `${escapeHtml(entry.agent)}</td><td>${statusBadge(entry.status.code)}</td><td><code>${escapeHtml(entry.hash.slice(0, 16))}…</code>` +
+    `${bad ? ' <strong>first bad entry</strong>' : ''}</td></tr>`
+  );
 }
 
 /** `visible`: operators see their own sessions' entries only, and the report covers only those. */
@@ -60,5 +72,11 @@ export async function renderDayBody(
 ${renderDayReportFragment(report, sessionHref)}
 <h2>Entries</h2>
 ${badNotListed ? `<p class="verify verify-failed">The first bad entry, line ${bad.line}, cannot be read as an entry.</p>` : ''}
-${entries.length === 0 ? '<p>No entries.</p>' : `<table><thead><tr><th scope="col">time</th><th scope="col">line</th><th scope="col">session</th><th scope="col">#</th><th scope="col">agent</th><th scope="col">status</th><th scope="col">hash</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`}`;
+${
+  entries.length === 0
+    ? '<p>No entries.</p>'
+    : `<table><thead><tr><th scope="col">time</th><th scope="col">line</th><th ` +
+      `scope="col">session</th><th scope="col">#</th><th scope="col">agent</th><th scope="col">status</th><th ` +
+      `scope="col">hash</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`
+}`;
 }

@@ -56,9 +56,12 @@ export function renderChainDiagram(messages: readonly DiagramMessage[], anchor: 
       centers[rowIndex].push({ x: x + BOX_WIDTH / 2, top, bottom: top + BOX_HEIGHT });
       parts.push(
         `<a href="${escapeHtml(anchor(message.sequence))}" aria-label="message ${message.sequence}: ${escapeHtml(message.agent)}, ${escapeHtml(status)}">` +
-          `<rect x="${x}" y="${top}" width="${BOX_WIDTH}" height="${BOX_HEIGHT}" rx="6" fill="${FILL[status] ?? '#eef1f6'}" stroke="${STROKE[status] ?? '#5a5f6b'}" stroke-width="1.5"/>` +
-          `<text x="${x + BOX_WIDTH / 2}" y="${top + 19}" text-anchor="middle" font-size="13" font-weight="600" fill="#1b1b1b">${message.sequence}. ${escapeHtml(message.agent)}</text>` +
-          `<text x="${x + BOX_WIDTH / 2}" y="${top + 36}" text-anchor="middle" font-size="12" fill="${STROKE[status] ?? '#5a5f6b'}">${escapeHtml(status)}${message.taskId ? ` · task ${escapeHtml(message.taskId)}` : ''}</text>` +
+          `<rect x="${x}" y="${top}" width="${BOX_WIDTH}" height="${BOX_HEIGHT}" rx="6" fill="${FILL[status] ?? '#eef1f6'}" ` +
+          `stroke="${STROKE[status] ?? '#5a5f6b'}" stroke-width="1.5"/>` +
+          `<text x="${x + BOX_WIDTH / 2}" y="${top + 19}" text-anchor="middle" font-size="13" font-weight="600" ` +
+          `fill="#1b1b1b">${message.sequence}. ${escapeHtml(message.agent)}</text>` +
+          `<text x="${x + BOX_WIDTH / 2}" y="${top + 36}" text-anchor="middle" font-size="12" ` +
+          `fill="${STROKE[status] ?? '#5a5f6b'}">${escapeHtml(status)}${message.taskId ? ` · task ${escapeHtml(message.taskId)}` : ''}</text>` +
           '</a>',
       );
     });
@@ -73,10 +76,14 @@ export function renderChainDiagram(messages: readonly DiagramMessage[], anchor: 
     }
   }
   const description = messages.map((message) => `${message.sequence} ${message.agent} ${message.status}`).join(', ');
-  return `<svg class="chain" role="img" aria-labelledby="chain-title chain-desc" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">
+  return (
+    `<svg class="chain" role="img" aria-labelledby="chain-title chain-desc" width="${width}" height="${height}" viewBox="0 ` +
+    `0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">
 <title id="chain-title">The session's chain of messages</title>
 <desc id="chain-desc">${escapeHtml(description)}</desc>
-<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#5a5f6b"/></marker></defs>
+<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 ` +
+    `5L0 10z" fill="#5a5f6b"/></marker></defs>
 ${parts.join('\n')}
-</svg>`;
+</svg>`
+  );
 }

@@ -73,12 +73,18 @@ export function originBlock(lineage: Lineage | null | undefined, cancelled: Cont
   if (lineage) {
     const from = lineage.action === 'rerun' ? '' : ` from message ${lineage.from}`;
     parts.push(
-      `<p class="notice" id="lineage-of">A ${escapeHtml(ACTION_WORDS[lineage.action] ?? lineage.action)} of session <a href="${escapeHtml(sessionHref(lineage.of_session))}">${escapeHtml(lineage.of_session)}</a> (request <code>${escapeHtml(lineage.of_request)}</code>)${escapeHtml(from)}, by ${escapeHtml(lineage.by)}${lineage.reason ? `: “${escapeHtml(lineage.reason)}”` : ''}.</p>`,
+      `<p class="notice" id="lineage-of">A ${escapeHtml(ACTION_WORDS[lineage.action] ?? lineage.action)} of session <a ` +
+        `href="${escapeHtml(sessionHref(lineage.of_session))}">${escapeHtml(lineage.of_session)}</a> (request ` +
+        `<code>${escapeHtml(lineage.of_request)}</code>)${escapeHtml(from)}, by ${escapeHtml(lineage.by)}${
+          lineage.reason ? `: ` + `“${escapeHtml(lineage.reason)}”` : ''
+        }.</p>`,
     );
   }
   if (cancelled)
     parts.push(
-      `<p class="warning" id="cancelled-by">Cancelled by ${escapeHtml(cancelled.by)} at ${escapeHtml(cancelled.at)}${cancelled.reason ? `: “${escapeHtml(cancelled.reason)}”` : ''}.</p>`,
+      `<p class="warning" id="cancelled-by">Cancelled by ${escapeHtml(cancelled.by)} at ${escapeHtml(cancelled.at)}${
+        cancelled.reason ? `: ` + `“${escapeHtml(cancelled.reason)}”` : ''
+      }.</p>`,
     );
   return parts.join('\n');
 }
@@ -89,7 +95,11 @@ export function derivedBlock(derived: readonly SessionSummary[]): string {
   const items = derived.map((session) => {
     const lineage = session.lineage!;
     const from = lineage.action === 'rerun' ? '' : ` from message ${lineage.from}`;
-    return `<li>${escapeHtml(ACTION_WORDS[lineage.action] ?? lineage.action)}${escapeHtml(from)} by ${escapeHtml(lineage.by)}: <a href="${escapeHtml(sessionHref(session.session_id))}">${escapeHtml(session.session_id)}</a> ${statusBadge(session.status)}${lineage.reason ? ` — “${escapeHtml(lineage.reason)}”` : ''}</li>`;
+    return (
+      `<li>${escapeHtml(ACTION_WORDS[lineage.action] ?? lineage.action)}${escapeHtml(from)} by ${escapeHtml(lineage.by)}: <a ` +
+      `href="${escapeHtml(sessionHref(session.session_id))}">${escapeHtml(session.session_id)}</a> ` +
+      `${statusBadge(session.status)}${lineage.reason ? ` — “${escapeHtml(lineage.reason)}”` : ''}</li>`
+    );
   });
   return `<section aria-labelledby="derived-title"><h2 id="derived-title">Made from this session</h2><ul id="derived">${items.join('')}</ul></section>`;
 }

@@ -46,14 +46,24 @@ function exchangeBlock(exchange: ExchangeRecord, snapshotsDir: string): string {
   const history = exchange.history
     .map((turn) => `<h5>${escapeHtml(turn.role)}</h5>${preformatted(turn.content)}`)
     .join('');
-  return `<details${exchange.attempt === 0 ? '' : ' open'}>
-<summary>call ${exchange.attempt + 1}: ${escapeHtml(exchange.model)} via ${escapeHtml(exchange.provider)}, ${exchange.duration_ms} ms, ${exchange.usage.input_tokens}/${exchange.usage.output_tokens} tokens${exchange.error ? ' — <span class="status status-failed">error</span>' : ''}</summary>
-${system === null ? `<p>System prompt: <code>${escapeHtml(exchange.system_sha256)}</code> (not in system/snapshots/prompts/)</p>` : `<details><summary>system prompt (${escapeHtml(exchange.system_sha256.slice(0, 12))})</summary>${preformatted(system)}</details>`}
+  return (
+    `<details${exchange.attempt === 0 ? '' : ' open'}>
+<summary>call ${exchange.attempt + 1}: ${escapeHtml(exchange.model)} via ${escapeHtml(exchange.provider)}, ${exchange.duration_ms} ` +
+    `ms, ${exchange.usage.input_tokens}/${exchange.usage.output_tokens} tokens${
+      exchange.error ? ' — <span class="status ' + 'status-failed">error</span>' : ''
+    }</summary>
+${
+  system === null
+    ? `<p>System prompt: <code>${escapeHtml(exchange.system_sha256)}</code> (not in ` + `system/snapshots/prompts/)</p>`
+    : `<details><summary>system prompt ` +
+      `(${escapeHtml(exchange.system_sha256.slice(0, 12))})</summary>${preformatted(system)}</details>`
+}
 ${history ? `<h4>earlier turns</h4>${history}` : ''}
 <h4>prompt</h4>${preformatted(exchange.prompt)}
 <h4>raw answer</h4>${exchange.response === null ? '<p>none</p>' : preformatted(exchange.response)}
 ${exchange.error ? `<h4>error</h4>${preformatted(exchange.error)}` : ''}
-</details>`;
+</details>`
+  );
 }
 
 /** The step's tool calls, approvals and tool violations, as its journal record holds them (the audit entry's [TOOL_CALLS] lines). */
@@ -62,9 +72,13 @@ function toolCallsBlock(record: MessageRecord): string {
   if (toolCalls.length + approvals.length + violations.length === 0) return '<p>None.</p>';
   const calls = toolCalls.map(
     (call) =>
-      `<li><code>${escapeHtml(call.name)}</code> (${escapeHtml(call.id)}): ${call.is_error ? '<span class="status status-failed">error</span>' : 'ok'}, ${call.ms} ms</li>`,
+      `<li><code>${escapeHtml(call.name)}</code> (${escapeHtml(call.id)}): ${
+        call.is_error ? '<span class="status ' + 'status-failed">error</span>' : 'ok'
+      }, ${call.ms} ms</li>`,
   );
-  return `${calls.length > 0 ? `<ul class="tool-calls">${calls.join('')}</ul>` : ''}${approvals.length > 0 ? `<h5>approvals</h5>${preformatted(approvals)}` : ''}${violations.length > 0 ? `<h5>tool violations</h5>${preformatted(violations)}` : ''}`;
+  return `${calls.length > 0 ? `<ul class="tool-calls">${calls.join('')}</ul>` : ''}${
+    approvals.length > 0 ? `<h5>approvals</h5>` + `${preformatted(approvals)}` : ''
+  }${violations.length > 0 ? `<h5>tool violations</h5>${preformatted(violations)}` : ''}`;
 }
 
 function messageBlock(
@@ -85,19 +99,41 @@ function messageBlock(
       .map((exchange) => `call ${exchange.attempt + 1}: ${exchange.error}`),
   ];
   return `<section class="message ${escapeHtml(status)}" id="m-${sequence}" aria-labelledby="m-${sequence}-title">
-<h3 id="m-${sequence}-title">${sequence}. ${escapeHtml(message.agent.name)} ${statusBadge(status)}${record.task_id ? ` <small>task ${escapeHtml(record.task_id)}</small>` : ''}</h3>
-<p>${escapeHtml(message.status.message)}${message.error.has_error ? ` — <strong>${escapeHtml(message.error.error_code ?? '')}</strong> ${escapeHtml(message.error.error_message ?? '')}` : ''}</p>
-${record.reused ? `<p class="reused">Reused from session <a href="${escapeHtml(`${sessionHref(record.reused.session_id)}#m-${sequence}`)}">${escapeHtml(record.reused.session_id)}</a> (its entry <code>${escapeHtml(record.reused.entry_hash.slice(0, 16))}…</code>): no model call.</p>` : ''}${fork}
+<h3 id="m-${sequence}-title">${sequence}. ${escapeHtml(message.agent.name)} ${statusBadge(status)}${
+    record.task_id ? ` ` + `<small>task ${escapeHtml(record.task_id)}</small>` : ''
+  }</h3>
+<p>${escapeHtml(message.status.message)}${
+    message.error.has_error
+      ? ` — ` +
+        `<strong>${escapeHtml(message.error.error_code ?? '')}</strong> ${escapeHtml(message.error.error_message ?? '')}`
+      : ''
+  }</p>
+${
+  record.reused
+    ? `<p class="reused">Reused from session <a ` +
+      `href="${escapeHtml(`${sessionHref(record.reused.session_id)}#m-${sequence}`)}">${escapeHtml(record.reused.session_id)}</a> (its entry ` +
+      `<code>${escapeHtml(record.reused.entry_hash.slice(0, 16))}…</code>): no model call.</p>`
+    : ''
+}${fork}
 <details><summary>message (JSON)</summary>${preformatted(message)}</details>
 <h4>model calls (${exchanges.length})</h4>
-${exchanges.length === 0 ? '<p>No model call: govflow wrote this message itself.</p>' : exchanges.map((exchange) => exchangeBlock(exchange, snapshotsDir)).join('\n')}
+${
+  exchanges.length === 0
+    ? '<p>No model call: govflow wrote this message ' + 'itself.</p>'
+    : exchanges.map((exchange) => exchangeBlock(exchange, snapshotsDir)).join('\n')
+}
 ${record.raw_output !== null ? `<h4>raw output kept (the message is a fallback)</h4>${preformatted(record.raw_output)}` : ''}
 <h4>validation errors and corrections</h4>
 ${problems.length === 0 ? '<p>None.</p>' : `<ul>${problems.map((problem) => `<li>${escapeHtml(problem)}</li>`).join('')}</ul>`}
 <h4>tool calls</h4>
 ${toolCallsBlock(record)}
 <h4>audit entry</h4>
-${entry ? `<p>${escapeHtml(entry.file)}:${entry.line} · hash <code>${escapeHtml(entry.hash)}</code></p>${preformatted(`${entry.body}\n[ENTRY_HASH: ${entry.hash}]`)}` : '<p>Not in the audit log (yet).</p>'}
+${
+  entry
+    ? `<p>${escapeHtml(entry.file)}:${entry.line} · hash ` +
+      `<code>${escapeHtml(entry.hash)}</code></p>${preformatted(`${entry.body}\n[ENTRY_HASH: ${entry.hash}]`)}`
+    : '<p>Not in the audit log (yet).</p>'
+}
 </section>`;
 }
 
@@ -106,11 +142,15 @@ function attachmentsTable(files: readonly AttachmentInfo[]): string {
   if (files.length === 0) return '';
   const rows = files.map(
     (file) =>
-      `<tr><td><code>${escapeHtml(file.path)}</code></td><td>${file.bytes}</td><td>${escapeHtml(file.type)}</td><td><code class="sha256">${escapeHtml(file.sha256)}</code></td></tr>`,
+      `<tr><td><code>${escapeHtml(file.path)}</code></td><td>${file.bytes}</td><td>${escapeHtml(file.type)}</td><td><code ` +
+      `class="sha256">${escapeHtml(file.sha256)}</code></td></tr>`,
   );
-  return `<h2 id="attachments-title">Attachments</h2>
-<table class="attachments" aria-labelledby="attachments-title"><thead><tr><th scope="col">path</th><th scope="col">bytes</th><th scope="col">type</th><th scope="col">SHA-256</th></tr></thead>
-<tbody>${rows.join('')}</tbody></table>`;
+  return (
+    `<h2 id="attachments-title">Attachments</h2>
+<table class="attachments" aria-labelledby="attachments-title"><thead><tr><th scope="col">path</th><th scope="col">bytes</th><th ` +
+    `scope="col">type</th><th scope="col">SHA-256</th></tr></thead>
+<tbody>${rows.join('')}</tbody></table>`
+  );
 }
 
 /** What a call waiting for approval would do: the tool and its input, as the journal holds them. */
@@ -131,11 +171,15 @@ function answerForm(
   if (awaiting === 'approval') {
     // Enter in the reason field submits the first button: Approve. Deny is one Tab further. The
     // decision is bound to the call this page shows (docs/results.md): its id and arguments' hash go with it.
-    return `<form method="post" action="${escapeHtml(action)}" aria-label="approve or deny the call of ${escapeHtml(tool ?? 'the tool')}">
-<input type="hidden" name="call_id" value="${escapeHtml(paused.callId ?? '')}"><input type="hidden" name="args_sha256" value="${escapeHtml(paused.argsSha256 ?? '')}">
-<label for="reason">Reason for your decision (optional, kept in the audit log)<input id="reason" name="reason" type="text" maxlength="2000" autocomplete="off"></label>
+    return (
+      `<form method="post" action="${escapeHtml(action)}" aria-label="approve or deny the call of ${escapeHtml(tool ?? 'the tool')}">
+<input type="hidden" name="call_id" value="${escapeHtml(paused.callId ?? '')}"><input type="hidden" name="args_sha256" ` +
+      `value="${escapeHtml(paused.argsSha256 ?? '')}">
+<label for="reason">Reason for your decision (optional, kept in the audit log)<input id="reason" name="reason" type="text" maxlength="2000" ` +
+      `autocomplete="off"></label>
 <p><button name="approve" value="true" type="submit">Approve</button> <button name="approve" value="false" type="submit">Deny</button></p>
-</form>`;
+</form>`
+    );
   }
   return `<form method="post" action="${escapeHtml(action)}" aria-label="answer the question">
 <label for="reply">Your answer to: ${escapeHtml(question)}<textarea id="reply" name="reply" required></textarea></label>
@@ -165,7 +209,10 @@ export function renderSessionBody(input: SessionPageInput): {
     parts.push(`<p class="notice" role="status" id="notice" tabindex="-1">${escapeHtml(input.notice)}</p>`);
   parts.push(`<h1>Session <code>${escapeHtml(input.sessionId)}</code> ${statusBadge(status)}</h1>`);
   parts.push(
-    `<p>Request <code>${escapeHtml(state.session.request_id)}</code> from <strong>${escapeHtml(state.session.request.user ?? 'local')}</strong>, started ${escapeHtml(state.session.created_at)}; ${messages.length} messages, ${state.usage.input_tokens}/${state.usage.output_tokens} tokens, $${state.usage.cost_usd.toFixed(4)}.</p>`,
+    `<p>Request <code>${escapeHtml(state.session.request_id)}</code> from ` +
+      `<strong>${escapeHtml(state.session.request.user ?? 'local')}</strong>, ` +
+      `started ${escapeHtml(state.session.created_at)}; ${messages.length} ` +
+      `messages, ${state.usage.input_tokens}/${state.usage.output_tokens} tokens, $${state.usage.cost_usd.toFixed(4)}.</p>`,
   );
   const origin = originBlock(state.session.lineage, state.cancelled);
   if (origin) parts.push(origin);
@@ -216,7 +263,8 @@ export function renderQueuedBody(summary: SessionSummary, mayAct: boolean, notic
   return [
     notice ? `<p class="notice" role="status" id="notice" tabindex="-1">${escapeHtml(notice)}</p>` : '',
     `<h1>Session <code>${escapeHtml(summary.session_id)}</code> ${statusBadge(summary.status)}</h1>`,
-    `<p>Request <code>${escapeHtml(summary.request_id)}</code> from <strong>${escapeHtml(summary.user)}</strong>, waiting for a free slot (<code>intake.concurrency</code>); reload to follow it.</p>`,
+    `<p>Request <code>${escapeHtml(summary.request_id)}</code> from <strong>${escapeHtml(summary.user)}</strong>, waiting for a free slot ` +
+      `(<code>intake.concurrency</code>); reload to follow it.</p>`,
     originBlock(summary.lineage, null),
     mayAct ? cancelForm(summary.session_id) : '',
   ]

@@ -60,10 +60,12 @@ function loginPage(message: string | null): string {
   return renderPage({
     title: 'Sign in',
     user: null,
-    body: `<h1>Sign in</h1>
+    body:
+      `<h1>Sign in</h1>
 ${message ? `<p class="warning" role="alert">${escapeHtml(message)}</p>` : ''}
 <form method="post" action="/ui/login">
-<label for="token">Bearer token (the one <code>govflow token add USER</code> printed)<input id="token" name="token" type="password" autocomplete="current-password" required></label>
+<label for="token">Bearer token (the one <code>govflow token add USER</code> printed)<input id="token" name="token" type="password" ` +
+      `autocomplete="current-password" required></label>
 <p><button type="submit">Sign in</button></p>
 </form>`,
   });
@@ -101,17 +103,32 @@ async function sessionsBody(
   ];
   const rows = result.rows.map(
     (row) =>
-      `<tr><td><a href="${escapeHtml(sessionHref(row.sessionId))}">${escapeHtml(row.sessionId)}</a></td><td>${statusBadge(row.status)}${row.state !== row.status ? ` <small>${escapeHtml(row.state)}</small>` : ''}</td><td>${escapeHtml(row.requestId)}</td><td>${escapeHtml(row.user)}</td><td>${escapeHtml(row.requestText.slice(0, 120))}${row.requestText.length > 120 ? '…' : ''}</td><td>${row.messages}</td><td>${escapeHtml(row.currentAgent ?? '—')}</td><td>${escapeHtml(row.startedAt ?? 'not yet')}</td></tr>`,
+      `<tr><td><a href="${escapeHtml(sessionHref(row.sessionId))}">${escapeHtml(row.sessionId)}</a></td><td>` +
+      `${statusBadge(row.status)}${row.state !== row.status ? ` <small>${escapeHtml(row.state)}</small>` : ''}</td><td>` +
+      `${escapeHtml(row.requestId)}</td><td>${escapeHtml(row.user)}</td><td>` +
+      `${escapeHtml(row.requestText.slice(0, 120))}${row.requestText.length > 120 ? '…' : ''}</td><td>${row.messages}</td><td>` +
+      `${escapeHtml(row.currentAgent ?? '—')}</td><td>${escapeHtml(row.startedAt ?? 'not yet')}</td></tr>`,
   );
-  return `<h1>Sessions</h1>
+  return (
+    `<h1>Sessions</h1>
 <form class="filters" method="get" action="/ui/sessions" role="search">
 <label for="status">Status<select id="status" name="status">${options.join('')}</select></label>
 <label for="q">Search (session, request id or text, agent)<input id="q" name="q" type="search" value="${escapeHtml(search ?? '')}"></label>
 <button type="submit">Filter</button>
 </form>
-<p>${result.total} sessions${status ? ` with status ${escapeHtml(status)}` : ''}${search ? ` matching “${escapeHtml(search)}”` : ''}; page ${result.page} of ${result.pages}.</p>
-${rows.length === 0 ? '<p>No session matches.</p>' : `<table><thead><tr><th scope="col">session</th><th scope="col">status</th><th scope="col">request</th><th scope="col">user</th><th scope="col">request text</th><th scope="col">messages</th><th scope="col">agent</th><th scope="col">started</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`}
-<nav class="pager" aria-label="pages">${result.page > 1 ? `<a href="${escapeHtml(link({ page: result.page - 1 }))}">previous page</a>` : ''}${result.page < result.pages ? `<a href="${escapeHtml(link({ page: result.page + 1 }))}">next page</a>` : ''}</nav>`;
+<p>${result.total} sessions${status ? ` with status ${escapeHtml(status)}` : ''}${search ? ` matching “${escapeHtml(search)}”` : ''}; ` +
+    `page ${result.page} of ${result.pages}.</p>
+${
+  rows.length === 0
+    ? '<p>No session matches.</p>'
+    : `<table><thead><tr><th scope="col">session</th><th scope="col">status</th><th ` +
+      `scope="col">request</th><th scope="col">user</th><th scope="col">request text</th><th scope="col">messages</th><th ` +
+      `scope="col">agent</th><th scope="col">started</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`
+}
+<nav class="pager" aria-label="pages">${
+      result.page > 1 ? `<a href="${escapeHtml(link({ page: result.page - 1 }))}">previous ` + `page</a>` : ''
+    }${result.page < result.pages ? `<a href="${escapeHtml(link({ page: result.page + 1 }))}">next page</a>` : ''}</nav>`
+  );
 }
 
 /** The line a page shows after the form at ?sent=… went to the inbox (`session`: a fork's new session). */
@@ -179,7 +196,9 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
         renderPage({
           title: `Error ${problem.status}`,
           user: caller?.user ?? null,
-          body: `<h1>${problem.status}: ${escapeHtml(problem.code.replace('_', ' '))}</h1>\n<p role="alert">${escapeHtml(problem.message)}</p>\n<p><a href="/ui/sessions">Back to the sessions</a></p>`,
+          body:
+            `<h1>${problem.status}: ${escapeHtml(problem.code.replace('_', ' '))}</h1>\n<p ` +
+            `role="alert">${escapeHtml(problem.message)}</p>\n<p><a href="/ui/sessions">Back to the sessions</a></p>`,
         }),
         problem.status,
       );

@@ -66,7 +66,9 @@ describe('audit.retention: archive, legal hold, delete', () => {
     const privateKey = path.join(keys, 'audit.key');
     expect((await runCli(['keygen', '--out', privateKey])).code).toBe(0);
     const publicKey = `${privateKey}.pub`;
-    const audit = `{ signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [${JSON.stringify(witness)}], retention: { keep_days: 30, delete_after_days: 60 } }`;
+    const audit =
+      `{ signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [${JSON.stringify(witness)}], retention: { ` +
+      `keep_days: 30, delete_after_days: 60 } }`;
     const root = makeRoot();
     const system = path.join(root, 'system');
     const archive = path.join(system, 'logs', 'archive');

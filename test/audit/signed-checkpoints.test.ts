@@ -190,7 +190,8 @@ describe('signed checkpoints and verify --key', () => {
     const blocker = path.join(mkdtempSync(path.join(tmpdir(), 'govflow-blocked-')), 'file');
     writeFileSync(blocker, 'not a folder');
     const root = makeRoot(
-      `timezone: UTC\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [${JSON.stringify(path.join(blocker, 'witness'))}] }\n`,
+      `timezone: UTC\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [` +
+        `${JSON.stringify(path.join(blocker, 'witness'))}] }\n`,
     );
     const daemon = await startDaemon(root);
     for (let index = 1; index <= 2; index++) {
@@ -233,7 +234,8 @@ describe('signed checkpoints and verify --key', () => {
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/checkpoints`;
       const root = makeRoot(
-        `timezone: UTC\nhttp: { listen: "127.0.0.1:0" }\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [${JSON.stringify(url)}] }\n`,
+        `timezone: UTC\nhttp: { listen: "127.0.0.1:0" }\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [` +
+          `${JSON.stringify(url)}] }\n`,
       );
       const daemon = await startDaemon(root);
       const api = httpUrlOf(daemon.readyLine);
@@ -277,7 +279,8 @@ describe('signed checkpoints and verify --key', () => {
     writeFileSync(headFile, JSON.stringify({ ...JSON.parse(readFileSync(headFile, 'utf8')), file: '20200101.log' }));
     writeFileSync(
       path.join(root, 'govflow.config.yaml'),
-      `timezone: UTC\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [${JSON.stringify(witness)}], retention: { keep_days: 190 } }\n`,
+      `timezone: UTC\naudit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: 20, witnesses: [${JSON.stringify(witness)}], ` +
+        `retention: { keep_days: 190 } }\n`,
     );
     // A day written after it; the next start archives the old one (the newest file is never moved).
     const daemon = await startDaemon(root);

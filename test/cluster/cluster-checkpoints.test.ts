@@ -67,7 +67,9 @@ describe.skipIf(!pg)('cluster mode: one stream of signed checkpoints for the one
       nodes: 2,
       concurrency: 1,
       latencyMs: 60,
-      extraConfig: `audit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: ${INTERVAL_MS}, witnesses: [${JSON.stringify(witness)}, ${JSON.stringify(blocked)}] }`,
+      extraConfig:
+        `audit: { signing_key: ${JSON.stringify(privateKey)}, checkpoint_ms: ${INTERVAL_MS}, witnesses: [` +
+        `${JSON.stringify(witness)}, ${JSON.stringify(blocked)}] }`,
     },
     async (created) => {
       cluster = created;
@@ -209,7 +211,9 @@ describe.skipIf(!pg)('cluster mode: one stream of signed checkpoints for the one
     const cut = await node.cli(['verify', '--store', '--key', publicKey, '--witness', witness]);
     expect(cut.code, `${cut.stdout}${cut.stderr}`).toBe(1);
     expect(cut.stdout).toContain(
-      `signed checkpoint contradicted at ${pg!.schema}.audit_checkpoints (row of ${contradicted.entries} entries): checkpoint of ${contradicted.day} (${contradicted.entries} entries, signed ${contradicted.at}): the store's chain holds only ${kept} entries: the last ${contradicted.entries - kept} were cut`,
+      `signed checkpoint contradicted at ${pg!.schema}.audit_checkpoints (row of ${contradicted.entries} entries): checkpoint of ` +
+        `${contradicted.day} (${contradicted.entries} entries, signed ${contradicted.at}): the store's chain holds only ${kept} entries: the ` +
+        `last ${contradicted.entries - kept} were cut`,
     );
 
     // The forger removes those checkpoints from Postgres too: the witness still has them.
@@ -218,7 +222,8 @@ describe.skipIf(!pg)('cluster mode: one stream of signed checkpoints for the one
     expect(witnessed.code, `${witnessed.stdout}${witnessed.stderr}`).toBe(1);
     expect(witnessed.stdout).toMatch(
       new RegExp(
-        `signed checkpoint contradicted at ${witness.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\d{8}\\.jsonl:\\d+: checkpoint of \\d{8} \\((\\d+) entries, signed [^)]+\\): the store's chain holds only ${kept} entries: the last \\d+ were cut`,
+        `signed checkpoint contradicted at ${witness.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\d{8}\\.jsonl:\\d+: checkpoint of \\d{8}` +
+          ` \\((\\d+) entries, signed [^)]+\\): the store's chain holds only ${kept} entries: the last \\d+ were cut`,
       ),
     );
   }, 60_000);

@@ -86,7 +86,8 @@ describe.skipIf(!pg)('cluster mode: the crash storm', () => {
     await cluster.waitForResults(ids, 90_000);
     const check = await assertClusterConsistent(cluster, takenBy);
     console.log(
-      `crash storm: ${kills} kill -9 in ${stormMs} ms (${resultsAtCalm} of ${REQUESTS} results in the outboxes when it ended); ${check.entries.length} audit entries over ${check.sequences.size} sessions; all invariants hold`,
+      `crash storm: ${kills} kill -9 in ${stormMs} ms (${resultsAtCalm} of ${REQUESTS} results in the outboxes when it ended); ` +
+        `${check.entries.length} audit entries over ${check.sequences.size} sessions; all invariants hold`,
     );
     expect(kills, 'the storm killed daemons').toBeGreaterThan(5);
   }, 300_000);

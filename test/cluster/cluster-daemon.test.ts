@@ -78,48 +78,53 @@ async function resetStore(): Promise<void> {
 }
 
 describe.skipIf(!pg)('cluster daemon on Postgres', () => {
-  it('runs inbox requests through the store: one result each, files archived, logs a verified projection of the chain; new sessions run on markdown edited meanwhile', async () => {
-    const root = clusterRoot(5000, 0);
-    const daemon = await startDaemon(root);
-    expect(daemon.readyLine).toMatch(/cluster mode/);
-    for (let index = 0; index < 5; index++)
-      dropJson(root, `r${index}.json`, { request: `request ${index}`, request_id: `single-${index}` });
-    await waitFor(
-      'five results in the outbox',
-      () => outboxResults(root).filter((name) => name.startsWith('single-')).length === 5,
-      { timeoutMs: 30_000 },
-    );
-    const sessions = await pg!.query<{ state: string; result_status: string }>(
-      "select state, result_status from sessions where request_id like 'single-%'",
-    );
-    expect(sessions).toHaveLength(5);
-    expect(sessions.every((row) => row.state === 'finished' && row.result_status === 'success')).toBe(true);
-    expect(readdirSync(path.join(root, 'system', 'inbox')).filter((name) => !name.startsWith('.'))).toEqual([]);
-    await waitFor('the projection to catch up', async () => logText(root) === (await chainText()));
-    // A duplicate request id is refused by the store, even though this inbox never saw it.
-    dropJson(root, 'dup.json', { request: 'again', request_id: 'single-0' });
-    await waitFor('the duplicate in failed/', () =>
-      readdirSync(path.join(root, 'system', 'failed')).some((name) => name.startsWith('dup.json')),
-    );
-    // Governance hot reload: a session that starts after an edit runs on the new version.
-    const before = /governance ([0-9a-f]{12})\)/.exec(daemon.readyLine)![1];
-    appendFileSync(path.join(root, 'context', 'application.md'), '\nAn edit made while the daemon runs.\n');
-    await waitFor('the reload', () => daemon.stderr.includes('governance reloaded'));
-    dropJson(root, 'after-edit.json', { request: 'after the edit', request_id: 'after-edit' });
-    await waitFor('its result', () => outboxResults(root).includes('after-edit.json'));
-    const entries = await pg!.query<{ entry: string }>(
-      "select entry from audit_entries where entry like '%[REQUEST_ID: after-edit]%'",
-    );
-    const versions = new Set(entries.map((row) => /^\[GOVERNANCE_VERSION: ([0-9a-f]{12})/m.exec(row.entry)?.[1]));
-    expect(versions.size).toBe(1);
-    expect(versions.has(before)).toBe(false);
-    await daemon.stop();
-    const verify = await runCli(['verify', '--root', root]);
-    expect(verify.code, verify.stdout + verify.stderr).toBe(0);
-    expect(verify.stdout).not.toContain('no audit head record');
-    expect(verify.stdout).toContain('govflow verify --store');
-    await expectExactlyOnce();
-  }, 60_000);
+  it(
+    'runs inbox requests through the store: one result each, files archived, logs a verified projection of the chain; new sessions run on ' +
+      'markdown edited meanwhile',
+    async () => {
+      const root = clusterRoot(5000, 0);
+      const daemon = await startDaemon(root);
+      expect(daemon.readyLine).toMatch(/cluster mode/);
+      for (let index = 0; index < 5; index++)
+        dropJson(root, `r${index}.json`, { request: `request ${index}`, request_id: `single-${index}` });
+      await waitFor(
+        'five results in the outbox',
+        () => outboxResults(root).filter((name) => name.startsWith('single-')).length === 5,
+        { timeoutMs: 30_000 },
+      );
+      const sessions = await pg!.query<{ state: string; result_status: string }>(
+        "select state, result_status from sessions where request_id like 'single-%'",
+      );
+      expect(sessions).toHaveLength(5);
+      expect(sessions.every((row) => row.state === 'finished' && row.result_status === 'success')).toBe(true);
+      expect(readdirSync(path.join(root, 'system', 'inbox')).filter((name) => !name.startsWith('.'))).toEqual([]);
+      await waitFor('the projection to catch up', async () => logText(root) === (await chainText()));
+      // A duplicate request id is refused by the store, even though this inbox never saw it.
+      dropJson(root, 'dup.json', { request: 'again', request_id: 'single-0' });
+      await waitFor('the duplicate in failed/', () =>
+        readdirSync(path.join(root, 'system', 'failed')).some((name) => name.startsWith('dup.json')),
+      );
+      // Governance hot reload: a session that starts after an edit runs on the new version.
+      const before = /governance ([0-9a-f]{12})\)/.exec(daemon.readyLine)![1];
+      appendFileSync(path.join(root, 'context', 'application.md'), '\nAn edit made while the daemon runs.\n');
+      await waitFor('the reload', () => daemon.stderr.includes('governance reloaded'));
+      dropJson(root, 'after-edit.json', { request: 'after the edit', request_id: 'after-edit' });
+      await waitFor('its result', () => outboxResults(root).includes('after-edit.json'));
+      const entries = await pg!.query<{ entry: string }>(
+        "select entry from audit_entries where entry like '%[REQUEST_ID: after-edit]%'",
+      );
+      const versions = new Set(entries.map((row) => /^\[GOVERNANCE_VERSION: ([0-9a-f]{12})/m.exec(row.entry)?.[1]));
+      expect(versions.size).toBe(1);
+      expect(versions.has(before)).toBe(false);
+      await daemon.stop();
+      const verify = await runCli(['verify', '--root', root]);
+      expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+      expect(verify.stdout).not.toContain('no audit head record');
+      expect(verify.stdout).toContain('govflow verify --store');
+      await expectExactlyOnce();
+    },
+    60_000,
+  );
 
   it('a daemon killed with kill -9 has its sessions taken over within the lease; its outbox gets the results when it is back', async () => {
     await resetStore();
@@ -208,7 +213,8 @@ describe.skipIf(!pg)('cluster daemon when its link to Postgres is cut', () => {
       {
         timeoutMs: 40_000,
         detail: () =>
-          `sessions:\n${rows}\n--- A (${daemonA}) stderr, last lines:\n${a.stderr.split('\n').slice(-40).join('\n')}\n--- B stderr, last lines:\n${b.stderr.split('\n').slice(-40).join('\n')}`,
+          `sessions:\n${rows}\n--- A (${daemonA}) stderr, last lines:\n${a.stderr.split('\n').slice(-40).join('\n')}\n--- B stderr, last ` +
+          `lines:\n${b.stderr.split('\n').slice(-40).join('\n')}`,
       },
     );
     await expectExactlyOnce();

@@ -57,7 +57,8 @@ beforeAll(async () => {
        jsonb_build_object('text', 'bulk request ' || i), (array['alice','bob'])[i % 2 + 1], 'bulk',
        (array['success','failed','cancelled','partial'])[i % 4 + 1],
        jsonb_build_object('status', (array['success','failed','cancelled','partial'])[i % 4 + 1], 'messages', 3,
-         'started_at', to_char((timestamptz '2026-01-01 00:00:00.000001+00' + (i / 2) * interval '1.000001 second') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+         'started_at', to_char((timestamptz '2026-01-01 00:00:00.000001+00' + (i / 2) * interval '1.000001 second') at time zone 'UTC', ` +
+      `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
          'finished_at', '2026-02-01T00:00:00.000Z')::text,
        timestamptz '2026-01-01 00:00:00.000001+00' + (i / 2) * interval '1.000001 second', now()
      from generate_series(0, ${BULK - 1}) as i`,

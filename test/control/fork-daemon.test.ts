@@ -126,62 +126,67 @@ describe('fork, retry and re-run, real daemon and OpenAI wire', () => {
   let originalEntries: Entry[];
   let originalResultText: string;
 
-  it('retries a failed session from its failed message: no call for the reused ones, their hashes named, the workspace rebuilt, http_get not repeated', async () => {
-    dropJson(root, 'original.json', { request: REQUEST_TEXT, request_id: 'fork-orig', user: 'ana' });
-    original = await resultOf('fork-orig');
-    expect(original.status).toBe('failed');
-    expect(siteHits).toBe(1);
-    originalEntries = await entriesOf(original.session_id);
-    expect(originalEntries.map((entry) => entry.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
-    originalResultText = readFileSync(path.join(root, 'system', 'outbox', 'fork-orig.json'), 'utf8');
+  it(
+    'retries a failed session from its failed message: no call for the reused ones, their hashes named, the workspace rebuilt, http_get not ' +
+      'repeated',
+    async () => {
+      dropJson(root, 'original.json', { request: REQUEST_TEXT, request_id: 'fork-orig', user: 'ana' });
+      original = await resultOf('fork-orig');
+      expect(original.status).toBe('failed');
+      expect(siteHits).toBe(1);
+      originalEntries = await entriesOf(original.session_id);
+      expect(originalEntries.map((entry) => entry.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
+      originalResultText = readFileSync(path.join(root, 'system', 'outbox', 'fork-orig.json'), 'utf8');
 
-    const calls = server.arrivedAt.length;
-    const outcome = await control('retry-it.json', {
-      control: 'retry',
-      session_id: original.session_id,
-      reason: 'the report agent is fixed',
-    });
-    expect(outcome).toMatchObject({ status: 'accepted', new_request_id: 'fork-orig-retry-1' });
-    const retried = await resultOf('fork-orig-retry-1');
-    const owner = userInfo().username;
-    expect(retried).toMatchObject({
-      status: 'success',
-      session_id: outcome.new_session_id,
-      messages: 6,
-      lineage: {
-        action: 'retry',
-        of_session: original.session_id,
-        of_request: 'fork-orig',
-        from: 6,
-        by: owner,
+      const calls = server.arrivedAt.length;
+      const outcome = await control('retry-it.json', {
+        control: 'retry',
+        session_id: original.session_id,
         reason: 'the report agent is fixed',
-      },
-    });
-    // One model call: the failed step, run again; the five before it were reused.
-    expect(server.arrivedAt.length - calls).toBe(1);
-    expect(callsTo(server, 'final_output_agent')).toBe(2);
+      });
+      expect(outcome).toMatchObject({ status: 'accepted', new_request_id: 'fork-orig-retry-1' });
+      const retried = await resultOf('fork-orig-retry-1');
+      const owner = userInfo().username;
+      expect(retried).toMatchObject({
+        status: 'success',
+        session_id: outcome.new_session_id,
+        messages: 6,
+        lineage: {
+          action: 'retry',
+          of_session: original.session_id,
+          of_request: 'fork-orig',
+          from: 6,
+          by: owner,
+          reason: 'the report agent is fixed',
+        },
+      });
+      // One model call: the failed step, run again; the five before it were reused.
+      expect(server.arrivedAt.length - calls).toBe(1);
+      expect(callsTo(server, 'final_output_agent')).toBe(2);
 
-    const entries = await entriesOf(retried.session_id);
-    expect(entries[0]).toMatchObject({
-      agent: 'operator',
-      sequence: null,
-      control: { action: 'retry', by: owner, of_session: original.session_id, from: 6 },
-      notRepeated: [{ sequence: 1, id: 'call-get', name: 'http_get' }],
-    });
-    const bySequence = new Map(originalEntries.map((entry) => [entry.sequence, entry.hash]));
-    for (const entry of entries.slice(1, 6)) expect(entry.forkedFrom).toBe(bySequence.get(entry.sequence));
-    expect(entries[6]).toMatchObject({ sequence: 6, agent: 'final_output_agent', forkedFrom: null });
-    expect(entries[6]!.notRepeated).toEqual([{ sequence: 1, id: 'call-get', name: 'http_get' }]);
-    // The session belongs to the original's user.
-    const logged = (await readAuditEntries(root, ['--session', retried.session_id])) as unknown as Array<{
-      user: string;
-    }>;
-    expect(new Set(logged.map((entry) => entry.user))).toEqual(new Set(['ana']));
+      const entries = await entriesOf(retried.session_id);
+      expect(entries[0]).toMatchObject({
+        agent: 'operator',
+        sequence: null,
+        control: { action: 'retry', by: owner, of_session: original.session_id, from: 6 },
+        notRepeated: [{ sequence: 1, id: 'call-get', name: 'http_get' }],
+      });
+      const bySequence = new Map(originalEntries.map((entry) => [entry.sequence, entry.hash]));
+      for (const entry of entries.slice(1, 6)) expect(entry.forkedFrom).toBe(bySequence.get(entry.sequence));
+      expect(entries[6]).toMatchObject({ sequence: 6, agent: 'final_output_agent', forkedFrom: null });
+      expect(entries[6]!.notRepeated).toEqual([{ sequence: 1, id: 'call-get', name: 'http_get' }]);
+      // The session belongs to the original's user.
+      const logged = (await readAuditEntries(root, ['--session', retried.session_id])) as unknown as Array<{
+        user: string;
+      }>;
+      expect(new Set(logged.map((entry) => entry.user))).toEqual(new Set(['ana']));
 
-    expect(readFileSync(path.join(root, 'workspace', retried.session_id, 'notes', 'a.md'), 'utf8')).toBe('A note.');
-    expect(siteHits).toBe(1);
-    expect(readFileSync(path.join(root, 'system', 'outbox', 'fork-orig.json'), 'utf8')).toBe(originalResultText);
-  }, 90_000);
+      expect(readFileSync(path.join(root, 'workspace', retried.session_id, 'notes', 'a.md'), 'utf8')).toBe('A note.');
+      expect(siteHits).toBe(1);
+      expect(readFileSync(path.join(root, 'system', 'outbox', 'fork-orig.json'), 'utf8')).toBe(originalResultText);
+    },
+    90_000,
+  );
 
   it('forks inside the plan: the plan and the task committed before it are reused, the other task and the rest run', async () => {
     const calls = server.arrivedAt.length;

@@ -500,7 +500,9 @@ describe('POST /v1/requests as multipart/form-data', () => {
           .on('end', () => resolve({ status: response.statusCode!, text }));
       });
       long.setTimeout(20_000, () => long.destroy(new Error('no answer within 20 s of a refused 24 MB upload')));
-      const head = `--${boundary}\r\nContent-Disposition: form-data; name="request"\r\n\r\n${REFUSED} long\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="long.bin"\r\n\r\n`;
+      const head =
+        `--${boundary}\r\nContent-Disposition: form-data; name="request"\r\n\r\n${REFUSED} long\r\n--` +
+        `${boundary}\r\nContent-Disposition: form-data; name="file"; filename="long.bin"\r\n\r\n`;
       const chunks = [
         Buffer.from(head),
         ...Array.from({ length: 24 }, () => binaryBytes(1_048_576)),

@@ -178,7 +178,8 @@ describe('govflow start with a Claude Code agent folder', () => {
       "const { spawn } = require('child_process');",
       "const delay = fs.readdirSync('.').some((name) => name.startsWith('started-')) ? 500 : 60000;",
       "fs.writeFileSync('started-' + process.pid, '');",
-      'const code = "setTimeout(() => require(\'fs\').writeFileSync(\'child-finished-" + process.pid + "\', \'\'), " + delay + "); setInterval(() => {}, 1000);";',
+      "const code = \"setTimeout(() => require('fs').writeFileSync('child-finished-\" + process.pid + \"', ''), \" + delay + \"); " +
+        'setInterval(() => {}, 1000);";',
       "const child = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });",
       'child.unref();',
       "fs.writeFileSync('child-' + child.pid, '');",

@@ -31,7 +31,8 @@ const DEEP = '{"output":{"content":' + '['.repeat(100_000) + ']'.repeat(100_000)
 
 function detail(daemon: DaemonProcess) {
   return () =>
-    `outbox: ${listDir(path.join(daemon.root, 'system', 'outbox')).join(', ')}\nprocessing: ${listDir(path.join(daemon.root, 'system', 'processing')).join(', ')}\nstderr:\n${daemon.stderrTail()}`;
+    `outbox: ${listDir(path.join(daemon.root, 'system', 'outbox')).join(', ')}\nprocessing: ` +
+    `${listDir(path.join(daemon.root, 'system', 'processing')).join(', ')}\nstderr:\n${daemon.stderrTail()}`;
 }
 
 describe('daemon: a hostile model cannot crash a session forever', () => {

@@ -52,7 +52,8 @@ async function resultFor(daemon: DaemonProcess, sourceFile: string, timeoutMs = 
     {
       timeoutMs,
       detail: () =>
-        `outbox: ${listDir(path.join(daemon.root, 'system', 'outbox')).join(', ')}\nfailed: ${listDir(path.join(daemon.root, 'system', 'failed')).join(', ')}\nstderr:\n${daemon.stderrTail()}`,
+        `outbox: ${listDir(path.join(daemon.root, 'system', 'outbox')).join(', ')}\nfailed: ` +
+        `${listDir(path.join(daemon.root, 'system', 'failed')).join(', ')}\nstderr:\n${daemon.stderrTail()}`,
     },
   );
 }

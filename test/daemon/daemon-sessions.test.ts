@@ -42,7 +42,8 @@ const PENDING = answer({
 
 function stderrDetail(daemon: DaemonProcess) {
   return () =>
-    `outbox: ${listDir(path.join(daemon.root, 'system', 'outbox')).join(', ')}\nfailed: ${listDir(path.join(daemon.root, 'system', 'failed')).join(', ')}\nstderr:\n${daemon.stderrTail()}`;
+    `outbox: ${listDir(path.join(daemon.root, 'system', 'outbox')).join(', ')}\nfailed: ` +
+    `${listDir(path.join(daemon.root, 'system', 'failed')).join(', ')}\nstderr:\n${daemon.stderrTail()}`;
 }
 
 describe('pending sessions and replies', () => {

@@ -120,7 +120,9 @@ describe('kill -9 in a tool loop', () => {
 
   it('a restarted daemon ends the stdio MCP servers its killed predecessor left running', async () => {
     const pidFile = path.join(makeRoot(), 'server.pid');
-    const config = `mcp:\n  servers:\n    fixture: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(FIXTURE_SERVER)}], env: { FIXTURE_STAY: "1", FIXTURE_PID_FILE: ${JSON.stringify(pidFile)} } }\n`;
+    const config =
+      `mcp:\n  servers:\n    fixture: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(FIXTURE_SERVER)}], ` +
+      `env: { FIXTURE_STAY: "1", FIXTURE_PID_FILE: ${JSON.stringify(pidFile)} } }\n`;
     const root = toolRoot(config, ['tools: ["mcp:fixture/*"]']);
     const turn = { tool_calls: [{ id: 'm1', name: 'mcp:fixture/echo', input: { text: 'hi' } }] };
     writeScript(root, JSON.stringify({ responses: { worker_agent: [turn, { json: DONE, delay_ms: 60_000 }] } }));

@@ -97,46 +97,51 @@ function costOf(from: number, to = server.replies.length): number {
 }
 
 describe('limits.user_daily_usd (SPEC §20)', () => {
-  it("stops a user's session at the call that would follow the limit, fails her next requests without a call, and keeps counting across a kill -9", async () => {
-    await submit(ALICE, 'alice-1');
-    const first = await resultOf('alice-1');
-    expect(first).toMatchObject({ status: 'success', messages: 6 });
-    const firstCost = costOf(0);
-    expect(firstCost).toBeCloseTo(7.92, 6);
+  it(
+    "stops a user's session at the call that would follow the limit, fails her next requests without a call, and keeps counting across a " +
+      'kill -9',
+    async () => {
+      await submit(ALICE, 'alice-1');
+      const first = await resultOf('alice-1');
+      expect(first).toMatchObject({ status: 'success', messages: 6 });
+      const firstCost = costOf(0);
+      expect(firstCost).toBeCloseTo(7.92, 6);
 
-    const before = server.requests.length;
-    await submit(ALICE, 'alice-2');
-    const second = (await resultOf('alice-2')) as any;
-    expect(second.status).toBe('failed');
-    expect(second.error).toMatchObject({ error_code: 'BUDGET_EXCEEDED' });
-    expect(second.message).toContain('limits.user_daily_usd.alice = $10');
-    // Two calls passed the limit's line ($7.92 + $1.05 + $1.158 = $10.128); the third was not made.
-    expect(server.requests.length - before).toBe(2);
-    const spent = firstCost + costOf(before);
-    expect(spent).toBeGreaterThanOrEqual(10);
-    expect(spent - 10).toBeLessThan(1.6);
+      const before = server.requests.length;
+      await submit(ALICE, 'alice-2');
+      const second = (await resultOf('alice-2')) as any;
+      expect(second.status).toBe('failed');
+      expect(second.error).toMatchObject({ error_code: 'BUDGET_EXCEEDED' });
+      expect(second.message).toContain('limits.user_daily_usd.alice = $10');
+      // Two calls passed the limit's line ($7.92 + $1.05 + $1.158 = $10.128); the third was not made.
+      expect(server.requests.length - before).toBe(2);
+      const spent = firstCost + costOf(before);
+      expect(spent).toBeGreaterThanOrEqual(10);
+      expect(spent - 10).toBeLessThan(1.6);
 
-    // Still accepted, failed the same way, and no model call at all.
-    const calls = server.requests.length;
-    await submit(ALICE, 'alice-3');
-    expect(await resultOf('alice-3')).toMatchObject({ status: 'failed', error: { error_code: 'BUDGET_EXCEEDED' } });
-    expect(server.requests.length).toBe(calls);
+      // Still accepted, failed the same way, and no model call at all.
+      const calls = server.requests.length;
+      await submit(ALICE, 'alice-3');
+      expect(await resultOf('alice-3')).toMatchObject({ status: 'failed', error: { error_code: 'BUDGET_EXCEEDED' } });
+      expect(server.requests.length).toBe(calls);
 
-    // The day's ledger, named for the day in the configured zone, holds every priced call.
-    const today = compactInTimeZone(new Date(), ZONE);
-    const lines = readFileSync(path.join(root, 'system', 'state', 'spend', `${today}.jsonl`), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { user: string; usd: number });
-    expect(lines.filter((line) => line.user === 'alice')).toHaveLength(8);
-    expect(lines.reduce((sum, line) => sum + line.usd, 0)).toBeCloseTo(spent, 6);
+      // The day's ledger, named for the day in the configured zone, holds every priced call.
+      const today = compactInTimeZone(new Date(), ZONE);
+      const lines = readFileSync(path.join(root, 'system', 'state', 'spend', `${today}.jsonl`), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { user: string; usd: number });
+      expect(lines.filter((line) => line.user === 'alice')).toHaveLength(8);
+      expect(lines.reduce((sum, line) => sum + line.usd, 0)).toBeCloseTo(spent, 6);
 
-    await daemon.kill9();
-    daemon = await startDaemon(root, { env: ENV });
-    await submit(ALICE, 'alice-4');
-    expect(await resultOf('alice-4')).toMatchObject({ status: 'failed', error: { error_code: 'BUDGET_EXCEEDED' } });
-    expect(server.requests.length).toBe(calls);
-  }, 120_000);
+      await daemon.kill9();
+      daemon = await startDaemon(root, { env: ENV });
+      await submit(ALICE, 'alice-4');
+      expect(await resultOf('alice-4')).toMatchObject({ status: 'failed', error: { error_code: 'BUDGET_EXCEEDED' } });
+      expect(server.requests.length).toBe(calls);
+    },
+    120_000,
+  );
 
   it('lets another user under `default` go on, whatever they spent on another day', async () => {
     const before = server.requests.length;

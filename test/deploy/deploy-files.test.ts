@@ -278,7 +278,8 @@ describe('examples/deploy/compose.yaml', () => {
       [
         '--input-type=module',
         '-e',
-        `const { loadConfig } = await import(${JSON.stringify(path.join(image.env.GOVFLOW_HOME!, 'node_modules', 'govflow', 'dist', 'config', 'config-loader.js'))});
+        `const { loadConfig } = await import(` +
+          `${JSON.stringify(path.join(image.env.GOVFLOW_HOME!, 'node_modules', 'govflow', 'dist', 'config', 'config-loader.js'))});
          const { store } = loadConfig(${JSON.stringify(root)}, process.env);
          console.log(JSON.stringify({ kind: store.kind, url: store.url }));`,
       ],

@@ -83,7 +83,8 @@ describe('the corpus files, as govflow agents', () => {
     }
     // Descriptions as Claude Code reads them: ": " inside, continuation lines folded, quotes and markup kept.
     expect(agent('gdpr_compliance_auditor').description).toBe(
-      "Use when reviewing how an application collects, stores or shares personal data. Triggers on: 'GDPR', 'personal data', 'DPIA', 'data subject request', 'lawful basis'.",
+      "Use when reviewing how an application collects, stores or shares personal data. Triggers on: 'GDPR', 'personal data', 'DPIA', 'data " +
+        "subject request', 'lawful basis'.",
     );
     expect(agent('incident_responder').description).toMatch(
       /post-mortems\. Severity guide: SEV1 = customer-facing outage, .* Escalation: page the on-call lead after 15 minutes without a mitigation\.$/,

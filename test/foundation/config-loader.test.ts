@@ -223,7 +223,8 @@ describe('loadConfig errors name the key, the file and the line', () => {
 
     const notAbove = configError(() => loadConfig(retention('    keep_days: 190\n    delete_after_days: 190\n'), {}));
     expect(notAbove.describe()).toBe(
-      'govflow.config.yaml:5: audit.retention.delete_after_days (190) must be greater than audit.retention.keep_days (190): days are deleted only after they were archived',
+      'govflow.config.yaml:5: audit.retention.delete_after_days (190) must be greater than audit.retention.keep_days (190): days are deleted ' +
+        'only after they were archived',
     );
     const noKeep = configError(() => loadConfig(retention('    delete_after_days: 30\n'), {}));
     expect(noKeep.describe()).toMatch(

@@ -615,7 +615,8 @@ describe('governance hash', () => {
     writeFile(
       root,
       'govflow.config.yaml',
-      `# operators' settings\nhttp: { listen: "127.0.0.1:7070", tokens: [${token}] }\ntimezone: UTC\ndaemon: { shutdown_grace_ms: 5000 }\nintake: { concurrency: 2 }\ntelemetry: { service_name: other }\ncluster: { lease_ms: 20000 }\naudit: { checkpoint_ms: 1000 }\n`,
+      `# operators' settings\nhttp: { listen: "127.0.0.1:7070", tokens: [${token}] }\ntimezone: UTC\ndaemon: { shutdown_grace_ms: 5000 ` +
+        `}\nintake: { concurrency: 2 }\ntelemetry: { service_name: other }\ncluster: { lease_ms: 20000 }\naudit: { checkpoint_ms: 1000 }\n`,
     );
     expect(await hashOf(root)).toBe(before);
     writeFile(root, 'govflow.config.yaml', 'timezone: UTC\nlimits: { max_steps: 7 }\n');

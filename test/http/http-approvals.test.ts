@@ -70,67 +70,74 @@ describe('approvals over HTTP', () => {
     expect(existsSync(path.join(root, 'workspace', body.session_id, 'report.md'))).toBe(true);
     const entry = (await auditEntries(root)).find((candidate) => candidate.sessionId === body.session_id)!;
     expect(entry.body).toMatch(
-      /\[APPROVALS\]: \[\{[^\]]*"approve":true,"user":"local","at":[^\]]*"reason":"reviewed the report","args_sha256":"[0-9a-f]{64}","executed_args_match":true/,
+      new RegExp(
+        String.raw`\[APPROVALS\]: \[\{[^\]]*"approve":true,"user":"local","at":[^\]]*"reason":"reviewed the report",` +
+          String.raw`"args_sha256":"[0-9a-f]{64}","executed_args_match":true`,
+      ),
     );
     expect(entry.body).toContain('[USER: local]');
   });
 
-  it('an approval POSTed while the run is still finishing its pause (a plan task runs on) waits for it, then resumes that call; the stream says pending once', async () => {
-    const root = exampleRoot();
-    const agentPath = path.join(root, 'governance/agents/summarizer_agent.md');
-    writeFile(
-      root,
-      'governance/agents/summarizer_agent.md',
-      readFileSync(agentPath, 'utf8').replace('max_turns: 4', 'max_turns: 4\napproval: [write_file]'),
-    );
-    const responses = happyResponses(TWO_TASKS);
-    responses.summarizer_agent = [
-      { tool_calls: [{ id: 's1', name: 'write_file', input: { path: 'summary.md', content: 'S' } }] },
-      agentMessage({ content: SUMMARY_CONTENT, contentType: 'summary' }),
-    ];
-    const inner = scripted(responses);
-    // The other task's model call is held: the session has journaled its pause but its run goes on.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const provider: LlmProvider = {
-      kind: inner.kind,
-      interfaceVersion: inner.interfaceVersion,
-      generate: async (request) => {
-        if (request.agent === 'action_item_agent') await held;
-        return inner.generate(request);
-      },
-    };
-    const log = new HeardLog();
-    try {
-      const started = await startHttpDaemon(root, provider, log);
-      running.push(started);
-      const { url } = started;
-      const { body } = await postJson(`${url}/v1/requests`, {
-        request: 'Summarize the note and list its action items.',
-        request_id: 'appr-plan',
-      });
-      await log.heard(/^tool call waits for approval$/);
-      // A stream opened now replays the pause from the journal; the run announces it again later.
-      const stream = await SseReader.open(`${url}/v1/sessions/${body.session_id}/events`);
-      readers.push(stream);
-      await stream.until((events) => events.some((event) => event.event === 'pending'));
-      expect(
-        (await postJson(`${url}/v1/sessions/${body.session_id}/reply`, { approve: true, reason: 'fine' })).status,
-      ).toBe(202);
-      // The intake has the reply file and decided about it: before the fix it was refused here.
-      const decided = await log.heard(/^reply waits for its session|^request file rejected/);
-      expect(decided).toBe('reply waits for its session to finish recording its pause');
-      release();
-      await stream.finished();
-      expect(stream.events.at(-1)!.data).toMatchObject({ status: 'success' });
-      expect(stream.names().filter((name) => name === 'pending')).toHaveLength(1);
-      expect(readFileSync(path.join(root, 'workspace', body.session_id, 'summary.md'), 'utf8')).toBe('S');
-      expect((await getJson(`${url}/v1/requests/appr-plan`)).body).toMatchObject({ status: 'success' });
-      inner.assertAllUsed();
-    } finally {
-      release();
-    }
-  });
+  it(
+    'an approval POSTed while the run is still finishing its pause (a plan task runs on) waits for it, then resumes that call; the stream ' +
+      'says pending once',
+    async () => {
+      const root = exampleRoot();
+      const agentPath = path.join(root, 'governance/agents/summarizer_agent.md');
+      writeFile(
+        root,
+        'governance/agents/summarizer_agent.md',
+        readFileSync(agentPath, 'utf8').replace('max_turns: 4', 'max_turns: 4\napproval: [write_file]'),
+      );
+      const responses = happyResponses(TWO_TASKS);
+      responses.summarizer_agent = [
+        { tool_calls: [{ id: 's1', name: 'write_file', input: { path: 'summary.md', content: 'S' } }] },
+        agentMessage({ content: SUMMARY_CONTENT, contentType: 'summary' }),
+      ];
+      const inner = scripted(responses);
+      // The other task's model call is held: the session has journaled its pause but its run goes on.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const provider: LlmProvider = {
+        kind: inner.kind,
+        interfaceVersion: inner.interfaceVersion,
+        generate: async (request) => {
+          if (request.agent === 'action_item_agent') await held;
+          return inner.generate(request);
+        },
+      };
+      const log = new HeardLog();
+      try {
+        const started = await startHttpDaemon(root, provider, log);
+        running.push(started);
+        const { url } = started;
+        const { body } = await postJson(`${url}/v1/requests`, {
+          request: 'Summarize the note and list its action items.',
+          request_id: 'appr-plan',
+        });
+        await log.heard(/^tool call waits for approval$/);
+        // A stream opened now replays the pause from the journal; the run announces it again later.
+        const stream = await SseReader.open(`${url}/v1/sessions/${body.session_id}/events`);
+        readers.push(stream);
+        await stream.until((events) => events.some((event) => event.event === 'pending'));
+        expect(
+          (await postJson(`${url}/v1/sessions/${body.session_id}/reply`, { approve: true, reason: 'fine' })).status,
+        ).toBe(202);
+        // The intake has the reply file and decided about it: before the fix it was refused here.
+        const decided = await log.heard(/^reply waits for its session|^request file rejected/);
+        expect(decided).toBe('reply waits for its session to finish recording its pause');
+        release();
+        await stream.finished();
+        expect(stream.events.at(-1)!.data).toMatchObject({ status: 'success' });
+        expect(stream.names().filter((name) => name === 'pending')).toHaveLength(1);
+        expect(readFileSync(path.join(root, 'workspace', body.session_id, 'summary.md'), 'utf8')).toBe('S');
+        expect((await getJson(`${url}/v1/requests/appr-plan`)).body).toMatchObject({ status: 'success' });
+        inner.assertAllUsed();
+      } finally {
+        release();
+      }
+    },
+  );
 
   it('a reply file for a session that runs and waits for no one is still refused (moved to system/failed/), and the session runs on', async () => {
     const root = approvalRoot();

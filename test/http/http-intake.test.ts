@@ -139,38 +139,42 @@ describe('HttpIntake', () => {
     release();
   });
 
-  it('finishes submissions a crash cut after their id claim (in a named temp file, or an unnamed one as earlier versions left), and drops temp files that never claimed an id', async () => {
-    const { paths, registry, intake } = setUp();
-    const cut = async (name: string, document: unknown, requestId?: string) => {
-      const file = path.join(paths.processing, name);
-      writeFileSync(file, document === '' ? '' : JSON.stringify(document));
-      return requestId ? registry.claim(requestId, file) : null;
-    };
-    expect(
-      await cut(
-        '.submit-1700000000000-abcdef-http-cut-1.json.tmp',
-        { request: 'cut short', request_id: 'cut-1', user: 'alice' },
-        'cut-1',
-      ),
-    ).toBe('claimed');
-    expect(
-      await cut(
-        '.submit-spare-abc123.tmp',
-        { request: 'cut short in a spare', request_id: 'cut-3', user: 'bob' },
-        'cut-3',
-      ),
-    ).toBe('claimed');
-    await cut('.submit-1700000000001-abcdef-http-cut-2.json.tmp', {
-      request: 'never acknowledged',
-      request_id: 'cut-2',
-    });
-    await cut('.submit-spare-def456.tmp', '');
-    expect(repairInterruptedSubmissions(paths, registry, 1024)).toBe(2);
-    const names = readdirSync(paths.processing);
-    expect(names).toContain('1700000000000-abcdef-http-cut-1.json');
-    // An unnamed temp file's claim is named as an HTTP submission of its id is.
-    expect(names.map(originalNameOf).sort()).toEqual(['http-cut-1.json', 'http-cut-3.json']);
-    expect(await intake.ownerOf('cut-1')).toMatchObject({ user: 'alice' });
-    expect(await intake.ownerOf('cut-3')).toMatchObject({ user: 'bob' });
-  });
+  it(
+    'finishes submissions a crash cut after their id claim (in a named temp file, or an unnamed one as earlier versions left), and drops ' +
+      'temp files that never claimed an id',
+    async () => {
+      const { paths, registry, intake } = setUp();
+      const cut = async (name: string, document: unknown, requestId?: string) => {
+        const file = path.join(paths.processing, name);
+        writeFileSync(file, document === '' ? '' : JSON.stringify(document));
+        return requestId ? registry.claim(requestId, file) : null;
+      };
+      expect(
+        await cut(
+          '.submit-1700000000000-abcdef-http-cut-1.json.tmp',
+          { request: 'cut short', request_id: 'cut-1', user: 'alice' },
+          'cut-1',
+        ),
+      ).toBe('claimed');
+      expect(
+        await cut(
+          '.submit-spare-abc123.tmp',
+          { request: 'cut short in a spare', request_id: 'cut-3', user: 'bob' },
+          'cut-3',
+        ),
+      ).toBe('claimed');
+      await cut('.submit-1700000000001-abcdef-http-cut-2.json.tmp', {
+        request: 'never acknowledged',
+        request_id: 'cut-2',
+      });
+      await cut('.submit-spare-def456.tmp', '');
+      expect(repairInterruptedSubmissions(paths, registry, 1024)).toBe(2);
+      const names = readdirSync(paths.processing);
+      expect(names).toContain('1700000000000-abcdef-http-cut-1.json');
+      // An unnamed temp file's claim is named as an HTTP submission of its id is.
+      expect(names.map(originalNameOf).sort()).toEqual(['http-cut-1.json', 'http-cut-3.json']);
+      expect(await intake.ownerOf('cut-1')).toMatchObject({ user: 'alice' });
+      expect(await intake.ownerOf('cut-3')).toMatchObject({ user: 'bob' });
+    },
+  );
 });

@@ -303,7 +303,8 @@ function floodFraming(
               `"}],"role":"model"},"finishReason":"STOP","index":0}]}`,
             ]
           : [
-              `{"id":"chatcmpl-flood","object":"chat.completion","created":1700000000,"model":${json(model)},"choices":[{"index":0,"message":{"role":"assistant","content":"${open}`,
+              `{"id":"chatcmpl-flood","object":"chat.completion","created":1700000000,"model":${json(model)},"choices":[{"index":0,` +
+                `"message":{"role":"assistant","content":"${open}`,
               `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`,
             ];
     return { head: body[0]!, piece: (text) => text, tail: body[1]!, type: 'application/json' };

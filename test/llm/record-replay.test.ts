@@ -32,7 +32,8 @@ afterEach(() => removeTempFolders());
 
 const RULE = '='.repeat(72);
 const systemWith = (policy: string) =>
-  `${RULE}\n[FILE: governance/policy.md]\n${RULE}\n${policy}\n\n${RULE}\n[FILE: governance/agents/writer.md]\n${RULE}\nWrite well.\n\n${RULE}\n[SYSTEM PROTOCOL: RESPONSE FORMAT]\n${RULE}\nAnswer in JSON.\n`;
+  `${RULE}\n[FILE: governance/policy.md]\n${RULE}\n${policy}\n\n${RULE}\n[FILE: governance/agents/writer.md]\n${RULE}\nWrite ` +
+  `well.\n\n${RULE}\n[SYSTEM PROTOCOL: RESPONSE FORMAT]\n${RULE}\nAnswer in JSON.\n`;
 
 function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
   return {
@@ -151,7 +152,9 @@ describe('frozen cassettes of every version', () => {
     const fixture = path.join(REPOSITORY_ROOT, 'test', 'fixtures', 'cassettes', 'cassette-v1.json');
     const replay = ReplayProvider.fromTarget(fixture);
     const RULE_LINE = '='.repeat(72);
-    const system = `${RULE_LINE}\n[FILE: governance/policy.md]\n${RULE_LINE}\nBe brief.\n\n${RULE_LINE}\n[SYSTEM PROTOCOL: RESPONSE FORMAT]\n${RULE_LINE}\nAnswer in JSON.\n`;
+    const system =
+      `${RULE_LINE}\n[FILE: governance/policy.md]\n${RULE_LINE}\nBe brief.\n\n${RULE_LINE}\n[SYSTEM PROTOCOL: RESPONSE ` +
+      `FORMAT]\n${RULE_LINE}\nAnswer in JSON.\n`;
     const answer = await replay.generate({
       agent: 'writer',
       system,
@@ -237,51 +240,55 @@ describe('govflow run --record, then kind replay', () => {
 });
 
 describe('a replay miss, as the user sees it', () => {
-  it('leads with the first miss of the session — its agent, its call, why no recording matched, unescaped — not with the agent downstream that missed because of it', async () => {
-    const root = makeTempFolder('govflow-replay-miss-');
-    copyExampleAppInto(root);
-    const note = path.join(root, 'note.txt');
-    writeFileSync(
-      note,
-      'Summarize this meeting note and list its action items with owners: Ana sends the budget by Friday.',
-    );
-    const recorded = await runCli(['run', note, '--root', root, '--json', '--record', path.join(root, 'cassettes')]);
-    expect(recorded.code).toBe(0);
-    writeFileSync(
-      path.join(root, 'govflow.config.yaml'),
-      'provider:\n  kind: replay\n  replay: { dir: cassettes, on_miss: fail }\n',
-    );
-    appendFileSync(path.join(root, 'governance', 'agents', 'summarizer_agent.md'), '\nAlways answer in haiku.\n');
+  it(
+    'leads with the first miss of the session — its agent, its call, why no recording matched, unescaped — not with the agent downstream ' +
+      'that missed because of it',
+    async () => {
+      const root = makeTempFolder('govflow-replay-miss-');
+      copyExampleAppInto(root);
+      const note = path.join(root, 'note.txt');
+      writeFileSync(
+        note,
+        'Summarize this meeting note and list its action items with owners: Ana sends the budget by Friday.',
+      );
+      const recorded = await runCli(['run', note, '--root', root, '--json', '--record', path.join(root, 'cassettes')]);
+      expect(recorded.code).toBe(0);
+      writeFileSync(
+        path.join(root, 'govflow.config.yaml'),
+        'provider:\n  kind: replay\n  replay: { dir: cassettes, on_miss: fail }\n',
+      );
+      appendFileSync(path.join(root, 'governance', 'agents', 'summarizer_agent.md'), '\nAlways answer in haiku.\n');
 
-    const replayed = await runCli(['run', note, '--root', root, '--json']);
-    expect(replayed.code).toBe(1);
-    const result = JSON.parse(replayed.stdout) as {
-      status: string;
-      message: string;
-      request_id: string;
-      error: { error_message: string };
-    };
-    expect(result.status).toBe('failed');
-    const outbox = JSON.parse(
-      readFileSync(path.join(root, 'system', 'outbox', `${result.request_id}.json`), 'utf8'),
-    ) as typeof result;
-    for (const text of [result.message, result.error.error_message, outbox.message, outbox.error.error_message]) {
-      expect(text).toMatch(
-        /^replay: no recorded answer for agent "summarizer_agent" \(model call \d+ of the session, its 1st\)/,
-      );
-      expect(text).toContain(
-        'governance files whose text changed since the recording: governance/agents/summarizer_agent.md',
-      );
-      expect(text).toContain('\n+ Always answer in haiku.');
-      // The agent that missed because of it comes after, without its input's escaped JSON.
-      expect(text).toMatch(
-        /\n\nThen agent "final_output_agent" \(model call \d+ of the session, its 1st\) had no recorded answer either/,
-      );
-      expect(text).not.toContain('\\"');
-    }
-    const text = await runCli(['run', note, '--root', root]);
-    expect(text.stdout).toMatch(/^message: replay: no recorded answer for agent "summarizer_agent"/m);
-  });
+      const replayed = await runCli(['run', note, '--root', root, '--json']);
+      expect(replayed.code).toBe(1);
+      const result = JSON.parse(replayed.stdout) as {
+        status: string;
+        message: string;
+        request_id: string;
+        error: { error_message: string };
+      };
+      expect(result.status).toBe('failed');
+      const outbox = JSON.parse(
+        readFileSync(path.join(root, 'system', 'outbox', `${result.request_id}.json`), 'utf8'),
+      ) as typeof result;
+      for (const text of [result.message, result.error.error_message, outbox.message, outbox.error.error_message]) {
+        expect(text).toMatch(
+          /^replay: no recorded answer for agent "summarizer_agent" \(model call \d+ of the session, its 1st\)/,
+        );
+        expect(text).toContain(
+          'governance files whose text changed since the recording: governance/agents/summarizer_agent.md',
+        );
+        expect(text).toContain('\n+ Always answer in haiku.');
+        // The agent that missed because of it comes after, without its input's escaped JSON.
+        expect(text).toMatch(
+          /\n\nThen agent "final_output_agent" \(model call \d+ of the session, its 1st\) had no recorded answer either/,
+        );
+        expect(text).not.toContain('\\"');
+      }
+      const text = await runCli(['run', note, '--root', root]);
+      expect(text.stdout).toMatch(/^message: replay: no recorded answer for agent "summarizer_agent"/m);
+    },
+  );
 });
 
 describe('the AI SDK recording middleware', () => {

@@ -144,7 +144,8 @@ describe('approvals', () => {
     // Who approved is the person running it (no reply file here); the user the reply claimed is kept beside it (SPEC §16).
     expect(body).toMatch(
       new RegExp(
-        `\\[APPROVALS\\]: \\[\\{"call_id":"c1","tool":"write_file","approve":true,"user":"${userInfo().username}","claimed_user":"ana","at":"[^"]+","reason":"looks fine","args_sha256":"${argumentsSha256({ path: 'a.md', content: 'text of a.md' })}","executed_args_match":true\\}\\]`,
+        `\\[APPROVALS\\]: \\[\\{"call_id":"c1","tool":"write_file","approve":true,"user":"${userInfo().username}","claimed_user":"ana",` +
+          `"at":"[^"]+","reason":"looks fine","args_sha256":"${argumentsSha256({ path: 'a.md', content: 'text of a.md' })}","executed_args_match":true\\}\\]`,
       ),
     );
     expect(body).toMatch(/\[TOOL_CALLS\]: \[\{"id":"c1","name":"write_file","is_error":false/);

@@ -166,7 +166,8 @@ describe('a Claude Code agent in a session', () => {
     expect(results[4].output).toMatch(/exit code 0 .*\ncheck passed\n$/);
     const body = await fixerEntry(root);
     expect(body).toContain(
-      `{"id":"c5","name":"run_command","is_error":false,"ms":${results[4].ms},"argv":${JSON.stringify([NODE, 'check.js'])},"exit_code":0,"output_sha256":"${command.output_sha256}"}`,
+      `{"id":"c5","name":"run_command","is_error":false,"ms":${results[4].ms},"argv":${JSON.stringify([NODE, 'check.js'])},"exit_code":0,` +
+        `"output_sha256":"${command.output_sha256}"}`,
     );
     expect(body).toMatch(
       /\[TOOL_CALLS\]: \[\{"id":"c1","name":"write_file".*"id":"c3","name":"edit_file".*"id":"c4","name":"search_files"/,
@@ -211,7 +212,10 @@ describe('a Claude Code agent in a session', () => {
     expect(readFileSync(path.join(workspace, 'built.txt'), 'utf8')).toBe('--out dist');
     const body = await fixerEntry(root);
     expect(body).toMatch(
-      /\[APPROVALS\]: \[\{"call_id":"c2","tool":"run_command","approve":true,.*"reason":"build is safe","args_sha256":"[0-9a-f]{64}","executed_args_match":true\}\]/,
+      new RegExp(
+        String.raw`\[APPROVALS\]: \[\{"call_id":"c2","tool":"run_command","approve":true,.*"reason":"build is safe",` +
+          String.raw`"args_sha256":"[0-9a-f]{64}","executed_args_match":true\}\]`,
+      ),
     );
     expect(body).toMatch(
       /"id":"c2","name":"run_command","is_error":false,"ms":\d+,"argv":\[[^\]]*"--out","dist"\],"exit_code":0/,

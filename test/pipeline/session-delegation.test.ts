@@ -155,7 +155,8 @@ describe('delegation', () => {
     expect(parentEntry).not.toContain('[PARENT_SESSION_ID');
     expect(parentEntry).toMatch(
       new RegExp(
-        `\\[DELEGATIONS\\]: \\[\\{"child_session":"${childId.replace(/\./g, '\\.')}","agent":"research_agent","objective_sha256":"${sha256Hex('Find the facts')}","status":"success","ms":\\d+\\}\\]`,
+        `\\[DELEGATIONS\\]: \\[\\{"child_session":"${childId.replace(/\./g, '\\.')}","agent":"research_agent","objective_sha256":"` +
+          `${sha256Hex('Find the facts')}","status":"success","ms":\\d+\\}\\]`,
       ),
     );
     expect(parentEntry).toContain('[TOOL_CALLS]: [{"id":"d1","name":"delegate","is_error":false');

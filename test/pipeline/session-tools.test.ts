@@ -134,7 +134,11 @@ describe('the tool loop', () => {
     const [entry] = await auditEntries(root);
     const raw = entry.body;
     expect(raw).toMatch(
-      /\[TOOL_CALLS\]: \[\{"id":"c1","name":"write_file","is_error":false,"ms":\d+\},\{"id":"c2","name":"http_get","is_error":true,"ms":0\},\{"id":"c3","name":"list_files","is_error":false,"ms":\d+\}\]/,
+      new RegExp(
+        String.raw`\[TOOL_CALLS\]: \[\{"id":"c1","name":"write_file","is_error":false,"ms":\d+\},\{"id":"c2",` +
+          String.raw`"name":"http_get","is_error":true,"ms":0\},\{"id":"c3","name":"list_files","is_error":false,` +
+          String.raw`"ms":\d+\}\]`,
+      ),
     );
     expect(raw).toContain('[VIOLATIONS]: [{"kind":"tool_not_allowed","detail":"http_get"}]');
     const sha = createHash('sha256').update('# Report\n').digest('hex');

@@ -160,7 +160,8 @@ describe('guardrails in a governance root', () => {
       root,
       'governance/guardrails.md',
       rulesFile(
-        '  - name: ok\n    on: output\n    match: { max_chars: 9 }\n    action: flag\n  - name: bad\n    on: input\n    match: { regex: "(x+)+y" }\n    action: flag',
+        '  - name: ok\n    on: output\n    match: { max_chars: 9 }\n    action: flag\n  - name: bad\n    on: input\n    match: { regex: ' +
+          '"(x+)+y" }\n    action: flag',
       ),
     );
     const bad = await runValidate(['--root', root]);

@@ -115,7 +115,9 @@ describe('live chunks of an answer', () => {
     const root = exampleRoot(PII);
     const config = loadConfig(root, {});
     const privacy = SessionPrivacy.forNewSession(config, 'sess-live');
-    const answer = `${'The summary of the meeting is ready for review by the team. '.repeat(3)}Call +44 20 7946 0958 or write to ana.lopez@example.org about it. ${'More text follows here so the stream goes on for a while. '.repeat(3)}`;
+    const answer =
+      `${'The summary of the meeting is ready for review by the team. '.repeat(3)}Call +44 20 7946 0958 or write to ` +
+      `ana.lopez@example.org about it. ${'More text follows here so the stream goes on for a while. '.repeat(3)}`;
     // Cut into small pieces that split both values in the middle.
     const pieces = answer.match(/[\s\S]{1,7}/g)!;
     const shown: string[] = [];

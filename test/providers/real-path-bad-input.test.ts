@@ -26,7 +26,15 @@ afterEach(async () => {
 const TEN_MB_OF_CHUNKS = Array.from(
   { length: 2_500 },
   (_, index) =>
-    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: `${index}`.padEnd(4_000, 'x') }, finish_reason: null }] })}\n\n`,
+    'data: ' +
+    JSON.stringify({
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 0,
+      model: 'm',
+      choices: [{ index: 0, delta: { content: `${index}`.padEnd(4_000, 'x') }, finish_reason: null }],
+    }) +
+    '\n\n',
 ).join('');
 
 /** Each case: the reply every model call gets while it is on, whether it needs a stream, and what the error must say. */
@@ -73,7 +81,8 @@ describe('a real adapter against a server that misbehaves', () => {
     let bad: ScriptedReply | null = null;
     server = await startResponderLlmServer(({ system }) => bad ?? exampleAppReply(system));
     const root = makeRoot(
-      `timezone: UTC\nhttp: { listen: "127.0.0.1:0" }\nllm: { backoff_base_ms: 1, backoff_max_ms: 5, timeout_ms: 20000 }\nprovider: { kind: openai-compatible, model: m, base_url: "${server.url}/v1" }\n`,
+      `timezone: UTC\nhttp: { listen: "127.0.0.1:0" }\nllm: { backoff_base_ms: 1, backoff_max_ms: 5, timeout_ms: 20000 }\nprovider: { kind: ` +
+        `openai-compatible, model: m, base_url: "${server.url}/v1" }\n`,
     );
     const daemon = await startDaemon(root);
     const url = httpUrlOf(daemon.readyLine);

@@ -394,7 +394,14 @@ export class Cluster {
     return this.nodes
       .map(
         (node) =>
-          `${node.name}: ${[...node.logFiles()].map(([name, bytes]) => `${name} ${bytes.length} bytes, ${bytes.toString('utf8').split('\n---\n').length - 1} entries`).join('; ') || 'no logs'}`,
+          `${node.name}: ${
+            [...node.logFiles()]
+              .map(
+                ([name, bytes]) =>
+                  `${name} ${bytes.length} bytes, ` + `${bytes.toString('utf8').split('\n---\n').length - 1} entries`,
+              )
+              .join('; ') || 'no logs'
+          }`,
       )
       .join('\n');
   }

@@ -41,7 +41,9 @@ export function ensureNodeLlamaCpp(): { dir: string } | { reason: string } {
   );
   if (install.status !== 0) {
     return {
-      reason: `npm install node-llama-cpp@${NODE_LLAMA_CPP_VERSION} ${platformPackage} into ${dir} failed: ${(install.stderr || install.error?.message || '').trim().split('\n').slice(-2).join(' ')}`,
+      reason:
+        `npm install node-llama-cpp@${NODE_LLAMA_CPP_VERSION} ${platformPackage} into ${dir} failed: ` +
+        `${(install.stderr || install.error?.message || '').trim().split('\n').slice(-2).join(' ')}`,
     };
   }
   return { dir };

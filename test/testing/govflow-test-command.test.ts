@@ -78,7 +78,8 @@ describe('govflow test', () => {
       '  prompt of agent summarizer_agent changed since the recording — governance files whose text changed: governance/agents/summarizer_agent.md',
     );
     expect(run.stdout).toContain(
-      '  prompt of agent final_output_agent changed since the recording — its input changed: it carries the failed answer of agent "summarizer_agent" (the replay miss above)',
+      '  prompt of agent final_output_agent changed since the recording — its input changed: it carries the failed answer of agent ' +
+        '"summarizer_agent" (the replay miss above)',
     );
     expect(run.stdout).not.toContain('\\"');
   });
@@ -87,12 +88,14 @@ describe('govflow test', () => {
     const root = exampleRoot();
     writeFileSync(
       path.join(root, 'governance', 'agents', 'risk_agent.md'),
-      '---\nname: risk_agent\ntype: executional\ndescription: Lists the risks a text names.\ncontent_type: risks\nnext: []\n---\n# Risk Agent\nList the risks.\n',
+      '---\nname: risk_agent\ntype: executional\ndescription: Lists the risks a text names.\ncontent_type: risks\nnext: []\n---\n# Risk ' +
+        'Agent\nList the risks.\n',
     );
     const added = await runCli(['test', '--root', root]);
     expect(added.code).toBe(1);
     expect(added.stdout).toContain(
-      'prompt of agent planning_agent changed since the recording — no file in its prompt changed; governance files added since the recording: governance/agents/risk_agent.md',
+      'prompt of agent planning_agent changed since the recording — no file in its prompt changed; governance files added since the ' +
+        'recording: governance/agents/risk_agent.md',
     );
     expect(added.stdout).not.toContain('no governance file changed');
 
@@ -101,7 +104,8 @@ describe('govflow test', () => {
     const removed = await runCli(['test', '--root', root]);
     expect(removed.code).toBe(1);
     expect(removed.stdout).toContain(
-      'prompt of agent planning_agent changed since the recording — no file in its prompt changed; governance files removed since the recording: governance/agents/summarizer_agent.md',
+      'prompt of agent planning_agent changed since the recording — no file in its prompt changed; governance files removed since the ' +
+        'recording: governance/agents/summarizer_agent.md',
     );
     expect(removed.stdout).not.toContain('no governance file changed');
   });
