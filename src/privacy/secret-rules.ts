@@ -26,8 +26,8 @@ export const SECRET_RULES: ReadonlyArray<{ id: string; pattern: string }> = [
   {
     id: 'openai-api-key',
     pattern:
-      String.raw`\bsk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58}` +
-      String.raw`)\b|\bsk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}\b`,
+      String.raw`\bsk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\b` +
+      String.raw`|\bsk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}\b`,
   },
   { id: 'gcp-api-key', pattern: String.raw`\bAIza[\w-]{35}(?![\w-])` },
   { id: 'npm-access-token', pattern: String.raw`\bnpm_[a-zA-Z0-9]{36}\b` },

@@ -7,39 +7,40 @@ import { escapeHtml, htmlDocument } from '../report/day-report-render.js';
 
 export { escapeHtml };
 
-const STYLE =
-  `
+const STYLE = `
 :root{--fg:#1b1b1b;--muted:#5a5f6b;--line:#d5d9e2;--ok:#1d7a36;--bad:#a31515;--warn:#8a5a00;--accent:#1f4fbf}
 *{box-sizing:border-box}body{font:15px/1.45 system-ui,-apple-system,sans-serif;margin:0;color:var(--fg);background:#fafbfc}
 header{background:#14213d;color:#fff;padding:.6rem 1rem;display:flex;gap:1.25rem;align-items:center;flex-wrap:wrap}
-header a{color:#fff;text-decoration:none;font-weight:600}header ` +
-  `a:focus,a:focus,button:focus,input:focus,select:focus,textarea:focus{outline:3px solid #ffbf47;outline-offset:2px}
+header a{color:#fff;text-decoration:none;font-weight:600}
+header a:focus,a:focus,button:focus,input:focus,select:focus,textarea:focus{outline:3px solid #ffbf47;outline-offset:2px}
 header .who{margin-left:auto;font-weight:400;opacity:.85}
 main{max-width:76rem;margin:0 auto;padding:1rem}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:.5rem;background:#fff;color:#000;padding:.25rem .5rem;z-index:2}
 a{color:var(--accent)}h1{font-size:1.45rem;margin:.5rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
-table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem;background:#fff}th,td{border:1px solid var(--line);padding:.35rem ` +
-  `.55rem;text-align:left;vertical-align:top}
-th{background:#eef1f6}code,pre{font:13px/1.4 ` +
-  `ui-monospace,Menlo,Consolas,monospace}pre{white-space:pre-wrap;word-break:break-word;background:#f3f4f7;border:1px solid ` +
-  `var(--line);padding:.5rem;margin:.25rem 0 .75rem;max-height:28rem;overflow:auto}
-.status{font-weight:600}.status-success{color:var(--ok)}.status-failed,.status-error{color:var(--bad)}.status-pending,.status-partial,` +
-  `.status-paused{color:var(--warn)}.status-cancelled,.status-queued{color:var(--muted)}
+table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem;background:#fff}
+th,td{border:1px solid var(--line);padding:.35rem .55rem;text-align:left;vertical-align:top}
+th{background:#eef1f6}code,pre{font:13px/1.4 ui-monospace,Menlo,Consolas,monospace}
+pre{white-space:pre-wrap;word-break:break-word;background:#f3f4f7;border:1px solid var(--line);padding:.5rem;margin:.25rem 0 .75rem;max-height:28rem;
+overflow:auto}
+.status{font-weight:600}.status-success{color:var(--ok)}.status-failed,.status-error{color:var(--bad)}
+.status-pending,.status-partial,.status-paused{color:var(--warn)}.status-cancelled,.status-queued{color:var(--muted)}
 .verify{padding:.5rem .75rem;border-radius:4px}.verify-ok{background:#e7f6ea}.verify-failed{background:#fde8e8;color:#8a1010}
-.notice{padding:.5rem .75rem;background:#e8f0fe;border-radius:4px}.warning{padding:.5rem .75rem;background:#fff4d6;border-radius:4px;overflow-wrap:anywhere}
+.notice{padding:.5rem .75rem;background:#e8f0fe;border-radius:4px}
+.warning{padding:.5rem .75rem;background:#fff4d6;border-radius:4px;overflow-wrap:anywhere}
 dl.approval dt{font-weight:600;margin-top:.5rem}dl.approval dd{margin-left:1rem}
 form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end;margin-bottom:.75rem}
 label{display:flex;flex-direction:column;font-size:.85rem;color:var(--muted);gap:.15rem}
-input,select,textarea,button{font:inherit;padding:.35rem .5rem;border:1px solid ` +
-  `#9aa1b1;border-radius:4px}button{background:var(--accent);color:#fff;border-color:var(--accent);cursor:pointer}
+input,select,textarea,button{font:inherit;padding:.35rem .5rem;border:1px solid #9aa1b1;border-radius:4px}
+button{background:var(--accent);color:#fff;border-color:var(--accent);cursor:pointer}
 textarea{width:100%;min-height:5rem}
-details{background:#fff;border:1px solid var(--line);border-radius:4px;margin:.5rem 0;padding:.25rem ` +
-  `.75rem}summary{cursor:pointer;font-weight:600;padding:.25rem 0}
-.message{border-left:4px solid var(--line);padding-left:.75rem;margin:1rem 0}.message.failed{border-color:var(--bad)}.message.success{border-color:var(--ok)}
+details{background:#fff;border:1px solid var(--line);border-radius:4px;margin:.5rem 0;padding:.25rem .75rem}
+summary{cursor:pointer;font-weight:600;padding:.25rem 0}
+.message{border-left:4px solid var(--line);padding-left:.75rem;margin:1rem 0}.message.failed{border-color:var(--bad)}
+.message.success{border-color:var(--ok)}
 form.control{background:#fff;border:1px solid var(--line);border-radius:4px;padding:.5rem .75rem;margin:.5rem 0}form.control h3{margin:.25rem 0}
 form[aria-label="cancel this session"] button{background:var(--bad);border-color:var(--bad)}.reused{color:var(--muted)}
-.bad-entry{background:#fde8e8}.pager{display:flex;gap:1rem}.diagram{overflow-x:auto;background:#fff;border:1px solid ` +
-  `var(--line);border-radius:4px;padding:.5rem}
+.bad-entry{background:#fde8e8}.pager{display:flex;gap:1rem}
+.diagram{overflow-x:auto;background:#fff;border:1px solid var(--line);border-radius:4px;padding:.5rem}
 @media (max-width:40rem){table{display:block;overflow-x:auto}header{gap:.75rem}main{padding:.5rem}}
 `;
 
