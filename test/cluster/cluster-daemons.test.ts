@@ -26,9 +26,12 @@ describe.skipIf(!pg)('cluster mode: three daemons, one store', () => {
   let cluster: Cluster;
   const takenBy = new Map<string, ClusterNode>();
 
-  clusterForTests(pg, { nodes: 3, concurrency: 1, latencyMs: 250, http: true }, async (created) => {
+  // Concurrency 1 and a slow model: one daemon alone could not keep up, the queue must spread, and
+  // node0's six sessions run for seconds (two rounds of six 600 ms calls), long enough for a
+  // `govflow status` CLI started on a loaded machine to see them (with 250 ms, all six once
+  // finished before it read the store).
+  clusterForTests(pg, { nodes: 3, concurrency: 1, latencyMs: 600, http: true }, async (created) => {
     cluster = created;
-    // Concurrency 1 and a slow model: one daemon alone could not keep up, the queue must spread.
     await cluster.startAll();
   });
 
