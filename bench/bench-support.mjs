@@ -7,7 +7,17 @@
  * The benchmarks import the built code from ../dist/: run `npx tsc -p tsconfig.json` first.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -366,4 +376,51 @@ export function within(promise, ms, fallback) {
     timer = setTimeout(() => resolve(fallback), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Linux reports /proc times in clock ticks of 1/100 s. */
+const TICK_MS = 10;
+
+/**
+ * CPU (user + system, ms) of a process so far, by the thread kind Node names (Node ≥ 22): the main
+ * thread (`MainThread`, where JavaScript runs), V8's helpers (`V8Worker`, `DelayedTaskSche`: garbage
+ * collection in parallel and concurrently, background compiling), libuv's thread pool
+ * (`libuv-worker`: file system calls, fdatasync among them) and any other. On Node 20, whose
+ * threads all say `node`, the main thread is told by its id and the rest counts as `other`.
+ * Threads that ended are not counted: subtract two readings of long-lived threads only.
+ */
+export function threadCpuMs(pid) {
+  const split = { main: 0, v8: 0, pool: 0, other: 0 };
+  let tasks = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return split;
+  }
+  for (const task of tasks) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ms = (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    const kind =
+      task === String(pid) || comm === 'MainThread'
+        ? 'main'
+        : comm === 'V8Worker' || comm === 'DelayedTaskSche'
+          ? 'v8'
+          : comm === 'libuv-worker'
+            ? 'pool'
+            : 'other';
+    split[kind] += ms;
+  }
+  return split;
+}
+
+/** `after - before` of two threadCpuMs readings, per `calls`. */
+export function threadCpuPerCall(before, after, calls) {
+  return Object.fromEntries(Object.keys(after).map((kind) => [kind, (after[kind] - before[kind]) / calls]));
 }

@@ -9,7 +9,10 @@
  * govflow does per call is in it (intake, journal, audit, validation). Its floor is the AI SDK
  * alone sending the very requests govflow sent, captured at the server and checked byte-identical
  * (bench/sdk-floor.mjs): `generateText` for plain calls, `streamText` for streamed ones, in its own
- * process on the same Node against the same server, in the same round.
+ * process on the same Node against the same server, in the same round. Both sides also give
+ * their kernel (system) part and their CPU by thread — the main thread, V8's helpers (parallel and
+ * concurrent garbage collection, background compiling), libuv's pool (file system calls) — read
+ * from /proc without a profiler, so the split costs nothing (bench-support.mjs threadCpuMs).
  *
  *   1. concurrency 16, 100 ms model, BENCH_REAL_REQUESTS (160) requests per path, BENCH_REAL_ROUNDS
  *      (3) rounds; each round runs, each beside the floor of its own captured requests: the HTTP
@@ -52,6 +55,8 @@ async function main() {
     reportResult,
     requestText,
     stageRequest,
+    threadCpuMs,
+    threadCpuPerCall,
   } = await import('./bench-support.mjs');
   const REQUESTS = envInteger('BENCH_REAL_REQUESTS', 160);
   const WIDE_REQUESTS = envInteger('BENCH_REAL_WIDE_REQUESTS', 500);
@@ -66,9 +71,10 @@ async function main() {
   // The answers as the dry-run provider gives them, from one session.
   const { answers } = await exampleAnswers();
 
-  const procCpuMs = (pid) => {
+  /** User and system CPU of a process, ms. */
+  const procCpu = (pid) => {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    return { user: Number(fields[11]) * TICK_MS, system: Number(fields[12]) * TICK_MS };
   };
   const peakRssMb = (pid) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
   const rssMb = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
@@ -157,17 +163,23 @@ async function main() {
       await fake.captured?.();
       const callsBefore = (await fake.stats()).calls;
       const streamedBefore = (await fake.stats()).streamed;
-      const cpuBefore = procCpuMs(daemon.pid);
+      const cpuBefore = procCpu(daemon.pid);
+      const threadsBefore = threadCpuMs(daemon.pid);
       const started = performance.now();
       await batch(daemon, 'run', requests, options);
       const wallMs = performance.now() - started;
-      const cpuMs = procCpuMs(daemon.pid) - cpuBefore;
+      const cpuAfter = procCpu(daemon.pid);
+      const threadsAfter = threadCpuMs(daemon.pid);
+      const systemMs = cpuAfter.system - cpuBefore.system;
+      const cpuMs = cpuAfter.user - cpuBefore.user + systemMs;
       const stats = await fake.stats();
       const calls = stats.calls - callsBefore;
       if (calls !== requests * CALLS_PER_REQUEST)
         throw new Error(`${calls} model calls for ${requests} requests, expected ${requests * CALLS_PER_REQUEST}`);
       return {
         cpuMsPerCall: cpuMs / calls,
+        systemMsPerCall: systemMs / calls,
+        threads: threadCpuPerCall(threadsBefore, threadsAfter, calls),
         wallMs,
         peakRssMb: peakRssMb(daemon.pid),
         rssMb: rssMb(daemon.pid),
@@ -219,10 +231,31 @@ async function main() {
       `  round ${index + 1}: ` +
         PATHS.map(
           ({ key, label }) =>
-            `${label} ${round2(row[key].govflow.cpuMsPerCall)} ms / floor ${round2(row[key].floor.cpuMsPerCall)} ms = ` +
+            `${label} ${round2(row[key].govflow.cpuMsPerCall)} ms (system ${round2(row[key].govflow.systemMsPerCall)}) / ` +
+            `floor ${round2(row[key].floor.cpuMsPerCall)} ms (system ${round2(row[key].floor.systemMsPerCall)}) = ` +
             `${round2(row[key].ratio)}× (${row[key].floor.identical} bodies byte-identical, ` +
             `${Math.round(row[key].govflow.streamedShare * 100)} % streamed, peak RSS ${Math.round(row[key].govflow.peakRssMb)} MB)`,
         ).join('; '),
+    );
+  }
+  // Where the time goes without a profiler (so without its cost): CPU by thread and the kernel's part.
+  const THREAD_KINDS = [
+    ['main', 'main thread'],
+    ['v8', 'V8 helpers (GC, compiling)'],
+    ['pool', 'libuv pool (file calls)'],
+    ['other', 'other threads'],
+  ];
+  console.log(`  CPU per call by thread, median of rounds (ms): govflow | floor`);
+  for (const { key, label } of PATHS) {
+    const medianOf = (who, pick) => round2(median(rounds.map((row) => pick(row[key][who]))));
+    console.log(
+      `    ${label}: ` +
+        THREAD_KINDS.map(
+          ([kind, name]) =>
+            `${name} ${medianOf('govflow', (side) => side.threads[kind])} | ${medianOf('floor', (side) => side.threads[kind])}`,
+        ).join(', ') +
+        `; of all, in the kernel ${medianOf('govflow', (side) => side.systemMsPerCall)} | ` +
+        `${medianOf('floor', (side) => side.systemMsPerCall)}`,
     );
   }
   const ratioOf = (key) => median(rounds.map((row) => row[key].ratio));
@@ -249,10 +282,14 @@ async function main() {
   if (PROFILES) {
     // Whole processes, start and warm-up included, over every call each made; idle left out.
     const calls = (32 + REQUESTS) * CALLS_PER_REQUEST;
+    // Every profile in the folder: a daemon that re-executes itself with its Node flags leaves two.
     const partsPerCall = (dir) => {
-      const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
-      const { parts } = summarizeProfile(JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
-      return new Map(parts.filter(({ name }) => name !== 'idle').map(({ name, ms }) => [name, ms / calls]));
+      const perCall = new Map();
+      for (const file of readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'))) {
+        const { parts } = summarizeProfile(JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
+        for (const { name, ms } of parts) if (name !== 'idle') perCall.set(name, (perCall.get(name) ?? 0) + ms / calls);
+      }
+      return perCall;
     };
     console.log(`  where the CPU goes, ms per call (round ${ROUNDS}, profiled, start included): govflow | floor`);
     for (const { key, label } of PATHS) {

@@ -107,10 +107,20 @@ async function replay(bodiesFile, baseURL, concurrencyText, warmText) {
   };
   const warm = Array.from({ length: Number(warmText) }, (_, index) => calls[index % calls.length]);
   await run(warm);
+  const { threadCpuMs, threadCpuPerCall } = await import('./bench-support.mjs');
+  const threadsBefore = threadCpuMs(process.pid);
   const before = process.cpuUsage();
   await run(calls);
   const used = process.cpuUsage(before);
-  console.log(JSON.stringify({ cpuMsPerCall: (used.user + used.system) / 1000 / calls.length, warm: warm.length }));
+  const threads = threadCpuPerCall(threadsBefore, threadCpuMs(process.pid), calls.length);
+  console.log(
+    JSON.stringify({
+      cpuMsPerCall: (used.user + used.system) / 1000 / calls.length,
+      systemMsPerCall: used.system / 1000 / calls.length,
+      threads,
+      warm: warm.length,
+    }),
+  );
 }
 
 /** Where two texts first differ, with a little context, for the error. */
@@ -161,7 +171,12 @@ export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, prof
     const index = expected.findIndex((body, at) => body !== actual[at]);
     if (index !== -1)
       throw new Error(`the SDK floor sent other bytes than govflow ${firstDifference(expected[index], actual[index])}`);
-    return { cpuMsPerCall: result.cpuMsPerCall, identical: expected.length };
+    return {
+      cpuMsPerCall: result.cpuMsPerCall,
+      systemMsPerCall: result.systemMsPerCall,
+      threads: result.threads,
+      identical: expected.length,
+    };
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
