@@ -1,5 +1,6 @@
 /** One step's attempt/repair loop, up to `max_retries` repairs: decides the `StepOutcome`, commits nothing. */
 import type { Delegations } from './delegation.js';
+import { batchedChunks } from './chunk-batches.js';
 import { raceAbort } from '../abort-race.js';
 import type { GovflowConfig } from '../config/config-loader.js';
 import { ProviderError, errorMessage } from '../errors.js';
@@ -183,6 +184,7 @@ export class StepAttempts {
         const live = events?.readsChunks(sessionId)
           ? (active.privacy?.liveChunks(emitChunk) ?? { push: emitChunk, end: () => {} })
           : null;
+        const chunks = live ? batchedChunks(live.push) : null;
         try {
           // Raced with the session's signal: a cancel takes effect even with a provider that ignores it.
           const response = await raceAbort(
@@ -213,10 +215,13 @@ export class StepAttempts {
               ...(files.length > 0 ? { files } : {}),
               ...(state.toolLoops.has(stepKey) ? { toolTurns: providerTurns(state.toolLoops.get(stepKey)) } : {}),
               journaledCalls: state.agentModelCalls.get(agent.name) ?? 0,
-              ...(live ? { onChunk: live.push } : {}),
+              ...(chunks ? { onChunk: chunks.push } : {}),
             }),
             signal,
-          ).finally(() => live?.end());
+          ).finally(() => {
+            chunks?.flush();
+            live?.end();
+          });
           // The answer is redacted before it is journaled, parsed or logged (README "Privacy and guardrails").
           text = active.privacy ? active.privacy.redactForStep(step, response.text) : response.text;
           toolCalls =

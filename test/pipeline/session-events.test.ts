@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { wrapProvider, type LlmProvider } from '../../src/llm/provider.js';
+import { batchedChunks } from '../../src/pipeline/chunk-batches.js';
 import { SessionEvents, type SessionEventMap, type SessionEventName } from '../../src/pipeline/session-events.js';
 import {
   REQUEST_TEXT,
@@ -57,6 +59,70 @@ describe('session events', () => {
     expect(messages.map((message) => message.entryHash)).toEqual(hashes);
     expect(seen.filter((event) => event.name === 'step_started')).toHaveLength(6);
     expect(seen.filter((event) => event.name === 'model_call_finished')).toHaveLength(6);
+  });
+
+  it("sends a turn's many deltas as at most two content_chunks, in order, before the step's message", async () => {
+    const root = exampleRoot();
+    const inner = scripted(happyResponses([{ id: 't1', agent: 'summarizer_agent' }]));
+    // As an SDK does with one network read: many small deltas at once, then the answer.
+    const deltas: string[][] = [];
+    const provider: LlmProvider = wrapProvider(inner, async (request) => {
+      const response = await inner.generate({ ...request, onChunk: undefined });
+      const pieces = response.text.match(/[\s\S]{1,10}/g) ?? [];
+      deltas.push(pieces);
+      for (const piece of pieces) request.onChunk?.(piece);
+      return response;
+    });
+    const seen: Array<{ name: string; agent: string; chunk?: string }> = [];
+    const sessionId = 'sess-chunk-batches';
+    const outcome = await withRuntime(root, provider, async (runtime) => {
+      runtime.events.readChunks(sessionId);
+      runtime.events.on('content_chunk', (event) =>
+        seen.push({ name: 'chunk', agent: event.agent, chunk: event.chunk }),
+      );
+      runtime.events.on('message', (event) => seen.push({ name: 'message', agent: event.agent }));
+      return runtime.runner.startSession(
+        { requestId: 'req-chunks-1', sessionId, text: REQUEST_TEXT, sourceFile: 'request.txt', claimedPath: null },
+        new AbortController().signal,
+      );
+    });
+    expect(outcome.status).toBe('success');
+    expect(deltas.every((pieces) => pieces.length > 5)).toBe(true);
+    // Each step: its answer's first delta, then the rest in one chunk (and a third where the PII
+    // guard holds back a tail it cannot yet tell is safe, sent when the call ends), then its message.
+    const steps: Array<{ chunks: string[]; agent: string }> = [];
+    let pending: string[] = [];
+    for (const event of seen) {
+      if (event.name === 'chunk') pending.push(event.chunk!);
+      else {
+        steps.push({ chunks: pending, agent: event.agent });
+        pending = [];
+      }
+    }
+    expect(pending).toEqual([]);
+    expect(steps.map((step) => step.chunks.join(''))).toEqual(deltas.map((pieces) => pieces.join('')));
+    for (const step of steps) expect(step.chunks.length, step.agent).toBeLessThanOrEqual(3);
+  });
+
+  it('sends the first chunk of a turn at once and the rest at its end; flush sends what is held, once', async () => {
+    const sent: string[] = [];
+    const chunks = batchedChunks((chunk) => sent.push(chunk));
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    chunks.push('a');
+    chunks.push('b');
+    chunks.push('c');
+    expect(sent).toEqual(['a']);
+    await nextTurn();
+    expect(sent).toEqual(['a', 'bc']);
+    chunks.push('d');
+    expect(sent).toEqual(['a', 'bc', 'd']);
+    chunks.push('e');
+    chunks.push('f');
+    chunks.flush();
+    expect(sent).toEqual(['a', 'bc', 'd', 'ef']);
+    await nextTurn();
+    chunks.flush();
+    expect(sent).toEqual(['a', 'bc', 'd', 'ef']);
   });
 
   it("a bus that follows another counts that bus's chunk readers (cluster mode: calls stream only while a stream reads)", () => {
