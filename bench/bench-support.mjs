@@ -382,12 +382,12 @@ export function within(promise, ms, fallback) {
 const TICK_MS = 10;
 
 /**
- * CPU (user + system, ms) of a process so far, by the thread kind Node names (Node ≥ 22): the main
- * thread (`MainThread`, where JavaScript runs), V8's helpers (`V8Worker`, `DelayedTaskSche`: garbage
- * collection in parallel and concurrently, background compiling), libuv's thread pool
- * (`libuv-worker`: file system calls, fdatasync among them) and any other. On Node 20, whose
- * threads all say `node`, the main thread is told by its id and the rest counts as `other`.
- * Threads that ended are not counted: subtract two readings of long-lived threads only.
+ * CPU (user + system, ms) of a process so far, by the thread kind Node names: the main thread (its
+ * id is the pid; JavaScript runs there), V8's helpers (`V8Worker` on Node 24, `node` on Node 22, and
+ * `DelayedTaskSche`: garbage collection in parallel and concurrently, background compiling),
+ * libuv's thread pool (`libuv-worker`: file system calls, fdatasync among them) and any other. On
+ * Node 20, whose threads all say `node`, everything but the main thread counts as `other`. Threads
+ * that ended are not counted: subtract two readings of long-lived threads only.
  */
 export function threadCpuMs(pid) {
   const split = { main: 0, v8: 0, pool: 0, other: 0 };
@@ -397,20 +397,24 @@ export function threadCpuMs(pid) {
   } catch {
     return split;
   }
+  const threads = [];
   for (const task of tasks) {
-    let stat;
     try {
-      stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+      threads.push({ task, comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ms });
     } catch {
-      continue; // ended meanwhile
+      // ended meanwhile
     }
-    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ms = (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  }
+  // Node 22 names its pool but not V8's workers; Node 20 names neither.
+  const named = threads.some(({ comm }) => comm === 'libuv-worker');
+  for (const { task, comm, ms } of threads) {
     const kind =
-      task === String(pid) || comm === 'MainThread'
+      task === String(pid)
         ? 'main'
-        : comm === 'V8Worker' || comm === 'DelayedTaskSche'
+        : comm === 'V8Worker' || comm === 'DelayedTaskSche' || (named && comm === 'node')
           ? 'v8'
           : comm === 'libuv-worker'
             ? 'pool'
