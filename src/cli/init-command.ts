@@ -67,7 +67,11 @@ export const initCommand: CommandDefinition = {
   allowPositionals: true,
   async run({ io, values, positionals }) {
     if (positionals.length > 1) throw new UsageError('name at most one folder: govflow init [DIR] [--force]');
-    const target = path.resolve(positionals[0] ?? '.');
+    // `--root DIR`, as every other command takes its root, names the same folder as DIR.
+    const named = [positionals[0], values.root as string | undefined].filter((name) => name !== undefined);
+    if (named.length === 2 && path.resolve(named[0]) !== path.resolve(named[1]))
+      throw new UsageError(`name one folder: govflow init ${named[0]} or govflow init --root ${named[1]}, not both`);
+    const target = path.resolve(named[0] ?? '.');
     const present = existsSync(target) ? readdirSync(target).filter((name) => !ALLOWED_BEFORE_INIT.test(name)) : [];
     if (present.length > 0 && values.force !== true) {
       throw new UsageError(

@@ -5,7 +5,7 @@
  * foreground daemon logs each session's end once.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
@@ -91,6 +91,14 @@ describe('the govflow CLI', () => {
     const made = path.join(makeRoot(), 'new-root');
     mkdirSync(path.dirname(made), { recursive: true });
     expect((await runCli(['init', made])).code).toBe(0);
+    // --root names it as for every other command; two different folders are refused.
+    const byFlag = path.join(path.dirname(made), 'by-flag');
+    const flagged = await runCli(['init', '--root', byFlag], { cwd: made });
+    expect(flagged.code, flagged.stderr).toBe(0);
+    expect(existsSync(path.join(byFlag, 'govflow.config.yaml'))).toBe(true);
+    const both = await runCli(['init', made, '--root', byFlag]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('name one folder');
   }, 60_000);
 
   it('verify: a folder that is not a govflow root exits 2 saying so; an empty real root verifies 0 entries (SPEC §21)', async () => {
