@@ -113,6 +113,9 @@ function sessionChanges(events: SessionEvents): SessionChanges {
 /** The tokens and rate limits in force: one holder the hooks read, so a config edit can replace them (src/daemon/config-watch.ts). */
 type Auth = { tokens: TokenTable; limits: HttpRateLimits };
 
+/** How long a stopping daemon waits for requests in flight before it cuts their connections. */
+const CLOSE_WAIT_MS = 5_000;
+
 export class HttpApi {
   private stoppingNow = false;
   private closing: Promise<void> | null = null;
@@ -336,12 +339,21 @@ export class HttpApi {
     }
   }
 
-  /** Stops listening and closes every connection. Safe to call twice. */
+  /**
+   * Stops listening and closes every connection. Safe to call twice. Requests in flight get
+   * CLOSE_WAIT_MS to finish; a connection still busy then (a client that sent half a request and
+   * waits) is cut, so no client can hold a stopping daemon open.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.beginStopping();
       for (const cleanup of this.cleanups) cleanup();
-      await this.app.close();
+      const cut = setTimeout(() => this.app.server.closeAllConnections(), CLOSE_WAIT_MS);
+      try {
+        await this.app.close();
+      } finally {
+        clearTimeout(cut);
+      }
     })();
     return this.closing;
   }

@@ -4,6 +4,8 @@
  * with exactly one result, and the journals and the audit trail stay whole (SPEC §2, §6, §8).
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from './build-once.js';
@@ -208,6 +210,28 @@ describe('graceful stop', () => {
     expect(readSessions(root)).toHaveLength(1);
     await assertConsistentRoot(root);
   });
+
+  it('SIGTERM stops the daemon even while a client holds half an HTTP request open (cut after 5 s)', async () => {
+    const root = makeRoot(scriptedConfig('http: { listen: "127.0.0.1:0" }\n'));
+    writeScript(root, exampleScript({ latencyMs: 10 }));
+    const daemon = await startDaemon(root);
+    const [, host, port] = /HTTP API on http:\/\/([\d.]+):(\d+)/.exec(daemon.readyLine!)!;
+    // Headers and a third of the promised body, then nothing: the request stays in flight.
+    const client = net.connect(Number(port), host);
+    await new Promise<void>((resolve) => client.once('connect', resolve));
+    client.on('error', () => {});
+    const cut = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    client.write(
+      'POST /v1/requests HTTP/1.1\r\nhost: govflow\r\ncontent-type: application/json\r\n' +
+        'content-length: 100\r\n\r\n{"request":',
+    );
+    await sleep(300);
+    const started = performance.now();
+    const exit = await daemon.stop('SIGTERM', 25_000); // it waited on that client for good before
+    expect(exit.code, daemon.stderrTail()).toBe(0);
+    expect(performance.now() - started).toBeLessThan(20_000);
+    await cut;
+  }, 60_000);
 });
 
 /** A small seeded generator, so a failing run can be replayed with its seed. */
