@@ -7,10 +7,10 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { compileSchema, errorKeyPath, describeSchemaErrors } from '../message/schema-compiler.js';
 import { CONFIG_DEFAULTS } from './config-defaults.js';
-import { CONFIG_SCHEMA, PII_KINDS } from './config-schema.js';
+import { CONFIG_SCHEMA } from './config-schema.js';
+import { piiProblem, retentionProblem } from './config-problems.js';
 import { parseYamlSource } from './yaml-source.js';
 import { systemPaths, type SystemPaths } from './system-paths.js';
-import { compileUserRegex, UserRegexError } from './user-regex.js';
 import { CommandRefusedError, parseCommandPattern, type CommandPattern } from './command-patterns.js';
 import { isPlainObject } from '../message/json-text.js';
 
@@ -363,45 +363,4 @@ function auditSettings(root: string, audit: GovflowConfig['audit']): GovflowConf
     signing_key: keyPath,
     witnesses: audit.witnesses.map((witness) => (/^https?:\/\//.test(witness) ? witness : path.resolve(root, witness))),
   };
-}
-
-/** What is wrong with `pii.custom` beyond its schema (a built-in kind's name, an unsafe pattern), and where; or null. */
-function piiProblem(pii: GovflowConfig['pii']): { message: string; keyPath: Array<string | number> } | null {
-  for (const [index, custom] of pii.custom.entries()) {
-    if ((PII_KINDS as readonly string[]).includes(custom.name))
-      return {
-        message: `pii.custom[${index}].name "${custom.name}" is a built-in kind; list it under pii.redact instead`,
-        keyPath: ['pii', 'custom', index, 'name'],
-      };
-    try {
-      compileUserRegex(custom.pattern, `pii.custom[${index}] (${custom.name}) pattern`);
-    } catch (error) {
-      if (!(error instanceof UserRegexError)) throw error;
-      return { message: error.message, keyPath: ['pii', 'custom', index, 'pattern'] };
-    }
-  }
-  return null;
-}
-
-/** Only archived days are deleted (docs/audit-log.md "Retention and archives"): what makes `delete_after_days` wrong, or null. */
-function retentionProblem(config: GovflowConfig): string | null {
-  const { keep_days: keep, delete_after_days: deleteAfter } = config.audit.retention;
-  if (deleteAfter === null) return null;
-  if (config.store.kind === 'postgres') {
-    return (
-      'audit.retention.delete_after_days is not supported with store.kind: postgres (the chain, journals and results live in Postgres, ' +
-      'which retention does not prune); remove it, or set it to null'
-    );
-  }
-  if (keep === null)
-    return (
-      `audit.retention.delete_after_days (${deleteAfter}) needs audit.retention.keep_days: only archived days are deleted; set keep_days ` +
-      `below ${deleteAfter}`
-    );
-  if (deleteAfter <= keep)
-    return (
-      `audit.retention.delete_after_days (${deleteAfter}) must be greater than audit.retention.keep_days (${keep}): days are deleted ` +
-      `only after they were archived`
-    );
-  return null;
 }

@@ -2,10 +2,12 @@
  * Run control on a session's page (SPEC §18, docs/run-control.md): Cancel, Retry, Re-run and Fork
  * from a step, each a form with a reason box, shown to whoever may act on the session; and its
  * lineage both ways — what it was made from, and the sessions made from it. The forms post to
- * /ui/sessions/:id/<action>, which hands them to the API's control routes (web-routes.ts).
+ * /ui/sessions/:id/<action>, which hands them to the API's control routes (web-routes.ts). Also what
+ * the page's forms send and show: an approval form's decision, the notice after any form was sent.
  */
 import type { FastifyRequest } from 'fastify';
 import { HttpProblem } from '../http/http-problem.js';
+import { isSessionId } from '../intake/request-ids.js';
 import type { ControlRecord, Lineage } from '../store/session-journal.js';
 import type { SessionSummary } from '../store/session-listing.js';
 import { sessionHref } from './audit-pages.js';
@@ -137,4 +139,40 @@ export function forwardedCredentials(request: FastifyRequest): Record<string, st
   if (request.headers.authorization) headers.authorization = request.headers.authorization;
   if (request.headers.cookie) headers.cookie = request.headers.cookie;
   return headers;
+}
+
+/** The notice a page shows after a form was sent (`?sent=`), or null. */
+export function sentNotice(sent: string | null, newSession: string | null): string | null {
+  if (sent !== null && (UI_ACTIONS as readonly string[]).includes(sent))
+    return controlNotice(sent, newSession !== null && isSessionId(newSession) ? newSession : null);
+  if (sent === 'approve')
+    return 'Your approval was sent; the tool runs and the session resumes as soon as the daemon takes it.';
+  if (sent === 'deny')
+    return 'Your denial was sent; the agent is told the call was denied and the session goes on as soon as the daemon takes it.';
+  return sent ? 'Your answer was sent; the session resumes as soon as the daemon takes it.' : null;
+}
+
+/** The approval decision an HTML form posted: its Approve or Deny button's value. */
+export function formDecision(form: Record<string, unknown>): {
+  approve: boolean;
+  reason?: string;
+  call_id?: string;
+  args_sha256?: string;
+} {
+  if (form.approve !== 'true' && form.approve !== 'false') {
+    throw new HttpProblem(
+      400,
+      'bad_request',
+      'the form sent no decision: press Approve or Deny (approve=true or approve=false)',
+    );
+  }
+  const reason = typeof form.reason === 'string' ? form.reason.trim() : '';
+  const bound = (field: 'call_id' | 'args_sha256') =>
+    typeof form[field] === 'string' && form[field] !== '' ? { [field]: form[field] as string } : {};
+  return {
+    approve: form.approve === 'true',
+    ...(reason === '' ? {} : { reason }),
+    ...bound('call_id'),
+    ...bound('args_sha256'),
+  };
 }

@@ -16,8 +16,7 @@ import { renderDayBody, renderDaysBody, sessionHref } from './audit-pages.js';
 import { LISTING_STATUSES } from '../store/session-listing.js';
 import { querySessions, type SessionPage, type SessionQuery } from './session-list.js';
 import { renderQueuedBody, renderSessionBody } from './session-page.js';
-import { controlBody, controlNotice, forwardedCredentials, UI_ACTIONS } from './session-actions.js';
-import { isSessionId } from '../intake/request-ids.js';
+import { controlBody, formDecision, forwardedCredentials, sentNotice, UI_ACTIONS } from './session-actions.js';
 import { escapeHtml, liveUpdates, renderPage, statusBadge, WEB_CONTENT_SOURCES } from './web-page.js';
 
 export const UI_COOKIE = 'govflow_token';
@@ -132,41 +131,6 @@ ${
 }
 
 /** The line a page shows after the form at ?sent=… went to the inbox (`session`: a fork's new session). */
-function sentNotice(sent: string | null, newSession: string | null): string | null {
-  if (sent !== null && (UI_ACTIONS as readonly string[]).includes(sent))
-    return controlNotice(sent, newSession !== null && isSessionId(newSession) ? newSession : null);
-  if (sent === 'approve')
-    return 'Your approval was sent; the tool runs and the session resumes as soon as the daemon takes it.';
-  if (sent === 'deny')
-    return 'Your denial was sent; the agent is told the call was denied and the session goes on as soon as the daemon takes it.';
-  return sent ? 'Your answer was sent; the session resumes as soon as the daemon takes it.' : null;
-}
-
-/** The approval decision an HTML form posted: its Approve or Deny button's value. */
-function formDecision(form: Record<string, unknown>): {
-  approve: boolean;
-  reason?: string;
-  call_id?: string;
-  args_sha256?: string;
-} {
-  if (form.approve !== 'true' && form.approve !== 'false') {
-    throw new HttpProblem(
-      400,
-      'bad_request',
-      'the form sent no decision: press Approve or Deny (approve=true or approve=false)',
-    );
-  }
-  const reason = typeof form.reason === 'string' ? form.reason.trim() : '';
-  const bound = (field: 'call_id' | 'args_sha256') =>
-    typeof form[field] === 'string' && form[field] !== '' ? { [field]: form[field] as string } : {};
-  return {
-    approve: form.approve === 'true',
-    ...(reason === '' ? {} : { reason }),
-    ...bound('call_id'),
-    ...bound('args_sha256'),
-  };
-}
-
 async function sessionEntries(context: RouteContext, sessionId: string): Promise<LoggedEntry[]> {
   try {
     return (await readLogEntries(context.paths.logs)).filter((entry) => entry.sessionId === sessionId);
