@@ -58,30 +58,20 @@ function plain(response, model, text) {
 
 function streamed(response, model, text) {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const frame = (delta, extra = {}) =>
+  const frame = (delta, extra = {}, finishReason = null) =>
     'data: ' +
     JSON.stringify({
       id: 'chatcmpl-bench',
       object: 'chat.completion.chunk',
       created: 0,
       model,
-      choices: [{ index: 0, delta, finish_reason: null }],
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
       ...extra,
     }) +
     '\n\n';
   let out = frame({ role: 'assistant', content: '' });
   for (let at = 0; at < text.length; at += 40) out += frame({ content: text.slice(at, at + 40) });
-  out +=
-    'data: ' +
-    JSON.stringify({
-      id: 'chatcmpl-bench',
-      object: 'chat.completion.chunk',
-      created: 0,
-      model,
-      choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
-      usage,
-    }) +
-    '\n\n';
+  out += frame({}, { usage }, 'stop');
   response.end(`${out}data: [DONE]\n\n`);
 }
 
