@@ -118,11 +118,17 @@ async function waitForResult(sourceFile: string): Promise<ResultFile & { attachm
   });
 }
 
-function archivedFolder(name: string): string {
+/** The request folder in system/archive/: moved there just after the result is written, so waited for. */
+function archivedFolder(name: string): Promise<string> {
   const archive = path.join(root, 'system', 'archive');
-  for (const day of listDir(archive))
-    if (existsSync(path.join(archive, day, name))) return path.join(archive, day, name);
-  throw new Error(`${name} is not in system/archive/: ${listDir(archive).join(', ')}`);
+  return waitFor(
+    `${name} in system/archive/`,
+    () =>
+      listDir(archive)
+        .map((day) => path.join(archive, day, name))
+        .find((folder) => existsSync(folder)) ?? null,
+    { timeoutMs: 10_000, detail: () => listDir(archive).join(', ') },
+  );
 }
 
 describe('a request folder moved in by one rename', () => {
@@ -170,7 +176,7 @@ describe('a request folder moved in by one rename', () => {
     expect(report).toContain(list[0].sha256);
   });
 
-  it('copies them into the workspace as delivered, mode 0600: read_file and list_files see them, write_file is refused', () => {
+  it('copies them into the workspace as delivered, mode 0600: read_file and list_files see them, write_file is refused', async () => {
     const workspace = treeOf(path.join(root, 'workspace', result.session_id, 'attachments'));
     expect([...workspace.keys()].sort()).toEqual(['contract.pdf', 'notes/contact.txt', 'tables/data.csv']);
     for (const [relative, { bytes, mode }] of workspace) {
@@ -187,7 +193,7 @@ describe('a request folder moved in by one rename', () => {
     expect(write).toContain('attachments/');
     expect(write).toContain('never written');
     // The archived request keeps the attachments as delivered (0600); its request file is there too.
-    const archived = treeOf(archivedFolder('contract-review'));
+    const archived = treeOf(await archivedFolder('contract-review'));
     expect(archived.get('contract.pdf')!.bytes.equals(files['contract.pdf'])).toBe(true);
     expect(archived.get('contract.pdf')!.mode).toBe(0o600);
     expect(archived.get('notes/contact.txt')!.bytes.toString()).toContain(EMAIL);
@@ -404,7 +410,7 @@ describe('POST /v1/requests as multipart/form-data', () => {
     expect(result.status).toBe('success');
     expect(result.source_file).toBe(`http-${requestId}`);
     expect((result as unknown as { attachments: unknown }).attachments).toEqual(expectedList(files));
-    const archived = treeOf(archivedFolder(`http-${requestId}`));
+    const archived = treeOf(await archivedFolder(`http-${requestId}`));
     expect(archived.get('annex/prices.csv')!.bytes.toString()).toBe(files['annex/prices.csv']);
     expect(archived.get('contract.pdf')!.mode).toBe(0o600);
     expect(JSON.parse(archived.get('request.json')!.bytes.toString())).toMatchObject({

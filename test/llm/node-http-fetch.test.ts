@@ -189,9 +189,12 @@ describe('nodeHttpFetch', () => {
 
   it('a refused connection rejects with TypeError fetch failed, ECONNREFUSED as its cause', async () => {
     const address = url;
+    // The server afterEach closes, listening before the old one lets go: it cannot take its port
+    // (once it did, and the fetch waited on a server that never answers).
+    const replacement = createServer().listen(0);
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    server = createServer().listen(0); // for afterEach
+    server = replacement;
     const error = await rejectionOf(nodeHttpFetch(`${address}/`, { method: 'POST', body: '{}' }));
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toBe('fetch failed');
