@@ -28,6 +28,7 @@ import { removeTempFolders } from '../support/temp-dirs.js';
 import { newWebhookSecret, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   addAgentLines,
+  agentOfArrival,
   callsTo,
   controlRecords,
   dropControl,
@@ -189,8 +190,17 @@ describe('cancel through a control file, real daemon and OpenAI wire', () => {
     const before = server.arrivedAt.length;
     dropJson(root, 'busy-1.json', { request: `${REQUEST_TEXT} ${HANG}`, request_id: 'busy-1' });
     dropJson(root, 'busy-2.json', { request: `${REQUEST_TEXT} ${HANG}`, request_id: 'busy-2' });
-    // Both slots in a model call: each objective answered, each goal call open (one behind the other's).
-    await waitUntil('both slots busy at goal_agent', () => server.arrivedAt.length >= before + 4);
+    // Both slots in a model call, and no further call to come. The loopback server answers one call
+    // at a time in arrival order, so the first goal call (it hangs) holds every call behind it:
+    // busy-2's objective call when it arrived after that goal call (under load), else busy-2's goal call.
+    await waitUntil('both sessions in a model call that does not answer', () => {
+      const agents = server.arrivedSystems.slice(before).map((_, index) => agentOfArrival(server, before + index));
+      const count = (agent: string, upTo = agents.length) =>
+        agents.slice(0, upTo).filter((name) => name === agent).length;
+      const firstGoal = agents.indexOf('goal_agent');
+      if (firstGoal < 0) return false;
+      return count('objective_agent', firstGoal) >= 2 ? count('goal_agent') >= 2 : count('objective_agent') >= 2;
+    });
     dropJson(root, 'waiting.json', { request: REQUEST_TEXT, request_id: 'queued-1', session_id: 'sess-queued-1' });
     await waitUntil('the queued request claimed', () =>
       readdirSync(path.join(root, 'system', 'processing')).some((name) => name.endsWith('waiting.json')),
