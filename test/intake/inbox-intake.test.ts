@@ -325,11 +325,17 @@ describe('InboxIntake: scale, races and shutdown', () => {
     await waitUntil(() => order.length === 1000, '1,000 handled', 30_000);
     await intake.idle();
     expect(highest).toBe(4);
-    // Every file once; handlers start in claim order (a file the claimer had to look at twice may
-    // be claimed after younger ones, so the inbox's mtime order is not promised under load).
+    // Every file once; claims are run first in, first out (a file the claimer had to look at twice
+    // may be claimed after younger ones, so the inbox's mtime order is not promised under load).
     expect([...order].sort()).toEqual(Array.from({ length: 1000 }, (_, index) => `flood-${index}.txt`).sort());
+    // The handler is called once the claim's file is read, on the thread pool: claims taken from the
+    // queue together (up to `concurrency`) may reach it in either order, so a claim is overtaken by
+    // a few later ones at most (LIFO or no order at all: by hundreds).
     const claimedAt = claimTimes.map((claimed) => parseClaimName(claimed)?.claimedAt.getTime() ?? Number.NaN);
-    expect(claimedAt.every((time, index) => index === 0 || time >= claimedAt[index - 1])).toBe(true);
+    const overtakenBy = claimedAt.map(
+      (time, index) => claimedAt.slice(0, index).filter((earlier) => earlier > time).length,
+    );
+    expect(Math.max(...overtakenBy)).toBeLessThan(8);
   }, 60_000);
 
   it('finds files by scanning when there is no watcher, oldest first', async () => {
