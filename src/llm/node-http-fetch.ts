@@ -80,7 +80,11 @@ export const nodeHttpFetch = ((input: FetchInput, init?: FetchInit): Promise<Res
 }) as typeof fetch;
 
 /** The outgoing headers: the caller's, plus the defaults fetch would add. */
-function outgoingHeaders(given: FetchInit['headers'], body: string | Uint8Array | undefined): http.OutgoingHttpHeaders {
+function outgoingHeaders(
+  given: FetchInit['headers'],
+  body: Uint8Array | undefined,
+  textBody: boolean,
+): http.OutgoingHttpHeaders {
   const headers: Record<string, string> = {};
   if (given instanceof Headers || Array.isArray(given)) {
     for (const [name, value] of given) headers[name.toLowerCase()] = value;
@@ -93,8 +97,8 @@ function outgoingHeaders(given: FetchInit['headers'], body: string | Uint8Array 
   headers['accept'] ??= '*/*';
   headers['accept-encoding'] ??= 'gzip, deflate, br';
   if (body !== undefined) {
-    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-    if (typeof body === 'string') headers['content-type'] ??= 'text/plain;charset=UTF-8';
+    headers['content-length'] = String(body.byteLength);
+    if (textBody) headers['content-type'] ??= 'text/plain;charset=UTF-8';
   }
   return headers;
 }
@@ -127,7 +131,9 @@ function decoded(incoming: http.IncomingMessage): Readable {
 function send(url: URL, input: FetchInput, init: FetchInit, mayRetry: boolean): Promise<Response> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason);
-  const body = init.body === null || init.body === undefined ? undefined : (init.body as string | Uint8Array);
+  const given = init.body === null || init.body === undefined ? undefined : (init.body as string | Uint8Array);
+  // Encoded once, here: its length is the header, and the socket takes the bytes as they are.
+  const body = typeof given === 'string' ? Buffer.from(given, 'utf8') : given;
   const givenMethod = init.method ?? 'GET';
   const method = NORMALISED_METHODS.has(givenMethod.toUpperCase()) ? givenMethod.toUpperCase() : givenMethod;
   const secure = url.protocol === 'https:';
@@ -140,7 +146,7 @@ function send(url: URL, input: FetchInput, init: FetchInit, mayRetry: boolean): 
       port: url.port,
       path: url.pathname + url.search,
       method,
-      headers: outgoingHeaders(init.headers, body),
+      headers: outgoingHeaders(init.headers, body, typeof given === 'string'),
       agent: secure ? httpsAgent : httpAgent,
     });
     // What an abort does now: before the answer, reject; while the body is read, error it.
