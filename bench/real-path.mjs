@@ -259,14 +259,24 @@ async function main() {
     );
   }
   const ratioOf = (key) => median(rounds.map((row) => row[key].ratio));
+  // What govflow adds, in ms: unlike the ratio, it does not move when the SDK itself gets cheaper
+  // or dearer (a zod release, a Node version) and the floor with it.
+  const addedOf = (key) => median(rounds.map((row) => row[key].govflow.cpuMsPerCall - row[key].floor.cpuMsPerCall));
   const peakRss = Math.max(...rounds.flatMap((row) => PATHS.map(({ key }) => row[key].govflow.peakRssMb)));
   console.log(
     `  median of ${ROUNDS} rounds: ` +
-      PATHS.map(({ key, label }) => `${label} ${round2(ratioOf(key))}× the floor`).join(', ') +
+      PATHS.map(({ key, label }) => `${label} ${round2(ratioOf(key))}× the floor (+${round2(addedOf(key))} ms)`).join(
+        ', ',
+      ) +
       `; highest peak RSS ${Math.round(peakRss)} MB`,
   );
   for (const { key, label } of PATHS)
     figures.push(
+      {
+        name: `${label}: what govflow adds per model call (govflow − floor)`,
+        unit: 'ms',
+        median: round2(addedOf(key)),
+      },
       {
         name: `${label}: govflow CPU per model call`,
         unit: 'ms',
