@@ -408,8 +408,9 @@ export function threadCpuMs(pid) {
       // ended meanwhile
     }
   }
-  // Node 22 names its pool but not V8's workers; Node 20 names neither.
-  const named = threads.some(({ comm }) => comm === 'libuv-worker');
+  // Node 22 names its pool but not V8's workers (so its unnamed threads are V8's, even in a process
+  // that never used the pool); Node 24 names both; Node 20 names neither.
+  const named = threads.some(({ comm }) => comm === 'libuv-worker') || process.versions.node.startsWith('22.');
   for (const { task, comm, ms } of threads) {
     const kind =
       task === String(pid)
