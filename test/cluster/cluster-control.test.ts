@@ -139,9 +139,14 @@ describe.skipIf(!pg)('cluster mode: cancel, retry and fork through the store', (
       from: 2,
       reason: 'again',
     });
-    const forked = (
-      await pg!.query<{ session_id: string }>("select session_id from sessions where request_id = 'short-forked'")
-    )[0]!;
+    // The two controls are claimed one after the other: the fork may be queued after the retry ended.
+    const forked = await waitFor(
+      'the fork queued',
+      async () =>
+        (
+          await pg!.query<{ session_id: string }>("select session_id from sessions where request_id = 'short-forked'")
+        )[0],
+    );
     const forkResult = await ended(forked.session_id, 'success');
     expect(forkResult.lineage).toMatchObject({ action: 'fork', of_session: 'sess-short', from: 4 });
     expect(original.attachments).toEqual([expect.objectContaining({ path: 'notes/a.txt', bytes: 5 })]);
