@@ -13,7 +13,10 @@ export interface SessionView {
   user: string;
   /** Committed messages in sequence order (voided ones left out). */
   messages: Array<{ sequence: number; agent: string; status: string; outputType: string | null; messageId: string }>;
-  /** The status of the session's `finished` record; null while it runs or waits for a person. */
+  /**
+   * How the session ended: its `finished` record's status, or its final result's, which the run
+   * writes just before that record; null while it runs or waits for a person.
+   */
   finishedStatus: string | null;
 }
 
@@ -87,7 +90,14 @@ export class SessionLookup {
       state,
       user: state.session.request.user ?? 'local',
       messages,
-      finishedStatus: state.paused ? null : finishedStatus,
+      finishedStatus: state.paused ? null : (finishedStatus ?? this.finalResultStatus(state)),
     };
+  }
+
+  /** The status of the session's result once it is final (not `pending`, a pause's). */
+  private finalResultStatus(state: SessionState): string | null {
+    const result = this.reads.result(state.session.request_id);
+    if (result?.session_id !== state.session.session_id) return null;
+    return typeof result.status === 'string' && result.status !== 'pending' ? result.status : null;
   }
 }

@@ -5,7 +5,10 @@
  * stream ends with `session_finished {status: "cancelled"}`; a fork's 202 names the new session as
  * the daemon assigned it, and the new session is the original's user's.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { systemPaths } from '../../src/config/system-paths.js';
 import { tokenSha256 } from '../../src/http/http-auth.js';
 import { waitFor } from '../daemon/daemon-helpers.js';
 import { GatedProvider, getJson, httpTestbed, postJson } from '../http/http-test-helpers.js';
@@ -89,12 +92,7 @@ describe('run control over HTTP', () => {
 
     expect((await postJson(`${url}/v1/sessions/${alices}/retry`, {}, TOKENS.audrey)).status).toBe(403);
     expect((await postJson(`${url}/v1/sessions/${alices}/retry`, {}, TOKENS.bob)).status).toBe(404);
-    // The result is in the outbox a moment before the journal's end record (the run's last write):
-    // until then the session still counts as running (409). Ask until it has ended.
-    const badFrom = await waitFor('the fork checked against an ended session', async () => {
-      const answer = await postJson(`${url}/v1/sessions/${alices}/fork`, { from: 9 }, TOKENS.alice);
-      return answer.status === 409 ? null : answer;
-    });
+    const badFrom = await postJson(`${url}/v1/sessions/${alices}/fork`, { from: 9 }, TOKENS.alice);
     expect(badFrom.status).toBe(400);
     expect(badFrom.body.error.message).toMatch(/from 1 to 1/);
     expect((await postJson(`${url}/v1/sessions/${alices}/fork`, { from: 1, colour: 'red' }, TOKENS.alice)).status).toBe(
@@ -132,6 +130,36 @@ describe('run control over HTTP', () => {
     expect(taken.body.error.message).toMatch(/already accepted/);
     const rerun = await postJson(`${url}/v1/sessions/${alices}/rerun`, {}, TOKENS.alice);
     expect(rerun.body.request_id).toBe('alice-2-rerun-1');
+  }, 60_000);
+
+  it("counts a session as ended once its final result is written, before the journal's end record", async () => {
+    const provider = new GatedProvider();
+    const { url, root } = await start(provider, CONFIG);
+    const sessionId = await submit(url, TOKENS.alice, 'alice-3');
+    await resultOf(url, 'alice-3', 'success');
+    // The run writes the result, waits for the outbox folder's fsync, then appends `finished`:
+    // the journal as it stands in between.
+    const journal = path.join(systemPaths(root).sessions, sessionId, 'journal.jsonl');
+    const lines = readFileSync(journal, 'utf8').trimEnd().split('\n');
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: 'finished', status: 'success' });
+    writeFileSync(journal, `${lines.slice(0, -1).join('\n')}\n`);
+
+    const cancel = await postJson(`${url}/v1/sessions/${sessionId}/cancel`, {}, TOKENS.alice);
+    expect(cancel.status).toBe(409);
+    expect(cancel.body.error.message).toMatch(/has already ended \(success\)/);
+    const badFrom = await postJson(`${url}/v1/sessions/${sessionId}/fork`, { from: 99 }, TOKENS.alice);
+    expect(badFrom.status).toBe(400);
+    expect(badFrom.body.error.message).toMatch(/"from" 99/);
+    const stream = await open(`${url}/v1/sessions/${sessionId}/events`, { token: TOKENS.alice });
+    await stream.finished();
+    expect(stream.events.at(-1)).toMatchObject({ event: 'session_finished', data: { status: 'success' } });
+
+    // A pause's result (`pending`) is not an end: the session still counts as running.
+    const result = path.join(systemPaths(root).outbox, 'alice-3.json');
+    writeFileSync(result, JSON.stringify({ ...JSON.parse(readFileSync(result, 'utf8')), status: 'pending' }));
+    const pending = await postJson(`${url}/v1/sessions/${sessionId}/retry`, {}, TOKENS.alice);
+    expect(pending.status).toBe(409);
+    expect(pending.body.error.message).toMatch(/is running/);
   }, 60_000);
 
   it('bulk-cancels what matches: a dry run lists without cancelling; an operator reaches only its own', async () => {
