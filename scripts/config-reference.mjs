@@ -8,9 +8,10 @@
  *   node scripts/config-reference.mjs            # rewrite docs/configuration.md
  *   node scripts/config-reference.mjs --check    # exit 1 when it is out of date
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeOrCheck } from './generated-file.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { CONFIG_SCHEMA } = await import(path.join(ROOT, 'dist/config/config-schema.js'));
@@ -109,22 +110,4 @@ function render() {
   ].join('\n');
 }
 
-const text = render();
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(TARGET, 'utf8');
-  } catch {
-    // missing: out of date
-  }
-  if (current !== text) {
-    console.error(
-      `${path.relative(ROOT, TARGET)} is out of date with the config schema and defaults: run npm run docs`,
-    );
-    process.exit(1);
-  }
-  console.log(`${path.relative(ROOT, TARGET)} is up to date`);
-} else {
-  writeFileSync(TARGET, text);
-  console.log(`wrote ${path.relative(ROOT, TARGET)}`);
-}
+writeOrCheck(ROOT, TARGET, render(), { what: 'the config schema and defaults', rewrite: 'npm run docs' });

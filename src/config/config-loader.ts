@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { compileSchema, errorKeyPath, describeSchemaErrors } from '../message/schema-compiler.js';
+import { builtinValidator, errorKeyPath, describeSchemaErrors } from '../message/schema-compiler.js';
 import { CONFIG_DEFAULTS } from './config-defaults.js';
 import { CONFIG_SCHEMA } from './config-schema.js';
 import { piiProblem, retentionProblem } from './config-problems.js';
@@ -80,7 +80,7 @@ export interface GovflowConfig extends Omit<ConfigSections, 'agents'> {
   guardrails: unknown[];
 }
 
-const validateConfig = compileSchema(CONFIG_SCHEMA as unknown as Record<string, unknown>);
+const validateConfig = builtinValidator('config');
 
 /** True when `zone` is an IANA time zone name this Node.js knows. */
 function isValidTimeZone(zone: string): boolean {

@@ -8,18 +8,17 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'tinyglobby';
 import { CONFIG_FILE_NAME, type AgentDeclaration, type GovflowConfig } from '../config/config-loader.js';
-import { AGENT_DECLARATION_SCHEMA } from '../config/config-schema.js';
 import { parseYamlSource, type YamlSource } from '../config/yaml-source.js';
 import type { SplitMarkdown } from '../config/frontmatter.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import { isPlainObject } from '../message/json-text.js';
-import { compileSchema, describeSchemaErrors, errorKeyPath } from '../message/schema-compiler.js';
+import { builtinValidator, describeSchemaErrors, errorKeyPath } from '../message/schema-compiler.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { resolveAgent } from './agent-resolution.js';
 import { claudeAgentWarning, fromClaudeCodeAgent, govflowAgentName } from './claude-agent-file.js';
 import { hasClaudeCodeKeys, parseClaudeFrontmatter, topLevelKeys } from './claude-frontmatter.js';
 
-const validateDeclaration = compileSchema(AGENT_DECLARATION_SCHEMA as unknown as Record<string, unknown>);
+const validateDeclaration = builtinValidator('agentDeclaration');
 
 /** What reading agent files needs from the loader. */
 export interface AgentFileContext {

@@ -2,8 +2,8 @@
 import type { ValidateFunction } from 'ajv';
 import { DEFAULT_MAX_DEPTH, jsonValueDepth, tooDeepMessage } from './json-depth.js';
 import { checkPlan, type Plan } from './plan.js';
-import { compileSchema, describeSchemaErrors } from './schema-compiler.js';
-import type { SentientMessage } from './sentient-message.js';
+import { builtinValidator, compileSchema, describeSchemaErrors } from './schema-compiler.js';
+import { SENTIENT_MESSAGE_SCHEMA, type SentientMessage } from './sentient-message.js';
 
 /** What the validator reads of an agent (governance's AgentDefinition has it). */
 export type AgentContract = {
@@ -30,7 +30,8 @@ export class MessageValidator {
     /** `message.max_depth`: deeper messages are refused before ajv (recursive) walks them. */
     private readonly maxDepth: number = DEFAULT_MAX_DEPTH,
   ) {
-    this.validateMessage = compileSchema(messageSchema);
+    this.validateMessage =
+      messageSchema === SENTIENT_MESSAGE_SCHEMA ? builtinValidator('sentientMessage') : compileSchema(messageSchema);
   }
 
   validate(message: SentientMessage, agent: AgentContract): ValidationOutcome {

@@ -1,29 +1,39 @@
-/** JSON Schemas (draft-07 or 2020-12) into ajv validators, and ajv errors into sentences to act on. */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+/**
+ * JSON Schemas (draft-07 or 2020-12) into ajv validators, and ajv errors into sentences to act on.
+ * govflow's own schemas are compiled ahead of time (builtin-validators.ts); ajv itself is loaded
+ * only when a root's schema is compiled (an agent's output_schema, a custom message schema).
+ */
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
+import * as builtin from './builtin-validators.js';
 import { pointerSegments } from './json-text.js';
 
-// ajv-formats ships CommonJS whose default export is the function itself.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
+/** The validator of one of govflow's own schemas, as ajv compiles it (scripts/builtin-validators.mjs). */
+export function builtinValidator(name: keyof typeof builtin): ValidateFunction {
+  return builtin[name] as unknown as ValidateFunction;
+}
+
+// ajv and ajv-formats ship CommonJS: loaded on first use, synchronously.
+const load = createRequire(import.meta.url);
+const ajvOptions = { allErrors: true, strict: false };
 
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
+function withFormats<T extends Ajv | Ajv2020>(ajv: T): T {
+  (load('ajv-formats') as (ajv: T) => void)(ajv);
+  return ajv;
+}
+
 function ajvFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
   if (dialect.includes('2020-12') || dialect.includes('2019-09')) {
-    if (!draft2020) {
-      draft2020 = new Ajv2020({ allErrors: true, strict: false });
-      addFormats(draft2020);
-    }
+    draft2020 ??= withFormats(new (load('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(ajvOptions));
     return draft2020;
   }
-  if (!draft07) {
-    draft07 = new Ajv({ allErrors: true, strict: false });
-    addFormats(draft07);
-  }
+  draft07 ??= withFormats(new (load('ajv') as typeof import('ajv')).Ajv(ajvOptions));
   return draft07;
 }
 

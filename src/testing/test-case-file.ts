@@ -7,7 +7,7 @@ import path from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, type Node } from 'yaml';
 import { ConfigError } from '../errors.js';
 import { pointerSegments } from '../message/json-text.js';
-import { compileSchema, describeSchemaErrors, errorKeyPath } from '../message/schema-compiler.js';
+import { builtinValidator, describeSchemaErrors, errorKeyPath } from '../message/schema-compiler.js';
 
 /** One audit entry as expected, in order (every key optional). */
 export interface AuditEntryExpectation {
@@ -55,7 +55,7 @@ export interface TestCase {
 
 const stringList = { type: 'array', items: { type: 'string' } };
 
-const CASE_SCHEMA = {
+export const CASE_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['name', 'request', 'expect'],
@@ -118,7 +118,7 @@ const CASE_SCHEMA = {
   },
 } as const;
 
-const validateCase = compileSchema(CASE_SCHEMA as unknown as Record<string, unknown>);
+const validateCase = builtinValidator('testCase');
 
 /** Parses one tests/*.yaml file. Throws ConfigError with the file and line of the first problem. */
 export function parseTestCaseFile(text: string, file: string, testsDir: string): TestCase[] {
