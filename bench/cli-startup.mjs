@@ -1,35 +1,75 @@
 /**
- * How fast a spawned CLI starts: wall time of `node bin/govflow.js --help` and of
- * `govflow status` on an empty root, median and minimum of N runs (the machine is shared, so the
- * minimum is the figure least disturbed by other load). Usage: node bench/cli-startup.mjs [runs]
+ * What a spawned CLI costs to start: wall time and CPU (the kernel's accounting of the finished
+ * child, user + system) of `govflow --help`, and of `status`, `validate` and `verify` on a root
+ * made by `govflow init`; median and minimum of N runs (the machine is shared, so the minimum is
+ * the figure least disturbed by other load). Usage: node bench/cli-startup.mjs [runs]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { machineInfo, reportResult, round, summarize } from './bench-support.mjs';
 
 const runs = Number(process.argv[2] ?? 15);
 const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'govflow.js');
-const root = mkdtempSync(path.join(tmpdir(), 'govflow-cli-startup-'));
+const parent = mkdtempSync(path.join(tmpdir(), 'govflow-cli-startup-'));
+const root = path.join(parent, 'app');
 
+/** Runs the command in a child that reports its own CPU at exit, so only that command is counted. */
 function measure(args) {
-  const times = [];
+  const walls = [];
+  const cpus = [];
   for (let run = 0; run < runs; run += 1) {
     const started = process.hrtime.bigint();
-    const child = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'data:text/javascript,process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write(`\\ncpu_us ${u.userCPUTime+u.systemCPUTime}\\n`)})',
+        bin,
+        ...args,
+      ],
+      { encoding: 'utf8' },
+    );
+    walls.push(Number(process.hrtime.bigint() - started) / 1e6);
     if (child.status !== 0) throw new Error(`govflow ${args.join(' ')} exited ${child.status}: ${child.stderr}`);
+    cpus.push(Number(/cpu_us (\d+)/.exec(child.stderr)[1]) / 1000);
   }
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], min: times[0] };
+  return { wall: summarize(walls), cpu: summarize(cpus) };
 }
 
 try {
-  for (const args of [['--help'], ['status', '--root', root]]) {
-    const { median, min } = measure(args);
-    console.log(`govflow ${args[0]}: median ${median.toFixed(0)} ms, min ${min.toFixed(0)} ms over ${runs} runs`);
+  const init = spawnSync(process.execPath, [bin, 'init', root], { encoding: 'utf8' });
+  if (init.status !== 0) throw new Error(`govflow init failed: ${init.stderr}`);
+  const figures = [];
+  for (const args of [
+    ['--help'],
+    ['status', '--root', root],
+    ['validate', '--root', root],
+    ['verify', '--root', root],
+  ]) {
+    const { wall, cpu } = measure(args);
+    console.log(
+      `govflow ${args[0]}: wall median ${wall.median.toFixed(0)} ms (min ${wall.min.toFixed(0)}), ` +
+        `CPU median ${cpu.median.toFixed(0)} ms (min ${cpu.min.toFixed(0)}) over ${runs} runs`,
+    );
+    for (const [kind, stats] of [
+      ['CPU', cpu],
+      ['wall', wall],
+    ]) {
+      const { median, min, max } = stats;
+      figures.push({
+        name: `${args[0]} ${kind}`,
+        unit: 'ms',
+        median: round(median, 1),
+        min: round(min, 1),
+        max: round(max, 1),
+        runs,
+      });
+    }
   }
+  reportResult({ bench: 'cli-startup', machine: machineInfo(), figures, targets: [] });
 } finally {
-  rmSync(root, { recursive: true, force: true });
+  rmSync(parent, { recursive: true, force: true });
 }

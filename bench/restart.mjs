@@ -143,4 +143,4 @@ if (rows.length === 2)
   console.log(
     `rate after the restart at ${rows[1].entries} entries / at ${rows[0].entries}: ${round(rows[1].after_per_s / rows[0].after_per_s, 2)} (target within 10 %)`,
   );
-reportResult({ name: 'restart', machine: machineInfo(), stop: STOP, requests: REQUESTS, rows });
+reportResult({ bench: 'restart', machine: machineInfo(), stop: STOP, requests: REQUESTS, rows, targets: [] });

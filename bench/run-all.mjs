@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH_DIR, '..');
 const SCRIPTS = [
+  'cli-startup',
   'prompt-cacheability',
   'overhead-per-step',
   'cluster',
