@@ -329,6 +329,12 @@ export function describeFigure(stats, unit, digits = 3) {
   );
 }
 
+/** Whether the ext4 on `device` (/dev/vda) has a journal: jbd2 lists each journaled device as `<name>-<inode>`. */
+function ext4HasJournal(device) {
+  const name = path.basename(device);
+  return readdirSync('/proc/fs/jbd2').some((entry) => entry.startsWith(`${name}-`));
+}
+
 /** nproc, CPU model, Node version and the filesystem of the temp folder. */
 export function machineInfo() {
   let cpuModel = 'unknown';
@@ -339,10 +345,18 @@ export function machineInfo() {
   }
   let tempFilesystem = 'unknown';
   try {
-    tempFilesystem =
-      execFileSync('findmnt', ['-n', '-o', 'FSTYPE,OPTIONS', '--target', os.tmpdir()], { encoding: 'utf8' })
-        .trim()
-        .replace(/\s+/, ' (') + ')';
+    const [source, type, options] = execFileSync(
+      'findmnt',
+      ['-n', '-o', 'SOURCE,FSTYPE,OPTIONS', '--target', os.tmpdir()],
+      {
+        encoding: 'utf8',
+      },
+    )
+      .trim()
+      .split(/\s+/);
+    // An ext4 without a journal pays a scan for recently deleted inodes at every file creation (RESULTS.md).
+    const journal = type === 'ext4' ? (ext4HasJournal(source) ? ', journaled' : ', NO journal') : '';
+    tempFilesystem = `${type} (${options})${journal}`;
   } catch {
     /* not Linux: left unknown */
   }

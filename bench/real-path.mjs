@@ -57,6 +57,7 @@ async function main() {
     stageRequest,
     threadCpuMs,
     threadCpuPerCall,
+    machineInfo,
   } = await import('./bench-support.mjs');
   const REQUESTS = envInteger('BENCH_REAL_REQUESTS', 160);
   const WIDE_REQUESTS = envInteger('BENCH_REAL_WIDE_REQUESTS', 500);
@@ -193,7 +194,8 @@ async function main() {
 
   console.log(
     `real path on Node ${process.version}: govflow start, kind openai-compatible, loopback OpenAI-wire server in its own process; ` +
-      `${CALLS_PER_REQUEST} model calls per request; floor: the AI SDK alone sending govflow's captured requests`,
+      `${CALLS_PER_REQUEST} model calls per request; floor: the AI SDK alone sending govflow's captured requests; ` +
+      `roots in ${os.tmpdir()} on ${machineInfo().tempFilesystem}`,
   );
   const figures = [];
   const targets = [];
