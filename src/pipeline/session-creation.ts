@@ -56,7 +56,7 @@ export async function createSession(
     }
   }
   // PII leaves the request before anything is written (README "Privacy and guardrails"); originals go to the vault.
-  const privacy = SessionPrivacy.forNewSession(config, sessionId);
+  const privacy = SessionPrivacy.forNewSession(config, sessionId, fork?.original.session.session_id ?? null);
   const info: RequestInfo = {
     text: privacy.redactUserText(request.text),
     user: request.user ?? null,

@@ -11,7 +11,7 @@ import type { LlmToolCall } from '../llm/provider.js';
 import { PII_KINDS } from '../config/config-schema.js';
 import { builtInDetector, findPii, type PiiDetector } from './pii-detectors.js';
 import { addCounts, PiiRedactor, piiDetectors, piiEnabled, type PiiCounts } from './pii-redactor.js';
-import { readVault, writeVault } from './pii-vault.js';
+import { readVault, writeVault, type VaultEntry } from './pii-vault.js';
 import type { GuardrailRule, GuardrailStage } from './guardrail-rules.js';
 import {
   evaluateGuardrails,
@@ -58,14 +58,20 @@ export class SessionPrivacy {
   private readonly rawByStep = new WeakMap<object, string>();
   /** Facts from the request or a reply, for the next step that reads user input. */
   private pending: StepFacts = { counts: {}, triggers: [] };
+  /** True while the vault holds fewer entries than the redactor: a fork's, until its first write. */
+  private vaultBehind = false;
   private constructor(
     private readonly config: GovflowConfig,
     private readonly folder: string,
     /** False until the session's folder exists (a new session redacts its request first). */
     private persisting: boolean,
+    /** A fork's original's vault entries: its reused messages keep their placeholders. */
+    inherited: readonly VaultEntry[] = [],
   ) {
     const { detectors, everyKind } = compiledDetectors(config);
-    this.redactor = new PiiRedactor(detectors, readVault(folder));
+    const own = readVault(folder);
+    this.vaultBehind = own.length === 0 && inherited.length > 0;
+    this.redactor = new PiiRedactor(detectors, this.vaultBehind ? inherited : own);
     this.scanner = {
       detect: (text) => findPii(text, everyKind),
       placeholderFor: (kind, value) => this.redactor.placeholderFor(kind, value),
@@ -77,9 +83,14 @@ export class SessionPrivacy {
     return new SessionPrivacy(config, path.join(config.paths.sessions, sessionId), true);
   }
 
-  /** For a new session: nothing is written until `folderCreated()` (the journal makes the folder first). */
-  static forNewSession(config: GovflowConfig, sessionId: string): SessionPrivacy {
-    return new SessionPrivacy(config, path.join(config.paths.sessions, sessionId), false);
+  /**
+   * For a new session: nothing is written until `folderCreated()` (the journal makes the folder
+   * first). A fork, retry or re-run starts from its original's vault, so that a value keeps its
+   * placeholder across the messages it reuses and the ones it makes (and its result restores them).
+   */
+  static forNewSession(config: GovflowConfig, sessionId: string, forkOf: string | null = null): SessionPrivacy {
+    const inherited = forkOf === null ? [] : readVault(path.join(config.paths.sessions, forkOf));
+    return new SessionPrivacy(config, path.join(config.paths.sessions, sessionId), false, inherited);
   }
 
   /** The session's folder exists now: write the vault of what was redacted so far. */
@@ -235,9 +246,12 @@ export class SessionPrivacy {
     return facts;
   }
 
-  /** Writes the vault when placeholders were issued since the last write. */
+  /** Writes the vault when placeholders were issued since the last write (or a fork's inherited ones are not in it yet). */
   private persist(): void {
-    if (this.persisting && this.redactor.takeNewEntries())
-      writeVault(this.folder, this.redactor.entries(), this.config.daemon.fsync);
+    if (!this.persisting) return;
+    const issued = this.redactor.takeNewEntries();
+    if (!issued && !this.vaultBehind) return;
+    writeVault(this.folder, this.redactor.entries(), this.config.daemon.fsync);
+    this.vaultBehind = false;
   }
 }
