@@ -55,8 +55,10 @@ export async function createSession(
       forkRefusal = error.message;
     }
   }
-  // PII leaves the request before anything is written (README "Privacy and guardrails"); originals go to the vault.
-  const privacy = SessionPrivacy.forNewSession(config, sessionId, fork?.original.session.session_id ?? null);
+  // PII leaves the request before anything is written (README "Privacy and guardrails"); originals go to the vault,
+  // which a fork copies from its original and a delegated child from its parent (their placeholders stay theirs).
+  const inheritsFrom = fork?.original.session.session_id ?? request.delegation?.parent_session_id ?? null;
+  const privacy = SessionPrivacy.forNewSession(config, sessionId, inheritsFrom);
   const info: RequestInfo = {
     text: privacy.redactUserText(request.text),
     user: request.user ?? null,

@@ -65,7 +65,7 @@ export class SessionPrivacy {
     private readonly folder: string,
     /** False until the session's folder exists (a new session redacts its request first). */
     private persisting: boolean,
-    /** A fork's original's vault entries: its reused messages keep their placeholders. */
+    /** The vault entries of a fork's original or a child's parent. */
     inherited: readonly VaultEntry[] = [],
   ) {
     const { detectors, everyKind } = compiledDetectors(config);
@@ -85,11 +85,12 @@ export class SessionPrivacy {
 
   /**
    * For a new session: nothing is written until `folderCreated()` (the journal makes the folder
-   * first). A fork, retry or re-run starts from its original's vault, so that a value keeps its
-   * placeholder across the messages it reuses and the ones it makes (and its result restores them).
+   * first). A fork, retry or re-run starts from its original's vault and a delegated child from its
+   * parent's (`inheritsFrom`), so that a value keeps its placeholder across the messages one reuses
+   * or the input the other is given and what the new session adds (and a result restores them).
    */
-  static forNewSession(config: GovflowConfig, sessionId: string, forkOf: string | null = null): SessionPrivacy {
-    const inherited = forkOf === null ? [] : readVault(path.join(config.paths.sessions, forkOf));
+  static forNewSession(config: GovflowConfig, sessionId: string, inheritsFrom: string | null = null): SessionPrivacy {
+    const inherited = inheritsFrom === null ? [] : readVault(path.join(config.paths.sessions, inheritsFrom));
     return new SessionPrivacy(config, path.join(config.paths.sessions, sessionId), false, inherited);
   }
 

@@ -68,12 +68,16 @@ const delegate = (id: string, objective: string, input?: unknown): ScriptedRespo
   ],
 });
 
-async function run(root: string, responses: Record<string, Array<string | ScriptedResponse>>) {
+async function run(
+  root: string,
+  responses: Record<string, Array<string | ScriptedResponse>>,
+  text = 'Research the topic.',
+) {
   const provider = scripted(responses);
   const runtime = await openRuntime(root, { provider, env: {} });
   try {
     const outcome = await runtime.runner.startSession(
-      { requestId: 'req-1', text: 'Research the topic.', user: 'alice', sourceFile: 'request.txt', claimedPath: null },
+      { requestId: 'req-1', text, user: 'alice', sourceFile: 'request.txt', claimedPath: null },
       new AbortController().signal,
     );
     return { outcome, provider };
@@ -162,6 +166,30 @@ describe('delegation', () => {
     expect(parentEntry).toContain('[TOOL_CALLS]: [{"id":"d1","name":"delegate","is_error":false');
     const verified = await verifyRoot(root);
     expect(verified.ok).toBe(true);
+  });
+
+  it("gives the child a copy of its parent's vault: a value keeps its placeholder, a new one gets the next", async () => {
+    const root = delegationRoot('pii: { redact: [email] }\n');
+    const { outcome } = await run(
+      root,
+      {
+        lead_agent: [delegate('d1', 'Write to [EMAIL_1]', { cc: 'bob.stone@example.net' }), answer('lead done')],
+        research_agent: [answer('written')],
+      },
+      'Write to jane.doe@example.com about the budget.',
+    );
+    expect(outcome.status).toBe('success');
+    const childId = childSessionId(outcome.sessionId, 'd1');
+    const childSession = journalOf(root, childId)[0] as SessionRecord;
+    expect(childSession.request.text).toContain('Write to [EMAIL_1]');
+    expect(childSession.request.text).toContain('"cc": "[EMAIL_2]"');
+    const vault = JSON.parse(readFileSync(path.join(root, 'system', 'sessions', childId, 'pii-vault.json'), 'utf8'));
+    expect(
+      vault.entries.map((entry: { placeholder: string; value: string }) => [entry.placeholder, entry.value]),
+    ).toEqual([
+      ['EMAIL_1', 'jane.doe@example.com'],
+      ['EMAIL_2', 'bob.stone@example.net'],
+    ]);
   });
 
   it("gives the child its own workspace: it cannot read the parent's files", async () => {
