@@ -7,6 +7,7 @@
  */
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { LlmToolOffer } from '../llm/provider.js';
+import { SessionPrivacy } from '../privacy/session-privacy.js';
 import { sha256Hex } from '../sha256-hex.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
 import type { DelegationOutcome, JournaledToolCall } from '../store/tool-journal-records.js';
@@ -168,9 +169,11 @@ export class Delegations {
         output: result.output,
         message: result.message,
       };
-      const text = JSON.stringify(limit ? { ...document, stopped_by: limit.name } : document);
+      // In the child's placeholders (or its originals, with pii.restore_in_result): back to the originals with
+      // the child's vault, then redacted by the parent's, so that each value takes the parent's placeholder.
+      const plain = active.privacy ? SessionPrivacy.forSession(this.deps.config, childId).restore(document) : document;
+      const text = JSON.stringify(limit ? { ...plain, stopped_by: limit.name } : plain);
       return {
-        // The child's result may carry originals (pii.restore_in_result): redacted again on its way into the parent's model.
         output: active.privacy ? active.privacy.redactUserText(text) : text,
         isError: result.status === 'failed',
         delegation: { ...base, child_session: childId, status: result.status, ms, ...(limit ? { limit } : {}) },

@@ -192,6 +192,32 @@ describe('delegation', () => {
     ]);
   });
 
+  it("hands the child's result to the parent in the parent's placeholders", async () => {
+    const root = delegationRoot('pii: { redact: [email] }\n');
+    const { outcome } = await run(
+      root,
+      {
+        lead_agent: [delegate('d1', 'Write to [EMAIL_1]'), answer('done; erin@example.com next')],
+        research_agent: [answer('wrote, cc dave@example.org')],
+      },
+      'Write to jane.doe@example.com about the budget.',
+    );
+    expect(outcome.status).toBe('success');
+    const folder = path.join(root, 'system', 'sessions', outcome.sessionId);
+    const vault = JSON.parse(readFileSync(path.join(folder, 'pii-vault.json'), 'utf8'));
+    // dave reached the parent as itself and took its next placeholder; erin came after him.
+    expect(
+      vault.entries.map((entry: { placeholder: string; value: string }) => [entry.placeholder, entry.value]),
+    ).toEqual([
+      ['EMAIL_1', 'jane.doe@example.com'],
+      ['EMAIL_2', 'dave@example.org'],
+      ['EMAIL_3', 'erin@example.com'],
+    ]);
+    const [result] = toolResults(root, outcome.sessionId);
+    expect(JSON.parse(result.output).output).toEqual({ report: 'wrote, cc [EMAIL_2]' });
+    expect(readFileSync(path.join(folder, 'journal.jsonl'), 'utf8')).not.toContain('dave@example.org');
+  });
+
   it("gives the child its own workspace: it cannot read the parent's files", async () => {
     const root = delegationRoot();
     const { outcome } = await run(root, {
