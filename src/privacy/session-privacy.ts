@@ -58,7 +58,7 @@ export class SessionPrivacy {
   private readonly rawByStep = new WeakMap<object, string>();
   /** Facts from the request or a reply, for the next step that reads user input. */
   private pending: StepFacts = { counts: {}, triggers: [] };
-  /** True while the vault holds fewer entries than the redactor: a fork's, until its first write. */
+  /** True while the vault holds fewer entries than the redactor: a fork's or a child's, until its first write. */
   private vaultBehind = false;
   private constructor(
     private readonly config: GovflowConfig,
@@ -247,7 +247,7 @@ export class SessionPrivacy {
     return facts;
   }
 
-  /** Writes the vault when placeholders were issued since the last write (or a fork's inherited ones are not in it yet). */
+  /** Writes the vault when placeholders were issued since the last write (or inherited ones are not in it yet). */
   private persist(): void {
     if (!this.persisting) return;
     const issued = this.redactor.takeNewEntries();
