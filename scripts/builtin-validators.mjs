@@ -12,6 +12,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
 import { writeOrCheck } from './generated-file.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,7 +33,8 @@ const SCHEMAS = {
   sentientMessage: SENTIENT_MESSAGE_SCHEMA,
 };
 
-function render() {
+/** ajv's code, laid out by the project's pinned prettier (ajv writes each validator on one line). */
+async function render() {
   const ajv = new Ajv({ allErrors: true, strict: false, code: { source: true, esm: true } });
   addFormats(ajv);
   const refs = {};
@@ -40,15 +42,18 @@ function render() {
     refs[name] = schema.$id ?? name;
     ajv.addSchema(schema, schema.$id ? undefined : name);
   }
-  return [
+  const code = [
     '// @ts-nocheck',
     '// Written by scripts/builtin-validators.mjs (npm run validators) from the built-in JSON Schemas: do not edit.',
     // ajv's ESM output still loads its runtime helpers and ajv-formats' formats with require().
     "import { createRequire } from 'node:module';",
     'const require = createRequire(import.meta.url);',
-    standaloneCode(ajv, refs),
+    // A module is strict already: ajv's leading directive would stand after the imports as a bare string.
+    standaloneCode(ajv, refs).replace(/^"use strict";/, ''),
     '',
   ].join('\n');
+  const options = await prettier.resolveConfig(TARGET);
+  return prettier.format(code, { ...options, filepath: TARGET });
 }
 
-writeOrCheck(ROOT, TARGET, render(), { what: 'the built-in schemas', rewrite: 'npm run validators' });
+writeOrCheck(ROOT, TARGET, await render(), { what: 'the built-in schemas', rewrite: 'npm run validators' });
