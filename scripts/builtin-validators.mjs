@@ -1,9 +1,9 @@
 /**
  * Writes src/message/builtin-validators.ts: the validators of govflow's own JSON Schemas (the
  * config file, agent declarations, test cases, the Sentient message), compiled ahead of time by
- * ajv's standalone code generator with the options src/message/schema-compiler.ts uses. Every
- * command then validates its config without loading ajv, which costs about 150 ms of CPU at each
- * start when it compiles the config schema there. A test fails when the committed file differs
+ * ajv's standalone code generator with the options src/message/schema-compiler.ts uses
+ * (AJV_OPTIONS). Every command then validates its config without loading ajv, which costs about
+ * 150 ms of CPU at each start when it compiles the config schema there. A test fails when the committed file differs
  * from what this writes (`npm run validators` rewrites it after `npm run build`).
  *
  *   node scripts/builtin-validators.mjs            # rewrite src/message/builtin-validators.ts
@@ -23,6 +23,7 @@ const addFormats = require('ajv-formats');
 const { CONFIG_SCHEMA, AGENT_DECLARATION_SCHEMA } = await import(path.join(ROOT, 'dist/config/config-schema.js'));
 const { CASE_SCHEMA } = await import(path.join(ROOT, 'dist/testing/test-case-file.js'));
 const { SENTIENT_MESSAGE_SCHEMA } = await import(path.join(ROOT, 'dist/message/sentient-message.js'));
+const { AJV_OPTIONS } = await import(path.join(ROOT, 'dist/message/schema-compiler.js'));
 const TARGET = path.join(ROOT, 'src', 'message', 'builtin-validators.ts');
 
 /** Export name → schema; the names are what schema-compiler.ts's `builtinValidator` takes. */
@@ -35,7 +36,7 @@ const SCHEMAS = {
 
 /** ajv's code, laid out by the project's pinned prettier (ajv writes each validator on one line). */
 async function render() {
-  const ajv = new Ajv({ allErrors: true, strict: false, code: { source: true, esm: true } });
+  const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true } });
   addFormats(ajv);
   const refs = {};
   for (const [name, schema] of Object.entries(SCHEMAS)) {

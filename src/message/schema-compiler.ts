@@ -17,7 +17,8 @@ export function builtinValidator(name: keyof typeof builtin): ValidateFunction {
 
 // ajv and ajv-formats ship CommonJS: loaded on first use, synchronously.
 const load = createRequire(import.meta.url);
-const ajvOptions = { allErrors: true, strict: false };
+/** Every problem, not the first; unknown keywords allowed. scripts/builtin-validators.mjs compiles with these too. */
+export const AJV_OPTIONS = Object.freeze({ allErrors: true, strict: false });
 
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
@@ -30,10 +31,10 @@ function withFormats<T extends Ajv | Ajv2020>(ajv: T): T {
 function ajvFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
   if (dialect.includes('2020-12') || dialect.includes('2019-09')) {
-    draft2020 ??= withFormats(new (load('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(ajvOptions));
+    draft2020 ??= withFormats(new (load('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(AJV_OPTIONS));
     return draft2020;
   }
-  draft07 ??= withFormats(new (load('ajv') as typeof import('ajv')).Ajv(ajvOptions));
+  draft07 ??= withFormats(new (load('ajv') as typeof import('ajv')).Ajv(AJV_OPTIONS));
   return draft07;
 }
 

@@ -141,6 +141,12 @@ export class PiiRedactor {
     return [...this.byPlaceholder.values()];
   }
 
+  /** Entries issued by another session (a fork's original, a child's parent): kept, and new for the next vault write. */
+  adopt(entries: readonly VaultEntry[]): void {
+    for (const entry of entries) this.remember(entry);
+    this.fresh.push(...entries);
+  }
+
   /** True once, for each batch of entries issued since the last call. */
   takeNewEntries(): boolean {
     const any = this.fresh.length > 0;

@@ -58,8 +58,6 @@ export class SessionPrivacy {
   private readonly rawByStep = new WeakMap<object, string>();
   /** Facts from the request or a reply, for the next step that reads user input. */
   private pending: StepFacts = { counts: {}, triggers: [] };
-  /** True while the vault holds fewer entries than the redactor: a fork's or a child's, until its first write. */
-  private vaultBehind = false;
   private constructor(
     private readonly config: GovflowConfig,
     private readonly folder: string,
@@ -70,8 +68,9 @@ export class SessionPrivacy {
   ) {
     const { detectors, everyKind } = compiledDetectors(config);
     const own = readVault(folder);
-    this.vaultBehind = own.length === 0 && inherited.length > 0;
-    this.redactor = new PiiRedactor(detectors, this.vaultBehind ? inherited : own);
+    this.redactor = new PiiRedactor(detectors, own);
+    // A new session's vault is empty: the inherited entries go into it with its first write.
+    if (own.length === 0) this.redactor.adopt(inherited);
     this.scanner = {
       detect: (text) => findPii(text, everyKind),
       placeholderFor: (kind, value) => this.redactor.placeholderFor(kind, value),
@@ -247,12 +246,9 @@ export class SessionPrivacy {
     return facts;
   }
 
-  /** Writes the vault when placeholders were issued since the last write (or inherited ones are not in it yet). */
+  /** Writes the vault when placeholders were issued (or adopted) since the last write. */
   private persist(): void {
-    if (!this.persisting) return;
-    const issued = this.redactor.takeNewEntries();
-    if (!issued && !this.vaultBehind) return;
-    writeVault(this.folder, this.redactor.entries(), this.config.daemon.fsync);
-    this.vaultBehind = false;
+    if (this.persisting && this.redactor.takeNewEntries())
+      writeVault(this.folder, this.redactor.entries(), this.config.daemon.fsync);
   }
 }
