@@ -1,7 +1,10 @@
 /**
  * End to end through a real daemon process: a request full of PII dropped into the inbox, every
  * file under system/ read back afterwards. Only the vault (and, with restore_in_result, the
- * outbox JSON result) may hold an original value.
+ * outbox JSON result) may hold an original value. A fork starts from its original's vault (SPEC
+ * §12, §18): a value keeps its placeholder across the messages the fork reuses and the ones it
+ * makes, a new value gets the next number, and the fork's result restores each to what it stood
+ * for in the original.
  */
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +18,7 @@ import {
   makeRoot,
   readAuditEntries,
   readResult,
+  readResults,
   startDaemon,
   waitFor,
   writeScript,
@@ -241,5 +245,73 @@ describe('PII in attachments (SPEC §22)', () => {
     // The request once, the inline letter and CSV, and the CSV again through read_file.
     expect(first.piiRedacted.email).toBeGreaterThanOrEqual(3);
     expect(first.piiRedacted).toMatchObject({ iban: 1, phone: 1 });
+  }, 60_000);
+});
+
+const JANE = 'jane.doe@example.com';
+const BOB = 'bob.stone@example.net';
+
+const FORK_CONFIG = `timezone: UTC
+provider:
+  kind: scripted
+  script: script.json
+pii:
+  redact: [email]
+  restore_in_result: true
+`;
+
+describe('a fork and its original vault', () => {
+  it('keeps the original placeholders, numbers new values after them, and restores them in its result', async () => {
+    const root = makeRoot(FORK_CONFIG);
+    writeScript(
+      root,
+      exampleScript({
+        loop: true,
+        responses: {
+          final_output_agent: [
+            {
+              json: answer({ content: { answer: 'Wrote to [EMAIL_1].' }, contentType: 'final_report', next: null }),
+            },
+          ],
+        },
+      }),
+    );
+    const daemon = await startDaemon(root);
+    dropJson(root, 'original.json', { request: `Write to ${JANE} about the budget.`, request_id: 'original' });
+    const original = await waitFor('the original result', () => readResult(root, 'original'), { timeoutMs: 30_000 });
+    expect(original).toMatchObject({ status: 'success', output: { answer: `Wrote to ${JANE}.` } });
+
+    // From its last message, with a request that names another address.
+    dropJson(root, 'fork.json', {
+      control: 'fork',
+      session_id: original.session_id,
+      from: original.messages,
+      request: `Write to ${BOB} about the budget.`,
+      request_id: 'forked',
+    });
+    const forked = await waitFor(
+      'the fork result',
+      () => readResults(root).find((found) => found.request_id === 'forked'),
+      {
+        timeoutMs: 30_000,
+        detail: () => daemon.stderrTail(),
+      },
+    );
+    await daemon.stop();
+
+    expect(forked.status).toBe('success');
+    // [EMAIL_1] is still Jane in the fork (its reused messages say so): the result names her, not Bob.
+    expect(forked.output).toEqual({ answer: `Wrote to ${JANE}.` });
+    const folder = path.join(root, 'system', 'sessions', forked.session_id);
+    const vault = JSON.parse(readFileSync(path.join(folder, 'pii-vault.json'), 'utf8'));
+    expect(vault.entries).toEqual([
+      { placeholder: 'EMAIL_1', kind: 'email', value: JANE },
+      { placeholder: 'EMAIL_2', kind: 'email', value: BOB },
+    ]);
+    expect(statSync(path.join(folder, 'pii-vault.json')).mode & 0o777).toBe(0o600);
+    const journal = readFileSync(path.join(folder, 'journal.jsonl'), 'utf8');
+    expect(JSON.parse(journal.split('\n')[0]!).request.text).toBe('Write to [EMAIL_2] about the budget.');
+    expect(journal).not.toContain(JANE);
+    expect(journal).not.toContain(BOB);
   }, 60_000);
 });
