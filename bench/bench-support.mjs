@@ -239,6 +239,7 @@ export async function startFakeModel(answers, latencyMs, { capture = false } = {
   const get = async (pathname) => (await fetch(`${url}${pathname}`)).json();
   return {
     url,
+    pid: child.pid,
     baseUrl: `${url}/v1`,
     providerYaml: `provider:\n  kind: openai-compatible\n  model: bench-model\n  base_url: ${url}/v1\n`,
     stats: () => get('/stats'),

@@ -383,13 +383,18 @@ try {
       runs: 1,
       note: `${LATENCY_REQUESTS} sessions, ideal ${round(idealMs / 1000, 2)} s`,
     });
-    targets.push({
-      name: `${model}: 3 daemons × 16, 100 ms model: wall / ideal`,
-      target: '≤ 1.15×',
-      value: round(ratio, 3),
-      unit: '×',
-      pass: ratio <= 1.15,
-    });
+    targets.push(
+      ...[
+        ['#17', 1.15],
+        ['#41', 1.5],
+      ].map(([issue, limit]) => ({
+        name: `${model}: 3 daemons × 16, 100 ms model: wall / ideal (${issue})`,
+        target: `≤ ${limit}×`,
+        value: round(ratio, 3),
+        unit: '×',
+        pass: ratio <= limit,
+      })),
+    );
     describeCpu(`${model}: cluster 3 × 16`, latency);
   }
   // Reference: three independent files-mode daemons (no shared store), the same load.

@@ -117,4 +117,7 @@ const server = createServer((request, response) => {
   });
 });
 server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => console.log(`listening ${server.address().port}`));
+// A backlog for 1,000 connections opened at once (real-path's 1,000 in flight), as model servers
+// keep (uvicorn's default is 2048): with Node's 511 the kernel drops the rest's SYNs, which come
+// back 1 or 3 s later.
+server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => console.log(`listening ${server.address().port}`));

@@ -110,7 +110,9 @@ async function replay(bodiesFile, baseURL, concurrencyText, warmText) {
   const { threadCpuMs, threadCpuPerCall } = await import('./bench-support.mjs');
   const threadsBefore = threadCpuMs(process.pid);
   const before = process.cpuUsage();
+  const started = performance.now();
   await run(calls);
+  const wallMs = performance.now() - started;
   const used = process.cpuUsage(before);
   const threads = threadCpuPerCall(threadsBefore, threadCpuMs(process.pid), calls.length);
   console.log(
@@ -118,6 +120,7 @@ async function replay(bodiesFile, baseURL, concurrencyText, warmText) {
       cpuMsPerCall: (used.user + used.system) / 1000 / calls.length,
       systemMsPerCall: used.system / 1000 / calls.length,
       threads,
+      wallMs,
       warm: warm.length,
     }),
   );
@@ -134,7 +137,7 @@ function firstDifference(left, right) {
  * Replays `bodies` (what govflow sent, as captured) through the SDK alone in a child process on
  * this Node, against `fake` (started with capture on), `concurrency` at a time after `warmCalls`
  * unmeasured ones (its CPU profile written into `profileDir` when given). Returns the SDK's
- * CPU per call; throws unless the SDK sent byte-identical bodies (compared as multisets).
+ * CPU per call and the replay's wall time; throws unless the SDK sent byte-identical bodies (compared as multisets).
  */
 export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, profileDir) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-floor-'));
@@ -175,6 +178,7 @@ export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, prof
       cpuMsPerCall: result.cpuMsPerCall,
       systemMsPerCall: result.systemMsPerCall,
       threads: result.threads,
+      wallMs: result.wallMs,
       identical: expected.length,
     };
   } finally {
