@@ -1,14 +1,19 @@
 /**
  * The HTTP API of the real `govflow start` child process: a kill -9 right after the 202s loses no
  * request, event streams resume with Last-Event-ID after a restart (ids come from the journal),
- * and `govflow token add` creates a token the daemon accepts, with the user on every audit entry.
+ * `govflow token add` creates a token the daemon accepts, with the user on every audit entry, and
+ * the listener keeps a backlog for a burst of clients.
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
 import { cleanupAll, makeRoot, readResults, runCli, startDaemon, waitFor } from '../daemon/daemon-helpers.js';
 import { SseReader, getJson, httpUrlOf, postJson } from './http-test-helpers.js';
+import { skipsFor } from '../support/machine-requirement.js';
+
+const hasSs = spawnSync('ss', ['-V']).error === undefined;
 
 beforeAll(buildDistOnce, 180_000);
 afterEach(cleanupAll);
@@ -50,6 +55,25 @@ describe('govflow start with the HTTP API', () => {
     expect((await getJson(`${url2}/v1/verify`)).body.ok).toBe(true);
     await second.stop();
   }, 120_000);
+
+  it.skipIf(skipsFor('the listen backlog test', hasSs ? null : 'ss (Debian package iproute2) is missing'))(
+    "listens with a backlog for a burst of clients, not Node's 511 (past it the kernel drops their SYNs)",
+    async () => {
+      const root = makeRoot(HTTP_CONFIG);
+      const daemon = await startDaemon(root);
+      const { port } = new URL(httpUrlOf(daemon.readyLine));
+      // A listening socket's Send-Q is its backlog; the kernel caps it at net.core.somaxconn.
+      const [state, , backlog] = execFileSync('ss', ['-ltnH', `sport = :${port}`], { encoding: 'utf8' })
+        .trim()
+        .split(/\s+/);
+      const somaxconn = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+      expect(state).toBe('LISTEN');
+      expect(Number(backlog)).toBe(Math.min(4096, somaxconn));
+      expect(Number(backlog)).toBeGreaterThan(511);
+      await daemon.stop();
+    },
+    60_000,
+  );
 
   it('resumes an event stream with Last-Event-ID after a restart, from the journal', async () => {
     const root = makeRoot(HTTP_CONFIG);
