@@ -15,7 +15,6 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  openSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -26,7 +25,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import type { SystemPaths } from '../config/system-paths.js';
-import { fsyncSharedDirectory } from '../store/append-only-file.js';
+import { fsyncSharedDirectory, openAsync } from '../store/append-only-file.js';
 import { fdatasyncAsync } from '../store/atomic-file.js';
 import { claimNameFor, originalNameOf, parseClaimName } from './claim-name.js';
 import { parseRequestFile } from './request-file.js';
@@ -56,9 +55,13 @@ export interface Submission {
 
 export type SubmissionOutcome = { kind: 'claimed'; claimName: string } | { kind: 'duplicate' };
 
-/** Creates `file` with `text` in it; returns its descriptor, open for the fdatasync that goes to the pool. */
-function writeTemporary(file: string, text: string): number {
-  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+/**
+ * Creates `file` with `text` in it; resolves with its descriptor, open for the fdatasync that goes
+ * to the pool. The creation (an inode: the costly part on some file systems) runs on the pool too,
+ * so a burst of submissions does not hold up the sessions running on the event loop.
+ */
+async function writeTemporary(file: string, text: string): Promise<number> {
+  const fd = await openAsync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
   try {
     writeFileSync(fd, text);
     return fd;
@@ -101,12 +104,12 @@ export async function writeClaimedSubmission(
   const temporary = path.join(processing, `.submit-${claimName}.tmp`);
   let fd: number;
   try {
-    fd = writeTemporary(temporary, submission.text);
+    fd = await writeTemporary(temporary, submission.text);
   } catch (error) {
     // system/processing/ was removed under the daemon: make it again and write.
     if (errorCode(error) !== 'ENOENT') throw error;
     mkdirSync(processing, { recursive: true });
-    fd = writeTemporary(temporary, submission.text);
+    fd = await writeTemporary(temporary, submission.text);
   }
   const dataDurable = syncAndClose(fd, durable);
   if (submission.requestId !== null) {

@@ -76,6 +76,11 @@ export class PiiRedactor {
     this.fresh = [];
   }
 
+  /** False when no detector is configured: no text can change, so callers may skip reading it. */
+  get detects(): boolean {
+    return this.detectors.length > 0;
+  }
+
   /** Every finding in `text` (no replacement): what the `pii_present` guardrail asks. */
   detect(text: string): PiiFinding[] {
     return findPii(text, this.detectors);

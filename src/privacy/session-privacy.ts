@@ -216,7 +216,7 @@ export class SessionPrivacy {
 
   /** Rewrites a claimed file with its PII replaced, so the archived copy is redacted. */
   redactFile(file: string): void {
-    if (!existsSync(file)) return;
+    if (!this.redactor.detects || !existsSync(file)) return;
     const text = readFileSync(file, 'utf8');
     const redacted = this.redactFileText(text);
     if (redacted === text) return;
