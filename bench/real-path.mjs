@@ -12,7 +12,9 @@
  * process on the same Node against the same server, in the same round. Both sides also give
  * their kernel (system) part and their CPU by thread — the main thread, V8's helpers (parallel and
  * concurrent garbage collection, background compiling), libuv's pool (file system calls) — read
- * from /proc without a profiler, so the split costs nothing (bench-support.mjs threadCpuMs).
+ * from /proc without a profiler, so the split costs nothing (bench-support.mjs threadCpuMs). Each
+ * round also times the floor under the V8 flags `govflow start` sets itself (src/cli/daemon-node-flags.ts),
+ * not for the target: to tell what those flags cost from what govflow's own code adds.
  *
  *   1. concurrency 16, 100 ms model, BENCH_REAL_REQUESTS (160) requests per path, BENCH_REAL_ROUNDS
  *      (3) rounds; each round runs, each beside the floor of its own captured requests: the HTTP
@@ -61,12 +63,15 @@ async function main() {
     threadCpuMs,
     threadCpuPerCall,
     machineInfo,
+    importBuilt,
   } = await import('./bench-support.mjs');
+  const { DAEMON_NODE_FLAGS } = await importBuilt('cli/daemon-node-flags.js');
   const REQUESTS = envInteger('BENCH_REAL_REQUESTS', 160);
   const WIDE_REQUESTS = envInteger('BENCH_REAL_WIDE_REQUESTS', 1000);
   const WIDE_IN_FLIGHT = 1000;
   const ROUNDS = envInteger('BENCH_REAL_ROUNDS', 3);
   const round2 = (value) => round(value, 2);
+  const signed = (value) => `${value < 0 ? '−' : '+'}${round2(Math.abs(value))}`;
   const CALLS_PER_REQUEST = 6;
   const roots = [];
   const children = [];
@@ -232,7 +237,12 @@ async function main() {
         });
         const floorProfile = profileDir(key, index, 'floor');
         const floor = await measureSdkFloor(govflow.bodies, fake, 16, 32 * CALLS_PER_REQUEST, floorProfile);
-        row[key] = { govflow, floor, ratio: govflow.cpuMsPerCall / floor.cpuMsPerCall };
+        // Not the target's floor: the same SDK under the V8 flags `govflow start` sets itself (SPEC
+        // §21's memory figures), to tell what those flags cost from what govflow's code does.
+        const flagged = await measureSdkFloor(govflow.bodies, fake, 16, 32 * CALLS_PER_REQUEST, undefined, [
+          ...DAEMON_NODE_FLAGS,
+        ]);
+        row[key] = { govflow, floor, flagged, ratio: govflow.cpuMsPerCall / floor.cpuMsPerCall };
       }
     } finally {
       fake.stop();
@@ -268,6 +278,22 @@ async function main() {
         `; of all, in the kernel ${medianOf('govflow', (side) => side.systemMsPerCall)} | ` +
         `${medianOf('floor', (side) => side.systemMsPerCall)}`,
     );
+  }
+  console.log(
+    `  the SDK floor under govflow's V8 flags (${DAEMON_NODE_FLAGS.join(' ')}), median of rounds (ms per call):`,
+  );
+  for (const { key, label } of PATHS) {
+    const floorMs = median(rounds.map((row) => row[key].floor.cpuMsPerCall));
+    const flaggedMs = median(rounds.map((row) => row[key].flagged.cpuMsPerCall));
+    console.log(
+      `    ${label}: ${round2(flaggedMs)} against ${round2(floorMs)} with Node's defaults (${signed(flaggedMs - floorMs)} ms: ` +
+        `the flags' share of what govflow adds), V8 helpers ${round2(median(rounds.map((row) => row[key].flagged.threads.v8)))} ms`,
+    );
+    figures.push({
+      name: `${label}: the SDK floor under govflow's V8 flags`,
+      unit: 'ms',
+      median: round2(flaggedMs),
+    });
   }
   const ratioOf = (key) => median(rounds.map((row) => row[key].ratio));
   // What govflow adds, in ms: unlike the ratio, it does not move when the SDK itself gets cheaper

@@ -136,10 +136,10 @@ function firstDifference(left, right) {
 /**
  * Replays `bodies` (what govflow sent, as captured) through the SDK alone in a child process on
  * this Node, against `fake` (started with capture on), `concurrency` at a time after `warmCalls`
- * unmeasured ones (its CPU profile written into `profileDir` when given). Returns the SDK's
- * CPU per call and the replay's wall time; throws unless the SDK sent byte-identical bodies (compared as multisets).
+ * unmeasured ones (its CPU profile written into `profileDir` when given; `nodeFlags` on its command
+ * line). Returns the SDK's CPU per call and the replay's wall time; throws unless the SDK sent byte-identical bodies (compared as multisets).
  */
-export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, profileDir) {
+export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, profileDir, nodeFlags = []) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-floor-'));
   try {
     const file = path.join(folder, 'bodies.json');
@@ -149,6 +149,7 @@ export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, prof
       const child = spawn(
         process.execPath,
         [
+          ...nodeFlags,
           ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
           SCRIPT,
           file,
