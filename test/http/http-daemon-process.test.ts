@@ -69,7 +69,6 @@ describe('govflow start with the HTTP API', () => {
       const somaxconn = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
       expect(state).toBe('LISTEN');
       expect(Number(backlog)).toBe(Math.min(4096, somaxconn));
-      expect(Number(backlog)).toBeGreaterThan(511);
       await daemon.stop();
     },
     60_000,
