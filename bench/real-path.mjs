@@ -375,10 +375,14 @@ async function main() {
   // Beside it, the SDK alone sends the very same calls 1,000 at a time (no sessions: each of its
   // 1,000 workers sends its calls one after another, so its ideal is calls / 1,000 × 2 s).
   const wideFake = await startFakeModel(answers, 2_000, { capture: true });
-  const { wide, wideFloor } = await (async () => {
-    const wide = await measured(wideFake, WIDE_IN_FLIGHT, WIDE_REQUESTS);
-    return { wide, wideFloor: await measureSdkFloor(wide.bodies, wideFake, WIDE_IN_FLIGHT, 32 * CALLS_PER_REQUEST) };
-  })().finally(() => wideFake.stop());
+  let wide;
+  let wideFloor;
+  try {
+    wide = await measured(wideFake, WIDE_IN_FLIGHT, WIDE_REQUESTS);
+    wideFloor = await measureSdkFloor(wide.bodies, wideFake, WIDE_IN_FLIGHT, 32 * CALLS_PER_REQUEST);
+  } finally {
+    wideFake.stop();
+  }
   const idealMs = Math.ceil(WIDE_REQUESTS / WIDE_IN_FLIGHT) * 5 * 2_000;
   const floorIdealMs = Math.ceil(wide.calls / WIDE_IN_FLIGHT) * 2_000;
   const floorRatio = wideFloor.wallMs / floorIdealMs;
