@@ -137,7 +137,8 @@ function firstDifference(left, right) {
  * Replays `bodies` (what govflow sent, as captured) through the SDK alone in a child process on
  * this Node, against `fake` (started with capture on), `concurrency` at a time after `warmCalls`
  * unmeasured ones (its CPU profile written into `profileDir` when given; `nodeFlags` on its command
- * line). Returns the SDK's CPU per call and the replay's wall time; throws unless the SDK sent byte-identical bodies (compared as multisets).
+ * line). Returns the SDK's CPU per call and the replay's wall time; throws unless the SDK sent
+ * byte-identical bodies (compared as multisets).
  */
 export async function measureSdkFloor(bodies, fake, concurrency, warmCalls, profileDir, nodeFlags = []) {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'govflow-bench-floor-'));
