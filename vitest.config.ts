@@ -1,8 +1,31 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Slow end-to-end files that test govflow's own behaviour (a crash storm, a load run, the npm
+ * package, the deploy files, disks and partitions) rather than anything the Node runtime does:
+ * `.ci/run` runs them once, on the machine's Node, and leaves them out of the runs on Node 22 and
+ * 24 (GOVFLOW_TEST_SCOPE=runtime). `npm test` runs everything.
+ */
+export const onceOnlyFiles = [
+  'test/deploy/**',
+  'test/cli/npm-package.test.ts',
+  'test/cluster/cluster-crash-storm.test.ts',
+  'test/cluster/cluster-heartbeat.test.ts',
+  'test/cluster/cluster-partition.test.ts',
+  'test/cluster/cluster-takeover.test.ts',
+  'test/daemon/daemon-load.test.ts',
+  'test/daemon/daemon-disk.test.ts',
+  'test/daemon/daemon-small-disk.test.ts',
+  'test/daemon/root-owner.test.ts',
+];
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude:
+      process.env.GOVFLOW_TEST_SCOPE === 'runtime'
+        ? [...configDefaults.exclude, ...onceOnlyFiles]
+        : configDefaults.exclude,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
