@@ -360,7 +360,8 @@ describe('delegate with seed 004 envelope (SPEC §26)', () => {
     const [twoRefused] = delegateResults(sessions.find((session) => session.sessionId === levelTwo)!);
     expect(twoRefused).toMatchObject({ is_error: true, refused: 'delegation_refused' });
     expect(twoRefused.output).toBe(
-      "delegation refused (max_depth): this session is at depth 2, and a session may delegate only while its depth is under limits.max_depth = 2 (the user's session is depth 0); do the work yourself or raise limits.max_depth",
+      'delegation refused (max_depth): this session is at depth 2, and a session may delegate only while its depth is under ' +
+        "limits.max_depth = 2 (the user's session is depth 0); do the work yourself or raise limits.max_depth",
     );
     expect(entriesOf(setup.root, levelTwo)[0]).toContain('[DEPTH: 2]');
   }, 90_000);
