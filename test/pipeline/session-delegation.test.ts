@@ -261,6 +261,39 @@ describe('delegation', () => {
     expect(climb.output).not.toContain('parent only');
   });
 
+  it('runs the delegate calls of a turn at the same time; other calls keep their order; results journaled in call order', async () => {
+    const root = delegationRoot();
+    const write = (id: string) => ({ id, name: 'write_file', input: { path: `${id}.txt`, content: id } });
+    const { outcome } = await run(root, {
+      lead_agent: [
+        {
+          tool_calls: [
+            { id: 'd1', name: 'delegate', input: { agent: 'research_agent', objective: 'First' } },
+            write('w1'),
+            { id: 'd2', name: 'delegate', input: { agent: 'research_agent', objective: 'Second' } },
+            write('w2'),
+          ],
+        },
+        answer('done'),
+      ],
+      research_agent: [
+        { text: answer('first'), delay_ms: 400 },
+        { text: answer('second'), delay_ms: 400 },
+      ],
+    });
+    expect(outcome.status).toBe('success');
+    const records = journalOf(root, outcome.sessionId);
+    expect(
+      records.filter((record) => record.type === 'tool_result').map((record) => (record as ToolResultRecord).id),
+    ).toEqual(['d1', 'w1', 'd2', 'w2']);
+    const spans = ['d1', 'd2'].map((id) => {
+      const child = journalOf(root, childSessionId(outcome.sessionId, id));
+      const finished = child.find((record) => record.type === 'finished') as { at: string };
+      return { start: Date.parse((child[0] as SessionRecord).created_at), end: Date.parse(finished.at) };
+    });
+    expect(Math.max(spans[0].start, spans[1].start)).toBeLessThan(Math.min(spans[0].end, spans[1].end));
+  });
+
   it('refuses a delegation deeper than limits.max_depth', async () => {
     const root = delegationRoot('limits: { max_depth: 1 }\n');
     const { outcome } = await run(root, {
