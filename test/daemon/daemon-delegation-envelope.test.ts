@@ -357,6 +357,13 @@ describe('delegate with seed 004 envelope (SPEC §26)', () => {
     expect(existsSync(path.join(setup.root, 'system', 'sessions', childSessionId(levelTwo, 'd3')))).toBe(false);
     const [oneDelegated] = delegateResults(sessions.find((session) => session.sessionId === levelOne)!);
     expect(oneDelegated.is_error).toBe(false);
+    // Two model calls at each level: the lead hears of level one's tokens and level two's.
+    expect(oneDelegated.document.token_usage).toEqual({ input_tokens: 24, output_tokens: 10, cost_usd: 0 });
+    expect(delegateResults(parent)[0].document.token_usage).toEqual({
+      input_tokens: 48,
+      output_tokens: 20,
+      cost_usd: 0,
+    });
     const [twoRefused] = delegateResults(sessions.find((session) => session.sessionId === levelTwo)!);
     expect(twoRefused).toMatchObject({ is_error: true, refused: 'delegation_refused' });
     expect(twoRefused.output).toBe(
