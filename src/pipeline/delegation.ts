@@ -1,9 +1,10 @@
 /**
- * Delegation (README "Delegation"): an agent with `delegates:` is offered a `delegate` tool that
- * runs a child session through the same runner and returns its result. Each limit (depth, fan-out,
- * cycles, the child's deadline and token budget) refuses or stops it with a violation on the
- * parent's entry. The child's id derives from the parent's and the call's, so a recovered parent
- * resumes its existing child rather than starting a second.
+ * Delegation (docs/tools.md "Delegation"): an agent with `delegates:` is offered a `delegate` tool
+ * that runs a child session through the same runner and returns seed 004's response (its result,
+ * files, sources, tokens and facts). Each limit (depth, fan-out, cycles, a looser constraint, the
+ * child's deadline and token budget) refuses or stops it with a violation on the parent's entry.
+ * The child's id derives from the parent's and the call's, so a recovered parent resumes its
+ * existing child rather than starting a second.
  */
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
