@@ -81,6 +81,7 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
       `[PARENT_SESSION_ID: ${escapeText(input.delegation.parentSessionId)}]`,
       `[DEPTH: ${encodeJson(input.delegation.depth)}]`,
     );
+  if (input.handoff) lines.push(`[HANDOFF]: ${encodeJson(input.handoff)}`);
   if (input.attachments && input.attachments.length > 0)
     lines.push(`[ATTACHMENTS]: ${encodeJson(attachmentList(input.attachments))}`);
   lines.push(...formatToolAuditLines(input.tools));

@@ -6,6 +6,7 @@
 import { TOOL_AUDIT_TAGS } from './tool-audit-lines.js';
 import type { ToolAuditLines } from '../store/tool-journal-records.js';
 import type { AttachmentInfo } from '../store/attachment-records.js';
+import type { HandoffLine } from '../store/session-journal.js';
 import { AuditLogFormatError } from './audit-errors.js';
 import {
   AUDIT_FORMAT_VERSION,
@@ -64,6 +65,8 @@ export interface ParsedAuditEntry {
   notRepeated: Array<Record<string, unknown>> | null;
   /** `[ATTACHMENTS]`: on a session's first entry when its request came with files (docs/attachments.md). */
   attachments?: AttachmentInfo[];
+  /** `[HANDOFF]`: on a delegated child's first entry, what its parent handed over (docs/tools.md "Delegation"). */
+  handoff?: HandoffLine;
 }
 
 /** Text after the last complete entry: a write cut short by a crash or a truncation. */
@@ -146,6 +149,7 @@ const SECTION_TAGS = [
   'APPROVALS',
   'EVIDENCE',
   'DELEGATIONS',
+  'HANDOFF',
   'CONTROL',
   'NOT_REPEATED',
 ];
@@ -316,6 +320,17 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     () => undefined,
   );
 
+  const handoff = field(
+    'HANDOFF',
+    (written) => {
+      const value = decodeJson(written);
+      return value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? (value as HandoffLine)
+        : invalid('HANDOFF is not a JSON object');
+    },
+    () => undefined,
+  );
+
   return {
     line: block.line,
     offset: block.offset,
@@ -355,5 +370,6 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     notRepeated,
     ...(tools ? { tools } : {}),
     ...(attachments ? { attachments } : {}),
+    ...(handoff ? { handoff } : {}),
   };
 }

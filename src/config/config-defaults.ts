@@ -59,7 +59,7 @@ export const CONFIG_DEFAULTS = {
   limits: {
     /** Messages per session before it fails. */
     max_steps: 20,
-    /** Plan tasks running at once. */
+    /** Plan tasks running at once; also the `delegate` calls of one model turn, and the child sessions of one delegation tree. */
     max_fan_out: 3,
     /** Repair round-trips per step when output does not parse or validate. */
     max_retries: 2,
@@ -72,7 +72,7 @@ export const CONFIG_DEFAULTS = {
      * restarts) before it ends failed with PROCESSING_ERROR: no request can crash forever.
      */
     max_crash_retries: 2,
-    /** Delegation (README "Delegation"): deepest child session (user → entry agent = depth 0). */
+    /** Delegation (docs/tools.md): a session at depth d may delegate while d < max_depth (user → entry agent = depth 0). */
     max_depth: 2,
     /** Delegation: a child session still running after this is stopped and fails. */
     delegation_deadline_ms: 300_000,

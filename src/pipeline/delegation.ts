@@ -1,25 +1,25 @@
 /**
- * Delegation (README "Delegation"): an agent with `delegates:` is offered a `delegate` tool that
- * runs a child session through the same runner and returns its result. Each limit (depth, fan-out,
- * cycles, the child's deadline and token budget) refuses or stops it with a violation on the
- * parent's entry. The child's id derives from the parent's and the call's, so a recovered parent
- * resumes its existing child rather than starting a second.
+ * Delegation (docs/tools.md "Delegation"): an agent with `delegates:` is offered a `delegate` tool
+ * that runs a child session through the same runner and returns seed 004's response (its result,
+ * files, sources, tokens and facts). Each limit (depth, fan-out, cycles, a looser constraint, the
+ * child's deadline and token budget) refuses or stops it with a violation on the parent's entry.
+ * The child's id derives from the parent's and the call's, so a recovered parent resumes its
+ * existing child rather than starting a second.
  */
 import type { AgentDefinition } from '../governance/agent-definition.js';
-import type { LlmToolOffer } from '../llm/provider.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
 import { sha256Hex } from '../sha256-hex.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
 import type { DelegationOutcome, JournaledToolCall } from '../store/tool-journal-records.js';
 import type { ActiveSession } from './message-commit.js';
+import { childRequestText, looserConstraint, readEnvelope, type DelegationEnvelope } from './delegation-envelope.js';
+import { childReport, outputFacts } from './delegation-report.js';
 import {
   SessionInterruptedError,
   type NewSessionRequest,
   type RunnerDependencies,
   type SessionOutcome,
 } from './runner-contract.js';
-
-export const DELEGATE_TOOL_NAME = 'delegate';
 
 /** What the delegation needs from the runner that runs its children. */
 export interface ChildSessionRunner {
@@ -44,26 +44,6 @@ function cycleKey(origin: string, target: string, objectiveSha256: string): stri
   return `${origin}>${target}#${objectiveSha256}`;
 }
 
-/** The `delegate` tool as the model is offered it. */
-export function delegateOffer(agent: AgentDefinition): LlmToolOffer {
-  return {
-    name: DELEGATE_TOOL_NAME,
-    description:
-      `Hands a sub-task to another agent, which works on it in a separate session and returns its result (status, output, ` +
-      `message). Agents you may delegate to: ${agent.delegates.join(', ')}.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        agent: { type: 'string', enum: [...agent.delegates], description: 'The agent that starts the child session.' },
-        objective: { type: 'string', description: 'What the child session must achieve.' },
-        input: { description: 'The material it works on (text or JSON).' },
-      },
-      required: ['agent', 'objective'],
-      additionalProperties: false,
-    },
-  };
-}
-
 export class Delegations {
   /** Children running now, by the id of their tree's root session. */
   private readonly running = new Map<string, number>();
@@ -86,8 +66,7 @@ export class Delegations {
     const started = performance.now();
     const input = (call.input ?? {}) as Record<string, unknown>;
     const target = typeof input.agent === 'string' ? input.agent : '';
-    const objective = typeof input.objective === 'string' ? input.objective : '';
-    const objectiveSha256 = sha256Hex(objective);
+    const objectiveSha256 = sha256Hex(typeof input.objective === 'string' ? input.objective : '');
     const base = { agent: target, objective_sha256: objectiveSha256, origin: agent.name };
     const refuse = (name: string, detail: string): DelegationResult => ({
       output: `delegation refused (${name}): ${detail}`,
@@ -100,38 +79,35 @@ export class Delegations {
         limit: { name, detail },
       },
     });
+    const read = readEnvelope(agent, input);
     // Unusable input is refused without a limit (no violation): the model called it wrong.
-    const notRun = (detail: string): DelegationResult => ({
-      output: `delegate was not run: ${detail}`,
-      isError: true,
-      delegation: { ...base, child_session: null, status: 'refused', ms: 0 },
-    });
-    if (!agent.delegates.includes(target)) {
-      return notRun(
-        target === ''
-          ? `"agent" must name one of: ${agent.delegates.join(', ')}`
-          : `${agent.name} may not delegate to "${target}"; it may delegate to: ${agent.delegates.join(', ')}`,
-      );
+    if ('invalid' in read) {
+      return {
+        output: `delegate was not run: ${read.invalid}`,
+        isError: true,
+        delegation: { ...base, child_session: null, status: 'refused', ms: 0 },
+      };
     }
-    if (objective.trim() === '')
-      return notRun('"objective" must be a non-empty string saying what the child session must achieve');
-    const { config } = this.deps;
-    const limits = config.limits;
+    const envelope = read.envelope;
+    const limits = this.deps.config.limits;
     const parent = active.state.session;
     const parentFrom = parent.delegation;
     const rootId = parentFrom?.root_session_id ?? parent.session_id;
-    const depth = (parentFrom?.depth ?? 0) + 1;
+    const parentDepth = parentFrom?.depth ?? 0;
     const childId = childSessionId(parent.session_id, call.id);
     const key = cycleKey(agent.name, target, objectiveSha256);
     const runner = this.runner();
     // A child started before a crash resumes: it was admitted then, its limits already checked.
     const resuming = runner.sessionExists(childId);
     if (!resuming) {
-      if (depth > limits.max_depth) {
+      const looser = looserConstraint(envelope.constraints, limits);
+      if (looser) return refuse(looser.name, looser.detail);
+      // Seed 004's rule: a session at depth d may delegate while d < max_depth (the user's session is depth 0).
+      if (parentDepth >= limits.max_depth) {
         return refuse(
           'max_depth',
-          `a child of this session would be at depth ${depth}, over limits.max_depth = ${limits.max_depth} (the user's session is depth 0); ` +
-            `do the work yourself or raise limits.max_depth`,
+          `this session is at depth ${parentDepth}, and a session may delegate only while its depth is under limits.max_depth = ` +
+            `${limits.max_depth} (the user's session is depth 0); do the work yourself or raise limits.max_depth`,
         );
       }
       const running = this.running.get(rootId) ?? 0;
@@ -156,27 +132,42 @@ export class Delegations {
       const outcome = await this.runChild(
         active,
         call,
-        { childId, target, objective, input: input.input, rootId, depth, key, resuming },
+        { childId, envelope, rootId, depth: parentDepth + 1, key, resuming },
         signal,
       );
-      const ms = Math.round(performance.now() - started);
       const result = outcome.result;
+      const report = await childReport(this.deps, parent.session_id, childId, result.usage);
+      const ms = Math.round(performance.now() - started);
       const limit = stoppedBy(result);
+      const facts = outputFacts(result.output);
+      const failed = result.status === 'failed' || result.status === 'cancelled';
       const document = {
         child_session: childId,
         agent: target,
         status: result.status,
         output: result.output,
         message: result.message,
+        ...report,
+        ...facts,
+        ...(failed ? { error: errorOf(result) } : {}),
       };
       // In the child's placeholders (or its originals, with pii.restore_in_result): back to the originals with
       // the child's vault, then redacted by the parent's, so that each value takes the parent's placeholder.
       const plain = active.privacy ? SessionPrivacy.forSession(this.deps.config, childId).restore(document) : document;
-      const text = JSON.stringify(limit ? { ...plain, stopped_by: limit.name } : plain);
+      const text = JSON.stringify(plain);
       return {
         output: active.privacy ? active.privacy.redactUserText(text) : text,
-        isError: result.status === 'failed',
-        delegation: { ...base, child_session: childId, status: result.status, ms, ...(limit ? { limit } : {}) },
+        isError: failed,
+        delegation: {
+          ...base,
+          child_session: childId,
+          status: result.status,
+          ms,
+          ...(limit ? { limit } : {}),
+          artifacts: report.artifacts.length,
+          ...(facts.confidence !== undefined ? { confidence: facts.confidence } : {}),
+          token_usage: report.token_usage,
+        },
       };
     } finally {
       const left = (this.running.get(rootId) ?? 1) - 1;
@@ -205,9 +196,7 @@ export class Delegations {
     call: JournaledToolCall,
     child: {
       childId: string;
-      target: string;
-      objective: string;
-      input: unknown;
+      envelope: DelegationEnvelope;
       rootId: string;
       depth: number;
       key: string;
@@ -218,7 +207,10 @@ export class Delegations {
     const { config } = this.deps;
     const parent = active.state.session;
     const runner = this.runner();
-    const deadlineAt = child.resuming ? null : new Date(this.now().getTime() + config.limits.delegation_deadline_ms);
+    const { envelope } = child;
+    const constraints = envelope.constraints;
+    const deadlineMs = constraints.deadline_ms ?? config.limits.delegation_deadline_ms;
+    const deadlineAt = child.resuming ? null : new Date(this.now().getTime() + deadlineMs);
     const from: DelegatedFrom = {
       parent_session_id: parent.session_id,
       root_session_id: child.rootId,
@@ -226,35 +218,33 @@ export class Delegations {
       call_id: call.id,
       lineage: [...(parent.delegation?.lineage ?? []), child.key],
       deadline_at: (deadlineAt ?? new Date(0)).toISOString(),
-      max_tokens: config.limits.max_tokens_per_delegation,
+      max_tokens: constraints.max_tokens ?? config.limits.max_tokens_per_delegation,
+      ...(Object.keys(constraints).length > 0 ? { constraints } : {}),
     };
     // The deadline stops a running step; the child's own limit check then ends it failed.
     const stop = new AbortController();
-    const remaining = deadlineAt ? deadlineAt.getTime() - this.now().getTime() : config.limits.delegation_deadline_ms;
+    const remaining = deadlineAt ? deadlineAt.getTime() - this.now().getTime() : deadlineMs;
     const timer = setTimeout(() => stop.abort(), Math.max(0, remaining));
     const childSignal = AbortSignal.any([signal, stop.signal]);
     this.deps.log?.info(child.resuming ? 'delegated session resumed' : 'delegated session started', {
       session: parent.session_id,
       child: child.childId,
-      agent: child.target,
+      agent: envelope.target,
       depth: child.depth,
     });
     try {
       if (child.resuming) return await runner.recoverSession(child.childId, childSignal);
-      const text =
-        child.input === undefined || child.input === null
-          ? child.objective
-          : `${child.objective}\n\nInput:\n${typeof child.input === 'string' ? child.input : JSON.stringify(child.input, null, 2)}`;
       return await runner.startSession(
         {
           requestId: child.childId,
           sessionId: child.childId,
-          text,
+          text: childRequestText(envelope.objective, envelope.input),
           user: parent.request.user,
           sourceFile: `delegate:${parent.session_id}/${call.id}`,
           claimedPath: null,
-          entryAgent: child.target,
+          entryAgent: envelope.target,
           delegation: from,
+          handoff: { context_hints: envelope.contextHints, handoff_data: envelope.handoffData },
         },
         childSignal,
       );
@@ -270,6 +260,17 @@ export class Delegations {
   }
 }
 
+/** The `error` of a child that did not succeed: its own, or the cancel that ended it. */
+function errorOf(result: SessionOutcome['result']): { error_code: string; error_message: string } {
+  if (result.status === 'cancelled') return { error_code: 'CANCELLED', error_message: result.message };
+  const code = result.error?.error_code;
+  const message = result.error?.error_message;
+  return {
+    error_code: typeof code === 'string' ? code : 'PROCESSING_ERROR',
+    error_message: typeof message === 'string' ? message : result.message,
+  };
+}
+
 /** The delegation limit that ended a child (deadline or token budget), from its result. */
 function stoppedBy(result: SessionOutcome['result']): { name: string; detail: string } | null {
   if (result.status !== 'failed') return null;
@@ -277,5 +278,7 @@ function stoppedBy(result: SessionOutcome['result']): { name: string; detail: st
   if (message.includes('limits.delegation_deadline_ms')) return { name: 'delegation_deadline_ms', detail: message };
   if (message.includes('limits.max_tokens_per_delegation'))
     return { name: 'max_tokens_per_delegation', detail: message };
+  if (message.includes('constraints.deadline_ms')) return { name: 'constraints.deadline_ms', detail: message };
+  if (message.includes('constraints.max_tokens')) return { name: 'constraints.max_tokens', detail: message };
   return null;
 }

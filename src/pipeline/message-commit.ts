@@ -177,6 +177,8 @@ export class MessageCommitter {
         : null;
     // The session's first entry records the request's attachments (docs/attachments.md).
     const attachments = state.messages.length === 0 ? (state.session.attachments?.files ?? []) : [];
+    // A delegated child's first entry records what its parent handed over (docs/tools.md "Delegation").
+    const handoff = state.messages.length === 0 ? state.session.delegation?.handoff : undefined;
     const record: MessageRecord = {
       v: JOURNAL_FORMAT,
       type: 'message',
@@ -199,6 +201,7 @@ export class MessageCommitter {
       ...(hasTools ? { tools } : {}),
       ...(notRepeated ? { not_repeated: notRepeated } : {}),
       ...(attachments.length > 0 ? { attachments: attachmentList(attachments) } : {}),
+      ...(handoff ? { handoff } : {}),
     };
     // Journal record, then the durable audit entry (docs/audit-log.md): the store keeps that order.
     const { entryHash } = await active.stored.commitMessage(record, auditInputOf(record, state));
@@ -243,5 +246,6 @@ export function auditInputOf(record: MessageRecord, state: SessionState): AuditE
     ...(record.reused ? { forkedFrom: record.reused.entry_hash } : {}),
     ...(record.not_repeated ? { notRepeated: record.not_repeated } : {}),
     ...(record.attachments ? { attachments: record.attachments } : {}),
+    ...(record.handoff ? { handoff: record.handoff } : {}),
   };
 }

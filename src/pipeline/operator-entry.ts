@@ -79,5 +79,6 @@ export function operatorAuditInput(record: ControlRecord, session: SessionRecord
     control: controlLine(record, timezone),
     notRepeated: record.not_repeated ?? null,
     ...(from ? { delegation: { parentSessionId: from.parent_session_id, depth: from.depth } } : {}),
+    ...(record.handoff ? { handoff: record.handoff } : {}),
   };
 }

@@ -10,6 +10,7 @@ import type { SessionEvents } from './session-events.js';
 import type { OperationalLog } from '../log-contract.js';
 import type { ToolBox } from '../tools/tool-box.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
+import type { HandoffRequest } from './delegation-envelope.js';
 import type { CancelOrder, ControlOrder } from './run-controls.js';
 import type { AttachmentInfo } from '../store/attachment-records.js';
 import type { SessionNotice } from '../notify/webhook-events.js';
@@ -56,6 +57,8 @@ export interface NewSessionRequest {
   entryAgent?: string;
   /** Set when a `delegate` tool call starts this session (README "Delegation"). */
   delegation?: DelegatedFrom;
+  /** With `delegation`: the call's context hints and handoff data, redacted and appended to the request text. */
+  handoff?: HandoffRequest;
   /** A cancel that came while the request was queued: the session is made and ends cancelled, no step runs. */
   cancel?: CancelOrder;
   /** Set when a fork, retry or re-run makes this session (docs/run-control.md). */

@@ -43,6 +43,8 @@ export async function commitCancel(
   const work = active.commitQueue.then(async () => {
     const { state } = active;
     if (state.cancelled || state.final || state.finishedAt !== null) return;
+    // A child cancelled before its first message: this is its first entry, so it records the handoff.
+    const handoff = state.messages.length === 0 ? state.session.delegation?.handoff : undefined;
     const record: ControlRecord = {
       v: JOURNAL_FORMAT,
       type: 'control',
@@ -57,6 +59,7 @@ export async function commitCancel(
       claimed_path: order.claimedPath,
       governance_hash: deps.governance(state.session.session_id).hash,
       ...(order.viaSession ? { via_session: order.viaSession } : {}),
+      ...(handoff ? { handoff } : {}),
     };
     await active.stored.commitControl(record, operatorAuditInput(record, state.session, deps.config.timezone));
     applyRecord(state, record);

@@ -12,6 +12,7 @@ import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { ActiveSession } from './message-commit.js';
 import { ControlRejectedError, type NewSessionRequest, type RunnerDependencies } from './runner-contract.js';
 import { attachmentsOf, receiveAttachments } from './session-attachments.js';
+import { childHandoff } from './delegation-envelope.js';
 import type { PreparedFork, SessionForks } from './session-fork.js';
 import { initialState } from './session-state.js';
 
@@ -59,8 +60,11 @@ export async function createSession(
   // which a fork copies from its original and a delegated child from its parent (their placeholders stay theirs).
   const inheritsFrom = fork?.original.session.session_id ?? request.delegation?.parent_session_id ?? null;
   const privacy = SessionPrivacy.forNewSession(config, sessionId, inheritsFrom);
+  const text = privacy.redactUserText(request.text);
+  // A delegated child's handoff, in its placeholders: in its entry prompt, and hashed for its first entry.
+  const handoff = request.handoff ? childHandoff(request.handoff, (value) => privacy.redactUserValue(value)) : null;
   const info: RequestInfo = {
-    text: privacy.redactUserText(request.text),
+    text: handoff ? text + handoff.text : text,
     user: request.user ?? null,
     metadata: request.metadata ? privacy.redactUserValue(request.metadata) : null,
   };
@@ -82,7 +86,9 @@ export async function createSession(
     created_at: createdAt.toISOString(),
     entry_agent:
       request.entryAgent ?? (fork && fork.lineage.from > 1 ? fork.original.session.entry_agent : opening.entryAgent),
-    ...(request.delegation ? { delegation: request.delegation } : {}),
+    ...(request.delegation
+      ? { delegation: handoff ? { ...request.delegation, handoff: handoff.line } : request.delegation }
+      : {}),
     ...(attachments ? { attachments } : {}),
     ...(fork && request.fork
       ? {

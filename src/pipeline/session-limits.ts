@@ -61,8 +61,11 @@ export function limitReached(
     return limitHalt(
       'HALTED_TIME',
       'TIMEOUT',
-      `delegated session stopped: its deadline (limits.delegation_deadline_ms, until ${delegated.deadline_at}) passed before ${agent} could ` +
-        `finish; raise limits.delegation_deadline_ms or delegate a smaller objective`,
+      delegated.constraints?.deadline_ms !== undefined
+        ? `delegated session stopped: its deadline (constraints.deadline_ms = ${delegated.constraints.deadline_ms} ms of the delegate call, ` +
+            `until ${delegated.deadline_at}) passed before ${agent} could finish; give it more time or a smaller objective`
+        : `delegated session stopped: its deadline (limits.delegation_deadline_ms, until ${delegated.deadline_at}) passed before ${agent} ` +
+            `could finish; raise limits.delegation_deadline_ms or delegate a smaller objective`,
       false,
       'delegation deadline',
     );
@@ -71,8 +74,11 @@ export function limitReached(
     return limitHalt(
       'HALTED_COST',
       'BUDGET_EXCEEDED',
-      `delegated session stopped: token budget used up (${tokens} of limits.max_tokens_per_delegation = ${delegated.max_tokens}) ` +
-        `before ${agent} could run; raise limits.max_tokens_per_delegation or delegate a smaller objective`,
+      `delegated session stopped: token budget used up (${tokens} of ${
+        delegated.constraints?.max_tokens !== undefined
+          ? 'constraints.max_tokens of the delegate call'
+          : 'limits.max_tokens_per_delegation'
+      } = ${delegated.max_tokens}) before ${agent} could run; give it a larger budget or delegate a smaller objective`,
       false,
       'delegation token budget',
     );

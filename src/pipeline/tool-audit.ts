@@ -50,6 +50,8 @@ export function toolAuditLines(
       objective_sha256: item.objective_sha256,
       status: item.status,
       ms: item.ms,
+      ...(item.artifacts !== undefined ? { artifacts: item.artifacts } : {}),
+      ...(item.confidence !== undefined ? { confidence: item.confidence } : {}),
     }));
   for (const item of delegations)
     if (item.limit)

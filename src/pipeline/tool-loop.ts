@@ -1,13 +1,17 @@
 /**
- * The tool side of a step: what the agent is offered, and one model turn's calls run in order —
- * refused, paused for approval, or run. The turn is journaled before any call runs and each result
- * before the next turn, so a call whose result is journaled never runs again (nor a repeat of its id).
+ * The tool side of a step: what the agent is offered, and one model turn's calls — refused, paused
+ * for approval, or run: `delegate` calls at the same time (at most `limits.max_fan_out` at once),
+ * the others one after another. The turn is journaled before any call runs and each result, in the
+ * order of the calls, before the next turn, so a call whose result is journaled never runs again
+ * (nor a repeat of its id).
  */
 import type { OrchestratorFailure } from '../message/orchestrator-messages.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { LlmToolCall, LlmToolOffer, LlmToolTurn } from '../llm/provider.js';
 import { JOURNAL_FORMAT } from '../store/journal-format.js';
-import { DELEGATE_TOOL_NAME, delegateOffer, type Delegations } from './delegation.js';
+import type { Delegations } from './delegation.js';
+import { DELEGATE_TOOL_NAME, delegateOffer } from './delegation-envelope.js';
+import { Slots, TurnRuns, type ToolRun } from './tool-turn-runs.js';
 import type {
   ApprovalRequestRecord,
   DelegationOutcome,
@@ -85,7 +89,11 @@ export class ToolLoop {
   ): Promise<'done' | 'paused' | { intervene: OrchestratorFailure }> {
     const { state } = active;
     const sessionId = state.session.session_id;
+    const runs = new TurnRuns();
+    const slots = new Slots(this.deps.config.limits.max_fan_out);
+    const recorded = (record: () => void): Promise<ToolRun> => Promise.resolve({ intervene: null, record });
     for (const call of turn.calls) {
+      if (runs.stopped) break;
       if (turn.results.has(call.id)) continue;
       const journaled = earlierResult(state.toolLoops.get(stepKey), turn, call.id);
       if (journaled) {
@@ -96,20 +104,26 @@ export class ToolLoop {
           tool: call.name,
           call: call.id,
         });
-        this.recordResult(
-          active,
-          stepKey,
-          agent,
-          call,
-          { output: journaled.output, isError: journaled.is_error, command: journaled.command },
-          journaled.refused,
-          0,
-          journaled.delegation,
+        void runs.add(
+          recorded(() =>
+            this.recordResult(
+              active,
+              stepKey,
+              agent,
+              call,
+              { output: journaled.output, isError: journaled.is_error, command: journaled.command },
+              journaled.refused,
+              0,
+              journaled.delegation,
+            ),
+          ),
         );
         continue;
       }
       const refuse = (refused: ToolRefusal, output: string) =>
-        this.recordResult(active, stepKey, agent, call, { output, isError: true }, refused, 0);
+        void runs.add(
+          recorded(() => this.recordResult(active, stepKey, agent, call, { output, isError: true }, refused, 0)),
+        );
       if (!this.offered(agent, call.name)) {
         this.deps.log?.warn('tool call refused: not offered to this agent', {
           session: sessionId,
@@ -144,6 +158,9 @@ export class ToolLoop {
       if (anyPatternMatches(agent.approval, call.name) || this.deps.tools?.needsApproval(call.name, call.input)) {
         const decision = state.approvals.get(call.id);
         if (!decision) {
+          // The calls before it finish and are journaled first: they never run again after the reply.
+          const intervene = await runs.settle();
+          if (intervene) return { intervene };
           await this.requestApproval(active, stepKey, agent, call);
           return 'paused';
         }
@@ -165,13 +182,15 @@ export class ToolLoop {
           continue;
         }
       }
-      const intervened = await this.execute(active, stepKey, agent, call, signal, guard);
-      if (intervened) return { intervene: intervened };
+      if (call.name === DELEGATE_TOOL_NAME)
+        void runs.add(slots.run(() => this.execute(active, stepKey, agent, call, signal, guard)));
+      else await runs.add(this.execute(active, stepKey, agent, call, signal, guard));
     }
-    return 'done';
+    const intervene = await runs.settle();
+    return intervene ? { intervene } : 'done';
   }
 
-  /** Runs one call and journals its result; an `intervene` guardrail on the result ends the step. */
+  /** Runs one call; its run journals the result when recorded. An `intervene` guardrail on the result ends the step. */
   private async execute(
     active: ActiveSession,
     stepKey: string,
@@ -179,7 +198,7 @@ export class ToolLoop {
     call: JournaledToolCall,
     signal: AbortSignal,
     guard?: ToolResultGuard,
-  ): Promise<OrchestratorFailure | null> {
+  ): Promise<ToolRun> {
     const sessionId = active.state.session.session_id;
     const events = this.deps.events;
     const taskId = stepKey.startsWith('task:') ? stepKey.slice('task:'.length) : null;
@@ -222,18 +241,23 @@ export class ToolLoop {
           : { ...outcome, output: guarded.value, isError: guarded.intervene !== null };
     const refused =
       delegation?.status === 'refused' ? (delegation.limit ? 'delegation_refused' : 'invalid_input') : null;
-    this.recordResult(active, stepKey, agent, call, outcome, refused, ms, delegation);
-    events?.emit('tool_call_result', {
-      sessionId,
-      agent: agent.name,
-      id: call.id,
-      name: call.name,
-      isError: outcome.isError,
-      ms,
-      taskId,
-      output: outcome.output,
-    });
-    return guarded?.intervene ?? null;
+    const result = outcome;
+    return {
+      intervene: guarded?.intervene ?? null,
+      record: () => {
+        this.recordResult(active, stepKey, agent, call, result, refused, ms, delegation);
+        events?.emit('tool_call_result', {
+          sessionId,
+          agent: agent.name,
+          id: call.id,
+          name: call.name,
+          isError: result.isError,
+          ms,
+          taskId,
+          output: result.output,
+        });
+      },
+    };
   }
 
   private recordResult(

@@ -71,6 +71,22 @@ export interface DelegatedFrom {
   deadline_at: string;
   /** Tokens the child may use (limits.max_tokens_per_delegation); null: no budget of its own. */
   max_tokens: number | null;
+  /** The delegate call's own `constraints`, which tightened `deadline_at` or `max_tokens` (absent: none given). */
+  constraints?: DelegationConstraints;
+  /** What the delegate call handed over, as the child got it (`[HANDOFF]` on its first entry; absent in older journals). */
+  handoff?: HandoffLine;
+}
+
+/** A delegate call's `constraints`: each at most the configured limit. */
+export interface DelegationConstraints {
+  max_tokens?: number;
+  deadline_ms?: number;
+}
+
+/** The `[HANDOFF]` line: the context hints and the SHA-256 of the handoff data's canonical JSON (RFC 8785), as the child got them. */
+export interface HandoffLine {
+  context_hints: string[];
+  handoff_data_sha256: string | null;
 }
 
 export interface UsageFigures {
@@ -135,6 +151,8 @@ export interface MessageRecord {
   not_repeated?: NotRepeatedCall[];
   /** On the session's first message: its request's attachments (`[ATTACHMENTS]` on its audit entry). */
   attachments?: AttachmentInfo[];
+  /** On a delegated child's first entry: what its parent handed over (`[HANDOFF]`). */
+  handoff?: HandoffLine;
 }
 
 /** What names an operator's control and who sent it, as its record, a queued cancel and a fork's request write it. */
@@ -173,6 +191,8 @@ export interface ControlRecord extends ControlFields {
   /** How many of the original's records (messages and replies) the fork reuses. */
   reused?: number;
   not_repeated?: NotRepeatedCall[];
+  /** A cancel that is a delegated child's first entry: what its parent handed over (`[HANDOFF]`). */
+  handoff?: HandoffLine;
 }
 
 export interface ReplyRecord {

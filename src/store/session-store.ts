@@ -17,6 +17,7 @@ import type {
   ExchangeRecord,
   FinishedRecord,
   JournalRecord,
+  HandoffLine,
   MessageRecord,
   ReplyRecord,
   SessionManifest,
@@ -51,6 +52,8 @@ export interface AuditEntryInput {
   tools?: ToolAuditLines;
   /** Set on the entries of a delegated child session. */
   delegation?: { parentSessionId: string; depth: number } | null;
+  /** On a delegated child's first entry: what its parent handed over (`[HANDOFF]`, docs/tools.md "Delegation"). */
+  handoff?: HandoffLine | null;
   /**
    * Set on an operator's entry (docs/run-control.md): a cancel, fork, retry or re-run. It is not a
    * message: `message` carries its §6 lines, and no `[SEQUENCE]` is written.

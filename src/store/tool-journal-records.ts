@@ -161,4 +161,10 @@ export interface DelegationOutcome {
   origin: string;
   /** Which limit refused or stopped it (max_depth, max_fan_out, cycle, delegation_deadline_ms, max_tokens_per_delegation), with why. */
   limit?: { name: string; detail: string };
+  /** A child that ran: how many files it handed back (copied under `delegations/<child>/`). */
+  artifacts?: number;
+  /** A child that ran and gave one: its `confidence` (0–100). */
+  confidence?: number;
+  /** A child that ran: its tokens and cost with its descendants' (a grandparent adds these up). */
+  token_usage?: { input_tokens: number; output_tokens: number; cost_usd: number };
 }

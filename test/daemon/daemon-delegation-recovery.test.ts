@@ -131,7 +131,7 @@ describe('kill -9 while a delegated child session runs', () => {
     expect(log).toContain(`[PARENT_SESSION_ID: ${parent.sessionId}]\n[DEPTH: 1]`);
     expect(log).toContain('[USER: alice]\n');
     expect(log).toMatch(
-      /\[DELEGATIONS\]: \[\{"child_session":"[^"]+","agent":"research_agent","objective_sha256":"[0-9a-f]{64}","status":"success","ms":\d+\}\]/,
+      /\[DELEGATIONS\]: \[\{"child_session":"[^"]+","agent":"research_agent","objective_sha256":"[0-9a-f]{64}","status":"success","ms":\d+,"artifacts":0\}\]/,
     );
   });
 });

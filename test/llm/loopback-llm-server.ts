@@ -418,6 +418,18 @@ function sendFlood(
   pump();
 }
 
+/** Answers `request` with the reply's text in the request's own wire format (JSON or SSE). */
+export function answerText(
+  response: ServerResponse,
+  request: RecordedRequest,
+  reply: Extract<ScriptedReply, { kind: 'text' }>,
+): void {
+  if (request.wire === 'openai') answerOpenAi(response, request, reply);
+  else if (request.wire === 'anthropic') answerAnthropic(response, request, reply);
+  else if (request.wire === 'gemini') answerGemini(response, request, reply);
+  else sendJson(response, 404, { error: { message: `loopback server: unknown endpoint ${request.url}` } });
+}
+
 /** Starts a server on 127.0.0.1 and an ephemeral port. */
 export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
   const requests: RecordedRequest[] = [];
@@ -480,10 +492,7 @@ export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
         answerToolCalls(response, recorded, reply);
         return;
       }
-      if (recorded.wire === 'openai') answerOpenAi(response, recorded, reply);
-      else if (recorded.wire === 'anthropic') answerAnthropic(response, recorded, reply);
-      else if (recorded.wire === 'gemini') answerGemini(response, recorded, reply);
-      else sendJson(response, 404, { error: { message: `loopback server: unknown endpoint ${url}` } });
+      answerText(response, recorded, reply);
     });
   });
   server.on('connection', (socket) => {

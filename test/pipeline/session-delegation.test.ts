@@ -124,6 +124,16 @@ describe('delegation', () => {
       status: 'success',
       output: { report: 'three facts' },
       message: 'success: report',
+      artifacts: [],
+      used_sources: {
+        files: ['context/application.md', 'governance/agents/research_agent.md'],
+        tools: [],
+      },
+      token_usage: {
+        input_tokens: expect.any(Number),
+        output_tokens: expect.any(Number),
+        cost_usd: expect.any(Number),
+      },
     });
     expect(result.delegation).toMatchObject({
       child_session: childId,
@@ -160,7 +170,7 @@ describe('delegation', () => {
     expect(parentEntry).toMatch(
       new RegExp(
         `\\[DELEGATIONS\\]: \\[\\{"child_session":"${childId.replace(/\./g, '\\.')}","agent":"research_agent","objective_sha256":"` +
-          `${sha256Hex('Find the facts')}","status":"success","ms":\\d+\\}\\]`,
+          `${sha256Hex('Find the facts')}","status":"success","ms":\\d+,"artifacts":0\\}\\]`,
       ),
     );
     expect(parentEntry).toContain('[TOOL_CALLS]: [{"id":"d1","name":"delegate","is_error":false');
@@ -251,6 +261,39 @@ describe('delegation', () => {
     expect(climb.output).not.toContain('parent only');
   });
 
+  it('runs the delegate calls of a turn at the same time; other calls keep their order; results journaled in call order', async () => {
+    const root = delegationRoot();
+    const write = (id: string) => ({ id, name: 'write_file', input: { path: `${id}.txt`, content: id } });
+    const { outcome } = await run(root, {
+      lead_agent: [
+        {
+          tool_calls: [
+            { id: 'd1', name: 'delegate', input: { agent: 'research_agent', objective: 'First' } },
+            write('w1'),
+            { id: 'd2', name: 'delegate', input: { agent: 'research_agent', objective: 'Second' } },
+            write('w2'),
+          ],
+        },
+        answer('done'),
+      ],
+      research_agent: [
+        { text: answer('first'), delay_ms: 400 },
+        { text: answer('second'), delay_ms: 400 },
+      ],
+    });
+    expect(outcome.status).toBe('success');
+    const records = journalOf(root, outcome.sessionId);
+    expect(
+      records.filter((record) => record.type === 'tool_result').map((record) => (record as ToolResultRecord).id),
+    ).toEqual(['d1', 'w1', 'd2', 'w2']);
+    const spans = ['d1', 'd2'].map((id) => {
+      const child = journalOf(root, childSessionId(outcome.sessionId, id));
+      const finished = child.find((record) => record.type === 'finished') as { at: string };
+      return { start: Date.parse((child[0] as SessionRecord).created_at), end: Date.parse(finished.at) };
+    });
+    expect(Math.max(spans[0].start, spans[1].start)).toBeLessThan(Math.min(spans[0].end, spans[1].end));
+  });
+
   it('refuses a delegation deeper than limits.max_depth', async () => {
     const root = delegationRoot('limits: { max_depth: 1 }\n');
     const { outcome } = await run(root, {
@@ -262,7 +305,7 @@ describe('delegation', () => {
     const [refused] = toolResults(root, childId);
     expect(refused).toMatchObject({ is_error: true, refused: 'delegation_refused' });
     expect(refused.output).toMatch(
-      /^delegation refused \(max_depth\): a child of this session would be at depth 2, over limits\.max_depth = 1/,
+      /^delegation refused \(max_depth\): this session is at depth 1, and a session may delegate only while its depth is under limits\.max_depth = 1/,
     );
     const childEntry = await entryOf(root, childId, 'research_agent');
     expect(violationsOf(childEntry)).toEqual([
@@ -333,7 +376,7 @@ describe('delegation', () => {
     const [result] = toolResults(root, outcome.sessionId);
     expect(result.is_error).toBe(true);
     const document = JSON.parse(result.output) as Record<string, unknown>;
-    expect(document).toMatchObject({ child_session: childId, status: 'failed', stopped_by: 'delegation_deadline_ms' });
+    expect(document).toMatchObject({ child_session: childId, status: 'failed', error: { error_code: 'TIMEOUT' } });
     const childEntry = await entryOf(root, childId, 'research_agent');
     expect(childEntry).toContain('[ERROR: TIMEOUT]');
     const parentEntry = await entryOf(root, outcome.sessionId, 'lead_agent');
@@ -353,7 +396,7 @@ describe('delegation', () => {
       ],
     });
     const [result] = toolResults(root, outcome.sessionId);
-    expect(JSON.parse(result.output)).toMatchObject({ status: 'failed', stopped_by: 'max_tokens_per_delegation' });
+    expect(JSON.parse(result.output)).toMatchObject({ status: 'failed', error: { error_code: 'BUDGET_EXCEEDED' } });
     const childEntry = await entryOf(root, childSessionId(outcome.sessionId, 'd1'), 'research_agent');
     expect(childEntry).toContain('[ERROR: BUDGET_EXCEEDED]');
     expect(violationsOf(await entryOf(root, outcome.sessionId, 'lead_agent'))).toEqual([
