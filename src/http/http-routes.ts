@@ -112,7 +112,7 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
         void reply.header('connection', 'close');
         throw error;
       }
-    } else submitted = await intake.submit(request.body, caller.user);
+    } else submitted = await intake.submit(request.body, caller.user, undefined, request.headers.authorization);
     const { requestId, sessionId } = submitted;
     lookup.noteQueued(sessionId, requestId, caller.user);
     return reply.code(202).send({
