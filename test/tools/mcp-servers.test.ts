@@ -175,6 +175,40 @@ describe('MCP over Streamable HTTP', () => {
   });
 });
 
+describe('forward_authorization', () => {
+  it("sends each session's own header (a delegated child its root's), none without one, and closes on release", async () => {
+    const seen: Array<{ method: string; authorization: string | null }> = [];
+    const fixture = await startHttpFixture({ onRequest: (request: (typeof seen)[number]) => seen.push(request) });
+    closers.push(fixture.close);
+    const { manager } = servers(
+      { api: { url: fixture.url, forward_authorization: true, headers_env: { Authorization: 'API_TOKEN' } } },
+      { API_TOKEN: 'Bearer from-the-environment' },
+    );
+    const whoami = async (sessionId: string) =>
+      (
+        JSON.parse((await manager.call('api', 'whoami', {}, 'c', signal(), sessionId)).output) as {
+          authorization: string;
+        }
+      ).authorization;
+    manager.forwarded.hold('sess-a', 'Bearer alice-jwt');
+    manager.forwarded.hold('sess-b', 'Bearer bob-jwt');
+    expect(await whoami('sess-a')).toBe('Bearer alice-jwt');
+    expect(await whoami('sess-b')).toBe('Bearer bob-jwt');
+    expect(await whoami('sess-a.d0123456789.dabcdefabcd')).toBe('Bearer alice-jwt');
+    expect((await manager.tools('api', signal(), 'sess-a')).map((tool) => tool.name)).toContain('mcp:api/whoami');
+    // The forwarded header replaces the configured one, on the handshake too.
+    expect(seen.every((request) => request.authorization !== 'Bearer from-the-environment')).toBe(true);
+    expect(await failure(manager.call('api', 'whoami', {}, 'c', signal(), 'sess-c'))).toMatch(
+      /session sess-c has none to forward: the header is held in memory only/,
+    );
+    expect(await failure(manager.tools('api'))).toMatch(/has none to forward/);
+    manager.forwarded.release('sess-a');
+    expect(manager.forwarded.of('sess-a')).toBeNull();
+    expect(await failure(manager.call('api', 'whoami', {}, 'c', signal(), 'sess-a'))).toMatch(/has none to forward/);
+    expect(await whoami('sess-b')).toBe('Bearer bob-jwt');
+  });
+});
+
 describe('orphaned stdio servers', () => {
   it('a later daemon ends the process groups its killed predecessor recorded', async () => {
     const { manager, recordsFolder } = servers({});
