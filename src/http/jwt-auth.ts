@@ -114,14 +114,14 @@ function refusalReason(error: unknown, settings: JwtSettings): string {
     return `its claim ${error.claim} is not valid (${error.message})`;
   }
   if (code === 'ERR_JWKS_NO_MATCHING_KEY' || code === 'ERR_JWKS_MULTIPLE_MATCHING_KEYS')
-    return 'no key of the issuer matches its key id (kid): the key is unknown (keys are fetched again at most once a minute)';
-  if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') return "its signature does not verify with the issuer's key";
+    return 'its key id (kid) matches no known key (the key set is fetched again at most once a minute)';
+  if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') return 'its signature does not verify';
   if (code === 'ERR_JOSE_ALG_NOT_ALLOWED' || code === 'ERR_JOSE_NOT_SUPPORTED')
     return `its signature algorithm is not accepted (${errorMessage(error)})`;
   if (code === 'ERR_JWS_INVALID' || code === 'ERR_JWT_INVALID')
     return `it is not a well-formed JWT (${errorMessage(error)})`;
   // A key of another type than the token's algorithm (an RSA key, an ES256 token).
-  return `its signature cannot be checked with the issuer's key (${errorMessage(error)})`;
+  return `its signature cannot be checked (${errorMessage(error)})`;
 }
 
 function userOf(payload: JWTPayload, claim: string): string {
