@@ -341,6 +341,18 @@ describe('JWTs with a public_key_file (SPEC §23)', () => {
     const forged = await call(url, '/v1/logs', { headers: bearer(await jwt(other, { sub: 'fiona' })) });
     expect(forged.status).toBe(401);
     expect(forged.body.error.message).toContain('signature');
+    // The web view's sign-in takes a JWT as a token; a forged one is refused.
+    const signIn = async (token: string) =>
+      fetch(`${url}/ui/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token }).toString(),
+        redirect: 'manual',
+      });
+    const signedIn = await signIn(await jwt(key, { sub: 'fiona' }));
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get('set-cookie')).toMatch(/^govflow_token=/);
+    expect((await signIn(await jwt(other, { sub: 'fiona' }))).status).toBe(401);
     // JWTs only: no Authorization is a 401, and without http.cors there is no CORS at all.
     expect((await call(url, '/v1/logs')).status).toBe(401);
     const preflight = await call(url, '/v1/logs', {
