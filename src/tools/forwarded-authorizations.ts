@@ -43,3 +43,18 @@ export class ForwardedAuthorizations implements AuthorizationHolder {
     }
   }
 }
+
+/** Stands in for a forwarded header (or its credential) that a server sent back. */
+export const FORWARDED_PLACEHOLDER = '[forwarded Authorization]';
+
+/**
+ * Removes a forwarded header from text a server sent back (a tool result, an error, a tool's
+ * description) before it is journaled: the whole value and its credential after the scheme.
+ */
+export function withoutAuthorization(text: string, authorization: string | undefined): string {
+  if (authorization === undefined) return text;
+  const credential = /^\S+\s+(\S{8,})\s*$/.exec(authorization)?.[1];
+  let scrubbed = text.split(authorization).join(FORWARDED_PLACEHOLDER);
+  if (credential !== undefined) scrubbed = scrubbed.split(credential).join(FORWARDED_PLACEHOLDER);
+  return scrubbed;
+}

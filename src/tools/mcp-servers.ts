@@ -10,7 +10,7 @@ import { raceAbort } from '../abort-race.js';
 import type { McpServerConfig } from '../config/config-schema.js';
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../log-contract.js';
-import { ForwardedAuthorizations } from './forwarded-authorizations.js';
+import { ForwardedAuthorizations, withoutAuthorization } from './forwarded-authorizations.js';
 import { McpProcessRecords } from './mcp-process-records.js';
 import { StdioMcpTransport } from './mcp-stdio-transport.js';
 import { ToolCallError, type ToolDescriptor, type ToolOutcome } from './tool-contract.js';
@@ -30,6 +30,8 @@ export interface McpServersOptions {
 interface Connection {
   /** Its key in `connections`: the server's name, then the session's for a forwarding server. */
   key: string;
+  /** The forwarded header it sends, if any (scrubbed from what the server sends back). */
+  authorization?: string;
   client: MCPClient;
   transport: MCPTransport;
   tools: ToolDescriptor[];
@@ -122,7 +124,9 @@ export class McpServers {
         Promise.resolve(execute(input, { toolCallId: callId, messages: [], abortSignal })),
         abortSignal,
       );
-      return mcpResultText(result);
+      // A forwarded header a server echoes back must not reach the journal with the result.
+      const outcome = mcpResultText(result);
+      return { ...outcome, output: withoutAuthorization(outcome.output, connection.authorization) };
     } catch (error) {
       if (signal.aborted) throw error;
       if (timeout.aborted) {
@@ -130,7 +134,9 @@ export class McpServers {
         this.drop(connection);
         throw new ToolCallError(`MCP server "${server}": ${tool} gave no answer within ${timeoutMs} ms`);
       }
-      throw new ToolCallError(`MCP server "${server}": ${tool} failed: ${errorMessage(error)}`);
+      throw new ToolCallError(
+        `MCP server "${server}": ${tool} failed: ${withoutAuthorization(errorMessage(error), connection.authorization)}`,
+      );
     }
   }
 
@@ -234,11 +240,12 @@ export class McpServers {
       >;
       const connection: Connection = {
         key,
+        ...(authorization !== undefined ? { authorization } : {}),
         client,
         transport: transportConfig as MCPTransport,
         tools: listed.tools.map((tool) => ({
           name: mcpToolName(server, tool.name),
-          description: tool.description ?? `${tool.name} (MCP server ${server})`,
+          description: withoutAuthorization(tool.description ?? `${tool.name} (MCP server ${server})`, authorization),
           inputSchema: (tool.inputSchema as Record<string, unknown> | undefined) ?? { type: 'object' },
         })),
         execute: new Map(Object.entries(toolSet).map(([name, entry]) => [name, entry.execute])),
@@ -255,7 +262,9 @@ export class McpServers {
     } catch (error) {
       await closeQuietly(client, transportConfig);
       if (error instanceof ToolCallError) throw error;
-      const reason = timeout.aborted ? `no answer within ${timeoutMs} ms` : errorMessage(error);
+      const reason = timeout.aborted
+        ? `no answer within ${timeoutMs} ms`
+        : withoutAuthorization(errorMessage(error), authorization);
       throw new ToolCallError(`MCP server "${server}" (${where}) is not available: ${reason}`);
     }
   }

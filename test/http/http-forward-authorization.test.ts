@@ -87,7 +87,8 @@ function urlOf(daemon: DaemonProcess): string {
   return /HTTP API on (http:\/\/[^\s,)]+)/.exec(daemon.readyLine)![1];
 }
 
-const TOOL_TURN = { tool_calls: [{ name: 'mcp:fwd/echo', input: { text: 'hello' } }] };
+// whoami answers with the Authorization header it got: what comes back must not reach a file either.
+const TOOL_TURN = { tool_calls: [{ name: 'mcp:fwd/whoami', input: {} }] };
 const PLAIN_TURN = { tool_calls: [{ name: 'mcp:plain/echo', input: { text: 'hello' } }] };
 
 /** A root whose worker may call `echo` on two servers at the same fixture, one forwarding. */
@@ -105,7 +106,7 @@ function forwardingRoot(fixtureUrl: string, token: string): string {
         '',
       ].join('\n'),
     ),
-    ['tools: ["mcp:fwd/echo", "mcp:plain/echo"]'],
+    ['tools: ["mcp:fwd/whoami", "mcp:plain/echo"]'],
   );
 }
 
