@@ -93,7 +93,8 @@ function callerAuthFor(listen: string, tokens: readonly TokenEntry[], jwt: JwtVe
   const auth = new CallerAuth(new TokenTable(tokens), jwt);
   if (!auth.enabled && !isLoopbackHost(parseListen(listen).host)) {
     throw new ConfigError(
-      `http.listen ${listen} is reachable from other machines, but http.tokens is empty: listen on 127.0.0.1, or add a token with "govflow token add USER"`,
+      `http.listen ${listen} is reachable from other machines, but http.tokens is empty and http.auth.jwt is not set: listen on 127.0.0.1, ` +
+        `add a token with "govflow token add USER", or configure http.auth.jwt`,
     );
   }
   return auth;
