@@ -16,7 +16,7 @@ import { HttpProblem } from './http-problem.js';
 
 /** Leeway on `exp` and `nbf`, for clocks that differ a little. */
 const CLOCK_TOLERANCE_S = 30;
-/** After a fetch of the JWKS, an unknown `kid` fetches it again only this much later. */
+/** A token with an unknown `kid` fetches the JWKS again at most this often. */
 const JWKS_REFETCH_MS = 60_000;
 const ROLES: readonly CallerRole[] = ['operator', 'auditor', 'admin'];
 /** What a user id may be: printable, at most 128 characters (it is on every audit entry). */
@@ -35,6 +35,41 @@ export function looksLikeJwt(token: string): boolean {
 /** The issuer's keys could not be had (a JWKS URL down, slow or answering garbage). */
 class KeysUnavailable extends Error {}
 
+/**
+ * The keys of a JWKS URL: fetched on first use and kept (jose refreshes them after 10 minutes); a
+ * token whose `kid` the set lacks fetches it again — the first time at once (a key rotated at the
+ * issuer is picked up), then at most once a minute, so made-up key ids cannot flood the issuer.
+ * jose's own cooldown (measured from any fetch) is off: this one counts only those refetches.
+ */
+function remoteKeys(url: URL): JWTVerifyGetKey {
+  const remote = createRemoteJWKSet(url, { cooldownDuration: Infinity });
+  let lastRefetch = -Infinity;
+  const resolve: JWTVerifyGetKey = async (header, token) => {
+    // No keys yet, or past jose's cache age: this very call fetches them.
+    const fetching = remote.jwks() === undefined || !remote.fresh;
+    try {
+      return await remote(header, token);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ERR_JWKS_NO_MATCHING_KEY') throw error;
+      if (fetching) lastRefetch = Date.now();
+      if (Date.now() - lastRefetch < JWKS_REFETCH_MS) throw error;
+      lastRefetch = Date.now();
+      await remote.reload();
+      return await remote(header, token);
+    }
+  };
+  return async (header, token) => {
+    try {
+      return await resolve(header, token);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === 'ERR_JWKS_NO_MATCHING_KEY' || code === 'ERR_JWKS_MULTIPLE_MATCHING_KEYS') throw error;
+      if (error instanceof errors.JOSEError && code !== 'ERR_JWKS_TIMEOUT' && code !== 'ERR_JOSE_GENERIC') throw error;
+      throw new KeysUnavailable(errorMessage(error), { cause: error });
+    }
+  };
+}
+
 function refused(reason: string): HttpProblem {
   return new HttpProblem(401, 'unauthorized', `the bearer JWT was refused: ${reason}`);
 }
@@ -47,21 +82,7 @@ export class JwtVerifier {
 
   /** From `http.auth.jwt` as loaded (public_key_file absolute, already checked by the loader). */
   static fromSettings(settings: JwtSettings): JwtVerifier {
-    if (settings.jwks_url !== undefined) {
-      const remote = createRemoteJWKSet(new URL(settings.jwks_url), { cooldownDuration: JWKS_REFETCH_MS });
-      const keys: JWTVerifyGetKey = async (header, token) => {
-        try {
-          return await remote(header, token);
-        } catch (error) {
-          const code = (error as { code?: unknown }).code;
-          if (code === 'ERR_JWKS_NO_MATCHING_KEY' || code === 'ERR_JWKS_MULTIPLE_MATCHING_KEYS') throw error;
-          if (error instanceof errors.JOSEError && code !== 'ERR_JWKS_TIMEOUT' && code !== 'ERR_JOSE_GENERIC')
-            throw error;
-          throw new KeysUnavailable(errorMessage(error), { cause: error });
-        }
-      };
-      return new JwtVerifier(settings, keys);
-    }
+    if (settings.jwks_url !== undefined) return new JwtVerifier(settings, remoteKeys(new URL(settings.jwks_url)));
     let file;
     try {
       file = readJwtKeyFile(settings.public_key_file!, `http.auth.jwt.public_key_file ${settings.public_key_file}`);

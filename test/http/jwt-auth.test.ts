@@ -4,10 +4,12 @@
  * a 503 (not a failed token), and a bearer that is not a JWT goes to http.tokens.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { exportSPKI, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { JwtSettings } from '../../src/config/config-schema.js';
 import { CallerAuth, tokenSha256, TokenTable } from '../../src/http/http-auth.js';
 import { JwtVerifier, looksLikeJwt } from '../../src/http/jwt-auth.js';
@@ -86,6 +88,63 @@ describe('JwtVerifier', () => {
     const answer = (await refusal(verifier.verify(await token({ sub: 'ana' })))) as { status: number; code?: string };
     expect(answer.status).toBe(503);
     expect(answer.code).toBe('keys_unavailable');
+  });
+});
+
+describe('keys from a JWKS URL', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('fetches again for an unknown kid at once, then at most once a minute', async () => {
+    let served: JWK[] = [];
+    let fetches = 0;
+    const server = createServer((_request, response) => {
+      fetches += 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const pair = async (kid: string) => {
+        const keys = await generateKeyPair('ES256', { extractable: true });
+        return { kid, privateKey: keys.privateKey, jwk: { ...(await exportJWK(keys.publicKey)), kid, alg: 'ES256' } };
+      };
+      const signed = (key: { kid: string; privateKey: CryptoKey }) =>
+        new SignJWT({ sub: 'ana' })
+          .setProtectedHeader({ alg: 'ES256', kid: key.kid })
+          .setIssuer('https://issuer.test')
+          .setAudience('api')
+          .setExpirationTime('1h')
+          .sign(key.privateKey);
+      const port = (server.address() as AddressInfo).port;
+      const verifier = JwtVerifier.fromSettings({
+        issuer: 'https://issuer.test',
+        audience: 'api',
+        jwks_url: `http://127.0.0.1:${port}/jwks`,
+      });
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const [k1, k2, k3, k4] = await Promise.all(['k1', 'k2', 'k3', 'k4'].map(pair));
+      // The first call fetches; an unknown kid on it counts as that minute's fetch.
+      served = [k1.jwk];
+      const first = await refusal(verifier.verify(await signed(k2)));
+      expect([first.status, fetches]).toEqual([401, 1]);
+      expect(first.message).toContain('key');
+      expect((await verifier.verify(await signed(k1))).user).toBe('ana');
+      expect(fetches).toBe(1);
+      // A minute later the rotated key is fetched and accepted; another unknown kid right after is not fetched.
+      vi.setSystemTime(Date.now() + 61_000);
+      served = [k1.jwk, k2.jwk];
+      expect((await verifier.verify(await signed(k2))).user).toBe('ana');
+      expect(fetches).toBe(2);
+      served = [k1.jwk, k2.jwk, k3.jwk];
+      expect((await refusal(verifier.verify(await signed(k3)))).status).toBe(401);
+      vi.setSystemTime(Date.now() + 59_000);
+      expect((await refusal(verifier.verify(await signed(k4)))).status).toBe(401);
+      expect(fetches).toBe(2);
+      vi.setSystemTime(Date.now() + 2_000);
+      expect((await verifier.verify(await signed(k3))).user).toBe('ana');
+      expect(fetches).toBe(3);
+    } finally {
+      server.close();
+    }
   });
 });
 
