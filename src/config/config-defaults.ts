@@ -5,7 +5,7 @@
  * (GovflowConfig), so a key that may hold other values than its default says so with `as`.
  */
 import { DEFAULT_MAX_DEPTH } from '../message/json-depth.js';
-import type { McpServerConfig, ProviderKind, WebhookEventType } from './config-schema.js';
+import type { JwtSettings, McpServerConfig, ProviderKind, WebhookEventType } from './config-schema.js';
 
 /** Options of provider kind local (README "Local models"), used where `provider.local` leaves them out. */
 export const LOCAL_PROVIDER_DEFAULTS = {
@@ -185,6 +185,23 @@ export const CONFIG_DEFAULTS = {
      * POST /v1/requests answers 503 with Retry-After and inbox files wait in the inbox. Null: no bound.
      */
     max_queued: null as number | null,
+    /**
+     * `{ origins: ["https://app.example", …] }` (docs/http-api.md "CORS"): browser apps on these origins may
+     * call the API (preflights answered, `x-conversation-id` and `x-request-id` exposed); another origin
+     * gets no CORS header. Empty: no CORS at all.
+     */
+    cors: { origins: [] as string[] },
+    /**
+     * `jwt: { issuer, audience, jwks_url | public_key_file, user_claim, role_claim?, algorithms? }`
+     * (docs/http-api.md "JWT bearer tokens"): a bearer that is a JWT is verified (signature,
+     * exp/nbf with 30 s of leeway, iss, aud); `user_claim` (default `sub`) is the user, `role_claim`
+     * the role (default operator). Keys from `jwks_url` are cached and fetched again for an unknown
+     * key id at most once a minute; `public_key_file` (root-relative) is a PEM public key, a JWK or a
+     * JWKS. Opaque `tokens` keep working beside it. Null: no JWTs.
+     */
+    auth: {
+      jwt: null as JwtSettings | null,
+    },
   },
   /** Where govflow tells the world (docs/webhooks.md). */
   notify: {
@@ -267,6 +284,12 @@ export const CONFIG_DEFAULTS = {
   },
   /** MCP servers whose tools agents may be offered as `mcp:<server>/<tool>` (README "Give an agent tools"). */
   mcp: {
+    /**
+     * Servers by name: `{ command, args?, env?, cwd? }` (stdio) or `{ url, headers_env?,
+     * forward_authorization? }` (Streamable HTTP), each with `timeout_ms?` (docs/tools.md).
+     * `forward_authorization: true` sends the HTTP caller's `Authorization` header, verbatim and held
+     * in memory only, on the tool calls of the sessions its request started.
+     */
     servers: {} as Record<string, McpServerConfig>,
     /** One tool call (and a stdio server's start or an HTTP server's handshake). */
     timeout_ms: 30_000,

@@ -9,6 +9,7 @@ import { builtinValidator, errorKeyPath, describeSchemaErrors } from '../message
 import { CONFIG_DEFAULTS } from './config-defaults.js';
 import { CONFIG_SCHEMA } from './config-schema.js';
 import { piiProblem, retentionProblem } from './config-problems.js';
+import { jwtSettingsProblem } from './jwt-key-file.js';
 import { parseYamlSource } from './yaml-source.js';
 import { systemPaths, type SystemPaths } from './system-paths.js';
 import { CommandRefusedError, parseCommandPattern, type CommandPattern } from './command-patterns.js';
@@ -176,9 +177,20 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
         lineOf(['mcp', 'servers', name]),
       );
     }
+    if (server.forward_authorization === true && server.url === undefined)
+      throw new ConfigError(
+        `mcp.servers.${name}.forward_authorization forwards the HTTP caller's Authorization header, which only a server with \`url\` ` +
+          `(Streamable HTTP) can receive: remove it, or give the server a url`,
+        CONFIG_FILE_NAME,
+        lineOf(['mcp', 'servers', name, 'forward_authorization']),
+      );
   }
 
   const http = defaulted('http');
+  const jwt = jwtSettingsProblem(http.auth.jwt, absoluteRoot);
+  if (jwt !== null) throw new ConfigError(jwt.message, CONFIG_FILE_NAME, lineOf(jwt.keyPath));
+  if (http.auth.jwt?.public_key_file !== undefined)
+    http.auth.jwt.public_key_file = path.resolve(absoluteRoot, http.auth.jwt.public_key_file);
   const config: GovflowConfig = {
     root: absoluteRoot,
     configFile,

@@ -41,6 +41,8 @@ export interface McpServerConfig {
   url?: string;
   /** Header name → name of the environment variable holding its value. */
   headers_env?: Record<string, string>;
+  /** Sends the HTTP caller's own `Authorization` header on the tool calls of sessions it started (docs/tools.md); memory only. */
+  forward_authorization?: boolean;
   timeout_ms?: number;
 }
 
@@ -54,9 +56,36 @@ const MCP_SERVER_SCHEMA = {
     cwd: { type: 'string', minLength: 1 },
     url: { type: 'string', pattern: '^https?://' },
     headers_env: { type: 'object', additionalProperties: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } },
+    forward_authorization: { type: 'boolean' },
     timeout_ms: positiveInteger,
   },
 } as const;
+
+/** `http.auth.jwt` as written (docs/http-api.md "JWT bearer tokens"); `public_key_file` is made absolute by the loader. */
+export interface JwtSettings {
+  issuer: string;
+  audience: string | string[];
+  jwks_url?: string;
+  public_key_file?: string;
+  user_claim?: string;
+  role_claim?: string;
+  algorithms?: Array<(typeof JWT_ALGORITHMS)[number]>;
+}
+
+/** The asymmetric signature algorithms `http.auth.jwt.algorithms` may list (jose's names). */
+export const JWT_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+] as const;
 
 /** A price table by model: `input`, `output` and optional `cached_input`, each name ending in `suffix`. */
 function priceTableSchema(suffix: string) {
@@ -256,6 +285,39 @@ export const CONFIG_SCHEMA = {
           },
         },
         max_queued: { type: ['integer', 'null'], minimum: 1 },
+        cors: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            // An origin is scheme://host[:port]: no path, no trailing slash (what browsers send in Origin).
+            origins: { type: 'array', uniqueItems: true, items: { type: 'string', pattern: '^https?://[^/\\s]+$' } },
+          },
+        },
+        auth: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            jwt: {
+              type: ['object', 'null'],
+              additionalProperties: false,
+              required: ['issuer', 'audience'],
+              properties: {
+                issuer: { type: 'string', minLength: 1 },
+                audience: {
+                  anyOf: [
+                    { type: 'string', minLength: 1 },
+                    { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+                  ],
+                },
+                jwks_url: { type: 'string', pattern: '^https?://[^\\s]+$' },
+                public_key_file: { type: 'string', minLength: 1 },
+                user_claim: { type: 'string', minLength: 1 },
+                role_claim: { type: 'string', minLength: 1 },
+                algorithms: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: JWT_ALGORITHMS } },
+              },
+            },
+          },
+        },
       },
     },
     notify: {

@@ -65,6 +65,8 @@ export class GovflowDaemon {
     });
     // The runner reports which claimed files are done; the intake owns their move to the archive.
     runtime.events.on('request_files_done', (event) => this.intake?.archive(event.files));
+    // A caller's header forwarded to MCP servers lives as long as the session its request started.
+    runtime.events.on('session_finished', (event) => runtime.tools.mcp.forwarded.release(event.sessionId));
   }
 
   /** Opens the root's backend (files, or Postgres with `store.kind: postgres`) and boots; throws what stopped it. */
@@ -162,6 +164,9 @@ export class GovflowDaemon {
         },
         ...(this.work.reads ? { reads: this.work.reads } : {}),
         web: webView,
+        ...(Object.values(config.mcp.servers).some((server) => server.forward_authorization === true)
+          ? { forwarding: this.runtime.tools.mcp.forwarded }
+          : {}),
         queued: async () => {
           await this.work.refreshQueued?.();
           return intake.waitingToStart;

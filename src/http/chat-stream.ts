@@ -112,7 +112,12 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
     try {
       if (resuming) await context.intake.reply(sessionId, { reply: fields.message }, caller.user, 'reply');
       else {
-        const submitted = await context.intake.submit({ request: fields.message }, caller.user, sessionId);
+        const submitted = await context.intake.submit(
+          { request: fields.message },
+          caller.user,
+          sessionId,
+          request.headers.authorization,
+        );
         requestId = submitted.requestId;
         context.lookup.noteQueued(sessionId, submitted.requestId, caller.user);
       }

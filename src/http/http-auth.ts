@@ -1,11 +1,13 @@
 /**
  * Who is calling (docs/http-api.md). Tokens are configured as their SHA-256; a presented one is
  * hashed and compared to every hash in constant time, so neither timing nor order tells anything.
- * Without tokens the API listens on loopback only and every caller is `local`.
+ * With `http.auth.jwt`, a bearer that is a JWT is verified instead (jwt-auth.ts). Without tokens
+ * or JWTs the API listens on loopback only and every caller is `local`.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Hex } from '../sha256-hex.js';
 import { HttpProblem } from './http-problem.js';
+import { looksLikeJwt, type JwtVerifier } from './jwt-auth.js';
 
 /** `admin` reads everything and acts on every session (docs/run-control.md); `local`: no tokens configured. */
 export type CallerRole = 'operator' | 'auditor' | 'admin' | 'local';
@@ -102,5 +104,38 @@ export class TokenTable {
         'the bearer token is not one of http.tokens: check it, or create one with govflow token add USER',
       );
     return found;
+  }
+}
+
+/** The bearer of an Authorization header, or null. */
+function bearerOf(authorization: string | undefined): string | null {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? null;
+}
+
+/** Opaque tokens (`http.tokens`) and, with `http.auth.jwt`, JWTs beside them. */
+export class CallerAuth {
+  constructor(
+    readonly tokens: TokenTable,
+    readonly jwt: JwtVerifier | null,
+  ) {}
+
+  /** True when a caller must present a token (else every caller is `local`). */
+  get enabled(): boolean {
+    return this.tokens.enabled || this.jwt !== null;
+  }
+
+  /** The caller for an Authorization header; throws 401 saying what to send (503 when the JWT keys cannot be had). */
+  async authenticate(authorization: string | undefined): Promise<Caller> {
+    if (this.jwt === null) return this.tokens.authenticate(authorization);
+    const bearer = bearerOf(authorization);
+    if (bearer !== null && looksLikeJwt(bearer)) return this.jwt.verify(bearer);
+    if (this.tokens.enabled) return this.tokens.authenticate(authorization);
+    throw new HttpProblem(
+      401,
+      'unauthorized',
+      bearer === null
+        ? 'this API needs "Authorization: Bearer <JWT>" (a token of the issuer in http.auth.jwt)'
+        : 'the bearer token is not a JWT, and this API takes only JWTs of the issuer in http.auth.jwt',
+    );
   }
 }

@@ -24,6 +24,7 @@ import { isPlainObject } from '../message/json-text.js';
 import { parseControlDocument, type ControlAction } from '../intake/control-file.js';
 import type { ControlOutcome } from '../intake/control-outcome.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
+import type { AuthorizationHolder } from '../tools/forwarded-authorizations.js';
 
 export interface HttpIntakeOptions {
   /** The intake's handoff (InboxIntake.submit): resolves once the submission is durable. */
@@ -43,6 +44,8 @@ export interface HttpIntakeOptions {
   timezone: string;
   /** Cluster mode: request ids accepted by any daemon, and their owners, from the store. */
   reads?: SessionReads;
+  /** Holds the caller's Authorization header for the session a request starts (MCP `forward_authorization`); none: not kept. */
+  forwarding?: AuthorizationHolder;
 }
 
 /**
@@ -68,11 +71,15 @@ function objectBody(body: unknown, example: string): Record<string, unknown> {
 export class HttpIntake {
   constructor(private readonly options: HttpIntakeOptions) {}
 
-  /** Hands a request for `user` to the intake, resolved once durable; 400 for a bad body, 409 for a known id. */
+  /**
+   * Hands a request for `user` to the intake, resolved once durable; 400 for a bad body, 409 for a
+   * known id. `authorization` (the caller's header) is held in memory for the session it starts.
+   */
   async submit(
     body: unknown,
     user: string,
     sessionId: string = this.newSessionId(),
+    authorization?: string,
   ): Promise<{ requestId: string; sessionId: string }> {
     const fields = objectBody(body, '{"request": "..."}');
     if (fields.request === undefined && (fields.reply !== undefined || fields.approve !== undefined)) {
@@ -80,16 +87,33 @@ export class HttpIntake {
     }
     // The inbox's own check of a JSON request, with the fields a client may send.
     const { text, requestId, parsed } = this.requestDocument(fields, user, sessionId);
-    const storeSubmit = this.options.reads?.submit?.bind(this.options.reads);
-    if (storeSubmit) {
-      // Cluster mode (docs/cluster.md): committed to Postgres before the 202; its unique request id decides.
-      const outcome = await storeSubmit({ requestId, sessionId, text: parsed.text, user, metadata: parsed.metadata });
-      if (outcome === 'duplicate') throw this.duplicate(requestId);
+    const release = this.holdAuthorization(sessionId, authorization);
+    try {
+      const storeSubmit = this.options.reads?.submit?.bind(this.options.reads);
+      if (storeSubmit) {
+        // Cluster mode (docs/cluster.md): committed to Postgres before the 202; its unique request id decides.
+        const outcome = await storeSubmit({ requestId, sessionId, text: parsed.text, user, metadata: parsed.metadata });
+        if (outcome === 'duplicate') throw this.duplicate(requestId);
+        return { requestId, sessionId };
+      }
+      const outcome = await this.options.submit({ name: httpSubmissionName(requestId), text, requestId });
+      if (outcome.kind === 'duplicate') throw this.duplicate(requestId);
       return { requestId, sessionId };
+    } catch (error) {
+      release();
+      throw error;
     }
-    const outcome = await this.options.submit({ name: httpSubmissionName(requestId), text, requestId });
-    if (outcome.kind === 'duplicate') throw this.duplicate(requestId);
-    return { requestId, sessionId };
+  }
+
+  /**
+   * Holds the caller's header for `sessionId` before the handover (the session may start and call
+   * a tool before the handover resolves); returns what lets it go when the submission is refused.
+   */
+  private holdAuthorization(sessionId: string, authorization: string | undefined): () => void {
+    const holder = this.options.forwarding;
+    if (!holder || authorization === undefined) return () => {};
+    holder.hold(sessionId, authorization);
+    return () => holder.release(sessionId);
   }
 
   /**
@@ -109,6 +133,7 @@ export class HttpIntake {
       );
     const staged = stageFolder(paths);
     let handedOver = false;
+    const release = this.holdAuthorization(sessionId, request.headers.authorization);
     try {
       const upload = await receiveUpload(request, staged.folder, limits, this.options.maxBytes);
       const document = this.requestDocument(requestPartFields(upload.request), user, sessionId);
@@ -146,6 +171,9 @@ export class HttpIntake {
       });
       if (outcome.kind === 'duplicate') throw this.duplicate(requestId);
       return { requestId, sessionId };
+    } catch (error) {
+      release();
+      throw error;
     } finally {
       if (!handedOver) discardStaged(staged);
     }

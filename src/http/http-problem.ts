@@ -13,6 +13,7 @@ export type ProblemCode =
   | 'not_ready'
   | 'too_many_requests'
   | 'queue_full'
+  | 'keys_unavailable'
   | 'internal';
 
 /** An error whose message is meant for the API client: it says what was wrong and what to send instead. */

@@ -70,8 +70,12 @@ export function openStream(
   headers?: Record<string, string>,
 ): SseConnection {
   if (context.isStopping()) throw stopping();
+  // The headers the hooks set (security headers, CORS for a listed origin) would be lost with the hijack.
+  const hooked: Record<string, string> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) hooked[name] = Array.isArray(value) ? value.join(', ') : String(value);
   reply.hijack();
-  const connection = new SseConnection(request.raw, reply.raw, context.heartbeatMs, headers);
+  const connection = new SseConnection(request.raw, reply.raw, context.heartbeatMs, { ...hooked, ...headers });
   context.streams.add(connection);
   connection.onClose(() => context.streams.delete(connection));
   return connection;
@@ -112,7 +116,7 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
         void reply.header('connection', 'close');
         throw error;
       }
-    } else submitted = await intake.submit(request.body, caller.user);
+    } else submitted = await intake.submit(request.body, caller.user, undefined, request.headers.authorization);
     const { requestId, sessionId } = submitted;
     lookup.noteQueued(sessionId, requestId, caller.user);
     return reply.code(202).send({

@@ -13,7 +13,10 @@ import type { Submission, SubmissionOutcome } from '../intake/request-submission
 import type { FolderSubmission } from '../intake/folder-submission.js';
 import type { OperationalLog } from '../log-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
-import { isLoopbackHost, TokenTable, type Caller, type TokenEntry } from './http-auth.js';
+import { CallerAuth, isLoopbackHost, TokenTable, type Caller, type TokenEntry } from './http-auth.js';
+import { JwtVerifier } from './jwt-auth.js';
+import type { AuthorizationHolder } from '../tools/forwarded-authorizations.js';
+import { registerCors } from './http-cors.js';
 import { LiveEventOrdinals } from './event-ids.js';
 import { HttpIntake } from './http-intake.js';
 import { GovflowMetrics, type MetricsSources } from './http-metrics.js';
@@ -48,6 +51,8 @@ export interface HttpApiOptions {
   web?: WebView;
   /** Accepted requests waiting to start (`http.max_queued` compares with it); none: never full. */
   queued?: () => number | Promise<number>;
+  /** Where the caller's Authorization header is held for MCP servers with `forward_authorization` (docs/tools.md); none: not kept. */
+  forwarding?: AuthorizationHolder;
 }
 
 /** A browser view on the API: its routes, and how its pages are signed in to. */
@@ -67,7 +72,7 @@ export interface WebViewOptions {
   /** Whether http.tokens is set (otherwise every caller is `local` and no sign-in is needed); asked per request, as tokens change live. */
   tokensEnabled: () => boolean;
   /** The API's token check: a Caller, or an HttpProblem 401. */
-  authenticate: (authorization: string | undefined) => Caller;
+  authenticate: (authorization: string | undefined) => Promise<Caller>;
   log?: OperationalLog;
 }
 
@@ -83,15 +88,16 @@ export function parseListen(listen: string): { host: string; port: number } {
   return { host: match[1] ?? match[2], port };
 }
 
-/** The token table for a listener; throws ConfigError when it is empty and the listener is not loopback. */
-function tokenTableFor(listen: string, tokens: readonly TokenEntry[]): TokenTable {
-  const table = new TokenTable(tokens);
-  if (!table.enabled && !isLoopbackHost(parseListen(listen).host)) {
+/** The callers' check for a listener; throws ConfigError when it takes no token and the listener is not loopback. */
+function callerAuthFor(listen: string, tokens: readonly TokenEntry[], jwt: JwtVerifier | null): CallerAuth {
+  const auth = new CallerAuth(new TokenTable(tokens), jwt);
+  if (!auth.enabled && !isLoopbackHost(parseListen(listen).host)) {
     throw new ConfigError(
-      `http.listen ${listen} is reachable from other machines, but http.tokens is empty: listen on 127.0.0.1, or add a token with "govflow token add USER"`,
+      `http.listen ${listen} is reachable from other machines, but http.tokens is empty and http.auth.jwt is not set: listen on 127.0.0.1, ` +
+        `add a token with "govflow token add USER", or configure http.auth.jwt`,
     );
   }
-  return table;
+  return auth;
 }
 
 /** The session changes the files listing re-reads, from the event bus. */
@@ -111,7 +117,7 @@ function sessionChanges(events: SessionEvents): SessionChanges {
 }
 
 /** The tokens and rate limits in force: one holder the hooks read, so a config edit can replace them (src/daemon/config-watch.ts). */
-type Auth = { tokens: TokenTable; limits: HttpRateLimits };
+type Auth = { callers: CallerAuth; limits: HttpRateLimits };
 
 /** How long a stopping daemon waits for requests in flight before it cuts their connections. */
 const CLOSE_WAIT_MS = 5_000;
@@ -141,7 +147,11 @@ export class HttpApi {
     const settings = config.http;
     const { host, port } = parseListen(options.listen);
     const auth: Auth = {
-      tokens: tokenTableFor(options.listen, settings.tokens),
+      callers: callerAuthFor(
+        options.listen,
+        settings.tokens,
+        settings.auth.jwt ? JwtVerifier.fromSettings(settings.auth.jwt) : null,
+      ),
       limits: new HttpRateLimits(settings.rate_limit),
     };
     const app = Fastify({
@@ -196,6 +206,7 @@ export class HttpApi {
       maxBytes: config.intake.max_bytes,
       timezone: config.timezone,
       reads,
+      ...(options.forwarding ? { forwarding: options.forwarding } : {}),
     });
     const lookup = new SessionLookup(reads, options.events);
     const ordinals = new LiveEventOrdinals(options.events);
@@ -231,6 +242,8 @@ export class HttpApi {
 
     const web = options.web;
     await registerSecurityHeaders(app, web?.contentSources ?? { scripts: [], styles: [] });
+    // Before the limits and the auth hook: a preflight carries no token and is answered at once.
+    await registerCors(app, settings.cors.origins);
     // JSON, or multipart/form-data for requests with files (docs/attachments.md), streamed to disk
     // by the route itself: any other body type is a 400 that names the content type to send.
     app.removeContentTypeParser(['text/plain']);
@@ -243,7 +256,7 @@ export class HttpApi {
       if (request.url === '/healthz' || web?.isPublicPath(request.url)) return;
       const authorization = request.headers.authorization ?? web?.cookieAuthorization(request.headers.cookie);
       try {
-        (request as unknown as { caller: unknown }).caller = auth.tokens.authenticate(authorization);
+        (request as unknown as { caller: unknown }).caller = await auth.callers.authenticate(authorization);
       } catch (error) {
         if (
           web?.isPath(request.url) &&
@@ -304,8 +317,8 @@ export class HttpApi {
     registerChatRoute(app, context);
     registerControlRoutes(app, context);
     web?.register(app, context, {
-      tokensEnabled: () => auth.tokens.enabled,
-      authenticate: (authorization) => auth.tokens.authenticate(authorization),
+      tokensEnabled: () => auth.callers.enabled,
+      authenticate: (authorization) => auth.callers.authenticate(authorization),
       log,
     });
 
@@ -325,7 +338,7 @@ export class HttpApi {
 
   /** Puts edited `http.tokens` in force; throws ConfigError (keeping the old) for none on a reachable listener. */
   replaceTokens(tokens: readonly TokenEntry[]): void {
-    this.auth.tokens = tokenTableFor(this.listen, tokens);
+    this.auth.callers = callerAuthFor(this.listen, tokens, this.auth.callers.jwt);
   }
 
   /** Puts edited `http.rate_limit` in force. */

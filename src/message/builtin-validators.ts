@@ -172,6 +172,57 @@ const schema11 = {
           },
         },
         max_queued: { type: ['integer', 'null'], minimum: 1 },
+        cors: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            origins: { type: 'array', uniqueItems: true, items: { type: 'string', pattern: '^https?://[^/\\s]+$' } },
+          },
+        },
+        auth: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            jwt: {
+              type: ['object', 'null'],
+              additionalProperties: false,
+              required: ['issuer', 'audience'],
+              properties: {
+                issuer: { type: 'string', minLength: 1 },
+                audience: {
+                  anyOf: [
+                    { type: 'string', minLength: 1 },
+                    { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+                  ],
+                },
+                jwks_url: { type: 'string', pattern: '^https?://[^\\s]+$' },
+                public_key_file: { type: 'string', minLength: 1 },
+                user_claim: { type: 'string', minLength: 1 },
+                role_claim: { type: 'string', minLength: 1 },
+                algorithms: {
+                  type: 'array',
+                  minItems: 1,
+                  uniqueItems: true,
+                  items: {
+                    enum: [
+                      'RS256',
+                      'RS384',
+                      'RS512',
+                      'PS256',
+                      'PS384',
+                      'PS512',
+                      'ES256',
+                      'ES384',
+                      'ES512',
+                      'EdDSA',
+                      'Ed25519',
+                    ],
+                  },
+                },
+              },
+            },
+          },
+        },
       },
     },
     notify: {
@@ -265,6 +316,7 @@ const schema11 = {
                 type: 'object',
                 additionalProperties: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
               },
+              forward_authorization: { type: 'boolean' },
               timeout_ms: { type: 'integer', minimum: 1 },
             },
           },
@@ -371,11 +423,12 @@ const pattern0 = new RegExp('^[A-Za-z0-9._@-]{1,128}$', 'u');
 const pattern1 = new RegExp('^https?://', 'u');
 const pattern2 = new RegExp('^\\[?[^\\s]+\\]?:[0-9]{1,5}$', 'u');
 const pattern4 = new RegExp('^[0-9a-fA-F]{64}$', 'u');
-const pattern5 = new RegExp('^https?://[^\\s]+$', 'u');
-const pattern6 = new RegExp('^[A-Za-z_][A-Za-z0-9_]*$', 'u');
-const pattern7 = new RegExp('^[a-z_][a-z0-9_]{0,62}$', 'u');
-const pattern8 = new RegExp('^[A-Za-z0-9_.-]+$', 'u');
-const pattern11 = new RegExp('^[a-z][a-z0-9_]*$', 'u');
+const pattern5 = new RegExp('^https?://[^/\\s]+$', 'u');
+const pattern6 = new RegExp('^https?://[^\\s]+$', 'u');
+const pattern8 = new RegExp('^[A-Za-z_][A-Za-z0-9_]*$', 'u');
+const pattern9 = new RegExp('^[a-z_][a-z0-9_]{0,62}$', 'u');
+const pattern10 = new RegExp('^[A-Za-z0-9_.-]+$', 'u');
+const pattern13 = new RegExp('^[a-z][a-z0-9_]*$', 'u');
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2596,15 +2649,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       let data67 = data.http;
       if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
         for (const key16 in data67) {
-          if (!(
-            key16 === 'listen' ||
-            key16 === 'tokens' ||
-            key16 === 'max_body_bytes' ||
-            key16 === 'heartbeat_ms' ||
-            key16 === 'request_timeout_ms' ||
-            key16 === 'rate_limit' ||
-            key16 === 'max_queued'
-          )) {
+          if (!func2.call(schema11.properties.http.properties, key16)) {
             const err123 = {
               instancePath: instancePath + '/http',
               schemaPath: '#/properties/http/additionalProperties',
@@ -3091,207 +3136,209 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           }
         }
-      } else {
-        const err151 = {
-          instancePath: instancePath + '/http',
-          schemaPath: '#/properties/http/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err151];
-        } else {
-          vErrors.push(err151);
-        }
-        errors++;
-      }
-    }
-    if (data.notify !== undefined) {
-      let data81 = data.notify;
-      if (data81 && typeof data81 == 'object' && !Array.isArray(data81)) {
-        for (const key19 in data81) {
-          if (!(key19 === 'webhooks')) {
-            const err152 = {
-              instancePath: instancePath + '/notify',
-              schemaPath: '#/properties/notify/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key19 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err152];
-            } else {
-              vErrors.push(err152);
+        if (data67.cors !== undefined) {
+          let data81 = data67.cors;
+          if (data81 && typeof data81 == 'object' && !Array.isArray(data81)) {
+            for (const key19 in data81) {
+              if (!(key19 === 'origins')) {
+                const err151 = {
+                  instancePath: instancePath + '/http/cors',
+                  schemaPath: '#/properties/http/properties/cors/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key19 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err151];
+                } else {
+                  vErrors.push(err151);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data81.webhooks !== undefined) {
-          let data82 = data81.webhooks;
-          if (Array.isArray(data82)) {
-            const len3 = data82.length;
-            for (let i3 = 0; i3 < len3; i3++) {
-              let data83 = data82[i3];
-              if (data83 && typeof data83 == 'object' && !Array.isArray(data83)) {
-                if (data83.url === undefined) {
-                  const err153 = {
-                    instancePath: instancePath + '/notify/webhooks/' + i3,
-                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'url' },
-                    message: "must have required property '" + 'url' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err153];
-                  } else {
-                    vErrors.push(err153);
-                  }
-                  errors++;
-                }
-                if (data83.secret_env === undefined) {
-                  const err154 = {
-                    instancePath: instancePath + '/notify/webhooks/' + i3,
-                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'secret_env' },
-                    message: "must have required property '" + 'secret_env' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err154];
-                  } else {
-                    vErrors.push(err154);
-                  }
-                  errors++;
-                }
-                for (const key20 in data83) {
-                  if (!(key20 === 'url' || key20 === 'events' || key20 === 'secret_env')) {
-                    const err155 = {
-                      instancePath: instancePath + '/notify/webhooks/' + i3,
-                      schemaPath: '#/properties/notify/properties/webhooks/items/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key20 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err155];
-                    } else {
-                      vErrors.push(err155);
-                    }
-                    errors++;
-                  }
-                }
-                if (data83.url !== undefined) {
-                  let data84 = data83.url;
-                  if (typeof data84 === 'string') {
-                    if (!pattern5.test(data84)) {
-                      const err156 = {
-                        instancePath: instancePath + '/notify/webhooks/' + i3 + '/url',
-                        schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/pattern',
+            if (data81.origins !== undefined) {
+              let data82 = data81.origins;
+              if (Array.isArray(data82)) {
+                const len3 = data82.length;
+                for (let i3 = 0; i3 < len3; i3++) {
+                  let data83 = data82[i3];
+                  if (typeof data83 === 'string') {
+                    if (!pattern5.test(data83)) {
+                      const err152 = {
+                        instancePath: instancePath + '/http/cors/origins/' + i3,
+                        schemaPath: '#/properties/http/properties/cors/properties/origins/items/pattern',
                         keyword: 'pattern',
-                        params: { pattern: '^https?://[^\\s]+$' },
-                        message: 'must match pattern "' + '^https?://[^\\s]+$' + '"',
+                        params: { pattern: '^https?://[^/\\s]+$' },
+                        message: 'must match pattern "' + '^https?://[^/\\s]+$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err156];
+                        vErrors = [err152];
                       } else {
-                        vErrors.push(err156);
+                        vErrors.push(err152);
                       }
                       errors++;
                     }
                   } else {
-                    const err157 = {
-                      instancePath: instancePath + '/notify/webhooks/' + i3 + '/url',
-                      schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/type',
+                    const err153 = {
+                      instancePath: instancePath + '/http/cors/origins/' + i3,
+                      schemaPath: '#/properties/http/properties/cors/properties/origins/items/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err157];
+                      vErrors = [err153];
                     } else {
-                      vErrors.push(err157);
+                      vErrors.push(err153);
                     }
                     errors++;
                   }
                 }
-                if (data83.events !== undefined) {
-                  let data85 = data83.events;
-                  if (Array.isArray(data85)) {
-                    if (data85.length < 1) {
-                      const err158 = {
-                        instancePath: instancePath + '/notify/webhooks/' + i3 + '/events',
-                        schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/minItems',
-                        keyword: 'minItems',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 items',
+                let i4 = data82.length;
+                let j0;
+                if (i4 > 1) {
+                  const indices0 = {};
+                  for (; i4--;) {
+                    let item0 = data82[i4];
+                    if (typeof item0 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices0[item0] == 'number') {
+                      j0 = indices0[item0];
+                      const err154 = {
+                        instancePath: instancePath + '/http/cors/origins',
+                        schemaPath: '#/properties/http/properties/cors/properties/origins/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i4, j: j0 },
+                        message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i4 + ' are identical)',
                       };
                       if (vErrors === null) {
-                        vErrors = [err158];
+                        vErrors = [err154];
                       } else {
-                        vErrors.push(err158);
+                        vErrors.push(err154);
                       }
                       errors++;
+                      break;
                     }
-                    const len4 = data85.length;
-                    for (let i4 = 0; i4 < len4; i4++) {
-                      let data86 = data85[i4];
-                      if (!(
-                        data86 === 'session_finished' ||
-                        data86 === 'session_paused' ||
-                        data86 === 'approval_requested' ||
-                        data86 === 'session_cancelled'
-                      )) {
-                        const err159 = {
-                          instancePath: instancePath + '/notify/webhooks/' + i3 + '/events/' + i4,
-                          schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/items/enum',
-                          keyword: 'enum',
-                          params: {
-                            allowedValues:
-                              schema11.properties.notify.properties.webhooks.items.properties.events.items.enum,
-                          },
-                          message: 'must be equal to one of the allowed values',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err159];
-                        } else {
-                          vErrors.push(err159);
-                        }
-                        errors++;
-                      }
-                    }
-                    let i5 = data85.length;
-                    let j0;
-                    if (i5 > 1) {
-                      outer0: for (; i5--;) {
-                        for (j0 = i5; j0--;) {
-                          if (func0(data85[i5], data85[j0])) {
-                            const err160 = {
-                              instancePath: instancePath + '/notify/webhooks/' + i3 + '/events',
-                              schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/uniqueItems',
-                              keyword: 'uniqueItems',
-                              params: { i: i5, j: j0 },
-                              message:
-                                'must NOT have duplicate items (items ## ' + j0 + ' and ' + i5 + ' are identical)',
-                            };
-                            if (vErrors === null) {
-                              vErrors = [err160];
-                            } else {
-                              vErrors.push(err160);
-                            }
-                            errors++;
-                            break outer0;
-                          }
-                        }
-                      }
-                    }
+                    indices0[item0] = i4;
+                  }
+                }
+              } else {
+                const err155 = {
+                  instancePath: instancePath + '/http/cors/origins',
+                  schemaPath: '#/properties/http/properties/cors/properties/origins/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err155];
+                } else {
+                  vErrors.push(err155);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err156 = {
+              instancePath: instancePath + '/http/cors',
+              schemaPath: '#/properties/http/properties/cors/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err156];
+            } else {
+              vErrors.push(err156);
+            }
+            errors++;
+          }
+        }
+        if (data67.auth !== undefined) {
+          let data84 = data67.auth;
+          if (data84 && typeof data84 == 'object' && !Array.isArray(data84)) {
+            for (const key20 in data84) {
+              if (!(key20 === 'jwt')) {
+                const err157 = {
+                  instancePath: instancePath + '/http/auth',
+                  schemaPath: '#/properties/http/properties/auth/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key20 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err157];
+                } else {
+                  vErrors.push(err157);
+                }
+                errors++;
+              }
+            }
+            if (data84.jwt !== undefined) {
+              let data85 = data84.jwt;
+              if (!(data85 && typeof data85 == 'object' && !Array.isArray(data85)) && data85 !== null) {
+                const err158 = {
+                  instancePath: instancePath + '/http/auth/jwt',
+                  schemaPath: '#/properties/http/properties/auth/properties/jwt/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.http.properties.auth.properties.jwt.type },
+                  message: 'must be object,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err158];
+                } else {
+                  vErrors.push(err158);
+                }
+                errors++;
+              }
+              if (data85 && typeof data85 == 'object' && !Array.isArray(data85)) {
+                if (data85.issuer === undefined) {
+                  const err159 = {
+                    instancePath: instancePath + '/http/auth/jwt',
+                    schemaPath: '#/properties/http/properties/auth/properties/jwt/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'issuer' },
+                    message: "must have required property '" + 'issuer' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err159];
                   } else {
+                    vErrors.push(err159);
+                  }
+                  errors++;
+                }
+                if (data85.audience === undefined) {
+                  const err160 = {
+                    instancePath: instancePath + '/http/auth/jwt',
+                    schemaPath: '#/properties/http/properties/auth/properties/jwt/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'audience' },
+                    message: "must have required property '" + 'audience' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err160];
+                  } else {
+                    vErrors.push(err160);
+                  }
+                  errors++;
+                }
+                for (const key21 in data85) {
+                  if (!(
+                    key21 === 'issuer' ||
+                    key21 === 'audience' ||
+                    key21 === 'jwks_url' ||
+                    key21 === 'public_key_file' ||
+                    key21 === 'user_claim' ||
+                    key21 === 'role_claim' ||
+                    key21 === 'algorithms'
+                  )) {
                     const err161 = {
-                      instancePath: instancePath + '/notify/webhooks/' + i3 + '/events',
-                      schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/type',
-                      keyword: 'type',
-                      params: { type: 'array' },
-                      message: 'must be array',
+                      instancePath: instancePath + '/http/auth/jwt',
+                      schemaPath: '#/properties/http/properties/auth/properties/jwt/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key21 },
+                      message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
                       vErrors = [err161];
@@ -3301,16 +3348,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data83.secret_env !== undefined) {
-                  let data87 = data83.secret_env;
-                  if (typeof data87 === 'string') {
-                    if (!pattern6.test(data87)) {
+                if (data85.issuer !== undefined) {
+                  let data86 = data85.issuer;
+                  if (typeof data86 === 'string') {
+                    if (func3(data86) < 1) {
                       const err162 = {
-                        instancePath: instancePath + '/notify/webhooks/' + i3 + '/secret_env',
-                        schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
-                        message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
+                        instancePath: instancePath + '/http/auth/jwt/issuer',
+                        schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/issuer/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
                         vErrors = [err162];
@@ -3321,8 +3368,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   } else {
                     const err163 = {
-                      instancePath: instancePath + '/notify/webhooks/' + i3 + '/secret_env',
-                      schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/type',
+                      instancePath: instancePath + '/http/auth/jwt/issuer',
+                      schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/issuer/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -3335,220 +3382,220 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-              } else {
-                const err164 = {
-                  instancePath: instancePath + '/notify/webhooks/' + i3,
-                  schemaPath: '#/properties/notify/properties/webhooks/items/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
-                };
-                if (vErrors === null) {
-                  vErrors = [err164];
-                } else {
-                  vErrors.push(err164);
+                if (data85.audience !== undefined) {
+                  let data87 = data85.audience;
+                  const _errs193 = errors;
+                  let valid31 = false;
+                  const _errs194 = errors;
+                  if (typeof data87 === 'string') {
+                    if (func3(data87) < 1) {
+                      const err164 = {
+                        instancePath: instancePath + '/http/auth/jwt/audience',
+                        schemaPath:
+                          '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/0/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err164];
+                      } else {
+                        vErrors.push(err164);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err165 = {
+                      instancePath: instancePath + '/http/auth/jwt/audience',
+                      schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err165];
+                    } else {
+                      vErrors.push(err165);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs194 === errors;
+                  valid31 = valid31 || _valid0;
+                  if (!valid31) {
+                    const _errs196 = errors;
+                    if (Array.isArray(data87)) {
+                      if (data87.length < 1) {
+                        const err166 = {
+                          instancePath: instancePath + '/http/auth/jwt/audience',
+                          schemaPath:
+                            '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/1/minItems',
+                          keyword: 'minItems',
+                          params: { limit: 1 },
+                          message: 'must NOT have fewer than 1 items',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err166];
+                        } else {
+                          vErrors.push(err166);
+                        }
+                        errors++;
+                      }
+                      const len4 = data87.length;
+                      for (let i5 = 0; i5 < len4; i5++) {
+                        let data88 = data87[i5];
+                        if (typeof data88 === 'string') {
+                          if (func3(data88) < 1) {
+                            const err167 = {
+                              instancePath: instancePath + '/http/auth/jwt/audience/' + i5,
+                              schemaPath:
+                                '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/1/items/minLength',
+                              keyword: 'minLength',
+                              params: { limit: 1 },
+                              message: 'must NOT have fewer than 1 characters',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err167];
+                            } else {
+                              vErrors.push(err167);
+                            }
+                            errors++;
+                          }
+                        } else {
+                          const err168 = {
+                            instancePath: instancePath + '/http/auth/jwt/audience/' + i5,
+                            schemaPath:
+                              '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/1/items/type',
+                            keyword: 'type',
+                            params: { type: 'string' },
+                            message: 'must be string',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err168];
+                          } else {
+                            vErrors.push(err168);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err169 = {
+                        instancePath: instancePath + '/http/auth/jwt/audience',
+                        schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'array' },
+                        message: 'must be array',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err169];
+                      } else {
+                        vErrors.push(err169);
+                      }
+                      errors++;
+                    }
+                    var _valid0 = _errs196 === errors;
+                    valid31 = valid31 || _valid0;
+                  }
+                  if (!valid31) {
+                    const err170 = {
+                      instancePath: instancePath + '/http/auth/jwt/audience',
+                      schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/audience/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err170];
+                    } else {
+                      vErrors.push(err170);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs193;
+                    if (vErrors !== null) {
+                      if (_errs193) {
+                        vErrors.length = _errs193;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
                 }
-                errors++;
-              }
-            }
-          } else {
-            const err165 = {
-              instancePath: instancePath + '/notify/webhooks',
-              schemaPath: '#/properties/notify/properties/webhooks/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err165];
-            } else {
-              vErrors.push(err165);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err166 = {
-          instancePath: instancePath + '/notify',
-          schemaPath: '#/properties/notify/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err166];
-        } else {
-          vErrors.push(err166);
-        }
-        errors++;
-      }
-    }
-    if (data.tools !== undefined) {
-      let data88 = data.tools;
-      if (data88 && typeof data88 == 'object' && !Array.isArray(data88)) {
-        for (const key21 in data88) {
-          if (!(
-            key21 === 'workspace' ||
-            key21 === 'max_result_bytes' ||
-            key21 === 'max_file_bytes' ||
-            key21 === 'http_get' ||
-            key21 === 'commands'
-          )) {
-            const err167 = {
-              instancePath: instancePath + '/tools',
-              schemaPath: '#/properties/tools/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key21 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err167];
-            } else {
-              vErrors.push(err167);
-            }
-            errors++;
-          }
-        }
-        if (data88.workspace !== undefined) {
-          let data89 = data88.workspace;
-          if (typeof data89 === 'string') {
-            if (func3(data89) < 1) {
-              const err168 = {
-                instancePath: instancePath + '/tools/workspace',
-                schemaPath: '#/properties/tools/properties/workspace/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err168];
-              } else {
-                vErrors.push(err168);
-              }
-              errors++;
-            }
-          } else {
-            const err169 = {
-              instancePath: instancePath + '/tools/workspace',
-              schemaPath: '#/properties/tools/properties/workspace/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err169];
-            } else {
-              vErrors.push(err169);
-            }
-            errors++;
-          }
-        }
-        if (data88.max_result_bytes !== undefined) {
-          let data90 = data88.max_result_bytes;
-          if (!(typeof data90 == 'number' && !(data90 % 1) && !isNaN(data90))) {
-            const err170 = {
-              instancePath: instancePath + '/tools/max_result_bytes',
-              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err170];
-            } else {
-              vErrors.push(err170);
-            }
-            errors++;
-          }
-          if (typeof data90 == 'number') {
-            if (data90 < 1 || isNaN(data90)) {
-              const err171 = {
-                instancePath: instancePath + '/tools/max_result_bytes',
-                schemaPath: '#/properties/tools/properties/max_result_bytes/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err171];
-              } else {
-                vErrors.push(err171);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data88.max_file_bytes !== undefined) {
-          let data91 = data88.max_file_bytes;
-          if (!(typeof data91 == 'number' && !(data91 % 1) && !isNaN(data91))) {
-            const err172 = {
-              instancePath: instancePath + '/tools/max_file_bytes',
-              schemaPath: '#/properties/tools/properties/max_file_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err172];
-            } else {
-              vErrors.push(err172);
-            }
-            errors++;
-          }
-          if (typeof data91 == 'number') {
-            if (data91 < 1 || isNaN(data91)) {
-              const err173 = {
-                instancePath: instancePath + '/tools/max_file_bytes',
-                schemaPath: '#/properties/tools/properties/max_file_bytes/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err173];
-              } else {
-                vErrors.push(err173);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data88.http_get !== undefined) {
-          let data92 = data88.http_get;
-          if (data92 && typeof data92 == 'object' && !Array.isArray(data92)) {
-            for (const key22 in data92) {
-              if (!(
-                key22 === 'allow_hosts' ||
-                key22 === 'max_bytes' ||
-                key22 === 'timeout_ms' ||
-                key22 === 'max_redirects'
-              )) {
-                const err174 = {
-                  instancePath: instancePath + '/tools/http_get',
-                  schemaPath: '#/properties/tools/properties/http_get/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key22 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err174];
-                } else {
-                  vErrors.push(err174);
+                if (data85.jwks_url !== undefined) {
+                  let data89 = data85.jwks_url;
+                  if (typeof data89 === 'string') {
+                    if (!pattern6.test(data89)) {
+                      const err171 = {
+                        instancePath: instancePath + '/http/auth/jwt/jwks_url',
+                        schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/jwks_url/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^https?://[^\\s]+$' },
+                        message: 'must match pattern "' + '^https?://[^\\s]+$' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err171];
+                      } else {
+                        vErrors.push(err171);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err172 = {
+                      instancePath: instancePath + '/http/auth/jwt/jwks_url',
+                      schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/jwks_url/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err172];
+                    } else {
+                      vErrors.push(err172);
+                    }
+                    errors++;
+                  }
                 }
-                errors++;
-              }
-            }
-            if (data92.allow_hosts !== undefined) {
-              let data93 = data92.allow_hosts;
-              if (Array.isArray(data93)) {
-                const len5 = data93.length;
-                for (let i6 = 0; i6 < len5; i6++) {
-                  let data94 = data93[i6];
-                  if (typeof data94 === 'string') {
-                    if (func3(data94) < 1) {
+                if (data85.public_key_file !== undefined) {
+                  let data90 = data85.public_key_file;
+                  if (typeof data90 === 'string') {
+                    if (func3(data90) < 1) {
+                      const err173 = {
+                        instancePath: instancePath + '/http/auth/jwt/public_key_file',
+                        schemaPath:
+                          '#/properties/http/properties/auth/properties/jwt/properties/public_key_file/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err173];
+                      } else {
+                        vErrors.push(err173);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err174 = {
+                      instancePath: instancePath + '/http/auth/jwt/public_key_file',
+                      schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/public_key_file/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err174];
+                    } else {
+                      vErrors.push(err174);
+                    }
+                    errors++;
+                  }
+                }
+                if (data85.user_claim !== undefined) {
+                  let data91 = data85.user_claim;
+                  if (typeof data91 === 'string') {
+                    if (func3(data91) < 1) {
                       const err175 = {
-                        instancePath: instancePath + '/tools/http_get/allow_hosts/' + i6,
-                        schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/minLength',
+                        instancePath: instancePath + '/http/auth/jwt/user_claim',
+                        schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/user_claim/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
@@ -3562,8 +3609,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   } else {
                     const err176 = {
-                      instancePath: instancePath + '/tools/http_get/allow_hosts/' + i6,
-                      schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/type',
+                      instancePath: instancePath + '/http/auth/jwt/user_claim',
+                      schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/user_claim/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -3576,411 +3623,420 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-              } else {
-                const err177 = {
-                  instancePath: instancePath + '/tools/http_get/allow_hosts',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/type',
-                  keyword: 'type',
-                  params: { type: 'array' },
-                  message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err177];
-                } else {
-                  vErrors.push(err177);
-                }
-                errors++;
-              }
-            }
-            if (data92.max_bytes !== undefined) {
-              let data95 = data92.max_bytes;
-              if (!(typeof data95 == 'number' && !(data95 % 1) && !isNaN(data95))) {
-                const err178 = {
-                  instancePath: instancePath + '/tools/http_get/max_bytes',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err178];
-                } else {
-                  vErrors.push(err178);
-                }
-                errors++;
-              }
-              if (typeof data95 == 'number') {
-                if (data95 < 1 || isNaN(data95)) {
-                  const err179 = {
-                    instancePath: instancePath + '/tools/http_get/max_bytes',
-                    schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err179];
+                if (data85.role_claim !== undefined) {
+                  let data92 = data85.role_claim;
+                  if (typeof data92 === 'string') {
+                    if (func3(data92) < 1) {
+                      const err177 = {
+                        instancePath: instancePath + '/http/auth/jwt/role_claim',
+                        schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/role_claim/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err177];
+                      } else {
+                        vErrors.push(err177);
+                      }
+                      errors++;
+                    }
                   } else {
-                    vErrors.push(err179);
+                    const err178 = {
+                      instancePath: instancePath + '/http/auth/jwt/role_claim',
+                      schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/role_claim/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err178];
+                    } else {
+                      vErrors.push(err178);
+                    }
+                    errors++;
                   }
-                  errors++;
                 }
-              }
-            }
-            if (data92.timeout_ms !== undefined) {
-              let data96 = data92.timeout_ms;
-              if (!(typeof data96 == 'number' && !(data96 % 1) && !isNaN(data96))) {
-                const err180 = {
-                  instancePath: instancePath + '/tools/http_get/timeout_ms',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err180];
-                } else {
-                  vErrors.push(err180);
-                }
-                errors++;
-              }
-              if (typeof data96 == 'number') {
-                if (data96 < 1 || isNaN(data96)) {
-                  const err181 = {
-                    instancePath: instancePath + '/tools/http_get/timeout_ms',
-                    schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err181];
+                if (data85.algorithms !== undefined) {
+                  let data93 = data85.algorithms;
+                  if (Array.isArray(data93)) {
+                    if (data93.length < 1) {
+                      const err179 = {
+                        instancePath: instancePath + '/http/auth/jwt/algorithms',
+                        schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/algorithms/minItems',
+                        keyword: 'minItems',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 items',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err179];
+                      } else {
+                        vErrors.push(err179);
+                      }
+                      errors++;
+                    }
+                    const len5 = data93.length;
+                    for (let i6 = 0; i6 < len5; i6++) {
+                      let data94 = data93[i6];
+                      if (!(
+                        data94 === 'RS256' ||
+                        data94 === 'RS384' ||
+                        data94 === 'RS512' ||
+                        data94 === 'PS256' ||
+                        data94 === 'PS384' ||
+                        data94 === 'PS512' ||
+                        data94 === 'ES256' ||
+                        data94 === 'ES384' ||
+                        data94 === 'ES512' ||
+                        data94 === 'EdDSA' ||
+                        data94 === 'Ed25519'
+                      )) {
+                        const err180 = {
+                          instancePath: instancePath + '/http/auth/jwt/algorithms/' + i6,
+                          schemaPath:
+                            '#/properties/http/properties/auth/properties/jwt/properties/algorithms/items/enum',
+                          keyword: 'enum',
+                          params: {
+                            allowedValues:
+                              schema11.properties.http.properties.auth.properties.jwt.properties.algorithms.items.enum,
+                          },
+                          message: 'must be equal to one of the allowed values',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err180];
+                        } else {
+                          vErrors.push(err180);
+                        }
+                        errors++;
+                      }
+                    }
+                    let i7 = data93.length;
+                    let j1;
+                    if (i7 > 1) {
+                      outer0: for (; i7--;) {
+                        for (j1 = i7; j1--;) {
+                          if (func0(data93[i7], data93[j1])) {
+                            const err181 = {
+                              instancePath: instancePath + '/http/auth/jwt/algorithms',
+                              schemaPath:
+                                '#/properties/http/properties/auth/properties/jwt/properties/algorithms/uniqueItems',
+                              keyword: 'uniqueItems',
+                              params: { i: i7, j: j1 },
+                              message:
+                                'must NOT have duplicate items (items ## ' + j1 + ' and ' + i7 + ' are identical)',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err181];
+                            } else {
+                              vErrors.push(err181);
+                            }
+                            errors++;
+                            break outer0;
+                          }
+                        }
+                      }
+                    }
                   } else {
-                    vErrors.push(err181);
+                    const err182 = {
+                      instancePath: instancePath + '/http/auth/jwt/algorithms',
+                      schemaPath: '#/properties/http/properties/auth/properties/jwt/properties/algorithms/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err182];
+                    } else {
+                      vErrors.push(err182);
+                    }
+                    errors++;
                   }
-                  errors++;
-                }
-              }
-            }
-            if (data92.max_redirects !== undefined) {
-              let data97 = data92.max_redirects;
-              if (!(typeof data97 == 'number' && !(data97 % 1) && !isNaN(data97))) {
-                const err182 = {
-                  instancePath: instancePath + '/tools/http_get/max_redirects',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err182];
-                } else {
-                  vErrors.push(err182);
-                }
-                errors++;
-              }
-              if (typeof data97 == 'number') {
-                if (data97 < 0 || isNaN(data97)) {
-                  const err183 = {
-                    instancePath: instancePath + '/tools/http_get/max_redirects',
-                    schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err183];
-                  } else {
-                    vErrors.push(err183);
-                  }
-                  errors++;
                 }
               }
             }
           } else {
-            const err184 = {
-              instancePath: instancePath + '/tools/http_get',
-              schemaPath: '#/properties/tools/properties/http_get/type',
+            const err183 = {
+              instancePath: instancePath + '/http/auth',
+              schemaPath: '#/properties/http/properties/auth/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err184];
+              vErrors = [err183];
             } else {
-              vErrors.push(err184);
+              vErrors.push(err183);
             }
             errors++;
           }
         }
-        if (data88.commands !== undefined) {
-          let data98 = data88.commands;
-          if (data98 && typeof data98 == 'object' && !Array.isArray(data98)) {
-            for (const key23 in data98) {
-              if (!(
-                key23 === 'allow' ||
-                key23 === 'auto_approve' ||
-                key23 === 'timeout_ms' ||
-                key23 === 'max_output_bytes'
-              )) {
-                const err185 = {
-                  instancePath: instancePath + '/tools/commands',
-                  schemaPath: '#/properties/tools/properties/commands/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key23 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err185];
-                } else {
-                  vErrors.push(err185);
-                }
-                errors++;
-              }
+      } else {
+        const err184 = {
+          instancePath: instancePath + '/http',
+          schemaPath: '#/properties/http/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err184];
+        } else {
+          vErrors.push(err184);
+        }
+        errors++;
+      }
+    }
+    if (data.notify !== undefined) {
+      let data95 = data.notify;
+      if (data95 && typeof data95 == 'object' && !Array.isArray(data95)) {
+        for (const key22 in data95) {
+          if (!(key22 === 'webhooks')) {
+            const err185 = {
+              instancePath: instancePath + '/notify',
+              schemaPath: '#/properties/notify/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key22 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err185];
+            } else {
+              vErrors.push(err185);
             }
-            if (data98.allow !== undefined) {
-              let data99 = data98.allow;
-              if (Array.isArray(data99)) {
-                const len6 = data99.length;
-                for (let i7 = 0; i7 < len6; i7++) {
-                  let data100 = data99[i7];
-                  if (typeof data100 === 'string') {
-                    if (func3(data100) < 1) {
-                      const err186 = {
-                        instancePath: instancePath + '/tools/commands/allow/' + i7,
-                        schemaPath: '#/properties/tools/properties/commands/properties/allow/items/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
+            errors++;
+          }
+        }
+        if (data95.webhooks !== undefined) {
+          let data96 = data95.webhooks;
+          if (Array.isArray(data96)) {
+            const len6 = data96.length;
+            for (let i8 = 0; i8 < len6; i8++) {
+              let data97 = data96[i8];
+              if (data97 && typeof data97 == 'object' && !Array.isArray(data97)) {
+                if (data97.url === undefined) {
+                  const err186 = {
+                    instancePath: instancePath + '/notify/webhooks/' + i8,
+                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'url' },
+                    message: "must have required property '" + 'url' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err186];
+                  } else {
+                    vErrors.push(err186);
+                  }
+                  errors++;
+                }
+                if (data97.secret_env === undefined) {
+                  const err187 = {
+                    instancePath: instancePath + '/notify/webhooks/' + i8,
+                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'secret_env' },
+                    message: "must have required property '" + 'secret_env' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err187];
+                  } else {
+                    vErrors.push(err187);
+                  }
+                  errors++;
+                }
+                for (const key23 in data97) {
+                  if (!(key23 === 'url' || key23 === 'events' || key23 === 'secret_env')) {
+                    const err188 = {
+                      instancePath: instancePath + '/notify/webhooks/' + i8,
+                      schemaPath: '#/properties/notify/properties/webhooks/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key23 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err188];
+                    } else {
+                      vErrors.push(err188);
+                    }
+                    errors++;
+                  }
+                }
+                if (data97.url !== undefined) {
+                  let data98 = data97.url;
+                  if (typeof data98 === 'string') {
+                    if (!pattern6.test(data98)) {
+                      const err189 = {
+                        instancePath: instancePath + '/notify/webhooks/' + i8 + '/url',
+                        schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^https?://[^\\s]+$' },
+                        message: 'must match pattern "' + '^https?://[^\\s]+$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err186];
+                        vErrors = [err189];
                       } else {
-                        vErrors.push(err186);
+                        vErrors.push(err189);
                       }
                       errors++;
                     }
                   } else {
-                    const err187 = {
-                      instancePath: instancePath + '/tools/commands/allow/' + i7,
-                      schemaPath: '#/properties/tools/properties/commands/properties/allow/items/type',
+                    const err190 = {
+                      instancePath: instancePath + '/notify/webhooks/' + i8 + '/url',
+                      schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err187];
+                      vErrors = [err190];
                     } else {
-                      vErrors.push(err187);
+                      vErrors.push(err190);
                     }
                     errors++;
                   }
                 }
-                let i8 = data99.length;
-                let j1;
-                if (i8 > 1) {
-                  const indices0 = {};
-                  for (; i8--;) {
-                    let item0 = data99[i8];
-                    if (typeof item0 !== 'string') {
-                      continue;
-                    }
-                    if (typeof indices0[item0] == 'number') {
-                      j1 = indices0[item0];
-                      const err188 = {
-                        instancePath: instancePath + '/tools/commands/allow',
-                        schemaPath: '#/properties/tools/properties/commands/properties/allow/uniqueItems',
-                        keyword: 'uniqueItems',
-                        params: { i: i8, j: j1 },
-                        message: 'must NOT have duplicate items (items ## ' + j1 + ' and ' + i8 + ' are identical)',
+                if (data97.events !== undefined) {
+                  let data99 = data97.events;
+                  if (Array.isArray(data99)) {
+                    if (data99.length < 1) {
+                      const err191 = {
+                        instancePath: instancePath + '/notify/webhooks/' + i8 + '/events',
+                        schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/minItems',
+                        keyword: 'minItems',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 items',
                       };
                       if (vErrors === null) {
-                        vErrors = [err188];
+                        vErrors = [err191];
                       } else {
-                        vErrors.push(err188);
+                        vErrors.push(err191);
                       }
                       errors++;
-                      break;
                     }
-                    indices0[item0] = i8;
+                    const len7 = data99.length;
+                    for (let i9 = 0; i9 < len7; i9++) {
+                      let data100 = data99[i9];
+                      if (!(
+                        data100 === 'session_finished' ||
+                        data100 === 'session_paused' ||
+                        data100 === 'approval_requested' ||
+                        data100 === 'session_cancelled'
+                      )) {
+                        const err192 = {
+                          instancePath: instancePath + '/notify/webhooks/' + i8 + '/events/' + i9,
+                          schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/items/enum',
+                          keyword: 'enum',
+                          params: {
+                            allowedValues:
+                              schema11.properties.notify.properties.webhooks.items.properties.events.items.enum,
+                          },
+                          message: 'must be equal to one of the allowed values',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err192];
+                        } else {
+                          vErrors.push(err192);
+                        }
+                        errors++;
+                      }
+                    }
+                    let i10 = data99.length;
+                    let j2;
+                    if (i10 > 1) {
+                      outer1: for (; i10--;) {
+                        for (j2 = i10; j2--;) {
+                          if (func0(data99[i10], data99[j2])) {
+                            const err193 = {
+                              instancePath: instancePath + '/notify/webhooks/' + i8 + '/events',
+                              schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/uniqueItems',
+                              keyword: 'uniqueItems',
+                              params: { i: i10, j: j2 },
+                              message:
+                                'must NOT have duplicate items (items ## ' + j2 + ' and ' + i10 + ' are identical)',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err193];
+                            } else {
+                              vErrors.push(err193);
+                            }
+                            errors++;
+                            break outer1;
+                          }
+                        }
+                      }
+                    }
+                  } else {
+                    const err194 = {
+                      instancePath: instancePath + '/notify/webhooks/' + i8 + '/events',
+                      schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err194];
+                    } else {
+                      vErrors.push(err194);
+                    }
+                    errors++;
                   }
                 }
-              } else {
-                const err189 = {
-                  instancePath: instancePath + '/tools/commands/allow',
-                  schemaPath: '#/properties/tools/properties/commands/properties/allow/type',
-                  keyword: 'type',
-                  params: { type: 'array' },
-                  message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err189];
-                } else {
-                  vErrors.push(err189);
-                }
-                errors++;
-              }
-            }
-            if (data98.auto_approve !== undefined) {
-              let data101 = data98.auto_approve;
-              if (Array.isArray(data101)) {
-                const len7 = data101.length;
-                for (let i9 = 0; i9 < len7; i9++) {
-                  let data102 = data101[i9];
-                  if (typeof data102 === 'string') {
-                    if (func3(data102) < 1) {
-                      const err190 = {
-                        instancePath: instancePath + '/tools/commands/auto_approve/' + i9,
-                        schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
+                if (data97.secret_env !== undefined) {
+                  let data101 = data97.secret_env;
+                  if (typeof data101 === 'string') {
+                    if (!pattern8.test(data101)) {
+                      const err195 = {
+                        instancePath: instancePath + '/notify/webhooks/' + i8 + '/secret_env',
+                        schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+                        message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err190];
+                        vErrors = [err195];
                       } else {
-                        vErrors.push(err190);
+                        vErrors.push(err195);
                       }
                       errors++;
                     }
                   } else {
-                    const err191 = {
-                      instancePath: instancePath + '/tools/commands/auto_approve/' + i9,
-                      schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/type',
+                    const err196 = {
+                      instancePath: instancePath + '/notify/webhooks/' + i8 + '/secret_env',
+                      schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err191];
+                      vErrors = [err196];
                     } else {
-                      vErrors.push(err191);
+                      vErrors.push(err196);
                     }
                     errors++;
                   }
                 }
-                let i10 = data101.length;
-                let j2;
-                if (i10 > 1) {
-                  const indices1 = {};
-                  for (; i10--;) {
-                    let item1 = data101[i10];
-                    if (typeof item1 !== 'string') {
-                      continue;
-                    }
-                    if (typeof indices1[item1] == 'number') {
-                      j2 = indices1[item1];
-                      const err192 = {
-                        instancePath: instancePath + '/tools/commands/auto_approve',
-                        schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/uniqueItems',
-                        keyword: 'uniqueItems',
-                        params: { i: i10, j: j2 },
-                        message: 'must NOT have duplicate items (items ## ' + j2 + ' and ' + i10 + ' are identical)',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err192];
-                      } else {
-                        vErrors.push(err192);
-                      }
-                      errors++;
-                      break;
-                    }
-                    indices1[item1] = i10;
-                  }
-                }
               } else {
-                const err193 = {
-                  instancePath: instancePath + '/tools/commands/auto_approve',
-                  schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/type',
+                const err197 = {
+                  instancePath: instancePath + '/notify/webhooks/' + i8,
+                  schemaPath: '#/properties/notify/properties/webhooks/items/type',
                   keyword: 'type',
-                  params: { type: 'array' },
-                  message: 'must be array',
+                  params: { type: 'object' },
+                  message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err193];
+                  vErrors = [err197];
                 } else {
-                  vErrors.push(err193);
+                  vErrors.push(err197);
                 }
                 errors++;
-              }
-            }
-            if (data98.timeout_ms !== undefined) {
-              let data103 = data98.timeout_ms;
-              if (!(typeof data103 == 'number' && !(data103 % 1) && !isNaN(data103))) {
-                const err194 = {
-                  instancePath: instancePath + '/tools/commands/timeout_ms',
-                  schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err194];
-                } else {
-                  vErrors.push(err194);
-                }
-                errors++;
-              }
-              if (typeof data103 == 'number') {
-                if (data103 < 1 || isNaN(data103)) {
-                  const err195 = {
-                    instancePath: instancePath + '/tools/commands/timeout_ms',
-                    schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err195];
-                  } else {
-                    vErrors.push(err195);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data98.max_output_bytes !== undefined) {
-              let data104 = data98.max_output_bytes;
-              if (!(typeof data104 == 'number' && !(data104 % 1) && !isNaN(data104))) {
-                const err196 = {
-                  instancePath: instancePath + '/tools/commands/max_output_bytes',
-                  schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err196];
-                } else {
-                  vErrors.push(err196);
-                }
-                errors++;
-              }
-              if (typeof data104 == 'number') {
-                if (data104 < 1 || isNaN(data104)) {
-                  const err197 = {
-                    instancePath: instancePath + '/tools/commands/max_output_bytes',
-                    schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err197];
-                  } else {
-                    vErrors.push(err197);
-                  }
-                  errors++;
-                }
               }
             }
           } else {
             const err198 = {
-              instancePath: instancePath + '/tools/commands',
-              schemaPath: '#/properties/tools/properties/commands/type',
+              instancePath: instancePath + '/notify/webhooks',
+              schemaPath: '#/properties/notify/properties/webhooks/type',
               keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
+              params: { type: 'array' },
+              message: 'must be array',
             };
             if (vErrors === null) {
               vErrors = [err198];
@@ -3992,8 +4048,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err199 = {
-          instancePath: instancePath + '/tools',
-          schemaPath: '#/properties/tools/type',
+          instancePath: instancePath + '/notify',
+          schemaPath: '#/properties/notify/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
@@ -4006,14 +4062,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.store !== undefined) {
-      let data105 = data.store;
-      if (data105 && typeof data105 == 'object' && !Array.isArray(data105)) {
-        for (const key24 in data105) {
-          if (!(key24 === 'kind' || key24 === 'url' || key24 === 'schema')) {
+    if (data.tools !== undefined) {
+      let data102 = data.tools;
+      if (data102 && typeof data102 == 'object' && !Array.isArray(data102)) {
+        for (const key24 in data102) {
+          if (!(
+            key24 === 'workspace' ||
+            key24 === 'max_result_bytes' ||
+            key24 === 'max_file_bytes' ||
+            key24 === 'http_get' ||
+            key24 === 'commands'
+          )) {
             const err200 = {
-              instancePath: instancePath + '/store',
-              schemaPath: '#/properties/store/additionalProperties',
+              instancePath: instancePath + '/tools',
+              schemaPath: '#/properties/tools/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key24 },
               message: 'must NOT have additional properties',
@@ -4026,33 +4088,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data105.kind !== undefined) {
-          let data106 = data105.kind;
-          if (!(data106 === 'files' || data106 === 'postgres')) {
-            const err201 = {
-              instancePath: instancePath + '/store/kind',
-              schemaPath: '#/properties/store/properties/kind/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.store.properties.kind.enum },
-              message: 'must be equal to one of the allowed values',
-            };
-            if (vErrors === null) {
-              vErrors = [err201];
-            } else {
-              vErrors.push(err201);
+        if (data102.workspace !== undefined) {
+          let data103 = data102.workspace;
+          if (typeof data103 === 'string') {
+            if (func3(data103) < 1) {
+              const err201 = {
+                instancePath: instancePath + '/tools/workspace',
+                schemaPath: '#/properties/tools/properties/workspace/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err201];
+              } else {
+                vErrors.push(err201);
+              }
+              errors++;
             }
-            errors++;
-          }
-        }
-        if (data105.url !== undefined) {
-          let data107 = data105.url;
-          if (typeof data107 !== 'string' && data107 !== null) {
+          } else {
             const err202 = {
-              instancePath: instancePath + '/store/url',
-              schemaPath: '#/properties/store/properties/url/type',
+              instancePath: instancePath + '/tools/workspace',
+              schemaPath: '#/properties/tools/properties/workspace/type',
               keyword: 'type',
-              params: { type: schema11.properties.store.properties.url.type },
-              message: 'must be string,null',
+              params: { type: 'string' },
+              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err202];
@@ -4061,34 +4121,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data107 === 'string') {
-            if (func3(data107) < 1) {
-              const err203 = {
-                instancePath: instancePath + '/store/url',
-                schemaPath: '#/properties/store/properties/url/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err203];
-              } else {
-                vErrors.push(err203);
-              }
-              errors++;
-            }
-          }
         }
-        if (data105.schema !== undefined) {
-          let data108 = data105.schema;
-          if (typeof data108 === 'string') {
-            if (!pattern7.test(data108)) {
+        if (data102.max_result_bytes !== undefined) {
+          let data104 = data102.max_result_bytes;
+          if (!(typeof data104 == 'number' && !(data104 % 1) && !isNaN(data104))) {
+            const err203 = {
+              instancePath: instancePath + '/tools/max_result_bytes',
+              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err203];
+            } else {
+              vErrors.push(err203);
+            }
+            errors++;
+          }
+          if (typeof data104 == 'number') {
+            if (data104 < 1 || isNaN(data104)) {
               const err204 = {
-                instancePath: instancePath + '/store/schema',
-                schemaPath: '#/properties/store/properties/schema/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
-                message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
+                instancePath: instancePath + '/tools/max_result_bytes',
+                schemaPath: '#/properties/tools/properties/max_result_bytes/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
               };
               if (vErrors === null) {
                 vErrors = [err204];
@@ -4097,13 +4155,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-          } else {
+          }
+        }
+        if (data102.max_file_bytes !== undefined) {
+          let data105 = data102.max_file_bytes;
+          if (!(typeof data105 == 'number' && !(data105 % 1) && !isNaN(data105))) {
             const err205 = {
-              instancePath: instancePath + '/store/schema',
-              schemaPath: '#/properties/store/properties/schema/type',
+              instancePath: instancePath + '/tools/max_file_bytes',
+              schemaPath: '#/properties/tools/properties/max_file_bytes/type',
               keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
+              params: { type: 'integer' },
+              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err205];
@@ -4112,205 +4174,215 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-        }
-      } else {
-        const err206 = {
-          instancePath: instancePath + '/store',
-          schemaPath: '#/properties/store/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err206];
-        } else {
-          vErrors.push(err206);
-        }
-        errors++;
-      }
-    }
-    if (data.cluster !== undefined) {
-      let data109 = data.cluster;
-      if (data109 && typeof data109 == 'object' && !Array.isArray(data109)) {
-        for (const key25 in data109) {
-          if (!(key25 === 'lease_ms' || key25 === 'pool_size' || key25 === 'connect_timeout_ms')) {
-            const err207 = {
-              instancePath: instancePath + '/cluster',
-              schemaPath: '#/properties/cluster/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key25 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err207];
-            } else {
-              vErrors.push(err207);
-            }
-            errors++;
-          }
-        }
-        if (data109.lease_ms !== undefined) {
-          let data110 = data109.lease_ms;
-          if (!(typeof data110 == 'number' && !(data110 % 1) && !isNaN(data110))) {
-            const err208 = {
-              instancePath: instancePath + '/cluster/lease_ms',
-              schemaPath: '#/properties/cluster/properties/lease_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err208];
-            } else {
-              vErrors.push(err208);
-            }
-            errors++;
-          }
-          if (typeof data110 == 'number') {
-            if (data110 < 1000 || isNaN(data110)) {
-              const err209 = {
-                instancePath: instancePath + '/cluster/lease_ms',
-                schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
+          if (typeof data105 == 'number') {
+            if (data105 < 1 || isNaN(data105)) {
+              const err206 = {
+                instancePath: instancePath + '/tools/max_file_bytes',
+                schemaPath: '#/properties/tools/properties/max_file_bytes/minimum',
                 keyword: 'minimum',
-                params: { comparison: '>=', limit: 1000 },
-                message: 'must be >= 1000',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err209];
+                vErrors = [err206];
               } else {
-                vErrors.push(err209);
+                vErrors.push(err206);
               }
               errors++;
             }
           }
         }
-        if (data109.pool_size !== undefined) {
-          let data111 = data109.pool_size;
-          if (!(typeof data111 == 'number' && !(data111 % 1) && !isNaN(data111))) {
-            const err210 = {
-              instancePath: instancePath + '/cluster/pool_size',
-              schemaPath: '#/properties/cluster/properties/pool_size/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err210];
-            } else {
-              vErrors.push(err210);
-            }
-            errors++;
-          }
-          if (typeof data111 == 'number') {
-            if (data111 > 100 || isNaN(data111)) {
-              const err211 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100 },
-                message: 'must be <= 100',
-              };
-              if (vErrors === null) {
-                vErrors = [err211];
-              } else {
-                vErrors.push(err211);
+        if (data102.http_get !== undefined) {
+          let data106 = data102.http_get;
+          if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
+            for (const key25 in data106) {
+              if (!(
+                key25 === 'allow_hosts' ||
+                key25 === 'max_bytes' ||
+                key25 === 'timeout_ms' ||
+                key25 === 'max_redirects'
+              )) {
+                const err207 = {
+                  instancePath: instancePath + '/tools/http_get',
+                  schemaPath: '#/properties/tools/properties/http_get/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key25 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err207];
+                } else {
+                  vErrors.push(err207);
+                }
+                errors++;
               }
-              errors++;
             }
-            if (data111 < 2 || isNaN(data111)) {
-              const err212 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 2 },
-                message: 'must be >= 2',
-              };
-              if (vErrors === null) {
-                vErrors = [err212];
+            if (data106.allow_hosts !== undefined) {
+              let data107 = data106.allow_hosts;
+              if (Array.isArray(data107)) {
+                const len8 = data107.length;
+                for (let i11 = 0; i11 < len8; i11++) {
+                  let data108 = data107[i11];
+                  if (typeof data108 === 'string') {
+                    if (func3(data108) < 1) {
+                      const err208 = {
+                        instancePath: instancePath + '/tools/http_get/allow_hosts/' + i11,
+                        schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err208];
+                      } else {
+                        vErrors.push(err208);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err209 = {
+                      instancePath: instancePath + '/tools/http_get/allow_hosts/' + i11,
+                      schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err209];
+                    } else {
+                      vErrors.push(err209);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                vErrors.push(err212);
+                const err210 = {
+                  instancePath: instancePath + '/tools/http_get/allow_hosts',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err210];
+                } else {
+                  vErrors.push(err210);
+                }
+                errors++;
               }
-              errors++;
             }
-          }
-        }
-        if (data109.connect_timeout_ms !== undefined) {
-          let data112 = data109.connect_timeout_ms;
-          if (!(typeof data112 == 'number' && !(data112 % 1) && !isNaN(data112))) {
-            const err213 = {
-              instancePath: instancePath + '/cluster/connect_timeout_ms',
-              schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err213];
-            } else {
-              vErrors.push(err213);
-            }
-            errors++;
-          }
-          if (typeof data112 == 'number') {
-            if (data112 > 25000 || isNaN(data112)) {
-              const err214 = {
-                instancePath: instancePath + '/cluster/connect_timeout_ms',
-                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 25000 },
-                message: 'must be <= 25000',
-              };
-              if (vErrors === null) {
-                vErrors = [err214];
-              } else {
-                vErrors.push(err214);
+            if (data106.max_bytes !== undefined) {
+              let data109 = data106.max_bytes;
+              if (!(typeof data109 == 'number' && !(data109 % 1) && !isNaN(data109))) {
+                const err211 = {
+                  instancePath: instancePath + '/tools/http_get/max_bytes',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err211];
+                } else {
+                  vErrors.push(err211);
+                }
+                errors++;
               }
-              errors++;
-            }
-            if (data112 < 100 || isNaN(data112)) {
-              const err215 = {
-                instancePath: instancePath + '/cluster/connect_timeout_ms',
-                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 100 },
-                message: 'must be >= 100',
-              };
-              if (vErrors === null) {
-                vErrors = [err215];
-              } else {
-                vErrors.push(err215);
+              if (typeof data109 == 'number') {
+                if (data109 < 1 || isNaN(data109)) {
+                  const err212 = {
+                    instancePath: instancePath + '/tools/http_get/max_bytes',
+                    schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err212];
+                  } else {
+                    vErrors.push(err212);
+                  }
+                  errors++;
+                }
               }
-              errors++;
             }
-          }
-        }
-      } else {
-        const err216 = {
-          instancePath: instancePath + '/cluster',
-          schemaPath: '#/properties/cluster/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err216];
-        } else {
-          vErrors.push(err216);
-        }
-        errors++;
-      }
-    }
-    if (data.mcp !== undefined) {
-      let data113 = data.mcp;
-      if (data113 && typeof data113 == 'object' && !Array.isArray(data113)) {
-        for (const key26 in data113) {
-          if (!(key26 === 'servers' || key26 === 'timeout_ms')) {
+            if (data106.timeout_ms !== undefined) {
+              let data110 = data106.timeout_ms;
+              if (!(typeof data110 == 'number' && !(data110 % 1) && !isNaN(data110))) {
+                const err213 = {
+                  instancePath: instancePath + '/tools/http_get/timeout_ms',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err213];
+                } else {
+                  vErrors.push(err213);
+                }
+                errors++;
+              }
+              if (typeof data110 == 'number') {
+                if (data110 < 1 || isNaN(data110)) {
+                  const err214 = {
+                    instancePath: instancePath + '/tools/http_get/timeout_ms',
+                    schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err214];
+                  } else {
+                    vErrors.push(err214);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data106.max_redirects !== undefined) {
+              let data111 = data106.max_redirects;
+              if (!(typeof data111 == 'number' && !(data111 % 1) && !isNaN(data111))) {
+                const err215 = {
+                  instancePath: instancePath + '/tools/http_get/max_redirects',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err215];
+                } else {
+                  vErrors.push(err215);
+                }
+                errors++;
+              }
+              if (typeof data111 == 'number') {
+                if (data111 < 0 || isNaN(data111)) {
+                  const err216 = {
+                    instancePath: instancePath + '/tools/http_get/max_redirects',
+                    schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err216];
+                  } else {
+                    vErrors.push(err216);
+                  }
+                  errors++;
+                }
+              }
+            }
+          } else {
             const err217 = {
-              instancePath: instancePath + '/mcp',
-              schemaPath: '#/properties/mcp/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key26 },
-              message: 'must NOT have additional properties',
+              instancePath: instancePath + '/tools/http_get',
+              schemaPath: '#/properties/tools/properties/http_get/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
             };
             if (vErrors === null) {
               vErrors = [err217];
@@ -4320,65 +4392,60 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data113.servers !== undefined) {
-          let data114 = data113.servers;
-          if (data114 && typeof data114 == 'object' && !Array.isArray(data114)) {
-            for (const key27 in data114) {
-              const _errs251 = errors;
-              if (typeof key27 === 'string') {
-                if (!pattern8.test(key27)) {
-                  const err218 = {
-                    instancePath: instancePath + '/mcp/servers',
-                    schemaPath: '#/properties/mcp/properties/servers/propertyNames/pattern',
-                    keyword: 'pattern',
-                    params: { pattern: '^[A-Za-z0-9_.-]+$' },
-                    message: 'must match pattern "' + '^[A-Za-z0-9_.-]+$' + '"',
-                    propertyName: key27,
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err218];
-                  } else {
-                    vErrors.push(err218);
-                  }
-                  errors++;
-                }
-              }
-              var valid46 = _errs251 === errors;
-              if (!valid46) {
-                const err219 = {
-                  instancePath: instancePath + '/mcp/servers',
-                  schemaPath: '#/properties/mcp/properties/servers/propertyNames',
-                  keyword: 'propertyNames',
-                  params: { propertyName: key27 },
-                  message: 'property name must be valid',
+        if (data102.commands !== undefined) {
+          let data112 = data102.commands;
+          if (data112 && typeof data112 == 'object' && !Array.isArray(data112)) {
+            for (const key26 in data112) {
+              if (!(
+                key26 === 'allow' ||
+                key26 === 'auto_approve' ||
+                key26 === 'timeout_ms' ||
+                key26 === 'max_output_bytes'
+              )) {
+                const err218 = {
+                  instancePath: instancePath + '/tools/commands',
+                  schemaPath: '#/properties/tools/properties/commands/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key26 },
+                  message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err219];
+                  vErrors = [err218];
                 } else {
-                  vErrors.push(err219);
+                  vErrors.push(err218);
                 }
                 errors++;
               }
             }
-            for (const key28 in data114) {
-              let data115 = data114[key28];
-              if (data115 && typeof data115 == 'object' && !Array.isArray(data115)) {
-                for (const key29 in data115) {
-                  if (!(
-                    key29 === 'command' ||
-                    key29 === 'args' ||
-                    key29 === 'env' ||
-                    key29 === 'cwd' ||
-                    key29 === 'url' ||
-                    key29 === 'headers_env' ||
-                    key29 === 'timeout_ms'
-                  )) {
+            if (data112.allow !== undefined) {
+              let data113 = data112.allow;
+              if (Array.isArray(data113)) {
+                const len9 = data113.length;
+                for (let i12 = 0; i12 < len9; i12++) {
+                  let data114 = data113[i12];
+                  if (typeof data114 === 'string') {
+                    if (func3(data114) < 1) {
+                      const err219 = {
+                        instancePath: instancePath + '/tools/commands/allow/' + i12,
+                        schemaPath: '#/properties/tools/properties/commands/properties/allow/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err219];
+                      } else {
+                        vErrors.push(err219);
+                      }
+                      errors++;
+                    }
+                  } else {
                     const err220 = {
-                      instancePath: instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1'),
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key29 },
-                      message: 'must NOT have additional properties',
+                      instancePath: instancePath + '/tools/commands/allow/' + i12,
+                      schemaPath: '#/properties/tools/properties/commands/properties/allow/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err220];
@@ -4388,18 +4455,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data115.command !== undefined) {
-                  let data116 = data115.command;
-                  if (typeof data116 === 'string') {
-                    if (func3(data116) < 1) {
+                let i13 = data113.length;
+                let j3;
+                if (i13 > 1) {
+                  const indices1 = {};
+                  for (; i13--;) {
+                    let item1 = data113[i13];
+                    if (typeof item1 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices1[item1] == 'number') {
+                      j3 = indices1[item1];
                       const err221 = {
-                        instancePath:
-                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
-                        schemaPath:
-                          '#/properties/mcp/properties/servers/additionalProperties/properties/command/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
+                        instancePath: instancePath + '/tools/commands/allow',
+                        schemaPath: '#/properties/tools/properties/commands/properties/allow/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i13, j: j3 },
+                        message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i13 + ' are identical)',
                       };
                       if (vErrors === null) {
                         vErrors = [err221];
@@ -4407,59 +4479,56 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         vErrors.push(err221);
                       }
                       errors++;
+                      break;
                     }
-                  } else {
-                    const err222 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err222];
-                    } else {
-                      vErrors.push(err222);
-                    }
-                    errors++;
+                    indices1[item1] = i13;
                   }
                 }
-                if (data115.args !== undefined) {
-                  let data117 = data115.args;
-                  if (Array.isArray(data117)) {
-                    const len8 = data117.length;
-                    for (let i11 = 0; i11 < len8; i11++) {
-                      if (typeof data117[i11] !== 'string') {
-                        const err223 = {
-                          instancePath:
-                            instancePath +
-                            '/mcp/servers/' +
-                            key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/args/' +
-                            i11,
-                          schemaPath:
-                            '#/properties/mcp/properties/servers/additionalProperties/properties/args/items/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err223];
-                        } else {
-                          vErrors.push(err223);
-                        }
-                        errors++;
+              } else {
+                const err222 = {
+                  instancePath: instancePath + '/tools/commands/allow',
+                  schemaPath: '#/properties/tools/properties/commands/properties/allow/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err222];
+                } else {
+                  vErrors.push(err222);
+                }
+                errors++;
+              }
+            }
+            if (data112.auto_approve !== undefined) {
+              let data115 = data112.auto_approve;
+              if (Array.isArray(data115)) {
+                const len10 = data115.length;
+                for (let i14 = 0; i14 < len10; i14++) {
+                  let data116 = data115[i14];
+                  if (typeof data116 === 'string') {
+                    if (func3(data116) < 1) {
+                      const err223 = {
+                        instancePath: instancePath + '/tools/commands/auto_approve/' + i14,
+                        schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err223];
+                      } else {
+                        vErrors.push(err223);
                       }
+                      errors++;
                     }
                   } else {
                     const err224 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
+                      instancePath: instancePath + '/tools/commands/auto_approve/' + i14,
+                      schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/type',
                       keyword: 'type',
-                      params: { type: 'array' },
-                      message: 'must be array',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err224];
@@ -4469,273 +4538,251 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data115.env !== undefined) {
-                  let data119 = data115.env;
-                  if (data119 && typeof data119 == 'object' && !Array.isArray(data119)) {
-                    for (const key30 in data119) {
-                      if (typeof data119[key30] !== 'string') {
-                        const err225 = {
-                          instancePath:
-                            instancePath +
-                            '/mcp/servers/' +
-                            key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/env/' +
-                            key30.replace(/~/g, '~0').replace(/\//g, '~1'),
-                          schemaPath:
-                            '#/properties/mcp/properties/servers/additionalProperties/properties/env/additionalProperties/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err225];
-                        } else {
-                          vErrors.push(err225);
-                        }
-                        errors++;
-                      }
+                let i15 = data115.length;
+                let j4;
+                if (i15 > 1) {
+                  const indices2 = {};
+                  for (; i15--;) {
+                    let item2 = data115[i15];
+                    if (typeof item2 !== 'string') {
+                      continue;
                     }
-                  } else {
-                    const err226 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err226];
-                    } else {
-                      vErrors.push(err226);
-                    }
-                    errors++;
-                  }
-                }
-                if (data115.cwd !== undefined) {
-                  let data121 = data115.cwd;
-                  if (typeof data121 === 'string') {
-                    if (func3(data121) < 1) {
-                      const err227 = {
-                        instancePath:
-                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
-                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
+                    if (typeof indices2[item2] == 'number') {
+                      j4 = indices2[item2];
+                      const err225 = {
+                        instancePath: instancePath + '/tools/commands/auto_approve',
+                        schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i15, j: j4 },
+                        message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i15 + ' are identical)',
                       };
                       if (vErrors === null) {
-                        vErrors = [err227];
+                        vErrors = [err225];
                       } else {
-                        vErrors.push(err227);
+                        vErrors.push(err225);
                       }
                       errors++;
+                      break;
                     }
-                  } else {
-                    const err228 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err228];
-                    } else {
-                      vErrors.push(err228);
-                    }
-                    errors++;
-                  }
-                }
-                if (data115.url !== undefined) {
-                  let data122 = data115.url;
-                  if (typeof data122 === 'string') {
-                    if (!pattern1.test(data122)) {
-                      const err229 = {
-                        instancePath:
-                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
-                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^https?://' },
-                        message: 'must match pattern "' + '^https?://' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err229];
-                      } else {
-                        vErrors.push(err229);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err230 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err230];
-                    } else {
-                      vErrors.push(err230);
-                    }
-                    errors++;
-                  }
-                }
-                if (data115.headers_env !== undefined) {
-                  let data123 = data115.headers_env;
-                  if (data123 && typeof data123 == 'object' && !Array.isArray(data123)) {
-                    for (const key31 in data123) {
-                      let data124 = data123[key31];
-                      if (typeof data124 === 'string') {
-                        if (!pattern6.test(data124)) {
-                          const err231 = {
-                            instancePath:
-                              instancePath +
-                              '/mcp/servers/' +
-                              key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                              '/headers_env/' +
-                              key31.replace(/~/g, '~0').replace(/\//g, '~1'),
-                            schemaPath:
-                              '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/additionalProperties/pattern',
-                            keyword: 'pattern',
-                            params: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
-                            message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err231];
-                          } else {
-                            vErrors.push(err231);
-                          }
-                          errors++;
-                        }
-                      } else {
-                        const err232 = {
-                          instancePath:
-                            instancePath +
-                            '/mcp/servers/' +
-                            key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/headers_env/' +
-                            key31.replace(/~/g, '~0').replace(/\//g, '~1'),
-                          schemaPath:
-                            '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/additionalProperties/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err232];
-                        } else {
-                          vErrors.push(err232);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err233 = {
-                      instancePath:
-                        instancePath +
-                        '/mcp/servers/' +
-                        key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                        '/headers_env',
-                      schemaPath:
-                        '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err233];
-                    } else {
-                      vErrors.push(err233);
-                    }
-                    errors++;
-                  }
-                }
-                if (data115.timeout_ms !== undefined) {
-                  let data125 = data115.timeout_ms;
-                  if (!(typeof data125 == 'number' && !(data125 % 1) && !isNaN(data125))) {
-                    const err234 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err234];
-                    } else {
-                      vErrors.push(err234);
-                    }
-                    errors++;
-                  }
-                  if (typeof data125 == 'number') {
-                    if (data125 < 1 || isNaN(data125)) {
-                      const err235 = {
-                        instancePath:
-                          instancePath +
-                          '/mcp/servers/' +
-                          key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                          '/timeout_ms',
-                        schemaPath:
-                          '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 1 },
-                        message: 'must be >= 1',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err235];
-                      } else {
-                        vErrors.push(err235);
-                      }
-                      errors++;
-                    }
+                    indices2[item2] = i15;
                   }
                 }
               } else {
-                const err236 = {
-                  instancePath: instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/mcp/properties/servers/additionalProperties/type',
+                const err226 = {
+                  instancePath: instancePath + '/tools/commands/auto_approve',
+                  schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: 'array' },
+                  message: 'must be array',
                 };
                 if (vErrors === null) {
-                  vErrors = [err236];
+                  vErrors = [err226];
                 } else {
-                  vErrors.push(err236);
+                  vErrors.push(err226);
                 }
                 errors++;
               }
             }
+            if (data112.timeout_ms !== undefined) {
+              let data117 = data112.timeout_ms;
+              if (!(typeof data117 == 'number' && !(data117 % 1) && !isNaN(data117))) {
+                const err227 = {
+                  instancePath: instancePath + '/tools/commands/timeout_ms',
+                  schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err227];
+                } else {
+                  vErrors.push(err227);
+                }
+                errors++;
+              }
+              if (typeof data117 == 'number') {
+                if (data117 < 1 || isNaN(data117)) {
+                  const err228 = {
+                    instancePath: instancePath + '/tools/commands/timeout_ms',
+                    schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err228];
+                  } else {
+                    vErrors.push(err228);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data112.max_output_bytes !== undefined) {
+              let data118 = data112.max_output_bytes;
+              if (!(typeof data118 == 'number' && !(data118 % 1) && !isNaN(data118))) {
+                const err229 = {
+                  instancePath: instancePath + '/tools/commands/max_output_bytes',
+                  schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err229];
+                } else {
+                  vErrors.push(err229);
+                }
+                errors++;
+              }
+              if (typeof data118 == 'number') {
+                if (data118 < 1 || isNaN(data118)) {
+                  const err230 = {
+                    instancePath: instancePath + '/tools/commands/max_output_bytes',
+                    schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err230];
+                  } else {
+                    vErrors.push(err230);
+                  }
+                  errors++;
+                }
+              }
+            }
           } else {
-            const err237 = {
-              instancePath: instancePath + '/mcp/servers',
-              schemaPath: '#/properties/mcp/properties/servers/type',
+            const err231 = {
+              instancePath: instancePath + '/tools/commands',
+              schemaPath: '#/properties/tools/properties/commands/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err237];
+              vErrors = [err231];
             } else {
-              vErrors.push(err237);
+              vErrors.push(err231);
             }
             errors++;
           }
         }
-        if (data113.timeout_ms !== undefined) {
-          let data126 = data113.timeout_ms;
-          if (!(typeof data126 == 'number' && !(data126 % 1) && !isNaN(data126))) {
-            const err238 = {
-              instancePath: instancePath + '/mcp/timeout_ms',
-              schemaPath: '#/properties/mcp/properties/timeout_ms/type',
+      } else {
+        const err232 = {
+          instancePath: instancePath + '/tools',
+          schemaPath: '#/properties/tools/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err232];
+        } else {
+          vErrors.push(err232);
+        }
+        errors++;
+      }
+    }
+    if (data.store !== undefined) {
+      let data119 = data.store;
+      if (data119 && typeof data119 == 'object' && !Array.isArray(data119)) {
+        for (const key27 in data119) {
+          if (!(key27 === 'kind' || key27 === 'url' || key27 === 'schema')) {
+            const err233 = {
+              instancePath: instancePath + '/store',
+              schemaPath: '#/properties/store/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key27 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err233];
+            } else {
+              vErrors.push(err233);
+            }
+            errors++;
+          }
+        }
+        if (data119.kind !== undefined) {
+          let data120 = data119.kind;
+          if (!(data120 === 'files' || data120 === 'postgres')) {
+            const err234 = {
+              instancePath: instancePath + '/store/kind',
+              schemaPath: '#/properties/store/properties/kind/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.store.properties.kind.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err234];
+            } else {
+              vErrors.push(err234);
+            }
+            errors++;
+          }
+        }
+        if (data119.url !== undefined) {
+          let data121 = data119.url;
+          if (typeof data121 !== 'string' && data121 !== null) {
+            const err235 = {
+              instancePath: instancePath + '/store/url',
+              schemaPath: '#/properties/store/properties/url/type',
               keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+              params: { type: schema11.properties.store.properties.url.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err235];
+            } else {
+              vErrors.push(err235);
+            }
+            errors++;
+          }
+          if (typeof data121 === 'string') {
+            if (func3(data121) < 1) {
+              const err236 = {
+                instancePath: instancePath + '/store/url',
+                schemaPath: '#/properties/store/properties/url/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err236];
+              } else {
+                vErrors.push(err236);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data119.schema !== undefined) {
+          let data122 = data119.schema;
+          if (typeof data122 === 'string') {
+            if (!pattern9.test(data122)) {
+              const err237 = {
+                instancePath: instancePath + '/store/schema',
+                schemaPath: '#/properties/store/properties/schema/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+                message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err237];
+              } else {
+                vErrors.push(err237);
+              }
+              errors++;
+            }
+          } else {
+            const err238 = {
+              instancePath: instancePath + '/store/schema',
+              schemaPath: '#/properties/store/properties/schema/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
             };
             if (vErrors === null) {
               vErrors = [err238];
@@ -4744,68 +4791,68 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data126 == 'number') {
-            if (data126 < 1 || isNaN(data126)) {
-              const err239 = {
-                instancePath: instancePath + '/mcp/timeout_ms',
-                schemaPath: '#/properties/mcp/properties/timeout_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err239];
-              } else {
-                vErrors.push(err239);
-              }
-              errors++;
-            }
-          }
         }
       } else {
-        const err240 = {
-          instancePath: instancePath + '/mcp',
-          schemaPath: '#/properties/mcp/type',
+        const err239 = {
+          instancePath: instancePath + '/store',
+          schemaPath: '#/properties/store/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err240];
+          vErrors = [err239];
         } else {
-          vErrors.push(err240);
+          vErrors.push(err239);
         }
         errors++;
       }
     }
-    if (data.prices !== undefined) {
-      let data127 = data.prices;
-      if (data127 && typeof data127 == 'object' && !Array.isArray(data127)) {
-        for (const key32 in data127) {
-          let data128 = data127[key32];
-          if (data128 && typeof data128 == 'object' && !Array.isArray(data128)) {
-            if (data128.input === undefined) {
-              const err241 = {
-                instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/prices/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'input' },
-                message: "must have required property '" + 'input' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err241];
-              } else {
-                vErrors.push(err241);
-              }
-              errors++;
+    if (data.cluster !== undefined) {
+      let data123 = data.cluster;
+      if (data123 && typeof data123 == 'object' && !Array.isArray(data123)) {
+        for (const key28 in data123) {
+          if (!(key28 === 'lease_ms' || key28 === 'pool_size' || key28 === 'connect_timeout_ms')) {
+            const err240 = {
+              instancePath: instancePath + '/cluster',
+              schemaPath: '#/properties/cluster/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key28 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err240];
+            } else {
+              vErrors.push(err240);
             }
-            if (data128.output === undefined) {
+            errors++;
+          }
+        }
+        if (data123.lease_ms !== undefined) {
+          let data124 = data123.lease_ms;
+          if (!(typeof data124 == 'number' && !(data124 % 1) && !isNaN(data124))) {
+            const err241 = {
+              instancePath: instancePath + '/cluster/lease_ms',
+              schemaPath: '#/properties/cluster/properties/lease_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err241];
+            } else {
+              vErrors.push(err241);
+            }
+            errors++;
+          }
+          if (typeof data124 == 'number') {
+            if (data124 < 1000 || isNaN(data124)) {
               const err242 = {
-                instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/prices/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'output' },
-                message: "must have required property '" + 'output' + "'",
+                instancePath: instancePath + '/cluster/lease_ms',
+                schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1000 },
+                message: 'must be >= 1000',
               };
               if (vErrors === null) {
                 vErrors = [err242];
@@ -4814,135 +4861,135 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            for (const key33 in data128) {
-              if (!(key33 === 'input' || key33 === 'output' || key33 === 'cached_input')) {
-                const err243 = {
-                  instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/prices/additionalProperties/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key33 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err243];
-                } else {
-                  vErrors.push(err243);
-                }
-                errors++;
-              }
-            }
-            if (data128.input !== undefined) {
-              let data129 = data128.input;
-              if (typeof data129 == 'number') {
-                if (data129 < 0 || isNaN(data129)) {
-                  const err244 = {
-                    instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err244];
-                  } else {
-                    vErrors.push(err244);
-                  }
-                  errors++;
-                }
-              } else {
-                const err245 = {
-                  instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err245];
-                } else {
-                  vErrors.push(err245);
-                }
-                errors++;
-              }
-            }
-            if (data128.output !== undefined) {
-              let data130 = data128.output;
-              if (typeof data130 == 'number') {
-                if (data130 < 0 || isNaN(data130)) {
-                  const err246 = {
-                    instancePath:
-                      instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err246];
-                  } else {
-                    vErrors.push(err246);
-                  }
-                  errors++;
-                }
-              } else {
-                const err247 = {
-                  instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err247];
-                } else {
-                  vErrors.push(err247);
-                }
-                errors++;
-              }
-            }
-            if (data128.cached_input !== undefined) {
-              let data131 = data128.cached_input;
-              if (typeof data131 == 'number') {
-                if (data131 < 0 || isNaN(data131)) {
-                  const err248 = {
-                    instancePath:
-                      instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err248];
-                  } else {
-                    vErrors.push(err248);
-                  }
-                  errors++;
-                }
-              } else {
-                const err249 = {
-                  instancePath:
-                    instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err249];
-                } else {
-                  vErrors.push(err249);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err250 = {
-              instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/prices/additionalProperties/type',
+          }
+        }
+        if (data123.pool_size !== undefined) {
+          let data125 = data123.pool_size;
+          if (!(typeof data125 == 'number' && !(data125 % 1) && !isNaN(data125))) {
+            const err243 = {
+              instancePath: instancePath + '/cluster/pool_size',
+              schemaPath: '#/properties/cluster/properties/pool_size/type',
               keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err243];
+            } else {
+              vErrors.push(err243);
+            }
+            errors++;
+          }
+          if (typeof data125 == 'number') {
+            if (data125 > 100 || isNaN(data125)) {
+              const err244 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 100 },
+                message: 'must be <= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err244];
+              } else {
+                vErrors.push(err244);
+              }
+              errors++;
+            }
+            if (data125 < 2 || isNaN(data125)) {
+              const err245 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 2 },
+                message: 'must be >= 2',
+              };
+              if (vErrors === null) {
+                vErrors = [err245];
+              } else {
+                vErrors.push(err245);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data123.connect_timeout_ms !== undefined) {
+          let data126 = data123.connect_timeout_ms;
+          if (!(typeof data126 == 'number' && !(data126 % 1) && !isNaN(data126))) {
+            const err246 = {
+              instancePath: instancePath + '/cluster/connect_timeout_ms',
+              schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err246];
+            } else {
+              vErrors.push(err246);
+            }
+            errors++;
+          }
+          if (typeof data126 == 'number') {
+            if (data126 > 25000 || isNaN(data126)) {
+              const err247 = {
+                instancePath: instancePath + '/cluster/connect_timeout_ms',
+                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 25000 },
+                message: 'must be <= 25000',
+              };
+              if (vErrors === null) {
+                vErrors = [err247];
+              } else {
+                vErrors.push(err247);
+              }
+              errors++;
+            }
+            if (data126 < 100 || isNaN(data126)) {
+              const err248 = {
+                instancePath: instancePath + '/cluster/connect_timeout_ms',
+                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 100 },
+                message: 'must be >= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err248];
+              } else {
+                vErrors.push(err248);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err249 = {
+          instancePath: instancePath + '/cluster',
+          schemaPath: '#/properties/cluster/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err249];
+        } else {
+          vErrors.push(err249);
+        }
+        errors++;
+      }
+    }
+    if (data.mcp !== undefined) {
+      let data127 = data.mcp;
+      if (data127 && typeof data127 == 'object' && !Array.isArray(data127)) {
+        for (const key29 in data127) {
+          if (!(key29 === 'servers' || key29 === 'timeout_ms')) {
+            const err250 = {
+              instancePath: instancePath + '/mcp',
+              schemaPath: '#/properties/mcp/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key29 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err250];
@@ -4952,300 +4999,332 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-      } else {
-        const err251 = {
-          instancePath: instancePath + '/prices',
-          schemaPath: '#/properties/prices/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err251];
-        } else {
-          vErrors.push(err251);
-        }
-        errors++;
-      }
-    }
-    if (data.pricing !== undefined) {
-      let data132 = data.pricing;
-      if (data132 && typeof data132 == 'object' && !Array.isArray(data132)) {
-        for (const key34 in data132) {
-          let data133 = data132[key34];
-          if (data133 && typeof data133 == 'object' && !Array.isArray(data133)) {
-            if (data133.input_per_mtok === undefined) {
-              const err252 = {
-                instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/pricing/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'input_per_mtok' },
-                message: "must have required property '" + 'input_per_mtok' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err252];
-              } else {
-                vErrors.push(err252);
-              }
-              errors++;
-            }
-            if (data133.output_per_mtok === undefined) {
-              const err253 = {
-                instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/pricing/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'output_per_mtok' },
-                message: "must have required property '" + 'output_per_mtok' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err253];
-              } else {
-                vErrors.push(err253);
-              }
-              errors++;
-            }
-            for (const key35 in data133) {
-              if (!(key35 === 'input_per_mtok' || key35 === 'output_per_mtok' || key35 === 'cached_input_per_mtok')) {
-                const err254 = {
-                  instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/pricing/additionalProperties/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key35 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err254];
-                } else {
-                  vErrors.push(err254);
-                }
-                errors++;
-              }
-            }
-            if (data133.input_per_mtok !== undefined) {
-              let data134 = data133.input_per_mtok;
-              if (typeof data134 == 'number') {
-                if (data134 < 0 || isNaN(data134)) {
-                  const err255 = {
-                    instancePath:
-                      instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
+        if (data127.servers !== undefined) {
+          let data128 = data127.servers;
+          if (data128 && typeof data128 == 'object' && !Array.isArray(data128)) {
+            for (const key30 in data128) {
+              const _errs285 = errors;
+              if (typeof key30 === 'string') {
+                if (!pattern10.test(key30)) {
+                  const err251 = {
+                    instancePath: instancePath + '/mcp/servers',
+                    schemaPath: '#/properties/mcp/properties/servers/propertyNames/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^[A-Za-z0-9_.-]+$' },
+                    message: 'must match pattern "' + '^[A-Za-z0-9_.-]+$' + '"',
+                    propertyName: key30,
                   };
                   if (vErrors === null) {
-                    vErrors = [err255];
+                    vErrors = [err251];
                   } else {
-                    vErrors.push(err255);
+                    vErrors.push(err251);
                   }
                   errors++;
                 }
-              } else {
-                const err256 = {
-                  instancePath:
-                    instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
+              }
+              var valid58 = _errs285 === errors;
+              if (!valid58) {
+                const err252 = {
+                  instancePath: instancePath + '/mcp/servers',
+                  schemaPath: '#/properties/mcp/properties/servers/propertyNames',
+                  keyword: 'propertyNames',
+                  params: { propertyName: key30 },
+                  message: 'property name must be valid',
                 };
                 if (vErrors === null) {
-                  vErrors = [err256];
+                  vErrors = [err252];
                 } else {
-                  vErrors.push(err256);
+                  vErrors.push(err252);
                 }
                 errors++;
               }
             }
-            if (data133.output_per_mtok !== undefined) {
-              let data135 = data133.output_per_mtok;
-              if (typeof data135 == 'number') {
-                if (data135 < 0 || isNaN(data135)) {
-                  const err257 = {
-                    instancePath:
-                      instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err257];
-                  } else {
-                    vErrors.push(err257);
+            for (const key31 in data128) {
+              let data129 = data128[key31];
+              if (data129 && typeof data129 == 'object' && !Array.isArray(data129)) {
+                for (const key32 in data129) {
+                  if (!(
+                    key32 === 'command' ||
+                    key32 === 'args' ||
+                    key32 === 'env' ||
+                    key32 === 'cwd' ||
+                    key32 === 'url' ||
+                    key32 === 'headers_env' ||
+                    key32 === 'forward_authorization' ||
+                    key32 === 'timeout_ms'
+                  )) {
+                    const err253 = {
+                      instancePath: instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1'),
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key32 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err253];
+                    } else {
+                      vErrors.push(err253);
+                    }
+                    errors++;
                   }
-                  errors++;
                 }
-              } else {
-                const err258 = {
-                  instancePath:
-                    instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err258];
-                } else {
-                  vErrors.push(err258);
-                }
-                errors++;
-              }
-            }
-            if (data133.cached_input_per_mtok !== undefined) {
-              let data136 = data133.cached_input_per_mtok;
-              if (typeof data136 == 'number') {
-                if (data136 < 0 || isNaN(data136)) {
-                  const err259 = {
-                    instancePath:
-                      instancePath +
-                      '/pricing/' +
-                      key34.replace(/~/g, '~0').replace(/\//g, '~1') +
-                      '/cached_input_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err259];
+                if (data129.command !== undefined) {
+                  let data130 = data129.command;
+                  if (typeof data130 === 'string') {
+                    if (func3(data130) < 1) {
+                      const err254 = {
+                        instancePath:
+                          instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
+                        schemaPath:
+                          '#/properties/mcp/properties/servers/additionalProperties/properties/command/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err254];
+                      } else {
+                        vErrors.push(err254);
+                      }
+                      errors++;
+                    }
                   } else {
-                    vErrors.push(err259);
+                    const err255 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err255];
+                    } else {
+                      vErrors.push(err255);
+                    }
+                    errors++;
                   }
-                  errors++;
                 }
-              } else {
-                const err260 = {
-                  instancePath:
-                    instancePath +
-                    '/pricing/' +
-                    key34.replace(/~/g, '~0').replace(/\//g, '~1') +
-                    '/cached_input_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err260];
-                } else {
-                  vErrors.push(err260);
+                if (data129.args !== undefined) {
+                  let data131 = data129.args;
+                  if (Array.isArray(data131)) {
+                    const len11 = data131.length;
+                    for (let i16 = 0; i16 < len11; i16++) {
+                      if (typeof data131[i16] !== 'string') {
+                        const err256 = {
+                          instancePath:
+                            instancePath +
+                            '/mcp/servers/' +
+                            key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/args/' +
+                            i16,
+                          schemaPath:
+                            '#/properties/mcp/properties/servers/additionalProperties/properties/args/items/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err256];
+                        } else {
+                          vErrors.push(err256);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err257 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err257];
+                    } else {
+                      vErrors.push(err257);
+                    }
+                    errors++;
+                  }
                 }
-                errors++;
-              }
-            }
-          } else {
-            const err261 = {
-              instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/pricing/additionalProperties/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err261];
-            } else {
-              vErrors.push(err261);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err262 = {
-          instancePath: instancePath + '/pricing',
-          schemaPath: '#/properties/pricing/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err262];
-        } else {
-          vErrors.push(err262);
-        }
-        errors++;
-      }
-    }
-    if (data.allow_outside_root !== undefined) {
-      if (typeof data.allow_outside_root !== 'boolean') {
-        const err263 = {
-          instancePath: instancePath + '/allow_outside_root',
-          schemaPath: '#/properties/allow_outside_root/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err263];
-        } else {
-          vErrors.push(err263);
-        }
-        errors++;
-      }
-    }
-    if (data.pii !== undefined) {
-      let data138 = data.pii;
-      if (data138 && typeof data138 == 'object' && !Array.isArray(data138)) {
-        for (const key36 in data138) {
-          if (!(key36 === 'redact' || key36 === 'custom' || key36 === 'restore_in_result')) {
-            const err264 = {
-              instancePath: instancePath + '/pii',
-              schemaPath: '#/properties/pii/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key36 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err264];
-            } else {
-              vErrors.push(err264);
-            }
-            errors++;
-          }
-        }
-        if (data138.redact !== undefined) {
-          let data139 = data138.redact;
-          if (Array.isArray(data139)) {
-            const len9 = data139.length;
-            for (let i12 = 0; i12 < len9; i12++) {
-              let data140 = data139[i12];
-              if (!(
-                data140 === 'email' ||
-                data140 === 'phone' ||
-                data140 === 'credit_card' ||
-                data140 === 'iban' ||
-                data140 === 'national_id' ||
-                data140 === 'ip_address' ||
-                data140 === 'secret'
-              )) {
-                const err265 = {
-                  instancePath: instancePath + '/pii/redact/' + i12,
-                  schemaPath: '#/properties/pii/properties/redact/items/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.pii.properties.redact.items.enum },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err265];
-                } else {
-                  vErrors.push(err265);
+                if (data129.env !== undefined) {
+                  let data133 = data129.env;
+                  if (data133 && typeof data133 == 'object' && !Array.isArray(data133)) {
+                    for (const key33 in data133) {
+                      if (typeof data133[key33] !== 'string') {
+                        const err258 = {
+                          instancePath:
+                            instancePath +
+                            '/mcp/servers/' +
+                            key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/env/' +
+                            key33.replace(/~/g, '~0').replace(/\//g, '~1'),
+                          schemaPath:
+                            '#/properties/mcp/properties/servers/additionalProperties/properties/env/additionalProperties/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err258];
+                        } else {
+                          vErrors.push(err258);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err259 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err259];
+                    } else {
+                      vErrors.push(err259);
+                    }
+                    errors++;
+                  }
                 }
-                errors++;
-              }
-            }
-            let i13 = data139.length;
-            let j3;
-            if (i13 > 1) {
-              outer1: for (; i13--;) {
-                for (j3 = i13; j3--;) {
-                  if (func0(data139[i13], data139[j3])) {
+                if (data129.cwd !== undefined) {
+                  let data135 = data129.cwd;
+                  if (typeof data135 === 'string') {
+                    if (func3(data135) < 1) {
+                      const err260 = {
+                        instancePath:
+                          instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
+                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err260];
+                      } else {
+                        vErrors.push(err260);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err261 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err261];
+                    } else {
+                      vErrors.push(err261);
+                    }
+                    errors++;
+                  }
+                }
+                if (data129.url !== undefined) {
+                  let data136 = data129.url;
+                  if (typeof data136 === 'string') {
+                    if (!pattern1.test(data136)) {
+                      const err262 = {
+                        instancePath:
+                          instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
+                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^https?://' },
+                        message: 'must match pattern "' + '^https?://' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err262];
+                      } else {
+                        vErrors.push(err262);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err263 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err263];
+                    } else {
+                      vErrors.push(err263);
+                    }
+                    errors++;
+                  }
+                }
+                if (data129.headers_env !== undefined) {
+                  let data137 = data129.headers_env;
+                  if (data137 && typeof data137 == 'object' && !Array.isArray(data137)) {
+                    for (const key34 in data137) {
+                      let data138 = data137[key34];
+                      if (typeof data138 === 'string') {
+                        if (!pattern8.test(data138)) {
+                          const err264 = {
+                            instancePath:
+                              instancePath +
+                              '/mcp/servers/' +
+                              key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                              '/headers_env/' +
+                              key34.replace(/~/g, '~0').replace(/\//g, '~1'),
+                            schemaPath:
+                              '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/additionalProperties/pattern',
+                            keyword: 'pattern',
+                            params: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+                            message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err264];
+                          } else {
+                            vErrors.push(err264);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err265 = {
+                          instancePath:
+                            instancePath +
+                            '/mcp/servers/' +
+                            key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/headers_env/' +
+                            key34.replace(/~/g, '~0').replace(/\//g, '~1'),
+                          schemaPath:
+                            '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/additionalProperties/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err265];
+                        } else {
+                          vErrors.push(err265);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
                     const err266 = {
-                      instancePath: instancePath + '/pii/redact',
-                      schemaPath: '#/properties/pii/properties/redact/uniqueItems',
-                      keyword: 'uniqueItems',
-                      params: { i: i13, j: j3 },
-                      message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i13 + ' are identical)',
+                      instancePath:
+                        instancePath +
+                        '/mcp/servers/' +
+                        key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                        '/headers_env',
+                      schemaPath:
+                        '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
                     };
                     if (vErrors === null) {
                       vErrors = [err266];
@@ -5253,266 +5332,267 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       vErrors.push(err266);
                     }
                     errors++;
-                    break outer1;
                   }
                 }
-              }
-            }
-          } else {
-            const err267 = {
-              instancePath: instancePath + '/pii/redact',
-              schemaPath: '#/properties/pii/properties/redact/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err267];
-            } else {
-              vErrors.push(err267);
-            }
-            errors++;
-          }
-        }
-        if (data138.custom !== undefined) {
-          let data141 = data138.custom;
-          if (Array.isArray(data141)) {
-            const len10 = data141.length;
-            for (let i14 = 0; i14 < len10; i14++) {
-              let data142 = data141[i14];
-              if (data142 && typeof data142 == 'object' && !Array.isArray(data142)) {
-                if (data142.name === undefined) {
-                  const err268 = {
-                    instancePath: instancePath + '/pii/custom/' + i14,
-                    schemaPath: '#/properties/pii/properties/custom/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'name' },
-                    message: "must have required property '" + 'name' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err268];
-                  } else {
-                    vErrors.push(err268);
-                  }
-                  errors++;
-                }
-                if (data142.pattern === undefined) {
-                  const err269 = {
-                    instancePath: instancePath + '/pii/custom/' + i14,
-                    schemaPath: '#/properties/pii/properties/custom/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'pattern' },
-                    message: "must have required property '" + 'pattern' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err269];
-                  } else {
-                    vErrors.push(err269);
-                  }
-                  errors++;
-                }
-                for (const key37 in data142) {
-                  if (!(key37 === 'name' || key37 === 'pattern')) {
-                    const err270 = {
-                      instancePath: instancePath + '/pii/custom/' + i14,
-                      schemaPath: '#/properties/pii/properties/custom/items/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key37 },
-                      message: 'must NOT have additional properties',
+                if (data129.forward_authorization !== undefined) {
+                  if (typeof data129.forward_authorization !== 'boolean') {
+                    const err267 = {
+                      instancePath:
+                        instancePath +
+                        '/mcp/servers/' +
+                        key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                        '/forward_authorization',
+                      schemaPath:
+                        '#/properties/mcp/properties/servers/additionalProperties/properties/forward_authorization/type',
+                      keyword: 'type',
+                      params: { type: 'boolean' },
+                      message: 'must be boolean',
                     };
                     if (vErrors === null) {
-                      vErrors = [err270];
+                      vErrors = [err267];
                     } else {
-                      vErrors.push(err270);
+                      vErrors.push(err267);
                     }
                     errors++;
                   }
                 }
-                if (data142.name !== undefined) {
-                  let data143 = data142.name;
-                  if (typeof data143 === 'string') {
-                    if (!pattern11.test(data143)) {
-                      const err271 = {
-                        instancePath: instancePath + '/pii/custom/' + i14 + '/name',
-                        schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^[a-z][a-z0-9_]*$' },
-                        message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
+                if (data129.timeout_ms !== undefined) {
+                  let data140 = data129.timeout_ms;
+                  if (!(typeof data140 == 'number' && !(data140 % 1) && !isNaN(data140))) {
+                    const err268 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err268];
+                    } else {
+                      vErrors.push(err268);
+                    }
+                    errors++;
+                  }
+                  if (typeof data140 == 'number') {
+                    if (data140 < 1 || isNaN(data140)) {
+                      const err269 = {
+                        instancePath:
+                          instancePath +
+                          '/mcp/servers/' +
+                          key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          '/timeout_ms',
+                        schemaPath:
+                          '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 1 },
+                        message: 'must be >= 1',
                       };
                       if (vErrors === null) {
-                        vErrors = [err271];
+                        vErrors = [err269];
                       } else {
-                        vErrors.push(err271);
+                        vErrors.push(err269);
                       }
                       errors++;
                     }
-                  } else {
-                    const err272 = {
-                      instancePath: instancePath + '/pii/custom/' + i14 + '/name',
-                      schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err272];
-                    } else {
-                      vErrors.push(err272);
-                    }
-                    errors++;
-                  }
-                }
-                if (data142.pattern !== undefined) {
-                  let data144 = data142.pattern;
-                  if (typeof data144 === 'string') {
-                    if (func3(data144) < 1) {
-                      const err273 = {
-                        instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
-                        schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err273];
-                      } else {
-                        vErrors.push(err273);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err274 = {
-                      instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
-                      schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err274];
-                    } else {
-                      vErrors.push(err274);
-                    }
-                    errors++;
                   }
                 }
               } else {
-                const err275 = {
-                  instancePath: instancePath + '/pii/custom/' + i14,
-                  schemaPath: '#/properties/pii/properties/custom/items/type',
+                const err270 = {
+                  instancePath: instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/mcp/properties/servers/additionalProperties/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err275];
+                  vErrors = [err270];
                 } else {
-                  vErrors.push(err275);
+                  vErrors.push(err270);
                 }
                 errors++;
               }
             }
           } else {
-            const err276 = {
-              instancePath: instancePath + '/pii/custom',
-              schemaPath: '#/properties/pii/properties/custom/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err276];
-            } else {
-              vErrors.push(err276);
-            }
-            errors++;
-          }
-        }
-        if (data138.restore_in_result !== undefined) {
-          if (typeof data138.restore_in_result !== 'boolean') {
-            const err277 = {
-              instancePath: instancePath + '/pii/restore_in_result',
-              schemaPath: '#/properties/pii/properties/restore_in_result/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err277];
-            } else {
-              vErrors.push(err277);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err278 = {
-          instancePath: instancePath + '/pii',
-          schemaPath: '#/properties/pii/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err278];
-        } else {
-          vErrors.push(err278);
-        }
-        errors++;
-      }
-    }
-    if (data.guardrails !== undefined) {
-      let data146 = data.guardrails;
-      if (Array.isArray(data146)) {
-        const len11 = data146.length;
-        for (let i15 = 0; i15 < len11; i15++) {
-          let data147 = data146[i15];
-          if (!(data147 && typeof data147 == 'object' && !Array.isArray(data147))) {
-            const err279 = {
-              instancePath: instancePath + '/guardrails/' + i15,
-              schemaPath: '#/properties/guardrails/items/type',
+            const err271 = {
+              instancePath: instancePath + '/mcp/servers',
+              schemaPath: '#/properties/mcp/properties/servers/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err279];
+              vErrors = [err271];
             } else {
-              vErrors.push(err279);
+              vErrors.push(err271);
             }
             errors++;
           }
         }
+        if (data127.timeout_ms !== undefined) {
+          let data141 = data127.timeout_ms;
+          if (!(typeof data141 == 'number' && !(data141 % 1) && !isNaN(data141))) {
+            const err272 = {
+              instancePath: instancePath + '/mcp/timeout_ms',
+              schemaPath: '#/properties/mcp/properties/timeout_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err272];
+            } else {
+              vErrors.push(err272);
+            }
+            errors++;
+          }
+          if (typeof data141 == 'number') {
+            if (data141 < 1 || isNaN(data141)) {
+              const err273 = {
+                instancePath: instancePath + '/mcp/timeout_ms',
+                schemaPath: '#/properties/mcp/properties/timeout_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err273];
+              } else {
+                vErrors.push(err273);
+              }
+              errors++;
+            }
+          }
+        }
       } else {
-        const err280 = {
-          instancePath: instancePath + '/guardrails',
-          schemaPath: '#/properties/guardrails/type',
+        const err274 = {
+          instancePath: instancePath + '/mcp',
+          schemaPath: '#/properties/mcp/type',
           keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
+          params: { type: 'object' },
+          message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err280];
+          vErrors = [err274];
         } else {
-          vErrors.push(err280);
+          vErrors.push(err274);
         }
         errors++;
       }
     }
-    if (data.agents !== undefined) {
-      let data148 = data.agents;
-      if (data148 && typeof data148 == 'object' && !Array.isArray(data148)) {
-        for (const key38 in data148) {
-          if (!(key38 === 'claude_code_dir' || key38 === 'claude_code')) {
-            let data149 = data148[key38];
-            if (data149 && typeof data149 == 'object' && !Array.isArray(data149)) {
-              if (data149.type === undefined) {
+    if (data.prices !== undefined) {
+      let data142 = data.prices;
+      if (data142 && typeof data142 == 'object' && !Array.isArray(data142)) {
+        for (const key35 in data142) {
+          let data143 = data142[key35];
+          if (data143 && typeof data143 == 'object' && !Array.isArray(data143)) {
+            if (data143.input === undefined) {
+              const err275 = {
+                instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/prices/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'input' },
+                message: "must have required property '" + 'input' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err275];
+              } else {
+                vErrors.push(err275);
+              }
+              errors++;
+            }
+            if (data143.output === undefined) {
+              const err276 = {
+                instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/prices/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'output' },
+                message: "must have required property '" + 'output' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err276];
+              } else {
+                vErrors.push(err276);
+              }
+              errors++;
+            }
+            for (const key36 in data143) {
+              if (!(key36 === 'input' || key36 === 'output' || key36 === 'cached_input')) {
+                const err277 = {
+                  instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/prices/additionalProperties/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key36 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err277];
+                } else {
+                  vErrors.push(err277);
+                }
+                errors++;
+              }
+            }
+            if (data143.input !== undefined) {
+              let data144 = data143.input;
+              if (typeof data144 == 'number') {
+                if (data144 < 0 || isNaN(data144)) {
+                  const err278 = {
+                    instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err278];
+                  } else {
+                    vErrors.push(err278);
+                  }
+                  errors++;
+                }
+              } else {
+                const err279 = {
+                  instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err279];
+                } else {
+                  vErrors.push(err279);
+                }
+                errors++;
+              }
+            }
+            if (data143.output !== undefined) {
+              let data145 = data143.output;
+              if (typeof data145 == 'number') {
+                if (data145 < 0 || isNaN(data145)) {
+                  const err280 = {
+                    instancePath:
+                      instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err280];
+                  } else {
+                    vErrors.push(err280);
+                  }
+                  errors++;
+                }
+              } else {
                 const err281 = {
-                  instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/agents/additionalProperties/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'type' },
-                  message: "must have required property '" + 'type' + "'",
+                  instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
                 };
                 if (vErrors === null) {
                   vErrors = [err281];
@@ -5521,135 +5601,139 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (data149.description === undefined) {
-                const err282 = {
-                  instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/agents/additionalProperties/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'description' },
-                  message: "must have required property '" + 'description' + "'",
+            }
+            if (data143.cached_input !== undefined) {
+              let data146 = data143.cached_input;
+              if (typeof data146 == 'number') {
+                if (data146 < 0 || isNaN(data146)) {
+                  const err282 = {
+                    instancePath:
+                      instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err282];
+                  } else {
+                    vErrors.push(err282);
+                  }
+                  errors++;
+                }
+              } else {
+                const err283 = {
+                  instancePath:
+                    instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err282];
+                  vErrors = [err283];
                 } else {
-                  vErrors.push(err282);
+                  vErrors.push(err283);
                 }
                 errors++;
               }
-              for (const key39 in data149) {
-                if (!func2.call(schema11.properties.agents.additionalProperties.properties, key39)) {
-                  const err283 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
-                    keyword: 'additionalProperties',
-                    params: { additionalProperty: key39 },
-                    message: 'must NOT have additional properties',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err283];
-                  } else {
-                    vErrors.push(err283);
-                  }
-                  errors++;
-                }
+            }
+          } else {
+            const err284 = {
+              instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
+              schemaPath: '#/properties/prices/additionalProperties/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err284];
+            } else {
+              vErrors.push(err284);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err285 = {
+          instancePath: instancePath + '/prices',
+          schemaPath: '#/properties/prices/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err285];
+        } else {
+          vErrors.push(err285);
+        }
+        errors++;
+      }
+    }
+    if (data.pricing !== undefined) {
+      let data147 = data.pricing;
+      if (data147 && typeof data147 == 'object' && !Array.isArray(data147)) {
+        for (const key37 in data147) {
+          let data148 = data147[key37];
+          if (data148 && typeof data148 == 'object' && !Array.isArray(data148)) {
+            if (data148.input_per_mtok === undefined) {
+              const err286 = {
+                instancePath: instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/pricing/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'input_per_mtok' },
+                message: "must have required property '" + 'input_per_mtok' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err286];
+              } else {
+                vErrors.push(err286);
               }
-              if (data149.name !== undefined) {
-                let data150 = data149.name;
-                if (typeof data150 === 'string') {
-                  if (!pattern11.test(data150)) {
-                    const err284 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
-                      keyword: 'pattern',
-                      params: { pattern: '^[a-z][a-z0-9_]*$' },
-                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err284];
-                    } else {
-                      vErrors.push(err284);
-                    }
-                    errors++;
-                  }
+              errors++;
+            }
+            if (data148.output_per_mtok === undefined) {
+              const err287 = {
+                instancePath: instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/pricing/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'output_per_mtok' },
+                message: "must have required property '" + 'output_per_mtok' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err287];
+              } else {
+                vErrors.push(err287);
+              }
+              errors++;
+            }
+            for (const key38 in data148) {
+              if (!(key38 === 'input_per_mtok' || key38 === 'output_per_mtok' || key38 === 'cached_input_per_mtok')) {
+                const err288 = {
+                  instancePath: instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/pricing/additionalProperties/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key38 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err288];
                 } else {
-                  const err285 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err285];
-                  } else {
-                    vErrors.push(err285);
-                  }
-                  errors++;
+                  vErrors.push(err288);
                 }
+                errors++;
               }
-              if (data149.type !== undefined) {
-                let data151 = data149.type;
-                if (!(data151 === 'governance' || data151 === 'operational' || data151 === 'executional')) {
-                  const err286 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
-                    keyword: 'enum',
-                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
-                    message: 'must be equal to one of the allowed values',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err286];
-                  } else {
-                    vErrors.push(err286);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.description !== undefined) {
-                let data152 = data149.description;
-                if (typeof data152 === 'string') {
-                  if (func3(data152) < 1) {
-                    const err287 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err287];
-                    } else {
-                      vErrors.push(err287);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err288 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err288];
-                  } else {
-                    vErrors.push(err288);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.entry !== undefined) {
-                if (typeof data149.entry !== 'boolean') {
+            }
+            if (data148.input_per_mtok !== undefined) {
+              let data149 = data148.input_per_mtok;
+              if (typeof data149 == 'number') {
+                if (data149 < 0 || isNaN(data149)) {
                   const err289 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
+                    instancePath:
+                      instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
                   };
                   if (vErrors === null) {
                     vErrors = [err289];
@@ -5658,215 +5742,212 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              }
-              if (data149.next !== undefined) {
-                let data154 = data149.next;
-                if (!Array.isArray(data154) && data154 !== null) {
-                  const err290 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
-                    message: 'must be array,null',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err290];
-                  } else {
-                    vErrors.push(err290);
-                  }
-                  errors++;
-                }
-                if (Array.isArray(data154)) {
-                  const len12 = data154.length;
-                  for (let i16 = 0; i16 < len12; i16++) {
-                    if (typeof data154[i16] !== 'string') {
-                      const err291 = {
-                        instancePath:
-                          instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i16,
-                        schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
-                        keyword: 'type',
-                        params: { type: 'string' },
-                        message: 'must be string',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err291];
-                      } else {
-                        vErrors.push(err291);
-                      }
-                      errors++;
-                    }
-                  }
-                  let i17 = data154.length;
-                  let j4;
-                  if (i17 > 1) {
-                    const indices2 = {};
-                    for (; i17--;) {
-                      let item2 = data154[i17];
-                      if (typeof item2 !== 'string') {
-                        continue;
-                      }
-                      if (typeof indices2[item2] == 'number') {
-                        j4 = indices2[item2];
-                        const err292 = {
-                          instancePath:
-                            instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
-                          schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
-                          keyword: 'uniqueItems',
-                          params: { i: i17, j: j4 },
-                          message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i17 + ' are identical)',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err292];
-                        } else {
-                          vErrors.push(err292);
-                        }
-                        errors++;
-                        break;
-                      }
-                      indices2[item2] = i17;
-                    }
-                  }
-                }
-              }
-              if (data149.content_type !== undefined) {
-                let data156 = data149.content_type;
-                if (typeof data156 === 'string') {
-                  if (func3(data156) < 1) {
-                    const err293 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err293];
-                    } else {
-                      vErrors.push(err293);
-                    }
-                    errors++;
-                  }
+              } else {
+                const err290 = {
+                  instancePath:
+                    instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err290];
                 } else {
-                  const err294 = {
+                  vErrors.push(err290);
+                }
+                errors++;
+              }
+            }
+            if (data148.output_per_mtok !== undefined) {
+              let data150 = data148.output_per_mtok;
+              if (typeof data150 == 'number') {
+                if (data150 < 0 || isNaN(data150)) {
+                  const err291 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                      instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err294];
+                    vErrors = [err291];
                   } else {
-                    vErrors.push(err294);
+                    vErrors.push(err291);
                   }
                   errors++;
                 }
-              }
-              if (data149.output_schema !== undefined) {
-                let data157 = data149.output_schema;
-                if (
-                  typeof data157 !== 'string' &&
-                  !(data157 && typeof data157 == 'object' && !Array.isArray(data157))
-                ) {
-                  const err295 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
-                    message: 'must be string,object',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err295];
-                  } else {
-                    vErrors.push(err295);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.plan !== undefined) {
-                if (typeof data149.plan !== 'boolean') {
-                  const err296 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err296];
-                  } else {
-                    vErrors.push(err296);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.on_failure !== undefined) {
-                if (typeof data149.on_failure !== 'string') {
-                  const err297 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err297];
-                  } else {
-                    vErrors.push(err297);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.model !== undefined) {
-                let data160 = data149.model;
-                if (typeof data160 === 'string') {
-                  if (func3(data160) < 1) {
-                    const err298 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err298];
-                    } else {
-                      vErrors.push(err298);
-                    }
-                    errors++;
-                  }
+              } else {
+                const err292 = {
+                  instancePath:
+                    instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err292];
                 } else {
-                  const err299 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                  vErrors.push(err292);
+                }
+                errors++;
+              }
+            }
+            if (data148.cached_input_per_mtok !== undefined) {
+              let data151 = data148.cached_input_per_mtok;
+              if (typeof data151 == 'number') {
+                if (data151 < 0 || isNaN(data151)) {
+                  const err293 = {
+                    instancePath:
+                      instancePath +
+                      '/pricing/' +
+                      key37.replace(/~/g, '~0').replace(/\//g, '~1') +
+                      '/cached_input_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err299];
+                    vErrors = [err293];
                   } else {
-                    vErrors.push(err299);
+                    vErrors.push(err293);
                   }
                   errors++;
                 }
+              } else {
+                const err294 = {
+                  instancePath:
+                    instancePath +
+                    '/pricing/' +
+                    key37.replace(/~/g, '~0').replace(/\//g, '~1') +
+                    '/cached_input_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err294];
+                } else {
+                  vErrors.push(err294);
+                }
+                errors++;
               }
-              if (data149.temperature !== undefined) {
-                let data161 = data149.temperature;
-                if (typeof data161 == 'number') {
-                  if (data161 > 2 || isNaN(data161)) {
+            }
+          } else {
+            const err295 = {
+              instancePath: instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1'),
+              schemaPath: '#/properties/pricing/additionalProperties/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err295];
+            } else {
+              vErrors.push(err295);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err296 = {
+          instancePath: instancePath + '/pricing',
+          schemaPath: '#/properties/pricing/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err296];
+        } else {
+          vErrors.push(err296);
+        }
+        errors++;
+      }
+    }
+    if (data.allow_outside_root !== undefined) {
+      if (typeof data.allow_outside_root !== 'boolean') {
+        const err297 = {
+          instancePath: instancePath + '/allow_outside_root',
+          schemaPath: '#/properties/allow_outside_root/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err297];
+        } else {
+          vErrors.push(err297);
+        }
+        errors++;
+      }
+    }
+    if (data.pii !== undefined) {
+      let data153 = data.pii;
+      if (data153 && typeof data153 == 'object' && !Array.isArray(data153)) {
+        for (const key39 in data153) {
+          if (!(key39 === 'redact' || key39 === 'custom' || key39 === 'restore_in_result')) {
+            const err298 = {
+              instancePath: instancePath + '/pii',
+              schemaPath: '#/properties/pii/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key39 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err298];
+            } else {
+              vErrors.push(err298);
+            }
+            errors++;
+          }
+        }
+        if (data153.redact !== undefined) {
+          let data154 = data153.redact;
+          if (Array.isArray(data154)) {
+            const len12 = data154.length;
+            for (let i17 = 0; i17 < len12; i17++) {
+              let data155 = data154[i17];
+              if (!(
+                data155 === 'email' ||
+                data155 === 'phone' ||
+                data155 === 'credit_card' ||
+                data155 === 'iban' ||
+                data155 === 'national_id' ||
+                data155 === 'ip_address' ||
+                data155 === 'secret'
+              )) {
+                const err299 = {
+                  instancePath: instancePath + '/pii/redact/' + i17,
+                  schemaPath: '#/properties/pii/properties/redact/items/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.pii.properties.redact.items.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err299];
+                } else {
+                  vErrors.push(err299);
+                }
+                errors++;
+              }
+            }
+            let i18 = data154.length;
+            let j5;
+            if (i18 > 1) {
+              outer2: for (; i18--;) {
+                for (j5 = i18; j5--;) {
+                  if (func0(data154[i18], data154[j5])) {
                     const err300 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
-                      keyword: 'maximum',
-                      params: { comparison: '<=', limit: 2 },
-                      message: 'must be <= 2',
+                      instancePath: instancePath + '/pii/redact',
+                      schemaPath: '#/properties/pii/properties/redact/uniqueItems',
+                      keyword: 'uniqueItems',
+                      params: { i: i18, j: j5 },
+                      message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i18 + ' are identical)',
                     };
                     if (vErrors === null) {
                       vErrors = [err300];
@@ -5874,31 +5955,41 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       vErrors.push(err300);
                     }
                     errors++;
+                    break outer2;
                   }
-                  if (data161 < 0 || isNaN(data161)) {
-                    const err301 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 0 },
-                      message: 'must be >= 0',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err301];
-                    } else {
-                      vErrors.push(err301);
-                    }
-                    errors++;
-                  }
-                } else {
+                }
+              }
+            }
+          } else {
+            const err301 = {
+              instancePath: instancePath + '/pii/redact',
+              schemaPath: '#/properties/pii/properties/redact/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err301];
+            } else {
+              vErrors.push(err301);
+            }
+            errors++;
+          }
+        }
+        if (data153.custom !== undefined) {
+          let data156 = data153.custom;
+          if (Array.isArray(data156)) {
+            const len13 = data156.length;
+            for (let i19 = 0; i19 < len13; i19++) {
+              let data157 = data156[i19];
+              if (data157 && typeof data157 == 'object' && !Array.isArray(data157)) {
+                if (data157.name === undefined) {
                   const err302 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
-                    keyword: 'type',
-                    params: { type: 'number' },
-                    message: 'must be number',
+                    instancePath: instancePath + '/pii/custom/' + i19,
+                    schemaPath: '#/properties/pii/properties/custom/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'name' },
+                    message: "must have required property '" + 'name' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err302];
@@ -5907,17 +5998,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              }
-              if (data149.max_tokens !== undefined) {
-                let data162 = data149.max_tokens;
-                if (!(typeof data162 == 'number' && !(data162 % 1) && !isNaN(data162))) {
+                if (data157.pattern === undefined) {
                   const err303 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
+                    instancePath: instancePath + '/pii/custom/' + i19,
+                    schemaPath: '#/properties/pii/properties/custom/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'pattern' },
+                    message: "must have required property '" + 'pattern' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err303];
@@ -5926,15 +6013,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data162 == 'number') {
-                  if (data162 < 1 || isNaN(data162)) {
+                for (const key40 in data157) {
+                  if (!(key40 === 'name' || key40 === 'pattern')) {
                     const err304 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
+                      instancePath: instancePath + '/pii/custom/' + i19,
+                      schemaPath: '#/properties/pii/properties/custom/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key40 },
+                      message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
                       vErrors = [err304];
@@ -5944,34 +6030,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-              }
-              if (data149.timeout_ms !== undefined) {
-                let data163 = data149.timeout_ms;
-                if (!(typeof data163 == 'number' && !(data163 % 1) && !isNaN(data163))) {
-                  const err305 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err305];
+                if (data157.name !== undefined) {
+                  let data158 = data157.name;
+                  if (typeof data158 === 'string') {
+                    if (!pattern13.test(data158)) {
+                      const err305 = {
+                        instancePath: instancePath + '/pii/custom/' + i19 + '/name',
+                        schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^[a-z][a-z0-9_]*$' },
+                        message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err305];
+                      } else {
+                        vErrors.push(err305);
+                      }
+                      errors++;
+                    }
                   } else {
-                    vErrors.push(err305);
-                  }
-                  errors++;
-                }
-                if (typeof data163 == 'number') {
-                  if (data163 < 1 || isNaN(data163)) {
                     const err306 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
+                      instancePath: instancePath + '/pii/custom/' + i19 + '/name',
+                      schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err306];
@@ -5981,34 +6064,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-              }
-              if (data149.max_retries !== undefined) {
-                let data164 = data149.max_retries;
-                if (!(typeof data164 == 'number' && !(data164 % 1) && !isNaN(data164))) {
-                  const err307 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err307];
+                if (data157.pattern !== undefined) {
+                  let data159 = data157.pattern;
+                  if (typeof data159 === 'string') {
+                    if (func3(data159) < 1) {
+                      const err307 = {
+                        instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
+                        schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err307];
+                      } else {
+                        vErrors.push(err307);
+                      }
+                      errors++;
+                    }
                   } else {
-                    vErrors.push(err307);
-                  }
-                  errors++;
-                }
-                if (typeof data164 == 'number') {
-                  if (data164 < 0 || isNaN(data164)) {
                     const err308 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 0 },
-                      message: 'must be >= 0',
+                      instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
+                      schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err308];
@@ -6018,237 +6098,189 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-              }
-              if (data149.file !== undefined) {
-                if (typeof data149.file !== 'string') {
-                  const err309 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err309];
-                  } else {
-                    vErrors.push(err309);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.tools !== undefined) {
-                let data166 = data149.tools;
-                if (Array.isArray(data166)) {
-                  const len13 = data166.length;
-                  for (let i18 = 0; i18 < len13; i18++) {
-                    let data167 = data166[i18];
-                    if (typeof data167 === 'string') {
-                      if (func3(data167) < 1) {
-                        const err310 = {
-                          instancePath:
-                            instancePath +
-                            '/agents/' +
-                            key38.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/tools/' +
-                            i18,
-                          schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/minLength',
-                          keyword: 'minLength',
-                          params: { limit: 1 },
-                          message: 'must NOT have fewer than 1 characters',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err310];
-                        } else {
-                          vErrors.push(err310);
-                        }
-                        errors++;
-                      }
-                    } else {
-                      const err311 = {
-                        instancePath:
-                          instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i18,
-                        schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
-                        keyword: 'type',
-                        params: { type: 'string' },
-                        message: 'must be string',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err311];
-                      } else {
-                        vErrors.push(err311);
-                      }
-                      errors++;
-                    }
-                  }
-                  let i19 = data166.length;
-                  let j5;
-                  if (i19 > 1) {
-                    const indices3 = {};
-                    for (; i19--;) {
-                      let item3 = data166[i19];
-                      if (typeof item3 !== 'string') {
-                        continue;
-                      }
-                      if (typeof indices3[item3] == 'number') {
-                        j5 = indices3[item3];
-                        const err312 = {
-                          instancePath:
-                            instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
-                          schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
-                          keyword: 'uniqueItems',
-                          params: { i: i19, j: j5 },
-                          message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i19 + ' are identical)',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err312];
-                        } else {
-                          vErrors.push(err312);
-                        }
-                        errors++;
-                        break;
-                      }
-                      indices3[item3] = i19;
-                    }
-                  }
+              } else {
+                const err309 = {
+                  instancePath: instancePath + '/pii/custom/' + i19,
+                  schemaPath: '#/properties/pii/properties/custom/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err309];
                 } else {
-                  const err313 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
-                    keyword: 'type',
-                    params: { type: 'array' },
-                    message: 'must be array',
+                  vErrors.push(err309);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err310 = {
+              instancePath: instancePath + '/pii/custom',
+              schemaPath: '#/properties/pii/properties/custom/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err310];
+            } else {
+              vErrors.push(err310);
+            }
+            errors++;
+          }
+        }
+        if (data153.restore_in_result !== undefined) {
+          if (typeof data153.restore_in_result !== 'boolean') {
+            const err311 = {
+              instancePath: instancePath + '/pii/restore_in_result',
+              schemaPath: '#/properties/pii/properties/restore_in_result/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err311];
+            } else {
+              vErrors.push(err311);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err312 = {
+          instancePath: instancePath + '/pii',
+          schemaPath: '#/properties/pii/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err312];
+        } else {
+          vErrors.push(err312);
+        }
+        errors++;
+      }
+    }
+    if (data.guardrails !== undefined) {
+      let data161 = data.guardrails;
+      if (Array.isArray(data161)) {
+        const len14 = data161.length;
+        for (let i20 = 0; i20 < len14; i20++) {
+          let data162 = data161[i20];
+          if (!(data162 && typeof data162 == 'object' && !Array.isArray(data162))) {
+            const err313 = {
+              instancePath: instancePath + '/guardrails/' + i20,
+              schemaPath: '#/properties/guardrails/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err313];
+            } else {
+              vErrors.push(err313);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err314 = {
+          instancePath: instancePath + '/guardrails',
+          schemaPath: '#/properties/guardrails/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err314];
+        } else {
+          vErrors.push(err314);
+        }
+        errors++;
+      }
+    }
+    if (data.agents !== undefined) {
+      let data163 = data.agents;
+      if (data163 && typeof data163 == 'object' && !Array.isArray(data163)) {
+        for (const key41 in data163) {
+          if (!(key41 === 'claude_code_dir' || key41 === 'claude_code')) {
+            let data164 = data163[key41];
+            if (data164 && typeof data164 == 'object' && !Array.isArray(data164)) {
+              if (data164.type === undefined) {
+                const err315 = {
+                  instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/agents/additionalProperties/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'type' },
+                  message: "must have required property '" + 'type' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err315];
+                } else {
+                  vErrors.push(err315);
+                }
+                errors++;
+              }
+              if (data164.description === undefined) {
+                const err316 = {
+                  instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/agents/additionalProperties/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'description' },
+                  message: "must have required property '" + 'description' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err316];
+                } else {
+                  vErrors.push(err316);
+                }
+                errors++;
+              }
+              for (const key42 in data164) {
+                if (!func2.call(schema11.properties.agents.additionalProperties.properties, key42)) {
+                  const err317 = {
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
+                    schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
+                    keyword: 'additionalProperties',
+                    params: { additionalProperty: key42 },
+                    message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err313];
+                    vErrors = [err317];
                   } else {
-                    vErrors.push(err313);
+                    vErrors.push(err317);
                   }
                   errors++;
                 }
               }
-              if (data149.max_turns !== undefined) {
-                let data168 = data149.max_turns;
-                if (!(typeof data168 == 'number' && !(data168 % 1) && !isNaN(data168))) {
-                  const err314 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err314];
-                  } else {
-                    vErrors.push(err314);
-                  }
-                  errors++;
-                }
-                if (typeof data168 == 'number') {
-                  if (data168 < 1 || isNaN(data168)) {
-                    const err315 = {
+              if (data164.name !== undefined) {
+                let data165 = data164.name;
+                if (typeof data165 === 'string') {
+                  if (!pattern13.test(data165)) {
+                    const err318 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
+                      keyword: 'pattern',
+                      params: { pattern: '^[a-z][a-z0-9_]*$' },
+                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                     };
                     if (vErrors === null) {
-                      vErrors = [err315];
+                      vErrors = [err318];
                     } else {
-                      vErrors.push(err315);
+                      vErrors.push(err318);
                     }
                     errors++;
                   }
-                }
-              }
-              if (data149.approval !== undefined) {
-                let data169 = data149.approval;
-                if (Array.isArray(data169)) {
-                  const len14 = data169.length;
-                  for (let i20 = 0; i20 < len14; i20++) {
-                    let data170 = data169[i20];
-                    if (typeof data170 === 'string') {
-                      if (func3(data170) < 1) {
-                        const err316 = {
-                          instancePath:
-                            instancePath +
-                            '/agents/' +
-                            key38.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/approval/' +
-                            i20,
-                          schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/minLength',
-                          keyword: 'minLength',
-                          params: { limit: 1 },
-                          message: 'must NOT have fewer than 1 characters',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err316];
-                        } else {
-                          vErrors.push(err316);
-                        }
-                        errors++;
-                      }
-                    } else {
-                      const err317 = {
-                        instancePath:
-                          instancePath +
-                          '/agents/' +
-                          key38.replace(/~/g, '~0').replace(/\//g, '~1') +
-                          '/approval/' +
-                          i20,
-                        schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/type',
-                        keyword: 'type',
-                        params: { type: 'string' },
-                        message: 'must be string',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err317];
-                      } else {
-                        vErrors.push(err317);
-                      }
-                      errors++;
-                    }
-                  }
-                  let i21 = data169.length;
-                  let j6;
-                  if (i21 > 1) {
-                    const indices4 = {};
-                    for (; i21--;) {
-                      let item4 = data169[i21];
-                      if (typeof item4 !== 'string') {
-                        continue;
-                      }
-                      if (typeof indices4[item4] == 'number') {
-                        j6 = indices4[item4];
-                        const err318 = {
-                          instancePath:
-                            instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
-                          schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
-                          keyword: 'uniqueItems',
-                          params: { i: i21, j: j6 },
-                          message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i21 + ' are identical)',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err318];
-                        } else {
-                          vErrors.push(err318);
-                        }
-                        errors++;
-                        break;
-                      }
-                      indices4[item4] = i21;
-                    }
-                  }
                 } else {
                   const err319 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
                     keyword: 'type',
-                    params: { type: 'array' },
-                    message: 'must be array',
+                    params: { type: 'string' },
+                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err319];
@@ -6258,92 +6290,68 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.delegates !== undefined) {
-                let data171 = data149.delegates;
-                if (Array.isArray(data171)) {
-                  const len15 = data171.length;
-                  for (let i22 = 0; i22 < len15; i22++) {
-                    let data172 = data171[i22];
-                    if (typeof data172 === 'string') {
-                      if (func3(data172) < 1) {
-                        const err320 = {
-                          instancePath:
-                            instancePath +
-                            '/agents/' +
-                            key38.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/delegates/' +
-                            i22,
-                          schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/minLength',
-                          keyword: 'minLength',
-                          params: { limit: 1 },
-                          message: 'must NOT have fewer than 1 characters',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err320];
-                        } else {
-                          vErrors.push(err320);
-                        }
-                        errors++;
-                      }
-                    } else {
-                      const err321 = {
-                        instancePath:
-                          instancePath +
-                          '/agents/' +
-                          key38.replace(/~/g, '~0').replace(/\//g, '~1') +
-                          '/delegates/' +
-                          i22,
-                        schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/type',
-                        keyword: 'type',
-                        params: { type: 'string' },
-                        message: 'must be string',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err321];
-                      } else {
-                        vErrors.push(err321);
-                      }
-                      errors++;
-                    }
+              if (data164.type !== undefined) {
+                let data166 = data164.type;
+                if (!(data166 === 'governance' || data166 === 'operational' || data166 === 'executional')) {
+                  const err320 = {
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
+                    keyword: 'enum',
+                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
+                    message: 'must be equal to one of the allowed values',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err320];
+                  } else {
+                    vErrors.push(err320);
                   }
-                  let i23 = data171.length;
-                  let j7;
-                  if (i23 > 1) {
-                    const indices5 = {};
-                    for (; i23--;) {
-                      let item5 = data171[i23];
-                      if (typeof item5 !== 'string') {
-                        continue;
-                      }
-                      if (typeof indices5[item5] == 'number') {
-                        j7 = indices5[item5];
-                        const err322 = {
-                          instancePath:
-                            instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
-                          schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
-                          keyword: 'uniqueItems',
-                          params: { i: i23, j: j7 },
-                          message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i23 + ' are identical)',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err322];
-                        } else {
-                          vErrors.push(err322);
-                        }
-                        errors++;
-                        break;
-                      }
-                      indices5[item5] = i23;
+                  errors++;
+                }
+              }
+              if (data164.description !== undefined) {
+                let data167 = data164.description;
+                if (typeof data167 === 'string') {
+                  if (func3(data167) < 1) {
+                    const err321 = {
+                      instancePath:
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err321];
+                    } else {
+                      vErrors.push(err321);
                     }
+                    errors++;
                   }
                 } else {
-                  const err323 = {
+                  const err322 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
                     keyword: 'type',
-                    params: { type: 'array' },
-                    message: 'must be array',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err322];
+                  } else {
+                    vErrors.push(err322);
+                  }
+                  errors++;
+                }
+              }
+              if (data164.entry !== undefined) {
+                if (typeof data164.entry !== 'boolean') {
+                  const err323 = {
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err323];
@@ -6353,18 +6361,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.attachments !== undefined) {
-                let data173 = data149.attachments;
-                if (!(data173 === 'inline' || data173 === 'list' || data173 === 'native')) {
+              if (data164.next !== undefined) {
+                let data169 = data164.next;
+                if (!Array.isArray(data169) && data169 !== null) {
                   const err324 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
-                    keyword: 'enum',
-                    params: {
-                      allowedValues: schema11.properties.agents.additionalProperties.properties.attachments.enum,
-                    },
-                    message: 'must be equal to one of the allowed values',
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
+                    keyword: 'type',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
+                    message: 'must be array,null',
                   };
                   if (vErrors === null) {
                     vErrors = [err324];
@@ -6373,28 +6378,725 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (Array.isArray(data169)) {
+                  const len15 = data169.length;
+                  for (let i21 = 0; i21 < len15; i21++) {
+                    if (typeof data169[i21] !== 'string') {
+                      const err325 = {
+                        instancePath:
+                          instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i21,
+                        schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
+                        keyword: 'type',
+                        params: { type: 'string' },
+                        message: 'must be string',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err325];
+                      } else {
+                        vErrors.push(err325);
+                      }
+                      errors++;
+                    }
+                  }
+                  let i22 = data169.length;
+                  let j6;
+                  if (i22 > 1) {
+                    const indices3 = {};
+                    for (; i22--;) {
+                      let item3 = data169[i22];
+                      if (typeof item3 !== 'string') {
+                        continue;
+                      }
+                      if (typeof indices3[item3] == 'number') {
+                        j6 = indices3[item3];
+                        const err326 = {
+                          instancePath:
+                            instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+                          schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
+                          keyword: 'uniqueItems',
+                          params: { i: i22, j: j6 },
+                          message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i22 + ' are identical)',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err326];
+                        } else {
+                          vErrors.push(err326);
+                        }
+                        errors++;
+                        break;
+                      }
+                      indices3[item3] = i22;
+                    }
+                  }
+                }
+              }
+              if (data164.content_type !== undefined) {
+                let data171 = data164.content_type;
+                if (typeof data171 === 'string') {
+                  if (func3(data171) < 1) {
+                    const err327 = {
+                      instancePath:
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err327];
+                    } else {
+                      vErrors.push(err327);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err328 = {
+                    instancePath:
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err328];
+                  } else {
+                    vErrors.push(err328);
+                  }
+                  errors++;
+                }
+              }
+              if (data164.output_schema !== undefined) {
+                let data172 = data164.output_schema;
+                if (
+                  typeof data172 !== 'string' &&
+                  !(data172 && typeof data172 == 'object' && !Array.isArray(data172))
+                ) {
+                  const err329 = {
+                    instancePath:
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
+                    keyword: 'type',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
+                    message: 'must be string,object',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err329];
+                  } else {
+                    vErrors.push(err329);
+                  }
+                  errors++;
+                }
+              }
+              if (data164.plan !== undefined) {
+                if (typeof data164.plan !== 'boolean') {
+                  const err330 = {
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err330];
+                  } else {
+                    vErrors.push(err330);
+                  }
+                  errors++;
+                }
+              }
+              if (data164.on_failure !== undefined) {
+                if (typeof data164.on_failure !== 'string') {
+                  const err331 = {
+                    instancePath:
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err331];
+                  } else {
+                    vErrors.push(err331);
+                  }
+                  errors++;
+                }
+              }
+              if (data164.model !== undefined) {
+                let data175 = data164.model;
+                if (typeof data175 === 'string') {
+                  if (func3(data175) < 1) {
+                    const err332 = {
+                      instancePath:
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err332];
+                    } else {
+                      vErrors.push(err332);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err333 = {
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err333];
+                  } else {
+                    vErrors.push(err333);
+                  }
+                  errors++;
+                }
+              }
+              if (data164.temperature !== undefined) {
+                let data176 = data164.temperature;
+                if (typeof data176 == 'number') {
+                  if (data176 > 2 || isNaN(data176)) {
+                    const err334 = {
+                      instancePath:
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
+                      keyword: 'maximum',
+                      params: { comparison: '<=', limit: 2 },
+                      message: 'must be <= 2',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err334];
+                    } else {
+                      vErrors.push(err334);
+                    }
+                    errors++;
+                  }
+                  if (data176 < 0 || isNaN(data176)) {
+                    const err335 = {
+                      instancePath:
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 0 },
+                      message: 'must be >= 0',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err335];
+                    } else {
+                      vErrors.push(err335);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err336 = {
+                    instancePath:
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
+                    keyword: 'type',
+                    params: { type: 'number' },
+                    message: 'must be number',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err336];
+                  } else {
+                    vErrors.push(err336);
+                  }
+                  errors++;
+                }
+              }
+              if (data164.max_tokens !== undefined) {
+                let data177 = data164.max_tokens;
+                if (!(typeof data177 == 'number' && !(data177 % 1) && !isNaN(data177))) {
+                  const err337 = {
+                    instancePath:
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err337];
+                  } else {
+                    vErrors.push(err337);
+                  }
+                  errors++;
+                }
+                if (typeof data177 == 'number') {
+                  if (data177 < 1 || isNaN(data177)) {
+                    const err338 = {
+                      instancePath:
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err338];
+                    } else {
+                      vErrors.push(err338);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if (data164.timeout_ms !== undefined) {
+                let data178 = data164.timeout_ms;
+                if (!(typeof data178 == 'number' && !(data178 % 1) && !isNaN(data178))) {
+                  const err339 = {
+                    instancePath:
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err339];
+                  } else {
+                    vErrors.push(err339);
+                  }
+                  errors++;
+                }
+                if (typeof data178 == 'number') {
+                  if (data178 < 1 || isNaN(data178)) {
+                    const err340 = {
+                      instancePath:
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err340];
+                    } else {
+                      vErrors.push(err340);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if (data164.max_retries !== undefined) {
+                let data179 = data164.max_retries;
+                if (!(typeof data179 == 'number' && !(data179 % 1) && !isNaN(data179))) {
+                  const err341 = {
+                    instancePath:
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err341];
+                  } else {
+                    vErrors.push(err341);
+                  }
+                  errors++;
+                }
+                if (typeof data179 == 'number') {
+                  if (data179 < 0 || isNaN(data179)) {
+                    const err342 = {
+                      instancePath:
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 0 },
+                      message: 'must be >= 0',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err342];
+                    } else {
+                      vErrors.push(err342);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if (data164.file !== undefined) {
+                if (typeof data164.file !== 'string') {
+                  const err343 = {
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err343];
+                  } else {
+                    vErrors.push(err343);
+                  }
+                  errors++;
+                }
+              }
+              if (data164.tools !== undefined) {
+                let data181 = data164.tools;
+                if (Array.isArray(data181)) {
+                  const len16 = data181.length;
+                  for (let i23 = 0; i23 < len16; i23++) {
+                    let data182 = data181[i23];
+                    if (typeof data182 === 'string') {
+                      if (func3(data182) < 1) {
+                        const err344 = {
+                          instancePath:
+                            instancePath +
+                            '/agents/' +
+                            key41.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/tools/' +
+                            i23,
+                          schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/minLength',
+                          keyword: 'minLength',
+                          params: { limit: 1 },
+                          message: 'must NOT have fewer than 1 characters',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err344];
+                        } else {
+                          vErrors.push(err344);
+                        }
+                        errors++;
+                      }
+                    } else {
+                      const err345 = {
+                        instancePath:
+                          instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i23,
+                        schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
+                        keyword: 'type',
+                        params: { type: 'string' },
+                        message: 'must be string',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err345];
+                      } else {
+                        vErrors.push(err345);
+                      }
+                      errors++;
+                    }
+                  }
+                  let i24 = data181.length;
+                  let j7;
+                  if (i24 > 1) {
+                    const indices4 = {};
+                    for (; i24--;) {
+                      let item4 = data181[i24];
+                      if (typeof item4 !== 'string') {
+                        continue;
+                      }
+                      if (typeof indices4[item4] == 'number') {
+                        j7 = indices4[item4];
+                        const err346 = {
+                          instancePath:
+                            instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
+                          schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
+                          keyword: 'uniqueItems',
+                          params: { i: i24, j: j7 },
+                          message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i24 + ' are identical)',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err346];
+                        } else {
+                          vErrors.push(err346);
+                        }
+                        errors++;
+                        break;
+                      }
+                      indices4[item4] = i24;
+                    }
+                  }
+                } else {
+                  const err347 = {
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
+                    keyword: 'type',
+                    params: { type: 'array' },
+                    message: 'must be array',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err347];
+                  } else {
+                    vErrors.push(err347);
+                  }
+                  errors++;
+                }
+              }
+              if (data164.max_turns !== undefined) {
+                let data183 = data164.max_turns;
+                if (!(typeof data183 == 'number' && !(data183 % 1) && !isNaN(data183))) {
+                  const err348 = {
+                    instancePath:
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err348];
+                  } else {
+                    vErrors.push(err348);
+                  }
+                  errors++;
+                }
+                if (typeof data183 == 'number') {
+                  if (data183 < 1 || isNaN(data183)) {
+                    const err349 = {
+                      instancePath:
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err349];
+                    } else {
+                      vErrors.push(err349);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if (data164.approval !== undefined) {
+                let data184 = data164.approval;
+                if (Array.isArray(data184)) {
+                  const len17 = data184.length;
+                  for (let i25 = 0; i25 < len17; i25++) {
+                    let data185 = data184[i25];
+                    if (typeof data185 === 'string') {
+                      if (func3(data185) < 1) {
+                        const err350 = {
+                          instancePath:
+                            instancePath +
+                            '/agents/' +
+                            key41.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/approval/' +
+                            i25,
+                          schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/minLength',
+                          keyword: 'minLength',
+                          params: { limit: 1 },
+                          message: 'must NOT have fewer than 1 characters',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err350];
+                        } else {
+                          vErrors.push(err350);
+                        }
+                        errors++;
+                      }
+                    } else {
+                      const err351 = {
+                        instancePath:
+                          instancePath +
+                          '/agents/' +
+                          key41.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          '/approval/' +
+                          i25,
+                        schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/type',
+                        keyword: 'type',
+                        params: { type: 'string' },
+                        message: 'must be string',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err351];
+                      } else {
+                        vErrors.push(err351);
+                      }
+                      errors++;
+                    }
+                  }
+                  let i26 = data184.length;
+                  let j8;
+                  if (i26 > 1) {
+                    const indices5 = {};
+                    for (; i26--;) {
+                      let item5 = data184[i26];
+                      if (typeof item5 !== 'string') {
+                        continue;
+                      }
+                      if (typeof indices5[item5] == 'number') {
+                        j8 = indices5[item5];
+                        const err352 = {
+                          instancePath:
+                            instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
+                          schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
+                          keyword: 'uniqueItems',
+                          params: { i: i26, j: j8 },
+                          message: 'must NOT have duplicate items (items ## ' + j8 + ' and ' + i26 + ' are identical)',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err352];
+                        } else {
+                          vErrors.push(err352);
+                        }
+                        errors++;
+                        break;
+                      }
+                      indices5[item5] = i26;
+                    }
+                  }
+                } else {
+                  const err353 = {
+                    instancePath:
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
+                    keyword: 'type',
+                    params: { type: 'array' },
+                    message: 'must be array',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err353];
+                  } else {
+                    vErrors.push(err353);
+                  }
+                  errors++;
+                }
+              }
+              if (data164.delegates !== undefined) {
+                let data186 = data164.delegates;
+                if (Array.isArray(data186)) {
+                  const len18 = data186.length;
+                  for (let i27 = 0; i27 < len18; i27++) {
+                    let data187 = data186[i27];
+                    if (typeof data187 === 'string') {
+                      if (func3(data187) < 1) {
+                        const err354 = {
+                          instancePath:
+                            instancePath +
+                            '/agents/' +
+                            key41.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/delegates/' +
+                            i27,
+                          schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/minLength',
+                          keyword: 'minLength',
+                          params: { limit: 1 },
+                          message: 'must NOT have fewer than 1 characters',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err354];
+                        } else {
+                          vErrors.push(err354);
+                        }
+                        errors++;
+                      }
+                    } else {
+                      const err355 = {
+                        instancePath:
+                          instancePath +
+                          '/agents/' +
+                          key41.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          '/delegates/' +
+                          i27,
+                        schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/type',
+                        keyword: 'type',
+                        params: { type: 'string' },
+                        message: 'must be string',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err355];
+                      } else {
+                        vErrors.push(err355);
+                      }
+                      errors++;
+                    }
+                  }
+                  let i28 = data186.length;
+                  let j9;
+                  if (i28 > 1) {
+                    const indices6 = {};
+                    for (; i28--;) {
+                      let item6 = data186[i28];
+                      if (typeof item6 !== 'string') {
+                        continue;
+                      }
+                      if (typeof indices6[item6] == 'number') {
+                        j9 = indices6[item6];
+                        const err356 = {
+                          instancePath:
+                            instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
+                          schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
+                          keyword: 'uniqueItems',
+                          params: { i: i28, j: j9 },
+                          message: 'must NOT have duplicate items (items ## ' + j9 + ' and ' + i28 + ' are identical)',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err356];
+                        } else {
+                          vErrors.push(err356);
+                        }
+                        errors++;
+                        break;
+                      }
+                      indices6[item6] = i28;
+                    }
+                  }
+                } else {
+                  const err357 = {
+                    instancePath:
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
+                    keyword: 'type',
+                    params: { type: 'array' },
+                    message: 'must be array',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err357];
+                  } else {
+                    vErrors.push(err357);
+                  }
+                  errors++;
+                }
+              }
+              if (data164.attachments !== undefined) {
+                let data188 = data164.attachments;
+                if (!(data188 === 'inline' || data188 === 'list' || data188 === 'native')) {
+                  const err358 = {
+                    instancePath:
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
+                    keyword: 'enum',
+                    params: {
+                      allowedValues: schema11.properties.agents.additionalProperties.properties.attachments.enum,
+                    },
+                    message: 'must be equal to one of the allowed values',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err358];
+                  } else {
+                    vErrors.push(err358);
+                  }
+                  errors++;
+                }
               }
             } else {
-              const err325 = {
-                instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
+              const err359 = {
+                instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/agents/additionalProperties/type',
                 keyword: 'type',
                 params: { type: 'object' },
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err325];
+                vErrors = [err359];
               } else {
-                vErrors.push(err325);
+                vErrors.push(err359);
               }
               errors++;
             }
           }
         }
-        if (data148.claude_code_dir !== undefined) {
-          let data174 = data148.claude_code_dir;
-          if (typeof data174 !== 'string' && data174 !== null) {
-            const err326 = {
+        if (data163.claude_code_dir !== undefined) {
+          let data189 = data163.claude_code_dir;
+          if (typeof data189 !== 'string' && data189 !== null) {
+            const err360 = {
               instancePath: instancePath + '/agents/claude_code_dir',
               schemaPath: '#/properties/agents/properties/claude_code_dir/type',
               keyword: 'type',
@@ -6402,37 +7104,37 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string,null',
             };
             if (vErrors === null) {
-              vErrors = [err326];
+              vErrors = [err360];
             } else {
-              vErrors.push(err326);
+              vErrors.push(err360);
             }
             errors++;
           }
         }
-        if (data148.claude_code !== undefined) {
-          let data175 = data148.claude_code;
-          if (data175 && typeof data175 == 'object' && !Array.isArray(data175)) {
-            for (const key40 in data175) {
-              if (!(key40 === 'unknown_tools')) {
-                const err327 = {
+        if (data163.claude_code !== undefined) {
+          let data190 = data163.claude_code;
+          if (data190 && typeof data190 == 'object' && !Array.isArray(data190)) {
+            for (const key43 in data190) {
+              if (!(key43 === 'unknown_tools')) {
+                const err361 = {
                   instancePath: instancePath + '/agents/claude_code',
                   schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key40 },
+                  params: { additionalProperty: key43 },
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err327];
+                  vErrors = [err361];
                 } else {
-                  vErrors.push(err327);
+                  vErrors.push(err361);
                 }
                 errors++;
               }
             }
-            if (data175.unknown_tools !== undefined) {
-              let data176 = data175.unknown_tools;
-              if (!(data176 === 'warn' || data176 === 'error')) {
-                const err328 = {
+            if (data190.unknown_tools !== undefined) {
+              let data191 = data190.unknown_tools;
+              if (!(data191 === 'warn' || data191 === 'error')) {
+                const err362 = {
                   instancePath: instancePath + '/agents/claude_code/unknown_tools',
                   schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
                   keyword: 'enum',
@@ -6442,15 +7144,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err328];
+                  vErrors = [err362];
                 } else {
-                  vErrors.push(err328);
+                  vErrors.push(err362);
                 }
                 errors++;
               }
             }
           } else {
-            const err329 = {
+            const err363 = {
               instancePath: instancePath + '/agents/claude_code',
               schemaPath: '#/properties/agents/properties/claude_code/type',
               keyword: 'type',
@@ -6458,15 +7160,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err329];
+              vErrors = [err363];
             } else {
-              vErrors.push(err329);
+              vErrors.push(err363);
             }
             errors++;
           }
         }
       } else {
-        const err330 = {
+        const err364 = {
           instancePath: instancePath + '/agents',
           schemaPath: '#/properties/agents/type',
           keyword: 'type',
@@ -6474,15 +7176,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err330];
+          vErrors = [err364];
         } else {
-          vErrors.push(err330);
+          vErrors.push(err364);
         }
         errors++;
       }
     }
   } else {
-    const err331 = {
+    const err365 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -6490,9 +7192,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err331];
+      vErrors = [err365];
     } else {
-      vErrors.push(err331);
+      vErrors.push(err365);
     }
     errors++;
   }
@@ -6596,7 +7298,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.name !== undefined) {
       let data0 = data.name;
       if (typeof data0 === 'string') {
-        if (!pattern11.test(data0)) {
+        if (!pattern13.test(data0)) {
           const err4 = {
             instancePath: instancePath + '/name',
             schemaPath: '#/properties/name/pattern',
@@ -7437,8 +8139,8 @@ const schema13 = {
     },
   },
 };
-const pattern14 = new RegExp('^[A-Za-z0-9._-]{1,128}$', 'u');
-const pattern16 = new RegExp('^(/.*)?$', 'u');
+const pattern16 = new RegExp('^[A-Za-z0-9._-]{1,128}$', 'u');
+const pattern18 = new RegExp('^(/.*)?$', 'u');
 function validate12(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -7508,7 +8210,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.name !== undefined) {
       let data0 = data.name;
       if (typeof data0 === 'string') {
-        if (!pattern14.test(data0)) {
+        if (!pattern16.test(data0)) {
           const err4 = {
             instancePath: instancePath + '/name',
             schemaPath: '#/properties/name/pattern',
@@ -7649,7 +8351,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
           if (data1.request_id !== undefined) {
             let data3 = data1.request_id;
             if (typeof data3 === 'string') {
-              if (!pattern14.test(data3)) {
+              if (!pattern16.test(data3)) {
                 const err12 = {
                   instancePath: instancePath + '/request/request_id',
                   schemaPath: '#/properties/request/anyOf/1/properties/request_id/pattern',
@@ -7873,7 +8575,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
             for (const key3 in data11) {
               const _errs31 = errors;
               if (typeof key3 === 'string') {
-                if (!pattern16.test(key3)) {
+                if (!pattern18.test(key3)) {
                   const err24 = {
                     instancePath: instancePath + '/expect/output',
                     schemaPath: '#/properties/expect/properties/output/propertyNames/pattern',

@@ -93,7 +93,7 @@ export class StepAttempts {
     const stepKey = step.taskId ? `task:${step.taskId}` : String(state.lastSequence + 1);
     // Deny by default: an agent without `tools:` is offered nothing (and waits for nothing here).
     const offers =
-      agent.tools.length > 0 || agent.delegates.length > 0 ? await this.toolLoop.offers(agent, signal) : [];
+      agent.tools.length > 0 || agent.delegates.length > 0 ? await this.toolLoop.offers(agent, signal, sessionId) : [];
     // Resumed after a crash or an approval: the last journaled turn's calls without a result run first.
     const guardTools = toolResultGuard(active, step, snapshot);
     const resumed = state.toolLoops.get(stepKey)?.turns.at(-1);

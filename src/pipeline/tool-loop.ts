@@ -37,11 +37,11 @@ export class ToolLoop {
     private readonly delegations?: Delegations,
   ) {}
 
-  /** The tools offered to `agent` (none without a tool box or a `tools:` list), and `delegate` with `delegates:`. */
-  async offers(agent: AgentDefinition, signal: AbortSignal): Promise<LlmToolOffer[]> {
+  /** The tools offered to `agent` in a session (none without a tool box or a `tools:` list), and `delegate` with `delegates:`. */
+  async offers(agent: AgentDefinition, signal: AbortSignal, sessionId?: string): Promise<LlmToolOffer[]> {
     const delegate = this.delegations && agent.delegates.length > 0 ? [delegateOffer(agent)] : [];
     if (!this.deps.tools || agent.tools.length === 0) return delegate;
-    return [...(await this.deps.tools.offered(agent.tools, signal)), ...delegate];
+    return [...(await this.deps.tools.offered(agent.tools, signal, sessionId)), ...delegate];
   }
 
   /** True when `agent` was offered the tool `name`. */

@@ -1,6 +1,8 @@
 /**
  * The MCP servers of `mcp.servers` through `@ai-sdk/mcp`, stdio ones started on first use. A server
- * that fails fails only the call that needed it (a ToolCallError); the next use connects again.
+ * that fails fails only the call that needed it (a ToolCallError); the next use connects again. A
+ * server with `forward_authorization` gets one connection per session, carrying the header its HTTP
+ * caller sent (forwarded-authorizations.ts), closed when the session lets it go.
  */
 import path from 'node:path';
 import type { MCPClient, MCPTransport } from '@ai-sdk/mcp';
@@ -8,6 +10,7 @@ import { raceAbort } from '../abort-race.js';
 import type { McpServerConfig } from '../config/config-schema.js';
 import { errorMessage } from '../errors.js';
 import type { OperationalLog } from '../log-contract.js';
+import { ForwardedAuthorizations, withoutAuthorization } from './forwarded-authorizations.js';
 import { McpProcessRecords } from './mcp-process-records.js';
 import { StdioMcpTransport } from './mcp-stdio-transport.js';
 import { ToolCallError, type ToolDescriptor, type ToolOutcome } from './tool-contract.js';
@@ -25,6 +28,10 @@ export interface McpServersOptions {
 }
 
 interface Connection {
+  /** Its key in `connections`: the server's name, then the session's for a forwarding server. */
+  key: string;
+  /** The forwarded header it sends, if any (scrubbed from what the server sends back). */
+  authorization?: string;
   client: MCPClient;
   transport: MCPTransport;
   tools: ToolDescriptor[];
@@ -62,10 +69,19 @@ export class McpServers {
   private readonly records: McpProcessRecords;
   private readonly log: OperationalLog;
   private closed = false;
+  /** The HTTP callers' headers for servers with `forward_authorization`, by session. */
+  readonly forwarded = new ForwardedAuthorizations();
 
   constructor(private readonly options: McpServersOptions) {
     this.records = new McpProcessRecords(options.recordsFolder);
     this.log = options.log ?? SILENT;
+    this.forwarded.onRelease((sessionId) => {
+      for (const [key, pending] of this.connections)
+        if (key.endsWith(`\n${sessionId}`)) {
+          this.connections.delete(key);
+          void pending.then((connection) => closeQuietly(connection.client, connection.transport)).catch(() => {});
+        }
+    });
   }
 
   /** Ends server process groups a killed daemon left behind (call once at start). */
@@ -80,13 +96,20 @@ export class McpServers {
   }
 
   /** The server's tools, named `mcp:<server>/<tool>`. Throws ToolCallError when it cannot be reached. */
-  async tools(server: string, signal?: AbortSignal): Promise<ToolDescriptor[]> {
-    return (await this.connection(server, signal)).tools;
+  async tools(server: string, signal?: AbortSignal, sessionId?: string): Promise<ToolDescriptor[]> {
+    return (await this.connection(server, signal, sessionId)).tools;
   }
 
-  /** Calls one tool. Throws ToolCallError for a server that is down, crashes, hangs or answers garbage. */
-  async call(server: string, tool: string, input: unknown, callId: string, signal: AbortSignal): Promise<ToolOutcome> {
-    const connection = await this.connection(server, signal);
+  /** Calls one tool for `sessionId`. Throws ToolCallError for a server that is down, crashes, hangs or answers garbage. */
+  async call(
+    server: string,
+    tool: string,
+    input: unknown,
+    callId: string,
+    signal: AbortSignal,
+    sessionId?: string,
+  ): Promise<ToolOutcome> {
+    const connection = await this.connection(server, signal, sessionId);
     const execute = connection.execute.get(tool);
     if (!execute) {
       throw new ToolCallError(
@@ -101,28 +124,48 @@ export class McpServers {
         Promise.resolve(execute(input, { toolCallId: callId, messages: [], abortSignal })),
         abortSignal,
       );
-      return mcpResultText(result);
+      // A forwarded header a server echoes back must not reach the journal with the result.
+      const outcome = mcpResultText(result);
+      return { ...outcome, output: withoutAuthorization(outcome.output, connection.authorization) };
     } catch (error) {
       if (signal.aborted) throw error;
       if (timeout.aborted) {
         // A hung server may never answer anything again: start afresh next time.
-        this.drop(server, connection);
+        this.drop(connection);
         throw new ToolCallError(`MCP server "${server}": ${tool} gave no answer within ${timeoutMs} ms`);
       }
-      throw new ToolCallError(`MCP server "${server}": ${tool} failed: ${errorMessage(error)}`);
+      throw new ToolCallError(
+        `MCP server "${server}": ${tool} failed: ${withoutAuthorization(errorMessage(error), connection.authorization)}`,
+      );
     }
   }
 
-  private connection(server: string, signal?: AbortSignal): Promise<Connection> {
+  private connection(server: string, signal?: AbortSignal, sessionId?: string): Promise<Connection> {
     if (this.closed) return Promise.reject(new ToolCallError('the daemon is stopping; MCP servers are closed'));
     if (!Object.hasOwn(this.options.servers, server))
       return Promise.reject(new ToolCallError(`no MCP server "${server}" is configured under mcp.servers`));
-    let pending = this.connections.get(server);
+    let key = server;
+    let authorization: string | undefined;
+    if (this.options.servers[server].forward_authorization === true) {
+      const held = sessionId === undefined ? null : this.forwarded.of(sessionId);
+      if (held === null)
+        return Promise.reject(
+          new ToolCallError(
+            `MCP server "${server}" is called with the caller's Authorization header (forward_authorization), but session ` +
+              `${sessionId ?? '(none)'} has none to forward: the header is held in memory only, for the sessions an HTTP request ` +
+              `with one started, so a session resumed after a restart (or started from a file) cannot call this server; submit the request again`,
+          ),
+        );
+      // One connection per session: a header is never sent on another caller's calls.
+      key = `${server}\n${held.sessionId}`;
+      authorization = held.authorization;
+    }
+    let pending = this.connections.get(key);
     if (!pending) {
-      pending = this.connect(server, signal);
-      this.connections.set(server, pending);
+      pending = this.connect(server, key, signal, authorization);
+      this.connections.set(key, pending);
       pending.catch(() => {
-        if (this.connections.get(server) === pending) this.connections.delete(server);
+        if (this.connections.get(key) === pending) this.connections.delete(key);
       });
     }
     return pending;
@@ -131,6 +174,7 @@ export class McpServers {
   private transportFor(
     server: string,
     config: McpServerConfig,
+    authorization: string | undefined,
   ): MCPTransport | { type: 'http'; url: string; headers: Record<string, string>; redirect: 'error' } {
     if (config.url) {
       const headers: Record<string, string> = {};
@@ -141,8 +185,9 @@ export class McpServers {
             `MCP server "${server}": header ${header} comes from the environment variable ${variable}, which is not set`,
           );
         }
-        headers[header] = value;
+        if (authorization === undefined || header.toLowerCase() !== 'authorization') headers[header] = value;
       }
+      if (authorization !== undefined) headers.Authorization = authorization;
       return { type: 'http', url: config.url, headers, redirect: 'error' };
     }
     const command = config.command!;
@@ -161,11 +206,16 @@ export class McpServers {
     return transport;
   }
 
-  private async connect(server: string, signal?: AbortSignal): Promise<Connection> {
+  private async connect(
+    server: string,
+    key: string,
+    signal?: AbortSignal,
+    authorization?: string,
+  ): Promise<Connection> {
     const config = this.options.servers[server];
     // Starting a server (a process, an SDK import) can take longer than one call may.
     const timeoutMs = Math.max(this.timeoutOf(server), this.options.timeoutMs);
-    const transportConfig = this.transportFor(server, config);
+    const transportConfig = this.transportFor(server, config, authorization);
     const where = config.url ? config.url : config.command!;
     let client: MCPClient | undefined;
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -189,11 +239,13 @@ export class McpServers {
         { execute: Connection['execute'] extends Map<string, infer F> ? F : never }
       >;
       const connection: Connection = {
+        key,
+        ...(authorization !== undefined ? { authorization } : {}),
         client,
         transport: transportConfig as MCPTransport,
         tools: listed.tools.map((tool) => ({
           name: mcpToolName(server, tool.name),
-          description: tool.description ?? `${tool.name} (MCP server ${server})`,
+          description: withoutAuthorization(tool.description ?? `${tool.name} (MCP server ${server})`, authorization),
           inputSchema: (tool.inputSchema as Record<string, unknown> | undefined) ?? { type: 'object' },
         })),
         execute: new Map(Object.entries(toolSet).map(([name, entry]) => [name, entry.execute])),
@@ -210,13 +262,15 @@ export class McpServers {
     } catch (error) {
       await closeQuietly(client, transportConfig);
       if (error instanceof ToolCallError) throw error;
-      const reason = timeout.aborted ? `no answer within ${timeoutMs} ms` : errorMessage(error);
+      const reason = timeout.aborted
+        ? `no answer within ${timeoutMs} ms`
+        : withoutAuthorization(errorMessage(error), authorization);
       throw new ToolCallError(`MCP server "${server}" (${where}) is not available: ${reason}`);
     }
   }
 
-  private drop(server: string, connection: Connection): void {
-    this.connections.delete(server);
+  private drop(connection: Connection): void {
+    this.connections.delete(connection.key);
     void closeQuietly(connection.client, connection.transport);
   }
 

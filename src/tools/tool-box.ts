@@ -65,8 +65,8 @@ export class ToolBox {
     return ensureWorkspace(this.config.tools.workspace, sessionId);
   }
 
-  /** The tools matching an agent's patterns; a server that cannot be reached offers none this turn (logged). */
-  async offered(patterns: readonly string[], signal: AbortSignal): Promise<ToolDescriptor[]> {
+  /** The tools matching an agent's patterns for a session; a server that cannot be reached offers none this turn (logged). */
+  async offered(patterns: readonly string[], signal: AbortSignal, sessionId?: string): Promise<ToolDescriptor[]> {
     const offers: ToolDescriptor[] = [];
     const servers = new Set<string>();
     for (const pattern of patterns) {
@@ -80,7 +80,7 @@ export class ToolBox {
     }
     for (const server of servers) {
       try {
-        for (const tool of await this.mcp.tools(server, signal))
+        for (const tool of await this.mcp.tools(server, signal, sessionId))
           if (anyPatternMatches(patterns, tool.name)) offers.push(tool);
       } catch (error) {
         if (signal.aborted) throw error;
@@ -128,7 +128,15 @@ export class ToolBox {
         return await builtIn.call(input, { sessionId: context.sessionId, workspace, signal: context.signal });
       }
       const parsed = parseMcpToolName(name);
-      if (parsed) return await this.mcp.call(parsed.server, parsed.tool, input, context.callId, context.signal);
+      if (parsed)
+        return await this.mcp.call(
+          parsed.server,
+          parsed.tool,
+          input,
+          context.callId,
+          context.signal,
+          context.sessionId,
+        );
       throw new ToolCallError(`unknown tool "${name}"`);
     } catch (error) {
       if (context.signal.aborted) throw error;

@@ -179,7 +179,7 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
     scope.post('/ui/login', async (request, reply) => {
       const token = String((request.body as Record<string, unknown> | null)?.token ?? '').trim();
       try {
-        options.authenticate(`Bearer ${token}`);
+        await options.authenticate(`Bearer ${token}`);
       } catch {
         return html(
           reply,

@@ -1,4 +1,7 @@
 /** The `http:` config section and the token table, without a server. */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config-loader.js';
 import { ConfigError } from '../../src/errors.js';
@@ -51,6 +54,62 @@ describe('http config', () => {
     expect(() => loadConfig(exampleRoot('http:\n  listen: "no port"\n'), {})).toThrow(ConfigError);
     expect(() => loadConfig(exampleRoot('http:\n  tokens: [{ user: ana, sha256: "abc" }]\n'), {})).toThrow(/sha256/);
     expect(() => loadConfig(exampleRoot('http:\n  port: 1\n'), {})).toThrow(/port/);
+  });
+
+  it('reads http.cors.origins and refuses an origin with a path', () => {
+    expect(loadConfig(exampleRoot(), {}).http.cors).toEqual({ origins: [] });
+    const config = loadConfig(
+      exampleRoot('http:\n  cors: { origins: ["https://app.example", "http://localhost:5173"] }\n'),
+      {},
+    );
+    expect(config.http.cors.origins).toEqual(['https://app.example', 'http://localhost:5173']);
+    expect(() => loadConfig(exampleRoot('http:\n  cors: { origins: ["https://app.example/"] }\n'), {})).toThrow(
+      /origins/,
+    );
+  });
+
+  it('checks http.auth.jwt: exactly one key source, a key file that exists, is public and parses', () => {
+    const jwt = (keys: string) => `http:\n  auth:\n    jwt: { issuer: "https://issuer.test", audience: api${keys} }\n`;
+    expect(loadConfig(exampleRoot(), {}).http.auth.jwt).toBeNull();
+    expect(() => loadConfig(exampleRoot(jwt('')), {})).toThrow(/exactly one of `jwks_url`.*or `public_key_file`/);
+    expect(() => loadConfig(exampleRoot(jwt(', jwks_url: "https://i.test/jwks", public_key_file: k.pem')), {})).toThrow(
+      /exactly one/,
+    );
+    expect(() => loadConfig(exampleRoot(jwt(', public_key_file: keys/k.pem')), {})).toThrow(
+      /public_key_file "keys\/k\.pem" does not exist/,
+    );
+    expect(() => loadConfig(exampleRoot(jwt(', jwks_url: "https://i.test/jwks", algorithms: [HS256]')), {})).toThrow(
+      /algorithms/,
+    );
+    expect(() => loadConfig(exampleRoot(jwt(', jwks_url: "https://i.test/jwks", secret: x')), {})).toThrow(/secret/);
+
+    const root = exampleRoot(jwt(', public_key_file: keys/k.pem, role_claim: roles'));
+    mkdirSync(path.join(root, 'keys'));
+    const file = path.join(root, 'keys', 'k.pem');
+    writeFileSync(file, 'not a key');
+    expect(() => loadConfig(root, {})).toThrow(/neither a PEM public key.*nor JSON/);
+    const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    expect(() => loadConfig(root, {})).toThrow(/private key/);
+    writeFileSync(file, JSON.stringify(privateKey.export({ format: 'jwk' })));
+    expect(() => loadConfig(root, {})).toThrow(/private or secret key/);
+    writeFileSync(file, JSON.stringify({ keys: [] }));
+    expect(() => loadConfig(root, {})).toThrow(/JWKS with no keys/);
+    writeFileSync(file, JSON.stringify({ keys: [publicKey.export({ format: 'jwk' })] }));
+    expect(loadConfig(root, {}).http.auth.jwt).toMatchObject({ public_key_file: file, role_claim: 'roles' });
+    writeFileSync(file, publicKey.export({ type: 'spki', format: 'pem' }));
+    expect(loadConfig(root, {}).http.auth.jwt?.public_key_file).toBe(file);
+  });
+
+  it('refuses forward_authorization on a stdio MCP server', () => {
+    expect(() =>
+      loadConfig(exampleRoot('mcp:\n  servers:\n    local: { command: node, forward_authorization: true }\n'), {}),
+    ).toThrow(/forward_authorization.*only a server with `url`/);
+    const config = loadConfig(
+      exampleRoot('mcp:\n  servers:\n    api: { url: "https://api.test/mcp", forward_authorization: true }\n'),
+      {},
+    );
+    expect(config.mcp.servers.api.forward_authorization).toBe(true);
   });
 
   it('parses HOST:PORT and [v6]:PORT', () => {

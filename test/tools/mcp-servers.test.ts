@@ -175,6 +175,43 @@ describe('MCP over Streamable HTTP', () => {
   });
 });
 
+describe('forward_authorization', () => {
+  it("sends each session's own header (a delegated child its root's), none without one, and closes on release", async () => {
+    const seen: Array<{ method: string; authorization: string | null }> = [];
+    const fixture = await startHttpFixture({ onRequest: (request: (typeof seen)[number]) => seen.push(request) });
+    closers.push(fixture.close);
+    const { manager } = servers(
+      { api: { url: fixture.url, forward_authorization: true, headers_env: { Authorization: 'API_TOKEN' } } },
+      { API_TOKEN: 'Bearer from-the-environment' },
+    );
+    /** The header the server saw on this session's call, and what the model reads back. */
+    const whoami = async (sessionId: string) => {
+      const output = (await manager.call('api', 'whoami', {}, 'c', signal(), sessionId)).output;
+      return { sent: seen.filter((request) => request.method === 'tools/call').at(-1)!.authorization, output };
+    };
+    manager.forwarded.hold('sess-a', 'Bearer alice-jwt-0123456789');
+    manager.forwarded.hold('sess-b', 'Bearer bob-jwt-0123456789');
+    const alice = await whoami('sess-a');
+    expect(alice.sent).toBe('Bearer alice-jwt-0123456789');
+    // The server echoes the header: the result the model reads (and the journal keeps) does not hold it.
+    expect(JSON.parse(alice.output)).toMatchObject({ authorization: '[forwarded Authorization]' });
+    expect((await whoami('sess-b')).sent).toBe('Bearer bob-jwt-0123456789');
+    expect((await whoami('sess-a.d0123456789.dabcdefabcd')).sent).toBe('Bearer alice-jwt-0123456789');
+    expect((await manager.tools('api', signal(), 'sess-a')).map((tool) => tool.name)).toContain('mcp:api/whoami');
+    // The forwarded header replaces the configured one, on the handshake too.
+    expect(seen.length).toBeGreaterThan(6);
+    expect(seen.every((request) => request.authorization !== 'Bearer from-the-environment')).toBe(true);
+    expect(await failure(manager.call('api', 'whoami', {}, 'c', signal(), 'sess-c'))).toMatch(
+      /session sess-c has none to forward: the header is held in memory only/,
+    );
+    expect(await failure(manager.tools('api'))).toMatch(/has none to forward/);
+    manager.forwarded.release('sess-a');
+    expect(manager.forwarded.of('sess-a')).toBeNull();
+    expect(await failure(manager.call('api', 'whoami', {}, 'c', signal(), 'sess-a'))).toMatch(/has none to forward/);
+    expect((await whoami('sess-b')).sent).toBe('Bearer bob-jwt-0123456789');
+  });
+});
+
 describe('orphaned stdio servers', () => {
   it('a later daemon ends the process groups its killed predecessor recorded', async () => {
     const { manager, recordsFolder } = servers({});
