@@ -223,6 +223,8 @@ const schema11 = {
             auto_approve: { type: 'array', uniqueItems: true, items: { type: 'string', minLength: 1 } },
             timeout_ms: { type: 'integer', minimum: 1 },
             max_output_bytes: { type: 'integer', minimum: 1 },
+            network: { type: 'boolean' },
+            sandbox: { enum: ['bwrap', 'none'] },
           },
         },
       },
@@ -3721,7 +3723,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 key23 === 'allow' ||
                 key23 === 'auto_approve' ||
                 key23 === 'timeout_ms' ||
-                key23 === 'max_output_bytes'
+                key23 === 'max_output_bytes' ||
+                key23 === 'network' ||
+                key23 === 'sandbox'
               )) {
                 const err185 = {
                   instancePath: instancePath + '/tools/commands',
@@ -3974,49 +3978,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
+            if (data98.network !== undefined) {
+              if (typeof data98.network !== 'boolean') {
+                const err198 = {
+                  instancePath: instancePath + '/tools/commands/network',
+                  schemaPath: '#/properties/tools/properties/commands/properties/network/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err198];
+                } else {
+                  vErrors.push(err198);
+                }
+                errors++;
+              }
+            }
+            if (data98.sandbox !== undefined) {
+              let data106 = data98.sandbox;
+              if (!(data106 === 'bwrap' || data106 === 'none')) {
+                const err199 = {
+                  instancePath: instancePath + '/tools/commands/sandbox',
+                  schemaPath: '#/properties/tools/properties/commands/properties/sandbox/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.tools.properties.commands.properties.sandbox.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err199];
+                } else {
+                  vErrors.push(err199);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err198 = {
+            const err200 = {
               instancePath: instancePath + '/tools/commands',
               schemaPath: '#/properties/tools/properties/commands/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err198];
-            } else {
-              vErrors.push(err198);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err199 = {
-          instancePath: instancePath + '/tools',
-          schemaPath: '#/properties/tools/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err199];
-        } else {
-          vErrors.push(err199);
-        }
-        errors++;
-      }
-    }
-    if (data.store !== undefined) {
-      let data105 = data.store;
-      if (data105 && typeof data105 == 'object' && !Array.isArray(data105)) {
-        for (const key24 in data105) {
-          if (!(key24 === 'kind' || key24 === 'url' || key24 === 'schema')) {
-            const err200 = {
-              instancePath: instancePath + '/store',
-              schemaPath: '#/properties/store/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key24 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err200];
@@ -4026,33 +4029,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data105.kind !== undefined) {
-          let data106 = data105.kind;
-          if (!(data106 === 'files' || data106 === 'postgres')) {
-            const err201 = {
-              instancePath: instancePath + '/store/kind',
-              schemaPath: '#/properties/store/properties/kind/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.store.properties.kind.enum },
-              message: 'must be equal to one of the allowed values',
-            };
-            if (vErrors === null) {
-              vErrors = [err201];
-            } else {
-              vErrors.push(err201);
-            }
-            errors++;
-          }
+      } else {
+        const err201 = {
+          instancePath: instancePath + '/tools',
+          schemaPath: '#/properties/tools/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err201];
+        } else {
+          vErrors.push(err201);
         }
-        if (data105.url !== undefined) {
-          let data107 = data105.url;
-          if (typeof data107 !== 'string' && data107 !== null) {
+        errors++;
+      }
+    }
+    if (data.store !== undefined) {
+      let data107 = data.store;
+      if (data107 && typeof data107 == 'object' && !Array.isArray(data107)) {
+        for (const key24 in data107) {
+          if (!(key24 === 'kind' || key24 === 'url' || key24 === 'schema')) {
             const err202 = {
-              instancePath: instancePath + '/store/url',
-              schemaPath: '#/properties/store/properties/url/type',
-              keyword: 'type',
-              params: { type: schema11.properties.store.properties.url.type },
-              message: 'must be string,null',
+              instancePath: instancePath + '/store',
+              schemaPath: '#/properties/store/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key24 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err202];
@@ -4061,9 +4064,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data107 === 'string') {
-            if (func3(data107) < 1) {
-              const err203 = {
+        }
+        if (data107.kind !== undefined) {
+          let data108 = data107.kind;
+          if (!(data108 === 'files' || data108 === 'postgres')) {
+            const err203 = {
+              instancePath: instancePath + '/store/kind',
+              schemaPath: '#/properties/store/properties/kind/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.store.properties.kind.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err203];
+            } else {
+              vErrors.push(err203);
+            }
+            errors++;
+          }
+        }
+        if (data107.url !== undefined) {
+          let data109 = data107.url;
+          if (typeof data109 !== 'string' && data109 !== null) {
+            const err204 = {
+              instancePath: instancePath + '/store/url',
+              schemaPath: '#/properties/store/properties/url/type',
+              keyword: 'type',
+              params: { type: schema11.properties.store.properties.url.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err204];
+            } else {
+              vErrors.push(err204);
+            }
+            errors++;
+          }
+          if (typeof data109 === 'string') {
+            if (func3(data109) < 1) {
+              const err205 = {
                 instancePath: instancePath + '/store/url',
                 schemaPath: '#/properties/store/properties/url/minLength',
                 keyword: 'minLength',
@@ -4071,19 +4110,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
-                vErrors = [err203];
+                vErrors = [err205];
               } else {
-                vErrors.push(err203);
+                vErrors.push(err205);
               }
               errors++;
             }
           }
         }
-        if (data105.schema !== undefined) {
-          let data108 = data105.schema;
-          if (typeof data108 === 'string') {
-            if (!pattern7.test(data108)) {
-              const err204 = {
+        if (data107.schema !== undefined) {
+          let data110 = data107.schema;
+          if (typeof data110 === 'string') {
+            if (!pattern7.test(data110)) {
+              const err206 = {
                 instancePath: instancePath + '/store/schema',
                 schemaPath: '#/properties/store/properties/schema/pattern',
                 keyword: 'pattern',
@@ -4091,55 +4130,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
               };
               if (vErrors === null) {
-                vErrors = [err204];
+                vErrors = [err206];
               } else {
-                vErrors.push(err204);
+                vErrors.push(err206);
               }
               errors++;
             }
           } else {
-            const err205 = {
+            const err207 = {
               instancePath: instancePath + '/store/schema',
               schemaPath: '#/properties/store/properties/schema/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err205];
-            } else {
-              vErrors.push(err205);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err206 = {
-          instancePath: instancePath + '/store',
-          schemaPath: '#/properties/store/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err206];
-        } else {
-          vErrors.push(err206);
-        }
-        errors++;
-      }
-    }
-    if (data.cluster !== undefined) {
-      let data109 = data.cluster;
-      if (data109 && typeof data109 == 'object' && !Array.isArray(data109)) {
-        for (const key25 in data109) {
-          if (!(key25 === 'lease_ms' || key25 === 'pool_size' || key25 === 'connect_timeout_ms')) {
-            const err207 = {
-              instancePath: instancePath + '/cluster',
-              schemaPath: '#/properties/cluster/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key25 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err207];
@@ -4149,47 +4152,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data109.lease_ms !== undefined) {
-          let data110 = data109.lease_ms;
-          if (!(typeof data110 == 'number' && !(data110 % 1) && !isNaN(data110))) {
-            const err208 = {
-              instancePath: instancePath + '/cluster/lease_ms',
-              schemaPath: '#/properties/cluster/properties/lease_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+      } else {
+        const err208 = {
+          instancePath: instancePath + '/store',
+          schemaPath: '#/properties/store/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err208];
+        } else {
+          vErrors.push(err208);
+        }
+        errors++;
+      }
+    }
+    if (data.cluster !== undefined) {
+      let data111 = data.cluster;
+      if (data111 && typeof data111 == 'object' && !Array.isArray(data111)) {
+        for (const key25 in data111) {
+          if (!(key25 === 'lease_ms' || key25 === 'pool_size' || key25 === 'connect_timeout_ms')) {
+            const err209 = {
+              instancePath: instancePath + '/cluster',
+              schemaPath: '#/properties/cluster/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key25 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err208];
+              vErrors = [err209];
             } else {
-              vErrors.push(err208);
+              vErrors.push(err209);
             }
             errors++;
           }
-          if (typeof data110 == 'number') {
-            if (data110 < 1000 || isNaN(data110)) {
-              const err209 = {
-                instancePath: instancePath + '/cluster/lease_ms',
-                schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1000 },
-                message: 'must be >= 1000',
-              };
-              if (vErrors === null) {
-                vErrors = [err209];
-              } else {
-                vErrors.push(err209);
-              }
-              errors++;
-            }
-          }
         }
-        if (data109.pool_size !== undefined) {
-          let data111 = data109.pool_size;
-          if (!(typeof data111 == 'number' && !(data111 % 1) && !isNaN(data111))) {
+        if (data111.lease_ms !== undefined) {
+          let data112 = data111.lease_ms;
+          if (!(typeof data112 == 'number' && !(data112 % 1) && !isNaN(data112))) {
             const err210 = {
-              instancePath: instancePath + '/cluster/pool_size',
-              schemaPath: '#/properties/cluster/properties/pool_size/type',
+              instancePath: instancePath + '/cluster/lease_ms',
+              schemaPath: '#/properties/cluster/properties/lease_ms/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -4201,14 +4205,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data111 == 'number') {
-            if (data111 > 100 || isNaN(data111)) {
+          if (typeof data112 == 'number') {
+            if (data112 < 1000 || isNaN(data112)) {
               const err211 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100 },
-                message: 'must be <= 100',
+                instancePath: instancePath + '/cluster/lease_ms',
+                schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1000 },
+                message: 'must be >= 1000',
               };
               if (vErrors === null) {
                 vErrors = [err211];
@@ -4217,48 +4221,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data111 < 2 || isNaN(data111)) {
-              const err212 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 2 },
-                message: 'must be >= 2',
-              };
-              if (vErrors === null) {
-                vErrors = [err212];
-              } else {
-                vErrors.push(err212);
-              }
-              errors++;
-            }
           }
         }
-        if (data109.connect_timeout_ms !== undefined) {
-          let data112 = data109.connect_timeout_ms;
-          if (!(typeof data112 == 'number' && !(data112 % 1) && !isNaN(data112))) {
-            const err213 = {
-              instancePath: instancePath + '/cluster/connect_timeout_ms',
-              schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
+        if (data111.pool_size !== undefined) {
+          let data113 = data111.pool_size;
+          if (!(typeof data113 == 'number' && !(data113 % 1) && !isNaN(data113))) {
+            const err212 = {
+              instancePath: instancePath + '/cluster/pool_size',
+              schemaPath: '#/properties/cluster/properties/pool_size/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err213];
+              vErrors = [err212];
             } else {
-              vErrors.push(err213);
+              vErrors.push(err212);
             }
             errors++;
           }
-          if (typeof data112 == 'number') {
-            if (data112 > 25000 || isNaN(data112)) {
-              const err214 = {
-                instancePath: instancePath + '/cluster/connect_timeout_ms',
-                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
+          if (typeof data113 == 'number') {
+            if (data113 > 100 || isNaN(data113)) {
+              const err213 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/maximum',
                 keyword: 'maximum',
-                params: { comparison: '<=', limit: 25000 },
-                message: 'must be <= 25000',
+                params: { comparison: '<=', limit: 100 },
+                message: 'must be <= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err213];
+              } else {
+                vErrors.push(err213);
+              }
+              errors++;
+            }
+            if (data113 < 2 || isNaN(data113)) {
+              const err214 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 2 },
+                message: 'must be >= 2',
               };
               if (vErrors === null) {
                 vErrors = [err214];
@@ -4267,8 +4271,43 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data112 < 100 || isNaN(data112)) {
-              const err215 = {
+          }
+        }
+        if (data111.connect_timeout_ms !== undefined) {
+          let data114 = data111.connect_timeout_ms;
+          if (!(typeof data114 == 'number' && !(data114 % 1) && !isNaN(data114))) {
+            const err215 = {
+              instancePath: instancePath + '/cluster/connect_timeout_ms',
+              schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err215];
+            } else {
+              vErrors.push(err215);
+            }
+            errors++;
+          }
+          if (typeof data114 == 'number') {
+            if (data114 > 25000 || isNaN(data114)) {
+              const err216 = {
+                instancePath: instancePath + '/cluster/connect_timeout_ms',
+                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 25000 },
+                message: 'must be <= 25000',
+              };
+              if (vErrors === null) {
+                vErrors = [err216];
+              } else {
+                vErrors.push(err216);
+              }
+              errors++;
+            }
+            if (data114 < 100 || isNaN(data114)) {
+              const err217 = {
                 instancePath: instancePath + '/cluster/connect_timeout_ms',
                 schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
                 keyword: 'minimum',
@@ -4276,16 +4315,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 100',
               };
               if (vErrors === null) {
-                vErrors = [err215];
+                vErrors = [err217];
               } else {
-                vErrors.push(err215);
+                vErrors.push(err217);
               }
               errors++;
             }
           }
         }
       } else {
-        const err216 = {
+        const err218 = {
           instancePath: instancePath + '/cluster',
           schemaPath: '#/properties/cluster/type',
           keyword: 'type',
@@ -4293,19 +4332,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err216];
+          vErrors = [err218];
         } else {
-          vErrors.push(err216);
+          vErrors.push(err218);
         }
         errors++;
       }
     }
     if (data.mcp !== undefined) {
-      let data113 = data.mcp;
-      if (data113 && typeof data113 == 'object' && !Array.isArray(data113)) {
-        for (const key26 in data113) {
+      let data115 = data.mcp;
+      if (data115 && typeof data115 == 'object' && !Array.isArray(data115)) {
+        for (const key26 in data115) {
           if (!(key26 === 'servers' || key26 === 'timeout_ms')) {
-            const err217 = {
+            const err219 = {
               instancePath: instancePath + '/mcp',
               schemaPath: '#/properties/mcp/additionalProperties',
               keyword: 'additionalProperties',
@@ -4313,21 +4352,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err217];
+              vErrors = [err219];
             } else {
-              vErrors.push(err217);
+              vErrors.push(err219);
             }
             errors++;
           }
         }
-        if (data113.servers !== undefined) {
-          let data114 = data113.servers;
-          if (data114 && typeof data114 == 'object' && !Array.isArray(data114)) {
-            for (const key27 in data114) {
-              const _errs251 = errors;
+        if (data115.servers !== undefined) {
+          let data116 = data115.servers;
+          if (data116 && typeof data116 == 'object' && !Array.isArray(data116)) {
+            for (const key27 in data116) {
+              const _errs254 = errors;
               if (typeof key27 === 'string') {
                 if (!pattern8.test(key27)) {
-                  const err218 = {
+                  const err220 = {
                     instancePath: instancePath + '/mcp/servers',
                     schemaPath: '#/properties/mcp/properties/servers/propertyNames/pattern',
                     keyword: 'pattern',
@@ -4336,16 +4375,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     propertyName: key27,
                   };
                   if (vErrors === null) {
-                    vErrors = [err218];
+                    vErrors = [err220];
                   } else {
-                    vErrors.push(err218);
+                    vErrors.push(err220);
                   }
                   errors++;
                 }
               }
-              var valid46 = _errs251 === errors;
+              var valid46 = _errs254 === errors;
               if (!valid46) {
-                const err219 = {
+                const err221 = {
                   instancePath: instancePath + '/mcp/servers',
                   schemaPath: '#/properties/mcp/properties/servers/propertyNames',
                   keyword: 'propertyNames',
@@ -4353,17 +4392,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'property name must be valid',
                 };
                 if (vErrors === null) {
-                  vErrors = [err219];
+                  vErrors = [err221];
                 } else {
-                  vErrors.push(err219);
+                  vErrors.push(err221);
                 }
                 errors++;
               }
             }
-            for (const key28 in data114) {
-              let data115 = data114[key28];
-              if (data115 && typeof data115 == 'object' && !Array.isArray(data115)) {
-                for (const key29 in data115) {
+            for (const key28 in data116) {
+              let data117 = data116[key28];
+              if (data117 && typeof data117 == 'object' && !Array.isArray(data117)) {
+                for (const key29 in data117) {
                   if (!(
                     key29 === 'command' ||
                     key29 === 'args' ||
@@ -4373,49 +4412,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     key29 === 'headers_env' ||
                     key29 === 'timeout_ms'
                   )) {
-                    const err220 = {
+                    const err222 = {
                       instancePath: instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1'),
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key29 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err220];
-                    } else {
-                      vErrors.push(err220);
-                    }
-                    errors++;
-                  }
-                }
-                if (data115.command !== undefined) {
-                  let data116 = data115.command;
-                  if (typeof data116 === 'string') {
-                    if (func3(data116) < 1) {
-                      const err221 = {
-                        instancePath:
-                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
-                        schemaPath:
-                          '#/properties/mcp/properties/servers/additionalProperties/properties/command/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err221];
-                      } else {
-                        vErrors.push(err221);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err222 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err222];
@@ -4425,41 +4427,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data115.args !== undefined) {
-                  let data117 = data115.args;
-                  if (Array.isArray(data117)) {
-                    const len8 = data117.length;
-                    for (let i11 = 0; i11 < len8; i11++) {
-                      if (typeof data117[i11] !== 'string') {
-                        const err223 = {
-                          instancePath:
-                            instancePath +
-                            '/mcp/servers/' +
-                            key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/args/' +
-                            i11,
-                          schemaPath:
-                            '#/properties/mcp/properties/servers/additionalProperties/properties/args/items/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err223];
-                        } else {
-                          vErrors.push(err223);
-                        }
-                        errors++;
+                if (data117.command !== undefined) {
+                  let data118 = data117.command;
+                  if (typeof data118 === 'string') {
+                    if (func3(data118) < 1) {
+                      const err223 = {
+                        instancePath:
+                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
+                        schemaPath:
+                          '#/properties/mcp/properties/servers/additionalProperties/properties/command/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err223];
+                      } else {
+                        vErrors.push(err223);
                       }
+                      errors++;
                     }
                   } else {
                     const err224 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
+                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
                       keyword: 'type',
-                      params: { type: 'array' },
-                      message: 'must be array',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err224];
@@ -4469,20 +4464,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data115.env !== undefined) {
-                  let data119 = data115.env;
-                  if (data119 && typeof data119 == 'object' && !Array.isArray(data119)) {
-                    for (const key30 in data119) {
-                      if (typeof data119[key30] !== 'string') {
+                if (data117.args !== undefined) {
+                  let data119 = data117.args;
+                  if (Array.isArray(data119)) {
+                    const len8 = data119.length;
+                    for (let i11 = 0; i11 < len8; i11++) {
+                      if (typeof data119[i11] !== 'string') {
                         const err225 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
                             key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/env/' +
-                            key30.replace(/~/g, '~0').replace(/\//g, '~1'),
+                            '/args/' +
+                            i11,
                           schemaPath:
-                            '#/properties/mcp/properties/servers/additionalProperties/properties/env/additionalProperties/type',
+                            '#/properties/mcp/properties/servers/additionalProperties/properties/args/items/type',
                           keyword: 'type',
                           params: { type: 'string' },
                           message: 'must be string',
@@ -4498,11 +4494,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   } else {
                     const err226 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
+                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
                       keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
+                      params: { type: 'array' },
+                      message: 'must be array',
                     };
                     if (vErrors === null) {
                       vErrors = [err226];
@@ -4512,33 +4508,40 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data115.cwd !== undefined) {
-                  let data121 = data115.cwd;
-                  if (typeof data121 === 'string') {
-                    if (func3(data121) < 1) {
-                      const err227 = {
-                        instancePath:
-                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
-                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err227];
-                      } else {
-                        vErrors.push(err227);
+                if (data117.env !== undefined) {
+                  let data121 = data117.env;
+                  if (data121 && typeof data121 == 'object' && !Array.isArray(data121)) {
+                    for (const key30 in data121) {
+                      if (typeof data121[key30] !== 'string') {
+                        const err227 = {
+                          instancePath:
+                            instancePath +
+                            '/mcp/servers/' +
+                            key28.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/env/' +
+                            key30.replace(/~/g, '~0').replace(/\//g, '~1'),
+                          schemaPath:
+                            '#/properties/mcp/properties/servers/additionalProperties/properties/env/additionalProperties/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err227];
+                        } else {
+                          vErrors.push(err227);
+                        }
+                        errors++;
                       }
-                      errors++;
                     }
                   } else {
                     const err228 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
+                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
                       keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
+                      params: { type: 'object' },
+                      message: 'must be object',
                     };
                     if (vErrors === null) {
                       vErrors = [err228];
@@ -4548,17 +4551,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data115.url !== undefined) {
-                  let data122 = data115.url;
-                  if (typeof data122 === 'string') {
-                    if (!pattern1.test(data122)) {
+                if (data117.cwd !== undefined) {
+                  let data123 = data117.cwd;
+                  if (typeof data123 === 'string') {
+                    if (func3(data123) < 1) {
                       const err229 = {
                         instancePath:
-                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
-                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^https?://' },
-                        message: 'must match pattern "' + '^https?://' + '"',
+                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
+                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
                         vErrors = [err229];
@@ -4570,8 +4573,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   } else {
                     const err230 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
+                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -4584,14 +4587,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data115.headers_env !== undefined) {
-                  let data123 = data115.headers_env;
-                  if (data123 && typeof data123 == 'object' && !Array.isArray(data123)) {
-                    for (const key31 in data123) {
-                      let data124 = data123[key31];
-                      if (typeof data124 === 'string') {
-                        if (!pattern6.test(data124)) {
-                          const err231 = {
+                if (data117.url !== undefined) {
+                  let data124 = data117.url;
+                  if (typeof data124 === 'string') {
+                    if (!pattern1.test(data124)) {
+                      const err231 = {
+                        instancePath:
+                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
+                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^https?://' },
+                        message: 'must match pattern "' + '^https?://' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err231];
+                      } else {
+                        vErrors.push(err231);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err232 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err232];
+                    } else {
+                      vErrors.push(err232);
+                    }
+                    errors++;
+                  }
+                }
+                if (data117.headers_env !== undefined) {
+                  let data125 = data117.headers_env;
+                  if (data125 && typeof data125 == 'object' && !Array.isArray(data125)) {
+                    for (const key31 in data125) {
+                      let data126 = data125[key31];
+                      if (typeof data126 === 'string') {
+                        if (!pattern6.test(data126)) {
+                          const err233 = {
                             instancePath:
                               instancePath +
                               '/mcp/servers/' +
@@ -4605,14 +4644,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
                           };
                           if (vErrors === null) {
-                            vErrors = [err231];
+                            vErrors = [err233];
                           } else {
-                            vErrors.push(err231);
+                            vErrors.push(err233);
                           }
                           errors++;
                         }
                       } else {
-                        const err232 = {
+                        const err234 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -4626,15 +4665,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err232];
+                          vErrors = [err234];
                         } else {
-                          vErrors.push(err232);
+                          vErrors.push(err234);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err233 = {
+                    const err235 = {
                       instancePath:
                         instancePath +
                         '/mcp/servers/' +
@@ -4647,17 +4686,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err233];
+                      vErrors = [err235];
                     } else {
-                      vErrors.push(err233);
+                      vErrors.push(err235);
                     }
                     errors++;
                   }
                 }
-                if (data115.timeout_ms !== undefined) {
-                  let data125 = data115.timeout_ms;
-                  if (!(typeof data125 == 'number' && !(data125 % 1) && !isNaN(data125))) {
-                    const err234 = {
+                if (data117.timeout_ms !== undefined) {
+                  let data127 = data117.timeout_ms;
+                  if (!(typeof data127 == 'number' && !(data127 % 1) && !isNaN(data127))) {
+                    const err236 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/type',
@@ -4666,15 +4705,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err234];
+                      vErrors = [err236];
                     } else {
-                      vErrors.push(err234);
+                      vErrors.push(err236);
                     }
                     errors++;
                   }
-                  if (typeof data125 == 'number') {
-                    if (data125 < 1 || isNaN(data125)) {
-                      const err235 = {
+                  if (typeof data127 == 'number') {
+                    if (data127 < 1 || isNaN(data127)) {
+                      const err237 = {
                         instancePath:
                           instancePath +
                           '/mcp/servers/' +
@@ -4687,16 +4726,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 1',
                       };
                       if (vErrors === null) {
-                        vErrors = [err235];
+                        vErrors = [err237];
                       } else {
-                        vErrors.push(err235);
+                        vErrors.push(err237);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err236 = {
+                const err238 = {
                   instancePath: instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/mcp/properties/servers/additionalProperties/type',
                   keyword: 'type',
@@ -4704,15 +4743,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err236];
+                  vErrors = [err238];
                 } else {
-                  vErrors.push(err236);
+                  vErrors.push(err238);
                 }
                 errors++;
               }
             }
           } else {
-            const err237 = {
+            const err239 = {
               instancePath: instancePath + '/mcp/servers',
               schemaPath: '#/properties/mcp/properties/servers/type',
               keyword: 'type',
@@ -4720,17 +4759,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err237];
+              vErrors = [err239];
             } else {
-              vErrors.push(err237);
+              vErrors.push(err239);
             }
             errors++;
           }
         }
-        if (data113.timeout_ms !== undefined) {
-          let data126 = data113.timeout_ms;
-          if (!(typeof data126 == 'number' && !(data126 % 1) && !isNaN(data126))) {
-            const err238 = {
+        if (data115.timeout_ms !== undefined) {
+          let data128 = data115.timeout_ms;
+          if (!(typeof data128 == 'number' && !(data128 % 1) && !isNaN(data128))) {
+            const err240 = {
               instancePath: instancePath + '/mcp/timeout_ms',
               schemaPath: '#/properties/mcp/properties/timeout_ms/type',
               keyword: 'type',
@@ -4738,59 +4777,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err238];
+              vErrors = [err240];
             } else {
-              vErrors.push(err238);
+              vErrors.push(err240);
             }
             errors++;
           }
-          if (typeof data126 == 'number') {
-            if (data126 < 1 || isNaN(data126)) {
-              const err239 = {
+          if (typeof data128 == 'number') {
+            if (data128 < 1 || isNaN(data128)) {
+              const err241 = {
                 instancePath: instancePath + '/mcp/timeout_ms',
                 schemaPath: '#/properties/mcp/properties/timeout_ms/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 1 },
                 message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err239];
-              } else {
-                vErrors.push(err239);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err240 = {
-          instancePath: instancePath + '/mcp',
-          schemaPath: '#/properties/mcp/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err240];
-        } else {
-          vErrors.push(err240);
-        }
-        errors++;
-      }
-    }
-    if (data.prices !== undefined) {
-      let data127 = data.prices;
-      if (data127 && typeof data127 == 'object' && !Array.isArray(data127)) {
-        for (const key32 in data127) {
-          let data128 = data127[key32];
-          if (data128 && typeof data128 == 'object' && !Array.isArray(data128)) {
-            if (data128.input === undefined) {
-              const err241 = {
-                instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/prices/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'input' },
-                message: "must have required property '" + 'input' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err241];
@@ -4799,8 +4799,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data128.output === undefined) {
-              const err242 = {
+          }
+        }
+      } else {
+        const err242 = {
+          instancePath: instancePath + '/mcp',
+          schemaPath: '#/properties/mcp/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err242];
+        } else {
+          vErrors.push(err242);
+        }
+        errors++;
+      }
+    }
+    if (data.prices !== undefined) {
+      let data129 = data.prices;
+      if (data129 && typeof data129 == 'object' && !Array.isArray(data129)) {
+        for (const key32 in data129) {
+          let data130 = data129[key32];
+          if (data130 && typeof data130 == 'object' && !Array.isArray(data130)) {
+            if (data130.input === undefined) {
+              const err243 = {
+                instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/prices/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'input' },
+                message: "must have required property '" + 'input' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err243];
+              } else {
+                vErrors.push(err243);
+              }
+              errors++;
+            }
+            if (data130.output === undefined) {
+              const err244 = {
                 instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/prices/additionalProperties/required',
                 keyword: 'required',
@@ -4808,54 +4847,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: "must have required property '" + 'output' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err242];
+                vErrors = [err244];
               } else {
-                vErrors.push(err242);
+                vErrors.push(err244);
               }
               errors++;
             }
-            for (const key33 in data128) {
+            for (const key33 in data130) {
               if (!(key33 === 'input' || key33 === 'output' || key33 === 'cached_input')) {
-                const err243 = {
+                const err245 = {
                   instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/prices/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key33 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err243];
-                } else {
-                  vErrors.push(err243);
-                }
-                errors++;
-              }
-            }
-            if (data128.input !== undefined) {
-              let data129 = data128.input;
-              if (typeof data129 == 'number') {
-                if (data129 < 0 || isNaN(data129)) {
-                  const err244 = {
-                    instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err244];
-                  } else {
-                    vErrors.push(err244);
-                  }
-                  errors++;
-                }
-              } else {
-                const err245 = {
-                  instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
                 };
                 if (vErrors === null) {
                   vErrors = [err245];
@@ -4865,14 +4870,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data128.output !== undefined) {
-              let data130 = data128.output;
-              if (typeof data130 == 'number') {
-                if (data130 < 0 || isNaN(data130)) {
+            if (data130.input !== undefined) {
+              let data131 = data130.input;
+              if (typeof data131 == 'number') {
+                if (data131 < 0 || isNaN(data131)) {
                   const err246 = {
-                    instancePath:
-                      instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
+                    instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 0 },
                     message: 'must be >= 0',
@@ -4886,8 +4890,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               } else {
                 const err247 = {
-                  instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
+                  instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
                   keyword: 'type',
                   params: { type: 'number' },
                   message: 'must be number',
@@ -4900,14 +4904,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data128.cached_input !== undefined) {
-              let data131 = data128.cached_input;
-              if (typeof data131 == 'number') {
-                if (data131 < 0 || isNaN(data131)) {
+            if (data130.output !== undefined) {
+              let data132 = data130.output;
+              if (typeof data132 == 'number') {
+                if (data132 < 0 || isNaN(data132)) {
                   const err248 = {
                     instancePath:
-                      instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
+                      instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 0 },
                     message: 'must be >= 0',
@@ -4921,9 +4925,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               } else {
                 const err249 = {
-                  instancePath:
-                    instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
+                  instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
                   keyword: 'type',
                   params: { type: 'number' },
                   message: 'must be number',
@@ -4936,8 +4939,44 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data130.cached_input !== undefined) {
+              let data133 = data130.cached_input;
+              if (typeof data133 == 'number') {
+                if (data133 < 0 || isNaN(data133)) {
+                  const err250 = {
+                    instancePath:
+                      instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err250];
+                  } else {
+                    vErrors.push(err250);
+                  }
+                  errors++;
+                }
+              } else {
+                const err251 = {
+                  instancePath:
+                    instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err251];
+                } else {
+                  vErrors.push(err251);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err250 = {
+            const err252 = {
               instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
               schemaPath: '#/properties/prices/additionalProperties/type',
               keyword: 'type',
@@ -4945,15 +4984,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err250];
+              vErrors = [err252];
             } else {
-              vErrors.push(err250);
+              vErrors.push(err252);
             }
             errors++;
           }
         }
       } else {
-        const err251 = {
+        const err253 = {
           instancePath: instancePath + '/prices',
           schemaPath: '#/properties/prices/type',
           keyword: 'type',
@@ -4961,21 +5000,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err251];
+          vErrors = [err253];
         } else {
-          vErrors.push(err251);
+          vErrors.push(err253);
         }
         errors++;
       }
     }
     if (data.pricing !== undefined) {
-      let data132 = data.pricing;
-      if (data132 && typeof data132 == 'object' && !Array.isArray(data132)) {
-        for (const key34 in data132) {
-          let data133 = data132[key34];
-          if (data133 && typeof data133 == 'object' && !Array.isArray(data133)) {
-            if (data133.input_per_mtok === undefined) {
-              const err252 = {
+      let data134 = data.pricing;
+      if (data134 && typeof data134 == 'object' && !Array.isArray(data134)) {
+        for (const key34 in data134) {
+          let data135 = data134[key34];
+          if (data135 && typeof data135 == 'object' && !Array.isArray(data135)) {
+            if (data135.input_per_mtok === undefined) {
+              const err254 = {
                 instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/pricing/additionalProperties/required',
                 keyword: 'required',
@@ -4983,14 +5022,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: "must have required property '" + 'input_per_mtok' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err252];
+                vErrors = [err254];
               } else {
-                vErrors.push(err252);
+                vErrors.push(err254);
               }
               errors++;
             }
-            if (data133.output_per_mtok === undefined) {
-              const err253 = {
+            if (data135.output_per_mtok === undefined) {
+              const err255 = {
                 instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/pricing/additionalProperties/required',
                 keyword: 'required',
@@ -4998,56 +5037,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: "must have required property '" + 'output_per_mtok' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err253];
+                vErrors = [err255];
               } else {
-                vErrors.push(err253);
+                vErrors.push(err255);
               }
               errors++;
             }
-            for (const key35 in data133) {
+            for (const key35 in data135) {
               if (!(key35 === 'input_per_mtok' || key35 === 'output_per_mtok' || key35 === 'cached_input_per_mtok')) {
-                const err254 = {
+                const err256 = {
                   instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/pricing/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key35 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err254];
-                } else {
-                  vErrors.push(err254);
-                }
-                errors++;
-              }
-            }
-            if (data133.input_per_mtok !== undefined) {
-              let data134 = data133.input_per_mtok;
-              if (typeof data134 == 'number') {
-                if (data134 < 0 || isNaN(data134)) {
-                  const err255 = {
-                    instancePath:
-                      instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err255];
-                  } else {
-                    vErrors.push(err255);
-                  }
-                  errors++;
-                }
-              } else {
-                const err256 = {
-                  instancePath:
-                    instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
                 };
                 if (vErrors === null) {
                   vErrors = [err256];
@@ -5057,14 +5060,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data133.output_per_mtok !== undefined) {
-              let data135 = data133.output_per_mtok;
-              if (typeof data135 == 'number') {
-                if (data135 < 0 || isNaN(data135)) {
+            if (data135.input_per_mtok !== undefined) {
+              let data136 = data135.input_per_mtok;
+              if (typeof data136 == 'number') {
+                if (data136 < 0 || isNaN(data136)) {
                   const err257 = {
                     instancePath:
-                      instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
+                      instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 0 },
                     message: 'must be >= 0',
@@ -5079,8 +5082,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               } else {
                 const err258 = {
                   instancePath:
-                    instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
+                    instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
                   keyword: 'type',
                   params: { type: 'number' },
                   message: 'must be number',
@@ -5093,17 +5096,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data133.cached_input_per_mtok !== undefined) {
-              let data136 = data133.cached_input_per_mtok;
-              if (typeof data136 == 'number') {
-                if (data136 < 0 || isNaN(data136)) {
+            if (data135.output_per_mtok !== undefined) {
+              let data137 = data135.output_per_mtok;
+              if (typeof data137 == 'number') {
+                if (data137 < 0 || isNaN(data137)) {
                   const err259 = {
                     instancePath:
-                      instancePath +
-                      '/pricing/' +
-                      key34.replace(/~/g, '~0').replace(/\//g, '~1') +
-                      '/cached_input_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/minimum',
+                      instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 0 },
                     message: 'must be >= 0',
@@ -5118,11 +5118,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               } else {
                 const err260 = {
                   instancePath:
-                    instancePath +
-                    '/pricing/' +
-                    key34.replace(/~/g, '~0').replace(/\//g, '~1') +
-                    '/cached_input_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/type',
+                    instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
                   keyword: 'type',
                   params: { type: 'number' },
                   message: 'must be number',
@@ -5135,8 +5132,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data135.cached_input_per_mtok !== undefined) {
+              let data138 = data135.cached_input_per_mtok;
+              if (typeof data138 == 'number') {
+                if (data138 < 0 || isNaN(data138)) {
+                  const err261 = {
+                    instancePath:
+                      instancePath +
+                      '/pricing/' +
+                      key34.replace(/~/g, '~0').replace(/\//g, '~1') +
+                      '/cached_input_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err261];
+                  } else {
+                    vErrors.push(err261);
+                  }
+                  errors++;
+                }
+              } else {
+                const err262 = {
+                  instancePath:
+                    instancePath +
+                    '/pricing/' +
+                    key34.replace(/~/g, '~0').replace(/\//g, '~1') +
+                    '/cached_input_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err262];
+                } else {
+                  vErrors.push(err262);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err261 = {
+            const err263 = {
               instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
               schemaPath: '#/properties/pricing/additionalProperties/type',
               keyword: 'type',
@@ -5144,15 +5183,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err261];
+              vErrors = [err263];
             } else {
-              vErrors.push(err261);
+              vErrors.push(err263);
             }
             errors++;
           }
         }
       } else {
-        const err262 = {
+        const err264 = {
           instancePath: instancePath + '/pricing',
           schemaPath: '#/properties/pricing/type',
           keyword: 'type',
@@ -5160,16 +5199,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err262];
+          vErrors = [err264];
         } else {
-          vErrors.push(err262);
+          vErrors.push(err264);
         }
         errors++;
       }
     }
     if (data.allow_outside_root !== undefined) {
       if (typeof data.allow_outside_root !== 'boolean') {
-        const err263 = {
+        const err265 = {
           instancePath: instancePath + '/allow_outside_root',
           schemaPath: '#/properties/allow_outside_root/type',
           keyword: 'type',
@@ -5177,19 +5216,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err263];
+          vErrors = [err265];
         } else {
-          vErrors.push(err263);
+          vErrors.push(err265);
         }
         errors++;
       }
     }
     if (data.pii !== undefined) {
-      let data138 = data.pii;
-      if (data138 && typeof data138 == 'object' && !Array.isArray(data138)) {
-        for (const key36 in data138) {
+      let data140 = data.pii;
+      if (data140 && typeof data140 == 'object' && !Array.isArray(data140)) {
+        for (const key36 in data140) {
           if (!(key36 === 'redact' || key36 === 'custom' || key36 === 'restore_in_result')) {
-            const err264 = {
+            const err266 = {
               instancePath: instancePath + '/pii',
               schemaPath: '#/properties/pii/additionalProperties',
               keyword: 'additionalProperties',
@@ -5197,29 +5236,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err264];
+              vErrors = [err266];
             } else {
-              vErrors.push(err264);
+              vErrors.push(err266);
             }
             errors++;
           }
         }
-        if (data138.redact !== undefined) {
-          let data139 = data138.redact;
-          if (Array.isArray(data139)) {
-            const len9 = data139.length;
+        if (data140.redact !== undefined) {
+          let data141 = data140.redact;
+          if (Array.isArray(data141)) {
+            const len9 = data141.length;
             for (let i12 = 0; i12 < len9; i12++) {
-              let data140 = data139[i12];
+              let data142 = data141[i12];
               if (!(
-                data140 === 'email' ||
-                data140 === 'phone' ||
-                data140 === 'credit_card' ||
-                data140 === 'iban' ||
-                data140 === 'national_id' ||
-                data140 === 'ip_address' ||
-                data140 === 'secret'
+                data142 === 'email' ||
+                data142 === 'phone' ||
+                data142 === 'credit_card' ||
+                data142 === 'iban' ||
+                data142 === 'national_id' ||
+                data142 === 'ip_address' ||
+                data142 === 'secret'
               )) {
-                const err265 = {
+                const err267 = {
                   instancePath: instancePath + '/pii/redact/' + i12,
                   schemaPath: '#/properties/pii/properties/redact/items/enum',
                   keyword: 'enum',
@@ -5227,20 +5266,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err265];
+                  vErrors = [err267];
                 } else {
-                  vErrors.push(err265);
+                  vErrors.push(err267);
                 }
                 errors++;
               }
             }
-            let i13 = data139.length;
+            let i13 = data141.length;
             let j3;
             if (i13 > 1) {
               outer1: for (; i13--;) {
                 for (j3 = i13; j3--;) {
-                  if (func0(data139[i13], data139[j3])) {
-                    const err266 = {
+                  if (func0(data141[i13], data141[j3])) {
+                    const err268 = {
                       instancePath: instancePath + '/pii/redact',
                       schemaPath: '#/properties/pii/properties/redact/uniqueItems',
                       keyword: 'uniqueItems',
@@ -5248,9 +5287,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i13 + ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err266];
+                      vErrors = [err268];
                     } else {
-                      vErrors.push(err266);
+                      vErrors.push(err268);
                     }
                     errors++;
                     break outer1;
@@ -5259,7 +5298,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
             }
           } else {
-            const err267 = {
+            const err269 = {
               instancePath: instancePath + '/pii/redact',
               schemaPath: '#/properties/pii/properties/redact/type',
               keyword: 'type',
@@ -5267,22 +5306,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err267];
+              vErrors = [err269];
             } else {
-              vErrors.push(err267);
+              vErrors.push(err269);
             }
             errors++;
           }
         }
-        if (data138.custom !== undefined) {
-          let data141 = data138.custom;
-          if (Array.isArray(data141)) {
-            const len10 = data141.length;
+        if (data140.custom !== undefined) {
+          let data143 = data140.custom;
+          if (Array.isArray(data143)) {
+            const len10 = data143.length;
             for (let i14 = 0; i14 < len10; i14++) {
-              let data142 = data141[i14];
-              if (data142 && typeof data142 == 'object' && !Array.isArray(data142)) {
-                if (data142.name === undefined) {
-                  const err268 = {
+              let data144 = data143[i14];
+              if (data144 && typeof data144 == 'object' && !Array.isArray(data144)) {
+                if (data144.name === undefined) {
+                  const err270 = {
                     instancePath: instancePath + '/pii/custom/' + i14,
                     schemaPath: '#/properties/pii/properties/custom/items/required',
                     keyword: 'required',
@@ -5290,14 +5329,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'name' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err268];
+                    vErrors = [err270];
                   } else {
-                    vErrors.push(err268);
+                    vErrors.push(err270);
                   }
                   errors++;
                 }
-                if (data142.pattern === undefined) {
-                  const err269 = {
+                if (data144.pattern === undefined) {
+                  const err271 = {
                     instancePath: instancePath + '/pii/custom/' + i14,
                     schemaPath: '#/properties/pii/properties/custom/items/required',
                     keyword: 'required',
@@ -5305,54 +5344,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'pattern' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err269];
+                    vErrors = [err271];
                   } else {
-                    vErrors.push(err269);
+                    vErrors.push(err271);
                   }
                   errors++;
                 }
-                for (const key37 in data142) {
+                for (const key37 in data144) {
                   if (!(key37 === 'name' || key37 === 'pattern')) {
-                    const err270 = {
+                    const err272 = {
                       instancePath: instancePath + '/pii/custom/' + i14,
                       schemaPath: '#/properties/pii/properties/custom/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key37 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err270];
-                    } else {
-                      vErrors.push(err270);
-                    }
-                    errors++;
-                  }
-                }
-                if (data142.name !== undefined) {
-                  let data143 = data142.name;
-                  if (typeof data143 === 'string') {
-                    if (!pattern11.test(data143)) {
-                      const err271 = {
-                        instancePath: instancePath + '/pii/custom/' + i14 + '/name',
-                        schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^[a-z][a-z0-9_]*$' },
-                        message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err271];
-                      } else {
-                        vErrors.push(err271);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err272 = {
-                      instancePath: instancePath + '/pii/custom/' + i14 + '/name',
-                      schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err272];
@@ -5362,16 +5367,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data142.pattern !== undefined) {
-                  let data144 = data142.pattern;
-                  if (typeof data144 === 'string') {
-                    if (func3(data144) < 1) {
+                if (data144.name !== undefined) {
+                  let data145 = data144.name;
+                  if (typeof data145 === 'string') {
+                    if (!pattern11.test(data145)) {
                       const err273 = {
-                        instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
-                        schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
+                        instancePath: instancePath + '/pii/custom/' + i14 + '/name',
+                        schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^[a-z][a-z0-9_]*$' },
+                        message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
                         vErrors = [err273];
@@ -5382,8 +5387,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   } else {
                     const err274 = {
-                      instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
-                      schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
+                      instancePath: instancePath + '/pii/custom/' + i14 + '/name',
+                      schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -5396,8 +5401,42 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data144.pattern !== undefined) {
+                  let data146 = data144.pattern;
+                  if (typeof data146 === 'string') {
+                    if (func3(data146) < 1) {
+                      const err275 = {
+                        instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
+                        schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err275];
+                      } else {
+                        vErrors.push(err275);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err276 = {
+                      instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
+                      schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err276];
+                    } else {
+                      vErrors.push(err276);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err275 = {
+                const err277 = {
                   instancePath: instancePath + '/pii/custom/' + i14,
                   schemaPath: '#/properties/pii/properties/custom/items/type',
                   keyword: 'type',
@@ -5405,15 +5444,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err275];
+                  vErrors = [err277];
                 } else {
-                  vErrors.push(err275);
+                  vErrors.push(err277);
                 }
                 errors++;
               }
             }
           } else {
-            const err276 = {
+            const err278 = {
               instancePath: instancePath + '/pii/custom',
               schemaPath: '#/properties/pii/properties/custom/type',
               keyword: 'type',
@@ -5421,59 +5460,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err276];
+              vErrors = [err278];
             } else {
-              vErrors.push(err276);
+              vErrors.push(err278);
             }
             errors++;
           }
         }
-        if (data138.restore_in_result !== undefined) {
-          if (typeof data138.restore_in_result !== 'boolean') {
-            const err277 = {
+        if (data140.restore_in_result !== undefined) {
+          if (typeof data140.restore_in_result !== 'boolean') {
+            const err279 = {
               instancePath: instancePath + '/pii/restore_in_result',
               schemaPath: '#/properties/pii/properties/restore_in_result/type',
               keyword: 'type',
               params: { type: 'boolean' },
               message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err277];
-            } else {
-              vErrors.push(err277);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err278 = {
-          instancePath: instancePath + '/pii',
-          schemaPath: '#/properties/pii/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err278];
-        } else {
-          vErrors.push(err278);
-        }
-        errors++;
-      }
-    }
-    if (data.guardrails !== undefined) {
-      let data146 = data.guardrails;
-      if (Array.isArray(data146)) {
-        const len11 = data146.length;
-        for (let i15 = 0; i15 < len11; i15++) {
-          let data147 = data146[i15];
-          if (!(data147 && typeof data147 == 'object' && !Array.isArray(data147))) {
-            const err279 = {
-              instancePath: instancePath + '/guardrails/' + i15,
-              schemaPath: '#/properties/guardrails/items/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
             };
             if (vErrors === null) {
               vErrors = [err279];
@@ -5485,11 +5486,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err280 = {
-          instancePath: instancePath + '/guardrails',
-          schemaPath: '#/properties/guardrails/type',
+          instancePath: instancePath + '/pii',
+          schemaPath: '#/properties/pii/type',
           keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
+          params: { type: 'object' },
+          message: 'must be object',
         };
         if (vErrors === null) {
           vErrors = [err280];
@@ -5499,15 +5500,53 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.guardrails !== undefined) {
+      let data148 = data.guardrails;
+      if (Array.isArray(data148)) {
+        const len11 = data148.length;
+        for (let i15 = 0; i15 < len11; i15++) {
+          let data149 = data148[i15];
+          if (!(data149 && typeof data149 == 'object' && !Array.isArray(data149))) {
+            const err281 = {
+              instancePath: instancePath + '/guardrails/' + i15,
+              schemaPath: '#/properties/guardrails/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err281];
+            } else {
+              vErrors.push(err281);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err282 = {
+          instancePath: instancePath + '/guardrails',
+          schemaPath: '#/properties/guardrails/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err282];
+        } else {
+          vErrors.push(err282);
+        }
+        errors++;
+      }
+    }
     if (data.agents !== undefined) {
-      let data148 = data.agents;
-      if (data148 && typeof data148 == 'object' && !Array.isArray(data148)) {
-        for (const key38 in data148) {
+      let data150 = data.agents;
+      if (data150 && typeof data150 == 'object' && !Array.isArray(data150)) {
+        for (const key38 in data150) {
           if (!(key38 === 'claude_code_dir' || key38 === 'claude_code')) {
-            let data149 = data148[key38];
-            if (data149 && typeof data149 == 'object' && !Array.isArray(data149)) {
-              if (data149.type === undefined) {
-                const err281 = {
+            let data151 = data150[key38];
+            if (data151 && typeof data151 == 'object' && !Array.isArray(data151)) {
+              if (data151.type === undefined) {
+                const err283 = {
                   instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
@@ -5515,14 +5554,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: "must have required property '" + 'type' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err281];
+                  vErrors = [err283];
                 } else {
-                  vErrors.push(err281);
+                  vErrors.push(err283);
                 }
                 errors++;
               }
-              if (data149.description === undefined) {
-                const err282 = {
+              if (data151.description === undefined) {
+                const err284 = {
                   instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
@@ -5530,55 +5569,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: "must have required property '" + 'description' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err282];
+                  vErrors = [err284];
                 } else {
-                  vErrors.push(err282);
+                  vErrors.push(err284);
                 }
                 errors++;
               }
-              for (const key39 in data149) {
+              for (const key39 in data151) {
                 if (!func2.call(schema11.properties.agents.additionalProperties.properties, key39)) {
-                  const err283 = {
+                  const err285 = {
                     instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                     schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
                     keyword: 'additionalProperties',
                     params: { additionalProperty: key39 },
                     message: 'must NOT have additional properties',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err283];
-                  } else {
-                    vErrors.push(err283);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.name !== undefined) {
-                let data150 = data149.name;
-                if (typeof data150 === 'string') {
-                  if (!pattern11.test(data150)) {
-                    const err284 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
-                      keyword: 'pattern',
-                      params: { pattern: '^[a-z][a-z0-9_]*$' },
-                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err284];
-                    } else {
-                      vErrors.push(err284);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err285 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err285];
@@ -5588,51 +5592,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.type !== undefined) {
-                let data151 = data149.type;
-                if (!(data151 === 'governance' || data151 === 'operational' || data151 === 'executional')) {
-                  const err286 = {
+              if (data151.name !== undefined) {
+                let data152 = data151.name;
+                if (typeof data152 === 'string') {
+                  if (!pattern11.test(data152)) {
+                    const err286 = {
+                      instancePath:
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
+                      keyword: 'pattern',
+                      params: { pattern: '^[a-z][a-z0-9_]*$' },
+                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err286];
+                    } else {
+                      vErrors.push(err286);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err287 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err287];
+                  } else {
+                    vErrors.push(err287);
+                  }
+                  errors++;
+                }
+              }
+              if (data151.type !== undefined) {
+                let data153 = data151.type;
+                if (!(data153 === 'governance' || data153 === 'operational' || data153 === 'executional')) {
+                  const err288 = {
                     instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
                     schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
                     keyword: 'enum',
                     params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
                     message: 'must be equal to one of the allowed values',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err286];
-                  } else {
-                    vErrors.push(err286);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.description !== undefined) {
-                let data152 = data149.description;
-                if (typeof data152 === 'string') {
-                  if (func3(data152) < 1) {
-                    const err287 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err287];
-                    } else {
-                      vErrors.push(err287);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err288 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err288];
@@ -5642,32 +5645,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.entry !== undefined) {
-                if (typeof data149.entry !== 'boolean') {
-                  const err289 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err289];
-                  } else {
-                    vErrors.push(err289);
+              if (data151.description !== undefined) {
+                let data154 = data151.description;
+                if (typeof data154 === 'string') {
+                  if (func3(data154) < 1) {
+                    const err289 = {
+                      instancePath:
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err289];
+                    } else {
+                      vErrors.push(err289);
+                    }
+                    errors++;
                   }
-                  errors++;
-                }
-              }
-              if (data149.next !== undefined) {
-                let data154 = data149.next;
-                if (!Array.isArray(data154) && data154 !== null) {
+                } else {
                   const err290 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
+                    instancePath:
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
                     keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
-                    message: 'must be array,null',
+                    params: { type: 'string' },
+                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err290];
@@ -5676,11 +5680,46 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (Array.isArray(data154)) {
-                  const len12 = data154.length;
+              }
+              if (data151.entry !== undefined) {
+                if (typeof data151.entry !== 'boolean') {
+                  const err291 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err291];
+                  } else {
+                    vErrors.push(err291);
+                  }
+                  errors++;
+                }
+              }
+              if (data151.next !== undefined) {
+                let data156 = data151.next;
+                if (!Array.isArray(data156) && data156 !== null) {
+                  const err292 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
+                    keyword: 'type',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
+                    message: 'must be array,null',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err292];
+                  } else {
+                    vErrors.push(err292);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data156)) {
+                  const len12 = data156.length;
                   for (let i16 = 0; i16 < len12; i16++) {
-                    if (typeof data154[i16] !== 'string') {
-                      const err291 = {
+                    if (typeof data156[i16] !== 'string') {
+                      const err293 = {
                         instancePath:
                           instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i16,
                         schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
@@ -5689,25 +5728,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err291];
+                        vErrors = [err293];
                       } else {
-                        vErrors.push(err291);
+                        vErrors.push(err293);
                       }
                       errors++;
                     }
                   }
-                  let i17 = data154.length;
+                  let i17 = data156.length;
                   let j4;
                   if (i17 > 1) {
                     const indices2 = {};
                     for (; i17--;) {
-                      let item2 = data154[i17];
+                      let item2 = data156[i17];
                       if (typeof item2 !== 'string') {
                         continue;
                       }
                       if (typeof indices2[item2] == 'number') {
                         j4 = indices2[item2];
-                        const err292 = {
+                        const err294 = {
                           instancePath:
                             instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
                           schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
@@ -5716,9 +5755,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i17 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err292];
+                          vErrors = [err294];
                         } else {
-                          vErrors.push(err292);
+                          vErrors.push(err294);
                         }
                         errors++;
                         break;
@@ -5728,11 +5767,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data149.content_type !== undefined) {
-                let data156 = data149.content_type;
-                if (typeof data156 === 'string') {
-                  if (func3(data156) < 1) {
-                    const err293 = {
+              if (data151.content_type !== undefined) {
+                let data158 = data151.content_type;
+                if (typeof data158 === 'string') {
+                  if (func3(data158) < 1) {
+                    const err295 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                       schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
@@ -5741,59 +5780,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err293];
+                      vErrors = [err295];
                     } else {
-                      vErrors.push(err293);
+                      vErrors.push(err295);
                     }
                     errors++;
                   }
                 } else {
-                  const err294 = {
+                  const err296 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                     schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err294];
-                  } else {
-                    vErrors.push(err294);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.output_schema !== undefined) {
-                let data157 = data149.output_schema;
-                if (
-                  typeof data157 !== 'string' &&
-                  !(data157 && typeof data157 == 'object' && !Array.isArray(data157))
-                ) {
-                  const err295 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
-                    message: 'must be string,object',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err295];
-                  } else {
-                    vErrors.push(err295);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.plan !== undefined) {
-                if (typeof data149.plan !== 'boolean') {
-                  const err296 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err296];
@@ -5803,15 +5803,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.on_failure !== undefined) {
-                if (typeof data149.on_failure !== 'string') {
+              if (data151.output_schema !== undefined) {
+                let data159 = data151.output_schema;
+                if (
+                  typeof data159 !== 'string' &&
+                  !(data159 && typeof data159 == 'object' && !Array.isArray(data159))
+                ) {
                   const err297 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
                     keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
+                    message: 'must be string,object',
                   };
                   if (vErrors === null) {
                     vErrors = [err297];
@@ -5821,29 +5825,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.model !== undefined) {
-                let data160 = data149.model;
-                if (typeof data160 === 'string') {
-                  if (func3(data160) < 1) {
-                    const err298 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err298];
-                    } else {
-                      vErrors.push(err298);
-                    }
-                    errors++;
+              if (data151.plan !== undefined) {
+                if (typeof data151.plan !== 'boolean') {
+                  const err298 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err298];
+                  } else {
+                    vErrors.push(err298);
                   }
-                } else {
+                  errors++;
+                }
+              }
+              if (data151.on_failure !== undefined) {
+                if (typeof data151.on_failure !== 'string') {
                   const err299 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
+                    instancePath:
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
@@ -5856,17 +5860,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.temperature !== undefined) {
-                let data161 = data149.temperature;
-                if (typeof data161 == 'number') {
-                  if (data161 > 2 || isNaN(data161)) {
+              if (data151.model !== undefined) {
+                let data162 = data151.model;
+                if (typeof data162 === 'string') {
+                  if (func3(data162) < 1) {
                     const err300 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
-                      keyword: 'maximum',
-                      params: { comparison: '<=', limit: 2 },
-                      message: 'must be <= 2',
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
                       vErrors = [err300];
@@ -5875,8 +5879,43 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (data161 < 0 || isNaN(data161)) {
-                    const err301 = {
+                } else {
+                  const err301 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err301];
+                  } else {
+                    vErrors.push(err301);
+                  }
+                  errors++;
+                }
+              }
+              if (data151.temperature !== undefined) {
+                let data163 = data151.temperature;
+                if (typeof data163 == 'number') {
+                  if (data163 > 2 || isNaN(data163)) {
+                    const err302 = {
+                      instancePath:
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
+                      keyword: 'maximum',
+                      params: { comparison: '<=', limit: 2 },
+                      message: 'must be <= 2',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err302];
+                    } else {
+                      vErrors.push(err302);
+                    }
+                    errors++;
+                  }
+                  if (data163 < 0 || isNaN(data163)) {
+                    const err303 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                       schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
@@ -5885,14 +5924,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 0',
                     };
                     if (vErrors === null) {
-                      vErrors = [err301];
+                      vErrors = [err303];
                     } else {
-                      vErrors.push(err301);
+                      vErrors.push(err303);
                     }
                     errors++;
                   }
                 } else {
-                  const err302 = {
+                  const err304 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                     schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
@@ -5901,57 +5940,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be number',
                   };
                   if (vErrors === null) {
-                    vErrors = [err302];
+                    vErrors = [err304];
                   } else {
-                    vErrors.push(err302);
+                    vErrors.push(err304);
                   }
                   errors++;
                 }
               }
-              if (data149.max_tokens !== undefined) {
-                let data162 = data149.max_tokens;
-                if (!(typeof data162 == 'number' && !(data162 % 1) && !isNaN(data162))) {
-                  const err303 = {
+              if (data151.max_tokens !== undefined) {
+                let data164 = data151.max_tokens;
+                if (!(typeof data164 == 'number' && !(data164 % 1) && !isNaN(data164))) {
+                  const err305 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err303];
-                  } else {
-                    vErrors.push(err303);
-                  }
-                  errors++;
-                }
-                if (typeof data162 == 'number') {
-                  if (data162 < 1 || isNaN(data162)) {
-                    const err304 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err304];
-                    } else {
-                      vErrors.push(err304);
-                    }
-                    errors++;
-                  }
-                }
-              }
-              if (data149.timeout_ms !== undefined) {
-                let data163 = data149.timeout_ms;
-                if (!(typeof data163 == 'number' && !(data163 % 1) && !isNaN(data163))) {
-                  const err305 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
                     keyword: 'type',
                     params: { type: 'integer' },
                     message: 'must be integer',
@@ -5963,12 +5965,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data163 == 'number') {
-                  if (data163 < 1 || isNaN(data163)) {
+                if (typeof data164 == 'number') {
+                  if (data164 < 1 || isNaN(data164)) {
                     const err306 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
                       keyword: 'minimum',
                       params: { comparison: '>=', limit: 1 },
                       message: 'must be >= 1',
@@ -5982,13 +5984,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data149.max_retries !== undefined) {
-                let data164 = data149.max_retries;
-                if (!(typeof data164 == 'number' && !(data164 % 1) && !isNaN(data164))) {
+              if (data151.timeout_ms !== undefined) {
+                let data165 = data151.timeout_ms;
+                if (!(typeof data165 == 'number' && !(data165 % 1) && !isNaN(data165))) {
                   const err307 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
                     keyword: 'type',
                     params: { type: 'integer' },
                     message: 'must be integer',
@@ -6000,15 +6002,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data164 == 'number') {
-                  if (data164 < 0 || isNaN(data164)) {
+                if (typeof data165 == 'number') {
+                  if (data165 < 1 || isNaN(data165)) {
                     const err308 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
                       keyword: 'minimum',
-                      params: { comparison: '>=', limit: 0 },
-                      message: 'must be >= 0',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
                     };
                     if (vErrors === null) {
                       vErrors = [err308];
@@ -6019,14 +6021,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data149.file !== undefined) {
-                if (typeof data149.file !== 'string') {
+              if (data151.max_retries !== undefined) {
+                let data166 = data151.max_retries;
+                if (!(typeof data166 == 'number' && !(data166 % 1) && !isNaN(data166))) {
                   const err309 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
+                    instancePath:
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
                     keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
                   };
                   if (vErrors === null) {
                     vErrors = [err309];
@@ -6035,16 +6039,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (typeof data166 == 'number') {
+                  if (data166 < 0 || isNaN(data166)) {
+                    const err310 = {
+                      instancePath:
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 0 },
+                      message: 'must be >= 0',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err310];
+                    } else {
+                      vErrors.push(err310);
+                    }
+                    errors++;
+                  }
+                }
               }
-              if (data149.tools !== undefined) {
-                let data166 = data149.tools;
-                if (Array.isArray(data166)) {
-                  const len13 = data166.length;
+              if (data151.file !== undefined) {
+                if (typeof data151.file !== 'string') {
+                  const err311 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err311];
+                  } else {
+                    vErrors.push(err311);
+                  }
+                  errors++;
+                }
+              }
+              if (data151.tools !== undefined) {
+                let data168 = data151.tools;
+                if (Array.isArray(data168)) {
+                  const len13 = data168.length;
                   for (let i18 = 0; i18 < len13; i18++) {
-                    let data167 = data166[i18];
-                    if (typeof data167 === 'string') {
-                      if (func3(data167) < 1) {
-                        const err310 = {
+                    let data169 = data168[i18];
+                    if (typeof data169 === 'string') {
+                      if (func3(data169) < 1) {
+                        const err312 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -6057,14 +6096,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err310];
+                          vErrors = [err312];
                         } else {
-                          vErrors.push(err310);
+                          vErrors.push(err312);
                         }
                         errors++;
                       }
                     } else {
-                      const err311 = {
+                      const err313 = {
                         instancePath:
                           instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i18,
                         schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
@@ -6073,25 +6112,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err311];
+                        vErrors = [err313];
                       } else {
-                        vErrors.push(err311);
+                        vErrors.push(err313);
                       }
                       errors++;
                     }
                   }
-                  let i19 = data166.length;
+                  let i19 = data168.length;
                   let j5;
                   if (i19 > 1) {
                     const indices3 = {};
                     for (; i19--;) {
-                      let item3 = data166[i19];
+                      let item3 = data168[i19];
                       if (typeof item3 !== 'string') {
                         continue;
                       }
                       if (typeof indices3[item3] == 'number') {
                         j5 = indices3[item3];
-                        const err312 = {
+                        const err314 = {
                           instancePath:
                             instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                           schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
@@ -6100,9 +6139,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i19 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err312];
+                          vErrors = [err314];
                         } else {
-                          vErrors.push(err312);
+                          vErrors.push(err314);
                         }
                         errors++;
                         break;
@@ -6111,7 +6150,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err313 = {
+                  const err315 = {
                     instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                     schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
                     keyword: 'type',
@@ -6119,17 +6158,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err313];
+                    vErrors = [err315];
                   } else {
-                    vErrors.push(err313);
+                    vErrors.push(err315);
                   }
                   errors++;
                 }
               }
-              if (data149.max_turns !== undefined) {
-                let data168 = data149.max_turns;
-                if (!(typeof data168 == 'number' && !(data168 % 1) && !isNaN(data168))) {
-                  const err314 = {
+              if (data151.max_turns !== undefined) {
+                let data170 = data151.max_turns;
+                if (!(typeof data170 == 'number' && !(data170 % 1) && !isNaN(data170))) {
+                  const err316 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
@@ -6138,15 +6177,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err314];
+                    vErrors = [err316];
                   } else {
-                    vErrors.push(err314);
+                    vErrors.push(err316);
                   }
                   errors++;
                 }
-                if (typeof data168 == 'number') {
-                  if (data168 < 1 || isNaN(data168)) {
-                    const err315 = {
+                if (typeof data170 == 'number') {
+                  if (data170 < 1 || isNaN(data170)) {
+                    const err317 = {
                       instancePath:
                         instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
@@ -6155,23 +6194,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err315];
+                      vErrors = [err317];
                     } else {
-                      vErrors.push(err315);
+                      vErrors.push(err317);
                     }
                     errors++;
                   }
                 }
               }
-              if (data149.approval !== undefined) {
-                let data169 = data149.approval;
-                if (Array.isArray(data169)) {
-                  const len14 = data169.length;
+              if (data151.approval !== undefined) {
+                let data171 = data151.approval;
+                if (Array.isArray(data171)) {
+                  const len14 = data171.length;
                   for (let i20 = 0; i20 < len14; i20++) {
-                    let data170 = data169[i20];
-                    if (typeof data170 === 'string') {
-                      if (func3(data170) < 1) {
-                        const err316 = {
+                    let data172 = data171[i20];
+                    if (typeof data172 === 'string') {
+                      if (func3(data172) < 1) {
+                        const err318 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -6184,14 +6223,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err316];
+                          vErrors = [err318];
                         } else {
-                          vErrors.push(err316);
+                          vErrors.push(err318);
                         }
                         errors++;
                       }
                     } else {
-                      const err317 = {
+                      const err319 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
@@ -6204,25 +6243,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err317];
+                        vErrors = [err319];
                       } else {
-                        vErrors.push(err317);
+                        vErrors.push(err319);
                       }
                       errors++;
                     }
                   }
-                  let i21 = data169.length;
+                  let i21 = data171.length;
                   let j6;
                   if (i21 > 1) {
                     const indices4 = {};
                     for (; i21--;) {
-                      let item4 = data169[i21];
+                      let item4 = data171[i21];
                       if (typeof item4 !== 'string') {
                         continue;
                       }
                       if (typeof indices4[item4] == 'number') {
                         j6 = indices4[item4];
-                        const err318 = {
+                        const err320 = {
                           instancePath:
                             instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                           schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
@@ -6231,9 +6270,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i21 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err318];
+                          vErrors = [err320];
                         } else {
-                          vErrors.push(err318);
+                          vErrors.push(err320);
                         }
                         errors++;
                         break;
@@ -6242,7 +6281,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err319 = {
+                  const err321 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                     schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
@@ -6251,22 +6290,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err319];
+                    vErrors = [err321];
                   } else {
-                    vErrors.push(err319);
+                    vErrors.push(err321);
                   }
                   errors++;
                 }
               }
-              if (data149.delegates !== undefined) {
-                let data171 = data149.delegates;
-                if (Array.isArray(data171)) {
-                  const len15 = data171.length;
+              if (data151.delegates !== undefined) {
+                let data173 = data151.delegates;
+                if (Array.isArray(data173)) {
+                  const len15 = data173.length;
                   for (let i22 = 0; i22 < len15; i22++) {
-                    let data172 = data171[i22];
-                    if (typeof data172 === 'string') {
-                      if (func3(data172) < 1) {
-                        const err320 = {
+                    let data174 = data173[i22];
+                    if (typeof data174 === 'string') {
+                      if (func3(data174) < 1) {
+                        const err322 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -6279,14 +6318,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err320];
+                          vErrors = [err322];
                         } else {
-                          vErrors.push(err320);
+                          vErrors.push(err322);
                         }
                         errors++;
                       }
                     } else {
-                      const err321 = {
+                      const err323 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
@@ -6299,25 +6338,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err321];
+                        vErrors = [err323];
                       } else {
-                        vErrors.push(err321);
+                        vErrors.push(err323);
                       }
                       errors++;
                     }
                   }
-                  let i23 = data171.length;
+                  let i23 = data173.length;
                   let j7;
                   if (i23 > 1) {
                     const indices5 = {};
                     for (; i23--;) {
-                      let item5 = data171[i23];
+                      let item5 = data173[i23];
                       if (typeof item5 !== 'string') {
                         continue;
                       }
                       if (typeof indices5[item5] == 'number') {
                         j7 = indices5[item5];
-                        const err322 = {
+                        const err324 = {
                           instancePath:
                             instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                           schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
@@ -6326,9 +6365,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i23 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err322];
+                          vErrors = [err324];
                         } else {
-                          vErrors.push(err322);
+                          vErrors.push(err324);
                         }
                         errors++;
                         break;
@@ -6337,7 +6376,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err323 = {
+                  const err325 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                     schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
@@ -6346,17 +6385,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err323];
+                    vErrors = [err325];
                   } else {
-                    vErrors.push(err323);
+                    vErrors.push(err325);
                   }
                   errors++;
                 }
               }
-              if (data149.attachments !== undefined) {
-                let data173 = data149.attachments;
-                if (!(data173 === 'inline' || data173 === 'list' || data173 === 'native')) {
-                  const err324 = {
+              if (data151.attachments !== undefined) {
+                let data175 = data151.attachments;
+                if (!(data175 === 'inline' || data175 === 'list' || data175 === 'native')) {
+                  const err326 = {
                     instancePath:
                       instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
                     schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
@@ -6367,15 +6406,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
-                    vErrors = [err324];
+                    vErrors = [err326];
                   } else {
-                    vErrors.push(err324);
+                    vErrors.push(err326);
                   }
                   errors++;
                 }
               }
             } else {
-              const err325 = {
+              const err327 = {
                 instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/agents/additionalProperties/type',
                 keyword: 'type',
@@ -6383,18 +6422,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err325];
+                vErrors = [err327];
               } else {
-                vErrors.push(err325);
+                vErrors.push(err327);
               }
               errors++;
             }
           }
         }
-        if (data148.claude_code_dir !== undefined) {
-          let data174 = data148.claude_code_dir;
-          if (typeof data174 !== 'string' && data174 !== null) {
-            const err326 = {
+        if (data150.claude_code_dir !== undefined) {
+          let data176 = data150.claude_code_dir;
+          if (typeof data176 !== 'string' && data176 !== null) {
+            const err328 = {
               instancePath: instancePath + '/agents/claude_code_dir',
               schemaPath: '#/properties/agents/properties/claude_code_dir/type',
               keyword: 'type',
@@ -6402,19 +6441,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string,null',
             };
             if (vErrors === null) {
-              vErrors = [err326];
+              vErrors = [err328];
             } else {
-              vErrors.push(err326);
+              vErrors.push(err328);
             }
             errors++;
           }
         }
-        if (data148.claude_code !== undefined) {
-          let data175 = data148.claude_code;
-          if (data175 && typeof data175 == 'object' && !Array.isArray(data175)) {
-            for (const key40 in data175) {
+        if (data150.claude_code !== undefined) {
+          let data177 = data150.claude_code;
+          if (data177 && typeof data177 == 'object' && !Array.isArray(data177)) {
+            for (const key40 in data177) {
               if (!(key40 === 'unknown_tools')) {
-                const err327 = {
+                const err329 = {
                   instancePath: instancePath + '/agents/claude_code',
                   schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
                   keyword: 'additionalProperties',
@@ -6422,17 +6461,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err327];
+                  vErrors = [err329];
                 } else {
-                  vErrors.push(err327);
+                  vErrors.push(err329);
                 }
                 errors++;
               }
             }
-            if (data175.unknown_tools !== undefined) {
-              let data176 = data175.unknown_tools;
-              if (!(data176 === 'warn' || data176 === 'error')) {
-                const err328 = {
+            if (data177.unknown_tools !== undefined) {
+              let data178 = data177.unknown_tools;
+              if (!(data178 === 'warn' || data178 === 'error')) {
+                const err330 = {
                   instancePath: instancePath + '/agents/claude_code/unknown_tools',
                   schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
                   keyword: 'enum',
@@ -6442,15 +6481,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err328];
+                  vErrors = [err330];
                 } else {
-                  vErrors.push(err328);
+                  vErrors.push(err330);
                 }
                 errors++;
               }
             }
           } else {
-            const err329 = {
+            const err331 = {
               instancePath: instancePath + '/agents/claude_code',
               schemaPath: '#/properties/agents/properties/claude_code/type',
               keyword: 'type',
@@ -6458,15 +6497,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err329];
+              vErrors = [err331];
             } else {
-              vErrors.push(err329);
+              vErrors.push(err331);
             }
             errors++;
           }
         }
       } else {
-        const err330 = {
+        const err332 = {
           instancePath: instancePath + '/agents',
           schemaPath: '#/properties/agents/type',
           keyword: 'type',
@@ -6474,15 +6513,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err330];
+          vErrors = [err332];
         } else {
-          vErrors.push(err330);
+          vErrors.push(err332);
         }
         errors++;
       }
     }
   } else {
-    const err331 = {
+    const err333 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -6490,9 +6529,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err331];
+      vErrors = [err333];
     } else {
-      vErrors.push(err331);
+      vErrors.push(err333);
     }
     errors++;
   }

@@ -16,6 +16,7 @@ export interface ToolAuditLines {
     argv?: string[];
     exit_code?: number | null;
     output_sha256?: string;
+    sandbox?: 'none';
   }>;
   violations?: Array<{ kind: string; detail: string }>;
   approvals?: Array<{
@@ -86,6 +87,8 @@ export interface CommandRun {
   output_bytes: number;
   /** Why govflow ended it, if it did. */
   stopped: 'timeout' | 'output_limit' | null;
+  /** Set when it ran without a sandbox (`tools.commands.sandbox: none`); absent: in bubblewrap (docs/tools.md). */
+  sandbox?: 'none';
 }
 
 export interface ToolResultRecord {

@@ -11,6 +11,7 @@ import { editFileTool } from './edit-file-tool.js';
 import { listFilesTool, readFileTool, writeFileTool } from './file-tools.js';
 import { httpGetTool } from './http-get-tool.js';
 import { McpProcessRecords } from './mcp-process-records.js';
+import { commandSandboxFor } from './command-sandbox.js';
 import { allowedCommand, commandAutoApproved, runCommandTool, type CommandSettings } from './run-command-tool.js';
 import { searchFilesTool } from './search-files-tool.js';
 import { McpServers } from './mcp-servers.js';
@@ -37,6 +38,7 @@ export class ToolBox {
       maxOutputBytes: tools.commands.max_output_bytes,
       records: new McpProcessRecords(path.join(config.paths.state, 'commands')),
       env: options.env ?? process.env,
+      sandbox: commandSandboxFor(config, options.env ?? process.env),
     };
     this.builtIns = new Map(
       [
