@@ -229,9 +229,9 @@ function walkReadable(folder: string): { entries: EtcEntry[]; complete: boolean 
   return { entries, complete };
 }
 
-/** The first executable `name` on `PATH`; null when there is none. */
+/** The first executable `name` on `PATH` (unset: /usr/bin:/bin, as execvp); null when there is none. */
 function findProgram(name: string, searchPath: string | undefined): string | null {
-  for (const folder of (searchPath ?? '').split(':').filter((entry) => path.isAbsolute(entry))) {
+  for (const folder of (searchPath ?? '/usr/bin:/bin').split(':').filter((entry) => path.isAbsolute(entry))) {
     const candidate = path.join(folder, name);
     try {
       accessSync(candidate, constants.X_OK);
