@@ -60,6 +60,11 @@ export class ToolBox {
       log: options.log,
     });
     this.log = options.log;
+    const sandbox = this.commands.sandbox;
+    if (config.commandPatterns.allow.length > 0 && sandbox.kind === 'unavailable')
+      options.log?.error('run_command refuses every command: no sandbox can be made (govflow validate says why)', {
+        reason: sandbox.reason,
+      });
   }
 
   /** The session's workspace folder (created when missing). */
