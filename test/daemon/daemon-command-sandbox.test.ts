@@ -11,12 +11,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../src/store/process-alive.js';
 import { buildDistOnce } from './build-once.js';
 import {
   answer,
   cleanupAll,
   dropJson,
   makeRoot,
+  readAuditEntries,
   readResult,
   readSessions,
   runCli,
@@ -226,4 +228,61 @@ describe('run_command in bubblewrap under a real daemon', () => {
       expect(await stopsGrowing(busy.heartbeat, 5000)).toBe(true);
     }
   }, 240_000);
+
+  it('sandbox: none runs commands without one, says so on the journal and the entry; a kill -9 leaves nothing running', async () => {
+    const NODE = process.execPath;
+    const slow = `${NODE} slow.js`;
+    const root = commandRoot(
+      `tools: { commands: { allow: ["Bash(${slow})"], auto_approve: ["Bash(${slow})"], timeout_ms: 60000, sandbox: none } }\n`,
+    );
+    // Writes its pid (the host's: no namespace), then waits a minute.
+    const body = "require('fs').writeFileSync('pid-' + process.pid, ''); setTimeout(() => {}, 60000);";
+    writeScript(
+      root,
+      JSON.stringify({ responses: { worker_agent: [write('c1', 'slow.js', body), run('c2', slow), { json: DONE }] } }),
+    );
+    const first = await startDaemon(root);
+    dropJson(root, 'job.json', { request: 'Run it.', request_id: 'bare' });
+    const pid = await waitFor(
+      'the command to start',
+      () => {
+        const id = sessionIdOf(root, 'bare');
+        const folder = id ? path.join(root, 'workspace', id) : null;
+        const found =
+          folder && existsSync(folder) ? readdirSync(folder).find((name) => name.startsWith('pid-')) : undefined;
+        return found ? Number(found.slice(4)) : null;
+      },
+      { timeoutMs: 30_000, detail: () => first.stderrTail() },
+    );
+    await first.kill9();
+    const second = await startDaemon(root);
+    // The next daemon ends the group the killed one left running, and does not run the call again.
+    await waitFor('the orphan to be killed', () => !isProcessAlive(pid), { timeoutMs: 15_000 });
+    const result = await waitFor('the result', () => readResult(root, 'bare'), {
+      timeoutMs: 30_000,
+      detail: () => second.stderrTail(),
+    });
+    expect(result.status).toBe('success');
+    const folder = path.join(root, 'workspace', result.session_id);
+    expect(readdirSync(folder).filter((name) => name.startsWith('pid-'))).toHaveLength(1);
+    const [, interrupted] = toolResults(root, 'bare');
+    expect(interrupted.output).toMatch(/may or may not have run/);
+    expect((await second.stop()).code).toBe(0);
+
+    // A call that runs to its end carries "sandbox": "none" on its record and on the [TOOL_CALLS] item.
+    const quick = `${NODE} --version`;
+    const bare = commandRoot(
+      `tools: { commands: { allow: ["Bash(${quick})"], auto_approve: ["Bash(${quick})"], sandbox: none } }\n`,
+    );
+    writeScript(bare, JSON.stringify({ responses: { worker_agent: [run('c1', quick), { json: DONE }] } }));
+    const third = await startDaemon(bare);
+    dropJson(bare, 'job.json', { request: 'Run it.', request_id: 'quick' });
+    expect((await waitFor('the result', () => readResult(bare, 'quick'), { timeoutMs: 30_000 })).status).toBe(
+      'success',
+    );
+    expect(toolResults(bare, 'quick')[0].command).toMatchObject({ exit_code: 0, sandbox: 'none' });
+    const entry = (await readAuditEntries(bare)).find((item) => item.agent === 'worker_agent');
+    expect(JSON.stringify(entry)).toMatch(/\\?"sandbox\\?":\s*\\?"none/);
+    expect((await third.stop()).code).toBe(0);
+  }, 120_000);
 });
