@@ -64,6 +64,9 @@ export function commandSandbox(options: SandboxOptions): CommandSandbox {
     '--bind',
     workspace,
     workspace,
+    // The sandbox's own root (where /etc's entries are mounted) is read-only too.
+    '--remount-ro',
+    '/',
     '--chdir',
     workspace,
     // bwrap sets PWD; the command gets PATH, HOME and LANG only.
@@ -138,7 +141,16 @@ function probe(command: string[]): string | null {
 
 /** bwrap's options up to the workspace: namespaces, the read-only system, /etc without secrets, scratch folders. */
 function sandboxArguments(hidden: string[], home: string | null, network: boolean): string[] {
-  const args = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--new-session'];
+  // No capabilities, even when the daemon runs as root: nothing inside may remount what is read-only.
+  const args = [
+    '--die-with-parent',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+  ];
   if (!network) args.push('--unshare-net');
   const bound: string[] = [];
   const bind = (source: string, target = source) => {

@@ -80,6 +80,9 @@ const result = {
   passwd: seen('/etc/passwd'),
   wroteOutside: wrote(outside),
   wroteInside: wrote('inside.txt'),
+  wroteSystem: wrote('/usr/govflow-sandbox-test') || wrote('/etc/govflow-sandbox-test'),
+  // No capabilities, even for a daemon run as root (nothing inside may remount what is read-only).
+  noCapabilities: /^CapEff:\\s*0+$/m.test(fs.readFileSync('/proc/self/status', 'utf8')),
   pid: process.pid,
 };
 const socket = require('net').connect(Number(port), '127.0.0.1');
@@ -117,6 +120,8 @@ describe('run_command in bubblewrap', () => {
       sudoers: false,
       passwd: true,
       wroteInside: true,
+      wroteSystem: false,
+      noCapabilities: true,
     });
     expect(seen.network).not.toBe(true);
     // Its own PID namespace: the command is not the host's process of that number.
