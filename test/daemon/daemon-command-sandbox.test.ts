@@ -206,9 +206,15 @@ describe('run_command in bubblewrap under a real daemon', () => {
     });
     const cancelMs = performance.now() - cancelAt;
     expect(cancelled.code, cancelled.stderr).toBe(0);
-    // The CLI's own start (a Node process) is part of this; the cancel itself is applied in well under a second.
-    expect(cancelMs).toBeLessThan(2500);
-    expect(readResult(root, 'cancel-me')?.status).toBe('cancelled');
+    // The CLI's own start (a Node process) is part of this: generous on a loaded machine.
+    expect(cancelMs).toBeLessThan(10_000);
+    const ended = readResult(root, 'cancel-me')!;
+    expect(ended.status).toBe('cancelled');
+    // In the daemon, from the claim of the cancel to the session's end: under a second.
+    const control = readSessions(root)
+      .find((session) => session.requestId === 'cancel-me')!
+      .records.find((record) => record.type === 'control') as { claimed_at: string };
+    expect(Date.parse(ended.finished_at) - Date.parse(control.claimed_at)).toBeLessThan(1000);
     expect(await stopsGrowing(running.heartbeat, 5000)).toBe(true);
     expect((await daemon.stop()).code).toBe(0);
 
