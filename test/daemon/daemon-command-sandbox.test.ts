@@ -99,7 +99,7 @@ describe('run_command in bubblewrap under a real daemon', () => {
   it('runs the .git/config fsmonitor and package.json payloads inside the sandbox only', async () => {
     const outside = path.join(tmpdir(), `govflow-pwned-${process.pid}-${Date.now()}`);
     const root = commandRoot(
-      'tools: { commands: { allow: ["Bash(git status)", "Bash(npm test)"], auto_approve: ["Bash(git status)", "Bash(npm test)"], ' +
+      'tools: { commands: { allow: ["Bash(git status)", "Bash(npm test)", "Bash(cp:*)"], auto_approve: ["Bash(git status)", "Bash(npm test)", "Bash(cp:*)"], ' +
         'timeout_ms: 60000 } }\n',
     );
     const inRoot = path.join(root, 'PWNED-by-npm');
@@ -121,6 +121,7 @@ describe('run_command in bubblewrap under a real daemon', () => {
             run('c5', 'git status'),
             write('c6', 'package.json', npmPackage),
             run('c7', 'npm test'),
+            run('c8', 'cp /etc/shadow stolen'),
             { json: DONE },
           ],
         },
@@ -144,6 +145,9 @@ describe('run_command in bubblewrap under a real daemon', () => {
     const npm = toolResults(root, 'payloads').find((record) => record.id === 'c7')!;
     expect(npm.output).toMatch(/\/etc\/shadow: No such file or directory/);
     expect(npm.command).not.toHaveProperty('sandbox');
+    const copy = toolResults(root, 'payloads').find((record) => record.id === 'c8')!;
+    expect(copy).toMatchObject({ is_error: true, command: { exit_code: 1 } });
+    expect(existsSync(path.join(workspace, 'stolen'))).toBe(false);
     expect((await daemon.stop()).code).toBe(0);
   }, 120_000);
 
