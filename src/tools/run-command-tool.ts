@@ -219,10 +219,11 @@ export function runCommand(
       if (settled) return;
       settle();
       if (signal.aborted) return reject(signal.reason);
+      // Sandboxed, what could not start is bwrap itself (removed since the start?).
       reject(
-        error.code === 'ENOENT'
+        error.code === 'ENOENT' && !sandboxed
           ? notFoundError(argv, env)
-          : new ToolCallError(`run_command: cannot start ${argv[0]}: ${error.message}`),
+          : new ToolCallError(`run_command: cannot start ${sandboxed ? command[0] : argv[0]}: ${error.message}`),
       );
     });
   });

@@ -217,7 +217,7 @@ describe('run_command in bubblewrap under a real daemon', () => {
     // In the daemon, from the claim of the cancel to the session's end: under a second.
     const control = readSessions(root)
       .find((session) => session.requestId === 'cancel-me')!
-      .records.find((record) => record.type === 'control') as { claimed_at: string };
+      .records.find((record) => record.type === 'control') as unknown as { claimed_at: string };
     expect(Date.parse(ended.finished_at) - Date.parse(control.claimed_at)).toBeLessThan(1000);
     expect(await stopsGrowing(running.heartbeat, 5000)).toBe(true);
     expect((await daemon.stop()).code).toBe(0);
