@@ -174,7 +174,8 @@ export class ToolLoop {
           continue;
         }
       }
-      if (interrupted && !state.approvals.has(call.id)) {
+      const approvedAnew = state.approvals.has(call.id) && !state.usedApprovals.has(call.id);
+      if (interrupted && !approvedAnew) {
         this.deps.log?.warn('tool call not run again: it started before the session stopped, its end unknown', {
           session: sessionId,
           agent: agent.name,
