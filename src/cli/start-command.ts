@@ -66,6 +66,8 @@ export const startCommand: CommandDefinition = {
     io.stdout('govflow stopped\n');
     removeHandlers();
     log.close();
+    // Stopped: a handle a step left behind past its time (docs/deploy.md) does not keep the process alive.
+    setTimeout(() => process.exit(), 1000).unref();
     return 0;
   },
 };

@@ -5,6 +5,7 @@ import { loadGovernance } from '../governance/governance-loader.js';
 import { describeRoutingGraph } from '../governance/routing-graph.js';
 import { providerProblems } from '../llm/create-provider.js';
 import { webhookProblems } from '../notify/webhook-notifier.js';
+import { commandSandboxProblems } from '../tools/command-sandbox.js';
 import type { CommandDefinition } from './command-context.js';
 
 export const validateCommand: CommandDefinition = {
@@ -21,6 +22,10 @@ export const validateCommand: CommandDefinition = {
     // The provider as the daemon would start it: a key variable that is not set, a local model or module missing.
     const errors = [...loaded.errors, ...providerProblems(config, io.env), ...webhookProblems(config, io.env)];
     for (const warning of warnings) io.stderr(`warning: ${warning}\n`);
+    // run_command's sandbox (docs/tools.md): none possible is an error; an interpreter auto-approved, a warning.
+    const commands = commandSandboxProblems(config, io.env);
+    errors.push(...commands.errors);
+    for (const warning of commands.warnings) io.stderr(`warning: ${warning}\n`);
     if (errors.length > 0 || !snapshot) {
       for (const error of errors) io.stderr(`error: ${error.describe()}\n`);
       io.stderr(`${errors.length} error(s) in ${root}\n`);

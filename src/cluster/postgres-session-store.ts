@@ -23,6 +23,7 @@ import type {
 import type {
   ApprovalRecord,
   ApprovalRequestRecord,
+  ToolStartRecord,
   ToolResultRecord,
   ToolTurnRecord,
 } from '../store/tool-journal-records.js';
@@ -129,6 +130,10 @@ class PostgresStoredSession implements StoredSession {
       [],
       record.type === 'approval' ? { state: 'running', replies_applied: true } : undefined,
     );
+  }
+
+  async recordToolStart(record: ToolStartRecord): Promise<void> {
+    await this.write([record], []);
   }
 
   async pause(result: SessionResultFiles): Promise<void> {

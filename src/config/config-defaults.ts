@@ -243,6 +243,13 @@ export const CONFIG_DEFAULTS = {
       timeout_ms: 60_000,
       /** Output (stdout and stderr) past this stops the command, killed like at the timeout. */
       max_output_bytes: 65_536,
+      /** Commands may reach the network (off: their sandbox has none). */
+      network: false,
+      /**
+       * `bwrap`: commands run in bubblewrap (docs/tools.md); where none can be made run_command is a
+       * validate error. `none`: they run without one, and every call records `"sandbox": "none"`.
+       */
+      sandbox: 'bwrap' as 'bwrap' | 'none',
     },
   },
   /**

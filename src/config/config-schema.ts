@@ -364,6 +364,8 @@ export const CONFIG_SCHEMA = {
             auto_approve: { type: 'array', uniqueItems: true, items: { type: 'string', minLength: 1 } },
             timeout_ms: positiveInteger,
             max_output_bytes: positiveInteger,
+            network: { type: 'boolean' },
+            sandbox: { enum: ['bwrap', 'none'] },
           },
         },
       },

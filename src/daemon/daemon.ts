@@ -34,6 +34,11 @@ export interface DaemonOptions {
 
 const FILES_BACKEND: Backend = { runtimeOptions: {}, work: (context) => new InboxWork(context), close: async () => {} };
 
+/** How long past the grace period a stop may take before the steps still waiting are left behind. */
+const STOP_OVERRUN_MS = 2500;
+/** What each step still gets once that time is over (closing the audit log, the root lock). */
+const LATE_STEP_MS = 200;
+
 export class GovflowDaemon {
   private state: DaemonState = 'starting';
   private readonly abort = new AbortController();
@@ -95,7 +100,7 @@ export class GovflowDaemon {
       await daemon.boot();
     } catch (error) {
       daemon.setState('failed');
-      await daemon.runShutdownSteps();
+      await daemon.runShutdownSteps(Date.now() + runtime.config.daemon.shutdown_grace_ms + STOP_OVERRUN_MS);
       throw error;
     }
     return daemon;
@@ -227,7 +232,8 @@ export class GovflowDaemon {
       this.options.log.warn(`grace period (${graceMs} ms) over: stopping running steps`);
       this.hardStop('grace period over');
     }, graceMs);
-    await this.runShutdownSteps();
+    // However work answers the hard stop, the daemon is gone within the grace period + 5 s (SPEC §21).
+    await this.runShutdownSteps(Date.now() + graceMs + STOP_OVERRUN_MS);
     clearTimeout(grace);
     this.setState('stopped');
   }
@@ -250,10 +256,18 @@ export class GovflowDaemon {
     ];
   }
 
-  private async runShutdownSteps(): Promise<void> {
+  /** Each step in turn; past `deadline` a step that still waits gets {@link LATE_STEP_MS}, then the next goes on. */
+  private async runShutdownSteps(deadline: number): Promise<void> {
     for (const [name, step] of this.shutdownSteps()) {
       try {
-        await step();
+        const waited = Math.max(deadline - Date.now(), LATE_STEP_MS);
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), waited)));
+        const outcome = await Promise.race([Promise.resolve(step()), late]).finally(() => clearTimeout(timer));
+        if (outcome === 'late')
+          this.options.log.error(`shutdown: ${name} did not finish in time; stopping without it`, {
+            waited_ms: waited,
+          });
       } catch (error) {
         this.options.log.error(`shutdown: ${name} failed to close`, {
           error: this.work.describeError ? this.work.describeError(error) : errorMessage(error),

@@ -8,6 +8,7 @@
  * is a no-op — its operator entry and its new session are named after the claim.
  */
 import { existsSync } from 'node:fs';
+import { raceAbort } from '../abort-race.js';
 import { errorMessage } from '../errors.js';
 import type { IntakeControl } from '../intake/claimed-file.js';
 import { sessionIdForClaim } from '../intake/claim-name.js';
@@ -74,14 +75,16 @@ export class InboxControls {
   private async cancel(item: IntakeControl, order: CancelOrder): Promise<{ status: 'applied' }> {
     const { runner, config } = this.context.runtime;
     const sessionId = item.sessionId;
+    // Every wait ends with a hard stop (the grace period over): the claim stays for the next start.
+    const { signal } = this.context;
     for (;;) {
       const delivery = runner.cancelRunning(sessionId, order);
       if (delivery !== null) {
-        if ((await delivery) === 'applied') return { status: 'applied' };
+        if ((await raceAbort(delivery, signal)) === 'applied') return { status: 'applied' };
         continue; // its run ended or paused first: look again
       }
       if (this.sessionRuns.busy(sessionId)) {
-        await this.sessionRuns.ended(sessionId);
+        await raceAbort(this.sessionRuns.ended(sessionId), signal);
         continue;
       }
       if (runner.sessionExists(sessionId)) {

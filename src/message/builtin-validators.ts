@@ -274,6 +274,8 @@ const schema11 = {
             auto_approve: { type: 'array', uniqueItems: true, items: { type: 'string', minLength: 1 } },
             timeout_ms: { type: 'integer', minimum: 1 },
             max_output_bytes: { type: 'integer', minimum: 1 },
+            network: { type: 'boolean' },
+            sandbox: { enum: ['bwrap', 'none'] },
           },
         },
       },
@@ -4400,7 +4402,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 key26 === 'allow' ||
                 key26 === 'auto_approve' ||
                 key26 === 'timeout_ms' ||
-                key26 === 'max_output_bytes'
+                key26 === 'max_output_bytes' ||
+                key26 === 'network' ||
+                key26 === 'sandbox'
               )) {
                 const err218 = {
                   instancePath: instancePath + '/tools/commands',
@@ -4653,49 +4657,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
+            if (data112.network !== undefined) {
+              if (typeof data112.network !== 'boolean') {
+                const err231 = {
+                  instancePath: instancePath + '/tools/commands/network',
+                  schemaPath: '#/properties/tools/properties/commands/properties/network/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err231];
+                } else {
+                  vErrors.push(err231);
+                }
+                errors++;
+              }
+            }
+            if (data112.sandbox !== undefined) {
+              let data120 = data112.sandbox;
+              if (!(data120 === 'bwrap' || data120 === 'none')) {
+                const err232 = {
+                  instancePath: instancePath + '/tools/commands/sandbox',
+                  schemaPath: '#/properties/tools/properties/commands/properties/sandbox/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.tools.properties.commands.properties.sandbox.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err232];
+                } else {
+                  vErrors.push(err232);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err231 = {
+            const err233 = {
               instancePath: instancePath + '/tools/commands',
               schemaPath: '#/properties/tools/properties/commands/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err231];
-            } else {
-              vErrors.push(err231);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err232 = {
-          instancePath: instancePath + '/tools',
-          schemaPath: '#/properties/tools/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err232];
-        } else {
-          vErrors.push(err232);
-        }
-        errors++;
-      }
-    }
-    if (data.store !== undefined) {
-      let data119 = data.store;
-      if (data119 && typeof data119 == 'object' && !Array.isArray(data119)) {
-        for (const key27 in data119) {
-          if (!(key27 === 'kind' || key27 === 'url' || key27 === 'schema')) {
-            const err233 = {
-              instancePath: instancePath + '/store',
-              schemaPath: '#/properties/store/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key27 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err233];
@@ -4705,33 +4708,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data119.kind !== undefined) {
-          let data120 = data119.kind;
-          if (!(data120 === 'files' || data120 === 'postgres')) {
-            const err234 = {
-              instancePath: instancePath + '/store/kind',
-              schemaPath: '#/properties/store/properties/kind/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.store.properties.kind.enum },
-              message: 'must be equal to one of the allowed values',
-            };
-            if (vErrors === null) {
-              vErrors = [err234];
-            } else {
-              vErrors.push(err234);
-            }
-            errors++;
-          }
+      } else {
+        const err234 = {
+          instancePath: instancePath + '/tools',
+          schemaPath: '#/properties/tools/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err234];
+        } else {
+          vErrors.push(err234);
         }
-        if (data119.url !== undefined) {
-          let data121 = data119.url;
-          if (typeof data121 !== 'string' && data121 !== null) {
+        errors++;
+      }
+    }
+    if (data.store !== undefined) {
+      let data121 = data.store;
+      if (data121 && typeof data121 == 'object' && !Array.isArray(data121)) {
+        for (const key27 in data121) {
+          if (!(key27 === 'kind' || key27 === 'url' || key27 === 'schema')) {
             const err235 = {
-              instancePath: instancePath + '/store/url',
-              schemaPath: '#/properties/store/properties/url/type',
-              keyword: 'type',
-              params: { type: schema11.properties.store.properties.url.type },
-              message: 'must be string,null',
+              instancePath: instancePath + '/store',
+              schemaPath: '#/properties/store/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key27 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err235];
@@ -4740,9 +4743,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data121 === 'string') {
-            if (func3(data121) < 1) {
-              const err236 = {
+        }
+        if (data121.kind !== undefined) {
+          let data122 = data121.kind;
+          if (!(data122 === 'files' || data122 === 'postgres')) {
+            const err236 = {
+              instancePath: instancePath + '/store/kind',
+              schemaPath: '#/properties/store/properties/kind/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.store.properties.kind.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err236];
+            } else {
+              vErrors.push(err236);
+            }
+            errors++;
+          }
+        }
+        if (data121.url !== undefined) {
+          let data123 = data121.url;
+          if (typeof data123 !== 'string' && data123 !== null) {
+            const err237 = {
+              instancePath: instancePath + '/store/url',
+              schemaPath: '#/properties/store/properties/url/type',
+              keyword: 'type',
+              params: { type: schema11.properties.store.properties.url.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err237];
+            } else {
+              vErrors.push(err237);
+            }
+            errors++;
+          }
+          if (typeof data123 === 'string') {
+            if (func3(data123) < 1) {
+              const err238 = {
                 instancePath: instancePath + '/store/url',
                 schemaPath: '#/properties/store/properties/url/minLength',
                 keyword: 'minLength',
@@ -4750,19 +4789,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
-                vErrors = [err236];
+                vErrors = [err238];
               } else {
-                vErrors.push(err236);
+                vErrors.push(err238);
               }
               errors++;
             }
           }
         }
-        if (data119.schema !== undefined) {
-          let data122 = data119.schema;
-          if (typeof data122 === 'string') {
-            if (!pattern9.test(data122)) {
-              const err237 = {
+        if (data121.schema !== undefined) {
+          let data124 = data121.schema;
+          if (typeof data124 === 'string') {
+            if (!pattern9.test(data124)) {
+              const err239 = {
                 instancePath: instancePath + '/store/schema',
                 schemaPath: '#/properties/store/properties/schema/pattern',
                 keyword: 'pattern',
@@ -4770,55 +4809,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
               };
               if (vErrors === null) {
-                vErrors = [err237];
+                vErrors = [err239];
               } else {
-                vErrors.push(err237);
+                vErrors.push(err239);
               }
               errors++;
             }
           } else {
-            const err238 = {
+            const err240 = {
               instancePath: instancePath + '/store/schema',
               schemaPath: '#/properties/store/properties/schema/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err238];
-            } else {
-              vErrors.push(err238);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err239 = {
-          instancePath: instancePath + '/store',
-          schemaPath: '#/properties/store/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err239];
-        } else {
-          vErrors.push(err239);
-        }
-        errors++;
-      }
-    }
-    if (data.cluster !== undefined) {
-      let data123 = data.cluster;
-      if (data123 && typeof data123 == 'object' && !Array.isArray(data123)) {
-        for (const key28 in data123) {
-          if (!(key28 === 'lease_ms' || key28 === 'pool_size' || key28 === 'connect_timeout_ms')) {
-            const err240 = {
-              instancePath: instancePath + '/cluster',
-              schemaPath: '#/properties/cluster/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key28 },
-              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err240];
@@ -4828,47 +4831,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data123.lease_ms !== undefined) {
-          let data124 = data123.lease_ms;
-          if (!(typeof data124 == 'number' && !(data124 % 1) && !isNaN(data124))) {
-            const err241 = {
-              instancePath: instancePath + '/cluster/lease_ms',
-              schemaPath: '#/properties/cluster/properties/lease_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
+      } else {
+        const err241 = {
+          instancePath: instancePath + '/store',
+          schemaPath: '#/properties/store/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err241];
+        } else {
+          vErrors.push(err241);
+        }
+        errors++;
+      }
+    }
+    if (data.cluster !== undefined) {
+      let data125 = data.cluster;
+      if (data125 && typeof data125 == 'object' && !Array.isArray(data125)) {
+        for (const key28 in data125) {
+          if (!(key28 === 'lease_ms' || key28 === 'pool_size' || key28 === 'connect_timeout_ms')) {
+            const err242 = {
+              instancePath: instancePath + '/cluster',
+              schemaPath: '#/properties/cluster/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key28 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err241];
+              vErrors = [err242];
             } else {
-              vErrors.push(err241);
+              vErrors.push(err242);
             }
             errors++;
           }
-          if (typeof data124 == 'number') {
-            if (data124 < 1000 || isNaN(data124)) {
-              const err242 = {
-                instancePath: instancePath + '/cluster/lease_ms',
-                schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1000 },
-                message: 'must be >= 1000',
-              };
-              if (vErrors === null) {
-                vErrors = [err242];
-              } else {
-                vErrors.push(err242);
-              }
-              errors++;
-            }
-          }
         }
-        if (data123.pool_size !== undefined) {
-          let data125 = data123.pool_size;
-          if (!(typeof data125 == 'number' && !(data125 % 1) && !isNaN(data125))) {
+        if (data125.lease_ms !== undefined) {
+          let data126 = data125.lease_ms;
+          if (!(typeof data126 == 'number' && !(data126 % 1) && !isNaN(data126))) {
             const err243 = {
-              instancePath: instancePath + '/cluster/pool_size',
-              schemaPath: '#/properties/cluster/properties/pool_size/type',
+              instancePath: instancePath + '/cluster/lease_ms',
+              schemaPath: '#/properties/cluster/properties/lease_ms/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
@@ -4880,14 +4884,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data125 == 'number') {
-            if (data125 > 100 || isNaN(data125)) {
+          if (typeof data126 == 'number') {
+            if (data126 < 1000 || isNaN(data126)) {
               const err244 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100 },
-                message: 'must be <= 100',
+                instancePath: instancePath + '/cluster/lease_ms',
+                schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1000 },
+                message: 'must be >= 1000',
               };
               if (vErrors === null) {
                 vErrors = [err244];
@@ -4896,48 +4900,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data125 < 2 || isNaN(data125)) {
-              const err245 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 2 },
-                message: 'must be >= 2',
-              };
-              if (vErrors === null) {
-                vErrors = [err245];
-              } else {
-                vErrors.push(err245);
-              }
-              errors++;
-            }
           }
         }
-        if (data123.connect_timeout_ms !== undefined) {
-          let data126 = data123.connect_timeout_ms;
-          if (!(typeof data126 == 'number' && !(data126 % 1) && !isNaN(data126))) {
-            const err246 = {
-              instancePath: instancePath + '/cluster/connect_timeout_ms',
-              schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
+        if (data125.pool_size !== undefined) {
+          let data127 = data125.pool_size;
+          if (!(typeof data127 == 'number' && !(data127 % 1) && !isNaN(data127))) {
+            const err245 = {
+              instancePath: instancePath + '/cluster/pool_size',
+              schemaPath: '#/properties/cluster/properties/pool_size/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err246];
+              vErrors = [err245];
             } else {
-              vErrors.push(err246);
+              vErrors.push(err245);
             }
             errors++;
           }
-          if (typeof data126 == 'number') {
-            if (data126 > 25000 || isNaN(data126)) {
-              const err247 = {
-                instancePath: instancePath + '/cluster/connect_timeout_ms',
-                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
+          if (typeof data127 == 'number') {
+            if (data127 > 100 || isNaN(data127)) {
+              const err246 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/maximum',
                 keyword: 'maximum',
-                params: { comparison: '<=', limit: 25000 },
-                message: 'must be <= 25000',
+                params: { comparison: '<=', limit: 100 },
+                message: 'must be <= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err246];
+              } else {
+                vErrors.push(err246);
+              }
+              errors++;
+            }
+            if (data127 < 2 || isNaN(data127)) {
+              const err247 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 2 },
+                message: 'must be >= 2',
               };
               if (vErrors === null) {
                 vErrors = [err247];
@@ -4946,8 +4950,43 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data126 < 100 || isNaN(data126)) {
-              const err248 = {
+          }
+        }
+        if (data125.connect_timeout_ms !== undefined) {
+          let data128 = data125.connect_timeout_ms;
+          if (!(typeof data128 == 'number' && !(data128 % 1) && !isNaN(data128))) {
+            const err248 = {
+              instancePath: instancePath + '/cluster/connect_timeout_ms',
+              schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err248];
+            } else {
+              vErrors.push(err248);
+            }
+            errors++;
+          }
+          if (typeof data128 == 'number') {
+            if (data128 > 25000 || isNaN(data128)) {
+              const err249 = {
+                instancePath: instancePath + '/cluster/connect_timeout_ms',
+                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 25000 },
+                message: 'must be <= 25000',
+              };
+              if (vErrors === null) {
+                vErrors = [err249];
+              } else {
+                vErrors.push(err249);
+              }
+              errors++;
+            }
+            if (data128 < 100 || isNaN(data128)) {
+              const err250 = {
                 instancePath: instancePath + '/cluster/connect_timeout_ms',
                 schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
                 keyword: 'minimum',
@@ -4955,16 +4994,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 100',
               };
               if (vErrors === null) {
-                vErrors = [err248];
+                vErrors = [err250];
               } else {
-                vErrors.push(err248);
+                vErrors.push(err250);
               }
               errors++;
             }
           }
         }
       } else {
-        const err249 = {
+        const err251 = {
           instancePath: instancePath + '/cluster',
           schemaPath: '#/properties/cluster/type',
           keyword: 'type',
@@ -4972,19 +5011,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err249];
+          vErrors = [err251];
         } else {
-          vErrors.push(err249);
+          vErrors.push(err251);
         }
         errors++;
       }
     }
     if (data.mcp !== undefined) {
-      let data127 = data.mcp;
-      if (data127 && typeof data127 == 'object' && !Array.isArray(data127)) {
-        for (const key29 in data127) {
+      let data129 = data.mcp;
+      if (data129 && typeof data129 == 'object' && !Array.isArray(data129)) {
+        for (const key29 in data129) {
           if (!(key29 === 'servers' || key29 === 'timeout_ms')) {
-            const err250 = {
+            const err252 = {
               instancePath: instancePath + '/mcp',
               schemaPath: '#/properties/mcp/additionalProperties',
               keyword: 'additionalProperties',
@@ -4992,21 +5031,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err250];
+              vErrors = [err252];
             } else {
-              vErrors.push(err250);
+              vErrors.push(err252);
             }
             errors++;
           }
         }
-        if (data127.servers !== undefined) {
-          let data128 = data127.servers;
-          if (data128 && typeof data128 == 'object' && !Array.isArray(data128)) {
-            for (const key30 in data128) {
-              const _errs285 = errors;
+        if (data129.servers !== undefined) {
+          let data130 = data129.servers;
+          if (data130 && typeof data130 == 'object' && !Array.isArray(data130)) {
+            for (const key30 in data130) {
+              const _errs288 = errors;
               if (typeof key30 === 'string') {
                 if (!pattern10.test(key30)) {
-                  const err251 = {
+                  const err253 = {
                     instancePath: instancePath + '/mcp/servers',
                     schemaPath: '#/properties/mcp/properties/servers/propertyNames/pattern',
                     keyword: 'pattern',
@@ -5015,16 +5054,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     propertyName: key30,
                   };
                   if (vErrors === null) {
-                    vErrors = [err251];
+                    vErrors = [err253];
                   } else {
-                    vErrors.push(err251);
+                    vErrors.push(err253);
                   }
                   errors++;
                 }
               }
-              var valid58 = _errs285 === errors;
+              var valid58 = _errs288 === errors;
               if (!valid58) {
-                const err252 = {
+                const err254 = {
                   instancePath: instancePath + '/mcp/servers',
                   schemaPath: '#/properties/mcp/properties/servers/propertyNames',
                   keyword: 'propertyNames',
@@ -5032,17 +5071,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'property name must be valid',
                 };
                 if (vErrors === null) {
-                  vErrors = [err252];
+                  vErrors = [err254];
                 } else {
-                  vErrors.push(err252);
+                  vErrors.push(err254);
                 }
                 errors++;
               }
             }
-            for (const key31 in data128) {
-              let data129 = data128[key31];
-              if (data129 && typeof data129 == 'object' && !Array.isArray(data129)) {
-                for (const key32 in data129) {
+            for (const key31 in data130) {
+              let data131 = data130[key31];
+              if (data131 && typeof data131 == 'object' && !Array.isArray(data131)) {
+                for (const key32 in data131) {
                   if (!(
                     key32 === 'command' ||
                     key32 === 'args' ||
@@ -5053,49 +5092,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     key32 === 'forward_authorization' ||
                     key32 === 'timeout_ms'
                   )) {
-                    const err253 = {
+                    const err255 = {
                       instancePath: instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1'),
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key32 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err253];
-                    } else {
-                      vErrors.push(err253);
-                    }
-                    errors++;
-                  }
-                }
-                if (data129.command !== undefined) {
-                  let data130 = data129.command;
-                  if (typeof data130 === 'string') {
-                    if (func3(data130) < 1) {
-                      const err254 = {
-                        instancePath:
-                          instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
-                        schemaPath:
-                          '#/properties/mcp/properties/servers/additionalProperties/properties/command/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err254];
-                      } else {
-                        vErrors.push(err254);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err255 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err255];
@@ -5105,41 +5107,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data129.args !== undefined) {
-                  let data131 = data129.args;
-                  if (Array.isArray(data131)) {
-                    const len11 = data131.length;
-                    for (let i16 = 0; i16 < len11; i16++) {
-                      if (typeof data131[i16] !== 'string') {
-                        const err256 = {
-                          instancePath:
-                            instancePath +
-                            '/mcp/servers/' +
-                            key31.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/args/' +
-                            i16,
-                          schemaPath:
-                            '#/properties/mcp/properties/servers/additionalProperties/properties/args/items/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err256];
-                        } else {
-                          vErrors.push(err256);
-                        }
-                        errors++;
+                if (data131.command !== undefined) {
+                  let data132 = data131.command;
+                  if (typeof data132 === 'string') {
+                    if (func3(data132) < 1) {
+                      const err256 = {
+                        instancePath:
+                          instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
+                        schemaPath:
+                          '#/properties/mcp/properties/servers/additionalProperties/properties/command/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err256];
+                      } else {
+                        vErrors.push(err256);
                       }
+                      errors++;
                     }
                   } else {
                     const err257 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
+                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
                       keyword: 'type',
-                      params: { type: 'array' },
-                      message: 'must be array',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err257];
@@ -5149,20 +5144,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data129.env !== undefined) {
-                  let data133 = data129.env;
-                  if (data133 && typeof data133 == 'object' && !Array.isArray(data133)) {
-                    for (const key33 in data133) {
-                      if (typeof data133[key33] !== 'string') {
+                if (data131.args !== undefined) {
+                  let data133 = data131.args;
+                  if (Array.isArray(data133)) {
+                    const len11 = data133.length;
+                    for (let i16 = 0; i16 < len11; i16++) {
+                      if (typeof data133[i16] !== 'string') {
                         const err258 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
                             key31.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/env/' +
-                            key33.replace(/~/g, '~0').replace(/\//g, '~1'),
+                            '/args/' +
+                            i16,
                           schemaPath:
-                            '#/properties/mcp/properties/servers/additionalProperties/properties/env/additionalProperties/type',
+                            '#/properties/mcp/properties/servers/additionalProperties/properties/args/items/type',
                           keyword: 'type',
                           params: { type: 'string' },
                           message: 'must be string',
@@ -5178,11 +5174,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   } else {
                     const err259 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
+                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
                       keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
+                      params: { type: 'array' },
+                      message: 'must be array',
                     };
                     if (vErrors === null) {
                       vErrors = [err259];
@@ -5192,33 +5188,40 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data129.cwd !== undefined) {
-                  let data135 = data129.cwd;
-                  if (typeof data135 === 'string') {
-                    if (func3(data135) < 1) {
-                      const err260 = {
-                        instancePath:
-                          instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
-                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err260];
-                      } else {
-                        vErrors.push(err260);
+                if (data131.env !== undefined) {
+                  let data135 = data131.env;
+                  if (data135 && typeof data135 == 'object' && !Array.isArray(data135)) {
+                    for (const key33 in data135) {
+                      if (typeof data135[key33] !== 'string') {
+                        const err260 = {
+                          instancePath:
+                            instancePath +
+                            '/mcp/servers/' +
+                            key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/env/' +
+                            key33.replace(/~/g, '~0').replace(/\//g, '~1'),
+                          schemaPath:
+                            '#/properties/mcp/properties/servers/additionalProperties/properties/env/additionalProperties/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err260];
+                        } else {
+                          vErrors.push(err260);
+                        }
+                        errors++;
                       }
-                      errors++;
                     }
                   } else {
                     const err261 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
+                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
                       keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
+                      params: { type: 'object' },
+                      message: 'must be object',
                     };
                     if (vErrors === null) {
                       vErrors = [err261];
@@ -5228,17 +5231,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data129.url !== undefined) {
-                  let data136 = data129.url;
-                  if (typeof data136 === 'string') {
-                    if (!pattern1.test(data136)) {
+                if (data131.cwd !== undefined) {
+                  let data137 = data131.cwd;
+                  if (typeof data137 === 'string') {
+                    if (func3(data137) < 1) {
                       const err262 = {
                         instancePath:
-                          instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
-                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^https?://' },
-                        message: 'must match pattern "' + '^https?://' + '"',
+                          instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
+                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
                         vErrors = [err262];
@@ -5250,8 +5253,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   } else {
                     const err263 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
+                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -5264,14 +5267,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data129.headers_env !== undefined) {
-                  let data137 = data129.headers_env;
-                  if (data137 && typeof data137 == 'object' && !Array.isArray(data137)) {
-                    for (const key34 in data137) {
-                      let data138 = data137[key34];
-                      if (typeof data138 === 'string') {
-                        if (!pattern8.test(data138)) {
-                          const err264 = {
+                if (data131.url !== undefined) {
+                  let data138 = data131.url;
+                  if (typeof data138 === 'string') {
+                    if (!pattern1.test(data138)) {
+                      const err264 = {
+                        instancePath:
+                          instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
+                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^https?://' },
+                        message: 'must match pattern "' + '^https?://' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err264];
+                      } else {
+                        vErrors.push(err264);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err265 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err265];
+                    } else {
+                      vErrors.push(err265);
+                    }
+                    errors++;
+                  }
+                }
+                if (data131.headers_env !== undefined) {
+                  let data139 = data131.headers_env;
+                  if (data139 && typeof data139 == 'object' && !Array.isArray(data139)) {
+                    for (const key34 in data139) {
+                      let data140 = data139[key34];
+                      if (typeof data140 === 'string') {
+                        if (!pattern8.test(data140)) {
+                          const err266 = {
                             instancePath:
                               instancePath +
                               '/mcp/servers/' +
@@ -5285,14 +5324,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
                           };
                           if (vErrors === null) {
-                            vErrors = [err264];
+                            vErrors = [err266];
                           } else {
-                            vErrors.push(err264);
+                            vErrors.push(err266);
                           }
                           errors++;
                         }
                       } else {
-                        const err265 = {
+                        const err267 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -5306,15 +5345,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err265];
+                          vErrors = [err267];
                         } else {
-                          vErrors.push(err265);
+                          vErrors.push(err267);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err266 = {
+                    const err268 = {
                       instancePath:
                         instancePath +
                         '/mcp/servers/' +
@@ -5327,16 +5366,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err266];
+                      vErrors = [err268];
                     } else {
-                      vErrors.push(err266);
+                      vErrors.push(err268);
                     }
                     errors++;
                   }
                 }
-                if (data129.forward_authorization !== undefined) {
-                  if (typeof data129.forward_authorization !== 'boolean') {
-                    const err267 = {
+                if (data131.forward_authorization !== undefined) {
+                  if (typeof data131.forward_authorization !== 'boolean') {
+                    const err269 = {
                       instancePath:
                         instancePath +
                         '/mcp/servers/' +
@@ -5349,17 +5388,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be boolean',
                     };
                     if (vErrors === null) {
-                      vErrors = [err267];
+                      vErrors = [err269];
                     } else {
-                      vErrors.push(err267);
+                      vErrors.push(err269);
                     }
                     errors++;
                   }
                 }
-                if (data129.timeout_ms !== undefined) {
-                  let data140 = data129.timeout_ms;
-                  if (!(typeof data140 == 'number' && !(data140 % 1) && !isNaN(data140))) {
-                    const err268 = {
+                if (data131.timeout_ms !== undefined) {
+                  let data142 = data131.timeout_ms;
+                  if (!(typeof data142 == 'number' && !(data142 % 1) && !isNaN(data142))) {
+                    const err270 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/type',
@@ -5368,15 +5407,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err268];
+                      vErrors = [err270];
                     } else {
-                      vErrors.push(err268);
+                      vErrors.push(err270);
                     }
                     errors++;
                   }
-                  if (typeof data140 == 'number') {
-                    if (data140 < 1 || isNaN(data140)) {
-                      const err269 = {
+                  if (typeof data142 == 'number') {
+                    if (data142 < 1 || isNaN(data142)) {
+                      const err271 = {
                         instancePath:
                           instancePath +
                           '/mcp/servers/' +
@@ -5389,16 +5428,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 1',
                       };
                       if (vErrors === null) {
-                        vErrors = [err269];
+                        vErrors = [err271];
                       } else {
-                        vErrors.push(err269);
+                        vErrors.push(err271);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err270 = {
+                const err272 = {
                   instancePath: instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/mcp/properties/servers/additionalProperties/type',
                   keyword: 'type',
@@ -5406,15 +5445,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err270];
+                  vErrors = [err272];
                 } else {
-                  vErrors.push(err270);
+                  vErrors.push(err272);
                 }
                 errors++;
               }
             }
           } else {
-            const err271 = {
+            const err273 = {
               instancePath: instancePath + '/mcp/servers',
               schemaPath: '#/properties/mcp/properties/servers/type',
               keyword: 'type',
@@ -5422,17 +5461,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err271];
+              vErrors = [err273];
             } else {
-              vErrors.push(err271);
+              vErrors.push(err273);
             }
             errors++;
           }
         }
-        if (data127.timeout_ms !== undefined) {
-          let data141 = data127.timeout_ms;
-          if (!(typeof data141 == 'number' && !(data141 % 1) && !isNaN(data141))) {
-            const err272 = {
+        if (data129.timeout_ms !== undefined) {
+          let data143 = data129.timeout_ms;
+          if (!(typeof data143 == 'number' && !(data143 % 1) && !isNaN(data143))) {
+            const err274 = {
               instancePath: instancePath + '/mcp/timeout_ms',
               schemaPath: '#/properties/mcp/properties/timeout_ms/type',
               keyword: 'type',
@@ -5440,59 +5479,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err272];
+              vErrors = [err274];
             } else {
-              vErrors.push(err272);
+              vErrors.push(err274);
             }
             errors++;
           }
-          if (typeof data141 == 'number') {
-            if (data141 < 1 || isNaN(data141)) {
-              const err273 = {
+          if (typeof data143 == 'number') {
+            if (data143 < 1 || isNaN(data143)) {
+              const err275 = {
                 instancePath: instancePath + '/mcp/timeout_ms',
                 schemaPath: '#/properties/mcp/properties/timeout_ms/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 1 },
                 message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err273];
-              } else {
-                vErrors.push(err273);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err274 = {
-          instancePath: instancePath + '/mcp',
-          schemaPath: '#/properties/mcp/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err274];
-        } else {
-          vErrors.push(err274);
-        }
-        errors++;
-      }
-    }
-    if (data.prices !== undefined) {
-      let data142 = data.prices;
-      if (data142 && typeof data142 == 'object' && !Array.isArray(data142)) {
-        for (const key35 in data142) {
-          let data143 = data142[key35];
-          if (data143 && typeof data143 == 'object' && !Array.isArray(data143)) {
-            if (data143.input === undefined) {
-              const err275 = {
-                instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/prices/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'input' },
-                message: "must have required property '" + 'input' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err275];
@@ -5501,8 +5501,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data143.output === undefined) {
-              const err276 = {
+          }
+        }
+      } else {
+        const err276 = {
+          instancePath: instancePath + '/mcp',
+          schemaPath: '#/properties/mcp/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err276];
+        } else {
+          vErrors.push(err276);
+        }
+        errors++;
+      }
+    }
+    if (data.prices !== undefined) {
+      let data144 = data.prices;
+      if (data144 && typeof data144 == 'object' && !Array.isArray(data144)) {
+        for (const key35 in data144) {
+          let data145 = data144[key35];
+          if (data145 && typeof data145 == 'object' && !Array.isArray(data145)) {
+            if (data145.input === undefined) {
+              const err277 = {
+                instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/prices/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'input' },
+                message: "must have required property '" + 'input' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err277];
+              } else {
+                vErrors.push(err277);
+              }
+              errors++;
+            }
+            if (data145.output === undefined) {
+              const err278 = {
                 instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/prices/additionalProperties/required',
                 keyword: 'required',
@@ -5510,54 +5549,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: "must have required property '" + 'output' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err276];
+                vErrors = [err278];
               } else {
-                vErrors.push(err276);
+                vErrors.push(err278);
               }
               errors++;
             }
-            for (const key36 in data143) {
+            for (const key36 in data145) {
               if (!(key36 === 'input' || key36 === 'output' || key36 === 'cached_input')) {
-                const err277 = {
+                const err279 = {
                   instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/prices/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key36 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err277];
-                } else {
-                  vErrors.push(err277);
-                }
-                errors++;
-              }
-            }
-            if (data143.input !== undefined) {
-              let data144 = data143.input;
-              if (typeof data144 == 'number') {
-                if (data144 < 0 || isNaN(data144)) {
-                  const err278 = {
-                    instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err278];
-                  } else {
-                    vErrors.push(err278);
-                  }
-                  errors++;
-                }
-              } else {
-                const err279 = {
-                  instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
                 };
                 if (vErrors === null) {
                   vErrors = [err279];
@@ -5567,14 +5572,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data143.output !== undefined) {
-              let data145 = data143.output;
-              if (typeof data145 == 'number') {
-                if (data145 < 0 || isNaN(data145)) {
+            if (data145.input !== undefined) {
+              let data146 = data145.input;
+              if (typeof data146 == 'number') {
+                if (data146 < 0 || isNaN(data146)) {
                   const err280 = {
-                    instancePath:
-                      instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
+                    instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 0 },
                     message: 'must be >= 0',
@@ -5588,8 +5592,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               } else {
                 const err281 = {
-                  instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
+                  instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
                   keyword: 'type',
                   params: { type: 'number' },
                   message: 'must be number',
@@ -5602,14 +5606,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data143.cached_input !== undefined) {
-              let data146 = data143.cached_input;
-              if (typeof data146 == 'number') {
-                if (data146 < 0 || isNaN(data146)) {
+            if (data145.output !== undefined) {
+              let data147 = data145.output;
+              if (typeof data147 == 'number') {
+                if (data147 < 0 || isNaN(data147)) {
                   const err282 = {
                     instancePath:
-                      instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
+                      instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 0 },
                     message: 'must be >= 0',
@@ -5623,9 +5627,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               } else {
                 const err283 = {
-                  instancePath:
-                    instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
+                  instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
                   keyword: 'type',
                   params: { type: 'number' },
                   message: 'must be number',
@@ -5638,8 +5641,44 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data145.cached_input !== undefined) {
+              let data148 = data145.cached_input;
+              if (typeof data148 == 'number') {
+                if (data148 < 0 || isNaN(data148)) {
+                  const err284 = {
+                    instancePath:
+                      instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err284];
+                  } else {
+                    vErrors.push(err284);
+                  }
+                  errors++;
+                }
+              } else {
+                const err285 = {
+                  instancePath:
+                    instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err285];
+                } else {
+                  vErrors.push(err285);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err284 = {
+            const err286 = {
               instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
               schemaPath: '#/properties/prices/additionalProperties/type',
               keyword: 'type',
@@ -5647,15 +5686,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err284];
+              vErrors = [err286];
             } else {
-              vErrors.push(err284);
+              vErrors.push(err286);
             }
             errors++;
           }
         }
       } else {
-        const err285 = {
+        const err287 = {
           instancePath: instancePath + '/prices',
           schemaPath: '#/properties/prices/type',
           keyword: 'type',
@@ -5663,21 +5702,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err285];
+          vErrors = [err287];
         } else {
-          vErrors.push(err285);
+          vErrors.push(err287);
         }
         errors++;
       }
     }
     if (data.pricing !== undefined) {
-      let data147 = data.pricing;
-      if (data147 && typeof data147 == 'object' && !Array.isArray(data147)) {
-        for (const key37 in data147) {
-          let data148 = data147[key37];
-          if (data148 && typeof data148 == 'object' && !Array.isArray(data148)) {
-            if (data148.input_per_mtok === undefined) {
-              const err286 = {
+      let data149 = data.pricing;
+      if (data149 && typeof data149 == 'object' && !Array.isArray(data149)) {
+        for (const key37 in data149) {
+          let data150 = data149[key37];
+          if (data150 && typeof data150 == 'object' && !Array.isArray(data150)) {
+            if (data150.input_per_mtok === undefined) {
+              const err288 = {
                 instancePath: instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/pricing/additionalProperties/required',
                 keyword: 'required',
@@ -5685,14 +5724,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: "must have required property '" + 'input_per_mtok' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err286];
+                vErrors = [err288];
               } else {
-                vErrors.push(err286);
+                vErrors.push(err288);
               }
               errors++;
             }
-            if (data148.output_per_mtok === undefined) {
-              const err287 = {
+            if (data150.output_per_mtok === undefined) {
+              const err289 = {
                 instancePath: instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/pricing/additionalProperties/required',
                 keyword: 'required',
@@ -5700,56 +5739,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: "must have required property '" + 'output_per_mtok' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err287];
+                vErrors = [err289];
               } else {
-                vErrors.push(err287);
+                vErrors.push(err289);
               }
               errors++;
             }
-            for (const key38 in data148) {
+            for (const key38 in data150) {
               if (!(key38 === 'input_per_mtok' || key38 === 'output_per_mtok' || key38 === 'cached_input_per_mtok')) {
-                const err288 = {
+                const err290 = {
                   instancePath: instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/pricing/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key38 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err288];
-                } else {
-                  vErrors.push(err288);
-                }
-                errors++;
-              }
-            }
-            if (data148.input_per_mtok !== undefined) {
-              let data149 = data148.input_per_mtok;
-              if (typeof data149 == 'number') {
-                if (data149 < 0 || isNaN(data149)) {
-                  const err289 = {
-                    instancePath:
-                      instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err289];
-                  } else {
-                    vErrors.push(err289);
-                  }
-                  errors++;
-                }
-              } else {
-                const err290 = {
-                  instancePath:
-                    instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
                 };
                 if (vErrors === null) {
                   vErrors = [err290];
@@ -5759,14 +5762,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data148.output_per_mtok !== undefined) {
-              let data150 = data148.output_per_mtok;
-              if (typeof data150 == 'number') {
-                if (data150 < 0 || isNaN(data150)) {
+            if (data150.input_per_mtok !== undefined) {
+              let data151 = data150.input_per_mtok;
+              if (typeof data151 == 'number') {
+                if (data151 < 0 || isNaN(data151)) {
                   const err291 = {
                     instancePath:
-                      instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
+                      instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 0 },
                     message: 'must be >= 0',
@@ -5781,8 +5784,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               } else {
                 const err292 = {
                   instancePath:
-                    instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
+                    instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
                   keyword: 'type',
                   params: { type: 'number' },
                   message: 'must be number',
@@ -5795,17 +5798,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data148.cached_input_per_mtok !== undefined) {
-              let data151 = data148.cached_input_per_mtok;
-              if (typeof data151 == 'number') {
-                if (data151 < 0 || isNaN(data151)) {
+            if (data150.output_per_mtok !== undefined) {
+              let data152 = data150.output_per_mtok;
+              if (typeof data152 == 'number') {
+                if (data152 < 0 || isNaN(data152)) {
                   const err293 = {
                     instancePath:
-                      instancePath +
-                      '/pricing/' +
-                      key37.replace(/~/g, '~0').replace(/\//g, '~1') +
-                      '/cached_input_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/minimum',
+                      instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 0 },
                     message: 'must be >= 0',
@@ -5820,11 +5820,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               } else {
                 const err294 = {
                   instancePath:
-                    instancePath +
-                    '/pricing/' +
-                    key37.replace(/~/g, '~0').replace(/\//g, '~1') +
-                    '/cached_input_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/type',
+                    instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
                   keyword: 'type',
                   params: { type: 'number' },
                   message: 'must be number',
@@ -5837,8 +5834,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data150.cached_input_per_mtok !== undefined) {
+              let data153 = data150.cached_input_per_mtok;
+              if (typeof data153 == 'number') {
+                if (data153 < 0 || isNaN(data153)) {
+                  const err295 = {
+                    instancePath:
+                      instancePath +
+                      '/pricing/' +
+                      key37.replace(/~/g, '~0').replace(/\//g, '~1') +
+                      '/cached_input_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err295];
+                  } else {
+                    vErrors.push(err295);
+                  }
+                  errors++;
+                }
+              } else {
+                const err296 = {
+                  instancePath:
+                    instancePath +
+                    '/pricing/' +
+                    key37.replace(/~/g, '~0').replace(/\//g, '~1') +
+                    '/cached_input_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err296];
+                } else {
+                  vErrors.push(err296);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err295 = {
+            const err297 = {
               instancePath: instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1'),
               schemaPath: '#/properties/pricing/additionalProperties/type',
               keyword: 'type',
@@ -5846,15 +5885,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err295];
+              vErrors = [err297];
             } else {
-              vErrors.push(err295);
+              vErrors.push(err297);
             }
             errors++;
           }
         }
       } else {
-        const err296 = {
+        const err298 = {
           instancePath: instancePath + '/pricing',
           schemaPath: '#/properties/pricing/type',
           keyword: 'type',
@@ -5862,16 +5901,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err296];
+          vErrors = [err298];
         } else {
-          vErrors.push(err296);
+          vErrors.push(err298);
         }
         errors++;
       }
     }
     if (data.allow_outside_root !== undefined) {
       if (typeof data.allow_outside_root !== 'boolean') {
-        const err297 = {
+        const err299 = {
           instancePath: instancePath + '/allow_outside_root',
           schemaPath: '#/properties/allow_outside_root/type',
           keyword: 'type',
@@ -5879,19 +5918,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
         };
         if (vErrors === null) {
-          vErrors = [err297];
+          vErrors = [err299];
         } else {
-          vErrors.push(err297);
+          vErrors.push(err299);
         }
         errors++;
       }
     }
     if (data.pii !== undefined) {
-      let data153 = data.pii;
-      if (data153 && typeof data153 == 'object' && !Array.isArray(data153)) {
-        for (const key39 in data153) {
+      let data155 = data.pii;
+      if (data155 && typeof data155 == 'object' && !Array.isArray(data155)) {
+        for (const key39 in data155) {
           if (!(key39 === 'redact' || key39 === 'custom' || key39 === 'restore_in_result')) {
-            const err298 = {
+            const err300 = {
               instancePath: instancePath + '/pii',
               schemaPath: '#/properties/pii/additionalProperties',
               keyword: 'additionalProperties',
@@ -5899,29 +5938,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err298];
+              vErrors = [err300];
             } else {
-              vErrors.push(err298);
+              vErrors.push(err300);
             }
             errors++;
           }
         }
-        if (data153.redact !== undefined) {
-          let data154 = data153.redact;
-          if (Array.isArray(data154)) {
-            const len12 = data154.length;
+        if (data155.redact !== undefined) {
+          let data156 = data155.redact;
+          if (Array.isArray(data156)) {
+            const len12 = data156.length;
             for (let i17 = 0; i17 < len12; i17++) {
-              let data155 = data154[i17];
+              let data157 = data156[i17];
               if (!(
-                data155 === 'email' ||
-                data155 === 'phone' ||
-                data155 === 'credit_card' ||
-                data155 === 'iban' ||
-                data155 === 'national_id' ||
-                data155 === 'ip_address' ||
-                data155 === 'secret'
+                data157 === 'email' ||
+                data157 === 'phone' ||
+                data157 === 'credit_card' ||
+                data157 === 'iban' ||
+                data157 === 'national_id' ||
+                data157 === 'ip_address' ||
+                data157 === 'secret'
               )) {
-                const err299 = {
+                const err301 = {
                   instancePath: instancePath + '/pii/redact/' + i17,
                   schemaPath: '#/properties/pii/properties/redact/items/enum',
                   keyword: 'enum',
@@ -5929,20 +5968,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err299];
+                  vErrors = [err301];
                 } else {
-                  vErrors.push(err299);
+                  vErrors.push(err301);
                 }
                 errors++;
               }
             }
-            let i18 = data154.length;
+            let i18 = data156.length;
             let j5;
             if (i18 > 1) {
               outer2: for (; i18--;) {
                 for (j5 = i18; j5--;) {
-                  if (func0(data154[i18], data154[j5])) {
-                    const err300 = {
+                  if (func0(data156[i18], data156[j5])) {
+                    const err302 = {
                       instancePath: instancePath + '/pii/redact',
                       schemaPath: '#/properties/pii/properties/redact/uniqueItems',
                       keyword: 'uniqueItems',
@@ -5950,9 +5989,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i18 + ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err300];
+                      vErrors = [err302];
                     } else {
-                      vErrors.push(err300);
+                      vErrors.push(err302);
                     }
                     errors++;
                     break outer2;
@@ -5961,7 +6000,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
             }
           } else {
-            const err301 = {
+            const err303 = {
               instancePath: instancePath + '/pii/redact',
               schemaPath: '#/properties/pii/properties/redact/type',
               keyword: 'type',
@@ -5969,22 +6008,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err301];
+              vErrors = [err303];
             } else {
-              vErrors.push(err301);
+              vErrors.push(err303);
             }
             errors++;
           }
         }
-        if (data153.custom !== undefined) {
-          let data156 = data153.custom;
-          if (Array.isArray(data156)) {
-            const len13 = data156.length;
+        if (data155.custom !== undefined) {
+          let data158 = data155.custom;
+          if (Array.isArray(data158)) {
+            const len13 = data158.length;
             for (let i19 = 0; i19 < len13; i19++) {
-              let data157 = data156[i19];
-              if (data157 && typeof data157 == 'object' && !Array.isArray(data157)) {
-                if (data157.name === undefined) {
-                  const err302 = {
+              let data159 = data158[i19];
+              if (data159 && typeof data159 == 'object' && !Array.isArray(data159)) {
+                if (data159.name === undefined) {
+                  const err304 = {
                     instancePath: instancePath + '/pii/custom/' + i19,
                     schemaPath: '#/properties/pii/properties/custom/items/required',
                     keyword: 'required',
@@ -5992,14 +6031,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'name' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err302];
+                    vErrors = [err304];
                   } else {
-                    vErrors.push(err302);
+                    vErrors.push(err304);
                   }
                   errors++;
                 }
-                if (data157.pattern === undefined) {
-                  const err303 = {
+                if (data159.pattern === undefined) {
+                  const err305 = {
                     instancePath: instancePath + '/pii/custom/' + i19,
                     schemaPath: '#/properties/pii/properties/custom/items/required',
                     keyword: 'required',
@@ -6007,54 +6046,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'pattern' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err303];
+                    vErrors = [err305];
                   } else {
-                    vErrors.push(err303);
+                    vErrors.push(err305);
                   }
                   errors++;
                 }
-                for (const key40 in data157) {
+                for (const key40 in data159) {
                   if (!(key40 === 'name' || key40 === 'pattern')) {
-                    const err304 = {
+                    const err306 = {
                       instancePath: instancePath + '/pii/custom/' + i19,
                       schemaPath: '#/properties/pii/properties/custom/items/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key40 },
                       message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err304];
-                    } else {
-                      vErrors.push(err304);
-                    }
-                    errors++;
-                  }
-                }
-                if (data157.name !== undefined) {
-                  let data158 = data157.name;
-                  if (typeof data158 === 'string') {
-                    if (!pattern13.test(data158)) {
-                      const err305 = {
-                        instancePath: instancePath + '/pii/custom/' + i19 + '/name',
-                        schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^[a-z][a-z0-9_]*$' },
-                        message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err305];
-                      } else {
-                        vErrors.push(err305);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err306 = {
-                      instancePath: instancePath + '/pii/custom/' + i19 + '/name',
-                      schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
                     };
                     if (vErrors === null) {
                       vErrors = [err306];
@@ -6064,16 +6069,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data157.pattern !== undefined) {
-                  let data159 = data157.pattern;
-                  if (typeof data159 === 'string') {
-                    if (func3(data159) < 1) {
+                if (data159.name !== undefined) {
+                  let data160 = data159.name;
+                  if (typeof data160 === 'string') {
+                    if (!pattern13.test(data160)) {
                       const err307 = {
-                        instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
-                        schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
+                        instancePath: instancePath + '/pii/custom/' + i19 + '/name',
+                        schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^[a-z][a-z0-9_]*$' },
+                        message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
                         vErrors = [err307];
@@ -6084,8 +6089,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   } else {
                     const err308 = {
-                      instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
-                      schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
+                      instancePath: instancePath + '/pii/custom/' + i19 + '/name',
+                      schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
@@ -6098,8 +6103,42 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
+                if (data159.pattern !== undefined) {
+                  let data161 = data159.pattern;
+                  if (typeof data161 === 'string') {
+                    if (func3(data161) < 1) {
+                      const err309 = {
+                        instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
+                        schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err309];
+                      } else {
+                        vErrors.push(err309);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err310 = {
+                      instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
+                      schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err310];
+                    } else {
+                      vErrors.push(err310);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err309 = {
+                const err311 = {
                   instancePath: instancePath + '/pii/custom/' + i19,
                   schemaPath: '#/properties/pii/properties/custom/items/type',
                   keyword: 'type',
@@ -6107,15 +6146,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err309];
+                  vErrors = [err311];
                 } else {
-                  vErrors.push(err309);
+                  vErrors.push(err311);
                 }
                 errors++;
               }
             }
           } else {
-            const err310 = {
+            const err312 = {
               instancePath: instancePath + '/pii/custom',
               schemaPath: '#/properties/pii/properties/custom/type',
               keyword: 'type',
@@ -6123,59 +6162,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err310];
+              vErrors = [err312];
             } else {
-              vErrors.push(err310);
+              vErrors.push(err312);
             }
             errors++;
           }
         }
-        if (data153.restore_in_result !== undefined) {
-          if (typeof data153.restore_in_result !== 'boolean') {
-            const err311 = {
+        if (data155.restore_in_result !== undefined) {
+          if (typeof data155.restore_in_result !== 'boolean') {
+            const err313 = {
               instancePath: instancePath + '/pii/restore_in_result',
               schemaPath: '#/properties/pii/properties/restore_in_result/type',
               keyword: 'type',
               params: { type: 'boolean' },
               message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err311];
-            } else {
-              vErrors.push(err311);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err312 = {
-          instancePath: instancePath + '/pii',
-          schemaPath: '#/properties/pii/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err312];
-        } else {
-          vErrors.push(err312);
-        }
-        errors++;
-      }
-    }
-    if (data.guardrails !== undefined) {
-      let data161 = data.guardrails;
-      if (Array.isArray(data161)) {
-        const len14 = data161.length;
-        for (let i20 = 0; i20 < len14; i20++) {
-          let data162 = data161[i20];
-          if (!(data162 && typeof data162 == 'object' && !Array.isArray(data162))) {
-            const err313 = {
-              instancePath: instancePath + '/guardrails/' + i20,
-              schemaPath: '#/properties/guardrails/items/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
             };
             if (vErrors === null) {
               vErrors = [err313];
@@ -6187,11 +6188,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err314 = {
-          instancePath: instancePath + '/guardrails',
-          schemaPath: '#/properties/guardrails/type',
+          instancePath: instancePath + '/pii',
+          schemaPath: '#/properties/pii/type',
           keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
+          params: { type: 'object' },
+          message: 'must be object',
         };
         if (vErrors === null) {
           vErrors = [err314];
@@ -6201,15 +6202,53 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.guardrails !== undefined) {
+      let data163 = data.guardrails;
+      if (Array.isArray(data163)) {
+        const len14 = data163.length;
+        for (let i20 = 0; i20 < len14; i20++) {
+          let data164 = data163[i20];
+          if (!(data164 && typeof data164 == 'object' && !Array.isArray(data164))) {
+            const err315 = {
+              instancePath: instancePath + '/guardrails/' + i20,
+              schemaPath: '#/properties/guardrails/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err315];
+            } else {
+              vErrors.push(err315);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err316 = {
+          instancePath: instancePath + '/guardrails',
+          schemaPath: '#/properties/guardrails/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err316];
+        } else {
+          vErrors.push(err316);
+        }
+        errors++;
+      }
+    }
     if (data.agents !== undefined) {
-      let data163 = data.agents;
-      if (data163 && typeof data163 == 'object' && !Array.isArray(data163)) {
-        for (const key41 in data163) {
+      let data165 = data.agents;
+      if (data165 && typeof data165 == 'object' && !Array.isArray(data165)) {
+        for (const key41 in data165) {
           if (!(key41 === 'claude_code_dir' || key41 === 'claude_code')) {
-            let data164 = data163[key41];
-            if (data164 && typeof data164 == 'object' && !Array.isArray(data164)) {
-              if (data164.type === undefined) {
-                const err315 = {
+            let data166 = data165[key41];
+            if (data166 && typeof data166 == 'object' && !Array.isArray(data166)) {
+              if (data166.type === undefined) {
+                const err317 = {
                   instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
@@ -6217,14 +6256,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: "must have required property '" + 'type' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err315];
+                  vErrors = [err317];
                 } else {
-                  vErrors.push(err315);
+                  vErrors.push(err317);
                 }
                 errors++;
               }
-              if (data164.description === undefined) {
-                const err316 = {
+              if (data166.description === undefined) {
+                const err318 = {
                   instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
@@ -6232,55 +6271,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: "must have required property '" + 'description' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err316];
+                  vErrors = [err318];
                 } else {
-                  vErrors.push(err316);
+                  vErrors.push(err318);
                 }
                 errors++;
               }
-              for (const key42 in data164) {
+              for (const key42 in data166) {
                 if (!func2.call(schema11.properties.agents.additionalProperties.properties, key42)) {
-                  const err317 = {
+                  const err319 = {
                     instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
                     schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
                     keyword: 'additionalProperties',
                     params: { additionalProperty: key42 },
                     message: 'must NOT have additional properties',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err317];
-                  } else {
-                    vErrors.push(err317);
-                  }
-                  errors++;
-                }
-              }
-              if (data164.name !== undefined) {
-                let data165 = data164.name;
-                if (typeof data165 === 'string') {
-                  if (!pattern13.test(data165)) {
-                    const err318 = {
-                      instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
-                      keyword: 'pattern',
-                      params: { pattern: '^[a-z][a-z0-9_]*$' },
-                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err318];
-                    } else {
-                      vErrors.push(err318);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err319 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err319];
@@ -6290,51 +6294,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data164.type !== undefined) {
-                let data166 = data164.type;
-                if (!(data166 === 'governance' || data166 === 'operational' || data166 === 'executional')) {
-                  const err320 = {
+              if (data166.name !== undefined) {
+                let data167 = data166.name;
+                if (typeof data167 === 'string') {
+                  if (!pattern13.test(data167)) {
+                    const err320 = {
+                      instancePath:
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
+                      keyword: 'pattern',
+                      params: { pattern: '^[a-z][a-z0-9_]*$' },
+                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err320];
+                    } else {
+                      vErrors.push(err320);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err321 = {
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err321];
+                  } else {
+                    vErrors.push(err321);
+                  }
+                  errors++;
+                }
+              }
+              if (data166.type !== undefined) {
+                let data168 = data166.type;
+                if (!(data168 === 'governance' || data168 === 'operational' || data168 === 'executional')) {
+                  const err322 = {
                     instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
                     schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
                     keyword: 'enum',
                     params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
                     message: 'must be equal to one of the allowed values',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err320];
-                  } else {
-                    vErrors.push(err320);
-                  }
-                  errors++;
-                }
-              }
-              if (data164.description !== undefined) {
-                let data167 = data164.description;
-                if (typeof data167 === 'string') {
-                  if (func3(data167) < 1) {
-                    const err321 = {
-                      instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err321];
-                    } else {
-                      vErrors.push(err321);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err322 = {
-                    instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err322];
@@ -6344,32 +6347,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data164.entry !== undefined) {
-                if (typeof data164.entry !== 'boolean') {
-                  const err323 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err323];
-                  } else {
-                    vErrors.push(err323);
+              if (data166.description !== undefined) {
+                let data169 = data166.description;
+                if (typeof data169 === 'string') {
+                  if (func3(data169) < 1) {
+                    const err323 = {
+                      instancePath:
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err323];
+                    } else {
+                      vErrors.push(err323);
+                    }
+                    errors++;
                   }
-                  errors++;
-                }
-              }
-              if (data164.next !== undefined) {
-                let data169 = data164.next;
-                if (!Array.isArray(data169) && data169 !== null) {
+                } else {
                   const err324 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
+                    instancePath:
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
                     keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
-                    message: 'must be array,null',
+                    params: { type: 'string' },
+                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err324];
@@ -6378,11 +6382,46 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (Array.isArray(data169)) {
-                  const len15 = data169.length;
+              }
+              if (data166.entry !== undefined) {
+                if (typeof data166.entry !== 'boolean') {
+                  const err325 = {
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err325];
+                  } else {
+                    vErrors.push(err325);
+                  }
+                  errors++;
+                }
+              }
+              if (data166.next !== undefined) {
+                let data171 = data166.next;
+                if (!Array.isArray(data171) && data171 !== null) {
+                  const err326 = {
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
+                    keyword: 'type',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
+                    message: 'must be array,null',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err326];
+                  } else {
+                    vErrors.push(err326);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data171)) {
+                  const len15 = data171.length;
                   for (let i21 = 0; i21 < len15; i21++) {
-                    if (typeof data169[i21] !== 'string') {
-                      const err325 = {
+                    if (typeof data171[i21] !== 'string') {
+                      const err327 = {
                         instancePath:
                           instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i21,
                         schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
@@ -6391,25 +6430,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err325];
+                        vErrors = [err327];
                       } else {
-                        vErrors.push(err325);
+                        vErrors.push(err327);
                       }
                       errors++;
                     }
                   }
-                  let i22 = data169.length;
+                  let i22 = data171.length;
                   let j6;
                   if (i22 > 1) {
                     const indices3 = {};
                     for (; i22--;) {
-                      let item3 = data169[i22];
+                      let item3 = data171[i22];
                       if (typeof item3 !== 'string') {
                         continue;
                       }
                       if (typeof indices3[item3] == 'number') {
                         j6 = indices3[item3];
-                        const err326 = {
+                        const err328 = {
                           instancePath:
                             instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
                           schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
@@ -6418,9 +6457,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i22 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err326];
+                          vErrors = [err328];
                         } else {
-                          vErrors.push(err326);
+                          vErrors.push(err328);
                         }
                         errors++;
                         break;
@@ -6430,11 +6469,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data164.content_type !== undefined) {
-                let data171 = data164.content_type;
-                if (typeof data171 === 'string') {
-                  if (func3(data171) < 1) {
-                    const err327 = {
+              if (data166.content_type !== undefined) {
+                let data173 = data166.content_type;
+                if (typeof data173 === 'string') {
+                  if (func3(data173) < 1) {
+                    const err329 = {
                       instancePath:
                         instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                       schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
@@ -6443,59 +6482,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err327];
+                      vErrors = [err329];
                     } else {
-                      vErrors.push(err327);
+                      vErrors.push(err329);
                     }
                     errors++;
                   }
                 } else {
-                  const err328 = {
+                  const err330 = {
                     instancePath:
                       instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                     schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err328];
-                  } else {
-                    vErrors.push(err328);
-                  }
-                  errors++;
-                }
-              }
-              if (data164.output_schema !== undefined) {
-                let data172 = data164.output_schema;
-                if (
-                  typeof data172 !== 'string' &&
-                  !(data172 && typeof data172 == 'object' && !Array.isArray(data172))
-                ) {
-                  const err329 = {
-                    instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
-                    message: 'must be string,object',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err329];
-                  } else {
-                    vErrors.push(err329);
-                  }
-                  errors++;
-                }
-              }
-              if (data164.plan !== undefined) {
-                if (typeof data164.plan !== 'boolean') {
-                  const err330 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err330];
@@ -6505,15 +6505,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data164.on_failure !== undefined) {
-                if (typeof data164.on_failure !== 'string') {
+              if (data166.output_schema !== undefined) {
+                let data174 = data166.output_schema;
+                if (
+                  typeof data174 !== 'string' &&
+                  !(data174 && typeof data174 == 'object' && !Array.isArray(data174))
+                ) {
                   const err331 = {
                     instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
                     keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
+                    message: 'must be string,object',
                   };
                   if (vErrors === null) {
                     vErrors = [err331];
@@ -6523,29 +6527,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data164.model !== undefined) {
-                let data175 = data164.model;
-                if (typeof data175 === 'string') {
-                  if (func3(data175) < 1) {
-                    const err332 = {
-                      instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err332];
-                    } else {
-                      vErrors.push(err332);
-                    }
-                    errors++;
+              if (data166.plan !== undefined) {
+                if (typeof data166.plan !== 'boolean') {
+                  const err332 = {
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err332];
+                  } else {
+                    vErrors.push(err332);
                   }
-                } else {
+                  errors++;
+                }
+              }
+              if (data166.on_failure !== undefined) {
+                if (typeof data166.on_failure !== 'string') {
                   const err333 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
+                    instancePath:
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
@@ -6558,17 +6562,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data164.temperature !== undefined) {
-                let data176 = data164.temperature;
-                if (typeof data176 == 'number') {
-                  if (data176 > 2 || isNaN(data176)) {
+              if (data166.model !== undefined) {
+                let data177 = data166.model;
+                if (typeof data177 === 'string') {
+                  if (func3(data177) < 1) {
                     const err334 = {
                       instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
-                      keyword: 'maximum',
-                      params: { comparison: '<=', limit: 2 },
-                      message: 'must be <= 2',
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
                       vErrors = [err334];
@@ -6577,8 +6581,43 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                  if (data176 < 0 || isNaN(data176)) {
-                    const err335 = {
+                } else {
+                  const err335 = {
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err335];
+                  } else {
+                    vErrors.push(err335);
+                  }
+                  errors++;
+                }
+              }
+              if (data166.temperature !== undefined) {
+                let data178 = data166.temperature;
+                if (typeof data178 == 'number') {
+                  if (data178 > 2 || isNaN(data178)) {
+                    const err336 = {
+                      instancePath:
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
+                      keyword: 'maximum',
+                      params: { comparison: '<=', limit: 2 },
+                      message: 'must be <= 2',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err336];
+                    } else {
+                      vErrors.push(err336);
+                    }
+                    errors++;
+                  }
+                  if (data178 < 0 || isNaN(data178)) {
+                    const err337 = {
                       instancePath:
                         instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                       schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
@@ -6587,14 +6626,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 0',
                     };
                     if (vErrors === null) {
-                      vErrors = [err335];
+                      vErrors = [err337];
                     } else {
-                      vErrors.push(err335);
+                      vErrors.push(err337);
                     }
                     errors++;
                   }
                 } else {
-                  const err336 = {
+                  const err338 = {
                     instancePath:
                       instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                     schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
@@ -6603,57 +6642,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be number',
                   };
                   if (vErrors === null) {
-                    vErrors = [err336];
+                    vErrors = [err338];
                   } else {
-                    vErrors.push(err336);
+                    vErrors.push(err338);
                   }
                   errors++;
                 }
               }
-              if (data164.max_tokens !== undefined) {
-                let data177 = data164.max_tokens;
-                if (!(typeof data177 == 'number' && !(data177 % 1) && !isNaN(data177))) {
-                  const err337 = {
+              if (data166.max_tokens !== undefined) {
+                let data179 = data166.max_tokens;
+                if (!(typeof data179 == 'number' && !(data179 % 1) && !isNaN(data179))) {
+                  const err339 = {
                     instancePath:
                       instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err337];
-                  } else {
-                    vErrors.push(err337);
-                  }
-                  errors++;
-                }
-                if (typeof data177 == 'number') {
-                  if (data177 < 1 || isNaN(data177)) {
-                    const err338 = {
-                      instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err338];
-                    } else {
-                      vErrors.push(err338);
-                    }
-                    errors++;
-                  }
-                }
-              }
-              if (data164.timeout_ms !== undefined) {
-                let data178 = data164.timeout_ms;
-                if (!(typeof data178 == 'number' && !(data178 % 1) && !isNaN(data178))) {
-                  const err339 = {
-                    instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
                     keyword: 'type',
                     params: { type: 'integer' },
                     message: 'must be integer',
@@ -6665,12 +6667,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data178 == 'number') {
-                  if (data178 < 1 || isNaN(data178)) {
+                if (typeof data179 == 'number') {
+                  if (data179 < 1 || isNaN(data179)) {
                     const err340 = {
                       instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
                       keyword: 'minimum',
                       params: { comparison: '>=', limit: 1 },
                       message: 'must be >= 1',
@@ -6684,13 +6686,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data164.max_retries !== undefined) {
-                let data179 = data164.max_retries;
-                if (!(typeof data179 == 'number' && !(data179 % 1) && !isNaN(data179))) {
+              if (data166.timeout_ms !== undefined) {
+                let data180 = data166.timeout_ms;
+                if (!(typeof data180 == 'number' && !(data180 % 1) && !isNaN(data180))) {
                   const err341 = {
                     instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
                     keyword: 'type',
                     params: { type: 'integer' },
                     message: 'must be integer',
@@ -6702,15 +6704,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data179 == 'number') {
-                  if (data179 < 0 || isNaN(data179)) {
+                if (typeof data180 == 'number') {
+                  if (data180 < 1 || isNaN(data180)) {
                     const err342 = {
                       instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
                       keyword: 'minimum',
-                      params: { comparison: '>=', limit: 0 },
-                      message: 'must be >= 0',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
                     };
                     if (vErrors === null) {
                       vErrors = [err342];
@@ -6721,14 +6723,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data164.file !== undefined) {
-                if (typeof data164.file !== 'string') {
+              if (data166.max_retries !== undefined) {
+                let data181 = data166.max_retries;
+                if (!(typeof data181 == 'number' && !(data181 % 1) && !isNaN(data181))) {
                   const err343 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
+                    instancePath:
+                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
                     keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
                   };
                   if (vErrors === null) {
                     vErrors = [err343];
@@ -6737,16 +6741,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (typeof data181 == 'number') {
+                  if (data181 < 0 || isNaN(data181)) {
+                    const err344 = {
+                      instancePath:
+                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 0 },
+                      message: 'must be >= 0',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err344];
+                    } else {
+                      vErrors.push(err344);
+                    }
+                    errors++;
+                  }
+                }
               }
-              if (data164.tools !== undefined) {
-                let data181 = data164.tools;
-                if (Array.isArray(data181)) {
-                  const len16 = data181.length;
+              if (data166.file !== undefined) {
+                if (typeof data166.file !== 'string') {
+                  const err345 = {
+                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err345];
+                  } else {
+                    vErrors.push(err345);
+                  }
+                  errors++;
+                }
+              }
+              if (data166.tools !== undefined) {
+                let data183 = data166.tools;
+                if (Array.isArray(data183)) {
+                  const len16 = data183.length;
                   for (let i23 = 0; i23 < len16; i23++) {
-                    let data182 = data181[i23];
-                    if (typeof data182 === 'string') {
-                      if (func3(data182) < 1) {
-                        const err344 = {
+                    let data184 = data183[i23];
+                    if (typeof data184 === 'string') {
+                      if (func3(data184) < 1) {
+                        const err346 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -6759,14 +6798,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err344];
+                          vErrors = [err346];
                         } else {
-                          vErrors.push(err344);
+                          vErrors.push(err346);
                         }
                         errors++;
                       }
                     } else {
-                      const err345 = {
+                      const err347 = {
                         instancePath:
                           instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i23,
                         schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
@@ -6775,25 +6814,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err345];
+                        vErrors = [err347];
                       } else {
-                        vErrors.push(err345);
+                        vErrors.push(err347);
                       }
                       errors++;
                     }
                   }
-                  let i24 = data181.length;
+                  let i24 = data183.length;
                   let j7;
                   if (i24 > 1) {
                     const indices4 = {};
                     for (; i24--;) {
-                      let item4 = data181[i24];
+                      let item4 = data183[i24];
                       if (typeof item4 !== 'string') {
                         continue;
                       }
                       if (typeof indices4[item4] == 'number') {
                         j7 = indices4[item4];
-                        const err346 = {
+                        const err348 = {
                           instancePath:
                             instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                           schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
@@ -6802,9 +6841,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i24 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err346];
+                          vErrors = [err348];
                         } else {
-                          vErrors.push(err346);
+                          vErrors.push(err348);
                         }
                         errors++;
                         break;
@@ -6813,7 +6852,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err347 = {
+                  const err349 = {
                     instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                     schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
                     keyword: 'type',
@@ -6821,17 +6860,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err347];
+                    vErrors = [err349];
                   } else {
-                    vErrors.push(err347);
+                    vErrors.push(err349);
                   }
                   errors++;
                 }
               }
-              if (data164.max_turns !== undefined) {
-                let data183 = data164.max_turns;
-                if (!(typeof data183 == 'number' && !(data183 % 1) && !isNaN(data183))) {
-                  const err348 = {
+              if (data166.max_turns !== undefined) {
+                let data185 = data166.max_turns;
+                if (!(typeof data185 == 'number' && !(data185 % 1) && !isNaN(data185))) {
+                  const err350 = {
                     instancePath:
                       instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
@@ -6840,15 +6879,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err348];
+                    vErrors = [err350];
                   } else {
-                    vErrors.push(err348);
+                    vErrors.push(err350);
                   }
                   errors++;
                 }
-                if (typeof data183 == 'number') {
-                  if (data183 < 1 || isNaN(data183)) {
-                    const err349 = {
+                if (typeof data185 == 'number') {
+                  if (data185 < 1 || isNaN(data185)) {
+                    const err351 = {
                       instancePath:
                         instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
@@ -6857,23 +6896,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err349];
+                      vErrors = [err351];
                     } else {
-                      vErrors.push(err349);
+                      vErrors.push(err351);
                     }
                     errors++;
                   }
                 }
               }
-              if (data164.approval !== undefined) {
-                let data184 = data164.approval;
-                if (Array.isArray(data184)) {
-                  const len17 = data184.length;
+              if (data166.approval !== undefined) {
+                let data186 = data166.approval;
+                if (Array.isArray(data186)) {
+                  const len17 = data186.length;
                   for (let i25 = 0; i25 < len17; i25++) {
-                    let data185 = data184[i25];
-                    if (typeof data185 === 'string') {
-                      if (func3(data185) < 1) {
-                        const err350 = {
+                    let data187 = data186[i25];
+                    if (typeof data187 === 'string') {
+                      if (func3(data187) < 1) {
+                        const err352 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -6886,14 +6925,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err350];
+                          vErrors = [err352];
                         } else {
-                          vErrors.push(err350);
+                          vErrors.push(err352);
                         }
                         errors++;
                       }
                     } else {
-                      const err351 = {
+                      const err353 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
@@ -6906,25 +6945,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err351];
+                        vErrors = [err353];
                       } else {
-                        vErrors.push(err351);
+                        vErrors.push(err353);
                       }
                       errors++;
                     }
                   }
-                  let i26 = data184.length;
+                  let i26 = data186.length;
                   let j8;
                   if (i26 > 1) {
                     const indices5 = {};
                     for (; i26--;) {
-                      let item5 = data184[i26];
+                      let item5 = data186[i26];
                       if (typeof item5 !== 'string') {
                         continue;
                       }
                       if (typeof indices5[item5] == 'number') {
                         j8 = indices5[item5];
-                        const err352 = {
+                        const err354 = {
                           instancePath:
                             instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                           schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
@@ -6933,9 +6972,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j8 + ' and ' + i26 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err352];
+                          vErrors = [err354];
                         } else {
-                          vErrors.push(err352);
+                          vErrors.push(err354);
                         }
                         errors++;
                         break;
@@ -6944,7 +6983,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err353 = {
+                  const err355 = {
                     instancePath:
                       instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                     schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
@@ -6953,22 +6992,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err353];
+                    vErrors = [err355];
                   } else {
-                    vErrors.push(err353);
+                    vErrors.push(err355);
                   }
                   errors++;
                 }
               }
-              if (data164.delegates !== undefined) {
-                let data186 = data164.delegates;
-                if (Array.isArray(data186)) {
-                  const len18 = data186.length;
+              if (data166.delegates !== undefined) {
+                let data188 = data166.delegates;
+                if (Array.isArray(data188)) {
+                  const len18 = data188.length;
                   for (let i27 = 0; i27 < len18; i27++) {
-                    let data187 = data186[i27];
-                    if (typeof data187 === 'string') {
-                      if (func3(data187) < 1) {
-                        const err354 = {
+                    let data189 = data188[i27];
+                    if (typeof data189 === 'string') {
+                      if (func3(data189) < 1) {
+                        const err356 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -6981,14 +7020,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err354];
+                          vErrors = [err356];
                         } else {
-                          vErrors.push(err354);
+                          vErrors.push(err356);
                         }
                         errors++;
                       }
                     } else {
-                      const err355 = {
+                      const err357 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
@@ -7001,25 +7040,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err355];
+                        vErrors = [err357];
                       } else {
-                        vErrors.push(err355);
+                        vErrors.push(err357);
                       }
                       errors++;
                     }
                   }
-                  let i28 = data186.length;
+                  let i28 = data188.length;
                   let j9;
                   if (i28 > 1) {
                     const indices6 = {};
                     for (; i28--;) {
-                      let item6 = data186[i28];
+                      let item6 = data188[i28];
                       if (typeof item6 !== 'string') {
                         continue;
                       }
                       if (typeof indices6[item6] == 'number') {
                         j9 = indices6[item6];
-                        const err356 = {
+                        const err358 = {
                           instancePath:
                             instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                           schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
@@ -7028,9 +7067,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j9 + ' and ' + i28 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err356];
+                          vErrors = [err358];
                         } else {
-                          vErrors.push(err356);
+                          vErrors.push(err358);
                         }
                         errors++;
                         break;
@@ -7039,7 +7078,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err357 = {
+                  const err359 = {
                     instancePath:
                       instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                     schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
@@ -7048,17 +7087,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err357];
+                    vErrors = [err359];
                   } else {
-                    vErrors.push(err357);
+                    vErrors.push(err359);
                   }
                   errors++;
                 }
               }
-              if (data164.attachments !== undefined) {
-                let data188 = data164.attachments;
-                if (!(data188 === 'inline' || data188 === 'list' || data188 === 'native')) {
-                  const err358 = {
+              if (data166.attachments !== undefined) {
+                let data190 = data166.attachments;
+                if (!(data190 === 'inline' || data190 === 'list' || data190 === 'native')) {
+                  const err360 = {
                     instancePath:
                       instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
                     schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
@@ -7069,15 +7108,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
-                    vErrors = [err358];
+                    vErrors = [err360];
                   } else {
-                    vErrors.push(err358);
+                    vErrors.push(err360);
                   }
                   errors++;
                 }
               }
             } else {
-              const err359 = {
+              const err361 = {
                 instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/agents/additionalProperties/type',
                 keyword: 'type',
@@ -7085,18 +7124,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err359];
+                vErrors = [err361];
               } else {
-                vErrors.push(err359);
+                vErrors.push(err361);
               }
               errors++;
             }
           }
         }
-        if (data163.claude_code_dir !== undefined) {
-          let data189 = data163.claude_code_dir;
-          if (typeof data189 !== 'string' && data189 !== null) {
-            const err360 = {
+        if (data165.claude_code_dir !== undefined) {
+          let data191 = data165.claude_code_dir;
+          if (typeof data191 !== 'string' && data191 !== null) {
+            const err362 = {
               instancePath: instancePath + '/agents/claude_code_dir',
               schemaPath: '#/properties/agents/properties/claude_code_dir/type',
               keyword: 'type',
@@ -7104,19 +7143,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string,null',
             };
             if (vErrors === null) {
-              vErrors = [err360];
+              vErrors = [err362];
             } else {
-              vErrors.push(err360);
+              vErrors.push(err362);
             }
             errors++;
           }
         }
-        if (data163.claude_code !== undefined) {
-          let data190 = data163.claude_code;
-          if (data190 && typeof data190 == 'object' && !Array.isArray(data190)) {
-            for (const key43 in data190) {
+        if (data165.claude_code !== undefined) {
+          let data192 = data165.claude_code;
+          if (data192 && typeof data192 == 'object' && !Array.isArray(data192)) {
+            for (const key43 in data192) {
               if (!(key43 === 'unknown_tools')) {
-                const err361 = {
+                const err363 = {
                   instancePath: instancePath + '/agents/claude_code',
                   schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
                   keyword: 'additionalProperties',
@@ -7124,17 +7163,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err361];
+                  vErrors = [err363];
                 } else {
-                  vErrors.push(err361);
+                  vErrors.push(err363);
                 }
                 errors++;
               }
             }
-            if (data190.unknown_tools !== undefined) {
-              let data191 = data190.unknown_tools;
-              if (!(data191 === 'warn' || data191 === 'error')) {
-                const err362 = {
+            if (data192.unknown_tools !== undefined) {
+              let data193 = data192.unknown_tools;
+              if (!(data193 === 'warn' || data193 === 'error')) {
+                const err364 = {
                   instancePath: instancePath + '/agents/claude_code/unknown_tools',
                   schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
                   keyword: 'enum',
@@ -7144,15 +7183,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err362];
+                  vErrors = [err364];
                 } else {
-                  vErrors.push(err362);
+                  vErrors.push(err364);
                 }
                 errors++;
               }
             }
           } else {
-            const err363 = {
+            const err365 = {
               instancePath: instancePath + '/agents/claude_code',
               schemaPath: '#/properties/agents/properties/claude_code/type',
               keyword: 'type',
@@ -7160,15 +7199,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err363];
+              vErrors = [err365];
             } else {
-              vErrors.push(err363);
+              vErrors.push(err365);
             }
             errors++;
           }
         }
       } else {
-        const err364 = {
+        const err366 = {
           instancePath: instancePath + '/agents',
           schemaPath: '#/properties/agents/type',
           keyword: 'type',
@@ -7176,15 +7215,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err364];
+          vErrors = [err366];
         } else {
-          vErrors.push(err364);
+          vErrors.push(err366);
         }
         errors++;
       }
     }
   } else {
-    const err365 = {
+    const err367 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -7192,9 +7231,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err365];
+      vErrors = [err367];
     } else {
-      vErrors.push(err365);
+      vErrors.push(err367);
     }
     errors++;
   }

@@ -25,6 +25,8 @@ export interface ToolLoopTurn {
   text: string;
   calls: JournaledToolCall[];
   results: Map<string, ToolResultRecord>;
+  /** Calls with effects outside the workspace whose start is journaled (with or without a result). */
+  started: Set<string>;
 }
 
 /** The tool loop of a step whose message is not committed yet (rebuilt on recovery). */
@@ -56,6 +58,8 @@ export interface SessionState {
   toolLoops: Map<string, ToolLoopState>;
   /** Approval decisions by tool call id, each for that one call. */
   approvals: Map<string, ApprovalRecord>;
+  /** Calls whose approval a start used up: a call interrupted after it asks again (SPEC §15). */
+  usedApprovals: Set<string>;
   /** Set when the chain has ended: the message whose status is the session's. */
   final: MessageRecord | null;
   loopKeys: Set<string>;
@@ -100,6 +104,7 @@ export function initialState(session: SessionRecord): SessionState {
     pausesSinceMessage: 0,
     toolLoops: new Map(),
     approvals: new Map(),
+    usedApprovals: new Set(),
     final: null,
     loopKeys: new Set(),
     usage: emptyUsage(),
@@ -169,8 +174,22 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       return;
     case 'tool_turn': {
       const loop = state.toolLoops.get(record.step) ?? { agent: record.agent, turns: [] };
-      loop.turns.push({ attempt: record.attempt, text: record.text, calls: record.calls, results: new Map() });
+      loop.turns.push({
+        attempt: record.attempt,
+        text: record.text,
+        calls: record.calls,
+        results: new Map(),
+        started: new Set(),
+      });
       state.toolLoops.set(record.step, loop);
+      return;
+    }
+    case 'tool_start': {
+      const turn = state.toolLoops
+        .get(record.step)
+        ?.turns.findLast((candidate) => candidate.calls.some((call) => call.id === record.id));
+      turn?.started.add(record.id);
+      if (state.approvals.has(record.id)) state.usedApprovals.add(record.id);
       return;
     }
     case 'tool_result': {
@@ -185,6 +204,7 @@ export function applyRecord(state: SessionState, record: JournalRecord): void {
       return;
     case 'approval':
       state.approvals.set(record.call_id, record);
+      state.usedApprovals.delete(record.call_id);
       if (record.claimed_path)
         state.replyFiles.push({ claimedPath: record.claimed_path, sourceFile: record.source_file });
       if (state.paused?.awaiting === 'approval' && state.paused.callId === record.call_id) {
@@ -209,7 +229,7 @@ function applyControl(state: SessionState, record: ControlRecord): void {
 }
 
 function applyApprovalRequest(state: SessionState, record: ApprovalRequestRecord): void {
-  if (state.approvals.has(record.call_id)) return;
+  if (state.approvals.has(record.call_id) && !state.usedApprovals.has(record.call_id)) return;
   // A request journaled again for the call already waited on (a crash re-asked it) is the same pause.
   if (state.paused?.callId !== record.call_id) state.pausesSinceMessage += 1;
   state.paused = {

@@ -31,6 +31,7 @@ export function toolAuditLines(
             argv: result.command.argv,
             exit_code: result.command.exit_code,
             output_sha256: result.command.output_sha256,
+            ...(result.command.sandbox ? { sandbox: result.command.sandbox } : {}),
           }
         : {}),
     }));

@@ -18,14 +18,20 @@ import type {
   JournaledToolCall,
   ToolRefusal,
   ToolResultRecord,
+  ToolStartRecord,
   ToolTurnRecord,
 } from '../store/tool-journal-records.js';
 import { truncateUtf8, type ToolOutcome } from '../tools/tool-contract.js';
-import { anyPatternMatches } from '../tools/tool-names.js';
+import { anyPatternMatches, hasOutsideEffects } from '../tools/tool-names.js';
 import { argumentsSha256 } from '../message/canonical-json.js';
 import type { ActiveSession } from './message-commit.js';
 import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
 import { applyRecord, type ToolLoopState, type ToolLoopTurn } from './session-state.js';
+
+/** The result of a call that started but whose end the journal does not show. */
+const INTERRUPTED = (name: string) =>
+  `${name} was started, but the session stopped (a crash or a daemon stop) before its result was recorded: it may or may not have ` +
+  'run, and it is not run again (calls with effects outside the workspace run at most once). Check its effects, or call it again.';
 
 /** Longest input shown in an approval question. */
 const QUESTION_INPUT_CHARS = 2000;
@@ -155,13 +161,16 @@ export class ToolLoop {
         refuse('command_not_allowed', `${call.name} was not run: ${commandRefusal}`);
         continue;
       }
+      // Started before a crash or stop, its end not journaled: it may have run; it is not run again
+      // unless a person approves it anew (SPEC §15, at most once per approval).
+      const interrupted = turn.started.has(call.id);
       if (anyPatternMatches(agent.approval, call.name) || this.deps.tools?.needsApproval(call.name, call.input)) {
-        const decision = state.approvals.get(call.id);
+        const decision = state.usedApprovals.has(call.id) ? undefined : state.approvals.get(call.id);
         if (!decision) {
           // The calls before it finish and are journaled first: they never run again after the reply.
           const intervene = await runs.settle();
           if (intervene) return { intervene };
-          await this.requestApproval(active, stepKey, agent, call);
+          await this.requestApproval(active, stepKey, agent, call, interrupted);
           return 'paused';
         }
         if (!decision.approve) {
@@ -181,6 +190,21 @@ export class ToolLoop {
           );
           continue;
         }
+      }
+      const approvedAnew = state.approvals.has(call.id) && !state.usedApprovals.has(call.id);
+      if (interrupted && !approvedAnew) {
+        this.deps.log?.warn('tool call not run again: it started before the session stopped, its end unknown', {
+          session: sessionId,
+          agent: agent.name,
+          tool: call.name,
+          call: call.id,
+        });
+        void runs.add(
+          recorded(() =>
+            this.recordResult(active, stepKey, agent, call, { output: INTERRUPTED(call.name), isError: true }, null, 0),
+          ),
+        );
+        continue;
       }
       if (call.name === DELEGATE_TOOL_NAME)
         void runs.add(slots.run(() => this.execute(active, stepKey, agent, call, signal, guard)));
@@ -205,6 +229,20 @@ export class ToolLoop {
     // After a cancel is claimed no tool call starts (docs/run-control.md); a stop leaves it for the restart.
     if (signal.aborted)
       throw new SessionInterruptedError(`session ${sessionId} stopped before ${call.name} could start`);
+    // Durable before the call runs: after a crash it is known to have maybe run (SPEC §15).
+    if (hasOutsideEffects(call.name)) {
+      const start: ToolStartRecord = {
+        v: JOURNAL_FORMAT,
+        type: 'tool_start',
+        agent: agent.name,
+        step: stepKey,
+        id: call.id,
+        name: call.name,
+        at: this.now().toISOString(),
+      };
+      await active.stored.recordToolStart(start);
+      applyRecord(active.state, start);
+    }
     events?.emit('tool_call_start', {
       sessionId,
       agent: agent.name,
@@ -226,7 +264,8 @@ export class ToolLoop {
           ? await this.deps.tools.call(call.name, call.input, { sessionId, callId: call.id, signal })
           : { output: `${call.name}: no tools are available in this process`, isError: true };
     } catch (error) {
-      // Only a stop aborts a call: no result is journaled, so the call runs again after restart.
+      // Only a stop aborts a call: no result is journaled; after the restart a call without outside effects
+      // runs again, one with them does not (its tool_start record, SPEC §15).
       if (signal.aborted)
         throw new SessionInterruptedError(`session ${sessionId} interrupted by shutdown during ${call.name}`);
       throw error;
@@ -301,13 +340,17 @@ export class ToolLoop {
     stepKey: string,
     agent: AgentDefinition,
     call: JournaledToolCall,
+    interrupted: boolean,
   ): Promise<void> {
     let input = JSON.stringify(call.input) ?? 'null';
     if (input.length > QUESTION_INPUT_CHARS)
       input = `${input.slice(0, QUESTION_INPUT_CHARS)}… (${input.length} characters)`;
     const argsSha256 = argumentsSha256(call.input);
+    const again = interrupted
+      ? ' It was approved and started before, but the session stopped before its result was recorded: it may or may not have run.'
+      : '';
     const question =
-      `${agent.name} wants to call ${call.name} with input ${input} (call_id ${call.id}, args_sha256 ${argsSha256}). Approve it? ` +
+      `${agent.name} wants to call ${call.name} with input ${input} (call_id ${call.id}, args_sha256 ${argsSha256}).${again} Approve it? ` +
       `Reply with {"session_id": "${active.state.session.session_id}", "call_id": "${call.id}", "args_sha256": "${argsSha256}", "approve": ` +
       `true} or "approve": false, with an optional "reason".`;
     const record: ApprovalRequestRecord = {

@@ -28,6 +28,7 @@ import {
 import type {
   ApprovalRecord,
   ApprovalRequestRecord,
+  ToolStartRecord,
   ToolResultRecord,
   ToolTurnRecord,
 } from './tool-journal-records.js';
@@ -112,6 +113,10 @@ class FilesStoredSession implements StoredSession {
   }
 
   recordApproval(record: ApprovalRequestRecord | ApprovalRecord): Promise<void> {
+    return this.appendDurable(record);
+  }
+
+  recordToolStart(record: ToolStartRecord): Promise<void> {
     return this.appendDurable(record);
   }
 

@@ -27,6 +27,7 @@ import type {
 import type {
   ApprovalRecord,
   ApprovalRequestRecord,
+  ToolStartRecord,
   ToolResultRecord,
   ToolTurnRecord,
 } from './tool-journal-records.js';
@@ -119,6 +120,8 @@ export interface StoredSession {
   recordToolCall(record: ToolTurnRecord | ToolResultRecord): void;
   /** A call that waits for a person, or the person's decision; durable on return. */
   recordApproval(record: ApprovalRequestRecord | ApprovalRecord): Promise<void>;
+  /** A call with effects outside the workspace is about to run (run at most once, SPEC §15); durable on return. */
+  recordToolStart(record: ToolStartRecord): Promise<void>;
   /** The session waits for a person: its journal and its pending result are durable on return. */
   pause(result: SessionResultFiles): Promise<void>;
   /** Journal and result durable, then the end record (`null` when an earlier run recorded it already). */

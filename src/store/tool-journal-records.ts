@@ -16,6 +16,7 @@ export interface ToolAuditLines {
     argv?: string[];
     exit_code?: number | null;
     output_sha256?: string;
+    sandbox?: 'none';
   }>;
   violations?: Array<{ kind: string; detail: string }>;
   approvals?: Array<{
@@ -70,6 +71,21 @@ export interface ToolTurnRecord {
   at: string;
 }
 
+/**
+ * A call with effects outside the workspace (run_command, http_get, MCP tools) is about to run:
+ * durable before it starts, so a resumed session that finds it without a result knows the call
+ * may have run and does not run it again (SPEC §15, at most once per approval).
+ */
+export interface ToolStartRecord {
+  v: typeof JOURNAL_FORMAT;
+  type: 'tool_start';
+  agent: string;
+  step: string;
+  id: string;
+  name: string;
+  at: string;
+}
+
 /** Why a call was not run. */
 export type ToolRefusal =
   'tool_not_allowed' | 'invalid_input' | 'approval_denied' | 'delegation_refused' | 'command_not_allowed';
@@ -86,6 +102,8 @@ export interface CommandRun {
   output_bytes: number;
   /** Why govflow ended it, if it did. */
   stopped: 'timeout' | 'output_limit' | null;
+  /** Set when it ran without a sandbox (`tools.commands.sandbox: none`); absent: in bubblewrap (docs/tools.md). */
+  sandbox?: 'none';
 }
 
 export interface ToolResultRecord {
@@ -147,7 +165,8 @@ export interface ApprovalRequestRecord {
   at: string;
 }
 
-export type ToolJournalRecord = ToolTurnRecord | ToolResultRecord | ApprovalRecord | ApprovalRequestRecord;
+export type ToolJournalRecord =
+  ToolTurnRecord | ToolStartRecord | ToolResultRecord | ApprovalRecord | ApprovalRequestRecord;
 
 /** What one `delegate` call did: the `[DELEGATIONS]` entry, and the limit that refused or stopped it. */
 export interface DelegationOutcome {

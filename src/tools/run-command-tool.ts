@@ -1,10 +1,11 @@
 /**
  * run_command (docs/claude-code.md): Claude Code's Bash, governed. Only commands that
  * `tools.commands.allow` lists run; each is split into argv and started without a shell in the
- * session's workspace, with only PATH, HOME and LANG set, in a process group of its own that is
- * killed whole at the timeout, when its output passes the cap, when the call is aborted, and when
- * the command itself ends (nothing it started outlives the call). What ran is recorded: argv, exit
- * code, duration and the sha256 of all its output.
+ * session's workspace, with only PATH, HOME and LANG set, inside a sandbox (command-sandbox.ts,
+ * docs/tools.md) whose PID namespace is killed whole at the timeout, when its output passes the
+ * cap, when the call is aborted, and when the command itself ends: nothing it started outlives the
+ * call, however it detached. The call never waits on a pipe something else still holds. What ran is
+ * recorded: argv, exit code, duration and the sha256 of all its output.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,6 +15,7 @@ import {
   splitCommand,
   type CommandPattern,
 } from '../config/command-patterns.js';
+import type { CommandSandbox } from './command-sandbox.js';
 import { McpProcessRecords } from './mcp-process-records.js';
 import { signalProcessGroup } from './mcp-stdio-transport.js';
 import type { CommandRun } from '../store/tool-journal-records.js';
@@ -28,7 +30,12 @@ export interface CommandSettings {
   records: McpProcessRecords;
   /** The daemon's environment, of which only PATH, HOME and LANG pass. */
   env: NodeJS.ProcessEnv;
+  /** Where commands run: bwrap, none (`tools.commands.sandbox: none`), or why no sandbox can be made. */
+  sandbox: CommandSandbox;
 }
+
+/** How long the output pipes may stay open once the command's process ended (its namespace is gone by then). */
+const PIPE_DRAIN_MS = 500;
 
 /** Variables a command inherits from the daemon; nothing else (no API keys, no tokens). */
 const INHERITED_VARIABLES = ['PATH', 'HOME', 'LANG'] as const;
@@ -83,6 +90,10 @@ export function runCommandTool(settings: CommandSettings): Tool {
         if (error instanceof CommandRefusedError) throw new ToolCallError(`run_command: ${error.message}; not run`);
         throw error;
       }
+      if (settings.sandbox.kind === 'unavailable')
+        throw new ToolCallError(
+          `run_command: no sandbox can be made (${settings.sandbox.reason}); set tools.commands.sandbox: none to run commands without one; not run`,
+        );
       const run = await runCommand(argv, context.workspace, settings, context.signal);
       const shown = truncateUtf8(run.output, settings.maxOutputBytes).text;
       const how =
@@ -102,7 +113,10 @@ export function runCommandTool(settings: CommandSettings): Tool {
   };
 }
 
-/** Runs argv in `cwd`; resolves once the process group is gone (rejects with the signal's reason on abort). */
+/**
+ * Runs argv in `cwd` (in the sandbox); resolves once its process ended and its namespace (or group)
+ * was killed; rejects with the signal's reason as soon as the call is aborted.
+ */
 export function runCommand(
   argv: string[],
   cwd: string,
@@ -112,13 +126,15 @@ export function runCommand(
   if (signal.aborted) return Promise.reject(signal.reason);
   const env: Record<string, string> = {};
   for (const name of INHERITED_VARIABLES) if (settings.env[name] !== undefined) env[name] = settings.env[name]!;
+  const sandboxed = settings.sandbox.kind === 'bwrap';
+  const command = settings.sandbox.kind === 'bwrap' ? settings.sandbox.wrap(argv, cwd) : argv;
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), {
+    const child = spawn(command[0], command.slice(1), {
       cwd,
       env,
       shell: false,
-      // Its own process group: killing -pid ends everything it started.
+      // Its own process group: killing -pid ends bwrap (and with it the namespace) or, unsandboxed, what did not detach.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -128,16 +144,32 @@ export function runCommand(
     let outputBytes = 0;
     let stopped: CommandRun['stopped'] = null;
     let exit: { code: number | null; signal: string | null } | null = null;
+    let settled = false;
     const pid = child.pid;
     if (pid !== undefined) settings.records.record('command', pid, argv[0]);
     const killGroup = () => {
-      if (pid !== undefined) signalProcessGroup(pid, 'SIGKILL');
+      if (pid !== undefined && exit === null) signalProcessGroup(pid, 'SIGKILL');
     };
     const timer = setTimeout(() => {
       stopped ??= 'timeout';
       killGroup();
     }, settings.timeoutMs);
-    const onAbort = () => killGroup();
+    let drain: NodeJS.Timeout | undefined;
+    const settle = () => {
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(drain);
+      signal.removeEventListener('abort', onAbort);
+      // A process that escaped an unsandboxed command may hold the pipes: never wait for it.
+      child.stdout!.destroy();
+      child.stderr!.destroy();
+    };
+    const onAbort = () => {
+      killGroup();
+      if (settled) return;
+      settle();
+      reject(signal.reason);
+    };
     signal.addEventListener('abort', onAbort, { once: true });
     const receive = (chunk: Buffer) => {
       hash.update(chunk);
@@ -153,38 +185,52 @@ export function runCommand(
     };
     child.stdout!.on('data', receive);
     child.stderr!.on('data', receive);
-    // Whatever the command left running goes with it: its group is killed when it exits.
-    child.once('exit', (code, exitSignal) => {
-      exit = { code, signal: exitSignal };
-      killGroup();
-    });
-    const finish = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      if (pid !== undefined) settings.records.forget('command', pid);
-    };
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      finish();
-      if (signal.aborted) return reject(signal.reason);
-      const why =
-        error.code === 'ENOENT'
-          ? `"${argv[0]}" was not found (PATH=${env.PATH ?? ''}; relative to the workspace when it holds a "/")`
-          : error.message;
-      reject(new ToolCallError(`run_command: cannot start ${argv[0]}: ${why}`));
-    });
-    child.once('close', (code, closeSignal) => {
-      finish();
-      if (signal.aborted) return reject(signal.reason);
+    const done = () => {
+      if (settled) return;
+      settle();
+      const output = Buffer.concat(kept).toString('utf8');
+      // env(1) starts the command inside: 127 with its message when there is no such program.
+      const said = output.split('\n', 1)[0];
+      const notFound = sandboxed && exit?.code === 127 && said.includes('env: ') && said.includes(argv[0]);
+      if (notFound) return reject(notFoundError(argv, env));
       const record: CommandRun = {
         argv,
-        exit_code: stopped === null ? (exit?.code ?? code) : null,
-        signal: exit?.signal ?? closeSignal ?? null,
+        exit_code: stopped === null ? (exit?.code ?? null) : null,
+        signal: exit?.signal ?? null,
         ms: Math.round(performance.now() - started),
         output_sha256: hash.digest('hex'),
         output_bytes: outputBytes,
         stopped,
+        ...(settings.sandbox.kind === 'none' ? { sandbox: 'none' as const } : {}),
       };
-      resolve({ ...record, output: Buffer.concat(kept).toString('utf8'), record });
+      resolve({ ...record, output, record });
+    };
+    // The command's main process ended: whatever it left running goes with it (the namespace, or
+    // its group); the pipes get a moment to give what is still buffered, then the call ends.
+    child.once('exit', (code, exitSignal) => {
+      killGroup();
+      exit = { code, signal: exitSignal };
+      if (pid !== undefined) settings.records.forget('command', pid);
+      drain = setTimeout(done, PIPE_DRAIN_MS);
+    });
+    child.once('close', done);
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      if (pid !== undefined) settings.records.forget('command', pid);
+      if (settled) return;
+      settle();
+      if (signal.aborted) return reject(signal.reason);
+      // Sandboxed, what could not start is bwrap itself (removed since the start?).
+      reject(
+        error.code === 'ENOENT' && !sandboxed
+          ? notFoundError(argv, env)
+          : new ToolCallError(`run_command: cannot start ${sandboxed ? command[0] : argv[0]}: ${error.message}`),
+      );
     });
   });
+}
+
+function notFoundError(argv: string[], env: Record<string, string>): ToolCallError {
+  return new ToolCallError(
+    `run_command: cannot start ${argv[0]}: "${argv[0]}" was not found (PATH=${env.PATH ?? ''}; relative to the workspace when it holds a "/")`,
+  );
 }

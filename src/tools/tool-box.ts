@@ -11,6 +11,7 @@ import { editFileTool } from './edit-file-tool.js';
 import { listFilesTool, readFileTool, writeFileTool } from './file-tools.js';
 import { httpGetTool } from './http-get-tool.js';
 import { McpProcessRecords } from './mcp-process-records.js';
+import { commandSandboxFor } from './command-sandbox.js';
 import { allowedCommand, commandAutoApproved, runCommandTool, type CommandSettings } from './run-command-tool.js';
 import { searchFilesTool } from './search-files-tool.js';
 import { McpServers } from './mcp-servers.js';
@@ -37,6 +38,7 @@ export class ToolBox {
       maxOutputBytes: tools.commands.max_output_bytes,
       records: new McpProcessRecords(path.join(config.paths.state, 'commands')),
       env: options.env ?? process.env,
+      sandbox: commandSandboxFor(config, options.env ?? process.env),
     };
     this.builtIns = new Map(
       [
@@ -58,6 +60,11 @@ export class ToolBox {
       log: options.log,
     });
     this.log = options.log;
+    const sandbox = this.commands.sandbox;
+    if (config.commandPatterns.allow.length > 0 && sandbox.kind === 'unavailable')
+      options.log?.error('run_command refuses every command: no sandbox can be made (govflow validate says why)', {
+        reason: sandbox.reason,
+      });
   }
 
   /** The session's workspace folder (created when missing). */

@@ -30,6 +30,11 @@ export function mcpToolName(server: string, tool: string): string {
   return `mcp:${server}/${tool}`;
 }
 
+/** True for tools whose calls reach outside the workspace (run at most once, SPEC §15): run_command, http_get, MCP tools. */
+export function hasOutsideEffects(name: string): boolean {
+  return name === 'run_command' || name === 'http_get' || parseMcpToolName(name) !== null;
+}
+
 /** True when any of `patterns` allows `name`: names it exactly, or is a prefix of it ending in `*`. */
 export function anyPatternMatches(patterns: readonly string[], name: string): boolean {
   return patterns.some((pattern) => (pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name));

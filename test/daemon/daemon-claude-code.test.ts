@@ -9,7 +9,6 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argumentsSha256 } from '../../src/message/canonical-json.js';
-import { isProcessAlive } from '../../src/store/process-alive.js';
 import { buildDistOnce } from './build-once.js';
 import {
   answer,
@@ -169,71 +168,103 @@ describe('govflow start with a Claude Code agent folder', () => {
     expect(status.code).toBe(0);
   }, 90_000);
 
-  it('a command left running by a kill -9 of the daemon is killed with its children at the next start', async () => {
-    const slow = `${NODE} slow.js`;
-    // The command and a child it starts (pids in started-<pid>, child-<pid>) would write their
-    // markers after 60 s; run again after a restart (a started- file is there), after 0.5 s.
+  it('a command a kill -9 interrupted ends with the daemon and is not run again; an approved one asks again (SPEC §15)', async () => {
+    const name = `count-${process.pid}-${Date.now()}.js`;
+    const count = `${NODE} ${name}`;
+    // Adds one to the counter, then waits a minute (the daemon is killed meanwhile).
     const body = [
       "const fs = require('fs');",
-      "const { spawn } = require('child_process');",
-      "const delay = fs.readdirSync('.').some((name) => name.startsWith('started-')) ? 500 : 60000;",
-      "fs.writeFileSync('started-' + process.pid, '');",
-      "const code = \"setTimeout(() => require('fs').writeFileSync('child-finished-\" + process.pid + \"', ''), \" + delay + \"); " +
-        'setInterval(() => {}, 1000);";',
-      "const child = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });",
-      'child.unref();',
-      "fs.writeFileSync('child-' + child.pid, '');",
-      "setTimeout(() => fs.writeFileSync('finished-' + process.pid, ''), delay + 500);",
+      "const runs = fs.existsSync('counter') ? Number(fs.readFileSync('counter', 'utf8')) : 0;",
+      "fs.writeFileSync('counter', String(runs + 1));",
+      'setTimeout(() => {}, 60000);',
     ].join('\n');
-    const root = claudeRoot(`{ allow: ["Bash(${slow})"], auto_approve: ["Bash(${slow})"], timeout_ms: 60000 }`, [
-      calls('c1', 'write_file', { path: 'slow.js', content: body }),
-      calls('c2', 'run_command', { command: slow }),
+    const script = [
+      calls('c1', 'write_file', { path: name, content: body }),
+      calls('c2', 'run_command', { command: count }),
       { json: answer({ content: 'done', contentType: 'text', next: null }) },
-    ]);
+    ];
+    const running = () =>
+      readdirSync('/proc')
+        .filter((entry) => /^\d+$/.test(entry))
+        .filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(name);
+          } catch {
+            return false;
+          }
+        });
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-    const first = await startDaemon(root, { env });
-    dropJson(root, 'slow.json', { request: 'Run the slow job.', request_id: 'slow' });
-    const pidsOf = (prefix: string) => {
+    const counterOf = (root: string) => {
       const folder = path.join(root, 'workspace');
-      return (existsSync(folder) ? readdirSync(folder) : []).flatMap((session) =>
-        readdirSync(path.join(folder, session))
-          .filter((name) => name.startsWith(prefix))
-          .map((name) => ({ session, pid: Number(name.slice(prefix.length)) })),
-      );
+      const [session] = existsSync(folder) ? readdirSync(folder) : [];
+      const file = session ? path.join(folder, session, 'counter') : '';
+      return session && existsSync(file) ? Number(readFileSync(file, 'utf8')) : 0;
     };
-    const [started] = await waitFor(
-      'the command and its child to start',
-      () => {
-        const found = pidsOf('started-');
-        return found.length === 1 && pidsOf('child-').length === 1 ? found : null;
-      },
-      { timeoutMs: 30_000, detail: () => first.stderrTail() },
+
+    // Auto-approved: after the restart the call is not run again; its result says it may have run.
+    const auto = claudeRoot(
+      `{ allow: ["Bash(${count})"], auto_approve: ["Bash(${count})"], timeout_ms: 60000 }`,
+      script,
     );
-    const [child] = pidsOf('child-');
-    expect(readdirSync(path.join(root, 'system', 'state', 'commands'))).toHaveLength(1);
-    await first.kill9();
-    // Orphaned, both still run; the next daemon ends their group before resuming the session.
-    expect([isProcessAlive(started.pid), isProcessAlive(child.pid)]).toEqual([true, true]);
-    const second = await startDaemon(root, { env });
-    await waitFor('the orphans to be killed', () => !isProcessAlive(started.pid) && !isProcessAlive(child.pid), {
-      timeoutMs: 15_000,
+    const first = await startDaemon(auto, { env });
+    dropJson(auto, 'count.json', { request: 'Count.', request_id: 'count' });
+    await waitFor('the command to run', () => counterOf(auto) === 1 && running().length > 0, {
+      timeoutMs: 30_000,
+      detail: () => first.stderrTail(),
     });
-    // The session resumes: the call whose result was never journaled runs again, to its end.
-    await waitFor('the success result', () => resultOf(root, 'slow')?.status === 'success', {
+    await first.kill9();
+    // Its sandbox died with the daemon: nothing of the command is left running.
+    await waitFor('the command to end with the daemon', () => running().length === 0, { timeoutMs: 5000 });
+    const second = await startDaemon(auto, { env });
+    await waitFor('the success result', () => resultOf(auto, 'count')?.status === 'success', {
       timeoutMs: 40_000,
       detail: () => second.stderrTail(),
     });
-    const files = readdirSync(path.join(root, 'workspace', started.session));
-    expect(files).not.toContain(`finished-${started.pid}`);
-    expect(files).not.toContain(`child-finished-${started.pid}`);
-    // The run after the restart went to its end, its child's marker included; the child, which
-    // would run forever, ended with it.
-    const rerun = files.filter((name) => name.startsWith('finished-'));
-    expect(rerun).toHaveLength(1);
-    expect(files).toContain(`child-${rerun[0]}`);
-    const children = files.filter((name) => /^child-\d+$/.test(name)).map((name) => Number(name.slice(6)));
-    expect(children).toHaveLength(2);
-    await waitFor('every child to be gone', () => children.every((pid) => !isProcessAlive(pid)));
+    expect(counterOf(auto)).toBe(1);
+    const session = readdirSync(path.join(auto, 'system', 'sessions'))[0];
+    const records = readFileSync(path.join(auto, 'system', 'sessions', session, 'journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, any>);
+    expect(records.filter((record) => record.type === 'tool_start' && record.id === 'c2')).toHaveLength(1);
+    const [result] = records.filter((record) => record.type === 'tool_result' && record.id === 'c2');
+    expect(result).toMatchObject({ is_error: true, refused: null });
+    expect(result.output).toMatch(/may or may not have run, and it is not run again/);
     expect((await second.stop('SIGTERM')).code).toBe(0);
-  }, 120_000);
+
+    // Approval-gated: the approval was used by the run the crash interrupted; the call asks again.
+    const gated = claudeRoot(`{ allow: ["Bash(${count})"], timeout_ms: 60000 }`, script);
+    const third = await startDaemon(gated, { env });
+    dropJson(gated, 'count.json', { request: 'Count.', request_id: 'count' });
+    const pendingOf = () => {
+      const pending = resultOf(gated, 'count');
+      return pending?.status === 'pending' ? pending : null;
+    };
+    const asked = await waitFor('the approval question', pendingOf, { timeoutMs: 30_000 });
+    const approval = {
+      session_id: asked.session_id,
+      call_id: 'c2',
+      args_sha256: argumentsSha256({ command: count }),
+      approve: true,
+    };
+    dropJson(gated, 'approve-1.json', approval);
+    await waitFor('the approved run', () => counterOf(gated) === 1 && running().length > 0, { timeoutMs: 30_000 });
+    await third.kill9();
+    await waitFor('the command to end with the daemon', () => running().length === 0, { timeoutMs: 5000 });
+    rmSync(path.join(gated, 'system', 'outbox', 'count.json'), { force: true });
+    const fourth = await startDaemon(gated, { env });
+    const again = await waitFor('the approval asked again', pendingOf, {
+      timeoutMs: 30_000,
+      detail: () => fourth.stderrTail(),
+    });
+    expect(again).toMatchObject({ awaiting: 'approval', approval: { call_id: 'c2' } });
+    expect(JSON.stringify(again)).toMatch(/may or may not have run/);
+    expect(counterOf(gated)).toBe(1);
+    dropJson(gated, 'approve-2.json', approval);
+    // Approved anew, it runs once more (and is killed at the stop, the test has what it needs).
+    await waitFor('the second approved run', () => counterOf(gated) === 2, { timeoutMs: 30_000 });
+    expect((await fourth.stop('SIGTERM')).code).toBe(0);
+    expect(running()).toEqual([]);
+    expect(counterOf(gated)).toBe(2);
+  }, 180_000);
 });

@@ -118,6 +118,35 @@ describe('kill -9 in a tool loop', () => {
     expect(log).toMatch(/\[TOOL_CALLS\]: \[\{"id":"c1","name":"http_get","is_error":false,"ms":\d+\}\]/);
   });
 
+  it('an http_get a kill -9 cut off is not run again: its result says it may or may not have run (SPEC §15)', async () => {
+    let hits = 0;
+    // Counts the request and never answers: the daemon is killed while the call is in flight.
+    const server = http.createServer(() => {
+      hits += 1;
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/count`;
+    const root = toolRoot('tools: { http_get: { allow_hosts: ["127.0.0.1"], timeout_ms: 120000 } }\n', [
+      'tools: [http_get]',
+    ]);
+    const turn = { tool_calls: [{ id: 'c1', name: 'http_get', input: { url } }] };
+    writeScript(root, JSON.stringify({ responses: { worker_agent: [turn, { json: DONE }] } }));
+    const first = await startDaemon(root);
+    dropFile(root, 'job.json', JSON.stringify({ request: 'Count once.', request_id: 'job-1' }));
+    await waitFor('the request in flight', () => hits === 1 || null, { timeoutMs: 30_000 });
+    expect(readSessions(root)[0].records.filter((record) => record.type === 'tool_start')).toHaveLength(1);
+    await first.kill9();
+    const second = await startDaemon(root);
+    const result = await waitFor('the result', () => readResult(root, 'job-1'), { timeoutMs: 30_000 });
+    expect(result.status, second.stderrTail()).toBe('success');
+    expect(hits).toBe(1);
+    const [cut] = readSessions(root)[0].records.filter((record) => record.type === 'tool_result');
+    expect(cut).toMatchObject({ id: 'c1', is_error: true });
+    expect(cut.output).toMatch(/may or may not have run, and it is not run again/);
+    await second.stop();
+  });
+
   it('a restarted daemon ends the stdio MCP servers its killed predecessor left running', async () => {
     const pidFile = path.join(makeRoot(), 'server.pid');
     const config =

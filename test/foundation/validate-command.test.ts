@@ -707,3 +707,44 @@ describe('custom message schema in config', () => {
     await expectError(root, 'govflow.config.yaml', 3, /message\.schema/);
   });
 });
+
+describe("govflow validate and run_command's sandbox (SPEC §19)", () => {
+  const commandsRoot = (commands: string) => {
+    const root = minimalRoot();
+    writeFile(root, 'govflow.config.yaml', `tools:\n  commands: ${commands}\n`);
+    return root;
+  };
+
+  it('an error naming the reason when no sandbox can be made, unless sandbox: none', async () => {
+    const noBwrap = {
+      PATH: '/nonexistent',
+    };
+    const root = commandsRoot('{ allow: ["Bash(make build)"] }');
+    const refused = await runValidate(['--root', root], noBwrap);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /error: govflow\.config\.yaml: tools\.commands\.allow lists commands, but no sandbox can be made for them: /,
+    );
+    expect(refused.stderr).toMatch(/bubblewrap \("bwrap"\) is not installed.*tools\.commands\.sandbox: none/);
+    const unsandboxed = await runValidate(
+      ['--root', commandsRoot('{ allow: ["Bash(make build)"], sandbox: none }')],
+      noBwrap,
+    );
+    expect(unsandboxed.code, unsandboxed.stderr).toBe(0);
+    // Where bwrap works (as on CI), the same root validates.
+    expect((await runValidate(['--root', root], { PATH: process.env.PATH })).code).toBe(0);
+  });
+
+  it('warns for commands that run what the workspace holds in auto_approve', async () => {
+    const root = commandsRoot(
+      '{ allow: ["Bash(npm test)", "Bash(git status)", "Bash(ls)"], auto_approve: ["Bash(npm test)", "Bash(git status)", "Bash(ls)"] }',
+    );
+    const result = await runValidate(['--root', root], { PATH: process.env.PATH });
+    expect(result.code, result.stderr).toBe(0);
+    const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning: '));
+    expect(warnings.filter((line) => line.includes('runs what the workspace holds'))).toEqual([
+      expect.stringContaining('"Bash(npm test)"'),
+      expect.stringContaining('"Bash(git status)"'),
+    ]);
+  });
+});

@@ -98,6 +98,7 @@ export class MemorySessionStore implements SessionStore {
       recordCrash: async (record) => void session.records.push(structuredClone(record)),
       recordToolCall: (record) => void session.records.push(structuredClone(record)),
       recordApproval: async (record) => void session.records.push(structuredClone(record)),
+      recordToolStart: async (record) => void session.records.push(structuredClone(record)),
       pause: async (files) => void session.results.push({ kind: 'pause', files }),
       finish: async (files, end: FinishedRecord | null) => {
         session.results.push({ kind: 'finish', files });

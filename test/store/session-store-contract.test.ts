@@ -20,7 +20,12 @@ import type {
   VoidRecord,
 } from '../../src/store/session-journal.js';
 import { JOURNAL_FORMAT, JournalFormatError } from '../../src/store/journal-format.js';
-import type { ApprovalRequestRecord, ToolResultRecord, ToolTurnRecord } from '../../src/store/tool-journal-records.js';
+import type {
+  ApprovalRequestRecord,
+  ToolResultRecord,
+  ToolStartRecord,
+  ToolTurnRecord,
+} from '../../src/store/tool-journal-records.js';
 import { makeMessage } from '../audit/audit-test-helpers.js';
 import { operatorAuditInput } from '../../src/pipeline/operator-entry.js';
 import { pgTestSchema } from '../support/postgres.js';
@@ -300,6 +305,27 @@ describe.each(BACKENDS)('the store seam, $name backend', ({ name, available, ope
         CRASH,
         APPROVAL_REQUEST,
       ]);
+    });
+
+    it('makes a tool start durable on return, after the tool turn it carries (at most once, SPEC §15)', async () => {
+      backend = await open();
+      const session = newSession();
+      const stored = await backend.store.create(session);
+      stored.recordToolCall(TOOL_TURN);
+      const start: ToolStartRecord = {
+        v: JOURNAL_FORMAT,
+        type: 'tool_start',
+        agent: TOOL_TURN.agent,
+        step: TOOL_TURN.step,
+        id: TOOL_TURN.calls[0].id,
+        name: TOOL_TURN.calls[0].name,
+        at: AT,
+      };
+      await stored.recordToolStart(start);
+      await backend.reads.prefetch({ sessionId: session.session_id });
+      expect(backend.reads.records(session.session_id)).toEqual([session, TOOL_TURN, start]);
+      expect(await stored.close()).toBeNull();
+      expect(await recordsOf(session.session_id)).toEqual([session, TOOL_TURN, start]);
     });
 
     it('appends again the audit entry of a journaled message, without a journal record', async () => {

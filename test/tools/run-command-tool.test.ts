@@ -11,6 +11,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommandPattern, splitCommand } from '../../src/config/command-patterns.js';
+import { commandSandbox } from '../../src/tools/command-sandbox.js';
 import { McpProcessRecords } from '../../src/tools/mcp-process-records.js';
 import { commandAutoApproved, runCommandTool, type CommandSettings } from '../../src/tools/run-command-tool.js';
 import { ToolCallError, type ToolCallContext } from '../../src/tools/tool-contract.js';
@@ -31,6 +32,7 @@ async function setup(allow: string[], options: Partial<CommandSettings> = {}) {
     maxOutputBytes: 65_536,
     records: new McpProcessRecords(path.join(base, 'state', 'commands')),
     env: { PATH: process.env.PATH, HOME: '/home/someone', LANG: 'C.UTF-8', OPENAI_API_KEY: 'sk-secret' },
+    sandbox: commandSandbox({ setting: 'bwrap', network: false, root: path.join(base, 'root'), env: process.env }),
     ...options,
   };
   const controller = new AbortController();
