@@ -174,6 +174,27 @@ const schema11 = {
         max_queued: { type: ['integer', 'null'], minimum: 1 },
       },
     },
+    chat: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        contexts: {
+          type: 'object',
+          propertyNames: { pattern: '^[a-z][a-z0-9_-]{0,63}$' },
+          additionalProperties: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              agent: { type: ['string', 'null'], minLength: 1 },
+              context_file: { type: ['string', 'null'], minLength: 1 },
+            },
+          },
+        },
+        max_context_bytes: { type: 'integer', minimum: 1 },
+        history_turns: { type: 'integer', minimum: 0, maximum: 1000 },
+        progress: { type: 'boolean' },
+      },
+    },
     notify: {
       type: 'object',
       additionalProperties: false,
@@ -371,11 +392,12 @@ const pattern0 = new RegExp('^[A-Za-z0-9._@-]{1,128}$', 'u');
 const pattern1 = new RegExp('^https?://', 'u');
 const pattern2 = new RegExp('^\\[?[^\\s]+\\]?:[0-9]{1,5}$', 'u');
 const pattern4 = new RegExp('^[0-9a-fA-F]{64}$', 'u');
-const pattern5 = new RegExp('^https?://[^\\s]+$', 'u');
-const pattern6 = new RegExp('^[A-Za-z_][A-Za-z0-9_]*$', 'u');
-const pattern7 = new RegExp('^[a-z_][a-z0-9_]{0,62}$', 'u');
-const pattern8 = new RegExp('^[A-Za-z0-9_.-]+$', 'u');
-const pattern11 = new RegExp('^[a-z][a-z0-9_]*$', 'u');
+const pattern5 = new RegExp('^[a-z][a-z0-9_-]{0,63}$', 'u');
+const pattern6 = new RegExp('^https?://[^\\s]+$', 'u');
+const pattern7 = new RegExp('^[A-Za-z_][A-Za-z0-9_]*$', 'u');
+const pattern8 = new RegExp('^[a-z_][a-z0-9_]{0,62}$', 'u');
+const pattern9 = new RegExp('^[A-Za-z0-9_.-]+$', 'u');
+const pattern12 = new RegExp('^[a-z][a-z0-9_]*$', 'u');
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -3107,14 +3129,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.notify !== undefined) {
-      let data81 = data.notify;
+    if (data.chat !== undefined) {
+      let data81 = data.chat;
       if (data81 && typeof data81 == 'object' && !Array.isArray(data81)) {
         for (const key19 in data81) {
-          if (!(key19 === 'webhooks')) {
+          if (!(
+            key19 === 'contexts' ||
+            key19 === 'max_context_bytes' ||
+            key19 === 'history_turns' ||
+            key19 === 'progress'
+          )) {
             const err152 = {
-              instancePath: instancePath + '/notify',
-              schemaPath: '#/properties/notify/additionalProperties',
+              instancePath: instancePath + '/chat',
+              schemaPath: '#/properties/chat/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key19 },
               message: 'must NOT have additional properties',
@@ -3127,20 +3154,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data81.webhooks !== undefined) {
-          let data82 = data81.webhooks;
-          if (Array.isArray(data82)) {
-            const len3 = data82.length;
-            for (let i3 = 0; i3 < len3; i3++) {
-              let data83 = data82[i3];
-              if (data83 && typeof data83 == 'object' && !Array.isArray(data83)) {
-                if (data83.url === undefined) {
+        if (data81.contexts !== undefined) {
+          let data82 = data81.contexts;
+          if (data82 && typeof data82 == 'object' && !Array.isArray(data82)) {
+            for (const key20 in data82) {
+              const _errs182 = errors;
+              if (typeof key20 === 'string') {
+                if (!pattern5.test(key20)) {
                   const err153 = {
-                    instancePath: instancePath + '/notify/webhooks/' + i3,
-                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'url' },
-                    message: "must have required property '" + 'url' + "'",
+                    instancePath: instancePath + '/chat/contexts',
+                    schemaPath: '#/properties/chat/properties/contexts/propertyNames/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^[a-z][a-z0-9_-]{0,63}$' },
+                    message: 'must match pattern "' + '^[a-z][a-z0-9_-]{0,63}$' + '"',
+                    propertyName: key20,
                   };
                   if (vErrors === null) {
                     vErrors = [err153];
@@ -3149,28 +3176,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (data83.secret_env === undefined) {
-                  const err154 = {
-                    instancePath: instancePath + '/notify/webhooks/' + i3,
-                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'secret_env' },
-                    message: "must have required property '" + 'secret_env' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err154];
-                  } else {
-                    vErrors.push(err154);
-                  }
-                  errors++;
+              }
+              var valid26 = _errs182 === errors;
+              if (!valid26) {
+                const err154 = {
+                  instancePath: instancePath + '/chat/contexts',
+                  schemaPath: '#/properties/chat/properties/contexts/propertyNames',
+                  keyword: 'propertyNames',
+                  params: { propertyName: key20 },
+                  message: 'property name must be valid',
+                };
+                if (vErrors === null) {
+                  vErrors = [err154];
+                } else {
+                  vErrors.push(err154);
                 }
-                for (const key20 in data83) {
-                  if (!(key20 === 'url' || key20 === 'events' || key20 === 'secret_env')) {
+                errors++;
+              }
+            }
+            for (const key21 in data82) {
+              let data83 = data82[key21];
+              if (data83 && typeof data83 == 'object' && !Array.isArray(data83)) {
+                for (const key22 in data83) {
+                  if (!(key22 === 'agent' || key22 === 'context_file')) {
                     const err155 = {
-                      instancePath: instancePath + '/notify/webhooks/' + i3,
-                      schemaPath: '#/properties/notify/properties/webhooks/items/additionalProperties',
+                      instancePath: instancePath + '/chat/contexts/' + key21.replace(/~/g, '~0').replace(/\//g, '~1'),
+                      schemaPath: '#/properties/chat/properties/contexts/additionalProperties/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key20 },
+                      params: { additionalProperty: key22 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
@@ -3181,11 +3214,323 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data83.url !== undefined) {
-                  let data84 = data83.url;
+                if (data83.agent !== undefined) {
+                  let data84 = data83.agent;
+                  if (typeof data84 !== 'string' && data84 !== null) {
+                    const err156 = {
+                      instancePath:
+                        instancePath + '/chat/contexts/' + key21.replace(/~/g, '~0').replace(/\//g, '~1') + '/agent',
+                      schemaPath: '#/properties/chat/properties/contexts/additionalProperties/properties/agent/type',
+                      keyword: 'type',
+                      params: {
+                        type: schema11.properties.chat.properties.contexts.additionalProperties.properties.agent.type,
+                      },
+                      message: 'must be string,null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err156];
+                    } else {
+                      vErrors.push(err156);
+                    }
+                    errors++;
+                  }
                   if (typeof data84 === 'string') {
-                    if (!pattern5.test(data84)) {
-                      const err156 = {
+                    if (func3(data84) < 1) {
+                      const err157 = {
+                        instancePath:
+                          instancePath + '/chat/contexts/' + key21.replace(/~/g, '~0').replace(/\//g, '~1') + '/agent',
+                        schemaPath:
+                          '#/properties/chat/properties/contexts/additionalProperties/properties/agent/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err157];
+                      } else {
+                        vErrors.push(err157);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data83.context_file !== undefined) {
+                  let data85 = data83.context_file;
+                  if (typeof data85 !== 'string' && data85 !== null) {
+                    const err158 = {
+                      instancePath:
+                        instancePath +
+                        '/chat/contexts/' +
+                        key21.replace(/~/g, '~0').replace(/\//g, '~1') +
+                        '/context_file',
+                      schemaPath:
+                        '#/properties/chat/properties/contexts/additionalProperties/properties/context_file/type',
+                      keyword: 'type',
+                      params: {
+                        type: schema11.properties.chat.properties.contexts.additionalProperties.properties.context_file
+                          .type,
+                      },
+                      message: 'must be string,null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err158];
+                    } else {
+                      vErrors.push(err158);
+                    }
+                    errors++;
+                  }
+                  if (typeof data85 === 'string') {
+                    if (func3(data85) < 1) {
+                      const err159 = {
+                        instancePath:
+                          instancePath +
+                          '/chat/contexts/' +
+                          key21.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          '/context_file',
+                        schemaPath:
+                          '#/properties/chat/properties/contexts/additionalProperties/properties/context_file/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err159];
+                      } else {
+                        vErrors.push(err159);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err160 = {
+                  instancePath: instancePath + '/chat/contexts/' + key21.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/chat/properties/contexts/additionalProperties/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err160];
+                } else {
+                  vErrors.push(err160);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err161 = {
+              instancePath: instancePath + '/chat/contexts',
+              schemaPath: '#/properties/chat/properties/contexts/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err161];
+            } else {
+              vErrors.push(err161);
+            }
+            errors++;
+          }
+        }
+        if (data81.max_context_bytes !== undefined) {
+          let data86 = data81.max_context_bytes;
+          if (!(typeof data86 == 'number' && !(data86 % 1) && !isNaN(data86))) {
+            const err162 = {
+              instancePath: instancePath + '/chat/max_context_bytes',
+              schemaPath: '#/properties/chat/properties/max_context_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err162];
+            } else {
+              vErrors.push(err162);
+            }
+            errors++;
+          }
+          if (typeof data86 == 'number') {
+            if (data86 < 1 || isNaN(data86)) {
+              const err163 = {
+                instancePath: instancePath + '/chat/max_context_bytes',
+                schemaPath: '#/properties/chat/properties/max_context_bytes/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err163];
+              } else {
+                vErrors.push(err163);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data81.history_turns !== undefined) {
+          let data87 = data81.history_turns;
+          if (!(typeof data87 == 'number' && !(data87 % 1) && !isNaN(data87))) {
+            const err164 = {
+              instancePath: instancePath + '/chat/history_turns',
+              schemaPath: '#/properties/chat/properties/history_turns/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err164];
+            } else {
+              vErrors.push(err164);
+            }
+            errors++;
+          }
+          if (typeof data87 == 'number') {
+            if (data87 > 1000 || isNaN(data87)) {
+              const err165 = {
+                instancePath: instancePath + '/chat/history_turns',
+                schemaPath: '#/properties/chat/properties/history_turns/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 1000 },
+                message: 'must be <= 1000',
+              };
+              if (vErrors === null) {
+                vErrors = [err165];
+              } else {
+                vErrors.push(err165);
+              }
+              errors++;
+            }
+            if (data87 < 0 || isNaN(data87)) {
+              const err166 = {
+                instancePath: instancePath + '/chat/history_turns',
+                schemaPath: '#/properties/chat/properties/history_turns/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err166];
+              } else {
+                vErrors.push(err166);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data81.progress !== undefined) {
+          if (typeof data81.progress !== 'boolean') {
+            const err167 = {
+              instancePath: instancePath + '/chat/progress',
+              schemaPath: '#/properties/chat/properties/progress/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err167];
+            } else {
+              vErrors.push(err167);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err168 = {
+          instancePath: instancePath + '/chat',
+          schemaPath: '#/properties/chat/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err168];
+        } else {
+          vErrors.push(err168);
+        }
+        errors++;
+      }
+    }
+    if (data.notify !== undefined) {
+      let data89 = data.notify;
+      if (data89 && typeof data89 == 'object' && !Array.isArray(data89)) {
+        for (const key23 in data89) {
+          if (!(key23 === 'webhooks')) {
+            const err169 = {
+              instancePath: instancePath + '/notify',
+              schemaPath: '#/properties/notify/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key23 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err169];
+            } else {
+              vErrors.push(err169);
+            }
+            errors++;
+          }
+        }
+        if (data89.webhooks !== undefined) {
+          let data90 = data89.webhooks;
+          if (Array.isArray(data90)) {
+            const len3 = data90.length;
+            for (let i3 = 0; i3 < len3; i3++) {
+              let data91 = data90[i3];
+              if (data91 && typeof data91 == 'object' && !Array.isArray(data91)) {
+                if (data91.url === undefined) {
+                  const err170 = {
+                    instancePath: instancePath + '/notify/webhooks/' + i3,
+                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'url' },
+                    message: "must have required property '" + 'url' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err170];
+                  } else {
+                    vErrors.push(err170);
+                  }
+                  errors++;
+                }
+                if (data91.secret_env === undefined) {
+                  const err171 = {
+                    instancePath: instancePath + '/notify/webhooks/' + i3,
+                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'secret_env' },
+                    message: "must have required property '" + 'secret_env' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err171];
+                  } else {
+                    vErrors.push(err171);
+                  }
+                  errors++;
+                }
+                for (const key24 in data91) {
+                  if (!(key24 === 'url' || key24 === 'events' || key24 === 'secret_env')) {
+                    const err172 = {
+                      instancePath: instancePath + '/notify/webhooks/' + i3,
+                      schemaPath: '#/properties/notify/properties/webhooks/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key24 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err172];
+                    } else {
+                      vErrors.push(err172);
+                    }
+                    errors++;
+                  }
+                }
+                if (data91.url !== undefined) {
+                  let data92 = data91.url;
+                  if (typeof data92 === 'string') {
+                    if (!pattern6.test(data92)) {
+                      const err173 = {
                         instancePath: instancePath + '/notify/webhooks/' + i3 + '/url',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/pattern',
                         keyword: 'pattern',
@@ -3193,14 +3538,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^https?://[^\\s]+$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err156];
+                        vErrors = [err173];
                       } else {
-                        vErrors.push(err156);
+                        vErrors.push(err173);
                       }
                       errors++;
                     }
                   } else {
-                    const err157 = {
+                    const err174 = {
                       instancePath: instancePath + '/notify/webhooks/' + i3 + '/url',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/type',
                       keyword: 'type',
@@ -3208,18 +3553,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err157];
+                      vErrors = [err174];
                     } else {
-                      vErrors.push(err157);
+                      vErrors.push(err174);
                     }
                     errors++;
                   }
                 }
-                if (data83.events !== undefined) {
-                  let data85 = data83.events;
-                  if (Array.isArray(data85)) {
-                    if (data85.length < 1) {
-                      const err158 = {
+                if (data91.events !== undefined) {
+                  let data93 = data91.events;
+                  if (Array.isArray(data93)) {
+                    if (data93.length < 1) {
+                      const err175 = {
                         instancePath: instancePath + '/notify/webhooks/' + i3 + '/events',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/minItems',
                         keyword: 'minItems',
@@ -3227,22 +3572,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 items',
                       };
                       if (vErrors === null) {
-                        vErrors = [err158];
+                        vErrors = [err175];
                       } else {
-                        vErrors.push(err158);
+                        vErrors.push(err175);
                       }
                       errors++;
                     }
-                    const len4 = data85.length;
+                    const len4 = data93.length;
                     for (let i4 = 0; i4 < len4; i4++) {
-                      let data86 = data85[i4];
+                      let data94 = data93[i4];
                       if (!(
-                        data86 === 'session_finished' ||
-                        data86 === 'session_paused' ||
-                        data86 === 'approval_requested' ||
-                        data86 === 'session_cancelled'
+                        data94 === 'session_finished' ||
+                        data94 === 'session_paused' ||
+                        data94 === 'approval_requested' ||
+                        data94 === 'session_cancelled'
                       )) {
-                        const err159 = {
+                        const err176 = {
                           instancePath: instancePath + '/notify/webhooks/' + i3 + '/events/' + i4,
                           schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/items/enum',
                           keyword: 'enum',
@@ -3253,20 +3598,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
-                          vErrors = [err159];
+                          vErrors = [err176];
                         } else {
-                          vErrors.push(err159);
+                          vErrors.push(err176);
                         }
                         errors++;
                       }
                     }
-                    let i5 = data85.length;
+                    let i5 = data93.length;
                     let j0;
                     if (i5 > 1) {
                       outer0: for (; i5--;) {
                         for (j0 = i5; j0--;) {
-                          if (func0(data85[i5], data85[j0])) {
-                            const err160 = {
+                          if (func0(data93[i5], data93[j0])) {
+                            const err177 = {
                               instancePath: instancePath + '/notify/webhooks/' + i3 + '/events',
                               schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/uniqueItems',
                               keyword: 'uniqueItems',
@@ -3275,9 +3620,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i5 + ' are identical)',
                             };
                             if (vErrors === null) {
-                              vErrors = [err160];
+                              vErrors = [err177];
                             } else {
-                              vErrors.push(err160);
+                              vErrors.push(err177);
                             }
                             errors++;
                             break outer0;
@@ -3286,7 +3631,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    const err161 = {
+                    const err178 = {
                       instancePath: instancePath + '/notify/webhooks/' + i3 + '/events',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/type',
                       keyword: 'type',
@@ -3294,18 +3639,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err161];
+                      vErrors = [err178];
                     } else {
-                      vErrors.push(err161);
+                      vErrors.push(err178);
                     }
                     errors++;
                   }
                 }
-                if (data83.secret_env !== undefined) {
-                  let data87 = data83.secret_env;
-                  if (typeof data87 === 'string') {
-                    if (!pattern6.test(data87)) {
-                      const err162 = {
+                if (data91.secret_env !== undefined) {
+                  let data95 = data91.secret_env;
+                  if (typeof data95 === 'string') {
+                    if (!pattern7.test(data95)) {
+                      const err179 = {
                         instancePath: instancePath + '/notify/webhooks/' + i3 + '/secret_env',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/pattern',
                         keyword: 'pattern',
@@ -3313,14 +3658,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err162];
+                        vErrors = [err179];
                       } else {
-                        vErrors.push(err162);
+                        vErrors.push(err179);
                       }
                       errors++;
                     }
                   } else {
-                    const err163 = {
+                    const err180 = {
                       instancePath: instancePath + '/notify/webhooks/' + i3 + '/secret_env',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/type',
                       keyword: 'type',
@@ -3328,15 +3673,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err163];
+                      vErrors = [err180];
                     } else {
-                      vErrors.push(err163);
+                      vErrors.push(err180);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err164 = {
+                const err181 = {
                   instancePath: instancePath + '/notify/webhooks/' + i3,
                   schemaPath: '#/properties/notify/properties/webhooks/items/type',
                   keyword: 'type',
@@ -3344,15 +3689,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err164];
+                  vErrors = [err181];
                 } else {
-                  vErrors.push(err164);
+                  vErrors.push(err181);
                 }
                 errors++;
               }
             }
           } else {
-            const err165 = {
+            const err182 = {
               instancePath: instancePath + '/notify/webhooks',
               schemaPath: '#/properties/notify/properties/webhooks/type',
               keyword: 'type',
@@ -3360,15 +3705,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err165];
+              vErrors = [err182];
             } else {
-              vErrors.push(err165);
+              vErrors.push(err182);
             }
             errors++;
           }
         }
       } else {
-        const err166 = {
+        const err183 = {
           instancePath: instancePath + '/notify',
           schemaPath: '#/properties/notify/type',
           keyword: 'type',
@@ -3376,334 +3721,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err166];
+          vErrors = [err183];
         } else {
-          vErrors.push(err166);
+          vErrors.push(err183);
         }
         errors++;
       }
     }
     if (data.tools !== undefined) {
-      let data88 = data.tools;
-      if (data88 && typeof data88 == 'object' && !Array.isArray(data88)) {
-        for (const key21 in data88) {
+      let data96 = data.tools;
+      if (data96 && typeof data96 == 'object' && !Array.isArray(data96)) {
+        for (const key25 in data96) {
           if (!(
-            key21 === 'workspace' ||
-            key21 === 'max_result_bytes' ||
-            key21 === 'max_file_bytes' ||
-            key21 === 'http_get' ||
-            key21 === 'commands'
+            key25 === 'workspace' ||
+            key25 === 'max_result_bytes' ||
+            key25 === 'max_file_bytes' ||
+            key25 === 'http_get' ||
+            key25 === 'commands'
           )) {
-            const err167 = {
+            const err184 = {
               instancePath: instancePath + '/tools',
               schemaPath: '#/properties/tools/additionalProperties',
               keyword: 'additionalProperties',
-              params: { additionalProperty: key21 },
+              params: { additionalProperty: key25 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err167];
-            } else {
-              vErrors.push(err167);
-            }
-            errors++;
-          }
-        }
-        if (data88.workspace !== undefined) {
-          let data89 = data88.workspace;
-          if (typeof data89 === 'string') {
-            if (func3(data89) < 1) {
-              const err168 = {
-                instancePath: instancePath + '/tools/workspace',
-                schemaPath: '#/properties/tools/properties/workspace/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err168];
-              } else {
-                vErrors.push(err168);
-              }
-              errors++;
-            }
-          } else {
-            const err169 = {
-              instancePath: instancePath + '/tools/workspace',
-              schemaPath: '#/properties/tools/properties/workspace/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err169];
-            } else {
-              vErrors.push(err169);
-            }
-            errors++;
-          }
-        }
-        if (data88.max_result_bytes !== undefined) {
-          let data90 = data88.max_result_bytes;
-          if (!(typeof data90 == 'number' && !(data90 % 1) && !isNaN(data90))) {
-            const err170 = {
-              instancePath: instancePath + '/tools/max_result_bytes',
-              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err170];
-            } else {
-              vErrors.push(err170);
-            }
-            errors++;
-          }
-          if (typeof data90 == 'number') {
-            if (data90 < 1 || isNaN(data90)) {
-              const err171 = {
-                instancePath: instancePath + '/tools/max_result_bytes',
-                schemaPath: '#/properties/tools/properties/max_result_bytes/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err171];
-              } else {
-                vErrors.push(err171);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data88.max_file_bytes !== undefined) {
-          let data91 = data88.max_file_bytes;
-          if (!(typeof data91 == 'number' && !(data91 % 1) && !isNaN(data91))) {
-            const err172 = {
-              instancePath: instancePath + '/tools/max_file_bytes',
-              schemaPath: '#/properties/tools/properties/max_file_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err172];
-            } else {
-              vErrors.push(err172);
-            }
-            errors++;
-          }
-          if (typeof data91 == 'number') {
-            if (data91 < 1 || isNaN(data91)) {
-              const err173 = {
-                instancePath: instancePath + '/tools/max_file_bytes',
-                schemaPath: '#/properties/tools/properties/max_file_bytes/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err173];
-              } else {
-                vErrors.push(err173);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data88.http_get !== undefined) {
-          let data92 = data88.http_get;
-          if (data92 && typeof data92 == 'object' && !Array.isArray(data92)) {
-            for (const key22 in data92) {
-              if (!(
-                key22 === 'allow_hosts' ||
-                key22 === 'max_bytes' ||
-                key22 === 'timeout_ms' ||
-                key22 === 'max_redirects'
-              )) {
-                const err174 = {
-                  instancePath: instancePath + '/tools/http_get',
-                  schemaPath: '#/properties/tools/properties/http_get/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key22 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err174];
-                } else {
-                  vErrors.push(err174);
-                }
-                errors++;
-              }
-            }
-            if (data92.allow_hosts !== undefined) {
-              let data93 = data92.allow_hosts;
-              if (Array.isArray(data93)) {
-                const len5 = data93.length;
-                for (let i6 = 0; i6 < len5; i6++) {
-                  let data94 = data93[i6];
-                  if (typeof data94 === 'string') {
-                    if (func3(data94) < 1) {
-                      const err175 = {
-                        instancePath: instancePath + '/tools/http_get/allow_hosts/' + i6,
-                        schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err175];
-                      } else {
-                        vErrors.push(err175);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err176 = {
-                      instancePath: instancePath + '/tools/http_get/allow_hosts/' + i6,
-                      schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err176];
-                    } else {
-                      vErrors.push(err176);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err177 = {
-                  instancePath: instancePath + '/tools/http_get/allow_hosts',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/type',
-                  keyword: 'type',
-                  params: { type: 'array' },
-                  message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err177];
-                } else {
-                  vErrors.push(err177);
-                }
-                errors++;
-              }
-            }
-            if (data92.max_bytes !== undefined) {
-              let data95 = data92.max_bytes;
-              if (!(typeof data95 == 'number' && !(data95 % 1) && !isNaN(data95))) {
-                const err178 = {
-                  instancePath: instancePath + '/tools/http_get/max_bytes',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err178];
-                } else {
-                  vErrors.push(err178);
-                }
-                errors++;
-              }
-              if (typeof data95 == 'number') {
-                if (data95 < 1 || isNaN(data95)) {
-                  const err179 = {
-                    instancePath: instancePath + '/tools/http_get/max_bytes',
-                    schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err179];
-                  } else {
-                    vErrors.push(err179);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data92.timeout_ms !== undefined) {
-              let data96 = data92.timeout_ms;
-              if (!(typeof data96 == 'number' && !(data96 % 1) && !isNaN(data96))) {
-                const err180 = {
-                  instancePath: instancePath + '/tools/http_get/timeout_ms',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err180];
-                } else {
-                  vErrors.push(err180);
-                }
-                errors++;
-              }
-              if (typeof data96 == 'number') {
-                if (data96 < 1 || isNaN(data96)) {
-                  const err181 = {
-                    instancePath: instancePath + '/tools/http_get/timeout_ms',
-                    schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err181];
-                  } else {
-                    vErrors.push(err181);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data92.max_redirects !== undefined) {
-              let data97 = data92.max_redirects;
-              if (!(typeof data97 == 'number' && !(data97 % 1) && !isNaN(data97))) {
-                const err182 = {
-                  instancePath: instancePath + '/tools/http_get/max_redirects',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err182];
-                } else {
-                  vErrors.push(err182);
-                }
-                errors++;
-              }
-              if (typeof data97 == 'number') {
-                if (data97 < 0 || isNaN(data97)) {
-                  const err183 = {
-                    instancePath: instancePath + '/tools/http_get/max_redirects',
-                    schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err183];
-                  } else {
-                    vErrors.push(err183);
-                  }
-                  errors++;
-                }
-              }
-            }
-          } else {
-            const err184 = {
-              instancePath: instancePath + '/tools/http_get',
-              schemaPath: '#/properties/tools/properties/http_get/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
             };
             if (vErrors === null) {
               vErrors = [err184];
@@ -3713,169 +3754,149 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data88.commands !== undefined) {
-          let data98 = data88.commands;
-          if (data98 && typeof data98 == 'object' && !Array.isArray(data98)) {
-            for (const key23 in data98) {
+        if (data96.workspace !== undefined) {
+          let data97 = data96.workspace;
+          if (typeof data97 === 'string') {
+            if (func3(data97) < 1) {
+              const err185 = {
+                instancePath: instancePath + '/tools/workspace',
+                schemaPath: '#/properties/tools/properties/workspace/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err185];
+              } else {
+                vErrors.push(err185);
+              }
+              errors++;
+            }
+          } else {
+            const err186 = {
+              instancePath: instancePath + '/tools/workspace',
+              schemaPath: '#/properties/tools/properties/workspace/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err186];
+            } else {
+              vErrors.push(err186);
+            }
+            errors++;
+          }
+        }
+        if (data96.max_result_bytes !== undefined) {
+          let data98 = data96.max_result_bytes;
+          if (!(typeof data98 == 'number' && !(data98 % 1) && !isNaN(data98))) {
+            const err187 = {
+              instancePath: instancePath + '/tools/max_result_bytes',
+              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err187];
+            } else {
+              vErrors.push(err187);
+            }
+            errors++;
+          }
+          if (typeof data98 == 'number') {
+            if (data98 < 1 || isNaN(data98)) {
+              const err188 = {
+                instancePath: instancePath + '/tools/max_result_bytes',
+                schemaPath: '#/properties/tools/properties/max_result_bytes/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err188];
+              } else {
+                vErrors.push(err188);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data96.max_file_bytes !== undefined) {
+          let data99 = data96.max_file_bytes;
+          if (!(typeof data99 == 'number' && !(data99 % 1) && !isNaN(data99))) {
+            const err189 = {
+              instancePath: instancePath + '/tools/max_file_bytes',
+              schemaPath: '#/properties/tools/properties/max_file_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err189];
+            } else {
+              vErrors.push(err189);
+            }
+            errors++;
+          }
+          if (typeof data99 == 'number') {
+            if (data99 < 1 || isNaN(data99)) {
+              const err190 = {
+                instancePath: instancePath + '/tools/max_file_bytes',
+                schemaPath: '#/properties/tools/properties/max_file_bytes/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err190];
+              } else {
+                vErrors.push(err190);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data96.http_get !== undefined) {
+          let data100 = data96.http_get;
+          if (data100 && typeof data100 == 'object' && !Array.isArray(data100)) {
+            for (const key26 in data100) {
               if (!(
-                key23 === 'allow' ||
-                key23 === 'auto_approve' ||
-                key23 === 'timeout_ms' ||
-                key23 === 'max_output_bytes'
+                key26 === 'allow_hosts' ||
+                key26 === 'max_bytes' ||
+                key26 === 'timeout_ms' ||
+                key26 === 'max_redirects'
               )) {
-                const err185 = {
-                  instancePath: instancePath + '/tools/commands',
-                  schemaPath: '#/properties/tools/properties/commands/additionalProperties',
+                const err191 = {
+                  instancePath: instancePath + '/tools/http_get',
+                  schemaPath: '#/properties/tools/properties/http_get/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key23 },
+                  params: { additionalProperty: key26 },
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err185];
+                  vErrors = [err191];
                 } else {
-                  vErrors.push(err185);
+                  vErrors.push(err191);
                 }
                 errors++;
               }
             }
-            if (data98.allow !== undefined) {
-              let data99 = data98.allow;
-              if (Array.isArray(data99)) {
-                const len6 = data99.length;
-                for (let i7 = 0; i7 < len6; i7++) {
-                  let data100 = data99[i7];
-                  if (typeof data100 === 'string') {
-                    if (func3(data100) < 1) {
-                      const err186 = {
-                        instancePath: instancePath + '/tools/commands/allow/' + i7,
-                        schemaPath: '#/properties/tools/properties/commands/properties/allow/items/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err186];
-                      } else {
-                        vErrors.push(err186);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err187 = {
-                      instancePath: instancePath + '/tools/commands/allow/' + i7,
-                      schemaPath: '#/properties/tools/properties/commands/properties/allow/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err187];
-                    } else {
-                      vErrors.push(err187);
-                    }
-                    errors++;
-                  }
-                }
-                let i8 = data99.length;
-                let j1;
-                if (i8 > 1) {
-                  const indices0 = {};
-                  for (; i8--;) {
-                    let item0 = data99[i8];
-                    if (typeof item0 !== 'string') {
-                      continue;
-                    }
-                    if (typeof indices0[item0] == 'number') {
-                      j1 = indices0[item0];
-                      const err188 = {
-                        instancePath: instancePath + '/tools/commands/allow',
-                        schemaPath: '#/properties/tools/properties/commands/properties/allow/uniqueItems',
-                        keyword: 'uniqueItems',
-                        params: { i: i8, j: j1 },
-                        message: 'must NOT have duplicate items (items ## ' + j1 + ' and ' + i8 + ' are identical)',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err188];
-                      } else {
-                        vErrors.push(err188);
-                      }
-                      errors++;
-                      break;
-                    }
-                    indices0[item0] = i8;
-                  }
-                }
-              } else {
-                const err189 = {
-                  instancePath: instancePath + '/tools/commands/allow',
-                  schemaPath: '#/properties/tools/properties/commands/properties/allow/type',
-                  keyword: 'type',
-                  params: { type: 'array' },
-                  message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err189];
-                } else {
-                  vErrors.push(err189);
-                }
-                errors++;
-              }
-            }
-            if (data98.auto_approve !== undefined) {
-              let data101 = data98.auto_approve;
+            if (data100.allow_hosts !== undefined) {
+              let data101 = data100.allow_hosts;
               if (Array.isArray(data101)) {
-                const len7 = data101.length;
-                for (let i9 = 0; i9 < len7; i9++) {
-                  let data102 = data101[i9];
+                const len5 = data101.length;
+                for (let i6 = 0; i6 < len5; i6++) {
+                  let data102 = data101[i6];
                   if (typeof data102 === 'string') {
                     if (func3(data102) < 1) {
-                      const err190 = {
-                        instancePath: instancePath + '/tools/commands/auto_approve/' + i9,
-                        schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/minLength',
+                      const err192 = {
+                        instancePath: instancePath + '/tools/http_get/allow_hosts/' + i6,
+                        schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err190];
-                      } else {
-                        vErrors.push(err190);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err191 = {
-                      instancePath: instancePath + '/tools/commands/auto_approve/' + i9,
-                      schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err191];
-                    } else {
-                      vErrors.push(err191);
-                    }
-                    errors++;
-                  }
-                }
-                let i10 = data101.length;
-                let j2;
-                if (i10 > 1) {
-                  const indices1 = {};
-                  for (; i10--;) {
-                    let item1 = data101[i10];
-                    if (typeof item1 !== 'string') {
-                      continue;
-                    }
-                    if (typeof indices1[item1] == 'number') {
-                      j2 = indices1[item1];
-                      const err192 = {
-                        instancePath: instancePath + '/tools/commands/auto_approve',
-                        schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/uniqueItems',
-                        keyword: 'uniqueItems',
-                        params: { i: i10, j: j2 },
-                        message: 'must NOT have duplicate items (items ## ' + j2 + ' and ' + i10 + ' are identical)',
                       };
                       if (vErrors === null) {
                         vErrors = [err192];
@@ -3883,36 +3904,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         vErrors.push(err192);
                       }
                       errors++;
-                      break;
                     }
-                    indices1[item1] = i10;
+                  } else {
+                    const err193 = {
+                      instancePath: instancePath + '/tools/http_get/allow_hosts/' + i6,
+                      schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err193];
+                    } else {
+                      vErrors.push(err193);
+                    }
+                    errors++;
                   }
                 }
               } else {
-                const err193 = {
-                  instancePath: instancePath + '/tools/commands/auto_approve',
-                  schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/type',
+                const err194 = {
+                  instancePath: instancePath + '/tools/http_get/allow_hosts',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/type',
                   keyword: 'type',
                   params: { type: 'array' },
                   message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err193];
-                } else {
-                  vErrors.push(err193);
-                }
-                errors++;
-              }
-            }
-            if (data98.timeout_ms !== undefined) {
-              let data103 = data98.timeout_ms;
-              if (!(typeof data103 == 'number' && !(data103 % 1) && !isNaN(data103))) {
-                const err194 = {
-                  instancePath: instancePath + '/tools/commands/timeout_ms',
-                  schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
                 };
                 if (vErrors === null) {
                   vErrors = [err194];
@@ -3921,120 +3936,119 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data103 == 'number') {
-                if (data103 < 1 || isNaN(data103)) {
-                  const err195 = {
-                    instancePath: instancePath + '/tools/commands/timeout_ms',
-                    schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err195];
-                  } else {
-                    vErrors.push(err195);
-                  }
-                  errors++;
-                }
-              }
             }
-            if (data98.max_output_bytes !== undefined) {
-              let data104 = data98.max_output_bytes;
-              if (!(typeof data104 == 'number' && !(data104 % 1) && !isNaN(data104))) {
-                const err196 = {
-                  instancePath: instancePath + '/tools/commands/max_output_bytes',
-                  schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/type',
+            if (data100.max_bytes !== undefined) {
+              let data103 = data100.max_bytes;
+              if (!(typeof data103 == 'number' && !(data103 % 1) && !isNaN(data103))) {
+                const err195 = {
+                  instancePath: instancePath + '/tools/http_get/max_bytes',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
                   keyword: 'type',
                   params: { type: 'integer' },
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err196];
+                  vErrors = [err195];
                 } else {
-                  vErrors.push(err196);
+                  vErrors.push(err195);
                 }
                 errors++;
               }
-              if (typeof data104 == 'number') {
-                if (data104 < 1 || isNaN(data104)) {
-                  const err197 = {
-                    instancePath: instancePath + '/tools/commands/max_output_bytes',
-                    schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/minimum',
+              if (typeof data103 == 'number') {
+                if (data103 < 1 || isNaN(data103)) {
+                  const err196 = {
+                    instancePath: instancePath + '/tools/http_get/max_bytes',
+                    schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 1 },
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err197];
+                    vErrors = [err196];
                   } else {
-                    vErrors.push(err197);
+                    vErrors.push(err196);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data100.timeout_ms !== undefined) {
+              let data104 = data100.timeout_ms;
+              if (!(typeof data104 == 'number' && !(data104 % 1) && !isNaN(data104))) {
+                const err197 = {
+                  instancePath: instancePath + '/tools/http_get/timeout_ms',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err197];
+                } else {
+                  vErrors.push(err197);
+                }
+                errors++;
+              }
+              if (typeof data104 == 'number') {
+                if (data104 < 1 || isNaN(data104)) {
+                  const err198 = {
+                    instancePath: instancePath + '/tools/http_get/timeout_ms',
+                    schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err198];
+                  } else {
+                    vErrors.push(err198);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data100.max_redirects !== undefined) {
+              let data105 = data100.max_redirects;
+              if (!(typeof data105 == 'number' && !(data105 % 1) && !isNaN(data105))) {
+                const err199 = {
+                  instancePath: instancePath + '/tools/http_get/max_redirects',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err199];
+                } else {
+                  vErrors.push(err199);
+                }
+                errors++;
+              }
+              if (typeof data105 == 'number') {
+                if (data105 < 0 || isNaN(data105)) {
+                  const err200 = {
+                    instancePath: instancePath + '/tools/http_get/max_redirects',
+                    schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err200];
+                  } else {
+                    vErrors.push(err200);
                   }
                   errors++;
                 }
               }
             }
           } else {
-            const err198 = {
-              instancePath: instancePath + '/tools/commands',
-              schemaPath: '#/properties/tools/properties/commands/type',
+            const err201 = {
+              instancePath: instancePath + '/tools/http_get',
+              schemaPath: '#/properties/tools/properties/http_get/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err198];
-            } else {
-              vErrors.push(err198);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err199 = {
-          instancePath: instancePath + '/tools',
-          schemaPath: '#/properties/tools/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err199];
-        } else {
-          vErrors.push(err199);
-        }
-        errors++;
-      }
-    }
-    if (data.store !== undefined) {
-      let data105 = data.store;
-      if (data105 && typeof data105 == 'object' && !Array.isArray(data105)) {
-        for (const key24 in data105) {
-          if (!(key24 === 'kind' || key24 === 'url' || key24 === 'schema')) {
-            const err200 = {
-              instancePath: instancePath + '/store',
-              schemaPath: '#/properties/store/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key24 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err200];
-            } else {
-              vErrors.push(err200);
-            }
-            errors++;
-          }
-        }
-        if (data105.kind !== undefined) {
-          let data106 = data105.kind;
-          if (!(data106 === 'files' || data106 === 'postgres')) {
-            const err201 = {
-              instancePath: instancePath + '/store/kind',
-              schemaPath: '#/properties/store/properties/kind/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.store.properties.kind.enum },
-              message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
               vErrors = [err201];
@@ -4044,250 +4058,287 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data105.url !== undefined) {
-          let data107 = data105.url;
-          if (typeof data107 !== 'string' && data107 !== null) {
-            const err202 = {
-              instancePath: instancePath + '/store/url',
-              schemaPath: '#/properties/store/properties/url/type',
-              keyword: 'type',
-              params: { type: schema11.properties.store.properties.url.type },
-              message: 'must be string,null',
-            };
-            if (vErrors === null) {
-              vErrors = [err202];
-            } else {
-              vErrors.push(err202);
-            }
-            errors++;
-          }
-          if (typeof data107 === 'string') {
-            if (func3(data107) < 1) {
-              const err203 = {
-                instancePath: instancePath + '/store/url',
-                schemaPath: '#/properties/store/properties/url/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err203];
-              } else {
-                vErrors.push(err203);
+        if (data96.commands !== undefined) {
+          let data106 = data96.commands;
+          if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
+            for (const key27 in data106) {
+              if (!(
+                key27 === 'allow' ||
+                key27 === 'auto_approve' ||
+                key27 === 'timeout_ms' ||
+                key27 === 'max_output_bytes'
+              )) {
+                const err202 = {
+                  instancePath: instancePath + '/tools/commands',
+                  schemaPath: '#/properties/tools/properties/commands/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key27 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err202];
+                } else {
+                  vErrors.push(err202);
+                }
+                errors++;
               }
-              errors++;
             }
-          }
-        }
-        if (data105.schema !== undefined) {
-          let data108 = data105.schema;
-          if (typeof data108 === 'string') {
-            if (!pattern7.test(data108)) {
-              const err204 = {
-                instancePath: instancePath + '/store/schema',
-                schemaPath: '#/properties/store/properties/schema/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
-                message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err204];
+            if (data106.allow !== undefined) {
+              let data107 = data106.allow;
+              if (Array.isArray(data107)) {
+                const len6 = data107.length;
+                for (let i7 = 0; i7 < len6; i7++) {
+                  let data108 = data107[i7];
+                  if (typeof data108 === 'string') {
+                    if (func3(data108) < 1) {
+                      const err203 = {
+                        instancePath: instancePath + '/tools/commands/allow/' + i7,
+                        schemaPath: '#/properties/tools/properties/commands/properties/allow/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err203];
+                      } else {
+                        vErrors.push(err203);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err204 = {
+                      instancePath: instancePath + '/tools/commands/allow/' + i7,
+                      schemaPath: '#/properties/tools/properties/commands/properties/allow/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err204];
+                    } else {
+                      vErrors.push(err204);
+                    }
+                    errors++;
+                  }
+                }
+                let i8 = data107.length;
+                let j1;
+                if (i8 > 1) {
+                  const indices0 = {};
+                  for (; i8--;) {
+                    let item0 = data107[i8];
+                    if (typeof item0 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices0[item0] == 'number') {
+                      j1 = indices0[item0];
+                      const err205 = {
+                        instancePath: instancePath + '/tools/commands/allow',
+                        schemaPath: '#/properties/tools/properties/commands/properties/allow/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i8, j: j1 },
+                        message: 'must NOT have duplicate items (items ## ' + j1 + ' and ' + i8 + ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err205];
+                      } else {
+                        vErrors.push(err205);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices0[item0] = i8;
+                  }
+                }
               } else {
-                vErrors.push(err204);
+                const err206 = {
+                  instancePath: instancePath + '/tools/commands/allow',
+                  schemaPath: '#/properties/tools/properties/commands/properties/allow/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err206];
+                } else {
+                  vErrors.push(err206);
+                }
+                errors++;
               }
-              errors++;
+            }
+            if (data106.auto_approve !== undefined) {
+              let data109 = data106.auto_approve;
+              if (Array.isArray(data109)) {
+                const len7 = data109.length;
+                for (let i9 = 0; i9 < len7; i9++) {
+                  let data110 = data109[i9];
+                  if (typeof data110 === 'string') {
+                    if (func3(data110) < 1) {
+                      const err207 = {
+                        instancePath: instancePath + '/tools/commands/auto_approve/' + i9,
+                        schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err207];
+                      } else {
+                        vErrors.push(err207);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err208 = {
+                      instancePath: instancePath + '/tools/commands/auto_approve/' + i9,
+                      schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err208];
+                    } else {
+                      vErrors.push(err208);
+                    }
+                    errors++;
+                  }
+                }
+                let i10 = data109.length;
+                let j2;
+                if (i10 > 1) {
+                  const indices1 = {};
+                  for (; i10--;) {
+                    let item1 = data109[i10];
+                    if (typeof item1 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices1[item1] == 'number') {
+                      j2 = indices1[item1];
+                      const err209 = {
+                        instancePath: instancePath + '/tools/commands/auto_approve',
+                        schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i10, j: j2 },
+                        message: 'must NOT have duplicate items (items ## ' + j2 + ' and ' + i10 + ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err209];
+                      } else {
+                        vErrors.push(err209);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices1[item1] = i10;
+                  }
+                }
+              } else {
+                const err210 = {
+                  instancePath: instancePath + '/tools/commands/auto_approve',
+                  schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err210];
+                } else {
+                  vErrors.push(err210);
+                }
+                errors++;
+              }
+            }
+            if (data106.timeout_ms !== undefined) {
+              let data111 = data106.timeout_ms;
+              if (!(typeof data111 == 'number' && !(data111 % 1) && !isNaN(data111))) {
+                const err211 = {
+                  instancePath: instancePath + '/tools/commands/timeout_ms',
+                  schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err211];
+                } else {
+                  vErrors.push(err211);
+                }
+                errors++;
+              }
+              if (typeof data111 == 'number') {
+                if (data111 < 1 || isNaN(data111)) {
+                  const err212 = {
+                    instancePath: instancePath + '/tools/commands/timeout_ms',
+                    schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err212];
+                  } else {
+                    vErrors.push(err212);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data106.max_output_bytes !== undefined) {
+              let data112 = data106.max_output_bytes;
+              if (!(typeof data112 == 'number' && !(data112 % 1) && !isNaN(data112))) {
+                const err213 = {
+                  instancePath: instancePath + '/tools/commands/max_output_bytes',
+                  schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err213];
+                } else {
+                  vErrors.push(err213);
+                }
+                errors++;
+              }
+              if (typeof data112 == 'number') {
+                if (data112 < 1 || isNaN(data112)) {
+                  const err214 = {
+                    instancePath: instancePath + '/tools/commands/max_output_bytes',
+                    schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err214];
+                  } else {
+                    vErrors.push(err214);
+                  }
+                  errors++;
+                }
+              }
             }
           } else {
-            const err205 = {
-              instancePath: instancePath + '/store/schema',
-              schemaPath: '#/properties/store/properties/schema/type',
+            const err215 = {
+              instancePath: instancePath + '/tools/commands',
+              schemaPath: '#/properties/tools/properties/commands/type',
               keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
+              params: { type: 'object' },
+              message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err205];
+              vErrors = [err215];
             } else {
-              vErrors.push(err205);
+              vErrors.push(err215);
             }
             errors++;
-          }
-        }
-      } else {
-        const err206 = {
-          instancePath: instancePath + '/store',
-          schemaPath: '#/properties/store/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err206];
-        } else {
-          vErrors.push(err206);
-        }
-        errors++;
-      }
-    }
-    if (data.cluster !== undefined) {
-      let data109 = data.cluster;
-      if (data109 && typeof data109 == 'object' && !Array.isArray(data109)) {
-        for (const key25 in data109) {
-          if (!(key25 === 'lease_ms' || key25 === 'pool_size' || key25 === 'connect_timeout_ms')) {
-            const err207 = {
-              instancePath: instancePath + '/cluster',
-              schemaPath: '#/properties/cluster/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key25 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err207];
-            } else {
-              vErrors.push(err207);
-            }
-            errors++;
-          }
-        }
-        if (data109.lease_ms !== undefined) {
-          let data110 = data109.lease_ms;
-          if (!(typeof data110 == 'number' && !(data110 % 1) && !isNaN(data110))) {
-            const err208 = {
-              instancePath: instancePath + '/cluster/lease_ms',
-              schemaPath: '#/properties/cluster/properties/lease_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err208];
-            } else {
-              vErrors.push(err208);
-            }
-            errors++;
-          }
-          if (typeof data110 == 'number') {
-            if (data110 < 1000 || isNaN(data110)) {
-              const err209 = {
-                instancePath: instancePath + '/cluster/lease_ms',
-                schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1000 },
-                message: 'must be >= 1000',
-              };
-              if (vErrors === null) {
-                vErrors = [err209];
-              } else {
-                vErrors.push(err209);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data109.pool_size !== undefined) {
-          let data111 = data109.pool_size;
-          if (!(typeof data111 == 'number' && !(data111 % 1) && !isNaN(data111))) {
-            const err210 = {
-              instancePath: instancePath + '/cluster/pool_size',
-              schemaPath: '#/properties/cluster/properties/pool_size/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err210];
-            } else {
-              vErrors.push(err210);
-            }
-            errors++;
-          }
-          if (typeof data111 == 'number') {
-            if (data111 > 100 || isNaN(data111)) {
-              const err211 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100 },
-                message: 'must be <= 100',
-              };
-              if (vErrors === null) {
-                vErrors = [err211];
-              } else {
-                vErrors.push(err211);
-              }
-              errors++;
-            }
-            if (data111 < 2 || isNaN(data111)) {
-              const err212 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 2 },
-                message: 'must be >= 2',
-              };
-              if (vErrors === null) {
-                vErrors = [err212];
-              } else {
-                vErrors.push(err212);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data109.connect_timeout_ms !== undefined) {
-          let data112 = data109.connect_timeout_ms;
-          if (!(typeof data112 == 'number' && !(data112 % 1) && !isNaN(data112))) {
-            const err213 = {
-              instancePath: instancePath + '/cluster/connect_timeout_ms',
-              schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err213];
-            } else {
-              vErrors.push(err213);
-            }
-            errors++;
-          }
-          if (typeof data112 == 'number') {
-            if (data112 > 25000 || isNaN(data112)) {
-              const err214 = {
-                instancePath: instancePath + '/cluster/connect_timeout_ms',
-                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 25000 },
-                message: 'must be <= 25000',
-              };
-              if (vErrors === null) {
-                vErrors = [err214];
-              } else {
-                vErrors.push(err214);
-              }
-              errors++;
-            }
-            if (data112 < 100 || isNaN(data112)) {
-              const err215 = {
-                instancePath: instancePath + '/cluster/connect_timeout_ms',
-                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 100 },
-                message: 'must be >= 100',
-              };
-              if (vErrors === null) {
-                vErrors = [err215];
-              } else {
-                vErrors.push(err215);
-              }
-              errors++;
-            }
           }
         }
       } else {
         const err216 = {
-          instancePath: instancePath + '/cluster',
-          schemaPath: '#/properties/cluster/type',
+          instancePath: instancePath + '/tools',
+          schemaPath: '#/properties/tools/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
@@ -4300,16 +4351,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.mcp !== undefined) {
-      let data113 = data.mcp;
+    if (data.store !== undefined) {
+      let data113 = data.store;
       if (data113 && typeof data113 == 'object' && !Array.isArray(data113)) {
-        for (const key26 in data113) {
-          if (!(key26 === 'servers' || key26 === 'timeout_ms')) {
+        for (const key28 in data113) {
+          if (!(key28 === 'kind' || key28 === 'url' || key28 === 'schema')) {
             const err217 = {
-              instancePath: instancePath + '/mcp',
-              schemaPath: '#/properties/mcp/additionalProperties',
+              instancePath: instancePath + '/store',
+              schemaPath: '#/properties/store/additionalProperties',
               keyword: 'additionalProperties',
-              params: { additionalProperty: key26 },
+              params: { additionalProperty: key28 },
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
@@ -4320,388 +4371,331 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data113.servers !== undefined) {
-          let data114 = data113.servers;
-          if (data114 && typeof data114 == 'object' && !Array.isArray(data114)) {
-            for (const key27 in data114) {
-              const _errs251 = errors;
-              if (typeof key27 === 'string') {
-                if (!pattern8.test(key27)) {
-                  const err218 = {
+        if (data113.kind !== undefined) {
+          let data114 = data113.kind;
+          if (!(data114 === 'files' || data114 === 'postgres')) {
+            const err218 = {
+              instancePath: instancePath + '/store/kind',
+              schemaPath: '#/properties/store/properties/kind/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.store.properties.kind.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err218];
+            } else {
+              vErrors.push(err218);
+            }
+            errors++;
+          }
+        }
+        if (data113.url !== undefined) {
+          let data115 = data113.url;
+          if (typeof data115 !== 'string' && data115 !== null) {
+            const err219 = {
+              instancePath: instancePath + '/store/url',
+              schemaPath: '#/properties/store/properties/url/type',
+              keyword: 'type',
+              params: { type: schema11.properties.store.properties.url.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err219];
+            } else {
+              vErrors.push(err219);
+            }
+            errors++;
+          }
+          if (typeof data115 === 'string') {
+            if (func3(data115) < 1) {
+              const err220 = {
+                instancePath: instancePath + '/store/url',
+                schemaPath: '#/properties/store/properties/url/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err220];
+              } else {
+                vErrors.push(err220);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data113.schema !== undefined) {
+          let data116 = data113.schema;
+          if (typeof data116 === 'string') {
+            if (!pattern8.test(data116)) {
+              const err221 = {
+                instancePath: instancePath + '/store/schema',
+                schemaPath: '#/properties/store/properties/schema/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+                message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err221];
+              } else {
+                vErrors.push(err221);
+              }
+              errors++;
+            }
+          } else {
+            const err222 = {
+              instancePath: instancePath + '/store/schema',
+              schemaPath: '#/properties/store/properties/schema/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err222];
+            } else {
+              vErrors.push(err222);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err223 = {
+          instancePath: instancePath + '/store',
+          schemaPath: '#/properties/store/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err223];
+        } else {
+          vErrors.push(err223);
+        }
+        errors++;
+      }
+    }
+    if (data.cluster !== undefined) {
+      let data117 = data.cluster;
+      if (data117 && typeof data117 == 'object' && !Array.isArray(data117)) {
+        for (const key29 in data117) {
+          if (!(key29 === 'lease_ms' || key29 === 'pool_size' || key29 === 'connect_timeout_ms')) {
+            const err224 = {
+              instancePath: instancePath + '/cluster',
+              schemaPath: '#/properties/cluster/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key29 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err224];
+            } else {
+              vErrors.push(err224);
+            }
+            errors++;
+          }
+        }
+        if (data117.lease_ms !== undefined) {
+          let data118 = data117.lease_ms;
+          if (!(typeof data118 == 'number' && !(data118 % 1) && !isNaN(data118))) {
+            const err225 = {
+              instancePath: instancePath + '/cluster/lease_ms',
+              schemaPath: '#/properties/cluster/properties/lease_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err225];
+            } else {
+              vErrors.push(err225);
+            }
+            errors++;
+          }
+          if (typeof data118 == 'number') {
+            if (data118 < 1000 || isNaN(data118)) {
+              const err226 = {
+                instancePath: instancePath + '/cluster/lease_ms',
+                schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1000 },
+                message: 'must be >= 1000',
+              };
+              if (vErrors === null) {
+                vErrors = [err226];
+              } else {
+                vErrors.push(err226);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data117.pool_size !== undefined) {
+          let data119 = data117.pool_size;
+          if (!(typeof data119 == 'number' && !(data119 % 1) && !isNaN(data119))) {
+            const err227 = {
+              instancePath: instancePath + '/cluster/pool_size',
+              schemaPath: '#/properties/cluster/properties/pool_size/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err227];
+            } else {
+              vErrors.push(err227);
+            }
+            errors++;
+          }
+          if (typeof data119 == 'number') {
+            if (data119 > 100 || isNaN(data119)) {
+              const err228 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 100 },
+                message: 'must be <= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err228];
+              } else {
+                vErrors.push(err228);
+              }
+              errors++;
+            }
+            if (data119 < 2 || isNaN(data119)) {
+              const err229 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 2 },
+                message: 'must be >= 2',
+              };
+              if (vErrors === null) {
+                vErrors = [err229];
+              } else {
+                vErrors.push(err229);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data117.connect_timeout_ms !== undefined) {
+          let data120 = data117.connect_timeout_ms;
+          if (!(typeof data120 == 'number' && !(data120 % 1) && !isNaN(data120))) {
+            const err230 = {
+              instancePath: instancePath + '/cluster/connect_timeout_ms',
+              schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err230];
+            } else {
+              vErrors.push(err230);
+            }
+            errors++;
+          }
+          if (typeof data120 == 'number') {
+            if (data120 > 25000 || isNaN(data120)) {
+              const err231 = {
+                instancePath: instancePath + '/cluster/connect_timeout_ms',
+                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 25000 },
+                message: 'must be <= 25000',
+              };
+              if (vErrors === null) {
+                vErrors = [err231];
+              } else {
+                vErrors.push(err231);
+              }
+              errors++;
+            }
+            if (data120 < 100 || isNaN(data120)) {
+              const err232 = {
+                instancePath: instancePath + '/cluster/connect_timeout_ms',
+                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 100 },
+                message: 'must be >= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err232];
+              } else {
+                vErrors.push(err232);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err233 = {
+          instancePath: instancePath + '/cluster',
+          schemaPath: '#/properties/cluster/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err233];
+        } else {
+          vErrors.push(err233);
+        }
+        errors++;
+      }
+    }
+    if (data.mcp !== undefined) {
+      let data121 = data.mcp;
+      if (data121 && typeof data121 == 'object' && !Array.isArray(data121)) {
+        for (const key30 in data121) {
+          if (!(key30 === 'servers' || key30 === 'timeout_ms')) {
+            const err234 = {
+              instancePath: instancePath + '/mcp',
+              schemaPath: '#/properties/mcp/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key30 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err234];
+            } else {
+              vErrors.push(err234);
+            }
+            errors++;
+          }
+        }
+        if (data121.servers !== undefined) {
+          let data122 = data121.servers;
+          if (data122 && typeof data122 == 'object' && !Array.isArray(data122)) {
+            for (const key31 in data122) {
+              const _errs271 = errors;
+              if (typeof key31 === 'string') {
+                if (!pattern9.test(key31)) {
+                  const err235 = {
                     instancePath: instancePath + '/mcp/servers',
                     schemaPath: '#/properties/mcp/properties/servers/propertyNames/pattern',
                     keyword: 'pattern',
                     params: { pattern: '^[A-Za-z0-9_.-]+$' },
                     message: 'must match pattern "' + '^[A-Za-z0-9_.-]+$' + '"',
-                    propertyName: key27,
+                    propertyName: key31,
                   };
                   if (vErrors === null) {
-                    vErrors = [err218];
+                    vErrors = [err235];
                   } else {
-                    vErrors.push(err218);
+                    vErrors.push(err235);
                   }
                   errors++;
                 }
               }
-              var valid46 = _errs251 === errors;
-              if (!valid46) {
-                const err219 = {
+              var valid50 = _errs271 === errors;
+              if (!valid50) {
+                const err236 = {
                   instancePath: instancePath + '/mcp/servers',
                   schemaPath: '#/properties/mcp/properties/servers/propertyNames',
                   keyword: 'propertyNames',
-                  params: { propertyName: key27 },
+                  params: { propertyName: key31 },
                   message: 'property name must be valid',
-                };
-                if (vErrors === null) {
-                  vErrors = [err219];
-                } else {
-                  vErrors.push(err219);
-                }
-                errors++;
-              }
-            }
-            for (const key28 in data114) {
-              let data115 = data114[key28];
-              if (data115 && typeof data115 == 'object' && !Array.isArray(data115)) {
-                for (const key29 in data115) {
-                  if (!(
-                    key29 === 'command' ||
-                    key29 === 'args' ||
-                    key29 === 'env' ||
-                    key29 === 'cwd' ||
-                    key29 === 'url' ||
-                    key29 === 'headers_env' ||
-                    key29 === 'timeout_ms'
-                  )) {
-                    const err220 = {
-                      instancePath: instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1'),
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key29 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err220];
-                    } else {
-                      vErrors.push(err220);
-                    }
-                    errors++;
-                  }
-                }
-                if (data115.command !== undefined) {
-                  let data116 = data115.command;
-                  if (typeof data116 === 'string') {
-                    if (func3(data116) < 1) {
-                      const err221 = {
-                        instancePath:
-                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
-                        schemaPath:
-                          '#/properties/mcp/properties/servers/additionalProperties/properties/command/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err221];
-                      } else {
-                        vErrors.push(err221);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err222 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err222];
-                    } else {
-                      vErrors.push(err222);
-                    }
-                    errors++;
-                  }
-                }
-                if (data115.args !== undefined) {
-                  let data117 = data115.args;
-                  if (Array.isArray(data117)) {
-                    const len8 = data117.length;
-                    for (let i11 = 0; i11 < len8; i11++) {
-                      if (typeof data117[i11] !== 'string') {
-                        const err223 = {
-                          instancePath:
-                            instancePath +
-                            '/mcp/servers/' +
-                            key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/args/' +
-                            i11,
-                          schemaPath:
-                            '#/properties/mcp/properties/servers/additionalProperties/properties/args/items/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err223];
-                        } else {
-                          vErrors.push(err223);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err224 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
-                      keyword: 'type',
-                      params: { type: 'array' },
-                      message: 'must be array',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err224];
-                    } else {
-                      vErrors.push(err224);
-                    }
-                    errors++;
-                  }
-                }
-                if (data115.env !== undefined) {
-                  let data119 = data115.env;
-                  if (data119 && typeof data119 == 'object' && !Array.isArray(data119)) {
-                    for (const key30 in data119) {
-                      if (typeof data119[key30] !== 'string') {
-                        const err225 = {
-                          instancePath:
-                            instancePath +
-                            '/mcp/servers/' +
-                            key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/env/' +
-                            key30.replace(/~/g, '~0').replace(/\//g, '~1'),
-                          schemaPath:
-                            '#/properties/mcp/properties/servers/additionalProperties/properties/env/additionalProperties/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err225];
-                        } else {
-                          vErrors.push(err225);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err226 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err226];
-                    } else {
-                      vErrors.push(err226);
-                    }
-                    errors++;
-                  }
-                }
-                if (data115.cwd !== undefined) {
-                  let data121 = data115.cwd;
-                  if (typeof data121 === 'string') {
-                    if (func3(data121) < 1) {
-                      const err227 = {
-                        instancePath:
-                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
-                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err227];
-                      } else {
-                        vErrors.push(err227);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err228 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err228];
-                    } else {
-                      vErrors.push(err228);
-                    }
-                    errors++;
-                  }
-                }
-                if (data115.url !== undefined) {
-                  let data122 = data115.url;
-                  if (typeof data122 === 'string') {
-                    if (!pattern1.test(data122)) {
-                      const err229 = {
-                        instancePath:
-                          instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
-                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^https?://' },
-                        message: 'must match pattern "' + '^https?://' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err229];
-                      } else {
-                        vErrors.push(err229);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err230 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err230];
-                    } else {
-                      vErrors.push(err230);
-                    }
-                    errors++;
-                  }
-                }
-                if (data115.headers_env !== undefined) {
-                  let data123 = data115.headers_env;
-                  if (data123 && typeof data123 == 'object' && !Array.isArray(data123)) {
-                    for (const key31 in data123) {
-                      let data124 = data123[key31];
-                      if (typeof data124 === 'string') {
-                        if (!pattern6.test(data124)) {
-                          const err231 = {
-                            instancePath:
-                              instancePath +
-                              '/mcp/servers/' +
-                              key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                              '/headers_env/' +
-                              key31.replace(/~/g, '~0').replace(/\//g, '~1'),
-                            schemaPath:
-                              '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/additionalProperties/pattern',
-                            keyword: 'pattern',
-                            params: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
-                            message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
-                          };
-                          if (vErrors === null) {
-                            vErrors = [err231];
-                          } else {
-                            vErrors.push(err231);
-                          }
-                          errors++;
-                        }
-                      } else {
-                        const err232 = {
-                          instancePath:
-                            instancePath +
-                            '/mcp/servers/' +
-                            key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/headers_env/' +
-                            key31.replace(/~/g, '~0').replace(/\//g, '~1'),
-                          schemaPath:
-                            '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/additionalProperties/type',
-                          keyword: 'type',
-                          params: { type: 'string' },
-                          message: 'must be string',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err232];
-                        } else {
-                          vErrors.push(err232);
-                        }
-                        errors++;
-                      }
-                    }
-                  } else {
-                    const err233 = {
-                      instancePath:
-                        instancePath +
-                        '/mcp/servers/' +
-                        key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                        '/headers_env',
-                      schemaPath:
-                        '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/type',
-                      keyword: 'type',
-                      params: { type: 'object' },
-                      message: 'must be object',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err233];
-                    } else {
-                      vErrors.push(err233);
-                    }
-                    errors++;
-                  }
-                }
-                if (data115.timeout_ms !== undefined) {
-                  let data125 = data115.timeout_ms;
-                  if (!(typeof data125 == 'number' && !(data125 % 1) && !isNaN(data125))) {
-                    const err234 = {
-                      instancePath:
-                        instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/type',
-                      keyword: 'type',
-                      params: { type: 'integer' },
-                      message: 'must be integer',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err234];
-                    } else {
-                      vErrors.push(err234);
-                    }
-                    errors++;
-                  }
-                  if (typeof data125 == 'number') {
-                    if (data125 < 1 || isNaN(data125)) {
-                      const err235 = {
-                        instancePath:
-                          instancePath +
-                          '/mcp/servers/' +
-                          key28.replace(/~/g, '~0').replace(/\//g, '~1') +
-                          '/timeout_ms',
-                        schemaPath:
-                          '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/minimum',
-                        keyword: 'minimum',
-                        params: { comparison: '>=', limit: 1 },
-                        message: 'must be >= 1',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err235];
-                      } else {
-                        vErrors.push(err235);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-              } else {
-                const err236 = {
-                  instancePath: instancePath + '/mcp/servers/' + key28.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/mcp/properties/servers/additionalProperties/type',
-                  keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
                 };
                 if (vErrors === null) {
                   vErrors = [err236];
@@ -4711,8 +4705,359 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            for (const key32 in data122) {
+              let data123 = data122[key32];
+              if (data123 && typeof data123 == 'object' && !Array.isArray(data123)) {
+                for (const key33 in data123) {
+                  if (!(
+                    key33 === 'command' ||
+                    key33 === 'args' ||
+                    key33 === 'env' ||
+                    key33 === 'cwd' ||
+                    key33 === 'url' ||
+                    key33 === 'headers_env' ||
+                    key33 === 'timeout_ms'
+                  )) {
+                    const err237 = {
+                      instancePath: instancePath + '/mcp/servers/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key33 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err237];
+                    } else {
+                      vErrors.push(err237);
+                    }
+                    errors++;
+                  }
+                }
+                if (data123.command !== undefined) {
+                  let data124 = data123.command;
+                  if (typeof data124 === 'string') {
+                    if (func3(data124) < 1) {
+                      const err238 = {
+                        instancePath:
+                          instancePath + '/mcp/servers/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
+                        schemaPath:
+                          '#/properties/mcp/properties/servers/additionalProperties/properties/command/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err238];
+                      } else {
+                        vErrors.push(err238);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err239 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err239];
+                    } else {
+                      vErrors.push(err239);
+                    }
+                    errors++;
+                  }
+                }
+                if (data123.args !== undefined) {
+                  let data125 = data123.args;
+                  if (Array.isArray(data125)) {
+                    const len8 = data125.length;
+                    for (let i11 = 0; i11 < len8; i11++) {
+                      if (typeof data125[i11] !== 'string') {
+                        const err240 = {
+                          instancePath:
+                            instancePath +
+                            '/mcp/servers/' +
+                            key32.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/args/' +
+                            i11,
+                          schemaPath:
+                            '#/properties/mcp/properties/servers/additionalProperties/properties/args/items/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err240];
+                        } else {
+                          vErrors.push(err240);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err241 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
+                      keyword: 'type',
+                      params: { type: 'array' },
+                      message: 'must be array',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err241];
+                    } else {
+                      vErrors.push(err241);
+                    }
+                    errors++;
+                  }
+                }
+                if (data123.env !== undefined) {
+                  let data127 = data123.env;
+                  if (data127 && typeof data127 == 'object' && !Array.isArray(data127)) {
+                    for (const key34 in data127) {
+                      if (typeof data127[key34] !== 'string') {
+                        const err242 = {
+                          instancePath:
+                            instancePath +
+                            '/mcp/servers/' +
+                            key32.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/env/' +
+                            key34.replace(/~/g, '~0').replace(/\//g, '~1'),
+                          schemaPath:
+                            '#/properties/mcp/properties/servers/additionalProperties/properties/env/additionalProperties/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err242];
+                        } else {
+                          vErrors.push(err242);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err243 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err243];
+                    } else {
+                      vErrors.push(err243);
+                    }
+                    errors++;
+                  }
+                }
+                if (data123.cwd !== undefined) {
+                  let data129 = data123.cwd;
+                  if (typeof data129 === 'string') {
+                    if (func3(data129) < 1) {
+                      const err244 = {
+                        instancePath:
+                          instancePath + '/mcp/servers/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
+                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err244];
+                      } else {
+                        vErrors.push(err244);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err245 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err245];
+                    } else {
+                      vErrors.push(err245);
+                    }
+                    errors++;
+                  }
+                }
+                if (data123.url !== undefined) {
+                  let data130 = data123.url;
+                  if (typeof data130 === 'string') {
+                    if (!pattern1.test(data130)) {
+                      const err246 = {
+                        instancePath:
+                          instancePath + '/mcp/servers/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
+                        schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^https?://' },
+                        message: 'must match pattern "' + '^https?://' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err246];
+                      } else {
+                        vErrors.push(err246);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err247 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err247];
+                    } else {
+                      vErrors.push(err247);
+                    }
+                    errors++;
+                  }
+                }
+                if (data123.headers_env !== undefined) {
+                  let data131 = data123.headers_env;
+                  if (data131 && typeof data131 == 'object' && !Array.isArray(data131)) {
+                    for (const key35 in data131) {
+                      let data132 = data131[key35];
+                      if (typeof data132 === 'string') {
+                        if (!pattern7.test(data132)) {
+                          const err248 = {
+                            instancePath:
+                              instancePath +
+                              '/mcp/servers/' +
+                              key32.replace(/~/g, '~0').replace(/\//g, '~1') +
+                              '/headers_env/' +
+                              key35.replace(/~/g, '~0').replace(/\//g, '~1'),
+                            schemaPath:
+                              '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/additionalProperties/pattern',
+                            keyword: 'pattern',
+                            params: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+                            message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err248];
+                          } else {
+                            vErrors.push(err248);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err249 = {
+                          instancePath:
+                            instancePath +
+                            '/mcp/servers/' +
+                            key32.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/headers_env/' +
+                            key35.replace(/~/g, '~0').replace(/\//g, '~1'),
+                          schemaPath:
+                            '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/additionalProperties/type',
+                          keyword: 'type',
+                          params: { type: 'string' },
+                          message: 'must be string',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err249];
+                        } else {
+                          vErrors.push(err249);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err250 = {
+                      instancePath:
+                        instancePath +
+                        '/mcp/servers/' +
+                        key32.replace(/~/g, '~0').replace(/\//g, '~1') +
+                        '/headers_env',
+                      schemaPath:
+                        '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err250];
+                    } else {
+                      vErrors.push(err250);
+                    }
+                    errors++;
+                  }
+                }
+                if (data123.timeout_ms !== undefined) {
+                  let data133 = data123.timeout_ms;
+                  if (!(typeof data133 == 'number' && !(data133 % 1) && !isNaN(data133))) {
+                    const err251 = {
+                      instancePath:
+                        instancePath + '/mcp/servers/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                      schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/type',
+                      keyword: 'type',
+                      params: { type: 'integer' },
+                      message: 'must be integer',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err251];
+                    } else {
+                      vErrors.push(err251);
+                    }
+                    errors++;
+                  }
+                  if (typeof data133 == 'number') {
+                    if (data133 < 1 || isNaN(data133)) {
+                      const err252 = {
+                        instancePath:
+                          instancePath +
+                          '/mcp/servers/' +
+                          key32.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          '/timeout_ms',
+                        schemaPath:
+                          '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/minimum',
+                        keyword: 'minimum',
+                        params: { comparison: '>=', limit: 1 },
+                        message: 'must be >= 1',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err252];
+                      } else {
+                        vErrors.push(err252);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err253 = {
+                  instancePath: instancePath + '/mcp/servers/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/mcp/properties/servers/additionalProperties/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err253];
+                } else {
+                  vErrors.push(err253);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err237 = {
+            const err254 = {
               instancePath: instancePath + '/mcp/servers',
               schemaPath: '#/properties/mcp/properties/servers/type',
               keyword: 'type',
@@ -4720,17 +5065,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err237];
+              vErrors = [err254];
             } else {
-              vErrors.push(err237);
+              vErrors.push(err254);
             }
             errors++;
           }
         }
-        if (data113.timeout_ms !== undefined) {
-          let data126 = data113.timeout_ms;
-          if (!(typeof data126 == 'number' && !(data126 % 1) && !isNaN(data126))) {
-            const err238 = {
+        if (data121.timeout_ms !== undefined) {
+          let data134 = data121.timeout_ms;
+          if (!(typeof data134 == 'number' && !(data134 % 1) && !isNaN(data134))) {
+            const err255 = {
               instancePath: instancePath + '/mcp/timeout_ms',
               schemaPath: '#/properties/mcp/properties/timeout_ms/type',
               keyword: 'type',
@@ -4738,15 +5083,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err238];
+              vErrors = [err255];
             } else {
-              vErrors.push(err238);
+              vErrors.push(err255);
             }
             errors++;
           }
-          if (typeof data126 == 'number') {
-            if (data126 < 1 || isNaN(data126)) {
-              const err239 = {
+          if (typeof data134 == 'number') {
+            if (data134 < 1 || isNaN(data134)) {
+              const err256 = {
                 instancePath: instancePath + '/mcp/timeout_ms',
                 schemaPath: '#/properties/mcp/properties/timeout_ms/minimum',
                 keyword: 'minimum',
@@ -4754,16 +5099,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err239];
+                vErrors = [err256];
               } else {
-                vErrors.push(err239);
+                vErrors.push(err256);
               }
               errors++;
             }
           }
         }
       } else {
-        const err240 = {
+        const err257 = {
           instancePath: instancePath + '/mcp',
           schemaPath: '#/properties/mcp/type',
           keyword: 'type',
@@ -4771,361 +5116,57 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err240];
+          vErrors = [err257];
         } else {
-          vErrors.push(err240);
+          vErrors.push(err257);
         }
         errors++;
       }
     }
     if (data.prices !== undefined) {
-      let data127 = data.prices;
-      if (data127 && typeof data127 == 'object' && !Array.isArray(data127)) {
-        for (const key32 in data127) {
-          let data128 = data127[key32];
-          if (data128 && typeof data128 == 'object' && !Array.isArray(data128)) {
-            if (data128.input === undefined) {
-              const err241 = {
-                instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
+      let data135 = data.prices;
+      if (data135 && typeof data135 == 'object' && !Array.isArray(data135)) {
+        for (const key36 in data135) {
+          let data136 = data135[key36];
+          if (data136 && typeof data136 == 'object' && !Array.isArray(data136)) {
+            if (data136.input === undefined) {
+              const err258 = {
+                instancePath: instancePath + '/prices/' + key36.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/prices/additionalProperties/required',
                 keyword: 'required',
                 params: { missingProperty: 'input' },
                 message: "must have required property '" + 'input' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err241];
+                vErrors = [err258];
               } else {
-                vErrors.push(err241);
+                vErrors.push(err258);
               }
               errors++;
             }
-            if (data128.output === undefined) {
-              const err242 = {
-                instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
+            if (data136.output === undefined) {
+              const err259 = {
+                instancePath: instancePath + '/prices/' + key36.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/prices/additionalProperties/required',
                 keyword: 'required',
                 params: { missingProperty: 'output' },
                 message: "must have required property '" + 'output' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err242];
+                vErrors = [err259];
               } else {
-                vErrors.push(err242);
+                vErrors.push(err259);
               }
               errors++;
             }
-            for (const key33 in data128) {
-              if (!(key33 === 'input' || key33 === 'output' || key33 === 'cached_input')) {
-                const err243 = {
-                  instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
+            for (const key37 in data136) {
+              if (!(key37 === 'input' || key37 === 'output' || key37 === 'cached_input')) {
+                const err260 = {
+                  instancePath: instancePath + '/prices/' + key36.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/prices/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key33 },
+                  params: { additionalProperty: key37 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err243];
-                } else {
-                  vErrors.push(err243);
-                }
-                errors++;
-              }
-            }
-            if (data128.input !== undefined) {
-              let data129 = data128.input;
-              if (typeof data129 == 'number') {
-                if (data129 < 0 || isNaN(data129)) {
-                  const err244 = {
-                    instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err244];
-                  } else {
-                    vErrors.push(err244);
-                  }
-                  errors++;
-                }
-              } else {
-                const err245 = {
-                  instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err245];
-                } else {
-                  vErrors.push(err245);
-                }
-                errors++;
-              }
-            }
-            if (data128.output !== undefined) {
-              let data130 = data128.output;
-              if (typeof data130 == 'number') {
-                if (data130 < 0 || isNaN(data130)) {
-                  const err246 = {
-                    instancePath:
-                      instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err246];
-                  } else {
-                    vErrors.push(err246);
-                  }
-                  errors++;
-                }
-              } else {
-                const err247 = {
-                  instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err247];
-                } else {
-                  vErrors.push(err247);
-                }
-                errors++;
-              }
-            }
-            if (data128.cached_input !== undefined) {
-              let data131 = data128.cached_input;
-              if (typeof data131 == 'number') {
-                if (data131 < 0 || isNaN(data131)) {
-                  const err248 = {
-                    instancePath:
-                      instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err248];
-                  } else {
-                    vErrors.push(err248);
-                  }
-                  errors++;
-                }
-              } else {
-                const err249 = {
-                  instancePath:
-                    instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err249];
-                } else {
-                  vErrors.push(err249);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err250 = {
-              instancePath: instancePath + '/prices/' + key32.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/prices/additionalProperties/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err250];
-            } else {
-              vErrors.push(err250);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err251 = {
-          instancePath: instancePath + '/prices',
-          schemaPath: '#/properties/prices/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err251];
-        } else {
-          vErrors.push(err251);
-        }
-        errors++;
-      }
-    }
-    if (data.pricing !== undefined) {
-      let data132 = data.pricing;
-      if (data132 && typeof data132 == 'object' && !Array.isArray(data132)) {
-        for (const key34 in data132) {
-          let data133 = data132[key34];
-          if (data133 && typeof data133 == 'object' && !Array.isArray(data133)) {
-            if (data133.input_per_mtok === undefined) {
-              const err252 = {
-                instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/pricing/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'input_per_mtok' },
-                message: "must have required property '" + 'input_per_mtok' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err252];
-              } else {
-                vErrors.push(err252);
-              }
-              errors++;
-            }
-            if (data133.output_per_mtok === undefined) {
-              const err253 = {
-                instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/pricing/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'output_per_mtok' },
-                message: "must have required property '" + 'output_per_mtok' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err253];
-              } else {
-                vErrors.push(err253);
-              }
-              errors++;
-            }
-            for (const key35 in data133) {
-              if (!(key35 === 'input_per_mtok' || key35 === 'output_per_mtok' || key35 === 'cached_input_per_mtok')) {
-                const err254 = {
-                  instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/pricing/additionalProperties/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key35 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err254];
-                } else {
-                  vErrors.push(err254);
-                }
-                errors++;
-              }
-            }
-            if (data133.input_per_mtok !== undefined) {
-              let data134 = data133.input_per_mtok;
-              if (typeof data134 == 'number') {
-                if (data134 < 0 || isNaN(data134)) {
-                  const err255 = {
-                    instancePath:
-                      instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err255];
-                  } else {
-                    vErrors.push(err255);
-                  }
-                  errors++;
-                }
-              } else {
-                const err256 = {
-                  instancePath:
-                    instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err256];
-                } else {
-                  vErrors.push(err256);
-                }
-                errors++;
-              }
-            }
-            if (data133.output_per_mtok !== undefined) {
-              let data135 = data133.output_per_mtok;
-              if (typeof data135 == 'number') {
-                if (data135 < 0 || isNaN(data135)) {
-                  const err257 = {
-                    instancePath:
-                      instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err257];
-                  } else {
-                    vErrors.push(err257);
-                  }
-                  errors++;
-                }
-              } else {
-                const err258 = {
-                  instancePath:
-                    instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err258];
-                } else {
-                  vErrors.push(err258);
-                }
-                errors++;
-              }
-            }
-            if (data133.cached_input_per_mtok !== undefined) {
-              let data136 = data133.cached_input_per_mtok;
-              if (typeof data136 == 'number') {
-                if (data136 < 0 || isNaN(data136)) {
-                  const err259 = {
-                    instancePath:
-                      instancePath +
-                      '/pricing/' +
-                      key34.replace(/~/g, '~0').replace(/\//g, '~1') +
-                      '/cached_input_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err259];
-                  } else {
-                    vErrors.push(err259);
-                  }
-                  errors++;
-                }
-              } else {
-                const err260 = {
-                  instancePath:
-                    instancePath +
-                    '/pricing/' +
-                    key34.replace(/~/g, '~0').replace(/\//g, '~1') +
-                    '/cached_input_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
                 };
                 if (vErrors === null) {
                   vErrors = [err260];
@@ -5135,136 +5176,118 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-          } else {
-            const err261 = {
-              instancePath: instancePath + '/pricing/' + key34.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/pricing/additionalProperties/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err261];
-            } else {
-              vErrors.push(err261);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err262 = {
-          instancePath: instancePath + '/pricing',
-          schemaPath: '#/properties/pricing/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err262];
-        } else {
-          vErrors.push(err262);
-        }
-        errors++;
-      }
-    }
-    if (data.allow_outside_root !== undefined) {
-      if (typeof data.allow_outside_root !== 'boolean') {
-        const err263 = {
-          instancePath: instancePath + '/allow_outside_root',
-          schemaPath: '#/properties/allow_outside_root/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err263];
-        } else {
-          vErrors.push(err263);
-        }
-        errors++;
-      }
-    }
-    if (data.pii !== undefined) {
-      let data138 = data.pii;
-      if (data138 && typeof data138 == 'object' && !Array.isArray(data138)) {
-        for (const key36 in data138) {
-          if (!(key36 === 'redact' || key36 === 'custom' || key36 === 'restore_in_result')) {
-            const err264 = {
-              instancePath: instancePath + '/pii',
-              schemaPath: '#/properties/pii/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key36 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err264];
-            } else {
-              vErrors.push(err264);
-            }
-            errors++;
-          }
-        }
-        if (data138.redact !== undefined) {
-          let data139 = data138.redact;
-          if (Array.isArray(data139)) {
-            const len9 = data139.length;
-            for (let i12 = 0; i12 < len9; i12++) {
-              let data140 = data139[i12];
-              if (!(
-                data140 === 'email' ||
-                data140 === 'phone' ||
-                data140 === 'credit_card' ||
-                data140 === 'iban' ||
-                data140 === 'national_id' ||
-                data140 === 'ip_address' ||
-                data140 === 'secret'
-              )) {
-                const err265 = {
-                  instancePath: instancePath + '/pii/redact/' + i12,
-                  schemaPath: '#/properties/pii/properties/redact/items/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.pii.properties.redact.items.enum },
-                  message: 'must be equal to one of the allowed values',
+            if (data136.input !== undefined) {
+              let data137 = data136.input;
+              if (typeof data137 == 'number') {
+                if (data137 < 0 || isNaN(data137)) {
+                  const err261 = {
+                    instancePath: instancePath + '/prices/' + key36.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err261];
+                  } else {
+                    vErrors.push(err261);
+                  }
+                  errors++;
+                }
+              } else {
+                const err262 = {
+                  instancePath: instancePath + '/prices/' + key36.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err265];
+                  vErrors = [err262];
                 } else {
-                  vErrors.push(err265);
+                  vErrors.push(err262);
                 }
                 errors++;
               }
             }
-            let i13 = data139.length;
-            let j3;
-            if (i13 > 1) {
-              outer1: for (; i13--;) {
-                for (j3 = i13; j3--;) {
-                  if (func0(data139[i13], data139[j3])) {
-                    const err266 = {
-                      instancePath: instancePath + '/pii/redact',
-                      schemaPath: '#/properties/pii/properties/redact/uniqueItems',
-                      keyword: 'uniqueItems',
-                      params: { i: i13, j: j3 },
-                      message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i13 + ' are identical)',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err266];
-                    } else {
-                      vErrors.push(err266);
-                    }
-                    errors++;
-                    break outer1;
+            if (data136.output !== undefined) {
+              let data138 = data136.output;
+              if (typeof data138 == 'number') {
+                if (data138 < 0 || isNaN(data138)) {
+                  const err263 = {
+                    instancePath:
+                      instancePath + '/prices/' + key36.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err263];
+                  } else {
+                    vErrors.push(err263);
                   }
+                  errors++;
                 }
+              } else {
+                const err264 = {
+                  instancePath: instancePath + '/prices/' + key36.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err264];
+                } else {
+                  vErrors.push(err264);
+                }
+                errors++;
+              }
+            }
+            if (data136.cached_input !== undefined) {
+              let data139 = data136.cached_input;
+              if (typeof data139 == 'number') {
+                if (data139 < 0 || isNaN(data139)) {
+                  const err265 = {
+                    instancePath:
+                      instancePath + '/prices/' + key36.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err265];
+                  } else {
+                    vErrors.push(err265);
+                  }
+                  errors++;
+                }
+              } else {
+                const err266 = {
+                  instancePath:
+                    instancePath + '/prices/' + key36.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err266];
+                } else {
+                  vErrors.push(err266);
+                }
+                errors++;
               }
             }
           } else {
             const err267 = {
-              instancePath: instancePath + '/pii/redact',
-              schemaPath: '#/properties/pii/properties/redact/type',
+              instancePath: instancePath + '/prices/' + key36.replace(/~/g, '~0').replace(/\//g, '~1'),
+              schemaPath: '#/properties/prices/additionalProperties/type',
               keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
+              params: { type: 'object' },
+              message: 'must be object',
             };
             if (vErrors === null) {
               vErrors = [err267];
@@ -5274,135 +5297,138 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data138.custom !== undefined) {
-          let data141 = data138.custom;
-          if (Array.isArray(data141)) {
-            const len10 = data141.length;
-            for (let i14 = 0; i14 < len10; i14++) {
-              let data142 = data141[i14];
-              if (data142 && typeof data142 == 'object' && !Array.isArray(data142)) {
-                if (data142.name === undefined) {
-                  const err268 = {
-                    instancePath: instancePath + '/pii/custom/' + i14,
-                    schemaPath: '#/properties/pii/properties/custom/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'name' },
-                    message: "must have required property '" + 'name' + "'",
+      } else {
+        const err268 = {
+          instancePath: instancePath + '/prices',
+          schemaPath: '#/properties/prices/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err268];
+        } else {
+          vErrors.push(err268);
+        }
+        errors++;
+      }
+    }
+    if (data.pricing !== undefined) {
+      let data140 = data.pricing;
+      if (data140 && typeof data140 == 'object' && !Array.isArray(data140)) {
+        for (const key38 in data140) {
+          let data141 = data140[key38];
+          if (data141 && typeof data141 == 'object' && !Array.isArray(data141)) {
+            if (data141.input_per_mtok === undefined) {
+              const err269 = {
+                instancePath: instancePath + '/pricing/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/pricing/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'input_per_mtok' },
+                message: "must have required property '" + 'input_per_mtok' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err269];
+              } else {
+                vErrors.push(err269);
+              }
+              errors++;
+            }
+            if (data141.output_per_mtok === undefined) {
+              const err270 = {
+                instancePath: instancePath + '/pricing/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/pricing/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'output_per_mtok' },
+                message: "must have required property '" + 'output_per_mtok' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err270];
+              } else {
+                vErrors.push(err270);
+              }
+              errors++;
+            }
+            for (const key39 in data141) {
+              if (!(key39 === 'input_per_mtok' || key39 === 'output_per_mtok' || key39 === 'cached_input_per_mtok')) {
+                const err271 = {
+                  instancePath: instancePath + '/pricing/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/pricing/additionalProperties/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key39 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err271];
+                } else {
+                  vErrors.push(err271);
+                }
+                errors++;
+              }
+            }
+            if (data141.input_per_mtok !== undefined) {
+              let data142 = data141.input_per_mtok;
+              if (typeof data142 == 'number') {
+                if (data142 < 0 || isNaN(data142)) {
+                  const err272 = {
+                    instancePath:
+                      instancePath + '/pricing/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err268];
+                    vErrors = [err272];
                   } else {
-                    vErrors.push(err268);
+                    vErrors.push(err272);
                   }
                   errors++;
                 }
-                if (data142.pattern === undefined) {
-                  const err269 = {
-                    instancePath: instancePath + '/pii/custom/' + i14,
-                    schemaPath: '#/properties/pii/properties/custom/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'pattern' },
-                    message: "must have required property '" + 'pattern' + "'",
+              } else {
+                const err273 = {
+                  instancePath:
+                    instancePath + '/pricing/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err273];
+                } else {
+                  vErrors.push(err273);
+                }
+                errors++;
+              }
+            }
+            if (data141.output_per_mtok !== undefined) {
+              let data143 = data141.output_per_mtok;
+              if (typeof data143 == 'number') {
+                if (data143 < 0 || isNaN(data143)) {
+                  const err274 = {
+                    instancePath:
+                      instancePath + '/pricing/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err269];
+                    vErrors = [err274];
                   } else {
-                    vErrors.push(err269);
+                    vErrors.push(err274);
                   }
                   errors++;
-                }
-                for (const key37 in data142) {
-                  if (!(key37 === 'name' || key37 === 'pattern')) {
-                    const err270 = {
-                      instancePath: instancePath + '/pii/custom/' + i14,
-                      schemaPath: '#/properties/pii/properties/custom/items/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key37 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err270];
-                    } else {
-                      vErrors.push(err270);
-                    }
-                    errors++;
-                  }
-                }
-                if (data142.name !== undefined) {
-                  let data143 = data142.name;
-                  if (typeof data143 === 'string') {
-                    if (!pattern11.test(data143)) {
-                      const err271 = {
-                        instancePath: instancePath + '/pii/custom/' + i14 + '/name',
-                        schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^[a-z][a-z0-9_]*$' },
-                        message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err271];
-                      } else {
-                        vErrors.push(err271);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err272 = {
-                      instancePath: instancePath + '/pii/custom/' + i14 + '/name',
-                      schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err272];
-                    } else {
-                      vErrors.push(err272);
-                    }
-                    errors++;
-                  }
-                }
-                if (data142.pattern !== undefined) {
-                  let data144 = data142.pattern;
-                  if (typeof data144 === 'string') {
-                    if (func3(data144) < 1) {
-                      const err273 = {
-                        instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
-                        schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err273];
-                      } else {
-                        vErrors.push(err273);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err274 = {
-                      instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
-                      schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err274];
-                    } else {
-                      vErrors.push(err274);
-                    }
-                    errors++;
-                  }
                 }
               } else {
                 const err275 = {
-                  instancePath: instancePath + '/pii/custom/' + i14,
-                  schemaPath: '#/properties/pii/properties/custom/items/type',
+                  instancePath:
+                    instancePath + '/pricing/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: 'number' },
+                  message: 'must be number',
                 };
                 if (vErrors === null) {
                   vErrors = [err275];
@@ -5412,84 +5438,88 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data141.cached_input_per_mtok !== undefined) {
+              let data144 = data141.cached_input_per_mtok;
+              if (typeof data144 == 'number') {
+                if (data144 < 0 || isNaN(data144)) {
+                  const err276 = {
+                    instancePath:
+                      instancePath +
+                      '/pricing/' +
+                      key38.replace(/~/g, '~0').replace(/\//g, '~1') +
+                      '/cached_input_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err276];
+                  } else {
+                    vErrors.push(err276);
+                  }
+                  errors++;
+                }
+              } else {
+                const err277 = {
+                  instancePath:
+                    instancePath +
+                    '/pricing/' +
+                    key38.replace(/~/g, '~0').replace(/\//g, '~1') +
+                    '/cached_input_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err277];
+                } else {
+                  vErrors.push(err277);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err276 = {
-              instancePath: instancePath + '/pii/custom',
-              schemaPath: '#/properties/pii/properties/custom/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err276];
-            } else {
-              vErrors.push(err276);
-            }
-            errors++;
-          }
-        }
-        if (data138.restore_in_result !== undefined) {
-          if (typeof data138.restore_in_result !== 'boolean') {
-            const err277 = {
-              instancePath: instancePath + '/pii/restore_in_result',
-              schemaPath: '#/properties/pii/properties/restore_in_result/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err277];
-            } else {
-              vErrors.push(err277);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err278 = {
-          instancePath: instancePath + '/pii',
-          schemaPath: '#/properties/pii/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err278];
-        } else {
-          vErrors.push(err278);
-        }
-        errors++;
-      }
-    }
-    if (data.guardrails !== undefined) {
-      let data146 = data.guardrails;
-      if (Array.isArray(data146)) {
-        const len11 = data146.length;
-        for (let i15 = 0; i15 < len11; i15++) {
-          let data147 = data146[i15];
-          if (!(data147 && typeof data147 == 'object' && !Array.isArray(data147))) {
-            const err279 = {
-              instancePath: instancePath + '/guardrails/' + i15,
-              schemaPath: '#/properties/guardrails/items/type',
+            const err278 = {
+              instancePath: instancePath + '/pricing/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
+              schemaPath: '#/properties/pricing/additionalProperties/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err279];
+              vErrors = [err278];
             } else {
-              vErrors.push(err279);
+              vErrors.push(err278);
             }
             errors++;
           }
         }
       } else {
-        const err280 = {
-          instancePath: instancePath + '/guardrails',
-          schemaPath: '#/properties/guardrails/type',
+        const err279 = {
+          instancePath: instancePath + '/pricing',
+          schemaPath: '#/properties/pricing/type',
           keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err279];
+        } else {
+          vErrors.push(err279);
+        }
+        errors++;
+      }
+    }
+    if (data.allow_outside_root !== undefined) {
+      if (typeof data.allow_outside_root !== 'boolean') {
+        const err280 = {
+          instancePath: instancePath + '/allow_outside_root',
+          schemaPath: '#/properties/allow_outside_root/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
         };
         if (vErrors === null) {
           vErrors = [err280];
@@ -5499,35 +5529,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.agents !== undefined) {
-      let data148 = data.agents;
-      if (data148 && typeof data148 == 'object' && !Array.isArray(data148)) {
-        for (const key38 in data148) {
-          if (!(key38 === 'claude_code_dir' || key38 === 'claude_code')) {
-            let data149 = data148[key38];
-            if (data149 && typeof data149 == 'object' && !Array.isArray(data149)) {
-              if (data149.type === undefined) {
-                const err281 = {
-                  instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/agents/additionalProperties/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'type' },
-                  message: "must have required property '" + 'type' + "'",
-                };
-                if (vErrors === null) {
-                  vErrors = [err281];
-                } else {
-                  vErrors.push(err281);
-                }
-                errors++;
-              }
-              if (data149.description === undefined) {
+    if (data.pii !== undefined) {
+      let data146 = data.pii;
+      if (data146 && typeof data146 == 'object' && !Array.isArray(data146)) {
+        for (const key40 in data146) {
+          if (!(key40 === 'redact' || key40 === 'custom' || key40 === 'restore_in_result')) {
+            const err281 = {
+              instancePath: instancePath + '/pii',
+              schemaPath: '#/properties/pii/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key40 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err281];
+            } else {
+              vErrors.push(err281);
+            }
+            errors++;
+          }
+        }
+        if (data146.redact !== undefined) {
+          let data147 = data146.redact;
+          if (Array.isArray(data147)) {
+            const len9 = data147.length;
+            for (let i12 = 0; i12 < len9; i12++) {
+              let data148 = data147[i12];
+              if (!(
+                data148 === 'email' ||
+                data148 === 'phone' ||
+                data148 === 'credit_card' ||
+                data148 === 'iban' ||
+                data148 === 'national_id' ||
+                data148 === 'ip_address' ||
+                data148 === 'secret'
+              )) {
                 const err282 = {
-                  instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/agents/additionalProperties/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'description' },
-                  message: "must have required property '" + 'description' + "'",
+                  instancePath: instancePath + '/pii/redact/' + i12,
+                  schemaPath: '#/properties/pii/properties/redact/items/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.pii.properties.redact.items.enum },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err282];
@@ -5536,49 +5578,61 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              for (const key39 in data149) {
-                if (!func2.call(schema11.properties.agents.additionalProperties.properties, key39)) {
-                  const err283 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
-                    keyword: 'additionalProperties',
-                    params: { additionalProperty: key39 },
-                    message: 'must NOT have additional properties',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err283];
-                  } else {
-                    vErrors.push(err283);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.name !== undefined) {
-                let data150 = data149.name;
-                if (typeof data150 === 'string') {
-                  if (!pattern11.test(data150)) {
-                    const err284 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
-                      keyword: 'pattern',
-                      params: { pattern: '^[a-z][a-z0-9_]*$' },
-                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
+            }
+            let i13 = data147.length;
+            let j3;
+            if (i13 > 1) {
+              outer1: for (; i13--;) {
+                for (j3 = i13; j3--;) {
+                  if (func0(data147[i13], data147[j3])) {
+                    const err283 = {
+                      instancePath: instancePath + '/pii/redact',
+                      schemaPath: '#/properties/pii/properties/redact/uniqueItems',
+                      keyword: 'uniqueItems',
+                      params: { i: i13, j: j3 },
+                      message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i13 + ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err284];
+                      vErrors = [err283];
                     } else {
-                      vErrors.push(err284);
+                      vErrors.push(err283);
                     }
                     errors++;
+                    break outer1;
                   }
-                } else {
+                }
+              }
+            }
+          } else {
+            const err284 = {
+              instancePath: instancePath + '/pii/redact',
+              schemaPath: '#/properties/pii/properties/redact/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err284];
+            } else {
+              vErrors.push(err284);
+            }
+            errors++;
+          }
+        }
+        if (data146.custom !== undefined) {
+          let data149 = data146.custom;
+          if (Array.isArray(data149)) {
+            const len10 = data149.length;
+            for (let i14 = 0; i14 < len10; i14++) {
+              let data150 = data149[i14];
+              if (data150 && typeof data150 == 'object' && !Array.isArray(data150)) {
+                if (data150.name === undefined) {
                   const err285 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                    instancePath: instancePath + '/pii/custom/' + i14,
+                    schemaPath: '#/properties/pii/properties/custom/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'name' },
+                    message: "must have required property '" + 'name' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err285];
@@ -5587,16 +5641,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              }
-              if (data149.type !== undefined) {
-                let data151 = data149.type;
-                if (!(data151 === 'governance' || data151 === 'operational' || data151 === 'executional')) {
+                if (data150.pattern === undefined) {
                   const err286 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
-                    keyword: 'enum',
-                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
-                    message: 'must be equal to one of the allowed values',
+                    instancePath: instancePath + '/pii/custom/' + i14,
+                    schemaPath: '#/properties/pii/properties/custom/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'pattern' },
+                    message: "must have required property '" + 'pattern' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err286];
@@ -5605,18 +5656,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              }
-              if (data149.description !== undefined) {
-                let data152 = data149.description;
-                if (typeof data152 === 'string') {
-                  if (func3(data152) < 1) {
+                for (const key41 in data150) {
+                  if (!(key41 === 'name' || key41 === 'pattern')) {
                     const err287 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
+                      instancePath: instancePath + '/pii/custom/' + i14,
+                      schemaPath: '#/properties/pii/properties/custom/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key41 },
+                      message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
                       vErrors = [err287];
@@ -5625,264 +5672,243 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                } else {
-                  const err288 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err288];
-                  } else {
-                    vErrors.push(err288);
-                  }
-                  errors++;
                 }
-              }
-              if (data149.entry !== undefined) {
-                if (typeof data149.entry !== 'boolean') {
-                  const err289 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err289];
-                  } else {
-                    vErrors.push(err289);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.next !== undefined) {
-                let data154 = data149.next;
-                if (!Array.isArray(data154) && data154 !== null) {
-                  const err290 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
-                    message: 'must be array,null',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err290];
-                  } else {
-                    vErrors.push(err290);
-                  }
-                  errors++;
-                }
-                if (Array.isArray(data154)) {
-                  const len12 = data154.length;
-                  for (let i16 = 0; i16 < len12; i16++) {
-                    if (typeof data154[i16] !== 'string') {
-                      const err291 = {
-                        instancePath:
-                          instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i16,
-                        schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
-                        keyword: 'type',
-                        params: { type: 'string' },
-                        message: 'must be string',
+                if (data150.name !== undefined) {
+                  let data151 = data150.name;
+                  if (typeof data151 === 'string') {
+                    if (!pattern12.test(data151)) {
+                      const err288 = {
+                        instancePath: instancePath + '/pii/custom/' + i14 + '/name',
+                        schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^[a-z][a-z0-9_]*$' },
+                        message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err291];
+                        vErrors = [err288];
                       } else {
-                        vErrors.push(err291);
+                        vErrors.push(err288);
                       }
                       errors++;
                     }
+                  } else {
+                    const err289 = {
+                      instancePath: instancePath + '/pii/custom/' + i14 + '/name',
+                      schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err289];
+                    } else {
+                      vErrors.push(err289);
+                    }
+                    errors++;
                   }
-                  let i17 = data154.length;
-                  let j4;
-                  if (i17 > 1) {
-                    const indices2 = {};
-                    for (; i17--;) {
-                      let item2 = data154[i17];
-                      if (typeof item2 !== 'string') {
-                        continue;
+                }
+                if (data150.pattern !== undefined) {
+                  let data152 = data150.pattern;
+                  if (typeof data152 === 'string') {
+                    if (func3(data152) < 1) {
+                      const err290 = {
+                        instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
+                        schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err290];
+                      } else {
+                        vErrors.push(err290);
                       }
-                      if (typeof indices2[item2] == 'number') {
-                        j4 = indices2[item2];
-                        const err292 = {
-                          instancePath:
-                            instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
-                          schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
-                          keyword: 'uniqueItems',
-                          params: { i: i17, j: j4 },
-                          message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i17 + ' are identical)',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err292];
-                        } else {
-                          vErrors.push(err292);
-                        }
-                        errors++;
-                        break;
-                      }
-                      indices2[item2] = i17;
+                      errors++;
                     }
-                  }
-                }
-              }
-              if (data149.content_type !== undefined) {
-                let data156 = data149.content_type;
-                if (typeof data156 === 'string') {
-                  if (func3(data156) < 1) {
-                    const err293 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
+                  } else {
+                    const err291 = {
+                      instancePath: instancePath + '/pii/custom/' + i14 + '/pattern',
+                      schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err293];
+                      vErrors = [err291];
                     } else {
-                      vErrors.push(err293);
+                      vErrors.push(err291);
                     }
                     errors++;
                   }
+                }
+              } else {
+                const err292 = {
+                  instancePath: instancePath + '/pii/custom/' + i14,
+                  schemaPath: '#/properties/pii/properties/custom/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err292];
                 } else {
-                  const err294 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err294];
-                  } else {
-                    vErrors.push(err294);
-                  }
-                  errors++;
+                  vErrors.push(err292);
                 }
+                errors++;
               }
-              if (data149.output_schema !== undefined) {
-                let data157 = data149.output_schema;
-                if (
-                  typeof data157 !== 'string' &&
-                  !(data157 && typeof data157 == 'object' && !Array.isArray(data157))
-                ) {
-                  const err295 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
-                    message: 'must be string,object',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err295];
-                  } else {
-                    vErrors.push(err295);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.plan !== undefined) {
-                if (typeof data149.plan !== 'boolean') {
-                  const err296 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err296];
-                  } else {
-                    vErrors.push(err296);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.on_failure !== undefined) {
-                if (typeof data149.on_failure !== 'string') {
-                  const err297 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err297];
-                  } else {
-                    vErrors.push(err297);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.model !== undefined) {
-                let data160 = data149.model;
-                if (typeof data160 === 'string') {
-                  if (func3(data160) < 1) {
-                    const err298 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err298];
-                    } else {
-                      vErrors.push(err298);
-                    }
-                    errors++;
-                  }
+            }
+          } else {
+            const err293 = {
+              instancePath: instancePath + '/pii/custom',
+              schemaPath: '#/properties/pii/properties/custom/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err293];
+            } else {
+              vErrors.push(err293);
+            }
+            errors++;
+          }
+        }
+        if (data146.restore_in_result !== undefined) {
+          if (typeof data146.restore_in_result !== 'boolean') {
+            const err294 = {
+              instancePath: instancePath + '/pii/restore_in_result',
+              schemaPath: '#/properties/pii/properties/restore_in_result/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err294];
+            } else {
+              vErrors.push(err294);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err295 = {
+          instancePath: instancePath + '/pii',
+          schemaPath: '#/properties/pii/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err295];
+        } else {
+          vErrors.push(err295);
+        }
+        errors++;
+      }
+    }
+    if (data.guardrails !== undefined) {
+      let data154 = data.guardrails;
+      if (Array.isArray(data154)) {
+        const len11 = data154.length;
+        for (let i15 = 0; i15 < len11; i15++) {
+          let data155 = data154[i15];
+          if (!(data155 && typeof data155 == 'object' && !Array.isArray(data155))) {
+            const err296 = {
+              instancePath: instancePath + '/guardrails/' + i15,
+              schemaPath: '#/properties/guardrails/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err296];
+            } else {
+              vErrors.push(err296);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err297 = {
+          instancePath: instancePath + '/guardrails',
+          schemaPath: '#/properties/guardrails/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err297];
+        } else {
+          vErrors.push(err297);
+        }
+        errors++;
+      }
+    }
+    if (data.agents !== undefined) {
+      let data156 = data.agents;
+      if (data156 && typeof data156 == 'object' && !Array.isArray(data156)) {
+        for (const key42 in data156) {
+          if (!(key42 === 'claude_code_dir' || key42 === 'claude_code')) {
+            let data157 = data156[key42];
+            if (data157 && typeof data157 == 'object' && !Array.isArray(data157)) {
+              if (data157.type === undefined) {
+                const err298 = {
+                  instancePath: instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/agents/additionalProperties/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'type' },
+                  message: "must have required property '" + 'type' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err298];
                 } else {
-                  const err299 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                  vErrors.push(err298);
+                }
+                errors++;
+              }
+              if (data157.description === undefined) {
+                const err299 = {
+                  instancePath: instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/agents/additionalProperties/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'description' },
+                  message: "must have required property '" + 'description' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err299];
+                } else {
+                  vErrors.push(err299);
+                }
+                errors++;
+              }
+              for (const key43 in data157) {
+                if (!func2.call(schema11.properties.agents.additionalProperties.properties, key43)) {
+                  const err300 = {
+                    instancePath: instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1'),
+                    schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
+                    keyword: 'additionalProperties',
+                    params: { additionalProperty: key43 },
+                    message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err299];
+                    vErrors = [err300];
                   } else {
-                    vErrors.push(err299);
+                    vErrors.push(err300);
                   }
                   errors++;
                 }
               }
-              if (data149.temperature !== undefined) {
-                let data161 = data149.temperature;
-                if (typeof data161 == 'number') {
-                  if (data161 > 2 || isNaN(data161)) {
-                    const err300 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
-                      keyword: 'maximum',
-                      params: { comparison: '<=', limit: 2 },
-                      message: 'must be <= 2',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err300];
-                    } else {
-                      vErrors.push(err300);
-                    }
-                    errors++;
-                  }
-                  if (data161 < 0 || isNaN(data161)) {
+              if (data157.name !== undefined) {
+                let data158 = data157.name;
+                if (typeof data158 === 'string') {
+                  if (!pattern12.test(data158)) {
                     const err301 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 0 },
-                      message: 'must be >= 0',
+                        instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
+                      keyword: 'pattern',
+                      params: { pattern: '^[a-z][a-z0-9_]*$' },
+                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                     };
                     if (vErrors === null) {
                       vErrors = [err301];
@@ -5893,12 +5919,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 } else {
                   const err302 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
+                    instancePath: instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
                     keyword: 'type',
-                    params: { type: 'number' },
-                    message: 'must be number',
+                    params: { type: 'string' },
+                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err302];
@@ -5908,16 +5933,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.max_tokens !== undefined) {
-                let data162 = data149.max_tokens;
-                if (!(typeof data162 == 'number' && !(data162 % 1) && !isNaN(data162))) {
+              if (data157.type !== undefined) {
+                let data159 = data157.type;
+                if (!(data159 === 'governance' || data159 === 'operational' || data159 === 'executional')) {
                   const err303 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
+                    instancePath: instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
+                    keyword: 'enum',
+                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
+                    message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
                     vErrors = [err303];
@@ -5926,15 +5950,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data162 == 'number') {
-                  if (data162 < 1 || isNaN(data162)) {
+              }
+              if (data157.description !== undefined) {
+                let data160 = data157.description;
+                if (typeof data160 === 'string') {
+                  if (func3(data160) < 1) {
                     const err304 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
+                        instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
                       vErrors = [err304];
@@ -5943,18 +5970,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                }
-              }
-              if (data149.timeout_ms !== undefined) {
-                let data163 = data149.timeout_ms;
-                if (!(typeof data163 == 'number' && !(data163 % 1) && !isNaN(data163))) {
+                } else {
                   const err305 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
+                      instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
                     keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
+                    params: { type: 'string' },
+                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err305];
@@ -5963,35 +5986,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data163 == 'number') {
-                  if (data163 < 1 || isNaN(data163)) {
-                    const err306 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err306];
-                    } else {
-                      vErrors.push(err306);
-                    }
-                    errors++;
+              }
+              if (data157.entry !== undefined) {
+                if (typeof data157.entry !== 'boolean') {
+                  const err306 = {
+                    instancePath: instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err306];
+                  } else {
+                    vErrors.push(err306);
                   }
+                  errors++;
                 }
               }
-              if (data149.max_retries !== undefined) {
-                let data164 = data149.max_retries;
-                if (!(typeof data164 == 'number' && !(data164 % 1) && !isNaN(data164))) {
+              if (data157.next !== undefined) {
+                let data162 = data157.next;
+                if (!Array.isArray(data162) && data162 !== null) {
                   const err307 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
+                    instancePath: instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
                     keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
+                    message: 'must be array,null',
                   };
                   if (vErrors === null) {
                     vErrors = [err307];
@@ -6000,123 +6021,124 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data164 == 'number') {
-                  if (data164 < 0 || isNaN(data164)) {
-                    const err308 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 0 },
-                      message: 'must be >= 0',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err308];
-                    } else {
-                      vErrors.push(err308);
-                    }
-                    errors++;
-                  }
-                }
-              }
-              if (data149.file !== undefined) {
-                if (typeof data149.file !== 'string') {
-                  const err309 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err309];
-                  } else {
-                    vErrors.push(err309);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.tools !== undefined) {
-                let data166 = data149.tools;
-                if (Array.isArray(data166)) {
-                  const len13 = data166.length;
-                  for (let i18 = 0; i18 < len13; i18++) {
-                    let data167 = data166[i18];
-                    if (typeof data167 === 'string') {
-                      if (func3(data167) < 1) {
-                        const err310 = {
-                          instancePath:
-                            instancePath +
-                            '/agents/' +
-                            key38.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/tools/' +
-                            i18,
-                          schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/minLength',
-                          keyword: 'minLength',
-                          params: { limit: 1 },
-                          message: 'must NOT have fewer than 1 characters',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err310];
-                        } else {
-                          vErrors.push(err310);
-                        }
-                        errors++;
-                      }
-                    } else {
-                      const err311 = {
+                if (Array.isArray(data162)) {
+                  const len12 = data162.length;
+                  for (let i16 = 0; i16 < len12; i16++) {
+                    if (typeof data162[i16] !== 'string') {
+                      const err308 = {
                         instancePath:
-                          instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i18,
-                        schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
+                          instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i16,
+                        schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
                         keyword: 'type',
                         params: { type: 'string' },
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err311];
+                        vErrors = [err308];
                       } else {
-                        vErrors.push(err311);
+                        vErrors.push(err308);
                       }
                       errors++;
                     }
                   }
-                  let i19 = data166.length;
-                  let j5;
-                  if (i19 > 1) {
-                    const indices3 = {};
-                    for (; i19--;) {
-                      let item3 = data166[i19];
-                      if (typeof item3 !== 'string') {
+                  let i17 = data162.length;
+                  let j4;
+                  if (i17 > 1) {
+                    const indices2 = {};
+                    for (; i17--;) {
+                      let item2 = data162[i17];
+                      if (typeof item2 !== 'string') {
                         continue;
                       }
-                      if (typeof indices3[item3] == 'number') {
-                        j5 = indices3[item3];
-                        const err312 = {
+                      if (typeof indices2[item2] == 'number') {
+                        j4 = indices2[item2];
+                        const err309 = {
                           instancePath:
-                            instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
-                          schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
+                            instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+                          schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
                           keyword: 'uniqueItems',
-                          params: { i: i19, j: j5 },
-                          message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i19 + ' are identical)',
+                          params: { i: i17, j: j4 },
+                          message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i17 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err312];
+                          vErrors = [err309];
                         } else {
-                          vErrors.push(err312);
+                          vErrors.push(err309);
                         }
                         errors++;
                         break;
                       }
-                      indices3[item3] = i19;
+                      indices2[item2] = i17;
                     }
                   }
+                }
+              }
+              if (data157.content_type !== undefined) {
+                let data164 = data157.content_type;
+                if (typeof data164 === 'string') {
+                  if (func3(data164) < 1) {
+                    const err310 = {
+                      instancePath:
+                        instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err310];
+                    } else {
+                      vErrors.push(err310);
+                    }
+                    errors++;
+                  }
                 } else {
-                  const err313 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
+                  const err311 = {
+                    instancePath:
+                      instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
                     keyword: 'type',
-                    params: { type: 'array' },
-                    message: 'must be array',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err311];
+                  } else {
+                    vErrors.push(err311);
+                  }
+                  errors++;
+                }
+              }
+              if (data157.output_schema !== undefined) {
+                let data165 = data157.output_schema;
+                if (
+                  typeof data165 !== 'string' &&
+                  !(data165 && typeof data165 == 'object' && !Array.isArray(data165))
+                ) {
+                  const err312 = {
+                    instancePath:
+                      instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
+                    keyword: 'type',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
+                    message: 'must be string,object',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err312];
+                  } else {
+                    vErrors.push(err312);
+                  }
+                  errors++;
+                }
+              }
+              if (data157.plan !== undefined) {
+                if (typeof data157.plan !== 'boolean') {
+                  const err313 = {
+                    instancePath: instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err313];
@@ -6126,16 +6148,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.max_turns !== undefined) {
-                let data168 = data149.max_turns;
-                if (!(typeof data168 == 'number' && !(data168 % 1) && !isNaN(data168))) {
+              if (data157.on_failure !== undefined) {
+                if (typeof data157.on_failure !== 'string') {
                   const err314 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
+                      instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
                     keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
+                    params: { type: 'string' },
+                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err314];
@@ -6144,15 +6165,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data168 == 'number') {
-                  if (data168 < 1 || isNaN(data168)) {
+              }
+              if (data157.model !== undefined) {
+                let data168 = data157.model;
+                if (typeof data168 === 'string') {
+                  if (func3(data168) < 1) {
                     const err315 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
+                        instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
                       vErrors = [err315];
@@ -6161,94 +6185,65 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
+                } else {
+                  const err316 = {
+                    instancePath: instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err316];
+                  } else {
+                    vErrors.push(err316);
+                  }
+                  errors++;
                 }
               }
-              if (data149.approval !== undefined) {
-                let data169 = data149.approval;
-                if (Array.isArray(data169)) {
-                  const len14 = data169.length;
-                  for (let i20 = 0; i20 < len14; i20++) {
-                    let data170 = data169[i20];
-                    if (typeof data170 === 'string') {
-                      if (func3(data170) < 1) {
-                        const err316 = {
-                          instancePath:
-                            instancePath +
-                            '/agents/' +
-                            key38.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/approval/' +
-                            i20,
-                          schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/minLength',
-                          keyword: 'minLength',
-                          params: { limit: 1 },
-                          message: 'must NOT have fewer than 1 characters',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err316];
-                        } else {
-                          vErrors.push(err316);
-                        }
-                        errors++;
-                      }
+              if (data157.temperature !== undefined) {
+                let data169 = data157.temperature;
+                if (typeof data169 == 'number') {
+                  if (data169 > 2 || isNaN(data169)) {
+                    const err317 = {
+                      instancePath:
+                        instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
+                      keyword: 'maximum',
+                      params: { comparison: '<=', limit: 2 },
+                      message: 'must be <= 2',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err317];
                     } else {
-                      const err317 = {
-                        instancePath:
-                          instancePath +
-                          '/agents/' +
-                          key38.replace(/~/g, '~0').replace(/\//g, '~1') +
-                          '/approval/' +
-                          i20,
-                        schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/type',
-                        keyword: 'type',
-                        params: { type: 'string' },
-                        message: 'must be string',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err317];
-                      } else {
-                        vErrors.push(err317);
-                      }
-                      errors++;
+                      vErrors.push(err317);
                     }
+                    errors++;
                   }
-                  let i21 = data169.length;
-                  let j6;
-                  if (i21 > 1) {
-                    const indices4 = {};
-                    for (; i21--;) {
-                      let item4 = data169[i21];
-                      if (typeof item4 !== 'string') {
-                        continue;
-                      }
-                      if (typeof indices4[item4] == 'number') {
-                        j6 = indices4[item4];
-                        const err318 = {
-                          instancePath:
-                            instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
-                          schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
-                          keyword: 'uniqueItems',
-                          params: { i: i21, j: j6 },
-                          message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i21 + ' are identical)',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err318];
-                        } else {
-                          vErrors.push(err318);
-                        }
-                        errors++;
-                        break;
-                      }
-                      indices4[item4] = i21;
+                  if (data169 < 0 || isNaN(data169)) {
+                    const err318 = {
+                      instancePath:
+                        instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 0 },
+                      message: 'must be >= 0',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err318];
+                    } else {
+                      vErrors.push(err318);
                     }
+                    errors++;
                   }
                 } else {
                   const err319 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
+                      instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
                     keyword: 'type',
-                    params: { type: 'array' },
-                    message: 'must be array',
+                    params: { type: 'number' },
+                    message: 'must be number',
                   };
                   if (vErrors === null) {
                     vErrors = [err319];
@@ -6258,113 +6253,90 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.delegates !== undefined) {
-                let data171 = data149.delegates;
-                if (Array.isArray(data171)) {
-                  const len15 = data171.length;
-                  for (let i22 = 0; i22 < len15; i22++) {
-                    let data172 = data171[i22];
-                    if (typeof data172 === 'string') {
-                      if (func3(data172) < 1) {
-                        const err320 = {
-                          instancePath:
-                            instancePath +
-                            '/agents/' +
-                            key38.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/delegates/' +
-                            i22,
-                          schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/minLength',
-                          keyword: 'minLength',
-                          params: { limit: 1 },
-                          message: 'must NOT have fewer than 1 characters',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err320];
-                        } else {
-                          vErrors.push(err320);
-                        }
-                        errors++;
-                      }
-                    } else {
-                      const err321 = {
-                        instancePath:
-                          instancePath +
-                          '/agents/' +
-                          key38.replace(/~/g, '~0').replace(/\//g, '~1') +
-                          '/delegates/' +
-                          i22,
-                        schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/type',
-                        keyword: 'type',
-                        params: { type: 'string' },
-                        message: 'must be string',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err321];
-                      } else {
-                        vErrors.push(err321);
-                      }
-                      errors++;
-                    }
-                  }
-                  let i23 = data171.length;
-                  let j7;
-                  if (i23 > 1) {
-                    const indices5 = {};
-                    for (; i23--;) {
-                      let item5 = data171[i23];
-                      if (typeof item5 !== 'string') {
-                        continue;
-                      }
-                      if (typeof indices5[item5] == 'number') {
-                        j7 = indices5[item5];
-                        const err322 = {
-                          instancePath:
-                            instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
-                          schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
-                          keyword: 'uniqueItems',
-                          params: { i: i23, j: j7 },
-                          message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i23 + ' are identical)',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err322];
-                        } else {
-                          vErrors.push(err322);
-                        }
-                        errors++;
-                        break;
-                      }
-                      indices5[item5] = i23;
-                    }
-                  }
-                } else {
-                  const err323 = {
+              if (data157.max_tokens !== undefined) {
+                let data170 = data157.max_tokens;
+                if (!(typeof data170 == 'number' && !(data170 % 1) && !isNaN(data170))) {
+                  const err320 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
+                      instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
                     keyword: 'type',
-                    params: { type: 'array' },
-                    message: 'must be array',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err323];
+                    vErrors = [err320];
                   } else {
-                    vErrors.push(err323);
+                    vErrors.push(err320);
                   }
                   errors++;
                 }
+                if (typeof data170 == 'number') {
+                  if (data170 < 1 || isNaN(data170)) {
+                    const err321 = {
+                      instancePath:
+                        instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err321];
+                    } else {
+                      vErrors.push(err321);
+                    }
+                    errors++;
+                  }
+                }
               }
-              if (data149.attachments !== undefined) {
-                let data173 = data149.attachments;
-                if (!(data173 === 'inline' || data173 === 'list' || data173 === 'native')) {
+              if (data157.timeout_ms !== undefined) {
+                let data171 = data157.timeout_ms;
+                if (!(typeof data171 == 'number' && !(data171 % 1) && !isNaN(data171))) {
+                  const err322 = {
+                    instancePath:
+                      instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err322];
+                  } else {
+                    vErrors.push(err322);
+                  }
+                  errors++;
+                }
+                if (typeof data171 == 'number') {
+                  if (data171 < 1 || isNaN(data171)) {
+                    const err323 = {
+                      instancePath:
+                        instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err323];
+                    } else {
+                      vErrors.push(err323);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if (data157.max_retries !== undefined) {
+                let data172 = data157.max_retries;
+                if (!(typeof data172 == 'number' && !(data172 % 1) && !isNaN(data172))) {
                   const err324 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
-                    keyword: 'enum',
-                    params: {
-                      allowedValues: schema11.properties.agents.additionalProperties.properties.attachments.enum,
-                    },
-                    message: 'must be equal to one of the allowed values',
+                      instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
                   };
                   if (vErrors === null) {
                     vErrors = [err324];
@@ -6373,28 +6345,401 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (typeof data172 == 'number') {
+                  if (data172 < 0 || isNaN(data172)) {
+                    const err325 = {
+                      instancePath:
+                        instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 0 },
+                      message: 'must be >= 0',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err325];
+                    } else {
+                      vErrors.push(err325);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if (data157.file !== undefined) {
+                if (typeof data157.file !== 'string') {
+                  const err326 = {
+                    instancePath: instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err326];
+                  } else {
+                    vErrors.push(err326);
+                  }
+                  errors++;
+                }
+              }
+              if (data157.tools !== undefined) {
+                let data174 = data157.tools;
+                if (Array.isArray(data174)) {
+                  const len13 = data174.length;
+                  for (let i18 = 0; i18 < len13; i18++) {
+                    let data175 = data174[i18];
+                    if (typeof data175 === 'string') {
+                      if (func3(data175) < 1) {
+                        const err327 = {
+                          instancePath:
+                            instancePath +
+                            '/agents/' +
+                            key42.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/tools/' +
+                            i18,
+                          schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/minLength',
+                          keyword: 'minLength',
+                          params: { limit: 1 },
+                          message: 'must NOT have fewer than 1 characters',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err327];
+                        } else {
+                          vErrors.push(err327);
+                        }
+                        errors++;
+                      }
+                    } else {
+                      const err328 = {
+                        instancePath:
+                          instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i18,
+                        schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
+                        keyword: 'type',
+                        params: { type: 'string' },
+                        message: 'must be string',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err328];
+                      } else {
+                        vErrors.push(err328);
+                      }
+                      errors++;
+                    }
+                  }
+                  let i19 = data174.length;
+                  let j5;
+                  if (i19 > 1) {
+                    const indices3 = {};
+                    for (; i19--;) {
+                      let item3 = data174[i19];
+                      if (typeof item3 !== 'string') {
+                        continue;
+                      }
+                      if (typeof indices3[item3] == 'number') {
+                        j5 = indices3[item3];
+                        const err329 = {
+                          instancePath:
+                            instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
+                          schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
+                          keyword: 'uniqueItems',
+                          params: { i: i19, j: j5 },
+                          message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i19 + ' are identical)',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err329];
+                        } else {
+                          vErrors.push(err329);
+                        }
+                        errors++;
+                        break;
+                      }
+                      indices3[item3] = i19;
+                    }
+                  }
+                } else {
+                  const err330 = {
+                    instancePath: instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
+                    keyword: 'type',
+                    params: { type: 'array' },
+                    message: 'must be array',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err330];
+                  } else {
+                    vErrors.push(err330);
+                  }
+                  errors++;
+                }
+              }
+              if (data157.max_turns !== undefined) {
+                let data176 = data157.max_turns;
+                if (!(typeof data176 == 'number' && !(data176 % 1) && !isNaN(data176))) {
+                  const err331 = {
+                    instancePath:
+                      instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err331];
+                  } else {
+                    vErrors.push(err331);
+                  }
+                  errors++;
+                }
+                if (typeof data176 == 'number') {
+                  if (data176 < 1 || isNaN(data176)) {
+                    const err332 = {
+                      instancePath:
+                        instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err332];
+                    } else {
+                      vErrors.push(err332);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if (data157.approval !== undefined) {
+                let data177 = data157.approval;
+                if (Array.isArray(data177)) {
+                  const len14 = data177.length;
+                  for (let i20 = 0; i20 < len14; i20++) {
+                    let data178 = data177[i20];
+                    if (typeof data178 === 'string') {
+                      if (func3(data178) < 1) {
+                        const err333 = {
+                          instancePath:
+                            instancePath +
+                            '/agents/' +
+                            key42.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/approval/' +
+                            i20,
+                          schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/minLength',
+                          keyword: 'minLength',
+                          params: { limit: 1 },
+                          message: 'must NOT have fewer than 1 characters',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err333];
+                        } else {
+                          vErrors.push(err333);
+                        }
+                        errors++;
+                      }
+                    } else {
+                      const err334 = {
+                        instancePath:
+                          instancePath +
+                          '/agents/' +
+                          key42.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          '/approval/' +
+                          i20,
+                        schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/type',
+                        keyword: 'type',
+                        params: { type: 'string' },
+                        message: 'must be string',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err334];
+                      } else {
+                        vErrors.push(err334);
+                      }
+                      errors++;
+                    }
+                  }
+                  let i21 = data177.length;
+                  let j6;
+                  if (i21 > 1) {
+                    const indices4 = {};
+                    for (; i21--;) {
+                      let item4 = data177[i21];
+                      if (typeof item4 !== 'string') {
+                        continue;
+                      }
+                      if (typeof indices4[item4] == 'number') {
+                        j6 = indices4[item4];
+                        const err335 = {
+                          instancePath:
+                            instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
+                          schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
+                          keyword: 'uniqueItems',
+                          params: { i: i21, j: j6 },
+                          message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i21 + ' are identical)',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err335];
+                        } else {
+                          vErrors.push(err335);
+                        }
+                        errors++;
+                        break;
+                      }
+                      indices4[item4] = i21;
+                    }
+                  }
+                } else {
+                  const err336 = {
+                    instancePath:
+                      instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
+                    keyword: 'type',
+                    params: { type: 'array' },
+                    message: 'must be array',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err336];
+                  } else {
+                    vErrors.push(err336);
+                  }
+                  errors++;
+                }
+              }
+              if (data157.delegates !== undefined) {
+                let data179 = data157.delegates;
+                if (Array.isArray(data179)) {
+                  const len15 = data179.length;
+                  for (let i22 = 0; i22 < len15; i22++) {
+                    let data180 = data179[i22];
+                    if (typeof data180 === 'string') {
+                      if (func3(data180) < 1) {
+                        const err337 = {
+                          instancePath:
+                            instancePath +
+                            '/agents/' +
+                            key42.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/delegates/' +
+                            i22,
+                          schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/minLength',
+                          keyword: 'minLength',
+                          params: { limit: 1 },
+                          message: 'must NOT have fewer than 1 characters',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err337];
+                        } else {
+                          vErrors.push(err337);
+                        }
+                        errors++;
+                      }
+                    } else {
+                      const err338 = {
+                        instancePath:
+                          instancePath +
+                          '/agents/' +
+                          key42.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          '/delegates/' +
+                          i22,
+                        schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/type',
+                        keyword: 'type',
+                        params: { type: 'string' },
+                        message: 'must be string',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err338];
+                      } else {
+                        vErrors.push(err338);
+                      }
+                      errors++;
+                    }
+                  }
+                  let i23 = data179.length;
+                  let j7;
+                  if (i23 > 1) {
+                    const indices5 = {};
+                    for (; i23--;) {
+                      let item5 = data179[i23];
+                      if (typeof item5 !== 'string') {
+                        continue;
+                      }
+                      if (typeof indices5[item5] == 'number') {
+                        j7 = indices5[item5];
+                        const err339 = {
+                          instancePath:
+                            instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
+                          schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
+                          keyword: 'uniqueItems',
+                          params: { i: i23, j: j7 },
+                          message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i23 + ' are identical)',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err339];
+                        } else {
+                          vErrors.push(err339);
+                        }
+                        errors++;
+                        break;
+                      }
+                      indices5[item5] = i23;
+                    }
+                  }
+                } else {
+                  const err340 = {
+                    instancePath:
+                      instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
+                    keyword: 'type',
+                    params: { type: 'array' },
+                    message: 'must be array',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err340];
+                  } else {
+                    vErrors.push(err340);
+                  }
+                  errors++;
+                }
+              }
+              if (data157.attachments !== undefined) {
+                let data181 = data157.attachments;
+                if (!(data181 === 'inline' || data181 === 'list' || data181 === 'native')) {
+                  const err341 = {
+                    instancePath:
+                      instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
+                    keyword: 'enum',
+                    params: {
+                      allowedValues: schema11.properties.agents.additionalProperties.properties.attachments.enum,
+                    },
+                    message: 'must be equal to one of the allowed values',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err341];
+                  } else {
+                    vErrors.push(err341);
+                  }
+                  errors++;
+                }
               }
             } else {
-              const err325 = {
-                instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
+              const err342 = {
+                instancePath: instancePath + '/agents/' + key42.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/agents/additionalProperties/type',
                 keyword: 'type',
                 params: { type: 'object' },
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err325];
+                vErrors = [err342];
               } else {
-                vErrors.push(err325);
+                vErrors.push(err342);
               }
               errors++;
             }
           }
         }
-        if (data148.claude_code_dir !== undefined) {
-          let data174 = data148.claude_code_dir;
-          if (typeof data174 !== 'string' && data174 !== null) {
-            const err326 = {
+        if (data156.claude_code_dir !== undefined) {
+          let data182 = data156.claude_code_dir;
+          if (typeof data182 !== 'string' && data182 !== null) {
+            const err343 = {
               instancePath: instancePath + '/agents/claude_code_dir',
               schemaPath: '#/properties/agents/properties/claude_code_dir/type',
               keyword: 'type',
@@ -6402,37 +6747,37 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string,null',
             };
             if (vErrors === null) {
-              vErrors = [err326];
+              vErrors = [err343];
             } else {
-              vErrors.push(err326);
+              vErrors.push(err343);
             }
             errors++;
           }
         }
-        if (data148.claude_code !== undefined) {
-          let data175 = data148.claude_code;
-          if (data175 && typeof data175 == 'object' && !Array.isArray(data175)) {
-            for (const key40 in data175) {
-              if (!(key40 === 'unknown_tools')) {
-                const err327 = {
+        if (data156.claude_code !== undefined) {
+          let data183 = data156.claude_code;
+          if (data183 && typeof data183 == 'object' && !Array.isArray(data183)) {
+            for (const key44 in data183) {
+              if (!(key44 === 'unknown_tools')) {
+                const err344 = {
                   instancePath: instancePath + '/agents/claude_code',
                   schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key40 },
+                  params: { additionalProperty: key44 },
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err327];
+                  vErrors = [err344];
                 } else {
-                  vErrors.push(err327);
+                  vErrors.push(err344);
                 }
                 errors++;
               }
             }
-            if (data175.unknown_tools !== undefined) {
-              let data176 = data175.unknown_tools;
-              if (!(data176 === 'warn' || data176 === 'error')) {
-                const err328 = {
+            if (data183.unknown_tools !== undefined) {
+              let data184 = data183.unknown_tools;
+              if (!(data184 === 'warn' || data184 === 'error')) {
+                const err345 = {
                   instancePath: instancePath + '/agents/claude_code/unknown_tools',
                   schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
                   keyword: 'enum',
@@ -6442,15 +6787,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err328];
+                  vErrors = [err345];
                 } else {
-                  vErrors.push(err328);
+                  vErrors.push(err345);
                 }
                 errors++;
               }
             }
           } else {
-            const err329 = {
+            const err346 = {
               instancePath: instancePath + '/agents/claude_code',
               schemaPath: '#/properties/agents/properties/claude_code/type',
               keyword: 'type',
@@ -6458,15 +6803,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err329];
+              vErrors = [err346];
             } else {
-              vErrors.push(err329);
+              vErrors.push(err346);
             }
             errors++;
           }
         }
       } else {
-        const err330 = {
+        const err347 = {
           instancePath: instancePath + '/agents',
           schemaPath: '#/properties/agents/type',
           keyword: 'type',
@@ -6474,15 +6819,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err330];
+          vErrors = [err347];
         } else {
-          vErrors.push(err330);
+          vErrors.push(err347);
         }
         errors++;
       }
     }
   } else {
-    const err331 = {
+    const err348 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -6490,9 +6835,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err331];
+      vErrors = [err348];
     } else {
-      vErrors.push(err331);
+      vErrors.push(err348);
     }
     errors++;
   }
@@ -6596,7 +6941,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.name !== undefined) {
       let data0 = data.name;
       if (typeof data0 === 'string') {
-        if (!pattern11.test(data0)) {
+        if (!pattern12.test(data0)) {
           const err4 = {
             instancePath: instancePath + '/name',
             schemaPath: '#/properties/name/pattern',
@@ -7437,8 +7782,8 @@ const schema13 = {
     },
   },
 };
-const pattern14 = new RegExp('^[A-Za-z0-9._-]{1,128}$', 'u');
-const pattern16 = new RegExp('^(/.*)?$', 'u');
+const pattern15 = new RegExp('^[A-Za-z0-9._-]{1,128}$', 'u');
+const pattern17 = new RegExp('^(/.*)?$', 'u');
 function validate12(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -7508,7 +7853,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.name !== undefined) {
       let data0 = data.name;
       if (typeof data0 === 'string') {
-        if (!pattern14.test(data0)) {
+        if (!pattern15.test(data0)) {
           const err4 = {
             instancePath: instancePath + '/name',
             schemaPath: '#/properties/name/pattern',
@@ -7649,7 +7994,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
           if (data1.request_id !== undefined) {
             let data3 = data1.request_id;
             if (typeof data3 === 'string') {
-              if (!pattern14.test(data3)) {
+              if (!pattern15.test(data3)) {
                 const err12 = {
                   instancePath: instancePath + '/request/request_id',
                   schemaPath: '#/properties/request/anyOf/1/properties/request_id/pattern',
@@ -7873,7 +8218,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
             for (const key3 in data11) {
               const _errs31 = errors;
               if (typeof key3 === 'string') {
-                if (!pattern16.test(key3)) {
+                if (!pattern17.test(key3)) {
                   const err24 = {
                     instancePath: instancePath + '/expect/output',
                     schemaPath: '#/properties/expect/properties/output/propertyNames/pattern',

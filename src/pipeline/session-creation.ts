@@ -14,6 +14,7 @@ import { ControlRejectedError, type NewSessionRequest, type RunnerDependencies }
 import { attachmentsOf, receiveAttachments } from './session-attachments.js';
 import type { PreparedFork, SessionForks } from './session-fork.js';
 import { initialState } from './session-state.js';
+import { sessionChatOf } from './chat-turn.js';
 
 export function generateSessionId(now: Date, timezone: string): string {
   return `sess-${compactInTimeZone(now, timezone, true)}-${randomBytes(4).toString('hex')}`;
@@ -84,6 +85,7 @@ export async function createSession(
       request.entryAgent ?? (fork && fork.lineage.from > 1 ? fork.original.session.entry_agent : opening.entryAgent),
     ...(request.delegation ? { delegation: request.delegation } : {}),
     ...(attachments ? { attachments } : {}),
+    ...(request.chat ? { chat: sessionChatOf(request.chat, privacy) } : {}),
     ...(fork && request.fork
       ? {
           lineage: fork.lineage,

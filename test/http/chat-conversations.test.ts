@@ -1,0 +1,274 @@
+/**
+ * SPEC §23 through the path users take: `govflow start --http` as a real child process, the
+ * OpenAI adapter against a loopback server that streams each answer in many small deltas. Seed
+ * 003's whole body (context_type, context, a client-chosen conversation_id), the answer as the only
+ * streamed text, conversations with follow-ups (also after a restart), ownership, the profile and
+ * body checks, and seed 003's own example sequences replayed with their names, keys and order.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildDistOnce } from '../daemon/build-once.js';
+import { cleanupAll, makeRoot, runCli, startDaemon } from '../daemon/daemon-helpers.js';
+import { getJson, httpUrlOf } from './http-test-helpers.js';
+import { agentOf, answerFor, exampleAppReply } from '../providers/example-app-responder.js';
+import { KINDS, providerLines } from '../providers/provider-kinds.js';
+import {
+  startResponderLlmServer,
+  systemPromptOf,
+  type IncomingLlmRequest,
+  type Responder,
+  type ResponderLlmServer,
+} from '../providers/responder-llm-server.js';
+
+const OPENAI = KINDS.find((kind) => kind.kind === 'openai')!;
+let server: ResponderLlmServer | undefined;
+
+beforeAll(buildDistOnce, 240_000);
+afterEach(async () => {
+  await cleanupAll();
+  await server?.close();
+  server = undefined;
+});
+afterAll(cleanupAll);
+
+/** `text` cut in pieces of `size` characters: the model writes its JSON in many small deltas. */
+function deltas(text: string, size = 4): string[] {
+  const pieces: string[] = [];
+  for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size));
+  return pieces;
+}
+
+/** The final agent answers `answer` (streamed in small deltas); every other agent as the example app does. */
+function exampleResponder(finalAnswer: (request: IncomingLlmRequest) => string): Responder {
+  return (request) => {
+    const agent = agentOf(request.system);
+    if (agent !== 'final_output_agent') return exampleAppReply(request.system);
+    const message = answerFor(agent);
+    const text = JSON.stringify({
+      ...message,
+      output: { content: { answer: finalAnswer(request) }, content_type: 'final_report' },
+    });
+    return { kind: 'text', text, chunks: deltas(text) };
+  };
+}
+
+/** The user prompt text of an OpenAI request (every non-system message). */
+function userPromptOf(body: any): string {
+  return (body.messages as Array<{ role: string; content: unknown }>)
+    .filter((message) => message.role !== 'system')
+    .map((message) =>
+      typeof message.content === 'string'
+        ? message.content
+        : (message.content as Array<{ text?: string }>).map((part) => part.text ?? '').join(''),
+    )
+    .join('\n');
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+interface ChatAnswer {
+  status: number;
+  headers: Headers;
+  events: Array<{ event: string; data: any }>;
+  /** The chunks after the last message_start, joined. */
+  text: string;
+  /** Every chunk, joined. */
+  allText: string;
+  body: any;
+}
+
+async function chat(url: string, body: unknown, token?: string): Promise<ChatAnswer> {
+  const response = await fetch(`${url}/v1/agent/chat`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const raw = await response.text();
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream'))
+    return {
+      status: response.status,
+      headers: response.headers,
+      events: [],
+      text: '',
+      allText: '',
+      body: JSON.parse(raw),
+    };
+  expect(raw).not.toMatch(/^id:/m);
+  const events = raw
+    .split('\n\n')
+    .map((frame) => frame.split('\n').filter((line) => line !== '' && !line.startsWith(':')))
+    .filter((lines) => lines.length > 0)
+    .map((lines) => ({ event: lines[0].slice('event: '.length), data: JSON.parse(lines[1].slice('data: '.length)) }));
+  const chunks = (list: typeof events) =>
+    list
+      .filter((event) => event.event === 'content_chunk')
+      .map((event) => event.data.chunk as string)
+      .join('');
+  const lastStart = events.map((event) => event.event).lastIndexOf('message_start');
+  return {
+    status: response.status,
+    headers: response.headers,
+    events,
+    text: chunks(events.slice(lastStart + 1)),
+    allText: chunks(events),
+    body: null,
+  };
+}
+
+const CONTEXT = {
+  workflow_id: '550e8400-e29b-41d4-a716-446655440000',
+  rule_name: 'Low Stock Alert',
+  entity_schema: 'inventory',
+  entity_name: 'inventory_items',
+  trigger_type: 'on_update',
+  owner_email: 'ana.lopez@example.com',
+  nodes: [{ id: 'n1', type: 'evaluate_condition' }],
+  edges: [],
+  summary: '3 actions, 1 branch',
+};
+
+function chatRoot(extraConfig: string[] = []): string {
+  const root = makeRoot(
+    [
+      'timezone: UTC',
+      'http: { listen: "127.0.0.1:0" }',
+      ...providerLines(OPENAI, server!.url + OPENAI.basePath),
+      'chat:',
+      '  contexts:',
+      '    workflow: { context_file: context/chat/workflow.txt }',
+      '    tables: {}',
+      'pii: { redact: [email] }',
+      ...extraConfig,
+      '',
+    ].join('\n'),
+  );
+  mkdirSync(path.join(root, 'context', 'chat'), { recursive: true });
+  writeFileSync(path.join(root, 'context', 'chat', 'workflow.txt'), 'Workflows are rules: a trigger, then actions.\n');
+  return root;
+}
+
+const startChatDaemon = (root: string) =>
+  startDaemon(root, { env: { [OPENAI.keyEnv]: OPENAI.key }, readyTimeoutMs: 30_000 });
+
+describe('chat as seed 003 clients use it (SPEC §23), on the real adapter path', () => {
+  it('takes seed 003 bodies, streams only the answer, and keeps the conversation across turns and a restart', async () => {
+    let turnNumber = 0;
+    server = await startResponderLlmServer(
+      exampleResponder(() => `Answer number ${++turnNumber}: the rule "Low Stock Alert" **triggers** on update.`),
+    );
+    const root = chatRoot();
+    let daemon = await startChatDaemon(root);
+    let url = httpUrlOf(daemon.readyLine);
+
+    // Turn 0: seed 003's whole body, with a client-chosen conversation id.
+    const first = await chat(url, {
+      message: 'What does this workflow do?',
+      context_type: 'workflow',
+      context: CONTEXT,
+      conversation_id: 'ichor-conv-1',
+    });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-conversation-id')).toBe('ichor-conv-1');
+    const requestId = first.headers.get('x-request-id')!;
+    expect(requestId).toBeTruthy();
+    expect(first.events.at(-1)).toEqual({ event: 'message_complete', data: {} });
+    expect(first.events.some((event) => event.event === 'error')).toBe(false);
+    const result = (await getJson(`${url}/v1/requests/${requestId}`)).body;
+    expect(result).toMatchObject({ status: 'success', conversation_id: 'ichor-conv-1', conversation_turn: 0 });
+    expect(result.answer).toBe('Answer number 1: the rule "Low Stock Alert" **triggers** on update.');
+    // The answer and nothing else, streamed in pieces while the final agent wrote it.
+    expect(first.allText).toBe(result.answer);
+    // The deltas of one network read come as at most two chunks (src/pipeline/chunk-batches.ts).
+    expect(first.events.filter((event) => event.event === 'content_chunk').length).toBeGreaterThanOrEqual(2);
+    expect(first.allText).not.toContain('{');
+    // One message_start per model call (6 agents), the chunks after the last one.
+    expect(first.events.filter((event) => event.event === 'message_start').map((event) => event.data)).toEqual(
+      [0, 1, 2, 3, 4, 5].map((turn) => ({ turn })),
+    );
+
+    // The entry agent's prompt: the context block titled with its type, PII redacted, and the profile's file.
+    const entryPrompt = userPromptOf(server.requests[0].body);
+    expect(agentOf(systemPromptOf(server.requests[0].body))).toBe('objective_agent');
+    expect(entryPrompt).toContain('[CHAT CONTEXT: workflow]');
+    expect(entryPrompt).toContain('Low Stock Alert');
+    expect(entryPrompt).not.toContain('ana.lopez@example.com');
+    expect(entryPrompt).toContain('Workflows are rules: a trigger, then actions.');
+    // Only the entry agent gets it.
+    for (const request of server.requests.slice(1)) expect(userPromptOf(request.body)).not.toContain('[CHAT CONTEXT');
+    const contextJson = /\[CHAT CONTEXT: workflow\][^\n]*\n(\{.*\})\n\[END OF CHAT CONTEXT: workflow\]/.exec(
+      entryPrompt,
+    )![1];
+    const chatContextLines = () =>
+      readdirSync(path.join(root, 'system', 'logs'))
+        .filter((name) => name.endsWith('.log'))
+        .flatMap((name) => readFileSync(path.join(root, 'system', 'logs', name), 'utf8').split('\n'))
+        .filter((line) => line.startsWith('[CHAT_CONTEXT]'));
+    expect(chatContextLines()).toEqual([
+      `[CHAT_CONTEXT]: ${JSON.stringify({ type: 'workflow', sha256: sha256(contextJson), bytes: Buffer.byteLength(contextJson) })}`,
+    ]);
+
+    // Turn 1: a follow-up sees turn 0's message and answer.
+    const callsBefore = server.requests.length;
+    const second = await chat(url, {
+      message: 'And what happens after it fires?',
+      context_type: 'tables',
+      conversation_id: 'ichor-conv-1',
+    });
+    expect(second.status).toBe(200);
+    expect(second.headers.get('x-conversation-id')).toBe('ichor-conv-1');
+    const secondResult = (await getJson(`${url}/v1/requests/${second.headers.get('x-request-id')}`)).body;
+    expect(secondResult).toMatchObject({ conversation_id: 'ichor-conv-1', conversation_turn: 1 });
+    expect(second.allText).toBe(secondResult.answer);
+    const followUpPrompt = userPromptOf(server.requests[callsBefore].body);
+    expect(followUpPrompt).toContain('User: What does this workflow do?');
+    expect(followUpPrompt).toContain(`Assistant: ${result.answer}`);
+    expect(followUpPrompt).not.toContain('[CHAT CONTEXT'); // no context this time: each message's own
+
+    // A restart keeps the conversation: turn 2 sees both earlier turns, oldest first.
+    expect((await daemon.stop()).code).toBe(0);
+    daemon = await startChatDaemon(root);
+    url = httpUrlOf(daemon.readyLine);
+    const callsBeforeThird = server.requests.length;
+    const third = await chat(url, {
+      message: 'Thanks. Anything else?',
+      context_type: 'workflow',
+      conversation_id: 'ichor-conv-1',
+    });
+    expect(third.status).toBe(200);
+    const thirdResult = (await getJson(`${url}/v1/requests/${third.headers.get('x-request-id')}`)).body;
+    expect(thirdResult.conversation_turn).toBe(2);
+    const thirdPrompt = userPromptOf(server.requests[callsBeforeThird].body);
+    expect(thirdPrompt.indexOf('User: What does this workflow do?')).toBeLessThan(
+      thirdPrompt.indexOf('User: And what happens after it fires?'),
+    );
+
+    const conversation = (await getJson(`${url}/v1/conversations/ichor-conv-1`)).body;
+    expect(conversation).toMatchObject({ conversation_id: 'ichor-conv-1', user: 'local' });
+    expect(conversation.turns.map((turn: any) => [turn.request_id, turn.status, turn.message, turn.answer])).toEqual([
+      [requestId, 'success', 'What does this workflow do?', result.answer],
+      [secondResult.request_id, 'success', 'And what happens after it fires?', secondResult.answer],
+      [thirdResult.request_id, 'success', 'Thanks. Anything else?', thirdResult.answer],
+    ]);
+    const listed = (await getJson(`${url}/v1/sessions`)).body.sessions as any[];
+    expect(listed.map((row) => [row.conversation_id, row.conversation_turn]).sort()).toEqual([
+      ['ichor-conv-1', 0],
+      ['ichor-conv-1', 1],
+      ['ichor-conv-1', 2],
+    ]);
+    const cli = await runCli(['sessions', '--json', '--root', root]);
+    expect(
+      JSON.parse(cli.stdout)
+        .sessions.map((row: any) => row.conversation_turn)
+        .sort(),
+    ).toEqual([0, 1, 2]);
+    expect((await getJson(`${url}/v1/conversations/no-such-conversation`)).status).toBe(404);
+    expect((await getJson(`${url}/v1/verify`)).body.ok).toBe(true);
+    expect((await daemon.stop()).code).toBe(0);
+  }, 180_000);
+});
