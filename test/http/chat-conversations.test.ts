@@ -10,8 +10,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDistOnce } from '../daemon/build-once.js';
-import { cleanupAll, makeRoot, runCli, startDaemon } from '../daemon/daemon-helpers.js';
-import { getJson, httpUrlOf } from './http-test-helpers.js';
+import { answer, cleanupAll, makeRoot, runCli, startDaemon, waitFor } from '../daemon/daemon-helpers.js';
+import { singleAgentRoot } from '../support/single-agent-root.js';
+import { getJson, httpUrlOf, seed003Shape, type SseEvent } from './http-test-helpers.js';
 import { agentOf, answerFor, exampleAppReply } from '../providers/example-app-responder.js';
 import { KINDS, providerLines } from '../providers/provider-kinds.js';
 import {
@@ -61,11 +62,15 @@ function userPromptOf(body: any): string {
     .map((message) =>
       typeof message.content === 'string'
         ? message.content
-        : (message.content as Array<{ text?: string }>).map((part) => part.text ?? '').join(''),
+        : Array.isArray(message.content)
+          ? (message.content as Array<{ text?: string }>).map((part) => part.text ?? '').join('')
+          : '',
     )
     .join('\n');
 }
 
+const shape = (events: Array<{ event: string; data: unknown }>) =>
+  seed003Shape(events.map((event): SseEvent => ({ id: null, ...event })));
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 interface ChatAnswer {
@@ -271,4 +276,217 @@ describe('chat as seed 003 clients use it (SPEC §23), on the real adapter path'
     expect((await getJson(`${url}/v1/verify`)).body.ok).toBe(true);
     expect((await daemon.stop()).code).toBe(0);
   }, 180_000);
+});
+
+/** The user's words in a single-agent request: what the scripted model keys its answer on. */
+function lastUserText(body: any): string {
+  return userPromptOf(body);
+}
+
+/** One terminal agent with a tool; its answers depend on what the user wrote. */
+const workerResponder: Responder = (request) => {
+  const prompt = lastUserText(request.body);
+  const sawToolResult = (request.body.messages as Array<{ role: string }>).some((message) => message.role === 'tool');
+  if (prompt.includes('look it up') && !sawToolResult)
+    return { kind: 'tool_calls', calls: [{ id: 't1', name: 'list_files', arguments: '{"path":"."}' }] };
+  if (prompt.includes('take your time')) return { kind: 'hang' };
+  let message: Record<string, unknown>;
+  if (prompt.includes('draft first') && !prompt.includes('rejected by the orchestrator')) {
+    // An attempt the orchestrator rejects (no such status): its streamed words are not the answer.
+    message = answer({ content: 'A first draft that will be rejected.', contentType: 'report' });
+    message.status = { code: 'done', message: 'done' };
+  } else if (prompt.includes('please fail')) {
+    message = answer({
+      content: null,
+      contentType: 'report',
+      status: 'failed',
+      message: 'The rule store is unreachable.',
+    });
+    message.error = {
+      has_error: true,
+      error_code: 'DEPENDENCY_ERROR',
+      error_message: 'The rule store is unreachable.',
+      retry_count: 0,
+      recoverable: false,
+    };
+  } else if (prompt.includes('ask me') && !prompt.includes('Low Stock')) {
+    message = answer({ content: null, contentType: 'report', status: 'pending', message: 'Which rule do you mean?' });
+  } else message = answer({ content: 'The workflow has 3 actions.', contentType: 'report' });
+  const text = JSON.stringify(message);
+  return { kind: 'text', text, chunks: deltas(text, 3) };
+};
+
+const TOKENS = { alice: 'alice-token-1', bob: 'bob-token-2', root: 'admin-token-3' };
+
+function workerRoot(): string {
+  const tokenLines = Object.entries(TOKENS).map(
+    ([user, token]) =>
+      `    - { user: ${user}, sha256: "${sha256(token)}", role: ${user === 'root' ? 'admin' : 'operator'} }`,
+  );
+  const root = singleAgentRoot(
+    [
+      'timezone: UTC',
+      'http:',
+      '  listen: "127.0.0.1:0"',
+      '  tokens:',
+      ...tokenLines,
+      ...providerLines(OPENAI, server!.url + OPENAI.basePath),
+      'chat:',
+      '  max_context_bytes: 2048',
+      '  contexts:',
+      '    workflow: {}',
+      '    tables: { agent: worker_agent }',
+      '',
+    ].join('\n'),
+    ['tools: [list_files]'],
+  );
+  mkdirSync(path.join(root, 'workspace'), { recursive: true });
+  return root;
+}
+
+describe('a chat turn as the client sees it, on the real adapter path', () => {
+  it("replays seed 003's example sequences, ends failed turns with error, and streams a paused turn's question", async () => {
+    server = await startResponderLlmServer(workerResponder);
+    const root = workerRoot();
+    const daemon = await startChatDaemon(root);
+    const url = httpUrlOf(daemon.readyLine);
+
+    // "Simple question (no tools)".
+    const simple = await chat(url, { message: 'What does this workflow do?', context_type: 'workflow' }, TOKENS.alice);
+    expect(shape(simple.events)).toEqual(['message_start ["turn"]', 'content_chunk ["chunk"]', 'message_complete []']);
+    expect(simple.events[0].data).toEqual({ turn: 0 });
+    expect(simple.events.at(-1)!.data).toEqual({});
+    expect(simple.allText).toBe('The workflow has 3 actions.');
+    // Without conversation_id, the conversation is the new session.
+    const simpleResult = (await getJson(`${url}/v1/requests/${simple.headers.get('x-request-id')}`, TOKENS.alice)).body;
+    expect(simple.headers.get('x-conversation-id')).toBe(simpleResult.session_id);
+    expect(simpleResult).toMatchObject({ answer: 'The workflow has 3 actions.', conversation_turn: 0 });
+
+    // "Question requiring a tool call (2 turns)": the words before a tool call are not the answer.
+    const tool = await chat(url, { message: 'Please look it up.', context_type: 'workflow' }, TOKENS.alice);
+    expect(shape(tool.events)).toEqual([
+      'message_start ["turn"]',
+      'tool_call_start ["name","tool_use_id"]',
+      'tool_call_result ["is_error","name","tool_use_id"]',
+      'message_start ["turn"]',
+      'content_chunk ["chunk"]',
+      'message_complete []',
+    ]);
+    expect(tool.events.filter((event) => event.event === 'message_start').map((event) => event.data)).toEqual([
+      { turn: 0 },
+      { turn: 1 },
+    ]);
+    expect(tool.events[1].data).toEqual({ tool_use_id: 't1', name: 'list_files' });
+    expect(tool.events[2].data).toEqual({ tool_use_id: 't1', name: 'list_files', is_error: false });
+    expect(tool.allText).toBe('The workflow has 3 actions.');
+
+    // A failed turn: error {message}, then message_complete {}.
+    const failed = await chat(url, { message: 'Now please fail.', context_type: 'workflow' }, TOKENS.alice);
+    expect(failed.events.slice(-2).map((event) => event.event)).toEqual(['error', 'message_complete']);
+    expect(failed.events.at(-2)!.data).toEqual({ message: 'The rule store is unreachable.' });
+    expect(failed.events.at(-1)!.data).toEqual({});
+
+    // A paused turn streams its question; the next message of the conversation answers it.
+    const asked = await chat(url, { message: 'Please ask me something.', conversation_id: 'alice-c1' }, TOKENS.alice);
+    expect(asked.events.map((event) => event.event).at(-1)).toBe('message_complete');
+    expect(asked.text).toBe('Which rule do you mean?');
+    const pausedRequest = asked.headers.get('x-request-id');
+    expect((await getJson(`${url}/v1/requests/${pausedRequest}`, TOKENS.alice)).body).toMatchObject({
+      status: 'pending',
+      answer: 'Which rule do you mean?',
+    });
+
+    // Another user's conversation is not found; an admin reads it but may not continue it.
+    expect((await chat(url, { message: 'Low Stock', conversation_id: 'alice-c1' }, TOKENS.bob)).status).toBe(404);
+    expect((await getJson(`${url}/v1/conversations/alice-c1`, TOKENS.bob)).status).toBe(404);
+    expect((await getJson(`${url}/v1/conversations/alice-c1`, TOKENS.root)).body.user).toBe('alice');
+    expect((await chat(url, { message: 'Low Stock', conversation_id: 'alice-c1' }, TOKENS.root)).status).toBe(403);
+
+    const replied = await chat(url, { message: 'The Low Stock rule.', conversation_id: 'alice-c1' }, TOKENS.alice);
+    expect(replied.headers.get('x-request-id')).toBe(pausedRequest);
+    expect(replied.text).toBe('The workflow has 3 actions.');
+    const turns = (await getJson(`${url}/v1/conversations/alice-c1`, TOKENS.alice)).body.turns;
+    expect(turns).toHaveLength(1);
+    expect(turns[0]).toMatchObject({
+      request_id: pausedRequest,
+      status: 'success',
+      answer: 'The workflow has 3 actions.',
+    });
+
+    // Body checks: seed 003's fields only, in their patterns; a known type when chat.contexts is set.
+    const refused = async (body: unknown) => {
+      const response = await chat(url, body, TOKENS.alice);
+      return [response.status, response.body?.error?.message as string];
+    };
+    expect(await refused({ message: 'hi', model: 'x' })).toEqual([
+      400,
+      expect.stringContaining('unknown field "model"'),
+    ]);
+    expect(await refused({ message: 'hi', context_type: 'Work Flow' })).toEqual([
+      400,
+      expect.stringContaining('context_type'),
+    ]);
+    expect(await refused({ message: 'hi', context_type: 'orders' })).toEqual([
+      400,
+      expect.stringContaining('"workflow", "tables"'),
+    ]);
+    expect(await refused({ message: 'hi', context: ['not', 'an', 'object'] })).toEqual([
+      400,
+      expect.stringContaining('"context"'),
+    ]);
+    expect(await refused({ message: 'hi', conversation_id: 'has spaces' })).toEqual([
+      400,
+      expect.stringContaining('conversation_id'),
+    ]);
+    expect(await refused({ message: 'hi', context: { blob: 'x'.repeat(3000) } })).toEqual([
+      413,
+      expect.stringContaining('chat.max_context_bytes'),
+    ]);
+
+    // A rejected attempt: a new message_start, and the chunks after the last one are the answer.
+    const repaired = await chat(url, { message: 'Write a draft first.' }, TOKENS.alice);
+    expect(repaired.events.filter((event) => event.event === 'message_start')).toHaveLength(2);
+    expect(repaired.allText).toContain('A first draft');
+    expect(repaired.text).toBe('The workflow has 3 actions.');
+    expect((await getJson(`${url}/v1/verify`, TOKENS.root)).body.ok).toBe(true);
+
+    // While the last turn still runs, the next message of its conversation is a 409.
+    const leaving = new AbortController();
+    const calls = server!.requests.length;
+    const slow = fetch(`${url}/v1/agent/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKENS.alice}` },
+      body: JSON.stringify({ message: 'Please take your time.', conversation_id: 'alice-c2' }),
+      signal: leaving.signal,
+    }).catch(() => null);
+    await waitFor('the slow turn to reach the model', () => server!.arrivedAt.length > calls, { timeoutMs: 30_000 });
+    const busy = await chat(url, { message: 'Are you there?', conversation_id: 'alice-c2' }, TOKENS.alice);
+    expect(busy.status).toBe(409);
+    expect(busy.body.error.message).toContain('still running');
+    leaving.abort();
+    await slow;
+  }, 120_000);
+});
+
+describe('chat.contexts is checked with the governance (govflow validate)', () => {
+  it('names a profile whose agent does not exist or whose context_file is outside context/', async () => {
+    const root = makeRoot(
+      [
+        'timezone: UTC',
+        'chat:',
+        '  contexts:',
+        '    workflow: { agent: no_such_agent }',
+        '    tables: { context_file: governance/agents/objective_agent.md }',
+        '    orders: { context_file: context/missing.txt }',
+        '',
+      ].join('\n'),
+    );
+    const checked = await runCli(['validate', '--root', root]);
+    expect(checked.code).not.toBe(0);
+    const output = checked.stdout + checked.stderr;
+    expect(output).toContain('chat.contexts.workflow.agent: no agent "no_such_agent"');
+    expect(output).toContain('chat.contexts.tables.context_file');
+    expect(output).toContain('inside context/');
+    expect(output).toContain('chat.contexts.orders.context_file: cannot read "context/missing.txt"');
+  }, 60_000);
 });
