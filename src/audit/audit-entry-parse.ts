@@ -64,6 +64,8 @@ export interface ParsedAuditEntry {
   notRepeated: Array<Record<string, unknown>> | null;
   /** `[ATTACHMENTS]`: on a session's first entry when its request came with files (docs/attachments.md). */
   attachments?: AttachmentInfo[];
+  /** `[CHAT_CONTEXT]`: on a chat turn's first entry when the client sent a context (docs/http-api.md "Chat"). */
+  chatContext?: { type: string | null; sha256: string; bytes: number };
 }
 
 /** Text after the last complete entry: a write cut short by a crash or a truncation. */
@@ -317,6 +319,22 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     () => undefined,
   );
 
+  const chatContext = field(
+    'CHAT_CONTEXT',
+    (written) => {
+      const value = decodeJson(written) as { type?: unknown; sha256?: unknown; bytes?: unknown } | null;
+      return value !== null &&
+        typeof value === 'object' &&
+        (value.type === null || typeof value.type === 'string') &&
+        typeof value.sha256 === 'string' &&
+        /^[0-9a-f]{64}$/.test(value.sha256) &&
+        typeof value.bytes === 'number'
+        ? { type: value.type, sha256: value.sha256, bytes: value.bytes }
+        : invalid('CHAT_CONTEXT is not {"type", "sha256", "bytes"}');
+    },
+    () => undefined,
+  );
+
   return {
     line: block.line,
     offset: block.offset,
@@ -356,5 +374,6 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     notRepeated,
     ...(tools ? { tools } : {}),
     ...(attachments ? { attachments } : {}),
+    ...(chatContext ? { chatContext } : {}),
   };
 }

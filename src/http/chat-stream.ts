@@ -125,7 +125,8 @@ async function streamTurn(
   });
   // chat.progress: each committed message of the agents before the final one, as one line of text.
   on('message', (event) => {
-    if (!context.chat.progress || event.sequence <= alreadyCommitted || writesAnswer(agentOf(event.agent))) return;
+    const final = writesAnswer(agentOf(event.agent)) && (event.taskId ?? null) === null;
+    if (!context.chat.progress || event.sequence <= alreadyCommitted || final) return;
     const committed = context.lookup
       .session(sessionId)
       ?.state.messages.find((record) => record.message.metadata.sequence_number === event.sequence);

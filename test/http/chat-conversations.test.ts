@@ -218,6 +218,14 @@ describe('chat as seed 003 clients use it (SPEC §23), on the real adapter path'
       `[CHAT_CONTEXT]: ${JSON.stringify({ type: 'workflow', sha256: sha256(contextJson), bytes: Buffer.byteLength(contextJson) })}`,
     ]);
 
+    const logged = (await getJson(`${url}/v1/logs?session=${result.session_id}`)).body.entries;
+    expect(logged[0].chatContext).toEqual({
+      type: 'workflow',
+      sha256: sha256(contextJson),
+      bytes: Buffer.byteLength(contextJson),
+    });
+    expect(logged[1].chatContext).toBeUndefined();
+
     // Turn 1: a follow-up sees turn 0's message and answer.
     const callsBefore = server.requests.length;
     const second = await chat(url, {

@@ -132,6 +132,21 @@ describe("the chat endpoint replays seed 003's example exchanges", () => {
     const result = (await getJson(`${started.url}/v1/requests/${headers.get('x-request-id')}`)).body;
     expect(text).toBe(result.answer);
   });
+
+  it("chat.progress: true sends each earlier agent's status.message and a blank line, then the answer", async () => {
+    const started = await startHttpDaemon(exampleRoot('chat: { progress: true }\n'), new DryRunProvider());
+    running.push(started);
+    const { events, headers } = await chat(started.url, 'Summarize: Ana sends the budget by Friday.');
+    const result = (await getJson(`${started.url}/v1/requests/${headers.get('x-request-id')}`)).body;
+    const chunks = events
+      .filter((event) => event.event === 'content_chunk')
+      .map((event) => event.data as { chunk: string });
+    // Five agents before the final one (two of them plan tasks), one line each.
+    const lines = chunks.filter((chunk) => chunk.chunk.endsWith('\n\n'));
+    expect(lines).toHaveLength(5);
+    const lastStart = events.map((event) => event.event).lastIndexOf('message_start');
+    expect(textOf(events.slice(lastStart + 1))).toBe(result.answer);
+  });
 });
 
 /** The chunks joined. */
