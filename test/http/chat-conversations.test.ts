@@ -281,6 +281,18 @@ describe('chat as seed 003 clients use it (SPEC §23), on the real adapter path'
         .sort(),
     ).toEqual([0, 1, 2]);
     expect((await getJson(`${url}/v1/conversations/no-such-conversation`)).status).toBe(404);
+    // The web view shows the turns together, on the conversation's page and on each turn's session page.
+    for (const page of [`/ui/conversations/ichor-conv-1`, `/ui/sessions/${thirdResult.session_id}`]) {
+      const whole = await (await fetch(`${url}${page}`)).text();
+      const html = whole.slice(whole.indexOf('id="conversation-turns"'));
+      const said = ['What does this workflow do?', 'And what happens after it fires?', 'Thanks. Anything else?'];
+      expect(said.map((text) => html.indexOf(text))).toEqual(
+        [...said.map((text) => html.indexOf(text))].sort((a, b) => a - b),
+      );
+      for (const text of said) expect(html).toContain(text);
+      expect(html).toContain('Answer number 3: the rule');
+      expect(whole).toContain('id="conversation-turns"');
+    }
     expect((await getJson(`${url}/v1/verify`)).body.ok).toBe(true);
     expect((await daemon.stop()).code).toBe(0);
   }, 180_000);
