@@ -189,8 +189,7 @@ describe('chat as seed 003 clients use it (SPEC §23), on the real adapter path'
     expect(result.answer).toBe('Answer number 1: the rule "Low Stock Alert" **triggers** on update.');
     // The answer and nothing else, streamed in pieces while the final agent wrote it.
     expect(first.allText).toBe(result.answer);
-    // The deltas of one network read come as at most two chunks (src/pipeline/chunk-batches.ts).
-    expect(first.events.filter((event) => event.event === 'content_chunk').length).toBeGreaterThanOrEqual(2);
+    // (That it streams while the model still writes: chat-seed-003.test.ts, with a model that waits mid-answer.)
     expect(first.allText).not.toContain('{');
     // One message_start per model call (6 agents), the chunks after the last one.
     expect(first.events.filter((event) => event.event === 'message_start').map((event) => event.data)).toEqual(

@@ -13,7 +13,15 @@ import { describe, expect, it } from 'vitest';
 import { DryRunProvider } from '../../src/llm/dry-run-provider.js';
 import { ScriptedProvider, type ScriptedResponse } from '../../src/llm/scripted-provider.js';
 import { agentMessage, exampleRoot, singleAgentRoot } from '../pipeline/pipeline-test-helpers.js';
-import { getJson, httpTestbed, seed003Shape as shape, startHttpDaemon, type SseEvent } from './http-test-helpers.js';
+import {
+  getJson,
+  httpTestbed,
+  seed003Shape as shape,
+  SseReader,
+  startHttpDaemon,
+  type SseEvent,
+} from './http-test-helpers.js';
+import { PROVIDER_INTERFACE_VERSION, type LlmProvider } from '../../src/llm/provider.js';
 
 const { running } = httpTestbed();
 
@@ -146,6 +154,54 @@ describe("the chat endpoint replays seed 003's example exchanges", () => {
     expect(lines).toHaveLength(5);
     const lastStart = events.map((event) => event.event).lastIndexOf('message_start');
     expect(textOf(events.slice(lastStart + 1))).toBe(result.answer);
+  });
+});
+
+describe('the answer streams while the final agent writes it', () => {
+  it('sends the first part of the answer before the model has written the rest', async () => {
+    // Long enough that its first part outlasts the 64 characters live chunks hold back (a PII value is never split).
+    const ANSWER =
+      'The rule fires when a stock level is updated and falls below its threshold, so the buyer hears of it early; ' +
+      'then sends an alert to the buyer.';
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const text = agentMessage({ content: { answer: ANSWER }, contentType: 'answer' });
+    const cut = text.indexOf('then sends');
+    // A model that writes half its answer, then waits for the test before writing the rest.
+    const provider: LlmProvider = {
+      kind: 'scripted',
+      interfaceVersion: PROVIDER_INTERFACE_VERSION,
+      async generate(request) {
+        request.onChunk?.(text.slice(0, cut));
+        await released;
+        request.onChunk?.(text.slice(cut));
+        return {
+          text,
+          usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0 },
+          model: 'm',
+          provider: 'scripted',
+        };
+      },
+    };
+    const root = singleAgentRoot(
+      'assistant_agent',
+      ['description: Answers the user.', 'content_type: answer'],
+      'govflow-chat-stream-',
+    );
+    const started = await startHttpDaemon(root, provider);
+    running.push(started);
+    const stream = await SseReader.open(`${started.url}/v1/agent/chat`, {
+      method: 'POST',
+      body: { message: 'What does it do?' },
+    });
+    const early = await stream.until((events) => events.some((event) => event.event === 'content_chunk'));
+    const first = textOf(early);
+    expect(first.length).toBeGreaterThan(0);
+    expect(ANSWER.startsWith(first) && !first.includes('then sends')).toBe(true);
+    release();
+    const events = await stream.finished();
+    expect(textOf(events)).toBe(ANSWER);
+    expect(events.at(-1)!.event).toBe('message_complete');
   });
 });
 
