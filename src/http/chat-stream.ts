@@ -33,6 +33,8 @@ export function registerChatRoute(app: FastifyInstance, context: RouteContext): 
         );
       handingOver.add(guard);
     }
+    // A refusal (403, 404, 409) names the conversation it is about too, as every chat answer does.
+    if (body.conversationId !== null) void reply.header('x-conversation-id', body.conversationId);
     try {
       const target = await chatTarget(context, caller, body.conversationId);
       const sessionId = target.kind === 'reply' ? target.sessionId : context.intake.newSessionId();

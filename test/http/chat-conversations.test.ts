@@ -481,6 +481,7 @@ describe('a chat turn as the client sees it, on the real adapter path', () => {
     await waitFor('the slow turn to reach the model', () => server!.arrivedAt.length > calls, { timeoutMs: 30_000 });
     const busy = await chat(url, { message: 'Are you there?', conversation_id: 'alice-c2' }, TOKENS.alice);
     expect(busy.status).toBe(409);
+    expect(busy.headers.get('x-conversation-id')).toBe('alice-c2');
     expect(busy.body.error.message).toContain('still running');
     leaving.abort();
     await slow;
