@@ -46,6 +46,7 @@ const SCRIPTS = [
   'restart',
   'signing',
   'attachments',
+  'chat-turns',
   'real-path',
 ];
 

@@ -84,6 +84,10 @@ export function formatEntryBody(input: AuditEntryInput, timezone: string): strin
   if (input.handoff) lines.push(`[HANDOFF]: ${encodeJson(input.handoff)}`);
   if (input.attachments && input.attachments.length > 0)
     lines.push(`[ATTACHMENTS]: ${encodeJson(attachmentList(input.attachments))}`);
+  if (input.chatContext)
+    lines.push(
+      `[CHAT_CONTEXT]: ${encodeJson({ type: input.chatContext.type, sha256: input.chatContext.sha256, bytes: input.chatContext.bytes })}`,
+    );
   lines.push(...formatToolAuditLines(input.tools));
   if (input.control) lines.push(`[CONTROL]: ${encodeJson(input.control)}`);
   if (input.forkedFrom) lines.push(`[FORKED_FROM: ${escapeText(input.forkedFrom)}]`);

@@ -67,6 +67,8 @@ export interface ParsedAuditEntry {
   attachments?: AttachmentInfo[];
   /** `[HANDOFF]`: on a delegated child's first entry, what its parent handed over (docs/tools.md "Delegation"). */
   handoff?: HandoffLine;
+  /** `[CHAT_CONTEXT]`: on a chat turn's first entry when the client sent a context (docs/http-api.md "Chat"). */
+  chatContext?: { type: string | null; sha256: string; bytes: number };
 }
 
 /** Text after the last complete entry: a write cut short by a crash or a truncation. */
@@ -144,6 +146,7 @@ const SECTION_TAGS = [
   'PII_REDACTED',
   'GUARDRAILS',
   'ATTACHMENTS',
+  'CHAT_CONTEXT',
   'TOOL_CALLS',
   'VIOLATIONS',
   'APPROVALS',
@@ -330,6 +333,21 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     },
     () => undefined,
   );
+  const chatContext = field(
+    'CHAT_CONTEXT',
+    (written) => {
+      const value = decodeJson(written) as { type?: unknown; sha256?: unknown; bytes?: unknown } | null;
+      return value !== null &&
+        typeof value === 'object' &&
+        (value.type === null || typeof value.type === 'string') &&
+        typeof value.sha256 === 'string' &&
+        /^[0-9a-f]{64}$/.test(value.sha256) &&
+        typeof value.bytes === 'number'
+        ? { type: value.type, sha256: value.sha256, bytes: value.bytes }
+        : invalid('CHAT_CONTEXT is not {"type", "sha256", "bytes"}');
+    },
+    () => undefined,
+  );
 
   return {
     line: block.line,
@@ -371,5 +389,6 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     ...(tools ? { tools } : {}),
     ...(attachments ? { attachments } : {}),
     ...(handoff ? { handoff } : {}),
+    ...(chatContext ? { chatContext } : {}),
   };
 }

@@ -28,6 +28,9 @@ export function internalFailureResult(failure: InternalFailure, finishedAt: Date
     status: 'failed',
     output: null,
     message,
+    answer: message,
+    conversation_id: failure.sessionId ?? '',
+    conversation_turn: 0,
     error: {
       has_error: true,
       error_code: 'PROCESSING_ERROR',

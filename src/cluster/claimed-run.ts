@@ -6,6 +6,7 @@
 import type { OperationalLog } from '../log-contract.js';
 import type { SessionRunner } from '../pipeline/session-runner.js';
 import type { ClaimedSession } from './session-leases.js';
+import { chatOrderOf } from '../pipeline/chat-turn.js';
 import { cancelOrderOf, forkOf } from './store-controls.js';
 
 export async function runClaimedSession(
@@ -65,6 +66,7 @@ export async function runClaimedSession(
         // The attachments come from the store, to whichever daemon runs the session (docs/attachments.md).
         ...(request.attachments?.length ? { attachments: { files: request.attachments, folder: null } } : {}),
         ...forkOf(request.fork),
+        ...chatOf(request.chat),
       },
       signal,
     );
@@ -76,4 +78,11 @@ export async function runClaimedSession(
       });
     await runner.recoverSession(sessionId, signal);
   }
+}
+
+/** A chat turn's order as the HTTP API stored it with the request (docs/http-api.md "Chat"); a damaged one is left out. */
+function chatOf(chat: Record<string, unknown> | undefined) {
+  const order = chat === undefined ? 'none' : chatOrderOf(chat);
+  if (typeof order === 'string') return {};
+  return { chat: order, ...(order.entry_agent !== null ? { entryAgent: order.entry_agent } : {}) };
 }

@@ -36,6 +36,8 @@ interface ListedRow {
   finishedAt: Date | null;
   updatedAt: Date;
   lineage: SessionRow['lineage'];
+  conversationId: string;
+  conversationTurn: number;
 }
 
 /** The listing status as SQL: a finished session's result status (SPEC §18 names), else its state. */
@@ -49,6 +51,10 @@ const FORK_LINEAGE_SQL = `case when request ? 'fork' then jsonb_build_object('ac
     'of_session', request->'fork'->'of_session',
     'of_request', (select original.request_id from $sessions original where original.session_id = listed.request->'fork'->>'of_session'),
     'from', request->'fork'->'from', 'by', request->'fork'->'by', 'reason', request->'fork'->'reason') end`;
+
+/** A session's chat conversation (docs/http-api.md "Chat"): its result's, else its request's `chat`, else its own id. */
+const CONVERSATION_SQL = `coalesce(result->>'conversation_id', request->'chat'->>'conversation_id', session_id)`;
+const CONVERSATION_TURN_SQL = `coalesce((result->>'conversation_turn')::int, (request->'chat'->>'turn')::int, 0)`;
 
 /** The sessions table with each row's result document parsed once (`result`; `offset 0` keeps the planner from copying the cast into every use). */
 function fromSessions(table: string): string {
@@ -68,7 +74,8 @@ function columns(withText: boolean, table: string): string {
     `created_at) end as "startedAt",
     case when state = 'finished' then coalesce((result->>'finished_at')::timestamptz, updated_at) end as "finishedAt",
     updated_at as "updatedAt",
-    coalesce(result->'lineage', ${FORK_LINEAGE_SQL.replace('$sessions', table)}) as lineage`
+    coalesce(result->'lineage', ${FORK_LINEAGE_SQL.replace('$sessions', table)}) as lineage,
+    ${CONVERSATION_SQL} as "conversationId", ${CONVERSATION_TURN_SQL} as "conversationTurn"`
   );
 }
 
@@ -91,6 +98,8 @@ function rowOf(listed: ListedRow): SessionRow {
     updatedAt: listed.updatedAt.toISOString(),
     costUsd: listed.costUsd,
     lineage: listed.lineage ?? null,
+    conversationId: listed.conversationId,
+    conversationTurn: listed.conversationTurn,
   };
 }
 
@@ -156,6 +165,15 @@ export class ClusterListing implements SessionListing {
       `select ${columns(false, this.table('sessions'))} from ${fromSessions(this.table('sessions'))}
        where coalesce(result->'lineage'->>'of_session', request->'fork'->>'of_session') = $1 order by created_at, session_id`,
       [sessionId],
+    );
+    return result.rows.map((row) => summaryOf(rowOf(row), this.timezone));
+  }
+
+  async conversation(conversationId: string): Promise<SessionSummary[]> {
+    const result = await this.pool.query<ListedRow>(
+      `select ${columns(false, this.table('sessions'))} from ${fromSessions(this.table('sessions'))}
+       where ${CONVERSATION_SQL} = $1 order by ${CONVERSATION_TURN_SQL}, created_at`,
+      [conversationId],
     );
     return result.rows.map((row) => summaryOf(rowOf(row), this.timezone));
   }

@@ -108,6 +108,7 @@ export class ClusterReads implements SessionReads {
     text: string;
     user: string;
     metadata: Record<string, unknown> | null;
+    chat?: Record<string, unknown>;
     attachments?: { folder: string; files: AttachmentInfo[] };
   }): Promise<'queued' | 'duplicate'> {
     if (!this.leases) throw new GovflowError('internal', 'this store reader takes no submissions');

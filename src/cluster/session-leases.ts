@@ -21,6 +21,8 @@ export interface QueuedRequest {
   claimedPath: string | null;
   /** A fork, retry or re-run's origin (docs/run-control.md; daemon/fork-requests.ts). */
   fork?: Record<string, unknown>;
+  /** A chat message's turn (docs/http-api.md "Chat"; src/pipeline/chat-turn.ts), written by the HTTP API. */
+  chat?: Record<string, unknown>;
   /**
    * A request folder's attachments (docs/attachments.md): stored with the request, read by whichever
    * daemon runs it; or (`fromSession`) a fork's, the original's stored chunks copied (docs/run-control.md).
@@ -41,6 +43,7 @@ export interface ClaimedSession {
     source_file: string;
     claimed_path: string | null;
     fork?: Record<string, unknown>;
+    chat?: Record<string, unknown>;
     /** The request's attachments; their bytes are in `attachment_chunks`. */
     attachments?: AttachmentInfo[];
   };
@@ -95,6 +98,7 @@ export class SessionLeases {
       source_file: request.sourceFile,
       claimed_path: request.claimedPath,
       ...(request.fork ? { fork: request.fork } : {}),
+      ...(request.chat ? { chat: request.chat } : {}),
       ...(request.attachments ? { attachments: request.attachments.files } : {}),
     };
     try {

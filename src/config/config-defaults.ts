@@ -203,6 +203,22 @@ export const CONFIG_DEFAULTS = {
       jwt: null as JwtSettings | null,
     },
   },
+  /** `POST /v1/agent/chat` as seed 003's clients use it (docs/http-api.md "Chat"). */
+  chat: {
+    /**
+     * Chat profiles by the client's `context_type`: `{ agent?, context_file? }`, the entry agent of
+     * that type's turns (default: the usual one) and a root-relative file inside `context/` added to
+     * its prompt. A `default` profile serves a message without a type. Empty: every type is accepted;
+     * set: an unknown type is a 400 naming the known ones.
+     */
+    contexts: {} as Record<string, { agent?: string | null; context_file?: string | null }>,
+    /** Largest `context` (its JSON text, in bytes) a chat message may carry: 413 above it. */
+    max_context_bytes: 65_536,
+    /** Earlier turns (message and answer, oldest first) a follow-up's entry agent sees in its prompt. */
+    history_turns: 10,
+    /** Stream each committed message of the agents before the final one as one chunk (its status.message and a blank line). */
+    progress: false,
+  },
   /** Where govflow tells the world (docs/webhooks.md). */
   notify: {
     /**

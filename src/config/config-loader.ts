@@ -206,6 +206,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     audit: auditSettings(root, defaulted('audit')),
     telemetry: defaulted('telemetry'),
     notify: defaulted('notify'),
+    chat: defaulted('chat'),
     http: {
       ...http,
       tokens: http.tokens.map((token: { user: string; sha256: string; role?: 'operator' | 'auditor' | 'admin' }) => ({

@@ -320,6 +320,27 @@ export const CONFIG_SCHEMA = {
         },
       },
     },
+    chat: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        contexts: {
+          type: 'object',
+          propertyNames: { pattern: '^[a-z][a-z0-9_-]{0,63}$' },
+          additionalProperties: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              agent: { type: ['string', 'null'], minLength: 1 },
+              context_file: { type: ['string', 'null'], minLength: 1 },
+            },
+          },
+        },
+        max_context_bytes: positiveInteger,
+        history_turns: { type: 'integer', minimum: 0, maximum: 1000 },
+        progress: { type: 'boolean' },
+      },
+    },
     notify: {
       type: 'object',
       additionalProperties: false,

@@ -176,6 +176,7 @@ export class GovflowDaemon {
           await this.work.refreshQueued?.();
           return intake.waitingToStart;
         },
+        governance: () => this.runtime.governance.current(),
       });
     }
     await this.work.recover();

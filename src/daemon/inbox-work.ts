@@ -33,6 +33,7 @@ import { replyApplied, sessionStartedByClaim } from './claim-journals.js';
 import type { ShutdownStep, WorkContext, WorkSource } from './work-source.js';
 import { resumeOrphanedRuns } from './orphaned-runs.js';
 import { RecoveryProgress } from './recovery-progress.js';
+import { chatOrderOf, type ChatOrder } from '../pipeline/chat-turn.js';
 import { SessionRuns } from './session-runs.js';
 
 export class InboxWork implements WorkSource {
@@ -323,6 +324,19 @@ export class InboxWork implements WorkSource {
       }
       fork = order;
     }
+    let chat: ChatOrder | undefined;
+    if (item.chat !== undefined) {
+      // Written by this daemon's HTTP API for a chat message (docs/http-api.md "Chat"); not a client's to send.
+      const order =
+        ownerUidOf(item.claimedPath) === process.getuid?.()
+          ? chatOrderOf(item.chat)
+          : "the file is not the daemon's own";
+      if (typeof order === 'string') {
+        await reject(`"chat" is the daemon's own field (${order}): to chat, POST /v1/agent/chat`);
+        return;
+      }
+      chat = order;
+    }
     const request = {
       requestId: item.requestId,
       sessionId,
@@ -342,6 +356,7 @@ export class InboxWork implements WorkSource {
         : {}),
       ...(recovered ? { recoveredSince: (claimedAtOf(item.claimedPath) ?? new Date(0)).toISOString() } : {}),
       ...(fork ? { fork } : {}),
+      ...(chat ? { chat, ...(chat.entry_agent !== null ? { entryAgent: chat.entry_agent } : {}) } : {}),
     };
     await this.runSession(null, (signal, track) => runner.startSession(request, signal, track));
   }

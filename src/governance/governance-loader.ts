@@ -20,6 +20,7 @@ import { checkBudgetedModelsArePriced } from './model-pricing-check.js';
 import { OutsideRootError, RootBoundary } from './root-boundary.js';
 import { checkRoutingGraph } from './routing-graph.js';
 import type { GuardrailRule } from '../privacy/guardrail-rules.js';
+import { checkChatContexts } from './chat-contexts.js';
 import { GUARDRAILS_FILE, guardrailsPromptText, loadGuardrails } from '../privacy/guardrails-loader.js';
 
 export interface PromptFile {
@@ -154,6 +155,7 @@ export function loadGovernance(config: GovflowConfig): GovernanceLoadResult {
     ...checkBudgetedModelsArePriced(config, agents, (key) => configLine(['limits', key])),
   );
   const guardrails = loadGuardrails(config, read, errors, configLine);
+  checkChatContexts(config, agents, read, errors, configLine);
 
   if (agents.size === 0 && errors.length === 0) {
     errors.push(

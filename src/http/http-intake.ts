@@ -25,6 +25,7 @@ import { parseControlDocument, type ControlAction } from '../intake/control-file
 import type { ControlOutcome } from '../intake/control-outcome.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import type { AuthorizationHolder } from '../tools/forwarded-authorizations.js';
+import type { ChatOrder } from '../pipeline/chat-turn.js';
 
 export interface HttpIntakeOptions {
   /** The intake's handoff (InboxIntake.submit): resolves once the submission is durable. */
@@ -73,26 +74,34 @@ export class HttpIntake {
 
   /**
    * Hands a request for `user` to the intake, resolved once durable; 400 for a bad body, 409 for a
-   * known id. `authorization` (the caller's header) is held in memory for the session it starts.
+   * known id. `authorization` (the caller's header) is held in memory for the session it starts;
+   * `chat` makes it a turn of a conversation (docs/http-api.md "Chat").
    */
   async submit(
     body: unknown,
     user: string,
     sessionId: string = this.newSessionId(),
-    authorization?: string,
+    { authorization, chat }: { authorization?: string; chat?: ChatOrder } = {},
   ): Promise<{ requestId: string; sessionId: string }> {
     const fields = objectBody(body, '{"request": "..."}');
     if (fields.request === undefined && (fields.reply !== undefined || fields.approve !== undefined)) {
       throw badRequest('send {"request": "..."}; replies go to POST /v1/sessions/:session_id/reply');
     }
     // The inbox's own check of a JSON request, with the fields a client may send.
-    const { text, requestId, parsed } = this.requestDocument(fields, user, sessionId);
+    const { text, requestId, parsed } = this.requestDocument(fields, user, sessionId, chat);
     const release = this.holdAuthorization(sessionId, authorization);
     try {
       const storeSubmit = this.options.reads?.submit?.bind(this.options.reads);
       if (storeSubmit) {
         // Cluster mode (docs/cluster.md): committed to Postgres before the 202; its unique request id decides.
-        const outcome = await storeSubmit({ requestId, sessionId, text: parsed.text, user, metadata: parsed.metadata });
+        const outcome = await storeSubmit({
+          requestId,
+          sessionId,
+          text: parsed.text,
+          user,
+          metadata: parsed.metadata,
+          ...(chat ? { chat: { ...chat } } : {}),
+        });
         if (outcome === 'duplicate') throw this.duplicate(requestId);
         return { requestId, sessionId };
       }
@@ -184,6 +193,7 @@ export class HttpIntake {
     fields: Record<string, unknown>,
     user: string,
     sessionId: string,
+    chat?: ChatOrder,
   ): { text: string; requestId: string; parsed: ParsedRequest } {
     const checked = parseJsonRequest(fields, 'http');
     if (checked.kind === 'invalid') throw badRequest(checked.reason);
@@ -194,6 +204,8 @@ export class HttpIntake {
       session_id: sessionId,
       user,
       metadata: fields.metadata ?? null,
+      // A chat message's turn (docs/http-api.md "Chat"): the daemon's own field, like a fork's.
+      ...(chat ? { chat } : {}),
     };
     const text = `${JSON.stringify(document)}\n`;
     const parsed = parseRequestFile('request.json', Buffer.from(text, 'utf8'), this.options.maxBytes);

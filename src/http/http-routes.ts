@@ -9,6 +9,8 @@ import { verifyAuditChain } from '../audit/audit-chain-verify.js';
 import { entryJson, filterEntries, isLogDate, readLogEntries, type LoggedEntry } from '../audit/audit-log-reader.js';
 import { AuditLogFormatError } from '../audit/audit-errors.js';
 import type { SystemPaths } from '../config/system-paths.js';
+import type { GovflowConfig } from '../config/config-loader.js';
+import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { maySee, readsEverything, requireSubmitter, type Caller } from './http-auth.js';
 import type { HttpIntake } from './http-intake.js';
@@ -48,6 +50,10 @@ export interface RouteContext {
   listing: SessionListing;
   /** Every session newest first, with request text, for the web view's sessions page. */
   sessionRows: () => Promise<readonly SessionRow[]>;
+  /** `chat:` (docs/http-api.md "Chat"): profiles, context and history bounds. */
+  chat: GovflowConfig['chat'];
+  /** The governance in force (chat profiles' agents, the agent that writes an answer); null: not known here. */
+  governance: () => GovernanceSnapshot | null;
 }
 
 /** Seconds a client is told to wait when the queue is full: about what a few sessions take to start. */
@@ -116,7 +122,10 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
         void reply.header('connection', 'close');
         throw error;
       }
-    } else submitted = await intake.submit(request.body, caller.user, undefined, request.headers.authorization);
+    } else
+      submitted = await intake.submit(request.body, caller.user, undefined, {
+        authorization: request.headers.authorization,
+      });
     const { requestId, sessionId } = submitted;
     lookup.noteQueued(sessionId, requestId, caller.user);
     return reply.code(202).send({

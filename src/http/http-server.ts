@@ -7,6 +7,7 @@ import fastifyMultipart from '@fastify/multipart';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GovflowConfig } from '../config/config-loader.js';
+import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { ConfigError, errorMessage } from '../errors.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
 import type { Submission, SubmissionOutcome } from '../intake/request-submission.js';
@@ -23,6 +24,7 @@ import { GovflowMetrics, type MetricsSources } from './http-metrics.js';
 import { badRequest, discardRest, HttpProblem, notFound, problemOf } from './http-problem.js';
 import { registerRoutes, type RouteContext } from './http-routes.js';
 import { registerChatRoute } from './chat-stream.js';
+import { registerConversationRoutes } from './conversation-routes.js';
 import { registerControlRoutes } from './control-routes.js';
 import { SessionLookup } from './session-lookup.js';
 import { HttpRateLimits, type RateLimitSettings } from './http-rate-limits.js';
@@ -53,6 +55,8 @@ export interface HttpApiOptions {
   queued?: () => number | Promise<number>;
   /** Where the caller's Authorization header is held for MCP servers with `forward_authorization` (docs/tools.md); none: not kept. */
   forwarding?: AuthorizationHolder;
+  /** The governance in force, for the chat (its profiles' agents, the agent that writes an answer). */
+  governance?: () => GovernanceSnapshot;
 }
 
 /** A browser view on the API: its routes, and how its pages are signed in to. */
@@ -238,6 +242,8 @@ export class HttpApi {
         settings.max_queued !== null && options.queued !== undefined && (await options.queued()) >= settings.max_queued,
       listing,
       sessionRows: storeRows ? async () => (await storeRows()).map(indexRowText) : () => index!.orderedRows(),
+      chat: config.chat,
+      governance: options.governance ?? (() => null),
     };
 
     const web = options.web;
@@ -296,7 +302,7 @@ export class HttpApi {
         error: {
           code: problem.code,
           message:
-            `${problem.message}: the API is /v1/requests, /v1/requests/:id/events, /v1/sessions/:id/reply, /v1/agent/chat, /v1/logs, ` +
+            `${problem.message}: the API is /v1/requests, /v1/requests/:id/events, /v1/sessions/:id/reply, /v1/agent/chat, /v1/conversations/:id, /v1/logs, ` +
             `/v1/verify, /healthz, /readyz, /metrics (docs/http-api.md)`,
         },
       });
@@ -315,6 +321,7 @@ export class HttpApi {
     });
     registerRoutes(app, context);
     registerChatRoute(app, context);
+    registerConversationRoutes(app, context);
     registerControlRoutes(app, context);
     web?.register(app, context, {
       tokensEnabled: () => auth.callers.enabled,

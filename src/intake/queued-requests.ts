@@ -79,8 +79,10 @@ export class QueuedRequests implements ClaimedRequests {
     }
     if (item.kind !== 'request') return null;
     const acceptedAt = item.receivedAt.toISOString();
+    const sessionId = item.sessionId ?? sessionIdForClaim(claimedPath, this.timezone);
+    const chat = item.chat;
     return {
-      sessionId: item.sessionId ?? sessionIdForClaim(claimedPath, this.timezone),
+      sessionId,
       requestId: item.requestId,
       status: 'queued',
       state: 'queued',
@@ -96,6 +98,8 @@ export class QueuedRequests implements ClaimedRequests {
       updatedAt: acceptedAt,
       costUsd: 0,
       lineage: lineageOf(item.fork),
+      conversationId: typeof chat?.conversation_id === 'string' ? chat.conversation_id : sessionId,
+      conversationTurn: typeof chat?.turn === 'number' ? chat.turn : 0,
     };
   }
 }

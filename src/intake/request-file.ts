@@ -28,6 +28,8 @@ export interface ParsedRequest {
    * original and the operator's act. Honoured only in files the daemon's own user wrote.
    */
   fork?: Record<string, unknown>;
+  /** Written by the HTTP API for a chat message's turn (src/pipeline/chat-turn.ts); honoured only in files the daemon's own user wrote. */
+  chat?: Record<string, unknown>;
 }
 
 export interface ParsedReply {
@@ -169,10 +171,13 @@ function parseApproval(document: Record<string, unknown>): ParsedRequestFile {
 /** A JSON request from a file or (`source: 'http'`) POST /v1/requests: one check for both. */
 export function parseJsonRequest(given: Record<string, unknown>, source: JsonSource = 'file'): ParsedRequestFile {
   // The daemon's own field on the request of a fork (docs/run-control.md); never one a client sends.
-  const { fork, ...document } = source === 'file' ? given : { ...given, fork: undefined };
-  if (source === 'http' && given.fork !== undefined) return invalid(unknownFieldReason(given, 'request', source)!);
+  const { fork, chat, ...document } = source === 'file' ? given : { ...given, fork: undefined, chat: undefined };
+  if (source === 'http' && (given.fork !== undefined || given.chat !== undefined))
+    return invalid(unknownFieldReason(given, 'request', source)!);
   if (fork !== undefined && !isPlainObject(fork))
     return invalid(`"fork" is written by the daemon as an object; it is ${describeType(fork)}: leave it out`);
+  if (chat !== undefined && !isPlainObject(chat))
+    return invalid(`"chat" is written by the daemon as an object; it is ${describeType(chat)}: leave it out`);
   if (typeof document.request !== 'string') {
     const found = document.request === undefined ? 'it is missing' : `it is ${describeType(document.request)}`;
     return invalid(
@@ -214,6 +219,7 @@ export function parseJsonRequest(given: Record<string, unknown>, source: JsonSou
     user: text('user'),
     metadata: (metadata as Record<string, unknown> | undefined) ?? null,
     ...(fork !== undefined ? { fork } : {}),
+    ...(chat !== undefined ? { chat } : {}),
   };
 }
 

@@ -225,6 +225,27 @@ const schema11 = {
         },
       },
     },
+    chat: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        contexts: {
+          type: 'object',
+          propertyNames: { pattern: '^[a-z][a-z0-9_-]{0,63}$' },
+          additionalProperties: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              agent: { type: ['string', 'null'], minLength: 1 },
+              context_file: { type: ['string', 'null'], minLength: 1 },
+            },
+          },
+        },
+        max_context_bytes: { type: 'integer', minimum: 1 },
+        history_turns: { type: 'integer', minimum: 0, maximum: 1000 },
+        progress: { type: 'boolean' },
+      },
+    },
     notify: {
       type: 'object',
       additionalProperties: false,
@@ -427,10 +448,11 @@ const pattern2 = new RegExp('^\\[?[^\\s]+\\]?:[0-9]{1,5}$', 'u');
 const pattern4 = new RegExp('^[0-9a-fA-F]{64}$', 'u');
 const pattern5 = new RegExp('^https?://[^/\\s]+$', 'u');
 const pattern6 = new RegExp('^https?://[^\\s]+$', 'u');
-const pattern8 = new RegExp('^[A-Za-z_][A-Za-z0-9_]*$', 'u');
-const pattern9 = new RegExp('^[a-z_][a-z0-9_]{0,62}$', 'u');
-const pattern10 = new RegExp('^[A-Za-z0-9_.-]+$', 'u');
-const pattern13 = new RegExp('^[a-z][a-z0-9_]*$', 'u');
+const pattern7 = new RegExp('^[a-z][a-z0-9_-]{0,63}$', 'u');
+const pattern9 = new RegExp('^[A-Za-z_][A-Za-z0-9_]*$', 'u');
+const pattern10 = new RegExp('^[a-z_][a-z0-9_]{0,62}$', 'u');
+const pattern11 = new RegExp('^[A-Za-z0-9_.-]+$', 'u');
+const pattern14 = new RegExp('^[a-z][a-z0-9_]*$', 'u');
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -3788,14 +3810,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.notify !== undefined) {
-      let data95 = data.notify;
+    if (data.chat !== undefined) {
+      let data95 = data.chat;
       if (data95 && typeof data95 == 'object' && !Array.isArray(data95)) {
         for (const key22 in data95) {
-          if (!(key22 === 'webhooks')) {
+          if (!(
+            key22 === 'contexts' ||
+            key22 === 'max_context_bytes' ||
+            key22 === 'history_turns' ||
+            key22 === 'progress'
+          )) {
             const err185 = {
-              instancePath: instancePath + '/notify',
-              schemaPath: '#/properties/notify/additionalProperties',
+              instancePath: instancePath + '/chat',
+              schemaPath: '#/properties/chat/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key22 },
               message: 'must NOT have additional properties',
@@ -3808,20 +3835,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data95.webhooks !== undefined) {
-          let data96 = data95.webhooks;
-          if (Array.isArray(data96)) {
-            const len6 = data96.length;
-            for (let i8 = 0; i8 < len6; i8++) {
-              let data97 = data96[i8];
-              if (data97 && typeof data97 == 'object' && !Array.isArray(data97)) {
-                if (data97.url === undefined) {
+        if (data95.contexts !== undefined) {
+          let data96 = data95.contexts;
+          if (data96 && typeof data96 == 'object' && !Array.isArray(data96)) {
+            for (const key23 in data96) {
+              const _errs216 = errors;
+              if (typeof key23 === 'string') {
+                if (!pattern7.test(key23)) {
                   const err186 = {
-                    instancePath: instancePath + '/notify/webhooks/' + i8,
-                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'url' },
-                    message: "must have required property '" + 'url' + "'",
+                    instancePath: instancePath + '/chat/contexts',
+                    schemaPath: '#/properties/chat/properties/contexts/propertyNames/pattern',
+                    keyword: 'pattern',
+                    params: { pattern: '^[a-z][a-z0-9_-]{0,63}$' },
+                    message: 'must match pattern "' + '^[a-z][a-z0-9_-]{0,63}$' + '"',
+                    propertyName: key23,
                   };
                   if (vErrors === null) {
                     vErrors = [err186];
@@ -3830,28 +3857,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (data97.secret_env === undefined) {
-                  const err187 = {
-                    instancePath: instancePath + '/notify/webhooks/' + i8,
-                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'secret_env' },
-                    message: "must have required property '" + 'secret_env' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err187];
-                  } else {
-                    vErrors.push(err187);
-                  }
-                  errors++;
+              }
+              var valid38 = _errs216 === errors;
+              if (!valid38) {
+                const err187 = {
+                  instancePath: instancePath + '/chat/contexts',
+                  schemaPath: '#/properties/chat/properties/contexts/propertyNames',
+                  keyword: 'propertyNames',
+                  params: { propertyName: key23 },
+                  message: 'property name must be valid',
+                };
+                if (vErrors === null) {
+                  vErrors = [err187];
+                } else {
+                  vErrors.push(err187);
                 }
-                for (const key23 in data97) {
-                  if (!(key23 === 'url' || key23 === 'events' || key23 === 'secret_env')) {
+                errors++;
+              }
+            }
+            for (const key24 in data96) {
+              let data97 = data96[key24];
+              if (data97 && typeof data97 == 'object' && !Array.isArray(data97)) {
+                for (const key25 in data97) {
+                  if (!(key25 === 'agent' || key25 === 'context_file')) {
                     const err188 = {
-                      instancePath: instancePath + '/notify/webhooks/' + i8,
-                      schemaPath: '#/properties/notify/properties/webhooks/items/additionalProperties',
+                      instancePath: instancePath + '/chat/contexts/' + key24.replace(/~/g, '~0').replace(/\//g, '~1'),
+                      schemaPath: '#/properties/chat/properties/contexts/additionalProperties/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key23 },
+                      params: { additionalProperty: key25 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
@@ -3862,11 +3895,323 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     errors++;
                   }
                 }
-                if (data97.url !== undefined) {
-                  let data98 = data97.url;
+                if (data97.agent !== undefined) {
+                  let data98 = data97.agent;
+                  if (typeof data98 !== 'string' && data98 !== null) {
+                    const err189 = {
+                      instancePath:
+                        instancePath + '/chat/contexts/' + key24.replace(/~/g, '~0').replace(/\//g, '~1') + '/agent',
+                      schemaPath: '#/properties/chat/properties/contexts/additionalProperties/properties/agent/type',
+                      keyword: 'type',
+                      params: {
+                        type: schema11.properties.chat.properties.contexts.additionalProperties.properties.agent.type,
+                      },
+                      message: 'must be string,null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err189];
+                    } else {
+                      vErrors.push(err189);
+                    }
+                    errors++;
+                  }
                   if (typeof data98 === 'string') {
-                    if (!pattern6.test(data98)) {
-                      const err189 = {
+                    if (func3(data98) < 1) {
+                      const err190 = {
+                        instancePath:
+                          instancePath + '/chat/contexts/' + key24.replace(/~/g, '~0').replace(/\//g, '~1') + '/agent',
+                        schemaPath:
+                          '#/properties/chat/properties/contexts/additionalProperties/properties/agent/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err190];
+                      } else {
+                        vErrors.push(err190);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data97.context_file !== undefined) {
+                  let data99 = data97.context_file;
+                  if (typeof data99 !== 'string' && data99 !== null) {
+                    const err191 = {
+                      instancePath:
+                        instancePath +
+                        '/chat/contexts/' +
+                        key24.replace(/~/g, '~0').replace(/\//g, '~1') +
+                        '/context_file',
+                      schemaPath:
+                        '#/properties/chat/properties/contexts/additionalProperties/properties/context_file/type',
+                      keyword: 'type',
+                      params: {
+                        type: schema11.properties.chat.properties.contexts.additionalProperties.properties.context_file
+                          .type,
+                      },
+                      message: 'must be string,null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err191];
+                    } else {
+                      vErrors.push(err191);
+                    }
+                    errors++;
+                  }
+                  if (typeof data99 === 'string') {
+                    if (func3(data99) < 1) {
+                      const err192 = {
+                        instancePath:
+                          instancePath +
+                          '/chat/contexts/' +
+                          key24.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          '/context_file',
+                        schemaPath:
+                          '#/properties/chat/properties/contexts/additionalProperties/properties/context_file/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err192];
+                      } else {
+                        vErrors.push(err192);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+              } else {
+                const err193 = {
+                  instancePath: instancePath + '/chat/contexts/' + key24.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/chat/properties/contexts/additionalProperties/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err193];
+                } else {
+                  vErrors.push(err193);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err194 = {
+              instancePath: instancePath + '/chat/contexts',
+              schemaPath: '#/properties/chat/properties/contexts/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err194];
+            } else {
+              vErrors.push(err194);
+            }
+            errors++;
+          }
+        }
+        if (data95.max_context_bytes !== undefined) {
+          let data100 = data95.max_context_bytes;
+          if (!(typeof data100 == 'number' && !(data100 % 1) && !isNaN(data100))) {
+            const err195 = {
+              instancePath: instancePath + '/chat/max_context_bytes',
+              schemaPath: '#/properties/chat/properties/max_context_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err195];
+            } else {
+              vErrors.push(err195);
+            }
+            errors++;
+          }
+          if (typeof data100 == 'number') {
+            if (data100 < 1 || isNaN(data100)) {
+              const err196 = {
+                instancePath: instancePath + '/chat/max_context_bytes',
+                schemaPath: '#/properties/chat/properties/max_context_bytes/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err196];
+              } else {
+                vErrors.push(err196);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data95.history_turns !== undefined) {
+          let data101 = data95.history_turns;
+          if (!(typeof data101 == 'number' && !(data101 % 1) && !isNaN(data101))) {
+            const err197 = {
+              instancePath: instancePath + '/chat/history_turns',
+              schemaPath: '#/properties/chat/properties/history_turns/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err197];
+            } else {
+              vErrors.push(err197);
+            }
+            errors++;
+          }
+          if (typeof data101 == 'number') {
+            if (data101 > 1000 || isNaN(data101)) {
+              const err198 = {
+                instancePath: instancePath + '/chat/history_turns',
+                schemaPath: '#/properties/chat/properties/history_turns/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 1000 },
+                message: 'must be <= 1000',
+              };
+              if (vErrors === null) {
+                vErrors = [err198];
+              } else {
+                vErrors.push(err198);
+              }
+              errors++;
+            }
+            if (data101 < 0 || isNaN(data101)) {
+              const err199 = {
+                instancePath: instancePath + '/chat/history_turns',
+                schemaPath: '#/properties/chat/properties/history_turns/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+              };
+              if (vErrors === null) {
+                vErrors = [err199];
+              } else {
+                vErrors.push(err199);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data95.progress !== undefined) {
+          if (typeof data95.progress !== 'boolean') {
+            const err200 = {
+              instancePath: instancePath + '/chat/progress',
+              schemaPath: '#/properties/chat/properties/progress/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err200];
+            } else {
+              vErrors.push(err200);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err201 = {
+          instancePath: instancePath + '/chat',
+          schemaPath: '#/properties/chat/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err201];
+        } else {
+          vErrors.push(err201);
+        }
+        errors++;
+      }
+    }
+    if (data.notify !== undefined) {
+      let data103 = data.notify;
+      if (data103 && typeof data103 == 'object' && !Array.isArray(data103)) {
+        for (const key26 in data103) {
+          if (!(key26 === 'webhooks')) {
+            const err202 = {
+              instancePath: instancePath + '/notify',
+              schemaPath: '#/properties/notify/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key26 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err202];
+            } else {
+              vErrors.push(err202);
+            }
+            errors++;
+          }
+        }
+        if (data103.webhooks !== undefined) {
+          let data104 = data103.webhooks;
+          if (Array.isArray(data104)) {
+            const len6 = data104.length;
+            for (let i8 = 0; i8 < len6; i8++) {
+              let data105 = data104[i8];
+              if (data105 && typeof data105 == 'object' && !Array.isArray(data105)) {
+                if (data105.url === undefined) {
+                  const err203 = {
+                    instancePath: instancePath + '/notify/webhooks/' + i8,
+                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'url' },
+                    message: "must have required property '" + 'url' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err203];
+                  } else {
+                    vErrors.push(err203);
+                  }
+                  errors++;
+                }
+                if (data105.secret_env === undefined) {
+                  const err204 = {
+                    instancePath: instancePath + '/notify/webhooks/' + i8,
+                    schemaPath: '#/properties/notify/properties/webhooks/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'secret_env' },
+                    message: "must have required property '" + 'secret_env' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err204];
+                  } else {
+                    vErrors.push(err204);
+                  }
+                  errors++;
+                }
+                for (const key27 in data105) {
+                  if (!(key27 === 'url' || key27 === 'events' || key27 === 'secret_env')) {
+                    const err205 = {
+                      instancePath: instancePath + '/notify/webhooks/' + i8,
+                      schemaPath: '#/properties/notify/properties/webhooks/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key27 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err205];
+                    } else {
+                      vErrors.push(err205);
+                    }
+                    errors++;
+                  }
+                }
+                if (data105.url !== undefined) {
+                  let data106 = data105.url;
+                  if (typeof data106 === 'string') {
+                    if (!pattern6.test(data106)) {
+                      const err206 = {
                         instancePath: instancePath + '/notify/webhooks/' + i8 + '/url',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/pattern',
                         keyword: 'pattern',
@@ -3874,14 +4219,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^https?://[^\\s]+$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err189];
+                        vErrors = [err206];
                       } else {
-                        vErrors.push(err189);
+                        vErrors.push(err206);
                       }
                       errors++;
                     }
                   } else {
-                    const err190 = {
+                    const err207 = {
                       instancePath: instancePath + '/notify/webhooks/' + i8 + '/url',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/url/type',
                       keyword: 'type',
@@ -3889,18 +4234,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err190];
+                      vErrors = [err207];
                     } else {
-                      vErrors.push(err190);
+                      vErrors.push(err207);
                     }
                     errors++;
                   }
                 }
-                if (data97.events !== undefined) {
-                  let data99 = data97.events;
-                  if (Array.isArray(data99)) {
-                    if (data99.length < 1) {
-                      const err191 = {
+                if (data105.events !== undefined) {
+                  let data107 = data105.events;
+                  if (Array.isArray(data107)) {
+                    if (data107.length < 1) {
+                      const err208 = {
                         instancePath: instancePath + '/notify/webhooks/' + i8 + '/events',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/minItems',
                         keyword: 'minItems',
@@ -3908,22 +4253,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 items',
                       };
                       if (vErrors === null) {
-                        vErrors = [err191];
+                        vErrors = [err208];
                       } else {
-                        vErrors.push(err191);
+                        vErrors.push(err208);
                       }
                       errors++;
                     }
-                    const len7 = data99.length;
+                    const len7 = data107.length;
                     for (let i9 = 0; i9 < len7; i9++) {
-                      let data100 = data99[i9];
+                      let data108 = data107[i9];
                       if (!(
-                        data100 === 'session_finished' ||
-                        data100 === 'session_paused' ||
-                        data100 === 'approval_requested' ||
-                        data100 === 'session_cancelled'
+                        data108 === 'session_finished' ||
+                        data108 === 'session_paused' ||
+                        data108 === 'approval_requested' ||
+                        data108 === 'session_cancelled'
                       )) {
-                        const err192 = {
+                        const err209 = {
                           instancePath: instancePath + '/notify/webhooks/' + i8 + '/events/' + i9,
                           schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/items/enum',
                           keyword: 'enum',
@@ -3934,20 +4279,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be equal to one of the allowed values',
                         };
                         if (vErrors === null) {
-                          vErrors = [err192];
+                          vErrors = [err209];
                         } else {
-                          vErrors.push(err192);
+                          vErrors.push(err209);
                         }
                         errors++;
                       }
                     }
-                    let i10 = data99.length;
+                    let i10 = data107.length;
                     let j2;
                     if (i10 > 1) {
                       outer1: for (; i10--;) {
                         for (j2 = i10; j2--;) {
-                          if (func0(data99[i10], data99[j2])) {
-                            const err193 = {
+                          if (func0(data107[i10], data107[j2])) {
+                            const err210 = {
                               instancePath: instancePath + '/notify/webhooks/' + i8 + '/events',
                               schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/uniqueItems',
                               keyword: 'uniqueItems',
@@ -3956,9 +4301,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 'must NOT have duplicate items (items ## ' + j2 + ' and ' + i10 + ' are identical)',
                             };
                             if (vErrors === null) {
-                              vErrors = [err193];
+                              vErrors = [err210];
                             } else {
-                              vErrors.push(err193);
+                              vErrors.push(err210);
                             }
                             errors++;
                             break outer1;
@@ -3967,7 +4312,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    const err194 = {
+                    const err211 = {
                       instancePath: instancePath + '/notify/webhooks/' + i8 + '/events',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/events/type',
                       keyword: 'type',
@@ -3975,18 +4320,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err194];
+                      vErrors = [err211];
                     } else {
-                      vErrors.push(err194);
+                      vErrors.push(err211);
                     }
                     errors++;
                   }
                 }
-                if (data97.secret_env !== undefined) {
-                  let data101 = data97.secret_env;
-                  if (typeof data101 === 'string') {
-                    if (!pattern8.test(data101)) {
-                      const err195 = {
+                if (data105.secret_env !== undefined) {
+                  let data109 = data105.secret_env;
+                  if (typeof data109 === 'string') {
+                    if (!pattern9.test(data109)) {
+                      const err212 = {
                         instancePath: instancePath + '/notify/webhooks/' + i8 + '/secret_env',
                         schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/pattern',
                         keyword: 'pattern',
@@ -3994,14 +4339,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err195];
+                        vErrors = [err212];
                       } else {
-                        vErrors.push(err195);
+                        vErrors.push(err212);
                       }
                       errors++;
                     }
                   } else {
-                    const err196 = {
+                    const err213 = {
                       instancePath: instancePath + '/notify/webhooks/' + i8 + '/secret_env',
                       schemaPath: '#/properties/notify/properties/webhooks/items/properties/secret_env/type',
                       keyword: 'type',
@@ -4009,15 +4354,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err196];
+                      vErrors = [err213];
                     } else {
-                      vErrors.push(err196);
+                      vErrors.push(err213);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err197 = {
+                const err214 = {
                   instancePath: instancePath + '/notify/webhooks/' + i8,
                   schemaPath: '#/properties/notify/properties/webhooks/items/type',
                   keyword: 'type',
@@ -4025,15 +4370,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err197];
+                  vErrors = [err214];
                 } else {
-                  vErrors.push(err197);
+                  vErrors.push(err214);
                 }
                 errors++;
               }
             }
           } else {
-            const err198 = {
+            const err215 = {
               instancePath: instancePath + '/notify/webhooks',
               schemaPath: '#/properties/notify/properties/webhooks/type',
               keyword: 'type',
@@ -4041,15 +4386,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err198];
+              vErrors = [err215];
             } else {
-              vErrors.push(err198);
+              vErrors.push(err215);
             }
             errors++;
           }
         }
       } else {
-        const err199 = {
+        const err216 = {
           instancePath: instancePath + '/notify',
           schemaPath: '#/properties/notify/type',
           keyword: 'type',
@@ -4057,334 +4402,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err199];
+          vErrors = [err216];
         } else {
-          vErrors.push(err199);
+          vErrors.push(err216);
         }
         errors++;
       }
     }
     if (data.tools !== undefined) {
-      let data102 = data.tools;
-      if (data102 && typeof data102 == 'object' && !Array.isArray(data102)) {
-        for (const key24 in data102) {
+      let data110 = data.tools;
+      if (data110 && typeof data110 == 'object' && !Array.isArray(data110)) {
+        for (const key28 in data110) {
           if (!(
-            key24 === 'workspace' ||
-            key24 === 'max_result_bytes' ||
-            key24 === 'max_file_bytes' ||
-            key24 === 'http_get' ||
-            key24 === 'commands'
+            key28 === 'workspace' ||
+            key28 === 'max_result_bytes' ||
+            key28 === 'max_file_bytes' ||
+            key28 === 'http_get' ||
+            key28 === 'commands'
           )) {
-            const err200 = {
+            const err217 = {
               instancePath: instancePath + '/tools',
               schemaPath: '#/properties/tools/additionalProperties',
               keyword: 'additionalProperties',
-              params: { additionalProperty: key24 },
+              params: { additionalProperty: key28 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err200];
-            } else {
-              vErrors.push(err200);
-            }
-            errors++;
-          }
-        }
-        if (data102.workspace !== undefined) {
-          let data103 = data102.workspace;
-          if (typeof data103 === 'string') {
-            if (func3(data103) < 1) {
-              const err201 = {
-                instancePath: instancePath + '/tools/workspace',
-                schemaPath: '#/properties/tools/properties/workspace/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err201];
-              } else {
-                vErrors.push(err201);
-              }
-              errors++;
-            }
-          } else {
-            const err202 = {
-              instancePath: instancePath + '/tools/workspace',
-              schemaPath: '#/properties/tools/properties/workspace/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err202];
-            } else {
-              vErrors.push(err202);
-            }
-            errors++;
-          }
-        }
-        if (data102.max_result_bytes !== undefined) {
-          let data104 = data102.max_result_bytes;
-          if (!(typeof data104 == 'number' && !(data104 % 1) && !isNaN(data104))) {
-            const err203 = {
-              instancePath: instancePath + '/tools/max_result_bytes',
-              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err203];
-            } else {
-              vErrors.push(err203);
-            }
-            errors++;
-          }
-          if (typeof data104 == 'number') {
-            if (data104 < 1 || isNaN(data104)) {
-              const err204 = {
-                instancePath: instancePath + '/tools/max_result_bytes',
-                schemaPath: '#/properties/tools/properties/max_result_bytes/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err204];
-              } else {
-                vErrors.push(err204);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data102.max_file_bytes !== undefined) {
-          let data105 = data102.max_file_bytes;
-          if (!(typeof data105 == 'number' && !(data105 % 1) && !isNaN(data105))) {
-            const err205 = {
-              instancePath: instancePath + '/tools/max_file_bytes',
-              schemaPath: '#/properties/tools/properties/max_file_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err205];
-            } else {
-              vErrors.push(err205);
-            }
-            errors++;
-          }
-          if (typeof data105 == 'number') {
-            if (data105 < 1 || isNaN(data105)) {
-              const err206 = {
-                instancePath: instancePath + '/tools/max_file_bytes',
-                schemaPath: '#/properties/tools/properties/max_file_bytes/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-              };
-              if (vErrors === null) {
-                vErrors = [err206];
-              } else {
-                vErrors.push(err206);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data102.http_get !== undefined) {
-          let data106 = data102.http_get;
-          if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
-            for (const key25 in data106) {
-              if (!(
-                key25 === 'allow_hosts' ||
-                key25 === 'max_bytes' ||
-                key25 === 'timeout_ms' ||
-                key25 === 'max_redirects'
-              )) {
-                const err207 = {
-                  instancePath: instancePath + '/tools/http_get',
-                  schemaPath: '#/properties/tools/properties/http_get/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key25 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err207];
-                } else {
-                  vErrors.push(err207);
-                }
-                errors++;
-              }
-            }
-            if (data106.allow_hosts !== undefined) {
-              let data107 = data106.allow_hosts;
-              if (Array.isArray(data107)) {
-                const len8 = data107.length;
-                for (let i11 = 0; i11 < len8; i11++) {
-                  let data108 = data107[i11];
-                  if (typeof data108 === 'string') {
-                    if (func3(data108) < 1) {
-                      const err208 = {
-                        instancePath: instancePath + '/tools/http_get/allow_hosts/' + i11,
-                        schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err208];
-                      } else {
-                        vErrors.push(err208);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err209 = {
-                      instancePath: instancePath + '/tools/http_get/allow_hosts/' + i11,
-                      schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err209];
-                    } else {
-                      vErrors.push(err209);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err210 = {
-                  instancePath: instancePath + '/tools/http_get/allow_hosts',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/type',
-                  keyword: 'type',
-                  params: { type: 'array' },
-                  message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err210];
-                } else {
-                  vErrors.push(err210);
-                }
-                errors++;
-              }
-            }
-            if (data106.max_bytes !== undefined) {
-              let data109 = data106.max_bytes;
-              if (!(typeof data109 == 'number' && !(data109 % 1) && !isNaN(data109))) {
-                const err211 = {
-                  instancePath: instancePath + '/tools/http_get/max_bytes',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err211];
-                } else {
-                  vErrors.push(err211);
-                }
-                errors++;
-              }
-              if (typeof data109 == 'number') {
-                if (data109 < 1 || isNaN(data109)) {
-                  const err212 = {
-                    instancePath: instancePath + '/tools/http_get/max_bytes',
-                    schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err212];
-                  } else {
-                    vErrors.push(err212);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data106.timeout_ms !== undefined) {
-              let data110 = data106.timeout_ms;
-              if (!(typeof data110 == 'number' && !(data110 % 1) && !isNaN(data110))) {
-                const err213 = {
-                  instancePath: instancePath + '/tools/http_get/timeout_ms',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err213];
-                } else {
-                  vErrors.push(err213);
-                }
-                errors++;
-              }
-              if (typeof data110 == 'number') {
-                if (data110 < 1 || isNaN(data110)) {
-                  const err214 = {
-                    instancePath: instancePath + '/tools/http_get/timeout_ms',
-                    schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err214];
-                  } else {
-                    vErrors.push(err214);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data106.max_redirects !== undefined) {
-              let data111 = data106.max_redirects;
-              if (!(typeof data111 == 'number' && !(data111 % 1) && !isNaN(data111))) {
-                const err215 = {
-                  instancePath: instancePath + '/tools/http_get/max_redirects',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err215];
-                } else {
-                  vErrors.push(err215);
-                }
-                errors++;
-              }
-              if (typeof data111 == 'number') {
-                if (data111 < 0 || isNaN(data111)) {
-                  const err216 = {
-                    instancePath: instancePath + '/tools/http_get/max_redirects',
-                    schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err216];
-                  } else {
-                    vErrors.push(err216);
-                  }
-                  errors++;
-                }
-              }
-            }
-          } else {
-            const err217 = {
-              instancePath: instancePath + '/tools/http_get',
-              schemaPath: '#/properties/tools/properties/http_get/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
             };
             if (vErrors === null) {
               vErrors = [err217];
@@ -4394,171 +4435,149 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data102.commands !== undefined) {
-          let data112 = data102.commands;
-          if (data112 && typeof data112 == 'object' && !Array.isArray(data112)) {
-            for (const key26 in data112) {
+        if (data110.workspace !== undefined) {
+          let data111 = data110.workspace;
+          if (typeof data111 === 'string') {
+            if (func3(data111) < 1) {
+              const err218 = {
+                instancePath: instancePath + '/tools/workspace',
+                schemaPath: '#/properties/tools/properties/workspace/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err218];
+              } else {
+                vErrors.push(err218);
+              }
+              errors++;
+            }
+          } else {
+            const err219 = {
+              instancePath: instancePath + '/tools/workspace',
+              schemaPath: '#/properties/tools/properties/workspace/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err219];
+            } else {
+              vErrors.push(err219);
+            }
+            errors++;
+          }
+        }
+        if (data110.max_result_bytes !== undefined) {
+          let data112 = data110.max_result_bytes;
+          if (!(typeof data112 == 'number' && !(data112 % 1) && !isNaN(data112))) {
+            const err220 = {
+              instancePath: instancePath + '/tools/max_result_bytes',
+              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err220];
+            } else {
+              vErrors.push(err220);
+            }
+            errors++;
+          }
+          if (typeof data112 == 'number') {
+            if (data112 < 1 || isNaN(data112)) {
+              const err221 = {
+                instancePath: instancePath + '/tools/max_result_bytes',
+                schemaPath: '#/properties/tools/properties/max_result_bytes/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err221];
+              } else {
+                vErrors.push(err221);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data110.max_file_bytes !== undefined) {
+          let data113 = data110.max_file_bytes;
+          if (!(typeof data113 == 'number' && !(data113 % 1) && !isNaN(data113))) {
+            const err222 = {
+              instancePath: instancePath + '/tools/max_file_bytes',
+              schemaPath: '#/properties/tools/properties/max_file_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err222];
+            } else {
+              vErrors.push(err222);
+            }
+            errors++;
+          }
+          if (typeof data113 == 'number') {
+            if (data113 < 1 || isNaN(data113)) {
+              const err223 = {
+                instancePath: instancePath + '/tools/max_file_bytes',
+                schemaPath: '#/properties/tools/properties/max_file_bytes/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+              };
+              if (vErrors === null) {
+                vErrors = [err223];
+              } else {
+                vErrors.push(err223);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data110.http_get !== undefined) {
+          let data114 = data110.http_get;
+          if (data114 && typeof data114 == 'object' && !Array.isArray(data114)) {
+            for (const key29 in data114) {
               if (!(
-                key26 === 'allow' ||
-                key26 === 'auto_approve' ||
-                key26 === 'timeout_ms' ||
-                key26 === 'max_output_bytes' ||
-                key26 === 'network' ||
-                key26 === 'sandbox'
+                key29 === 'allow_hosts' ||
+                key29 === 'max_bytes' ||
+                key29 === 'timeout_ms' ||
+                key29 === 'max_redirects'
               )) {
-                const err218 = {
-                  instancePath: instancePath + '/tools/commands',
-                  schemaPath: '#/properties/tools/properties/commands/additionalProperties',
+                const err224 = {
+                  instancePath: instancePath + '/tools/http_get',
+                  schemaPath: '#/properties/tools/properties/http_get/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key26 },
+                  params: { additionalProperty: key29 },
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err218];
+                  vErrors = [err224];
                 } else {
-                  vErrors.push(err218);
+                  vErrors.push(err224);
                 }
                 errors++;
               }
             }
-            if (data112.allow !== undefined) {
-              let data113 = data112.allow;
-              if (Array.isArray(data113)) {
-                const len9 = data113.length;
-                for (let i12 = 0; i12 < len9; i12++) {
-                  let data114 = data113[i12];
-                  if (typeof data114 === 'string') {
-                    if (func3(data114) < 1) {
-                      const err219 = {
-                        instancePath: instancePath + '/tools/commands/allow/' + i12,
-                        schemaPath: '#/properties/tools/properties/commands/properties/allow/items/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err219];
-                      } else {
-                        vErrors.push(err219);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err220 = {
-                      instancePath: instancePath + '/tools/commands/allow/' + i12,
-                      schemaPath: '#/properties/tools/properties/commands/properties/allow/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err220];
-                    } else {
-                      vErrors.push(err220);
-                    }
-                    errors++;
-                  }
-                }
-                let i13 = data113.length;
-                let j3;
-                if (i13 > 1) {
-                  const indices1 = {};
-                  for (; i13--;) {
-                    let item1 = data113[i13];
-                    if (typeof item1 !== 'string') {
-                      continue;
-                    }
-                    if (typeof indices1[item1] == 'number') {
-                      j3 = indices1[item1];
-                      const err221 = {
-                        instancePath: instancePath + '/tools/commands/allow',
-                        schemaPath: '#/properties/tools/properties/commands/properties/allow/uniqueItems',
-                        keyword: 'uniqueItems',
-                        params: { i: i13, j: j3 },
-                        message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i13 + ' are identical)',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err221];
-                      } else {
-                        vErrors.push(err221);
-                      }
-                      errors++;
-                      break;
-                    }
-                    indices1[item1] = i13;
-                  }
-                }
-              } else {
-                const err222 = {
-                  instancePath: instancePath + '/tools/commands/allow',
-                  schemaPath: '#/properties/tools/properties/commands/properties/allow/type',
-                  keyword: 'type',
-                  params: { type: 'array' },
-                  message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err222];
-                } else {
-                  vErrors.push(err222);
-                }
-                errors++;
-              }
-            }
-            if (data112.auto_approve !== undefined) {
-              let data115 = data112.auto_approve;
+            if (data114.allow_hosts !== undefined) {
+              let data115 = data114.allow_hosts;
               if (Array.isArray(data115)) {
-                const len10 = data115.length;
-                for (let i14 = 0; i14 < len10; i14++) {
-                  let data116 = data115[i14];
+                const len8 = data115.length;
+                for (let i11 = 0; i11 < len8; i11++) {
+                  let data116 = data115[i11];
                   if (typeof data116 === 'string') {
                     if (func3(data116) < 1) {
-                      const err223 = {
-                        instancePath: instancePath + '/tools/commands/auto_approve/' + i14,
-                        schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/minLength',
+                      const err225 = {
+                        instancePath: instancePath + '/tools/http_get/allow_hosts/' + i11,
+                        schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err223];
-                      } else {
-                        vErrors.push(err223);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err224 = {
-                      instancePath: instancePath + '/tools/commands/auto_approve/' + i14,
-                      schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err224];
-                    } else {
-                      vErrors.push(err224);
-                    }
-                    errors++;
-                  }
-                }
-                let i15 = data115.length;
-                let j4;
-                if (i15 > 1) {
-                  const indices2 = {};
-                  for (; i15--;) {
-                    let item2 = data115[i15];
-                    if (typeof item2 !== 'string') {
-                      continue;
-                    }
-                    if (typeof indices2[item2] == 'number') {
-                      j4 = indices2[item2];
-                      const err225 = {
-                        instancePath: instancePath + '/tools/commands/auto_approve',
-                        schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/uniqueItems',
-                        keyword: 'uniqueItems',
-                        params: { i: i15, j: j4 },
-                        message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i15 + ' are identical)',
                       };
                       if (vErrors === null) {
                         vErrors = [err225];
@@ -4566,36 +4585,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         vErrors.push(err225);
                       }
                       errors++;
-                      break;
                     }
-                    indices2[item2] = i15;
+                  } else {
+                    const err226 = {
+                      instancePath: instancePath + '/tools/http_get/allow_hosts/' + i11,
+                      schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err226];
+                    } else {
+                      vErrors.push(err226);
+                    }
+                    errors++;
                   }
                 }
               } else {
-                const err226 = {
-                  instancePath: instancePath + '/tools/commands/auto_approve',
-                  schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/type',
+                const err227 = {
+                  instancePath: instancePath + '/tools/http_get/allow_hosts',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/type',
                   keyword: 'type',
                   params: { type: 'array' },
                   message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err226];
-                } else {
-                  vErrors.push(err226);
-                }
-                errors++;
-              }
-            }
-            if (data112.timeout_ms !== undefined) {
-              let data117 = data112.timeout_ms;
-              if (!(typeof data117 == 'number' && !(data117 % 1) && !isNaN(data117))) {
-                const err227 = {
-                  instancePath: instancePath + '/tools/commands/timeout_ms',
-                  schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
                 };
                 if (vErrors === null) {
                   vErrors = [err227];
@@ -4604,85 +4617,86 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data117 == 'number') {
-                if (data117 < 1 || isNaN(data117)) {
-                  const err228 = {
-                    instancePath: instancePath + '/tools/commands/timeout_ms',
-                    schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 1 },
-                    message: 'must be >= 1',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err228];
-                  } else {
-                    vErrors.push(err228);
-                  }
-                  errors++;
-                }
-              }
             }
-            if (data112.max_output_bytes !== undefined) {
-              let data118 = data112.max_output_bytes;
-              if (!(typeof data118 == 'number' && !(data118 % 1) && !isNaN(data118))) {
-                const err229 = {
-                  instancePath: instancePath + '/tools/commands/max_output_bytes',
-                  schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/type',
+            if (data114.max_bytes !== undefined) {
+              let data117 = data114.max_bytes;
+              if (!(typeof data117 == 'number' && !(data117 % 1) && !isNaN(data117))) {
+                const err228 = {
+                  instancePath: instancePath + '/tools/http_get/max_bytes',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
                   keyword: 'type',
                   params: { type: 'integer' },
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err229];
+                  vErrors = [err228];
                 } else {
-                  vErrors.push(err229);
+                  vErrors.push(err228);
                 }
                 errors++;
               }
-              if (typeof data118 == 'number') {
-                if (data118 < 1 || isNaN(data118)) {
-                  const err230 = {
-                    instancePath: instancePath + '/tools/commands/max_output_bytes',
-                    schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/minimum',
+              if (typeof data117 == 'number') {
+                if (data117 < 1 || isNaN(data117)) {
+                  const err229 = {
+                    instancePath: instancePath + '/tools/http_get/max_bytes',
+                    schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: 1 },
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err230];
+                    vErrors = [err229];
                   } else {
-                    vErrors.push(err230);
+                    vErrors.push(err229);
                   }
                   errors++;
                 }
               }
             }
-            if (data112.network !== undefined) {
-              if (typeof data112.network !== 'boolean') {
-                const err231 = {
-                  instancePath: instancePath + '/tools/commands/network',
-                  schemaPath: '#/properties/tools/properties/commands/properties/network/type',
+            if (data114.timeout_ms !== undefined) {
+              let data118 = data114.timeout_ms;
+              if (!(typeof data118 == 'number' && !(data118 % 1) && !isNaN(data118))) {
+                const err230 = {
+                  instancePath: instancePath + '/tools/http_get/timeout_ms',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/type',
                   keyword: 'type',
-                  params: { type: 'boolean' },
-                  message: 'must be boolean',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err231];
+                  vErrors = [err230];
                 } else {
-                  vErrors.push(err231);
+                  vErrors.push(err230);
                 }
                 errors++;
               }
+              if (typeof data118 == 'number') {
+                if (data118 < 1 || isNaN(data118)) {
+                  const err231 = {
+                    instancePath: instancePath + '/tools/http_get/timeout_ms',
+                    schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err231];
+                  } else {
+                    vErrors.push(err231);
+                  }
+                  errors++;
+                }
+              }
             }
-            if (data112.sandbox !== undefined) {
-              let data120 = data112.sandbox;
-              if (!(data120 === 'bwrap' || data120 === 'none')) {
+            if (data114.max_redirects !== undefined) {
+              let data119 = data114.max_redirects;
+              if (!(typeof data119 == 'number' && !(data119 % 1) && !isNaN(data119))) {
                 const err232 = {
-                  instancePath: instancePath + '/tools/commands/sandbox',
-                  schemaPath: '#/properties/tools/properties/commands/properties/sandbox/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.tools.properties.commands.properties.sandbox.enum },
-                  message: 'must be equal to one of the allowed values',
+                  instancePath: instancePath + '/tools/http_get/max_redirects',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
                 };
                 if (vErrors === null) {
                   vErrors = [err232];
@@ -4691,9 +4705,340 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (typeof data119 == 'number') {
+                if (data119 < 0 || isNaN(data119)) {
+                  const err233 = {
+                    instancePath: instancePath + '/tools/http_get/max_redirects',
+                    schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err233];
+                  } else {
+                    vErrors.push(err233);
+                  }
+                  errors++;
+                }
+              }
             }
           } else {
-            const err233 = {
+            const err234 = {
+              instancePath: instancePath + '/tools/http_get',
+              schemaPath: '#/properties/tools/properties/http_get/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err234];
+            } else {
+              vErrors.push(err234);
+            }
+            errors++;
+          }
+        }
+        if (data110.commands !== undefined) {
+          let data120 = data110.commands;
+          if (data120 && typeof data120 == 'object' && !Array.isArray(data120)) {
+            for (const key30 in data120) {
+              if (!(
+                key30 === 'allow' ||
+                key30 === 'auto_approve' ||
+                key30 === 'timeout_ms' ||
+                key30 === 'max_output_bytes' ||
+                key30 === 'network' ||
+                key30 === 'sandbox'
+              )) {
+                const err235 = {
+                  instancePath: instancePath + '/tools/commands',
+                  schemaPath: '#/properties/tools/properties/commands/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key30 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err235];
+                } else {
+                  vErrors.push(err235);
+                }
+                errors++;
+              }
+            }
+            if (data120.allow !== undefined) {
+              let data121 = data120.allow;
+              if (Array.isArray(data121)) {
+                const len9 = data121.length;
+                for (let i12 = 0; i12 < len9; i12++) {
+                  let data122 = data121[i12];
+                  if (typeof data122 === 'string') {
+                    if (func3(data122) < 1) {
+                      const err236 = {
+                        instancePath: instancePath + '/tools/commands/allow/' + i12,
+                        schemaPath: '#/properties/tools/properties/commands/properties/allow/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err236];
+                      } else {
+                        vErrors.push(err236);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err237 = {
+                      instancePath: instancePath + '/tools/commands/allow/' + i12,
+                      schemaPath: '#/properties/tools/properties/commands/properties/allow/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err237];
+                    } else {
+                      vErrors.push(err237);
+                    }
+                    errors++;
+                  }
+                }
+                let i13 = data121.length;
+                let j3;
+                if (i13 > 1) {
+                  const indices1 = {};
+                  for (; i13--;) {
+                    let item1 = data121[i13];
+                    if (typeof item1 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices1[item1] == 'number') {
+                      j3 = indices1[item1];
+                      const err238 = {
+                        instancePath: instancePath + '/tools/commands/allow',
+                        schemaPath: '#/properties/tools/properties/commands/properties/allow/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i13, j: j3 },
+                        message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i13 + ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err238];
+                      } else {
+                        vErrors.push(err238);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices1[item1] = i13;
+                  }
+                }
+              } else {
+                const err239 = {
+                  instancePath: instancePath + '/tools/commands/allow',
+                  schemaPath: '#/properties/tools/properties/commands/properties/allow/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err239];
+                } else {
+                  vErrors.push(err239);
+                }
+                errors++;
+              }
+            }
+            if (data120.auto_approve !== undefined) {
+              let data123 = data120.auto_approve;
+              if (Array.isArray(data123)) {
+                const len10 = data123.length;
+                for (let i14 = 0; i14 < len10; i14++) {
+                  let data124 = data123[i14];
+                  if (typeof data124 === 'string') {
+                    if (func3(data124) < 1) {
+                      const err240 = {
+                        instancePath: instancePath + '/tools/commands/auto_approve/' + i14,
+                        schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err240];
+                      } else {
+                        vErrors.push(err240);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err241 = {
+                      instancePath: instancePath + '/tools/commands/auto_approve/' + i14,
+                      schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err241];
+                    } else {
+                      vErrors.push(err241);
+                    }
+                    errors++;
+                  }
+                }
+                let i15 = data123.length;
+                let j4;
+                if (i15 > 1) {
+                  const indices2 = {};
+                  for (; i15--;) {
+                    let item2 = data123[i15];
+                    if (typeof item2 !== 'string') {
+                      continue;
+                    }
+                    if (typeof indices2[item2] == 'number') {
+                      j4 = indices2[item2];
+                      const err242 = {
+                        instancePath: instancePath + '/tools/commands/auto_approve',
+                        schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/uniqueItems',
+                        keyword: 'uniqueItems',
+                        params: { i: i15, j: j4 },
+                        message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i15 + ' are identical)',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err242];
+                      } else {
+                        vErrors.push(err242);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices2[item2] = i15;
+                  }
+                }
+              } else {
+                const err243 = {
+                  instancePath: instancePath + '/tools/commands/auto_approve',
+                  schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                };
+                if (vErrors === null) {
+                  vErrors = [err243];
+                } else {
+                  vErrors.push(err243);
+                }
+                errors++;
+              }
+            }
+            if (data120.timeout_ms !== undefined) {
+              let data125 = data120.timeout_ms;
+              if (!(typeof data125 == 'number' && !(data125 % 1) && !isNaN(data125))) {
+                const err244 = {
+                  instancePath: instancePath + '/tools/commands/timeout_ms',
+                  schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err244];
+                } else {
+                  vErrors.push(err244);
+                }
+                errors++;
+              }
+              if (typeof data125 == 'number') {
+                if (data125 < 1 || isNaN(data125)) {
+                  const err245 = {
+                    instancePath: instancePath + '/tools/commands/timeout_ms',
+                    schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err245];
+                  } else {
+                    vErrors.push(err245);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data120.max_output_bytes !== undefined) {
+              let data126 = data120.max_output_bytes;
+              if (!(typeof data126 == 'number' && !(data126 % 1) && !isNaN(data126))) {
+                const err246 = {
+                  instancePath: instancePath + '/tools/commands/max_output_bytes',
+                  schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err246];
+                } else {
+                  vErrors.push(err246);
+                }
+                errors++;
+              }
+              if (typeof data126 == 'number') {
+                if (data126 < 1 || isNaN(data126)) {
+                  const err247 = {
+                    instancePath: instancePath + '/tools/commands/max_output_bytes',
+                    schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err247];
+                  } else {
+                    vErrors.push(err247);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data120.network !== undefined) {
+              if (typeof data120.network !== 'boolean') {
+                const err248 = {
+                  instancePath: instancePath + '/tools/commands/network',
+                  schemaPath: '#/properties/tools/properties/commands/properties/network/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                };
+                if (vErrors === null) {
+                  vErrors = [err248];
+                } else {
+                  vErrors.push(err248);
+                }
+                errors++;
+              }
+            }
+            if (data120.sandbox !== undefined) {
+              let data128 = data120.sandbox;
+              if (!(data128 === 'bwrap' || data128 === 'none')) {
+                const err249 = {
+                  instancePath: instancePath + '/tools/commands/sandbox',
+                  schemaPath: '#/properties/tools/properties/commands/properties/sandbox/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.tools.properties.commands.properties.sandbox.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err249];
+                } else {
+                  vErrors.push(err249);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err250 = {
               instancePath: instancePath + '/tools/commands',
               schemaPath: '#/properties/tools/properties/commands/type',
               keyword: 'type',
@@ -4701,311 +5046,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err233];
+              vErrors = [err250];
             } else {
-              vErrors.push(err233);
+              vErrors.push(err250);
             }
             errors++;
-          }
-        }
-      } else {
-        const err234 = {
-          instancePath: instancePath + '/tools',
-          schemaPath: '#/properties/tools/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err234];
-        } else {
-          vErrors.push(err234);
-        }
-        errors++;
-      }
-    }
-    if (data.store !== undefined) {
-      let data121 = data.store;
-      if (data121 && typeof data121 == 'object' && !Array.isArray(data121)) {
-        for (const key27 in data121) {
-          if (!(key27 === 'kind' || key27 === 'url' || key27 === 'schema')) {
-            const err235 = {
-              instancePath: instancePath + '/store',
-              schemaPath: '#/properties/store/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key27 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err235];
-            } else {
-              vErrors.push(err235);
-            }
-            errors++;
-          }
-        }
-        if (data121.kind !== undefined) {
-          let data122 = data121.kind;
-          if (!(data122 === 'files' || data122 === 'postgres')) {
-            const err236 = {
-              instancePath: instancePath + '/store/kind',
-              schemaPath: '#/properties/store/properties/kind/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.store.properties.kind.enum },
-              message: 'must be equal to one of the allowed values',
-            };
-            if (vErrors === null) {
-              vErrors = [err236];
-            } else {
-              vErrors.push(err236);
-            }
-            errors++;
-          }
-        }
-        if (data121.url !== undefined) {
-          let data123 = data121.url;
-          if (typeof data123 !== 'string' && data123 !== null) {
-            const err237 = {
-              instancePath: instancePath + '/store/url',
-              schemaPath: '#/properties/store/properties/url/type',
-              keyword: 'type',
-              params: { type: schema11.properties.store.properties.url.type },
-              message: 'must be string,null',
-            };
-            if (vErrors === null) {
-              vErrors = [err237];
-            } else {
-              vErrors.push(err237);
-            }
-            errors++;
-          }
-          if (typeof data123 === 'string') {
-            if (func3(data123) < 1) {
-              const err238 = {
-                instancePath: instancePath + '/store/url',
-                schemaPath: '#/properties/store/properties/url/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err238];
-              } else {
-                vErrors.push(err238);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data121.schema !== undefined) {
-          let data124 = data121.schema;
-          if (typeof data124 === 'string') {
-            if (!pattern9.test(data124)) {
-              const err239 = {
-                instancePath: instancePath + '/store/schema',
-                schemaPath: '#/properties/store/properties/schema/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
-                message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err239];
-              } else {
-                vErrors.push(err239);
-              }
-              errors++;
-            }
-          } else {
-            const err240 = {
-              instancePath: instancePath + '/store/schema',
-              schemaPath: '#/properties/store/properties/schema/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err240];
-            } else {
-              vErrors.push(err240);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err241 = {
-          instancePath: instancePath + '/store',
-          schemaPath: '#/properties/store/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err241];
-        } else {
-          vErrors.push(err241);
-        }
-        errors++;
-      }
-    }
-    if (data.cluster !== undefined) {
-      let data125 = data.cluster;
-      if (data125 && typeof data125 == 'object' && !Array.isArray(data125)) {
-        for (const key28 in data125) {
-          if (!(key28 === 'lease_ms' || key28 === 'pool_size' || key28 === 'connect_timeout_ms')) {
-            const err242 = {
-              instancePath: instancePath + '/cluster',
-              schemaPath: '#/properties/cluster/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key28 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err242];
-            } else {
-              vErrors.push(err242);
-            }
-            errors++;
-          }
-        }
-        if (data125.lease_ms !== undefined) {
-          let data126 = data125.lease_ms;
-          if (!(typeof data126 == 'number' && !(data126 % 1) && !isNaN(data126))) {
-            const err243 = {
-              instancePath: instancePath + '/cluster/lease_ms',
-              schemaPath: '#/properties/cluster/properties/lease_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err243];
-            } else {
-              vErrors.push(err243);
-            }
-            errors++;
-          }
-          if (typeof data126 == 'number') {
-            if (data126 < 1000 || isNaN(data126)) {
-              const err244 = {
-                instancePath: instancePath + '/cluster/lease_ms',
-                schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1000 },
-                message: 'must be >= 1000',
-              };
-              if (vErrors === null) {
-                vErrors = [err244];
-              } else {
-                vErrors.push(err244);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data125.pool_size !== undefined) {
-          let data127 = data125.pool_size;
-          if (!(typeof data127 == 'number' && !(data127 % 1) && !isNaN(data127))) {
-            const err245 = {
-              instancePath: instancePath + '/cluster/pool_size',
-              schemaPath: '#/properties/cluster/properties/pool_size/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err245];
-            } else {
-              vErrors.push(err245);
-            }
-            errors++;
-          }
-          if (typeof data127 == 'number') {
-            if (data127 > 100 || isNaN(data127)) {
-              const err246 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100 },
-                message: 'must be <= 100',
-              };
-              if (vErrors === null) {
-                vErrors = [err246];
-              } else {
-                vErrors.push(err246);
-              }
-              errors++;
-            }
-            if (data127 < 2 || isNaN(data127)) {
-              const err247 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 2 },
-                message: 'must be >= 2',
-              };
-              if (vErrors === null) {
-                vErrors = [err247];
-              } else {
-                vErrors.push(err247);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data125.connect_timeout_ms !== undefined) {
-          let data128 = data125.connect_timeout_ms;
-          if (!(typeof data128 == 'number' && !(data128 % 1) && !isNaN(data128))) {
-            const err248 = {
-              instancePath: instancePath + '/cluster/connect_timeout_ms',
-              schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-            };
-            if (vErrors === null) {
-              vErrors = [err248];
-            } else {
-              vErrors.push(err248);
-            }
-            errors++;
-          }
-          if (typeof data128 == 'number') {
-            if (data128 > 25000 || isNaN(data128)) {
-              const err249 = {
-                instancePath: instancePath + '/cluster/connect_timeout_ms',
-                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 25000 },
-                message: 'must be <= 25000',
-              };
-              if (vErrors === null) {
-                vErrors = [err249];
-              } else {
-                vErrors.push(err249);
-              }
-              errors++;
-            }
-            if (data128 < 100 || isNaN(data128)) {
-              const err250 = {
-                instancePath: instancePath + '/cluster/connect_timeout_ms',
-                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 100 },
-                message: 'must be >= 100',
-              };
-              if (vErrors === null) {
-                vErrors = [err250];
-              } else {
-                vErrors.push(err250);
-              }
-              errors++;
-            }
           }
         }
       } else {
         const err251 = {
-          instancePath: instancePath + '/cluster',
-          schemaPath: '#/properties/cluster/type',
+          instancePath: instancePath + '/tools',
+          schemaPath: '#/properties/tools/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
@@ -5018,16 +5069,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.mcp !== undefined) {
-      let data129 = data.mcp;
+    if (data.store !== undefined) {
+      let data129 = data.store;
       if (data129 && typeof data129 == 'object' && !Array.isArray(data129)) {
-        for (const key29 in data129) {
-          if (!(key29 === 'servers' || key29 === 'timeout_ms')) {
+        for (const key31 in data129) {
+          if (!(key31 === 'kind' || key31 === 'url' || key31 === 'schema')) {
             const err252 = {
-              instancePath: instancePath + '/mcp',
-              schemaPath: '#/properties/mcp/additionalProperties',
+              instancePath: instancePath + '/store',
+              schemaPath: '#/properties/store/additionalProperties',
               keyword: 'additionalProperties',
-              params: { additionalProperty: key29 },
+              params: { additionalProperty: key31 },
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
@@ -5038,82 +5089,376 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data129.servers !== undefined) {
-          let data130 = data129.servers;
-          if (data130 && typeof data130 == 'object' && !Array.isArray(data130)) {
-            for (const key30 in data130) {
-              const _errs288 = errors;
-              if (typeof key30 === 'string') {
-                if (!pattern10.test(key30)) {
-                  const err253 = {
+        if (data129.kind !== undefined) {
+          let data130 = data129.kind;
+          if (!(data130 === 'files' || data130 === 'postgres')) {
+            const err253 = {
+              instancePath: instancePath + '/store/kind',
+              schemaPath: '#/properties/store/properties/kind/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.store.properties.kind.enum },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err253];
+            } else {
+              vErrors.push(err253);
+            }
+            errors++;
+          }
+        }
+        if (data129.url !== undefined) {
+          let data131 = data129.url;
+          if (typeof data131 !== 'string' && data131 !== null) {
+            const err254 = {
+              instancePath: instancePath + '/store/url',
+              schemaPath: '#/properties/store/properties/url/type',
+              keyword: 'type',
+              params: { type: schema11.properties.store.properties.url.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err254];
+            } else {
+              vErrors.push(err254);
+            }
+            errors++;
+          }
+          if (typeof data131 === 'string') {
+            if (func3(data131) < 1) {
+              const err255 = {
+                instancePath: instancePath + '/store/url',
+                schemaPath: '#/properties/store/properties/url/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+              };
+              if (vErrors === null) {
+                vErrors = [err255];
+              } else {
+                vErrors.push(err255);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data129.schema !== undefined) {
+          let data132 = data129.schema;
+          if (typeof data132 === 'string') {
+            if (!pattern10.test(data132)) {
+              const err256 = {
+                instancePath: instancePath + '/store/schema',
+                schemaPath: '#/properties/store/properties/schema/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+                message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err256];
+              } else {
+                vErrors.push(err256);
+              }
+              errors++;
+            }
+          } else {
+            const err257 = {
+              instancePath: instancePath + '/store/schema',
+              schemaPath: '#/properties/store/properties/schema/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err257];
+            } else {
+              vErrors.push(err257);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err258 = {
+          instancePath: instancePath + '/store',
+          schemaPath: '#/properties/store/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err258];
+        } else {
+          vErrors.push(err258);
+        }
+        errors++;
+      }
+    }
+    if (data.cluster !== undefined) {
+      let data133 = data.cluster;
+      if (data133 && typeof data133 == 'object' && !Array.isArray(data133)) {
+        for (const key32 in data133) {
+          if (!(key32 === 'lease_ms' || key32 === 'pool_size' || key32 === 'connect_timeout_ms')) {
+            const err259 = {
+              instancePath: instancePath + '/cluster',
+              schemaPath: '#/properties/cluster/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key32 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err259];
+            } else {
+              vErrors.push(err259);
+            }
+            errors++;
+          }
+        }
+        if (data133.lease_ms !== undefined) {
+          let data134 = data133.lease_ms;
+          if (!(typeof data134 == 'number' && !(data134 % 1) && !isNaN(data134))) {
+            const err260 = {
+              instancePath: instancePath + '/cluster/lease_ms',
+              schemaPath: '#/properties/cluster/properties/lease_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err260];
+            } else {
+              vErrors.push(err260);
+            }
+            errors++;
+          }
+          if (typeof data134 == 'number') {
+            if (data134 < 1000 || isNaN(data134)) {
+              const err261 = {
+                instancePath: instancePath + '/cluster/lease_ms',
+                schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1000 },
+                message: 'must be >= 1000',
+              };
+              if (vErrors === null) {
+                vErrors = [err261];
+              } else {
+                vErrors.push(err261);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data133.pool_size !== undefined) {
+          let data135 = data133.pool_size;
+          if (!(typeof data135 == 'number' && !(data135 % 1) && !isNaN(data135))) {
+            const err262 = {
+              instancePath: instancePath + '/cluster/pool_size',
+              schemaPath: '#/properties/cluster/properties/pool_size/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err262];
+            } else {
+              vErrors.push(err262);
+            }
+            errors++;
+          }
+          if (typeof data135 == 'number') {
+            if (data135 > 100 || isNaN(data135)) {
+              const err263 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 100 },
+                message: 'must be <= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err263];
+              } else {
+                vErrors.push(err263);
+              }
+              errors++;
+            }
+            if (data135 < 2 || isNaN(data135)) {
+              const err264 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 2 },
+                message: 'must be >= 2',
+              };
+              if (vErrors === null) {
+                vErrors = [err264];
+              } else {
+                vErrors.push(err264);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data133.connect_timeout_ms !== undefined) {
+          let data136 = data133.connect_timeout_ms;
+          if (!(typeof data136 == 'number' && !(data136 % 1) && !isNaN(data136))) {
+            const err265 = {
+              instancePath: instancePath + '/cluster/connect_timeout_ms',
+              schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err265];
+            } else {
+              vErrors.push(err265);
+            }
+            errors++;
+          }
+          if (typeof data136 == 'number') {
+            if (data136 > 25000 || isNaN(data136)) {
+              const err266 = {
+                instancePath: instancePath + '/cluster/connect_timeout_ms',
+                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 25000 },
+                message: 'must be <= 25000',
+              };
+              if (vErrors === null) {
+                vErrors = [err266];
+              } else {
+                vErrors.push(err266);
+              }
+              errors++;
+            }
+            if (data136 < 100 || isNaN(data136)) {
+              const err267 = {
+                instancePath: instancePath + '/cluster/connect_timeout_ms',
+                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 100 },
+                message: 'must be >= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err267];
+              } else {
+                vErrors.push(err267);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err268 = {
+          instancePath: instancePath + '/cluster',
+          schemaPath: '#/properties/cluster/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err268];
+        } else {
+          vErrors.push(err268);
+        }
+        errors++;
+      }
+    }
+    if (data.mcp !== undefined) {
+      let data137 = data.mcp;
+      if (data137 && typeof data137 == 'object' && !Array.isArray(data137)) {
+        for (const key33 in data137) {
+          if (!(key33 === 'servers' || key33 === 'timeout_ms')) {
+            const err269 = {
+              instancePath: instancePath + '/mcp',
+              schemaPath: '#/properties/mcp/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key33 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err269];
+            } else {
+              vErrors.push(err269);
+            }
+            errors++;
+          }
+        }
+        if (data137.servers !== undefined) {
+          let data138 = data137.servers;
+          if (data138 && typeof data138 == 'object' && !Array.isArray(data138)) {
+            for (const key34 in data138) {
+              const _errs308 = errors;
+              if (typeof key34 === 'string') {
+                if (!pattern11.test(key34)) {
+                  const err270 = {
                     instancePath: instancePath + '/mcp/servers',
                     schemaPath: '#/properties/mcp/properties/servers/propertyNames/pattern',
                     keyword: 'pattern',
                     params: { pattern: '^[A-Za-z0-9_.-]+$' },
                     message: 'must match pattern "' + '^[A-Za-z0-9_.-]+$' + '"',
-                    propertyName: key30,
+                    propertyName: key34,
                   };
                   if (vErrors === null) {
-                    vErrors = [err253];
+                    vErrors = [err270];
                   } else {
-                    vErrors.push(err253);
+                    vErrors.push(err270);
                   }
                   errors++;
                 }
               }
-              var valid58 = _errs288 === errors;
-              if (!valid58) {
-                const err254 = {
+              var valid62 = _errs308 === errors;
+              if (!valid62) {
+                const err271 = {
                   instancePath: instancePath + '/mcp/servers',
                   schemaPath: '#/properties/mcp/properties/servers/propertyNames',
                   keyword: 'propertyNames',
-                  params: { propertyName: key30 },
+                  params: { propertyName: key34 },
                   message: 'property name must be valid',
                 };
                 if (vErrors === null) {
-                  vErrors = [err254];
+                  vErrors = [err271];
                 } else {
-                  vErrors.push(err254);
+                  vErrors.push(err271);
                 }
                 errors++;
               }
             }
-            for (const key31 in data130) {
-              let data131 = data130[key31];
-              if (data131 && typeof data131 == 'object' && !Array.isArray(data131)) {
-                for (const key32 in data131) {
+            for (const key35 in data138) {
+              let data139 = data138[key35];
+              if (data139 && typeof data139 == 'object' && !Array.isArray(data139)) {
+                for (const key36 in data139) {
                   if (!(
-                    key32 === 'command' ||
-                    key32 === 'args' ||
-                    key32 === 'env' ||
-                    key32 === 'cwd' ||
-                    key32 === 'url' ||
-                    key32 === 'headers_env' ||
-                    key32 === 'forward_authorization' ||
-                    key32 === 'timeout_ms'
+                    key36 === 'command' ||
+                    key36 === 'args' ||
+                    key36 === 'env' ||
+                    key36 === 'cwd' ||
+                    key36 === 'url' ||
+                    key36 === 'headers_env' ||
+                    key36 === 'forward_authorization' ||
+                    key36 === 'timeout_ms'
                   )) {
-                    const err255 = {
-                      instancePath: instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1'),
+                    const err272 = {
+                      instancePath: instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/additionalProperties',
                       keyword: 'additionalProperties',
-                      params: { additionalProperty: key32 },
+                      params: { additionalProperty: key36 },
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err255];
+                      vErrors = [err272];
                     } else {
-                      vErrors.push(err255);
+                      vErrors.push(err272);
                     }
                     errors++;
                   }
                 }
-                if (data131.command !== undefined) {
-                  let data132 = data131.command;
-                  if (typeof data132 === 'string') {
-                    if (func3(data132) < 1) {
-                      const err256 = {
+                if (data139.command !== undefined) {
+                  let data140 = data139.command;
+                  if (typeof data140 === 'string') {
+                    if (func3(data140) < 1) {
+                      const err273 = {
                         instancePath:
-                          instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
+                          instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
                         schemaPath:
                           '#/properties/mcp/properties/servers/additionalProperties/properties/command/minLength',
                         keyword: 'minLength',
@@ -5121,40 +5466,40 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err256];
+                        vErrors = [err273];
                       } else {
-                        vErrors.push(err256);
+                        vErrors.push(err273);
                       }
                       errors++;
                     }
                   } else {
-                    const err257 = {
+                    const err274 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
+                        instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err257];
+                      vErrors = [err274];
                     } else {
-                      vErrors.push(err257);
+                      vErrors.push(err274);
                     }
                     errors++;
                   }
                 }
-                if (data131.args !== undefined) {
-                  let data133 = data131.args;
-                  if (Array.isArray(data133)) {
-                    const len11 = data133.length;
+                if (data139.args !== undefined) {
+                  let data141 = data139.args;
+                  if (Array.isArray(data141)) {
+                    const len11 = data141.length;
                     for (let i16 = 0; i16 < len11; i16++) {
-                      if (typeof data133[i16] !== 'string') {
-                        const err258 = {
+                      if (typeof data141[i16] !== 'string') {
+                        const err275 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
-                            key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            key35.replace(/~/g, '~0').replace(/\//g, '~1') +
                             '/args/' +
                             i16,
                           schemaPath:
@@ -5164,42 +5509,42 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err258];
+                          vErrors = [err275];
                         } else {
-                          vErrors.push(err258);
+                          vErrors.push(err275);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err259 = {
+                    const err276 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
+                        instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
                       keyword: 'type',
                       params: { type: 'array' },
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err259];
+                      vErrors = [err276];
                     } else {
-                      vErrors.push(err259);
+                      vErrors.push(err276);
                     }
                     errors++;
                   }
                 }
-                if (data131.env !== undefined) {
-                  let data135 = data131.env;
-                  if (data135 && typeof data135 == 'object' && !Array.isArray(data135)) {
-                    for (const key33 in data135) {
-                      if (typeof data135[key33] !== 'string') {
-                        const err260 = {
+                if (data139.env !== undefined) {
+                  let data143 = data139.env;
+                  if (data143 && typeof data143 == 'object' && !Array.isArray(data143)) {
+                    for (const key37 in data143) {
+                      if (typeof data143[key37] !== 'string') {
+                        const err277 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
-                            key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            key35.replace(/~/g, '~0').replace(/\//g, '~1') +
                             '/env/' +
-                            key33.replace(/~/g, '~0').replace(/\//g, '~1'),
+                            key37.replace(/~/g, '~0').replace(/\//g, '~1'),
                           schemaPath:
                             '#/properties/mcp/properties/servers/additionalProperties/properties/env/additionalProperties/type',
                           keyword: 'type',
@@ -5207,116 +5552,116 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err260];
+                          vErrors = [err277];
                         } else {
-                          vErrors.push(err260);
+                          vErrors.push(err277);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err261 = {
+                    const err278 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
+                        instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err261];
+                      vErrors = [err278];
                     } else {
-                      vErrors.push(err261);
+                      vErrors.push(err278);
                     }
                     errors++;
                   }
                 }
-                if (data131.cwd !== undefined) {
-                  let data137 = data131.cwd;
-                  if (typeof data137 === 'string') {
-                    if (func3(data137) < 1) {
-                      const err262 = {
+                if (data139.cwd !== undefined) {
+                  let data145 = data139.cwd;
+                  if (typeof data145 === 'string') {
+                    if (func3(data145) < 1) {
+                      const err279 = {
                         instancePath:
-                          instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
+                          instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
                         schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
                         keyword: 'minLength',
                         params: { limit: 1 },
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err262];
+                        vErrors = [err279];
                       } else {
-                        vErrors.push(err262);
+                        vErrors.push(err279);
                       }
                       errors++;
                     }
                   } else {
-                    const err263 = {
+                    const err280 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
+                        instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err263];
+                      vErrors = [err280];
                     } else {
-                      vErrors.push(err263);
+                      vErrors.push(err280);
                     }
                     errors++;
                   }
                 }
-                if (data131.url !== undefined) {
-                  let data138 = data131.url;
-                  if (typeof data138 === 'string') {
-                    if (!pattern1.test(data138)) {
-                      const err264 = {
+                if (data139.url !== undefined) {
+                  let data146 = data139.url;
+                  if (typeof data146 === 'string') {
+                    if (!pattern1.test(data146)) {
+                      const err281 = {
                         instancePath:
-                          instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
+                          instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
                         schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
                         keyword: 'pattern',
                         params: { pattern: '^https?://' },
                         message: 'must match pattern "' + '^https?://' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err264];
+                        vErrors = [err281];
                       } else {
-                        vErrors.push(err264);
+                        vErrors.push(err281);
                       }
                       errors++;
                     }
                   } else {
-                    const err265 = {
+                    const err282 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
+                        instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err265];
+                      vErrors = [err282];
                     } else {
-                      vErrors.push(err265);
+                      vErrors.push(err282);
                     }
                     errors++;
                   }
                 }
-                if (data131.headers_env !== undefined) {
-                  let data139 = data131.headers_env;
-                  if (data139 && typeof data139 == 'object' && !Array.isArray(data139)) {
-                    for (const key34 in data139) {
-                      let data140 = data139[key34];
-                      if (typeof data140 === 'string') {
-                        if (!pattern8.test(data140)) {
-                          const err266 = {
+                if (data139.headers_env !== undefined) {
+                  let data147 = data139.headers_env;
+                  if (data147 && typeof data147 == 'object' && !Array.isArray(data147)) {
+                    for (const key38 in data147) {
+                      let data148 = data147[key38];
+                      if (typeof data148 === 'string') {
+                        if (!pattern9.test(data148)) {
+                          const err283 = {
                             instancePath:
                               instancePath +
                               '/mcp/servers/' +
-                              key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                              key35.replace(/~/g, '~0').replace(/\//g, '~1') +
                               '/headers_env/' +
-                              key34.replace(/~/g, '~0').replace(/\//g, '~1'),
+                              key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                             schemaPath:
                               '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/additionalProperties/pattern',
                             keyword: 'pattern',
@@ -5324,20 +5669,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
                           };
                           if (vErrors === null) {
-                            vErrors = [err266];
+                            vErrors = [err283];
                           } else {
-                            vErrors.push(err266);
+                            vErrors.push(err283);
                           }
                           errors++;
                         }
                       } else {
-                        const err267 = {
+                        const err284 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
-                            key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            key35.replace(/~/g, '~0').replace(/\//g, '~1') +
                             '/headers_env/' +
-                            key34.replace(/~/g, '~0').replace(/\//g, '~1'),
+                            key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                           schemaPath:
                             '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/additionalProperties/type',
                           keyword: 'type',
@@ -5345,19 +5690,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err267];
+                          vErrors = [err284];
                         } else {
-                          vErrors.push(err267);
+                          vErrors.push(err284);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err268 = {
+                    const err285 = {
                       instancePath:
                         instancePath +
                         '/mcp/servers/' +
-                        key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                        key35.replace(/~/g, '~0').replace(/\//g, '~1') +
                         '/headers_env',
                       schemaPath:
                         '#/properties/mcp/properties/servers/additionalProperties/properties/headers_env/type',
@@ -5366,20 +5711,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err268];
+                      vErrors = [err285];
                     } else {
-                      vErrors.push(err268);
+                      vErrors.push(err285);
                     }
                     errors++;
                   }
                 }
-                if (data131.forward_authorization !== undefined) {
-                  if (typeof data131.forward_authorization !== 'boolean') {
-                    const err269 = {
+                if (data139.forward_authorization !== undefined) {
+                  if (typeof data139.forward_authorization !== 'boolean') {
+                    const err286 = {
                       instancePath:
                         instancePath +
                         '/mcp/servers/' +
-                        key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                        key35.replace(/~/g, '~0').replace(/\//g, '~1') +
                         '/forward_authorization',
                       schemaPath:
                         '#/properties/mcp/properties/servers/additionalProperties/properties/forward_authorization/type',
@@ -5388,38 +5733,38 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be boolean',
                     };
                     if (vErrors === null) {
-                      vErrors = [err269];
+                      vErrors = [err286];
                     } else {
-                      vErrors.push(err269);
+                      vErrors.push(err286);
                     }
                     errors++;
                   }
                 }
-                if (data131.timeout_ms !== undefined) {
-                  let data142 = data131.timeout_ms;
-                  if (!(typeof data142 == 'number' && !(data142 % 1) && !isNaN(data142))) {
-                    const err270 = {
+                if (data139.timeout_ms !== undefined) {
+                  let data150 = data139.timeout_ms;
+                  if (!(typeof data150 == 'number' && !(data150 % 1) && !isNaN(data150))) {
+                    const err287 = {
                       instancePath:
-                        instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                        instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/type',
                       keyword: 'type',
                       params: { type: 'integer' },
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err270];
+                      vErrors = [err287];
                     } else {
-                      vErrors.push(err270);
+                      vErrors.push(err287);
                     }
                     errors++;
                   }
-                  if (typeof data142 == 'number') {
-                    if (data142 < 1 || isNaN(data142)) {
-                      const err271 = {
+                  if (typeof data150 == 'number') {
+                    if (data150 < 1 || isNaN(data150)) {
+                      const err288 = {
                         instancePath:
                           instancePath +
                           '/mcp/servers/' +
-                          key31.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          key35.replace(/~/g, '~0').replace(/\//g, '~1') +
                           '/timeout_ms',
                         schemaPath:
                           '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/minimum',
@@ -5428,32 +5773,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 1',
                       };
                       if (vErrors === null) {
-                        vErrors = [err271];
+                        vErrors = [err288];
                       } else {
-                        vErrors.push(err271);
+                        vErrors.push(err288);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err272 = {
-                  instancePath: instancePath + '/mcp/servers/' + key31.replace(/~/g, '~0').replace(/\//g, '~1'),
+                const err289 = {
+                  instancePath: instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/mcp/properties/servers/additionalProperties/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err272];
+                  vErrors = [err289];
                 } else {
-                  vErrors.push(err272);
+                  vErrors.push(err289);
                 }
                 errors++;
               }
             }
           } else {
-            const err273 = {
+            const err290 = {
               instancePath: instancePath + '/mcp/servers',
               schemaPath: '#/properties/mcp/properties/servers/type',
               keyword: 'type',
@@ -5461,17 +5806,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err273];
+              vErrors = [err290];
             } else {
-              vErrors.push(err273);
+              vErrors.push(err290);
             }
             errors++;
           }
         }
-        if (data129.timeout_ms !== undefined) {
-          let data143 = data129.timeout_ms;
-          if (!(typeof data143 == 'number' && !(data143 % 1) && !isNaN(data143))) {
-            const err274 = {
+        if (data137.timeout_ms !== undefined) {
+          let data151 = data137.timeout_ms;
+          if (!(typeof data151 == 'number' && !(data151 % 1) && !isNaN(data151))) {
+            const err291 = {
               instancePath: instancePath + '/mcp/timeout_ms',
               schemaPath: '#/properties/mcp/properties/timeout_ms/type',
               keyword: 'type',
@@ -5479,15 +5824,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err274];
+              vErrors = [err291];
             } else {
-              vErrors.push(err274);
+              vErrors.push(err291);
             }
             errors++;
           }
-          if (typeof data143 == 'number') {
-            if (data143 < 1 || isNaN(data143)) {
-              const err275 = {
+          if (typeof data151 == 'number') {
+            if (data151 < 1 || isNaN(data151)) {
+              const err292 = {
                 instancePath: instancePath + '/mcp/timeout_ms',
                 schemaPath: '#/properties/mcp/properties/timeout_ms/minimum',
                 keyword: 'minimum',
@@ -5495,16 +5840,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err275];
+                vErrors = [err292];
               } else {
-                vErrors.push(err275);
+                vErrors.push(err292);
               }
               errors++;
             }
           }
         }
       } else {
-        const err276 = {
+        const err293 = {
           instancePath: instancePath + '/mcp',
           schemaPath: '#/properties/mcp/type',
           keyword: 'type',
@@ -5512,361 +5857,57 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err276];
+          vErrors = [err293];
         } else {
-          vErrors.push(err276);
+          vErrors.push(err293);
         }
         errors++;
       }
     }
     if (data.prices !== undefined) {
-      let data144 = data.prices;
-      if (data144 && typeof data144 == 'object' && !Array.isArray(data144)) {
-        for (const key35 in data144) {
-          let data145 = data144[key35];
-          if (data145 && typeof data145 == 'object' && !Array.isArray(data145)) {
-            if (data145.input === undefined) {
-              const err277 = {
-                instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
+      let data152 = data.prices;
+      if (data152 && typeof data152 == 'object' && !Array.isArray(data152)) {
+        for (const key39 in data152) {
+          let data153 = data152[key39];
+          if (data153 && typeof data153 == 'object' && !Array.isArray(data153)) {
+            if (data153.input === undefined) {
+              const err294 = {
+                instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/prices/additionalProperties/required',
                 keyword: 'required',
                 params: { missingProperty: 'input' },
                 message: "must have required property '" + 'input' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err277];
+                vErrors = [err294];
               } else {
-                vErrors.push(err277);
+                vErrors.push(err294);
               }
               errors++;
             }
-            if (data145.output === undefined) {
-              const err278 = {
-                instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
+            if (data153.output === undefined) {
+              const err295 = {
+                instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/prices/additionalProperties/required',
                 keyword: 'required',
                 params: { missingProperty: 'output' },
                 message: "must have required property '" + 'output' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err278];
+                vErrors = [err295];
               } else {
-                vErrors.push(err278);
+                vErrors.push(err295);
               }
               errors++;
             }
-            for (const key36 in data145) {
-              if (!(key36 === 'input' || key36 === 'output' || key36 === 'cached_input')) {
-                const err279 = {
-                  instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
+            for (const key40 in data153) {
+              if (!(key40 === 'input' || key40 === 'output' || key40 === 'cached_input')) {
+                const err296 = {
+                  instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/prices/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key36 },
+                  params: { additionalProperty: key40 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err279];
-                } else {
-                  vErrors.push(err279);
-                }
-                errors++;
-              }
-            }
-            if (data145.input !== undefined) {
-              let data146 = data145.input;
-              if (typeof data146 == 'number') {
-                if (data146 < 0 || isNaN(data146)) {
-                  const err280 = {
-                    instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err280];
-                  } else {
-                    vErrors.push(err280);
-                  }
-                  errors++;
-                }
-              } else {
-                const err281 = {
-                  instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err281];
-                } else {
-                  vErrors.push(err281);
-                }
-                errors++;
-              }
-            }
-            if (data145.output !== undefined) {
-              let data147 = data145.output;
-              if (typeof data147 == 'number') {
-                if (data147 < 0 || isNaN(data147)) {
-                  const err282 = {
-                    instancePath:
-                      instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err282];
-                  } else {
-                    vErrors.push(err282);
-                  }
-                  errors++;
-                }
-              } else {
-                const err283 = {
-                  instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err283];
-                } else {
-                  vErrors.push(err283);
-                }
-                errors++;
-              }
-            }
-            if (data145.cached_input !== undefined) {
-              let data148 = data145.cached_input;
-              if (typeof data148 == 'number') {
-                if (data148 < 0 || isNaN(data148)) {
-                  const err284 = {
-                    instancePath:
-                      instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
-                    schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err284];
-                  } else {
-                    vErrors.push(err284);
-                  }
-                  errors++;
-                }
-              } else {
-                const err285 = {
-                  instancePath:
-                    instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
-                  schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err285];
-                } else {
-                  vErrors.push(err285);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err286 = {
-              instancePath: instancePath + '/prices/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/prices/additionalProperties/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err286];
-            } else {
-              vErrors.push(err286);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err287 = {
-          instancePath: instancePath + '/prices',
-          schemaPath: '#/properties/prices/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err287];
-        } else {
-          vErrors.push(err287);
-        }
-        errors++;
-      }
-    }
-    if (data.pricing !== undefined) {
-      let data149 = data.pricing;
-      if (data149 && typeof data149 == 'object' && !Array.isArray(data149)) {
-        for (const key37 in data149) {
-          let data150 = data149[key37];
-          if (data150 && typeof data150 == 'object' && !Array.isArray(data150)) {
-            if (data150.input_per_mtok === undefined) {
-              const err288 = {
-                instancePath: instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/pricing/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'input_per_mtok' },
-                message: "must have required property '" + 'input_per_mtok' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err288];
-              } else {
-                vErrors.push(err288);
-              }
-              errors++;
-            }
-            if (data150.output_per_mtok === undefined) {
-              const err289 = {
-                instancePath: instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/pricing/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'output_per_mtok' },
-                message: "must have required property '" + 'output_per_mtok' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err289];
-              } else {
-                vErrors.push(err289);
-              }
-              errors++;
-            }
-            for (const key38 in data150) {
-              if (!(key38 === 'input_per_mtok' || key38 === 'output_per_mtok' || key38 === 'cached_input_per_mtok')) {
-                const err290 = {
-                  instancePath: instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/pricing/additionalProperties/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key38 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err290];
-                } else {
-                  vErrors.push(err290);
-                }
-                errors++;
-              }
-            }
-            if (data150.input_per_mtok !== undefined) {
-              let data151 = data150.input_per_mtok;
-              if (typeof data151 == 'number') {
-                if (data151 < 0 || isNaN(data151)) {
-                  const err291 = {
-                    instancePath:
-                      instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err291];
-                  } else {
-                    vErrors.push(err291);
-                  }
-                  errors++;
-                }
-              } else {
-                const err292 = {
-                  instancePath:
-                    instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err292];
-                } else {
-                  vErrors.push(err292);
-                }
-                errors++;
-              }
-            }
-            if (data150.output_per_mtok !== undefined) {
-              let data152 = data150.output_per_mtok;
-              if (typeof data152 == 'number') {
-                if (data152 < 0 || isNaN(data152)) {
-                  const err293 = {
-                    instancePath:
-                      instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err293];
-                  } else {
-                    vErrors.push(err293);
-                  }
-                  errors++;
-                }
-              } else {
-                const err294 = {
-                  instancePath:
-                    instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err294];
-                } else {
-                  vErrors.push(err294);
-                }
-                errors++;
-              }
-            }
-            if (data150.cached_input_per_mtok !== undefined) {
-              let data153 = data150.cached_input_per_mtok;
-              if (typeof data153 == 'number') {
-                if (data153 < 0 || isNaN(data153)) {
-                  const err295 = {
-                    instancePath:
-                      instancePath +
-                      '/pricing/' +
-                      key37.replace(/~/g, '~0').replace(/\//g, '~1') +
-                      '/cached_input_per_mtok',
-                    schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err295];
-                  } else {
-                    vErrors.push(err295);
-                  }
-                  errors++;
-                }
-              } else {
-                const err296 = {
-                  instancePath:
-                    instancePath +
-                    '/pricing/' +
-                    key37.replace(/~/g, '~0').replace(/\//g, '~1') +
-                    '/cached_input_per_mtok',
-                  schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
                 };
                 if (vErrors === null) {
                   vErrors = [err296];
@@ -5876,136 +5917,118 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-          } else {
-            const err297 = {
-              instancePath: instancePath + '/pricing/' + key37.replace(/~/g, '~0').replace(/\//g, '~1'),
-              schemaPath: '#/properties/pricing/additionalProperties/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err297];
-            } else {
-              vErrors.push(err297);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err298 = {
-          instancePath: instancePath + '/pricing',
-          schemaPath: '#/properties/pricing/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err298];
-        } else {
-          vErrors.push(err298);
-        }
-        errors++;
-      }
-    }
-    if (data.allow_outside_root !== undefined) {
-      if (typeof data.allow_outside_root !== 'boolean') {
-        const err299 = {
-          instancePath: instancePath + '/allow_outside_root',
-          schemaPath: '#/properties/allow_outside_root/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        };
-        if (vErrors === null) {
-          vErrors = [err299];
-        } else {
-          vErrors.push(err299);
-        }
-        errors++;
-      }
-    }
-    if (data.pii !== undefined) {
-      let data155 = data.pii;
-      if (data155 && typeof data155 == 'object' && !Array.isArray(data155)) {
-        for (const key39 in data155) {
-          if (!(key39 === 'redact' || key39 === 'custom' || key39 === 'restore_in_result')) {
-            const err300 = {
-              instancePath: instancePath + '/pii',
-              schemaPath: '#/properties/pii/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key39 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err300];
-            } else {
-              vErrors.push(err300);
-            }
-            errors++;
-          }
-        }
-        if (data155.redact !== undefined) {
-          let data156 = data155.redact;
-          if (Array.isArray(data156)) {
-            const len12 = data156.length;
-            for (let i17 = 0; i17 < len12; i17++) {
-              let data157 = data156[i17];
-              if (!(
-                data157 === 'email' ||
-                data157 === 'phone' ||
-                data157 === 'credit_card' ||
-                data157 === 'iban' ||
-                data157 === 'national_id' ||
-                data157 === 'ip_address' ||
-                data157 === 'secret'
-              )) {
-                const err301 = {
-                  instancePath: instancePath + '/pii/redact/' + i17,
-                  schemaPath: '#/properties/pii/properties/redact/items/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.pii.properties.redact.items.enum },
-                  message: 'must be equal to one of the allowed values',
+            if (data153.input !== undefined) {
+              let data154 = data153.input;
+              if (typeof data154 == 'number') {
+                if (data154 < 0 || isNaN(data154)) {
+                  const err297 = {
+                    instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err297];
+                  } else {
+                    vErrors.push(err297);
+                  }
+                  errors++;
+                }
+              } else {
+                const err298 = {
+                  instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err301];
+                  vErrors = [err298];
                 } else {
-                  vErrors.push(err301);
+                  vErrors.push(err298);
                 }
                 errors++;
               }
             }
-            let i18 = data156.length;
-            let j5;
-            if (i18 > 1) {
-              outer2: for (; i18--;) {
-                for (j5 = i18; j5--;) {
-                  if (func0(data156[i18], data156[j5])) {
-                    const err302 = {
-                      instancePath: instancePath + '/pii/redact',
-                      schemaPath: '#/properties/pii/properties/redact/uniqueItems',
-                      keyword: 'uniqueItems',
-                      params: { i: i18, j: j5 },
-                      message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i18 + ' are identical)',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err302];
-                    } else {
-                      vErrors.push(err302);
-                    }
-                    errors++;
-                    break outer2;
+            if (data153.output !== undefined) {
+              let data155 = data153.output;
+              if (typeof data155 == 'number') {
+                if (data155 < 0 || isNaN(data155)) {
+                  const err299 = {
+                    instancePath:
+                      instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err299];
+                  } else {
+                    vErrors.push(err299);
                   }
+                  errors++;
                 }
+              } else {
+                const err300 = {
+                  instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err300];
+                } else {
+                  vErrors.push(err300);
+                }
+                errors++;
+              }
+            }
+            if (data153.cached_input !== undefined) {
+              let data156 = data153.cached_input;
+              if (typeof data156 == 'number') {
+                if (data156 < 0 || isNaN(data156)) {
+                  const err301 = {
+                    instancePath:
+                      instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
+                    schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err301];
+                  } else {
+                    vErrors.push(err301);
+                  }
+                  errors++;
+                }
+              } else {
+                const err302 = {
+                  instancePath:
+                    instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
+                  schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err302];
+                } else {
+                  vErrors.push(err302);
+                }
+                errors++;
               }
             }
           } else {
             const err303 = {
-              instancePath: instancePath + '/pii/redact',
-              schemaPath: '#/properties/pii/properties/redact/type',
+              instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
+              schemaPath: '#/properties/prices/additionalProperties/type',
               keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
+              params: { type: 'object' },
+              message: 'must be object',
             };
             if (vErrors === null) {
               vErrors = [err303];
@@ -6015,135 +6038,138 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data155.custom !== undefined) {
-          let data158 = data155.custom;
-          if (Array.isArray(data158)) {
-            const len13 = data158.length;
-            for (let i19 = 0; i19 < len13; i19++) {
-              let data159 = data158[i19];
-              if (data159 && typeof data159 == 'object' && !Array.isArray(data159)) {
-                if (data159.name === undefined) {
-                  const err304 = {
-                    instancePath: instancePath + '/pii/custom/' + i19,
-                    schemaPath: '#/properties/pii/properties/custom/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'name' },
-                    message: "must have required property '" + 'name' + "'",
+      } else {
+        const err304 = {
+          instancePath: instancePath + '/prices',
+          schemaPath: '#/properties/prices/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err304];
+        } else {
+          vErrors.push(err304);
+        }
+        errors++;
+      }
+    }
+    if (data.pricing !== undefined) {
+      let data157 = data.pricing;
+      if (data157 && typeof data157 == 'object' && !Array.isArray(data157)) {
+        for (const key41 in data157) {
+          let data158 = data157[key41];
+          if (data158 && typeof data158 == 'object' && !Array.isArray(data158)) {
+            if (data158.input_per_mtok === undefined) {
+              const err305 = {
+                instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/pricing/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'input_per_mtok' },
+                message: "must have required property '" + 'input_per_mtok' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err305];
+              } else {
+                vErrors.push(err305);
+              }
+              errors++;
+            }
+            if (data158.output_per_mtok === undefined) {
+              const err306 = {
+                instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/pricing/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'output_per_mtok' },
+                message: "must have required property '" + 'output_per_mtok' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err306];
+              } else {
+                vErrors.push(err306);
+              }
+              errors++;
+            }
+            for (const key42 in data158) {
+              if (!(key42 === 'input_per_mtok' || key42 === 'output_per_mtok' || key42 === 'cached_input_per_mtok')) {
+                const err307 = {
+                  instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/pricing/additionalProperties/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key42 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err307];
+                } else {
+                  vErrors.push(err307);
+                }
+                errors++;
+              }
+            }
+            if (data158.input_per_mtok !== undefined) {
+              let data159 = data158.input_per_mtok;
+              if (typeof data159 == 'number') {
+                if (data159 < 0 || isNaN(data159)) {
+                  const err308 = {
+                    instancePath:
+                      instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err304];
+                    vErrors = [err308];
                   } else {
-                    vErrors.push(err304);
+                    vErrors.push(err308);
                   }
                   errors++;
                 }
-                if (data159.pattern === undefined) {
-                  const err305 = {
-                    instancePath: instancePath + '/pii/custom/' + i19,
-                    schemaPath: '#/properties/pii/properties/custom/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'pattern' },
-                    message: "must have required property '" + 'pattern' + "'",
+              } else {
+                const err309 = {
+                  instancePath:
+                    instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err309];
+                } else {
+                  vErrors.push(err309);
+                }
+                errors++;
+              }
+            }
+            if (data158.output_per_mtok !== undefined) {
+              let data160 = data158.output_per_mtok;
+              if (typeof data160 == 'number') {
+                if (data160 < 0 || isNaN(data160)) {
+                  const err310 = {
+                    instancePath:
+                      instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err305];
+                    vErrors = [err310];
                   } else {
-                    vErrors.push(err305);
+                    vErrors.push(err310);
                   }
                   errors++;
-                }
-                for (const key40 in data159) {
-                  if (!(key40 === 'name' || key40 === 'pattern')) {
-                    const err306 = {
-                      instancePath: instancePath + '/pii/custom/' + i19,
-                      schemaPath: '#/properties/pii/properties/custom/items/additionalProperties',
-                      keyword: 'additionalProperties',
-                      params: { additionalProperty: key40 },
-                      message: 'must NOT have additional properties',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err306];
-                    } else {
-                      vErrors.push(err306);
-                    }
-                    errors++;
-                  }
-                }
-                if (data159.name !== undefined) {
-                  let data160 = data159.name;
-                  if (typeof data160 === 'string') {
-                    if (!pattern13.test(data160)) {
-                      const err307 = {
-                        instancePath: instancePath + '/pii/custom/' + i19 + '/name',
-                        schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
-                        keyword: 'pattern',
-                        params: { pattern: '^[a-z][a-z0-9_]*$' },
-                        message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err307];
-                      } else {
-                        vErrors.push(err307);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err308 = {
-                      instancePath: instancePath + '/pii/custom/' + i19 + '/name',
-                      schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err308];
-                    } else {
-                      vErrors.push(err308);
-                    }
-                    errors++;
-                  }
-                }
-                if (data159.pattern !== undefined) {
-                  let data161 = data159.pattern;
-                  if (typeof data161 === 'string') {
-                    if (func3(data161) < 1) {
-                      const err309 = {
-                        instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
-                        schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
-                        keyword: 'minLength',
-                        params: { limit: 1 },
-                        message: 'must NOT have fewer than 1 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err309];
-                      } else {
-                        vErrors.push(err309);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err310 = {
-                      instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
-                      schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err310];
-                    } else {
-                      vErrors.push(err310);
-                    }
-                    errors++;
-                  }
                 }
               } else {
                 const err311 = {
-                  instancePath: instancePath + '/pii/custom/' + i19,
-                  schemaPath: '#/properties/pii/properties/custom/items/type',
+                  instancePath:
+                    instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
                   keyword: 'type',
-                  params: { type: 'object' },
-                  message: 'must be object',
+                  params: { type: 'number' },
+                  message: 'must be number',
                 };
                 if (vErrors === null) {
                   vErrors = [err311];
@@ -6153,84 +6179,88 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data158.cached_input_per_mtok !== undefined) {
+              let data161 = data158.cached_input_per_mtok;
+              if (typeof data161 == 'number') {
+                if (data161 < 0 || isNaN(data161)) {
+                  const err312 = {
+                    instancePath:
+                      instancePath +
+                      '/pricing/' +
+                      key41.replace(/~/g, '~0').replace(/\//g, '~1') +
+                      '/cached_input_per_mtok',
+                    schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err312];
+                  } else {
+                    vErrors.push(err312);
+                  }
+                  errors++;
+                }
+              } else {
+                const err313 = {
+                  instancePath:
+                    instancePath +
+                    '/pricing/' +
+                    key41.replace(/~/g, '~0').replace(/\//g, '~1') +
+                    '/cached_input_per_mtok',
+                  schemaPath: '#/properties/pricing/additionalProperties/properties/cached_input_per_mtok/type',
+                  keyword: 'type',
+                  params: { type: 'number' },
+                  message: 'must be number',
+                };
+                if (vErrors === null) {
+                  vErrors = [err313];
+                } else {
+                  vErrors.push(err313);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err312 = {
-              instancePath: instancePath + '/pii/custom',
-              schemaPath: '#/properties/pii/properties/custom/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err312];
-            } else {
-              vErrors.push(err312);
-            }
-            errors++;
-          }
-        }
-        if (data155.restore_in_result !== undefined) {
-          if (typeof data155.restore_in_result !== 'boolean') {
-            const err313 = {
-              instancePath: instancePath + '/pii/restore_in_result',
-              schemaPath: '#/properties/pii/properties/restore_in_result/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err313];
-            } else {
-              vErrors.push(err313);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err314 = {
-          instancePath: instancePath + '/pii',
-          schemaPath: '#/properties/pii/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err314];
-        } else {
-          vErrors.push(err314);
-        }
-        errors++;
-      }
-    }
-    if (data.guardrails !== undefined) {
-      let data163 = data.guardrails;
-      if (Array.isArray(data163)) {
-        const len14 = data163.length;
-        for (let i20 = 0; i20 < len14; i20++) {
-          let data164 = data163[i20];
-          if (!(data164 && typeof data164 == 'object' && !Array.isArray(data164))) {
-            const err315 = {
-              instancePath: instancePath + '/guardrails/' + i20,
-              schemaPath: '#/properties/guardrails/items/type',
+            const err314 = {
+              instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
+              schemaPath: '#/properties/pricing/additionalProperties/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err315];
+              vErrors = [err314];
             } else {
-              vErrors.push(err315);
+              vErrors.push(err314);
             }
             errors++;
           }
         }
       } else {
-        const err316 = {
-          instancePath: instancePath + '/guardrails',
-          schemaPath: '#/properties/guardrails/type',
+        const err315 = {
+          instancePath: instancePath + '/pricing',
+          schemaPath: '#/properties/pricing/type',
           keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err315];
+        } else {
+          vErrors.push(err315);
+        }
+        errors++;
+      }
+    }
+    if (data.allow_outside_root !== undefined) {
+      if (typeof data.allow_outside_root !== 'boolean') {
+        const err316 = {
+          instancePath: instancePath + '/allow_outside_root',
+          schemaPath: '#/properties/allow_outside_root/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
         };
         if (vErrors === null) {
           vErrors = [err316];
@@ -6240,35 +6270,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.agents !== undefined) {
-      let data165 = data.agents;
-      if (data165 && typeof data165 == 'object' && !Array.isArray(data165)) {
-        for (const key41 in data165) {
-          if (!(key41 === 'claude_code_dir' || key41 === 'claude_code')) {
-            let data166 = data165[key41];
-            if (data166 && typeof data166 == 'object' && !Array.isArray(data166)) {
-              if (data166.type === undefined) {
-                const err317 = {
-                  instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/agents/additionalProperties/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'type' },
-                  message: "must have required property '" + 'type' + "'",
-                };
-                if (vErrors === null) {
-                  vErrors = [err317];
-                } else {
-                  vErrors.push(err317);
-                }
-                errors++;
-              }
-              if (data166.description === undefined) {
+    if (data.pii !== undefined) {
+      let data163 = data.pii;
+      if (data163 && typeof data163 == 'object' && !Array.isArray(data163)) {
+        for (const key43 in data163) {
+          if (!(key43 === 'redact' || key43 === 'custom' || key43 === 'restore_in_result')) {
+            const err317 = {
+              instancePath: instancePath + '/pii',
+              schemaPath: '#/properties/pii/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key43 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err317];
+            } else {
+              vErrors.push(err317);
+            }
+            errors++;
+          }
+        }
+        if (data163.redact !== undefined) {
+          let data164 = data163.redact;
+          if (Array.isArray(data164)) {
+            const len12 = data164.length;
+            for (let i17 = 0; i17 < len12; i17++) {
+              let data165 = data164[i17];
+              if (!(
+                data165 === 'email' ||
+                data165 === 'phone' ||
+                data165 === 'credit_card' ||
+                data165 === 'iban' ||
+                data165 === 'national_id' ||
+                data165 === 'ip_address' ||
+                data165 === 'secret'
+              )) {
                 const err318 = {
-                  instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/agents/additionalProperties/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'description' },
-                  message: "must have required property '" + 'description' + "'",
+                  instancePath: instancePath + '/pii/redact/' + i17,
+                  schemaPath: '#/properties/pii/properties/redact/items/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.pii.properties.redact.items.enum },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err318];
@@ -6277,49 +6319,61 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              for (const key42 in data166) {
-                if (!func2.call(schema11.properties.agents.additionalProperties.properties, key42)) {
-                  const err319 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
-                    schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
-                    keyword: 'additionalProperties',
-                    params: { additionalProperty: key42 },
-                    message: 'must NOT have additional properties',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err319];
-                  } else {
-                    vErrors.push(err319);
-                  }
-                  errors++;
-                }
-              }
-              if (data166.name !== undefined) {
-                let data167 = data166.name;
-                if (typeof data167 === 'string') {
-                  if (!pattern13.test(data167)) {
-                    const err320 = {
-                      instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
-                      keyword: 'pattern',
-                      params: { pattern: '^[a-z][a-z0-9_]*$' },
-                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
+            }
+            let i18 = data164.length;
+            let j5;
+            if (i18 > 1) {
+              outer2: for (; i18--;) {
+                for (j5 = i18; j5--;) {
+                  if (func0(data164[i18], data164[j5])) {
+                    const err319 = {
+                      instancePath: instancePath + '/pii/redact',
+                      schemaPath: '#/properties/pii/properties/redact/uniqueItems',
+                      keyword: 'uniqueItems',
+                      params: { i: i18, j: j5 },
+                      message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i18 + ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err320];
+                      vErrors = [err319];
                     } else {
-                      vErrors.push(err320);
+                      vErrors.push(err319);
                     }
                     errors++;
+                    break outer2;
                   }
-                } else {
+                }
+              }
+            }
+          } else {
+            const err320 = {
+              instancePath: instancePath + '/pii/redact',
+              schemaPath: '#/properties/pii/properties/redact/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err320];
+            } else {
+              vErrors.push(err320);
+            }
+            errors++;
+          }
+        }
+        if (data163.custom !== undefined) {
+          let data166 = data163.custom;
+          if (Array.isArray(data166)) {
+            const len13 = data166.length;
+            for (let i19 = 0; i19 < len13; i19++) {
+              let data167 = data166[i19];
+              if (data167 && typeof data167 == 'object' && !Array.isArray(data167)) {
+                if (data167.name === undefined) {
                   const err321 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                    instancePath: instancePath + '/pii/custom/' + i19,
+                    schemaPath: '#/properties/pii/properties/custom/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'name' },
+                    message: "must have required property '" + 'name' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err321];
@@ -6328,16 +6382,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              }
-              if (data166.type !== undefined) {
-                let data168 = data166.type;
-                if (!(data168 === 'governance' || data168 === 'operational' || data168 === 'executional')) {
+                if (data167.pattern === undefined) {
                   const err322 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
-                    keyword: 'enum',
-                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
-                    message: 'must be equal to one of the allowed values',
+                    instancePath: instancePath + '/pii/custom/' + i19,
+                    schemaPath: '#/properties/pii/properties/custom/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'pattern' },
+                    message: "must have required property '" + 'pattern' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err322];
@@ -6346,18 +6397,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              }
-              if (data166.description !== undefined) {
-                let data169 = data166.description;
-                if (typeof data169 === 'string') {
-                  if (func3(data169) < 1) {
+                for (const key44 in data167) {
+                  if (!(key44 === 'name' || key44 === 'pattern')) {
                     const err323 = {
-                      instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
+                      instancePath: instancePath + '/pii/custom/' + i19,
+                      schemaPath: '#/properties/pii/properties/custom/items/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key44 },
+                      message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
                       vErrors = [err323];
@@ -6366,264 +6413,243 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                } else {
-                  const err324 = {
-                    instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err324];
-                  } else {
-                    vErrors.push(err324);
-                  }
-                  errors++;
                 }
-              }
-              if (data166.entry !== undefined) {
-                if (typeof data166.entry !== 'boolean') {
-                  const err325 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err325];
-                  } else {
-                    vErrors.push(err325);
-                  }
-                  errors++;
-                }
-              }
-              if (data166.next !== undefined) {
-                let data171 = data166.next;
-                if (!Array.isArray(data171) && data171 !== null) {
-                  const err326 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
-                    message: 'must be array,null',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err326];
-                  } else {
-                    vErrors.push(err326);
-                  }
-                  errors++;
-                }
-                if (Array.isArray(data171)) {
-                  const len15 = data171.length;
-                  for (let i21 = 0; i21 < len15; i21++) {
-                    if (typeof data171[i21] !== 'string') {
-                      const err327 = {
-                        instancePath:
-                          instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i21,
-                        schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
-                        keyword: 'type',
-                        params: { type: 'string' },
-                        message: 'must be string',
+                if (data167.name !== undefined) {
+                  let data168 = data167.name;
+                  if (typeof data168 === 'string') {
+                    if (!pattern14.test(data168)) {
+                      const err324 = {
+                        instancePath: instancePath + '/pii/custom/' + i19 + '/name',
+                        schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
+                        keyword: 'pattern',
+                        params: { pattern: '^[a-z][a-z0-9_]*$' },
+                        message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err327];
+                        vErrors = [err324];
                       } else {
-                        vErrors.push(err327);
+                        vErrors.push(err324);
                       }
                       errors++;
                     }
+                  } else {
+                    const err325 = {
+                      instancePath: instancePath + '/pii/custom/' + i19 + '/name',
+                      schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err325];
+                    } else {
+                      vErrors.push(err325);
+                    }
+                    errors++;
                   }
-                  let i22 = data171.length;
-                  let j6;
-                  if (i22 > 1) {
-                    const indices3 = {};
-                    for (; i22--;) {
-                      let item3 = data171[i22];
-                      if (typeof item3 !== 'string') {
-                        continue;
+                }
+                if (data167.pattern !== undefined) {
+                  let data169 = data167.pattern;
+                  if (typeof data169 === 'string') {
+                    if (func3(data169) < 1) {
+                      const err326 = {
+                        instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
+                        schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
+                        keyword: 'minLength',
+                        params: { limit: 1 },
+                        message: 'must NOT have fewer than 1 characters',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err326];
+                      } else {
+                        vErrors.push(err326);
                       }
-                      if (typeof indices3[item3] == 'number') {
-                        j6 = indices3[item3];
-                        const err328 = {
-                          instancePath:
-                            instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
-                          schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
-                          keyword: 'uniqueItems',
-                          params: { i: i22, j: j6 },
-                          message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i22 + ' are identical)',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err328];
-                        } else {
-                          vErrors.push(err328);
-                        }
-                        errors++;
-                        break;
-                      }
-                      indices3[item3] = i22;
+                      errors++;
                     }
-                  }
-                }
-              }
-              if (data166.content_type !== undefined) {
-                let data173 = data166.content_type;
-                if (typeof data173 === 'string') {
-                  if (func3(data173) < 1) {
-                    const err329 = {
-                      instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
+                  } else {
+                    const err327 = {
+                      instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
+                      schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err329];
+                      vErrors = [err327];
                     } else {
-                      vErrors.push(err329);
+                      vErrors.push(err327);
                     }
                     errors++;
                   }
+                }
+              } else {
+                const err328 = {
+                  instancePath: instancePath + '/pii/custom/' + i19,
+                  schemaPath: '#/properties/pii/properties/custom/items/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err328];
                 } else {
-                  const err330 = {
-                    instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err330];
-                  } else {
-                    vErrors.push(err330);
-                  }
-                  errors++;
+                  vErrors.push(err328);
                 }
+                errors++;
               }
-              if (data166.output_schema !== undefined) {
-                let data174 = data166.output_schema;
-                if (
-                  typeof data174 !== 'string' &&
-                  !(data174 && typeof data174 == 'object' && !Array.isArray(data174))
-                ) {
-                  const err331 = {
-                    instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
-                    message: 'must be string,object',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err331];
-                  } else {
-                    vErrors.push(err331);
-                  }
-                  errors++;
-                }
-              }
-              if (data166.plan !== undefined) {
-                if (typeof data166.plan !== 'boolean') {
-                  const err332 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err332];
-                  } else {
-                    vErrors.push(err332);
-                  }
-                  errors++;
-                }
-              }
-              if (data166.on_failure !== undefined) {
-                if (typeof data166.on_failure !== 'string') {
-                  const err333 = {
-                    instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err333];
-                  } else {
-                    vErrors.push(err333);
-                  }
-                  errors++;
-                }
-              }
-              if (data166.model !== undefined) {
-                let data177 = data166.model;
-                if (typeof data177 === 'string') {
-                  if (func3(data177) < 1) {
-                    const err334 = {
-                      instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err334];
-                    } else {
-                      vErrors.push(err334);
-                    }
-                    errors++;
-                  }
+            }
+          } else {
+            const err329 = {
+              instancePath: instancePath + '/pii/custom',
+              schemaPath: '#/properties/pii/properties/custom/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+            };
+            if (vErrors === null) {
+              vErrors = [err329];
+            } else {
+              vErrors.push(err329);
+            }
+            errors++;
+          }
+        }
+        if (data163.restore_in_result !== undefined) {
+          if (typeof data163.restore_in_result !== 'boolean') {
+            const err330 = {
+              instancePath: instancePath + '/pii/restore_in_result',
+              schemaPath: '#/properties/pii/properties/restore_in_result/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err330];
+            } else {
+              vErrors.push(err330);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err331 = {
+          instancePath: instancePath + '/pii',
+          schemaPath: '#/properties/pii/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err331];
+        } else {
+          vErrors.push(err331);
+        }
+        errors++;
+      }
+    }
+    if (data.guardrails !== undefined) {
+      let data171 = data.guardrails;
+      if (Array.isArray(data171)) {
+        const len14 = data171.length;
+        for (let i20 = 0; i20 < len14; i20++) {
+          let data172 = data171[i20];
+          if (!(data172 && typeof data172 == 'object' && !Array.isArray(data172))) {
+            const err332 = {
+              instancePath: instancePath + '/guardrails/' + i20,
+              schemaPath: '#/properties/guardrails/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err332];
+            } else {
+              vErrors.push(err332);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err333 = {
+          instancePath: instancePath + '/guardrails',
+          schemaPath: '#/properties/guardrails/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err333];
+        } else {
+          vErrors.push(err333);
+        }
+        errors++;
+      }
+    }
+    if (data.agents !== undefined) {
+      let data173 = data.agents;
+      if (data173 && typeof data173 == 'object' && !Array.isArray(data173)) {
+        for (const key45 in data173) {
+          if (!(key45 === 'claude_code_dir' || key45 === 'claude_code')) {
+            let data174 = data173[key45];
+            if (data174 && typeof data174 == 'object' && !Array.isArray(data174)) {
+              if (data174.type === undefined) {
+                const err334 = {
+                  instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/agents/additionalProperties/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'type' },
+                  message: "must have required property '" + 'type' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err334];
                 } else {
-                  const err335 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                  vErrors.push(err334);
+                }
+                errors++;
+              }
+              if (data174.description === undefined) {
+                const err335 = {
+                  instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/agents/additionalProperties/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'description' },
+                  message: "must have required property '" + 'description' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err335];
+                } else {
+                  vErrors.push(err335);
+                }
+                errors++;
+              }
+              for (const key46 in data174) {
+                if (!func2.call(schema11.properties.agents.additionalProperties.properties, key46)) {
+                  const err336 = {
+                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1'),
+                    schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
+                    keyword: 'additionalProperties',
+                    params: { additionalProperty: key46 },
+                    message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err335];
+                    vErrors = [err336];
                   } else {
-                    vErrors.push(err335);
+                    vErrors.push(err336);
                   }
                   errors++;
                 }
               }
-              if (data166.temperature !== undefined) {
-                let data178 = data166.temperature;
-                if (typeof data178 == 'number') {
-                  if (data178 > 2 || isNaN(data178)) {
-                    const err336 = {
-                      instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
-                      keyword: 'maximum',
-                      params: { comparison: '<=', limit: 2 },
-                      message: 'must be <= 2',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err336];
-                    } else {
-                      vErrors.push(err336);
-                    }
-                    errors++;
-                  }
-                  if (data178 < 0 || isNaN(data178)) {
+              if (data174.name !== undefined) {
+                let data175 = data174.name;
+                if (typeof data175 === 'string') {
+                  if (!pattern14.test(data175)) {
                     const err337 = {
                       instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 0 },
-                      message: 'must be >= 0',
+                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
+                      keyword: 'pattern',
+                      params: { pattern: '^[a-z][a-z0-9_]*$' },
+                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                     };
                     if (vErrors === null) {
                       vErrors = [err337];
@@ -6634,12 +6660,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 } else {
                   const err338 = {
-                    instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
+                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
                     keyword: 'type',
-                    params: { type: 'number' },
-                    message: 'must be number',
+                    params: { type: 'string' },
+                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err338];
@@ -6649,16 +6674,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data166.max_tokens !== undefined) {
-                let data179 = data166.max_tokens;
-                if (!(typeof data179 == 'number' && !(data179 % 1) && !isNaN(data179))) {
+              if (data174.type !== undefined) {
+                let data176 = data174.type;
+                if (!(data176 === 'governance' || data176 === 'operational' || data176 === 'executional')) {
                   const err339 = {
-                    instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
+                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
+                    keyword: 'enum',
+                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
+                    message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
                     vErrors = [err339];
@@ -6667,15 +6691,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data179 == 'number') {
-                  if (data179 < 1 || isNaN(data179)) {
+              }
+              if (data174.description !== undefined) {
+                let data177 = data174.description;
+                if (typeof data177 === 'string') {
+                  if (func3(data177) < 1) {
                     const err340 = {
                       instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
+                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
                       vErrors = [err340];
@@ -6684,18 +6711,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                }
-              }
-              if (data166.timeout_ms !== undefined) {
-                let data180 = data166.timeout_ms;
-                if (!(typeof data180 == 'number' && !(data180 % 1) && !isNaN(data180))) {
+                } else {
                   const err341 = {
                     instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
+                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
                     keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
+                    params: { type: 'string' },
+                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err341];
@@ -6704,35 +6727,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data180 == 'number') {
-                  if (data180 < 1 || isNaN(data180)) {
-                    const err342 = {
-                      instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err342];
-                    } else {
-                      vErrors.push(err342);
-                    }
-                    errors++;
+              }
+              if (data174.entry !== undefined) {
+                if (typeof data174.entry !== 'boolean') {
+                  const err342 = {
+                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err342];
+                  } else {
+                    vErrors.push(err342);
                   }
+                  errors++;
                 }
               }
-              if (data166.max_retries !== undefined) {
-                let data181 = data166.max_retries;
-                if (!(typeof data181 == 'number' && !(data181 % 1) && !isNaN(data181))) {
+              if (data174.next !== undefined) {
+                let data179 = data174.next;
+                if (!Array.isArray(data179) && data179 !== null) {
                   const err343 = {
-                    instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
+                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
                     keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
+                    message: 'must be array,null',
                   };
                   if (vErrors === null) {
                     vErrors = [err343];
@@ -6741,123 +6762,124 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data181 == 'number') {
-                  if (data181 < 0 || isNaN(data181)) {
-                    const err344 = {
-                      instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 0 },
-                      message: 'must be >= 0',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err344];
-                    } else {
-                      vErrors.push(err344);
-                    }
-                    errors++;
-                  }
-                }
-              }
-              if (data166.file !== undefined) {
-                if (typeof data166.file !== 'string') {
-                  const err345 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err345];
-                  } else {
-                    vErrors.push(err345);
-                  }
-                  errors++;
-                }
-              }
-              if (data166.tools !== undefined) {
-                let data183 = data166.tools;
-                if (Array.isArray(data183)) {
-                  const len16 = data183.length;
-                  for (let i23 = 0; i23 < len16; i23++) {
-                    let data184 = data183[i23];
-                    if (typeof data184 === 'string') {
-                      if (func3(data184) < 1) {
-                        const err346 = {
-                          instancePath:
-                            instancePath +
-                            '/agents/' +
-                            key41.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/tools/' +
-                            i23,
-                          schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/minLength',
-                          keyword: 'minLength',
-                          params: { limit: 1 },
-                          message: 'must NOT have fewer than 1 characters',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err346];
-                        } else {
-                          vErrors.push(err346);
-                        }
-                        errors++;
-                      }
-                    } else {
-                      const err347 = {
+                if (Array.isArray(data179)) {
+                  const len15 = data179.length;
+                  for (let i21 = 0; i21 < len15; i21++) {
+                    if (typeof data179[i21] !== 'string') {
+                      const err344 = {
                         instancePath:
-                          instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i23,
-                        schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
+                          instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i21,
+                        schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
                         keyword: 'type',
                         params: { type: 'string' },
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err347];
+                        vErrors = [err344];
                       } else {
-                        vErrors.push(err347);
+                        vErrors.push(err344);
                       }
                       errors++;
                     }
                   }
-                  let i24 = data183.length;
-                  let j7;
-                  if (i24 > 1) {
-                    const indices4 = {};
-                    for (; i24--;) {
-                      let item4 = data183[i24];
-                      if (typeof item4 !== 'string') {
+                  let i22 = data179.length;
+                  let j6;
+                  if (i22 > 1) {
+                    const indices3 = {};
+                    for (; i22--;) {
+                      let item3 = data179[i22];
+                      if (typeof item3 !== 'string') {
                         continue;
                       }
-                      if (typeof indices4[item4] == 'number') {
-                        j7 = indices4[item4];
-                        const err348 = {
+                      if (typeof indices3[item3] == 'number') {
+                        j6 = indices3[item3];
+                        const err345 = {
                           instancePath:
-                            instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
-                          schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
+                            instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+                          schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
                           keyword: 'uniqueItems',
-                          params: { i: i24, j: j7 },
-                          message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i24 + ' are identical)',
+                          params: { i: i22, j: j6 },
+                          message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i22 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err348];
+                          vErrors = [err345];
                         } else {
-                          vErrors.push(err348);
+                          vErrors.push(err345);
                         }
                         errors++;
                         break;
                       }
-                      indices4[item4] = i24;
+                      indices3[item3] = i22;
                     }
                   }
+                }
+              }
+              if (data174.content_type !== undefined) {
+                let data181 = data174.content_type;
+                if (typeof data181 === 'string') {
+                  if (func3(data181) < 1) {
+                    const err346 = {
+                      instancePath:
+                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err346];
+                    } else {
+                      vErrors.push(err346);
+                    }
+                    errors++;
+                  }
                 } else {
-                  const err349 = {
-                    instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
+                  const err347 = {
+                    instancePath:
+                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
                     keyword: 'type',
-                    params: { type: 'array' },
-                    message: 'must be array',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err347];
+                  } else {
+                    vErrors.push(err347);
+                  }
+                  errors++;
+                }
+              }
+              if (data174.output_schema !== undefined) {
+                let data182 = data174.output_schema;
+                if (
+                  typeof data182 !== 'string' &&
+                  !(data182 && typeof data182 == 'object' && !Array.isArray(data182))
+                ) {
+                  const err348 = {
+                    instancePath:
+                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
+                    keyword: 'type',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
+                    message: 'must be string,object',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err348];
+                  } else {
+                    vErrors.push(err348);
+                  }
+                  errors++;
+                }
+              }
+              if (data174.plan !== undefined) {
+                if (typeof data174.plan !== 'boolean') {
+                  const err349 = {
+                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err349];
@@ -6867,16 +6889,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data166.max_turns !== undefined) {
-                let data185 = data166.max_turns;
-                if (!(typeof data185 == 'number' && !(data185 % 1) && !isNaN(data185))) {
+              if (data174.on_failure !== undefined) {
+                if (typeof data174.on_failure !== 'string') {
                   const err350 = {
                     instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
+                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
                     keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
+                    params: { type: 'string' },
+                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err350];
@@ -6885,15 +6906,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data185 == 'number') {
-                  if (data185 < 1 || isNaN(data185)) {
+              }
+              if (data174.model !== undefined) {
+                let data185 = data174.model;
+                if (typeof data185 === 'string') {
+                  if (func3(data185) < 1) {
                     const err351 = {
                       instancePath:
-                        instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
+                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
                       vErrors = [err351];
@@ -6902,94 +6926,65 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
+                } else {
+                  const err352 = {
+                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err352];
+                  } else {
+                    vErrors.push(err352);
+                  }
+                  errors++;
                 }
               }
-              if (data166.approval !== undefined) {
-                let data186 = data166.approval;
-                if (Array.isArray(data186)) {
-                  const len17 = data186.length;
-                  for (let i25 = 0; i25 < len17; i25++) {
-                    let data187 = data186[i25];
-                    if (typeof data187 === 'string') {
-                      if (func3(data187) < 1) {
-                        const err352 = {
-                          instancePath:
-                            instancePath +
-                            '/agents/' +
-                            key41.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/approval/' +
-                            i25,
-                          schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/minLength',
-                          keyword: 'minLength',
-                          params: { limit: 1 },
-                          message: 'must NOT have fewer than 1 characters',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err352];
-                        } else {
-                          vErrors.push(err352);
-                        }
-                        errors++;
-                      }
+              if (data174.temperature !== undefined) {
+                let data186 = data174.temperature;
+                if (typeof data186 == 'number') {
+                  if (data186 > 2 || isNaN(data186)) {
+                    const err353 = {
+                      instancePath:
+                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
+                      keyword: 'maximum',
+                      params: { comparison: '<=', limit: 2 },
+                      message: 'must be <= 2',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err353];
                     } else {
-                      const err353 = {
-                        instancePath:
-                          instancePath +
-                          '/agents/' +
-                          key41.replace(/~/g, '~0').replace(/\//g, '~1') +
-                          '/approval/' +
-                          i25,
-                        schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/type',
-                        keyword: 'type',
-                        params: { type: 'string' },
-                        message: 'must be string',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err353];
-                      } else {
-                        vErrors.push(err353);
-                      }
-                      errors++;
+                      vErrors.push(err353);
                     }
+                    errors++;
                   }
-                  let i26 = data186.length;
-                  let j8;
-                  if (i26 > 1) {
-                    const indices5 = {};
-                    for (; i26--;) {
-                      let item5 = data186[i26];
-                      if (typeof item5 !== 'string') {
-                        continue;
-                      }
-                      if (typeof indices5[item5] == 'number') {
-                        j8 = indices5[item5];
-                        const err354 = {
-                          instancePath:
-                            instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
-                          schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
-                          keyword: 'uniqueItems',
-                          params: { i: i26, j: j8 },
-                          message: 'must NOT have duplicate items (items ## ' + j8 + ' and ' + i26 + ' are identical)',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err354];
-                        } else {
-                          vErrors.push(err354);
-                        }
-                        errors++;
-                        break;
-                      }
-                      indices5[item5] = i26;
+                  if (data186 < 0 || isNaN(data186)) {
+                    const err354 = {
+                      instancePath:
+                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 0 },
+                      message: 'must be >= 0',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err354];
+                    } else {
+                      vErrors.push(err354);
                     }
+                    errors++;
                   }
                 } else {
                   const err355 = {
                     instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
+                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
                     keyword: 'type',
-                    params: { type: 'array' },
-                    message: 'must be array',
+                    params: { type: 'number' },
+                    message: 'must be number',
                   };
                   if (vErrors === null) {
                     vErrors = [err355];
@@ -6999,113 +6994,90 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data166.delegates !== undefined) {
-                let data188 = data166.delegates;
-                if (Array.isArray(data188)) {
-                  const len18 = data188.length;
-                  for (let i27 = 0; i27 < len18; i27++) {
-                    let data189 = data188[i27];
-                    if (typeof data189 === 'string') {
-                      if (func3(data189) < 1) {
-                        const err356 = {
-                          instancePath:
-                            instancePath +
-                            '/agents/' +
-                            key41.replace(/~/g, '~0').replace(/\//g, '~1') +
-                            '/delegates/' +
-                            i27,
-                          schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/minLength',
-                          keyword: 'minLength',
-                          params: { limit: 1 },
-                          message: 'must NOT have fewer than 1 characters',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err356];
-                        } else {
-                          vErrors.push(err356);
-                        }
-                        errors++;
-                      }
-                    } else {
-                      const err357 = {
-                        instancePath:
-                          instancePath +
-                          '/agents/' +
-                          key41.replace(/~/g, '~0').replace(/\//g, '~1') +
-                          '/delegates/' +
-                          i27,
-                        schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/type',
-                        keyword: 'type',
-                        params: { type: 'string' },
-                        message: 'must be string',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err357];
-                      } else {
-                        vErrors.push(err357);
-                      }
-                      errors++;
-                    }
-                  }
-                  let i28 = data188.length;
-                  let j9;
-                  if (i28 > 1) {
-                    const indices6 = {};
-                    for (; i28--;) {
-                      let item6 = data188[i28];
-                      if (typeof item6 !== 'string') {
-                        continue;
-                      }
-                      if (typeof indices6[item6] == 'number') {
-                        j9 = indices6[item6];
-                        const err358 = {
-                          instancePath:
-                            instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
-                          schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
-                          keyword: 'uniqueItems',
-                          params: { i: i28, j: j9 },
-                          message: 'must NOT have duplicate items (items ## ' + j9 + ' and ' + i28 + ' are identical)',
-                        };
-                        if (vErrors === null) {
-                          vErrors = [err358];
-                        } else {
-                          vErrors.push(err358);
-                        }
-                        errors++;
-                        break;
-                      }
-                      indices6[item6] = i28;
-                    }
-                  }
-                } else {
-                  const err359 = {
+              if (data174.max_tokens !== undefined) {
+                let data187 = data174.max_tokens;
+                if (!(typeof data187 == 'number' && !(data187 % 1) && !isNaN(data187))) {
+                  const err356 = {
                     instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
+                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
                     keyword: 'type',
-                    params: { type: 'array' },
-                    message: 'must be array',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err359];
+                    vErrors = [err356];
                   } else {
-                    vErrors.push(err359);
+                    vErrors.push(err356);
                   }
                   errors++;
                 }
+                if (typeof data187 == 'number') {
+                  if (data187 < 1 || isNaN(data187)) {
+                    const err357 = {
+                      instancePath:
+                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err357];
+                    } else {
+                      vErrors.push(err357);
+                    }
+                    errors++;
+                  }
+                }
               }
-              if (data166.attachments !== undefined) {
-                let data190 = data166.attachments;
-                if (!(data190 === 'inline' || data190 === 'list' || data190 === 'native')) {
+              if (data174.timeout_ms !== undefined) {
+                let data188 = data174.timeout_ms;
+                if (!(typeof data188 == 'number' && !(data188 % 1) && !isNaN(data188))) {
+                  const err358 = {
+                    instancePath:
+                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err358];
+                  } else {
+                    vErrors.push(err358);
+                  }
+                  errors++;
+                }
+                if (typeof data188 == 'number') {
+                  if (data188 < 1 || isNaN(data188)) {
+                    const err359 = {
+                      instancePath:
+                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err359];
+                    } else {
+                      vErrors.push(err359);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if (data174.max_retries !== undefined) {
+                let data189 = data174.max_retries;
+                if (!(typeof data189 == 'number' && !(data189 % 1) && !isNaN(data189))) {
                   const err360 = {
                     instancePath:
-                      instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
-                    keyword: 'enum',
-                    params: {
-                      allowedValues: schema11.properties.agents.additionalProperties.properties.attachments.enum,
-                    },
-                    message: 'must be equal to one of the allowed values',
+                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
                   };
                   if (vErrors === null) {
                     vErrors = [err360];
@@ -7114,28 +7086,401 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (typeof data189 == 'number') {
+                  if (data189 < 0 || isNaN(data189)) {
+                    const err361 = {
+                      instancePath:
+                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 0 },
+                      message: 'must be >= 0',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err361];
+                    } else {
+                      vErrors.push(err361);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if (data174.file !== undefined) {
+                if (typeof data174.file !== 'string') {
+                  const err362 = {
+                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err362];
+                  } else {
+                    vErrors.push(err362);
+                  }
+                  errors++;
+                }
+              }
+              if (data174.tools !== undefined) {
+                let data191 = data174.tools;
+                if (Array.isArray(data191)) {
+                  const len16 = data191.length;
+                  for (let i23 = 0; i23 < len16; i23++) {
+                    let data192 = data191[i23];
+                    if (typeof data192 === 'string') {
+                      if (func3(data192) < 1) {
+                        const err363 = {
+                          instancePath:
+                            instancePath +
+                            '/agents/' +
+                            key45.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/tools/' +
+                            i23,
+                          schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/minLength',
+                          keyword: 'minLength',
+                          params: { limit: 1 },
+                          message: 'must NOT have fewer than 1 characters',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err363];
+                        } else {
+                          vErrors.push(err363);
+                        }
+                        errors++;
+                      }
+                    } else {
+                      const err364 = {
+                        instancePath:
+                          instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i23,
+                        schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
+                        keyword: 'type',
+                        params: { type: 'string' },
+                        message: 'must be string',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err364];
+                      } else {
+                        vErrors.push(err364);
+                      }
+                      errors++;
+                    }
+                  }
+                  let i24 = data191.length;
+                  let j7;
+                  if (i24 > 1) {
+                    const indices4 = {};
+                    for (; i24--;) {
+                      let item4 = data191[i24];
+                      if (typeof item4 !== 'string') {
+                        continue;
+                      }
+                      if (typeof indices4[item4] == 'number') {
+                        j7 = indices4[item4];
+                        const err365 = {
+                          instancePath:
+                            instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
+                          schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
+                          keyword: 'uniqueItems',
+                          params: { i: i24, j: j7 },
+                          message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i24 + ' are identical)',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err365];
+                        } else {
+                          vErrors.push(err365);
+                        }
+                        errors++;
+                        break;
+                      }
+                      indices4[item4] = i24;
+                    }
+                  }
+                } else {
+                  const err366 = {
+                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
+                    keyword: 'type',
+                    params: { type: 'array' },
+                    message: 'must be array',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err366];
+                  } else {
+                    vErrors.push(err366);
+                  }
+                  errors++;
+                }
+              }
+              if (data174.max_turns !== undefined) {
+                let data193 = data174.max_turns;
+                if (!(typeof data193 == 'number' && !(data193 % 1) && !isNaN(data193))) {
+                  const err367 = {
+                    instancePath:
+                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err367];
+                  } else {
+                    vErrors.push(err367);
+                  }
+                  errors++;
+                }
+                if (typeof data193 == 'number') {
+                  if (data193 < 1 || isNaN(data193)) {
+                    const err368 = {
+                      instancePath:
+                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err368];
+                    } else {
+                      vErrors.push(err368);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if (data174.approval !== undefined) {
+                let data194 = data174.approval;
+                if (Array.isArray(data194)) {
+                  const len17 = data194.length;
+                  for (let i25 = 0; i25 < len17; i25++) {
+                    let data195 = data194[i25];
+                    if (typeof data195 === 'string') {
+                      if (func3(data195) < 1) {
+                        const err369 = {
+                          instancePath:
+                            instancePath +
+                            '/agents/' +
+                            key45.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/approval/' +
+                            i25,
+                          schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/minLength',
+                          keyword: 'minLength',
+                          params: { limit: 1 },
+                          message: 'must NOT have fewer than 1 characters',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err369];
+                        } else {
+                          vErrors.push(err369);
+                        }
+                        errors++;
+                      }
+                    } else {
+                      const err370 = {
+                        instancePath:
+                          instancePath +
+                          '/agents/' +
+                          key45.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          '/approval/' +
+                          i25,
+                        schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/type',
+                        keyword: 'type',
+                        params: { type: 'string' },
+                        message: 'must be string',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err370];
+                      } else {
+                        vErrors.push(err370);
+                      }
+                      errors++;
+                    }
+                  }
+                  let i26 = data194.length;
+                  let j8;
+                  if (i26 > 1) {
+                    const indices5 = {};
+                    for (; i26--;) {
+                      let item5 = data194[i26];
+                      if (typeof item5 !== 'string') {
+                        continue;
+                      }
+                      if (typeof indices5[item5] == 'number') {
+                        j8 = indices5[item5];
+                        const err371 = {
+                          instancePath:
+                            instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
+                          schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
+                          keyword: 'uniqueItems',
+                          params: { i: i26, j: j8 },
+                          message: 'must NOT have duplicate items (items ## ' + j8 + ' and ' + i26 + ' are identical)',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err371];
+                        } else {
+                          vErrors.push(err371);
+                        }
+                        errors++;
+                        break;
+                      }
+                      indices5[item5] = i26;
+                    }
+                  }
+                } else {
+                  const err372 = {
+                    instancePath:
+                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
+                    keyword: 'type',
+                    params: { type: 'array' },
+                    message: 'must be array',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err372];
+                  } else {
+                    vErrors.push(err372);
+                  }
+                  errors++;
+                }
+              }
+              if (data174.delegates !== undefined) {
+                let data196 = data174.delegates;
+                if (Array.isArray(data196)) {
+                  const len18 = data196.length;
+                  for (let i27 = 0; i27 < len18; i27++) {
+                    let data197 = data196[i27];
+                    if (typeof data197 === 'string') {
+                      if (func3(data197) < 1) {
+                        const err373 = {
+                          instancePath:
+                            instancePath +
+                            '/agents/' +
+                            key45.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/delegates/' +
+                            i27,
+                          schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/minLength',
+                          keyword: 'minLength',
+                          params: { limit: 1 },
+                          message: 'must NOT have fewer than 1 characters',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err373];
+                        } else {
+                          vErrors.push(err373);
+                        }
+                        errors++;
+                      }
+                    } else {
+                      const err374 = {
+                        instancePath:
+                          instancePath +
+                          '/agents/' +
+                          key45.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          '/delegates/' +
+                          i27,
+                        schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/type',
+                        keyword: 'type',
+                        params: { type: 'string' },
+                        message: 'must be string',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err374];
+                      } else {
+                        vErrors.push(err374);
+                      }
+                      errors++;
+                    }
+                  }
+                  let i28 = data196.length;
+                  let j9;
+                  if (i28 > 1) {
+                    const indices6 = {};
+                    for (; i28--;) {
+                      let item6 = data196[i28];
+                      if (typeof item6 !== 'string') {
+                        continue;
+                      }
+                      if (typeof indices6[item6] == 'number') {
+                        j9 = indices6[item6];
+                        const err375 = {
+                          instancePath:
+                            instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
+                          schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
+                          keyword: 'uniqueItems',
+                          params: { i: i28, j: j9 },
+                          message: 'must NOT have duplicate items (items ## ' + j9 + ' and ' + i28 + ' are identical)',
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err375];
+                        } else {
+                          vErrors.push(err375);
+                        }
+                        errors++;
+                        break;
+                      }
+                      indices6[item6] = i28;
+                    }
+                  }
+                } else {
+                  const err376 = {
+                    instancePath:
+                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
+                    keyword: 'type',
+                    params: { type: 'array' },
+                    message: 'must be array',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err376];
+                  } else {
+                    vErrors.push(err376);
+                  }
+                  errors++;
+                }
+              }
+              if (data174.attachments !== undefined) {
+                let data198 = data174.attachments;
+                if (!(data198 === 'inline' || data198 === 'list' || data198 === 'native')) {
+                  const err377 = {
+                    instancePath:
+                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
+                    keyword: 'enum',
+                    params: {
+                      allowedValues: schema11.properties.agents.additionalProperties.properties.attachments.enum,
+                    },
+                    message: 'must be equal to one of the allowed values',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err377];
+                  } else {
+                    vErrors.push(err377);
+                  }
+                  errors++;
+                }
               }
             } else {
-              const err361 = {
-                instancePath: instancePath + '/agents/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
+              const err378 = {
+                instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/agents/additionalProperties/type',
                 keyword: 'type',
                 params: { type: 'object' },
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err361];
+                vErrors = [err378];
               } else {
-                vErrors.push(err361);
+                vErrors.push(err378);
               }
               errors++;
             }
           }
         }
-        if (data165.claude_code_dir !== undefined) {
-          let data191 = data165.claude_code_dir;
-          if (typeof data191 !== 'string' && data191 !== null) {
-            const err362 = {
+        if (data173.claude_code_dir !== undefined) {
+          let data199 = data173.claude_code_dir;
+          if (typeof data199 !== 'string' && data199 !== null) {
+            const err379 = {
               instancePath: instancePath + '/agents/claude_code_dir',
               schemaPath: '#/properties/agents/properties/claude_code_dir/type',
               keyword: 'type',
@@ -7143,37 +7488,37 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string,null',
             };
             if (vErrors === null) {
-              vErrors = [err362];
+              vErrors = [err379];
             } else {
-              vErrors.push(err362);
+              vErrors.push(err379);
             }
             errors++;
           }
         }
-        if (data165.claude_code !== undefined) {
-          let data192 = data165.claude_code;
-          if (data192 && typeof data192 == 'object' && !Array.isArray(data192)) {
-            for (const key43 in data192) {
-              if (!(key43 === 'unknown_tools')) {
-                const err363 = {
+        if (data173.claude_code !== undefined) {
+          let data200 = data173.claude_code;
+          if (data200 && typeof data200 == 'object' && !Array.isArray(data200)) {
+            for (const key47 in data200) {
+              if (!(key47 === 'unknown_tools')) {
+                const err380 = {
                   instancePath: instancePath + '/agents/claude_code',
                   schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key43 },
+                  params: { additionalProperty: key47 },
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err363];
+                  vErrors = [err380];
                 } else {
-                  vErrors.push(err363);
+                  vErrors.push(err380);
                 }
                 errors++;
               }
             }
-            if (data192.unknown_tools !== undefined) {
-              let data193 = data192.unknown_tools;
-              if (!(data193 === 'warn' || data193 === 'error')) {
-                const err364 = {
+            if (data200.unknown_tools !== undefined) {
+              let data201 = data200.unknown_tools;
+              if (!(data201 === 'warn' || data201 === 'error')) {
+                const err381 = {
                   instancePath: instancePath + '/agents/claude_code/unknown_tools',
                   schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
                   keyword: 'enum',
@@ -7183,15 +7528,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err364];
+                  vErrors = [err381];
                 } else {
-                  vErrors.push(err364);
+                  vErrors.push(err381);
                 }
                 errors++;
               }
             }
           } else {
-            const err365 = {
+            const err382 = {
               instancePath: instancePath + '/agents/claude_code',
               schemaPath: '#/properties/agents/properties/claude_code/type',
               keyword: 'type',
@@ -7199,15 +7544,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err365];
+              vErrors = [err382];
             } else {
-              vErrors.push(err365);
+              vErrors.push(err382);
             }
             errors++;
           }
         }
       } else {
-        const err366 = {
+        const err383 = {
           instancePath: instancePath + '/agents',
           schemaPath: '#/properties/agents/type',
           keyword: 'type',
@@ -7215,15 +7560,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err366];
+          vErrors = [err383];
         } else {
-          vErrors.push(err366);
+          vErrors.push(err383);
         }
         errors++;
       }
     }
   } else {
-    const err367 = {
+    const err384 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -7231,9 +7576,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err367];
+      vErrors = [err384];
     } else {
-      vErrors.push(err367);
+      vErrors.push(err384);
     }
     errors++;
   }
@@ -7337,7 +7682,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.name !== undefined) {
       let data0 = data.name;
       if (typeof data0 === 'string') {
-        if (!pattern13.test(data0)) {
+        if (!pattern14.test(data0)) {
           const err4 = {
             instancePath: instancePath + '/name',
             schemaPath: '#/properties/name/pattern',
@@ -8178,8 +8523,8 @@ const schema13 = {
     },
   },
 };
-const pattern16 = new RegExp('^[A-Za-z0-9._-]{1,128}$', 'u');
-const pattern18 = new RegExp('^(/.*)?$', 'u');
+const pattern17 = new RegExp('^[A-Za-z0-9._-]{1,128}$', 'u');
+const pattern19 = new RegExp('^(/.*)?$', 'u');
 function validate12(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -8249,7 +8594,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.name !== undefined) {
       let data0 = data.name;
       if (typeof data0 === 'string') {
-        if (!pattern16.test(data0)) {
+        if (!pattern17.test(data0)) {
           const err4 = {
             instancePath: instancePath + '/name',
             schemaPath: '#/properties/name/pattern',
@@ -8390,7 +8735,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
           if (data1.request_id !== undefined) {
             let data3 = data1.request_id;
             if (typeof data3 === 'string') {
-              if (!pattern16.test(data3)) {
+              if (!pattern17.test(data3)) {
                 const err12 = {
                   instancePath: instancePath + '/request/request_id',
                   schemaPath: '#/properties/request/anyOf/1/properties/request_id/pattern',
@@ -8614,7 +8959,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
             for (const key3 in data11) {
               const _errs31 = errors;
               if (typeof key3 === 'string') {
-                if (!pattern18.test(key3)) {
+                if (!pattern19.test(key3)) {
                   const err24 = {
                     instancePath: instancePath + '/expect/output',
                     schemaPath: '#/properties/expect/properties/output/propertyNames/pattern',

@@ -22,6 +22,7 @@ import { applyRecord, type SessionState } from './session-state.js';
 import type { PendingStep } from './session-steps.js';
 import { cancelOf } from './run-controls.js';
 import { toolAuditLines } from './tool-audit.js';
+import { chatContextLine } from './chat-turn.js';
 import { attachmentList } from '../store/attachment-records.js';
 
 /** A session being run by this process: its stored form, its folded state, its commit order. */
@@ -179,6 +180,8 @@ export class MessageCommitter {
     const attachments = state.messages.length === 0 ? (state.session.attachments?.files ?? []) : [];
     // A delegated child's first entry records what its parent handed over (docs/tools.md "Delegation").
     const handoff = state.messages.length === 0 ? state.session.delegation?.handoff : undefined;
+    // A chat turn's first entry records the context the client sent, as the prompt holds it (docs/http-api.md "Chat").
+    const chatContext = state.messages.length === 0 && state.session.chat ? chatContextLine(state.session.chat) : null;
     const record: MessageRecord = {
       v: JOURNAL_FORMAT,
       type: 'message',
@@ -202,6 +205,7 @@ export class MessageCommitter {
       ...(notRepeated ? { not_repeated: notRepeated } : {}),
       ...(attachments.length > 0 ? { attachments: attachmentList(attachments) } : {}),
       ...(handoff ? { handoff } : {}),
+      ...(chatContext ? { chat_context: chatContext } : {}),
     };
     // Journal record, then the durable audit entry (docs/audit-log.md): the store keeps that order.
     const { entryHash } = await active.stored.commitMessage(record, auditInputOf(record, state));
@@ -247,5 +251,6 @@ export function auditInputOf(record: MessageRecord, state: SessionState): AuditE
     ...(record.not_repeated ? { notRepeated: record.not_repeated } : {}),
     ...(record.attachments ? { attachments: record.attachments } : {}),
     ...(record.handoff ? { handoff: record.handoff } : {}),
+    ...(record.chat_context ? { chatContext: record.chat_context } : {}),
   };
 }

@@ -14,6 +14,7 @@ import type { HandoffRequest } from './delegation-envelope.js';
 import type { CancelOrder, ControlOrder } from './run-controls.js';
 import type { AttachmentInfo } from '../store/attachment-records.js';
 import type { SessionNotice } from '../notify/webhook-events.js';
+import type { ChatOrder } from './chat-turn.js';
 import type { UserSpend } from '../store/user-spend.js';
 
 export interface RunnerDependencies {
@@ -65,6 +66,8 @@ export interface NewSessionRequest {
   fork?: ForkOrder;
   /** The request's attachments (docs/attachments.md), copied into the workspace before the first step. */
   attachments?: RequestAttachments;
+  /** Set for a chat message's turn (docs/http-api.md "Chat"): its conversation, context and history. */
+  chat?: ChatOrder;
 }
 
 /** A fork, retry or re-run as the runner applies it; `ForkOrder` of a session whose messages it reuses. */

@@ -15,6 +15,7 @@ import { attachmentsOf, receiveAttachments } from './session-attachments.js';
 import { childHandoff } from './delegation-envelope.js';
 import type { PreparedFork, SessionForks } from './session-fork.js';
 import { initialState } from './session-state.js';
+import { sessionChatOf } from './chat-turn.js';
 
 export function generateSessionId(now: Date, timezone: string): string {
   return `sess-${compactInTimeZone(now, timezone, true)}-${randomBytes(4).toString('hex')}`;
@@ -90,6 +91,7 @@ export async function createSession(
       ? { delegation: handoff ? { ...request.delegation, handoff: handoff.line } : request.delegation }
       : {}),
     ...(attachments ? { attachments } : {}),
+    ...(request.chat ? { chat: sessionChatOf(request.chat, privacy) } : {}),
     ...(fork && request.fork
       ? {
           lineage: fork.lineage,

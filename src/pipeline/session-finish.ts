@@ -23,10 +23,14 @@ export class SessionFinisher {
     const { state, stored } = active;
     const finishedAt = state.finishedAt ?? this.now().toISOString();
     const paused = state.paused && !state.cancelled ? state.paused : null;
+    const finalAgent = state.final
+      ? this.deps.governance(state.session.session_id).agents.get(state.final.message.agent.name)
+      : null;
     const built = buildResult(
       state,
       paused ? (state.messages.at(-1)?.message.timestamp.executed_at ?? finishedAt) : finishedAt,
       this.deps.config.timezone,
+      finalAgent,
     );
     // With pii.restore_in_result the outbox result, and nothing else, carries the originals.
     const result = active.privacy?.restoresResult ? active.privacy.restore(built) : built;

@@ -7,6 +7,8 @@ import type { SessionState } from './session-state.js';
 import { describeControl } from './operator-entry.js';
 import type { Lineage } from '../store/session-journal.js';
 import { attachmentList, type AttachmentInfo } from '../store/attachment-records.js';
+import type { AgentDefinition } from '../governance/agent-definition.js';
+import { resultAnswer } from './result-answer.js';
 
 /** Version of the result document. */
 export const RESULT_FORMAT = 1 as const;
@@ -21,6 +23,11 @@ export interface ResultDocument {
   status: ResultStatus;
   output: unknown;
   message: string;
+  /** The text meant for the person (result-answer.ts). */
+  answer: string;
+  /** The chat conversation the session is a turn of (docs/http-api.md "Chat"); a session outside a chat is its own, turn 0. */
+  conversation_id: string;
+  conversation_turn: number;
   error: Record<string, unknown> | null;
   messages: number;
   started_at: string;
@@ -39,7 +46,12 @@ export interface ResultDocument {
 }
 
 /** The session's result as it stands: final, or pending while paused. `finishedAt` is any ISO instant; both times are written in the configured zone. */
-export function buildResult(state: SessionState, finishedAt: string, timezone: string): ResultDocument {
+export function buildResult(
+  state: SessionState,
+  finishedAt: string,
+  timezone: string,
+  finalAgent?: AgentDefinition | null,
+): ResultDocument {
   const final = state.final?.message;
   const last = state.messages[state.messages.length - 1]?.message;
   const decisive = final ?? last;
@@ -51,6 +63,11 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
       : ((final?.status.code as ResultStatus | undefined) ?? 'failed');
   const error = !cancel && decisive?.error?.has_error ? { ...decisive.error } : null;
   const lineage = state.session.lineage;
+  const message = cancel
+    ? describeControl(cancel)
+    : state.paused
+      ? state.paused.question
+      : (decisive?.status.message ?? 'the session ended without a message');
   return {
     format: RESULT_FORMAT,
     request_id: state.session.request_id,
@@ -58,11 +75,10 @@ export function buildResult(state: SessionState, finishedAt: string, timezone: s
     source_file: state.session.source_file,
     status,
     output: decisive?.output.content ?? null,
-    message: cancel
-      ? describeControl(cancel)
-      : state.paused
-        ? state.paused.question
-        : (decisive?.status.message ?? 'the session ended without a message'),
+    message,
+    answer: cancel ? message : resultAnswer(final ?? null, state.paused?.question ?? null, message, finalAgent),
+    conversation_id: state.session.chat?.conversation_id ?? state.session.session_id,
+    conversation_turn: state.session.chat?.turn ?? 0,
     error,
     messages: state.messages.length,
     started_at: isoInTimeZone(new Date(state.session.created_at), timezone),

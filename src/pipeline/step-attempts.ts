@@ -18,6 +18,7 @@ import type { ExchangeRecord, UsageFigures } from '../store/session-journal.js';
 import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import { stampContext, type ActiveSession, type StepOutcome } from './message-commit.js';
 import { buildRepairPrompt, buildSystemPrompt, buildUserPrompt } from './prompt-builder.js';
+import { chatPromptBlock } from './chat-turn.js';
 import { SessionInterruptedError, type RunnerDependencies } from './runner-contract.js';
 import { limitHalt, limitReached, type LimitReached } from './session-limits.js';
 import { applyRecord, emptyUsage } from './session-state.js';
@@ -75,8 +76,13 @@ export class StepAttempts {
     if (guardedInput.failure) return { kind: 'failure', failure: guardedInput.failure, retryCount: 0 };
     // Every agent's prompt lists the attachments; inline and native agents get more (docs/attachments.md).
     const attachmentMode = attachmentModeOf(agent, state.session);
+    // A chat turn's entry agent also gets the conversation so far and the client's context (docs/http-api.md "Chat").
+    const chat =
+      state.session.chat && step.agent === state.session.entry_agent && guardedInput.input.source === 'user'
+        ? chatPromptBlock(state.session.chat, snapshot.files)
+        : '';
     const userPrompt =
-      buildUserPrompt(guardedInput.input) + attachmentsPromptBlock(state.session.attachments, attachmentMode);
+      buildUserPrompt(guardedInput.input) + chat + attachmentsPromptBlock(state.session.attachments, attachmentMode);
     const files = await nativeFiles(this.config, sessionId, state.session.attachments, attachmentMode);
     const maxRetries = agent.maxRetries ?? this.config.limits.max_retries;
     const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];

@@ -98,6 +98,8 @@ function readRow(
     costUsd: manifest?.usage.cost_usd ?? 0,
     searchText: '',
     lineage: record?.lineage ?? null,
+    conversationId: record?.chat?.conversation_id ?? manifest?.session_id ?? sessionId,
+    conversationTurn: record?.chat?.turn ?? 0,
   };
   return { row, fromManifest: manifest !== null };
 }
@@ -220,6 +222,14 @@ export class SessionIndex implements SessionListing {
   async summary(sessionId: string): Promise<SessionSummary | null> {
     const row = (await this.orderedRows()).find((candidate) => candidate.sessionId === sessionId);
     return row ? summaryOf(row, this.options.timezone) : null;
+  }
+
+  async conversation(conversationId: string): Promise<SessionSummary[]> {
+    const rows = await this.orderedRows();
+    return rows
+      .filter((row) => row.conversationId === conversationId)
+      .sort((left, right) => left.conversationTurn - right.conversationTurn)
+      .map((row) => summaryOf(row, this.options.timezone));
   }
 
   async derivedFrom(sessionId: string): Promise<SessionSummary[]> {

@@ -10,6 +10,7 @@ import { errorCode } from '../errors.js';
 import { JOURNAL_FORMAT, JournalFormatError, SUPPORTED_JOURNAL_VERSIONS } from './journal-format.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
+import type { ChatContextLine, SessionChat } from '../pipeline/chat-turn.js';
 import type { AttachmentInfo, SessionAttachments } from './attachment-records.js';
 
 export interface RequestInfo {
@@ -39,6 +40,8 @@ export interface SessionRecord {
   fork?: { control_id: string; claimed_by: string | null; claimed_at: string; source_file: string };
   /** The request's attachments (docs/attachments.md), copied into the workspace before the first step; absent: none. */
   attachments?: SessionAttachments;
+  /** A chat message's turn (docs/http-api.md "Chat"): conversation, turn, context and history, PII redacted. */
+  chat?: SessionChat;
 }
 
 /** A forked session's origin, as its result's `lineage` shows it (docs/run-control.md). */
@@ -153,6 +156,8 @@ export interface MessageRecord {
   attachments?: AttachmentInfo[];
   /** On a delegated child's first entry: what its parent handed over (`[HANDOFF]`). */
   handoff?: HandoffLine;
+  /** On a chat turn's first message: its context's type, SHA-256 and size (`[CHAT_CONTEXT]` on its audit entry). */
+  chat_context?: ChatContextLine;
 }
 
 /** What names an operator's control and who sent it, as its record, a queued cancel and a fork's request write it. */

@@ -44,6 +44,9 @@ export interface SessionRow {
   updatedAt: string;
   costUsd: number;
   lineage: SessionLineage | null;
+  /** The chat conversation the session is a turn of (docs/http-api.md "Chat"); outside a chat, its own id and turn 0. */
+  conversationId: string;
+  conversationTurn: number;
 }
 
 /** One listed session: the keys of `govflow sessions --json` and `GET /v1/sessions`. */
@@ -55,6 +58,8 @@ export interface SessionSummary {
   started_at: string | null;
   finished_at: string | null;
   lineage: SessionLineage | null;
+  conversation_id: string;
+  conversation_turn: number;
 }
 
 export interface ListingQuery {
@@ -83,6 +88,8 @@ export interface SessionListing {
   counts(): Promise<StatusCounts>;
   /** One session as listed (a queued one too, which has no journal yet); null when unknown. */
   summary(sessionId: string): Promise<SessionSummary | null>;
+  /** The turns of a chat conversation (docs/http-api.md "Chat"), oldest first; empty when none has its id. */
+  conversation(conversationId: string): Promise<SessionSummary[]>;
 }
 
 /** A filter or cursor that cannot be used (a usage error: exit 2, HTTP 400); the message says what to send instead. */
@@ -200,6 +207,8 @@ export function summaryOf(row: SessionRow, timezone: string): SessionSummary {
     started_at: at(row.startedAt),
     finished_at: at(row.finishedAt),
     lineage: row.lineage,
+    conversation_id: row.conversationId,
+    conversation_turn: row.conversationTurn,
   };
 }
 

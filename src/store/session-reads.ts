@@ -25,6 +25,8 @@ export interface SessionReads {
     text: string;
     user: string;
     metadata: Record<string, unknown> | null;
+    /** A chat message's turn (docs/http-api.md "Chat"), stored with the request. */
+    chat?: Record<string, unknown>;
     /** A multipart request's attachments (docs/attachments.md): the staged folder holding them, and their list. */
     attachments?: { folder: string; files: AttachmentInfo[] };
   }): Promise<'queued' | 'duplicate'>;

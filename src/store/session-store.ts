@@ -66,6 +66,8 @@ export interface AuditEntryInput {
   notRepeated?: ReadonlyArray<NotRepeatedCall> | null;
   /** The request's attachments, on the session's first entry (`[ATTACHMENTS]`, docs/attachments.md). */
   attachments?: readonly AttachmentInfo[];
+  /** A chat turn's context, on the session's first entry (`[CHAT_CONTEXT]`, docs/http-api.md "Chat"). */
+  chatContext?: { type: string | null; sha256: string; bytes: number };
 }
 
 /** The `[CONTROL]` line of an operator's entry, keys in this order. */

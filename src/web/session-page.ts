@@ -27,6 +27,8 @@ export interface SessionPageInput {
   mayAct: boolean;
   /** Sessions made from this one by fork, retry or re-run. */
   derived: readonly SessionSummary[];
+  /** The chat conversation the session is a turn of, its turns together (conversation-page.ts); null: none to show. */
+  conversation?: string | null;
 }
 
 function stepKey(record: MessageRecord): string {
@@ -218,6 +220,7 @@ export function renderSessionBody(input: SessionPageInput): {
   if (origin) parts.push(origin);
   parts.push(`<details open><summary>request</summary>${preformatted(state.session.request.text)}</details>`);
   parts.push(attachmentsTable(state.session.attachments?.files ?? []));
+  if (input.conversation) parts.push(input.conversation);
   const ended = status !== 'pending' && status !== 'running';
   if (input.mayAct) parts.push(ended ? endedForms(input.sessionId, status) : cancelForm(input.sessionId));
   const derived = derivedBlock(input.derived);

@@ -41,6 +41,8 @@ form.control{background:#fff;border:1px solid var(--line);border-radius:4px;padd
 form[aria-label="cancel this session"] button{background:var(--bad);border-color:var(--bad)}.reused{color:var(--muted)}
 .bad-entry{background:#fde8e8}.pager{display:flex;gap:1rem}
 .diagram{overflow-x:auto;background:#fff;border:1px solid var(--line);border-radius:4px;padding:.5rem}
+.turn{background:#fff;border:1px solid var(--line);border-radius:4px;padding:.25rem .75rem;margin:.5rem 0}.turn.current{border-left:4px solid var(--accent)}
+.turn p{margin:.35rem 0;overflow-wrap:anywhere}.turn .answer{white-space:pre-wrap}
 @media (max-width:40rem){table{display:block;overflow-x:auto}header{gap:.75rem}main{padding:.5rem}}
 `;
 

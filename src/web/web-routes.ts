@@ -17,6 +17,7 @@ import { LISTING_STATUSES } from '../store/session-listing.js';
 import { querySessions, type SessionPage, type SessionQuery } from './session-list.js';
 import { renderQueuedBody, renderSessionBody } from './session-page.js';
 import { controlBody, formDecision, forwardedCredentials, sentNotice, UI_ACTIONS } from './session-actions.js';
+import { conversationBlock } from './conversation-page.js';
 import { escapeHtml, liveUpdates, renderPage, statusBadge, WEB_CONTENT_SOURCES } from './web-page.js';
 
 export const UI_COOKIE = 'govflow_token';
@@ -254,6 +255,13 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
         mayAct: mayAnswer,
         notice: sentNotice(queryText(request, 'sent'), queryText(request, 'session')),
         derived: await context.listing.derivedFrom(sessionId),
+        conversation: await conversationBlock(
+          context,
+          caller,
+          view.state.session.chat?.conversation_id ?? sessionId,
+          sessionId,
+          view.state.session.chat !== undefined,
+        ),
       });
       const live = page.running || page.waiting;
       return html(
@@ -267,6 +275,15 @@ export function registerWebRoutes(app: FastifyInstance, context: RouteContext, o
             : '',
         }),
       );
+    });
+
+    scope.get('/ui/conversations/:conversation_id', async (request, reply) => {
+      const caller = callerOf(request);
+      const conversationId = stringParam(request, 'conversation_id');
+      const block = await conversationBlock(context, caller, conversationId, null, true);
+      if (block === null)
+        throw new HttpProblem(404, 'not_found', `no conversation "${conversationId.slice(0, 140)}" that you may see`);
+      return html(reply, renderPage({ title: `Conversation ${conversationId}`, user: caller.user, body: block }));
     });
 
     scope.post('/ui/sessions/:session_id/reply', async (request, reply) => {

@@ -131,6 +131,9 @@ describe('GET /v1/sessions and govflow sessions', () => {
       started_at: '2026-01-01T00:00:00.000+00:00',
       finished_at: '2026-01-01T00:00:00.500+00:00',
       lineage: null,
+      // Outside a chat, a session is its own conversation (SPEC §23).
+      conversation_id: prepared[0].sessionId,
+      conversation_turn: 0,
     });
     // The late one is first on a new walk.
     expect((await list('limit=1')).body.sessions[0].request_id).toBe('live-3');
@@ -174,6 +177,8 @@ describe('GET /v1/sessions and govflow sessions', () => {
       started_at: null,
       finished_at: null,
       lineage: null,
+      conversation_id: live.queued,
+      conversation_turn: 0,
     });
   });
 
@@ -260,6 +265,8 @@ describe('GET /v1/sessions and govflow sessions', () => {
         by: 'ada',
         reason: 'check it',
       },
+      conversation_id: rerun.body.session_id,
+      conversation_turn: 0,
     });
   });
 });

@@ -127,10 +127,10 @@ export async function checkOutcomes(root: string, runs: Map<Feature, FeatureRun>
 
   const chat = runs.get('chat');
   if (chat) {
-    // Seed 003's protocol: two LLM turns, zero-based; the tool call named by the provider's id.
+    // Seed 003's protocol: two LLM turns, zero-based; the tool call named by the provider's id. The
+    // text is the answer only (SPEC §23): the words before the tool call are not streamed.
     expect(seed003Shape(chat.events)).toEqual([
       'message_start ["turn"]',
-      'content_chunk ["chunk"]',
       'tool_call_start ["name","tool_use_id"]',
       'tool_call_result ["is_error","name","tool_use_id"]',
       'message_start ["turn"]',
@@ -152,6 +152,11 @@ export async function checkOutcomes(root: string, runs: Map<Feature, FeatureRun>
       is_error: false,
     });
     expect(chat.events.at(-1)!.data).toEqual({});
+    const text = chat.events
+      .filter((event) => event.event === 'content_chunk')
+      .map((event) => (event.data as { chunk: string }).chunk)
+      .join('');
+    expect(text).toBe(chat.result.answer);
   }
 
   const approval = runs.get('approval');

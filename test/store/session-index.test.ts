@@ -127,6 +127,8 @@ describe('sessions index', () => {
         updatedAt: '2026-11-28T12:00:00.000Z',
         costUsd: 0,
         lineage: lineage as SessionRow['lineage'],
+        conversationId: sessionId,
+        conversationTurn: 0,
       };
       // As the intake's claims do: a claim whose session started is not listed from its claim.
       const claims: ClaimedRequests = {

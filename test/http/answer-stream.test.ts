@@ -1,0 +1,95 @@
+/**
+ * What a chat turn streams (SPEC §23, src/http/answer-stream.ts): the answer's text from the final
+ * agent's partial JSON as it arrives, in whatever pieces the model writes it, nothing of other
+ * agents, a `protocol: none` agent's text as is, and the end's remainder or a fresh start.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AgentDefinition } from '../../src/governance/agent-definition.js';
+import { AnswerStream, partialAnswer, type ChatFrame } from '../../src/http/answer-stream.js';
+
+const agent = (fields: Partial<AgentDefinition> & { protocol?: string }) =>
+  ({ name: 'final_agent', next: [], ...fields }) as unknown as AgentDefinition;
+
+function run(steps: (stream: AnswerStream) => void): { frames: ChatFrame[]; text: string; afterLastStart: string } {
+  const frames: ChatFrame[] = [];
+  steps(new AnswerStream((frame) => frames.push(frame)));
+  const chunks = (list: ChatFrame[]) =>
+    list.map((frame) => (frame.event === 'content_chunk' ? frame.data.chunk : '')).join('');
+  const lastStart = frames.map((frame) => frame.event).lastIndexOf('message_start');
+  return { frames, text: chunks(frames), afterLastStart: chunks(frames.slice(lastStart + 1)) };
+}
+
+const MESSAGE = JSON.stringify({
+  message_id: null,
+  output: { content_type: 'final_report', content: { answer: 'Line one\nLine "two" — ünïcode ✓' } },
+  next_agent: { name: null, reason: null },
+  status: { code: 'success', message: 'Assembled' },
+});
+
+describe('the streamed answer', () => {
+  it('takes output.content.answer, then output.content as a string, from partial JSON', () => {
+    expect(partialAnswer('{"output":{"content":{"answer":"Hel')).toBe('Hel');
+    expect(partialAnswer('```json\n{"output":{"content":"The rule')).toBe('The rule');
+    expect(partialAnswer('{"output":{"content":["a"]}}')).toBeNull();
+    expect(partialAnswer('Let me look that up.')).toBeNull();
+  });
+
+  it('joins to the answer whatever the pieces, one character at a time included, and sends nothing of other agents', () => {
+    for (const size of [1, 2, 3, 7, 64]) {
+      const { text, frames } = run((stream) => {
+        stream.modelCall('planner', agent({ name: 'planner', next: ['final_agent'] }), false);
+        stream.modelText('planner', '{"output":{"content":{"answer":"not this"}}}');
+        stream.modelCall('final_agent', agent({}), false);
+        for (let at = 0; at < MESSAGE.length; at += size) stream.modelText('final_agent', MESSAGE.slice(at, at + size));
+        stream.finish('Line one\nLine "two" — ünïcode ✓');
+      });
+      expect(text).toBe('Line one\nLine "two" — ünïcode ✓');
+      expect(frames.filter((frame) => frame.event === 'message_start')).toHaveLength(2);
+      expect(frames.filter((frame) => frame.event === 'content_chunk').length).toBeGreaterThan(size === 64 ? 0 : 1);
+    }
+  });
+
+  it('does not stream a plan task, even of a terminal agent', () => {
+    const { text } = run((stream) => {
+      stream.modelCall('summarizer', agent({ name: 'summarizer' }), true);
+      stream.modelText('summarizer', '{"output":{"content":"a task result"}}');
+    });
+    expect(text).toBe('');
+  });
+
+  it("streams a protocol: none agent's text as it is", () => {
+    const { text } = run((stream) => {
+      stream.modelCall('writer', agent({ name: 'writer', protocol: 'none' }), false);
+      stream.modelText('writer', 'Plain {words}, ');
+      stream.modelText('writer', 'as written.');
+      stream.finish('Plain {words}, as written.');
+    });
+    expect(text).toBe('Plain {words}, as written.');
+  });
+
+  it('starts over with a new message_start when what was sent is not the answer (a rejected or redacted attempt)', () => {
+    const { frames, afterLastStart } = run((stream) => {
+      stream.modelCall('final_agent', agent({}), false);
+      stream.modelText('final_agent', '{"output":{"content":"Draft that gets rejected"');
+      stream.finish('The corrected answer.');
+    });
+    expect(frames.map((frame) => frame.event)).toEqual([
+      'message_start',
+      'content_chunk',
+      'message_start',
+      'content_chunk',
+    ]);
+    expect(afterLastStart).toBe('The corrected answer.');
+  });
+
+  it('sends progress lines as they are given, before the final agent starts', () => {
+    const { frames, afterLastStart } = run((stream) => {
+      stream.modelCall('planner', agent({ name: 'planner', next: ['final_agent'] }), false);
+      stream.text('Planned 2 tasks\n\n');
+      stream.modelCall('final_agent', agent({}), false);
+      stream.finish('Done.');
+    });
+    expect(frames[1]).toEqual({ event: 'content_chunk', data: { chunk: 'Planned 2 tasks\n\n' } });
+    expect(afterLastStart).toBe('Done.');
+  });
+});
