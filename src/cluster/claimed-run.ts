@@ -44,6 +44,7 @@ export async function runClaimedSession(
         text: reply.text,
         sourceFile: reply.source_file,
         claimedPath: null,
+        ...(reply.pii_counts ? { piiCounts: reply.pii_counts } : {}),
         ...(reply.approval
           ? {
               approval: { approve: reply.approval.approve, reason: reply.approval.reason, user: reply.approval.user },
@@ -65,6 +66,7 @@ export async function runClaimedSession(
         // The attachments come from the store, to whichever daemon runs the session (docs/attachments.md).
         ...(request.attachments?.length ? { attachments: { files: request.attachments, folder: null } } : {}),
         ...forkOf(request.fork),
+        ...(request.pii_counts ? { piiCounts: request.pii_counts } : {}),
       },
       signal,
     );

@@ -253,6 +253,20 @@ create table $schema.attachment_chunks (
 create index sessions_listing on $schema.sessions (created_at desc, session_id desc);
 `,
   },
+  {
+    version: 8,
+    name: 'pii_vaults: the PII vault of each session, sealed with the vault key (AES-256-GCM)',
+    // One row per session (store-vaults.ts): iv | tag | ciphertext of the vault's JSON, the session
+    // id as additional data. The key is never in the database (GOVFLOW_VAULT_KEY or
+    // privacy.vault_key_file); this is the one place in the store that holds original PII values.
+    sql: `
+create table $schema.pii_vaults (
+  session_id text primary key references $schema.sessions (session_id),
+  sealed bytea not null,
+  updated_at timestamptz not null default now()
+);
+`,
+  },
 ]);
 
 const LOCK_SQL = 'select pg_advisory_xact_lock(hashtext($1))';

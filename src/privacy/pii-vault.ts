@@ -43,3 +43,21 @@ export function writeVault(sessionFolder: string, entries: readonly VaultEntry[]
   const body: VaultFile = { v: VAULT_FORMAT, entries: [...entries] };
   writeFileAtomic(vaultPath(sessionFolder), `${JSON.stringify(body)}\n`, durable, undefined, 0o600);
 }
+
+/**
+ * A session's vault where its store keeps it: files mode the file above, cluster mode a row of the
+ * store sealed with the vault key (src/cluster/store-vaults.ts). `entries` is what it held when opened.
+ */
+export interface SessionVault {
+  readonly entries: readonly VaultEntry[];
+  /** Keeps the whole vault: the file at once; the store's row before the session's next write there. */
+  write(entries: readonly VaultEntry[]): void;
+}
+
+/** The vault file in `sessionFolder` as a SessionVault. */
+export function fileVault(sessionFolder: string, durable: boolean): SessionVault {
+  return {
+    entries: readVault(sessionFolder),
+    write: (entries) => writeVault(sessionFolder, entries, durable),
+  };
+}
