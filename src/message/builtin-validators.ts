@@ -323,6 +323,11 @@ const schema11 = {
         restore_in_result: { type: 'boolean' },
       },
     },
+    privacy: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { vault_key_file: { type: ['string', 'null'] } },
+    },
     guardrails: { type: 'array', items: { type: 'object' } },
     agents: {
       type: 'object',
@@ -5461,19 +5466,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.guardrails !== undefined) {
-      let data146 = data.guardrails;
-      if (Array.isArray(data146)) {
-        const len11 = data146.length;
-        for (let i15 = 0; i15 < len11; i15++) {
-          let data147 = data146[i15];
-          if (!(data147 && typeof data147 == 'object' && !Array.isArray(data147))) {
+    if (data.privacy !== undefined) {
+      let data146 = data.privacy;
+      if (data146 && typeof data146 == 'object' && !Array.isArray(data146)) {
+        for (const key38 in data146) {
+          if (!(key38 === 'vault_key_file')) {
             const err279 = {
-              instancePath: instancePath + '/guardrails/' + i15,
-              schemaPath: '#/properties/guardrails/items/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
+              instancePath: instancePath + '/privacy',
+              schemaPath: '#/properties/privacy/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key38 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err279];
@@ -5483,8 +5486,64 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data146.vault_key_file !== undefined) {
+          let data147 = data146.vault_key_file;
+          if (typeof data147 !== 'string' && data147 !== null) {
+            const err280 = {
+              instancePath: instancePath + '/privacy/vault_key_file',
+              schemaPath: '#/properties/privacy/properties/vault_key_file/type',
+              keyword: 'type',
+              params: { type: schema11.properties.privacy.properties.vault_key_file.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err280];
+            } else {
+              vErrors.push(err280);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err280 = {
+        const err281 = {
+          instancePath: instancePath + '/privacy',
+          schemaPath: '#/properties/privacy/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err281];
+        } else {
+          vErrors.push(err281);
+        }
+        errors++;
+      }
+    }
+    if (data.guardrails !== undefined) {
+      let data148 = data.guardrails;
+      if (Array.isArray(data148)) {
+        const len11 = data148.length;
+        for (let i15 = 0; i15 < len11; i15++) {
+          let data149 = data148[i15];
+          if (!(data149 && typeof data149 == 'object' && !Array.isArray(data149))) {
+            const err282 = {
+              instancePath: instancePath + '/guardrails/' + i15,
+              schemaPath: '#/properties/guardrails/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err282];
+            } else {
+              vErrors.push(err282);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err283 = {
           instancePath: instancePath + '/guardrails',
           schemaPath: '#/properties/guardrails/type',
           keyword: 'type',
@@ -5492,111 +5551,58 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err280];
+          vErrors = [err283];
         } else {
-          vErrors.push(err280);
+          vErrors.push(err283);
         }
         errors++;
       }
     }
     if (data.agents !== undefined) {
-      let data148 = data.agents;
-      if (data148 && typeof data148 == 'object' && !Array.isArray(data148)) {
-        for (const key38 in data148) {
-          if (!(key38 === 'claude_code_dir' || key38 === 'claude_code')) {
-            let data149 = data148[key38];
-            if (data149 && typeof data149 == 'object' && !Array.isArray(data149)) {
-              if (data149.type === undefined) {
-                const err281 = {
-                  instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
+      let data150 = data.agents;
+      if (data150 && typeof data150 == 'object' && !Array.isArray(data150)) {
+        for (const key39 in data150) {
+          if (!(key39 === 'claude_code_dir' || key39 === 'claude_code')) {
+            let data151 = data150[key39];
+            if (data151 && typeof data151 == 'object' && !Array.isArray(data151)) {
+              if (data151.type === undefined) {
+                const err284 = {
+                  instancePath: instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
                   params: { missingProperty: 'type' },
                   message: "must have required property '" + 'type' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err281];
+                  vErrors = [err284];
                 } else {
-                  vErrors.push(err281);
+                  vErrors.push(err284);
                 }
                 errors++;
               }
-              if (data149.description === undefined) {
-                const err282 = {
-                  instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
+              if (data151.description === undefined) {
+                const err285 = {
+                  instancePath: instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
                   params: { missingProperty: 'description' },
                   message: "must have required property '" + 'description' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err282];
+                  vErrors = [err285];
                 } else {
-                  vErrors.push(err282);
+                  vErrors.push(err285);
                 }
                 errors++;
               }
-              for (const key39 in data149) {
-                if (!func2.call(schema11.properties.agents.additionalProperties.properties, key39)) {
-                  const err283 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
+              for (const key40 in data151) {
+                if (!func2.call(schema11.properties.agents.additionalProperties.properties, key40)) {
+                  const err286 = {
+                    instancePath: instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
                     schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
                     keyword: 'additionalProperties',
-                    params: { additionalProperty: key39 },
+                    params: { additionalProperty: key40 },
                     message: 'must NOT have additional properties',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err283];
-                  } else {
-                    vErrors.push(err283);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.name !== undefined) {
-                let data150 = data149.name;
-                if (typeof data150 === 'string') {
-                  if (!pattern11.test(data150)) {
-                    const err284 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
-                      keyword: 'pattern',
-                      params: { pattern: '^[a-z][a-z0-9_]*$' },
-                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err284];
-                    } else {
-                      vErrors.push(err284);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err285 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err285];
-                  } else {
-                    vErrors.push(err285);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.type !== undefined) {
-                let data151 = data149.type;
-                if (!(data151 === 'governance' || data151 === 'operational' || data151 === 'executional')) {
-                  const err286 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
-                    keyword: 'enum',
-                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
-                    message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
                     vErrors = [err286];
@@ -5606,17 +5612,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.description !== undefined) {
-                let data152 = data149.description;
+              if (data151.name !== undefined) {
+                let data152 = data151.name;
                 if (typeof data152 === 'string') {
-                  if (func3(data152) < 1) {
+                  if (!pattern11.test(data152)) {
                     const err287 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
+                        instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
+                      keyword: 'pattern',
+                      params: { pattern: '^[a-z][a-z0-9_]*$' },
+                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                     };
                     if (vErrors === null) {
                       vErrors = [err287];
@@ -5627,9 +5633,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 } else {
                   const err288 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
+                    instancePath: instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
@@ -5642,14 +5647,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.entry !== undefined) {
-                if (typeof data149.entry !== 'boolean') {
+              if (data151.type !== undefined) {
+                let data153 = data151.type;
+                if (!(data153 === 'governance' || data153 === 'operational' || data153 === 'executional')) {
                   const err289 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
+                    instancePath: instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
+                    keyword: 'enum',
+                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
+                    message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
                     vErrors = [err289];
@@ -5659,66 +5665,119 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.next !== undefined) {
-                let data154 = data149.next;
-                if (!Array.isArray(data154) && data154 !== null) {
-                  const err290 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+              if (data151.description !== undefined) {
+                let data154 = data151.description;
+                if (typeof data154 === 'string') {
+                  if (func3(data154) < 1) {
+                    const err290 = {
+                      instancePath:
+                        instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err290];
+                    } else {
+                      vErrors.push(err290);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err291 = {
+                    instancePath:
+                      instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err291];
+                  } else {
+                    vErrors.push(err291);
+                  }
+                  errors++;
+                }
+              }
+              if (data151.entry !== undefined) {
+                if (typeof data151.entry !== 'boolean') {
+                  const err292 = {
+                    instancePath: instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err292];
+                  } else {
+                    vErrors.push(err292);
+                  }
+                  errors++;
+                }
+              }
+              if (data151.next !== undefined) {
+                let data156 = data151.next;
+                if (!Array.isArray(data156) && data156 !== null) {
+                  const err293 = {
+                    instancePath: instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
                     schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
                     keyword: 'type',
                     params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
                     message: 'must be array,null',
                   };
                   if (vErrors === null) {
-                    vErrors = [err290];
+                    vErrors = [err293];
                   } else {
-                    vErrors.push(err290);
+                    vErrors.push(err293);
                   }
                   errors++;
                 }
-                if (Array.isArray(data154)) {
-                  const len12 = data154.length;
+                if (Array.isArray(data156)) {
+                  const len12 = data156.length;
                   for (let i16 = 0; i16 < len12; i16++) {
-                    if (typeof data154[i16] !== 'string') {
-                      const err291 = {
+                    if (typeof data156[i16] !== 'string') {
+                      const err294 = {
                         instancePath:
-                          instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i16,
+                          instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i16,
                         schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
                         keyword: 'type',
                         params: { type: 'string' },
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err291];
+                        vErrors = [err294];
                       } else {
-                        vErrors.push(err291);
+                        vErrors.push(err294);
                       }
                       errors++;
                     }
                   }
-                  let i17 = data154.length;
+                  let i17 = data156.length;
                   let j4;
                   if (i17 > 1) {
                     const indices2 = {};
                     for (; i17--;) {
-                      let item2 = data154[i17];
+                      let item2 = data156[i17];
                       if (typeof item2 !== 'string') {
                         continue;
                       }
                       if (typeof indices2[item2] == 'number') {
                         j4 = indices2[item2];
-                        const err292 = {
+                        const err295 = {
                           instancePath:
-                            instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+                            instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
                           schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
                           keyword: 'uniqueItems',
                           params: { i: i17, j: j4 },
                           message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i17 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err292];
+                          vErrors = [err295];
                         } else {
-                          vErrors.push(err292);
+                          vErrors.push(err295);
                         }
                         errors++;
                         break;
@@ -5728,87 +5787,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data149.content_type !== undefined) {
-                let data156 = data149.content_type;
-                if (typeof data156 === 'string') {
-                  if (func3(data156) < 1) {
-                    const err293 = {
+              if (data151.content_type !== undefined) {
+                let data158 = data151.content_type;
+                if (typeof data158 === 'string') {
+                  if (func3(data158) < 1) {
+                    const err296 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
+                        instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                       schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
                       keyword: 'minLength',
                       params: { limit: 1 },
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err293];
+                      vErrors = [err296];
                     } else {
-                      vErrors.push(err293);
+                      vErrors.push(err296);
                     }
                     errors++;
                   }
                 } else {
-                  const err294 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err294];
-                  } else {
-                    vErrors.push(err294);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.output_schema !== undefined) {
-                let data157 = data149.output_schema;
-                if (
-                  typeof data157 !== 'string' &&
-                  !(data157 && typeof data157 == 'object' && !Array.isArray(data157))
-                ) {
-                  const err295 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
-                    message: 'must be string,object',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err295];
-                  } else {
-                    vErrors.push(err295);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.plan !== undefined) {
-                if (typeof data149.plan !== 'boolean') {
-                  const err296 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err296];
-                  } else {
-                    vErrors.push(err296);
-                  }
-                  errors++;
-                }
-              }
-              if (data149.on_failure !== undefined) {
-                if (typeof data149.on_failure !== 'string') {
                   const err297 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                      instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
@@ -5821,32 +5823,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.model !== undefined) {
-                let data160 = data149.model;
-                if (typeof data160 === 'string') {
-                  if (func3(data160) < 1) {
-                    const err298 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err298];
-                    } else {
-                      vErrors.push(err298);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err299 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
+              if (data151.output_schema !== undefined) {
+                let data159 = data151.output_schema;
+                if (
+                  typeof data159 !== 'string' &&
+                  !(data159 && typeof data159 == 'object' && !Array.isArray(data159))
+                ) {
+                  const err298 = {
+                    instancePath:
+                      instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
                     keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
+                    message: 'must be string,object',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err298];
+                  } else {
+                    vErrors.push(err298);
+                  }
+                  errors++;
+                }
+              }
+              if (data151.plan !== undefined) {
+                if (typeof data151.plan !== 'boolean') {
+                  const err299 = {
+                    instancePath: instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err299];
@@ -5856,33 +5862,35 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.temperature !== undefined) {
-                let data161 = data149.temperature;
-                if (typeof data161 == 'number') {
-                  if (data161 > 2 || isNaN(data161)) {
-                    const err300 = {
-                      instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
-                      keyword: 'maximum',
-                      params: { comparison: '<=', limit: 2 },
-                      message: 'must be <= 2',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err300];
-                    } else {
-                      vErrors.push(err300);
-                    }
-                    errors++;
+              if (data151.on_failure !== undefined) {
+                if (typeof data151.on_failure !== 'string') {
+                  const err300 = {
+                    instancePath:
+                      instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err300];
+                  } else {
+                    vErrors.push(err300);
                   }
-                  if (data161 < 0 || isNaN(data161)) {
+                  errors++;
+                }
+              }
+              if (data151.model !== undefined) {
+                let data162 = data151.model;
+                if (typeof data162 === 'string') {
+                  if (func3(data162) < 1) {
                     const err301 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 0 },
-                      message: 'must be >= 0',
+                        instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
                       vErrors = [err301];
@@ -5893,12 +5901,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 } else {
                   const err302 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
+                    instancePath: instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
                     keyword: 'type',
-                    params: { type: 'number' },
-                    message: 'must be number',
+                    params: { type: 'string' },
+                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err302];
@@ -5908,33 +5915,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data149.max_tokens !== undefined) {
-                let data162 = data149.max_tokens;
-                if (!(typeof data162 == 'number' && !(data162 % 1) && !isNaN(data162))) {
-                  const err303 = {
-                    instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err303];
-                  } else {
-                    vErrors.push(err303);
+              if (data151.temperature !== undefined) {
+                let data163 = data151.temperature;
+                if (typeof data163 == 'number') {
+                  if (data163 > 2 || isNaN(data163)) {
+                    const err303 = {
+                      instancePath:
+                        instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
+                      keyword: 'maximum',
+                      params: { comparison: '<=', limit: 2 },
+                      message: 'must be <= 2',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err303];
+                    } else {
+                      vErrors.push(err303);
+                    }
+                    errors++;
                   }
-                  errors++;
-                }
-                if (typeof data162 == 'number') {
-                  if (data162 < 1 || isNaN(data162)) {
+                  if (data163 < 0 || isNaN(data163)) {
                     const err304 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
+                        instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
                       keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
+                      params: { comparison: '>=', limit: 0 },
+                      message: 'must be >= 0',
                     };
                     if (vErrors === null) {
                       vErrors = [err304];
@@ -5943,18 +5950,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                }
-              }
-              if (data149.timeout_ms !== undefined) {
-                let data163 = data149.timeout_ms;
-                if (!(typeof data163 == 'number' && !(data163 % 1) && !isNaN(data163))) {
+                } else {
                   const err305 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
+                      instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
                     keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
+                    params: { type: 'number' },
+                    message: 'must be number',
                   };
                   if (vErrors === null) {
                     vErrors = [err305];
@@ -5963,92 +5966,148 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data163 == 'number') {
-                  if (data163 < 1 || isNaN(data163)) {
-                    const err306 = {
+              }
+              if (data151.max_tokens !== undefined) {
+                let data164 = data151.max_tokens;
+                if (!(typeof data164 == 'number' && !(data164 % 1) && !isNaN(data164))) {
+                  const err306 = {
+                    instancePath:
+                      instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err306];
+                  } else {
+                    vErrors.push(err306);
+                  }
+                  errors++;
+                }
+                if (typeof data164 == 'number') {
+                  if (data164 < 1 || isNaN(data164)) {
+                    const err307 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                        instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err307];
+                    } else {
+                      vErrors.push(err307);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if (data151.timeout_ms !== undefined) {
+                let data165 = data151.timeout_ms;
+                if (!(typeof data165 == 'number' && !(data165 % 1) && !isNaN(data165))) {
+                  const err308 = {
+                    instancePath:
+                      instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err308];
+                  } else {
+                    vErrors.push(err308);
+                  }
+                  errors++;
+                }
+                if (typeof data165 == 'number') {
+                  if (data165 < 1 || isNaN(data165)) {
+                    const err309 = {
+                      instancePath:
+                        instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                       schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
                       keyword: 'minimum',
                       params: { comparison: '>=', limit: 1 },
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err306];
+                      vErrors = [err309];
                     } else {
-                      vErrors.push(err306);
+                      vErrors.push(err309);
                     }
                     errors++;
                   }
                 }
               }
-              if (data149.max_retries !== undefined) {
-                let data164 = data149.max_retries;
-                if (!(typeof data164 == 'number' && !(data164 % 1) && !isNaN(data164))) {
-                  const err307 = {
+              if (data151.max_retries !== undefined) {
+                let data166 = data151.max_retries;
+                if (!(typeof data166 == 'number' && !(data166 % 1) && !isNaN(data166))) {
+                  const err310 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                      instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
                     keyword: 'type',
                     params: { type: 'integer' },
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err307];
+                    vErrors = [err310];
                   } else {
-                    vErrors.push(err307);
+                    vErrors.push(err310);
                   }
                   errors++;
                 }
-                if (typeof data164 == 'number') {
-                  if (data164 < 0 || isNaN(data164)) {
-                    const err308 = {
+                if (typeof data166 == 'number') {
+                  if (data166 < 0 || isNaN(data166)) {
+                    const err311 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                        instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
                       keyword: 'minimum',
                       params: { comparison: '>=', limit: 0 },
                       message: 'must be >= 0',
                     };
                     if (vErrors === null) {
-                      vErrors = [err308];
+                      vErrors = [err311];
                     } else {
-                      vErrors.push(err308);
+                      vErrors.push(err311);
                     }
                     errors++;
                   }
                 }
               }
-              if (data149.file !== undefined) {
-                if (typeof data149.file !== 'string') {
-                  const err309 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
+              if (data151.file !== undefined) {
+                if (typeof data151.file !== 'string') {
+                  const err312 = {
+                    instancePath: instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
                     schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err309];
+                    vErrors = [err312];
                   } else {
-                    vErrors.push(err309);
+                    vErrors.push(err312);
                   }
                   errors++;
                 }
               }
-              if (data149.tools !== undefined) {
-                let data166 = data149.tools;
-                if (Array.isArray(data166)) {
-                  const len13 = data166.length;
+              if (data151.tools !== undefined) {
+                let data168 = data151.tools;
+                if (Array.isArray(data168)) {
+                  const len13 = data168.length;
                   for (let i18 = 0; i18 < len13; i18++) {
-                    let data167 = data166[i18];
-                    if (typeof data167 === 'string') {
-                      if (func3(data167) < 1) {
-                        const err310 = {
+                    let data169 = data168[i18];
+                    if (typeof data169 === 'string') {
+                      if (func3(data169) < 1) {
+                        const err313 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
-                            key38.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            key39.replace(/~/g, '~0').replace(/\//g, '~1') +
                             '/tools/' +
                             i18,
                           schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/minLength',
@@ -6057,52 +6116,52 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err310];
+                          vErrors = [err313];
                         } else {
-                          vErrors.push(err310);
+                          vErrors.push(err313);
                         }
                         errors++;
                       }
                     } else {
-                      const err311 = {
+                      const err314 = {
                         instancePath:
-                          instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i18,
+                          instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i18,
                         schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
                         keyword: 'type',
                         params: { type: 'string' },
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err311];
+                        vErrors = [err314];
                       } else {
-                        vErrors.push(err311);
+                        vErrors.push(err314);
                       }
                       errors++;
                     }
                   }
-                  let i19 = data166.length;
+                  let i19 = data168.length;
                   let j5;
                   if (i19 > 1) {
                     const indices3 = {};
                     for (; i19--;) {
-                      let item3 = data166[i19];
+                      let item3 = data168[i19];
                       if (typeof item3 !== 'string') {
                         continue;
                       }
                       if (typeof indices3[item3] == 'number') {
                         j5 = indices3[item3];
-                        const err312 = {
+                        const err315 = {
                           instancePath:
-                            instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
+                            instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                           schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
                           keyword: 'uniqueItems',
                           params: { i: i19, j: j5 },
                           message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i19 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err312];
+                          vErrors = [err315];
                         } else {
-                          vErrors.push(err312);
+                          vErrors.push(err315);
                         }
                         errors++;
                         break;
@@ -6111,71 +6170,71 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err313 = {
-                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
+                  const err316 = {
+                    instancePath: instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                     schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
                     keyword: 'type',
                     params: { type: 'array' },
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err313];
+                    vErrors = [err316];
                   } else {
-                    vErrors.push(err313);
+                    vErrors.push(err316);
                   }
                   errors++;
                 }
               }
-              if (data149.max_turns !== undefined) {
-                let data168 = data149.max_turns;
-                if (!(typeof data168 == 'number' && !(data168 % 1) && !isNaN(data168))) {
-                  const err314 = {
+              if (data151.max_turns !== undefined) {
+                let data170 = data151.max_turns;
+                if (!(typeof data170 == 'number' && !(data170 % 1) && !isNaN(data170))) {
+                  const err317 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
+                      instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
                     keyword: 'type',
                     params: { type: 'integer' },
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err314];
+                    vErrors = [err317];
                   } else {
-                    vErrors.push(err314);
+                    vErrors.push(err317);
                   }
                   errors++;
                 }
-                if (typeof data168 == 'number') {
-                  if (data168 < 1 || isNaN(data168)) {
-                    const err315 = {
+                if (typeof data170 == 'number') {
+                  if (data170 < 1 || isNaN(data170)) {
+                    const err318 = {
                       instancePath:
-                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
+                        instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
                       keyword: 'minimum',
                       params: { comparison: '>=', limit: 1 },
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err315];
+                      vErrors = [err318];
                     } else {
-                      vErrors.push(err315);
+                      vErrors.push(err318);
                     }
                     errors++;
                   }
                 }
               }
-              if (data149.approval !== undefined) {
-                let data169 = data149.approval;
-                if (Array.isArray(data169)) {
-                  const len14 = data169.length;
+              if (data151.approval !== undefined) {
+                let data171 = data151.approval;
+                if (Array.isArray(data171)) {
+                  const len14 = data171.length;
                   for (let i20 = 0; i20 < len14; i20++) {
-                    let data170 = data169[i20];
-                    if (typeof data170 === 'string') {
-                      if (func3(data170) < 1) {
-                        const err316 = {
+                    let data172 = data171[i20];
+                    if (typeof data172 === 'string') {
+                      if (func3(data172) < 1) {
+                        const err319 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
-                            key38.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            key39.replace(/~/g, '~0').replace(/\//g, '~1') +
                             '/approval/' +
                             i20,
                           schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/minLength',
@@ -6184,18 +6243,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err316];
+                          vErrors = [err319];
                         } else {
-                          vErrors.push(err316);
+                          vErrors.push(err319);
                         }
                         errors++;
                       }
                     } else {
-                      const err317 = {
+                      const err320 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
-                          key38.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          key39.replace(/~/g, '~0').replace(/\//g, '~1') +
                           '/approval/' +
                           i20,
                         schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/type',
@@ -6204,36 +6263,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err317];
+                        vErrors = [err320];
                       } else {
-                        vErrors.push(err317);
+                        vErrors.push(err320);
                       }
                       errors++;
                     }
                   }
-                  let i21 = data169.length;
+                  let i21 = data171.length;
                   let j6;
                   if (i21 > 1) {
                     const indices4 = {};
                     for (; i21--;) {
-                      let item4 = data169[i21];
+                      let item4 = data171[i21];
                       if (typeof item4 !== 'string') {
                         continue;
                       }
                       if (typeof indices4[item4] == 'number') {
                         j6 = indices4[item4];
-                        const err318 = {
+                        const err321 = {
                           instancePath:
-                            instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
+                            instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                           schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
                           keyword: 'uniqueItems',
                           params: { i: i21, j: j6 },
                           message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i21 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err318];
+                          vErrors = [err321];
                         } else {
-                          vErrors.push(err318);
+                          vErrors.push(err321);
                         }
                         errors++;
                         break;
@@ -6242,35 +6301,35 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err319 = {
+                  const err322 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
+                      instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                     schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
                     keyword: 'type',
                     params: { type: 'array' },
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err319];
+                    vErrors = [err322];
                   } else {
-                    vErrors.push(err319);
+                    vErrors.push(err322);
                   }
                   errors++;
                 }
               }
-              if (data149.delegates !== undefined) {
-                let data171 = data149.delegates;
-                if (Array.isArray(data171)) {
-                  const len15 = data171.length;
+              if (data151.delegates !== undefined) {
+                let data173 = data151.delegates;
+                if (Array.isArray(data173)) {
+                  const len15 = data173.length;
                   for (let i22 = 0; i22 < len15; i22++) {
-                    let data172 = data171[i22];
-                    if (typeof data172 === 'string') {
-                      if (func3(data172) < 1) {
-                        const err320 = {
+                    let data174 = data173[i22];
+                    if (typeof data174 === 'string') {
+                      if (func3(data174) < 1) {
+                        const err323 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
-                            key38.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            key39.replace(/~/g, '~0').replace(/\//g, '~1') +
                             '/delegates/' +
                             i22,
                           schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/minLength',
@@ -6279,18 +6338,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err320];
+                          vErrors = [err323];
                         } else {
-                          vErrors.push(err320);
+                          vErrors.push(err323);
                         }
                         errors++;
                       }
                     } else {
-                      const err321 = {
+                      const err324 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
-                          key38.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          key39.replace(/~/g, '~0').replace(/\//g, '~1') +
                           '/delegates/' +
                           i22,
                         schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/type',
@@ -6299,36 +6358,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err321];
+                        vErrors = [err324];
                       } else {
-                        vErrors.push(err321);
+                        vErrors.push(err324);
                       }
                       errors++;
                     }
                   }
-                  let i23 = data171.length;
+                  let i23 = data173.length;
                   let j7;
                   if (i23 > 1) {
                     const indices5 = {};
                     for (; i23--;) {
-                      let item5 = data171[i23];
+                      let item5 = data173[i23];
                       if (typeof item5 !== 'string') {
                         continue;
                       }
                       if (typeof indices5[item5] == 'number') {
                         j7 = indices5[item5];
-                        const err322 = {
+                        const err325 = {
                           instancePath:
-                            instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
+                            instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                           schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
                           keyword: 'uniqueItems',
                           params: { i: i23, j: j7 },
                           message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i23 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err322];
+                          vErrors = [err325];
                         } else {
-                          vErrors.push(err322);
+                          vErrors.push(err325);
                         }
                         errors++;
                         break;
@@ -6337,28 +6396,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err323 = {
+                  const err326 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
+                      instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                     schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
                     keyword: 'type',
                     params: { type: 'array' },
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err323];
+                    vErrors = [err326];
                   } else {
-                    vErrors.push(err323);
+                    vErrors.push(err326);
                   }
                   errors++;
                 }
               }
-              if (data149.attachments !== undefined) {
-                let data173 = data149.attachments;
-                if (!(data173 === 'inline' || data173 === 'list' || data173 === 'native')) {
-                  const err324 = {
+              if (data151.attachments !== undefined) {
+                let data175 = data151.attachments;
+                if (!(data175 === 'inline' || data175 === 'list' || data175 === 'native')) {
+                  const err327 = {
                     instancePath:
-                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
+                      instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
                     schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
                     keyword: 'enum',
                     params: {
@@ -6367,95 +6426,39 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
-                    vErrors = [err324];
+                    vErrors = [err327];
                   } else {
-                    vErrors.push(err324);
+                    vErrors.push(err327);
                   }
                   errors++;
                 }
               }
             } else {
-              const err325 = {
-                instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
+              const err328 = {
+                instancePath: instancePath + '/agents/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/agents/additionalProperties/type',
                 keyword: 'type',
                 params: { type: 'object' },
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err325];
+                vErrors = [err328];
               } else {
-                vErrors.push(err325);
+                vErrors.push(err328);
               }
               errors++;
             }
           }
         }
-        if (data148.claude_code_dir !== undefined) {
-          let data174 = data148.claude_code_dir;
-          if (typeof data174 !== 'string' && data174 !== null) {
-            const err326 = {
+        if (data150.claude_code_dir !== undefined) {
+          let data176 = data150.claude_code_dir;
+          if (typeof data176 !== 'string' && data176 !== null) {
+            const err329 = {
               instancePath: instancePath + '/agents/claude_code_dir',
               schemaPath: '#/properties/agents/properties/claude_code_dir/type',
               keyword: 'type',
               params: { type: schema11.properties.agents.properties.claude_code_dir.type },
               message: 'must be string,null',
-            };
-            if (vErrors === null) {
-              vErrors = [err326];
-            } else {
-              vErrors.push(err326);
-            }
-            errors++;
-          }
-        }
-        if (data148.claude_code !== undefined) {
-          let data175 = data148.claude_code;
-          if (data175 && typeof data175 == 'object' && !Array.isArray(data175)) {
-            for (const key40 in data175) {
-              if (!(key40 === 'unknown_tools')) {
-                const err327 = {
-                  instancePath: instancePath + '/agents/claude_code',
-                  schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key40 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err327];
-                } else {
-                  vErrors.push(err327);
-                }
-                errors++;
-              }
-            }
-            if (data175.unknown_tools !== undefined) {
-              let data176 = data175.unknown_tools;
-              if (!(data176 === 'warn' || data176 === 'error')) {
-                const err328 = {
-                  instancePath: instancePath + '/agents/claude_code/unknown_tools',
-                  schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.agents.properties.claude_code.properties.unknown_tools.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err328];
-                } else {
-                  vErrors.push(err328);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err329 = {
-              instancePath: instancePath + '/agents/claude_code',
-              schemaPath: '#/properties/agents/properties/claude_code/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
             };
             if (vErrors === null) {
               vErrors = [err329];
@@ -6465,8 +6468,64 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data150.claude_code !== undefined) {
+          let data177 = data150.claude_code;
+          if (data177 && typeof data177 == 'object' && !Array.isArray(data177)) {
+            for (const key41 in data177) {
+              if (!(key41 === 'unknown_tools')) {
+                const err330 = {
+                  instancePath: instancePath + '/agents/claude_code',
+                  schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key41 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err330];
+                } else {
+                  vErrors.push(err330);
+                }
+                errors++;
+              }
+            }
+            if (data177.unknown_tools !== undefined) {
+              let data178 = data177.unknown_tools;
+              if (!(data178 === 'warn' || data178 === 'error')) {
+                const err331 = {
+                  instancePath: instancePath + '/agents/claude_code/unknown_tools',
+                  schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.agents.properties.claude_code.properties.unknown_tools.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err331];
+                } else {
+                  vErrors.push(err331);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err332 = {
+              instancePath: instancePath + '/agents/claude_code',
+              schemaPath: '#/properties/agents/properties/claude_code/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err332];
+            } else {
+              vErrors.push(err332);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err330 = {
+        const err333 = {
           instancePath: instancePath + '/agents',
           schemaPath: '#/properties/agents/type',
           keyword: 'type',
@@ -6474,15 +6533,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err330];
+          vErrors = [err333];
         } else {
-          vErrors.push(err330);
+          vErrors.push(err333);
         }
         errors++;
       }
     }
   } else {
-    const err331 = {
+    const err334 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -6490,9 +6549,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err331];
+      vErrors = [err334];
     } else {
-      vErrors.push(err331);
+      vErrors.push(err334);
     }
     errors++;
   }
