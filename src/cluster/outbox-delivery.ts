@@ -37,7 +37,9 @@ export function outboxDelivery(
           outboxDir,
           {
             requestId: row.request_id,
-            json: options.restore ? await options.restore.restoreResult(row.session_id, row.result_json) : row.result_json,
+            json: options.restore
+              ? await options.restore.restoreResult(row.session_id, row.result_json)
+              : row.result_json,
             report: row.result_report,
           },
           durable,

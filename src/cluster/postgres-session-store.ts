@@ -241,7 +241,10 @@ export class PostgresSessionStore implements SessionStore {
       return {
         entries: [],
         write: () => {
-          throw new GovflowError('internal', 'no PII vault key: cluster mode with pii.redact refuses to start without one');
+          throw new GovflowError(
+            'internal',
+            'no PII vault key: cluster mode with pii.redact refuses to start without one',
+          );
         },
       };
     return vaults.open(sessionId, () => this.leases.get(sessionId)?.epoch);

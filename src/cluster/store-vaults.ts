@@ -54,7 +54,9 @@ export class StoreVaults {
 
   /** The session's entries (none before its first value was redacted). */
   async read(sessionId: string, db: Queryable = this.pool): Promise<VaultEntry[]> {
-    const row = await db.query<{ sealed: Buffer }>(`select sealed from ${this.vaults} where session_id = $1`, [sessionId]);
+    const row = await db.query<{ sealed: Buffer }>(`select sealed from ${this.vaults} where session_id = $1`, [
+      sessionId,
+    ]);
     const sealed = row.rows[0]?.sealed;
     return sealed ? unsealVault(this.key, sessionId, sealed) : [];
   }
@@ -99,7 +101,11 @@ export class StoreVaults {
     inheritsFrom: string | null,
     request: { text: string; metadata: Record<string, unknown> | null },
     file: string | null,
-  ): Promise<RedactedInput<{ text: string; metadata: Record<string, unknown> | null }> & { commit(client: pg.PoolClient): Promise<void> }> {
+  ): Promise<
+    RedactedInput<{ text: string; metadata: Record<string, unknown> | null }> & {
+      commit(client: pg.PoolClient): Promise<void>;
+    }
+  > {
     const inherited = inheritsFrom === null ? [] : await this.read(inheritsFrom);
     const privacy = SessionPrivacy.forNewSession(this.config, { entries: [], write: () => undefined }, inherited, true);
     return this.redacting(sessionId, privacy, file, () => ({
@@ -115,7 +121,10 @@ export class StoreVaults {
     text: string,
     file: string | null,
   ): Promise<RedactedInput<string> & { commit(client: pg.PoolClient): Promise<void> }> {
-    const privacy = SessionPrivacy.forSession(this.config, { entries: await this.read(sessionId, client), write: () => undefined });
+    const privacy = SessionPrivacy.forSession(this.config, {
+      entries: await this.read(sessionId, client),
+      write: () => undefined,
+    });
     return this.redacting(sessionId, privacy, file, () => privacy.redactUserText(text));
   }
 
@@ -156,7 +165,8 @@ export class StoreVaults {
     state.chain = state.chain.then(async () => {
       if (state.failure) return;
       try {
-        if (epoch === undefined) throw new LeaseLostError(`session ${sessionId} is not leased to this daemon`, { sessionId });
+        if (epoch === undefined)
+          throw new LeaseLostError(`session ${sessionId} is not leased to this daemon`, { sessionId });
         const written = await this.pool.query(
           `insert into ${this.vaults} (session_id, sealed) select $1, $2 where exists (select 1 from ${this.sessions} ` +
             'where session_id = $1 and owner = $3 and epoch = $4 for share) ' +
@@ -171,10 +181,13 @@ export class StoreVaults {
         state.failure =
           error instanceof GovflowError
             ? error
-            : new StoreUnavailableError(`session ${sessionId}: its PII vault could not be written: ${errorMessage(error)}`, {
-                sessionId,
-                cause: error,
-              });
+            : new StoreUnavailableError(
+                `session ${sessionId}: its PII vault could not be written: ${errorMessage(error)}`,
+                {
+                  sessionId,
+                  cause: error,
+                },
+              );
       }
     });
   }

@@ -59,8 +59,7 @@ export async function createSession(
   // PII leaves the request before anything is written (README "Privacy and guardrails"); originals go to the vault,
   // which a fork copies from its original and a delegated child from its parent (their placeholders stay theirs).
   const inheritsFrom = fork?.original.session.session_id ?? request.delegation?.parent_session_id ?? null;
-  const inherited =
-    inheritsFrom === null ? [] : (await openSessionVault(config, deps.store, inheritsFrom)).entries;
+  const inherited = inheritsFrom === null ? [] : (await openSessionVault(config, deps.store, inheritsFrom)).entries;
   const privacy = SessionPrivacy.forNewSession(
     config,
     await openSessionVault(config, deps.store, sessionId),

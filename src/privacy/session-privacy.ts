@@ -272,7 +272,6 @@ export class SessionPrivacy {
 
   /** Writes the vault when placeholders were issued (or adopted) since the last write. */
   private persist(): void {
-    if (this.persisting && this.redactor.takeNewEntries())
-      this.vault.write(this.redactor.entries());
+    if (this.persisting && this.redactor.takeNewEntries()) this.vault.write(this.redactor.entries());
   }
 }

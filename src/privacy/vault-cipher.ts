@@ -79,10 +79,7 @@ export function sealVault(key: Buffer, sessionId: string, entries: readonly Vaul
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(additionalData(sessionId));
-  const body = Buffer.concat([
-    cipher.update(JSON.stringify({ v: VAULT_FORMAT, entries }), 'utf8'),
-    cipher.final(),
-  ]);
+  const body = Buffer.concat([cipher.update(JSON.stringify({ v: VAULT_FORMAT, entries }), 'utf8'), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), body]);
 }
 
@@ -96,7 +93,8 @@ export function unsealVault(key: Buffer, sessionId: string, sealed: Buffer): Vau
       'utf8',
     );
     const parsed = JSON.parse(text) as { v?: unknown; entries?: unknown };
-    if (parsed.v !== VAULT_FORMAT || !Array.isArray(parsed.entries)) throw new Error(`unsupported format ${String(parsed.v)}`);
+    if (parsed.v !== VAULT_FORMAT || !Array.isArray(parsed.entries))
+      throw new Error(`unsupported format ${String(parsed.v)}`);
     return parsed.entries as VaultEntry[];
   } catch (error) {
     throw new GovflowError(

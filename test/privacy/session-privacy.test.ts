@@ -139,7 +139,10 @@ describe('live chunks of an answer', () => {
 
   it('an answer with no spaces (minified JSON) still streams, holding little, and no value is split', () => {
     const root = exampleRoot(PII);
-    const privacy = SessionPrivacy.forNewSession(loadConfig(root, {}), vaultOf(loadConfig(root, {}), 'sess-live-solid'));
+    const privacy = SessionPrivacy.forNewSession(
+      loadConfig(root, {}),
+      vaultOf(loadConfig(root, {}), 'sess-live-solid'),
+    );
     const filler = (n: number) => Array.from({ length: n }, (_unused, index) => `{"k${index}":"v${index}"}`).join(',');
     const answer = `[${filler(3000)},{"mail":"ana.lopez@example.org"},${filler(3000)}]`;
     const shown: string[] = [];
@@ -160,7 +163,10 @@ describe('live chunks of an answer', () => {
 
   it('without PII they pass through whole, flushed at the end', () => {
     const root = exampleRoot(PII);
-    const privacy = SessionPrivacy.forNewSession(loadConfig(root, {}), vaultOf(loadConfig(root, {}), 'sess-live-clean'));
+    const privacy = SessionPrivacy.forNewSession(
+      loadConfig(root, {}),
+      vaultOf(loadConfig(root, {}), 'sess-live-clean'),
+    );
     const shown: string[] = [];
     const live = privacy.liveChunks((chunk) => shown.push(chunk));
     live.push('{"output": ');
