@@ -38,6 +38,8 @@ import type { HttpApi } from '../http/http-server.js';
 import type { InboxIntake } from '../intake/inbox-intake.js';
 import { piiEnabled } from '../privacy/pii-redactor.js';
 import { requireVaultKey, vaultKeyOf } from '../privacy/vault-cipher.js';
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import { postgresRateLimitStore } from './store-rate-limits.js';
 
 const EVENT_NAMES: readonly SessionEventName[] = [
   'session_started',
@@ -88,6 +90,8 @@ export class ClusterWork implements WorkSource {
   /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
   readonly events = new SessionEvents();
   readonly reads: ClusterReads;
+  /** http.rate_limit counted in the store: one user's calls and an address's failed tokens across every daemon. */
+  readonly rateLimitStore: FastifyRateLimitStoreCtor;
   readonly label: string;
   readonly stopSteps: { taking: ShutdownStep[]; finishing: ShutdownStep[]; closing: ShutdownStep[] };
   /** Sessions running here: their lease epoch and the controller that stops them. */
@@ -153,6 +157,7 @@ export class ClusterWork implements WorkSource {
       renewalIntervalMs(config.cluster.lease_ms),
     );
     this.reads = new ClusterReads(cluster.pool, cluster.schema, cluster.leases, config.paths, config.timezone);
+    this.rateLimitStore = postgresRateLimitStore(cluster.pool, cluster.schema);
     this.checkpoints = StoreCheckpoints.forCluster(config, cluster, log);
     this.claimWork = this.outages.coalesced('claim work from the store', async () => {
       while (this.active && this.running.size < config.intake.concurrency) {

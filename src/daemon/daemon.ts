@@ -161,6 +161,7 @@ export class GovflowDaemon {
           ...(this.runtime.webhooks ? { webhooks: () => this.runtime.webhooks!.lag() } : {}),
         },
         ...(this.work.reads ? { reads: this.work.reads } : {}),
+        ...(this.work.rateLimitStore ? { rateLimitStore: this.work.rateLimitStore } : {}),
         web: webView,
         queued: async () => {
           await this.work.refreshQueued?.();

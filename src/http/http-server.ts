@@ -4,6 +4,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GovflowConfig } from '../config/config-loader.js';
@@ -48,6 +49,8 @@ export interface HttpApiOptions {
   web?: WebView;
   /** Accepted requests waiting to start (`http.max_queued` compares with it); none: never full. */
   queued?: () => number | Promise<number>;
+  /** Where `http.rate_limit` counts calls (cluster mode: the store, across daemons); this process's memory when not given. */
+  rateLimitStore?: FastifyRateLimitStoreCtor;
 }
 
 /** A browser view on the API: its routes, and how its pages are signed in to. */
@@ -142,7 +145,7 @@ export class HttpApi {
     const { host, port } = parseListen(options.listen);
     const auth: Auth = {
       tokens: tokenTableFor(options.listen, settings.tokens),
-      limits: new HttpRateLimits(settings.rate_limit),
+      limits: new HttpRateLimits(settings.rate_limit, options.rateLimitStore ?? null),
     };
     const app = Fastify({
       logger: false,
