@@ -16,7 +16,7 @@ import { PiiRedactor } from '../privacy/pii-redactor.js';
 import type { SessionVault, VaultEntry } from '../privacy/pii-vault.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
 import { sealVault, unsealVault } from '../privacy/vault-cipher.js';
-import { tablesOf } from './postgres-connection.js';
+import { inTransaction, tablesOf } from './postgres-connection.js';
 import { LeaseLostError, StoreUnavailableError } from './store-committer.js';
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -199,4 +199,38 @@ function readText(file: string): string {
   } catch {
     return ''; // gone already (a retried item): nothing of it to redact
   }
+}
+
+/**
+ * Key rotation (docs/privacy.md "Rotating the vault key"): every vault sealed under `previous` is
+ * sealed again under `next`, in one transaction (a vault already under `next` is left as it is);
+ * one that opens with neither key stops it, naming the session, and nothing changes.
+ */
+export async function resealVaults(
+  pool: pg.Pool,
+  schema: string,
+  keys: { previous: Buffer; next: Buffer },
+): Promise<{ resealed: number; current: number }> {
+  const vaults = tablesOf(schema)('pii_vaults');
+  return inTransaction(pool, async (client) => {
+    const rows = await client.query<{ session_id: string; sealed: Buffer }>(
+      `select session_id, sealed from ${vaults} order by session_id for update`,
+    );
+    let resealed = 0;
+    for (const { session_id: sessionId, sealed } of rows.rows) {
+      try {
+        unsealVault(keys.next, sessionId, sealed);
+        continue; // sealed under the new key already
+      } catch {
+        // under the previous key, or neither (unsealVault below names it)
+      }
+      const entries = unsealVault(keys.previous, sessionId, sealed);
+      await client.query(`update ${vaults} set sealed = $2, updated_at = now() where session_id = $1`, [
+        sessionId,
+        sealVault(keys.next, sessionId, entries),
+      ]);
+      resealed += 1;
+    }
+    return { resealed, current: rows.rows.length - resealed };
+  });
 }

@@ -13,6 +13,8 @@ import { ConfigError, GovflowError, errorMessage } from '../errors.js';
 import { VAULT_FORMAT, type VaultEntry } from './pii-vault.js';
 
 export const VAULT_KEY_ENV = 'GOVFLOW_VAULT_KEY';
+/** The key being rotated away from, for `govflow migrate` alone (docs/privacy.md "Rotating the vault key"). */
+export const PREVIOUS_VAULT_KEY_ENV = 'GOVFLOW_VAULT_KEY_PREVIOUS';
 export const VAULT_KEY_SETTING = 'privacy.vault_key_file';
 
 const IV_BYTES = 12;

@@ -175,4 +175,23 @@ describe.skipIf(!pg)('cluster mode: the PII vault in the store', () => {
       expect(node.output(), `${node.name} output`).not.toContain(JANE);
     }
   }, 240_000);
+
+  it('govflow migrate seals every vault again under a new key (GOVFLOW_VAULT_KEY_PREVIOUS)', async () => {
+    const next = randomBytes(32);
+    const before = await pg!.query<{ session_id: string; sealed: Buffer }>('select session_id, sealed from pii_vaults');
+    expect(before.length, 'the vaults of the tests above').toBeGreaterThan(0);
+    const rotated = await runCli(['migrate', '--root', cluster.nodes[0].root], {
+      env: { GOVFLOW_VAULT_KEY: next.toString('hex'), GOVFLOW_VAULT_KEY_PREVIOUS: KEY.toString('base64') },
+    });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(rotated.stdout).toContain(`sealed again under the key`);
+    for (const row of await pg!.query<{ session_id: string; sealed: Buffer }>(
+      'select session_id, sealed from pii_vaults',
+    )) {
+      const entries = unsealVault(next, row.session_id, row.sealed);
+      const old = before.find((earlier) => earlier.session_id === row.session_id)!;
+      expect(entries).toEqual(unsealVault(KEY, old.session_id, old.sealed));
+      expect(() => unsealVault(KEY, row.session_id, row.sealed)).toThrow(/cannot be opened with this key/);
+    }
+  });
 });
