@@ -1,6 +1,7 @@
 /** The session vault (pii-vault.json, mode 0600): the only file with original PII values. */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { GovflowError } from '../errors.js';
 
@@ -23,11 +24,13 @@ export function vaultPath(sessionFolder: string): string {
   return path.join(sessionFolder, VAULT_FILE_NAME);
 }
 
-/** Entries of the vault in `sessionFolder`, or none when it has no vault yet. */
+/** Entries of the vault in `sessionFolder` (gzipped in an archived session's), or none when it has no vault yet. */
 export function readVault(sessionFolder: string): VaultEntry[] {
   const file = vaultPath(sessionFolder);
-  if (!existsSync(file)) return [];
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<VaultFile>;
+  const archived = !existsSync(file) && existsSync(`${file}.gz`);
+  if (!existsSync(file) && !archived) return [];
+  const text = archived ? gunzipSync(readFileSync(`${file}.gz`)).toString('utf8') : readFileSync(file, 'utf8');
+  const parsed = JSON.parse(text) as Partial<VaultFile>;
   if (parsed.v !== VAULT_FORMAT || !Array.isArray(parsed.entries)) {
     throw new GovflowError(
       'audit',
