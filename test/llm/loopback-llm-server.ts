@@ -42,6 +42,8 @@ export type ScriptedReply =
       chunks?: string[];
       /** Streams only: drop the connection after this many text chunks (a cut-off stream). */
       cutAfterChunks?: number;
+      /** Close the kept-alive connection right after the answer (the client's pooled socket goes stale). */
+      closeAfter?: boolean;
     }
   | {
       kind: 'status';
@@ -484,6 +486,11 @@ export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
       else if (recorded.wire === 'anthropic') answerAnthropic(response, recorded, reply);
       else if (recorded.wire === 'gemini') answerGemini(response, recorded, reply);
       else sendJson(response, 404, { error: { message: `loopback server: unknown endpoint ${url}` } });
+      // The answer is handed to the socket by the next tick; the close follows it at once.
+      if (reply.closeAfter) {
+        const socket = incoming.socket;
+        process.nextTick(() => socket.destroy());
+      }
     });
   });
   server.on('connection', (socket) => {
