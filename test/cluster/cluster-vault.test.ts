@@ -2,14 +2,16 @@
  * One session, one PII vault, wherever it runs (SPEC §15, §12, §18): a session with an address in
  * its request is killed with kill -9 on node0 mid-run, resumed on node1 and forked on node2; every
  * daemon keeps its placeholders ([EMAIL_1] stays jane), the outboxes get the originals back, and no
- * table of the store nor any file under system/ holds an original but the sealed vault.
+ * table of the store nor any file under system/ holds an original but the sealed vault. A reply
+ * taken by a daemon that never ran the session is redacted with its vault before the store keeps
+ * it; `govflow migrate` rotates the key.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answer, dropJson, makeRoot, runCli, waitFor } from '../daemon/daemon-helpers.js';
-import { Cluster, clusterForTests } from '../support/cluster.js';
+import { Cluster, clusterForTests, nodeScript } from '../support/cluster.js';
 import { pgTestSchema } from '../support/postgres.js';
 import { unsealVault } from '../../src/privacy/vault-cipher.js';
 
@@ -28,6 +30,22 @@ function filesUnder(dir: string): string[] {
     else found.push(file);
   }
   return found;
+}
+
+/** Every row of every table of the store, as JSON text. */
+async function everyRow(): Promise<Array<{ table: string; text: string }>> {
+  const tables = await pg!.query<{ table_name: string }>(
+    'select table_name from information_schema.tables where table_schema = $1',
+    [pg!.schema],
+  );
+  const rows: Array<{ table: string; text: string }> = [];
+  for (const { table_name: table } of tables) {
+    const text = (await pg!.query<{ row: string }>(`select row_to_json(t)::text as row from "${table}" t`))
+      .map((row) => row.row)
+      .join('\n');
+    rows.push({ table, text });
+  }
+  return rows;
 }
 
 describe.skipIf(!pg)('cluster mode: the PII vault in the store', () => {
@@ -152,16 +170,8 @@ describe.skipIf(!pg)('cluster mode: the PII vault in the store', () => {
     await node0.stop();
 
     // No original in any table but the sealed vault, nor in any file but the outbox results.
-    const tables = await pg!.query<{ table_name: string }>(
-      'select table_name from information_schema.tables where table_schema = $1',
-      [pg!.schema],
-    );
-    for (const { table_name: table } of tables) {
-      const text = (await pg!.query<{ row: string }>(`select row_to_json(t)::text as row from "${table}" t`))
-        .map((row) => row.row)
-        .join('\n');
+    for (const { table, text } of await everyRow())
       for (const original of [JANE, BOB]) expect(text, `table ${table}`).not.toContain(original);
-    }
     const stored = await pg!.query<{ result_json: string }>('select result_json from sessions where session_id = $1', [
       sessionId,
     ]);
@@ -175,6 +185,65 @@ describe.skipIf(!pg)('cluster mode: the PII vault in the store', () => {
       expect(node.output(), `${node.name} output`).not.toContain(JANE);
     }
   }, 240_000);
+
+  it('redacts a reply with the session vault before the store keeps it, wherever the session paused', async () => {
+    const [node0, node1] = cluster.nodes;
+    const question = 'Whom else should I write to?';
+    const pending = answer({
+      content: { question },
+      contentType: 'objectives',
+      status: 'pending',
+      message: question,
+      next: null,
+    });
+    const script = path.join(node1.root, 'script.json');
+    const usual = readFileSync(script, 'utf8');
+    writeFileSync(script, nodeScript('node1', { responses: { objective_agent: [{ json: pending }] } }));
+    await node1.start();
+    node1.drop('vault-ask', `Please write to ${JANE} about the invoice.`);
+    const paused = await waitFor('the pending result', () => node1.results().get('vault-ask'), {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      detail: () => cluster.describe(['vault-ask']),
+    });
+    expect(paused.status).toBe('pending');
+    await node1.stop();
+    writeFileSync(script, usual);
+    // The reply goes in through node0, which never saw the session: bob is new, jane is [EMAIL_1] already.
+    await node0.start();
+    dropJson(node0.root, 'reply-ask.json', { session_id: paused.session_id, reply: `Also ${BOB}, and ${JANE} again.` });
+    const replies = () =>
+      pg!.query<{ reply: { text: string } }>('select reply from replies where session_id = $1', [paused.session_id]);
+    await waitFor('the reply in the store', async () => (await replies()).length === 1, { timeoutMs: 30_000 });
+    expect((await replies())[0].reply.text).toBe('Also [EMAIL_2], and [EMAIL_1] again.');
+    await waitFor(
+      'the session to finish',
+      async () =>
+        (await pg!.query<{ state: string }>('select state from sessions where session_id = $1', [paused.session_id]))[0]
+          ?.state === 'finished',
+      { timeoutMs: 60_000, intervalMs: 200, detail: () => cluster.describe(['vault-ask']) },
+    );
+    await node0.stop();
+    const journal = (
+      await pg!.query<{ record: string }>('select record from journal where session_id = $1 order by seq', [
+        paused.session_id,
+      ])
+    ).map((row) => row.record);
+    expect(
+      journal.some(
+        (record) => record.includes('"type":"reply"') && record.includes('Also [EMAIL_2], and [EMAIL_1] again.'),
+      ),
+    ).toBe(true);
+    // The message that read the reply counts what the intake replaced in it.
+    expect(node0.logText()).toContain('[PII_REDACTED]: {"email":2}');
+    for (const { table, text } of await everyRow())
+      for (const original of [JANE, BOB]) expect(text, `table ${table}`).not.toContain(original);
+    for (const node of [node0, node1])
+      for (const file of filesUnder(path.join(node.root, 'system'))) {
+        if (/[/\\]outbox[/\\][^/\\]+\.json$/.test(file)) continue;
+        for (const original of [JANE, BOB]) expect(readFileSync(file, 'utf8'), file).not.toContain(original);
+      }
+  }, 180_000);
 
   it('govflow migrate seals every vault again under a new key (GOVFLOW_VAULT_KEY_PREVIOUS)', async () => {
     const next = randomBytes(32);
