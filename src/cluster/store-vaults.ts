@@ -75,6 +75,8 @@ export class StoreVaults {
    * daemon that lost the session cannot put back an older vault over the new holder's.
    */
   async open(sessionId: string, epochOf: () => number | undefined): Promise<SessionVault> {
+    // A session of this process (a delegating parent) may have writes on their way: read after them.
+    await this.writes.get(sessionId)?.chain;
     const entries = await this.read(sessionId);
     return { entries, write: (all) => this.queueWrite(sessionId, [...all], epochOf()) };
   }
