@@ -16,6 +16,7 @@ import { findQueuedRequest } from '../intake/queued-claims.js';
 import { randomBase36 } from '../intake/request-ids.js';
 import { foldRecords, type SessionState } from '../pipeline/session-state.js';
 import { SessionJournal } from '../store/session-journal.js';
+import { sessionFolder } from '../store/session-retention.js';
 
 const POLL_MS = 50;
 
@@ -35,9 +36,15 @@ export async function openStandings(config: GovflowConfig): Promise<Standings> {
   }
   const { paths } = config;
   const state = (sessionId: string): SessionState | null => {
-    if (!SessionJournal.exists(paths.sessions, sessionId)) return null;
+    // A session retention archived is read from the archive (it can be forked).
+    const folder = sessionFolder(paths, sessionId);
+    if (
+      !SessionJournal.exists(paths.sessions, sessionId) &&
+      folder === SessionJournal.directoryOf(paths.sessions, sessionId)
+    )
+      return null;
     try {
-      return foldRecords(SessionJournal.read(SessionJournal.directoryOf(paths.sessions, sessionId)));
+      return foldRecords(SessionJournal.read(folder));
     } catch {
       return null;
     }

@@ -45,6 +45,7 @@ export async function runClaimedSession(
         text: reply.text,
         sourceFile: reply.source_file,
         claimedPath: null,
+        ...(reply.pii_counts ? { piiCounts: reply.pii_counts } : {}),
         ...(reply.approval
           ? {
               approval: { approve: reply.approval.approve, reason: reply.approval.reason, user: reply.approval.user },
@@ -67,6 +68,7 @@ export async function runClaimedSession(
         ...(request.attachments?.length ? { attachments: { files: request.attachments, folder: null } } : {}),
         ...forkOf(request.fork),
         ...chatOf(request.chat),
+        ...(request.pii_counts ? { piiCounts: request.pii_counts } : {}),
       },
       signal,
     );

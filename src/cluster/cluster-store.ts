@@ -9,6 +9,8 @@ import { PostgresSessionStore } from './postgres-session-store.js';
 import { SessionLeases } from './session-leases.js';
 import { StoreCommitter } from './store-committer.js';
 import { migrate } from './store-migrations.js';
+import { StoreVaults } from './store-vaults.js';
+import { vaultKeyOf } from '../privacy/vault-cipher.js';
 
 export type ClusterStore = Awaited<ReturnType<typeof openClusterStore>>;
 
@@ -43,6 +45,9 @@ export async function openClusterStore(config: GovflowConfig, onPoolError?: (mes
     throw error;
   }
   const committer = new StoreCommitter({ pool, schema: settings.schema, daemonId, timezone: config.timezone });
+  // The daemon refuses to start with pii.redact and no valid key (requireVaultKey); a reader without one opens no vault.
+  const { key } = vaultKeyOf(config);
+  const vaults = key ? new StoreVaults(pool, settings.schema, key, daemonId, config) : null;
   return {
     pool,
     schema: settings.schema,
@@ -54,8 +59,10 @@ export async function openClusterStore(config: GovflowConfig, onPoolError?: (mes
       daemonId,
       committer,
       leaseMs: config.cluster.lease_ms,
+      vaults,
     }),
-    leases: new SessionLeases(pool, settings.schema, daemonId, config.cluster.lease_ms),
+    vaults,
+    leases: new SessionLeases(pool, settings.schema, daemonId, config.cluster.lease_ms, vaults),
     close: () => pool.end(),
   };
 }

@@ -36,6 +36,10 @@ import { RemoteSessionEvents } from './remote-session-events.js';
 import { SessionEvents, type SessionEventName } from '../pipeline/session-events.js';
 import type { HttpApi } from '../http/http-server.js';
 import type { InboxIntake } from '../intake/inbox-intake.js';
+import { piiEnabled } from '../privacy/pii-redactor.js';
+import { requireVaultKey, vaultKeyOf } from '../privacy/vault-cipher.js';
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import { postgresRateLimitStore } from './store-rate-limits.js';
 
 const EVENT_NAMES: readonly SessionEventName[] = [
   'session_started',
@@ -57,6 +61,8 @@ const HEARTBEAT = "record this daemon's heartbeat in the store";
 
 /** Opens the Postgres store; throws StoreUnreachableError (exit 2, naming host and port) when it does not answer. */
 export async function openClusterBackend(config: GovflowConfig, log: OperationalLog): Promise<Backend> {
+  // The store keeps the PII vaults sealed (docs/privacy.md): no key, no start (exit 2, naming both settings).
+  if (piiEnabled(config.pii) || vaultKeyOf(config).problem !== null) requireVaultKey(config);
   const cluster = await openClusterStore(config, (message) =>
     log.warn('postgres connection error; the pool reconnects', { error: message }),
   );
@@ -84,6 +90,8 @@ export class ClusterWork implements WorkSource {
   /** What the HTTP API streams: this daemon's own events, and those of sessions running elsewhere. */
   readonly events = new SessionEvents();
   readonly reads: ClusterReads;
+  /** http.rate_limit counted in the store: one user's calls and an address's failed tokens across every daemon. */
+  readonly rateLimitStore: FastifyRateLimitStoreCtor;
   readonly label: string;
   readonly stopSteps: { taking: ShutdownStep[]; finishing: ShutdownStep[]; closing: ShutdownStep[] };
   /** Sessions running here: their lease epoch and the controller that stops them. */
@@ -137,7 +145,10 @@ export class ClusterWork implements WorkSource {
       (sessionId, order) => context.runtime.runner.cancelRunning(sessionId, order),
     );
     this.outages = new OutageLog(log);
-    this.deliverOutbox = outboxDelivery(cluster, config.paths.outbox, config.daemon.fsync, log);
+    this.deliverOutbox = outboxDelivery(cluster, config.paths.outbox, config.daemon.fsync, log, {
+      // With pii.restore_in_result the outbox copy (and only it) gets the originals back from the vault.
+      restore: config.pii.restore_in_result ? cluster.vaults : null,
+    });
     this.remoteEvents = new RemoteSessionEvents(this.events, (sessionId) => this.running.has(sessionId));
     this.heartbeat = new DaemonHeartbeat(
       cluster.pool,
@@ -146,6 +157,7 @@ export class ClusterWork implements WorkSource {
       renewalIntervalMs(config.cluster.lease_ms),
     );
     this.reads = new ClusterReads(cluster.pool, cluster.schema, cluster.leases, config.paths, config.timezone);
+    this.rateLimitStore = postgresRateLimitStore(cluster.pool, cluster.schema);
     this.checkpoints = StoreCheckpoints.forCluster(config, cluster, log);
     this.claimWork = this.outages.coalesced('claim work from the store', async () => {
       while (this.active && this.running.size < config.intake.concurrency) {

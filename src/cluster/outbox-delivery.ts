@@ -8,12 +8,14 @@ import { OutageLog } from './outage-log.js';
 import { writeOutboxResult } from '../store/atomic-file.js';
 import { tablesOf } from './postgres-connection.js';
 import type { ClusterStore } from './cluster-store.js';
+import type { StoreVaults } from './store-vaults.js';
 
 export function outboxDelivery(
   cluster: Pick<ClusterStore, 'pool' | 'schema' | 'daemonId'>,
   outboxDir: string,
   durable: boolean,
   log: OperationalLog,
+  options: { restore: StoreVaults | null },
 ): () => Promise<void> {
   const sessions = tablesOf(cluster.schema)('sessions');
   return new OutageLog(log).coalesced('write results to the outbox', async () => {
@@ -33,7 +35,13 @@ export function outboxDelivery(
       for (const row of due.rows) {
         await writeOutboxResult(
           outboxDir,
-          { requestId: row.request_id, json: row.result_json, report: row.result_report },
+          {
+            requestId: row.request_id,
+            json: options.restore
+              ? await options.restore.restoreResult(row.session_id, row.result_json)
+              : row.result_json,
+            report: row.result_report,
+          },
           durable,
         );
         await cluster.pool.query(

@@ -31,6 +31,8 @@ import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession }
 import { tablesOf } from './postgres-connection.js';
 import { StoreCommitter, type SessionRowChange } from './store-committer.js';
 import { GovflowError } from '../errors.js';
+import type { SessionVault } from '../privacy/pii-vault.js';
+import type { StoreVaults } from './store-vaults.js';
 
 interface Lease {
   epoch: number;
@@ -50,6 +52,8 @@ class PostgresStoredSession implements StoredSession {
     readonly sessionId: string,
     private readonly lease: Lease,
     private readonly committer: StoreCommitter,
+    /** The session's vault writes so far, in the store before any record that may use their placeholders. */
+    private readonly vaultFlushed: () => Promise<void>,
   ) {}
 
   /** One fenced write: the carried records, then `records`, then `audit`, then `change`. */
@@ -58,6 +62,13 @@ class PostgresStoredSession implements StoredSession {
     audit: AuditEntryInput[],
     change?: SessionRowChange,
   ): Promise<string[]> {
+    if (this.failure) throw this.failure;
+    try {
+      await this.vaultFlushed();
+    } catch (error) {
+      this.failure ??= error as Error;
+      throw error;
+    }
     if (this.failure) throw this.failure;
     const serialized = [...this.carried, ...records.map((record) => JSON.stringify(record))];
     this.carried = [];
@@ -164,10 +175,12 @@ class PostgresStoredSession implements StoredSession {
 
 /** A result as the session row keeps it; `pending`: a paused session's, whose question is notified with it. */
 function resultOf(result: SessionResultFiles, pending?: 'pending'): SessionRowChange {
-  const parsed = JSON.parse(result.json) as { status?: string; message?: unknown };
+  // The store keeps the redacted result: the outbox's copy gets the originals back (outbox-delivery.ts).
+  const json = result.redactedJson ?? result.json;
+  const parsed = JSON.parse(json) as { status?: string; message?: unknown };
   const message = pending && typeof parsed.message === 'string' ? parsed.message.slice(0, 4000) : null;
   return {
-    result_json: result.json,
+    result_json: json,
     result_report: result.report,
     result_status: pending ?? parsed.status ?? 'failed',
     message,
@@ -204,6 +217,8 @@ export class PostgresSessionStore implements SessionStore {
       daemonId: string;
       committer: StoreCommitter;
       leaseMs: number;
+      /** The sealed PII vaults; null without a vault key (then nothing is redacted: pii.redact needs one). */
+      vaults: StoreVaults | null;
     },
   ) {
     this.table = tablesOf(options.schema);
@@ -221,6 +236,28 @@ export class PostgresSessionStore implements SessionStore {
 
   release(sessionId: string): void {
     this.leases.delete(sessionId);
+    this.options.vaults?.forget(sessionId);
+  }
+
+  /** The session's vault, sealed in the store; its writes are fenced by this daemon's lease. */
+  async openVault(sessionId: string): Promise<SessionVault> {
+    const { vaults } = this.options;
+    if (!vaults)
+      return {
+        entries: [],
+        write: () => {
+          throw new GovflowError(
+            'internal',
+            'no PII vault key: cluster mode with pii.redact refuses to start without one',
+          );
+        },
+      };
+    return vaults.open(sessionId, () => this.leases.get(sessionId)?.epoch);
+  }
+
+  private flushedVault(sessionId: string): () => Promise<void> {
+    const { vaults } = this.options;
+    return vaults ? () => vaults.flushed(sessionId) : () => Promise.resolve();
   }
 
   /** True for the sessions this daemon holds: the only ones it may open. */
@@ -260,7 +297,12 @@ export class PostgresSessionStore implements SessionStore {
       lease = { epoch: 1, nextSeq: 1 };
       this.leases.set(record.session_id, lease);
     }
-    const session = new PostgresStoredSession(record.session_id, lease, this.options.committer);
+    const session = new PostgresStoredSession(
+      record.session_id,
+      lease,
+      this.options.committer,
+      this.flushedVault(record.session_id),
+    );
     await session.commitSession(record);
     return session;
   }
@@ -270,7 +312,10 @@ export class PostgresSessionStore implements SessionStore {
     if (!lease) throw new GovflowError('internal', `session "${sessionId}" is not leased to this daemon`);
     const { lastSeq, records } = await readJournalRows(this.options.pool, this.table, sessionId);
     lease.nextSeq = lastSeq + 1;
-    return { session: new PostgresStoredSession(sessionId, lease, this.options.committer), records };
+    return {
+      session: new PostgresStoredSession(sessionId, lease, this.options.committer, this.flushedVault(sessionId)),
+      records,
+    };
   }
 
   async records(sessionId: string): Promise<JournalRecord[]> {

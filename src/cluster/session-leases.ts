@@ -9,6 +9,8 @@ import { channelsOf } from './store-committer.js';
 import type { QueuedCancel } from './store-controls.js';
 import { insertAttachmentChunks } from './attachment-chunks.js';
 import type { AttachmentInfo } from '../store/attachment-records.js';
+import { piiEnabled, type PiiCounts } from '../privacy/pii-redactor.js';
+import type { StoreVaults } from './store-vaults.js';
 
 export interface QueuedRequest {
   sessionId: string;
@@ -28,6 +30,10 @@ export interface QueuedRequest {
    * daemon runs it; or (`fromSession`) a fork's, the original's stored chunks copied (docs/run-control.md).
    */
   attachments?: { folder: string; files: AttachmentInfo[] } | { fromSession: string; files: AttachmentInfo[] };
+  /** A fork's original: the new session's PII vault starts from its vault (docs/privacy.md). */
+  inheritsFrom?: string;
+  /** The claimed file that carries the request, rewritten redacted once the request is in the store. */
+  redactFile?: string | null;
 }
 
 export interface ClaimedSession {
@@ -46,6 +52,8 @@ export interface ClaimedSession {
     chat?: Record<string, unknown>;
     /** The request's attachments; their bytes are in `attachment_chunks`. */
     attachments?: AttachmentInfo[];
+    /** PII the intake took out of `text` and `metadata` (store-vaults.ts). */
+    pii_counts?: PiiCounts;
   };
   /** The oldest reply not applied yet, for a paused session. */
   reply: QueuedReply | null;
@@ -61,6 +69,8 @@ export interface QueuedReply {
   text: string;
   source_file: string;
   approval?: { approve: boolean; reason: string | null; user: string | null };
+  /** PII the intake took out of `text` (store-vaults.ts). */
+  pii_counts?: PiiCounts;
 }
 
 export type EnqueueOutcome =
@@ -75,6 +85,8 @@ export class SessionLeases {
     schema: string,
     private readonly daemonId: string,
     private readonly leaseMs: number,
+    /** The sealed PII vaults: requests and replies are redacted before the store keeps them; null without pii.redact. */
+    private readonly vaults: StoreVaults | null,
   ) {
     this.table = tablesOf(schema);
     this.channels = channelsOf(schema);
@@ -91,32 +103,47 @@ export class SessionLeases {
 
   /** A request or session id the store has is a duplicate; `ours`: this very file, enqueued before a crash (archive it, no error). */
   async enqueue(request: QueuedRequest): Promise<EnqueueOutcome> {
+    // PII leaves the request before the store keeps it; the originals go to its sealed vault, in the same transaction.
+    const redacted =
+      this.vaults && piiEnabled(this.vaults.pii)
+        ? await this.vaults.redactRequest(
+            request.sessionId,
+            request.inheritsFrom ?? null,
+            { text: request.text, metadata: request.metadata },
+            request.redactFile ?? null,
+          )
+        : null;
     const document = {
-      text: request.text,
+      text: redacted ? redacted.value.text : request.text,
       user: request.user,
-      metadata: request.metadata,
+      metadata: redacted ? redacted.value.metadata : request.metadata,
       source_file: request.sourceFile,
       claimed_path: request.claimedPath,
       ...(request.fork ? { fork: request.fork } : {}),
       ...(request.chat ? { chat: request.chat } : {}),
       ...(request.attachments ? { attachments: request.attachments.files } : {}),
+      ...(redacted && Object.keys(redacted.counts).length > 0 ? { pii_counts: redacted.counts } : {}),
+    };
+    const redactFile = () => {
+      if (redacted && request.redactFile) redacted.redactFile(request.redactFile);
     };
     try {
-      if (request.attachments) {
-        // Request and attachments in one transaction: a daemon that claims the session finds every chunk.
+      if (request.attachments || redacted) {
+        // Request, vault and attachments in one transaction: a daemon that claims the session finds them all.
         const attachments = request.attachments;
         await inTransaction(this.pool, async (client) => {
           await client.query(
             `insert into ${this.table('sessions')} (session_id, request_id, state, request, user_name, intake_daemon) values ($1, $2, 'queued', $3, $4, $5)`,
             [request.sessionId, request.requestId, JSON.stringify(document), request.user, this.daemonId],
           );
-          if ('fromSession' in attachments)
+          await redacted?.commit(client);
+          if (attachments && 'fromSession' in attachments)
             await client.query(
               `insert into ${this.table('attachment_chunks')} (session_id, path, seq, data) select $1, path, seq, data ` +
                 `from ${this.table('attachment_chunks')} where session_id = $2`,
               [request.sessionId, attachments.fromSession],
             );
-          else
+          else if (attachments)
             await insertAttachmentChunks(
               client,
               this.table('attachment_chunks'),
@@ -126,6 +153,7 @@ export class SessionLeases {
             );
           await client.query('select pg_notify($1, $2)', [this.channels.work, request.sessionId]);
         });
+        redactFile();
         return { kind: 'queued' };
       }
       await this.pool.query(
@@ -158,13 +186,19 @@ export class SessionLeases {
         row.intake_daemon === this.daemonId &&
         request.claimedPath !== null &&
         row.request.claimed_path === request.claimedPath;
+      // Our own request, committed before a crash: its archived copy is redacted as the first try would have.
+      if (ours) redactFile();
       return { kind: 'duplicate', ours, column: row?.request_id === request.requestId ? 'request_id' : 'session_id' };
     }
   }
 
-  /** Queues a reply to a paused session; null when accepted, else why not. */
-  async enqueueReply(sessionId: string, reply: QueuedReply): Promise<string | null> {
-    return inTransaction(this.pool, async (client) => {
+  /**
+   * Queues a reply to a paused session; null when accepted, else why not. Its PII is redacted with
+   * the session's vault under the row's lock (no daemon holds a paused session), `file` rewritten so.
+   */
+  async enqueueReply(sessionId: string, reply: QueuedReply, file: string | null = null): Promise<string | null> {
+    let redactFile = () => undefined as void;
+    const refused = await inTransaction(this.pool, async (client) => {
       const row = await client.query<{ state: string }>(
         `select state from ${this.table('sessions')} where session_id = $1 for update`,
         [sessionId],
@@ -177,13 +211,26 @@ export class SessionLeases {
           `session "${sessionId}" ${state === 'finished' ? 'has already finished' : 'is not waiting for a reply'}; a reply only resumes ` +
           `a session whose result is pending`
         );
+      let stored = reply;
+      if (this.vaults && piiEnabled(this.vaults.pii)) {
+        const redacted = await this.vaults.redactReply(client, sessionId, reply.text, file);
+        await redacted.commit(client);
+        stored = {
+          ...reply,
+          text: redacted.value,
+          ...(Object.keys(redacted.counts).length > 0 ? { pii_counts: redacted.counts } : {}),
+        };
+        if (file !== null) redactFile = () => redacted.redactFile(file);
+      }
       await client.query(`insert into ${this.table('replies')} (session_id, reply) values ($1, $2)`, [
         sessionId,
-        JSON.stringify(reply),
+        JSON.stringify(stored),
       ]);
       await client.query('select pg_notify($1, $2)', [this.channels.work, sessionId]);
       return null;
     });
+    if (refused === null) redactFile();
+    return refused;
   }
 
   /** Sessions accepted and waiting for a daemon to start them (http.max_queued). */

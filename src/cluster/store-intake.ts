@@ -9,6 +9,7 @@ import type { GovflowConfig } from '../config/config-loader.js';
 import { errorMessage } from '../errors.js';
 import type { IntakeControl, IntakeItem } from '../intake/claimed-file.js';
 import { sessionIdForClaim } from '../intake/claim-name.js';
+import { claimTargetOf } from '../intake/claimed-file.js';
 import type { ControlVerdict } from '../intake/control-outcome.js';
 import { forkPoint, type ForkAction } from '../pipeline/fork-point.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
@@ -79,11 +80,15 @@ export class StoreIntake {
     };
     if (item.kind === 'control') return this.enqueueControl(item, archive, reject);
     if (item.kind === 'reply') {
-      const refused = await this.leases.enqueueReply(item.sessionId, {
-        text: item.reply,
-        source_file: item.sourceFile,
-        ...(item.approval ? { approval: item.approval } : {}),
-      });
+      const refused = await this.leases.enqueueReply(
+        item.sessionId,
+        {
+          text: item.reply,
+          source_file: item.sourceFile,
+          ...(item.approval ? { approval: item.approval } : {}),
+        },
+        item.claimedPath,
+      );
       if (refused) return reject(refused);
       archive();
       return;
@@ -101,6 +106,8 @@ export class StoreIntake {
       claimedPath,
       ...(item.fork ? { fork: item.fork } : {}),
       ...(item.attachments ? { attachments: { folder: claimedPath, files: item.attachments.files } } : {}),
+      // The archived copy holds the redacted text (README "Privacy and guardrails"); attachments stay as delivered.
+      redactFile: claimTargetOf(item),
     });
     if (outcome.kind === 'duplicate' && !outcome.ours) {
       return reject(
@@ -164,6 +171,7 @@ export class StoreIntake {
         sourceFile: `${item.action}-${requestId}.json`,
         claimedPath: item.claimedPath,
         fork: document.fork as Record<string, unknown>,
+        inheritsFrom: item.sessionId,
         // The original's attachments come with it (docs/run-control.md): its stored chunks, copied.
         ...(state.session.attachments?.files.length
           ? { attachments: { fromSession: item.sessionId, files: state.session.attachments.files } }

@@ -253,6 +253,57 @@ create table $schema.attachment_chunks (
 create index sessions_listing on $schema.sessions (created_at desc, session_id desc);
 `,
   },
+  {
+    version: 8,
+    name: 'pii_vaults: the PII vault of each session, sealed with the vault key (AES-256-GCM)',
+    // One row per session (store-vaults.ts): iv | tag | ciphertext of the vault's JSON, the session
+    // id as additional data. The key is never in the database (GOVFLOW_VAULT_KEY or
+    // privacy.vault_key_file); this is the one place in the store that holds original PII values.
+    sql: `
+create table $schema.pii_vaults (
+  session_id text primary key references $schema.sessions (session_id),
+  sealed bytea not null,
+  updated_at timestamptz not null default now()
+);
+`,
+  },
+  {
+    version: 9,
+    name: 'rate_limit_events: http.rate_limit counted across daemons (a sliding minute)',
+    // store-rate-limits.ts: one row per call counted (a user's call, a failed token of an address)
+    // within the window; rate_limit_hit counts and records under an advisory lock per key, so
+    // daemons answering at once see each other's calls. Postgres's clock: hosts need not agree.
+    sql: `
+create table $schema.rate_limit_events (
+  key text not null,
+  at timestamptz not null
+);
+create index rate_limit_events_key on $schema.rate_limit_events (key, at);
+create function $schema.rate_limit_hit(k text, window_ms bigint, max_calls bigint, counting boolean)
+returns table (hits bigint, ttl_ms bigint) language plpgsql as $fn$
+declare
+  n bigint;
+  oldest timestamptz;
+  t timestamptz := clock_timestamp();
+  span interval := window_ms * interval '1 millisecond';
+begin
+  perform pg_advisory_xact_lock(hashtext('govflow-rate:' || k));
+  delete from $schema.rate_limit_events e where e.key = k and e.at <= t - span;
+  select count(*), min(e.at) into n, oldest from $schema.rate_limit_events e where e.key = k;
+  if counting then
+    if n < max_calls then
+      insert into $schema.rate_limit_events (key, at) values (k, t);
+      oldest := coalesce(oldest, t);
+    end if;
+    -- A refused call is not recorded: the window frees when its oldest counted call leaves it.
+    n := n + 1;
+  end if;
+  return query select n, case when oldest is null then 0::bigint
+    else greatest(0, ceil(extract(epoch from (oldest + span - t)) * 1000))::bigint end;
+end
+$fn$;
+`,
+  },
 ]);
 
 const LOCK_SQL = 'select pg_advisory_xact_lock(hashtext($1))';

@@ -123,6 +123,13 @@ export const CONFIG_DEFAULTS = {
     /** Put the originals back into the outbox result (and nowhere else). */
     restore_in_result: false,
   },
+  privacy: {
+    /**
+     * Cluster mode: a file (relative to the root) holding the 32-byte key that encrypts the PII vaults in the store, as
+     * 64 hex or 44 base64 characters; `GOVFLOW_VAULT_KEY` wins. Required there with `pii.redact` (docs/privacy.md).
+     */
+    vault_key_file: null as string | null,
+  },
   daemon: {
     /** Time running steps get to finish after SIGINT/SIGTERM. */
     shutdown_grace_ms: 10_000,

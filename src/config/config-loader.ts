@@ -224,6 +224,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     cluster: defaulted('cluster'),
     paths: systemPaths(absoluteRoot),
     pii: defaulted('pii'),
+    privacy: defaulted('privacy'),
     guardrails: (user.guardrails as unknown[] | undefined) ?? [],
     commandPatterns: { allow: [], autoApprove: [] },
   };

@@ -446,6 +446,11 @@ export const CONFIG_SCHEMA = {
         restore_in_result: { type: 'boolean' },
       },
     },
+    privacy: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { vault_key_file: nullableString },
+    },
     /** Guardrail rules; checked with file and line by the governance loader (src/privacy/guardrail-rules.ts). */
     guardrails: { type: 'array', items: { type: 'object' } },
     agents: {

@@ -168,6 +168,7 @@ export class GovflowDaemon {
           ...(this.runtime.webhooks ? { webhooks: () => this.runtime.webhooks!.lag() } : {}),
         },
         ...(this.work.reads ? { reads: this.work.reads } : {}),
+        ...(this.work.rateLimitStore ? { rateLimitStore: this.work.rateLimitStore } : {}),
         web: webView,
         ...(Object.values(config.mcp.servers).some((server) => server.forward_authorization === true)
           ? { forwarding: this.runtime.tools.mcp.forwarded }

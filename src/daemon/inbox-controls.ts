@@ -25,6 +25,7 @@ import { controlOrderFor, settleControl } from './control-claims.js';
 import { forkRequestDocument, forkRequestIds, noFreeForkRequestId } from './fork-requests.js';
 import type { SessionRuns } from './session-runs.js';
 import type { WorkContext } from './work-source.js';
+import { sessionFolder } from '../store/session-retention.js';
 
 export class InboxControls {
   constructor(
@@ -150,9 +151,14 @@ export class InboxControls {
     const newSessionId = sessionIdForClaim(item.claimedPath, config.timezone);
     const already = await this.existingFork(newSessionId);
     if (already) return { status: 'accepted', new_session_id: newSessionId, new_request_id: already };
-    if (!SessionJournal.exists(config.paths.sessions, item.sessionId))
+    // A session retention archived can be forked too (its journal read from the archive).
+    const folder = sessionFolder(config.paths, item.sessionId);
+    if (
+      !SessionJournal.exists(config.paths.sessions, item.sessionId) &&
+      folder === SessionJournal.directoryOf(config.paths.sessions, item.sessionId)
+    )
       throw new ControlRejectedError(`no session "${item.sessionId}" exists here: check the session_id`);
-    const state = foldRecords(SessionJournal.read(SessionJournal.directoryOf(config.paths.sessions, item.sessionId)));
+    const state = foldRecords(SessionJournal.read(folder));
     const point = forkPoint(state, item.action as 'fork' | 'retry' | 'rerun', item.from);
     if ('refusal' in point) throw new ControlRejectedError(point.refusal);
     const intake = this.intake();

@@ -143,6 +143,7 @@ export async function openRuntime(root: string, options: RuntimeOptions = {}): P
         sessionsDir: config.paths.sessions,
         outboxDir: config.paths.outbox,
         snapshotsDir: config.paths.snapshots,
+        logsDir: config.paths.logs,
         durable: config.daemon.fsync,
         audit: audit!,
         // One index for every recovery of this process: each day file is parsed once (crash recovery, docs/audit-log.md).

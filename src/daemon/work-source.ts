@@ -2,6 +2,7 @@
  * The seam between the one daemon (daemon.ts) and a backend below it: files (inbox-work.ts) or
  * Postgres (src/cluster/cluster-work.ts). Types only, so a backend needs nothing else of the daemon.
  */
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { InboxIntake } from '../intake/inbox-intake.js';
 import type { IntakeControl, IntakeItem } from '../intake/claimed-file.js';
 import type { RequestIdRegistry } from '../intake/request-id-registry.js';
@@ -41,6 +42,8 @@ export interface WorkSource {
   readonly queuedElsewhere?: () => number;
   /** Counts them again now (before POST /v1/requests decides on http.max_queued). */
   readonly refreshQueued?: () => Promise<void>;
+  /** Where http.rate_limit counts calls when not in this process (the store: every daemon's calls). */
+  readonly rateLimitStore?: FastifyRateLimitStoreCtor;
   handle(item: IntakeItem): Promise<void>;
   /** A control at its claim, outside the intake's slots (docs/run-control.md). */
   handleControl(item: IntakeControl): Promise<void>;

@@ -5,8 +5,14 @@
  * window frees. A blocked address is refused before its token is even looked at, so a correct guess
  * is refused too: the limit slows guessing, not just wrong guesses. The settings are read per
  * request, so a config edit applies at once (src/daemon/config-watch.ts); unset, nothing is counted.
+ * In cluster mode the counts are the store's (src/cluster/store-rate-limits.ts: a sliding minute
+ * across every daemon); a store that does not answer lets calls through rather than refuse them all.
  */
-import rateLimit, { normalizeIP, type errorResponseBuilderContext } from '@fastify/rate-limit';
+import rateLimit, {
+  normalizeIP,
+  type errorResponseBuilderContext,
+  type FastifyRateLimitStoreCtor,
+} from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { Caller } from './http-auth.js';
@@ -20,7 +26,11 @@ const WINDOW_MS = 60_000;
 type CallerOf = (request: FastifyRequest) => Caller | null;
 
 export class HttpRateLimits {
-  constructor(private settings: RateLimitSettings) {}
+  /** `store`: where calls are counted (cluster mode: Postgres, shared by every daemon); this process's memory without. */
+  constructor(
+    private settings: RateLimitSettings,
+    private readonly store: FastifyRateLimitStoreCtor | null = null,
+  ) {}
 
   /** Puts edited `http.rate_limit` in force; windows already counted keep their counts. */
   replace(settings: RateLimitSettings): void {
@@ -43,6 +53,7 @@ export class HttpRateLimits {
     await app.register(rateLimit, {
       global: true,
       hook: 'onRequest',
+      ...(this.store ? { store: this.store, skipOnError: true } : {}),
       timeWindow: WINDOW_MS,
       max: () => this.perUser ?? Number.MAX_SAFE_INTEGER,
       keyGenerator: (request) => `user:${callerOf(request)?.user ?? ''}`,

@@ -4,6 +4,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GovflowConfig } from '../config/config-loader.js';
@@ -57,6 +58,8 @@ export interface HttpApiOptions {
   forwarding?: AuthorizationHolder;
   /** The governance in force, for the chat (its profiles' agents, the agent that writes an answer). */
   governance?: () => GovernanceSnapshot;
+  /** Where `http.rate_limit` counts calls (cluster mode: the store, across daemons); this process's memory when not given. */
+  rateLimitStore?: FastifyRateLimitStoreCtor;
 }
 
 /** A browser view on the API: its routes, and how its pages are signed in to. */
@@ -156,7 +159,7 @@ export class HttpApi {
         settings.tokens,
         settings.auth.jwt ? JwtVerifier.fromSettings(settings.auth.jwt) : null,
       ),
-      limits: new HttpRateLimits(settings.rate_limit),
+      limits: new HttpRateLimits(settings.rate_limit, options.rateLimitStore ?? null),
     };
     const app = Fastify({
       logger: false,

@@ -17,9 +17,15 @@
  * before the answer rejects with TypeError('fetch failed') and the socket error as `cause`; a body
  * broken midway errors with TypeError('terminated'); an abort destroys the socket (the server sees
  * the call closed: a cancel reaches the model) and rejects, or errors the body, with the signal's
- * reason. A socket kept alive that the server closed meanwhile is retried once on a new one, as
- * Node's documentation advises.
+ * reason.
+ *
+ * A call is never sent twice (a model call paid twice): a socket kept alive is looked at before the
+ * request is written on it — after a turn of the event loop, so a close the server sent while it
+ * sat in the pool has been read — and one the server closed is dropped for a new connection (the
+ * call's `connectionNotes` say so: the journal's exchange record carries them). Once a byte of the
+ * request is written, a failure is the caller's `fetch failed`: the server may have read it.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
@@ -45,8 +51,16 @@ const httpsAgent = new https.Agent(AGENT_OPTIONS);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 const NORMALISED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
-/** What a socket reused from the pool fails with when the server had closed it meanwhile. */
-const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+/** Kept-alive sockets found closed before one call is written, at most; then the call fails. */
+const MAX_STALE_SOCKETS = 8;
+
+/** What happened to the connections of the calls made inside `withConnectionNotes`, for the journal. */
+const notesOfCall = new AsyncLocalStorage<string[]>();
+
+/** Runs `call` collecting the connection notes of its fetches into `notes` (a stale socket replaced, say). */
+export function withConnectionNotes<T>(notes: string[], call: () => T): T {
+  return notesOfCall.run(notes, call);
+}
 
 /** Node's fetch honours HTTP(S)_PROXY under NODE_USE_ENV_PROXY=1; this client leaves such calls to it. */
 const ENVIRONMENT_PROXY = process.env.NODE_USE_ENV_PROXY === '1';
@@ -76,7 +90,7 @@ function served(input: FetchInput, init: FetchInit | undefined): URL | undefined
 export const nodeHttpFetch = ((input: FetchInput, init?: FetchInit): Promise<Response> => {
   const url = served(input, init);
   if (url === undefined) return fetch(input, init);
-  return send(url, input, init ?? {}, true);
+  return send(url, input, init ?? {}, 0);
 }) as typeof fetch;
 
 /** The outgoing headers: the caller's, plus the defaults fetch would add. */
@@ -127,8 +141,8 @@ function decoded(incoming: http.IncomingMessage): Readable {
   return decoder;
 }
 
-/** One exchange. `mayRetry`: a stale kept-alive socket may be replaced once. */
-function send(url: URL, input: FetchInput, init: FetchInit, mayRetry: boolean): Promise<Response> {
+/** One exchange; `stale`: kept-alive sockets found closed before this call was written on them. */
+function send(url: URL, input: FetchInput, init: FetchInit, stale: number): Promise<Response> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason);
   const given = init.body === null || init.body === undefined ? undefined : (init.body as string | Uint8Array);
@@ -159,14 +173,55 @@ function send(url: URL, input: FetchInput, init: FetchInit, mayRetry: boolean): 
     signal?.addEventListener('abort', abortListener, { once: true });
     let answered = false;
 
+    /** Set once a byte of the request may have gone out: from then on a failure is never sent again. */
+    let written = false;
+    let replaced = false;
+    /** The kept-alive socket was closed by the server before the request was written: nothing reached it. */
+    const replace = (): void => {
+      if (replaced) return;
+      replaced = true;
+      release();
+      request.removeAllListeners('error');
+      request.on('error', () => {});
+      request.destroy();
+      notesOfCall
+        .getStore()
+        ?.push(
+          `the kept-alive connection to ${url.host} had been closed by the server before the request was written; ` +
+            'sent on a new connection (sent once)',
+        );
+      if (stale + 1 >= MAX_STALE_SOCKETS)
+        reject(
+          new TypeError('fetch failed', {
+            cause: new Error(`${MAX_STALE_SOCKETS} kept-alive connections found closed`),
+          }),
+        );
+      else resolve(send(url, input, init, stale + 1));
+    };
+
     request.on('error', (error: NodeJS.ErrnoException) => {
       if (answered || signal?.aborted) return; // the body stream reports it, or the abort did
+      if (request.reusedSocket && !written) return replace();
       release();
-      if (mayRetry && request.reusedSocket && STALE_SOCKET_CODES.has(error.code ?? '')) {
-        resolve(send(url, input, init, false));
-        return;
-      }
       reject(new TypeError('fetch failed', { cause: error }));
+    });
+
+    const write = (): void => {
+      written = true;
+      if (body === undefined) request.end();
+      else request.end(body);
+    };
+    request.once('socket', (socket) => {
+      if (!request.reusedSocket) return write();
+      // A kept-alive socket: two turns of the loop (a poll between), so a close the server sent
+      // while it sat in the pool has been read, then it is looked at before a byte goes out.
+      setImmediate(() =>
+        setImmediate(() => {
+          if (signal?.aborted || replaced) return;
+          if (!socket.destroyed && socket.writable && !socket.readableEnded) write();
+          else replace();
+        }),
+      );
     });
 
     request.on('response', (incoming) => {
@@ -200,9 +255,6 @@ function send(url: URL, input: FetchInput, init: FetchInit, mayRetry: boolean): 
         reject(new TypeError('fetch failed', { cause: error }));
       }
     }
-
-    if (body === undefined) request.end();
-    else request.end(body);
   });
 }
 

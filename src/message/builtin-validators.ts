@@ -398,6 +398,11 @@ const schema11 = {
         restore_in_result: { type: 'boolean' },
       },
     },
+    privacy: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { vault_key_file: { type: ['string', 'null'] } },
+    },
     guardrails: { type: 'array', items: { type: 'object' } },
     agents: {
       type: 'object',
@@ -6547,19 +6552,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.guardrails !== undefined) {
-      let data171 = data.guardrails;
-      if (Array.isArray(data171)) {
-        const len14 = data171.length;
-        for (let i20 = 0; i20 < len14; i20++) {
-          let data172 = data171[i20];
-          if (!(data172 && typeof data172 == 'object' && !Array.isArray(data172))) {
+    if (data.privacy !== undefined) {
+      let data171 = data.privacy;
+      if (data171 && typeof data171 == 'object' && !Array.isArray(data171)) {
+        for (const key45 in data171) {
+          if (!(key45 === 'vault_key_file')) {
             const err332 = {
-              instancePath: instancePath + '/guardrails/' + i20,
-              schemaPath: '#/properties/guardrails/items/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
+              instancePath: instancePath + '/privacy',
+              schemaPath: '#/properties/privacy/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key45 },
+              message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
               vErrors = [err332];
@@ -6569,8 +6572,64 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data171.vault_key_file !== undefined) {
+          let data172 = data171.vault_key_file;
+          if (typeof data172 !== 'string' && data172 !== null) {
+            const err333 = {
+              instancePath: instancePath + '/privacy/vault_key_file',
+              schemaPath: '#/properties/privacy/properties/vault_key_file/type',
+              keyword: 'type',
+              params: { type: schema11.properties.privacy.properties.vault_key_file.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err333];
+            } else {
+              vErrors.push(err333);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err333 = {
+        const err334 = {
+          instancePath: instancePath + '/privacy',
+          schemaPath: '#/properties/privacy/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err334];
+        } else {
+          vErrors.push(err334);
+        }
+        errors++;
+      }
+    }
+    if (data.guardrails !== undefined) {
+      let data173 = data.guardrails;
+      if (Array.isArray(data173)) {
+        const len14 = data173.length;
+        for (let i20 = 0; i20 < len14; i20++) {
+          let data174 = data173[i20];
+          if (!(data174 && typeof data174 == 'object' && !Array.isArray(data174))) {
+            const err335 = {
+              instancePath: instancePath + '/guardrails/' + i20,
+              schemaPath: '#/properties/guardrails/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err335];
+            } else {
+              vErrors.push(err335);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err336 = {
           instancePath: instancePath + '/guardrails',
           schemaPath: '#/properties/guardrails/type',
           keyword: 'type',
@@ -6578,111 +6637,58 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err333];
+          vErrors = [err336];
         } else {
-          vErrors.push(err333);
+          vErrors.push(err336);
         }
         errors++;
       }
     }
     if (data.agents !== undefined) {
-      let data173 = data.agents;
-      if (data173 && typeof data173 == 'object' && !Array.isArray(data173)) {
-        for (const key45 in data173) {
-          if (!(key45 === 'claude_code_dir' || key45 === 'claude_code')) {
-            let data174 = data173[key45];
-            if (data174 && typeof data174 == 'object' && !Array.isArray(data174)) {
-              if (data174.type === undefined) {
-                const err334 = {
-                  instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1'),
+      let data175 = data.agents;
+      if (data175 && typeof data175 == 'object' && !Array.isArray(data175)) {
+        for (const key46 in data175) {
+          if (!(key46 === 'claude_code_dir' || key46 === 'claude_code')) {
+            let data176 = data175[key46];
+            if (data176 && typeof data176 == 'object' && !Array.isArray(data176)) {
+              if (data176.type === undefined) {
+                const err337 = {
+                  instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
                   params: { missingProperty: 'type' },
                   message: "must have required property '" + 'type' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err334];
+                  vErrors = [err337];
                 } else {
-                  vErrors.push(err334);
+                  vErrors.push(err337);
                 }
                 errors++;
               }
-              if (data174.description === undefined) {
-                const err335 = {
-                  instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1'),
+              if (data176.description === undefined) {
+                const err338 = {
+                  instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
                   params: { missingProperty: 'description' },
                   message: "must have required property '" + 'description' + "'",
                 };
                 if (vErrors === null) {
-                  vErrors = [err335];
+                  vErrors = [err338];
                 } else {
-                  vErrors.push(err335);
+                  vErrors.push(err338);
                 }
                 errors++;
               }
-              for (const key46 in data174) {
-                if (!func2.call(schema11.properties.agents.additionalProperties.properties, key46)) {
-                  const err336 = {
-                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1'),
+              for (const key47 in data176) {
+                if (!func2.call(schema11.properties.agents.additionalProperties.properties, key47)) {
+                  const err339 = {
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
                     schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
                     keyword: 'additionalProperties',
-                    params: { additionalProperty: key46 },
+                    params: { additionalProperty: key47 },
                     message: 'must NOT have additional properties',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err336];
-                  } else {
-                    vErrors.push(err336);
-                  }
-                  errors++;
-                }
-              }
-              if (data174.name !== undefined) {
-                let data175 = data174.name;
-                if (typeof data175 === 'string') {
-                  if (!pattern14.test(data175)) {
-                    const err337 = {
-                      instancePath:
-                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
-                      keyword: 'pattern',
-                      params: { pattern: '^[a-z][a-z0-9_]*$' },
-                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err337];
-                    } else {
-                      vErrors.push(err337);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err338 = {
-                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err338];
-                  } else {
-                    vErrors.push(err338);
-                  }
-                  errors++;
-                }
-              }
-              if (data174.type !== undefined) {
-                let data176 = data174.type;
-                if (!(data176 === 'governance' || data176 === 'operational' || data176 === 'executional')) {
-                  const err339 = {
-                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
-                    keyword: 'enum',
-                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
-                    message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
                     vErrors = [err339];
@@ -6692,17 +6698,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data174.description !== undefined) {
-                let data177 = data174.description;
+              if (data176.name !== undefined) {
+                let data177 = data176.name;
                 if (typeof data177 === 'string') {
-                  if (func3(data177) < 1) {
+                  if (!pattern14.test(data177)) {
                     const err340 = {
                       instancePath:
-                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
+                      keyword: 'pattern',
+                      params: { pattern: '^[a-z][a-z0-9_]*$' },
+                      message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                     };
                     if (vErrors === null) {
                       vErrors = [err340];
@@ -6713,9 +6719,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 } else {
                   const err341 = {
-                    instancePath:
-                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
@@ -6728,14 +6733,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data174.entry !== undefined) {
-                if (typeof data174.entry !== 'boolean') {
+              if (data176.type !== undefined) {
+                let data178 = data176.type;
+                if (!(data178 === 'governance' || data178 === 'operational' || data178 === 'executional')) {
                   const err342 = {
-                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
+                    keyword: 'enum',
+                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
+                    message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
                     vErrors = [err342];
@@ -6745,66 +6751,119 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data174.next !== undefined) {
-                let data179 = data174.next;
-                if (!Array.isArray(data179) && data179 !== null) {
-                  const err343 = {
-                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+              if (data176.description !== undefined) {
+                let data179 = data176.description;
+                if (typeof data179 === 'string') {
+                  if (func3(data179) < 1) {
+                    const err343 = {
+                      instancePath:
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err343];
+                    } else {
+                      vErrors.push(err343);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err344 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err344];
+                  } else {
+                    vErrors.push(err344);
+                  }
+                  errors++;
+                }
+              }
+              if (data176.entry !== undefined) {
+                if (typeof data176.entry !== 'boolean') {
+                  const err345 = {
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err345];
+                  } else {
+                    vErrors.push(err345);
+                  }
+                  errors++;
+                }
+              }
+              if (data176.next !== undefined) {
+                let data181 = data176.next;
+                if (!Array.isArray(data181) && data181 !== null) {
+                  const err346 = {
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
                     schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
                     keyword: 'type',
                     params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
                     message: 'must be array,null',
                   };
                   if (vErrors === null) {
-                    vErrors = [err343];
+                    vErrors = [err346];
                   } else {
-                    vErrors.push(err343);
+                    vErrors.push(err346);
                   }
                   errors++;
                 }
-                if (Array.isArray(data179)) {
-                  const len15 = data179.length;
+                if (Array.isArray(data181)) {
+                  const len15 = data181.length;
                   for (let i21 = 0; i21 < len15; i21++) {
-                    if (typeof data179[i21] !== 'string') {
-                      const err344 = {
+                    if (typeof data181[i21] !== 'string') {
+                      const err347 = {
                         instancePath:
-                          instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i21,
+                          instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i21,
                         schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
                         keyword: 'type',
                         params: { type: 'string' },
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err344];
+                        vErrors = [err347];
                       } else {
-                        vErrors.push(err344);
+                        vErrors.push(err347);
                       }
                       errors++;
                     }
                   }
-                  let i22 = data179.length;
+                  let i22 = data181.length;
                   let j6;
                   if (i22 > 1) {
                     const indices3 = {};
                     for (; i22--;) {
-                      let item3 = data179[i22];
+                      let item3 = data181[i22];
                       if (typeof item3 !== 'string') {
                         continue;
                       }
                       if (typeof indices3[item3] == 'number') {
                         j6 = indices3[item3];
-                        const err345 = {
+                        const err348 = {
                           instancePath:
-                            instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+                            instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
                           schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
                           keyword: 'uniqueItems',
                           params: { i: i22, j: j6 },
                           message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i22 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err345];
+                          vErrors = [err348];
                         } else {
-                          vErrors.push(err345);
+                          vErrors.push(err348);
                         }
                         errors++;
                         break;
@@ -6814,87 +6873,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data174.content_type !== undefined) {
-                let data181 = data174.content_type;
-                if (typeof data181 === 'string') {
-                  if (func3(data181) < 1) {
-                    const err346 = {
+              if (data176.content_type !== undefined) {
+                let data183 = data176.content_type;
+                if (typeof data183 === 'string') {
+                  if (func3(data183) < 1) {
+                    const err349 = {
                       instancePath:
-                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                       schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
                       keyword: 'minLength',
                       params: { limit: 1 },
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err346];
+                      vErrors = [err349];
                     } else {
-                      vErrors.push(err346);
+                      vErrors.push(err349);
                     }
                     errors++;
                   }
                 } else {
-                  const err347 = {
-                    instancePath:
-                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
-                    keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err347];
-                  } else {
-                    vErrors.push(err347);
-                  }
-                  errors++;
-                }
-              }
-              if (data174.output_schema !== undefined) {
-                let data182 = data174.output_schema;
-                if (
-                  typeof data182 !== 'string' &&
-                  !(data182 && typeof data182 == 'object' && !Array.isArray(data182))
-                ) {
-                  const err348 = {
-                    instancePath:
-                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
-                    message: 'must be string,object',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err348];
-                  } else {
-                    vErrors.push(err348);
-                  }
-                  errors++;
-                }
-              }
-              if (data174.plan !== undefined) {
-                if (typeof data174.plan !== 'boolean') {
-                  const err349 = {
-                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err349];
-                  } else {
-                    vErrors.push(err349);
-                  }
-                  errors++;
-                }
-              }
-              if (data174.on_failure !== undefined) {
-                if (typeof data174.on_failure !== 'string') {
                   const err350 = {
                     instancePath:
-                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
@@ -6907,32 +6909,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data174.model !== undefined) {
-                let data185 = data174.model;
-                if (typeof data185 === 'string') {
-                  if (func3(data185) < 1) {
-                    const err351 = {
-                      instancePath:
-                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
-                      keyword: 'minLength',
-                      params: { limit: 1 },
-                      message: 'must NOT have fewer than 1 characters',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err351];
-                    } else {
-                      vErrors.push(err351);
-                    }
-                    errors++;
-                  }
-                } else {
-                  const err352 = {
-                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
+              if (data176.output_schema !== undefined) {
+                let data184 = data176.output_schema;
+                if (
+                  typeof data184 !== 'string' &&
+                  !(data184 && typeof data184 == 'object' && !Array.isArray(data184))
+                ) {
+                  const err351 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
                     keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
+                    message: 'must be string,object',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err351];
+                  } else {
+                    vErrors.push(err351);
+                  }
+                  errors++;
+                }
+              }
+              if (data176.plan !== undefined) {
+                if (typeof data176.plan !== 'boolean') {
+                  const err352 = {
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
+                    keyword: 'type',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err352];
@@ -6942,33 +6948,35 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data174.temperature !== undefined) {
-                let data186 = data174.temperature;
-                if (typeof data186 == 'number') {
-                  if (data186 > 2 || isNaN(data186)) {
-                    const err353 = {
-                      instancePath:
-                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
-                      keyword: 'maximum',
-                      params: { comparison: '<=', limit: 2 },
-                      message: 'must be <= 2',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err353];
-                    } else {
-                      vErrors.push(err353);
-                    }
-                    errors++;
+              if (data176.on_failure !== undefined) {
+                if (typeof data176.on_failure !== 'string') {
+                  const err353 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err353];
+                  } else {
+                    vErrors.push(err353);
                   }
-                  if (data186 < 0 || isNaN(data186)) {
+                  errors++;
+                }
+              }
+              if (data176.model !== undefined) {
+                let data187 = data176.model;
+                if (typeof data187 === 'string') {
+                  if (func3(data187) < 1) {
                     const err354 = {
                       instancePath:
-                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
-                      keyword: 'minimum',
-                      params: { comparison: '>=', limit: 0 },
-                      message: 'must be >= 0',
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
                       vErrors = [err354];
@@ -6979,12 +6987,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 } else {
                   const err355 = {
-                    instancePath:
-                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
                     keyword: 'type',
-                    params: { type: 'number' },
-                    message: 'must be number',
+                    params: { type: 'string' },
+                    message: 'must be string',
                   };
                   if (vErrors === null) {
                     vErrors = [err355];
@@ -6994,33 +7001,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data174.max_tokens !== undefined) {
-                let data187 = data174.max_tokens;
-                if (!(typeof data187 == 'number' && !(data187 % 1) && !isNaN(data187))) {
-                  const err356 = {
-                    instancePath:
-                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err356];
-                  } else {
-                    vErrors.push(err356);
+              if (data176.temperature !== undefined) {
+                let data188 = data176.temperature;
+                if (typeof data188 == 'number') {
+                  if (data188 > 2 || isNaN(data188)) {
+                    const err356 = {
+                      instancePath:
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
+                      keyword: 'maximum',
+                      params: { comparison: '<=', limit: 2 },
+                      message: 'must be <= 2',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err356];
+                    } else {
+                      vErrors.push(err356);
+                    }
+                    errors++;
                   }
-                  errors++;
-                }
-                if (typeof data187 == 'number') {
-                  if (data187 < 1 || isNaN(data187)) {
+                  if (data188 < 0 || isNaN(data188)) {
                     const err357 = {
                       instancePath:
-                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
-                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
                       keyword: 'minimum',
-                      params: { comparison: '>=', limit: 1 },
-                      message: 'must be >= 1',
+                      params: { comparison: '>=', limit: 0 },
+                      message: 'must be >= 0',
                     };
                     if (vErrors === null) {
                       vErrors = [err357];
@@ -7029,18 +7036,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                     errors++;
                   }
-                }
-              }
-              if (data174.timeout_ms !== undefined) {
-                let data188 = data174.timeout_ms;
-                if (!(typeof data188 == 'number' && !(data188 % 1) && !isNaN(data188))) {
+                } else {
                   const err358 = {
                     instancePath:
-                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
                     keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
+                    params: { type: 'number' },
+                    message: 'must be number',
                   };
                   if (vErrors === null) {
                     vErrors = [err358];
@@ -7049,92 +7052,148 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data188 == 'number') {
-                  if (data188 < 1 || isNaN(data188)) {
-                    const err359 = {
+              }
+              if (data176.max_tokens !== undefined) {
+                let data189 = data176.max_tokens;
+                if (!(typeof data189 == 'number' && !(data189 % 1) && !isNaN(data189))) {
+                  const err359 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err359];
+                  } else {
+                    vErrors.push(err359);
+                  }
+                  errors++;
+                }
+                if (typeof data189 == 'number') {
+                  if (data189 < 1 || isNaN(data189)) {
+                    const err360 = {
                       instancePath:
-                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 1 },
+                      message: 'must be >= 1',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err360];
+                    } else {
+                      vErrors.push(err360);
+                    }
+                    errors++;
+                  }
+                }
+              }
+              if (data176.timeout_ms !== undefined) {
+                let data190 = data176.timeout_ms;
+                if (!(typeof data190 == 'number' && !(data190 % 1) && !isNaN(data190))) {
+                  const err361 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err361];
+                  } else {
+                    vErrors.push(err361);
+                  }
+                  errors++;
+                }
+                if (typeof data190 == 'number') {
+                  if (data190 < 1 || isNaN(data190)) {
+                    const err362 = {
+                      instancePath:
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                       schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
                       keyword: 'minimum',
                       params: { comparison: '>=', limit: 1 },
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err359];
+                      vErrors = [err362];
                     } else {
-                      vErrors.push(err359);
+                      vErrors.push(err362);
                     }
                     errors++;
                   }
                 }
               }
-              if (data174.max_retries !== undefined) {
-                let data189 = data174.max_retries;
-                if (!(typeof data189 == 'number' && !(data189 % 1) && !isNaN(data189))) {
-                  const err360 = {
+              if (data176.max_retries !== undefined) {
+                let data191 = data176.max_retries;
+                if (!(typeof data191 == 'number' && !(data191 % 1) && !isNaN(data191))) {
+                  const err363 = {
                     instancePath:
-                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
                     keyword: 'type',
                     params: { type: 'integer' },
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err360];
+                    vErrors = [err363];
                   } else {
-                    vErrors.push(err360);
+                    vErrors.push(err363);
                   }
                   errors++;
                 }
-                if (typeof data189 == 'number') {
-                  if (data189 < 0 || isNaN(data189)) {
-                    const err361 = {
+                if (typeof data191 == 'number') {
+                  if (data191 < 0 || isNaN(data191)) {
+                    const err364 = {
                       instancePath:
-                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
                       keyword: 'minimum',
                       params: { comparison: '>=', limit: 0 },
                       message: 'must be >= 0',
                     };
                     if (vErrors === null) {
-                      vErrors = [err361];
+                      vErrors = [err364];
                     } else {
-                      vErrors.push(err361);
+                      vErrors.push(err364);
                     }
                     errors++;
                   }
                 }
               }
-              if (data174.file !== undefined) {
-                if (typeof data174.file !== 'string') {
-                  const err362 = {
-                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
+              if (data176.file !== undefined) {
+                if (typeof data176.file !== 'string') {
+                  const err365 = {
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
                     schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err362];
+                    vErrors = [err365];
                   } else {
-                    vErrors.push(err362);
+                    vErrors.push(err365);
                   }
                   errors++;
                 }
               }
-              if (data174.tools !== undefined) {
-                let data191 = data174.tools;
-                if (Array.isArray(data191)) {
-                  const len16 = data191.length;
+              if (data176.tools !== undefined) {
+                let data193 = data176.tools;
+                if (Array.isArray(data193)) {
+                  const len16 = data193.length;
                   for (let i23 = 0; i23 < len16; i23++) {
-                    let data192 = data191[i23];
-                    if (typeof data192 === 'string') {
-                      if (func3(data192) < 1) {
-                        const err363 = {
+                    let data194 = data193[i23];
+                    if (typeof data194 === 'string') {
+                      if (func3(data194) < 1) {
+                        const err366 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
-                            key45.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            key46.replace(/~/g, '~0').replace(/\//g, '~1') +
                             '/tools/' +
                             i23,
                           schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/minLength',
@@ -7143,52 +7202,52 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err363];
+                          vErrors = [err366];
                         } else {
-                          vErrors.push(err363);
+                          vErrors.push(err366);
                         }
                         errors++;
                       }
                     } else {
-                      const err364 = {
+                      const err367 = {
                         instancePath:
-                          instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i23,
+                          instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i23,
                         schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
                         keyword: 'type',
                         params: { type: 'string' },
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err364];
+                        vErrors = [err367];
                       } else {
-                        vErrors.push(err364);
+                        vErrors.push(err367);
                       }
                       errors++;
                     }
                   }
-                  let i24 = data191.length;
+                  let i24 = data193.length;
                   let j7;
                   if (i24 > 1) {
                     const indices4 = {};
                     for (; i24--;) {
-                      let item4 = data191[i24];
+                      let item4 = data193[i24];
                       if (typeof item4 !== 'string') {
                         continue;
                       }
                       if (typeof indices4[item4] == 'number') {
                         j7 = indices4[item4];
-                        const err365 = {
+                        const err368 = {
                           instancePath:
-                            instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
+                            instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                           schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
                           keyword: 'uniqueItems',
                           params: { i: i24, j: j7 },
                           message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i24 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err365];
+                          vErrors = [err368];
                         } else {
-                          vErrors.push(err365);
+                          vErrors.push(err368);
                         }
                         errors++;
                         break;
@@ -7197,71 +7256,71 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err366 = {
-                    instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
+                  const err369 = {
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                     schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
                     keyword: 'type',
                     params: { type: 'array' },
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err366];
+                    vErrors = [err369];
                   } else {
-                    vErrors.push(err366);
+                    vErrors.push(err369);
                   }
                   errors++;
                 }
               }
-              if (data174.max_turns !== undefined) {
-                let data193 = data174.max_turns;
-                if (!(typeof data193 == 'number' && !(data193 % 1) && !isNaN(data193))) {
-                  const err367 = {
+              if (data176.max_turns !== undefined) {
+                let data195 = data176.max_turns;
+                if (!(typeof data195 == 'number' && !(data195 % 1) && !isNaN(data195))) {
+                  const err370 = {
                     instancePath:
-                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
                     keyword: 'type',
                     params: { type: 'integer' },
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err367];
+                    vErrors = [err370];
                   } else {
-                    vErrors.push(err367);
+                    vErrors.push(err370);
                   }
                   errors++;
                 }
-                if (typeof data193 == 'number') {
-                  if (data193 < 1 || isNaN(data193)) {
-                    const err368 = {
+                if (typeof data195 == 'number') {
+                  if (data195 < 1 || isNaN(data195)) {
+                    const err371 = {
                       instancePath:
-                        instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
+                        instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
                       keyword: 'minimum',
                       params: { comparison: '>=', limit: 1 },
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err368];
+                      vErrors = [err371];
                     } else {
-                      vErrors.push(err368);
+                      vErrors.push(err371);
                     }
                     errors++;
                   }
                 }
               }
-              if (data174.approval !== undefined) {
-                let data194 = data174.approval;
-                if (Array.isArray(data194)) {
-                  const len17 = data194.length;
+              if (data176.approval !== undefined) {
+                let data196 = data176.approval;
+                if (Array.isArray(data196)) {
+                  const len17 = data196.length;
                   for (let i25 = 0; i25 < len17; i25++) {
-                    let data195 = data194[i25];
-                    if (typeof data195 === 'string') {
-                      if (func3(data195) < 1) {
-                        const err369 = {
+                    let data197 = data196[i25];
+                    if (typeof data197 === 'string') {
+                      if (func3(data197) < 1) {
+                        const err372 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
-                            key45.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            key46.replace(/~/g, '~0').replace(/\//g, '~1') +
                             '/approval/' +
                             i25,
                           schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/minLength',
@@ -7270,18 +7329,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err369];
+                          vErrors = [err372];
                         } else {
-                          vErrors.push(err369);
+                          vErrors.push(err372);
                         }
                         errors++;
                       }
                     } else {
-                      const err370 = {
+                      const err373 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
-                          key45.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          key46.replace(/~/g, '~0').replace(/\//g, '~1') +
                           '/approval/' +
                           i25,
                         schemaPath: '#/properties/agents/additionalProperties/properties/approval/items/type',
@@ -7290,36 +7349,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err370];
+                        vErrors = [err373];
                       } else {
-                        vErrors.push(err370);
+                        vErrors.push(err373);
                       }
                       errors++;
                     }
                   }
-                  let i26 = data194.length;
+                  let i26 = data196.length;
                   let j8;
                   if (i26 > 1) {
                     const indices5 = {};
                     for (; i26--;) {
-                      let item5 = data194[i26];
+                      let item5 = data196[i26];
                       if (typeof item5 !== 'string') {
                         continue;
                       }
                       if (typeof indices5[item5] == 'number') {
                         j8 = indices5[item5];
-                        const err371 = {
+                        const err374 = {
                           instancePath:
-                            instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
+                            instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                           schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
                           keyword: 'uniqueItems',
                           params: { i: i26, j: j8 },
                           message: 'must NOT have duplicate items (items ## ' + j8 + ' and ' + i26 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err371];
+                          vErrors = [err374];
                         } else {
-                          vErrors.push(err371);
+                          vErrors.push(err374);
                         }
                         errors++;
                         break;
@@ -7328,35 +7387,35 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err372 = {
+                  const err375 = {
                     instancePath:
-                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                     schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
                     keyword: 'type',
                     params: { type: 'array' },
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err372];
+                    vErrors = [err375];
                   } else {
-                    vErrors.push(err372);
+                    vErrors.push(err375);
                   }
                   errors++;
                 }
               }
-              if (data174.delegates !== undefined) {
-                let data196 = data174.delegates;
-                if (Array.isArray(data196)) {
-                  const len18 = data196.length;
+              if (data176.delegates !== undefined) {
+                let data198 = data176.delegates;
+                if (Array.isArray(data198)) {
+                  const len18 = data198.length;
                   for (let i27 = 0; i27 < len18; i27++) {
-                    let data197 = data196[i27];
-                    if (typeof data197 === 'string') {
-                      if (func3(data197) < 1) {
-                        const err373 = {
+                    let data199 = data198[i27];
+                    if (typeof data199 === 'string') {
+                      if (func3(data199) < 1) {
+                        const err376 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
-                            key45.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            key46.replace(/~/g, '~0').replace(/\//g, '~1') +
                             '/delegates/' +
                             i27,
                           schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/minLength',
@@ -7365,18 +7424,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err373];
+                          vErrors = [err376];
                         } else {
-                          vErrors.push(err373);
+                          vErrors.push(err376);
                         }
                         errors++;
                       }
                     } else {
-                      const err374 = {
+                      const err377 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
-                          key45.replace(/~/g, '~0').replace(/\//g, '~1') +
+                          key46.replace(/~/g, '~0').replace(/\//g, '~1') +
                           '/delegates/' +
                           i27,
                         schemaPath: '#/properties/agents/additionalProperties/properties/delegates/items/type',
@@ -7385,36 +7444,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err374];
+                        vErrors = [err377];
                       } else {
-                        vErrors.push(err374);
+                        vErrors.push(err377);
                       }
                       errors++;
                     }
                   }
-                  let i28 = data196.length;
+                  let i28 = data198.length;
                   let j9;
                   if (i28 > 1) {
                     const indices6 = {};
                     for (; i28--;) {
-                      let item6 = data196[i28];
+                      let item6 = data198[i28];
                       if (typeof item6 !== 'string') {
                         continue;
                       }
                       if (typeof indices6[item6] == 'number') {
                         j9 = indices6[item6];
-                        const err375 = {
+                        const err378 = {
                           instancePath:
-                            instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
+                            instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                           schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
                           keyword: 'uniqueItems',
                           params: { i: i28, j: j9 },
                           message: 'must NOT have duplicate items (items ## ' + j9 + ' and ' + i28 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err375];
+                          vErrors = [err378];
                         } else {
-                          vErrors.push(err375);
+                          vErrors.push(err378);
                         }
                         errors++;
                         break;
@@ -7423,28 +7482,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err376 = {
+                  const err379 = {
                     instancePath:
-                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                     schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
                     keyword: 'type',
                     params: { type: 'array' },
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err376];
+                    vErrors = [err379];
                   } else {
-                    vErrors.push(err376);
+                    vErrors.push(err379);
                   }
                   errors++;
                 }
               }
-              if (data174.attachments !== undefined) {
-                let data198 = data174.attachments;
-                if (!(data198 === 'inline' || data198 === 'list' || data198 === 'native')) {
-                  const err377 = {
+              if (data176.attachments !== undefined) {
+                let data200 = data176.attachments;
+                if (!(data200 === 'inline' || data200 === 'list' || data200 === 'native')) {
+                  const err380 = {
                     instancePath:
-                      instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
                     schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
                     keyword: 'enum',
                     params: {
@@ -7453,95 +7512,39 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
-                    vErrors = [err377];
+                    vErrors = [err380];
                   } else {
-                    vErrors.push(err377);
+                    vErrors.push(err380);
                   }
                   errors++;
                 }
               }
             } else {
-              const err378 = {
-                instancePath: instancePath + '/agents/' + key45.replace(/~/g, '~0').replace(/\//g, '~1'),
+              const err381 = {
+                instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/agents/additionalProperties/type',
                 keyword: 'type',
                 params: { type: 'object' },
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err378];
+                vErrors = [err381];
               } else {
-                vErrors.push(err378);
+                vErrors.push(err381);
               }
               errors++;
             }
           }
         }
-        if (data173.claude_code_dir !== undefined) {
-          let data199 = data173.claude_code_dir;
-          if (typeof data199 !== 'string' && data199 !== null) {
-            const err379 = {
+        if (data175.claude_code_dir !== undefined) {
+          let data201 = data175.claude_code_dir;
+          if (typeof data201 !== 'string' && data201 !== null) {
+            const err382 = {
               instancePath: instancePath + '/agents/claude_code_dir',
               schemaPath: '#/properties/agents/properties/claude_code_dir/type',
               keyword: 'type',
               params: { type: schema11.properties.agents.properties.claude_code_dir.type },
               message: 'must be string,null',
-            };
-            if (vErrors === null) {
-              vErrors = [err379];
-            } else {
-              vErrors.push(err379);
-            }
-            errors++;
-          }
-        }
-        if (data173.claude_code !== undefined) {
-          let data200 = data173.claude_code;
-          if (data200 && typeof data200 == 'object' && !Array.isArray(data200)) {
-            for (const key47 in data200) {
-              if (!(key47 === 'unknown_tools')) {
-                const err380 = {
-                  instancePath: instancePath + '/agents/claude_code',
-                  schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key47 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err380];
-                } else {
-                  vErrors.push(err380);
-                }
-                errors++;
-              }
-            }
-            if (data200.unknown_tools !== undefined) {
-              let data201 = data200.unknown_tools;
-              if (!(data201 === 'warn' || data201 === 'error')) {
-                const err381 = {
-                  instancePath: instancePath + '/agents/claude_code/unknown_tools',
-                  schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.agents.properties.claude_code.properties.unknown_tools.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err381];
-                } else {
-                  vErrors.push(err381);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err382 = {
-              instancePath: instancePath + '/agents/claude_code',
-              schemaPath: '#/properties/agents/properties/claude_code/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
             };
             if (vErrors === null) {
               vErrors = [err382];
@@ -7551,8 +7554,64 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data175.claude_code !== undefined) {
+          let data202 = data175.claude_code;
+          if (data202 && typeof data202 == 'object' && !Array.isArray(data202)) {
+            for (const key48 in data202) {
+              if (!(key48 === 'unknown_tools')) {
+                const err383 = {
+                  instancePath: instancePath + '/agents/claude_code',
+                  schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key48 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err383];
+                } else {
+                  vErrors.push(err383);
+                }
+                errors++;
+              }
+            }
+            if (data202.unknown_tools !== undefined) {
+              let data203 = data202.unknown_tools;
+              if (!(data203 === 'warn' || data203 === 'error')) {
+                const err384 = {
+                  instancePath: instancePath + '/agents/claude_code/unknown_tools',
+                  schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.agents.properties.claude_code.properties.unknown_tools.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err384];
+                } else {
+                  vErrors.push(err384);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err385 = {
+              instancePath: instancePath + '/agents/claude_code',
+              schemaPath: '#/properties/agents/properties/claude_code/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err385];
+            } else {
+              vErrors.push(err385);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err383 = {
+        const err386 = {
           instancePath: instancePath + '/agents',
           schemaPath: '#/properties/agents/type',
           keyword: 'type',
@@ -7560,15 +7619,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err383];
+          vErrors = [err386];
         } else {
-          vErrors.push(err383);
+          vErrors.push(err386);
         }
         errors++;
       }
     }
   } else {
-    const err384 = {
+    const err387 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -7576,9 +7635,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err384];
+      vErrors = [err387];
     } else {
-      vErrors.push(err384);
+      vErrors.push(err387);
     }
     errors++;
   }

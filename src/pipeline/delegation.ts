@@ -8,6 +8,7 @@
  */
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
+import { openSessionVault } from '../privacy/session-vaults.js';
 import { sha256Hex } from '../sha256-hex.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
 import type { DelegationOutcome, JournaledToolCall } from '../store/tool-journal-records.js';
@@ -153,7 +154,12 @@ export class Delegations {
       };
       // In the child's placeholders (or its originals, with pii.restore_in_result): back to the originals with
       // the child's vault, then redacted by the parent's, so that each value takes the parent's placeholder.
-      const plain = active.privacy ? SessionPrivacy.forSession(this.deps.config, childId).restore(document) : document;
+      const plain = active.privacy
+        ? SessionPrivacy.forSession(
+            this.deps.config,
+            await openSessionVault(this.deps.config, this.deps.store, childId),
+          ).restore(document)
+        : document;
       const text = JSON.stringify(plain);
       return {
         output: active.privacy ? active.privacy.redactUserText(text) : text,

@@ -9,6 +9,7 @@ import type { SessionStore } from '../store/session-store.js';
 import type { SessionEvents } from './session-events.js';
 import type { OperationalLog } from '../log-contract.js';
 import type { ToolBox } from '../tools/tool-box.js';
+import type { PiiCounts } from '../privacy/pii-redactor.js';
 import type { DelegatedFrom } from '../store/session-journal.js';
 import type { HandoffRequest } from './delegation-envelope.js';
 import type { CancelOrder, ControlOrder } from './run-controls.js';
@@ -68,6 +69,8 @@ export interface NewSessionRequest {
   attachments?: RequestAttachments;
   /** Set for a chat message's turn (docs/http-api.md "Chat"): its conversation, context and history. */
   chat?: ChatOrder;
+  /** PII the intake took out of `text` and `metadata` already (cluster mode), counted on the first message. */
+  piiCounts?: PiiCounts;
 }
 
 /** A fork, retry or re-run as the runner applies it; `ForkOrder` of a session whose messages it reuses. */

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
+import { inheritedVault, openSessionVault } from '../privacy/session-vaults.js';
 import type { RequestInfo, SessionRecord } from '../store/session-journal.js';
 import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { ActiveSession } from './message-commit.js';
@@ -60,7 +61,14 @@ export async function createSession(
   // PII leaves the request before anything is written (README "Privacy and guardrails"); originals go to the vault,
   // which a fork copies from its original and a delegated child from its parent (their placeholders stay theirs).
   const inheritsFrom = fork?.original.session.session_id ?? request.delegation?.parent_session_id ?? null;
-  const privacy = SessionPrivacy.forNewSession(config, sessionId, inheritsFrom);
+  const inherited = inheritsFrom === null ? [] : await inheritedVault(config, deps.store, inheritsFrom);
+  const privacy = SessionPrivacy.forNewSession(
+    config,
+    await openSessionVault(config, deps.store, sessionId),
+    inherited,
+  );
+  // Cluster mode's intake redacted the request already (its vault holds the originals): its counts come with it.
+  privacy.countUserInput(request.piiCounts);
   const text = privacy.redactUserText(request.text);
   // A delegated child's handoff, in its placeholders: in its entry prompt, and hashed for its first entry.
   const handoff = request.handoff ? childHandoff(request.handoff, (value) => privacy.redactUserValue(value)) : null;

@@ -36,16 +36,18 @@ export class SessionFinisher {
     const result = active.privacy?.restoresResult ? active.privacy.restore(built) : built;
     // Webhooks (docs/webhooks.md) are queued durably first and sent once the end is durable: a
     // crash in between sends them after the restart; an end recorded before is not told again.
+    const files = resultFiles(result, state, built);
+    if (result !== built) files.redactedJson = `${JSON.stringify(built, null, 2)}\n`;
     const release = paused || state.finishedAt === null ? await this.notify(state, result.status, finishedAt) : null;
     // Durable before a request file is archived: until then recovery writes the result again.
     if (paused) {
-      await stored.pause(resultFiles(result, state, built));
+      await stored.pause(files);
     } else {
       const end: FinishedRecord | null =
         state.finishedAt !== null
           ? null
           : { v: JOURNAL_FORMAT, type: 'finished', status: result.status, at: finishedAt };
-      await stored.finish(resultFiles(result, state, built), end);
+      await stored.finish(files, end);
       if (end) applyRecord(state, end);
     }
     release?.();

@@ -13,12 +13,15 @@ import type { ApprovalRecord } from '../store/tool-journal-records.js';
 import type { ActiveSession } from './message-commit.js';
 import { ReplyRejectedError } from './runner-contract.js';
 import { applyRecord } from './session-state.js';
+import type { PiiCounts } from '../privacy/pii-redactor.js';
 
 export interface IncomingReply {
   text: string;
   sourceFile: string;
   claimedPath: string | null;
   approval?: ApprovalDecision;
+  /** PII the intake took out of `text` already (cluster mode), counted on the next message. */
+  piiCounts?: PiiCounts;
 }
 
 /** Journals `reply` on the paused session and folds it in; throws ReplyRejectedError when it cannot apply. */
@@ -89,6 +92,8 @@ export async function journalReply(
     });
     return;
   }
+  // Cluster mode's intake redacted the reply already (src/cluster/store-vaults.ts): its counts come with it.
+  active.privacy?.countUserInput(reply.piiCounts);
   const record: ReplyRecord = {
     v: JOURNAL_FORMAT,
     type: 'reply',

@@ -26,6 +26,7 @@ import { foldRecords, hasEnded, type SessionState } from './session-state.js';
 import { chainStep, loopKeyOf, type PendingStep } from './session-steps.js';
 import { StepAttempts } from './step-attempts.js';
 import { SessionPrivacy } from '../privacy/session-privacy.js';
+import { openSessionVault } from '../privacy/session-vaults.js';
 import { Delegations } from './delegation.js';
 import { SessionFinisher } from './session-finish.js';
 import { journalReply, type IncomingReply } from './session-replies.js';
@@ -227,7 +228,7 @@ export class SessionRunner {
       stored: session,
       state: foldRecords(records),
       commitQueue: Promise.resolve(),
-      privacy: SessionPrivacy.forSession(this.config, sessionId),
+      privacy: SessionPrivacy.forSession(this.config, await openSessionVault(this.config, this.deps.store, sessionId)),
     };
   }
 

@@ -27,6 +27,7 @@ import { ToolLoop, providerTurns } from './tool-loop.js';
 import { checkEvidence } from './evidence-check.js';
 import { attachmentModeOf, attachmentsPromptBlock, nativeFiles } from './session-attachments.js';
 import { guardStepInput, guardStepOutput, toolResultGuard } from './step-guardrails.js';
+import { withConnectionNotes } from '../llm/node-http-fetch.js';
 
 /** A step's outcome, or a pause: a tool call waits for a person's approval and nothing is committed. */
 export type AttemptsOutcome = StepOutcome | { kind: 'paused' };
@@ -148,6 +149,8 @@ export class StepAttempts {
           history: earlier,
         });
         /** Journals the exchange (durable with the step's message: the store's commit) and tells listeners. */
+        /** What happened to the call's connections (src/llm/node-http-fetch.ts): a stale socket replaced before the write. */
+        const connection: string[] = [];
         const finished = (modelUsed: string, error: string | null, usage: UsageFigures) => {
           const response = error === null ? text : null;
           events?.emit('model_call_finished', {
@@ -181,6 +184,7 @@ export class StepAttempts {
             usage,
             duration_ms: Math.round(performance.now() - started),
             at: this.now().toISOString(),
+            ...(connection.length > 0 ? { connection: [...connection] } : {}),
           };
           active.stored.recordExchange(record);
           applyRecord(state, record);
@@ -194,35 +198,37 @@ export class StepAttempts {
         try {
           // Raced with the session's signal: a cancel takes effect even with a provider that ignores it.
           const response = await raceAbort(
-            this.provider.generate({
-              agent: agent.name,
-              sessionId,
-              system: prompt.system,
-              prompt: prompts,
-              history: earlier,
-              model,
-              temperature: agent.temperature,
-              maxTokens: agent.maxTokens,
-              jsonSchema: snapshot.messageSchema,
-              expectation: {
-                contentType: agent.contentType,
-                next: agent.next,
-                agentType: agent.type,
-                plan: agent.plan,
-                executionalAgents: executionalAgents(snapshot.agents),
-                governanceFiles: prompt.files,
-                outputSchema: agent.outputSchema,
-              },
-              // Shutdown only; the attempt timeouts and the deadline are the retry wrapper's.
-              signal,
-              timeoutMs: callTimeout,
-              deadlineMs,
-              ...(offers.length > 0 ? { tools: offers } : {}),
-              ...(files.length > 0 ? { files } : {}),
-              ...(state.toolLoops.has(stepKey) ? { toolTurns: providerTurns(state.toolLoops.get(stepKey)) } : {}),
-              journaledCalls: state.agentModelCalls.get(agent.name) ?? 0,
-              ...(chunks ? { onChunk: chunks.push } : {}),
-            }),
+            withConnectionNotes(connection, () =>
+              this.provider.generate({
+                agent: agent.name,
+                sessionId,
+                system: prompt.system,
+                prompt: prompts,
+                history: earlier,
+                model,
+                temperature: agent.temperature,
+                maxTokens: agent.maxTokens,
+                jsonSchema: snapshot.messageSchema,
+                expectation: {
+                  contentType: agent.contentType,
+                  next: agent.next,
+                  agentType: agent.type,
+                  plan: agent.plan,
+                  executionalAgents: executionalAgents(snapshot.agents),
+                  governanceFiles: prompt.files,
+                  outputSchema: agent.outputSchema,
+                },
+                // Shutdown only; the attempt timeouts and the deadline are the retry wrapper's.
+                signal,
+                timeoutMs: callTimeout,
+                deadlineMs,
+                ...(offers.length > 0 ? { tools: offers } : {}),
+                ...(files.length > 0 ? { files } : {}),
+                ...(state.toolLoops.has(stepKey) ? { toolTurns: providerTurns(state.toolLoops.get(stepKey)) } : {}),
+                journaledCalls: state.agentModelCalls.get(agent.name) ?? 0,
+                ...(chunks ? { onChunk: chunks.push } : {}),
+              }),
+            ),
             signal,
           ).finally(() => {
             chunks?.flush();

@@ -1,6 +1,7 @@
 /** The session vault (pii-vault.json, mode 0600): the only file with original PII values. */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { GovflowError } from '../errors.js';
 
@@ -23,11 +24,13 @@ export function vaultPath(sessionFolder: string): string {
   return path.join(sessionFolder, VAULT_FILE_NAME);
 }
 
-/** Entries of the vault in `sessionFolder`, or none when it has no vault yet. */
+/** Entries of the vault in `sessionFolder` (gzipped in an archived session's), or none when it has no vault yet. */
 export function readVault(sessionFolder: string): VaultEntry[] {
   const file = vaultPath(sessionFolder);
-  if (!existsSync(file)) return [];
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<VaultFile>;
+  const archived = !existsSync(file) && existsSync(`${file}.gz`);
+  if (!existsSync(file) && !archived) return [];
+  const text = archived ? gunzipSync(readFileSync(`${file}.gz`)).toString('utf8') : readFileSync(file, 'utf8');
+  const parsed = JSON.parse(text) as Partial<VaultFile>;
   if (parsed.v !== VAULT_FORMAT || !Array.isArray(parsed.entries)) {
     throw new GovflowError(
       'audit',
@@ -42,4 +45,22 @@ export function writeVault(sessionFolder: string, entries: readonly VaultEntry[]
   mkdirSync(sessionFolder, { recursive: true });
   const body: VaultFile = { v: VAULT_FORMAT, entries: [...entries] };
   writeFileAtomic(vaultPath(sessionFolder), `${JSON.stringify(body)}\n`, durable, undefined, 0o600);
+}
+
+/**
+ * A session's vault where its store keeps it: files mode the file above, cluster mode a row of the
+ * store sealed with the vault key (src/cluster/store-vaults.ts). `entries` is what it held when opened.
+ */
+export interface SessionVault {
+  readonly entries: readonly VaultEntry[];
+  /** Keeps the whole vault: the file at once; the store's row before the session's next write there. */
+  write(entries: readonly VaultEntry[]): void;
+}
+
+/** The vault file in `sessionFolder` as a SessionVault. */
+export function fileVault(sessionFolder: string, durable: boolean): SessionVault {
+  return {
+    entries: readVault(sessionFolder),
+    write: (entries) => writeVault(sessionFolder, entries, durable),
+  };
 }

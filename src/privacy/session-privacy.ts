@@ -5,13 +5,12 @@
  * fired wait for its message (`takeForCommit`: `[PII_REDACTED]`, `[GUARDRAILS]`).
  */
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
-import path from 'node:path';
 import type { GovflowConfig } from '../config/config-loader.js';
 import type { LlmToolCall } from '../llm/provider.js';
 import { PII_KINDS } from '../config/config-schema.js';
 import { builtInDetector, findPii, type PiiDetector } from './pii-detectors.js';
 import { addCounts, PiiRedactor, piiDetectors, piiEnabled, type PiiCounts } from './pii-redactor.js';
-import { readVault, writeVault, type VaultEntry } from './pii-vault.js';
+import type { SessionVault, VaultEntry } from './pii-vault.js';
 import type { GuardrailRule, GuardrailStage } from './guardrail-rules.js';
 import {
   evaluateGuardrails,
@@ -60,14 +59,14 @@ export class SessionPrivacy {
   private pending: StepFacts = { counts: {}, triggers: [] };
   private constructor(
     private readonly config: GovflowConfig,
-    private readonly folder: string,
+    private readonly vault: SessionVault,
     /** False until the session's folder exists (a new session redacts its request first). */
     private persisting: boolean,
     /** The vault entries of a fork's original or a child's parent. */
     inherited: readonly VaultEntry[] = [],
   ) {
     const { detectors, everyKind } = compiledDetectors(config);
-    const own = readVault(folder);
+    const own = vault.entries;
     this.redactor = new PiiRedactor(detectors, own);
     // A new session's vault is empty: the inherited entries go into it with its first write.
     if (own.length === 0) this.redactor.adopt(inherited);
@@ -77,9 +76,9 @@ export class SessionPrivacy {
     };
   }
 
-  /** The privacy state of an existing session `sessionId` (its vault read when it has one). */
-  static forSession(config: GovflowConfig, sessionId: string): SessionPrivacy {
-    return new SessionPrivacy(config, path.join(config.paths.sessions, sessionId), true);
+  /** The privacy state of an existing session, from its vault (src/privacy/session-vaults.ts opens it). */
+  static forSession(config: GovflowConfig, vault: SessionVault): SessionPrivacy {
+    return new SessionPrivacy(config, vault, true);
   }
 
   /**
@@ -87,10 +86,15 @@ export class SessionPrivacy {
    * first). A fork, retry or re-run starts from its original's vault and a delegated child from its
    * parent's (`inheritsFrom`), so that a value keeps its placeholder across the messages one reuses
    * or the input the other is given and what the new session adds (and a result restores them).
+   * Cluster mode's intake writes a new session's vault with its request (`persisting` true then).
    */
-  static forNewSession(config: GovflowConfig, sessionId: string, inheritsFrom: string | null = null): SessionPrivacy {
-    const inherited = inheritsFrom === null ? [] : readVault(path.join(config.paths.sessions, inheritsFrom));
-    return new SessionPrivacy(config, path.join(config.paths.sessions, sessionId), false, inherited);
+  static forNewSession(
+    config: GovflowConfig,
+    vault: SessionVault,
+    inherited: readonly VaultEntry[] = [],
+    persisting = false,
+  ): SessionPrivacy {
+    return new SessionPrivacy(config, vault, persisting, inherited);
   }
 
   /** The session's folder exists now: write the vault of what was redacted so far. */
@@ -110,6 +114,26 @@ export class SessionPrivacy {
     addCounts(this.pending.counts, counts);
     this.persist();
     return redacted;
+  }
+
+  /**
+   * Counts user text redacted before it reached the runner (cluster mode's intake redacts requests
+   * and replies before the store keeps them): they go to the next step that reads user input.
+   */
+  countUserInput(counts: PiiCounts | null | undefined): void {
+    if (counts) addCounts(this.pending.counts, counts);
+  }
+
+  /** The counts of user text redacted so far and not yet claimed by a step; forgets them. */
+  takeUserInputCounts(): PiiCounts {
+    const { counts } = this.pending;
+    this.pending = { counts: {}, triggers: this.pending.triggers };
+    return counts;
+  }
+
+  /** Every vault entry issued or adopted so far. */
+  vaultEntries(): readonly VaultEntry[] {
+    return this.redactor.entries();
   }
 
   /**
@@ -248,7 +272,6 @@ export class SessionPrivacy {
 
   /** Writes the vault when placeholders were issued (or adopted) since the last write. */
   private persist(): void {
-    if (this.persisting && this.redactor.takeNewEntries())
-      writeVault(this.folder, this.redactor.entries(), this.config.daemon.fsync);
+    if (this.persisting && this.redactor.takeNewEntries()) this.vault.write(this.redactor.entries());
   }
 }

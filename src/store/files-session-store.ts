@@ -34,6 +34,7 @@ import type {
 } from './tool-journal-records.js';
 import type { AuditedMessages, SessionResultFiles, SessionStore, StoredSession } from './session-store.js';
 import { GovflowError } from '../errors.js';
+import { archivedAuditedMessages, sessionFolder } from './session-retention.js';
 
 export interface FilesSessionStoreOptions {
   sessionsDir: string;
@@ -46,6 +47,8 @@ export interface FilesSessionStoreOptions {
   auditedMessages: (sessionId: string, sinceIso: string, from?: AuditPosition | null) => Promise<AuditedMessages>;
   /** System prompts go to `prompts/<sha256>.md` under it. */
   snapshotsDir: string;
+  /** system/logs/: an archived session (retention) is read from its archive, so it can be forked. */
+  logsDir?: string;
   faults?: DiskFaults;
 }
 
@@ -193,12 +196,29 @@ export class FilesSessionStore implements SessionStore {
   }
 
   async records(sessionId: string): Promise<JournalRecord[]> {
-    if (!this.exists(sessionId))
+    if (this.exists(sessionId))
+      return SessionJournal.read(SessionJournal.directoryOf(this.options.sessionsDir, sessionId));
+    const archived = this.archivedFolder(sessionId);
+    if (archived === null)
       throw new GovflowError('request', `no session "${sessionId}" under ${this.options.sessionsDir}`);
-    return SessionJournal.read(SessionJournal.directoryOf(this.options.sessionsDir, sessionId));
+    return SessionJournal.read(archived);
   }
 
-  auditedMessages(sessionId: string, sinceIso: string, from?: AuditPosition | null): Promise<AuditedMessages> {
-    return this.options.auditedMessages(sessionId, sinceIso, from);
+  async auditedMessages(sessionId: string, sinceIso: string, from?: AuditPosition | null): Promise<AuditedMessages> {
+    const live = await this.options.auditedMessages(sessionId, sinceIso, from);
+    const { logsDir } = this.options;
+    if (logsDir === undefined || this.archivedFolder(sessionId) === null) return live;
+    // Archived by retention: its entries are in the archived day files (a fork names them).
+    const fromDay = new Date(Date.parse(sinceIso) - 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
+    return new Map([...archivedAuditedMessages(logsDir, sessionId, fromDay), ...live]);
+  }
+
+  /** The archive folder of a session retention moved (system/logs/archive/YYYYMMDD/sessions/<id>/), or null. */
+  private archivedFolder(sessionId: string): string | null {
+    const { logsDir, sessionsDir } = this.options;
+    if (logsDir === undefined || !SESSION_ID.test(sessionId) || SessionJournal.exists(sessionsDir, sessionId))
+      return null;
+    const folder = sessionFolder({ sessions: sessionsDir, logs: logsDir }, sessionId);
+    return folder === SessionJournal.directoryOf(sessionsDir, sessionId) ? null : folder;
   }
 }

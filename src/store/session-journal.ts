@@ -118,6 +118,11 @@ export interface ExchangeRecord {
   usage: UsageFigures;
   duration_ms: number;
   at: string;
+  /**
+   * What happened to the call's connections, when anything did: a kept-alive connection the server
+   * had closed before the request was written, replaced by a new one (src/llm/node-http-fetch.ts).
+   */
+  connection?: string[];
 }
 
 export type StepKind = 'chain' | 'task' | 'limit';

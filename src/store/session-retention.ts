@@ -13,6 +13,9 @@ import type { SystemPaths } from '../config/system-paths.js';
 import { compactInTimeZone } from '../message/zoned-time.js';
 import { SessionJournal, type JournalRecord, type SessionStateName } from './session-journal.js';
 import { ATTACHMENTS_FOLDER } from './attachment-records.js';
+import { parseEntries } from '../audit/audit-entry-parse.js';
+import { listArchivedLogFiles } from '../audit/log-retention.js';
+import type { AuditedMessages } from './session-store.js';
 
 type ArchivePaths = Pick<SystemPaths, 'sessions' | 'logs'>;
 
@@ -129,4 +132,21 @@ export function archivedResult(paths: ArchivePaths, requestId: string): Record<s
   } catch {
     return null;
   }
+}
+
+/**
+ * An archived session's audited messages (a fork of it names their entries, docs/run-control.md):
+ * read from the archived day files `YYYYMMDD.log.gz` from `fromDay` on.
+ */
+export function archivedAuditedMessages(logsDir: string, sessionId: string, fromDay: string): AuditedMessages {
+  const found: AuditedMessages = new Map();
+  const archive = archiveFolderOf(logsDir);
+  for (const name of listArchivedLogFiles(logsDir)) {
+    if (name.slice(0, 8) < fromDay) continue;
+    const text = gunzipSync(fs.readFileSync(path.join(archive, name))).toString('utf8');
+    for (const entry of parseEntries(text).entries)
+      if (entry.sessionId === sessionId)
+        found.set(entry.messageId, { sequence: entry.sequence, agent: entry.agent, hash: entry.hash });
+  }
+  return found;
 }

@@ -10,6 +10,7 @@
  *   again after a crash (recovery rewrites the same result).
  * - `open` returns every complete record, in order; a torn last record is cut.
  */
+import type { SessionVault } from '../privacy/pii-vault.js';
 import type {
   AuditPosition,
   ControlRecord,
@@ -96,6 +97,8 @@ export interface SessionResultFiles {
   json: string;
   /** A rendering of the journal: not made durable on its own. */
   report: string;
+  /** Set when `json` carries PII originals (pii.restore_in_result): the redacted document, for stores that keep only that. */
+  redactedJson?: string;
 }
 
 /** One session open in this process. */
@@ -155,4 +158,9 @@ export interface SessionStore {
    * absent on stores that keep none (files: the request folder and the workspace hold them).
    */
   readAttachment?(sessionId: string, file: string, signal: AbortSignal): AsyncIterable<Uint8Array>;
+  /**
+   * A session's PII vault as the store keeps it (cluster mode: sealed in the store, so any daemon
+   * keeps its placeholders); absent on stores whose sessions keep it in their folder (files).
+   */
+  openVault?(sessionId: string): Promise<SessionVault>;
 }

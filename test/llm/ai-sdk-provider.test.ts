@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/errors.js';
 import type { LlmRequest } from '../../src/llm/provider.js';
 import { ProviderCallError } from '../../src/llm/provider-error-translation.js';
+import { withConnectionNotes } from '../../src/llm/node-http-fetch.js';
 import {
   createAiSdkProvider,
   type AiSdkProviderSettings,
@@ -351,5 +352,19 @@ describe.each(CASES)('$kind through the AI SDK', (testCase) => {
     expect(error.message).toContain('cancelled by the caller');
     expect(delays).toEqual([]);
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('a kept-alive connection the model server closed', () => {
+  it('is replaced before the next call is written, and the call says so (the journal records it)', async () => {
+    const testCase = CASES[0];
+    const provider = providerFor(testCase);
+    server.reply({ kind: 'text', text: ANSWER, closeAfter: true }, { kind: 'text', text: ANSWER });
+    expect((await provider.generate(requestFor(testCase))).text).toBe(ANSWER);
+    const notes: string[] = [];
+    const second = await withConnectionNotes(notes, () => provider.generate(requestFor(testCase)));
+    expect(second.text).toBe(ANSWER);
+    expect(server.requests, 'each call reached the server once').toHaveLength(2);
+    expect(notes).toEqual([expect.stringContaining('closed by the server before the request was written')]);
   });
 });

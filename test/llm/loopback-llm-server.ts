@@ -42,6 +42,8 @@ export type ScriptedReply =
       chunks?: string[];
       /** Streams only: drop the connection after this many text chunks (a cut-off stream). */
       cutAfterChunks?: number;
+      /** Close the kept-alive connection right after the answer (the client's pooled socket goes stale). */
+      closeAfter?: boolean;
     }
   | {
       kind: 'status';
@@ -493,6 +495,11 @@ export async function startLoopbackLlmServer(): Promise<LoopbackLlmServer> {
         return;
       }
       answerText(response, recorded, reply);
+      // The answer is handed to the socket by the next tick; the close follows it at once.
+      if (reply.closeAfter) {
+        const socket = incoming.socket;
+        process.nextTick(() => socket.destroy());
+      }
     });
   });
   server.on('connection', (socket) => {

@@ -8,7 +8,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { nodeHttpFetch } from '../../src/llm/node-http-fetch.js';
+import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { nodeHttpFetch, withConnectionNotes } from '../../src/llm/node-http-fetch.js';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 
@@ -241,5 +242,86 @@ describe('nodeHttpFetch', () => {
   it('leaves a Request object to global fetch', async () => {
     const response = await nodeHttpFetch(new Request(`${url}/`, { method: 'POST', body: 'as a Request' }));
     expect(await response.json()).toEqual({ echo: 'as a Request' });
+  });
+});
+
+/**
+ * A model call is never sent twice (issue 54): a raw TCP server that answers the first request
+ * kept alive, then on the same socket either reads the second request and closes (it may have run:
+ * not sent again) or closes right after the first answer (the second finds the socket closed before
+ * a byte is written: sent once, on a new connection, and the call's notes say so).
+ */
+describe('nodeHttpFetch on a kept-alive socket the server closed', () => {
+  const OK = 'HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: keep-alive\r\nkeep-alive: timeout=30\r\n\r\nok';
+
+  async function tcpServer(
+    onRequest: (socket: import('node:net').Socket, ordinal: number, onSocket: number) => void,
+  ): Promise<{ server: TcpServer; url: string; requests: () => number; connections: () => number }> {
+    let requests = 0;
+    let connections = 0;
+    const server = createTcpServer((socket) => {
+      connections += 1;
+      let onSocket = 0;
+      socket.on('error', () => {});
+      socket.on('data', (data) => {
+        // Each test request is one small POST, read in one piece.
+        for (const _ of data.toString('latin1').matchAll(/^POST /gm)) {
+          requests += 1;
+          onSocket += 1;
+          onRequest(socket, requests, onSocket);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      server,
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      requests: () => requests,
+      connections: () => connections,
+    };
+  }
+
+  it('a request the server read before closing is not sent again: fetch failed, counted once at the server', async () => {
+    const tcp = await tcpServer((socket, ordinal) => {
+      if (ordinal === 1) socket.write(OK);
+      else socket.destroy(); // read, then closed without an answer: it may have run
+    });
+    try {
+      expect(await (await nodeHttpFetch(`${tcp.url}/one`, { method: 'POST', body: 'one' })).text()).toBe('ok');
+      const notes: string[] = [];
+      const failed = await rejectionOf(
+        withConnectionNotes(notes, () => nodeHttpFetch(`${tcp.url}/two`, { method: 'POST', body: 'two' })),
+      );
+      expect(failed.message).toBe('fetch failed');
+      await new Promise((resolve) => setTimeout(resolve, 200)); // a re-send would have arrived by now
+      expect(tcp.requests(), 'requests the server read: the second once, never again').toBe(2);
+      expect(notes).toEqual([]);
+    } finally {
+      tcp.server.close();
+    }
+  });
+
+  it('a socket closed before the request is written is replaced: sent once, on a new connection, and noted', async () => {
+    const tcp = await tcpServer((socket, _ordinal, onSocket) => {
+      if (onSocket > 1) return socket.destroy();
+      socket.write(OK);
+      socket.destroy(); // the answer, then the close: the client's pooled socket is stale
+    });
+    try {
+      const notes: string[] = [];
+      const first = await nodeHttpFetch(`${tcp.url}/one`, { method: 'POST', body: 'one' });
+      expect(await first.text()).toBe('ok');
+      // At once, as a pipeline's next call: the pool still holds the socket whose close is on its way.
+      const second = await withConnectionNotes(notes, () =>
+        nodeHttpFetch(`${tcp.url}/two`, { method: 'POST', body: 'two' }),
+      );
+      expect(await second.text()).toBe('ok');
+      expect(tcp.requests(), 'each call reached the server once').toBe(2);
+      expect(tcp.connections()).toBe(2);
+      expect(notes).toHaveLength(1);
+      expect(notes[0]).toMatch(/closed by the server before the request was written; sent on a new connection/);
+    } finally {
+      tcp.server.close();
+    }
   });
 });

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/config-loader.js';
 import { ConfigError } from '../../src/errors.js';
 import { compileGuardrails } from '../../src/privacy/guardrail-rules.js';
 import { SessionPrivacy } from '../../src/privacy/session-privacy.js';
-import { VAULT_FILE_NAME } from '../../src/privacy/pii-vault.js';
+import { fileVault, VAULT_FILE_NAME } from '../../src/privacy/pii-vault.js';
 import {
   agentMessage,
   exampleRoot,
@@ -18,6 +18,10 @@ import {
 } from '../pipeline/pipeline-test-helpers.js';
 
 afterEach(removeTempDirs);
+
+function vaultOf(config: ReturnType<typeof loadConfig>, sessionId: string) {
+  return fileVault(path.join(config.paths.sessions, sessionId), true);
+}
 
 const PII = 'pii:\n  redact: [email, phone, secret]\n';
 
@@ -71,7 +75,7 @@ describe('SessionPrivacy', () => {
       new Map(),
     );
     expect(errors).toEqual([]);
-    const privacy = SessionPrivacy.forSession(config, 'sess-tool');
+    const privacy = SessionPrivacy.forSession(config, vaultOf(config, 'sess-tool'));
     const step = {};
     const outcome = privacy.guardToolResult(
       rules,
@@ -90,7 +94,7 @@ describe('SessionPrivacy', () => {
     const vault = path.join(root, 'system', 'sessions', 'sess-tool', VAULT_FILE_NAME);
     expect(statSync(vault).mode & 0o777).toBe(0o600);
 
-    const reopened = SessionPrivacy.forSession(config, 'sess-tool');
+    const reopened = SessionPrivacy.forSession(config, vaultOf(config, 'sess-tool'));
     expect(reopened.redactUserText('again x@corp.io, new y@corp.io')).toBe('again [EMAIL_1], new [EMAIL_2]');
     expect(reopened.restore({ a: '[EMAIL_2] [SECRET_1]' })).toEqual({ a: `y@corp.io ghp_${'a'.repeat(36)}` });
   });
@@ -98,12 +102,12 @@ describe('SessionPrivacy', () => {
   it('a new session writes no vault until its folder exists, and none at all without PII', () => {
     const root = exampleRoot(PII);
     const config = loadConfig(root, {});
-    const fresh = SessionPrivacy.forNewSession(config, 'sess-new');
+    const fresh = SessionPrivacy.forNewSession(config, vaultOf(config, 'sess-new'));
     expect(fresh.redactUserText('mail a@corp.io')).toBe('mail [EMAIL_1]');
     expect(() => statSync(path.join(root, 'system', 'sessions', 'sess-new'))).toThrow();
     fresh.folderCreated();
     expect(statSync(path.join(root, 'system', 'sessions', 'sess-new', VAULT_FILE_NAME)).isFile()).toBe(true);
-    const clean = SessionPrivacy.forNewSession(config, 'sess-clean');
+    const clean = SessionPrivacy.forNewSession(config, vaultOf(config, 'sess-clean'));
     clean.redactUserText('nothing personal');
     clean.folderCreated();
     expect(() => statSync(path.join(root, 'system', 'sessions', 'sess-clean'))).toThrow();
@@ -114,7 +118,7 @@ describe('live chunks of an answer', () => {
   it('never show a PII value split across two chunks: text is held until no value can be cut', () => {
     const root = exampleRoot(PII);
     const config = loadConfig(root, {});
-    const privacy = SessionPrivacy.forNewSession(config, 'sess-live');
+    const privacy = SessionPrivacy.forNewSession(config, vaultOf(config, 'sess-live'));
     const answer =
       `${'The summary of the meeting is ready for review by the team. '.repeat(3)}Call +44 20 7946 0958 or write to ` +
       `ana.lopez@example.org about it. ${'More text follows here so the stream goes on for a while. '.repeat(3)}`;
@@ -135,7 +139,10 @@ describe('live chunks of an answer', () => {
 
   it('an answer with no spaces (minified JSON) still streams, holding little, and no value is split', () => {
     const root = exampleRoot(PII);
-    const privacy = SessionPrivacy.forNewSession(loadConfig(root, {}), 'sess-live-solid');
+    const privacy = SessionPrivacy.forNewSession(
+      loadConfig(root, {}),
+      vaultOf(loadConfig(root, {}), 'sess-live-solid'),
+    );
     const filler = (n: number) => Array.from({ length: n }, (_unused, index) => `{"k${index}":"v${index}"}`).join(',');
     const answer = `[${filler(3000)},{"mail":"ana.lopez@example.org"},${filler(3000)}]`;
     const shown: string[] = [];
@@ -156,7 +163,10 @@ describe('live chunks of an answer', () => {
 
   it('without PII they pass through whole, flushed at the end', () => {
     const root = exampleRoot(PII);
-    const privacy = SessionPrivacy.forNewSession(loadConfig(root, {}), 'sess-live-clean');
+    const privacy = SessionPrivacy.forNewSession(
+      loadConfig(root, {}),
+      vaultOf(loadConfig(root, {}), 'sess-live-clean'),
+    );
     const shown: string[] = [];
     const live = privacy.liveChunks((chunk) => shown.push(chunk));
     live.push('{"output": ');

@@ -98,8 +98,15 @@ const LEASE_MS = 60_000;
 export function openPostgresBackend(shared: PostgresSeam): SeamBackend {
   const { pool, schema } = shared;
   const committer = new StoreCommitter({ pool, schema, daemonId: DAEMON, timezone: 'UTC' });
-  const store = new PostgresSessionStore({ pool, schema, daemonId: DAEMON, committer, leaseMs: LEASE_MS });
-  const leases = new SessionLeases(pool, schema, DAEMON, LEASE_MS);
+  const store = new PostgresSessionStore({
+    pool,
+    schema,
+    daemonId: DAEMON,
+    committer,
+    leaseMs: LEASE_MS,
+    vaults: null,
+  });
+  const leases = new SessionLeases(pool, schema, DAEMON, LEASE_MS, null);
   const root = makeTempFolder('govflow-seam-pg-');
   const reads = new ClusterReads(
     pool,
