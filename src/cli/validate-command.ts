@@ -5,6 +5,7 @@ import { loadGovernance } from '../governance/governance-loader.js';
 import { describeRoutingGraph } from '../governance/routing-graph.js';
 import { providerProblems } from '../llm/create-provider.js';
 import { webhookProblems } from '../notify/webhook-notifier.js';
+import { resolvedTargetProblems } from '../notify/webhook-targets.js';
 import type { CommandDefinition } from './command-context.js';
 
 export const validateCommand: CommandDefinition = {
@@ -19,8 +20,14 @@ export const validateCommand: CommandDefinition = {
     const loaded = loadGovernance(config);
     const { snapshot, warnings } = loaded;
     // The provider as the daemon would start it: a key variable that is not set, a local model or module missing.
-    const errors = [...loaded.errors, ...providerProblems(config, io.env), ...webhookProblems(config, io.env)];
-    for (const warning of warnings) io.stderr(`warning: ${warning}\n`);
+    const targets = await resolvedTargetProblems(config);
+    const errors = [
+      ...loaded.errors,
+      ...providerProblems(config, io.env),
+      ...webhookProblems(config, io.env),
+      ...targets.errors,
+    ];
+    for (const warning of [...warnings, ...targets.warnings]) io.stderr(`warning: ${warning}\n`);
     if (errors.length > 0 || !snapshot) {
       for (const error of errors) io.stderr(`error: ${error.describe()}\n`);
       io.stderr(`${errors.length} error(s) in ${root}\n`);

@@ -275,6 +275,7 @@ export const CONFIG_SCHEMA = {
             },
           },
         },
+        allow_private_targets: { type: 'boolean' },
       },
     },
     tools: {

@@ -3,15 +3,17 @@
  * free or not: a lstat and a rename, so a flood leaves the inbox at once. `fs.watch` is a hint; a
  * scan at start and every `rescanIntervalMs` is the truth. Not chokidar: it re-listed the folder
  * and lstat-ed every waiting file on each change, which under a flood cost more than the claims.
- * Folders settle as a whole (request folders, docs/attachments.md); symlinks are claimed too (never
- * followed) and rejected after the claim.
+ * Folders settle as a whole (request folders, docs/attachments.md) and are copied into the daemon's
+ * own files before they leave the inbox (folder-receipt.ts), one at a time; symlinks are claimed
+ * too (never followed) and rejected after the claim.
  */
 import { existsSync, lstatSync, mkdirSync, renameSync, watch, type BigIntStats, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode, errorMessage } from '../errors.js';
-import { claimNameFor } from './claim-name.js';
+import { claimNameFor, originalNameOf } from './claim-name.js';
 import { FileQueue } from './file-queue.js';
+import { finishReceipts, receiveFolder, type Receipt, type ReceiptOptions } from './folder-receipt.js';
 import { isIgnoredName } from './request-file.js';
 import { folderSighting, settleVerdict, type EarlierSighting, type FileSighting } from './settle-check.js';
 
@@ -30,6 +32,10 @@ export interface InboxClaimerOptions {
   onClaimed: (claimName: string) => void;
   /** Hears that the claimer may have become idle. */
   onProgress: () => void;
+  /** Set when folders are request folders: each is copied into the daemon's own files at its claim. */
+  receipt?: ReceiptOptions;
+  /** Hears a request folder refused at its claim: the caller moves `claimedPath` to system/failed/. */
+  onRefused?: (refusal: { file: string; claimedPath: string; reason: string }) => void;
 }
 
 /** What the watcher told us about a name since it last appeared: used to skip the settle wait. */
@@ -58,6 +64,9 @@ export class InboxClaimer {
   private sighted: Array<{ name: string; stats: BigIntStats }> = [];
   private active = false;
   private held = false;
+  /** Inbox folders being copied at their claim (names), and the chain that copies them one at a time. */
+  private readonly receiving = new Set<string>();
+  private receipts: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: InboxClaimerOptions) {
     this.inbox = path.resolve(options.inbox);
@@ -66,7 +75,7 @@ export class InboxClaimer {
 
   /** Names found but not claimed yet: queued, or waiting for their writer to finish. */
   get pending(): number {
-    return this.names.size + this.settling.size;
+    return this.names.size + this.settling.size + this.receiving.size;
   }
 
   isIdle(): boolean {
@@ -78,6 +87,11 @@ export class InboxClaimer {
   /** Starts the watcher, claims what the inbox already holds, and rescans every rescanIntervalMs. */
   async start(): Promise<void> {
     this.active = true;
+    const receipt = this.options.receipt;
+    if (receipt)
+      await finishReceipts(receipt, (claimName, done) =>
+        this.settleReceipt(originalNameOf(claimName), claimName, done),
+      );
     this.startWatcher();
     await this.scan();
     if (!this.active) return;
@@ -103,6 +117,7 @@ export class InboxClaimer {
     } catch {
       // A failed scan was logged where it failed.
     }
+    await this.receipts;
   }
 
   /** true: the disk alarm rose — no file leaves the inbox; false: claim what waited. */
@@ -155,7 +170,14 @@ export class InboxClaimer {
   }
 
   private enqueue(name: string): void {
-    if (!this.active || isIgnoredName(name) || this.names.has(name) || this.settling.has(name)) return;
+    if (
+      !this.active ||
+      isIgnoredName(name) ||
+      this.names.has(name) ||
+      this.settling.has(name) ||
+      this.receiving.has(name)
+    )
+      return;
     this.names.push(name);
     this.scheduleClaims();
   }
@@ -276,6 +298,10 @@ export class InboxClaimer {
     const claimName = claimNameFor(name);
     const claimedPath = path.join(this.processing, claimName);
     this.forget(name);
+    if (stats.isDirectory() && this.options.receipt) {
+      this.receive(name, claimName);
+      return;
+    }
     try {
       try {
         renameSync(inboxPath, claimedPath);
@@ -296,6 +322,40 @@ export class InboxClaimer {
       return;
     }
     this.options.log('info', `intake: claimed "${name}"`, { file: name, claimedPath });
+    this.options.onClaimed(claimName);
+  }
+
+  /** Copies a settled folder into the daemon's own files and claims it (folder-receipt.ts), after the folders before it. */
+  private receive(name: string, claimName: string): void {
+    this.receiving.add(name);
+    this.receipts = this.receipts
+      .then(async () => {
+        if (!this.active) return; // stopping: the folder waits in the inbox for the next start
+        const receipt = await receiveFolder(path.join(this.inbox, name), claimName, this.options.receipt!);
+        if (receipt) this.settleReceipt(name, claimName, receipt);
+      })
+      .catch((error: unknown) => {
+        this.options.log(
+          'warn',
+          `intake: cannot take the folder "${name}"; the next scan (or, once claimed, the next start) retries it: ${errorMessage(error)}`,
+          { file: name },
+        );
+      })
+      .finally(() => {
+        this.receiving.delete(name);
+        this.options.onProgress();
+      });
+  }
+
+  private settleReceipt(name: string, claimName: string, receipt: Receipt): void {
+    if (receipt.kind === 'refused') {
+      this.options.onRefused?.({ file: name, claimedPath: receipt.claimedPath, reason: receipt.reason });
+      return;
+    }
+    this.options.log('info', `intake: claimed "${name}" (copied into the daemon's own files)`, {
+      file: name,
+      claimedPath: path.join(this.processing, claimName),
+    });
     this.options.onClaimed(claimName);
   }
 

@@ -71,6 +71,8 @@ export class InboxIntake {
   private held = false;
   /** True while http.max_queued requests wait to start: the claimer holds. */
   private queueFull = false;
+  /** Requests a fork, retry or re-run is submitting (reserveQueued), counted as waiting from the check on. */
+  private reserved = 0;
 
   constructor(options: InboxIntakeOptions) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
@@ -93,6 +95,17 @@ export class InboxIntake {
       log: this.log,
       onClaimed: (claimName) => this.enqueue(claimName),
       onProgress: () => this.settleIdleWaiters(),
+      ...(options.attachments
+        ? {
+            receipt: {
+              processing: this.processing,
+              limits: options.attachments,
+              maxRequestBytes: options.maxBytes,
+              durable: options.durable ?? true,
+            },
+            onRefused: (refusal) => void this.claims.reject({ kind: 'rejected', ...refusal }),
+          }
+        : {}),
     });
   }
 
@@ -108,7 +121,25 @@ export class InboxIntake {
 
   /** Accepted requests waiting to start (what http.max_queued bounds): claims here, and those queued elsewhere. */
   get waitingToStart(): number {
-    return this.waiting.size + (this.options.queuedElsewhere?.() ?? 0);
+    return this.waiting.size + this.reserved + (this.options.queuedElsewhere?.() ?? 0);
+  }
+
+  /**
+   * A place in the queue for a request about to be submitted (a fork, retry or re-run: SPEC §20
+   * counts them as requests), taken at once so concurrent ones cannot all pass the check; null
+   * while http.max_queued requests wait. Release it once the submission is queued (or dropped).
+   */
+  reserveQueued(): (() => void) | null {
+    const max = this.options.maxQueued ?? null;
+    if (max !== null && this.waitingToStart >= max) return null;
+    this.reserved += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.reserved -= 1;
+      this.checkQueue();
+    };
   }
 
   /** Holds or frees the claimer as the queue fills and drains (also after `queuedElsewhere` changed). */

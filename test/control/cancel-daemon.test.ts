@@ -63,7 +63,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver(SECRET);
   root = modelRoot(
     server,
-    `intake: { concurrency: 2 }\nnotify:\n  webhooks:\n    - { url: "${receiver.url}/hooks", secret_env: HOOK_SECRET }`,
+    `intake: { concurrency: 2 }\nnotify:\n  allow_private_targets: true\n  webhooks:\n    - { url: "${receiver.url}/hooks", secret_env: HOOK_SECRET }`,
   );
   addAgentLines(root, 'objective_agent', ['tools: [write_file]', 'approval: [write_file]']);
   daemon = await startModelDaemon(root, { HOOK_SECRET: SECRET });
