@@ -179,7 +179,7 @@ export class InboxControls {
     const release = intake.reserveQueued();
     if (release === null) return queueFullVerdict(item.action, config.http.max_queued);
     try {
-      return await this.queueFork(intake, item, order, state, point.from, newSessionId);
+      return await this.queueFork(intake, item, order, state, point.from, newSessionId, release);
     } finally {
       release();
     }
@@ -192,6 +192,7 @@ export class InboxControls {
     state: ReturnType<typeof foldRecords>,
     from: number,
     newSessionId: string,
+    reservation: () => void,
   ): Promise<ControlVerdict> {
     for (const requestId of forkRequestIds(item, state.session.request_id)) {
       const document = forkRequestDocument({
@@ -202,11 +203,10 @@ export class InboxControls {
         sessionId: newSessionId,
         requestId,
       });
-      const submitted = await intake.submit({
-        name: `${item.action}-${requestId}.json`,
-        text: `${JSON.stringify(document)}\n`,
-        requestId,
-      });
+      const submitted = await intake.submit(
+        { name: `${item.action}-${requestId}.json`, text: `${JSON.stringify(document)}\n`, requestId },
+        reservation,
+      );
       if (submitted.kind === 'claimed')
         return { status: 'accepted', new_session_id: newSessionId, new_request_id: requestId };
     }

@@ -127,7 +127,8 @@ export class InboxIntake {
   /**
    * A place in the queue for a request about to be submitted (a fork, retry or re-run: SPEC §20
    * counts them as requests), taken at once so concurrent ones cannot all pass the check; null
-   * while http.max_queued requests wait. Release it once the submission is queued (or dropped).
+   * while http.max_queued requests wait. `submit` gives it back as the claim is queued; release it
+   * too when no submission is made (calling it again is a no-op).
    */
   reserveQueued(): (() => void) | null {
     const max = this.options.maxQueued ?? null;
@@ -182,10 +183,14 @@ export class InboxIntake {
    * resolved once durable; 'duplicate' for an id seen before. Outside start()–stop() the claim
    * waits for the next start's recovery.
    */
-  async submit(submission: Submission): Promise<SubmissionOutcome> {
+  async submit(submission: Submission, reservation?: () => void): Promise<SubmissionOutcome> {
     return writeClaimedSubmission(this.options.paths, this.registry, submission, {
       durable: this.options.durable ?? true,
-      onClaimed: (claimName) => this.enqueue(claimName, submission.text),
+      onClaimed: (claimName) => {
+        this.enqueue(claimName, submission.text);
+        // Counted as waiting from now on: the place reserveQueued held for it is given back in the same turn.
+        reservation?.();
+      },
     });
   }
 
@@ -223,6 +228,10 @@ export class InboxIntake {
 
   /** Moves the claimed files the runner reported done into system/archive/YYYYMMDD/. */
   archive(files: readonly RequestFileRef[]): void {
+    // A queued claim that ended without a slot (a cancel) waits no more: it frees its place under http.max_queued.
+    let freed = false;
+    for (const file of files) freed = this.waiting.remove(path.basename(file.claimedPath)) || freed;
+    if (freed) this.checkQueue();
     try {
       archiveRequestFiles(this.options.paths.archive, this.options.timezone, files);
     } catch (error) {
