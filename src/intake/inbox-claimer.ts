@@ -36,6 +36,8 @@ export interface InboxClaimerOptions {
   receipt?: ReceiptOptions;
   /** Hears a request folder refused at its claim: the caller moves `claimedPath` to system/failed/. */
   onRefused?: (refusal: { file: string; claimedPath: string; reason: string }) => void;
+  /** True for an inbox file claimed while http.max_queued holds the queue (a control: a cancel applies at once, a fork is refused). */
+  passesQueueHold?: (inboxPath: string) => boolean;
 }
 
 /** What the watcher told us about a name since it last appeared: used to skip the settle wait. */
@@ -64,6 +66,10 @@ export class InboxClaimer {
   private sighted: Array<{ name: string; stats: BigIntStats }> = [];
   private active = false;
   private held = false;
+  /** True while http.max_queued requests wait: only files that pass the hold (controls) are claimed. */
+  private queueFull = false;
+  /** Settled names left in the inbox while the queue is full, looked at again once it is not. */
+  private readonly parked = new Set<string>();
   /** Inbox folders being copied at their claim (names), and the chain that copies them one at a time. */
   private readonly receiving = new Set<string>();
   private receipts: Promise<void> = Promise.resolve();
@@ -75,7 +81,7 @@ export class InboxClaimer {
 
   /** Names found but not claimed yet: queued, or waiting for their writer to finish. */
   get pending(): number {
-    return this.names.size + this.settling.size + this.receiving.size;
+    return this.names.size + this.settling.size + this.receiving.size + this.parked.size;
   }
 
   isIdle(): boolean {
@@ -107,6 +113,7 @@ export class InboxClaimer {
     this.sighted = [];
     for (const timer of this.settling.values()) clearTimeout(timer);
     this.settling.clear();
+    this.parked.clear();
     this.names.clear();
     this.sightings.clear();
     this.arrivals.clear();
@@ -123,6 +130,17 @@ export class InboxClaimer {
   /** true: the disk alarm rose — no file leaves the inbox; false: claim what waited. */
   setHeld(held: boolean): void {
     this.held = held;
+    this.scheduleClaims();
+  }
+
+  /** true: http.max_queued requests wait — only controls leave the inbox; false: claim what waited. */
+  setQueueFull(full: boolean): void {
+    this.queueFull = full;
+    if (!full) {
+      const parked = [...this.parked];
+      this.parked.clear();
+      for (const name of parked) this.enqueue(name);
+    }
     this.scheduleClaims();
   }
 
@@ -175,7 +193,8 @@ export class InboxClaimer {
       isIgnoredName(name) ||
       this.names.has(name) ||
       this.settling.has(name) ||
-      this.receiving.has(name)
+      this.receiving.has(name) ||
+      this.parked.has(name)
     )
       return;
     this.names.push(name);
@@ -294,6 +313,10 @@ export class InboxClaimer {
         this.waitForWriter(name, verdict.waitMs);
         return;
       }
+    }
+    if (this.queueFull && !(stats.isFile() && this.options.passesQueueHold?.(inboxPath))) {
+      this.parked.add(name);
+      return;
     }
     const claimName = claimNameFor(name);
     const claimedPath = path.join(this.processing, claimName);

@@ -95,6 +95,7 @@ export class InboxIntake {
       log: this.log,
       onClaimed: (claimName) => this.enqueue(claimName),
       onProgress: () => this.settleIdleWaiters(),
+      ...(options.handleControl ? { passesQueueHold: (inboxPath: string) => !!peekControlText(inboxPath) } : {}),
       ...(options.attachments
         ? {
             receipt: {
@@ -152,10 +153,10 @@ export class InboxIntake {
     this.log(
       'info',
       full
-        ? `intake: ${max} accepted requests wait to start (http.max_queued): new inbox files wait in the inbox until some start`
+        ? `intake: ${max} accepted requests wait to start (http.max_queued): new inbox files wait in the inbox until some start (controls are still taken)`
         : 'intake: the queue is below http.max_queued again: claiming inbox files',
     );
-    this.claimer.setHeld(this.held || full);
+    this.claimer.setQueueFull(full);
   }
 
   /** Creates the system/ folders, starts the watcher and claims what the inbox already holds. */
@@ -258,7 +259,7 @@ export class InboxIntake {
   /** false (the disk alarm rose): no file leaves the inbox, no session starts; true: go on. */
   setClaiming(allowed: boolean): void {
     this.held = !allowed;
-    this.claimer.setHeld(this.held || this.queueFull);
+    this.claimer.setHeld(this.held);
     this.pump();
   }
 

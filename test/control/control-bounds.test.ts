@@ -1,10 +1,10 @@
 /**
  * Issue 50's attacks on run control, against a real `govflow start` (SPEC §20, §18): with
- * `max_queued: 3`, six simultaneous re-runs over HTTP get three 202s and three 503s, and six
- * re-run control files queue three and refuse the others into system/failed/ (or leave them
- * waiting in the inbox while the queue is full); 50 simultaneous cancels of one running session
- * over HTTP, with control files beside them, all answer 202 and make one operator entry, none of
- * the control files in system/failed/.
+ * `max_queued: 3`, six simultaneous re-runs over HTTP get three 202s and three 503s; six re-run
+ * control files queue three and refuse the others into system/failed/, and one dropped while the
+ * queue is full is taken and refused too (a request file waits in the inbox); 50 simultaneous
+ * cancels of one running session over HTTP, with control files beside them, all answer 202 and
+ * make one operator entry, none of the control files in system/failed/.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -114,6 +114,14 @@ describe('max_queued and run control (SPEC §20)', () => {
         /http\.max_queued \(3\) accepted requests are waiting to start, and a rerun counts as a request/,
       );
     expect(await queuedSessions()).toHaveLength(3);
+
+    // The queue is full: a request file waits in the inbox, a re-run control file is taken and refused.
+    dropJson(root, 'waits.json', { request: 'Wait for a place.', request_id: 'bounds-waits' });
+    dropJson(root, 'late-rerun.json', { control: 'rerun', session_id: original });
+    const late = path.join(failedFolder(), 'late-rerun.json.error.json');
+    await waitFor('the late re-run refused', () => existsSync(late), { timeoutMs: 20_000 });
+    expect(JSON.parse(readFileSync(late, 'utf8')).reason).toMatch(/http\.max_queued \(3\)/);
+    expect(existsSync(path.join(inboxOf(root), 'waits.json'))).toBe(true);
   }, 60_000);
 });
 
