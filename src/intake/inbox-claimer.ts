@@ -97,6 +97,12 @@ export class InboxClaimer {
     if (receipt)
       await finishReceipts(receipt, (claimName, done) =>
         this.settleReceipt(originalNameOf(claimName), claimName, done),
+      ).catch((error: unknown) =>
+        this.options.log(
+          'error',
+          `intake: cannot finish the request folders a crash left being copied in ${this.processing}; the next start tries again: ` +
+            errorMessage(error),
+        ),
       );
     this.startWatcher();
     await this.scan();
@@ -371,10 +377,8 @@ export class InboxClaimer {
   }
 
   private settleReceipt(name: string, claimName: string, receipt: Receipt): void {
-    if (receipt.kind === 'refused') {
-      this.options.onRefused?.({ file: name, claimedPath: receipt.claimedPath, reason: receipt.reason });
-      return;
-    }
+    if (receipt.kind === 'refused')
+      return this.options.onRefused?.({ file: name, claimedPath: receipt.claimedPath, reason: receipt.reason });
     this.options.log('info', `intake: claimed "${name}" (copied into the daemon's own files)`, {
       file: name,
       claimedPath: path.join(this.processing, claimName),
