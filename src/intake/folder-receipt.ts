@@ -13,7 +13,7 @@
 import { constants, existsSync, readdirSync, renameSync } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { errorCode } from '../errors.js';
+import { errorCode, GovflowError } from '../errors.js';
 import { fsyncDirectory } from '../store/append-only-file.js';
 import { listRequestFolder, type AttachmentLimits } from './request-folder.js';
 
@@ -34,8 +34,13 @@ export interface ReceiptOptions {
 /** How a receipt ended: the claim is in place, or the sender's folder is at `claimedPath` for system/failed/. */
 export type Receipt = { kind: 'received' } | { kind: 'refused'; claimedPath: string; reason: string };
 
-/** Raised inside a copy for what the sender has to fix; becomes the refusal's reason. */
-class ReceiptRefused extends Error {}
+/** Raised inside a copy for what the sender has to fix; caught in this file and made the refusal's reason. */
+class ReceiptRefused extends GovflowError {
+  override readonly name = 'ReceiptRefused';
+  constructor(reason: string) {
+    super('request', reason);
+  }
+}
 
 function stagingOf(processing: string, claimName: string): string {
   return path.join(processing, `.receiving-${claimName}.tmp`);

@@ -51,6 +51,8 @@ let root: string;
 let daemon: DaemonProcess;
 let api: string;
 const outside: string[] = [];
+/** The session of the invoice folder, re-run below. */
+let invoiceSession = '';
 
 beforeAll(async () => {
   await buildDistOnce();
@@ -142,6 +144,7 @@ describe('an attachment its sender rewrites after the claim (SPEC §22)', () => 
       closeSync(descriptor);
     }
     const result = await waitForResult('invoice-review');
+    invoiceSession = result.session_id;
     expect(result.status).toBe('success');
     expect(result.attachments).toEqual([
       { path: 'invoice.txt', sha256: sha256(original), bytes: Buffer.byteLength(original), type: 'text/plain' },
@@ -158,6 +161,26 @@ describe('an attachment its sender rewrites after the claim (SPEC §22)', () => 
     expect(listDir(path.join(root, 'system', 'processing')).filter((name) => name.includes('invoice-review'))).toEqual(
       [],
     );
+  }, 60_000);
+});
+
+describe('a re-run whose original attachment changed in its workspace', () => {
+  it('goes to system/failed/ naming the attachment, and leaves no claim in processing/ that no session shows', async () => {
+    expect(invoiceSession).not.toBe('');
+    writeFileSync(path.join(root, 'workspace', invoiceSession, 'attachments', 'invoice.txt'), 'Total: 1 EUR\n');
+    const response = await fetch(`${api}/v1/sessions/${invoiceSession}/rerun`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'again' }),
+    });
+    expect(response.status).toBe(202);
+    const { request_id: requestId } = (await response.json()) as { request_id: string };
+    const record = await failedRecord(`rerun-${requestId}.json`);
+    expect(record.reason).toMatch(
+      /attachment "invoice\.txt" changed after it was received: .*nothing of the request ran/,
+    );
+    const processing = path.join(root, 'system', 'processing');
+    expect(listDir(processing).filter((name) => name.includes(requestId))).toEqual([]);
   }, 60_000);
 });
 
