@@ -137,7 +137,11 @@ async function measure(script, notify, receiver, label) {
       ? ['  rate_limit: { per_user_per_minute: 1000000, auth_failures_per_minute: 1000 }']
       : []),
     ...(notify && PARTS.includes('webhooks')
-      ? ['notify:', `  webhooks: [{ url: "${receiver.url}", secret_env: HOOK_SECRET }]`]
+      ? [
+          'notify:',
+          '  allow_private_targets: true',
+          `  webhooks: [{ url: "${receiver.url}", secret_env: HOOK_SECRET }]`,
+        ]
       : []),
     '',
   ].join('\n');

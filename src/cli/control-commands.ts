@@ -156,7 +156,7 @@ function forkCommand(action: 'retry' | 'rerun' | 'fork'): CommandDefinition {
       const requestId = values['request-id'] as string | undefined;
       if (requestId !== undefined && !REQUEST_ID_PATTERN.test(requestId))
         throw new UsageError(
-          `--request-id "${requestId.slice(0, 40)}" is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ -`,
+          `--request-id "${requestId.slice(0, 40)}" is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ -, not "." or ".."`,
         );
       let from: number | undefined;
       let request: string | undefined;

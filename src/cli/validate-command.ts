@@ -6,6 +6,7 @@ import { describeRoutingGraph } from '../governance/routing-graph.js';
 import { providerProblems } from '../llm/create-provider.js';
 import { webhookProblems } from '../notify/webhook-notifier.js';
 import { commandSandboxProblems } from '../tools/command-sandbox.js';
+import { resolvedTargetProblems } from '../notify/webhook-targets.js';
 import type { CommandDefinition } from './command-context.js';
 
 export const validateCommand: CommandDefinition = {
@@ -19,9 +20,16 @@ export const validateCommand: CommandDefinition = {
     }
     const loaded = loadGovernance(config);
     const { snapshot, warnings } = loaded;
-    // The provider as the daemon would start it: a key variable that is not set, a local model or module missing.
-    const errors = [...loaded.errors, ...providerProblems(config, io.env), ...webhookProblems(config, io.env)];
-    for (const warning of warnings) io.stderr(`warning: ${warning}\n`);
+    // Webhook targets as resolved now (docs/webhooks.md); the provider as the daemon would start it: a key
+    // variable that is not set, a local model or module missing.
+    const targets = await resolvedTargetProblems(config);
+    const errors = [
+      ...loaded.errors,
+      ...providerProblems(config, io.env),
+      ...webhookProblems(config, io.env),
+      ...targets.errors,
+    ];
+    for (const warning of [...warnings, ...targets.warnings]) io.stderr(`warning: ${warning}\n`);
     // run_command's sandbox (docs/tools.md): none possible is an error; an interpreter auto-approved, a warning.
     const commands = commandSandboxProblems(config, io.env);
     errors.push(...commands.errors);

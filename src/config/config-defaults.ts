@@ -234,6 +234,11 @@ export const CONFIG_DEFAULTS = {
      * environment variable holding the `whsec_…` signing secret.
      */
     webhooks: [] as Array<{ url: string; events?: WebhookEventType[]; secret_env: string }>,
+    /**
+     * Let webhooks reach loopback, link-local (169.254.169.254), private, unspecified addresses
+     * and this machine's own: off, such a URL is a `govflow validate` error and is never sent to.
+     */
+    allow_private_targets: false,
   },
   /** Built-in tools (README "Give an agent tools"). Folders are relative to the root. */
   tools: {

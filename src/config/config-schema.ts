@@ -358,6 +358,7 @@ export const CONFIG_SCHEMA = {
             },
           },
         },
+        allow_private_targets: { type: 'boolean' },
       },
     },
     tools: {

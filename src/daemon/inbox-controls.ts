@@ -19,13 +19,24 @@ import { findQueuedRequest } from '../intake/queued-claims.js';
 import { forkPoint } from '../pipeline/fork-point.js';
 import type { CancelOrder, ControlOrder } from '../pipeline/run-controls.js';
 import { ControlRejectedError, SessionInterruptedError } from '../pipeline/runner-contract.js';
-import { foldRecords } from '../pipeline/session-state.js';
+import { foldRecords, hasEnded } from '../pipeline/session-state.js';
 import { SessionJournal } from '../store/session-journal.js';
 import { controlOrderFor, settleControl } from './control-claims.js';
 import { forkRequestDocument, forkRequestIds, noFreeForkRequestId } from './fork-requests.js';
 import type { SessionRuns } from './session-runs.js';
 import type { WorkContext } from './work-source.js';
 import { sessionFolder } from '../store/session-retention.js';
+
+/** A fork, retry or re-run past http.max_queued (SPEC §20: they count as requests): refused, into system/failed/. */
+export function queueFullVerdict(action: string, maxQueued: number | null): ControlVerdict {
+  return {
+    status: 'refused',
+    code: 'queue_full',
+    reason:
+      `http.max_queued (${maxQueued}) accepted requests are waiting to start, and a ${action} counts as a request: it was not ` +
+      `queued; send it again once some have started`,
+  };
+}
 
 export class InboxControls {
   constructor(
@@ -39,10 +50,13 @@ export class InboxControls {
     const order = controlOrderFor(item);
     let verdict: ControlVerdict;
     try {
-      verdict =
-        item.action === 'cancel'
-          ? await this.cancel(item, { ...order, claimedPath: item.claimedPath })
-          : await this.fork(item, order);
+      if (item.action === 'cancel') {
+        const cancelled = await this.cancel(item, { ...order, claimedPath: item.claimedPath });
+        // One of several cancels of one session (SPEC §18): archived as applied, its session's end was another's.
+        if (cancelled === 'already-cancelled')
+          this.intake()?.archive([{ claimedPath: item.claimedPath, sourceFile: item.sourceFile }]);
+        verdict = { status: 'applied' };
+      } else verdict = await this.fork(item, order);
     } catch (error) {
       if (!(error instanceof ControlRejectedError)) {
         if (!(error instanceof SessionInterruptedError))
@@ -72,8 +86,11 @@ export class InboxControls {
     settleControl(item, verdict, { paths: config.paths, durable: config.daemon.fsync, log: this.context.log, events });
   }
 
-  /** Cancels the session wherever it stands here: running, being answered, paused, stopped by a crash, or queued. */
-  private async cancel(item: IntakeControl, order: CancelOrder): Promise<{ status: 'applied' }> {
+  /**
+   * Cancels the session wherever it stands here: running, being answered, paused, stopped by a
+   * crash, or queued. 'already-cancelled': another cancel ended it (at the same time, or before).
+   */
+  private async cancel(item: IntakeControl, order: CancelOrder): Promise<'applied' | 'already-cancelled'> {
     const { runner, config } = this.context.runtime;
     const sessionId = item.sessionId;
     // Every wait ends with a hard stop (the grace period over): the claim stays for the next start.
@@ -81,7 +98,7 @@ export class InboxControls {
     for (;;) {
       const delivery = runner.cancelRunning(sessionId, order);
       if (delivery !== null) {
-        if ((await raceAbort(delivery, signal)) === 'applied') return { status: 'applied' };
+        if ((await raceAbort(delivery, signal)) === 'applied') return 'applied';
         continue; // its run ended or paused first: look again
       }
       if (this.sessionRuns.busy(sessionId)) {
@@ -89,13 +106,14 @@ export class InboxControls {
         continue;
       }
       if (runner.sessionExists(sessionId)) {
+        if (this.cancelledByAnother(sessionId, order.controlId)) return 'already-cancelled';
         const end = this.sessionRuns.begin(sessionId);
         try {
           await runner.cancelStopped(sessionId, order, this.context.signal);
         } finally {
           end();
         }
-        return { status: 'applied' };
+        return 'applied';
       }
       const queued = await findQueuedRequest(
         config.paths,
@@ -138,15 +156,19 @@ export class InboxControls {
       } finally {
         end();
       }
-      return { status: 'applied' };
+      return 'applied';
     }
   }
 
+  /** True when a cancel other than `controlId` ended the session (its journal says so). */
+  private cancelledByAnother(sessionId: string, controlId: string): boolean {
+    const { config } = this.context.runtime;
+    const state = foldRecords(SessionJournal.read(SessionJournal.directoryOf(config.paths.sessions, sessionId)));
+    return hasEnded(state) && state.cancelled !== null && state.cancelled.control_id !== controlId;
+  }
+
   /** Checks the original and queues the new session's request; applying it again finds that request. */
-  private async fork(
-    item: IntakeControl,
-    order: ControlOrder,
-  ): Promise<{ status: 'accepted'; new_session_id: string; new_request_id: string }> {
+  private async fork(item: IntakeControl, order: ControlOrder): Promise<ControlVerdict> {
     const { config } = this.context.runtime;
     const newSessionId = sessionIdForClaim(item.claimedPath, config.timezone);
     const already = await this.existingFork(newSessionId);
@@ -163,20 +185,37 @@ export class InboxControls {
     if ('refusal' in point) throw new ControlRejectedError(point.refusal);
     const intake = this.intake();
     if (!intake) throw new SessionInterruptedError('the intake is not open');
+    const release = intake.reserveQueued();
+    if (release === null) return queueFullVerdict(item.action, config.http.max_queued);
+    try {
+      return await this.queueFork(intake, item, order, state, point.from, newSessionId, release);
+    } finally {
+      release();
+    }
+  }
+
+  private async queueFork(
+    intake: InboxIntake,
+    item: IntakeControl,
+    order: ControlOrder,
+    state: ReturnType<typeof foldRecords>,
+    from: number,
+    newSessionId: string,
+    reservation: () => void,
+  ): Promise<ControlVerdict> {
     for (const requestId of forkRequestIds(item, state.session.request_id)) {
       const document = forkRequestDocument({
         original: state.session,
         item,
         order,
-        from: point.from,
+        from,
         sessionId: newSessionId,
         requestId,
       });
-      const submitted = await intake.submit({
-        name: `${item.action}-${requestId}.json`,
-        text: `${JSON.stringify(document)}\n`,
-        requestId,
-      });
+      const submitted = await intake.submit(
+        { name: `${item.action}-${requestId}.json`, text: `${JSON.stringify(document)}\n`, requestId },
+        reservation,
+      );
       if (submitted.kind === 'claimed')
         return { status: 'accepted', new_session_id: newSessionId, new_request_id: requestId };
     }

@@ -19,6 +19,7 @@ import {
 } from '../intake/claimed-file.js';
 import { claimInboxControls, peekControlText } from '../intake/control-peek.js';
 import { ownerUidOf } from '../intake/file-owner.js';
+import { AttachmentChangedError } from '../tools/attachment-workspace.js';
 import type { ForkOrder } from '../pipeline/runner-contract.js';
 import { forkOrderOf } from './fork-requests.js';
 import { InboxControls } from './inbox-controls.js';
@@ -27,7 +28,7 @@ import { moveToFailed } from '../intake/failed-files.js';
 import type { InboxIntake } from '../intake/inbox-intake.js';
 import { releaseUnacknowledged, repairInterruptedSubmissions } from '../intake/request-submission.js';
 import { repairInterruptedFolders } from '../intake/folder-submission.js';
-import { ReplyRejectedError, SessionInterruptedError, type SessionOutcome } from '../pipeline/runner-contract.js';
+import { ReplyRejectedError, SessionInterruptedError } from '../pipeline/runner-contract.js';
 import type { SessionEvents } from '../pipeline/session-events.js';
 import { replyApplied, sessionStartedByClaim } from './claim-journals.js';
 import type { ShutdownStep, WorkContext, WorkSource } from './work-source.js';
@@ -228,7 +229,7 @@ export class InboxWork implements WorkSource {
   /** Runs one session's work; the runner logs how it ended, this logs how it broke off. */
   private async runSession(
     sessionId: string | null,
-    work: (signal: AbortSignal, track: (sessionId: string) => void) => Promise<SessionOutcome>,
+    work: (signal: AbortSignal, track: (sessionId: string) => void) => Promise<unknown>,
   ): Promise<void> {
     let tracked = sessionId;
     // One session has one writer here: a control applying to it finishes first.
@@ -358,6 +359,16 @@ export class InboxWork implements WorkSource {
       ...(fork ? { fork } : {}),
       ...(chat ? { chat, ...(chat.entry_agent !== null ? { entryAgent: chat.entry_agent } : {}) } : {}),
     };
-    await this.runSession(null, (signal, track) => runner.startSession(request, signal, track));
+    await this.runSession(null, async (signal, track) => {
+      try {
+        return await runner.startSession(request, signal, track);
+      } catch (error) {
+        // Its attachments differ from their list (a fork's original workspace copy was changed): it
+        // cannot start as accepted, and stays no claim that no session shows (docs/attachments.md).
+        if (!(error instanceof AttachmentChangedError)) throw error;
+        await reject(`${error.message}; nothing of the request ran`);
+        return null;
+      }
+    });
   }
 }

@@ -14,7 +14,7 @@ import { isPlainObject } from '../message/json-text.js';
 import { forkPoint } from '../pipeline/fork-point.js';
 import { mayActOn, maySee, type Caller } from './http-auth.js';
 import { badRequest, conflict, HttpProblem, notFound, stopping } from './http-problem.js';
-import { callerOf, stringParam, type RouteContext } from './http-routes.js';
+import { callerOf, queueFull, stringParam, type RouteContext } from './http-routes.js';
 
 /** How long a fork, retry or re-run waits for the daemon to assign the new session. */
 const SETTLE_TIMEOUT_MS = 30_000;
@@ -64,7 +64,8 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
     const caller = callerOf(request);
     const sessionId = stringParam(request, 'session_id');
     const standing = await target(caller, sessionId);
-    if (!(CANCELLABLE_STATUSES as readonly string[]).includes(standing.status))
+    // Several cancels of one session all answer 202, a later one too (SPEC §18): the daemon archives the others as applied.
+    if (standing.status !== 'cancelled' && !(CANCELLABLE_STATUSES as readonly string[]).includes(standing.status))
       throw conflict(
         `session "${sessionId}" has already ended (${standing.status}): only a running, queued or paused session can be cancelled`,
       );
@@ -88,6 +89,8 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
         const point = forkPoint(view.state, 'fork', typeof from === 'number' ? from : null);
         if ('refusal' in point) throw badRequest(point.refusal);
       }
+      // A fork, retry or re-run counts as a request (SPEC §20); the daemon checks again as it queues it.
+      if (await context.queueFull()) throw queueFull();
       const outcome = await intake.control(sessionId, action, request.body, caller.user, {
         events: context.events,
         timeoutMs: SETTLE_TIMEOUT_MS,
@@ -98,6 +101,7 @@ export function registerControlRoutes(app: FastifyInstance, context: RouteContex
           'stopping',
           `the daemon did not take the ${action} within ${SETTLE_TIMEOUT_MS / 1000} s; it waits in system/processing/ and is applied once the daemon can`,
         );
+      if (outcome.status === 'refused' && outcome.code === 'queue_full') throw queueFull();
       if (outcome.status === 'refused') throw conflict(outcome.reason ?? `the ${action} was refused`);
       const requestId = outcome.new_request_id!;
       const newSessionId = outcome.new_session_id!;

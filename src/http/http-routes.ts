@@ -59,6 +59,16 @@ export interface RouteContext {
 /** Seconds a client is told to wait when the queue is full: about what a few sessions take to start. */
 const QUEUE_FULL_RETRY_AFTER_SECONDS = 5;
 
+/** The 503 of a request (or a fork, retry, re-run: SPEC §20) while http.max_queued accepted requests wait to start. */
+export function queueFull(): HttpProblem {
+  return new HttpProblem(
+    503,
+    'queue_full',
+    'http.max_queued accepted requests are waiting to start: retry after Retry-After seconds (the queue drains as sessions start)',
+    QUEUE_FULL_RETRY_AFTER_SECONDS,
+  );
+}
+
 /** The caller the auth hook put on the request. */
 export function callerOf(request: FastifyRequest): Caller {
   return (request as FastifyRequest & { caller: Caller }).caller;
@@ -106,13 +116,7 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
     if (context.isStopping()) throw stopping();
     const caller = callerOf(request);
     requireSubmitter(caller);
-    if (await context.queueFull())
-      throw new HttpProblem(
-        503,
-        'queue_full',
-        'http.max_queued accepted requests are waiting to start: retry after Retry-After seconds (the queue drains as sessions start)',
-        QUEUE_FULL_RETRY_AFTER_SECONDS,
-      );
+    if (await context.queueFull()) throw queueFull();
     let submitted: { requestId: string; sessionId: string };
     if (request.isMultipart()) {
       try {

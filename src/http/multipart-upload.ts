@@ -13,8 +13,9 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import type { AttachmentLimits } from '../intake/request-folder.js';
-import { isRequestFileName, REQUEST_FILE_NAMES } from '../intake/request-folder.js';
+import { isRequestFileName, REQUEST_FILE_NAMES, unsafeNameProblem } from '../intake/request-folder.js';
 import { badRequest, HttpProblem } from './http-problem.js';
+import { watchPartHeaders } from './multipart-headers.js';
 
 /** What an upload left in its staged folder: the `request` part's text and the attachment paths written. */
 export interface Upload {
@@ -31,7 +32,8 @@ export function uploadPathProblem(name: string): string | null {
     return 'a file part has no file name: give each file part a filename (its path among the attachments)';
   if (name.includes('\uFFFD'))
     return `the file name ${shown} is not UTF-8: name the file with UTF-8 characters only (attachment paths are recorded as text)`;
-  if (/[\u0000-\u001f\u007f]/.test(name)) return `the file name ${shown} holds control characters: rename the file`;
+  const unsafe = unsafeNameProblem(name);
+  if (unsafe) return `the file ${unsafe.slice('the '.length)}`;
   if (name.includes('\\'))
     return `the file name ${shown} holds a backslash: separate folders with "/" (e.g. "annex/prices.csv")`;
   if (name.startsWith('/') || /^[A-Za-z]:/.test(name))
@@ -114,7 +116,11 @@ async function receiveParts(
     },
     throwFileSizeLimit: false,
   } as Parameters<FastifyRequest['parts']>[0]);
+  // In this tick, before the body flows: the parser reads it from the first iteration on.
+  const headerProblem = watchPartHeaders(request.raw);
+  let delivered = 0;
   for await (const part of parts) {
+    delivered += 1;
     if (part.type === 'field') {
       if (part.fieldname !== 'request')
         throw badRequest(
@@ -148,6 +154,8 @@ async function receiveParts(
     );
     paths.push(name);
   }
+  const problem = headerProblem(delivered);
+  if (problem) throw badRequest(problem);
   if (text === null)
     throw badRequest(
       'no part "request": send the request text (or {"request": "..."} as JSON) in a form field named "request", beside the file parts',

@@ -107,7 +107,8 @@ export class ClaimHandler {
     }
   }
 
-  private async reject(rejection: IntakeRejection): Promise<void> {
+  /** Moves a claim that cannot be an item to system/failed/ with its reason; logs, never throws. */
+  async reject(rejection: IntakeRejection): Promise<void> {
     try {
       await moveToFailed(this.options.paths, rejection.claimedPath, rejection.file, rejection.reason, {
         durable: this.options.durable ?? true,

@@ -11,7 +11,7 @@ import { parseRequestFile, type ParsedReply, type ParsedRequest } from './reques
 import type { ParsedControl } from './control-file.js';
 import { errorCode } from '../errors.js';
 import type { AttachmentInfo } from '../store/attachment-records.js';
-import { keepAsEvidence, readRequestFolder, type AttachmentLimits } from './request-folder.js';
+import { readRequestFolder, type AttachmentLimits } from './request-folder.js';
 
 interface ItemSource extends RequestFileRef {
   receivedAt: Date;
@@ -128,7 +128,7 @@ export async function readClaimedFile(
   return claimedItem(absolutePath, readAtMost(absolutePath, maxBytes + 1, stats.size), maxBytes, stats.mtime);
 }
 
-/** A claimed request folder: its request file parsed as an inbox file would be, its attachments kept 0600. */
+/** A claimed request folder (the daemon's own copy, folder-receipt.ts): its request file parsed as an inbox file would be. */
 async function readClaimedFolder(
   folder: string,
   maxBytes: number,
@@ -161,7 +161,6 @@ async function readClaimedFolder(
     return rejected(
       `its ${contents.requestFile} is a control (docs/run-control.md); a request folder holds a new request: drop controls as files in system/inbox/`,
     );
-  await keepAsEvidence(folder, contents.attachments);
   return {
     ...parsed,
     requestId: parsed.requestId ?? generatedRequestIdFor(folder),

@@ -101,7 +101,7 @@ export function parseControlDocument(
     return invalid('"request" is empty: leave it out to reuse the original request');
   if (requestId !== null && !REQUEST_ID_PATTERN.test(requestId))
     return invalid(
-      `"request_id" ${JSON.stringify(requestId.slice(0, 140))} is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ - (or leave it ` +
+      `"request_id" ${JSON.stringify(requestId.slice(0, 140))} is not allowed: use 1 to 128 characters from A-Z a-z 0-9 . _ -, not "." or ".." (or leave it ` +
         `out: <original>-${action}-<n>)`,
     );
   return {

@@ -20,6 +20,8 @@ export interface ControlOutcome {
   /** applied: done (a cancel ended the session); accepted: queued with the store, applied by whichever daemon holds the session; refused: see `reason`. */
   status: 'applied' | 'accepted' | 'refused';
   reason?: string;
+  /** Set when a fork, retry or re-run was refused because http.max_queued requests wait to start (HTTP: 503). */
+  code?: 'queue_full';
   /** Fork, retry, re-run: the new session and its request, queued. */
   new_session_id?: string;
   new_request_id?: string;

@@ -20,11 +20,19 @@ export class FileQueue {
     return true;
   }
 
+  /** Takes `name` out of the queue (its place is skipped later); false when it was not queued. */
+  remove(name: string): boolean {
+    return this.members.delete(name);
+  }
+
   /** Takes the oldest name, or undefined when empty. */
   shift(): string | undefined {
-    if (this.head >= this.names.length) return undefined;
-    const name = this.names[this.head++];
-    this.members.delete(name);
+    let name: string | undefined;
+    while (name === undefined && this.head < this.names.length) {
+      const next = this.names[this.head++];
+      if (this.members.delete(next)) name = next;
+    }
+    if (name === undefined) return undefined;
     // Drop the consumed prefix now and then, so memory follows the queue's length, not its history.
     if (this.head > 1024 && this.head * 2 > this.names.length) {
       this.names = this.names.slice(this.head);

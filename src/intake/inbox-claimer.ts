@@ -3,15 +3,17 @@
  * free or not: a lstat and a rename, so a flood leaves the inbox at once. `fs.watch` is a hint; a
  * scan at start and every `rescanIntervalMs` is the truth. Not chokidar: it re-listed the folder
  * and lstat-ed every waiting file on each change, which under a flood cost more than the claims.
- * Folders settle as a whole (request folders, docs/attachments.md); symlinks are claimed too (never
- * followed) and rejected after the claim.
+ * Folders settle as a whole (request folders, docs/attachments.md) and are copied into the daemon's
+ * own files before they leave the inbox (folder-receipt.ts), one at a time; symlinks are claimed
+ * too (never followed) and rejected after the claim.
  */
 import { existsSync, lstatSync, mkdirSync, renameSync, watch, type BigIntStats, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode, errorMessage } from '../errors.js';
-import { claimNameFor } from './claim-name.js';
+import { claimNameFor, originalNameOf } from './claim-name.js';
 import { FileQueue } from './file-queue.js';
+import { finishReceipts, receiveFolder, type Receipt, type ReceiptOptions } from './folder-receipt.js';
 import { isIgnoredName } from './request-file.js';
 import { folderSighting, settleVerdict, type EarlierSighting, type FileSighting } from './settle-check.js';
 
@@ -30,6 +32,12 @@ export interface InboxClaimerOptions {
   onClaimed: (claimName: string) => void;
   /** Hears that the claimer may have become idle. */
   onProgress: () => void;
+  /** Set when folders are request folders: each is copied into the daemon's own files at its claim. */
+  receipt?: ReceiptOptions;
+  /** Hears a request folder refused at its claim: the caller moves `claimedPath` to system/failed/. */
+  onRefused?: (refusal: { file: string; claimedPath: string; reason: string }) => void;
+  /** True for an inbox file claimed while http.max_queued holds the queue (a control: a cancel applies at once, a fork is refused). */
+  passesQueueHold?: (inboxPath: string) => boolean;
 }
 
 /** What the watcher told us about a name since it last appeared: used to skip the settle wait. */
@@ -58,6 +66,13 @@ export class InboxClaimer {
   private sighted: Array<{ name: string; stats: BigIntStats }> = [];
   private active = false;
   private held = false;
+  /** True while http.max_queued requests wait: only files that pass the hold (controls) are claimed. */
+  private queueFull = false;
+  /** Settled names left in the inbox while the queue is full, looked at again once it is not. */
+  private readonly parked = new Set<string>();
+  /** Inbox folders being copied at their claim (names), and the chain that copies them one at a time. */
+  private readonly receiving = new Set<string>();
+  private receipts: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: InboxClaimerOptions) {
     this.inbox = path.resolve(options.inbox);
@@ -66,7 +81,7 @@ export class InboxClaimer {
 
   /** Names found but not claimed yet: queued, or waiting for their writer to finish. */
   get pending(): number {
-    return this.names.size + this.settling.size;
+    return this.names.size + this.settling.size + this.receiving.size + this.parked.size;
   }
 
   isIdle(): boolean {
@@ -78,6 +93,17 @@ export class InboxClaimer {
   /** Starts the watcher, claims what the inbox already holds, and rescans every rescanIntervalMs. */
   async start(): Promise<void> {
     this.active = true;
+    const receipt = this.options.receipt;
+    if (receipt)
+      await finishReceipts(receipt, (claimName, done) =>
+        this.settleReceipt(originalNameOf(claimName), claimName, done),
+      ).catch((error: unknown) =>
+        this.options.log(
+          'error',
+          `intake: cannot finish the request folders a crash left being copied in ${this.processing}; the next start tries again: ` +
+            errorMessage(error),
+        ),
+      );
     this.startWatcher();
     await this.scan();
     if (!this.active) return;
@@ -93,6 +119,7 @@ export class InboxClaimer {
     this.sighted = [];
     for (const timer of this.settling.values()) clearTimeout(timer);
     this.settling.clear();
+    this.parked.clear();
     this.names.clear();
     this.sightings.clear();
     this.arrivals.clear();
@@ -103,11 +130,23 @@ export class InboxClaimer {
     } catch {
       // A failed scan was logged where it failed.
     }
+    await this.receipts;
   }
 
   /** true: the disk alarm rose — no file leaves the inbox; false: claim what waited. */
   setHeld(held: boolean): void {
     this.held = held;
+    this.scheduleClaims();
+  }
+
+  /** true: http.max_queued requests wait — only controls leave the inbox; false: claim what waited. */
+  setQueueFull(full: boolean): void {
+    this.queueFull = full;
+    if (!full) {
+      const parked = [...this.parked];
+      this.parked.clear();
+      for (const name of parked) this.enqueue(name);
+    }
     this.scheduleClaims();
   }
 
@@ -155,7 +194,15 @@ export class InboxClaimer {
   }
 
   private enqueue(name: string): void {
-    if (!this.active || isIgnoredName(name) || this.names.has(name) || this.settling.has(name)) return;
+    if (
+      !this.active ||
+      isIgnoredName(name) ||
+      this.names.has(name) ||
+      this.settling.has(name) ||
+      this.receiving.has(name) ||
+      this.parked.has(name)
+    )
+      return;
     this.names.push(name);
     this.scheduleClaims();
   }
@@ -273,9 +320,17 @@ export class InboxClaimer {
         return;
       }
     }
+    if (this.queueFull && !(stats.isFile() && this.options.passesQueueHold?.(inboxPath))) {
+      this.parked.add(name);
+      return;
+    }
     const claimName = claimNameFor(name);
     const claimedPath = path.join(this.processing, claimName);
     this.forget(name);
+    if (stats.isDirectory() && this.options.receipt) {
+      this.receive(name, claimName);
+      return;
+    }
     try {
       try {
         renameSync(inboxPath, claimedPath);
@@ -296,6 +351,38 @@ export class InboxClaimer {
       return;
     }
     this.options.log('info', `intake: claimed "${name}"`, { file: name, claimedPath });
+    this.options.onClaimed(claimName);
+  }
+
+  /** Copies a settled folder into the daemon's own files and claims it (folder-receipt.ts), after the folders before it. */
+  private receive(name: string, claimName: string): void {
+    this.receiving.add(name);
+    this.receipts = this.receipts
+      .then(async () => {
+        if (!this.active) return; // stopping: the folder waits in the inbox for the next start
+        const receipt = await receiveFolder(path.join(this.inbox, name), claimName, this.options.receipt!);
+        if (receipt) this.settleReceipt(name, claimName, receipt);
+      })
+      .catch((error: unknown) => {
+        this.options.log(
+          'warn',
+          `intake: cannot take the folder "${name}"; the next scan (or, once claimed, the next start) retries it: ${errorMessage(error)}`,
+          { file: name },
+        );
+      })
+      .finally(() => {
+        this.receiving.delete(name);
+        this.options.onProgress();
+      });
+  }
+
+  private settleReceipt(name: string, claimName: string, receipt: Receipt): void {
+    if (receipt.kind === 'refused')
+      return this.options.onRefused?.({ file: name, claimedPath: receipt.claimedPath, reason: receipt.reason });
+    this.options.log('info', `intake: claimed "${name}" (copied into the daemon's own files)`, {
+      file: name,
+      claimedPath: path.join(this.processing, claimName),
+    });
     this.options.onClaimed(claimName);
   }
 

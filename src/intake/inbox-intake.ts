@@ -71,6 +71,8 @@ export class InboxIntake {
   private held = false;
   /** True while http.max_queued requests wait to start: the claimer holds. */
   private queueFull = false;
+  /** Requests a fork, retry or re-run is submitting (reserveQueued), counted as waiting from the check on. */
+  private reserved = 0;
 
   constructor(options: InboxIntakeOptions) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
@@ -93,6 +95,18 @@ export class InboxIntake {
       log: this.log,
       onClaimed: (claimName) => this.enqueue(claimName),
       onProgress: () => this.settleIdleWaiters(),
+      ...(options.handleControl ? { passesQueueHold: (inboxPath: string) => !!peekControlText(inboxPath) } : {}),
+      ...(options.attachments
+        ? {
+            receipt: {
+              processing: this.processing,
+              limits: options.attachments,
+              maxRequestBytes: options.maxBytes,
+              durable: options.durable ?? true,
+            },
+            onRefused: (refusal) => void this.claims.reject({ kind: 'rejected', ...refusal }),
+          }
+        : {}),
     });
   }
 
@@ -108,7 +122,26 @@ export class InboxIntake {
 
   /** Accepted requests waiting to start (what http.max_queued bounds): claims here, and those queued elsewhere. */
   get waitingToStart(): number {
-    return this.waiting.size + (this.options.queuedElsewhere?.() ?? 0);
+    return this.waiting.size + this.reserved + (this.options.queuedElsewhere?.() ?? 0);
+  }
+
+  /**
+   * A place in the queue for a request about to be submitted (a fork, retry or re-run: SPEC §20
+   * counts them as requests), taken at once so concurrent ones cannot all pass the check; null
+   * while http.max_queued requests wait. `submit` gives it back as the claim is queued; release it
+   * too when no submission is made (calling it again is a no-op).
+   */
+  reserveQueued(): (() => void) | null {
+    const max = this.options.maxQueued ?? null;
+    if (max !== null && this.waitingToStart >= max) return null;
+    this.reserved += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.reserved -= 1;
+      this.checkQueue();
+    };
   }
 
   /** Holds or frees the claimer as the queue fills and drains (also after `queuedElsewhere` changed). */
@@ -120,10 +153,10 @@ export class InboxIntake {
     this.log(
       'info',
       full
-        ? `intake: ${max} accepted requests wait to start (http.max_queued): new inbox files wait in the inbox until some start`
+        ? `intake: ${max} accepted requests wait to start (http.max_queued): new inbox files wait in the inbox until some start (controls are still taken)`
         : 'intake: the queue is below http.max_queued again: claiming inbox files',
     );
-    this.claimer.setHeld(this.held || full);
+    this.claimer.setQueueFull(full);
   }
 
   /** Creates the system/ folders, starts the watcher and claims what the inbox already holds. */
@@ -151,10 +184,14 @@ export class InboxIntake {
    * resolved once durable; 'duplicate' for an id seen before. Outside start()–stop() the claim
    * waits for the next start's recovery.
    */
-  async submit(submission: Submission): Promise<SubmissionOutcome> {
+  async submit(submission: Submission, reservation?: () => void): Promise<SubmissionOutcome> {
     return writeClaimedSubmission(this.options.paths, this.registry, submission, {
       durable: this.options.durable ?? true,
-      onClaimed: (claimName) => this.enqueue(claimName, submission.text),
+      onClaimed: (claimName) => {
+        this.enqueue(claimName, submission.text);
+        // Counted as waiting from now on: the place reserveQueued held for it is given back in the same turn.
+        reservation?.();
+      },
     });
   }
 
@@ -192,6 +229,10 @@ export class InboxIntake {
 
   /** Moves the claimed files the runner reported done into system/archive/YYYYMMDD/. */
   archive(files: readonly RequestFileRef[]): void {
+    // A queued claim that ended without a slot (a cancel) waits no more: it frees its place under http.max_queued.
+    let freed = false;
+    for (const file of files) freed = this.waiting.remove(path.basename(file.claimedPath)) || freed;
+    if (freed) this.checkQueue();
     try {
       archiveRequestFiles(this.options.paths.archive, this.options.timezone, files);
     } catch (error) {
@@ -218,7 +259,7 @@ export class InboxIntake {
   /** false (the disk alarm rose): no file leaves the inbox, no session starts; true: go on. */
   setClaiming(allowed: boolean): void {
     this.held = !allowed;
-    this.claimer.setHeld(this.held || this.queueFull);
+    this.claimer.setHeld(this.held);
     this.pump();
   }
 

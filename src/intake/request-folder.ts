@@ -1,11 +1,12 @@
 /**
  * A request folder (docs/attachments.md): one `request.txt|md|json` at its top and other regular
  * files (in subfolders too), its attachments. Read without following anything: a symlink or a
- * special file anywhere, a name that is not UTF-8, no request file or several, or more than
- * `intake.attachments` allows refuses the whole folder, with a reason that says what to fix.
+ * special file anywhere, a name that is not UTF-8 or holds a control character or a bidi override,
+ * no request file or several, or more than `intake.attachments` allows refuses the whole folder,
+ * with a reason that says what to fix. A dropped folder is read from the daemon's own copy
+ * (folder-receipt.ts made it at the claim), so what is hashed here is what the session gets.
  */
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
-import { chmod } from 'node:fs/promises';
 import path from 'node:path';
 import { GovflowError } from '../errors.js';
 import { hashFile, mediaTypeOf, type AttachmentInfo } from '../store/attachment-records.js';
@@ -14,6 +15,13 @@ import { hashFile, mediaTypeOf, type AttachmentInfo } from '../store/attachment-
 export interface AttachmentLimits {
   max_files: number;
   max_bytes: number;
+}
+
+/** A folder listed, not read: its request file (top-level name) and its attachments' paths and sizes. */
+export interface RequestFolderListing {
+  kind: 'listed';
+  requestFile: string;
+  attachments: Array<{ path: string; bytes: number }>;
 }
 
 /** A folder that is a request: its request file (top-level name) and its attachments, hashed. */
@@ -34,6 +42,29 @@ const MAX_DEPTH = 16;
 const WALK_CAP = 10_000;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Control characters (C0, DEL, C1) and the Unicode bidi overrides and isolates (U+202A–U+202E, U+2066–U+2069). */
+const UNSAFE_NAME_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/** `name` for a message: its control characters and bidi overrides written as \uXXXX, so the reader sees them. */
+export function shownPath(name: string): string {
+  return name.replace(
+    new RegExp(UNSAFE_NAME_CHARACTERS.source, 'g'),
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
+ * Why `name` (an attachment path) cannot be kept, or null: a control character breaks every
+ * prompt's attachment list and the report, a bidi override shows a reader another name.
+ */
+export function unsafeNameProblem(name: string): string | null {
+  const found = UNSAFE_NAME_CHARACTERS.exec(name);
+  if (!found) return null;
+  const code = found[0].charCodeAt(0);
+  const what = code >= 0x2000 ? 'a Unicode bidi override' : 'a control character';
+  return `the name "${shownPath(name)}" holds ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')}): rename it with printable characters only`;
+}
 
 export function isRequestFileName(name: string): boolean {
   return REQUEST_FILE_NAMES.includes(name.toLowerCase());
@@ -87,7 +118,9 @@ function walk(folder: string, relative: string, depth: number, walked: Walked, l
     }
     const child = relative === '' ? name : `${relative}/${name}`;
     if (name === '.' || name === '..' || name.includes('/') || name.includes('\0'))
-      refuse(`the name "${child}" would lead outside the folder: rename it`);
+      refuse(`the name "${shownPath(child)}" would lead outside the folder: rename it`);
+    const unsafe = unsafeNameProblem(child);
+    if (unsafe) refuse(`${unsafe} (the whole folder was refused)`);
     const stats = lstatSync(path.join(folder, child));
     if (stats.isSymbolicLink())
       refuse(
@@ -125,10 +158,13 @@ function walk(folder: string, relative: string, depth: number, walked: Walked, l
 }
 
 /**
- * The request file and the attachments of `folder`, or why it is no request folder. Throws only
- * for I/O failures (the folder vanished, permissions): those are not the sender's to fix.
+ * The request file and the attachments of `folder` (paths and sizes, nothing read), or why it is
+ * no request folder. Throws only for I/O failures (the folder vanished, permissions).
  */
-export async function readRequestFolder(folder: string, limits: AttachmentLimits): Promise<RequestFolderReading> {
+export function listRequestFolder(
+  folder: string,
+  limits: AttachmentLimits,
+): RequestFolderListing | { kind: 'invalid'; reason: string } {
   const walked: Walked = { requestFiles: [], attachments: [], totalBytes: 0, entries: 0 };
   try {
     walk(folder, '', 0, walked, limits);
@@ -148,15 +184,20 @@ export async function readRequestFolder(folder: string, limits: AttachmentLimits
       kind: 'invalid',
       reason: `the folder holds several request files (${walked.requestFiles.join(', ')}): keep exactly one of ${REQUEST_FILE_NAMES.join(', ')}`,
     };
+  return { kind: 'listed', requestFile: walked.requestFiles[0], attachments: walked.attachments };
+}
+
+/**
+ * The request file and the attachments of `folder`, hashed, or why it is no request folder.
+ * Throws only for I/O failures (the folder vanished, permissions): those are not the sender's to fix.
+ */
+export async function readRequestFolder(folder: string, limits: AttachmentLimits): Promise<RequestFolderReading> {
+  const listing = listRequestFolder(folder, limits);
+  if (listing.kind === 'invalid') return listing;
   const attachments: AttachmentInfo[] = [];
-  for (const attachment of walked.attachments) {
+  for (const attachment of listing.attachments) {
     const { sha256, bytes } = await hashFile(path.join(folder, attachment.path));
     attachments.push({ path: attachment.path, sha256, bytes, type: mediaTypeOf(attachment.path) });
   }
-  return { kind: 'folder', requestFile: walked.requestFiles[0], attachments };
-}
-
-/** Attachments are evidence, kept as delivered and readable by the daemon's user alone (mode 0600). */
-export async function keepAsEvidence(folder: string, attachments: readonly AttachmentInfo[]): Promise<void> {
-  for (const attachment of attachments) await chmod(path.join(folder, attachment.path), 0o600);
+  return { kind: 'folder', requestFile: listing.requestFile, attachments };
 }

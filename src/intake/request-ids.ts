@@ -4,12 +4,15 @@
  */
 import { randomInt } from 'node:crypto';
 
-/** A request id as README "Folder layout" allows it (`[A-Za-z0-9._-]{1,128}`); it names files in outbox/ and state/, so no path characters. */
-export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
+/**
+ * A request id as README "Folder layout" allows it (`[A-Za-z0-9._-]{1,128}`, not `.` or `..`): it
+ * names files in outbox/ and state/, so no path characters and no name that is a folder itself.
+ */
+export const REQUEST_ID_PATTERN = /^(?!\.\.?$)[A-Za-z0-9._-]{1,128}$/;
 
-/** Session ids name folders under system/sessions/, so `.` and `..` are refused on top of the pattern. */
+/** Session ids name folders under system/sessions/: the same rule as request ids. */
 export function isSessionId(text: string): boolean {
-  return REQUEST_ID_PATTERN.test(text) && text !== '.' && text !== '..';
+  return REQUEST_ID_PATTERN.test(text);
 }
 
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';

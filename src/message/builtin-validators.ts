@@ -268,6 +268,7 @@ const schema11 = {
             },
           },
         },
+        allow_private_targets: { type: 'boolean' },
       },
     },
     tools: {
@@ -4142,7 +4143,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       let data103 = data.notify;
       if (data103 && typeof data103 == 'object' && !Array.isArray(data103)) {
         for (const key26 in data103) {
-          if (!(key26 === 'webhooks')) {
+          if (!(key26 === 'webhooks' || key26 === 'allow_private_targets')) {
             const err202 = {
               instancePath: instancePath + '/notify',
               schemaPath: '#/properties/notify/additionalProperties',
@@ -4398,8 +4399,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data103.allow_private_targets !== undefined) {
+          if (typeof data103.allow_private_targets !== 'boolean') {
+            const err216 = {
+              instancePath: instancePath + '/notify/allow_private_targets',
+              schemaPath: '#/properties/notify/properties/allow_private_targets/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err216];
+            } else {
+              vErrors.push(err216);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err216 = {
+        const err217 = {
           instancePath: instancePath + '/notify',
           schemaPath: '#/properties/notify/type',
           keyword: 'type',
@@ -4407,17 +4425,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err216];
+          vErrors = [err217];
         } else {
-          vErrors.push(err216);
+          vErrors.push(err217);
         }
         errors++;
       }
     }
     if (data.tools !== undefined) {
-      let data110 = data.tools;
-      if (data110 && typeof data110 == 'object' && !Array.isArray(data110)) {
-        for (const key28 in data110) {
+      let data111 = data.tools;
+      if (data111 && typeof data111 == 'object' && !Array.isArray(data111)) {
+        for (const key28 in data111) {
           if (!(
             key28 === 'workspace' ||
             key28 === 'max_result_bytes' ||
@@ -4425,7 +4443,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key28 === 'http_get' ||
             key28 === 'commands'
           )) {
-            const err217 = {
+            const err218 = {
               instancePath: instancePath + '/tools',
               schemaPath: '#/properties/tools/additionalProperties',
               keyword: 'additionalProperties',
@@ -4433,18 +4451,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err217];
+              vErrors = [err218];
             } else {
-              vErrors.push(err217);
+              vErrors.push(err218);
             }
             errors++;
           }
         }
-        if (data110.workspace !== undefined) {
-          let data111 = data110.workspace;
-          if (typeof data111 === 'string') {
-            if (func3(data111) < 1) {
-              const err218 = {
+        if (data111.workspace !== undefined) {
+          let data112 = data111.workspace;
+          if (typeof data112 === 'string') {
+            if (func3(data112) < 1) {
+              const err219 = {
                 instancePath: instancePath + '/tools/workspace',
                 schemaPath: '#/properties/tools/properties/workspace/minLength',
                 keyword: 'minLength',
@@ -4452,37 +4470,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
               };
               if (vErrors === null) {
-                vErrors = [err218];
+                vErrors = [err219];
               } else {
-                vErrors.push(err218);
+                vErrors.push(err219);
               }
               errors++;
             }
           } else {
-            const err219 = {
+            const err220 = {
               instancePath: instancePath + '/tools/workspace',
               schemaPath: '#/properties/tools/properties/workspace/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err219];
-            } else {
-              vErrors.push(err219);
-            }
-            errors++;
-          }
-        }
-        if (data110.max_result_bytes !== undefined) {
-          let data112 = data110.max_result_bytes;
-          if (!(typeof data112 == 'number' && !(data112 % 1) && !isNaN(data112))) {
-            const err220 = {
-              instancePath: instancePath + '/tools/max_result_bytes',
-              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err220];
@@ -4491,9 +4491,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data112 == 'number') {
-            if (data112 < 1 || isNaN(data112)) {
-              const err221 = {
+        }
+        if (data111.max_result_bytes !== undefined) {
+          let data113 = data111.max_result_bytes;
+          if (!(typeof data113 == 'number' && !(data113 % 1) && !isNaN(data113))) {
+            const err221 = {
+              instancePath: instancePath + '/tools/max_result_bytes',
+              schemaPath: '#/properties/tools/properties/max_result_bytes/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err221];
+            } else {
+              vErrors.push(err221);
+            }
+            errors++;
+          }
+          if (typeof data113 == 'number') {
+            if (data113 < 1 || isNaN(data113)) {
+              const err222 = {
                 instancePath: instancePath + '/tools/max_result_bytes',
                 schemaPath: '#/properties/tools/properties/max_result_bytes/minimum',
                 keyword: 'minimum',
@@ -4501,18 +4519,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err221];
+                vErrors = [err222];
               } else {
-                vErrors.push(err221);
+                vErrors.push(err222);
               }
               errors++;
             }
           }
         }
-        if (data110.max_file_bytes !== undefined) {
-          let data113 = data110.max_file_bytes;
-          if (!(typeof data113 == 'number' && !(data113 % 1) && !isNaN(data113))) {
-            const err222 = {
+        if (data111.max_file_bytes !== undefined) {
+          let data114 = data111.max_file_bytes;
+          if (!(typeof data114 == 'number' && !(data114 % 1) && !isNaN(data114))) {
+            const err223 = {
               instancePath: instancePath + '/tools/max_file_bytes',
               schemaPath: '#/properties/tools/properties/max_file_bytes/type',
               keyword: 'type',
@@ -4520,15 +4538,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err222];
+              vErrors = [err223];
             } else {
-              vErrors.push(err222);
+              vErrors.push(err223);
             }
             errors++;
           }
-          if (typeof data113 == 'number') {
-            if (data113 < 1 || isNaN(data113)) {
-              const err223 = {
+          if (typeof data114 == 'number') {
+            if (data114 < 1 || isNaN(data114)) {
+              const err224 = {
                 instancePath: instancePath + '/tools/max_file_bytes',
                 schemaPath: '#/properties/tools/properties/max_file_bytes/minimum',
                 keyword: 'minimum',
@@ -4536,25 +4554,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err223];
+                vErrors = [err224];
               } else {
-                vErrors.push(err223);
+                vErrors.push(err224);
               }
               errors++;
             }
           }
         }
-        if (data110.http_get !== undefined) {
-          let data114 = data110.http_get;
-          if (data114 && typeof data114 == 'object' && !Array.isArray(data114)) {
-            for (const key29 in data114) {
+        if (data111.http_get !== undefined) {
+          let data115 = data111.http_get;
+          if (data115 && typeof data115 == 'object' && !Array.isArray(data115)) {
+            for (const key29 in data115) {
               if (!(
                 key29 === 'allow_hosts' ||
                 key29 === 'max_bytes' ||
                 key29 === 'timeout_ms' ||
                 key29 === 'max_redirects'
               )) {
-                const err224 = {
+                const err225 = {
                   instancePath: instancePath + '/tools/http_get',
                   schemaPath: '#/properties/tools/properties/http_get/additionalProperties',
                   keyword: 'additionalProperties',
@@ -4562,22 +4580,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err224];
+                  vErrors = [err225];
                 } else {
-                  vErrors.push(err224);
+                  vErrors.push(err225);
                 }
                 errors++;
               }
             }
-            if (data114.allow_hosts !== undefined) {
-              let data115 = data114.allow_hosts;
-              if (Array.isArray(data115)) {
-                const len8 = data115.length;
+            if (data115.allow_hosts !== undefined) {
+              let data116 = data115.allow_hosts;
+              if (Array.isArray(data116)) {
+                const len8 = data116.length;
                 for (let i11 = 0; i11 < len8; i11++) {
-                  let data116 = data115[i11];
-                  if (typeof data116 === 'string') {
-                    if (func3(data116) < 1) {
-                      const err225 = {
+                  let data117 = data116[i11];
+                  if (typeof data117 === 'string') {
+                    if (func3(data117) < 1) {
+                      const err226 = {
                         instancePath: instancePath + '/tools/http_get/allow_hosts/' + i11,
                         schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/minLength',
                         keyword: 'minLength',
@@ -4585,14 +4603,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err225];
+                        vErrors = [err226];
                       } else {
-                        vErrors.push(err225);
+                        vErrors.push(err226);
                       }
                       errors++;
                     }
                   } else {
-                    const err226 = {
+                    const err227 = {
                       instancePath: instancePath + '/tools/http_get/allow_hosts/' + i11,
                       schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/items/type',
                       keyword: 'type',
@@ -4600,38 +4618,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err226];
+                      vErrors = [err227];
                     } else {
-                      vErrors.push(err226);
+                      vErrors.push(err227);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err227 = {
+                const err228 = {
                   instancePath: instancePath + '/tools/http_get/allow_hosts',
                   schemaPath: '#/properties/tools/properties/http_get/properties/allow_hosts/type',
                   keyword: 'type',
                   params: { type: 'array' },
                   message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err227];
-                } else {
-                  vErrors.push(err227);
-                }
-                errors++;
-              }
-            }
-            if (data114.max_bytes !== undefined) {
-              let data117 = data114.max_bytes;
-              if (!(typeof data117 == 'number' && !(data117 % 1) && !isNaN(data117))) {
-                const err228 = {
-                  instancePath: instancePath + '/tools/http_get/max_bytes',
-                  schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
                 };
                 if (vErrors === null) {
                   vErrors = [err228];
@@ -4640,9 +4640,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data117 == 'number') {
-                if (data117 < 1 || isNaN(data117)) {
-                  const err229 = {
+            }
+            if (data115.max_bytes !== undefined) {
+              let data118 = data115.max_bytes;
+              if (!(typeof data118 == 'number' && !(data118 % 1) && !isNaN(data118))) {
+                const err229 = {
+                  instancePath: instancePath + '/tools/http_get/max_bytes',
+                  schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err229];
+                } else {
+                  vErrors.push(err229);
+                }
+                errors++;
+              }
+              if (typeof data118 == 'number') {
+                if (data118 < 1 || isNaN(data118)) {
+                  const err230 = {
                     instancePath: instancePath + '/tools/http_get/max_bytes',
                     schemaPath: '#/properties/tools/properties/http_get/properties/max_bytes/minimum',
                     keyword: 'minimum',
@@ -4650,18 +4668,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err229];
+                    vErrors = [err230];
                   } else {
-                    vErrors.push(err229);
+                    vErrors.push(err230);
                   }
                   errors++;
                 }
               }
             }
-            if (data114.timeout_ms !== undefined) {
-              let data118 = data114.timeout_ms;
-              if (!(typeof data118 == 'number' && !(data118 % 1) && !isNaN(data118))) {
-                const err230 = {
+            if (data115.timeout_ms !== undefined) {
+              let data119 = data115.timeout_ms;
+              if (!(typeof data119 == 'number' && !(data119 % 1) && !isNaN(data119))) {
+                const err231 = {
                   instancePath: instancePath + '/tools/http_get/timeout_ms',
                   schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/type',
                   keyword: 'type',
@@ -4669,15 +4687,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err230];
+                  vErrors = [err231];
                 } else {
-                  vErrors.push(err230);
+                  vErrors.push(err231);
                 }
                 errors++;
               }
-              if (typeof data118 == 'number') {
-                if (data118 < 1 || isNaN(data118)) {
-                  const err231 = {
+              if (typeof data119 == 'number') {
+                if (data119 < 1 || isNaN(data119)) {
+                  const err232 = {
                     instancePath: instancePath + '/tools/http_get/timeout_ms',
                     schemaPath: '#/properties/tools/properties/http_get/properties/timeout_ms/minimum',
                     keyword: 'minimum',
@@ -4685,18 +4703,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err231];
+                    vErrors = [err232];
                   } else {
-                    vErrors.push(err231);
+                    vErrors.push(err232);
                   }
                   errors++;
                 }
               }
             }
-            if (data114.max_redirects !== undefined) {
-              let data119 = data114.max_redirects;
-              if (!(typeof data119 == 'number' && !(data119 % 1) && !isNaN(data119))) {
-                const err232 = {
+            if (data115.max_redirects !== undefined) {
+              let data120 = data115.max_redirects;
+              if (!(typeof data120 == 'number' && !(data120 % 1) && !isNaN(data120))) {
+                const err233 = {
                   instancePath: instancePath + '/tools/http_get/max_redirects',
                   schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/type',
                   keyword: 'type',
@@ -4704,15 +4722,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err232];
+                  vErrors = [err233];
                 } else {
-                  vErrors.push(err232);
+                  vErrors.push(err233);
                 }
                 errors++;
               }
-              if (typeof data119 == 'number') {
-                if (data119 < 0 || isNaN(data119)) {
-                  const err233 = {
+              if (typeof data120 == 'number') {
+                if (data120 < 0 || isNaN(data120)) {
+                  const err234 = {
                     instancePath: instancePath + '/tools/http_get/max_redirects',
                     schemaPath: '#/properties/tools/properties/http_get/properties/max_redirects/minimum',
                     keyword: 'minimum',
@@ -4720,16 +4738,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err233];
+                    vErrors = [err234];
                   } else {
-                    vErrors.push(err233);
+                    vErrors.push(err234);
                   }
                   errors++;
                 }
               }
             }
           } else {
-            const err234 = {
+            const err235 = {
               instancePath: instancePath + '/tools/http_get',
               schemaPath: '#/properties/tools/properties/http_get/type',
               keyword: 'type',
@@ -4737,17 +4755,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err234];
+              vErrors = [err235];
             } else {
-              vErrors.push(err234);
+              vErrors.push(err235);
             }
             errors++;
           }
         }
-        if (data110.commands !== undefined) {
-          let data120 = data110.commands;
-          if (data120 && typeof data120 == 'object' && !Array.isArray(data120)) {
-            for (const key30 in data120) {
+        if (data111.commands !== undefined) {
+          let data121 = data111.commands;
+          if (data121 && typeof data121 == 'object' && !Array.isArray(data121)) {
+            for (const key30 in data121) {
               if (!(
                 key30 === 'allow' ||
                 key30 === 'auto_approve' ||
@@ -4756,7 +4774,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 key30 === 'network' ||
                 key30 === 'sandbox'
               )) {
-                const err235 = {
+                const err236 = {
                   instancePath: instancePath + '/tools/commands',
                   schemaPath: '#/properties/tools/properties/commands/additionalProperties',
                   keyword: 'additionalProperties',
@@ -4764,22 +4782,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err235];
+                  vErrors = [err236];
                 } else {
-                  vErrors.push(err235);
+                  vErrors.push(err236);
                 }
                 errors++;
               }
             }
-            if (data120.allow !== undefined) {
-              let data121 = data120.allow;
-              if (Array.isArray(data121)) {
-                const len9 = data121.length;
+            if (data121.allow !== undefined) {
+              let data122 = data121.allow;
+              if (Array.isArray(data122)) {
+                const len9 = data122.length;
                 for (let i12 = 0; i12 < len9; i12++) {
-                  let data122 = data121[i12];
-                  if (typeof data122 === 'string') {
-                    if (func3(data122) < 1) {
-                      const err236 = {
+                  let data123 = data122[i12];
+                  if (typeof data123 === 'string') {
+                    if (func3(data123) < 1) {
+                      const err237 = {
                         instancePath: instancePath + '/tools/commands/allow/' + i12,
                         schemaPath: '#/properties/tools/properties/commands/properties/allow/items/minLength',
                         keyword: 'minLength',
@@ -4787,14 +4805,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err236];
+                        vErrors = [err237];
                       } else {
-                        vErrors.push(err236);
+                        vErrors.push(err237);
                       }
                       errors++;
                     }
                   } else {
-                    const err237 = {
+                    const err238 = {
                       instancePath: instancePath + '/tools/commands/allow/' + i12,
                       schemaPath: '#/properties/tools/properties/commands/properties/allow/items/type',
                       keyword: 'type',
@@ -4802,25 +4820,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err237];
+                      vErrors = [err238];
                     } else {
-                      vErrors.push(err237);
+                      vErrors.push(err238);
                     }
                     errors++;
                   }
                 }
-                let i13 = data121.length;
+                let i13 = data122.length;
                 let j3;
                 if (i13 > 1) {
                   const indices1 = {};
                   for (; i13--;) {
-                    let item1 = data121[i13];
+                    let item1 = data122[i13];
                     if (typeof item1 !== 'string') {
                       continue;
                     }
                     if (typeof indices1[item1] == 'number') {
                       j3 = indices1[item1];
-                      const err238 = {
+                      const err239 = {
                         instancePath: instancePath + '/tools/commands/allow',
                         schemaPath: '#/properties/tools/properties/commands/properties/allow/uniqueItems',
                         keyword: 'uniqueItems',
@@ -4828,9 +4846,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i13 + ' are identical)',
                       };
                       if (vErrors === null) {
-                        vErrors = [err238];
+                        vErrors = [err239];
                       } else {
-                        vErrors.push(err238);
+                        vErrors.push(err239);
                       }
                       errors++;
                       break;
@@ -4839,7 +4857,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err239 = {
+                const err240 = {
                   instancePath: instancePath + '/tools/commands/allow',
                   schemaPath: '#/properties/tools/properties/commands/properties/allow/type',
                   keyword: 'type',
@@ -4847,22 +4865,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be array',
                 };
                 if (vErrors === null) {
-                  vErrors = [err239];
+                  vErrors = [err240];
                 } else {
-                  vErrors.push(err239);
+                  vErrors.push(err240);
                 }
                 errors++;
               }
             }
-            if (data120.auto_approve !== undefined) {
-              let data123 = data120.auto_approve;
-              if (Array.isArray(data123)) {
-                const len10 = data123.length;
+            if (data121.auto_approve !== undefined) {
+              let data124 = data121.auto_approve;
+              if (Array.isArray(data124)) {
+                const len10 = data124.length;
                 for (let i14 = 0; i14 < len10; i14++) {
-                  let data124 = data123[i14];
-                  if (typeof data124 === 'string') {
-                    if (func3(data124) < 1) {
-                      const err240 = {
+                  let data125 = data124[i14];
+                  if (typeof data125 === 'string') {
+                    if (func3(data125) < 1) {
+                      const err241 = {
                         instancePath: instancePath + '/tools/commands/auto_approve/' + i14,
                         schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/minLength',
                         keyword: 'minLength',
@@ -4870,14 +4888,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err240];
+                        vErrors = [err241];
                       } else {
-                        vErrors.push(err240);
+                        vErrors.push(err241);
                       }
                       errors++;
                     }
                   } else {
-                    const err241 = {
+                    const err242 = {
                       instancePath: instancePath + '/tools/commands/auto_approve/' + i14,
                       schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/items/type',
                       keyword: 'type',
@@ -4885,25 +4903,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err241];
+                      vErrors = [err242];
                     } else {
-                      vErrors.push(err241);
+                      vErrors.push(err242);
                     }
                     errors++;
                   }
                 }
-                let i15 = data123.length;
+                let i15 = data124.length;
                 let j4;
                 if (i15 > 1) {
                   const indices2 = {};
                   for (; i15--;) {
-                    let item2 = data123[i15];
+                    let item2 = data124[i15];
                     if (typeof item2 !== 'string') {
                       continue;
                     }
                     if (typeof indices2[item2] == 'number') {
                       j4 = indices2[item2];
-                      const err242 = {
+                      const err243 = {
                         instancePath: instancePath + '/tools/commands/auto_approve',
                         schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/uniqueItems',
                         keyword: 'uniqueItems',
@@ -4911,9 +4929,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i15 + ' are identical)',
                       };
                       if (vErrors === null) {
-                        vErrors = [err242];
+                        vErrors = [err243];
                       } else {
-                        vErrors.push(err242);
+                        vErrors.push(err243);
                       }
                       errors++;
                       break;
@@ -4922,30 +4940,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err243 = {
+                const err244 = {
                   instancePath: instancePath + '/tools/commands/auto_approve',
                   schemaPath: '#/properties/tools/properties/commands/properties/auto_approve/type',
                   keyword: 'type',
                   params: { type: 'array' },
                   message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err243];
-                } else {
-                  vErrors.push(err243);
-                }
-                errors++;
-              }
-            }
-            if (data120.timeout_ms !== undefined) {
-              let data125 = data120.timeout_ms;
-              if (!(typeof data125 == 'number' && !(data125 % 1) && !isNaN(data125))) {
-                const err244 = {
-                  instancePath: instancePath + '/tools/commands/timeout_ms',
-                  schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
                 };
                 if (vErrors === null) {
                   vErrors = [err244];
@@ -4954,9 +4954,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data125 == 'number') {
-                if (data125 < 1 || isNaN(data125)) {
-                  const err245 = {
+            }
+            if (data121.timeout_ms !== undefined) {
+              let data126 = data121.timeout_ms;
+              if (!(typeof data126 == 'number' && !(data126 % 1) && !isNaN(data126))) {
+                const err245 = {
+                  instancePath: instancePath + '/tools/commands/timeout_ms',
+                  schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err245];
+                } else {
+                  vErrors.push(err245);
+                }
+                errors++;
+              }
+              if (typeof data126 == 'number') {
+                if (data126 < 1 || isNaN(data126)) {
+                  const err246 = {
                     instancePath: instancePath + '/tools/commands/timeout_ms',
                     schemaPath: '#/properties/tools/properties/commands/properties/timeout_ms/minimum',
                     keyword: 'minimum',
@@ -4964,18 +4982,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err245];
+                    vErrors = [err246];
                   } else {
-                    vErrors.push(err245);
+                    vErrors.push(err246);
                   }
                   errors++;
                 }
               }
             }
-            if (data120.max_output_bytes !== undefined) {
-              let data126 = data120.max_output_bytes;
-              if (!(typeof data126 == 'number' && !(data126 % 1) && !isNaN(data126))) {
-                const err246 = {
+            if (data121.max_output_bytes !== undefined) {
+              let data127 = data121.max_output_bytes;
+              if (!(typeof data127 == 'number' && !(data127 % 1) && !isNaN(data127))) {
+                const err247 = {
                   instancePath: instancePath + '/tools/commands/max_output_bytes',
                   schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/type',
                   keyword: 'type',
@@ -4983,15 +5001,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer',
                 };
                 if (vErrors === null) {
-                  vErrors = [err246];
+                  vErrors = [err247];
                 } else {
-                  vErrors.push(err246);
+                  vErrors.push(err247);
                 }
                 errors++;
               }
-              if (typeof data126 == 'number') {
-                if (data126 < 1 || isNaN(data126)) {
-                  const err247 = {
+              if (typeof data127 == 'number') {
+                if (data127 < 1 || isNaN(data127)) {
+                  const err248 = {
                     instancePath: instancePath + '/tools/commands/max_output_bytes',
                     schemaPath: '#/properties/tools/properties/commands/properties/max_output_bytes/minimum',
                     keyword: 'minimum',
@@ -4999,40 +5017,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 1',
                   };
                   if (vErrors === null) {
-                    vErrors = [err247];
+                    vErrors = [err248];
                   } else {
-                    vErrors.push(err247);
+                    vErrors.push(err248);
                   }
                   errors++;
                 }
               }
             }
-            if (data120.network !== undefined) {
-              if (typeof data120.network !== 'boolean') {
-                const err248 = {
+            if (data121.network !== undefined) {
+              if (typeof data121.network !== 'boolean') {
+                const err249 = {
                   instancePath: instancePath + '/tools/commands/network',
                   schemaPath: '#/properties/tools/properties/commands/properties/network/type',
                   keyword: 'type',
                   params: { type: 'boolean' },
                   message: 'must be boolean',
-                };
-                if (vErrors === null) {
-                  vErrors = [err248];
-                } else {
-                  vErrors.push(err248);
-                }
-                errors++;
-              }
-            }
-            if (data120.sandbox !== undefined) {
-              let data128 = data120.sandbox;
-              if (!(data128 === 'bwrap' || data128 === 'none')) {
-                const err249 = {
-                  instancePath: instancePath + '/tools/commands/sandbox',
-                  schemaPath: '#/properties/tools/properties/commands/properties/sandbox/enum',
-                  keyword: 'enum',
-                  params: { allowedValues: schema11.properties.tools.properties.commands.properties.sandbox.enum },
-                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err249];
@@ -5042,8 +5042,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data121.sandbox !== undefined) {
+              let data129 = data121.sandbox;
+              if (!(data129 === 'bwrap' || data129 === 'none')) {
+                const err250 = {
+                  instancePath: instancePath + '/tools/commands/sandbox',
+                  schemaPath: '#/properties/tools/properties/commands/properties/sandbox/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.tools.properties.commands.properties.sandbox.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err250];
+                } else {
+                  vErrors.push(err250);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err250 = {
+            const err251 = {
               instancePath: instancePath + '/tools/commands',
               schemaPath: '#/properties/tools/properties/commands/type',
               keyword: 'type',
@@ -5051,15 +5069,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err250];
+              vErrors = [err251];
             } else {
-              vErrors.push(err250);
+              vErrors.push(err251);
             }
             errors++;
           }
         }
       } else {
-        const err251 = {
+        const err252 = {
           instancePath: instancePath + '/tools',
           schemaPath: '#/properties/tools/type',
           keyword: 'type',
@@ -5067,42 +5085,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err251];
+          vErrors = [err252];
         } else {
-          vErrors.push(err251);
+          vErrors.push(err252);
         }
         errors++;
       }
     }
     if (data.store !== undefined) {
-      let data129 = data.store;
-      if (data129 && typeof data129 == 'object' && !Array.isArray(data129)) {
-        for (const key31 in data129) {
+      let data130 = data.store;
+      if (data130 && typeof data130 == 'object' && !Array.isArray(data130)) {
+        for (const key31 in data130) {
           if (!(key31 === 'kind' || key31 === 'url' || key31 === 'schema')) {
-            const err252 = {
+            const err253 = {
               instancePath: instancePath + '/store',
               schemaPath: '#/properties/store/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key31 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err252];
-            } else {
-              vErrors.push(err252);
-            }
-            errors++;
-          }
-        }
-        if (data129.kind !== undefined) {
-          let data130 = data129.kind;
-          if (!(data130 === 'files' || data130 === 'postgres')) {
-            const err253 = {
-              instancePath: instancePath + '/store/kind',
-              schemaPath: '#/properties/store/properties/kind/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.store.properties.kind.enum },
-              message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
               vErrors = [err253];
@@ -5112,15 +5112,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data129.url !== undefined) {
-          let data131 = data129.url;
-          if (typeof data131 !== 'string' && data131 !== null) {
+        if (data130.kind !== undefined) {
+          let data131 = data130.kind;
+          if (!(data131 === 'files' || data131 === 'postgres')) {
             const err254 = {
-              instancePath: instancePath + '/store/url',
-              schemaPath: '#/properties/store/properties/url/type',
-              keyword: 'type',
-              params: { type: schema11.properties.store.properties.url.type },
-              message: 'must be string,null',
+              instancePath: instancePath + '/store/kind',
+              schemaPath: '#/properties/store/properties/kind/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.store.properties.kind.enum },
+              message: 'must be equal to one of the allowed values',
             };
             if (vErrors === null) {
               vErrors = [err254];
@@ -5129,34 +5129,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data131 === 'string') {
-            if (func3(data131) < 1) {
-              const err255 = {
+        }
+        if (data130.url !== undefined) {
+          let data132 = data130.url;
+          if (typeof data132 !== 'string' && data132 !== null) {
+            const err255 = {
+              instancePath: instancePath + '/store/url',
+              schemaPath: '#/properties/store/properties/url/type',
+              keyword: 'type',
+              params: { type: schema11.properties.store.properties.url.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err255];
+            } else {
+              vErrors.push(err255);
+            }
+            errors++;
+          }
+          if (typeof data132 === 'string') {
+            if (func3(data132) < 1) {
+              const err256 = {
                 instancePath: instancePath + '/store/url',
                 schemaPath: '#/properties/store/properties/url/minLength',
                 keyword: 'minLength',
                 params: { limit: 1 },
                 message: 'must NOT have fewer than 1 characters',
-              };
-              if (vErrors === null) {
-                vErrors = [err255];
-              } else {
-                vErrors.push(err255);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data129.schema !== undefined) {
-          let data132 = data129.schema;
-          if (typeof data132 === 'string') {
-            if (!pattern10.test(data132)) {
-              const err256 = {
-                instancePath: instancePath + '/store/schema',
-                schemaPath: '#/properties/store/properties/schema/pattern',
-                keyword: 'pattern',
-                params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
-                message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
               };
               if (vErrors === null) {
                 vErrors = [err256];
@@ -5165,8 +5163,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+          }
+        }
+        if (data130.schema !== undefined) {
+          let data133 = data130.schema;
+          if (typeof data133 === 'string') {
+            if (!pattern10.test(data133)) {
+              const err257 = {
+                instancePath: instancePath + '/store/schema',
+                schemaPath: '#/properties/store/properties/schema/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+                message: 'must match pattern "' + '^[a-z_][a-z0-9_]{0,62}$' + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err257];
+              } else {
+                vErrors.push(err257);
+              }
+              errors++;
+            }
           } else {
-            const err257 = {
+            const err258 = {
               instancePath: instancePath + '/store/schema',
               schemaPath: '#/properties/store/properties/schema/type',
               keyword: 'type',
@@ -5174,15 +5192,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err257];
+              vErrors = [err258];
             } else {
-              vErrors.push(err257);
+              vErrors.push(err258);
             }
             errors++;
           }
         }
       } else {
-        const err258 = {
+        const err259 = {
           instancePath: instancePath + '/store',
           schemaPath: '#/properties/store/type',
           keyword: 'type',
@@ -5190,42 +5208,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err258];
+          vErrors = [err259];
         } else {
-          vErrors.push(err258);
+          vErrors.push(err259);
         }
         errors++;
       }
     }
     if (data.cluster !== undefined) {
-      let data133 = data.cluster;
-      if (data133 && typeof data133 == 'object' && !Array.isArray(data133)) {
-        for (const key32 in data133) {
+      let data134 = data.cluster;
+      if (data134 && typeof data134 == 'object' && !Array.isArray(data134)) {
+        for (const key32 in data134) {
           if (!(key32 === 'lease_ms' || key32 === 'pool_size' || key32 === 'connect_timeout_ms')) {
-            const err259 = {
+            const err260 = {
               instancePath: instancePath + '/cluster',
               schemaPath: '#/properties/cluster/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key32 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err259];
-            } else {
-              vErrors.push(err259);
-            }
-            errors++;
-          }
-        }
-        if (data133.lease_ms !== undefined) {
-          let data134 = data133.lease_ms;
-          if (!(typeof data134 == 'number' && !(data134 % 1) && !isNaN(data134))) {
-            const err260 = {
-              instancePath: instancePath + '/cluster/lease_ms',
-              schemaPath: '#/properties/cluster/properties/lease_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err260];
@@ -5234,9 +5234,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data134 == 'number') {
-            if (data134 < 1000 || isNaN(data134)) {
-              const err261 = {
+        }
+        if (data134.lease_ms !== undefined) {
+          let data135 = data134.lease_ms;
+          if (!(typeof data135 == 'number' && !(data135 % 1) && !isNaN(data135))) {
+            const err261 = {
+              instancePath: instancePath + '/cluster/lease_ms',
+              schemaPath: '#/properties/cluster/properties/lease_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err261];
+            } else {
+              vErrors.push(err261);
+            }
+            errors++;
+          }
+          if (typeof data135 == 'number') {
+            if (data135 < 1000 || isNaN(data135)) {
+              const err262 = {
                 instancePath: instancePath + '/cluster/lease_ms',
                 schemaPath: '#/properties/cluster/properties/lease_ms/minimum',
                 keyword: 'minimum',
@@ -5244,18 +5262,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1000',
               };
               if (vErrors === null) {
-                vErrors = [err261];
+                vErrors = [err262];
               } else {
-                vErrors.push(err261);
+                vErrors.push(err262);
               }
               errors++;
             }
           }
         }
-        if (data133.pool_size !== undefined) {
-          let data135 = data133.pool_size;
-          if (!(typeof data135 == 'number' && !(data135 % 1) && !isNaN(data135))) {
-            const err262 = {
+        if (data134.pool_size !== undefined) {
+          let data136 = data134.pool_size;
+          if (!(typeof data136 == 'number' && !(data136 % 1) && !isNaN(data136))) {
+            const err263 = {
               instancePath: instancePath + '/cluster/pool_size',
               schemaPath: '#/properties/cluster/properties/pool_size/type',
               keyword: 'type',
@@ -5263,35 +5281,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err262];
+              vErrors = [err263];
             } else {
-              vErrors.push(err262);
+              vErrors.push(err263);
             }
             errors++;
           }
-          if (typeof data135 == 'number') {
-            if (data135 > 100 || isNaN(data135)) {
-              const err263 = {
+          if (typeof data136 == 'number') {
+            if (data136 > 100 || isNaN(data136)) {
+              const err264 = {
                 instancePath: instancePath + '/cluster/pool_size',
                 schemaPath: '#/properties/cluster/properties/pool_size/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 100 },
                 message: 'must be <= 100',
-              };
-              if (vErrors === null) {
-                vErrors = [err263];
-              } else {
-                vErrors.push(err263);
-              }
-              errors++;
-            }
-            if (data135 < 2 || isNaN(data135)) {
-              const err264 = {
-                instancePath: instancePath + '/cluster/pool_size',
-                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 2 },
-                message: 'must be >= 2',
               };
               if (vErrors === null) {
                 vErrors = [err264];
@@ -5300,12 +5303,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (data136 < 2 || isNaN(data136)) {
+              const err265 = {
+                instancePath: instancePath + '/cluster/pool_size',
+                schemaPath: '#/properties/cluster/properties/pool_size/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 2 },
+                message: 'must be >= 2',
+              };
+              if (vErrors === null) {
+                vErrors = [err265];
+              } else {
+                vErrors.push(err265);
+              }
+              errors++;
+            }
           }
         }
-        if (data133.connect_timeout_ms !== undefined) {
-          let data136 = data133.connect_timeout_ms;
-          if (!(typeof data136 == 'number' && !(data136 % 1) && !isNaN(data136))) {
-            const err265 = {
+        if (data134.connect_timeout_ms !== undefined) {
+          let data137 = data134.connect_timeout_ms;
+          if (!(typeof data137 == 'number' && !(data137 % 1) && !isNaN(data137))) {
+            const err266 = {
               instancePath: instancePath + '/cluster/connect_timeout_ms',
               schemaPath: '#/properties/cluster/properties/connect_timeout_ms/type',
               keyword: 'type',
@@ -5313,35 +5331,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
             };
             if (vErrors === null) {
-              vErrors = [err265];
+              vErrors = [err266];
             } else {
-              vErrors.push(err265);
+              vErrors.push(err266);
             }
             errors++;
           }
-          if (typeof data136 == 'number') {
-            if (data136 > 25000 || isNaN(data136)) {
-              const err266 = {
+          if (typeof data137 == 'number') {
+            if (data137 > 25000 || isNaN(data137)) {
+              const err267 = {
                 instancePath: instancePath + '/cluster/connect_timeout_ms',
                 schemaPath: '#/properties/cluster/properties/connect_timeout_ms/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 25000 },
                 message: 'must be <= 25000',
-              };
-              if (vErrors === null) {
-                vErrors = [err266];
-              } else {
-                vErrors.push(err266);
-              }
-              errors++;
-            }
-            if (data136 < 100 || isNaN(data136)) {
-              const err267 = {
-                instancePath: instancePath + '/cluster/connect_timeout_ms',
-                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 100 },
-                message: 'must be >= 100',
               };
               if (vErrors === null) {
                 vErrors = [err267];
@@ -5350,10 +5353,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (data137 < 100 || isNaN(data137)) {
+              const err268 = {
+                instancePath: instancePath + '/cluster/connect_timeout_ms',
+                schemaPath: '#/properties/cluster/properties/connect_timeout_ms/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 100 },
+                message: 'must be >= 100',
+              };
+              if (vErrors === null) {
+                vErrors = [err268];
+              } else {
+                vErrors.push(err268);
+              }
+              errors++;
+            }
           }
         }
       } else {
-        const err268 = {
+        const err269 = {
           instancePath: instancePath + '/cluster',
           schemaPath: '#/properties/cluster/type',
           keyword: 'type',
@@ -5361,19 +5379,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err268];
+          vErrors = [err269];
         } else {
-          vErrors.push(err268);
+          vErrors.push(err269);
         }
         errors++;
       }
     }
     if (data.mcp !== undefined) {
-      let data137 = data.mcp;
-      if (data137 && typeof data137 == 'object' && !Array.isArray(data137)) {
-        for (const key33 in data137) {
+      let data138 = data.mcp;
+      if (data138 && typeof data138 == 'object' && !Array.isArray(data138)) {
+        for (const key33 in data138) {
           if (!(key33 === 'servers' || key33 === 'timeout_ms')) {
-            const err269 = {
+            const err270 = {
               instancePath: instancePath + '/mcp',
               schemaPath: '#/properties/mcp/additionalProperties',
               keyword: 'additionalProperties',
@@ -5381,21 +5399,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err269];
+              vErrors = [err270];
             } else {
-              vErrors.push(err269);
+              vErrors.push(err270);
             }
             errors++;
           }
         }
-        if (data137.servers !== undefined) {
-          let data138 = data137.servers;
-          if (data138 && typeof data138 == 'object' && !Array.isArray(data138)) {
-            for (const key34 in data138) {
-              const _errs308 = errors;
+        if (data138.servers !== undefined) {
+          let data139 = data138.servers;
+          if (data139 && typeof data139 == 'object' && !Array.isArray(data139)) {
+            for (const key34 in data139) {
+              const _errs310 = errors;
               if (typeof key34 === 'string') {
                 if (!pattern11.test(key34)) {
-                  const err270 = {
+                  const err271 = {
                     instancePath: instancePath + '/mcp/servers',
                     schemaPath: '#/properties/mcp/properties/servers/propertyNames/pattern',
                     keyword: 'pattern',
@@ -5404,16 +5422,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     propertyName: key34,
                   };
                   if (vErrors === null) {
-                    vErrors = [err270];
+                    vErrors = [err271];
                   } else {
-                    vErrors.push(err270);
+                    vErrors.push(err271);
                   }
                   errors++;
                 }
               }
-              var valid62 = _errs308 === errors;
+              var valid62 = _errs310 === errors;
               if (!valid62) {
-                const err271 = {
+                const err272 = {
                   instancePath: instancePath + '/mcp/servers',
                   schemaPath: '#/properties/mcp/properties/servers/propertyNames',
                   keyword: 'propertyNames',
@@ -5421,17 +5439,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'property name must be valid',
                 };
                 if (vErrors === null) {
-                  vErrors = [err271];
+                  vErrors = [err272];
                 } else {
-                  vErrors.push(err271);
+                  vErrors.push(err272);
                 }
                 errors++;
               }
             }
-            for (const key35 in data138) {
-              let data139 = data138[key35];
-              if (data139 && typeof data139 == 'object' && !Array.isArray(data139)) {
-                for (const key36 in data139) {
+            for (const key35 in data139) {
+              let data140 = data139[key35];
+              if (data140 && typeof data140 == 'object' && !Array.isArray(data140)) {
+                for (const key36 in data140) {
                   if (!(
                     key36 === 'command' ||
                     key36 === 'args' ||
@@ -5442,7 +5460,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     key36 === 'forward_authorization' ||
                     key36 === 'timeout_ms'
                   )) {
-                    const err272 = {
+                    const err273 = {
                       instancePath: instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/additionalProperties',
                       keyword: 'additionalProperties',
@@ -5450,18 +5468,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err272];
+                      vErrors = [err273];
                     } else {
-                      vErrors.push(err272);
+                      vErrors.push(err273);
                     }
                     errors++;
                   }
                 }
-                if (data139.command !== undefined) {
-                  let data140 = data139.command;
-                  if (typeof data140 === 'string') {
-                    if (func3(data140) < 1) {
-                      const err273 = {
+                if (data140.command !== undefined) {
+                  let data141 = data140.command;
+                  if (typeof data141 === 'string') {
+                    if (func3(data141) < 1) {
+                      const err274 = {
                         instancePath:
                           instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
                         schemaPath:
@@ -5471,14 +5489,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err273];
+                        vErrors = [err274];
                       } else {
-                        vErrors.push(err273);
+                        vErrors.push(err274);
                       }
                       errors++;
                     }
                   } else {
-                    const err274 = {
+                    const err275 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/command/type',
@@ -5487,20 +5505,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err274];
+                      vErrors = [err275];
                     } else {
-                      vErrors.push(err274);
+                      vErrors.push(err275);
                     }
                     errors++;
                   }
                 }
-                if (data139.args !== undefined) {
-                  let data141 = data139.args;
-                  if (Array.isArray(data141)) {
-                    const len11 = data141.length;
+                if (data140.args !== undefined) {
+                  let data142 = data140.args;
+                  if (Array.isArray(data142)) {
+                    const len11 = data142.length;
                     for (let i16 = 0; i16 < len11; i16++) {
-                      if (typeof data141[i16] !== 'string') {
-                        const err275 = {
+                      if (typeof data142[i16] !== 'string') {
+                        const err276 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -5514,15 +5532,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err275];
+                          vErrors = [err276];
                         } else {
-                          vErrors.push(err275);
+                          vErrors.push(err276);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err276 = {
+                    const err277 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/args/type',
@@ -5531,19 +5549,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be array',
                     };
                     if (vErrors === null) {
-                      vErrors = [err276];
+                      vErrors = [err277];
                     } else {
-                      vErrors.push(err276);
+                      vErrors.push(err277);
                     }
                     errors++;
                   }
                 }
-                if (data139.env !== undefined) {
-                  let data143 = data139.env;
-                  if (data143 && typeof data143 == 'object' && !Array.isArray(data143)) {
-                    for (const key37 in data143) {
-                      if (typeof data143[key37] !== 'string') {
-                        const err277 = {
+                if (data140.env !== undefined) {
+                  let data144 = data140.env;
+                  if (data144 && typeof data144 == 'object' && !Array.isArray(data144)) {
+                    for (const key37 in data144) {
+                      if (typeof data144[key37] !== 'string') {
+                        const err278 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -5557,15 +5575,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err277];
+                          vErrors = [err278];
                         } else {
-                          vErrors.push(err277);
+                          vErrors.push(err278);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err278 = {
+                    const err279 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/env/type',
@@ -5574,18 +5592,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err278];
+                      vErrors = [err279];
                     } else {
-                      vErrors.push(err278);
+                      vErrors.push(err279);
                     }
                     errors++;
                   }
                 }
-                if (data139.cwd !== undefined) {
-                  let data145 = data139.cwd;
-                  if (typeof data145 === 'string') {
-                    if (func3(data145) < 1) {
-                      const err279 = {
+                if (data140.cwd !== undefined) {
+                  let data146 = data140.cwd;
+                  if (typeof data146 === 'string') {
+                    if (func3(data146) < 1) {
+                      const err280 = {
                         instancePath:
                           instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
                         schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/minLength',
@@ -5594,14 +5612,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err279];
+                        vErrors = [err280];
                       } else {
-                        vErrors.push(err279);
+                        vErrors.push(err280);
                       }
                       errors++;
                     }
                   } else {
-                    const err280 = {
+                    const err281 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/cwd/type',
@@ -5610,18 +5628,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err280];
+                      vErrors = [err281];
                     } else {
-                      vErrors.push(err280);
+                      vErrors.push(err281);
                     }
                     errors++;
                   }
                 }
-                if (data139.url !== undefined) {
-                  let data146 = data139.url;
-                  if (typeof data146 === 'string') {
-                    if (!pattern1.test(data146)) {
-                      const err281 = {
+                if (data140.url !== undefined) {
+                  let data147 = data140.url;
+                  if (typeof data147 === 'string') {
+                    if (!pattern1.test(data147)) {
+                      const err282 = {
                         instancePath:
                           instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
                         schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/pattern',
@@ -5630,14 +5648,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^https?://' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err281];
+                        vErrors = [err282];
                       } else {
-                        vErrors.push(err281);
+                        vErrors.push(err282);
                       }
                       errors++;
                     }
                   } else {
-                    const err282 = {
+                    const err283 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/url',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/url/type',
@@ -5646,21 +5664,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err282];
+                      vErrors = [err283];
                     } else {
-                      vErrors.push(err282);
+                      vErrors.push(err283);
                     }
                     errors++;
                   }
                 }
-                if (data139.headers_env !== undefined) {
-                  let data147 = data139.headers_env;
-                  if (data147 && typeof data147 == 'object' && !Array.isArray(data147)) {
-                    for (const key38 in data147) {
-                      let data148 = data147[key38];
-                      if (typeof data148 === 'string') {
-                        if (!pattern9.test(data148)) {
-                          const err283 = {
+                if (data140.headers_env !== undefined) {
+                  let data148 = data140.headers_env;
+                  if (data148 && typeof data148 == 'object' && !Array.isArray(data148)) {
+                    for (const key38 in data148) {
+                      let data149 = data148[key38];
+                      if (typeof data149 === 'string') {
+                        if (!pattern9.test(data149)) {
+                          const err284 = {
                             instancePath:
                               instancePath +
                               '/mcp/servers/' +
@@ -5674,14 +5692,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match pattern "' + '^[A-Za-z_][A-Za-z0-9_]*$' + '"',
                           };
                           if (vErrors === null) {
-                            vErrors = [err283];
+                            vErrors = [err284];
                           } else {
-                            vErrors.push(err283);
+                            vErrors.push(err284);
                           }
                           errors++;
                         }
                       } else {
-                        const err284 = {
+                        const err285 = {
                           instancePath:
                             instancePath +
                             '/mcp/servers/' +
@@ -5695,15 +5713,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be string',
                         };
                         if (vErrors === null) {
-                          vErrors = [err284];
+                          vErrors = [err285];
                         } else {
-                          vErrors.push(err284);
+                          vErrors.push(err285);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err285 = {
+                    const err286 = {
                       instancePath:
                         instancePath +
                         '/mcp/servers/' +
@@ -5716,16 +5734,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err285];
+                      vErrors = [err286];
                     } else {
-                      vErrors.push(err285);
+                      vErrors.push(err286);
                     }
                     errors++;
                   }
                 }
-                if (data139.forward_authorization !== undefined) {
-                  if (typeof data139.forward_authorization !== 'boolean') {
-                    const err286 = {
+                if (data140.forward_authorization !== undefined) {
+                  if (typeof data140.forward_authorization !== 'boolean') {
+                    const err287 = {
                       instancePath:
                         instancePath +
                         '/mcp/servers/' +
@@ -5738,17 +5756,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be boolean',
                     };
                     if (vErrors === null) {
-                      vErrors = [err286];
+                      vErrors = [err287];
                     } else {
-                      vErrors.push(err286);
+                      vErrors.push(err287);
                     }
                     errors++;
                   }
                 }
-                if (data139.timeout_ms !== undefined) {
-                  let data150 = data139.timeout_ms;
-                  if (!(typeof data150 == 'number' && !(data150 % 1) && !isNaN(data150))) {
-                    const err287 = {
+                if (data140.timeout_ms !== undefined) {
+                  let data151 = data140.timeout_ms;
+                  if (!(typeof data151 == 'number' && !(data151 % 1) && !isNaN(data151))) {
+                    const err288 = {
                       instancePath:
                         instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                       schemaPath: '#/properties/mcp/properties/servers/additionalProperties/properties/timeout_ms/type',
@@ -5757,15 +5775,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be integer',
                     };
                     if (vErrors === null) {
-                      vErrors = [err287];
+                      vErrors = [err288];
                     } else {
-                      vErrors.push(err287);
+                      vErrors.push(err288);
                     }
                     errors++;
                   }
-                  if (typeof data150 == 'number') {
-                    if (data150 < 1 || isNaN(data150)) {
-                      const err288 = {
+                  if (typeof data151 == 'number') {
+                    if (data151 < 1 || isNaN(data151)) {
+                      const err289 = {
                         instancePath:
                           instancePath +
                           '/mcp/servers/' +
@@ -5778,16 +5796,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be >= 1',
                       };
                       if (vErrors === null) {
-                        vErrors = [err288];
+                        vErrors = [err289];
                       } else {
-                        vErrors.push(err288);
+                        vErrors.push(err289);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err289 = {
+                const err290 = {
                   instancePath: instancePath + '/mcp/servers/' + key35.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/mcp/properties/servers/additionalProperties/type',
                   keyword: 'type',
@@ -5795,38 +5813,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err289];
+                  vErrors = [err290];
                 } else {
-                  vErrors.push(err289);
+                  vErrors.push(err290);
                 }
                 errors++;
               }
             }
           } else {
-            const err290 = {
+            const err291 = {
               instancePath: instancePath + '/mcp/servers',
               schemaPath: '#/properties/mcp/properties/servers/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err290];
-            } else {
-              vErrors.push(err290);
-            }
-            errors++;
-          }
-        }
-        if (data137.timeout_ms !== undefined) {
-          let data151 = data137.timeout_ms;
-          if (!(typeof data151 == 'number' && !(data151 % 1) && !isNaN(data151))) {
-            const err291 = {
-              instancePath: instancePath + '/mcp/timeout_ms',
-              schemaPath: '#/properties/mcp/properties/timeout_ms/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
             };
             if (vErrors === null) {
               vErrors = [err291];
@@ -5835,9 +5835,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data151 == 'number') {
-            if (data151 < 1 || isNaN(data151)) {
-              const err292 = {
+        }
+        if (data138.timeout_ms !== undefined) {
+          let data152 = data138.timeout_ms;
+          if (!(typeof data152 == 'number' && !(data152 % 1) && !isNaN(data152))) {
+            const err292 = {
+              instancePath: instancePath + '/mcp/timeout_ms',
+              schemaPath: '#/properties/mcp/properties/timeout_ms/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+            };
+            if (vErrors === null) {
+              vErrors = [err292];
+            } else {
+              vErrors.push(err292);
+            }
+            errors++;
+          }
+          if (typeof data152 == 'number') {
+            if (data152 < 1 || isNaN(data152)) {
+              const err293 = {
                 instancePath: instancePath + '/mcp/timeout_ms',
                 schemaPath: '#/properties/mcp/properties/timeout_ms/minimum',
                 keyword: 'minimum',
@@ -5845,16 +5863,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
               };
               if (vErrors === null) {
-                vErrors = [err292];
+                vErrors = [err293];
               } else {
-                vErrors.push(err292);
+                vErrors.push(err293);
               }
               errors++;
             }
           }
         }
       } else {
-        const err293 = {
+        const err294 = {
           instancePath: instancePath + '/mcp',
           schemaPath: '#/properties/mcp/type',
           keyword: 'type',
@@ -5862,41 +5880,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err293];
+          vErrors = [err294];
         } else {
-          vErrors.push(err293);
+          vErrors.push(err294);
         }
         errors++;
       }
     }
     if (data.prices !== undefined) {
-      let data152 = data.prices;
-      if (data152 && typeof data152 == 'object' && !Array.isArray(data152)) {
-        for (const key39 in data152) {
-          let data153 = data152[key39];
-          if (data153 && typeof data153 == 'object' && !Array.isArray(data153)) {
-            if (data153.input === undefined) {
-              const err294 = {
+      let data153 = data.prices;
+      if (data153 && typeof data153 == 'object' && !Array.isArray(data153)) {
+        for (const key39 in data153) {
+          let data154 = data153[key39];
+          if (data154 && typeof data154 == 'object' && !Array.isArray(data154)) {
+            if (data154.input === undefined) {
+              const err295 = {
                 instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/prices/additionalProperties/required',
                 keyword: 'required',
                 params: { missingProperty: 'input' },
                 message: "must have required property '" + 'input' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err294];
-              } else {
-                vErrors.push(err294);
-              }
-              errors++;
-            }
-            if (data153.output === undefined) {
-              const err295 = {
-                instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/prices/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'output' },
-                message: "must have required property '" + 'output' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err295];
@@ -5905,9 +5908,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            for (const key40 in data153) {
+            if (data154.output === undefined) {
+              const err296 = {
+                instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/prices/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'output' },
+                message: "must have required property '" + 'output' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err296];
+              } else {
+                vErrors.push(err296);
+              }
+              errors++;
+            }
+            for (const key40 in data154) {
               if (!(key40 === 'input' || key40 === 'output' || key40 === 'cached_input')) {
-                const err296 = {
+                const err297 = {
                   instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/prices/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
@@ -5915,18 +5933,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err296];
+                  vErrors = [err297];
                 } else {
-                  vErrors.push(err296);
+                  vErrors.push(err297);
                 }
                 errors++;
               }
             }
-            if (data153.input !== undefined) {
-              let data154 = data153.input;
-              if (typeof data154 == 'number') {
-                if (data154 < 0 || isNaN(data154)) {
-                  const err297 = {
+            if (data154.input !== undefined) {
+              let data155 = data154.input;
+              if (typeof data155 == 'number') {
+                if (data155 < 0 || isNaN(data155)) {
+                  const err298 = {
                     instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
                     schemaPath: '#/properties/prices/additionalProperties/properties/input/minimum',
                     keyword: 'minimum',
@@ -5934,14 +5952,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err297];
+                    vErrors = [err298];
                   } else {
-                    vErrors.push(err297);
+                    vErrors.push(err298);
                   }
                   errors++;
                 }
               } else {
-                const err298 = {
+                const err299 = {
                   instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
                   schemaPath: '#/properties/prices/additionalProperties/properties/input/type',
                   keyword: 'type',
@@ -5949,18 +5967,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err298];
+                  vErrors = [err299];
                 } else {
-                  vErrors.push(err298);
+                  vErrors.push(err299);
                 }
                 errors++;
               }
             }
-            if (data153.output !== undefined) {
-              let data155 = data153.output;
-              if (typeof data155 == 'number') {
-                if (data155 < 0 || isNaN(data155)) {
-                  const err299 = {
+            if (data154.output !== undefined) {
+              let data156 = data154.output;
+              if (typeof data156 == 'number') {
+                if (data156 < 0 || isNaN(data156)) {
+                  const err300 = {
                     instancePath:
                       instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
                     schemaPath: '#/properties/prices/additionalProperties/properties/output/minimum',
@@ -5969,14 +5987,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err299];
+                    vErrors = [err300];
                   } else {
-                    vErrors.push(err299);
+                    vErrors.push(err300);
                   }
                   errors++;
                 }
               } else {
-                const err300 = {
+                const err301 = {
                   instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/output',
                   schemaPath: '#/properties/prices/additionalProperties/properties/output/type',
                   keyword: 'type',
@@ -5984,18 +6002,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err300];
+                  vErrors = [err301];
                 } else {
-                  vErrors.push(err300);
+                  vErrors.push(err301);
                 }
                 errors++;
               }
             }
-            if (data153.cached_input !== undefined) {
-              let data156 = data153.cached_input;
-              if (typeof data156 == 'number') {
-                if (data156 < 0 || isNaN(data156)) {
-                  const err301 = {
+            if (data154.cached_input !== undefined) {
+              let data157 = data154.cached_input;
+              if (typeof data157 == 'number') {
+                if (data157 < 0 || isNaN(data157)) {
+                  const err302 = {
                     instancePath:
                       instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
                     schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/minimum',
@@ -6004,14 +6022,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err301];
+                    vErrors = [err302];
                   } else {
-                    vErrors.push(err301);
+                    vErrors.push(err302);
                   }
                   errors++;
                 }
               } else {
-                const err302 = {
+                const err303 = {
                   instancePath:
                     instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1') + '/cached_input',
                   schemaPath: '#/properties/prices/additionalProperties/properties/cached_input/type',
@@ -6020,15 +6038,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err302];
+                  vErrors = [err303];
                 } else {
-                  vErrors.push(err302);
+                  vErrors.push(err303);
                 }
                 errors++;
               }
             }
           } else {
-            const err303 = {
+            const err304 = {
               instancePath: instancePath + '/prices/' + key39.replace(/~/g, '~0').replace(/\//g, '~1'),
               schemaPath: '#/properties/prices/additionalProperties/type',
               keyword: 'type',
@@ -6036,15 +6054,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err303];
+              vErrors = [err304];
             } else {
-              vErrors.push(err303);
+              vErrors.push(err304);
             }
             errors++;
           }
         }
       } else {
-        const err304 = {
+        const err305 = {
           instancePath: instancePath + '/prices',
           schemaPath: '#/properties/prices/type',
           keyword: 'type',
@@ -6052,41 +6070,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err304];
+          vErrors = [err305];
         } else {
-          vErrors.push(err304);
+          vErrors.push(err305);
         }
         errors++;
       }
     }
     if (data.pricing !== undefined) {
-      let data157 = data.pricing;
-      if (data157 && typeof data157 == 'object' && !Array.isArray(data157)) {
-        for (const key41 in data157) {
-          let data158 = data157[key41];
-          if (data158 && typeof data158 == 'object' && !Array.isArray(data158)) {
-            if (data158.input_per_mtok === undefined) {
-              const err305 = {
+      let data158 = data.pricing;
+      if (data158 && typeof data158 == 'object' && !Array.isArray(data158)) {
+        for (const key41 in data158) {
+          let data159 = data158[key41];
+          if (data159 && typeof data159 == 'object' && !Array.isArray(data159)) {
+            if (data159.input_per_mtok === undefined) {
+              const err306 = {
                 instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/pricing/additionalProperties/required',
                 keyword: 'required',
                 params: { missingProperty: 'input_per_mtok' },
                 message: "must have required property '" + 'input_per_mtok' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err305];
-              } else {
-                vErrors.push(err305);
-              }
-              errors++;
-            }
-            if (data158.output_per_mtok === undefined) {
-              const err306 = {
-                instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/pricing/additionalProperties/required',
-                keyword: 'required',
-                params: { missingProperty: 'output_per_mtok' },
-                message: "must have required property '" + 'output_per_mtok' + "'",
               };
               if (vErrors === null) {
                 vErrors = [err306];
@@ -6095,9 +6098,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            for (const key42 in data158) {
+            if (data159.output_per_mtok === undefined) {
+              const err307 = {
+                instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/pricing/additionalProperties/required',
+                keyword: 'required',
+                params: { missingProperty: 'output_per_mtok' },
+                message: "must have required property '" + 'output_per_mtok' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err307];
+              } else {
+                vErrors.push(err307);
+              }
+              errors++;
+            }
+            for (const key42 in data159) {
               if (!(key42 === 'input_per_mtok' || key42 === 'output_per_mtok' || key42 === 'cached_input_per_mtok')) {
-                const err307 = {
+                const err308 = {
                   instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/pricing/additionalProperties/additionalProperties',
                   keyword: 'additionalProperties',
@@ -6105,18 +6123,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err307];
+                  vErrors = [err308];
                 } else {
-                  vErrors.push(err307);
+                  vErrors.push(err308);
                 }
                 errors++;
               }
             }
-            if (data158.input_per_mtok !== undefined) {
-              let data159 = data158.input_per_mtok;
-              if (typeof data159 == 'number') {
-                if (data159 < 0 || isNaN(data159)) {
-                  const err308 = {
+            if (data159.input_per_mtok !== undefined) {
+              let data160 = data159.input_per_mtok;
+              if (typeof data160 == 'number') {
+                if (data160 < 0 || isNaN(data160)) {
+                  const err309 = {
                     instancePath:
                       instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
                     schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/minimum',
@@ -6125,14 +6143,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err308];
+                    vErrors = [err309];
                   } else {
-                    vErrors.push(err308);
+                    vErrors.push(err309);
                   }
                   errors++;
                 }
               } else {
-                const err309 = {
+                const err310 = {
                   instancePath:
                     instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/input_per_mtok',
                   schemaPath: '#/properties/pricing/additionalProperties/properties/input_per_mtok/type',
@@ -6141,18 +6159,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err309];
+                  vErrors = [err310];
                 } else {
-                  vErrors.push(err309);
+                  vErrors.push(err310);
                 }
                 errors++;
               }
             }
-            if (data158.output_per_mtok !== undefined) {
-              let data160 = data158.output_per_mtok;
-              if (typeof data160 == 'number') {
-                if (data160 < 0 || isNaN(data160)) {
-                  const err310 = {
+            if (data159.output_per_mtok !== undefined) {
+              let data161 = data159.output_per_mtok;
+              if (typeof data161 == 'number') {
+                if (data161 < 0 || isNaN(data161)) {
+                  const err311 = {
                     instancePath:
                       instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
                     schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/minimum',
@@ -6161,14 +6179,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err310];
+                    vErrors = [err311];
                   } else {
-                    vErrors.push(err310);
+                    vErrors.push(err311);
                   }
                   errors++;
                 }
               } else {
-                const err311 = {
+                const err312 = {
                   instancePath:
                     instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_per_mtok',
                   schemaPath: '#/properties/pricing/additionalProperties/properties/output_per_mtok/type',
@@ -6177,18 +6195,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err311];
+                  vErrors = [err312];
                 } else {
-                  vErrors.push(err311);
+                  vErrors.push(err312);
                 }
                 errors++;
               }
             }
-            if (data158.cached_input_per_mtok !== undefined) {
-              let data161 = data158.cached_input_per_mtok;
-              if (typeof data161 == 'number') {
-                if (data161 < 0 || isNaN(data161)) {
-                  const err312 = {
+            if (data159.cached_input_per_mtok !== undefined) {
+              let data162 = data159.cached_input_per_mtok;
+              if (typeof data162 == 'number') {
+                if (data162 < 0 || isNaN(data162)) {
+                  const err313 = {
                     instancePath:
                       instancePath +
                       '/pricing/' +
@@ -6200,14 +6218,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err312];
+                    vErrors = [err313];
                   } else {
-                    vErrors.push(err312);
+                    vErrors.push(err313);
                   }
                   errors++;
                 }
               } else {
-                const err313 = {
+                const err314 = {
                   instancePath:
                     instancePath +
                     '/pricing/' +
@@ -6219,15 +6237,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be number',
                 };
                 if (vErrors === null) {
-                  vErrors = [err313];
+                  vErrors = [err314];
                 } else {
-                  vErrors.push(err313);
+                  vErrors.push(err314);
                 }
                 errors++;
               }
             }
           } else {
-            const err314 = {
+            const err315 = {
               instancePath: instancePath + '/pricing/' + key41.replace(/~/g, '~0').replace(/\//g, '~1'),
               schemaPath: '#/properties/pricing/additionalProperties/type',
               keyword: 'type',
@@ -6235,37 +6253,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err314];
+              vErrors = [err315];
             } else {
-              vErrors.push(err314);
+              vErrors.push(err315);
             }
             errors++;
           }
         }
       } else {
-        const err315 = {
+        const err316 = {
           instancePath: instancePath + '/pricing',
           schemaPath: '#/properties/pricing/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err315];
-        } else {
-          vErrors.push(err315);
-        }
-        errors++;
-      }
-    }
-    if (data.allow_outside_root !== undefined) {
-      if (typeof data.allow_outside_root !== 'boolean') {
-        const err316 = {
-          instancePath: instancePath + '/allow_outside_root',
-          schemaPath: '#/properties/allow_outside_root/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
         };
         if (vErrors === null) {
           vErrors = [err316];
@@ -6275,12 +6276,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.allow_outside_root !== undefined) {
+      if (typeof data.allow_outside_root !== 'boolean') {
+        const err317 = {
+          instancePath: instancePath + '/allow_outside_root',
+          schemaPath: '#/properties/allow_outside_root/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err317];
+        } else {
+          vErrors.push(err317);
+        }
+        errors++;
+      }
+    }
     if (data.pii !== undefined) {
-      let data163 = data.pii;
-      if (data163 && typeof data163 == 'object' && !Array.isArray(data163)) {
-        for (const key43 in data163) {
+      let data164 = data.pii;
+      if (data164 && typeof data164 == 'object' && !Array.isArray(data164)) {
+        for (const key43 in data164) {
           if (!(key43 === 'redact' || key43 === 'custom' || key43 === 'restore_in_result')) {
-            const err317 = {
+            const err318 = {
               instancePath: instancePath + '/pii',
               schemaPath: '#/properties/pii/additionalProperties',
               keyword: 'additionalProperties',
@@ -6288,29 +6306,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
             };
             if (vErrors === null) {
-              vErrors = [err317];
+              vErrors = [err318];
             } else {
-              vErrors.push(err317);
+              vErrors.push(err318);
             }
             errors++;
           }
         }
-        if (data163.redact !== undefined) {
-          let data164 = data163.redact;
-          if (Array.isArray(data164)) {
-            const len12 = data164.length;
+        if (data164.redact !== undefined) {
+          let data165 = data164.redact;
+          if (Array.isArray(data165)) {
+            const len12 = data165.length;
             for (let i17 = 0; i17 < len12; i17++) {
-              let data165 = data164[i17];
+              let data166 = data165[i17];
               if (!(
-                data165 === 'email' ||
-                data165 === 'phone' ||
-                data165 === 'credit_card' ||
-                data165 === 'iban' ||
-                data165 === 'national_id' ||
-                data165 === 'ip_address' ||
-                data165 === 'secret'
+                data166 === 'email' ||
+                data166 === 'phone' ||
+                data166 === 'credit_card' ||
+                data166 === 'iban' ||
+                data166 === 'national_id' ||
+                data166 === 'ip_address' ||
+                data166 === 'secret'
               )) {
-                const err318 = {
+                const err319 = {
                   instancePath: instancePath + '/pii/redact/' + i17,
                   schemaPath: '#/properties/pii/properties/redact/items/enum',
                   keyword: 'enum',
@@ -6318,20 +6336,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err318];
+                  vErrors = [err319];
                 } else {
-                  vErrors.push(err318);
+                  vErrors.push(err319);
                 }
                 errors++;
               }
             }
-            let i18 = data164.length;
+            let i18 = data165.length;
             let j5;
             if (i18 > 1) {
               outer2: for (; i18--;) {
                 for (j5 = i18; j5--;) {
-                  if (func0(data164[i18], data164[j5])) {
-                    const err319 = {
+                  if (func0(data165[i18], data165[j5])) {
+                    const err320 = {
                       instancePath: instancePath + '/pii/redact',
                       schemaPath: '#/properties/pii/properties/redact/uniqueItems',
                       keyword: 'uniqueItems',
@@ -6339,9 +6357,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i18 + ' are identical)',
                     };
                     if (vErrors === null) {
-                      vErrors = [err319];
+                      vErrors = [err320];
                     } else {
-                      vErrors.push(err319);
+                      vErrors.push(err320);
                     }
                     errors++;
                     break outer2;
@@ -6350,7 +6368,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
             }
           } else {
-            const err320 = {
+            const err321 = {
               instancePath: instancePath + '/pii/redact',
               schemaPath: '#/properties/pii/properties/redact/type',
               keyword: 'type',
@@ -6358,42 +6376,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
             };
             if (vErrors === null) {
-              vErrors = [err320];
+              vErrors = [err321];
             } else {
-              vErrors.push(err320);
+              vErrors.push(err321);
             }
             errors++;
           }
         }
-        if (data163.custom !== undefined) {
-          let data166 = data163.custom;
-          if (Array.isArray(data166)) {
-            const len13 = data166.length;
+        if (data164.custom !== undefined) {
+          let data167 = data164.custom;
+          if (Array.isArray(data167)) {
+            const len13 = data167.length;
             for (let i19 = 0; i19 < len13; i19++) {
-              let data167 = data166[i19];
-              if (data167 && typeof data167 == 'object' && !Array.isArray(data167)) {
-                if (data167.name === undefined) {
-                  const err321 = {
+              let data168 = data167[i19];
+              if (data168 && typeof data168 == 'object' && !Array.isArray(data168)) {
+                if (data168.name === undefined) {
+                  const err322 = {
                     instancePath: instancePath + '/pii/custom/' + i19,
                     schemaPath: '#/properties/pii/properties/custom/items/required',
                     keyword: 'required',
                     params: { missingProperty: 'name' },
                     message: "must have required property '" + 'name' + "'",
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err321];
-                  } else {
-                    vErrors.push(err321);
-                  }
-                  errors++;
-                }
-                if (data167.pattern === undefined) {
-                  const err322 = {
-                    instancePath: instancePath + '/pii/custom/' + i19,
-                    schemaPath: '#/properties/pii/properties/custom/items/required',
-                    keyword: 'required',
-                    params: { missingProperty: 'pattern' },
-                    message: "must have required property '" + 'pattern' + "'",
                   };
                   if (vErrors === null) {
                     vErrors = [err322];
@@ -6402,9 +6405,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                for (const key44 in data167) {
+                if (data168.pattern === undefined) {
+                  const err323 = {
+                    instancePath: instancePath + '/pii/custom/' + i19,
+                    schemaPath: '#/properties/pii/properties/custom/items/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'pattern' },
+                    message: "must have required property '" + 'pattern' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err323];
+                  } else {
+                    vErrors.push(err323);
+                  }
+                  errors++;
+                }
+                for (const key44 in data168) {
                   if (!(key44 === 'name' || key44 === 'pattern')) {
-                    const err323 = {
+                    const err324 = {
                       instancePath: instancePath + '/pii/custom/' + i19,
                       schemaPath: '#/properties/pii/properties/custom/items/additionalProperties',
                       keyword: 'additionalProperties',
@@ -6412,18 +6430,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err323];
+                      vErrors = [err324];
                     } else {
-                      vErrors.push(err323);
+                      vErrors.push(err324);
                     }
                     errors++;
                   }
                 }
-                if (data167.name !== undefined) {
-                  let data168 = data167.name;
-                  if (typeof data168 === 'string') {
-                    if (!pattern14.test(data168)) {
-                      const err324 = {
+                if (data168.name !== undefined) {
+                  let data169 = data168.name;
+                  if (typeof data169 === 'string') {
+                    if (!pattern14.test(data169)) {
+                      const err325 = {
                         instancePath: instancePath + '/pii/custom/' + i19 + '/name',
                         schemaPath: '#/properties/pii/properties/custom/items/properties/name/pattern',
                         keyword: 'pattern',
@@ -6431,14 +6449,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                       };
                       if (vErrors === null) {
-                        vErrors = [err324];
+                        vErrors = [err325];
                       } else {
-                        vErrors.push(err324);
+                        vErrors.push(err325);
                       }
                       errors++;
                     }
                   } else {
-                    const err325 = {
+                    const err326 = {
                       instancePath: instancePath + '/pii/custom/' + i19 + '/name',
                       schemaPath: '#/properties/pii/properties/custom/items/properties/name/type',
                       keyword: 'type',
@@ -6446,18 +6464,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err325];
+                      vErrors = [err326];
                     } else {
-                      vErrors.push(err325);
+                      vErrors.push(err326);
                     }
                     errors++;
                   }
                 }
-                if (data167.pattern !== undefined) {
-                  let data169 = data167.pattern;
-                  if (typeof data169 === 'string') {
-                    if (func3(data169) < 1) {
-                      const err326 = {
+                if (data168.pattern !== undefined) {
+                  let data170 = data168.pattern;
+                  if (typeof data170 === 'string') {
+                    if (func3(data170) < 1) {
+                      const err327 = {
                         instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
                         schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/minLength',
                         keyword: 'minLength',
@@ -6465,14 +6483,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must NOT have fewer than 1 characters',
                       };
                       if (vErrors === null) {
-                        vErrors = [err326];
+                        vErrors = [err327];
                       } else {
-                        vErrors.push(err326);
+                        vErrors.push(err327);
                       }
                       errors++;
                     }
                   } else {
-                    const err327 = {
+                    const err328 = {
                       instancePath: instancePath + '/pii/custom/' + i19 + '/pattern',
                       schemaPath: '#/properties/pii/properties/custom/items/properties/pattern/type',
                       keyword: 'type',
@@ -6480,15 +6498,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err327];
+                      vErrors = [err328];
                     } else {
-                      vErrors.push(err327);
+                      vErrors.push(err328);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err328 = {
+                const err329 = {
                   instancePath: instancePath + '/pii/custom/' + i19,
                   schemaPath: '#/properties/pii/properties/custom/items/type',
                   keyword: 'type',
@@ -6496,37 +6514,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err328];
+                  vErrors = [err329];
                 } else {
-                  vErrors.push(err328);
+                  vErrors.push(err329);
                 }
                 errors++;
               }
             }
           } else {
-            const err329 = {
+            const err330 = {
               instancePath: instancePath + '/pii/custom',
               schemaPath: '#/properties/pii/properties/custom/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-            };
-            if (vErrors === null) {
-              vErrors = [err329];
-            } else {
-              vErrors.push(err329);
-            }
-            errors++;
-          }
-        }
-        if (data163.restore_in_result !== undefined) {
-          if (typeof data163.restore_in_result !== 'boolean') {
-            const err330 = {
-              instancePath: instancePath + '/pii/restore_in_result',
-              schemaPath: '#/properties/pii/properties/restore_in_result/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
             };
             if (vErrors === null) {
               vErrors = [err330];
@@ -6536,8 +6537,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data164.restore_in_result !== undefined) {
+          if (typeof data164.restore_in_result !== 'boolean') {
+            const err331 = {
+              instancePath: instancePath + '/pii/restore_in_result',
+              schemaPath: '#/properties/pii/properties/restore_in_result/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err331];
+            } else {
+              vErrors.push(err331);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err331 = {
+        const err332 = {
           instancePath: instancePath + '/pii',
           schemaPath: '#/properties/pii/type',
           keyword: 'type',
@@ -6545,42 +6563,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err331];
+          vErrors = [err332];
         } else {
-          vErrors.push(err331);
+          vErrors.push(err332);
         }
         errors++;
       }
     }
     if (data.privacy !== undefined) {
-      let data171 = data.privacy;
-      if (data171 && typeof data171 == 'object' && !Array.isArray(data171)) {
-        for (const key45 in data171) {
+      let data172 = data.privacy;
+      if (data172 && typeof data172 == 'object' && !Array.isArray(data172)) {
+        for (const key45 in data172) {
           if (!(key45 === 'vault_key_file')) {
-            const err332 = {
+            const err333 = {
               instancePath: instancePath + '/privacy',
               schemaPath: '#/properties/privacy/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key45 },
               message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err332];
-            } else {
-              vErrors.push(err332);
-            }
-            errors++;
-          }
-        }
-        if (data171.vault_key_file !== undefined) {
-          let data172 = data171.vault_key_file;
-          if (typeof data172 !== 'string' && data172 !== null) {
-            const err333 = {
-              instancePath: instancePath + '/privacy/vault_key_file',
-              schemaPath: '#/properties/privacy/properties/vault_key_file/type',
-              keyword: 'type',
-              params: { type: schema11.properties.privacy.properties.vault_key_file.type },
-              message: 'must be string,null',
             };
             if (vErrors === null) {
               vErrors = [err333];
@@ -6590,8 +6590,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data172.vault_key_file !== undefined) {
+          let data173 = data172.vault_key_file;
+          if (typeof data173 !== 'string' && data173 !== null) {
+            const err334 = {
+              instancePath: instancePath + '/privacy/vault_key_file',
+              schemaPath: '#/properties/privacy/properties/vault_key_file/type',
+              keyword: 'type',
+              params: { type: schema11.properties.privacy.properties.vault_key_file.type },
+              message: 'must be string,null',
+            };
+            if (vErrors === null) {
+              vErrors = [err334];
+            } else {
+              vErrors.push(err334);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err334 = {
+        const err335 = {
           instancePath: instancePath + '/privacy',
           schemaPath: '#/properties/privacy/type',
           keyword: 'type',
@@ -6599,21 +6617,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err334];
+          vErrors = [err335];
         } else {
-          vErrors.push(err334);
+          vErrors.push(err335);
         }
         errors++;
       }
     }
     if (data.guardrails !== undefined) {
-      let data173 = data.guardrails;
-      if (Array.isArray(data173)) {
-        const len14 = data173.length;
+      let data174 = data.guardrails;
+      if (Array.isArray(data174)) {
+        const len14 = data174.length;
         for (let i20 = 0; i20 < len14; i20++) {
-          let data174 = data173[i20];
-          if (!(data174 && typeof data174 == 'object' && !Array.isArray(data174))) {
-            const err335 = {
+          let data175 = data174[i20];
+          if (!(data175 && typeof data175 == 'object' && !Array.isArray(data175))) {
+            const err336 = {
               instancePath: instancePath + '/guardrails/' + i20,
               schemaPath: '#/properties/guardrails/items/type',
               keyword: 'type',
@@ -6621,15 +6639,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err335];
+              vErrors = [err336];
             } else {
-              vErrors.push(err335);
+              vErrors.push(err336);
             }
             errors++;
           }
         }
       } else {
-        const err336 = {
+        const err337 = {
           instancePath: instancePath + '/guardrails',
           schemaPath: '#/properties/guardrails/type',
           keyword: 'type',
@@ -6637,42 +6655,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err336];
+          vErrors = [err337];
         } else {
-          vErrors.push(err336);
+          vErrors.push(err337);
         }
         errors++;
       }
     }
     if (data.agents !== undefined) {
-      let data175 = data.agents;
-      if (data175 && typeof data175 == 'object' && !Array.isArray(data175)) {
-        for (const key46 in data175) {
+      let data176 = data.agents;
+      if (data176 && typeof data176 == 'object' && !Array.isArray(data176)) {
+        for (const key46 in data176) {
           if (!(key46 === 'claude_code_dir' || key46 === 'claude_code')) {
-            let data176 = data175[key46];
-            if (data176 && typeof data176 == 'object' && !Array.isArray(data176)) {
-              if (data176.type === undefined) {
-                const err337 = {
+            let data177 = data176[key46];
+            if (data177 && typeof data177 == 'object' && !Array.isArray(data177)) {
+              if (data177.type === undefined) {
+                const err338 = {
                   instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/agents/additionalProperties/required',
                   keyword: 'required',
                   params: { missingProperty: 'type' },
                   message: "must have required property '" + 'type' + "'",
-                };
-                if (vErrors === null) {
-                  vErrors = [err337];
-                } else {
-                  vErrors.push(err337);
-                }
-                errors++;
-              }
-              if (data176.description === undefined) {
-                const err338 = {
-                  instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/agents/additionalProperties/required',
-                  keyword: 'required',
-                  params: { missingProperty: 'description' },
-                  message: "must have required property '" + 'description' + "'",
                 };
                 if (vErrors === null) {
                   vErrors = [err338];
@@ -6681,9 +6684,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              for (const key47 in data176) {
+              if (data177.description === undefined) {
+                const err339 = {
+                  instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/agents/additionalProperties/required',
+                  keyword: 'required',
+                  params: { missingProperty: 'description' },
+                  message: "must have required property '" + 'description' + "'",
+                };
+                if (vErrors === null) {
+                  vErrors = [err339];
+                } else {
+                  vErrors.push(err339);
+                }
+                errors++;
+              }
+              for (const key47 in data177) {
                 if (!func2.call(schema11.properties.agents.additionalProperties.properties, key47)) {
-                  const err339 = {
+                  const err340 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
                     schemaPath: '#/properties/agents/additionalProperties/additionalProperties',
                     keyword: 'additionalProperties',
@@ -6691,18 +6709,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have additional properties',
                   };
                   if (vErrors === null) {
-                    vErrors = [err339];
+                    vErrors = [err340];
                   } else {
-                    vErrors.push(err339);
+                    vErrors.push(err340);
                   }
                   errors++;
                 }
               }
-              if (data176.name !== undefined) {
-                let data177 = data176.name;
-                if (typeof data177 === 'string') {
-                  if (!pattern14.test(data177)) {
-                    const err340 = {
+              if (data177.name !== undefined) {
+                let data178 = data177.name;
+                if (typeof data178 === 'string') {
+                  if (!pattern14.test(data178)) {
+                    const err341 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
                       schemaPath: '#/properties/agents/additionalProperties/properties/name/pattern',
@@ -6711,37 +6729,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match pattern "' + '^[a-z][a-z0-9_]*$' + '"',
                     };
                     if (vErrors === null) {
-                      vErrors = [err340];
+                      vErrors = [err341];
                     } else {
-                      vErrors.push(err340);
+                      vErrors.push(err341);
                     }
                     errors++;
                   }
                 } else {
-                  const err341 = {
+                  const err342 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/name',
                     schemaPath: '#/properties/agents/additionalProperties/properties/name/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err341];
-                  } else {
-                    vErrors.push(err341);
-                  }
-                  errors++;
-                }
-              }
-              if (data176.type !== undefined) {
-                let data178 = data176.type;
-                if (!(data178 === 'governance' || data178 === 'operational' || data178 === 'executional')) {
-                  const err342 = {
-                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
-                    keyword: 'enum',
-                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
-                    message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
                     vErrors = [err342];
@@ -6751,11 +6751,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data176.description !== undefined) {
-                let data179 = data176.description;
-                if (typeof data179 === 'string') {
-                  if (func3(data179) < 1) {
-                    const err343 = {
+              if (data177.type !== undefined) {
+                let data179 = data177.type;
+                if (!(data179 === 'governance' || data179 === 'operational' || data179 === 'executional')) {
+                  const err343 = {
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/type',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/type/enum',
+                    keyword: 'enum',
+                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.type.enum },
+                    message: 'must be equal to one of the allowed values',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err343];
+                  } else {
+                    vErrors.push(err343);
+                  }
+                  errors++;
+                }
+              }
+              if (data177.description !== undefined) {
+                let data180 = data177.description;
+                if (typeof data180 === 'string') {
+                  if (func3(data180) < 1) {
+                    const err344 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
                       schemaPath: '#/properties/agents/additionalProperties/properties/description/minLength',
@@ -6764,37 +6782,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err343];
+                      vErrors = [err344];
                     } else {
-                      vErrors.push(err343);
+                      vErrors.push(err344);
                     }
                     errors++;
                   }
                 } else {
-                  const err344 = {
+                  const err345 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/description',
                     schemaPath: '#/properties/agents/additionalProperties/properties/description/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err344];
-                  } else {
-                    vErrors.push(err344);
-                  }
-                  errors++;
-                }
-              }
-              if (data176.entry !== undefined) {
-                if (typeof data176.entry !== 'boolean') {
-                  const err345 = {
-                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
-                    keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err345];
@@ -6804,15 +6805,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data176.next !== undefined) {
-                let data181 = data176.next;
-                if (!Array.isArray(data181) && data181 !== null) {
+              if (data177.entry !== undefined) {
+                if (typeof data177.entry !== 'boolean') {
                   const err346 = {
-                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/entry',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/entry/type',
                     keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
-                    message: 'must be array,null',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err346];
@@ -6821,11 +6821,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (Array.isArray(data181)) {
-                  const len15 = data181.length;
+              }
+              if (data177.next !== undefined) {
+                let data182 = data177.next;
+                if (!Array.isArray(data182) && data182 !== null) {
+                  const err347 = {
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/next/type',
+                    keyword: 'type',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.next.type },
+                    message: 'must be array,null',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err347];
+                  } else {
+                    vErrors.push(err347);
+                  }
+                  errors++;
+                }
+                if (Array.isArray(data182)) {
+                  const len15 = data182.length;
                   for (let i21 = 0; i21 < len15; i21++) {
-                    if (typeof data181[i21] !== 'string') {
-                      const err347 = {
+                    if (typeof data182[i21] !== 'string') {
+                      const err348 = {
                         instancePath:
                           instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/next/' + i21,
                         schemaPath: '#/properties/agents/additionalProperties/properties/next/items/type',
@@ -6834,25 +6852,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err347];
+                        vErrors = [err348];
                       } else {
-                        vErrors.push(err347);
+                        vErrors.push(err348);
                       }
                       errors++;
                     }
                   }
-                  let i22 = data181.length;
+                  let i22 = data182.length;
                   let j6;
                   if (i22 > 1) {
                     const indices3 = {};
                     for (; i22--;) {
-                      let item3 = data181[i22];
+                      let item3 = data182[i22];
                       if (typeof item3 !== 'string') {
                         continue;
                       }
                       if (typeof indices3[item3] == 'number') {
                         j6 = indices3[item3];
-                        const err348 = {
+                        const err349 = {
                           instancePath:
                             instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/next',
                           schemaPath: '#/properties/agents/additionalProperties/properties/next/uniqueItems',
@@ -6861,9 +6879,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i22 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err348];
+                          vErrors = [err349];
                         } else {
-                          vErrors.push(err348);
+                          vErrors.push(err349);
                         }
                         errors++;
                         break;
@@ -6873,11 +6891,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                 }
               }
-              if (data176.content_type !== undefined) {
-                let data183 = data176.content_type;
-                if (typeof data183 === 'string') {
-                  if (func3(data183) < 1) {
-                    const err349 = {
+              if (data177.content_type !== undefined) {
+                let data184 = data177.content_type;
+                if (typeof data184 === 'string') {
+                  if (func3(data184) < 1) {
+                    const err350 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                       schemaPath: '#/properties/agents/additionalProperties/properties/content_type/minLength',
@@ -6886,42 +6904,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err349];
+                      vErrors = [err350];
                     } else {
-                      vErrors.push(err349);
+                      vErrors.push(err350);
                     }
                     errors++;
                   }
                 } else {
-                  const err350 = {
+                  const err351 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/content_type',
                     schemaPath: '#/properties/agents/additionalProperties/properties/content_type/type',
                     keyword: 'type',
                     params: { type: 'string' },
                     message: 'must be string',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err350];
-                  } else {
-                    vErrors.push(err350);
-                  }
-                  errors++;
-                }
-              }
-              if (data176.output_schema !== undefined) {
-                let data184 = data176.output_schema;
-                if (
-                  typeof data184 !== 'string' &&
-                  !(data184 && typeof data184 == 'object' && !Array.isArray(data184))
-                ) {
-                  const err351 = {
-                    instancePath:
-                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
-                    keyword: 'type',
-                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
-                    message: 'must be string,object',
                   };
                   if (vErrors === null) {
                     vErrors = [err351];
@@ -6931,14 +6927,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data176.plan !== undefined) {
-                if (typeof data176.plan !== 'boolean') {
+              if (data177.output_schema !== undefined) {
+                let data185 = data177.output_schema;
+                if (
+                  typeof data185 !== 'string' &&
+                  !(data185 && typeof data185 == 'object' && !Array.isArray(data185))
+                ) {
                   const err352 = {
-                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/output_schema',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/output_schema/type',
                     keyword: 'type',
-                    params: { type: 'boolean' },
-                    message: 'must be boolean',
+                    params: { type: schema11.properties.agents.additionalProperties.properties.output_schema.type },
+                    message: 'must be string,object',
                   };
                   if (vErrors === null) {
                     vErrors = [err352];
@@ -6948,15 +6949,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data176.on_failure !== undefined) {
-                if (typeof data176.on_failure !== 'string') {
+              if (data177.plan !== undefined) {
+                if (typeof data177.plan !== 'boolean') {
                   const err353 = {
-                    instancePath:
-                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                    instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/plan',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/plan/type',
                     keyword: 'type',
-                    params: { type: 'string' },
-                    message: 'must be string',
+                    params: { type: 'boolean' },
+                    message: 'must be boolean',
                   };
                   if (vErrors === null) {
                     vErrors = [err353];
@@ -6966,11 +6966,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
-              if (data176.model !== undefined) {
-                let data187 = data176.model;
-                if (typeof data187 === 'string') {
-                  if (func3(data187) < 1) {
-                    const err354 = {
+              if (data177.on_failure !== undefined) {
+                if (typeof data177.on_failure !== 'string') {
+                  const err354 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/on_failure',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/on_failure/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err354];
+                  } else {
+                    vErrors.push(err354);
+                  }
+                  errors++;
+                }
+              }
+              if (data177.model !== undefined) {
+                let data188 = data177.model;
+                if (typeof data188 === 'string') {
+                  if (func3(data188) < 1) {
+                    const err355 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
                       schemaPath: '#/properties/agents/additionalProperties/properties/model/minLength',
@@ -6979,14 +6997,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have fewer than 1 characters',
                     };
                     if (vErrors === null) {
-                      vErrors = [err354];
+                      vErrors = [err355];
                     } else {
-                      vErrors.push(err354);
+                      vErrors.push(err355);
                     }
                     errors++;
                   }
                 } else {
-                  const err355 = {
+                  const err356 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/model',
                     schemaPath: '#/properties/agents/additionalProperties/properties/model/type',
                     keyword: 'type',
@@ -6994,18 +7012,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err355];
+                    vErrors = [err356];
                   } else {
-                    vErrors.push(err355);
+                    vErrors.push(err356);
                   }
                   errors++;
                 }
               }
-              if (data176.temperature !== undefined) {
-                let data188 = data176.temperature;
-                if (typeof data188 == 'number') {
-                  if (data188 > 2 || isNaN(data188)) {
-                    const err356 = {
+              if (data177.temperature !== undefined) {
+                let data189 = data177.temperature;
+                if (typeof data189 == 'number') {
+                  if (data189 > 2 || isNaN(data189)) {
+                    const err357 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                       schemaPath: '#/properties/agents/additionalProperties/properties/temperature/maximum',
@@ -7014,14 +7032,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be <= 2',
                     };
                     if (vErrors === null) {
-                      vErrors = [err356];
+                      vErrors = [err357];
                     } else {
-                      vErrors.push(err356);
+                      vErrors.push(err357);
                     }
                     errors++;
                   }
-                  if (data188 < 0 || isNaN(data188)) {
-                    const err357 = {
+                  if (data189 < 0 || isNaN(data189)) {
+                    const err358 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                       schemaPath: '#/properties/agents/additionalProperties/properties/temperature/minimum',
@@ -7030,14 +7048,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 0',
                     };
                     if (vErrors === null) {
-                      vErrors = [err357];
+                      vErrors = [err358];
                     } else {
-                      vErrors.push(err357);
+                      vErrors.push(err358);
                     }
                     errors++;
                   }
                 } else {
-                  const err358 = {
+                  const err359 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/temperature',
                     schemaPath: '#/properties/agents/additionalProperties/properties/temperature/type',
@@ -7046,17 +7064,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be number',
                   };
                   if (vErrors === null) {
-                    vErrors = [err358];
+                    vErrors = [err359];
                   } else {
-                    vErrors.push(err358);
+                    vErrors.push(err359);
                   }
                   errors++;
                 }
               }
-              if (data176.max_tokens !== undefined) {
-                let data189 = data176.max_tokens;
-                if (!(typeof data189 == 'number' && !(data189 % 1) && !isNaN(data189))) {
-                  const err359 = {
+              if (data177.max_tokens !== undefined) {
+                let data190 = data177.max_tokens;
+                if (!(typeof data190 == 'number' && !(data190 % 1) && !isNaN(data190))) {
+                  const err360 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/type',
@@ -7065,15 +7083,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err359];
+                    vErrors = [err360];
                   } else {
-                    vErrors.push(err359);
+                    vErrors.push(err360);
                   }
                   errors++;
                 }
-                if (typeof data189 == 'number') {
-                  if (data189 < 1 || isNaN(data189)) {
-                    const err360 = {
+                if (typeof data190 == 'number') {
+                  if (data190 < 1 || isNaN(data190)) {
+                    const err361 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_tokens',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_tokens/minimum',
@@ -7082,18 +7100,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err360];
+                      vErrors = [err361];
                     } else {
-                      vErrors.push(err360);
+                      vErrors.push(err361);
                     }
                     errors++;
                   }
                 }
               }
-              if (data176.timeout_ms !== undefined) {
-                let data190 = data176.timeout_ms;
-                if (!(typeof data190 == 'number' && !(data190 % 1) && !isNaN(data190))) {
-                  const err361 = {
+              if (data177.timeout_ms !== undefined) {
+                let data191 = data177.timeout_ms;
+                if (!(typeof data191 == 'number' && !(data191 % 1) && !isNaN(data191))) {
+                  const err362 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                     schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/type',
@@ -7102,15 +7120,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err361];
+                    vErrors = [err362];
                   } else {
-                    vErrors.push(err361);
+                    vErrors.push(err362);
                   }
                   errors++;
                 }
-                if (typeof data190 == 'number') {
-                  if (data190 < 1 || isNaN(data190)) {
-                    const err362 = {
+                if (typeof data191 == 'number') {
+                  if (data191 < 1 || isNaN(data191)) {
+                    const err363 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/timeout_ms',
                       schemaPath: '#/properties/agents/additionalProperties/properties/timeout_ms/minimum',
@@ -7119,18 +7137,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err362];
+                      vErrors = [err363];
                     } else {
-                      vErrors.push(err362);
+                      vErrors.push(err363);
                     }
                     errors++;
                   }
                 }
               }
-              if (data176.max_retries !== undefined) {
-                let data191 = data176.max_retries;
-                if (!(typeof data191 == 'number' && !(data191 % 1) && !isNaN(data191))) {
-                  const err363 = {
+              if (data177.max_retries !== undefined) {
+                let data192 = data177.max_retries;
+                if (!(typeof data192 == 'number' && !(data192 % 1) && !isNaN(data192))) {
+                  const err364 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
                     schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/type',
@@ -7139,15 +7157,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be integer',
                   };
                   if (vErrors === null) {
-                    vErrors = [err363];
+                    vErrors = [err364];
                   } else {
-                    vErrors.push(err363);
+                    vErrors.push(err364);
                   }
                   errors++;
                 }
-                if (typeof data191 == 'number') {
-                  if (data191 < 0 || isNaN(data191)) {
-                    const err364 = {
+                if (typeof data192 == 'number') {
+                  if (data192 < 0 || isNaN(data192)) {
+                    const err365 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_retries',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_retries/minimum',
@@ -7156,17 +7174,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 0',
                     };
                     if (vErrors === null) {
-                      vErrors = [err364];
+                      vErrors = [err365];
                     } else {
-                      vErrors.push(err364);
+                      vErrors.push(err365);
                     }
                     errors++;
                   }
                 }
               }
-              if (data176.file !== undefined) {
-                if (typeof data176.file !== 'string') {
-                  const err365 = {
+              if (data177.file !== undefined) {
+                if (typeof data177.file !== 'string') {
+                  const err366 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/file',
                     schemaPath: '#/properties/agents/additionalProperties/properties/file/type',
                     keyword: 'type',
@@ -7174,22 +7192,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be string',
                   };
                   if (vErrors === null) {
-                    vErrors = [err365];
+                    vErrors = [err366];
                   } else {
-                    vErrors.push(err365);
+                    vErrors.push(err366);
                   }
                   errors++;
                 }
               }
-              if (data176.tools !== undefined) {
-                let data193 = data176.tools;
-                if (Array.isArray(data193)) {
-                  const len16 = data193.length;
+              if (data177.tools !== undefined) {
+                let data194 = data177.tools;
+                if (Array.isArray(data194)) {
+                  const len16 = data194.length;
                   for (let i23 = 0; i23 < len16; i23++) {
-                    let data194 = data193[i23];
-                    if (typeof data194 === 'string') {
-                      if (func3(data194) < 1) {
-                        const err366 = {
+                    let data195 = data194[i23];
+                    if (typeof data195 === 'string') {
+                      if (func3(data195) < 1) {
+                        const err367 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -7202,14 +7220,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err366];
+                          vErrors = [err367];
                         } else {
-                          vErrors.push(err366);
+                          vErrors.push(err367);
                         }
                         errors++;
                       }
                     } else {
-                      const err367 = {
+                      const err368 = {
                         instancePath:
                           instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools/' + i23,
                         schemaPath: '#/properties/agents/additionalProperties/properties/tools/items/type',
@@ -7218,25 +7236,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err367];
+                        vErrors = [err368];
                       } else {
-                        vErrors.push(err367);
+                        vErrors.push(err368);
                       }
                       errors++;
                     }
                   }
-                  let i24 = data193.length;
+                  let i24 = data194.length;
                   let j7;
                   if (i24 > 1) {
                     const indices4 = {};
                     for (; i24--;) {
-                      let item4 = data193[i24];
+                      let item4 = data194[i24];
                       if (typeof item4 !== 'string') {
                         continue;
                       }
                       if (typeof indices4[item4] == 'number') {
                         j7 = indices4[item4];
-                        const err368 = {
+                        const err369 = {
                           instancePath:
                             instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                           schemaPath: '#/properties/agents/additionalProperties/properties/tools/uniqueItems',
@@ -7245,9 +7263,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j7 + ' and ' + i24 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err368];
+                          vErrors = [err369];
                         } else {
-                          vErrors.push(err368);
+                          vErrors.push(err369);
                         }
                         errors++;
                         break;
@@ -7256,31 +7274,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err369 = {
+                  const err370 = {
                     instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/tools',
                     schemaPath: '#/properties/agents/additionalProperties/properties/tools/type',
                     keyword: 'type',
                     params: { type: 'array' },
                     message: 'must be array',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err369];
-                  } else {
-                    vErrors.push(err369);
-                  }
-                  errors++;
-                }
-              }
-              if (data176.max_turns !== undefined) {
-                let data195 = data176.max_turns;
-                if (!(typeof data195 == 'number' && !(data195 % 1) && !isNaN(data195))) {
-                  const err370 = {
-                    instancePath:
-                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
-                    schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
-                    keyword: 'type',
-                    params: { type: 'integer' },
-                    message: 'must be integer',
                   };
                   if (vErrors === null) {
                     vErrors = [err370];
@@ -7289,9 +7288,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-                if (typeof data195 == 'number') {
-                  if (data195 < 1 || isNaN(data195)) {
-                    const err371 = {
+              }
+              if (data177.max_turns !== undefined) {
+                let data196 = data177.max_turns;
+                if (!(typeof data196 == 'number' && !(data196 % 1) && !isNaN(data196))) {
+                  const err371 = {
+                    instancePath:
+                      instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/type',
+                    keyword: 'type',
+                    params: { type: 'integer' },
+                    message: 'must be integer',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err371];
+                  } else {
+                    vErrors.push(err371);
+                  }
+                  errors++;
+                }
+                if (typeof data196 == 'number') {
+                  if (data196 < 1 || isNaN(data196)) {
+                    const err372 = {
                       instancePath:
                         instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/max_turns',
                       schemaPath: '#/properties/agents/additionalProperties/properties/max_turns/minimum',
@@ -7300,23 +7318,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be >= 1',
                     };
                     if (vErrors === null) {
-                      vErrors = [err371];
+                      vErrors = [err372];
                     } else {
-                      vErrors.push(err371);
+                      vErrors.push(err372);
                     }
                     errors++;
                   }
                 }
               }
-              if (data176.approval !== undefined) {
-                let data196 = data176.approval;
-                if (Array.isArray(data196)) {
-                  const len17 = data196.length;
+              if (data177.approval !== undefined) {
+                let data197 = data177.approval;
+                if (Array.isArray(data197)) {
+                  const len17 = data197.length;
                   for (let i25 = 0; i25 < len17; i25++) {
-                    let data197 = data196[i25];
-                    if (typeof data197 === 'string') {
-                      if (func3(data197) < 1) {
-                        const err372 = {
+                    let data198 = data197[i25];
+                    if (typeof data198 === 'string') {
+                      if (func3(data198) < 1) {
+                        const err373 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -7329,14 +7347,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err372];
+                          vErrors = [err373];
                         } else {
-                          vErrors.push(err372);
+                          vErrors.push(err373);
                         }
                         errors++;
                       }
                     } else {
-                      const err373 = {
+                      const err374 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
@@ -7349,25 +7367,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err373];
+                        vErrors = [err374];
                       } else {
-                        vErrors.push(err373);
+                        vErrors.push(err374);
                       }
                       errors++;
                     }
                   }
-                  let i26 = data196.length;
+                  let i26 = data197.length;
                   let j8;
                   if (i26 > 1) {
                     const indices5 = {};
                     for (; i26--;) {
-                      let item5 = data196[i26];
+                      let item5 = data197[i26];
                       if (typeof item5 !== 'string') {
                         continue;
                       }
                       if (typeof indices5[item5] == 'number') {
                         j8 = indices5[item5];
-                        const err374 = {
+                        const err375 = {
                           instancePath:
                             instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                           schemaPath: '#/properties/agents/additionalProperties/properties/approval/uniqueItems',
@@ -7376,9 +7394,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j8 + ' and ' + i26 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err374];
+                          vErrors = [err375];
                         } else {
-                          vErrors.push(err374);
+                          vErrors.push(err375);
                         }
                         errors++;
                         break;
@@ -7387,7 +7405,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err375 = {
+                  const err376 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/approval',
                     schemaPath: '#/properties/agents/additionalProperties/properties/approval/type',
@@ -7396,22 +7414,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err375];
+                    vErrors = [err376];
                   } else {
-                    vErrors.push(err375);
+                    vErrors.push(err376);
                   }
                   errors++;
                 }
               }
-              if (data176.delegates !== undefined) {
-                let data198 = data176.delegates;
-                if (Array.isArray(data198)) {
-                  const len18 = data198.length;
+              if (data177.delegates !== undefined) {
+                let data199 = data177.delegates;
+                if (Array.isArray(data199)) {
+                  const len18 = data199.length;
                   for (let i27 = 0; i27 < len18; i27++) {
-                    let data199 = data198[i27];
-                    if (typeof data199 === 'string') {
-                      if (func3(data199) < 1) {
-                        const err376 = {
+                    let data200 = data199[i27];
+                    if (typeof data200 === 'string') {
+                      if (func3(data200) < 1) {
+                        const err377 = {
                           instancePath:
                             instancePath +
                             '/agents/' +
@@ -7424,14 +7442,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have fewer than 1 characters',
                         };
                         if (vErrors === null) {
-                          vErrors = [err376];
+                          vErrors = [err377];
                         } else {
-                          vErrors.push(err376);
+                          vErrors.push(err377);
                         }
                         errors++;
                       }
                     } else {
-                      const err377 = {
+                      const err378 = {
                         instancePath:
                           instancePath +
                           '/agents/' +
@@ -7444,25 +7462,25 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be string',
                       };
                       if (vErrors === null) {
-                        vErrors = [err377];
+                        vErrors = [err378];
                       } else {
-                        vErrors.push(err377);
+                        vErrors.push(err378);
                       }
                       errors++;
                     }
                   }
-                  let i28 = data198.length;
+                  let i28 = data199.length;
                   let j9;
                   if (i28 > 1) {
                     const indices6 = {};
                     for (; i28--;) {
-                      let item6 = data198[i28];
+                      let item6 = data199[i28];
                       if (typeof item6 !== 'string') {
                         continue;
                       }
                       if (typeof indices6[item6] == 'number') {
                         j9 = indices6[item6];
-                        const err378 = {
+                        const err379 = {
                           instancePath:
                             instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                           schemaPath: '#/properties/agents/additionalProperties/properties/delegates/uniqueItems',
@@ -7471,9 +7489,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have duplicate items (items ## ' + j9 + ' and ' + i28 + ' are identical)',
                         };
                         if (vErrors === null) {
-                          vErrors = [err378];
+                          vErrors = [err379];
                         } else {
-                          vErrors.push(err378);
+                          vErrors.push(err379);
                         }
                         errors++;
                         break;
@@ -7482,7 +7500,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err379 = {
+                  const err380 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/delegates',
                     schemaPath: '#/properties/agents/additionalProperties/properties/delegates/type',
@@ -7491,17 +7509,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be array',
                   };
                   if (vErrors === null) {
-                    vErrors = [err379];
+                    vErrors = [err380];
                   } else {
-                    vErrors.push(err379);
+                    vErrors.push(err380);
                   }
                   errors++;
                 }
               }
-              if (data176.attachments !== undefined) {
-                let data200 = data176.attachments;
-                if (!(data200 === 'inline' || data200 === 'list' || data200 === 'native')) {
-                  const err380 = {
+              if (data177.attachments !== undefined) {
+                let data201 = data177.attachments;
+                if (!(data201 === 'inline' || data201 === 'list' || data201 === 'native')) {
+                  const err381 = {
                     instancePath:
                       instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1') + '/attachments',
                     schemaPath: '#/properties/agents/additionalProperties/properties/attachments/enum',
@@ -7512,15 +7530,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be equal to one of the allowed values',
                   };
                   if (vErrors === null) {
-                    vErrors = [err380];
+                    vErrors = [err381];
                   } else {
-                    vErrors.push(err380);
+                    vErrors.push(err381);
                   }
                   errors++;
                 }
               }
             } else {
-              const err381 = {
+              const err382 = {
                 instancePath: instancePath + '/agents/' + key46.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/agents/additionalProperties/type',
                 keyword: 'type',
@@ -7528,18 +7546,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err381];
+                vErrors = [err382];
               } else {
-                vErrors.push(err381);
+                vErrors.push(err382);
               }
               errors++;
             }
           }
         }
-        if (data175.claude_code_dir !== undefined) {
-          let data201 = data175.claude_code_dir;
-          if (typeof data201 !== 'string' && data201 !== null) {
-            const err382 = {
+        if (data176.claude_code_dir !== undefined) {
+          let data202 = data176.claude_code_dir;
+          if (typeof data202 !== 'string' && data202 !== null) {
+            const err383 = {
               instancePath: instancePath + '/agents/claude_code_dir',
               schemaPath: '#/properties/agents/properties/claude_code_dir/type',
               keyword: 'type',
@@ -7547,44 +7565,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string,null',
             };
             if (vErrors === null) {
-              vErrors = [err382];
+              vErrors = [err383];
             } else {
-              vErrors.push(err382);
+              vErrors.push(err383);
             }
             errors++;
           }
         }
-        if (data175.claude_code !== undefined) {
-          let data202 = data175.claude_code;
-          if (data202 && typeof data202 == 'object' && !Array.isArray(data202)) {
-            for (const key48 in data202) {
+        if (data176.claude_code !== undefined) {
+          let data203 = data176.claude_code;
+          if (data203 && typeof data203 == 'object' && !Array.isArray(data203)) {
+            for (const key48 in data203) {
               if (!(key48 === 'unknown_tools')) {
-                const err383 = {
+                const err384 = {
                   instancePath: instancePath + '/agents/claude_code',
                   schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key48 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err383];
-                } else {
-                  vErrors.push(err383);
-                }
-                errors++;
-              }
-            }
-            if (data202.unknown_tools !== undefined) {
-              let data203 = data202.unknown_tools;
-              if (!(data203 === 'warn' || data203 === 'error')) {
-                const err384 = {
-                  instancePath: instancePath + '/agents/claude_code/unknown_tools',
-                  schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.agents.properties.claude_code.properties.unknown_tools.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err384];
@@ -7594,8 +7592,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data203.unknown_tools !== undefined) {
+              let data204 = data203.unknown_tools;
+              if (!(data204 === 'warn' || data204 === 'error')) {
+                const err385 = {
+                  instancePath: instancePath + '/agents/claude_code/unknown_tools',
+                  schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.agents.properties.claude_code.properties.unknown_tools.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err385];
+                } else {
+                  vErrors.push(err385);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err385 = {
+            const err386 = {
               instancePath: instancePath + '/agents/claude_code',
               schemaPath: '#/properties/agents/properties/claude_code/type',
               keyword: 'type',
@@ -7603,15 +7621,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err385];
+              vErrors = [err386];
             } else {
-              vErrors.push(err385);
+              vErrors.push(err386);
             }
             errors++;
           }
         }
       } else {
-        const err386 = {
+        const err387 = {
           instancePath: instancePath + '/agents',
           schemaPath: '#/properties/agents/type',
           keyword: 'type',
@@ -7619,15 +7637,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err386];
+          vErrors = [err387];
         } else {
-          vErrors.push(err386);
+          vErrors.push(err387);
         }
         errors++;
       }
     }
   } else {
-    const err387 = {
+    const err388 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -7635,9 +7653,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err387];
+      vErrors = [err388];
     } else {
-      vErrors.push(err387);
+      vErrors.push(err388);
     }
     errors++;
   }

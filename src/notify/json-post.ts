@@ -6,6 +6,7 @@
  * (a TimeoutError), when `signal` aborts, or when the receiver cannot be reached.
  */
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { GovflowError } from '../errors.js';
 
@@ -22,17 +23,35 @@ export class PostTimeoutError extends GovflowError {
   }
 }
 
+/**
+ * `address`: connect there instead of resolving the URL's host (a webhook's checked address); TLS
+ * still verifies the certificate against the host's name.
+ */
 export function postJson(
   url: string,
   body: string,
-  options: { headers?: Record<string, string>; timeoutMs: number; signal: AbortSignal },
+  options: {
+    headers?: Record<string, string>;
+    timeoutMs: number;
+    signal: AbortSignal;
+    address?: { address: string; family: number } | null;
+  },
 ): Promise<number> {
+  const pinned = options.address ?? null;
   const secure = url.startsWith('https:');
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) return reject(options.signal.reason);
     const outgoing = (secure ? httpsRequest : httpRequest)(url, {
       method: 'POST',
       agent: secure ? agents.https : agents.http,
+      ...(pinned
+        ? {
+            lookup: ((_host: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+              if (lookupOptions.all) callback(null, [pinned]);
+              else callback(null, pinned.address, pinned.family);
+            }) as unknown as LookupFunction,
+          }
+        : {}),
       headers: {
         'content-type': 'application/json',
         'content-length': String(Buffer.byteLength(body)),

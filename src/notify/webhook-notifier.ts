@@ -15,6 +15,7 @@ import { DeliveryBacklog, type DeliveryTarget, type TargetLag } from '../store/d
 import { readStatusFile, writeStatusFile } from '../store/status-file.js';
 import { webhookEventsOf, type SessionNotice } from './webhook-events.js';
 import { postJson, PostTimeoutError } from './json-post.js';
+import { deliveryAddress, writtenTargetErrors } from './webhook-targets.js';
 
 /** A receiver must answer within this (SPEC §20), else the try counts as failed. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -69,9 +70,12 @@ export function webhookEndpoints(config: GovflowConfig, env: NodeJS.ProcessEnv):
   }));
 }
 
-/** What `govflow validate` and the daemon's start find wrong with `notify.webhooks` (secrets unset or malformed, a URL twice). */
+/**
+ * What `govflow validate` and the daemon's start find wrong with `notify.webhooks` (secrets unset
+ * or malformed, a URL twice, a URL written as a private target: webhook-targets.ts).
+ */
 export function webhookProblems(config: GovflowConfig, env: NodeJS.ProcessEnv): ConfigError[] {
-  const problems: ConfigError[] = [];
+  const problems: ConfigError[] = writtenTargetErrors(config);
   const seen = new Set<string>();
   for (const [index, webhook] of config.notify.webhooks.entries()) {
     const where = `notify.webhooks[${index}]`;
@@ -108,11 +112,12 @@ export function webhookProblems(config: GovflowConfig, env: NodeJS.ProcessEnv): 
   return problems;
 }
 
-/** One endpoint as a delivery target: a signed POST of the event's fixed body. */
-function endpointTarget(endpoint: WebhookEndpoint): DeliveryTarget<WebhookPayload> {
+/** One endpoint as a delivery target: a signed POST of the event's fixed body, to an address checked first (webhook-targets.ts). */
+function endpointTarget(endpoint: WebhookEndpoint, allowPrivate: boolean): DeliveryTarget<WebhookPayload> {
   return {
     name: endpoint.url,
     async send(record, signal) {
+      const address = await deliveryAddress(endpoint.url, allowPrivate);
       const now = new Date();
       const body = record.payload.body;
       let status: number;
@@ -126,6 +131,7 @@ function endpointTarget(endpoint: WebhookEndpoint): DeliveryTarget<WebhookPayloa
           },
           timeoutMs: WEBHOOK_TIMEOUT_MS,
           signal,
+          address,
         });
       } catch (error) {
         throw new GovflowError(
@@ -161,7 +167,7 @@ export class WebhookNotifier {
     const stateDir = config.paths.state;
     this.backlog = new DeliveryBacklog<WebhookPayload>({
       folder: webhookBacklogFolder(stateDir),
-      targets: endpoints.map(endpointTarget),
+      targets: endpoints.map((endpoint) => endpointTarget(endpoint, config.notify.allow_private_targets)),
       ordered: false,
       giveUpAfterMs: WEBHOOK_GIVE_UP_MS,
       backoff: WEBHOOK_BACKOFF,

@@ -12,6 +12,14 @@ import { ATTACHMENTS_FOLDER, hashFile, type AttachmentInfo } from '../store/atta
 import { fsyncDirectory } from '../store/append-only-file.js';
 import { ensureWorkspace } from './workspace-paths.js';
 
+/** A copy whose bytes differ from the list: the source changed after the list was made. */
+export class AttachmentChangedError extends GovflowError {
+  override readonly name = 'AttachmentChangedError';
+  constructor(message: string) {
+    super('internal', message);
+  }
+}
+
 /**
  * Where attachments are copied from: a folder holding them under their paths (a request folder,
  * another workspace: copied by the kernel, no bytes through memory), or a reader of their bytes
@@ -82,8 +90,7 @@ async function copyInto(
     if (durable) await syncFile(target);
     const copied = await hashFile(target);
     if (copied.sha256 !== file.sha256 || copied.bytes !== file.bytes)
-      throw new GovflowError(
-        'internal',
+      throw new AttachmentChangedError(
         `attachment "${file.path}" changed after it was received: it has ${copied.bytes} bytes with SHA-256 ${copied.sha256}, ` +
           `not ${file.bytes} bytes with ${file.sha256}`,
       );

@@ -29,6 +29,7 @@ describe.skipIf(!pg)('cluster mode: webhooks and max_queued', () => {
       latencyMs: 1500,
       extraConfig: [
         'notify:',
+        '  allow_private_targets: true',
         `  webhooks: [{ url: "${receiver.url}/hook", events: [session_finished], secret_env: HOOK_SECRET }]`,
         'http: { listen: "127.0.0.1:0", max_queued: 2 }',
       ].join('\n'),

@@ -63,7 +63,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver(SECRET);
   root = modelRoot(
     server,
-    `intake: { concurrency: 2 }\nnotify:\n  webhooks:\n    - { url: "${receiver.url}/hooks", secret_env: HOOK_SECRET }`,
+    `intake: { concurrency: 2 }\nnotify:\n  allow_private_targets: true\n  webhooks:\n    - { url: "${receiver.url}/hooks", secret_env: HOOK_SECRET }`,
   );
   addAgentLines(root, 'objective_agent', ['tools: [write_file]', 'approval: [write_file]']);
   daemon = await startModelDaemon(root, { HOOK_SECRET: SECRET });
@@ -161,11 +161,20 @@ describe('cancel through a control file, real daemon and OpenAI wire', () => {
     }>;
     expect(byStatus.map((entry) => entry.sessionId)).toContain(session.sessionId);
 
-    // A second cancel of the ended session is refused into failed/, naming why.
+    // A second cancel of the session a cancel ended is archived as applied (SPEC §18), with no second entry.
     dropControl(root, 'stop-again.json', { control: 'cancel', session_id: session.sessionId });
-    const refusal = path.join(root, 'system', 'failed', 'stop-again.json.error.json');
-    await waitUntil('the second cancel refused', () => existsSync(refusal));
-    expect(JSON.parse(readFileSync(refusal, 'utf8')).reason).toMatch(/has already ended \(cancelled by/);
+    const archive = path.join(root, 'system', 'archive');
+    await waitUntil('the second cancel archived', () =>
+      readdirSync(archive).some((day) => existsSync(path.join(archive, day, 'stop-again.json'))),
+    );
+    expect(existsSync(path.join(root, 'system', 'failed', 'stop-again.json.error.json'))).toBe(false);
+    const cancels = (await readAuditEntries(root, [
+      '--session',
+      session.sessionId,
+      '--status',
+      'cancelled',
+    ])) as unknown[];
+    expect(cancels).toHaveLength(1);
   }, 60_000);
 
   it('withdraws a waiting approval: the session ends cancelled, and a later approval is refused', async () => {

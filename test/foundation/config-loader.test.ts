@@ -48,7 +48,7 @@ describe('loadConfig defaults', () => {
       user_daily_usd: null,
     });
     // SPEC §20: all off unless set.
-    expect(config.notify).toEqual({ webhooks: [] });
+    expect(config.notify).toEqual({ webhooks: [], allow_private_targets: false });
     expect(config.http).toMatchObject({ rate_limit: null, max_queued: null });
     expect(config.llm.max_output_bytes).toBe(1_048_576);
     expect(config.message.max_depth).toBe(64);

@@ -46,6 +46,7 @@ beforeAll(async () => {
       [
         'http: { listen: "127.0.0.1:0" }',
         'notify:',
+        '  allow_private_targets: true # the receiver listens on loopback',
         '  webhooks:',
         `    - { url: "${receiver.url}/all", secret_env: HOOK_SECRET }`,
         `    - { url: "${receiver.url}/approvals", events: [approval_requested], secret_env: HOOK_SECRET }`,

@@ -44,7 +44,7 @@ afterAll(async () => {
 function hookRoot(hookPath: string, script: Record<string, unknown[]>): string {
   const root = singleAgentRoot(
     scriptedConfig(
-      `notify:\n  webhooks:\n    - { url: "${receiver.url}${hookPath}", secret_env: HOOK_SECRET }\nintake: { concurrency: 1 }\n`,
+      `notify:\n  allow_private_targets: true\n  webhooks:\n    - { url: "${receiver.url}${hookPath}", secret_env: HOOK_SECRET }\nintake: { concurrency: 1 }\n`,
     ),
   );
   writeScript(root, JSON.stringify({ loop: true, responses: script }));
