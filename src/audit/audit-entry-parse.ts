@@ -64,6 +64,8 @@ export interface ParsedAuditEntry {
   notRepeated: Array<Record<string, unknown>> | null;
   /** `[ATTACHMENTS]`: on a session's first entry when its request came with files (docs/attachments.md). */
   attachments?: AttachmentInfo[];
+  /** `[ROUTE]`: the route its agent's `routes` decided (SPEC §24). */
+  route?: Record<string, unknown>;
 }
 
 /** Text after the last complete entry: a write cut short by a crash or a truncation. */
@@ -148,6 +150,7 @@ const SECTION_TAGS = [
   'DELEGATIONS',
   'CONTROL',
   'NOT_REPEATED',
+  'ROUTE',
 ];
 const EXTENSION_LINE = new RegExp(`^\\[(${VALUE_TAGS.join('|')}): (.*)\\]$|^\\[(${SECTION_TAGS.join('|')})\\]: (.*)$`);
 
@@ -316,6 +319,17 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     () => undefined,
   );
 
+  const route = field(
+    'ROUTE',
+    (written) => {
+      const value = decodeJson(written);
+      return typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : invalid('ROUTE is not a JSON object');
+    },
+    () => undefined,
+  );
+
   return {
     line: block.line,
     offset: block.offset,
@@ -355,5 +369,6 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     notRepeated,
     ...(tools ? { tools } : {}),
     ...(attachments ? { attachments } : {}),
+    ...(route ? { route } : {}),
   };
 }

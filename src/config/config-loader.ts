@@ -40,6 +40,12 @@ export interface AgentDeclaration {
   delegates?: string[];
   /** What the agent gets of a request's attachments (docs/attachments.md). */
   attachments?: AttachmentMode;
+  /** Routes the orchestrator decides with CEL conditions (SPEC §24). */
+  routes?: Array<{ when?: string; to: string | null }>;
+  /** Template of the agent's input: text with `{{ <CEL expression> }}` parts. */
+  input?: string;
+  /** CEL expression over its message giving the result's answer (SPEC §23). */
+  answer?: string;
 }
 
 /** `inline`: listed, text inline; `list`: listed only; `native`: inline, PDFs and images as file parts. */

@@ -29,6 +29,17 @@ export const AGENT_DECLARATION_SCHEMA = {
     approval: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     delegates: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     attachments: { enum: ['inline', 'list', 'native'] },
+    routes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['to'],
+        properties: { when: { type: 'string', minLength: 1 }, to: { type: ['string', 'null'], minLength: 1 } },
+      },
+    },
+    input: { type: 'string', minLength: 1 },
+    answer: { type: 'string', minLength: 1 },
   },
 } as const;
 

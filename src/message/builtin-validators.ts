@@ -359,6 +359,17 @@ const schema11 = {
           approval: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
           delegates: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
           attachments: { enum: ['inline', 'list', 'native'] },
+          routes: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['to'],
+              properties: { when: { type: 'string', minLength: 1 }, to: { type: ['string', 'null'], minLength: 1 } },
+            },
+          },
+          input: { type: 'string', minLength: 1 },
+          answer: { type: 'string', minLength: 1 },
         },
       },
     },
@@ -6374,8 +6385,263 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
+              if (data149.routes !== undefined) {
+                let data174 = data149.routes;
+                if (Array.isArray(data174)) {
+                  const len16 = data174.length;
+                  for (let i24 = 0; i24 < len16; i24++) {
+                    let data175 = data174[i24];
+                    if (data175 && typeof data175 == 'object' && !Array.isArray(data175)) {
+                      if (data175.to === undefined) {
+                        const err325 = {
+                          instancePath:
+                            instancePath +
+                            '/agents/' +
+                            key38.replace(/~/g, '~0').replace(/\//g, '~1') +
+                            '/routes/' +
+                            i24,
+                          schemaPath: '#/properties/agents/additionalProperties/properties/routes/items/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'to' },
+                          message: "must have required property '" + 'to' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err325];
+                        } else {
+                          vErrors.push(err325);
+                        }
+                        errors++;
+                      }
+                      for (const key40 in data175) {
+                        if (!(key40 === 'when' || key40 === 'to')) {
+                          const err326 = {
+                            instancePath:
+                              instancePath +
+                              '/agents/' +
+                              key38.replace(/~/g, '~0').replace(/\//g, '~1') +
+                              '/routes/' +
+                              i24,
+                            schemaPath:
+                              '#/properties/agents/additionalProperties/properties/routes/items/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key40 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err326];
+                          } else {
+                            vErrors.push(err326);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data175.when !== undefined) {
+                        let data176 = data175.when;
+                        if (typeof data176 === 'string') {
+                          if (func3(data176) < 1) {
+                            const err327 = {
+                              instancePath:
+                                instancePath +
+                                '/agents/' +
+                                key38.replace(/~/g, '~0').replace(/\//g, '~1') +
+                                '/routes/' +
+                                i24 +
+                                '/when',
+                              schemaPath:
+                                '#/properties/agents/additionalProperties/properties/routes/items/properties/when/minLength',
+                              keyword: 'minLength',
+                              params: { limit: 1 },
+                              message: 'must NOT have fewer than 1 characters',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err327];
+                            } else {
+                              vErrors.push(err327);
+                            }
+                            errors++;
+                          }
+                        } else {
+                          const err328 = {
+                            instancePath:
+                              instancePath +
+                              '/agents/' +
+                              key38.replace(/~/g, '~0').replace(/\//g, '~1') +
+                              '/routes/' +
+                              i24 +
+                              '/when',
+                            schemaPath:
+                              '#/properties/agents/additionalProperties/properties/routes/items/properties/when/type',
+                            keyword: 'type',
+                            params: { type: 'string' },
+                            message: 'must be string',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err328];
+                          } else {
+                            vErrors.push(err328);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data175.to !== undefined) {
+                        let data177 = data175.to;
+                        if (typeof data177 !== 'string' && data177 !== null) {
+                          const err329 = {
+                            instancePath:
+                              instancePath +
+                              '/agents/' +
+                              key38.replace(/~/g, '~0').replace(/\//g, '~1') +
+                              '/routes/' +
+                              i24 +
+                              '/to',
+                            schemaPath:
+                              '#/properties/agents/additionalProperties/properties/routes/items/properties/to/type',
+                            keyword: 'type',
+                            params: {
+                              type: schema11.properties.agents.additionalProperties.properties.routes.items.properties
+                                .to.type,
+                            },
+                            message: 'must be string,null',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err329];
+                          } else {
+                            vErrors.push(err329);
+                          }
+                          errors++;
+                        }
+                        if (typeof data177 === 'string') {
+                          if (func3(data177) < 1) {
+                            const err330 = {
+                              instancePath:
+                                instancePath +
+                                '/agents/' +
+                                key38.replace(/~/g, '~0').replace(/\//g, '~1') +
+                                '/routes/' +
+                                i24 +
+                                '/to',
+                              schemaPath:
+                                '#/properties/agents/additionalProperties/properties/routes/items/properties/to/minLength',
+                              keyword: 'minLength',
+                              params: { limit: 1 },
+                              message: 'must NOT have fewer than 1 characters',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err330];
+                            } else {
+                              vErrors.push(err330);
+                            }
+                            errors++;
+                          }
+                        }
+                      }
+                    } else {
+                      const err331 = {
+                        instancePath:
+                          instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/routes/' + i24,
+                        schemaPath: '#/properties/agents/additionalProperties/properties/routes/items/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err331];
+                      } else {
+                        vErrors.push(err331);
+                      }
+                      errors++;
+                    }
+                  }
+                } else {
+                  const err332 = {
+                    instancePath:
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/routes',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/routes/type',
+                    keyword: 'type',
+                    params: { type: 'array' },
+                    message: 'must be array',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err332];
+                  } else {
+                    vErrors.push(err332);
+                  }
+                  errors++;
+                }
+              }
+              if (data149.input !== undefined) {
+                let data178 = data149.input;
+                if (typeof data178 === 'string') {
+                  if (func3(data178) < 1) {
+                    const err333 = {
+                      instancePath:
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/input/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err333];
+                    } else {
+                      vErrors.push(err333);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err334 = {
+                    instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/input',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/input/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err334];
+                  } else {
+                    vErrors.push(err334);
+                  }
+                  errors++;
+                }
+              }
+              if (data149.answer !== undefined) {
+                let data179 = data149.answer;
+                if (typeof data179 === 'string') {
+                  if (func3(data179) < 1) {
+                    const err335 = {
+                      instancePath:
+                        instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/answer',
+                      schemaPath: '#/properties/agents/additionalProperties/properties/answer/minLength',
+                      keyword: 'minLength',
+                      params: { limit: 1 },
+                      message: 'must NOT have fewer than 1 characters',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err335];
+                    } else {
+                      vErrors.push(err335);
+                    }
+                    errors++;
+                  }
+                } else {
+                  const err336 = {
+                    instancePath:
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/answer',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/answer/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err336];
+                  } else {
+                    vErrors.push(err336);
+                  }
+                  errors++;
+                }
+              }
             } else {
-              const err325 = {
+              const err337 = {
                 instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/agents/additionalProperties/type',
                 keyword: 'type',
@@ -6383,18 +6649,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err325];
+                vErrors = [err337];
               } else {
-                vErrors.push(err325);
+                vErrors.push(err337);
               }
               errors++;
             }
           }
         }
         if (data148.claude_code_dir !== undefined) {
-          let data174 = data148.claude_code_dir;
-          if (typeof data174 !== 'string' && data174 !== null) {
-            const err326 = {
+          let data180 = data148.claude_code_dir;
+          if (typeof data180 !== 'string' && data180 !== null) {
+            const err338 = {
               instancePath: instancePath + '/agents/claude_code_dir',
               schemaPath: '#/properties/agents/properties/claude_code_dir/type',
               keyword: 'type',
@@ -6402,37 +6668,37 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string,null',
             };
             if (vErrors === null) {
-              vErrors = [err326];
+              vErrors = [err338];
             } else {
-              vErrors.push(err326);
+              vErrors.push(err338);
             }
             errors++;
           }
         }
         if (data148.claude_code !== undefined) {
-          let data175 = data148.claude_code;
-          if (data175 && typeof data175 == 'object' && !Array.isArray(data175)) {
-            for (const key40 in data175) {
-              if (!(key40 === 'unknown_tools')) {
-                const err327 = {
+          let data181 = data148.claude_code;
+          if (data181 && typeof data181 == 'object' && !Array.isArray(data181)) {
+            for (const key41 in data181) {
+              if (!(key41 === 'unknown_tools')) {
+                const err339 = {
                   instancePath: instancePath + '/agents/claude_code',
                   schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
                   keyword: 'additionalProperties',
-                  params: { additionalProperty: key40 },
+                  params: { additionalProperty: key41 },
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err327];
+                  vErrors = [err339];
                 } else {
-                  vErrors.push(err327);
+                  vErrors.push(err339);
                 }
                 errors++;
               }
             }
-            if (data175.unknown_tools !== undefined) {
-              let data176 = data175.unknown_tools;
-              if (!(data176 === 'warn' || data176 === 'error')) {
-                const err328 = {
+            if (data181.unknown_tools !== undefined) {
+              let data182 = data181.unknown_tools;
+              if (!(data182 === 'warn' || data182 === 'error')) {
+                const err340 = {
                   instancePath: instancePath + '/agents/claude_code/unknown_tools',
                   schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
                   keyword: 'enum',
@@ -6442,15 +6708,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err328];
+                  vErrors = [err340];
                 } else {
-                  vErrors.push(err328);
+                  vErrors.push(err340);
                 }
                 errors++;
               }
             }
           } else {
-            const err329 = {
+            const err341 = {
               instancePath: instancePath + '/agents/claude_code',
               schemaPath: '#/properties/agents/properties/claude_code/type',
               keyword: 'type',
@@ -6458,15 +6724,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err329];
+              vErrors = [err341];
             } else {
-              vErrors.push(err329);
+              vErrors.push(err341);
             }
             errors++;
           }
         }
       } else {
-        const err330 = {
+        const err342 = {
           instancePath: instancePath + '/agents',
           schemaPath: '#/properties/agents/type',
           keyword: 'type',
@@ -6474,15 +6740,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err330];
+          vErrors = [err342];
         } else {
-          vErrors.push(err330);
+          vErrors.push(err342);
         }
         errors++;
       }
     }
   } else {
-    const err331 = {
+    const err343 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -6490,9 +6756,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err331];
+      vErrors = [err343];
     } else {
-      vErrors.push(err331);
+      vErrors.push(err343);
     }
     errors++;
   }
@@ -6525,6 +6791,17 @@ const schema12 = {
     approval: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     delegates: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
     attachments: { enum: ['inline', 'list', 'native'] },
+    routes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['to'],
+        properties: { when: { type: 'string', minLength: 1 }, to: { type: ['string', 'null'], minLength: 1 } },
+      },
+    },
+    input: { type: 'string', minLength: 1 },
+    answer: { type: 'string', minLength: 1 },
   },
 };
 function validate11(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
@@ -7356,8 +7633,216 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.routes !== undefined) {
+      let data24 = data.routes;
+      if (Array.isArray(data24)) {
+        const len4 = data24.length;
+        for (let i8 = 0; i8 < len4; i8++) {
+          let data25 = data24[i8];
+          if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
+            if (data25.to === undefined) {
+              const err45 = {
+                instancePath: instancePath + '/routes/' + i8,
+                schemaPath: '#/properties/routes/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'to' },
+                message: "must have required property '" + 'to' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err45];
+              } else {
+                vErrors.push(err45);
+              }
+              errors++;
+            }
+            for (const key1 in data25) {
+              if (!(key1 === 'when' || key1 === 'to')) {
+                const err46 = {
+                  instancePath: instancePath + '/routes/' + i8,
+                  schemaPath: '#/properties/routes/items/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key1 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err46];
+                } else {
+                  vErrors.push(err46);
+                }
+                errors++;
+              }
+            }
+            if (data25.when !== undefined) {
+              let data26 = data25.when;
+              if (typeof data26 === 'string') {
+                if (func3(data26) < 1) {
+                  const err47 = {
+                    instancePath: instancePath + '/routes/' + i8 + '/when',
+                    schemaPath: '#/properties/routes/items/properties/when/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err47];
+                  } else {
+                    vErrors.push(err47);
+                  }
+                  errors++;
+                }
+              } else {
+                const err48 = {
+                  instancePath: instancePath + '/routes/' + i8 + '/when',
+                  schemaPath: '#/properties/routes/items/properties/when/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err48];
+                } else {
+                  vErrors.push(err48);
+                }
+                errors++;
+              }
+            }
+            if (data25.to !== undefined) {
+              let data27 = data25.to;
+              if (typeof data27 !== 'string' && data27 !== null) {
+                const err49 = {
+                  instancePath: instancePath + '/routes/' + i8 + '/to',
+                  schemaPath: '#/properties/routes/items/properties/to/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.routes.items.properties.to.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err49];
+                } else {
+                  vErrors.push(err49);
+                }
+                errors++;
+              }
+              if (typeof data27 === 'string') {
+                if (func3(data27) < 1) {
+                  const err50 = {
+                    instancePath: instancePath + '/routes/' + i8 + '/to',
+                    schemaPath: '#/properties/routes/items/properties/to/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err50];
+                  } else {
+                    vErrors.push(err50);
+                  }
+                  errors++;
+                }
+              }
+            }
+          } else {
+            const err51 = {
+              instancePath: instancePath + '/routes/' + i8,
+              schemaPath: '#/properties/routes/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err51];
+            } else {
+              vErrors.push(err51);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err52 = {
+          instancePath: instancePath + '/routes',
+          schemaPath: '#/properties/routes/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err52];
+        } else {
+          vErrors.push(err52);
+        }
+        errors++;
+      }
+    }
+    if (data.input !== undefined) {
+      let data28 = data.input;
+      if (typeof data28 === 'string') {
+        if (func3(data28) < 1) {
+          const err53 = {
+            instancePath: instancePath + '/input',
+            schemaPath: '#/properties/input/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err53];
+          } else {
+            vErrors.push(err53);
+          }
+          errors++;
+        }
+      } else {
+        const err54 = {
+          instancePath: instancePath + '/input',
+          schemaPath: '#/properties/input/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err54];
+        } else {
+          vErrors.push(err54);
+        }
+        errors++;
+      }
+    }
+    if (data.answer !== undefined) {
+      let data29 = data.answer;
+      if (typeof data29 === 'string') {
+        if (func3(data29) < 1) {
+          const err55 = {
+            instancePath: instancePath + '/answer',
+            schemaPath: '#/properties/answer/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err55];
+          } else {
+            vErrors.push(err55);
+          }
+          errors++;
+        }
+      } else {
+        const err56 = {
+          instancePath: instancePath + '/answer',
+          schemaPath: '#/properties/answer/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err56];
+        } else {
+          vErrors.push(err56);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err45 = {
+    const err57 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -7365,9 +7850,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err45];
+      vErrors = [err57];
     } else {
-      vErrors.push(err45);
+      vErrors.push(err57);
     }
     errors++;
   }

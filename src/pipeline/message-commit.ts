@@ -23,6 +23,8 @@ import type { PendingStep } from './session-steps.js';
 import { cancelOf } from './run-controls.js';
 import { toolAuditLines } from './tool-audit.js';
 import { attachmentList } from '../store/attachment-records.js';
+import { expressionBindings, lastMessagesByAgent } from './expression-scope.js';
+import { decideRoute, routeReason, type RouteDecision } from './route-decision.js';
 
 /** A session being run by this process: its stored form, its folded state, its commit order. */
 export interface ActiveSession {
@@ -150,6 +152,15 @@ export class MessageCommitter {
         message = orchestratorFailureMessage(context, outcome.failure);
         break;
     }
+    const route = routeOf(agent, step, outcome, state, message);
+    if (route && route.index !== null) {
+      const written = message.next_agent.name;
+      message.next_agent = { name: route.to, reason: routeReason(route) };
+      if (outcome.kind === 'answer' && written !== route.to)
+        corrections.push(
+          `next_agent.name: model wrote ${JSON.stringify(written)}, route ${route.index} set ${JSON.stringify(route.to)}`,
+        );
+    }
     // What privacy did for this step (README "Privacy and guardrails"): counts, triggered rules, flag notes.
     const privacy = active.privacy?.takeForCommit(step) ?? { piiRedacted: null, guardrails: null, complianceNotes: [] };
     if (privacy.complianceNotes.length > 0) {
@@ -199,6 +210,7 @@ export class MessageCommitter {
       ...(hasTools ? { tools } : {}),
       ...(notRepeated ? { not_repeated: notRepeated } : {}),
       ...(attachments.length > 0 ? { attachments: attachmentList(attachments) } : {}),
+      ...(route ? { route } : {}),
     };
     // Journal record, then the durable audit entry (docs/audit-log.md): the store keeps that order.
     const { entryHash } = await active.stored.commitMessage(record, auditInputOf(record, state));
@@ -226,6 +238,22 @@ export class MessageCommitter {
   }
 }
 
+/**
+ * The route its agent's `routes` decide for a committed message (SPEC §24): chain steps only (a
+ * plan task's next agent is the plan's), not a pause, not an end the orchestrator imposed.
+ */
+function routeOf(
+  agent: AgentDefinition | null,
+  step: PendingStep,
+  outcome: StepOutcome,
+  state: SessionState,
+  message: SentientMessage,
+): RouteDecision | null {
+  if (!agent?.routes?.length || outcome.kind === 'halt' || step.kind === 'task' || message.status.code === 'pending')
+    return null;
+  return decideRoute(agent, expressionBindings(state, message, lastMessagesByAgent(state, message)));
+}
+
 /** The audit entry of a journaled message, the same at its commit and when recovery appends it again. */
 export function auditInputOf(record: MessageRecord, state: SessionState): AuditEntryInput {
   const from = state.session.delegation;
@@ -243,5 +271,6 @@ export function auditInputOf(record: MessageRecord, state: SessionState): AuditE
     ...(record.reused ? { forkedFrom: record.reused.entry_hash } : {}),
     ...(record.not_repeated ? { notRepeated: record.not_repeated } : {}),
     ...(record.attachments ? { attachments: record.attachments } : {}),
+    ...(record.route ? { route: record.route } : {}),
   };
 }

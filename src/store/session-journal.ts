@@ -18,6 +18,14 @@ export interface RequestInfo {
   metadata: Record<string, unknown> | null;
 }
 
+/** The `[ROUTE]` value of an audit entry (SPEC §24); `index` null when no route matched but a `when` failed. */
+export interface RouteDecision {
+  index: number | null;
+  when: string | null;
+  to: string | null;
+  errors?: Array<{ index: number; message: string }>;
+}
+
 export interface SessionRecord {
   v: typeof JOURNAL_FORMAT;
   type: 'session';
@@ -135,6 +143,8 @@ export interface MessageRecord {
   not_repeated?: NotRepeatedCall[];
   /** On the session's first message: its request's attachments (`[ATTACHMENTS]` on its audit entry). */
   attachments?: AttachmentInfo[];
+  /** The route its agent's `routes` decided (SPEC §24; `[ROUTE]` on its audit entry); absent: none applied. */
+  route?: RouteDecision;
 }
 
 /** What names an operator's control and who sent it, as its record, a queued cancel and a fork's request write it. */

@@ -19,6 +19,7 @@ import type {
   JournalRecord,
   MessageRecord,
   ReplyRecord,
+  RouteDecision,
   SessionManifest,
   SessionRecord,
   VoidRecord,
@@ -62,6 +63,8 @@ export interface AuditEntryInput {
   notRepeated?: ReadonlyArray<NotRepeatedCall> | null;
   /** The request's attachments, on the session's first entry (`[ATTACHMENTS]`, docs/attachments.md). */
   attachments?: readonly AttachmentInfo[];
+  /** The route its agent's `routes` decided (`[ROUTE]`, SPEC §24). */
+  route?: RouteDecision | null;
 }
 
 /** The `[CONTROL]` line of an operator's entry, keys in this order. */
