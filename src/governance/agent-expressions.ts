@@ -34,14 +34,16 @@ export const CONTEXT_VARIABLES = ['message', 'request', 'agents'] as const;
 
 type LineOf = (keyPath: string[]) => number;
 
-/** Compiles the declaration's expressions; null (problems in `errors`) when one does not parse or a `to` is outside `next`. */
+/**
+ * Compiles the declaration's expressions, each problem recorded in `errors` (which keep the tree
+ * from loading): a route whose `when` does not parse is left out, so the other checks still run.
+ */
 export function compileAgentExpressions(
   declaration: AgentDeclaration & { name: string },
   file: string,
   lineOf: LineOf,
   errors: ConfigError[],
-): AgentExpressions | null {
-  const before = errors.length;
+): AgentExpressions {
   const next = declaration.next ?? [];
   const compile = (text: string, line: number, what: string): CompiledExpression | null => {
     try {
@@ -51,7 +53,8 @@ export function compileAgentExpressions(
       return null;
     }
   };
-  const routes: AgentRoute[] = (declaration.routes ?? []).map((route, index) => {
+  const routes: AgentRoute[] = [];
+  (declaration.routes ?? []).forEach((route, index) => {
     const lines = { when: lineOf(['routes', String(index), 'when']), to: lineOf(['routes', String(index), 'to']) };
     const when = route.when === undefined ? null : compile(route.when, lines.when, `routes[${index}].when`);
     if (route.to !== null && !next.includes(route.to)) {
@@ -64,7 +67,7 @@ export function compileAgentExpressions(
         ),
       );
     }
-    return { index, when, to: route.to, lines };
+    if (route.when === undefined || when) routes.push({ index, when, to: route.to, lines });
   });
   const lines = { input: lineOf(['input']), answer: lineOf(['answer']) };
   let input: InputTemplate | null = null;
@@ -76,7 +79,6 @@ export function compileAgentExpressions(
     }
   }
   const answer = declaration.answer === undefined ? null : compile(declaration.answer, lines.answer, 'answer');
-  if (errors.length > before) return null;
   return { routes, input, answer, lines };
 }
 

@@ -114,7 +114,6 @@ export function resolveAgent(
       );
   }
   const expressions = compileAgentExpressions(declaration, declaredIn.file, lineOf, errors);
-  if (!expressions) return null;
   return {
     name: declaration.name,
     type: declaration.type,
