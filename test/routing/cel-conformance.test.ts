@@ -8,7 +8,7 @@
 import { celUint } from '@bufbuild/cel';
 import { getConformanceSuite, type IncrementalTestSuite } from '@bufbuild/cel-spec/testdata/tests.js';
 import { describe, expect, it } from 'vitest';
-import { compileExpression, jsonOf } from '../../src/governance/cel-expression.js';
+import { compileExpression } from '../../src/governance/cel-expression.js';
 
 /** Suites (and their sections; all when empty) of the features docs/agents.md documents. */
 const DOCUMENTED: Record<string, string[]> = {
