@@ -46,6 +46,8 @@ export interface AgentDeclaration {
   input?: string;
   /** CEL expression over its message giving the result's answer (SPEC §23). */
   answer?: string;
+  /** `none`: a free-text agent (SPEC §24). */
+  protocol?: 'sentient' | 'none';
 }
 
 /** `inline`: listed, text inline; `list`: listed only; `native`: inline, PDFs and images as file parts. */

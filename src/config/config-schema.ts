@@ -40,6 +40,7 @@ export const AGENT_DECLARATION_SCHEMA = {
     },
     input: { type: 'string', minLength: 1 },
     answer: { type: 'string', minLength: 1 },
+    protocol: { enum: ['sentient', 'none'] },
   },
 } as const;
 

@@ -45,6 +45,8 @@ export interface AgentDefinition {
   input?: InputTemplate | null;
   /** The `answer:` expression over its message that overrides a result's answer (SPEC §23); null: none. */
   answer?: CompiledExpression | null;
+  /** `none`: a free-text agent whose whole answer is output.content (SPEC §24); absent: the message protocol. */
+  protocol?: 'sentient' | 'none';
   /** Lines of `input:` and `answer:`, for `govflow validate`. */
   expressionLines?: { input: number; answer: number };
 }

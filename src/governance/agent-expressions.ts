@@ -84,7 +84,8 @@ export function compileAgentExpressions(
 
 /**
  * The checks that need the whole tree: every variable an expression reads is a top-level field of
- * the message schema or one of CONTEXT_VARIABLES.
+ * the message schema or one of CONTEXT_VARIABLES; a free-text agent (`protocol: none`) with two or
+ * more `next` has a default route and is no plan agent.
  */
 export function checkAgentExpressions(
   agents: ReadonlyMap<string, AgentDefinition>,
@@ -115,5 +116,19 @@ export function checkAgentExpressions(
     for (const route of agent.routes ?? []) check(route.when, route.lines.when, `routes[${route.index}].when`);
     for (const part of agent.input?.parts ?? []) if (typeof part !== 'string') check(part, lines.input, 'input');
     check(agent.answer ?? null, lines.answer, 'answer');
+    const wholeAgent = agent.declaredIn.keyLines?.next ?? agent.declaredIn.line;
+    if (agent.protocol === 'none' && agent.next.length > 1 && !(agent.routes ?? []).some((route) => route.when === null))
+      errors.push(
+        new ConfigError(
+          `agent "${agent.name}": protocol: none with ${agent.next.length} next agents needs a default route (a routes entry ` +
+            'without when): a free-text answer names no next agent',
+          file,
+          wholeAgent,
+        ),
+      );
+    if (agent.protocol === 'none' && agent.plan)
+      errors.push(
+        new ConfigError(`agent "${agent.name}": plan: true needs the message protocol, not protocol: none`, file, wholeAgent),
+      );
   }
 }

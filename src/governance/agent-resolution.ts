@@ -150,6 +150,7 @@ export function resolveAgent(
     input: expressions.input,
     answer: expressions.answer,
     expressionLines: expressions.lines,
+    ...(declaration.protocol ? { protocol: declaration.protocol } : {}),
   };
 }
 

@@ -23,6 +23,8 @@ export interface LlmRequest {
   maxTokens?: number;
   /** JSON Schema of the expected message, for providers with native structured output. */
   jsonSchema?: Record<string, unknown>;
+  /** A free-text agent's call (SPEC §24 `protocol: none`): prose wanted, no JSON mode (and no jsonSchema). */
+  freeText?: boolean;
   /** Context for providers that fabricate answers (dry-run). */
   expectation?: {
     contentType: string;

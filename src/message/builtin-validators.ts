@@ -370,6 +370,7 @@ const schema11 = {
           },
           input: { type: 'string', minLength: 1 },
           answer: { type: 'string', minLength: 1 },
+          protocol: { enum: ['sentient', 'none'] },
         },
       },
     },
@@ -6640,8 +6641,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   errors++;
                 }
               }
+              if (data149.protocol !== undefined) {
+                let data180 = data149.protocol;
+                if (!(data180 === 'sentient' || data180 === 'none')) {
+                  const err337 = {
+                    instancePath:
+                      instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1') + '/protocol',
+                    schemaPath: '#/properties/agents/additionalProperties/properties/protocol/enum',
+                    keyword: 'enum',
+                    params: { allowedValues: schema11.properties.agents.additionalProperties.properties.protocol.enum },
+                    message: 'must be equal to one of the allowed values',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err337];
+                  } else {
+                    vErrors.push(err337);
+                  }
+                  errors++;
+                }
+              }
             } else {
-              const err337 = {
+              const err338 = {
                 instancePath: instancePath + '/agents/' + key38.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/agents/additionalProperties/type',
                 keyword: 'type',
@@ -6649,18 +6669,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be object',
               };
               if (vErrors === null) {
-                vErrors = [err337];
+                vErrors = [err338];
               } else {
-                vErrors.push(err337);
+                vErrors.push(err338);
               }
               errors++;
             }
           }
         }
         if (data148.claude_code_dir !== undefined) {
-          let data180 = data148.claude_code_dir;
-          if (typeof data180 !== 'string' && data180 !== null) {
-            const err338 = {
+          let data181 = data148.claude_code_dir;
+          if (typeof data181 !== 'string' && data181 !== null) {
+            const err339 = {
               instancePath: instancePath + '/agents/claude_code_dir',
               schemaPath: '#/properties/agents/properties/claude_code_dir/type',
               keyword: 'type',
@@ -6668,44 +6688,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string,null',
             };
             if (vErrors === null) {
-              vErrors = [err338];
+              vErrors = [err339];
             } else {
-              vErrors.push(err338);
+              vErrors.push(err339);
             }
             errors++;
           }
         }
         if (data148.claude_code !== undefined) {
-          let data181 = data148.claude_code;
-          if (data181 && typeof data181 == 'object' && !Array.isArray(data181)) {
-            for (const key41 in data181) {
+          let data182 = data148.claude_code;
+          if (data182 && typeof data182 == 'object' && !Array.isArray(data182)) {
+            for (const key41 in data182) {
               if (!(key41 === 'unknown_tools')) {
-                const err339 = {
+                const err340 = {
                   instancePath: instancePath + '/agents/claude_code',
                   schemaPath: '#/properties/agents/properties/claude_code/additionalProperties',
                   keyword: 'additionalProperties',
                   params: { additionalProperty: key41 },
                   message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err339];
-                } else {
-                  vErrors.push(err339);
-                }
-                errors++;
-              }
-            }
-            if (data181.unknown_tools !== undefined) {
-              let data182 = data181.unknown_tools;
-              if (!(data182 === 'warn' || data182 === 'error')) {
-                const err340 = {
-                  instancePath: instancePath + '/agents/claude_code/unknown_tools',
-                  schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.agents.properties.claude_code.properties.unknown_tools.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err340];
@@ -6715,8 +6715,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data182.unknown_tools !== undefined) {
+              let data183 = data182.unknown_tools;
+              if (!(data183 === 'warn' || data183 === 'error')) {
+                const err341 = {
+                  instancePath: instancePath + '/agents/claude_code/unknown_tools',
+                  schemaPath: '#/properties/agents/properties/claude_code/properties/unknown_tools/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.agents.properties.claude_code.properties.unknown_tools.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err341];
+                } else {
+                  vErrors.push(err341);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err341 = {
+            const err342 = {
               instancePath: instancePath + '/agents/claude_code',
               schemaPath: '#/properties/agents/properties/claude_code/type',
               keyword: 'type',
@@ -6724,15 +6744,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err341];
+              vErrors = [err342];
             } else {
-              vErrors.push(err341);
+              vErrors.push(err342);
             }
             errors++;
           }
         }
       } else {
-        const err342 = {
+        const err343 = {
           instancePath: instancePath + '/agents',
           schemaPath: '#/properties/agents/type',
           keyword: 'type',
@@ -6740,15 +6760,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err342];
+          vErrors = [err343];
         } else {
-          vErrors.push(err342);
+          vErrors.push(err343);
         }
         errors++;
       }
     }
   } else {
-    const err343 = {
+    const err344 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -6756,9 +6776,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err343];
+      vErrors = [err344];
     } else {
-      vErrors.push(err343);
+      vErrors.push(err344);
     }
     errors++;
   }
@@ -6802,6 +6822,7 @@ const schema12 = {
     },
     input: { type: 'string', minLength: 1 },
     answer: { type: 'string', minLength: 1 },
+    protocol: { enum: ['sentient', 'none'] },
   },
 };
 function validate11(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
@@ -7841,8 +7862,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.protocol !== undefined) {
+      let data30 = data.protocol;
+      if (!(data30 === 'sentient' || data30 === 'none')) {
+        const err57 = {
+          instancePath: instancePath + '/protocol',
+          schemaPath: '#/properties/protocol/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema12.properties.protocol.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err57];
+        } else {
+          vErrors.push(err57);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err57 = {
+    const err58 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -7850,9 +7889,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err57];
+      vErrors = [err58];
     } else {
-      vErrors.push(err57);
+      vErrors.push(err58);
     }
     errors++;
   }

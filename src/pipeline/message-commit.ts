@@ -156,7 +156,8 @@ export class MessageCommitter {
     if (route && route.index !== null) {
       const written = message.next_agent.name;
       message.next_agent = { name: route.to, reason: routeReason(route) };
-      if (outcome.kind === 'answer' && written !== route.to)
+      // A free-text agent's next_agent was the orchestrator's own placeholder, not the model's.
+      if (outcome.kind === 'answer' && agent?.protocol !== 'none' && written !== route.to)
         corrections.push(
           `next_agent.name: model wrote ${JSON.stringify(written)}, route ${route.index} set ${JSON.stringify(route.to)}`,
         );

@@ -35,7 +35,8 @@ export function buildSystemPrompt(snapshot: GovernanceSnapshot, agent: AgentDefi
   const agentPath = agent.file ?? `govflow.config.yaml#agents.${agent.name}`;
   parts.push(fileBlock(agentPath, agent.instructions || agent.description));
   files.push(agentPath);
-  parts.push(protocolBlock(snapshot, agent, files));
+  // A free-text agent (SPEC §24) gets no message-format instructions.
+  if (agent.protocol !== 'none') parts.push(protocolBlock(snapshot, agent, files));
   const system = parts.join('');
   const built = { system, systemSha256: sha256Hex(system), files };
   perSnapshot.set(agent.name, built);

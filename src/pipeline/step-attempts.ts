@@ -11,7 +11,6 @@ import { isRetrying, retrySettings, withRetries } from '../llm/retrying-provider
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { executionalAgents } from '../governance/routing-graph.js';
-import { parseModelOutput } from '../message/message-parser.js';
 import { stampMessage } from '../message/message-stamping.js';
 import { MessageValidator } from '../message/message-validator.js';
 import type { ExchangeRecord, UsageFigures } from '../store/session-journal.js';
@@ -26,6 +25,7 @@ import { ToolLoop, providerTurns } from './tool-loop.js';
 import { checkEvidence } from './evidence-check.js';
 import { attachmentModeOf, attachmentsPromptBlock, nativeFiles } from './session-attachments.js';
 import { guardStepInput, guardStepOutput, toolResultGuard } from './step-guardrails.js';
+import { candidateOf } from './answer-protocols.js';
 
 /** A step's outcome, or a pause: a tool call waits for a person's approval and nothing is committed. */
 export type AttemptsOutcome = StepOutcome | { kind: 'paused' };
@@ -197,7 +197,8 @@ export class StepAttempts {
               model,
               temperature: agent.temperature,
               maxTokens: agent.maxTokens,
-              jsonSchema: snapshot.messageSchema,
+              // A free-text agent answers prose: no JSON mode, no grammar.
+              ...(agent.protocol === 'none' ? { freeText: true } : { jsonSchema: snapshot.messageSchema }),
               expectation: {
                 contentType: agent.contentType,
                 next: agent.next,
@@ -314,7 +315,7 @@ export class StepAttempts {
       }
 
       lastRaw = text;
-      const parsed = parseModelOutput(text, this.config.message.max_depth);
+      const parsed = candidateOf(agent, text, this.config.message.max_depth);
       if (parsed.ok) {
         const provisional = stampMessage(
           parsed.value,

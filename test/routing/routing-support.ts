@@ -65,12 +65,17 @@ export function sentient(options: {
   };
 }
 
+/** The agent of a system prompt: its protocol line, or (a free-text agent has none) its agent file's marker. */
+export function agentNamed(system: string): string {
+  return agentOf(system) ?? /\[FILE: governance\/agents\/([a-z0-9_]+)\.md\]/.exec(system)?.[1] ?? 'unknown';
+}
+
 /** A text reply computed per agent; the whole request body is passed for tests that read the request text. */
 export function byAgent(
   answers: (agent: string, request: IncomingLlmRequest) => unknown,
 ): (request: IncomingLlmRequest) => ScriptedReply {
   return (request) => {
-    const agent = agentOf(request.system) ?? 'unknown';
+    const agent = agentNamed(request.system);
     const value = answers(agent, request);
     return { kind: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) };
   };
