@@ -66,6 +66,8 @@ export interface ParsedAuditEntry {
   attachments?: AttachmentInfo[];
   /** `[ROUTE]`: the route its agent's `routes` decided (SPEC §24). */
   route?: Record<string, unknown>;
+  /** `[REASONING]`: `{chars, sha256}` of the accepted attempt's reasoning (SPEC §24). */
+  reasoning?: Record<string, unknown>;
 }
 
 /** Text after the last complete entry: a write cut short by a crash or a truncation. */
@@ -151,6 +153,7 @@ const SECTION_TAGS = [
   'CONTROL',
   'NOT_REPEATED',
   'ROUTE',
+  'REASONING',
 ];
 const EXTENSION_LINE = new RegExp(`^\\[(${VALUE_TAGS.join('|')}): (.*)\\]$|^\\[(${SECTION_TAGS.join('|')})\\]: (.*)$`);
 
@@ -319,16 +322,19 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     () => undefined,
   );
 
-  const route = field(
-    'ROUTE',
-    (written) => {
-      const value = decodeJson(written);
-      return typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? (value as Record<string, unknown>)
-        : invalid('ROUTE is not a JSON object');
-    },
-    () => undefined,
-  );
+  const objectLine = (tag: string) =>
+    field(
+      tag,
+      (written) => {
+        const value = decodeJson(written);
+        return typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? (value as Record<string, unknown>)
+          : invalid(`${tag} is not a JSON object`);
+      },
+      () => undefined,
+    );
+  const route = objectLine('ROUTE');
+  const reasoning = objectLine('REASONING');
 
   return {
     line: block.line,
@@ -370,5 +376,6 @@ export function parseEntryBlock(block: RawEntryBlock): ParsedAuditEntry {
     ...(tools ? { tools } : {}),
     ...(attachments ? { attachments } : {}),
     ...(route ? { route } : {}),
+    ...(reasoning ? { reasoning } : {}),
   };
 }

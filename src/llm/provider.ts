@@ -105,6 +105,8 @@ export interface LlmResponse {
   attempts?: number;
   /** Tool calls of this turn; when present and non-empty, `text` is not the agent's message yet. */
   toolCalls?: LlmToolCall[];
+  /** The provider's own reasoning for this answer (SPEC §24): journaled and hashed, never passed on. */
+  reasoning?: string;
 }
 
 export interface LlmProvider {

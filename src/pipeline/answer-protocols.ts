@@ -6,13 +6,17 @@
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import { parseModelOutput } from '../message/message-parser.js';
 
-export type CandidateResult = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+/** A candidate message, with the `thought` its answer carried (SACP, or a custom schema's top-level string). */
+export type CandidateResult =
+  { ok: true; value: Record<string, unknown>; thought?: string } | { ok: false; error: string };
 
 /** The candidate message of an answer's text, by the agent's protocol. */
 export function candidateOf(agent: AgentDefinition, text: string, maxDepth: number): CandidateResult {
   if (agent.protocol === 'none') return { ok: true, value: freeTextMessage(agent, text) };
   const parsed = parseModelOutput(text, maxDepth);
-  return parsed.ok ? { ok: true, value: parsed.value } : parsed;
+  if (!parsed.ok) return parsed;
+  const thought = parsed.value.thought;
+  return { ok: true, value: parsed.value, ...(typeof thought === 'string' && thought !== '' ? { thought } : {}) };
 }
 
 /** The next agent of a message the orchestrator makes: its only `next` entry, else null; routes decide at commit. */

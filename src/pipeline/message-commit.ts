@@ -13,7 +13,8 @@ import {
 } from '../message/orchestrator-messages.js';
 import type { Plan } from '../message/plan.js';
 import type { SentientMessage } from '../message/sentient-message.js';
-import type { MessageRecord, SessionStateName } from '../store/session-journal.js';
+import type { MessageRecord, ReasoningDigest, SessionStateName } from '../store/session-journal.js';
+import { sha256Hex } from '../sha256-hex.js';
 import { JOURNAL_FORMAT } from '../store/journal-format.js';
 import type { StoredSession } from '../store/session-store.js';
 import type { SessionPrivacy } from '../privacy/session-privacy.js';
@@ -49,6 +50,8 @@ export type StepOutcome =
       retryCount: number;
       promptFiles: string[];
       evidence?: Array<{ path: string; sha256: string; bytes: number }>;
+      /** The accepted attempt's reasoning, all sources joined by a newline (SPEC §24). */
+      reasoning?: string;
     }
   /** Repairs ran out: the orchestrator records a VALIDATION_ERROR fallback, raw output kept. */
   | { kind: 'fallback'; problems: string[]; retryCount: number; rawOutput: string | null }
@@ -212,6 +215,7 @@ export class MessageCommitter {
       ...(notRepeated ? { not_repeated: notRepeated } : {}),
       ...(attachments.length > 0 ? { attachments: attachmentList(attachments) } : {}),
       ...(route ? { route } : {}),
+      ...(outcome.kind === 'answer' && outcome.reasoning ? { reasoning: reasoningDigest(outcome.reasoning) } : {}),
     };
     // Journal record, then the durable audit entry (docs/audit-log.md): the store keeps that order.
     const { entryHash } = await active.stored.commitMessage(record, auditInputOf(record, state));
@@ -255,6 +259,11 @@ function routeOf(
   return decideRoute(agent, expressionBindings(state, message, lastMessagesByAgent(state, message)));
 }
 
+/** `[REASONING]`: its length in Unicode code points and its SHA-256. */
+function reasoningDigest(text: string): ReasoningDigest {
+  return { chars: [...text].length, sha256: sha256Hex(text) };
+}
+
 /** The audit entry of a journaled message, the same at its commit and when recovery appends it again. */
 export function auditInputOf(record: MessageRecord, state: SessionState): AuditEntryInput {
   const from = state.session.delegation;
@@ -273,5 +282,6 @@ export function auditInputOf(record: MessageRecord, state: SessionState): AuditE
     ...(record.not_repeated ? { notRepeated: record.not_repeated } : {}),
     ...(record.attachments ? { attachments: record.attachments } : {}),
     ...(record.route ? { route: record.route } : {}),
+    ...(record.reasoning ? { reasoning: record.reasoning } : {}),
   };
 }

@@ -114,6 +114,8 @@ export class StepAttempts {
         if (limit) return limit;
       }
       let text = '';
+      // The provider's reasoning in this attempt's model turns (SPEC §24): journaled, hashed on the entry, never passed on.
+      const reasoning: string[] = [];
       const prompts = attempt === 0 ? userPrompt : history[history.length - 1].content;
       const earlier = attempt === 0 ? [] : history.slice(0, -1);
       // Model turns of the tool loop: a turn that calls tools runs them and asks again.
@@ -142,7 +144,7 @@ export class StepAttempts {
           history: earlier,
         });
         /** Journals the exchange (durable with the step's message: the store's commit) and tells listeners. */
-        const finished = (modelUsed: string, error: string | null, usage: UsageFigures) => {
+        const finished = (modelUsed: string, error: string | null, usage: UsageFigures, thought?: string) => {
           const response = error === null ? text : null;
           events?.emit('model_call_finished', {
             sessionId,
@@ -175,6 +177,7 @@ export class StepAttempts {
             usage,
             duration_ms: Math.round(performance.now() - started),
             at: this.now().toISOString(),
+            ...(thought ? { reasoning: thought } : {}),
           };
           active.stored.recordExchange(record);
           applyRecord(state, record);
@@ -231,12 +234,22 @@ export class StepAttempts {
               : response.toolCalls;
           const usage = response.usage;
           const costUsd = this.deps.costUsd(response.model, usage);
-          finished(response.model, null, {
-            input_tokens: usage.inputTokens,
-            output_tokens: usage.outputTokens,
-            cached_input_tokens: usage.cachedInputTokens,
-            cost_usd: costUsd,
-          });
+          // Redacted like the answer: reasoning may quote what the input held.
+          const thought =
+            response.reasoning &&
+            (active.privacy ? active.privacy.redactForStep(step, response.reasoning) : response.reasoning);
+          if (thought) reasoning.push(thought);
+          finished(
+            response.model,
+            null,
+            {
+              input_tokens: usage.inputTokens,
+              output_tokens: usage.outputTokens,
+              cached_input_tokens: usage.cachedInputTokens,
+              cost_usd: costUsd,
+            },
+            thought || undefined,
+          );
           if (costUsd > 0) await this.deps.spend?.add(userOf(active), costUsd, this.now());
         } catch (error) {
           const tooLarge = signal.aborted ? undefined : findAnswerTooLarge(error);
@@ -327,12 +340,14 @@ export class StepAttempts {
           const evidence = await checkEvidence(provisional.message, this.deps.tools, sessionId);
           if (evidence.ok) {
             const plan = guarded.intervened ? null : (outcome.plan ?? null);
+            const sources = [...reasoning, ...(parsed.thought ? [parsed.thought] : [])];
             return {
               kind: 'answer',
               candidate: guarded.candidate,
               plan,
               retryCount: attempt,
               promptFiles: prompt.files,
+              ...(sources.length > 0 ? { reasoning: sources.join('\n') } : {}),
               ...(evidence.files.length > 0 ? { evidence: evidence.files } : {}),
             };
           }

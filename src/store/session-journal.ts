@@ -26,6 +26,12 @@ export interface RouteDecision {
   errors?: Array<{ index: number; message: string }>;
 }
 
+/** `[REASONING]`: the accepted attempt's reasoning, all sources joined by a newline; `chars` in code points. */
+export interface ReasoningDigest {
+  chars: number;
+  sha256: string;
+}
+
 export interface SessionRecord {
   v: typeof JOURNAL_FORMAT;
   type: 'session';
@@ -107,6 +113,8 @@ export interface ExchangeRecord {
   usage: UsageFigures;
   duration_ms: number;
   at: string;
+  /** The provider's reasoning for this answer (SPEC §24); absent when it sent none. */
+  reasoning?: string;
 }
 
 export type StepKind = 'chain' | 'task' | 'limit';
@@ -145,6 +153,8 @@ export interface MessageRecord {
   attachments?: AttachmentInfo[];
   /** The route its agent's `routes` decided (SPEC §24; `[ROUTE]` on its audit entry); absent: none applied. */
   route?: RouteDecision;
+  /** Digest of the accepted attempt's reasoning (`[REASONING]` on its audit entry); its text stays in the exchanges. */
+  reasoning?: ReasoningDigest;
 }
 
 /** What names an operator's control and who sent it, as its record, a queued cancel and a fork's request write it. */

@@ -19,6 +19,7 @@ import type {
   JournalRecord,
   MessageRecord,
   ReplyRecord,
+  ReasoningDigest,
   RouteDecision,
   SessionManifest,
   SessionRecord,
@@ -65,6 +66,8 @@ export interface AuditEntryInput {
   attachments?: readonly AttachmentInfo[];
   /** The route its agent's `routes` decided (`[ROUTE]`, SPEC §24). */
   route?: RouteDecision | null;
+  /** The accepted attempt's reasoning digest (`[REASONING]`, SPEC §24). */
+  reasoning?: ReasoningDigest | null;
 }
 
 /** The `[CONTROL]` line of an operator's entry, keys in this order. */
