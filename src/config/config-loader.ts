@@ -48,6 +48,8 @@ export interface AgentDeclaration {
   answer?: string;
   /** `none`: a free-text agent (SPEC §24). */
   protocol?: 'sentient' | 'none';
+  /** `sacp`: answers in seed 000's format, mapped to a message (SPEC §24); default: config `message.format`. */
+  message_format?: 'sentient' | 'sacp';
 }
 
 /** `inline`: listed, text inline; `list`: listed only; `native`: inline, PDFs and images as file parts. */

@@ -41,6 +41,7 @@ export const AGENT_DECLARATION_SCHEMA = {
     input: { type: 'string', minLength: 1 },
     answer: { type: 'string', minLength: 1 },
     protocol: { enum: ['sentient', 'none'] },
+    message_format: { enum: ['sentient', 'sacp'] },
   },
 } as const;
 
@@ -199,7 +200,11 @@ export const CONFIG_SCHEMA = {
       additionalProperties: false,
       // Capped so that every walk over a message (JSON text, schema checks) stays far from the stack's
       // end: JSON.stringify overflows it near depth 4,000.
-      properties: { schema: nullableString, max_depth: { type: 'integer', minimum: 4, maximum: 1000 } },
+      properties: {
+        schema: nullableString,
+        max_depth: { type: 'integer', minimum: 4, maximum: 1000 },
+        format: { enum: ['sentient', 'sacp'] },
+      },
     },
     prompt: {
       type: 'object',

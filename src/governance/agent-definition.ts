@@ -47,6 +47,8 @@ export interface AgentDefinition {
   answer?: CompiledExpression | null;
   /** `none`: a free-text agent whose whole answer is output.content (SPEC §24); absent: the message protocol. */
   protocol?: 'sentient' | 'none';
+  /** `sacp`: it answers seed 000's `{thought, status, data, message, next_step_hint?}`, mapped to a message (SPEC §24). */
+  messageFormat?: 'sentient' | 'sacp';
   /** Lines of `input:` and `answer:`, for `govflow validate`. */
   expressionLines?: { input: number; answer: number };
 }

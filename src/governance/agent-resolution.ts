@@ -151,6 +151,7 @@ export function resolveAgent(
     answer: expressions.answer,
     expressionLines: expressions.lines,
     ...(declaration.protocol ? { protocol: declaration.protocol } : {}),
+    messageFormat: declaration.message_format ?? config.message.format ?? 'sentient',
   };
 }
 

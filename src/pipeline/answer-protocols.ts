@@ -1,10 +1,11 @@
 /**
  * How an agent's answer becomes a candidate message (SPEC §24): the Sentient JSON it writes itself
- * (§4 parsing), or, for a `protocol: none` agent, its whole text as `output.content` in a message
- * the orchestrator makes.
+ * (§4 parsing), a SACP answer mapped to one (sacp-answer.ts), or, for a `protocol: none` agent, its
+ * whole text as `output.content` in a message the orchestrator makes.
  */
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import { parseModelOutput } from '../message/message-parser.js';
+import { sacpCandidate } from './sacp-answer.js';
 
 /** A candidate message, with the `thought` its answer carried (SACP, or a custom schema's top-level string). */
 export type CandidateResult =
@@ -15,6 +16,7 @@ export function candidateOf(agent: AgentDefinition, text: string, maxDepth: numb
   if (agent.protocol === 'none') return { ok: true, value: freeTextMessage(agent, text) };
   const parsed = parseModelOutput(text, maxDepth);
   if (!parsed.ok) return parsed;
+  if (agent.messageFormat === 'sacp') return sacpCandidate(agent, parsed.value);
   const thought = parsed.value.thought;
   return { ok: true, value: parsed.value, ...(typeof thought === 'string' && thought !== '' ? { thought } : {}) };
 }

@@ -3,6 +3,7 @@ import { sha256Hex } from '../sha256-hex.js';
 import type { AgentDefinition } from '../governance/agent-definition.js';
 import type { GovernanceSnapshot } from '../governance/governance-loader.js';
 import { executionalAgents } from '../governance/routing-graph.js';
+import { sacpProtocolBlock } from './sacp-answer.js';
 
 export interface BuiltPrompt {
   system: string;
@@ -35,8 +36,9 @@ export function buildSystemPrompt(snapshot: GovernanceSnapshot, agent: AgentDefi
   const agentPath = agent.file ?? `govflow.config.yaml#agents.${agent.name}`;
   parts.push(fileBlock(agentPath, agent.instructions || agent.description));
   files.push(agentPath);
-  // A free-text agent (SPEC §24) gets no message-format instructions.
-  if (agent.protocol !== 'none') parts.push(protocolBlock(snapshot, agent, files));
+  // A free-text agent (SPEC §24) gets no message-format instructions; a SACP agent gets seed 000's.
+  if (agent.protocol !== 'none')
+    parts.push(agent.messageFormat === 'sacp' ? sacpProtocolBlock(agent) : protocolBlock(snapshot, agent, files));
   const system = parts.join('');
   const built = { system, systemSha256: sha256Hex(system), files };
   perSnapshot.set(agent.name, built);

@@ -26,6 +26,7 @@ import { checkEvidence } from './evidence-check.js';
 import { attachmentModeOf, attachmentsPromptBlock, nativeFiles } from './session-attachments.js';
 import { guardStepInput, guardStepOutput, toolResultGuard } from './step-guardrails.js';
 import { candidateOf } from './answer-protocols.js';
+import { SACP_SCHEMA } from './sacp-answer.js';
 
 /** A step's outcome, or a pause: a tool call waits for a person's approval and nothing is committed. */
 export type AttemptsOutcome = StepOutcome | { kind: 'paused' };
@@ -201,7 +202,9 @@ export class StepAttempts {
               temperature: agent.temperature,
               maxTokens: agent.maxTokens,
               // A free-text agent answers prose: no JSON mode, no grammar.
-              ...(agent.protocol === 'none' ? { freeText: true } : { jsonSchema: snapshot.messageSchema }),
+              ...(agent.protocol === 'none'
+                ? { freeText: true }
+                : { jsonSchema: agent.messageFormat === 'sacp' ? SACP_SCHEMA : snapshot.messageSchema }),
               expectation: {
                 contentType: agent.contentType,
                 next: agent.next,
