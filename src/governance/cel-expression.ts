@@ -15,6 +15,7 @@ import {
   type CelResult,
 } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { GovflowError } from '../errors.js';
 import { isPlainObject } from '../message/json-text.js';
 
 /** The one environment every governance expression runs in: CEL's standard library plus the strings extension. */
@@ -35,8 +36,11 @@ export interface CompiledExpression {
 }
 
 /** An expression that does not parse: the message says where, as CEL reports it (`<input>:1:13: …`). */
-export class ExpressionSyntaxError extends Error {
+export class ExpressionSyntaxError extends GovflowError {
   override readonly name = 'ExpressionSyntaxError';
+  constructor(message: string) {
+    super('config', message);
+  }
 }
 
 /** Parses and plans `text`; throws ExpressionSyntaxError when it is not CEL. */

@@ -4,7 +4,7 @@
  * that is only one part keeps the value's JSON type.
  */
 import { stringifyJson } from '../message/json-text.js';
-import { compileExpression, type CompiledExpression } from './cel-expression.js';
+import { compileExpression, ExpressionSyntaxError, type CompiledExpression } from './cel-expression.js';
 
 export interface InputTemplate {
   text: string;
@@ -24,7 +24,7 @@ export function compileTemplate(text: string): InputTemplate {
   for (const match of text.matchAll(PART)) {
     if (match.index > last) parts.push(text.slice(last, match.index));
     const expression = match[1].trim();
-    if (expression === '') throw new Error(`"${match[0]}" holds no expression`);
+    if (expression === '') throw new ExpressionSyntaxError(`"${match[0]}" holds no expression`);
     parts.push(compileExpression(expression));
     last = match.index + match[0].length;
   }
