@@ -122,14 +122,19 @@ function isMessage(
   );
 }
 
-/** The upstream message with the message it answered elided: otherwise every earlier message nests in the prompt. */
+/**
+ * The upstream message with the message it answered elided (otherwise every earlier message nests
+ * in the prompt), and without a `thought` a custom schema adds: reasoning is never passed on (SPEC §24).
+ */
 function promptView(content: unknown): unknown {
-  if (!isMessage(content) || !isMessage(content.input.content)) return content;
-  const earlier = content.input.content;
+  if (!isMessage(content)) return content;
+  const { thought: _thought, ...passed } = content as typeof content & { thought?: unknown };
+  if (!isMessage(passed.input.content)) return passed;
+  const earlier = passed.input.content;
   return {
-    ...content,
+    ...passed,
     input: {
-      source: content.input.source,
+      source: passed.input.source,
       content: `(message ${earlier.message_id} from ${earlier.agent.name}, omitted: it was handled earlier in the chain)`,
     },
   };

@@ -13,7 +13,9 @@ import { cleanupAll, runCli, startDaemon } from '../daemon/daemon-helpers.js';
 import { httpUrlOf } from '../http/http-test-helpers.js';
 import type { ScriptedReply } from '../llm/loopback-llm-server.js';
 import { startResponderLlmServer, type ResponderLlmServer } from '../providers/responder-llm-server.js';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { SENTIENT_MESSAGE_SCHEMA } from '../../src/message/sentient-message.js';
 import {
   agentNamed,
   auditBlocks,
@@ -117,6 +119,43 @@ const AGENTS = {
     frontmatter: ['name: writer_agent', 'type: operational', 'description: Writes.', 'next: []', 'content_type: text'],
   },
 };
+
+describe('a thought field a custom message schema adds', () => {
+  it('is hashed on the entry like provider reasoning and never reaches the next agent', async () => {
+    const thought = 'Scored from the file: it is complete.';
+    server = await startResponderLlmServer((request) => {
+      const agent = agentNamed(request.system);
+      const message =
+        agent === 'scorer_agent'
+          ? { ...sentient({ content: { score: 0.9 }, contentType: 'score', next: 'writer_agent' }), thought }
+          : { ...sentient({ content: 'Ana is approved.', contentType: 'text' }), thought: '' };
+      return { kind: 'text', text: JSON.stringify(message) };
+    });
+    const root = routedRoot(`${server.url}/v1`, AGENTS, 'message: { schema: schemas/with-thought.json }\n');
+    const schema = structuredClone(SENTIENT_MESSAGE_SCHEMA) as unknown as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
+    schema.properties.thought = { type: 'string' };
+    schema.required.push('thought');
+    writeFileSync(path.join(root, 'schemas', 'with-thought.json'), JSON.stringify(schema));
+    const daemon = await startDaemon(root);
+    dropRequest(root, 'custom', 'Score Ana');
+    const result = await waitForResult(root, 'custom');
+    expect(result.status, JSON.stringify(result)).toBe('success');
+    const entries = auditBlocks(root).filter((block) => block.includes(`[SESSION_ID: ${result.session_id}]`));
+    expect(auditLine(entries[0], 'REASONING')).toEqual({
+      chars: thought.length,
+      sha256: createHash('sha256').update(thought).digest('hex'),
+    });
+    expect(auditLine(entries[1], 'REASONING')).toBeUndefined();
+    const writerCall =
+      server.requests[server.arrivedSystems.findIndex((system) => agentNamed(system) === 'writer_agent')];
+    expect(JSON.stringify(writerCall.body)).toContain('score');
+    expect(JSON.stringify(writerCall.body)).not.toContain('it is complete');
+    await daemon.stop();
+  }, 120_000);
+});
 
 describe('provider reasoning (SPEC §24), each wire format', () => {
   for (const wire of WIRES) {
