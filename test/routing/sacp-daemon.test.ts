@@ -79,6 +79,12 @@ describe('SACP messages (message.format: sacp)', () => {
         if (agent === 'researcher') {
           if (userText(request).includes('Globex'))
             return { ...RESEARCHER, status: 'failure', message: 'No CEO found.' };
+          if (userText(request).includes('Initech'))
+            return {
+              ...RESEARCHER,
+              status: 'clarification_needed',
+              message: 'Which Initech: the US or the UK company?',
+            };
           // The first answer is not SACP: the orchestrator sends it back with the problems.
           if (notSacpOnce) {
             notSacpOnce = false;
@@ -137,6 +143,11 @@ describe('SACP messages (message.format: sacp)', () => {
     const failed = await waitForResult(root, 'globex');
     expect(failed.status).toBe('failed');
     expect(failed.error).toMatchObject({ error_code: 'PROCESSING_ERROR', error_message: 'No CEO found.' });
+
+    // SACP clarification_needed: the session pauses with the message as its question.
+    dropRequest(root, 'initech', 'Find the email of the CEO of Initech.');
+    const paused = await waitForResult(root, 'initech');
+    expect(paused).toMatchObject({ status: 'pending', message: 'Which Initech: the US or the UK company?' });
 
     const verified = await runCli(['verify', '--root', root]);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
